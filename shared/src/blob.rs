@@ -1,0 +1,124 @@
+//! Files (uploads now, deploys later) go through object_store: a local directory by default,
+//! an S3-compatible bucket when `OBJECT_STORE_URL` is set. object_store is the Apache Arrow
+//! project's maintained abstraction over exactly these two, with the same API for both.
+
+use std::sync::Arc;
+
+use bytes::Bytes;
+use object_store::{
+    ObjectStore, PutPayload, aws::AmazonS3Builder, local::LocalFileSystem, path::Path as ObjectPath,
+};
+
+use crate::Settings;
+
+#[derive(Clone, Debug)]
+pub struct BlobStore {
+    inner: Arc<dyn ObjectStore>,
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum BlobError {
+    #[error("not found")]
+    NotFound,
+    #[error("invalid key")]
+    InvalidKey,
+    #[error(transparent)]
+    Store(#[from] object_store::Error),
+    #[error("blob store: {0}")]
+    Setup(String),
+}
+
+impl BlobStore {
+    /// The store the settings describe. The local directory is created here, at start-up,
+    /// not while loading configuration.
+    pub fn from_settings(settings: &Settings) -> Result<Self, BlobError> {
+        match &settings.object_store_url {
+            Some(url) if !url.is_empty() => {
+                let s3 = AmazonS3Builder::from_env()
+                    .with_url(url)
+                    .build()
+                    .map_err(|e| BlobError::Setup(e.to_string()))?;
+                Ok(Self {
+                    inner: Arc::new(s3),
+                })
+            }
+            _ => Self::local(&settings.data_dir.join("objects")),
+        }
+    }
+
+    pub fn local(dir: &std::path::Path) -> Result<Self, BlobError> {
+        std::fs::create_dir_all(dir)
+            .map_err(|e| BlobError::Setup(format!("{}: {e}", dir.display())))?;
+        let fs =
+            LocalFileSystem::new_with_prefix(dir).map_err(|e| BlobError::Setup(e.to_string()))?;
+        Ok(Self {
+            inner: Arc::new(fs),
+        })
+    }
+
+    fn path(key: &str) -> Result<ObjectPath, BlobError> {
+        if key.is_empty()
+            || key
+                .split('/')
+                .any(|s| s.is_empty() || s == "." || s == "..")
+        {
+            return Err(BlobError::InvalidKey);
+        }
+        ObjectPath::parse(key).map_err(|_| BlobError::InvalidKey)
+    }
+
+    pub async fn put(&self, key: &str, bytes: Bytes) -> Result<(), BlobError> {
+        self.inner
+            .put(&Self::path(key)?, PutPayload::from(bytes))
+            .await?;
+        Ok(())
+    }
+
+    pub async fn get(&self, key: &str) -> Result<Bytes, BlobError> {
+        match self.inner.get(&Self::path(key)?).await {
+            Ok(r) => Ok(r.bytes().await?),
+            Err(object_store::Error::NotFound { .. }) => Err(BlobError::NotFound),
+            Err(e) => Err(e.into()),
+        }
+    }
+
+    pub async fn exists(&self, key: &str) -> Result<bool, BlobError> {
+        match self.inner.head(&Self::path(key)?).await {
+            Ok(_) => Ok(true),
+            Err(object_store::Error::NotFound { .. }) => Ok(false),
+            Err(e) => Err(e.into()),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[tokio::test]
+    async fn local_store_round_trips_and_refuses_traversal() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = BlobStore::local(dir.path()).unwrap();
+        store
+            .put("uploads/1/a.txt", Bytes::from_static(b"hi"))
+            .await
+            .unwrap();
+        assert_eq!(
+            store.get("uploads/1/a.txt").await.unwrap(),
+            Bytes::from_static(b"hi")
+        );
+        assert!(store.exists("uploads/1/a.txt").await.unwrap());
+        assert!(matches!(
+            store.get("uploads/1/missing").await,
+            Err(BlobError::NotFound)
+        ));
+        assert!(matches!(
+            store.get("../etc/passwd").await,
+            Err(BlobError::InvalidKey)
+        ));
+        assert!(matches!(
+            store.put("a//b", Bytes::new()).await,
+            Err(BlobError::InvalidKey)
+        ));
+    }
+}

@@ -1,0 +1,411 @@
+//! Layered, typed configuration: built-in defaults, then an optional TOML file, then
+//! `VITRINE_<NAME>` environment variables. Both binaries load the same [`Settings`].
+//!
+//! figment does the layering (it is the maintained library made for exactly this merge of
+//! defaults, files and environment, with error messages that name the offending key).
+//! Loading has no side effects: nothing is created on disk here.
+
+use std::{net::SocketAddr, path::PathBuf};
+
+use figment::{
+    Figment,
+    providers::{Env, Format, Serialized, Toml},
+};
+use serde::{Deserialize, Serialize};
+
+use crate::secret::Secret;
+
+/// Every setting of both binaries. Each field is documented in [`SETTINGS_HELP`], which
+/// `--help` prints; a unit test keeps the two in step.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(default)]
+pub struct Settings {
+    pub database_url: Option<Secret>,
+    pub data_dir: PathBuf,
+    pub object_store_url: Option<String>,
+    pub control_listen: String,
+    pub edge_http_listen: String,
+    pub edge_https_listen: String,
+    pub edge_admin_listen: String,
+    pub platform_domain: String,
+    pub public_url: String,
+    pub public_ip: String,
+    pub cname_target: Option<String>,
+    pub preview_url_template: Option<String>,
+    pub smtp_url: Option<Secret>,
+    pub mail_from: String,
+    pub acme_directory_url: Option<String>,
+    pub acme_ca_bundle: Option<PathBuf>,
+    pub dns_nameservers: Option<String>,
+    pub dashboard_dir: PathBuf,
+    pub upload_max_bytes: u64,
+    pub json_body_max_bytes: u64,
+    pub session_ttl_hours: u64,
+    pub reset_token_ttl_secs: u64,
+    pub login_attempts_per_minute: u32,
+    pub demo_email: Option<String>,
+    pub demo_password: Option<Secret>,
+    pub admin_email: String,
+    pub admin_password: Option<Secret>,
+    pub log_format: String,
+}
+
+impl Default for Settings {
+    fn default() -> Self {
+        Self {
+            database_url: None,
+            data_dir: PathBuf::from("data"),
+            object_store_url: None,
+            control_listen: "127.0.0.1:8000".into(),
+            edge_http_listen: "127.0.0.1:8080".into(),
+            edge_https_listen: "127.0.0.1:8443".into(),
+            edge_admin_listen: "127.0.0.1:9090".into(),
+            platform_domain: "localhost".into(),
+            public_url: "http://localhost:8000".into(),
+            public_ip: "127.0.0.1".into(),
+            cname_target: None,
+            preview_url_template: None,
+            smtp_url: None,
+            mail_from: "Vitrine <no-reply@localhost>".into(),
+            acme_directory_url: None,
+            acme_ca_bundle: None,
+            dns_nameservers: None,
+            dashboard_dir: PathBuf::from("dashboard/dist"),
+            upload_max_bytes: 10 * 1024 * 1024,
+            json_body_max_bytes: 4 * 1024 * 1024,
+            session_ttl_hours: 24 * 30,
+            reset_token_ttl_secs: 3600,
+            login_attempts_per_minute: 10,
+            demo_email: None,
+            demo_password: None,
+            admin_email: "admin@vitrine.local".into(),
+            admin_password: None,
+            log_format: "pretty".into(),
+        }
+    }
+}
+
+/// `(NAME, meaning)` for every setting; `--help` lists these as `VITRINE_<NAME>`.
+pub const SETTINGS_HELP: &[(&str, &str)] = &[
+    (
+        "DATABASE_URL",
+        "sqlite:… or postgres:… URL [default: sqlite in DATA_DIR/vitrine.db]",
+    ),
+    (
+        "DATA_DIR",
+        "local object store, SQLite file and spools [default: data]",
+    ),
+    (
+        "OBJECT_STORE_URL",
+        "S3-compatible store, e.g. s3://bucket (AWS_* variables give endpoint and keys); unset: DATA_DIR/objects",
+    ),
+    (
+        "CONTROL_LISTEN",
+        "control plane address (API and dashboard) [default: 127.0.0.1:8000]",
+    ),
+    (
+        "EDGE_HTTP_LISTEN",
+        "edge HTTP address for visitors [default: 127.0.0.1:8080]",
+    ),
+    (
+        "EDGE_HTTPS_LISTEN",
+        "edge HTTPS address for visitors [default: 127.0.0.1:8443]",
+    ),
+    (
+        "EDGE_ADMIN_LISTEN",
+        "edge health and metrics address [default: 127.0.0.1:9090]",
+    ),
+    (
+        "PLATFORM_DOMAIN",
+        "preview sites answer at {slug}.PLATFORM_DOMAIN [default: localhost]",
+    ),
+    (
+        "PUBLIC_URL",
+        "the dashboard's public URL, used in e-mails; https makes cookies Secure [default: http://localhost:8000]",
+    ),
+    (
+        "PUBLIC_IP",
+        "address custom domains point their A record at [default: 127.0.0.1]",
+    ),
+    (
+        "CNAME_TARGET",
+        "host custom domains may CNAME to [default: sites.PLATFORM_DOMAIN]",
+    ),
+    (
+        "PREVIEW_URL_TEMPLATE",
+        "preview address shown to users, {slug} is replaced [default: http://{slug}.PLATFORM_DOMAIN:EDGE_HTTP_PORT]",
+    ),
+    (
+        "SMTP_URL",
+        "smtp://user:pass@host:port (smtps:// for TLS); unset: e-mails are written to the log",
+    ),
+    (
+        "MAIL_FROM",
+        "sender of outgoing e-mail [default: Vitrine <no-reply@localhost>]",
+    ),
+    (
+        "ACME_DIRECTORY_URL",
+        "ACME directory for certificates; unset: no certificates are ordered",
+    ),
+    (
+        "ACME_CA_BUNDLE",
+        "PEM file of extra roots to trust when talking to the ACME server",
+    ),
+    (
+        "DNS_NAMESERVERS",
+        "comma-separated ip[:port] list used for domain verification; unset: system resolver",
+    ),
+    (
+        "DASHBOARD_DIR",
+        "built dashboard served by the control plane [default: dashboard/dist]",
+    ),
+    (
+        "UPLOAD_MAX_BYTES",
+        "largest accepted upload [default: 10485760]",
+    ),
+    (
+        "JSON_BODY_MAX_BYTES",
+        "largest accepted JSON body [default: 4194304]",
+    ),
+    (
+        "SESSION_TTL_HOURS",
+        "how long a sign-in lasts [default: 720]",
+    ),
+    (
+        "RESET_TOKEN_TTL_SECS",
+        "how long a password-reset link works [default: 3600]",
+    ),
+    (
+        "LOGIN_ATTEMPTS_PER_MINUTE",
+        "sign-in attempts allowed per account and per address [default: 10]",
+    ),
+    (
+        "DEMO_EMAIL",
+        "demo account created by `seed` and shown on the login screen; unset: none shown",
+    ),
+    ("DEMO_PASSWORD", "demo account password"),
+    (
+        "ADMIN_EMAIL",
+        "administrator account created by `seed` [default: admin@vitrine.local]",
+    ),
+    (
+        "ADMIN_PASSWORD",
+        "administrator password for `seed`; unset: a random one is printed",
+    ),
+    ("LOG_FORMAT", "pretty or json [default: pretty]"),
+];
+
+/// The `--help` text listing every setting.
+pub fn settings_help() -> String {
+    let mut out = String::from(
+        "Settings (defaults, then the TOML file given by --config or VITRINE_CONFIG, then environment):\n",
+    );
+    for (name, meaning) in SETTINGS_HELP {
+        out.push_str(&format!("  VITRINE_{name:<26} {meaning}\n"));
+    }
+    out
+}
+
+/// Why configuration could not be loaded.
+#[derive(Debug, thiserror::Error)]
+pub enum ConfigError {
+    #[error("configuration: {0}")]
+    Load(#[from] Box<figment::Error>),
+    #[error("configuration: {key}: {message}")]
+    Invalid { key: &'static str, message: String },
+}
+
+impl Settings {
+    /// Defaults, then `file` (if given and present), then `VITRINE_*` variables.
+    pub fn load(file: Option<&std::path::Path>) -> Result<Self, ConfigError> {
+        let mut figment = Figment::from(Serialized::defaults(Settings::default()));
+        if let Some(path) = file {
+            figment = figment.merge(Toml::file_exact(path));
+        }
+        let settings: Settings = figment
+            .merge(Env::prefixed("VITRINE_").ignore(&["config"]))
+            .extract()
+            .map_err(Box::new)?;
+        settings.validate()?;
+        Ok(settings)
+    }
+
+    /// Checks what serde cannot: addresses parse, URLs have the right scheme.
+    pub fn validate(&self) -> Result<(), ConfigError> {
+        for (key, value) in [
+            ("CONTROL_LISTEN", &self.control_listen),
+            ("EDGE_HTTP_LISTEN", &self.edge_http_listen),
+            ("EDGE_HTTPS_LISTEN", &self.edge_https_listen),
+            ("EDGE_ADMIN_LISTEN", &self.edge_admin_listen),
+        ] {
+            value
+                .parse::<SocketAddr>()
+                .map_err(|e| ConfigError::Invalid {
+                    key,
+                    message: format!("{value:?}: {e}"),
+                })?;
+        }
+        let db = self.database_url();
+        if !(db.starts_with("sqlite:")
+            || db.starts_with("postgres:")
+            || db.starts_with("postgresql:"))
+        {
+            return Err(ConfigError::Invalid {
+                key: "DATABASE_URL",
+                message: "must start with sqlite: or postgres:".into(),
+            });
+        }
+        url::Url::parse(&self.public_url).map_err(|e| ConfigError::Invalid {
+            key: "PUBLIC_URL",
+            message: e.to_string(),
+        })?;
+        if self.platform_domain.trim().is_empty() {
+            return Err(ConfigError::Invalid {
+                key: "PLATFORM_DOMAIN",
+                message: "must not be empty".into(),
+            });
+        }
+        if !matches!(self.log_format.as_str(), "pretty" | "json") {
+            return Err(ConfigError::Invalid {
+                key: "LOG_FORMAT",
+                message: "pretty or json".into(),
+            });
+        }
+        Ok(())
+    }
+
+    /// The database URL, defaulting to a SQLite file inside the data directory.
+    pub fn database_url(&self) -> String {
+        match &self.database_url {
+            Some(url) if !url.is_empty() => url.expose().to_string(),
+            _ => format!(
+                "sqlite://{}?mode=rwc",
+                self.data_dir.join("vitrine.db").display()
+            ),
+        }
+    }
+
+    /// The platform domain, lower-cased and without a trailing dot.
+    pub fn platform_domain(&self) -> String {
+        self.platform_domain
+            .trim()
+            .trim_end_matches('.')
+            .to_ascii_lowercase()
+    }
+
+    pub fn cname_target(&self) -> String {
+        self.cname_target
+            .clone()
+            .unwrap_or_else(|| format!("sites.{}", self.platform_domain()))
+    }
+
+    /// The preview address of a project slug as shown to its owner.
+    pub fn preview_url(&self, slug: &str) -> String {
+        match &self.preview_url_template {
+            Some(template) => template.replace("{slug}", slug),
+            None => {
+                let port = self
+                    .edge_http_listen
+                    .parse::<SocketAddr>()
+                    .map(|a| a.port())
+                    .unwrap_or(80);
+                let port = if port == 80 {
+                    String::new()
+                } else {
+                    format!(":{port}")
+                };
+                format!("http://{slug}.{}{port}", self.platform_domain())
+            }
+        }
+    }
+
+    /// Cookies get the `Secure` attribute when the dashboard is served over HTTPS.
+    pub fn cookies_secure(&self) -> bool {
+        self.public_url.starts_with("https://")
+    }
+
+    /// Nameservers for domain verification, parsed from the comma-separated setting.
+    pub fn dns_nameservers(&self) -> Vec<String> {
+        self.dns_nameservers
+            .as_deref()
+            .unwrap_or("")
+            .split(',')
+            .map(str::trim)
+            .filter(|s| !s.is_empty())
+            .map(String::from)
+            .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_setting_is_documented_in_help_and_nothing_else_is() {
+        let value = serde_json::to_value(Settings::default()).unwrap();
+        let mut keys: Vec<String> = value
+            .as_object()
+            .unwrap()
+            .keys()
+            .map(|k| k.to_ascii_uppercase())
+            .collect();
+        keys.sort();
+        let mut documented: Vec<String> =
+            SETTINGS_HELP.iter().map(|(k, _)| k.to_string()).collect();
+        documented.sort();
+        assert_eq!(keys, documented);
+    }
+
+    #[test]
+    fn environment_overrides_file_which_overrides_defaults() {
+        figment::Jail::expect_with(|jail| {
+            jail.create_file(
+                "vitrine.toml",
+                "platform_domain = \"from-file.test\"\ncontrol_listen = \"127.0.0.1:7000\"\n",
+            )?;
+            jail.set_env("VITRINE_PLATFORM_DOMAIN", "from-env.test");
+            let s = Settings::load(Some(std::path::Path::new("vitrine.toml"))).unwrap();
+            assert_eq!(s.platform_domain, "from-env.test");
+            assert_eq!(s.control_listen, "127.0.0.1:7000");
+            assert_eq!(s.edge_http_listen, "127.0.0.1:8080");
+            Ok(())
+        });
+    }
+
+    #[test]
+    fn bad_values_are_refused_with_the_key_named() {
+        figment::Jail::expect_with(|jail| {
+            jail.set_env("VITRINE_CONTROL_LISTEN", "not-an-address");
+            let err = Settings::load(None).unwrap_err().to_string();
+            assert!(err.contains("CONTROL_LISTEN"), "{err}");
+            Ok(())
+        });
+        figment::Jail::expect_with(|jail| {
+            jail.set_env("VITRINE_DATABASE_URL", "mysql://x");
+            let err = Settings::load(None).unwrap_err().to_string();
+            assert!(err.contains("DATABASE_URL"), "{err}");
+            Ok(())
+        });
+    }
+
+    #[test]
+    fn secrets_are_redacted_in_debug_output() {
+        let s = Settings {
+            smtp_url: Some(Secret::new("smtp://user:pw@mail")),
+            ..Settings::default()
+        };
+        assert!(!format!("{s:?}").contains("pw@mail"));
+    }
+
+    #[test]
+    fn preview_url_uses_the_edge_port_and_platform_domain() {
+        let s = Settings::default();
+        assert_eq!(s.preview_url("loja"), "http://loja.localhost:8080");
+        let s = Settings {
+            preview_url_template: Some("https://{slug}.vitrine.site".into()),
+            ..Settings::default()
+        };
+        assert_eq!(s.preview_url("loja"), "https://loja.vitrine.site");
+    }
+}

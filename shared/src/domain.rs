@@ -1,0 +1,383 @@
+//! Domain newtypes, parsed once at the edge of a handler ("parse, don't validate").
+//! Each constructor returns the spec's own message on failure, so the API and the dashboard
+//! show the same words. The test vectors in `testdata/validation.json` are shared with the
+//! dashboard's unit tests.
+
+use serde::Serialize;
+
+/// A rejected value: which field and the message to show.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Invalid {
+    pub field: &'static str,
+    pub message: String,
+}
+
+impl Invalid {
+    pub fn new(field: &'static str, message: impl Into<String>) -> Self {
+        Self {
+            field,
+            message: message.into(),
+        }
+    }
+}
+
+impl std::fmt::Display for Invalid {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}: {}", self.field, self.message)
+    }
+}
+
+impl std::error::Error for Invalid {}
+
+/// The spec's slug normalisation for records and pages: trimmed, accents removed,
+/// lower-cased, anything outside `a-z 0-9 _ -` becomes a hyphen, repeated hyphens collapse.
+/// Leading and trailing hyphens are dropped too, since a slug ending in `-` is never wanted.
+///
+/// Accents are removed by canonical decomposition and dropping U+0300–U+036F, which is
+/// exactly what the dashboard does with `normalize('NFD')`, so both sides agree.
+pub fn slugify(input: &str) -> String {
+    use unicode_normalization::UnicodeNormalization;
+    let mut out = String::with_capacity(input.len());
+    let mut last_dash = false;
+    for c in input
+        .trim()
+        .nfd()
+        .filter(|c| !('\u{300}'..='\u{36f}').contains(c))
+    {
+        for lc in c.to_lowercase() {
+            let keep = lc.is_ascii_lowercase() || lc.is_ascii_digit() || lc == '_';
+            if keep {
+                out.push(lc);
+                last_dash = false;
+            } else if !last_dash {
+                out.push('-');
+                last_dash = true;
+            }
+        }
+    }
+    out.trim_matches('-').to_string()
+}
+
+/// A page slug: leading and trailing slashes stripped, each path segment slugified,
+/// empty segments dropped; the empty slug is the home page `/`.
+pub fn normalize_page_slug(input: &str) -> String {
+    let segments: Vec<String> = input
+        .trim()
+        .split('/')
+        .map(slugify)
+        .filter(|s| !s.is_empty())
+        .collect();
+    if segments.is_empty() {
+        "/".to_string()
+    } else {
+        segments.join("/")
+    }
+}
+
+/// A project's preview slug: the left-most label of `{slug}.{platform domain}`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct PreviewSlug(String);
+
+pub const PREVIEW_SLUG_MESSAGE: &str = "Slug must contain only letters, numbers and dashes";
+
+impl PreviewSlug {
+    /// Letters, digits and dashes only (the spec's rule), and also a valid DNS label:
+    /// at most 63 characters, not starting or ending with a dash. Stored lower-case,
+    /// since host names are case-insensitive.
+    pub fn parse(input: &str) -> Result<Self, Invalid> {
+        let s = input.trim();
+        if s.is_empty() || !s.chars().all(|c| c.is_ascii_alphanumeric() || c == '-') {
+            return Err(Invalid::new("slug", PREVIEW_SLUG_MESSAGE));
+        }
+        if s.len() > 63 {
+            return Err(Invalid::new("slug", "Slug must be at most 63 characters"));
+        }
+        if s.starts_with('-') || s.ends_with('-') {
+            return Err(Invalid::new(
+                "slug",
+                "Slug must start and end with a letter or number",
+            ));
+        }
+        Ok(Self(s.to_ascii_lowercase()))
+    }
+
+    /// A preview slug derived from a project name, cut to leave room for a suffix.
+    pub fn from_name(name: &str) -> Self {
+        let base: String = slugify(name).replace('_', "-").chars().take(40).collect();
+        let base = base.trim_matches('-');
+        Self(if base.is_empty() {
+            "site".to_string()
+        } else {
+            base.to_string()
+        })
+    }
+
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+
+    pub fn into_string(self) -> String {
+        self.0
+    }
+}
+
+/// A custom domain such as `www.example.com`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct DomainName(String);
+
+pub const DOMAIN_MESSAGE: &str = "invalid domain";
+
+impl DomainName {
+    /// Letters, digits and dashes in two or more dot-separated labels (the spec's rule), each
+    /// label 1–63 characters not starting or ending with a dash, 253 characters at most, and a
+    /// last label with a letter in it (so an IP address is not a domain). Stored lower-case.
+    pub fn parse(input: &str) -> Result<Self, Invalid> {
+        let s = input.trim().to_ascii_lowercase();
+        let invalid = || Invalid::new("domain", DOMAIN_MESSAGE);
+        if s.is_empty() || s.len() > 253 {
+            return Err(invalid());
+        }
+        let labels: Vec<&str> = s.split('.').collect();
+        if labels.len() < 2 {
+            return Err(invalid());
+        }
+        for label in &labels {
+            let ok = !label.is_empty()
+                && label.len() <= 63
+                && label.chars().all(|c| c.is_ascii_alphanumeric() || c == '-')
+                && !label.starts_with('-')
+                && !label.ends_with('-');
+            if !ok {
+                return Err(invalid());
+            }
+        }
+        if !labels
+            .last()
+            .is_some_and(|l| l.chars().any(|c| c.is_ascii_alphabetic()))
+        {
+            return Err(invalid());
+        }
+        Ok(Self(s))
+    }
+
+    /// True when this is the platform domain or one of its sub-domains, which no customer
+    /// may claim as their own.
+    pub fn is_within(&self, platform_domain: &str) -> bool {
+        let p = platform_domain.trim_end_matches('.').to_ascii_lowercase();
+        self.0 == p || self.0.ends_with(&format!(".{p}"))
+    }
+
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+
+    pub fn into_string(self) -> String {
+        self.0
+    }
+}
+
+/// An e-mail address, stored lower-case so uniqueness is case-insensitive on both databases.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Email(String);
+
+pub const EMAIL_MESSAGE: &str = "invalid e-mail";
+
+impl Email {
+    pub fn parse(input: &str) -> Result<Self, Invalid> {
+        let s = input.trim().to_lowercase();
+        let invalid = || Invalid::new("email", EMAIL_MESSAGE);
+        if s.len() > 254 {
+            return Err(invalid());
+        }
+        let (local, domain) = s.split_once('@').ok_or_else(invalid)?;
+        if local.is_empty()
+            || local.len() > 64
+            || local
+                .chars()
+                .any(|c| c.is_whitespace() || c == '@' || c.is_control())
+        {
+            return Err(invalid());
+        }
+        DomainName::parse(domain).map_err(|_| invalid())?;
+        Ok(Self(s))
+    }
+
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+/// A required, trimmed, bounded piece of text such as a project or page name.
+pub fn required_text(
+    field: &'static str,
+    value: Option<&str>,
+    max: usize,
+    message: &str,
+) -> Result<String, Invalid> {
+    let v = value.unwrap_or("").trim();
+    if v.is_empty() {
+        return Err(Invalid::new(field, message));
+    }
+    if v.chars().count() > max {
+        return Err(Invalid::new(
+            field,
+            format!("{field} must be at most {max} characters"),
+        ));
+    }
+    Ok(v.to_string())
+}
+
+/// A new password: long enough to resist guessing, short enough not to make argon2 a
+/// denial-of-service lever.
+pub fn new_password(value: &str) -> Result<String, Invalid> {
+    let n = value.chars().count();
+    if n < 8 {
+        return Err(Invalid::new(
+            "password",
+            "Password must be at least 8 characters",
+        ));
+    }
+    if value.len() > 256 {
+        return Err(Invalid::new(
+            "password",
+            "Password must be at most 256 characters",
+        ));
+    }
+    Ok(value.to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::Value;
+
+    fn vectors() -> Value {
+        let raw = include_str!("../testdata/validation.json");
+        serde_json::from_str(raw).unwrap()
+    }
+
+    fn strings(v: &Value) -> Vec<String> {
+        v.as_array()
+            .unwrap()
+            .iter()
+            .map(|s| s.as_str().unwrap().to_string())
+            .collect()
+    }
+
+    #[test]
+    fn slugify_matches_the_shared_vectors() {
+        for pair in vectors()["slug"].as_array().unwrap() {
+            let (input, want) = (pair[0].as_str().unwrap(), pair[1].as_str().unwrap());
+            assert_eq!(slugify(input), want, "slugify({input:?})");
+        }
+    }
+
+    #[test]
+    fn page_slugs_match_the_shared_vectors() {
+        for pair in vectors()["page_slug"].as_array().unwrap() {
+            let (input, want) = (pair[0].as_str().unwrap(), pair[1].as_str().unwrap());
+            assert_eq!(
+                normalize_page_slug(input),
+                want,
+                "normalize_page_slug({input:?})"
+            );
+        }
+    }
+
+    #[test]
+    fn preview_slugs_match_the_shared_vectors() {
+        let v = vectors();
+        for s in strings(&v["preview_slug"]["valid"]) {
+            assert!(PreviewSlug::parse(&s).is_ok(), "{s:?} should be valid");
+        }
+        for s in strings(&v["preview_slug"]["invalid"]) {
+            assert!(PreviewSlug::parse(&s).is_err(), "{s:?} should be invalid");
+        }
+        assert_eq!(
+            PreviewSlug::parse("my site").unwrap_err().message,
+            PREVIEW_SLUG_MESSAGE
+        );
+        assert_eq!(PreviewSlug::parse("A-B").unwrap().as_str(), "a-b");
+    }
+
+    #[test]
+    fn domains_match_the_shared_vectors() {
+        let v = vectors();
+        for s in strings(&v["domain"]["valid"]) {
+            assert!(DomainName::parse(&s).is_ok(), "{s:?} should be valid");
+        }
+        for s in strings(&v["domain"]["invalid"]) {
+            let err = DomainName::parse(&s).unwrap_err();
+            assert_eq!(err.message, DOMAIN_MESSAGE, "{s:?}");
+        }
+        assert_eq!(
+            DomainName::parse("Sub.Example.ORG").unwrap().as_str(),
+            "sub.example.org"
+        );
+    }
+
+    #[test]
+    fn emails_match_the_shared_vectors() {
+        let v = vectors();
+        for s in strings(&v["email"]["valid"]) {
+            assert!(Email::parse(&s).is_ok(), "{s:?} should be valid");
+        }
+        for s in strings(&v["email"]["invalid"]) {
+            assert!(Email::parse(&s).is_err(), "{s:?} should be invalid");
+        }
+        assert_eq!(
+            Email::parse(" Ana@Example.COM ").unwrap().as_str(),
+            "ana@example.com"
+        );
+    }
+
+    #[test]
+    fn platform_sub_domains_are_recognised() {
+        let d = DomainName::parse("shop.vitrine.site").unwrap();
+        assert!(d.is_within("vitrine.site"));
+        assert!(
+            DomainName::parse("vitrine.site")
+                .unwrap()
+                .is_within("Vitrine.Site.")
+        );
+        assert!(
+            !DomainName::parse("notvitrine.site")
+                .unwrap()
+                .is_within("vitrine.site")
+        );
+    }
+
+    #[test]
+    fn preview_slug_from_a_name_is_always_valid() {
+        for name in [
+            "Minha Loja",
+            "!!!",
+            "Café & Cia — 2026",
+            &"x".repeat(100),
+            "a_b",
+        ] {
+            let slug = PreviewSlug::from_name(name);
+            assert!(
+                PreviewSlug::parse(slug.as_str()).is_ok(),
+                "{name:?} -> {slug:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn required_text_trims_and_bounds() {
+        assert_eq!(
+            required_text("name", Some("  Loja "), 10, "Project name is required").unwrap(),
+            "Loja"
+        );
+        assert_eq!(
+            required_text("name", Some("   "), 10, "Project name is required")
+                .unwrap_err()
+                .message,
+            "Project name is required"
+        );
+        assert!(required_text("name", Some("abcdefghijk"), 10, "x").is_err());
+        assert!(new_password("short").is_err());
+        assert!(new_password("long enough").is_ok());
+    }
+}

@@ -1,0 +1,18 @@
+//! What the control plane and the edge both need: domain types and their validation,
+//! configuration, the database store (SQLite or PostgreSQL behind one API), the blob store
+//! (a local directory or S3) and the site snapshot format used by duplication and templates.
+//!
+//! Nothing here depends on axum or hyper, so both binaries (and the benches) can use it.
+
+pub mod blob;
+pub mod config;
+pub mod domain;
+pub mod secret;
+pub mod snapshot;
+pub mod store;
+
+pub use config::Settings;
+pub use store::Store;
+
+#[cfg(any(test, feature = "testing"))]
+pub mod testing;

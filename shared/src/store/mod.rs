@@ -1,0 +1,212 @@
+//! The store: every SQL statement of the product lives under this module, and nothing
+//! outside it writes SQL.
+//!
+//! One API serves both databases. [`Store`] holds either a SQLite or a PostgreSQL pool and
+//! each method runs the same SQL text on whichever it holds (`$1` placeholders work on both;
+//! sqlx maps `$N` to SQLite's numbered parameters). Columns use types both sides decode the
+//! same way: `i64`, `bool`, `String`, `DateTime<Utc>` and `Json<…>` (TEXT on SQLite, JSONB on
+//! PostgreSQL). The sqlx `Any` driver was not used because it cannot decode timestamps or
+//! JSON, which would have forced strings everywhere.
+
+mod models;
+mod outbox;
+mod pages;
+mod projects;
+mod snapshots;
+mod templates;
+mod users;
+
+use std::{str::FromStr, time::Duration};
+
+use chrono::{DateTime, SubsecRound, Utc};
+use sqlx::{
+    PgPool, SqlitePool,
+    postgres::PgPoolOptions,
+    sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, SqliteSynchronous},
+};
+
+pub use models::*;
+pub use outbox::OutboxMail;
+pub use projects::NewProject;
+pub use templates::TemplateInfo;
+
+/// Applies the same body to whichever pool the store holds. The body is compiled once per
+/// database, so it must only use what both drivers support.
+macro_rules! dispatch {
+    ($store:expr, $pool:ident => $body:expr) => {
+        match $store {
+            $crate::store::Store::Sqlite($pool) => $body,
+            $crate::store::Store::Postgres($pool) => $body,
+        }
+    };
+}
+pub(crate) use dispatch;
+
+/// The database, SQLite (embedded default) or PostgreSQL (many nodes).
+#[derive(Clone, Debug)]
+pub enum Store {
+    Sqlite(SqlitePool),
+    Postgres(PgPool),
+}
+
+/// Why a store call failed. Constraint violations are named by their constraint so the API
+/// can map them to the spec's messages.
+#[derive(Debug, thiserror::Error)]
+pub enum StoreError {
+    #[error("not found")]
+    NotFound,
+    #[error("unique constraint {0} violated")]
+    Conflict(&'static str),
+    #[error("invalid stored data: {0}")]
+    Corrupt(String),
+    #[error(transparent)]
+    Db(#[from] sqlx::Error),
+    #[error(transparent)]
+    Migrate(#[from] sqlx::migrate::MigrateError),
+}
+
+pub type Result<T, E = StoreError> = std::result::Result<T, E>;
+
+/// Unique constraints the API reports as conflicts. SQLite names the columns
+/// ("UNIQUE constraint failed: projects.slug"); PostgreSQL names the constraint.
+const UNIQUE_CONSTRAINTS: &[(&str, &str)] = &[
+    ("users_email_key", "users.email"),
+    ("projects_slug_key", "projects.slug"),
+    ("projects_domain_key", "projects.domain"),
+    ("projects_token_key", "projects.token"),
+    ("projects_uuid_key", "projects.uuid"),
+    (
+        "collections_slug_key",
+        "collections.project_id, collections.slug",
+    ),
+    ("fields_slug_key", "fields.collection_id, fields.slug"),
+    ("posts_slug_key", "posts.collection_id, posts.slug"),
+    ("pages_slug_key", "pages.project_id, pages.slug"),
+    (
+        "redirects_from_key",
+        "redirects.project_id, redirects.from_path",
+    ),
+    ("templates_name_key", "templates.name"),
+];
+
+/// Turns a unique violation into [`StoreError::Conflict`]; anything else stays a database error.
+pub(crate) fn map_err(e: sqlx::Error) -> StoreError {
+    if let sqlx::Error::Database(db) = &e
+        && db.is_unique_violation()
+    {
+        let msg = db.message();
+        for (name, columns) in UNIQUE_CONSTRAINTS {
+            if db.constraint() == Some(*name) || msg.ends_with(columns) {
+                return StoreError::Conflict(name);
+            }
+        }
+    }
+    if let sqlx::Error::RowNotFound = e {
+        return StoreError::NotFound;
+    }
+    StoreError::Db(e)
+}
+
+/// Marks SQL assembled only from this module's constant column lists (never from input)
+/// as safe to run, which sqlx 0.9 asks of every non-literal statement.
+pub(crate) fn trusted(sql: &str) -> sqlx::AssertSqlSafe<&str> {
+    sqlx::AssertSqlSafe(sql)
+}
+
+/// Now, at the microsecond precision both databases keep.
+pub fn now() -> DateTime<Utc> {
+    Utc::now().trunc_subsecs(6)
+}
+
+static SQLITE_MIGRATIONS: sqlx::migrate::Migrator = sqlx::migrate!("../migrations/sqlite");
+static POSTGRES_MIGRATIONS: sqlx::migrate::Migrator = sqlx::migrate!("../migrations/postgres");
+
+impl Store {
+    /// Connects to `url` (`sqlite:` or `postgres:`). SQLite runs in WAL mode with foreign keys
+    /// on and a busy timeout, so readers never block the writer and brief lock waits retry.
+    pub async fn connect(url: &str) -> Result<Self> {
+        if url.starts_with("sqlite:") {
+            let opts = SqliteConnectOptions::from_str(url)?
+                .create_if_missing(true)
+                .journal_mode(SqliteJournalMode::Wal)
+                .synchronous(SqliteSynchronous::Normal)
+                .foreign_keys(true)
+                .busy_timeout(Duration::from_secs(5));
+            if let Some(parent) = opts.get_filename().parent()
+                && !parent.as_os_str().is_empty()
+            {
+                std::fs::create_dir_all(parent).map_err(sqlx::Error::Io)?;
+            }
+            let pool = SqlitePoolOptions::new()
+                .max_connections(8)
+                .connect_with(opts)
+                .await?;
+            Ok(Store::Sqlite(pool))
+        } else {
+            let pool = PgPoolOptions::new()
+                .max_connections(16)
+                .acquire_timeout(Duration::from_secs(5))
+                .connect(url)
+                .await?;
+            Ok(Store::Postgres(pool))
+        }
+    }
+
+    /// Applies the migrations of this store's dialect.
+    pub async fn migrate(&self) -> Result<()> {
+        match self {
+            Store::Sqlite(p) => SQLITE_MIGRATIONS.run(p).await?,
+            Store::Postgres(p) => POSTGRES_MIGRATIONS.run(p).await?,
+        }
+        Ok(())
+    }
+
+    pub fn backend_name(&self) -> &'static str {
+        match self {
+            Store::Sqlite(_) => "sqlite",
+            Store::Postgres(_) => "postgres",
+        }
+    }
+
+    /// Checks the database answers (readiness probes).
+    pub async fn ping(&self) -> Result<()> {
+        dispatch!(self, p => sqlx::query("SELECT 1").execute(p).await.map(|_| ()).map_err(map_err))
+    }
+
+    /// Creates a PostgreSQL database (test and set-up tooling). The name must be a plain
+    /// identifier, since it cannot be a bound parameter.
+    pub async fn create_database(&self, name: &str) -> Result<()> {
+        let sql = format!("CREATE DATABASE {}", plain_identifier(name)?);
+        dispatch!(self, p => sqlx::query(trusted(&sql)).execute(p).await.map(|_| ()).map_err(map_err))
+    }
+
+    /// Drops a PostgreSQL database, ending its sessions first.
+    pub async fn drop_database(&self, name: &str) -> Result<()> {
+        let sql = format!(
+            "DROP DATABASE IF EXISTS {} WITH (FORCE)",
+            plain_identifier(name)?
+        );
+        dispatch!(self, p => sqlx::query(trusted(&sql)).execute(p).await.map(|_| ()).map_err(map_err))
+    }
+
+    pub async fn close(&self) {
+        dispatch!(self, p => p.close().await)
+    }
+}
+
+fn plain_identifier(name: &str) -> Result<&str> {
+    if !name.is_empty()
+        && name
+            .chars()
+            .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_')
+    {
+        Ok(name)
+    } else {
+        Err(StoreError::Corrupt(format!(
+            "not a plain identifier: {name:?}"
+        )))
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,151 @@
+//! Rows as the store returns them. Server-owned columns (flags, verification, publish state)
+//! are plain fields here; what a client may change is decided in the control plane.
+
+use chrono::{DateTime, Utc};
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+use sqlx::types::Json;
+use utoipa::ToSchema;
+
+/// A user's project access inside their business (spec 2 §3): one of the three entries,
+/// or none (own projects only). Admins and business admins have none.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+pub struct Permissions {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub all_projects: Option<bool>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub projects_whitelist: Option<Vec<i64>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub projects_blacklist: Option<Vec<i64>>,
+}
+
+#[derive(Debug, Clone, sqlx::FromRow)]
+pub struct User {
+    pub id: i64,
+    pub name: String,
+    pub email: String,
+    pub password_hash: String,
+    pub language: String,
+    pub currency: String,
+    pub business_id: Option<i64>,
+    pub is_admin: bool,
+    pub is_business_admin: bool,
+    pub permissions: Json<Permissions>,
+    pub plan: String,
+    pub external_id: Option<String>,
+    pub created_at: DateTime<Utc>,
+    pub updated_at: DateTime<Utc>,
+}
+
+/// A user signed in through a session, and who is impersonating them, if anyone.
+#[derive(Debug, Clone)]
+pub struct SessionUser {
+    pub user: User,
+    pub impersonator_id: Option<i64>,
+}
+
+/// What a new account is made of; flags are set only by the seed and by admins.
+#[derive(Debug, Clone)]
+pub struct NewUser<'a> {
+    pub name: &'a str,
+    pub email: &'a str,
+    pub password_hash: &'a str,
+    pub language: &'a str,
+    pub is_admin: bool,
+}
+
+#[derive(Debug, Clone, sqlx::FromRow)]
+pub struct Project {
+    pub id: i64,
+    pub user_id: i64,
+    pub name: String,
+    pub slug: String,
+    pub domain: Option<String>,
+    pub token: String,
+    pub uuid: String,
+    pub is_published: bool,
+    pub thumbnail: Option<String>,
+    pub thumbnail_timestamp: Option<i64>,
+    pub meta: Json<Value>,
+    pub verified: bool,
+    pub verified_domain: Option<String>,
+    pub verified_at: Option<DateTime<Utc>>,
+    pub created_at: DateTime<Utc>,
+    pub updated_at: DateTime<Utc>,
+}
+
+/// The owner side of a project, which the authorization policy needs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, sqlx::FromRow)]
+pub struct ProjectOwner {
+    pub project_id: i64,
+    pub owner_id: i64,
+    pub owner_business_id: Option<i64>,
+}
+
+/// Fields of a project a client may change, already validated.
+#[derive(Debug, Clone, Default)]
+pub struct ProjectChanges {
+    pub name: Option<String>,
+    pub slug: Option<String>,
+    /// `Some(None)` removes the domain (and its verification).
+    pub domain: Option<Option<String>>,
+    pub meta: Option<Value>,
+}
+
+#[derive(Debug, Clone, sqlx::FromRow)]
+pub struct Page {
+    pub id: i64,
+    pub project_id: i64,
+    pub name: String,
+    pub slug: String,
+    pub description: String,
+    pub image: String,
+    pub meta: Json<Value>,
+    pub output: String,
+    pub blocks: Json<Value>,
+    pub table_id: Option<i64>,
+    pub created_at: DateTime<Utc>,
+    pub updated_at: DateTime<Utc>,
+}
+
+#[derive(Debug, Clone, Serialize, sqlx::FromRow, ToSchema)]
+pub struct PageSummary {
+    pub id: i64,
+    pub name: String,
+    pub slug: String,
+    pub table_id: Option<i64>,
+    pub updated_at: DateTime<Utc>,
+}
+
+/// Changes to a page, already validated.
+#[derive(Debug, Clone, Default)]
+pub struct PageChanges {
+    pub name: Option<String>,
+    pub slug: Option<String>,
+    pub description: Option<String>,
+    pub image: Option<String>,
+    pub meta: Option<Value>,
+    pub output: Option<String>,
+    pub blocks: Option<Value>,
+    pub table_id: Option<Option<i64>>,
+}
+
+#[derive(Debug, Clone, Serialize, sqlx::FromRow, ToSchema)]
+pub struct CollectionSummary {
+    pub id: i64,
+    pub name: String,
+    pub slug: String,
+}
+
+#[derive(Debug, Clone, sqlx::FromRow)]
+pub struct Template {
+    pub id: i64,
+    pub name: String,
+    pub description: String,
+    pub category: String,
+    pub sort_order: i64,
+    pub is_published: bool,
+    pub thumbnail: Option<String>,
+    pub created_at: DateTime<Utc>,
+    pub updated_at: DateTime<Utc>,
+}

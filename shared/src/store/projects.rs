@@ -1,0 +1,159 @@
+//! Projects (sites). A project always has a home page (`/`), created in the same
+//! transaction as the project.
+
+use sqlx::types::Json;
+
+use super::{
+    CollectionSummary, PageSummary, Project, ProjectChanges, ProjectOwner, Result, Store,
+    StoreError, dispatch, map_err, now, trusted,
+};
+
+pub(crate) const PROJECT_COLUMNS: &str = "id, user_id, name, slug, domain, token, uuid, is_published, thumbnail, \
+     thumbnail_timestamp, meta, verified, verified_domain, verified_at, created_at, updated_at";
+
+/// A project about to be created.
+#[derive(Debug, Clone)]
+pub struct NewProject<'a> {
+    pub user_id: i64,
+    pub name: &'a str,
+    pub slug: &'a str,
+    pub token: &'a str,
+    pub uuid: &'a str,
+    pub meta: serde_json::Value,
+}
+
+impl Store {
+    /// Creates a project with an empty home page named `home_name`.
+    #[tracing::instrument(skip(self, new), fields(slug = new.slug))]
+    pub async fn insert_project(&self, new: &NewProject<'_>, home_name: &str) -> Result<Project> {
+        let snapshot = crate::snapshot::Snapshot::blank(home_name);
+        self.insert_project_from_snapshot(new, &snapshot).await
+    }
+
+    pub async fn project_by_id(&self, id: i64) -> Result<Project> {
+        let sql = format!("SELECT {PROJECT_COLUMNS} FROM projects WHERE id = $1");
+        dispatch!(self, p => sqlx::query_as::<_, Project>(trusted(&sql)).bind(id).fetch_optional(p).await.map_err(map_err))?
+            .ok_or(StoreError::NotFound)
+    }
+
+    /// Who owns a project, for the authorization policy.
+    pub async fn project_owner(&self, id: i64) -> Result<ProjectOwner> {
+        dispatch!(self, p => sqlx::query_as::<_, ProjectOwner>(
+            "SELECT p.id AS project_id, p.user_id AS owner_id, u.business_id AS owner_business_id \
+             FROM projects p JOIN users u ON u.id = p.user_id WHERE p.id = $1")
+            .bind(id).fetch_optional(p).await.map_err(map_err))?
+        .ok_or(StoreError::NotFound)
+    }
+
+    /// Projects a user might see: their own and, when they belong to a business, every
+    /// project of that business. The caller filters the business ones by access level.
+    pub async fn projects_candidates(
+        &self,
+        user_id: i64,
+        business_id: Option<i64>,
+    ) -> Result<Vec<(Project, ProjectOwner)>> {
+        let sql = format!(
+            "SELECT {cols}, u.business_id AS owner_business_id FROM projects p JOIN users u ON u.id = p.user_id \
+             WHERE p.user_id = $1 OR (u.business_id IS NOT NULL AND u.business_id = $2) ORDER BY p.updated_at DESC, p.id DESC",
+            cols = PROJECT_COLUMNS
+                .split(", ")
+                .map(|c| format!("p.{c}"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        );
+        let rows: Vec<ProjectWithBusiness> = dispatch!(self, p => sqlx::query_as(trusted(&sql))
+            .bind(user_id).bind(business_id).fetch_all(p).await.map_err(map_err))?;
+        Ok(rows
+            .into_iter()
+            .map(|r| {
+                let owner = ProjectOwner {
+                    project_id: r.project.id,
+                    owner_id: r.project.user_id,
+                    owner_business_id: r.owner_business_id,
+                };
+                (r.project, owner)
+            })
+            .collect())
+    }
+
+    /// Applies validated changes. Changing or removing the domain clears its verification,
+    /// since verification belongs to one domain.
+    pub async fn update_project(&self, id: i64, changes: &ProjectChanges) -> Result<Project> {
+        let current = self.project_by_id(id).await?;
+        let name = changes.name.clone().unwrap_or(current.name);
+        let slug = changes.slug.clone().unwrap_or(current.slug);
+        let (domain, keep_verification) = match &changes.domain {
+            Some(new) => (new.clone(), *new == current.domain),
+            None => (current.domain.clone(), true),
+        };
+        let meta = changes.meta.clone().unwrap_or(current.meta.0);
+        let sql = format!(
+            "UPDATE projects SET name = $1, slug = $2, domain = $3, meta = $4, updated_at = $5, \
+             verified = CASE WHEN $6 THEN verified ELSE FALSE END, \
+             verified_domain = CASE WHEN $6 THEN verified_domain ELSE NULL END, \
+             verified_at = CASE WHEN $6 THEN verified_at ELSE NULL END \
+             WHERE id = $7 RETURNING {PROJECT_COLUMNS}"
+        );
+        dispatch!(self, p => sqlx::query_as::<_, Project>(trusted(&sql))
+            .bind(&name).bind(&slug).bind(&domain).bind(Json(&meta)).bind(now()).bind(keep_verification).bind(id)
+            .fetch_optional(p).await.map_err(map_err))?
+            .ok_or(StoreError::NotFound)
+    }
+
+    /// Deletes a project with its pages, collections, redirects and history (cascade).
+    pub async fn delete_project(&self, id: i64) -> Result<()> {
+        let n = dispatch!(self, p => sqlx::query("DELETE FROM projects WHERE id = $1")
+            .bind(id).execute(p).await.map(|r| r.rows_affected()).map_err(map_err))?;
+        if n == 0 {
+            Err(StoreError::NotFound)
+        } else {
+            Ok(())
+        }
+    }
+
+    /// Marks a project changed (its pages or content were edited).
+    pub async fn touch_project(&self, id: i64) -> Result<()> {
+        dispatch!(self, p => sqlx::query("UPDATE projects SET updated_at = $1 WHERE id = $2")
+            .bind(now()).bind(id).execute(p).await.map(|r| r.rows_affected()).map_err(map_err))?;
+        Ok(())
+    }
+
+    /// A free preview slug: `base` itself, or `base-2`, `base-3`, … whichever is not taken.
+    pub async fn free_project_slug(&self, base: &str) -> Result<String> {
+        let taken: Vec<String> = dispatch!(self, p => sqlx::query_scalar(
+            "SELECT slug FROM projects WHERE slug = $1 OR slug LIKE $2")
+            .bind(base).bind(format!("{base}-%")).fetch_all(p).await.map_err(map_err))?;
+        Ok(first_free(base, &taken))
+    }
+
+    pub async fn project_pages(&self, project_id: i64) -> Result<Vec<PageSummary>> {
+        dispatch!(self, p => sqlx::query_as::<_, PageSummary>(
+            "SELECT id, name, slug, table_id, updated_at FROM pages WHERE project_id = $1 \
+             ORDER BY CASE WHEN slug = '/' THEN 0 ELSE 1 END, id")
+            .bind(project_id).fetch_all(p).await.map_err(map_err))
+    }
+
+    pub async fn project_collections(&self, project_id: i64) -> Result<Vec<CollectionSummary>> {
+        dispatch!(self, p => sqlx::query_as::<_, CollectionSummary>(
+            "SELECT id, name, slug FROM collections WHERE project_id = $1 ORDER BY id")
+            .bind(project_id).fetch_all(p).await.map_err(map_err))
+    }
+}
+
+#[derive(sqlx::FromRow)]
+struct ProjectWithBusiness {
+    #[sqlx(flatten)]
+    project: Project,
+    owner_business_id: Option<i64>,
+}
+
+/// `base` if free, else the first `base-N` (N ≥ 2) not in `taken`.
+pub(crate) fn first_free(base: &str, taken: &[String]) -> String {
+    if !taken.iter().any(|t| t == base) {
+        return base.to_string();
+    }
+    (2..)
+        .map(|n| format!("{base}-{n}"))
+        .find(|candidate| !taken.iter().any(|t| t == candidate))
+        .expect("an unbounded range always yields a free name")
+}

@@ -1,0 +1,77 @@
+//! Templates (themes): a name, a category, an order, a published flag and a snapshot.
+
+use sqlx::types::Json;
+
+use super::{Result, Store, StoreError, Template, dispatch, map_err, now, trusted};
+use crate::snapshot::Snapshot;
+
+const TEMPLATE_COLUMNS: &str =
+    "id, name, description, category, sort_order, is_published, thumbnail, created_at, updated_at";
+
+/// A template's descriptive fields.
+#[derive(Debug, Clone)]
+pub struct TemplateInfo<'a> {
+    pub name: &'a str,
+    pub description: &'a str,
+    pub category: &'a str,
+    pub sort_order: i64,
+}
+
+impl Store {
+    /// Templates by order then name; unpublished ones only when asked (admins).
+    pub async fn list_templates(&self, include_unpublished: bool) -> Result<Vec<Template>> {
+        let sql = format!(
+            "SELECT {TEMPLATE_COLUMNS} FROM templates WHERE is_published OR $1 ORDER BY sort_order, name"
+        );
+        dispatch!(self, p => sqlx::query_as::<_, Template>(trusted(&sql)).bind(include_unpublished).fetch_all(p).await.map_err(map_err))
+    }
+
+    pub async fn template_by_id(&self, id: i64) -> Result<Template> {
+        let sql = format!("SELECT {TEMPLATE_COLUMNS} FROM templates WHERE id = $1");
+        dispatch!(self, p => sqlx::query_as::<_, Template>(trusted(&sql)).bind(id).fetch_optional(p).await.map_err(map_err))?
+            .ok_or(StoreError::NotFound)
+    }
+
+    pub async fn template_snapshot(&self, id: i64) -> Result<Snapshot> {
+        let raw: Option<Json<Snapshot>> = dispatch!(self, p => sqlx::query_scalar("SELECT snapshot FROM templates WHERE id = $1")
+            .bind(id).fetch_optional(p).await.map_err(map_err))?;
+        raw.map(|j| j.0).ok_or(StoreError::NotFound)
+    }
+
+    /// Creates a template, or replaces the snapshot and fields of the one with the same name.
+    pub async fn upsert_template(
+        &self,
+        info: &TemplateInfo<'_>,
+        snapshot: &Snapshot,
+    ) -> Result<Template> {
+        snapshot.check().map_err(StoreError::Corrupt)?;
+        let sql = format!(
+            "INSERT INTO templates (name, description, category, sort_order, snapshot, created_at, updated_at) \
+             VALUES ($1, $2, $3, $4, $5, $6, $6) \
+             ON CONFLICT (name) DO UPDATE SET description = excluded.description, category = excluded.category, \
+             sort_order = excluded.sort_order, snapshot = excluded.snapshot, updated_at = excluded.updated_at \
+             RETURNING {TEMPLATE_COLUMNS}"
+        );
+        dispatch!(self, p => sqlx::query_as::<_, Template>(trusted(&sql))
+            .bind(info.name).bind(info.description).bind(info.category).bind(info.sort_order)
+            .bind(Json(snapshot)).bind(now())
+            .fetch_one(p).await.map_err(map_err))
+    }
+
+    /// Replaces an existing template's name and snapshot (admin "save as template" onto it).
+    pub async fn replace_template(
+        &self,
+        id: i64,
+        name: &str,
+        snapshot: &Snapshot,
+    ) -> Result<Template> {
+        snapshot.check().map_err(StoreError::Corrupt)?;
+        let sql = format!(
+            "UPDATE templates SET name = $1, snapshot = $2, updated_at = $3 WHERE id = $4 RETURNING {TEMPLATE_COLUMNS}"
+        );
+        dispatch!(self, p => sqlx::query_as::<_, Template>(trusted(&sql))
+            .bind(name).bind(Json(snapshot)).bind(now()).bind(id)
+            .fetch_optional(p).await.map_err(map_err))?
+        .ok_or(StoreError::NotFound)
+    }
+}

@@ -1,0 +1,455 @@
+//! Store tests, each run on SQLite and on PostgreSQL.
+
+use chrono::Duration;
+use serde_json::json;
+
+use super::*;
+use crate::{
+    dual_test,
+    snapshot::{SnapField, SnapPage, SnapPost, SnapRedirect, SnapTable, Snapshot},
+    testing::TestDb,
+};
+
+async fn user(db: &TestDb, email: &str) -> User {
+    db.store
+        .insert_user(&NewUser {
+            name: "Ana",
+            email,
+            password_hash: "x",
+            language: "pt-BR",
+            is_admin: false,
+        })
+        .await
+        .unwrap()
+}
+
+async fn project(db: &TestDb, owner: i64, slug: &str) -> Project {
+    db.store
+        .insert_project(
+            &NewProject {
+                user_id: owner,
+                name: "Loja",
+                slug,
+                token: &format!("tok-{slug}"),
+                uuid: &format!("uuid-{slug}"),
+                meta: json!({}),
+            },
+            "Início",
+        )
+        .await
+        .unwrap()
+}
+
+dual_test!(
+    async fn emails_are_unique(db: TestDb) {
+        user(&db, "ana@example.com").await;
+        let err = db
+            .store
+            .insert_user(&NewUser {
+                name: "B",
+                email: "ana@example.com",
+                password_hash: "x",
+                language: "en",
+                is_admin: false,
+            })
+            .await
+            .unwrap_err();
+        assert!(
+            matches!(err, StoreError::Conflict("users_email_key")),
+            "{err:?}"
+        );
+        assert!(
+            db.store
+                .user_by_email("ana@example.com")
+                .await
+                .unwrap()
+                .is_some()
+        );
+    }
+);
+
+dual_test!(
+    async fn sessions_expire_and_can_be_deleted(db: TestDb) {
+        let u = user(&db, "s@example.com").await;
+        db.store
+            .insert_session("live", u.id, None, now() + Duration::hours(1))
+            .await
+            .unwrap();
+        db.store
+            .insert_session("old", u.id, None, now() - Duration::seconds(1))
+            .await
+            .unwrap();
+        assert_eq!(
+            db.store
+                .session_user("live")
+                .await
+                .unwrap()
+                .unwrap()
+                .user
+                .id,
+            u.id
+        );
+        assert!(db.store.session_user("old").await.unwrap().is_none());
+        db.store.delete_session("live").await.unwrap();
+        assert!(db.store.session_user("live").await.unwrap().is_none());
+        assert_eq!(db.store.prune_expired().await.unwrap(), 1);
+    }
+);
+
+dual_test!(
+    async fn a_project_starts_with_a_home_page_and_slugs_are_unique(db: TestDb) {
+        let u = user(&db, "p@example.com").await;
+        let p = project(&db, u.id, "loja").await;
+        let pages = db.store.project_pages(p.id).await.unwrap();
+        assert_eq!(pages.len(), 1);
+        assert_eq!(pages[0].slug, "/");
+        let err = db
+            .store
+            .insert_project(
+                &NewProject {
+                    user_id: u.id,
+                    name: "X",
+                    slug: "loja",
+                    token: "t2",
+                    uuid: "u2",
+                    meta: json!({}),
+                },
+                "Home",
+            )
+            .await
+            .unwrap_err();
+        assert!(
+            matches!(err, StoreError::Conflict("projects_slug_key")),
+            "{err:?}"
+        );
+        assert_eq!(db.store.free_project_slug("loja").await.unwrap(), "loja-2");
+        assert_eq!(db.store.free_project_slug("outra").await.unwrap(), "outra");
+    }
+);
+
+dual_test!(
+    async fn changing_the_domain_clears_its_verification(db: TestDb) {
+        let u = user(&db, "d@example.com").await;
+        let p = project(&db, u.id, "site").await;
+        let changes = ProjectChanges {
+            domain: Some(Some("example.com".into())),
+            ..Default::default()
+        };
+        let p2 = db.store.update_project(p.id, &changes).await.unwrap();
+        assert_eq!(p2.domain.as_deref(), Some("example.com"));
+        assert!(!p2.verified);
+        let p3 = db
+            .store
+            .update_project(
+                p.id,
+                &ProjectChanges {
+                    name: Some("Novo".into()),
+                    ..Default::default()
+                },
+            )
+            .await
+            .unwrap();
+        assert_eq!(p3.domain.as_deref(), Some("example.com"));
+        assert_eq!(p3.name, "Novo");
+    }
+);
+
+dual_test!(
+    async fn page_slugs_get_a_suffix_when_taken(db: TestDb) {
+        let u = user(&db, "pg@example.com").await;
+        let p = project(&db, u.id, "pages").await;
+        assert_eq!(
+            db.store
+                .insert_page(p.id, "Sobre", "sobre")
+                .await
+                .unwrap()
+                .slug,
+            "sobre"
+        );
+        assert_eq!(
+            db.store
+                .insert_page(p.id, "Sobre", "sobre")
+                .await
+                .unwrap()
+                .slug,
+            "sobre-2"
+        );
+        assert_eq!(
+            db.store.insert_page(p.id, "!!!", "/").await.unwrap().slug,
+            "page"
+        );
+    }
+);
+
+fn rich_snapshot() -> Snapshot {
+    Snapshot {
+        project_meta: json!({"description": "Blog"}),
+        pages: vec![
+            SnapPage {
+                name: "Início".into(),
+                slug: "/".into(),
+                description: "".into(),
+                image: "".into(),
+                meta: json!({}),
+                output: "<h1>Oi</h1>".into(),
+                blocks: json!([]),
+                table: None,
+            },
+            SnapPage {
+                name: "Post".into(),
+                slug: "blog".into(),
+                description: "".into(),
+                image: "".into(),
+                meta: json!({}),
+                output: "{{ post.name }}".into(),
+                blocks: json!([]),
+                table: Some("posts".into()),
+            },
+        ],
+        tables: vec![
+            SnapTable {
+                name: "Autores".into(),
+                slug: "autores".into(),
+                meta: json!({}),
+                fields: vec![SnapField {
+                    name: "Bio".into(),
+                    slug: "bio".into(),
+                    kind: "textarea".into(),
+                    required: "0".into(),
+                    options: json!([]),
+                    meta: json!({}),
+                }],
+                posts: vec![SnapPost {
+                    name: "Maria".into(),
+                    slug: "maria".into(),
+                    created_at: None,
+                    fields: json!({"bio": "Escritora"}).as_object().unwrap().clone(),
+                }],
+            },
+            SnapTable {
+                name: "Posts".into(),
+                slug: "posts".into(),
+                meta: json!({"plural": "Posts"}),
+                fields: vec![
+                    SnapField {
+                        name: "Resumo".into(),
+                        slug: "resumo".into(),
+                        kind: "text".into(),
+                        required: "1".into(),
+                        options: json!([]),
+                        meta: json!({}),
+                    },
+                    SnapField {
+                        name: "Autor".into(),
+                        slug: "autor".into(),
+                        kind: "relation".into(),
+                        required: "0".into(),
+                        options: json!([]),
+                        meta: json!({"table": "autores"}),
+                    },
+                ],
+                posts: vec![SnapPost {
+                    name: "Olá".into(),
+                    slug: "ola".into(),
+                    created_at: None,
+                    fields: json!({"resumo": "Primeiro", "autor": "maria"})
+                        .as_object()
+                        .unwrap()
+                        .clone(),
+                }],
+            },
+        ],
+        redirects: vec![SnapRedirect {
+            from: "/old".into(),
+            to: "/".into(),
+        }],
+    }
+}
+
+dual_test!(
+    async fn snapshots_round_trip_with_relations_remapped(db: TestDb) {
+        let u = user(&db, "snap@example.com").await;
+        let snap = rich_snapshot();
+        let new = NewProject {
+            user_id: u.id,
+            name: "A",
+            slug: "a",
+            token: "ta",
+            uuid: "ua",
+            meta: json!({}),
+        };
+        let a = db
+            .store
+            .insert_project_from_snapshot(&new, &snap)
+            .await
+            .unwrap();
+        let exported = db.store.export_snapshot(a.id).await.unwrap();
+        // Import the export again: a copy with fresh ids but the same content.
+        let new = NewProject {
+            user_id: u.id,
+            name: "B",
+            slug: "b",
+            token: "tb",
+            uuid: "ub",
+            meta: json!({}),
+        };
+        let b = db
+            .store
+            .insert_project_from_snapshot(&new, &exported)
+            .await
+            .unwrap();
+        let again = db.store.export_snapshot(b.id).await.unwrap();
+        assert_eq!(again, exported);
+        assert_eq!(again.tables[1].posts[0].fields["autor"], json!("maria"));
+        assert_eq!(again.tables[1].fields[1].meta["table"], json!("autores"));
+        assert_eq!(again.pages[1].table.as_deref(), Some("posts"));
+        assert_eq!(again.redirects, snap.redirects);
+        assert_eq!(db.store.project_collections(b.id).await.unwrap().len(), 2);
+    }
+);
+
+dual_test!(
+    async fn a_snapshot_that_fails_midway_writes_nothing(db: TestDb) {
+        let u = user(&db, "atomic@example.com").await;
+        let mut snap = rich_snapshot();
+        // Two redirects with the same origin fail at the very end of the import.
+        snap.redirects.push(SnapRedirect {
+            from: "/x".into(),
+            to: "/".into(),
+        });
+        snap.redirects.push(SnapRedirect {
+            from: "/x".into(),
+            to: "/y".into(),
+        });
+        let new = NewProject {
+            user_id: u.id,
+            name: "A",
+            slug: "atomic",
+            token: "t",
+            uuid: "u",
+            meta: json!({}),
+        };
+        assert!(
+            db.store
+                .insert_project_from_snapshot(&new, &snap)
+                .await
+                .is_err()
+        );
+        assert!(
+            db.store
+                .projects_candidates(u.id, None)
+                .await
+                .unwrap()
+                .is_empty()
+        );
+    }
+);
+
+dual_test!(
+    async fn reset_tokens_work_once_and_end_sessions(db: TestDb) {
+        let u = user(&db, "r@example.com").await;
+        db.store
+            .insert_session("s1", u.id, None, now() + Duration::hours(1))
+            .await
+            .unwrap();
+        db.store
+            .insert_password_reset("h", u.id, now() + Duration::hours(1))
+            .await
+            .unwrap();
+        assert!(
+            db.store
+                .consume_password_reset("h", u.id, "new-hash")
+                .await
+                .unwrap()
+        );
+        assert!(
+            !db.store
+                .consume_password_reset("h", u.id, "other")
+                .await
+                .unwrap()
+        );
+        assert_eq!(
+            db.store.user_by_id(u.id).await.unwrap().password_hash,
+            "new-hash"
+        );
+        assert!(db.store.session_user("s1").await.unwrap().is_none());
+        db.store
+            .insert_password_reset("expired", u.id, now() - Duration::seconds(1))
+            .await
+            .unwrap();
+        assert!(
+            !db.store
+                .consume_password_reset("expired", u.id, "x")
+                .await
+                .unwrap()
+        );
+    }
+);
+
+dual_test!(
+    async fn outbox_rows_are_claimed_once_and_back_off_on_failure(db: TestDb) {
+        let id = db
+            .store
+            .enqueue_mail("a@example.com", "Oi", "corpo")
+            .await
+            .unwrap();
+        let first = db
+            .store
+            .claim_due_mail(10, Duration::minutes(5))
+            .await
+            .unwrap();
+        assert_eq!(first.len(), 1);
+        assert!(
+            db.store
+                .claim_due_mail(10, Duration::minutes(5))
+                .await
+                .unwrap()
+                .is_empty()
+        );
+        db.store.mark_mail_failed(id, 0, "boom").await.unwrap();
+        assert!(
+            db.store
+                .claim_due_mail(10, Duration::minutes(5))
+                .await
+                .unwrap()
+                .is_empty()
+        );
+        assert_eq!(db.store.outbox_counts().await.unwrap(), (1, 0));
+        db.store.mark_mail_sent(id).await.unwrap();
+        assert_eq!(db.store.outbox_counts().await.unwrap(), (0, 1));
+    }
+);
+
+dual_test!(
+    async fn templates_upsert_by_name(db: TestDb) {
+        let info = TemplateInfo {
+            name: "Blog",
+            description: "d",
+            category: "Blog",
+            sort_order: 1,
+        };
+        let t1 = db
+            .store
+            .upsert_template(&info, &rich_snapshot())
+            .await
+            .unwrap();
+        let t2 = db
+            .store
+            .upsert_template(
+                &TemplateInfo {
+                    description: "d2",
+                    ..info
+                },
+                &rich_snapshot(),
+            )
+            .await
+            .unwrap();
+        assert_eq!(t1.id, t2.id);
+        assert_eq!(t2.description, "d2");
+        assert_eq!(db.store.list_templates(false).await.unwrap().len(), 1);
+        assert_eq!(
+            db.store.template_snapshot(t1.id).await.unwrap(),
+            rich_snapshot()
+        );
+    }
+);

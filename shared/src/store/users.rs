@@ -1,0 +1,188 @@
+//! Users, sessions and password-reset tokens. Session and reset tokens are stored only as
+//! SHA-256 hashes, so a copy of the database does not let anyone sign in.
+
+use chrono::{DateTime, Utc};
+use sqlx::types::Json;
+
+use super::{
+    NewUser, Permissions, Result, SessionUser, Store, StoreError, User, dispatch, map_err, now,
+    trusted,
+};
+
+const USER_COLUMNS: &str = "id, name, email, password_hash, language, currency, business_id, is_admin, \
+     is_business_admin, permissions, plan, external_id, created_at, updated_at";
+
+impl Store {
+    #[tracing::instrument(skip(self, new), fields(email = new.email))]
+    pub async fn insert_user(&self, new: &NewUser<'_>) -> Result<User> {
+        let ts = now();
+        let sql = format!(
+            "INSERT INTO users (name, email, password_hash, language, is_admin, permissions, created_at, updated_at) \
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $7) RETURNING {USER_COLUMNS}"
+        );
+        dispatch!(self, p => sqlx::query_as::<_, User>(trusted(&sql))
+            .bind(new.name)
+            .bind(new.email)
+            .bind(new.password_hash)
+            .bind(new.language)
+            .bind(new.is_admin)
+            .bind(Json(Permissions::default()))
+            .bind(ts)
+            .fetch_one(p)
+            .await
+            .map_err(map_err))
+    }
+
+    pub async fn user_by_email(&self, email: &str) -> Result<Option<User>> {
+        let sql = format!("SELECT {USER_COLUMNS} FROM users WHERE email = $1");
+        dispatch!(self, p => sqlx::query_as::<_, User>(trusted(&sql)).bind(email).fetch_optional(p).await.map_err(map_err))
+    }
+
+    pub async fn user_by_id(&self, id: i64) -> Result<User> {
+        let sql = format!("SELECT {USER_COLUMNS} FROM users WHERE id = $1");
+        dispatch!(self, p => sqlx::query_as::<_, User>(trusted(&sql)).bind(id).fetch_optional(p).await.map_err(map_err))?
+            .ok_or(StoreError::NotFound)
+    }
+
+    /// Sets a user's language and currency (their own preferences, not trust flags).
+    pub async fn set_user_preferences(
+        &self,
+        id: i64,
+        language: &str,
+        currency: &str,
+    ) -> Result<()> {
+        dispatch!(self, p => sqlx::query("UPDATE users SET language = $1, currency = $2, updated_at = $3 WHERE id = $4")
+            .bind(language).bind(currency).bind(now()).bind(id)
+            .execute(p).await.map(|r| r.rows_affected()).map_err(map_err))?;
+        Ok(())
+    }
+
+    /// Server-owned flags; only the seed and admin tooling call this.
+    pub async fn set_user_flags(
+        &self,
+        id: i64,
+        is_admin: bool,
+        is_business_admin: bool,
+    ) -> Result<()> {
+        dispatch!(self, p => sqlx::query("UPDATE users SET is_admin = $1, is_business_admin = $2, updated_at = $3 WHERE id = $4")
+            .bind(is_admin).bind(is_business_admin).bind(now()).bind(id)
+            .execute(p).await.map(|r| r.rows_affected()).map_err(map_err))?;
+        Ok(())
+    }
+
+    /// Puts a user in a business with an access level (business-user management).
+    pub async fn set_user_business(
+        &self,
+        id: i64,
+        business_id: Option<i64>,
+        is_business_admin: bool,
+        permissions: &Permissions,
+    ) -> Result<()> {
+        dispatch!(self, p => sqlx::query(
+            "UPDATE users SET business_id = $1, is_business_admin = $2, permissions = $3, updated_at = $4 WHERE id = $5")
+            .bind(business_id).bind(is_business_admin).bind(Json(permissions)).bind(now()).bind(id)
+            .execute(p).await.map(|r| r.rows_affected()).map_err(map_err))?;
+        Ok(())
+    }
+
+    pub async fn insert_business(&self, name: &str) -> Result<i64> {
+        dispatch!(self, p => sqlx::query_scalar::<_, i64>(
+            "INSERT INTO businesses (name, created_at) VALUES ($1, $2) RETURNING id")
+            .bind(name).bind(now()).fetch_one(p).await.map_err(map_err))
+    }
+
+    // ---- sessions ----------------------------------------------------------------------
+
+    pub async fn insert_session(
+        &self,
+        token_hash: &str,
+        user_id: i64,
+        impersonator_id: Option<i64>,
+        expires_at: DateTime<Utc>,
+    ) -> Result<()> {
+        dispatch!(self, p => sqlx::query(
+            "INSERT INTO sessions (id, user_id, impersonator_id, created_at, expires_at) VALUES ($1, $2, $3, $4, $5)")
+            .bind(token_hash).bind(user_id).bind(impersonator_id).bind(now()).bind(expires_at)
+            .execute(p).await.map(|r| r.rows_affected()).map_err(map_err))?;
+        Ok(())
+    }
+
+    /// The user behind an unexpired session.
+    pub async fn session_user(&self, token_hash: &str) -> Result<Option<SessionUser>> {
+        let sql = "SELECT user_id, impersonator_id FROM sessions WHERE id = $1 AND expires_at > $2";
+        let row: Option<(i64, Option<i64>)> = dispatch!(self, p => sqlx::query_as(sql)
+            .bind(token_hash).bind(now()).fetch_optional(p).await.map_err(map_err))?;
+        let Some((user_id, impersonator_id)) = row else {
+            return Ok(None);
+        };
+        match self.user_by_id(user_id).await {
+            Ok(user) => Ok(Some(SessionUser {
+                user,
+                impersonator_id,
+            })),
+            Err(StoreError::NotFound) => Ok(None),
+            Err(e) => Err(e),
+        }
+    }
+
+    pub async fn delete_session(&self, token_hash: &str) -> Result<()> {
+        dispatch!(self, p => sqlx::query("DELETE FROM sessions WHERE id = $1")
+            .bind(token_hash).execute(p).await.map(|r| r.rows_affected()).map_err(map_err))?;
+        Ok(())
+    }
+
+    /// Drops expired sessions and reset tokens; run periodically.
+    pub async fn prune_expired(&self) -> Result<u64> {
+        let ts = now();
+        let a = dispatch!(self, p => sqlx::query("DELETE FROM sessions WHERE expires_at <= $1")
+            .bind(ts).execute(p).await.map(|r| r.rows_affected()).map_err(map_err))?;
+        let b = dispatch!(self, p => sqlx::query("DELETE FROM password_resets WHERE expires_at <= $1")
+            .bind(ts).execute(p).await.map(|r| r.rows_affected()).map_err(map_err))?;
+        Ok(a + b)
+    }
+
+    // ---- password reset ----------------------------------------------------------------
+
+    pub async fn insert_password_reset(
+        &self,
+        token_hash: &str,
+        user_id: i64,
+        expires_at: DateTime<Utc>,
+    ) -> Result<()> {
+        dispatch!(self, p => sqlx::query(
+            "INSERT INTO password_resets (token_hash, user_id, created_at, expires_at) VALUES ($1, $2, $3, $4)")
+            .bind(token_hash).bind(user_id).bind(now()).bind(expires_at)
+            .execute(p).await.map(|r| r.rows_affected()).map_err(map_err))?;
+        Ok(())
+    }
+
+    /// Uses a reset token: in one transaction, checks it is unused, unexpired and belongs to
+    /// `user_id`, marks it used, sets the new password hash and ends every session of the user.
+    /// Returns false (and changes nothing) when the token is not valid.
+    pub async fn consume_password_reset(
+        &self,
+        token_hash: &str,
+        user_id: i64,
+        password_hash: &str,
+    ) -> Result<bool> {
+        let ts = now();
+        dispatch!(self, p => {
+            let mut tx = p.begin().await.map_err(map_err)?;
+            let used = sqlx::query(
+                "UPDATE password_resets SET used_at = $1 \
+                 WHERE token_hash = $2 AND user_id = $3 AND used_at IS NULL AND expires_at > $1")
+                .bind(ts).bind(token_hash).bind(user_id)
+                .execute(&mut *tx).await.map_err(map_err)?.rows_affected();
+            if used != 1 {
+                return Ok(false);
+            }
+            sqlx::query("UPDATE users SET password_hash = $1, updated_at = $2 WHERE id = $3")
+                .bind(password_hash).bind(ts).bind(user_id)
+                .execute(&mut *tx).await.map_err(map_err)?;
+            sqlx::query("DELETE FROM sessions WHERE user_id = $1")
+                .bind(user_id).execute(&mut *tx).await.map_err(map_err)?;
+            tx.commit().await.map_err(map_err)?;
+            Ok(true)
+        })
+    }
+}
