@@ -5,11 +5,7 @@ import { Alert } from '../../../components/Alert';
 import { errorMessage } from '../../../lib/api-client';
 import { useLogin } from '../api/login';
 
-interface LoginCardProps {
-  onSignedIn: () => void;
-}
-
-export function LoginCard({ onSignedIn }: LoginCardProps) {
+export function LoginCard() {
   const { t } = useTranslation();
   const login = useLogin();
   const [email, setEmail] = useState('');
@@ -17,7 +13,7 @@ export function LoginCard({ onSignedIn }: LoginCardProps) {
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    login.mutate({ email: email.trim(), password }, { onSuccess: onSignedIn });
+    login.mutate({ email: email.trim(), password });
   };
 
   return (

@@ -4,11 +4,7 @@ import { Alert } from '../../../components/Alert';
 import { errorMessage } from '../../../lib/api-client';
 import { useRegister } from '../api/register';
 
-interface RegisterCardProps {
-  onSignedIn: () => void;
-}
-
-export function RegisterCard({ onSignedIn }: RegisterCardProps) {
+export function RegisterCard() {
   const { t } = useTranslation();
   const register = useRegister();
   const [name, setName] = useState('');
@@ -17,7 +13,7 @@ export function RegisterCard({ onSignedIn }: RegisterCardProps) {
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    register.mutate({ name: name.trim(), email: email.trim(), password }, { onSuccess: onSignedIn });
+    register.mutate({ name: name.trim(), email: email.trim(), password });
   };
 
   return (

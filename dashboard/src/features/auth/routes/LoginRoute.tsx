@@ -1,5 +1,6 @@
+import { useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Navigate, useLocation, useNavigate } from 'react-router';
+import { useLocation, useNavigate } from 'react-router';
 import { Alert } from '../../../components/Alert';
 import { useConfig } from '../../../lib/auth/get-config';
 import { useUser } from '../../../lib/auth/get-user';
@@ -28,9 +29,14 @@ export function LoginRoute() {
   const config = useConfig();
   const notice = noticeFrom(location.state);
 
-  const goOn = () => navigate(takeIntendedUrl(), { replace: true });
-
-  if (user.data) return <Navigate to="/" replace />;
+  // Signed in (here, by registering, or already): go to the URL asked for before login, or "/".
+  const left = useRef(false);
+  useEffect(() => {
+    if (user.data && !left.current) {
+      left.current = true;
+      navigate(takeIntendedUrl(), { replace: true });
+    }
+  }, [user.data, navigate]);
 
   return (
     <div className="auth-page">
@@ -42,8 +48,8 @@ export function LoginRoute() {
         </Alert>
       )}
       <div className="auth-cards">
-        <LoginCard onSignedIn={goOn} />
-        <RegisterCard onSignedIn={goOn} />
+        <LoginCard />
+        <RegisterCard />
       </div>
     </div>
   );
