@@ -35,7 +35,7 @@ export function FontSettings({ value, onChange, uploadPrefix }: FontSettingsProp
       <div className="field">
         <span className="label">{t('settings.fonts.default')}</span>
         <div className="font-current" data-testid="default-font">
-          <strong style={{ fontFamily: value.defaultFont?.family ?? defaultFontFamily }}>{value.defaultFont?.family ?? defaultFontFamily}</strong>
+          <strong>{value.defaultFont?.family ?? defaultFontFamily}</strong>
           {value.defaultFont && (
             <button type="button" className="button button-small" onClick={() => onChange({ ...value, defaultFont: null })}>
               {t('settings.fonts.reset', { font: defaultFontFamily })}
