@@ -1,4 +1,4 @@
-import { QueryCache, QueryClient } from '@tanstack/react-query';
+import { MutationCache, QueryCache, QueryClient } from '@tanstack/react-query';
 import { ApiError } from '../lib/api-client';
 import { queryKeys } from '../lib/query-keys';
 
@@ -7,12 +7,12 @@ import { queryKeys } from '../lib/query-keys';
  * clearing the user sends RequireAuth to the login screen.
  */
 export function createQueryClient(): QueryClient {
+  const signOutOn401 = (error: Error) => {
+    if (error instanceof ApiError && error.status === 401) client.setQueryData(queryKeys.user, null);
+  };
   const client: QueryClient = new QueryClient({
-    queryCache: new QueryCache({
-      onError: (error) => {
-        if (error instanceof ApiError && error.status === 401) client.setQueryData(queryKeys.user, null);
-      },
-    }),
+    queryCache: new QueryCache({ onError: signOutOn401 }),
+    mutationCache: new MutationCache({ onError: signOutOn401 }),
     defaultOptions: {
       queries: {
         retry: (failureCount, error) =>

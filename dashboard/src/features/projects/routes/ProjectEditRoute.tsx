@@ -14,7 +14,7 @@ import { useUpdateProject } from '../api/update-project';
 import { FaviconUpload } from '../components/FaviconUpload';
 import { FontSettings, type FontValues } from '../components/FontSettings';
 import { IntegrationsModal } from '../components/IntegrationsModal';
-import { useProjectId, useProjectOrLeave } from './ProjectOverviewRoute';
+import { useProjectId, useProjectOrLeave } from '../components/use-project-route';
 
 function SettingsForm({ project }: { project: ProjectDetail }) {
   const { t } = useTranslation();

@@ -1,6 +1,6 @@
-import { useEffect, useRef, useState } from 'react';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link, Navigate, useNavigate, useParams } from 'react-router';
+import { Link, Navigate, useNavigate } from 'react-router';
 import { links, paths } from '../../../app/paths';
 import { PageLoader } from '../../../components/PageLoader';
 import { toast } from '../../../components/toast-store';
@@ -11,34 +11,10 @@ import type { PageSummary, ProjectDetail } from '../../../lib/types';
 import { useCreatePage } from '../api/create-page';
 import { useDeletePage } from '../api/delete-page';
 import { useDeleteProject } from '../api/delete-project';
-import { useProject } from '../api/get-project';
 import { PageList } from '../components/PageList';
 import { SaveTemplateModal } from '../components/SaveTemplateModal';
 import { StateBadge } from '../components/StateBadge';
-
-/** Reads :projectId; NaN when the segment is not a number. */
-export function useProjectId(): number {
-  const { projectId } = useParams();
-  return Number(projectId);
-}
-
-/**
- * Loads a project; on failure toasts the server message once and returns to "/"
- * (spec §8: project load failure).
- */
-export function useProjectOrLeave(id: number) {
-  const project = useProject(id);
-  const navigate = useNavigate();
-  const reported = useRef(false);
-  useEffect(() => {
-    if (project.isError && !reported.current) {
-      reported.current = true;
-      toast.error(errorMessage(project.error));
-      navigate(paths.home, { replace: true });
-    }
-  }, [project.isError, project.error, navigate]);
-  return project;
-}
+import { useProjectId, useProjectOrLeave } from '../components/use-project-route';
 
 function Overview({ project }: { project: ProjectDetail }) {
   const { t } = useTranslation();
