@@ -31,9 +31,12 @@ export function setLanguage(language: Language): void {
   applyLanguage(language);
 }
 
+const initialLanguage = storedLanguage() ?? defaultLanguage;
+document.documentElement.lang = initialLanguage;
+
 void i18n.use(initReactI18next).init({
   resources: { 'pt-BR': { translation: ptBR }, en: { translation: en } },
-  lng: storedLanguage() ?? defaultLanguage,
+  lng: initialLanguage,
   fallbackLng: defaultLanguage,
   interpolation: { escapeValue: false },
   returnNull: false,
