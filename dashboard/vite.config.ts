@@ -17,6 +17,11 @@ export default defineConfig({
     outDir: 'dist',
     emptyOutDir: true,
     rollupOptions: {
+      // "use client" directives of react-router / react-query mean nothing in an SPA bundle.
+      onwarn(warning, warn) {
+        if (warning.code === 'MODULE_LEVEL_DIRECTIVE') return;
+        warn(warning);
+      },
       output: {
         // Long-lived vendor chunks: app deploys then don't invalidate the libraries' cache.
         manualChunks: {
