@@ -1,0 +1,123 @@
+import { randomUUID } from 'node:crypto';
+import type { Browser, BrowserContext } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, inject, it } from 'vitest';
+import {
+  byTestId,
+  createProjectViaApi,
+  launchBrowser,
+  listedProjectIds,
+  newAccount,
+  pathIs,
+  registerViaApi,
+  waitForProjectCount,
+} from './support';
+
+const baseURL = inject('baseURL');
+let browser: Browser;
+let context: BrowserContext;
+
+beforeAll(async () => {
+  browser = await launchBrowser();
+});
+
+afterAll(async () => {
+  await browser?.close();
+});
+
+beforeEach(async () => {
+  context = await browser.newContext({ baseURL });
+});
+
+afterEach(async () => {
+  await context?.close();
+});
+
+describe('dashboard end to end', () => {
+  it('registers, creates, edits, duplicates a project and deletes the copy', async () => {
+    const page = await context.newPage();
+    const account = newAccount('owner');
+    const suffix = randomUUID().slice(0, 8);
+
+    await page.goto('/login');
+    await page.fill('#register-name', account.name);
+    await page.fill('#register-email', account.email);
+    await page.fill('#register-password', account.password);
+    await page.click(byTestId('register-submit'));
+    await page.waitForURL(pathIs('/'));
+    expect(await page.textContent(byTestId('header-email'))).toBe(account.email);
+
+    await page.click(byTestId('new-project-link'));
+    await page.waitForURL(pathIs('/project/new'));
+    await page.fill(byTestId('project-name-input'), 'E2E Site');
+    await page.click(byTestId('create-project-submit'));
+    await page.waitForURL((url) => /^\/project\/\d+$/.test(url.pathname));
+    const projectId = Number(new URL(page.url()).pathname.split('/')[2]);
+    await page.waitForSelector(byTestId('project-overview'));
+    expect(await page.textContent(byTestId('project-title'))).toBe('E2E Site');
+
+    await page.click(byTestId('edit-project-link'));
+    await page.waitForURL(pathIs(`/project/${projectId}/edit`));
+    await page.fill(byTestId('settings-name'), 'E2E Site Renamed');
+    await page.fill(byTestId('settings-slug'), `e2e-site-${suffix}`);
+    await page.fill(byTestId('settings-description'), 'Made by the end-to-end suite');
+    await page.click(byTestId('settings-save'));
+    await page.waitForURL(pathIs(`/project/${projectId}`));
+    await page.waitForSelector(`${byTestId('project-title')}:text-is("E2E Site Renamed")`);
+
+    // Saved on the server, not only in the cache.
+    await page.reload();
+    await page.waitForSelector(`${byTestId('project-title')}:text-is("E2E Site Renamed")`);
+    expect(await page.textContent(byTestId('project-slug'))).toBe(`e2e-site-${suffix}`);
+    expect(await page.textContent(byTestId('project-description'))).toBe('Made by the end-to-end suite');
+
+    await page.goto('/');
+    await waitForProjectCount(page, 1);
+    const original = page.locator(`${byTestId('project-item')}[data-project-id="${projectId}"]`);
+    await original.locator(byTestId('duplicate-toggle')).click();
+    await original.locator(byTestId('duplicate-action')).click();
+    await waitForProjectCount(page, 2);
+
+    const copyId = (await listedProjectIds(page)).find((id) => id !== projectId);
+    expect(copyId).toBeDefined();
+    await page.locator(`${byTestId('project-item')}[data-project-id="${copyId}"] ${byTestId('manage-link')}`).click();
+    await page.waitForURL(pathIs(`/project/${copyId}`));
+    await page.waitForSelector(byTestId('project-overview'));
+
+    page.once('dialog', (dialog) => void dialog.accept());
+    await page.click(byTestId('delete-project'));
+    await page.waitForURL(pathIs('/'));
+    await waitForProjectCount(page, 1);
+    expect(await listedProjectIds(page)).toEqual([projectId]);
+  });
+
+  it('keeps the intended URL across login', async () => {
+    const account = newAccount('returning');
+    const setup = await browser.newContext({ baseURL });
+    await registerViaApi(setup, baseURL, account);
+    await setup.close();
+
+    const page = await context.newPage();
+    await page.goto('/project/new');
+    await page.waitForURL(pathIs('/login'));
+    await page.fill('#login-email', account.email);
+    await page.fill('#login-password', account.password);
+    await page.click(byTestId('login-submit'));
+    await page.waitForURL(pathIs('/project/new'));
+    await page.waitForSelector(byTestId('new-project-form'));
+  });
+
+  it("sends another user's project back to the dashboard with an error toast", async () => {
+    const ownerContext = await browser.newContext({ baseURL });
+    await registerViaApi(ownerContext, baseURL, newAccount('alice'));
+    const projectId = await createProjectViaApi(ownerContext, baseURL, 'Private site');
+    await ownerContext.close();
+
+    await registerViaApi(context, baseURL, newAccount('bob'));
+    const page = await context.newPage();
+    await page.goto(`/project/${projectId}`);
+    await page.waitForSelector(byTestId('toast-error'));
+    await page.waitForURL(pathIs('/'));
+    await page.waitForSelector(`${byTestId('projects-empty')}, ${byTestId('project-list')}`);
+    expect(await page.$(byTestId('project-overview'))).toBeNull();
+  });
+});

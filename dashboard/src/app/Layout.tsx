@@ -1,0 +1,80 @@
+import { useEffect } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link, NavLink, Outlet } from 'react-router';
+import { GlobalSpinner } from '../components/GlobalSpinner';
+import { Toaster } from '../components/Toaster';
+import { useUser } from '../lib/auth/get-user';
+import { applyLanguage, languages, setLanguage, storedLanguage } from '../lib/i18n';
+import type { Language } from '../lib/types';
+import { paths } from './paths';
+
+function LanguageSwitch() {
+  const { t, i18n } = useTranslation();
+  return (
+    <label className="language-switch">
+      <span className="sr-only">{t('header.language')}</span>
+      <select
+        value={i18n.language}
+        data-testid="language-switch"
+        onChange={(event) => setLanguage(event.target.value as Language)}
+      >
+        {languages.map((language) => (
+          <option key={language} value={language}>
+            {t(`languages.${language}`)}
+          </option>
+        ))}
+      </select>
+    </label>
+  );
+}
+
+function Header() {
+  const { t } = useTranslation();
+  const { data: user } = useUser();
+  return (
+    <header className="app-header">
+      <Link to={paths.home} className="brand">
+        Vitrine
+      </Link>
+      <nav className="app-nav">
+        {user && (
+          <>
+            {user.is_business_admin ? (
+              <NavLink to={paths.user} data-testid="header-email">
+                {user.email}
+              </NavLink>
+            ) : (
+              <span className="header-email" data-testid="header-email">
+                {user.email}
+              </span>
+            )}
+            {user.is_business_admin && <NavLink to={paths.users}>{t('header.users')}</NavLink>}
+            <Link to={paths.logout} data-testid="logout-link">
+              {t('header.logout')}
+            </Link>
+          </>
+        )}
+        <LanguageSwitch />
+      </nav>
+    </header>
+  );
+}
+
+/** Page frame for every screen: header, toasts and the global spinner. */
+export function Layout() {
+  const { data: user } = useUser();
+  // The account's language applies unless this browser chose one explicitly.
+  useEffect(() => {
+    if (user && storedLanguage() === null) applyLanguage(user.language);
+  }, [user]);
+  return (
+    <div className="app">
+      <GlobalSpinner />
+      <Header />
+      <main className="app-main">
+        <Outlet />
+      </main>
+      <Toaster />
+    </div>
+  );
+}

@@ -1,0 +1,16 @@
+import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
+import { paths } from './paths';
+
+export function NotFoundRoute() {
+  const { t } = useTranslation();
+  return (
+    <div className="card notice" data-testid="not-found">
+      <h1>{t('notFound.title')}</h1>
+      <p>{t('notFound.body')}</p>
+      <Link to={paths.home} className="button button-primary">
+        {t('notFound.home')}
+      </Link>
+    </div>
+  );
+}

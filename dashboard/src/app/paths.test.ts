@@ -1,0 +1,17 @@
+import { describe, expect, it } from 'vitest';
+import { links } from './paths';
+
+describe('links', () => {
+  it('builds project and page paths', () => {
+    expect(links.project(7)).toBe('/project/7');
+    expect(links.projectEdit(7)).toBe('/project/7/edit');
+    expect(links.page(7, 12)).toBe('/project/7/12');
+    expect(links.clientAdmin('a b')).toBe('/admin?token=a%20b');
+  });
+
+  it('adds phone=1 and gtags=1 to the spreadsheet link only when chosen', () => {
+    expect(links.googleSheets(3, 'tok', { phone: false, gtags: false })).toBe('/google-sheets/3/tok');
+    expect(links.googleSheets(3, 'tok', { phone: true, gtags: false })).toBe('/google-sheets/3/tok?phone=1');
+    expect(links.googleSheets(3, 'tok', { phone: true, gtags: true })).toBe('/google-sheets/3/tok?phone=1&gtags=1');
+  });
+});

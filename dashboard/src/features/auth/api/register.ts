@@ -1,0 +1,26 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { apiJson } from '../../../lib/api-client';
+import { queryKeys } from '../../../lib/query-keys';
+import type { User } from '../../../lib/types';
+
+export interface RegisterInput {
+  name: string;
+  email: string;
+  password: string;
+}
+
+export function register(input: RegisterInput): Promise<User> {
+  return apiJson<User>('/api/register', { method: 'POST', body: input });
+}
+
+/** Creates the account; the server signs the new user in. */
+export function useRegister() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: register,
+    onSuccess: (user) => {
+      client.removeQueries({ queryKey: queryKeys.projects });
+      client.setQueryData(queryKeys.user, user);
+    },
+  });
+}

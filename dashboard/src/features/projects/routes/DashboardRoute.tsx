@@ -1,0 +1,115 @@
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link, Navigate } from 'react-router';
+import { paths } from '../../../app/paths';
+import { Alert } from '../../../components/Alert';
+import { PageLoader } from '../../../components/PageLoader';
+import { errorMessage } from '../../../lib/api-client';
+import { isMobileDevice } from '../../../lib/device';
+import { readLocal, storageKeys, writeLocal } from '../../../lib/storage';
+import { useProjects } from '../api/get-projects';
+import { ProjectItem } from '../components/ProjectCard';
+import {
+  arrangeProjects,
+  defaultProjectOrder,
+  isProjectOrder,
+  isProjectView,
+  listControlsThreshold,
+  projectOrders,
+  type ProjectOrder,
+  type ProjectView,
+} from '../lib/project-list';
+
+function useStoredChoice<T extends string>(key: string, guard: (value: string | null) => value is T, fallback: T) {
+  const [value, setValue] = useState<T>(() => {
+    const stored = readLocal(key);
+    return guard(stored) ? stored : fallback;
+  });
+  const update = (next: T) => {
+    setValue(next);
+    writeLocal(key, next);
+  };
+  return [value, update] as const;
+}
+
+/** "/": the caller's projects. */
+export function DashboardRoute() {
+  const { t } = useTranslation();
+  const projects = useProjects();
+  const [order, setOrder] = useStoredChoice<ProjectOrder>(storageKeys.projectOrder, isProjectOrder, defaultProjectOrder);
+  const [view, setView] = useStoredChoice<ProjectView>(storageKeys.projectView, isProjectView, 'grid');
+  const [search, setSearch] = useState('');
+
+  if (isMobileDevice()) return <Navigate to={paths.mobile} replace />;
+  if (projects.isPending) return <PageLoader />;
+  if (projects.isError) return <Alert>{errorMessage(projects.error)}</Alert>;
+
+  const all = projects.data;
+  const showControls = all.length > listControlsThreshold;
+  const visible = arrangeProjects(all, order, showControls ? search : '');
+  const effectiveView: ProjectView = showControls ? view : 'grid';
+
+  return (
+    <section className="page">
+      <div className="page-header">
+        <h1>{t('projects.title')}</h1>
+        <Link to={paths.projectNew} className="button button-primary" data-testid="new-project-link">
+          + {t('projects.new')}
+        </Link>
+      </div>
+
+      {all.length > 0 && (
+        <div className="toolbar">
+          {showControls && (
+            <input
+              type="search"
+              className="toolbar-search"
+              placeholder={t('projects.search')}
+              aria-label={t('projects.search')}
+              value={search}
+              onChange={(event) => setSearch(event.target.value)}
+              data-testid="project-search"
+            />
+          )}
+          <label className="toolbar-item">
+            <span>{t('projects.orderBy')}</span>
+            <select value={order} onChange={(event) => isProjectOrder(event.target.value) && setOrder(event.target.value)} data-testid="project-order">
+              {projectOrders.map((value) => (
+                <option key={value} value={value}>
+                  {t(`projects.orders.${value}`)}
+                </option>
+              ))}
+            </select>
+          </label>
+          {showControls && (
+            <div className="segmented" role="group" aria-label={t('projects.view')}>
+              <button type="button" aria-pressed={view === 'grid'} onClick={() => setView('grid')} data-testid="view-grid">
+                {t('projects.grid')}
+              </button>
+              <button type="button" aria-pressed={view === 'list'} onClick={() => setView('list')} data-testid="view-list">
+                {t('projects.list')}
+              </button>
+            </div>
+          )}
+        </div>
+      )}
+
+      {all.length === 0 ? (
+        <div className="empty card" data-testid="projects-empty">
+          <p>{t('projects.empty')}</p>
+          <Link to={paths.projectNew} className="button button-primary">
+            {t('projects.createFirst')}
+          </Link>
+        </div>
+      ) : visible.length === 0 ? (
+        <p className="muted">{t('projects.noMatch')}</p>
+      ) : (
+        <ul className={effectiveView === 'grid' ? 'project-grid' : 'project-list'} data-testid="project-list">
+          {visible.map((project) => (
+            <ProjectItem key={project.id} project={project} view={effectiveView} />
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,99 @@
+import { useState, type FormEvent } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useNavigate } from 'react-router';
+import { links } from '../../../app/paths';
+import { Alert } from '../../../components/Alert';
+import { Field } from '../../../components/Field';
+import { toast } from '../../../components/toast-store';
+import { errorMessage } from '../../../lib/api-client';
+import { newProjectSchema } from '../../../lib/validation';
+import { useCreateProject } from '../api/create-project';
+import { useTemplates } from '../api/get-templates';
+import { useCreateFromTemplate } from '../api/use-template';
+
+/** "/project/new": a name, then a blank project or one of the themes. */
+export function NewProjectRoute() {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const templates = useTemplates();
+  const create = useCreateProject();
+  const fromTemplate = useCreateFromTemplate();
+  const [name, setName] = useState('');
+  const [templateId, setTemplateId] = useState<number | null>(null);
+  const [nameError, setNameError] = useState<string>();
+
+  const busy = create.isPending || fromTemplate.isPending;
+  const published = (templates.data ?? []).filter((template) => template.is_published === '1');
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    const parsed = newProjectSchema.safeParse({ name });
+    if (!parsed.success) {
+      setNameError(t(parsed.error.issues[0]?.message ?? 'validation.projectNameRequired'));
+      return;
+    }
+    setNameError(undefined);
+    const open = (project: { id: number }) => navigate(links.project(project.id));
+    if (templateId === null) {
+      create.mutate({ name: parsed.data.name }, { onSuccess: open });
+    } else {
+      fromTemplate.mutate(
+        { templateId, name: parsed.data.name },
+        { onSuccess: open, onError: () => toast.error(t('common.error')) },
+      );
+    }
+  };
+
+  return (
+    <section className="page">
+      <div className="page-header">
+        <h1>{t('newProject.title')}</h1>
+      </div>
+      <form className="card form" onSubmit={submit} noValidate data-testid="new-project-form">
+        {create.isError && <Alert>{errorMessage(create.error)}</Alert>}
+        <Field label={t('newProject.name')} htmlFor="project-name" error={nameError}>
+          <input id="project-name" value={name} autoFocus onChange={(event) => setName(event.target.value)} data-testid="project-name-input" />
+        </Field>
+
+        <h2 className="section-title">{t('newProject.startFrom')}</h2>
+        <div className="template-grid" role="radiogroup" aria-label={t('newProject.startFrom')}>
+          <button
+            type="button"
+            role="radio"
+            aria-checked={templateId === null}
+            className={`template-card${templateId === null ? ' selected' : ''}`}
+            onClick={() => setTemplateId(null)}
+            data-testid="template-blank"
+          >
+            <div className="template-thumb blank">+</div>
+            <strong>{t('newProject.blank')}</strong>
+            <span className="muted small">{t('newProject.blankDescription')}</span>
+          </button>
+          {published.map((template) => (
+            <button
+              key={template.id}
+              type="button"
+              role="radio"
+              aria-checked={templateId === template.id}
+              className={`template-card${templateId === template.id ? ' selected' : ''}`}
+              onClick={() => setTemplateId(template.id)}
+              data-testid="template-card"
+            >
+              <div className="template-thumb">{template.thumbnail ? <img src={template.thumbnail} alt="" loading="lazy" /> : null}</div>
+              <strong>{template.name}</strong>
+              <span className="badge badge-muted">{template.category}</span>
+              <span className="muted small">{template.description}</span>
+            </button>
+          ))}
+        </div>
+        {templates.isError && <Alert kind="info">{errorMessage(templates.error)}</Alert>}
+
+        <div className="form-actions">
+          <button type="submit" className="button button-primary" disabled={busy} data-testid="create-project-submit">
+            {t('newProject.create')}
+          </button>
+        </div>
+      </form>
+    </section>
+  );
+}

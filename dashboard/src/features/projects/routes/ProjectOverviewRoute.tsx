@@ -1,0 +1,175 @@
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link, Navigate, useNavigate } from 'react-router';
+import { links, paths } from '../../../app/paths';
+import { PageLoader } from '../../../components/PageLoader';
+import { toast } from '../../../components/toast-store';
+import { errorMessage } from '../../../lib/api-client';
+import { useUser } from '../../../lib/auth/get-user';
+import { formatDateTime } from '../../../lib/format';
+import type { PageSummary, ProjectDetail } from '../../../lib/types';
+import { useCreatePage } from '../api/create-page';
+import { useDeletePage } from '../api/delete-page';
+import { useDeleteProject } from '../api/delete-project';
+import { PageList } from '../components/PageList';
+import { SaveTemplateModal } from '../components/SaveTemplateModal';
+import { StateBadge } from '../components/StateBadge';
+import { useProjectId, useProjectOrLeave } from '../components/use-project-route';
+
+function Overview({ project }: { project: ProjectDetail }) {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const { data: user } = useUser();
+  const createPage = useCreatePage();
+  const deletePage = useDeletePage();
+  const deleteProject = useDeleteProject();
+  const [savingTemplate, setSavingTemplate] = useState(false);
+
+  const staticPages = project.pages.filter((page) => page.table_id === null);
+  const collectionPages = project.pages.filter((page) => page.table_id !== null);
+
+  const newPage = () => {
+    const name = window.prompt(t('pages.promptTitle'))?.trim();
+    if (!name) return;
+    createPage.mutate(
+      { name, project_id: project.id },
+      {
+        onSuccess: (page) => navigate(links.page(project.id, page.id)),
+        onError: (error) => toast.error(errorMessage(error)),
+      },
+    );
+  };
+
+  const removePage = (page: PageSummary) => {
+    if (!window.confirm(t('pages.confirmDelete', { name: page.name }))) return;
+    deletePage.mutate(
+      { id: page.id, projectId: project.id },
+      {
+        onSuccess: () => toast.success(t('pages.deleted')),
+        onError: (error) => toast.error(errorMessage(error)),
+      },
+    );
+  };
+
+  const removeProject = () => {
+    if (!window.confirm(t('project.confirmDelete', { name: project.name }))) return;
+    deleteProject.mutate(project.id, {
+      onSuccess: () => {
+        toast.success(t('project.deleted'));
+        navigate(paths.home, { replace: true });
+      },
+      onError: (error) => toast.error(errorMessage(error)),
+    });
+  };
+
+  return (
+    <section className="page" data-testid="project-overview" data-project-id={project.id}>
+      <nav className="breadcrumbs">
+        <Link to={paths.home}>{t('projects.title')}</Link> / <span>{project.name}</span>
+      </nav>
+      <div className="page-header">
+        <h1 data-testid="project-title">{project.name}</h1>
+        <div className="button-row">
+          <Link to={links.projectEdit(project.id)} className="button button-primary" data-testid="edit-project-link">
+            {t('project.edit')}
+          </Link>
+          <Link to={links.projectTables(project.id)} className="button" data-testid="collections-link">
+            {t('project.collections')}
+          </Link>
+          <Link to={links.projectRedirects(project.id)} className="button" data-testid="redirects-link">
+            {t('project.redirects')}
+          </Link>
+          {project.domain && (
+            <Link to={links.projectFormHistory(project.id)} className="button" data-testid="form-history-link">
+              {t('project.formHistory')}
+            </Link>
+          )}
+          {project.tables.length > 0 && (
+            <a href={links.clientAdmin(project.token)} target="_blank" rel="noreferrer" className="button" data-testid="client-admin-link">
+              {t('project.clientAdmin')} ↗
+            </a>
+          )}
+        </div>
+      </div>
+
+      <dl className="card details" data-testid="project-details">
+        <div>
+          <dt>{t('project.domain')}</dt>
+          <dd data-testid="project-domain">{project.domain ?? <span className="muted">{t('project.noDomain')}</span>}</dd>
+        </div>
+        <div>
+          <dt>{t('project.previewSlug')}</dt>
+          <dd>
+            <a href={project.preview_url} target="_blank" rel="noreferrer" data-testid="project-slug">
+              {project.slug}
+            </a>
+          </dd>
+        </div>
+        <div>
+          <dt>{t('project.description')}</dt>
+          <dd data-testid="project-description">{project.meta.description || <span className="muted">—</span>}</dd>
+        </div>
+        <div>
+          <dt>{t('project.state')}</dt>
+          <dd>
+            <StateBadge published={project.is_published} />
+          </dd>
+        </div>
+        <div>
+          <dt>{t('project.createdAt')}</dt>
+          <dd>{formatDateTime(project.created_at)}</dd>
+        </div>
+        <div>
+          <dt>{t('project.updatedAt')}</dt>
+          <dd>{formatDateTime(project.updated_at)}</dd>
+        </div>
+      </dl>
+
+      <div className="page-header">
+        <h2>{t('pages.title')}</h2>
+        <button type="button" className="button button-primary" onClick={newPage} disabled={createPage.isPending} data-testid="new-page">
+          + {t('pages.new')}
+        </button>
+      </div>
+      <div className="two-columns">
+        <PageList
+          projectId={project.id}
+          pages={staticPages}
+          title={t('pages.static')}
+          emptyText={t('pages.noStatic')}
+          onDelete={removePage}
+          testId="static-pages"
+        />
+        <PageList
+          projectId={project.id}
+          pages={collectionPages}
+          title={t('pages.collection')}
+          emptyText={t('pages.noCollection')}
+          onDelete={removePage}
+          testId="collection-pages"
+        />
+      </div>
+
+      <div className="danger-zone">
+        {user?.is_admin && (
+          <button type="button" className="button" onClick={() => setSavingTemplate(true)} data-testid="save-template">
+            {t('templates.saveAs')}
+          </button>
+        )}
+        <button type="button" className="button button-danger" onClick={removeProject} disabled={deleteProject.isPending} data-testid="delete-project">
+          {t('project.delete')}
+        </button>
+      </div>
+      {savingTemplate && <SaveTemplateModal project={project} onClose={() => setSavingTemplate(false)} />}
+    </section>
+  );
+}
+
+/** "/project/{id}". */
+export function ProjectOverviewRoute() {
+  const id = useProjectId();
+  const project = useProjectOrLeave(id);
+  if (!Number.isInteger(id)) return <Navigate to={paths.home} replace />;
+  if (!project.data) return <PageLoader />;
+  return <Overview project={project.data} />;
+}

@@ -1,0 +1,46 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { ApiError, apiJson, apiText, getRunningRequests, subscribeRunningRequests } from './api-client';
+
+afterEach(() => {
+  vi.unstubAllGlobals();
+});
+
+describe('api client', () => {
+  it('sends same-origin JSON and counts running requests', async () => {
+    const seen: number[] = [];
+    const unsubscribe = subscribeRunningRequests(() => seen.push(getRunningRequests()));
+    const fetchMock = vi.fn(async () => new Response(JSON.stringify({ id: 1 }), { status: 201 }));
+    vi.stubGlobal('fetch', fetchMock);
+
+    await expect(apiJson('/api/projects', { method: 'POST', body: { name: 'x' } })).resolves.toEqual({ id: 1 });
+    unsubscribe();
+
+    expect(seen).toEqual([1, 0]);
+    const [url, init] = fetchMock.mock.calls[0] as unknown as [string, RequestInit];
+    expect(url).toBe('/api/projects');
+    expect(init.credentials).toBe('same-origin');
+    expect(init.body).toBe('{"name":"x"}');
+    expect((init.headers as Record<string, string>)['Content-Type']).toBe('application/json');
+  });
+
+  it('turns error bodies into ApiError with the server message and field', async () => {
+    const body = JSON.stringify({ error: 'invalid', message: 'Slug already in use', field: 'slug' });
+    vi.stubGlobal('fetch', vi.fn(async () => new Response(body, { status: 409 })));
+    const error = await apiJson('/api/projects/1').catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ApiError);
+    expect(error).toMatchObject({ status: 409, code: 'invalid', message: 'Slug already in use', field: 'slug' });
+    expect(getRunningRequests()).toBe(0);
+  });
+
+  it('keeps a non-JSON error body as the message', async () => {
+    vi.stubGlobal('fetch', vi.fn(async () => new Response('Bad gateway', { status: 502 })));
+    await expect(apiJson('/api/user')).rejects.toMatchObject({ status: 502, message: 'Bad gateway' });
+  });
+
+  it('resolves 204 to undefined and reads text bodies', async () => {
+    vi.stubGlobal('fetch', vi.fn(async () => new Response(null, { status: 204 })));
+    await expect(apiJson('/api/projects/1', { method: 'DELETE' })).resolves.toBeUndefined();
+    vi.stubGlobal('fetch', vi.fn(async () => new Response('/files/uploads/1/2/a.woff2\n', { status: 201 })));
+    await expect(apiText('/api/upload', { method: 'POST', body: {} })).resolves.toBe('/files/uploads/1/2/a.woff2\n');
+  });
+});

@@ -1,0 +1,111 @@
+/** Shapes of the control plane's JSON, as in the API contract. */
+
+export type Language = 'pt-BR' | 'en';
+
+export interface User {
+  id: number;
+  name: string;
+  email: string;
+  language: Language;
+  currency: 'BRL' | 'USD';
+  business_id: number | null;
+  is_admin: boolean;
+  is_business_admin: boolean;
+  permissions: { all_projects?: true; projects_whitelist?: number[]; projects_blacklist?: number[] };
+  created_at: string;
+}
+
+export interface PublicConfig {
+  platform_domain: string;
+  preview_url_template: string;
+  public_ip: string;
+  cname_target: string;
+  demo: { email: string; password: string } | null;
+}
+
+export interface Font {
+  family: string;
+  variants: string[];
+}
+
+export interface CustomFont extends Font {
+  filename: string;
+}
+
+export interface ProjectMeta {
+  description?: string;
+  verified?: boolean;
+  verifiedDomain?: string;
+  verifiedTimestamp?: string;
+  defaultFont?: Font | null;
+  fonts?: Font[];
+  customFonts?: CustomFont[];
+  header?: string;
+  footer?: string;
+  favicon?: string;
+  conversionApiEnabled?: boolean;
+  conversionApiAccessToken?: string;
+  conversionApiPixelId?: string;
+  formHistoryOrderBy?: 'created_at' | '-created_at';
+}
+
+export interface Project {
+  id: number;
+  name: string;
+  slug: string;
+  domain: string | null;
+  token: string;
+  uuid: string;
+  is_published: boolean;
+  thumbnail: string | null;
+  created_at: string;
+  updated_at: string;
+  preview_url: string;
+  meta: ProjectMeta;
+}
+
+export interface PageSummary {
+  id: number;
+  name: string;
+  slug: string;
+  table_id: number | null;
+  is_home: boolean;
+  updated_at: string;
+}
+
+export interface TableSummary {
+  id: number;
+  name: string;
+  slug: string;
+}
+
+export interface ProjectDetail extends Project {
+  pages: PageSummary[];
+  tables: TableSummary[];
+}
+
+export interface Page {
+  id: number;
+  project_id: number;
+  name: string;
+  slug: string;
+  description: string | null;
+  image: string | null;
+  meta: unknown;
+  output: unknown;
+  blocks: unknown;
+  table_id: number | null;
+  is_home: boolean;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface Template {
+  id: number;
+  name: string;
+  description: string;
+  category: string;
+  order: number;
+  is_published: '1' | '0';
+  thumbnail: string | null;
+}

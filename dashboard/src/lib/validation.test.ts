@@ -1,0 +1,110 @@
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import {
+  fieldErrors,
+  integrationsSchema,
+  isValidDomain,
+  isValidEmail,
+  isValidPreviewSlug,
+  newProjectSchema,
+  normalizePageSlug,
+  projectFormSchema,
+  slugify,
+} from './validation';
+
+interface ValidityVectors {
+  valid: string[];
+  invalid: string[];
+}
+interface Vectors {
+  slug: [string, string][];
+  page_slug: [string, string][];
+  preview_slug: ValidityVectors;
+  domain: ValidityVectors;
+  email: ValidityVectors;
+}
+
+// Path relative to dashboard/: ../shared/testdata/validation.json
+const vectorsPath = fileURLToPath(new URL('../../../shared/testdata/validation.json', import.meta.url));
+const vectors = JSON.parse(readFileSync(vectorsPath, 'utf8')) as Vectors;
+
+describe('slugify', () => {
+  it.each(vectors.slug)('slugify(%j) is %j', (input, expected) => {
+    expect(slugify(input)).toBe(expected);
+  });
+});
+
+describe('normalizePageSlug', () => {
+  it.each(vectors.page_slug)('normalizePageSlug(%j) is %j', (input, expected) => {
+    expect(normalizePageSlug(input)).toBe(expected);
+  });
+});
+
+function checkValidity(name: string, set: ValidityVectors, check: (value: string) => boolean) {
+  describe(name, () => {
+    it.each(set.valid)('accepts %j', (value) => expect(check(value)).toBe(true));
+    it.each(set.invalid)('rejects %j', (value) => expect(check(value)).toBe(false));
+  });
+}
+
+checkValidity('isValidPreviewSlug', vectors.preview_slug, isValidPreviewSlug);
+checkValidity('isValidDomain', vectors.domain, isValidDomain);
+checkValidity('isValidEmail', vectors.email, isValidEmail);
+
+describe('projectFormSchema', () => {
+  it('accepts a complete form', () => {
+    expect(projectFormSchema.safeParse({ name: 'Loja', slug: 'loja-2', description: '' }).success).toBe(true);
+  });
+
+  it('requires a name and a valid slug', () => {
+    const result = projectFormSchema.safeParse({ name: '  ', slug: 'my site', description: '' });
+    expect(result.success).toBe(false);
+    if (!result.success) {
+      expect(fieldErrors(result.error)).toEqual({
+        name: 'validation.projectNameRequired',
+        slug: 'validation.slugInvalid',
+      });
+    }
+  });
+
+  it('new project requires a name', () => {
+    expect(newProjectSchema.safeParse({ name: '' }).success).toBe(false);
+    expect(newProjectSchema.safeParse({ name: 'Site' }).success).toBe(true);
+  });
+});
+
+describe('integrationsSchema', () => {
+  it('does not require token nor pixel id when disabled', () => {
+    const result = integrationsSchema.safeParse({
+      conversionApiEnabled: false,
+      conversionApiAccessToken: '',
+      conversionApiPixelId: '',
+    });
+    expect(result.success).toBe(true);
+  });
+
+  it('requires token and pixel id when enabled', () => {
+    const result = integrationsSchema.safeParse({
+      conversionApiEnabled: true,
+      conversionApiAccessToken: ' ',
+      conversionApiPixelId: '',
+    });
+    expect(result.success).toBe(false);
+    if (!result.success) {
+      expect(fieldErrors(result.error)).toEqual({
+        conversionApiAccessToken: 'validation.accessTokenRequired',
+        conversionApiPixelId: 'validation.pixelIdRequired',
+      });
+    }
+  });
+
+  it('accepts an enabled integration with both values', () => {
+    const result = integrationsSchema.safeParse({
+      conversionApiEnabled: true,
+      conversionApiAccessToken: 'EAAB',
+      conversionApiPixelId: '123',
+    });
+    expect(result.success).toBe(true);
+  });
+});

@@ -1,0 +1,99 @@
+/**
+ * Client-side validation mirroring the server's domain types (shared/src/domain.rs).
+ * Both are checked against ../shared/testdata/validation.json; change them together.
+ * Zod messages are i18n keys, translated where the issue is shown.
+ */
+import { z } from 'zod';
+
+/** trim → strip accents → lower-case → [^a-z0-9_-] to '-' → collapse '-' → trim '-'. */
+export function slugify(input: string): string {
+  return input
+    .trim()
+    .normalize('NFD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase()
+    .replace(/[^a-z0-9_-]/g, '-')
+    .replace(/-+/g, '-')
+    .replace(/^-+|-+$/g, '');
+}
+
+/** Page slugs keep inner '/' separators; an empty result is the home page '/'. */
+export function normalizePageSlug(input: string): string {
+  const segments = input
+    .trim()
+    .replace(/^\/+|\/+$/g, '')
+    .split('/')
+    .map(slugify)
+    .filter((segment) => segment.length > 0);
+  return segments.length === 0 ? '/' : segments.join('/');
+}
+
+const PREVIEW_SLUG = /^[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?$/;
+const DOMAIN_LABEL = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/;
+
+/** A preview slug becomes one DNS label under the platform domain. */
+export function isValidPreviewSlug(value: string): boolean {
+  return PREVIEW_SLUG.test(value);
+}
+
+export function isValidDomain(value: string): boolean {
+  const domain = value.toLowerCase();
+  if (domain.length === 0 || domain.length > 253) return false;
+  const labels = domain.split('.');
+  if (labels.length < 2) return false;
+  if (!labels.every((label) => DOMAIN_LABEL.test(label))) return false;
+  const last = labels[labels.length - 1] ?? '';
+  return /[a-z]/.test(last);
+}
+
+export function isValidEmail(value: string): boolean {
+  const parts = value.split('@');
+  if (parts.length !== 2) return false;
+  const [local = '', domain = ''] = parts;
+  return local.length > 0 && !/\s/.test(local) && isValidDomain(domain);
+}
+
+/** Project settings form (name, preview slug, description). */
+export const projectFormSchema = z.object({
+  name: z.string().trim().min(1, 'validation.projectNameRequired'),
+  slug: z.string().trim().refine(isValidPreviewSlug, 'validation.slugInvalid'),
+  description: z.string(),
+});
+export type ProjectFormValues = z.infer<typeof projectFormSchema>;
+
+/** New project: only the name is asked. */
+export const newProjectSchema = z.object({
+  name: z.string().trim().min(1, 'validation.projectNameRequired'),
+});
+
+/** Integrations modal: token and pixel id are required once the conversion API is on. */
+export const integrationsSchema = z
+  .object({
+    conversionApiEnabled: z.boolean(),
+    conversionApiAccessToken: z.string().trim(),
+    conversionApiPixelId: z.string().trim(),
+  })
+  .superRefine((value, ctx) => {
+    if (!value.conversionApiEnabled) return;
+    if (value.conversionApiAccessToken.length === 0) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['conversionApiAccessToken'],
+        message: 'validation.accessTokenRequired',
+      });
+    }
+    if (value.conversionApiPixelId.length === 0) {
+      ctx.addIssue({ code: 'custom', path: ['conversionApiPixelId'], message: 'validation.pixelIdRequired' });
+    }
+  });
+export type IntegrationsValues = z.infer<typeof integrationsSchema>;
+
+/** Flattens a zod error into `{ field: messageKey }` (first issue per field). */
+export function fieldErrors(error: z.ZodError): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const issue of error.issues) {
+    const key = issue.path.map(String).join('.') || '_';
+    if (!(key in out)) out[key] = issue.message;
+  }
+  return out;
+}

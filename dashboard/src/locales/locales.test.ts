@@ -1,0 +1,27 @@
+import { describe, expect, it } from 'vitest';
+import en from './en.json';
+import ptBR from './pt-BR.json';
+
+type Tree = { [key: string]: string | Tree };
+
+function keys(tree: Tree, prefix = ''): string[] {
+  return Object.entries(tree).flatMap(([key, value]) =>
+    typeof value === 'string' ? [`${prefix}${key}`] : keys(value, `${prefix}${key}.`),
+  );
+}
+
+describe('i18n catalogues', () => {
+  it('pt-BR and en define the same keys', () => {
+    expect(keys(en).sort()).toEqual(keys(ptBR).sort());
+  });
+
+  it('keep the spec texts verbatim', () => {
+    expect(en.validation.projectNameRequired).toBe('Project name is required');
+    expect(en.validation.slugInvalid).toBe('Slug must contain only letters, numbers and dashes');
+    expect(en.validation.invalidDomain).toBe('invalid domain');
+    expect(ptBR.auth.forgot.sent).toBe('mensagem enviada');
+    expect(en.auth.newPassword.done).toBe('New password successfully set');
+    expect(en.templates.saved).toBe('Template sucessfully saved');
+    expect(en.common.error).toBe('Error');
+  });
+});
