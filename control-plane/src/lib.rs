@@ -1,1 +1,15 @@
+//! The Vitrine control plane: the dashboard's API (accounts, projects, pages, templates,
+//! uploads), authorization, mail, and the built dashboard. `main.rs` only parses the command
+//! line; everything testable lives here.
 
+pub mod auth;
+pub mod authz;
+pub mod csrf;
+pub mod error;
+pub mod mail;
+pub mod routes;
+pub mod seed;
+pub mod startup;
+pub mod state;
+pub mod telemetry;
+pub mod views;

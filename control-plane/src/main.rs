@@ -1,1 +1,80 @@
-fn main() {}
+//! `vitrine-control`: parses the command line and runs the control plane (see the library).
+
+use std::path::PathBuf;
+
+use clap::{Parser, Subcommand};
+use vitrine_control::{seed, startup::Application, state::AppState, telemetry};
+use vitrine_shared::{Settings, Store, blob::BlobStore, config::settings_help};
+
+#[derive(Parser)]
+#[command(name = "vitrine-control", version, about = "Vitrine control plane: the dashboard and its API", after_help = settings_help())]
+struct Cli {
+    /// TOML configuration file (also VITRINE_CONFIG).
+    #[arg(long, env = "VITRINE_CONFIG", global = true)]
+    config: Option<PathBuf>,
+    #[command(subcommand)]
+    command: Option<Command>,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Migrate the database and serve the API and the dashboard (the default).
+    Serve,
+    /// Apply database migrations and exit.
+    Migrate,
+    /// Create the demo and admin accounts and the templates (idempotent).
+    Seed,
+}
+
+#[tokio::main]
+async fn main() -> anyhow::Result<()> {
+    let cli = Cli::parse();
+    let settings = Settings::load(cli.config.as_deref())?;
+    telemetry::init(&settings.log_format);
+    match cli.command.unwrap_or(Command::Serve) {
+        Command::Migrate => {
+            let store = Store::connect(&settings.database_url()).await?;
+            store.migrate().await?;
+            println!("migrations applied ({})", store.backend_name());
+        }
+        Command::Seed => {
+            let store = Store::connect(&settings.database_url()).await?;
+            store.migrate().await?;
+            let blobs = BlobStore::from_settings(&settings)?;
+            let report = seed::run(&AppState::new(settings, store, blobs)).await?;
+            println!("templates: {}", report.templates);
+            if let Some((email, password)) = report.demo {
+                println!("demo account: {email} / {password}");
+            }
+            match report.admin {
+                (email, Some(password)) => println!("admin account created: {email} / {password}"),
+                (email, None) => {
+                    println!("admin account: {email} (already existed; password unchanged)")
+                }
+            }
+        }
+        Command::Serve => {
+            let app = Application::build(settings).await?;
+            println!("vitrine-control listening on http://{}", app.addr());
+            app.run_until(shutdown_signal()).await?;
+        }
+    }
+    Ok(())
+}
+
+/// SIGTERM or Ctrl-C.
+async fn shutdown_signal() {
+    let ctrl_c = async {
+        let _ = tokio::signal::ctrl_c().await;
+    };
+    let term = async {
+        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+            Ok(mut s) => {
+                s.recv().await;
+            }
+            Err(_) => std::future::pending::<()>().await,
+        }
+    };
+    tokio::select! { _ = ctrl_c => {}, _ = term => {} }
+    tracing::info!("shutting down");
+}

@@ -28,6 +28,7 @@ use sqlx::{
 pub use models::*;
 pub use outbox::OutboxMail;
 pub use projects::NewProject;
+pub use sqlx::types::Json;
 pub use templates::TemplateInfo;
 
 /// Applies the same body to whichever pool the store holds. The body is compiled once per

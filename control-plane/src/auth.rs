@@ -1,0 +1,197 @@
+//! Passwords, sessions and the signed-in user.
+//!
+//! - Passwords are hashed with argon2id (the RustCrypto `argon2` crate, the reference pure-Rust
+//!   implementation) with its default parameters, on the blocking pool.
+//! - Sessions live in the database. The cookie holds a random 256-bit token; the database holds
+//!   only its SHA-256, so a leaked database row cannot be replayed as a cookie.
+//! - The cookie is HttpOnly and SameSite=Lax, and Secure when the dashboard is served over HTTPS.
+
+use argon2::{
+    Argon2, PasswordHash, PasswordHasher, PasswordVerifier,
+    password_hash::{SaltString, rand_core::OsRng},
+};
+use axum::{extract::FromRequestParts, http::request::Parts};
+use axum_extra::extract::cookie::{Cookie, CookieJar, SameSite};
+use base64::Engine;
+use rand::RngCore;
+use sha2::{Digest, Sha256};
+use vitrine_shared::store::{SessionUser, User};
+
+use crate::{
+    error::{ApiError, Result},
+    state::AppState,
+};
+
+pub const SESSION_COOKIE: &str = "vitrine_session";
+
+/// Hashes a password with argon2id and a random salt.
+pub async fn hash_password(password: String) -> Result<String> {
+    tokio::task::spawn_blocking(move || {
+        let salt = SaltString::generate(&mut OsRng);
+        Argon2::default()
+            .hash_password(password.as_bytes(), &salt)
+            .map(|h| h.to_string())
+            .map_err(|e| anyhow::anyhow!("hashing password: {e}"))
+    })
+    .await
+    .map_err(|e| anyhow::anyhow!(e))?
+    .map_err(ApiError::Internal)
+}
+
+/// Checks a password against a stored hash. A malformed hash counts as a mismatch.
+pub async fn verify_password(password: String, hash: String) -> Result<bool> {
+    tokio::task::spawn_blocking(move || {
+        PasswordHash::new(&hash)
+            .map(|parsed| {
+                Argon2::default()
+                    .verify_password(password.as_bytes(), &parsed)
+                    .is_ok()
+            })
+            .unwrap_or(false)
+    })
+    .await
+    .map_err(|e| ApiError::Internal(anyhow::anyhow!(e)))
+}
+
+/// A dummy hash verified when the account does not exist, so that a wrong e-mail and a
+/// wrong password take the same time.
+pub static DUMMY_HASH: std::sync::LazyLock<String> = std::sync::LazyLock::new(|| {
+    let salt = SaltString::generate(&mut OsRng);
+    Argon2::default()
+        .hash_password(b"not-a-real-password", &salt)
+        .expect("hash")
+        .to_string()
+});
+
+/// A new random token (256 bits, URL-safe base64) for sessions and reset links.
+pub fn new_token() -> String {
+    let mut bytes = [0u8; 32];
+    rand::rng().fill_bytes(&mut bytes);
+    base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(bytes)
+}
+
+/// What the database stores for a token.
+pub fn token_hash(token: &str) -> String {
+    hex::encode(Sha256::digest(token.as_bytes()))
+}
+
+/// Starts a session for `user_id` and returns the cookie jar that carries it.
+pub async fn start_session(
+    state: &AppState,
+    jar: CookieJar,
+    user_id: i64,
+    impersonator_id: Option<i64>,
+) -> Result<CookieJar> {
+    let token = new_token();
+    let ttl = chrono::Duration::hours(state.settings.session_ttl_hours as i64);
+    state
+        .store
+        .insert_session(
+            &token_hash(&token),
+            user_id,
+            impersonator_id,
+            vitrine_shared::store::now() + ttl,
+        )
+        .await?;
+    let cookie = Cookie::build((SESSION_COOKIE, token))
+        .path("/")
+        .http_only(true)
+        .same_site(SameSite::Lax)
+        .secure(state.settings.cookies_secure())
+        .max_age(time_duration(ttl))
+        .build();
+    Ok(jar.add(cookie))
+}
+
+fn time_duration(d: chrono::Duration) -> time::Duration {
+    time::Duration::seconds(d.num_seconds())
+}
+
+/// Ends the session in the cookie, if any, and clears the cookie.
+pub async fn end_session(state: &AppState, jar: CookieJar) -> Result<CookieJar> {
+    if let Some(c) = jar.get(SESSION_COOKIE) {
+        state.store.delete_session(&token_hash(c.value())).await?;
+    }
+    Ok(jar.remove(Cookie::build(SESSION_COOKIE).path("/").build()))
+}
+
+/// The signed-in user; extracting it answers 401 when there is none.
+#[derive(Debug, Clone)]
+pub struct CurrentUser {
+    pub user: User,
+    pub impersonator_id: Option<i64>,
+}
+
+impl std::ops::Deref for CurrentUser {
+    type Target = User;
+    fn deref(&self) -> &User {
+        &self.user
+    }
+}
+
+impl FromRequestParts<AppState> for CurrentUser {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self> {
+        let jar = CookieJar::from_headers(&parts.headers);
+        let token = jar.get(SESSION_COOKIE).ok_or(ApiError::Unauthorized)?;
+        match state.store.session_user(&token_hash(token.value())).await? {
+            Some(SessionUser {
+                user,
+                impersonator_id,
+            }) => Ok(CurrentUser {
+                user,
+                impersonator_id,
+            }),
+            None => Err(ApiError::Unauthorized),
+        }
+    }
+}
+
+/// An administrator; others get 403.
+#[derive(Debug, Clone)]
+pub struct Admin(pub CurrentUser);
+
+impl FromRequestParts<AppState> for Admin {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self> {
+        let user = CurrentUser::from_request_parts(parts, state).await?;
+        if user.is_admin {
+            Ok(Admin(user))
+        } else {
+            Err(ApiError::forbidden("Administrators only"))
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[tokio::test]
+    async fn argon2id_hashes_verify_and_reject() {
+        let h = hash_password("correct horse".into()).await.unwrap();
+        assert!(h.starts_with("$argon2id$"), "{h}");
+        assert!(
+            verify_password("correct horse".into(), h.clone())
+                .await
+                .unwrap()
+        );
+        assert!(!verify_password("wrong".into(), h).await.unwrap());
+        assert!(
+            !verify_password("x".into(), "not a hash".into())
+                .await
+                .unwrap()
+        );
+    }
+
+    #[test]
+    fn tokens_are_random_and_hashed() {
+        let (a, b) = (new_token(), new_token());
+        assert_ne!(a, b);
+        assert_eq!(a.len(), 43);
+        assert_eq!(token_hash(&a).len(), 64);
+        assert_ne!(token_hash(&a), a);
+    }
+}

@@ -1,0 +1,182 @@
+//! The authorization policy: the one function that decides whether a user may see (and so
+//! manage) a project, and the one entry point every project-scoped handler calls.
+//!
+//! A project the caller may not see answers 404, exactly like one that does not exist, so
+//! ids cannot be probed.
+
+use vitrine_shared::store::{Project, ProjectOwner, User};
+
+use crate::{
+    error::{ApiError, Result},
+    state::AppState,
+};
+
+/// May `user` see and manage the project owned as `owner` describes?
+///
+/// - platform admins see every project;
+/// - owners see their own;
+/// - inside a business: business admins see all of the business's projects; other members
+///   see them according to their access level (all projects, a whitelist, or a blacklist);
+///   a member with no access level sees only their own.
+pub fn can_access(user: &User, owner: &ProjectOwner) -> bool {
+    if user.is_admin || owner.owner_id == user.id {
+        return true;
+    }
+    let same_business =
+        matches!((user.business_id, owner.owner_business_id), (Some(a), Some(b)) if a == b);
+    if !same_business {
+        return false;
+    }
+    if user.is_business_admin {
+        return true;
+    }
+    let p = &user.permissions.0;
+    if p.all_projects == Some(true) {
+        return true;
+    }
+    if let Some(list) = &p.projects_whitelist {
+        return list.contains(&owner.project_id);
+    }
+    if let Some(list) = &p.projects_blacklist {
+        return !list.contains(&owner.project_id);
+    }
+    false
+}
+
+/// The check every project-scoped call makes first: 404 unless `user` may see `project_id`.
+pub async fn authorize_project(
+    state: &AppState,
+    user: &User,
+    project_id: i64,
+) -> Result<ProjectOwner> {
+    let owner = state.store.project_owner(project_id).await?;
+    if can_access(user, &owner) {
+        Ok(owner)
+    } else {
+        Err(ApiError::NotFound)
+    }
+}
+
+/// The projects `user` may see, most recently updated first. The same policy filters the list.
+pub async fn visible_projects(state: &AppState, user: &User) -> Result<Vec<Project>> {
+    let candidates = state
+        .store
+        .projects_candidates(user.id, user.business_id)
+        .await?;
+    Ok(candidates
+        .into_iter()
+        .filter(|(_, owner)| can_access(user, owner))
+        .map(|(p, _)| p)
+        .collect())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use chrono::Utc;
+    use vitrine_shared::store::{Json, Permissions};
+
+    fn user(id: i64, business: Option<i64>) -> User {
+        User {
+            id,
+            name: "u".into(),
+            email: format!("u{id}@example.com"),
+            password_hash: String::new(),
+            language: "pt-BR".into(),
+            currency: "BRL".into(),
+            business_id: business,
+            is_admin: false,
+            is_business_admin: false,
+            permissions: Json(Permissions::default()),
+            plan: "basic".into(),
+            external_id: None,
+            created_at: Utc::now(),
+            updated_at: Utc::now(),
+        }
+    }
+
+    fn project(id: i64, owner: i64, business: Option<i64>) -> ProjectOwner {
+        ProjectOwner {
+            project_id: id,
+            owner_id: owner,
+            owner_business_id: business,
+        }
+    }
+
+    #[test]
+    fn policy_table() {
+        let mut admin = user(1, None);
+        admin.is_admin = true;
+        let stranger = user(2, None);
+        let owner = user(3, Some(10));
+        let mut biz_admin = user(4, Some(10));
+        biz_admin.is_business_admin = true;
+        let mut all = user(5, Some(10));
+        all.permissions.0.all_projects = Some(true);
+        let mut white = user(6, Some(10));
+        white.permissions.0.projects_whitelist = Some(vec![100]);
+        let mut black = user(7, Some(10));
+        black.permissions.0.projects_blacklist = Some(vec![100]);
+        let plain_member = user(8, Some(10));
+        let mut other_biz_admin = user(9, Some(11));
+        other_biz_admin.is_business_admin = true;
+        let mut other_biz_all = user(12, Some(11));
+        other_biz_all.permissions.0.all_projects = Some(true);
+
+        let p100 = project(100, 3, Some(10));
+        let p101 = project(101, 3, Some(10));
+        let solo = project(200, 2, None);
+
+        let cases: &[(&User, &ProjectOwner, bool, &str)] = &[
+            (&admin, &p100, true, "admin sees everything"),
+            (
+                &admin,
+                &solo,
+                true,
+                "admin sees projects outside businesses",
+            ),
+            (&stranger, &p100, false, "strangers see nothing"),
+            (&stranger, &solo, true, "owners see their own"),
+            (&owner, &p100, true, "owner inside a business"),
+            (
+                &owner,
+                &solo,
+                false,
+                "a business member does not see outsiders",
+            ),
+            (
+                &biz_admin,
+                &p100,
+                true,
+                "business admin sees the business's projects",
+            ),
+            (
+                &biz_admin,
+                &solo,
+                false,
+                "business admin sees nothing outside it",
+            ),
+            (&all, &p101, true, "all_projects"),
+            (&white, &p100, true, "whitelisted project"),
+            (&white, &p101, false, "project not on the whitelist"),
+            (&black, &p100, false, "blacklisted project"),
+            (&black, &p101, true, "project not on the blacklist"),
+            (
+                &plain_member,
+                &p100,
+                false,
+                "a member without an access level sees only their own",
+            ),
+            (&other_biz_admin, &p100, false, "another business's admin"),
+            (
+                &other_biz_all,
+                &p100,
+                false,
+                "all_projects does not cross businesses",
+            ),
+        ];
+        for (u, p, want, why) in cases {
+            assert_eq!(can_access(u, p), *want, "{why}");
+        }
+    }
+}

@@ -1,0 +1,86 @@
+//! Delivers the outbox over SMTP with lettre (the maintained Rust mail library; async on tokio,
+//! rustls for `smtps://` and STARTTLS). With no `SMTP_URL`, a mail is written to the log, so a
+//! local user can still follow a password-reset link.
+
+use std::time::Duration;
+
+use lettre::{
+    AsyncSmtpTransport, AsyncTransport, Message, Tokio1Executor, message::header::ContentType,
+};
+use vitrine_shared::store::OutboxMail;
+
+use crate::state::AppState;
+
+/// Runs until `shutdown` resolves: delivers due mail, then waits for a wake-up or 5 s.
+pub async fn run_worker(state: AppState, shutdown: impl std::future::Future<Output = ()>) {
+    tokio::pin!(shutdown);
+    loop {
+        if let Err(e) = deliver_due(&state).await {
+            tracing::warn!(error = %e, "mail delivery round failed");
+        }
+        tokio::select! {
+            _ = state.mail_wake.notified() => {}
+            _ = tokio::time::sleep(Duration::from_secs(5)) => {}
+            _ = &mut shutdown => break,
+        }
+    }
+}
+
+/// Sends every due mail once; returns how many were sent.
+pub async fn deliver_due(state: &AppState) -> anyhow::Result<usize> {
+    let batch = state
+        .store
+        .claim_due_mail(20, chrono::Duration::minutes(5))
+        .await?;
+    if batch.is_empty() {
+        return Ok(0);
+    }
+    let transport = match &state.settings.smtp_url {
+        Some(url) if !url.is_empty() => Some(
+            AsyncSmtpTransport::<Tokio1Executor>::from_url(url.expose())?
+                .timeout(Some(Duration::from_secs(15)))
+                .build(),
+        ),
+        _ => None,
+    };
+    let mut sent = 0;
+    for mail in batch {
+        let result = match &transport {
+            Some(t) => send(t, &state.settings.mail_from, &mail).await,
+            None => {
+                tracing::info!(to = %mail.to_addr, subject = %mail.subject, body = %mail.body,
+                    "e-mail not sent: no SMTP server configured (VITRINE_SMTP_URL); its text follows");
+                Ok(())
+            }
+        };
+        match result {
+            Ok(()) => {
+                state.store.mark_mail_sent(mail.id).await?;
+                sent += 1;
+            }
+            Err(e) => {
+                tracing::warn!(id = mail.id, attempt = mail.attempts + 1, error = %e, "mail delivery failed; will retry");
+                state
+                    .store
+                    .mark_mail_failed(mail.id, mail.attempts, &e.to_string())
+                    .await?;
+            }
+        }
+    }
+    Ok(sent)
+}
+
+async fn send(
+    transport: &AsyncSmtpTransport<Tokio1Executor>,
+    from: &str,
+    mail: &OutboxMail,
+) -> anyhow::Result<()> {
+    let message = Message::builder()
+        .from(from.parse()?)
+        .to(mail.to_addr.parse()?)
+        .subject(mail.subject.clone())
+        .header(ContentType::TEXT_PLAIN)
+        .body(mail.body.clone())?;
+    transport.send(message).await?;
+    Ok(())
+}

@@ -1,0 +1,128 @@
+//! The route table: one module per resource, merged here. Every API route is registered
+//! through utoipa-axum's `routes!`, so the OpenAPI document at `/api/openapi.json` lists
+//! exactly the routes that exist (utoipa is the maintained code-first OpenAPI generator for
+//! axum; the document is built from the handlers' own annotations).
+
+pub mod pages;
+pub mod projects;
+pub mod session;
+pub mod templates;
+pub mod uploads;
+
+use axum::{
+    Json, Router,
+    extract::DefaultBodyLimit,
+    http::{HeaderValue, header},
+    middleware,
+    response::{Html, IntoResponse},
+    routing::get,
+};
+use tower_http::{
+    services::{ServeDir, ServeFile},
+    set_header::SetResponseHeaderLayer,
+};
+use utoipa::OpenApi;
+use utoipa_axum::{router::OpenApiRouter, routes};
+
+use crate::{csrf, error::ApiError, state::AppState};
+
+#[derive(OpenApi)]
+#[openapi(
+    info(title = "Vitrine control plane API", description = "The dashboard's API. Errors are JSON {error, message, field?} with a 4xx status for anything the caller got wrong."),
+    paths(uploads::serve_file),
+    tags(
+        (name = "session", description = "Accounts and sessions"),
+        (name = "projects", description = "Projects (sites)"),
+        (name = "pages", description = "Pages of a project"),
+        (name = "templates", description = "Themes"),
+        (name = "uploads", description = "Files"),
+    )
+)]
+struct ApiDoc;
+
+/// The API routes with their OpenAPI description.
+fn api(state: &AppState) -> (Router<AppState>, utoipa::openapi::OpenApi) {
+    let upload_limit = (state.settings.upload_max_bytes / 3 * 4 + 64 * 1024) as usize;
+    let (uploads, _) = OpenApiRouter::<AppState>::new()
+        .routes(routes!(uploads::upload))
+        .layer(DefaultBodyLimit::max(upload_limit))
+        .split_for_parts();
+    let (router, mut doc) = OpenApiRouter::with_openapi(ApiDoc::openapi())
+        .routes(routes!(session::public_config))
+        .routes(routes!(session::get_user))
+        .routes(routes!(session::login))
+        .routes(routes!(session::register))
+        .routes(routes!(session::logout))
+        .routes(routes!(session::forgot))
+        .routes(routes!(session::new_password_route))
+        .routes(routes!(projects::list_projects, projects::create_project))
+        .routes(routes!(
+            projects::get_project,
+            projects::update_project,
+            projects::delete_project
+        ))
+        .routes(routes!(projects::duplicate_project))
+        .routes(routes!(pages::create_page))
+        .routes(routes!(pages::get_page))
+        .routes(routes!(pages::update_page))
+        .routes(routes!(pages::delete_page))
+        .routes(routes!(templates::list_templates, templates::save_template))
+        .routes(routes!(templates::use_template))
+        .layer(DefaultBodyLimit::max(
+            state.settings.json_body_max_bytes as usize,
+        ))
+        .split_for_parts();
+    // The upload route has its own, larger body limit; document it alongside the rest.
+    let upload_doc = OpenApiRouter::<AppState>::new()
+        .routes(routes!(uploads::upload))
+        .split_for_parts()
+        .1;
+    doc.merge(upload_doc);
+    (router.merge(uploads), doc)
+}
+
+/// The whole control plane: API, uploaded files, OpenAPI, and the dashboard with SPA fallback.
+pub fn router(state: AppState) -> Router {
+    let (api, doc) = api(&state);
+    let doc_json = serde_json::to_value(&doc).expect("OpenAPI document serialises");
+    let dashboard = &state.settings.dashboard_dir;
+    let spa = ServeDir::new(dashboard).fallback(ServeFile::new(dashboard.join("index.html")));
+    Router::new()
+        .merge(api)
+        .route(
+            "/api/openapi.json",
+            get(move || async move { Json(doc_json.clone()) }),
+        )
+        .route("/api/docs", get(docs_page))
+        .route(
+            "/api/{*rest}",
+            axum::routing::any(|| async { ApiError::NotFound }),
+        )
+        .route("/files/{*key}", get(uploads::serve_file))
+        .route("/healthz", get(|| async { "ok" }))
+        .layer(middleware::from_fn_with_state(
+            state.clone(),
+            csrf::same_origin_only,
+        ))
+        .layer(SetResponseHeaderLayer::if_not_present(
+            header::X_FRAME_OPTIONS,
+            HeaderValue::from_static("DENY"),
+        ))
+        .layer(SetResponseHeaderLayer::if_not_present(
+            header::REFERRER_POLICY,
+            HeaderValue::from_static("strict-origin-when-cross-origin"),
+        ))
+        .with_state(state)
+        .fallback_service(spa)
+}
+
+/// A browsable page for the OpenAPI document, using the Swagger UI files the dashboard build
+/// ships (from the `swagger-ui-dist` npm package; nothing is fetched from elsewhere).
+async fn docs_page() -> impl IntoResponse {
+    Html(
+        r#"<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Vitrine API</title>
+<link rel="stylesheet" href="/swagger-ui/swagger-ui.css"></head><body><div id="ui"></div>
+<script src="/swagger-ui/swagger-ui-bundle.js"></script>
+<script src="/swagger-ui/init.js"></script></body></html>"#,
+    )
+}

@@ -1,0 +1,175 @@
+//! Pages (spec 1 §7, spec 2 §7 "Pages and data"): create, read, update, delete.
+
+use axum::{extract::State, http::StatusCode, response::IntoResponse};
+use serde::Deserialize;
+use serde_json::Value;
+use utoipa::ToSchema;
+use vitrine_shared::{
+    domain::{Invalid, normalize_page_slug, required_text},
+    store::PageChanges,
+};
+
+use crate::{
+    auth::CurrentUser,
+    authz::authorize_project,
+    error::{ApiError, ApiJson, ApiPath, ErrorBody, Result},
+    state::AppState,
+    views::PageView,
+};
+
+const MAX_OUTPUT: usize = 2 * 1024 * 1024;
+
+#[derive(Debug, Deserialize, ToSchema)]
+pub struct CreatePage {
+    pub name: Option<String>,
+    pub project_id: i64,
+}
+
+#[derive(Debug, Deserialize, ToSchema)]
+pub struct UpdatePage {
+    pub name: Option<String>,
+    pub slug: Option<String>,
+    pub description: Option<String>,
+    pub image: Option<String>,
+    #[schema(value_type = Option<Object>)]
+    pub meta: Option<Value>,
+    pub output: Option<String>,
+    #[schema(value_type = Option<Vec<Object>>)]
+    pub blocks: Option<Value>,
+    /// Binds the page to a collection of the same project (a collection page), or null.
+    #[serde(default, deserialize_with = "double_option_i64")]
+    #[schema(value_type = Option<i64>)]
+    pub table_id: Option<Option<i64>>,
+}
+
+fn double_option_i64<'de, D: serde::Deserializer<'de>>(
+    d: D,
+) -> Result<Option<Option<i64>>, D::Error> {
+    Option::<i64>::deserialize(d).map(Some)
+}
+
+#[utoipa::path(post, path = "/api/pages", tag = "pages", request_body = CreatePage,
+    responses((status = 201, body = PageView), (status = 404, body = ErrorBody), (status = 422, body = ErrorBody)))]
+pub async fn create_page(
+    State(state): State<AppState>,
+    user: CurrentUser,
+    ApiJson(req): ApiJson<CreatePage>,
+) -> Result<impl IntoResponse> {
+    authorize_project(&state, &user, req.project_id).await?;
+    let name = required_text("name", req.name.as_deref(), 200, "Page name is required")?;
+    let page = state
+        .store
+        .insert_page(req.project_id, &name, &normalize_page_slug(&name))
+        .await?;
+    Ok((StatusCode::CREATED, ApiJson(PageView::from(page))))
+}
+
+#[utoipa::path(get, path = "/api/project/{id}/page/{page_id}", tag = "pages",
+    params(("id" = i64, Path, description = "Project id"), ("page_id" = i64, Path, description = "Page id")),
+    responses((status = 200, body = PageView), (status = 404, body = ErrorBody)))]
+pub async fn get_page(
+    State(state): State<AppState>,
+    user: CurrentUser,
+    ApiPath((project_id, page_id)): ApiPath<(i64, i64)>,
+) -> Result<ApiJson<PageView>> {
+    authorize_project(&state, &user, project_id).await?;
+    let page = state.store.page_by_id(page_id).await?;
+    if page.project_id != project_id {
+        return Err(ApiError::NotFound);
+    }
+    Ok(ApiJson(PageView::from(page)))
+}
+
+#[utoipa::path(post, path = "/api/page/{page_id}", tag = "pages", request_body = UpdatePage,
+    params(("page_id" = i64, Path, description = "Page id")),
+    responses((status = 200, body = PageView), (status = 404, body = ErrorBody), (status = 409, body = ErrorBody), (status = 422, body = ErrorBody)))]
+pub async fn update_page(
+    State(state): State<AppState>,
+    user: CurrentUser,
+    ApiPath(page_id): ApiPath<i64>,
+    ApiJson(req): ApiJson<UpdatePage>,
+) -> Result<ApiJson<PageView>> {
+    let project_id = state.store.page_project_id(page_id).await?;
+    authorize_project(&state, &user, project_id).await?;
+    let current = state.store.page_by_id(page_id).await?;
+    let mut changes = PageChanges::default();
+    if let Some(name) = req.name {
+        changes.name = Some(required_text(
+            "name",
+            Some(&name),
+            200,
+            "Page name is required",
+        )?);
+    }
+    if let Some(slug) = req.slug {
+        let slug = normalize_page_slug(&slug);
+        if current.slug == "/" && slug != "/" {
+            return Err(Invalid::new("slug", "The home page's slug cannot be changed").into());
+        }
+        if slug.len() > 200 {
+            return Err(Invalid::new("slug", "slug must be at most 200 characters").into());
+        }
+        changes.slug = Some(slug);
+    }
+    if let Some(d) = req.description {
+        if d.chars().count() > 1000 {
+            return Err(
+                Invalid::new("description", "Description must be at most 1000 characters").into(),
+            );
+        }
+        changes.description = Some(d);
+    }
+    if let Some(image) = req.image {
+        if image.len() > 2048 {
+            return Err(Invalid::new("image", "Image URL is too long").into());
+        }
+        changes.image = Some(image);
+    }
+    if let Some(meta) = req.meta {
+        if !meta.is_object() {
+            return Err(Invalid::new("meta", "meta must be an object").into());
+        }
+        changes.meta = Some(meta);
+    }
+    if let Some(output) = req.output {
+        if output.len() > MAX_OUTPUT {
+            return Err(Invalid::new("output", "The page is too large (2 MB at most)").into());
+        }
+        changes.output = Some(output);
+    }
+    if let Some(blocks) = req.blocks {
+        if !blocks.is_array() {
+            return Err(Invalid::new("blocks", "blocks must be a list").into());
+        }
+        changes.blocks = Some(blocks);
+    }
+    if let Some(table_id) = req.table_id {
+        if let Some(t) = table_id
+            && !state.store.collection_in_project(t, project_id).await?
+        {
+            return Err(Invalid::new("table_id", "Unknown collection").into());
+        }
+        changes.table_id = Some(table_id);
+    }
+    Ok(ApiJson(PageView::from(
+        state.store.update_page(page_id, &changes).await?,
+    )))
+}
+
+#[utoipa::path(delete, path = "/api/page/{id}", tag = "pages",
+    params(("id" = i64, Path, description = "Page id")),
+    responses((status = 204), (status = 404, body = ErrorBody), (status = 422, body = ErrorBody)))]
+pub async fn delete_page(
+    State(state): State<AppState>,
+    user: CurrentUser,
+    ApiPath(page_id): ApiPath<i64>,
+) -> Result<StatusCode> {
+    let project_id = state.store.page_project_id(page_id).await?;
+    authorize_project(&state, &user, project_id).await?;
+    let page = state.store.page_by_id(page_id).await?;
+    if page.slug == "/" {
+        return Err(Invalid::new("id", "The home page cannot be deleted").into());
+    }
+    state.store.delete_page(page_id).await?;
+    Ok(StatusCode::NO_CONTENT)
+}

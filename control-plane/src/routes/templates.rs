@@ -1,0 +1,126 @@
+//! Templates (themes): the list, creating a project from one, and saving a project as one
+//! (administrators only).
+
+use axum::{extract::State, http::StatusCode, response::IntoResponse};
+use serde::Deserialize;
+use serde_json::Value;
+use utoipa::ToSchema;
+use vitrine_shared::{
+    domain::required_text,
+    store::{NewProject, TemplateInfo},
+};
+
+use crate::{
+    auth::{Admin, CurrentUser},
+    authz::authorize_project,
+    error::{ApiJson, ApiPath, ErrorBody, Result},
+    routes::projects::{NAME_REQUIRED, choose_slug, new_identity},
+    state::AppState,
+    views::{ProjectView, TemplateView},
+};
+
+#[derive(Debug, Deserialize, ToSchema)]
+pub struct UseTemplate {
+    pub name: Option<String>,
+}
+
+#[derive(Debug, Deserialize, ToSchema)]
+pub struct SaveTemplate {
+    pub project_id: i64,
+    pub name: Option<String>,
+    /// Replace this template instead of creating a new one.
+    pub template_id: Option<i64>,
+    pub description: Option<String>,
+    pub category: Option<String>,
+}
+
+#[utoipa::path(get, path = "/api/templates", tag = "templates",
+    responses((status = 200, body = Vec<TemplateView>), (status = 401, body = ErrorBody)))]
+pub async fn list_templates(
+    State(state): State<AppState>,
+    user: CurrentUser,
+) -> Result<ApiJson<Vec<TemplateView>>> {
+    let templates = state.store.list_templates(user.is_admin).await?;
+    Ok(ApiJson(
+        templates.into_iter().map(TemplateView::from).collect(),
+    ))
+}
+
+#[utoipa::path(post, path = "/api/templates/use/{template_id}", tag = "templates", request_body = UseTemplate,
+    params(("template_id" = i64, Path, description = "Template id")),
+    responses((status = 201, body = ProjectView), (status = 404, body = ErrorBody), (status = 422, body = ErrorBody)))]
+pub async fn use_template(
+    State(state): State<AppState>,
+    user: CurrentUser,
+    ApiPath(template_id): ApiPath<i64>,
+    ApiJson(req): ApiJson<UseTemplate>,
+) -> Result<impl IntoResponse> {
+    let name = required_text("name", req.name.as_deref(), 200, NAME_REQUIRED)?;
+    let template = state.store.template_by_id(template_id).await?;
+    if !template.is_published && !user.is_admin {
+        return Err(crate::error::ApiError::NotFound);
+    }
+    let snapshot = state.store.template_snapshot(template_id).await?;
+    let slug = choose_slug(&state, None, &name).await?;
+    let (token, uuid) = new_identity();
+    let new = NewProject {
+        user_id: user.id,
+        name: &name,
+        slug: &slug,
+        token: &token,
+        uuid: &uuid,
+        meta: Value::Null,
+    };
+    let project = state
+        .store
+        .insert_project_from_snapshot(&new, &snapshot)
+        .await?;
+    let pages = state.store.project_pages(project.id).await?;
+    let tables = state.store.project_collections(project.id).await?;
+    Ok((
+        StatusCode::CREATED,
+        ApiJson(ProjectView::new(&project, &state.settings).with_content(pages, tables)),
+    ))
+}
+
+#[utoipa::path(post, path = "/api/templates", tag = "templates", request_body = SaveTemplate,
+    responses((status = 201, body = TemplateView), (status = 403, body = ErrorBody), (status = 404, body = ErrorBody)))]
+pub async fn save_template(
+    State(state): State<AppState>,
+    Admin(admin): Admin,
+    ApiJson(req): ApiJson<SaveTemplate>,
+) -> Result<impl IntoResponse> {
+    authorize_project(&state, &admin, req.project_id).await?;
+    let name = required_text(
+        "name",
+        req.name.as_deref(),
+        200,
+        "Template name is required",
+    )?;
+    let snapshot = state.store.export_snapshot(req.project_id).await?;
+    let template = match req.template_id {
+        Some(id) => state.store.replace_template(id, &name, &snapshot).await?,
+        None => {
+            let info = TemplateInfo {
+                name: &name,
+                description: req.description.as_deref().unwrap_or(""),
+                category: req.category.as_deref().unwrap_or(""),
+                sort_order: 99,
+            };
+            if state
+                .store
+                .list_templates(true)
+                .await?
+                .iter()
+                .any(|t| t.name == name)
+            {
+                return Err(crate::error::ApiError::Conflict {
+                    field: "name",
+                    message: "A template with this name already exists".into(),
+                });
+            }
+            state.store.upsert_template(&info, &snapshot).await?
+        }
+    };
+    Ok((StatusCode::CREATED, ApiJson(TemplateView::from(template))))
+}

@@ -1,0 +1,276 @@
+//! Uploads (spec 1 §7 POST /api/upload) and serving them back under `/files/…`.
+//!
+//! The file type is decided from the bytes (the `infer` crate's magic numbers), never from the
+//! name or the declared type. Keys are content-addressed (`…/{sha256 prefix}/{name}.{ext}`), so
+//! a URL always names the same bytes and can be cached forever.
+
+use axum::{
+    body::Body,
+    extract::State,
+    http::{HeaderValue, StatusCode, header},
+    response::{IntoResponse, Response},
+};
+use bytes::Bytes;
+use serde::Deserialize;
+use serde_json::Value;
+use sha2::{Digest, Sha256};
+use utoipa::ToSchema;
+use vitrine_shared::{blob::BlobError, domain::slugify};
+
+use crate::{
+    auth::CurrentUser,
+    authz::authorize_project,
+    error::{ApiError, ApiJson, ApiPath, ErrorBody, Result},
+    state::AppState,
+};
+
+#[derive(Debug, Deserialize, ToSchema)]
+pub struct UploadRequest {
+    pub name: String,
+    /// The file as a data URL (`data:<type>;base64,<bytes>`).
+    pub content: String,
+    /// `[user_id, project_id, table_id?]`, or `["admin"]` for rich-text uploads.
+    #[serde(default)]
+    #[schema(value_type = Option<Vec<Object>>)]
+    pub prefix: Option<Vec<Value>>,
+}
+
+/// Accepted file kinds: (extension `infer` reports, MIME type, extension we store). Matched
+/// on infer's extension because it reports one MIME type for both WOFF and WOFF2.
+const ACCEPTED: &[(&str, &str, &str)] = &[
+    ("png", "image/png", "png"),
+    ("jpg", "image/jpeg", "jpg"),
+    ("gif", "image/gif", "gif"),
+    ("webp", "image/webp", "webp"),
+    ("avif", "image/avif", "avif"),
+    ("ico", "image/x-icon", "ico"),
+    ("woff2", "font/woff2", "woff2"),
+    ("woff", "font/woff", "woff"),
+    ("ttf", "font/ttf", "ttf"),
+    ("otf", "font/otf", "otf"),
+    ("pdf", "application/pdf", "pdf"),
+    ("mp4", "video/mp4", "mp4"),
+    ("webm", "video/webm", "webm"),
+    ("mp3", "audio/mpeg", "mp3"),
+];
+
+/// Extensions that name the same kind of file.
+fn same_kind(a: &str, b: &str) -> bool {
+    fn canon(e: &str) -> &str {
+        match e {
+            "jpeg" | "jpe" => "jpg",
+            "otf" => "ttf",
+            other => other,
+        }
+    }
+    canon(a) == canon(b)
+}
+
+/// What kind of file `bytes` is, or None if it is not one we accept.
+pub fn detect_kind(bytes: &[u8]) -> Option<(&'static str, &'static str)> {
+    if let Some(kind) = infer::get(bytes)
+        && let Some((_, mime, ext)) = ACCEPTED
+            .iter()
+            .find(|(found, _, _)| *found == kind.extension())
+    {
+        return Some((mime, ext));
+    }
+    // SVG is text: look for an <svg> root near the start.
+    let head = String::from_utf8_lossy(&bytes[..bytes.len().min(1024)]).to_ascii_lowercase();
+    let head = head.trim_start_matches('\u{feff}').trim_start();
+    if (head.starts_with("<?xml") || head.starts_with("<svg") || head.starts_with("<!--"))
+        && head.contains("<svg")
+    {
+        return Some(("image/svg+xml", "svg"));
+    }
+    None
+}
+
+fn prefix_part(v: &Value) -> Option<String> {
+    match v {
+        Value::Number(n) => n.as_i64().map(|n| n.to_string()),
+        Value::String(s) => Some(s.clone()),
+        _ => None,
+    }
+}
+
+fn parse_id(v: &Value) -> Result<i64> {
+    prefix_part(v)
+        .and_then(|s| s.parse().ok())
+        .ok_or_else(|| ApiError::invalid("prefix", "Invalid upload prefix"))
+}
+
+/// Works out (and authorizes) where an upload goes.
+async fn upload_prefix(
+    state: &AppState,
+    user: &CurrentUser,
+    prefix: Option<&[Value]>,
+) -> Result<String> {
+    let parts = match prefix {
+        None | Some([]) => return Ok(user.id.to_string()),
+        Some(parts) => parts,
+    };
+    if parts.len() == 1 && parts[0] == Value::String("admin".into()) {
+        return Ok("admin".into());
+    }
+    if parts.len() > 3 {
+        return Err(ApiError::invalid("prefix", "Invalid upload prefix"));
+    }
+    if parse_id(&parts[0])? != user.id {
+        // Another user's folder: indistinguishable from one that does not exist.
+        return Err(ApiError::NotFound);
+    }
+    let mut path = user.id.to_string();
+    if let Some(p) = parts.get(1) {
+        let project_id = parse_id(p)?;
+        authorize_project(state, user, project_id).await?;
+        path.push_str(&format!("/{project_id}"));
+        if let Some(t) = parts.get(2) {
+            let table_id = parse_id(t)?;
+            if !state
+                .store
+                .collection_in_project(table_id, project_id)
+                .await?
+            {
+                return Err(ApiError::NotFound);
+            }
+            path.push_str(&format!("/{table_id}"));
+        }
+    }
+    Ok(path)
+}
+
+#[utoipa::path(post, path = "/api/upload", tag = "uploads", request_body = UploadRequest,
+    responses((status = 201, description = "The file's URL, as text/plain", body = String),
+        (status = 404, body = ErrorBody), (status = 413, body = ErrorBody), (status = 422, body = ErrorBody)))]
+pub async fn upload(
+    State(state): State<AppState>,
+    user: CurrentUser,
+    ApiJson(req): ApiJson<UploadRequest>,
+) -> Result<Response> {
+    let max = state.settings.upload_max_bytes;
+    let too_large = || ApiError::TooLarge {
+        message: format!("The file is too large ({} MB at most)", max / (1024 * 1024)),
+    };
+    // A data URL's payload is about 4/3 the size of the file; refuse early before decoding.
+    if req.content.len() as u64 > max / 3 * 4 + 1024 {
+        return Err(too_large());
+    }
+    let url = data_url::DataUrl::process(&req.content)
+        .map_err(|_| ApiError::invalid("content", "content must be a data URL"))?;
+    let (bytes, _) = url
+        .decode_to_vec()
+        .map_err(|_| ApiError::invalid("content", "content is not valid base64"))?;
+    if bytes.is_empty() {
+        return Err(ApiError::invalid("content", "The file is empty"));
+    }
+    if bytes.len() as u64 > max {
+        return Err(too_large());
+    }
+    let (mime, ext) = detect_kind(&bytes).ok_or_else(|| ApiError::UnsupportedMediaType {
+        message: "This file type is not accepted".into(),
+    })?;
+    let name = req.name.trim();
+    if name.is_empty() || name.len() > 255 {
+        return Err(ApiError::invalid("name", "A file name is required"));
+    }
+    let (stem, declared_ext) = match name.rsplit_once('.') {
+        Some((stem, e)) if !stem.is_empty() => (stem, Some(e.to_ascii_lowercase())),
+        _ => (name, None),
+    };
+    if let Some(declared) = &declared_ext
+        && !same_kind(declared, ext)
+    {
+        return Err(ApiError::invalid(
+            "name",
+            format!("The file's content is {mime}, not .{declared}"),
+        ));
+    }
+    let prefix = upload_prefix(&state, &user, req.prefix.as_deref()).await?;
+    let digest = hex::encode(Sha256::digest(&bytes));
+    let stem = match slugify(stem) {
+        s if s.is_empty() => "file".to_string(),
+        s => s.chars().take(80).collect(),
+    };
+    let key = format!("uploads/{prefix}/{}/{stem}.{ext}", &digest[..20]);
+    state
+        .blobs
+        .put(&key, Bytes::from(bytes))
+        .await
+        .map_err(|e| ApiError::Internal(e.into()))?;
+    let mut response = (StatusCode::CREATED, format!("/files/{key}")).into_response();
+    response.headers_mut().insert(
+        header::CONTENT_TYPE,
+        HeaderValue::from_static("text/plain; charset=utf-8"),
+    );
+    Ok(response)
+}
+
+/// Serves an uploaded file. Public (sites embed them), immutable (content-addressed), never
+/// sniffed, and SVGs are sandboxed so a script inside one cannot run on this origin.
+#[utoipa::path(get, path = "/files/{key}", tag = "uploads",
+    params(("key" = String, Path, description = "Object key below /files/")),
+    responses((status = 200, description = "The file"), (status = 404, body = ErrorBody)))]
+pub async fn serve_file(
+    State(state): State<AppState>,
+    ApiPath(key): ApiPath<String>,
+) -> Result<Response> {
+    if !key.starts_with("uploads/") {
+        return Err(ApiError::NotFound);
+    }
+    let bytes = match state.blobs.get(&key).await {
+        Ok(b) => b,
+        Err(BlobError::NotFound | BlobError::InvalidKey) => return Err(ApiError::NotFound),
+        Err(e) => return Err(ApiError::Internal(e.into())),
+    };
+    let mime = mime_guess::from_path(&key).first_or_octet_stream();
+    let mut response = Response::new(Body::from(bytes));
+    let h = response.headers_mut();
+    h.insert(
+        header::CONTENT_TYPE,
+        HeaderValue::from_str(mime.as_ref())
+            .unwrap_or(HeaderValue::from_static("application/octet-stream")),
+    );
+    h.insert(
+        header::CACHE_CONTROL,
+        HeaderValue::from_static("public, max-age=31536000, immutable"),
+    );
+    h.insert(
+        header::X_CONTENT_TYPE_OPTIONS,
+        HeaderValue::from_static("nosniff"),
+    );
+    h.insert(
+        header::ACCESS_CONTROL_ALLOW_ORIGIN,
+        HeaderValue::from_static("*"),
+    );
+    h.insert(
+        header::CONTENT_SECURITY_POLICY,
+        HeaderValue::from_static(
+            "default-src 'none'; img-src 'self' data:; style-src 'unsafe-inline'; sandbox",
+        ),
+    );
+    Ok(response)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn kinds_come_from_the_bytes() {
+        let png = b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR";
+        assert_eq!(detect_kind(png), Some(("image/png", "png")));
+        assert_eq!(
+            detect_kind(b"wOF2\0\x01\0\0"),
+            Some(("font/woff2", "woff2"))
+        );
+        assert_eq!(
+            detect_kind(b"<?xml version=\"1.0\"?><svg xmlns=\"x\"></svg>"),
+            Some(("image/svg+xml", "svg"))
+        );
+        assert_eq!(detect_kind(b"<html><script>alert(1)</script>"), None);
+        assert_eq!(detect_kind(b"MZ\x90\0"), None);
+        assert!(same_kind("jpeg", "jpg"));
+        assert!(!same_kind("woff2", "png"));
+    }
+}

@@ -1,0 +1,99 @@
+//! One way to build and run the control plane: [`Application::build`] binds the listener
+//! (port 0 allowed), starts the background jobs and reports the address. `main` and the tests
+//! both use it.
+
+use std::{net::SocketAddr, time::Duration};
+
+use tokio::{net::TcpListener, sync::watch, task::JoinHandle};
+use vitrine_shared::{Settings, Store, blob::BlobStore};
+
+use crate::{mail, routes, state::AppState};
+
+pub struct Application {
+    addr: SocketAddr,
+    state: AppState,
+    shutdown: watch::Sender<bool>,
+    server: JoinHandle<std::io::Result<()>>,
+    jobs: Vec<JoinHandle<()>>,
+}
+
+impl Application {
+    /// Connects and migrates the database, opens the blob store and binds the listener.
+    pub async fn build(settings: Settings) -> anyhow::Result<Self> {
+        let store = Store::connect(&settings.database_url()).await?;
+        store.migrate().await?;
+        let blobs = BlobStore::from_settings(&settings)?;
+        let listener = TcpListener::bind(&settings.control_listen).await?;
+        let addr = listener.local_addr()?;
+        let state = AppState::new(settings, store, blobs);
+        let (shutdown, rx) = watch::channel(false);
+
+        let app = routes::router(state.clone()).into_make_service_with_connect_info::<SocketAddr>();
+        let server = tokio::spawn({
+            let rx = rx.clone();
+            async move {
+                axum::serve(listener, app)
+                    .with_graceful_shutdown(wait_for(rx))
+                    .await
+            }
+        });
+        let jobs = vec![
+            tokio::spawn(mail::run_worker(state.clone(), wait_for(rx.clone()))),
+            tokio::spawn(housekeeping(state.clone(), wait_for(rx))),
+        ];
+        Ok(Application {
+            addr,
+            state,
+            shutdown,
+            server,
+            jobs,
+        })
+    }
+
+    pub fn addr(&self) -> SocketAddr {
+        self.addr
+    }
+
+    pub fn state(&self) -> &AppState {
+        &self.state
+    }
+
+    /// Serves until `signal` resolves, then stops accepting, finishes in-flight requests and
+    /// stops the background jobs.
+    pub async fn run_until(
+        self,
+        signal: impl std::future::Future<Output = ()>,
+    ) -> anyhow::Result<()> {
+        signal.await;
+        self.stop().await
+    }
+
+    pub async fn stop(self) -> anyhow::Result<()> {
+        let _ = self.shutdown.send(true);
+        self.server.await??;
+        for job in self.jobs {
+            let _ = job.await;
+        }
+        self.state.store.close().await;
+        Ok(())
+    }
+}
+
+async fn wait_for(mut rx: watch::Receiver<bool>) {
+    let _ = rx.wait_for(|stop| *stop).await;
+}
+
+/// Prunes expired sessions and reset tokens, and idle rate-limiter entries, every 10 minutes.
+async fn housekeeping(state: AppState, shutdown: impl std::future::Future<Output = ()>) {
+    tokio::pin!(shutdown);
+    loop {
+        if let Err(e) = state.store.prune_expired().await {
+            tracing::warn!(error = %e, "pruning expired sessions failed");
+        }
+        state.login_limiter.prune();
+        tokio::select! {
+            _ = tokio::time::sleep(Duration::from_secs(600)) => {}
+            _ = &mut shutdown => break,
+        }
+    }
+}

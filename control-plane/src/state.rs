@@ -1,0 +1,82 @@
+//! Shared application state, cloned cheaply into every handler.
+
+use std::{num::NonZeroU32, sync::Arc};
+
+use governor::{DefaultKeyedRateLimiter, Quota, RateLimiter};
+use tokio::sync::Notify;
+use vitrine_shared::{Settings, Store, blob::BlobStore};
+
+use crate::error::ApiError;
+
+#[derive(Clone)]
+pub struct AppState(Arc<Inner>);
+
+pub struct Inner {
+    pub settings: Settings,
+    pub store: Store,
+    pub blobs: BlobStore,
+    pub login_limiter: LoginLimiter,
+    /// Wakes the mail worker when something is queued.
+    pub mail_wake: Notify,
+}
+
+impl std::ops::Deref for AppState {
+    type Target = Inner;
+    fn deref(&self) -> &Inner {
+        &self.0
+    }
+}
+
+impl AppState {
+    pub fn new(settings: Settings, store: Store, blobs: BlobStore) -> Self {
+        let login_limiter = LoginLimiter::new(settings.login_attempts_per_minute);
+        AppState(Arc::new(Inner {
+            settings,
+            store,
+            blobs,
+            login_limiter,
+            mail_wake: Notify::new(),
+        }))
+    }
+}
+
+/// Sign-in attempts per account and per client address, with governor's GCRA limiter (the
+/// maintained Rust rate-limiting library; keyed limiters need no hand-written bookkeeping).
+/// In-memory per control-plane node: with N nodes an attacker gets at most N times the quota.
+pub struct LoginLimiter {
+    by_key: DefaultKeyedRateLimiter<String>,
+}
+
+impl LoginLimiter {
+    pub fn new(per_minute: u32) -> Self {
+        let n = NonZeroU32::new(per_minute.max(1)).expect("at least one");
+        Self {
+            by_key: RateLimiter::keyed(Quota::per_minute(n)),
+        }
+    }
+
+    /// Counts an attempt for the account and the address; refuses once either is over quota.
+    pub fn check(&self, account: &str, address: &str) -> Result<(), ApiError> {
+        use governor::clock::{Clock, DefaultClock};
+        for key in [format!("acct:{account}"), format!("addr:{address}")] {
+            if let Err(not_until) = self.by_key.check_key(&key) {
+                let wait = not_until
+                    .wait_time_from(DefaultClock::default().now())
+                    .as_secs()
+                    .max(1);
+                return Err(ApiError::TooManyRequests {
+                    message: format!(
+                        "Too many sign-in attempts. Please try again in {wait} seconds."
+                    ),
+                    retry_after_secs: wait,
+                });
+            }
+        }
+        Ok(())
+    }
+
+    /// Forgets entries that have fully recovered (called periodically to bound memory).
+    pub fn prune(&self) {
+        self.by_key.retain_recent();
+    }
+}

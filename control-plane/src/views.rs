@@ -1,0 +1,194 @@
+//! What the API returns: the spec's shapes, built from store rows. Server-owned values
+//! (verification, publish state, flags) appear here and nowhere in request types.
+
+use chrono::{DateTime, Utc};
+use serde::Serialize;
+use serde_json::{Map, Value};
+use utoipa::ToSchema;
+use vitrine_shared::{
+    Settings,
+    store::{CollectionSummary, Page, PageSummary, Permissions, Project, Template, User},
+};
+
+#[derive(Debug, Serialize, ToSchema)]
+pub struct UserView {
+    pub id: i64,
+    pub name: String,
+    pub email: String,
+    pub language: String,
+    pub currency: String,
+    pub business_id: Option<i64>,
+    pub is_admin: bool,
+    pub is_business_admin: bool,
+    pub permissions: Permissions,
+    pub created_at: DateTime<Utc>,
+    /// The administrator's id while they are signed in as this user.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub impersonator_id: Option<i64>,
+}
+
+impl UserView {
+    pub fn new(u: &User, impersonator_id: Option<i64>) -> Self {
+        UserView {
+            id: u.id,
+            name: u.name.clone(),
+            email: u.email.clone(),
+            language: u.language.clone(),
+            currency: u.currency.clone(),
+            business_id: u.business_id,
+            is_admin: u.is_admin,
+            is_business_admin: u.is_business_admin,
+            permissions: u.permissions.0.clone(),
+            created_at: u.created_at,
+            impersonator_id,
+        }
+    }
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+pub struct ProjectView {
+    pub id: i64,
+    pub name: String,
+    pub slug: String,
+    pub domain: Option<String>,
+    pub token: String,
+    pub uuid: String,
+    pub is_published: bool,
+    pub thumbnail: Option<String>,
+    pub thumbnail_timestamp: Option<i64>,
+    pub created_at: DateTime<Utc>,
+    pub updated_at: DateTime<Utc>,
+    /// Where the site answers under the platform domain.
+    pub preview_url: String,
+    /// description, fonts, header, footer, favicon, integrations; plus the server-owned
+    /// verified, verifiedDomain and verifiedTimestamp.
+    #[schema(value_type = Object)]
+    pub meta: Value,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub pages: Option<Vec<PageSummary>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub tables: Option<Vec<CollectionSummary>>,
+}
+
+impl ProjectView {
+    pub fn new(p: &Project, settings: &Settings) -> Self {
+        let mut meta = match &p.meta.0 {
+            Value::Object(m) => m.clone(),
+            _ => Map::new(),
+        };
+        meta.insert("verified".into(), Value::Bool(p.verified));
+        meta.insert(
+            "verifiedDomain".into(),
+            p.verified_domain
+                .clone()
+                .map(Value::String)
+                .unwrap_or(Value::Null),
+        );
+        meta.insert(
+            "verifiedTimestamp".into(),
+            p.verified_at
+                .map(|t| Value::String(t.to_rfc3339()))
+                .unwrap_or(Value::Null),
+        );
+        ProjectView {
+            id: p.id,
+            name: p.name.clone(),
+            slug: p.slug.clone(),
+            domain: p.domain.clone(),
+            token: p.token.clone(),
+            uuid: p.uuid.clone(),
+            is_published: p.is_published,
+            thumbnail: p.thumbnail.clone(),
+            thumbnail_timestamp: p.thumbnail_timestamp,
+            created_at: p.created_at,
+            updated_at: p.updated_at,
+            preview_url: settings.preview_url(&p.slug),
+            meta: Value::Object(meta),
+            pages: None,
+            tables: None,
+        }
+    }
+
+    pub fn with_content(mut self, pages: Vec<PageSummary>, tables: Vec<CollectionSummary>) -> Self {
+        self.pages = Some(pages);
+        self.tables = Some(tables);
+        self
+    }
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+pub struct PageView {
+    pub id: i64,
+    pub project_id: i64,
+    pub name: String,
+    pub slug: String,
+    pub description: String,
+    pub image: String,
+    #[schema(value_type = Object)]
+    pub meta: Value,
+    pub output: String,
+    #[schema(value_type = Vec<Object>)]
+    pub blocks: Value,
+    pub table_id: Option<i64>,
+    pub is_home: bool,
+    pub created_at: DateTime<Utc>,
+    pub updated_at: DateTime<Utc>,
+}
+
+impl From<Page> for PageView {
+    fn from(p: Page) -> Self {
+        PageView {
+            is_home: p.slug == "/",
+            id: p.id,
+            project_id: p.project_id,
+            name: p.name,
+            slug: p.slug,
+            description: p.description,
+            image: p.image,
+            meta: p.meta.0,
+            output: p.output,
+            blocks: p.blocks.0,
+            table_id: p.table_id,
+            created_at: p.created_at,
+            updated_at: p.updated_at,
+        }
+    }
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+pub struct TemplateView {
+    pub id: i64,
+    pub name: String,
+    pub description: String,
+    pub category: String,
+    pub order: i64,
+    /// '1' or '0', as the spec writes it.
+    pub is_published: String,
+    pub thumbnail: Option<String>,
+}
+
+impl From<Template> for TemplateView {
+    fn from(t: Template) -> Self {
+        TemplateView {
+            id: t.id,
+            name: t.name,
+            description: t.description,
+            category: t.category,
+            order: t.sort_order,
+            is_published: if t.is_published { "1" } else { "0" }.into(),
+            thumbnail: t.thumbnail,
+        }
+    }
+}
+
+/// A plain `{"message": …}` answer.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct MessageView {
+    pub message: String,
+}
+
+impl MessageView {
+    pub fn new(m: impl Into<String>) -> Self {
+        MessageView { message: m.into() }
+    }
+}
