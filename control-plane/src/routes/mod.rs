@@ -42,7 +42,9 @@ struct ApiDoc;
 
 /// The API routes with their OpenAPI description.
 fn api(state: &AppState) -> (Router<AppState>, utoipa::openapi::OpenApi) {
-    let upload_limit = (state.settings.upload_max_bytes / 3 * 4 + 64 * 1024) as usize;
+    // Room for a file somewhat over the limit, so the handler can answer with the file-size
+    // message; a data URL is about 4/3 the size of its file.
+    let upload_limit = (state.settings.upload_max_bytes * 2 + 64 * 1024) as usize;
     let (uploads, _) = OpenApiRouter::<AppState>::new()
         .routes(routes!(uploads::upload))
         .layer(DefaultBodyLimit::max(upload_limit))
@@ -64,8 +66,7 @@ fn api(state: &AppState) -> (Router<AppState>, utoipa::openapi::OpenApi) {
         .routes(routes!(projects::duplicate_project))
         .routes(routes!(pages::create_page))
         .routes(routes!(pages::get_page))
-        .routes(routes!(pages::update_page))
-        .routes(routes!(pages::delete_page))
+        .routes(routes!(pages::update_page, pages::delete_page))
         .routes(routes!(templates::list_templates, templates::save_template))
         .routes(routes!(templates::use_template))
         .layer(DefaultBodyLimit::max(

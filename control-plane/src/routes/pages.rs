@@ -80,8 +80,8 @@ pub async fn get_page(
     Ok(ApiJson(PageView::from(page)))
 }
 
-#[utoipa::path(post, path = "/api/page/{page_id}", tag = "pages", request_body = UpdatePage,
-    params(("page_id" = i64, Path, description = "Page id")),
+#[utoipa::path(post, path = "/api/page/{id}", tag = "pages", request_body = UpdatePage,
+    params(("id" = i64, Path, description = "Page id")),
     responses((status = 200, body = PageView), (status = 404, body = ErrorBody), (status = 409, body = ErrorBody), (status = 422, body = ErrorBody)))]
 pub async fn update_page(
     State(state): State<AppState>,

@@ -65,6 +65,13 @@ impl Store {
         Ok(())
     }
 
+    /// Every mail addressed to `to`, oldest first (support tooling and tests).
+    pub async fn mail_to(&self, to: &str) -> Result<Vec<OutboxMail>> {
+        dispatch!(self, p => sqlx::query_as::<_, OutboxMail>(
+            "SELECT id, to_addr, subject, body, attempts FROM outbox WHERE to_addr = $1 ORDER BY id")
+            .bind(to).fetch_all(p).await.map_err(map_err))
+    }
+
     /// `(pending, sent)` counts, for tests and metrics.
     pub async fn outbox_counts(&self) -> Result<(i64, i64)> {
         dispatch!(self, p => sqlx::query_as::<_, (i64, i64)>(

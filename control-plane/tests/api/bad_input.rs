@@ -1,0 +1,350 @@
+//! Every route against bad input: malformed JSON, wrong types, missing fields, oversized
+//! bodies, a wrong content type, unknown ids, malformed ids and another user's ids. Each
+//! answers 4xx with a JSON message, never 500, and nothing is written.
+
+use reqwest::{Method, StatusCode};
+use serde_json::{Value, json};
+use vitrine_shared::dual_test;
+
+use crate::helpers::{Session, TestApp, expect_error, json_ok, raw_request};
+
+/// The ids a route's path can mention.
+struct Ids {
+    project: i64,
+    page: i64,
+    template: i64,
+}
+
+struct Route {
+    method: Method,
+    path: fn(&Ids) -> String,
+    /// A body of the right shape with fields of the wrong JSON type; None: the route takes no body.
+    wrong_types: Option<Value>,
+    /// Whether `{}` is a complete, valid body for this route.
+    empty_ok: bool,
+}
+
+fn routes() -> Vec<Route> {
+    use Method as M;
+    vec![
+        Route {
+            method: M::POST,
+            path: |_| "/api/login".into(),
+            wrong_types: Some(json!({"email": 1, "password": []})),
+            empty_ok: false,
+        },
+        Route {
+            method: M::POST,
+            path: |_| "/api/register".into(),
+            wrong_types: Some(json!({"name": {}, "email": true, "password": 5})),
+            empty_ok: false,
+        },
+        Route {
+            method: M::POST,
+            path: |_| "/api/forgot".into(),
+            wrong_types: Some(json!({"email": 42})),
+            empty_ok: false,
+        },
+        Route {
+            method: M::POST,
+            path: |_| "/api/new-password".into(),
+            wrong_types: Some(json!({"email": 1, "password": 2, "token": 3})),
+            empty_ok: false,
+        },
+        Route {
+            method: M::POST,
+            path: |_| "/api/projects".into(),
+            wrong_types: Some(json!({"name": 7, "meta": "x"})),
+            empty_ok: false,
+        },
+        Route {
+            method: M::POST,
+            path: |i| format!("/api/projects/{}", i.project),
+            wrong_types: Some(json!({"name": [], "meta": {"fonts": "x"}})),
+            empty_ok: true,
+        },
+        Route {
+            method: M::POST,
+            path: |_| "/api/pages".into(),
+            wrong_types: Some(json!({"name": 1, "project_id": "abc"})),
+            empty_ok: false,
+        },
+        Route {
+            method: M::POST,
+            path: |i| format!("/api/page/{}", i.page),
+            wrong_types: Some(json!({"name": 1, "blocks": "x", "table_id": "y"})),
+            empty_ok: true,
+        },
+        Route {
+            method: M::POST,
+            path: |i| format!("/api/templates/use/{}", i.template),
+            wrong_types: Some(json!({"name": 9})),
+            empty_ok: false,
+        },
+        Route {
+            method: M::POST,
+            path: |_| "/api/templates".into(),
+            wrong_types: Some(json!({"project_id": "x", "name": 1})),
+            empty_ok: false,
+        },
+        Route {
+            method: M::POST,
+            path: |_| "/api/upload".into(),
+            wrong_types: Some(json!({"name": 1, "content": 2, "prefix": "x"})),
+            empty_ok: false,
+        },
+        Route {
+            method: M::POST,
+            path: |i| format!("/api/projects/{}/duplicate", i.project),
+            wrong_types: None,
+            empty_ok: true,
+        },
+        Route {
+            method: M::GET,
+            path: |i| format!("/api/projects/{}", i.project),
+            wrong_types: None,
+            empty_ok: true,
+        },
+        Route {
+            method: M::DELETE,
+            path: |i| format!("/api/projects/{}", i.project),
+            wrong_types: None,
+            empty_ok: true,
+        },
+        Route {
+            method: M::GET,
+            path: |i| format!("/api/project/{}/page/{}", i.project, i.page),
+            wrong_types: None,
+            empty_ok: true,
+        },
+        Route {
+            method: M::DELETE,
+            path: |i| format!("/api/page/{}", i.page),
+            wrong_types: None,
+            empty_ok: true,
+        },
+    ]
+}
+
+async fn send_raw(
+    app: &TestApp,
+    s: &Session,
+    method: &Method,
+    path: &str,
+    content_type: &str,
+    body: Vec<u8>,
+) -> reqwest::Response {
+    s.client
+        .request(method.clone(), app.url(path))
+        .header("content-type", content_type)
+        .body(body)
+        .send()
+        .await
+        .unwrap()
+}
+
+async fn snapshot(app: &TestApp, s: &Session, project: i64) -> Value {
+    let p = json_ok(app.get(s, &format!("/api/projects/{project}")).await).await;
+    json!({"name": p["name"], "slug": p["slug"], "meta": p["meta"], "pages": p["pages"], "count": json_ok(app.get(s, "/api/projects").await).await.as_array().unwrap().len()})
+}
+
+dual_test!(
+    async fn every_route_answers_bad_input_with_a_json_4xx_and_writes_nothing(app: TestApp) {
+        vitrine_control::seed::run(app.app.state()).await.unwrap();
+        let owner = app.register("owner-bad@example.com").await;
+        app.make_admin(&owner).await;
+        let p = app.create_project(&owner, "Intacto").await;
+        let project = p["id"].as_i64().unwrap();
+        let page = json_ok(
+            app.post(
+                &owner,
+                "/api/pages",
+                json!({"name": "Sobre", "project_id": project}),
+            )
+            .await,
+        )
+        .await["id"]
+            .as_i64()
+            .unwrap();
+        let template = json_ok(app.get(&owner, "/api/templates").await).await[0]["id"]
+            .as_i64()
+            .unwrap();
+        let ids = Ids {
+            project,
+            page,
+            template,
+        };
+        let before = snapshot(&app, &owner, project).await;
+
+        let mut huge = br#"{"name": ""#.to_vec();
+        huge.extend(std::iter::repeat_n(b'a', 24 * 1024 * 1024));
+        huge.extend(br#""}"#);
+
+        for r in routes() {
+            let path = (r.path)(&ids);
+            let Some(wrong) = &r.wrong_types else {
+                continue;
+            };
+            let what = format!("{} {path}", r.method);
+            // Malformed JSON.
+            let res = send_raw(
+                &app,
+                &owner,
+                &r.method,
+                &path,
+                "application/json",
+                br#"{"name": "#.to_vec(),
+            )
+            .await;
+            let msg = expect_error(res, StatusCode::BAD_REQUEST).await;
+            assert!(msg.starts_with("Malformed JSON"), "{what}: {msg}");
+            // Wrong types.
+            let res = send_raw(
+                &app,
+                &owner,
+                &r.method,
+                &path,
+                "application/json",
+                serde_json::to_vec(wrong).unwrap(),
+            )
+            .await;
+            let msg = expect_error(res, StatusCode::UNPROCESSABLE_ENTITY).await;
+            assert!(msg.starts_with("Invalid request"), "{what}: {msg}");
+            // Not JSON at all.
+            let res = send_raw(
+                &app,
+                &owner,
+                &r.method,
+                &path,
+                "text/plain",
+                b"name=x".to_vec(),
+            )
+            .await;
+            expect_error(res, StatusCode::UNSUPPORTED_MEDIA_TYPE).await;
+            // Missing fields.
+            if !r.empty_ok {
+                let res = send_raw(
+                    &app,
+                    &owner,
+                    &r.method,
+                    &path,
+                    "application/json",
+                    b"{}".to_vec(),
+                )
+                .await;
+                assert!(
+                    res.status().is_client_error(),
+                    "{what}: {{}} gave {}",
+                    res.status()
+                );
+                expect_error(res, StatusCode::UNPROCESSABLE_ENTITY).await;
+            }
+            // Oversized.
+            let (status, body) = raw_request(
+                &app.base,
+                r.method.as_str(),
+                &path,
+                &owner.cookie,
+                "application/json",
+                huge.clone(),
+            )
+            .await;
+            assert_eq!(status, 413, "{what}: {body}");
+            assert_eq!(body["error"], "too_large", "{what}: {body}");
+        }
+        assert_eq!(
+            snapshot(&app, &owner, project).await,
+            before,
+            "bad input wrote nothing"
+        );
+
+        // Unknown, malformed and other users' ids.
+        let stranger = app.register("stranger-bad@example.com").await;
+        let unknown = Ids {
+            project: 987654,
+            page: 987654,
+            template: 987654,
+        };
+        for r in routes() {
+            let path_real = (r.path)(&ids);
+            let path_unknown = (r.path)(&unknown);
+            let body = if r.wrong_types.is_some() {
+                Some(json!({"name": "x", "project_id": 987654}))
+            } else {
+                None
+            };
+            if path_unknown != path_real {
+                let res = app
+                    .call(&owner, r.method.clone(), &path_unknown, body.clone())
+                    .await;
+                expect_error(res, StatusCode::NOT_FOUND).await;
+                let malformed = path_real
+                    .replace(&project.to_string(), "abc")
+                    .replace(&page.to_string(), "abc")
+                    .replace(&template.to_string(), "abc");
+                let res = app
+                    .call(&owner, r.method.clone(), &malformed, body.clone())
+                    .await;
+                expect_error(res, StatusCode::NOT_FOUND).await;
+                // Templates are not project-scoped: only the project and page routes are owned.
+                if !path_real.contains("/templates/") {
+                    let res = app
+                        .call(&stranger, r.method.clone(), &path_real, body.clone())
+                        .await;
+                    expect_error(res, StatusCode::NOT_FOUND).await;
+                }
+            }
+        }
+        // Calls naming another user's project in the body.
+        for (path, body) in [
+            ("/api/pages", json!({"name": "x", "project_id": project})),
+            (
+                "/api/templates",
+                json!({"name": "x", "project_id": project}),
+            ),
+            (
+                "/api/upload",
+                json!({"name": "a.png", "content": "data:image/png;base64,iVBORw0KGgo=", "prefix": [owner.id(), project]}),
+            ),
+        ] {
+            let res = app.post(&stranger, path, body).await;
+            // Saving a template is for administrators (403) before the project is even looked at.
+            let want = if path == "/api/templates" {
+                StatusCode::FORBIDDEN
+            } else {
+                StatusCode::NOT_FOUND
+            };
+            expect_error(res, want).await;
+        }
+        assert_eq!(
+            snapshot(&app, &owner, project).await,
+            before,
+            "other users wrote nothing"
+        );
+        // Signed-out callers get 401 on every private route.
+        let anon = Session {
+            client: TestApp::client(),
+            user: Value::Null,
+            cookie: String::new(),
+        };
+        for r in routes()
+            .into_iter()
+            .filter(|r| !(r.path)(&ids).starts_with("/api/login"))
+        {
+            let path = (r.path)(&ids);
+            if ["/api/register", "/api/forgot", "/api/new-password"].contains(&path.as_str()) {
+                continue;
+            }
+            let res = app
+                .call(&anon, r.method.clone(), &path, Some(json!({})))
+                .await;
+            expect_error(res, StatusCode::UNAUTHORIZED).await;
+        }
+        // Unknown API paths are JSON 404s, not the dashboard.
+        expect_error(
+            app.get(&owner, "/api/nothing-here").await,
+            StatusCode::NOT_FOUND,
+        )
+        .await;
+    }
+);

@@ -1,0 +1,212 @@
+//! `TestApp`: builds the application exactly as `main` does, on port 0, with its own
+//! database and data directory.
+
+use reqwest::{Client, Method, Response, StatusCode};
+use serde_json::{Value, json};
+use vitrine_control::startup::Application;
+use vitrine_shared::{
+    Settings, Store,
+    testing::{Backend, TestDb},
+};
+
+pub struct TestApp {
+    pub base: String,
+    pub app: Application,
+    pub store: Store,
+    _dir: tempfile::TempDir,
+    _db: TestDb,
+}
+
+/// A signed-in browser-like client (it keeps cookies).
+pub struct Session {
+    pub client: Client,
+    pub user: Value,
+    /// `name=value` of the session cookie, for raw-socket requests.
+    pub cookie: String,
+}
+
+impl Session {
+    pub fn id(&self) -> i64 {
+        self.user["id"].as_i64().unwrap()
+    }
+}
+
+impl TestApp {
+    pub async fn new(backend: Backend) -> TestApp {
+        Self::with(backend, |_| {}).await
+    }
+
+    /// Like `new`, with settings adjusted by `tweak` before start-up.
+    pub async fn with(backend: Backend, tweak: impl FnOnce(&mut Settings)) -> TestApp {
+        let db = TestDb::new(backend).await;
+        let dir = tempfile::tempdir().unwrap();
+        let mut settings = Settings {
+            database_url: Some(vitrine_shared::secret::Secret::new(db.url.clone())),
+            data_dir: dir.path().to_path_buf(),
+            control_listen: "127.0.0.1:0".into(),
+            dashboard_dir: dir.path().join("no-dashboard"),
+            ..Settings::default()
+        };
+        tweak(&mut settings);
+        let app = Application::build(settings)
+            .await
+            .expect("application starts");
+        let base = format!("http://{}", app.addr());
+        let store = app.state().store.clone();
+        TestApp {
+            base,
+            app,
+            store,
+            _dir: dir,
+            _db: db,
+        }
+    }
+
+    pub fn url(&self, path: &str) -> String {
+        format!("{}{path}", self.base)
+    }
+
+    pub fn client() -> Client {
+        Client::builder().cookie_store(true).build().unwrap()
+    }
+
+    /// Registers a fresh account and returns its signed-in session.
+    pub async fn register(&self, email: &str) -> Session {
+        let client = Self::client();
+        let res = client
+            .post(self.url("/api/register"))
+            .json(&json!({"name": "Ana Teste", "email": email, "password": "senha-segura-1"}))
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(res.status(), StatusCode::CREATED, "register {email}");
+        let cookie = res.headers()["set-cookie"]
+            .to_str()
+            .unwrap()
+            .split(';')
+            .next()
+            .unwrap()
+            .to_string();
+        let user = res.json().await.unwrap();
+        Session {
+            client,
+            user,
+            cookie,
+        }
+    }
+
+    /// Makes an account an administrator (server-owned flag, set through the store).
+    pub async fn make_admin(&self, s: &Session) {
+        self.store
+            .set_user_flags(s.id(), true, false)
+            .await
+            .unwrap();
+    }
+
+    pub async fn call(
+        &self,
+        s: &Session,
+        method: Method,
+        path: &str,
+        body: Option<Value>,
+    ) -> Response {
+        let mut req = s.client.request(method, self.url(path));
+        if let Some(b) = body {
+            req = req.json(&b);
+        }
+        req.send().await.unwrap()
+    }
+
+    pub async fn get(&self, s: &Session, path: &str) -> Response {
+        self.call(s, Method::GET, path, None).await
+    }
+
+    pub async fn post(&self, s: &Session, path: &str, body: Value) -> Response {
+        self.call(s, Method::POST, path, Some(body)).await
+    }
+
+    pub async fn delete(&self, s: &Session, path: &str) -> Response {
+        self.call(s, Method::DELETE, path, None).await
+    }
+
+    pub async fn create_project(&self, s: &Session, name: &str) -> Value {
+        let res = self.post(s, "/api/projects", json!({"name": name})).await;
+        assert_eq!(res.status(), StatusCode::CREATED);
+        res.json().await.unwrap()
+    }
+}
+
+/// Asserts the status and the JSON error shape, and returns the message.
+pub async fn expect_error(res: Response, status: StatusCode) -> String {
+    let got = res.status();
+    let text = res.text().await.unwrap();
+    assert_eq!(got, status, "body: {text}");
+    let body: Value =
+        serde_json::from_str(&text).unwrap_or_else(|_| panic!("error body is JSON: {text}"));
+    assert!(body["error"].is_string(), "error code in {text}");
+    body["message"].as_str().expect("message").to_string()
+}
+
+pub async fn json_ok(res: Response) -> Value {
+    let status = res.status();
+    let text = res.text().await.unwrap();
+    assert!(status.is_success(), "{status}: {text}");
+    serde_json::from_str(&text).unwrap_or(Value::Null)
+}
+
+/// Waits (up to 10 s, checking every 20 ms) for a condition that background work makes true.
+pub async fn eventually<F, Fut>(mut check: F)
+where
+    F: FnMut() -> Fut,
+    Fut: std::future::Future<Output = bool>,
+{
+    let deadline = tokio::time::Instant::now() + std::time::Duration::from_secs(10);
+    while !check().await {
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "condition not met within 10 s"
+        );
+        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+    }
+}
+
+/// Sends a request over a plain socket, writing the body while reading the answer, so a
+/// server that answers early (413) and closes does not lose its response. Returns the status
+/// and the body.
+pub async fn raw_request(
+    base: &str,
+    method: &str,
+    path: &str,
+    cookie: &str,
+    content_type: &str,
+    body: Vec<u8>,
+) -> (u16, Value) {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let addr = base.trim_start_matches("http://");
+    let stream = tokio::net::TcpStream::connect(addr).await.unwrap();
+    let (mut read, mut write) = stream.into_split();
+    let head = format!(
+        "{method} {path} HTTP/1.1\r\nHost: {addr}\r\nCookie: {cookie}\r\nContent-Type: {content_type}\r\nContent-Length: {}\r\nConnection: close\r\n\r\n",
+        body.len()
+    );
+    let writer = tokio::spawn(async move {
+        let _ = write.write_all(head.as_bytes()).await;
+        let _ = write.write_all(&body).await;
+    });
+    let mut raw = Vec::new();
+    let _ = read.read_to_end(&mut raw).await;
+    writer.abort();
+    let text = String::from_utf8_lossy(&raw).to_string();
+    let status: u16 = text
+        .split_whitespace()
+        .nth(1)
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(0);
+    let body_text = text.split_once("\r\n\r\n").map(|(_, b)| b).unwrap_or("");
+    // The body may be chunked: take the JSON object inside.
+    let json = body_text
+        .find('{')
+        .and_then(|i| body_text.rfind('}').map(|j| &body_text[i..=j]))
+        .unwrap_or("null");
+    (status, serde_json::from_str(json).unwrap_or(Value::Null))
+}

@@ -1,0 +1,13 @@
+//! API tests: a real control plane on port 0, real HTTP, a fresh database per test, each
+//! test run on SQLite and on PostgreSQL. One test binary keeps link time short.
+
+mod helpers;
+mod smtp;
+
+mod bad_input;
+mod openapi;
+mod pages;
+mod projects;
+mod session;
+mod templates;
+mod uploads;

@@ -1,0 +1,58 @@
+//! The OpenAPI document covers every route.
+
+use serde_json::Value;
+use vitrine_shared::testing::Backend;
+
+use crate::helpers::TestApp;
+
+#[tokio::test]
+async fn the_openapi_document_lists_every_route_and_has_a_page() {
+    let app = TestApp::new(Backend::Sqlite).await;
+    let doc: Value = reqwest::get(app.url("/api/openapi.json"))
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    let paths = doc["paths"].as_object().unwrap();
+    let expected: &[(&str, &[&str])] = &[
+        ("/api/config", &["get"]),
+        ("/api/user", &["get"]),
+        ("/api/login", &["post"]),
+        ("/api/register", &["post"]),
+        ("/api/logout", &["get"]),
+        ("/api/forgot", &["post"]),
+        ("/api/new-password", &["post"]),
+        ("/api/projects", &["get", "post"]),
+        ("/api/projects/{id}", &["get", "post", "delete"]),
+        ("/api/projects/{id}/duplicate", &["post"]),
+        ("/api/pages", &["post"]),
+        ("/api/page/{id}", &["post", "delete"]),
+        ("/api/project/{id}/page/{page_id}", &["get"]),
+        ("/api/templates", &["get", "post"]),
+        ("/api/templates/use/{template_id}", &["post"]),
+        ("/api/upload", &["post"]),
+        ("/files/{key}", &["get"]),
+    ];
+    for (path, methods) in expected {
+        let item = paths
+            .get(*path)
+            .unwrap_or_else(|| panic!("{path} missing from OpenAPI"));
+        for m in *methods {
+            assert!(item.get(*m).is_some(), "{m} {path} missing");
+        }
+    }
+    assert_eq!(
+        paths.len(),
+        expected.len(),
+        "undocumented or unexpected paths: {:?}",
+        paths.keys().collect::<Vec<_>>()
+    );
+    let page = reqwest::get(app.url("/api/docs"))
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
+    assert!(page.contains("swagger-ui-bundle.js"));
+}

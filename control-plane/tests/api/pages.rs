@@ -1,0 +1,195 @@
+//! Pages.
+
+use reqwest::StatusCode;
+use serde_json::json;
+use vitrine_shared::dual_test;
+
+use crate::helpers::{TestApp, expect_error, json_ok};
+
+dual_test!(
+    async fn pages_are_created_with_normalised_unique_slugs(app: TestApp) {
+        let s = app.register("pages@example.com").await;
+        let pid = app.create_project(&s, "Site").await["id"].as_i64().unwrap();
+        let res = app
+            .post(
+                &s,
+                "/api/pages",
+                json!({"name": "Serviços & Preços", "project_id": pid}),
+            )
+            .await;
+        assert_eq!(res.status(), StatusCode::CREATED);
+        let page = res.json::<serde_json::Value>().await.unwrap();
+        assert_eq!(page["slug"], "servicos-precos");
+        assert_eq!(page["is_home"], false);
+        let again = json_ok(
+            app.post(
+                &s,
+                "/api/pages",
+                json!({"name": "Serviços & Preços", "project_id": pid}),
+            )
+            .await,
+        )
+        .await;
+        assert_eq!(again["slug"], "servicos-precos-2");
+        let msg = expect_error(
+            app.post(&s, "/api/pages", json!({"name": " ", "project_id": pid}))
+                .await,
+            StatusCode::UNPROCESSABLE_ENTITY,
+        )
+        .await;
+        assert_eq!(msg, "Page name is required");
+        let project = json_ok(app.get(&s, &format!("/api/projects/{pid}")).await).await;
+        assert_eq!(project["pages"].as_array().unwrap().len(), 3);
+    }
+);
+
+dual_test!(
+    async fn pages_are_read_and_saved(app: TestApp) {
+        let s = app.register("edit@example.com").await;
+        let pid = app.create_project(&s, "Site").await["id"].as_i64().unwrap();
+        let page = json_ok(
+            app.post(
+                &s,
+                "/api/pages",
+                json!({"name": "Sobre", "project_id": pid}),
+            )
+            .await,
+        )
+        .await;
+        let id = page["id"].as_i64().unwrap();
+        let saved = json_ok(app.post(&s, &format!("/api/page/{id}"), json!({
+            "name": "Quem somos", "slug": "/Quem Somos/", "description": "SEO", "output": "<section>Oi</section>",
+            "blocks": [{"uid": "a", "template": "<section>Oi</section>"}], "meta": {"header": "<meta name=x>"}
+        })).await).await;
+        assert_eq!(saved["slug"], "quem-somos");
+        assert_eq!(saved["output"], "<section>Oi</section>");
+        let got = json_ok(app.get(&s, &format!("/api/project/{pid}/page/{id}")).await).await;
+        assert_eq!(got["name"], "Quem somos");
+        assert_eq!(got["meta"]["header"], "<meta name=x>");
+        // A slug another page has is a conflict.
+        let other = json_ok(
+            app.post(
+                &s,
+                "/api/pages",
+                json!({"name": "Contato", "project_id": pid}),
+            )
+            .await,
+        )
+        .await;
+        let msg = expect_error(
+            app.post(
+                &s,
+                &format!("/api/page/{}", other["id"]),
+                json!({"slug": "quem-somos"}),
+            )
+            .await,
+            StatusCode::CONFLICT,
+        )
+        .await;
+        assert_eq!(msg, "A page with this slug already exists");
+        // The page must belong to the project in the URL.
+        let pid2 = app.create_project(&s, "Outro").await["id"]
+            .as_i64()
+            .unwrap();
+        expect_error(
+            app.get(&s, &format!("/api/project/{pid2}/page/{id}")).await,
+            StatusCode::NOT_FOUND,
+        )
+        .await;
+    }
+);
+
+dual_test!(
+    async fn the_home_page_cannot_be_deleted_or_moved(app: TestApp) {
+        let s = app.register("home@example.com").await;
+        let p = app.create_project(&s, "Site").await;
+        let home = p["pages"][0]["id"].as_i64().unwrap();
+        let msg = expect_error(
+            app.delete(&s, &format!("/api/page/{home}")).await,
+            StatusCode::UNPROCESSABLE_ENTITY,
+        )
+        .await;
+        assert_eq!(msg, "The home page cannot be deleted");
+        let msg = expect_error(
+            app.post(&s, &format!("/api/page/{home}"), json!({"slug": "inicio"}))
+                .await,
+            StatusCode::UNPROCESSABLE_ENTITY,
+        )
+        .await;
+        assert_eq!(msg, "The home page's slug cannot be changed");
+        let other = json_ok(
+            app.post(
+                &s,
+                "/api/pages",
+                json!({"name": "Sobre", "project_id": p["id"]}),
+            )
+            .await,
+        )
+        .await;
+        assert_eq!(
+            app.delete(&s, &format!("/api/page/{}", other["id"]))
+                .await
+                .status(),
+            StatusCode::NO_CONTENT
+        );
+        expect_error(
+            app.get(
+                &s,
+                &format!("/api/project/{}/page/{}", p["id"], other["id"]),
+            )
+            .await,
+            StatusCode::NOT_FOUND,
+        )
+        .await;
+    }
+);
+
+dual_test!(
+    async fn another_users_pages_answer_not_found(app: TestApp) {
+        let a = app.register("pa@example.com").await;
+        let b = app.register("pb@example.com").await;
+        let p = app.create_project(&a, "A").await;
+        let home = p["pages"][0]["id"].as_i64().unwrap();
+        let pid = p["id"].as_i64().unwrap();
+        expect_error(
+            app.get(&b, &format!("/api/project/{pid}/page/{home}"))
+                .await,
+            StatusCode::NOT_FOUND,
+        )
+        .await;
+        expect_error(
+            app.post(&b, &format!("/api/page/{home}"), json!({"name": "x"}))
+                .await,
+            StatusCode::NOT_FOUND,
+        )
+        .await;
+        expect_error(
+            app.post(&b, "/api/pages", json!({"name": "x", "project_id": pid}))
+                .await,
+            StatusCode::NOT_FOUND,
+        )
+        .await;
+        let extra = json_ok(
+            app.post(
+                &a,
+                "/api/pages",
+                json!({"name": "Extra", "project_id": pid}),
+            )
+            .await,
+        )
+        .await;
+        expect_error(
+            app.delete(&b, &format!("/api/page/{}", extra["id"])).await,
+            StatusCode::NOT_FOUND,
+        )
+        .await;
+        assert_eq!(
+            json_ok(
+                app.get(&a, &format!("/api/project/{pid}/page/{home}"))
+                    .await
+            )
+            .await["name"],
+            "Início"
+        );
+    }
+);

@@ -1,0 +1,378 @@
+//! Accounts and sessions.
+
+use std::time::Duration;
+
+use reqwest::StatusCode;
+use serde_json::json;
+use vitrine_shared::{dual_test, testing::Backend};
+
+use crate::{
+    helpers::{TestApp, expect_error, json_ok},
+    smtp,
+};
+
+dual_test!(
+    async fn registering_signs_the_user_in(app: TestApp) {
+        let s = app.register("Ana@Example.com").await;
+        assert_eq!(s.user["email"], "ana@example.com");
+        assert_eq!(s.user["language"], "pt-BR");
+        assert_eq!(s.user["is_admin"], false);
+        let me = json_ok(app.get(&s, "/api/user").await).await;
+        assert_eq!(me["id"], s.user["id"]);
+    }
+);
+
+dual_test!(
+    async fn emails_are_unique_whatever_their_case(app: TestApp) {
+        app.register("maria@example.com").await;
+        let res = TestApp::client()
+            .post(app.url("/api/register"))
+            .json(&json!({"name": "M", "email": "MARIA@example.com", "password": "outra-senha-1"}))
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(
+            expect_error(res, StatusCode::CONFLICT).await,
+            "email already in use"
+        );
+    }
+);
+
+dual_test!(
+    async fn registration_is_validated(app: TestApp) {
+        let c = TestApp::client();
+        for (body, field_message) in [
+            (
+                json!({"name": "", "email": "a@example.com", "password": "12345678"}),
+                "Name is required",
+            ),
+            (
+                json!({"name": "A", "email": "not-an-email", "password": "12345678"}),
+                "invalid e-mail",
+            ),
+            (
+                json!({"name": "A", "email": "a@example.com", "password": "short"}),
+                "Password must be at least 8 characters",
+            ),
+        ] {
+            let res = c
+                .post(app.url("/api/register"))
+                .json(&body)
+                .send()
+                .await
+                .unwrap();
+            assert_eq!(
+                expect_error(res, StatusCode::UNPROCESSABLE_ENTITY).await,
+                field_message
+            );
+        }
+        assert!(
+            app.store
+                .user_by_email("a@example.com")
+                .await
+                .unwrap()
+                .is_none()
+        );
+    }
+);
+
+dual_test!(
+    async fn sign_in_checks_the_password_and_sign_out_ends_the_session(app: TestApp) {
+        app.register("joao@example.com").await;
+        let c = TestApp::client();
+        let bad = c
+            .post(app.url("/api/login"))
+            .json(&json!({"email": "joao@example.com", "password": "wrong-password"}))
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(
+            expect_error(bad, StatusCode::UNPROCESSABLE_ENTITY).await,
+            "invalid e-mail or password"
+        );
+        let nobody = c
+            .post(app.url("/api/login"))
+            .json(&json!({"email": "nobody@example.com", "password": "senha-segura-1"}))
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(
+            expect_error(nobody, StatusCode::UNPROCESSABLE_ENTITY).await,
+            "invalid e-mail or password"
+        );
+
+        let ok = c
+            .post(app.url("/api/login"))
+            .json(&json!({"email": "JOAO@example.com", "password": "senha-segura-1"}))
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(ok.status(), StatusCode::OK);
+        let cookie = ok.headers()["set-cookie"].to_str().unwrap().to_string();
+        assert!(cookie.contains("HttpOnly"), "{cookie}");
+        assert!(cookie.contains("SameSite=Lax"), "{cookie}");
+        assert!(!cookie.contains("Secure"), "plain http: {cookie}");
+        assert_eq!(
+            c.get(app.url("/api/user")).send().await.unwrap().status(),
+            StatusCode::OK
+        );
+
+        assert_eq!(
+            c.get(app.url("/api/logout")).send().await.unwrap().status(),
+            StatusCode::NO_CONTENT
+        );
+        let res = c.get(app.url("/api/user")).send().await.unwrap();
+        expect_error(res, StatusCode::UNAUTHORIZED).await;
+    }
+);
+
+#[tokio::test]
+async fn cookies_are_secure_behind_https() {
+    let app = TestApp::with(Backend::Sqlite, |s| {
+        s.public_url = "https://app.vitrine.test".into()
+    })
+    .await;
+    let res = TestApp::client()
+        .post(app.url("/api/register"))
+        .header("origin", "https://app.vitrine.test")
+        .json(&json!({"name": "S", "email": "s@example.com", "password": "senha-segura-1"}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(res.status(), StatusCode::CREATED);
+    assert!(
+        res.headers()["set-cookie"]
+            .to_str()
+            .unwrap()
+            .contains("Secure")
+    );
+}
+
+dual_test!(
+    async fn sign_in_attempts_are_rate_limited_per_account(app: TestApp) {
+        app.register("limit@example.com").await;
+        let c = TestApp::client();
+        let attempt = || {
+            c.post(app.url("/api/login"))
+                .json(&json!({"email": "limit@example.com", "password": "nope-nope"}))
+                .send()
+        };
+        for _ in 0..10 {
+            assert_eq!(
+                attempt().await.unwrap().status(),
+                StatusCode::UNPROCESSABLE_ENTITY
+            );
+        }
+        let res = attempt().await.unwrap();
+        assert!(res.headers().contains_key("retry-after"));
+        let message = expect_error(res, StatusCode::TOO_MANY_REQUESTS).await;
+        assert!(
+            message.starts_with("Too many sign-in attempts"),
+            "{message}"
+        );
+    }
+);
+
+dual_test!(
+    async fn state_changing_calls_from_another_origin_are_refused(app: TestApp) {
+        let s = app.register("csrf@example.com").await;
+        let res = s
+            .client
+            .post(app.url("/api/projects"))
+            .header("origin", "https://evil.example")
+            .json(&json!({"name": "Pwned"}))
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(
+            expect_error(res, StatusCode::FORBIDDEN).await,
+            "Cross-origin request refused"
+        );
+        let res = s
+            .client
+            .get(app.url("/api/logout"))
+            .header("sec-fetch-site", "cross-site")
+            .send()
+            .await
+            .unwrap();
+        expect_error(res, StatusCode::FORBIDDEN).await;
+        // Still signed in, and nothing was created.
+        let list = json_ok(app.get(&s, "/api/projects").await).await;
+        assert_eq!(list.as_array().unwrap().len(), 0);
+        // The same call from the dashboard's own origin works.
+        let res = s
+            .client
+            .post(app.url("/api/projects"))
+            .header("origin", &app.base)
+            .json(&json!({"name": "Ok"}))
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(res.status(), StatusCode::CREATED);
+    }
+);
+
+dual_test!(
+    async fn trust_flags_cannot_be_set_by_the_user(app: TestApp) {
+        let res = TestApp::client()
+            .post(app.url("/api/register"))
+            .json(&json!({"name": "E", "email": "e@example.com", "password": "senha-segura-1",
+                          "is_admin": true, "is_business_admin": true, "business_id": 7, "permissions": {"all_projects": true}}))
+            .send()
+            .await
+            .unwrap();
+        let user = json_ok(res).await;
+        assert_eq!(user["is_admin"], false);
+        assert_eq!(user["is_business_admin"], false);
+        assert!(user["business_id"].is_null());
+        assert_eq!(user["permissions"], json!({}));
+    }
+);
+
+async fn wait_for_mail(sink: &mut smtp::SmtpSink) -> String {
+    tokio::time::timeout(Duration::from_secs(20), sink.messages.recv())
+        .await
+        .expect("mail arrives")
+        .expect("open")
+}
+
+fn link_in(mail: &str) -> (String, String) {
+    // Undo quoted-printable soft breaks so the link is whole.
+    let text = mail.replace("=\n", "").replace("=3D", "=");
+    let start = text.find("/new-password?").expect("reset link in mail");
+    let link: String = text[start..]
+        .chars()
+        .take_while(|c| !c.is_whitespace())
+        .collect();
+    let url = url::Url::parse(&format!("http://x{link}")).unwrap();
+    let q: std::collections::HashMap<_, _> = url.query_pairs().into_owned().collect();
+    (q["email"].clone(), q["token"].clone())
+}
+
+#[tokio::test]
+async fn password_reset_mails_a_single_use_link_over_smtp_sqlite() {
+    password_reset_flow(Backend::Sqlite).await
+}
+
+#[tokio::test]
+async fn password_reset_mails_a_single_use_link_over_smtp_postgres() {
+    password_reset_flow(Backend::Postgres).await
+}
+
+async fn password_reset_flow(backend: Backend) {
+    let mut sink = smtp::start().await;
+    let smtp_url = sink.url.clone();
+    let app = TestApp::with(backend, |s| {
+        s.smtp_url = Some(vitrine_shared::secret::Secret::new(smtp_url))
+    })
+    .await;
+    app.register("reset@example.com").await;
+    let c = TestApp::client();
+    let res = c
+        .post(app.url("/api/forgot"))
+        .json(&json!({"email": "reset@example.com"}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(json_ok(res).await["message"], "mensagem enviada");
+    let mail = wait_for_mail(&mut sink).await;
+    assert!(mail.contains("reset@example.com"));
+    let (email, token) = link_in(&mail);
+    assert_eq!(email, "reset@example.com");
+
+    let body = json!({"email": email, "password": "nova-senha-123", "token": token});
+    let res = c
+        .post(app.url("/api/new-password"))
+        .json(&body)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(
+        json_ok(res).await["message"],
+        "New password successfully set"
+    );
+    // Single use.
+    let res = c
+        .post(app.url("/api/new-password"))
+        .json(&body)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(
+        expect_error(res, StatusCode::UNPROCESSABLE_ENTITY).await,
+        "This password reset link is invalid or has expired"
+    );
+    // The new password works, the old one does not.
+    let ok = c
+        .post(app.url("/api/login"))
+        .json(&json!({"email": "reset@example.com", "password": "nova-senha-123"}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(ok.status(), StatusCode::OK);
+    let old = c
+        .post(app.url("/api/login"))
+        .json(&json!({"email": "reset@example.com", "password": "senha-segura-1"}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(old.status(), StatusCode::UNPROCESSABLE_ENTITY);
+    crate::helpers::eventually(|| async { app.store.outbox_counts().await.unwrap() == (0, 1) })
+        .await;
+}
+
+dual_test!(
+    async fn forgot_answers_the_same_for_unknown_accounts_and_sends_nothing(app: TestApp) {
+        let res = TestApp::client()
+            .post(app.url("/api/forgot"))
+            .json(&json!({"email": "ghost@example.com"}))
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(json_ok(res).await["message"], "mensagem enviada");
+        assert_eq!(app.store.outbox_counts().await.unwrap(), (0, 0));
+    }
+);
+
+#[tokio::test]
+async fn expired_reset_links_are_refused() {
+    let app = TestApp::with(Backend::Sqlite, |s| s.reset_token_ttl_secs = 0).await;
+    app.register("late@example.com").await;
+    let c = TestApp::client();
+    c.post(app.url("/api/forgot"))
+        .json(&json!({"email": "late@example.com"}))
+        .send()
+        .await
+        .unwrap();
+    // Without SMTP the mail goes to the log; read the link from the outbox.
+    let mail = app
+        .store
+        .mail_to("late@example.com")
+        .await
+        .unwrap()
+        .pop()
+        .unwrap();
+    let (email, token) = link_in(&mail.body);
+    let res = c
+        .post(app.url("/api/new-password"))
+        .json(&json!({"email": email, "password": "nova-senha-123", "token": token}))
+        .send()
+        .await
+        .unwrap();
+    expect_error(res, StatusCode::UNPROCESSABLE_ENTITY).await;
+}
+
+dual_test!(
+    async fn without_smtp_mail_is_written_to_the_log_and_marked_sent(app: TestApp) {
+        app.register("log@example.com").await;
+        TestApp::client()
+            .post(app.url("/api/forgot"))
+            .json(&json!({"email": "log@example.com"}))
+            .send()
+            .await
+            .unwrap();
+        // The worker wakes on enqueue and delivers to the log.
+        crate::helpers::eventually(|| async { app.store.outbox_counts().await.unwrap() == (0, 1) })
+            .await;
+    }
+);
