@@ -1,1 +1,71 @@
-fn main() {}
+//! `vitrine-edge`: parses the command line and runs the edge (see the library).
+
+use std::path::PathBuf;
+
+use clap::{Parser, Subcommand};
+use vitrine_edge::Edge;
+use vitrine_shared::{Settings, Store, config::settings_help};
+
+#[derive(Parser)]
+#[command(name = "vitrine-edge", version, about = "Vitrine edge: serves published sites to visitors", after_help = settings_help())]
+struct Cli {
+    /// TOML configuration file (also VITRINE_CONFIG).
+    #[arg(long, env = "VITRINE_CONFIG", global = true)]
+    config: Option<PathBuf>,
+    #[command(subcommand)]
+    command: Option<Command>,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Serve visitors (the default).
+    Serve,
+    /// Apply database migrations and exit.
+    Migrate,
+}
+
+#[tokio::main]
+async fn main() -> anyhow::Result<()> {
+    let cli = Cli::parse();
+    let settings = Settings::load(cli.config.as_deref())?;
+    let filter =
+        tracing_subscriber::EnvFilter::try_from_default_env().unwrap_or_else(|_| "info".into());
+    let logs = tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_writer(std::io::stderr);
+    if settings.log_format == "json" {
+        logs.json().init()
+    } else {
+        logs.init()
+    }
+    match cli.command.unwrap_or(Command::Serve) {
+        Command::Migrate => {
+            let store = Store::connect(&settings.database_url()).await?;
+            store.migrate().await?;
+            println!("migrations applied ({})", store.backend_name());
+        }
+        Command::Serve => {
+            let edge = Edge::build(&settings).await?;
+            println!(
+                "vitrine-edge listening on http://{} (admin http://{})",
+                edge.http_addr, edge.admin_addr
+            );
+            shutdown_signal().await;
+            tracing::info!("shutting down");
+            edge.stop().await;
+        }
+    }
+    Ok(())
+}
+
+async fn shutdown_signal() {
+    let term = async {
+        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+            Ok(mut s) => {
+                s.recv().await;
+            }
+            Err(_) => std::future::pending::<()>().await,
+        }
+    };
+    tokio::select! { _ = tokio::signal::ctrl_c() => {}, _ = term => {} }
+}

@@ -338,6 +338,8 @@ impl Settings {
 }
 
 #[cfg(test)]
+// figment::Jail fixes its closures' error type (figment::Error, which is large); not ours to shrink.
+#[allow(clippy::result_large_err)]
 mod tests {
     use super::*;
 
@@ -355,6 +357,23 @@ mod tests {
             SETTINGS_HELP.iter().map(|(k, _)| k.to_string()).collect();
         documented.sort();
         assert_eq!(keys, documented);
+    }
+
+    #[test]
+    fn the_example_file_loads_and_mentions_every_setting() {
+        let path =
+            std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../infra/vitrine.example.toml");
+        let text = std::fs::read_to_string(&path).unwrap();
+        for (name, _) in SETTINGS_HELP {
+            assert!(
+                text.contains(&format!("{} =", name.to_ascii_lowercase())),
+                "{name} missing from the example"
+            );
+        }
+        figment::Jail::expect_with(|_| {
+            Settings::load(Some(&path)).unwrap();
+            Ok(())
+        });
     }
 
     #[test]

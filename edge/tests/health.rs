@@ -1,0 +1,57 @@
+//! The edge over real sockets.
+
+use vitrine_edge::Edge;
+use vitrine_shared::Settings;
+
+fn settings() -> Settings {
+    Settings {
+        edge_http_listen: "127.0.0.1:0".into(),
+        edge_admin_listen: "127.0.0.1:0".into(),
+        ..Settings::default()
+    }
+}
+
+#[tokio::test]
+async fn health_checks_answer_on_both_listeners_and_unknown_hosts_get_the_platform_404() {
+    let edge = Edge::build(&settings()).await.unwrap();
+    for addr in [edge.http_addr, edge.admin_addr] {
+        let res = reqwest::get(format!("http://{addr}/healthz"))
+            .await
+            .unwrap();
+        assert_eq!(res.status(), 200);
+        assert_eq!(res.text().await.unwrap(), "ok");
+    }
+    let res = reqwest::Client::new()
+        .get(format!("http://{}/", edge.http_addr))
+        .header("host", "unknown.example.com")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(res.status(), 404);
+    assert!(res.text().await.unwrap().contains("Site não encontrado"));
+    edge.stop().await;
+}
+
+#[tokio::test]
+async fn stopping_lets_in_flight_connections_finish_and_refuses_new_ones() {
+    let edge = Edge::build(&settings()).await.unwrap();
+    let addr = edge.http_addr;
+    let client = reqwest::Client::new();
+    assert_eq!(
+        client
+            .get(format!("http://{addr}/healthz"))
+            .send()
+            .await
+            .unwrap()
+            .status(),
+        200
+    );
+    edge.stop().await;
+    assert!(
+        reqwest::Client::new()
+            .get(format!("http://{addr}/healthz"))
+            .send()
+            .await
+            .is_err()
+    );
+}

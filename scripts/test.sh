@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# Runs every test: formatting and lints, the Rust suites on SQLite and on PostgreSQL, the
+# dashboard's unit tests, and the browser end-to-end tests against a real control plane.
+#
+# Needs PostgreSQL on 127.0.0.1:5432 with trust auth (VITRINE_TEST_POSTGRES_URL overrides);
+# it fails, never skips, when PostgreSQL is unreachable. Installs Debian's chromium when it
+# is missing (needs root or sudo) and the dashboard's npm packages.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+step() { printf '\n==> %s\n' "$*"; }
+
+as_root() { if [ "$(id -u)" -eq 0 ]; then "$@"; else sudo "$@"; fi; }
+
+step "prerequisites"
+if [ ! -x /usr/bin/chromium ]; then
+  as_root apt-get update -qq
+  as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null
+fi
+pg_url="${VITRINE_TEST_POSTGRES_URL:-postgres://postgres@127.0.0.1:5432/postgres}"
+if command -v pg_isready >/dev/null && ! pg_isready -q -d "$pg_url"; then
+  echo "PostgreSQL is not reachable at $pg_url; the PostgreSQL suite cannot run." >&2
+  exit 1
+fi
+
+step "rustfmt and clippy"
+cargo fmt --all -- --check
+cargo clippy --workspace --all-targets --quiet -- -D warnings
+
+step "Rust tests (every store and API test runs on SQLite and on PostgreSQL)"
+cargo test --workspace
+
+step "dashboard: install, typecheck, unit tests, build"
+cd dashboard
+npm ci --no-audit --no-fund
+npm run typecheck
+npm test
+npm run build
+
+step "end-to-end tests in chromium against a real control plane"
+cargo build --quiet -p vitrine-control-plane --bin vitrine-control
+npx vitest run --config vitest.e2e.config.ts
