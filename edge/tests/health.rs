@@ -55,3 +55,41 @@ async fn stopping_lets_in_flight_connections_finish_and_refuses_new_ones() {
             .is_err()
     );
 }
+
+#[test]
+fn the_edge_binary_stops_gracefully_on_sigterm_and_lists_its_settings() {
+    use std::io::{BufRead, BufReader};
+    use std::process::{Command, Stdio};
+    let bin = env!("CARGO_BIN_EXE_vitrine-edge");
+    let help = Command::new(bin).arg("--help").output().unwrap();
+    let help = String::from_utf8_lossy(&help.stdout);
+    for (name, _) in vitrine_shared::config::SETTINGS_HELP {
+        assert!(
+            help.contains(&format!("VITRINE_{name}")),
+            "{name} missing from --help"
+        );
+    }
+    let mut child = Command::new(bin)
+        .env("VITRINE_EDGE_HTTP_LISTEN", "127.0.0.1:0")
+        .env("VITRINE_EDGE_ADMIN_LISTEN", "127.0.0.1:0")
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut line = String::new();
+    BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut line)
+        .unwrap();
+    assert!(
+        line.starts_with("vitrine-edge listening on http://"),
+        "{line}"
+    );
+    assert!(
+        Command::new("kill")
+            .args(["-TERM", &child.id().to_string()])
+            .status()
+            .unwrap()
+            .success()
+    );
+    assert!(child.wait().unwrap().success());
+}

@@ -33,7 +33,14 @@ pub struct UploadRequest {
     #[serde(default)]
     #[schema(value_type = Option<Vec<Object>>)]
     pub prefix: Option<Vec<Value>>,
+    /// Narrows what is accepted: `image` (png, jpg, jpeg: the editor's image fields) or
+    /// `font` (woff2: custom fonts). Anything is accepted from the general list when absent.
+    #[serde(default)]
+    pub accept: Option<String>,
 }
+
+/// The spec's message for a non-image in an image field.
+pub const IMAGES_ONLY: &str = "Erro: envie somente imagens em JPG ou PNG.";
 
 /// Accepted file kinds: (extension `infer` reports, MIME type, extension we store). Matched
 /// on infer's extension because it reports one MIME type for both WOFF and WOFF2.
@@ -170,6 +177,19 @@ pub async fn upload(
     let (mime, ext) = detect_kind(&bytes).ok_or_else(|| ApiError::UnsupportedMediaType {
         message: "This file type is not accepted".into(),
     })?;
+    match req.accept.as_deref() {
+        None => {}
+        Some("image") if ext == "png" || ext == "jpg" => {}
+        Some("image") => return Err(ApiError::invalid("content", IMAGES_ONLY)),
+        Some("font") if ext == "woff2" => {}
+        Some("font") => {
+            return Err(ApiError::invalid(
+                "content",
+                "Only .woff2 files are accepted",
+            ));
+        }
+        Some(_) => return Err(ApiError::invalid("accept", "accept must be image or font")),
+    }
     let name = req.name.trim();
     if name.is_empty() || name.len() > 255 {
         return Err(ApiError::invalid("name", "A file name is required"));

@@ -7,6 +7,7 @@ mod smtp;
 mod bad_input;
 mod openapi;
 mod pages;
+mod process;
 mod projects;
 mod session;
 mod templates;

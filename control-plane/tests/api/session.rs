@@ -174,6 +174,28 @@ dual_test!(
 );
 
 dual_test!(
+    async fn sign_in_attempts_are_rate_limited_per_address(app: TestApp) {
+        let c = TestApp::client();
+        for i in 0..10 {
+            let res = c
+                .post(app.url("/api/login"))
+                .json(&json!({"email": format!("n{i}@example.com"), "password": "x"}))
+                .send()
+                .await
+                .unwrap();
+            assert_eq!(res.status(), StatusCode::UNPROCESSABLE_ENTITY);
+        }
+        let res = c
+            .post(app.url("/api/login"))
+            .json(&json!({"email": "fresh@example.com", "password": "x"}))
+            .send()
+            .await
+            .unwrap();
+        expect_error(res, StatusCode::TOO_MANY_REQUESTS).await;
+    }
+);
+
+dual_test!(
     async fn state_changing_calls_from_another_origin_are_refused(app: TestApp) {
         let s = app.register("csrf@example.com").await;
         let res = s

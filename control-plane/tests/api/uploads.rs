@@ -119,6 +119,27 @@ dual_test!(
         for (body, status) in cases {
             expect_error(app.post(&s, "/api/upload", body.clone()).await, status).await;
         }
+        // Image fields take only png and jpg, with the spec's message.
+        let gif = b"GIF89a\x01\0\x01\0\x80\0\0\0\0\0\xff\xff\xff!\xf9\x04\x01\0\0\0\0,\0\0\0\0\x01\0\x01\0\0\x02\x02D\x01\0;";
+        let msg = expect_error(
+            app.post(
+                &s,
+                "/api/upload",
+                json!({"name": "a.gif", "content": data_url("image/gif", gif), "accept": "image"}),
+            )
+            .await,
+            StatusCode::UNPROCESSABLE_ENTITY,
+        )
+        .await;
+        assert_eq!(msg, "Erro: envie somente imagens em JPG ou PNG.");
+        let ok = app
+            .post(
+                &s,
+                "/api/upload",
+                json!({"name": "a.png", "content": data_url("image/png", PNG), "accept": "image"}),
+            )
+            .await;
+        assert_eq!(ok.status(), StatusCode::CREATED);
         let mut big = PNG.to_vec();
         big.resize(11 * 1024 * 1024, 0);
         let msg = expect_error(
