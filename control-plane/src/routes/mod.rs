@@ -69,6 +69,7 @@ fn api(state: &AppState) -> (Router<AppState>, utoipa::openapi::OpenApi) {
         .routes(routes!(pages::update_page, pages::delete_page))
         .routes(routes!(templates::list_templates, templates::save_template))
         .routes(routes!(templates::use_template))
+        .routes(routes!(templates::preview_template))
         .layer(DefaultBodyLimit::max(
             state.settings.json_body_max_bytes as usize,
         ))

@@ -1,7 +1,11 @@
 //! Templates (themes): the list, creating a project from one, and saving a project as one
 //! (administrators only).
 
-use axum::{extract::State, http::StatusCode, response::IntoResponse};
+use axum::{
+    extract::State,
+    http::{HeaderValue, StatusCode, header},
+    response::{Html, IntoResponse, Response},
+};
 use serde::Deserialize;
 use serde_json::Value;
 use utoipa::ToSchema;
@@ -123,4 +127,48 @@ pub async fn save_template(
         }
     };
     Ok((StatusCode::CREATED, ApiJson(TemplateView::from(template))))
+}
+
+/// The template's home page as a document, for the theme picker's thumbnails. It is served
+/// sandboxed (no scripts, no outside requests) and may be framed only by the dashboard.
+#[utoipa::path(get, path = "/api/templates/{id}/preview", tag = "templates",
+    params(("id" = i64, Path, description = "Template id")),
+    responses((status = 200, description = "HTML document", content_type = "text/html"), (status = 404, body = ErrorBody)))]
+pub async fn preview_template(
+    State(state): State<AppState>,
+    user: CurrentUser,
+    ApiPath(id): ApiPath<i64>,
+) -> Result<Response> {
+    let template = state.store.template_by_id(id).await?;
+    if !template.is_published && !user.is_admin {
+        return Err(crate::error::ApiError::NotFound);
+    }
+    let snapshot = state.store.template_snapshot(id).await?;
+    let home = snapshot
+        .pages
+        .iter()
+        .find(|p| p.slug == "/")
+        .map(|p| p.output.as_str())
+        .unwrap_or("");
+    let document = format!(
+        "<!doctype html><html lang=\"pt-BR\"><head><meta charset=\"utf-8\"><meta name=\"viewport\" content=\"width=1280\">\
+         <style>body{{margin:0;font-family:system-ui,sans-serif}}</style></head><body>{home}</body></html>"
+    );
+    let mut response = Html(document).into_response();
+    let h = response.headers_mut();
+    h.insert(
+        header::CONTENT_SECURITY_POLICY,
+        HeaderValue::from_static(
+            "sandbox; default-src 'none'; style-src 'unsafe-inline'; img-src data:; font-src data:",
+        ),
+    );
+    h.insert(
+        header::X_FRAME_OPTIONS,
+        HeaderValue::from_static("SAMEORIGIN"),
+    );
+    h.insert(
+        header::CACHE_CONTROL,
+        HeaderValue::from_static("private, max-age=300"),
+    );
+    Ok(response)
 }

@@ -31,6 +31,7 @@ async fn the_openapi_document_lists_every_route_and_has_a_page() {
         ("/api/project/{id}/page/{page_id}", &["get"]),
         ("/api/templates", &["get", "post"]),
         ("/api/templates/use/{template_id}", &["post"]),
+        ("/api/templates/{id}/preview", &["get"]),
         ("/api/upload", &["post"]),
         ("/files/{key}", &["get"]),
     ];

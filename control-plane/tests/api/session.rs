@@ -398,3 +398,42 @@ dual_test!(
             .await;
     }
 );
+
+#[tokio::test]
+async fn mail_that_cannot_be_delivered_stays_queued_for_a_retry() {
+    // A loopback port with nothing listening: every attempt fails.
+    let closed = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap();
+    let app = TestApp::with(Backend::Sqlite, |s| {
+        s.smtp_url = Some(vitrine_shared::secret::Secret::new(format!(
+            "smtp://{closed}"
+        )))
+    })
+    .await;
+    app.register("retry@example.com").await;
+    TestApp::client()
+        .post(app.url("/api/forgot"))
+        .json(&json!({"email": "retry@example.com"}))
+        .send()
+        .await
+        .unwrap();
+    crate::helpers::eventually(|| async {
+        app.store
+            .mail_to("retry@example.com")
+            .await
+            .unwrap()
+            .first()
+            .is_some_and(|m| m.attempts == 1)
+    })
+    .await;
+    // Still pending, scheduled for later rather than dropped.
+    assert_eq!(app.store.outbox_counts().await.unwrap(), (1, 0));
+    assert_eq!(
+        vitrine_control::mail::deliver_due(app.app.state())
+            .await
+            .unwrap(),
+        0
+    );
+}

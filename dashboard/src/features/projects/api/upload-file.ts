@@ -7,6 +7,8 @@ export interface UploadInput {
   content: string;
   /** Folder prefix: [user_id, project_id]. */
   prefix?: (string | number)[];
+  /** Narrows what the server accepts: 'image' (png/jpg) or 'font' (woff2). */
+  accept?: 'image' | 'font';
 }
 
 /** Stores a file; answers with its URL (text/plain), e.g. /files/uploads/3/7/ab12.woff2. */

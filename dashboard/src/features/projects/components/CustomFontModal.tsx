@@ -33,7 +33,7 @@ export function CustomFontModal({ prefix, onAdd, onClose }: CustomFontModalProps
     if (next.family || next.file || !file) return;
     const content = await readAsDataUrl(file);
     upload.mutate(
-      { name: file.name, content, prefix },
+      { name: file.name, content, prefix, accept: 'font' },
       {
         onSuccess: (filename) => {
           onAdd({ family: family.trim(), variants: [weight], filename });

@@ -79,7 +79,15 @@ export function NewProjectRoute() {
               onClick={() => setTemplateId(template.id)}
               data-testid="template-card"
             >
-              <div className="template-thumb">{template.thumbnail ? <img src={template.thumbnail} alt="" loading="lazy" /> : null}</div>
+              <div className="template-thumb">
+                {template.thumbnail ? (
+                  <img src={template.thumbnail} alt="" loading="lazy" />
+                ) : (
+                  // A live, scaled-down look at the theme's home page. sandbox="" runs no scripts,
+                  // and the server also sends it with a sandboxing CSP.
+                  <iframe src={`/api/templates/${template.id}/preview`} sandbox="" loading="lazy" tabIndex={-1} aria-hidden="true" title="" />
+                )}
+              </div>
               <strong>{template.name}</strong>
               <span className="badge badge-muted">{template.category}</span>
               <span className="muted small">{template.description}</span>
