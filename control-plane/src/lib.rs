@@ -11,5 +11,4 @@ pub mod routes;
 pub mod seed;
 pub mod startup;
 pub mod state;
-pub mod telemetry;
 pub mod views;

@@ -3,8 +3,13 @@
 use std::path::PathBuf;
 
 use clap::{Parser, Subcommand};
-use vitrine_control::{seed, startup::Application, state::AppState, telemetry};
-use vitrine_shared::{Settings, Store, blob::BlobStore, config::settings_help};
+use vitrine_control::{seed, startup::Application, state::AppState};
+use vitrine_shared::{
+    Settings, Store,
+    blob::BlobStore,
+    config::settings_help,
+    lifecycle::{init_logging, shutdown_signal},
+};
 
 #[derive(Parser)]
 #[command(name = "vitrine-control", version, about = "Vitrine control plane: the dashboard and its API", after_help = settings_help())]
@@ -30,7 +35,7 @@ enum Command {
 async fn main() -> anyhow::Result<()> {
     let cli = Cli::parse();
     let settings = Settings::load(cli.config.as_deref())?;
-    telemetry::init(&settings.log_format);
+    init_logging(&settings.log_format);
     match cli.command.unwrap_or(Command::Serve) {
         Command::Migrate => {
             let store = Store::connect(&settings.database_url()).await?;
@@ -60,21 +65,4 @@ async fn main() -> anyhow::Result<()> {
         }
     }
     Ok(())
-}
-
-/// SIGTERM or Ctrl-C.
-async fn shutdown_signal() {
-    let ctrl_c = async {
-        let _ = tokio::signal::ctrl_c().await;
-    };
-    let term = async {
-        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
-            Ok(mut s) => {
-                s.recv().await;
-            }
-            Err(_) => std::future::pending::<()>().await,
-        }
-    };
-    tokio::select! { _ = ctrl_c => {}, _ = term => {} }
-    tracing::info!("shutting down");
 }

@@ -4,7 +4,11 @@ use std::path::PathBuf;
 
 use clap::{Parser, Subcommand};
 use vitrine_edge::Edge;
-use vitrine_shared::{Settings, Store, config::settings_help};
+use vitrine_shared::{
+    Settings, Store,
+    config::settings_help,
+    lifecycle::{init_logging, shutdown_signal},
+};
 
 #[derive(Parser)]
 #[command(name = "vitrine-edge", version, about = "Vitrine edge: serves published sites to visitors", after_help = settings_help())]
@@ -28,16 +32,7 @@ enum Command {
 async fn main() -> anyhow::Result<()> {
     let cli = Cli::parse();
     let settings = Settings::load(cli.config.as_deref())?;
-    let filter =
-        tracing_subscriber::EnvFilter::try_from_default_env().unwrap_or_else(|_| "info".into());
-    let logs = tracing_subscriber::fmt()
-        .with_env_filter(filter)
-        .with_writer(std::io::stderr);
-    if settings.log_format == "json" {
-        logs.json().init()
-    } else {
-        logs.init()
-    }
+    init_logging(&settings.log_format);
     match cli.command.unwrap_or(Command::Serve) {
         Command::Migrate => {
             let store = Store::connect(&settings.database_url()).await?;
@@ -51,21 +46,8 @@ async fn main() -> anyhow::Result<()> {
                 edge.http_addr, edge.admin_addr
             );
             shutdown_signal().await;
-            tracing::info!("shutting down");
             edge.stop().await;
         }
     }
     Ok(())
-}
-
-async fn shutdown_signal() {
-    let term = async {
-        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
-            Ok(mut s) => {
-                s.recv().await;
-            }
-            Err(_) => std::future::pending::<()>().await,
-        }
-    };
-    tokio::select! { _ = tokio::signal::ctrl_c() => {}, _ = term => {} }
 }

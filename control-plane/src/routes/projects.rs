@@ -286,6 +286,34 @@ pub async fn choose_slug(state: &AppState, requested: Option<&str>, name: &str) 
     }
 }
 
+/// Creates a project owned by `user_id` holding `snapshot`'s content (duplicates and
+/// projects made from templates) and answers 201 with its full view.
+pub async fn create_from_snapshot(
+    state: &AppState,
+    user_id: i64,
+    name: &str,
+    slug: &str,
+    snapshot: &vitrine_shared::snapshot::Snapshot,
+) -> Result<(StatusCode, ApiJson<ProjectView>)> {
+    let (token, uuid) = new_identity();
+    let new = NewProject {
+        user_id,
+        name,
+        slug,
+        token: &token,
+        uuid: &uuid,
+        meta: Value::Null,
+    };
+    let project = state
+        .store
+        .insert_project_from_snapshot(&new, snapshot)
+        .await?;
+    Ok((
+        StatusCode::CREATED,
+        ApiJson(full_view(state, &project).await?),
+    ))
+}
+
 async fn full_view(state: &AppState, project: &Project) -> Result<ProjectView> {
     let pages = state.store.project_pages(project.id).await?;
     let tables = state.store.project_collections(project.id).await?;
@@ -429,23 +457,7 @@ pub async fn duplicate_project(
         .store
         .free_project_slug(&copy_slug(&source.slug))
         .await?;
-    let (token, uuid) = new_identity();
-    let new = NewProject {
-        user_id: user.id,
-        name: &name,
-        slug: &slug,
-        token: &token,
-        uuid: &uuid,
-        meta: Value::Null,
-    };
-    let project = state
-        .store
-        .insert_project_from_snapshot(&new, &snapshot)
-        .await?;
-    Ok((
-        StatusCode::CREATED,
-        ApiJson(full_view(&state, &project).await?),
-    ))
+    create_from_snapshot(&state, user.id, &name, &slug, &snapshot).await
 }
 
 /// `{slug}-copy`, shortened so the result (plus a suffix) stays a valid DNS label.

@@ -7,18 +7,14 @@ use axum::{
     response::{Html, IntoResponse, Response},
 };
 use serde::Deserialize;
-use serde_json::Value;
 use utoipa::ToSchema;
-use vitrine_shared::{
-    domain::required_text,
-    store::{NewProject, TemplateInfo},
-};
+use vitrine_shared::{domain::required_text, store::TemplateInfo};
 
 use crate::{
     auth::{Admin, CurrentUser},
     authz::authorize_project,
     error::{ApiJson, ApiPath, ErrorBody, Result},
-    routes::projects::{NAME_REQUIRED, choose_slug, new_identity},
+    routes::projects::{NAME_REQUIRED, choose_slug, create_from_snapshot},
     state::AppState,
     views::{ProjectView, TemplateView},
 };
@@ -66,25 +62,7 @@ pub async fn use_template(
     }
     let snapshot = state.store.template_snapshot(template_id).await?;
     let slug = choose_slug(&state, None, &name).await?;
-    let (token, uuid) = new_identity();
-    let new = NewProject {
-        user_id: user.id,
-        name: &name,
-        slug: &slug,
-        token: &token,
-        uuid: &uuid,
-        meta: Value::Null,
-    };
-    let project = state
-        .store
-        .insert_project_from_snapshot(&new, &snapshot)
-        .await?;
-    let pages = state.store.project_pages(project.id).await?;
-    let tables = state.store.project_collections(project.id).await?;
-    Ok((
-        StatusCode::CREATED,
-        ApiJson(ProjectView::new(&project, &state.settings).with_content(pages, tables)),
-    ))
+    create_from_snapshot(&state, user.id, &name, &slug, &snapshot).await
 }
 
 #[utoipa::path(post, path = "/api/templates", tag = "templates", request_body = SaveTemplate,
