@@ -4,12 +4,85 @@
 //! A project the caller may not see answers 404, exactly like one that does not exist, so
 //! ids cannot be probed.
 
+use axum::{extract::FromRequestParts, http::request::Parts};
 use vitrine_shared::store::{Project, ProjectOwner, User};
 
 use crate::{
+    auth::CurrentUser,
     error::{ApiError, Result},
     state::AppState,
 };
+
+/// Who is calling a collections route: a signed-in user, or the holder of a project's
+/// client-panel token (`/admin?token=…`), who may reach that project's records and nothing else.
+#[derive(Debug, Clone)]
+pub enum Principal {
+    User(Box<CurrentUser>),
+    Client { project_id: i64 },
+}
+
+/// Header carrying a client-panel token; GET requests may use `?client_token=` instead (links).
+pub const CLIENT_TOKEN_HEADER: &str = "x-client-token";
+
+fn client_token(parts: &Parts) -> Option<String> {
+    if let Some(v) = parts
+        .headers
+        .get(CLIENT_TOKEN_HEADER)
+        .and_then(|v| v.to_str().ok())
+    {
+        return Some(v.to_string());
+    }
+    if parts.method == axum::http::Method::GET {
+        let query = parts.uri.query().unwrap_or("");
+        return url::form_urlencoded::parse(query.as_bytes())
+            .find(|(k, _)| k == "client_token")
+            .map(|(_, v)| v.into_owned());
+    }
+    None
+}
+
+impl FromRequestParts<AppState> for Principal {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self> {
+        if let Some(token) = client_token(parts) {
+            // A wrong token answers 404: it names nothing that exists.
+            return match state.store.project_id_by_token(token.trim()).await? {
+                Some(project_id) if !token.trim().is_empty() => {
+                    Ok(Principal::Client { project_id })
+                }
+                _ => Err(ApiError::NotFound),
+            };
+        }
+        Ok(Principal::User(Box::new(
+            CurrentUser::from_request_parts(parts, state).await?,
+        )))
+    }
+}
+
+impl Principal {
+    /// The user, for calls that are not open to client tokens.
+    pub fn user(&self) -> Result<&CurrentUser> {
+        match self {
+            Principal::User(u) => Ok(u),
+            Principal::Client { .. } => Err(ApiError::NotFound),
+        }
+    }
+}
+
+/// The check every records call makes: 404 unless the principal may reach `project_id`'s
+/// collections (a user through [`can_access`], a client token for its own project only).
+pub async fn authorize_records(
+    state: &AppState,
+    principal: &Principal,
+    project_id: i64,
+) -> Result<()> {
+    match principal {
+        Principal::User(user) => authorize_project(state, user, project_id).await.map(|_| ()),
+        Principal::Client { project_id: own } if *own == project_id => Ok(()),
+        Principal::Client { .. } => Err(ApiError::NotFound),
+    }
+}
 
 /// May `user` see and manage the project owned as `owner` describes?
 ///

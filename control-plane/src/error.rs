@@ -34,6 +34,12 @@ pub enum ApiError {
     },
     #[error("{message}")]
     BadRequest { message: String },
+    /// Invalid input with one entry per problem (rows and columns of an import, fields of a record).
+    #[error("{message}")]
+    Details {
+        message: String,
+        details: Vec<crate::records::Problem>,
+    },
     #[error("{message}")]
     TooLarge { message: String },
     #[error("{message}")]
@@ -56,6 +62,9 @@ pub struct ErrorBody {
     pub message: String,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub field: Option<&'static str>,
+    /// Where each problem is: row, column, field.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub details: Option<Vec<crate::records::Problem>>,
 }
 
 impl ApiError {
@@ -81,7 +90,9 @@ impl ApiError {
             ApiError::NotFound => (StatusCode::NOT_FOUND, "not_found"),
             ApiError::Unauthorized => (StatusCode::UNAUTHORIZED, "unauthorized"),
             ApiError::Forbidden(_) => (StatusCode::FORBIDDEN, "forbidden"),
-            ApiError::Invalid { .. } => (StatusCode::UNPROCESSABLE_ENTITY, "invalid"),
+            ApiError::Invalid { .. } | ApiError::Details { .. } => {
+                (StatusCode::UNPROCESSABLE_ENTITY, "invalid")
+            }
             ApiError::Conflict { .. } => (StatusCode::CONFLICT, "conflict"),
             ApiError::BadRequest { .. } => (StatusCode::BAD_REQUEST, "bad_request"),
             ApiError::TooLarge { .. } => (StatusCode::PAYLOAD_TOO_LARGE, "too_large"),
@@ -113,15 +124,17 @@ impl IntoResponse for ApiError {
             ApiError::Conflict { field, .. } => Some(*field),
             _ => None,
         };
-        let mut response = (
-            status,
-            Json(ErrorBody {
-                error: code,
-                message,
-                field,
-            }),
-        )
-            .into_response();
+        let details = match &self {
+            ApiError::Details { details, .. } => Some(details.clone()),
+            _ => None,
+        };
+        let body = ErrorBody {
+            error: code,
+            message,
+            field,
+            details,
+        };
+        let mut response = (status, Json(body)).into_response();
         if let ApiError::TooManyRequests {
             retry_after_secs, ..
         } = self

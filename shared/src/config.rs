@@ -39,6 +39,7 @@ pub struct Settings {
     pub dns_nameservers: Option<String>,
     pub dashboard_dir: PathBuf,
     pub upload_max_bytes: u64,
+    pub import_max_bytes: u64,
     pub json_body_max_bytes: u64,
     pub session_ttl_hours: u64,
     pub reset_token_ttl_secs: u64,
@@ -72,6 +73,7 @@ impl Default for Settings {
             dns_nameservers: None,
             dashboard_dir: PathBuf::from("dashboard/dist"),
             upload_max_bytes: 10 * 1024 * 1024,
+            import_max_bytes: 32 * 1024 * 1024,
             json_body_max_bytes: 4 * 1024 * 1024,
             session_ttl_hours: 24 * 30,
             reset_token_ttl_secs: 3600,
@@ -162,6 +164,10 @@ pub const SETTINGS_HELP: &[(&str, &str)] = &[
     (
         "UPLOAD_MAX_BYTES",
         "largest accepted upload [default: 10485760]",
+    ),
+    (
+        "IMPORT_MAX_BYTES",
+        "largest accepted CSV or JSON import file [default: 33554432]",
     ),
     (
         "JSON_BODY_MAX_BYTES",

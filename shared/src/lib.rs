@@ -7,6 +7,7 @@
 pub mod blob;
 pub mod config;
 pub mod domain;
+pub mod fields;
 pub mod lifecycle;
 pub mod secret;
 pub mod snapshot;

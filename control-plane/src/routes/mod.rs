@@ -3,10 +3,14 @@
 //! exactly the routes that exist (utoipa is the maintained code-first OpenAPI generator for
 //! axum; the document is built from the handlers' own annotations).
 
+pub mod client;
+pub mod collections;
 pub mod pages;
+pub mod posts;
 pub mod projects;
 pub mod session;
 pub mod templates;
+pub mod transfer;
 pub mod uploads;
 
 use axum::{
@@ -35,6 +39,9 @@ use crate::{csrf, error::ApiError, state::AppState};
         (name = "projects", description = "Projects (sites)"),
         (name = "pages", description = "Pages of a project"),
         (name = "templates", description = "Themes"),
+        (name = "collections", description = "Collections (tables) and their fields"),
+        (name = "records", description = "Records (posts), listings, import and export"),
+        (name = "client panel", description = "The client admin panel and the spreadsheet link"),
         (name = "uploads", description = "Files"),
     )
 )]
@@ -45,9 +52,15 @@ fn api(state: &AppState) -> (Router<AppState>, utoipa::openapi::OpenApi) {
     // Room for a file somewhat over the limit, so the handler can answer with the file-size
     // message; a data URL is about 4/3 the size of its file.
     let upload_limit = (state.settings.upload_max_bytes * 2 + 64 * 1024) as usize;
-    let (uploads, _) = OpenApiRouter::<AppState>::new()
+    let (uploads, upload_doc) = OpenApiRouter::<AppState>::new()
         .routes(routes!(uploads::upload))
         .layer(DefaultBodyLimit::max(upload_limit))
+        .split_for_parts();
+    // Imports are files too: room for a data URL somewhat over the import limit.
+    let import_limit = (state.settings.import_max_bytes * 2 + 64 * 1024) as usize;
+    let (imports, import_doc) = OpenApiRouter::<AppState>::new()
+        .routes(routes!(transfer::import))
+        .layer(DefaultBodyLimit::max(import_limit))
         .split_for_parts();
     let (router, mut doc) = OpenApiRouter::with_openapi(ApiDoc::openapi())
         .routes(routes!(session::public_config))
@@ -70,17 +83,39 @@ fn api(state: &AppState) -> (Router<AppState>, utoipa::openapi::OpenApi) {
         .routes(routes!(templates::list_templates, templates::save_template))
         .routes(routes!(templates::use_template))
         .routes(routes!(templates::preview_template))
+        .routes(routes!(collections::create_table))
+        .routes(routes!(
+            collections::get_table,
+            collections::update_table,
+            collections::delete_table
+        ))
+        .routes(routes!(collections::create_field))
+        .routes(routes!(collections::reorder_fields))
+        .routes(routes!(
+            collections::update_field,
+            collections::delete_field
+        ))
+        .routes(routes!(posts::create_post, posts::delete_posts))
+        .routes(routes!(
+            posts::get_post,
+            posts::update_post,
+            posts::delete_post
+        ))
+        .routes(routes!(posts::table_data))
+        .routes(routes!(posts::db_data))
+        .routes(routes!(transfer::export_csv))
+        .routes(routes!(transfer::export_json))
+        .routes(routes!(client::client_project))
+        .routes(routes!(client::regenerate_token))
+        .routes(routes!(client::google_sheets))
         .layer(DefaultBodyLimit::max(
             state.settings.json_body_max_bytes as usize,
         ))
         .split_for_parts();
-    // The upload route has its own, larger body limit; document it alongside the rest.
-    let upload_doc = OpenApiRouter::<AppState>::new()
-        .routes(routes!(uploads::upload))
-        .split_for_parts()
-        .1;
+    // Uploads and imports have their own, larger body limits; document them with the rest.
     doc.merge(upload_doc);
-    (router.merge(uploads), doc)
+    doc.merge(import_doc);
+    (router.merge(uploads).merge(imports), doc)
 }
 
 /// The whole control plane: API, uploaded files, OpenAPI, and the dashboard with SPA fallback.

@@ -18,8 +18,7 @@ use utoipa::ToSchema;
 use vitrine_shared::{blob::BlobError, domain::slugify};
 
 use crate::{
-    auth::CurrentUser,
-    authz::authorize_project,
+    authz::{Principal, authorize_project},
     error::{ApiError, ApiJson, ApiPath, ErrorBody, Result},
     state::AppState,
 };
@@ -107,12 +106,33 @@ fn parse_id(v: &Value) -> Result<i64> {
         .ok_or_else(|| ApiError::invalid("prefix", "Invalid upload prefix"))
 }
 
-/// Works out (and authorizes) where an upload goes.
+/// Works out (and authorizes) where an upload goes. A client-panel token uploads only into
+/// its own project's folder.
 async fn upload_prefix(
     state: &AppState,
-    user: &CurrentUser,
+    principal: &Principal,
     prefix: Option<&[Value]>,
 ) -> Result<String> {
+    let user = match principal {
+        Principal::User(u) => u,
+        Principal::Client { project_id } => {
+            let table = match prefix.and_then(|p| p.get(2)) {
+                Some(t) => {
+                    let table_id = parse_id(t)?;
+                    if !state
+                        .store
+                        .collection_in_project(table_id, *project_id)
+                        .await?
+                    {
+                        return Err(ApiError::NotFound);
+                    }
+                    format!("/{table_id}")
+                }
+                None => String::new(),
+            };
+            return Ok(format!("clients/{project_id}{table}"));
+        }
+    };
     let parts = match prefix {
         None | Some([]) => return Ok(user.id.to_string()),
         Some(parts) => parts,
@@ -152,7 +172,7 @@ async fn upload_prefix(
         (status = 404, body = ErrorBody), (status = 413, body = ErrorBody), (status = 422, body = ErrorBody)))]
 pub async fn upload(
     State(state): State<AppState>,
-    user: CurrentUser,
+    principal: Principal,
     ApiJson(req): ApiJson<UploadRequest>,
 ) -> Result<Response> {
     let max = state.settings.upload_max_bytes;
@@ -206,7 +226,7 @@ pub async fn upload(
             format!("The file's content is {mime}, not .{declared}"),
         ));
     }
-    let prefix = upload_prefix(&state, &user, req.prefix.as_deref()).await?;
+    let prefix = upload_prefix(&state, &principal, req.prefix.as_deref()).await?;
     let digest = hex::encode(Sha256::digest(&bytes));
     let stem = match slugify(stem) {
         s if s.is_empty() => "file".to_string(),

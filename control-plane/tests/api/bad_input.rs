@@ -13,6 +13,9 @@ struct Ids {
     project: i64,
     page: i64,
     template: i64,
+    table: i64,
+    field: i64,
+    post: i64,
 }
 
 struct Route {
@@ -145,7 +148,13 @@ async fn send_raw(
 
 async fn snapshot(app: &TestApp, s: &Session, project: i64) -> Value {
     let p = json_ok(app.get(s, &format!("/api/projects/{project}")).await).await;
-    json!({"name": p["name"], "slug": p["slug"], "meta": p["meta"], "pages": p["pages"], "count": json_ok(app.get(s, "/api/projects").await).await.as_array().unwrap().len()})
+    let tables = p["tables"].clone();
+    let mut content = Vec::new();
+    for t in tables.as_array().unwrap() {
+        content.push(json_ok(app.get(s, &format!("/api/data/{}", t["id"])).await).await);
+    }
+    json!({"name": p["name"], "slug": p["slug"], "meta": p["meta"], "pages": p["pages"], "tables": tables, "content": content,
+           "count": json_ok(app.get(s, "/api/projects").await).await.as_array().unwrap().len()})
 }
 
 dual_test!(
@@ -169,10 +178,26 @@ dual_test!(
         let template = json_ok(app.get(&owner, "/api/templates").await).await[0]["id"]
             .as_i64()
             .unwrap();
+        let table = json_ok(app.post(&owner, "/api/tables", json!({"project_id": project, "name": "Itens", "meta": {"plural": "Itens", "singular": "Item"}})).await).await["id"].as_i64().unwrap();
+        let field = json_ok(
+            app.post(
+                &owner,
+                "/api/fields",
+                json!({"table_id": table, "name": "Texto", "type": "text"}),
+            )
+            .await,
+        )
+        .await["id"]
+            .as_i64()
+            .unwrap();
+        let post = json_ok(app.post(&owner, "/api/posts", json!({"table_id": table, "name": "Um", "fields": [{"field_id": field, "value": "x"}]})).await).await["id"].as_i64().unwrap();
         let ids = Ids {
             project,
             page,
             template,
+            table,
+            field,
+            post,
         };
         let before = snapshot(&app, &owner, project).await;
 
@@ -264,12 +289,15 @@ dual_test!(
             project: 987654,
             page: 987654,
             template: 987654,
+            table: 987654,
+            field: 987654,
+            post: 987654,
         };
         for r in routes() {
             let path_real = (r.path)(&ids);
             let path_unknown = (r.path)(&unknown);
             let body = if r.wrong_types.is_some() {
-                Some(json!({"name": "x", "project_id": 987654}))
+                Some(json!({"name": "x", "project_id": 987654, "content": "data:text/csv;base64,"}))
             } else {
                 None
             };
@@ -278,10 +306,13 @@ dual_test!(
                     .call(&owner, r.method.clone(), &path_unknown, body.clone())
                     .await;
                 expect_error(res, StatusCode::NOT_FOUND).await;
-                let malformed = path_real
-                    .replace(&project.to_string(), "abc")
-                    .replace(&page.to_string(), "abc")
-                    .replace(&template.to_string(), "abc");
+                let mut malformed = path_real.clone();
+                for id in [project, page, template, table, field, post] {
+                    malformed = malformed.replace(&format!("/{id}/"), "/abc/");
+                    if let Some(stripped) = malformed.strip_suffix(&format!("/{id}")) {
+                        malformed = format!("{stripped}/abc");
+                    }
+                }
                 let res = app
                     .call(&owner, r.method.clone(), &malformed, body.clone())
                     .await;

@@ -5,6 +5,7 @@ mod helpers;
 mod smtp;
 
 mod bad_input;
+mod collections;
 mod openapi;
 mod pages;
 mod process;

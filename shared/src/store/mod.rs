@@ -8,6 +8,7 @@
 //! PostgreSQL). The sqlx `Any` driver was not used because it cannot decode timestamps or
 //! JSON, which would have forced strings everywhere.
 
+mod collections;
 mod models;
 mod outbox;
 mod pages;
@@ -25,6 +26,9 @@ use sqlx::{
     sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, SqliteSynchronous},
 };
 
+pub use collections::{
+    Collection, Field, FieldInput, FilterOp, NewPost, OrderKey, Post, PostFilter,
+};
 pub use models::*;
 pub use outbox::OutboxMail;
 pub use projects::NewProject;

@@ -1,0 +1,364 @@
+//! Records (posts) as the server accepts them: one validation path for the post API, file
+//! imports and the spreadsheet link. A row becomes a [`Draft`] (values normalised per field
+//! type), relations are resolved against their target collection in one batch, and slugs are
+//! assigned; problems name the row and column they come from.
+
+use std::collections::{HashMap, HashSet};
+
+use chrono::{DateTime, Utc};
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
+use utoipa::ToSchema;
+use vitrine_shared::{
+    domain::slugify,
+    fields::{FieldDef, FieldMeta, FieldOption, FieldType, Normalized, is_empty, normalize},
+    store::{Collection, Field, NewPost, OrderKey},
+};
+
+use crate::{error::ApiError, state::AppState};
+
+/// A collection's settings (spec 1 §3 Table.meta), with the spec's defaults.
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct CollectionMeta {
+    #[serde(default)]
+    pub plural: String,
+    #[serde(default)]
+    pub singular: String,
+    #[serde(default = "yes")]
+    pub has_singular: bool,
+    #[serde(default = "yes")]
+    pub include_date: bool,
+    #[serde(default = "yes")]
+    pub include_title: bool,
+    #[serde(default = "created_at")]
+    pub order_field: String,
+    #[serde(default = "desc")]
+    pub order_dir: String,
+    #[serde(default)]
+    pub order_field2: Option<String>,
+    #[serde(default)]
+    pub order_dir2: Option<String>,
+}
+
+fn yes() -> bool {
+    true
+}
+fn created_at() -> String {
+    "created_at".into()
+}
+fn desc() -> String {
+    "desc".into()
+}
+
+impl CollectionMeta {
+    pub fn of(c: &Collection) -> CollectionMeta {
+        serde_json::from_value(c.meta.0.clone()).unwrap_or_else(|_| {
+            serde_json::from_value(Value::Object(Map::new())).expect("defaults")
+        })
+    }
+
+    /// The order of listings: `(key, descending)` pairs.
+    pub fn order(&self) -> Vec<(OrderKey, bool)> {
+        let mut out = vec![(
+            OrderKey::parse(&self.order_field).unwrap_or(OrderKey::CreatedAt),
+            self.order_dir != "asc",
+        )];
+        if let Some(f2) = self.order_field2.as_deref().and_then(OrderKey::parse) {
+            out.push((f2, self.order_dir2.as_deref() != Some("asc")));
+        }
+        out
+    }
+}
+
+/// A collection with its fields, ready to validate rows.
+pub struct Schema {
+    pub collection: Collection,
+    pub meta: CollectionMeta,
+    pub fields: Vec<FieldDef>,
+}
+
+/// Turns a stored field row into a definition (unknown types are skipped as unusable).
+pub fn field_def(f: &Field) -> Option<FieldDef> {
+    Some(FieldDef {
+        id: f.id,
+        name: f.name.clone(),
+        slug: f.slug.clone(),
+        kind: FieldType::parse(&f.kind)?,
+        required: f.required,
+        options: serde_json::from_value::<Vec<FieldOption>>(f.options.0.clone())
+            .unwrap_or_default(),
+        meta: serde_json::from_value::<FieldMeta>(f.meta.0.clone()).unwrap_or_default(),
+    })
+}
+
+impl Schema {
+    pub async fn load(state: &AppState, collection_id: i64) -> Result<Schema, ApiError> {
+        let collection = state.store.collection_by_id(collection_id).await?;
+        let fields = state
+            .store
+            .collection_fields(collection_id)
+            .await?
+            .iter()
+            .filter_map(field_def)
+            .collect();
+        Ok(Schema {
+            meta: CollectionMeta::of(&collection),
+            collection,
+            fields,
+        })
+    }
+
+    /// The field a column header names: by slug, else by name (case-insensitive).
+    pub fn column(&self, header: &str) -> Option<usize> {
+        let h = header.trim();
+        self.fields.iter().position(|f| f.slug == h).or_else(|| {
+            self.fields
+                .iter()
+                .position(|f| f.name.eq_ignore_ascii_case(h))
+        })
+    }
+}
+
+/// Something wrong with a value; row numbers count data rows from 1.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+pub struct Problem {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub row: Option<usize>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub column: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub field_id: Option<i64>,
+    pub message: String,
+}
+
+/// A relation still to resolve: which value slot, which target collection, what reference.
+struct PendingRelation {
+    field_id: i64,
+    target: Option<i64>,
+    reference: Normalized,
+    column: String,
+}
+
+/// A validated row before relations and slugs are settled.
+pub struct Draft {
+    pub row: Option<usize>,
+    pub name: String,
+    pub slug: String,
+    pub created_at: Option<DateTime<Utc>>,
+    pub values: Map<String, Value>,
+    relations: Vec<PendingRelation>,
+}
+
+/// The message listing required fields left empty (spec 1 §5).
+pub const REQUIRED_MESSAGE: &str = "Please fill all required fields:";
+
+impl Schema {
+    /// Validates one row. `cells` are `(field index, raw value)`; `base` holds the values
+    /// already stored (updates keep what is not sent).
+    pub fn draft(
+        &self,
+        row: Option<usize>,
+        name: &str,
+        slug: &str,
+        cells: Vec<(usize, Value)>,
+        base: Option<&Map<String, Value>>,
+    ) -> Result<Draft, Vec<Problem>> {
+        let mut problems = Vec::new();
+        let mut values = base.cloned().unwrap_or_default();
+        let mut relations = Vec::new();
+        for (index, raw) in cells {
+            let field = &self.fields[index];
+            match normalize(field, &raw) {
+                Ok(Normalized::Value(v)) => {
+                    values.insert(field.id.to_string(), v);
+                }
+                Ok(reference) => {
+                    values.insert(field.id.to_string(), Value::Null);
+                    relations.push(PendingRelation {
+                        field_id: field.id,
+                        target: field.meta.table,
+                        reference,
+                        column: field.slug.clone(),
+                    });
+                }
+                Err(message) => problems.push(Problem {
+                    row,
+                    column: Some(field.slug.clone()),
+                    field_id: Some(field.id),
+                    message: format!("{} {message}", field.name),
+                }),
+            }
+        }
+        let name = name.trim().chars().take(500).collect::<String>();
+        let mut missing: Vec<&FieldDef> = self
+            .fields
+            .iter()
+            .filter(|f| f.required)
+            .filter(|f| values.get(&f.id.to_string()).is_none_or(is_empty))
+            .filter(|f| !relations.iter().any(|r| r.field_id == f.id))
+            .collect();
+        missing.dedup_by_key(|f| f.id);
+        if self.meta.include_title && name.is_empty() {
+            problems.push(Problem {
+                row,
+                column: Some("name".into()),
+                field_id: None,
+                message: "Title is required".into(),
+            });
+        }
+        if !missing.is_empty() {
+            let names: Vec<&str> = missing.iter().map(|f| f.name.as_str()).collect();
+            problems.push(Problem {
+                row,
+                column: Some(missing[0].slug.clone()),
+                field_id: Some(missing[0].id),
+                message: format!("{REQUIRED_MESSAGE} {}", names.join(", ")),
+            });
+        }
+        if !problems.is_empty() {
+            return Err(problems);
+        }
+        let slug = slugify(if slug.trim().is_empty() { &name } else { slug });
+        Ok(Draft {
+            row,
+            name,
+            slug,
+            created_at: None,
+            values,
+            relations,
+        })
+    }
+}
+
+/// Resolves relation references of all drafts against their targets (ids must exist in the
+/// target collection of the same project; slugs are looked up), in one query per target.
+pub async fn resolve_relations(
+    state: &AppState,
+    schema: &Schema,
+    drafts: &mut [Draft],
+) -> Result<Vec<Problem>, ApiError> {
+    let mut targets: HashMap<i64, (HashSet<i64>, bool)> = HashMap::new();
+    for d in drafts.iter() {
+        for r in &d.relations {
+            if let Some(t) = r.target {
+                let entry = targets.entry(t).or_default();
+                match &r.reference {
+                    Normalized::RelationId(id) => {
+                        entry.0.insert(*id);
+                    }
+                    _ => entry.1 = true,
+                }
+            }
+        }
+    }
+    let mut known_ids: HashMap<i64, HashSet<i64>> = HashMap::new();
+    let mut slugs: HashMap<i64, HashMap<String, i64>> = HashMap::new();
+    for (target, (ids, need_slugs)) in targets {
+        // A target outside this project counts as missing, like a post that does not exist.
+        match state.store.collection_project_id(target).await {
+            Ok(p) if p == schema.collection.project_id => {}
+            _ => continue,
+        }
+        known_ids.insert(target, state.store.existing_post_ids(target, &ids).await?);
+        if need_slugs {
+            slugs.insert(target, state.store.post_slugs(target).await?);
+        }
+    }
+    let mut problems = Vec::new();
+    for d in drafts.iter_mut() {
+        for r in std::mem::take(&mut d.relations) {
+            let resolved = r.target.and_then(|t| match &r.reference {
+                Normalized::RelationId(id) => {
+                    known_ids.get(&t).filter(|s| s.contains(id)).map(|_| *id)
+                }
+                Normalized::RelationSlug(s) => slugs.get(&t).and_then(|m| m.get(s)).copied(),
+                Normalized::Value(_) => None,
+            });
+            match resolved {
+                Some(id) => {
+                    d.values.insert(r.field_id.to_string(), Value::from(id));
+                }
+                None => problems.push(Problem {
+                    row: d.row,
+                    column: Some(r.column.clone()),
+                    field_id: Some(r.field_id),
+                    message: format!(
+                        "{} does not point at a record of the related collection",
+                        r.column
+                    ),
+                }),
+            }
+        }
+    }
+    Ok(problems)
+}
+
+/// Gives every draft a unique slug. `strict` (imports) reports slugs given explicitly that
+/// are already taken; otherwise (and for slugs derived from titles) a numeric suffix is added.
+pub fn assign_slugs(
+    drafts: &mut [Draft],
+    taken: &mut HashSet<String>,
+    explicit: &[bool],
+    strict: bool,
+) -> Vec<Problem> {
+    let mut problems = Vec::new();
+    for (d, was_explicit) in drafts.iter_mut().zip(explicit) {
+        let base = if d.slug.is_empty() {
+            "item".to_string()
+        } else {
+            d.slug.clone()
+        };
+        if !taken.contains(&base) {
+            taken.insert(base.clone());
+            d.slug = base;
+            continue;
+        }
+        if strict && *was_explicit {
+            problems.push(Problem {
+                row: d.row,
+                column: Some("slug".into()),
+                field_id: None,
+                message: format!("duplicate slug {base:?}"),
+            });
+            continue;
+        }
+        let slug = (2..)
+            .map(|n| format!("{base}-{n}"))
+            .find(|s| !taken.contains(s))
+            .expect("unbounded");
+        taken.insert(slug.clone());
+        d.slug = slug;
+    }
+    problems
+}
+
+impl Draft {
+    pub fn into_new_post(self, now: DateTime<Utc>) -> NewPost {
+        NewPost {
+            name: self.name,
+            slug: self.slug,
+            data: self.values,
+            created_at: self.created_at.unwrap_or(now),
+        }
+    }
+}
+
+/// A 422 listing the first problems (row and column where there is one).
+pub fn problems_error(mut problems: Vec<Problem>) -> ApiError {
+    let total = problems.len();
+    problems.truncate(20);
+    let first = &problems[0];
+    let mut message = match (first.row, &first.column) {
+        (Some(r), Some(c)) => format!("Row {r}, column {c}: {}", first.message),
+        (Some(r), None) => format!("Row {r}: {}", first.message),
+        _ => first.message.clone(),
+    };
+    if total > 1 {
+        message.push_str(&format!(" (and {} more problems)", total - 1));
+    }
+    ApiError::Details {
+        message,
+        details: problems,
+    }
+}

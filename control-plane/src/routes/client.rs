@@ -1,0 +1,278 @@
+//! The client admin panel (`/admin?token=…`: a project's records, nothing else), regenerating
+//! its token, and the spreadsheet import link that upserts rows pushed by a spreadsheet script.
+
+use std::collections::HashSet;
+
+use axum::extract::State;
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
+use utoipa::{IntoParams, ToSchema};
+use vitrine_shared::{
+    fields::FieldType,
+    store::{CollectionSummary, now},
+};
+
+use crate::{
+    auth::{self, CurrentUser},
+    authz::{Principal, authorize_project},
+    error::{ApiError, ApiJson, ApiPath, ApiQuery, ErrorBody, Result},
+    records::{Schema, assign_slugs, problems_error, resolve_relations},
+    state::AppState,
+    views::ProjectView,
+};
+
+#[derive(Debug, Serialize, ToSchema)]
+pub struct ClientProject {
+    pub id: i64,
+    pub name: String,
+    pub slug: String,
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+pub struct ClientContext {
+    pub project: ClientProject,
+    pub tables: Vec<CollectionSummary>,
+}
+
+/// What a client-panel token opens. Only for client tokens (header `X-Client-Token`).
+#[utoipa::path(get, path = "/api/client/project", tag = "client panel",
+    responses((status = 200, body = ClientContext), (status = 404, body = ErrorBody)))]
+pub async fn client_project(
+    State(state): State<AppState>,
+    principal: Principal,
+) -> Result<ApiJson<ClientContext>> {
+    let Principal::Client { project_id } = principal else {
+        return Err(ApiError::NotFound);
+    };
+    let p = state.store.project_by_id(project_id).await?;
+    Ok(ApiJson(ClientContext {
+        project: ClientProject {
+            id: p.id,
+            name: p.name,
+            slug: p.slug,
+        },
+        tables: state.store.project_collections(project_id).await?,
+    }))
+}
+
+/// Issues a new client-panel token; the old link stops working at once.
+#[utoipa::path(post, path = "/api/projects/{id}/token", tag = "client panel",
+    params(("id" = i64, Path, description = "Project id")),
+    responses((status = 200, body = ProjectView), (status = 404, body = ErrorBody)))]
+pub async fn regenerate_token(
+    State(state): State<AppState>,
+    user: CurrentUser,
+    ApiPath(id): ApiPath<i64>,
+) -> Result<ApiJson<ProjectView>> {
+    authorize_project(&state, &user, id).await?;
+    state
+        .store
+        .set_project_token(id, &auth::new_token())
+        .await?;
+    let project = state.store.project_by_id(id).await?;
+    Ok(ApiJson(ProjectView::new(&project, &state.settings)))
+}
+
+#[derive(Debug, Deserialize, IntoParams)]
+pub struct SheetFlags {
+    /// 1: normalise phone-like columns to digits (with the 55 country prefix rule).
+    pub phone: Option<u8>,
+    /// 1: keep tracking columns (utm_*, gclid, fbclid, …) instead of dropping them.
+    pub gtags: Option<u8>,
+}
+
+#[derive(Debug, Deserialize, ToSchema)]
+pub struct SheetPush {
+    /// The collection: its id or slug.
+    #[schema(value_type = String)]
+    pub table: Value,
+    /// Rows as objects keyed by column header.
+    #[schema(value_type = Vec<Object>)]
+    pub rows: Vec<Map<String, Value>>,
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+pub struct SheetResult {
+    pub inserted: usize,
+    pub updated: usize,
+    /// Columns that matched no field and were skipped.
+    pub ignored_columns: Vec<String>,
+}
+
+fn is_tracking(column: &str) -> bool {
+    let c = column.trim().to_ascii_lowercase();
+    c.starts_with("utm_")
+        || [
+            "gclid", "fbclid", "gbraid", "wbraid", "msclkid", "_ga", "_gid", "gtag",
+        ]
+        .iter()
+        .any(|t| c == *t || c.starts_with(&format!("{t}_")))
+}
+
+fn is_phone(column: &str) -> bool {
+    let c = column.to_lowercase();
+    ["phone", "telefone", "fone", "celular", "whatsapp", "tel"]
+        .iter()
+        .any(|w| c.contains(w))
+}
+
+/// Digits with Brazil's country code added to national numbers (the spec's 55 rule).
+fn phone_digits(v: &Value) -> Value {
+    let raw = match v {
+        Value::String(s) => s.clone(),
+        Value::Number(n) => n.to_string(),
+        other => return other.clone(),
+    };
+    let d: String = raw.chars().filter(char::is_ascii_digit).collect();
+    if d.is_empty() {
+        return Value::String(String::new());
+    }
+    Value::String(if d.len() < 12 && !d.starts_with("55") {
+        format!("55{d}")
+    } else {
+        d
+    })
+}
+
+/// Upserts rows by slug (given in a `slug` column, or derived from the title).
+#[utoipa::path(post, path = "/google-sheets/{project_id}/{token}", tag = "client panel", request_body = SheetPush,
+    params(("project_id" = i64, Path, description = "Project id"), ("token" = String, Path, description = "Project token"), SheetFlags),
+    responses((status = 200, body = SheetResult), (status = 404, body = ErrorBody), (status = 422, body = ErrorBody)))]
+pub async fn google_sheets(
+    State(state): State<AppState>,
+    ApiPath((project_id, token)): ApiPath<(i64, String)>,
+    ApiQuery(flags): ApiQuery<SheetFlags>,
+    ApiJson(push): ApiJson<SheetPush>,
+) -> Result<ApiJson<SheetResult>> {
+    if state.store.project_id_by_token(&token).await? != Some(project_id) {
+        return Err(ApiError::NotFound);
+    }
+    if push.rows.len() > 10_000 {
+        return Err(ApiError::invalid(
+            "rows",
+            "Send at most 10,000 rows at a time",
+        ));
+    }
+    let collection = match &push.table {
+        Value::Number(n) => {
+            state
+                .store
+                .collection_by_id(n.as_i64().unwrap_or(0))
+                .await?
+        }
+        Value::String(s) => state.store.collection_by_slug(project_id, s).await?,
+        _ => {
+            return Err(ApiError::invalid(
+                "table",
+                "table is the collection's id or slug",
+            ));
+        }
+    };
+    if collection.project_id != project_id {
+        return Err(ApiError::NotFound);
+    }
+    let schema = Schema::load(&state, collection.id).await?;
+    let keep_tracking = flags.gtags == Some(1);
+    let mut ignored: Vec<String> = Vec::new();
+    let mut drafts = Vec::new();
+    let mut explicit = Vec::new();
+    let mut problems = Vec::new();
+    for (i, row) in push.rows.into_iter().enumerate() {
+        let (mut name, mut slug, mut cells) = (String::new(), String::new(), Vec::new());
+        for (column, mut value) in row {
+            if is_tracking(&column) && !keep_tracking {
+                continue;
+            }
+            if flags.phone == Some(1) && is_phone(&column) {
+                value = phone_digits(&value);
+            }
+            let text = || match &value {
+                Value::String(s) => s.clone(),
+                other => other.to_string(),
+            };
+            match column.trim() {
+                "name" | "title" | "nome" => name = text(),
+                "slug" => slug = text(),
+                other => match schema.column(other) {
+                    Some(index) => {
+                        // Spreadsheets send phone numbers as numbers; fields of link types take text.
+                        if matches!(
+                            schema.fields[index].kind,
+                            FieldType::WhatsappLink | FieldType::TelephoneLink
+                        ) {
+                            value = Value::String(text());
+                        }
+                        cells.push((index, value));
+                    }
+                    None if !ignored.contains(&column) => ignored.push(column),
+                    None => {}
+                },
+            }
+        }
+        explicit.push(!slug.trim().is_empty());
+        match schema.draft(Some(i + 1), &name, &slug, cells, None) {
+            Ok(d) => drafts.push(d),
+            Err(p) => problems.extend(p),
+        }
+    }
+    if problems.is_empty() {
+        problems.extend(resolve_relations(&state, &schema, &mut drafts).await?);
+    }
+    if !problems.is_empty() {
+        return Err(problems_error(problems));
+    }
+    // Rows whose slug exists are updates; the rest are inserted with unique slugs.
+    let existing = state.store.post_slugs(collection.id).await?;
+    let (mut updates, mut inserts) = (Vec::new(), Vec::new());
+    let mut inserts_explicit = Vec::new();
+    for (d, e) in drafts.into_iter().zip(explicit) {
+        match existing.get(&d.slug) {
+            Some(id) => updates.push((*id, d)),
+            None => {
+                inserts.push(d);
+                inserts_explicit.push(e);
+            }
+        }
+    }
+    let mut taken: HashSet<String> = existing.keys().cloned().collect();
+    assign_slugs(&mut inserts, &mut taken, &inserts_explicit, false);
+    let mut update_rows = Vec::with_capacity(updates.len());
+    for (id, d) in updates {
+        // An update keeps the values of fields the sheet does not send.
+        let mut data = state.store.post_by_id(id).await?.data.0;
+        data.extend(d.values);
+        update_rows.push((id, d.name, data));
+    }
+    state.store.update_posts(&update_rows).await?;
+    let ts = now();
+    let posts: Vec<_> = inserts.into_iter().map(|d| d.into_new_post(ts)).collect();
+    state.store.insert_posts(collection.id, &posts).await?;
+    Ok(ApiJson(SheetResult {
+        inserted: posts.len(),
+        updated: update_rows.len(),
+        ignored_columns: ignored,
+    }))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn tracking_and_phone_columns_are_recognised() {
+        for c in ["utm_source", "UTM_campaign", "gclid", "fbclid", "_ga"] {
+            assert!(is_tracking(c), "{c}");
+        }
+        assert!(!is_tracking("email"));
+        assert!(is_phone("Telefone") && is_phone("whatsapp") && is_phone("Celular"));
+        assert_eq!(
+            phone_digits(&json!("(11) 98765-4321")),
+            json!("5511987654321")
+        );
+        assert_eq!(
+            phone_digits(&json!(11987654321_i64)),
+            json!("5511987654321")
+        );
+    }
+}

@@ -1,0 +1,551 @@
+//! Import and export of a collection's records as CSV or JSON.
+//!
+//! Export streams keyset pages of 1,000 posts, so memory stays flat whatever the size. Import
+//! reads exactly what export writes (columns `name`, `slug`, `created_at`, then one per field
+//! slug; lists as JSON in CSV cells; relations as the target's slug), validates every row
+//! with the same rules as the record form, and writes all rows in one transaction or none.
+//! CSV is read and written with the `csv` crate (BurntSushi's RFC 4180 reader, the standard
+//! choice in Rust: quoting, embedded newlines and ragged rows handled correctly).
+
+use std::{collections::HashMap, sync::Arc};
+
+use axum::{
+    body::Body,
+    extract::State,
+    http::{HeaderValue, header},
+    response::{IntoResponse, Response},
+};
+use bytes::Bytes;
+use chrono::{DateTime, Utc};
+use serde::Deserialize;
+use serde_json::{Map, Value};
+use utoipa::ToSchema;
+use vitrine_shared::{
+    fields::{FieldType, csv_cell},
+    store::{Post, now},
+};
+
+use crate::{
+    authz::{Principal, authorize_records},
+    error::{ApiError, ApiJson, ApiPath, ErrorBody, Result},
+    records::{Problem, Schema, assign_slugs, problems_error, resolve_relations},
+    state::AppState,
+};
+
+/// Which column of a file a header names.
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum Column {
+    Name,
+    Slug,
+    CreatedAt,
+    Field(usize),
+}
+
+fn column_of(schema: &Schema, header: &str) -> Option<Column> {
+    match header.trim() {
+        "name" | "title" | "nome" | "titulo" | "título" => Some(Column::Name),
+        "slug" => Some(Column::Slug),
+        "created_at" => Some(Column::CreatedAt),
+        other => schema.column(other).map(Column::Field),
+    }
+}
+
+/// Export headers: the fixed columns, then each field's slug.
+fn headers(schema: &Schema) -> Vec<String> {
+    let mut h = vec!["name".to_string(), "slug".into(), "created_at".into()];
+    h.extend(schema.fields.iter().map(|f| f.slug.clone()));
+    h
+}
+
+/// Everything an export needs besides the posts: the schema, and for relation fields the
+/// slugs of their targets' posts (relations are written as slugs so files move between sites).
+struct ExportPlan {
+    schema: Schema,
+    relation_slugs: HashMap<i64, HashMap<i64, String>>,
+}
+
+impl ExportPlan {
+    async fn load(state: &AppState, table_id: i64) -> Result<ExportPlan> {
+        let schema = Schema::load(state, table_id).await?;
+        let mut relation_slugs = HashMap::new();
+        for f in schema
+            .fields
+            .iter()
+            .filter(|f| f.kind == FieldType::Relation)
+        {
+            if let Some(target) = f.meta.table
+                && !relation_slugs.contains_key(&target)
+            {
+                let map = state
+                    .store
+                    .post_slugs(target)
+                    .await?
+                    .into_iter()
+                    .map(|(slug, id)| (id, slug))
+                    .collect();
+                relation_slugs.insert(target, map);
+            }
+        }
+        Ok(ExportPlan {
+            schema,
+            relation_slugs,
+        })
+    }
+
+    /// The post's values in export order, relations as slugs.
+    fn values(&self, post: &Post) -> Vec<Value> {
+        self.schema
+            .fields
+            .iter()
+            .map(|f| {
+                let v = post
+                    .data
+                    .0
+                    .get(&f.id.to_string())
+                    .cloned()
+                    .unwrap_or(Value::Null);
+                match (f.kind, f.meta.table, &v) {
+                    (FieldType::Relation, Some(t), Value::Number(n)) => n
+                        .as_i64()
+                        .and_then(|id| self.relation_slugs.get(&t)?.get(&id))
+                        .map(|s| Value::String(s.clone()))
+                        .unwrap_or(v),
+                    _ => v,
+                }
+            })
+            .collect()
+    }
+}
+
+#[derive(Clone, Copy, PartialEq)]
+enum Format {
+    Csv,
+    Json,
+}
+
+struct Cursor {
+    state: AppState,
+    plan: Arc<ExportPlan>,
+    format: Format,
+    after: i64,
+    started: bool,
+    finished: bool,
+    first_row: bool,
+}
+
+fn csv_line(fields: &[String]) -> Vec<u8> {
+    let mut w = csv::Writer::from_writer(Vec::new());
+    let _ = w.write_record(fields);
+    w.into_inner().unwrap_or_default()
+}
+
+async fn next_chunk(mut c: Cursor) -> Option<(std::io::Result<Bytes>, Cursor)> {
+    if c.finished {
+        return None;
+    }
+    let mut out = Vec::new();
+    if !c.started {
+        c.started = true;
+        match c.format {
+            Format::Csv => out.extend(csv_line(&headers(&c.plan.schema))),
+            Format::Json => out.push(b'['),
+        }
+    }
+    let posts = match c
+        .state
+        .store
+        .posts_after(c.plan.schema.collection.id, c.after, 1000)
+        .await
+    {
+        Ok(p) => p,
+        Err(e) => {
+            tracing::error!(error = %e, "export failed midway");
+            c.finished = true;
+            return Some((Err(std::io::Error::other(e.to_string())), c));
+        }
+    };
+    if posts.is_empty() {
+        c.finished = true;
+        if c.format == Format::Json {
+            out.extend_from_slice(b"]\n");
+        }
+    }
+    for post in &posts {
+        c.after = post.id;
+        let values = c.plan.values(post);
+        match c.format {
+            Format::Csv => {
+                let mut row = vec![
+                    post.name.clone(),
+                    post.slug.clone(),
+                    post.created_at.to_rfc3339(),
+                ];
+                row.extend(values.iter().map(csv_cell));
+                out.extend(csv_line(&row));
+            }
+            Format::Json => {
+                let mut obj = Map::new();
+                obj.insert("name".into(), Value::String(post.name.clone()));
+                obj.insert("slug".into(), Value::String(post.slug.clone()));
+                obj.insert(
+                    "created_at".into(),
+                    Value::String(post.created_at.to_rfc3339()),
+                );
+                for (f, v) in c.plan.schema.fields.iter().zip(values) {
+                    obj.insert(f.slug.clone(), v);
+                }
+                if !c.first_row {
+                    out.push(b',');
+                }
+                c.first_row = false;
+                out.push(b'\n');
+                out.extend(serde_json::to_vec(&Value::Object(obj)).unwrap_or_default());
+            }
+        }
+    }
+    Some((Ok(Bytes::from(out)), c))
+}
+
+async fn export(
+    state: AppState,
+    principal: Principal,
+    table_id: i64,
+    format: Format,
+) -> Result<Response> {
+    authorize_records(
+        &state,
+        &principal,
+        state.store.collection_project_id(table_id).await?,
+    )
+    .await?;
+    let plan = Arc::new(ExportPlan::load(&state, table_id).await?);
+    let filename = format!(
+        "{}.{}",
+        plan.schema.collection.slug,
+        if format == Format::Csv { "csv" } else { "json" }
+    );
+    let cursor = Cursor {
+        state,
+        plan,
+        format,
+        after: 0,
+        started: false,
+        finished: false,
+        first_row: true,
+    };
+    let body = Body::from_stream(futures::stream::unfold(cursor, next_chunk));
+    let mut response = body.into_response();
+    let h = response.headers_mut();
+    let content_type = if format == Format::Csv {
+        "text/csv; charset=utf-8"
+    } else {
+        "application/json"
+    };
+    h.insert(header::CONTENT_TYPE, HeaderValue::from_static(content_type));
+    if let Ok(v) = HeaderValue::from_str(&format!("attachment; filename=\"{filename}\"")) {
+        h.insert(header::CONTENT_DISPOSITION, v);
+    }
+    Ok(response)
+}
+
+#[utoipa::path(get, path = "/api/tables/{id}/export/csv", tag = "records",
+    params(("id" = i64, Path, description = "Collection id")),
+    responses((status = 200, description = "CSV, streamed", content_type = "text/csv"), (status = 404, body = ErrorBody)))]
+pub async fn export_csv(
+    State(state): State<AppState>,
+    principal: Principal,
+    ApiPath(id): ApiPath<i64>,
+) -> Result<Response> {
+    export(state, principal, id, Format::Csv).await
+}
+
+#[utoipa::path(get, path = "/api/tables/{id}/export/json", tag = "records",
+    params(("id" = i64, Path, description = "Collection id")),
+    responses((status = 200, description = "JSON array, streamed", content_type = "application/json"), (status = 404, body = ErrorBody)))]
+pub async fn export_json(
+    State(state): State<AppState>,
+    principal: Principal,
+    ApiPath(id): ApiPath<i64>,
+) -> Result<Response> {
+    export(state, principal, id, Format::Json).await
+}
+
+#[derive(Debug, Deserialize, ToSchema)]
+pub struct ImportRequest {
+    /// The file's name; its extension (.csv or .json) decides the format.
+    pub name: String,
+    /// The file as a data URL.
+    pub content: String,
+}
+
+/// One row of a file, before validation.
+pub struct RawRow {
+    pub row: usize,
+    pub name: String,
+    pub slug: String,
+    pub created_at: Option<String>,
+    pub cells: Vec<(usize, Value)>,
+}
+
+fn problem(row: Option<usize>, column: Option<&str>, message: impl Into<String>) -> Problem {
+    Problem {
+        row,
+        column: column.map(String::from),
+        field_id: None,
+        message: message.into(),
+    }
+}
+
+/// Decodes a data URL into UTF-8 text (a BOM is dropped); the line of the first invalid
+/// byte is named otherwise.
+pub fn decode_text(content: &str, max: u64) -> Result<String> {
+    if content.len() as u64 > max / 3 * 4 + 1024 {
+        return Err(ApiError::TooLarge {
+            message: format!("The file is too large ({} MB at most)", max / (1024 * 1024)),
+        });
+    }
+    let url = data_url::DataUrl::process(content)
+        .map_err(|_| ApiError::invalid("content", "content must be a data URL"))?;
+    let (bytes, _) = url
+        .decode_to_vec()
+        .map_err(|_| ApiError::invalid("content", "content is not valid base64"))?;
+    let bytes = bytes
+        .strip_prefix(b"\xEF\xBB\xBF")
+        .map(<[u8]>::to_vec)
+        .unwrap_or(bytes);
+    String::from_utf8(bytes).map_err(|e| {
+        let line = e.as_bytes()[..e.utf8_error().valid_up_to()]
+            .iter()
+            .filter(|b| **b == b'\n')
+            .count()
+            + 1;
+        problems_error(vec![problem(
+            Some(line),
+            None,
+            "The file is not UTF-8 text",
+        )])
+    })
+}
+
+/// Maps a header to a column, or reports it.
+fn header_columns(schema: &Schema, headers: &[String]) -> Result<Vec<Column>> {
+    let mut columns = Vec::new();
+    let mut problems = Vec::new();
+    for h in headers {
+        match column_of(schema, h) {
+            Some(c) if columns.contains(&c) => problems.push(problem(
+                None,
+                Some(h),
+                format!("Column {h:?} appears twice"),
+            )),
+            Some(c) => columns.push(c),
+            None => problems.push(problem(
+                None,
+                Some(h),
+                format!("Unknown column {h:?}: it matches no field slug or name"),
+            )),
+        }
+    }
+    if problems.is_empty() {
+        Ok(columns)
+    } else {
+        Err(problems_error(problems))
+    }
+}
+
+fn raw_row(row: usize, columns: &[Column], values: Vec<Value>) -> RawRow {
+    let mut r = RawRow {
+        row,
+        name: String::new(),
+        slug: String::new(),
+        created_at: None,
+        cells: Vec::new(),
+    };
+    for (c, v) in columns.iter().zip(values) {
+        let text = || match &v {
+            Value::String(s) => s.clone(),
+            Value::Null => String::new(),
+            other => other.to_string(),
+        };
+        match c {
+            Column::Name => r.name = text(),
+            Column::Slug => r.slug = text(),
+            Column::CreatedAt => r.created_at = Some(text()).filter(|s| !s.is_empty()),
+            Column::Field(i) => r.cells.push((*i, v)),
+        }
+    }
+    r
+}
+
+pub fn parse_csv(schema: &Schema, text: &str) -> Result<Vec<RawRow>> {
+    let mut reader = csv::ReaderBuilder::new()
+        .flexible(false)
+        .from_reader(text.as_bytes());
+    let headers: Vec<String> = reader
+        .headers()
+        .map_err(|e| {
+            problems_error(vec![problem(
+                Some(0),
+                None,
+                format!("Malformed CSV header: {e}"),
+            )])
+        })?
+        .iter()
+        .map(String::from)
+        .collect();
+    let columns = header_columns(schema, &headers)?;
+    let mut rows = Vec::new();
+    for (i, record) in reader.records().enumerate() {
+        let record = record.map_err(|e| {
+            let line = e.position().map(|p| p.line() as usize).unwrap_or(i + 2);
+            problems_error(vec![problem(
+                Some(i + 1),
+                None,
+                format!("Malformed CSV at line {line}: {e}"),
+            )])
+        })?;
+        let values = record
+            .iter()
+            .map(|s| Value::String(s.to_string()))
+            .collect();
+        rows.push(raw_row(i + 1, &columns, values));
+    }
+    Ok(rows)
+}
+
+pub fn parse_json(schema: &Schema, text: &str) -> Result<Vec<RawRow>> {
+    let value: Value = serde_json::from_str(text).map_err(|e| {
+        problems_error(vec![problem(
+            Some(e.line()),
+            None,
+            format!(
+                "Malformed JSON at line {}, column {}: {e}",
+                e.line(),
+                e.column()
+            ),
+        )])
+    })?;
+    let items = value
+        .as_array()
+        .ok_or_else(|| ApiError::invalid("content", "A JSON import is a list of objects"))?;
+    let mut rows = Vec::with_capacity(items.len());
+    let mut known: HashMap<String, Column> = HashMap::new();
+    for (i, item) in items.iter().enumerate() {
+        let obj = item.as_object().ok_or_else(|| {
+            problems_error(vec![problem(
+                Some(i + 1),
+                None,
+                "Each row must be an object",
+            )])
+        })?;
+        let mut columns = Vec::with_capacity(obj.len());
+        let mut values = Vec::with_capacity(obj.len());
+        for (k, v) in obj {
+            let column = match known.get(k) {
+                Some(c) => *c,
+                None => {
+                    let c = column_of(schema, k).ok_or_else(|| {
+                        problems_error(vec![problem(
+                            Some(i + 1),
+                            Some(k),
+                            format!("Unknown column {k:?}: it matches no field slug or name"),
+                        )])
+                    })?;
+                    known.insert(k.clone(), c);
+                    c
+                }
+            };
+            columns.push(column);
+            values.push(v.clone());
+        }
+        rows.push(raw_row(i + 1, &columns, values));
+    }
+    Ok(rows)
+}
+
+/// Validates rows and writes them in one transaction; any problem writes nothing.
+pub async fn insert_rows(state: &AppState, schema: &Schema, rows: Vec<RawRow>) -> Result<u64> {
+    const MAX_PROBLEMS: usize = 200;
+    let mut problems = Vec::new();
+    let mut drafts = Vec::with_capacity(rows.len());
+    let mut explicit = Vec::with_capacity(rows.len());
+    for r in rows {
+        if problems.len() >= MAX_PROBLEMS {
+            break;
+        }
+        let created_at = match r.created_at.as_deref().map(DateTime::parse_from_rfc3339) {
+            None => None,
+            Some(Ok(t)) => Some(t.with_timezone(&Utc)),
+            Some(Err(_)) => {
+                problems.push(problem(
+                    Some(r.row),
+                    Some("created_at"),
+                    "created_at must be an RFC 3339 date",
+                ));
+                continue;
+            }
+        };
+        let was_explicit = !r.slug.trim().is_empty();
+        match schema.draft(Some(r.row), &r.name, &r.slug, r.cells, None) {
+            Ok(mut d) => {
+                d.created_at = created_at;
+                drafts.push(d);
+                explicit.push(was_explicit);
+            }
+            Err(p) => problems.extend(p),
+        }
+    }
+    if problems.is_empty() {
+        problems.extend(resolve_relations(state, schema, &mut drafts).await?);
+    }
+    if problems.is_empty() {
+        let mut taken = state
+            .store
+            .post_slugs(schema.collection.id)
+            .await?
+            .into_keys()
+            .collect();
+        problems.extend(assign_slugs(&mut drafts, &mut taken, &explicit, true));
+    }
+    if !problems.is_empty() {
+        return Err(problems_error(problems));
+    }
+    let ts = now();
+    let posts: Vec<_> = drafts.into_iter().map(|d| d.into_new_post(ts)).collect();
+    Ok(state
+        .store
+        .insert_posts(schema.collection.id, &posts)
+        .await?)
+}
+
+#[utoipa::path(post, path = "/api/tables/{id}/import", tag = "records", request_body = ImportRequest,
+    params(("id" = i64, Path, description = "Collection id")),
+    responses((status = 200, description = "How many records were inserted", body = u64),
+        (status = 404, body = ErrorBody), (status = 413, body = ErrorBody), (status = 422, body = ErrorBody)))]
+pub async fn import(
+    State(state): State<AppState>,
+    principal: Principal,
+    ApiPath(id): ApiPath<i64>,
+    ApiJson(req): ApiJson<ImportRequest>,
+) -> Result<impl IntoResponse> {
+    authorize_records(
+        &state,
+        &principal,
+        state.store.collection_project_id(id).await?,
+    )
+    .await?;
+    let text = decode_text(&req.content, state.settings.import_max_bytes)?;
+    let schema = Schema::load(&state, id).await?;
+    let lower = req.name.to_ascii_lowercase();
+    let rows = if lower.ends_with(".json") {
+        parse_json(&schema, &text)?
+    } else if lower.ends_with(".csv") || lower.ends_with(".txt") {
+        parse_csv(&schema, &text)?
+    } else {
+        return Err(ApiError::invalid("name", "Import a .csv or .json file"));
+    };
+    if rows.is_empty() {
+        return Err(ApiError::invalid("content", "The file has no rows"));
+    }
+    Ok(ApiJson(insert_rows(&state, &schema, rows).await?))
+}

@@ -1,0 +1,639 @@
+//! Collection field types and their values: parsing of field definitions, validation and
+//! normalisation of every submitted value (API, import, spreadsheet link), the required rule,
+//! and currency formatting. The server decides what is stored; the dashboard's checks are only
+//! a convenience.
+//!
+//! Rich text is cleaned with ammonia, an allow-list HTML sanitiser built on html5ever (the
+//! browsers' parsing algorithm), so what is stored cannot carry scripts or event handlers.
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use crate::domain::Email;
+
+/// The 18 field types of spec 1 §3.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum FieldType {
+    Text,
+    String,
+    Textarea,
+    Wysiwyg,
+    Image,
+    Gallery,
+    File,
+    MultipleFile,
+    Select,
+    Multiselect,
+    Checkbox,
+    Currency,
+    #[serde(rename = "whatsapp_link")]
+    WhatsappLink,
+    #[serde(rename = "telephone_link")]
+    TelephoneLink,
+    #[serde(rename = "email_link")]
+    EmailLink,
+    ImageSelect,
+    Relation,
+    Csvtable,
+}
+
+pub const ALL_TYPES: [FieldType; 18] = [
+    FieldType::Text,
+    FieldType::String,
+    FieldType::Textarea,
+    FieldType::Wysiwyg,
+    FieldType::Image,
+    FieldType::Gallery,
+    FieldType::File,
+    FieldType::MultipleFile,
+    FieldType::Select,
+    FieldType::Multiselect,
+    FieldType::Checkbox,
+    FieldType::Currency,
+    FieldType::WhatsappLink,
+    FieldType::TelephoneLink,
+    FieldType::EmailLink,
+    FieldType::ImageSelect,
+    FieldType::Relation,
+    FieldType::Csvtable,
+];
+
+impl FieldType {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            FieldType::Text => "text",
+            FieldType::String => "string",
+            FieldType::Textarea => "textarea",
+            FieldType::Wysiwyg => "wysiwyg",
+            FieldType::Image => "image",
+            FieldType::Gallery => "gallery",
+            FieldType::File => "file",
+            FieldType::MultipleFile => "multiple-file",
+            FieldType::Select => "select",
+            FieldType::Multiselect => "multiselect",
+            FieldType::Checkbox => "checkbox",
+            FieldType::Currency => "currency",
+            FieldType::WhatsappLink => "whatsapp_link",
+            FieldType::TelephoneLink => "telephone_link",
+            FieldType::EmailLink => "email_link",
+            FieldType::ImageSelect => "image-select",
+            FieldType::Relation => "relation",
+            FieldType::Csvtable => "csvtable",
+        }
+    }
+
+    pub fn parse(s: &str) -> Option<FieldType> {
+        ALL_TYPES.iter().copied().find(|t| t.as_str() == s)
+    }
+
+    /// Types whose value is one of the field's options.
+    pub fn has_options(self) -> bool {
+        matches!(
+            self,
+            FieldType::Select | FieldType::Multiselect | FieldType::ImageSelect
+        )
+    }
+}
+
+/// The four currency formats of spec 1 §3, with `(symbol)` standing for the symbol.
+pub const CURRENCY_FORMATS: [&str; 4] = [
+    "(symbol) 9.999,99",
+    "(symbol) 9,999.99",
+    "9.999,99 (symbol)",
+    "9,999.99 (symbol)",
+];
+
+/// Formats integer cents in one of [`CURRENCY_FORMATS`] (unknown formats use the first).
+pub fn format_currency(cents: i64, symbol: &str, format: &str) -> String {
+    let (thousands, decimal, symbol_first) = match format {
+        "(symbol) 9,999.99" => (',', '.', true),
+        "9.999,99 (symbol)" => ('.', ',', false),
+        "9,999.99 (symbol)" => (',', '.', false),
+        _ => ('.', ',', true),
+    };
+    let negative = cents < 0;
+    let abs = cents.unsigned_abs();
+    let units = (abs / 100).to_string();
+    let mut grouped = String::new();
+    for (i, c) in units.chars().enumerate() {
+        if i > 0 && (units.len() - i).is_multiple_of(3) {
+            grouped.push(thousands);
+        }
+        grouped.push(c);
+    }
+    let number = format!(
+        "{}{grouped}{decimal}{:02}",
+        if negative { "-" } else { "" },
+        abs % 100
+    );
+    match (symbol.is_empty(), symbol_first) {
+        (true, _) => number,
+        (false, true) => format!("{symbol} {number}"),
+        (false, false) => format!("{number} {symbol}"),
+    }
+}
+
+/// One option of a select, multiselect or image-select field.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct FieldOption {
+    pub name: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub image: Option<String>,
+}
+
+/// Type-specific settings of a field.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct FieldMeta {
+    /// Relation target: the id of a collection of the same project.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub table: Option<i64>,
+    /// csvtable column delimiter.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub delimiter: Option<String>,
+    /// Currency symbol, e.g. "R$".
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub symbol: Option<String>,
+    /// One of [`CURRENCY_FORMATS`].
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub format: Option<String>,
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub hide_at_listing: bool,
+}
+
+/// A field as validation needs it.
+#[derive(Debug, Clone)]
+pub struct FieldDef {
+    pub id: i64,
+    pub name: String,
+    pub slug: String,
+    pub kind: FieldType,
+    pub required: bool,
+    pub options: Vec<FieldOption>,
+    pub meta: FieldMeta,
+}
+
+/// Largest text value (characters) and rich-text value (bytes) accepted.
+pub const MAX_TEXT: usize = 65_535;
+pub const MAX_RICH_TEXT: usize = 1024 * 1024;
+
+/// A normalised value, or (for relations) a reference still to be resolved against the
+/// target collection: an id to check, or a slug to look up.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Normalized {
+    Value(Value),
+    RelationId(i64),
+    RelationSlug(String),
+}
+
+/// True for the values the required rule treats as empty: null, "", [].
+pub fn is_empty(v: &Value) -> bool {
+    match v {
+        Value::Null => true,
+        Value::String(s) => s.trim().is_empty(),
+        Value::Array(a) => a.is_empty(),
+        _ => false,
+    }
+}
+
+fn text_of(v: &Value) -> Result<String, String> {
+    match v {
+        Value::Null => Ok(String::new()),
+        Value::String(s) => Ok(s.clone()),
+        Value::Number(n) => Ok(n.to_string()),
+        Value::Bool(b) => Ok(b.to_string()),
+        _ => Err("must be text".into()),
+    }
+}
+
+fn digits(s: &str) -> String {
+    s.chars().filter(char::is_ascii_digit).collect()
+}
+
+/// A link to a file: an upload of this platform (`/files/…`) or an http(s) URL.
+fn check_url(s: &str) -> Result<String, String> {
+    let s = s.trim();
+    if s.is_empty() || (s.starts_with("/files/") && !s.contains("..")) {
+        return Ok(s.to_string());
+    }
+    match url::Url::parse(s) {
+        Ok(u) if matches!(u.scheme(), "http" | "https") => Ok(s.to_string()),
+        _ => Err("must be an uploaded file or an http(s) link".into()),
+    }
+}
+
+/// A list of `{src, caption}`; accepts a JSON list (or its text, as CSV carries it) of
+/// objects or of plain links.
+fn media_list(v: &Value) -> Result<Value, String> {
+    let parsed;
+    let items = match v {
+        Value::Null => return Ok(Value::Array(vec![])),
+        Value::String(s) if s.trim().is_empty() => return Ok(Value::Array(vec![])),
+        Value::String(s) => {
+            parsed = serde_json::from_str::<Value>(s)
+                .map_err(|_| "must be a list of files".to_string())?;
+            parsed.as_array().ok_or("must be a list of files")?
+        }
+        Value::Array(a) => a,
+        _ => return Err("must be a list of files".into()),
+    };
+    let mut out = Vec::with_capacity(items.len());
+    for item in items {
+        let (src, caption) = match item {
+            Value::String(s) => (s.as_str(), ""),
+            Value::Object(o) => (
+                o.get("src")
+                    .and_then(Value::as_str)
+                    .ok_or("each file needs a src")?,
+                o.get("caption").and_then(Value::as_str).unwrap_or(""),
+            ),
+            _ => return Err("must be a list of files".into()),
+        };
+        if src.trim().is_empty() {
+            continue;
+        }
+        out.push(serde_json::json!({"src": check_url(src)?, "caption": caption.chars().take(1000).collect::<String>()}));
+    }
+    Ok(Value::Array(out))
+}
+
+fn option_name<'a>(field: &'a FieldDef, wanted: &str) -> Result<&'a str, String> {
+    field
+        .options
+        .iter()
+        .find(|o| o.name == wanted)
+        .map(|o| o.name.as_str())
+        .ok_or_else(|| format!("{wanted:?} is not one of the options"))
+}
+
+/// Validates and normalises `raw` for `field`. Errors are short phrases ("must be …") that
+/// callers prefix with the field's name, and the row number for imports.
+pub fn normalize(field: &FieldDef, raw: &Value) -> Result<Normalized, String> {
+    use FieldType as T;
+    let v = match field.kind {
+        T::Text | T::String | T::Textarea | T::Csvtable => {
+            let s = text_of(raw)?;
+            if s.chars().count() > MAX_TEXT {
+                return Err(format!("must be at most {MAX_TEXT} characters"));
+            }
+            Value::String(s)
+        }
+        T::Wysiwyg => {
+            let s = text_of(raw)?;
+            if s.len() > MAX_RICH_TEXT {
+                return Err("is too long (1 MB at most)".into());
+            }
+            Value::String(ammonia::clean(&s))
+        }
+        T::Image | T::File => Value::String(check_url(&text_of(raw)?)?),
+        T::Gallery | T::MultipleFile => media_list(raw)?,
+        T::Select | T::ImageSelect => {
+            let s = text_of(raw)?;
+            if s.is_empty() {
+                Value::String(s)
+            } else {
+                Value::String(option_name(field, &s)?.to_string())
+            }
+        }
+        T::Multiselect => {
+            let items: Vec<String> = match raw {
+                Value::Null => vec![],
+                Value::Array(a) => a.iter().map(text_of).collect::<Result<_, _>>()?,
+                Value::String(s) if s.trim().starts_with('[') => {
+                    serde_json::from_str::<Vec<String>>(s)
+                        .map_err(|_| "must be a list of options".to_string())?
+                }
+                Value::String(s) => s
+                    .split(',')
+                    .map(|p| p.trim().to_string())
+                    .filter(|p| !p.is_empty())
+                    .collect(),
+                _ => return Err("must be a list of options".into()),
+            };
+            let mut out: Vec<Value> = Vec::new();
+            for item in items {
+                let name = Value::String(option_name(field, &item)?.to_string());
+                if !out.contains(&name) {
+                    out.push(name);
+                }
+            }
+            Value::Array(out)
+        }
+        T::Checkbox => {
+            let on = match raw {
+                Value::Null => false,
+                Value::Bool(b) => *b,
+                Value::Number(n) if n.as_i64() == Some(1) => true,
+                Value::Number(n) if n.as_i64() == Some(0) => false,
+                Value::String(s) => match s.trim().to_lowercase().as_str() {
+                    "1" | "true" | "yes" | "sim" | "on" => true,
+                    "0" | "false" | "no" | "não" | "nao" | "off" | "" => false,
+                    _ => return Err("must be 1 or 0".into()),
+                },
+                _ => return Err("must be 1 or 0".into()),
+            };
+            Value::from(if on { 1 } else { 0 })
+        }
+        T::Currency => match raw {
+            Value::Null => Value::Null,
+            Value::Number(n) => Value::from(n.as_i64().ok_or("must be a whole number of cents")?),
+            Value::String(s) if s.trim().is_empty() => Value::Null,
+            Value::String(s) => {
+                let d = digits(s);
+                if d.is_empty() || d.len() > 15 {
+                    return Err("must be an amount".into());
+                }
+                let cents: i64 = d.parse().map_err(|_| "must be an amount".to_string())?;
+                Value::from(if s.trim_start().starts_with('-') {
+                    -cents
+                } else {
+                    cents
+                })
+            }
+            _ => return Err("must be an amount".into()),
+        },
+        T::WhatsappLink => {
+            let s = text_of(raw)?;
+            let d = digits(s.trim().trim_start_matches("https://wa.me/"));
+            if d.is_empty() {
+                Value::String(String::new())
+            } else {
+                let d = if d.len() < 12 && !d.starts_with("55") {
+                    format!("55{d}")
+                } else {
+                    d
+                };
+                Value::String(format!("https://wa.me/{d}"))
+            }
+        }
+        T::TelephoneLink => {
+            let d = digits(&text_of(raw)?);
+            Value::String(if d.is_empty() { d } else { format!("tel:{d}") })
+        }
+        T::EmailLink => {
+            let s = text_of(raw)?;
+            let s = s.trim().trim_start_matches("mailto:");
+            if s.is_empty() {
+                Value::String(String::new())
+            } else {
+                let email =
+                    Email::parse(s).map_err(|_| "must be a valid e-mail address".to_string())?;
+                Value::String(format!("mailto:{}", email.as_str()))
+            }
+        }
+        T::Relation => {
+            return match raw {
+                Value::Null => Ok(Normalized::Value(Value::Null)),
+                Value::Number(n) => n
+                    .as_i64()
+                    .map(Normalized::RelationId)
+                    .ok_or_else(|| "must be a record".into()),
+                Value::String(s) if s.trim().is_empty() => Ok(Normalized::Value(Value::Null)),
+                Value::String(s) => Ok(match s.trim().parse::<i64>() {
+                    Ok(id) => Normalized::RelationId(id),
+                    Err(_) => Normalized::RelationSlug(s.trim().to_string()),
+                }),
+                _ => Err("must be a record".into()),
+            };
+        }
+    };
+    Ok(Normalized::Value(v))
+}
+
+/// The value as it goes into a CSV cell: text as is, lists and objects as JSON.
+pub fn csv_cell(v: &Value) -> String {
+    match v {
+        Value::Null => String::new(),
+        Value::String(s) => s.clone(),
+        Value::Number(n) => n.to_string(),
+        Value::Bool(b) => if *b { "1" } else { "0" }.into(),
+        other => other.to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn field(kind: FieldType) -> FieldDef {
+        FieldDef {
+            id: 1,
+            name: "Campo".into(),
+            slug: "campo".into(),
+            kind,
+            required: false,
+            options: vec![
+                FieldOption {
+                    name: "Azul".into(),
+                    image: None,
+                },
+                FieldOption {
+                    name: "Verde".into(),
+                    image: None,
+                },
+            ],
+            meta: FieldMeta::default(),
+        }
+    }
+
+    fn ok(kind: FieldType, raw: Value) -> Value {
+        match normalize(&field(kind), &raw).unwrap() {
+            Normalized::Value(v) => v,
+            other => panic!("{other:?}"),
+        }
+    }
+
+    fn bad(kind: FieldType, raw: Value) -> String {
+        normalize(&field(kind), &raw).unwrap_err()
+    }
+
+    #[test]
+    fn type_names_round_trip_and_unknown_names_are_refused() {
+        for t in ALL_TYPES {
+            assert_eq!(FieldType::parse(t.as_str()), Some(t));
+            assert_eq!(serde_json::to_value(t).unwrap(), json!(t.as_str()));
+        }
+        assert_eq!(FieldType::parse("color"), None);
+    }
+
+    #[test]
+    fn whatsapp_keeps_digits_and_applies_the_55_rule() {
+        assert_eq!(
+            ok(FieldType::WhatsappLink, json!("(11) 98765-4321")),
+            json!("https://wa.me/5511987654321")
+        );
+        assert_eq!(
+            ok(FieldType::WhatsappLink, json!("5511987654321")),
+            json!("https://wa.me/5511987654321")
+        );
+        assert_eq!(
+            ok(FieldType::WhatsappLink, json!("551187654321")),
+            json!("https://wa.me/551187654321")
+        );
+        assert_eq!(
+            ok(
+                FieldType::WhatsappLink,
+                json!("https://wa.me/5511987654321")
+            ),
+            json!("https://wa.me/5511987654321")
+        );
+        assert_eq!(
+            ok(FieldType::WhatsappLink, json!("+1 415 555 2671")),
+            json!("https://wa.me/5514155552671")
+        );
+        assert_eq!(ok(FieldType::WhatsappLink, json!("")), json!(""));
+    }
+
+    #[test]
+    fn telephone_email_and_checkbox_are_normalised() {
+        assert_eq!(
+            ok(FieldType::TelephoneLink, json!("+55 (11) 3333-4444")),
+            json!("tel:551133334444")
+        );
+        assert_eq!(
+            ok(FieldType::TelephoneLink, json!("tel:1133334444")),
+            json!("tel:1133334444")
+        );
+        assert_eq!(
+            ok(FieldType::EmailLink, json!("Ana@Example.com")),
+            json!("mailto:ana@example.com")
+        );
+        assert_eq!(
+            ok(FieldType::EmailLink, json!("mailto:ana@example.com")),
+            json!("mailto:ana@example.com")
+        );
+        assert!(bad(FieldType::EmailLink, json!("not an email")).contains("e-mail"));
+        assert_eq!(ok(FieldType::Checkbox, json!(true)), json!(1));
+        assert_eq!(ok(FieldType::Checkbox, json!("0")), json!(0));
+        assert_eq!(ok(FieldType::Checkbox, json!("sim")), json!(1));
+        assert!(bad(FieldType::Checkbox, json!("talvez")).contains("1 or 0"));
+    }
+
+    #[test]
+    fn currency_reads_digits_as_cents_and_formats_four_ways() {
+        assert_eq!(ok(FieldType::Currency, json!("R$ 1.234,56")), json!(123456));
+        assert_eq!(ok(FieldType::Currency, json!(990)), json!(990));
+        assert_eq!(ok(FieldType::Currency, json!("")), Value::Null);
+        assert!(bad(FieldType::Currency, json!(12.5)).contains("cents"));
+        assert!(bad(FieldType::Currency, json!("abc")).contains("amount"));
+        assert_eq!(
+            format_currency(123456, "R$", CURRENCY_FORMATS[0]),
+            "R$ 1.234,56"
+        );
+        assert_eq!(
+            format_currency(123456, "$", CURRENCY_FORMATS[1]),
+            "$ 1,234.56"
+        );
+        assert_eq!(
+            format_currency(123456, "€", CURRENCY_FORMATS[2]),
+            "1.234,56 €"
+        );
+        assert_eq!(
+            format_currency(123456, "US$", CURRENCY_FORMATS[3]),
+            "1,234.56 US$"
+        );
+        assert_eq!(format_currency(5, "R$", CURRENCY_FORMATS[0]), "R$ 0,05");
+        assert_eq!(
+            format_currency(100_000_000, "R$", CURRENCY_FORMATS[0]),
+            "R$ 1.000.000,00"
+        );
+        assert_eq!(format_currency(-150, "", CURRENCY_FORMATS[0]), "-1,50");
+    }
+
+    #[test]
+    fn options_must_be_among_the_fields_options() {
+        assert_eq!(ok(FieldType::Select, json!("Azul")), json!("Azul"));
+        assert!(bad(FieldType::Select, json!("Roxo")).contains("not one of the options"));
+        assert_eq!(
+            ok(FieldType::Multiselect, json!(["Verde", "Azul", "Verde"])),
+            json!(["Verde", "Azul"])
+        );
+        assert_eq!(
+            ok(FieldType::Multiselect, json!("Azul, Verde")),
+            json!(["Azul", "Verde"])
+        );
+        assert_eq!(
+            ok(FieldType::Multiselect, json!("[\"Azul\"]")),
+            json!(["Azul"])
+        );
+        assert!(bad(FieldType::Multiselect, json!(["Roxo"])).contains("not one of the options"));
+        assert_eq!(ok(FieldType::ImageSelect, json!("Verde")), json!("Verde"));
+    }
+
+    #[test]
+    fn media_lists_hold_src_and_caption() {
+        assert_eq!(
+            ok(
+                FieldType::Gallery,
+                json!([{"src": "/files/uploads/1/a.png", "caption": "A"}, "/files/uploads/1/b.png"])
+            ),
+            json!([{"src": "/files/uploads/1/a.png", "caption": "A"}, {"src": "/files/uploads/1/b.png", "caption": ""}])
+        );
+        assert_eq!(
+            ok(
+                FieldType::MultipleFile,
+                json!("[{\"src\":\"https://x.example/a.pdf\"}]")
+            ),
+            json!([{"src": "https://x.example/a.pdf", "caption": ""}])
+        );
+        assert!(bad(FieldType::Gallery, json!([{"src": "javascript:alert(1)"}])).contains("link"));
+        assert!(bad(FieldType::Image, json!("javascript:alert(1)")).contains("link"));
+        assert!(bad(FieldType::Gallery, json!(5)).contains("list"));
+    }
+
+    #[test]
+    fn rich_text_is_sanitised_with_an_allow_list() {
+        let v = ok(
+            FieldType::Wysiwyg,
+            json!(
+                "<p onclick=\"x()\">Oi <b>mundo</b><script>alert(1)</script><a href=\"javascript:x\">l</a></p>"
+            ),
+        );
+        let s = v.as_str().unwrap();
+        assert!(s.contains("<b>mundo</b>"), "{s}");
+        assert!(
+            !s.contains("script") && !s.contains("onclick") && !s.contains("javascript"),
+            "{s}"
+        );
+    }
+
+    #[test]
+    fn relations_are_ids_or_slugs_to_resolve() {
+        assert_eq!(
+            normalize(&field(FieldType::Relation), &json!(12)).unwrap(),
+            Normalized::RelationId(12)
+        );
+        assert_eq!(
+            normalize(&field(FieldType::Relation), &json!("12")).unwrap(),
+            Normalized::RelationId(12)
+        );
+        assert_eq!(
+            normalize(&field(FieldType::Relation), &json!("meu-post")).unwrap(),
+            Normalized::RelationSlug("meu-post".into())
+        );
+        assert_eq!(
+            normalize(&field(FieldType::Relation), &json!("")).unwrap(),
+            Normalized::Value(Value::Null)
+        );
+        assert!(normalize(&field(FieldType::Relation), &json!([1])).is_err());
+    }
+
+    #[test]
+    fn the_required_rule_treats_null_empty_and_empty_lists_as_empty() {
+        assert!(is_empty(&Value::Null));
+        assert!(is_empty(&json!("  ")));
+        assert!(is_empty(&json!([])));
+        assert!(!is_empty(&json!(0)));
+        assert!(!is_empty(&json!("x")));
+        assert!(bad(FieldType::Text, json!({"a": 1})).contains("text"));
+    }
+
+    #[test]
+    fn csv_cells_carry_lists_as_json() {
+        assert_eq!(csv_cell(&json!(["a", "b"])), "[\"a\",\"b\"]");
+        assert_eq!(csv_cell(&json!(12)), "12");
+        assert_eq!(csv_cell(&Value::Null), "");
+    }
+}

@@ -1,0 +1,640 @@
+//! Collections (tables), their fields and their posts (records). Post values are one JSON
+//! object per post, keyed by field id.
+
+use std::collections::{HashMap, HashSet};
+
+use chrono::{DateTime, Utc};
+use serde_json::{Map, Value};
+use sqlx::types::Json;
+
+use super::{
+    Result, Store, StoreError, dispatch, map_err, now,
+    projects::{first_free, first_free_with},
+    trusted,
+};
+
+#[derive(Debug, Clone, sqlx::FromRow)]
+pub struct Collection {
+    pub id: i64,
+    pub project_id: i64,
+    pub name: String,
+    pub slug: String,
+    pub meta: Json<Value>,
+    pub created_at: DateTime<Utc>,
+    pub updated_at: DateTime<Utc>,
+}
+
+#[derive(Debug, Clone, sqlx::FromRow)]
+pub struct Field {
+    pub id: i64,
+    pub collection_id: i64,
+    pub name: String,
+    pub slug: String,
+    #[sqlx(rename = "type")]
+    pub kind: String,
+    pub required: bool,
+    pub position: i64,
+    pub options: Json<Value>,
+    pub meta: Json<Value>,
+}
+
+#[derive(Debug, Clone, sqlx::FromRow)]
+pub struct Post {
+    pub id: i64,
+    pub collection_id: i64,
+    pub name: String,
+    pub slug: String,
+    pub data: Json<Map<String, Value>>,
+    pub created_at: DateTime<Utc>,
+    pub updated_at: DateTime<Utc>,
+}
+
+/// A field being created or changed, already validated.
+#[derive(Debug, Clone)]
+pub struct FieldInput {
+    pub name: String,
+    pub slug: String,
+    pub kind: String,
+    pub required: bool,
+    pub options: Value,
+    pub meta: Value,
+}
+
+/// A post to insert (import, spreadsheet link, API).
+#[derive(Debug, Clone)]
+pub struct NewPost {
+    pub name: String,
+    pub slug: String,
+    pub data: Map<String, Value>,
+    pub created_at: DateTime<Utc>,
+}
+
+/// What a list of posts is ordered by. Field keys order by the field's JSON value.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum OrderKey {
+    CreatedAt,
+    UpdatedAt,
+    Name,
+    Slug,
+    Id,
+    Field(i64),
+}
+
+impl OrderKey {
+    /// `created_at`, `updated_at`, `name`, `slug`, `id`, or a field id.
+    pub fn parse(s: &str) -> Option<OrderKey> {
+        Some(match s {
+            "created_at" => OrderKey::CreatedAt,
+            "updated_at" => OrderKey::UpdatedAt,
+            "name" => OrderKey::Name,
+            "slug" => OrderKey::Slug,
+            "id" => OrderKey::Id,
+            other => OrderKey::Field(other.parse().ok()?),
+        })
+    }
+}
+
+/// A comparison for the database-fed lists of the editor.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FilterOp {
+    Eq,
+    Ne,
+    Contains,
+    Gt,
+    Gte,
+    Lt,
+    Lte,
+}
+
+impl FilterOp {
+    pub fn parse(s: &str) -> Option<FilterOp> {
+        Some(match s {
+            "=" | "eq" | "==" => FilterOp::Eq,
+            "!=" | "ne" | "<>" => FilterOp::Ne,
+            "contains" | "like" => FilterOp::Contains,
+            ">" | "gt" => FilterOp::Gt,
+            ">=" | "gte" => FilterOp::Gte,
+            "<" | "lt" => FilterOp::Lt,
+            "<=" | "lte" => FilterOp::Lte,
+            _ => return None,
+        })
+    }
+
+    fn sql(self) -> &'static str {
+        match self {
+            FilterOp::Eq => "=",
+            FilterOp::Ne => "<>",
+            FilterOp::Contains => "LIKE",
+            FilterOp::Gt => ">",
+            FilterOp::Gte => ">=",
+            FilterOp::Lt => "<",
+            FilterOp::Lte => "<=",
+        }
+    }
+}
+
+/// A filter on one key.
+#[derive(Debug, Clone)]
+pub struct PostFilter {
+    pub key: OrderKey,
+    pub op: FilterOp,
+    pub value: String,
+}
+
+const COLLECTION_COLUMNS: &str = "id, project_id, name, slug, meta, created_at, updated_at";
+const FIELD_COLUMNS: &str =
+    "id, collection_id, name, slug, type, required, position, options, meta";
+const POST_COLUMNS: &str = "id, collection_id, name, slug, data, created_at, updated_at";
+
+impl Store {
+    /// The SQL expression for an order or filter key. Field ids are integers, so inlining
+    /// them is safe.
+    fn key_sql(&self, key: OrderKey, as_text: bool) -> String {
+        match key {
+            OrderKey::CreatedAt => "created_at".into(),
+            OrderKey::UpdatedAt => "updated_at".into(),
+            OrderKey::Name => "name".into(),
+            OrderKey::Slug => "slug".into(),
+            OrderKey::Id => "id".into(),
+            OrderKey::Field(id) => match (self, as_text) {
+                (Store::Sqlite(_), _) => format!("json_extract(data, '$.\"{id}\"')"),
+                (Store::Postgres(_), true) => format!("(data->>'{id}')"),
+                (Store::Postgres(_), false) => format!("(data->'{id}')"),
+            },
+        }
+    }
+
+    // ---- collections --------------------------------------------------------------------
+
+    pub async fn insert_collection(
+        &self,
+        project_id: i64,
+        name: &str,
+        slug: &str,
+        meta: &Value,
+    ) -> Result<Collection> {
+        let sql = format!(
+            "INSERT INTO collections (project_id, name, slug, meta, created_at, updated_at) VALUES ($1, $2, $3, $4, $5, $5) \
+             RETURNING {COLLECTION_COLUMNS}"
+        );
+        let c = dispatch!(self, p => sqlx::query_as::<_, Collection>(trusted(&sql))
+            .bind(project_id).bind(name).bind(slug).bind(Json(meta)).bind(now())
+            .fetch_one(p).await.map_err(map_err))?;
+        self.touch_project(project_id).await?;
+        Ok(c)
+    }
+
+    pub async fn collection_by_id(&self, id: i64) -> Result<Collection> {
+        let sql = format!("SELECT {COLLECTION_COLUMNS} FROM collections WHERE id = $1");
+        dispatch!(self, p => sqlx::query_as::<_, Collection>(trusted(&sql)).bind(id).fetch_optional(p).await.map_err(map_err))?
+            .ok_or(StoreError::NotFound)
+    }
+
+    /// A project's collection by slug.
+    pub async fn collection_by_slug(&self, project_id: i64, slug: &str) -> Result<Collection> {
+        let sql = format!(
+            "SELECT {COLLECTION_COLUMNS} FROM collections WHERE project_id = $1 AND slug = $2"
+        );
+        dispatch!(self, p => sqlx::query_as::<_, Collection>(trusted(&sql)).bind(project_id).bind(slug)
+            .fetch_optional(p).await.map_err(map_err))?
+            .ok_or(StoreError::NotFound)
+    }
+
+    pub async fn update_collection(
+        &self,
+        id: i64,
+        name: &str,
+        slug: &str,
+        meta: &Value,
+    ) -> Result<Collection> {
+        let sql = format!(
+            "UPDATE collections SET name = $1, slug = $2, meta = $3, updated_at = $4 WHERE id = $5 RETURNING {COLLECTION_COLUMNS}"
+        );
+        let c = dispatch!(self, p => sqlx::query_as::<_, Collection>(trusted(&sql))
+            .bind(name).bind(slug).bind(Json(meta)).bind(now()).bind(id)
+            .fetch_optional(p).await.map_err(map_err))?
+        .ok_or(StoreError::NotFound)?;
+        self.touch_project(c.project_id).await?;
+        Ok(c)
+    }
+
+    /// Deletes a collection with its fields and posts in one transaction; collection pages
+    /// bound to it become static pages. Relation fields elsewhere pointing at it lose their
+    /// target (their values are left for the owner to fix).
+    pub async fn delete_collection(&self, id: i64) -> Result<()> {
+        let c = self.collection_by_id(id).await?;
+        dispatch!(self, p => {
+            let mut tx = p.begin().await.map_err(map_err)?;
+            sqlx::query("DELETE FROM posts WHERE collection_id = $1").bind(id).execute(&mut *tx).await.map_err(map_err)?;
+            sqlx::query("DELETE FROM fields WHERE collection_id = $1").bind(id).execute(&mut *tx).await.map_err(map_err)?;
+            sqlx::query("UPDATE pages SET table_id = NULL WHERE table_id = $1").bind(id).execute(&mut *tx).await.map_err(map_err)?;
+            sqlx::query("DELETE FROM collections WHERE id = $1").bind(id).execute(&mut *tx).await.map_err(map_err)?;
+            tx.commit().await.map_err(map_err)
+        })?;
+        self.touch_project(c.project_id).await
+    }
+
+    /// A free collection slug in a project.
+    pub async fn free_collection_slug(
+        &self,
+        project_id: i64,
+        base: &str,
+        except: Option<i64>,
+    ) -> Result<String> {
+        let taken: Vec<String> = dispatch!(self, p => sqlx::query_scalar(
+            "SELECT slug FROM collections WHERE project_id = $1 AND (slug = $2 OR slug LIKE $3) AND id <> $4")
+            .bind(project_id).bind(base).bind(format!("{base}-%")).bind(except.unwrap_or(0))
+            .fetch_all(p).await.map_err(map_err))?;
+        Ok(first_free(base, &taken))
+    }
+
+    // ---- fields -------------------------------------------------------------------------
+
+    pub async fn collection_fields(&self, collection_id: i64) -> Result<Vec<Field>> {
+        let sql = format!(
+            "SELECT {FIELD_COLUMNS} FROM fields WHERE collection_id = $1 ORDER BY position, id"
+        );
+        dispatch!(self, p => sqlx::query_as::<_, Field>(trusted(&sql)).bind(collection_id).fetch_all(p).await.map_err(map_err))
+    }
+
+    pub async fn field_by_id(&self, id: i64) -> Result<Field> {
+        let sql = format!("SELECT {FIELD_COLUMNS} FROM fields WHERE id = $1");
+        dispatch!(self, p => sqlx::query_as::<_, Field>(trusted(&sql)).bind(id).fetch_optional(p).await.map_err(map_err))?
+            .ok_or(StoreError::NotFound)
+    }
+
+    /// A free field slug within a collection.
+    pub async fn free_field_slug(
+        &self,
+        collection_id: i64,
+        base: &str,
+        except: Option<i64>,
+    ) -> Result<String> {
+        let taken: Vec<String> = dispatch!(self, p => sqlx::query_scalar(
+            "SELECT slug FROM fields WHERE collection_id = $1 AND slug LIKE $2 AND id <> $3")
+            .bind(collection_id).bind(format!("{base}%")).bind(except.unwrap_or(0))
+            .fetch_all(p).await.map_err(map_err))?;
+        // Field slugs are template variables: suffix with an underscore, not a hyphen.
+        Ok(first_free_with(base, &taken, '_'))
+    }
+
+    /// Adds a field at the end of the collection's order.
+    pub async fn insert_field(&self, collection_id: i64, f: &FieldInput) -> Result<Field> {
+        let sql = format!(
+            "INSERT INTO fields (collection_id, name, slug, type, required, position, options, meta) \
+             VALUES ($1, $2, $3, $4, $5, (SELECT COALESCE(MAX(position), -1) + 1 FROM fields WHERE collection_id = $1), $6, $7) \
+             RETURNING {FIELD_COLUMNS}"
+        );
+        dispatch!(self, p => sqlx::query_as::<_, Field>(trusted(&sql))
+            .bind(collection_id).bind(&f.name).bind(&f.slug).bind(&f.kind).bind(f.required)
+            .bind(Json(&f.options)).bind(Json(&f.meta))
+            .fetch_one(p).await.map_err(map_err))
+    }
+
+    pub async fn update_field(&self, id: i64, f: &FieldInput) -> Result<Field> {
+        let sql = format!(
+            "UPDATE fields SET name = $1, slug = $2, type = $3, required = $4, options = $5, meta = $6 WHERE id = $7 \
+             RETURNING {FIELD_COLUMNS}"
+        );
+        dispatch!(self, p => sqlx::query_as::<_, Field>(trusted(&sql))
+            .bind(&f.name).bind(&f.slug).bind(&f.kind).bind(f.required).bind(Json(&f.options)).bind(Json(&f.meta)).bind(id)
+            .fetch_optional(p).await.map_err(map_err))?
+            .ok_or(StoreError::NotFound)
+    }
+
+    /// Deletes a field and removes its value from every post, in one transaction.
+    pub async fn delete_field(&self, id: i64) -> Result<()> {
+        let field = self.field_by_id(id).await?;
+        match self {
+            Store::Sqlite(p) => {
+                let mut tx = p.begin().await.map_err(map_err)?;
+                sqlx::query(
+                    "UPDATE posts SET data = json_remove(data, $1) WHERE collection_id = $2",
+                )
+                .bind(format!("$.\"{id}\""))
+                .bind(field.collection_id)
+                .execute(&mut *tx)
+                .await
+                .map_err(map_err)?;
+                sqlx::query("DELETE FROM fields WHERE id = $1")
+                    .bind(id)
+                    .execute(&mut *tx)
+                    .await
+                    .map_err(map_err)?;
+                tx.commit().await.map_err(map_err)
+            }
+            Store::Postgres(p) => {
+                let mut tx = p.begin().await.map_err(map_err)?;
+                sqlx::query("UPDATE posts SET data = data - $1 WHERE collection_id = $2")
+                    .bind(id.to_string())
+                    .bind(field.collection_id)
+                    .execute(&mut *tx)
+                    .await
+                    .map_err(map_err)?;
+                sqlx::query("DELETE FROM fields WHERE id = $1")
+                    .bind(id)
+                    .execute(&mut *tx)
+                    .await
+                    .map_err(map_err)?;
+                tx.commit().await.map_err(map_err)
+            }
+        }
+    }
+
+    /// Sets the order of a collection's fields to `ids` (which must all belong to it).
+    pub async fn reorder_fields(&self, collection_id: i64, ids: &[i64]) -> Result<()> {
+        dispatch!(self, p => {
+            let mut tx = p.begin().await.map_err(map_err)?;
+            for (position, id) in ids.iter().enumerate() {
+                let n = sqlx::query("UPDATE fields SET position = $1 WHERE id = $2 AND collection_id = $3")
+                    .bind(position as i64).bind(id).bind(collection_id)
+                    .execute(&mut *tx).await.map_err(map_err)?.rows_affected();
+                if n != 1 {
+                    return Err(StoreError::NotFound);
+                }
+            }
+            tx.commit().await.map_err(map_err)
+        })
+    }
+
+    // ---- posts --------------------------------------------------------------------------
+
+    pub async fn post_by_id(&self, id: i64) -> Result<Post> {
+        let sql = format!("SELECT {POST_COLUMNS} FROM posts WHERE id = $1");
+        dispatch!(self, p => sqlx::query_as::<_, Post>(trusted(&sql)).bind(id).fetch_optional(p).await.map_err(map_err))?
+            .ok_or(StoreError::NotFound)
+    }
+
+    /// `post id → project id` for the given posts (those that exist).
+    pub async fn posts_projects(&self, ids: &[i64]) -> Result<Vec<(i64, i64)>> {
+        let mut out = Vec::with_capacity(ids.len());
+        for chunk in ids.chunks(500) {
+            let placeholders: Vec<String> = (1..=chunk.len()).map(|i| format!("${i}")).collect();
+            let sql = format!(
+                "SELECT po.id, c.project_id FROM posts po JOIN collections c ON c.id = po.collection_id WHERE po.id IN ({})",
+                placeholders.join(", ")
+            );
+            let rows: Vec<(i64, i64)> = dispatch!(self, p => {
+                let mut q = sqlx::query_as(trusted(&sql));
+                for id in chunk {
+                    q = q.bind(id);
+                }
+                q.fetch_all(p).await.map_err(map_err)
+            })?;
+            out.extend(rows);
+        }
+        Ok(out)
+    }
+
+    pub async fn insert_post(&self, collection_id: i64, post: &NewPost) -> Result<Post> {
+        let sql = format!(
+            "INSERT INTO posts (collection_id, name, slug, data, created_at, updated_at) VALUES ($1, $2, $3, $4, $5, $6) \
+             RETURNING {POST_COLUMNS}"
+        );
+        dispatch!(self, p => sqlx::query_as::<_, Post>(trusted(&sql))
+            .bind(collection_id).bind(&post.name).bind(&post.slug).bind(Json(&post.data)).bind(post.created_at).bind(now())
+            .fetch_one(p).await.map_err(map_err))
+    }
+
+    pub async fn update_post(
+        &self,
+        id: i64,
+        name: &str,
+        slug: &str,
+        data: &Map<String, Value>,
+    ) -> Result<Post> {
+        let sql = format!(
+            "UPDATE posts SET name = $1, slug = $2, data = $3, updated_at = $4 WHERE id = $5 RETURNING {POST_COLUMNS}"
+        );
+        dispatch!(self, p => sqlx::query_as::<_, Post>(trusted(&sql))
+            .bind(name).bind(slug).bind(Json(data)).bind(now()).bind(id)
+            .fetch_optional(p).await.map_err(map_err))?
+        .ok_or(StoreError::NotFound)
+    }
+
+    /// Deletes posts by id; returns how many were deleted.
+    pub async fn delete_posts(&self, ids: &[i64]) -> Result<u64> {
+        let mut n = 0;
+        dispatch!(self, p => {
+            let mut tx = p.begin().await.map_err(map_err)?;
+            for chunk in ids.chunks(500) {
+                let placeholders: Vec<String> = (1..=chunk.len()).map(|i| format!("${i}")).collect();
+                let sql = format!("DELETE FROM posts WHERE id IN ({})", placeholders.join(", "));
+                let mut q = sqlx::query(trusted(&sql));
+                for id in chunk {
+                    q = q.bind(id);
+                }
+                n += q.execute(&mut *tx).await.map_err(map_err)?.rows_affected();
+            }
+            tx.commit().await.map_err(map_err)
+        })?;
+        Ok(n)
+    }
+
+    /// Every slug of a collection with its post id.
+    pub async fn post_slugs(&self, collection_id: i64) -> Result<HashMap<String, i64>> {
+        let rows: Vec<(String, i64)> = dispatch!(self, p => sqlx::query_as("SELECT slug, id FROM posts WHERE collection_id = $1")
+            .bind(collection_id).fetch_all(p).await.map_err(map_err))?;
+        Ok(rows.into_iter().collect())
+    }
+
+    /// Which of `ids` are posts of `collection_id`.
+    pub async fn existing_post_ids(
+        &self,
+        collection_id: i64,
+        ids: &HashSet<i64>,
+    ) -> Result<HashSet<i64>> {
+        let ids: Vec<i64> = ids.iter().copied().collect();
+        let mut found = HashSet::new();
+        for chunk in ids.chunks(500) {
+            let placeholders: Vec<String> = (2..chunk.len() + 2).map(|i| format!("${i}")).collect();
+            let sql = format!(
+                "SELECT id FROM posts WHERE collection_id = $1 AND id IN ({})",
+                placeholders.join(", ")
+            );
+            let rows: Vec<i64> = dispatch!(self, p => {
+                let mut q = sqlx::query_scalar(trusted(&sql)).bind(collection_id);
+                for id in chunk {
+                    q = q.bind(id);
+                }
+                q.fetch_all(p).await.map_err(map_err)
+            })?;
+            found.extend(rows);
+        }
+        Ok(found)
+    }
+
+    /// A page of a collection's posts in the given order, and the total count.
+    pub async fn posts_page(
+        &self,
+        collection_id: i64,
+        order: &[(OrderKey, bool)],
+        limit: i64,
+        offset: i64,
+    ) -> Result<(Vec<Post>, i64)> {
+        let order_sql = self.order_sql(order);
+        let sql = format!(
+            "SELECT {POST_COLUMNS} FROM posts WHERE collection_id = $1 ORDER BY {order_sql} LIMIT $2 OFFSET $3"
+        );
+        let posts = dispatch!(self, p => sqlx::query_as::<_, Post>(trusted(&sql))
+            .bind(collection_id).bind(limit).bind(offset)
+            .fetch_all(p).await.map_err(map_err))?;
+        let total: i64 = dispatch!(self, p => sqlx::query_scalar("SELECT COUNT(*) FROM posts WHERE collection_id = $1")
+            .bind(collection_id).fetch_one(p).await.map_err(map_err))?;
+        Ok((posts, total))
+    }
+
+    /// `ORDER BY` text for `(key, descending)` pairs, always ending with the id so pages are stable.
+    fn order_sql(&self, order: &[(OrderKey, bool)]) -> String {
+        let mut parts: Vec<String> = order
+            .iter()
+            .map(|(k, desc)| {
+                format!(
+                    "{} {}",
+                    self.key_sql(*k, false),
+                    if *desc { "DESC" } else { "ASC" }
+                )
+            })
+            .collect();
+        let last_desc = order.first().map(|(_, d)| *d).unwrap_or(true);
+        parts.push(format!("id {}", if last_desc { "DESC" } else { "ASC" }));
+        parts.join(", ")
+    }
+
+    /// Posts with an optional filter, for database-fed lists.
+    pub async fn query_posts(
+        &self,
+        collection_id: i64,
+        filter: Option<&PostFilter>,
+        order: &[(OrderKey, bool)],
+        limit: i64,
+        offset: i64,
+    ) -> Result<Vec<Post>> {
+        let order_sql = self.order_sql(order);
+        let (where_sql, bind) = match filter {
+            None => (String::new(), None),
+            Some(f) => {
+                let (sql, bound) = self.filter_sql(f);
+                (format!(" AND {sql}"), Some(bound))
+            }
+        };
+        let sql = format!(
+            "SELECT {POST_COLUMNS} FROM posts WHERE collection_id = $1{where_sql} ORDER BY {order_sql} LIMIT $2 OFFSET $3"
+        );
+        dispatch!(self, p => {
+            let mut q = sqlx::query_as::<_, Post>(trusted(&sql)).bind(collection_id).bind(limit).bind(offset);
+            if let Some(b) = &bind {
+                q = q.bind(b.clone());
+            }
+            q.fetch_all(p).await.map_err(map_err)
+        })
+    }
+
+    /// The condition (using `$4`) and the value to bind for a filter. The control plane has
+    /// already checked that ids are integers and dates are RFC 3339.
+    fn filter_sql(&self, f: &PostFilter) -> (String, String) {
+        let pg = matches!(self, Store::Postgres(_));
+        if f.op == FilterOp::Contains {
+            let key = self.key_sql(f.key, true);
+            return (
+                format!("lower(CAST({key} AS TEXT)) LIKE lower($4)"),
+                format!("%{}%", f.value),
+            );
+        }
+        let numeric = f.value.trim().parse::<f64>().is_ok();
+        let (key, value) = match f.key {
+            OrderKey::Field(id) if numeric && pg => (
+                format!(
+                    "(CASE WHEN jsonb_typeof(data->'{id}') = 'number' THEN (data->>'{id}')::numeric END)"
+                ),
+                "CAST($4 AS numeric)",
+            ),
+            OrderKey::Field(_) if numeric => (self.key_sql(f.key, true), "CAST($4 AS REAL)"),
+            OrderKey::Id if pg => ("id".into(), "CAST($4 AS bigint)"),
+            OrderKey::Id => ("id".into(), "CAST($4 AS INTEGER)"),
+            OrderKey::CreatedAt | OrderKey::UpdatedAt if pg => {
+                (self.key_sql(f.key, true), "CAST($4 AS timestamptz)")
+            }
+            k => (self.key_sql(k, true), "$4"),
+        };
+        (format!("{key} {} {value}", f.op.sql()), f.value.clone())
+    }
+
+    /// Up to `limit` posts with id greater than `after`, by id (keyset pages for streaming export).
+    pub async fn posts_after(
+        &self,
+        collection_id: i64,
+        after: i64,
+        limit: i64,
+    ) -> Result<Vec<Post>> {
+        let sql = format!(
+            "SELECT {POST_COLUMNS} FROM posts WHERE collection_id = $1 AND id > $2 ORDER BY id LIMIT $3"
+        );
+        dispatch!(self, p => sqlx::query_as::<_, Post>(trusted(&sql))
+            .bind(collection_id).bind(after).bind(limit)
+            .fetch_all(p).await.map_err(map_err))
+    }
+
+    /// Inserts many posts in one transaction, in multi-row statements. All or nothing.
+    pub async fn insert_posts(&self, collection_id: i64, posts: &[NewPost]) -> Result<u64> {
+        // 6 bound values per row; stay well under SQLite's and PostgreSQL's parameter limits.
+        const ROWS_PER_STATEMENT: usize = 2_000;
+        let ts = now();
+        dispatch!(self, p => {
+            let mut tx = p.begin().await.map_err(map_err)?;
+            for chunk in posts.chunks(ROWS_PER_STATEMENT) {
+                let mut qb = sqlx::QueryBuilder::new("INSERT INTO posts (collection_id, name, slug, data, created_at, updated_at) ");
+                qb.push_values(chunk, |mut b, post| {
+                    b.push_bind(collection_id)
+                        .push_bind(&post.name)
+                        .push_bind(&post.slug)
+                        .push_bind(Json(&post.data))
+                        .push_bind(post.created_at)
+                        .push_bind(ts);
+                });
+                qb.build().execute(&mut *tx).await.map_err(map_err)?;
+            }
+            tx.commit().await.map_err(map_err)
+        })?;
+        Ok(posts.len() as u64)
+    }
+
+    /// Updates many posts' names and values in one transaction (spreadsheet upserts).
+    pub async fn update_posts(&self, updates: &[(i64, String, Map<String, Value>)]) -> Result<()> {
+        let ts = now();
+        dispatch!(self, p => {
+            let mut tx = p.begin().await.map_err(map_err)?;
+            for (id, name, data) in updates {
+                sqlx::query("UPDATE posts SET name = $1, data = $2, updated_at = $3 WHERE id = $4")
+                    .bind(name).bind(Json(data)).bind(ts).bind(id)
+                    .execute(&mut *tx).await.map_err(map_err)?;
+            }
+            tx.commit().await.map_err(map_err)
+        })
+    }
+
+    /// Project id of a collection (authorization before anything else is read).
+    pub async fn collection_project_id(&self, id: i64) -> Result<i64> {
+        dispatch!(self, p => sqlx::query_scalar::<_, i64>("SELECT project_id FROM collections WHERE id = $1")
+            .bind(id).fetch_optional(p).await.map_err(map_err))?
+            .ok_or(StoreError::NotFound)
+    }
+
+    /// Regenerates a project's client-panel token; the old one stops working at once.
+    pub async fn set_project_token(&self, project_id: i64, token: &str) -> Result<()> {
+        let n = dispatch!(self, p => sqlx::query("UPDATE projects SET token = $1, updated_at = $2 WHERE id = $3")
+            .bind(token).bind(now()).bind(project_id)
+            .execute(p).await.map(|r| r.rows_affected()).map_err(map_err))?;
+        if n == 0 {
+            Err(StoreError::NotFound)
+        } else {
+            Ok(())
+        }
+    }
+
+    /// The project a client-panel token opens.
+    pub async fn project_id_by_token(&self, token: &str) -> Result<Option<i64>> {
+        dispatch!(self, p => sqlx::query_scalar::<_, i64>("SELECT id FROM projects WHERE token = $1")
+            .bind(token).fetch_optional(p).await.map_err(map_err))
+    }
+}
