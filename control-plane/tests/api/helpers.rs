@@ -149,8 +149,9 @@ pub async fn expect_error(res: Response, status: StatusCode) -> String {
 
 pub async fn json_ok(res: Response) -> Value {
     let status = res.status();
+    let url = res.url().path().to_string();
     let text = res.text().await.unwrap();
-    assert!(status.is_success(), "{status}: {text}");
+    assert!(status.is_success(), "{url}: {status}: {text}");
     serde_json::from_str(&text).unwrap_or(Value::Null)
 }
 

@@ -309,6 +309,11 @@ impl Store {
                     .bind(Json(Value::Object(data))).bind(post_id)
                     .execute(&mut *tx).await.map_err(map_err)?;
             }
+            sqlx::query(
+                "UPDATE collections SET post_count = (SELECT COUNT(*) FROM posts WHERE posts.collection_id = collections.id) \
+                 WHERE project_id = $1")
+                .bind(project.id)
+                .execute(&mut *tx).await.map_err(map_err)?;
             for page in &snapshot.pages {
                 let table_id = page.table.as_deref().and_then(|s| table_ids.get(s)).copied();
                 sqlx::query(

@@ -453,3 +453,117 @@ dual_test!(
         );
     }
 );
+
+dual_test!(
+    async fn post_counts_stay_exact_and_bulk_inserts_keep_every_character(db: TestDb) {
+        let u = user(&db, "count@example.com").await;
+        let p = project(&db, u.id, "count").await;
+        let c = db
+            .store
+            .insert_collection(p.id, "Itens", "itens", &json!({}))
+            .await
+            .unwrap();
+        let tricky = "tab\there\nnew line \\ backslash \r return \"quotes\" ção";
+        let mut data = serde_json::Map::new();
+        data.insert("1".into(), json!(tricky));
+        let rows: Vec<NewPost> = (0..2500)
+            .map(|i| NewPost {
+                name: format!("{tricky} {i}"),
+                slug: format!("item-{i}"),
+                data: data.clone(),
+                created_at: now(),
+            })
+            .collect();
+        assert_eq!(db.store.insert_posts(c.id, &rows).await.unwrap(), 2500);
+        let one = db
+            .store
+            .insert_post(
+                c.id,
+                &NewPost {
+                    name: "x".into(),
+                    slug: "x".into(),
+                    data: data.clone(),
+                    created_at: now(),
+                },
+            )
+            .await
+            .unwrap();
+        let total = |db: &TestDb| {
+            let store = db.store.clone();
+            async move {
+                store
+                    .posts_page(c.id, &[(OrderKey::CreatedAt, true)], 10, 0)
+                    .await
+                    .unwrap()
+                    .1
+            }
+        };
+        assert_eq!(total(&db).await, 2501);
+        let stored = db.store.posts_after(c.id, 0, 1).await.unwrap();
+        assert_eq!(stored[0].name, format!("{tricky} 0"));
+        assert_eq!(stored[0].data.0["1"], json!(tricky));
+        let first_two: Vec<i64> = db
+            .store
+            .posts_after(c.id, 0, 2)
+            .await
+            .unwrap()
+            .iter()
+            .map(|p| p.id)
+            .collect();
+        assert_eq!(
+            db.store
+                .delete_posts(&[first_two[0], first_two[1], one.id, 99_999_999])
+                .await
+                .unwrap(),
+            3
+        );
+        assert_eq!(total(&db).await, 2498);
+        // A duplicate slug in a bulk insert rolls back the whole batch, count included.
+        let dup = vec![
+            NewPost {
+                name: "a".into(),
+                slug: "fresh".into(),
+                data: data.clone(),
+                created_at: now(),
+            },
+            NewPost {
+                name: "b".into(),
+                slug: "item-10".into(),
+                data,
+                created_at: now(),
+            },
+        ];
+        assert!(db.store.insert_posts(c.id, &dup).await.is_err());
+        assert_eq!(total(&db).await, 2498);
+        assert!(
+            !db.store
+                .post_slugs(c.id)
+                .await
+                .unwrap()
+                .contains_key("fresh")
+        );
+        // Projects made from snapshots start with exact counts.
+        let copy = db
+            .store
+            .insert_project_from_snapshot(
+                &NewProject {
+                    user_id: u.id,
+                    name: "Copy",
+                    slug: "count-copy",
+                    token: "tc",
+                    uuid: "uc",
+                    meta: json!({}),
+                },
+                &db.store.export_snapshot(p.id).await.unwrap(),
+            )
+            .await
+            .unwrap();
+        let copied = db.store.project_collections(copy.id).await.unwrap();
+        let (_, copied_total) = db
+            .store
+            .posts_page(copied[0].id, &[(OrderKey::CreatedAt, true)], 1, 0)
+            .await
+            .unwrap();
+        assert_eq!(copied_total, 2498);
+    }
+);
