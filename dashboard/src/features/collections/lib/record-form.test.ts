@@ -3,7 +3,7 @@ import type { Field, FieldType, Post } from '../types';
 import { draftFromPost, isEmptyValue, missingRequired, toPostPayload } from './record-form';
 
 let nextId = 1;
-function field(type: FieldType, required: '1' | '0' = '0', name = type): Field {
+function field(type: FieldType, required: '1' | '0' = '0', name: string = type): Field {
   const id = nextId++;
   return { id, table_id: 1, name, slug: name, type, required, options: [], meta: {}, order: id };
 }
