@@ -120,7 +120,7 @@ function TableForm({ project, table }: { project: ProjectDetail; table: Table | 
         {table && (
           <div className="button-row">
             <Link to={links.tableFields(project.id, table.id)} className="button">
-              {t('collections.fields')}
+              {t('collections.fieldsLink')}
             </Link>
             <Link to={links.tableData(project.id, table.id)} className="button">
               {t('collections.browse')}

@@ -64,7 +64,7 @@ function TableList({ project }: { project: ProjectDetail }) {
                         {t('collections.edit')}
                       </Link>
                       <Link to={links.tableFields(project.id, table.id)} className="button button-small" data-testid="collection-fields">
-                        {t('collections.fields')}
+                        {t('collections.fieldsLink')}
                       </Link>
                       <Link to={links.tableData(project.id, table.id)} className="button button-small" data-testid="collection-browse">
                         {t('collections.browse')}

@@ -1,4 +1,6 @@
+import { lazy, Suspense } from 'react';
 import { useTranslation } from 'react-i18next';
+import { PageLoader } from '../../../../components/PageLoader';
 import type { FormValue } from '../../lib/record-form';
 import type { Field, FileItem } from '../../types';
 import { UploadButton } from '../UploadButton';
@@ -6,7 +8,9 @@ import { CsvTableEditor } from './CsvTableEditor';
 import { CurrencyInput } from './CurrencyInput';
 import { FileListEditor } from './FileListEditor';
 import { RelationPicker } from './RelationPicker';
-import { RichTextEditor } from './RichTextEditor';
+
+// TipTap is the largest dependency: loaded only when a form has a rich-text field.
+const RichTextEditor = lazy(() => import('./RichTextEditor').then((module) => ({ default: module.RichTextEditor })));
 
 interface FieldEditorProps {
   field: Field;
@@ -39,7 +43,11 @@ export function FieldEditor({ field, value, onChange, uploadPrefix }: FieldEdito
     case 'textarea':
       return <textarea id={id} rows={4} value={str(value)} onChange={(event) => onChange(event.target.value)} data-testid={id} />;
     case 'wysiwyg':
-      return <RichTextEditor id={id} value={str(value)} onChange={onChange} />;
+      return (
+        <Suspense fallback={<PageLoader />}>
+          <RichTextEditor id={id} value={str(value)} onChange={onChange} />
+        </Suspense>
+      );
     case 'image':
     case 'file': {
       const src = str(value);
