@@ -1,7 +1,6 @@
 import Image from '@tiptap/extension-image';
 import { EditorContent, useEditor, useEditorState, type Editor } from '@tiptap/react';
 import StarterKit from '@tiptap/starter-kit';
-import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { UploadButton } from '../UploadButton';
 
@@ -63,7 +62,10 @@ interface RichTextEditorProps {
   testId?: string;
 }
 
-/** wysiwyg field: TipTap, 300 px high; the server sanitises the HTML. */
+/**
+ * wysiwyg field: TipTap, 300 px high; the server sanitises the HTML. `value` is the initial
+ * content: the record form mounts once its record is loaded, so it is never replaced later.
+ */
 export function RichTextEditor({ id, value, onChange, testId }: RichTextEditorProps) {
   const editor = useEditor({
     extensions: [StarterKit.configure({ link: { openOnClick: false } }), Image],
@@ -71,13 +73,6 @@ export function RichTextEditor({ id, value, onChange, testId }: RichTextEditorPr
     editorProps: { attributes: { id, class: 'rich-content', 'data-testid': testId ?? id } },
     onUpdate: ({ editor: current }) => onChange(current.isEmpty ? '' : current.getHTML()),
   });
-
-  // A value replaced from outside (a record loaded after mount) reaches the editor.
-  useEffect(() => {
-    if (editor && !editor.isFocused && value !== editor.getHTML() && !(value === '' && editor.isEmpty)) {
-      editor.commands.setContent(value, { emitUpdate: false });
-    }
-  }, [editor, value]);
 
   if (!editor) return null;
   return (
