@@ -188,7 +188,10 @@ describe('collections end to end', () => {
       const handle = page.locator(byTestId('field-drag')).first();
       await handle.focus();
       await page.keyboard.press('Space');
+      await page.waitForSelector('.field-row.is-dragging');
       await page.keyboard.press('ArrowDown');
+      // Drop only once the lifted row has moved over its neighbour.
+      await page.waitForFunction(() => /translate3d\(0px, [1-9]/.test(document.querySelector<HTMLElement>('.field-row.is-dragging')?.style.transform ?? ''));
       await page.keyboard.press('Space');
       await page.waitForSelector(byTestId('save-order'));
       await page.click(byTestId('save-order'));

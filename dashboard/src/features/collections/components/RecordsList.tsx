@@ -165,7 +165,7 @@ export function RecordsList({ scope, tableId }: { scope: RecordScope; tableId: n
                     />
                   </td>
                   {table.meta.includeTitle && (
-                    <td>
+                    <td className="title-cell">
                       <Link to={scope.editLink(table.id, post.id)} data-testid="record-title">
                         {excerpt(post.name) || `#${post.id}`}
                       </Link>
