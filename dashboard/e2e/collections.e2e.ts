@@ -7,32 +7,12 @@
 import { readFile } from 'node:fs/promises';
 import type { APIRequestContext, Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { FIELD_TYPES, type FieldType } from '../src/features/collections/types';
 import { byTestId, createProjectViaApi, launchBrowser, newAccount, pathIs, registerViaApi } from './support';
 
 const baseURL = inject('baseURL');
 const LONG = 180_000;
 
-const FIELD_TYPES = [
-  'text',
-  'string',
-  'textarea',
-  'wysiwyg',
-  'image',
-  'gallery',
-  'file',
-  'multiple-file',
-  'select',
-  'multiselect',
-  'checkbox',
-  'currency',
-  'whatsapp_link',
-  'telephone_link',
-  'email_link',
-  'image-select',
-  'relation',
-  'csvtable',
-] as const;
-type FieldType = (typeof FIELD_TYPES)[number];
 
 /** Field "F <type>" gets the slug "f-<type>" and its editor the test id "field-f-<type>". */
 const fieldName = (type: FieldType) => `F ${type}`;
