@@ -28,6 +28,7 @@ export default defineConfig({
           react: ['react', 'react-dom', 'react-router'],
           data: ['@tanstack/react-query', 'zod'],
           i18n: ['i18next', 'react-i18next'],
+          dnd: ['@dnd-kit/core', '@dnd-kit/sortable', '@dnd-kit/utilities'],
         },
       },
     },

@@ -14,4 +14,12 @@ describe('links', () => {
     expect(links.googleSheets(3, 'tok', { phone: true, gtags: false })).toBe('/google-sheets/3/tok?phone=1');
     expect(links.googleSheets(3, 'tok', { phone: true, gtags: true })).toBe('/google-sheets/3/tok?phone=1&gtags=1');
   });
+
+  it('builds collection, record and client panel paths', () => {
+    expect(links.tableFields(7, 3)).toBe('/project/7/table/3/fields');
+    expect(links.recordEdit(7, 3, 11)).toBe('/project/7/table/3/browse/edit/11');
+    expect(links.clientRecordNew(3)).toBe('/admin/table/3/new');
+    expect(links.tableExport(3, 'csv')).toBe('/api/tables/3/export/csv');
+    expect(links.tableExport(3, 'json', 't k')).toBe('/api/tables/3/export/json?client_token=t%20k');
+  });
 });

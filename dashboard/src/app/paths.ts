@@ -13,6 +13,17 @@ export const paths = {
   project: '/project/:projectId',
   projectEdit: '/project/:projectId/edit',
   projectTables: '/project/:projectId/tables',
+  projectTableNew: '/project/:projectId/table/new',
+  projectTable: '/project/:projectId/table/:tableId',
+  projectTableFields: '/project/:projectId/table/:tableId/fields',
+  projectTableData: '/project/:projectId/table/:tableId/browse',
+  projectRecordNew: '/project/:projectId/table/:tableId/browse/new',
+  projectRecordEdit: '/project/:projectId/table/:tableId/browse/edit/:postId',
+  /** Client admin panel: public, authorised by the project token (no login, no header links). */
+  clientAdmin: '/admin',
+  clientTableData: '/admin/table/:tableId',
+  clientRecordNew: '/admin/table/:tableId/new',
+  clientRecordEdit: '/admin/table/:tableId/edit/:postId',
   projectRedirects: '/project/:projectId/redirects',
   projectFormHistory: '/project/:projectId/form-history',
   page: '/project/:projectId/:pageId',
@@ -22,10 +33,24 @@ export const links = {
   project: (id: number) => `/project/${id}`,
   projectEdit: (id: number) => `/project/${id}/edit`,
   projectTables: (id: number) => `/project/${id}/tables`,
+  tableNew: (projectId: number) => `/project/${projectId}/table/new`,
+  table: (projectId: number, tableId: number) => `/project/${projectId}/table/${tableId}`,
+  tableFields: (projectId: number, tableId: number) => `/project/${projectId}/table/${tableId}/fields`,
+  tableData: (projectId: number, tableId: number) => `/project/${projectId}/table/${tableId}/browse`,
+  recordNew: (projectId: number, tableId: number) => `/project/${projectId}/table/${tableId}/browse/new`,
+  recordEdit: (projectId: number, tableId: number, postId: number) =>
+    `/project/${projectId}/table/${tableId}/browse/edit/${postId}`,
+  clientHome: () => '/admin',
+  clientTableData: (tableId: number) => `/admin/table/${tableId}`,
+  clientRecordNew: (tableId: number) => `/admin/table/${tableId}/new`,
+  clientRecordEdit: (tableId: number, postId: number) => `/admin/table/${tableId}/edit/${postId}`,
+  /** Export download (API); the client panel authorises it with ?client_token=. */
+  tableExport: (tableId: number, format: 'csv' | 'json', clientToken?: string | null) =>
+    `/api/tables/${tableId}/export/${format}${clientToken ? `?client_token=${encodeURIComponent(clientToken)}` : ''}`,
   projectRedirects: (id: number) => `/project/${id}/redirects`,
   projectFormHistory: (id: number) => `/project/${id}/form-history`,
   page: (projectId: number, pageId: number) => `/project/${projectId}/${pageId}`,
-  /** Served by the control plane (client admin panel), not by this router. */
+  /** Entry link of the client admin panel, with the project token. */
   clientAdmin: (token: string) => `/admin?token=${encodeURIComponent(token)}`,
   /** Spreadsheet import endpoint shown in Integrations. */
   googleSheets: (projectId: number, token: string, options: { phone: boolean; gtags: boolean }) => {

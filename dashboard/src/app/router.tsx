@@ -3,6 +3,16 @@ import { ForgotRoute } from '../features/auth/routes/ForgotRoute';
 import { LoginRoute } from '../features/auth/routes/LoginRoute';
 import { LogoutRoute } from '../features/auth/routes/LogoutRoute';
 import { NewPasswordRoute } from '../features/auth/routes/NewPasswordRoute';
+import {
+  ClientAdminLayout,
+  ClientHomeRoute,
+  ClientRecordFormRoute,
+  ClientRecordsRoute,
+} from '../features/collections/routes/ClientAdminRoutes';
+import { FieldsRoute } from '../features/collections/routes/FieldsRoute';
+import { RecordFormRoute, RecordsRoute } from '../features/collections/routes/RecordsRoute';
+import { TableEditRoute } from '../features/collections/routes/TableEditRoute';
+import { TablesRoute } from '../features/collections/routes/TablesRoute';
 import { MobileRoute } from '../features/mobile/routes/MobileRoute';
 import { PageSettingsRoute } from '../features/pages/routes/PageSettingsRoute';
 import { DashboardRoute } from '../features/projects/routes/DashboardRoute';
@@ -15,11 +25,22 @@ import { paths } from './paths';
 import { RequireAuth } from './RequireAuth';
 
 /**
- * Public screens: login, forgot, new-password. Everything else sits behind RequireAuth.
- * Collections, redirects, form history and account screens come in later tasks; their
- * links already point at the paths in paths.ts and fall through to "not found" for now.
+ * Public screens: login, forgot, new-password, and the client admin panel (/admin, authorised by
+ * the project token, outside the account's layout). Everything else sits behind RequireAuth.
+ * Redirects, form history and account screens come in later tasks; their links already point
+ * at the paths in paths.ts and fall through to "not found" for now.
  */
 export const router = createBrowserRouter([
+  {
+    path: paths.clientAdmin,
+    element: <ClientAdminLayout />,
+    children: [
+      { index: true, element: <ClientHomeRoute /> },
+      { path: paths.clientTableData, element: <ClientRecordsRoute /> },
+      { path: paths.clientRecordNew, element: <ClientRecordFormRoute /> },
+      { path: paths.clientRecordEdit, element: <ClientRecordFormRoute /> },
+    ],
+  },
   {
     element: <Layout />,
     children: [
@@ -35,6 +56,13 @@ export const router = createBrowserRouter([
           { path: paths.projectNew, element: <NewProjectRoute /> },
           { path: paths.project, element: <ProjectOverviewRoute /> },
           { path: paths.projectEdit, element: <ProjectEditRoute /> },
+          { path: paths.projectTables, element: <TablesRoute /> },
+          { path: paths.projectTableNew, element: <TableEditRoute isNew /> },
+          { path: paths.projectTable, element: <TableEditRoute isNew={false} /> },
+          { path: paths.projectTableFields, element: <FieldsRoute /> },
+          { path: paths.projectTableData, element: <RecordsRoute /> },
+          { path: paths.projectRecordNew, element: <RecordFormRoute /> },
+          { path: paths.projectRecordEdit, element: <RecordFormRoute /> },
           { path: paths.page, element: <PageSettingsRoute /> },
           { path: '*', element: <NotFoundRoute /> },
         ],

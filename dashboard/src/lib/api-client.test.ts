@@ -1,5 +1,13 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { ApiError, apiJson, apiText, getRunningRequests, subscribeRunningRequests } from './api-client';
+import {
+  ApiError,
+  apiJson,
+  apiText,
+  errorWithDetails,
+  getRunningRequests,
+  setClientToken,
+  subscribeRunningRequests,
+} from './api-client';
 
 afterEach(() => {
   vi.unstubAllGlobals();
@@ -42,5 +50,34 @@ describe('api client', () => {
     await expect(apiJson('/api/projects/1', { method: 'DELETE' })).resolves.toBeUndefined();
     vi.stubGlobal('fetch', vi.fn(async () => new Response('/files/uploads/1/2/a.woff2\n', { status: 201 })));
     await expect(apiText('/api/upload', { method: 'POST', body: {} })).resolves.toBe('/files/uploads/1/2/a.woff2\n');
+  });
+
+  it('keeps the details of bulk failures and lists them for alerts', async () => {
+    const body = JSON.stringify({
+      error: 'invalid',
+      message: 'Import failed',
+      details: [{ row: 3, column: 'price', message: 'not a number' }, { message: 'bad' }, 'junk'],
+    });
+    vi.stubGlobal('fetch', vi.fn(async () => new Response(body, { status: 422 })));
+    const error = await apiJson('/api/tables/1/import').catch((e: unknown) => e);
+    expect(error).toMatchObject({ details: [{ row: 3, column: 'price', message: 'not a number' }, { message: 'bad' }] });
+    expect(errorWithDetails(error)).toBe('Import failed\n#3 price: not a number\nbad');
+  });
+
+  it('sends X-Client-Token while the client panel has a token', async () => {
+    const fetchMock = vi.fn(async () => new Response('{}', { status: 200 }));
+    vi.stubGlobal('fetch', fetchMock);
+    setClientToken('tok-1');
+    try {
+      await apiJson('/api/client/project');
+      await apiJson('/api/user', { clientToken: null });
+    } finally {
+      setClientToken(null);
+    }
+    await apiJson('/api/user');
+    const headers = fetchMock.mock.calls.map((call) => (call as unknown as [string, RequestInit])[1].headers as Record<string, string>);
+    expect(headers[0]?.['X-Client-Token']).toBe('tok-1');
+    expect(headers[1]?.['X-Client-Token']).toBeUndefined();
+    expect(headers[2]?.['X-Client-Token']).toBeUndefined();
   });
 });

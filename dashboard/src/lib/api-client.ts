@@ -3,19 +3,43 @@
  * counter behind the global spinner.
  */
 
-/** Error body of the control plane: `{ error, message, field? }`. */
+/** One entry of `details`: where a bulk operation (import, record save) failed. */
+export interface ApiErrorDetail {
+  row?: number;
+  column?: string;
+  field_id?: number;
+  message: string;
+}
+
+/** Error body of the control plane: `{ error, message, field?, details? }`. */
 export class ApiError extends Error {
   readonly status: number;
   readonly code: string;
   readonly field: string | undefined;
+  readonly details: ApiErrorDetail[];
 
-  constructor(status: number, code: string, message: string, field?: string) {
+  constructor(status: number, code: string, message: string, field?: string, details: ApiErrorDetail[] = []) {
     super(message);
     this.name = 'ApiError';
     this.status = status;
     this.code = code;
     this.field = field;
+    this.details = details;
   }
+}
+
+/**
+ * The client admin panel (/admin?token=…) has no session: while it is open every call carries
+ * `X-Client-Token`. Set on entering the panel, cleared on leaving it.
+ */
+let clientToken: string | null = null;
+
+export function setClientToken(token: string | null): void {
+  clientToken = token;
+}
+
+export function getClientToken(): string | null {
+  return clientToken;
 }
 
 let running = 0;
@@ -42,10 +66,24 @@ interface RequestOptions {
   method?: Method;
   body?: unknown;
   signal?: AbortSignal;
+  /** Overrides the panel-wide client token for this call. */
+  clientToken?: string | null;
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null;
+}
+
+function parseDetails(value: unknown): ApiErrorDetail[] {
+  if (!Array.isArray(value)) return [];
+  return value.flatMap((item): ApiErrorDetail[] => {
+    if (!isRecord(item) || typeof item.message !== 'string') return [];
+    const detail: ApiErrorDetail = { message: item.message };
+    if (typeof item.row === 'number') detail.row = item.row;
+    if (typeof item.column === 'string') detail.column = item.column;
+    if (typeof item.field_id === 'number') detail.field_id = item.field_id;
+    return [detail];
+  });
 }
 
 async function toApiError(response: Response): Promise<ApiError> {
@@ -58,6 +96,7 @@ async function toApiError(response: Response): Promise<ApiError> {
         typeof parsed.error === 'string' ? parsed.error : 'error',
         parsed.message,
         typeof parsed.field === 'string' ? parsed.field : undefined,
+        parseDetails(parsed.details),
       );
     }
   } catch {
@@ -68,6 +107,8 @@ async function toApiError(response: Response): Promise<ApiError> {
 
 async function send(url: string, options: RequestOptions): Promise<Response> {
   const headers: Record<string, string> = { Accept: 'application/json' };
+  const token = options.clientToken === undefined ? clientToken : options.clientToken;
+  if (token) headers['X-Client-Token'] = token;
   const init: RequestInit = {
     method: options.method ?? 'GET',
     credentials: 'same-origin',
@@ -105,4 +146,15 @@ export async function apiText(url: string, options: RequestOptions = {}): Promis
 export function errorMessage(error: unknown): string {
   if (error instanceof Error) return error.message;
   return String(error);
+}
+
+/** The message followed by one line per detail ("row 3, price: not a number"), for alerts. */
+export function errorWithDetails(error: unknown): string {
+  const message = errorMessage(error);
+  if (!(error instanceof ApiError) || error.details.length === 0) return message;
+  const lines = error.details.map((detail) => {
+    const where = [detail.row !== undefined ? `#${detail.row}` : '', detail.column ?? ''].filter(Boolean).join(' ');
+    return where ? `${where}: ${detail.message}` : detail.message;
+  });
+  return [message, ...lines].join('\n');
 }

@@ -5,5 +5,11 @@ export const queryKeys = {
   projects: ['projects'] as const,
   project: (id: number) => ['projects', id] as const,
   templates: ['templates'] as const,
+  table: (id: number) => ['tables', id] as const,
+  /** Prefix of every records page of a table. */
+  tableData: (id: number) => ['tables', id, 'data'] as const,
+  tableDataPage: (id: number, page: number, limit: number) => ['tables', id, 'data', page, limit] as const,
+  post: (id: number) => ['posts', id] as const,
+  clientProject: (token: string) => ['client-project', token] as const,
   page: (projectId: number, pageId: number) => ['projects', projectId, 'pages', pageId] as const,
 };

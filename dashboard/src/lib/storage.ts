@@ -5,6 +5,8 @@ export const storageKeys = {
   projectView: 'vitrine.projects.view',
   projectOrder: 'vitrine.projects.order',
   intendedUrl: 'vitrine.intendedUrl',
+  /** Project token of the client admin panel (this tab only). */
+  clientToken: 'vitrine.clientToken',
 } as const;
 
 function safe<T>(read: () => T, fallback: T): T {

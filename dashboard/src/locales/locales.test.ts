@@ -23,5 +23,18 @@ describe('i18n catalogues', () => {
     expect(en.auth.newPassword.done).toBe('New password successfully set');
     expect(en.templates.saved).toBe('Template sucessfully saved');
     expect(en.common.error).toBe('Error');
+    expect(ptBR.records.imported).toBe('{{n}} cadastros inseridos com sucesso');
+    expect(en.records.form.missing).toBe('Please fill all required fields:');
+    expect(en.records.confirmDelete).toBe('Are you sure?');
+    expect(en.records.bulkDeleted).toBe('Selected posts successfully deleted.');
+    expect(ptBR.records.form.imageOnly).toBe('Erro: envie somente imagens em JPG ou PNG.');
+    expect(en.collections.fields.saveOrder).toBe('Save order');
+    expect(en.collections.validation).toEqual({
+      nameRequired: 'Name is required',
+      pluralRequired: 'Plural is required',
+      singularRequired: 'Singular is required',
+      typeRequired: 'Type is required',
+      relationRequired: 'The relation collection is required',
+    });
   });
 });

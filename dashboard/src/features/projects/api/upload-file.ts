@@ -20,12 +20,5 @@ export function useUploadFile() {
   return useMutation({ mutationFn: uploadFile });
 }
 
-/** Reads a chosen file as a data: URL for the upload body. */
-export function readAsDataUrl(file: File): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const reader = new FileReader();
-    reader.onload = () => resolve(String(reader.result));
-    reader.onerror = () => reject(reader.error ?? new Error('read failed'));
-    reader.readAsDataURL(file);
-  });
-}
+/** Reads a chosen file as a data: URL for the upload body (kept here for existing imports). */
+export { readAsDataUrl } from '../../../lib/files';

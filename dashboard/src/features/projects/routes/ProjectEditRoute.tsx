@@ -10,6 +10,7 @@ import { errorMessage } from '../../../lib/api-client';
 import { useUser } from '../../../lib/auth/get-user';
 import type { ProjectDetail } from '../../../lib/types';
 import { fieldErrors, projectFormSchema } from '../../../lib/validation';
+import { useRegenerateToken } from '../api/regenerate-token';
 import { useUpdateProject } from '../api/update-project';
 import { FaviconUpload } from '../components/FaviconUpload';
 import { FontSettings, type FontValues } from '../components/FontSettings';
@@ -21,6 +22,7 @@ function SettingsForm({ project }: { project: ProjectDetail }) {
   const navigate = useNavigate();
   const { data: user } = useUser();
   const update = useUpdateProject();
+  const regenerate = useRegenerateToken();
   const [name, setName] = useState(project.name);
   const [slug, setSlug] = useState(project.slug);
   const [description, setDescription] = useState(project.meta.description ?? '');
@@ -70,6 +72,14 @@ function SettingsForm({ project }: { project: ProjectDetail }) {
 
   const error = (key: string) => (errors[key] ? t(errors[key]) : undefined);
 
+  const regenerateLink = () => {
+    if (!window.confirm(t('settings.clientLink.confirm'))) return;
+    regenerate.mutate(project.id, {
+      onSuccess: () => toast.success(t('settings.clientLink.done')),
+      onError: (failure) => toast.error(errorMessage(failure)),
+    });
+  };
+
   return (
     <section className="page">
       <nav className="breadcrumbs">
@@ -108,6 +118,19 @@ function SettingsForm({ project }: { project: ProjectDetail }) {
         <Field label={t('settings.favicon')} htmlFor="favicon-file">
           <FaviconUpload value={favicon} onChange={setFavicon} uploadPrefix={uploadPrefix} />
         </Field>
+
+        <h2 className="section-title">{t('settings.clientLink.title')}</h2>
+        <div className="field">
+          <div className="client-link-row">
+            <a href={links.clientAdmin(project.token)} target="_blank" rel="noreferrer" data-testid="client-link">
+              {links.clientAdmin(project.token)}
+            </a>
+            <button type="button" className="button button-small" onClick={regenerateLink} disabled={regenerate.isPending} data-testid="regenerate-client-link">
+              {t('settings.clientLink.regenerate')}
+            </button>
+          </div>
+          <small className="field-hint">{t('settings.clientLink.help')}</small>
+        </div>
 
         <div className="form-actions">
           <Link to={links.project(project.id)} className="button">

@@ -1,0 +1,43 @@
+import { useId } from 'react';
+import { useTranslation } from 'react-i18next';
+import { toast } from '../../../components/toast-store';
+import { errorWithDetails } from '../../../lib/api-client';
+import { readAsDataUrl } from '../../../lib/files';
+import { useImportTable } from '../api/import-table';
+
+/** Reads a .csv/.json file and posts it; toasts the count and the list reloads (spec §2). */
+export function ImportButton({ tableId }: { tableId: number }) {
+  const { t } = useTranslation();
+  const id = useId();
+  const importTable = useImportTable();
+
+  const choose = async (file: File | undefined) => {
+    if (!file) return;
+    try {
+      const content = await readAsDataUrl(file);
+      const count = await importTable.mutateAsync({ tableId, name: file.name, content });
+      toast.success(t('records.imported', { n: count }));
+    } catch (failure) {
+      console.error('import failed', failure);
+      window.alert(errorWithDetails(failure));
+    }
+  };
+
+  return (
+    <label className={`button${importTable.isPending ? ' is-busy' : ''}`} htmlFor={id} title={t('records.importHint')}>
+      {importTable.isPending ? t('records.importing') : t('records.import')}
+      <input
+        id={id}
+        type="file"
+        className="sr-only"
+        accept=".csv,.json,text/csv,application/json"
+        disabled={importTable.isPending}
+        data-testid="import-input"
+        onChange={(event) => {
+          void choose(event.target.files?.[0]);
+          event.target.value = '';
+        }}
+      />
+    </label>
+  );
+}

@@ -1,0 +1,80 @@
+import { useTranslation } from 'react-i18next';
+import { DEFAULT_DELIMITER, parseCsv, rectangular, serializeCsv } from '../../lib/csv-table';
+
+interface CsvTableEditorProps {
+  id: string;
+  value: string;
+  onChange: (csv: string) => void;
+  delimiter?: string | undefined;
+}
+
+/** csvtable field: a small grid over CSV text written with the field's delimiter. */
+export function CsvTableEditor({ id, value, onChange, delimiter = DEFAULT_DELIMITER }: CsvTableEditorProps) {
+  const { t } = useTranslation();
+  const rows = rectangular(parseCsv(value, delimiter));
+  const grid = rows.length > 0 ? rows : [['']];
+  const width = grid[0]?.length ?? 1;
+  const commit = (next: string[][]) => {
+    const blank = next.every((row) => row.every((cell) => cell === ''));
+    onChange(blank ? '' : serializeCsv(next, delimiter));
+  };
+  const setCell = (r: number, c: number, text: string) =>
+    commit(grid.map((row, ri) => (ri === r ? row.map((cell, ci) => (ci === c ? text : cell)) : row)));
+
+  return (
+    <div className="csv-editor" id={id} data-testid={id}>
+      <table>
+        <tbody>
+          {grid.map((row, r) => (
+            <tr key={r}>
+              {row.map((cell, c) => (
+                <td key={c}>
+                  <input
+                    aria-label={`${r + 1}:${c + 1}`}
+                    value={cell}
+                    onChange={(event) => setCell(r, c, event.target.value)}
+                    data-testid={`${id}-cell-${r}-${c}`}
+                  />
+                </td>
+              ))}
+              <td>
+                <button
+                  type="button"
+                  className="button button-small button-danger-ghost"
+                  disabled={grid.length === 1}
+                  onClick={() => commit(grid.filter((_, ri) => ri !== r))}
+                  aria-label={t('records.form.csv.removeRow')}
+                >
+                  ×
+                </button>
+              </td>
+            </tr>
+          ))}
+          <tr>
+            {Array.from({ length: width }, (_, c) => (
+              <td key={c}>
+                <button
+                  type="button"
+                  className="button button-small button-danger-ghost"
+                  disabled={width === 1}
+                  onClick={() => commit(grid.map((row) => row.filter((_, ci) => ci !== c)))}
+                  aria-label={t('records.form.csv.removeColumn')}
+                >
+                  ×
+                </button>
+              </td>
+            ))}
+          </tr>
+        </tbody>
+      </table>
+      <div className="button-row">
+        <button type="button" className="button button-small" onClick={() => commit([...grid, Array.from({ length: width }, () => '')])} data-testid={`${id}-add-row`}>
+          + {t('records.form.csv.addRow')}
+        </button>
+        <button type="button" className="button button-small" onClick={() => commit(grid.map((row) => [...row, '']))} data-testid={`${id}-add-column`}>
+          + {t('records.form.csv.addColumn')}
+        </button>
+      </div>
+    </div>
+  );
+}

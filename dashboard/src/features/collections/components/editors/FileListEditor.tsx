@@ -1,0 +1,77 @@
+import { useRef } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { FileItem } from '../../types';
+import { UploadButton } from '../UploadButton';
+
+interface FileListEditorProps {
+  id: string;
+  images: boolean;
+  value: FileItem[];
+  onChange: (value: FileItem[]) => void;
+  prefix: (string | number)[];
+}
+
+function move<T>(list: T[], from: number, to: number): T[] {
+  if (to < 0 || to >= list.length) return list;
+  const next = [...list];
+  const [item] = next.splice(from, 1);
+  if (item !== undefined) next.splice(to, 0, item);
+  return next;
+}
+
+/** gallery / multiple-file: several uploads, a caption per item, up/down reordering and removal. */
+export function FileListEditor({ id, images, value, onChange, prefix }: FileListEditorProps) {
+  const { t } = useTranslation();
+  const latest = useRef(value);
+  latest.current = value;
+  const fileName = (src: string) => decodeURIComponent(src.split('/').pop() ?? src);
+  return (
+    <div className="file-list-editor" id={id} data-testid={`${id}-list`}>
+      {value.length > 0 && (
+        <ol className="file-items">
+          {value.map((item, index) => (
+            <li key={`${item.src}-${index}`} className="file-item" data-testid="file-item">
+              {images ? <img src={item.src} alt={item.caption} className="file-thumb" /> : <a href={item.src} target="_blank" rel="noreferrer">{fileName(item.src)}</a>}
+              <input
+                aria-label={t('records.form.caption')}
+                placeholder={t('records.form.caption')}
+                value={item.caption}
+                onChange={(event) => onChange(value.map((current, i) => (i === index ? { ...current, caption: event.target.value } : current)))}
+                data-testid="file-caption"
+              />
+              <div className="button-row">
+                <button type="button" className="button button-small" disabled={index === 0} onClick={() => onChange(move(value, index, index - 1))} aria-label={t('records.form.moveUp')}>
+                  ↑
+                </button>
+                <button
+                  type="button"
+                  className="button button-small"
+                  disabled={index === value.length - 1}
+                  onClick={() => onChange(move(value, index, index + 1))}
+                  aria-label={t('records.form.moveDown')}
+                >
+                  ↓
+                </button>
+                <button type="button" className="button button-small button-danger-ghost" onClick={() => onChange(value.filter((_, i) => i !== index))} aria-label={t('common.remove')}>
+                  ×
+                </button>
+              </div>
+            </li>
+          ))}
+        </ol>
+      )}
+      <UploadButton
+        multiple
+        imagesOnly={images}
+        prefix={prefix}
+        label={t('records.form.addFiles')}
+        testId={`${id}-upload`}
+        // Each upload appends to the latest list, so several files in one pick all stay.
+        onUploaded={(src) => {
+          latest.current = [...latest.current, { src, caption: '' }];
+          onChange(latest.current);
+        }}
+      />
+    </div>
+  );
+}

@@ -1,0 +1,54 @@
+import { links } from '../../../app/paths';
+import type { ProjectDetail, TableSummary } from '../../../lib/types';
+
+/**
+ * Where the records screens live: in the owner's dashboard (/project/{id}/table/{id}/browse…)
+ * or in the client admin panel (/admin/table/{id}…). The list and the form take one of these
+ * instead of building links themselves.
+ */
+export interface RecordScope {
+  kind: 'owner' | 'client';
+  projectId: number;
+  projectName: string;
+  /** Breadcrumb target of the project name. */
+  projectLink: string;
+  /** The project's collections (relation pickers, breadcrumbs). */
+  tables: TableSummary[];
+  listLink: (tableId: number) => string;
+  newLink: (tableId: number) => string;
+  editLink: (tableId: number, postId: number) => string;
+  exportLink: (tableId: number, format: 'csv' | 'json') => string;
+  /** Upload folder of files of a record: [user_id, project_id, table_id]. */
+  uploadPrefix: (tableId: number) => (string | number)[];
+}
+
+export function ownerScope(project: ProjectDetail, userId: number | undefined): RecordScope {
+  return {
+    kind: 'owner',
+    projectId: project.id,
+    projectName: project.name,
+    projectLink: links.project(project.id),
+    tables: project.tables,
+    listLink: (tableId) => links.tableData(project.id, tableId),
+    newLink: (tableId) => links.recordNew(project.id, tableId),
+    editLink: (tableId, postId) => links.recordEdit(project.id, tableId, postId),
+    exportLink: (tableId, format) => links.tableExport(tableId, format),
+    uploadPrefix: (tableId) => (userId === undefined ? [project.id, tableId] : [userId, project.id, tableId]),
+  };
+}
+
+export function clientScope(project: { id: number; name: string }, tables: TableSummary[], token: string): RecordScope {
+  return {
+    kind: 'client',
+    projectId: project.id,
+    projectName: project.name,
+    projectLink: links.clientHome(),
+    tables,
+    listLink: (tableId) => links.clientTableData(tableId),
+    newLink: (tableId) => links.clientRecordNew(tableId),
+    editLink: (tableId, postId) => links.clientRecordEdit(tableId, postId),
+    exportLink: (tableId, format) => links.tableExport(tableId, format, token),
+    // The panel has no user id; the server files client uploads under the token's project.
+    uploadPrefix: (tableId) => [project.id, tableId],
+  };
+}

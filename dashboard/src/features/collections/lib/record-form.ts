@@ -1,0 +1,175 @@
+/**
+ * The record form's state and its mapping to and from the API. Posts arrive with fields as a
+ * list of {field_id, value}; the form keeps one editor value per field id (spec §3) and maps
+ * them back to the stored shape of each type when saving.
+ */
+import { toCents } from '../../../lib/currency';
+import { slugify } from '../../../lib/validation';
+import type { Field, FieldType, FileItem, Post, PostFieldValue } from '../types';
+import { emailDisplay, emailLink, telephoneDisplay, telephoneLink, whatsappDisplay, whatsappLink } from './links';
+
+/** What an editor holds: text, cents, a checkbox, a relation id, a list of options or files. */
+export type FormValue = string | number | boolean | null | string[] | FileItem[];
+export type FormValues = Record<number, FormValue>;
+
+export interface RecordDraft {
+  name: string;
+  slug: string;
+  values: FormValues;
+}
+
+export interface PostPayload {
+  name: string;
+  slug: string;
+  fields: PostFieldValue[];
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function asText(value: unknown): string {
+  if (typeof value === 'string') return value;
+  if (typeof value === 'number' || typeof value === 'boolean') return String(value);
+  return '';
+}
+
+function asFileItems(value: unknown): FileItem[] {
+  if (!Array.isArray(value)) return [];
+  return value.flatMap((item): FileItem[] => {
+    if (typeof item === 'string') return item ? [{ src: item, caption: '' }] : [];
+    if (isRecord(item) && typeof item.src === 'string') {
+      return [{ src: item.src, caption: typeof item.caption === 'string' ? item.caption : '' }];
+    }
+    return [];
+  });
+}
+
+function asStrings(value: unknown): string[] {
+  if (!Array.isArray(value)) return typeof value === 'string' && value !== '' ? [value] : [];
+  return value.filter((item): item is string => typeof item === 'string');
+}
+
+function asChecked(value: unknown): boolean {
+  return value === 1 || value === true || value === '1' || value === 'true';
+}
+
+function asId(value: unknown): number | null {
+  if (typeof value === 'number' && Number.isInteger(value)) return value;
+  if (typeof value === 'string' && /^\d+$/.test(value)) return Number(value);
+  return null;
+}
+
+/** The empty editor value of a type. */
+export function emptyValue(type: FieldType): FormValue {
+  switch (type) {
+    case 'gallery':
+    case 'multiple-file':
+    case 'multiselect':
+      return [];
+    case 'checkbox':
+      return false;
+    case 'currency':
+    case 'relation':
+      return null;
+    default:
+      return '';
+  }
+}
+
+/** A stored value as the editor of its type shows it. */
+export function toFormValue(type: FieldType, stored: unknown): FormValue {
+  if (stored === undefined || stored === null) return emptyValue(type);
+  switch (type) {
+    case 'gallery':
+    case 'multiple-file':
+      return asFileItems(stored);
+    case 'multiselect':
+      return asStrings(stored);
+    case 'checkbox':
+      return asChecked(stored);
+    case 'currency':
+      return toCents(stored);
+    case 'relation':
+      return asId(stored);
+    case 'whatsapp_link':
+      return whatsappDisplay(stored);
+    case 'telephone_link':
+      return telephoneDisplay(stored);
+    case 'email_link':
+      return emailDisplay(stored);
+    default:
+      return asText(stored);
+  }
+}
+
+/** An editor value in the stored shape of its type (what the API receives). */
+export function toStoredValue(type: FieldType, value: FormValue | undefined): unknown {
+  switch (type) {
+    case 'gallery':
+    case 'multiple-file':
+      return asFileItems(value).map((item) => ({ src: item.src, caption: item.caption }));
+    case 'multiselect':
+      return asStrings(value);
+    case 'checkbox':
+      return asChecked(value) ? 1 : 0;
+    case 'currency':
+      return toCents(value);
+    case 'relation':
+      return asId(value);
+    case 'whatsapp_link':
+      return whatsappLink(asText(value));
+    case 'telephone_link':
+      return telephoneLink(asText(value));
+    case 'email_link':
+      return emailLink(asText(value));
+    default:
+      return asText(value);
+  }
+}
+
+/** The form state of a post (or of a new record when there is none). */
+export function draftFromPost(fields: Field[], post?: Post): RecordDraft {
+  const stored = new Map<number, unknown>((post?.fields ?? []).map((entry) => [entry.field_id, entry.value]));
+  const values: FormValues = {};
+  for (const field of fields) values[field.id] = toFormValue(field.type, stored.get(field.id));
+  return { name: post?.name ?? '', slug: post?.slug ?? '', values };
+}
+
+/** Body of POST /api/posts and /api/posts/{id}; the slug is normalised like every slug. */
+export function toPostPayload(fields: Field[], draft: RecordDraft): PostPayload {
+  return {
+    name: draft.name.trim(),
+    slug: slugify(draft.slug),
+    fields: fields.map((field) => ({ field_id: field.id, value: toStoredValue(field.type, draft.values[field.id]) })),
+  };
+}
+
+/** Empty as the spec counts it: '', null, undefined or []. */
+export function isEmptyValue(value: unknown): boolean {
+  if (value === undefined || value === null) return true;
+  if (typeof value === 'string') return value.trim() === '';
+  if (Array.isArray(value)) return value.length === 0;
+  return false;
+}
+
+export interface RequiredCheck {
+  fields: Field[];
+  draft: RecordDraft;
+  includeTitle: boolean;
+  hasSingular: boolean;
+  /** Labels of the title and slug inputs, listed when those are enabled and empty. */
+  labels: { title: string; slug: string };
+}
+
+/** Names of what is required and empty, in form order; nothing is sent while it is not []. */
+export function missingRequired({ fields, draft, includeTitle, hasSingular, labels }: RequiredCheck): string[] {
+  const missing: string[] = [];
+  if (includeTitle && draft.name.trim() === '') missing.push(labels.title);
+  if (hasSingular && slugify(draft.slug) === '') missing.push(labels.slug);
+  for (const field of fields) {
+    if (field.required !== '1') continue;
+    if (isEmptyValue(toStoredValue(field.type, draft.values[field.id]))) missing.push(field.name);
+  }
+  return missing;
+}

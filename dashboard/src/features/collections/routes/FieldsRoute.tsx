@@ -1,0 +1,117 @@
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link, Navigate } from 'react-router';
+import { links, paths } from '../../../app/paths';
+import { PageLoader } from '../../../components/PageLoader';
+import { toast } from '../../../components/toast-store';
+import { errorMessage } from '../../../lib/api-client';
+import { useUser } from '../../../lib/auth/get-user';
+import type { ProjectDetail } from '../../../lib/types';
+import { useDeleteField } from '../api/delete-field';
+import { useTable } from '../api/get-table';
+import { useReorderFields } from '../api/reorder-fields';
+import { FieldModal } from '../components/FieldModal';
+import { SortableFieldList } from '../components/SortableFieldList';
+import { useLeaveOnError, useNumberParam, useProjectOrLeave } from '../components/use-project-route';
+import type { Field, Table } from '../types';
+
+type Editing = { field: Field | undefined } | null;
+
+function FieldManager({ project, table }: { project: ProjectDetail; table: Table }) {
+  const { t } = useTranslation();
+  const { data: user } = useUser();
+  const deleteField = useDeleteField();
+  const reorder = useReorderFields();
+  const [editing, setEditing] = useState<Editing>(null);
+  /** The order after local moves; null until something moves (then Save order appears). */
+  const [moved, setMoved] = useState<Field[] | null>(null);
+  const fields = moved ?? table.fields;
+  const uploadPrefix = user ? [user.id, project.id, table.id] : [project.id, table.id];
+
+  const remove = (field: Field) => {
+    if (!window.confirm(t('collections.fields.confirmDelete', { name: field.name }))) return;
+    deleteField.mutate(
+      { id: field.id, tableId: table.id },
+      {
+        onSuccess: () => {
+          setMoved((current) => current?.filter((item) => item.id !== field.id) ?? null);
+          toast.success(t('collections.fields.deleted'));
+        },
+        onError: (error) => toast.error(errorMessage(error)),
+      },
+    );
+  };
+
+  const saveOrder = () => {
+    if (!moved) return;
+    reorder.mutate(
+      { tableId: table.id, fields: moved.map((field) => field.id) },
+      {
+        onSuccess: () => {
+          setMoved(null);
+          toast.success(t('collections.fields.orderSaved'));
+        },
+        onError: (error) => toast.error(errorMessage(error)),
+      },
+    );
+  };
+
+  return (
+    <section className="page" data-testid="fields-page">
+      <nav className="breadcrumbs">
+        <Link to={links.project(project.id)}>{project.name}</Link> / <Link to={links.projectTables(project.id)}>{t('collections.title')}</Link> /{' '}
+        <Link to={links.table(project.id, table.id)}>{table.name}</Link> / <span>{t('collections.fields.title')}</span>
+      </nav>
+      <div className="page-header">
+        <h1>
+          {t('collections.fields.title')}: {table.name}
+        </h1>
+        <div className="button-row">
+          {moved && (
+            <button type="button" className="button button-primary" onClick={saveOrder} disabled={reorder.isPending} data-testid="save-order">
+              {t('collections.fields.saveOrder')}
+            </button>
+          )}
+          <Link to={links.tableData(project.id, table.id)} className="button" data-testid="fields-browse">
+            {t('collections.browse')}
+          </Link>
+          <button type="button" className="button button-primary" onClick={() => setEditing({ field: undefined })} data-testid="add-field">
+            + {t('collections.fields.add')}
+          </button>
+        </div>
+      </div>
+      {fields.length === 0 ? (
+        <p className="card empty muted">{t('collections.fields.empty')}</p>
+      ) : (
+        <SortableFieldList fields={fields} onMove={setMoved} onEdit={(field) => setEditing({ field })} onDelete={remove} />
+      )}
+      {editing && (
+        <FieldModal
+          tableId={table.id}
+          field={editing.field}
+          otherTables={project.tables.filter((other) => other.id !== table.id)}
+          uploadPrefix={uploadPrefix}
+          onClose={() => setEditing(null)}
+          onSaved={() => {
+            toast.success(t('collections.fields.saved'));
+            setEditing(null);
+            // A new or renamed field resets local moves to the server's order.
+            setMoved(null);
+          }}
+        />
+      )}
+    </section>
+  );
+}
+
+/** "/project/{project_id}/table/{table_id}/fields". */
+export function FieldsRoute() {
+  const projectId = useNumberParam('projectId');
+  const tableId = useNumberParam('tableId');
+  const project = useProjectOrLeave(projectId);
+  const table = useTable(tableId);
+  useLeaveOnError(table.error, links.projectTables(projectId));
+  if (!Number.isInteger(projectId)) return <Navigate to={paths.home} replace />;
+  if (!project.data || !table.data) return <PageLoader />;
+  return <FieldManager project={project.data} table={table.data} />;
+}

@@ -1,0 +1,100 @@
+import { useTranslation } from 'react-i18next';
+import { Link, Navigate } from 'react-router';
+import { links, paths } from '../../../app/paths';
+import { PageLoader } from '../../../components/PageLoader';
+import { toast } from '../../../components/toast-store';
+import { errorMessage } from '../../../lib/api-client';
+import type { ProjectDetail, TableSummary } from '../../../lib/types';
+import { useDeleteTable } from '../api/delete-table';
+import { useNumberParam, useProjectOrLeave } from '../components/use-project-route';
+
+function TableList({ project }: { project: ProjectDetail }) {
+  const { t } = useTranslation();
+  const deleteTable = useDeleteTable();
+
+  const remove = (table: TableSummary) => {
+    if (!window.confirm(t('collections.confirmDelete', { name: table.name }))) return;
+    deleteTable.mutate(
+      { id: table.id, projectId: project.id },
+      {
+        onSuccess: () => toast.success(t('collections.deleted')),
+        onError: (error) => toast.error(errorMessage(error)),
+      },
+    );
+  };
+
+  return (
+    <section className="page" data-testid="collections-page">
+      <nav className="breadcrumbs">
+        <Link to={paths.home}>{t('projects.title')}</Link> / <Link to={links.project(project.id)}>{project.name}</Link> /{' '}
+        <span>{t('collections.title')}</span>
+      </nav>
+      <div className="page-header">
+        <h1>{t('collections.title')}</h1>
+        <Link to={links.tableNew(project.id)} className="button button-primary" data-testid="new-collection">
+          + {t('collections.new')}
+        </Link>
+      </div>
+      {project.tables.length === 0 ? (
+        <p className="card empty muted" data-testid="collections-empty">
+          {t('collections.empty')}
+        </p>
+      ) : (
+        <div className="card table-card">
+          <table className="data-table" data-testid="collections-table">
+            <thead>
+              <tr>
+                <th>{t('collections.name')}</th>
+                <th>{t('collections.slug')}</th>
+                <th className="actions-cell" aria-label={t('common.actions')} />
+              </tr>
+            </thead>
+            <tbody>
+              {project.tables.map((table) => (
+                <tr key={table.id} data-testid="collection-row" data-table-id={table.id}>
+                  <td>
+                    <Link to={links.tableData(project.id, table.id)}>{table.name}</Link>
+                  </td>
+                  <td>
+                    <code>{table.slug}</code>
+                  </td>
+                  <td className="actions-cell">
+                    <div className="button-row">
+                      <Link to={links.table(project.id, table.id)} className="button button-small" data-testid="collection-edit">
+                        {t('collections.edit')}
+                      </Link>
+                      <Link to={links.tableFields(project.id, table.id)} className="button button-small" data-testid="collection-fields">
+                        {t('collections.fieldsLink')}
+                      </Link>
+                      <Link to={links.tableData(project.id, table.id)} className="button button-small" data-testid="collection-browse">
+                        {t('collections.browse')}
+                      </Link>
+                      <button
+                        type="button"
+                        className="button button-small button-danger-ghost"
+                        onClick={() => remove(table)}
+                        disabled={deleteTable.isPending}
+                        data-testid="collection-delete"
+                      >
+                        {t('common.delete')}
+                      </button>
+                    </div>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </section>
+  );
+}
+
+/** "/project/{project_id}/tables" (route name project-tables). */
+export function TablesRoute() {
+  const id = useNumberParam('projectId');
+  const project = useProjectOrLeave(id);
+  if (!Number.isInteger(id)) return <Navigate to={paths.home} replace />;
+  if (!project.data) return <PageLoader />;
+  return <TableList project={project.data} />;
+}

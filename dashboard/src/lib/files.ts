@@ -1,0 +1,14 @@
+/** Reads a chosen file as a data: URL (upload and import bodies). */
+export function readAsDataUrl(file: File): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const reader = new FileReader();
+    reader.onload = () => resolve(String(reader.result));
+    reader.onerror = () => reject(reader.error ?? new Error('read failed'));
+    reader.readAsDataURL(file);
+  });
+}
+
+/** png/jpg/jpeg only: what image fields and the rich-text editor accept. */
+export function isJpgOrPng(file: { name: string; type?: string }): boolean {
+  return /\.(png|jpe?g)$/i.test(file.name) || file.type === 'image/png' || file.type === 'image/jpeg';
+}
