@@ -375,13 +375,12 @@ async fn field_slug(
     except: Option<i64>,
 ) -> Result<String> {
     let explicit = requested.is_some_and(|s| !s.trim().is_empty());
-    // Field slugs become template variables and CSV headers: underscores, not hyphens.
+    // The spec's slug normalisation, as for records and pages.
     let slug = slugify(if explicit {
         requested.unwrap_or_default()
     } else {
         name
-    })
-    .replace('-', "_");
+    });
     if slug.is_empty()
         || ["name", "slug", "created_at", "updated_at", "id"].contains(&slug.as_str())
     {

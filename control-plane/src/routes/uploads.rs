@@ -58,7 +58,53 @@ const ACCEPTED: &[(&str, &str, &str)] = &[
     ("mp4", "video/mp4", "mp4"),
     ("webm", "video/webm", "webm"),
     ("mp3", "audio/mpeg", "mp3"),
+    ("zip", "application/zip", "zip"),
+    (
+        "docx",
+        "application/vnd.openxmlformats-officedocument.wordprocessingml.document",
+        "docx",
+    ),
+    (
+        "xlsx",
+        "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
+        "xlsx",
+    ),
+    (
+        "pptx",
+        "application/vnd.openxmlformats-officedocument.presentationml.presentation",
+        "pptx",
+    ),
+    ("odt", "application/vnd.oasis.opendocument.text", "odt"),
+    (
+        "ods",
+        "application/vnd.oasis.opendocument.spreadsheet",
+        "ods",
+    ),
+    ("doc", "application/msword", "doc"),
+    ("xls", "application/vnd.ms-excel", "xls"),
 ];
+
+/// Plain-text files accepted by their declared extension when the bytes are UTF-8 text.
+/// They are served as text with `nosniff` and a sandboxing CSP, so they never run as HTML.
+const TEXT_KINDS: &[(&str, &str)] = &[
+    ("txt", "text/plain"),
+    ("csv", "text/csv"),
+    ("md", "text/markdown"),
+];
+
+/// A text file of a declared text kind: valid UTF-8 that does not look like markup.
+fn detect_text(bytes: &[u8], declared_ext: Option<&str>) -> Option<(&'static str, &'static str)> {
+    let (ext, mime) = TEXT_KINDS.iter().find(|(e, _)| Some(*e) == declared_ext)?;
+    let text = std::str::from_utf8(bytes).ok()?;
+    let head = text
+        .trim_start()
+        .get(..text.trim_start().len().min(256))?
+        .to_ascii_lowercase();
+    if head.starts_with('<') || text.contains('\0') {
+        return None;
+    }
+    Some((mime, ext))
+}
 
 /// Extensions that name the same kind of file.
 fn same_kind(a: &str, b: &str) -> bool {
@@ -194,9 +240,16 @@ pub async fn upload(
     if bytes.len() as u64 > max {
         return Err(too_large());
     }
-    let (mime, ext) = detect_kind(&bytes).ok_or_else(|| ApiError::UnsupportedMediaType {
-        message: "This file type is not accepted".into(),
-    })?;
+    let declared = req
+        .name
+        .trim()
+        .rsplit_once('.')
+        .map(|(_, e)| e.to_ascii_lowercase());
+    let (mime, ext) = detect_kind(&bytes)
+        .or_else(|| detect_text(&bytes, declared.as_deref()))
+        .ok_or_else(|| ApiError::UnsupportedMediaType {
+            message: "This file type is not accepted".into(),
+        })?;
     match req.accept.as_deref() {
         None => {}
         Some("image") if ext == "png" || ext == "jpg" => {}
@@ -312,5 +365,19 @@ mod tests {
         assert_eq!(detect_kind(b"MZ\x90\0"), None);
         assert!(same_kind("jpeg", "jpg"));
         assert!(!same_kind("woff2", "png"));
+        assert_eq!(
+            detect_text(b"linha 1\nlinha 2", Some("txt")),
+            Some(("text/plain", "txt"))
+        );
+        assert_eq!(
+            detect_text(b"a,b\n1,2", Some("csv")),
+            Some(("text/csv", "csv"))
+        );
+        assert_eq!(
+            detect_text(b"<html><script>x()</script>", Some("txt")),
+            None
+        );
+        assert_eq!(detect_text(b"\xff\xfe", Some("txt")), None);
+        assert_eq!(detect_text(b"texto", Some("html")), None);
     }
 }

@@ -104,7 +104,7 @@ pub fn full_record(f: &Fixture, name: &str) -> Value {
         {"field_id": f.field("preco"), "value": "R$ 1.234,56"},
         {"field_id": f.field("whatsapp"), "value": "(11) 98765-4321"},
         {"field_id": f.field("telefone"), "value": "11 3333-4444"},
-        {"field_id": f.field("e_mail"), "value": "Ana@Example.com"},
+        {"field_id": f.field("e-mail"), "value": "Ana@Example.com"},
         {"field_id": f.field("estilo"), "value": "Claro"},
         {"field_id": f.field("autor"), "value": f.author_post},
         {"field_id": f.field("tabela"), "value": "a;b\n1;2"},
@@ -227,7 +227,7 @@ dual_test!(
             json!("tel:1133334444")
         );
         assert_eq!(
-            value_of(&post, f.field("e_mail")),
+            value_of(&post, f.field("e-mail")),
             json!("mailto:ana@example.com")
         );
         assert_eq!(value_of(&post, f.field("preco")), json!(123456));
@@ -264,7 +264,7 @@ dual_test!(
             ("cores", json!(["Roxo"])),
             ("ativo", json!("talvez")),
             ("preco", json!(1.5)),
-            ("e_mail", json!("não é email")),
+            ("e-mail", json!("não é email")),
             ("foto", json!("javascript:alert(1)")),
             ("galeria", json!("not a list")),
             ("autor", json!(999999)),
@@ -374,7 +374,7 @@ dual_test!(
             .await,
         )
         .await;
-        assert_eq!(a["slug"], "cor_extra");
+        assert_eq!(a["slug"], "cor-extra");
         let b = json_ok(
             app.post(
                 &s,
@@ -384,7 +384,7 @@ dual_test!(
             .await,
         )
         .await;
-        assert_eq!(b["slug"], "cor_extra_2");
+        assert_eq!(b["slug"], "cor-extra-2");
         let msg = expect_error(
             app.post(
                 &s,

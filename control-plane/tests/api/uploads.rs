@@ -49,6 +49,24 @@ dual_test!(
 
         let font = app.post(&s, "/api/upload", json!({"name": "Minha.woff2", "content": data_url("font/woff2", WOFF2), "prefix": [s.id(), pid]})).await;
         assert_eq!(font.status(), StatusCode::CREATED);
+        // Plain text for file fields, served as text that never runs as a page.
+        let txt = app.post(&s, "/api/upload", json!({"name": "ficha.txt", "content": data_url("text/plain", "linha 1\nlinha 2".as_bytes())})).await;
+        assert_eq!(txt.status(), StatusCode::CREATED);
+        let served = reqwest::get(app.url(&txt.text().await.unwrap()))
+            .await
+            .unwrap();
+        assert!(
+            served.headers()["content-type"]
+                .to_str()
+                .unwrap()
+                .starts_with("text/plain")
+        );
+        assert!(
+            served.headers()["content-security-policy"]
+                .to_str()
+                .unwrap()
+                .contains("sandbox")
+        );
         let rich = app.post(&s, "/api/upload", json!({"name": "foto.png", "content": data_url("image/png", PNG), "prefix": ["admin"]})).await;
         assert!(
             rich.text()

@@ -7,11 +7,7 @@ use chrono::{DateTime, Utc};
 use serde_json::{Map, Value};
 use sqlx::types::Json;
 
-use super::{
-    Result, Store, StoreError, dispatch, map_err, now,
-    projects::{first_free, first_free_with},
-    trusted,
-};
+use super::{Result, Store, StoreError, dispatch, map_err, now, projects::first_free, trusted};
 
 #[derive(Debug, Clone, sqlx::FromRow)]
 pub struct Collection {
@@ -288,8 +284,7 @@ impl Store {
             "SELECT slug FROM fields WHERE collection_id = $1 AND slug LIKE $2 AND id <> $3")
             .bind(collection_id).bind(format!("{base}%")).bind(except.unwrap_or(0))
             .fetch_all(p).await.map_err(map_err))?;
-        // Field slugs are template variables: suffix with an underscore, not a hyphen.
-        Ok(first_free_with(base, &taken, '_'))
+        Ok(first_free(base, &taken))
     }
 
     /// Adds a field at the end of the collection's order.

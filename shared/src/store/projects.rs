@@ -149,16 +149,11 @@ struct ProjectWithBusiness {
 
 /// `base` if free, else the first `base-N` (N ≥ 2) not in `taken`.
 pub(crate) fn first_free(base: &str, taken: &[String]) -> String {
-    first_free_with(base, taken, '-')
-}
-
-/// `base` if free, else the first `base{sep}N` (N ≥ 2) not in `taken`.
-pub(crate) fn first_free_with(base: &str, taken: &[String], sep: char) -> String {
     if !taken.iter().any(|t| t == base) {
         return base.to_string();
     }
     (2..)
-        .map(|n| format!("{base}{sep}{n}"))
+        .map(|n| format!("{base}-{n}"))
         .find(|candidate| !taken.iter().any(|t| t == candidate))
         .expect("an unbounded range always yields a free name")
 }
