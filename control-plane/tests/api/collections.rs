@@ -803,7 +803,8 @@ dual_test!(
     async fn a_thousand_rows_import_in_one_go(app: TestApp) {
         let s = app.register("k@example.com").await;
         let f = fixture(&app, &s).await;
-        let mut csv = String::from("name,texto,preco,cores\n");
+        // Columns match by field slug or by field name.
+        let mut csv = String::from("name,Texto,Preço,cores\n");
         for i in 0..1000 {
             csv.push_str(&format!("Item {i},texto {i},{},\"Azul,Verde\"\n", i * 10));
         }
