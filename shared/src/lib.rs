@@ -9,6 +9,7 @@ pub mod config;
 pub mod domain;
 pub mod fields;
 pub mod lifecycle;
+pub mod redirects;
 pub mod secret;
 pub mod snapshot;
 pub mod store;

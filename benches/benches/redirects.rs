@@ -1,0 +1,39 @@
+//! The redirect matcher at 100 and at 100,000 rules: a lookup should cost the same.
+
+use criterion::{BenchmarkId, Criterion, black_box, criterion_group, criterion_main};
+use vitrine_shared::redirects::Matcher;
+
+fn matcher(n: usize) -> Matcher {
+    let rules: Vec<(String, String)> = (0..n)
+        .map(|i| {
+            if i % 10 == 0 {
+                (format!("/categoria-{i}/*"), format!("/c/{i}/*"))
+            } else {
+                (format!("/produto-antigo-{i}"), format!("/produtos/{i}"))
+            }
+        })
+        .collect();
+    Matcher::new(rules.iter().map(|(a, b)| (a.as_str(), b.as_str())))
+}
+
+fn benches(c: &mut Criterion) {
+    let mut group = c.benchmark_group("redirect lookup");
+    for n in [100usize, 100_000] {
+        let m = matcher(n);
+        let exact = format!("/produto-antigo-{}", n - 1);
+        let wild = format!("/categoria-{}/sapatos/masculino", (n / 2 / 10) * 10);
+        group.bench_with_input(BenchmarkId::new("exact", n), &n, |b, _| {
+            b.iter(|| m.lookup(black_box(&exact), None))
+        });
+        group.bench_with_input(BenchmarkId::new("wildcard", n), &n, |b, _| {
+            b.iter(|| m.lookup(black_box(&wild), Some("a=1")))
+        });
+        group.bench_with_input(BenchmarkId::new("miss", n), &n, |b, _| {
+            b.iter(|| m.lookup(black_box("/nada/aqui"), None))
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(redirects, benches);
+criterion_main!(redirects);
