@@ -70,6 +70,28 @@ impl Principal {
     }
 }
 
+/// For calls that name a collection: 404 unless `user` may see its project. Returns the project id.
+pub async fn authorize_collection(
+    state: &AppState,
+    user: &User,
+    collection_id: i64,
+) -> Result<i64> {
+    let project_id = state.store.collection_project_id(collection_id).await?;
+    authorize_project(state, user, project_id).await?;
+    Ok(project_id)
+}
+
+/// For records calls that name a collection, open to client-panel tokens too. Returns the project id.
+pub async fn authorize_collection_records(
+    state: &AppState,
+    principal: &Principal,
+    collection_id: i64,
+) -> Result<i64> {
+    let project_id = state.store.collection_project_id(collection_id).await?;
+    authorize_records(state, principal, project_id).await?;
+    Ok(project_id)
+}
+
 /// The check every records call makes: 404 unless the principal may reach `project_id`'s
 /// collections (a user through [`can_access`], a client token for its own project only).
 pub async fn authorize_records(

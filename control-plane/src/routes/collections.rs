@@ -13,7 +13,7 @@ use vitrine_shared::{
 
 use crate::{
     auth::CurrentUser,
-    authz::{Principal, authorize_project, authorize_records},
+    authz::{Principal, authorize_collection, authorize_collection_records, authorize_project},
     error::{ApiError, ApiJson, ApiPath, ErrorBody, Result},
     records::CollectionMeta,
     state::AppState,
@@ -172,8 +172,7 @@ pub async fn get_table(
     principal: Principal,
     ApiPath(id): ApiPath<i64>,
 ) -> Result<ApiJson<TableView>> {
-    let project_id = state.store.collection_project_id(id).await?;
-    authorize_records(&state, &principal, project_id).await?;
+    authorize_collection_records(&state, &principal, id).await?;
     let c = state.store.collection_by_id(id).await?;
     Ok(ApiJson(table_view(&state, &c).await?))
 }
@@ -213,8 +212,7 @@ pub async fn update_table(
     ApiPath(id): ApiPath<i64>,
     ApiJson(req): ApiJson<TableInput>,
 ) -> Result<ApiJson<TableView>> {
-    let project_id = state.store.collection_project_id(id).await?;
-    authorize_project(&state, &user, project_id).await?;
+    let project_id = authorize_collection(&state, &user, id).await?;
     let current = state.store.collection_by_id(id).await?;
     let fields = state.store.collection_fields(id).await?;
     let name = match req.name {
@@ -246,8 +244,7 @@ pub async fn delete_table(
     user: CurrentUser,
     ApiPath(id): ApiPath<i64>,
 ) -> Result<StatusCode> {
-    let project_id = state.store.collection_project_id(id).await?;
-    authorize_project(&state, &user, project_id).await?;
+    authorize_collection(&state, &user, id).await?;
     state.store.delete_collection(id).await?;
     Ok(StatusCode::NO_CONTENT)
 }
@@ -409,8 +406,7 @@ pub async fn create_field(
     let table_id = req
         .table_id
         .ok_or_else(|| ApiError::invalid("table_id", "table_id is required"))?;
-    let project_id = state.store.collection_project_id(table_id).await?;
-    authorize_project(&state, &user, project_id).await?;
+    let project_id = authorize_collection(&state, &user, table_id).await?;
     let (mut input, slug) = field_input(&state, project_id, req).await?;
     input.slug = field_slug(&state, table_id, slug.as_deref(), &input.name, None).await?;
     let field = state.store.insert_field(table_id, &input).await?;
@@ -427,11 +423,7 @@ pub async fn update_field(
     ApiJson(req): ApiJson<FieldRequest>,
 ) -> Result<ApiJson<FieldView>> {
     let current = state.store.field_by_id(id).await?;
-    let project_id = state
-        .store
-        .collection_project_id(current.collection_id)
-        .await?;
-    authorize_project(&state, &user, project_id).await?;
+    let project_id = authorize_collection(&state, &user, current.collection_id).await?;
     let (mut input, slug) = field_input(&state, project_id, req).await?;
     input.slug = match slug.filter(|s| !s.trim().is_empty()) {
         Some(s) => {
@@ -460,11 +452,7 @@ pub async fn delete_field(
     ApiPath(id): ApiPath<i64>,
 ) -> Result<StatusCode> {
     let current = state.store.field_by_id(id).await?;
-    let project_id = state
-        .store
-        .collection_project_id(current.collection_id)
-        .await?;
-    authorize_project(&state, &user, project_id).await?;
+    authorize_collection(&state, &user, current.collection_id).await?;
     state.store.delete_field(id).await?;
     Ok(StatusCode::NO_CONTENT)
 }
@@ -493,8 +481,7 @@ pub async fn reorder_fields(
         .first()
         .ok_or_else(|| ApiError::invalid("fields", "fields must not be empty"))?;
     let collection_id = state.store.field_by_id(first).await?.collection_id;
-    let project_id = state.store.collection_project_id(collection_id).await?;
-    authorize_project(&state, &user, project_id).await?;
+    authorize_collection(&state, &user, collection_id).await?;
     if ids.iter().collect::<std::collections::HashSet<_>>().len() != ids.len() {
         return Err(ApiError::invalid("fields", "A field appears twice"));
     }

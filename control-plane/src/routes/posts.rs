@@ -12,7 +12,7 @@ use utoipa::{IntoParams, ToSchema};
 use vitrine_shared::store::{FilterOp, OrderKey, Post, PostFilter, now};
 
 use crate::{
-    authz::{Principal, authorize_records},
+    authz::{Principal, authorize_collection_records, authorize_records},
     error::{ApiError, ApiJson, ApiPath, ApiQuery, ErrorBody, Result},
     records::{Schema, assign_slugs, problems_error, resolve_relations},
     routes::collections::{FieldView, TableView},
@@ -165,15 +165,7 @@ pub async fn get_post(
     ApiPath(id): ApiPath<i64>,
 ) -> Result<ApiJson<PostView>> {
     let post = state.store.post_by_id(id).await?;
-    authorize_records(
-        &state,
-        &principal,
-        state
-            .store
-            .collection_project_id(post.collection_id)
-            .await?,
-    )
-    .await?;
+    authorize_collection_records(&state, &principal, post.collection_id).await?;
     Ok(ApiJson(PostView::new(&post)))
 }
 
@@ -187,12 +179,7 @@ pub async fn create_post(
     let table_id = req
         .table_id
         .ok_or_else(|| ApiError::invalid("table_id", "table_id is required"))?;
-    authorize_records(
-        &state,
-        &principal,
-        state.store.collection_project_id(table_id).await?,
-    )
-    .await?;
+    authorize_collection_records(&state, &principal, table_id).await?;
     let schema = Schema::load(&state, table_id).await?;
     let (name, slug, data) = prepare(&state, &schema, req, None).await?;
     let post = state
@@ -220,15 +207,7 @@ pub async fn update_post(
     ApiJson(req): ApiJson<PostRequest>,
 ) -> Result<ApiJson<PostView>> {
     let existing = state.store.post_by_id(id).await?;
-    authorize_records(
-        &state,
-        &principal,
-        state
-            .store
-            .collection_project_id(existing.collection_id)
-            .await?,
-    )
-    .await?;
+    authorize_collection_records(&state, &principal, existing.collection_id).await?;
     let schema = Schema::load(&state, existing.collection_id).await?;
     let (name, slug, data) = prepare(&state, &schema, req, Some(&existing)).await?;
     Ok(ApiJson(PostView::new(
@@ -245,15 +224,7 @@ pub async fn delete_post(
     ApiPath(id): ApiPath<i64>,
 ) -> Result<StatusCode> {
     let post = state.store.post_by_id(id).await?;
-    authorize_records(
-        &state,
-        &principal,
-        state
-            .store
-            .collection_project_id(post.collection_id)
-            .await?,
-    )
-    .await?;
+    authorize_collection_records(&state, &principal, post.collection_id).await?;
     state.store.delete_posts(&[id]).await?;
     Ok(StatusCode::NO_CONTENT)
 }
@@ -331,12 +302,7 @@ pub async fn table_data(
     ApiPath(table_id): ApiPath<i64>,
     ApiQuery(q): ApiQuery<PageQuery>,
 ) -> Result<ApiJson<DataView>> {
-    authorize_records(
-        &state,
-        &principal,
-        state.store.collection_project_id(table_id).await?,
-    )
-    .await?;
+    authorize_collection_records(&state, &principal, table_id).await?;
     let page = q.page.unwrap_or(1);
     let limit = q.limit.unwrap_or(100);
     if page < 1 || !(1..=1000).contains(&limit) {

@@ -26,7 +26,7 @@ use vitrine_shared::{
 };
 
 use crate::{
-    authz::{Principal, authorize_records},
+    authz::{Principal, authorize_collection_records},
     error::{ApiError, ApiJson, ApiPath, ErrorBody, Result},
     records::{Problem, Schema, assign_slugs, problems_error, resolve_relations},
     state::AppState,
@@ -212,12 +212,7 @@ async fn export(
     table_id: i64,
     format: Format,
 ) -> Result<Response> {
-    authorize_records(
-        &state,
-        &principal,
-        state.store.collection_project_id(table_id).await?,
-    )
-    .await?;
+    authorize_collection_records(&state, &principal, table_id).await?;
     let plan = Arc::new(ExportPlan::load(&state, table_id).await?);
     let filename = format!(
         "{}.{}",
@@ -528,12 +523,7 @@ pub async fn import(
     ApiPath(id): ApiPath<i64>,
     ApiJson(req): ApiJson<ImportRequest>,
 ) -> Result<impl IntoResponse> {
-    authorize_records(
-        &state,
-        &principal,
-        state.store.collection_project_id(id).await?,
-    )
-    .await?;
+    authorize_collection_records(&state, &principal, id).await?;
     let text = decode_text(&req.content, state.settings.import_max_bytes)?;
     let schema = Schema::load(&state, id).await?;
     let lower = req.name.to_ascii_lowercase();
