@@ -314,40 +314,23 @@ impl Store {
     /// Deletes a field and removes its value from every post, in one transaction.
     pub async fn delete_field(&self, id: i64) -> Result<()> {
         let field = self.field_by_id(id).await?;
-        match self {
-            Store::Sqlite(p) => {
-                let mut tx = p.begin().await.map_err(map_err)?;
-                sqlx::query(
-                    "UPDATE posts SET data = json_remove(data, $1) WHERE collection_id = $2",
-                )
-                .bind(format!("$.\"{id}\""))
-                .bind(field.collection_id)
-                .execute(&mut *tx)
-                .await
-                .map_err(map_err)?;
-                sqlx::query("DELETE FROM fields WHERE id = $1")
-                    .bind(id)
-                    .execute(&mut *tx)
-                    .await
-                    .map_err(map_err)?;
-                tx.commit().await.map_err(map_err)
-            }
-            Store::Postgres(p) => {
-                let mut tx = p.begin().await.map_err(map_err)?;
-                sqlx::query("UPDATE posts SET data = data - $1 WHERE collection_id = $2")
-                    .bind(id.to_string())
-                    .bind(field.collection_id)
-                    .execute(&mut *tx)
-                    .await
-                    .map_err(map_err)?;
-                sqlx::query("DELETE FROM fields WHERE id = $1")
-                    .bind(id)
-                    .execute(&mut *tx)
-                    .await
-                    .map_err(map_err)?;
-                tx.commit().await.map_err(map_err)
-            }
-        }
+        // Only the statement that drops the key differs between the dialects.
+        let (strip, key) = match self {
+            Store::Sqlite(_) => (
+                "UPDATE posts SET data = json_remove(data, $1) WHERE collection_id = $2",
+                format!("$.\"{id}\""),
+            ),
+            Store::Postgres(_) => (
+                "UPDATE posts SET data = data - $1 WHERE collection_id = $2",
+                id.to_string(),
+            ),
+        };
+        dispatch!(self, p => {
+            let mut tx = p.begin().await.map_err(map_err)?;
+            sqlx::query(strip).bind(&key).bind(field.collection_id).execute(&mut *tx).await.map_err(map_err)?;
+            sqlx::query("DELETE FROM fields WHERE id = $1").bind(id).execute(&mut *tx).await.map_err(map_err)?;
+            tx.commit().await.map_err(map_err)
+        })
     }
 
     /// Sets the order of a collection's fields to `ids` (which must all belong to it).
