@@ -35,6 +35,7 @@ export default defineConfig({
   },
   test: {
     include: ['src/**/*.test.ts', 'src/**/*.test.tsx'],
+    // Component tests opt into jsdom with a `// @vitest-environment jsdom` first line.
     environment: 'node',
   },
 });

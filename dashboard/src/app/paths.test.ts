@@ -22,4 +22,11 @@ describe('links', () => {
     expect(links.tableExport(3, 'csv')).toBe('/api/tables/3/export/csv');
     expect(links.tableExport(3, 'json', 't k')).toBe('/api/tables/3/export/json?client_token=t%20k');
   });
+
+  it('builds redirect and form history paths', () => {
+    expect(links.projectRedirects(7)).toBe('/project/7/redirects');
+    expect(links.projectRedirectNew(7)).toBe('/project/7/redirects/new');
+    expect(links.projectRedirectEdit(7, 4)).toBe('/project/7/redirects/edit/4');
+    expect(links.projectFormHistory(7)).toBe('/project/7/form-history');
+  });
 });

@@ -25,6 +25,9 @@ export const paths = {
   clientRecordNew: '/admin/table/:tableId/new',
   clientRecordEdit: '/admin/table/:tableId/edit/:postId',
   projectRedirects: '/project/:projectId/redirects',
+  /** Children of projectRedirects: the form opens over the list. */
+  projectRedirectNew: 'new',
+  projectRedirectEdit: 'edit/:redirectId',
   projectFormHistory: '/project/:projectId/form-history',
   page: '/project/:projectId/:pageId',
 } as const;
@@ -48,6 +51,8 @@ export const links = {
   tableExport: (tableId: number, format: 'csv' | 'json', clientToken?: string | null) =>
     `/api/tables/${tableId}/export/${format}${clientToken ? `?client_token=${encodeURIComponent(clientToken)}` : ''}`,
   projectRedirects: (id: number) => `/project/${id}/redirects`,
+  projectRedirectNew: (projectId: number) => `/project/${projectId}/redirects/new`,
+  projectRedirectEdit: (projectId: number, id: number) => `/project/${projectId}/redirects/edit/${id}`,
   projectFormHistory: (id: number) => `/project/${id}/form-history`,
   page: (projectId: number, pageId: number) => `/project/${projectId}/${pageId}`,
   /** Entry link of the client admin panel, with the project token. */

@@ -14,11 +14,13 @@ import { RecordFormRoute, RecordsRoute } from '../features/collections/routes/Re
 import { TableEditRoute } from '../features/collections/routes/TableEditRoute';
 import { TablesRoute } from '../features/collections/routes/TablesRoute';
 import { MobileRoute } from '../features/mobile/routes/MobileRoute';
+import { FormHistoryRoute } from '../features/form-history/routes/FormHistoryRoute';
 import { PageSettingsRoute } from '../features/pages/routes/PageSettingsRoute';
 import { DashboardRoute } from '../features/projects/routes/DashboardRoute';
 import { NewProjectRoute } from '../features/projects/routes/NewProjectRoute';
 import { ProjectEditRoute } from '../features/projects/routes/ProjectEditRoute';
 import { ProjectOverviewRoute } from '../features/projects/routes/ProjectOverviewRoute';
+import { RedirectEditRoute, RedirectNewRoute, RedirectsRoute } from '../features/redirects/routes/RedirectsRoute';
 import { Layout } from './Layout';
 import { NotFoundRoute } from './NotFoundRoute';
 import { paths } from './paths';
@@ -27,8 +29,8 @@ import { RequireAuth } from './RequireAuth';
 /**
  * Public screens: login, forgot, new-password, and the client admin panel (/admin, authorised by
  * the project token, outside the account's layout). Everything else sits behind RequireAuth.
- * Redirects, form history and account screens come in later tasks; their links already point
- * at the paths in paths.ts and fall through to "not found" for now.
+ * Account screens come in later tasks; their links already point at the paths in paths.ts and
+ * fall through to "not found" for now.
  */
 export const router = createBrowserRouter([
   {
@@ -63,6 +65,15 @@ export const router = createBrowserRouter([
           { path: paths.projectTableData, element: <RecordsRoute /> },
           { path: paths.projectRecordNew, element: <RecordFormRoute /> },
           { path: paths.projectRecordEdit, element: <RecordFormRoute /> },
+          {
+            path: paths.projectRedirects,
+            element: <RedirectsRoute />,
+            children: [
+              { path: paths.projectRedirectNew, element: <RedirectNewRoute /> },
+              { path: paths.projectRedirectEdit, element: <RedirectEditRoute /> },
+            ],
+          },
+          { path: paths.projectFormHistory, element: <FormHistoryRoute /> },
           { path: paths.page, element: <PageSettingsRoute /> },
           { path: '*', element: <NotFoundRoute /> },
         ],

@@ -12,4 +12,12 @@ export const queryKeys = {
   post: (id: number) => ['posts', id] as const,
   clientProject: (token: string) => ['client-project', token] as const,
   page: (projectId: number, pageId: number) => ['projects', projectId, 'pages', pageId] as const,
+  /** Prefix of every redirects page of a project. */
+  redirects: (projectId: number) => ['projects', projectId, 'redirects'] as const,
+  redirectsPage: (projectId: number, query: string) => ['projects', projectId, 'redirects', query] as const,
+  redirect: (id: number) => ['redirects', id] as const,
+  /** Prefix of every form history page of a project. */
+  formHistory: (projectId: number) => ['projects', projectId, 'form-history'] as const,
+  formHistoryPage: (projectId: number, page: number, limit: number) =>
+    ['projects', projectId, 'form-history', page, limit] as const,
 };

@@ -109,3 +109,21 @@ export interface Template {
   is_published: '1' | '0';
   thumbnail: string | null;
 }
+
+/**
+ * One page of a list (redirects, form history), in Laravel's shape: `from`/`to` are the 1-based
+ * positions of the first and last item shown (null on an empty page); the page URLs are null at
+ * the ends.
+ */
+export interface Paginated<T> {
+  data: T[];
+  total: number;
+  /** -1 when everything is on one page. */
+  per_page: number;
+  current_page: number;
+  last_page: number;
+  from: number | null;
+  to: number | null;
+  prev_page_url: string | null;
+  next_page_url: string | null;
+}

@@ -1,5 +1,4 @@
 import { useQueries } from '@tanstack/react-query';
-import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
 import { Alert } from '../../../components/Alert';
@@ -7,6 +6,7 @@ import { PageLoader } from '../../../components/PageLoader';
 import { toast } from '../../../components/toast-store';
 import { errorMessage } from '../../../lib/api-client';
 import { formatDate } from '../../../lib/format';
+import { useSelection } from '../../../lib/use-selection';
 import { dataQueryOptions, useData } from '../api/get-data';
 import { useDeletePosts } from '../api/delete-posts';
 import { excerpt } from '../lib/excerpt';
@@ -51,9 +51,9 @@ export function RecordsList({ scope, tableId }: { scope: RecordScope; tableId: n
   const page = Math.max(1, Number(searchParams.get('page')) || 1);
   const data = useData(tableId, page);
   const deletePosts = useDeletePosts();
-  const [selected, setSelected] = useState<Set<number>>(new Set());
   const fields = data.data?.fields ?? [];
   const relationNames = useRelationNames(fields);
+  const selection = useSelection(data.data?.posts.map((post) => post.id) ?? []);
 
   if (data.isError && !data.data) return <Alert testId="records-error">{errorMessage(data.error)}</Alert>;
   if (!data.data) return <PageLoader />;
@@ -61,22 +61,12 @@ export function RecordsList({ scope, tableId }: { scope: RecordScope; tableId: n
   const { table, posts, total } = data.data;
   const visibleFields = fields.filter((field) => !field.meta.hideAtListing);
   const pages = Math.max(1, Math.ceil(total / RECORDS_PAGE_SIZE));
-  const pageIds = posts.map((post) => post.id);
-  const selectedOnPage = pageIds.filter((id) => selected.has(id));
-  const allSelected = pageIds.length > 0 && selectedOnPage.length === pageIds.length;
+  const selectedOnPage = selection.chosen;
 
   const goTo = (next: number) => {
-    setSelected(new Set());
+    selection.clear();
     setSearchParams(next > 1 ? { page: String(next) } : {});
   };
-
-  const toggle = (id: number, on: boolean) =>
-    setSelected((current) => {
-      const next = new Set(current);
-      if (on) next.add(id);
-      else next.delete(id);
-      return next;
-    });
 
   const removeSelected = () => {
     if (selectedOnPage.length === 0 || !window.confirm(t('records.confirmDelete'))) return;
@@ -84,7 +74,7 @@ export function RecordsList({ scope, tableId }: { scope: RecordScope; tableId: n
       { tableId, selected: selectedOnPage },
       {
         onSuccess: () => {
-          setSelected(new Set());
+          selection.clear();
           toast.success(t('records.bulkDeleted'));
         },
         onError: (error) => toast.error(errorMessage(error)),
@@ -128,9 +118,9 @@ export function RecordsList({ scope, tableId }: { scope: RecordScope; tableId: n
                 <input
                   type="checkbox"
                   aria-label={t('records.selectAll')}
-                  checked={allSelected}
-                  disabled={pageIds.length === 0}
-                  onChange={(event) => setSelected(event.target.checked ? new Set(pageIds) : new Set())}
+                  checked={selection.allChosen}
+                  disabled={posts.length === 0}
+                  onChange={(event) => selection.chooseAll(event.target.checked)}
                   data-testid="select-all"
                 />
               </th>
@@ -154,13 +144,13 @@ export function RecordsList({ scope, tableId }: { scope: RecordScope; tableId: n
             {posts.map((post) => {
               const values = new Map(post.fields.map((entry) => [entry.field_id, entry.value]));
               return (
-                <tr key={post.id} data-testid="record-row" data-post-id={post.id} className={selected.has(post.id) ? 'is-selected' : undefined}>
+                <tr key={post.id} data-testid="record-row" data-post-id={post.id} className={selection.isChosen(post.id) ? 'is-selected' : undefined}>
                   <td className="check-cell">
                     <input
                       type="checkbox"
                       aria-label={t('records.select', { name: post.name || `#${post.id}` })}
-                      checked={selected.has(post.id)}
-                      onChange={(event) => toggle(post.id, event.target.checked)}
+                      checked={selection.isChosen(post.id)}
+                      onChange={(event) => selection.toggle(post.id, event.target.checked)}
                       data-testid="record-select"
                     />
                   </td>

@@ -1,0 +1,135 @@
+/**
+ * Redirects and form history end to end, against the real control plane: the overview's links,
+ * the redirect form's live validation, the '*' warning, a duplicate origin's 'Erro' toast, search,
+ * edit and delete; the form history's empty list and its order setting.
+ */
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { byTestId, createProjectViaApi, launchBrowser, newAccount, pathIs, registerViaApi } from './support';
+
+const baseURL = inject('baseURL');
+let browser: Browser;
+let context: BrowserContext;
+let page: Page;
+let projectId: number;
+
+beforeAll(async () => {
+  browser = await launchBrowser();
+  context = await browser.newContext({ baseURL });
+  await registerViaApi(context, baseURL, newAccount('redirects'));
+  projectId = await createProjectViaApi(context, baseURL, 'Redirect site');
+  page = await context.newPage();
+});
+
+afterAll(async () => {
+  await context?.close();
+  await browser?.close();
+});
+
+async function rowOrigins(): Promise<string[]> {
+  return page.$$eval(byTestId('redirect-from'), (cells) => cells.map((cell) => cell.textContent ?? ''));
+}
+
+async function waitForRows(count: number): Promise<void> {
+  await page.waitForFunction(
+    (expected) => document.querySelectorAll('[data-testid="redirect-row"]').length === expected,
+    count,
+  );
+}
+
+async function fillRule(from: string, to: string): Promise<void> {
+  await page.fill(byTestId('redirect-from-input'), from);
+  await page.fill(byTestId('redirect-to-input'), to);
+}
+
+describe('redirects', () => {
+  it('are created, validated, searched, edited and deleted from the project overview', async () => {
+    await page.goto(`/project/${projectId}`);
+    expect(await page.$(byTestId('form-history-link'))).toBeNull();
+    await page.click(byTestId('redirects-link'));
+    await page.waitForURL(pathIs(`/project/${projectId}/redirects`));
+    await page.waitForSelector(byTestId('redirects-empty'));
+
+    await page.click(byTestId('new-redirect'));
+    await page.waitForURL(pathIs(`/project/${projectId}/redirects/new`));
+    await fillRule('/a b', '/novo');
+    await page.waitForSelector('text=A url não pode ter espaços.');
+    expect(await page.isDisabled(byTestId('redirect-save'))).toBe(true);
+    await fillRule('antigo/', '/novo');
+    expect(await page.isEnabled(byTestId('redirect-save'))).toBe(true);
+    await page.click(byTestId('redirect-save'));
+    await page.waitForURL(pathIs(`/project/${projectId}/redirects`));
+    await waitForRows(1);
+    expect(await rowOrigins()).toEqual(['/antigo']);
+
+    // The whole-site rule warns before it is saved.
+    await page.click(byTestId('new-redirect'));
+    await fillRule('*', 'https://novo.example.com/*');
+    expect(await page.textContent(byTestId('redirect-warning'))).toBe('Atenção: a url * redireciona o site inteiro.');
+    await page.click(byTestId('redirect-save'));
+    await waitForRows(2);
+
+    // A second rule for the same origin: the server's text in an 'Erro' toast, the form stays.
+    await page.click(byTestId('new-redirect'));
+    await fillRule('/antigo', '/outro');
+    await page.click(byTestId('redirect-save'));
+    const toast = await page.waitForSelector(byTestId('toast-error'));
+    expect(await toast.textContent()).toContain('Erro: Já existe um redirecionamento para esta url de origem.');
+    expect(await page.$(byTestId('redirect-form'))).not.toBeNull();
+    await page.keyboard.press('Escape');
+    await page.waitForURL(pathIs(`/project/${projectId}/redirects`));
+
+    await page.fill(byTestId('redirect-search'), 'NOVO.example');
+    await page.click(byTestId('redirect-search-submit'));
+    await page.waitForURL(pathIs(`/project/${projectId}/redirects?term=NOVO.example`));
+    await waitForRows(1);
+    expect(await rowOrigins()).toEqual(['*']);
+    await page.fill(byTestId('redirect-search'), '');
+    await page.click(byTestId('redirect-search-submit'));
+    await waitForRows(2);
+
+    await page.selectOption(byTestId('redirect-order'), 'from');
+    await page.waitForURL(pathIs(`/project/${projectId}/redirects?order=from`));
+    await page.waitForFunction(() => document.querySelector('[data-testid="redirect-from"]')?.textContent === '*');
+    expect(await rowOrigins()).toEqual(['*', '/antigo']);
+
+    // Edit keeps the list's query when it closes.
+    await page.click(`${byTestId('redirect-row')}:has-text("/antigo") ${byTestId('redirect-edit')}`);
+    await page.waitForSelector(`${byTestId('redirect-from-input')}[value="/antigo"]`);
+    await fillRule('/velho', '/novo');
+    await page.click(byTestId('redirect-save'));
+    await page.waitForURL(pathIs(`/project/${projectId}/redirects?order=from`));
+    await page.waitForSelector(`${byTestId('redirect-from')}:has-text("/velho")`);
+
+    page.once('dialog', (dialog) => void dialog.accept());
+    await page.click(`${byTestId('redirect-row')}:has-text("/velho") ${byTestId('redirect-delete')}`);
+    await waitForRows(1);
+    expect(await rowOrigins()).toEqual(['*']);
+  });
+});
+
+describe('form history', () => {
+  it('is linked once the project has a domain and remembers the chosen order', async () => {
+    const response = await context.request.post(`${baseURL}/api/projects/${projectId}`, {
+      data: { domain: `e2e-${projectId}.example.com` },
+    });
+    expect(response.status()).toBe(200);
+    await page.goto(`/project/${projectId}`);
+    await page.click(byTestId('form-history-link'));
+    await page.waitForURL(pathIs(`/project/${projectId}/form-history`));
+    await page.waitForSelector(byTestId('form-history-empty'));
+    expect(await page.isDisabled(byTestId('form-history-delete'))).toBe(true);
+
+    await page.click(byTestId('form-history-settings-open'));
+    expect(await page.inputValue(byTestId('form-history-order'))).toBe('-created_at');
+    await page.selectOption(byTestId('form-history-order'), 'created_at');
+    await page.click(byTestId('form-history-settings-save'));
+    await page.waitForSelector(byTestId('toast-success'));
+    await page.waitForSelector(byTestId('form-history-settings'), { state: 'detached' });
+
+    const project = (await (await context.request.get(`${baseURL}/api/projects/${projectId}`)).json()) as {
+      meta: { formHistoryOrderBy?: string };
+    };
+    expect(project.meta.formHistoryOrderBy).toBe('created_at');
+  });
+});

@@ -1,0 +1,65 @@
+import { useState, type FormEvent } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Alert } from '../../../components/Alert';
+import { Field } from '../../../components/Field';
+import { Modal } from '../../../components/Modal';
+import { toast } from '../../../components/toast-store';
+import { errorMessage } from '../../../lib/api-client';
+import { useUpdateFormSettings } from '../api/update-form-settings';
+import { FORM_HISTORY_ORDERS, isFormHistoryOrder, type FormHistoryOrder } from '../types';
+
+interface Props {
+  projectId: number;
+  order: FormHistoryOrder;
+  onClose: () => void;
+}
+
+/** "Settings for form history" (spec §2 modals): the order of the list. */
+export function FormHistorySettingsModal({ projectId, order, onClose }: Props) {
+  const { t } = useTranslation();
+  const save = useUpdateFormSettings();
+  const [value, setValue] = useState<FormHistoryOrder>(order);
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    save.mutate(
+      { projectId, formHistoryOrderBy: value },
+      {
+        onSuccess: () => {
+          toast.success(t('formHistory.settingsSaved'));
+          onClose();
+        },
+      },
+    );
+  };
+
+  return (
+    <Modal title={t('formHistory.settingsTitle')} onClose={onClose} testId="form-history-settings">
+      <form onSubmit={submit} className="form">
+        {save.isError && <Alert>{errorMessage(save.error)}</Alert>}
+        <Field label={t('formHistory.orderBy')} htmlFor="form-history-order">
+          <select
+            id="form-history-order"
+            value={value}
+            onChange={(event) => isFormHistoryOrder(event.target.value) && setValue(event.target.value)}
+            data-testid="form-history-order"
+          >
+            {FORM_HISTORY_ORDERS.map((option) => (
+              <option key={option} value={option}>
+                {t(`formHistory.orders.${option}`)}
+              </option>
+            ))}
+          </select>
+        </Field>
+        <div className="form-actions">
+          <button type="button" className="button" onClick={onClose}>
+            {t('common.cancel')}
+          </button>
+          <button type="submit" className="button button-primary" disabled={save.isPending} data-testid="form-history-settings-save">
+            {t('common.save')}
+          </button>
+        </div>
+      </form>
+    </Modal>
+  );
+}

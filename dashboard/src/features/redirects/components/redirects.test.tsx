@@ -1,0 +1,148 @@
+// @vitest-environment jsdom
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import { getToasts } from '../../../components/toast-store';
+import { mockApi, renderRoutes } from '../../../testing/render-route';
+import { pageFixture, projectFixture } from '../../../testing/fixtures';
+import { paths } from '../../../app/paths';
+import { RedirectEditRoute, RedirectNewRoute, RedirectsRoute } from '../routes/RedirectsRoute';
+import type { Redirect } from '../types';
+
+const routes = [
+  { path: '/', element: <p>home</p> },
+  {
+    path: paths.projectRedirects,
+    element: <RedirectsRoute />,
+    children: [
+      { path: paths.projectRedirectNew, element: <RedirectNewRoute /> },
+      { path: paths.projectRedirectEdit, element: <RedirectEditRoute /> },
+    ],
+  },
+];
+
+const LIST = '/api/projects/7/redirects';
+const rule = (id: number, from: string, to: string): Redirect => ({ id, from, to, created_at: '2025-03-01T12:00:00Z', project_id: 7 });
+const rules = [rule(1, '/antigo', '/novo'), rule(2, '/blog/*', 'https://blog.example.com/*')];
+
+const listCalls = (calls: { method: string; url: string }[]) =>
+  calls.filter((c) => c.method === 'GET' && c.url.startsWith(LIST)).map((c) => new URL(c.url, 'http://x').searchParams);
+
+describe('redirect list', () => {
+  it('shows the API page and asks again when order, page size, search and page change', async () => {
+    const calls = mockApi({
+      'GET /api/projects/7': () => ({ json: projectFixture(7) }),
+      [`GET ${LIST}`]: ({ url }) => {
+        const page = Number(new URL(url, 'http://x').searchParams.get('page'));
+        return { json: pageFixture(rules, 12, page, 10, LIST) };
+      },
+    });
+    renderRoutes(routes, '/project/7/redirects');
+    await screen.findByText('/antigo');
+    expect(screen.getByTestId('page-range').textContent).toBe('1–2 de 12');
+    expect(listCalls(calls)[0]?.toString()).toBe('page=1&order=-created_at&limit=100');
+
+    fireEvent.change(screen.getByTestId('redirect-order'), { target: { value: 'from' } });
+    await waitFor(() => expect(listCalls(calls).at(-1)?.get('order')).toBe('from'));
+
+    fireEvent.change(screen.getByTestId('redirect-page-size'), { target: { value: '-1' } });
+    await waitFor(() => expect(listCalls(calls).at(-1)?.get('limit')).toBe('-1'));
+
+    fireEvent.change(screen.getByTestId('redirect-search'), { target: { value: ' blog ' } });
+    fireEvent.click(screen.getByTestId('redirect-search-submit'));
+    await waitFor(() => expect(listCalls(calls).at(-1)?.get('term')).toBe('blog'));
+
+    fireEvent.click(screen.getByTestId('page-next'));
+    await waitFor(() => expect(listCalls(calls).at(-1)?.toString()).toBe('page=2&order=from&limit=-1&term=blog'));
+  });
+
+  it('deletes a rule after confirmation and reloads the page', async () => {
+    const calls = mockApi({
+      'GET /api/projects/7': () => ({ json: projectFixture(7) }),
+      [`GET ${LIST}`]: () => ({ json: pageFixture(rules, 2, 1, 100, LIST) }),
+      'DELETE /api/redirects/2': () => ({ status: 204 }),
+    });
+    renderRoutes(routes, '/project/7/redirects');
+    const row = (await screen.findByText('/blog/*')).closest('tr');
+    fireEvent.click(within(row as HTMLElement).getByTestId('redirect-delete'));
+    await waitFor(() => expect(calls.some((c) => c.method === 'DELETE' && c.url === '/api/redirects/2')).toBe(true));
+    await waitFor(() => expect(listCalls(calls)).toHaveLength(2));
+    expect(window.confirm).toHaveBeenCalled();
+  });
+});
+
+describe('redirect form', () => {
+  const type = (testId: string, value: string) => fireEvent.change(screen.getByTestId(testId), { target: { value } });
+  const save = () => screen.getByTestId('redirect-save') as HTMLButtonElement;
+
+  function api(post: () => { status?: number; json?: unknown }) {
+    return mockApi({
+      'GET /api/projects/7': () => ({ json: projectFixture(7) }),
+      [`GET ${LIST}`]: () => ({ json: pageFixture(rules, 2, 1, 100, LIST) }),
+      'GET /api/redirects/1': () => ({ json: rules[0] }),
+      'POST /api/redirects': post,
+      'POST /api/redirects/1': post,
+    });
+  }
+
+  it("keeps Save disabled while the rule is invalid, with the spec's messages as the owner types", async () => {
+    api(() => ({ status: 500 }));
+    renderRoutes(routes, '/project/7/redirects/new');
+    await screen.findByTestId('redirect-form');
+    expect(save().disabled).toBe(true);
+    expect(screen.queryByRole('alert')).toBeNull();
+
+    type('redirect-from-input', '/a b');
+    expect(screen.getByText('A url não pode ter espaços.')).toBeTruthy();
+    type('redirect-from-input', '/a?b');
+    expect(screen.getByText('A url contém o carectere "?" inválido.')).toBeTruthy();
+    type('redirect-from-input', '/a');
+    type('redirect-to-input', '/a/');
+    expect(screen.getByText('URL destino deve ser diferente da url de origem')).toBeTruthy();
+    expect(save().disabled).toBe(true);
+    type('redirect-to-input', '/b');
+    expect(save().disabled).toBe(false);
+    expect(screen.queryByRole('alert')).toBeNull();
+  });
+
+  it('warns that * redirects the whole site', async () => {
+    api(() => ({ status: 500 }));
+    renderRoutes(routes, '/project/7/redirects/new');
+    await screen.findByTestId('redirect-form');
+    type('redirect-from-input', '*');
+    expect(screen.getByTestId('redirect-warning').textContent).toBe('Atenção: a url * redireciona o site inteiro.');
+    expect(save().disabled).toBe(true);
+    type('redirect-to-input', 'https://novo.example.com/*');
+    expect(screen.getByTestId('redirect-warning')).toBeTruthy();
+    expect(save().disabled).toBe(false);
+    type('redirect-from-input', '/*');
+    expect(screen.queryByTestId('redirect-warning')).toBeNull();
+  });
+
+  it('saves the normalised rule and goes back to the list with its query', async () => {
+    const calls = api(() => ({ status: 201, json: rule(3, '/velho', '/novo') }));
+    const router = renderRoutes(routes, '/project/7/redirects/new?order=from');
+    await screen.findByTestId('redirect-form');
+    type('redirect-from-input', 'velho/');
+    type('redirect-to-input', '/novo');
+    fireEvent.click(save());
+    await waitFor(() => expect(router.state.location.pathname).toBe('/project/7/redirects'));
+    expect(router.state.location.search).toBe('?order=from');
+    expect(calls.find((c) => c.method === 'POST')?.body).toEqual({ project_id: 7, from: '/velho', to: '/novo' });
+    await waitFor(() => expect(screen.queryByTestId('redirect-form')).toBeNull());
+  });
+
+  it("shows the server's text in an 'Erro' toast and beside the field", async () => {
+    const message = 'Já existe um redirecionamento para esta url de origem.';
+    const calls = api(() => ({ status: 409, json: { error: 'conflict', message, field: 'from' } }));
+    renderRoutes(routes, '/project/7/redirects/edit/1');
+    await waitFor(() => expect((screen.getByTestId('redirect-from-input') as HTMLInputElement).value).toBe('/antigo'));
+    type('redirect-to-input', '/outro');
+    await act(async () => {
+      fireEvent.click(save());
+    });
+    await waitFor(() => expect(getToasts().map((toast) => toast.message)).toContain(`Erro: ${message}`));
+    expect(screen.getByRole('alert').textContent).toBe(message);
+    expect(calls.find((c) => c.method === 'POST')?.url).toBe('/api/redirects/1');
+    expect(screen.getByTestId('redirect-form')).toBeTruthy();
+  });
+});

@@ -1,0 +1,67 @@
+/**
+ * Component-test harness: renders routes in a memory router with a fresh query client, against a
+ * fake `fetch` that answers from a table of handlers and records every call. `window.confirm`
+ * answers yes (tests assert what it was asked). Used by the jsdom
+ * tests (`// @vitest-environment jsdom`); the fetch wrapper, query client and i18n are the app's own.
+ */
+import { QueryClientProvider } from '@tanstack/react-query';
+import { cleanup, render } from '@testing-library/react';
+import { createMemoryRouter, RouterProvider, type RouteObject } from 'react-router';
+import { afterEach, beforeEach, vi } from 'vitest';
+import { createQueryClient } from '../app/query-client';
+import '../lib/i18n';
+
+// Every test file that uses the harness: confirmations accepted, and a clean DOM and fetch after.
+beforeEach(() => {
+  vi.spyOn(window, 'confirm').mockReturnValue(true);
+});
+
+afterEach(() => {
+  cleanup();
+  vi.unstubAllGlobals();
+  vi.restoreAllMocks();
+});
+
+export interface ApiCall {
+  method: string;
+  url: string;
+  body: unknown;
+}
+
+/** Answers a call: a JSON body with a status (200 by default), or a Response. */
+export type Handler = (call: ApiCall) => { status?: number; json?: unknown } | Response;
+
+/**
+ * Stubs `fetch`. Handlers are keyed by "METHOD /path" (the query string is not part of the key);
+ * a call without a handler fails the test with a 599.
+ */
+export function mockApi(handlers: Record<string, Handler>): ApiCall[] {
+  const calls: ApiCall[] = [];
+  vi.stubGlobal(
+    'fetch',
+    vi.fn(async (input: string, init: RequestInit = {}) => {
+      const method = init.method ?? 'GET';
+      const call: ApiCall = { method, url: input, body: typeof init.body === 'string' ? JSON.parse(init.body) : undefined };
+      calls.push(call);
+      const handler = handlers[`${method} ${input.split('?')[0]}`];
+      if (!handler) return new Response(JSON.stringify({ error: 'test', message: `no handler for ${method} ${input}` }), { status: 599 });
+      const answer = handler(call);
+      if (answer instanceof Response) return answer;
+      const status = answer.status ?? 200;
+      return new Response(status === 204 ? null : JSON.stringify(answer.json ?? null), { status });
+    }),
+  );
+  return calls;
+}
+
+/** Renders `routes` at `url` and returns the router, to read where the app navigated. */
+export function renderRoutes(routes: RouteObject[], url: string) {
+  const router = createMemoryRouter(routes, { initialEntries: [url] });
+  const client = createQueryClient();
+  render(
+    <QueryClientProvider client={client}>
+      <RouterProvider router={router} />
+    </QueryClientProvider>,
+  );
+  return router;
+}
