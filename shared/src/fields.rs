@@ -267,6 +267,12 @@ fn option_name<'a>(field: &'a FieldDef, wanted: &str) -> Result<&'a str, String>
         .ok_or_else(|| format!("{wanted:?} is not one of the options"))
 }
 
+/// Untrusted HTML (rich text, form submissions) reduced to ammonia's allow-list: no scripts,
+/// event handlers, styles or `javascript:` links survive.
+pub fn sanitize_html(html: &str) -> String {
+    ammonia::clean(html)
+}
+
 /// Validates and normalises `raw` for `field`. Errors are short phrases ("must be …") that
 /// callers prefix with the field's name, and the row number for imports.
 pub fn normalize(field: &FieldDef, raw: &Value) -> Result<Normalized, String> {
@@ -284,7 +290,7 @@ pub fn normalize(field: &FieldDef, raw: &Value) -> Result<Normalized, String> {
             if s.len() > MAX_RICH_TEXT {
                 return Err("is too long (1 MB at most)".into());
             }
-            Value::String(ammonia::clean(&s))
+            Value::String(sanitize_html(&s))
         }
         T::Image | T::File => Value::String(check_url(&text_of(raw)?)?),
         T::Gallery | T::MultipleFile => media_list(raw)?,

@@ -6,11 +6,14 @@
 
 pub mod blob;
 pub mod config;
+pub mod content;
 pub mod domain;
 pub mod fields;
 pub mod lifecycle;
 pub mod redirects;
+pub mod render;
 pub mod secret;
+pub mod site;
 pub mod snapshot;
 pub mod store;
 

@@ -281,6 +281,23 @@ mod tests {
     }
 
     #[test]
+    fn rules_follow_the_shared_vectors() {
+        let v = vectors();
+        let text = |x: &serde_json::Value| x.as_str().unwrap().to_string();
+        for case in v["redirect_rule"]["valid"].as_array().unwrap() {
+            let rule = parse_rule(&text(&case[0]), &text(&case[1])).unwrap();
+            assert_eq!(rule.from, text(&case[2]), "{case}");
+            assert_eq!(rule.to, text(&case[3]), "{case}");
+            assert_eq!(rule.warning, case[4].as_str(), "{case}");
+        }
+        for case in v["redirect_rule"]["invalid"].as_array().unwrap() {
+            let err = parse_rule(&text(&case[0]), &text(&case[1])).unwrap_err();
+            assert_eq!(err.field, text(&case[2]), "{case}");
+            assert_eq!(err.message, text(&case[3]), "{case}");
+        }
+    }
+
+    #[test]
     fn the_order_rules_were_added_in_never_matters() {
         let a = Matcher::new([
             ("/a/*", "/one/*"),

@@ -116,3 +116,69 @@ macro_rules! dual_test {
         }
     };
 }
+
+/// A TCP forwarder between a client and a server that a test can cut and restore, to play a
+/// database outage: [`TcpProxy::cut`] drops every open connection and refuses new ones (they
+/// are accepted and closed at once) until [`TcpProxy::restore`].
+pub struct TcpProxy {
+    pub addr: std::net::SocketAddr,
+    up: std::sync::Arc<tokio::sync::watch::Sender<bool>>,
+    task: tokio::task::JoinHandle<()>,
+}
+
+impl TcpProxy {
+    pub async fn start(target: std::net::SocketAddr) -> TcpProxy {
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+            .await
+            .expect("bind proxy");
+        let addr = listener.local_addr().expect("proxy address");
+        let up = std::sync::Arc::new(tokio::sync::watch::channel(true).0);
+        let state = up.clone();
+        let task = tokio::spawn(async move {
+            loop {
+                let Ok((mut client, _)) = listener.accept().await else {
+                    continue;
+                };
+                let mut rx = state.subscribe();
+                if !*rx.borrow() {
+                    drop(client);
+                    continue;
+                }
+                tokio::spawn(async move {
+                    let Ok(mut server) = tokio::net::TcpStream::connect(target).await else {
+                        return;
+                    };
+                    tokio::select! {
+                        _ = tokio::io::copy_bidirectional(&mut client, &mut server) => {}
+                        _ = rx.wait_for(|up| !*up) => {}
+                    }
+                });
+            }
+        });
+        TcpProxy { addr, up, task }
+    }
+
+    /// Drops every connection and refuses new ones.
+    pub fn cut(&self) {
+        self.up.send_replace(false);
+    }
+
+    /// Lets connections through again.
+    pub fn restore(&self) {
+        self.up.send_replace(true);
+    }
+
+    /// A PostgreSQL URL like `url` that goes through this proxy.
+    pub fn postgres_url(&self, url: &str) -> String {
+        let mut u = url::Url::parse(url).expect("postgres url");
+        u.set_host(Some("127.0.0.1")).expect("host");
+        u.set_port(Some(self.addr.port())).expect("port");
+        u.to_string()
+    }
+}
+
+impl Drop for TcpProxy {
+    fn drop(&mut self) {
+        self.task.abort();
+    }
+}

@@ -142,12 +142,32 @@ pub struct PostFilter {
 /// expands inside each database's arm of the store.)
 macro_rules! add_post_count {
     ($tx:expr, $collection:expr, $delta:expr) => {
-        sqlx::query("UPDATE collections SET post_count = post_count + $1 WHERE id = $2")
+        match sqlx::query("UPDATE collections SET post_count = post_count + $1 WHERE id = $2")
             .bind::<i64>($delta)
             .bind($collection)
             .execute(&mut *$tx)
             .await
             .map_err(map_err)
+        {
+            Ok(_) => records_changed!($tx, $collection),
+            Err(e) => Err(e),
+        }
+    };
+}
+
+/// Appends a `records` change for a collection, in the transaction that changed its posts or
+/// schema, so the edge re-renders what shows them.
+macro_rules! records_changed {
+    ($tx:expr, $collection:expr) => {
+        sqlx::query(
+            "INSERT INTO changes (project_id, kind, key, created_at) \
+             SELECT project_id, 'records', CAST(id AS TEXT), $2 FROM collections WHERE id = $1",
+        )
+        .bind::<i64>($collection)
+        .bind(now())
+        .execute(&mut *$tx)
+        .await
+        .map_err(map_err)
     };
 }
 
@@ -238,6 +258,7 @@ impl Store {
             sqlx::query("DELETE FROM posts WHERE collection_id = $1").bind(id).execute(&mut *tx).await.map_err(map_err)?;
             sqlx::query("DELETE FROM fields WHERE collection_id = $1").bind(id).execute(&mut *tx).await.map_err(map_err)?;
             sqlx::query("UPDATE pages SET table_id = NULL WHERE table_id = $1").bind(id).execute(&mut *tx).await.map_err(map_err)?;
+            records_changed!(tx, id)?;
             sqlx::query("DELETE FROM collections WHERE id = $1").bind(id).execute(&mut *tx).await.map_err(map_err)?;
             tx.commit().await.map_err(map_err)
         })?;
@@ -329,6 +350,7 @@ impl Store {
             let mut tx = p.begin().await.map_err(map_err)?;
             sqlx::query(strip).bind(&key).bind(field.collection_id).execute(&mut *tx).await.map_err(map_err)?;
             sqlx::query("DELETE FROM fields WHERE id = $1").bind(id).execute(&mut *tx).await.map_err(map_err)?;
+            records_changed!(tx, field.collection_id)?;
             tx.commit().await.map_err(map_err)
         })
     }
@@ -404,10 +426,16 @@ impl Store {
         let sql = format!(
             "UPDATE posts SET name = $1, slug = $2, data = $3, updated_at = $4 WHERE id = $5 RETURNING {POST_COLUMNS}"
         );
-        dispatch!(self, p => sqlx::query_as::<_, Post>(trusted(&sql))
-            .bind(name).bind(slug).bind(Json(data)).bind(now()).bind(id)
-            .fetch_optional(p).await.map_err(map_err))?
-        .ok_or(StoreError::NotFound)
+        dispatch!(self, p => {
+            let mut tx = p.begin().await.map_err(map_err)?;
+            let post = sqlx::query_as::<_, Post>(trusted(&sql))
+                .bind(name).bind(slug).bind(Json(data)).bind(now()).bind(id)
+                .fetch_optional(&mut *tx).await.map_err(map_err)?
+                .ok_or(StoreError::NotFound)?;
+            records_changed!(tx, post.collection_id)?;
+            tx.commit().await.map_err(map_err)?;
+            Ok(post)
+        })
     }
 
     /// Deletes posts by id; returns how many were deleted.
@@ -636,10 +664,16 @@ impl Store {
         let ts = now();
         dispatch!(self, p => {
             let mut tx = p.begin().await.map_err(map_err)?;
+            let mut collections = HashSet::new();
             for (id, name, data) in updates {
-                sqlx::query("UPDATE posts SET name = $1, data = $2, updated_at = $3 WHERE id = $4")
+                let collection = sqlx::query_scalar::<_, i64>(
+                    "UPDATE posts SET name = $1, data = $2, updated_at = $3 WHERE id = $4 RETURNING collection_id")
                     .bind(name).bind(Json(data)).bind(ts).bind(id)
-                    .execute(&mut *tx).await.map_err(map_err)?;
+                    .fetch_optional(&mut *tx).await.map_err(map_err)?;
+                collections.extend(collection);
+            }
+            for collection in collections {
+                records_changed!(tx, collection)?;
             }
             tx.commit().await.map_err(map_err)
         })

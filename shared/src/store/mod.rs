@@ -13,6 +13,8 @@ mod models;
 mod outbox;
 mod pages;
 mod projects;
+mod publishing;
+mod redirects;
 mod snapshots;
 mod templates;
 mod users;
@@ -32,6 +34,8 @@ pub use collections::{
 pub use models::*;
 pub use outbox::OutboxMail;
 pub use projects::NewProject;
+pub use publishing::{Change, Deploy, NewSubmission, SiteRow, Submission};
+pub use redirects::{RedirectOrder, RedirectQuery, RedirectRule};
 pub use sqlx::types::Json;
 pub use templates::TemplateInfo;
 
@@ -92,6 +96,7 @@ const UNIQUE_CONSTRAINTS: &[(&str, &str)] = &[
         "redirects.project_id, redirects.from_path",
     ),
     ("templates_name_key", "templates.name"),
+    ("form_history_uid_key", "form_history.uid"),
 ];
 
 /// Turns a unique violation into [`StoreError::Conflict`]; anything else stays a database error.

@@ -72,6 +72,8 @@ pub struct Project {
     pub verified_at: Option<DateTime<Utc>>,
     pub created_at: DateTime<Utc>,
     pub updated_at: DateTime<Utc>,
+    /// The live deploy (server-owned; set only by publishing and rollback).
+    pub active_deploy_id: Option<i64>,
 }
 
 /// The owner side of a project, which the authorization policy needs.

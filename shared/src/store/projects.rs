@@ -9,7 +9,7 @@ use super::{
 };
 
 pub(crate) const PROJECT_COLUMNS: &str = "id, user_id, name, slug, domain, token, uuid, is_published, thumbnail, \
-     thumbnail_timestamp, meta, verified, verified_domain, verified_at, created_at, updated_at";
+     thumbnail_timestamp, meta, verified, verified_domain, verified_at, created_at, updated_at, active_deploy_id";
 
 /// A project about to be created.
 #[derive(Debug, Clone)]

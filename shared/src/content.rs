@@ -1,0 +1,245 @@
+//! Collections as readers see them: the collection's ordering settings, list queries (filter,
+//! order, limit, offset) by field slug, and records keyed by field slug. One code path serves
+//! the editor's database-fed lists (`/api/project/{id}/db/{table}/data`), the published site's
+//! read API (`/_api/collections/{slug}` at the edge) and the lists a page renders.
+
+use chrono::{DateTime, Utc};
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
+use utoipa::{IntoParams, ToSchema};
+
+use crate::store::{Collection, Field, FilterOp, OrderKey, Post, PostFilter, Store, StoreError};
+
+/// A collection's settings (spec 1 §3 Table.meta), with the spec's defaults.
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct CollectionMeta {
+    #[serde(default)]
+    pub plural: String,
+    #[serde(default)]
+    pub singular: String,
+    #[serde(default = "yes")]
+    pub has_singular: bool,
+    #[serde(default = "yes")]
+    pub include_date: bool,
+    #[serde(default = "yes")]
+    pub include_title: bool,
+    #[serde(default = "created_at")]
+    pub order_field: String,
+    #[serde(default = "desc")]
+    pub order_dir: String,
+    #[serde(default)]
+    pub order_field2: Option<String>,
+    #[serde(default)]
+    pub order_dir2: Option<String>,
+}
+
+fn yes() -> bool {
+    true
+}
+fn created_at() -> String {
+    "created_at".into()
+}
+fn desc() -> String {
+    "desc".into()
+}
+
+impl CollectionMeta {
+    pub fn of(c: &Collection) -> CollectionMeta {
+        serde_json::from_value(c.meta.0.clone()).unwrap_or_else(|_| {
+            serde_json::from_value(Value::Object(Map::new())).expect("defaults")
+        })
+    }
+
+    /// The collection's default order: its order key and, optionally, a second one.
+    pub fn order(&self) -> Vec<(OrderKey, bool)> {
+        let mut out = vec![(
+            OrderKey::parse(&self.order_field).unwrap_or(OrderKey::CreatedAt),
+            self.order_dir != "asc",
+        )];
+        if let Some(f2) = self.order_field2.as_deref().and_then(OrderKey::parse) {
+            out.push((f2, self.order_dir2.as_deref() != Some("asc")));
+        }
+        out
+    }
+}
+
+/// A list query over one collection, by field slug.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, IntoParams)]
+pub struct ListQuery {
+    /// Filter key: created_at, name, slug, id, or a field slug.
+    pub filter_field: Option<String>,
+    /// =, !=, contains, >, >=, <, <= (or eq, ne, gt, gte, lt, lte).
+    pub filter_op: Option<String>,
+    pub filter_value: Option<String>,
+    /// Order key: created_at, updated_at, name, slug, or a field slug (default: the collection's order).
+    pub order_field: Option<String>,
+    /// asc or desc.
+    pub order_dir: Option<String>,
+    /// At most 100 (default 100).
+    pub limit: Option<i64>,
+    pub offset: Option<i64>,
+}
+
+/// The largest page a list query returns.
+pub const MAX_LIST_LIMIT: i64 = 100;
+
+/// A record as templates and the read API see it: values keyed by field slug.
+#[derive(Debug, Clone, PartialEq, Serialize, ToSchema)]
+pub struct DbRecord {
+    pub id: i64,
+    pub name: String,
+    pub slug: String,
+    pub created_at: DateTime<Utc>,
+    #[schema(value_type = Object)]
+    pub fields: Map<String, Value>,
+}
+
+/// Why a list query was refused (the caller answers 400 with this text).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
+pub struct QueryError(pub String);
+
+#[derive(Debug, thiserror::Error)]
+pub enum ListError {
+    #[error(transparent)]
+    Query(#[from] QueryError),
+    #[error(transparent)]
+    Store(#[from] StoreError),
+}
+
+fn key_of(fields: &[Field], name: &str) -> Option<OrderKey> {
+    match name {
+        "created_at" | "updated_at" | "name" | "slug" | "id" => OrderKey::parse(name),
+        other => fields
+            .iter()
+            .find(|f| f.slug == other)
+            .map(|f| OrderKey::Field(f.id)),
+    }
+}
+
+/// A list query checked against a collection's fields.
+#[derive(Debug, Clone)]
+pub struct PlannedQuery {
+    pub filter: Option<PostFilter>,
+    pub order: Vec<(OrderKey, bool)>,
+    pub limit: i64,
+    pub offset: i64,
+}
+
+impl ListQuery {
+    /// Checks the query against the collection's fields and settings.
+    pub fn plan(
+        &self,
+        collection: &Collection,
+        fields: &[Field],
+    ) -> Result<PlannedQuery, QueryError> {
+        let limit = self.limit.unwrap_or(MAX_LIST_LIMIT);
+        let offset = self.offset.unwrap_or(0);
+        if !(1..=MAX_LIST_LIMIT).contains(&limit) || offset < 0 {
+            return Err(QueryError(
+                "limit is between 1 and 100 and offset is not negative".into(),
+            ));
+        }
+        let filter = match (&self.filter_field, &self.filter_op, &self.filter_value) {
+            (Some(f), op, Some(v)) if !f.is_empty() => {
+                let key = key_of(fields, f)
+                    .ok_or_else(|| QueryError(format!("Unknown filter field {f:?}")))?;
+                let op = FilterOp::parse(op.as_deref().unwrap_or("="))
+                    .ok_or_else(|| QueryError("Unknown filter operator".into()))?;
+                let valid = match key {
+                    OrderKey::Id => v.parse::<i64>().is_ok(),
+                    OrderKey::CreatedAt | OrderKey::UpdatedAt => {
+                        op == FilterOp::Contains || DateTime::parse_from_rfc3339(v).is_ok()
+                    }
+                    _ => true,
+                };
+                if !valid {
+                    return Err(QueryError("The filter value does not fit the field".into()));
+                }
+                Some(PostFilter {
+                    key,
+                    op,
+                    value: v.clone(),
+                })
+            }
+            _ => None,
+        };
+        let order = match &self.order_field {
+            Some(f) if !f.is_empty() => {
+                let key = key_of(fields, f)
+                    .ok_or_else(|| QueryError(format!("Unknown order field {f:?}")))?;
+                vec![(key, self.order_dir.as_deref() != Some("asc"))]
+            }
+            _ => CollectionMeta::of(collection).order(),
+        };
+        Ok(PlannedQuery {
+            filter,
+            order,
+            limit,
+            offset,
+        })
+    }
+}
+
+/// A stored post with its values re-keyed from field id to field slug.
+pub fn record(post: Post, fields: &[Field]) -> DbRecord {
+    let slug_of: std::collections::HashMap<String, &str> = fields
+        .iter()
+        .map(|f| (f.id.to_string(), f.slug.as_str()))
+        .collect();
+    DbRecord {
+        fields: post
+            .data
+            .0
+            .iter()
+            .filter_map(|(k, v)| Some((slug_of.get(k)?.to_string(), v.clone())))
+            .collect(),
+        id: post.id,
+        name: post.name,
+        slug: post.slug,
+        created_at: post.created_at,
+    }
+}
+
+impl Store {
+    /// Runs a list query on a collection whose fields the caller already loaded.
+    pub async fn list_records(
+        &self,
+        collection: &Collection,
+        fields: &[Field],
+        q: &ListQuery,
+    ) -> Result<Vec<DbRecord>, ListError> {
+        let plan = q.plan(collection, fields)?;
+        let posts = self
+            .query_posts(
+                collection.id,
+                plan.filter.as_ref(),
+                &plan.order,
+                plan.limit,
+                plan.offset,
+            )
+            .await?;
+        Ok(posts.into_iter().map(|p| record(p, fields)).collect())
+    }
+
+    /// One record of a collection by its slug, keyed by field slug.
+    pub async fn record_by_slug(
+        &self,
+        collection: &Collection,
+        fields: &[Field],
+        slug: &str,
+    ) -> Result<Option<DbRecord>, StoreError> {
+        let q = ListQuery {
+            filter_field: Some("slug".into()),
+            filter_value: Some(slug.into()),
+            limit: Some(1),
+            ..ListQuery::default()
+        };
+        match self.list_records(collection, fields, &q).await {
+            Ok(mut v) => Ok(v.pop()),
+            Err(ListError::Store(e)) => Err(e),
+            Err(ListError::Query(_)) => Ok(None),
+        }
+    }
+}

@@ -1,0 +1,101 @@
+//! A deploy's manifest: the contract between publishing (control plane) and serving (edge).
+//!
+//! Object layout in the blob store:
+//! - `deploys/{project}/{deploy}/manifest.json`: this manifest;
+//! - `deploys/{project}/{deploy}/pages/…`: rendered HTML documents and their `.br`/`.gz`;
+//! - `sites/{project}/assets/{sha256-prefix}.{ext}` (+ `.br`/`.gz`): content-addressed assets
+//!   (block CSS and JS, fonts, uploaded files), shared by every deploy of the project, so a
+//!   visitor holding an old page still finds its assets after the next deploy.
+//!
+//! A manifest is immutable: the edge caches it by deploy id and never invalidates it.
+
+use std::collections::BTreeMap;
+
+use chrono::{DateTime, Utc};
+use serde::{Deserialize, Serialize};
+
+use crate::render::{Block, DocumentParts};
+
+pub const MANIFEST_VERSION: u32 = 1;
+
+/// URL prefix of content-addressed assets on a published site.
+pub const ASSET_PREFIX: &str = "/_assets/";
+
+pub fn manifest_key(project_id: i64, deploy_id: i64) -> String {
+    format!("deploys/{project_id}/{deploy_id}/manifest.json")
+}
+
+pub fn deploy_prefix(project_id: i64, deploy_id: i64) -> String {
+    format!("deploys/{project_id}/{deploy_id}/")
+}
+
+/// Object key of a content-addressed asset (`name` is `{hash}.{ext}`).
+pub fn asset_key(project_id: i64, name: &str) -> String {
+    format!("sites/{project_id}/assets/{name}")
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Manifest {
+    pub version: u32,
+    pub project_id: i64,
+    pub deploy_id: i64,
+    pub created_at: DateTime<Utc>,
+    pub site_name: String,
+    /// Static responses by request path (`/`, `/sobre`, `/_assets/…`).
+    pub routes: BTreeMap<String, StaticFile>,
+    /// Redirect rules (origin, destination) as saved; the edge compiles them once per deploy.
+    pub redirects: Vec<(String, String)>,
+    /// Pages rendered at the edge from live records, by page slug without slashes (`/` for
+    /// the home page): pages with database-fed lists.
+    pub dynamic_pages: BTreeMap<String, DynamicPage>,
+    /// Collection pages by page slug: `/{slug}/{post-slug}` renders `post` from `table`.
+    pub collection_pages: BTreeMap<String, DynamicPage>,
+    /// Collections the read API (`/_api/collections/{slug}`) exposes, slug → id.
+    pub collections: BTreeMap<String, i64>,
+    /// The site's own 404 and 500 documents (request paths in `routes`), when it has them.
+    pub not_found: Option<String>,
+    pub error_page: Option<String>,
+    pub forms: FormSettings,
+}
+
+/// One stored response body with its precompressed variants.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct StaticFile {
+    pub key: String,
+    pub content_type: String,
+    /// Strong validator: a quoted content hash.
+    pub etag: String,
+    pub size: u64,
+    #[serde(default)]
+    pub br: Option<String>,
+    #[serde(default)]
+    pub gzip: Option<String>,
+    /// Content-addressed (cache forever) rather than HTML (revalidate).
+    pub immutable: bool,
+}
+
+/// A page the edge renders: its blocks and the document parts resolved at publish time.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct DynamicPage {
+    pub page_name: String,
+    pub page_slug: String,
+    /// Collection id and slug (collection pages only).
+    #[serde(default)]
+    pub table_id: Option<i64>,
+    #[serde(default)]
+    pub table: Option<String>,
+    pub blocks: Vec<Block>,
+    /// On collection pages the title is the post's name followed by `title_suffix`.
+    pub document: DocumentParts,
+    #[serde(default)]
+    pub title_suffix: String,
+}
+
+/// Where the published forms' notifications go: decided by the owner, never by a visitor.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct FormSettings {
+    /// Recipient address (the owner's e-mail unless the project sets `meta.formEmail`).
+    pub to: String,
+    /// Default subject when the form sends none.
+    pub subject: String,
+}

@@ -1,0 +1,327 @@
+//! Deploys, the change feed, the edge's view of a site, and form history.
+//!
+//! A deploy is written to the object store first and only then made live by one transaction
+//! ([`Store::finish_deploy`]) that points the project at it and appends to the change feed, so
+//! a failed build never touches the live site and every edge hears of the switch.
+
+use chrono::{DateTime, Utc};
+use serde::Serialize;
+use utoipa::ToSchema;
+
+use super::{Result, Store, StoreError, dispatch, map_err, now, trusted};
+
+#[derive(Debug, Clone, Serialize, sqlx::FromRow, ToSchema)]
+pub struct Deploy {
+    pub id: i64,
+    pub project_id: i64,
+    /// `building`, `ready` or `failed`.
+    pub status: String,
+    pub manifest_key: String,
+    pub files: i64,
+    pub bytes: i64,
+    pub error: Option<String>,
+    pub created_by: Option<i64>,
+    pub created_at: DateTime<Utc>,
+    pub finished_at: Option<DateTime<Utc>>,
+}
+
+const DEPLOY_COLUMNS: &str = "id, project_id, status, manifest_key, files, bytes, error, created_by, created_at, finished_at";
+
+/// One entry of the change feed.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, sqlx::FromRow)]
+pub struct Change {
+    pub id: i64,
+    pub project_id: i64,
+    /// `deploy` (publish, unpublish, rollback), `project` (slug or domain), `redirects`,
+    /// `records` (key: the collection id).
+    pub kind: String,
+    pub key: String,
+}
+
+/// What the edge needs to know about the project behind a host.
+#[derive(Debug, Clone, PartialEq, Eq, sqlx::FromRow)]
+pub struct SiteRow {
+    pub project_id: i64,
+    pub slug: String,
+    pub is_published: bool,
+    pub active_deploy_id: Option<i64>,
+    pub manifest_key: Option<String>,
+}
+
+/// A form submission as the edge records it.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Deserialize, Serialize)]
+pub struct NewSubmission {
+    /// Unique per submission (chosen by the edge), so replaying a spool never duplicates.
+    pub uid: String,
+    pub project_id: i64,
+    pub url: String,
+    pub submit: String,
+    pub to: String,
+    pub subject: String,
+    /// Sanitised HTML.
+    pub data: String,
+    pub created_at: DateTime<Utc>,
+}
+
+#[derive(Debug, Clone, Serialize, sqlx::FromRow, ToSchema)]
+pub struct Submission {
+    pub id: i64,
+    pub project_id: i64,
+    pub url: String,
+    pub submit: String,
+    #[sqlx(rename = "to_addr")]
+    pub to: String,
+    pub subject: String,
+    pub data: String,
+    pub created_at: DateTime<Utc>,
+}
+
+/// Appends to the change feed inside an open transaction.
+macro_rules! push_change {
+    ($tx:expr, $project:expr, $kind:expr, $key:expr) => {
+        sqlx::query(
+            "INSERT INTO changes (project_id, kind, key, created_at) VALUES ($1, $2, $3, $4)",
+        )
+        .bind::<i64>($project)
+        .bind::<&str>($kind)
+        .bind::<&str>($key)
+        .bind(now())
+        .execute(&mut *$tx)
+        .await
+        .map_err(map_err)
+    };
+}
+pub(crate) use push_change;
+
+impl Store {
+    // ----- deploys -------------------------------------------------------------------------
+
+    /// Starts a deploy in the `building` state.
+    pub async fn create_deploy(&self, project_id: i64, user_id: Option<i64>) -> Result<Deploy> {
+        let sql = format!(
+            "INSERT INTO deploys (project_id, status, created_by, created_at) VALUES ($1, 'building', $2, $3) \
+             RETURNING {DEPLOY_COLUMNS}"
+        );
+        dispatch!(self, p => sqlx::query_as::<_, Deploy>(trusted(&sql))
+            .bind(project_id).bind(user_id).bind(now())
+            .fetch_one(p).await.map_err(map_err))
+    }
+
+    /// Marks a complete deploy ready and makes it the live one, in one transaction.
+    pub async fn finish_deploy(
+        &self,
+        deploy_id: i64,
+        manifest_key: &str,
+        files: i64,
+        bytes: i64,
+    ) -> Result<Deploy> {
+        let sql = format!(
+            "UPDATE deploys SET status = 'ready', manifest_key = $1, files = $2, bytes = $3, finished_at = $4 \
+             WHERE id = $5 AND status = 'building' RETURNING {DEPLOY_COLUMNS}"
+        );
+        dispatch!(self, p => {
+            let mut tx = p.begin().await.map_err(map_err)?;
+            let deploy = sqlx::query_as::<_, Deploy>(trusted(&sql))
+                .bind(manifest_key).bind(files).bind(bytes).bind(now()).bind(deploy_id)
+                .fetch_optional(&mut *tx).await.map_err(map_err)?
+                .ok_or(StoreError::NotFound)?;
+            sqlx::query("UPDATE projects SET active_deploy_id = $1, is_published = TRUE, updated_at = $2 WHERE id = $3")
+                .bind(deploy.id).bind(now()).bind(deploy.project_id)
+                .execute(&mut *tx).await.map_err(map_err)?;
+            push_change!(tx, deploy.project_id, "deploy", &deploy.id.to_string())?;
+            tx.commit().await.map_err(map_err)?;
+            Ok(deploy)
+        })
+    }
+
+    /// Records why a build failed; the live site is untouched.
+    pub async fn fail_deploy(&self, deploy_id: i64, error: &str) -> Result<()> {
+        dispatch!(self, p => sqlx::query(
+            "UPDATE deploys SET status = 'failed', error = $1, finished_at = $2 WHERE id = $3")
+            .bind(error).bind(now()).bind(deploy_id)
+            .execute(p).await.map(|_| ()).map_err(map_err))
+    }
+
+    /// A project's deploys, newest first.
+    pub async fn list_deploys(&self, project_id: i64, limit: i64) -> Result<Vec<Deploy>> {
+        let sql = format!(
+            "SELECT {DEPLOY_COLUMNS} FROM deploys WHERE project_id = $1 ORDER BY id DESC LIMIT $2"
+        );
+        dispatch!(self, p => sqlx::query_as::<_, Deploy>(trusted(&sql))
+            .bind(project_id).bind(limit)
+            .fetch_all(p).await.map_err(map_err))
+    }
+
+    pub async fn deploy_by_id(&self, id: i64) -> Result<Deploy> {
+        let sql = format!("SELECT {DEPLOY_COLUMNS} FROM deploys WHERE id = $1");
+        dispatch!(self, p => sqlx::query_as::<_, Deploy>(trusted(&sql))
+            .bind(id).fetch_optional(p).await.map_err(map_err))?
+        .ok_or(StoreError::NotFound)
+    }
+
+    /// The project's live deploy id, if any.
+    pub async fn active_deploy_id(&self, project_id: i64) -> Result<Option<i64>> {
+        dispatch!(self, p => sqlx::query_scalar::<_, Option<i64>>(
+            "SELECT active_deploy_id FROM projects WHERE id = $1")
+            .bind(project_id).fetch_optional(p).await.map_err(map_err))?
+        .ok_or(StoreError::NotFound)
+    }
+
+    /// Rolls back (or forward) to an earlier ready deploy of the same project, at once.
+    pub async fn activate_deploy(&self, project_id: i64, deploy_id: i64) -> Result<Deploy> {
+        let deploy = self.deploy_by_id(deploy_id).await?;
+        if deploy.project_id != project_id || deploy.status != "ready" {
+            return Err(StoreError::NotFound);
+        }
+        dispatch!(self, p => {
+            let mut tx = p.begin().await.map_err(map_err)?;
+            sqlx::query("UPDATE projects SET active_deploy_id = $1, is_published = TRUE, updated_at = $2 WHERE id = $3")
+                .bind(deploy.id).bind(now()).bind(project_id)
+                .execute(&mut *tx).await.map_err(map_err)?;
+            push_change!(tx, project_id, "deploy", &deploy.id.to_string())?;
+            tx.commit().await.map_err(map_err)
+        })?;
+        Ok(deploy)
+    }
+
+    /// Takes a site down. The deploys stay, so publishing or rolling back brings it back.
+    pub async fn unpublish_project(&self, project_id: i64) -> Result<()> {
+        dispatch!(self, p => {
+            let mut tx = p.begin().await.map_err(map_err)?;
+            let n = sqlx::query("UPDATE projects SET is_published = FALSE, updated_at = $1 WHERE id = $2")
+                .bind(now()).bind(project_id)
+                .execute(&mut *tx).await.map_err(map_err)?.rows_affected();
+            if n == 0 {
+                return Err(StoreError::NotFound);
+            }
+            push_change!(tx, project_id, "deploy", "")?;
+            tx.commit().await.map_err(map_err)
+        })
+    }
+
+    // ----- change feed ---------------------------------------------------------------------
+
+    /// Appends one change on its own (for writes that are a single statement elsewhere).
+    pub async fn append_change(&self, project_id: i64, kind: &str, key: &str) -> Result<()> {
+        dispatch!(self, p => {
+            let mut tx = p.begin().await.map_err(map_err)?;
+            push_change!(tx, project_id, kind, key)?;
+            tx.commit().await.map_err(map_err)
+        })
+    }
+
+    /// Changes after `after_id`, oldest first.
+    pub async fn changes_since(&self, after_id: i64, limit: i64) -> Result<Vec<Change>> {
+        dispatch!(self, p => sqlx::query_as::<_, Change>(
+            "SELECT id, project_id, kind, key FROM changes WHERE id > $1 ORDER BY id LIMIT $2")
+            .bind(after_id).bind(limit)
+            .fetch_all(p).await.map_err(map_err))
+    }
+
+    /// The newest change id (0 when the feed is empty): where a starting edge begins.
+    pub async fn last_change_id(&self) -> Result<i64> {
+        dispatch!(self, p => sqlx::query_scalar::<_, Option<i64>>("SELECT MAX(id) FROM changes")
+            .fetch_one(p).await.map_err(map_err))
+        .map(|id| id.unwrap_or(0))
+    }
+
+    /// Drops changes older than `before`, keeping the newest row so ids never restart.
+    pub async fn prune_changes(&self, before: DateTime<Utc>) -> Result<u64> {
+        dispatch!(self, p => sqlx::query(
+            "DELETE FROM changes WHERE created_at < $1 AND id < (SELECT MAX(id) FROM changes)")
+            .bind(before).execute(p).await.map(|r| r.rows_affected()).map_err(map_err))
+    }
+
+    // ----- the edge's view -----------------------------------------------------------------
+
+    /// The site behind a preview slug (`{slug}.{platform domain}`).
+    pub async fn site_by_slug(&self, slug: &str) -> Result<Option<SiteRow>> {
+        self.site_where("p.slug = $1", slug).await
+    }
+
+    /// The site behind a verified custom domain (already lower-case, without `www.`; the
+    /// caller tries both the host and its twin).
+    pub async fn site_by_domain(&self, domain: &str) -> Result<Option<SiteRow>> {
+        self.site_where("p.verified = TRUE AND p.domain = $1", domain)
+            .await
+    }
+
+    async fn site_where(&self, condition: &'static str, value: &str) -> Result<Option<SiteRow>> {
+        let sql = format!(
+            "SELECT p.id AS project_id, p.slug, p.is_published, p.active_deploy_id, d.manifest_key \
+             FROM projects p LEFT JOIN deploys d ON d.id = p.active_deploy_id WHERE {condition}"
+        );
+        dispatch!(self, p => sqlx::query_as::<_, SiteRow>(trusted(&sql))
+            .bind(value).fetch_optional(p).await.map_err(map_err))
+    }
+
+    // ----- form history --------------------------------------------------------------------
+
+    /// Stores a submission and queues its notification e-mail in one transaction. Returns
+    /// false when a submission with the same uid was already stored (a replay).
+    pub async fn insert_submission(
+        &self,
+        s: &NewSubmission,
+        mail: Option<(&str, &str)>,
+    ) -> Result<bool> {
+        dispatch!(self, p => {
+            let mut tx = p.begin().await.map_err(map_err)?;
+            let n = sqlx::query(
+                "INSERT INTO form_history (project_id, uid, url, submit, to_addr, subject, data, created_at) \
+                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8) ON CONFLICT (uid) DO NOTHING")
+                .bind(s.project_id).bind(&s.uid).bind(&s.url).bind(&s.submit).bind(&s.to)
+                .bind(&s.subject).bind(&s.data).bind(s.created_at)
+                .execute(&mut *tx).await.map_err(map_err)?.rows_affected();
+            if n == 1 && !s.to.is_empty() && let Some((subject, body)) = mail {
+                sqlx::query("INSERT INTO outbox (to_addr, subject, body, created_at, next_attempt_at) VALUES ($1, $2, $3, $4, $4)")
+                    .bind(&s.to).bind(subject).bind(body).bind(now())
+                    .execute(&mut *tx).await.map_err(map_err)?;
+            }
+            tx.commit().await.map_err(map_err)?;
+            Ok(n == 1)
+        })
+    }
+
+    /// A project's submissions; `newest_first` follows the project's formHistoryOrderBy.
+    pub async fn list_submissions(
+        &self,
+        project_id: i64,
+        newest_first: bool,
+        limit: i64,
+        offset: i64,
+    ) -> Result<(Vec<Submission>, i64)> {
+        let dir = if newest_first { "DESC" } else { "ASC" };
+        let sql = format!(
+            "SELECT id, project_id, url, submit, to_addr, subject, data, created_at FROM form_history \
+             WHERE project_id = $1 ORDER BY created_at {dir}, id {dir} LIMIT $2 OFFSET $3"
+        );
+        dispatch!(self, p => {
+            let rows = sqlx::query_as::<_, Submission>(trusted(&sql))
+                .bind(project_id).bind(limit).bind(offset)
+                .fetch_all(p).await.map_err(map_err)?;
+            let total = sqlx::query_scalar::<_, i64>("SELECT COUNT(*) FROM form_history WHERE project_id = $1")
+                .bind(project_id).fetch_one(p).await.map_err(map_err)?;
+            Ok((rows, total))
+        })
+    }
+
+    /// Deletes the given submissions of one project; ids of other projects are ignored.
+    pub async fn delete_submissions(&self, project_id: i64, ids: &[i64]) -> Result<u64> {
+        let mut deleted = 0;
+        for chunk in ids.chunks(500) {
+            let placeholders: Vec<String> = (2..chunk.len() + 2).map(|i| format!("${i}")).collect();
+            let sql = format!(
+                "DELETE FROM form_history WHERE project_id = $1 AND id IN ({})",
+                placeholders.join(", ")
+            );
+            deleted += dispatch!(self, p => {
+                let mut q = sqlx::query(trusted(&sql)).bind(project_id);
+                for id in chunk {
+                    q = q.bind(id);
+                }
+                q.execute(p).await.map(|r| r.rows_affected()).map_err(map_err)
+            })?;
+        }
+        Ok(deleted)
+    }
+}
