@@ -166,7 +166,10 @@ fn conflict(constraint: &'static str) -> ApiError {
         "collections_slug_key" => ("slug", "A collection with this slug already exists"),
         "fields_slug_key" => ("slug", "A field with this slug already exists"),
         "posts_slug_key" => ("slug", "A record with this slug already exists"),
-        "redirects_from_key" => ("from", "Já existe um redirecionamento para esta url."),
+        "redirects_from_key" => (
+            "from",
+            "Já existe um redirecionamento para esta url de origem.",
+        ),
         "templates_name_key" => ("name", "A template with this name already exists"),
         _ => ("id", "Conflicting change, please reload and try again"),
     };

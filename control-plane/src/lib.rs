@@ -7,6 +7,7 @@ pub mod authz;
 pub mod csrf;
 pub mod error;
 pub mod mail;
+pub mod pagination;
 pub mod records;
 pub mod routes;
 pub mod seed;

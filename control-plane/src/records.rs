@@ -6,70 +6,18 @@
 use std::collections::{HashMap, HashSet};
 
 use chrono::{DateTime, Utc};
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 use serde_json::{Map, Value};
 use utoipa::ToSchema;
 use vitrine_shared::{
     domain::slugify,
     fields::{FieldDef, FieldMeta, FieldOption, FieldType, Normalized, is_empty, normalize},
-    store::{Collection, Field, NewPost, OrderKey},
+    store::{Collection, Field, NewPost},
 };
 
 use crate::{error::ApiError, state::AppState};
 
-/// A collection's settings (spec 1 §3 Table.meta), with the spec's defaults.
-#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
-#[serde(rename_all = "camelCase")]
-pub struct CollectionMeta {
-    #[serde(default)]
-    pub plural: String,
-    #[serde(default)]
-    pub singular: String,
-    #[serde(default = "yes")]
-    pub has_singular: bool,
-    #[serde(default = "yes")]
-    pub include_date: bool,
-    #[serde(default = "yes")]
-    pub include_title: bool,
-    #[serde(default = "created_at")]
-    pub order_field: String,
-    #[serde(default = "desc")]
-    pub order_dir: String,
-    #[serde(default)]
-    pub order_field2: Option<String>,
-    #[serde(default)]
-    pub order_dir2: Option<String>,
-}
-
-fn yes() -> bool {
-    true
-}
-fn created_at() -> String {
-    "created_at".into()
-}
-fn desc() -> String {
-    "desc".into()
-}
-
-impl CollectionMeta {
-    pub fn of(c: &Collection) -> CollectionMeta {
-        serde_json::from_value(c.meta.0.clone()).unwrap_or_else(|_| {
-            serde_json::from_value(Value::Object(Map::new())).expect("defaults")
-        })
-    }
-
-    /// The order of listings: `(key, descending)` pairs.
-    pub fn order(&self) -> Vec<(OrderKey, bool)> {
-        let mut out = vec![(
-            OrderKey::parse(&self.order_field).unwrap_or(OrderKey::CreatedAt),
-            self.order_dir != "asc",
-        )];
-        if let Some(f2) = self.order_field2.as_deref().and_then(OrderKey::parse) {
-            out.push((f2, self.order_dir2.as_deref() != Some("asc")));
-        }
-        out
-    }
-}
+pub use vitrine_shared::content::CollectionMeta;
 
 /// A collection with its fields, ready to validate rows.
 pub struct Schema {

@@ -5,9 +5,11 @@
 
 pub mod client;
 pub mod collections;
+pub mod form_history;
 pub mod pages;
 pub mod posts;
 pub mod projects;
+pub mod redirects;
 pub mod session;
 pub mod templates;
 pub mod transfer;
@@ -41,6 +43,8 @@ use crate::{csrf, error::ApiError, state::AppState};
         (name = "templates", description = "Themes"),
         (name = "collections", description = "Collections (tables) and their fields"),
         (name = "records", description = "Records (posts), listings, import and export"),
+        (name = "redirects", description = "Redirect rules of a project"),
+        (name = "form history", description = "Form submissions of a published site and their settings"),
         (name = "client panel", description = "The client admin panel and the spreadsheet link"),
         (name = "uploads", description = "Files"),
     )
@@ -105,6 +109,18 @@ fn api(state: &AppState) -> (Router<AppState>, utoipa::openapi::OpenApi) {
         .routes(routes!(posts::db_data))
         .routes(routes!(transfer::export_csv))
         .routes(routes!(transfer::export_json))
+        .routes(routes!(redirects::list_redirects))
+        .routes(routes!(redirects::create_redirect))
+        .routes(routes!(
+            redirects::get_redirect,
+            redirects::update_redirect,
+            redirects::delete_redirect
+        ))
+        .routes(routes!(
+            form_history::form_history,
+            form_history::delete_form_history
+        ))
+        .routes(routes!(form_history::update_settings))
         .routes(routes!(client::client_project))
         .routes(routes!(client::regenerate_token))
         .routes(routes!(client::google_sheets))

@@ -9,7 +9,10 @@ use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 use utoipa::{IntoParams, ToSchema};
-use vitrine_shared::store::{FilterOp, OrderKey, Post, PostFilter, now};
+use vitrine_shared::{
+    content::{DbRecord, ListError, ListQuery},
+    store::{Post, now},
+};
 
 use crate::{
     authz::{Principal, authorize_collection_records, authorize_records},
@@ -327,52 +330,14 @@ pub async fn table_data(
     }))
 }
 
-#[derive(Debug, Deserialize, IntoParams)]
-pub struct DbQuery {
-    /// Filter key: created_at, name, slug, id, or a field slug.
-    pub filter_field: Option<String>,
-    /// =, !=, contains, >, >=, <, <= (or eq, ne, gt, gte, lt, lte).
-    pub filter_op: Option<String>,
-    pub filter_value: Option<String>,
-    /// Order key: created_at, updated_at, name, slug, or a field slug (default: the collection's order).
-    pub order_field: Option<String>,
-    /// asc or desc.
-    pub order_dir: Option<String>,
-    /// At most 100 (default 100).
-    pub limit: Option<i64>,
-    pub offset: Option<i64>,
-}
-
-/// A record as templates see it: values keyed by field slug.
-#[derive(Debug, Serialize, ToSchema)]
-pub struct DbRecord {
-    pub id: i64,
-    pub name: String,
-    pub slug: String,
-    pub created_at: DateTime<Utc>,
-    #[schema(value_type = Object)]
-    pub fields: Map<String, Value>,
-}
-
-fn key_of(schema: &Schema, name: &str) -> Option<OrderKey> {
-    match name {
-        "created_at" | "updated_at" | "name" | "slug" | "id" => OrderKey::parse(name),
-        other => schema
-            .fields
-            .iter()
-            .find(|f| f.slug == other)
-            .map(|f| OrderKey::Field(f.id)),
-    }
-}
-
 #[utoipa::path(get, path = "/api/project/{id}/db/{table}/data", tag = "records",
-    params(("id" = i64, Path, description = "Project id"), ("table" = String, Path, description = "Collection id or slug"), DbQuery),
+    params(("id" = i64, Path, description = "Project id"), ("table" = String, Path, description = "Collection id or slug"), ListQuery),
     responses((status = 200, body = Vec<DbRecord>), (status = 400, body = ErrorBody), (status = 404, body = ErrorBody)))]
 pub async fn db_data(
     State(state): State<AppState>,
     principal: Principal,
     ApiPath((project_id, table)): ApiPath<(i64, String)>,
-    ApiQuery(q): ApiQuery<DbQuery>,
+    ApiQuery(q): ApiQuery<ListQuery>,
 ) -> Result<ApiJson<Vec<DbRecord>>> {
     authorize_records(&state, &principal, project_id).await?;
     let collection = match table.parse::<i64>() {
@@ -382,72 +347,14 @@ pub async fn db_data(
     if collection.project_id != project_id {
         return Err(ApiError::NotFound);
     }
-    let schema = Schema::load(&state, collection.id).await?;
-    let limit = q.limit.unwrap_or(100);
-    let offset = q.offset.unwrap_or(0);
-    if !(1..=100).contains(&limit) || offset < 0 {
-        return Err(ApiError::bad_request(
-            "limit is between 1 and 100 and offset is not negative",
-        ));
-    }
-    let filter = match (&q.filter_field, &q.filter_op, &q.filter_value) {
-        (Some(f), op, Some(v)) if !f.is_empty() => {
-            let key = key_of(&schema, f)
-                .ok_or_else(|| ApiError::bad_request(format!("Unknown filter field {f:?}")))?;
-            let op = FilterOp::parse(op.as_deref().unwrap_or("="))
-                .ok_or_else(|| ApiError::bad_request("Unknown filter operator"))?;
-            let valid = match key {
-                OrderKey::Id => v.parse::<i64>().is_ok(),
-                OrderKey::CreatedAt | OrderKey::UpdatedAt => {
-                    op == FilterOp::Contains || DateTime::parse_from_rfc3339(v).is_ok()
-                }
-                _ => true,
-            };
-            if !valid {
-                return Err(ApiError::bad_request(
-                    "The filter value does not fit the field",
-                ));
-            }
-            Some(PostFilter {
-                key,
-                op,
-                value: v.clone(),
-            })
-        }
-        _ => None,
-    };
-    let order = match &q.order_field {
-        Some(f) if !f.is_empty() => {
-            let key = key_of(&schema, f)
-                .ok_or_else(|| ApiError::bad_request(format!("Unknown order field {f:?}")))?;
-            vec![(key, q.order_dir.as_deref() != Some("asc"))]
-        }
-        _ => schema.meta.order(),
-    };
-    let posts = state
+    let fields = state.store.collection_fields(collection.id).await?;
+    let records = state
         .store
-        .query_posts(collection.id, filter.as_ref(), &order, limit, offset)
-        .await?;
-    let slug_of: std::collections::HashMap<String, &str> = schema
-        .fields
-        .iter()
-        .map(|f| (f.id.to_string(), f.slug.as_str()))
-        .collect();
-    Ok(ApiJson(
-        posts
-            .into_iter()
-            .map(|p| DbRecord {
-                fields: p
-                    .data
-                    .0
-                    .iter()
-                    .filter_map(|(k, v)| Some((slug_of.get(k)?.to_string(), v.clone())))
-                    .collect(),
-                id: p.id,
-                name: p.name,
-                slug: p.slug,
-                created_at: p.created_at,
-            })
-            .collect(),
-    ))
+        .list_records(&collection, &fields, &q)
+        .await
+        .map_err(|e| match e {
+            ListError::Query(q) => ApiError::bad_request(q.0),
+            ListError::Store(s) => s.into(),
+        })?;
+    Ok(ApiJson(records))
 }

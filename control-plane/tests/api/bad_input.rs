@@ -16,6 +16,7 @@ struct Ids {
     table: i64,
     field: i64,
     post: i64,
+    redirect: i64,
 }
 
 struct Route {
@@ -240,6 +241,54 @@ fn routes() -> Vec<Route> {
             wrong_types: None,
             empty_ok: true,
         },
+        Route {
+            method: M::GET,
+            path: |i| format!("/api/projects/{}/redirects", i.project),
+            wrong_types: None,
+            empty_ok: true,
+        },
+        Route {
+            method: M::POST,
+            path: |_| "/api/redirects".into(),
+            wrong_types: Some(json!({"project_id": "x", "from": 1, "to": []})),
+            empty_ok: false,
+        },
+        Route {
+            method: M::GET,
+            path: |i| format!("/api/redirects/{}", i.redirect),
+            wrong_types: None,
+            empty_ok: true,
+        },
+        Route {
+            method: M::POST,
+            path: |i| format!("/api/redirects/{}", i.redirect),
+            wrong_types: Some(json!({"from": {}, "to": 2})),
+            empty_ok: true,
+        },
+        Route {
+            method: M::DELETE,
+            path: |i| format!("/api/redirects/{}", i.redirect),
+            wrong_types: None,
+            empty_ok: true,
+        },
+        Route {
+            method: M::GET,
+            path: |i| format!("/api/projects/{}/form-history", i.project),
+            wrong_types: None,
+            empty_ok: true,
+        },
+        Route {
+            method: M::DELETE,
+            path: |i| format!("/api/projects/{}/form-history", i.project),
+            wrong_types: Some(json!({"selected": "x"})),
+            empty_ok: false,
+        },
+        Route {
+            method: M::POST,
+            path: |i| format!("/api/projects/{}/settings", i.project),
+            wrong_types: Some(json!({"formHistoryOrderBy": 1})),
+            empty_ok: false,
+        },
     ]
 }
 
@@ -268,6 +317,8 @@ async fn snapshot(app: &TestApp, s: &Session, project: i64) -> Value {
         content.push(json_ok(app.get(s, &format!("/api/data/{}", t["id"])).await).await);
     }
     json!({"name": p["name"], "slug": p["slug"], "meta": p["meta"], "pages": p["pages"], "tables": tables, "content": content,
+           "redirects": json_ok(app.get(s, &format!("/api/projects/{project}/redirects?limit=-1")).await).await,
+           "form_history": json_ok(app.get(s, &format!("/api/projects/{project}/form-history?limit=-1")).await).await["history"],
            "count": json_ok(app.get(s, "/api/projects").await).await.as_array().unwrap().len()})
 }
 
@@ -305,6 +356,33 @@ dual_test!(
             .as_i64()
             .unwrap();
         let post = json_ok(app.post(&owner, "/api/posts", json!({"table_id": table, "name": "Um", "fields": [{"field_id": field, "value": "x"}]})).await).await["id"].as_i64().unwrap();
+        let redirect = json_ok(
+            app.post(
+                &owner,
+                "/api/redirects",
+                json!({"project_id": project, "from": "/antigo", "to": "/novo"}),
+            )
+            .await,
+        )
+        .await["id"]
+            .as_i64()
+            .unwrap();
+        app.store
+            .insert_submission(
+                &vitrine_shared::store::NewSubmission {
+                    uid: "bad-input-1".into(),
+                    project_id: project,
+                    url: "https://example.com/contato".into(),
+                    submit: "Enviar".into(),
+                    to: String::new(),
+                    subject: "Contato".into(),
+                    data: "<p>oi</p>".into(),
+                    created_at: vitrine_shared::store::now(),
+                },
+                None,
+            )
+            .await
+            .unwrap();
         let ids = Ids {
             project,
             page,
@@ -312,6 +390,7 @@ dual_test!(
             table,
             field,
             post,
+            redirect,
         };
         let before = snapshot(&app, &owner, project).await;
 
@@ -415,12 +494,15 @@ dual_test!(
             table: 987654,
             field: 987654,
             post: 987654,
+            redirect: 987654,
         };
         for r in routes() {
             let path_real = (r.path)(&ids);
             let path_unknown = (r.path)(&unknown);
             let body = if r.wrong_types.is_some() {
-                Some(json!({"name": "x", "project_id": 987654, "content": "data:text/csv;base64,"}))
+                Some(
+                    json!({"name": "x", "project_id": 987654, "content": "data:text/csv;base64,", "selected": [], "formHistoryOrderBy": "created_at"}),
+                )
             } else {
                 None
             };
@@ -430,7 +512,7 @@ dual_test!(
                     .await;
                 expect_error(res, StatusCode::NOT_FOUND).await;
                 let mut malformed = path_real.clone();
-                for id in [project, page, template, table, field, post] {
+                for id in [project, page, template, table, field, post, redirect] {
                     malformed = malformed.replace(&format!("/{id}/"), "/abc/");
                     if let Some(stripped) = malformed.strip_suffix(&format!("/{id}")) {
                         malformed = format!("{stripped}/abc");

@@ -6,10 +6,12 @@ mod smtp;
 
 mod bad_input;
 mod collections;
+mod form_history;
 mod openapi;
 mod pages;
 mod process;
 mod projects;
+mod redirects;
 mod session;
 mod templates;
 mod uploads;
