@@ -5,6 +5,8 @@
 //! the rest will need: services bound by [`Edge::build`] (port 0 allowed), each stopped by a
 //! shared shutdown signal that lets in-flight requests finish.
 
+pub mod submissions;
+
 use std::{convert::Infallible, net::SocketAddr, time::Duration};
 
 use bytes::Bytes;

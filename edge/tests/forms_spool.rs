@@ -1,0 +1,181 @@
+//! Form submissions survive a database outage: a flood of submissions, the database cut off
+//! in the middle of it, and every single one is in the form history afterwards.
+
+use std::{net::IpAddr, sync::Arc, time::Duration};
+
+use bytes::Bytes;
+use vitrine_edge::submissions::{Forms, Incoming, Outcome, Refused};
+use vitrine_shared::{
+    site::FormSettings,
+    store::{NewProject, NewUser, Store},
+    testing::{Backend, TcpProxy, TestDb},
+};
+
+async fn project(store: &Store) -> i64 {
+    let user = store
+        .insert_user(&NewUser {
+            name: "Dona",
+            email: "dona@example.com",
+            password_hash: "x",
+            language: "pt-BR",
+            is_admin: false,
+        })
+        .await
+        .unwrap();
+    store
+        .insert_project(
+            &NewProject {
+                user_id: user.id,
+                name: "Loja",
+                slug: "loja",
+                token: "tok-loja",
+                uuid: "uuid-loja",
+                meta: serde_json::json!({}),
+            },
+            "Início",
+        )
+        .await
+        .unwrap()
+        .id
+}
+
+fn submission<'a>(project_id: i64, settings: &'a FormSettings, i: usize, peer: u8) -> Incoming<'a> {
+    Incoming {
+        project_id,
+        settings,
+        page_url: "/contato".into(),
+        content_type: Some("application/x-www-form-urlencoded"),
+        body: Bytes::from(format!(
+            "nome=Visitante+{i}&mensagem=Ol%C3%A1&_subject=Contato+{i}"
+        )),
+        peer: IpAddr::from([10, 0, peer, (i % 250) as u8]),
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn no_submission_is_lost_when_the_database_goes_away_mid_flood() {
+    let db = TestDb::new(Backend::Postgres).await;
+    let project_id = project(&db.store).await;
+    let url = url::Url::parse(&db.url).unwrap();
+    let target = format!("{}:{}", url.host_str().unwrap(), url.port().unwrap_or(5432))
+        .parse()
+        .unwrap();
+    let proxy = TcpProxy::start(target).await;
+    let through_proxy = Store::connect(&proxy.postgres_url(&db.url)).await.unwrap();
+    let spool = tempfile::tempdir().unwrap();
+    let forms = Forms::new(through_proxy, spool.path(), 10_000).unwrap();
+    let settings = Arc::new(FormSettings {
+        to: "dona@example.com".into(),
+        subject: "Novo contato".into(),
+    });
+
+    const TOTAL: usize = 300;
+    let mut handles = Vec::new();
+    for i in 0..TOTAL {
+        if i == TOTAL / 3 {
+            proxy.cut();
+        }
+        if i == 2 * TOTAL / 3 {
+            // Still down for a while: these go to the spool too.
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+        let forms = forms.clone();
+        let settings = settings.clone();
+        handles.push(tokio::spawn(async move {
+            forms.submit(submission(project_id, &settings, i, 1)).await
+        }));
+        if i % 20 == 0 {
+            tokio::time::sleep(Duration::from_millis(5)).await;
+        }
+    }
+    let mut outcomes = Vec::new();
+    for h in handles {
+        outcomes.push(h.await.unwrap().expect("every submission is accepted"));
+    }
+    let spooled = outcomes.iter().filter(|o| **o == Outcome::Spooled).count();
+    assert!(spooled > 0, "the outage must have sent some to the spool");
+    assert_eq!(forms.spooled().await, spooled);
+
+    // Replaying while the database is still down keeps the spool whole.
+    assert!(forms.replay().await.is_err());
+    assert_eq!(forms.spooled().await, spooled);
+
+    proxy.restore();
+    let mut replayed = None;
+    for _ in 0..50 {
+        match forms.replay().await {
+            Ok(n) => {
+                replayed = Some(n);
+                break;
+            }
+            Err(_) => tokio::time::sleep(Duration::from_millis(200)).await,
+        }
+    }
+    assert_eq!(replayed, Some(spooled));
+    // A second replay (say, after a crash before truncating) adds nothing.
+    assert_eq!(forms.replay().await.unwrap(), 0);
+
+    let (rows, total) = db
+        .store
+        .list_submissions(project_id, true, 1000, 0)
+        .await
+        .unwrap();
+    assert_eq!(
+        total as usize, TOTAL,
+        "every submission is in the form history"
+    );
+    let mut subjects: Vec<String> = rows.iter().map(|r| r.subject.clone()).collect();
+    subjects.sort();
+    subjects.dedup();
+    assert_eq!(subjects.len(), TOTAL, "no duplicates");
+    assert!(rows.iter().all(|r| r.to == "dona@example.com"));
+    assert!(rows[0].data.contains("<dt>nome</dt>"));
+    let mails = db.store.mail_to("dona@example.com").await.unwrap();
+    assert_eq!(mails.len(), TOTAL, "one notification per submission");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn honeypot_rate_limit_and_size_are_enforced() {
+    let db = TestDb::new(Backend::Sqlite).await;
+    let project_id = project(&db.store).await;
+    let spool = tempfile::tempdir().unwrap();
+    let forms = Forms::new(db.store.clone(), spool.path(), 3).unwrap();
+    let settings = FormSettings {
+        to: "dona@example.com".into(),
+        subject: "Novo contato".into(),
+    };
+    let mut bot = submission(project_id, &settings, 1, 9);
+    bot.body = Bytes::from_static(b"nome=bot&_gotcha=http%3A%2F%2Fspam");
+    assert_eq!(forms.submit(bot).await, Ok(Outcome::Ignored));
+
+    for i in 0..3 {
+        assert_eq!(
+            forms.submit(submission(project_id, &settings, 0, 2)).await,
+            Ok(Outcome::Stored),
+            "attempt {i}"
+        );
+    }
+    assert!(matches!(
+        forms.submit(submission(project_id, &settings, 0, 2)).await,
+        Err(Refused::RateLimited(_))
+    ));
+    // Another address is not affected.
+    assert_eq!(
+        forms.submit(submission(project_id, &settings, 0, 3)).await,
+        Ok(Outcome::Stored)
+    );
+
+    let mut big = submission(project_id, &settings, 1, 4);
+    big.body = Bytes::from(vec![b'a'; 64 * 1024 + 1]);
+    assert_eq!(forms.submit(big).await, Err(Refused::TooLarge));
+    let mut empty = submission(project_id, &settings, 1, 5);
+    empty.body = Bytes::from_static(b"_subject=x");
+    assert_eq!(forms.submit(empty).await, Err(Refused::Malformed));
+
+    let (_, total) = db
+        .store
+        .list_submissions(project_id, true, 100, 0)
+        .await
+        .unwrap();
+    assert_eq!(total, 4, "the bot and the refused ones are not stored");
+}
