@@ -25,6 +25,10 @@ pub struct Deploy {
     pub finished_at: Option<DateTime<Utc>>,
 }
 
+/// The PostgreSQL notification channel on which every change-feed insert is announced (a
+/// trigger from migration 0004 sends the entry's id), so edges that `LISTEN` hear of it at once.
+pub const CHANGES_CHANNEL: &str = "vitrine_changes";
+
 const DEPLOY_COLUMNS: &str = "id, project_id, status, manifest_key, files, bytes, error, created_by, created_at, finished_at";
 
 /// One entry of the change feed.
