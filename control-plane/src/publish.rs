@@ -62,28 +62,43 @@ pub fn live_url(state: &AppState, project: &Project) -> String {
 
 /// Builds and activates a new deploy of `project_id`. On failure the deploy is recorded as
 /// failed with the reason and the previous deploy stays live.
+///
+/// The work runs in its own task: a caller that goes away (a closed browser tab) does not
+/// cancel a build half-way and leave its deploy `building` for ever.
 pub async fn publish(state: &AppState, project_id: i64, user_id: i64) -> Result<Deploy, ApiError> {
-    let lock = state.publish_lock(project_id);
-    let _guard = lock.lock().await;
-    let deploy = state.store.create_deploy(project_id, Some(user_id)).await?;
-    match build(state, project_id, deploy.id).await {
-        Ok(built) => Ok(state
-            .store
-            .finish_deploy(deploy.id, &built.manifest_key, built.files, built.bytes)
-            .await?),
-        Err(e) => {
-            let reason = match &e {
-                ApiError::Internal(cause) => {
-                    tracing::error!(project_id, deploy_id = deploy.id, error = ?cause, "deploy failed");
-                    "Internal error while building the site".to_string()
-                }
-                other => other.to_string(),
-            };
-            if let Err(fail) = state.store.fail_deploy(deploy.id, &reason).await {
-                tracing::error!(deploy_id = deploy.id, error = ?fail, "could not record the failed deploy");
-            }
-            Err(e)
+    let state = state.clone();
+    tokio::spawn(async move {
+        let lock = state.publish_lock(project_id);
+        let _guard = lock.lock().await;
+        let deploy = state.store.create_deploy(project_id, Some(user_id)).await?;
+        let result = match build(&state, project_id, deploy.id).await {
+            Ok(built) => state
+                .store
+                .finish_deploy(deploy.id, &built.manifest_key, built.files, built.bytes)
+                .await
+                .map_err(ApiError::from),
+            Err(e) => Err(e),
+        };
+        if let Err(e) = &result {
+            record_failure(&state, project_id, deploy.id, e).await;
         }
+        result
+    })
+    .await
+    .map_err(internal)?
+}
+
+/// Marks the deploy failed with a reason the owner can read (internal causes are logged).
+async fn record_failure(state: &AppState, project_id: i64, deploy_id: i64, e: &ApiError) {
+    let reason = match e {
+        ApiError::Internal(cause) => {
+            tracing::error!(project_id, deploy_id, error = ?cause, "deploy failed");
+            "Internal error while building the site".to_string()
+        }
+        other => other.to_string(),
+    };
+    if let Err(fail) = state.store.fail_deploy(deploy_id, &reason).await {
+        tracing::error!(deploy_id, error = ?fail, "could not record the failed deploy");
     }
 }
 

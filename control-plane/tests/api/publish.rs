@@ -186,6 +186,31 @@ async fn project(app: &TestApp, s: &Session, pid: i64) -> Value {
     json_ok(app.get(s, &format!("/api/projects/{pid}")).await).await
 }
 
+async fn is_published(app: &TestApp, s: &Session, pid: i64) -> bool {
+    project(app, s, pid).await["is_published"]
+        .as_bool()
+        .unwrap()
+}
+
+async fn deploys(app: &TestApp, s: &Session, pid: i64) -> Value {
+    json_ok(app.get(s, &format!("/api/projects/{pid}/deploys")).await).await
+}
+
+async fn set_meta(app: &TestApp, s: &Session, pid: i64, meta: Value) {
+    let body = json!({ "meta": meta });
+    json_ok(app.post(s, &format!("/api/projects/{pid}"), body).await).await;
+}
+
+/// Publishes expecting a refusal with `status`; returns the message.
+async fn publish_error(app: &TestApp, s: &Session, pid: i64, status: StatusCode) -> String {
+    let path = format!("/api/publish_v2/{pid}");
+    expect_error(app.post(s, &path, json!({})).await, status).await
+}
+
+async fn new_project(app: &TestApp, s: &Session, name: &str) -> i64 {
+    app.create_project(s, name).await["id"].as_i64().unwrap()
+}
+
 /// A site with every document part set, a static page, a page with a database-fed list, a
 /// collection page and a redirect. Returns the project id.
 async fn full_site(app: &TestApp, s: &Session) -> i64 {
@@ -365,16 +390,12 @@ dual_test!(
         assert!(!m.routes.contains_key("/lista") && !m.routes.contains_key("/receitas"));
         assert_eq!(m.forms.to, "pub-write@example.com");
         assert!(!m.forms.subject.is_empty());
-        let d = json_ok(app.get(&s, &format!("/api/projects/{pid}/deploys")).await).await;
+        let d = deploys(&app, &s, pid).await;
         assert_eq!(
             d["data"][0]["files"].as_i64().unwrap(),
             m.routes.len() as i64
         );
-        assert!(
-            project(&app, &s, pid).await["is_published"]
-                .as_bool()
-                .unwrap()
-        );
+        assert!(is_published(&app, &s, pid).await);
     }
 );
 
@@ -480,26 +501,17 @@ dual_test!(
             .await,
         )
         .await;
-        let msg = expect_error(
-            app.post(&s, &format!("/api/publish_v2/{pid}"), json!({}))
-                .await,
-            StatusCode::UNPROCESSABLE_ENTITY,
-        )
-        .await;
+        let msg = publish_error(&app, &s, pid, StatusCode::UNPROCESSABLE_ENTITY).await;
         assert!(
             msg.contains("Template error") && msg.contains("quebrado"),
             "{msg}"
         );
-        let history = json_ok(app.get(&s, &format!("/api/projects/{pid}/deploys")).await).await;
+        let history = deploys(&app, &s, pid).await;
         assert_eq!(history["active_deploy_id"], first);
         assert_eq!(history["data"][0]["status"], "failed");
         assert_eq!(history["data"][0]["error"], msg);
         let failed = history["data"][0]["id"].as_i64().unwrap();
-        assert!(
-            project(&app, &s, pid).await["is_published"]
-                .as_bool()
-                .unwrap()
-        );
+        assert!(is_published(&app, &s, pid).await);
 
         // A runaway template passes the compile and fails while rendering.
         json_ok(
@@ -541,7 +553,7 @@ dual_test!(
         assert_eq!(res.status(), StatusCode::INTERNAL_SERVER_ERROR);
         std::fs::remove_file(&sites).unwrap();
         std::fs::rename(&aside, &sites).unwrap();
-        let history = json_ok(app.get(&s, &format!("/api/projects/{pid}/deploys")).await).await;
+        let history = deploys(&app, &s, pid).await;
         assert_eq!(history["active_deploy_id"], first);
         assert_eq!(history["data"][0]["status"], "failed");
         assert_eq!(history["data"].as_array().unwrap().len(), 4);
@@ -567,58 +579,36 @@ dual_test!(
 );
 
 dual_test!(
-    async fn fonts_from_private_addresses_are_refused_unless_allowed(app: StrictApp) {
-        let app = &app.0;
+    async fn fonts_from_private_addresses_are_refused_unless_allowed(strict: StrictApp) {
+        let app = strict.0;
         let s = app.register("pub-strict@example.com").await;
-        let pid = app.create_project(&s, "Fontes").await["id"]
-            .as_i64()
-            .unwrap();
-        json_ok(
-            app.post(
-                &s,
-                &format!("/api/projects/{pid}"),
-                json!({"meta": {"defaultFont": {"family": "Lora", "variants": ["regular"]}}}),
-            )
-            .await,
+        let pid = new_project(&app, &s, "Fontes").await;
+        set_meta(
+            &app,
+            &s,
+            pid,
+            json!({"defaultFont": {"family": "Lora", "variants": ["regular"]}}),
         )
         .await;
-        let msg = expect_error(
-            app.post(&s, &format!("/api/publish_v2/{pid}"), json!({}))
-                .await,
-            StatusCode::UNPROCESSABLE_ENTITY,
-        )
-        .await;
+        let msg = publish_error(&app, &s, pid, StatusCode::UNPROCESSABLE_ENTITY).await;
         assert!(msg.contains("Lora") && msg.contains("private"), "{msg}");
         assert_eq!(app.fonts.hits.load(Ordering::SeqCst), 0);
-        assert!(
-            !project(app, &s, pid).await["is_published"]
-                .as_bool()
-                .unwrap()
-        );
+        assert!(!is_published(&app, &s, pid).await);
     }
 );
 
 dual_test!(
     async fn an_unknown_font_family_is_a_clear_error(app: PublishApp) {
         let s = app.register("pub-font404@example.com").await;
-        let pid = app.create_project(&s, "Fontes").await["id"]
-            .as_i64()
-            .unwrap();
-        json_ok(
-            app.post(
-                &s,
-                &format!("/api/projects/{pid}"),
-                json!({"meta": {"fonts": [{"family": "Nao Existe", "variants": ["700"]}]}}),
-            )
-            .await,
+        let pid = new_project(&app, &s, "Fontes").await;
+        set_meta(
+            &app,
+            &s,
+            pid,
+            json!({"fonts": [{"family": "Nao Existe", "variants": ["700"]}]}),
         )
         .await;
-        let msg = expect_error(
-            app.post(&s, &format!("/api/publish_v2/{pid}"), json!({}))
-                .await,
-            StatusCode::UNPROCESSABLE_ENTITY,
-        )
-        .await;
+        let msg = publish_error(&app, &s, pid, StatusCode::UNPROCESSABLE_ENTITY).await;
         assert!(msg.contains("Nao Existe") && msg.contains("404"), "{msg}");
     }
 );
@@ -626,7 +616,7 @@ dual_test!(
 dual_test!(
     async fn unpublish_takes_the_site_down_and_publish_brings_it_back(app: PublishApp) {
         let s = app.register("pub-down@example.com").await;
-        let pid = app.create_project(&s, "Loja").await["id"].as_i64().unwrap();
+        let pid = new_project(&app, &s, "Loja").await;
         let did = publish(&app, &s, pid).await["deploy"]["id"]
             .as_i64()
             .unwrap();
@@ -636,11 +626,7 @@ dual_test!(
         )
         .await;
         assert_eq!(res, json!({"is_published": false}));
-        assert!(
-            !project(&app, &s, pid).await["is_published"]
-                .as_bool()
-                .unwrap()
-        );
+        assert!(!is_published(&app, &s, pid).await);
         let site = app
             .store
             .site_by_slug(project(&app, &s, pid).await["slug"].as_str().unwrap())
@@ -659,22 +645,16 @@ dual_test!(
         )
         .await;
         assert_eq!(back["deploy"]["id"], did);
-        assert!(
-            project(&app, &s, pid).await["is_published"]
-                .as_bool()
-                .unwrap()
-        );
+        assert!(is_published(&app, &s, pid).await);
     }
 );
 
 dual_test!(
     async fn deploy_history_lists_newest_first_and_rolls_back(app: PublishApp) {
         let s = app.register("pub-hist@example.com").await;
-        let pid = app.create_project(&s, "Historia").await["id"]
-            .as_i64()
-            .unwrap();
+        let pid = new_project(&app, &s, "Historia").await;
         let home = home_page_id(&app, &s, pid).await;
-        let empty = json_ok(app.get(&s, &format!("/api/projects/{pid}/deploys")).await).await;
+        let empty = deploys(&app, &s, pid).await;
         assert_eq!(empty, json!({"data": [], "active_deploy_id": null}));
         let mut ids = vec![];
         for text in ["um", "dois"] {
@@ -693,7 +673,7 @@ dual_test!(
                     .unwrap(),
             );
         }
-        let history = json_ok(app.get(&s, &format!("/api/projects/{pid}/deploys")).await).await;
+        let history = deploys(&app, &s, pid).await;
         let listed: Vec<i64> = history["data"]
             .as_array()
             .unwrap()
@@ -714,16 +694,14 @@ dual_test!(
         .await;
         assert_eq!(back["deploy"]["id"], ids[0]);
         assert!(back["url"].as_str().unwrap().starts_with("https://"));
-        let history = json_ok(app.get(&s, &format!("/api/projects/{pid}/deploys")).await).await;
+        let history = deploys(&app, &s, pid).await;
         assert_eq!(history["active_deploy_id"], ids[0]);
         // The old deploy's page is still there, unchanged.
         let m = manifest(&app, pid, ids[0]).await;
         assert!(page_html(&app, &m, "/").await.contains("<p>um</p>"));
 
         // A deploy of another project cannot be activated through this one.
-        let other = app.create_project(&s, "Outro").await["id"]
-            .as_i64()
-            .unwrap();
+        let other = new_project(&app, &s, "Outro").await;
         expect_error(
             app.post(
                 &s,
@@ -753,7 +731,7 @@ dual_test!(
         ids.sort();
         ids.dedup();
         assert_eq!(ids.len(), 3);
-        let history = json_ok(app.get(&s, &format!("/api/projects/{pid}/deploys")).await).await;
+        let history = deploys(&app, &s, pid).await;
         assert!(
             history["data"]
                 .as_array()
@@ -773,9 +751,7 @@ dual_test!(
     async fn other_users_projects_answer_404(app: PublishApp) {
         let owner = app.register("pub-owner@example.com").await;
         let stranger = app.register("pub-stranger@example.com").await;
-        let pid = app.create_project(&owner, "Privado").await["id"]
-            .as_i64()
-            .unwrap();
+        let pid = new_project(&app, &owner, "Privado").await;
         let did = publish(&app, &owner, pid).await["deploy"]["id"]
             .as_i64()
             .unwrap();
@@ -809,18 +785,14 @@ dual_test!(
         )
         .await;
         assert_eq!(history["data"].as_array().unwrap().len(), 1);
-        assert!(
-            project(&app, &owner, pid).await["is_published"]
-                .as_bool()
-                .unwrap()
-        );
+        assert!(is_published(&app, &owner, pid).await);
     }
 );
 
 dual_test!(
     async fn bad_publish_input_answers_4xx(app: PublishApp) {
         let s = app.register("pub-bad@example.com").await;
-        let pid = app.create_project(&s, "Ruim").await["id"].as_i64().unwrap();
+        let pid = new_project(&app, &s, "Ruim").await;
         for path in [
             "/api/publish_v2/abc",
             "/api/publish/1.5",
@@ -892,7 +864,7 @@ dual_test!(
             .unwrap();
         assert_eq!(bare.status(), StatusCode::OK);
         // Nothing failed half-way: only the bare publish made a deploy.
-        let history = json_ok(app.get(&s, &format!("/api/projects/{pid}/deploys")).await).await;
+        let history = deploys(&app, &s, pid).await;
         assert_eq!(history["data"].as_array().unwrap().len(), 1);
     }
 );
@@ -900,9 +872,7 @@ dual_test!(
 dual_test!(
     async fn form_notifications_go_to_the_form_email_when_set(app: PublishApp) {
         let s = app.register("pub-forms@example.com").await;
-        let pid = app.create_project(&s, "Contato").await["id"]
-            .as_i64()
-            .unwrap();
+        let pid = new_project(&app, &s, "Contato").await;
         let did = publish(&app, &s, pid).await["deploy"]["id"]
             .as_i64()
             .unwrap();
@@ -910,15 +880,7 @@ dual_test!(
             manifest(&app, pid, did).await.forms.to,
             "pub-forms@example.com"
         );
-        json_ok(
-            app.post(
-                &s,
-                &format!("/api/projects/{pid}"),
-                json!({"meta": {"formEmail": "Vendas@Loja.example"}}),
-            )
-            .await,
-        )
-        .await;
+        set_meta(&app, &s, pid, json!({"formEmail": "Vendas@Loja.example"})).await;
         let did = publish(&app, &s, pid).await["deploy"]["id"]
             .as_i64()
             .unwrap();
@@ -952,7 +914,7 @@ async fn changes(app: &TestApp, pid: i64) -> Vec<Change> {
 dual_test!(
     async fn publish_unpublish_and_rollback_append_deploy_changes(app: PublishApp) {
         let s = app.register("pub-feed@example.com").await;
-        let pid = app.create_project(&s, "Feed").await["id"].as_i64().unwrap();
+        let pid = new_project(&app, &s, "Feed").await;
         let first = publish(&app, &s, pid).await["deploy"]["id"]
             .as_i64()
             .unwrap();
@@ -994,9 +956,7 @@ dual_test!(
 dual_test!(
     async fn writes_visitors_see_append_change_feed_entries(app: PublishApp) {
         let s = app.register("pub-writes@example.com").await;
-        let pid = app.create_project(&s, "Mudanças").await["id"]
-            .as_i64()
-            .unwrap();
+        let pid = new_project(&app, &s, "Mudanças").await;
         let kinds = |cs: Vec<Change>| -> Vec<(String, String)> {
             cs.into_iter().map(|c| (c.kind, c.key)).collect()
         };
