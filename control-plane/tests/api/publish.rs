@@ -837,32 +837,34 @@ dual_test!(
             StatusCode::UNPROCESSABLE_ENTITY,
         )
         .await;
-        let raw = s
-            .client
-            .post(app.url(&format!("/api/publish_v2/{pid}")))
-            .header("content-type", "application/json")
-            .body("{not json")
-            .send()
-            .await
-            .unwrap();
-        expect_error(raw, StatusCode::BAD_REQUEST).await;
-        let text = s
-            .client
-            .post(app.url(&format!("/api/publish/{pid}")))
-            .header("content-type", "text/plain")
-            .body("shouldUpdateVercel=1")
-            .send()
-            .await
-            .unwrap();
-        expect_error(text, StatusCode::UNSUPPORTED_MEDIA_TYPE).await;
-        // No body at all is fine.
-        let bare = s
-            .client
-            .post(app.url(&format!("/api/publish/{pid}")))
-            .send()
-            .await
-            .unwrap();
-        assert_eq!(bare.status(), StatusCode::OK);
+        // Raw bodies: malformed JSON, a form body, and no body at all (which is fine).
+        let cases: [(&str, Option<&str>, &str, StatusCode); 3] = [
+            (
+                "publish_v2",
+                Some("application/json"),
+                "{not json",
+                StatusCode::BAD_REQUEST,
+            ),
+            (
+                "publish",
+                Some("text/plain"),
+                "shouldUpdateVercel=1",
+                StatusCode::UNSUPPORTED_MEDIA_TYPE,
+            ),
+            ("publish", None, "", StatusCode::OK),
+        ];
+        for (call, content_type, body, status) in cases {
+            let mut req = s.client.post(app.url(&format!("/api/{call}/{pid}")));
+            if let Some(t) = content_type {
+                req = req.header("content-type", t);
+            }
+            let res = req.body(body).send().await.unwrap();
+            if status == StatusCode::OK {
+                assert_eq!(res.status(), status);
+            } else {
+                expect_error(res, status).await;
+            }
+        }
         // Nothing failed half-way: only the bare publish made a deploy.
         let history = deploys(&app, &s, pid).await;
         assert_eq!(history["data"].as_array().unwrap().len(), 1);
