@@ -662,7 +662,7 @@ dual_test!(
                 app.post(
                     &s,
                     &format!("/api/page/{home}"),
-                    json!({"blocks": [{"uid": "b", "template": format!("<p>{text}</p>")}]}),
+                    json!({"blocks": [{"uid": "b", "template": format!("<p>{text}</p>"), "css": format!(".{text} {{ color: red; }}")}]}),
                 )
                 .await,
             )
@@ -698,7 +698,16 @@ dual_test!(
         assert_eq!(history["active_deploy_id"], ids[0]);
         // The old deploy's page is still there, unchanged.
         let m = manifest(&app, pid, ids[0]).await;
-        assert!(page_html(&app, &m, "/").await.contains("<p>um</p>"));
+        let html = page_html(&app, &m, "/").await;
+        assert!(html.contains("<p>um</p>"));
+        // No conversion pixel unless one is configured.
+        assert!(!html.contains("fbq("), "{html}");
+        // Both deploys' assets stay in the store: a visitor holding an old page finds them.
+        for id in &ids {
+            for file in manifest(&app, pid, *id).await.routes.values() {
+                assert!(app.app.app.state().blobs.exists(&file.key).await.unwrap());
+            }
+        }
 
         // A deploy of another project cannot be activated through this one.
         let other = new_project(&app, &s, "Outro").await;
