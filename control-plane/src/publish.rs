@@ -47,6 +47,10 @@ const MIN_COMPRESS: usize = 256;
 /// The default weights of a font chosen without variants (spec 2 §7: 400 and 700).
 const DEFAULT_WEIGHTS: &[&str] = &["regular", "700"];
 
+/// First path segments the edge answers itself (assets, the read API, forms): a page there
+/// would never be seen.
+const RESERVED_SEGMENTS: &[&str] = &["_assets", "_api", "_forms"];
+
 /// The address where a project's site answers: its verified domain over HTTPS, else the
 /// preview address.
 pub fn live_url(state: &AppState, project: &Project) -> String {
@@ -618,8 +622,19 @@ async fn build(state: &AppState, project_id: i64, deploy_id: i64) -> Result<Buil
     let redirects = store.project_redirects(project_id).await?;
     let meta = &project.meta.0;
     let live = live_url(state, &project);
-    // Every template must compile before anything is written.
+    // Every template must compile, and every page have an address of its own, before
+    // anything is written.
     for page in &pages {
+        let slug = normalize_page_slug(&page.slug);
+        if RESERVED_SEGMENTS.contains(&slug.split('/').next().unwrap_or("")) {
+            return Err(ApiError::invalid(
+                "slug",
+                format!(
+                    "The page \"{}\" uses the reserved address /{slug}; choose another slug",
+                    page.name
+                ),
+            ));
+        }
         CompiledPage::compile(&Block::list(&page.blocks.0)).map_err(|e| template_error(page, e))?;
     }
 

@@ -241,7 +241,7 @@ async fn full_site(app: &TestApp, s: &Session) -> i64 {
                 "footer": "<!-- rodapé do projeto -->",
                 "favicon": favicon,
                 "conversionApiEnabled": true,
-                "conversionApiAccessToken": "tok",
+                "conversionApiAccessToken": "segredo-do-token-capi",
                 "conversionApiPixelId": "123456"
             }}),
         )
@@ -433,6 +433,11 @@ dual_test!(
             !html.contains("/files/uploads/"),
             "uploads are served from the site: {html}"
         );
+        // The Conversions API token is a server-side secret: never in what visitors can read.
+        let manifest_json = blob(&app, &manifest_key(pid, did)).await;
+        for public in [html.as_bytes(), &manifest_json[..]] {
+            assert!(!String::from_utf8_lossy(public).contains("segredo-do-token-capi"));
+        }
         // Stylesheets: fonts first, then the blocks' bundle; the blocks' script at the end.
         let links: Vec<&str> = html
             .match_indices("<link rel=\"stylesheet\" href=\"")
@@ -846,6 +851,15 @@ dual_test!(
             StatusCode::UNPROCESSABLE_ENTITY,
         )
         .await;
+        // A page at an address the edge keeps for itself.
+        let page = new_page(&app, &s, pid, "Api", json!({"slug": "_api/collections"})).await;
+        let msg = publish_error(&app, &s, pid, StatusCode::UNPROCESSABLE_ENTITY).await;
+        assert!(msg.contains("/_api/collections"), "{msg}");
+        json_ok(
+            app.post(&s, &format!("/api/page/{page}"), json!({"slug": "api"}))
+                .await,
+        )
+        .await;
         // Raw bodies: malformed JSON, a form body, and no body at all (which is fine).
         let cases: [(&str, Option<&str>, &str, StatusCode); 3] = [
             (
@@ -874,9 +888,15 @@ dual_test!(
                 expect_error(res, status).await;
             }
         }
-        // Nothing failed half-way: only the bare publish made a deploy.
+        // Refused input made no deploy; the reserved slug failed one; the bare publish worked.
         let history = deploys(&app, &s, pid).await;
-        assert_eq!(history["data"].as_array().unwrap().len(), 1);
+        let statuses: Vec<&str> = history["data"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|d| d["status"].as_str().unwrap())
+            .collect();
+        assert_eq!(statuses, ["ready", "failed"]);
     }
 );
 
