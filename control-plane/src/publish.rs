@@ -25,6 +25,7 @@ use bytes::Bytes;
 use serde_json::Value;
 use sha2::{Digest, Sha256};
 use vitrine_shared::{
+    Settings,
     blob::BlobError,
     domain::normalize_page_slug,
     render::{Block, CompiledPage, DocumentParts, RenderContext, document},
@@ -53,14 +54,14 @@ const RESERVED_SEGMENTS: &[&str] = &["_assets", "_api", "_forms"];
 
 /// The address where a project's site answers: its verified domain over HTTPS, else the
 /// preview address.
-pub fn live_url(state: &AppState, project: &Project) -> String {
+pub fn live_url(settings: &Settings, project: &Project) -> String {
     match project
         .verified_domain
         .as_deref()
         .or(project.domain.as_deref())
     {
         Some(domain) if project.verified && !domain.is_empty() => format!("https://{domain}"),
-        _ => state.settings.preview_url(&project.slug),
+        _ => settings.preview_url(&project.slug),
     }
 }
 
@@ -621,7 +622,7 @@ async fn build(state: &AppState, project_id: i64, deploy_id: i64) -> Result<Buil
     let collections = store.project_collections(project_id).await?;
     let redirects = store.project_redirects(project_id).await?;
     let meta = &project.meta.0;
-    let live = live_url(state, &project);
+    let live = live_url(&state.settings, &project);
     // Every template must compile, and every page have an address of its own, before
     // anything is written.
     for page in &pages {
@@ -854,6 +855,38 @@ mod tests {
         assert!(br.is_none() && gz.is_none());
         assert!(compressible("text/html; charset=utf-8"));
         assert!(!compressible("font/woff2"));
+    }
+
+    #[test]
+    fn the_live_address_is_the_verified_domain_else_the_preview() {
+        let settings = Settings {
+            preview_url_template: Some("https://{slug}.vitrine.test".into()),
+            ..Settings::default()
+        };
+        let now = chrono::Utc::now();
+        let mut project = Project {
+            id: 1,
+            user_id: 1,
+            name: "Loja".into(),
+            slug: "loja".into(),
+            domain: Some("loja.example.com".into()),
+            token: String::new(),
+            uuid: String::new(),
+            is_published: true,
+            thumbnail: None,
+            thumbnail_timestamp: None,
+            meta: vitrine_shared::store::Json(Value::Null),
+            verified: false,
+            verified_domain: None,
+            verified_at: None,
+            created_at: now,
+            updated_at: now,
+            active_deploy_id: None,
+        };
+        assert_eq!(live_url(&settings, &project), "https://loja.vitrine.test");
+        project.verified = true;
+        project.verified_domain = Some("loja.example.com".into());
+        assert_eq!(live_url(&settings, &project), "https://loja.example.com");
     }
 
     #[test]

@@ -97,7 +97,7 @@ async fn publish_and_describe(
     let project = state.store.project_by_id(project_id).await?;
     Ok(ApiJson(PublishView {
         deploy,
-        url: live_url(state, &project),
+        url: live_url(&state.settings, &project),
     }))
 }
 
@@ -202,6 +202,6 @@ pub async fn activate_deploy(
     let project = state.store.project_by_id(id).await?;
     Ok(ApiJson(PublishView {
         deploy,
-        url: live_url(&state, &project),
+        url: live_url(&state.settings, &project),
     }))
 }

@@ -36,8 +36,9 @@ const DEPLOY_COLUMNS: &str = "id, project_id, status, manifest_key, files, bytes
 pub struct Change {
     pub id: i64,
     pub project_id: i64,
-    /// `deploy` (publish, unpublish, rollback), `project` (slug or domain), `redirects`,
-    /// `records` (key: the collection id).
+    /// `deploy` (publish, unpublish, rollback), `project` (slug, domain or settings changed,
+    /// or the project deleted), `redirects`, `records` (key: the collection id; records,
+    /// fields or the collection itself changed).
     pub kind: String,
     pub key: String,
 }
