@@ -376,6 +376,12 @@ dual_test!(
         }
         let ext = |e: &str| assets.iter().any(|(p, _)| p.ends_with(e));
         assert!(ext(".css") && ext(".js") && ext(".woff2") && ext(".png"));
+        // Already-compressed types (fonts, images) get no variants.
+        for (path, file) in &assets {
+            if path.ends_with(".woff2") || path.ends_with(".png") {
+                assert!(file.br.is_none() && file.gzip.is_none(), "{path}");
+            }
+        }
         // Pages rendered by the edge, collections, redirects and forms.
         assert_eq!(
             m.redirects,
