@@ -22,7 +22,7 @@ use sha2::{Digest, Sha256};
 use vitrine_shared::{
     dual_test,
     site::{Manifest, manifest_key},
-    store::Change,
+    store::{Change, INTERRUPTED_BUILD},
     testing::Backend,
 };
 
@@ -1090,5 +1090,29 @@ dual_test!(
         assert_eq!(got[3].0, "redirects");
         // Collection created and renamed, field added, edited and moved, record added, edited, deleted.
         assert_eq!(got[4..], vec![records; 8][..], "{got:?}");
+    }
+);
+
+dual_test!(
+    async fn builds_a_stopped_process_left_behind_are_marked_failed(app: PublishApp) {
+        let s = app.register("pub-stale@example.com").await;
+        let pid = new_project(&app, &s, "Parado").await;
+        let live = publish(&app, &s, pid).await["deploy"]["id"]
+            .as_i64()
+            .unwrap();
+        // A build whose process died: created, never finished.
+        let stuck = app.store.create_deploy(pid, Some(s.id())).await.unwrap();
+        let later = chrono::Utc::now() + chrono::TimeDelta::seconds(1);
+        assert_eq!(app.store.fail_stale_deploys(later).await.unwrap(), 1);
+        let history = deploys(&app, &s, pid).await;
+        assert_eq!(history["data"][0]["id"], stuck.id);
+        assert_eq!(history["data"][0]["status"], "failed");
+        assert_eq!(history["data"][0]["error"], INTERRUPTED_BUILD);
+        assert_eq!(history["data"][1]["status"], "ready");
+        assert_eq!(history["active_deploy_id"], live);
+        // Recent builds are left alone.
+        app.store.create_deploy(pid, Some(s.id())).await.unwrap();
+        let earlier = chrono::Utc::now() - chrono::TimeDelta::minutes(30);
+        assert_eq!(app.store.fail_stale_deploys(earlier).await.unwrap(), 0);
     }
 );
