@@ -83,12 +83,25 @@ async fn wait_for(mut rx: watch::Receiver<bool>) {
     let _ = rx.wait_for(|stop| *stop).await;
 }
 
-/// Prunes expired sessions and reset tokens, and idle rate-limiter entries, every 10 minutes.
+/// A build still `building` after this long was interrupted (builds take seconds).
+const STALE_BUILD: chrono::TimeDelta = chrono::TimeDelta::minutes(30);
+
+/// Prunes expired sessions and reset tokens, and idle rate-limiter entries, and fails builds
+/// a stopped process left behind, every 10 minutes.
 async fn housekeeping(state: AppState, shutdown: impl std::future::Future<Output = ()>) {
     tokio::pin!(shutdown);
     loop {
         if let Err(e) = state.store.prune_expired().await {
             tracing::warn!(error = %e, "pruning expired sessions failed");
+        }
+        match state
+            .store
+            .fail_stale_deploys(chrono::Utc::now() - STALE_BUILD)
+            .await
+        {
+            Ok(0) => {}
+            Ok(n) => tracing::warn!(builds = n, "marked interrupted builds as failed"),
+            Err(e) => tracing::warn!(error = %e, "failing interrupted builds failed"),
         }
         state.login_limiter.prune();
         tokio::select! {

@@ -1,12 +1,19 @@
 //! Shared application state, cloned cheaply into every handler.
 
-use std::{num::NonZeroU32, sync::Arc};
+use std::{
+    collections::HashMap,
+    num::NonZeroU32,
+    sync::{Arc, Mutex},
+};
 
 use governor::{DefaultKeyedRateLimiter, Quota, RateLimiter};
 use tokio::sync::Notify;
 use vitrine_shared::{Settings, Store, blob::BlobStore};
 
-use crate::error::ApiError;
+use crate::{error::ApiError, outbound::Fetcher};
+
+/// Largest body an outbound fetch may return (a web font file is well under this).
+const FETCH_MAX_BYTES: usize = 8 * 1024 * 1024;
 
 #[derive(Clone)]
 pub struct AppState(Arc<Inner>);
@@ -18,6 +25,10 @@ pub struct Inner {
     pub login_limiter: LoginLimiter,
     /// Wakes the mail worker when something is queued.
     pub mail_wake: Notify,
+    /// Outbound HTTP with the private-address rule applied.
+    pub fetcher: Fetcher,
+    /// One publish at a time per project on this node (see [`AppState::publish_lock`]).
+    publish_locks: Mutex<HashMap<i64, Arc<tokio::sync::Mutex<()>>>>,
 }
 
 impl std::ops::Deref for AppState {
@@ -30,13 +41,27 @@ impl std::ops::Deref for AppState {
 impl AppState {
     pub fn new(settings: Settings, store: Store, blobs: BlobStore) -> Self {
         let login_limiter = LoginLimiter::new(settings.login_attempts_per_minute);
+        let fetcher = Fetcher::new(settings.fetch_allow_private, FETCH_MAX_BYTES);
         AppState(Arc::new(Inner {
             settings,
             store,
             blobs,
             login_limiter,
             mail_wake: Notify::new(),
+            fetcher,
+            publish_locks: Mutex::new(HashMap::new()),
         }))
+    }
+
+    /// The lock that serialises publishing, unpublishing and rollback of one project on this
+    /// node, so a later publish never finishes before an earlier one and the project's state
+    /// changes in the order the owner asked. Across nodes each deploy still writes only under
+    /// its own prefix and [`vitrine_shared::Store::finish_deploy`] switches atomically.
+    pub fn publish_lock(&self, project_id: i64) -> Arc<tokio::sync::Mutex<()>> {
+        let mut locks = self.publish_locks.lock().expect("publish locks poisoned");
+        // Forget locks nobody holds or waits for, so the map stays small.
+        locks.retain(|_, l| Arc::strong_count(l) > 1);
+        locks.entry(project_id).or_default().clone()
     }
 }
 

@@ -37,6 +37,8 @@ pub struct Settings {
     pub acme_directory_url: Option<String>,
     pub acme_ca_bundle: Option<PathBuf>,
     pub dns_nameservers: Option<String>,
+    pub fonts_url: String,
+    pub fetch_allow_private: bool,
     pub dashboard_dir: PathBuf,
     pub upload_max_bytes: u64,
     pub import_max_bytes: u64,
@@ -71,6 +73,8 @@ impl Default for Settings {
             acme_directory_url: None,
             acme_ca_bundle: None,
             dns_nameservers: None,
+            fonts_url: "https://cdn.jsdelivr.net/fontsource/fonts".into(),
+            fetch_allow_private: false,
             dashboard_dir: PathBuf::from("dashboard/dist"),
             upload_max_bytes: 10 * 1024 * 1024,
             import_max_bytes: 32 * 1024 * 1024,
@@ -156,6 +160,14 @@ pub const SETTINGS_HELP: &[(&str, &str)] = &[
     (
         "DNS_NAMESERVERS",
         "comma-separated ip[:port] list used for domain verification; unset: system resolver",
+    ),
+    (
+        "FONTS_URL",
+        "Fontsource-layout font files ({FONTS_URL}/{family}/latin-{weight}-{style}.woff2) copied into published sites [default: https://cdn.jsdelivr.net/fontsource/fonts]",
+    ),
+    (
+        "FETCH_ALLOW_PRIVATE",
+        "let outbound fetches (fonts) reach private, loopback and link-local addresses [default: false]",
     ),
     (
         "DASHBOARD_DIR",
@@ -265,6 +277,21 @@ impl Settings {
             key: "PUBLIC_URL",
             message: e.to_string(),
         })?;
+        match url::Url::parse(&self.fonts_url) {
+            Ok(u) if matches!(u.scheme(), "http" | "https") => {}
+            Ok(_) => {
+                return Err(ConfigError::Invalid {
+                    key: "FONTS_URL",
+                    message: "must be an http(s) URL".into(),
+                });
+            }
+            Err(e) => {
+                return Err(ConfigError::Invalid {
+                    key: "FONTS_URL",
+                    message: e.to_string(),
+                });
+            }
+        }
         if self.platform_domain.trim().is_empty() {
             return Err(ConfigError::Invalid {
                 key: "PLATFORM_DOMAIN",

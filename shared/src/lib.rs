@@ -10,6 +10,7 @@ pub mod content;
 pub mod domain;
 pub mod fields;
 pub mod lifecycle;
+pub mod outbound;
 pub mod redirects;
 pub mod render;
 pub mod secret;

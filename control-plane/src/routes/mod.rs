@@ -9,6 +9,7 @@ pub mod form_history;
 pub mod pages;
 pub mod posts;
 pub mod projects;
+pub mod publish;
 pub mod redirects;
 pub mod session;
 pub mod templates;
@@ -43,6 +44,7 @@ use crate::{csrf, error::ApiError, state::AppState};
         (name = "templates", description = "Themes"),
         (name = "collections", description = "Collections (tables) and their fields"),
         (name = "records", description = "Records (posts), listings, import and export"),
+        (name = "publishing", description = "Publishing, unpublishing, deploy history and rollback"),
         (name = "redirects", description = "Redirect rules of a project"),
         (name = "form history", description = "Form submissions of a published site and their settings"),
         (name = "client panel", description = "The client admin panel and the spreadsheet link"),
@@ -109,6 +111,11 @@ fn api(state: &AppState) -> (Router<AppState>, utoipa::openapi::OpenApi) {
         .routes(routes!(posts::db_data))
         .routes(routes!(transfer::export_csv))
         .routes(routes!(transfer::export_json))
+        .routes(routes!(publish::publish_v2))
+        .routes(routes!(publish::publish_v1))
+        .routes(routes!(publish::unpublish))
+        .routes(routes!(publish::list_deploys))
+        .routes(routes!(publish::activate_deploy))
         .routes(routes!(redirects::list_redirects))
         .routes(routes!(redirects::create_redirect))
         .routes(routes!(

@@ -57,6 +57,8 @@ pub struct ProjectMetaInput {
     pub conversion_api_access_token: Option<String>,
     pub conversion_api_pixel_id: Option<String>,
     pub form_history_order_by: Option<String>,
+    /// Where the published site's form notifications go; empty means the owner's e-mail.
+    pub form_email: Option<String>,
     pub deployv2: Option<bool>,
 }
 
@@ -210,6 +212,16 @@ impl ProjectMetaInput {
         }
         if let Some(v2) = self.deployv2 {
             set("deployv2", Value::Bool(v2));
+        }
+        if let Some(email) = self.form_email {
+            let email = email.trim();
+            if email.is_empty() {
+                meta.remove("formEmail");
+            } else {
+                let email = vitrine_shared::domain::Email::parse(email)
+                    .map_err(|e| Invalid::new("formEmail", e.message))?;
+                meta.insert("formEmail".into(), Value::String(email.as_str().into()));
+            }
         }
         // The rule spans fields, so check it on the merged result.
         let text = |k: &str| {

@@ -11,6 +11,7 @@ mod openapi;
 mod pages;
 mod process;
 mod projects;
+mod publish;
 mod redirects;
 mod session;
 mod templates;

@@ -207,9 +207,15 @@ impl Store {
             "INSERT INTO collections (project_id, name, slug, meta, created_at, updated_at) VALUES ($1, $2, $3, $4, $5, $5) \
              RETURNING {COLLECTION_COLUMNS}"
         );
-        let c = dispatch!(self, p => sqlx::query_as::<_, Collection>(trusted(&sql))
-            .bind(project_id).bind(name).bind(slug).bind(Json(meta)).bind(now())
-            .fetch_one(p).await.map_err(map_err))?;
+        let c = dispatch!(self, p => {
+            let mut tx = p.begin().await.map_err(map_err)?;
+            let c = sqlx::query_as::<_, Collection>(trusted(&sql))
+                .bind(project_id).bind(name).bind(slug).bind(Json(meta)).bind(now())
+                .fetch_one(&mut *tx).await.map_err(map_err)?;
+            records_changed!(tx, c.id)?;
+            tx.commit().await.map_err(map_err)?;
+            Ok::<_, StoreError>(c)
+        })?;
         self.touch_project(project_id).await?;
         Ok(c)
     }
@@ -240,10 +246,17 @@ impl Store {
         let sql = format!(
             "UPDATE collections SET name = $1, slug = $2, meta = $3, updated_at = $4 WHERE id = $5 RETURNING {COLLECTION_COLUMNS}"
         );
-        let c = dispatch!(self, p => sqlx::query_as::<_, Collection>(trusted(&sql))
-            .bind(name).bind(slug).bind(Json(meta)).bind(now()).bind(id)
-            .fetch_optional(p).await.map_err(map_err))?
-        .ok_or(StoreError::NotFound)?;
+        // The slug names the read API's path and the meta its order: the edge must hear.
+        let c = dispatch!(self, p => {
+            let mut tx = p.begin().await.map_err(map_err)?;
+            let c = sqlx::query_as::<_, Collection>(trusted(&sql))
+                .bind(name).bind(slug).bind(Json(meta)).bind(now()).bind(id)
+                .fetch_optional(&mut *tx).await.map_err(map_err)?
+                .ok_or(StoreError::NotFound)?;
+            records_changed!(tx, id)?;
+            tx.commit().await.map_err(map_err)?;
+            Ok::<_, StoreError>(c)
+        })?;
         self.touch_project(c.project_id).await?;
         Ok(c)
     }
@@ -315,10 +328,16 @@ impl Store {
              VALUES ($1, $2, $3, $4, $5, (SELECT COALESCE(MAX(position), -1) + 1 FROM fields WHERE collection_id = $1), $6, $7) \
              RETURNING {FIELD_COLUMNS}"
         );
-        dispatch!(self, p => sqlx::query_as::<_, Field>(trusted(&sql))
-            .bind(collection_id).bind(&f.name).bind(&f.slug).bind(&f.kind).bind(f.required)
-            .bind(Json(&f.options)).bind(Json(&f.meta))
-            .fetch_one(p).await.map_err(map_err))
+        dispatch!(self, p => {
+            let mut tx = p.begin().await.map_err(map_err)?;
+            let field = sqlx::query_as::<_, Field>(trusted(&sql))
+                .bind(collection_id).bind(&f.name).bind(&f.slug).bind(&f.kind).bind(f.required)
+                .bind(Json(&f.options)).bind(Json(&f.meta))
+                .fetch_one(&mut *tx).await.map_err(map_err)?;
+            records_changed!(tx, collection_id)?;
+            tx.commit().await.map_err(map_err)?;
+            Ok(field)
+        })
     }
 
     pub async fn update_field(&self, id: i64, f: &FieldInput) -> Result<Field> {
@@ -326,10 +345,16 @@ impl Store {
             "UPDATE fields SET name = $1, slug = $2, type = $3, required = $4, options = $5, meta = $6 WHERE id = $7 \
              RETURNING {FIELD_COLUMNS}"
         );
-        dispatch!(self, p => sqlx::query_as::<_, Field>(trusted(&sql))
-            .bind(&f.name).bind(&f.slug).bind(&f.kind).bind(f.required).bind(Json(&f.options)).bind(Json(&f.meta)).bind(id)
-            .fetch_optional(p).await.map_err(map_err))?
-            .ok_or(StoreError::NotFound)
+        dispatch!(self, p => {
+            let mut tx = p.begin().await.map_err(map_err)?;
+            let field = sqlx::query_as::<_, Field>(trusted(&sql))
+                .bind(&f.name).bind(&f.slug).bind(&f.kind).bind(f.required).bind(Json(&f.options)).bind(Json(&f.meta)).bind(id)
+                .fetch_optional(&mut *tx).await.map_err(map_err)?
+                .ok_or(StoreError::NotFound)?;
+            records_changed!(tx, field.collection_id)?;
+            tx.commit().await.map_err(map_err)?;
+            Ok(field)
+        })
     }
 
     /// Deletes a field and removes its value from every post, in one transaction.
@@ -367,6 +392,7 @@ impl Store {
                     return Err(StoreError::NotFound);
                 }
             }
+            records_changed!(tx, collection_id)?;
             tx.commit().await.map_err(map_err)
         })
     }

@@ -34,7 +34,9 @@ pub use collections::{
 pub use models::*;
 pub use outbox::OutboxMail;
 pub use projects::NewProject;
-pub use publishing::{CHANGES_CHANNEL, Change, Deploy, NewSubmission, SiteRow, Submission};
+pub use publishing::{
+    CHANGES_CHANNEL, Change, Deploy, INTERRUPTED_BUILD, NewSubmission, SiteRow, Submission,
+};
 pub use redirects::{RedirectOrder, RedirectQuery, RedirectRule};
 pub use sqlx::types::Json;
 pub use templates::TemplateInfo;

@@ -43,6 +43,16 @@ impl Store {
             .ok_or(StoreError::NotFound)
     }
 
+    /// Every page of a project with its content, the home page first (publishing).
+    pub async fn pages_of_project(&self, project_id: i64) -> Result<Vec<Page>> {
+        let sql = format!(
+            "SELECT {PAGE_COLUMNS} FROM pages WHERE project_id = $1 \
+             ORDER BY CASE WHEN slug = '/' THEN 0 ELSE 1 END, id"
+        );
+        dispatch!(self, p => sqlx::query_as::<_, Page>(trusted(&sql))
+            .bind(project_id).fetch_all(p).await.map_err(map_err))
+    }
+
     /// The project a page belongs to (for authorization before anything else is read).
     pub async fn page_project_id(&self, id: i64) -> Result<i64> {
         dispatch!(self, p => sqlx::query_scalar::<_, i64>("SELECT project_id FROM pages WHERE id = $1")

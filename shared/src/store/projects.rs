@@ -5,7 +5,7 @@ use sqlx::types::Json;
 
 use super::{
     CollectionSummary, PageSummary, Project, ProjectChanges, ProjectOwner, Result, Store,
-    StoreError, dispatch, map_err, now, trusted,
+    StoreError, dispatch, map_err, now, publishing::push_change, trusted,
 };
 
 pub(crate) const PROJECT_COLUMNS: &str = "id, user_id, name, slug, domain, token, uuid, is_published, thumbnail, \
@@ -94,16 +94,32 @@ impl Store {
              verified_at = CASE WHEN $6 THEN verified_at ELSE NULL END \
              WHERE id = $7 RETURNING {PROJECT_COLUMNS}"
         );
-        dispatch!(self, p => sqlx::query_as::<_, Project>(trusted(&sql))
-            .bind(&name).bind(&slug).bind(&domain).bind(Json(&meta)).bind(now()).bind(keep_verification).bind(id)
-            .fetch_optional(p).await.map_err(map_err))?
-            .ok_or(StoreError::NotFound)
+        // Slug, domain and meta (fonts, code, pixel) decide what visitors get: tell the edges.
+        dispatch!(self, p => {
+            let mut tx = p.begin().await.map_err(map_err)?;
+            let project = sqlx::query_as::<_, Project>(trusted(&sql))
+                .bind(&name).bind(&slug).bind(&domain).bind(Json(&meta)).bind(now()).bind(keep_verification).bind(id)
+                .fetch_optional(&mut *tx).await.map_err(map_err)?
+                .ok_or(StoreError::NotFound)?;
+            push_change!(tx, id, "project", "")?;
+            tx.commit().await.map_err(map_err)?;
+            Ok(project)
+        })
     }
 
     /// Deletes a project with its pages, collections, redirects and history (cascade).
     pub async fn delete_project(&self, id: i64) -> Result<()> {
-        let n = dispatch!(self, p => sqlx::query("DELETE FROM projects WHERE id = $1")
-            .bind(id).execute(p).await.map(|r| r.rows_affected()).map_err(map_err))?;
+        // The change feed has no foreign key, so the entry outlives the project and edges forget it.
+        let n = dispatch!(self, p => {
+            let mut tx = p.begin().await.map_err(map_err)?;
+            let n = sqlx::query("DELETE FROM projects WHERE id = $1")
+                .bind(id).execute(&mut *tx).await.map(|r| r.rows_affected()).map_err(map_err)?;
+            if n > 0 {
+                push_change!(tx, id, "project", "")?;
+            }
+            tx.commit().await.map_err(map_err)?;
+            Ok::<_, StoreError>(n)
+        })?;
         if n == 0 {
             Err(StoreError::NotFound)
         } else {

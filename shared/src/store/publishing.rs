@@ -29,6 +29,9 @@ pub struct Deploy {
 /// trigger from migration 0004 sends the entry's id), so edges that `LISTEN` hear of it at once.
 pub const CHANGES_CHANNEL: &str = "vitrine_changes";
 
+/// The reason recorded for a build whose process stopped before it finished.
+pub const INTERRUPTED_BUILD: &str = "The build was interrupted; please publish again";
+
 const DEPLOY_COLUMNS: &str = "id, project_id, status, manifest_key, files, bytes, error, created_by, created_at, finished_at";
 
 /// One entry of the change feed.
@@ -36,8 +39,9 @@ const DEPLOY_COLUMNS: &str = "id, project_id, status, manifest_key, files, bytes
 pub struct Change {
     pub id: i64,
     pub project_id: i64,
-    /// `deploy` (publish, unpublish, rollback), `project` (slug or domain), `redirects`,
-    /// `records` (key: the collection id).
+    /// `deploy` (publish, unpublish, rollback), `project` (slug, domain or settings changed,
+    /// or the project deleted), `redirects`, `records` (key: the collection id; records,
+    /// fields or the collection itself changed).
     pub kind: String,
     pub key: String,
 }
@@ -144,6 +148,17 @@ impl Store {
             "UPDATE deploys SET status = 'failed', error = $1, finished_at = $2 WHERE id = $3")
             .bind(error).bind(now()).bind(deploy_id)
             .execute(p).await.map(|_| ()).map_err(map_err))
+    }
+
+    /// Marks builds started before `before` and still `building` as failed: their process
+    /// stopped half-way (a crash or a restart), and a build is never that slow. Returns how
+    /// many were marked. The live site is untouched, as for any failed build.
+    pub async fn fail_stale_deploys(&self, before: DateTime<Utc>) -> Result<u64> {
+        dispatch!(self, p => sqlx::query(
+            "UPDATE deploys SET status = 'failed', error = $1, finished_at = $2 \
+             WHERE status = 'building' AND created_at < $3")
+            .bind(INTERRUPTED_BUILD).bind(now()).bind(before)
+            .execute(p).await.map(|r| r.rows_affected()).map_err(map_err))
     }
 
     /// A project's deploys, newest first.

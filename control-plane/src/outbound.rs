@@ -1,0 +1,167 @@
+//! Outbound HTTP fetches made on a site owner's behalf (web fonts at publish time).
+//!
+//! reqwest is the maintained async HTTP client of the tokio ecosystem (rustls, timeouts,
+//! redirect policies, pluggable DNS). The guard follows DESIGN.md §4 "Outbound fetches":
+//! http(s) only; every address a host name resolves to is checked by
+//! [`vitrine_shared::outbound::is_public`] inside the client's own resolver, right before it
+//! connects, so a name cannot be switched to an internal address between check and use; IP
+//! literals (which skip the resolver) are checked before each request and redirect; bodies
+//! and time are bounded. `FETCH_ALLOW_PRIVATE` lifts the address rule (tests, private mirrors).
+
+use std::{net::SocketAddr, sync::Arc, time::Duration};
+
+use bytes::{Bytes, BytesMut};
+use reqwest::{
+    Client, StatusCode,
+    dns::{Addrs, Name, Resolve, Resolving},
+    redirect,
+};
+use vitrine_shared::outbound::is_public;
+
+/// Why a fetch gave nothing.
+#[derive(Debug, thiserror::Error)]
+pub enum FetchError {
+    #[error("only http and https addresses can be fetched")]
+    Scheme,
+    #[error("the address is private or local and may not be fetched")]
+    Refused,
+    #[error("the server answered {0}")]
+    Status(StatusCode),
+    #[error("the answer is larger than {0} bytes")]
+    TooLarge(usize),
+    #[error("{0}")]
+    Http(String),
+}
+
+/// Resolves with the system resolver and keeps only public addresses.
+struct PublicOnly;
+
+impl Resolve for PublicOnly {
+    fn resolve(&self, name: Name) -> Resolving {
+        Box::pin(async move {
+            let found: Vec<SocketAddr> = tokio::net::lookup_host((name.as_str(), 0))
+                .await?
+                .filter(|a| is_public(a.ip()))
+                .collect();
+            if found.is_empty() {
+                return Err(Box::new(FetchError::Refused) as _);
+            }
+            Ok(Box::new(found.into_iter()) as Addrs)
+        })
+    }
+}
+
+/// An HTTP client with the outbound rules applied.
+#[derive(Clone, Debug)]
+pub struct Fetcher {
+    client: Client,
+    allow_private: bool,
+    max_bytes: usize,
+}
+
+/// Whether `url`'s host is an IP literal that the rules refuse.
+fn refused_literal(url: &reqwest::Url, allow_private: bool) -> bool {
+    if allow_private {
+        return false;
+    }
+    match url.host() {
+        Some(url::Host::Ipv4(ip)) => !is_public(ip.into()),
+        Some(url::Host::Ipv6(ip)) => !is_public(ip.into()),
+        _ => false,
+    }
+}
+
+impl Fetcher {
+    pub fn new(allow_private: bool, max_bytes: usize) -> Fetcher {
+        let policy = redirect::Policy::custom(move |attempt| {
+            if attempt.previous().len() >= 3 {
+                attempt.error("too many redirects")
+            } else if !matches!(attempt.url().scheme(), "http" | "https") {
+                attempt.error(FetchError::Scheme)
+            } else if refused_literal(attempt.url(), allow_private) {
+                attempt.error(FetchError::Refused)
+            } else {
+                attempt.follow()
+            }
+        });
+        let mut builder = Client::builder()
+            .connect_timeout(Duration::from_secs(5))
+            .timeout(Duration::from_secs(20))
+            .redirect(policy)
+            .user_agent(concat!("vitrine/", env!("CARGO_PKG_VERSION")));
+        if !allow_private {
+            builder = builder.dns_resolver(Arc::new(PublicOnly));
+        }
+        Fetcher {
+            client: builder.build().expect("the HTTP client builds"),
+            allow_private,
+            max_bytes,
+        }
+    }
+
+    /// GETs `url` and returns its body, refusing anything the rules forbid.
+    pub async fn get(&self, url: &str) -> Result<Bytes, FetchError> {
+        let parsed = reqwest::Url::parse(url).map_err(|e| FetchError::Http(e.to_string()))?;
+        if !matches!(parsed.scheme(), "http" | "https") {
+            return Err(FetchError::Scheme);
+        }
+        if refused_literal(&parsed, self.allow_private) {
+            return Err(FetchError::Refused);
+        }
+        let mut res = self.client.get(parsed).send().await.map_err(describe)?;
+        if !res.status().is_success() {
+            return Err(FetchError::Status(res.status()));
+        }
+        if res.content_length().unwrap_or(0) > self.max_bytes as u64 {
+            return Err(FetchError::TooLarge(self.max_bytes));
+        }
+        let mut body = BytesMut::new();
+        while let Some(chunk) = res.chunk().await.map_err(describe)? {
+            if body.len() + chunk.len() > self.max_bytes {
+                return Err(FetchError::TooLarge(self.max_bytes));
+            }
+            body.extend_from_slice(&chunk);
+        }
+        Ok(body.freeze())
+    }
+}
+
+/// reqwest's errors wrap the cause; a refusal from the guard is reported as such.
+fn describe(e: reqwest::Error) -> FetchError {
+    let mut source: Option<&(dyn std::error::Error + 'static)> = Some(&e);
+    while let Some(s) = source {
+        if let Some(FetchError::Refused) = s.downcast_ref::<FetchError>() {
+            return FetchError::Refused;
+        }
+        source = s.source();
+    }
+    if e.is_timeout() {
+        return FetchError::Http("timed out".into());
+    }
+    FetchError::Http(e.without_url().to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[tokio::test]
+    async fn private_addresses_and_other_schemes_are_refused() {
+        let f = Fetcher::new(false, 1024);
+        for url in [
+            "http://127.0.0.1:9/x",
+            "http://[::1]:9/x",
+            "http://169.254.169.254/latest/meta-data",
+            "http://localhost:9/x",
+        ] {
+            assert!(
+                matches!(f.get(url).await, Err(FetchError::Refused)),
+                "{url}"
+            );
+        }
+        assert!(matches!(
+            f.get("file:///etc/passwd").await,
+            Err(FetchError::Scheme)
+        ));
+    }
+}

@@ -1,0 +1,904 @@
+//! Publishing: builds an immutable deploy of a project in the object store and then makes it
+//! live in one database transaction (DESIGN.md §3 "Publishing").
+//!
+//! A build reads the project, its pages, collections and redirects and writes:
+//! - every static page as a full HTML document (`vitrine_shared::render::document`, the same
+//!   renderer as the editor's preview) under `deploys/{project}/{deploy}/pages/…`;
+//! - content-addressed assets under `sites/{project}/assets/{hash}.{ext}` (served at
+//!   `/_assets/…`): each page's block CSS and JS bundle, the fonts stylesheet and font files
+//!   (provider fonts fetched once and cached in the object store under `fonts/…`; custom
+//!   fonts from the owner's uploads), the favicon, and every uploaded file a page refers to;
+//! - `.br` and `.gz` variants of compressible objects (brotli and flate2: the maintained
+//!   pure-Rust brotli port used by the Rust HTTP stack, and the standard DEFLATE crate);
+//! - the manifest (`vitrine_shared::site::Manifest`), written last.
+//!
+//! Only then does [`Store::finish_deploy`](vitrine_shared::Store::finish_deploy) point the
+//! project at the deploy and append to the change feed. Any failure marks the deploy failed
+//! and leaves the live site as it was. Pages with database-fed lists and collection pages are
+//! not rendered here: their blocks and document parts go into the manifest and the edge renders
+//! them from live records, so record edits need no re-publish.
+
+use std::collections::{BTreeMap, HashMap};
+use std::io::Write;
+
+use bytes::Bytes;
+use serde_json::Value;
+use sha2::{Digest, Sha256};
+use vitrine_shared::{
+    Settings,
+    blob::BlobError,
+    domain::normalize_page_slug,
+    render::{Block, CompiledPage, DocumentParts, RenderContext, document},
+    site::{
+        ASSET_PREFIX, DynamicPage, FormSettings, MANIFEST_VERSION, Manifest, StaticFile, asset_key,
+        deploy_prefix, manifest_key,
+    },
+    store::{Deploy, Page, Project},
+};
+
+use crate::{error::ApiError, state::AppState};
+
+/// Hex digits of the SHA-256 that name a content-addressed asset (64 bits: collisions
+/// within one site are not a concern at this length).
+const HASH_LEN: usize = 16;
+
+/// Bodies smaller than this are not worth a compressed variant.
+const MIN_COMPRESS: usize = 256;
+
+/// The default weights of a font chosen without variants (spec 2 §7: 400 and 700).
+const DEFAULT_WEIGHTS: &[&str] = &["regular", "700"];
+
+/// First path segments the edge answers itself (assets, the read API, forms): a page there
+/// would never be seen.
+const RESERVED_SEGMENTS: &[&str] = &["_assets", "_api", "_forms"];
+
+/// The address where a project's site answers: its verified domain over HTTPS, else the
+/// preview address.
+pub fn live_url(settings: &Settings, project: &Project) -> String {
+    match project
+        .verified_domain
+        .as_deref()
+        .or(project.domain.as_deref())
+    {
+        Some(domain) if project.verified && !domain.is_empty() => format!("https://{domain}"),
+        _ => settings.preview_url(&project.slug),
+    }
+}
+
+/// Builds and activates a new deploy of `project_id`. On failure the deploy is recorded as
+/// failed with the reason and the previous deploy stays live.
+///
+/// The work runs in its own task: a caller that goes away (a closed browser tab) does not
+/// cancel a build half-way and leave its deploy `building` for ever.
+pub async fn publish(state: &AppState, project_id: i64, user_id: i64) -> Result<Deploy, ApiError> {
+    let state = state.clone();
+    tokio::spawn(async move {
+        let lock = state.publish_lock(project_id);
+        let _guard = lock.lock().await;
+        let deploy = state.store.create_deploy(project_id, Some(user_id)).await?;
+        let result = match build(&state, project_id, deploy.id).await {
+            Ok(built) => state
+                .store
+                .finish_deploy(deploy.id, &built.manifest_key, built.files, built.bytes)
+                .await
+                .map_err(ApiError::from),
+            Err(e) => Err(e),
+        };
+        if let Err(e) = &result {
+            record_failure(&state, project_id, deploy.id, e).await;
+        }
+        result
+    })
+    .await
+    .map_err(internal)?
+}
+
+/// Marks the deploy failed with a reason the owner can read (internal causes are logged).
+async fn record_failure(state: &AppState, project_id: i64, deploy_id: i64, e: &ApiError) {
+    let reason = match e {
+        ApiError::Internal(cause) => {
+            tracing::error!(project_id, deploy_id, error = ?cause, "deploy failed");
+            "Internal error while building the site".to_string()
+        }
+        other => other.to_string(),
+    };
+    if let Err(fail) = state.store.fail_deploy(deploy_id, &reason).await {
+        tracing::error!(deploy_id, error = ?fail, "could not record the failed deploy");
+    }
+}
+
+/// What a finished build wrote.
+struct Built {
+    manifest_key: String,
+    files: i64,
+    bytes: i64,
+}
+
+fn internal(e: impl Into<anyhow::Error>) -> ApiError {
+    ApiError::Internal(e.into())
+}
+
+fn blob_err(e: BlobError) -> ApiError {
+    internal(anyhow::anyhow!("blob store: {e}"))
+}
+
+fn hash_hex(bytes: &[u8]) -> String {
+    hex::encode(Sha256::digest(bytes))
+}
+
+fn text_of<'a>(meta: &'a Value, key: &str) -> &'a str {
+    meta.get(key).and_then(Value::as_str).unwrap_or("").trim()
+}
+
+/// Whether a body of this type shrinks under general-purpose compression.
+fn compressible(content_type: &str) -> bool {
+    let base = content_type.split(';').next().unwrap_or("").trim();
+    base.starts_with("text/")
+        || matches!(
+            base,
+            "application/javascript"
+                | "application/json"
+                | "application/xml"
+                | "application/manifest+json"
+                | "image/svg+xml"
+                | "image/x-icon"
+                | "image/vnd.microsoft.icon"
+                | "font/ttf"
+                | "font/otf"
+                | "application/vnd.ms-fontobject"
+        )
+}
+
+/// The `.br` and `.gz` variants worth keeping (each must save at least a tenth).
+fn compress(data: &[u8]) -> (Option<Vec<u8>>, Option<Vec<u8>>) {
+    let worth = |v: Vec<u8>| (v.len() * 10 < data.len() * 9).then_some(v);
+    // Quality 11 is slow on large bodies; pages and bundles are small, uploads can be large.
+    let quality = if data.len() < 1024 * 1024 { 11 } else { 7 };
+    let mut br = Vec::new();
+    {
+        let mut w = brotli::CompressorWriter::new(&mut br, 4096, quality, 22);
+        if w.write_all(data).is_err() {
+            return (None, None);
+        }
+    }
+    let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::best());
+    let gz = gz.write_all(data).and_then(|_| gz.finish()).ok();
+    (worth(br), gz.and_then(worth))
+}
+
+/// A font face to serve: family, weight, style and the file's URL on the site.
+struct FontFace {
+    family: String,
+    weight: String,
+    style: &'static str,
+    url: String,
+}
+
+/// `regular` → 400 normal, `italic` → 400 italic, `700` → 700 normal, `700italic` → 700 italic.
+fn parse_variant(v: &str) -> Option<(String, &'static str)> {
+    let v = v.trim();
+    let (weight, style) = match v.strip_suffix("italic") {
+        Some(w) => (w, "italic"),
+        None => (v, "normal"),
+    };
+    let weight = match weight {
+        "" | "regular" => "400",
+        w if w.len() == 3 && w.ends_with("00") && ('1'..='9').contains(&w.chars().next()?) => w,
+        _ => return None,
+    };
+    Some((weight.to_string(), style))
+}
+
+/// Fontsource's id of a family: `Open Sans` → `open-sans`.
+fn family_id(family: &str) -> String {
+    family
+        .trim()
+        .to_lowercase()
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join("-")
+        .chars()
+        .filter(|c| c.is_ascii_alphanumeric() || *c == '-')
+        .collect()
+}
+
+/// A family name made safe for a CSS string.
+fn css_family(family: &str) -> String {
+    family
+        .chars()
+        .filter(|c| c.is_alphanumeric() || matches!(c, ' ' | '-' | '_'))
+        .collect()
+}
+
+/// Occurrences of our own upload URLs in `text`: (byte range, blob key). Both `/files/uploads/…`
+/// and `{public_url}/files/uploads/…` are found; the same path under another host is not ours.
+fn find_uploads(text: &str, public_url: &str) -> Vec<(std::ops::Range<usize>, String)> {
+    const NEEDLE: &str = "/files/uploads/";
+    let public_url = public_url.trim_end_matches('/');
+    let mut out = Vec::new();
+    let mut from = 0;
+    while let Some(pos) = text[from..].find(NEEDLE) {
+        let start = from + pos;
+        let path_end = text[start..]
+            .find(|c: char| !(c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '-' | '/')))
+            .map(|i| start + i)
+            .unwrap_or(text.len());
+        from = path_end.max(start + NEEDLE.len());
+        let path = text[start..path_end].trim_end_matches('.');
+        let end = start + path.len();
+        let mut begin = start;
+        if !public_url.is_empty() && text[..start].ends_with(public_url) {
+            begin = start - public_url.len();
+        } else if text[..start]
+            .chars()
+            .next_back()
+            .is_some_and(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '-' | ':' | '/'))
+        {
+            continue;
+        }
+        let key = &path["/files/".len()..];
+        if key.len() > "uploads/".len() && !key.contains("//") && !key.contains("..") {
+            out.push((begin..end, key.to_string()));
+        }
+    }
+    out
+}
+
+/// One build: the objects written so far and the manifest's routes.
+struct Build<'a> {
+    state: &'a AppState,
+    project_id: i64,
+    deploy_id: i64,
+    routes: BTreeMap<String, StaticFile>,
+    /// Upload key → asset URL (or None when the upload is missing), so each is copied once.
+    uploads: HashMap<String, Option<String>>,
+    files: i64,
+    bytes: i64,
+}
+
+impl<'a> Build<'a> {
+    /// Writes `data` (and its variants) at `key` unless an object is already there, and
+    /// describes it. Variants are written before the body, so an existing body implies its
+    /// variants exist.
+    async fn put(
+        &mut self,
+        key: String,
+        data: Bytes,
+        content_type: &str,
+        immutable: bool,
+    ) -> Result<StaticFile, ApiError> {
+        let blobs = &self.state.blobs;
+        let etag = format!("\"{}\"", &hash_hex(&data)[..HASH_LEN]);
+        let size = data.len() as u64;
+        let (br_key, gz_key) = (format!("{key}.br"), format!("{key}.gz"));
+        let want_variants = data.len() >= MIN_COMPRESS && compressible(content_type);
+        let (br, gzip) = if immutable && blobs.exists(&key).await.map_err(blob_err)? {
+            if want_variants {
+                (
+                    blobs
+                        .exists(&br_key)
+                        .await
+                        .map_err(blob_err)?
+                        .then_some(br_key),
+                    blobs
+                        .exists(&gz_key)
+                        .await
+                        .map_err(blob_err)?
+                        .then_some(gz_key),
+                )
+            } else {
+                (None, None)
+            }
+        } else {
+            let (br, gz) = if want_variants {
+                let body = data.clone();
+                tokio::task::spawn_blocking(move || compress(&body))
+                    .await
+                    .map_err(internal)?
+            } else {
+                (None, None)
+            };
+            let mut written = (None, None);
+            if let Some(br) = br {
+                blobs.put(&br_key, br.into()).await.map_err(blob_err)?;
+                written.0 = Some(br_key);
+            }
+            if let Some(gz) = gz {
+                blobs.put(&gz_key, gz.into()).await.map_err(blob_err)?;
+                written.1 = Some(gz_key);
+            }
+            blobs.put(&key, data).await.map_err(blob_err)?;
+            written
+        };
+        self.files += 1;
+        self.bytes += size as i64;
+        Ok(StaticFile {
+            key,
+            content_type: content_type.to_string(),
+            etag,
+            size,
+            br,
+            gzip,
+            immutable,
+        })
+    }
+
+    /// Stores a content-addressed asset and returns its URL on the site.
+    async fn asset(&mut self, data: Bytes, ext: &str) -> Result<String, ApiError> {
+        let name = format!("{}.{ext}", &hash_hex(&data)[..HASH_LEN]);
+        let path = format!("{ASSET_PREFIX}{name}");
+        if !self.routes.contains_key(&path) {
+            let content_type = mime_guess::from_ext(ext)
+                .first_or_octet_stream()
+                .essence_str()
+                .to_string();
+            let content_type = if content_type.starts_with("text/") {
+                format!("{content_type}; charset=utf-8")
+            } else {
+                content_type
+            };
+            let file = self
+                .put(asset_key(self.project_id, &name), data, &content_type, true)
+                .await?;
+            self.routes.insert(path.clone(), file);
+        }
+        Ok(path)
+    }
+
+    /// Copies an upload (`uploads/…`) into the site's assets; None when it no longer exists.
+    async fn upload(&mut self, key: &str) -> Result<Option<String>, ApiError> {
+        if let Some(done) = self.uploads.get(key) {
+            return Ok(done.clone());
+        }
+        let url = match self.state.blobs.get(key).await {
+            Ok(data) => {
+                let ext: String = key
+                    .rsplit_once('.')
+                    .map(|(_, e)| e.to_ascii_lowercase())
+                    .filter(|e| {
+                        !e.is_empty()
+                            && e.len() <= 8
+                            && e.chars().all(|c| c.is_ascii_alphanumeric())
+                    })
+                    .unwrap_or_else(|| "bin".into());
+                Some(self.asset(data, &ext).await?)
+            }
+            Err(BlobError::NotFound | BlobError::InvalidKey) => {
+                tracing::warn!(
+                    project_id = self.project_id,
+                    key,
+                    "a page refers to a missing upload"
+                );
+                None
+            }
+            Err(e) => return Err(blob_err(e)),
+        };
+        self.uploads.insert(key.to_string(), url.clone());
+        Ok(url)
+    }
+
+    /// `text` with every reference to one of our uploads pointed at the site's own copy.
+    async fn link_uploads(&mut self, text: &str) -> Result<String, ApiError> {
+        let found = find_uploads(text, &self.state.settings.public_url);
+        if found.is_empty() {
+            return Ok(text.to_string());
+        }
+        let mut out = String::with_capacity(text.len());
+        let mut last = 0;
+        for (range, key) in found {
+            out.push_str(&text[last..range.start]);
+            match self.upload(&key).await? {
+                Some(url) => out.push_str(&url),
+                None => out.push_str(&text[range.clone()]),
+            }
+            last = range.end;
+        }
+        out.push_str(&text[last..]);
+        Ok(out)
+    }
+
+    /// One URL setting (favicon, SEO image): an upload becomes an asset, anything else stays.
+    async fn link_url(&mut self, url: &str) -> Result<String, ApiError> {
+        self.link_uploads(url.trim()).await
+    }
+
+    /// A provider font file, from the object-store cache or fetched and cached.
+    async fn provider_font(
+        &mut self,
+        family: &str,
+        weight: &str,
+        style: &str,
+    ) -> Result<Bytes, ApiError> {
+        let id = family_id(family);
+        let file = format!("latin-{weight}-{style}.woff2");
+        let cache_key = format!("fonts/{id}/{file}");
+        match self.state.blobs.get(&cache_key).await {
+            Ok(b) => return Ok(b),
+            Err(BlobError::NotFound) => {}
+            Err(e) => return Err(blob_err(e)),
+        }
+        let url = format!(
+            "{}/{id}/{file}",
+            self.state.settings.fonts_url.trim_end_matches('/')
+        );
+        let data = self.state.fetcher.get(&url).await.map_err(|e| {
+            ApiError::invalid(
+                "fonts",
+                format!("The font {family} ({weight} {style}) could not be fetched: {e}"),
+            )
+        })?;
+        self.state
+            .blobs
+            .put(&cache_key, data.clone())
+            .await
+            .map_err(blob_err)?;
+        Ok(data)
+    }
+
+    /// The fonts stylesheet's URL and the default family, from the project's meta.
+    async fn fonts(&mut self, meta: &Value) -> Result<(Option<String>, Option<String>), ApiError> {
+        let mut faces: Vec<FontFace> = Vec::new();
+        let mut custom_families: Vec<String> = Vec::new();
+        for f in meta
+            .get("customFonts")
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+        {
+            let family = css_family(text_of(f, "family"));
+            let file = text_of(f, "filename");
+            if family.is_empty() || file.is_empty() {
+                continue;
+            }
+            let variant = f
+                .get("variants")
+                .and_then(Value::as_array)
+                .and_then(|v| v.first())
+                .and_then(Value::as_str)
+                .unwrap_or("regular");
+            let Some((weight, style)) = parse_variant(variant) else {
+                continue;
+            };
+            let url = self.link_url(file).await?;
+            if url.starts_with(ASSET_PREFIX) {
+                faces.push(FontFace {
+                    family: family.clone(),
+                    weight,
+                    style,
+                    url,
+                });
+            }
+            custom_families.push(family.to_lowercase());
+        }
+        let default = meta.get("defaultFont").filter(|f| f.is_object());
+        let mut wanted: Vec<(String, Vec<String>)> = Vec::new();
+        for f in default.into_iter().chain(
+            meta.get("fonts")
+                .and_then(Value::as_array)
+                .into_iter()
+                .flatten(),
+        ) {
+            let family = css_family(text_of(f, "family"));
+            if family.is_empty() || custom_families.contains(&family.to_lowercase()) {
+                continue;
+            }
+            let mut variants: Vec<String> = f
+                .get("variants")
+                .and_then(Value::as_array)
+                .map(|v| {
+                    v.iter()
+                        .filter_map(Value::as_str)
+                        .map(String::from)
+                        .collect()
+                })
+                .unwrap_or_default();
+            if variants.is_empty() {
+                variants = DEFAULT_WEIGHTS.iter().map(|s| s.to_string()).collect();
+            }
+            match wanted
+                .iter_mut()
+                .find(|(f, _)| f.eq_ignore_ascii_case(&family))
+            {
+                Some((_, vs)) => vs.extend(variants),
+                None => wanted.push((family, variants)),
+            }
+        }
+        for (family, variants) in wanted {
+            let mut seen = Vec::new();
+            for v in variants {
+                let Some((weight, style)) = parse_variant(&v) else {
+                    continue;
+                };
+                if seen.contains(&(weight.clone(), style)) {
+                    continue;
+                }
+                seen.push((weight.clone(), style));
+                let data = self.provider_font(&family, &weight, style).await?;
+                let url = self.asset(data, "woff2").await?;
+                faces.push(FontFace {
+                    family: family.clone(),
+                    weight,
+                    style,
+                    url,
+                });
+            }
+        }
+        let default_family = default
+            .map(|f| css_family(text_of(f, "family")))
+            .filter(|f| !f.is_empty());
+        if faces.is_empty() {
+            return Ok((None, default_family));
+        }
+        let css: String = faces
+            .iter()
+            .map(|f| {
+                format!(
+                    "@font-face{{font-family:\"{}\";font-style:{};font-weight:{};font-display:swap;src:url({}) format(\"woff2\")}}\n",
+                    f.family, f.style, f.weight, f.url
+                )
+            })
+            .collect();
+        let url = self.asset(Bytes::from(css), "css").await?;
+        Ok((Some(url), default_family))
+    }
+
+    /// The page's blocks with upload URLs in their code pointed at the site's copies.
+    async fn link_blocks(&mut self, blocks: Vec<Block>) -> Result<Vec<Block>, ApiError> {
+        let mut out = Vec::with_capacity(blocks.len());
+        for mut b in blocks {
+            b.template = self.link_uploads(&b.template).await?;
+            b.css = self.link_uploads(&b.css).await?;
+            b.js = self.link_uploads(&b.js).await?;
+            out.push(b);
+        }
+        Ok(out)
+    }
+
+    /// The page's block CSS and JS, each bundled into one asset.
+    async fn bundles(
+        &mut self,
+        blocks: &[Block],
+    ) -> Result<(Option<String>, Option<String>), ApiError> {
+        let join = |parts: Vec<&str>, sep: &str| -> Option<String> {
+            let parts: Vec<&str> = parts.into_iter().filter(|p| !p.trim().is_empty()).collect();
+            (!parts.is_empty()).then(|| parts.join(sep))
+        };
+        let css = join(blocks.iter().map(|b| b.css.as_str()).collect(), "\n");
+        let js = join(blocks.iter().map(|b| b.js.as_str()).collect(), "\n;\n");
+        let css = match css {
+            Some(c) => Some(self.asset(Bytes::from(c), "css").await?),
+            None => None,
+        };
+        let js = match js {
+            Some(j) => Some(self.asset(Bytes::from(j), "js").await?),
+            None => None,
+        };
+        Ok((css, js))
+    }
+
+    /// Writes a rendered page document and routes its path to it.
+    async fn page_document(&mut self, slug: &str, html: String) -> Result<(), ApiError> {
+        let (path, file) = if slug == "/" {
+            ("/".to_string(), "pages/index.html".to_string())
+        } else {
+            (format!("/{slug}"), format!("pages/{slug}/index.html"))
+        };
+        let key = format!("{}{file}", deploy_prefix(self.project_id, self.deploy_id));
+        let file = self
+            .put(key, Bytes::from(html), "text/html; charset=utf-8", false)
+            .await?;
+        self.routes.insert(path, file);
+        Ok(())
+    }
+}
+
+/// The project-wide parts of every page's document.
+struct SiteParts {
+    lang: String,
+    favicon: String,
+    fonts_css: Option<String>,
+    font_family: Option<String>,
+    header: String,
+    footer: String,
+    pixel_id: Option<String>,
+    description: String,
+}
+
+fn template_error(page: &Page, e: vitrine_shared::render::RenderError) -> ApiError {
+    ApiError::invalid(
+        "blocks",
+        format!(
+            "Template error on page \"{}\" in block \"{}\": {}",
+            page.name, e.block, e.message
+        ),
+    )
+}
+
+async fn build(state: &AppState, project_id: i64, deploy_id: i64) -> Result<Built, ApiError> {
+    let store = &state.store;
+    let project = store.project_by_id(project_id).await?;
+    let owner = store.user_by_id(project.user_id).await?;
+    let pages = store.pages_of_project(project_id).await?;
+    let collections = store.project_collections(project_id).await?;
+    let redirects = store.project_redirects(project_id).await?;
+    let meta = &project.meta.0;
+    let live = live_url(&state.settings, &project);
+    // Every template must compile, and every page have an address of its own, before
+    // anything is written.
+    for page in &pages {
+        let slug = normalize_page_slug(&page.slug);
+        if RESERVED_SEGMENTS.contains(&slug.split('/').next().unwrap_or("")) {
+            return Err(ApiError::invalid(
+                "slug",
+                format!(
+                    "The page \"{}\" uses the reserved address /{slug}; choose another slug",
+                    page.name
+                ),
+            ));
+        }
+        CompiledPage::compile(&Block::list(&page.blocks.0)).map_err(|e| template_error(page, e))?;
+    }
+
+    let mut b = Build {
+        state,
+        project_id,
+        deploy_id,
+        routes: BTreeMap::new(),
+        uploads: HashMap::new(),
+        files: 0,
+        bytes: 0,
+    };
+
+    let (fonts_css, font_family) = b.fonts(meta).await?;
+    let favicon = b.link_url(text_of(meta, "favicon")).await?;
+    let pixel_id = Some(text_of(meta, "conversionApiPixelId").to_string())
+        .filter(|p| !p.is_empty() && meta.get("conversionApiEnabled") != Some(&Value::Bool(false)));
+    let site = SiteParts {
+        lang: if owner.language.is_empty() {
+            "pt-BR".into()
+        } else {
+            owner.language.clone()
+        },
+        favicon,
+        fonts_css,
+        font_family,
+        header: b.link_uploads(text_of(meta, "header")).await?,
+        footer: b.link_uploads(text_of(meta, "footer")).await?,
+        pixel_id,
+        description: text_of(meta, "description").to_string(),
+    };
+    let table_slug: HashMap<i64, &str> = collections
+        .iter()
+        .map(|c| (c.id, c.slug.as_str()))
+        .collect();
+
+    let mut dynamic_pages = BTreeMap::new();
+    let mut collection_pages = BTreeMap::new();
+    for page in &pages {
+        let slug = normalize_page_slug(&page.slug);
+        let blocks = b.link_blocks(Block::list(&page.blocks.0)).await?;
+        let (css, js) = b.bundles(&blocks).await?;
+        let image = b.link_url(&page.image).await?;
+        let image = if image.starts_with('/') {
+            format!("{}{image}", live.trim_end_matches('/'))
+        } else {
+            image
+        };
+        let page_head = b
+            .link_uploads(
+                page.meta
+                    .0
+                    .get("header")
+                    .and_then(Value::as_str)
+                    .unwrap_or(""),
+            )
+            .await?;
+        let mut parts = DocumentParts {
+            lang: site.lang.clone(),
+            title: if slug == "/" {
+                project.name.clone()
+            } else {
+                format!("{} | {}", page.name, project.name)
+            },
+            description: Some(page.description.trim())
+                .filter(|d| !d.is_empty())
+                .unwrap_or(&site.description)
+                .to_string(),
+            image,
+            favicon: site.favicon.clone(),
+            stylesheets: site.fonts_css.iter().chain(css.iter()).cloned().collect(),
+            scripts: js.into_iter().collect(),
+            font_family: site.font_family.clone(),
+            head_code: [site.header.as_str(), page_head.as_str()]
+                .into_iter()
+                .filter(|c| !c.trim().is_empty())
+                .collect::<Vec<_>>()
+                .join("\n"),
+            footer_code: site.footer.clone(),
+            pixel_id: site.pixel_id.clone(),
+        };
+        if let Some(table_id) = page.table_id {
+            let title_suffix = format!(" | {}", project.name);
+            parts.title = String::new();
+            collection_pages.insert(
+                slug.clone(),
+                DynamicPage {
+                    page_name: page.name.clone(),
+                    page_slug: slug,
+                    table_id: Some(table_id),
+                    table: table_slug.get(&table_id).map(|s| s.to_string()),
+                    blocks,
+                    document: parts,
+                    title_suffix,
+                },
+            );
+        } else if blocks.iter().any(Block::is_dynamic) {
+            dynamic_pages.insert(
+                slug.clone(),
+                DynamicPage {
+                    page_name: page.name.clone(),
+                    page_slug: slug,
+                    table_id: None,
+                    table: None,
+                    blocks,
+                    document: parts,
+                    title_suffix: String::new(),
+                },
+            );
+        } else {
+            let body = if blocks.is_empty() {
+                b.link_uploads(&page.output).await?
+            } else {
+                let ctx = RenderContext {
+                    site_name: project.name.clone(),
+                    site_slug: project.slug.clone(),
+                    page_name: page.name.clone(),
+                    page_slug: slug.clone(),
+                    ..RenderContext::default()
+                };
+                CompiledPage::compile(&blocks)
+                    .and_then(|c| c.render(&ctx))
+                    .map_err(|e| template_error(page, e))?
+            };
+            b.page_document(&slug, document(&parts, &body)).await?;
+        }
+    }
+
+    let has_route = |b: &Build, path: &str| b.routes.contains_key(path);
+    let manifest = Manifest {
+        version: MANIFEST_VERSION,
+        project_id,
+        deploy_id,
+        created_at: chrono::Utc::now(),
+        site_name: project.name.clone(),
+        not_found: has_route(&b, "/404").then(|| "/404".to_string()),
+        error_page: has_route(&b, "/500").then(|| "/500".to_string()),
+        routes: std::mem::take(&mut b.routes),
+        redirects,
+        dynamic_pages,
+        collection_pages,
+        collections: collections.iter().map(|c| (c.slug.clone(), c.id)).collect(),
+        forms: form_settings(meta, &owner.email, &project.name, &owner.language),
+    };
+    let key = manifest_key(project_id, deploy_id);
+    let json = serde_json::to_vec(&manifest).map_err(internal)?;
+    state
+        .blobs
+        .put(&key, Bytes::from(json))
+        .await
+        .map_err(blob_err)?;
+    Ok(Built {
+        manifest_key: key,
+        files: b.files,
+        bytes: b.bytes,
+    })
+}
+
+/// Where form notifications go: `meta.formEmail` when set, else the owner; a default subject.
+pub fn form_settings(
+    meta: &Value,
+    owner_email: &str,
+    site_name: &str,
+    language: &str,
+) -> FormSettings {
+    let to = Some(text_of(meta, "formEmail"))
+        .filter(|e| !e.is_empty())
+        .unwrap_or(owner_email)
+        .to_string();
+    let subject = if language == "en" {
+        format!("New form submission on {site_name}")
+    } else {
+        format!("Novo envio de formulário em {site_name}")
+    };
+    FormSettings { to, subject }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn font_variants_parse_to_weight_and_style() {
+        assert_eq!(parse_variant("regular"), Some(("400".into(), "normal")));
+        assert_eq!(parse_variant("italic"), Some(("400".into(), "italic")));
+        assert_eq!(parse_variant("700"), Some(("700".into(), "normal")));
+        assert_eq!(parse_variant("300italic"), Some(("300".into(), "italic")));
+        assert_eq!(parse_variant("950"), None);
+        assert_eq!(parse_variant("../x"), None);
+        assert_eq!(family_id("Open Sans"), "open-sans");
+        assert_eq!(family_id(" Roboto  Slab/.."), "roboto-slab");
+    }
+
+    #[test]
+    fn only_our_own_upload_urls_are_found() {
+        let text = r#"<img src="/files/uploads/1/2/ab/x.png"> url(http://localhost:8000/files/uploads/1/2/cd/y.jpg) https://cdn.example/files/uploads/1/z.png /files/uploads/../etc"#;
+        let found = find_uploads(text, "http://localhost:8000");
+        let keys: Vec<&str> = found.iter().map(|(_, k)| k.as_str()).collect();
+        assert_eq!(keys, ["uploads/1/2/ab/x.png", "uploads/1/2/cd/y.jpg"]);
+        assert_eq!(
+            &text[found[1].0.clone()],
+            "http://localhost:8000/files/uploads/1/2/cd/y.jpg"
+        );
+    }
+
+    #[test]
+    fn compression_keeps_only_variants_that_help() {
+        let text = "<p>olá</p>".repeat(200);
+        let (br, gz) = compress(text.as_bytes());
+        assert!(br.unwrap().len() < text.len() / 5);
+        assert!(gz.unwrap().len() < text.len() / 5);
+        // Hash output does not compress (like images and woff2 files).
+        let noise: Vec<u8> = (0..128u32)
+            .flat_map(|i| Sha256::digest(i.to_le_bytes()))
+            .collect();
+        let (br, gz) = compress(&noise);
+        assert!(br.is_none() && gz.is_none());
+        assert!(compressible("text/html; charset=utf-8"));
+        assert!(!compressible("font/woff2"));
+    }
+
+    #[test]
+    fn the_live_address_is_the_verified_domain_else_the_preview() {
+        let settings = Settings {
+            preview_url_template: Some("https://{slug}.vitrine.test".into()),
+            ..Settings::default()
+        };
+        let now = chrono::Utc::now();
+        let mut project = Project {
+            id: 1,
+            user_id: 1,
+            name: "Loja".into(),
+            slug: "loja".into(),
+            domain: Some("loja.example.com".into()),
+            token: String::new(),
+            uuid: String::new(),
+            is_published: true,
+            thumbnail: None,
+            thumbnail_timestamp: None,
+            meta: vitrine_shared::store::Json(Value::Null),
+            verified: false,
+            verified_domain: None,
+            verified_at: None,
+            created_at: now,
+            updated_at: now,
+            active_deploy_id: None,
+        };
+        assert_eq!(live_url(&settings, &project), "https://loja.vitrine.test");
+        project.verified = true;
+        project.verified_domain = Some("loja.example.com".into());
+        assert_eq!(live_url(&settings, &project), "https://loja.example.com");
+    }
+
+    #[test]
+    fn form_notifications_go_to_the_form_email_when_set() {
+        let meta = serde_json::json!({"formEmail": "vendas@loja.example"});
+        assert_eq!(
+            form_settings(&meta, "dono@x.example", "Loja", "pt-BR").to,
+            "vendas@loja.example"
+        );
+        let meta = serde_json::json!({"formEmail": "  "});
+        let f = form_settings(&meta, "dono@x.example", "Loja", "en");
+        assert_eq!(f.to, "dono@x.example");
+        assert_eq!(f.subject, "New form submission on Loja");
+    }
+}
