@@ -269,8 +269,10 @@ impl Sites {
         };
         match loaded {
             Ok(site) => {
-                if let Some(s) = &site {
-                    self.last_known.insert(key, s.clone()).await;
+                match &site {
+                    Some(s) => self.last_known.insert(key, s.clone()).await,
+                    // Gone (deleted, or its slug or domain changed): never serve it again.
+                    None => self.last_known.invalidate(&key).await,
                 }
                 Ok(site)
             }

@@ -73,6 +73,19 @@ async fn outage_keeps_cached_sites_serving(backend: Backend) {
     assert_eq!(status, 503);
     assert!(body.contains("indisponível"), "{body}");
 
+    // A visitor's form goes to the disk spool, and is answered as usual.
+    let r = t
+        .client
+        .post(t.url("/_forms"))
+        .header("host", "loja.localhost")
+        .header("content-type", "application/x-www-form-urlencoded")
+        .body("nome=Ana&mensagem=durante+a+queda")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(r.status(), 303);
+    assert_eq!(t.edge.forms.spooled().await, 1);
+
     let metrics = reqwest::get(format!("http://{}/metrics", t.edge.admin_addr))
         .await
         .unwrap()
@@ -83,8 +96,30 @@ async fn outage_keeps_cached_sites_serving(backend: Backend) {
         !metrics.contains("vitrine_edge_stale_sites_served_total 0"),
         "{metrics}"
     );
+    assert!(
+        metrics.contains("vitrine_edge_spooled_submissions_total 1"),
+        "{metrics}"
+    );
     if let Cut::Proxy(p) = &cut {
+        // Back online: the spool is replayed into the form history.
         p.restore();
+        let start = std::time::Instant::now();
+        loop {
+            let (_, total) =
+                t.db.store
+                    .list_submissions(loja, true, 10, 0)
+                    .await
+                    .unwrap();
+            if total == 1 {
+                break;
+            }
+            assert!(
+                start.elapsed() < Duration::from_secs(15),
+                "spool not replayed"
+            );
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+        assert_eq!(t.edge.forms.spooled().await, 0);
     }
     t.edge.stop().await;
 }
