@@ -66,6 +66,19 @@ pub fn normalize(raw: &str) -> Result<String, BadHost> {
     Ok(name)
 }
 
+/// Whether the Host is an IP address (with or without a port): a visitor who typed the
+/// server's address. No site is served there, but the host is not malformed either.
+pub fn is_ip_literal(raw: &str) -> bool {
+    let raw = raw.trim();
+    if let Some(rest) = raw.strip_prefix('[') {
+        return rest
+            .split_once(']')
+            .is_some_and(|(ip, _)| ip.parse::<std::net::Ipv6Addr>().is_ok());
+    }
+    let ip = raw.rsplit_once(':').map_or(raw, |(ip, _)| ip);
+    ip.parse::<std::net::Ipv4Addr>().is_ok()
+}
+
 /// Classifies a normalised host against the (normalised) platform domain. The platform domain
 /// itself and deeper sub-domains (`a.b.{platform}`) are no site's preview address, but they
 /// are still looked up as domains (and found by none, since no customer may claim them).
@@ -151,6 +164,16 @@ mod tests {
             classify("www.example.com", "vitrine.site"),
             SiteHost::Domain("www.example.com".into())
         );
+    }
+
+    #[test]
+    fn ip_literals_are_recognised() {
+        for ip in ["127.0.0.1", "127.0.0.1:8080", "[::1]", "[::1]:80"] {
+            assert!(is_ip_literal(ip), "{ip}");
+        }
+        for not in ["loja.localhost", "[::1", "1.2.3", "[loja]"] {
+            assert!(!is_ip_literal(not), "{not}");
+        }
     }
 
     #[test]

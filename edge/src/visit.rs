@@ -1,6 +1,7 @@
 //! One visitor request, in the order DESIGN §3 gives: host → site, then redirects, static
 //! routes, content-addressed assets, collection pages, pages with live lists, and the site's
-//! 404. `/_forms` and `/_api/collections/…` are the two non-page paths a site has.
+//! 404. `/_forms` and `/_api/collections/…` are the two non-page paths a site has; they come
+//! before the redirects, so a whole-site redirect (`*`) cannot break the site's forms or API.
 //!
 //! Every refusal here is a 4xx with a clear page or JSON body: a malformed host or path, a
 //! method a page does not take, a query the read API does not understand. A template that
@@ -85,6 +86,9 @@ impl Visits {
                 "The request has no Host header.",
             );
         };
+        if host::is_ip_literal(raw_host) {
+            return serve::platform_not_found();
+        }
         let Ok(host) = host::normalize(raw_host) else {
             return serve::bad_request(
                 "O endereço do site (cabeçalho Host) é inválido.",
@@ -105,9 +109,6 @@ impl Visits {
         };
         if req.uri().query().is_some_and(|q| q.len() > MAX_QUERY) {
             return respond(StatusCode::URI_TOO_LONG, HTML, NO_STORE, "URI Too Long");
-        }
-        if path == "/healthz" {
-            return respond(StatusCode::OK, serve::TEXT, NO_STORE, "ok");
         }
         let site_host = host::classify(&host, &self.platform_domain);
         let site = match self.sites.resolve(&site_host).await {

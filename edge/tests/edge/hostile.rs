@@ -36,10 +36,16 @@ dual_test! {
         let addr = t.edge.http_addr;
         let wait = Duration::from_secs(5);
 
-        for host in ["", "loja..localhost", "loja.localhost:99999", "[::1]", "lo ja.localhost", "a@loja.localhost", "%2e%2e"] {
+        for host in ["", "loja..localhost", "loja.localhost:99999", "[::1", "lo ja.localhost", "a@loja.localhost", "%2e%2e"] {
             let req = format!("GET / HTTP/1.1\r\nHost: {host}\r\nConnection: close\r\n\r\n");
             let res = raw(addr, req.as_bytes(), wait).await;
             assert_eq!(status_of(&res), 400, "Host {host:?}: {res:.300}");
+        }
+        for ip in ["127.0.0.1", "127.0.0.1:8080", "[::1]:8080"] {
+            let req = format!("GET / HTTP/1.1\r\nHost: {ip}\r\nConnection: close\r\n\r\n");
+            let res = raw(addr, req.as_bytes(), wait).await;
+            assert_eq!(status_of(&res), 404, "an address serves no site: {res:.300}");
+            assert!(res.contains("Site não encontrado"), "{res:.300}");
         }
         let res = raw(addr, b"GET / HTTP/1.1\r\nConnection: close\r\n\r\n", wait).await;
         assert_eq!(status_of(&res), 400, "no Host at all");
