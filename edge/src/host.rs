@@ -166,6 +166,36 @@ mod tests {
         );
     }
 
+    /// Every string over a hostile alphabet (a small, deterministic stand-in for the fuzzer):
+    /// no panic, and whatever is accepted is a lower-case DNS name that normalises to itself.
+    #[test]
+    fn normalising_never_panics_and_accepted_hosts_are_fixed_points() {
+        const ALPHABET: &[&str] = &[
+            "a", "Z", "0", "-", "_", ".", ":", "8", "[", "]", "@", "%", " ", "é", "\u{0}", "/",
+        ];
+        let mut seed: u64 = 0x9e37_79b9_7f4a_7c15;
+        for _ in 0..20_000 {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            let len = (seed % 12) as usize;
+            let s: String = (0..len)
+                .map(|i| ALPHABET[((seed >> (i * 4)) % ALPHABET.len() as u64) as usize])
+                .collect();
+            let _ = is_ip_literal(&s);
+            if let Ok(name) = normalize(&s) {
+                assert_eq!(normalize(&name).as_deref(), Ok(name.as_str()), "{s:?}");
+                assert!(
+                    name.bytes().all(|b| b.is_ascii_lowercase()
+                        || b.is_ascii_digit()
+                        || b"-_.".contains(&b)),
+                    "{s:?} → {name:?}"
+                );
+                let _ = classify(&name, "localhost");
+            }
+        }
+    }
+
     #[test]
     fn ip_literals_are_recognised() {
         for ip in ["127.0.0.1", "127.0.0.1:8080", "[::1]", "[::1]:80"] {

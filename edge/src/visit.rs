@@ -573,6 +573,32 @@ mod tests {
         );
     }
 
+    /// Paths assembled from pieces of traversal attempts: whatever is accepted has no dot
+    /// segment and no backslash once decoded, however the dots were encoded.
+    #[test]
+    fn no_encoding_of_dots_gets_a_traversal_through() {
+        const PIECES: &[&str] = &[
+            "/", ".", "%2e", "%2E", "%2f", "%5c", "a", "%", "%c0%ae", "%ff", "%00", "_assets",
+        ];
+        let mut seed: u64 = 0x2545_f491_4f6c_dd1d;
+        for _ in 0..20_000 {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            let len = (seed % 10) as usize;
+            let mut path = String::from("/");
+            for i in 0..len {
+                path.push_str(PIECES[((seed >> (i * 5)) % PIECES.len() as u64) as usize]);
+            }
+            if let Ok(clean) = clean_path(&path) {
+                assert!(
+                    !clean.split('/').any(|s| s == ".." || s == ".") && !clean.contains('\\'),
+                    "{path} → {clean}"
+                );
+            }
+        }
+    }
+
     #[test]
     fn the_form_redirect_stays_on_the_site() {
         let mut h = HeaderMap::new();
