@@ -229,3 +229,11 @@ impl Conn {
         }
     }
 }
+
+/// A tiny deterministic generator for the unit tests' input sweeps.
+#[cfg(test)]
+pub(crate) fn xorshift(seed: &mut u64) {
+    *seed ^= *seed << 13;
+    *seed ^= *seed >> 7;
+    *seed ^= *seed << 17;
+}
