@@ -39,7 +39,6 @@ pub fn settings(spool: &std::path::Path) -> Settings {
         edge_http_listen: "127.0.0.1:0".into(),
         edge_admin_listen: "127.0.0.1:0".into(),
         edge_spool_dir: Some(spool.to_path_buf()),
-        edge_change_poll_ms: 100,
         ..Settings::default()
     }
 }
