@@ -1,23 +1,63 @@
 //! The Vitrine edge: the hyper server that serves published sites to visitors.
 //!
-//! Today it answers health checks on its visitor and admin listeners, and the platform's 404
-//! page for every site host (publishing comes with the edge issue). It is built in the shape
-//! the rest will need: services bound by [`Edge::build`] (port 0 allowed), each stopped by a
-//! shared shutdown signal that lets in-flight requests finish.
+//! [`Edge::build`] binds the visitor listener and the admin listener (port 0 allowed), and
+//! starts the background services: the change-feed reader ([`feed`]) and the form-spool
+//! replayer ([`submissions`]). Every service watches one shutdown signal; [`Edge::stop`] lets
+//! in-flight requests finish.
+//!
+//! Modules, in the order a request meets them:
+//! - [`host`]: Host header → site key;
+//! - [`sites`]: the in-memory caches (hosts, manifests, files, renders) and their invalidation;
+//! - [`visit`]: the request order (redirects, statics, assets, collection and live pages, 404);
+//! - [`serve`]: static responses (ETag/304, HEAD, Range, br/gzip) and the fixed pages;
+//! - [`live`]: collection pages, pages with database-fed lists and the read API;
+//! - [`submissions`]: `/_forms` with its disk spool;
+//! - [`feed`]: the change feed that keeps the caches true;
+//! - [`metrics`]: Prometheus counters for `/metrics` on the admin listener.
+//!
+//! Connections are HTTP/1.1 or HTTP/2 without TLS (h2c, prior knowledge) through hyper-util's
+//! auto builder. Slow clients are cut off: a connection that sends nothing within
+//! `EDGE_HEADER_TIMEOUT_MS` is closed, and hyper's own header-read timeout (same value) bounds
+//! an HTTP/1 request head that trickles in. A head larger than `EDGE_MAX_HEADER_BYTES` gets
+//! 431 from hyper (HTTP/1) or a refused stream (HTTP/2's header-list limit).
 
+pub mod feed;
+pub mod host;
+pub mod live;
+pub mod metrics;
+pub mod serve;
+pub mod sites;
 pub mod submissions;
+pub mod visit;
 
-use std::{convert::Infallible, net::SocketAddr, time::Duration};
+use std::{
+    convert::Infallible,
+    net::{IpAddr, SocketAddr},
+    sync::Arc,
+    time::Duration,
+};
 
-use bytes::Bytes;
-use http_body_util::Full;
-use hyper::{Request, Response, StatusCode, body::Incoming, header, service::service_fn};
+use hyper::{Request, StatusCode, body::Incoming, service::service_fn};
 use hyper_util::{
-    rt::{TokioExecutor, TokioIo},
+    rt::{TokioExecutor, TokioIo, TokioTimer},
     server::{conn::auto, graceful::GracefulShutdown},
 };
-use tokio::{net::TcpListener, sync::watch, task::JoinHandle};
-use vitrine_shared::Settings;
+use tokio::{
+    net::{TcpListener, TcpStream},
+    sync::watch,
+    task::JoinHandle,
+};
+use vitrine_shared::{Settings, Store, blob::BlobStore};
+
+pub use serve::NOT_FOUND_PAGE;
+
+use crate::{
+    metrics::Metrics,
+    serve::{NO_STORE, Resp, TEXT, respond},
+    sites::Sites,
+    submissions::Forms,
+    visit::Visits,
+};
 
 /// Which listener a request came in on.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -26,33 +66,105 @@ pub enum Listener {
     Admin,
 }
 
+/// How often the form spool is replayed into the database.
+const REPLAY_EVERY: Duration = Duration::from_secs(2);
+
 pub struct Edge {
     pub http_addr: SocketAddr,
     pub admin_addr: SocketAddr,
+    /// The caches, for tests and the bench to inspect.
+    pub sites: Arc<Sites>,
+    pub metrics: Arc<Metrics>,
+    pub forms: Arc<Forms>,
     shutdown: watch::Sender<bool>,
     tasks: Vec<JoinHandle<()>>,
 }
 
+/// What a connection needs, shared by every connection of a listener.
+struct Conn {
+    kind: Listener,
+    visits: Arc<Visits>,
+    builder: auto::Builder<TokioExecutor>,
+    header_timeout: Duration,
+}
+
 impl Edge {
-    /// Binds the visitor HTTP listener and the admin listener.
+    /// Connects the store and the blob store the settings name, then binds (see
+    /// [`Edge::build_with`]).
     pub async fn build(settings: &Settings) -> anyhow::Result<Edge> {
+        let store = Store::connect(&settings.database_url()).await?;
+        let blobs = BlobStore::from_settings(settings)?;
+        Edge::build_with(settings, store, blobs).await
+    }
+
+    /// Binds the visitor and admin listeners and starts the background services with the
+    /// given store and blob store.
+    pub async fn build_with(
+        settings: &Settings,
+        store: Store,
+        blobs: BlobStore,
+    ) -> anyhow::Result<Edge> {
         let http = TcpListener::bind(&settings.edge_http_listen).await?;
         let admin = TcpListener::bind(&settings.edge_admin_listen).await?;
         let (http_addr, admin_addr) = (http.local_addr()?, admin.local_addr()?);
+        let metrics = Arc::new(Metrics::default());
+        let sites = Arc::new(Sites::new(settings, store.clone(), blobs, metrics.clone()));
+        let forms = Forms::new(
+            store,
+            &settings.edge_spool_dir(),
+            settings.edge_form_rate_per_minute,
+        )?;
+        let visits = Arc::new(Visits {
+            platform_domain: settings.platform_domain(),
+            sites: sites.clone(),
+            forms: forms.clone(),
+            metrics: metrics.clone(),
+        });
+        let header_timeout = Duration::from_millis(settings.edge_header_timeout_ms.max(1));
+        let mut builder = auto::Builder::new(TokioExecutor::new());
+        builder
+            .http1()
+            .timer(TokioTimer::new())
+            .header_read_timeout(header_timeout)
+            .max_buf_size(settings.edge_max_header_bytes.max(8192));
+        builder
+            .http2()
+            .timer(TokioTimer::new())
+            .max_header_list_size(
+                u32::try_from(settings.edge_max_header_bytes).unwrap_or(u32::MAX),
+            );
+        let conn = |kind| {
+            Arc::new(Conn {
+                kind,
+                visits: visits.clone(),
+                builder: builder.clone(),
+                header_timeout,
+            })
+        };
         let (shutdown, rx) = watch::channel(false);
         let tasks = vec![
-            tokio::spawn(serve(http, Listener::Visitors, rx.clone())),
-            tokio::spawn(serve(admin, Listener::Admin, rx)),
+            tokio::spawn(serve(http, conn(Listener::Visitors), rx.clone())),
+            tokio::spawn(serve(admin, conn(Listener::Admin), rx.clone())),
+            tokio::spawn(feed::run(
+                sites.clone(),
+                Duration::from_millis(settings.edge_change_poll_ms.max(1)),
+                rx.clone(),
+            )),
+            tokio::spawn(forms.clone().run_replayer(REPLAY_EVERY, rx)),
         ];
         Ok(Edge {
             http_addr,
             admin_addr,
+            sites,
+            metrics,
+            forms,
             shutdown,
             tasks,
         })
     }
 
-    /// Stops accepting, lets in-flight requests finish (up to 10 s), then returns.
+    /// Stops accepting, lets in-flight requests finish (up to 10 s), replays the form spool
+    /// once more, then returns.
     pub async fn stop(self) {
         let _ = self.shutdown.send(true);
         for t in self.tasks {
@@ -61,17 +173,31 @@ impl Edge {
     }
 }
 
-async fn serve(listener: TcpListener, kind: Listener, mut shutdown: watch::Receiver<bool>) {
+async fn serve(listener: TcpListener, conn: Arc<Conn>, mut shutdown: watch::Receiver<bool>) {
     let graceful = GracefulShutdown::new();
-    let builder = auto::Builder::new(TokioExecutor::new());
     loop {
         tokio::select! {
             accepted = listener.accept() => {
-                let Ok((stream, _peer)) = accepted else { continue };
-                let conn = builder.serve_connection(TokioIo::new(stream), service_fn(move |req| handle(req, kind)));
-                let conn = graceful.watch(conn.into_owned());
+                let Ok((stream, peer)) = accepted else { continue };
+                let _ = stream.set_nodelay(true);
+                let watcher = graceful.watcher();
+                let conn = conn.clone();
                 tokio::spawn(async move {
-                    let _ = conn.await;
+                    // A client that opens a connection and sends nothing is cut off here; one
+                    // that starts and then trickles is cut off by hyper's header timeout.
+                    if !first_byte_within(&stream, conn.header_timeout).await {
+                        return;
+                    }
+                    let c = conn.clone();
+                    let service = service_fn(move |req| {
+                        let c = c.clone();
+                        async move { Ok::<_, Infallible>(c.handle(req, peer.ip()).await) }
+                    });
+                    let served = conn
+                        .builder
+                        .serve_connection(TokioIo::new(stream), service)
+                        .into_owned();
+                    let _ = watcher.watch(served).await;
                 });
             }
             _ = shutdown.wait_for(|s| *s) => break,
@@ -80,39 +206,34 @@ async fn serve(listener: TcpListener, kind: Listener, mut shutdown: watch::Recei
     let _ = tokio::time::timeout(Duration::from_secs(10), graceful.shutdown()).await;
 }
 
-fn text(
-    status: StatusCode,
-    content_type: &'static str,
-    body: &'static str,
-) -> Response<Full<Bytes>> {
-    let mut r = Response::new(Full::new(Bytes::from_static(body.as_bytes())));
-    *r.status_mut() = status;
-    r.headers_mut().insert(
-        header::CONTENT_TYPE,
-        header::HeaderValue::from_static(content_type),
-    );
-    r
+async fn first_byte_within(stream: &TcpStream, limit: Duration) -> bool {
+    let mut one = [0u8; 1];
+    matches!(
+        tokio::time::timeout(limit, stream.peek(&mut one)).await,
+        Ok(Ok(n)) if n > 0
+    )
 }
 
-/// The platform's page for a host that serves no site.
-pub const NOT_FOUND_PAGE: &str = "<!doctype html><html lang=\"pt-BR\"><head><meta charset=\"utf-8\"><meta name=\"viewport\" content=\"width=device-width\"><title>Site não encontrado</title><style>body{font-family:system-ui,sans-serif;display:grid;place-items:center;min-height:100vh;margin:0;background:#f6f5f2;color:#222}main{text-align:center;padding:2rem}h1{font-size:1.6rem}</style></head><body><main><h1>Site não encontrado</h1><p>Não há nenhum site publicado neste endereço.</p><p lang=\"en\">There is no published site at this address.</p></main></body></html>";
+impl Conn {
+    async fn handle(&self, req: Request<Incoming>, peer: IpAddr) -> Resp {
+        match (self.kind, req.uri().path()) {
+            (_, "/healthz") => respond(StatusCode::OK, TEXT, NO_STORE, "ok"),
+            (Listener::Admin, "/metrics") => respond(
+                StatusCode::OK,
+                "application/openmetrics-text; version=1.0.0; charset=utf-8",
+                NO_STORE,
+                self.visits.metrics.encode(),
+            ),
+            (Listener::Admin, _) => respond(StatusCode::NOT_FOUND, TEXT, NO_STORE, "not found"),
+            (Listener::Visitors, _) => self.visits.handle(req, peer).await,
+        }
+    }
+}
 
-async fn handle(
-    req: Request<Incoming>,
-    kind: Listener,
-) -> Result<Response<Full<Bytes>>, Infallible> {
-    let response = match (kind, req.uri().path()) {
-        (_, "/healthz") => text(StatusCode::OK, "text/plain; charset=utf-8", "ok"),
-        (Listener::Admin, _) => text(
-            StatusCode::NOT_FOUND,
-            "text/plain; charset=utf-8",
-            "not found",
-        ),
-        (Listener::Visitors, _) => text(
-            StatusCode::NOT_FOUND,
-            "text/html; charset=utf-8",
-            NOT_FOUND_PAGE,
-        ),
-    };
-    Ok(response)
+/// A tiny deterministic generator for the unit tests' input sweeps.
+#[cfg(test)]
+pub(crate) fn xorshift(seed: &mut u64) {
+    *seed ^= *seed << 13;
+    *seed ^= *seed >> 7;
+    *seed ^= *seed << 17;
 }

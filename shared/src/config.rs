@@ -51,6 +51,15 @@ pub struct Settings {
     pub admin_email: String,
     pub admin_password: Option<Secret>,
     pub log_format: String,
+    pub edge_spool_dir: Option<PathBuf>,
+    pub edge_file_cache_bytes: u64,
+    pub edge_site_cache_entries: u64,
+    pub edge_site_ttl_ms: u64,
+    pub edge_render_cache_entries: u64,
+    pub edge_header_timeout_ms: u64,
+    pub edge_max_header_bytes: usize,
+    pub edge_form_rate_per_minute: u32,
+    pub edge_change_poll_ms: u64,
 }
 
 impl Default for Settings {
@@ -87,6 +96,15 @@ impl Default for Settings {
             admin_email: "admin@vitrine.local".into(),
             admin_password: None,
             log_format: "pretty".into(),
+            edge_spool_dir: None,
+            edge_file_cache_bytes: 256 * 1024 * 1024,
+            edge_site_cache_entries: 100_000,
+            edge_site_ttl_ms: 10_000,
+            edge_render_cache_entries: 50_000,
+            edge_header_timeout_ms: 10_000,
+            edge_max_header_bytes: 32 * 1024,
+            edge_form_rate_per_minute: 10,
+            edge_change_poll_ms: 250,
         }
     }
 }
@@ -211,6 +229,42 @@ pub const SETTINGS_HELP: &[(&str, &str)] = &[
         "administrator password for `seed`; unset: a random one is printed",
     ),
     ("LOG_FORMAT", "pretty or json [default: pretty]"),
+    (
+        "EDGE_SPOOL_DIR",
+        "where the edge spools form submissions while the database is down [default: DATA_DIR/spool]",
+    ),
+    (
+        "EDGE_FILE_CACHE_BYTES",
+        "memory the edge may use for cached page and asset bytes [default: 268435456]",
+    ),
+    (
+        "EDGE_SITE_CACHE_ENTRIES",
+        "hosts (and deploy manifests) the edge keeps in memory [default: 100000]",
+    ),
+    (
+        "EDGE_SITE_TTL_MS",
+        "how long the edge trusts a cached host before asking the database again [default: 10000]",
+    ),
+    (
+        "EDGE_RENDER_CACHE_ENTRIES",
+        "rendered collection pages, lists and read-API answers kept in memory [default: 50000]",
+    ),
+    (
+        "EDGE_HEADER_TIMEOUT_MS",
+        "time a client has to send its request headers [default: 10000]",
+    ),
+    (
+        "EDGE_MAX_HEADER_BYTES",
+        "largest request head accepted, larger gets 431 (at least 8192) [default: 32768]",
+    ),
+    (
+        "EDGE_FORM_RATE_PER_MINUTE",
+        "form submissions allowed per visitor address and minute [default: 10]",
+    ),
+    (
+        "EDGE_CHANGE_POLL_MS",
+        "how often the edge reads the change feed [default: 250]",
+    ),
 ];
 
 /// The `--help` text listing every setting.
@@ -304,7 +358,20 @@ impl Settings {
                 message: "pretty or json".into(),
             });
         }
+        if self.edge_max_header_bytes < 8192 {
+            return Err(ConfigError::Invalid {
+                key: "EDGE_MAX_HEADER_BYTES",
+                message: "at least 8192".into(),
+            });
+        }
         Ok(())
+    }
+
+    /// Where the edge spools form submissions (EDGE_SPOOL_DIR, else DATA_DIR/spool).
+    pub fn edge_spool_dir(&self) -> PathBuf {
+        self.edge_spool_dir
+            .clone()
+            .unwrap_or_else(|| self.data_dir.join("spool"))
     }
 
     /// The database URL, defaulting to a SQLite file inside the data directory.

@@ -265,6 +265,24 @@ impl Store {
             .await
     }
 
+    /// Records that DNS verification passed for `domain` (server-owned: only the verification
+    /// check calls this) and tells the edges through the change feed, so the domain serves
+    /// the site at once.
+    pub async fn mark_domain_verified(&self, project_id: i64, domain: &str) -> Result<()> {
+        dispatch!(self, p => {
+            let mut tx = p.begin().await.map_err(map_err)?;
+            let n = sqlx::query(
+                "UPDATE projects SET domain = $1, verified = TRUE, verified_domain = $1, verified_at = $2 WHERE id = $3")
+                .bind(domain).bind(now()).bind(project_id)
+                .execute(&mut *tx).await.map_err(map_err)?.rows_affected();
+            if n == 0 {
+                return Err(StoreError::NotFound);
+            }
+            push_change!(tx, project_id, "project", domain)?;
+            tx.commit().await.map_err(map_err)
+        })
+    }
+
     async fn site_where(&self, condition: &'static str, value: &str) -> Result<Option<SiteRow>> {
         let sql = format!(
             "SELECT p.id AS project_id, p.slug, p.is_published, p.active_deploy_id, d.manifest_key \

@@ -1,0 +1,391 @@
+//! What the edge makes from live records: collection pages (`/{page}/{post}`), pages with
+//! database-fed lists, and the read API (`/_api/collections/{slug}`).
+//!
+//! All three use `vitrine_shared::content` (the same query planning as the editor's preview and
+//! the control plane's API) and `vitrine_shared::render` (the sandboxed MiniJinja renderer with
+//! a fuel limit), and all three are cached in the render cache under the project's records
+//! generation (see [`crate::sites`]), so a cached answer costs no database round trip and a
+//! record edit is visible as soon as the change feed brings it.
+//!
+//! Outcomes are cached too: an unknown post (the site's 404) and a template that fails at
+//! render (the site's 500) stay what they are until the records change.
+
+use std::sync::Arc;
+
+use bytes::Bytes;
+use hyper::StatusCode;
+use sha2::{Digest, Sha256};
+use vitrine_shared::{
+    content::{DbRecord, ListError, ListQuery, QueryError},
+    render::{Block, PostView, RenderContext, document},
+    site::DynamicPage,
+    store::{Collection, Field, StoreError},
+};
+
+use crate::{
+    serve::{HTML, JSON},
+    sites::{DeployView, Rendered, Site, Sites, Unavailable},
+};
+
+fn found<T>(r: Result<T, StoreError>) -> Result<Option<T>, StoreError> {
+    match r {
+        Ok(v) => Ok(Some(v)),
+        Err(StoreError::NotFound) => Ok(None),
+        Err(e) => Err(e),
+    }
+}
+
+/// A strong validator for a body made at the edge.
+pub fn etag_of(body: &[u8]) -> String {
+    let digest = Sha256::digest(body);
+    format!("\"{}\"", hex::encode(&digest[..16]))
+}
+
+fn html(body: String) -> Rendered {
+    let body = Bytes::from(body);
+    Rendered {
+        status: StatusCode::OK,
+        content_type: HTML,
+        etag: Some(etag_of(&body)),
+        body,
+    }
+}
+
+/// A marker the caller answers with the site's 404 page.
+fn not_found() -> Rendered {
+    Rendered {
+        status: StatusCode::NOT_FOUND,
+        content_type: HTML,
+        body: Bytes::new(),
+        etag: None,
+    }
+}
+
+/// A marker the caller answers with the site's 500 page.
+fn render_failed(sites: &Sites, site: &Site, page: &str, e: &dyn std::fmt::Display) -> Rendered {
+    sites.metrics().render_errors.inc();
+    tracing::warn!(project = site.project_id, page, error = %e, "template error at render");
+    Rendered {
+        status: StatusCode::INTERNAL_SERVER_ERROR,
+        content_type: HTML,
+        body: Bytes::new(),
+        etag: None,
+    }
+}
+
+async fn collection(
+    sites: &Sites,
+    site: &Site,
+    id: i64,
+) -> Result<Option<(Collection, Vec<Field>)>, Unavailable> {
+    let Some(c) = sites
+        .db(async { found(sites.store.collection_by_id(id).await) })
+        .await?
+    else {
+        return Ok(None);
+    };
+    if c.project_id != site.project_id {
+        return Ok(None);
+    }
+    let fields = sites.db(sites.store.collection_fields(c.id)).await?;
+    Ok(Some((c, fields)))
+}
+
+async fn list(
+    sites: &Sites,
+    c: &Collection,
+    fields: &[Field],
+    q: &ListQuery,
+) -> Result<Result<Vec<DbRecord>, QueryError>, Unavailable> {
+    sites
+        .db(async {
+            match sites.store.list_records(c, fields, q).await {
+                Ok(v) => Ok(Ok(v)),
+                Err(ListError::Query(e)) => Ok(Err(e)),
+                Err(ListError::Store(e)) => Err(e),
+            }
+        })
+        .await
+}
+
+fn html_fields(fields: &[Field]) -> Vec<String> {
+    fields
+        .iter()
+        .filter(|f| f.kind == "wysiwyg")
+        .map(|f| f.slug.clone())
+        .collect()
+}
+
+fn permalink(deploy: &DeployView, collection_id: i64, post_slug: &str) -> String {
+    deploy
+        .manifest
+        .collection_pages
+        .iter()
+        .find(|(_, p)| p.table_id == Some(collection_id))
+        .map(|(slug, _)| format!("/{slug}/{post_slug}"))
+        .unwrap_or_default()
+}
+
+/// The database-fed lists the page's blocks declare, with their records.
+async fn lists(
+    sites: &Sites,
+    site: &Site,
+    deploy: &DeployView,
+    blocks: &[Block],
+) -> Result<std::collections::BTreeMap<String, Vec<PostView>>, Unavailable> {
+    let mut out = std::collections::BTreeMap::new();
+    for list_def in blocks.iter().flat_map(Block::db_lists) {
+        let c = sites
+            .db(async {
+                found(
+                    sites
+                        .store
+                        .collection_by_slug(site.project_id, &list_def.table)
+                        .await,
+                )
+            })
+            .await?;
+        let items = match c {
+            None => Vec::new(),
+            Some(c) => {
+                let fields = sites.db(sites.store.collection_fields(c.id)).await?;
+                let html = html_fields(&fields);
+                match list(sites, &c, &fields, &list_def.query).await? {
+                    Ok(records) => records
+                        .into_iter()
+                        .map(|record| PostView {
+                            permalink: permalink(deploy, c.id, &record.slug),
+                            record,
+                            html_fields: html.clone(),
+                        })
+                        .collect(),
+                    Err(e) => {
+                        tracing::debug!(list = list_def.name, error = %e, "list query refused");
+                        Vec::new()
+                    }
+                }
+            }
+        };
+        out.insert(list_def.name, items);
+    }
+    Ok(out)
+}
+
+fn context(site: &Site, deploy: &DeployView, page: &DynamicPage) -> RenderContext {
+    RenderContext {
+        site_name: deploy.manifest.site_name.clone(),
+        site_slug: site.slug.clone(),
+        page_name: page.page_name.clone(),
+        page_slug: page.page_slug.clone(),
+        ..RenderContext::default()
+    }
+}
+
+/// `/{page_slug}/{post_slug}` when the deploy has that collection page.
+pub async fn collection_page(
+    sites: &Sites,
+    site: &Site,
+    deploy: &Arc<DeployView>,
+    page_slug: &str,
+    post_slug: &str,
+) -> Option<Result<Arc<Rendered>, Unavailable>> {
+    let page = deploy.manifest.collection_pages.get(page_slug)?;
+    let key = (
+        site.project_id,
+        sites.records_generation(site.project_id),
+        deploy.manifest.deploy_id,
+        format!("c:{page_slug}/{post_slug}"),
+    );
+    Some(
+        sites
+            .rendered(key, async {
+                let compiled = match deploy.collection.get(page_slug) {
+                    Some(Ok(c)) => c,
+                    Some(Err(e)) => return Ok(render_failed(sites, site, page_slug, e)),
+                    None => return Ok(not_found()),
+                };
+                let Some(table_id) = page.table_id else {
+                    return Ok(not_found());
+                };
+                let Some((c, fields)) = collection(sites, site, table_id).await? else {
+                    return Ok(not_found());
+                };
+                let record = sites
+                    .db(sites.store.record_by_slug(&c, &fields, post_slug))
+                    .await?;
+                let Some(record) = record else {
+                    return Ok(not_found());
+                };
+                let mut ctx = context(site, deploy, page);
+                ctx.lists = lists(sites, site, deploy, &page.blocks).await?;
+                let title = format!("{}{}", record.name, page.title_suffix);
+                ctx.post = Some(PostView {
+                    permalink: format!("/{page_slug}/{}", record.slug),
+                    record,
+                    html_fields: html_fields(&fields),
+                });
+                match compiled.render(&ctx) {
+                    Ok(body) => {
+                        let mut parts = page.document.clone();
+                        parts.title = title;
+                        Ok(html(document(&parts, &body)))
+                    }
+                    Err(e) => Ok(render_failed(sites, site, page_slug, &e)),
+                }
+            })
+            .await,
+    )
+}
+
+/// A page with database-fed lists (`slug` without slashes, `/` for the home page).
+pub async fn dynamic_page(
+    sites: &Sites,
+    site: &Site,
+    deploy: &Arc<DeployView>,
+    slug: &str,
+) -> Option<Result<Arc<Rendered>, Unavailable>> {
+    let page = deploy.manifest.dynamic_pages.get(slug)?;
+    let key = (
+        site.project_id,
+        sites.records_generation(site.project_id),
+        deploy.manifest.deploy_id,
+        format!("d:{slug}"),
+    );
+    Some(
+        sites
+            .rendered(key, async {
+                let compiled = match deploy.dynamic.get(slug) {
+                    Some(Ok(c)) => c,
+                    Some(Err(e)) => return Ok(render_failed(sites, site, slug, e)),
+                    None => return Ok(not_found()),
+                };
+                let mut ctx = context(site, deploy, page);
+                ctx.lists = lists(sites, site, deploy, &page.blocks).await?;
+                match compiled.render(&ctx) {
+                    Ok(body) => Ok(html(document(&page.document, &body))),
+                    Err(e) => Ok(render_failed(sites, site, slug, &e)),
+                }
+            })
+            .await,
+    )
+}
+
+/// Why a read-API query was refused before reaching the database.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
+pub struct BadQuery(pub String);
+
+/// Reads the read API's query string: `filter_field`, `filter_op`, `filter_value`,
+/// `order_field`, `order_dir`, `limit` (1–100), `offset` (the names of
+/// [`ListQuery`], as the control plane's list endpoint takes them).
+pub fn parse_list_query(query: Option<&str>) -> Result<ListQuery, BadQuery> {
+    let mut q = ListQuery::default();
+    let int = |name: &str, v: &str| {
+        v.trim()
+            .parse::<i64>()
+            .map_err(|_| BadQuery(format!("{name} must be a whole number")))
+    };
+    for (k, v) in url::form_urlencoded::parse(query.unwrap_or("").as_bytes()) {
+        let v = v.into_owned();
+        match k.as_ref() {
+            "filter_field" => q.filter_field = Some(v),
+            "filter_op" => q.filter_op = Some(v),
+            "filter_value" => q.filter_value = Some(v),
+            "order_field" => q.order_field = Some(v),
+            "order_dir" => {
+                if !matches!(v.as_str(), "asc" | "desc") {
+                    return Err(BadQuery("order_dir is asc or desc".into()));
+                }
+                q.order_dir = Some(v)
+            }
+            "limit" => q.limit = Some(int("limit", &v)?),
+            "offset" => q.offset = Some(int("offset", &v)?),
+            other => {
+                let shown: String = other.chars().take(40).collect();
+                return Err(BadQuery(format!("Unknown parameter {shown:?}")));
+            }
+        }
+    }
+    if q.limit.is_some_and(|l| !(1..=100).contains(&l)) {
+        return Err(BadQuery("limit is between 1 and 100".into()));
+    }
+    if q.offset.is_some_and(|o| o < 0) {
+        return Err(BadQuery("offset is not negative".into()));
+    }
+    Ok(q)
+}
+
+fn json(status: StatusCode, value: serde_json::Value) -> Rendered {
+    let body = Bytes::from(value.to_string());
+    Rendered {
+        status,
+        content_type: JSON,
+        etag: Some(etag_of(&body)),
+        body,
+    }
+}
+
+/// `GET /_api/collections/{slug}`: the records as a JSON array, like the control plane's
+/// `/api/project/{id}/db/{table}/data`. Only the collections the deploy lists are readable.
+pub async fn read_api(
+    sites: &Sites,
+    site: &Site,
+    deploy: &Arc<DeployView>,
+    slug: &str,
+    query: &ListQuery,
+    raw_query: &str,
+) -> Option<Result<Arc<Rendered>, Unavailable>> {
+    let id = *deploy.manifest.collections.get(slug)?;
+    let key = (
+        site.project_id,
+        sites.records_generation(site.project_id),
+        deploy.manifest.deploy_id,
+        format!("api:{slug}?{raw_query}"),
+    );
+    Some(
+        sites
+            .rendered(key, async {
+                let Some((c, fields)) = collection(sites, site, id).await? else {
+                    return Ok(json(
+                        StatusCode::NOT_FOUND,
+                        serde_json::json!({"error": "not_found", "message": "Unknown collection"}),
+                    ));
+                };
+                Ok(match list(sites, &c, &fields, query).await? {
+                    Ok(records) => json(StatusCode::OK, serde_json::json!(records)),
+                    Err(e) => json(
+                        StatusCode::BAD_REQUEST,
+                        serde_json::json!({"error": "invalid_query", "message": e.0}),
+                    ),
+                })
+            })
+            .await,
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn read_api_queries_parse_with_clear_refusals() {
+        let q = parse_list_query(Some(
+            "filter_field=categoria&filter_value=Roupas&order_field=preco&order_dir=asc&limit=5&offset=10",
+        ))
+        .unwrap();
+        assert_eq!(q.filter_field.as_deref(), Some("categoria"));
+        assert_eq!(q.limit, Some(5));
+        assert_eq!(q.offset, Some(10));
+        assert_eq!(parse_list_query(None).unwrap(), ListQuery::default());
+        for (bad, message) in [
+            ("limit=101", "limit is between 1 and 100"),
+            ("limit=0", "limit is between 1 and 100"),
+            ("limit=abc", "limit must be a whole number"),
+            ("offset=-1", "offset is not negative"),
+            ("order_dir=up", "order_dir is asc or desc"),
+            ("drop=table", "Unknown parameter \"drop\""),
+        ] {
+            assert_eq!(parse_list_query(Some(bad)), Err(BadQuery(message.into())));
+        }
+    }
+}

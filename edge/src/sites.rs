@@ -1,0 +1,421 @@
+//! Everything the edge keeps in memory, and the rules for when it is thrown away.
+//!
+//! The caches are moka's (a well-kept concurrent cache with TinyLFU admission, per-entry
+//! weights, TTLs and coalesced loads: two visitors missing the same key cause one load):
+//!
+//! | cache | key | dropped when |
+//! |---|---|---|
+//! | `fresh` hosts | normalised host | its TTL (`EDGE_SITE_TTL_MS`) ends, or a `deploy`/`project` change for its project arrives |
+//! | `last_known` hosts | normalised host | only a change for its project (or eviction): the copy served while the database is down |
+//! | deploys | deploy id | eviction only: a manifest never changes |
+//! | redirect matchers | project, site generation | a `redirects`/`deploy`/`project` change bumps the generation |
+//! | files | object key | eviction only (weighted by size, `EDGE_FILE_CACHE_BYTES`): objects are immutable |
+//! | renders | project, records generation, deploy, request | a `records` change bumps the generation |
+//!
+//! Generations rather than invalidation for renders and matchers: a render that read the old
+//! records and finishes after the change lands under the old generation's key, which nobody
+//! asks for again, so a slow render can never put stale HTML back into the cache.
+//!
+//! **Outage:** when the database fails (or is slower than [`DB_TIMEOUT`]) a small breaker
+//! stays open for [`BREAKER`], during which lookups do not wait on the database at all: a
+//! host whose fresh entry expired is answered from `last_known` and renders from the render
+//! cache. Only what was never cached fails (503).
+
+use std::{
+    collections::HashMap,
+    sync::{
+        Arc, Mutex, OnceLock,
+        atomic::{AtomicU64, Ordering},
+    },
+    time::{Duration, Instant},
+};
+
+use bytes::Bytes;
+use hyper::StatusCode;
+use moka::future::Cache;
+use vitrine_shared::{
+    Settings, Store,
+    blob::{BlobError, BlobStore},
+    redirects::Matcher,
+    render::{CompiledPage, RenderError},
+    site::{DynamicPage, Manifest},
+    store::{Change, SiteRow},
+};
+
+use crate::{
+    host::{SiteHost, www_twin},
+    metrics::{CacheName, Metrics},
+};
+
+/// The longest the edge waits on the database for one lookup.
+pub const DB_TIMEOUT: Duration = Duration::from_secs(2);
+/// How long the edge stops asking a database that just failed.
+pub const BREAKER: Duration = Duration::from_secs(2);
+
+/// A deploy as the edge serves it: the manifest and its pages compiled once.
+pub struct DeployView {
+    pub manifest: Manifest,
+    /// Compiled templates of `manifest.dynamic_pages` and `manifest.collection_pages`; a
+    /// template that does not compile keeps its error, answered with the site's 500 page.
+    pub dynamic: HashMap<String, Result<CompiledPage, RenderError>>,
+    pub collection: HashMap<String, Result<CompiledPage, RenderError>>,
+    manifest_matcher: OnceLock<Arc<Matcher>>,
+}
+
+impl DeployView {
+    pub fn new(manifest: Manifest) -> DeployView {
+        let compile = |pages: &std::collections::BTreeMap<String, DynamicPage>| {
+            pages
+                .iter()
+                .map(|(slug, p)| (slug.clone(), CompiledPage::compile(&p.blocks)))
+                .collect()
+        };
+        DeployView {
+            dynamic: compile(&manifest.dynamic_pages),
+            collection: compile(&manifest.collection_pages),
+            manifest,
+            manifest_matcher: OnceLock::new(),
+        }
+    }
+
+    /// The redirect rules published with the deploy, compiled on first use: what the edge
+    /// uses when the live rules cannot be read.
+    pub fn manifest_matcher(&self) -> Arc<Matcher> {
+        self.manifest_matcher
+            .get_or_init(|| {
+                Arc::new(Matcher::new(
+                    self.manifest
+                        .redirects
+                        .iter()
+                        .map(|(f, t)| (f.as_str(), t.as_str())),
+                ))
+            })
+            .clone()
+    }
+}
+
+/// The site behind a host.
+pub struct Site {
+    pub project_id: i64,
+    pub slug: String,
+    /// The live deploy, when the project is published.
+    pub deploy: Option<Arc<DeployView>>,
+}
+
+/// A response built from live data, cached until the records change.
+#[derive(Debug, Clone)]
+pub struct Rendered {
+    pub status: StatusCode,
+    pub content_type: &'static str,
+    pub body: Bytes,
+    /// Strong validator over the body (HTML pages), so revisits get 304.
+    pub etag: Option<String>,
+}
+
+/// Why a lookup could not be answered.
+#[derive(Debug, Clone, thiserror::Error)]
+pub enum Unavailable {
+    #[error("database unavailable: {0}")]
+    Database(String),
+    #[error("object store: {0}")]
+    Blob(String),
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+struct Generations {
+    site: u64,
+    records: u64,
+}
+
+/// Key of a cached render: the records generation makes an edit invisible to old entries.
+pub type RenderKey = (i64, u64, i64, String);
+
+pub struct Sites {
+    pub store: Store,
+    blobs: BlobStore,
+    metrics: Arc<Metrics>,
+    fresh: Cache<String, Option<Arc<Site>>>,
+    last_known: Cache<String, Arc<Site>>,
+    deploys: Cache<i64, Arc<DeployView>>,
+    matchers: Cache<(i64, u64), Arc<Matcher>>,
+    files: Cache<String, Bytes>,
+    renders: Cache<RenderKey, Arc<Rendered>>,
+    generations: Mutex<HashMap<i64, Generations>>,
+    /// Bumped by every change that can alter a host's answer; a host load that saw it move
+    /// loads again, so it never caches what it read before the change.
+    epoch: AtomicU64,
+    down_until: Mutex<Option<Instant>>,
+}
+
+impl Sites {
+    pub fn new(
+        settings: &Settings,
+        store: Store,
+        blobs: BlobStore,
+        metrics: Arc<Metrics>,
+    ) -> Sites {
+        let hosts = settings.edge_site_cache_entries.max(1);
+        Sites {
+            store,
+            blobs,
+            metrics,
+            fresh: Cache::builder()
+                .max_capacity(hosts)
+                .time_to_live(Duration::from_millis(settings.edge_site_ttl_ms.max(1)))
+                .support_invalidation_closures()
+                .build(),
+            last_known: Cache::builder()
+                .max_capacity(hosts)
+                .support_invalidation_closures()
+                .build(),
+            deploys: Cache::builder().max_capacity(hosts.min(10_000)).build(),
+            matchers: Cache::builder().max_capacity(hosts.min(10_000)).build(),
+            files: Cache::builder()
+                .max_capacity(settings.edge_file_cache_bytes.max(1))
+                .weigher(|k: &String, v: &Bytes| {
+                    u32::try_from(k.len() + v.len()).unwrap_or(u32::MAX)
+                })
+                .build(),
+            renders: Cache::builder()
+                .max_capacity(settings.edge_render_cache_entries.max(1))
+                .build(),
+            generations: Mutex::new(HashMap::new()),
+            epoch: AtomicU64::new(0),
+            down_until: Mutex::new(None),
+        }
+    }
+
+    pub fn metrics(&self) -> &Metrics {
+        &self.metrics
+    }
+
+    fn db_down(&self) -> bool {
+        let mut guard = self.down_until.lock().expect("breaker lock");
+        match *guard {
+            Some(until) if Instant::now() < until => true,
+            Some(_) => {
+                *guard = None;
+                false
+            }
+            None => false,
+        }
+    }
+
+    fn mark_db_down(&self) {
+        *self.down_until.lock().expect("breaker lock") = Some(Instant::now() + BREAKER);
+    }
+
+    /// Runs a database call with the edge's time limit; a failure opens the breaker.
+    pub async fn db<T, E: std::fmt::Display>(
+        &self,
+        call: impl Future<Output = Result<T, E>>,
+    ) -> Result<T, Unavailable> {
+        if self.db_down() {
+            return Err(Unavailable::Database("recently failed".into()));
+        }
+        match tokio::time::timeout(DB_TIMEOUT, call).await {
+            Ok(Ok(v)) => Ok(v),
+            Ok(Err(e)) => {
+                self.mark_db_down();
+                Err(Unavailable::Database(e.to_string()))
+            }
+            Err(_) => {
+                self.mark_db_down();
+                Err(Unavailable::Database("timed out".into()))
+            }
+        }
+    }
+
+    fn generations(&self, project_id: i64) -> Generations {
+        *self
+            .generations
+            .lock()
+            .expect("generations lock")
+            .entry(project_id)
+            .or_insert(Generations {
+                site: 0,
+                records: 0,
+            })
+    }
+
+    /// The records generation of a project: part of every render key.
+    pub fn records_generation(&self, project_id: i64) -> u64 {
+        self.generations(project_id).records
+    }
+
+    /// The site behind a host: `Ok(None)` for a host that serves no site.
+    pub async fn resolve(&self, host: &SiteHost) -> Result<Option<Arc<Site>>, Unavailable> {
+        let key = host.key();
+        if let Some(hit) = self.fresh.get(&key).await {
+            self.metrics.cache(CacheName::site, true);
+            return Ok(hit);
+        }
+        self.metrics.cache(CacheName::site, false);
+        let loaded = if self.db_down() {
+            Err(Unavailable::Database("recently failed".into()))
+        } else {
+            self.fresh
+                .try_get_with(key.clone(), async {
+                    loop {
+                        let epoch = self.epoch.load(Ordering::SeqCst);
+                        let site = self.load_host(host).await?;
+                        if self.epoch.load(Ordering::SeqCst) == epoch {
+                            return Ok(site);
+                        }
+                    }
+                })
+                .await
+                .map_err(|e: Arc<Unavailable>| (*e).clone())
+        };
+        match loaded {
+            Ok(site) => {
+                match &site {
+                    Some(s) => self.last_known.insert(key, s.clone()).await,
+                    // Gone (deleted, or its slug or domain changed): never serve it again.
+                    None => self.last_known.invalidate(&key).await,
+                }
+                Ok(site)
+            }
+            Err(e) => match self.last_known.get(&key).await {
+                Some(stale) => {
+                    self.metrics.stale_served.inc();
+                    Ok(Some(stale))
+                }
+                None => Err(e),
+            },
+        }
+    }
+
+    async fn load_host(&self, host: &SiteHost) -> Result<Option<Arc<Site>>, Unavailable> {
+        let row = match host {
+            SiteHost::Slug(slug) => self.db(self.store.site_by_slug(slug)).await?,
+            SiteHost::Domain(domain) => match self.db(self.store.site_by_domain(domain)).await? {
+                Some(row) => Some(row),
+                None => {
+                    self.db(self.store.site_by_domain(&www_twin(domain)))
+                        .await?
+                }
+            },
+        };
+        let Some(row) = row else { return Ok(None) };
+        let deploy = match &row {
+            SiteRow {
+                is_published: true,
+                active_deploy_id: Some(id),
+                manifest_key: Some(key),
+                ..
+            } => Some(self.deploy(*id, key).await?),
+            _ => None,
+        };
+        Ok(Some(Arc::new(Site {
+            project_id: row.project_id,
+            slug: row.slug,
+            deploy,
+        })))
+    }
+
+    async fn deploy(&self, id: i64, key: &str) -> Result<Arc<DeployView>, Unavailable> {
+        let entry = self
+            .deploys
+            .entry(id)
+            .or_try_insert_with(async {
+                let bytes = self
+                    .blobs
+                    .get(key)
+                    .await
+                    .map_err(|e| Unavailable::Blob(format!("{key}: {e}")))?;
+                let manifest: Manifest = serde_json::from_slice(&bytes)
+                    .map_err(|e| Unavailable::Blob(format!("{key}: {e}")))?;
+                Ok::<_, Unavailable>(Arc::new(DeployView::new(manifest)))
+            })
+            .await
+            .map_err(|e| (*e).clone())?;
+        self.metrics.cache(CacheName::manifest, !entry.is_fresh());
+        Ok(entry.into_value())
+    }
+
+    /// The project's live redirect rules compiled once per change; the deploy's own rules
+    /// while the database cannot be read.
+    pub async fn matcher(&self, site: &Site, deploy: &DeployView) -> Arc<Matcher> {
+        let key = (site.project_id, self.generations(site.project_id).site);
+        if let Some(m) = self.matchers.get(&key).await {
+            return m;
+        }
+        match self.db(self.store.project_redirects(site.project_id)).await {
+            Ok(rules) => {
+                let m = Arc::new(Matcher::new(
+                    rules.iter().map(|(f, t)| (f.as_str(), t.as_str())),
+                ));
+                self.matchers.insert(key, m.clone()).await;
+                m
+            }
+            Err(e) => {
+                tracing::debug!(error = %e, project = site.project_id, "redirects from the deploy manifest");
+                deploy.manifest_matcher()
+            }
+        }
+    }
+
+    /// An object's bytes, from memory when they are there.
+    pub async fn file(&self, key: &str) -> Result<Bytes, Arc<BlobError>> {
+        let entry = self
+            .files
+            .entry_by_ref(key)
+            .or_try_insert_with(self.blobs.get(key))
+            .await?;
+        self.metrics.cache(CacheName::file, !entry.is_fresh());
+        Ok(entry.into_value())
+    }
+
+    /// A cached render, or `make` run once (concurrent misses share it) and cached.
+    pub async fn rendered<F>(&self, key: RenderKey, make: F) -> Result<Arc<Rendered>, Unavailable>
+    where
+        F: Future<Output = Result<Rendered, Unavailable>>,
+    {
+        let entry = self
+            .renders
+            .entry(key)
+            .or_try_insert_with(async { make.await.map(Arc::new) })
+            .await
+            .map_err(|e| (*e).clone())?;
+        self.metrics.cache(CacheName::render, !entry.is_fresh());
+        Ok(entry.into_value())
+    }
+
+    /// Applies one change-feed entry: what it made stale is never served again.
+    pub fn apply(&self, change: &Change) {
+        let project = change.project_id;
+        {
+            let mut gens = self.generations.lock().expect("generations lock");
+            let g = gens.entry(project).or_insert(Generations {
+                site: 0,
+                records: 0,
+            });
+            match change.kind.as_str() {
+                "records" => g.records += 1,
+                "redirects" => g.site += 1,
+                _ => {
+                    g.site += 1;
+                    g.records += 1;
+                }
+            }
+        }
+        if matches!(change.kind.as_str(), "records" | "redirects") {
+            return;
+        }
+        // deploy, project, and any kind this edge does not know yet: look the host up again.
+        self.epoch.fetch_add(1, Ordering::SeqCst);
+        let fresh = self
+            .fresh
+            .invalidate_entries_if(move |_, v| v.as_ref().is_none_or(|s| s.project_id == project));
+        let known = self
+            .last_known
+            .invalidate_entries_if(move |_, s| s.project_id == project);
+        if let Err(e) = fresh.and(known) {
+            // Only possible if the caches were built without closure support: drop everything.
+            tracing::error!(error = %e, "cache invalidation by predicate failed");
+            self.fresh.invalidate_all();
+            self.last_known.invalidate_all();
+        }
+    }
+}

@@ -1,0 +1,615 @@
+//! One visitor request, in the order DESIGN §3 gives: host → site, then redirects, static
+//! routes, content-addressed assets, collection pages, pages with live lists, and the site's
+//! 404. `/_forms` and `/_api/collections/…` are the two non-page paths a site has; they come
+//! before the redirects, so a whole-site redirect (`*`) cannot break the site's forms or API.
+//!
+//! Every refusal here is a 4xx with a clear page or JSON body: a malformed host or path, a
+//! method a page does not take, a query the read API does not understand. A template that
+//! fails gets the site's 500 page; a database outage with nothing cached gets 503. Nothing a
+//! visitor sends can make this function panic.
+
+use std::{net::IpAddr, sync::Arc};
+
+use bytes::Bytes;
+use http_body_util::BodyExt;
+use hyper::{
+    HeaderMap, Method, Request, StatusCode,
+    body::Incoming,
+    header::{self, HeaderValue},
+};
+use percent_encoding::percent_decode_str;
+use vitrine_shared::site::{ASSET_PREFIX, StaticFile, asset_key};
+
+use crate::{
+    host, live,
+    metrics::Metrics,
+    serve::{self, HTML, JSON, NO_STORE, Resp, respond},
+    sites::{DeployView, Rendered, Site, Sites, Unavailable},
+    submissions::{self, Forms, Outcome, Refused},
+};
+
+/// Longest request path (after the host) the edge looks at; longer gets 414.
+pub const MAX_PATH: usize = 2048;
+/// Longest query string the edge looks at; longer gets 414.
+pub const MAX_QUERY: usize = 2048;
+
+/// What every visitor request needs.
+pub struct Visits {
+    pub platform_domain: String,
+    pub sites: Arc<Sites>,
+    pub forms: Arc<Forms>,
+    pub metrics: Arc<Metrics>,
+}
+
+/// Why a request path was refused.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum BadPath {
+    TooLong,
+    Malformed,
+}
+
+/// Decodes the path once and refuses what no site route can be: invalid UTF-8, control
+/// characters, backslashes and dot segments (also when percent-encoded, `%2e%2e`).
+pub fn clean_path(raw: &str) -> Result<String, BadPath> {
+    if raw.len() > MAX_PATH {
+        return Err(BadPath::TooLong);
+    }
+    let decoded = percent_decode_str(raw)
+        .decode_utf8()
+        .map_err(|_| BadPath::Malformed)?;
+    if !decoded.starts_with('/')
+        || decoded.contains('\\')
+        || decoded.chars().any(char::is_control)
+        || decoded.split('/').any(|s| s == ".." || s == ".")
+    {
+        return Err(BadPath::Malformed);
+    }
+    Ok(decoded.into_owned())
+}
+
+impl Visits {
+    pub async fn handle(&self, req: Request<Incoming>, peer: IpAddr) -> Resp {
+        let r = self.route(req, peer).await;
+        self.metrics.request(r.status().as_u16());
+        r
+    }
+
+    async fn route(&self, req: Request<Incoming>, peer: IpAddr) -> Resp {
+        let raw_host = req
+            .headers()
+            .get(header::HOST)
+            .and_then(|h| h.to_str().ok())
+            .or_else(|| req.uri().authority().map(|a| a.as_str()));
+        let Some(raw_host) = raw_host else {
+            return serve::bad_request(
+                "O pedido não diz para qual site é (falta o cabeçalho Host).",
+                "The request has no Host header.",
+            );
+        };
+        if host::is_ip_literal(raw_host) {
+            return serve::platform_not_found();
+        }
+        let Ok(host) = host::normalize(raw_host) else {
+            return serve::bad_request(
+                "O endereço do site (cabeçalho Host) é inválido.",
+                "Malformed Host header.",
+            );
+        };
+        let path = match clean_path(req.uri().path()) {
+            Ok(p) => p,
+            Err(BadPath::TooLong) => {
+                return respond(StatusCode::URI_TOO_LONG, HTML, NO_STORE, "URI Too Long");
+            }
+            Err(BadPath::Malformed) => {
+                return serve::bad_request(
+                    "O caminho pedido é inválido.",
+                    "Malformed request path.",
+                );
+            }
+        };
+        if req.uri().query().is_some_and(|q| q.len() > MAX_QUERY) {
+            return respond(StatusCode::URI_TOO_LONG, HTML, NO_STORE, "URI Too Long");
+        }
+        let site_host = host::classify(&host, &self.platform_domain);
+        let site = match self.sites.resolve(&site_host).await {
+            Ok(Some(site)) => site,
+            Ok(None) => return serve::platform_not_found(),
+            Err(e) => {
+                tracing::warn!(host, error = %e, "site lookup failed and nothing cached");
+                return serve::unavailable();
+            }
+        };
+        let Some(deploy) = site.deploy.clone() else {
+            return serve::not_published();
+        };
+        if path == "/_forms" {
+            return self.form(&site, &deploy, req, &host, peer).await;
+        }
+        let method = req.method().clone();
+        if method != Method::GET && method != Method::HEAD {
+            return method_not_allowed("GET, HEAD");
+        }
+        let headers = req.headers();
+        let query = req.uri().query();
+        if let Some(slug) = path.strip_prefix("/_api/collections/") {
+            return self
+                .read_api(&site, &deploy, slug, query, &method, headers)
+                .await;
+        }
+        let matcher = self.sites.matcher(&site, &deploy).await;
+        if let Some(to) = matcher.lookup(&path, query) {
+            let mut r = respond(
+                StatusCode::from_u16(to.status).unwrap_or(StatusCode::MOVED_PERMANENTLY),
+                HTML,
+                NO_STORE,
+                Bytes::new(),
+            );
+            match HeaderValue::from_str(&to.location) {
+                Ok(v) => {
+                    r.headers_mut().insert(header::LOCATION, v);
+                    return r;
+                }
+                Err(_) => tracing::warn!(location = to.location, "unusable redirect target"),
+            }
+        }
+        let routes = &deploy.manifest.routes;
+        let trimmed = if path.len() > 1 {
+            path.trim_end_matches('/')
+        } else {
+            &path
+        };
+        if let Some(file) = routes.get(path.as_str()).or_else(|| routes.get(trimmed)) {
+            return self
+                .file(&site, &deploy, &method, headers, file, StatusCode::OK)
+                .await;
+        }
+        if let Some(name) = path.strip_prefix(ASSET_PREFIX) {
+            return self.old_asset(&site, &deploy, &method, headers, name).await;
+        }
+        let segments: Vec<&str> = trimmed.trim_start_matches('/').split('/').collect();
+        let rendered = match segments.as_slice() {
+            [page, post] if !page.is_empty() && !post.is_empty() => {
+                live::collection_page(&self.sites, &site, &deploy, page, post).await
+            }
+            [""] => live::dynamic_page(&self.sites, &site, &deploy, "/").await,
+            [slug] => live::dynamic_page(&self.sites, &site, &deploy, slug).await,
+            _ => None,
+        };
+        match rendered {
+            Some(r) => self.answer(&site, &deploy, &method, headers, r).await,
+            None => self.site_not_found(&site, &deploy, &method, headers).await,
+        }
+    }
+
+    async fn file(
+        &self,
+        site: &Site,
+        deploy: &DeployView,
+        method: &Method,
+        headers: &HeaderMap,
+        file: &StaticFile,
+        status: StatusCode,
+    ) -> Resp {
+        match serve::static_file(&self.sites, method, headers, file, status).await {
+            Ok(r) => r,
+            Err(e) => {
+                tracing::error!(project = site.project_id, deploy = deploy.manifest.deploy_id, error = %e, "deploy object missing");
+                if status == StatusCode::OK {
+                    Box::pin(self.site_error(site, deploy, method, headers)).await
+                } else {
+                    respond(status, HTML, NO_STORE, fallback_page(status))
+                }
+            }
+        }
+    }
+
+    /// A content-addressed asset that is not in this deploy's manifest: an earlier deploy's,
+    /// which stays reachable (DESIGN §3). The name is `{hash}.{ext}`, so the hash is its tag.
+    async fn old_asset(
+        &self,
+        site: &Site,
+        deploy: &DeployView,
+        method: &Method,
+        headers: &HeaderMap,
+        name: &str,
+    ) -> Resp {
+        let valid = !name.is_empty()
+            && name.len() <= 200
+            && !name.starts_with('.')
+            && name
+                .bytes()
+                .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'.' | b'-' | b'_'));
+        if !valid {
+            return self.site_not_found(site, deploy, method, headers).await;
+        }
+        let hash = name.split('.').next().unwrap_or(name);
+        let file = StaticFile {
+            key: asset_key(site.project_id, name),
+            content_type: mime_guess::from_path(name)
+                .first_or_octet_stream()
+                .essence_str()
+                .to_string(),
+            etag: format!("\"{hash}\""),
+            size: 0,
+            br: None,
+            gzip: None,
+            immutable: true,
+        };
+        match serve::static_file(&self.sites, method, headers, &file, StatusCode::OK).await {
+            Ok(r) => r,
+            Err(_) => self.site_not_found(site, deploy, method, headers).await,
+        }
+    }
+
+    async fn answer(
+        &self,
+        site: &Site,
+        deploy: &DeployView,
+        method: &Method,
+        headers: &HeaderMap,
+        rendered: Result<Arc<Rendered>, Unavailable>,
+    ) -> Resp {
+        let rendered = match rendered {
+            Ok(r) => r,
+            Err(e) => {
+                tracing::warn!(project = site.project_id, error = %e, "live page unavailable");
+                return serve::unavailable();
+            }
+        };
+        match rendered.status {
+            StatusCode::NOT_FOUND => self.site_not_found(site, deploy, method, headers).await,
+            StatusCode::INTERNAL_SERVER_ERROR => {
+                self.site_error(site, deploy, method, headers).await
+            }
+            status => serve::head_if(method, cached_response(status, &rendered, headers)),
+        }
+    }
+
+    async fn site_page(
+        &self,
+        site: &Site,
+        deploy: &DeployView,
+        method: &Method,
+        headers: &HeaderMap,
+        path: Option<&String>,
+        status: StatusCode,
+    ) -> Resp {
+        let file = path.and_then(|p| deploy.manifest.routes.get(p));
+        match file {
+            Some(file) => {
+                let mut h = headers.clone();
+                h.remove(header::RANGE);
+                h.remove(header::IF_NONE_MATCH);
+                self.file(site, deploy, method, &h, file, status).await
+            }
+            None => serve::head_if(
+                method,
+                respond(status, HTML, NO_STORE, fallback_page(status)),
+            ),
+        }
+    }
+
+    async fn site_not_found(
+        &self,
+        site: &Site,
+        deploy: &DeployView,
+        method: &Method,
+        headers: &HeaderMap,
+    ) -> Resp {
+        let p = deploy.manifest.not_found.as_ref();
+        self.site_page(site, deploy, method, headers, p, StatusCode::NOT_FOUND)
+            .await
+    }
+
+    async fn site_error(
+        &self,
+        site: &Site,
+        deploy: &DeployView,
+        method: &Method,
+        headers: &HeaderMap,
+    ) -> Resp {
+        let p = deploy.manifest.error_page.as_ref();
+        self.site_page(
+            site,
+            deploy,
+            method,
+            headers,
+            p,
+            StatusCode::INTERNAL_SERVER_ERROR,
+        )
+        .await
+    }
+
+    async fn read_api(
+        &self,
+        site: &Site,
+        deploy: &Arc<DeployView>,
+        slug: &str,
+        query: Option<&str>,
+        method: &Method,
+        headers: &HeaderMap,
+    ) -> Resp {
+        let q = match live::parse_list_query(query) {
+            Ok(q) => q,
+            Err(e) => return serve::json_error(StatusCode::BAD_REQUEST, "invalid_query", &e.0),
+        };
+        match live::read_api(&self.sites, site, deploy, slug, &q, query.unwrap_or("")).await {
+            None => serve::json_error(StatusCode::NOT_FOUND, "not_found", "Unknown collection"),
+            Some(Err(e)) => {
+                tracing::warn!(project = site.project_id, error = %e, "read API unavailable");
+                serve::json_error(
+                    StatusCode::SERVICE_UNAVAILABLE,
+                    "unavailable",
+                    "The collection cannot be read right now",
+                )
+            }
+            Some(Ok(r)) => serve::head_if(method, cached_response(r.status, &r, headers)),
+        }
+    }
+
+    async fn form(
+        &self,
+        site: &Site,
+        deploy: &DeployView,
+        req: Request<Incoming>,
+        host: &str,
+        peer: IpAddr,
+    ) -> Resp {
+        let headers = req.headers();
+        let wants_json = headers
+            .get(header::ACCEPT)
+            .and_then(|v| v.to_str().ok())
+            .is_some_and(|a| a.contains(JSON));
+        if req.method() != Method::POST {
+            return method_not_allowed("POST");
+        }
+        let page_url = referer_path(headers, host);
+        let content_type = headers
+            .get(header::CONTENT_TYPE)
+            .and_then(|v| v.to_str().ok())
+            .map(str::to_string);
+        let body = read_form_body(req.into_body()).await;
+        let outcome = match body {
+            Ok(body) => {
+                self.forms
+                    .submit(submissions::Incoming {
+                        project_id: site.project_id,
+                        settings: &deploy.manifest.forms,
+                        page_url: page_url.clone(),
+                        content_type: content_type.as_deref(),
+                        body,
+                        peer,
+                    })
+                    .await
+            }
+            Err(e) => Err(e),
+        };
+        if outcome == Ok(Outcome::Spooled) {
+            self.metrics.spooled_submissions.inc();
+        }
+        match outcome {
+            Ok(_) if wants_json => respond(
+                StatusCode::OK,
+                JSON,
+                NO_STORE,
+                serde_json::json!({"ok": true, "message": "Mensagem enviada."}).to_string(),
+            ),
+            Ok(_) => {
+                let mut r = respond(StatusCode::SEE_OTHER, HTML, NO_STORE, Bytes::new());
+                if let Ok(v) = HeaderValue::from_str(&page_url) {
+                    r.headers_mut().insert(header::LOCATION, v);
+                }
+                r
+            }
+            Err(refused) => {
+                let (status, code) = match &refused {
+                    Refused::TooLarge => (StatusCode::PAYLOAD_TOO_LARGE, "too_large"),
+                    Refused::RateLimited(_) => (StatusCode::TOO_MANY_REQUESTS, "rate_limited"),
+                    Refused::Unsupported(_) => {
+                        (StatusCode::UNSUPPORTED_MEDIA_TYPE, "unsupported_media_type")
+                    }
+                    Refused::Malformed | Refused::TooManyFields => {
+                        (StatusCode::BAD_REQUEST, "invalid_form")
+                    }
+                    Refused::Unavailable => (StatusCode::SERVICE_UNAVAILABLE, "unavailable"),
+                };
+                let message = refused.to_string();
+                let mut r = if wants_json {
+                    serve::json_error(status, code, &message)
+                } else {
+                    respond(
+                        status,
+                        HTML,
+                        NO_STORE,
+                        format!(
+                            "<!doctype html><html lang=\"pt-BR\"><meta charset=\"utf-8\"><title>Formulário</title><p>{}</p></html>",
+                            vitrine_shared::render::escape(&message)
+                        ),
+                    )
+                };
+                if let Refused::RateLimited(secs) = refused {
+                    r.headers_mut()
+                        .insert(header::RETRY_AFTER, HeaderValue::from(secs));
+                }
+                r
+            }
+        }
+    }
+}
+
+/// The page a form was posted from, as a path on this host (so the 303 can never send the
+/// visitor elsewhere); `/` when the Referer is missing or names another host.
+fn referer_path(headers: &HeaderMap, host: &str) -> String {
+    headers
+        .get(header::REFERER)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|r| url::Url::parse(r).ok())
+        .filter(|u| u.host_str().is_some_and(|h| h.eq_ignore_ascii_case(host)))
+        .map(|u| {
+            let mut p = u.path().to_string();
+            if let Some(q) = u.query() {
+                p.push('?');
+                p.push_str(q);
+            }
+            p
+        })
+        .filter(|p| p.starts_with('/') && !p.starts_with("//") && p.len() <= 2048)
+        .unwrap_or_else(|| "/".to_string())
+}
+
+/// Reads a form body of at most [`submissions::MAX_FORM_BYTES`]. A larger one is read on (and
+/// dropped) up to [`DRAIN_LIMIT`] so the client, still sending, can read the 413 instead of
+/// meeting a reset connection; past that the connection is simply closed.
+async fn read_form_body(mut body: Incoming) -> Result<Bytes, Refused> {
+    let mut kept = Vec::new();
+    let mut seen = 0usize;
+    let drain = async {
+        while let Some(frame) = body.frame().await {
+            let Ok(frame) = frame else {
+                return Err(Refused::Malformed);
+            };
+            if let Ok(data) = frame.into_data() {
+                seen += data.len();
+                if seen <= submissions::MAX_FORM_BYTES {
+                    kept.extend_from_slice(&data);
+                } else if seen > DRAIN_LIMIT {
+                    break;
+                }
+            }
+        }
+        Ok(())
+    };
+    match tokio::time::timeout(DRAIN_TIME, drain).await {
+        Ok(Ok(())) if seen <= submissions::MAX_FORM_BYTES => Ok(Bytes::from(kept)),
+        Ok(Ok(())) => Err(Refused::TooLarge),
+        Ok(Err(e)) => Err(e),
+        Err(_elapsed) => Err(Refused::Malformed),
+    }
+}
+
+/// How much of an oversized form body is read before answering 413.
+const DRAIN_LIMIT: usize = 1024 * 1024;
+/// How long a form body may take to arrive.
+const DRAIN_TIME: std::time::Duration = std::time::Duration::from_secs(10);
+
+fn method_not_allowed(allow: &'static str) -> Resp {
+    let mut r = respond(
+        StatusCode::METHOD_NOT_ALLOWED,
+        serve::TEXT,
+        NO_STORE,
+        "Method Not Allowed",
+    );
+    r.headers_mut()
+        .insert(header::ALLOW, HeaderValue::from_static(allow));
+    r
+}
+
+fn fallback_page(status: StatusCode) -> String {
+    if status == StatusCode::NOT_FOUND {
+        serve::default_site_not_found()
+    } else {
+        serve::default_site_error()
+    }
+}
+
+/// A rendered page or API answer, with its validator and 304 when the client has it.
+fn cached_response(status: StatusCode, r: &Rendered, headers: &HeaderMap) -> Resp {
+    let etag = r
+        .etag
+        .as_deref()
+        .and_then(|e| HeaderValue::from_str(e).ok());
+    let matches = etag.as_ref().is_some_and(|tag| {
+        headers
+            .get(header::IF_NONE_MATCH)
+            .and_then(|v| v.to_str().ok())
+            .is_some_and(|inm| {
+                inm.split(',')
+                    .any(|t| t.trim().trim_start_matches("W/") == tag.to_str().unwrap_or(""))
+            })
+    });
+    let mut resp = if matches && status == StatusCode::OK {
+        let mut x = respond(
+            StatusCode::NOT_MODIFIED,
+            r.content_type,
+            serve::REVALIDATE,
+            Bytes::new(),
+        );
+        x.headers_mut().remove(header::CONTENT_TYPE);
+        x
+    } else {
+        respond(status, r.content_type, serve::REVALIDATE, r.body.clone())
+    };
+    if let Some(tag) = etag {
+        resp.headers_mut().insert(header::ETAG, tag);
+    }
+    resp
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn paths_are_decoded_once_and_dot_segments_refused() {
+        assert_eq!(clean_path("/sobre").unwrap(), "/sobre");
+        assert_eq!(clean_path("/caf%C3%A9").unwrap(), "/café");
+        assert_eq!(clean_path("/a%2Fb").unwrap(), "/a/b");
+        for bad in [
+            "/../etc/passwd",
+            "/%2e%2e/etc/passwd",
+            "/_assets/%2E%2E%2Fmanifest.json",
+            "/a/./b",
+            "/a/%2e",
+            "/a%5cb",
+            "/a%00b",
+            "/%ff%fe",
+            "/a\nb",
+        ] {
+            assert_eq!(clean_path(bad), Err(BadPath::Malformed), "{bad}");
+        }
+        assert_eq!(
+            clean_path(&format!("/{}", "a".repeat(MAX_PATH))),
+            Err(BadPath::TooLong)
+        );
+    }
+
+    /// Paths assembled from pieces of traversal attempts: whatever is accepted has no dot
+    /// segment and no backslash once decoded, however the dots were encoded.
+    #[test]
+    fn no_encoding_of_dots_gets_a_traversal_through() {
+        const PIECES: &[&str] = &[
+            "/", ".", "%2e", "%2E", "%2f", "%5c", "a", "%", "%c0%ae", "%ff", "%00", "_assets",
+        ];
+        let mut seed: u64 = 0x2545_f491_4f6c_dd1d;
+        for _ in 0..20_000 {
+            crate::xorshift(&mut seed);
+            let len = (seed % 10) as usize;
+            let mut path = String::from("/");
+            for i in 0..len {
+                path.push_str(PIECES[((seed >> (i * 5)) % PIECES.len() as u64) as usize]);
+            }
+            if let Ok(clean) = clean_path(&path) {
+                assert!(
+                    !clean.split('/').any(|s| s == ".." || s == ".") && !clean.contains('\\'),
+                    "{path} → {clean}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn the_form_redirect_stays_on_the_site() {
+        let mut h = HeaderMap::new();
+        assert_eq!(referer_path(&h, "loja.localhost"), "/");
+        h.insert(
+            header::REFERER,
+            HeaderValue::from_static("http://loja.localhost:8080/contato?x=1"),
+        );
+        assert_eq!(referer_path(&h, "loja.localhost"), "/contato?x=1");
+        h.insert(
+            header::REFERER,
+            HeaderValue::from_static("http://evil.example/contato"),
+        );
+        assert_eq!(referer_path(&h, "loja.localhost"), "/");
+    }
+}

@@ -1,0 +1,179 @@
+//! Collection pages, pages with database-fed lists and the read API, from live records.
+
+use std::time::Duration;
+
+use serde_json::{Value, json};
+use vitrine_shared::{dual_test, testing::TestDb};
+
+use crate::support::{Site, TestEdge, basic, live_page};
+
+const POST: &str = "<article><h1>{{ post.name }}</h1><time>{{ post.date }}</time>{{ post.fields.corpo }}<a href=\"{{ post.permalink }}\">link</a></article>";
+
+dual_test! {
+    async fn collection_pages_render_the_live_post_and_follow_edits_without_a_republish(db: TestDb) {
+        let t = TestEdge::start(db).await;
+        let loja = t.project("loja").await;
+        let table = t
+            .collection(loja, "posts", &[("ola", "Olá <mundo>", "<p>Primeiro texto</p>")])
+            .await;
+        let mut site: Site = basic("<h1>Início</h1>");
+        site.collection_pages.insert("blog".into(), live_page("blog", Some(table), POST));
+        site.collection_pages.insert(
+            "quebrado".into(),
+            live_page("quebrado", Some(table), "{{ post.name | no_such_filter }}"),
+        );
+        site.collection_pages.insert(
+            "lento".into(),
+            live_page("lento", Some(table), "{% for a in range(1000) %}{% for b in range(1000) %}x{% endfor %}{% endfor %}"),
+        );
+        t.publish(loja, site).await;
+        let host = "loja.localhost";
+
+        let r = t.get(host, "/blog/ola").send().await.unwrap();
+        assert_eq!(r.status(), 200);
+        assert_eq!(r.headers()["cache-control"], "public, max-age=0, must-revalidate");
+        let tag = r.headers()["etag"].to_str().unwrap().to_string();
+        let body = r.text().await.unwrap();
+        assert!(body.contains("<title>Olá &lt;mundo&gt; | Loja</title>"), "{body}");
+        assert!(body.contains("<h1>Olá &lt;mundo&gt;</h1>"), "{body}");
+        assert!(body.contains("<p>Primeiro texto</p>"), "rich text is not escaped: {body}");
+        assert!(body.contains("href=\"&#x2f;blog&#x2f;ola\""), "{body}");
+        let r = t.get(host, "/blog/ola/").header("if-none-match", &tag).send().await.unwrap();
+        assert_eq!(r.status(), 304);
+
+        // The record changes in the database; the page follows within a second.
+        let post = t.db.store.query_posts(table, None, &[], 10, 0).await.unwrap().remove(0);
+        let mut data = post.data.0.clone();
+        let key = data.keys().next().unwrap().clone();
+        data.insert(key, Value::String("<p>Texto revisto</p>".into()));
+        t.db.store.update_post(post.id, "Olá de novo", "ola", &data).await.unwrap();
+        let took = t.until(host, "/blog/ola", 200, "Texto revisto", Duration::from_secs(1)).await;
+        assert!(took < Duration::from_secs(1));
+        let (_, body) = t.text(host, "/blog/ola").await;
+        assert!(body.contains("<h1>Olá de novo</h1>"), "{body}");
+
+        // Unknown posts and pages get the site's 404; failing templates the site's 500.
+        let (status, body) = t.text(host, "/blog/nao-existe").await;
+        assert_eq!((status, body.as_str()), (404, "<h1>Página perdida da Loja</h1>"));
+        let (status, body) = t.text(host, "/outro/ola").await;
+        assert_eq!((status, body.as_str()), (404, "<h1>Página perdida da Loja</h1>"));
+        for path in ["/quebrado/ola", "/lento/ola"] {
+            let (status, body) = t.text(host, path).await;
+            assert_eq!((status, body.as_str()), (500, "<h1>A Loja tropeçou</h1>"), "{path}");
+        }
+        let metrics = reqwest::get(format!("http://{}/metrics", t.edge.admin_addr))
+            .await.unwrap().text().await.unwrap();
+        assert!(metrics.contains("vitrine_edge_render_errors_total 2"), "{metrics}");
+        assert!(metrics.contains("vitrine_edge_cache_hits_total{cache=\"render\"}"), "{metrics}");
+        t.edge.stop().await;
+    }
+}
+
+dual_test! {
+    async fn sites_without_their_own_error_pages_get_the_default_ones(db: TestDb) {
+        let t = TestEdge::start(db).await;
+        let loja = t.project("loja").await;
+        let table = t.collection(loja, "posts", &[("ola", "Olá", "")]).await;
+        let mut site = Site::default();
+        site.collection_pages.insert("blog".into(), live_page("blog", Some(table), "{% if %}"));
+        t.publish(loja, site).await;
+        let (status, body) = t.text("loja.localhost", "/blog/ola").await;
+        assert_eq!(status, 500);
+        assert!(body.contains("Erro no site"), "{body}");
+        let (status, body) = t.text("loja.localhost", "/nada").await;
+        assert_eq!(status, 404);
+        assert!(body.contains("Página não encontrada"), "{body}");
+        t.edge.stop().await;
+    }
+}
+
+dual_test! {
+    async fn pages_with_database_fed_lists_show_new_records(db: TestDb) {
+        let t = TestEdge::start(db).await;
+        let loja = t.project("loja").await;
+        let table = t.collection(loja, "posts", &[("a", "Primeiro", ""), ("b", "Segundo", "")]).await;
+        let mut home = live_page("/", None, "<ul>{% for p in recentes %}<li><a href=\"{{ p.permalink }}\">{{ p.name }}</a></li>{% endfor %}</ul>");
+        home.blocks[0].vars = vec![json!({"name": "recentes", "source": "db:posts", "dborderfield": "name", "dborderdir": "asc", "dblimit": 10})];
+        let mut site = basic("unused");
+        site.files.retain(|f| f.path != "/");
+        site.dynamic_pages.insert("/".into(), home);
+        site.collection_pages.insert("blog".into(), live_page("blog", Some(table), POST));
+        t.publish(loja, site).await;
+
+        let (status, body) = t.text("loja.localhost", "/").await;
+        assert_eq!(status, 200);
+        assert!(body.contains("<li><a href=\"&#x2f;blog&#x2f;a\">Primeiro</a></li><li><a href=\"&#x2f;blog&#x2f;b\">Segundo</a></li>"), "{body}");
+        t.collection_post(table, "c", "Terceiro").await;
+        t.until("loja.localhost", "/", 200, "Terceiro", Duration::from_secs(1)).await;
+        t.edge.stop().await;
+    }
+}
+
+dual_test! {
+    async fn the_read_api_lists_published_collections_with_filter_order_and_paging(db: TestDb) {
+        let t = TestEdge::start(db).await;
+        let loja = t.project("loja").await;
+        let table = t
+            .collection(loja, "posts", &[("a", "Abacate", "x"), ("b", "Banana", "y"), ("c", "Caju", "z")])
+            .await;
+        let hidden = t.collection(loja, "segredos", &[("s", "Senha", "")]).await;
+        let mut site = basic("<h1>Início</h1>");
+        site.collections.insert("posts".into(), table);
+        t.publish(loja, site).await;
+        let _ = hidden;
+        let host = "loja.localhost";
+
+        let tr = &t;
+        let get = |path: &'static str| async move {
+            let r = tr.get(host, path).send().await.unwrap();
+            let status = r.status().as_u16();
+            assert_eq!(r.headers()["content-type"], "application/json", "{path}");
+            (status, r.json::<Value>().await.unwrap())
+        };
+        let (status, v) = get("/_api/collections/posts?order_field=name&order_dir=asc").await;
+        assert_eq!(status, 200);
+        let names: Vec<&str> = v.as_array().unwrap().iter().map(|r| r["name"].as_str().unwrap()).collect();
+        assert_eq!(names, ["Abacate", "Banana", "Caju"]);
+        assert_eq!(v[0]["fields"]["corpo"], "x");
+        let (_, v) = get("/_api/collections/posts?order_field=name&order_dir=desc&limit=1&offset=1").await;
+        assert_eq!(v.as_array().unwrap().len(), 1);
+        assert_eq!(v[0]["name"], "Banana");
+        let (_, v) = get("/_api/collections/posts?filter_field=slug&filter_value=c").await;
+        assert_eq!(v[0]["name"], "Caju");
+
+        for (path, status, message) in [
+            ("/_api/collections/posts?limit=101", 400, "limit is between 1 and 100"),
+            ("/_api/collections/posts?limit=dez", 400, "limit must be a whole number"),
+            ("/_api/collections/posts?filter_field=cor&filter_value=azul", 400, "Unknown filter field \"cor\""),
+            ("/_api/collections/posts?order_field=preco", 400, "Unknown order field \"preco\""),
+            ("/_api/collections/segredos", 404, "Unknown collection"),
+            ("/_api/collections/nada", 404, "Unknown collection"),
+        ] {
+            let (s, v) = get(path).await;
+            assert_eq!(s, status, "{path}");
+            assert_eq!(v["message"], message, "{path}");
+            assert!(v["error"].is_string(), "{path}");
+        }
+        t.collection_post(table, "d", "Damasco").await;
+        t.until(host, "/_api/collections/posts?filter_field=slug&filter_value=d", 200, "Damasco", Duration::from_secs(1)).await;
+        t.edge.stop().await;
+    }
+}
+
+impl TestEdge {
+    async fn collection_post(&self, table: i64, slug: &str, name: &str) {
+        self.db
+            .store
+            .insert_post(
+                table,
+                &vitrine_shared::store::NewPost {
+                    name: name.into(),
+                    slug: slug.into(),
+                    data: serde_json::Map::new(),
+                    created_at: vitrine_shared::store::now(),
+                },
+            )
+            .await
+            .unwrap();
+    }
+}

@@ -1,0 +1,11 @@
+//! The edge over real sockets, against real databases (every database test runs on SQLite and
+//! on PostgreSQL) and a local object store holding deploys written as the publisher writes them.
+
+mod feed;
+mod forms;
+mod hostile;
+mod live;
+mod outage;
+mod routing;
+mod statics;
+mod support;

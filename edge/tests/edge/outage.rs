@@ -1,0 +1,135 @@
+//! A database outage: every site the edge has cached keeps serving.
+
+use std::time::Duration;
+
+use vitrine_shared::{
+    Store,
+    testing::{Backend, TcpProxy, TestDb},
+};
+
+use crate::support::{Site, TestEdge, basic, live_page};
+
+/// How the test takes the database away from the edge.
+enum Cut {
+    /// PostgreSQL through a proxy that drops every connection.
+    Proxy(TcpProxy),
+    /// SQLite: the edge's pool is closed under it.
+    Close(Store),
+}
+
+async fn outage_keeps_cached_sites_serving(backend: Backend) {
+    let db = TestDb::new(backend).await;
+    let (edge_store, cut) = match backend {
+        Backend::Postgres => {
+            let url = url::Url::parse(&db.url).unwrap();
+            let target = format!("{}:{}", url.host_str().unwrap(), url.port().unwrap_or(5432))
+                .parse()
+                .unwrap();
+            let proxy = TcpProxy::start(target).await;
+            let store = Store::connect(&proxy.postgres_url(&db.url)).await.unwrap();
+            (store, Cut::Proxy(proxy))
+        }
+        Backend::Sqlite => {
+            let store = Store::connect(&db.url).await.unwrap();
+            (store.clone(), Cut::Close(store))
+        }
+    };
+    // Hosts are trusted for 200 ms only, so the outage outlives every fresh entry.
+    let t = TestEdge::start_with(db, Some(edge_store), |s| s.edge_site_ttl_ms = 200).await;
+    let loja = t.project("loja").await;
+    let table = t
+        .collection(loja, "posts", &[("ola", "Olá", "<p>oi</p>")])
+        .await;
+    let mut site: Site = basic("<h1>Loja no ar</h1>");
+    site.collection_pages.insert(
+        "blog".into(),
+        live_page("blog", Some(table), "<h1>{{ post.name }}</h1>"),
+    );
+    t.publish(loja, site).await;
+    t.simple_site("outra", "<h1>Outra</h1>").await;
+    let secs = Duration::from_secs(1);
+    t.until("loja.localhost", "/", 200, "Loja no ar", secs)
+        .await;
+    t.until("loja.localhost", "/blog/ola", 200, "<h1>Olá</h1>", secs)
+        .await;
+
+    match &cut {
+        Cut::Proxy(p) => p.cut(),
+        Cut::Close(s) => s.close().await,
+    }
+    tokio::time::sleep(Duration::from_millis(400)).await; // past the host TTL
+
+    for _ in 0..3 {
+        let (status, body) = t.text("loja.localhost", "/").await;
+        assert_eq!((status, body.as_str()), (200, "<h1>Loja no ar</h1>"));
+        let (status, body) = t.text("loja.localhost", "/blog/ola").await;
+        assert_eq!(status, 200);
+        assert!(body.contains("<h1>Olá</h1>"), "{body}");
+        let (status, _) = t.text("loja.localhost", "/sobre").await;
+        assert_eq!(status, 200, "a page never visited but in the cached deploy");
+    }
+    // Only what was never cached is unavailable, and says so.
+    let (status, body) = t.text("outra.localhost", "/").await;
+    assert_eq!(status, 503);
+    assert!(body.contains("indisponível"), "{body}");
+
+    // A visitor's form goes to the disk spool, and is answered as usual.
+    let r = t
+        .client
+        .post(t.url("/_forms"))
+        .header("host", "loja.localhost")
+        .header("content-type", "application/x-www-form-urlencoded")
+        .body("nome=Ana&mensagem=durante+a+queda")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(r.status(), 303);
+    assert_eq!(t.edge.forms.spooled().await, 1);
+
+    let metrics = reqwest::get(format!("http://{}/metrics", t.edge.admin_addr))
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
+    assert!(
+        !metrics.contains("vitrine_edge_stale_sites_served_total 0"),
+        "{metrics}"
+    );
+    assert!(
+        metrics.contains("vitrine_edge_spooled_submissions_total 1"),
+        "{metrics}"
+    );
+    if let Cut::Proxy(p) = &cut {
+        // Back online: the spool is replayed into the form history.
+        p.restore();
+        let start = std::time::Instant::now();
+        loop {
+            let (_, total) =
+                t.db.store
+                    .list_submissions(loja, true, 10, 0)
+                    .await
+                    .unwrap();
+            if total == 1 {
+                break;
+            }
+            assert!(
+                start.elapsed() < Duration::from_secs(15),
+                "spool not replayed"
+            );
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+        assert_eq!(t.edge.forms.spooled().await, 0);
+    }
+    t.edge.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn sqlite_outage_keeps_cached_sites_serving() {
+    outage_keeps_cached_sites_serving(Backend::Sqlite).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn postgres_outage_keeps_cached_sites_serving() {
+    outage_keeps_cached_sites_serving(Backend::Postgres).await;
+}

@@ -1,0 +1,345 @@
+//! A running edge on port 0 against a real test database and a local object store, and
+//! helpers that publish deploys the way the control plane does: objects first, then the
+//! manifest, then one store call that makes the deploy live.
+
+use std::{
+    collections::BTreeMap,
+    time::{Duration, Instant},
+};
+
+use bytes::Bytes;
+use serde_json::{Value, json};
+use sha2::{Digest, Sha256};
+use tempfile::TempDir;
+use vitrine_edge::Edge;
+use vitrine_shared::{
+    Settings, Store,
+    blob::BlobStore,
+    render::{Block, DocumentParts},
+    site::{
+        DynamicPage, FormSettings, MANIFEST_VERSION, Manifest, StaticFile, asset_key,
+        deploy_prefix, manifest_key,
+    },
+    store::{FieldInput, NewPost, NewProject, NewUser},
+    testing::TestDb,
+};
+
+pub struct TestEdge {
+    pub db: TestDb,
+    pub edge: Edge,
+    pub blobs: BlobStore,
+    pub client: reqwest::Client,
+    pub user_id: i64,
+    _objects: TempDir,
+    _spool: TempDir,
+}
+
+pub fn settings(spool: &std::path::Path) -> Settings {
+    Settings {
+        edge_http_listen: "127.0.0.1:0".into(),
+        edge_admin_listen: "127.0.0.1:0".into(),
+        edge_spool_dir: Some(spool.to_path_buf()),
+        ..Settings::default()
+    }
+}
+
+impl TestEdge {
+    pub async fn start(db: TestDb) -> TestEdge {
+        Self::start_with(db, None, |_| {}).await
+    }
+
+    /// `store` replaces the edge's connection (a proxied one, to cut it); `tweak` edits settings.
+    pub async fn start_with(
+        db: TestDb,
+        store: Option<Store>,
+        tweak: impl FnOnce(&mut Settings),
+    ) -> TestEdge {
+        let objects = tempfile::tempdir().unwrap();
+        let spool = tempfile::tempdir().unwrap();
+        let blobs = BlobStore::local(objects.path()).unwrap();
+        let mut s = settings(spool.path());
+        tweak(&mut s);
+        let edge = Edge::build_with(&s, store.unwrap_or_else(|| db.store.clone()), blobs.clone())
+            .await
+            .unwrap();
+        let user_id = db
+            .store
+            .insert_user(&NewUser {
+                name: "Dona",
+                email: "dona@example.com",
+                password_hash: "x",
+                language: "pt-BR",
+                is_admin: false,
+            })
+            .await
+            .unwrap()
+            .id;
+        TestEdge {
+            db,
+            edge,
+            blobs,
+            client: reqwest::Client::builder()
+                .redirect(reqwest::redirect::Policy::none())
+                .build()
+                .unwrap(),
+            user_id,
+            _objects: objects,
+            _spool: spool,
+        }
+    }
+
+    pub async fn project(&self, slug: &str) -> i64 {
+        self.db
+            .store
+            .insert_project(
+                &NewProject {
+                    user_id: self.user_id,
+                    name: slug,
+                    slug,
+                    token: &format!("tok-{slug}"),
+                    uuid: &format!("uuid-{slug}"),
+                    meta: json!({}),
+                },
+                "Início",
+            )
+            .await
+            .unwrap()
+            .id
+    }
+
+    pub fn url(&self, path: &str) -> String {
+        format!("http://{}{path}", self.edge.http_addr)
+    }
+
+    pub fn get(&self, host: &str, path: &str) -> reqwest::RequestBuilder {
+        self.client.get(self.url(path)).header("host", host)
+    }
+
+    pub async fn text(&self, host: &str, path: &str) -> (u16, String) {
+        let r = self.get(host, path).send().await.unwrap();
+        (r.status().as_u16(), r.text().await.unwrap())
+    }
+
+    /// Polls (bounded) until `host` + `path` answers `status` with a body containing `needle`,
+    /// returning how long it took; fails the test after `within`.
+    pub async fn until(
+        &self,
+        host: &str,
+        path: &str,
+        status: u16,
+        needle: &str,
+        within: Duration,
+    ) -> Duration {
+        let start = Instant::now();
+        loop {
+            let (s, body) = self.text(host, path).await;
+            if s == status && body.contains(needle) {
+                return start.elapsed();
+            }
+            assert!(
+                start.elapsed() < within,
+                "{host}{path}: still {s} {body:.200} after {within:?}, wanted {status} with {needle:?}"
+            );
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+    }
+
+    /// A collection with a rich-text `corpo` field and one post per `(slug, name, corpo)`.
+    pub async fn collection(&self, project: i64, slug: &str, posts: &[(&str, &str, &str)]) -> i64 {
+        let store = &self.db.store;
+        let c = store
+            .insert_collection(project, slug, slug, &json!({}))
+            .await
+            .unwrap();
+        let field = store
+            .insert_field(
+                c.id,
+                &FieldInput {
+                    name: "Corpo".into(),
+                    slug: "corpo".into(),
+                    kind: "wysiwyg".into(),
+                    required: false,
+                    options: json!({}),
+                    meta: json!({}),
+                },
+            )
+            .await
+            .unwrap();
+        for (slug, name, corpo) in posts {
+            let mut data = serde_json::Map::new();
+            data.insert(field.id.to_string(), Value::String(corpo.to_string()));
+            store
+                .insert_post(
+                    c.id,
+                    &NewPost {
+                        name: name.to_string(),
+                        slug: slug.to_string(),
+                        data,
+                        created_at: vitrine_shared::store::now(),
+                    },
+                )
+                .await
+                .unwrap();
+        }
+        c.id
+    }
+}
+
+/// One file a deploy serves.
+pub struct File {
+    pub path: String,
+    pub content_type: String,
+    pub body: Bytes,
+    /// Writes fake `.br`/`.gz` variants whose bytes say which one was sent.
+    pub variants: bool,
+}
+
+pub fn html(path: &str, body: &str) -> File {
+    File {
+        path: path.into(),
+        content_type: "text/html; charset=utf-8".into(),
+        body: Bytes::from(body.to_string()),
+        variants: true,
+    }
+}
+
+pub fn asset(name: &str, content_type: &str, body: &str) -> File {
+    File {
+        path: format!("/_assets/{name}"),
+        content_type: content_type.into(),
+        body: Bytes::from(body.to_string()),
+        variants: false,
+    }
+}
+
+/// What a test publishes.
+#[derive(Default)]
+pub struct Site {
+    pub files: Vec<File>,
+    pub redirects: Vec<(String, String)>,
+    pub dynamic_pages: BTreeMap<String, DynamicPage>,
+    pub collection_pages: BTreeMap<String, DynamicPage>,
+    pub collections: BTreeMap<String, i64>,
+    pub not_found: Option<String>,
+    pub error_page: Option<String>,
+}
+
+pub fn etag(body: &[u8]) -> String {
+    format!("\"{}\"", hex::encode(&Sha256::digest(body)[..8]))
+}
+
+/// A page the edge renders from one block template.
+pub fn live_page(slug: &str, table_id: Option<i64>, template: &str) -> DynamicPage {
+    DynamicPage {
+        page_name: slug.to_string(),
+        page_slug: slug.to_string(),
+        table_id,
+        table: None,
+        blocks: vec![Block {
+            uid: "b1".into(),
+            template: template.into(),
+            vars: Vec::new(),
+            ..Block::default()
+        }],
+        document: DocumentParts {
+            title: "Página".into(),
+            ..DocumentParts::default()
+        },
+        title_suffix: " | Loja".into(),
+    }
+}
+
+impl TestEdge {
+    /// Writes the deploy's objects and manifest, then makes it live. Returns the deploy id.
+    pub async fn publish(&self, project: i64, site: Site) -> i64 {
+        let store = &self.db.store;
+        let deploy = store.create_deploy(project, None).await.unwrap();
+        let prefix = deploy_prefix(project, deploy.id);
+        let mut routes = BTreeMap::new();
+        let mut bytes = 0;
+        for (i, f) in site.files.iter().enumerate() {
+            let immutable = f.path.starts_with("/_assets/");
+            let key = match f.path.strip_prefix("/_assets/") {
+                Some(name) => asset_key(project, name),
+                None => format!("{prefix}pages/{i}.html"),
+            };
+            self.blobs.put(&key, f.body.clone()).await.unwrap();
+            bytes += f.body.len();
+            let (br, gzip) = if f.variants {
+                let (b, g) = (format!("{key}.br"), format!("{key}.gz"));
+                self.blobs
+                    .put(&b, Bytes::from(format!("BR:{}", f.body.len())))
+                    .await
+                    .unwrap();
+                self.blobs
+                    .put(&g, Bytes::from(format!("GZ:{}", f.body.len())))
+                    .await
+                    .unwrap();
+                (Some(b), Some(g))
+            } else {
+                (None, None)
+            };
+            routes.insert(
+                f.path.clone(),
+                StaticFile {
+                    key,
+                    content_type: f.content_type.clone(),
+                    etag: etag(&f.body),
+                    size: f.body.len() as u64,
+                    br,
+                    gzip,
+                    immutable,
+                },
+            );
+        }
+        let manifest = Manifest {
+            version: MANIFEST_VERSION,
+            project_id: project,
+            deploy_id: deploy.id,
+            created_at: chrono::Utc::now(),
+            site_name: "Loja".into(),
+            routes,
+            redirects: site.redirects,
+            dynamic_pages: site.dynamic_pages,
+            collection_pages: site.collection_pages,
+            collections: site.collections,
+            not_found: site.not_found,
+            error_page: site.error_page,
+            forms: FormSettings {
+                to: "dona@example.com".into(),
+                subject: "Novo contato".into(),
+            },
+        };
+        let key = manifest_key(project, deploy.id);
+        self.blobs
+            .put(&key, Bytes::from(serde_json::to_vec(&manifest).unwrap()))
+            .await
+            .unwrap();
+        store
+            .finish_deploy(deploy.id, &key, site.files.len() as i64, bytes as i64)
+            .await
+            .unwrap();
+        deploy.id
+    }
+
+    /// A published site with a home page, an about page, a 404 and a 500 page.
+    pub async fn simple_site(&self, slug: &str, home: &str) -> i64 {
+        let project = self.project(slug).await;
+        self.publish(project, basic(home)).await;
+        project
+    }
+}
+
+pub fn basic(home: &str) -> Site {
+    Site {
+        files: vec![
+            html("/", home),
+            html("/sobre", "<h1>Sobre nós</h1>"),
+            html("/404", "<h1>Página perdida da Loja</h1>"),
+            html("/500", "<h1>A Loja tropeçou</h1>"),
+        ],
+        not_found: Some("/404".into()),
+        error_page: Some("/500".into()),
+        ..Site::default()
+    }
+}
