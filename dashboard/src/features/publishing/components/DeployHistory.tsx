@@ -14,20 +14,21 @@ import { PublishModal } from './PublishModal';
 import { ResponseBox } from './ResponseBox';
 
 interface Props {
-  project: Pick<Project, 'id' | 'name' | 'token' | 'domain' | 'preview_url'>;
+  project: Pick<Project, 'id' | 'name' | 'token' | 'domain' | 'preview_url' | 'is_published'>;
 }
 
 /**
  * The project's deploys, newest first: when, status, files, size, the error of a failed build and
- * which one is live. Any other ready deploy can be made live again (rollback), after a
- * confirmation. A new version is published from here too.
+ * which one is live. Any other ready deploy can be made live (rollback), after a confirmation;
+ * on an unpublished project that publishes it again. A new version is published from here too.
  */
 export function DeployHistory({ project }: Props) {
   const { t, i18n } = useTranslation();
   const deploys = useDeploys(project.id);
   const activate = useActivateDeploy();
   const [publishing, setPublishing] = useState(false);
-  const activeId = deploys.data?.active_deploy_id ?? null;
+  // An unpublished site serves nothing, whatever deploy it last pointed at.
+  const liveId = project.is_published ? (deploys.data?.active_deploy_id ?? null) : null;
 
   const makeLive = (deploy: Deploy) => {
     const date = formatDateTime(deploy.created_at);
@@ -67,7 +68,7 @@ export function DeployHistory({ project }: Props) {
           </thead>
           <tbody>
             {deploys.data.data.map((deploy) => {
-              const live = deploy.id === activeId;
+              const live = deploy.id === liveId;
               const date = formatDateTime(deploy.created_at);
               return (
                 <tr key={deploy.id} data-testid="deploy-row" data-deploy-id={deploy.id} data-live={live} aria-current={live ? 'true' : undefined}>

@@ -200,6 +200,14 @@ describe('deploy history', () => {
     expect(within(earlier).getByRole('button', { name: /^Colocar no ar o deploy de / })).toBeTruthy();
   });
 
+  it('marks no deploy live while the project is unpublished, and offers each ready one', async () => {
+    api(false, history);
+    renderRoutes(routes, '/project/7');
+    const rows = await screen.findAllByTestId('deploy-row');
+    expect(screen.queryByTestId('deploy-live')).toBeNull();
+    expect(rows.map((row) => within(row).queryByTestId('deploy-rollback') !== null)).toEqual([false, true, true]);
+  });
+
   it('rolls back: confirms, calls activate on that deploy and refreshes the history', async () => {
     let active = 4;
     const { calls } = api(true, history, {
