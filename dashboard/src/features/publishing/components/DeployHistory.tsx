@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Alert } from '../../../components/Alert';
 import { PageLoader } from '../../../components/PageLoader';
@@ -27,6 +27,11 @@ export function DeployHistory({ project }: Props) {
   const deploys = useDeploys(project.id);
   const activate = useActivateDeploy();
   const [publishing, setPublishing] = useState(false);
+  const publishButton = useRef<HTMLButtonElement>(null);
+  const closePublish = () => {
+    setPublishing(false);
+    publishButton.current?.focus();
+  };
   // An unpublished site serves nothing, whatever deploy it last pointed at.
   const liveId = project.is_published ? (deploys.data?.active_deploy_id ?? null) : null;
 
@@ -119,13 +124,20 @@ export function DeployHistory({ project }: Props) {
     <section className="deploy-history" aria-labelledby="deploy-history-title" data-testid="deploy-history">
       <div className="page-header">
         <h2 id="deploy-history-title">{t('publishing.history.title')}</h2>
-        <button type="button" className="button button-primary" onClick={() => setPublishing(true)} aria-haspopup="dialog" data-testid="deploy-new">
+        <button
+          ref={publishButton}
+          type="button"
+          className="button button-primary"
+          onClick={() => setPublishing(true)}
+          aria-haspopup="dialog"
+          data-testid="deploy-new"
+        >
           {t('publishing.history.publishNew')}
         </button>
       </div>
       {activate.isError && <ResponseBox error={activate.error} title={t('publishing.history.rollbackFailed')} />}
       {content}
-      {publishing && <PublishModal project={project} onClose={() => setPublishing(false)} />}
+      {publishing && <PublishModal project={project} onClose={closePublish} />}
     </section>
   );
 }

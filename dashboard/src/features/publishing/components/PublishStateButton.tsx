@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Project } from '../../../lib/types';
 import { PublishModal } from './PublishModal';
@@ -15,12 +15,19 @@ interface Props {
 export function PublishStateButton({ project }: Props) {
   const { t } = useTranslation();
   const [open, setOpen] = useState<'publish' | 'unpublish' | null>(null);
+  const trigger = useRef<HTMLButtonElement>(null);
+  // Keyboard users land back where they were when the modal closes.
+  const close = () => {
+    setOpen(null);
+    trigger.current?.focus();
+  };
   const state = project.is_published ? t('projects.published') : t('projects.unpublished');
   const action = project.is_published ? t('publishing.unpublishAction') : t('publishing.publishAction');
 
   return (
     <>
       <button
+        ref={trigger}
         type="button"
         className={`badge badge-button ${project.is_published ? 'badge-success' : 'badge-muted'}`}
         aria-haspopup="dialog"
@@ -32,8 +39,8 @@ export function PublishStateButton({ project }: Props) {
       >
         {state}
       </button>
-      {open === 'publish' && <PublishModal project={project} onClose={() => setOpen(null)} />}
-      {open === 'unpublish' && <UnpublishModal project={project} onClose={() => setOpen(null)} />}
+      {open === 'publish' && <PublishModal project={project} onClose={close} />}
+      {open === 'unpublish' && <UnpublishModal project={project} onClose={close} />}
     </>
   );
 }

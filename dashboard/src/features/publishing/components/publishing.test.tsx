@@ -128,6 +128,18 @@ describe('publish modal', () => {
     expect(screen.getByTestId('project-state').textContent).toBe('Não publicado');
     expect(screen.getByTestId('publish-retry')).toBeTruthy();
   });
+  it('can be driven from the keyboard and gives focus back to the state when closed', async () => {
+    api(false, { data: [], active_deploy_id: null });
+    renderRoutes(routes, '/project/7');
+    const state = await screen.findByTestId('project-state');
+    expect(state.tagName).toBe('BUTTON');
+    expect(state.getAttribute('aria-haspopup')).toBe('dialog');
+    fireEvent.click(state);
+    expect(document.activeElement).toBe(screen.getByTestId('publish-confirm'));
+    fireEvent.keyDown(window, { key: 'Escape' });
+    expect(screen.queryByTestId('publish-modal')).toBeNull();
+    expect(document.activeElement).toBe(state);
+  });
 });
 
 describe('unpublish modal', () => {
@@ -231,6 +243,21 @@ describe('deploy history', () => {
       expect(screen.getAllByTestId('deploy-row').find((row) => row.getAttribute('aria-current'))?.getAttribute('data-deploy-id')).toBe('3'),
     );
     expect(calls.filter((call) => call.url === '/api/projects/7/deploys').length).toBeGreaterThanOrEqual(2);
+  });
+
+  it('shows the serialized response when the rollback fails', async () => {
+    api(true, history, {
+      'POST /api/projects/7/deploys/3/activate': () => ({ status: 409, json: { error: 'conflict', message: 'deploy is not ready' } }),
+    });
+    renderRoutes(routes, '/project/7');
+    const earlier = (await screen.findAllByTestId('deploy-row'))[2] as HTMLElement;
+    fireEvent.click(within(earlier).getByTestId('deploy-rollback'));
+    await screen.findByTestId('response-box');
+    expect(JSON.parse(screen.getByTestId('response-body').textContent ?? '')).toEqual({
+      status: 409,
+      error: 'conflict',
+      message: 'deploy is not ready',
+    });
   });
 
   it('does nothing when the rollback is not confirmed', async () => {
