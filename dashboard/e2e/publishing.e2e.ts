@@ -44,7 +44,6 @@ describe('publishing', () => {
     await page.goto(`/project/${projectId}`);
     await page.waitForSelector(byTestId('project-overview'));
     expect(await state()).toBe('Não publicado');
-    await waitForHistory();
 
     await page.click(byTestId('project-state'));
     await page.waitForSelector(`${byTestId('publish-modal')}[role="dialog"]`);
@@ -57,6 +56,7 @@ describe('publishing', () => {
       expect(response.status).not.toBe(405);
       expect(typeof response.message).toBe('string');
       expect(await state()).toBe('Não publicado');
+      await waitForHistory();
       return;
     }
 
@@ -65,6 +65,7 @@ describe('publishing', () => {
     expect(await outcome.getAttribute('target')).toBe('_blank');
     await page.waitForSelector(`${byTestId('project-state')}:text-is("Publicado")`);
     await page.click(byTestId('publish-done'));
+    await waitForHistory();
 
     // The new deploy is in the history, ready and live, without a reload.
     const live = await page.waitForSelector(`${byTestId('deploy-row')}[data-live="true"]`);
