@@ -132,7 +132,7 @@ export function DeployHistory({ project }: Props) {
           aria-haspopup="dialog"
           data-testid="deploy-new"
         >
-          {t('publishing.history.publishNew')}
+          {project.is_published ? t('publishing.history.publishNew') : t('publishing.publishAction')}
         </button>
       </div>
       {activate.isError && <ResponseBox error={activate.error} title={t('publishing.history.rollbackFailed')} />}

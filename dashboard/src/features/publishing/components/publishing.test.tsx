@@ -273,6 +273,7 @@ describe('deploy history', () => {
     api(false, { data: [], active_deploy_id: null });
     renderRoutes(routes, '/project/7');
     expect((await screen.findByTestId('deploys-empty')).textContent).toBe('Nenhum deploy ainda.');
+    expect(screen.getByTestId('deploy-new').textContent).toBe('Publicar');
     fireEvent.click(screen.getByTestId('deploy-new'));
     expect(screen.getByRole('dialog', { name: 'Publicar' })).toBeTruthy();
   });
