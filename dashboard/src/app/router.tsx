@@ -19,10 +19,10 @@ import { PageSettingsRoute } from '../features/pages/routes/PageSettingsRoute';
 import { DashboardRoute } from '../features/projects/routes/DashboardRoute';
 import { NewProjectRoute } from '../features/projects/routes/NewProjectRoute';
 import { ProjectEditRoute } from '../features/projects/routes/ProjectEditRoute';
-import { ProjectOverviewRoute } from '../features/projects/routes/ProjectOverviewRoute';
 import { RedirectEditRoute, RedirectNewRoute, RedirectsRoute } from '../features/redirects/routes/RedirectsRoute';
 import { Layout } from './Layout';
 import { NotFoundRoute } from './NotFoundRoute';
+import { ProjectOverviewPage } from './ProjectOverviewPage';
 import { paths } from './paths';
 import { RequireAuth } from './RequireAuth';
 
@@ -56,7 +56,7 @@ export const router = createBrowserRouter([
           { path: paths.home, element: <DashboardRoute /> },
           { path: paths.mobile, element: <MobileRoute /> },
           { path: paths.projectNew, element: <NewProjectRoute /> },
-          { path: paths.project, element: <ProjectOverviewRoute /> },
+          { path: paths.project, element: <ProjectOverviewPage /> },
           { path: paths.projectEdit, element: <ProjectEditRoute /> },
           { path: paths.projectTables, element: <TablesRoute /> },
           { path: paths.projectTableNew, element: <TableEditRoute isNew /> },

@@ -20,4 +20,6 @@ export const queryKeys = {
   formHistory: (projectId: number) => ['projects', projectId, 'form-history'] as const,
   formHistoryPage: (projectId: number, page: number, limit: number) =>
     ['projects', projectId, 'form-history', page, limit] as const,
+  /** A project's deploy history; under the project's key, so refreshing the project refreshes it. */
+  deploys: (projectId: number) => ['projects', projectId, 'deploys'] as const,
 };

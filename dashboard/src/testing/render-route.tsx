@@ -28,8 +28,13 @@ export interface ApiCall {
   body: unknown;
 }
 
-/** Answers a call: a JSON body with a status (200 by default), or a Response. */
-export type Handler = (call: ApiCall) => { status?: number; json?: unknown } | Response;
+type Answer = { status?: number; json?: unknown } | Response;
+
+/**
+ * Answers a call: a JSON body with a status (200 by default), or a Response; or a promise of
+ * either, to hold the answer back while a test looks at the screen in between.
+ */
+export type Handler = (call: ApiCall) => Answer | Promise<Answer>;
 
 /**
  * Stubs `fetch`. Handlers are keyed by "METHOD /path" (the query string is not part of the key);
@@ -45,7 +50,7 @@ export function mockApi(handlers: Record<string, Handler>): ApiCall[] {
       calls.push(call);
       const handler = handlers[`${method} ${input.split('?')[0]}`];
       if (!handler) return new Response(JSON.stringify({ error: 'test', message: `no handler for ${method} ${input}` }), { status: 599 });
-      const answer = handler(call);
+      const answer = await handler(call);
       if (answer instanceof Response) return answer;
       const status = answer.status ?? 200;
       return new Response(status === 204 ? null : JSON.stringify(answer.json ?? null), { status });

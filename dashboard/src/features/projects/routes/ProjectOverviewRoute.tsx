@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, Navigate, useNavigate } from 'react-router';
 import { links, paths } from '../../../app/paths';
@@ -16,7 +16,18 @@ import { SaveTemplateModal } from '../components/SaveTemplateModal';
 import { StateBadge } from '../components/StateBadge';
 import { useProjectId, useProjectOrLeave } from '../components/use-project-route';
 
-function Overview({ project }: { project: ProjectDetail }) {
+/**
+ * What other features add to the overview; the app composes them (features don't import each
+ * other). Without them the overview shows a plain state badge.
+ */
+export interface OverviewSlots {
+  /** Renders the project's state (the publishing feature makes it open Publish / Unpublish). */
+  state?: (project: ProjectDetail) => ReactNode;
+  /** Sections shown below the details (the deploy history). */
+  sections?: (project: ProjectDetail) => ReactNode;
+}
+
+function Overview({ project, slots }: { project: ProjectDetail; slots: OverviewSlots }) {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const { data: user } = useUser();
@@ -112,7 +123,7 @@ function Overview({ project }: { project: ProjectDetail }) {
         <div>
           <dt>{t('project.state')}</dt>
           <dd>
-            <StateBadge published={project.is_published} />
+            {slots.state ? slots.state(project) : <StateBadge published={project.is_published} />}
           </dd>
         </div>
         <div>
@@ -124,6 +135,8 @@ function Overview({ project }: { project: ProjectDetail }) {
           <dd>{formatDateTime(project.updated_at)}</dd>
         </div>
       </dl>
+
+      {slots.sections?.(project)}
 
       <div className="page-header">
         <h2>{t('pages.title')}</h2>
@@ -166,10 +179,10 @@ function Overview({ project }: { project: ProjectDetail }) {
 }
 
 /** "/project/{id}". */
-export function ProjectOverviewRoute() {
+export function ProjectOverviewRoute(slots: OverviewSlots) {
   const id = useProjectId();
   const project = useProjectOrLeave(id);
   if (!Number.isInteger(id)) return <Navigate to={paths.home} replace />;
   if (!project.data) return <PageLoader />;
-  return <Overview project={project.data} />;
+  return <Overview project={project.data} slots={slots} />;
 }

@@ -1,0 +1,86 @@
+/**
+ * Publishing end to end, against the real control plane: the overview's state opens Publish,
+ * the deploy runs against POST /api/publish_v2/{id}, and the modal ends on the server's real
+ * answer: the live address (then the state, the deploy history and Unpublish follow), or a
+ * deploy failure's serialized response in the Response box.
+ *
+ * Needs a control plane that serves the publishing API (publish_v2, unpublish, deploys):
+ * a missing route (404/405) is not a deploy failure and fails the test.
+ */
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { byTestId, createProjectViaApi, launchBrowser, newAccount, registerViaApi } from './support';
+
+const baseURL = inject('baseURL');
+let browser: Browser;
+let context: BrowserContext;
+let page: Page;
+let projectId: number;
+
+beforeAll(async () => {
+  browser = await launchBrowser();
+  context = await browser.newContext({ baseURL });
+  await registerViaApi(context, baseURL, newAccount('publishing'));
+  projectId = await createProjectViaApi(context, baseURL, 'Publishing site');
+  page = await context.newPage();
+});
+
+afterAll(async () => {
+  await context?.close();
+  await browser?.close();
+});
+
+const state = () => page.textContent(byTestId('project-state'));
+
+/** The deploy history has loaded: a table of deploys or the empty note, never its error. */
+async function waitForHistory(): Promise<void> {
+  await page.waitForSelector(`${byTestId('deploys-table')}, ${byTestId('deploys-empty')}, ${byTestId('deploys-error')}`);
+  const error = await page.$(byTestId('deploys-error'));
+  expect(error ? await error.textContent() : null, 'GET /api/projects/{id}/deploys').toBeNull();
+}
+
+describe('publishing', () => {
+  it('publishes from the overview state and ends on the live address or the Response box', async () => {
+    await page.goto(`/project/${projectId}`);
+    await page.waitForSelector(byTestId('project-overview'));
+    expect(await state()).toBe('Não publicado');
+
+    await page.click(byTestId('project-state'));
+    await page.waitForSelector(`${byTestId('publish-modal')}[role="dialog"]`);
+    await page.click(byTestId('publish-confirm'));
+    const outcome = await page.waitForSelector(`${byTestId('publish-url')}, ${byTestId('response-box')}`, { timeout: 45_000 });
+
+    if ((await outcome.getAttribute('data-testid')) === 'response-box') {
+      const response = JSON.parse((await page.textContent(byTestId('response-body'))) ?? '') as { status?: number; error?: string; message?: string };
+      expect(response.status, `the publish route must exist; answer: ${JSON.stringify(response)}`).not.toBe(404);
+      expect(response.status).not.toBe(405);
+      expect(typeof response.message).toBe('string');
+      expect(await state()).toBe('Não publicado');
+      await waitForHistory();
+      return;
+    }
+
+    const url = await outcome.getAttribute('href');
+    expect(url).toMatch(/^https?:\/\/\S+$/);
+    expect(await outcome.getAttribute('target')).toBe('_blank');
+    await page.waitForSelector(`${byTestId('project-state')}:text-is("Publicado")`);
+    await page.click(byTestId('publish-done'));
+    await waitForHistory();
+
+    // The new deploy is in the history, ready and live, without a reload.
+    const live = await page.waitForSelector(`${byTestId('deploy-row')}[data-live="true"]`);
+    expect(await (await live.$(byTestId('deploy-status')))?.textContent()).toBe('Pronto');
+
+    await page.click(byTestId('project-state'));
+    await page.waitForSelector(`${byTestId('unpublish-modal')}[role="dialog"]`);
+    await page.click(byTestId('unpublish-confirm'));
+    await page.waitForSelector(byTestId('unpublish-success'));
+    await page.waitForSelector(`${byTestId('project-state')}:text-is("Não publicado")`);
+
+    // Saved on the server, not only in the cache.
+    await page.reload();
+    await page.waitForSelector(`${byTestId('project-state')}:text-is("Não publicado")`);
+    await waitForHistory();
+    expect(await page.$$(byTestId('deploy-row'))).not.toHaveLength(0);
+  });
+});

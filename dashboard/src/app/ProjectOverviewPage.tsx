@@ -1,0 +1,15 @@
+import { DeployHistory } from '../features/publishing/components/DeployHistory';
+import { PublishStateButton } from '../features/publishing/components/PublishStateButton';
+import { ProjectOverviewRoute } from '../features/projects/routes/ProjectOverviewRoute';
+import type { ProjectDetail } from '../lib/types';
+
+const state = (project: ProjectDetail) => <PublishStateButton project={project} />;
+const sections = (project: ProjectDetail) => <DeployHistory project={project} />;
+
+/**
+ * "/project/{id}" as the app shows it: the projects feature's overview with the publishing
+ * feature's state button (Publish / Unpublish modals) and deploy history.
+ */
+export function ProjectOverviewPage() {
+  return <ProjectOverviewRoute state={state} sections={sections} />;
+}

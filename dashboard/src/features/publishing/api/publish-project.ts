@@ -1,0 +1,25 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { apiJson } from '../../../lib/api-client';
+import type { PublishResult } from '../types';
+import { applyPublished } from './cache';
+
+export interface PublishProjectInput {
+  projectId: number;
+  token: string;
+}
+
+/** Builds a new deploy and makes it live; answers with the deploy and the site's address. */
+export function publishProject({ projectId, token }: PublishProjectInput): Promise<PublishResult> {
+  return apiJson<PublishResult>(`/api/publish_v2/${projectId}`, {
+    method: 'POST',
+    body: { project_id: projectId, token },
+  });
+}
+
+export function usePublishProject() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: publishProject,
+    onSuccess: (_, { projectId }) => applyPublished(client, projectId, true),
+  });
+}

@@ -1,0 +1,149 @@
+import { useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Alert } from '../../../components/Alert';
+import { PageLoader } from '../../../components/PageLoader';
+import { toast } from '../../../components/toast-store';
+import { errorMessage } from '../../../lib/api-client';
+import { formatDateTime } from '../../../lib/format';
+import type { Project } from '../../../lib/types';
+import { useActivateDeploy } from '../api/activate-deploy';
+import { useDeploys } from '../api/get-deploys';
+import { formatBytes } from '../lib/format-bytes';
+import type { Deploy } from '../types';
+import { PublishModal } from './PublishModal';
+import { ResponseBox } from './ResponseBox';
+
+interface Props {
+  project: Pick<Project, 'id' | 'name' | 'token' | 'domain' | 'preview_url' | 'is_published'>;
+}
+
+/**
+ * The project's deploys, newest first: when, status, files, size, the error of a failed build and
+ * which one is live. Any other ready deploy can be made live (rollback), after a confirmation;
+ * on an unpublished project that publishes it again. A new version is published from here too.
+ */
+export function DeployHistory({ project }: Props) {
+  const { t, i18n } = useTranslation();
+  const deploys = useDeploys(project.id);
+  const activate = useActivateDeploy();
+  const [publishing, setPublishing] = useState(false);
+  const publishButton = useRef<HTMLButtonElement>(null);
+  const closePublish = () => {
+    setPublishing(false);
+    publishButton.current?.focus();
+  };
+  // An unpublished site serves nothing, whatever deploy it last pointed at.
+  const liveId = project.is_published ? (deploys.data?.active_deploy_id ?? null) : null;
+
+  const makeLive = (deploy: Deploy) => {
+    const date = formatDateTime(deploy.created_at);
+    if (!window.confirm(t('publishing.history.confirmRollback', { date }))) return;
+    activate.mutate(
+      { projectId: project.id, deployId: deploy.id },
+      { onSuccess: () => toast.success(t('publishing.history.rolledBack', { date })) },
+    );
+  };
+
+  let content;
+  if (deploys.isPending) {
+    content = <PageLoader />;
+  } else if (deploys.isError) {
+    content = <Alert testId="deploys-error">{t('publishing.history.loadFailed', { message: errorMessage(deploys.error) })}</Alert>;
+  } else if (deploys.data.data.length === 0) {
+    content = (
+      <p className="muted" data-testid="deploys-empty">
+        {t('publishing.history.empty')}
+      </p>
+    );
+  } else {
+    content = (
+      <div className="card table-card">
+        <table className="data-table deploys-table" data-testid="deploys-table">
+          <caption className="sr-only">{t('publishing.history.caption', { name: project.name })}</caption>
+          <thead>
+            <tr>
+              <th scope="col">{t('publishing.history.date')}</th>
+              <th scope="col">{t('publishing.history.status')}</th>
+              <th scope="col">{t('publishing.history.files')}</th>
+              <th scope="col">{t('publishing.history.size')}</th>
+              <th scope="col">
+                <span className="sr-only">{t('common.actions')}</span>
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {deploys.data.data.map((deploy) => {
+              const live = deploy.id === liveId;
+              const date = formatDateTime(deploy.created_at);
+              return (
+                <tr key={deploy.id} data-testid="deploy-row" data-deploy-id={deploy.id} data-live={live} aria-current={live ? 'true' : undefined}>
+                  <td>
+                    <time dateTime={deploy.created_at}>{date}</time>
+                  </td>
+                  <td>
+                    <span className={`badge ${STATUS_BADGE[deploy.status]}`} data-testid="deploy-status">
+                      {t(`publishing.history.statuses.${deploy.status}`)}
+                    </span>{' '}
+                    {live && (
+                      <span className="badge badge-success" data-testid="deploy-live">
+                        {t('publishing.history.live')}
+                      </span>
+                    )}
+                    {deploy.status === 'failed' && deploy.error && (
+                      <p className="deploy-error" data-testid="deploy-error">
+                        {deploy.error}
+                      </p>
+                    )}
+                  </td>
+                  <td>{deploy.files}</td>
+                  <td data-testid="deploy-size">{formatBytes(deploy.bytes, i18n.language)}</td>
+                  <td className="actions-cell">
+                    {deploy.status === 'ready' && !live && (
+                      <button
+                        type="button"
+                        className="button button-small"
+                        onClick={() => makeLive(deploy)}
+                        disabled={activate.isPending}
+                        aria-label={t('publishing.history.rollbackLabel', { date })}
+                        data-testid="deploy-rollback"
+                      >
+                        {t('publishing.history.rollback')}
+                      </button>
+                    )}
+                  </td>
+                </tr>
+              );
+            })}
+          </tbody>
+        </table>
+      </div>
+    );
+  }
+
+  return (
+    <section className="deploy-history" aria-labelledby="deploy-history-title" data-testid="deploy-history">
+      <div className="page-header">
+        <h2 id="deploy-history-title">{t('publishing.history.title')}</h2>
+        <button
+          ref={publishButton}
+          type="button"
+          className="button button-primary"
+          onClick={() => setPublishing(true)}
+          aria-haspopup="dialog"
+          data-testid="deploy-new"
+        >
+          {project.is_published ? t('publishing.history.publishNew') : t('publishing.publishAction')}
+        </button>
+      </div>
+      {activate.isError && <ResponseBox error={activate.error} title={t('publishing.history.rollbackFailed')} />}
+      {content}
+      {publishing && <PublishModal project={project} onClose={closePublish} />}
+    </section>
+  );
+}
+
+const STATUS_BADGE: Record<Deploy['status'], string> = {
+  building: 'badge-muted',
+  ready: 'badge-muted',
+  failed: 'badge-danger',
+};

@@ -1,0 +1,78 @@
+import { useTranslation } from 'react-i18next';
+import { Modal } from '../../../components/Modal';
+import type { Project } from '../../../lib/types';
+import { usePublishProject } from '../api/publish-project';
+import { useDeployProgress } from '../lib/deploy-progress';
+import { ResponseBox } from './ResponseBox';
+import { siteAddress } from './address';
+
+interface Props {
+  project: Pick<Project, 'id' | 'name' | 'token' | 'domain' | 'preview_url'>;
+  onClose: () => void;
+}
+
+/**
+ * Publish (spec 1 §2 modals, §4): asks, then deploys while cycling the four progress messages
+ * over the expected 10 s, and ends on the server's answer: the live address, or the serialized
+ * response. The project's state updates through the query cache (no reload).
+ */
+export function PublishModal({ project, onClose }: Props) {
+  const { t } = useTranslation();
+  const publish = usePublishProject();
+  const message = useDeployProgress(publish.isPending);
+  const start = () => publish.mutate({ projectId: project.id, token: project.token });
+
+  let body;
+  let footer;
+  if (publish.isPending) {
+    body = (
+      <p className="deploy-progress" role="status" aria-live="polite" data-testid="deploy-progress" data-step={message}>
+        <span className="spinner" aria-hidden="true" /> {t(`publishing.progress.${message}`)}
+      </p>
+    );
+  } else if (publish.isSuccess) {
+    body = (
+      <div className="alert alert-success" role="status" data-testid="publish-success">
+        <p>{t('publishing.published')}</p>
+        <a href={publish.data.url} target="_blank" rel="noreferrer" data-testid="publish-url">
+          {publish.data.url} ↗
+        </a>
+      </div>
+    );
+    footer = (
+      <button type="button" className="button button-primary" onClick={onClose} data-testid="publish-done" autoFocus>
+        {t('common.close')}
+      </button>
+    );
+  } else if (publish.isError) {
+    body = <ResponseBox error={publish.error} title={t('publishing.publishFailed')} />;
+    footer = (
+      <div className="button-row">
+        <button type="button" className="button" onClick={onClose}>
+          {t('common.close')}
+        </button>
+        <button type="button" className="button button-primary" onClick={start} data-testid="publish-retry">
+          {t('publishing.retry')}
+        </button>
+      </div>
+    );
+  } else {
+    body = <p>{t('publishing.publishConfirm', { name: project.name, address: siteAddress(project) })}</p>;
+    footer = (
+      <div className="button-row">
+        <button type="button" className="button" onClick={onClose}>
+          {t('common.cancel')}
+        </button>
+        <button type="button" className="button button-primary" onClick={start} data-testid="publish-confirm" autoFocus>
+          {t('publishing.publishAction')}
+        </button>
+      </div>
+    );
+  }
+
+  return (
+    <Modal title={t('publishing.publishTitle')} onClose={onClose} footer={footer} testId="publish-modal">
+      {body}
+    </Modal>
+  );
+}

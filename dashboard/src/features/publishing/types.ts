@@ -1,0 +1,36 @@
+/** Shapes of the publishing API (publish, unpublish, deploy history, rollback). */
+
+export type DeployStatus = 'building' | 'ready' | 'failed';
+
+/** One immutable deploy of a project: what a publish built, live or not. */
+export interface Deploy {
+  id: number;
+  project_id: number;
+  status: DeployStatus;
+  manifest_key: string;
+  /** Number of files the deploy wrote. */
+  files: number;
+  /** Total size of those files. */
+  bytes: number;
+  error: string | null;
+  created_by: number | null;
+  created_at: string;
+  finished_at: string | null;
+}
+
+/** GET /api/projects/{id}/deploys: newest first, with the deploy the site serves. */
+export interface DeployList {
+  data: Deploy[];
+  active_deploy_id: number | null;
+}
+
+/** POST /api/publish_v2/{id} and POST …/deploys/{id}/activate: the live deploy and its address. */
+export interface PublishResult {
+  deploy: Deploy;
+  url: string;
+}
+
+/** POST /api/unpublish/{id}. */
+export interface UnpublishResult {
+  is_published: false;
+}
