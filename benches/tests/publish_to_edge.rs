@@ -48,7 +48,9 @@ impl Stack {
         let base = format!("http://{}", app.addr());
         let res = owner
             .post(format!("{base}/api/register"))
-            .json(&json!({"name": "Dona", "email": "dona@example.com", "password": "senha-segura-1"}))
+            .json(
+                &json!({"name": "Dona", "email": "dona@example.com", "password": "senha-segura-1"}),
+            )
             .send()
             .await
             .unwrap();
@@ -81,7 +83,11 @@ impl Stack {
         self.call(reqwest::Method::POST, path, Some(body)).await
     }
 
-    async fn visit(&self, host: &str, path: &str) -> (StatusCode, String, reqwest::header::HeaderMap) {
+    async fn visit(
+        &self,
+        host: &str,
+        path: &str,
+    ) -> (StatusCode, String, reqwest::header::HeaderMap) {
         let res = self
             .visitor
             .get(format!("{}{path}", self.edge))
@@ -94,7 +100,13 @@ impl Stack {
     }
 
     /// Polls the edge until `check` holds for what it answers, for at most `within`.
-    async fn until(&self, host: &str, path: &str, within: Duration, check: impl Fn(StatusCode, &str) -> bool) -> Duration {
+    async fn until(
+        &self,
+        host: &str,
+        path: &str,
+        within: Duration,
+        check: impl Fn(StatusCode, &str) -> bool,
+    ) -> Duration {
         let start = Instant::now();
         loop {
             let (status, body, _) = self.visit(host, path).await;
@@ -113,7 +125,9 @@ impl Stack {
 
 vitrine_shared::dual_test!(
     async fn a_published_site_is_served_by_the_edge_and_follows_live_changes(s: Stack) {
-        let project = s.post("/api/projects", json!({"name": "Padaria Central"})).await;
+        let project = s
+            .post("/api/projects", json!({"name": "Padaria Central"}))
+            .await;
         let id = project["id"].as_i64().unwrap();
         let slug = project["slug"].as_str().unwrap().to_string();
         let host = format!("{slug}.localhost");
@@ -142,8 +156,13 @@ vitrine_shared::dual_test!(
         let post = s
             .post("/api/posts", json!({"table_id": table, "name": "Broa", "slug": "broa", "fields": [{"field_id": field, "value": "Misture o fubá."}]}))
             .await;
-        let post_id = post["id"].as_i64().or_else(|| post["post"]["id"].as_i64()).expect("post id");
-        let page = s.post("/api/pages", json!({"project_id": id, "name": "Receitas"})).await["id"]
+        let post_id = post["id"]
+            .as_i64()
+            .or_else(|| post["post"]["id"].as_i64())
+            .expect("post id");
+        let page = s
+            .post("/api/pages", json!({"project_id": id, "name": "Receitas"}))
+            .await["id"]
             .as_i64()
             .unwrap();
         s.post(
@@ -152,17 +171,34 @@ vitrine_shared::dual_test!(
                 "template": "<article><h1>{{ post.name }}</h1><p>{{ post.fields.preparo }}</p></article>", "css": "", "js": ""}]}),
         )
         .await;
-        s.post("/api/redirects", json!({"project_id": id, "from": "/antigo/*", "to": "/receitas/*"})).await;
+        s.post(
+            "/api/redirects",
+            json!({"project_id": id, "from": "/antigo/*", "to": "/receitas/*"}),
+        )
+        .await;
 
-        let published = s.post(&format!("/api/publish_v2/{id}"), json!({"project_id": id})).await;
+        let published = s
+            .post(&format!("/api/publish_v2/{id}"), json!({"project_id": id}))
+            .await;
         let first_deploy = published["deploy"]["id"].as_i64().expect("deploy id");
-        assert!(published["url"].as_str().unwrap().contains(&slug), "{published}");
+        assert!(
+            published["url"].as_str().unwrap().contains(&slug),
+            "{published}"
+        );
 
         // The static home page, its content-addressed stylesheet, the collection page and the
         // redirect all come from the edge.
-        s.until(&host, "/", Duration::from_secs(2), |st, b| st == 200 && b.contains("Pão quentinho")).await;
+        s.until(&host, "/", Duration::from_secs(2), |st, b| {
+            st == 200 && b.contains("Pão quentinho")
+        })
+        .await;
         let (_, home_html, headers) = s.visit(&host, "/").await;
-        assert!(headers["cache-control"].to_str().unwrap().contains("must-revalidate"));
+        assert!(
+            headers["cache-control"]
+                .to_str()
+                .unwrap()
+                .contains("must-revalidate")
+        );
         let css = home_html
             .split('"')
             .find(|p| p.starts_with("/_assets/") && p.ends_with(".css"))
@@ -171,11 +207,19 @@ vitrine_shared::dual_test!(
         let (status, body, headers) = s.visit(&host, &css).await;
         assert_eq!(status, 200);
         assert!(body.contains("#a52"), "{body}");
-        assert!(headers["cache-control"].to_str().unwrap().contains("immutable"));
+        assert!(
+            headers["cache-control"]
+                .to_str()
+                .unwrap()
+                .contains("immutable")
+        );
 
         let (status, body, _) = s.visit(&host, "/receitas/broa").await;
         assert_eq!(status, 200, "{body}");
-        assert!(body.contains("<h1>Broa</h1>") && body.contains("Misture o fubá."), "{body}");
+        assert!(
+            body.contains("<h1>Broa</h1>") && body.contains("Misture o fubá."),
+            "{body}"
+        );
         let (status, _, _) = s.visit(&host, "/receitas/nao-existe").await;
         assert_eq!(status, 404);
         let (status, _, headers) = s.visit(&host, "/antigo/broa?x=1").await;
@@ -188,7 +232,11 @@ vitrine_shared::dual_test!(
             json!({"table_id": table, "name": "Broa de milho", "slug": "broa", "fields": [{"field_id": field, "value": "Misture o fubá e asse."}]}),
         )
         .await;
-        let took = s.until(&host, "/receitas/broa", Duration::from_secs(1), |st, b| st == 200 && b.contains("Broa de milho")).await;
+        let took = s
+            .until(&host, "/receitas/broa", Duration::from_secs(1), |st, b| {
+                st == 200 && b.contains("Broa de milho")
+            })
+            .await;
         println!("record edit visible after {took:?}");
 
         // A second deploy goes live; rolling back restores the first at once.
@@ -197,16 +245,31 @@ vitrine_shared::dual_test!(
             json!({"blocks": [{"uid": "hero", "name": "Hero", "template": "<h1>Nova fornada</h1>", "css": "h1{color:#0a5}", "js": ""}]}),
         )
         .await;
-        s.post(&format!("/api/publish_v2/{id}"), json!({"project_id": id})).await;
-        s.until(&host, "/", Duration::from_secs(1), |st, b| st == 200 && b.contains("Nova fornada")).await;
+        s.post(&format!("/api/publish_v2/{id}"), json!({"project_id": id}))
+            .await;
+        s.until(&host, "/", Duration::from_secs(1), |st, b| {
+            st == 200 && b.contains("Nova fornada")
+        })
+        .await;
         let (status, _, _) = s.visit(&host, &css).await;
-        assert_eq!(status, 200, "the previous deploy's stylesheet stays reachable");
-        s.post(&format!("/api/projects/{id}/deploys/{first_deploy}/activate"), json!({})).await;
-        s.until(&host, "/", Duration::from_secs(1), |st, b| st == 200 && b.contains("Pão quentinho")).await;
+        assert_eq!(
+            status, 200,
+            "the previous deploy's stylesheet stays reachable"
+        );
+        s.post(
+            &format!("/api/projects/{id}/deploys/{first_deploy}/activate"),
+            json!({}),
+        )
+        .await;
+        s.until(&host, "/", Duration::from_secs(1), |st, b| {
+            st == 200 && b.contains("Pão quentinho")
+        })
+        .await;
 
         // Unpublishing takes the site down.
         s.post(&format!("/api/unpublish/{id}"), json!({})).await;
-        s.until(&host, "/", Duration::from_secs(1), |st, _| st == 404).await;
+        s.until(&host, "/", Duration::from_secs(1), |st, _| st == 404)
+            .await;
         let (status, body, _) = s.visit("nobody.localhost", "/").await;
         assert_eq!(status, 404);
         assert!(body.contains("Site não encontrado"), "{body}");
