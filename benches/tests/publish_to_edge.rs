@@ -226,6 +226,40 @@ vitrine_shared::dual_test!(
         assert_eq!(status, 301);
         assert_eq!(headers["location"], "/receitas/broa?x=1");
 
+        // A file uploaded for a record (records keep `/files/uploads/…` addresses) is served by
+        // the edge on the site's own host, since collection pages render live records.
+        let png: &[u8] = b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR\0\0\0\x01\0\0\0\x01\x08\x06\0\0\0\x1f\x15\xc4\x89\0\0\0\rIDATx\x9cc\xf8\x0f\0\0\x01\x01\0\x05\x18\xd8N\0\0\0\0IEND\xaeB`\x82";
+        use base64::Engine as _;
+        let upload = s
+            .owner
+            .post(format!("{}/api/upload", s.base))
+            .json(&json!({"name": "broa.png", "content": format!("data:image/png;base64,{}", base64::engine::general_purpose::STANDARD.encode(png))}))
+            .send()
+            .await
+            .unwrap();
+        assert!(upload.status().is_success());
+        let src = upload.text().await.unwrap();
+        let src = src.trim_matches('"');
+        assert!(src.starts_with("/files/uploads/"), "{src}");
+        let image = s
+            .visitor
+            .get(format!("{}{src}", s.edge))
+            .header("host", &host)
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(image.status(), 200);
+        assert_eq!(image.headers()["content-type"], "image/png");
+        assert!(
+            image.headers()["cache-control"]
+                .to_str()
+                .unwrap()
+                .contains("immutable")
+        );
+        assert_eq!(&image.bytes().await.unwrap()[..], png);
+        let (status, _, _) = s.visit(&host, "/files/uploads/../../deploys/x").await;
+        assert!(status.is_client_error(), "{status}");
+
         // A record edit shows within a second, with no re-publish.
         s.post(
             &format!("/api/posts/{post_id}"),

@@ -70,7 +70,11 @@ pub fn live_url(settings: &Settings, project: &Project) -> String {
 ///
 /// The work runs in its own task: a caller that goes away (a closed browser tab) does not
 /// cancel a build half-way and leave its deploy `building` for ever.
-pub async fn publish(state: &AppState, project_id: i64, user_id: i64) -> Result<Deploy, ApiError> {
+pub async fn publish(
+    state: &AppState,
+    project_id: i64,
+    user_id: i64,
+) -> Result<Published, ApiError> {
     let state = state.clone();
     tokio::spawn(async move {
         let lock = state.publish_lock(project_id);
@@ -81,6 +85,10 @@ pub async fn publish(state: &AppState, project_id: i64, user_id: i64) -> Result<
                 .store
                 .finish_deploy(deploy.id, &built.manifest_key, built.files, built.bytes)
                 .await
+                .map(|deploy| Published {
+                    deploy,
+                    warnings: built.warnings,
+                })
                 .map_err(ApiError::from),
             Err(e) => Err(e),
         };
@@ -112,6 +120,14 @@ struct Built {
     manifest_key: String,
     files: i64,
     bytes: i64,
+    warnings: Vec<String>,
+}
+
+/// A deploy that went live, and what the owner should know about it (a web font the provider
+/// could not deliver, say: the site is published with the fallback font stack instead).
+pub struct Published {
+    pub deploy: Deploy,
+    pub warnings: Vec<String>,
 }
 
 fn internal(e: impl Into<anyhow::Error>) -> ApiError {
@@ -254,6 +270,8 @@ struct Build<'a> {
     uploads: HashMap<String, Option<String>>,
     files: i64,
     bytes: i64,
+    /// Things the owner should know that did not stop the build.
+    warnings: Vec<String>,
 }
 
 impl<'a> Build<'a> {
@@ -408,12 +426,12 @@ impl<'a> Build<'a> {
         family: &str,
         weight: &str,
         style: &str,
-    ) -> Result<Bytes, ApiError> {
+    ) -> Result<Option<Bytes>, ApiError> {
         let id = family_id(family);
         let file = format!("latin-{weight}-{style}.woff2");
         let cache_key = format!("fonts/{id}/{file}");
         match self.state.blobs.get(&cache_key).await {
-            Ok(b) => return Ok(b),
+            Ok(b) => return Ok(Some(b)),
             Err(BlobError::NotFound) => {}
             Err(e) => return Err(blob_err(e)),
         }
@@ -421,18 +439,24 @@ impl<'a> Build<'a> {
             "{}/{id}/{file}",
             self.state.settings.fonts_url.trim_end_matches('/')
         );
-        let data = self.state.fetcher.get(&url).await.map_err(|e| {
-            ApiError::invalid(
-                "fonts",
-                format!("The font {family} ({weight} {style}) could not be fetched: {e}"),
-            )
-        })?;
+        // A provider that is down or lacks the font must not keep the site offline: the page
+        // falls back to the font stack, and the owner is told in the publish answer.
+        let data = match self.state.fetcher.get(&url).await {
+            Ok(data) => data,
+            Err(e) => {
+                let warning =
+                    format!("The font {family} ({weight} {style}) could not be fetched: {e}");
+                tracing::warn!(project_id = self.project_id, "{warning}");
+                self.warnings.push(warning);
+                return Ok(None);
+            }
+        };
         self.state
             .blobs
             .put(&cache_key, data.clone())
             .await
             .map_err(blob_err)?;
-        Ok(data)
+        Ok(Some(data))
     }
 
     /// The fonts stylesheet's URL and the default family, from the project's meta.
@@ -513,7 +537,9 @@ impl<'a> Build<'a> {
                     continue;
                 }
                 seen.push((weight.clone(), style));
-                let data = self.provider_font(&family, &weight, style).await?;
+                let Some(data) = self.provider_font(&family, &weight, style).await? else {
+                    continue;
+                };
                 let url = self.asset(data, "woff2").await?;
                 faces.push(FontFace {
                     family: family.clone(),
@@ -647,6 +673,7 @@ async fn build(state: &AppState, project_id: i64, deploy_id: i64) -> Result<Buil
         uploads: HashMap::new(),
         files: 0,
         bytes: 0,
+        warnings: Vec::new(),
     };
 
     let (fonts_css, font_family) = b.fonts(meta).await?;
@@ -791,6 +818,7 @@ async fn build(state: &AppState, project_id: i64, deploy_id: i64) -> Result<Buil
         manifest_key: key,
         files: b.files,
         bytes: b.bytes,
+        warnings: b.warnings,
     })
 }
 

@@ -166,6 +166,11 @@ impl Visits {
         if let Some(name) = path.strip_prefix(ASSET_PREFIX) {
             return self.old_asset(&site, &deploy, &method, headers, name).await;
         }
+        if let Some(key) = path.strip_prefix("/files/")
+            && key.starts_with("uploads/")
+        {
+            return self.upload(&site, &deploy, &method, headers, key).await;
+        }
         let segments: Vec<&str> = trimmed.trim_start_matches('/').split('/').collect();
         let rendered = match segments.as_slice() {
             [page, post] if !page.is_empty() && !post.is_empty() => {
@@ -223,13 +228,29 @@ impl Visits {
             return self.site_not_found(site, deploy, method, headers).await;
         }
         let hash = name.split('.').next().unwrap_or(name);
+        let key = asset_key(site.project_id, name);
+        self.immutable_object(site, deploy, method, headers, &key, hash)
+            .await
+    }
+
+    /// Serves an object whose key holds its content digest (`tag`), so it never changes: cached
+    /// for a year as immutable; a missing one is the site's 404.
+    async fn immutable_object(
+        &self,
+        site: &Site,
+        deploy: &DeployView,
+        method: &Method,
+        headers: &HeaderMap,
+        key: &str,
+        tag: &str,
+    ) -> Resp {
         let file = StaticFile {
-            key: asset_key(site.project_id, name),
-            content_type: mime_guess::from_path(name)
+            key: key.to_string(),
+            content_type: mime_guess::from_path(key)
                 .first_or_octet_stream()
                 .essence_str()
                 .to_string(),
-            etag: format!("\"{hash}\""),
+            etag: format!("\"{tag}\""),
             size: 0,
             br: None,
             gzip: None,
@@ -239,6 +260,36 @@ impl Visits {
             Ok(r) => r,
             Err(_) => self.site_not_found(site, deploy, method, headers).await,
         }
+    }
+
+    /// A file uploaded through the dashboard, as record values name it (`/files/uploads/…`):
+    /// collection pages render live records, so their images and files are not copied into
+    /// the deploy. The control plane already serves the same key publicly; upload keys hold a
+    /// content digest (`uploads/{owner}/{digest}/{name}`), so they are cached as immutable with
+    /// the digest as their tag. Only the `uploads/` part of the store is reachable this way.
+    async fn upload(
+        &self,
+        site: &Site,
+        deploy: &DeployView,
+        method: &Method,
+        headers: &HeaderMap,
+        key: &str,
+    ) -> Resp {
+        let segments: Vec<&str> = key.split('/').collect();
+        let valid = key.len() <= 400
+            && (3..=7).contains(&segments.len())
+            && segments.iter().all(|s| {
+                !s.is_empty()
+                    && !s.starts_with('.')
+                    && s.bytes()
+                        .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'.' | b'-' | b'_'))
+            });
+        let digest = segments.len().checked_sub(2).map(|i| segments[i]);
+        let (true, Some(digest)) = (valid, digest) else {
+            return self.site_not_found(site, deploy, method, headers).await;
+        };
+        self.immutable_object(site, deploy, method, headers, key, digest)
+            .await
     }
 
     async fn answer(

@@ -30,6 +30,10 @@ pub struct PublishView {
     pub deploy: Deploy,
     /// The live address: `https://{verified domain}`, else the preview address.
     pub url: String,
+    /// What the owner should know that did not stop the publish (a web font the provider
+    /// could not deliver, so the page uses the fallback fonts); usually empty.
+    #[serde(default)]
+    pub warnings: Vec<String>,
 }
 
 #[derive(Debug, Serialize, ToSchema)]
@@ -93,11 +97,12 @@ async fn publish_and_describe(
     user: &CurrentUser,
     project_id: i64,
 ) -> Result<ApiJson<PublishView>> {
-    let deploy = publish(state, project_id, user.id).await?;
+    let published = publish(state, project_id, user.id).await?;
     let project = state.store.project_by_id(project_id).await?;
     Ok(ApiJson(PublishView {
-        deploy,
+        deploy: published.deploy,
         url: live_url(&state.settings, &project),
+        warnings: published.warnings,
     }))
 }
 
@@ -203,5 +208,6 @@ pub async fn activate_deploy(
     Ok(ApiJson(PublishView {
         deploy,
         url: live_url(&state.settings, &project),
+        warnings: Vec::new(),
     }))
 }
