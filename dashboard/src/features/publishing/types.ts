@@ -28,6 +28,8 @@ export interface DeployList {
 export interface PublishResult {
   deploy: Deploy;
   url: string;
+  /** What did not stop the publish but the owner should know (a web font that could not be fetched). */
+  warnings?: string[];
 }
 
 /** POST /api/unpublish/{id}. */

@@ -37,6 +37,16 @@ export function PublishModal({ project, onClose }: Props) {
         <a href={publish.data.url} target="_blank" rel="noreferrer" data-testid="publish-url">
           {publish.data.url} ↗
         </a>
+        {publish.data.warnings && publish.data.warnings.length > 0 && (
+          <div data-testid="publish-warnings">
+            <p>{t('publishing.warnings')}</p>
+            <ul>
+              {publish.data.warnings.map((w) => (
+                <li key={w}>{w}</li>
+              ))}
+            </ul>
+          </div>
+        )}
       </div>
     );
     footer = (

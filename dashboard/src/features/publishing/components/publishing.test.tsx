@@ -85,6 +85,27 @@ describe('publish modal', () => {
     expect(screen.getByTestId('publish-url').getAttribute('href')).toBe('http://loja-da-ana.localhost:8081');
   });
 
+  it('lists what the server warns about next to the live address', async () => {
+    const server = api(false, { data: [], active_deploy_id: null }, {
+      [PUBLISH]: () => {
+        server.setPublished(true);
+        return {
+          json: {
+            deploy: deploy(3),
+            url: 'https://loja.example.com',
+            warnings: ['The font Lora (400 normal) could not be fetched: 404'],
+          },
+        };
+      },
+    });
+    renderRoutes(routes, '/project/7');
+    fireEvent.click(await screen.findByTestId('project-state'));
+    fireEvent.click(screen.getByTestId('publish-confirm'));
+    const warnings = await screen.findByTestId('publish-warnings');
+    expect(warnings.textContent).toContain('Publicado, com estas observações:');
+    expect(warnings.textContent).toContain('The font Lora (400 normal) could not be fetched: 404');
+  });
+
   it('ends on the live address as a link and shows the project published without a reload', async () => {
     const server = api(false, { data: [], active_deploy_id: null }, {
       [PUBLISH]: () => {
@@ -102,6 +123,8 @@ describe('publish modal', () => {
     expect(screen.getByTestId('publish-success').textContent).toContain('Projeto publicado!');
     await waitFor(() => expect(screen.getByTestId('project-state').textContent).toBe('Publicado'));
     expect(router.state.location.pathname).toBe('/project/7');
+
+    expect(screen.queryByTestId('publish-warnings')).toBeNull();
 
     fireEvent.click(screen.getByTestId('publish-done'));
     expect(screen.queryByTestId('publish-modal')).toBeNull();
