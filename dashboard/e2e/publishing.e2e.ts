@@ -78,7 +78,7 @@ describe('publishing', () => {
   it('shows a failed build in the Response box and leaves the site unpublished', async () => {
     const broken = await createProjectViaApi(context, baseURL, 'Broken site');
     const project = (await (await context.request.get(`${baseURL}/api/projects/${broken}`)).json()) as { pages: { id: number }[] };
-    const update = await context.request.post(`${baseURL}/api/page/${project.pages[0].id}`, {
+    const update = await context.request.post(`${baseURL}/api/page/${project.pages[0]?.id}`, {
       data: { blocks: [{ uid: 'quebrado', name: 'Quebrado', template: '{% for x in %}', css: '', js: '' }] },
     });
     expect(update.ok(), await update.text()).toBe(true);

@@ -1,5 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiJson } from '../../../lib/api-client';
+import { queryKeys } from '../../../lib/query-keys';
 import type { PublishResult } from '../types';
 import { applyPublished } from './cache';
 
@@ -21,5 +22,7 @@ export function usePublishProject() {
   return useMutation({
     mutationFn: publishProject,
     onSuccess: (_, { projectId }) => applyPublished(client, projectId, true),
+    // A failed build is recorded in the deploy history too, with its reason.
+    onError: (_, { projectId }) => client.invalidateQueries({ queryKey: queryKeys.deploys(projectId) }),
   });
 }
