@@ -52,6 +52,13 @@ async fn outage_keeps_cached_sites_serving(backend: Backend) {
         .await;
     t.until("loja.localhost", "/blog/ola", 200, "<h1>Olá</h1>", secs)
         .await;
+    // The publishes above reach the feed up to one poll (250 ms) later and drop the copies
+    // loaded before them; let the feed catch up, then load the copies the outage will use.
+    tokio::time::sleep(Duration::from_millis(1000)).await;
+    t.until("loja.localhost", "/", 200, "Loja no ar", secs)
+        .await;
+    t.until("loja.localhost", "/blog/ola", 200, "<h1>Olá</h1>", secs)
+        .await;
 
     match &cut {
         Cut::Proxy(p) => p.cut(),
