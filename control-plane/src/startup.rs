@@ -85,9 +85,13 @@ async fn wait_for(mut rx: watch::Receiver<bool>) {
 
 /// A build still `building` after this long was interrupted (builds take seconds).
 const STALE_BUILD: chrono::TimeDelta = chrono::TimeDelta::minutes(30);
+/// How long change-feed entries are kept. Edges read the feed every fraction of a second and
+/// start from its newest entry, so a day is far more than any edge lags; the newest entry is
+/// always kept so the feed's position never goes back.
+const CHANGE_RETENTION: chrono::TimeDelta = chrono::TimeDelta::days(1);
 
-/// Prunes expired sessions and reset tokens, and idle rate-limiter entries, and fails builds
-/// a stopped process left behind, every 10 minutes.
+/// Prunes expired sessions and reset tokens, change-feed entries older than a day and idle
+/// rate-limiter entries, and fails builds a stopped process left behind, every 10 minutes.
 async fn housekeeping(state: AppState, shutdown: impl std::future::Future<Output = ()>) {
     tokio::pin!(shutdown);
     loop {
@@ -102,6 +106,13 @@ async fn housekeeping(state: AppState, shutdown: impl std::future::Future<Output
             Ok(0) => {}
             Ok(n) => tracing::warn!(builds = n, "marked interrupted builds as failed"),
             Err(e) => tracing::warn!(error = %e, "failing interrupted builds failed"),
+        }
+        if let Err(e) = state
+            .store
+            .prune_changes(chrono::Utc::now() - CHANGE_RETENTION)
+            .await
+        {
+            tracing::warn!(error = %e, "pruning the change feed failed");
         }
         state.login_limiter.prune();
         tokio::select! {

@@ -567,3 +567,35 @@ dual_test!(
         assert_eq!(copied_total, 2498);
     }
 );
+
+dual_test!(
+    async fn pruning_the_change_feed_keeps_recent_entries_and_the_newest_id(db: TestDb) {
+        let owner = user(&db, "feed@example.com").await;
+        let p = project(&db, owner.id, "feed").await;
+        let start = db.store.last_change_id().await.unwrap();
+        for key in ["a", "b", "c"] {
+            db.store.append_change(p.id, "records", key).await.unwrap();
+        }
+        let last = db.store.last_change_id().await.unwrap();
+        assert_eq!(last - start, 3);
+        // Nothing is older than an hour ago: nothing goes.
+        let none = db
+            .store
+            .prune_changes(chrono::Utc::now() - Duration::hours(1))
+            .await
+            .unwrap();
+        assert_eq!(none, 0);
+        // Everything is older than a minute from now, but the newest entry stays, so an edge
+        // that starts later still reads the right position.
+        let pruned = db
+            .store
+            .prune_changes(chrono::Utc::now() + Duration::minutes(1))
+            .await
+            .unwrap();
+        assert!(pruned >= 2, "{pruned}");
+        assert_eq!(db.store.last_change_id().await.unwrap(), last);
+        assert!(db.store.changes_since(start, 100).await.unwrap().len() == 1);
+        db.store.append_change(p.id, "records", "d").await.unwrap();
+        assert_eq!(db.store.last_change_id().await.unwrap(), last + 1);
+    }
+);
