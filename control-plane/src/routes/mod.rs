@@ -8,6 +8,7 @@ pub mod collections;
 pub mod form_history;
 pub mod pages;
 pub mod posts;
+pub mod preview;
 pub mod projects;
 pub mod publish;
 pub mod redirects;
@@ -85,6 +86,7 @@ fn api(state: &AppState) -> (Router<AppState>, utoipa::openapi::OpenApi) {
         .routes(routes!(projects::duplicate_project))
         .routes(routes!(pages::create_page))
         .routes(routes!(pages::get_page))
+        .routes(routes!(preview::preview_page))
         .routes(routes!(pages::update_page, pages::delete_page))
         .routes(routes!(templates::list_templates, templates::save_template))
         .routes(routes!(templates::use_template))

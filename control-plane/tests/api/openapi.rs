@@ -29,6 +29,7 @@ async fn the_openapi_document_lists_every_route_and_has_a_page() {
         ("/api/pages", &["post"]),
         ("/api/page/{id}", &["post", "delete"]),
         ("/api/project/{id}/page/{page_id}", &["get"]),
+        ("/api/project/{id}/page/{page_id}/preview", &["get"]),
         ("/api/templates", &["get", "post"]),
         ("/api/templates/use/{template_id}", &["post"]),
         ("/api/templates/{id}/preview", &["get"]),

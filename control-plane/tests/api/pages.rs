@@ -193,3 +193,106 @@ dual_test!(
         );
     }
 );
+
+dual_test!(
+    async fn the_owners_preview_renders_live_records_and_shows_template_errors(app: TestApp) {
+        let s = app.register("preview@example.com").await;
+        let other = app.register("preview-other@example.com").await;
+        let project = app.create_project(&s, "Receitas").await;
+        let pid = project["id"].as_i64().unwrap();
+        let home = project["pages"][0]["id"].as_i64().unwrap();
+        let table = json_ok(app.post(&s, "/api/tables", json!({"project_id": pid, "name": "Pratos", "slug": "pratos", "meta": {"plural": "Pratos", "singular": "Prato"}})).await).await["id"].as_i64().unwrap();
+        for name in ["Broa", "Cuscuz"] {
+            json_ok(
+                app.post(
+                    &s,
+                    "/api/posts",
+                    json!({"table_id": table, "name": name, "fields": []}),
+                )
+                .await,
+            )
+            .await;
+        }
+        let list_block = json!([{"uid": "lista", "name": "Lista",
+            "template": "<ul>{% for p in pratos %}<li>{{ p.name }}</li>{% endfor %}</ul><p>{{ site.name }}</p>",
+            "css": "ul{color:red}", "js": "",
+            "vars": [{"name": "pratos", "source": "db:pratos", "dborderfield": "name", "dborderdir": "asc"}]}]);
+        json_ok(
+            app.post(
+                &s,
+                &format!("/api/page/{home}"),
+                json!({"blocks": list_block}),
+            )
+            .await,
+        )
+        .await;
+        let preview = format!("/api/project/{pid}/page/{home}/preview");
+        let res = app.get(&s, &preview).await;
+        assert_eq!(res.status(), StatusCode::OK);
+        let csp = res.headers()["content-security-policy"]
+            .to_str()
+            .unwrap()
+            .to_string();
+        assert!(
+            csp.contains("sandbox allow-scripts") && !csp.contains("allow-same-origin"),
+            "{csp}"
+        );
+        let html = res.text().await.unwrap();
+        assert!(
+            html.contains("<ul><li>Broa</li><li>Cuscuz</li></ul><p>Receitas</p>"),
+            "{html}"
+        );
+        assert!(html.contains("ul{color:red}"), "{html}");
+
+        // A collection page previews the post asked for, or the collection's first.
+        let page = json_ok(
+            app.post(
+                &s,
+                "/api/pages",
+                json!({"project_id": pid, "name": "Prato"}),
+            )
+            .await,
+        )
+        .await["id"]
+            .as_i64()
+            .unwrap();
+        json_ok(app.post(&s, &format!("/api/page/{page}"), json!({"table_id": table, "blocks": [{"uid": "p", "name": "Prato", "template": "<h1>{{ post.name }}</h1>", "css": "", "js": ""}]})).await).await;
+        let html = app
+            .get(
+                &s,
+                &format!("/api/project/{pid}/page/{page}/preview?post=cuscuz"),
+            )
+            .await
+            .text()
+            .await
+            .unwrap();
+        assert!(html.contains("<h1>Cuscuz</h1>"), "{html}");
+
+        // A template error is shown to the owner, naming the block.
+        json_ok(app.post(&s, &format!("/api/page/{home}"), json!({"blocks": [{"uid": "quebrado", "name": "Quebrado", "template": "{% for x in %}", "css": "", "js": ""}]})).await).await;
+        let res = app.get(&s, &preview).await;
+        assert_eq!(res.status(), StatusCode::UNPROCESSABLE_ENTITY);
+        let html = res.text().await.unwrap();
+        assert!(
+            html.contains("Erro no template do bloco")
+                && html.contains("quebrado")
+                && html.contains("syntax error"),
+            "{html}"
+        );
+        // A runaway loop stops at the fuel limit and is shown the same way.
+        json_ok(app.post(&s, &format!("/api/page/{home}"), json!({"blocks": [{"uid": "laco", "name": "Laço", "template": "{% for i in range(100000) %}{% for j in range(100000) %}x{% endfor %}{% endfor %}", "css": "", "js": ""}]})).await).await;
+        assert_eq!(
+            app.get(&s, &preview).await.status(),
+            StatusCode::UNPROCESSABLE_ENTITY
+        );
+
+        // Someone else's page answers 404, like one that does not exist.
+        expect_error(app.get(&other, &preview).await, StatusCode::NOT_FOUND).await;
+        expect_error(
+            app.get(&s, &format!("/api/project/{pid}/page/999999/preview"))
+                .await,
+            StatusCode::NOT_FOUND,
+        )
+        .await;
+    }
+);

@@ -1,0 +1,182 @@
+//! The owner's preview of one page: its blocks rendered by the same renderer the publisher and
+//! the edge use, with live records (the page's database-fed lists, and on a collection page the
+//! post named by `?post=` or the collection's first). A template error is shown, naming the
+//! block and the line, with status 422; visitors of the published site get the site's 500 page
+//! instead (the edge).
+//!
+//! The document is owners' code, so it is served with a `sandbox` CSP (scripts run, but in an
+//! opaque origin: never with the dashboard's cookies or storage) and may only be framed by the
+//! dashboard.
+
+use axum::{
+    extract::{Query, State},
+    http::{HeaderValue, StatusCode, header},
+    response::{Html, IntoResponse, Response},
+};
+use serde::Deserialize;
+use utoipa::IntoParams;
+use vitrine_shared::{
+    content::{DbRecord, ListQuery},
+    domain::normalize_page_slug,
+    render::{Block, CompiledPage, PostView, RenderContext, RenderError, escape},
+    store::{Collection, Field, StoreError},
+};
+
+use crate::{
+    auth::CurrentUser,
+    authz::authorize_project,
+    error::{ApiError, ApiPath, ErrorBody, Result},
+    state::AppState,
+};
+
+#[derive(Debug, Deserialize, IntoParams)]
+pub struct PreviewQuery {
+    /// On a collection page: the post to show (by slug); the collection's first otherwise.
+    pub post: Option<String>,
+}
+
+#[utoipa::path(get, path = "/api/project/{id}/page/{page_id}/preview", tag = "pages",
+    params(("id" = i64, Path, description = "Project id"), ("page_id" = i64, Path, description = "Page id"), PreviewQuery),
+    responses((status = 200, description = "The page as an HTML document", content_type = "text/html"),
+        (status = 422, description = "A block's template has an error: an HTML document that shows it", content_type = "text/html"),
+        (status = 404, body = ErrorBody)))]
+pub async fn preview_page(
+    State(state): State<AppState>,
+    user: CurrentUser,
+    ApiPath((project_id, page_id)): ApiPath<(i64, i64)>,
+    Query(q): Query<PreviewQuery>,
+) -> Result<Response> {
+    authorize_project(&state, &user, project_id).await?;
+    let page = state.store.page_by_id(page_id).await?;
+    if page.project_id != project_id {
+        return Err(ApiError::NotFound);
+    }
+    let project = state.store.project_by_id(project_id).await?;
+    let blocks = Block::list(&page.blocks.0);
+    let compiled = match CompiledPage::compile(&blocks) {
+        Ok(c) => c,
+        Err(e) => return Ok(error_document(&e)),
+    };
+    let mut ctx = RenderContext {
+        site_name: project.name.clone(),
+        site_slug: project.slug.clone(),
+        page_name: page.name.clone(),
+        page_slug: normalize_page_slug(&page.slug),
+        ..RenderContext::default()
+    };
+    for list in blocks.iter().flat_map(Block::db_lists) {
+        let items = match collection(&state, project_id, &list.table).await? {
+            Some((c, fields)) => records(&state, &c, &fields, &list.query)
+                .await?
+                .into_iter()
+                .map(|r| view(r, &fields))
+                .collect(),
+            None => Vec::new(),
+        };
+        ctx.lists.insert(list.name, items);
+    }
+    if let Some(table_id) = page.table_id {
+        let c = state.store.collection_by_id(table_id).await?;
+        let fields = state.store.collection_fields(c.id).await?;
+        let query = ListQuery {
+            filter_field: q.post.as_ref().map(|_| "slug".to_string()),
+            filter_value: q.post.clone(),
+            limit: Some(1),
+            ..ListQuery::default()
+        };
+        let post = records(&state, &c, &fields, &query).await?.pop();
+        ctx.post = post.map(|r| {
+            let mut v = view(r, &fields);
+            v.permalink = format!("{}/{}", ctx.page_slug.trim_end_matches('/'), v.record.slug);
+            v
+        });
+    }
+    let body = match compiled.render(&ctx) {
+        Ok(b) => b,
+        Err(e) => return Ok(error_document(&e)),
+    };
+    let css: String = blocks
+        .iter()
+        .map(|b| b.css.as_str())
+        .collect::<Vec<_>>()
+        .join("\n");
+    let js: String = blocks
+        .iter()
+        .map(|b| b.js.as_str())
+        .collect::<Vec<_>>()
+        .join("\n");
+    let document = format!(
+        "<!doctype html><html lang=\"pt-BR\"><head><meta charset=\"utf-8\"><meta name=\"viewport\" content=\"width=device-width\">\
+         <title>{title}</title><style>{css}</style></head><body>{body}<script>{js}</script></body></html>",
+        title = escape(&page.name),
+        css = css.replace("</", "<\\/"),
+        js = js.replace("</script", "<\\/script"),
+    );
+    Ok(sandboxed(StatusCode::OK, document))
+}
+
+/// The collection behind a list's table slug, when it is one of this project's.
+async fn collection(
+    state: &AppState,
+    project_id: i64,
+    slug: &str,
+) -> Result<Option<(Collection, Vec<Field>)>> {
+    match state.store.collection_by_slug(project_id, slug).await {
+        Ok(c) => {
+            let fields = state.store.collection_fields(c.id).await?;
+            Ok(Some((c, fields)))
+        }
+        Err(StoreError::NotFound) => Ok(None),
+        Err(e) => Err(e.into()),
+    }
+}
+
+/// A list's records; a query the collection cannot answer (an unknown field, say) is an empty
+/// list, as on the published site.
+async fn records(
+    state: &AppState,
+    c: &Collection,
+    fields: &[Field],
+    q: &ListQuery,
+) -> Result<Vec<DbRecord>> {
+    match state.store.list_records(c, fields, q).await {
+        Ok(v) => Ok(v),
+        Err(vitrine_shared::content::ListError::Query(_)) => Ok(Vec::new()),
+        Err(vitrine_shared::content::ListError::Store(e)) => Err(e.into()),
+    }
+}
+
+fn view(record: DbRecord, fields: &[Field]) -> PostView {
+    PostView {
+        record,
+        permalink: String::new(),
+        html_fields: fields
+            .iter()
+            .filter(|f| f.kind == "wysiwyg")
+            .map(|f| f.slug.clone())
+            .collect(),
+    }
+}
+
+fn error_document(e: &RenderError) -> Response {
+    let document = format!(
+        "<!doctype html><html lang=\"pt-BR\"><head><meta charset=\"utf-8\"><title>Erro no template</title>\
+         <style>body{{font-family:system-ui,sans-serif;margin:2rem;color:#222}}pre{{background:#fbeaea;border:1px solid #d88;padding:1rem;white-space:pre-wrap}}</style></head>\
+         <body><h1>Erro no template do bloco \u{201c}{block}\u{201d}</h1><pre data-template-error>{message}</pre>\
+         <p lang=\"en\">Template error in block \u{201c}{block}\u{201d}. Visitors of the published site see its error page.</p></body></html>",
+        block = escape(&e.block),
+        message = escape(&e.message),
+    );
+    sandboxed(StatusCode::UNPROCESSABLE_ENTITY, document)
+}
+
+fn sandboxed(status: StatusCode, document: String) -> Response {
+    let mut response = (status, Html(document)).into_response();
+    let h = response.headers_mut();
+    h.insert(
+        header::CONTENT_SECURITY_POLICY,
+        HeaderValue::from_static("sandbox allow-scripts; frame-ancestors 'self'"),
+    );
+    h.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
+    response
+}
