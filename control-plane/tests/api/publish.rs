@@ -182,6 +182,16 @@ async fn publish(app: &TestApp, s: &Session, pid: i64) -> Value {
     .await
 }
 
+/// `POST /api/projects/{project}/deploys/{deploy}/activate` (rollback).
+async fn activate(app: &TestApp, s: &Session, project: i64, deploy: i64) -> reqwest::Response {
+    app.post(
+        s,
+        &format!("/api/projects/{project}/deploys/{deploy}/activate"),
+        json!({}),
+    )
+    .await
+}
+
 async fn project(app: &TestApp, s: &Session, pid: i64) -> Value {
     json_ok(app.get(s, &format!("/api/projects/{pid}")).await).await
 }
@@ -571,12 +581,7 @@ dual_test!(
 
         // A failed deploy cannot be made live.
         let msg = expect_error(
-            app.post(
-                &s,
-                &format!("/api/projects/{pid}/deploys/{failed}/activate"),
-                json!({}),
-            )
-            .await,
+            activate(&app, &s, pid, failed).await,
             StatusCode::UNPROCESSABLE_ENTITY,
         )
         .await;
@@ -655,15 +660,7 @@ dual_test!(
             .unwrap();
         assert!(!site.is_published);
         // The deploy stays, so rolling back to it republishes at once.
-        let back = json_ok(
-            app.post(
-                &s,
-                &format!("/api/projects/{pid}/deploys/{did}/activate"),
-                json!({}),
-            )
-            .await,
-        )
-        .await;
+        let back = json_ok(activate(&app, &s, pid, did).await).await;
         assert_eq!(back["deploy"]["id"], did);
         assert!(is_published(&app, &s, pid).await);
     }
@@ -703,15 +700,7 @@ dual_test!(
         assert_eq!(listed, vec![ids[1], ids[0]]);
         assert_eq!(history["active_deploy_id"], ids[1]);
 
-        let back = json_ok(
-            app.post(
-                &s,
-                &format!("/api/projects/{pid}/deploys/{}/activate", ids[0]),
-                json!({}),
-            )
-            .await,
-        )
-        .await;
+        let back = json_ok(activate(&app, &s, pid, ids[0]).await).await;
         assert_eq!(back["deploy"]["id"], ids[0]);
         assert!(back["url"].as_str().unwrap().starts_with("https://"));
         let history = deploys(&app, &s, pid).await;
@@ -732,12 +721,7 @@ dual_test!(
         // A deploy of another project cannot be activated through this one.
         let other = new_project(&app, &s, "Outro").await;
         expect_error(
-            app.post(
-                &s,
-                &format!("/api/projects/{other}/deploys/{}/activate", ids[0]),
-                json!({}),
-            )
-            .await,
+            activate(&app, &s, other, ids[0]).await,
             StatusCode::NOT_FOUND,
         )
         .await;
@@ -835,16 +819,7 @@ dual_test!(
             StatusCode::NOT_FOUND,
         )
         .await;
-        expect_error(
-            app.post(
-                &s,
-                &format!("/api/projects/{pid}/deploys/987654/activate"),
-                json!({}),
-            )
-            .await,
-            StatusCode::NOT_FOUND,
-        )
-        .await;
+        expect_error(activate(&app, &s, pid, 987654).await, StatusCode::NOT_FOUND).await;
         let msg = expect_error(
             app.post(
                 &s,
@@ -972,15 +947,7 @@ dual_test!(
                 .await,
         )
         .await;
-        json_ok(
-            app.post(
-                &s,
-                &format!("/api/projects/{pid}/deploys/{first}/activate"),
-                json!({}),
-            )
-            .await,
-        )
-        .await;
+        json_ok(activate(&app, &s, pid, first).await).await;
         let keys: Vec<String> = changes(&app, pid)
             .await
             .into_iter()
