@@ -16,15 +16,10 @@
 //! Run: `cargo bench -p vitrine-benches --bench edge_load` (needs `nginx` and `wrk` on PATH:
 //! `apt-get install nginx-light wrk`). `EDGE_LOAD_SECS` sets the duration (default 10).
 
-use std::{
-    io::Write,
-    net::SocketAddr,
-    path::Path,
-    process::{Command, Stdio},
-    time::Duration,
-};
+use std::{io::Write, net::SocketAddr, path::Path, process::Command};
 
 use serde_json::{Value, json};
+use vitrine_benches::{Nginx, free_port};
 use vitrine_control::startup::Application;
 use vitrine_edge::Edge;
 use vitrine_shared::{
@@ -174,14 +169,6 @@ fn parse_latency(v: &str) -> f64 {
     }
 }
 
-fn free_port() -> u16 {
-    std::net::TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port()
-}
-
 #[tokio::main(flavor = "multi_thread", worker_threads = 2)]
 async fn main() {
     if std::env::args().any(|a| a == "--list") {
@@ -198,6 +185,7 @@ async fn main() {
         data_dir: dir.path().join("data"),
         control_listen: "127.0.0.1:0".into(),
         edge_http_listen: "127.0.0.1:0".into(),
+        edge_https_listen: "127.0.0.1:0".into(),
         edge_admin_listen: "127.0.0.1:0".into(),
         platform_domain: "localhost".into(),
         ..Settings::default()
@@ -250,36 +238,17 @@ async fn main() {
         }
     }
     let nginx_port = free_port();
-    let conf = dir.path().join("nginx.conf");
-    std::fs::write(
-        &conf,
-        format!(
-            "worker_processes 2;\npid {pid};\nerror_log {dir}/nginx-error.log;\ndaemon off;\n\
+    let nginx_config = format!(
+        "worker_processes 2;\npid {pid};\nerror_log {dir}/nginx-error.log;\ndaemon off;\n\
              events {{ worker_connections 1024; }}\n\
              http {{\n  access_log off;\n  sendfile on;\n  tcp_nopush on;\n  keepalive_requests 100000;\n  open_file_cache max=4000;\n  default_type text/html;\n\
                server {{\n    listen 127.0.0.1:{nginx_port};\n    root {root}/$host;\n    index index.html;\n    location / {{ try_files $uri $uri/index.html =404; }}\n  }}\n}}\n",
-            pid = dir.path().join("nginx.pid").display(),
-            dir = dir.path().display(),
-            root = root.display(),
-        ),
-    )
-    .unwrap();
-    let mut nginx = Command::new("nginx")
-        .args(["-p"])
-        .arg(dir.path())
-        .arg("-c")
-        .arg(&conf)
-        .stdout(Stdio::null())
-        .stderr(Stdio::inherit())
-        .spawn()
-        .expect("nginx must be installed (apt-get install nginx-light)");
-    let nginx_addr: SocketAddr = format!("127.0.0.1:{nginx_port}").parse().unwrap();
-    for _ in 0..100 {
-        if std::net::TcpStream::connect(nginx_addr).is_ok() {
-            break;
-        }
-        std::thread::sleep(Duration::from_millis(50));
-    }
+        pid = dir.path().join("nginx.pid").display(),
+        dir = dir.path().display(),
+        root = root.display(),
+    );
+    let nginx = Nginx::start(dir.path(), nginx_port, &nginx_config);
+    let nginx_addr = nginx.addr;
     let probe = plain
         .get(format!("http://{nginx_addr}/blog/ola"))
         .header("host", "site7.localhost")
@@ -308,8 +277,7 @@ async fn main() {
     let edge_collection =
         tokio::task::block_in_place(|| wrk(edge_addr, "/blog/ola", secs, &script));
 
-    let _ = nginx.kill();
-    let _ = nginx.wait();
+    drop(nginx);
     edge.stop().await;
     app.stop().await.unwrap();
 

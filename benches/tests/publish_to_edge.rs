@@ -37,6 +37,7 @@ impl Stack {
             data_dir: dir.path().to_path_buf(),
             control_listen: "127.0.0.1:0".into(),
             edge_http_listen: "127.0.0.1:0".into(),
+            edge_https_listen: "127.0.0.1:0".into(),
             edge_admin_listen: "127.0.0.1:0".into(),
             dashboard_dir: dir.path().join("no-dashboard"),
             platform_domain: "localhost".into(),

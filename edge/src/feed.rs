@@ -16,14 +16,19 @@ use std::{collections::BTreeSet, sync::Arc, time::Duration};
 use tokio::sync::{Notify, watch};
 use vitrine_shared::{Store, store::CHANGES_CHANNEL};
 
-use crate::sites::Sites;
+use crate::{sites::Sites, tls::Certs};
 
 /// How far behind the newest id the reader looks for late commits.
 pub const LOOKBACK: i64 = 100;
 const BATCH: i64 = 1000;
 
 /// Runs until `stop` turns true.
-pub async fn run(sites: Arc<Sites>, poll: Duration, mut stop: watch::Receiver<bool>) {
+pub async fn run(
+    sites: Arc<Sites>,
+    certs: Arc<Certs>,
+    poll: Duration,
+    mut stop: watch::Receiver<bool>,
+) {
     let wake = Arc::new(Notify::new());
     let listener = match &sites.store {
         Store::Postgres(pool) => Some(tokio::spawn(listen(
@@ -38,7 +43,7 @@ pub async fn run(sites: Arc<Sites>, poll: Duration, mut stop: watch::Receiver<bo
         seen: BTreeSet::new(),
     };
     loop {
-        reader.read(&sites).await;
+        reader.read(&sites, &certs).await;
         tokio::select! {
             _ = tokio::time::sleep(poll) => {}
             _ = wake.notified() => {}
@@ -58,7 +63,7 @@ struct Reader {
 }
 
 impl Reader {
-    async fn read(&mut self, sites: &Sites) {
+    async fn read(&mut self, sites: &Sites, certs: &Certs) {
         let store = &sites.store;
         let Some(newest) = self.newest else {
             // A starting edge has nothing cached: it begins at the feed's end.
@@ -89,6 +94,7 @@ impl Reader {
                 from = change.id;
                 if self.seen.insert(change.id) {
                     sites.apply(change);
+                    certs.apply(change);
                     self.newest = Some(self.newest.unwrap_or(0).max(change.id));
                 }
             }

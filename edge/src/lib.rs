@@ -13,14 +13,18 @@
 //! - [`live`]: collection pages, pages with database-fed lists and the read API;
 //! - [`submissions`]: `/_forms` with its disk spool;
 //! - [`feed`]: the change feed that keeps the caches true;
+//! - [`tls`]: the HTTPS listener's certificate lookup (memory, database, on-demand issuance);
+//! - [`acme`]: ordering and renewing certificates, with the lease, back-off and cap;
 //! - [`metrics`]: Prometheus counters for `/metrics` on the admin listener.
 //!
-//! Connections are HTTP/1.1 or HTTP/2 without TLS (h2c, prior knowledge) through hyper-util's
-//! auto builder. Slow clients are cut off: a connection that sends nothing within
+//! The visitor listeners are plain HTTP (`EDGE_HTTP_LISTEN`: HTTP/1.1, or HTTP/2 with prior
+//! knowledge) and HTTPS (`EDGE_HTTPS_LISTEN`: rustls, ALPN h2 and http/1.1), both through
+//! hyper-util's auto builder. Slow clients are cut off: a connection that sends nothing within
 //! `EDGE_HEADER_TIMEOUT_MS` is closed, and hyper's own header-read timeout (same value) bounds
 //! an HTTP/1 request head that trickles in. A head larger than `EDGE_MAX_HEADER_BYTES` gets
 //! 431 from hyper (HTTP/1) or a refused stream (HTTP/2's header-list limit).
 
+pub mod acme;
 pub mod feed;
 pub mod host;
 pub mod live;
@@ -28,6 +32,7 @@ pub mod metrics;
 pub mod serve;
 pub mod sites;
 pub mod submissions;
+pub mod tls;
 pub mod visit;
 
 use std::{
@@ -52,10 +57,12 @@ use vitrine_shared::{Settings, Store, blob::BlobStore};
 pub use serve::NOT_FOUND_PAGE;
 
 use crate::{
+    acme::Acme,
     metrics::Metrics,
     serve::{NO_STORE, Resp, TEXT, respond},
     sites::Sites,
     submissions::Forms,
+    tls::Certs,
     visit::Visits,
 };
 
@@ -63,6 +70,7 @@ use crate::{
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Listener {
     Visitors,
+    VisitorsTls,
     Admin,
 }
 
@@ -71,7 +79,11 @@ const REPLAY_EVERY: Duration = Duration::from_secs(2);
 
 pub struct Edge {
     pub http_addr: SocketAddr,
+    pub https_addr: SocketAddr,
     pub admin_addr: SocketAddr,
+    /// The certificates (for tests and the bench to inspect).
+    pub certs: Arc<Certs>,
+    pub acme: Option<Arc<Acme>>,
     /// The caches, for tests and the bench to inspect.
     pub sites: Arc<Sites>,
     pub metrics: Arc<Metrics>,
@@ -86,6 +98,7 @@ struct Conn {
     visits: Arc<Visits>,
     builder: auto::Builder<TokioExecutor>,
     header_timeout: Duration,
+    certs: Arc<Certs>,
 }
 
 impl Edge {
@@ -105,9 +118,18 @@ impl Edge {
         blobs: BlobStore,
     ) -> anyhow::Result<Edge> {
         let http = TcpListener::bind(&settings.edge_http_listen).await?;
+        let https = TcpListener::bind(&settings.edge_https_listen).await?;
         let admin = TcpListener::bind(&settings.edge_admin_listen).await?;
-        let (http_addr, admin_addr) = (http.local_addr()?, admin.local_addr()?);
+        let (http_addr, https_addr, admin_addr) =
+            (http.local_addr()?, https.local_addr()?, admin.local_addr()?);
         let metrics = Arc::new(Metrics::default());
+        let acme = Acme::from_settings(settings, store.clone(), metrics.clone())?;
+        let certs = Arc::new(Certs::new(
+            settings,
+            store.clone(),
+            acme.clone(),
+            metrics.clone(),
+        )?);
         let sites = Arc::new(Sites::new(settings, store.clone(), blobs, metrics.clone()));
         let forms = Forms::new(
             store,
@@ -119,6 +141,9 @@ impl Edge {
             sites: sites.clone(),
             forms: forms.clone(),
             metrics: metrics.clone(),
+            certs: certs.clone(),
+            https_port: https_addr.port(),
+            trusted_proxies: settings.trusted_proxies()?,
         });
         let header_timeout = Duration::from_millis(settings.edge_header_timeout_ms.max(1));
         let mut builder = auto::Builder::new(TokioExecutor::new());
@@ -139,22 +164,34 @@ impl Edge {
                 visits: visits.clone(),
                 builder: builder.clone(),
                 header_timeout,
+                certs: certs.clone(),
             })
         };
         let (shutdown, rx) = watch::channel(false);
-        let tasks = vec![
+        let mut tasks = vec![
             tokio::spawn(serve(http, conn(Listener::Visitors), rx.clone())),
+            tokio::spawn(serve(https, conn(Listener::VisitorsTls), rx.clone())),
             tokio::spawn(serve(admin, conn(Listener::Admin), rx.clone())),
             tokio::spawn(feed::run(
                 sites.clone(),
+                certs.clone(),
                 Duration::from_millis(settings.edge_change_poll_ms.max(1)),
                 rx.clone(),
             )),
-            tokio::spawn(forms.clone().run_replayer(REPLAY_EVERY, rx)),
+            tokio::spawn(forms.clone().run_replayer(REPLAY_EVERY, rx.clone())),
         ];
+        if let Some(acme) = &acme {
+            tasks.push(tokio::spawn(acme.clone().run_renewals(
+                Duration::from_secs(settings.acme_renew_check_secs.max(1)),
+                rx,
+            )));
+        }
         Ok(Edge {
             http_addr,
+            https_addr,
             admin_addr,
+            certs,
+            acme,
             sites,
             metrics,
             forms,
@@ -188,22 +225,37 @@ async fn serve(listener: TcpListener, conn: Arc<Conn>, mut shutdown: watch::Rece
                     if !first_byte_within(&stream, conn.header_timeout).await {
                         return;
                     }
-                    let c = conn.clone();
-                    let service = service_fn(move |req| {
-                        let c = c.clone();
-                        async move { Ok::<_, Infallible>(c.handle(req, peer.ip()).await) }
-                    });
-                    let served = conn
-                        .builder
-                        .serve_connection(TokioIo::new(stream), service)
-                        .into_owned();
-                    let _ = watcher.watch(served).await;
+                    if conn.kind != Listener::VisitorsTls {
+                        let io = TokioIo::new(stream);
+                        return drive(conn, io, peer.ip(), watcher).await;
+                    }
+                    if let Some(tls) = conn.handshake(stream).await {
+                        drive(conn, TokioIo::new(tls), peer.ip(), watcher).await;
+                    }
                 });
             }
             _ = shutdown.wait_for(|s| *s) => break,
         }
     }
     let _ = tokio::time::timeout(Duration::from_secs(10), graceful.shutdown()).await;
+}
+
+/// Serves one connection (plain or TLS) until it ends or the shutdown drains it.
+async fn drive<IO>(
+    conn: Arc<Conn>,
+    io: IO,
+    peer: IpAddr,
+    watcher: hyper_util::server::graceful::Watcher,
+) where
+    IO: hyper::rt::Read + hyper::rt::Write + Unpin + Send + 'static,
+{
+    let c = conn.clone();
+    let service = service_fn(move |req| {
+        let c = c.clone();
+        async move { Ok::<_, Infallible>(c.handle(req, peer).await) }
+    });
+    let served = conn.builder.serve_connection(io, service).into_owned();
+    let _ = watcher.watch(served).await;
 }
 
 async fn first_byte_within(stream: &TcpStream, limit: Duration) -> bool {
@@ -215,17 +267,45 @@ async fn first_byte_within(stream: &TcpStream, limit: Duration) -> bool {
 }
 
 impl Conn {
+    /// Reads the ClientHello, picks the certificate by its server name (see [`tls`]) and
+    /// completes the handshake, all within the header timeout (issuance aside). `None`: the
+    /// connection is closed.
+    async fn handshake(
+        &self,
+        stream: TcpStream,
+    ) -> Option<tokio_rustls::server::TlsStream<TcpStream>> {
+        let acceptor =
+            tokio_rustls::LazyConfigAcceptor::new(rustls::server::Acceptor::default(), stream);
+        let start = match tokio::time::timeout(self.header_timeout, acceptor).await {
+            Ok(Ok(start)) => start,
+            _ => {
+                self.certs.handshake_failed("bad_client_hello");
+                return None;
+            }
+        };
+        let sni = start.client_hello().server_name().map(str::to_owned);
+        let config = self.certs.config_for(sni.as_deref()).await.ok()?;
+        tokio::time::timeout(self.header_timeout, start.into_stream(config))
+            .await
+            .ok()?
+            .ok()
+    }
+
     async fn handle(&self, req: Request<Incoming>, peer: IpAddr) -> Resp {
         match (self.kind, req.uri().path()) {
             (_, "/healthz") => respond(StatusCode::OK, TEXT, NO_STORE, "ok"),
-            (Listener::Admin, "/metrics") => respond(
-                StatusCode::OK,
-                "application/openmetrics-text; version=1.0.0; charset=utf-8",
-                NO_STORE,
-                self.visits.metrics.encode(),
-            ),
+            (Listener::Admin, "/metrics") => {
+                self.certs.settle().await;
+                respond(
+                    StatusCode::OK,
+                    "application/openmetrics-text; version=1.0.0; charset=utf-8",
+                    NO_STORE,
+                    self.visits.metrics.encode(),
+                )
+            }
             (Listener::Admin, _) => respond(StatusCode::NOT_FOUND, TEXT, NO_STORE, "not found"),
-            (Listener::Visitors, _) => self.visits.handle(req, peer).await,
+            (Listener::Visitors, _) => self.visits.handle(req, peer, false).await,
+            (Listener::VisitorsTls, _) => self.visits.handle(req, peer, true).await,
         }
     }
 }

@@ -166,7 +166,7 @@ async fn lists(
                 }
             }
         };
-        out.insert(list_def.name, items);
+        out.insert(list_def.key, items);
     }
     Ok(out)
 }

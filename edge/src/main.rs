@@ -41,11 +41,12 @@ async fn main() -> anyhow::Result<()> {
         }
         Command::Serve => {
             let edge = Edge::build(&settings).await?;
+            let stop = shutdown_signal();
             println!(
                 "vitrine-edge listening on http://{} (admin http://{})",
                 edge.http_addr, edge.admin_addr
             );
-            shutdown_signal().await;
+            stop.await;
             edge.stop().await;
         }
     }

@@ -6,7 +6,7 @@
 
 use prometheus_client::{
     encoding::{EncodeLabelSet, EncodeLabelValue, text::encode},
-    metrics::{counter::Counter, family::Family},
+    metrics::{counter::Counter, family::Family, gauge::Gauge},
     registry::Registry,
 };
 
@@ -31,6 +31,11 @@ pub struct CacheLabels {
     pub cache: CacheName,
 }
 
+#[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
+pub struct ResultLabels {
+    pub result: &'static str,
+}
+
 /// Every counter the edge keeps.
 pub struct Metrics {
     registry: Registry,
@@ -40,6 +45,10 @@ pub struct Metrics {
     pub render_errors: Counter,
     pub spooled_submissions: Counter,
     pub stale_served: Counter,
+    tls_handshakes: Family<ResultLabels, Counter>,
+    acme_events: Family<ResultLabels, Counter>,
+    /// Certificates held in this node's memory.
+    pub certificates_held: Gauge,
 }
 
 impl Default for Metrics {
@@ -73,8 +82,29 @@ impl Default for Metrics {
             "Host lookups answered from an expired cache entry because the database was unreachable",
             stale_served.clone(),
         );
+        let tls_handshakes = Family::<ResultLabels, Counter>::default();
+        let acme_events = Family::<ResultLabels, Counter>::default();
+        let certificates_held = Gauge::default();
+        registry.register(
+            "tls_handshakes",
+            "TLS handshakes by how the certificate lookup ended (ok, no_sni, malformed_sni, unknown_name, no_certificate)",
+            tls_handshakes.clone(),
+        );
+        registry.register(
+            "acme",
+            "ACME events: ordered, issued, failed, cap_reached",
+            acme_events.clone(),
+        );
+        registry.register(
+            "certificates_held",
+            "Certificates loaded in this edge's memory",
+            certificates_held.clone(),
+        );
         Metrics {
             registry,
+            tls_handshakes,
+            acme_events,
+            certificates_held,
             requests,
             hits,
             misses,
@@ -100,6 +130,18 @@ impl Metrics {
     pub fn cache(&self, cache: CacheName, hit: bool) {
         let family = if hit { &self.hits } else { &self.misses };
         family.get_or_create(&CacheLabels { cache }).inc();
+    }
+
+    pub fn tls_handshake(&self, result: &'static str) {
+        self.tls_handshakes
+            .get_or_create(&ResultLabels { result })
+            .inc();
+    }
+
+    pub fn acme(&self, result: &'static str) {
+        self.acme_events
+            .get_or_create(&ResultLabels { result })
+            .inc();
     }
 
     /// The text exposition format.

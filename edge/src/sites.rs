@@ -100,6 +100,8 @@ pub struct Site {
     pub slug: String,
     /// The live deploy, when the project is published.
     pub deploy: Option<Arc<DeployView>>,
+    /// Send Strict-Transport-Security on HTTPS responses.
+    pub hsts: bool,
 }
 
 /// A response built from live data, cached until the records change.
@@ -307,10 +309,12 @@ impl Sites {
             } => Some(self.deploy(*id, key).await?),
             _ => None,
         };
+        let hsts = row.hsts();
         Ok(Some(Arc::new(Site {
             project_id: row.project_id,
             slug: row.slug,
             deploy,
+            hsts,
         })))
     }
 

@@ -1,6 +1,6 @@
 //! Form submissions posted to `/_forms` on a published site's own host.
 //!
-//! A submission is checked (body size, honeypot, a per-address rate limit), turned into
+//! A submission is checked (body size, honeypot, a per-visitor-address rate limit), turned into
 //! sanitised HTML, and stored in the form history together with its notification e-mail in
 //! one transaction (the control plane's outbox worker sends it). The recipient is the one the
 //! owner published in the deploy's form settings, never anything the visitor sends, so the
@@ -81,7 +81,9 @@ pub struct Incoming<'a> {
     pub page_url: String,
     pub content_type: Option<&'a str>,
     pub body: Bytes,
-    pub peer: IpAddr,
+    /// The visitor's address: the TCP peer, or from `X-Forwarded-For` when the peer is a
+    /// trusted proxy (see `vitrine_shared::proxies`). The rate limit is keyed on it.
+    pub client: IpAddr,
 }
 
 pub struct Forms {
@@ -114,7 +116,7 @@ impl Forms {
         {
             return Ok(Outcome::Ignored);
         }
-        if let Err(not_until) = self.limiter.check_key(&s.peer) {
+        if let Err(not_until) = self.limiter.check_key(&s.client) {
             use governor::clock::{Clock, DefaultClock};
             let wait = not_until
                 .wait_time_from(DefaultClock::default().now())

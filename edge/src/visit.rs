@@ -3,6 +3,10 @@
 //! 404. `/_forms` and `/_api/collections/…` are the two non-page paths a site has; they come
 //! before the redirects, so a whole-site redirect (`*`) cannot break the site's forms or API.
 //!
+//! Two things come before the site: ACME HTTP-01 challenges (answered from the database for
+//! any host), and, on plain HTTP, a 301 to HTTPS for a host that has a certificate. HTTPS
+//! responses of a site that opted in carry HSTS.
+//!
 //! Every refusal here is a 4xx with a clear page or JSON body: a malformed host or path, a
 //! method a page does not take, a query the read API does not understand. A template that
 //! fails gets the site's 500 page; a database outage with nothing cached gets 503. Nothing a
@@ -18,14 +22,18 @@ use hyper::{
     header::{self, HeaderValue},
 };
 use percent_encoding::percent_decode_str;
-use vitrine_shared::site::{ASSET_PREFIX, StaticFile, asset_key};
+use vitrine_shared::{
+    proxies::TrustedProxies,
+    site::{ASSET_PREFIX, StaticFile, asset_key},
+};
 
 use crate::{
     host, live,
     metrics::Metrics,
-    serve::{self, HTML, JSON, NO_STORE, Resp, respond},
+    serve::{self, HTML, JSON, NO_STORE, Resp, TEXT, respond},
     sites::{DeployView, Rendered, Site, Sites, Unavailable},
     submissions::{self, Forms, Outcome, Refused},
+    tls::Certs,
 };
 
 /// Longest request path (after the host) the edge looks at; longer gets 414.
@@ -39,7 +47,17 @@ pub struct Visits {
     pub sites: Arc<Sites>,
     pub forms: Arc<Forms>,
     pub metrics: Arc<Metrics>,
+    pub certs: Arc<Certs>,
+    /// The HTTPS listener's port, for HTTP → HTTPS redirects (omitted from the URL when 443).
+    pub https_port: u16,
+    /// Load balancers whose `X-Forwarded-For` names the visitor (for the form rate limit).
+    pub trusted_proxies: TrustedProxies,
 }
+
+/// Where ACME HTTP-01 challenges are asked for (RFC 8555 §8.3).
+const ACME_CHALLENGE: &str = "/.well-known/acme-challenge/";
+/// The HSTS policy sent to opted-in sites: one year.
+const HSTS: &str = "max-age=31536000";
 
 /// Why a request path was refused.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -68,13 +86,14 @@ pub fn clean_path(raw: &str) -> Result<String, BadPath> {
 }
 
 impl Visits {
-    pub async fn handle(&self, req: Request<Incoming>, peer: IpAddr) -> Resp {
-        let r = self.route(req, peer).await;
+    /// `secure`: the request came over HTTPS.
+    pub async fn handle(&self, req: Request<Incoming>, peer: IpAddr, secure: bool) -> Resp {
+        let r = self.route(req, peer, secure).await;
         self.metrics.request(r.status().as_u16());
         r
     }
 
-    async fn route(&self, req: Request<Incoming>, peer: IpAddr) -> Resp {
+    async fn route(&self, req: Request<Incoming>, peer: IpAddr, secure: bool) -> Resp {
         let raw_host = req
             .headers()
             .get(header::HOST)
@@ -110,6 +129,13 @@ impl Visits {
         if req.uri().query().is_some_and(|q| q.len() > MAX_QUERY) {
             return respond(StatusCode::URI_TOO_LONG, HTML, NO_STORE, "URI Too Long");
         }
+        // Challenges are answered for any host, by any node, before anything else.
+        if let Some(token) = path.strip_prefix(ACME_CHALLENGE) {
+            return self.challenge(&host, token).await;
+        }
+        if !secure && self.certs.has_certificate(&host).await {
+            return self.to_https(&host, &req);
+        }
         let site_host = host::classify(&host, &self.platform_domain);
         let site = match self.sites.resolve(&site_host).await {
             Ok(Some(site)) => site,
@@ -122,8 +148,67 @@ impl Visits {
         let Some(deploy) = site.deploy.clone() else {
             return serve::not_published();
         };
+        let mut r = self
+            .serve_site(&site, &deploy, req, &host, path, peer)
+            .await;
+        if secure && site.hsts {
+            r.headers_mut().insert(
+                header::STRICT_TRANSPORT_SECURITY,
+                HeaderValue::from_static(HSTS),
+            );
+        }
+        r
+    }
+
+    async fn challenge(&self, host: &str, token: &str) -> Resp {
+        let valid = !token.is_empty()
+            && token.len() <= 256
+            && token
+                .bytes()
+                .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_');
+        if !valid {
+            return respond(StatusCode::NOT_FOUND, TEXT, NO_STORE, "not found");
+        }
+        match self.sites.store.challenge(token, host).await {
+            Ok(Some(answer)) => respond(StatusCode::OK, TEXT, NO_STORE, answer),
+            Ok(None) => respond(StatusCode::NOT_FOUND, TEXT, NO_STORE, "not found"),
+            Err(e) => {
+                tracing::warn!(host, error = %e, "challenge lookup failed");
+                serve::unavailable()
+            }
+        }
+    }
+
+    fn to_https(&self, host: &str, req: &Request<Incoming>) -> Resp {
+        let port = match self.https_port {
+            443 => String::new(),
+            p => format!(":{p}"),
+        };
+        let target = req
+            .uri()
+            .path_and_query()
+            .map(|pq| pq.as_str())
+            .unwrap_or("/");
+        let mut r = respond(StatusCode::MOVED_PERMANENTLY, HTML, NO_STORE, Bytes::new());
+        if let Ok(v) = HeaderValue::from_str(&format!("https://{host}{port}{target}")) {
+            r.headers_mut().insert(header::LOCATION, v);
+            return r;
+        }
+        serve::bad_request("O caminho pedido é inválido.", "Malformed request path.")
+    }
+
+    async fn serve_site(
+        &self,
+        site: &Arc<Site>,
+        deploy: &Arc<DeployView>,
+        req: Request<Incoming>,
+        host: &str,
+        path: String,
+        peer: IpAddr,
+    ) -> Resp {
+        let (site, deploy) = (site.clone(), deploy.clone());
         if path == "/_forms" {
-            return self.form(&site, &deploy, req, &host, peer).await;
+            return self.form(&site, &deploy, req, host, peer).await;
         }
         let method = req.method().clone();
         if method != Method::GET && method != Method::HEAD {
@@ -419,6 +504,15 @@ impl Visits {
             .get(header::CONTENT_TYPE)
             .and_then(|v| v.to_str().ok())
             .map(str::to_string);
+        // Behind a trusted load balancer the visitor is in X-Forwarded-For; from anyone else
+        // the header is ignored, so a visitor cannot pick their own rate-limit bucket.
+        let client = self.trusted_proxies.client_ip(
+            peer,
+            headers
+                .get_all("x-forwarded-for")
+                .iter()
+                .map(|v| v.to_str().unwrap_or("\u{fffd}")),
+        );
         let body = read_form_body(req.into_body()).await;
         let outcome = match body {
             Ok(body) => {
@@ -429,7 +523,7 @@ impl Visits {
                         page_url: page_url.clone(),
                         content_type: content_type.as_deref(),
                         body,
-                        peer,
+                        client,
                     })
                     .await
             }

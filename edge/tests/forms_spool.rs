@@ -48,7 +48,7 @@ fn submission<'a>(project_id: i64, settings: &'a FormSettings, i: usize, peer: u
         body: Bytes::from(format!(
             "nome=Visitante+{i}&mensagem=Ol%C3%A1&_subject=Contato+{i}"
         )),
-        peer: IpAddr::from([10, 0, peer, (i % 250) as u8]),
+        client: IpAddr::from([10, 0, peer, (i % 250) as u8]),
     }
 }
 

@@ -11,6 +11,7 @@ use vitrine_shared::{
 fn settings(db: &TestDb, dir: &std::path::Path) -> Settings {
     Settings {
         edge_http_listen: "127.0.0.1:0".into(),
+        edge_https_listen: "127.0.0.1:0".into(),
         edge_admin_listen: "127.0.0.1:0".into(),
         database_url: Some(Secret::new(db.url.clone())),
         data_dir: dir.to_path_buf(),
@@ -114,5 +115,6 @@ fn the_edge_binary_stops_gracefully_on_sigterm_and_lists_its_settings() {
             .unwrap()
             .success()
     );
-    assert!(child.wait().unwrap().success());
+    let status = child.wait().unwrap();
+    assert!(status.success(), "the edge ended with {status}");
 }

@@ -13,19 +13,28 @@ pub fn init_logging(format: &str) {
     };
 }
 
-/// Resolves on SIGTERM or Ctrl-C: the moment to stop accepting and drain.
-pub async fn shutdown_signal() {
-    let term = async {
-        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
-            Ok(mut s) => {
-                s.recv().await;
+/// Resolves on SIGTERM or SIGINT (Ctrl-C): the moment to stop accepting and drain.
+///
+/// The handlers are installed when this is called, not when the future is first polled, so a
+/// caller that announces readiness after calling it cannot be killed by a signal sent in between
+/// (the default action of SIGTERM ends the process with no drain).
+pub fn shutdown_signal() -> impl std::future::Future<Output = ()> {
+    use tokio::signal::unix::{SignalKind, signal};
+    let term = signal(SignalKind::terminate()).ok();
+    let int = signal(SignalKind::interrupt()).ok();
+    async move {
+        let wait = |s: Option<tokio::signal::unix::Signal>| async move {
+            match s {
+                Some(mut s) => {
+                    s.recv().await;
+                }
+                None => std::future::pending::<()>().await,
             }
-            Err(_) => std::future::pending::<()>().await,
+        };
+        tokio::select! {
+            _ = wait(term) => {}
+            _ = wait(int) => {}
         }
-    };
-    tokio::select! {
-        _ = tokio::signal::ctrl_c() => {}
-        _ = term => {}
+        tracing::info!("shutting down");
     }
-    tracing::info!("shutting down");
 }

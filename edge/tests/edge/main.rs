@@ -6,6 +6,8 @@ mod forms;
 mod hostile;
 mod live;
 mod outage;
+mod pebble;
 mod routing;
 mod statics;
 mod support;
+mod tls;

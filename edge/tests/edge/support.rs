@@ -37,6 +37,7 @@ pub struct TestEdge {
 pub fn settings(spool: &std::path::Path) -> Settings {
     Settings {
         edge_http_listen: "127.0.0.1:0".into(),
+        edge_https_listen: "127.0.0.1:0".into(),
         edge_admin_listen: "127.0.0.1:0".into(),
         edge_spool_dir: Some(spool.to_path_buf()),
         ..Settings::default()

@@ -1,0 +1,147 @@
+//! A real ACME server for the tests: Debian's Pebble (Let's Encrypt's test CA), run as a child
+//! process on loopback. It validates HTTP-01 by resolving the name through the test's own DNS
+//! server (dnsmasq) and fetching the token from the edge's HTTP port. Its HTTPS listener uses a
+//! certificate made here with rcgen; `ca_pem` is the root to trust it by.
+
+use std::{
+    net::SocketAddr,
+    path::PathBuf,
+    process::{Child, Command, Stdio},
+    time::{Duration, Instant},
+};
+
+use rcgen::{BasicConstraints, CertificateParams, IsCa, Issuer, KeyPair};
+use tempfile::TempDir;
+
+pub struct Pebble {
+    pub directory_url: String,
+    /// The root that signs Pebble's own HTTPS certificate (for `ACME_CA_BUNDLE`).
+    pub ca_file: PathBuf,
+    listen: SocketAddr,
+    management: SocketAddr,
+    dir: TempDir,
+    child: Option<Child>,
+}
+
+pub fn free_port() -> u16 {
+    std::net::TcpListener::bind("127.0.0.1:0")
+        .and_then(|l| l.local_addr())
+        .expect("free port")
+        .port()
+}
+
+impl Pebble {
+    /// Prepares the configuration; [`Pebble::start`] runs it once the edge's HTTP port is known.
+    pub fn prepare() -> Pebble {
+        let dir = tempfile::tempdir().unwrap();
+        let ca_key = KeyPair::generate().unwrap();
+        let mut ca_params = CertificateParams::new(Vec::<String>::new()).unwrap();
+        ca_params.is_ca = IsCa::Ca(BasicConstraints::Unconstrained);
+        ca_params
+            .distinguished_name
+            .push(rcgen::DnType::CommonName, "Vitrine test root for Pebble");
+        let ca_cert = ca_params.self_signed(&ca_key).unwrap();
+        let issuer = Issuer::new(ca_params, ca_key);
+        let leaf_key = KeyPair::generate().unwrap();
+        let leaf_params =
+            CertificateParams::new(vec!["127.0.0.1".to_string(), "localhost".to_string()]).unwrap();
+        let leaf = leaf_params.signed_by(&leaf_key, &issuer).unwrap();
+        let ca_file = dir.path().join("ca.pem");
+        std::fs::write(&ca_file, ca_cert.pem()).unwrap();
+        std::fs::write(dir.path().join("pebble.pem"), leaf.pem()).unwrap();
+        std::fs::write(dir.path().join("pebble.key"), leaf_key.serialize_pem()).unwrap();
+        let listen = SocketAddr::from(([127, 0, 0, 1], free_port()));
+        let management = SocketAddr::from(([127, 0, 0, 1], free_port()));
+        Pebble {
+            directory_url: format!("https://{listen}/dir"),
+            ca_file,
+            listen,
+            management,
+            dir,
+            child: None,
+        }
+    }
+
+    /// Starts Pebble validating HTTP-01 on `http_port` and resolving names through `dns`.
+    /// Certificates live `validity_secs`.
+    pub async fn start(&mut self, http_port: u16, dns: SocketAddr, validity_secs: u64) {
+        let config = serde_json::json!({
+            "pebble": {
+                "listenAddress": self.listen.to_string(),
+                "managementListenAddress": self.management.to_string(),
+                "certificate": self.dir.path().join("pebble.pem"),
+                "privateKey": self.dir.path().join("pebble.key"),
+                "httpPort": http_port,
+                "tlsPort": free_port(),
+                "ocspResponderURL": "",
+                "externalAccountBindingRequired": false,
+                "certificateValidityPeriod": validity_secs,
+            }
+        });
+        let config_file = self.dir.path().join("pebble.json");
+        std::fs::write(&config_file, config.to_string()).unwrap();
+        let log = std::fs::File::create(self.dir.path().join("pebble.log")).unwrap();
+        let child = Command::new("pebble")
+            .arg("-config")
+            .arg(&config_file)
+            .arg("-dnsserver")
+            .arg(dns.to_string())
+            .arg("-strict=false")
+            .env("PEBBLE_VA_NOSLEEP", "1")
+            .env("PEBBLE_WFE_NONCEREJECT", "0")
+            .env("PEBBLE_AUTHZREUSE", "0")
+            .stdout(Stdio::from(log.try_clone().unwrap()))
+            .stderr(Stdio::from(log))
+            .spawn()
+            .unwrap_or_else(|e| panic!("pebble is required (apt-get install pebble): {e}"));
+        self.child = Some(child);
+        let client = self.client();
+        let deadline = Instant::now() + Duration::from_secs(20);
+        loop {
+            if let Ok(r) = client.get(&self.directory_url).send().await
+                && r.status().is_success()
+            {
+                return;
+            }
+            assert!(
+                Instant::now() < deadline,
+                "pebble did not start: {}",
+                self.log()
+            );
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+    }
+
+    fn client(&self) -> reqwest::Client {
+        let ca = reqwest::Certificate::from_pem(&std::fs::read(&self.ca_file).unwrap()).unwrap();
+        reqwest::Client::builder()
+            .add_root_certificate(ca)
+            .build()
+            .unwrap()
+    }
+
+    /// Pebble's issuing root (it makes a new one at every start), PEM.
+    pub async fn issuing_root(&self) -> String {
+        self.client()
+            .get(format!("https://{}/roots/0", self.management))
+            .send()
+            .await
+            .unwrap()
+            .text()
+            .await
+            .unwrap()
+    }
+
+    pub fn log(&self) -> String {
+        std::fs::read_to_string(self.dir.path().join("pebble.log")).unwrap_or_default()
+    }
+}
+
+impl Drop for Pebble {
+    fn drop(&mut self) {
+        if let Some(mut c) = self.child.take() {
+            let _ = c.kill();
+            let _ = c.wait();
+        }
+    }
+}

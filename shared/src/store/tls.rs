@@ -1,0 +1,293 @@
+//! Certificates, the ordering lease, HTTP-01 answers and the ACME account: everything the edge
+//! nodes share about TLS lives in the database so that any node can serve any host, answer any
+//! challenge, and exactly one node orders a given name at a time.
+//!
+//! The lease is the `certificates` row itself: [`Store::claim_order`] is one conditional upsert,
+//! so two nodes racing for a name cannot both win on either database (PostgreSQL re-checks the
+//! `WHERE` of `ON CONFLICT DO UPDATE` against the locked row; SQLite serialises writers).
+
+use chrono::{DateTime, Duration, Utc};
+use serde::Serialize;
+use utoipa::ToSchema;
+
+use super::{Result, Store, StoreError, dispatch, map_err, now, publishing::push_change};
+
+/// A stored certificate as the edge loads it.
+#[derive(Debug, Clone, PartialEq, Eq, sqlx::FromRow)]
+pub struct StoredCert {
+    pub domain: String,
+    pub project_id: Option<i64>,
+    pub status: String,
+    pub cert_pem: Option<String>,
+    pub key_pem: Option<String>,
+    pub not_after: Option<DateTime<Utc>>,
+    pub failures: i64,
+    pub next_attempt_at: Option<DateTime<Utc>>,
+}
+
+/// What the project page shows about a project's certificate.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, sqlx::FromRow, ToSchema)]
+pub struct CertificateStatus {
+    pub domain: String,
+    /// `pending` (being ordered), `issued`, or `failing` (the last attempt failed; an older
+    /// certificate may still be served until `expires_at`).
+    pub status: String,
+    #[sqlx(rename = "not_after")]
+    pub expires_at: Option<DateTime<Utc>>,
+    pub last_error: Option<String>,
+    pub failures: i64,
+    pub next_attempt_at: Option<DateTime<Utc>>,
+}
+
+/// A name whose certificate should be renewed.
+#[derive(Debug, Clone, PartialEq, Eq, sqlx::FromRow)]
+pub struct RenewalDue {
+    pub domain: String,
+    pub project_id: Option<i64>,
+}
+
+impl Store {
+    /// The certificate row for a host name, if any.
+    pub async fn certificate(&self, domain: &str) -> Result<Option<StoredCert>> {
+        dispatch!(self, p => sqlx::query_as::<_, StoredCert>(
+            "SELECT domain, project_id, status, cert_pem, key_pem, not_after, failures, next_attempt_at \
+             FROM certificates WHERE domain = $1")
+            .bind(domain).fetch_optional(p).await.map_err(map_err))
+    }
+
+    /// The certificate status of a project's verified domain (`None`: no certificate yet).
+    pub async fn certificate_status(&self, project_id: i64) -> Result<Option<CertificateStatus>> {
+        dispatch!(self, p => sqlx::query_as::<_, CertificateStatus>(
+            "SELECT c.domain, c.status, c.not_after, c.last_error, c.failures, c.next_attempt_at \
+             FROM certificates c JOIN projects pr ON pr.id = c.project_id \
+             WHERE c.project_id = $1 AND pr.verified AND c.domain = pr.verified_domain")
+            .bind(project_id).fetch_optional(p).await.map_err(map_err))
+    }
+
+    /// The project whose *verified* custom domain is `domain`. Only such names are ever ordered.
+    pub async fn verified_project_for(&self, domain: &str) -> Result<Option<i64>> {
+        dispatch!(self, p => sqlx::query_scalar::<_, i64>(
+            "SELECT id FROM projects WHERE verified AND verified_domain = $1")
+            .bind(domain).fetch_optional(p).await.map_err(map_err))
+    }
+
+    /// Takes the ordering lease for `domain` until `lease_until`, if nobody else holds it, no
+    /// back-off is running, and the name has no certificate outside its renewal window
+    /// (`renew_before`: a certificate expiring after it is left alone). Returns whether this
+    /// caller now holds the lease.
+    pub async fn claim_order(
+        &self,
+        domain: &str,
+        project_id: Option<i64>,
+        owner: &str,
+        lease_until: DateTime<Utc>,
+        renew_before: DateTime<Utc>,
+    ) -> Result<bool> {
+        let at = now();
+        let n = dispatch!(self, p => sqlx::query(
+            "INSERT INTO certificates (domain, project_id, status, lease_owner, lease_until, created_at, updated_at) \
+             VALUES ($1, $2, 'pending', $3, $4, $5, $5) \
+             ON CONFLICT (domain) DO UPDATE SET lease_owner = excluded.lease_owner, \
+                 lease_until = excluded.lease_until, project_id = excluded.project_id, updated_at = excluded.updated_at \
+             WHERE (certificates.lease_until IS NULL OR certificates.lease_until < $5) \
+               AND (certificates.next_attempt_at IS NULL OR certificates.next_attempt_at <= $5) \
+               AND (certificates.not_after IS NULL OR certificates.not_after < $6)")
+            .bind(domain).bind(project_id).bind(owner).bind(lease_until).bind(at).bind(renew_before)
+            .execute(p).await.map_err(map_err)?.rows_affected());
+        Ok(n == 1)
+    }
+
+    /// Stores an issued certificate and releases the lease (only if `owner` still holds it).
+    pub async fn store_issued(
+        &self,
+        domain: &str,
+        owner: &str,
+        cert_pem: &str,
+        key_pem: &str,
+        not_after: DateTime<Utc>,
+    ) -> Result<()> {
+        dispatch!(self, p => {
+            let mut tx = p.begin().await.map_err(map_err)?;
+            let project: Option<Option<i64>> = sqlx::query_scalar(
+                "UPDATE certificates SET status = 'issued', cert_pem = $1, key_pem = $2, not_after = $3, \
+                 last_error = NULL, failures = 0, next_attempt_at = NULL, lease_owner = NULL, lease_until = NULL, \
+                 updated_at = $4 WHERE domain = $5 AND lease_owner = $6 RETURNING project_id")
+                .bind(cert_pem).bind(key_pem).bind(not_after).bind(now()).bind(domain).bind(owner)
+                .fetch_optional(&mut *tx).await.map_err(map_err)?;
+            let Some(project) = project else {
+                return Err(StoreError::NotFound);
+            };
+            push_change!(tx, project.unwrap_or(0), "certificate", domain)?;
+            tx.commit().await.map_err(map_err)
+        })
+    }
+
+    /// Records a failed attempt: the back-off doubles from `base` per consecutive failure, up
+    /// to `max`. Releases the lease. Returns when the next attempt may start.
+    pub async fn store_failure(
+        &self,
+        domain: &str,
+        owner: &str,
+        error: &str,
+        base: Duration,
+        max: Duration,
+    ) -> Result<DateTime<Utc>> {
+        let error: String = error.chars().take(1000).collect();
+        dispatch!(self, p => {
+            let mut tx = p.begin().await.map_err(map_err)?;
+            let failures: Option<i64> = sqlx::query_scalar(
+                "SELECT failures FROM certificates WHERE domain = $1 AND lease_owner = $2")
+                .bind(domain).bind(owner).fetch_optional(&mut *tx).await.map_err(map_err)?;
+            let Some(failures) = failures else {
+                return Err(StoreError::NotFound);
+            };
+            let next = now() + backoff(failures, base, max);
+            let project: Option<i64> = sqlx::query_scalar(
+                "UPDATE certificates SET status = 'failing', last_error = $1, failures = failures + 1, next_attempt_at = $2, lease_owner = NULL, \
+                 lease_until = NULL, updated_at = $3 WHERE domain = $4 RETURNING project_id")
+                .bind(&error).bind(next).bind(now()).bind(domain)
+                .fetch_one(&mut *tx).await.map_err(map_err)?;
+            push_change!(tx, project.unwrap_or(0), "certificate", domain)?;
+            tx.commit().await.map_err(map_err)?;
+            Ok(next)
+        })
+    }
+
+    /// Names with a certificate that expires before `before` and no back-off running.
+    pub async fn renewals_due(&self, before: DateTime<Utc>, limit: i64) -> Result<Vec<RenewalDue>> {
+        dispatch!(self, p => sqlx::query_as::<_, RenewalDue>(
+            "SELECT domain, project_id FROM certificates WHERE not_after IS NOT NULL AND not_after < $1 \
+             AND (next_attempt_at IS NULL OR next_attempt_at <= $2) ORDER BY not_after LIMIT $3")
+            .bind(before).bind(now()).bind(limit).fetch_all(p).await.map_err(map_err))
+    }
+
+    /// How many certificates hold a certificate (for the metrics).
+    pub async fn count_certificates(&self) -> Result<i64> {
+        dispatch!(self, p => sqlx::query_scalar::<_, i64>(
+            "SELECT COUNT(*) FROM certificates WHERE cert_pem IS NOT NULL")
+            .fetch_one(p).await.map_err(map_err))
+    }
+
+    // ----- HTTP-01 -------------------------------------------------------------------------
+
+    pub async fn put_challenge(
+        &self,
+        token: &str,
+        key_authorization: &str,
+        domain: &str,
+    ) -> Result<()> {
+        dispatch!(self, p => sqlx::query(
+            "INSERT INTO acme_challenges (token, key_authorization, domain, created_at) VALUES ($1, $2, $3, $4) \
+             ON CONFLICT (token) DO UPDATE SET key_authorization = excluded.key_authorization")
+            .bind(token).bind(key_authorization).bind(domain).bind(now())
+            .execute(p).await.map(|_| ()).map_err(map_err))
+    }
+
+    /// The key authorization for a token, if the token belongs to `domain`.
+    pub async fn challenge(&self, token: &str, domain: &str) -> Result<Option<String>> {
+        dispatch!(self, p => sqlx::query_scalar::<_, String>(
+            "SELECT key_authorization FROM acme_challenges WHERE token = $1 AND domain = $2")
+            .bind(token).bind(domain).fetch_optional(p).await.map_err(map_err))
+    }
+
+    pub async fn delete_challenge(&self, token: &str) -> Result<()> {
+        dispatch!(self, p => sqlx::query("DELETE FROM acme_challenges WHERE token = $1")
+            .bind(token).execute(p).await.map(|_| ()).map_err(map_err))
+    }
+
+    // ----- account and the order cap ------------------------------------------------------
+
+    /// The stored ACME account credentials (JSON) for a directory.
+    pub async fn acme_account(&self, directory_url: &str) -> Result<Option<String>> {
+        dispatch!(self, p => sqlx::query_scalar::<_, String>(
+            "SELECT credentials FROM acme_accounts WHERE directory_url = $1")
+            .bind(directory_url).fetch_optional(p).await.map_err(map_err))
+    }
+
+    /// Stores account credentials unless another node stored some first; returns the ones
+    /// that are stored, so every node ends up using the same account.
+    pub async fn save_acme_account(
+        &self,
+        directory_url: &str,
+        credentials: &str,
+    ) -> Result<String> {
+        dispatch!(self, p => sqlx::query(
+            "INSERT INTO acme_accounts (directory_url, credentials, created_at) VALUES ($1, $2, $3) \
+             ON CONFLICT (directory_url) DO NOTHING")
+            .bind(directory_url).bind(credentials).bind(now())
+            .execute(p).await.map(|_| ()).map_err(map_err))?;
+        self.acme_account(directory_url)
+            .await?
+            .ok_or(StoreError::NotFound)
+    }
+
+    /// Notes an order placed, for the platform-wide hourly cap.
+    pub async fn record_acme_order(&self, domain: &str, node: &str) -> Result<()> {
+        dispatch!(self, p => sqlx::query(
+            "INSERT INTO acme_orders (domain, node, created_at) VALUES ($1, $2, $3)")
+            .bind(domain).bind(node).bind(now()).execute(p).await.map(|_| ()).map_err(map_err))
+    }
+
+    /// Orders placed since `since`, by every node.
+    pub async fn acme_orders_since(&self, since: DateTime<Utc>) -> Result<i64> {
+        dispatch!(self, p => sqlx::query_scalar::<_, i64>(
+            "SELECT COUNT(*) FROM acme_orders WHERE created_at >= $1")
+            .bind(since).fetch_one(p).await.map_err(map_err))
+    }
+
+    /// Refuses `domain` for `project_id` when another project holds it, as its domain or as its
+    /// verified domain, with the same conflict the `projects.domain` unique constraint gives.
+    pub async fn ensure_domain_free(&self, domain: &str, project_id: i64) -> Result<()> {
+        let holder = dispatch!(self, p => sqlx::query_scalar::<_, i64>(
+            "SELECT id FROM projects WHERE (domain = $1 OR verified_domain = $1) AND id <> $2 LIMIT 1")
+            .bind(domain).bind(project_id).fetch_optional(p).await.map_err(map_err))?;
+        match holder {
+            Some(_) => Err(StoreError::Conflict("projects_domain_key")),
+            None => Ok(()),
+        }
+    }
+
+    /// Removes a project's custom domain with its verification and certificates, and tells the
+    /// edges.
+    pub async fn remove_domain(&self, project_id: i64) -> Result<()> {
+        dispatch!(self, p => {
+            let mut tx = p.begin().await.map_err(map_err)?;
+            let n = sqlx::query(
+                "UPDATE projects SET domain = NULL, verified = FALSE, verified_domain = NULL, verified_at = NULL, \
+                 updated_at = $1 WHERE id = $2")
+                .bind(now()).bind(project_id).execute(&mut *tx).await.map_err(map_err)?.rows_affected();
+            if n == 0 {
+                return Err(StoreError::NotFound);
+            }
+            sqlx::query("DELETE FROM certificates WHERE project_id = $1")
+                .bind(project_id).execute(&mut *tx).await.map_err(map_err)?;
+            push_change!(tx, project_id, "project", "")?;
+            tx.commit().await.map_err(map_err)
+        })
+    }
+}
+
+/// `base · 2^failures`, capped at `max`.
+pub fn backoff(failures: i64, base: Duration, max: Duration) -> Duration {
+    let factor = 1i64 << failures.clamp(0, 30);
+    base.checked_mul(factor.min(i32::MAX as i64) as i32)
+        .filter(|d| *d <= max)
+        .unwrap_or(max)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn backoff_doubles_per_failure_up_to_the_cap() {
+        let (base, day) = (Duration::seconds(60), Duration::days(1));
+        let waits: Vec<i64> = (0..6)
+            .map(|f| backoff(f, base, day).num_seconds())
+            .collect();
+        assert_eq!(waits, [60, 120, 240, 480, 960, 1920]);
+        assert_eq!(backoff(11, base, day), day, "60 s · 2^11 is past a day");
+        assert_eq!(backoff(500, base, day), day, "no overflow");
+        assert_eq!(backoff(-3, base, day), base);
+    }
+}
