@@ -49,6 +49,9 @@ pub enum ApiError {
     },
     #[error("{message}")]
     UnsupportedMediaType { message: String },
+    /// Something the server needs is missing (a browser for thumbnails).
+    #[error("{message}")]
+    Unavailable { message: String },
     #[error(transparent)]
     Internal(#[from] anyhow::Error),
 }
@@ -102,6 +105,7 @@ impl ApiError {
             ApiError::UnsupportedMediaType { .. } => {
                 (StatusCode::UNSUPPORTED_MEDIA_TYPE, "unsupported_media_type")
             }
+            ApiError::Unavailable { .. } => (StatusCode::SERVICE_UNAVAILABLE, "unavailable"),
             ApiError::Internal(_) => (StatusCode::INTERNAL_SERVER_ERROR, "internal"),
         }
     }

@@ -12,6 +12,7 @@ pub mod pagination;
 pub mod publish;
 pub mod records;
 pub mod routes;
+pub mod screenshot;
 pub mod seed;
 pub mod startup;
 pub mod state;

@@ -48,6 +48,7 @@ async fn main() -> anyhow::Result<()> {
             let blobs = BlobStore::from_settings(&settings)?;
             let report = seed::run(&AppState::new(settings, store, blobs)).await?;
             println!("templates: {}", report.templates);
+            println!("library blocks: {}", report.blocks);
             if let Some((email, password)) = report.demo {
                 println!("demo account: {email} / {password}");
             }
@@ -60,8 +61,9 @@ async fn main() -> anyhow::Result<()> {
         }
         Command::Serve => {
             let app = Application::build(settings).await?;
+            let stop = shutdown_signal();
             println!("vitrine-control listening on http://{}", app.addr());
-            app.run_until(shutdown_signal()).await?;
+            app.run_until(stop).await?;
         }
     }
     Ok(())

@@ -575,6 +575,30 @@ impl<'a> Build<'a> {
             b.template = self.link_uploads(&b.template).await?;
             b.css = self.link_uploads(&b.css).await?;
             b.js = self.link_uploads(&b.js).await?;
+            // API-fed lists are fetched now, once, and published with the page (the edge
+            // never fetches on a visitor's behalf); a failed fetch fails the publish.
+            for var in &mut b.vars {
+                let Some(url) = var
+                    .get("source")
+                    .and_then(serde_json::Value::as_str)
+                    .and_then(|s| s.strip_prefix("api:"))
+                    .map(|u| u.trim().to_string())
+                    .filter(|u| !u.is_empty())
+                else {
+                    continue;
+                };
+                let records = crate::routes::blocks::fetch_records(self.state, &url)
+                    .await
+                    .map_err(|e| {
+                        ApiError::bad_request(format!(
+                            "Block \u{201c}{}\u{201d}: the list from {url} could not be read: {e}",
+                            if b.name.is_empty() { &b.uid } else { &b.name }
+                        ))
+                    })?;
+                if let Some(obj) = var.as_object_mut() {
+                    obj.insert("records".into(), serde_json::Value::Array(records));
+                }
+            }
             out.push(b);
         }
         Ok(out)
@@ -743,6 +767,7 @@ async fn build(state: &AppState, project_id: i64, deploy_id: i64) -> Result<Buil
                 .join("\n"),
             footer_code: site.footer.clone(),
             pixel_id: site.pixel_id.clone(),
+            effects: blocks.iter().any(Block::has_effect),
         };
         if let Some(table_id) = page.table_id {
             let title_suffix = format!(" | {}", project.name);

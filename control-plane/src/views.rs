@@ -7,7 +7,10 @@ use serde_json::{Map, Value};
 use utoipa::ToSchema;
 use vitrine_shared::{
     Settings,
-    store::{CollectionSummary, Page, PageSummary, Permissions, Project, Template, User},
+    store::{
+        CertificateStatus, CollectionSummary, Page, PageSummary, Permissions, Project, Template,
+        User,
+    },
 };
 
 #[derive(Debug, Serialize, ToSchema)]
@@ -68,6 +71,11 @@ pub struct ProjectView {
     pub pages: Option<Vec<PageSummary>>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub tables: Option<Vec<CollectionSummary>>,
+    /// The verified domain's certificate: null when none was ordered yet. Only in the
+    /// single-project answers, never in the list.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(value_type = Option<CertificateStatus>)]
+    pub certificate: Option<Option<CertificateStatus>>,
 }
 
 impl ProjectView {
@@ -106,12 +114,18 @@ impl ProjectView {
             meta: Value::Object(meta),
             pages: None,
             tables: None,
+            certificate: None,
         }
     }
 
     pub fn with_content(mut self, pages: Vec<PageSummary>, tables: Vec<CollectionSummary>) -> Self {
         self.pages = Some(pages);
         self.tables = Some(tables);
+        self
+    }
+
+    pub fn with_certificate(mut self, certificate: Option<CertificateStatus>) -> Self {
+        self.certificate = Some(certificate);
         self
     }
 }

@@ -5,6 +5,8 @@
 use std::sync::Arc;
 
 use bytes::Bytes;
+use chrono::{DateTime, Utc};
+use futures::{StreamExt, TryStreamExt};
 use object_store::{
     ObjectStore, PutPayload, aws::AmazonS3Builder, local::LocalFileSystem, path::Path as ObjectPath,
 };
@@ -89,11 +91,83 @@ impl BlobStore {
             Err(e) => Err(e.into()),
         }
     }
+
+    /// Every object under `prefix` (a folder such as `deploys/1/2/`), with when it was
+    /// last written. Matching is by whole path segments, so `deploys/1/2/` never lists
+    /// `deploys/1/20/`.
+    pub async fn list(&self, prefix: &str) -> Result<Vec<(String, DateTime<Utc>)>, BlobError> {
+        let prefix = Self::path(prefix.trim_end_matches('/'))?;
+        self.inner
+            .list(Some(&prefix))
+            .map_ok(|m| (m.location.to_string(), m.last_modified))
+            .try_collect()
+            .await
+            .map_err(BlobError::from)
+    }
+
+    /// Deletes one object; deleting one that is already gone is not an error.
+    pub async fn delete(&self, key: &str) -> Result<(), BlobError> {
+        match self.inner.delete(&Self::path(key)?).await {
+            Ok(()) | Err(object_store::Error::NotFound { .. }) => Ok(()),
+            Err(e) => Err(e.into()),
+        }
+    }
+
+    /// Deletes every object under `prefix` (object_store's list, then its batched
+    /// `delete_stream`, which S3 turns into multi-object deletes). Returns how many went.
+    pub async fn delete_prefix(&self, prefix: &str) -> Result<usize, BlobError> {
+        let prefix = Self::path(prefix.trim_end_matches('/'))?;
+        let locations = self
+            .inner
+            .list(Some(&prefix))
+            .map_ok(|m| m.location)
+            .boxed();
+        let mut deleted = 0;
+        let mut stream = self.inner.delete_stream(locations);
+        while let Some(r) = stream.next().await {
+            match r {
+                Ok(_) => deleted += 1,
+                Err(object_store::Error::NotFound { .. }) => {}
+                Err(e) => return Err(e.into()),
+            }
+        }
+        Ok(deleted)
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[tokio::test]
+    async fn a_prefix_lists_and_deletes_only_its_own_folder() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = BlobStore::local(dir.path()).unwrap();
+        for key in [
+            "deploys/1/2/a.html",
+            "deploys/1/2/x/b.css",
+            "deploys/1/20/a.html",
+        ] {
+            store.put(key, Bytes::from_static(b"x")).await.unwrap();
+        }
+        let mut listed: Vec<String> = store
+            .list("deploys/1/2/")
+            .await
+            .unwrap()
+            .into_iter()
+            .map(|(k, _)| k)
+            .collect();
+        listed.sort();
+        assert_eq!(listed, ["deploys/1/2/a.html", "deploys/1/2/x/b.css"]);
+        assert_eq!(store.delete_prefix("deploys/1/2/").await.unwrap(), 2);
+        assert!(!store.exists("deploys/1/2/a.html").await.unwrap());
+        assert!(store.exists("deploys/1/20/a.html").await.unwrap());
+        assert_eq!(store.delete_prefix("deploys/9/9/").await.unwrap(), 0);
+        store.delete("deploys/1/20/a.html").await.unwrap();
+        store.delete("deploys/1/20/a.html").await.unwrap();
+        assert!(!store.exists("deploys/1/20/a.html").await.unwrap());
+        assert!(store.delete_prefix("../x").await.is_err());
+    }
 
     #[tokio::test]
     async fn local_store_round_trips_and_refuses_traversal() {

@@ -13,7 +13,7 @@ use figment::{
 };
 use serde::{Deserialize, Serialize};
 
-use crate::secret::Secret;
+use crate::{proxies::TrustedProxies, secret::Secret};
 
 /// Every setting of both binaries. Each field is documented in [`SETTINGS_HELP`], which
 /// `--help` prints; a unit test keeps the two in step.
@@ -37,8 +37,19 @@ pub struct Settings {
     pub acme_directory_url: Option<String>,
     pub acme_ca_bundle: Option<PathBuf>,
     pub dns_nameservers: Option<String>,
+    pub acme_contact: Option<String>,
+    pub acme_preview_hosts: bool,
+    pub acme_renew_before_secs: u64,
+    pub acme_renew_check_secs: u64,
+    pub acme_backoff_base_secs: u64,
+    pub acme_orders_per_hour: u32,
+    pub acme_issue_wait_ms: u64,
+    pub preview_cert_file: Option<PathBuf>,
+    pub preview_key_file: Option<PathBuf>,
+    pub edge_cert_cache_entries: u64,
     pub fonts_url: String,
     pub fetch_allow_private: bool,
+    pub chromium_path: Option<PathBuf>,
     pub dashboard_dir: PathBuf,
     pub upload_max_bytes: u64,
     pub import_max_bytes: u64,
@@ -59,6 +70,7 @@ pub struct Settings {
     pub edge_header_timeout_ms: u64,
     pub edge_max_header_bytes: usize,
     pub edge_form_rate_per_minute: u32,
+    pub edge_trusted_proxies: String,
     pub edge_change_poll_ms: u64,
 }
 
@@ -82,8 +94,19 @@ impl Default for Settings {
             acme_directory_url: None,
             acme_ca_bundle: None,
             dns_nameservers: None,
+            acme_contact: None,
+            acme_preview_hosts: false,
+            acme_renew_before_secs: 30 * 24 * 3600,
+            acme_renew_check_secs: 3600,
+            acme_backoff_base_secs: 60,
+            acme_orders_per_hour: 100,
+            acme_issue_wait_ms: 30_000,
+            preview_cert_file: None,
+            preview_key_file: None,
+            edge_cert_cache_entries: 10_000,
             fonts_url: "https://cdn.jsdelivr.net/fontsource/fonts".into(),
             fetch_allow_private: false,
+            chromium_path: None,
             dashboard_dir: PathBuf::from("dashboard/dist"),
             upload_max_bytes: 10 * 1024 * 1024,
             import_max_bytes: 32 * 1024 * 1024,
@@ -104,6 +127,7 @@ impl Default for Settings {
             edge_header_timeout_ms: 10_000,
             edge_max_header_bytes: 32 * 1024,
             edge_form_rate_per_minute: 10,
+            edge_trusted_proxies: String::new(),
             edge_change_poll_ms: 250,
         }
     }
@@ -180,12 +204,53 @@ pub const SETTINGS_HELP: &[(&str, &str)] = &[
         "comma-separated ip[:port] list used for domain verification; unset: system resolver",
     ),
     (
+        "ACME_CONTACT",
+        "e-mail address given to the ACME server for the account; unset: none",
+    ),
+    (
+        "ACME_PREVIEW_HOSTS",
+        "also order certificates on demand for preview hosts {slug}.PLATFORM_DOMAIN [default: false]",
+    ),
+    (
+        "ACME_RENEW_BEFORE_SECS",
+        "renew a certificate this long before it expires [default: 2592000 (30 days)]",
+    ),
+    (
+        "ACME_RENEW_CHECK_SECS",
+        "how often an edge looks for certificates due for renewal [default: 3600]",
+    ),
+    (
+        "ACME_BACKOFF_BASE_SECS",
+        "wait after a failed order, doubled per consecutive failure up to a day [default: 60]",
+    ),
+    (
+        "ACME_ORDERS_PER_HOUR",
+        "cap on new ACME orders per hour across all edge nodes [default: 100]",
+    ),
+    (
+        "ACME_ISSUE_WAIT_MS",
+        "how long a TLS handshake for a name without a certificate waits for its issuance [default: 30000]",
+    ),
+    (
+        "PREVIEW_CERT_FILE",
+        "PEM certificate chain (a wildcard for *.PLATFORM_DOMAIN) served for preview hosts",
+    ),
+    ("PREVIEW_KEY_FILE", "PEM private key of PREVIEW_CERT_FILE"),
+    (
+        "EDGE_CERT_CACHE_ENTRIES",
+        "certificates an edge keeps in memory; others load from the database on first handshake [default: 10000]",
+    ),
+    (
         "FONTS_URL",
         "Fontsource-layout font files ({FONTS_URL}/{family}/latin-{weight}-{style}.woff2) copied into published sites [default: https://cdn.jsdelivr.net/fontsource/fonts]",
     ),
     (
         "FETCH_ALLOW_PRIVATE",
         "let outbound fetches (fonts) reach private, loopback and link-local addresses [default: false]",
+    ),
+    (
+        "CHROMIUM_PATH",
+        "headless Chromium for block and template thumbnails [default: /usr/bin/chromium when it exists]",
     ),
     (
         "DASHBOARD_DIR",
@@ -260,6 +325,10 @@ pub const SETTINGS_HELP: &[(&str, &str)] = &[
     (
         "EDGE_FORM_RATE_PER_MINUTE",
         "form submissions allowed per visitor address and minute [default: 10]",
+    ),
+    (
+        "EDGE_TRUSTED_PROXIES",
+        "comma-separated IPs or CIDRs of load balancers whose X-Forwarded-For gives the visitor address; unset: the TCP peer is the visitor [default: empty]",
     ),
     (
         "EDGE_CHANGE_POLL_MS",
@@ -358,6 +427,7 @@ impl Settings {
                 message: "pretty or json".into(),
             });
         }
+        self.trusted_proxies()?;
         if self.edge_max_header_bytes < 8192 {
             return Err(ConfigError::Invalid {
                 key: "EDGE_MAX_HEADER_BYTES",
@@ -365,6 +435,15 @@ impl Settings {
             });
         }
         Ok(())
+    }
+
+    /// The parsed `EDGE_TRUSTED_PROXIES` (checked by [`Settings::validate`]; an entry that
+    /// does not parse is an error here too, never silently dropped).
+    pub fn trusted_proxies(&self) -> Result<TrustedProxies, ConfigError> {
+        TrustedProxies::parse(&self.edge_trusted_proxies).map_err(|message| ConfigError::Invalid {
+            key: "EDGE_TRUSTED_PROXIES",
+            message,
+        })
     }
 
     /// Where the edge spools form submissions (EDGE_SPOOL_DIR, else DATA_DIR/spool).
@@ -504,6 +583,13 @@ mod tests {
             jail.set_env("VITRINE_DATABASE_URL", "mysql://x");
             let err = Settings::load(None).unwrap_err().to_string();
             assert!(err.contains("DATABASE_URL"), "{err}");
+            Ok(())
+        });
+        figment::Jail::expect_with(|jail| {
+            jail.set_env("VITRINE_EDGE_TRUSTED_PROXIES", "10.0.0.0/8,lb.internal");
+            let err = Settings::load(None).unwrap_err().to_string();
+            assert!(err.contains("EDGE_TRUSTED_PROXIES"), "{err}");
+            assert!(err.contains("lb.internal"), "{err}");
             Ok(())
         });
     }

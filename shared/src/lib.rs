@@ -5,12 +5,15 @@
 //! Nothing here depends on axum or hyper, so both binaries (and the benches) can use it.
 
 pub mod blob;
+pub mod blocks;
 pub mod config;
 pub mod content;
+pub mod dns;
 pub mod domain;
 pub mod fields;
 pub mod lifecycle;
 pub mod outbound;
+pub mod proxies;
 pub mod redirects;
 pub mod render;
 pub mod secret;

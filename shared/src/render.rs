@@ -20,7 +20,7 @@
 
 use std::collections::BTreeMap;
 
-use minijinja::{AutoEscape, Environment, Value, value::ValueKind};
+use minijinja::{AutoEscape, Environment, Value};
 use serde::{Deserialize, Serialize};
 use serde_json::Value as Json;
 
@@ -42,9 +42,13 @@ pub struct Block {
     pub css: String,
     #[serde(default)]
     pub js: String,
-    /// Variable definitions; those whose `source` starts with `db:` are database-fed lists.
+    /// Variable definitions with their values (`docs/blocks.md`); lists whose `source` starts
+    /// with `db:` are database-fed, with `api:` fetched from an outside JSON API.
     #[serde(default)]
     pub vars: Vec<Json>,
+    /// Animation effects, space-separated (`fade-in enter-left`).
+    #[serde(default)]
+    pub effect: String,
 }
 
 /// A database-fed list a block declares: `{name, source: "db:{table}" | dbtable, dbfilterfield,
@@ -53,6 +57,9 @@ pub struct Block {
 pub struct DbList {
     /// The name the block's template reads the list under.
     pub name: String,
+    /// Where the caller puts the records in [`RenderContext::lists`]: the block and the name,
+    /// so two blocks may both call their list `items`.
+    pub key: String,
     /// Collection slug.
     pub table: String,
     pub query: ListQuery,
@@ -100,6 +107,7 @@ impl Block {
                     return None;
                 }
                 Some(DbList {
+                    key: list_key(self, &name),
                     name,
                     table,
                     query: ListQuery {
@@ -116,10 +124,32 @@ impl Block {
             .collect()
     }
 
+    /// The outside JSON APIs this block's lists read (`source = "api:{url}"`), as
+    /// `(key in RenderContext::api, url)`.
+    pub fn api_lists(&self) -> Vec<(String, String)> {
+        self.vars
+            .iter()
+            .filter_map(|v| {
+                let url = v.get("source")?.as_str()?.strip_prefix("api:")?.trim();
+                let name = str_of(v, "name")?;
+                (!url.is_empty()).then(|| (list_key(self, &name), url.to_string()))
+            })
+            .collect()
+    }
+
     /// Whether rendering this block needs anything beyond the publish-time context.
     pub fn is_dynamic(&self) -> bool {
         !self.db_lists().is_empty()
     }
+
+    /// Whether the block plays an animation effect.
+    pub fn has_effect(&self) -> bool {
+        !crate::blocks::effects(&self.effect).is_empty()
+    }
+}
+
+fn list_key(block: &Block, name: &str) -> String {
+    format!("{}:{name}", block_label(block))
 }
 
 /// Why a page could not be rendered.
@@ -135,6 +165,14 @@ pub struct RenderError {
 pub struct CompiledPage {
     env: Environment<'static>,
     names: Vec<String>,
+    blocks: Vec<BlockVars>,
+}
+
+/// What rendering one block needs besides its template.
+struct BlockVars {
+    label: String,
+    vars: Vec<Json>,
+    effects: Vec<&'static str>,
 }
 
 fn new_env() -> Environment<'static> {
@@ -143,7 +181,27 @@ fn new_env() -> Environment<'static> {
     env.set_fuel(Some(FUEL));
     env.set_recursion_limit(64);
     env.set_undefined_behavior(minijinja::UndefinedBehavior::Chainable);
+    env.add_filter("background", |v: Value| {
+        crate::blocks::css_background(&to_json(&v))
+    });
+    env.add_filter("unit", |v: Value| crate::blocks::css_unit(&to_json(&v)));
+    env.add_filter("padding", |v: Value| {
+        crate::blocks::css_padding(&to_json(&v))
+    });
+    env.add_filter("lines", |v: Value| -> Vec<String> {
+        v.as_str()
+            .unwrap_or_default()
+            .lines()
+            .map(str::trim)
+            .filter(|l| !l.is_empty())
+            .map(String::from)
+            .collect()
+    });
     env
+}
+
+fn to_json(v: &Value) -> Json {
+    serde_json::to_value(v).unwrap_or(Json::Null)
 }
 
 /// Checks a block template's syntax (the editor's block-code save and the fuzz target).
@@ -158,37 +216,207 @@ impl CompiledPage {
     pub fn compile(blocks: &[Block]) -> Result<CompiledPage, RenderError> {
         let mut env = new_env();
         let mut names = Vec::with_capacity(blocks.len());
+        let mut vars = Vec::with_capacity(blocks.len());
         for (i, b) in blocks.iter().enumerate() {
-            let name = format!("{i}:{}", if b.uid.is_empty() { &b.name } else { &b.uid });
+            let name = format!("{i}:{}", block_label(b));
             env.add_template_owned(name.clone(), b.template.clone())
                 .map_err(|e| RenderError {
                     block: block_label(b),
                     message: describe(&e),
                 })?;
             names.push(name);
+            vars.push(BlockVars {
+                label: block_label(b),
+                vars: b.vars.clone(),
+                effects: crate::blocks::effects(&b.effect),
+            });
         }
-        Ok(CompiledPage { env, names })
+        Ok(CompiledPage {
+            env,
+            names,
+            blocks: vars,
+        })
     }
 
     /// Renders the blocks' HTML in order, joined by newlines.
     pub fn render(&self, ctx: &RenderContext) -> Result<String, RenderError> {
-        let ctx = ctx.to_value();
+        let base = ctx.base();
         let mut out = String::new();
-        for name in &self.names {
-            let tmpl = self.env.get_template(name).map_err(|e| RenderError {
-                block: label_of(name),
-                message: describe(&e),
-            })?;
-            let html = tmpl.render(&ctx).map_err(|e| RenderError {
-                block: label_of(name),
-                message: describe(&e),
-            })?;
+        for i in 0..self.names.len() {
+            let html = self.render_one(i, &base, ctx)?;
             if !out.is_empty() {
                 out.push('\n');
             }
             out.push_str(&html);
         }
         Ok(out)
+    }
+
+    fn render_one(
+        &self,
+        i: usize,
+        base: &BTreeMap<String, Value>,
+        ctx: &RenderContext,
+    ) -> Result<String, RenderError> {
+        let name = &self.names[i];
+        let block = &self.blocks[i];
+        let fail = |e: minijinja::Error| RenderError {
+            block: label_of(name),
+            message: describe(&e),
+        };
+        let mut values = base.clone();
+        for def in &block.vars {
+            if let Some((var, value)) = var_value(def, &block.label, ctx) {
+                values.insert(var, value);
+            }
+        }
+        let tmpl = self.env.get_template(name).map_err(fail)?;
+        let html = tmpl.render(Value::from_object(values)).map_err(fail)?;
+        Ok(if block.effects.is_empty() {
+            html
+        } else {
+            format!(
+                "<div class=\"vt-fx\" data-effect=\"{}\">{html}</div>",
+                block.effects.join(" ")
+            )
+        })
+    }
+}
+
+/// Renders each block on its own (the editor's preview): one block's error does not hide the
+/// others.
+pub fn render_each(blocks: &[Block], ctx: &RenderContext) -> Vec<Result<String, RenderError>> {
+    let base = ctx.base();
+    blocks
+        .iter()
+        .map(|b| {
+            let page = CompiledPage::compile(std::slice::from_ref(b))?;
+            page.render_one(0, &base, ctx)
+        })
+        .collect()
+}
+
+/// The value a variable definition gives its block's template, under the definition's name.
+fn var_value(def: &Json, label: &str, ctx: &RenderContext) -> Option<(String, Value)> {
+    let name = str_of(def, "name").or_else(|| str_of(def, "key"))?;
+    let kind = def.get("type").and_then(Json::as_str).unwrap_or("text");
+    let source = def.get("source").and_then(Json::as_str).unwrap_or("");
+    if source.starts_with("db:") {
+        let key = format!("{label}:{name}");
+        let items = ctx.lists.get(&key).map(Vec::as_slice).unwrap_or_default();
+        let subs = sub_defs(def);
+        let value = items
+            .iter()
+            .map(|p| {
+                let mut item = p.to_map();
+                for sub in subs {
+                    if let (Some(n), Some(field)) = (str_of(sub, "name"), str_of(sub, "dbfield")) {
+                        item.insert(n, p.field(&field));
+                    }
+                }
+                Value::from_object(item)
+            })
+            .collect::<Vec<_>>();
+        return Some((name, Value::from(value)));
+    }
+    if source.starts_with("api:") {
+        let key = format!("{label}:{name}");
+        let map = def.get("sourceMap").and_then(Json::as_object);
+        // Fetched for this render (the editor), else as fetched at publish time.
+        let items = match ctx.api.get(&key) {
+            Some(v) => v.as_slice(),
+            None => def
+                .get("records")
+                .and_then(Json::as_array)
+                .map(Vec::as_slice)
+                .unwrap_or_default(),
+        };
+        let value = items
+            .iter()
+            .take(100)
+            .map(|record| {
+                let mut item: BTreeMap<String, Value> = match record {
+                    Json::Object(o) => o.iter().map(|(k, v)| (k.clone(), json_value(v))).collect(),
+                    _ => BTreeMap::new(),
+                };
+                for (sub, path) in map.into_iter().flatten() {
+                    if let Some(path) = path.as_str() {
+                        let found = path
+                            .split('.')
+                            .filter(|p| !p.is_empty())
+                            .try_fold(record, |v, p| v.get(p))
+                            .cloned()
+                            .unwrap_or(Json::Null);
+                        item.insert(sub.clone(), json_value(&found));
+                    }
+                }
+                Value::from_object(item)
+            })
+            .collect::<Vec<_>>();
+        return Some((name, Value::from(value)));
+    }
+    if kind != "list"
+        && let (Some(field), Some(post)) = (str_of(def, "postfield"), &ctx.post)
+    {
+        return Some((name, post.field(&field)));
+    }
+    let value = def.get("value").unwrap_or(&Json::Null);
+    Some((name, typed_value(kind, value, sub_defs(def))))
+}
+
+/// A stored JSON value for templates, with `null` (an emptied field) rendering as nothing
+/// rather than `none`.
+fn json_value(v: &Json) -> Value {
+    match v {
+        Json::Null => Value::UNDEFINED,
+        Json::Array(a) => Value::from(a.iter().map(json_value).collect::<Vec<_>>()),
+        Json::Object(o) => Value::from_object(
+            o.iter()
+                .map(|(k, v)| (k.clone(), json_value(v)))
+                .collect::<BTreeMap<_, _>>(),
+        ),
+        other => Value::from_serialize(other),
+    }
+}
+
+fn sub_defs(def: &Json) -> &[Json] {
+    def.get("vars")
+        .and_then(Json::as_array)
+        .map(Vec::as_slice)
+        .unwrap_or_default()
+}
+
+/// A stored value made ready for templates: rich text sanitised and marked safe, heading tags
+/// kept to the allowed ones, list items typed by their sub-definitions.
+fn typed_value(kind: &str, value: &Json, subs: &[Json]) -> Value {
+    match kind {
+        "richtext" => Value::from_safe_string(ammonia::clean(value.as_str().unwrap_or_default())),
+        "heading" => Value::from(crate::blocks::heading_tag(value)),
+        "list" => {
+            let items = value.as_array().map(Vec::as_slice).unwrap_or_default();
+            Value::from(
+                items
+                    .iter()
+                    .map(|item| {
+                        let mut out: BTreeMap<String, Value> = match item {
+                            Json::Object(o) => {
+                                o.iter().map(|(k, v)| (k.clone(), json_value(v))).collect()
+                            }
+                            _ => BTreeMap::new(),
+                        };
+                        for sub in subs {
+                            if let Some(n) = str_of(sub, "name") {
+                                let kind = sub.get("type").and_then(Json::as_str).unwrap_or("text");
+                                let v = item.get(&n).unwrap_or(&Json::Null);
+                                out.insert(n, typed_value(kind, v, sub_defs(sub)));
+                            }
+                        }
+                        Value::from_object(out)
+                    })
+                    .collect::<Vec<_>>(),
+            )
+        }
+        _ => json_value(value),
     }
 }
 
@@ -224,8 +452,10 @@ pub struct RenderContext {
     /// The post of a collection page, and the rich-text field slugs whose values are already
     /// sanitised HTML (they are output without escaping).
     pub post: Option<PostView>,
-    /// Database-fed lists by name.
+    /// Database-fed lists by [`DbList::key`].
     pub lists: BTreeMap<String, Vec<PostView>>,
+    /// Records of lists read from outside JSON APIs, by the key of [`Block::api_lists`].
+    pub api: BTreeMap<String, Vec<Json>>,
 }
 
 /// A record ready for templates.
@@ -239,7 +469,34 @@ pub struct PostView {
 }
 
 impl PostView {
+    /// The post's value for a binding: `name`, `slug`, `date`, `created_at`, `permalink`, `id`
+    /// or a field slug.
+    pub fn field(&self, binding: &str) -> Value {
+        match binding {
+            "name" => Value::from(self.record.name.clone()),
+            "slug" => Value::from(self.record.slug.clone()),
+            "id" => Value::from(self.record.id),
+            "date" => Value::from(self.record.created_at.format("%d/%m/%Y").to_string()),
+            "created_at" => Value::from(self.record.created_at.to_rfc3339()),
+            "permalink" => Value::from(self.permalink.clone()),
+            other => {
+                let other = other.strip_prefix("fields.").unwrap_or(other);
+                match self.record.fields.get(other) {
+                    Some(Json::String(s)) if self.html_fields.iter().any(|h| h == other) => {
+                        Value::from_safe_string(s.clone())
+                    }
+                    Some(v) => Value::from_serialize(v),
+                    None => Value::UNDEFINED,
+                }
+            }
+        }
+    }
+
     fn to_value(&self) -> Value {
+        Value::from_object(self.to_map())
+    }
+
+    fn to_map(&self) -> BTreeMap<String, Value> {
         let mut fields = BTreeMap::new();
         for (k, v) in &self.record.fields {
             let value = match v {
@@ -262,19 +519,14 @@ impl PostView {
         );
         map.insert("permalink".into(), Value::from(self.permalink.clone()));
         map.insert("fields".into(), Value::from_object(fields));
-        Value::from_object(map)
+        map
     }
 }
 
 impl RenderContext {
-    fn to_value(&self) -> Value {
+    /// What every block sees: `site`, `page` and, on a collection page, `post`.
+    fn base(&self) -> BTreeMap<String, Value> {
         let mut map: BTreeMap<String, Value> = BTreeMap::new();
-        for (name, items) in &self.lists {
-            map.insert(
-                name.clone(),
-                Value::from(items.iter().map(PostView::to_value).collect::<Vec<_>>()),
-            );
-        }
         let site: BTreeMap<&str, Value> = [
             ("name", Value::from(self.site_name.clone())),
             ("slug", Value::from(self.site_slug.clone())),
@@ -290,9 +542,7 @@ impl RenderContext {
         if let Some(post) = &self.post {
             map.insert("post".into(), post.to_value());
         }
-        let v = Value::from_object(map);
-        debug_assert_eq!(v.kind(), ValueKind::Map);
-        v
+        map
     }
 }
 
@@ -316,7 +566,26 @@ pub struct DocumentParts {
     pub footer_code: String,
     /// Facebook pixel id (the conversion pixel), when configured.
     pub pixel_id: Option<String>,
+    /// Whether a block plays an animation effect (the document then carries their runtime).
+    #[serde(default)]
+    pub effects: bool,
 }
+
+/// The stylesheet and script that play block effects when a block scrolls into view; a
+/// visitor who prefers reduced motion sees the blocks at once.
+pub const EFFECTS_RUNTIME: &str = "<style>.vt-fx{transition:opacity .7s ease,transform .7s ease}\
+.vt-fx.vt-fx-wait[data-effect~=fade-in]{opacity:0}\
+.vt-fx.vt-fx-wait[data-effect~=enter-left]{transform:translateX(-48px)}\
+.vt-fx.vt-fx-wait[data-effect~=enter-right]{transform:translateX(48px)}\
+.vt-fx.vt-fx-wait[data-effect~=enter-top]{transform:translateY(-48px)}\
+.vt-fx.vt-fx-wait[data-effect~=enter-bottom]{transform:translateY(48px)}\
+.vt-fx.vt-fx-wait[data-effect~=zoom-in]{transform:scale(.85)}\
+.vt-fx.vt-fx-wait[data-effect~=rotate-left]{transform:rotate(-8deg)}\
+.vt-fx.vt-fx-wait[data-effect~=rotate-right]{transform:rotate(8deg)}\
+@media (prefers-reduced-motion:reduce){.vt-fx{transition:none}.vt-fx.vt-fx-wait{opacity:1;transform:none}}</style>\
+<script>(function(){if(!('IntersectionObserver' in window))return;var o=new IntersectionObserver(function(es){es.forEach(function(e){if(e.isIntersecting){e.target.classList.remove('vt-fx-wait');o.unobserve(e.target)}})},{threshold:.15});\
+function go(){document.querySelectorAll('.vt-fx').forEach(function(el){el.classList.add('vt-fx-wait');o.observe(el)})}\
+if(document.readyState==='loading')document.addEventListener('DOMContentLoaded',go);else go()})()</script>";
 
 /// HTML-escapes text for element content and double-quoted attributes.
 pub fn escape(s: &str) -> String {
@@ -391,6 +660,10 @@ pub fn document(parts: &DocumentParts, body: &str) -> String {
             "<script>!function(f,b,e,v,n,t,s){{if(f.fbq)return;n=f.fbq=function(){{n.callMethod?n.callMethod.apply(n,arguments):n.queue.push(arguments)}};if(!f._fbq)f._fbq=n;n.push=n;n.loaded=!0;n.version='2.0';n.queue=[];t=b.createElement(e);t.async=!0;t.src=v;s=b.getElementsByTagName(e)[0];s.parentNode.insertBefore(t,s)}}(window,document,'script','https://connect.facebook.net/en_US/fbevents.js');fbq('init','{pixel}');fbq('track','PageView');</script>\n"
         ));
     }
+    if parts.effects {
+        h.push_str(EFFECTS_RUNTIME);
+        h.push('\n');
+    }
     if !parts.head_code.is_empty() {
         h.push_str(&parts.head_code);
         h.push('\n');
@@ -460,17 +733,120 @@ mod tests {
 
     #[test]
     fn lists_are_iterable_and_missing_values_render_empty() {
+        let block: Block = serde_json::from_value(json!({
+            "uid": "b1",
+            "template": "{% for p in recentes %}[{{ p.slug }}{{ p.fields.nope }}|{{ p.titulo }}]{% endfor %}{{ missing.deep }}",
+            "vars": [{"name": "recentes", "type": "list", "source": "db:receitas",
+                      "vars": [{"name": "titulo", "dbfield": "name"}]}]
+        }))
+        .unwrap();
+        let lists = block.db_lists();
+        assert_eq!(lists[0].key, "b1:recentes");
         let mut ctx = RenderContext::default();
         ctx.lists.insert(
-            "recentes".into(),
+            lists[0].key.clone(),
             vec![post(json!({})), post(json!({"x": 1}))],
         );
-        let html = render(
-            "{% for p in recentes %}[{{ p.slug }}{{ p.fields.nope }}]{% endfor %}{{ missing.deep }}",
-            &ctx,
-        )
+        let html = CompiledPage::compile(&[block])
+            .unwrap()
+            .render(&ctx)
+            .unwrap();
+        assert_eq!(
+            html,
+            "[moqueca|Moqueca &lt;capixaba&gt;][moqueca|Moqueca &lt;capixaba&gt;]"
+        );
+    }
+
+    #[test]
+    fn variables_render_by_type() {
+        let block: Block = serde_json::from_value(json!({
+            "uid": "hero",
+            "template": "<{{ tag }} style=\"{{ bg | background }};padding:{{ pad | padding }};width:{{ w | unit }}\">{{ title }}</{{ tag }}>{{ body }}<a href=\"{{ cta.href }}\">{{ cta.label }}</a>{% for l in links | lines %}({{ l }}){% endfor %}{% for it in items %}<i>{{ it.t }}</i>{{ it.rich }}{% endfor %}",
+            "vars": [
+                {"name": "tag", "type": "heading", "value": "script"},
+                {"name": "bg", "type": "background", "value": {"type": "gradient", "color": "#000", "color2": "#fff", "angle": 90}},
+                {"name": "pad", "type": "padding", "value": {"top": 8, "right": 4, "bottom": 8, "left": 4}},
+                {"name": "w", "type": "unit", "value": {"value": 50, "unit": "%"}},
+                {"name": "title", "type": "text", "value": "<b>Olá</b>"},
+                {"name": "body", "type": "richtext", "value": "<p onclick=\"x()\">Oi<script>alert(1)</script></p>"},
+                {"name": "cta", "type": "link", "value": {"href": "/contato", "label": "Fale", "target": "_self"}},
+                {"name": "links", "type": "textarea", "value": "a\n\n b \n"},
+                {"name": "items", "type": "list", "vars": [{"name": "t", "type": "text"}, {"name": "rich", "type": "richtext"}],
+                 "value": [{"t": "um", "rich": "<em>1</em><img src=x onerror=y>"}, {"t": "dois"}]}
+            ],
+            "effect": "fade-in bogus"
+        }))
         .unwrap();
-        assert_eq!(html, "[moqueca][moqueca]");
+        let html = CompiledPage::compile(&[block])
+            .unwrap()
+            .render(&RenderContext::default())
+            .unwrap();
+        assert_eq!(
+            html,
+            "<div class=\"vt-fx\" data-effect=\"fade-in\"><div style=\"background: linear-gradient(90deg, #000, #fff);padding:8px 4px 8px 4px;width:50%\">&lt;b&gt;Olá&lt;&#x2f;b&gt;</div><p>Oi</p><a href=\"&#x2f;contato\">Fale</a>(a)(b)<i>um</i><em>1</em><img src=\"x\"><i>dois</i></div>"
+        );
+    }
+
+    #[test]
+    fn post_bindings_and_api_lists_fill_variables() {
+        let block: Block = serde_json::from_value(json!({
+            "uid": "item",
+            "template": "{{ t }}|{{ d }}|{{ c }}|{% for r in feed %}{{ r.title }}/{{ r.id }};{% endfor %}",
+            "vars": [
+                {"name": "t", "type": "text", "value": "default", "postfield": "name"},
+                {"name": "d", "type": "text", "postfield": "date"},
+                {"name": "c", "type": "richtext", "postfield": "corpo"},
+                {"name": "feed", "type": "list", "source": "api:https://example.test/feed",
+                 "sourceMap": {"title": "attributes.title"}}
+            ]
+        }))
+        .unwrap();
+        assert_eq!(
+            block.api_lists(),
+            [(
+                "item:feed".to_string(),
+                "https://example.test/feed".to_string()
+            )]
+        );
+        let mut ctx = RenderContext {
+            post: Some(post(json!({"corpo": "<p>ok</p>"}))),
+            ..RenderContext::default()
+        };
+        ctx.api.insert(
+            "item:feed".into(),
+            vec![
+                json!({"id": 1, "attributes": {"title": "A"}}),
+                json!({"id": 2}),
+            ],
+        );
+        let html = CompiledPage::compile(std::slice::from_ref(&block))
+            .unwrap()
+            .render(&ctx)
+            .unwrap();
+        assert_eq!(
+            html,
+            "Moqueca &lt;capixaba&gt;|04&#x2f;03&#x2f;2026|<p>ok</p>|A/1;/2;"
+        );
+        // Without a post (an ordinary page), the value is the definition's own.
+        let html = CompiledPage::compile(&[block])
+            .unwrap()
+            .render(&RenderContext::default())
+            .unwrap();
+        assert_eq!(html, "default|||");
+    }
+
+    #[test]
+    fn each_block_renders_on_its_own() {
+        let blocks: Vec<Block> = serde_json::from_value(json!([
+            {"uid": "a", "template": "ok", "vars": []},
+            {"uid": "b", "template": "{% if %}", "vars": []},
+            {"uid": "c", "template": "{{ x }}", "vars": [{"name": "x", "value": 3}]}
+        ]))
+        .unwrap();
+        let out = render_each(&blocks, &RenderContext::default());
+        assert_eq!(out[0].as_deref(), Ok("ok"));
+        assert_eq!(out[1].as_ref().unwrap_err().block, "b");
+        assert_eq!(out[2].as_deref(), Ok("3"));
     }
 
     #[test]

@@ -182,3 +182,242 @@ impl Drop for TcpProxy {
         self.task.abort();
     }
 }
+
+/// A real DNS server for tests: Debian's dnsmasq on a free loopback port, answering only the
+/// records the test sets (no upstream, no /etc/hosts). Changing a record restarts it on the
+/// same port, since dnsmasq reads `--address`/`--cname` only at start. Panics with a clear
+/// message when dnsmasq is not installed (`apt-get install dnsmasq-base`): the suite never
+/// skips.
+pub struct DnsServer {
+    pub addr: std::net::SocketAddr,
+    dir: tempfile::TempDir,
+    records: std::sync::Mutex<Vec<(String, DnsRecord)>>,
+    child: std::sync::Mutex<Option<std::process::Child>>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum DnsRecord {
+    A(std::net::IpAddr),
+    Cname(String),
+}
+
+impl DnsServer {
+    pub fn start() -> DnsServer {
+        let port = dns_port();
+        let server = DnsServer {
+            addr: std::net::SocketAddr::from(([127, 0, 0, 1], port)),
+            dir: tempfile::tempdir().expect("dns temp dir"),
+            records: std::sync::Mutex::new(Vec::new()),
+            child: std::sync::Mutex::new(None),
+        };
+        server.restart();
+        server
+    }
+
+    /// Replaces every record of `name` with `record`.
+    pub fn set(&self, name: &str, record: DnsRecord) {
+        {
+            let mut records = self.records.lock().expect("records");
+            records.retain(|(n, _)| n != name);
+            records.push((name.to_string(), record));
+        }
+        self.restart();
+    }
+
+    /// Removes every record of `name`.
+    pub fn remove(&self, name: &str) {
+        self.records
+            .lock()
+            .expect("records")
+            .retain(|(n, _)| n != name);
+        self.restart();
+    }
+
+    fn restart(&self) {
+        let mut child = self.child.lock().expect("child");
+        if let Some(mut c) = child.take() {
+            let _ = c.kill();
+            let _ = c.wait();
+        }
+        // CNAME targets must be known to dnsmasq itself: they go in a hosts file.
+        let hosts = self.dir.path().join("hosts");
+        let mut hosts_text = String::new();
+        let mut args = vec![
+            "--keep-in-foreground".to_string(),
+            "--no-resolv".into(),
+            "--no-hosts".into(),
+            "--no-poll".into(),
+            // Authoritative for every name: unknown names get NXDOMAIN, not REFUSED.
+            "--local=/#/".into(),
+            "--bind-interfaces".into(),
+            "--listen-address=127.0.0.1".into(),
+            format!("--port={}", self.addr.port()),
+            format!("--pid-file={}", self.dir.path().join("pid").display()),
+            "--user=root".into(),
+            "--log-facility=-".into(),
+            format!("--addn-hosts={}", hosts.display()),
+        ];
+        for (name, record) in self.records.lock().expect("records").iter() {
+            match record {
+                DnsRecord::A(ip) => hosts_text.push_str(&format!("{ip} {name}\n")),
+                DnsRecord::Cname(target) => args.push(format!("--cname={name},{target}")),
+            }
+        }
+        // A CNAME whose target has no address of its own still needs the target to exist.
+        for (_, record) in self.records.lock().expect("records").iter() {
+            if let DnsRecord::Cname(target) = record
+                && !hosts_text.contains(&format!(" {target}\n"))
+            {
+                hosts_text.push_str(&format!("192.0.2.1 {target}\n"));
+            }
+        }
+        std::fs::write(&hosts, hosts_text).expect("write dns hosts");
+        // The port was just released by the previous process (or chosen free): if dnsmasq
+        // cannot bind it yet, it exits at once, and is started again.
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+        loop {
+            let mut spawned = std::process::Command::new("dnsmasq")
+                .args(&args)
+                .stdout(std::process::Stdio::null())
+                .stderr(std::process::Stdio::null())
+                .spawn()
+                .unwrap_or_else(|e| {
+                    panic!(
+                        "dnsmasq is required for the DNS tests (apt-get install dnsmasq-base): {e}"
+                    )
+                });
+            // Ready when it answers TCP on its port; gone when it could not bind.
+            loop {
+                if let Ok(Some(_)) = spawned.try_wait() {
+                    break;
+                }
+                if std::net::TcpStream::connect(self.addr).is_ok() {
+                    *child = Some(spawned);
+                    return;
+                }
+                assert!(
+                    std::time::Instant::now() < deadline,
+                    "dnsmasq did not start on {}",
+                    self.addr
+                );
+                std::thread::sleep(std::time::Duration::from_millis(20));
+            }
+            assert!(
+                std::time::Instant::now() < deadline,
+                "dnsmasq could not bind {}",
+                self.addr
+            );
+            std::thread::sleep(std::time::Duration::from_millis(100));
+        }
+    }
+}
+
+/// A loopback port free for both UDP and TCP, below the kernel's ephemeral range: a port the
+/// kernel hands out for port 0 could be taken by some test's outgoing TCP connection while
+/// dnsmasq restarts on it, and dnsmasq needs the port for both protocols.
+fn dns_port() -> u16 {
+    let ephemeral_low = std::fs::read_to_string("/proc/sys/net/ipv4/ip_local_port_range")
+        .ok()
+        .and_then(|r| r.split_whitespace().next()?.parse::<u16>().ok())
+        .unwrap_or(32768);
+    let low = 10_000.min(ephemeral_low.saturating_sub(1000));
+    for _ in 0..1000 {
+        let port = rand::random_range(low..ephemeral_low);
+        let free = std::net::UdpSocket::bind(("127.0.0.1", port)).is_ok()
+            && std::net::TcpListener::bind(("127.0.0.1", port)).is_ok();
+        if free {
+            return port;
+        }
+    }
+    panic!("no free port for the test DNS server below {ephemeral_low}");
+}
+
+impl Drop for DnsServer {
+    fn drop(&mut self) {
+        if let Ok(mut child) = self.child.lock()
+            && let Some(mut c) = child.take()
+        {
+            let _ = c.kill();
+            let _ = c.wait();
+        }
+    }
+}
+
+/// Stores `chain_pem`/`key_pem` as the issued certificate of `name`, the way an ACME order
+/// ends (take the lease, store, release), for tests and benches that need one without an
+/// ACME server.
+pub async fn store_certificate(
+    store: &Store,
+    project: i64,
+    name: &str,
+    chain_pem: &str,
+    key_pem: &str,
+    not_after: chrono::DateTime<chrono::Utc>,
+) {
+    let now = chrono::Utc::now();
+    let lease = now + chrono::Duration::minutes(5);
+    assert!(
+        store
+            .claim_order(name, Some(project), "testing", lease, now)
+            .await
+            .expect("claim the order"),
+        "{name} already has a lease or a certificate"
+    );
+    store
+        .store_issued(name, "testing", chain_pem, key_pem, not_after)
+        .await
+        .expect("store the certificate");
+}
+
+#[cfg(test)]
+mod dns_server_tests {
+    use super::*;
+    use crate::dns::{DnsCheck, Pointing, Verdict};
+
+    fn check(dns: &DnsServer, public_ip: &str) -> DnsCheck {
+        let settings = crate::Settings {
+            public_ip: public_ip.into(),
+            cname_target: Some("sites.vitrine.test".into()),
+            dns_nameservers: Some(dns.addr.to_string()),
+            ..crate::Settings::default()
+        };
+        DnsCheck::from_settings(&settings).unwrap()
+    }
+
+    #[tokio::test]
+    async fn a_records_cnames_and_missing_names_are_told_apart() {
+        let dns = DnsServer::start();
+        let check = check(&dns, "203.0.113.7");
+        dns.set("shop.example", DnsRecord::A("203.0.113.7".parse().unwrap()));
+        dns.set(
+            "blog.example",
+            DnsRecord::Cname("sites.vitrine.test".into()),
+        );
+        dns.set(
+            "other.example",
+            DnsRecord::A("198.51.100.9".parse().unwrap()),
+        );
+        assert_eq!(
+            check.check("shop.example").await,
+            Verdict::Points(Pointing::Address("203.0.113.7".parse().unwrap()))
+        );
+        assert_eq!(
+            check.check("Blog.Example.").await,
+            Verdict::Points(Pointing::Alias("sites.vitrine.test".into()))
+        );
+        assert_eq!(
+            check.check("other.example").await,
+            Verdict::Elsewhere(vec!["198.51.100.9".into()])
+        );
+        assert_eq!(check.check("missing.example").await, Verdict::NoRecords);
+        // A changed record is seen at once (no stale cache).
+        dns.set(
+            "shop.example",
+            DnsRecord::A("198.51.100.9".parse().unwrap()),
+        );
+        assert_eq!(
+            check.check("shop.example").await,
+            Verdict::Elsewhere(vec!["198.51.100.9".into()])
+        );
+    }
+}

@@ -3,8 +3,10 @@
 //! exactly the routes that exist (utoipa is the maintained code-first OpenAPI generator for
 //! axum; the document is built from the handlers' own annotations).
 
+pub mod blocks;
 pub mod client;
 pub mod collections;
+pub mod domains;
 pub mod form_history;
 pub mod pages;
 pub mod posts;
@@ -43,6 +45,8 @@ use crate::{csrf, error::ApiError, state::AppState};
         (name = "projects", description = "Projects (sites)"),
         (name = "pages", description = "Pages of a project"),
         (name = "templates", description = "Themes"),
+        (name = "blocks", description = "The block library and My Blocks"),
+        (name = "admin", description = "Administrator screens (/erp)"),
         (name = "collections", description = "Collections (tables) and their fields"),
         (name = "records", description = "Records (posts), listings, import and export"),
         (name = "publishing", description = "Publishing, unpublishing, deploy history and rollback"),
@@ -84,6 +88,8 @@ fn api(state: &AppState) -> (Router<AppState>, utoipa::openapi::OpenApi) {
             projects::delete_project
         ))
         .routes(routes!(projects::duplicate_project))
+        .routes(routes!(domains::dns_verify))
+        .routes(routes!(domains::remove_domain))
         .routes(routes!(pages::create_page))
         .routes(routes!(pages::get_page))
         .routes(routes!(preview::preview_page))
@@ -91,6 +97,33 @@ fn api(state: &AppState) -> (Router<AppState>, utoipa::openapi::OpenApi) {
         .routes(routes!(templates::list_templates, templates::save_template))
         .routes(routes!(templates::use_template))
         .routes(routes!(templates::preview_template))
+        .routes(routes!(templates::erp_template_list))
+        .routes(routes!(templates::erp_edit_template))
+        .routes(routes!(templates::erp_reorder_template))
+        .routes(routes!(templates::erp_delete_template))
+        .routes(routes!(blocks::get_library))
+        .routes(routes!(blocks::save_my_block))
+        .routes(routes!(blocks::delete_my_block))
+        .routes(routes!(blocks::new_block))
+        .routes(routes!(blocks::render_blocks))
+        .routes(routes!(blocks::fetch_proxy))
+        .routes(routes!(blocks::erp_create_block))
+        .routes(routes!(blocks::erp_update_block))
+        .routes(routes!(blocks::erp_reorder_block))
+        .routes(routes!(blocks::erp_delete_block))
+        .routes(routes!(blocks::erp_create_category))
+        .routes(routes!(blocks::erp_update_category))
+        .routes(routes!(blocks::erp_reorder_category))
+        .routes(routes!(blocks::erp_delete_category))
+        .routes(routes!(blocks::erp_truncate))
+        .routes(routes!(blocks::erp_import_categories))
+        .routes(routes!(blocks::erp_import_blocks))
+        .routes(routes!(blocks::erp_search_blocks))
+        .routes(routes!(blocks::erp_export_block))
+        .routes(routes!(blocks::erp_export_categories))
+        .routes(routes!(blocks::erp_export_blocks))
+        .routes(routes!(blocks::block_screenshot))
+        .routes(routes!(blocks::template_screenshot))
         .routes(routes!(collections::create_table))
         .routes(routes!(
             collections::get_table,

@@ -18,8 +18,8 @@ use utoipa::IntoParams;
 use vitrine_shared::{
     content::{DbRecord, ListQuery},
     domain::normalize_page_slug,
-    render::{Block, CompiledPage, PostView, RenderContext, RenderError, escape},
-    store::{Collection, Field, StoreError},
+    render::{Block, CompiledPage, EFFECTS_RUNTIME, PostView, RenderContext, RenderError, escape},
+    store::{Collection, Field, Page, StoreError},
 };
 
 use crate::{
@@ -51,46 +51,13 @@ pub async fn preview_page(
     if page.project_id != project_id {
         return Err(ApiError::NotFound);
     }
-    let project = state.store.project_by_id(project_id).await?;
     let blocks = Block::list(&page.blocks.0);
     let compiled = match CompiledPage::compile(&blocks) {
         Ok(c) => c,
         Err(e) => return Ok(error_document(&e)),
     };
-    let mut ctx = RenderContext {
-        site_name: project.name.clone(),
-        site_slug: project.slug.clone(),
-        page_name: page.name.clone(),
-        page_slug: normalize_page_slug(&page.slug),
-        ..RenderContext::default()
-    };
-    for list in blocks.iter().flat_map(Block::db_lists) {
-        let items = match collection(&state, project_id, &list.table).await? {
-            Some((c, fields)) => records(&state, &c, &fields, &list.query)
-                .await?
-                .into_iter()
-                .map(|r| view(r, &fields))
-                .collect(),
-            None => Vec::new(),
-        };
-        ctx.lists.insert(list.name, items);
-    }
-    if let Some(table_id) = page.table_id {
-        let c = state.store.collection_by_id(table_id).await?;
-        let fields = state.store.collection_fields(c.id).await?;
-        let query = ListQuery {
-            filter_field: q.post.as_ref().map(|_| "slug".to_string()),
-            filter_value: q.post.clone(),
-            limit: Some(1),
-            ..ListQuery::default()
-        };
-        let post = records(&state, &c, &fields, &query).await?.pop();
-        ctx.post = post.map(|r| {
-            let mut v = view(r, &fields);
-            v.permalink = format!("{}/{}", ctx.page_slug.trim_end_matches('/'), v.record.slug);
-            v
-        });
-    }
+    let mut ctx = live_context(&state, project_id, &page, &blocks, q.post).await?;
+    ctx.api = crate::routes::blocks::api_lists(&state, &blocks).await;
     let body = match compiled.render(&ctx) {
         Ok(b) => b,
         Err(e) => return Ok(error_document(&e)),
@@ -107,12 +74,64 @@ pub async fn preview_page(
         .join("\n");
     let document = format!(
         "<!doctype html><html lang=\"pt-BR\"><head><meta charset=\"utf-8\"><meta name=\"viewport\" content=\"width=device-width\">\
-         <title>{title}</title><style>{css}</style></head><body>{body}<script>{js}</script></body></html>",
+         <title>{title}</title>{effects}<style>{css}</style></head><body>{body}<script>{js}</script></body></html>",
         title = escape(&page.name),
+        effects = if blocks.iter().any(Block::has_effect) {
+            EFFECTS_RUNTIME
+        } else {
+            ""
+        },
         css = css.replace("</", "<\\/"),
         js = js.replace("</script", "<\\/script"),
     );
     Ok(sandboxed(StatusCode::OK, document))
+}
+
+/// The render context of one of the project's pages with live records: its database-fed lists
+/// and, on a collection page, the post named by `post` (by slug) or the collection's first.
+pub async fn live_context(
+    state: &AppState,
+    project_id: i64,
+    page: &Page,
+    blocks: &[Block],
+    post: Option<String>,
+) -> Result<RenderContext> {
+    let project = state.store.project_by_id(project_id).await?;
+    let mut ctx = RenderContext {
+        site_name: project.name.clone(),
+        site_slug: project.slug.clone(),
+        page_name: page.name.clone(),
+        page_slug: normalize_page_slug(&page.slug),
+        ..RenderContext::default()
+    };
+    for list in blocks.iter().flat_map(Block::db_lists) {
+        let items = match collection(state, project_id, &list.table).await? {
+            Some((c, fields)) => records(state, &c, &fields, &list.query)
+                .await?
+                .into_iter()
+                .map(|r| view(r, &fields))
+                .collect(),
+            None => Vec::new(),
+        };
+        ctx.lists.insert(list.key, items);
+    }
+    if let Some(table_id) = page.table_id {
+        let c = state.store.collection_by_id(table_id).await?;
+        let fields = state.store.collection_fields(c.id).await?;
+        let query = ListQuery {
+            filter_field: post.as_ref().map(|_| "slug".to_string()),
+            filter_value: post,
+            limit: Some(1),
+            ..ListQuery::default()
+        };
+        let post = records(state, &c, &fields, &query).await?.pop();
+        ctx.post = post.map(|r| {
+            let mut v = view(r, &fields);
+            v.permalink = format!("{}/{}", ctx.page_slug.trim_end_matches('/'), v.record.slug);
+            v
+        });
+    }
+    Ok(ctx)
 }
 
 /// The collection behind a list's table slug, when it is one of this project's.

@@ -60,6 +60,9 @@ pub struct ProjectMetaInput {
     /// Where the published site's form notifications go; empty means the owner's e-mail.
     pub form_email: Option<String>,
     pub deployv2: Option<bool>,
+    /// Whether the published site asks browsers to use HTTPS only (Strict-Transport-Security).
+    /// Opt-in: a browser that saw it refuses plain HTTP to the domain for a long time.
+    pub hsts: Option<bool>,
 }
 
 const FONT_WEIGHTS: &[&str] = &[
@@ -213,6 +216,9 @@ impl ProjectMetaInput {
         if let Some(v2) = self.deployv2 {
             set("deployv2", Value::Bool(v2));
         }
+        if let Some(hsts) = self.hsts {
+            set("hsts", Value::Bool(hsts));
+        }
         if let Some(email) = self.form_email {
             let email = email.trim();
             if email.is_empty() {
@@ -326,10 +332,14 @@ pub async fn create_from_snapshot(
     ))
 }
 
-async fn full_view(state: &AppState, project: &Project) -> Result<ProjectView> {
+/// One project with its pages, collections and certificate status (the list shows none of these).
+pub(crate) async fn full_view(state: &AppState, project: &Project) -> Result<ProjectView> {
     let pages = state.store.project_pages(project.id).await?;
     let tables = state.store.project_collections(project.id).await?;
-    Ok(ProjectView::new(project, &state.settings).with_content(pages, tables))
+    let certificate = state.store.certificate_status(project.id).await?;
+    Ok(ProjectView::new(project, &state.settings)
+        .with_content(pages, tables)
+        .with_certificate(certificate))
 }
 
 #[utoipa::path(get, path = "/api/projects", tag = "projects",

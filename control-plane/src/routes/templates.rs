@@ -13,7 +13,7 @@ use vitrine_shared::{domain::required_text, store::TemplateInfo};
 use crate::{
     auth::{Admin, CurrentUser},
     authz::authorize_project,
-    error::{ApiJson, ApiPath, ErrorBody, Result},
+    error::{ApiError, ApiJson, ApiPath, ErrorBody, Result},
     routes::projects::{NAME_REQUIRED, choose_slug, create_from_snapshot},
     state::AppState,
     views::{ProjectView, TemplateView},
@@ -149,4 +149,118 @@ pub async fn preview_template(
         HeaderValue::from_static("private, max-age=300"),
     );
     Ok(response)
+}
+
+#[utoipa::path(get, path = "/erp/templateList", tag = "admin",
+    responses((status = 200, body = Vec<TemplateView>), (status = 403, body = ErrorBody)))]
+pub async fn erp_template_list(
+    State(state): State<AppState>,
+    _admin: Admin,
+) -> Result<ApiJson<Vec<TemplateView>>> {
+    let templates = state.store.list_templates(true).await?;
+    Ok(ApiJson(
+        templates.into_iter().map(TemplateView::from).collect(),
+    ))
+}
+
+/// `POST /erp/template/{id}`: any of the template's descriptive fields.
+#[derive(Debug, Deserialize, ToSchema)]
+pub struct EditTemplate {
+    pub name: Option<String>,
+    pub description: Option<String>,
+    pub category: Option<String>,
+    pub order: Option<i64>,
+    /// '1' or '0' (or a boolean).
+    #[schema(value_type = Object)]
+    pub is_published: Option<serde_json::Value>,
+}
+
+fn published_flag(v: &serde_json::Value) -> Result<bool> {
+    match v {
+        serde_json::Value::Bool(b) => Ok(*b),
+        serde_json::Value::String(s) if s == "1" => Ok(true),
+        serde_json::Value::String(s) if s == "0" => Ok(false),
+        serde_json::Value::Number(n) if n.as_i64() == Some(1) => Ok(true),
+        serde_json::Value::Number(n) if n.as_i64() == Some(0) => Ok(false),
+        _ => Err(ApiError::invalid(
+            "is_published",
+            "is_published must be '1' or '0'",
+        )),
+    }
+}
+
+#[utoipa::path(post, path = "/erp/template/{id}", tag = "admin", request_body = EditTemplate,
+    params(("id" = i64, Path, description = "Template id")),
+    responses((status = 200, body = TemplateView), (status = 403, body = ErrorBody), (status = 404, body = ErrorBody),
+        (status = 409, body = ErrorBody), (status = 422, body = ErrorBody)))]
+pub async fn erp_edit_template(
+    State(state): State<AppState>,
+    _admin: Admin,
+    ApiPath(id): ApiPath<i64>,
+    ApiJson(req): ApiJson<EditTemplate>,
+) -> Result<ApiJson<TemplateView>> {
+    let current = state.store.template_by_id(id).await?;
+    let name = match req.name {
+        Some(n) => required_text("name", Some(&n), 200, NAME_REQUIRED)?,
+        None => current.name,
+    };
+    let description = req.description.unwrap_or(current.description);
+    let category = req.category.unwrap_or(current.category);
+    if description.chars().count() > 1000 || category.chars().count() > 100 {
+        return Err(ApiError::invalid(
+            "description",
+            "Description (1000) or category (100 characters) is too long",
+        ));
+    }
+    let order = crate::routes::blocks::check_order(req.order.unwrap_or(current.sort_order))?;
+    let published = match &req.is_published {
+        Some(v) => published_flag(v)?,
+        None => current.is_published,
+    };
+    let info = TemplateInfo {
+        name: &name,
+        description: &description,
+        category: &category,
+        sort_order: order,
+    };
+    Ok(ApiJson(TemplateView::from(
+        state
+            .store
+            .update_template_info(id, &info, published)
+            .await?,
+    )))
+}
+
+/// `{order}`.
+#[derive(Debug, Deserialize, ToSchema)]
+pub struct TemplateOrder {
+    pub order: i64,
+}
+
+#[utoipa::path(post, path = "/erp/reorder-template/{id}", tag = "admin", request_body = TemplateOrder,
+    params(("id" = i64, Path, description = "Template id")),
+    responses((status = 204), (status = 403, body = ErrorBody), (status = 404, body = ErrorBody), (status = 422, body = ErrorBody)))]
+pub async fn erp_reorder_template(
+    State(state): State<AppState>,
+    _admin: Admin,
+    ApiPath(id): ApiPath<i64>,
+    ApiJson(req): ApiJson<TemplateOrder>,
+) -> Result<StatusCode> {
+    state
+        .store
+        .reorder_template(id, crate::routes::blocks::check_order(req.order)?)
+        .await?;
+    Ok(StatusCode::NO_CONTENT)
+}
+
+#[utoipa::path(post, path = "/erp/delete-template/{id}", tag = "admin",
+    params(("id" = i64, Path, description = "Template id")),
+    responses((status = 204), (status = 403, body = ErrorBody), (status = 404, body = ErrorBody)))]
+pub async fn erp_delete_template(
+    State(state): State<AppState>,
+    _admin: Admin,
+    ApiPath(id): ApiPath<i64>,
+) -> Result<StatusCode> {
+    state.store.delete_template(id).await?;
+    Ok(StatusCode::NO_CONTENT)
 }

@@ -69,6 +69,18 @@ fn routes() -> Vec<Route> {
         },
         Route {
             method: M::POST,
+            path: |_| "/api/dns-verify".into(),
+            wrong_types: Some(json!({"project_id": "x", "domain": 1})),
+            empty_ok: false,
+        },
+        Route {
+            method: M::POST,
+            path: |i| format!("/api/remove-domain/{}", i.project),
+            wrong_types: None,
+            empty_ok: true,
+        },
+        Route {
+            method: M::POST,
             path: |_| "/api/pages".into(),
             wrong_types: Some(json!({"name": 1, "project_id": "abc"})),
             empty_ok: false,

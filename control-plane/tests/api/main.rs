@@ -5,7 +5,9 @@ mod helpers;
 mod smtp;
 
 mod bad_input;
+mod blocks;
 mod collections;
+mod domains;
 mod form_history;
 mod openapi;
 mod pages;

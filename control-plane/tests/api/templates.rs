@@ -131,3 +131,75 @@ dual_test!(
         assert_eq!(msg, "A template with this name already exists");
     }
 );
+
+dual_test!(
+    async fn administrators_edit_order_unpublish_and_delete_templates(app: TestApp) {
+        vitrine_control::seed::run(app.app.state()).await.unwrap();
+        let user = app.register("tpl-user@example.com").await;
+        let admin = app.register("tpl-admin@example.com").await;
+        app.make_admin(&admin).await;
+        expect_error(
+            app.get(&user, "/erp/templateList").await,
+            StatusCode::FORBIDDEN,
+        )
+        .await;
+        let list = json_ok(app.get(&admin, "/erp/templateList").await).await;
+        let n = list.as_array().unwrap().len();
+        assert!(n >= 3);
+        let first = list[0]["id"].as_i64().unwrap();
+        let last = list[n - 1]["id"].as_i64().unwrap();
+
+        let edited = json_ok(
+            app.post(
+                &admin,
+                &format!("/erp/template/{first}"),
+                json!({"name": "Tema Novo", "is_published": "0", "category": "Loja"}),
+            )
+            .await,
+        )
+        .await;
+        assert_eq!(edited["name"], "Tema Novo");
+        assert_eq!(edited["is_published"], "0");
+        assert_eq!(edited["category"], "Loja");
+        for body in [
+            json!({"is_published": "yes"}),
+            json!({"name": " "}),
+            json!({"order": -3}),
+        ] {
+            expect_error(
+                app.post(&admin, &format!("/erp/template/{first}"), body)
+                    .await,
+                StatusCode::UNPROCESSABLE_ENTITY,
+            )
+            .await;
+        }
+        // Unpublished: gone from users' list, still in the admin's.
+        let users = json_ok(app.get(&user, "/api/templates").await).await;
+        assert_eq!(users.as_array().unwrap().len(), n - 1);
+        assert!(users.as_array().unwrap().iter().all(|t| t["id"] != first));
+
+        let res = app
+            .post(
+                &admin,
+                &format!("/erp/reorder-template/{last}"),
+                json!({"order": 0}),
+            )
+            .await;
+        assert_eq!(res.status(), StatusCode::NO_CONTENT);
+        let list = json_ok(app.get(&admin, "/erp/templateList").await).await;
+        assert_eq!(list[0]["id"], last);
+
+        let res = app
+            .post(&admin, &format!("/erp/delete-template/{last}"), json!({}))
+            .await;
+        assert_eq!(res.status(), StatusCode::NO_CONTENT);
+        expect_error(
+            app.post(&admin, &format!("/erp/delete-template/{last}"), json!({}))
+                .await,
+            StatusCode::NOT_FOUND,
+        )
+        .await;
+        let list = json_ok(app.get(&admin, "/erp/templateList").await).await;
+        assert_eq!(list.as_array().unwrap().len(), n - 1);
+    }
+);

@@ -8,6 +8,7 @@
 //! PostgreSQL). The sqlx `Any` driver was not used because it cannot decode timestamps or
 //! JSON, which would have forced strings everywhere.
 
+mod blocks;
 mod collections;
 mod models;
 mod outbox;
@@ -17,6 +18,7 @@ mod publishing;
 mod redirects;
 mod snapshots;
 mod templates;
+mod tls;
 mod users;
 
 use std::{str::FromStr, time::Duration};
@@ -28,6 +30,10 @@ use sqlx::{
     sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, SqliteSynchronous},
 };
 
+pub use blocks::{
+    BlockCategory, BlockExport, BlockInput, CategoryExport, CategoryInput, LibraryBlock,
+    LibraryError, MyBlock,
+};
 pub use collections::{
     Collection, Field, FieldInput, FilterOp, NewPost, OrderKey, Post, PostFilter,
 };
@@ -40,6 +46,7 @@ pub use publishing::{
 pub use redirects::{RedirectOrder, RedirectQuery, RedirectRule};
 pub use sqlx::types::Json;
 pub use templates::TemplateInfo;
+pub use tls::{CertificateStatus, RenewalDue, StoredCert, backoff};
 
 /// Applies the same body to whichever pool the store holds. The body is compiled once per
 /// database, so it must only use what both drivers support.
@@ -98,6 +105,9 @@ const UNIQUE_CONSTRAINTS: &[(&str, &str)] = &[
         "redirects.project_id, redirects.from_path",
     ),
     ("templates_name_key", "templates.name"),
+    ("blocks_name_key", "blocks.name_key"),
+    ("blocks_uid_key", "blocks.uid"),
+    ("block_categories_seed_key", "block_categories.seed_key"),
     ("form_history_uid_key", "form_history.uid"),
 ];
 
@@ -117,6 +127,15 @@ pub(crate) fn map_err(e: sqlx::Error) -> StoreError {
         return StoreError::NotFound;
     }
     StoreError::Db(e)
+}
+
+/// `NotFound` when a write by id touched no row.
+pub(crate) fn touched(rows: u64) -> Result<()> {
+    if rows == 0 {
+        Err(StoreError::NotFound)
+    } else {
+        Ok(())
+    }
 }
 
 /// Marks SQL assembled only from this module's constant column lists (never from input)

@@ -101,6 +101,11 @@ impl Store {
                 .bind(&name).bind(&slug).bind(&domain).bind(Json(&meta)).bind(now()).bind(keep_verification).bind(id)
                 .fetch_optional(&mut *tx).await.map_err(map_err)?
                 .ok_or(StoreError::NotFound)?;
+            if !keep_verification {
+                // A certificate belongs to the verified name it was ordered for.
+                sqlx::query("DELETE FROM certificates WHERE project_id = $1")
+                    .bind(id).execute(&mut *tx).await.map_err(map_err)?;
+            }
             push_change!(tx, id, "project", "")?;
             tx.commit().await.map_err(map_err)?;
             Ok(project)

@@ -54,6 +54,15 @@ pub struct SiteRow {
     pub is_published: bool,
     pub active_deploy_id: Option<i64>,
     pub manifest_key: Option<String>,
+    /// The project's settings (`meta`); the edge reads `hsts` from it.
+    pub meta: super::Json<serde_json::Value>,
+}
+
+impl SiteRow {
+    /// The owner opted in to HSTS (`meta.hsts`).
+    pub fn hsts(&self) -> bool {
+        self.meta.get("hsts").and_then(serde_json::Value::as_bool) == Some(true)
+    }
 }
 
 /// A form submission as the edge records it.
@@ -159,6 +168,42 @@ impl Store {
              WHERE status = 'building' AND created_at < $3")
             .bind(INTERRUPTED_BUILD).bind(now()).bind(before)
             .execute(p).await.map(|r| r.rows_affected()).map_err(map_err))
+    }
+
+    /// Deploys that retention lets go, oldest first: per project, `ready` deploys beyond the
+    /// newest `keep` ready ones, and `failed` deploys finished before `failed_before`. The
+    /// active deploy and builds in progress are never among them.
+    pub async fn prunable_deploys(
+        &self,
+        keep: i64,
+        failed_before: DateTime<Utc>,
+    ) -> Result<Vec<Deploy>> {
+        let sql = format!(
+            "SELECT {DEPLOY_COLUMNS} FROM ( \
+               SELECT {DEPLOY_COLUMNS}, ROW_NUMBER() OVER (PARTITION BY project_id ORDER BY id DESC) AS newer \
+               FROM deploys WHERE status = 'ready') ranked \
+             WHERE newer > $1 \
+               AND NOT EXISTS (SELECT 1 FROM projects p WHERE p.active_deploy_id = ranked.id) \
+             UNION ALL \
+             SELECT {DEPLOY_COLUMNS} FROM deploys d \
+             WHERE status = 'failed' AND COALESCE(finished_at, created_at) < $2 \
+               AND NOT EXISTS (SELECT 1 FROM projects p WHERE p.active_deploy_id = d.id) \
+             ORDER BY id"
+        );
+        dispatch!(self, p => sqlx::query_as::<_, Deploy>(trusted(&sql))
+            .bind(keep).bind(failed_before)
+            .fetch_all(p).await.map_err(map_err))
+    }
+
+    /// Deletes a deploy's row unless it became active or is building meanwhile. Returns
+    /// whether it went. Its objects must be deleted first (see the control plane's
+    /// housekeeping), so no row ever points at missing objects.
+    pub async fn delete_deploy(&self, deploy_id: i64) -> Result<bool> {
+        dispatch!(self, p => sqlx::query(
+            "DELETE FROM deploys WHERE id = $1 AND status <> 'building' \
+             AND NOT EXISTS (SELECT 1 FROM projects WHERE active_deploy_id = $1)")
+            .bind(deploy_id)
+            .execute(p).await.map(|r| r.rows_affected() > 0).map_err(map_err))
     }
 
     /// A project's deploys, newest first.
@@ -285,7 +330,7 @@ impl Store {
 
     async fn site_where(&self, condition: &'static str, value: &str) -> Result<Option<SiteRow>> {
         let sql = format!(
-            "SELECT p.id AS project_id, p.slug, p.is_published, p.active_deploy_id, d.manifest_key \
+            "SELECT p.id AS project_id, p.slug, p.is_published, p.active_deploy_id, d.manifest_key, p.meta \
              FROM projects p LEFT JOIN deploys d ON d.id = p.active_deploy_id WHERE {condition}"
         );
         dispatch!(self, p => sqlx::query_as::<_, SiteRow>(trusted(&sql))

@@ -2,7 +2,7 @@
 
 use sqlx::types::Json;
 
-use super::{Result, Store, StoreError, Template, dispatch, map_err, now, trusted};
+use super::{Result, Store, StoreError, Template, dispatch, map_err, now, touched, trusted};
 use crate::snapshot::Snapshot;
 
 const TEMPLATE_COLUMNS: &str =
@@ -73,5 +73,45 @@ impl Store {
             .bind(name).bind(Json(snapshot)).bind(now()).bind(id)
             .fetch_optional(p).await.map_err(map_err))?
         .ok_or(StoreError::NotFound)
+    }
+
+    /// Records a template's thumbnail URL.
+    pub async fn set_template_thumbnail(&self, id: i64, url: &str) -> Result<()> {
+        touched(
+            dispatch!(self, p => sqlx::query("UPDATE templates SET thumbnail = $1, updated_at = $2 WHERE id = $3")
+            .bind(url).bind(now()).bind(id).execute(p).await.map(|r| r.rows_affected()).map_err(map_err))?,
+        )
+    }
+
+    /// Changes a template's name, category, description and published flag (admin screen).
+    pub async fn update_template_info(
+        &self,
+        id: i64,
+        info: &TemplateInfo<'_>,
+        is_published: bool,
+    ) -> Result<Template> {
+        let sql = format!(
+            "UPDATE templates SET name = $1, description = $2, category = $3, sort_order = $4, is_published = $5, updated_at = $6 \
+             WHERE id = $7 RETURNING {TEMPLATE_COLUMNS}"
+        );
+        dispatch!(self, p => sqlx::query_as::<_, Template>(trusted(&sql))
+            .bind(info.name).bind(info.description).bind(info.category).bind(info.sort_order)
+            .bind(is_published).bind(now()).bind(id)
+            .fetch_optional(p).await.map_err(map_err))?
+        .ok_or(StoreError::NotFound)
+    }
+
+    pub async fn reorder_template(&self, id: i64, order: i64) -> Result<()> {
+        touched(
+            dispatch!(self, p => sqlx::query("UPDATE templates SET sort_order = $1, updated_at = $2 WHERE id = $3")
+            .bind(order).bind(now()).bind(id).execute(p).await.map(|r| r.rows_affected()).map_err(map_err))?,
+        )
+    }
+
+    pub async fn delete_template(&self, id: i64) -> Result<()> {
+        touched(
+            dispatch!(self, p => sqlx::query("DELETE FROM templates WHERE id = $1")
+            .bind(id).execute(p).await.map(|r| r.rows_affected()).map_err(map_err))?,
+        )
     }
 }

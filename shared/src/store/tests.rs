@@ -599,3 +599,57 @@ dual_test!(
         assert_eq!(db.store.last_change_id().await.unwrap(), last + 1);
     }
 );
+
+dual_test!(
+    async fn retention_spares_the_active_and_building_deploys(db: TestDb) {
+        let owner = user(&db, "ana@example.com").await;
+        let p = project(&db, owner.id, "loja").await;
+        let other = project(&db, owner.id, "outra").await;
+        let mut ready = Vec::new();
+        for _ in 0..5 {
+            let d = db.store.create_deploy(p.id, None).await.unwrap();
+            db.store.finish_deploy(d.id, "m", 1, 1).await.unwrap();
+            ready.push(d.id);
+        }
+        let failed = db.store.create_deploy(p.id, None).await.unwrap();
+        db.store.fail_deploy(failed.id, "boom").await.unwrap();
+        let building = db.store.create_deploy(p.id, None).await.unwrap();
+        let elsewhere = db.store.create_deploy(other.id, None).await.unwrap();
+        db.store
+            .finish_deploy(elsewhere.id, "m", 1, 1)
+            .await
+            .unwrap();
+        // Roll back to the oldest: it stays although three newer ones are kept.
+        db.store.activate_deploy(p.id, ready[0]).await.unwrap();
+
+        let ids = |v: Vec<Deploy>| v.into_iter().map(|d| d.id).collect::<Vec<_>>();
+        let an_hour_ago = chrono::Utc::now() - Duration::hours(1);
+        assert_eq!(
+            ids(db.store.prunable_deploys(3, an_hour_ago).await.unwrap()),
+            vec![ready[1]],
+            "the failed build is too recent to go"
+        );
+        let soon = chrono::Utc::now() + Duration::hours(1);
+        assert_eq!(
+            ids(db.store.prunable_deploys(2, soon).await.unwrap()),
+            vec![ready[1], ready[2], failed.id]
+        );
+        assert!(db.store.delete_deploy(ready[1]).await.unwrap());
+        assert!(!db.store.delete_deploy(ready[0]).await.unwrap(), "active");
+        assert!(
+            !db.store.delete_deploy(building.id).await.unwrap(),
+            "building"
+        );
+        assert_eq!(
+            ids(db.store.list_deploys(p.id, 50).await.unwrap()),
+            vec![
+                building.id,
+                failed.id,
+                ready[4],
+                ready[3],
+                ready[2],
+                ready[0]
+            ]
+        );
+    }
+);
