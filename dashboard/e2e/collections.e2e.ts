@@ -173,8 +173,12 @@ describe('collections end to end', () => {
         await page.keyboard.press('Space');
         await page.waitForSelector('.field-row.is-dragging');
         await page.keyboard.press('ArrowDown');
-        // Drop only once the lifted row has moved over its neighbour.
-        await page.waitForFunction(() => /translate3d\(0px, [1-9]/.test(document.querySelector<HTMLElement>('.field-row.is-dragging')?.style.transform ?? ''));
+        // Drop only once the neighbour has made room (it moves up when the lifted row is over
+        // it, which is what the drop reads), not merely when the lifted row has moved.
+        await page.waitForFunction(() => {
+          const rows = document.querySelectorAll<HTMLElement>('.field-row');
+          return /translate3d\(0px, [1-9]/.test(rows[0]?.style.transform ?? '') && /translate3d\(0px, -[1-9]/.test(rows[1]?.style.transform ?? '');
+        });
         await page.keyboard.press('Space');
         await page.waitForSelector('.field-row.is-dragging', { state: 'detached' });
         const saved = await page.waitForSelector(byTestId('save-order'), { timeout: 3_000 }).catch(() => null);

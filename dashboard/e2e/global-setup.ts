@@ -1,9 +1,12 @@
 /**
- * Starts the real control plane for the end-to-end suite: a fresh SQLite database and data
- * directory in a temporary folder, every listener on port 0, and dashboard/dist served by
- * the control plane itself. The base URL is read from the server's own start-up line.
+ * Starts the real control plane and the edge for the end-to-end suite: a fresh SQLite database
+ * and data directory in a temporary folder, seeded first (`vitrine-control seed`: the block
+ * library and the templates), every listener on port 0, and dashboard/dist served by the
+ * control plane itself. Both processes share the database, the data directory and the platform
+ * domain, so a publish through the control plane reaches the edge through its change feed.
+ * The base URL and the edge's address are read from the servers' own start-up lines.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess, type SpawnOptions } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -15,21 +18,27 @@ import type { TestProject } from 'vitest/node';
 declare module 'vitest' {
   export interface ProvidedContext {
     baseURL: string;
+    /** The edge's visitor address (http://127.0.0.1:PORT); sites answer at {slug}.{platformDomain}. */
+    edgeURL: string;
+    platformDomain: string;
   }
 }
 
 const dashboardDir = fileURLToPath(new URL('..', import.meta.url));
-const LISTENING = /vitrine-control listening on (http:\/\/\S+)/;
+const CONTROL_LISTENING = /vitrine-control listening on (http:\/\/\S+)/;
+const EDGE_LISTENING = /vitrine-edge listening on (http:\/\/\S+) \(admin/;
+/** Preview sites answer at {slug}.PLATFORM_DOMAIN; the tests send that Host to the edge. */
+const PLATFORM_DOMAIN = 'e2e.localhost';
 const START_TIMEOUT_MS = 60_000;
 
-function waitForListening(child: ChildProcess, log: string[]): Promise<string> {
+function waitForListening(child: ChildProcess, log: string[], what: string, listening: RegExp): Promise<string> {
   return new Promise((resolvePromise, reject) => {
-    const failure = (reason: string) => reject(new Error(`${reason}\n--- control plane output ---\n${log.join('\n')}`));
+    const failure = (reason: string) => reject(new Error(`${reason}\n--- ${what} output ---\n${log.join('\n')}`));
     // A guard against a server that never prints its address, not a sleep.
     const timer = setTimeout(() => failure(`no "listening" line within ${START_TIMEOUT_MS} ms`), START_TIMEOUT_MS);
     const onLine = (line: string) => {
       log.push(line);
-      const match = LISTENING.exec(line);
+      const match = listening.exec(line);
       if (match?.[1]) {
         clearTimeout(timer);
         resolvePromise(match[1].replace(/\/$/, ''));
@@ -39,58 +48,99 @@ function waitForListening(child: ChildProcess, log: string[]): Promise<string> {
     if (child.stderr) createInterface({ input: child.stderr }).on('line', (line) => log.push(line));
     child.once('error', (error) => {
       clearTimeout(timer);
-      failure(`could not start the control plane: ${error.message}`);
+      failure(`could not start the ${what}: ${error.message}`);
     });
     child.once('exit', (code, signal) => {
       clearTimeout(timer);
-      failure(`the control plane exited early (code ${code}, signal ${signal})`);
+      failure(`the ${what} exited early (code ${code}, signal ${signal})`);
     });
   });
 }
 
+/** Runs `bin args` to completion (the seed), failing with its output when it fails. */
+function runToEnd(bin: string, args: string[], options: SpawnOptions, what: string): Promise<void> {
+  return new Promise((resolvePromise, reject) => {
+    const child = spawn(bin, args, { ...options, stdio: ['ignore', 'pipe', 'pipe'] });
+    const output: string[] = [];
+    child.stdout?.on('data', (chunk: Buffer) => output.push(chunk.toString()));
+    child.stderr?.on('data', (chunk: Buffer) => output.push(chunk.toString()));
+    child.once('error', (error) => reject(new Error(`could not run ${what}: ${error.message}`)));
+    child.once('exit', (code, signal) => {
+      if (code === 0) resolvePromise();
+      else reject(new Error(`${what} failed (code ${code}, signal ${signal})\n${output.join('')}`));
+    });
+  });
+}
+
+async function stop(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise<void>((done) => child.once('exit', () => done()));
+  child.kill('SIGTERM');
+  await exited;
+}
+
+function binary(variable: string, fallback: string, build: string): string {
+  const bin = resolve(dashboardDir, process.env[variable] ?? fallback);
+  if (!existsSync(bin)) throw new Error(`binary not found at ${bin}: run "${build}" or set ${variable}`);
+  return bin;
+}
+
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
-  const bin = resolve(dashboardDir, process.env.VITRINE_CONTROL_BIN ?? '../target/debug/vitrine-control');
-  if (!existsSync(bin)) {
-    throw new Error(`control plane binary not found at ${bin}: run "cargo build -p vitrine-control" or set VITRINE_CONTROL_BIN`);
-  }
+  const controlBin = binary('VITRINE_CONTROL_BIN', '../target/debug/vitrine-control', 'cargo build -p vitrine-control-plane --bin vitrine-control');
+  const edgeBin = binary('VITRINE_EDGE_BIN', '../target/debug/vitrine-edge', 'cargo build -p vitrine-edge --bin vitrine-edge');
   const distDir = join(dashboardDir, 'dist');
   if (!existsSync(join(distDir, 'index.html'))) {
     throw new Error(`${distDir}/index.html missing: run "npm run build" first`);
   }
 
   const dataDir = await mkdtemp(join(tmpdir(), 'vitrine-e2e-'));
-  const child = spawn(bin, ['serve'], {
+  const options: SpawnOptions = {
     cwd: dataDir,
-    stdio: ['ignore', 'pipe', 'pipe'],
     env: {
       ...process.env,
       VITRINE_DATABASE_URL: `sqlite://${join(dataDir, 'e2e.db')}?mode=rwc`,
       VITRINE_DATA_DIR: dataDir,
+      VITRINE_PLATFORM_DOMAIN: PLATFORM_DOMAIN,
       VITRINE_CONTROL_LISTEN: '127.0.0.1:0',
       VITRINE_EDGE_HTTP_LISTEN: '127.0.0.1:0',
       VITRINE_EDGE_HTTPS_LISTEN: '127.0.0.1:0',
       VITRINE_EDGE_ADMIN_LISTEN: '127.0.0.1:0',
       VITRINE_DASHBOARD_DIR: distDir,
+      // The seed creates an administrator; a fixed password keeps it from printing a random one.
+      VITRINE_ADMIN_PASSWORD: `e2e-admin-${process.pid}`,
     },
-  });
+  };
+  const children: ChildProcess[] = [];
+  const cleanUp = async () => {
+    for (const child of children) await stop(child);
+    await rm(dataDir, { recursive: true, force: true });
+  };
 
-  const log: string[] = [];
   let baseURL: string;
+  let edgeURL: string;
   try {
-    baseURL = await waitForListening(child, log);
+    // The library blocks the editor inserts (61) and the templates; `seed` migrates first.
+    await runToEnd(controlBin, ['seed'], options, 'vitrine-control seed');
+    const edge = spawn(edgeBin, ['serve'], { ...options, stdio: ['ignore', 'pipe', 'pipe'] });
+    children.push(edge);
+    edgeURL = await waitForListening(edge, [], 'edge', EDGE_LISTENING);
+    // The edge listens first, so the preview address the control plane shows is the real one.
+    const previewTemplate = `http://{slug}.${PLATFORM_DOMAIN}:${new URL(edgeURL).port}`;
+    const control = spawn(controlBin, ['serve'], {
+      ...options,
+      env: { ...options.env, VITRINE_PREVIEW_URL_TEMPLATE: previewTemplate },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    children.push(control);
+    baseURL = await waitForListening(control, [], 'control plane', CONTROL_LISTENING);
   } catch (error) {
-    child.kill('SIGKILL');
+    for (const child of children) child.kill('SIGKILL');
     await rm(dataDir, { recursive: true, force: true });
     throw error;
   }
   project.provide('baseURL', baseURL);
+  project.provide('edgeURL', edgeURL);
+  project.provide('platformDomain', PLATFORM_DOMAIN);
 
-  return async () => {
-    if (child.exitCode === null && child.signalCode === null) {
-      const exited = new Promise<void>((done) => child.once('exit', () => done()));
-      child.kill('SIGTERM');
-      await exited;
-    }
-    await rm(dataDir, { recursive: true, force: true });
-  };
+  return cleanUp;
 }

@@ -49,6 +49,11 @@ function Header() {
               </span>
             )}
             {user.is_business_admin && <NavLink to={paths.users}>{t('header.users')}</NavLink>}
+            {user.is_admin && (
+              <NavLink to={paths.erpBlocks} data-testid="header-erp-blocks">
+                {t('header.blocks')}
+              </NavLink>
+            )}
             <Link to={paths.logout} data-testid="logout-link">
               {t('header.logout')}
             </Link>

@@ -1,3 +1,4 @@
+import { DomainControls } from '../features/domains/components/DomainControls';
 import { DeployHistory } from '../features/publishing/components/DeployHistory';
 import { PublishStateButton } from '../features/publishing/components/PublishStateButton';
 import { ProjectOverviewRoute } from '../features/projects/routes/ProjectOverviewRoute';
@@ -5,11 +6,13 @@ import type { ProjectDetail } from '../lib/types';
 
 const state = (project: ProjectDetail) => <PublishStateButton project={project} />;
 const sections = (project: ProjectDetail) => <DeployHistory project={project} />;
+const domain = (project: ProjectDetail) => <DomainControls project={project} />;
 
 /**
  * "/project/{id}" as the app shows it: the projects feature's overview with the publishing
- * feature's state button (Publish / Unpublish modals) and deploy history.
+ * feature's state button (Publish / Unpublish modals) and deploy history, and the domains
+ * feature's controls beside the domain (Configure domain / Remove domain modals, certificate).
  */
 export function ProjectOverviewPage() {
-  return <ProjectOverviewRoute state={state} sections={sections} />;
+  return <ProjectOverviewRoute state={state} domain={domain} sections={sections} />;
 }

@@ -30,6 +30,8 @@ export const paths = {
   projectRedirectEdit: 'edit/:redirectId',
   projectFormHistory: '/project/:projectId/form-history',
   page: '/project/:projectId/:pageId',
+  /** Administrator screens (admin only, RequireAdmin). */
+  erpBlocks: '/erp/blocks',
 } as const;
 
 export const links = {

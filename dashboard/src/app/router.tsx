@@ -15,7 +15,6 @@ import { TableEditRoute } from '../features/collections/routes/TableEditRoute';
 import { TablesRoute } from '../features/collections/routes/TablesRoute';
 import { MobileRoute } from '../features/mobile/routes/MobileRoute';
 import { FormHistoryRoute } from '../features/form-history/routes/FormHistoryRoute';
-import { PageSettingsRoute } from '../features/pages/routes/PageSettingsRoute';
 import { DashboardRoute } from '../features/projects/routes/DashboardRoute';
 import { NewProjectRoute } from '../features/projects/routes/NewProjectRoute';
 import { ProjectEditRoute } from '../features/projects/routes/ProjectEditRoute';
@@ -24,6 +23,7 @@ import { Layout } from './Layout';
 import { NotFoundRoute } from './NotFoundRoute';
 import { ProjectOverviewPage } from './ProjectOverviewPage';
 import { paths } from './paths';
+import { RequireAdmin } from './RequireAdmin';
 import { RequireAuth } from './RequireAuth';
 
 /**
@@ -74,7 +74,22 @@ export const router = createBrowserRouter([
             ],
           },
           { path: paths.projectFormHistory, element: <FormHistoryRoute /> },
-          { path: paths.page, element: <PageSettingsRoute /> },
+          {
+            path: paths.page,
+            // The editor is the heaviest screen (canvas, drag and drop, rich text, code editors):
+            // its own chunk, fetched when the route is first visited.
+            lazy: async () => ({ Component: (await import('./PageEditorPage')).PageEditorPage }),
+          },
+          {
+            element: <RequireAdmin />,
+            children: [
+              {
+                path: paths.erpBlocks,
+                // Only administrators open it: its own chunk, kept out of everyone's first load.
+                lazy: async () => ({ Component: (await import('../features/block-admin/routes/BlockAdminRoute')).BlockAdminRoute }),
+              },
+            ],
+          },
           { path: '*', element: <NotFoundRoute /> },
         ],
       },

@@ -142,6 +142,12 @@ export async function apiText(url: string, options: RequestOptions = {}): Promis
   return response.text();
 }
 
+/** Call whose successful body is binary (an image); failures carry the server's text. */
+export async function apiBlob(url: string, options: RequestOptions = {}): Promise<Blob> {
+  const response = await send(url, options);
+  return response.blob();
+}
+
 /** A message to show for any thrown value. */
 export function errorMessage(error: unknown): string {
   if (error instanceof Error) return error.message;

@@ -22,4 +22,6 @@ export const queryKeys = {
     ['projects', projectId, 'form-history', page, limit] as const,
   /** A project's deploy history; under the project's key, so refreshing the project refreshes it. */
   deploys: (projectId: number) => ['projects', projectId, 'deploys'] as const,
+  /** The block library and the user's My Blocks (GET /api/blocks). */
+  blocks: ['blocks'] as const,
 };

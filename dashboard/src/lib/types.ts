@@ -47,6 +47,8 @@ export interface ProjectMeta {
   conversionApiAccessToken?: string;
   conversionApiPixelId?: string;
   formHistoryOrderBy?: 'created_at' | '-created_at';
+  /** Opt-in Strict-Transport-Security on the custom domain. */
+  hsts?: boolean;
 }
 
 export interface Project {
@@ -79,9 +81,24 @@ export interface TableSummary {
   slug: string;
 }
 
+export type CertificateStatus = 'pending' | 'issued' | 'failing';
+
+/** The TLS certificate of the project's custom domain, as the edge obtains and renews it. */
+export interface Certificate {
+  domain: string;
+  status: CertificateStatus;
+  expires_at: string | null;
+  last_error: string | null;
+  /** Failed attempts in a row. */
+  failures: number;
+  next_attempt_at: string | null;
+}
+
 export interface ProjectDetail extends Project {
   pages: PageSummary[];
   tables: TableSummary[];
+  /** Null while no certificate was asked for (no verified domain yet). */
+  certificate?: Certificate | null;
 }
 
 export interface Page {

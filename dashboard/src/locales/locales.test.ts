@@ -19,6 +19,7 @@ describe('i18n catalogues', () => {
     expect(en.validation.projectNameRequired).toBe('Project name is required');
     expect(en.validation.slugInvalid).toBe('Slug must contain only letters, numbers and dashes');
     expect(en.validation.invalidDomain).toBe('invalid domain');
+    expect(en.domains.proxyNote).toContain('If a CDN proxy is used it must be off.');
     expect(ptBR.auth.forgot.sent).toBe('mensagem enviada');
     expect(en.auth.newPassword.done).toBe('New password successfully set');
     expect(en.templates.saved).toBe('Template sucessfully saved');
@@ -29,6 +30,18 @@ describe('i18n catalogues', () => {
     expect(en.records.bulkDeleted).toBe('Selected posts successfully deleted.');
     expect(ptBR.records.form.imageOnly).toBe('Erro: envie somente imagens em JPG ou PNG.');
     expect(en.collections.fields.saveOrder).toBe('Save order');
+    expect(en.editor.topbar.savedAt).toBe('Saved {{time}}');
+    expect(en.editor.topbar.saveChanges).toBe('Save changes');
+    expect(en.editor.topbar.saving).toBe('Saving...');
+    expect(en.editor.block.confirmRemove).toBe('Remove block?');
+    expect(ptBR.editor.imageOnly).toBe('Erro: envie somente imagens em JPG ou PNG.');
+    expect(en.editor.table.duplicate).toBe('the column ID already exists');
+    for (const catalogue of [en, ptBR]) {
+      expect(catalogue.editor.source.xVarsError).toBe('x-vars error: ');
+      expect(catalogue.editor.source.nameRequired).toBe('Block Name is required');
+      expect(catalogue.editor.source.nameExists).toBe('Block Name already exists');
+      expect(catalogue.editor.source.saved).toBe('saved!');
+    }
     expect(en.collections.validation).toEqual({
       nameRequired: 'Name is required',
       pluralRequired: 'Plural is required',

@@ -2,27 +2,38 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiJson } from '../../../lib/api-client';
 import { queryKeys } from '../../../lib/query-keys';
 import type { Page } from '../../../lib/types';
+import type { PageBlock, PageMeta } from '../types';
 
+/** Any subset of the page's fields; the editor's autosave sends blocks and their output too. */
 export interface UpdatePageInput {
   id: number;
-  name: string;
-  slug: string;
-  description: string;
+  name?: string;
+  slug?: string;
+  description?: string;
+  image?: string | null;
+  meta?: PageMeta;
+  table_id?: number | null;
+  blocks?: PageBlock[];
+  /** The rendered HTML of all blocks, joined. */
+  output?: string;
 }
 
 export function updatePage({ id, ...body }: UpdatePageInput): Promise<Page> {
   return apiJson<Page>(`/api/page/${id}`, { method: 'POST', body });
 }
 
-/** Saving a page changes the page and the project's page list. */
+/**
+ * Saving a page changes the page and the project's page list. The page's own cache entry is
+ * replaced with the answer rather than refetched (the editor would otherwise download the
+ * blocks it just sent).
+ */
 export function useUpdatePage() {
   const client = useQueryClient();
   return useMutation({
     mutationFn: updatePage,
-    onSuccess: (page) =>
-      Promise.all([
-        client.invalidateQueries({ queryKey: queryKeys.page(page.project_id, page.id) }),
-        client.invalidateQueries({ queryKey: queryKeys.project(page.project_id), exact: true }),
-      ]),
+    onSuccess: (page) => {
+      client.setQueryData(queryKeys.page(page.project_id, page.id), page);
+      return client.invalidateQueries({ queryKey: queryKeys.project(page.project_id), exact: true });
+    },
   });
 }

@@ -11,6 +11,7 @@ import type { PageSummary, ProjectDetail } from '../../../lib/types';
 import { useCreatePage } from '../api/create-page';
 import { useDeletePage } from '../api/delete-page';
 import { useDeleteProject } from '../api/delete-project';
+import { HstsToggle } from '../components/HstsToggle';
 import { PageList } from '../components/PageList';
 import { SaveTemplateModal } from '../components/SaveTemplateModal';
 import { StateBadge } from '../components/StateBadge';
@@ -23,6 +24,8 @@ import { useProjectId, useProjectOrLeave } from '../components/use-project-route
 export interface OverviewSlots {
   /** Renders the project's state (the publishing feature makes it open Publish / Unpublish). */
   state?: (project: ProjectDetail) => ReactNode;
+  /** Shown beside the domain (the domains feature: verified state, certificate, Configure / Remove). */
+  domain?: (project: ProjectDetail) => ReactNode;
   /** Sections shown below the details (the deploy history). */
   sections?: (project: ProjectDetail) => ReactNode;
 }
@@ -106,8 +109,19 @@ function Overview({ project, slots }: { project: ProjectDetail; slots: OverviewS
       <dl className="card details" data-testid="project-details">
         <div>
           <dt>{t('project.domain')}</dt>
-          <dd data-testid="project-domain">{project.domain ?? <span className="muted">{t('project.noDomain')}</span>}</dd>
+          <dd>
+            <span data-testid="project-domain">{project.domain ?? <span className="muted">{t('project.noDomain')}</span>}</span>
+            {slots.domain?.(project)}
+          </dd>
         </div>
+        {project.domain && project.meta.verified && project.meta.verifiedDomain === project.domain && (
+          <div>
+            <dt>{t('project.hsts.title')}</dt>
+            <dd>
+              <HstsToggle project={project} />
+            </dd>
+          </div>
+        )}
         <div>
           <dt>{t('project.previewSlug')}</dt>
           <dd>

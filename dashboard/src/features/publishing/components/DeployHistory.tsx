@@ -11,7 +11,7 @@ import { useDeploys } from '../api/get-deploys';
 import { formatBytes } from '../lib/format-bytes';
 import type { Deploy } from '../types';
 import { PublishModal } from './PublishModal';
-import { ResponseBox } from './ResponseBox';
+import { ResponseBox } from '../../../components/ResponseBox';
 
 interface Props {
   project: Pick<Project, 'id' | 'name' | 'token' | 'domain' | 'preview_url' | 'is_published'>;

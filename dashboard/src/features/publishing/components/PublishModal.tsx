@@ -3,7 +3,7 @@ import { Modal } from '../../../components/Modal';
 import type { Project } from '../../../lib/types';
 import { usePublishProject } from '../api/publish-project';
 import { useDeployProgress } from '../lib/deploy-progress';
-import { ResponseBox } from './ResponseBox';
+import { ResponseBox } from '../../../components/ResponseBox';
 import { siteAddress } from './address';
 
 interface Props {

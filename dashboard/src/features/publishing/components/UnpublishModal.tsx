@@ -2,7 +2,7 @@ import { useTranslation } from 'react-i18next';
 import { Modal } from '../../../components/Modal';
 import type { Project } from '../../../lib/types';
 import { useUnpublishProject } from '../api/unpublish-project';
-import { ResponseBox } from './ResponseBox';
+import { ResponseBox } from '../../../components/ResponseBox';
 import { siteAddress } from './address';
 
 interface Props {

@@ -1,9 +1,9 @@
 /**
- * The "Response" box of failed deploys and unpublishes (spec 1 §8): the server's answer
+ * The "Response" box of failed deploys, unpublishes and domain removals (spec 1 §8): the server's answer
  * serialized as it came, status included. The fetch wrapper has already parsed the JSON error
  * body into an ApiError; this puts its fields back in the body's own shape.
  */
-import { ApiError } from '../../../lib/api-client';
+import { ApiError } from './api-client';
 
 export function serializeResponse(error: unknown): string {
   if (error instanceof ApiError) {

@@ -1,0 +1,219 @@
+/**
+ * The page editor's canvas in chromium, against a fake API (page.route): 50 blocks, a field
+ * edit timed from the input event to the canvas DOM, the sandbox keeping block code away from
+ * the dashboard, drag and drop from the library into the iframe and of a block's handle.
+ */
+import type { Browser, Frame, Page, Route } from 'playwright-core';
+import { preview, type PreviewServer } from 'vite';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { byTestId, launchBrowser } from './support';
+
+interface Block {
+  uid: string;
+  block_id: number;
+  name: string;
+  template: string;
+  css: string;
+  js: string;
+  vars: { name: string; type: string; label?: string; value: unknown }[];
+}
+
+const blocks: Block[] = Array.from({ length: 50 }, (_, i) => ({
+  uid: `b-${String(i).padStart(3, '0')}`,
+  block_id: 1,
+  name: `Bloco ${i}`,
+  template: '<section><h2>{{ title }}</h2></section>',
+  css: 'section{padding:30px;border-bottom:1px solid #ddd}',
+  js: '',
+  vars: [{ name: 'title', type: 'text', label: 'Título', value: `Título ${i}` }],
+}));
+
+/** A block whose script tries to reach the dashboard and reports what happened. */
+const probe: Block = {
+  uid: 'b-probe',
+  block_id: 2,
+  name: 'Probe',
+  template: '<section id="probe">{{ title }}</section>',
+  css: '',
+  js: `var out = [];
+try { out.push(parent.document.title ? 'parent-dom' : 'parent-dom-empty'); } catch (e) { out.push('parent-blocked'); }
+try { out.push('cookie:' + document.cookie); } catch (e) { out.push('cookie-blocked'); }
+try { localStorage.setItem('x', '1'); out.push('storage'); } catch (e) { out.push('storage-blocked'); }
+document.getElementById('probe').setAttribute('data-result', out.join(' '));`,
+  vars: [{ name: 'title', type: 'text', value: 'probe' }],
+};
+
+const library = {
+  categories: [
+    {
+      id: 1,
+      key: 'elements',
+      name: 'Elements',
+      icon: '',
+      order: 1,
+      blocks: [
+        {
+          id: 12,
+          uid: 'elements/button',
+          name: 'Botão',
+          image: null,
+          keywords: 'button',
+          category_id: 1,
+          order: 1,
+          template: `<div class="btn" x-vars='[{"name":"label","type":"text","value":"Clique"}]'><a href="https://example.com/">{{ label }}</a></div>`,
+          css: '.btn{padding:20px;background:#eef}',
+          js: '',
+        },
+      ],
+    },
+  ],
+  my_blocks: [],
+};
+
+const escape = (text: string) => text.replace(/[&<>]/g, (c) => `&#${c.charCodeAt(0)};`);
+
+/** The render API, enough of it: `{{ name }}` replaced by the variable's value. */
+function renderBlock(block: Block) {
+  return { uid: block.uid, html: block.template.replace(/\{\{\s*(\w+)\s*\}\}/g, (_, name: string) => escape(String(block.vars.find((v) => v.name === name)?.value ?? ''))) };
+}
+
+let server: PreviewServer;
+let baseURL: string;
+let browser: Browser;
+let page: Page;
+let saves: unknown[];
+
+async function answer(route: Route, pageBlocks: Block[]) {
+  const request = route.request();
+  const url = new URL(request.url());
+  const json = (body: unknown, status = 200) => route.fulfill({ status, contentType: 'application/json', body: JSON.stringify(body) });
+  switch (`${request.method()} ${url.pathname}`) {
+    case 'GET /api/user':
+      return json({ id: 1, name: 'Ana', email: 'ana@example.com', language: 'pt-BR', currency: 'BRL', business_id: null, is_admin: false, is_business_admin: false, permissions: {}, created_at: '' });
+    case 'GET /api/projects/7':
+      return json({
+        id: 7, name: 'Loja', slug: 'loja', domain: null, token: 't', uuid: 'u', is_published: false, thumbnail: null, created_at: '', updated_at: '', preview_url: '', meta: {},
+        pages: [{ id: 3, name: 'Início', slug: '/', table_id: null, is_home: true, updated_at: '' }],
+        tables: [],
+      });
+    case 'GET /api/project/7/page/3':
+      return json({ id: 3, project_id: 7, name: 'Início', slug: '/', description: '', image: null, meta: {}, output: '', blocks: pageBlocks, table_id: null, is_home: true, created_at: '', updated_at: '' });
+    case 'GET /api/blocks':
+      return json(library);
+    case 'POST /api/project/7/render': {
+      const body = request.postDataJSON() as { blocks: Block[] };
+      return json({ head: '<style>body{margin:0;font-family:sans-serif}</style>', blocks: body.blocks.map(renderBlock) });
+    }
+    case 'POST /api/page/3':
+      saves.push(request.postDataJSON());
+      return json({ id: 3, project_id: 7 });
+    default:
+      return json({ error: 'test', message: `unexpected ${request.method()} ${url.pathname}` }, 599);
+  }
+}
+
+async function openEditor(pageBlocks: Block[] = blocks): Promise<Frame> {
+  await page.route('**/api/**', (route) => answer(route, pageBlocks));
+  await page.goto(`${baseURL}project/7/3`);
+  const handle = await page.waitForSelector(byTestId('canvas-iframe'));
+  const frame = await handle.contentFrame();
+  if (!frame) throw new Error('no canvas frame');
+  await frame.waitForSelector(`[data-vt-uid="${pageBlocks[pageBlocks.length - 1]?.uid}"]`);
+  return frame;
+}
+
+const order = (frame: Frame) => frame.$$eval('[data-vt-uid]', (els) => els.map((el) => el.getAttribute('data-vt-uid')));
+
+beforeAll(async () => {
+  server = await preview({ logLevel: 'silent', preview: { port: 0, host: '127.0.0.1', strictPort: true } });
+  baseURL = server.resolvedUrls?.local[0] ?? '';
+  browser = await launchBrowser();
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+beforeEach(async () => {
+  saves = [];
+  const context = await browser.newContext({ viewport: { width: 1600, height: 1000 } });
+  page = await context.newPage();
+  return () => context.close();
+});
+
+describe('editor canvas in a browser', () => {
+  it('shows a field edit in the canvas within 100 ms on a 50-block page', async () => {
+    const frame = await openEditor();
+    expect(await frame.locator('[data-vt-uid]').count()).toBe(50);
+    await frame.locator('[data-vt-uid="b-025"] h2').click();
+    await page.waitForSelector(byTestId('var-title'));
+    await frame.evaluate(() => {
+      const times: number[] = [];
+      (window as unknown as { changes: number[] }).changes = times;
+      new MutationObserver(() => times.push(Date.now())).observe(document.getElementById('vt-canvas') as HTMLElement, { childList: true, subtree: true, characterData: true });
+    });
+    await page.evaluate(() => {
+      const times: number[] = [];
+      (window as unknown as { inputs: number[] }).inputs = times;
+      document.addEventListener('input', () => times.push(Date.now()), true);
+    });
+    await page.locator(`${byTestId('var-title')} input`).click();
+    for (let i = 0; i < 10; i += 1) {
+      await page.keyboard.type('x');
+      await frame.waitForFunction((n) => document.querySelector('[data-vt-uid="b-025"] h2')?.textContent?.endsWith('x'.repeat(n)), i + 1);
+    }
+    const inputs = await page.evaluate(() => (window as unknown as { inputs: number[] }).inputs);
+    const changes = await frame.evaluate(() => (window as unknown as { changes: number[] }).changes);
+    const delays = inputs.map((at) => (changes.find((change) => change >= at) ?? Infinity) - at).sort((a, b) => a - b);
+    expect(delays).toHaveLength(10);
+    expect(delays[Math.floor(delays.length / 2)]).toBeLessThan(100);
+    expect(await frame.locator('[data-vt-uid="b-025"] h2').textContent()).toBe(`Título 25${'x'.repeat(10)}`);
+  });
+
+  it('runs block code on an opaque origin, away from the dashboard', async () => {
+    const frame = await openEditor([probe]);
+    expect(await page.locator(byTestId('canvas-iframe')).getAttribute('sandbox')).toBe('allow-scripts');
+    await frame.waitForSelector('#probe[data-result]');
+    expect(await frame.getAttribute('#probe', 'data-result')).toBe('parent-blocked cookie-blocked storage-blocked');
+  });
+
+  it('selects a clicked block, and links in blocks do not navigate the canvas', async () => {
+    await page.route('https://example.com/**', (route) => route.abort());
+    const frame = await openEditor([probe, { ...probe, uid: 'b-link', name: 'Link', template: '<a id="go" style="display:block;padding:40px" href="https://example.com/">go</a>', js: '' }]);
+    await frame.click('#go');
+    expect(await page.locator(byTestId('block-name')).textContent()).toBe('Link');
+    expect(await frame.evaluate(() => document.getElementById('vt-canvas') !== null)).toBe(true);
+    expect(await frame.getAttribute('[data-vt-uid="b-link"]', 'class')).toContain('vt-selected');
+  });
+
+  it('inserts a library block where it is dropped over the iframe, and moves a block by its handle', async () => {
+    const frame = await openEditor(blocks.slice(0, 6));
+    const item = (await page.locator(`${byTestId('category-elements')} .library-block-drag`).boundingBox())!;
+    const canvas = (await page.locator(byTestId('canvas-iframe')).boundingBox())!;
+    const second = (await page.locator(`${byTestId('block-handle')}[data-uid="b-001"]`).boundingBox())!;
+    await page.mouse.move(item.x + 20, item.y + 10);
+    await page.mouse.down();
+    await page.mouse.move(item.x + 40, item.y + 30, { steps: 5 });
+    // Just above the middle of the second block: the new block goes before it.
+    await page.mouse.move(canvas.x + 300, second.y + 8, { steps: 10 });
+    expect(await page.locator(byTestId('drop-line')).count()).toBe(1);
+    await page.mouse.up();
+    await frame.waitForFunction(() => document.querySelectorAll('[data-vt-uid]').length === 7);
+    const after = await order(frame);
+    expect(after.slice(0, 1)).toEqual(['b-000']);
+    expect(after[1]).toMatch(/^b-[0-9a-f]{8}$/);
+    expect(await page.locator(byTestId('block-name')).textContent()).toBe('Botão');
+
+    // Drag the first block's handle to the bottom of the page.
+    const handle = (await page.locator(`${byTestId('block-handle')}[data-uid="b-000"]`).boundingBox())!;
+    await page.mouse.move(handle.x + 5, handle.y + 5);
+    await page.mouse.down();
+    await page.mouse.move(handle.x + 5, handle.y + 30, { steps: 5 });
+    await page.mouse.move(handle.x + 5, canvas.y + canvas.height - 5, { steps: 10 });
+    await page.mouse.up();
+    await frame.waitForFunction(() => document.querySelector('[data-vt-uid]')?.getAttribute('data-vt-uid') !== 'b-000');
+    expect((await order(frame)).at(-1)).toBe('b-000');
+    expect(await page.locator(byTestId('save-state')).getAttribute('data-state')).toBe('dirty');
+  });
+});

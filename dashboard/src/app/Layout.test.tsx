@@ -1,0 +1,36 @@
+// @vitest-environment jsdom
+import { screen } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import type { User } from '../lib/types';
+import { mockApi, renderRoutes } from '../testing/render-route';
+import { Layout } from './Layout';
+
+const user = (isAdmin: boolean): User => ({
+  id: 1,
+  name: 'Ana',
+  email: 'ana@example.com',
+  language: 'pt-BR',
+  currency: 'BRL',
+  business_id: null,
+  is_admin: isAdmin,
+  is_business_admin: false,
+  permissions: {},
+  created_at: '2025-01-01T00:00:00Z',
+});
+
+const routes = [{ element: <Layout />, children: [{ path: '/', element: <p>home</p> }] }];
+
+describe('header', () => {
+  it('links administrators to the block library', async () => {
+    mockApi({ 'GET /api/user': () => ({ json: user(true) }) });
+    renderRoutes(routes, '/');
+    expect((await screen.findByTestId('header-erp-blocks')).getAttribute('href')).toBe('/erp/blocks');
+  });
+
+  it('shows no block library link to other users', async () => {
+    mockApi({ 'GET /api/user': () => ({ json: user(false) }) });
+    renderRoutes(routes, '/');
+    await screen.findByTestId('header-email');
+    expect(screen.queryByTestId('header-erp-blocks')).toBeNull();
+  });
+});

@@ -1,0 +1,194 @@
+import { useState, type FormEvent } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Alert } from '../../../components/Alert';
+import { PageLoader } from '../../../components/PageLoader';
+import { errorMessage } from '../../../lib/api-client';
+import { useExportBlock } from '../api/export-block';
+import { useExportBlocks } from '../api/export-blocks';
+import { useExportCategories } from '../api/export-categories';
+import { useLibrary } from '../api/get-library';
+import { useSearchBlocks } from '../api/search-blocks';
+import { useTruncateLibrary } from '../api/truncate-library';
+import { exportText } from '../lib/block-form';
+import { DEFAULT_SCREENSHOT, parseScreenshotSize } from '../lib/screenshot';
+import type { LibraryBlock, LibraryCategory, ScreenshotOptions } from '../types';
+import { BlockFormModal } from './BlockFormModal';
+import { BlockTable } from './BlockRow';
+import { CategoryFormModal } from './CategoryFormModal';
+import { CategorySection } from './CategorySection';
+import { ExportModal, type ExportFile } from './ExportModal';
+import { ImportModal } from './ImportModal';
+import { toastFailure, toastOk, toastOutcome } from './admin-toasts';
+
+type Dialog =
+  | { type: 'block'; block: LibraryBlock | null }
+  | { type: 'category'; category: LibraryCategory | null }
+  | { type: 'import'; kind: 'categories' | 'blocks' }
+  | { type: 'export'; title: string; files: ExportFile[] };
+
+/** The administrator's block library (spec 2 §2 "Admin blocks screen"). */
+export function BlockAdminScreen() {
+  const { t } = useTranslation();
+  const library = useLibrary();
+  const [searched, setSearched] = useState<string | null>(null);
+  const search = useSearchBlocks(searched);
+  const truncate = useTruncateLibrary();
+  const exportOne = useExportBlock();
+  const exportCategories = useExportCategories();
+  const exportBlocks = useExportBlocks();
+  const [dialog, setDialog] = useState<Dialog | null>(null);
+  const [term, setTerm] = useState('');
+  const [sizeText, setSizeText] = useState(`${DEFAULT_SCREENSHOT.width},${DEFAULT_SCREENSHOT.height}`);
+  const [trim, setTrim] = useState(DEFAULT_SCREENSHOT.trim);
+  const close = () => setDialog(null);
+
+  if (library.isPending) return <PageLoader />;
+  if (library.isError) return <Alert testId="block-admin-error">{errorMessage(library.error)}</Alert>;
+
+  const categories = [...library.data.categories].sort((a, b) => a.order - b.order || a.id - b.id);
+  const size = parseScreenshotSize(sizeText);
+  const screenshot: ScreenshotOptions = { ...(size ?? DEFAULT_SCREENSHOT), trim };
+  const editBlock = (block: LibraryBlock) => setDialog({ type: 'block', block });
+  const exportBlock = (block: LibraryBlock) =>
+    exportOne.mutate(block.id, {
+      onSuccess: (data) => {
+        toastOk(t);
+        setDialog({ type: 'export', title: block.name, files: [{ filename: `block-${block.id}.json`, text: exportText(data) }] });
+      },
+      onError: (failure) => toastFailure(t, failure),
+    });
+  const exportAll = () =>
+    Promise.all([exportCategories.mutateAsync(), exportBlocks.mutateAsync()]).then(
+      ([allCategories, allBlocks]) => {
+        toastOk(t);
+        setDialog({
+          type: 'export',
+          title: t('blockAdmin.export.all'),
+          files: [
+            { filename: 'categories.json', text: exportText(allCategories) },
+            { filename: 'blocks.json', text: exportText(allBlocks) },
+          ],
+        });
+      },
+      (failure: unknown) => toastFailure(t, failure),
+    );
+  const submitSearch = (event: FormEvent) => {
+    event.preventDefault();
+    setSearched(term.trim() || null);
+  };
+  const tableProps = { categories, screenshot, onEdit: editBlock, onExport: exportBlock };
+
+  return (
+    <div className="page" data-testid="block-admin">
+      <header className="page-header">
+        <h1>{t('blockAdmin.title')}</h1>
+        <div className="button-row">
+          <button
+            type="button"
+            className="button button-primary"
+            disabled={categories.length === 0}
+            title={categories.length === 0 ? t('blockAdmin.block.needsCategory') : undefined}
+            onClick={() => setDialog({ type: 'block', block: null })}
+            data-testid="block-new"
+          >
+            {t('blockAdmin.block.new')}
+          </button>
+          <button type="button" className="button" onClick={() => setDialog({ type: 'category', category: null })} data-testid="category-new">
+            {t('blockAdmin.category.new')}
+          </button>
+          <button type="button" className="button" onClick={() => setDialog({ type: 'import', kind: 'categories' })} data-testid="import-categories-open">
+            {t('blockAdmin.import.categories')}
+          </button>
+          <button type="button" className="button" onClick={() => setDialog({ type: 'import', kind: 'blocks' })} data-testid="import-blocks-open">
+            {t('blockAdmin.import.blocks')}
+          </button>
+          <button type="button" className="button" onClick={() => void exportAll()} data-testid="export-all">
+            {t('blockAdmin.export.all')}
+          </button>
+          <button
+            type="button"
+            className="button button-danger"
+            disabled={truncate.isPending}
+            data-testid="truncate"
+            onClick={() => {
+              if (window.confirm(t('blockAdmin.confirmTruncate'))) truncate.mutate(undefined, toastOutcome(t));
+            }}
+          >
+            {t('blockAdmin.truncate')}
+          </button>
+        </div>
+      </header>
+
+      <div className="button-row">
+        <form onSubmit={submitSearch} className="button-row" role="search">
+          <input
+            type="search"
+            value={term}
+            placeholder={t('blockAdmin.search.placeholder')}
+            aria-label={t('blockAdmin.search.placeholder')}
+            onChange={(event) => setTerm(event.target.value)}
+            data-testid="block-search"
+          />
+          <button type="submit" className="button" data-testid="block-search-submit">
+            {t('blockAdmin.search.submit')}
+          </button>
+          {searched !== null && (
+            <button
+              type="button"
+              className="button"
+              onClick={() => {
+                setSearched(null);
+                setTerm('');
+              }}
+              data-testid="block-search-clear"
+            >
+              {t('blockAdmin.search.clear')}
+            </button>
+          )}
+        </form>
+        <label className="checkbox-row">
+          {t('blockAdmin.screenshot.size')}{' '}
+          <input value={sizeText} onChange={(event) => setSizeText(event.target.value)} className="var-small" data-testid="screenshot-size" />
+        </label>
+        <label className="checkbox">
+          <input type="checkbox" checked={trim} onChange={(event) => setTrim(event.target.checked)} data-testid="screenshot-trim" />{' '}
+          {t('blockAdmin.screenshot.trim')}
+        </label>
+      </div>
+      {!size && <Alert testId="screenshot-size-invalid">{t('blockAdmin.screenshot.sizeInvalid')}</Alert>}
+
+      {searched !== null ? (
+        <section className="card table-card" data-testid="block-search-results">
+          {search.isError && <Alert testId="block-search-error">{errorMessage(search.error)}</Alert>}
+          {search.data && (
+            <>
+              <h2 className="section-title">{t('blockAdmin.search.results', { n: search.data.length })}</h2>
+              <BlockTable blocks={search.data} {...tableProps} />
+            </>
+          )}
+        </section>
+      ) : categories.length === 0 ? (
+        <p className="card empty muted" data-testid="block-admin-empty">
+          {t('blockAdmin.empty')}
+        </p>
+      ) : (
+        categories.map((category) => (
+          <CategorySection
+            key={category.id}
+            category={category}
+            categories={categories}
+            screenshot={screenshot}
+            onEdit={(chosen) => setDialog({ type: 'category', category: chosen })}
+            onEditBlock={editBlock}
+            onExportBlock={exportBlock}
+          />
+        ))
+      )}
+
+      {dialog?.type === 'block' && <BlockFormModal block={dialog.block} categories={categories} onClose={close} />}
+      {dialog?.type === 'category' && <CategoryFormModal category={dialog.category} onClose={close} />}
+      {dialog?.type === 'import' && <ImportModal kind={dialog.kind} onClose={close} />}
+      {dialog?.type === 'export' && <ExportModal title={dialog.title} files={dialog.files} onClose={close} />}
+    </div>
+  );
+}

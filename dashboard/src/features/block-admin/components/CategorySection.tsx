@@ -1,0 +1,62 @@
+import { useTranslation } from 'react-i18next';
+import { useDeleteCategory } from '../api/delete-category';
+import { useReorderCategory } from '../api/reorder-category';
+import { svgImageSrc } from '../lib/block-form';
+import type { LibraryBlock, LibraryCategory, ScreenshotOptions } from '../types';
+import { BlockTable } from './BlockRow';
+import { OrderInput } from './OrderInput';
+import { toastOutcome } from './admin-toasts';
+
+interface Props {
+  category: LibraryCategory;
+  categories: LibraryCategory[];
+  screenshot: ScreenshotOptions;
+  onEdit: (category: LibraryCategory) => void;
+  onEditBlock: (block: LibraryBlock) => void;
+  onExportBlock: (block: LibraryBlock) => void;
+}
+
+/** A category: icon, name, order, edit, delete (only when it has no blocks), and its blocks. */
+export function CategorySection({ category, categories, screenshot, onEdit, onEditBlock, onExportBlock }: Props) {
+  const { t } = useTranslation();
+  const reorder = useReorderCategory();
+  const remove = useDeleteCategory();
+  const icon = svgImageSrc(category.icon);
+  const empty = category.blocks.length === 0;
+  const sorted = [...category.blocks].sort((a, b) => a.order - b.order || a.id - b.id);
+  return (
+    <section className="card table-card" data-testid={`category-${category.id}`}>
+      <header className="page-header">
+        <h2 className="section-title">
+          {icon && <img src={icon} alt="" width={20} height={20} data-testid="category-icon-image" />} {category.name}{' '}
+          <span className="badge badge-muted">{category.blocks.length}</span>
+        </h2>
+        <div className="button-row">
+          <OrderInput
+            value={category.order}
+            label={t('blockAdmin.order')}
+            testId="category-reorder"
+            disabled={reorder.isPending}
+            onCommit={(order) => reorder.mutate({ id: category.id, order }, toastOutcome(t))}
+          />
+          <button type="button" className="button button-small" onClick={() => onEdit(category)} data-testid="category-edit">
+            {t('blockAdmin.edit')}
+          </button>
+          <button
+            type="button"
+            className="button button-small button-danger-ghost"
+            disabled={!empty || remove.isPending}
+            title={empty ? undefined : t('blockAdmin.category.notEmpty')}
+            data-testid="category-delete"
+            onClick={() => {
+              if (window.confirm(t('blockAdmin.category.confirmDelete'))) remove.mutate(category.id, toastOutcome(t));
+            }}
+          >
+            {t('common.delete')}
+          </button>
+        </div>
+      </header>
+      <BlockTable blocks={sorted} categories={categories} screenshot={screenshot} onEdit={onEditBlock} onExport={onExportBlock} />
+    </section>
+  );
+}

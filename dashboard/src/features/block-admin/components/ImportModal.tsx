@@ -1,0 +1,54 @@
+import { useState, type FormEvent } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Alert } from '../../../components/Alert';
+import { Field } from '../../../components/Field';
+import { Modal } from '../../../components/Modal';
+import { errorMessage } from '../../../lib/api-client';
+import { useImportBlocks } from '../api/import-blocks';
+import { useImportCategories } from '../api/import-categories';
+import { toast } from '../../../components/toast-store';
+import { toastFailure } from './admin-toasts';
+
+interface Props {
+  kind: 'categories' | 'blocks';
+  onClose: () => void;
+}
+
+/** Paste the text of an export; the server writes all of it or nothing (422 with the reason). */
+export function ImportModal({ kind, onClose }: Props) {
+  const { t } = useTranslation();
+  const categories = useImportCategories();
+  const blocks = useImportBlocks();
+  const mutation = kind === 'categories' ? categories : blocks;
+  const [text, setText] = useState('');
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    mutation.mutate(text, {
+      onSuccess: ({ imported }) => {
+        toast.success(t('blockAdmin.imported', { n: imported }));
+        onClose();
+      },
+      onError: (failure) => toastFailure(t, failure),
+    });
+  };
+
+  return (
+    <Modal title={t(`blockAdmin.import.${kind}`)} onClose={onClose} testId={`import-${kind}`}>
+      <form onSubmit={submit} className="form">
+        {mutation.isError && <Alert testId="import-error">{errorMessage(mutation.error)}</Alert>}
+        <Field label={t('blockAdmin.import.text')} htmlFor="import-text">
+          <textarea id="import-text" className="code-input" rows={12} value={text} onChange={(event) => setText(event.target.value)} data-testid="import-text" />
+        </Field>
+        <div className="form-actions">
+          <button type="button" className="button" onClick={onClose} data-testid="import-cancel">
+            {t('common.cancel')}
+          </button>
+          <button type="submit" className="button button-primary" disabled={mutation.isPending || !text.trim()} data-testid="import-submit">
+            {t('blockAdmin.import.submit')}
+          </button>
+        </div>
+      </form>
+    </Modal>
+  );
+}

@@ -1,0 +1,25 @@
+/** Spec §8: every admin action toasts 'ok' (green) on success and 'falha' (red) on failure. */
+import type { TFunction } from 'i18next';
+import { toast } from '../../../components/toast-store';
+import { errorMessage } from '../../../lib/api-client';
+
+export function toastOk(t: TFunction): void {
+  toast.success(t('blockAdmin.ok'));
+}
+
+/** 'falha', followed by the server's message when there is one. */
+export function toastFailure(t: TFunction, error: unknown): void {
+  const message = errorMessage(error);
+  toast.error(message ? t('blockAdmin.failedWith', { message }) : t('blockAdmin.failed'));
+}
+
+/** Mutation callbacks that toast the outcome, then run `then` on success. */
+export function toastOutcome(t: TFunction, then?: () => void) {
+  return {
+    onSuccess: () => {
+      toastOk(t);
+      then?.();
+    },
+    onError: (error: unknown) => toastFailure(t, error),
+  };
+}

@@ -1,0 +1,302 @@
+// @vitest-environment jsdom
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { paths } from '../../../app/paths';
+import { RequireAdmin } from '../../../app/RequireAdmin';
+import { getToasts } from '../../../components/toast-store';
+import type { User } from '../../../lib/types';
+import { mockApi, renderRoutes, type Handler } from '../../../testing/render-route';
+import { BlockAdminRoute } from '../routes/BlockAdminRoute';
+import type { Library, LibraryBlock } from '../types';
+
+const routes = [{ element: <RequireAdmin />, children: [{ path: paths.erpBlocks, element: <BlockAdminRoute /> }] }];
+
+const user = (isAdmin: boolean): User => ({
+  id: 1,
+  name: 'Ana',
+  email: 'ana@example.com',
+  language: 'pt-BR',
+  currency: 'BRL',
+  business_id: null,
+  is_admin: isAdmin,
+  is_business_admin: false,
+  permissions: {},
+  created_at: '2025-01-01T00:00:00Z',
+});
+
+const block = (id: number, name: string, categoryId: number, order = 1): LibraryBlock => ({
+  id,
+  uid: `b${id}`,
+  name,
+  category_id: categoryId,
+  image: null,
+  keywords: 'topo',
+  template: `<section>${name}</section>`,
+  css: '',
+  js: '',
+  order,
+});
+
+const library = (): Library => ({
+  categories: [
+    { id: 1, key: 'hero', name: 'Heros', icon: '<svg></svg>', order: 1, blocks: [block(10, 'Hero A', 1), block(11, 'Hero B', 1, 2)] },
+    { id: 2, key: null, name: 'Vazia', icon: '', order: 2, blocks: [] },
+  ],
+});
+
+function api(handlers: Record<string, Handler> = {}, isAdmin = true) {
+  return mockApi({
+    'GET /api/user': () => ({ json: user(isAdmin) }),
+    'GET /api/blocks': () => ({ json: { ...library(), my_blocks: [] } }),
+    ...handlers,
+  });
+}
+
+const toasts = () => getToasts().map((toast) => `${toast.kind}:${toast.message}`);
+const posts = (calls: { method: string; url: string; body: unknown }[], url: string) => calls.filter((c) => c.method === 'POST' && c.url === url);
+
+async function open() {
+  renderRoutes(routes, '/erp/blocks');
+  await screen.findByTestId('block-admin');
+}
+
+describe('admin guard', () => {
+  it('shows a forbidden notice to a signed-in user who is not an admin, without loading the library', async () => {
+    const calls = api({}, false);
+    renderRoutes(routes, '/erp/blocks');
+    await screen.findByTestId('forbidden');
+    expect(screen.queryByTestId('block-admin')).toBeNull();
+    expect(calls.some((c) => c.url === '/api/blocks')).toBe(false);
+  });
+});
+
+describe('admin blocks screen', () => {
+  beforeEach(() => {
+    vi.stubGlobal('URL', Object.assign(URL, { createObjectURL: vi.fn(() => 'blob:shot'), revokeObjectURL: vi.fn() }));
+  });
+
+  it('lists categories in order with their blocks; delete is only enabled on an empty category', async () => {
+    api();
+    await open();
+    const heros = screen.getByTestId('category-1');
+    expect(within(heros).getByText('Hero A')).toBeTruthy();
+    expect(within(heros).getByText('Hero B')).toBeTruthy();
+    expect((within(heros).getByTestId('category-delete') as HTMLButtonElement).disabled).toBe(true);
+    expect((within(screen.getByTestId('category-2')).getByTestId('category-delete') as HTMLButtonElement).disabled).toBe(false);
+    expect(within(heros).getByTestId('category-icon-image').getAttribute('src')).toContain('data:image/svg+xml');
+  });
+
+  it('creates a block with order 99 by default, toasts ok and reloads the library', async () => {
+    const calls = api({ 'POST /erp/block': ({ body }) => ({ status: 201, json: { ...block(12, 'Novo', 2), ...(body as object) } }) });
+    await open();
+    fireEvent.click(screen.getByTestId('block-new'));
+    const form = await screen.findByTestId('block-form');
+    fireEvent.change(within(form).getByTestId('block-name'), { target: { value: ' Novo ' } });
+    fireEvent.change(within(form).getByTestId('block-category'), { target: { value: '2' } });
+    fireEvent.change(within(form).getByTestId('block-keywords'), { target: { value: 'novo' } });
+    fireEvent.change(within(form).getByTestId('block-template'), { target: { value: '<div>x</div>' } });
+    fireEvent.change(within(form).getByTestId('block-css'), { target: { value: 'div{}' } });
+    expect((within(form).getByTestId('block-order') as HTMLInputElement).value).toBe('99');
+    fireEvent.click(within(form).getByTestId('block-form-save'));
+    await waitFor(() => expect(screen.queryByTestId('block-form')).toBeNull());
+    expect(posts(calls, '/erp/block')[0]?.body).toEqual({
+      name: 'Novo',
+      category_id: 2,
+      image: '',
+      keywords: 'novo',
+      template: '<div>x</div>',
+      css: 'div{}',
+      js: '',
+      order: 99,
+    });
+    expect(toasts()).toContain('success:ok');
+    await waitFor(() => expect(calls.filter((c) => c.url === '/api/blocks')).toHaveLength(2));
+  });
+
+  it("keeps the form open with the server's message and a falha toast on 409", async () => {
+    const message = 'Block Name already exists';
+    api({ 'POST /erp/block/10': () => ({ status: 409, json: { error: 'conflict', message } }) });
+    await open();
+    fireEvent.click(within(screen.getByTestId('block-row-10')).getByTestId('block-edit'));
+    const form = await screen.findByTestId('block-form');
+    expect((within(form).getByTestId('block-name') as HTMLInputElement).value).toBe('Hero A');
+    fireEvent.change(within(form).getByTestId('block-name'), { target: { value: 'Hero B' } });
+    fireEvent.click(within(form).getByTestId('block-form-save'));
+    expect((await screen.findByTestId('block-form-error')).textContent).toBe(message);
+    expect(toasts()).toContain(`error:falha: ${message}`);
+    expect(screen.getByTestId('block-form')).toBeTruthy();
+  });
+
+  it('refuses an empty name before calling the server', async () => {
+    const calls = api();
+    await open();
+    fireEvent.click(screen.getByTestId('block-new'));
+    fireEvent.click(await screen.findByTestId('block-form-save'));
+    expect(screen.getByTestId('block-form-invalid').textContent).toBe('Block Name is required');
+    expect(calls.some((c) => c.method === 'POST')).toBe(false);
+  });
+
+  it('moves a block, changes its order and deletes it after "are you sure?"', async () => {
+    const calls = api({
+      'POST /erp/block/10': () => ({ json: block(10, 'Hero A', 2) }),
+      'POST /erp/reorder-block/10': () => ({ status: 204 }),
+      'POST /erp/delete-block/10': () => ({ status: 204 }),
+    });
+    await open();
+    const row = screen.getByTestId('block-row-10');
+    fireEvent.change(within(row).getByTestId('block-move'), { target: { value: '2' } });
+    await waitFor(() => expect(posts(calls, '/erp/block/10')[0]?.body).toEqual({ category_id: 2 }));
+
+    const order = within(row).getByTestId('block-reorder');
+    fireEvent.change(order, { target: { value: '5' } });
+    fireEvent.blur(order);
+    await waitFor(() => expect(posts(calls, '/erp/reorder-block/10')[0]?.body).toEqual({ order: 5 }));
+
+    fireEvent.click(within(row).getByTestId('block-delete'));
+    await waitFor(() => expect(posts(calls, '/erp/delete-block/10')).toHaveLength(1));
+    expect(window.confirm).toHaveBeenCalledWith('are you sure?');
+    await waitFor(() => expect(toasts().filter((t) => t === 'success:ok').length).toBeGreaterThanOrEqual(3));
+  });
+
+  it('does not delete a block when the confirmation is refused', async () => {
+    vi.mocked(window.confirm).mockReturnValue(false);
+    const calls = api();
+    await open();
+    fireEvent.click(within(screen.getByTestId('block-row-10')).getByTestId('block-delete'));
+    expect(calls.some((c) => c.url === '/erp/delete-block/10')).toBe(false);
+  });
+
+  it('edits, reorders and deletes a category ("Certeza?"), and shows falha when the server refuses', async () => {
+    const calls = api({
+      'POST /erp/category/2': () => ({ json: { id: 2, key: null, name: 'Vazia 2', icon: '', order: 4, blocks: [] } }),
+      'POST /erp/reorder-category/1': () => ({ status: 204 }),
+      'POST /erp/delete-category/2': () => ({ status: 409, json: { error: 'conflict', message: 'Category has blocks' } }),
+    });
+    await open();
+    const empty = screen.getByTestId('category-2');
+    fireEvent.click(within(empty).getByTestId('category-edit'));
+    const form = await screen.findByTestId('category-form');
+    fireEvent.change(within(form).getByTestId('category-name'), { target: { value: 'Vazia 2' } });
+    fireEvent.change(within(form).getByTestId('category-order'), { target: { value: '4' } });
+    fireEvent.click(within(form).getByTestId('category-form-save'));
+    await waitFor(() => expect(posts(calls, '/erp/category/2')[0]?.body).toEqual({ name: 'Vazia 2', icon: '', order: 4 }));
+    await waitFor(() => expect(screen.queryByTestId('category-form')).toBeNull());
+
+    const order = within(screen.getByTestId('category-1')).getByTestId('category-reorder');
+    fireEvent.change(order, { target: { value: '3' } });
+    fireEvent.keyDown(order, { key: 'Enter' });
+    await waitFor(() => expect(posts(calls, '/erp/reorder-category/1')[0]?.body).toEqual({ order: 3 }));
+
+    fireEvent.click(within(screen.getByTestId('category-2')).getByTestId('category-delete'));
+    expect(window.confirm).toHaveBeenCalledWith('Certeza?');
+    await waitFor(() => expect(toasts()).toContain('error:falha: Category has blocks'));
+  });
+
+  it('creates a category', async () => {
+    const calls = api({ 'POST /erp/category': () => ({ status: 201, json: { id: 3, key: null, name: 'Rodapés', icon: '', order: 99, blocks: [] } }) });
+    await open();
+    fireEvent.click(screen.getByTestId('category-new'));
+    const form = await screen.findByTestId('category-form');
+    fireEvent.change(within(form).getByTestId('category-name'), { target: { value: 'Rodapés' } });
+    fireEvent.change(within(form).getByTestId('category-icon'), { target: { value: '<svg/>' } });
+    fireEvent.click(within(form).getByTestId('category-form-save'));
+    await waitFor(() => expect(posts(calls, '/erp/category')[0]?.body).toEqual({ name: 'Rodapés', icon: '<svg/>', order: 99 }));
+  });
+
+  it('searches and shows the results instead of the categories until cleared', async () => {
+    const calls = api({
+      'POST /erp/searchBlocks': () => ({ json: [block(11, 'Hero B', 1)] }),
+      'POST /erp/delete-block/11': () => ({ status: 204 }),
+    });
+    await open();
+    fireEvent.change(screen.getByTestId('block-search'), { target: { value: ' hero ' } });
+    fireEvent.click(screen.getByTestId('block-search-submit'));
+    const results = await screen.findByTestId('block-search-results');
+    expect(await within(results).findByText('Hero B')).toBeTruthy();
+    expect(posts(calls, '/erp/searchBlocks')[0]?.body).toEqual({ term: 'hero' });
+    expect(within(results).queryByText('Hero A')).toBeNull();
+    // An action on a result refreshes the results.
+    fireEvent.click(within(results).getByTestId('block-delete'));
+    await waitFor(() => expect(posts(calls, '/erp/searchBlocks')).toHaveLength(2));
+    fireEvent.click(screen.getByTestId('block-search-clear'));
+    await screen.findByTestId('category-1');
+  });
+
+  it('generates a thumbnail with the chosen size and trim, and shows the server response when it fails', async () => {
+    let fail = false;
+    const calls = api({
+      'GET /api/block-screenshot/10': () =>
+        fail ? new Response('screenshot renderer not configured', { status: 503 }) : new Response(new Blob(['png']), { status: 200 }),
+    });
+    await open();
+    const row = screen.getByTestId('block-row-10');
+    fireEvent.click(within(row).getByTestId('block-screenshot'));
+    await waitFor(() => expect(within(row).getByTestId('block-thumbnail').getAttribute('src')).toBe('blob:shot'));
+    expect(calls.find((c) => c.url.startsWith('/api/block-screenshot/10'))?.url).toBe('/api/block-screenshot/10?size=1280,600&trim=1');
+
+    fail = true;
+    fireEvent.change(screen.getByTestId('screenshot-size'), { target: { value: '800,400' } });
+    fireEvent.click(screen.getByTestId('screenshot-trim'));
+    fireEvent.click(within(row).getByTestId('block-screenshot'));
+    expect((await within(row).findByTestId('block-screenshot-error')).textContent).toContain('screenshot renderer not configured');
+    expect(calls.filter((c) => c.url.startsWith('/api/block-screenshot/10')).at(-1)?.url).toBe('/api/block-screenshot/10?size=800,400');
+    expect(toasts()).toContain('error:falha: screenshot renderer not configured');
+  });
+
+  it('imports blocks from pasted text and shows the 422 message when the server refuses', async () => {
+    let status = 422;
+    const calls = api({
+      'POST /erp/import-blocks': () => (status === 422 ? { status, json: { error: 'invalid', message: 'template error: bad' } } : { json: { imported: 2 } }),
+    });
+    await open();
+    fireEvent.click(screen.getByTestId('import-blocks-open'));
+    await screen.findByTestId('import-blocks');
+    fireEvent.change(screen.getByTestId('import-text'), { target: { value: '[{"name":"x"}]' } });
+    fireEvent.click(screen.getByTestId('import-submit'));
+    expect((await screen.findByTestId('import-error')).textContent).toBe('template error: bad');
+    expect(posts(calls, '/erp/import-blocks')[0]?.body).toEqual({ blocks: '[{"name":"x"}]' });
+    status = 200;
+    fireEvent.click(screen.getByTestId('import-submit'));
+    await waitFor(() => expect(screen.queryByTestId('import-blocks')).toBeNull());
+    expect(toasts()).toContain('success:ok: 2 importados');
+  });
+
+  it('imports categories', async () => {
+    const calls = api({ 'POST /erp/import-categories': () => ({ json: { imported: 1 } }) });
+    await open();
+    fireEvent.click(screen.getByTestId('import-categories-open'));
+    fireEvent.change(await screen.findByTestId('import-text'), { target: { value: '[{"name":"C"}]' } });
+    fireEvent.click(screen.getByTestId('import-submit'));
+    await waitFor(() => expect(posts(calls, '/erp/import-categories')[0]?.body).toEqual({ categories: '[{"name":"C"}]' }));
+  });
+
+  it('exports one block and everything as copyable, downloadable text', async () => {
+    api({
+      'GET /erp/export-block/10': () => ({ json: { name: 'Hero A' } }),
+      'GET /erp/export-categories': () => ({ json: [{ name: 'Heros' }] }),
+      'GET /erp/export-blocks': () => ({ json: [{ name: 'Hero A' }, { name: 'Hero B' }] }),
+    });
+    await open();
+    fireEvent.click(within(screen.getByTestId('block-row-10')).getByTestId('block-export'));
+    const one = (await screen.findByTestId('export-text-block-10.json')) as HTMLTextAreaElement;
+    expect(JSON.parse(one.value)).toEqual({ name: 'Hero A' });
+    fireEvent.keyDown(window, { key: 'Escape' });
+    await waitFor(() => expect(screen.queryByTestId('export-modal')).toBeNull());
+
+    fireEvent.click(screen.getByTestId('export-all'));
+    const blocks = (await screen.findByTestId('export-text-blocks.json')) as HTMLTextAreaElement;
+    expect(JSON.parse(blocks.value)).toHaveLength(2);
+    expect(JSON.parse((screen.getByTestId('export-text-categories.json') as HTMLTextAreaElement).value)).toEqual([{ name: 'Heros' }]);
+    expect(screen.getByTestId('export-download-blocks.json').getAttribute('download')).toBe('blocks.json');
+    expect(screen.getByTestId('export-download-blocks.json').getAttribute('href')).toMatch(/^data:application\/json/);
+  });
+
+  it('deletes everything after "Confirm?"', async () => {
+    const calls = api({ 'POST /erp/truncate': () => ({ status: 204 }) });
+    await open();
+    fireEvent.click(screen.getByTestId('truncate'));
+    expect(window.confirm).toHaveBeenCalledWith('Confirm?');
+    await waitFor(() => expect(posts(calls, '/erp/truncate')).toHaveLength(1));
+    await waitFor(() => expect(toasts()).toContain('success:ok'));
+  });
+});

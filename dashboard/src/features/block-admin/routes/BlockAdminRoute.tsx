@@ -1,0 +1,6 @@
+import { BlockAdminScreen } from '../components/BlockAdminScreen';
+
+/** /erp/blocks: admin only (RequireAdmin), loaded lazily by the router. */
+export function BlockAdminRoute() {
+  return <BlockAdminScreen />;
+}

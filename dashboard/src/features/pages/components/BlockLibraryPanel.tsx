@@ -1,0 +1,143 @@
+import { useDraggable } from '@dnd-kit/core';
+import { useState, type ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useDeleteMyBlock } from '../api/delete-my-block';
+import { isSearchActive, searchBlocks, sortBlocks, splitCategories } from '../lib/block-search';
+import type { BlockCategory, BlockLibrary, LibraryBlock, MyBlock } from '../types';
+import type { DragData } from './CanvasFrame';
+
+const MY_BLOCKS = 'my-blocks';
+
+/** A category's SVG icon as an image: markup from the library never runs on this origin. */
+function CategoryIcon({ svg }: { svg: string }) {
+  if (!svg.trim()) return null;
+  return <img className="category-icon" alt="" src={`data:image/svg+xml;charset=utf-8,${encodeURIComponent(svg)}`} />;
+}
+
+interface ItemProps {
+  source: 'library' | 'my';
+  block: LibraryBlock | MyBlock;
+  onInsert: (source: 'library' | 'my', id: number) => void;
+  onDelete?: (() => void) | undefined;
+}
+
+/** One block: dragged into the preview to insert it where it lands, or added at the end. */
+function LibraryItem({ source, block, onInsert, onDelete }: ItemProps) {
+  const { t } = useTranslation();
+  const data: DragData = { kind: 'insert', source, id: block.id };
+  const { attributes, listeners, setNodeRef, isDragging } = useDraggable({ id: `${source}:${block.id}`, data });
+  const image = 'image' in block ? block.image : null;
+  return (
+    <li className={`library-block${isDragging ? ' is-dragging' : ''}`} data-testid="library-block" data-source={source} data-block-id={block.id}>
+      <div ref={setNodeRef} className="library-block-drag" {...attributes} {...listeners} aria-label={t('editor.library.drag', { name: block.name })}>
+        {image ? <img src={image} alt="" loading="lazy" /> : <span className="library-block-placeholder" aria-hidden="true" />}
+        <span className="library-block-name">{block.name}</span>
+      </div>
+      <div className="button-row">
+        <button type="button" className="button button-small" onClick={() => onInsert(source, block.id)} data-testid="library-add">
+          {t('editor.library.add')}
+        </button>
+        {onDelete && (
+          <button type="button" className="button button-small button-danger-ghost" onClick={onDelete} data-testid="my-block-delete">
+            {t('common.delete')}
+          </button>
+        )}
+      </div>
+    </li>
+  );
+}
+
+interface Props {
+  library: BlockLibrary;
+  onInsert: (source: 'library' | 'my', id: number) => void;
+}
+
+/**
+ * The left panel (spec §2): search from 2 characters over names and keywords, then the special
+ * categories (Elements, My Blocks) and the library's categories; one open at a time.
+ */
+export function BlockLibraryPanel({ library, onInsert }: Props) {
+  const { t } = useTranslation();
+  const [term, setTerm] = useState('');
+  const { elements, others } = splitCategories(library.categories);
+  const [open, setOpen] = useState<string | null>(elements ? String(elements.id) : null);
+  const deleteMyBlock = useDeleteMyBlock();
+
+  const removeMine = (block: MyBlock) => {
+    if (!window.confirm(t('editor.library.confirmDelete', { name: block.name }))) return;
+    deleteMyBlock.mutate(block.id, { onError: (error) => window.alert(error.message) });
+  };
+
+  const category = (key: string, name: string, icon: string, content: ReactNode, testId: string) => (
+    <li key={key} className="library-category" data-testid={testId}>
+      <button
+        type="button"
+        className="library-category-button"
+        aria-expanded={open === key}
+        onClick={() => setOpen(open === key ? null : key)}
+        data-testid="library-category"
+      >
+        <CategoryIcon svg={icon} /> {name}
+      </button>
+      {open === key && content}
+    </li>
+  );
+
+  const list = (blocks: LibraryBlock[]) => (
+    <ul className="library-blocks">
+      {sortBlocks(blocks).map((block) => (
+        <LibraryItem key={block.id} source="library" block={block} onInsert={onInsert} />
+      ))}
+    </ul>
+  );
+
+  const active = isSearchActive(term);
+  const results = active ? searchBlocks(library.categories, term) : [];
+
+  return (
+    <aside className="editor-library" aria-label={t('editor.library.title')}>
+      <input
+        type="search"
+        className="block-search"
+        placeholder={t('editor.library.search')}
+        aria-label={t('editor.library.search')}
+        value={term}
+        onChange={(event) => setTerm(event.target.value)}
+        data-testid="block-search"
+      />
+      {active ? (
+        results.length > 0 ? (
+          <ul className="library-blocks" data-testid="search-results">
+            {results.map((block) => (
+              <LibraryItem key={block.id} source="library" block={block} onInsert={onInsert} />
+            ))}
+          </ul>
+        ) : (
+          <p className="muted" data-testid="search-empty">
+            {t('editor.library.noResults')}
+          </p>
+        )
+      ) : (
+        <ul className="library-categories">
+          {elements && category(String(elements.id), elements.name, elements.icon, list(elements.blocks), 'category-elements')}
+          {category(
+            MY_BLOCKS,
+            t('editor.library.myBlocks'),
+            '',
+            library.my_blocks.length > 0 ? (
+              <ul className="library-blocks">
+                {library.my_blocks.map((block) => (
+                  <LibraryItem key={block.id} source="my" block={block} onInsert={onInsert} onDelete={() => removeMine(block)} />
+                ))}
+              </ul>
+            ) : (
+              <p className="muted">{t('editor.library.noMyBlocks')}</p>
+            ),
+            'category-my-blocks',
+          )}
+          {others.map((item: BlockCategory) => category(String(item.id), item.name, item.icon, list(item.blocks), 'category'))}
+        </ul>
+      )}
+    </aside>
+  );
+}

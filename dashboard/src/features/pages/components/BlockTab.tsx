@@ -1,0 +1,72 @@
+import { useTranslation } from 'react-i18next';
+import { EFFECTS, hasEffect, type Effect } from '../lib/page-blocks';
+import type { PageBlock, VarChange } from '../types';
+import { VarEditor } from './fields/VarEditor';
+
+interface Props {
+  block: PageBlock | null;
+  index: number;
+  count: number;
+  onVarChange: (name: string, change: VarChange) => void;
+  onToggleEffect: (effect: Effect) => void;
+  onMove: (to: number) => void;
+  onDuplicate: () => void;
+  onRemove: () => void;
+  onEditCode: () => void;
+}
+
+/**
+ * The Block tab (spec §2): the selected block's variables, its effects (combinable), move
+ * up/down (the keyboard's way to reorder), duplicate, remove, and the source-code modal (edit
+ * code, save to My Blocks, and for admins the global library).
+ */
+export function BlockTab({ block, index, count, onVarChange, onToggleEffect, onMove, onDuplicate, onRemove, onEditCode }: Props) {
+  const { t } = useTranslation();
+  if (!block) {
+    return (
+      <p className="muted" data-testid="no-block">
+        {t('editor.block.none')}
+      </p>
+    );
+  }
+  return (
+    <div className="block-tab" data-uid={block.uid}>
+      <h2 className="block-tab-title" data-testid="block-name">
+        {block.name}
+      </h2>
+      <div className="button-row block-actions">
+        <button type="button" className="button button-small" disabled={index <= 0} onClick={() => onMove(index - 1)} data-testid="block-up">
+          ↑ {t('editor.block.up')}
+        </button>
+        <button type="button" className="button button-small" disabled={index >= count - 1} onClick={() => onMove(index + 1)} data-testid="block-down">
+          ↓ {t('editor.block.down')}
+        </button>
+        <button type="button" className="button button-small" onClick={onDuplicate} data-testid="block-duplicate">
+          {t('editor.block.duplicate')}
+        </button>
+        <button type="button" className="button button-small" onClick={onEditCode} data-testid="block-code">
+          {t('editor.block.editCode')}
+        </button>
+        <button type="button" className="button button-small" onClick={onEditCode} data-testid="block-save-mine">
+          {t('editor.block.saveMine')}
+        </button>
+        <button type="button" className="button button-small button-danger-ghost" onClick={onRemove} data-testid="block-remove">
+          {t('editor.block.remove')}
+        </button>
+      </div>
+      {block.vars.length === 0 && <p className="muted">{t('editor.block.noFields')}</p>}
+      {block.vars.map((v) => (
+        <VarEditor key={`${block.uid}:${v.name}`} uid={block.uid} v={v} onChange={(patch) => onVarChange(v.name, patch)} />
+      ))}
+      <fieldset className="effects" data-testid="effects">
+        <legend>{t('editor.block.effect')}</legend>
+        {EFFECTS.map((effect) => (
+          <label key={effect} className="checkbox">
+            <input type="checkbox" checked={hasEffect(block.effect, effect)} onChange={() => onToggleEffect(effect)} data-testid={`effect-${effect}`} />
+            {t(`editor.effects.${effect}`)}
+          </label>
+        ))}
+      </fieldset>
+    </div>
+  );
+}

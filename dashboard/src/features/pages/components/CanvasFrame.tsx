@@ -1,0 +1,138 @@
+import { useDraggable, useDroppable } from '@dnd-kit/core';
+import { useImperativeHandle, useRef, type Ref, type RefObject } from 'react';
+import { useTranslation } from 'react-i18next';
+import { dropIndex } from '../lib/canvas-protocol';
+import { DESKTOP_WIDTH, type Device } from '../lib/preview-size';
+import type { PageBlock } from '../types';
+import type { CanvasLayout } from './use-canvas';
+
+/** Id of the drop target laid over the iframe while something is dragged. */
+export const CANVAS_DROP_ID = 'canvas';
+
+/** Drag data: a block from the library panel, or a page block being moved. */
+export type DragData = { kind: 'insert'; source: 'library' | 'my'; id: number } | { kind: 'move'; uid: string };
+
+export interface CanvasHandle {
+  /** The insertion index for a pointer at clientY (the parent's coordinates). */
+  indexAt: (clientY: number) => number;
+}
+
+interface Props {
+  iframeRef: RefObject<HTMLIFrameElement | null>;
+  srcdoc: string | null;
+  layout: CanvasLayout;
+  blocks: PageBlock[];
+  selected: string | null;
+  onSelect: (uid: string) => void;
+  mode: 'desktop' | 'mobile';
+  scale: number;
+  device: Device;
+  dragging: boolean;
+  /** Where a drop would insert (shown as a line). */
+  dropAt: number | null;
+  handle: Ref<CanvasHandle>;
+}
+
+function MoveHandle({ uid, name, top, selected, onSelect }: { uid: string; name: string; top: number; selected: boolean; onSelect: () => void }) {
+  const { t } = useTranslation();
+  const data: DragData = { kind: 'move', uid };
+  const { attributes, listeners, setNodeRef } = useDraggable({ id: `block:${uid}`, data });
+  return (
+    <button
+      type="button"
+      ref={setNodeRef}
+      className={`canvas-handle${selected ? ' is-selected' : ''}`}
+      style={{ top }}
+      title={t('editor.canvas.move', { name })}
+      aria-label={t('editor.canvas.move', { name })}
+      data-testid="block-handle"
+      data-uid={uid}
+      onClick={onSelect}
+      {...attributes}
+      {...listeners}
+    >
+      ⠿ {name}
+    </button>
+  );
+}
+
+/**
+ * The centre: the sandboxed preview iframe (allow-scripts, never allow-same-origin), scaled on
+ * the 1280 px desktop reference or at a device's size. The iframe's document takes no part in
+ * the parent's pointer events, so dragging uses a transparent drop overlay laid over it while a
+ * drag is on, and move handles in a layer above it, placed from the canvas's `layout` reports.
+ */
+export function CanvasFrame(props: Props) {
+  const { t } = useTranslation();
+  const { iframeRef, srcdoc, layout, blocks, selected, onSelect, mode, scale, device, dragging, dropAt, handle } = props;
+  const frameRef = useRef<HTMLDivElement>(null);
+  const effectiveScale = mode === 'desktop' ? scale : 1;
+  const { setNodeRef } = useDroppable({ id: CANVAS_DROP_ID });
+
+  useImperativeHandle(handle, () => ({
+    indexAt: (clientY: number) => {
+      const rect = frameRef.current?.getBoundingClientRect();
+      const y = rect ? (clientY - rect.top) / effectiveScale + layout.scrollY : 0;
+      return dropIndex(layout.boxes, y);
+    },
+  }));
+
+  const width = mode === 'desktop' ? DESKTOP_WIDTH : device.width;
+  const frameStyle =
+    mode === 'desktop'
+      ? { width: DESKTOP_WIDTH * scale, height: '100%' }
+      : { width: device.width, height: device.height };
+  const iframeStyle =
+    mode === 'desktop'
+      ? { width, height: `${100 / scale}%`, transform: `scale(${scale})`, transformOrigin: 'top left' }
+      : { width: device.width, height: device.height };
+
+  const names = new Map(blocks.map((block) => [block.uid, block.name]));
+  const lineTop = (() => {
+    if (dropAt === null) return null;
+    const box = layout.boxes[dropAt];
+    const last = layout.boxes[layout.boxes.length - 1];
+    const y = box ? box.top : last ? last.top + last.height : 0;
+    return (y - layout.scrollY) * effectiveScale;
+  })();
+
+  return (
+    <div className={`canvas-stage canvas-${mode}`} data-testid="canvas-stage">
+      <div className="canvas-frame" ref={frameRef} style={frameStyle}>
+        {srcdoc === null ? (
+          <p className="canvas-loading">{t('common.loading')}</p>
+        ) : (
+          <iframe
+            ref={iframeRef}
+            title={t('editor.canvas.title')}
+            sandbox="allow-scripts"
+            srcDoc={srcdoc}
+            style={iframeStyle}
+            data-testid="canvas-iframe"
+          />
+        )}
+        <div className="canvas-handles" aria-label={t('editor.canvas.blocks')}>
+          {layout.boxes.map((box) => {
+            const top = (box.top - layout.scrollY) * effectiveScale;
+            if (top < -8 || top > (frameRef.current?.clientHeight ?? Infinity)) return null;
+            return (
+              <MoveHandle
+                key={box.uid}
+                uid={box.uid}
+                name={names.get(box.uid) ?? box.uid}
+                top={Math.max(0, top)}
+                selected={box.uid === selected}
+                onSelect={() => onSelect(box.uid)}
+              />
+            );
+          })}
+        </div>
+        {dragging && (
+          <div ref={setNodeRef} className="canvas-drop-overlay" data-testid="canvas-drop-overlay">
+            {lineTop !== null && <div className="canvas-drop-line" style={{ top: Math.max(0, lineTop) }} data-testid="drop-line" />}
+          </div>
+        )}
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,132 @@
+import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
+import { links } from '../../../app/paths';
+import type { PageSummary } from '../../../lib/types';
+import { DEVICES, SCALES, type Device } from '../lib/preview-size';
+import { clockTime, type SaveState } from '../lib/save-state';
+
+interface Props {
+  projectId: number;
+  projectName: string;
+  pages: PageSummary[];
+  pageId: number;
+  onPageChange: (pageId: number) => void;
+  mode: 'desktop' | 'mobile';
+  onModeChange: (mode: 'desktop' | 'mobile') => void;
+  scale: number;
+  onScaleChange: (scale: number) => void;
+  device: Device;
+  onDeviceChange: (id: string) => void;
+  canUndo: boolean;
+  canRedo: boolean;
+  onUndo: () => void;
+  onRedo: () => void;
+  state: SaveState;
+  onSave: () => void;
+  onPreview: () => void;
+  onDeploy: () => void;
+}
+
+/**
+ * The editor's top bar (spec §2): project link, page menu, device toggle with the desktop
+ * scale or the mobile device, undo/redo, the save state, Preview and Deploy (both disabled
+ * while saving or with unsaved changes).
+ */
+export function EditorTopBar(props: Props) {
+  const { t } = useTranslation();
+  const { state } = props;
+  const blocked = state.kind !== 'saved';
+  return (
+    <header className="editor-topbar" data-testid="editor-topbar">
+      <div className="editor-topbar-group">
+        <Link to={links.project(props.projectId)} className="editor-project-link" data-testid="project-link">
+          ← {props.projectName}
+        </Link>
+        <label className="sr-only" htmlFor="editor-page">
+          {t('editor.topbar.page')}
+        </label>
+        <select id="editor-page" value={props.pageId} onChange={(event) => props.onPageChange(Number(event.target.value))} data-testid="page-select">
+          {props.pages.map((page) => (
+            <option key={page.id} value={page.id}>
+              {page.name}
+            </option>
+          ))}
+        </select>
+      </div>
+      <div className="editor-topbar-group" role="group" aria-label={t('editor.topbar.device')}>
+        <button
+          type="button"
+          className={`button button-small${props.mode === 'desktop' ? ' is-active' : ''}`}
+          aria-pressed={props.mode === 'desktop'}
+          onClick={() => props.onModeChange('desktop')}
+          data-testid="device-desktop"
+        >
+          {t('editor.topbar.desktop')}
+        </button>
+        <button
+          type="button"
+          className={`button button-small${props.mode === 'mobile' ? ' is-active' : ''}`}
+          aria-pressed={props.mode === 'mobile'}
+          onClick={() => props.onModeChange('mobile')}
+          data-testid="device-mobile"
+        >
+          {t('editor.topbar.mobile')}
+        </button>
+        {props.mode === 'desktop' ? (
+          <select
+            aria-label={t('editor.topbar.scale')}
+            value={props.scale}
+            onChange={(event) => props.onScaleChange(Number(event.target.value))}
+            data-testid="scale-select"
+          >
+            {SCALES.map((scale) => (
+              <option key={scale} value={scale}>
+                {Math.round(scale * 100)}%
+              </option>
+            ))}
+          </select>
+        ) : (
+          <select
+            aria-label={t('editor.topbar.deviceChoice')}
+            value={props.device.id}
+            onChange={(event) => props.onDeviceChange(event.target.value)}
+            data-testid="device-select"
+          >
+            {DEVICES.map((device) => (
+              <option key={device.id} value={device.id}>
+                {device.name} ({device.width}x{device.height})
+              </option>
+            ))}
+          </select>
+        )}
+      </div>
+      <div className="editor-topbar-group">
+        <button type="button" className="button button-small" disabled={!props.canUndo} onClick={props.onUndo} data-testid="undo" title={t('editor.topbar.undo')}>
+          ↶ <span className="sr-only">{t('editor.topbar.undo')}</span>
+        </button>
+        <button type="button" className="button button-small" disabled={!props.canRedo} onClick={props.onRedo} data-testid="redo" title={t('editor.topbar.redo')}>
+          ↷ <span className="sr-only">{t('editor.topbar.redo')}</span>
+        </button>
+        <button
+          type="button"
+          className="button button-small save-state"
+          disabled={state.kind !== 'dirty'}
+          onClick={props.onSave}
+          data-testid="save-state"
+          data-state={state.kind}
+          aria-live="polite"
+        >
+          {state.kind === 'saving' && t('editor.topbar.saving')}
+          {state.kind === 'dirty' && t('editor.topbar.saveChanges')}
+          {state.kind === 'saved' && (state.at ? t('editor.topbar.savedAt', { time: clockTime(state.at) }) : t('editor.topbar.saved'))}
+        </button>
+        <button type="button" className="button button-small" disabled={blocked} onClick={props.onPreview} data-testid="preview-button">
+          {t('editor.topbar.preview')}
+        </button>
+        <button type="button" className="button button-small button-primary" disabled={blocked} onClick={props.onDeploy} data-testid="deploy-button">
+          {t('editor.topbar.deploy')}
+        </button>
+      </div>
+    </header>
+  );
+}

@@ -1,0 +1,67 @@
+import { useTranslation } from 'react-i18next';
+import { Field } from '../../../components/Field';
+import { normalizePageSlug } from '../../../lib/validation';
+import type { PageMeta } from '../types';
+import { useEditorContext } from './editor-context';
+import { ImageUpload } from './fields/ImageUpload';
+
+export interface PageFields {
+  name: string;
+  slug: string;
+  description: string;
+  image: string;
+  meta: PageMeta;
+}
+
+interface Props {
+  fields: PageFields;
+  isHome: boolean;
+  isCollection: boolean;
+  onChange: (patch: Partial<PageFields>) => void;
+}
+
+/**
+ * The Page tab (spec §2): name, slug (normalised on leaving the field; the home page stays
+ * '/'), SEO description, SEO image (png/jpg upload) and the header/meta code. Saved with the
+ * blocks by the editor's autosave.
+ */
+export function PageTab({ fields, isHome, isCollection, onChange }: Props) {
+  const { t } = useTranslation();
+  const { userId, projectId } = useEditorContext();
+  return (
+    <div className="page-tab form" data-testid="page-settings">
+      <Field label={t('pageSettings.name')} htmlFor="page-name">
+        <input id="page-name" value={fields.name} onChange={(e) => onChange({ name: e.target.value })} data-testid="page-name" />
+      </Field>
+      <Field label={t('pageSettings.slug')} htmlFor="page-slug" hint={isCollection ? t('pageSettings.collectionHint') : undefined}>
+        <input
+          id="page-slug"
+          value={fields.slug}
+          disabled={isHome}
+          onChange={(e) => onChange({ slug: e.target.value })}
+          onBlur={() => onChange({ slug: isHome ? '/' : normalizePageSlug(fields.slug) })}
+          data-testid="page-slug"
+        />
+      </Field>
+      <Field label={t('pageSettings.description')} htmlFor="page-description">
+        <textarea id="page-description" rows={3} value={fields.description} onChange={(e) => onChange({ description: e.target.value })} data-testid="page-description" />
+      </Field>
+      <Field label={t('editor.page.image')} htmlFor="page-image">
+        {fields.image && <img className="var-image-preview" src={fields.image} alt="" data-testid="page-image-preview" />}
+        <input id="page-image" value={fields.image} onChange={(e) => onChange({ image: e.target.value })} data-testid="page-image" />
+        <ImageUpload prefix={[userId, projectId]} onUploaded={(image) => onChange({ image })} testId="page-image-upload" />
+      </Field>
+      <Field label={t('editor.page.header')} htmlFor="page-header" hint={t('editor.page.headerHint')}>
+        <textarea
+          id="page-header"
+          className="code-textarea"
+          rows={6}
+          spellCheck={false}
+          value={fields.meta.header ?? ''}
+          onChange={(e) => onChange({ meta: { ...fields.meta, header: e.target.value } })}
+          data-testid="page-header"
+        />
+      </Field>
+    </div>
+  );
+}

@@ -1,0 +1,49 @@
+import { useRef, type ChangeEvent } from 'react';
+import { useTranslation } from 'react-i18next';
+import { isJpgOrPng, readAsDataUrl } from '../../../../lib/files';
+import { useUploadImage } from '../../api/upload-image';
+
+interface Props {
+  /** Upload folder: [user_id, project_id], or ['admin'] in rich text (spec §6). */
+  prefix: (string | number)[];
+  onUploaded: (url: string, file: File) => void;
+  label?: string;
+  testId?: string;
+}
+
+/**
+ * The editor's image upload (spec §5, §8): png, jpg or jpeg only, otherwise the spec's alert;
+ * a failed upload is logged and the server's answer alerted.
+ */
+export function ImageUpload({ prefix, onUploaded, label, testId }: Props) {
+  const { t } = useTranslation();
+  const input = useRef<HTMLInputElement>(null);
+  const upload = useUploadImage();
+
+  const onChange = async (event: ChangeEvent<HTMLInputElement>) => {
+    const file = event.target.files?.[0];
+    event.target.value = '';
+    if (!file) return;
+    if (!isJpgOrPng(file)) {
+      window.alert(t('editor.imageOnly'));
+      return;
+    }
+    try {
+      const content = await readAsDataUrl(file);
+      const url = await upload.mutateAsync({ name: file.name, content, prefix });
+      onUploaded(url, file);
+    } catch (error) {
+      console.error(error);
+      window.alert(error instanceof Error ? error.message : String(error));
+    }
+  };
+
+  return (
+    <>
+      <button type="button" className="button button-small" disabled={upload.isPending} onClick={() => input.current?.click()} data-testid={testId}>
+        {upload.isPending ? t('editor.uploading') : (label ?? t('editor.upload'))}
+      </button>
+      <input ref={input} type="file" accept=".png,.jpg,.jpeg,image/png,image/jpeg" hidden onChange={onChange} data-testid={testId ? `${testId}-input` : undefined} />
+    </>
+  );
+}

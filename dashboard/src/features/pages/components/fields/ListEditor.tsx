@@ -1,0 +1,244 @@
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { errorMessage } from '../../../../lib/api-client';
+import { useFetchExternal } from '../../api/fetch-external';
+import { useCollectionData } from '../../api/get-collection-data';
+import { apiRecords, asItems, MAX_EXTERNAL_RECORDS, newItem, readSource, writeSource } from '../../lib/var-values';
+import type { FilterOperator, ValueChange } from '../../types';
+import { useEditorContext } from '../editor-context';
+import { ValueEditor, type ValueEditorProps } from './ValueEditor';
+
+const OPERATORS: FilterOperator[] = ['=', '!=', '>', '<', '>=', '<=', 'like'];
+/** Collection lists take 1 to 100 records, like external data (spec §9). */
+const MAX_RECORDS = MAX_EXTERNAL_RECORDS;
+
+function move<T>(items: T[], from: number, to: number): T[] {
+  if (to < 0 || to >= items.length) return items;
+  const next = [...items];
+  const [item] = next.splice(from, 1);
+  next.splice(to, 0, item as T);
+  return next;
+}
+
+/** Manual items: add, remove, reorder, each item's fields with the sub-definitions' editors. */
+function ManualItems({ id, v, onValue }: Pick<ValueEditorProps, 'id' | 'v' | 'onValue'>) {
+  const { t } = useTranslation();
+  const items = asItems(v.value);
+  const subVars = v.vars ?? [];
+  // Applied to the items as they are when the change lands (an upload may finish later).
+  const setItem = (index: number, name: string, value: ValueChange) =>
+    onValue((previous: unknown) =>
+      asItems(previous).map((item, i) => (i === index ? { ...item, [name]: typeof value === 'function' ? value(item[name]) : value } : item)),
+    );
+  return (
+    <div className="list-items">
+      <ol>
+        {items.map((item, index) => (
+          <li key={index} className="list-item" data-testid="list-item">
+            <div className="list-item-head">
+              <strong>
+                {t('editor.list.item')} {index + 1}
+              </strong>
+              <div className="button-row">
+                <button type="button" className="button button-small" disabled={index === 0} onClick={() => onValue(move(items, index, index - 1))} aria-label={t('editor.list.up')} data-testid="list-item-up">
+                  ↑
+                </button>
+                <button
+                  type="button"
+                  className="button button-small"
+                  disabled={index === items.length - 1}
+                  onClick={() => onValue(move(items, index, index + 1))}
+                  aria-label={t('editor.list.down')}
+                  data-testid="list-item-down"
+                >
+                  ↓
+                </button>
+                <button type="button" className="button button-small button-danger-ghost" onClick={() => onValue(items.filter((_, i) => i !== index))} data-testid="list-item-remove">
+                  {t('common.remove')}
+                </button>
+              </div>
+            </div>
+            {subVars.map((sub) => (
+              <div key={sub.name} className="field" data-testid={`var-${v.name}-${sub.name}`}>
+                <label htmlFor={`${id}-${index}-${sub.name}`}>{sub.label || sub.name}</label>
+                <ValueEditor
+                  id={`${id}-${index}-${sub.name}`}
+                  v={{ ...sub, value: item[sub.name] }}
+                  onValue={(value) => setItem(index, sub.name, value)}
+                  onPatch={() => undefined}
+                />
+              </div>
+            ))}
+          </li>
+        ))}
+      </ol>
+      <button type="button" className="button button-small" onClick={() => onValue([...items, newItem(subVars)])} data-testid="list-add">
+        {t('editor.list.add')}
+      </button>
+    </div>
+  );
+}
+
+/** Collection source: which collection, filter, order, limit, offset, and each sub-definition's field. */
+function CollectionSource({ id, v, onPatch, slug }: Pick<ValueEditorProps, 'id' | 'v' | 'onPatch'> & { slug: string }) {
+  const { t } = useTranslation();
+  const { tables } = useEditorContext();
+  const table = tables.find((item) => item.slug === slug);
+  const data = useCollectionData(table?.id);
+  const fields = data.data?.fields ?? [];
+  const fieldOptions = [
+    { value: 'created_at', label: t('editor.bind.date') },
+    { value: 'name', label: t('editor.bind.name') },
+    ...fields.map((field) => ({ value: field.slug, label: field.name })),
+  ];
+  const subVars = v.vars ?? [];
+  return (
+    <div className="var-group" data-testid="list-db">
+      <label htmlFor={`${id}-table`}>{t('editor.list.collection')}</label>
+      <select id={`${id}-table`} value={slug} onChange={(e) => onPatch({ source: writeSource('db', e.target.value) })} data-testid="list-table">
+        <option value="">—</option>
+        {tables.map((item) => (
+          <option key={item.id} value={item.slug}>
+            {item.name}
+          </option>
+        ))}
+      </select>
+      <label htmlFor={`${id}-filter`}>{t('editor.list.filter')}</label>
+      <div className="var-row">
+        <select id={`${id}-filter`} value={v.dbfilterfield ?? ''} onChange={(e) => onPatch({ dbfilterfield: e.target.value })} data-testid="list-filter-field">
+          <option value="">—</option>
+          {fieldOptions.map((option) => (
+            <option key={option.value} value={option.value}>
+              {option.label}
+            </option>
+          ))}
+        </select>
+        <select aria-label={t('editor.list.operator')} value={v.dbfilterquery ?? '='} onChange={(e) => onPatch({ dbfilterquery: e.target.value as FilterOperator })} data-testid="list-filter-operator">
+          {OPERATORS.map((operator) => (
+            <option key={operator} value={operator}>
+              {operator}
+            </option>
+          ))}
+        </select>
+        <input aria-label={t('editor.list.filterValue')} value={v.dbfiltervalue ?? ''} onChange={(e) => onPatch({ dbfiltervalue: e.target.value })} data-testid="list-filter-value" />
+      </div>
+      <label htmlFor={`${id}-order`}>{t('editor.list.order')}</label>
+      <div className="var-row">
+        <select id={`${id}-order`} value={v.dborderfield ?? ''} onChange={(e) => onPatch({ dborderfield: e.target.value })} data-testid="list-order-field">
+          <option value="">—</option>
+          {fieldOptions.map((option) => (
+            <option key={option.value} value={option.value}>
+              {option.label}
+            </option>
+          ))}
+        </select>
+        <select aria-label={t('editor.list.direction')} value={v.dborderdir ?? 'desc'} onChange={(e) => onPatch({ dborderdir: e.target.value === 'asc' ? 'asc' : 'desc' })} data-testid="list-order-dir">
+          <option value="asc">{t('editor.list.asc')}</option>
+          <option value="desc">{t('editor.list.desc')}</option>
+        </select>
+      </div>
+      <div className="var-row">
+        <label className="var-small">
+          <span>{t('editor.list.limit')}</span>
+          <input
+            type="number"
+            min={1}
+            max={MAX_RECORDS}
+            value={v.dblimit ?? 10}
+            onChange={(e) => onPatch({ dblimit: Math.min(MAX_RECORDS, Math.max(1, Math.round(Number(e.target.value) || 1))) })}
+            data-testid="list-limit"
+          />
+        </label>
+        <label className="var-small">
+          <span>{t('editor.list.offset')}</span>
+          <input type="number" min={0} value={v.dboffset ?? 0} onChange={(e) => onPatch({ dboffset: Math.max(0, Math.round(Number(e.target.value) || 0)) })} data-testid="list-offset" />
+        </label>
+      </div>
+      {subVars.length > 0 && <p className="field-hint">{t('editor.list.fieldsHint')}</p>}
+      {subVars.map((sub) => (
+        <label key={sub.name} className="var-small">
+          <span>{sub.label || sub.name}</span>
+          <select
+            value={sub.dbfield ?? ''}
+            onChange={(e) => onPatch({ vars: subVars.map((item) => (item.name === sub.name ? { ...item, dbfield: e.target.value } : item)) })}
+            data-testid={`list-dbfield-${sub.name}`}
+          >
+            <option value="">—</option>
+            <option value="name">{t('editor.bind.name')}</option>
+            <option value="slug">{t('editor.bind.slug')}</option>
+            <option value="date">{t('editor.bind.date')}</option>
+            <option value="permalink">{t('editor.bind.permalink')}</option>
+            {fields.map((field) => (
+              <option key={field.id} value={field.slug}>
+                {field.name}
+              </option>
+            ))}
+          </select>
+        </label>
+      ))}
+    </div>
+  );
+}
+
+/** API source: the https URL and where each sub-definition's value is in a record. */
+function ApiSource({ id, v, onPatch, url }: Pick<ValueEditorProps, 'id' | 'v' | 'onPatch'> & { url: string }) {
+  const { t } = useTranslation();
+  const map = v.sourceMap ?? {};
+  const probe = useFetchExternal();
+  const [result, setResult] = useState<string | null>(null);
+  const tryUrl = () =>
+    probe.mutate(url, {
+      onSuccess: (answer) => {
+        const found = apiRecords(answer);
+        setResult(found ? t('editor.list.apiFound', { count: found.records.length, paths: found.paths.join(', ') || '—' }) : t('editor.list.apiNotList'));
+      },
+      onError: (error) => setResult(errorMessage(error)),
+    });
+  return (
+    <div className="var-group" data-testid="list-api">
+      <label htmlFor={`${id}-url`}>{t('editor.list.url')}</label>
+      <div className="var-row">
+        <input id={`${id}-url`} type="url" placeholder="https://" value={url} onChange={(e) => onPatch({ source: writeSource('api', e.target.value) })} data-testid="list-api-url" />
+        <button type="button" className="button button-small" disabled={!url.startsWith('https://') || probe.isPending} onClick={tryUrl} data-testid="list-api-try">
+          {t('editor.list.apiTry')}
+        </button>
+      </div>
+      {result !== null && (
+        <p className="field-hint" role="status" data-testid="list-api-result">
+          {result}
+        </p>
+      )}
+      <p className="field-hint">{t('editor.list.sourceMapHint')}</p>
+      {(v.vars ?? []).map((sub) => (
+        <label key={sub.name} className="var-small">
+          <span>{sub.label || sub.name}</span>
+          <input value={map[sub.name] ?? ''} placeholder="title" onChange={(e) => onPatch({ sourceMap: { ...map, [sub.name]: e.target.value } })} data-testid={`list-map-${sub.name}`} />
+        </label>
+      ))}
+    </div>
+  );
+}
+
+/** `list` variables: Manual, Collection or API (spec §4 "Data source of a repeating block"). */
+export function ListEditor({ id, v, onValue, onPatch }: ValueEditorProps) {
+  const { t } = useTranslation();
+  const source = readSource(v.source);
+  return (
+    <div className="list-editor">
+      <label htmlFor={`${id}-source`}>{t('editor.list.source')}</label>
+      <select
+        id={`${id}-source`}
+        value={source.kind}
+        onChange={(e) => onPatch({ source: writeSource(e.target.value as 'manual' | 'db' | 'api', '') })}
+        data-testid="list-source"
+      >
+        <option value="manual">{t('editor.list.manual')}</option>
+        <option value="db">{t('editor.list.collection')}</option>
+        <option value="api">{t('editor.list.api')}</option>
+      </select>
+      {source.kind === 'manual' && <ManualItems id={id} v={v} onValue={onValue} />}
+      {source.kind === 'db' && <CollectionSource id={id} v={v} onPatch={onPatch} slug={source.target} />}
+      {source.kind === 'api' && <ApiSource id={id} v={v} onPatch={onPatch} url={source.target} />}
+    </div>
+  );
+}

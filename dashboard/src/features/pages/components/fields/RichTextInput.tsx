@@ -1,0 +1,79 @@
+import Image from '@tiptap/extension-image';
+import { EditorContent, useEditor, useEditorState, type Editor } from '@tiptap/react';
+import StarterKit from '@tiptap/starter-kit';
+import { useEffect } from 'react';
+import { useTranslation } from 'react-i18next';
+import { ImageUpload } from './ImageUpload';
+
+/** Rich-text uploads go under the 'admin' prefix (spec §6). */
+const RICH_TEXT_PREFIX = ['admin'];
+
+function Toolbar({ editor }: { editor: Editor }) {
+  const { t } = useTranslation();
+  const state = useEditorState({
+    editor,
+    selector: ({ editor: e }) => ({
+      bold: e.isActive('bold'),
+      italic: e.isActive('italic'),
+      h2: e.isActive('heading', { level: 2 }),
+      bulletList: e.isActive('bulletList'),
+      link: e.isActive('link'),
+    }),
+  });
+  const setLink = () => {
+    const previous = String(editor.getAttributes('link').href ?? '');
+    const href = window.prompt(t('editor.rich.linkPrompt'), previous);
+    if (href === null) return;
+    if (href.trim() === '') editor.chain().focus().extendMarkRange('link').unsetLink().run();
+    else editor.chain().focus().extendMarkRange('link').setLink({ href: href.trim() }).run();
+  };
+  const button = (key: keyof typeof state, label: string, run: () => void) => (
+    <button type="button" className={`toolbar-button${state[key] ? ' is-active' : ''}`} aria-pressed={state[key]} onClick={run}>
+      {label}
+    </button>
+  );
+  return (
+    <div className="rich-toolbar" role="toolbar">
+      {button('bold', t('editor.rich.bold'), () => editor.chain().focus().toggleBold().run())}
+      {button('italic', t('editor.rich.italic'), () => editor.chain().focus().toggleItalic().run())}
+      {button('h2', t('editor.rich.heading'), () => editor.chain().focus().toggleHeading({ level: 2 }).run())}
+      {button('bulletList', t('editor.rich.list'), () => editor.chain().focus().toggleBulletList().run())}
+      {button('link', t('editor.rich.link'), setLink)}
+      <ImageUpload prefix={RICH_TEXT_PREFIX} label={t('editor.rich.image')} onUploaded={(src, file) => editor.chain().focus().setImage({ src, alt: file.name }).run()} />
+    </div>
+  );
+}
+
+interface Props {
+  id: string;
+  value: string;
+  onChange: (html: string) => void;
+}
+
+/**
+ * `richtext` variables: tiptap (ProseMirror underneath; maintained, and already the dashboard's
+ * rich-text editor), 300 px high. The editor owns its document while it has the focus; a new
+ * `value` from elsewhere (undo, redo) replaces it otherwise. The server sanitises the HTML.
+ */
+export default function RichTextInput({ id, value, onChange }: Props) {
+  const editor = useEditor({
+    extensions: [StarterKit.configure({ link: { openOnClick: false } }), Image],
+    content: value,
+    editorProps: { attributes: { id, class: 'rich-content', 'data-testid': `${id}-rich` } },
+    onUpdate: ({ editor: e }) => onChange(e.isEmpty ? '' : e.getHTML()),
+  });
+  useEffect(() => {
+    // A destroyed editor (React re-creating it) has no schema left to serialise with.
+    if (!editor || editor.isDestroyed || editor.isFocused) return;
+    if (value !== (editor.isEmpty ? '' : editor.getHTML())) {
+      editor.commands.setContent(value, { emitUpdate: false });
+    }
+  }, [editor, value]);
+  if (!editor) return null;
+  return (
+    <div className="rich-editor">
+      <Toolbar editor={editor} />
+      <EditorContent editor={editor} />
+    </div>
+  );
+}

@@ -1,0 +1,234 @@
+import { lazy, Suspense } from 'react';
+import { useTranslation } from 'react-i18next';
+import {
+  asBackground,
+  asBool,
+  asColor,
+  asHeading,
+  asImage,
+  asLink,
+  asNumber,
+  asOpacity,
+  asPadding,
+  asText,
+  asUnit,
+  BACKGROUND_TYPES,
+  GRADIENT_ANGLES,
+  HEADING_TAGS,
+  POSITIONS,
+  UNITS,
+} from '../../lib/var-values';
+import type { BackgroundValue, BlockVar, PaddingValue, ValueChange } from '../../types';
+import { useEditorContext } from '../editor-context';
+import { ImageUpload } from './ImageUpload';
+import { ListEditor } from './ListEditor';
+import { TableEditor } from './TableEditor';
+
+const RichTextInput = lazy(() => import('./RichTextInput'));
+
+export interface ValueEditorProps {
+  /** Unique id prefix for the inputs. */
+  id: string;
+  v: BlockVar;
+  /** A new value (or a function of the value when the change lands). */
+  onValue: (value: ValueChange) => void;
+  /** Other changes to the definition (list sources, table columns). */
+  onPatch: (patch: Partial<BlockVar>) => void;
+}
+
+function numberOr(text: string, fallback: number): number {
+  const n = Number(text);
+  return text.trim() === '' || !Number.isFinite(n) ? fallback : n;
+}
+
+/** One input (or group) per variable type of docs/blocks.md. */
+export function ValueEditor({ id, v, onValue, onPatch }: ValueEditorProps) {
+  const { t } = useTranslation();
+  const { userId, projectId } = useEditorContext();
+  const prefix = [userId, projectId];
+
+  switch (v.type) {
+    case 'text':
+      return <input id={id} value={asText(v.value)} onChange={(e) => onValue(e.target.value)} />;
+    case 'textarea':
+      return <textarea id={id} rows={4} value={asText(v.value)} onChange={(e) => onValue(e.target.value)} />;
+    case 'richtext':
+      return (
+        <Suspense fallback={<p className="muted">{t('common.loading')}</p>}>
+          <RichTextInput id={id} value={asText(v.value)} onChange={onValue} />
+        </Suspense>
+      );
+    case 'image': {
+      const image = asImage(v.value);
+      return (
+        <div className="var-group">
+          {image.src && <img className="var-image-preview" src={image.src} alt="" />}
+          <input id={id} aria-label={t('editor.vars.src')} value={image.src} onChange={(e) => onValue({ ...image, src: e.target.value })} />
+          <input aria-label={t('editor.vars.alt')} placeholder={t('editor.vars.alt')} value={image.alt} onChange={(e) => onValue({ ...image, alt: e.target.value })} />
+          <ImageUpload prefix={prefix} onUploaded={(src) => onValue((previous: unknown) => ({ ...asImage(previous), src }))} testId={`${id}-upload`} />
+        </div>
+      );
+    }
+    case 'link': {
+      const link = asLink(v.value);
+      return (
+        <div className="var-group">
+          <input id={id} aria-label={t('editor.vars.href')} placeholder="https://" value={link.href} onChange={(e) => onValue({ ...link, href: e.target.value })} />
+          <input aria-label={t('editor.vars.label')} placeholder={t('editor.vars.label')} value={link.label} onChange={(e) => onValue({ ...link, label: e.target.value })} />
+          <label className="checkbox">
+            <input type="checkbox" checked={link.target === '_blank'} onChange={(e) => onValue({ ...link, target: e.target.checked ? '_blank' : '_self' })} />
+            {t('editor.vars.newTab')}
+          </label>
+        </div>
+      );
+    }
+    case 'color':
+      return <input id={id} type="color" value={asColor(v.value)} onChange={(e) => onValue(e.target.value)} />;
+    case 'background':
+      return <BackgroundInput id={id} value={asBackground(v.value)} onValue={onValue} prefix={prefix} />;
+    case 'unit': {
+      const unit = asUnit(v.value);
+      return (
+        <div className="var-row">
+          <input
+            id={id}
+            type="number"
+            aria-label={t('editor.vars.value')}
+            disabled={unit.unit === 'auto'}
+            value={unit.value ?? ''}
+            onChange={(e) => onValue({ ...unit, value: e.target.value === '' ? null : numberOr(e.target.value, 0) })}
+          />
+          <select aria-label={t('editor.vars.unit')} value={unit.unit} onChange={(e) => onValue({ value: e.target.value === 'auto' ? null : unit.value, unit: e.target.value })}>
+            {UNITS.map((u) => (
+              <option key={u} value={u}>
+                {u}
+              </option>
+            ))}
+          </select>
+        </div>
+      );
+    }
+    case 'heading':
+      return (
+        <select id={id} value={asHeading(v.value)} onChange={(e) => onValue(e.target.value)}>
+          {HEADING_TAGS.map((tag) => (
+            <option key={tag} value={tag}>
+              {tag}
+            </option>
+          ))}
+        </select>
+      );
+    case 'padding': {
+      const padding = asPadding(v.value);
+      return (
+        <div className="var-row">
+          {(['top', 'right', 'bottom', 'left'] as (keyof PaddingValue)[]).map((side, i) => (
+            <label key={side} className="var-small">
+              <span>{t(`editor.vars.${side}`)}</span>
+              <input
+                id={i === 0 ? id : undefined}
+                type="number"
+                min={0}
+                value={padding[side]}
+                onChange={(e) => onValue({ ...padding, [side]: Math.max(0, numberOr(e.target.value, 0)) })}
+              />
+            </label>
+          ))}
+        </div>
+      );
+    }
+    case 'opacity': {
+      const opacity = asOpacity(v.value);
+      return (
+        <div className="var-row">
+          <input id={id} type="range" min={0} max={1} step={0.1} value={opacity} onChange={(e) => onValue(asOpacity(Number(e.target.value)))} />
+          <output>{opacity.toFixed(1)}</output>
+        </div>
+      );
+    }
+    case 'number':
+      return (
+        <input
+          id={id}
+          type="number"
+          min={v.min}
+          max={v.max}
+          step={v.step}
+          value={asNumber(v.value, 0)}
+          onChange={(e) => onValue(numberOr(e.target.value, 0))}
+        />
+      );
+    case 'select':
+      return (
+        <select id={id} value={asText(v.value)} onChange={(e) => onValue(e.target.value)}>
+          {(v.options ?? []).map((option) => (
+            <option key={option.value} value={option.value}>
+              {option.name}
+            </option>
+          ))}
+        </select>
+      );
+    case 'checkbox':
+      return <input id={id} type="checkbox" checked={asBool(v.value)} onChange={(e) => onValue(e.target.checked)} />;
+    case 'list':
+      return <ListEditor id={id} v={v} onValue={onValue} onPatch={onPatch} />;
+    case 'table':
+      return <TableEditor id={id} v={v} onValue={onValue} onPatch={onPatch} />;
+    default:
+      return null;
+  }
+}
+
+function BackgroundInput({ id, value, onValue, prefix }: { id: string; value: BackgroundValue; onValue: (v: ValueChange) => void; prefix: number[] }) {
+  const { t } = useTranslation();
+  const set = (patch: Partial<BackgroundValue>) => onValue({ ...value, ...patch });
+  return (
+    <div className="var-group">
+      <select id={id} aria-label={t('editor.vars.backgroundType')} value={value.type} onChange={(e) => set({ type: e.target.value as BackgroundValue['type'] })}>
+        {BACKGROUND_TYPES.map((type) => (
+          <option key={type} value={type}>
+            {t(`editor.vars.background.${type}`)}
+          </option>
+        ))}
+      </select>
+      {value.type !== 'image' && (
+        <div className="var-row">
+          <input type="color" aria-label={t('editor.vars.color')} value={value.color} onChange={(e) => set({ color: e.target.value })} />
+          {value.type === 'gradient' && (
+            <>
+              <input type="color" aria-label={t('editor.vars.color2')} value={value.color2} onChange={(e) => set({ color2: e.target.value })} />
+              <select aria-label={t('editor.vars.angle')} value={value.angle} onChange={(e) => set({ angle: Number(e.target.value) as BackgroundValue['angle'] })}>
+                {GRADIENT_ANGLES.map((angle) => (
+                  <option key={angle} value={angle}>
+                    {angle}°
+                  </option>
+                ))}
+              </select>
+            </>
+          )}
+        </div>
+      )}
+      {value.type === 'image' && (
+        <>
+          <input aria-label={t('editor.vars.src')} value={value.image} onChange={(e) => set({ image: e.target.value })} />
+          <ImageUpload prefix={prefix} onUploaded={(image) => onValue((previous: unknown) => ({ ...asBackground(previous), image }))} testId={`${id}-upload`} />
+          <div className="position-grid" role="radiogroup" aria-label={t('editor.vars.position')}>
+            {POSITIONS.map((position) => (
+              <button
+                key={position}
+                type="button"
+                role="radio"
+                aria-checked={value.position === position}
+                title={t(`editor.vars.positions.${position.replace(' ', '-')}`)}
+                className={`position-cell${value.position === position ? ' is-active' : ''}`}
+                onClick={() => set({ position })}
+              >
+                <span className="sr-only">{t(`editor.vars.positions.${position.replace(' ', '-')}`)}</span>
+              </button>
+            ))}
+          </div>
+        </>
+      )}
+    </div>
+  );
+}

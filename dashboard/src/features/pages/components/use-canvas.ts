@@ -1,0 +1,156 @@
+/**
+ * The parent's half of the preview: renders blocks through the render API (only those whose
+ * content changed), builds the srcdoc once, then keeps the canvas in step with `render`,
+ * `replace-block` and `select` messages, and listens for `ready`, `select-block` and `layout`.
+ * No debounce on this path: a field edit costs one render call for one block and one message.
+ */
+import { useCallback, useEffect, useRef, useState } from 'react';
+import { errorMessage } from '../../../lib/api-client';
+import { renderBlocks } from '../api/render-blocks';
+import { canvasDocument } from '../lib/canvas-document';
+import { message, readCanvasMessage, type BlockBox, type CanvasBlock, type ParentMessage } from '../lib/canvas-protocol';
+import { canvasState, contentKey, planCanvasUpdate, RenderCache, type CanvasState } from '../lib/render-cache';
+import type { PageBlock } from '../types';
+
+export interface CanvasLayout {
+  boxes: BlockBox[];
+  scrollY: number;
+}
+
+interface Options {
+  projectId: number;
+  pageId: number;
+  post: string | undefined;
+  blocks: PageBlock[];
+  selected: string | null;
+  onSelect: (uid: string) => void;
+}
+
+export function useCanvas({ projectId, pageId, post, blocks, selected, onSelect }: Options) {
+  const iframeRef = useRef<HTMLIFrameElement>(null);
+  const [cache] = useState(() => new RenderCache());
+  const [srcdoc, setSrcdoc] = useState<string | null>(null);
+  const [layout, setLayout] = useState<CanvasLayout>({ boxes: [], scrollY: 0 });
+  const head = useRef<string | null>(null);
+  const headRequested = useRef(false);
+  const ready = useRef(false);
+  /** What the canvas shows, and what the srcdoc showed (after a reload the canvas is back there). */
+  const shown = useRef<CanvasState | null>(null);
+  const built = useRef<CanvasState | null>(null);
+  const inflight = useRef(new Set<string>());
+  const latest = useRef({ blocks, selected, post });
+  latest.current = { blocks, selected, post };
+  const onSelectRef = useRef(onSelect);
+  onSelectRef.current = onSelect;
+  const waiters = useRef<(() => void)[]>([]);
+
+  const send = (body: ParentMessage) => {
+    // The sandboxed canvas has an opaque origin, so '*' is the only target that reaches it; it
+    // is our own iframe's window, and the canvas checks that messages come from its parent.
+    iframeRef.current?.contentWindow?.postMessage(body, '*');
+  };
+
+  const canvasBlock = (block: PageBlock): CanvasBlock => ({ uid: block.uid, html: cache.get(block) ?? '', css: block.css, js: block.js });
+
+  const sync = useCallback(() => {
+    const { blocks: current, selected: selectedNow, post: postNow } = latest.current;
+    const missing = cache.missing(current).filter((block) => !inflight.current.has(contentKey(block)));
+    if (missing.length > 0 || !headRequested.current) {
+      headRequested.current = true;
+      missing.forEach((block) => inflight.current.add(contentKey(block)));
+      renderBlocks({ projectId, pageId, post: postNow, blocks: missing })
+        .then((result) => {
+          head.current ??= result.head;
+          // Rendered for a post that is no longer the one shown: the html is not the page's.
+          if (latest.current.post !== postNow) return;
+          const byUid = new Map(result.blocks.map((rendered) => [rendered.uid, rendered]));
+          missing.forEach((block) => cache.put(block, byUid.get(block.uid) ?? { uid: block.uid, error: 'not rendered' }));
+        })
+        .catch((error: unknown) => {
+          head.current ??= '';
+          if (latest.current.post !== postNow) return;
+          missing.forEach((block) => cache.put(block, { uid: block.uid, error: errorMessage(error) }));
+        })
+        .finally(() => {
+          missing.forEach((block) => inflight.current.delete(contentKey(block)));
+          waiters.current.splice(0).forEach((resolve) => resolve());
+          sync();
+        });
+    }
+    if (cache.missing(current).length > 0 || head.current === null) return;
+    const wanted = canvasState(current);
+    if (built.current === null) {
+      built.current = wanted;
+      shown.current = wanted;
+      setSrcdoc(canvasDocument(head.current, current.map(canvasBlock), selectedNow));
+      return;
+    }
+    if (!ready.current) return;
+    const plan = planCanvasUpdate(shown.current, wanted);
+    if (plan.kind === 'render') {
+      send(message({ type: 'render', blocks: current.map(canvasBlock), selected: selectedNow }));
+    } else if (plan.kind === 'replace') {
+      current.filter((block) => plan.uids.includes(block.uid)).forEach((block) => send(message({ type: 'replace-block', block: canvasBlock(block) })));
+    }
+    shown.current = wanted;
+  }, [cache, projectId, pageId]);
+
+  useEffect(sync, [blocks, sync]);
+
+  // Another post changes every block's html: drop the cache, re-render everything.
+  const firstPost = useRef(true);
+  useEffect(() => {
+    if (firstPost.current) {
+      firstPost.current = false;
+      return;
+    }
+    cache.clear();
+    shown.current = null;
+    sync();
+  }, [post, cache, sync]);
+
+  useEffect(() => {
+    if (ready.current) send(message({ type: 'select', uid: selected }));
+  }, [selected]);
+
+  useEffect(() => {
+    const onMessage = (event: MessageEvent) => {
+      const received = readCanvasMessage(event, iframeRef.current?.contentWindow);
+      if (!received) return;
+      if (received.type === 'ready') {
+        ready.current = true;
+        shown.current = built.current;
+        sync();
+      } else if (received.type === 'select-block') {
+        onSelectRef.current(received.uid);
+      } else if (received.type === 'layout') {
+        setLayout({ boxes: received.boxes, scrollY: received.scrollY });
+      }
+    };
+    window.addEventListener('message', onMessage);
+    return () => window.removeEventListener('message', onMessage);
+  }, [sync]);
+
+  /** The page's output for a save: waits for pending renders of `blocksToSave`. */
+  const output = useCallback(
+    async (blocksToSave: PageBlock[]): Promise<string> => {
+      for (;;) {
+        const joined = cache.output(blocksToSave);
+        if (joined !== undefined) return joined;
+        const missing = cache.missing(blocksToSave);
+        if (missing.every((block) => inflight.current.has(contentKey(block)))) {
+          await new Promise<void>((resolve) => waiters.current.push(resolve));
+        } else {
+          const post = latest.current.post;
+          const result = await renderBlocks({ projectId, pageId, post, blocks: missing });
+          if (latest.current.post !== post) continue;
+          const byUid = new Map(result.blocks.map((rendered) => [rendered.uid, rendered]));
+          missing.forEach((block) => cache.put(block, byUid.get(block.uid) ?? { uid: block.uid, error: 'not rendered' }));
+        }
+      }
+    },
+    [cache, projectId, pageId],
+  );
+
+  return { iframeRef, srcdoc, layout, output };
+}

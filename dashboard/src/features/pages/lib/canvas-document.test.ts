@@ -1,0 +1,87 @@
+// @vitest-environment node
+import { JSDOM } from 'jsdom';
+import { describe, expect, it } from 'vitest';
+import { blockMarkup, canvasDocument } from './canvas-document';
+
+const hero = { uid: 'b-1', html: '<h1>Olá</h1>', css: 'h1{color:red}', js: 'window.ran = (window.ran || 0) + 1;' };
+
+/** The canvas in a jsdom window of its own (it is its own parent there). */
+function boot(head = '<title>t</title>') {
+  const sent: unknown[] = [];
+  const dom = new JSDOM(canvasDocument(head, [hero], 'b-1'), {
+    runScripts: 'dangerously',
+    // The runtime posts to `parent` (the window itself here); record instead of delivering.
+    beforeParse: (window) => {
+      window.postMessage = ((data: unknown) => sent.push(data)) as typeof window.postMessage;
+    },
+  });
+  return { window: dom.window, sent };
+}
+
+function deliver(window: JSDOM['window'], data: unknown, source: unknown) {
+  window.dispatchEvent(new window.MessageEvent('message', { data, source: source as Window }));
+}
+
+describe('canvasDocument', () => {
+  it('holds the head, each block with its css, html and js, and the runtime', () => {
+    const doc = canvasDocument('<link rel="stylesheet" href="/fonts.css">', [hero], null);
+    expect(doc).toContain('<link rel="stylesheet" href="/fonts.css">');
+    expect(doc).toContain('<div class="vt-block" data-vt-uid="b-1"><style>h1{color:red}</style><h1>Olá</h1><script>window.ran');
+    expect(doc).toContain("parent.postMessage(body, '*')");
+  });
+
+  it('keeps block code from closing its element', () => {
+    const markup = blockMarkup({ uid: 'x"y', html: '', css: 'a{}</style><b>', js: 'var s = "</script><i>";' }, true);
+    expect(markup).toContain('<\\/style><b>');
+    expect(markup).toContain('"<\\/script><i>"');
+    expect(markup).toContain('data-vt-uid="xy"');
+    expect(markup).toContain('vt-block vt-selected');
+  });
+
+  it('runs block scripts and renders, replaces and selects blocks from its parent', () => {
+    const { window, sent } = boot();
+    const w = window as unknown as { ran?: number };
+    expect(w.ran).toBe(1);
+    deliver(
+      window,
+      {
+        vitrine: 1,
+        type: 'render',
+        selected: null,
+        blocks: [hero, { uid: 'b-2', html: '<p id="p">a</p><script>window.inner = 1</script>', css: '', js: '' }],
+      },
+      window.parent,
+    );
+    const root = window.document.getElementById('vt-canvas');
+    expect(root?.querySelectorAll('[data-vt-uid]')).toHaveLength(2);
+    expect(w.ran).toBe(2);
+    expect((window as unknown as { inner?: number }).inner).toBe(1);
+
+    deliver(window, { vitrine: 1, type: 'replace-block', block: { uid: 'b-2', html: '<p id="p">b</p>', css: '', js: '' } }, window.parent);
+    expect(window.document.getElementById('p')?.textContent).toBe('b');
+    expect(root?.children[1]?.getAttribute('data-vt-uid')).toBe('b-2');
+
+    deliver(window, { vitrine: 1, type: 'select', uid: 'b-2' }, window.parent);
+    expect(root?.children[1]?.classList.contains('vt-selected')).toBe(true);
+    expect(root?.children[0]?.classList.contains('vt-selected')).toBe(false);
+    expect(sent).toContainEqual({ vitrine: 1, type: 'ready' });
+  });
+
+  it('ignores messages that are not from its parent or have another version', () => {
+    const { window } = boot();
+    const other = new JSDOM('').window;
+    deliver(window, { vitrine: 1, type: 'render', selected: null, blocks: [] }, other);
+    deliver(window, { vitrine: 2, type: 'render', selected: null, blocks: [] }, window.parent);
+    expect(window.document.querySelectorAll('[data-vt-uid]')).toHaveLength(1);
+  });
+
+  it('reports a click as select-block and keeps links from navigating', () => {
+    const { window, sent } = boot();
+    const root = window.document.getElementById('vt-canvas');
+    root!.innerHTML = '<div class="vt-block" data-vt-uid="b-9"><a id="a" href="https://example.com">x</a></div>';
+    const click = new window.MouseEvent('click', { bubbles: true, cancelable: true });
+    window.document.getElementById('a')!.dispatchEvent(click);
+    expect(click.defaultPrevented).toBe(true);
+    expect(sent).toContainEqual({ vitrine: 1, type: 'select-block', uid: 'b-9' });
+  });
+});

@@ -1,0 +1,147 @@
+/**
+ * The preview canvas: the srcdoc of a sandboxed iframe (allow-scripts only, so block code runs
+ * on an opaque origin and never on the dashboard's). It holds the render API's head, each
+ * block's css in <style>, its html and its js in <script>, and the canvas runtime: the iframe's
+ * half of the protocol in canvas-protocol.ts (it accepts messages only from its parent).
+ */
+import type { CanvasBlock } from './canvas-protocol';
+
+/** Keeps text from closing the element it is inlined in. */
+function inline(text: string, tag: 'script' | 'style'): string {
+  return text.replace(new RegExp(`</(${tag})`, 'gi'), '<\\/$1');
+}
+
+/** One block's markup: the wrapper the runtime also builds (see `build` below). */
+export function blockMarkup(block: CanvasBlock, selected: boolean): string {
+  const uid = block.uid.replace(/[^a-zA-Z0-9_-]/g, '');
+  const style = block.css ? `<style>${inline(block.css, 'style')}</style>` : '';
+  const script = block.js ? `<script>${inline(block.js, 'script')}</script>` : '';
+  return `<div class="vt-block${selected ? ' vt-selected' : ''}" data-vt-uid="${uid}">${style}${block.html}${script}</div>`;
+}
+
+/** Editor-only outline of hovered and selected blocks. */
+const CANVAS_STYLE = `
+.vt-block{position:relative}
+.vt-block:hover{outline:1px dashed #3b82f6;outline-offset:-1px}
+.vt-block.vt-selected{outline:2px solid #2563eb;outline-offset:-2px}
+#vt-canvas:empty{min-height:100vh}
+`;
+
+/**
+ * The runtime, as plain ES5 text (it runs in the canvas, not through the bundler). It renders
+ * blocks from `render` / `replace-block`, re-creating <script> elements so they run, reports
+ * clicks as `select-block` (links and forms do nothing in the editor), and reports block boxes
+ * with `layout` after renders, on scroll and on resize (the parent's drop overlay uses them).
+ * After each render it dispatches `vitrine:render` on the document, so scripts from the head
+ * (the effects runtime) can pick up blocks added after the page loaded.
+ */
+export const CANVAS_RUNTIME = `(function () {
+  var V = 1;
+  var root = document.getElementById('vt-canvas');
+  var selected = null;
+  function send(body) { body.vitrine = V; parent.postMessage(body, '*'); }
+  function activate(node) {
+    var scripts = node.querySelectorAll('script');
+    for (var i = 0; i < scripts.length; i++) {
+      var old = scripts[i];
+      var fresh = document.createElement('script');
+      for (var j = 0; j < old.attributes.length; j++) fresh.setAttribute(old.attributes[j].name, old.attributes[j].value);
+      fresh.text = old.text;
+      old.parentNode.replaceChild(fresh, old);
+    }
+  }
+  function build(block) {
+    var el = document.createElement('div');
+    el.className = 'vt-block' + (block.uid === selected ? ' vt-selected' : '');
+    el.setAttribute('data-vt-uid', block.uid);
+    if (block.css) { var s = document.createElement('style'); s.textContent = block.css; el.appendChild(s); }
+    var body = document.createElement('div');
+    body.innerHTML = block.html;
+    while (body.firstChild) el.appendChild(body.firstChild);
+    return el;
+  }
+  // Once in the document: scripts from the html are re-created so they run, then the block's js.
+  function mount(el, block) {
+    activate(el);
+    if (block.js) { var js = document.createElement('script'); js.textContent = block.js; el.appendChild(js); }
+  }
+  function find(uid) {
+    var all = root.querySelectorAll('[data-vt-uid]');
+    for (var i = 0; i < all.length; i++) if (all[i].getAttribute('data-vt-uid') === uid) return all[i];
+    return null;
+  }
+  var pending = false;
+  function layout() {
+    if (pending) return;
+    pending = true;
+    var run = function () {
+      pending = false;
+      var boxes = [];
+      var all = root.querySelectorAll('[data-vt-uid]');
+      var y = window.scrollY || 0;
+      for (var i = 0; i < all.length; i++) {
+        var r = all[i].getBoundingClientRect();
+        boxes.push({ uid: all[i].getAttribute('data-vt-uid'), top: r.top + y, height: r.height });
+      }
+      send({ type: 'layout', boxes: boxes, scrollY: y });
+    };
+    if (window.requestAnimationFrame) window.requestAnimationFrame(run); else setTimeout(run, 0);
+  }
+  function select(uid) {
+    selected = uid;
+    var all = root.querySelectorAll('[data-vt-uid]');
+    for (var i = 0; i < all.length; i++) {
+      all[i].classList.toggle('vt-selected', all[i].getAttribute('data-vt-uid') === uid);
+    }
+  }
+  function rendered() {
+    try { document.dispatchEvent(new CustomEvent('vitrine:render')); } catch (e) {}
+    layout();
+  }
+  window.addEventListener('message', function (event) {
+    if (event.source !== parent) return;
+    var data = event.data;
+    if (!data || data.vitrine !== V) return;
+    if (data.type === 'render') {
+      selected = data.selected || null;
+      root.textContent = '';
+      for (var i = 0; i < data.blocks.length; i++) { var el = build(data.blocks[i]); root.appendChild(el); mount(el, data.blocks[i]); }
+      rendered();
+    } else if (data.type === 'replace-block') {
+      var old = find(data.block.uid);
+      if (!old) return;
+      var fresh = build(data.block);
+      old.parentNode.replaceChild(fresh, old);
+      mount(fresh, data.block);
+      rendered();
+    } else if (data.type === 'select') {
+      select(data.uid || null);
+      if (data.uid) { var target = find(data.uid); if (target && target.scrollIntoView) target.scrollIntoView({ block: 'nearest' }); }
+    }
+  });
+  document.addEventListener('click', function (event) {
+    var target = event.target;
+    var block = target && target.closest ? target.closest('[data-vt-uid]') : null;
+    if (target && target.closest && target.closest('a')) event.preventDefault();
+    if (block) send({ type: 'select-block', uid: block.getAttribute('data-vt-uid') });
+  }, true);
+  document.addEventListener('submit', function (event) { event.preventDefault(); }, true);
+  window.addEventListener('scroll', layout, { passive: true });
+  window.addEventListener('resize', layout);
+  document.addEventListener('load', layout, true);
+  // Blocks change size on their own (fonts, their scripts, effects): report the new boxes.
+  if (window.ResizeObserver) new ResizeObserver(layout).observe(root);
+  send({ type: 'ready' });
+  layout();
+})();`;
+
+/** The whole srcdoc: head from the render API, the blocks, the runtime. */
+export function canvasDocument(head: string, blocks: CanvasBlock[], selected: string | null): string {
+  return [
+    '<!doctype html><html><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">',
+    head,
+    `<style>${CANVAS_STYLE}</style></head><body><div id="vt-canvas">`,
+    blocks.map((block) => blockMarkup(block, block.uid === selected)).join(''),
+    `</div><script>${inline(CANVAS_RUNTIME, 'script')}</script></body></html>`,
+  ].join('');
+}

@@ -1,0 +1,53 @@
+import { describe, expect, it } from 'vitest';
+import { dropIndex, message, readCanvasMessage } from './canvas-protocol';
+
+const canvas = {} as Window;
+const other = {} as Window;
+
+describe('readCanvasMessage', () => {
+  it('accepts versioned messages from the canvas window', () => {
+    expect(readCanvasMessage({ source: canvas, data: { vitrine: 1, type: 'ready' } }, canvas)).toEqual({ vitrine: 1, type: 'ready' });
+    expect(readCanvasMessage({ source: canvas, data: { vitrine: 1, type: 'select-block', uid: 'b-1' } }, canvas)).toEqual({
+      vitrine: 1,
+      type: 'select-block',
+      uid: 'b-1',
+    });
+    const layout = { vitrine: 1, type: 'layout', boxes: [{ uid: 'b-1', top: 0, height: 40 }], scrollY: 12 };
+    expect(readCanvasMessage({ source: canvas, data: layout }, canvas)).toEqual(layout);
+  });
+
+  it('ignores messages from any other window', () => {
+    expect(readCanvasMessage({ source: other, data: { vitrine: 1, type: 'ready' } }, canvas)).toBeNull();
+    expect(readCanvasMessage({ source: null, data: { vitrine: 1, type: 'ready' } }, canvas)).toBeNull();
+    expect(readCanvasMessage({ source: canvas, data: { vitrine: 1, type: 'ready' } }, null)).toBeNull();
+  });
+
+  it('ignores other versions and malformed bodies', () => {
+    expect(readCanvasMessage({ source: canvas, data: { vitrine: 2, type: 'ready' } }, canvas)).toBeNull();
+    expect(readCanvasMessage({ source: canvas, data: { type: 'ready' } }, canvas)).toBeNull();
+    expect(readCanvasMessage({ source: canvas, data: 'ready' }, canvas)).toBeNull();
+    expect(readCanvasMessage({ source: canvas, data: { vitrine: 1, type: 'select-block', uid: 3 } }, canvas)).toBeNull();
+    expect(readCanvasMessage({ source: canvas, data: { vitrine: 1, type: 'layout', boxes: [{ uid: 'a' }], scrollY: 0 } }, canvas)).toBeNull();
+    expect(readCanvasMessage({ source: canvas, data: { vitrine: 1, type: 'navigate', url: 'x' } }, canvas)).toBeNull();
+  });
+});
+
+describe('message', () => {
+  it('stamps the protocol version', () => {
+    expect(message({ type: 'select', uid: 'b-2' })).toEqual({ vitrine: 1, type: 'select', uid: 'b-2' });
+  });
+});
+
+describe('dropIndex', () => {
+  const boxes = [
+    { uid: 'a', top: 0, height: 100 },
+    { uid: 'b', top: 100, height: 200 },
+  ];
+  it('inserts before the first block whose middle is below the point', () => {
+    expect(dropIndex(boxes, 10)).toBe(0);
+    expect(dropIndex(boxes, 60)).toBe(1);
+    expect(dropIndex(boxes, 150)).toBe(1);
+    expect(dropIndex(boxes, 260)).toBe(2);
+    expect(dropIndex([], 5)).toBe(0);
+  });
+});

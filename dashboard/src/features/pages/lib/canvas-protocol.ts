@@ -1,0 +1,82 @@
+/**
+ * The versioned postMessage protocol between the editor (parent) and the preview canvas (a
+ * sandboxed srcdoc iframe without allow-same-origin, so its origin is "null" and only the
+ * source window identifies it). Every message is `{vitrine: 1, type, ...}`. The parent accepts
+ * a message only from the iframe's own window and with this version; the canvas runtime
+ * (canvas-document.ts) only from its parent.
+ */
+export const PROTOCOL_VERSION = 1;
+
+/** One block as the canvas shows it. */
+export interface CanvasBlock {
+  uid: string;
+  html: string;
+  css: string;
+  js: string;
+}
+
+/** A block's box in the canvas document (CSS pixels, document coordinates). */
+export interface BlockBox {
+  uid: string;
+  top: number;
+  height: number;
+}
+
+export type ParentMessage =
+  | { vitrine: 1; type: 'render'; blocks: CanvasBlock[]; selected: string | null }
+  | { vitrine: 1; type: 'replace-block'; block: CanvasBlock }
+  | { vitrine: 1; type: 'select'; uid: string | null };
+
+export type CanvasMessage =
+  | { vitrine: 1; type: 'ready' }
+  | { vitrine: 1; type: 'select-block'; uid: string }
+  /** Block boxes and the scroll offset, after every render and on scroll/resize. */
+  | { vitrine: 1; type: 'layout'; boxes: BlockBox[]; scrollY: number };
+
+type WithoutVersion<T> = T extends unknown ? Omit<T, 'vitrine'> : never;
+
+export function message(body: WithoutVersion<ParentMessage>): ParentMessage {
+  return { vitrine: PROTOCOL_VERSION, ...body } as ParentMessage;
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null;
+}
+
+function isBox(value: unknown): value is BlockBox {
+  return isRecord(value) && typeof value.uid === 'string' && typeof value.top === 'number' && typeof value.height === 'number';
+}
+
+/**
+ * The canvas message carried by `event`, or null when it comes from another window (another
+ * frame, an extension, the page itself), has another version or an unknown shape.
+ */
+export function readCanvasMessage(
+  event: Pick<MessageEvent, 'source' | 'data'>,
+  canvasWindow: Window | null | undefined,
+): CanvasMessage | null {
+  if (!canvasWindow || event.source !== canvasWindow) return null;
+  const data: unknown = event.data;
+  if (!isRecord(data) || data.vitrine !== PROTOCOL_VERSION) return null;
+  switch (data.type) {
+    case 'ready':
+      return { vitrine: 1, type: 'ready' };
+    case 'select-block':
+      return typeof data.uid === 'string' ? { vitrine: 1, type: 'select-block', uid: data.uid } : null;
+    case 'layout':
+      return Array.isArray(data.boxes) && data.boxes.every(isBox) && typeof data.scrollY === 'number'
+        ? { vitrine: 1, type: 'layout', boxes: data.boxes, scrollY: data.scrollY }
+        : null;
+    default:
+      return null;
+  }
+}
+
+/**
+ * Where a drop at `y` (canvas document coordinates) inserts: before the first block whose
+ * middle is below `y`, or at the end.
+ */
+export function dropIndex(boxes: BlockBox[], y: number): number {
+  const index = boxes.findIndex((box) => y < box.top + box.height / 2);
+  return index === -1 ? boxes.length : index;
+}

@@ -1,0 +1,436 @@
+import {
+  DndContext,
+  DragOverlay,
+  PointerSensor,
+  useSensor,
+  useSensors,
+  type DragEndEvent,
+  type DragMoveEvent,
+  type DragStartEvent,
+} from '@dnd-kit/core';
+import { lazy, Suspense, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useNavigate } from 'react-router';
+import { links, paths } from '../../../app/paths';
+import { Alert } from '../../../components/Alert';
+import { PageLoader } from '../../../components/PageLoader';
+import { toast } from '../../../components/toast-store';
+import { errorMessage } from '../../../lib/api-client';
+import { normalizePageSlug } from '../../../lib/validation';
+import { useUser } from '../../../lib/auth/get-user';
+import { useNumberParam, useProject } from '../../../lib/project-route';
+import type { Page, ProjectDetail, User } from '../../../lib/types';
+import { useBlocks } from '../api/get-blocks';
+import { useCollectionData } from '../api/get-collection-data';
+import { usePage } from '../api/get-page';
+import { pagePreviewUrl } from '../api/preview-url';
+import { useUpdatePage } from '../api/update-page';
+import { BlockLibraryPanel } from '../components/BlockLibraryPanel';
+import { BlockTab } from '../components/BlockTab';
+import { CANVAS_DROP_ID, CanvasFrame, type CanvasHandle, type DragData } from '../components/CanvasFrame';
+import { EditorContext, type EditorContextValue } from '../components/editor-context';
+import { EditorTopBar } from '../components/EditorTopBar';
+import { PageTab, type PageFields } from '../components/PageTab';
+import type { AppliedCode } from '../components/SourceCodeModal';
+import { useCanvas } from '../components/use-canvas';
+import { useAutosave } from '../components/use-autosave';
+import { useLeaveGuard } from '../components/use-leave-guard';
+import { canRedo, canUndo, current, record, redo, startHistory, undo, type History } from '../lib/history';
+import {
+  blockFromSource,
+  duplicateBlock,
+  insertBlock,
+  moveBlock,
+  moveTarget,
+  newUid,
+  readBlocks,
+  removeBlock,
+  toggleEffect,
+  updateBlock,
+  updateVar,
+  type Effect,
+} from '../lib/page-blocks';
+import { deviceById, storedDevice, storedScale, storeDevice, storeScale } from '../lib/preview-size';
+import { saveState } from '../lib/save-state';
+import { historyKey } from '../lib/shortcuts';
+import type { BlockLibrary, PageBlock, PageMeta, VarChange } from '../types';
+
+const SourceCodeModal = lazy(() => import('../components/SourceCodeModal'));
+
+
+/** The Deploy button's modal, supplied by the app (features don't import each other). */
+export type DeploySlot = (project: ProjectDetail, onClose: () => void) => ReactNode;
+
+/** Until the first save, the page's last update; nothing when the server sent none. */
+function lastUpdate(updatedAt: string): Date | null {
+  const at = new Date(updatedAt);
+  return Number.isNaN(at.getTime()) ? null : at;
+}
+
+function readMeta(meta: unknown): PageMeta {
+  return typeof meta === 'object' && meta !== null && !Array.isArray(meta) ? (meta as PageMeta) : {};
+}
+
+function pointerY(event: DragMoveEvent | DragEndEvent): number | null {
+  const start = event.activatorEvent;
+  if (start instanceof MouseEvent) return start.clientY + event.delta.y;
+  if (typeof TouchEvent !== 'undefined' && start instanceof TouchEvent) {
+    const touch = start.touches[0] ?? start.changedTouches[0];
+    return touch ? touch.clientY + event.delta.y : null;
+  }
+  return null;
+}
+
+interface EditorProps {
+  page: Page;
+  project: ProjectDetail;
+  library: BlockLibrary;
+  user: User;
+  deploy?: DeploySlot | undefined;
+}
+
+function Editor({ page, project, library, user, deploy }: EditorProps) {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const update = useUpdatePage();
+
+  const [history, setHistory] = useState<History<PageBlock[]>>(() => startHistory(readBlocks(page.blocks)));
+  const blocks = current(history);
+  const [selected, setSelected] = useState<string | null>(null);
+  const [tab, setTab] = useState<'page' | 'block'>('block');
+  const [fields, setFields] = useState<PageFields>({
+    name: page.name,
+    slug: page.slug,
+    description: page.description ?? '',
+    image: page.image ?? '',
+    meta: readMeta(page.meta),
+  });
+  const [version, setVersion] = useState(0);
+  const [mode, setMode] = useState<'desktop' | 'mobile'>('desktop');
+  const [scale, setScale] = useState(storedScale);
+  const [device, setDevice] = useState(storedDevice);
+  const [codeOpen, setCodeOpen] = useState(false);
+  const [deployOpen, setDeployOpen] = useState(false);
+  const isHome = page.is_home || page.slug === '/';
+
+  // Collection pages: the post the preview shows, and the fields blocks can bind to.
+  const collection = useCollectionData(page.table_id);
+  const [postSlug, setPostSlug] = useState<string | undefined>(undefined);
+  useEffect(() => {
+    if (postSlug === undefined && collection.data?.posts[0]) setPostSlug(collection.data.posts[0].slug);
+  }, [collection.data, postSlug]);
+
+  const canvas = useCanvas({
+    projectId: project.id,
+    pageId: page.id,
+    post: postSlug,
+    blocks,
+    selected,
+    onSelect: (uid) => {
+      setSelected(uid);
+      setTab('block');
+    },
+  });
+
+  const context = useMemo<EditorContextValue>(
+    () => ({
+      userId: user.id,
+      projectId: project.id,
+      tables: project.tables,
+      postFields: page.table_id !== null ? (collection.data?.fields ?? []) : null,
+    }),
+    [user.id, project.id, project.tables, page.table_id, collection.data],
+  );
+
+  // --- edits -------------------------------------------------------------------------------
+  // Edits are functions of the latest blocks (kept in a ref), so one finishing late (an upload)
+  // applies to the page as it is then, not as it was when it started.
+  const historyRef = useRef(history);
+  historyRef.current = history;
+  const commit = (change: (blocks: PageBlock[]) => PageBlock[]) => {
+    const before = historyRef.current;
+    const recorded = record(before, change(current(before)));
+    if (recorded === before) return;
+    historyRef.current = recorded;
+    setHistory(recorded);
+    setVersion((v) => v + 1);
+  };
+  const changeFields = (patch: Partial<PageFields>) => {
+    setFields((previous) => ({ ...previous, ...patch }));
+    setVersion((v) => v + 1);
+  };
+  const travel = (step: (history: History<PageBlock[]>) => History<PageBlock[]>) => {
+    const before = historyRef.current;
+    const next = step(before);
+    if (next === before) return;
+    historyRef.current = next;
+    setHistory(next);
+    setVersion((v) => v + 1);
+  };
+
+  const insert = (source: 'library' | 'my', id: number, index: number = blocks.length) => {
+    const origin =
+      source === 'my'
+        ? library.my_blocks.find((block) => block.id === id)
+        : library.categories.flatMap((category) => category.blocks).find((block) => block.id === id);
+    if (!origin) return;
+    const made = blockFromSource(origin, source, newUid(new Set(blocks.map((block) => block.uid))));
+    if (!made.ok) {
+      window.alert(t('editor.source.xVarsError') + made.reason);
+      return;
+    }
+    commit((list) => insertBlock(list, made.block, index));
+    setSelected(made.block.uid);
+    setTab('block');
+  };
+
+  const selectedIndex = blocks.findIndex((block) => block.uid === selected);
+  const selectedBlock = selectedIndex >= 0 ? (blocks[selectedIndex] ?? null) : null;
+
+  const removeSelected = () => {
+    if (!selectedBlock || !window.confirm(t('editor.block.confirmRemove'))) return;
+    const next = removeBlock(blocks, selectedBlock.uid);
+    commit((list) => removeBlock(list, selectedBlock.uid));
+    setSelected(next[Math.min(selectedIndex, next.length - 1)]?.uid ?? null);
+  };
+
+  const duplicateSelected = () => {
+    if (!selectedBlock) return;
+    const uid = newUid(new Set(blocks.map((block) => block.uid)));
+    commit((list) => duplicateBlock(list, selectedBlock.uid, uid));
+    setSelected(uid);
+  };
+
+  const applyCode = (code: AppliedCode) => {
+    if (selectedBlock) commit((list) => updateBlock(list, selectedBlock.uid, code));
+  };
+
+  // --- saving ------------------------------------------------------------------------------
+  const renderOutput = canvas.output;
+  const { save, saving, savedAt, dirty } = useAutosave({
+    version,
+    snapshot: { blocks, fields },
+    persist: async (snapshot: { blocks: PageBlock[]; fields: PageFields }) => {
+      const output = await renderOutput(snapshot.blocks);
+      await update.mutateAsync({
+        id: page.id,
+        name: snapshot.fields.name,
+        // Normalised here too: autosave may run while the slug field still has the focus.
+        slug: isHome ? '/' : normalizePageSlug(snapshot.fields.slug),
+        description: snapshot.fields.description,
+        image: snapshot.fields.image || null,
+        meta: snapshot.fields.meta,
+        blocks: snapshot.blocks,
+        output,
+      });
+    },
+    onError: (error) => {
+      console.error(error);
+      window.alert(t('common.error'));
+    },
+    initialSavedAt: lastUpdate(page.updated_at),
+  });
+
+  // Ctrl/⌘+Z and Shift+Z / Y outside fields (the canvas iframe keeps its own key presses).
+  const travelRef = useRef(travel);
+  travelRef.current = travel;
+  useEffect(() => {
+    const onKey = (event: KeyboardEvent) => {
+      const action = historyKey(event);
+      if (!action) return;
+      event.preventDefault();
+      travelRef.current(action === 'undo' ? undo : redo);
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, []);
+
+  useLeaveGuard(dirty, t('editor.leaveConfirm'));
+
+  // --- drag and drop -----------------------------------------------------------------------
+  // @dnd-kit, the dashboard's drag-and-drop library (maintained; pointer and touch sensors; a
+  // DragOverlay that floats above the panels), rather than native HTML5 drag and drop, which
+  // has no touch support and whose events stop at the iframe just the same. The iframe is
+  // covered by CanvasFrame's drop overlay while a drag is on; blocks are placed from the boxes
+  // the canvas reports.
+  const sensors = useSensors(useSensor(PointerSensor, { activationConstraint: { distance: 4 } }));
+  const canvasHandle = useRef<CanvasHandle>(null);
+  const [dragging, setDragging] = useState<DragData | null>(null);
+  const [dropAt, setDropAt] = useState<number | null>(null);
+
+  const dropIndexOf = (event: DragMoveEvent | DragEndEvent): number | null => {
+    if (event.over?.id !== CANVAS_DROP_ID) return null;
+    const y = pointerY(event);
+    return y === null || !canvasHandle.current ? blocks.length : canvasHandle.current.indexAt(y);
+  };
+  const onDragStart = (event: DragStartEvent) => setDragging((event.active.data.current as DragData | undefined) ?? null);
+  const onDragMove = (event: DragMoveEvent) => setDropAt(dropIndexOf(event));
+  const onDragEnd = (event: DragEndEvent) => {
+    const index = dropIndexOf(event);
+    const data = event.active.data.current as DragData | undefined;
+    setDragging(null);
+    setDropAt(null);
+    if (index === null || !data) return;
+    if (data.kind === 'insert') insert(data.source, data.id, index);
+    else commit((list) => moveBlock(list, data.uid, moveTarget(list, data.uid, index)));
+  };
+  const dragLabel = (() => {
+    if (!dragging) return null;
+    if (dragging.kind === 'move') return blocks.find((block) => block.uid === dragging.uid)?.name ?? '';
+    const list = dragging.source === 'my' ? library.my_blocks : library.categories.flatMap((category) => category.blocks);
+    return list.find((block) => block.id === dragging.id)?.name ?? '';
+  })();
+
+  const state = saveState(saving, dirty, savedAt);
+  const posts = collection.data?.posts ?? [];
+
+  return (
+    <EditorContext.Provider value={context}>
+      <DndContext
+        sensors={sensors}
+        onDragStart={onDragStart}
+        onDragMove={onDragMove}
+        onDragEnd={onDragEnd}
+        onDragCancel={() => {
+          setDragging(null);
+          setDropAt(null);
+        }}
+      >
+        <div className="editor" data-testid="page-editor">
+          <EditorTopBar
+            projectId={project.id}
+            projectName={project.name}
+            pages={project.pages}
+            pageId={page.id}
+            onPageChange={(id) => navigate(links.page(project.id, id))}
+            mode={mode}
+            onModeChange={setMode}
+            scale={scale}
+            onScaleChange={(next) => {
+              setScale(next);
+              storeScale(next);
+            }}
+            device={device}
+            onDeviceChange={(id) => {
+              setDevice(deviceById(id));
+              storeDevice(id);
+            }}
+            canUndo={canUndo(history)}
+            canRedo={canRedo(history)}
+            onUndo={() => travel(undo)}
+            onRedo={() => travel(redo)}
+            state={state}
+            onSave={() => void save()}
+            onPreview={() => window.open(pagePreviewUrl(project.id, page.id, postSlug), '_blank', 'noopener')}
+            onDeploy={() => setDeployOpen(true)}
+          />
+          <div className="editor-body">
+            <BlockLibraryPanel library={library} onInsert={(source, id) => insert(source, id)} />
+            <CanvasFrame
+              iframeRef={canvas.iframeRef}
+              srcdoc={canvas.srcdoc}
+              layout={canvas.layout}
+              blocks={blocks}
+              selected={selected}
+              onSelect={(uid) => {
+                setSelected(uid);
+                setTab('block');
+              }}
+              mode={mode}
+              scale={scale}
+              device={device}
+              dragging={dragging !== null}
+              dropAt={dropAt}
+              handle={canvasHandle}
+            />
+            <aside className="editor-panel">
+              {page.table_id !== null && (
+                <div className="field post-select">
+                  <label htmlFor="editor-post">{t('editor.post')}</label>
+                  <select id="editor-post" value={postSlug ?? ''} onChange={(e) => setPostSlug(e.target.value || undefined)} data-testid="post-select">
+                    {posts.length === 0 && <option value="">—</option>}
+                    {posts.map((post) => (
+                      <option key={post.id} value={post.slug}>
+                        {post.name}
+                      </option>
+                    ))}
+                  </select>
+                </div>
+              )}
+              <div className="editor-tabs" role="tablist">
+                <button type="button" role="tab" aria-selected={tab === 'page'} className={tab === 'page' ? 'is-active' : ''} onClick={() => setTab('page')} data-testid="page-tab">
+                  {t('editor.tabs.page')}
+                </button>
+                <button type="button" role="tab" aria-selected={tab === 'block'} className={tab === 'block' ? 'is-active' : ''} onClick={() => setTab('block')} data-testid="block-tab">
+                  {t('editor.tabs.block')}
+                </button>
+              </div>
+              <div role="tabpanel" className="editor-tabpanel" data-testid={`${tab}-panel`}>
+                {tab === 'page' ? (
+                  <PageTab fields={fields} isHome={isHome} isCollection={page.table_id !== null} onChange={changeFields} />
+                ) : (
+                  <BlockTab
+                    block={selectedBlock}
+                    index={selectedIndex}
+                    count={blocks.length}
+                    onVarChange={(name: string, change: VarChange) => selectedBlock && commit((list) => updateVar(list, selectedBlock.uid, name, change))}
+                    onToggleEffect={(effect: Effect) =>
+                      selectedBlock && commit((list) => list.map((b) => (b.uid === selectedBlock.uid ? { ...b, effect: toggleEffect(b.effect, effect) } : b)))
+                    }
+                    onMove={(to) => selectedBlock && commit((list) => moveBlock(list, selectedBlock.uid, to))}
+                    onDuplicate={duplicateSelected}
+                    onRemove={removeSelected}
+                    onEditCode={() => setCodeOpen(true)}
+                  />
+                )}
+              </div>
+            </aside>
+          </div>
+        </div>
+        <DragOverlay dropAnimation={null}>{dragLabel !== null ? <div className="drag-preview">{dragLabel}</div> : null}</DragOverlay>
+      </DndContext>
+      {codeOpen && selectedBlock && (
+        <Suspense fallback={null}>
+          <SourceCodeModal
+            key={selectedBlock.uid}
+            block={selectedBlock}
+            library={library}
+            canSaveToLibrary={user.is_admin || user.is_business_admin}
+            onApply={applyCode}
+            onClose={() => setCodeOpen(false)}
+          />
+        </Suspense>
+      )}
+      {deployOpen && deploy?.(project, () => setDeployOpen(false))}
+    </EditorContext.Provider>
+  );
+}
+
+/**
+ * "/project/{project_id}/{page_id}": the page editor (spec §2). Loads the page, its project
+ * (pages for the menu, collections), the block library and the user; a page that can't be
+ * loaded sends the user to "/" (spec §8). Keyed by page so switching pages starts afresh.
+ */
+export function PageEditorRoute({ deploy }: { deploy?: DeploySlot }) {
+  const navigate = useNavigate();
+  const projectId = useNumberParam('projectId');
+  const pageId = useNumberParam('pageId');
+  const page = usePage(projectId, pageId);
+  const project = useProject(projectId);
+  const library = useBlocks();
+  const user = useUser();
+  const reported = useRef(false);
+  const failed = page.isError || project.isError || Number.isNaN(pageId);
+
+  useEffect(() => {
+    if (failed && !reported.current) {
+      reported.current = true;
+      if (page.error) toast.error(errorMessage(page.error));
+      navigate(paths.home, { replace: true });
+    }
+  }, [failed, page.error, navigate]);
+
+  if (library.isError) return <Alert>{errorMessage(library.error)}</Alert>;
+  if (!page.data || !project.data || !library.data || !user.data) return <PageLoader />;
+  return <Editor key={page.data.id} page={page.data} project={project.data} library={library.data} user={user.data} deploy={deploy} />;
+}

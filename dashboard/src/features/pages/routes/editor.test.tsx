@@ -1,0 +1,484 @@
+// @vitest-environment jsdom
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { PageEditorPage } from '../../../app/PageEditorPage';
+import { paths } from '../../../app/paths';
+import type { Page, User } from '../../../lib/types';
+import { projectFixture } from '../../../testing/fixtures';
+import { mockApi, renderRoutes, type ApiCall, type Handler } from '../../../testing/render-route';
+import type { BlockLibrary, PageBlock } from '../types';
+
+const routes = [
+  { path: paths.page, element: <PageEditorPage /> },
+  { path: paths.home, element: <p data-testid="home">home</p> },
+  { path: paths.project, element: <p data-testid="project">project</p> },
+];
+
+const hero: PageBlock = {
+  uid: 'b-hero',
+  block_id: 1,
+  name: 'Hero',
+  template: '<section><h1>{{ title }}</h1></section>',
+  css: 'h1{color:red}',
+  js: '',
+  vars: [{ name: 'title', type: 'text', label: 'Título', value: 'Olá' }],
+};
+
+function page(overrides: Partial<Page> = {}): Page {
+  return {
+    id: 3,
+    project_id: 7,
+    name: 'Início',
+    slug: '/',
+    description: '',
+    image: null,
+    meta: {},
+    output: '',
+    blocks: [hero],
+    table_id: null,
+    is_home: true,
+    created_at: '2026-01-01T10:00:00Z',
+    updated_at: '2026-01-01T10:00:00Z',
+    ...overrides,
+  };
+}
+
+const user = (overrides: Partial<User> = {}): User => ({
+  id: 1,
+  name: 'Ana',
+  email: 'ana@example.com',
+  language: 'pt-BR',
+  currency: 'BRL',
+  business_id: null,
+  is_admin: false,
+  is_business_admin: false,
+  permissions: { all_projects: true },
+  created_at: '2026-01-01T00:00:00Z',
+  ...overrides,
+});
+
+const library: BlockLibrary = {
+  categories: [
+    {
+      id: 2,
+      key: null,
+      name: 'Heroes',
+      icon: '<svg></svg>',
+      order: 1,
+      blocks: [
+        {
+          id: 11,
+          uid: 'heroes/split',
+          name: 'Hero dividido',
+          image: null,
+          keywords: 'banner, topo',
+          category_id: 2,
+          order: 1,
+          template: `<section x-vars='[{"name":"heading","type":"text","label":"Título","value":"Novo"},{"name":"bg","type":"color","value":"#ff0000"}]'>{{ heading }}</section>`,
+          css: '',
+          js: '',
+        },
+      ],
+    },
+    {
+      id: 1,
+      key: 'elements',
+      name: 'Elements',
+      icon: '',
+      order: 9,
+      blocks: [{ id: 12, uid: 'elements/button', name: 'Botão', image: null, keywords: 'button, link', category_id: 1, order: 1, template: '<a>b</a>', css: '', js: '' }],
+    },
+  ],
+  my_blocks: [{ id: 5, name: 'Meu rodapé', template: '<footer>f</footer>', css: '', js: '' }],
+};
+
+/** The render API: each block's html shows its uid and its first value. */
+const render: Handler = (call) => {
+  const body = call.body as { blocks: PageBlock[] };
+  return {
+    json: {
+      head: '<style>.head{}</style>',
+      blocks: body.blocks.map((block) => ({ uid: block.uid, html: `<div>${block.uid}:${String(block.vars[0]?.value ?? '')}</div>` })),
+    },
+  };
+};
+
+function api(extra: Record<string, Handler> = {}, options: { page?: Page; user?: User } = {}) {
+  return mockApi({
+    'GET /api/project/7/page/3': () => ({ json: options.page ?? page() }),
+    'GET /api/projects/7': () => ({
+      json: projectFixture(7, {
+        pages: [
+          { id: 3, name: 'Início', slug: '/', table_id: null, is_home: true, updated_at: '' },
+          { id: 4, name: 'Contato', slug: 'contato', table_id: null, is_home: false, updated_at: '' },
+        ],
+        tables: [{ id: 9, name: 'Produtos', slug: 'produtos' }],
+      }),
+    }),
+    'GET /api/blocks': () => ({ json: library }),
+    'GET /api/user': () => ({ json: options.user ?? user() }),
+    'POST /api/project/7/render': render,
+    'POST /api/page/3': (call) => ({ json: { ...page(), ...(call.body as object) } }),
+    ...extra,
+  });
+}
+
+const renders = (calls: ApiCall[]) => calls.filter((call) => call.url === '/api/project/7/render');
+const iframe = () => screen.getByTestId('canvas-iframe') as HTMLIFrameElement;
+
+/** The canvas announces itself, as its runtime does once loaded. */
+function canvasSays(data: unknown, source: Window | null = iframe().contentWindow) {
+  act(() => {
+    window.dispatchEvent(new MessageEvent('message', { data, source }));
+  });
+}
+
+async function openEditor(extra: Record<string, Handler> = {}, options: { page?: Page; user?: User } = {}) {
+  const calls = api(extra, options);
+  const router = renderRoutes(routes, '/project/7/3');
+  await screen.findByTestId('canvas-iframe');
+  const post = vi.spyOn(iframe().contentWindow as Window, 'postMessage');
+  canvasSays({ vitrine: 1, type: 'ready' });
+  return { calls, router, post };
+}
+
+beforeEach(() => {
+  window.localStorage.clear();
+  vi.spyOn(window, 'alert').mockImplementation(() => undefined);
+});
+
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+describe('page editor', () => {
+  it('shows the page in a sandboxed canvas built from the render API', async () => {
+    const { calls } = await openEditor();
+    const frame = iframe();
+    expect(frame.getAttribute('sandbox')).toBe('allow-scripts');
+    const doc = frame.getAttribute('srcdoc') ?? '';
+    expect(doc).toContain('<style>.head{}</style>');
+    expect(doc).toContain('<style>h1{color:red}</style><div>b-hero:Olá</div>');
+    expect(renders(calls)[0]?.body).toEqual({ page_id: 3, blocks: [hero] });
+    expect(screen.getByTestId('save-state').textContent).toMatch(/^Salvo \d\d:\d\d:\d\d$/);
+    expect((screen.getByTestId('undo') as HTMLButtonElement).disabled).toBe(true);
+    expect((screen.getByTestId('redo') as HTMLButtonElement).disabled).toBe(true);
+    expect((screen.getByTestId('preview-button') as HTMLButtonElement).disabled).toBe(false);
+  });
+
+  it('selects a block clicked in the canvas, and ignores messages from other windows or versions', async () => {
+    await openEditor();
+    canvasSays({ vitrine: 1, type: 'select-block', uid: 'b-hero' }, window);
+    canvasSays({ vitrine: 2, type: 'select-block', uid: 'b-hero' });
+    expect(screen.getByTestId('no-block')).toBeTruthy();
+    canvasSays({ vitrine: 1, type: 'select-block', uid: 'b-hero' });
+    expect(screen.getByTestId('block-name').textContent).toBe('Hero');
+    expect(screen.getByTestId('var-title')).toBeTruthy();
+  });
+
+  it('re-renders only the edited block and replaces it in the canvas', async () => {
+    const { calls, post } = await openEditor();
+    canvasSays({ vitrine: 1, type: 'select-block', uid: 'b-hero' });
+    const before = renders(calls).length;
+    fireEvent.change(within(screen.getByTestId('var-title')).getByRole('textbox'), { target: { value: 'Olá mundo' } });
+    await waitFor(() => expect(renders(calls).length).toBe(before + 1));
+    const sent = renders(calls)[before]?.body as { blocks: PageBlock[] };
+    expect(sent.blocks.map((block) => block.vars[0]?.value)).toEqual(['Olá mundo']);
+    await waitFor(() =>
+      expect(post).toHaveBeenCalledWith(
+        { vitrine: 1, type: 'replace-block', block: { uid: 'b-hero', html: '<div>b-hero:Olá mundo</div>', css: 'h1{color:red}', js: '' } },
+        '*',
+      ),
+    );
+    expect(screen.getByTestId('save-state').textContent).toBe('Salvar alterações');
+    expect((screen.getByTestId('preview-button') as HTMLButtonElement).disabled).toBe(true);
+    expect((screen.getByTestId('deploy-button') as HTMLButtonElement).disabled).toBe(true);
+    expect((screen.getByTestId('undo') as HTMLButtonElement).disabled).toBe(false);
+  });
+
+  it('undoes and redoes edits', async () => {
+    await openEditor();
+    canvasSays({ vitrine: 1, type: 'select-block', uid: 'b-hero' });
+    const input = () => within(screen.getByTestId('var-title')).getByRole('textbox') as HTMLInputElement;
+    fireEvent.change(input(), { target: { value: 'A' } });
+    fireEvent.change(input(), { target: { value: 'B' } });
+    fireEvent.click(screen.getByTestId('undo'));
+    expect(input().value).toBe('A');
+    expect((screen.getByTestId('redo') as HTMLButtonElement).disabled).toBe(false);
+    fireEvent.click(screen.getByTestId('undo'));
+    expect(input().value).toBe('Olá');
+    expect((screen.getByTestId('undo') as HTMLButtonElement).disabled).toBe(true);
+    fireEvent.click(screen.getByTestId('redo'));
+    expect(input().value).toBe('A');
+    fireEvent.keyDown(input(), { key: 'z', ctrlKey: true });
+    expect(input().value).toBe('A');
+    fireEvent.keyDown(document.body, { key: 'z', ctrlKey: true });
+    expect(input().value).toBe('Olá');
+    fireEvent.keyDown(document.body, { key: 'z', ctrlKey: true, shiftKey: true });
+    expect(input().value).toBe('A');
+  });
+
+  it('inserts a library block at the end, with its x-vars moved into vars, and renders the page again', async () => {
+    const { calls, post } = await openEditor();
+    fireEvent.click(within(screen.getByTestId('category')).getByTestId('library-category'));
+    fireEvent.click(within(screen.getByTestId('category')).getByTestId('library-add'));
+    await waitFor(() => expect(post.mock.calls.some(([data]) => (data as { type: string }).type === 'render')).toBe(true));
+    const inserted = (renders(calls).at(-1)?.body as { blocks: PageBlock[] }).blocks[0];
+    expect(inserted).toMatchObject({
+      block_id: 11,
+      myblock_id: null,
+      name: 'Hero dividido',
+      template: '<section>{{ heading }}</section>',
+      vars: [
+        { name: 'heading', type: 'text', label: 'Título', value: 'Novo' },
+        { name: 'bg', type: 'color', value: '#ff0000' },
+      ],
+    });
+    expect(inserted?.uid).toMatch(/^b-[0-9a-f]{8}$/);
+    const [rendered] = post.mock.calls.filter(([data]) => (data as { type: string }).type === 'render').at(-1) ?? [];
+    expect((rendered as { blocks: { uid: string }[] }).blocks.map((block) => block.uid)).toEqual(['b-hero', inserted?.uid]);
+    expect(screen.getByTestId('block-name').textContent).toBe('Hero dividido');
+    expect(screen.getByTestId('var-bg')).toBeTruthy();
+  });
+
+  it('inserts a My Blocks entry and deletes one after confirming', async () => {
+    const { calls } = await openEditor({ 'DELETE /api/block/5': () => ({ status: 204 }) });
+    const mine = within(screen.getByTestId('category-my-blocks'));
+    fireEvent.click(mine.getByTestId('library-category'));
+    fireEvent.click(mine.getByTestId('library-add'));
+    await waitFor(() => expect((renders(calls).at(-1)?.body as { blocks: PageBlock[] }).blocks[0]).toMatchObject({ myblock_id: 5, block_id: null, template: '<footer>f</footer>' }));
+    fireEvent.click(mine.getByTestId('my-block-delete'));
+    expect(window.confirm).toHaveBeenCalledWith('Excluir "Meu rodapé" de Meus Blocos?');
+    await waitFor(() => expect(calls.some((call) => call.method === 'DELETE' && call.url === '/api/block/5')).toBe(true));
+  });
+
+  it('searches blocks from 2 characters, by name and keyword, with Elements and My Blocks apart', async () => {
+    await openEditor();
+    expect(screen.getByTestId('category-elements')).toBeTruthy();
+    expect(screen.getByTestId('category-my-blocks')).toBeTruthy();
+    const search = screen.getByTestId('block-search');
+    fireEvent.change(search, { target: { value: 't' } });
+    expect(screen.queryByTestId('search-results')).toBeNull();
+    fireEvent.change(search, { target: { value: 'topo' } });
+    const results = within(screen.getByTestId('search-results')).getAllByTestId('library-block');
+    expect(results.map((item) => item.getAttribute('data-block-id'))).toEqual(['11']);
+    fireEvent.change(search, { target: { value: 'BOT' } });
+    expect(within(screen.getByTestId('search-results')).getAllByTestId('library-block').map((item) => item.getAttribute('data-block-id'))).toEqual(['12']);
+  });
+
+  it('saves blocks and output with the save button, then shows the time', async () => {
+    const { calls } = await openEditor();
+    canvasSays({ vitrine: 1, type: 'select-block', uid: 'b-hero' });
+    fireEvent.change(within(screen.getByTestId('var-title')).getByRole('textbox'), { target: { value: 'Novo' } });
+    fireEvent.click(screen.getByTestId('save-state'));
+    await waitFor(() => expect(calls.some((call) => call.url === '/api/page/3')).toBe(true));
+    const saved = calls.find((call) => call.url === '/api/page/3')?.body as Record<string, unknown>;
+    expect(saved.output).toBe('<div>b-hero:Novo</div>');
+    expect((saved.blocks as PageBlock[])[0]?.vars[0]?.value).toBe('Novo');
+    expect(saved).toMatchObject({ name: 'Início', slug: '/', description: '', image: null, meta: {} });
+    await waitFor(() => expect(screen.getByTestId('save-state').getAttribute('data-state')).toBe('saved'));
+    expect((screen.getByTestId('deploy-button') as HTMLButtonElement).disabled).toBe(false);
+  });
+
+  it('autosaves 5 s after the last edit', async () => {
+    const { calls } = await openEditor();
+    canvasSays({ vitrine: 1, type: 'select-block', uid: 'b-hero' });
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    const input = within(screen.getByTestId('var-title')).getByRole('textbox');
+    fireEvent.change(input, { target: { value: 'X' } });
+    await act(() => vi.advanceTimersByTimeAsync(3000));
+    fireEvent.change(input, { target: { value: 'XY' } });
+    await act(() => vi.advanceTimersByTimeAsync(4999));
+    expect(calls.some((call) => call.url === '/api/page/3')).toBe(false);
+    await act(() => vi.advanceTimersByTimeAsync(1));
+    vi.useRealTimers();
+    await waitFor(() => expect(calls.filter((call) => call.url === '/api/page/3')).toHaveLength(1));
+    expect(((calls.find((call) => call.url === '/api/page/3')?.body as { blocks: PageBlock[] }).blocks[0]?.vars[0]?.value)).toBe('XY');
+  });
+
+  it("alerts 'Error' when a save fails and keeps the changes unsaved", async () => {
+    const logged = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    await openEditor({ 'POST /api/page/3': () => ({ status: 500, json: { error: 'internal', message: 'boom' } }) });
+    canvasSays({ vitrine: 1, type: 'select-block', uid: 'b-hero' });
+    fireEvent.change(within(screen.getByTestId('var-title')).getByRole('textbox'), { target: { value: 'Novo' } });
+    fireEvent.click(screen.getByTestId('save-state'));
+    await waitFor(() => expect(window.alert).toHaveBeenCalledWith('Erro'));
+    expect(logged).toHaveBeenCalled();
+    expect(screen.getByTestId('save-state').getAttribute('data-state')).toBe('dirty');
+  });
+
+  it('goes to / when the page cannot be loaded', async () => {
+    api({ 'GET /api/project/7/page/3': () => ({ status: 404, json: { error: 'not_found', message: 'Not found' } }) });
+    const router = renderRoutes(routes, '/project/7/3');
+    await screen.findByTestId('home');
+    expect(router.state.location.pathname).toBe('/');
+  });
+
+  it("shows the server's message when the block library can't be loaded", async () => {
+    api({ 'GET /api/blocks': () => ({ status: 403, json: { error: 'forbidden', message: 'library down' } }) });
+    renderRoutes(routes, '/project/7/3');
+    expect((await screen.findByRole('alert')).textContent).toBe('library down');
+  });
+
+  it('asks before leaving with unsaved changes', async () => {
+    const { router } = await openEditor();
+    canvasSays({ vitrine: 1, type: 'select-block', uid: 'b-hero' });
+    fireEvent.change(within(screen.getByTestId('var-title')).getByRole('textbox'), { target: { value: 'Novo' } });
+    vi.mocked(window.confirm).mockReturnValue(false);
+    fireEvent.click(screen.getByTestId('project-link'));
+    await waitFor(() => expect(window.confirm).toHaveBeenCalled());
+    expect(router.state.location.pathname).toBe('/project/7/3');
+    vi.mocked(window.confirm).mockReturnValue(true);
+    fireEvent.click(screen.getByTestId('project-link'));
+    await screen.findByTestId('project');
+    const event = new Event('beforeunload', { cancelable: true });
+    window.dispatchEvent(event);
+    expect(event.defaultPrevented).toBe(false);
+  });
+
+  it('blocks the browser unload while changes are unsaved', async () => {
+    await openEditor();
+    canvasSays({ vitrine: 1, type: 'select-block', uid: 'b-hero' });
+    fireEvent.change(within(screen.getByTestId('var-title')).getByRole('textbox'), { target: { value: 'Novo' } });
+    const event = new Event('beforeunload', { cancelable: true });
+    window.dispatchEvent(event);
+    expect(event.defaultPrevented).toBe(true);
+  });
+
+  it("removes a block after 'Remove block?', duplicates and moves blocks", async () => {
+    await openEditor();
+    canvasSays({ vitrine: 1, type: 'select-block', uid: 'b-hero' });
+    fireEvent.click(screen.getByTestId('block-duplicate'));
+    expect(screen.getByTestId('block-name').textContent).toBe('Hero');
+    expect((screen.getByTestId('block-up') as HTMLButtonElement).disabled).toBe(false);
+    fireEvent.click(screen.getByTestId('block-up'));
+    expect((screen.getByTestId('block-up') as HTMLButtonElement).disabled).toBe(true);
+    vi.mocked(window.confirm).mockReturnValue(false);
+    fireEvent.click(screen.getByTestId('block-remove'));
+    expect(window.confirm).toHaveBeenCalledWith('Remover bloco?');
+    expect(screen.getByTestId('block-name')).toBeTruthy();
+    vi.mocked(window.confirm).mockReturnValue(true);
+    fireEvent.click(screen.getByTestId('block-remove'));
+    fireEvent.click(screen.getByTestId('block-remove'));
+    expect(screen.getByTestId('no-block')).toBeTruthy();
+  });
+
+  it('applies an upload that finishes late to the page as it is then', async () => {
+    let release: () => void = () => undefined;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const withImage: PageBlock = { ...hero, vars: [...hero.vars, { name: 'img', type: 'image', value: { src: '', alt: '' } }] };
+    const { calls } = await openEditor(
+      { 'POST /api/upload': async () => (await held, new Response('/files/a.png', { status: 200 })) },
+      { page: page({ blocks: [withImage] }) },
+    );
+    canvasSays({ vitrine: 1, type: 'select-block', uid: 'b-hero' });
+    fireEvent.change(screen.getByTestId('var-b-hero-img-upload-input'), { target: { files: [new File(['x'], 'a.png', { type: 'image/png' })] } });
+    await waitFor(() => expect(calls.some((call) => call.url === '/api/upload')).toBe(true));
+    fireEvent.change(within(screen.getByTestId('var-title')).getAllByRole('textbox')[0]!, { target: { value: 'Editado' } });
+    release();
+    await waitFor(() => expect((renders(calls).at(-1)?.body as { blocks: PageBlock[] }).blocks[0]?.vars[1]?.value).toEqual({ src: '/files/a.png', alt: '' }));
+    expect((renders(calls).at(-1)?.body as { blocks: PageBlock[] }).blocks[0]?.vars[0]?.value).toBe('Editado');
+  });
+
+  it('combines effects on the selected block', async () => {
+    const { calls } = await openEditor();
+    canvasSays({ vitrine: 1, type: 'select-block', uid: 'b-hero' });
+    fireEvent.click(screen.getByTestId('effect-zoom-in'));
+    fireEvent.click(screen.getByTestId('effect-fade-in'));
+    await waitFor(() => expect((renders(calls).at(-1)?.body as { blocks: PageBlock[] }).blocks[0]?.effect).toBe('fade-in zoom-in'));
+  });
+
+  it('remembers the desktop scale and the mobile device', async () => {
+    await openEditor();
+    fireEvent.change(screen.getByTestId('scale-select'), { target: { value: '0.9' } });
+    expect(window.localStorage.getItem('vitrine.editor.scale')).toBe('0.9');
+    expect(iframe().style.transform).toBe('scale(0.9)');
+    fireEvent.click(screen.getByTestId('device-mobile'));
+    expect(iframe().style.width).toBe('390px');
+    fireEvent.change(screen.getByTestId('device-select'), { target: { value: 'android' } });
+    expect(iframe().style.width).toBe('360px');
+    expect(iframe().style.height).toBe('780px');
+    expect(window.localStorage.getItem('vitrine.editor.device')).toBe('android');
+  });
+
+  it('opens the preview in a new window, with the post on collection pages', async () => {
+    const open = vi.spyOn(window, 'open').mockReturnValue(null);
+    const { calls } = await openEditor(
+      {
+        'GET /api/data/9': () => ({
+          json: { table: { id: 9, name: 'Produtos', slug: 'produtos' }, fields: [{ id: 1, name: 'Preço', slug: 'preco', type: 'currency' }], posts: [{ id: 1, name: 'Bolo', slug: 'bolo', created_at: '' }] },
+        }),
+      },
+      { page: page({ table_id: 9, slug: 'produtos', is_home: false }) },
+    );
+    await waitFor(() => expect((screen.getByTestId('post-select') as HTMLSelectElement).value).toBe('bolo'));
+    fireEvent.click(screen.getByTestId('preview-button'));
+    expect(open).toHaveBeenCalledWith('/api/project/7/page/3/preview?post=bolo', '_blank', 'noopener');
+    expect(renders(calls).at(-1)?.body).toEqual({ page_id: 3, post: 'bolo', blocks: [hero] });
+    canvasSays({ vitrine: 1, type: 'select-block', uid: 'b-hero' });
+    fireEvent.change(screen.getByTestId('bind-title'), { target: { value: 'preco' } });
+    expect(screen.getByTestId('bound-title')).toBeTruthy();
+  });
+
+  it('keeps html rendered for another post out of the canvas', async () => {
+    let release: () => void = () => undefined;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const byPost: Handler = async (call) => {
+      const body = call.body as { post?: string; blocks: PageBlock[] };
+      if (!body.post) await held;
+      return { json: { head: '', blocks: body.blocks.map((block) => ({ uid: block.uid, html: `<p>${block.uid}@${body.post ?? 'none'}</p>` })) } };
+    };
+    const calls = api(
+      {
+        'POST /api/project/7/render': byPost,
+        'GET /api/data/9': () => ({ json: { table: { id: 9, name: 'Produtos', slug: 'produtos' }, fields: [], posts: [{ id: 1, name: 'Bolo', slug: 'bolo', created_at: '' }] } }),
+      },
+      { page: page({ table_id: 9, slug: 'produtos', is_home: false }) },
+    );
+    renderRoutes(routes, '/project/7/3');
+    await waitFor(() => expect((screen.getByTestId('post-select') as HTMLSelectElement).value).toBe('bolo'));
+    release();
+    const frame = await screen.findByTestId('canvas-iframe');
+    expect(frame.getAttribute('srcdoc')).toContain('<p>b-hero@bolo</p>');
+    expect(frame.getAttribute('srcdoc')).not.toContain('@none');
+    expect(renders(calls).map((call) => (call.body as { post?: string }).post)).toEqual([undefined, 'bolo']);
+  });
+
+  it('opens the Publish modal from Deploy', async () => {
+    await openEditor();
+    fireEvent.click(screen.getByTestId('deploy-button'));
+    expect(screen.getByTestId('publish-modal')).toBeTruthy();
+  });
+});
+
+describe('page tab', () => {
+  it('normalises the slug when saving, even before the field is left', async () => {
+    const { calls } = await openEditor({}, { page: page({ slug: 'sobre', is_home: false }) });
+    fireEvent.click(screen.getByTestId('page-tab'));
+    fireEvent.change(screen.getByTestId('page-slug'), { target: { value: '/Sobre Nós/' } });
+    fireEvent.click(screen.getByTestId('save-state'));
+    await waitFor(() => expect(calls.find((call) => call.url === '/api/page/3')?.body).toMatchObject({ slug: 'sobre-nos' }));
+  });
+
+
+  it('edits the page settings and uploads only png or jpg images', async () => {
+    const { calls } = await openEditor({ 'POST /api/upload': () => new Response('/files/uploads/1/7/seo.png', { status: 200 }) });
+    fireEvent.click(screen.getByTestId('page-tab'));
+    expect((screen.getByTestId('page-slug') as HTMLInputElement).disabled).toBe(true);
+    fireEvent.change(screen.getByTestId('page-description'), { target: { value: 'Doces' } });
+    const file = screen.getByTestId('page-image-upload-input') as HTMLInputElement;
+    fireEvent.change(file, { target: { files: [new File(['x'], 'a.gif', { type: 'image/gif' })] } });
+    expect(window.alert).toHaveBeenCalledWith('Erro: envie somente imagens em JPG ou PNG.');
+    fireEvent.change(file, { target: { files: [new File(['x'], 'seo.png', { type: 'image/png' })] } });
+    await waitFor(() => expect((screen.getByTestId('page-image') as HTMLInputElement).value).toBe('/files/uploads/1/7/seo.png'));
+    expect(calls.find((call) => call.url === '/api/upload')?.body).toMatchObject({ prefix: [1, 7], name: 'seo.png' });
+    fireEvent.change(screen.getByTestId('page-header'), { target: { value: '<meta name="x">' } });
+    fireEvent.click(screen.getByTestId('save-state'));
+    await waitFor(() => expect(calls.some((call) => call.url === '/api/page/3')).toBe(true));
+    expect(calls.find((call) => call.url === '/api/page/3')?.body).toMatchObject({
+      description: 'Doces',
+      image: '/files/uploads/1/7/seo.png',
+      meta: { header: '<meta name="x">' },
+    });
+  });
+});

@@ -1,0 +1,167 @@
+/** Shapes of the editor's data, as docs/blocks.md and the editor's API contract give them. */
+
+export type VarType =
+  | 'text'
+  | 'textarea'
+  | 'richtext'
+  | 'image'
+  | 'link'
+  | 'color'
+  | 'background'
+  | 'unit'
+  | 'heading'
+  | 'padding'
+  | 'opacity'
+  | 'number'
+  | 'select'
+  | 'checkbox'
+  | 'list'
+  | 'table';
+
+export interface ImageValue {
+  src: string;
+  alt: string;
+}
+
+export interface LinkValue {
+  href: string;
+  label: string;
+  target: '_self' | '_blank';
+}
+
+export type BackgroundType = 'solid' | 'gradient' | 'image';
+
+export interface BackgroundValue {
+  type: BackgroundType;
+  color: string;
+  color2: string;
+  angle: 90 | 180 | 45 | 135;
+  image: string;
+  position: string;
+}
+
+export interface UnitValue {
+  value: number | null;
+  unit: 'auto' | 'px' | 'em' | '%';
+}
+
+export interface PaddingValue {
+  top: number;
+  right: number;
+  bottom: number;
+  left: number;
+}
+
+export interface SelectOption {
+  name: string;
+  value: string;
+}
+
+export interface TableColumn {
+  key: string;
+  label: string;
+  type: string;
+}
+
+export type FilterOperator = '=' | '!=' | '>' | '<' | '>=' | '<=' | 'like';
+
+/** One variable definition of a block (and, for lists, of a list item). */
+export interface BlockVar {
+  name: string;
+  type: VarType;
+  label?: string;
+  value?: unknown;
+  options?: SelectOption[];
+  min?: number;
+  max?: number;
+  step?: number;
+  /** list: the item's sub-definitions. */
+  vars?: BlockVar[];
+  /** list: "manual", "db:{collection-slug}" or "api:{url}". */
+  source?: string;
+  sourceMap?: Record<string, string>;
+  dbfilterfield?: string;
+  dbfilterquery?: FilterOperator;
+  dbfiltervalue?: string;
+  dborderfield?: string;
+  dborderdir?: 'asc' | 'desc';
+  dblimit?: number;
+  dboffset?: number;
+  /** list sub-definition filled from a record field. */
+  dbfield?: string;
+  /** collection pages: bound to the post's value. */
+  postfield?: string;
+  /** table: the columns. */
+  columns?: TableColumn[];
+}
+
+/** A block in a page (pages.blocks). */
+export interface PageBlock {
+  uid: string;
+  block_id?: number | null;
+  myblock_id?: number | null;
+  name: string;
+  image?: string | null;
+  template: string;
+  css: string;
+  js: string;
+  vars: BlockVar[];
+  effect?: string;
+}
+
+export interface LibraryBlock {
+  id: number;
+  uid: string;
+  name: string;
+  image: string | null;
+  keywords: string;
+  category_id: number;
+  order: number;
+  template: string;
+  css: string;
+  js: string;
+}
+
+export interface BlockCategory {
+  id: number;
+  key: string | null;
+  name: string;
+  /** SVG text. */
+  icon: string;
+  order: number;
+  blocks: LibraryBlock[];
+}
+
+export interface MyBlock {
+  id: number;
+  name: string;
+  template: string;
+  css: string;
+  js: string;
+}
+
+export interface BlockLibrary {
+  categories: BlockCategory[];
+  my_blocks: MyBlock[];
+}
+
+export type RenderedBlock = { uid: string; html: string } | { uid: string; error: string };
+
+export interface RenderResult {
+  head: string;
+  blocks: RenderedBlock[];
+}
+
+/**
+ * A new value, or a function of the value as it is when the change lands: what an upload that
+ * finishes later uses, so edits made meanwhile are kept.
+ */
+export type ValueChange = unknown | ((previous: unknown) => unknown);
+
+/** A change to a variable definition, or a function of the definition as it is then. */
+export type VarChange = Partial<BlockVar> | ((current: BlockVar) => Partial<BlockVar>);
+
+export interface PageMeta {
+  header?: string;
+  [key: string]: unknown;
+}

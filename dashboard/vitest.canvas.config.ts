@@ -1,0 +1,13 @@
+import { defineConfig } from 'vitest/config';
+
+// The editor canvas in a real browser: the built dashboard served by `vite preview` (port 0),
+// every /api call answered by the test (no control plane needed), driven in Debian's chromium.
+// It covers what jsdom can't: the sandboxed srcdoc iframe, postMessage between real windows,
+// drag and drop across the iframe, and the time from a field edit to the canvas.
+export default defineConfig({
+  test: {
+    include: ['e2e/**/*.browser.ts'],
+    testTimeout: 60_000,
+    hookTimeout: 60_000,
+  },
+});
