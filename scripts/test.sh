@@ -1,22 +1,28 @@
 #!/usr/bin/env bash
 # Runs every test: formatting and lints, the Rust suites on SQLite and on PostgreSQL, the
-# dashboard's unit tests, and the browser end-to-end tests against a real control plane.
+# dashboard's unit tests, and the browser end-to-end tests against a real control plane and edge.
 #
 # Needs PostgreSQL on 127.0.0.1:5432 with trust auth (VITRINE_TEST_POSTGRES_URL overrides);
-# it fails, never skips, when PostgreSQL is unreachable. Installs Debian's chromium when it
-# is missing (needs root or sudo) and the dashboard's npm packages.
+# it fails, never skips, when PostgreSQL is unreachable. Installs what is missing from Debian
+# (needs root or sudo): chromium for the browser tests, dnsmasq (a real DNS server for domain
+# verification) and pebble (a real ACME server), and the dashboard's npm packages.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-step() { printf '\n==> %s\n' "$*"; }
+step() { printf '\n==> %s [%s]\n' "$*" "$(date +%T)"; }
 
 as_root() { if [ "$(id -u)" -eq 0 ]; then "$@"; else sudo "$@"; fi; }
 
 step "prerequisites"
-if [ ! -x /usr/bin/chromium ]; then
+missing=()
+[ -x /usr/bin/chromium ] || missing+=(chromium)
+[ -x /usr/sbin/dnsmasq ] || missing+=(dnsmasq-base)
+[ -x /usr/bin/pebble ] || missing+=(pebble)
+if [ "${#missing[@]}" -gt 0 ]; then
   as_root apt-get update -qq
-  as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null
+  as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null
 fi
+export PATH="$PATH:/usr/sbin"
 pg_url="${VITRINE_TEST_POSTGRES_URL:-postgres://postgres@127.0.0.1:5432/postgres}"
 if command -v pg_isready >/dev/null && ! pg_isready -q -d "$pg_url"; then
   echo "PostgreSQL is not reachable at $pg_url; the PostgreSQL suite cannot run." >&2
@@ -34,7 +40,7 @@ cargo test --workspace
 # without optimisation, which halves the build and is plenty for a short run. Each target
 # runs briefly from its committed seeds (copied, so the run never writes into the repo); a
 # crash fails the run and leaves the input under fuzz/artifacts/.
-step "fuzz targets, ${FUZZ_SECONDS:=20} s each"
+step "fuzz targets, ${FUZZ_SECONDS:=10} s each"
 command -v cargo-fuzz >/dev/null || cargo install --quiet --locked cargo-fuzz
 fuzz_corpus="$(mktemp -d)"
 trap 'rm -rf "$fuzz_corpus"' EXIT
@@ -54,6 +60,10 @@ npm run typecheck
 npm test
 npm run build
 
-step "end-to-end tests in chromium against a real control plane"
-cargo build --quiet -p vitrine-control-plane --bin vitrine-control
+step "the editor canvas in chromium (sandbox, postMessage, drag and drop, edit latency)"
+npx vitest run --config vitest.canvas.config.ts
+
+step "end-to-end tests in chromium against a real control plane and edge"
+cargo build --quiet -p vitrine-control-plane --bin vitrine-control -p vitrine-edge --bin vitrine-edge
 npx vitest run --config vitest.e2e.config.ts
+step "all tests passed"
