@@ -9,6 +9,10 @@ describe('links', () => {
     expect(links.clientAdmin('a b')).toBe('/admin?token=a%20b');
   });
 
+  it('builds the theme preview path', () => {
+    expect(links.template(5)).toBe('/template/5');
+  });
+
   it('adds phone=1 and gtags=1 to the spreadsheet link only when chosen', () => {
     expect(links.googleSheets(3, 'tok', { phone: false, gtags: false })).toBe('/google-sheets/3/tok');
     expect(links.googleSheets(3, 'tok', { phone: true, gtags: false })).toBe('/google-sheets/3/tok?phone=1');

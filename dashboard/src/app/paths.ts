@@ -32,6 +32,9 @@ export const paths = {
   page: '/project/:projectId/:pageId',
   /** Administrator screens (admin only, RequireAdmin). */
   erpBlocks: '/erp/blocks',
+  erpTemplates: '/erp/templates',
+  /** Theme preview (admin only). */
+  template: '/template/:templateId',
 } as const;
 
 export const links = {
@@ -57,6 +60,8 @@ export const links = {
   projectRedirectEdit: (projectId: number, id: number) => `/project/${projectId}/redirects/edit/${id}`,
   projectFormHistory: (id: number) => `/project/${id}/form-history`,
   page: (projectId: number, pageId: number) => `/project/${projectId}/${pageId}`,
+  /** Theme preview (admin only). */
+  template: (id: number) => `/template/${id}`,
   /** Entry link of the client admin panel, with the project token. */
   clientAdmin: (token: string) => `/admin?token=${encodeURIComponent(token)}`,
   /** Spreadsheet import endpoint shown in Integrations. */

@@ -5,6 +5,10 @@ export const queryKeys = {
   projects: ['projects'] as const,
   project: (id: number) => ['projects', id] as const,
   templates: ['templates'] as const,
+  /** The admin's template list (unpublished ones too); under templates, so a change refreshes the picker. */
+  erpTemplates: ['templates', 'erp'] as const,
+  /** One template with its pages (theme preview). */
+  template: (id: number) => ['templates', 'detail', id] as const,
   table: (id: number) => ['tables', id] as const,
   /** Prefix of every records page of a table. */
   tableData: (id: number) => ['tables', id, 'data'] as const,
