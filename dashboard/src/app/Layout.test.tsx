@@ -27,10 +27,19 @@ describe('header', () => {
     expect((await screen.findByTestId('header-erp-blocks')).getAttribute('href')).toBe('/erp/blocks');
   });
 
-  it('shows no block library link to other users', async () => {
+  it('links administrators to the templates screen', async () => {
+    mockApi({ 'GET /api/user': () => ({ json: user(true) }) });
+    renderRoutes(routes, '/');
+    const link = await screen.findByTestId('header-erp-templates');
+    expect(link.getAttribute('href')).toBe('/erp/templates');
+    expect(link.textContent).toBe('Temas');
+  });
+
+  it('shows no block library or templates link to other users', async () => {
     mockApi({ 'GET /api/user': () => ({ json: user(false) }) });
     renderRoutes(routes, '/');
     await screen.findByTestId('header-email');
     expect(screen.queryByTestId('header-erp-blocks')).toBeNull();
+    expect(screen.queryByTestId('header-erp-templates')).toBeNull();
   });
 });

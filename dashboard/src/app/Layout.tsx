@@ -50,9 +50,14 @@ function Header() {
             )}
             {user.is_business_admin && <NavLink to={paths.users}>{t('header.users')}</NavLink>}
             {user.is_admin && (
-              <NavLink to={paths.erpBlocks} data-testid="header-erp-blocks">
-                {t('header.blocks')}
-              </NavLink>
+              <>
+                <NavLink to={paths.erpBlocks} data-testid="header-erp-blocks">
+                  {t('header.blocks')}
+                </NavLink>
+                <NavLink to={paths.erpTemplates} data-testid="header-erp-templates">
+                  {t('header.templates')}
+                </NavLink>
+              </>
             )}
             <Link to={paths.logout} data-testid="logout-link">
               {t('header.logout')}

@@ -88,6 +88,14 @@ export const router = createBrowserRouter([
                 // Only administrators open it: its own chunk, kept out of everyone's first load.
                 lazy: async () => ({ Component: (await import('../features/block-admin/routes/BlockAdminRoute')).BlockAdminRoute }),
               },
+              {
+                path: paths.erpTemplates,
+                lazy: async () => ({ Component: (await import('../features/template-admin/routes/TemplateAdminRoute')).TemplateAdminRoute }),
+              },
+              {
+                path: paths.template,
+                lazy: async () => ({ Component: (await import('../features/template-admin/routes/TemplatePreviewRoute')).TemplatePreviewRoute }),
+              },
             ],
           },
           { path: '*', element: <NotFoundRoute /> },

@@ -1,0 +1,6 @@
+import { TemplateAdminScreen } from '../components/TemplateAdminScreen';
+
+/** /erp/templates: admin only (RequireAdmin), loaded lazily by the router. */
+export function TemplateAdminRoute() {
+  return <TemplateAdminScreen />;
+}

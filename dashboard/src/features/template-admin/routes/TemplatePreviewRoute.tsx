@@ -1,0 +1,21 @@
+import { Alert } from '../../../components/Alert';
+import { PageLoader } from '../../../components/PageLoader';
+import { NotFoundRoute } from '../../../app/NotFoundRoute';
+import { ApiError, errorMessage } from '../../../lib/api-client';
+import { useNumberParam } from '../../../lib/project-route';
+import { useTemplate } from '../api/get-template';
+import { TemplatePreview } from '../components/TemplatePreview';
+
+/** /template/:templateId: the theme preview (admin only, RequireAdmin), loaded lazily by the router. */
+export function TemplatePreviewRoute() {
+  const id = useNumberParam('templateId');
+  const template = useTemplate(id);
+  if (Number.isNaN(id)) return <NotFoundRoute />;
+  if (template.isPending) return <PageLoader />;
+  if (template.isError) {
+    if (template.error instanceof ApiError && template.error.status === 404) return <NotFoundRoute />;
+    return <Alert testId="template-preview-error">{errorMessage(template.error)}</Alert>;
+  }
+  // Keyed, so another template starts on its own home page.
+  return <TemplatePreview key={template.data.id} template={template.data} />;
+}
