@@ -9,7 +9,7 @@ export function getTemplate(id: number): Promise<TemplateDetail> {
 }
 
 export const templateQueryOptions = (id: number) =>
-  queryOptions({ queryKey: queryKeys.template(id), queryFn: () => getTemplate(id), retry: false });
+  queryOptions({ queryKey: queryKeys.template(id), queryFn: () => getTemplate(id) });
 
 export function useTemplate(id: number) {
   return useQuery({ ...templateQueryOptions(id), enabled: Number.isInteger(id) });
