@@ -1,0 +1,166 @@
+// @vitest-environment jsdom
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import { paths } from '../../../app/paths';
+import { RequireAdmin } from '../../../app/RequireAdmin';
+import { getToasts } from '../../../components/toast-store';
+import type { User } from '../../../lib/types';
+import { mockApi, renderRoutes, type Handler } from '../../../testing/render-route';
+import type { TemplateDetail } from '../types';
+import { TemplatePreviewRoute } from './TemplatePreviewRoute';
+
+const routes = [
+  {
+    element: <RequireAdmin />,
+    children: [
+      { path: paths.template, element: <TemplatePreviewRoute /> },
+      { path: paths.erpTemplates, element: <p data-testid="admin-stub">admin</p> },
+      { path: paths.project, element: <p data-testid="project-stub">project</p> },
+    ],
+  },
+];
+
+const user = (isAdmin: boolean): User => ({
+  id: 1,
+  name: 'Ana',
+  email: 'ana@example.com',
+  language: 'pt-BR',
+  currency: 'BRL',
+  business_id: null,
+  is_admin: isAdmin,
+  is_business_admin: false,
+  permissions: {},
+  created_at: '2025-01-01T00:00:00Z',
+});
+
+const detail = (overrides: Partial<TemplateDetail> = {}): TemplateDetail => ({
+  id: 4,
+  name: 'Aurora',
+  description: 'Um tema para lojas',
+  category: 'Loja',
+  order: 1,
+  is_published: '0',
+  thumbnail: null,
+  pages: [
+    { name: 'Sobre', slug: '/sobre' },
+    { name: 'Início', slug: '/' },
+    { name: 'Contato & mapa', slug: '/contato e mapa' },
+  ],
+  ...overrides,
+});
+
+function api(handlers: Record<string, Handler> = {}, isAdmin = true) {
+  return mockApi({
+    'GET /api/user': () => ({ json: user(isAdmin) }),
+    'GET /api/templates/4': () => ({ json: detail() }),
+    ...handlers,
+  });
+}
+
+const frame = () => screen.getByTestId('template-preview-frame') as HTMLIFrameElement;
+
+async function open(url = '/template/4') {
+  const router = renderRoutes(routes, url);
+  await screen.findByTestId('template-preview');
+  return router;
+}
+
+describe('theme preview', () => {
+  it('is for administrators only', async () => {
+    const calls = api({}, false);
+    renderRoutes(routes, '/template/4');
+    await screen.findByTestId('forbidden');
+    expect(calls.some((c) => c.url === '/api/templates/4')).toBe(false);
+  });
+
+  it('shows the name, category and description, and frames the home page sandboxed', async () => {
+    api();
+    await open();
+    expect(screen.getByTestId('template-preview-name').textContent).toBe('Aurora');
+    expect(screen.getByTestId('template-preview-category').textContent).toBe('Loja');
+    expect(screen.getByTestId('template-preview-description').textContent).toBe('Um tema para lojas');
+    expect(screen.getByText('Não publicado')).toBeTruthy();
+    expect(frame().getAttribute('sandbox')).toBe('');
+    expect(frame().getAttribute('src')).toBe('/api/templates/4/preview?page=%2F');
+    expect((screen.getByTestId('template-preview-page') as HTMLSelectElement).value).toBe('/');
+    expect(screen.getByTestId('template-preview-back').getAttribute('href')).toBe('/erp/templates');
+  });
+
+  it('switches pages, encoding the slug', async () => {
+    api();
+    await open();
+    fireEvent.change(screen.getByTestId('template-preview-page'), { target: { value: '/sobre' } });
+    expect(frame().getAttribute('src')).toBe('/api/templates/4/preview?page=%2Fsobre');
+    fireEvent.change(screen.getByTestId('template-preview-page'), { target: { value: '/contato e mapa' } });
+    expect(frame().getAttribute('src')).toBe('/api/templates/4/preview?page=%2Fcontato%20e%20mapa');
+  });
+
+  it('frames the default preview when the template has no pages', async () => {
+    api({ 'GET /api/templates/4': () => ({ json: detail({ pages: [] }) }) });
+    await open();
+    expect(screen.queryByTestId('template-preview-page')).toBeNull();
+    expect(frame().getAttribute('src')).toBe('/api/templates/4/preview');
+  });
+
+  it('toggles between the desktop (1280) and mobile (390) widths', async () => {
+    api();
+    await open();
+    const desktop = screen.getByTestId('template-preview-desktop');
+    const mobile = screen.getByTestId('template-preview-mobile');
+    expect(desktop.getAttribute('aria-pressed')).toBe('true');
+    expect(frame().getAttribute('width')).toBe('1280');
+    fireEvent.click(mobile);
+    expect(mobile.getAttribute('aria-pressed')).toBe('true');
+    expect(desktop.getAttribute('aria-pressed')).toBe('false');
+    expect(frame().getAttribute('width')).toBe('390');
+    expect(screen.getByTestId('template-preview-viewport').style.width).toBe('390px');
+    fireEvent.click(desktop);
+    expect(frame().getAttribute('width')).toBe('1280');
+  });
+
+  it('creates a project from the template and opens it', async () => {
+    const calls = api({ 'POST /api/templates/use/4': () => ({ status: 201, json: { id: 77, name: 'Minha loja' } }) });
+    const router = await open();
+    fireEvent.click(screen.getByTestId('template-use'));
+    const modal = await screen.findByTestId('use-template');
+    fireEvent.change(within(modal).getByTestId('use-template-name'), { target: { value: ' Minha loja ' } });
+    fireEvent.click(within(modal).getByTestId('use-template-submit'));
+    await screen.findByTestId('project-stub');
+    expect(router.state.location.pathname).toBe('/project/77');
+    expect(calls.find((c) => c.url === '/api/templates/use/4')?.body).toEqual({ name: 'Minha loja' });
+  });
+
+  it('asks for a project name before calling the server', async () => {
+    const calls = api();
+    await open();
+    fireEvent.click(screen.getByTestId('template-use'));
+    const modal = await screen.findByTestId('use-template');
+    fireEvent.click(within(modal).getByTestId('use-template-submit'));
+    expect(within(modal).getByRole('alert').textContent).toBeTruthy();
+    expect(calls.some((c) => c.method === 'POST')).toBe(false);
+  });
+
+  it('keeps the dialog open with the server message when the project cannot be created', async () => {
+    api({ 'POST /api/templates/use/4': () => ({ status: 422, json: { error: 'invalid', message: 'Project name is required' } }) });
+    await open();
+    fireEvent.click(screen.getByTestId('template-use'));
+    const modal = await screen.findByTestId('use-template');
+    fireEvent.change(within(modal).getByTestId('use-template-name'), { target: { value: 'x' } });
+    fireEvent.click(within(modal).getByTestId('use-template-submit'));
+    expect((await screen.findByTestId('use-template-error')).textContent).toBe('Project name is required');
+    await waitFor(() => expect(getToasts().some((toast) => toast.kind === 'error')).toBe(true));
+  });
+
+  it('shows the not-found screen for a missing template or a bad id', async () => {
+    api({ 'GET /api/templates/4': () => ({ status: 404, json: { error: 'not_found', message: 'Not found' } }) });
+    renderRoutes(routes, '/template/4');
+    await screen.findByTestId('not-found');
+  });
+
+  it('shows the not-found screen for an id that is not a number, without calling the server', async () => {
+    const calls = api();
+    renderRoutes(routes, '/template/abc');
+    await screen.findByTestId('not-found');
+    expect(calls.some((c) => c.url.startsWith('/api/templates'))).toBe(false);
+  });
+});
