@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Runs every test: formatting and lints, the Rust suites on SQLite and on PostgreSQL, the
+# Runs every test: formatting and lints, the Rust suites on SQLite and on PostgreSQL (with the
+# property tests that mirror the fuzz targets), the
 # dashboard's unit tests, and the browser end-to-end tests against a real control plane and edge.
 #
 # Needs PostgreSQL on 127.0.0.1:5432 with trust auth (VITRINE_TEST_POSTGRES_URL overrides);
@@ -34,22 +35,14 @@ cargo fmt --all -- --check
 cargo clippy --workspace --all-targets --quiet -- -D warnings
 
 step "Rust tests (every store and API test runs on SQLite and on PostgreSQL)"
-cargo test --workspace
-
-# cargo-fuzz on the stable toolchain: `--sanitizer none` needs no nightly flags; `--dev` builds
-# without optimisation, which halves the build and is plenty for a short run. Each target
-# runs briefly from its committed seeds (copied, so the run never writes into the repo); a
-# crash fails the run and leaves the input under fuzz/artifacts/.
-step "fuzz targets, ${FUZZ_SECONDS:=10} s each"
-command -v cargo-fuzz >/dev/null || cargo install --quiet --locked cargo-fuzz
-fuzz_corpus="$(mktemp -d)"
-trap 'rm -rf "$fuzz_corpus"' EXIT
-(cd fuzz && cargo fuzz build --dev --sanitizer none)
-for target in redirect_origin host template; do
-  cp -r "fuzz/seeds/$target" "$fuzz_corpus/$target"
-  (cd fuzz && cargo fuzz run --dev --sanitizer none "$target" "$fuzz_corpus/$target" -- \
-    -max_total_time="$FUZZ_SECONDS" -max_len=4096 -print_final_stats=1 2>&1 | tail -n 4)
-done
+# cargo-nextest, when installed, runs every test binary at once instead of one after another
+# (the same tests; there are no doctests). The fuzz targets' invariants run here as property
+# tests; `scripts/fuzz.sh` runs the fuzzing campaign itself.
+if command -v cargo-nextest >/dev/null; then
+  cargo nextest run --workspace --no-fail-fast --status-level fail --final-status-level slow
+else
+  cargo test --workspace
+fi
 
 # `npm install` against the committed lock file: this npm writes locks that `npm ci` rejects
 # (only this platform's optional rollup packages are recorded).

@@ -6,6 +6,8 @@
 //! well-kept crate that compiles a directory tree into the binary, so a release needs no extra
 //! files; each file is TOML, read with the `toml` crate.
 
+use std::collections::HashMap;
+
 use include_dir::{Dir, include_dir};
 use serde::Deserialize;
 use serde_json::Value;
@@ -157,9 +159,13 @@ fn check_seed_block(b: &BlockFile) -> Result<(), String> {
         .map_err(|e| e.to_string())
 }
 
-async fn seed_library(state: &AppState) -> anyhow::Result<usize> {
-    let mut count = 0;
-    for c in parse_library()? {
+/// Seeds the library; returns the blocks' database ids by uid.
+async fn seed_library(
+    state: &AppState,
+    library: &[SeedCategory],
+) -> anyhow::Result<HashMap<String, i64>> {
+    let mut ids = HashMap::new();
+    for c in library {
         let category_id = state
             .store
             .seed_block_category(&CategoryInput {
@@ -170,7 +176,7 @@ async fn seed_library(state: &AppState) -> anyhow::Result<usize> {
             })
             .await?;
         for b in &c.blocks {
-            state
+            let id = state
                 .store
                 .seed_library_block(&BlockInput {
                     uid: Some(&b.uid),
@@ -185,10 +191,10 @@ async fn seed_library(state: &AppState) -> anyhow::Result<usize> {
                 })
                 .await
                 .map_err(|e| anyhow::anyhow!("block {}: {e}", b.uid))?;
-            count += 1;
+            ids.insert(b.uid.clone(), id);
         }
     }
-    Ok(count)
+    Ok(ids)
 }
 
 /// What the seed did, for printing.
@@ -200,18 +206,112 @@ pub struct SeedReport {
     pub admin: (String, Option<String>),
 }
 
-pub fn parse_templates() -> anyhow::Result<Vec<TemplateFile>> {
+/// Reads the shipped templates, with their library references expanded (see
+/// [`expand_template`]); `ids` gives the library blocks' database ids by uid, when seeded.
+pub fn parse_templates(
+    library: &[SeedCategory],
+    ids: &HashMap<String, i64>,
+) -> anyhow::Result<Vec<TemplateFile>> {
     TEMPLATE_FILES
         .iter()
         .map(|(name, raw)| {
-            let t: TemplateFile =
+            let mut t: TemplateFile =
                 serde_json::from_str(raw).map_err(|e| anyhow::anyhow!("template {name}: {e}"))?;
+            expand_template(&mut t, library, ids)
+                .map_err(|e| anyhow::anyhow!("template {name}: {e}"))?;
             t.snapshot
                 .check()
                 .map_err(|e| anyhow::anyhow!("template {name}: {e}"))?;
             Ok(t)
         })
         .collect()
+}
+
+/// A template page's block may name a library block instead of carrying its code:
+/// `{"library": "hero/00-hero-centralizado", "vars": {"title": "…"}, "effect": "fade-in"}`.
+/// It becomes the page block the editor would insert (the library block's template without
+/// its `x-vars`, its CSS and JS, its definitions with these values over the defaults, and
+/// `block_id`), so pages made from a template are edited field by field. Then every page's
+/// `output` is rendered by the shared renderer with the template's own records.
+pub fn expand_template(
+    t: &mut TemplateFile,
+    library: &[SeedCategory],
+    ids: &HashMap<String, i64>,
+) -> Result<(), String> {
+    let by_uid: HashMap<&str, &SeedBlock> = library
+        .iter()
+        .flat_map(|c| &c.blocks)
+        .map(|b| (b.uid.as_str(), b))
+        .collect();
+    for page in &mut t.snapshot.pages {
+        let Some(blocks) = page.blocks.as_array_mut() else {
+            return Err(format!("page {:?}: blocks is not a list", page.slug));
+        };
+        for (i, block) in blocks.iter_mut().enumerate() {
+            let Some(uid) = block.get("library").and_then(Value::as_str) else {
+                continue;
+            };
+            let source = by_uid
+                .get(uid)
+                .ok_or_else(|| format!("page {:?}: no library block {uid:?}", page.slug))?;
+            let (template, mut vars) =
+                split_x_vars(&source.template).map_err(|e| format!("library block {uid}: {e}"))?;
+            let values = block
+                .get("vars")
+                .and_then(Value::as_object)
+                .cloned()
+                .unwrap_or_default();
+            for (name, value) in values {
+                let def = vars
+                    .iter_mut()
+                    .find(|d| d.get("name").and_then(Value::as_str) == Some(name.as_str()))
+                    .ok_or_else(|| format!("page {:?}: {uid} has no field {name:?}", page.slug))?;
+                def["value"] = value;
+            }
+            // Other keys of a list definition (its data source, say) may be set too.
+            if let Some(sources) = block.get("sources").and_then(Value::as_object) {
+                for (name, settings) in sources {
+                    let def = vars
+                        .iter_mut()
+                        .find(|d| d.get("name").and_then(Value::as_str) == Some(name.as_str()))
+                        .ok_or_else(|| {
+                            format!("page {:?}: {uid} has no field {name:?}", page.slug)
+                        })?;
+                    for (k, v) in settings.as_object().into_iter().flatten() {
+                        def[k] = v.clone();
+                    }
+                }
+            }
+            let mut expanded = serde_json::json!({
+                "uid": format!("{}-{i}", uid.replace('/', "-")),
+                "block_id": ids.get(uid),
+                "name": source.name,
+                "template": template,
+                "css": source.css,
+                "js": source.js,
+                "vars": vars,
+            });
+            if let Some(effect) = block.get("effect") {
+                expanded["effect"] = effect.clone();
+            }
+            *block = expanded;
+        }
+    }
+    let rendered: Vec<String> = t
+        .snapshot
+        .pages
+        .iter()
+        .map(|p| {
+            let blocks = Block::list(&p.blocks);
+            crate::routes::templates::render_snapshot_page(&t.snapshot, p, &blocks)
+                .map(|(_, body)| body)
+                .map_err(|e| format!("page {:?}: {e}", p.slug))
+        })
+        .collect::<Result<_, _>>()?;
+    for (page, output) in t.snapshot.pages.iter_mut().zip(rendered) {
+        page.output = output;
+    }
+    Ok(())
 }
 
 async fn ensure_user(
@@ -245,7 +345,10 @@ async fn ensure_user(
 }
 
 pub async fn run(state: &AppState) -> anyhow::Result<SeedReport> {
-    let templates = parse_templates()?;
+    let library = parse_library()?;
+    let ids = seed_library(state, &library).await?;
+    let blocks = ids.len();
+    let templates = parse_templates(&library, &ids)?;
     for t in &templates {
         let info = TemplateInfo {
             name: &t.name,
@@ -255,7 +358,6 @@ pub async fn run(state: &AppState) -> anyhow::Result<SeedReport> {
         };
         state.store.upsert_template(&info, &t.snapshot).await?;
     }
-    let blocks = seed_library(state).await?;
 
     let s = &state.settings;
     let admin_password = s.admin_password.as_ref().map(|p| p.expose().to_string());
@@ -350,8 +452,15 @@ mod tests {
     }
 
     #[test]
-    fn shipped_templates_parse_and_are_consistent() {
-        let templates = super::parse_templates().unwrap();
+    fn shipped_templates_are_built_from_library_blocks_and_render() {
+        let library = super::parse_library().unwrap();
+        let ids = library
+            .iter()
+            .flat_map(|c| &c.blocks)
+            .enumerate()
+            .map(|(i, b)| (b.uid.clone(), i as i64 + 1))
+            .collect();
+        let templates = super::parse_templates(&library, &ids).unwrap();
         assert_eq!(templates.len(), 3);
         for t in &templates {
             assert!(
@@ -359,16 +468,64 @@ mod tests {
                 "{} has a home page",
                 t.name
             );
-            assert!(
-                t.snapshot.pages.iter().all(|p| !p.output.trim().is_empty()),
-                "{} pages have content",
-                t.name
-            );
+            for p in &t.snapshot.pages {
+                assert!(
+                    !p.output.trim().is_empty(),
+                    "{} {} has content",
+                    t.name,
+                    p.slug
+                );
+                let blocks = p.blocks.as_array().unwrap();
+                assert!(!blocks.is_empty(), "{} {} has blocks", t.name, p.slug);
+                for b in blocks {
+                    // Every block is a library block, expanded as the editor inserts one:
+                    // its fields are editable and it names where it came from.
+                    let id = b["block_id"].as_i64();
+                    assert!(
+                        id.is_some(),
+                        "{} {}: {} is not from the library",
+                        t.name,
+                        p.slug,
+                        b["name"]
+                    );
+                    assert!(!b["template"].as_str().unwrap().contains("x-vars"));
+                    assert!(
+                        b["vars"].as_array().is_some_and(|v| !v.is_empty()),
+                        "{}",
+                        b["name"]
+                    );
+                }
+            }
         }
         assert!(
             templates
                 .iter()
                 .any(|t| !t.snapshot.tables.is_empty() && !t.snapshot.tables[0].posts.is_empty())
         );
+    }
+
+    #[test]
+    fn a_template_naming_a_missing_block_or_field_is_refused() {
+        let library = super::parse_library().unwrap();
+        let ids = Default::default();
+        let file = |block: serde_json::Value| -> vitrine_shared::snapshot::TemplateFile {
+            serde_json::from_value(serde_json::json!({
+                "name": "T", "pages": [{"name": "Início", "slug": "/", "blocks": [block]}]
+            }))
+            .unwrap()
+        };
+        let mut ok = file(
+            serde_json::json!({"library": "hero/00-hero-centralizado", "vars": {"title": "Olá, Vitória"}}),
+        );
+        super::expand_template(&mut ok, &library, &ids).unwrap();
+        assert!(ok.snapshot.pages[0].output.contains("Olá, Vitória"));
+        let mut missing = file(serde_json::json!({"library": "hero/nope"}));
+        let e = super::expand_template(&mut missing, &library, &ids).unwrap_err();
+        assert!(e.contains("no library block \"hero/nope\""), "{e}");
+        let mut unknown = file(
+            serde_json::json!({"library": "hero/00-hero-centralizado", "vars": {"titel": "x"}}),
+        );
+        let e = super::expand_template(&mut unknown, &library, &ids).unwrap_err();
+        assert!(e.contains("has no field \"titel\""), "{e}");
     }
 }

@@ -378,3 +378,39 @@ mod tests {
         assert!(m.prefix_lengths.len() <= 5);
     }
 }
+
+/// The fuzz target `redirect_origin`'s invariants (see `fuzz/`), on generated inputs in every
+/// test run: no input panics, an accepted origin is stable under re-parsing, and a rule built
+/// from what was accepted can be matched against its own origin and destination.
+#[cfg(test)]
+mod properties {
+    use super::*;
+    use proptest::prelude::*;
+
+    /// Origins and destinations built from the characters the parser treats specially.
+    fn sides() -> impl Strategy<Value = String> {
+        prop_oneof![
+            "[/a-zA-Z0-9*?&=#%.: -]{0,40}",
+            "(https?://[a-z.]{1,10})?(/[a-z*]{0,6}){0,4}/?(\\?[a-z=&*]{0,8})?",
+            any::<String>(),
+        ]
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(4096))]
+
+        #[test]
+        fn accepted_rules_are_stable_and_never_panic(from in sides(), to in sides()) {
+            if let Ok(origin) = parse_origin(&from) {
+                let again = parse_origin(&origin);
+                prop_assert_eq!(again.as_deref(), Ok(origin.as_str()));
+            }
+            let _ = parse_destination(&to);
+            if let Ok(rule) = parse_rule(&from, &to) {
+                let m = Matcher::new([(rule.from.as_str(), rule.to.as_str())]);
+                let _ = m.lookup(&from, Some("a=1"));
+                let _ = m.lookup(&to, None);
+            }
+        }
+    }
+}

@@ -199,6 +199,114 @@ pub struct TemplateFile {
     pub snapshot: Snapshot,
 }
 
+/// A value of a snapshot post under a list key (`name`, `slug`, `created_at` or a field slug),
+/// as text for comparing: numbers compare as numbers when both sides are numbers.
+fn post_key(post: &SnapPost, key: &str) -> String {
+    match key {
+        "name" => post.name.clone(),
+        "slug" => post.slug.clone(),
+        "created_at" | "updated_at" => post.created_at.map(|d| d.to_rfc3339()).unwrap_or_default(),
+        field => match post.fields.get(field) {
+            Some(Value::String(s)) => s.clone(),
+            Some(Value::Null) | None => String::new(),
+            Some(other) => other.to_string(),
+        },
+    }
+}
+
+fn compare_text(a: &str, b: &str) -> std::cmp::Ordering {
+    match (a.parse::<f64>(), b.parse::<f64>()) {
+        (Ok(x), Ok(y)) => x.total_cmp(&y),
+        _ => a.cmp(b),
+    }
+}
+
+impl SnapTable {
+    /// The table's posts as a list query over the live collection would return them (filter,
+    /// order, limit and offset), for previews of a template, which has no database rows.
+    /// Posts without a date keep the file's order, newest first. A query the table cannot
+    /// answer returns nothing, as on a published site.
+    pub fn query(&self, q: &crate::content::ListQuery) -> Vec<crate::content::DbRecord> {
+        use crate::store::FilterOp;
+        use std::cmp::Ordering;
+        let known = |k: &str| {
+            matches!(k, "name" | "slug" | "created_at" | "updated_at")
+                || self.fields.iter().any(|f| f.slug == k)
+        };
+        let limit = q.limit.unwrap_or(crate::content::MAX_LIST_LIMIT);
+        let offset = q.offset.unwrap_or(0);
+        if !(1..=crate::content::MAX_LIST_LIMIT).contains(&limit) || offset < 0 {
+            return Vec::new();
+        }
+        // Synthetic dates: the file's first post is the newest.
+        let base = DateTime::<Utc>::from_timestamp(1_767_225_600, 0).unwrap_or_default();
+        let dated: Vec<SnapPost> = self
+            .posts
+            .iter()
+            .enumerate()
+            .map(|(i, p)| {
+                let mut p = p.clone();
+                p.created_at = p
+                    .created_at
+                    .or(Some(base - chrono::Duration::hours(i as i64)));
+                p
+            })
+            .collect();
+        let mut posts: Vec<&SnapPost> = dated.iter().collect();
+        if let (Some(field), Some(value)) = (q.filter_field.as_deref(), q.filter_value.as_deref())
+            && !field.is_empty()
+        {
+            let Some(op) = FilterOp::parse(q.filter_op.as_deref().unwrap_or("=")) else {
+                return Vec::new();
+            };
+            if !known(field) {
+                return Vec::new();
+            }
+            posts.retain(|p| {
+                let v = post_key(p, field);
+                let ord = compare_text(&v, value);
+                match op {
+                    FilterOp::Eq => v == value,
+                    FilterOp::Ne => v != value,
+                    FilterOp::Contains => v.to_lowercase().contains(&value.to_lowercase()),
+                    FilterOp::Gt => ord == Ordering::Greater,
+                    FilterOp::Gte => ord != Ordering::Less,
+                    FilterOp::Lt => ord == Ordering::Less,
+                    FilterOp::Lte => ord != Ordering::Greater,
+                }
+            });
+        }
+        let meta = |k: &str| self.meta.get(k).and_then(Value::as_str).map(str::to_string);
+        let (order_field, desc) = match q.order_field.as_deref() {
+            Some(f) if !f.is_empty() => (f.to_string(), q.order_dir.as_deref() != Some("asc")),
+            _ => (
+                meta("orderField").unwrap_or_else(|| "created_at".into()),
+                meta("orderDir").as_deref() != Some("asc"),
+            ),
+        };
+        if !known(&order_field) {
+            return Vec::new();
+        }
+        posts.sort_by(|a, b| {
+            let o = compare_text(&post_key(a, &order_field), &post_key(b, &order_field));
+            if desc { o.reverse() } else { o }
+        });
+        posts
+            .into_iter()
+            .skip(offset as usize)
+            .take(limit as usize)
+            .enumerate()
+            .map(|(i, p)| crate::content::DbRecord {
+                id: i as i64 + 1,
+                name: p.name.clone(),
+                slug: p.slug.clone(),
+                created_at: p.created_at.unwrap_or(base),
+                fields: p.fields.clone(),
+            })
+            .collect()
+    }
+}
+
 fn default_order() -> i64 {
     99
 }
@@ -206,6 +314,84 @@ fn default_order() -> i64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn recipes() -> SnapTable {
+        serde_json::from_value(serde_json::json!({
+            "name": "Receitas", "slug": "receitas", "meta": {"orderField": "created_at", "orderDir": "desc"},
+            "fields": [{"name": "Tempo", "slug": "tempo", "type": "number"}, {"name": "Tipo", "slug": "tipo", "type": "text"}],
+            "posts": [
+                {"name": "Moqueca", "slug": "moqueca", "fields": {"tempo": 90, "tipo": "peixe"}},
+                {"name": "Bobó", "slug": "bobo", "fields": {"tempo": 60, "tipo": "camarão"}},
+                {"name": "Acarajé", "slug": "acaraje", "fields": {"tempo": 120, "tipo": "feijão"}}
+            ]
+        }))
+        .unwrap()
+    }
+
+    fn slugs(records: Vec<crate::content::DbRecord>) -> Vec<String> {
+        records.into_iter().map(|r| r.slug).collect()
+    }
+
+    #[test]
+    fn template_tables_answer_list_queries_in_memory() {
+        use crate::content::ListQuery;
+        let t = recipes();
+        // Default order: the collection's (newest first), undated posts in file order.
+        assert_eq!(
+            slugs(t.query(&ListQuery::default())),
+            ["moqueca", "bobo", "acaraje"]
+        );
+        let by_time = ListQuery {
+            order_field: Some("tempo".into()),
+            order_dir: Some("asc".into()),
+            ..Default::default()
+        };
+        assert_eq!(slugs(t.query(&by_time)), ["bobo", "moqueca", "acaraje"]);
+        let long = ListQuery {
+            filter_field: Some("tempo".into()),
+            filter_op: Some(">=".into()),
+            filter_value: Some("90".into()),
+            ..Default::default()
+        };
+        assert_eq!(slugs(t.query(&long)), ["moqueca", "acaraje"]);
+        let named = ListQuery {
+            filter_field: Some("name".into()),
+            filter_op: Some("like".into()),
+            filter_value: Some("BO".into()),
+            ..Default::default()
+        };
+        assert_eq!(slugs(t.query(&named)), ["bobo"]);
+        let page = ListQuery {
+            limit: Some(1),
+            offset: Some(1),
+            ..Default::default()
+        };
+        assert_eq!(slugs(t.query(&page)), ["bobo"]);
+        // What a live collection would refuse returns nothing.
+        for bad in [
+            ListQuery {
+                order_field: Some("nope".into()),
+                ..Default::default()
+            },
+            ListQuery {
+                filter_field: Some("nope".into()),
+                filter_value: Some("x".into()),
+                ..Default::default()
+            },
+            ListQuery {
+                limit: Some(101),
+                ..Default::default()
+            },
+            ListQuery {
+                filter_field: Some("tipo".into()),
+                filter_op: Some("~".into()),
+                filter_value: Some("x".into()),
+                ..Default::default()
+            },
+        ] {
+            assert!(t.query(&bad).is_empty(), "{bad:?}");
+        }
+    }
 
     #[test]
     fn blank_snapshot_is_consistent() {

@@ -834,16 +834,7 @@ pub async fn template_screenshot(
     let size = crate::screenshot::parse_size(q.size.as_deref(), (1280, 1280))
         .map_err(|e| ApiError::invalid("size", e))?;
     let snapshot = state.store.template_snapshot(id).await?;
-    let home = snapshot
-        .pages
-        .iter()
-        .find(|p| p.slug == "/")
-        .map(|p| p.output.as_str())
-        .unwrap_or("");
-    let document = format!(
-        "<!doctype html><html lang=\"pt-BR\"><head><meta charset=\"utf-8\"><meta name=\"viewport\" content=\"width=device-width\">\
-         <style>body{{margin:0;font-family:system-ui,sans-serif}}</style></head><body>{home}</body></html>"
-    );
+    let document = crate::routes::templates::template_document(&snapshot, "/")?;
     let (png, url) = shoot(
         &state,
         document,

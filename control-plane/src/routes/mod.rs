@@ -97,6 +97,7 @@ fn api(state: &AppState) -> (Router<AppState>, utoipa::openapi::OpenApi) {
         .routes(routes!(templates::list_templates, templates::save_template))
         .routes(routes!(templates::use_template))
         .routes(routes!(templates::preview_template))
+        .routes(routes!(templates::template_detail))
         .routes(routes!(templates::erp_template_list))
         .routes(routes!(templates::erp_edit_template))
         .routes(routes!(templates::erp_reorder_template))

@@ -127,7 +127,7 @@ pub async fn live_context(
         let post = records(state, &c, &fields, &query).await?.pop();
         ctx.post = post.map(|r| {
             let mut v = view(r, &fields);
-            v.permalink = format!("{}/{}", ctx.page_slug.trim_end_matches('/'), v.record.slug);
+            v.permalink = format!("/{}/{}", ctx.page_slug.trim_matches('/'), v.record.slug);
             v
         });
     }

@@ -2,13 +2,19 @@
 //! (administrators only).
 
 use axum::{
-    extract::State,
+    extract::{Query, State},
     http::{HeaderValue, StatusCode, header},
     response::{Html, IntoResponse, Response},
 };
-use serde::Deserialize;
-use utoipa::ToSchema;
-use vitrine_shared::{domain::required_text, store::TemplateInfo};
+use serde::{Deserialize, Serialize};
+use utoipa::{IntoParams, ToSchema};
+use vitrine_shared::{
+    content::{DbRecord, ListQuery},
+    domain::{normalize_page_slug, required_text},
+    render::{Block, CompiledPage, PostView, RenderContext, RenderError, escape},
+    snapshot::{SnapPage, SnapTable, Snapshot},
+    store::TemplateInfo,
+};
 
 use crate::{
     auth::{Admin, CurrentUser},
@@ -56,10 +62,7 @@ pub async fn use_template(
     ApiJson(req): ApiJson<UseTemplate>,
 ) -> Result<impl IntoResponse> {
     let name = required_text("name", req.name.as_deref(), 200, NAME_REQUIRED)?;
-    let template = state.store.template_by_id(template_id).await?;
-    if !template.is_published && !user.is_admin {
-        return Err(crate::error::ApiError::NotFound);
-    }
+    visible_template(&state, &user, template_id).await?;
     let snapshot = state.store.template_snapshot(template_id).await?;
     let slug = choose_slug(&state, None, &name).await?;
     create_from_snapshot(&state, user.id, &name, &slug, &snapshot).await
@@ -107,37 +110,174 @@ pub async fn save_template(
     Ok((StatusCode::CREATED, ApiJson(TemplateView::from(template))))
 }
 
-/// The template's home page as a document, for the theme picker's thumbnails. It is served
-/// sandboxed (no scripts, no outside requests) and may be framed only by the dashboard.
-#[utoipa::path(get, path = "/api/templates/{id}/preview", tag = "templates",
+/// `GET /api/templates/{id}`: a template with the list of its pages, for the theme preview.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct TemplateDetail {
+    #[serde(flatten)]
+    pub template: TemplateView,
+    pub pages: Vec<TemplatePage>,
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+pub struct TemplatePage {
+    pub name: String,
+    /// `/` for the home page, else the page's path without its leading slash.
+    pub slug: String,
+}
+
+/// A template the user may see: published ones, and every one for administrators.
+async fn visible_template(
+    state: &AppState,
+    user: &CurrentUser,
+    id: i64,
+) -> Result<vitrine_shared::store::Template> {
+    let template = state.store.template_by_id(id).await?;
+    if !template.is_published && !user.is_admin {
+        return Err(ApiError::NotFound);
+    }
+    Ok(template)
+}
+
+#[utoipa::path(get, path = "/api/templates/{id}", tag = "templates",
     params(("id" = i64, Path, description = "Template id")),
-    responses((status = 200, description = "HTML document", content_type = "text/html"), (status = 404, body = ErrorBody)))]
+    responses((status = 200, body = TemplateDetail), (status = 404, body = ErrorBody)))]
+pub async fn template_detail(
+    State(state): State<AppState>,
+    user: CurrentUser,
+    ApiPath(id): ApiPath<i64>,
+) -> Result<ApiJson<TemplateDetail>> {
+    let template = visible_template(&state, &user, id).await?;
+    let snapshot = state.store.template_snapshot(id).await?;
+    let mut pages: Vec<TemplatePage> = snapshot
+        .pages
+        .iter()
+        .map(|p| TemplatePage {
+            name: p.name.clone(),
+            slug: normalize_page_slug(&p.slug),
+        })
+        .collect();
+    pages.sort_by_key(|p| p.slug != "/");
+    Ok(ApiJson(TemplateDetail {
+        template: TemplateView::from(template),
+        pages,
+    }))
+}
+
+#[derive(Debug, Deserialize, IntoParams)]
+pub struct TemplatePreviewQuery {
+    /// The page's slug (`/` or `sobre`); the home page when absent.
+    pub page: Option<String>,
+}
+
+/// One of a template's pages as a static document: its blocks rendered by the shared renderer
+/// with the template's own sample records (see [`render_snapshot_page`]). Block scripts are
+/// left out: the theme picker and thumbnails show it without them.
+pub fn template_document(snapshot: &Snapshot, page_slug: &str) -> Result<String> {
+    let wanted = normalize_page_slug(page_slug);
+    let page = snapshot
+        .pages
+        .iter()
+        .find(|p| normalize_page_slug(&p.slug) == wanted)
+        .ok_or(ApiError::NotFound)?;
+    let blocks = Block::list(&page.blocks);
+    // A template saved before blocks carried their fields may hold only its output.
+    let (css, body) = if blocks.is_empty() {
+        (String::new(), page.output.clone())
+    } else {
+        render_snapshot_page(snapshot, page, &blocks)
+            .map_err(|e| ApiError::invalid("template", e.to_string()))?
+    };
+    Ok(format!(
+        "<!doctype html><html lang=\"pt-BR\"><head><meta charset=\"utf-8\"><meta name=\"viewport\" content=\"width=device-width\">\
+         <title>{title}</title><style>body{{margin:0;font-family:system-ui,sans-serif}}</style><style>{css}</style></head><body>{body}</body></html>",
+        title = escape(&page.name),
+        css = css.replace("</", "<\\/"),
+    ))
+}
+
+/// A snapshot page's blocks rendered with the snapshot's own records: its database-fed lists
+/// read the snapshot's tables (as [`SnapTable::query`]) and a collection page shows its
+/// table's first post. Returns the blocks' CSS and the body.
+pub fn render_snapshot_page(
+    snapshot: &Snapshot,
+    page: &SnapPage,
+    blocks: &[Block],
+) -> std::result::Result<(String, String), RenderError> {
+    let page_slug = normalize_page_slug(&page.slug);
+    let table = |slug: &str| snapshot.tables.iter().find(|t| t.slug == slug);
+    let view = |t: &SnapTable, record: DbRecord, page_slug: Option<&str>| PostView {
+        permalink: page_slug
+            .map(|p| format!("/{}/{}", p.trim_matches('/'), record.slug))
+            .unwrap_or_default(),
+        record,
+        html_fields: t
+            .fields
+            .iter()
+            .filter(|f| f.kind == "wysiwyg")
+            .map(|f| f.slug.clone())
+            .collect(),
+    };
+    // The page that shows a collection's posts, for permalinks.
+    let post_page = |table: &str| {
+        snapshot
+            .pages
+            .iter()
+            .find(|p| p.table.as_deref() == Some(table))
+            .map(|p| normalize_page_slug(&p.slug))
+    };
+    let mut ctx = RenderContext {
+        page_name: page.name.clone(),
+        page_slug: page_slug.clone(),
+        ..RenderContext::default()
+    };
+    for list in blocks.iter().flat_map(Block::db_lists) {
+        let items = table(&list.table)
+            .map(|t| {
+                let at = post_page(&t.slug);
+                t.query(&list.query)
+                    .into_iter()
+                    .map(|r| view(t, r, at.as_deref()))
+                    .collect()
+            })
+            .unwrap_or_default();
+        ctx.lists.insert(list.key, items);
+    }
+    if let Some(t) = page.table.as_deref().and_then(table) {
+        ctx.post = t
+            .query(&ListQuery {
+                limit: Some(1),
+                ..ListQuery::default()
+            })
+            .pop()
+            .map(|r| view(t, r, Some(&page_slug)));
+    }
+    let body = CompiledPage::compile(blocks)?.render(&ctx)?;
+    let css: Vec<&str> = blocks.iter().map(|b| b.css.as_str()).collect();
+    Ok((css.join("\n"), body))
+}
+
+/// One of the template's pages as a document, for the theme picker and the theme preview. It
+/// is served sandboxed (no scripts, no outside requests) and may be framed only by the
+/// dashboard.
+#[utoipa::path(get, path = "/api/templates/{id}/preview", tag = "templates",
+    params(("id" = i64, Path, description = "Template id"), TemplatePreviewQuery),
+    responses((status = 200, description = "HTML document", content_type = "text/html"),
+        (status = 404, body = ErrorBody), (status = 422, body = ErrorBody)))]
 pub async fn preview_template(
     State(state): State<AppState>,
     user: CurrentUser,
     ApiPath(id): ApiPath<i64>,
+    Query(q): Query<TemplatePreviewQuery>,
 ) -> Result<Response> {
-    let template = state.store.template_by_id(id).await?;
-    if !template.is_published && !user.is_admin {
-        return Err(crate::error::ApiError::NotFound);
-    }
+    visible_template(&state, &user, id).await?;
     let snapshot = state.store.template_snapshot(id).await?;
-    let home = snapshot
-        .pages
-        .iter()
-        .find(|p| p.slug == "/")
-        .map(|p| p.output.as_str())
-        .unwrap_or("");
-    let document = format!(
-        "<!doctype html><html lang=\"pt-BR\"><head><meta charset=\"utf-8\"><meta name=\"viewport\" content=\"width=1280\">\
-         <style>body{{margin:0;font-family:system-ui,sans-serif}}</style></head><body>{home}</body></html>"
-    );
+    let document = template_document(&snapshot, q.page.as_deref().unwrap_or("/"))?;
     let mut response = Html(document).into_response();
     let h = response.headers_mut();
     h.insert(
         header::CONTENT_SECURITY_POLICY,
         HeaderValue::from_static(
-            "sandbox; default-src 'none'; style-src 'unsafe-inline'; img-src data:; font-src data:",
+            "sandbox; default-src 'none'; style-src 'unsafe-inline'; img-src data: 'self'; font-src data:; frame-ancestors 'self'",
         ),
     );
     h.insert(

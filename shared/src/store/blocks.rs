@@ -479,17 +479,18 @@ impl Store {
     }
 
     /// Seeds a block by uid: created, or updated in place.
-    pub async fn seed_library_block(&self, b: &BlockInput<'_>) -> Result<(), LibraryError> {
+    /// Creates or updates (by uid) a seeded library block; returns its id.
+    pub async fn seed_library_block(&self, b: &BlockInput<'_>) -> Result<i64, LibraryError> {
         let t = now();
-        dispatch!(self, p => sqlx::query(
+        dispatch!(self, p => sqlx::query_scalar(
             "INSERT INTO blocks (uid, name, name_key, category_id, image, keywords, template, css, js, sort_order, created_at, updated_at) \
              VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $11) \
              ON CONFLICT (uid) DO UPDATE SET name = excluded.name, name_key = excluded.name_key, category_id = excluded.category_id, \
              keywords = excluded.keywords, template = excluded.template, css = excluded.css, js = excluded.js, \
-             sort_order = excluded.sort_order, updated_at = excluded.updated_at")
+             sort_order = excluded.sort_order, updated_at = excluded.updated_at RETURNING id")
             .bind(b.uid).bind(b.name.trim()).bind(name_key(b.name)).bind(b.category_id).bind(b.image).bind(b.keywords)
             .bind(b.template).bind(b.css).bind(b.js).bind(b.sort_order.unwrap_or(99)).bind(t)
-            .execute(p).await.map(|_| ()).map_err(library_err))
+            .fetch_one(p).await.map_err(library_err))
     }
 }
 
