@@ -21,9 +21,13 @@ declare module 'vitest' {
     /** The edge's visitor address (http://127.0.0.1:PORT); sites answer at {slug}.{platformDomain}. */
     edgeURL: string;
     platformDomain: string;
+    /** The administrator the seed creates. */
+    adminEmail: string;
+    adminPassword: string;
   }
 }
 
+const ADMIN_EMAIL = 'e2e-admin@example.com';
 const dashboardDir = fileURLToPath(new URL('..', import.meta.url));
 const CONTROL_LISTENING = /vitrine-control listening on (http:\/\/\S+)/;
 const EDGE_LISTENING = /vitrine-edge listening on (http:\/\/\S+) \(admin/;
@@ -93,6 +97,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
     throw new Error(`${distDir}/index.html missing: run "npm run build" first`);
   }
 
+  const adminPassword = `e2e-admin-${process.pid}`;
   const dataDir = await mkdtemp(join(tmpdir(), 'vitrine-e2e-'));
   const options: SpawnOptions = {
     cwd: dataDir,
@@ -107,7 +112,8 @@ export default async function setup(project: TestProject): Promise<() => Promise
       VITRINE_EDGE_ADMIN_LISTEN: '127.0.0.1:0',
       VITRINE_DASHBOARD_DIR: distDir,
       // The seed creates an administrator; a fixed password keeps it from printing a random one.
-      VITRINE_ADMIN_PASSWORD: `e2e-admin-${process.pid}`,
+      VITRINE_ADMIN_EMAIL: ADMIN_EMAIL,
+      VITRINE_ADMIN_PASSWORD: adminPassword,
     },
   };
   const children: ChildProcess[] = [];
@@ -141,6 +147,8 @@ export default async function setup(project: TestProject): Promise<() => Promise
   project.provide('baseURL', baseURL);
   project.provide('edgeURL', edgeURL);
   project.provide('platformDomain', PLATFORM_DOMAIN);
+  project.provide('adminEmail', ADMIN_EMAIL);
+  project.provide('adminPassword', adminPassword);
 
   return cleanUp;
 }

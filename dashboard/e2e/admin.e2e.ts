@@ -1,0 +1,149 @@
+/**
+ * The administrator's screens end to end, against the real control plane and its seeded
+ * library and templates: the templates screen edits, unpublishes and deletes a template (a
+ * site owner stops seeing it), the theme preview shows each page of a seeded template with
+ * its own records and makes a site from it, and the blocks screen lists and searches the
+ * seeded library. Site owners are kept out of both screens.
+ *
+ * The administrator is the one `vitrine-control seed` creates (global setup). Templates the
+ * other suites use are only read here; the one edited is the administrator's own.
+ */
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { byTestId, createProjectViaApi, launchBrowser, newAccount, pathIs, registerViaApi } from './support';
+
+const baseURL = inject('baseURL');
+let browser: Browser;
+let admin: BrowserContext;
+let owner: BrowserContext;
+let page: Page;
+
+interface TemplateView {
+  id: number;
+  name: string;
+  category: string;
+  is_published: '1' | '0';
+}
+
+async function getJson<T>(context: BrowserContext, path: string): Promise<T> {
+  const response = await context.request.get(`${baseURL}${path}`);
+  expect(response.ok(), `${path}: ${response.status()} ${await response.text()}`).toBe(true);
+  return (await response.json()) as T;
+}
+
+beforeAll(async () => {
+  browser = await launchBrowser();
+  admin = await browser.newContext({ baseURL });
+  const login = await admin.request.post(`${baseURL}/api/login`, {
+    data: { email: inject('adminEmail'), password: inject('adminPassword') },
+  });
+  expect(login.ok(), await login.text()).toBe(true);
+  owner = await browser.newContext({ baseURL });
+  await registerViaApi(owner, baseURL, newAccount('not-admin'));
+  page = await admin.newPage();
+});
+
+afterAll(async () => {
+  await admin?.close();
+  await owner?.close();
+  await browser?.close();
+});
+
+describe('administrator screens', () => {
+  it('edit, unpublish and delete a template on /erp/templates; owners stop seeing it', async () => {
+    // The administrator's own template, saved from one of their sites.
+    const projectId = await createProjectViaApi(admin, baseURL, 'Base do tema');
+    const saved = await admin.request.post(`${baseURL}/api/templates`, {
+      data: { project_id: projectId, name: 'Tema E2E', category: 'Testes' },
+    });
+    expect(saved.status(), await saved.text()).toBe(201);
+    const template = (await saved.json()) as TemplateView;
+
+    await page.goto('/erp/templates');
+    const row = byTestId(`template-row-${template.id}`);
+    await page.waitForSelector(row);
+    expect(await page.textContent(`${row} ${byTestId('template-name-label')}`)).toContain('Tema E2E');
+
+    // Edit: rename and unpublish.
+    await page.click(`${row} ${byTestId('template-edit')}`);
+    await page.fill(byTestId('template-name'), 'Tema E2E editado');
+    await page.uncheck(byTestId('template-published'));
+    await page.click(byTestId('template-form-save'));
+    await page.waitForFunction(
+      (selector) => document.querySelector(selector)?.textContent?.includes('Tema E2E editado'),
+      `${row} ${byTestId('template-name-label')}`,
+    );
+    const listed = await getJson<TemplateView[]>(admin, '/erp/templateList');
+    expect(listed.find((t) => t.id === template.id)).toMatchObject({ name: 'Tema E2E editado', is_published: '0' });
+    const seen = await getJson<TemplateView[]>(owner, '/api/templates');
+    expect(seen.some((t) => t.id === template.id)).toBe(false);
+
+    // Owners are kept out of the screen.
+    const ownerPage = await owner.newPage();
+    await ownerPage.goto('/erp/templates');
+    await ownerPage.waitForSelector(byTestId('forbidden'));
+    expect(await ownerPage.$(byTestId('template-admin'))).toBeNull();
+    const refused = await owner.request.get(`${baseURL}/erp/templateList`);
+    expect(refused.status()).toBe(403);
+    await ownerPage.close();
+
+    // Delete, after confirming.
+    page.once('dialog', (dialog) => void dialog.accept());
+    await page.click(`${row} ${byTestId('template-delete')}`);
+    await page.waitForSelector(row, { state: 'detached' });
+    const after = await getJson<TemplateView[]>(admin, '/erp/templateList');
+    expect(after.some((t) => t.id === template.id)).toBe(false);
+  });
+
+  it("previews each page of a seeded template with its own posts, and makes a site from it", async () => {
+    const templates = await getJson<TemplateView[]>(admin, '/erp/templateList');
+    const blog = templates.find((t) => t.category === 'Blog');
+    expect(blog).toBeDefined();
+    await page.goto('/erp/templates');
+    await page.click(`${byTestId(`template-row-${blog!.id}`)} ${byTestId('template-view')}`);
+    await page.waitForURL(pathIs(`/template/${blog!.id}`));
+    await page.waitForSelector(byTestId('template-preview-frame'));
+
+    const frameText = async () => {
+      const handle = await page.$(byTestId('template-preview-frame'));
+      const frame = await handle!.contentFrame();
+      await frame!.waitForLoadState();
+      return frame!.textContent('body');
+    };
+    // The home page lists the template's posts; the collection page shows the newest one.
+    await page.waitForFunction(() => {
+      const frame = document.querySelector<HTMLIFrameElement>('[data-testid="template-preview-frame"]');
+      return frame?.src.includes('page=%2F');
+    });
+    expect(await frameText()).toContain('Três dias em Tiradentes');
+    await page.selectOption(byTestId('template-preview-page'), 'blog');
+    await page.waitForFunction(() =>
+      document.querySelector<HTMLIFrameElement>('[data-testid="template-preview-frame"]')?.src.includes('page=blog'),
+    );
+    await expect.poll(frameText).toContain('Moqueca capixaba na panela de barro');
+    await page.click(byTestId('template-preview-mobile'));
+    expect(await page.getAttribute(byTestId('template-preview-viewport'), 'data-device')).toBe('mobile');
+
+    await page.click(byTestId('template-use'));
+    await page.fill(byTestId('use-template-name'), 'Blog do admin');
+    await page.click(byTestId('use-template-submit'));
+    await page.waitForURL((url) => /^\/project\/\d+$/.test(url.pathname));
+    const projectId = Number(new URL(page.url()).pathname.split('/').pop());
+    const project = await getJson<{ name: string; pages: { slug: string }[] }>(admin, `/api/projects/${projectId}`);
+    expect(project.name).toBe('Blog do admin');
+    expect(project.pages.map((p) => p.slug).sort()).toEqual(['/', 'blog', 'sobre']);
+  });
+
+  it('lists and searches the seeded block library on /erp/blocks', async () => {
+    await page.goto('/erp/blocks');
+    await page.waitForSelector(byTestId('block-admin'));
+    const library = await getJson<{ categories: { name: string; blocks: unknown[] }[] }>(admin, '/api/blocks');
+    expect(library.categories.reduce((n, c) => n + c.blocks.length, 0)).toBeGreaterThanOrEqual(40);
+    expect(await page.textContent(byTestId('block-admin'))).toContain('Hero centralizado');
+    await page.fill(byTestId('block-search'), 'captura');
+    await page.click(byTestId('block-search-submit'));
+    await page.waitForSelector(byTestId('block-search-results'));
+    await expect.poll(() => page.textContent(byTestId('block-search-results'))).toContain('Hero com captura de e-mail');
+    expect(await page.textContent(byTestId('block-search-results'))).not.toContain('Hero centralizado');
+  });
+});
