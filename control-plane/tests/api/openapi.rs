@@ -34,6 +34,7 @@ async fn the_openapi_document_lists_every_route_and_has_a_page() {
         ("/api/project/{id}/page/{page_id}/preview", &["get"]),
         ("/api/templates", &["get", "post"]),
         ("/api/templates/use/{template_id}", &["post"]),
+        ("/api/templates/{id}", &["get"]),
         ("/api/templates/{id}/preview", &["get"]),
         ("/api/upload", &["post"]),
         ("/api/tables", &["post"]),

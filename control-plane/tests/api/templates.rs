@@ -203,3 +203,119 @@ dual_test!(
         assert_eq!(list.as_array().unwrap().len(), n - 1);
     }
 );
+
+dual_test!(
+    async fn theme_previews_render_each_page_with_the_templates_records(app: TestApp) {
+        vitrine_control::seed::run(app.app.state()).await.unwrap();
+        let user = app.register("leitor@example.com").await;
+        let list = json_ok(app.get(&user, "/api/templates").await).await;
+        let blog = list
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|t| t["category"] == "Blog")
+            .unwrap()
+            .clone();
+        let detail = json_ok(
+            app.get(&user, &format!("/api/templates/{}", blog["id"]))
+                .await,
+        )
+        .await;
+        assert_eq!(detail["name"], blog["name"]);
+        let slugs: Vec<&str> = detail["pages"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|p| p["slug"].as_str().unwrap())
+            .collect();
+        assert_eq!(slugs, ["/", "sobre", "blog"], "the home page first");
+
+        let preview = |page: &str| {
+            let path = format!("/api/templates/{}/preview?page={page}", blog["id"]);
+            let (app, user) = (&app, &user);
+            async move { app.get(user, &path).await }
+        };
+        // The collection page shows the newest post; the home page lists posts from the
+        // template's own table.
+        let res = preview("blog").await;
+        assert_eq!(res.status(), StatusCode::OK);
+        let csp = res.headers()["content-security-policy"]
+            .to_str()
+            .unwrap()
+            .to_string();
+        assert!(csp.starts_with("sandbox;"), "{csp}");
+        assert!(!csp.contains("allow-scripts"), "{csp}");
+        let body = res.text().await.unwrap();
+        assert!(
+            body.contains("Moqueca capixaba na panela de barro"),
+            "{body}"
+        );
+        let home = preview("%2F").await.text().await.unwrap();
+        let listed = [
+            "Três dias em Tiradentes",
+            "O que aprendi cozinhando na casa da minha avó",
+            "Pão de queijo de frigideira em 15 minutos",
+        ];
+        assert!(listed.iter().all(|name| home.contains(name)), "{home}");
+        assert!(!home.contains("<script"), "block scripts are left out");
+        assert_eq!(preview("nope").await.status(), StatusCode::NOT_FOUND);
+
+        // A site made from the template is edited field by field: its blocks came from the
+        // library with their fields.
+        let site = json_ok(
+            app.post(
+                &user,
+                &format!("/api/templates/use/{}", blog["id"]),
+                json!({"name": "Meu Blog"}),
+            )
+            .await,
+        )
+        .await;
+        let home_id = site["pages"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|p| p["slug"] == "/")
+            .unwrap()["id"]
+            .clone();
+        let page = json_ok(
+            app.get(
+                &user,
+                &format!("/api/project/{}/page/{home_id}", site["id"]),
+            )
+            .await,
+        )
+        .await;
+        let blocks = page["blocks"].as_array().unwrap();
+        assert!(
+            blocks
+                .iter()
+                .all(|b| b["block_id"].is_i64() && !b["vars"].as_array().unwrap().is_empty())
+        );
+
+        // Unpublished: hidden from users, still previewed by administrators.
+        let admin = app.register("adm@example.com").await;
+        app.make_admin(&admin).await;
+        json_ok(
+            app.post(
+                &admin,
+                &format!("/erp/template/{}", blog["id"]),
+                json!({"is_published": "0"}),
+            )
+            .await,
+        )
+        .await;
+        for path in [
+            format!("/api/templates/{}", blog["id"]),
+            format!("/api/templates/{}/preview", blog["id"]),
+        ] {
+            expect_error(app.get(&user, &path).await, StatusCode::NOT_FOUND).await;
+            assert_eq!(app.get(&admin, &path).await.status(), StatusCode::OK);
+        }
+        expect_error(
+            app.get(&user, "/api/templates/999999").await,
+            StatusCode::NOT_FOUND,
+        )
+        .await;
+    }
+);
