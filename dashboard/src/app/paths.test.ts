@@ -13,6 +13,10 @@ describe('links', () => {
     expect(links.template(5)).toBe('/template/5');
   });
 
+  it('builds the business user edit path', () => {
+    expect(links.userEdit(9)).toBe('/users/9');
+  });
+
   it('adds phone=1 and gtags=1 to the spreadsheet link only when chosen', () => {
     expect(links.googleSheets(3, 'tok', { phone: false, gtags: false })).toBe('/google-sheets/3/tok');
     expect(links.googleSheets(3, 'tok', { phone: true, gtags: false })).toBe('/google-sheets/3/tok?phone=1');

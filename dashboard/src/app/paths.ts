@@ -8,7 +8,10 @@ export const paths = {
   logout: '/logout',
   mobile: '/mobile',
   user: '/user',
+  /** Business users (business admin only, RequireBusinessAdmin). */
   users: '/users',
+  userNew: '/users/new',
+  userEdit: '/users/:userId',
   projectNew: '/project/new',
   project: '/project/:projectId',
   projectEdit: '/project/:projectId/edit',
@@ -33,6 +36,7 @@ export const paths = {
   /** Administrator screens (admin only, RequireAdmin). */
   erpBlocks: '/erp/blocks',
   erpTemplates: '/erp/templates',
+  erpUsers: '/erp/users',
   /** Theme preview (admin only). */
   template: '/template/:templateId',
 } as const;
@@ -62,6 +66,8 @@ export const links = {
   page: (projectId: number, pageId: number) => `/project/${projectId}/${pageId}`,
   /** Theme preview (admin only). */
   template: (id: number) => `/template/${id}`,
+  /** Edit a business user (business admin only). */
+  userEdit: (id: number) => `/users/${id}`,
   /** Entry link of the client admin panel, with the project token. */
   clientAdmin: (token: string) => `/admin?token=${encodeURIComponent(token)}`,
   /** Spreadsheet import endpoint shown in Integrations. */

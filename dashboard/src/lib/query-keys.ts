@@ -28,4 +28,9 @@ export const queryKeys = {
   deploys: (projectId: number) => ['projects', projectId, 'deploys'] as const,
   /** The block library and the user's My Blocks (GET /api/blocks). */
   blocks: ['blocks'] as const,
+  /** The caller's business users (GET /api/business/users) and one of them. */
+  businessUsers: ['business-users'] as const,
+  businessUser: (id: number) => ['business-users', id] as const,
+  /** Every account, for the administrator (GET /api/users). */
+  erpUsers: ['erp-users'] as const,
 };

@@ -13,6 +13,8 @@ export interface User {
   is_business_admin: boolean;
   permissions: { all_projects?: true; projects_whitelist?: number[]; projects_blacklist?: number[] };
   created_at: string;
+  /** Set while an administrator is signed in as this user ('login as'): the administrator's id. */
+  impersonator_id?: number | null;
 }
 
 export interface PublicConfig {
