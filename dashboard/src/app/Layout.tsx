@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { Link, NavLink, Outlet } from 'react-router';
 import { GlobalSpinner } from '../components/GlobalSpinner';
 import { Toaster } from '../components/Toaster';
+import { ImpersonationBanner } from '../features/user-admin/components/ImpersonationBanner';
 import { useUser } from '../lib/auth/get-user';
 import { applyLanguage, languages, setLanguage, storedLanguage } from '../lib/i18n';
 import type { Language } from '../lib/types';
@@ -48,7 +49,11 @@ function Header() {
                 {user.email}
               </span>
             )}
-            {user.is_business_admin && <NavLink to={paths.users}>{t('header.users')}</NavLink>}
+            {user.is_business_admin && (
+              <NavLink to={paths.users} data-testid="header-users">
+                {t('header.users')}
+              </NavLink>
+            )}
             {user.is_admin && (
               <>
                 <NavLink to={paths.erpBlocks} data-testid="header-erp-blocks">
@@ -56,6 +61,9 @@ function Header() {
                 </NavLink>
                 <NavLink to={paths.erpTemplates} data-testid="header-erp-templates">
                   {t('header.templates')}
+                </NavLink>
+                <NavLink to={paths.erpUsers} data-testid="header-erp-users">
+                  {t('header.erpUsers')}
                 </NavLink>
               </>
             )}
@@ -70,7 +78,7 @@ function Header() {
   );
 }
 
-/** Page frame for every screen: header, toasts and the global spinner. */
+/** Page frame for every screen: header, the 'login as' banner, toasts and the global spinner. */
 export function Layout() {
   const { data: user } = useUser();
   // The account's language applies unless this browser chose one explicitly.
@@ -82,6 +90,7 @@ export function Layout() {
       <GlobalSpinner />
       <Header />
       <main className="app-main">
+        <ImpersonationBanner />
         <Outlet />
       </main>
       <Toaster />

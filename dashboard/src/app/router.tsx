@@ -25,6 +25,7 @@ import { ProjectOverviewPage } from './ProjectOverviewPage';
 import { paths } from './paths';
 import { RequireAdmin } from './RequireAdmin';
 import { RequireAuth } from './RequireAuth';
+import { RequireBusinessAdmin } from './RequireBusinessAdmin';
 
 /**
  * Public screens: login, forgot, new-password, and the client admin panel (/admin, authorised by
@@ -95,6 +96,28 @@ export const router = createBrowserRouter([
               {
                 path: paths.template,
                 lazy: async () => ({ Component: (await import('../features/template-admin/routes/TemplatePreviewRoute')).TemplatePreviewRoute }),
+              },
+              {
+                path: paths.erpUsers,
+                lazy: async () => ({ Component: (await import('../features/user-admin/routes/UserAdminRoute')).UserAdminRoute }),
+              },
+            ],
+          },
+          {
+            element: <RequireBusinessAdmin />,
+            children: [
+              {
+                path: paths.users,
+                // Only business admins open them: their own chunks.
+                lazy: async () => ({ Component: (await import('../features/business-users/routes/BusinessUsersRoute')).BusinessUsersRoute }),
+              },
+              {
+                path: paths.userNew,
+                lazy: async () => ({ Component: (await import('../features/business-users/routes/BusinessUserFormRoute')).BusinessUserNewRoute }),
+              },
+              {
+                path: paths.userEdit,
+                lazy: async () => ({ Component: (await import('../features/business-users/routes/BusinessUserFormRoute')).BusinessUserEditRoute }),
               },
             ],
           },

@@ -1,0 +1,6 @@
+import { BusinessUsersScreen } from '../components/BusinessUsersScreen';
+
+/** /users: business admins only (RequireBusinessAdmin), loaded lazily by the router. */
+export function BusinessUsersRoute() {
+  return <BusinessUsersScreen />;
+}

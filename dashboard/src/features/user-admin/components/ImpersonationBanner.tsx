@@ -1,0 +1,30 @@
+import { useTranslation } from 'react-i18next';
+import { toast } from '../../../components/toast-store';
+import { errorMessage } from '../../../lib/api-client';
+import { useUser } from '../../../lib/auth/get-user';
+import { useLoginBack } from '../api/login-back';
+
+/**
+ * Shown on every signed-in page while an administrator uses 'login as' (GET /api/user carries
+ * impersonator_id): whose account this is, and a way back to the administrator's own.
+ */
+export function ImpersonationBanner() {
+  const { t } = useTranslation();
+  const { data: user } = useUser();
+  const loginBack = useLoginBack();
+  if (!user || typeof user.impersonator_id !== 'number') return null;
+  return (
+    <div className="alert alert-info impersonation-banner" role="status" data-testid="impersonation-banner">
+      <span>{t('impersonation.banner', { name: user.name, email: user.email })}</span>{' '}
+      <button
+        type="button"
+        className="button"
+        disabled={loginBack.isPending}
+        onClick={() => loginBack.mutate(undefined, { onError: (failure) => toast.error(errorMessage(failure)) })}
+        data-testid="impersonation-back"
+      >
+        {t('impersonation.back')}
+      </button>
+    </div>
+  );
+}

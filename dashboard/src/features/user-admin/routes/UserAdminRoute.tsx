@@ -1,0 +1,6 @@
+import { UserAdminScreen } from '../components/UserAdminScreen';
+
+/** /erp/users: admin only (RequireAdmin), loaded lazily by the router. */
+export function UserAdminRoute() {
+  return <UserAdminScreen />;
+}
