@@ -35,11 +35,31 @@ describe('header', () => {
     expect(link.textContent).toBe('Temas');
   });
 
+  it("links administrators to the users screen with 'login as'", async () => {
+    mockApi({ 'GET /api/user': () => ({ json: user(true) }) });
+    renderRoutes(routes, '/');
+    const link = await screen.findByTestId('header-erp-users');
+    expect(link.getAttribute('href')).toBe('/erp/users');
+    expect(link.textContent).toBe('Usuários (admin)');
+    expect(screen.queryByTestId('header-users')).toBeNull();
+  });
+
+  it('links business admins to their business users', async () => {
+    mockApi({ 'GET /api/user': () => ({ json: { ...user(false), business_id: 10, is_business_admin: true } }) });
+    renderRoutes(routes, '/');
+    const link = await screen.findByTestId('header-users');
+    expect(link.getAttribute('href')).toBe('/users');
+    expect(link.textContent).toBe('Usuários');
+    expect(screen.queryByTestId('header-erp-users')).toBeNull();
+  });
+
   it('shows no block library or templates link to other users', async () => {
     mockApi({ 'GET /api/user': () => ({ json: user(false) }) });
     renderRoutes(routes, '/');
     await screen.findByTestId('header-email');
     expect(screen.queryByTestId('header-erp-blocks')).toBeNull();
     expect(screen.queryByTestId('header-erp-templates')).toBeNull();
+    expect(screen.queryByTestId('header-erp-users')).toBeNull();
+    expect(screen.queryByTestId('header-users')).toBeNull();
   });
 });
