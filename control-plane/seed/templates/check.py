@@ -1,13 +1,19 @@
 #!/usr/bin/env python3
-"""Validate the seed templates in this directory.
+"""Validate the seed templates in this directory (statically, without Rust).
 
 Usage: python3 check.py [file.json ...]   (default: every *.json next to this script)
 
 Rules checked:
   * valid JSON, file under 150 KB, required keys and types
-  * every page's "output" equals, for each block in order,
-    "<style>" + css + "</style>" (only when css is non-empty) + template
-    + "<script>" + js + "</script>" (only when js is non-empty)
+  * every page block is a library reference {"library", "vars"?, "sources"?, "effect"?}:
+    the uid ("{category dir without NN-}/{file stem}") exists in ../blocks, and every name
+    in "vars" and "sources" is a variable defined in that block's x-vars; "effect" uses only
+    the known effect names; pages carry no "output" (the seed renders it)
+  * every page starts with a header/* block (a header/02 notice bar may come first) and ends
+    with a footer/* block; the home page has 4-7 blocks, other pages 3-6
+  * db-fed lists ("source": "db:{slug}") name an existing table; their sub-variables'
+    "dbfield" and, on collection pages, the bindings' "postfield" name a post value
+    (name, slug, date, created_at, permalink, id) or a field slug of the page's table
   * exactly one page with slug "/" (and it is the only is_home page)
   * no "http://" / "https://" anywhere, except SVG namespace declarations
     (xmlns="http://www.w3.org/2000/svg", xmlns:xlink="http://www.w3.org/1999/xlink");
@@ -15,8 +21,10 @@ Rules checked:
   * a collection page's "table" names an existing table slug
   * table posts: unique slugs, ISO dates, values keyed by field slugs,
     required fields filled, select values among the options
-  * internal links (href="/...") point to existing pages or posts
-  * forms post to /_forms with a _subject and a hidden _gotcha honeypot
+  * internal links (in the effective values: link hrefs, href="/..." in rich text,
+    "Label | /path" lines) point to existing pages or posts
+  * blocks with a form: the library template posts to /_forms with a _subject and a hidden
+    _gotcha honeypot, and the page sets the block's "subject"
 Exit status 0 when everything passes, 1 otherwise.
 """
 import datetime
@@ -25,29 +33,80 @@ import json
 import os
 import re
 import sys
+import tomllib
 
 MAX_BYTES = 150 * 1024
 CATEGORIES = {"Negócios", "Portfólio", "Blog"}
 TOP_KEYS = {"name": str, "description": str, "category": str, "order": int,
             "project_meta": dict, "pages": list, "tables": list}
 PAGE_KEYS = {"name": str, "slug": str, "description": str, "is_home": bool,
-             "meta": dict, "blocks": list, "output": str}
-BLOCK_KEYS = {"uid": str, "name": str, "template": str, "css": str, "js": str}
+             "meta": dict, "blocks": list}
+REF_KEYS = {"library", "vars", "sources", "effect"}
+EFFECTS = {"fade-in", "enter-left", "enter-right", "enter-top", "enter-bottom", "zoom-in",
+           "rotate-left", "rotate-right"}
+POST_VALUES = {"name", "slug", "date", "created_at", "permalink", "id"}
+BLOCKS_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "blocks")
 FIELD_TYPES = {"text", "textarea", "wysiwyg", "select", "number", "date",
                "image", "checkbox", "email", "url"}
 SVG_NS = re.compile(
     r"""xmlns(?::xlink)?=(?:"|'|\\"|%22|%27)http://www\.w3\.org/(?:2000/svg|1999/xlink)""")
 
 
-def expected_output(blocks):
-    out = []
-    for b in blocks:
-        if b.get("css"):
-            out.append("<style>" + b["css"] + "</style>")
-        out.append(b.get("template", ""))
-        if b.get("js"):
-            out.append("<script>" + b["js"] + "</script>")
-    return "".join(out)
+def load_library():
+    """uid -> (template, variable definitions) for every block in ../blocks."""
+    library = {}
+    for cat in sorted(os.listdir(BLOCKS_DIR)):
+        cdir = os.path.join(BLOCKS_DIR, cat)
+        if not os.path.isdir(cdir):
+            continue
+        key = cat.split("-", 1)[1] if re.match(r"^\d+-", cat) else cat
+        for fname in sorted(os.listdir(cdir)):
+            if not fname.endswith(".toml") or fname == "category.toml":
+                continue
+            with open(os.path.join(cdir, fname), "rb") as f:
+                block = tomllib.load(f)
+            template = block.get("template", "")
+            m = re.search(r"x-vars='([^']*)'", template)
+            defs = json.loads(m.group(1)) if m else []
+            library[f"{key}/{fname[:-5]}"] = (template, defs)
+    return library
+
+
+LIBRARY = load_library()
+
+
+def effective_defs(block):
+    """The block's variable definitions after its vars and sources are applied."""
+    _, defs = LIBRARY[block["library"]]
+    defs = json.loads(json.dumps(defs))
+    by_name = {d.get("name"): d for d in defs}
+    for name, value in (block.get("vars") or {}).items():
+        if name in by_name:
+            by_name[name]["value"] = value
+    for name, settings in (block.get("sources") or {}).items():
+        if name in by_name and isinstance(settings, dict):
+            by_name[name].update(settings)
+    return defs
+
+
+def internal_hrefs(node):
+    """Internal paths a value links to: link hrefs, href="/..." in rich text and
+    "Label | /path" lines of link-list text areas."""
+    if isinstance(node, dict):
+        for k, v in node.items():
+            if k == "href" and isinstance(v, str) and v.startswith("/"):
+                yield v
+            else:
+                yield from internal_hrefs(v)
+    elif isinstance(node, list):
+        for v in node:
+            yield from internal_hrefs(v)
+    elif isinstance(node, str):
+        yield from re.findall(r'href="(/[^"]*)"', node)
+        for line in node.splitlines():
+            parts = line.split("|")
+            if len(parts) > 1 and parts[-1].strip().startswith("/"):
+                yield parts[-1].strip()
 
 
 def strings(node, path="$"):
@@ -80,6 +139,62 @@ def check_form(html, where, errors):
             errors.append(f"{where}: form lacks _gotcha honeypot styled display:none")
         if 'type="submit"' not in form:
             errors.append(f"{where}: form lacks a submit button")
+
+
+def check_block(b, where, tables, table, errors):
+    """A page block: a library reference whose names exist in the block's x-vars."""
+    if not isinstance(b, dict):
+        errors.append(f"{where}: a block must be an object")
+        return
+    extra = set(b) - REF_KEYS
+    if extra:
+        errors.append(f"{where}: not a library reference (unexpected keys {sorted(extra)})")
+    uid = b.get("library")
+    if not isinstance(uid, str) or uid not in LIBRARY:
+        errors.append(f"{where}: no library block {uid!r}")
+        return
+    template, defs = LIBRARY[uid]
+    names = {d.get("name") for d in defs}
+    for key in ("vars", "sources"):
+        value = b.get(key, {})
+        if not isinstance(value, dict):
+            errors.append(f"{where}: '{key}' must be an object")
+            continue
+        for n in value:
+            if n not in names:
+                errors.append(f"{where}: {uid} has no field {n!r} ({key})")
+        if key == "sources":
+            for n, settings in value.items():
+                if not isinstance(settings, dict):
+                    errors.append(f"{where}: sources.{n} must be an object")
+    effect = b.get("effect", "")
+    if not isinstance(effect, str) or not set(effect.split()) <= EFFECTS:
+        errors.append(f"{where}: unknown effect {effect!r}")
+    if "<form" in template:
+        check_form(template, f"{where} ({uid})", errors)
+        if "subject" in names and not (b.get("vars") or {}).get("subject"):
+            errors.append(f"{where}: set the form's 'subject' for this site")
+
+    def binding_ok(value, tbl):
+        fields = {f.get("slug") for f in tbl.get("fields", [])} if tbl else set()
+        return value in POST_VALUES or value.removeprefix("fields.") in fields
+
+    for d in effective_defs(b):
+        src = d.get("source") or ""
+        if isinstance(src, str) and src.startswith("db:"):
+            tbl = tables.get(src[3:])
+            if tbl is None:
+                errors.append(f"{where}: {d.get('name')} reads unknown table {src[3:]!r}")
+                continue
+            for sub in d.get("vars", []):
+                field = (sub.get("dbfield") or "").strip()
+                if field and not binding_ok(field, tbl):
+                    errors.append(f"{where}: {d.get('name')}.{sub.get('name')} dbfield "
+                                  f"{field!r} is not a value of table {src[3:]!r}")
+        field = (d.get("postfield") or "").strip() if isinstance(d.get("postfield"), str) else ""
+        if field and table is not None and d.get("type") != "list" and not binding_ok(field, table):
+            errors.append(f"{where}: {d.get('name')} postfield {field!r} is not a value of "
+                          f"table {table.get('slug')!r}")
 
 
 def check_file(path):
@@ -174,31 +289,43 @@ def check_file(path):
                 errors.append(f"{where}: table '{p['table']}' does not exist")
             else:
                 collection_prefix["/" + p["slug"].strip("/")] = p["table"]
-        uids = set()
-        for bi, b in enumerate(p.get("blocks", [])):
-            bw = f"{where} block[{bi}]"
-            check_types(b, BLOCK_KEYS, bw, errors)
-            if b.get("uid") in uids:
-                errors.append(f"{bw}: duplicate uid {b.get('uid')!r}")
-            uids.add(b.get("uid"))
-        if p.get("output") != expected_output(p.get("blocks", [])):
-            errors.append(f"{where}: output does not match the concatenation of its blocks")
-        check_form(p.get("output", ""), where, errors)
-        if not p.get("blocks"):
+        if "output" in p:
+            errors.append(f"{where}: drop 'output' (the seed renders it)")
+        table = tables.get(p.get("table")) if "table" in p else None
+        blocks = p.get("blocks", [])
+        for bi, b in enumerate(blocks):
+            check_block(b, f"{where} block[{bi}]", tables, table, errors)
+        if not blocks:
             errors.append(f"{where}: no blocks")
+            continue
+        uids = [b.get("library", "") if isinstance(b, dict) else "" for b in blocks]
+        first = 1 if len(uids) > 1 and uids[0] == "header/02-barra-de-aviso" else 0
+        if not uids[first].startswith("header/"):
+            errors.append(f"{where}: must start with a header/* block")
+        if not uids[-1].startswith("footer/"):
+            errors.append(f"{where}: must end with a footer/* block")
+        lo, hi = (4, 7) if p.get("slug") == "/" else (3, 6)
+        if not lo <= len(blocks) <= hi:
+            errors.append(f"{where}: {len(blocks)} blocks, expected {lo}-{hi}")
 
     # internal links ---------------------------------------------------------
     for p in pages:
-        for href in re.findall(r'href="(/[^"#?]*)', p.get("output", "")):
-            if "{{" in href or "{%" in href:
+        for b in p.get("blocks", []):
+            if not (isinstance(b, dict) and b.get("library") in LIBRARY):
                 continue
-            h = "/" + href.strip("/")
-            if h in known and h not in collection_prefix:
-                continue
-            head, _, tail = h.rpartition("/")
-            if head in collection_prefix and tail in post_slugs.get(collection_prefix[head], set()):
-                continue
-            errors.append(f"{name}: page '{p.get('slug')}' links to unknown '{href}'")
+            for d in effective_defs(b):
+                for href in internal_hrefs(d.get("value")):
+                    if "{{" in href or "{%" in href:
+                        continue
+                    h = "/" + re.split(r"[#?]", href)[0].strip("/")
+                    if h in known and h not in collection_prefix:
+                        continue
+                    head, _, tail = h.rpartition("/")
+                    if (head in collection_prefix
+                            and tail in post_slugs.get(collection_prefix[head], set())):
+                        continue
+                    errors.append(f"{name}: page '{p.get('slug')}' ({b['library']}) links to "
+                                  f"unknown '{href}'")
 
     # external resources -----------------------------------------------------
     for where, s in strings(data):
