@@ -28,4 +28,13 @@ export const queryKeys = {
   deploys: (projectId: number) => ['projects', projectId, 'deploys'] as const,
   /** The block library and the user's My Blocks (GET /api/blocks). */
   blocks: ['blocks'] as const,
+  /** Plans in every currency (GET /api/plans). */
+  plans: ['plans'] as const,
+  /** Prefix of the balance and every month and day of the transaction history. */
+  transactions: ['transactions'] as const,
+  balance: ['transactions', 'balance'] as const,
+  transactionMonth: (month: string) => ['transactions', 'month', month] as const,
+  transactionDay: (month: string, day: string) => ['transactions', 'day', month, day] as const,
+  /** The card provider's configuration (null when card payments are not configured). */
+  stripeConfig: ['stripe-config'] as const,
 };
