@@ -28,10 +28,14 @@ export function PlansModal({ currency, plans, current, onClose }: Props) {
             const isCurrent = current?.plan === plan.plan && current.currency === plan.currency;
             return (
               <section key={plan.plan} className={`card plan-card${isCurrent ? ' is-current' : ''}`} data-testid={`plan-${plan.plan}`}>
-                <h3 data-testid="plan-name">
-                  {plan.name}{' '}
-                  {isCurrent && <span className="badge badge-success">{t('account.currentPlan')}</span>}
-                </h3>
+                <header className="plan-header">
+                  <h3 data-testid="plan-name">{plan.name}</h3>
+                  {isCurrent && (
+                    <span className="badge badge-success" data-testid="plan-current">
+                      {t('account.currentPlan')}
+                    </span>
+                  )}
+                </header>
                 <p className="plan-price" data-testid="plan-per-site">
                   {t('account.perSite', { amount: formatMoney(plan.per_site, plan.currency) })}
                 </p>

@@ -222,6 +222,7 @@ describe('plans modals', () => {
     const card = within(modal).getByTestId(`plan-${code}`);
     return {
       name: within(card).getByTestId('plan-name').textContent,
+      current: within(card).queryByTestId('plan-current') !== null,
       perSite: within(card).getByTestId('plan-per-site').textContent,
       fee: within(card).getByTestId('plan-fee').textContent,
       support: within(within(card).getByTestId('plan-support'))
@@ -238,13 +239,15 @@ describe('plans modals', () => {
     const modal = await screen.findByTestId('plans-modal-BRL');
     expect(within(modal).getByRole('heading', { level: 2 }).textContent).toBe('Planos em reais (R$)');
     expect(plan(modal, 'basic')).toEqual({
-      name: 'Básico ',
+      name: 'Básico',
+      current: false,
       perSite: 'R$ 30,00 por mês por site',
       fee: 'sem mensalidade',
       support: ['Suporte por e-mail'],
     });
     expect(plan(modal, 'agency')).toEqual({
-      name: 'Agência Seu plano',
+      name: 'Agência',
+      current: true,
       perSite: 'R$ 20,00 por mês por site',
       fee: 'R$ 370,00 de mensalidade',
       support: ['Suporte por e-mail', 'Suporte por chat', 'Suporte por WhatsApp'],
@@ -259,14 +262,16 @@ describe('plans modals', () => {
     fireEvent.click(screen.getByTestId('plans-open-USD'));
     const modal = await screen.findByTestId('plans-modal-USD');
     expect(plan(modal, 'basic')).toEqual({
-      name: 'Starter ',
+      name: 'Starter',
+      current: false,
       perSite: '$7 por mês por site',
       fee: 'sem mensalidade',
       support: ['Suporte por e-mail'],
     });
     // Agency in BRL is the account's plan, not Agency in USD.
     expect(plan(modal, 'agency')).toEqual({
-      name: 'Agency ',
+      name: 'Agency',
+      current: false,
       perSite: '$5 por mês por site',
       fee: '$70 de mensalidade',
       support: ['Suporte por e-mail', 'Suporte por chat'],
