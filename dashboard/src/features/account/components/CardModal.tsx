@@ -105,7 +105,7 @@ export function CardModal({ user, config, onClose }: Props) {
           />
         </Field>
         <div className="field">
-          <span className="field-label">{t('account.card')}</span>
+          <span className="label">{t('account.card')}</span>
           <div ref={target} className="card-element" data-testid="card-element" />
           {!provider && error === null && <small className="muted">{t('account.cardLoading')}</small>}
         </div>
