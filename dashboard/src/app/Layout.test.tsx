@@ -53,6 +53,12 @@ describe('header', () => {
     expect(screen.queryByTestId('header-erp-users')).toBeNull();
   });
 
+  it('links every signed-in user to their own account from the e-mail', async () => {
+    mockApi({ 'GET /api/user': () => ({ json: user(false) }) });
+    renderRoutes(routes, '/');
+    expect((await screen.findByTestId('header-email')).getAttribute('href')).toBe('/user');
+  });
+
   it('shows no block library or templates link to other users', async () => {
     mockApi({ 'GET /api/user': () => ({ json: user(false) }) });
     renderRoutes(routes, '/');

@@ -40,15 +40,10 @@ function Header() {
       <nav className="app-nav">
         {user && (
           <>
-            {user.is_business_admin ? (
-              <NavLink to={paths.user} data-testid="header-email">
-                {user.email}
-              </NavLink>
-            ) : (
-              <span className="header-email" data-testid="header-email">
-                {user.email}
-              </span>
-            )}
+            {/* Every signed-in user reaches their own account (spec 2 §2: /user, signed in). */}
+            <NavLink to={paths.user} data-testid="header-email">
+              {user.email}
+            </NavLink>
             {user.is_business_admin && (
               <NavLink to={paths.users} data-testid="header-users">
                 {t('header.users')}

@@ -56,6 +56,11 @@ export const router = createBrowserRouter([
         children: [
           { path: paths.home, element: <DashboardRoute /> },
           { path: paths.mobile, element: <MobileRoute /> },
+          {
+            path: paths.user,
+            // The own-account screen (plans, history, card): its own chunk, fetched when first visited.
+            lazy: async () => ({ Component: (await import('../features/account/routes/AccountRoute')).AccountRoute }),
+          },
           { path: paths.projectNew, element: <NewProjectRoute /> },
           { path: paths.project, element: <ProjectOverviewPage /> },
           { path: paths.projectEdit, element: <ProjectEditRoute /> },

@@ -45,6 +45,11 @@ describe('api client', () => {
     await expect(apiJson('/api/user')).rejects.toMatchObject({ status: 502, message: 'Bad gateway' });
   });
 
+  it('uses the text of an `{ error }` body without message as the message', async () => {
+    vi.stubGlobal('fetch', vi.fn(async () => new Response(JSON.stringify({ error: 'Nome é obrigatório' }), { status: 422 })));
+    await expect(apiJson('/api/user', { method: 'POST', body: {} })).rejects.toMatchObject({ status: 422, message: 'Nome é obrigatório' });
+  });
+
   it('resolves 204 to undefined and reads text bodies', async () => {
     vi.stubGlobal('fetch', vi.fn(async () => new Response(null, { status: 204 })));
     await expect(apiJson('/api/projects/1', { method: 'DELETE' })).resolves.toBeUndefined();

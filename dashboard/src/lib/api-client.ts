@@ -99,6 +99,10 @@ async function toApiError(response: Response): Promise<ApiError> {
         parseDetails(parsed.details),
       );
     }
+    // Some calls answer only `{ error: text }` (the account and billing calls): that text is the message.
+    if (isRecord(parsed) && typeof parsed.error === 'string') {
+      return new ApiError(response.status, 'error', parsed.error);
+    }
   } catch {
     // Not JSON (a proxy error page, for instance): fall through and show the text.
   }

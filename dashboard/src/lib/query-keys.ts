@@ -33,4 +33,13 @@ export const queryKeys = {
   businessUser: (id: number) => ['business-users', id] as const,
   /** Every account, for the administrator (GET /api/users). */
   erpUsers: ['erp-users'] as const,
+  /** Plans in every currency (GET /api/plans). */
+  plans: ['plans'] as const,
+  /** Prefix of the balance and every month and day of the transaction history. */
+  transactions: ['transactions'] as const,
+  balance: ['transactions', 'balance'] as const,
+  transactionMonth: (month: string) => ['transactions', 'month', month] as const,
+  transactionDay: (month: string, day: string) => ['transactions', 'day', month, day] as const,
+  /** The card provider's configuration (null when card payments are not configured). */
+  stripeConfig: ['stripe-config'] as const,
 };

@@ -7,15 +7,22 @@ export interface User {
   name: string;
   email: string;
   language: Language;
-  currency: 'BRL' | 'USD';
+  currency: Currency;
   business_id: number | null;
   is_admin: boolean;
   is_business_admin: boolean;
   permissions: { all_projects?: true; projects_whitelist?: number[]; projects_blacklist?: number[] };
   created_at: string;
-  /** Set while an administrator is signed in as this user ('login as'): the administrator's id. */
+  /** Set while an administrator is signed in as this user. */
   impersonator_id?: number | null;
+  /** The account's plan (spec 2 §9); absent from older fixtures. */
+  plan?: PlanCode;
+  /** Whether a card is on file for billing. */
+  has_card?: boolean;
 }
+
+export type PlanCode = 'basic' | 'agency';
+export type Currency = 'BRL' | 'USD';
 
 export interface PublicConfig {
   platform_domain: string;

@@ -50,4 +50,12 @@ describe('i18n catalogues', () => {
       relationRequired: 'The relation collection is required',
     });
   });
+
+  it('name the account screen\'s payment method and plan lines as the brief does', () => {
+    expect(ptBR.account.hasCard).toBe('Cartão cadastrado');
+    expect(ptBR.account.noCard).toBe('Nenhum cartão');
+    expect(ptBR.account.noMonthlyFee).toBe('sem mensalidade');
+    expect(ptBR.account.perSite).toBe('{{amount}} por mês por site');
+    expect(en.account.cardNotConfigured).toBe('Card payments are not configured.');
+  });
 });

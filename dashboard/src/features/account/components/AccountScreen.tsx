@@ -1,0 +1,137 @@
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Alert } from '../../../components/Alert';
+import { PageLoader } from '../../../components/PageLoader';
+import { errorMessage } from '../../../lib/api-client';
+import { useUser } from '../../../lib/auth/get-user';
+import type { Currency, User } from '../../../lib/types';
+import { useBalance } from '../api/get-balance';
+import { usePlans } from '../api/get-plans';
+import { useStripeConfig } from '../api/stripe';
+import { formatMoney } from '../lib/money';
+import { monthOf } from '../lib/months';
+import { AccountForm, currencies } from './AccountForm';
+import { CardModal } from './CardModal';
+import { PlansModal } from './PlansModal';
+import { TransactionHistory } from './TransactionHistory';
+
+function PlanLine({ user, onOpenPlans }: { user: User; onOpenPlans: (currency: Currency) => void }) {
+  const { t } = useTranslation();
+  const plans = usePlans();
+  const code = user.plan ?? 'basic';
+  const name = plans.data?.find((plan) => plan.plan === code && plan.currency === user.currency)?.name ?? t(`account.planCodes.${code}`);
+  return (
+    <div className="account-line">
+      <dt>{t('account.plan')}</dt>
+      <dd>
+        <strong data-testid="account-plan">{name}</strong>
+        <span className="button-row">
+          {currencies.map((currency) => (
+            <button
+              key={currency}
+              type="button"
+              className="button"
+              disabled={!plans.data}
+              onClick={() => onOpenPlans(currency)}
+              data-testid={`plans-open-${currency}`}
+            >
+              {t(`account.plansButton.${currency}`)}
+            </button>
+          ))}
+        </span>
+        {plans.isError && <Alert testId="plans-error">{errorMessage(plans.error)}</Alert>}
+      </dd>
+    </div>
+  );
+}
+
+function PaymentLine({ user, onOpenCard }: { user: User; onOpenCard: () => void }) {
+  const { t } = useTranslation();
+  const config = useStripeConfig();
+  return (
+    <div className="account-line">
+      <dt>{t('account.paymentMethod')}</dt>
+      <dd>
+        <span data-testid="account-card">{user.has_card ? t('account.hasCard') : t('account.noCard')}</span>
+        {config.data === null && (
+          <small className="muted" data-testid="card-not-configured">
+            {t('account.cardNotConfigured')}
+          </small>
+        )}
+        {config.data && (
+          <button type="button" className="button" onClick={onOpenCard} data-testid="card-open">
+            {user.has_card ? t('account.changeCard') : t('account.addCard')}
+          </button>
+        )}
+        {config.isError && <Alert testId="card-config-error">{errorMessage(config.error)}</Alert>}
+      </dd>
+    </div>
+  );
+}
+
+function BalanceLine() {
+  const { t } = useTranslation();
+  const balance = useBalance();
+  return (
+    <div className="account-line">
+      <dt>{t('account.balance')}</dt>
+      <dd>
+        {balance.data && (
+          <strong className={balance.data.amount < 0 ? 'amount-negative' : undefined} data-testid="account-balance">
+            {formatMoney(balance.data.amount, balance.data.currency)}
+            {balance.data.amount < 0 && <span className="muted"> ({t('account.owed')})</span>}
+          </strong>
+        )}
+        {balance.isError && <Alert testId="balance-error">{errorMessage(balance.error)}</Alert>}
+      </dd>
+    </div>
+  );
+}
+
+interface Props {
+  /** Today, for the month navigator; injected by tests. */
+  now?: Date;
+}
+
+/** /user (spec 2 "Account screen"): account fields, plan, payment method, balance and transaction history. */
+export function AccountScreen({ now }: Props) {
+  const { t } = useTranslation();
+  const user = useUser();
+  const plans = usePlans();
+  const config = useStripeConfig();
+  const [plansCurrency, setPlansCurrency] = useState<Currency | null>(null);
+  const [cardOpen, setCardOpen] = useState(false);
+  const [currentMonth] = useState(() => monthOf(now ?? new Date()));
+
+  if (user.isPending) return <PageLoader />;
+  if (!user.data) return <Alert testId="account-error">{user.isError ? errorMessage(user.error) : t('common.error')}</Alert>;
+  const account = user.data;
+
+  return (
+    <div className="page" data-testid="account-screen">
+      <header className="page-header">
+        <h1>{t('account.title')}</h1>
+      </header>
+      <div className="two-columns">
+        <AccountForm key={account.id} user={account} />
+        <section className="card">
+          <dl className="account-summary">
+            <PlanLine user={account} onOpenPlans={setPlansCurrency} />
+            <PaymentLine user={account} onOpenCard={() => setCardOpen(true)} />
+            <BalanceLine />
+          </dl>
+        </section>
+      </div>
+      <TransactionHistory currentMonth={currentMonth} />
+      {plansCurrency && plans.data && (
+        <PlansModal
+          currency={plansCurrency}
+          plans={plans.data}
+          current={{ plan: account.plan ?? 'basic', currency: account.currency }}
+          onClose={() => setPlansCurrency(null)}
+        />
+      )}
+      {cardOpen && config.data && <CardModal user={account} config={config.data} onClose={() => setCardOpen(false)} />}
+    </div>
+  );
+}

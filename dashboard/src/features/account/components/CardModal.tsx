@@ -1,0 +1,123 @@
+import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Alert } from '../../../components/Alert';
+import { Field } from '../../../components/Field';
+import { Modal } from '../../../components/Modal';
+import { errorMessage } from '../../../lib/api-client';
+import type { User } from '../../../lib/types';
+import { getSetupIntent, setDefaultPaymentMethod } from '../api/stripe';
+import { reloadPage } from '../lib/reload-page';
+import { loadStripe, paymentMethodId, type StripeCardElement, type StripeClient } from '../lib/stripe';
+import type { StripeConfig } from '../types';
+
+/** Spec 2 §9: the payment form is in pt-BR whatever the interface language. */
+const PAYMENT_FORM_LOCALE = 'pt-BR';
+
+interface Props {
+  user: User;
+  config: StripeConfig;
+  onClose: () => void;
+}
+
+/**
+ * Card on file: a billing e-mail and the provider's card element. Submitting asks for a setup
+ * intent, confirms the card with the provider, then makes it the default method and reloads the
+ * page (a failure of that last call is only logged). A confirmation error is shown verbatim.
+ */
+export function CardModal({ user, config, onClose }: Props) {
+  const { t } = useTranslation();
+  const target = useRef<HTMLDivElement>(null);
+  const [provider, setProvider] = useState<{ stripe: StripeClient; card: StripeCardElement } | null>(null);
+  const [email, setEmail] = useState(user.email);
+  const [emailError, setEmailError] = useState<string>();
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+
+  useEffect(() => {
+    let cancelled = false;
+    let mounted: StripeCardElement | null = null;
+    loadStripe(config.jsUrl)
+      .then((Stripe) => {
+        if (cancelled || !target.current) return;
+        const stripe = Stripe(config.publicKey, { locale: PAYMENT_FORM_LOCALE });
+        const elements = stripe.elements({ locale: PAYMENT_FORM_LOCALE });
+        const card = elements.create('card');
+        card.mount(target.current);
+        mounted = card;
+        setProvider({ stripe, card });
+      })
+      .catch((failure: unknown) => {
+        if (!cancelled) setError(errorMessage(failure));
+      });
+    return () => {
+      cancelled = true;
+      mounted?.destroy?.();
+    };
+  }, [config.jsUrl, config.publicKey]);
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    if (!provider) return;
+    if (!email.trim()) {
+      setEmailError(t('account.billingEmailRequired'));
+      return;
+    }
+    setEmailError(undefined);
+    setError(null);
+    setBusy(true);
+    try {
+      const { client_secret } = await getSetupIntent(user.id);
+      const result = await provider.stripe.confirmCardSetup(client_secret, {
+        payment_method: { card: provider.card, billing_details: { email: email.trim() } },
+      });
+      if (result.error) {
+        setError(result.error.message ?? t('common.error'));
+        setBusy(false);
+        return;
+      }
+      const method = paymentMethodId(result);
+      if (method) {
+        try {
+          await setDefaultPaymentMethod(user.id, method);
+        } catch (failure) {
+          console.error('Setting the default payment method failed', failure);
+        }
+      }
+      reloadPage();
+    } catch (failure) {
+      setError(errorMessage(failure));
+      setBusy(false);
+    }
+  };
+
+  return (
+    <Modal title={t('account.cardTitle')} onClose={onClose} testId="card-modal">
+      <form onSubmit={(event) => void submit(event)} className="form" noValidate>
+        {error !== null && <Alert testId="card-error">{error}</Alert>}
+        <Field label={t('account.billingEmail')} htmlFor="billing-email" error={emailError}>
+          <input
+            id="billing-email"
+            type="email"
+            required
+            value={email}
+            onChange={(event) => setEmail(event.target.value)}
+            data-testid="billing-email"
+          />
+        </Field>
+        <div className="field">
+          <span className="label">{t('account.card')}</span>
+          <div ref={target} className="card-element" data-testid="card-element" />
+          {!provider && error === null && <small className="muted">{t('account.cardLoading')}</small>}
+        </div>
+        <div className="form-actions">
+          <button type="button" className="button" onClick={onClose} data-testid="card-cancel">
+            {t('common.cancel')}
+          </button>
+          <button type="submit" className="button button-primary" disabled={!provider || busy} data-testid="card-save">
+            {t('account.cardSave')}
+          </button>
+        </div>
+      </form>
+    </Modal>
+  );
+}

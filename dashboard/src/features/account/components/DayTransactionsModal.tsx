@@ -1,0 +1,56 @@
+import { useTranslation } from 'react-i18next';
+import { Alert } from '../../../components/Alert';
+import { Modal } from '../../../components/Modal';
+import { PageLoader } from '../../../components/PageLoader';
+import { errorMessage } from '../../../lib/api-client';
+import { formatDateTime } from '../../../lib/format';
+import { useDayTransactions } from '../api/get-transactions';
+import { formatMoney } from '../lib/money';
+import { dayOf, formatDay } from '../lib/months';
+
+interface Props {
+  month: string;
+  /** yyyy-mm-dd */
+  date: string;
+  onClose: () => void;
+}
+
+/** That day's transactions (GET /api/transactions/{yyyy-mm}/{dd}). */
+export function DayTransactionsModal({ month, date, onClose }: Props) {
+  const { t } = useTranslation();
+  const day = useDayTransactions(month, dayOf(date));
+  return (
+    <Modal title={t('account.dayTitle', { date: formatDay(date) })} onClose={onClose} testId="day-modal">
+      {day.isPending ? (
+        <PageLoader />
+      ) : day.isError ? (
+        <Alert testId="day-error">{errorMessage(day.error)}</Alert>
+      ) : day.data.length === 0 ? (
+        <p className="muted" data-testid="day-empty">
+          {t('account.dayEmpty')}
+        </p>
+      ) : (
+        <table className="data-table">
+          <thead>
+            <tr>
+              <th>{t('account.dateTime')}</th>
+              <th>{t('account.description')}</th>
+              <th className="amount-cell">{t('account.amount')}</th>
+            </tr>
+          </thead>
+          <tbody>
+            {day.data.map((row) => (
+              <tr key={row.id} data-testid={`transaction-${row.id}`}>
+                <td>{formatDateTime(row.created_at)}</td>
+                <td data-testid="transaction-description">{row.description}</td>
+                <td className={`amount-cell${row.amount < 0 ? ' amount-negative' : ''}`} data-testid="transaction-amount">
+                  {formatMoney(row.amount, row.currency)}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+    </Modal>
+  );
+}

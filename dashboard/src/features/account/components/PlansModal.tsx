@@ -1,0 +1,59 @@
+import { useTranslation } from 'react-i18next';
+import { Modal } from '../../../components/Modal';
+import type { Currency, PlanCode } from '../../../lib/types';
+import { formatMoney } from '../lib/money';
+import type { Plan } from '../types';
+
+interface Props {
+  currency: Currency;
+  plans: Plan[];
+  /** The account's plan, marked when shown in the account's currency. */
+  current: { plan: PlanCode; currency: Currency } | null;
+  onClose: () => void;
+}
+
+/** Spec 2 §9: the plans of one currency with their prices, monthly fee and support lines. */
+export function PlansModal({ currency, plans, current, onClose }: Props) {
+  const { t } = useTranslation();
+  const shown = plans.filter((plan) => plan.currency === currency);
+  return (
+    <Modal title={t(`account.plansTitle.${currency}`)} onClose={onClose} testId={`plans-modal-${currency}`}>
+      {shown.length === 0 ? (
+        <p className="muted" data-testid="plans-empty">
+          {t('account.plansEmpty')}
+        </p>
+      ) : (
+        <div className="plans-grid">
+          {shown.map((plan) => {
+            const isCurrent = current?.plan === plan.plan && current.currency === plan.currency;
+            return (
+              <section key={plan.plan} className={`card plan-card${isCurrent ? ' is-current' : ''}`} data-testid={`plan-${plan.plan}`}>
+                <header className="plan-header">
+                  <h3 data-testid="plan-name">{plan.name}</h3>
+                  {isCurrent && (
+                    <span className="badge badge-success" data-testid="plan-current">
+                      {t('account.currentPlan')}
+                    </span>
+                  )}
+                </header>
+                <p className="plan-price" data-testid="plan-per-site">
+                  {t('account.perSite', { amount: formatMoney(plan.per_site, plan.currency) })}
+                </p>
+                <p data-testid="plan-fee">
+                  {plan.monthly_fee === 0
+                    ? t('account.noMonthlyFee')
+                    : t('account.monthlyFee', { amount: formatMoney(plan.monthly_fee, plan.currency) })}
+                </p>
+                <ul className="plan-support" data-testid="plan-support">
+                  {plan.support.map((channel) => (
+                    <li key={channel}>{t(`account.support.${channel}`)}</li>
+                  ))}
+                </ul>
+              </section>
+            );
+          })}
+        </div>
+      )}
+    </Modal>
+  );
+}

@@ -1,0 +1,96 @@
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Alert } from '../../../components/Alert';
+import { PageLoader } from '../../../components/PageLoader';
+import { errorMessage } from '../../../lib/api-client';
+import { useMonthTransactions } from '../api/get-transactions';
+import { formatMoney } from '../lib/money';
+import { addMonths, formatDay, monthLabel } from '../lib/months';
+import { DayTransactionsModal } from './DayTransactionsModal';
+
+/** The month navigator (< and >, from the current month back) and one row per day with a Detail button. */
+export function TransactionHistory({ currentMonth }: { currentMonth: string }) {
+  const { t, i18n } = useTranslation();
+  const [month, setMonth] = useState(currentMonth);
+  const [openDay, setOpenDay] = useState<string | null>(null);
+  const history = useMonthTransactions(month);
+  const atCurrent = month >= currentMonth;
+
+  return (
+    <section className="card" data-testid="transaction-history">
+      <header className="page-header">
+        <h2>{t('account.history')}</h2>
+        <div className="month-nav">
+          <button
+            type="button"
+            className="button"
+            aria-label={t('account.previousMonth')}
+            onClick={() => setMonth(addMonths(month, -1))}
+            data-testid="month-previous"
+          >
+            &lt;
+          </button>
+          <span className="month-label" data-testid="month-label" data-month={month}>
+            {monthLabel(month, i18n.language)}
+          </span>
+          <button
+            type="button"
+            className="button"
+            aria-label={t('account.nextMonth')}
+            disabled={atCurrent}
+            onClick={() => setMonth(addMonths(month, 1))}
+            data-testid="month-next"
+          >
+            &gt;
+          </button>
+        </div>
+      </header>
+      {history.isPending ? (
+        <PageLoader />
+      ) : history.isError ? (
+        <Alert testId="history-error">{errorMessage(history.error)}</Alert>
+      ) : history.data.days.length === 0 ? (
+        <p className="muted empty" data-testid="history-empty">
+          {t('account.noTransactions')}
+        </p>
+      ) : (
+        <table className="data-table">
+          <thead>
+            <tr>
+              <th>{t('account.date')}</th>
+              <th>{t('account.count')}</th>
+              <th className="amount-cell">{t('account.total')}</th>
+              <th>{t('common.actions')}</th>
+            </tr>
+          </thead>
+          <tbody>
+            {history.data.days.map((day) => (
+              <tr key={day.date} data-testid={`day-${day.date}`}>
+                <td>{formatDay(day.date)}</td>
+                <td>{day.count}</td>
+                <td className={`amount-cell${day.total < 0 ? ' amount-negative' : ''}`} data-testid="day-total">
+                  {formatMoney(day.total, history.data.currency)}
+                </td>
+                <td className="actions-cell">
+                  <button type="button" className="button" onClick={() => setOpenDay(day.date)} data-testid="day-detail">
+                    {t('account.detail')}
+                  </button>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+          <tfoot>
+            <tr>
+              <th colSpan={2}>{t('account.monthTotal')}</th>
+              <th className="amount-cell" data-testid="month-total">
+                {formatMoney(history.data.total, history.data.currency)}
+              </th>
+              <th />
+            </tr>
+          </tfoot>
+        </table>
+      )}
+      {openDay && <DayTransactionsModal month={month} date={openDay} onClose={() => setOpenDay(null)} />}
+    </section>
+  );
+}

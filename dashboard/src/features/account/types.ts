@@ -1,0 +1,61 @@
+/** The own-account screen's shapes (spec 2 §3 "User", "Transaction"; §9 plans). Amounts are integer minor units. */
+import type { Currency, Language, PlanCode } from '../../lib/types';
+
+export type SupportChannel = 'email' | 'chat' | 'whatsapp';
+
+/** One plan in one currency (GET /api/plans). */
+export interface Plan {
+  plan: PlanCode;
+  currency: Currency;
+  name: string;
+  /** Monthly fee in minor units; 0 means no monthly fee. */
+  monthly_fee: number;
+  /** Price per site per month, in minor units. */
+  per_site: number;
+  support: SupportChannel[];
+}
+
+/** GET /api/transactions/balance: negative means owed. */
+export interface Balance {
+  amount: number;
+  currency: Currency;
+}
+
+/** One day of a month's history: only days with transactions. */
+export interface DayTotal {
+  /** yyyy-mm-dd */
+  date: string;
+  total: number;
+  count: number;
+}
+
+/** GET /api/transactions/{yyyy-mm}. */
+export interface MonthTransactions {
+  /** yyyy-mm */
+  month: string;
+  currency: Currency;
+  total: number;
+  days: DayTotal[];
+}
+
+/** One row of GET /api/transactions/{yyyy-mm}/{dd}. */
+export interface Transaction {
+  id: number;
+  created_at: string;
+  description: string;
+  amount: number;
+  currency: Currency;
+}
+
+/** Body of POST /api/user. */
+export interface AccountPayload {
+  name?: string;
+  language?: Language;
+  currency?: Currency;
+}
+
+/** GET /api/stripe-config: the card provider's public key and the URL of its client library. */
+export interface StripeConfig {
+  publicKey: string;
+  jsUrl: string;
+}
