@@ -6,6 +6,7 @@ use clap::{Parser, Subcommand};
 use vitrine_control::{seed, startup::Application, state::AppState};
 use vitrine_shared::{
     Settings, Store,
+    billing::Month,
     blob::BlobStore,
     config::settings_help,
     lifecycle::{init_logging, shutdown_signal},
@@ -29,6 +30,12 @@ enum Command {
     Migrate,
     /// Create the demo and admin accounts and the templates (idempotent).
     Seed,
+    /// Post a month's charges (idempotent; the server does this by itself once a month ends).
+    Bill {
+        /// yyyy-mm; the previous month by default.
+        #[arg(long)]
+        month: Option<String>,
+    },
 }
 
 #[tokio::main]
@@ -58,6 +65,18 @@ async fn main() -> anyhow::Result<()> {
                     println!("admin account: {email} (already existed; password unchanged)")
                 }
             }
+        }
+        Command::Bill { month } => {
+            let month = match month {
+                Some(m) => {
+                    Month::parse(&m).ok_or_else(|| anyhow::anyhow!("--month must be yyyy-mm"))?
+                }
+                None => Month::of(chrono::Utc::now()).previous(),
+            };
+            let store = Store::connect(&settings.database_url()).await?;
+            store.migrate().await?;
+            let posted = store.run_billing(month, chrono::Utc::now()).await?;
+            println!("{month}: {posted} charges posted");
         }
         Command::Serve => {
             let app = Application::build(settings).await?;

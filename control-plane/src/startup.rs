@@ -5,7 +5,7 @@
 use std::{net::SocketAddr, time::Duration};
 
 use tokio::{net::TcpListener, sync::watch, task::JoinHandle};
-use vitrine_shared::{Settings, Store, blob::BlobStore};
+use vitrine_shared::{Settings, Store, billing::Month, blob::BlobStore};
 
 use crate::{mail, routes, state::AppState};
 
@@ -91,7 +91,8 @@ const STALE_BUILD: chrono::TimeDelta = chrono::TimeDelta::minutes(30);
 const CHANGE_RETENTION: chrono::TimeDelta = chrono::TimeDelta::days(1);
 
 /// Prunes expired sessions and reset tokens, change-feed entries older than a day and idle
-/// rate-limiter entries, and fails builds a stopped process left behind, every 10 minutes.
+/// rate-limiter entries, fails builds a stopped process left behind, and bills the previous
+/// month once it has ended, every 10 minutes.
 async fn housekeeping(state: AppState, shutdown: impl std::future::Future<Output = ()>) {
     tokio::pin!(shutdown);
     loop {
@@ -113,6 +114,17 @@ async fn housekeeping(state: AppState, shutdown: impl std::future::Future<Output
             .await
         {
             tracing::warn!(error = %e, "pruning the change feed failed");
+        }
+        // Bill the month that ended (idempotent: a month already billed posts nothing).
+        let last_month = Month::of(chrono::Utc::now()).previous();
+        match state
+            .store
+            .run_billing(last_month, chrono::Utc::now())
+            .await
+        {
+            Ok(0) => {}
+            Ok(n) => tracing::info!(month = %last_month, charges = n, "billed the month"),
+            Err(e) => tracing::warn!(error = %e, month = %last_month, "billing failed"),
         }
         state.login_limiter.prune();
         tokio::select! {

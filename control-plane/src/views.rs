@@ -28,6 +28,10 @@ pub struct UserView {
     /// The administrator's id while they are signed in as this user.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub impersonator_id: Option<i64>,
+    /// `basic` or `agency`: the business's plan for its members, else the user's own.
+    pub plan: String,
+    /// Whether a card is on file with the payment provider.
+    pub has_card: bool,
 }
 
 impl UserView {
@@ -44,6 +48,8 @@ impl UserView {
             permissions: u.permissions.0.clone(),
             created_at: u.created_at,
             impersonator_id,
+            plan: u.plan.clone(),
+            has_card: u.external_id.is_some(),
         }
     }
 }

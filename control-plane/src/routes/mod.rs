@@ -3,6 +3,7 @@
 //! exactly the routes that exist (utoipa is the maintained code-first OpenAPI generator for
 //! axum; the document is built from the handlers' own annotations).
 
+pub mod account;
 pub mod blocks;
 pub mod client;
 pub mod collections;
@@ -75,7 +76,14 @@ fn api(state: &AppState) -> (Router<AppState>, utoipa::openapi::OpenApi) {
         .split_for_parts();
     let (router, mut doc) = OpenApiRouter::with_openapi(ApiDoc::openapi())
         .routes(routes!(session::public_config))
-        .routes(routes!(session::get_user))
+        .routes(routes!(session::get_user, account::update_account))
+        .routes(routes!(account::plans))
+        .routes(routes!(account::balance))
+        .routes(routes!(account::month_history))
+        .routes(routes!(account::day_history))
+        .routes(routes!(account::list_users))
+        .routes(routes!(account::login_with))
+        .routes(routes!(account::login_back))
         .routes(routes!(session::login))
         .routes(routes!(session::register))
         .routes(routes!(session::logout))

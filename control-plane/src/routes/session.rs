@@ -93,8 +93,13 @@ pub async fn public_config(State(state): State<AppState>) -> ApiJson<PublicConfi
 
 #[utoipa::path(get, path = "/api/user", tag = "session",
     responses((status = 200, body = UserView), (status = 401, body = ErrorBody)))]
-pub async fn get_user(user: CurrentUser) -> ApiJson<UserView> {
-    ApiJson(UserView::new(&user, user.impersonator_id))
+pub async fn get_user(
+    State(state): State<AppState>,
+    user: CurrentUser,
+) -> Result<ApiJson<UserView>> {
+    Ok(ApiJson(
+        crate::routes::account::user_view(&state, &user).await?,
+    ))
 }
 
 #[utoipa::path(post, path = "/api/login", tag = "session", request_body = LoginRequest,

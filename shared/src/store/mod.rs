@@ -8,6 +8,7 @@
 //! PostgreSQL). The sqlx `Any` driver was not used because it cannot decode timestamps or
 //! JSON, which would have forced strings everywhere.
 
+mod billing;
 mod blocks;
 mod collections;
 mod models;
@@ -30,6 +31,7 @@ use sqlx::{
     sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, SqliteSynchronous},
 };
 
+pub use billing::{Charge, Transaction};
 pub use blocks::{
     BlockCategory, BlockExport, BlockInput, CategoryExport, CategoryInput, LibraryBlock,
     LibraryError, MyBlock,

@@ -5,7 +5,9 @@ use sqlx::types::Json;
 
 use super::{
     CollectionSummary, PageSummary, Project, ProjectChanges, ProjectOwner, Result, Store,
-    StoreError, dispatch, map_err, now, publishing::push_change, trusted,
+    StoreError, dispatch, map_err, now,
+    publishing::{close_publication, push_change},
+    trusted,
 };
 
 pub(crate) const PROJECT_COLUMNS: &str = "id, user_id, name, slug, domain, token, uuid, is_published, thumbnail, \
@@ -120,6 +122,7 @@ impl Store {
             let n = sqlx::query("DELETE FROM projects WHERE id = $1")
                 .bind(id).execute(&mut *tx).await.map(|r| r.rows_affected()).map_err(map_err)?;
             if n > 0 {
+                close_publication!(tx, id)?;
                 push_change!(tx, id, "project", "")?;
             }
             tx.commit().await.map_err(map_err)?;

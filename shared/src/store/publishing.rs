@@ -93,6 +93,38 @@ pub struct Submission {
     pub created_at: DateTime<Utc>,
 }
 
+/// Opens the project's publication period (see `publications`) unless one is open, inside an
+/// open transaction: the monthly billing charges sites that were on line during the month.
+macro_rules! open_publication {
+    ($tx:expr, $project:expr) => {
+        sqlx::query(
+            "INSERT INTO publications (project_id, user_id, name, started_at) \
+             SELECT id, user_id, name, $2 FROM projects WHERE id = $1 AND NOT EXISTS \
+             (SELECT 1 FROM publications WHERE project_id = $1 AND ended_at IS NULL)",
+        )
+        .bind::<i64>($project)
+        .bind(now())
+        .execute(&mut *$tx)
+        .await
+        .map_err(map_err)
+    };
+}
+
+/// Closes the project's open publication period, inside an open transaction.
+macro_rules! close_publication {
+    ($tx:expr, $project:expr) => {
+        sqlx::query(
+            "UPDATE publications SET ended_at = $2 WHERE project_id = $1 AND ended_at IS NULL",
+        )
+        .bind::<i64>($project)
+        .bind(now())
+        .execute(&mut *$tx)
+        .await
+        .map_err(map_err)
+    };
+}
+pub(crate) use close_publication;
+
 /// Appends to the change feed inside an open transaction.
 macro_rules! push_change {
     ($tx:expr, $project:expr, $kind:expr, $key:expr) => {
@@ -145,6 +177,7 @@ impl Store {
             sqlx::query("UPDATE projects SET active_deploy_id = $1, is_published = TRUE, updated_at = $2 WHERE id = $3")
                 .bind(deploy.id).bind(now()).bind(deploy.project_id)
                 .execute(&mut *tx).await.map_err(map_err)?;
+            open_publication!(tx, deploy.project_id)?;
             push_change!(tx, deploy.project_id, "deploy", &deploy.id.to_string())?;
             tx.commit().await.map_err(map_err)?;
             Ok(deploy)
@@ -242,6 +275,7 @@ impl Store {
             sqlx::query("UPDATE projects SET active_deploy_id = $1, is_published = TRUE, updated_at = $2 WHERE id = $3")
                 .bind(deploy.id).bind(now()).bind(project_id)
                 .execute(&mut *tx).await.map_err(map_err)?;
+            open_publication!(tx, project_id)?;
             push_change!(tx, project_id, "deploy", &deploy.id.to_string())?;
             tx.commit().await.map_err(map_err)
         })?;
@@ -258,6 +292,7 @@ impl Store {
             if n == 0 {
                 return Err(StoreError::NotFound);
             }
+            close_publication!(tx, project_id)?;
             push_change!(tx, project_id, "deploy", "")?;
             tx.commit().await.map_err(map_err)
         })

@@ -653,3 +653,109 @@ dual_test!(
         );
     }
 );
+
+/// Publishes a project: one ready deploy, made live.
+async fn publish(db: &TestDb, project_id: i64) {
+    let d = db.store.create_deploy(project_id, None).await.unwrap();
+    db.store.finish_deploy(d.id, "m", 1, 1).await.unwrap();
+}
+
+dual_test!(
+    async fn billing_posts_each_months_plan_fees_and_site_charges_once(db: TestDb) {
+        use crate::billing::Month;
+        let month = Month::of(chrono::Utc::now());
+        let at = month.end();
+
+        // Ana (BRL, basic): one site on line, one published and unpublished mid-month, one
+        // never published, one published and deleted, one on line only last month.
+        let ana = user(&db, "ana@example.com").await;
+        let live = project(&db, ana.id, "live").await;
+        let brief = project(&db, ana.id, "brief").await;
+        let draft = project(&db, ana.id, "draft").await;
+        let gone = project(&db, ana.id, "gone").await;
+        let old = project(&db, ana.id, "old").await;
+        publish(&db, live.id).await;
+        publish(&db, brief.id).await;
+        db.store.unpublish_project(brief.id).await.unwrap();
+        publish(&db, gone.id).await;
+        db.store.delete_project(gone.id).await.unwrap();
+        publish(&db, old.id).await;
+        db.store.unpublish_project(old.id).await.unwrap();
+        let last = month.previous();
+        dispatch!(&db.store, p => sqlx::query("UPDATE publications SET started_at = $1, ended_at = $2 WHERE project_id = $3")
+            .bind(last.start()).bind(last.start() + Duration::days(3)).bind(old.id)
+            .execute(p).await.unwrap().rows_affected());
+        let _ = draft;
+
+        // Bob (USD, basic): a site published, unpublished and published again is one site.
+        let bob = user(&db, "bob@example.com").await;
+        db.store
+            .update_account(bob.id, "Bob", "en", "USD")
+            .await
+            .unwrap();
+        let shop = project(&db, bob.id, "shop").await;
+        publish(&db, shop.id).await;
+        db.store.unpublish_project(shop.id).await.unwrap();
+        publish(&db, shop.id).await;
+
+        // An agency business (BRL): its administrator pays the fee and the members' sites.
+        let business = db.store.insert_business("Agência X").await.unwrap();
+        dispatch!(&db.store, p => sqlx::query("UPDATE businesses SET plan = 'agency' WHERE id = $1")
+            .bind(business).execute(p).await.unwrap().rows_affected());
+        let carla = user(&db, "carla@example.com").await;
+        let dan = user(&db, "dan@example.com").await;
+        db.store
+            .set_user_business(carla.id, Some(business), true, &Permissions::default())
+            .await
+            .unwrap();
+        db.store
+            .set_user_business(dan.id, Some(business), false, &Permissions::default())
+            .await
+            .unwrap();
+        let client = project(&db, dan.id, "client").await;
+        publish(&db, client.id).await;
+
+        let posted = db.store.run_billing(month, at).await.unwrap();
+        assert_eq!(posted, 6, "ana 3 sites, bob 1, carla's fee and dan's site");
+        assert_eq!(
+            db.store.run_billing(month, at).await.unwrap(),
+            0,
+            "a second run posts nothing"
+        );
+
+        assert_eq!(db.store.balance(ana.id, "BRL").await.unwrap(), -3 * 3000);
+        assert_eq!(db.store.balance(bob.id, "USD").await.unwrap(), -700);
+        assert_eq!(db.store.balance(bob.id, "BRL").await.unwrap(), 0);
+        assert_eq!(
+            db.store.balance(carla.id, "BRL").await.unwrap(),
+            -37000 - 2000
+        );
+        assert_eq!(db.store.balance(dan.id, "BRL").await.unwrap(), 0);
+        let rows = db
+            .store
+            .transactions_between(ana.id, at, at + Duration::days(1))
+            .await
+            .unwrap();
+        let mut described: Vec<&str> = rows.iter().map(|t| t.description.as_str()).collect();
+        described.sort();
+        assert_eq!(described, vec![format!("Site Loja — {month}"); 3]);
+        assert!(
+            rows.iter()
+                .all(|t| t.currency == "BRL" && t.created_at == at)
+        );
+        assert!(db.store.has_transactions(ana.id).await.unwrap());
+
+        // Next month only what is still on line is charged, and the fee again.
+        let next = month.next();
+        assert_eq!(
+            db.store.run_billing(next, next.end()).await.unwrap(),
+            4,
+            "live, shop, carla's fee, client"
+        );
+        assert_eq!(db.store.balance(ana.id, "BRL").await.unwrap(), -4 * 3000);
+
+        // Last month: only the old site, which was on line then (the accounts did not exist
+        // yet, so no fee).
+        assert_eq!(db.store.run_billing(last, last.end()).await.unwrap(), 1);
+    }
+);

@@ -44,6 +44,39 @@ impl Store {
             .ok_or(StoreError::NotFound)
     }
 
+    /// Every account, oldest first (the administrator's users screen).
+    pub async fn list_users(&self) -> Result<Vec<User>> {
+        let sql = format!("SELECT {USER_COLUMNS} FROM users ORDER BY id");
+        dispatch!(self, p => sqlx::query_as::<_, User>(trusted(&sql)).fetch_all(p).await.map_err(map_err))
+    }
+
+    /// The plan a user is billed on: their business's when they belong to one, else their own.
+    pub async fn plan_of(&self, user: &User) -> Result<String> {
+        let Some(business) = user.business_id else {
+            return Ok(user.plan.clone());
+        };
+        let plan: Option<String> = dispatch!(self, p => sqlx::query_scalar("SELECT plan FROM businesses WHERE id = $1")
+            .bind(business).fetch_optional(p).await.map_err(map_err))?;
+        Ok(plan.unwrap_or_else(|| user.plan.clone()))
+    }
+
+    /// A user's own account settings: name, language and currency.
+    pub async fn update_account(
+        &self,
+        id: i64,
+        name: &str,
+        language: &str,
+        currency: &str,
+    ) -> Result<User> {
+        let sql = format!(
+            "UPDATE users SET name = $1, language = $2, currency = $3, updated_at = $4 WHERE id = $5 RETURNING {USER_COLUMNS}"
+        );
+        dispatch!(self, p => sqlx::query_as::<_, User>(trusted(&sql))
+            .bind(name).bind(language).bind(currency).bind(now()).bind(id)
+            .fetch_optional(p).await.map_err(map_err))?
+        .ok_or(StoreError::NotFound)
+    }
+
     /// Sets a user's language and currency (their own preferences, not trust flags).
     pub async fn set_user_preferences(
         &self,

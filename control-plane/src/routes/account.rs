@@ -1,0 +1,265 @@
+//! The signed-in user's own account (spec 2 §2 "Account screen", §7 "Billing"): settings,
+//! plans, balance and transaction history; and the administrator's users screen with
+//! 'login as' (spec 2 §7 "Administrator"), recorded in the audit log.
+//!
+//! Money is integer minor units with its currency code. An account's currency is fixed once
+//! it has transactions, so its balance is always in one currency.
+
+use axum::{extract::State, response::IntoResponse};
+use axum_extra::extract::CookieJar;
+use chrono::{DateTime, Utc};
+use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
+use vitrine_shared::{
+    billing::{CURRENCIES, Month, PLANS, PlanPrice},
+    domain::required_text,
+    store::Transaction,
+};
+
+use crate::{
+    auth::{self, Admin, CurrentUser},
+    error::{ApiError, ApiJson, ApiPath, ErrorBody, Result},
+    state::AppState,
+    views::UserView,
+};
+
+/// The user as `GET /api/user` shows them, with their effective plan.
+pub async fn user_view(state: &AppState, user: &CurrentUser) -> Result<UserView> {
+    let mut view = UserView::new(user, user.impersonator_id);
+    view.plan = state.store.plan_of(user).await?;
+    Ok(view)
+}
+
+/// `POST /api/user`: any of the account's own settings.
+#[derive(Debug, Deserialize, ToSchema)]
+pub struct AccountUpdate {
+    pub name: Option<String>,
+    /// `pt-BR` or `en`.
+    pub language: Option<String>,
+    /// `BRL` or `USD`; fixed once the account has transactions.
+    pub currency: Option<String>,
+}
+
+#[utoipa::path(post, path = "/api/user", tag = "account", request_body = AccountUpdate,
+    responses((status = 200, body = UserView), (status = 401, body = ErrorBody), (status = 409, body = ErrorBody), (status = 422, body = ErrorBody)))]
+pub async fn update_account(
+    State(state): State<AppState>,
+    user: CurrentUser,
+    ApiJson(req): ApiJson<AccountUpdate>,
+) -> Result<ApiJson<UserView>> {
+    let name = match &req.name {
+        Some(n) => required_text("name", Some(n), 200, "Name is required")?,
+        None => user.name.clone(),
+    };
+    let language = req
+        .language
+        .clone()
+        .unwrap_or_else(|| user.language.clone());
+    if !matches!(language.as_str(), "pt-BR" | "en") {
+        return Err(ApiError::invalid(
+            "language",
+            "Language must be pt-BR or en",
+        ));
+    }
+    let currency = req
+        .currency
+        .clone()
+        .unwrap_or_else(|| user.currency.clone());
+    if !CURRENCIES.contains(&currency.as_str()) {
+        return Err(ApiError::invalid("currency", "Currency must be BRL or USD"));
+    }
+    if currency != user.currency && state.store.has_transactions(user.id).await? {
+        return Err(ApiError::Conflict {
+            field: "currency",
+            message: "The currency cannot change once the account has transactions".into(),
+        });
+    }
+    let updated = state
+        .store
+        .update_account(user.id, &name, &language, &currency)
+        .await?;
+    let current = CurrentUser {
+        user: updated,
+        impersonator_id: user.impersonator_id,
+    };
+    Ok(ApiJson(user_view(&state, &current).await?))
+}
+
+#[utoipa::path(get, path = "/api/plans", tag = "account",
+    responses((status = 200, body = Vec<PlanPrice>)))]
+pub async fn plans() -> ApiJson<&'static [PlanPrice]> {
+    ApiJson(PLANS)
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+pub struct Balance {
+    /// Minor units; negative when the account owes.
+    pub amount: i64,
+    pub currency: String,
+}
+
+#[utoipa::path(get, path = "/api/transactions/balance", tag = "account",
+    responses((status = 200, body = Balance), (status = 401, body = ErrorBody)))]
+pub async fn balance(State(state): State<AppState>, user: CurrentUser) -> Result<ApiJson<Balance>> {
+    Ok(ApiJson(Balance {
+        amount: state.store.balance(user.id, &user.currency).await?,
+        currency: user.currency.clone(),
+    }))
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+pub struct DayTotal {
+    /// `yyyy-mm-dd` (UTC).
+    pub date: String,
+    pub total: i64,
+    pub count: usize,
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+pub struct MonthHistory {
+    pub month: String,
+    pub currency: String,
+    pub total: i64,
+    /// Only days with transactions, in order.
+    pub days: Vec<DayTotal>,
+}
+
+fn month_of(raw: &str) -> Result<Month> {
+    Month::parse(raw).ok_or_else(|| ApiError::invalid("month", "The month must be yyyy-mm"))
+}
+
+#[utoipa::path(get, path = "/api/transactions/{month}", tag = "account",
+    params(("month" = String, Path, description = "yyyy-mm")),
+    responses((status = 200, body = MonthHistory), (status = 401, body = ErrorBody), (status = 422, body = ErrorBody)))]
+pub async fn month_history(
+    State(state): State<AppState>,
+    user: CurrentUser,
+    ApiPath(month): ApiPath<String>,
+) -> Result<ApiJson<MonthHistory>> {
+    let month = month_of(&month)?;
+    let rows = state
+        .store
+        .transactions_between(user.id, month.start(), month.end())
+        .await?;
+    let mut days: Vec<DayTotal> = Vec::new();
+    for t in rows.iter().filter(|t| t.currency == user.currency) {
+        let date = t.created_at.format("%Y-%m-%d").to_string();
+        match days.last_mut() {
+            Some(d) if d.date == date => {
+                d.total += t.amount;
+                d.count += 1;
+            }
+            _ => days.push(DayTotal {
+                date,
+                total: t.amount,
+                count: 1,
+            }),
+        }
+    }
+    Ok(ApiJson(MonthHistory {
+        month: month.to_string(),
+        currency: user.currency.clone(),
+        total: days.iter().map(|d| d.total).sum(),
+        days,
+    }))
+}
+
+#[utoipa::path(get, path = "/api/transactions/{month}/{day}", tag = "account",
+    params(("month" = String, Path, description = "yyyy-mm"), ("day" = String, Path, description = "dd")),
+    responses((status = 200, body = Vec<Transaction>), (status = 401, body = ErrorBody), (status = 422, body = ErrorBody)))]
+pub async fn day_history(
+    State(state): State<AppState>,
+    user: CurrentUser,
+    ApiPath((month, day)): ApiPath<(String, String)>,
+) -> Result<ApiJson<Vec<Transaction>>> {
+    let (from, to) = month_of(&month)?
+        .day(&day)
+        .ok_or_else(|| ApiError::invalid("day", "The day must be dd, within the month"))?;
+    Ok(ApiJson(
+        state.store.transactions_between(user.id, from, to).await?,
+    ))
+}
+
+/// One row of the administrator's users screen.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct UserRow {
+    pub id: i64,
+    pub created_at: DateTime<Utc>,
+    pub name: String,
+    pub email: String,
+}
+
+#[utoipa::path(get, path = "/api/users", tag = "admin",
+    responses((status = 200, body = Vec<UserRow>), (status = 403, body = ErrorBody)))]
+pub async fn list_users(
+    State(state): State<AppState>,
+    _admin: Admin,
+) -> Result<ApiJson<Vec<UserRow>>> {
+    Ok(ApiJson(
+        state
+            .store
+            .list_users()
+            .await?
+            .into_iter()
+            .map(|u| UserRow {
+                id: u.id,
+                created_at: u.created_at,
+                name: u.name,
+                email: u.email,
+            })
+            .collect(),
+    ))
+}
+
+/// 'Login as': the administrator's session becomes the user's, remembering who they are so
+/// `POST /api/loginBack` returns them to their own. Both are recorded in the audit log.
+#[utoipa::path(post, path = "/api/loginWith/{id}", tag = "admin",
+    params(("id" = i64, Path, description = "User id")),
+    responses((status = 200, body = UserView), (status = 403, body = ErrorBody), (status = 404, body = ErrorBody)))]
+pub async fn login_with(
+    State(state): State<AppState>,
+    Admin(admin): Admin,
+    jar: CookieJar,
+    ApiPath(id): ApiPath<i64>,
+) -> Result<impl IntoResponse> {
+    // While signed in as someone, the administrator acts as that user (not an admin).
+    let target = state.store.user_by_id(id).await?;
+    state
+        .store
+        .audit(admin.id, "login_as", Some(target.id), &target.email)
+        .await?;
+    let jar = auth::end_session(&state, jar).await?;
+    let jar = auth::start_session(&state, jar, target.id, Some(admin.id)).await?;
+    let current = CurrentUser {
+        user: target,
+        impersonator_id: Some(admin.id),
+    };
+    Ok((jar, ApiJson(user_view(&state, &current).await?)))
+}
+
+#[utoipa::path(post, path = "/api/loginBack", tag = "admin",
+    responses((status = 200, body = UserView), (status = 401, body = ErrorBody), (status = 403, body = ErrorBody)))]
+pub async fn login_back(
+    State(state): State<AppState>,
+    user: CurrentUser,
+    jar: CookieJar,
+) -> Result<impl IntoResponse> {
+    let Some(admin_id) = user.impersonator_id else {
+        return Err(ApiError::forbidden("You are not signed in as another user"));
+    };
+    let admin = state.store.user_by_id(admin_id).await?;
+    if !admin.is_admin {
+        return Err(ApiError::forbidden("Administrators only"));
+    }
+    state
+        .store
+        .audit(admin.id, "login_back", Some(user.id), &user.email)
+        .await?;
+    let jar = auth::end_session(&state, jar).await?;
+    let jar = auth::start_session(&state, jar, admin.id, None).await?;
+    let current = CurrentUser {
+        user: admin,
+        impersonator_id: None,
+    };
+    Ok((jar, ApiJson(user_view(&state, &current).await?)))
+}

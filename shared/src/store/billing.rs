@@ -1,0 +1,221 @@
+//! The ledger and the monthly billing run, and publication periods (opened and closed by
+//! publishing, see `publishing.rs`).
+
+use std::collections::{BTreeMap, HashMap};
+
+use chrono::{DateTime, Utc};
+use serde::Serialize;
+
+use super::{Result, Store, dispatch, map_err, now};
+use crate::billing::{Month, price};
+
+/// One ledger entry: charges are negative, payments positive, in minor units.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, sqlx::FromRow, utoipa::ToSchema)]
+pub struct Transaction {
+    pub id: i64,
+    pub created_at: DateTime<Utc>,
+    pub description: String,
+    pub amount: i64,
+    pub currency: String,
+}
+
+/// A charge the billing run posts.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Charge {
+    pub user_id: i64,
+    pub key: String,
+    pub description: String,
+    pub amount: i64,
+    pub currency: String,
+}
+
+#[derive(sqlx::FromRow)]
+struct Account {
+    id: i64,
+    business_id: Option<i64>,
+    is_business_admin: bool,
+    currency: String,
+    plan: String,
+    business_plan: Option<String>,
+    created_at: DateTime<Utc>,
+}
+
+#[derive(sqlx::FromRow)]
+struct Period {
+    project_id: i64,
+    user_id: i64,
+    name: String,
+}
+
+impl Store {
+    /// What `month` costs every account, as the charges to post (none posted yet):
+    ///
+    /// - who pays: an account on its own pays for itself; a business pays through its first
+    ///   business administrator (lowest id), who receives its members' site charges too;
+    /// - the plan is the business's when the account belongs to one, else the user's;
+    /// - the plan's monthly fee, to every paying account that existed during the month;
+    /// - one charge per website on line at any time during the month (a publication period
+    ///   overlapping it), however often it was published or unpublished;
+    /// - in the paying account's currency.
+    pub async fn month_charges(&self, month: Month) -> Result<Vec<Charge>> {
+        let (start, end) = (month.start(), month.end());
+        let accounts: Vec<Account> = dispatch!(self, p => sqlx::query_as(
+            "SELECT u.id, u.business_id, u.is_business_admin, u.currency, u.plan, b.plan AS business_plan, u.created_at \
+             FROM users u LEFT JOIN businesses b ON b.id = u.business_id ORDER BY u.id")
+            .fetch_all(p).await.map_err(map_err))?;
+        let periods: Vec<Period> = dispatch!(self, p => sqlx::query_as(
+            "SELECT project_id, MIN(user_id) AS user_id, MIN(name) AS name FROM publications \
+             WHERE started_at < $2 AND (ended_at IS NULL OR ended_at >= $1) \
+             GROUP BY project_id ORDER BY project_id")
+            .bind(start).bind(end)
+            .fetch_all(p).await.map_err(map_err))?;
+
+        let by_id: HashMap<i64, &Account> = accounts.iter().map(|a| (a.id, a)).collect();
+        // The payer of each business: its first administrator, else its first member.
+        let mut business_payer: BTreeMap<i64, i64> = BTreeMap::new();
+        for a in &accounts {
+            if let Some(b) = a.business_id {
+                let current = business_payer.get(&b).and_then(|id| by_id.get(id));
+                let better = match current {
+                    None => true,
+                    Some(c) => a.is_business_admin && !c.is_business_admin,
+                };
+                if better {
+                    business_payer.insert(b, a.id);
+                }
+            }
+        }
+        let payer_of = |a: &Account| {
+            a.business_id
+                .and_then(|b| business_payer.get(&b).copied())
+                .unwrap_or(a.id)
+        };
+        let plan_of = |a: &Account| a.business_plan.clone().unwrap_or_else(|| a.plan.clone());
+
+        let mut charges = Vec::new();
+        for a in &accounts {
+            if payer_of(a) != a.id || a.created_at >= end {
+                continue;
+            }
+            let Some(p) = price(&plan_of(a), &a.currency) else {
+                continue;
+            };
+            if p.monthly_fee > 0 {
+                charges.push(Charge {
+                    user_id: a.id,
+                    key: format!("plan:{}:{month}", a.id),
+                    description: format!("Plano {} — {month}", p.name),
+                    amount: -p.monthly_fee,
+                    currency: a.currency.clone(),
+                });
+            }
+        }
+        for site in &periods {
+            // A site whose owner was deleted is billed to nobody.
+            let Some(owner) = by_id.get(&site.user_id) else {
+                continue;
+            };
+            let Some(payer) = by_id.get(&payer_of(owner)) else {
+                continue;
+            };
+            let Some(p) = price(&plan_of(payer), &payer.currency) else {
+                continue;
+            };
+            charges.push(Charge {
+                user_id: payer.id,
+                key: format!("site:{}:{month}", site.project_id),
+                description: format!("Site {} — {month}", site.name),
+                amount: -p.per_site,
+                currency: payer.currency.clone(),
+            });
+        }
+        Ok(charges)
+    }
+
+    /// Posts `month`'s charges. Idempotent: a charge already posted (same key) is skipped, so
+    /// running a month again posts nothing new. Returns how many were posted.
+    pub async fn run_billing(&self, month: Month, at: DateTime<Utc>) -> Result<u64> {
+        let charges = self.month_charges(month).await?;
+        dispatch!(self, p => {
+            let mut tx = p.begin().await.map_err(map_err)?;
+            let mut posted = 0;
+            for c in &charges {
+                posted += sqlx::query(
+                    "INSERT INTO transactions (user_id, created_at, description, amount, currency, charge_key) \
+                     VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (charge_key) DO NOTHING")
+                    .bind(c.user_id).bind(at).bind(&c.description).bind(c.amount).bind(&c.currency).bind(&c.key)
+                    .execute(&mut *tx).await.map_err(map_err)?.rows_affected();
+            }
+            tx.commit().await.map_err(map_err)?;
+            Ok(posted)
+        })
+    }
+
+    /// Posts a payment or an adjustment (positive is money in).
+    pub async fn insert_transaction(
+        &self,
+        user_id: i64,
+        description: &str,
+        amount: i64,
+        currency: &str,
+    ) -> Result<Transaction> {
+        dispatch!(self, p => sqlx::query_as(
+            "INSERT INTO transactions (user_id, created_at, description, amount, currency) VALUES ($1, $2, $3, $4, $5) \
+             RETURNING id, created_at, description, amount, currency")
+            .bind(user_id).bind(now()).bind(description).bind(amount).bind(currency)
+            .fetch_one(p).await.map_err(map_err))
+    }
+
+    /// The sum of the account's transactions in `currency`.
+    pub async fn balance(&self, user_id: i64, currency: &str) -> Result<i64> {
+        let sum: Option<i64> = dispatch!(self, p => sqlx::query_scalar(
+            "SELECT CAST(SUM(amount) AS BIGINT) FROM transactions WHERE user_id = $1 AND currency = $2")
+            .bind(user_id).bind(currency).fetch_one(p).await.map_err(map_err))?;
+        Ok(sum.unwrap_or(0))
+    }
+
+    /// Whether the account has any transaction (its currency is then fixed).
+    pub async fn has_transactions(&self, user_id: i64) -> Result<bool> {
+        let n: i64 = dispatch!(self, p => sqlx::query_scalar(
+            "SELECT COUNT(*) FROM transactions WHERE user_id = $1")
+            .bind(user_id).fetch_one(p).await.map_err(map_err))?;
+        Ok(n > 0)
+    }
+
+    /// The account's transactions in `[from, to)`, oldest first.
+    pub async fn transactions_between(
+        &self,
+        user_id: i64,
+        from: DateTime<Utc>,
+        to: DateTime<Utc>,
+    ) -> Result<Vec<Transaction>> {
+        dispatch!(self, p => sqlx::query_as(
+            "SELECT id, created_at, description, amount, currency FROM transactions \
+             WHERE user_id = $1 AND created_at >= $2 AND created_at < $3 ORDER BY created_at, id")
+            .bind(user_id).bind(from).bind(to).fetch_all(p).await.map_err(map_err))
+    }
+
+    /// Records an action taken on someone else's behalf.
+    pub async fn audit(
+        &self,
+        actor_id: i64,
+        action: &str,
+        subject_id: Option<i64>,
+        detail: &str,
+    ) -> Result<()> {
+        dispatch!(self, p => sqlx::query(
+            "INSERT INTO audit_log (actor_id, action, subject_id, detail, created_at) VALUES ($1, $2, $3, $4, $5)")
+            .bind(actor_id).bind(action).bind(subject_id).bind(detail).bind(now())
+            .execute(p).await.map(|_| ()).map_err(map_err))
+    }
+
+    /// The audit log, newest first: (actor, action, subject, created_at).
+    pub async fn audit_log(
+        &self,
+        limit: i64,
+    ) -> Result<Vec<(i64, String, Option<i64>, DateTime<Utc>)>> {
+        dispatch!(self, p => sqlx::query_as(
+            "SELECT actor_id, action, subject_id, created_at FROM audit_log ORDER BY id DESC LIMIT $1")
+            .bind(limit).fetch_all(p).await.map_err(map_err))
+    }
+}
