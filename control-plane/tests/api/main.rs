@@ -4,6 +4,7 @@
 mod helpers;
 mod smtp;
 
+mod account;
 mod bad_input;
 mod blocks;
 mod collections;

@@ -17,7 +17,14 @@ async fn the_openapi_document_lists_every_route_and_has_a_page() {
     let paths = doc["paths"].as_object().unwrap();
     let expected: &[(&str, &[&str])] = &[
         ("/api/config", &["get"]),
-        ("/api/user", &["get"]),
+        ("/api/user", &["get", "post"]),
+        ("/api/plans", &["get"]),
+        ("/api/transactions/balance", &["get"]),
+        ("/api/transactions/{month}", &["get"]),
+        ("/api/transactions/{month}/{day}", &["get"]),
+        ("/api/users", &["get"]),
+        ("/api/loginWith/{id}", &["post"]),
+        ("/api/loginBack", &["post"]),
         ("/api/login", &["post"]),
         ("/api/register", &["post"]),
         ("/api/logout", &["get"]),
