@@ -30,6 +30,18 @@ enum Command {
     Migrate,
     /// Create the demo and admin accounts and the templates (idempotent).
     Seed,
+    /// Make an existing account the administrator of a new business (admin tooling).
+    Business {
+        /// The account that will administer the business.
+        #[arg(long)]
+        email: String,
+        /// The business's name.
+        #[arg(long)]
+        name: String,
+        /// basic or agency.
+        #[arg(long, default_value = "basic")]
+        plan: String,
+    },
     /// Post a month's charges (idempotent; the server does this by itself once a month ends).
     Bill {
         /// yyyy-mm; the previous month by default.
@@ -65,6 +77,28 @@ async fn main() -> anyhow::Result<()> {
                     println!("admin account: {email} (already existed; password unchanged)")
                 }
             }
+        }
+        Command::Business { email, name, plan } => {
+            anyhow::ensure!(
+                matches!(plan.as_str(), "basic" | "agency"),
+                "--plan must be basic or agency"
+            );
+            let store = Store::connect(&settings.database_url()).await?;
+            store.migrate().await?;
+            let user = store
+                .user_by_email(&email.trim().to_lowercase())
+                .await?
+                .ok_or_else(|| anyhow::anyhow!("no account {email}"))?;
+            anyhow::ensure!(
+                user.business_id.is_none(),
+                "{email} already belongs to a business"
+            );
+            let business = store.insert_business(&name).await?;
+            store.set_business_plan(business, &plan).await?;
+            store
+                .set_user_business(user.id, Some(business), true, &Default::default())
+                .await?;
+            println!("business {business} ({name}, {plan}) administered by {email}");
         }
         Command::Bill { month } => {
             let month = match month {

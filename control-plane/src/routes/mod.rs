@@ -5,6 +5,7 @@
 
 pub mod account;
 pub mod blocks;
+pub mod business;
 pub mod client;
 pub mod collections;
 pub mod domains;
@@ -84,6 +85,14 @@ fn api(state: &AppState) -> (Router<AppState>, utoipa::openapi::OpenApi) {
         .routes(routes!(account::list_users))
         .routes(routes!(account::login_with))
         .routes(routes!(account::login_back))
+        .routes(routes!(
+            business::list_business_users,
+            business::create_business_user
+        ))
+        .routes(routes!(
+            business::get_business_user,
+            business::update_business_user
+        ))
         .routes(routes!(session::login))
         .routes(routes!(session::register))
         .routes(routes!(session::logout))

@@ -7,6 +7,7 @@ mod smtp;
 mod account;
 mod bad_input;
 mod blocks;
+mod business;
 mod collections;
 mod domains;
 mod form_history;

@@ -25,6 +25,8 @@ async fn the_openapi_document_lists_every_route_and_has_a_page() {
         ("/api/users", &["get"]),
         ("/api/loginWith/{id}", &["post"]),
         ("/api/loginBack", &["post"]),
+        ("/api/business/users", &["get", "post"]),
+        ("/api/business/users/{id}", &["get", "post"]),
         ("/api/login", &["post"]),
         ("/api/register", &["post"]),
         ("/api/logout", &["get"]),

@@ -60,6 +60,42 @@ impl Store {
         Ok(plan.unwrap_or_else(|| user.plan.clone()))
     }
 
+    /// The members of a business, oldest first.
+    pub async fn business_users(&self, business_id: i64) -> Result<Vec<User>> {
+        let sql = format!("SELECT {USER_COLUMNS} FROM users WHERE business_id = $1 ORDER BY id");
+        dispatch!(self, p => sqlx::query_as::<_, User>(trusted(&sql)).bind(business_id).fetch_all(p).await.map_err(map_err))
+    }
+
+    /// Ids of the projects owned by members of a business.
+    pub async fn business_project_ids(&self, business_id: i64) -> Result<Vec<i64>> {
+        dispatch!(self, p => sqlx::query_scalar(
+            "SELECT p.id FROM projects p JOIN users u ON u.id = p.user_id WHERE u.business_id = $1 ORDER BY p.id")
+            .bind(business_id).fetch_all(p).await.map_err(map_err))
+    }
+
+    /// A business member's name, e-mail and, when given, password (business-user management).
+    pub async fn update_user_identity(
+        &self,
+        id: i64,
+        name: &str,
+        email: &str,
+        password_hash: Option<&str>,
+    ) -> Result<()> {
+        let n = dispatch!(self, p => sqlx::query(
+            "UPDATE users SET name = $1, email = $2, password_hash = COALESCE($3, password_hash), updated_at = $4 WHERE id = $5")
+            .bind(name).bind(email).bind(password_hash).bind(now()).bind(id)
+            .execute(p).await.map(|r| r.rows_affected()).map_err(map_err))?;
+        super::touched(n)
+    }
+
+    /// Sets a business's plan (`basic` or `agency`); admin tooling only.
+    pub async fn set_business_plan(&self, business_id: i64, plan: &str) -> Result<()> {
+        let n = dispatch!(self, p => sqlx::query("UPDATE businesses SET plan = $1 WHERE id = $2")
+            .bind(plan).bind(business_id)
+            .execute(p).await.map(|r| r.rows_affected()).map_err(map_err))?;
+        super::touched(n)
+    }
+
     /// A user's own account settings: name, language and currency.
     pub async fn update_account(
         &self,

@@ -1,0 +1,241 @@
+//! Business users (spec 2 §2 "Business users", §4 access levels, §7 "Business users"): a
+//! business administrator lists, creates and edits the members of their own business and
+//! their access level. What an access level lets a member see is enforced for every
+//! project call by `authz::can_access`.
+
+use axum::{extract::State, http::StatusCode, response::IntoResponse};
+use chrono::{DateTime, Utc};
+use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
+use vitrine_shared::{
+    domain::{Email, new_password, required_text},
+    store::{NewUser, Permissions, User},
+};
+
+use crate::{
+    auth::{self, CurrentUser},
+    error::{ApiError, ApiJson, ApiPath, ErrorBody, Result},
+    state::AppState,
+};
+
+/// A business administrator and their business; others get 403.
+pub struct BusinessAdmin {
+    pub user: CurrentUser,
+    pub business_id: i64,
+}
+
+impl axum::extract::FromRequestParts<AppState> for BusinessAdmin {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(
+        parts: &mut axum::http::request::Parts,
+        state: &AppState,
+    ) -> Result<Self> {
+        let user = CurrentUser::from_request_parts(parts, state).await?;
+        match (user.is_business_admin, user.business_id) {
+            (true, Some(business_id)) => Ok(BusinessAdmin { user, business_id }),
+            _ => Err(ApiError::forbidden("Business administrators only")),
+        }
+    }
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+pub struct BusinessUserView {
+    pub id: i64,
+    pub name: String,
+    pub email: String,
+    pub is_business_admin: bool,
+    pub permissions: Permissions,
+    pub created_at: DateTime<Utc>,
+}
+
+impl From<User> for BusinessUserView {
+    fn from(u: User) -> Self {
+        BusinessUserView {
+            id: u.id,
+            name: u.name,
+            email: u.email,
+            is_business_admin: u.is_business_admin,
+            permissions: u.permissions.0,
+            created_at: u.created_at,
+        }
+    }
+}
+
+/// `POST /api/business/users[/{id}]`.
+#[derive(Debug, Deserialize, ToSchema)]
+pub struct BusinessUserInput {
+    pub name: String,
+    pub email: String,
+    /// Required when creating; when editing, empty or absent keeps the current password.
+    pub password: Option<String>,
+    #[serde(default)]
+    pub is_business_admin: bool,
+    #[serde(default)]
+    pub permissions: Permissions,
+}
+
+/// The member `id` of the caller's business; 404 for anyone else.
+async fn member(state: &AppState, admin: &BusinessAdmin, id: i64) -> Result<User> {
+    let user = state.store.user_by_id(id).await?;
+    if user.business_id != Some(admin.business_id) {
+        return Err(ApiError::NotFound);
+    }
+    Ok(user)
+}
+
+/// The access level (spec 2 §4): an administrator has no project permissions; anyone else has
+/// exactly one of all projects, a whitelist or a blacklist, naming the business's projects.
+async fn access_level(
+    state: &AppState,
+    admin: &BusinessAdmin,
+    input: &BusinessUserInput,
+) -> Result<Permissions> {
+    if input.is_business_admin {
+        return Ok(Permissions::default());
+    }
+    let p = &input.permissions;
+    let chosen = [
+        p.all_projects == Some(true),
+        p.projects_whitelist.is_some(),
+        p.projects_blacklist.is_some(),
+    ];
+    if chosen.iter().filter(|c| **c).count() != 1 {
+        return Err(ApiError::invalid(
+            "permissions",
+            "Choose one access level: admin, all_projects, projects_whitelist or projects_blacklist",
+        ));
+    }
+    let ours = state.store.business_project_ids(admin.business_id).await?;
+    let listed = p
+        .projects_whitelist
+        .iter()
+        .chain(&p.projects_blacklist)
+        .flatten();
+    if let Some(unknown) = listed.clone().find(|id| !ours.contains(id)) {
+        return Err(ApiError::invalid(
+            "permissions",
+            format!("Project {unknown} is not one of the business's projects"),
+        ));
+    }
+    let dedup = |v: &Option<Vec<i64>>| {
+        v.as_ref().map(|v| {
+            let mut v = v.clone();
+            v.sort_unstable();
+            v.dedup();
+            v
+        })
+    };
+    Ok(Permissions {
+        all_projects: (p.all_projects == Some(true)).then_some(true),
+        projects_whitelist: dedup(&p.projects_whitelist),
+        projects_blacklist: dedup(&p.projects_blacklist),
+    })
+}
+
+#[utoipa::path(get, path = "/api/business/users", tag = "business",
+    responses((status = 200, body = Vec<BusinessUserView>), (status = 403, body = ErrorBody)))]
+pub async fn list_business_users(
+    State(state): State<AppState>,
+    admin: BusinessAdmin,
+) -> Result<ApiJson<Vec<BusinessUserView>>> {
+    Ok(ApiJson(
+        state
+            .store
+            .business_users(admin.business_id)
+            .await?
+            .into_iter()
+            .map(BusinessUserView::from)
+            .collect(),
+    ))
+}
+
+#[utoipa::path(get, path = "/api/business/users/{id}", tag = "business",
+    params(("id" = i64, Path, description = "User id")),
+    responses((status = 200, body = BusinessUserView), (status = 403, body = ErrorBody), (status = 404, body = ErrorBody)))]
+pub async fn get_business_user(
+    State(state): State<AppState>,
+    admin: BusinessAdmin,
+    ApiPath(id): ApiPath<i64>,
+) -> Result<ApiJson<BusinessUserView>> {
+    Ok(ApiJson(member(&state, &admin, id).await?.into()))
+}
+
+#[utoipa::path(post, path = "/api/business/users", tag = "business", request_body = BusinessUserInput,
+    responses((status = 201, body = BusinessUserView), (status = 403, body = ErrorBody), (status = 409, body = ErrorBody), (status = 422, body = ErrorBody)))]
+pub async fn create_business_user(
+    State(state): State<AppState>,
+    admin: BusinessAdmin,
+    ApiJson(input): ApiJson<BusinessUserInput>,
+) -> Result<impl IntoResponse> {
+    let name = required_text("name", Some(&input.name), 120, "Name is required")?;
+    let email = Email::parse(&input.email)?;
+    let password = new_password(input.password.as_deref().unwrap_or(""))?;
+    let permissions = access_level(&state, &admin, &input).await?;
+    let hash = auth::hash_password(password).await?;
+    let user = state
+        .store
+        .insert_user(&NewUser {
+            name: &name,
+            email: email.as_str(),
+            password_hash: &hash,
+            language: &admin.user.language,
+            is_admin: false,
+        })
+        .await?;
+    state
+        .store
+        .set_user_business(
+            user.id,
+            Some(admin.business_id),
+            input.is_business_admin,
+            &permissions,
+        )
+        .await?;
+    let user = state.store.user_by_id(user.id).await?;
+    Ok((StatusCode::CREATED, ApiJson(BusinessUserView::from(user))))
+}
+
+#[utoipa::path(post, path = "/api/business/users/{id}", tag = "business", request_body = BusinessUserInput,
+    params(("id" = i64, Path, description = "User id")),
+    responses((status = 200, body = BusinessUserView), (status = 403, body = ErrorBody), (status = 404, body = ErrorBody),
+        (status = 409, body = ErrorBody), (status = 422, body = ErrorBody)))]
+pub async fn update_business_user(
+    State(state): State<AppState>,
+    admin: BusinessAdmin,
+    ApiPath(id): ApiPath<i64>,
+    ApiJson(input): ApiJson<BusinessUserInput>,
+) -> Result<ApiJson<BusinessUserView>> {
+    let current = member(&state, &admin, id).await?;
+    let name = required_text("name", Some(&input.name), 120, "Name is required")?;
+    let email = Email::parse(&input.email)?;
+    let password = match input.password.as_deref() {
+        None | Some("") => None,
+        Some(p) => Some(new_password(p)?),
+    };
+    let permissions = access_level(&state, &admin, &input).await?;
+    if current.id == admin.user.id && !input.is_business_admin {
+        return Err(ApiError::Conflict {
+            field: "is_business_admin",
+            message: "You cannot remove your own administrator access".into(),
+        });
+    }
+    let hash = match password {
+        Some(p) => Some(auth::hash_password(p).await?),
+        None => None,
+    };
+    state
+        .store
+        .update_user_identity(id, &name, email.as_str(), hash.as_deref())
+        .await?;
+    state
+        .store
+        .set_user_business(
+            id,
+            Some(admin.business_id),
+            input.is_business_admin,
+            &permissions,
+        )
+        .await?;
+    Ok(ApiJson(state.store.user_by_id(id).await?.into()))
+}
