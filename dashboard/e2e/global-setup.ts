@@ -24,10 +24,14 @@ declare module 'vitest' {
     /** The administrator the seed creates. */
     adminEmail: string;
     adminPassword: string;
+    /** An account that administers a business (agency plan), made with `vitrine-control business`. */
+    businessEmail: string;
+    businessPassword: string;
   }
 }
 
 const ADMIN_EMAIL = 'e2e-admin@example.com';
+const BUSINESS_EMAIL = 'e2e-business-admin@example.com';
 const dashboardDir = fileURLToPath(new URL('..', import.meta.url));
 const CONTROL_LISTENING = /vitrine-control listening on (http:\/\/\S+)/;
 const EDGE_LISTENING = /vitrine-edge listening on (http:\/\/\S+) \(admin/;
@@ -139,6 +143,14 @@ export default async function setup(project: TestProject): Promise<() => Promise
     });
     children.push(control);
     baseURL = await waitForListening(control, [], 'control plane', CONTROL_LISTENING);
+    // A business administrator: an account registered like any other, then given a business.
+    const registered = await fetch(`${baseURL}/api/register`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'Agência E2E', email: BUSINESS_EMAIL, password: adminPassword }),
+    });
+    if (registered.status !== 201) throw new Error(`registering the business admin: ${registered.status} ${await registered.text()}`);
+    await runToEnd(controlBin, ['business', '--email', BUSINESS_EMAIL, '--name', 'Agência E2E', '--plan', 'agency'], options, 'vitrine-control business');
   } catch (error) {
     for (const child of children) child.kill('SIGKILL');
     await rm(dataDir, { recursive: true, force: true });
@@ -149,6 +161,8 @@ export default async function setup(project: TestProject): Promise<() => Promise
   project.provide('platformDomain', PLATFORM_DOMAIN);
   project.provide('adminEmail', ADMIN_EMAIL);
   project.provide('adminPassword', adminPassword);
+  project.provide('businessEmail', BUSINESS_EMAIL);
+  project.provide('businessPassword', adminPassword);
 
   return cleanUp;
 }
