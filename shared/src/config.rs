@@ -50,6 +50,10 @@ pub struct Settings {
     pub fonts_url: String,
     pub fetch_allow_private: bool,
     pub chromium_path: Option<PathBuf>,
+    pub stripe_public_key: Option<String>,
+    pub stripe_secret_key: Option<Secret>,
+    pub stripe_api_url: String,
+    pub stripe_js_url: String,
     pub dashboard_dir: PathBuf,
     pub upload_max_bytes: u64,
     pub import_max_bytes: u64,
@@ -107,6 +111,10 @@ impl Default for Settings {
             fonts_url: "https://cdn.jsdelivr.net/fontsource/fonts".into(),
             fetch_allow_private: false,
             chromium_path: None,
+            stripe_public_key: None,
+            stripe_secret_key: None,
+            stripe_api_url: "https://api.stripe.com".into(),
+            stripe_js_url: "https://js.stripe.com/v3/".into(),
             dashboard_dir: PathBuf::from("dashboard/dist"),
             upload_max_bytes: 10 * 1024 * 1024,
             import_max_bytes: 32 * 1024 * 1024,
@@ -251,6 +259,22 @@ pub const SETTINGS_HELP: &[(&str, &str)] = &[
     (
         "CHROMIUM_PATH",
         "headless Chromium for block and template thumbnails [default: /usr/bin/chromium when it exists]",
+    ),
+    (
+        "STRIPE_PUBLIC_KEY",
+        "payment provider's publishable key; with the secret key, enables the card on file [default: unset]",
+    ),
+    (
+        "STRIPE_SECRET_KEY",
+        "payment provider's secret key [default: unset]",
+    ),
+    (
+        "STRIPE_API_URL",
+        "payment provider's API [default: https://api.stripe.com]",
+    ),
+    (
+        "STRIPE_JS_URL",
+        "the card form's script, loaded by the dashboard [default: https://js.stripe.com/v3/]",
     ),
     (
         "DASHBOARD_DIR",

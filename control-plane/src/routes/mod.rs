@@ -17,6 +17,7 @@ pub mod projects;
 pub mod publish;
 pub mod redirects;
 pub mod session;
+pub mod stripe;
 pub mod templates;
 pub mod transfer;
 pub mod uploads;
@@ -85,6 +86,9 @@ fn api(state: &AppState) -> (Router<AppState>, utoipa::openapi::OpenApi) {
         .routes(routes!(account::list_users))
         .routes(routes!(account::login_with))
         .routes(routes!(account::login_back))
+        .routes(routes!(stripe::config))
+        .routes(routes!(stripe::setup_intent))
+        .routes(routes!(stripe::set_default_payment_method))
         .routes(routes!(
             business::list_business_users,
             business::create_business_user

@@ -18,5 +18,6 @@ mod projects;
 mod publish;
 mod redirects;
 mod session;
+mod stripe;
 mod templates;
 mod uploads;

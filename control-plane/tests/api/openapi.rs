@@ -25,6 +25,12 @@ async fn the_openapi_document_lists_every_route_and_has_a_page() {
         ("/api/users", &["get"]),
         ("/api/loginWith/{id}", &["post"]),
         ("/api/loginBack", &["post"]),
+        ("/api/stripe-config", &["get"]),
+        ("/api/stripe-setup-intent/{user_id}", &["get"]),
+        (
+            "/api/stripe-set-default-payment-method/{user_id}/{payment_method}",
+            &["post"],
+        ),
         ("/api/business/users", &["get", "post"]),
         ("/api/business/users/{id}", &["get", "post"]),
         ("/api/login", &["post"]),

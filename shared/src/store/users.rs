@@ -88,6 +88,15 @@ impl Store {
         super::touched(n)
     }
 
+    /// Records the payment provider's customer id for an account (a card is then on file
+    /// once a default payment method is set).
+    pub async fn set_external_id(&self, id: i64, external_id: &str) -> Result<()> {
+        let n = dispatch!(self, p => sqlx::query("UPDATE users SET external_id = $1, updated_at = $2 WHERE id = $3")
+            .bind(external_id).bind(now()).bind(id)
+            .execute(p).await.map(|r| r.rows_affected()).map_err(map_err))?;
+        super::touched(n)
+    }
+
     /// Sets a business's plan (`basic` or `agency`); admin tooling only.
     pub async fn set_business_plan(&self, business_id: i64, plan: &str) -> Result<()> {
         let n = dispatch!(self, p => sqlx::query("UPDATE businesses SET plan = $1 WHERE id = $2")
