@@ -5,6 +5,7 @@ mod helpers;
 mod smtp;
 
 mod account;
+mod authz_matrix;
 mod bad_input;
 mod blocks;
 mod business;
