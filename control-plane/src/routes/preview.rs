@@ -104,13 +104,32 @@ pub async fn live_context(
         page_slug: normalize_page_slug(&page.slug),
         ..RenderContext::default()
     };
-    for list in blocks.iter().flat_map(Block::db_lists) {
+    let lists = blocks.iter().flat_map(Block::db_lists).collect::<Vec<_>>();
+    // Items link to their post on the collection's page, as on the published site.
+    let pages = if lists.is_empty() {
+        Vec::new()
+    } else {
+        state.store.project_pages(project_id).await?
+    };
+    for list in lists {
         let items = match collection(state, project_id, &list.table).await? {
-            Some((c, fields)) => records(state, &c, &fields, &list.query)
-                .await?
-                .into_iter()
-                .map(|r| view(r, &fields))
-                .collect(),
+            Some((c, fields)) => {
+                let at = pages
+                    .iter()
+                    .find(|p| p.table_id == Some(c.id))
+                    .map(|p| normalize_page_slug(&p.slug));
+                records(state, &c, &fields, &list.query)
+                    .await?
+                    .into_iter()
+                    .map(|r| {
+                        let mut v = view(r, &fields);
+                        if let Some(page) = &at {
+                            v.permalink = format!("/{}/{}", page.trim_matches('/'), v.record.slug);
+                        }
+                        v
+                    })
+                    .collect()
+            }
             None => Vec::new(),
         };
         ctx.lists.insert(list.key, items);

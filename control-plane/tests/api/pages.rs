@@ -214,7 +214,7 @@ dual_test!(
             .await;
         }
         let list_block = json!([{"uid": "lista", "name": "Lista",
-            "template": "<ul>{% for p in pratos %}<li>{{ p.name }}</li>{% endfor %}</ul><p>{{ site.name }}</p>",
+            "template": "<ul>{% for p in pratos %}<li>{{ p.name }}</li>{% endfor %}</ul><p>{{ site.name }}</p>{% for p in pratos %}<a href=\"{{ p.permalink }}\"></a>{% endfor %}",
             "css": "ul{color:red}", "js": "",
             "vars": [{"name": "pratos", "source": "db:pratos", "dborderfield": "name", "dborderdir": "asc"}]}]);
         json_ok(
@@ -257,6 +257,15 @@ dual_test!(
             .as_i64()
             .unwrap();
         json_ok(app.post(&s, &format!("/api/page/{page}"), json!({"table_id": table, "blocks": [{"uid": "p", "name": "Prato", "template": "<h1>{{ post.name }}</h1>", "css": "", "js": ""}]})).await).await;
+        // Now that the collection has a page, list items link to their post there, as on the
+        // published site (`/prato/broa`, its slashes escaped by the template).
+        let html = app.get(&s, &preview).await.text().await.unwrap();
+        assert!(
+            html.contains(
+                r#"<a href="&#x2f;prato&#x2f;broa"></a><a href="&#x2f;prato&#x2f;cuscuz"></a>"#
+            ),
+            "{html}"
+        );
         let html = app
             .get(
                 &s,
