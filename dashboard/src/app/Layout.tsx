@@ -60,6 +60,9 @@ function Header() {
                 <NavLink to={paths.erpUsers} data-testid="header-erp-users">
                   {t('header.erpUsers')}
                 </NavLink>
+                <NavLink to={paths.erpEdges} data-testid="header-erp-edges">
+                  {t('header.edges')}
+                </NavLink>
               </>
             )}
             <Link to={paths.logout} data-testid="logout-link">

@@ -37,6 +37,8 @@ export const paths = {
   erpBlocks: '/erp/blocks',
   erpTemplates: '/erp/templates',
   erpUsers: '/erp/users',
+  /** The platform operators' ops screen: every edge node's heartbeat figures. */
+  erpEdges: '/erp/edges',
   /** Theme preview (admin only). */
   template: '/template/:templateId',
 } as const;

@@ -106,6 +106,11 @@ export const router = createBrowserRouter([
                 path: paths.erpUsers,
                 lazy: async () => ({ Component: (await import('../features/user-admin/routes/UserAdminRoute')).UserAdminRoute }),
               },
+              {
+                path: paths.erpEdges,
+                // The chart and the polling come with this chunk only.
+                lazy: async () => ({ Component: (await import('../features/edge-ops/routes/EdgeOpsRoute')).EdgeOpsRoute }),
+              },
             ],
           },
           {

@@ -31,6 +31,16 @@ describe('api client', () => {
     expect((init.headers as Record<string, string>)['Content-Type']).toBe('application/json');
   });
 
+  it('leaves quiet (background) calls out of the running count', async () => {
+    const seen: number[] = [];
+    const unsubscribe = subscribeRunningRequests(() => seen.push(getRunningRequests()));
+    vi.stubGlobal('fetch', vi.fn(async () => new Response('{}', { status: 200 })));
+    await expect(apiJson('/api/edges', { quiet: true })).resolves.toEqual({});
+    unsubscribe();
+    expect(seen).toEqual([]);
+    expect(getRunningRequests()).toBe(0);
+  });
+
   it('turns error bodies into ApiError with the server message and field', async () => {
     const body = JSON.stringify({ error: 'invalid', message: 'Slug already in use', field: 'slug' });
     vi.stubGlobal('fetch', vi.fn(async () => new Response(body, { status: 409 })));

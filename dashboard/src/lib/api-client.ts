@@ -68,6 +68,11 @@ interface RequestOptions {
   signal?: AbortSignal;
   /** Overrides the panel-wide client token for this call. */
   clientToken?: string | null;
+  /**
+   * A background poll (the ops screen every 5 s): not counted as running, so the global spinner
+   * does not blink while the screen already shows the previous answer.
+   */
+  quiet?: boolean;
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {
@@ -123,13 +128,14 @@ async function send(url: string, options: RequestOptions): Promise<Response> {
     headers['Content-Type'] = 'application/json';
     init.body = JSON.stringify(options.body);
   }
-  setRunning(running + 1);
+  const counted = !options.quiet;
+  if (counted) setRunning(running + 1);
   try {
     const response = await fetch(url, init);
     if (!response.ok) throw await toApiError(response);
     return response;
   } finally {
-    setRunning(running - 1);
+    if (counted) setRunning(running - 1);
   }
 }
 

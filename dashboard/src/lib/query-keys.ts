@@ -33,6 +33,8 @@ export const queryKeys = {
   businessUser: (id: number) => ['business-users', id] as const,
   /** Every account, for the administrator (GET /api/users). */
   erpUsers: ['erp-users'] as const,
+  /** The edge nodes and their heartbeat figures, for the administrator (GET /api/edges). */
+  erpEdges: ['erp-edges'] as const,
   /** Plans in every currency (GET /api/plans). */
   plans: ['plans'] as const,
   /** Prefix of the balance and every month and day of the transaction history. */

@@ -1,0 +1,6 @@
+import { EdgeOpsScreen } from '../components/EdgeOpsScreen';
+
+/** /erp/edges: admin only (RequireAdmin), loaded lazily by the router with its chart. */
+export function EdgeOpsRoute() {
+  return <EdgeOpsScreen />;
+}
