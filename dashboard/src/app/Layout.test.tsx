@@ -44,6 +44,14 @@ describe('header', () => {
     expect(screen.queryByTestId('header-users')).toBeNull();
   });
 
+  it("links administrators to the edge nodes' ops screen", async () => {
+    mockApi({ 'GET /api/user': () => ({ json: user(true) }) });
+    renderRoutes(routes, '/');
+    const link = await screen.findByTestId('header-erp-edges');
+    expect(link.getAttribute('href')).toBe('/erp/edges');
+    expect(link.textContent).toBe('Nós de borda');
+  });
+
   it('links business admins to their business users', async () => {
     mockApi({ 'GET /api/user': () => ({ json: { ...user(false), business_id: 10, is_business_admin: true } }) });
     renderRoutes(routes, '/');
@@ -66,6 +74,7 @@ describe('header', () => {
     expect(screen.queryByTestId('header-erp-blocks')).toBeNull();
     expect(screen.queryByTestId('header-erp-templates')).toBeNull();
     expect(screen.queryByTestId('header-erp-users')).toBeNull();
+    expect(screen.queryByTestId('header-erp-edges')).toBeNull();
     expect(screen.queryByTestId('header-users')).toBeNull();
   });
 });
