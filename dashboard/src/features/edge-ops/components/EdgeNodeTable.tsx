@@ -5,7 +5,7 @@ import type { FigureFormatters } from '../lib/formatters';
 import type { EdgeNode } from '../types';
 
 /** "2 d 3 h", "1 h 5 min", "4 min 10 s", "45 s" (uptimes and ages). */
-export function formatDuration(t: TFunction, seconds: number): string {
+function formatDuration(t: TFunction, seconds: number): string {
   const parts = durationParts(seconds);
   return t(`edgeOps.duration.${parts.unit}`, parts);
 }
