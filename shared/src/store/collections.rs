@@ -189,7 +189,8 @@ impl Store {
             OrderKey::Field(id) => match (self, as_text) {
                 (Store::Sqlite(_), _) => format!("json_extract(data, '$.\"{id}\"')"),
                 (Store::Postgres(_), true) => format!("(data->>'{id}')"),
-                (Store::Postgres(_), false) => format!("(data->'{id}')"),
+                // posts.data is json, which has no ordering; jsonb orders JSON values.
+                (Store::Postgres(_), false) => format!("(data->'{id}')::jsonb"),
             },
         }
     }
@@ -367,7 +368,7 @@ impl Store {
                 format!("$.\"{id}\""),
             ),
             Store::Postgres(_) => (
-                "UPDATE posts SET data = data - $1 WHERE collection_id = $2",
+                "UPDATE posts SET data = (data::jsonb - $1)::json WHERE collection_id = $2",
                 id.to_string(),
             ),
         };
@@ -603,7 +604,7 @@ impl Store {
         let (key, value) = match f.key {
             OrderKey::Field(id) if numeric && pg => (
                 format!(
-                    "(CASE WHEN jsonb_typeof(data->'{id}') = 'number' THEN (data->>'{id}')::numeric END)"
+                    "(CASE WHEN json_typeof(data->'{id}') = 'number' THEN (data->>'{id}')::numeric END)"
                 ),
                 "CAST($4 AS numeric)",
             ),
