@@ -104,6 +104,7 @@ async fn run(backend: Backend, label: &'static str, csv: &str) -> Run {
         database_url: Some(vitrine_shared::secret::Secret::new(db.url.clone())),
         data_dir: dir.clone(),
         control_listen: "127.0.0.1:0".into(),
+        control_admin_listen: "127.0.0.1:0".into(),
         import_max_bytes: 64 * 1024 * 1024,
         ..Settings::default()
     };

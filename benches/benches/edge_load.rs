@@ -184,6 +184,7 @@ async fn main() {
         database_url: Some(vitrine_shared::secret::Secret::new(db.url.clone())),
         data_dir: dir.path().join("data"),
         control_listen: "127.0.0.1:0".into(),
+        control_admin_listen: "127.0.0.1:0".into(),
         edge_http_listen: "127.0.0.1:0".into(),
         edge_https_listen: "127.0.0.1:0".into(),
         edge_admin_listen: "127.0.0.1:0".into(),

@@ -7,6 +7,7 @@ pub mod authz;
 pub mod csrf;
 pub mod error;
 pub mod mail;
+pub mod metrics;
 pub mod outbound;
 pub mod pagination;
 pub mod publish;

@@ -11,6 +11,7 @@ use crate::{mail, routes, state::AppState};
 
 pub struct Application {
     addr: SocketAddr,
+    admin_addr: Option<SocketAddr>,
     state: AppState,
     shutdown: watch::Sender<bool>,
     server: JoinHandle<std::io::Result<()>>,
@@ -37,12 +38,27 @@ impl Application {
                     .await
             }
         });
-        let jobs = vec![
+        // The admin listener (`/metrics`, `/healthz`), when one is configured.
+        let mut admin_addr = None;
+        let mut jobs = Vec::new();
+        if !state.settings.control_admin_listen.trim().is_empty() {
+            let admin = TcpListener::bind(state.settings.control_admin_listen.trim()).await?;
+            admin_addr = Some(admin.local_addr()?);
+            let app = routes::admin_router(state.clone());
+            let stop = wait_for(rx.clone());
+            jobs.push(tokio::spawn(async move {
+                if let Err(e) = axum::serve(admin, app).with_graceful_shutdown(stop).await {
+                    tracing::error!(error = %e, "admin listener failed");
+                }
+            }));
+        }
+        jobs.extend([
             tokio::spawn(mail::run_worker(state.clone(), wait_for(rx.clone()))),
             tokio::spawn(housekeeping(state.clone(), wait_for(rx))),
-        ];
+        ]);
         Ok(Application {
             addr,
+            admin_addr,
             state,
             shutdown,
             server,
@@ -52,6 +68,11 @@ impl Application {
 
     pub fn addr(&self) -> SocketAddr {
         self.addr
+    }
+
+    /// The admin listener's address (`/metrics`), when `CONTROL_ADMIN_LISTEN` is set.
+    pub fn admin_addr(&self) -> Option<SocketAddr> {
+        self.admin_addr
     }
 
     pub fn state(&self) -> &AppState {

@@ -29,6 +29,8 @@ pub struct Inner {
     pub fetcher: Fetcher,
     /// One publish at a time per project on this node (see [`AppState::publish_lock`]).
     publish_locks: Mutex<HashMap<i64, Arc<tokio::sync::Mutex<()>>>>,
+    /// Prometheus metrics for the admin listener's `/metrics`.
+    pub metrics: crate::metrics::Metrics,
 }
 
 impl std::ops::Deref for AppState {
@@ -50,6 +52,7 @@ impl AppState {
             mail_wake: Notify::new(),
             fetcher,
             publish_locks: Mutex::new(HashMap::new()),
+            metrics: crate::metrics::Metrics::default(),
         }))
     }
 

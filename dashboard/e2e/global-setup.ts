@@ -111,6 +111,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
       VITRINE_DATA_DIR: dataDir,
       VITRINE_PLATFORM_DOMAIN: PLATFORM_DOMAIN,
       VITRINE_CONTROL_LISTEN: '127.0.0.1:0',
+      VITRINE_CONTROL_ADMIN_LISTEN: '127.0.0.1:0',
       VITRINE_EDGE_HTTP_LISTEN: '127.0.0.1:0',
       VITRINE_EDGE_HTTPS_LISTEN: '127.0.0.1:0',
       VITRINE_EDGE_ADMIN_LISTEN: '127.0.0.1:0',

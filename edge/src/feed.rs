@@ -71,6 +71,7 @@ impl Reader {
                 tokio::time::timeout(Duration::from_secs(2), store.last_change_id()).await
             {
                 self.newest = Some(id);
+                sites.metrics().feed_caught_up();
             }
             return;
         };
@@ -102,6 +103,7 @@ impl Reader {
                 break;
             }
         }
+        sites.metrics().feed_caught_up();
         let floor = self.newest.unwrap_or(0) - LOOKBACK;
         self.seen = self.seen.split_off(&floor);
     }

@@ -15,7 +15,8 @@
 //! - [`feed`]: the change feed that keeps the caches true;
 //! - [`tls`]: the HTTPS listener's certificate lookup (memory, database, on-demand issuance);
 //! - [`acme`]: ordering and renewing certificates, with the lease, back-off and cap;
-//! - [`metrics`]: Prometheus counters for `/metrics` on the admin listener.
+//! - [`metrics`]: Prometheus counters for `/metrics` on the admin listener;
+//! - [`heartbeat`]: the node's report to the database every few seconds, for the ops screen.
 //!
 //! The visitor listeners are plain HTTP (`EDGE_HTTP_LISTEN`: HTTP/1.1, or HTTP/2 with prior
 //! knowledge) and HTTPS (`EDGE_HTTPS_LISTEN`: rustls, ALPN h2 and http/1.1), both through
@@ -26,6 +27,7 @@
 
 pub mod acme;
 pub mod feed;
+pub mod heartbeat;
 pub mod host;
 pub mod live;
 pub mod metrics;
@@ -179,6 +181,16 @@ impl Edge {
                 rx.clone(),
             )),
             tokio::spawn(forms.clone().run_replayer(REPLAY_EVERY, rx.clone())),
+            tokio::spawn(
+                heartbeat::Heartbeat::new(
+                    settings,
+                    http_addr,
+                    sites.store.clone(),
+                    metrics.clone(),
+                    certs.clone(),
+                )
+                .run(rx.clone()),
+            ),
         ];
         if let Some(acme) = &acme {
             tasks.push(tokio::spawn(acme.clone().run_renewals(
@@ -296,6 +308,9 @@ impl Conn {
             (_, "/healthz") => respond(StatusCode::OK, TEXT, NO_STORE, "ok"),
             (Listener::Admin, "/metrics") => {
                 self.certs.settle().await;
+                let caches = self.visits.sites.cache_sizes().await;
+                let spooled = self.visits.forms.spooled().await;
+                self.visits.metrics.refresh(&caches, spooled);
                 respond(
                     StatusCode::OK,
                     "application/openmetrics-text; version=1.0.0; charset=utf-8",

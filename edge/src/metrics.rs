@@ -4,16 +4,33 @@
 //! sets, lock-free increments on the hot path, and the text exposition format without a global
 //! registry (each [`crate::Edge`] has its own, so tests in one process do not mix counts).
 
+use std::{
+    collections::VecDeque,
+    sync::{
+        Mutex,
+        atomic::{AtomicI64, AtomicU64, Ordering},
+    },
+    time::Duration,
+};
+
+use chrono::Utc;
 use prometheus_client::{
     encoding::{EncodeLabelSet, EncodeLabelValue, text::encode},
     metrics::{counter::Counter, family::Family, gauge::Gauge},
     registry::Registry,
+};
+use vitrine_shared::{
+    latency::{Latency, status_class},
+    store::EdgeError,
 };
 
 #[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
 pub struct StatusLabels {
     /// `2xx`, `3xx`, `4xx`, `5xx` or `other`.
     pub class: &'static str,
+    /// `platform` (`{slug}.{platform domain}`), `custom` (any other name) or `none` (no
+    /// usable Host header, or an IP address).
+    pub host: &'static str,
 }
 
 /// The caches whose hits and misses are counted.
@@ -36,10 +53,29 @@ pub struct ResultLabels {
     pub result: &'static str,
 }
 
+/// How many 5xx answers the heartbeat keeps for the ops screen.
+const RECENT_ERRORS: usize = 20;
+
 /// Every counter the edge keeps.
 pub struct Metrics {
     registry: Registry,
     requests: Family<StatusLabels, Counter>,
+    /// Visitor request latency, from the request's arrival to its response head.
+    pub latency: Latency,
+    /// Totals for the heartbeat (the families above are for Prometheus, by label).
+    served: AtomicU64,
+    failed: AtomicU64,
+    hits_total: AtomicU64,
+    misses_total: AtomicU64,
+    recent_errors: Mutex<VecDeque<EdgeError>>,
+    /// Entries per cache, and each cache's hit ratio, set when `/metrics` is read.
+    pub cache_entries: Family<CacheLabels, Gauge>,
+    pub cache_hit_ratio: Family<CacheLabels, Gauge<f64, AtomicU64>>,
+    /// Form submissions waiting in the disk spool, set when `/metrics` is read.
+    pub spool_depth: Gauge,
+    /// When the change feed was last read to its end (Unix ms; 0: not yet).
+    feed_caught_up_ms: AtomicI64,
+    feed_lag: Gauge<f64, AtomicU64>,
     hits: Family<CacheLabels, Counter>,
     misses: Family<CacheLabels, Counter>,
     pub render_errors: Counter,
@@ -100,8 +136,49 @@ impl Default for Metrics {
             "Certificates loaded in this edge's memory",
             certificates_held.clone(),
         );
+        let latency = Latency::default();
+        registry.register(
+            "request_duration_seconds",
+            "Visitor request latency until the response head",
+            latency.clone(),
+        );
+        let cache_entries = Family::<CacheLabels, Gauge>::default();
+        let cache_hit_ratio = Family::<CacheLabels, Gauge<f64, AtomicU64>>::default();
+        let spool_depth = Gauge::default();
+        let feed_lag = Gauge::<f64, AtomicU64>::default();
+        registry.register(
+            "cache_entries",
+            "Entries in each cache",
+            cache_entries.clone(),
+        );
+        registry.register(
+            "cache_hit_ratio",
+            "Hits over lookups of each cache since the node started",
+            cache_hit_ratio.clone(),
+        );
+        registry.register(
+            "form_spool_depth",
+            "Form submissions waiting in the disk spool for the database",
+            spool_depth.clone(),
+        );
+        registry.register(
+            "change_feed_lag_seconds",
+            "Seconds since the change feed was last read to its end (how stale the caches may be)",
+            feed_lag.clone(),
+        );
         Metrics {
             registry,
+            latency,
+            served: AtomicU64::new(0),
+            failed: AtomicU64::new(0),
+            hits_total: AtomicU64::new(0),
+            misses_total: AtomicU64::new(0),
+            recent_errors: Mutex::new(VecDeque::with_capacity(RECENT_ERRORS)),
+            cache_entries,
+            cache_hit_ratio,
+            spool_depth,
+            feed_caught_up_ms: AtomicI64::new(0),
+            feed_lag,
             tls_handshakes,
             acme_events,
             certificates_held,
@@ -116,19 +193,99 @@ impl Default for Metrics {
 }
 
 impl Metrics {
-    pub fn request(&self, status: u16) {
-        let class = match status {
-            200..=299 => "2xx",
-            300..=399 => "3xx",
-            400..=499 => "4xx",
-            500..=599 => "5xx",
-            _ => "other",
-        };
-        self.requests.get_or_create(&StatusLabels { class }).inc();
+    /// Counts one visitor request; a 5xx also goes to the recent errors.
+    pub fn request(&self, status: u16, host: &'static str, elapsed: Duration) {
+        self.latency.observe(elapsed);
+        self.served.fetch_add(1, Ordering::Relaxed);
+        let class = status_class(status);
+        self.requests
+            .get_or_create(&StatusLabels { class, host })
+            .inc();
+    }
+
+    /// Remembers a 5xx answer for the ops screen (also counted by [`Metrics::request`]).
+    pub fn server_error(&self, status: u16, host: &str, path: &str) {
+        self.failed.fetch_add(1, Ordering::Relaxed);
+        let mut recent = self.recent_errors.lock().expect("recent errors lock");
+        if recent.len() == RECENT_ERRORS {
+            recent.pop_front();
+        }
+        recent.push_back(EdgeError {
+            at: Utc::now(),
+            status,
+            host: host.chars().take(255).collect(),
+            path: path.chars().take(255).collect(),
+        });
+    }
+
+    /// Requests and 5xx answers since the node started.
+    pub fn totals(&self) -> (u64, u64) {
+        (
+            self.served.load(Ordering::Relaxed),
+            self.failed.load(Ordering::Relaxed),
+        )
+    }
+
+    /// Hits over lookups across every cache, `None` before the first lookup.
+    pub fn overall_hit_ratio(&self) -> Option<f64> {
+        let hits = self.hits_total.load(Ordering::Relaxed);
+        let all = hits + self.misses_total.load(Ordering::Relaxed);
+        (all > 0).then(|| hits as f64 / all as f64)
+    }
+
+    pub fn recent_errors(&self) -> Vec<EdgeError> {
+        self.recent_errors
+            .lock()
+            .expect("recent errors lock")
+            .iter()
+            .cloned()
+            .collect()
+    }
+
+    /// The change feed has just been read to its end.
+    pub fn feed_caught_up(&self) {
+        self.feed_caught_up_ms
+            .store(Utc::now().timestamp_millis(), Ordering::Relaxed);
+    }
+
+    /// Seconds since the feed was last read to its end; `None` before the first read.
+    pub fn feed_lag_seconds(&self) -> Option<f64> {
+        match self.feed_caught_up_ms.load(Ordering::Relaxed) {
+            0 => None,
+            at => Some((Utc::now().timestamp_millis() - at).max(0) as f64 / 1000.0),
+        }
+    }
+
+    /// Sets the gauges that are read from elsewhere (cache sizes, spool depth, feed lag),
+    /// just before an export.
+    pub fn refresh(&self, caches: &[(CacheName, u64)], spool_depth: usize) {
+        for &(cache, entries) in caches {
+            let labels = CacheLabels { cache };
+            self.cache_entries
+                .get_or_create(&labels)
+                .set(i64::try_from(entries).unwrap_or(i64::MAX));
+            let hits = self.hits.get_or_create(&labels).get();
+            let misses = self.misses.get_or_create(&labels).get();
+            if hits + misses > 0 {
+                self.cache_hit_ratio
+                    .get_or_create(&labels)
+                    .set(hits as f64 / (hits + misses) as f64);
+            }
+        }
+        self.spool_depth
+            .set(i64::try_from(spool_depth).unwrap_or(i64::MAX));
+        if let Some(lag) = self.feed_lag_seconds() {
+            self.feed_lag.set(lag);
+        }
     }
 
     pub fn cache(&self, cache: CacheName, hit: bool) {
-        let family = if hit { &self.hits } else { &self.misses };
+        let (family, total) = if hit {
+            (&self.hits, &self.hits_total)
+        } else {
+            (&self.misses, &self.misses_total)
+        };
+        total.fetch_add(1, Ordering::Relaxed);
         family.get_or_create(&CacheLabels { cache }).inc();
     }
 

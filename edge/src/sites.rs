@@ -191,6 +191,20 @@ impl Sites {
         &self.metrics
     }
 
+    /// Entries in each cache (moka counts lazily: pending work is applied first).
+    pub async fn cache_sizes(&self) -> Vec<(CacheName, u64)> {
+        self.fresh.run_pending_tasks().await;
+        self.deploys.run_pending_tasks().await;
+        self.files.run_pending_tasks().await;
+        self.renders.run_pending_tasks().await;
+        vec![
+            (CacheName::site, self.fresh.entry_count()),
+            (CacheName::manifest, self.deploys.entry_count()),
+            (CacheName::file, self.files.entry_count()),
+            (CacheName::render, self.renders.entry_count()),
+        ]
+    }
+
     fn db_down(&self) -> bool {
         let mut guard = self.down_until.lock().expect("breaker lock");
         match *guard {

@@ -12,7 +12,7 @@
 //! fails gets the site's 500 page; a database outage with nothing cached gets 503. Nothing a
 //! visitor sends can make this function panic.
 
-use std::{net::IpAddr, sync::Arc};
+use std::{net::IpAddr, sync::Arc, time::Instant};
 
 use bytes::Bytes;
 use http_body_util::BodyExt;
@@ -85,11 +85,46 @@ pub fn clean_path(raw: &str) -> Result<String, BadPath> {
     Ok(decoded.into_owned())
 }
 
+/// The `host` label of the request counter: `platform` for a name under the platform
+/// domain, `custom` for any other name, `none` for a missing Host header or an IP address.
+/// Byte checks only: it runs on every request.
+pub fn host_kind(raw: &str, platform_domain: &str) -> &'static str {
+    let name = raw.rsplit_once(':').map_or(raw, |(n, port)| {
+        if port.bytes().all(|b| b.is_ascii_digit()) {
+            n
+        } else {
+            raw
+        }
+    });
+    let name = name.strip_suffix('.').unwrap_or(name);
+    if name.is_empty() || host::is_ip_literal(raw) {
+        return "none";
+    }
+    let (name, domain) = (name.as_bytes(), platform_domain.as_bytes());
+    let under_platform = name.len() > domain.len()
+        && name[name.len() - domain.len() - 1] == b'.'
+        && name[name.len() - domain.len()..].eq_ignore_ascii_case(domain);
+    if under_platform { "platform" } else { "custom" }
+}
+
 impl Visits {
     /// `secure`: the request came over HTTPS.
     pub async fn handle(&self, req: Request<Incoming>, peer: IpAddr, secure: bool) -> Resp {
+        let started = Instant::now();
+        // Cheap clones (reference-counted bytes), kept for the metrics and the error ring.
+        let host = req.headers().get(header::HOST).cloned();
+        let uri = req.uri().clone();
         let r = self.route(req, peer, secure).await;
-        self.metrics.request(r.status().as_u16());
+        let status = r.status().as_u16();
+        let host = host.as_ref().and_then(|h| h.to_str().ok()).unwrap_or("");
+        self.metrics.request(
+            status,
+            host_kind(host, &self.platform_domain),
+            started.elapsed(),
+        );
+        if status >= 500 {
+            self.metrics.server_error(status, host, uri.path());
+        }
         r
     }
 
@@ -693,6 +728,26 @@ fn cached_response(status: StatusCode, r: &Rendered, headers: &HeaderMap) -> Res
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn host_kinds_label_platform_custom_and_unusable_hosts() {
+        let d = "vitrine.test";
+        for (raw, kind) in [
+            ("loja.vitrine.test", "platform"),
+            ("LOJA.Vitrine.Test:8080", "platform"),
+            ("loja.vitrine.test.", "platform"),
+            ("vitrine.test", "custom"),
+            ("xvitrine.test", "custom"),
+            ("www.example.com", "custom"),
+            ("café.example", "custom"),
+            ("ü.vitrine.test", "platform"),
+            ("", "none"),
+            ("10.0.0.1:80", "none"),
+            ("[::1]:8080", "none"),
+        ] {
+            assert_eq!(host_kind(raw, d), kind, "{raw}");
+        }
+    }
 
     #[test]
     fn paths_are_decoded_once_and_dot_segments_refused() {

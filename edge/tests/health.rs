@@ -45,7 +45,7 @@ async fn health_checks_answer_on_both_listeners_and_unknown_hosts_get_the_platfo
     assert_eq!(metrics.status(), 200);
     let metrics = metrics.text().await.unwrap();
     assert!(
-        metrics.contains("vitrine_edge_requests_total{class=\"4xx\"} 1"),
+        metrics.contains("vitrine_edge_requests_total{class=\"4xx\",host=\"custom\"} 1"),
         "{metrics}"
     );
     assert!(metrics.contains("vitrine_edge_cache_misses_total{cache=\"site\"} 1"));

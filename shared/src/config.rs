@@ -76,6 +76,12 @@ pub struct Settings {
     pub edge_form_rate_per_minute: u32,
     pub edge_trusted_proxies: String,
     pub edge_change_poll_ms: u64,
+    /// This edge node's name in the fleet (heartbeats); empty: `{hostname}:{http port}`.
+    pub edge_node_id: String,
+    pub edge_region: String,
+    pub edge_heartbeat_secs: u64,
+    /// The control plane's admin listener (`/metrics`, `/healthz`); empty: none.
+    pub control_admin_listen: String,
 }
 
 impl Default for Settings {
@@ -137,6 +143,10 @@ impl Default for Settings {
             edge_form_rate_per_minute: 10,
             edge_trusted_proxies: String::new(),
             edge_change_poll_ms: 250,
+            edge_node_id: String::new(),
+            edge_region: "local".into(),
+            edge_heartbeat_secs: 5,
+            control_admin_listen: "127.0.0.1:9091".into(),
         }
     }
 }
@@ -357,6 +367,22 @@ pub const SETTINGS_HELP: &[(&str, &str)] = &[
     (
         "EDGE_CHANGE_POLL_MS",
         "how often the edge reads the change feed [default: 250]",
+    ),
+    (
+        "EDGE_NODE_ID",
+        "this edge node's name in the fleet's heartbeats [default: hostname:http port]",
+    ),
+    (
+        "EDGE_REGION",
+        "the region the node reports [default: local]",
+    ),
+    (
+        "EDGE_HEARTBEAT_SECS",
+        "how often the edge reports to the database [default: 5]",
+    ),
+    (
+        "CONTROL_ADMIN_LISTEN",
+        "the control plane's admin listener for /metrics and /healthz; empty for none [default: 127.0.0.1:9091]",
     ),
 ];
 

@@ -12,6 +12,7 @@ pub mod content;
 pub mod dns;
 pub mod domain;
 pub mod fields;
+pub mod latency;
 pub mod lifecycle;
 pub mod outbound;
 pub mod proxies;

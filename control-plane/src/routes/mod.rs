@@ -10,6 +10,7 @@ pub mod client;
 pub mod collections;
 pub mod domains;
 pub mod form_history;
+pub mod ops;
 pub mod pages;
 pub mod posts;
 pub mod preview;
@@ -84,6 +85,7 @@ fn api(state: &AppState) -> (Router<AppState>, utoipa::openapi::OpenApi) {
         .routes(routes!(account::month_history))
         .routes(routes!(account::day_history))
         .routes(routes!(account::list_users))
+        .routes(routes!(ops::list_edges))
         .routes(routes!(account::login_with))
         .routes(routes!(account::login_back))
         .routes(routes!(stripe::config))
@@ -221,6 +223,10 @@ pub fn router(state: AppState) -> Router {
             state.clone(),
             csrf::same_origin_only,
         ))
+        .layer(middleware::from_fn_with_state(
+            state.clone(),
+            crate::metrics::track,
+        ))
         .layer(SetResponseHeaderLayer::if_not_present(
             header::X_FRAME_OPTIONS,
             HeaderValue::from_static("DENY"),
@@ -231,6 +237,28 @@ pub fn router(state: AppState) -> Router {
         ))
         .with_state(state)
         .fallback_service(spa)
+}
+
+/// The admin listener's routes: `/metrics` (Prometheus) and `/healthz`. Bound apart from the
+/// public listener so that metrics are never exposed to visitors.
+pub fn admin_router(state: AppState) -> Router {
+    Router::new()
+        .route(
+            "/metrics",
+            get(
+                |axum::extract::State(state): axum::extract::State<AppState>| async move {
+                    (
+                        [(
+                            header::CONTENT_TYPE,
+                            "application/openmetrics-text; version=1.0.0; charset=utf-8",
+                        )],
+                        state.metrics.export(&state.store).await,
+                    )
+                },
+            ),
+        )
+        .route("/healthz", get(|| async { "ok" }))
+        .with_state(state)
 }
 
 /// A browsable page for the OpenAPI document, using the Swagger UI files the dashboard build

@@ -104,7 +104,7 @@ fn access(method: &Method, path: &str) -> Access {
             "/api/stripe-setup-intent/{user_id}"
             | "/api/stripe-set-default-payment-method/{user_id}/{payment_method}",
         ) => Own,
-        (_, "/api/users" | "/api/loginWith/{id}") => Admin,
+        (_, "/api/users" | "/api/loginWith/{id}" | "/api/edges") => Admin,
         (_, "/api/loginBack") => Impersonating,
         (_, "/api/business/users") => Business,
         (_, "/api/business/users/{id}") => BusinessMember,

@@ -44,6 +44,7 @@ impl TestApp {
             database_url: Some(vitrine_shared::secret::Secret::new(db.url.clone())),
             data_dir: dir.path().to_path_buf(),
             control_listen: "127.0.0.1:0".into(),
+            control_admin_listen: "127.0.0.1:0".into(),
             dashboard_dir: dir.path().join("no-dashboard"),
             ..Settings::default()
         };

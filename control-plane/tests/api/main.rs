@@ -13,6 +13,7 @@ mod collections;
 mod domains;
 mod form_history;
 mod openapi;
+mod ops;
 mod pages;
 mod process;
 mod projects;

@@ -105,6 +105,7 @@ async fn the_openapi_document_lists_every_route_and_has_a_page() {
         ("/erp/template/{id}", &["post"]),
         ("/erp/reorder-template/{id}", &["post"]),
         ("/erp/delete-template/{id}", &["post"]),
+        ("/api/edges", &["get"]),
     ];
     for (path, methods) in expected {
         let item = paths

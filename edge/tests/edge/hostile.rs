@@ -88,8 +88,8 @@ dual_test! {
         assert_eq!((status, body.as_str()), (200, "<h1>Início</h1>"));
         let metrics = reqwest::get(format!("http://{}/metrics", t.edge.admin_addr))
             .await.unwrap().text().await.unwrap();
-        assert!(metrics.contains("vitrine_edge_requests_total{class=\"4xx\"}"), "{metrics}");
-        assert!(metrics.contains("vitrine_edge_requests_total{class=\"2xx\"}"), "{metrics}");
+        assert!(metrics.contains("vitrine_edge_requests_total{class=\"4xx\",host=\"platform\"}"), "{metrics}");
+        assert!(metrics.contains("vitrine_edge_requests_total{class=\"2xx\",host=\"platform\"}"), "{metrics}");
         assert!(!metrics.contains("class=\"5xx\""), "{metrics}");
         t.edge.stop().await;
     }

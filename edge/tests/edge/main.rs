@@ -5,6 +5,7 @@ mod feed;
 mod forms;
 mod hostile;
 mod live;
+mod ops;
 mod outage;
 mod pebble;
 mod routing;

@@ -11,6 +11,7 @@
 mod billing;
 mod blocks;
 mod collections;
+mod edges;
 mod models;
 mod outbox;
 mod pages;
@@ -39,6 +40,7 @@ pub use blocks::{
 pub use collections::{
     Collection, Field, FieldInput, FilterOp, NewPost, OrderKey, Post, PostFilter,
 };
+pub use edges::{EdgeError, EdgeNode, EdgePoint};
 pub use models::*;
 pub use outbox::OutboxMail;
 pub use projects::NewProject;

@@ -1,0 +1,61 @@
+//! The platform operators' view of the edge fleet (issue 8, `/erp/edges`): every node's last
+//! heartbeat, with the ones that stopped reporting flagged stale.
+
+use axum::extract::State;
+use chrono::{DateTime, Utc};
+use serde::Serialize;
+use utoipa::ToSchema;
+use vitrine_shared::store::EdgeNode;
+
+use crate::{
+    auth::Admin,
+    error::{ApiJson, ErrorBody, Result},
+    state::AppState,
+};
+
+/// A node with no heartbeat for this long is stale.
+pub const STALE_AFTER_SECONDS: i64 = 30;
+
+#[derive(Debug, Serialize, ToSchema)]
+pub struct EdgeView {
+    #[serde(flatten)]
+    pub node: EdgeNode,
+    /// No heartbeat for `stale_after_seconds`.
+    pub stale: bool,
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+pub struct EdgesResponse {
+    pub now: DateTime<Utc>,
+    pub stale_after_seconds: i64,
+    pub nodes: Vec<EdgeView>,
+}
+
+/// Whether a node last seen at `last_seen` is stale at `now`.
+pub fn is_stale(last_seen: DateTime<Utc>, now: DateTime<Utc>) -> bool {
+    (now - last_seen).num_seconds() >= STALE_AFTER_SECONDS
+}
+
+#[utoipa::path(get, path = "/api/edges", tag = "admin",
+    responses((status = 200, body = EdgesResponse), (status = 403, body = ErrorBody)))]
+pub async fn list_edges(
+    State(state): State<AppState>,
+    _admin: Admin,
+) -> Result<ApiJson<EdgesResponse>> {
+    let now = Utc::now();
+    let nodes = state
+        .store
+        .edge_nodes()
+        .await?
+        .into_iter()
+        .map(|node| EdgeView {
+            stale: is_stale(node.last_seen_at, now),
+            node,
+        })
+        .collect();
+    Ok(ApiJson(EdgesResponse {
+        now,
+        stale_after_seconds: STALE_AFTER_SECONDS,
+        nodes,
+    }))
+}
