@@ -6,7 +6,8 @@
 # Needs PostgreSQL on 127.0.0.1:5432 with trust auth (VITRINE_TEST_POSTGRES_URL overrides);
 # it fails, never skips, when PostgreSQL is unreachable. Installs what is missing from Debian
 # (needs root or sudo): chromium for the browser tests, dnsmasq (a real DNS server for domain
-# verification) and pebble (a real ACME server), and the dashboard's npm packages.
+# verification) and pebble (a real ACME server), moto's S3 server from PyPI (the multi-node
+# test's object store), and the dashboard's npm packages.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -24,6 +25,17 @@ if [ "${#missing[@]}" -gt 0 ]; then
   as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null
 fi
 export PATH="$PATH:/usr/sbin"
+# moto's S3 server (PyPI) is the S3-compatible store of the multi-node test, in a virtualenv.
+moto_dir="${XDG_CACHE_HOME:-$HOME/.cache}/vitrine/moto"
+if [ ! -x "$moto_dir/bin/moto_server" ]; then
+  if ! python3 -m venv --help >/dev/null 2>&1; then
+    as_root apt-get update -qq
+    as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq python3-venv >/dev/null
+  fi
+  python3 -m venv "$moto_dir"
+  "$moto_dir/bin/pip" install --quiet 'moto[server]==5.2.5'
+fi
+export VITRINE_TEST_MOTO_SERVER="$moto_dir/bin/moto_server"
 pg_url="${VITRINE_TEST_POSTGRES_URL:-postgres://postgres@127.0.0.1:5432/postgres}"
 if command -v pg_isready >/dev/null && ! pg_isready -q -d "$pg_url"; then
   echo "PostgreSQL is not reachable at $pg_url; the PostgreSQL suite cannot run." >&2

@@ -43,8 +43,8 @@ async fn main() -> anyhow::Result<()> {
             let edge = Edge::build(&settings).await?;
             let stop = shutdown_signal();
             println!(
-                "vitrine-edge listening on http://{} (admin http://{})",
-                edge.http_addr, edge.admin_addr
+                "vitrine-edge listening on http://{} (admin http://{}) (https {})",
+                edge.http_addr, edge.admin_addr, edge.https_addr
             );
             stop.await;
             edge.stop().await;

@@ -2,6 +2,8 @@
 //! test run on SQLite and on PostgreSQL. One test binary keeps link time short.
 
 mod helpers;
+#[path = "../../../edge/tests/edge/pebble.rs"]
+mod pebble;
 mod smtp;
 
 mod account;
@@ -11,6 +13,7 @@ mod blocks;
 mod business;
 mod collections;
 mod domains;
+mod fleet;
 mod form_history;
 mod openapi;
 mod ops;

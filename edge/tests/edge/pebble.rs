@@ -145,3 +145,35 @@ impl Drop for Pebble {
         }
     }
 }
+
+/// A client that trusts `root` and sends `name` to `addr`.
+pub fn client(root_pem: &str, name: &str, addr: SocketAddr) -> reqwest::Client {
+    reqwest::Client::builder()
+        .add_root_certificate(reqwest::Certificate::from_pem(root_pem.as_bytes()).unwrap())
+        .resolve(name, addr)
+        .tls_info(true)
+        .timeout(Duration::from_secs(90))
+        .build()
+        .unwrap()
+}
+
+/// GETs `https://name/` through `addr`; the status, body and the served certificate's serial.
+pub async fn fetch(
+    root_pem: &str,
+    name: &str,
+    addr: SocketAddr,
+) -> Result<(u16, String, String), reqwest::Error> {
+    let r = client(root_pem, name, addr)
+        .get(format!("https://{name}:{}/", addr.port()))
+        .send()
+        .await?;
+    let der = r
+        .extensions()
+        .get::<reqwest::tls::TlsInfo>()
+        .and_then(|i| i.peer_certificate())
+        .expect("peer certificate")
+        .to_vec();
+    let (_, cert) = x509_parser::parse_x509_certificate(&der).unwrap();
+    let serial = cert.raw_serial_as_string();
+    Ok((r.status().as_u16(), r.text().await?, serial))
+}

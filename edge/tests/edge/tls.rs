@@ -1,7 +1,7 @@
 //! HTTPS at the edge with real components on loopback: Pebble as the ACME server, dnsmasq as
 //! the DNS server, rustls on both ends.
 
-use std::{net::SocketAddr, time::Duration};
+use std::time::Duration;
 
 use vitrine_edge::Edge;
 use vitrine_shared::{
@@ -12,7 +12,7 @@ use vitrine_shared::{
 };
 
 use crate::{
-    pebble::Pebble,
+    pebble::{Pebble, client, fetch},
     support::{TestEdge, settings},
 };
 
@@ -62,38 +62,6 @@ async fn verify(t: &TestEdge, rig: &Rig, project: i64, domain: &str) {
         .mark_domain_verified(project, domain)
         .await
         .unwrap();
-}
-
-/// A client that trusts `root` and sends `name` to `addr`.
-fn client(root_pem: &str, name: &str, addr: SocketAddr) -> reqwest::Client {
-    reqwest::Client::builder()
-        .add_root_certificate(reqwest::Certificate::from_pem(root_pem.as_bytes()).unwrap())
-        .resolve(name, addr)
-        .tls_info(true)
-        .timeout(Duration::from_secs(90))
-        .build()
-        .unwrap()
-}
-
-/// GETs `https://name/` through `addr`; the status, body and the served certificate's serial.
-async fn fetch(
-    root_pem: &str,
-    name: &str,
-    addr: SocketAddr,
-) -> Result<(u16, String, String), reqwest::Error> {
-    let r = client(root_pem, name, addr)
-        .get(format!("https://{name}:{}/", addr.port()))
-        .send()
-        .await?;
-    let der = r
-        .extensions()
-        .get::<reqwest::tls::TlsInfo>()
-        .and_then(|i| i.peer_certificate())
-        .expect("peer certificate")
-        .to_vec();
-    let (_, cert) = x509_parser::parse_x509_certificate(&der).unwrap();
-    let serial = cert.raw_serial_as_string();
-    Ok((r.status().as_u16(), r.text().await?, serial))
 }
 
 async fn orders(t: &TestEdge) -> i64 {
