@@ -5,6 +5,9 @@
  * its own records and makes a site from it, and the blocks screen lists and searches the
  * seeded library. Site owners are kept out of both screens.
  *
+ * The ops screen shows the suite's own edge node (`edge-e2e`, one heartbeat a second) and
+ * follows its traffic as it refreshes.
+ *
  * The administrator is the one `vitrine-control seed` creates (global setup). Templates the
  * other suites use are only read here; the one edited is the administrator's own.
  */

@@ -115,6 +115,9 @@ export default async function setup(project: TestProject): Promise<() => Promise
       VITRINE_EDGE_HTTP_LISTEN: '127.0.0.1:0',
       VITRINE_EDGE_HTTPS_LISTEN: '127.0.0.1:0',
       VITRINE_EDGE_ADMIN_LISTEN: '127.0.0.1:0',
+      // The ops screen's test waits for heartbeats; one a second keeps it short.
+      VITRINE_EDGE_NODE_ID: 'edge-e2e',
+      VITRINE_EDGE_HEARTBEAT_SECS: '1',
       VITRINE_DASHBOARD_DIR: distDir,
       // The seed creates an administrator; a fixed password keeps it from printing a random one.
       VITRINE_ADMIN_EMAIL: ADMIN_EMAIL,
