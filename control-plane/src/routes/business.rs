@@ -175,24 +175,19 @@ pub async fn create_business_user(
     let hash = auth::hash_password(password).await?;
     let user = state
         .store
-        .insert_user(&NewUser {
-            name: &name,
-            email: email.as_str(),
-            password_hash: &hash,
-            language: &admin.user.language,
-            is_admin: false,
-        })
-        .await?;
-    state
-        .store
-        .set_user_business(
-            user.id,
-            Some(admin.business_id),
+        .insert_business_member(
+            &NewUser {
+                name: &name,
+                email: email.as_str(),
+                password_hash: &hash,
+                language: &admin.user.language,
+                is_admin: false,
+            },
+            admin.business_id,
             input.is_business_admin,
             &permissions,
         )
         .await?;
-    let user = state.store.user_by_id(user.id).await?;
     Ok((StatusCode::CREATED, ApiJson(BusinessUserView::from(user))))
 }
 

@@ -33,6 +33,36 @@ impl Store {
             .map_err(map_err))
     }
 
+    /// Inserts a member of a business with their role and access level in one statement, so
+    /// an account never exists outside its business or without its restrictions.
+    pub async fn insert_business_member(
+        &self,
+        new: &NewUser<'_>,
+        business_id: i64,
+        is_business_admin: bool,
+        permissions: &Permissions,
+    ) -> Result<User> {
+        let ts = now();
+        let sql = format!(
+            "INSERT INTO users (name, email, password_hash, language, is_admin, permissions, business_id, \
+             is_business_admin, created_at, updated_at) \
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $9) RETURNING {USER_COLUMNS}"
+        );
+        dispatch!(self, p => sqlx::query_as::<_, User>(trusted(&sql))
+            .bind(new.name)
+            .bind(new.email)
+            .bind(new.password_hash)
+            .bind(new.language)
+            .bind(new.is_admin)
+            .bind(Json(permissions))
+            .bind(business_id)
+            .bind(is_business_admin)
+            .bind(ts)
+            .fetch_one(p)
+            .await
+            .map_err(map_err))
+    }
+
     pub async fn user_by_email(&self, email: &str) -> Result<Option<User>> {
         let sql = format!("SELECT {USER_COLUMNS} FROM users WHERE email = $1");
         dispatch!(self, p => sqlx::query_as::<_, User>(trusted(&sql)).bind(email).fetch_optional(p).await.map_err(map_err))
