@@ -325,7 +325,7 @@ impl Acme {
                 // Only verified domains are ever ordered, renewals included.
                 if !preview
                     && !matches!(
-                        self.store.verified_project_for(&d.domain).await,
+                        self.store.verified_project_for_host(&d.domain).await,
                         Ok(Some(_))
                     )
                 {

@@ -94,14 +94,7 @@ pub fn classify(host: &str, platform_domain: &str) -> SiteHost {
     SiteHost::Domain(host.to_string())
 }
 
-/// The other half of a `www.` pair: `www.example.com` ↔ `example.com`. A custom domain answers
-/// for both, whichever of the two the owner verified.
-pub fn www_twin(domain: &str) -> String {
-    match domain.strip_prefix("www.") {
-        Some(bare) => bare.to_string(),
-        None => format!("www.{domain}"),
-    }
-}
+pub use vitrine_shared::domain::www_twin;
 
 #[cfg(test)]
 mod tests {

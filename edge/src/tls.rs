@@ -7,8 +7,8 @@
 //! 2. for a preview host, the wildcard certificate from `PREVIEW_CERT_FILE`, if configured;
 //! 3. in the database (the `certificates` table), loaded on first handshake only, so start-up
 //!    does not grow with the number of certificates stored;
-//! 4. by on-demand issuance ([`crate::acme`]) when the name is a verified custom domain (or a
-//!    preview host and `ACME_PREVIEW_HOSTS` is on); the handshake waits up to
+//! 4. by on-demand issuance ([`crate::acme`]) when the name is a verified custom domain or its
+//!    `www.` twin (or a preview host and `ACME_PREVIEW_HOSTS` is on); the handshake waits up to
 //!    `ACME_ISSUE_WAIT_MS` for it.
 //!
 //! Anything else — no SNI, a malformed name, a name that is not ours — is refused by closing
@@ -279,7 +279,7 @@ impl Certs {
                 Err(_) => return Err(Refusal::NoCertificate),
             }
         } else {
-            match self.store.verified_project_for(&name).await {
+            match self.store.verified_project_for_host(&name).await {
                 Ok(Some(p)) => Some(p),
                 Ok(None) => return self.refuse(name).await,
                 Err(_) => return Err(Refusal::NoCertificate),

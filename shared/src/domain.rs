@@ -121,6 +121,15 @@ impl PreviewSlug {
     }
 }
 
+/// The other half of a `www.` pair: `www.example.com` ↔ `example.com`. A custom domain answers
+/// for both, whichever of the two the owner verified.
+pub fn www_twin(domain: &str) -> String {
+    match domain.strip_prefix("www.") {
+        Some(bare) => bare.to_string(),
+        None => format!("www.{domain}"),
+    }
+}
+
 /// A custom domain such as `www.example.com`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct DomainName(String);

@@ -132,6 +132,33 @@ dual_test! {
 }
 
 dual_test! {
+    async fn the_www_twin_of_a_verified_domain_gets_its_own_certificate_and_strangers_none(db: TestDb) {
+        let mut rig = Rig::new();
+        let t = TestEdge::start_with(db, None, |s| rig.tweak(s)).await;
+        rig.pebble.start(t.edge.http_addr.port(), rig.dns.addr, NINETY_DAYS).await;
+        let root = rig.pebble.issuing_root().await;
+        let loja = t.simple_site("loja", "<h1>Loja gêmea</h1>").await;
+        verify(&t, &rig, loja, "gemea.test").await;
+        rig.dns.set("www.gemea.test", DnsRecord::A(LOCALHOST.parse().unwrap()));
+
+        let (status, body, www) = fetch(&root, "www.gemea.test", t.edge.https_addr)
+            .await
+            .unwrap_or_else(|e| panic!("{e:?}\n{}", rig.pebble.log()));
+        assert_eq!((status, body.as_str()), (200, "<h1>Loja gêmea</h1>"));
+        let (status, _, bare) = fetch(&root, "gemea.test", t.edge.https_addr).await.unwrap();
+        assert_eq!(status, 200);
+        assert_ne!(www, bare, "one certificate per name");
+        assert_eq!(orders(&t).await, 2);
+        assert!(t.db.store.certificate("www.gemea.test").await.unwrap().is_some());
+
+        // A www name whose bare twin is nobody's verified domain is refused, never ordered.
+        rig.dns.set("www.alheio.test", DnsRecord::A(LOCALHOST.parse().unwrap()));
+        assert!(fetch(&root, "www.alheio.test", t.edge.https_addr).await.is_err());
+        assert_eq!(orders(&t).await, 2);
+    }
+}
+
+dual_test! {
     async fn two_edges_sharing_a_database_order_a_domain_once(db: TestDb) {
         let mut rig = Rig::new();
         let t = TestEdge::start_with(db, None, |s| rig.tweak(s)).await;

@@ -71,6 +71,18 @@ impl Store {
             .bind(domain).fetch_optional(p).await.map_err(map_err))
     }
 
+    /// The project that answers for `name`: its verified custom domain, or that domain's
+    /// `www.` twin (a site answers for both, so both may get a certificate).
+    pub async fn verified_project_for_host(&self, name: &str) -> Result<Option<i64>> {
+        match self.verified_project_for(name).await? {
+            Some(p) => Ok(Some(p)),
+            None => {
+                self.verified_project_for(&crate::domain::www_twin(name))
+                    .await
+            }
+        }
+    }
+
     /// Takes the ordering lease for `domain` until `lease_until`, if nobody else holds it, no
     /// back-off is running, and the name has no certificate outside its renewal window
     /// (`renew_before`: a certificate expiring after it is left alone). Returns whether this
