@@ -1,0 +1,205 @@
+#!/usr/bin/env bash
+# Validates the deployment files under infra/ as far as a Debian machine without Docker or
+# Kubernetes can:
+#   - every YAML file parses (all documents) and passes yamllint (relaxed rules); every JSON
+#     file parses;
+#   - promtool check config (prometheus.yml with its rule file) and promtool check rules;
+#   - the systemd units: required keys, and `systemd-analyze verify` when systemd-analyze exists
+#     (on copies whose ExecStart binaries are replaced by /bin/true, since the Vitrine binaries
+#     are not installed here);
+#   - the load balancer's nginx.conf with `nginx -t` (edge hostnames mapped to 127.0.0.1),
+#     when nginx is installed;
+#   - every metric name in the Grafana dashboard and the alert rules is one the code registers
+#     (edge/src/metrics.rs, control-plane/src/metrics.rs, shared/src/latency.rs, with the
+#     Registry::with_prefix prefix and the suffixes Prometheus gives each type: counters
+#     `_total`, histograms `_bucket`/`_sum`/`_count`);
+#   - every VITRINE_* variable named in infra/ or docs/fleet.md is a real setting (a name in
+#     shared/src/config.rs SETTINGS_HELP, or VITRINE_CONFIG).
+# Installs promtool (package prometheus), yamllint and nginx's stream module with apt-get when
+# missing. Not checked here: building the images, `docker compose config`, applying the
+# Kubernetes manifests. Exits non-zero on any problem.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+ROOT=$PWD
+fail=0
+problem() { echo "FAIL: $*"; fail=1; }
+ok() { echo "ok:   $*"; }
+
+need_apt=()
+command -v promtool >/dev/null || need_apt+=(prometheus)
+command -v yamllint >/dev/null || need_apt+=(yamllint)
+if command -v nginx >/dev/null && [ ! -e /usr/lib/nginx/modules/ngx_stream_module.so ] \
+    && ! nginx -V 2>&1 | grep -q -- '--with-stream '; then
+    need_apt+=(libnginx-mod-stream)
+fi
+if [ ${#need_apt[@]} -gt 0 ]; then
+    echo "installing: ${need_apt[*]}"
+    if [ "$(id -u)" = 0 ]; then SUDO=; else SUDO=sudo; fi
+    $SUDO apt-get update -qq >/dev/null 2>&1
+    DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends \
+        "${need_apt[@]}" >/dev/null 2>&1 || problem "apt-get install ${need_apt[*]}"
+fi
+
+# ---- YAML and JSON ---------------------------------------------------------------------
+mapfile -t yamls < <(find infra -type f \( -name '*.yaml' -o -name '*.yml' \) | sort)
+mapfile -t jsons < <(find infra -type f -name '*.json' | sort)
+for f in "${yamls[@]}"; do
+    if out=$(python3 -c 'import sys, yaml; list(yaml.safe_load_all(open(sys.argv[1])))' "$f" 2>&1); then
+        ok "YAML parses: $f"
+    else
+        problem "YAML does not parse: $f: $out"
+    fi
+done
+if command -v yamllint >/dev/null; then
+    if yamllint -f parsable -d '{extends: relaxed, rules: {line-length: {max: 140}}}' "${yamls[@]}" \
+        | grep ':\s*\[error\]'; then
+        problem "yamllint errors (above)"
+    else
+        ok "yamllint (relaxed, errors only): ${#yamls[@]} files"
+    fi
+else
+    problem "yamllint not available"
+fi
+for f in "${jsons[@]}"; do
+    if python3 -m json.tool "$f" >/dev/null 2>&1; then ok "JSON parses: $f"; else problem "JSON does not parse: $f"; fi
+done
+
+# ---- Prometheus --------------------------------------------------------------------------
+if command -v promtool >/dev/null; then
+    promtool check config infra/prometheus/prometheus.yml || problem "promtool check config"
+    promtool check rules infra/prometheus/alerts.yml || problem "promtool check rules"
+else
+    problem "promtool not available"
+fi
+
+# ---- systemd units ---------------------------------------------------------------------
+for u in infra/systemd/*.service; do
+    for key in '^\[Unit\]' '^\[Service\]' '^\[Install\]' '^Description=' '^ExecStart=' '^User=' \
+        '^KillSignal=SIGTERM' '^TimeoutStopSec=' '^Restart=' '^WantedBy='; do
+        grep -q "$key" "$u" || problem "$u lacks $key"
+    done
+    # Graceful shutdown: the edge drains for up to 10 s, so the stop timeout must exceed it.
+    t=$(sed -n 's/^TimeoutStopSec=\([0-9]*\)$/\1/p' "$u")
+    [ -n "$t" ] && [ "$t" -gt 10 ] || problem "$u: TimeoutStopSec must be a number of seconds > 10"
+    grep -q 'ExecStartPre=.* migrate$' "$u" || problem "$u: no migrate ExecStartPre"
+done
+ok "systemd units have their required keys"
+if command -v systemd-analyze >/dev/null; then
+    tmp=$(mktemp -d)
+    for u in infra/systemd/*.service; do
+        sed -e 's|/usr/local/bin/vitrine-[a-z]*|/bin/true|' "$u" > "$tmp/$(basename "$u")"
+    done
+    if out=$(systemd-analyze verify "$tmp"/*.service 2>&1) && [ -z "$out" ]; then
+        ok "systemd-analyze verify (binaries stubbed with /bin/true)"
+    else
+        problem "systemd-analyze verify: $out"
+    fi
+    rm -rf "$tmp"
+else
+    echo "note: systemd-analyze is not installed; only the key checks above ran on the units"
+fi
+
+# ---- load balancer -------------------------------------------------------------------------
+if command -v nginx >/dev/null; then
+    tmp=$(mktemp -d)
+    mod=
+    [ -e /usr/lib/nginx/modules/ngx_stream_module.so ] && mod='load_module /usr/lib/nginx/modules/ngx_stream_module.so;'
+    { echo "$mod"; sed -e 's/edge-[ab]:/127.0.0.1:/' infra/lb/nginx.conf; } > "$tmp/nginx.conf"
+    if out=$(nginx -t -p "$tmp" -c "$tmp/nginx.conf" -g "pid $tmp/nginx.pid; error_log stderr;" 2>&1); then
+        ok "nginx -t infra/lb/nginx.conf (edge names mapped to 127.0.0.1)"
+    else
+        problem "nginx -t infra/lb/nginx.conf: $out"
+    fi
+    rm -rf "$tmp"
+else
+    echo "note: nginx is not installed; infra/lb/nginx.conf was not checked with nginx -t"
+fi
+
+# ---- metric names and settings ---------------------------------------------------------------
+python3 - "$ROOT" <<'EOF' || fail=1
+import json, re, sys, pathlib
+root = pathlib.Path(sys.argv[1])
+bad = False
+
+# Registered metrics: name -> kind, with each file's Registry::with_prefix.
+known = {}
+for rel in ["edge/src/metrics.rs", "control-plane/src/metrics.rs", "shared/src/latency.rs"]:
+    src = (root / rel).read_text()
+    prefixes = re.findall(r'Registry::with_prefix\("([a-z0-9_]+)"\)', src)
+    prefix = prefixes[0] + "_" if prefixes else ""
+    for name, arg in re.findall(r'register\(\s*"([a-z0-9_]+)",\s*"[^"]*",\s*([A-Za-z_][A-Za-z0-9_.:()]*)', src):
+        ident = arg.split(".")[0]
+        decl = re.search(r'let\s+(?:mut\s+)?' + re.escape(ident) + r'\s*=\s*([^;]*);', src)
+        text = decl.group(1) if decl else ""
+        if "Latency" in text:
+            kind = "histogram"
+        elif "Counter" in text:
+            kind = "counter"
+        elif "Gauge" in text:
+            kind = "gauge"
+        else:
+            print(f"FAIL: cannot tell the type of {name} in {rel}")
+            bad = True
+            continue
+        known[prefix + name] = kind
+allowed = set()
+for name, kind in known.items():
+    if kind == "counter":
+        allowed.add(name + "_total")
+    elif kind == "histogram":
+        allowed.update(name + s for s in ("_bucket", "_sum", "_count"))
+    else:
+        allowed.add(name)
+print(f"ok:   {len(known)} metrics registered in the code: " + ", ".join(sorted(known)))
+
+pattern = re.compile(r'\b(vitrine_(?:edge|control)_[a-z0-9_]+)')
+exprs = {}
+dash = json.loads((root / "infra/grafana/vitrine-fleet.json").read_text())
+def walk(node):
+    if isinstance(node, dict):
+        for k, v in node.items():
+            if k in ("expr", "query", "definition") and isinstance(v, str):
+                yield v
+            else:
+                yield from walk(v)
+    elif isinstance(node, list):
+        for v in node:
+            yield from walk(v)
+exprs["infra/grafana/vitrine-fleet.json"] = list(walk(dash))
+import yaml
+rules = yaml.safe_load((root / "infra/prometheus/alerts.yml").read_text())
+exprs["infra/prometheus/alerts.yml"] = [r["expr"] for g in rules["groups"] for r in g["rules"]]
+for f, items in exprs.items():
+    used = sorted({m for e in items for m in pattern.findall(e)})
+    missing = [m for m in used if m not in allowed]
+    for m in missing:
+        print(f"FAIL: {f} uses {m}, which the code does not export")
+        bad = True
+    if not missing:
+        print(f"ok:   {f}: {len(used)} metric names, all exported by the code")
+
+# Settings: SETTINGS_HELP names (+ VITRINE_CONFIG, the --config flag's variable).
+cfg = (root / "shared/src/config.rs").read_text()
+block = cfg[cfg.index("pub const SETTINGS_HELP"):]
+block = block[:block.index("\n];")]
+settings = set(re.findall(r'\(\s*"([A-Z0-9_]+)",', block)) | {"CONFIG"}
+files = [p for p in (root / "infra").rglob("*") if p.is_file()] + [root / "docs/fleet.md"]
+for p in files:
+    if not p.exists():
+        print(f"FAIL: {p.relative_to(root)} is missing")
+        bad = True
+        continue
+    text = p.read_text(errors="replace")
+    for var in sorted(set(re.findall(r'\bVITRINE_([A-Z0-9_]+)\b', text))):
+        if var not in settings:
+            print(f"FAIL: {p.relative_to(root)} names VITRINE_{var}, which is not a setting")
+            bad = True
+print(f"ok:   VITRINE_* names checked in {len(files)} files against {len(settings)} settings")
+sys.exit(1 if bad else 0)
+EOF
+
+if [ "$fail" -ne 0 ]; then
+    echo "infra/check.sh: problems found"
+    exit 1
+fi
+echo "infra/check.sh: all checks passed"

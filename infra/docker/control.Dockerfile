@@ -1,0 +1,53 @@
+# vitrine-control: the control plane (API under /api and /erp, and the dashboard).
+# Build from the repository root:
+#   docker build -f infra/docker/control.Dockerfile -t vitrine-control .
+# Not built on the machine these files were written on (no Docker there); see docs/fleet.md.
+
+# ---- dashboard ---------------------------------------------------------------------------
+FROM node:22-bookworm AS dashboard
+WORKDIR /src/dashboard
+COPY dashboard/package.json dashboard/package-lock.json ./
+# npm ci when the lockfile matches package.json, npm install otherwise.
+RUN npm ci || npm install
+COPY dashboard/ ./
+RUN npm run build
+
+# ---- build -------------------------------------------------------------------------------
+FROM rust:1-bookworm AS build
+WORKDIR /src
+# rust-toolchain.toml pins the toolchain; rustup in the image installs it on first use.
+COPY . .
+RUN --mount=type=cache,target=/usr/local/cargo/registry \
+    --mount=type=cache,target=/src/target \
+    cargo build --release --locked -p vitrine-control-plane --bin vitrine-control \
+ && install -D -m 0755 target/release/vitrine-control /out/vitrine-control
+
+# ---- runtime -----------------------------------------------------------------------------
+FROM debian:bookworm-slim
+# Block and template thumbnails need headless Chromium; to have them, add `chromium` (and
+# `fonts-dejavu-core`) to the apt-get line below (about 300 MB more). Without it the control
+# plane runs and logs that screenshots are unavailable.
+RUN apt-get update \
+ && apt-get install -y --no-install-recommends ca-certificates curl \
+ && rm -rf /var/lib/apt/lists/* \
+ && groupadd --system --gid 10001 vitrine \
+ && useradd --system --uid 10001 --gid vitrine --home-dir /var/lib/vitrine --shell /usr/sbin/nologin vitrine \
+ && install -d -o vitrine -g vitrine /var/lib/vitrine
+# Migrations are compiled into the binary (sqlx::migrate!): `vitrine-control migrate` needs no files.
+COPY --from=build /out/vitrine-control /usr/local/bin/vitrine-control
+COPY --from=dashboard /src/dashboard/dist /usr/share/vitrine/dashboard
+
+ENV VITRINE_DASHBOARD_DIR=/usr/share/vitrine/dashboard \
+    VITRINE_DATA_DIR=/var/lib/vitrine \
+    VITRINE_CONTROL_LISTEN=0.0.0.0:8000 \
+    VITRINE_CONTROL_ADMIN_LISTEN=0.0.0.0:9091 \
+    VITRINE_LOG_FORMAT=json
+USER vitrine
+WORKDIR /var/lib/vitrine
+EXPOSE 8000 9091
+# SIGTERM: stop accepting, finish in-flight requests, exit.
+STOPSIGNAL SIGTERM
+HEALTHCHECK --interval=10s --timeout=3s --start-period=20s --retries=3 \
+    CMD curl -fsS http://127.0.0.1:9091/healthz || exit 1
+ENTRYPOINT ["/usr/local/bin/vitrine-control"]
+CMD ["serve"]
