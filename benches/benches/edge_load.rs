@@ -16,158 +16,12 @@
 //! Run: `cargo bench -p vitrine-benches --bench edge_load` (needs `nginx` and `wrk` on PATH:
 //! `apt-get install nginx-light wrk`). `EDGE_LOAD_SECS` sets the duration (default 10).
 
-use std::{io::Write, net::SocketAddr, path::Path, process::Command};
-
-use serde_json::{Value, json};
-use vitrine_benches::{Nginx, free_port};
+use vitrine_benches::{Nginx, free_port, random_host_script, register, seed_site, settings, wrk};
 use vitrine_control::startup::Application;
 use vitrine_edge::Edge;
-use vitrine_shared::{
-    Settings,
-    testing::{Backend, TestDb},
-};
+use vitrine_shared::testing::{Backend, TestDb};
 
 const SITES: usize = 1000;
-
-#[derive(Debug, Clone, Copy)]
-struct Load {
-    rps: f64,
-    p99_ms: f64,
-}
-
-fn page_block(i: usize) -> Value {
-    // ~15 KB of ordinary page HTML.
-    let mut html = format!(
-        "<header><h1>Site {i}</h1><nav><a href=\"/\">Início</a> <a href=\"/blog/ola\">Blog</a></nav></header><main>"
-    );
-    let mut n = 0;
-    while html.len() < 15_000 {
-        html.push_str(&format!(
-            "<section><h2>Seção {n}</h2><p>Lorem ipsum dolor sit amet, consectetur adipiscing elit, sed do eiusmod tempor incididunt ut labore et dolore magna aliqua. Ut enim ad minim veniam, quis nostrud exercitation ullamco laboris nisi ut aliquip ex ea commodo consequat.</p></section>"
-        ));
-        n += 1;
-    }
-    html.push_str("</main>");
-    json!([{ "uid": "conteudo", "name": "Conteúdo", "template": html, "css": "main{max-width:60rem;margin:auto}", "js": "" }])
-}
-
-async fn seed_site(client: &reqwest::Client, base: &str, i: usize) {
-    let p: Value = client
-        .post(format!("{base}/api/projects"))
-        .json(&json!({"name": format!("site{i}")}))
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
-    let project = p["id"].as_i64().unwrap();
-    let home = p["pages"][0]["id"].as_i64().expect("home page");
-    let res = client
-        .post(format!("{base}/api/page/{home}"))
-        .json(&json!({"blocks": page_block(i)}))
-        .send()
-        .await
-        .unwrap();
-    assert!(
-        res.status().is_success(),
-        "page update: {}",
-        res.text().await.unwrap()
-    );
-    let t: Value = client
-        .post(format!("{base}/api/tables"))
-        .json(&json!({"project_id": project, "name": "Posts", "slug": "posts", "meta": {"plural": "Posts", "singular": "Post"}}))
-        .send().await.unwrap().json().await.unwrap();
-    let table = t["id"].as_i64().unwrap();
-    let f: Value = client
-        .post(format!("{base}/api/fields"))
-        .json(&json!({"table_id": table, "name": "Corpo", "type": "wysiwyg"}))
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
-    let field = f["id"].as_i64().unwrap();
-    let body = format!("<p>{}</p>", "Texto do post. ".repeat(900));
-    let res = client
-        .post(format!("{base}/api/posts"))
-        .json(&json!({"table_id": table, "name": "Olá", "slug": "ola", "fields": [{"field_id": field, "value": body}]}))
-        .send().await.unwrap();
-    assert!(
-        res.status().is_success(),
-        "post: {}",
-        res.text().await.unwrap()
-    );
-    let pg: Value = client
-        .post(format!("{base}/api/pages"))
-        .json(&json!({"project_id": project, "name": "Blog"}))
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
-    let page = pg["id"].as_i64().unwrap();
-    let res = client
-        .post(format!("{base}/api/page/{page}"))
-        .json(&json!({"slug": "blog", "table_id": table, "blocks": [{
-            "uid": "post", "name": "Post",
-            "template": "<article><h1>{{ post.name }}</h1><time>{{ post.date }}</time>{{ post.fields.corpo }}</article>",
-            "css": "article{max-width:40rem}", "js": ""}]}))
-        .send().await.unwrap();
-    assert!(
-        res.status().is_success(),
-        "collection page: {}",
-        res.text().await.unwrap()
-    );
-    let res = client
-        .post(format!("{base}/api/publish_v2/{project}"))
-        .json(&json!({"project_id": project}))
-        .send()
-        .await
-        .unwrap();
-    assert!(
-        res.status().is_success(),
-        "publish: {}",
-        res.text().await.unwrap()
-    );
-}
-
-fn wrk(addr: SocketAddr, path: &str, secs: u64, script: &Path) -> Load {
-    let out = Command::new("wrk")
-        .args(["-t2", "-c64", &format!("-d{secs}s"), "--latency", "-s"])
-        .arg(script)
-        .arg(format!("http://{addr}{path}"))
-        .output()
-        .expect("wrk must be installed (apt-get install wrk)");
-    let text = String::from_utf8_lossy(&out.stdout).to_string();
-    assert!(out.status.success(), "wrk failed: {text}");
-    assert!(!text.contains("Non-2xx"), "errors under load:\n{text}");
-    let rps = text
-        .lines()
-        .find_map(|l| l.strip_prefix("Requests/sec:"))
-        .and_then(|v| v.trim().parse::<f64>().ok())
-        .unwrap_or_else(|| panic!("no Requests/sec in:\n{text}"));
-    let p99 = text
-        .lines()
-        .find_map(|l| l.trim().strip_prefix("99%"))
-        .map(|v| parse_latency(v.trim()))
-        .unwrap_or_else(|| panic!("no 99% latency in:\n{text}"));
-    Load { rps, p99_ms: p99 }
-}
-
-fn parse_latency(v: &str) -> f64 {
-    let (num, unit) = v.split_at(v.find(|c: char| c.is_ascii_alphabetic()).unwrap_or(v.len()));
-    let n: f64 = num.trim().parse().unwrap_or(f64::NAN);
-    match unit {
-        "us" => n / 1000.0,
-        "ms" => n,
-        "s" => n * 1000.0,
-        "m" => n * 60_000.0,
-        _ => f64::NAN,
-    }
-}
 
 #[tokio::main(flavor = "multi_thread", worker_threads = 2)]
 async fn main() {
@@ -180,30 +34,10 @@ async fn main() {
         .unwrap_or(10);
     let db = TestDb::new(Backend::Sqlite).await;
     let dir = tempfile::tempdir().unwrap();
-    let settings = Settings {
-        database_url: Some(vitrine_shared::secret::Secret::new(db.url.clone())),
-        data_dir: dir.path().join("data"),
-        control_listen: "127.0.0.1:0".into(),
-        control_admin_listen: "127.0.0.1:0".into(),
-        edge_http_listen: "127.0.0.1:0".into(),
-        edge_https_listen: "127.0.0.1:0".into(),
-        edge_admin_listen: "127.0.0.1:0".into(),
-        platform_domain: "localhost".into(),
-        ..Settings::default()
-    };
+    let settings = settings(&db.url, dir.path().join("data"));
     let app = Application::build(settings.clone()).await.unwrap();
     let base = format!("http://{}", app.addr());
-    let client = reqwest::Client::builder()
-        .cookie_store(true)
-        .build()
-        .unwrap();
-    let res = client
-        .post(format!("{base}/api/register"))
-        .json(&json!({"name": "Load", "email": "load@example.com", "password": "load-password"}))
-        .send()
-        .await
-        .unwrap();
-    assert!(res.status().is_success());
+    let client = register(&base).await;
     println!("edge load: seeding and publishing {SITES} sites…");
     for i in 0..SITES {
         seed_site(&client, &base, i).await;
@@ -258,15 +92,7 @@ async fn main() {
         .unwrap();
     assert_eq!(probe.status(), 200, "nginx serves the copied sites");
 
-    let script = dir.path().join("random-host.lua");
-    let mut f = std::fs::File::create(&script).unwrap();
-    writeln!(
-        f,
-        "math.randomseed(os.time())\nrequest = function()\n  wrk.headers[\"Host\"] = \"site\" .. math.random(0, {}) .. \".localhost\"\n  return wrk.format(nil)\nend",
-        SITES - 1
-    )
-    .unwrap();
-    drop(f);
+    let script = random_host_script(dir.path(), SITES);
 
     // Warm both, then measure; wrk runs in its own process, so it blocks only this thread.
     let warm = secs.clamp(1, 3);

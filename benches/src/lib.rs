@@ -1,12 +1,18 @@
-//! Benchmarks live in `benches/`; see README.md. This library holds what the load comparisons
-//! share: a free port, and nginx as the reference server started from a configuration text.
+//! Benchmarks live in `benches/`; see README.md. This library holds what the load benches
+//! share: a free port, nginx as the reference server started from a configuration text, the
+//! settings of a bench stack, the 1,000 seeded sites (built and published through the control
+//! plane's HTTP API) and wrk with a random-`Host` script.
 
 use std::{
+    io::Write,
     net::SocketAddr,
-    path::Path,
+    path::{Path, PathBuf},
     process::{Child, Command, Stdio},
     time::{Duration, Instant},
 };
+
+use serde_json::{Value, json};
+use vitrine_shared::Settings;
 
 /// A loopback port nobody listens on right now.
 pub fn free_port() -> u16 {
@@ -52,4 +58,199 @@ impl Drop for Nginx {
         let _ = self.child.kill();
         let _ = self.child.wait();
     }
+}
+
+/// What one wrk run measured.
+#[derive(Debug, Clone, Copy)]
+pub struct Load {
+    pub rps: f64,
+    pub p99_ms: f64,
+}
+
+/// The one block of site `i`'s home page: ~15 KB of ordinary page HTML.
+pub fn page_block(i: usize) -> Value {
+    let mut html = format!(
+        "<header><h1>Site {i}</h1><nav><a href=\"/\">Início</a> <a href=\"/blog/ola\">Blog</a></nav></header><main>"
+    );
+    let mut n = 0;
+    while html.len() < 15_000 {
+        html.push_str(&format!(
+            "<section><h2>Seção {n}</h2><p>Lorem ipsum dolor sit amet, consectetur adipiscing elit, sed do eiusmod tempor incididunt ut labore et dolore magna aliqua. Ut enim ad minim veniam, quis nostrud exercitation ullamco laboris nisi ut aliquip ex ea commodo consequat.</p></section>"
+        ));
+        n += 1;
+    }
+    html.push_str("</main>");
+    json!([{ "uid": "conteudo", "name": "Conteúdo", "template": html, "css": "main{max-width:60rem;margin:auto}", "js": "" }])
+}
+
+/// Builds site `i` (`site{i}.localhost`) through the API as `client` (signed in) and publishes
+/// it: a ~15 KB home page and a collection page (`/blog/ola`) bound to a one-post collection.
+/// Returns the project's id and its home page's id.
+pub async fn seed_site(client: &reqwest::Client, base: &str, i: usize) -> (i64, i64) {
+    let p: Value = client
+        .post(format!("{base}/api/projects"))
+        .json(&json!({"name": format!("site{i}")}))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    let project = p["id"].as_i64().unwrap();
+    let home = p["pages"][0]["id"].as_i64().expect("home page");
+    let res = client
+        .post(format!("{base}/api/page/{home}"))
+        .json(&json!({"blocks": page_block(i)}))
+        .send()
+        .await
+        .unwrap();
+    assert!(
+        res.status().is_success(),
+        "page update: {}",
+        res.text().await.unwrap()
+    );
+    let t: Value = client
+        .post(format!("{base}/api/tables"))
+        .json(&json!({"project_id": project, "name": "Posts", "slug": "posts", "meta": {"plural": "Posts", "singular": "Post"}}))
+        .send().await.unwrap().json().await.unwrap();
+    let table = t["id"].as_i64().unwrap();
+    let f: Value = client
+        .post(format!("{base}/api/fields"))
+        .json(&json!({"table_id": table, "name": "Corpo", "type": "wysiwyg"}))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    let field = f["id"].as_i64().unwrap();
+    let body = format!("<p>{}</p>", "Texto do post. ".repeat(900));
+    let res = client
+        .post(format!("{base}/api/posts"))
+        .json(&json!({"table_id": table, "name": "Olá", "slug": "ola", "fields": [{"field_id": field, "value": body}]}))
+        .send().await.unwrap();
+    assert!(
+        res.status().is_success(),
+        "post: {}",
+        res.text().await.unwrap()
+    );
+    let pg: Value = client
+        .post(format!("{base}/api/pages"))
+        .json(&json!({"project_id": project, "name": "Blog"}))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    let page = pg["id"].as_i64().unwrap();
+    let res = client
+        .post(format!("{base}/api/page/{page}"))
+        .json(&json!({"slug": "blog", "table_id": table, "blocks": [{
+            "uid": "post", "name": "Post",
+            "template": "<article><h1>{{ post.name }}</h1><time>{{ post.date }}</time>{{ post.fields.corpo }}</article>",
+            "css": "article{max-width:40rem}", "js": ""}]}))
+        .send().await.unwrap();
+    assert!(
+        res.status().is_success(),
+        "collection page: {}",
+        res.text().await.unwrap()
+    );
+    let res = client
+        .post(format!("{base}/api/publish_v2/{project}"))
+        .json(&json!({"project_id": project}))
+        .send()
+        .await
+        .unwrap();
+    assert!(
+        res.status().is_success(),
+        "publish: {}",
+        res.text().await.unwrap()
+    );
+    (project, home)
+}
+
+/// `wrk -t2 -c64 -d{secs}s --latency -s {script}` against `http://{addr}{path}`; panics on a
+/// failed run or any non-2xx/3xx answer.
+pub fn wrk(addr: SocketAddr, path: &str, secs: u64, script: &Path) -> Load {
+    let out = Command::new("wrk")
+        .args(["-t2", "-c64", &format!("-d{secs}s"), "--latency", "-s"])
+        .arg(script)
+        .arg(format!("http://{addr}{path}"))
+        .output()
+        .expect("wrk must be installed (apt-get install wrk)");
+    let text = String::from_utf8_lossy(&out.stdout).to_string();
+    assert!(out.status.success(), "wrk failed: {text}");
+    assert!(!text.contains("Non-2xx"), "errors under load:\n{text}");
+    let rps = text
+        .lines()
+        .find_map(|l| l.strip_prefix("Requests/sec:"))
+        .and_then(|v| v.trim().parse::<f64>().ok())
+        .unwrap_or_else(|| panic!("no Requests/sec in:\n{text}"));
+    let p99 = text
+        .lines()
+        .find_map(|l| l.trim().strip_prefix("99%"))
+        .map(|v| parse_latency(v.trim()))
+        .unwrap_or_else(|| panic!("no 99% latency in:\n{text}"));
+    Load { rps, p99_ms: p99 }
+}
+
+/// wrk's latency figure (`812.00us`, `2.43ms`, `1.2s`) in milliseconds.
+pub fn parse_latency(v: &str) -> f64 {
+    let (num, unit) = v.split_at(v.find(|c: char| c.is_ascii_alphabetic()).unwrap_or(v.len()));
+    let n: f64 = num.trim().parse().unwrap_or(f64::NAN);
+    match unit {
+        "us" => n / 1000.0,
+        "ms" => n,
+        "s" => n * 1000.0,
+        "m" => n * 60_000.0,
+        _ => f64::NAN,
+    }
+}
+
+/// The settings of a bench stack: `database_url`, everything under `data_dir` (the local object
+/// store included), every listener on a free loopback port, sites at `{slug}.localhost`.
+pub fn settings(database_url: &str, data_dir: PathBuf) -> Settings {
+    Settings {
+        database_url: Some(vitrine_shared::secret::Secret::new(
+            database_url.to_string(),
+        )),
+        data_dir,
+        control_listen: "127.0.0.1:0".into(),
+        control_admin_listen: "127.0.0.1:0".into(),
+        edge_http_listen: "127.0.0.1:0".into(),
+        edge_https_listen: "127.0.0.1:0".into(),
+        edge_admin_listen: "127.0.0.1:0".into(),
+        platform_domain: "localhost".into(),
+        ..Settings::default()
+    }
+}
+
+/// Registers the bench's owner at the control plane `base`; the returned client is signed in.
+pub async fn register(base: &str) -> reqwest::Client {
+    let client = reqwest::Client::builder()
+        .cookie_store(true)
+        .build()
+        .unwrap();
+    let res = client
+        .post(format!("{base}/api/register"))
+        .json(&json!({"name": "Load", "email": "load@example.com", "password": "load-password"}))
+        .send()
+        .await
+        .unwrap();
+    assert!(res.status().is_success());
+    client
+}
+
+/// A wrk Lua script in `dir` that sends each request with a random `Host: site{0..sites}.localhost`.
+pub fn random_host_script(dir: &Path, sites: usize) -> PathBuf {
+    let script = dir.join("random-host.lua");
+    let mut f = std::fs::File::create(&script).unwrap();
+    writeln!(
+        f,
+        "math.randomseed(os.time())\nrequest = function()\n  wrk.headers[\"Host\"] = \"site\" .. math.random(0, {}) .. \".localhost\"\n  return wrk.format(nil)\nend",
+        sites - 1
+    )
+    .unwrap();
+    script
 }
