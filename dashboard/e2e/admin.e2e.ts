@@ -149,4 +149,35 @@ describe('administrator screens', () => {
     await expect.poll(() => page.textContent(byTestId('block-search-results'))).toContain('Hero com captura de e-mail');
     expect(await page.textContent(byTestId('block-search-results'))).not.toContain('Hero centralizado');
   });
+
+  it('shows the edge fleet on /erp/edges and follows the node\'s traffic as it refreshes', async () => {
+    interface Edges {
+      stale_after_seconds: number;
+      nodes: { id: string; stale: boolean; requests: number; region: string }[];
+    }
+    const before = await getJson<Edges>(admin, '/api/edges');
+    const node = before.nodes.find((n) => n.id === 'edge-e2e');
+    expect(node, JSON.stringify(before)).toBeDefined();
+    expect(node?.stale).toBe(false);
+    // Owners are kept out of the data.
+    expect((await owner.request.get(`${baseURL}/api/edges`)).status()).toBe(403);
+
+    await page.goto('/erp/edges');
+    const row = byTestId('edge-ops-row-edge-e2e');
+    await page.waitForSelector(row);
+    expect(await page.getAttribute(row, 'data-stale')).toBe('false');
+    expect(await page.textContent(`${row} ${byTestId('edge-ops-region')}`)).toBe('local');
+    const shown = async () => Number((await page.textContent(`${row} ${byTestId('edge-ops-requests')}`))?.replace(/\D/g, ''));
+    const first = await shown();
+
+    // Visitors reach the edge; the next heartbeats and the screen's refresh show them.
+    const edgeURL = inject('edgeURL');
+    for (let i = 0; i < 25; i++) {
+      await admin.request.get(`${edgeURL}/`, { headers: { host: `nada-${i}.${inject('platformDomain')}` } });
+    }
+    await expect.poll(shown, { timeout: 15_000 }).toBeGreaterThanOrEqual(first + 25);
+    await page.click(`${row} ${byTestId('edge-ops-select')}`);
+    await page.waitForSelector(byTestId('edge-ops-detail'));
+    expect(await page.textContent(byTestId('edge-ops-detail'))).toContain('edge-e2e');
+  });
 });
