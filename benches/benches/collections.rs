@@ -110,17 +110,7 @@ async fn run(backend: Backend, label: &'static str, csv: &str) -> Run {
     };
     let app = Application::build(settings).await.unwrap();
     let base = format!("http://{}", app.addr());
-    let client = reqwest::Client::builder()
-        .cookie_store(true)
-        .build()
-        .unwrap();
-    let res = client
-        .post(format!("{base}/api/register"))
-        .json(&json!({"name": "Bench", "email": "bench@example.com", "password": "bench-password"}))
-        .send()
-        .await
-        .unwrap();
-    assert!(res.status().is_success());
+    let client = vitrine_benches::register(&base).await;
     let project: Value = client
         .post(format!("{base}/api/projects"))
         .json(&json!({"name": "Bench"}))
