@@ -94,8 +94,10 @@ impl Reader {
             for change in &batch {
                 from = change.id;
                 if self.seen.insert(change.id) {
+                    // Certificates first: applying to the sites moves the hot routes' epoch,
+                    // after which nothing stale may be read.
+                    certs.apply(change).await;
                     sites.apply(change);
-                    certs.apply(change);
                     self.newest = Some(self.newest.unwrap_or(0).max(change.id));
                 }
             }

@@ -85,6 +85,7 @@ impl Heartbeat {
     /// The row as it stands now (advances the interval).
     pub async fn report(&mut self) -> EdgeNode {
         let now = Utc::now();
+        self.metrics.fold();
         let latency = self.metrics.latency.snapshot();
         let interval = latency.since(&self.last_latency);
         self.last_latency = latency;

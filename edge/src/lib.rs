@@ -7,6 +7,7 @@
 //!
 //! Modules, in the order a request meets them:
 //! - [`host`]: Host header → site key;
+//! - [`hot`]: each visitor thread's hot routes, answered before anything else;
 //! - [`sites`]: the in-memory caches (hosts, manifests, files, renders) and their invalidation;
 //! - [`visit`]: the request order (redirects, statics, assets, collection and live pages, 404);
 //! - [`serve`]: static responses (ETag/304, HEAD, Range, br/gzip) and the fixed pages;
@@ -20,7 +21,19 @@
 //!
 //! The visitor listeners are plain HTTP (`EDGE_HTTP_LISTEN`: HTTP/1.1, or HTTP/2 with prior
 //! knowledge) and HTTPS (`EDGE_HTTPS_LISTEN`: rustls, ALPN h2 and http/1.1), both through
-//! hyper-util's auto builder. Slow clients are cut off: a connection that sends nothing within
+//! hyper-util's auto builder.
+//!
+//! **Thread per core.** Visitors are served by `EDGE_WORKERS` threads (one per core by
+//! default), each running its own single-threaded tokio runtime with its own listening socket
+//! on each visitor address (`SO_REUSEPORT`), so the kernel spreads new connections over the
+//! threads and a connection, its requests and their wake-ups never leave one thread: no
+//! work-stealing queues, no cross-core wake-ups, and the caches' reference counts and locks
+//! are the only state the threads share. This is nginx's worker model; measured against
+//! tokio's work-stealing runtime on the same edge it is what `benches/edge-load.sh` shows.
+//! The first socket of each address is bound without `SO_REUSEPORT` (then given it), so an
+//! address another process holds is refused as in use rather than silently shared. The
+//! admin listener and the background services (change feed, spool replay, heartbeat,
+//! renewals, ACME orders) run on the runtime that built the edge. Slow clients are cut off: a connection that sends nothing within
 //! `EDGE_HEADER_TIMEOUT_MS` is closed, and hyper's own header-read timeout (same value) bounds
 //! an HTTP/1 request head that trickles in. A head larger than `EDGE_MAX_HEADER_BYTES` gets
 //! 431 from hyper (HTTP/1) or a refused stream (HTTP/2's header-list limit).
@@ -29,6 +42,7 @@ pub mod acme;
 pub mod feed;
 pub mod heartbeat;
 pub mod host;
+pub mod hot;
 pub mod live;
 pub mod metrics;
 pub mod serve;
@@ -39,11 +53,14 @@ pub mod visit;
 
 use std::{
     convert::Infallible,
-    net::{IpAddr, SocketAddr},
+    io,
+    net::{IpAddr, SocketAddr, ToSocketAddrs},
     sync::Arc,
+    thread,
     time::Duration,
 };
 
+use futures_util::future::Either;
 use hyper::{Request, StatusCode, body::Incoming, service::service_fn};
 use hyper_util::{
     rt::{TokioExecutor, TokioIo, TokioTimer},
@@ -60,6 +77,7 @@ pub use serve::NOT_FOUND_PAGE;
 
 use crate::{
     acme::Acme,
+    hot::HotRoutes,
     metrics::Metrics,
     serve::{NO_STORE, Resp, TEXT, respond},
     sites::Sites,
@@ -92,6 +110,8 @@ pub struct Edge {
     pub forms: Arc<Forms>,
     shutdown: watch::Sender<bool>,
     tasks: Vec<JoinHandle<()>>,
+    /// The visitor threads (see the module docs).
+    workers: Vec<thread::JoinHandle<()>>,
 }
 
 /// What a connection needs, shared by every connection of a listener.
@@ -101,6 +121,14 @@ struct Conn {
     builder: auto::Builder<TokioExecutor>,
     header_timeout: Duration,
     certs: Arc<Certs>,
+    /// The visitor thread's own state (visitor listeners only).
+    local: Option<Local>,
+}
+
+/// What a visitor thread keeps for itself: its hot routes and its counts.
+pub struct Local {
+    pub hot: HotRoutes,
+    pub counts: Arc<metrics::Shard>,
 }
 
 impl Edge {
@@ -119,11 +147,15 @@ impl Edge {
         store: Store,
         blobs: BlobStore,
     ) -> anyhow::Result<Edge> {
-        let http = TcpListener::bind(&settings.edge_http_listen).await?;
-        let https = TcpListener::bind(&settings.edge_https_listen).await?;
+        let workers = settings.edge_workers();
+        let http = bind_group(&settings.edge_http_listen, workers)?;
+        let https = bind_group(&settings.edge_https_listen, workers)?;
         let admin = TcpListener::bind(&settings.edge_admin_listen).await?;
-        let (http_addr, https_addr, admin_addr) =
-            (http.local_addr()?, https.local_addr()?, admin.local_addr()?);
+        let (http_addr, https_addr, admin_addr) = (
+            http[0].local_addr()?,
+            https[0].local_addr()?,
+            admin.local_addr()?,
+        );
         let metrics = Arc::new(Metrics::default());
         let acme = Acme::from_settings(settings, store.clone(), metrics.clone())?;
         let certs = Arc::new(Certs::new(
@@ -160,6 +192,7 @@ impl Edge {
             .max_header_list_size(
                 u32::try_from(settings.edge_max_header_bytes).unwrap_or(u32::MAX),
             );
+        let hot_ttl = Duration::from_millis(settings.edge_site_ttl_ms.max(1));
         let conn = |kind| {
             Arc::new(Conn {
                 kind,
@@ -167,12 +200,28 @@ impl Edge {
                 builder: builder.clone(),
                 header_timeout,
                 certs: certs.clone(),
+                local: (kind != Listener::Admin).then(|| Local {
+                    hot: HotRoutes::new(settings.edge_hot_cache_bytes, hot_ttl),
+                    counts: metrics.shard(),
+                }),
             })
         };
         let (shutdown, rx) = watch::channel(false);
+        let workers = http
+            .into_iter()
+            .zip(https)
+            .enumerate()
+            .map(|(i, (http, https))| {
+                // Each thread its own `Conn`s: their reference counts stay on its core.
+                let (plain, tls) = (conn(Listener::Visitors), conn(Listener::VisitorsTls));
+                let rx = rx.clone();
+                thread::Builder::new()
+                    // `edge:{http port}/{n}`, within the 15 bytes a thread name keeps.
+                    .name(format!("edge:{}/{i}", http_addr.port()))
+                    .spawn(move || visitor_thread(http, plain, https, tls, rx))
+            })
+            .collect::<io::Result<Vec<_>>>()?;
         let mut tasks = vec![
-            tokio::spawn(serve(http, conn(Listener::Visitors), rx.clone())),
-            tokio::spawn(serve(https, conn(Listener::VisitorsTls), rx.clone())),
             tokio::spawn(serve(admin, conn(Listener::Admin), rx.clone())),
             tokio::spawn(feed::run(
                 sites.clone(),
@@ -209,6 +258,7 @@ impl Edge {
             forms,
             shutdown,
             tasks,
+            workers,
         })
     }
 
@@ -216,10 +266,83 @@ impl Edge {
     /// once more, then returns.
     pub async fn stop(self) {
         let _ = self.shutdown.send(true);
+        let workers = self.workers;
+        let joined = tokio::task::spawn_blocking(move || {
+            for w in workers {
+                let _ = w.join();
+            }
+        });
+        let _ = joined.await;
         for t in self.tasks {
             let _ = t.await;
         }
     }
+}
+
+/// `n` listening sockets on one address (the first one's port when the address asks for port
+/// 0), all with `SO_REUSEPORT` so the kernel spreads connections over them. The first is bound
+/// before it gets `SO_REUSEPORT`: a port held by anyone else is refused, never shared.
+fn bind_group(addr: &str, n: usize) -> io::Result<Vec<std::net::TcpListener>> {
+    use socket2::{Domain, Socket, Type};
+    let target = addr.to_socket_addrs()?.next().ok_or_else(|| {
+        io::Error::new(
+            io::ErrorKind::InvalidInput,
+            format!("{addr}: no address to listen on"),
+        )
+    })?;
+    let socket = |addr: SocketAddr, reuse_first: bool| -> io::Result<std::net::TcpListener> {
+        let s = Socket::new(Domain::for_address(addr), Type::STREAM, None)?;
+        s.set_reuse_address(true)?;
+        if reuse_first {
+            s.set_reuse_port(true)?;
+        }
+        s.bind(&addr.into())
+            .map_err(|e| io::Error::new(e.kind(), format!("{addr}: {e}")))?;
+        s.set_reuse_port(true)?;
+        s.set_nonblocking(true)?;
+        s.listen(1024)?;
+        Ok(s.into())
+    };
+    let first = socket(target, false)?;
+    let bound = first.local_addr()?;
+    let mut all = vec![first];
+    for _ in 1..n.max(1) {
+        all.push(socket(bound, true)?);
+    }
+    Ok(all)
+}
+
+/// One visitor thread: its own current-thread runtime serving its sockets of both visitor
+/// listeners until the shutdown signal (see the module docs).
+fn visitor_thread(
+    http: std::net::TcpListener,
+    plain: Arc<Conn>,
+    https: std::net::TcpListener,
+    tls: Arc<Conn>,
+    shutdown: watch::Receiver<bool>,
+) {
+    let runtime = match tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+    {
+        Ok(rt) => rt,
+        Err(e) => {
+            tracing::error!(error = %e, "visitor thread: no runtime");
+            return;
+        }
+    };
+    runtime.block_on(async move {
+        let (http, https) = match (TcpListener::from_std(http), TcpListener::from_std(https)) {
+            (Ok(a), Ok(b)) => (a, b),
+            (Err(e), _) | (_, Err(e)) => {
+                tracing::error!(error = %e, "visitor thread: listener");
+                return;
+            }
+        };
+        let plain = tokio::spawn(serve(http, plain, shutdown.clone()));
+        let tls = tokio::spawn(serve(https, tls, shutdown));
+        let _ = tokio::join!(plain, tls);
+    });
 }
 
 async fn serve(listener: TcpListener, conn: Arc<Conn>, mut shutdown: watch::Receiver<bool>) {
@@ -262,9 +385,16 @@ async fn drive<IO>(
     IO: hyper::rt::Read + hyper::rt::Write + Unpin + Send + 'static,
 {
     let c = conn.clone();
-    let service = service_fn(move |req| {
-        let c = c.clone();
-        async move { Ok::<_, Infallible>(c.handle(req, peer).await) }
+    // A hot route is answered before any future exists; everything else runs boxed. The
+    // service future is moved into place for every request, so it stays small either way.
+    let service = service_fn(move |req| match c.hot(&req) {
+        Some(r) => Either::Left(std::future::ready(Ok::<_, Infallible>(r))),
+        None => {
+            let c = c.clone();
+            Either::Right(Box::pin(async move {
+                Ok::<_, Infallible>(c.handle(req, peer).await)
+            }))
+        }
     });
     let served = conn.builder.serve_connection(io, service).into_owned();
     let _ = watcher.watch(served).await;
@@ -303,24 +433,41 @@ impl Conn {
             .ok()
     }
 
+    async fn metrics(&self) -> Resp {
+        self.certs.settle().await;
+        let caches = self.visits.sites.cache_sizes().await;
+        let spooled = self.visits.forms.spooled().await;
+        self.visits.metrics.refresh(&caches, spooled);
+        respond(
+            StatusCode::OK,
+            "application/openmetrics-text; version=1.0.0; charset=utf-8",
+            NO_STORE,
+            self.visits.metrics.encode(),
+        )
+    }
+
+    /// The hot routes' answer, for the visitor listeners (see [`crate::hot`]).
+    fn hot(&self, req: &Request<Incoming>) -> Option<Resp> {
+        let local = self.local.as_ref()?;
+        match self.kind {
+            Listener::Visitors => self.visits.hot(local, req, false),
+            Listener::VisitorsTls => self.visits.hot(local, req, true),
+            Listener::Admin => None,
+        }
+    }
+
     async fn handle(&self, req: Request<Incoming>, peer: IpAddr) -> Resp {
         match (self.kind, req.uri().path()) {
             (_, "/healthz") => respond(StatusCode::OK, TEXT, NO_STORE, "ok"),
-            (Listener::Admin, "/metrics") => {
-                self.certs.settle().await;
-                let caches = self.visits.sites.cache_sizes().await;
-                let spooled = self.visits.forms.spooled().await;
-                self.visits.metrics.refresh(&caches, spooled);
-                respond(
-                    StatusCode::OK,
-                    "application/openmetrics-text; version=1.0.0; charset=utf-8",
-                    NO_STORE,
-                    self.visits.metrics.encode(),
-                )
-            }
+            (Listener::Admin, "/metrics") => self.metrics().await,
             (Listener::Admin, _) => respond(StatusCode::NOT_FOUND, TEXT, NO_STORE, "not found"),
-            (Listener::Visitors, _) => self.visits.handle(req, peer, false).await,
-            (Listener::VisitorsTls, _) => self.visits.handle(req, peer, true).await,
+            (kind, _) => match &self.local {
+                Some(local) => {
+                    let secure = kind == Listener::VisitorsTls;
+                    self.visits.handle(req, peer, secure, local).await
+                }
+                None => respond(StatusCode::NOT_FOUND, TEXT, NO_STORE, "not found"),
+            },
         }
     }
 }
@@ -331,4 +478,53 @@ pub(crate) fn xorshift(seed: &mut u64) {
     *seed ^= *seed << 13;
     *seed ^= *seed >> 7;
     *seed ^= *seed << 17;
+}
+
+#[cfg(test)]
+mod tests {
+    use std::io::{Read, Write};
+
+    use super::*;
+
+    #[test]
+    fn a_listener_group_shares_one_port_and_refuses_a_port_someone_holds() {
+        let group = bind_group("127.0.0.1:0", 3).unwrap();
+        assert_eq!(group.len(), 3);
+        let port = group[0].local_addr().unwrap().port();
+        assert!(group.iter().all(|l| l.local_addr().unwrap().port() == port));
+        // Connections spread over the group: each socket accepts some of 60.
+        let clients: Vec<_> = (0..60)
+            .map(|_| std::net::TcpStream::connect(("127.0.0.1", port)).unwrap())
+            .collect();
+        let mut accepted = vec![0; 3];
+        let deadline = std::time::Instant::now() + Duration::from_secs(5);
+        while accepted.iter().sum::<usize>() < clients.len() {
+            assert!(
+                std::time::Instant::now() < deadline,
+                "accepted {accepted:?}"
+            );
+            for (i, l) in group.iter().enumerate() {
+                while let Ok((mut s, _)) = l.accept() {
+                    s.set_nonblocking(false).unwrap();
+                    s.write_all(b"x").unwrap();
+                    accepted[i] += 1;
+                }
+            }
+        }
+        assert!(accepted.iter().all(|n| *n > 0), "{accepted:?}");
+        for mut c in clients {
+            let mut one = [0u8; 1];
+            c.read_exact(&mut one).unwrap();
+        }
+        // Anyone else on that port, this edge or another process, is refused.
+        let again = bind_group(&format!("127.0.0.1:{port}"), 2).unwrap_err();
+        assert_eq!(again.kind(), io::ErrorKind::AddrInUse, "{again}");
+        let plain = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+        let taken = plain.local_addr().unwrap().to_string();
+        assert_eq!(
+            bind_group(&taken, 1).unwrap_err().kind(),
+            io::ErrorKind::AddrInUse
+        );
+        assert!(bind_group("no such host name:1", 1).is_err());
+    }
 }

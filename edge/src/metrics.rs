@@ -3,11 +3,18 @@
 //! `prometheus-client` is the Prometheus project's own Rust client: typed counters and label
 //! sets, lock-free increments on the hot path, and the text exposition format without a global
 //! registry (each [`crate::Edge`] has its own, so tests in one process do not mix counts).
+//!
+//! **Per-thread counts.** What every visitor request counts (its status class and host kind,
+//! its latency, a hot-route hit) goes first to its visitor thread's [`Shard`]: counters that
+//! only that thread writes, so a request never takes a label map's lock, hashes a label set
+//! or writes a cache line another core writes too. [`Metrics::fold`] moves the shards' counts
+//! into the shared families; it runs before every export and every heartbeat, so whatever
+//! reads the metrics sees every request answered until then.
 
 use std::{
     collections::VecDeque,
     sync::{
-        Mutex,
+        Arc, Mutex,
         atomic::{AtomicI64, AtomicU64, Ordering},
     },
     time::Duration,
@@ -37,6 +44,9 @@ pub struct StatusLabels {
 #[derive(Clone, Copy, Debug, Hash, PartialEq, Eq, EncodeLabelValue)]
 #[allow(non_camel_case_types)]
 pub enum CacheName {
+    /// A visitor thread's hot routes ([`crate::hot`]); counted on hits only, since every
+    /// miss goes on to the other caches.
+    route,
     site,
     manifest,
     file,
@@ -85,6 +95,40 @@ pub struct Metrics {
     acme_events: Family<ResultLabels, Counter>,
     /// Certificates held in this node's memory.
     pub certificates_held: Gauge,
+    shards: Mutex<Vec<Arc<Shard>>>,
+}
+
+/// Status classes and host kinds, as [`Shard`] indexes them.
+const CLASSES: [&str; 5] = ["2xx", "3xx", "4xx", "5xx", "other"];
+const HOST_KINDS: [&str; 3] = ["platform", "custom", "none"];
+
+/// One visitor thread's counts (see the module docs).
+#[derive(Default)]
+pub struct Shard {
+    requests: [[AtomicU64; HOST_KINDS.len()]; CLASSES.len()],
+    latency: Latency,
+    route_hits: AtomicU64,
+}
+
+impl Shard {
+    /// Counts one visitor request. `host`: one of [`crate::visit::host_kind`]'s answers.
+    pub fn request(&self, status: u16, host: &'static str, elapsed: Duration) {
+        self.latency.observe(elapsed);
+        let class = CLASSES
+            .iter()
+            .position(|c| *c == status_class(status))
+            .unwrap_or(CLASSES.len() - 1);
+        let kind = HOST_KINDS
+            .iter()
+            .position(|k| *k == host)
+            .unwrap_or(HOST_KINDS.len() - 1);
+        self.requests[class][kind].fetch_add(1, Ordering::Relaxed);
+    }
+
+    /// A request answered from the thread's hot routes.
+    pub fn route_hit(&self) {
+        self.route_hits.fetch_add(1, Ordering::Relaxed);
+    }
 }
 
 impl Default for Metrics {
@@ -188,19 +232,45 @@ impl Default for Metrics {
             render_errors,
             spooled_submissions,
             stale_served,
+            shards: Mutex::new(Vec::new()),
         }
     }
 }
 
 impl Metrics {
-    /// Counts one visitor request; a 5xx also goes to the recent errors.
-    pub fn request(&self, status: u16, host: &'static str, elapsed: Duration) {
-        self.latency.observe(elapsed);
-        self.served.fetch_add(1, Ordering::Relaxed);
-        let class = status_class(status);
-        self.requests
-            .get_or_create(&StatusLabels { class, host })
-            .inc();
+    /// A new visitor thread's counts, folded into these from now on.
+    pub fn shard(&self) -> Arc<Shard> {
+        let shard = Arc::new(Shard::default());
+        self.shards.lock().expect("shards lock").push(shard.clone());
+        shard
+    }
+
+    /// Moves every shard's counts into the shared families and totals.
+    pub fn fold(&self) {
+        let shards = self.shards.lock().expect("shards lock").clone();
+        for shard in shards {
+            self.latency.absorb(&shard.latency);
+            for (class, row) in CLASSES.iter().zip(&shard.requests) {
+                for (host, count) in HOST_KINDS.iter().zip(row) {
+                    let n = count.swap(0, Ordering::Relaxed);
+                    if n > 0 {
+                        self.served.fetch_add(n, Ordering::Relaxed);
+                        self.requests
+                            .get_or_create(&StatusLabels { class, host })
+                            .inc_by(n);
+                    }
+                }
+            }
+            let hits = shard.route_hits.swap(0, Ordering::Relaxed);
+            if hits > 0 {
+                self.hits_total.fetch_add(hits, Ordering::Relaxed);
+                self.hits
+                    .get_or_create(&CacheLabels {
+                        cache: CacheName::route,
+                    })
+                    .inc_by(hits);
+            }
+        }
     }
 
     /// Remembers a 5xx answer for the ops screen (also counted by [`Metrics::request`]).
@@ -256,9 +326,10 @@ impl Metrics {
         }
     }
 
-    /// Sets the gauges that are read from elsewhere (cache sizes, spool depth, feed lag),
-    /// just before an export.
+    /// Folds the shards and sets the gauges that are read from elsewhere (cache sizes, spool
+    /// depth, feed lag), just before an export.
     pub fn refresh(&self, caches: &[(CacheName, u64)], spool_depth: usize) {
+        self.fold();
         for &(cache, entries) in caches {
             let labels = CacheLabels { cache };
             self.cache_entries
@@ -307,5 +378,41 @@ impl Metrics {
         // Writing to a String cannot fail.
         let _ = encode(&mut out, &self.registry);
         out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn shards_fold_into_the_exported_counters_once() {
+        let m = Metrics::default();
+        let (a, b) = (m.shard(), m.shard());
+        a.request(200, "platform", Duration::from_micros(100));
+        a.request(200, "platform", Duration::from_micros(100));
+        b.request(404, "custom", Duration::from_millis(2));
+        b.request(503, "none", Duration::from_millis(2));
+        a.route_hit();
+        assert_eq!(m.totals().0, 0, "nothing is exported before a fold");
+        m.refresh(&[], 0);
+        let text = m.encode();
+        for line in [
+            "vitrine_edge_requests_total{class=\"2xx\",host=\"platform\"} 2",
+            "vitrine_edge_requests_total{class=\"4xx\",host=\"custom\"} 1",
+            "vitrine_edge_requests_total{class=\"5xx\",host=\"none\"} 1",
+            "vitrine_edge_cache_hits_total{cache=\"route\"} 1",
+            "vitrine_edge_request_duration_seconds_count 4",
+        ] {
+            assert!(text.contains(line), "{line} missing from:\n{text}");
+        }
+        assert_eq!(m.totals().0, 4);
+        // A second fold adds only what came since.
+        a.request(301, "platform", Duration::from_micros(50));
+        m.fold();
+        m.fold();
+        assert_eq!(m.totals().0, 5);
+        assert_eq!(m.latency.snapshot().count(), 5);
+        assert_eq!(m.overall_hit_ratio(), Some(1.0));
     }
 }

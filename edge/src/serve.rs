@@ -129,11 +129,12 @@ pub fn default_site_error() -> String {
     )
 }
 
+/// A representation; the discriminant indexes [`Prepared`]'s arrays.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Coding {
-    Identity,
-    Br,
-    Gzip,
+    Identity = 0,
+    Br = 1,
+    Gzip = 2,
 }
 
 /// Which precompressed variant to send: br, then gzip, when the client accepts it (`q` > 0)
@@ -167,6 +168,131 @@ fn variant_etag(etag: &str, suffix: &str) -> String {
         Some(open) => format!("{open}-{suffix}\""),
         None => format!("\"{etag}-{suffix}\""),
     }
+}
+
+/// A static file with what its answers need worked out once: the header values, the tags of
+/// its three representations and, once [`Prepared::load`]ed, their bodies. The slow path makes
+/// one per request; a visitor thread's hot route keeps a loaded one (see [`crate::hot`]).
+pub struct Prepared {
+    pub file: StaticFile,
+    content_type: Option<HeaderValue>,
+    /// Identity, br and gzip tags (the variants get their own: a different representation).
+    tags: [String; 3],
+    tag_values: [Option<HeaderValue>; 3],
+    bodies: [Option<Bytes>; 3],
+    /// The headers of each representation's whole `200` answer, built once when the bodies
+    /// are loaded: cloning a header map costs a fraction of building one.
+    full: [Option<HeaderMap>; 3],
+}
+
+impl Prepared {
+    pub fn new(file: StaticFile) -> Prepared {
+        let tags = [
+            file.etag.clone(),
+            variant_etag(&file.etag, "br"),
+            variant_etag(&file.etag, "gz"),
+        ];
+        Prepared {
+            content_type: HeaderValue::from_str(&file.content_type).ok(),
+            tag_values: std::array::from_fn(|i| HeaderValue::from_str(&tags[i]).ok()),
+            tags,
+            bodies: [None, None, None],
+            full: [None, None, None],
+            file,
+        }
+    }
+
+    /// A file holding its identity body (for tests).
+    #[cfg(test)]
+    pub(crate) fn holding(file: StaticFile, body: Bytes) -> Prepared {
+        let mut p = Prepared::new(file);
+        p.bodies[Coding::Identity as usize] = Some(body);
+        p
+    }
+
+    /// The object key of a representation.
+    fn key(&self, coding: Coding) -> &str {
+        match coding {
+            Coding::Identity => &self.file.key,
+            Coding::Br => self.file.br.as_deref().unwrap_or(&self.file.key),
+            Coding::Gzip => self.file.gzip.as_deref().unwrap_or(&self.file.key),
+        }
+    }
+
+    /// Loads every representation's body (from the file cache), so answering needs no lookup.
+    pub async fn load(mut self, sites: &Sites) -> Result<Prepared, FileError> {
+        for coding in [Coding::Identity, Coding::Br, Coding::Gzip] {
+            let present = match coding {
+                Coding::Identity => true,
+                Coding::Br => self.file.br.is_some(),
+                Coding::Gzip => self.file.gzip.is_some(),
+            };
+            if present && self.bodies[coding as usize].is_none() {
+                let body = fetch(sites, self.key(coding)).await?;
+                self.bodies[coding as usize] = Some(body);
+            }
+            if present {
+                let cache_control = self.cache_control(true);
+                let mut headers = self.headers(coding, true, cache_control);
+                if let Some(v) = &self.content_type {
+                    headers.insert(header::CONTENT_TYPE, v.clone());
+                }
+                self.full[coding as usize] = Some(headers);
+            }
+        }
+        Ok(self)
+    }
+
+    fn cache_control(&self, ok: bool) -> &'static str {
+        if !ok {
+            NO_STORE
+        } else if self.file.immutable {
+            IMMUTABLE
+        } else {
+            REVALIDATE
+        }
+    }
+
+    /// The headers every answer in `coding` has: its cache policy, validator and encoding.
+    /// `ok`: a `200`-family answer (an error page has no validator and takes no ranges).
+    fn headers(&self, coding: Coding, ok: bool, cache_control: &'static str) -> HeaderMap {
+        let mut h = HeaderMap::with_capacity(8);
+        h.insert(
+            header::CACHE_CONTROL,
+            HeaderValue::from_static(cache_control),
+        );
+        if ok && let Some(v) = &self.tag_values[coding as usize] {
+            h.insert(header::ETAG, v.clone());
+        }
+        if self.file.br.is_some() || self.file.gzip.is_some() {
+            h.insert(header::VARY, HeaderValue::from_static("Accept-Encoding"));
+        }
+        if ok {
+            h.insert(header::ACCEPT_RANGES, HeaderValue::from_static("bytes"));
+        }
+        match coding {
+            Coding::Br => {
+                h.insert(header::CONTENT_ENCODING, HeaderValue::from_static("br"));
+            }
+            Coding::Gzip => {
+                h.insert(header::CONTENT_ENCODING, HeaderValue::from_static("gzip"));
+            }
+            Coding::Identity => {}
+        }
+        h
+    }
+
+    /// Bytes of the bodies held.
+    pub fn body_bytes(&self) -> usize {
+        self.bodies.iter().flatten().map(Bytes::len).sum()
+    }
+}
+
+async fn fetch(sites: &Sites, key: &str) -> Result<Bytes, FileError> {
+    sites.file(key).await.map_err(|e| FileError {
+        key: key.to_string(),
+        message: e.to_string(),
+    })
 }
 
 /// Whether `If-None-Match` names one of the representations' tags (weak comparison).
@@ -244,14 +370,49 @@ pub struct FileError {
 
 /// Serves one stored file for a GET or HEAD, honouring the request's validators, range and
 /// encodings. `status` is 200 for routes and 404/500 for the site's error pages (which take
-/// no ranges and no 304).
+/// no ranges and no 304). A body the [`Prepared`] file does not hold comes from the file cache.
 pub async fn static_file(
     sites: &Sites,
     method: &Method,
     headers: &HeaderMap,
-    file: &StaticFile,
+    prepared: &Prepared,
     status: StatusCode,
 ) -> Result<Resp, FileError> {
+    match answer(method, headers, prepared, status, None) {
+        Ok(r) => Ok(r),
+        Err(coding) => {
+            // Boxed: a held body (a hot route) should not carry the cache lookup's future.
+            let key = prepared.key(coding);
+            let body = Box::pin(fetch(sites, key)).await?;
+            answer(method, headers, prepared, status, Some(body)).map_err(|_| FileError {
+                key: key.to_string(),
+                message: "representation changed while it was read".into(),
+            })
+        }
+    }
+}
+
+/// [`static_file`] from the bodies `prepared` holds alone: `None` when the answer needs one it
+/// does not hold. Synchronous, for the hot routes.
+pub fn held_file(
+    method: &Method,
+    headers: &HeaderMap,
+    prepared: &Prepared,
+    status: StatusCode,
+) -> Option<Resp> {
+    answer(method, headers, prepared, status, None).ok()
+}
+
+/// The answer, with `fetched` as the body when `prepared` holds none for the chosen coding;
+/// `Err(coding)` when neither has it.
+fn answer(
+    method: &Method,
+    headers: &HeaderMap,
+    prepared: &Prepared,
+    status: StatusCode,
+    fetched: Option<Bytes>,
+) -> Result<Resp, Coding> {
+    let file = &prepared.file;
     let ok = status == StatusCode::OK;
     let range_header = headers
         .get(header::RANGE)
@@ -274,65 +435,21 @@ pub async fn static_file(
             file,
         )
     };
-    let (key, etag) = match coding {
-        Coding::Identity => (file.key.as_str(), file.etag.clone()),
-        Coding::Br => (
-            file.br.as_deref().unwrap_or(&file.key),
-            variant_etag(&file.etag, "br"),
-        ),
-        Coding::Gzip => (
-            file.gzip.as_deref().unwrap_or(&file.key),
-            variant_etag(&file.etag, "gz"),
-        ),
-    };
-    let cache_control = if !ok {
-        NO_STORE
-    } else if file.immutable {
-        IMMUTABLE
-    } else {
-        REVALIDATE
-    };
-    let varies = file.br.is_some() || file.gzip.is_some();
-    let headers_for = |r: &mut Resp| {
-        let h = r.headers_mut();
-        if ok && let Ok(v) = HeaderValue::from_str(&etag) {
-            h.insert(header::ETAG, v);
-        }
-        if varies {
-            h.insert(header::VARY, HeaderValue::from_static("Accept-Encoding"));
-        }
-        if ok {
-            h.insert(header::ACCEPT_RANGES, HeaderValue::from_static("bytes"));
-        }
-        match coding {
-            Coding::Br => {
-                h.insert(header::CONTENT_ENCODING, HeaderValue::from_static("br"));
-            }
-            Coding::Gzip => {
-                h.insert(header::CONTENT_ENCODING, HeaderValue::from_static("gzip"));
-            }
-            Coding::Identity => {}
-        }
-    };
-    if ok {
-        let br = variant_etag(&file.etag, "br");
-        let gz = variant_etag(&file.etag, "gz");
-        if none_match(headers, &[file.etag.as_str(), br.as_str(), gz.as_str()]) {
-            let mut r = respond(
-                StatusCode::NOT_MODIFIED,
-                &file.content_type,
-                cache_control,
-                Bytes::new(),
-            );
-            r.headers_mut().remove(header::CONTENT_TYPE);
-            headers_for(&mut r);
+    let cache_control = prepared.cache_control(ok);
+    if ok && headers.contains_key(header::IF_NONE_MATCH) {
+        let tags = prepared.tags.each_ref().map(String::as_str);
+        if none_match(headers, &tags) {
+            let mut r = Response::new(Full::new(Bytes::new()));
+            *r.status_mut() = StatusCode::NOT_MODIFIED;
+            *r.headers_mut() = prepared.headers(coding, ok, cache_control);
             return Ok(r);
         }
     }
-    let body = sites.file(key).await.map_err(|e| FileError {
-        key: key.to_string(),
-        message: e.to_string(),
-    })?;
+    let body = match (&prepared.bodies[coding as usize], fetched) {
+        (Some(held), _) => held.clone(),
+        (None, Some(fetched)) => fetched,
+        (None, None) => return Err(coding),
+    };
     let len = body.len() as u64;
     let (status, body, content_range) = match range_header.map(|r| parse_range(r, len)) {
         Some(Range::One(start, end)) => (
@@ -341,24 +458,32 @@ pub async fn static_file(
             Some(format!("bytes {start}-{end}/{len}")),
         ),
         Some(Range::Unsatisfiable) => {
-            let mut r = respond(
-                StatusCode::RANGE_NOT_SATISFIABLE,
-                TEXT,
-                cache_control,
-                "Range Not Satisfiable",
-            );
+            let mut r = Response::new(Full::new(Bytes::from_static(b"Range Not Satisfiable")));
+            *r.status_mut() = StatusCode::RANGE_NOT_SATISFIABLE;
+            let h = r.headers_mut();
+            *h = prepared.headers(coding, ok, cache_control);
+            h.insert(header::CONTENT_TYPE, HeaderValue::from_static(TEXT));
             if let Ok(v) = HeaderValue::from_str(&format!("bytes */{len}")) {
-                r.headers_mut().insert(header::CONTENT_RANGE, v);
+                h.insert(header::CONTENT_RANGE, v);
             }
-            headers_for(&mut r);
             return Ok(r);
         }
         _ => (status, body, None),
     };
-    let mut r = respond(status, &file.content_type, cache_control, body.clone());
-    headers_for(&mut r);
-    if let Some(cr) = content_range.and_then(|c| HeaderValue::from_str(&c).ok()) {
-        r.headers_mut().insert(header::CONTENT_RANGE, cr);
+    let mut r = Response::new(Full::new(body));
+    *r.status_mut() = status;
+    match &prepared.full[coding as usize] {
+        Some(full) if ok && content_range.is_none() => *r.headers_mut() = full.clone(),
+        _ => {
+            let h = r.headers_mut();
+            *h = prepared.headers(coding, ok, cache_control);
+            if let Some(v) = &prepared.content_type {
+                h.insert(header::CONTENT_TYPE, v.clone());
+            }
+            if let Some(cr) = content_range.and_then(|c| HeaderValue::from_str(&c).ok()) {
+                h.insert(header::CONTENT_RANGE, cr);
+            }
+        }
     }
     Ok(head_if(method, r))
 }

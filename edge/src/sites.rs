@@ -146,6 +146,9 @@ pub struct Sites {
     /// Bumped by every change that can alter a host's answer; a host load that saw it move
     /// loads again, so it never caches what it read before the change.
     epoch: AtomicU64,
+    /// Bumped by every change that can alter a static route's answer (all but record edits):
+    /// the visitor threads' hot routes are good only under the epoch they were made in.
+    hot_epoch: AtomicU64,
     down_until: Mutex<Option<Instant>>,
 }
 
@@ -183,6 +186,7 @@ impl Sites {
                 .build(),
             generations: Mutex::new(HashMap::new()),
             epoch: AtomicU64::new(0),
+            hot_epoch: AtomicU64::new(0),
             down_until: Mutex::new(None),
         }
     }
@@ -203,6 +207,16 @@ impl Sites {
             (CacheName::file, self.files.entry_count()),
             (CacheName::render, self.renders.entry_count()),
         ]
+    }
+
+    /// The hot routes' epoch (see [`crate::hot`]).
+    pub fn hot_epoch(&self) -> u64 {
+        self.hot_epoch.load(Ordering::Acquire)
+    }
+
+    /// Whether the database failed a moment ago (lookups are being answered from memory).
+    pub fn degraded(&self) -> bool {
+        self.db_down()
     }
 
     fn db_down(&self) -> bool {
@@ -418,10 +432,18 @@ impl Sites {
                 }
             }
         }
-        if matches!(change.kind.as_str(), "records" | "redirects") {
-            return;
+        match change.kind.as_str() {
+            "records" => return,
+            "redirects" => {}
+            // deploy, project, certificate and any kind this edge does not know yet: look the
+            // host up again.
+            _ => self.forget_hosts(project),
         }
-        // deploy, project, and any kind this edge does not know yet: look the host up again.
+        // Last, once the caches above are invalidated: a hot route made from now on sees them.
+        self.hot_epoch.fetch_add(1, Ordering::AcqRel);
+    }
+
+    fn forget_hosts(&self, project: i64) {
         self.epoch.fetch_add(1, Ordering::SeqCst);
         let fresh = self
             .fresh

@@ -161,18 +161,10 @@ impl Certs {
     }
 
     /// Forgets `name` (its certificate changed).
-    pub fn forget(&self, name: &str) {
-        let name = name.to_string();
-        let (configs, refused, known) = (
-            self.configs.clone(),
-            self.refused.clone(),
-            self.https_known.clone(),
-        );
-        tokio::spawn(async move {
-            configs.invalidate(&name).await;
-            refused.invalidate(&name).await;
-            known.invalidate(&name).await;
-        });
+    pub async fn forget(&self, name: &str) {
+        self.configs.invalidate(name).await;
+        self.refused.invalidate(name).await;
+        self.https_known.invalidate(name).await;
     }
 
     /// Forgets every certificate of a project (its domain changed or was removed), and every
@@ -211,9 +203,9 @@ impl Certs {
     }
 
     /// Applies a change-feed entry.
-    pub fn apply(&self, change: &vitrine_shared::store::Change) {
+    pub async fn apply(&self, change: &vitrine_shared::store::Change) {
         match change.kind.as_str() {
-            "certificate" => self.forget(&change.key),
+            "certificate" => self.forget(&change.key).await,
             "project" | "deploy" => self.forget_project(change.project_id),
             _ => {}
         }

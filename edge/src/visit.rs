@@ -28,9 +28,11 @@ use vitrine_shared::{
 };
 
 use crate::{
-    host, live,
+    Local, host,
+    hot::{HotRoute, HotRoutes},
+    live,
     metrics::Metrics,
-    serve::{self, HTML, JSON, NO_STORE, Resp, TEXT, respond},
+    serve::{self, HTML, JSON, NO_STORE, Prepared, Resp, TEXT, respond},
     sites::{DeployView, Rendered, Site, Sites, Unavailable},
     submissions::{self, Forms, Outcome, Refused},
     tls::Certs,
@@ -64,6 +66,14 @@ const HSTS: &str = "max-age=31536000";
 pub enum BadPath {
     TooLong,
     Malformed,
+}
+
+/// The request's `Host` header, or its HTTP/2 `:authority`, as sent.
+fn raw_host(req: &Request<Incoming>) -> Option<&str> {
+    req.headers()
+        .get(header::HOST)
+        .and_then(|h| h.to_str().ok())
+        .or_else(|| req.uri().authority().map(|a| a.as_str()))
 }
 
 /// Decodes the path once and refuses what no site route can be: invalid UTF-8, control
@@ -107,34 +117,107 @@ pub fn host_kind(raw: &str, platform_domain: &str) -> &'static str {
     if under_platform { "platform" } else { "custom" }
 }
 
+/// What the slow path found for a static route, for the visitor thread's hot routes.
+struct HotFill {
+    site: Arc<Site>,
+    deploy: Arc<DeployView>,
+    file: Prepared,
+}
+
 impl Visits {
+    /// The answer from the visitor thread's hot routes, when they hold this request: the
+    /// whole of a repeat `GET`/`HEAD` of a static route, synchronous (see [`crate::hot`]).
     /// `secure`: the request came over HTTPS.
-    pub async fn handle(&self, req: Request<Incoming>, peer: IpAddr, secure: bool) -> Resp {
+    pub fn hot(&self, local: &Local, req: &Request<Incoming>, secure: bool) -> Option<Resp> {
+        let started = Instant::now();
+        let (r, host_kind) = self.hot_answer(&local.hot, req, secure, started)?;
+        local.counts.route_hit();
+        local
+            .counts
+            .request(r.status().as_u16(), host_kind, started.elapsed());
+        Some(r)
+    }
+
+    /// Every request the hot routes did not answer. `secure`: the request came over HTTPS.
+    /// `local`: the visitor thread's own state: its counts, and its hot routes, filled when
+    /// this serves a static route.
+    pub async fn handle(
+        &self,
+        req: Request<Incoming>,
+        peer: IpAddr,
+        secure: bool,
+        local: &Local,
+    ) -> Resp {
         let started = Instant::now();
         // Cheap clones (reference-counted bytes), kept for the metrics and the error ring.
         let host = req.headers().get(header::HOST).cloned();
         let uri = req.uri().clone();
-        let r = self.route(req, peer, secure).await;
+        let epoch = self.sites.hot_epoch();
+        let mut fill = None;
+        let r = self.route(req, peer, secure, &mut fill).await;
         let status = r.status().as_u16();
-        let host = host.as_ref().and_then(|h| h.to_str().ok()).unwrap_or("");
-        self.metrics.request(
-            status,
-            host_kind(host, &self.platform_domain),
-            started.elapsed(),
-        );
+        let host = host
+            .as_ref()
+            .and_then(|h| h.to_str().ok())
+            .or_else(|| uri.authority().map(|a| a.as_str()))
+            .unwrap_or("");
+        let kind = host_kind(host, &self.platform_domain);
+        if let Some(fill) = fill
+            && let Ok(file) = fill.file.load(&self.sites).await
+        {
+            let route = HotRoute {
+                epoch,
+                made: started,
+                host_kind: kind,
+                site: fill.site,
+                deploy: fill.deploy,
+                file,
+            };
+            local.hot.insert(host, uri.path(), route);
+        }
+        local.counts.request(status, kind, started.elapsed());
         if status >= 500 {
             self.metrics.server_error(status, host, uri.path());
         }
         r
     }
 
-    async fn route(&self, req: Request<Incoming>, peer: IpAddr, secure: bool) -> Resp {
-        let raw_host = req
-            .headers()
-            .get(header::HOST)
-            .and_then(|h| h.to_str().ok())
-            .or_else(|| req.uri().authority().map(|a| a.as_str()));
-        let Some(raw_host) = raw_host else {
+    /// The hot route's answer and the host's kind (for the request counter).
+    fn hot_answer(
+        &self,
+        hot: &HotRoutes,
+        req: &Request<Incoming>,
+        secure: bool,
+        now: Instant,
+    ) -> Option<(Resp, &'static str)> {
+        let method = req.method();
+        if method != Method::GET && method != Method::HEAD {
+            return None;
+        }
+        if req.uri().query().is_some_and(|q| q.len() > MAX_QUERY) {
+            return None;
+        }
+        let host = raw_host(req)?;
+        let route = hot.get(host, req.uri().path(), self.sites.hot_epoch(), now)?;
+        let mut r = serve::held_file(method, req.headers(), &route.file, StatusCode::OK)?;
+        if secure && route.site.hsts {
+            r.headers_mut().insert(
+                header::STRICT_TRANSPORT_SECURITY,
+                HeaderValue::from_static(HSTS),
+            );
+        }
+        Some((r, route.host_kind))
+    }
+
+    /// `fill`: where to leave a static route's answer for the hot routes.
+    async fn route(
+        &self,
+        req: Request<Incoming>,
+        peer: IpAddr,
+        secure: bool,
+        fill: &mut Option<HotFill>,
+    ) -> Resp {
+        let Some(raw_host) = raw_host(&req) else {
             return serve::bad_request(
                 "O pedido não diz para qual site é (falta o cabeçalho Host).",
                 "The request has no Host header.",
@@ -184,7 +267,7 @@ impl Visits {
             return serve::not_published();
         };
         let mut r = self
-            .serve_site(&site, &deploy, req, &host, path, peer)
+            .serve_site(&site, &deploy, req, &host, path, peer, fill)
             .await;
         if secure && site.hsts {
             r.headers_mut().insert(
@@ -232,6 +315,7 @@ impl Visits {
         serve::bad_request("O caminho pedido é inválido.", "Malformed request path.")
     }
 
+    #[allow(clippy::too_many_arguments)]
     async fn serve_site(
         &self,
         site: &Arc<Site>,
@@ -240,6 +324,7 @@ impl Visits {
         host: &str,
         path: String,
         peer: IpAddr,
+        fill: &mut Option<HotFill>,
     ) -> Resp {
         let (site, deploy) = (site.clone(), deploy.clone());
         if path == "/_forms" {
@@ -279,9 +364,17 @@ impl Visits {
             &path
         };
         if let Some(file) = routes.get(path.as_str()).or_else(|| routes.get(trimmed)) {
-            return self
-                .file(&site, &deploy, &method, headers, file, StatusCode::OK)
+            let file = Prepared::new(file.clone());
+            let r = self
+                .file(&site, &deploy, &method, headers, &file, StatusCode::OK)
                 .await;
+            // Only a route that answered as a route (not the 500 page of a missing object),
+            // and only while the database answers: with it down, the redirects came from the
+            // deploy rather than the live rules.
+            if r.status() != StatusCode::INTERNAL_SERVER_ERROR && !self.sites.degraded() {
+                *fill = Some(HotFill { site, deploy, file });
+            }
+            return r;
         }
         if let Some(name) = path.strip_prefix(ASSET_PREFIX) {
             return self.old_asset(&site, &deploy, &method, headers, name).await;
@@ -312,7 +405,7 @@ impl Visits {
         deploy: &DeployView,
         method: &Method,
         headers: &HeaderMap,
-        file: &StaticFile,
+        file: &Prepared,
         status: StatusCode,
     ) -> Resp {
         match serve::static_file(&self.sites, method, headers, file, status).await {
@@ -376,6 +469,7 @@ impl Visits {
             gzip: None,
             immutable: true,
         };
+        let file = Prepared::new(file);
         match serve::static_file(&self.sites, method, headers, &file, StatusCode::OK).await {
             Ok(r) => r,
             Err(_) => self.site_not_found(site, deploy, method, headers).await,
@@ -451,7 +545,8 @@ impl Visits {
                 let mut h = headers.clone();
                 h.remove(header::RANGE);
                 h.remove(header::IF_NONE_MATCH);
-                self.file(site, deploy, method, &h, file, status).await
+                let file = Prepared::new(file.clone());
+                self.file(site, deploy, method, &h, &file, status).await
             }
             None => serve::head_if(
                 method,

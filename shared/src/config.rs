@@ -73,6 +73,10 @@ pub struct Settings {
     pub edge_render_cache_entries: u64,
     pub edge_header_timeout_ms: u64,
     pub edge_max_header_bytes: usize,
+    /// Threads serving visitors, each with its own runtime and listening socket; 0: one per core.
+    pub edge_workers: usize,
+    /// Bytes of static answers each visitor thread keeps in its hot routes.
+    pub edge_hot_cache_bytes: u64,
     pub edge_form_rate_per_minute: u32,
     pub edge_trusted_proxies: String,
     pub edge_change_poll_ms: u64,
@@ -140,6 +144,8 @@ impl Default for Settings {
             edge_render_cache_entries: 50_000,
             edge_header_timeout_ms: 10_000,
             edge_max_header_bytes: 32 * 1024,
+            edge_workers: 0,
+            edge_hot_cache_bytes: 32 * 1024 * 1024,
             edge_form_rate_per_minute: 10,
             edge_trusted_proxies: String::new(),
             edge_change_poll_ms: 250,
@@ -357,6 +363,14 @@ pub const SETTINGS_HELP: &[(&str, &str)] = &[
         "largest request head accepted, larger gets 431 (at least 8192) [default: 32768]",
     ),
     (
+        "EDGE_WORKERS",
+        "threads serving visitors, each with its own listening socket on the visitor addresses (SO_REUSEPORT); 0: one per CPU core [default: 0]",
+    ),
+    (
+        "EDGE_HOT_CACHE_BYTES",
+        "bytes of static pages and assets each visitor thread keeps at hand, in front of the shared file cache [default: 33554432]",
+    ),
+    (
         "EDGE_FORM_RATE_PER_MINUTE",
         "form submissions allowed per visitor address and minute [default: 10]",
     ),
@@ -494,6 +508,14 @@ impl Settings {
             key: "EDGE_TRUSTED_PROXIES",
             message,
         })
+    }
+
+    /// How many visitor threads the edge runs (EDGE_WORKERS, else one per core).
+    pub fn edge_workers(&self) -> usize {
+        match self.edge_workers {
+            0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
+            n => n,
+        }
     }
 
     /// Where the edge spools form submissions (EDGE_SPOOL_DIR, else DATA_DIR/spool).

@@ -67,6 +67,16 @@ impl Latency {
         self.0.sum_micros.fetch_add(micros, Ordering::Relaxed);
     }
 
+    /// Moves every observation of `from` into this histogram (`from` is left empty); for
+    /// per-thread histograms folded into a shared one.
+    pub fn absorb(&self, from: &Latency) {
+        for (into, from) in self.0.counts.iter().zip(&from.0.counts) {
+            into.fetch_add(from.swap(0, Ordering::Relaxed), Ordering::Relaxed);
+        }
+        let sum = from.0.sum_micros.swap(0, Ordering::Relaxed);
+        self.0.sum_micros.fetch_add(sum, Ordering::Relaxed);
+    }
+
     pub fn snapshot(&self) -> LatencySnapshot {
         LatencySnapshot {
             counts: std::array::from_fn(|i| self.0.counts[i].load(Ordering::Relaxed)),
@@ -132,6 +142,25 @@ impl EncodeMetric for Latency {
 
     fn metric_type(&self) -> MetricType {
         MetricType::Histogram
+    }
+}
+
+#[cfg(test)]
+mod absorb_tests {
+    use super::*;
+
+    #[test]
+    fn absorbing_moves_every_observation_and_empties_the_source() {
+        let (shared, local) = (Latency::default(), Latency::default());
+        shared.observe(Duration::from_micros(300));
+        local.observe(Duration::from_micros(300));
+        local.observe(Duration::from_millis(30));
+        shared.absorb(&local);
+        let snap = shared.snapshot();
+        assert_eq!(snap.count(), 3);
+        assert_eq!(snap.sum_micros, 30_600);
+        assert_eq!(snap.counts[0], 2);
+        assert_eq!(local.snapshot(), LatencySnapshot::default());
     }
 }
 

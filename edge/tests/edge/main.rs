@@ -4,6 +4,7 @@
 mod feed;
 mod forms;
 mod hostile;
+mod hot;
 mod live;
 mod ops;
 mod outage;

@@ -1,0 +1,235 @@
+//! Each visitor thread's hot routes: the answer to a `GET`/`HEAD` of a deploy's static route,
+//! kept by the raw `Host` and path the visitor sent, so a repeat request skips every step
+//! between the request line and the response (host normalising, the host, redirect and file
+//! caches, the route table).
+//!
+//! This is the layer in front of the shared caches in [`crate::sites`], the way a CPU's L1
+//! sits in front of a shared L2: one per visitor thread, guarded by a mutex that only its own
+//! thread takes, so a hit touches no memory another core writes to. Only the change-feed
+//! epoch is shared, and it is read, not written, per request. The shared moka caches stay the
+//! source of truth and keep their own policy and limits; this layer only remembers what they
+//! answered.
+//!
+//! What an entry holds is decided on the slow path: the site and deploy that served it, the
+//! file and its precomputed headers, and its bodies (identity and the precompressed variants).
+//! An entry is used only while
+//! - the edge's hot epoch is the one read before the slow path started: every change-feed
+//!   entry that can alter such an answer (a publish, unpublish, rollback, domain, redirect or
+//!   certificate change; record edits cannot) moves it, so a change shows at once, and a slow
+//!   path that raced with a change stores an entry that is already stale;
+//! - it is younger than `EDGE_SITE_TTL_MS`, the same bound the host cache has.
+//!
+//! Conditional requests, ranges and encodings are still answered per request from the entry
+//! ([`crate::serve::static_file`]), so a hit answers exactly what the slow path would.
+//!
+//! quick_cache's unsynchronised cache holds the entries: a small, well-kept cache with a
+//! scan-resistant policy (S3-FIFO) and weights, so each thread keeps the routes it serves
+//! most within `EDGE_HOT_CACHE_BYTES` of bodies.
+
+use std::{
+    hash::Hash,
+    sync::{Arc, Mutex},
+    time::{Duration, Instant},
+};
+
+use compact_str::CompactString;
+use quick_cache::{Equivalent, Weighter, unsync::Cache};
+
+use crate::{
+    serve::Prepared,
+    sites::{DeployView, Site},
+};
+
+/// One remembered answer.
+pub struct HotRoute {
+    /// The hot epoch read before the slow path that made this entry began.
+    pub epoch: u64,
+    /// When that slow path began.
+    pub made: Instant,
+    /// The host's kind, for the request counter ([`crate::visit::host_kind`]).
+    pub host_kind: &'static str,
+    pub site: Arc<Site>,
+    pub deploy: Arc<DeployView>,
+    pub file: Prepared,
+}
+
+/// The raw `Host` and path. compact_str keeps strings of up to 24 bytes inline (a preview
+/// host and most paths), so comparing a key reads the cache's own slot rather than two more
+/// heap allocations on every lookup.
+#[derive(PartialEq, Eq)]
+pub struct HotKey {
+    host: CompactString,
+    path: CompactString,
+}
+
+/// The borrowed form of [`HotKey`], for lookups without allocating.
+struct HotKeyRef<'a> {
+    host: &'a str,
+    path: &'a str,
+}
+
+// Both hash as the two strings in order, as `Equivalent` requires.
+impl Hash for HotKey {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self.host.as_str().hash(state);
+        self.path.as_str().hash(state);
+    }
+}
+
+impl Hash for HotKeyRef<'_> {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self.host.hash(state);
+        self.path.hash(state);
+    }
+}
+
+impl Equivalent<HotKey> for HotKeyRef<'_> {
+    fn equivalent(&self, key: &HotKey) -> bool {
+        self.host == key.host.as_str() && self.path == key.path.as_str()
+    }
+}
+
+/// Entries weigh their bodies and keys, at least 1.
+#[derive(Clone)]
+struct BodyWeight;
+
+impl Weighter<HotKey, Arc<HotRoute>> for BodyWeight {
+    fn weight(&self, key: &HotKey, route: &Arc<HotRoute>) -> u64 {
+        (key.host.len() + key.path.len() + route.file.body_bytes()).max(1) as u64
+    }
+}
+
+/// One visitor thread's hot routes.
+pub struct HotRoutes {
+    ttl: Duration,
+    cache: Mutex<Cache<HotKey, Arc<HotRoute>, BodyWeight>>,
+}
+
+impl HotRoutes {
+    /// `capacity`: bytes of bodies (and keys) kept; `ttl`: the longest an entry is used.
+    pub fn new(capacity: u64, ttl: Duration) -> HotRoutes {
+        // Estimated entries: a 15 KB page with its two compressed variants is ~24 KB.
+        let estimate = usize::try_from(capacity / 24_000).unwrap_or(1024).max(16);
+        HotRoutes {
+            ttl,
+            cache: Mutex::new(Cache::with_weighter(estimate, capacity.max(1), BodyWeight)),
+        }
+    }
+
+    /// The entry for `host` and `path` while it is still good at `now` under `epoch`.
+    pub fn get(&self, host: &str, path: &str, epoch: u64, now: Instant) -> Option<Arc<HotRoute>> {
+        let cache = self.cache.lock().ok()?;
+        let route = cache.get(&HotKeyRef { host, path })?;
+        (route.epoch == epoch && now < route.made + self.ttl).then(|| route.clone())
+    }
+
+    /// Remembers an answer made on the slow path.
+    pub fn insert(&self, host: &str, path: &str, route: HotRoute) {
+        if let Ok(mut cache) = self.cache.lock() {
+            cache.insert(
+                HotKey {
+                    host: CompactString::new(host),
+                    path: CompactString::new(path),
+                },
+                Arc::new(route),
+            );
+        }
+    }
+
+    /// Entries held (for tests).
+    pub fn len(&self) -> usize {
+        self.cache.lock().map_or(0, |c| c.len())
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use bytes::Bytes;
+    use vitrine_shared::site::{MANIFEST_VERSION, Manifest, StaticFile};
+
+    use super::*;
+
+    fn route(body: &'static [u8], epoch: u64, made: Instant) -> HotRoute {
+        let site = Arc::new(Site {
+            project_id: 1,
+            slug: "loja".into(),
+            deploy: None,
+            hsts: false,
+        });
+        let deploy = Arc::new(DeployView::new(Manifest {
+            version: MANIFEST_VERSION,
+            project_id: 1,
+            deploy_id: 1,
+            created_at: chrono::Utc::now(),
+            site_name: "Loja".into(),
+            routes: Default::default(),
+            redirects: vec![],
+            dynamic_pages: Default::default(),
+            collection_pages: Default::default(),
+            collections: Default::default(),
+            not_found: None,
+            error_page: None,
+            forms: Default::default(),
+        }));
+        let file = StaticFile {
+            key: "k".into(),
+            content_type: "text/html".into(),
+            etag: "\"t\"".into(),
+            size: body.len() as u64,
+            br: None,
+            gzip: None,
+            immutable: false,
+        };
+        HotRoute {
+            epoch,
+            made,
+            host_kind: "platform",
+            site,
+            deploy,
+            file: Prepared::holding(file, Bytes::from_static(body)),
+        }
+    }
+
+    #[test]
+    fn an_entry_serves_only_under_its_epoch_and_within_its_time() {
+        let hot = HotRoutes::new(1 << 20, Duration::from_secs(10));
+        let start = Instant::now();
+        hot.insert("loja.localhost", "/", route(b"<h1>oi</h1>", 7, start));
+        let hit = hot.get("loja.localhost", "/", 7, start).expect("a hit");
+        assert_eq!(hit.host_kind, "platform");
+        assert_eq!(hit.file.body_bytes(), 11);
+        assert!(
+            hot.get("loja.localhost", "/", 8, start).is_none(),
+            "a change moved the epoch"
+        );
+        assert!(
+            hot.get("loja.localhost", "/", 7, start + Duration::from_secs(10))
+                .is_none()
+        );
+        assert!(
+            hot.get("Loja.localhost", "/", 7, start).is_none(),
+            "keys are the raw bytes"
+        );
+        assert!(hot.get("loja.localhost", "/sobre", 7, start).is_none());
+    }
+
+    #[test]
+    fn the_cache_keeps_within_its_byte_budget() {
+        static BODY: [u8; 1000] = [b'x'; 1000];
+        let hot = HotRoutes::new(20_000, Duration::from_secs(10));
+        let start = Instant::now();
+        for i in 0..200 {
+            hot.insert(&format!("s{i}.localhost"), "/", route(&BODY, 1, start));
+        }
+        assert!(
+            hot.len() <= 20,
+            "{} entries of ~1 KB in a 20 KB budget",
+            hot.len()
+        );
+        assert!(!hot.is_empty());
+    }
+}

@@ -1,0 +1,167 @@
+//! The visitor threads' hot routes: a repeat request for a static route is answered from the
+//! thread's own memory, and must answer exactly what the full path would, and never outlive a
+//! change.
+
+use std::time::Duration;
+
+use vitrine_shared::{dual_test, testing::TestDb};
+
+use crate::support::{TestEdge, basic};
+
+const SECOND: Duration = Duration::from_secs(1);
+
+/// Status, headers (but `date`) and body: everything a visitor could tell apart.
+async fn answer(r: reqwest::Response) -> (u16, Vec<(String, String)>, Vec<u8>) {
+    let status = r.status().as_u16();
+    let mut headers: Vec<(String, String)> = r
+        .headers()
+        .iter()
+        .filter(|(name, _)| *name != "date")
+        .map(|(n, v)| (n.to_string(), v.to_str().unwrap().to_string()))
+        .collect();
+    headers.sort();
+    (status, headers, r.bytes().await.unwrap().to_vec())
+}
+
+/// Asks for `host` + `path` until a hot route answers it: the change feed has then applied
+/// the publish, and no change is pending that could end a hot route in the middle of a test.
+async fn settle(t: &TestEdge, host: &str, path: &str) {
+    let start = std::time::Instant::now();
+    let before = route_hits(t).await;
+    loop {
+        assert_eq!(t.get(host, path).send().await.unwrap().status(), 200);
+        if route_hits(t).await > before {
+            return;
+        }
+        assert!(start.elapsed() < SECOND, "{host}{path} never answered hot");
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+}
+
+async fn route_hits(t: &TestEdge) -> u64 {
+    let text = t
+        .client
+        .get(format!("http://{}/metrics", t.edge.admin_addr))
+        .send()
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
+    text.lines()
+        .find_map(|l| l.strip_prefix("vitrine_edge_cache_hits_total{cache=\"route\"} "))
+        .map_or(0, |n| n.trim().parse().unwrap())
+}
+
+dual_test! {
+    async fn a_hot_route_answers_exactly_what_the_full_path_answers(db: TestDb) {
+        let t = TestEdge::start(db).await;
+        t.simple_site("loja", "<h1>Bem-vindo à Loja</h1><p>0123456789</p>").await;
+        settle(&t, "loja.localhost", "/").await;
+        let tag = t.get("loja.localhost", "/").send().await.unwrap().headers()["etag"]
+            .to_str()
+            .unwrap()
+            .to_string();
+        // Each case first goes the full path under a spelling of the host not asked for yet (the
+        // hot routes are keyed by the host as sent), then again from the hot route.
+        let spellings = [
+            "LOJA.localhost", "Loja.localhost", "lOja.localhost", "loJa.localhost",
+            "lojA.localhost", "LOja.localhost", "loJA.localhost", "LoJa.localhost",
+            "lOjA.localhost", "LOJa.localhost", "lOJA.localhost", "loja.localhost.",
+        ];
+        let cases: [(&str, &[(&str, &str)]); 12] = [
+            ("GET", &[]),
+            ("HEAD", &[]),
+            ("GET", &[("accept-encoding", "gzip, br")]),
+            ("GET", &[("accept-encoding", "gzip")]),
+            ("GET", &[("if-none-match", &tag)]),
+            ("GET", &[("if-none-match", "\"other\"")]),
+            ("GET", &[("range", "bytes=0-3")]),
+            ("GET", &[("range", "bytes=9999-")]),
+            ("GET", &[("range", "bytes=0-3"), ("if-range", "\"old\"")]),
+            ("HEAD", &[("accept-encoding", "br")]),
+            ("GET", &[("accept-encoding", "br;q=0, gzip;q=0")]),
+            ("GET", &[("if-none-match", "*"), ("accept-encoding", "br")]),
+        ];
+        for ((method, headers), host) in cases.iter().zip(spellings) {
+            let send = || {
+                let mut r = t
+                    .client
+                    .request(method.parse().unwrap(), t.url("/"))
+                    .header("host", host);
+                for (name, value) in *headers {
+                    r = r.header(*name, *value);
+                }
+                r.send()
+            };
+            let before = route_hits(&t).await;
+            let full = answer(send().await.unwrap()).await;
+            assert_eq!(route_hits(&t).await, before, "{method} {headers:?}: first answer was hot");
+            let hot = answer(send().await.unwrap()).await;
+            assert_eq!(route_hits(&t).await, before + 1, "{method} {headers:?}: not answered hot");
+            assert_eq!(hot, full, "{method} {headers:?}");
+        }
+        t.edge.stop().await;
+    }
+}
+
+dual_test! {
+    async fn a_hot_route_gives_way_at_once_to_a_redirect_a_deploy_and_an_unpublish(db: TestDb) {
+        // A one-hour host TTL: only the change feed can end a hot route.
+        let t = TestEdge::start_with(db, None, |s| s.edge_site_ttl_ms = 3_600_000).await;
+        let host = "loja.localhost";
+        let loja = t.simple_site("loja", "<h1>versão 1</h1>").await;
+        settle(&t, host, "/sobre").await;
+        assert_eq!(t.text(host, "/sobre").await, (200, "<h1>Sobre nós</h1>".into()));
+
+        // A redirect over a page that exists: redirects come first.
+        let rule = t.db.store.insert_redirect(loja, "/sobre", "/quem-somos").await.unwrap();
+        t.until(host, "/sobre", 301, "", SECOND).await;
+        let r = t.get(host, "/sobre?x=1").send().await.unwrap();
+        assert_eq!(r.headers()["location"], "/quem-somos?x=1");
+        t.db.store.delete_redirect(rule.id).await.unwrap();
+        t.until(host, "/sobre", 200, "Sobre nós", SECOND).await;
+
+        settle(&t, host, "/").await;
+        t.publish(loja, basic("<h1>versão 2</h1>")).await;
+        t.until(host, "/", 200, "versão 2", SECOND).await;
+        t.db.store.unpublish_project(loja).await.unwrap();
+        t.until(host, "/", 404, "Site não publicado", SECOND).await;
+        t.until(host, "/sobre", 404, "Site não publicado", SECOND).await;
+        t.edge.stop().await;
+    }
+}
+
+dual_test! {
+    async fn the_configured_visitor_threads_serve_and_end_with_the_edge(db: TestDb) {
+        let t = TestEdge::start_with(db, None, |s| s.edge_workers = 3).await;
+        t.simple_site("loja", "<h1>Loja</h1>").await;
+        // New connections each time, so the kernel spreads them over the three sockets.
+        let prefix = format!("edge:{}/", t.edge.http_addr.port());
+        let threads = || {
+            std::fs::read_dir("/proc/self/task")
+                .unwrap()
+                .filter_map(|e| std::fs::read_to_string(e.ok()?.path().join("comm")).ok())
+                .filter(|name| name.starts_with(&prefix))
+                .count()
+        };
+        assert_eq!(threads(), 3, "three visitor threads run");
+        for _ in 0..30 {
+            let fresh = reqwest::Client::builder().pool_max_idle_per_host(0).build().unwrap();
+            let r = fresh
+                .get(t.url("/"))
+                .header("host", "loja.localhost")
+                .send()
+                .await
+                .unwrap();
+            assert_eq!(r.status(), 200);
+            assert_eq!(r.text().await.unwrap(), "<h1>Loja</h1>");
+        }
+        t.edge.stop().await;
+        let deadline = std::time::Instant::now() + Duration::from_secs(5);
+        while threads() > 0 {
+            assert!(std::time::Instant::now() < deadline, "visitor threads outlived stop()");
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+    }
+}
