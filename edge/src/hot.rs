@@ -1,5 +1,5 @@
-//! Each visitor thread's hot routes: the answer to a `GET`/`HEAD` of a deploy's static route,
-//! kept by the raw `Host` and path the visitor sent, so a repeat request skips every step
+//! Each visitor thread's hot routes: the answer to a `GET`/`HEAD` of a deploy's static route
+//! or of a page rendered from live records, kept by the raw `Host` and path the visitor sent, so a repeat request skips every step
 //! between the request line and the response (host normalising, the host, redirect and file
 //! caches, the route table).
 //!
@@ -17,7 +17,10 @@
 //!   entry that can alter such an answer (a publish, unpublish, rollback, domain, redirect or
 //!   certificate change; record edits cannot) moves it, so a change shows at once, and a slow
 //!   path that raced with a change stores an entry that is already stale;
-//! - it is younger than `EDGE_SITE_TTL_MS`, the same bound the host cache has.
+//! - it is younger than `EDGE_SITE_TTL_MS`, the same bound the host cache has;
+//! - for a page rendered from live records (a collection page, a page with database-fed
+//!   lists), its project's records generation is the one it was rendered under: a record edit
+//!   ends it, as it ends the render cache's entry.
 //!
 //! Conditional requests, ranges and encodings are still answered per request from the entry
 //! ([`crate::serve::static_file`]), so a hit answers exactly what the slow path would.
@@ -37,7 +40,7 @@ use quick_cache::{Equivalent, Weighter, unsync::Cache};
 
 use crate::{
     serve::Prepared,
-    sites::{DeployView, Site},
+    sites::{DeployView, RecordsSeen, Site},
 };
 
 /// One remembered answer.
@@ -51,6 +54,9 @@ pub struct HotRoute {
     pub site: Arc<Site>,
     pub deploy: Arc<DeployView>,
     pub file: Prepared,
+    /// For a page rendered from records: the project's records generation it was rendered
+    /// under; a record edit ends the entry.
+    pub records: Option<RecordsSeen>,
 }
 
 /// The raw `Host` and path. compact_str keeps strings of up to 24 bytes inline (a preview
@@ -120,7 +126,10 @@ impl HotRoutes {
     pub fn get(&self, host: &str, path: &str, epoch: u64, now: Instant) -> Option<Arc<HotRoute>> {
         let cache = self.cache.lock().ok()?;
         let route = cache.get(&HotKeyRef { host, path })?;
-        (route.epoch == epoch && now < route.made + self.ttl).then(|| route.clone())
+        let good = route.epoch == epoch
+            && now < route.made + self.ttl
+            && route.records.as_ref().is_none_or(RecordsSeen::current);
+        good.then(|| route.clone())
     }
 
     /// Remembers an answer made on the slow path.
@@ -191,6 +200,7 @@ mod tests {
             site,
             deploy,
             file: Prepared::holding(file, Bytes::from_static(body)),
+            records: None,
         }
     }
 

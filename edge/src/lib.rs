@@ -281,8 +281,9 @@ impl Edge {
 
 /// `n` listening sockets on one address (the first one's port when the address asks for port
 /// 0), all with `SO_REUSEPORT` so the kernel spreads connections over them. The first is bound
-/// before it gets `SO_REUSEPORT`: a port held by anyone else is refused, never shared.
-fn bind_group(addr: &str, n: usize) -> io::Result<Vec<std::net::TcpListener>> {
+/// before it gets `SO_REUSEPORT`: a port held by anyone else is refused, never shared. (Public
+/// for the load bench's reference server, which listens as the edge does.)
+pub fn bind_group(addr: &str, n: usize) -> io::Result<Vec<std::net::TcpListener>> {
     use socket2::{Domain, Socket, Type};
     let target = addr.to_socket_addrs()?.next().ok_or_else(|| {
         io::Error::new(

@@ -194,7 +194,12 @@ impl Prepared {
         ];
         Prepared {
             content_type: HeaderValue::from_str(&file.content_type).ok(),
-            tag_values: std::array::from_fn(|i| HeaderValue::from_str(&tags[i]).ok()),
+            // No validator without a tag.
+            tag_values: std::array::from_fn(|i| {
+                (!file.etag.is_empty())
+                    .then(|| HeaderValue::from_str(&tags[i]).ok())
+                    .flatten()
+            }),
             tags,
             bodies: [None, None, None],
             full: [None, None, None],
@@ -207,6 +212,23 @@ impl Prepared {
     pub(crate) fn holding(file: StaticFile, body: Bytes) -> Prepared {
         let mut p = Prepared::new(file);
         p.bodies[Coding::Identity as usize] = Some(body);
+        p
+    }
+
+    /// A page rendered from live records, answered as a static file holding its body: the
+    /// same validators, ranges and `HEAD` as the deploy's own pages.
+    pub fn rendered(r: &crate::sites::Rendered) -> Prepared {
+        let file = StaticFile {
+            key: String::new(),
+            content_type: r.content_type.to_string(),
+            etag: r.etag.clone().unwrap_or_default(),
+            size: r.body.len() as u64,
+            br: None,
+            gzip: None,
+            immutable: false,
+        };
+        let mut p = Prepared::new(file);
+        p.bodies[Coding::Identity as usize] = Some(r.body.clone());
         p
     }
 

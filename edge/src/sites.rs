@@ -123,10 +123,26 @@ pub enum Unavailable {
     Blob(String),
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-struct Generations {
-    site: u64,
-    records: u64,
+/// A project's generations, bumped by the change feed. Shared (`Arc`) so that a hot route
+/// of a rendered page can check its project's records generation without the map's lock.
+#[derive(Debug, Default)]
+pub struct Generations {
+    site: AtomicU64,
+    records: AtomicU64,
+}
+
+/// A project's records generation as a render read it: still current while no record edit
+/// of that project has landed since.
+#[derive(Debug, Clone)]
+pub struct RecordsSeen {
+    generations: Arc<Generations>,
+    seen: u64,
+}
+
+impl RecordsSeen {
+    pub fn current(&self) -> bool {
+        self.generations.records.load(Ordering::Acquire) == self.seen
+    }
 }
 
 /// Key of a cached render: the records generation makes an edit invisible to old entries.
@@ -142,7 +158,7 @@ pub struct Sites {
     matchers: Cache<(i64, u64), Arc<Matcher>>,
     files: Cache<String, Bytes>,
     renders: Cache<RenderKey, Arc<Rendered>>,
-    generations: Mutex<HashMap<i64, Generations>>,
+    generations: Mutex<HashMap<i64, Arc<Generations>>>,
     /// Bumped by every change that can alter a host's answer; a host load that saw it move
     /// loads again, so it never caches what it read before the change.
     epoch: AtomicU64,
@@ -256,21 +272,25 @@ impl Sites {
         }
     }
 
-    fn generations(&self, project_id: i64) -> Generations {
-        *self
-            .generations
+    fn generations(&self, project_id: i64) -> Arc<Generations> {
+        self.generations
             .lock()
             .expect("generations lock")
             .entry(project_id)
-            .or_insert(Generations {
-                site: 0,
-                records: 0,
-            })
+            .or_default()
+            .clone()
     }
 
     /// The records generation of a project: part of every render key.
     pub fn records_generation(&self, project_id: i64) -> u64 {
-        self.generations(project_id).records
+        self.records_seen(project_id).seen
+    }
+
+    /// The records generation of a project now, to tell later whether it is still current.
+    pub fn records_seen(&self, project_id: i64) -> RecordsSeen {
+        let generations = self.generations(project_id);
+        let seen = generations.records.load(Ordering::Acquire);
+        RecordsSeen { generations, seen }
     }
 
     /// The site behind a host: `Ok(None)` for a host that serves no site.
@@ -369,7 +389,11 @@ impl Sites {
     /// The project's live redirect rules compiled once per change; the deploy's own rules
     /// while the database cannot be read.
     pub async fn matcher(&self, site: &Site, deploy: &DeployView) -> Arc<Matcher> {
-        let key = (site.project_id, self.generations(site.project_id).site);
+        let site_generation = self
+            .generations(site.project_id)
+            .site
+            .load(Ordering::Acquire);
+        let key = (site.project_id, site_generation);
         if let Some(m) = self.matchers.get(&key).await {
             return m;
         }
@@ -417,21 +441,16 @@ impl Sites {
     /// Applies one change-feed entry: what it made stale is never served again.
     pub fn apply(&self, change: &Change) {
         let project = change.project_id;
-        {
-            let mut gens = self.generations.lock().expect("generations lock");
-            let g = gens.entry(project).or_insert(Generations {
-                site: 0,
-                records: 0,
-            });
-            match change.kind.as_str() {
-                "records" => g.records += 1,
-                "redirects" => g.site += 1,
-                _ => {
-                    g.site += 1;
-                    g.records += 1;
-                }
+        let g = self.generations(project);
+        let bump = |n: &AtomicU64| n.fetch_add(1, Ordering::AcqRel);
+        match change.kind.as_str() {
+            "records" => bump(&g.records),
+            "redirects" => bump(&g.site),
+            _ => {
+                bump(&g.site);
+                bump(&g.records)
             }
-        }
+        };
         match change.kind.as_str() {
             "records" => return,
             "redirects" => {}

@@ -33,7 +33,7 @@ use crate::{
     live,
     metrics::Metrics,
     serve::{self, HTML, JSON, NO_STORE, Prepared, Resp, TEXT, respond},
-    sites::{DeployView, Rendered, Site, Sites, Unavailable},
+    sites::{DeployView, RecordsSeen, Rendered, Site, Sites, Unavailable},
     submissions::{self, Forms, Outcome, Refused},
     tls::Certs,
 };
@@ -122,6 +122,7 @@ struct HotFill {
     site: Arc<Site>,
     deploy: Arc<DeployView>,
     file: Prepared,
+    records: Option<RecordsSeen>,
 }
 
 impl Visits {
@@ -172,6 +173,7 @@ impl Visits {
                 site: fill.site,
                 deploy: fill.deploy,
                 file,
+                records: fill.records,
             };
             local.hot.insert(host, uri.path(), route);
         }
@@ -372,7 +374,12 @@ impl Visits {
             // and only while the database answers: with it down, the redirects came from the
             // deploy rather than the live rules.
             if r.status() != StatusCode::INTERNAL_SERVER_ERROR && !self.sites.degraded() {
-                *fill = Some(HotFill { site, deploy, file });
+                *fill = Some(HotFill {
+                    site,
+                    deploy,
+                    file,
+                    records: None,
+                });
             }
             return r;
         }
@@ -385,6 +392,8 @@ impl Visits {
             return self.upload(&site, &deploy, &method, headers, key).await;
         }
         let segments: Vec<&str> = trimmed.trim_start_matches('/').split('/').collect();
+        // Read before rendering: an edit landing meanwhile leaves a hot route already stale.
+        let records = self.sites.records_seen(site.project_id);
         let rendered = match segments.as_slice() {
             [page, post] if !page.is_empty() && !post.is_empty() => {
                 live::collection_page(&self.sites, &site, &deploy, page, post).await
@@ -394,6 +403,21 @@ impl Visits {
             _ => None,
         };
         match rendered {
+            Some(Ok(page)) if page.status == StatusCode::OK => {
+                let file = Prepared::rendered(&page);
+                let r = self
+                    .file(&site, &deploy, &method, headers, &file, StatusCode::OK)
+                    .await;
+                if !self.sites.degraded() {
+                    *fill = Some(HotFill {
+                        site,
+                        deploy,
+                        file,
+                        records: Some(records),
+                    });
+                }
+                r
+            }
             Some(r) => self.answer(&site, &deploy, &method, headers, r).await,
             None => self.site_not_found(&site, &deploy, &method, headers).await,
         }

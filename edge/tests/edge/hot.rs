@@ -6,7 +6,7 @@ use std::time::Duration;
 
 use vitrine_shared::{dual_test, testing::TestDb};
 
-use crate::support::{TestEdge, basic};
+use crate::support::{TestEdge, basic, live_page};
 
 const SECOND: Duration = Duration::from_secs(1);
 
@@ -163,5 +163,58 @@ dual_test! {
             assert!(std::time::Instant::now() < deadline, "visitor threads outlived stop()");
             tokio::time::sleep(Duration::from_millis(20)).await;
         }
+    }
+}
+
+dual_test! {
+    async fn a_hot_collection_page_ends_with_a_record_edit_and_answers_as_the_full_path(db: TestDb) {
+        // A one-hour host TTL: only the change feed can end a hot page.
+        let t = TestEdge::start_with(db, None, |s| s.edge_site_ttl_ms = 3_600_000).await;
+        let host = "loja.localhost";
+        let loja = t.project("loja").await;
+        let table = t.collection(loja, "posts", &[("ola", "Olá", "<p>Primeiro texto</p>")]).await;
+        let mut site = basic("<h1>Início</h1>");
+        site.collection_pages.insert(
+            "blog".into(),
+            live_page("blog", Some(table), "<h1>{{ post.name }}</h1>{{ post.fields.corpo }}"),
+        );
+        t.publish(loja, site).await;
+        settle(&t, host, "/blog/ola").await;
+
+        // Full path first (a new spelling of the host), then hot: the same answer.
+        for headers in [vec![], vec![("range", "bytes=0-9")], vec![("accept-encoding", "br")]] {
+            let send = |host: &'static str| {
+                let mut r = t.get(host, "/blog/ola");
+                for (name, value) in &headers {
+                    r = r.header(*name, *value);
+                }
+                r.send()
+            };
+            let spelling = match headers.len() {
+                0 => "LOJA.localhost",
+                _ if headers[0].0 == "range" => "Loja.localhost",
+                _ => "lOja.localhost",
+            };
+            let before = route_hits(&t).await;
+            let full = answer(send(spelling).await.unwrap()).await;
+            let hot = answer(send(spelling).await.unwrap()).await;
+            assert_eq!(route_hits(&t).await, before + 1, "{headers:?}");
+            assert_eq!(hot, full, "{headers:?}");
+        }
+        let tag = t.get(host, "/blog/ola").send().await.unwrap().headers()["etag"].clone();
+        let r = t.get(host, "/blog/ola").header("if-none-match", tag).send().await.unwrap();
+        assert_eq!(r.status(), 304);
+
+        let post = t.db.store.query_posts(table, None, &[], 10, 0).await.unwrap().remove(0);
+        let mut data = post.data.0.clone();
+        let key = data.keys().next().unwrap().clone();
+        data.insert(key, serde_json::Value::String("<p>Texto revisto</p>".into()));
+        t.db.store.update_post(post.id, "Olá de novo", "ola", &data).await.unwrap();
+        t.until(host, "/blog/ola", 200, "Texto revisto", SECOND).await;
+        settle(&t, host, "/blog/ola").await;
+        assert!(t.text(host, "/blog/ola").await.1.contains("<h1>Olá de novo</h1>"));
+        t.db.store.delete_posts(&[post.id]).await.unwrap();
+        t.until(host, "/blog/ola", 404, "Página perdida", SECOND).await;
+        t.edge.stop().await;
     }
 }
