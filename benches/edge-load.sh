@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The edge load comparison (issue 4): installs nginx and wrk from Debian's packages when they
-# are missing, then runs the benchmark, which seeds and publishes 1,000 sites, serves them from
-# the edge and from nginx on this machine and prints both figures and their ratios.
+# are missing, builds the release edge binary, then runs the benchmark, which seeds and
+# publishes 1,000 sites, serves them from the edge (its own process) and from nginx on this
+# machine and prints both figures and their ratios.
 #
 #   bash benches/edge-load.sh            # 10 s per measurement (EDGE_LOAD_SECS to change)
 set -euo pipefail
@@ -14,4 +15,5 @@ if ! command -v nginx >/dev/null || ! command -v wrk >/dev/null; then
 fi
 # nginx-light lives in /usr/sbin, which is not on every user's PATH.
 export PATH="$PATH:/usr/sbin"
+cargo build --release -p vitrine-edge
 exec cargo bench -p vitrine-benches --bench edge_load

@@ -34,10 +34,7 @@
 //! Run: `bash benches/soak.sh` (installs wrk when missing, builds the edge, runs this).
 
 use std::{
-    io::{BufRead, BufReader},
     net::SocketAddr,
-    path::PathBuf,
-    process::{Child, Command, Stdio},
     sync::{
         Arc,
         atomic::{AtomicU64, Ordering::Relaxed},
@@ -50,7 +47,9 @@ use hyper::{Request, body::Bytes};
 use hyper_util::rt::TokioIo;
 use serde_json::json;
 use tokio::time::Instant;
-use vitrine_benches::{page_block, random_host_script, register, seed_site, settings, wrk};
+use vitrine_benches::{
+    EdgeProc, edge_bin, page_block, random_host_script, register, seed_site, settings, wrk,
+};
 use vitrine_control::startup::Application;
 use vitrine_shared::testing::{Backend, TestDb};
 
@@ -68,69 +67,6 @@ fn env_u64(name: &str, default: u64) -> u64 {
         .ok()
         .and_then(|s| s.parse().ok())
         .unwrap_or(default)
-}
-
-/// The edge binary as a child process, killed when dropped.
-struct EdgeProc {
-    child: Child,
-    addr: SocketAddr,
-    log: PathBuf,
-}
-
-impl EdgeProc {
-    fn start(bin: &PathBuf, env: &[(&str, String)], log: PathBuf) -> EdgeProc {
-        assert!(
-            bin.exists(),
-            "{} is missing: cargo build --release -p vitrine-edge (soak.sh does)",
-            bin.display()
-        );
-        let mut child = Command::new(bin)
-            .arg("serve")
-            .envs(env.iter().map(|(k, v)| (*k, v.as_str())))
-            .stdout(Stdio::piped())
-            .stderr(std::fs::File::create(&log).unwrap())
-            .spawn()
-            .unwrap();
-        // "vitrine-edge listening on http://A (admin http://B) (https C)"
-        let line = BufReader::new(child.stdout.take().unwrap())
-            .lines()
-            .map_while(Result::ok)
-            .find(|l| l.contains("listening on"))
-            .unwrap_or_else(|| {
-                panic!(
-                    "the edge did not start:\n{}",
-                    std::fs::read_to_string(&log).unwrap_or_default()
-                )
-            });
-        let addr = line
-            .split_whitespace()
-            .find_map(|w| w.strip_prefix("http://")?.parse().ok())
-            .unwrap_or_else(|| panic!("no address in {line:?}"));
-        EdgeProc { child, addr, log }
-    }
-
-    /// Resident memory in KiB (`VmRSS`).
-    fn rss_kib(&self) -> u64 {
-        let status = std::fs::read_to_string(format!("/proc/{}/status", self.child.id()))
-            .unwrap_or_else(|e| {
-                panic!(
-                    "the edge is gone ({e}):\n{}",
-                    std::fs::read_to_string(&self.log).unwrap_or_default()
-                )
-            });
-        status
-            .lines()
-            .find_map(|l| l.strip_prefix("VmRSS:"))
-            .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
-            .expect("VmRSS in /proc/<pid>/status")
-    }
-}
-
-impl Drop for EdgeProc {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
 }
 
 #[derive(Default)]
@@ -236,13 +172,7 @@ async fn main() {
     }
     let secs = env_u64("SOAK_SECS", 600);
     let capacity_secs = env_u64("SOAK_CAPACITY_SECS", 10);
-    let edge_bin = std::env::var_os("SOAK_EDGE_BIN")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| {
-            // target/release/deps/soak-… → target/release/vitrine-edge
-            let exe = std::env::current_exe().unwrap();
-            exe.parent().unwrap().parent().unwrap().join("vitrine-edge")
-        });
+    let edge_bin = edge_bin("SOAK_EDGE_BIN");
 
     let db = TestDb::new(Backend::Sqlite).await;
     let dir = tempfile::tempdir().unwrap();
@@ -258,18 +188,7 @@ async fn main() {
         sites.push(seed_site(&owner, &base, i).await);
     }
 
-    let edge = EdgeProc::start(
-        &edge_bin,
-        &[
-            ("VITRINE_DATABASE_URL", db.url.clone()),
-            ("VITRINE_DATA_DIR", data_dir.display().to_string()),
-            ("VITRINE_PLATFORM_DOMAIN", "localhost".into()),
-            ("VITRINE_EDGE_HTTP_LISTEN", "127.0.0.1:0".into()),
-            ("VITRINE_EDGE_HTTPS_LISTEN", "127.0.0.1:0".into()),
-            ("VITRINE_EDGE_ADMIN_LISTEN", "127.0.0.1:0".into()),
-        ],
-        dir.path().join("edge.log"),
-    );
+    let edge = EdgeProc::start(&edge_bin, &db.url, &data_dir);
     let edge_addr = edge.addr;
     println!(
         "soak: edge pid {} on {edge_addr}; measuring capacity ({capacity_secs} s)…",

@@ -1,10 +1,11 @@
 //! Benchmarks live in `benches/`; see README.md. This library holds what the load benches
 //! share: a free port, nginx as the reference server started from a configuration text, the
 //! settings of a bench stack, the 1,000 seeded sites (built and published through the control
-//! plane's HTTP API) and wrk with a random-`Host` script.
+//! plane's HTTP API), the release edge binary as a child process and wrk with a random-`Host`
+//! script.
 
 use std::{
-    io::Write,
+    io::{BufRead, BufReader, Write},
     net::SocketAddr,
     path::{Path, PathBuf},
     process::{Child, Command, Stdio},
@@ -54,6 +55,96 @@ impl Nginx {
 }
 
 impl Drop for Nginx {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// The release `vitrine-edge` binary: the one `var` names, else the one beside the bench's own
+/// executable (`target/release/deps/{bench}-…` → `target/release/vitrine-edge`), which
+/// `cargo build --release -p vitrine-edge` makes (the bench scripts do).
+pub fn edge_bin(var: &str) -> PathBuf {
+    std::env::var_os(var).map(PathBuf::from).unwrap_or_else(|| {
+        let exe = std::env::current_exe().expect("the bench's executable");
+        exe.parent()
+            .and_then(Path::parent)
+            .expect("target/release")
+            .join("vitrine-edge")
+    })
+}
+
+/// The edge binary as a child process, killed when dropped. Load benches run the edge as its
+/// own process, as it runs in production: built with the release profile, on its own runtime,
+/// not sharing one with the control plane that seeded the sites, and with its own memory.
+pub struct EdgeProc {
+    pub child: Child,
+    pub addr: SocketAddr,
+    log: PathBuf,
+}
+
+impl EdgeProc {
+    /// Starts `bin serve` on the database and local object store of a bench stack (sites at
+    /// `{slug}.localhost`, every listener on a free loopback port, default settings otherwise)
+    /// and returns once it prints its address. Its log goes to `data_dir/edge.log`.
+    pub fn start(bin: &Path, database_url: &str, data_dir: &Path) -> EdgeProc {
+        let log = data_dir.join("edge.log");
+        assert!(
+            bin.exists(),
+            "{} is missing: cargo build --release -p vitrine-edge (the bench scripts do)",
+            bin.display()
+        );
+        let base = [
+            ("VITRINE_DATABASE_URL", database_url.to_string()),
+            ("VITRINE_DATA_DIR", data_dir.display().to_string()),
+            ("VITRINE_PLATFORM_DOMAIN", "localhost".into()),
+            ("VITRINE_EDGE_HTTP_LISTEN", "127.0.0.1:0".into()),
+            ("VITRINE_EDGE_HTTPS_LISTEN", "127.0.0.1:0".into()),
+            ("VITRINE_EDGE_ADMIN_LISTEN", "127.0.0.1:0".into()),
+        ];
+        let mut child = Command::new(bin)
+            .arg("serve")
+            .envs(base.iter().map(|(k, v)| (*k, v.as_str())))
+            .stdout(Stdio::piped())
+            .stderr(std::fs::File::create(&log).expect("edge log"))
+            .spawn()
+            .expect("start the edge");
+        // "vitrine-edge listening on http://A (admin http://B) (https C)"
+        let line = BufReader::new(child.stdout.take().expect("edge stdout"))
+            .lines()
+            .map_while(Result::ok)
+            .find(|l| l.contains("listening on"))
+            .unwrap_or_else(|| {
+                panic!(
+                    "the edge did not start:\n{}",
+                    std::fs::read_to_string(&log).unwrap_or_default()
+                )
+            });
+        let addr = line
+            .split_whitespace()
+            .find_map(|w| w.strip_prefix("http://")?.parse().ok())
+            .unwrap_or_else(|| panic!("no address in {line:?}"));
+        EdgeProc { child, addr, log }
+    }
+
+    /// Resident memory in KiB (`VmRSS`).
+    pub fn rss_kib(&self) -> u64 {
+        let status = std::fs::read_to_string(format!("/proc/{}/status", self.child.id()))
+            .unwrap_or_else(|e| {
+                panic!(
+                    "the edge is gone ({e}):\n{}",
+                    std::fs::read_to_string(&self.log).unwrap_or_default()
+                )
+            });
+        status
+            .lines()
+            .find_map(|l| l.strip_prefix("VmRSS:"))
+            .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
+            .expect("VmRSS in /proc/<pid>/status")
+    }
+}
+
+impl Drop for EdgeProc {
     fn drop(&mut self) {
         let _ = self.child.kill();
         let _ = self.child.wait();
