@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Runs every test: formatting and lints, the Rust suites on SQLite and on PostgreSQL (with the
-# property tests that mirror the fuzz targets), the
+# property tests that mirror the fuzz targets), each cargo-fuzz target briefly, the
 # dashboard's unit tests, and the browser end-to-end tests against a real control plane and edge.
 #
 # Needs PostgreSQL on 127.0.0.1:5432 with trust auth (VITRINE_TEST_POSTGRES_URL overrides);
@@ -48,13 +48,16 @@ cargo clippy --workspace --all-targets --quiet -- -D warnings
 
 step "Rust tests (every store and API test runs on SQLite and on PostgreSQL)"
 # cargo-nextest, when installed, runs every test binary at once instead of one after another
-# (the same tests; there are no doctests). The fuzz targets' invariants run here as property
-# tests; `scripts/fuzz.sh` runs the fuzzing campaign itself.
+# (the same tests; there are no doctests). The fuzz targets' invariants also run here as
+# property tests; the next step runs the targets themselves under libFuzzer.
 if command -v cargo-nextest >/dev/null; then
   cargo nextest run --workspace --no-fail-fast --status-level fail --final-status-level slow
 else
   cargo test --workspace
 fi
+
+step "cargo-fuzz targets (redirect origin, host, template), 10 s each from their seeds"
+FUZZ_SECONDS="${FUZZ_SECONDS:-10}" bash scripts/fuzz.sh
 
 # `npm install` against the committed lock file: this npm writes locks that `npm ci` rejects
 # (only this platform's optional rollup packages are recorded).
