@@ -1,6 +1,5 @@
 #!/usr/bin/env bash
-# Validates the deployment files under infra/ as far as a Debian machine without Docker or
-# Kubernetes can:
+# Validates the deployment files under infra/ as far as can be done without running them:
 #   - every YAML file parses (all documents) and passes yamllint (relaxed rules); every JSON
 #     file parses;
 #   - promtool check config (prometheus.yml with its rule file) and promtool check rules;
@@ -15,9 +14,12 @@
 #     `_total`, histograms `_bucket`/`_sum`/`_count`);
 #   - every VITRINE_* variable named in infra/ or docs/fleet.md is a real setting (a name in
 #     shared/src/config.rs SETTINGS_HELP, or VITRINE_CONFIG).
+#   - the Kubernetes manifests against the Kubernetes API's schemas (kubernetes-validate from
+#     PyPI, in a virtualenv), strictly.
 # Installs promtool (package prometheus), yamllint and nginx's stream module with apt-get when
-# missing. Not checked here: building the images, `docker compose config`, applying the
-# Kubernetes manifests. Exits non-zero on any problem.
+# missing.
+# Not checked here: building and running the images with compose (infra/smoke/run.sh does, with
+# Docker), applying the manifests to a cluster. Exits non-zero on any problem.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$PWD
@@ -114,6 +116,33 @@ if command -v nginx >/dev/null; then
 else
     echo "note: nginx is not installed; infra/lb/nginx.conf was not checked with nginx -t"
 fi
+
+# ---- Kubernetes manifests -------------------------------------------------------------------
+# kubernetes-validate (PyPI) carries the Kubernetes API's own OpenAPI schemas for each release,
+# so the manifests are checked offline, strictly (an unknown or misspelt field fails), against
+# the oldest release we support. The Kustomization is checked for files it names.
+K8S_VERSION=1.30.0
+kv_dir="${XDG_CACHE_HOME:-$HOME/.cache}/vitrine/kubernetes-validate"
+if [ ! -x "$kv_dir/bin/kubernetes-validate" ]; then
+    python3 -m venv "$kv_dir" && "$kv_dir/bin/pip" install --quiet 'kubernetes-validate==1.37.0' \
+        || problem "pip install kubernetes-validate"
+fi
+if [ -x "$kv_dir/bin/kubernetes-validate" ]; then
+    mapfile -t manifests < <(ls infra/k8s/*.yaml | grep -v kustomization.yaml)
+    if out=$("$kv_dir/bin/kubernetes-validate" -k "$K8S_VERSION" --strict --quiet "${manifests[@]}" 2>&1) \
+        && ! grep -q . <<<"$out"; then
+        ok "kubernetes-validate --strict (Kubernetes $K8S_VERSION schemas): ${#manifests[@]} manifests"
+    else
+        problem "kubernetes-validate: $out"
+    fi
+fi
+python3 - <<'PY' || problem "infra/k8s/kustomization.yaml names files that do not exist"
+import pathlib, sys, yaml
+k = yaml.safe_load(open("infra/k8s/kustomization.yaml"))
+missing = [r for r in k.get("resources", []) if not (pathlib.Path("infra/k8s") / r).exists()]
+print("ok:   kustomization resources exist" if not missing else f"FAIL: missing {missing}")
+sys.exit(1 if missing else 0)
+PY
 
 # ---- metric names and settings ---------------------------------------------------------------
 python3 - "$ROOT" <<'EOF' || fail=1

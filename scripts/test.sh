@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Runs every test: formatting and lints, the Rust suites on SQLite and on PostgreSQL (with the
-# property tests that mirror the fuzz targets), each cargo-fuzz target briefly, the
-# dashboard's unit tests, and the browser end-to-end tests against a real control plane and edge.
+# property tests that mirror the fuzz targets), each cargo-fuzz target briefly, the checks of
+# the deployment files in infra/, the dashboard's unit tests, and the browser end-to-end tests
+# against a real control plane and edge.
 #
 # Needs PostgreSQL on 127.0.0.1:5432 with trust auth (VITRINE_TEST_POSTGRES_URL overrides);
 # it fails, never skips, when PostgreSQL is unreachable. Installs what is missing from Debian
@@ -58,6 +59,9 @@ fi
 
 step "cargo-fuzz targets (redirect origin, host, template), 10 s each from their seeds"
 FUZZ_SECONDS="${FUZZ_SECONDS:-10}" bash scripts/fuzz.sh
+
+step "deployment files (infra/check.sh: YAML, Kubernetes schemas, promtool, systemd, nginx -t, names)"
+bash infra/check.sh
 
 # `npm install` against the committed lock file: this npm writes locks that `npm ci` rejects
 # (only this platform's optional rollup packages are recorded).
