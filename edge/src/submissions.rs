@@ -6,9 +6,11 @@
 //! owner published in the deploy's form settings, never anything the visitor sends, so the
 //! endpoint is no open relay.
 //!
-//! **No submission is ever lost:** when the database cannot be reached the submission is
-//! appended to a local spool file and `fsync`ed before the visitor gets an answer, and a
-//! background task replays the spool once the database is back. Each submission carries a
+//! **No submission is ever lost:** when the database cannot be reached (or does not answer
+//! within [`DB_WAIT`]) the submission is appended to a local spool file and `fsync`ed before the
+//! visitor gets an answer, and a background task replays the spool once the database is back.
+//! Until then later submissions go straight to the spool, so an outage costs one visitor a
+//! wait, not every visitor. Each submission carries a
 //! unique id and the store ignores a second insert of the same id, so a replay that is cut
 //! short and repeated never duplicates anything.
 //!
@@ -22,7 +24,10 @@ use std::{
     net::IpAddr,
     num::NonZeroU32,
     path::{Path, PathBuf},
-    sync::Arc,
+    sync::{
+        Arc,
+        atomic::{AtomicBool, Ordering},
+    },
     time::Duration,
 };
 
@@ -90,7 +95,16 @@ pub struct Forms {
     store: Store,
     spool: Mutex<PathBuf>,
     limiter: DefaultKeyedRateLimiter<IpAddr>,
+    /// Set when a write to the database failed or took longer than [`DB_WAIT`], cleared when
+    /// a replay reaches the database: while set, submissions go straight to the spool, so
+    /// during an outage only the first visitor waits (the replayer probes the database).
+    db_down: AtomicBool,
 }
+
+/// How long a submission waits for the database before it is spooled instead. The pool's own
+/// acquire timeout is longer (5 s), and a database that is stopped (its name no longer
+/// resolves) or partitioned away makes every connection attempt wait for it.
+pub const DB_WAIT: Duration = Duration::from_secs(2);
 
 impl Forms {
     /// `spool_dir` is created if missing; `per_minute` is the per-address quota.
@@ -101,6 +115,7 @@ impl Forms {
             store,
             spool: Mutex::new(spool_dir.join("forms.jsonl")),
             limiter: RateLimiter::keyed(Quota::per_minute(n)),
+            db_down: AtomicBool::new(false),
         }))
     }
 
@@ -159,24 +174,34 @@ impl Forms {
         visible: &[&(String, String)],
     ) -> Result<Outcome, Refused> {
         let body = as_text(&sub.url, visible);
-        match self
-            .store
-            .insert_submission(&sub, Some((&sub.subject, &body)))
-            .await
-        {
-            Ok(_) => Ok(Outcome::Stored),
-            Err(e) => {
-                tracing::warn!(error = %e, project = sub.project_id, "form submission spooled: database unavailable");
-                let spooled = Spooled { sub, body };
-                let path = self.spool.lock().await;
-                append_synced(&path, &spooled).map_err(|io| {
-                    // Neither the database nor the disk took it: say so rather than lose it.
-                    tracing::error!(error = %io, "form spool write failed");
-                    Refused::Unavailable
-                })?;
-                Ok(Outcome::Spooled)
+        if !self.db_down.load(Ordering::Acquire) {
+            let insert = self
+                .store
+                .insert_submission(&sub, Some((&sub.subject, &body)));
+            // A timed-out insert may still have committed; the replay skips it (same uid).
+            match tokio::time::timeout(DB_WAIT, insert).await {
+                Ok(Ok(_)) => return Ok(Outcome::Stored),
+                Ok(Err(e)) => {
+                    tracing::warn!(error = %e, project = sub.project_id, "form submission spooled: database unavailable");
+                }
+                Err(_) => {
+                    tracing::warn!(
+                        project = sub.project_id,
+                        wait_ms = DB_WAIT.as_millis() as u64,
+                        "form submission spooled: database did not answer in time"
+                    );
+                }
             }
+            self.db_down.store(true, Ordering::Release);
         }
+        let spooled = Spooled { sub, body };
+        let path = self.spool.lock().await;
+        append_synced(&path, &spooled).map_err(|io| {
+            // Neither the database nor the disk took it: say so rather than lose it.
+            tracing::error!(error = %io, "form spool write failed");
+            Refused::Unavailable
+        })?;
+        Ok(Outcome::Spooled)
     }
 
     /// Replays the spool into the database. Returns how many submissions were replayed; on a
@@ -184,6 +209,7 @@ impl Forms {
     pub async fn replay(&self) -> Result<usize, StoreError> {
         let path = self.spool.lock().await;
         let Ok(text) = std::fs::read_to_string(&*path) else {
+            self.db_down.store(false, Ordering::Release);
             return Ok(0);
         };
         let mut n = 0;
@@ -202,6 +228,9 @@ impl Forms {
             let _ = f.set_len(0);
             let _ = f.sync_all();
         }
+        // The spool is empty: either the database took all of it, or nothing was spooled (a
+        // failed spool write); both let the next submission try the database again.
+        self.db_down.store(false, Ordering::Release);
         Ok(n)
     }
 

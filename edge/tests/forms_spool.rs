@@ -179,3 +179,82 @@ async fn honeypot_rate_limit_and_size_are_enforced() {
         .unwrap();
     assert_eq!(total, 4, "the bot and the refused ones are not stored");
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn during_an_outage_only_the_first_submission_waits_for_the_database() {
+    let db = TestDb::new(Backend::Postgres).await;
+    let project_id = project(&db.store).await;
+    let url = url::Url::parse(&db.url).unwrap();
+    let target = format!("{}:{}", url.host_str().unwrap(), url.port().unwrap_or(5432))
+        .parse()
+        .unwrap();
+    let proxy = TcpProxy::start(target).await;
+    let through_proxy = Store::connect(&proxy.postgres_url(&db.url)).await.unwrap();
+    let spool = tempfile::tempdir().unwrap();
+    let forms = Forms::new(through_proxy, spool.path(), 10_000).unwrap();
+    let settings = FormSettings {
+        to: "dona@example.com".into(),
+        subject: "Novo contato".into(),
+    };
+    assert_eq!(
+        forms.submit(submission(project_id, &settings, 0, 1)).await,
+        Ok(Outcome::Stored)
+    );
+
+    proxy.cut();
+    let started = std::time::Instant::now();
+    assert_eq!(
+        forms.submit(submission(project_id, &settings, 1, 1)).await,
+        Ok(Outcome::Spooled)
+    );
+    assert!(
+        started.elapsed() < vitrine_edge::submissions::DB_WAIT + Duration::from_secs(2),
+        "the first submission of the outage waits at most DB_WAIT, took {:?}",
+        started.elapsed()
+    );
+    // The database is known to be down: the next ones go to the spool without trying it.
+    let tried = proxy.connections();
+    for i in 2..22 {
+        assert_eq!(
+            forms.submit(submission(project_id, &settings, i, 1)).await,
+            Ok(Outcome::Spooled)
+        );
+    }
+    assert_eq!(
+        proxy.connections(),
+        tried,
+        "no connection attempts while the database is known to be down"
+    );
+    // A replay probes the database; still down, it keeps everything and the state.
+    assert!(forms.replay().await.is_err());
+    assert_eq!(forms.spooled().await, 21);
+    assert_eq!(
+        forms.submit(submission(project_id, &settings, 22, 1)).await,
+        Ok(Outcome::Spooled)
+    );
+
+    proxy.restore();
+    let mut replayed = None;
+    for _ in 0..50 {
+        match forms.replay().await {
+            Ok(n) => {
+                replayed = Some(n);
+                break;
+            }
+            Err(_) => tokio::time::sleep(Duration::from_millis(200)).await,
+        }
+    }
+    assert_eq!(replayed, Some(22));
+    // Back up: submissions are stored directly again.
+    assert_eq!(
+        forms.submit(submission(project_id, &settings, 23, 1)).await,
+        Ok(Outcome::Stored)
+    );
+    assert_eq!(forms.spooled().await, 0);
+    let (_, total) = db
+        .store
+        .list_submissions(project_id, true, 100, 0)
+        .await
+        .unwrap();
+    assert_eq!(total, 24, "every submission is in the form history once");
+}

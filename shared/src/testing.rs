@@ -119,10 +119,12 @@ macro_rules! dual_test {
 
 /// A TCP forwarder between a client and a server that a test can cut and restore, to play a
 /// database outage: [`TcpProxy::cut`] drops every open connection and refuses new ones (they
-/// are accepted and closed at once) until [`TcpProxy::restore`].
+/// are accepted and closed at once) until [`TcpProxy::restore`]. [`TcpProxy::connections`]
+/// counts the connections clients opened, refused ones included.
 pub struct TcpProxy {
     pub addr: std::net::SocketAddr,
     up: std::sync::Arc<tokio::sync::watch::Sender<bool>>,
+    opened: std::sync::Arc<std::sync::atomic::AtomicUsize>,
     task: tokio::task::JoinHandle<()>,
 }
 
@@ -133,12 +135,14 @@ impl TcpProxy {
             .expect("bind proxy");
         let addr = listener.local_addr().expect("proxy address");
         let up = std::sync::Arc::new(tokio::sync::watch::channel(true).0);
-        let state = up.clone();
+        let opened = std::sync::Arc::new(std::sync::atomic::AtomicUsize::new(0));
+        let (state, count) = (up.clone(), opened.clone());
         let task = tokio::spawn(async move {
             loop {
                 let Ok((mut client, _)) = listener.accept().await else {
                     continue;
                 };
+                count.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
                 let mut rx = state.subscribe();
                 if !*rx.borrow() {
                     drop(client);
@@ -155,7 +159,17 @@ impl TcpProxy {
                 });
             }
         });
-        TcpProxy { addr, up, task }
+        TcpProxy {
+            addr,
+            up,
+            opened,
+            task,
+        }
+    }
+
+    /// How many connections clients have opened through the proxy (or tried to, while cut).
+    pub fn connections(&self) -> usize {
+        self.opened.load(std::sync::atomic::Ordering::SeqCst)
     }
 
     /// Drops every connection and refuses new ones.
