@@ -6,8 +6,7 @@
 #   - the systemd units: required keys, and `systemd-analyze verify` when systemd-analyze exists
 #     (on copies whose ExecStart binaries are replaced by /bin/true, since the Vitrine binaries
 #     are not installed here);
-#   - the load balancer's nginx.conf with `nginx -t` (edge hostnames mapped to 127.0.0.1),
-#     when nginx is installed;
+#   - the load balancer's nginx.conf with `nginx -t` (edge hostnames mapped to 127.0.0.1);
 #   - every metric name in the Grafana dashboard and the alert rules is one the code registers
 #     (edge/src/metrics.rs, control-plane/src/metrics.rs, shared/src/latency.rs, with the
 #     Registry::with_prefix prefix and the suffixes Prometheus gives each type: counters
@@ -16,12 +15,14 @@
 #     shared/src/config.rs SETTINGS_HELP, or VITRINE_CONFIG).
 #   - the Kubernetes manifests against the Kubernetes API's schemas (kubernetes-validate from
 #     PyPI, in a virtualenv), strictly.
-# Installs promtool (package prometheus), yamllint and nginx's stream module with apt-get when
-# missing.
+# Installs promtool (package prometheus), yamllint, nginx and its stream module with apt-get
+# when missing.
 # Not checked here: building and running the images with compose (infra/smoke/run.sh does, with
 # Docker), applying the manifests to a cluster. Exits non-zero on any problem.
 set -uo pipefail
 cd "$(dirname "$0")/.."
+# nginx lives in /usr/sbin, which is not on every user's PATH.
+export PATH="$PATH:/usr/sbin"
 ROOT=$PWD
 fail=0
 problem() { echo "FAIL: $*"; fail=1; }
@@ -30,7 +31,9 @@ ok() { echo "ok:   $*"; }
 need_apt=()
 command -v promtool >/dev/null || need_apt+=(prometheus)
 command -v yamllint >/dev/null || need_apt+=(yamllint)
-if command -v nginx >/dev/null && [ ! -e /usr/lib/nginx/modules/ngx_stream_module.so ] \
+if ! command -v nginx >/dev/null; then
+    need_apt+=(nginx-light libnginx-mod-stream)
+elif [ ! -e /usr/lib/nginx/modules/ngx_stream_module.so ] \
     && ! nginx -V 2>&1 | grep -q -- '--with-stream '; then
     need_apt+=(libnginx-mod-stream)
 fi
@@ -102,7 +105,9 @@ else
 fi
 
 # ---- load balancer -------------------------------------------------------------------------
-if command -v nginx >/dev/null; then
+if ! command -v nginx >/dev/null; then
+    problem "nginx is not installed: infra/lb/nginx.conf cannot be checked"
+else
     tmp=$(mktemp -d)
     mod=
     [ -e /usr/lib/nginx/modules/ngx_stream_module.so ] && mod='load_module /usr/lib/nginx/modules/ngx_stream_module.so;'
@@ -113,8 +118,6 @@ if command -v nginx >/dev/null; then
         problem "nginx -t infra/lb/nginx.conf: $out"
     fi
     rm -rf "$tmp"
-else
-    echo "note: nginx is not installed; infra/lb/nginx.conf was not checked with nginx -t"
 fi
 
 # ---- Kubernetes manifests -------------------------------------------------------------------

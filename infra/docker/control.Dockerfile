@@ -1,19 +1,25 @@
 # vitrine-control: the control plane (API under /api and /erp, and the dashboard).
 # Build from the repository root:
 #   docker build -f infra/docker/control.Dockerfile -t vitrine-control .
-# Not built on the machine these files were written on (no Docker there); see docs/fleet.md.
+# The base images are build arguments, so a machine without Docker Hub can name local ones
+# (infra/smoke/run.sh builds this file with stand-ins; see docs/fleet.md).
+
+ARG NODE_IMAGE=node:22-bookworm
+ARG RUST_IMAGE=rust:1-bookworm
+ARG RUNTIME_IMAGE=debian:bookworm-slim
 
 # ---- dashboard ---------------------------------------------------------------------------
-FROM node:22-bookworm AS dashboard
+FROM ${NODE_IMAGE} AS dashboard
 WORKDIR /src/dashboard
 COPY dashboard/package.json dashboard/package-lock.json ./
-# npm ci when the lockfile matches package.json, npm install otherwise.
-RUN npm ci || npm install
+# `npm install` against the committed lock file (as scripts/test.sh): the npm that writes it
+# records only its own platform's optional rollup packages, which `npm ci` rejects.
+RUN npm install --no-audit --no-fund
 COPY dashboard/ ./
 RUN npm run build
 
 # ---- build -------------------------------------------------------------------------------
-FROM rust:1-bookworm AS build
+FROM ${RUST_IMAGE} AS build
 WORKDIR /src
 # rust-toolchain.toml pins the toolchain; rustup in the image installs it on first use.
 COPY . .
@@ -23,7 +29,7 @@ RUN --mount=type=cache,target=/usr/local/cargo/registry \
  && install -D -m 0755 target/release/vitrine-control /out/vitrine-control
 
 # ---- runtime -----------------------------------------------------------------------------
-FROM debian:bookworm-slim
+FROM ${RUNTIME_IMAGE}
 # Block and template thumbnails need headless Chromium; to have them, add `chromium` (and
 # `fonts-dejavu-core`) to the apt-get line below (about 300 MB more). Without it the control
 # plane runs and logs that screenshots are unavailable.

@@ -1,10 +1,14 @@
 # vitrine-edge: serves published sites (HTTP, HTTPS, ACME) to visitors.
 # Build from the repository root:
 #   docker build -f infra/docker/edge.Dockerfile -t vitrine-edge .
-# Not built on the machine these files were written on (no Docker there); see docs/fleet.md.
+# The base images are build arguments, so a machine without Docker Hub can name local ones
+# (infra/smoke/run.sh builds this file with stand-ins; see docs/fleet.md).
+
+ARG RUST_IMAGE=rust:1-bookworm
+ARG RUNTIME_IMAGE=debian:bookworm-slim
 
 # ---- build -------------------------------------------------------------------------------
-FROM rust:1-bookworm AS build
+FROM ${RUST_IMAGE} AS build
 WORKDIR /src
 # rust-toolchain.toml pins the toolchain; rustup in the image installs it on first use.
 COPY . .
@@ -14,7 +18,7 @@ RUN --mount=type=cache,target=/usr/local/cargo/registry \
  && install -D -m 0755 target/release/vitrine-edge /out/vitrine-edge
 
 # ---- runtime -----------------------------------------------------------------------------
-FROM debian:bookworm-slim
+FROM ${RUNTIME_IMAGE}
 RUN apt-get update \
  && apt-get install -y --no-install-recommends ca-certificates curl \
  && rm -rf /var/lib/apt/lists/* \
