@@ -56,11 +56,7 @@ fn submission<'a>(project_id: i64, settings: &'a FormSettings, i: usize, peer: u
 async fn no_submission_is_lost_when_the_database_goes_away_mid_flood() {
     let db = TestDb::new(Backend::Postgres).await;
     let project_id = project(&db.store).await;
-    let url = url::Url::parse(&db.url).unwrap();
-    let target = format!("{}:{}", url.host_str().unwrap(), url.port().unwrap_or(5432))
-        .parse()
-        .unwrap();
-    let proxy = TcpProxy::start(target).await;
+    let proxy = TcpProxy::in_front_of(&db.url).await;
     let through_proxy = Store::connect(&proxy.postgres_url(&db.url)).await.unwrap();
     let spool = tempfile::tempdir().unwrap();
     let forms = Forms::new(through_proxy, spool.path(), 10_000).unwrap();
@@ -184,11 +180,7 @@ async fn honeypot_rate_limit_and_size_are_enforced() {
 async fn during_an_outage_only_the_first_submission_waits_for_the_database() {
     let db = TestDb::new(Backend::Postgres).await;
     let project_id = project(&db.store).await;
-    let url = url::Url::parse(&db.url).unwrap();
-    let target = format!("{}:{}", url.host_str().unwrap(), url.port().unwrap_or(5432))
-        .parse()
-        .unwrap();
-    let proxy = TcpProxy::start(target).await;
+    let proxy = TcpProxy::in_front_of(&db.url).await;
     let through_proxy = Store::connect(&proxy.postgres_url(&db.url)).await.unwrap();
     let spool = tempfile::tempdir().unwrap();
     let forms = Forms::new(through_proxy, spool.path(), 10_000).unwrap();

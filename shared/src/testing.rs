@@ -183,6 +183,19 @@ impl TcpProxy {
     }
 
     /// A PostgreSQL URL like `url` that goes through this proxy.
+    /// A proxy in front of the PostgreSQL server `database_url` names (port 5432 when it
+    /// names none); [`TcpProxy::postgres_url`] gives the URL that goes through it.
+    pub async fn in_front_of(database_url: &str) -> TcpProxy {
+        let url = url::Url::parse(database_url).expect("postgres url");
+        let target = url
+            .socket_addrs(|| Some(5432))
+            .expect("postgres address")
+            .into_iter()
+            .next()
+            .expect("postgres address");
+        TcpProxy::start(target).await
+    }
+
     pub fn postgres_url(&self, url: &str) -> String {
         let mut u = url::Url::parse(url).expect("postgres url");
         u.set_host(Some("127.0.0.1")).expect("host");

@@ -169,13 +169,7 @@ async fn submissions(db: &TestDb, project: i64) -> i64 {
 #[tokio::test(flavor = "multi_thread")]
 async fn one_control_plane_and_two_edges_share_postgresql_and_s3() {
     let db = TestDb::new(Backend::Postgres).await;
-    let proxy = TcpProxy::start(
-        url::Url::parse(&db.url)
-            .unwrap()
-            .socket_addrs(|| Some(5432))
-            .unwrap()[0],
-    )
-    .await;
+    let proxy = TcpProxy::in_front_of(&db.url).await;
     let (_s3, endpoint) = s3().await;
     let dns = DnsServer::start();
     let mut pebble = Pebble::prepare();

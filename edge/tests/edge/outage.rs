@@ -21,11 +21,7 @@ async fn outage_keeps_cached_sites_serving(backend: Backend) {
     let db = TestDb::new(backend).await;
     let (edge_store, cut) = match backend {
         Backend::Postgres => {
-            let url = url::Url::parse(&db.url).unwrap();
-            let target = format!("{}:{}", url.host_str().unwrap(), url.port().unwrap_or(5432))
-                .parse()
-                .unwrap();
-            let proxy = TcpProxy::start(target).await;
+            let proxy = TcpProxy::in_front_of(&db.url).await;
             let store = Store::connect(&proxy.postgres_url(&db.url)).await.unwrap();
             (store, Cut::Proxy(proxy))
         }
