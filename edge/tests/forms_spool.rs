@@ -52,14 +52,55 @@ fn submission<'a>(project_id: i64, settings: &'a FormSettings, i: usize, peer: u
     }
 }
 
+/// A PostgreSQL database with one project, and forms whose store reaches it through a proxy
+/// the test can cut, spooling to a fresh directory.
+struct Outage {
+    db: TestDb,
+    project_id: i64,
+    proxy: TcpProxy,
+    forms: Arc<Forms>,
+    _spool: tempfile::TempDir,
+}
+
+impl Outage {
+    async fn new() -> Outage {
+        let db = TestDb::new(Backend::Postgres).await;
+        let project_id = project(&db.store).await;
+        let proxy = TcpProxy::in_front_of(&db.url).await;
+        let through_proxy = Store::connect(&proxy.postgres_url(&db.url)).await.unwrap();
+        let spool = tempfile::tempdir().unwrap();
+        let forms = Forms::new(through_proxy, spool.path(), 10_000).unwrap();
+        Outage {
+            db,
+            project_id,
+            proxy,
+            forms,
+            _spool: spool,
+        }
+    }
+}
+
+/// Replays the spool as the replayer would, until the database answers (up to 10 s): how many
+/// submissions went in, or `None` if it never came back.
+async fn replay_once_back(forms: &Forms) -> Option<usize> {
+    for _ in 0..50 {
+        if let Ok(n) = forms.replay().await {
+            return Some(n);
+        }
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
+    None
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn no_submission_is_lost_when_the_database_goes_away_mid_flood() {
-    let db = TestDb::new(Backend::Postgres).await;
-    let project_id = project(&db.store).await;
-    let proxy = TcpProxy::in_front_of(&db.url).await;
-    let through_proxy = Store::connect(&proxy.postgres_url(&db.url)).await.unwrap();
-    let spool = tempfile::tempdir().unwrap();
-    let forms = Forms::new(through_proxy, spool.path(), 10_000).unwrap();
+    let Outage {
+        db,
+        project_id,
+        proxy,
+        forms,
+        _spool,
+    } = Outage::new().await;
     let settings = Arc::new(FormSettings {
         to: "dona@example.com".into(),
         subject: "Novo contato".into(),
@@ -97,16 +138,7 @@ async fn no_submission_is_lost_when_the_database_goes_away_mid_flood() {
     assert_eq!(forms.spooled().await, spooled);
 
     proxy.restore();
-    let mut replayed = None;
-    for _ in 0..50 {
-        match forms.replay().await {
-            Ok(n) => {
-                replayed = Some(n);
-                break;
-            }
-            Err(_) => tokio::time::sleep(Duration::from_millis(200)).await,
-        }
-    }
+    let replayed = replay_once_back(&forms).await;
     assert_eq!(replayed, Some(spooled));
     // A second replay (say, after a crash before truncating) adds nothing.
     assert_eq!(forms.replay().await.unwrap(), 0);
@@ -178,12 +210,13 @@ async fn honeypot_rate_limit_and_size_are_enforced() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn during_an_outage_only_the_first_submission_waits_for_the_database() {
-    let db = TestDb::new(Backend::Postgres).await;
-    let project_id = project(&db.store).await;
-    let proxy = TcpProxy::in_front_of(&db.url).await;
-    let through_proxy = Store::connect(&proxy.postgres_url(&db.url)).await.unwrap();
-    let spool = tempfile::tempdir().unwrap();
-    let forms = Forms::new(through_proxy, spool.path(), 10_000).unwrap();
+    let Outage {
+        db,
+        project_id,
+        proxy,
+        forms,
+        _spool,
+    } = Outage::new().await;
     let settings = FormSettings {
         to: "dona@example.com".into(),
         subject: "Novo contato".into(),
@@ -226,16 +259,7 @@ async fn during_an_outage_only_the_first_submission_waits_for_the_database() {
     );
 
     proxy.restore();
-    let mut replayed = None;
-    for _ in 0..50 {
-        match forms.replay().await {
-            Ok(n) => {
-                replayed = Some(n);
-                break;
-            }
-            Err(_) => tokio::time::sleep(Duration::from_millis(200)).await,
-        }
-    }
+    let replayed = replay_once_back(&forms).await;
     assert_eq!(replayed, Some(22));
     // Back up: submissions are stored directly again.
     assert_eq!(
