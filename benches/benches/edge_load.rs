@@ -46,6 +46,11 @@ use vitrine_shared::testing::{Backend, TestDb};
 
 const SITES: usize = 1000;
 
+/// The edge binary's allocator (see `edge/src/main.rs`), so the bare hyper reference, which runs
+/// in this process, is measured on the same footing.
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 #[tokio::main(flavor = "multi_thread", worker_threads = 2)]
 async fn main() {
     if std::env::args().any(|a| a == "--list") {
