@@ -31,7 +31,7 @@ enum Command {
 /// mimalloc instead of glibc's malloc: each request's allocations (hyper's header maps and
 /// buffers, the service future) are made and freed on one visitor thread, which mimalloc's
 /// thread-local free lists serve without locks. Measured on the load bench's hot page
-/// (`benches/README.md`): 0.1–0.8 µs less user time and 4–7 % more requests/s than glibc.
+/// (`benches/README.md`): 0.1–0.8 µs less user time and 4–8 % more requests/s than glibc.
 #[global_allocator]
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
