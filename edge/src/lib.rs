@@ -6,6 +6,7 @@
 //! in-flight requests finish.
 //!
 //! Modules, in the order a request meets them:
+//! - [`h1`]: the plain HTTP/1.1 front, which answers hot routes without hyper;
 //! - [`host`]: Host header → site key;
 //! - [`hot`]: each visitor thread's hot routes, answered before anything else;
 //! - [`sites`]: the in-memory caches (hosts, manifests, files, renders) and their invalidation;
@@ -21,7 +22,9 @@
 //!
 //! The visitor listeners are plain HTTP (`EDGE_HTTP_LISTEN`: HTTP/1.1, or HTTP/2 with prior
 //! knowledge) and HTTPS (`EDGE_HTTPS_LISTEN`: rustls, ALPN h2 and http/1.1), both through
-//! hyper-util's auto builder.
+//! hyper-util's auto builder. On the plain listener, [`h1`]'s front reads HTTP/1.1 `GET` and
+//! `HEAD` requests first and answers them through the same handler without hyper's codec;
+//! anything else hands the connection to hyper.
 //!
 //! **Thread per core.** Visitors are served by `EDGE_WORKERS` threads (one per core by
 //! default), each running its own single-threaded tokio runtime with its own listening socket
@@ -40,6 +43,7 @@
 
 pub mod acme;
 pub mod feed;
+mod h1;
 pub mod heartbeat;
 pub mod host;
 pub mod hot;
@@ -83,7 +87,7 @@ use crate::{
     sites::Sites,
     submissions::Forms,
     tls::Certs,
-    visit::Visits,
+    visit::{VisitBody, Visits},
 };
 
 /// Which listener a request came in on.
@@ -120,6 +124,9 @@ struct Conn {
     visits: Arc<Visits>,
     builder: auto::Builder<TokioExecutor>,
     header_timeout: Duration,
+    /// `EDGE_MAX_HEADER_BYTES`: the longest request head the plain front reads before it
+    /// leaves the request to hyper (which answers 431).
+    max_header_bytes: usize,
     certs: Arc<Certs>,
     /// The visitor thread's own state (visitor listeners only).
     local: Option<Local>,
@@ -199,6 +206,7 @@ impl Edge {
                 visits: visits.clone(),
                 builder: builder.clone(),
                 header_timeout,
+                max_header_bytes: settings.edge_max_header_bytes.max(8192),
                 certs: certs.clone(),
                 local: (kind != Listener::Admin).then(|| Local {
                     hot: HotRoutes::new(settings.edge_hot_cache_bytes, hot_ttl),
@@ -348,6 +356,8 @@ fn visitor_thread(
 
 async fn serve(listener: TcpListener, conn: Arc<Conn>, mut shutdown: watch::Receiver<bool>) {
     let graceful = GracefulShutdown::new();
+    // For the plain front, which closes idle connections itself (see [`h1`]).
+    let stopping = shutdown.clone();
     loop {
         tokio::select! {
             accepted = listener.accept() => {
@@ -355,15 +365,21 @@ async fn serve(listener: TcpListener, conn: Arc<Conn>, mut shutdown: watch::Rece
                 let _ = stream.set_nodelay(true);
                 let watcher = graceful.watcher();
                 let conn = conn.clone();
+                let stop = stopping.clone();
                 tokio::spawn(async move {
                     // A client that opens a connection and sends nothing is cut off here; one
                     // that starts and then trickles is cut off by hyper's header timeout.
                     if !first_byte_within(&stream, conn.header_timeout).await {
                         return;
                     }
-                    if conn.kind != Listener::VisitorsTls {
-                        let io = TokioIo::new(stream);
-                        return drive(conn, io, peer.ip(), watcher).await;
+                    match conn.kind {
+                        Listener::Visitors => {
+                            return h1::serve(conn, stream, peer.ip(), watcher, stop).await;
+                        }
+                        Listener::Admin => {
+                            return drive(conn, TokioIo::new(stream), peer.ip(), watcher).await;
+                        }
+                        Listener::VisitorsTls => {}
                     }
                     if let Some(tls) = conn.handshake(stream).await {
                         drive(conn, TokioIo::new(tls), peer.ip(), watcher).await;
@@ -393,7 +409,7 @@ async fn drive<IO>(
         None => {
             let c = c.clone();
             Either::Right(Box::pin(async move {
-                Ok::<_, Infallible>(c.handle(req, peer).await)
+                Ok::<_, Infallible>(c.handle(req.map(http_body_util::Either::Left), peer).await)
             }))
         }
     });
@@ -457,7 +473,7 @@ impl Conn {
         }
     }
 
-    async fn handle(&self, req: Request<Incoming>, peer: IpAddr) -> Resp {
+    async fn handle(&self, req: Request<VisitBody>, peer: IpAddr) -> Resp {
         match (self.kind, req.uri().path()) {
             (_, "/healthz") => respond(StatusCode::OK, TEXT, NO_STORE, "ok"),
             (Listener::Admin, "/metrics") => self.metrics().await,

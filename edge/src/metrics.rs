@@ -91,6 +91,8 @@ pub struct Metrics {
     pub render_errors: Counter,
     pub spooled_submissions: Counter,
     pub stale_served: Counter,
+    /// Visitor requests the plain HTTP/1.1 front answered without hyper's codec ([`crate::h1`]).
+    front_answers: Counter,
     tls_handshakes: Family<ResultLabels, Counter>,
     acme_events: Family<ResultLabels, Counter>,
     /// Certificates held in this node's memory.
@@ -108,6 +110,7 @@ pub struct Shard {
     requests: [[AtomicU64; HOST_KINDS.len()]; CLASSES.len()],
     latency: Latency,
     route_hits: AtomicU64,
+    front_answers: AtomicU64,
 }
 
 impl Shard {
@@ -129,6 +132,11 @@ impl Shard {
     pub fn route_hit(&self) {
         self.route_hits.fetch_add(1, Ordering::Relaxed);
     }
+
+    /// A request the plain HTTP/1.1 front answered, from a hot route or the full path.
+    pub fn front_answer(&self) {
+        self.front_answers.fetch_add(1, Ordering::Relaxed);
+    }
 }
 
 impl Default for Metrics {
@@ -140,6 +148,12 @@ impl Default for Metrics {
         let render_errors = Counter::default();
         let spooled_submissions = Counter::default();
         let stale_served = Counter::default();
+        let front_answers = Counter::default();
+        registry.register(
+            "front_answers",
+            "Visitor requests the plain HTTP/1.1 front answered (hot routes and full path) without hyper's HTTP/1 codec",
+            front_answers.clone(),
+        );
         registry.register(
             "requests",
             "Visitor requests by status class",
@@ -232,6 +246,7 @@ impl Default for Metrics {
             render_errors,
             spooled_submissions,
             stale_served,
+            front_answers,
             shards: Mutex::new(Vec::new()),
         }
     }
@@ -261,6 +276,8 @@ impl Metrics {
                     }
                 }
             }
+            self.front_answers
+                .inc_by(shard.front_answers.swap(0, Ordering::Relaxed));
             let hits = shard.route_hits.swap(0, Ordering::Relaxed);
             if hits > 0 {
                 self.hits_total.fetch_add(hits, Ordering::Relaxed);

@@ -131,7 +131,7 @@ pub fn default_site_error() -> String {
 
 /// A representation; the discriminant indexes [`Prepared`]'s arrays.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Coding {
+pub(crate) enum Coding {
     Identity = 0,
     Br = 1,
     Gzip = 2,
@@ -183,6 +183,9 @@ pub struct Prepared {
     /// The headers of each representation's whole `200` answer, built once when the bodies
     /// are loaded: cloning a header map costs a fraction of building one.
     full: [Option<HeaderMap>; 3],
+    /// The same answers' HTTP/1.1 heads as the plain front writes them, up to the `date`
+    /// header's value ([`crate::h1`]): written as they are, with no header map at all.
+    heads: [Option<Vec<u8>>; 3],
 }
 
 impl Prepared {
@@ -203,6 +206,7 @@ impl Prepared {
             tags,
             bodies: [None, None, None],
             full: [None, None, None],
+            heads: [None, None, None],
             file,
         }
     }
@@ -259,6 +263,8 @@ impl Prepared {
                 if let Some(v) = &self.content_type {
                     headers.insert(header::CONTENT_TYPE, v.clone());
                 }
+                let len = self.bodies[coding as usize].as_ref().map_or(0, Bytes::len);
+                self.heads[coding as usize] = Some(crate::h1::head_until_date(&headers, len));
                 self.full[coding as usize] = Some(headers);
             }
         }
@@ -302,6 +308,24 @@ impl Prepared {
             Coding::Identity => {}
         }
         h
+    }
+
+    /// The whole `200` answer to a `GET` or `HEAD` without conditions or ranges, for the
+    /// plain front: the representation `Accept-Encoding` picks, when its head and body are
+    /// held. The same answer [`held_file`] gives such a request.
+    pub(crate) fn plain(&self, accept_encoding: Option<&str>) -> Option<Coding> {
+        let coding = negotiate(accept_encoding, &self.file);
+        let i = coding as usize;
+        (self.heads[i].is_some() && self.bodies[i].is_some()).then_some(coding)
+    }
+
+    /// The head (up to the date's value) and the body of [`Prepared::plain`]'s answer.
+    pub(crate) fn plain_parts(&self, coding: Coding) -> (&[u8], &[u8]) {
+        let i = coding as usize;
+        (
+            self.heads[i].as_deref().unwrap_or_default(),
+            self.bodies[i].as_deref().unwrap_or_default(),
+        )
     }
 
     /// Bytes of the bodies held.

@@ -38,6 +38,10 @@ use crate::{
     tls::Certs,
 };
 
+/// A visitor request's body: hyper's, or none, for the `GET`s and `HEAD`s the plain front
+/// ([`crate::h1`]) parses itself.
+pub type VisitBody = http_body_util::Either<Incoming, http_body_util::Empty<Bytes>>;
+
 /// Longest request path (after the host) the edge looks at; longer gets 414.
 pub const MAX_PATH: usize = 2048;
 /// Longest query string the edge looks at; longer gets 414.
@@ -68,12 +72,15 @@ pub enum BadPath {
     Malformed,
 }
 
-/// The request's `Host` header, or its HTTP/2 `:authority`, as sent.
-fn raw_host(req: &Request<Incoming>) -> Option<&str> {
-    req.headers()
-        .get(header::HOST)
-        .and_then(|h| h.to_str().ok())
-        .or_else(|| req.uri().authority().map(|a| a.as_str()))
+/// The request's `Host` header, or its HTTP/2 `:authority`, as sent. `None` also for two
+/// `Host` headers, which [`Visits::route`] refuses (RFC 9112 §3.2).
+fn raw_host<B>(req: &Request<B>) -> Option<&str> {
+    let mut hosts = req.headers().get_all(header::HOST).iter();
+    match (hosts.next(), hosts.next()) {
+        (Some(host), None) => host.to_str().ok(),
+        (None, _) => req.uri().authority().map(|a| a.as_str()),
+        (Some(_), Some(_)) => None,
+    }
 }
 
 /// Decodes the path once and refuses what no site route can be: invalid UTF-8, control
@@ -117,6 +124,17 @@ pub fn host_kind(raw: &str, platform_domain: &str) -> &'static str {
     if under_platform { "platform" } else { "custom" }
 }
 
+/// What a hot-route lookup reads of a request: its method, raw `Host` (or `:authority`), path
+/// and query as sent, and the headers an answer depends on ([`serve::held_file`] reads
+/// `Accept-Encoding`, `Range`, `If-Range` and `If-None-Match`).
+pub struct HotAsk<'a> {
+    pub method: &'a Method,
+    pub host: &'a str,
+    pub path: &'a str,
+    pub query: Option<&'a str>,
+    pub headers: &'a HeaderMap,
+}
+
 /// What the slow path found for a static route, for the visitor thread's hot routes.
 struct HotFill {
     site: Arc<Site>,
@@ -129,9 +147,22 @@ impl Visits {
     /// The answer from the visitor thread's hot routes, when they hold this request: the
     /// whole of a repeat `GET`/`HEAD` of a static route, synchronous (see [`crate::hot`]).
     /// `secure`: the request came over HTTPS.
-    pub fn hot(&self, local: &Local, req: &Request<Incoming>, secure: bool) -> Option<Resp> {
+    pub fn hot<B>(&self, local: &Local, req: &Request<B>, secure: bool) -> Option<Resp> {
+        let ask = HotAsk {
+            method: req.method(),
+            host: raw_host(req)?,
+            path: req.uri().path(),
+            query: req.uri().query(),
+            headers: req.headers(),
+        };
+        self.hot_ask(local, &ask, secure)
+    }
+
+    /// [`Visits::hot`] from the parts of a request it reads, for the plain HTTP/1.1 front
+    /// ([`crate::h1`]), which parses requests itself and answers hot ones without hyper.
+    pub fn hot_ask(&self, local: &Local, ask: &HotAsk<'_>, secure: bool) -> Option<Resp> {
         let started = Instant::now();
-        let (r, host_kind) = self.hot_answer(&local.hot, req, secure, started)?;
+        let (r, host_kind) = self.hot_answer(&local.hot, ask, secure, started)?;
         local.counts.route_hit();
         local
             .counts
@@ -144,7 +175,7 @@ impl Visits {
     /// this serves a static route.
     pub async fn handle(
         &self,
-        req: Request<Incoming>,
+        req: Request<VisitBody>,
         peer: IpAddr,
         secure: bool,
         local: &Local,
@@ -188,20 +219,12 @@ impl Visits {
     fn hot_answer(
         &self,
         hot: &HotRoutes,
-        req: &Request<Incoming>,
+        ask: &HotAsk<'_>,
         secure: bool,
         now: Instant,
     ) -> Option<(Resp, &'static str)> {
-        let method = req.method();
-        if method != Method::GET && method != Method::HEAD {
-            return None;
-        }
-        if req.uri().query().is_some_and(|q| q.len() > MAX_QUERY) {
-            return None;
-        }
-        let host = raw_host(req)?;
-        let route = hot.get(host, req.uri().path(), self.sites.hot_epoch(), now)?;
-        let mut r = serve::held_file(method, req.headers(), &route.file, StatusCode::OK)?;
+        let route = self.hot_route(hot, ask, now)?;
+        let mut r = serve::held_file(ask.method, ask.headers, &route.file, StatusCode::OK)?;
         if secure && route.site.hsts {
             r.headers_mut().insert(
                 header::STRICT_TRANSPORT_SECURITY,
@@ -211,14 +234,37 @@ impl Visits {
         Some((r, route.host_kind))
     }
 
+    /// The hot route that holds the answer to `ask`, if any: `GET` and `HEAD` only, with a
+    /// query the edge looks at.
+    pub fn hot_route(
+        &self,
+        hot: &HotRoutes,
+        ask: &HotAsk<'_>,
+        now: Instant,
+    ) -> Option<Arc<HotRoute>> {
+        if ask.method != Method::GET && ask.method != Method::HEAD {
+            return None;
+        }
+        if ask.query.is_some_and(|q| q.len() > MAX_QUERY) {
+            return None;
+        }
+        hot.get(ask.host, ask.path, self.sites.hot_epoch(), now)
+    }
+
     /// `fill`: where to leave a static route's answer for the hot routes.
     async fn route(
         &self,
-        req: Request<Incoming>,
+        req: Request<VisitBody>,
         peer: IpAddr,
         secure: bool,
         fill: &mut Option<HotFill>,
     ) -> Resp {
+        if req.headers().get_all(header::HOST).iter().nth(1).is_some() {
+            return serve::bad_request(
+                "O pedido tem mais de um cabeçalho Host.",
+                "The request has more than one Host header.",
+            );
+        }
         let Some(raw_host) = raw_host(&req) else {
             return serve::bad_request(
                 "O pedido não diz para qual site é (falta o cabeçalho Host).",
@@ -299,7 +345,7 @@ impl Visits {
         }
     }
 
-    fn to_https(&self, host: &str, req: &Request<Incoming>) -> Resp {
+    fn to_https(&self, host: &str, req: &Request<VisitBody>) -> Resp {
         let port = match self.https_port {
             443 => String::new(),
             p => format!(":{p}"),
@@ -322,7 +368,7 @@ impl Visits {
         &self,
         site: &Arc<Site>,
         deploy: &Arc<DeployView>,
-        req: Request<Incoming>,
+        req: Request<VisitBody>,
         host: &str,
         path: String,
         peer: IpAddr,
@@ -641,7 +687,7 @@ impl Visits {
         &self,
         site: &Site,
         deploy: &DeployView,
-        req: Request<Incoming>,
+        req: Request<VisitBody>,
         host: &str,
         peer: IpAddr,
     ) -> Resp {
@@ -759,7 +805,7 @@ fn referer_path(headers: &HeaderMap, host: &str) -> String {
 /// Reads a form body of at most [`submissions::MAX_FORM_BYTES`]. A larger one is read on (and
 /// dropped) up to [`DRAIN_LIMIT`] so the client, still sending, can read the 413 instead of
 /// meeting a reset connection; past that the connection is simply closed.
-async fn read_form_body(mut body: Incoming) -> Result<Bytes, Refused> {
+async fn read_form_body(mut body: VisitBody) -> Result<Bytes, Refused> {
     let mut kept = Vec::new();
     let mut seen = 0usize;
     let drain = async {

@@ -3,6 +3,7 @@
 
 mod feed;
 mod forms;
+mod front;
 mod hostile;
 mod hot;
 mod live;

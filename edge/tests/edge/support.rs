@@ -108,6 +108,23 @@ impl TestEdge {
             .id
     }
 
+    /// A sample's value on the admin listener's `/metrics` (0 when absent); `series` is the
+    /// line up to the value, labels included.
+    pub async fn metric(&self, series: &str) -> u64 {
+        let text = self
+            .client
+            .get(format!("http://{}/metrics", self.edge.admin_addr))
+            .send()
+            .await
+            .unwrap()
+            .text()
+            .await
+            .unwrap();
+        text.lines()
+            .find_map(|l| l.strip_prefix(series)?.strip_prefix(' '))
+            .map_or(0, |n| n.trim().parse().unwrap())
+    }
+
     pub fn url(&self, path: &str) -> String {
         format!("http://{}{path}", self.edge.http_addr)
     }

@@ -1,0 +1,595 @@
+//! The plain HTTP/1.1 front of the visitor listener: it reads a connection's `GET` and `HEAD`
+//! requests itself and answers them through the edge's own request handling, hot routes first
+//! ([`crate::visit::Visits::hot_ask`]) and then the full path ([`crate::Conn`]'s handler, the
+//! very one hyper's service calls). The first request it does not take hands the whole
+//! connection, with the bytes already read, to hyper for the rest of its life.
+//!
+//! Why: under load, hyper's own work per request (reading and parsing into a `Request` with
+//! its header map, the per-request header-read timer, encoding the response head from a
+//! header map) was most of the edge's user time, and `benches/edge-load.sh` showed that this
+//! work decides the throughput against nginx on these two cores. A hot route's answer needs
+//! none of it: the request is parsed in place, the answer is the hot route's, and it is
+//! written with one `writev`. A request no hot route holds gets a `Request` built as hyper
+//! builds one and goes the full path, so a connection stays here whatever it asks for.
+//!
+//! Parsing is httparse's, the parser hyper itself uses, with the same default configuration;
+//! nothing here reads HTTP syntax by hand. Only the plainest requests are taken; everything
+//! else goes to hyper, untouched:
+//! - HTTP/1.1 `GET` or `HEAD` in origin form, with exactly one `Host`;
+//! - no request body or framing headers (`Content-Length`, `Transfer-Encoding`), no
+//!   `Expect`, no `Upgrade`, and `Connection` absent or `keep-alive` (hyper handles `close`);
+//! - at most [`MAX_HEADERS`] headers, and a head within `EDGE_MAX_HEADER_BYTES`.
+//!
+//! The response head is written as hyper writes it: lower-case names in the answer's order,
+//! `content-length` from the body unless the answer names one (a `HEAD`), none and no body for
+//! `304`, and a `date` formatted once a second. An HTTP/2 preface is not HTTP/1.1 to httparse,
+//! so h2c with prior knowledge reaches hyper's protocol sniffing as before. The slow-client
+//! rules are kept: the head of each request must be complete within `EDGE_HEADER_TIMEOUT_MS`
+//! of the wait for it starting, as with hyper's `header_read_timeout` (which also bounds an
+//! idle keep-alive connection), and a shutdown closes an idle connection at once.
+
+use std::{
+    cell::RefCell,
+    io::{self, IoSlice},
+    mem::MaybeUninit,
+    net::IpAddr,
+    pin::Pin,
+    sync::Arc,
+    task::{Context, Poll, Waker},
+    time::{Instant, SystemTime, UNIX_EPOCH},
+};
+
+use bytes::{Buf, Bytes, BytesMut};
+use http_body_util::Empty;
+use hyper::{
+    HeaderMap, Method, Request, StatusCode, Uri, Version,
+    body::Body as _,
+    header::{self, HeaderName, HeaderValue},
+};
+use hyper_util::{rt::TokioIo, server::graceful::Watcher};
+use tokio::{
+    io::{AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt, ReadBuf},
+    net::TcpStream,
+    sync::watch,
+};
+
+use crate::{
+    Conn, Local,
+    hot::HotRoute,
+    serve::{Coding, Resp},
+    visit::{HotAsk, VisitBody},
+};
+
+/// Headers a request answered here may have; more go to hyper (whose limit is 100).
+pub const MAX_HEADERS: usize = 32;
+/// The read buffer's first size; it grows up to `EDGE_MAX_HEADER_BYTES` for a long head.
+const READ_CHUNK: usize = 4096;
+
+/// What the front made of the bytes read so far.
+enum Step {
+    /// A hot route's whole `200` answer (most requests): `consumed` bytes of the request, and
+    /// the route and representation whose head and body are written as they are held. The
+    /// response head is in the connection's head buffer.
+    Plain {
+        consumed: usize,
+        route: Arc<HotRoute>,
+        coding: Coding,
+        head_only: bool,
+    },
+    /// Any other hot answer (a `304`, a range): the head is in the head buffer.
+    Answered { consumed: usize, body: Bytes },
+    /// A complete request no hot route holds, for the full path: `consumed` bytes of it.
+    Slow {
+        consumed: usize,
+        req: Box<Request<VisitBody>>,
+    },
+    /// The head is not complete yet.
+    Partial,
+    /// Not for this front: hyper takes the connection.
+    Hyper,
+}
+
+/// Serves a plain visitor connection (see the module docs).
+pub(crate) async fn serve(
+    conn: Arc<Conn>,
+    mut stream: TcpStream,
+    peer: IpAddr,
+    watcher: Watcher,
+    mut shutdown: watch::Receiver<bool>,
+) {
+    let Some(local) = conn.local.as_ref() else {
+        return crate::drive(conn, TokioIo::new(stream), peer, watcher).await;
+    };
+    let mut buf = BytesMut::with_capacity(READ_CHUNK);
+    let mut head = Vec::with_capacity(512);
+    // One timer and one shutdown waiter for the connection's life, not one per request: the
+    // timer is moved only when it fires early (see below).
+    let limit = conn.header_timeout;
+    let mut wait_began = tokio::time::Instant::now();
+    let timer = tokio::time::sleep_until(wait_began + limit);
+    let stop = shutdown.wait_for(|s| *s);
+    tokio::pin!(timer, stop);
+    // Whether the buffer's first bytes belong to a head already waited for.
+    let mut waiting = true;
+    loop {
+        // Counted before the answer is written, as the hyper path counts (a client that has
+        // read its answer finds it counted).
+        let (consumed, written) = match step(&conn, local, &buf, &mut head) {
+            Step::Plain {
+                consumed,
+                route,
+                coding,
+                head_only,
+            } => {
+                local.counts.front_answer();
+                let (_, body) = route.file.plain_parts(coding);
+                let body = if head_only { &[][..] } else { body };
+                (consumed, write(&mut stream, &head, body).await)
+            }
+            Step::Answered { consumed, body } => {
+                local.counts.front_answer();
+                (consumed, write(&mut stream, &head, &body).await)
+            }
+            Step::Slow { consumed, req } => {
+                let method = req.method().clone();
+                let body = encode(conn.handle(*req, peer).await, &method, &mut head);
+                local.counts.front_answer();
+                (consumed, write(&mut stream, &head, &body).await)
+            }
+            Step::Hyper => break,
+            Step::Partial if buf.len() >= conn.max_header_bytes => break,
+            Step::Partial => {
+                if !waiting {
+                    waiting = true;
+                    wait_began = tokio::time::Instant::now();
+                }
+                if buf.capacity() - buf.len() < READ_CHUNK / 4 {
+                    buf.reserve(READ_CHUNK);
+                }
+                // `read_buf` polls the socket first: a request already there costs nothing
+                // else. The timer fires at the latest at the head's deadline; if it fires
+                // earlier (it was set for an earlier head), it is moved on.
+                tokio::select! {
+                    biased;
+                    read = stream.read_buf(&mut buf) => match read {
+                        Ok(0) | Err(_) => return,
+                        Ok(_) => {}
+                    },
+                    _ = &mut stop => return,
+                    () = &mut timer => {
+                        if tokio::time::Instant::now() >= wait_began + limit {
+                            return;
+                        }
+                        timer.as_mut().reset(wait_began + limit);
+                    }
+                }
+                continue;
+            }
+        };
+        buf.advance(consumed);
+        if written.is_err() {
+            return;
+        }
+        waiting = false;
+    }
+    let io = Rewind {
+        prefix: buf.freeze(),
+        inner: stream,
+    };
+    crate::drive(conn, TokioIo::new(io), peer, watcher).await
+}
+
+/// Parses the buffered bytes and answers a hot request, or makes the `Request` of one for the
+/// full path (see the module docs).
+fn step(conn: &Conn, local: &Local, buf: &[u8], head: &mut Vec<u8>) -> Step {
+    if buf.is_empty() {
+        return Step::Partial;
+    }
+    let mut slots = [const { MaybeUninit::<httparse::Header<'_>>::uninit() }; MAX_HEADERS];
+    let mut req = httparse::Request::new(&mut []);
+    let consumed = match req.parse_with_uninit_headers(buf, &mut slots) {
+        Ok(httparse::Status::Complete(n)) => n,
+        Ok(httparse::Status::Partial) => return Step::Partial,
+        Err(_) => return Step::Hyper,
+    };
+    let method = match req.method {
+        Some("GET") => Method::GET,
+        Some("HEAD") => Method::HEAD,
+        _ => return Step::Hyper,
+    };
+    let (Some(1), Some(target)) = (req.version, req.path) else {
+        return Step::Hyper;
+    };
+    if !target.starts_with('/') {
+        return Step::Hyper;
+    }
+    let (path, query) = match target.split_once('?') {
+        Some((p, q)) => (p, Some(q)),
+        None => (target, None),
+    };
+    let mut host = None;
+    // The headers a hot answer depends on ([`crate::serve::held_file`]).
+    let mut negotiating = HeaderMap::new();
+    for h in req.headers.iter() {
+        let name = h.name;
+        if name.eq_ignore_ascii_case("host") {
+            if host.is_some() {
+                return Step::Hyper;
+            }
+            // `HeaderValue::to_str`'s rule: visible ASCII (and tabs).
+            match std::str::from_utf8(h.value) {
+                Ok(v) if v.bytes().all(|b| b == b'\t' || (b' '..=b'~').contains(&b)) => {
+                    host = Some(v);
+                }
+                _ => return Step::Hyper,
+            }
+        } else if name.eq_ignore_ascii_case("connection") {
+            if !h.value.eq_ignore_ascii_case(b"keep-alive") {
+                return Step::Hyper;
+            }
+        } else if ["content-length", "transfer-encoding", "expect", "upgrade"]
+            .iter()
+            .any(|n| name.eq_ignore_ascii_case(n))
+        {
+            return Step::Hyper;
+        } else if let Some(known) = [
+            header::ACCEPT_ENCODING,
+            header::RANGE,
+            header::IF_RANGE,
+            header::IF_NONE_MATCH,
+        ]
+        .into_iter()
+        .find(|n| name.eq_ignore_ascii_case(n.as_str()))
+        {
+            match HeaderValue::from_bytes(h.value) {
+                Ok(v) => {
+                    negotiating.append(known, v);
+                }
+                Err(_) => return Step::Hyper,
+            }
+        }
+    }
+    let Some(host) = host else {
+        return Step::Hyper;
+    };
+    let ask = HotAsk {
+        method: &method,
+        host,
+        path,
+        query,
+        headers: &negotiating,
+    };
+    let visits = &conn.visits;
+    // Only Accept-Encoding, or nothing, to negotiate: the route's whole answer, as held.
+    let only_encoding = negotiating.keys_len() == 0
+        || (negotiating.keys_len() == 1 && negotiating.contains_key(header::ACCEPT_ENCODING));
+    if only_encoding {
+        let started = Instant::now();
+        if let Some(route) = visits.hot_route(&local.hot, &ask, started) {
+            let accept = negotiating
+                .get(header::ACCEPT_ENCODING)
+                .and_then(|v| v.to_str().ok());
+            if let Some(coding) = route.file.plain(accept) {
+                head.clear();
+                head.extend_from_slice(route.file.plain_parts(coding).0);
+                DATE.with_borrow_mut(|d| head.extend_from_slice(d.now()));
+                head.extend_from_slice(b"\r\n\r\n");
+                local.counts.route_hit();
+                local
+                    .counts
+                    .request(200, route.host_kind, started.elapsed());
+                return Step::Plain {
+                    consumed,
+                    route,
+                    coding,
+                    head_only: method == Method::HEAD,
+                };
+            }
+        }
+    }
+    match visits.hot_ask(local, &ask, false) {
+        Some(r) => Step::Answered {
+            consumed,
+            body: encode(r, &method, head),
+        },
+        None => full_request(method, target, req.headers).map_or(Step::Hyper, |req| Step::Slow {
+            consumed,
+            req: Box::new(req),
+        }),
+    }
+}
+
+/// The `Request` hyper would have made of these parts (its URI and header types refuse what
+/// they refuse for hyper too; such a request is left to hyper, which answers it).
+fn full_request(
+    method: Method,
+    target: &str,
+    parsed: &[httparse::Header<'_>],
+) -> Option<Request<VisitBody>> {
+    let uri = Uri::try_from(target).ok()?;
+    let mut headers = HeaderMap::with_capacity(parsed.len());
+    for h in parsed {
+        headers.append(
+            HeaderName::from_bytes(h.name.as_bytes()).ok()?,
+            HeaderValue::from_bytes(h.value).ok()?,
+        );
+    }
+    let mut req = Request::new(VisitBody::Right(Empty::new()));
+    *req.method_mut() = method;
+    *req.uri_mut() = uri;
+    *req.version_mut() = Version::HTTP_11;
+    *req.headers_mut() = headers;
+    Some(req)
+}
+
+/// `name: value` lines, as hyper writes them (lower-case names, in the map's order).
+fn put_headers(headers: &HeaderMap, out: &mut Vec<u8>) {
+    for (name, value) in headers {
+        out.extend_from_slice(name.as_str().as_bytes());
+        out.extend_from_slice(b": ");
+        out.extend_from_slice(value.as_bytes());
+        out.extend_from_slice(b"\r\n");
+    }
+}
+
+/// A `200` answer's head with these headers and a body of `len` bytes, up to the `date`
+/// header's value, which [`serve`] appends per answer with the blank line.
+pub(crate) fn head_until_date(headers: &HeaderMap, len: usize) -> Vec<u8> {
+    let mut head = b"HTTP/1.1 200 OK\r\n".to_vec();
+    put_headers(headers, &mut head);
+    head.extend_from_slice(b"content-length: ");
+    head.extend_from_slice(itoa::Buffer::new().format(len).as_bytes());
+    head.extend_from_slice(b"\r\ndate: ");
+    head
+}
+
+/// Writes `r`'s head into `head` as hyper would (lower-case names, `content-length` from the
+/// body unless given, `date`; neither body nor length for `304`) and returns the body to
+/// send: none for `HEAD`.
+fn encode(r: Resp, method: &Method, head: &mut Vec<u8>) -> Bytes {
+    let (parts, mut body) = r.into_parts();
+    let status = parts.status;
+    head.clear();
+    head.extend_from_slice(b"HTTP/1.1 ");
+    head.extend_from_slice(status.as_str().as_bytes());
+    head.push(b' ');
+    head.extend_from_slice(status.canonical_reason().unwrap_or("").as_bytes());
+    head.extend_from_slice(b"\r\n");
+    put_headers(&parts.headers, head);
+    // A `Full` body is ready at once, whatever the waker.
+    let body = match Pin::new(&mut body).poll_frame(&mut Context::from_waker(Waker::noop())) {
+        Poll::Ready(Some(Ok(frame))) => frame.into_data().unwrap_or_default(),
+        _ => Bytes::new(),
+    };
+    let bodiless = status.is_informational()
+        || status == StatusCode::NO_CONTENT
+        || status == StatusCode::NOT_MODIFIED;
+    if !bodiless && !parts.headers.contains_key(header::CONTENT_LENGTH) {
+        head.extend_from_slice(b"content-length: ");
+        head.extend_from_slice(itoa::Buffer::new().format(body.len()).as_bytes());
+        head.extend_from_slice(b"\r\n");
+    }
+    if !parts.headers.contains_key(header::DATE) {
+        head.extend_from_slice(b"date: ");
+        DATE.with_borrow_mut(|d| head.extend_from_slice(d.now()));
+        head.extend_from_slice(b"\r\n");
+    }
+    head.extend_from_slice(b"\r\n");
+    if bodiless || method == Method::HEAD {
+        Bytes::new()
+    } else {
+        body
+    }
+}
+
+/// Writes the head and the body with as few `writev` calls as the socket allows.
+async fn write(stream: &mut TcpStream, head: &[u8], body: &[u8]) -> io::Result<()> {
+    let mut slices = [IoSlice::new(head), IoSlice::new(body)];
+    let mut rest = &mut slices[..];
+    while !rest.is_empty() {
+        let n = stream.write_vectored(rest).await?;
+        if n == 0 {
+            return Err(io::ErrorKind::WriteZero.into());
+        }
+        IoSlice::advance_slices(&mut rest, n);
+    }
+    Ok(())
+}
+
+/// The `Date` header's value, formatted once a second per thread (as hyper caches its own).
+struct Date {
+    second: u64,
+    text: [u8; 29],
+}
+
+impl Date {
+    fn now(&mut self) -> &[u8] {
+        let now = SystemTime::now();
+        let second = now.duration_since(UNIX_EPOCH).map_or(0, |d| d.as_secs());
+        if second != self.second {
+            let text = httpdate::fmt_http_date(now);
+            if text.len() == self.text.len() {
+                self.text.copy_from_slice(text.as_bytes());
+                self.second = second;
+            }
+        }
+        &self.text
+    }
+}
+
+thread_local! {
+    static DATE: RefCell<Date> = const {
+        RefCell::new(Date { second: 0, text: *b"Thu, 01 Jan 1970 00:00:00 GMT" })
+    };
+}
+
+/// The connection handed to hyper: the bytes the front read and did not answer come first.
+struct Rewind {
+    prefix: Bytes,
+    inner: TcpStream,
+}
+
+impl AsyncRead for Rewind {
+    fn poll_read(
+        mut self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        buf: &mut ReadBuf<'_>,
+    ) -> Poll<io::Result<()>> {
+        if !self.prefix.is_empty() {
+            let n = self.prefix.len().min(buf.remaining());
+            buf.put_slice(&self.prefix[..n]);
+            self.prefix.advance(n);
+            return Poll::Ready(Ok(()));
+        }
+        Pin::new(&mut self.inner).poll_read(cx, buf)
+    }
+}
+
+impl AsyncWrite for Rewind {
+    fn poll_write(
+        mut self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        buf: &[u8],
+    ) -> Poll<io::Result<usize>> {
+        Pin::new(&mut self.inner).poll_write(cx, buf)
+    }
+
+    fn poll_write_vectored(
+        mut self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        bufs: &[IoSlice<'_>],
+    ) -> Poll<io::Result<usize>> {
+        Pin::new(&mut self.inner).poll_write_vectored(cx, bufs)
+    }
+
+    fn is_write_vectored(&self) -> bool {
+        self.inner.is_write_vectored()
+    }
+
+    fn poll_flush(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
+        Pin::new(&mut self.inner).poll_flush(cx)
+    }
+
+    fn poll_shutdown(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
+        Pin::new(&mut self.inner).poll_shutdown(cx)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use http_body_util::Full;
+    use hyper::Response;
+
+    use super::*;
+
+    fn answer(status: StatusCode, headers: &[(&'static str, &'static str)], body: &str) -> Resp {
+        let mut r = Response::new(Full::new(Bytes::from(body.to_string())));
+        *r.status_mut() = status;
+        for (name, value) in headers {
+            r.headers_mut()
+                .append(*name, HeaderValue::from_static(value));
+        }
+        r
+    }
+
+    fn lines(head: &[u8]) -> Vec<String> {
+        let text = std::str::from_utf8(head).unwrap();
+        assert!(text.ends_with("\r\n\r\n"), "{text:?}");
+        text.trim_end().split("\r\n").map(str::to_string).collect()
+    }
+
+    #[test]
+    fn heads_are_written_as_hyper_writes_them() {
+        let mut head = Vec::new();
+        let page = answer(
+            StatusCode::OK,
+            &[("etag", "\"a\""), ("vary", "Accept-Encoding")],
+            "olá",
+        );
+        let body = encode(page, &Method::GET, &mut head);
+        assert_eq!(&body[..], "olá".as_bytes());
+        let l = lines(&head);
+        assert_eq!(
+            l[..4],
+            [
+                "HTTP/1.1 200 OK",
+                "etag: \"a\"",
+                "vary: Accept-Encoding",
+                "content-length: 4"
+            ]
+        );
+        assert!(
+            l[4].starts_with("date: ") && l[4].ends_with(" GMT") && l[4].len() == 35,
+            "{l:?}"
+        );
+        assert_eq!(l.len(), 5);
+
+        // 304: neither length nor body.
+        let not_modified = answer(StatusCode::NOT_MODIFIED, &[("etag", "\"a\"")], "");
+        assert!(encode(not_modified, &Method::GET, &mut head).is_empty());
+        let l = lines(&head);
+        assert_eq!(l[..2], ["HTTP/1.1 304 Not Modified", "etag: \"a\""]);
+        assert!(!l.iter().any(|l| l.starts_with("content-length")), "{l:?}");
+
+        // HEAD: the length the answer names, once, and no body.
+        let head_answer = answer(StatusCode::OK, &[("content-length", "1234")], "");
+        assert!(encode(head_answer, &Method::HEAD, &mut head).is_empty());
+        let l = lines(&head);
+        assert_eq!(
+            l.iter().filter(|l| l.starts_with("content-length")).count(),
+            1
+        );
+        assert!(l.contains(&"content-length: 1234".to_string()));
+
+        // A status hyper names; the body of a 206 is sent as given.
+        let range = answer(
+            StatusCode::PARTIAL_CONTENT,
+            &[("content-range", "bytes 0-1/4")],
+            "ol",
+        );
+        assert_eq!(&encode(range, &Method::GET, &mut head)[..], b"ol");
+        assert_eq!(
+            lines(&head)[..3],
+            [
+                "HTTP/1.1 206 Partial Content",
+                "content-range: bytes 0-1/4",
+                "content-length: 2"
+            ]
+        );
+    }
+
+    #[test]
+    fn a_held_head_is_the_head_encode_writes_for_the_same_answer() {
+        let mut headers = HeaderMap::new();
+        headers.insert(
+            header::CACHE_CONTROL,
+            HeaderValue::from_static("public, max-age=0"),
+        );
+        headers.insert(header::ETAG, HeaderValue::from_static("\"abc-br\""));
+        headers.insert(header::CONTENT_ENCODING, HeaderValue::from_static("br"));
+        let body = "x".repeat(15_000);
+        let mut held = head_until_date(&headers, body.len());
+        DATE.with_borrow_mut(|d| held.extend_from_slice(d.now()));
+        held.extend_from_slice(b"\r\n\r\n");
+
+        let mut r = Response::new(Full::new(Bytes::from(body.clone())));
+        *r.headers_mut() = headers;
+        let mut written = Vec::new();
+        assert_eq!(encode(r, &Method::GET, &mut written).len(), body.len());
+        // The same second, or the dates would differ.
+        let date = |h: &[u8]| lines(h).into_iter().find(|l| l.starts_with("date: "));
+        if date(&held) == date(&written) {
+            assert_eq!(held, written);
+        } else {
+            assert_eq!(lines(&held).len(), lines(&written).len());
+        }
+    }
+
+    #[test]
+    fn the_date_is_now_in_http_form() {
+        let text = DATE.with_borrow_mut(|d| d.now().to_vec());
+        let date = httpdate::parse_http_date(std::str::from_utf8(&text).unwrap()).unwrap();
+        let off = SystemTime::now().duration_since(date).unwrap();
+        assert!(off < std::time::Duration::from_secs(2), "{off:?}");
+    }
+}
