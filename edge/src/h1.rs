@@ -208,19 +208,15 @@ fn step(conn: &Conn, local: &Local, buf: &[u8], head: &mut Vec<u8>) -> Step {
         None => (target, None),
     };
     let mut host = None;
-    // The headers a hot answer depends on ([`crate::serve::held_file`]).
-    let mut negotiating = HeaderMap::new();
+    // `Accept-Encoding` (the first, as a header map's `get` gives it), and whether a header a
+    // conditional or partial answer depends on is there ([`crate::serve::held_file`]).
+    let mut accept = None;
+    let mut conditional = false;
     for h in req.headers.iter() {
         let name = h.name;
         if name.eq_ignore_ascii_case("host") {
-            if host.is_some() {
-                return Step::Hyper;
-            }
-            // `HeaderValue::to_str`'s rule: visible ASCII (and tabs).
-            match std::str::from_utf8(h.value) {
-                Ok(v) if v.bytes().all(|b| b == b'\t' || (b' '..=b'~').contains(&b)) => {
-                    host = Some(v);
-                }
+            match (host, visible(h.value)) {
+                (None, Some(v)) => host = Some(v),
                 _ => return Step::Hyper,
             }
         } else if name.eq_ignore_ascii_case("connection") {
@@ -232,61 +228,71 @@ fn step(conn: &Conn, local: &Local, buf: &[u8], head: &mut Vec<u8>) -> Step {
             .any(|n| name.eq_ignore_ascii_case(n))
         {
             return Step::Hyper;
-        } else if let Some(known) = [
+        } else if name.eq_ignore_ascii_case("accept-encoding") {
+            accept.get_or_insert(h.value);
+        } else if ["range", "if-range", "if-none-match"]
+            .iter()
+            .any(|n| name.eq_ignore_ascii_case(n))
+        {
+            conditional = true;
+        }
+    }
+    let Some(host) = host else {
+        return Step::Hyper;
+    };
+    let visits = &conn.visits;
+    let none = HeaderMap::new();
+    let ask = HotAsk {
+        method: &method,
+        host,
+        path,
+        query,
+        headers: &none,
+    };
+    // Nothing but the encoding to negotiate: the route's whole answer, as held.
+    if !conditional {
+        let started = Instant::now();
+        if let Some(route) = visits.hot_route(&local.hot, &ask, started)
+            && let Some(coding) = route.file.plain(accept.and_then(visible))
+        {
+            head.clear();
+            head.extend_from_slice(route.file.plain_parts(coding).0);
+            DATE.with_borrow_mut(|d| head.extend_from_slice(d.now()));
+            head.extend_from_slice(b"\r\n\r\n");
+            local.counts.route_hit();
+            local
+                .counts
+                .request(200, route.host_kind, started.elapsed());
+            return Step::Plain {
+                consumed,
+                route,
+                coding,
+                head_only: method == Method::HEAD,
+            };
+        }
+    }
+    // Any other hot answer, from the headers it depends on.
+    let mut negotiating = HeaderMap::new();
+    for h in req.headers.iter() {
+        let known = [
             header::ACCEPT_ENCODING,
             header::RANGE,
             header::IF_RANGE,
             header::IF_NONE_MATCH,
         ]
         .into_iter()
-        .find(|n| name.eq_ignore_ascii_case(n.as_str()))
-        {
-            match HeaderValue::from_bytes(h.value) {
-                Ok(v) => {
-                    negotiating.append(known, v);
-                }
-                Err(_) => return Step::Hyper,
-            }
+        .find(|n| h.name.eq_ignore_ascii_case(n.as_str()));
+        if let Some(name) = known {
+            let Ok(value) = HeaderValue::from_bytes(h.value) else {
+                return Step::Hyper;
+            };
+            negotiating.append(name, value);
         }
     }
-    let Some(host) = host else {
-        return Step::Hyper;
-    };
     let ask = HotAsk {
-        method: &method,
-        host,
-        path,
-        query,
         headers: &negotiating,
+        ..ask
     };
-    let visits = &conn.visits;
-    // Only Accept-Encoding, or nothing, to negotiate: the route's whole answer, as held.
-    let only_encoding = negotiating.keys_len() == 0
-        || (negotiating.keys_len() == 1 && negotiating.contains_key(header::ACCEPT_ENCODING));
-    if only_encoding {
-        let started = Instant::now();
-        if let Some(route) = visits.hot_route(&local.hot, &ask, started) {
-            let accept = negotiating
-                .get(header::ACCEPT_ENCODING)
-                .and_then(|v| v.to_str().ok());
-            if let Some(coding) = route.file.plain(accept) {
-                head.clear();
-                head.extend_from_slice(route.file.plain_parts(coding).0);
-                DATE.with_borrow_mut(|d| head.extend_from_slice(d.now()));
-                head.extend_from_slice(b"\r\n\r\n");
-                local.counts.route_hit();
-                local
-                    .counts
-                    .request(200, route.host_kind, started.elapsed());
-                return Step::Plain {
-                    consumed,
-                    route,
-                    coding,
-                    head_only: method == Method::HEAD,
-                };
-            }
-        }
-    }
     match visits.hot_ask(local, &ask, false) {
         Some(r) => Step::Answered {
             consumed,
@@ -297,6 +303,15 @@ fn step(conn: &Conn, local: &Local, buf: &[u8], head: &mut Vec<u8>) -> Step {
             req: Box::new(req),
         }),
     }
+}
+
+/// A header value as `HeaderValue::to_str` reads it: visible ASCII (and tabs), or nothing.
+fn visible(value: &[u8]) -> Option<&str> {
+    value
+        .iter()
+        .all(|&b| b == b'\t' || (b' '..=b'~').contains(&b))
+        .then(|| std::str::from_utf8(value).ok())
+        .flatten()
 }
 
 /// The `Request` hyper would have made of these parts (its URI and header types refuse what

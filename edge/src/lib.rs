@@ -6,7 +6,7 @@
 //! in-flight requests finish.
 //!
 //! Modules, in the order a request meets them:
-//! - [`h1`]: the plain HTTP/1.1 front, which answers hot routes without hyper;
+//! - [`h1`]: the plain HTTP/1.1 front, which answers `GET`s and `HEAD`s without hyper's codec;
 //! - [`host`]: Host header → site key;
 //! - [`hot`]: each visitor thread's hot routes, answered before anything else;
 //! - [`sites`]: the in-memory caches (hosts, manifests, files, renders) and their invalidation;
@@ -368,7 +368,8 @@ async fn serve(listener: TcpListener, conn: Arc<Conn>, mut shutdown: watch::Rece
                 let stop = stopping.clone();
                 tokio::spawn(async move {
                     // A client that opens a connection and sends nothing is cut off here; one
-                    // that starts and then trickles is cut off by hyper's header timeout.
+                    // that starts and then trickles is cut off by the header timeout (the plain
+                    // front's, or hyper's).
                     if !first_byte_within(&stream, conn.header_timeout).await {
                         return;
                     }
