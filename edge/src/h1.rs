@@ -67,17 +67,9 @@ const READ_CHUNK: usize = 4096;
 
 /// What the front made of the bytes read so far.
 enum Step {
-    /// A hot route's whole `200` answer (most requests): `consumed` bytes of the request, and
-    /// the route and representation whose head and body are written as they are held. The
-    /// response head is in the connection's head buffer.
-    Plain {
-        consumed: usize,
-        route: Arc<HotRoute>,
-        coding: Coding,
-        head_only: bool,
-    },
-    /// Any other hot answer (a `304`, a range): the head is in the head buffer.
-    Answered { consumed: usize, body: Bytes },
+    /// A complete request answered: `consumed` bytes of it; the response head is in the
+    /// connection's head buffer.
+    Answer { consumed: usize, body: Body },
     /// A complete request no hot route holds, for the full path: `consumed` bytes of it.
     Slow {
         consumed: usize,
@@ -87,6 +79,18 @@ enum Step {
     Partial,
     /// Not for this front: hyper takes the connection.
     Hyper,
+}
+
+/// The body sent after the head.
+enum Body {
+    /// A hot route's held body in this representation (most requests), sent as it is held:
+    /// no reference count another thread also touches is moved.
+    Held {
+        route: Arc<HotRoute>,
+        coding: Coding,
+    },
+    /// Any other answer's body (none for `HEAD`).
+    Made(Bytes),
 }
 
 /// Serves a plain visitor connection (see the module docs).
@@ -112,29 +116,12 @@ pub(crate) async fn serve(
     // Whether the buffer's first bytes belong to a head already waited for.
     let mut waiting = true;
     loop {
-        // Counted before the answer is written, as the hyper path counts (a client that has
-        // read its answer finds it counted).
-        let (consumed, written) = match step(&conn, local, &buf, &mut head) {
-            Step::Plain {
-                consumed,
-                route,
-                coding,
-                head_only,
-            } => {
-                local.counts.front_answer();
-                let (_, body) = route.file.plain_parts(coding);
-                let body = if head_only { &[][..] } else { body };
-                (consumed, write(&mut stream, &head, body).await)
-            }
-            Step::Answered { consumed, body } => {
-                local.counts.front_answer();
-                (consumed, write(&mut stream, &head, &body).await)
-            }
+        let (consumed, body) = match step(&conn, local, &buf, &mut head) {
+            Step::Answer { consumed, body } => (consumed, body),
             Step::Slow { consumed, req } => {
                 let method = req.method().clone();
                 let body = encode(conn.handle(*req, peer).await, &method, &mut head);
-                local.counts.front_answer();
-                (consumed, write(&mut stream, &head, &body).await)
+                (consumed, Body::Made(body))
             }
             Step::Hyper => break,
             Step::Partial if buf.len() >= conn.max_header_bytes => break,
@@ -166,6 +153,14 @@ pub(crate) async fn serve(
                 continue;
             }
         };
+        // Counted before the answer is written, as the hyper path counts (a client that has
+        // read its answer finds it counted).
+        local.counts.front_answer();
+        let bytes = match &body {
+            Body::Held { route, coding } => route.file.plain_parts(*coding).1,
+            Body::Made(bytes) => bytes,
+        };
+        let written = write(&mut stream, &head, bytes).await;
         buf.advance(consumed);
         if written.is_err() {
             return;
@@ -257,18 +252,17 @@ fn step(conn: &Conn, local: &Local, buf: &[u8], head: &mut Vec<u8>) -> Step {
         {
             head.clear();
             head.extend_from_slice(route.file.plain_parts(coding).0);
-            DATE.with_borrow_mut(|d| head.extend_from_slice(d.now()));
+            push_date(head);
             head.extend_from_slice(b"\r\n\r\n");
             local.counts.route_hit();
             local
                 .counts
                 .request(200, route.host_kind, started.elapsed());
-            return Step::Plain {
-                consumed,
-                route,
-                coding,
-                head_only: method == Method::HEAD,
+            let body = match method {
+                Method::HEAD => Body::Made(Bytes::new()),
+                _ => Body::Held { route, coding },
             };
+            return Step::Answer { consumed, body };
         }
     }
     // Any other hot answer, from the headers it depends on.
@@ -294,9 +288,9 @@ fn step(conn: &Conn, local: &Local, buf: &[u8], head: &mut Vec<u8>) -> Step {
         ..ask
     };
     match visits.hot_ask(local, &ask, false) {
-        Some(r) => Step::Answered {
+        Some(r) => Step::Answer {
             consumed,
-            body: encode(r, &method, head),
+            body: Body::Made(encode(r, &method, head)),
         },
         None => full_request(method, target, req.headers).map_or(Step::Hyper, |req| Step::Slow {
             consumed,
@@ -350,11 +344,11 @@ fn put_headers(headers: &HeaderMap, out: &mut Vec<u8>) {
 /// A `200` answer's head with these headers and a body of `len` bytes, up to the `date`
 /// header's value, which [`serve`] appends per answer with the blank line.
 pub(crate) fn head_until_date(headers: &HeaderMap, len: usize) -> Vec<u8> {
-    let mut head = b"HTTP/1.1 200 OK\r\n".to_vec();
+    let mut head = Vec::new();
+    push_status(&mut head, StatusCode::OK);
     put_headers(headers, &mut head);
-    head.extend_from_slice(b"content-length: ");
-    head.extend_from_slice(itoa::Buffer::new().format(len).as_bytes());
-    head.extend_from_slice(b"\r\ndate: ");
+    push_length(&mut head, len);
+    head.extend_from_slice(b"date: ");
     head
 }
 
@@ -365,11 +359,7 @@ fn encode(r: Resp, method: &Method, head: &mut Vec<u8>) -> Bytes {
     let (parts, mut body) = r.into_parts();
     let status = parts.status;
     head.clear();
-    head.extend_from_slice(b"HTTP/1.1 ");
-    head.extend_from_slice(status.as_str().as_bytes());
-    head.push(b' ');
-    head.extend_from_slice(status.canonical_reason().unwrap_or("").as_bytes());
-    head.extend_from_slice(b"\r\n");
+    push_status(head, status);
     put_headers(&parts.headers, head);
     // A `Full` body is ready at once, whatever the waker.
     let body = match Pin::new(&mut body).poll_frame(&mut Context::from_waker(Waker::noop())) {
@@ -380,13 +370,11 @@ fn encode(r: Resp, method: &Method, head: &mut Vec<u8>) -> Bytes {
         || status == StatusCode::NO_CONTENT
         || status == StatusCode::NOT_MODIFIED;
     if !bodiless && !parts.headers.contains_key(header::CONTENT_LENGTH) {
-        head.extend_from_slice(b"content-length: ");
-        head.extend_from_slice(itoa::Buffer::new().format(body.len()).as_bytes());
-        head.extend_from_slice(b"\r\n");
+        push_length(head, body.len());
     }
     if !parts.headers.contains_key(header::DATE) {
         head.extend_from_slice(b"date: ");
-        DATE.with_borrow_mut(|d| head.extend_from_slice(d.now()));
+        push_date(head);
         head.extend_from_slice(b"\r\n");
     }
     head.extend_from_slice(b"\r\n");
@@ -395,6 +383,26 @@ fn encode(r: Resp, method: &Method, head: &mut Vec<u8>) -> Bytes {
     } else {
         body
     }
+}
+
+/// `HTTP/1.1 {code} {reason}` and its line end.
+fn push_status(head: &mut Vec<u8>, status: StatusCode) {
+    head.extend_from_slice(b"HTTP/1.1 ");
+    head.extend_from_slice(status.as_str().as_bytes());
+    head.push(b' ');
+    head.extend_from_slice(status.canonical_reason().unwrap_or("").as_bytes());
+    head.extend_from_slice(b"\r\n");
+}
+
+fn push_length(head: &mut Vec<u8>, len: usize) {
+    head.extend_from_slice(b"content-length: ");
+    head.extend_from_slice(itoa::Buffer::new().format(len).as_bytes());
+    head.extend_from_slice(b"\r\n");
+}
+
+/// The current `date` value (see [`Date`]).
+fn push_date(head: &mut Vec<u8>) {
+    DATE.with_borrow_mut(|d| head.extend_from_slice(d.now()));
 }
 
 /// Writes the head and the body with as few `writev` calls as the socket allows.
@@ -584,7 +592,7 @@ mod tests {
         headers.insert(header::CONTENT_ENCODING, HeaderValue::from_static("br"));
         let body = "x".repeat(15_000);
         let mut held = head_until_date(&headers, body.len());
-        DATE.with_borrow_mut(|d| held.extend_from_slice(d.now()));
+        push_date(&mut held);
         held.extend_from_slice(b"\r\n\r\n");
 
         let mut r = Response::new(Full::new(Bytes::from(body.clone())));

@@ -187,12 +187,13 @@ impl Edge {
             trusted_proxies: settings.trusted_proxies()?,
         });
         let header_timeout = Duration::from_millis(settings.edge_header_timeout_ms.max(1));
+        let max_header_bytes = settings.edge_max_header_bytes.max(8192);
         let mut builder = auto::Builder::new(TokioExecutor::new());
         builder
             .http1()
             .timer(TokioTimer::new())
             .header_read_timeout(header_timeout)
-            .max_buf_size(settings.edge_max_header_bytes.max(8192));
+            .max_buf_size(max_header_bytes);
         builder
             .http2()
             .timer(TokioTimer::new())
@@ -206,7 +207,7 @@ impl Edge {
                 visits: visits.clone(),
                 builder: builder.clone(),
                 header_timeout,
-                max_header_bytes: settings.edge_max_header_bytes.max(8192),
+                max_header_bytes,
                 certs: certs.clone(),
                 local: (kind != Listener::Admin).then(|| Local {
                     hot: HotRoutes::new(settings.edge_hot_cache_bytes, hot_ttl),
