@@ -15,6 +15,7 @@ mod collections;
 mod domains;
 mod fleet;
 mod form_history;
+mod hostile;
 mod openapi;
 mod ops;
 mod pages;

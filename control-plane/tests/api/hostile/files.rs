@@ -1,0 +1,1 @@
+//! Uploaded files on the dashboard's origin are never active content.

@@ -1,0 +1,10 @@
+//! The hostile-tenant suite at the edge (issue 20, `docs/security.md`): each test performs an
+//! attack a tenant or an anonymous visitor could try against the shared edge, and asserts what
+//! the attacker gets: nothing. Every test runs on SQLite and on PostgreSQL.
+
+mod breaker;
+mod budgets;
+mod domains;
+mod files;
+mod forms;
+mod protocol;
