@@ -21,8 +21,8 @@ use vitrine_shared::{
     blocks::split_x_vars,
     render::{Block, CompiledPage, EFFECTS_RUNTIME, RenderContext, check_template, render_each},
     store::{
-        BlockCategory, BlockExport, BlockInput, CategoryExport, CategoryInput, LibraryBlock,
-        LibraryError, MyBlock, StoreError,
+        BlockCategory, BlockExport, BlockInput, BusinessBlock, CategoryExport, CategoryInput,
+        LibraryBlock, LibraryError, MAX_BUSINESS_BLOCKS, MyBlock, StoreError,
     },
 };
 
@@ -56,8 +56,12 @@ pub struct CategoryView {
 /// The library as the editor loads it.
 #[derive(Debug, Serialize, ToSchema)]
 pub struct LibraryView {
+    /// The global library (written by platform administrators).
     pub categories: Vec<CategoryView>,
+    /// The caller's own blocks.
     pub my_blocks: Vec<MyBlock>,
+    /// The caller's business's library (empty outside a business).
+    pub business_blocks: Vec<BusinessBlock>,
 }
 
 impl From<LibraryError> for ApiError {
@@ -72,6 +76,12 @@ impl From<LibraryError> for ApiError {
                 message: "The category still has blocks; move or delete them first".into(),
             },
             LibraryError::UnknownCategory => ApiError::invalid("category_id", "Unknown category"),
+            LibraryError::Full => ApiError::Conflict {
+                field: "library",
+                message: format!(
+                    "The business's block library is full ({MAX_BUSINESS_BLOCKS} blocks at most); delete one first"
+                ),
+            },
             LibraryError::Store(e) => e.into(),
         }
     }
@@ -114,14 +124,19 @@ pub async fn get_library(
     State(state): State<AppState>,
     user: CurrentUser,
 ) -> Result<ApiJson<LibraryView>> {
+    let business_blocks = match user.business_id {
+        Some(business_id) => state.store.business_blocks(business_id).await?,
+        None => Vec::new(),
+    };
     Ok(ApiJson(LibraryView {
         categories: library(&state).await?,
         my_blocks: state.store.my_blocks(user.id).await?,
+        business_blocks,
     }))
 }
 
 /// Checks a block's code: sizes, `x-vars`, and that the template compiles.
-fn check_code(template: &str, css: &str, js: &str) -> Result<()> {
+pub(crate) fn check_code(template: &str, css: &str, js: &str) -> Result<()> {
     for (field, code) in [("template", template), ("css", css), ("js", js)] {
         if code.len() > MAX_CODE {
             return Err(ApiError::invalid(
@@ -138,7 +153,8 @@ fn check_code(template: &str, css: &str, js: &str) -> Result<()> {
         .map_err(|e| ApiError::invalid("template", format!("template error: {e}")))
 }
 
-fn block_name(name: Option<&str>) -> Result<String> {
+/// The trimmed name of a block: required, 200 characters at most.
+pub(crate) fn block_name(name: Option<&str>) -> Result<String> {
     let name = name.map(str::trim).unwrap_or_default();
     if name.is_empty() {
         return Err(ApiError::invalid("name", NAME_REQUIRED));
@@ -241,9 +257,7 @@ async fn save_library_block(
         return Err(ApiError::invalid("image", "Image URL is too long"));
     }
     let keywords = req.keywords.unwrap_or_default();
-    if keywords.len() > 1000 {
-        return Err(ApiError::invalid("keywords", "Keywords are too long"));
-    }
+    check_search_words(&keywords)?;
     let current = match id {
         Some(id) => Some(state.store.library_block(id).await?),
         None => None,
@@ -281,17 +295,20 @@ async fn save_library_block(
 
 #[utoipa::path(post, path = "/api/newBlock", tag = "blocks", request_body = SaveBlock,
     responses((status = 201, body = LibraryBlock), (status = 200, description = "Replaced", body = LibraryBlock),
-        (status = 403, body = ErrorBody), (status = 409, description = "Block Name already exists", body = ErrorBody),
+        (status = 401, body = ErrorBody), (status = 403, description = "Not a platform administrator", body = ErrorBody),
+        (status = 404, body = ErrorBody), (status = 409, description = "Block Name already exists", body = ErrorBody),
         (status = 422, body = ErrorBody)))]
 pub async fn new_block(
     State(state): State<AppState>,
     user: CurrentUser,
     ApiJson(req): ApiJson<SaveBlock>,
 ) -> Result<impl IntoResponse> {
-    // Spec 2 §6: administrators and business administrators save to the global library.
-    if !user.is_admin && !user.is_business_admin {
+    // Every tenant's editor shows the global library, so only platform administrators write
+    // it (issue 20; spec 2 §6 let business administrators save here too). Business
+    // administrators save to their business's own library (`routes::business_library`).
+    if !user.is_admin {
         return Err(ApiError::forbidden(
-            "Only administrators can save to the block library",
+            "Only platform administrators can save to the global block library; business administrators save to their business's library",
         ));
     }
     let id = req.id;
@@ -325,6 +342,14 @@ pub async fn erp_update_block(
 #[derive(Debug, Deserialize, ToSchema)]
 pub struct Reorder {
     pub order: i64,
+}
+
+/// A block's comma-separated search words: 1000 bytes at most.
+pub(crate) fn check_search_words(keywords: &str) -> Result<()> {
+    if keywords.len() > 1000 {
+        return Err(ApiError::invalid("keywords", "Keywords are too long"));
+    }
+    Ok(())
 }
 
 pub fn check_order(order: i64) -> Result<i64> {

@@ -6,6 +6,7 @@
 pub mod account;
 pub mod blocks;
 pub mod business;
+pub mod business_library;
 pub mod client;
 pub mod collections;
 pub mod domains;
@@ -49,7 +50,7 @@ use crate::{csrf, error::ApiError, state::AppState};
         (name = "projects", description = "Projects (sites)"),
         (name = "pages", description = "Pages of a project"),
         (name = "templates", description = "Themes"),
-        (name = "blocks", description = "The block library and My Blocks"),
+        (name = "blocks", description = "The block library, the business's library and My Blocks"),
         (name = "admin", description = "Administrator screens (/erp)"),
         (name = "collections", description = "Collections (tables) and their fields"),
         (name = "records", description = "Records (posts), listings, import and export"),
@@ -129,6 +130,14 @@ fn api(state: &AppState) -> (Router<AppState>, utoipa::openapi::OpenApi) {
         .routes(routes!(blocks::save_my_block))
         .routes(routes!(blocks::delete_my_block))
         .routes(routes!(blocks::new_block))
+        .routes(routes!(
+            business_library::list_business_blocks,
+            business_library::create_business_block
+        ))
+        .routes(routes!(
+            business_library::update_business_block,
+            business_library::delete_business_block
+        ))
         .routes(routes!(blocks::render_blocks))
         .routes(routes!(blocks::fetch_proxy))
         .routes(routes!(blocks::erp_create_block))

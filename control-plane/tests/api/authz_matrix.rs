@@ -63,8 +63,15 @@ enum Access {
     Own,
     /// Platform administrators (403 for other users).
     Admin,
-    /// Platform administrators and business administrators (403 for other users).
-    LibraryEditor,
+    /// The caller's business's library: any business's members read their own (404 outside
+    /// a business).
+    BusinessLibrary,
+    /// Adding to the caller's business's library: any business's administrators (403 for
+    /// other members, 404 outside a business).
+    BusinessLibraryAdd,
+    /// A block of business B's library: B's administrator (403 for B's other members, 404
+    /// for everyone outside B).
+    BusinessBlock,
     /// Business administrators, for their own business's members (404 for another
     /// business's administrator, 403 for other users).
     BusinessMember,
@@ -119,7 +126,10 @@ fn access(method: &Method, path: &str) -> Access {
         ) => Signed,
         (_, "/api/blocks" | "/api/newMyBlock" | "/api/fetch") => Signed,
         (_, "/api/block/{id}") => Own,
-        (_, "/api/newBlock") => LibraryEditor,
+        (_, "/api/newBlock") => Admin,
+        ("GET", "/api/business/blocks") => BusinessLibrary,
+        (_, "/api/business/blocks") => BusinessLibraryAdd,
+        (_, "/api/business/blocks/{id}") => BusinessBlock,
         (_, p) if p.starts_with("/erp/") => Admin,
         (_, "/api/block-screenshot/{id}" | "/api/template-screenshot/{id}") => Admin,
         (_, "/api/upload") => Records,
@@ -172,7 +182,12 @@ fn allowed(access: Access, role: Role) -> bool {
         ),
         A::Own => role == Owner,
         A::Admin | A::AdminProject => role == Admin,
-        A::LibraryEditor => matches!(role, Admin | BusinessAdmin | OtherBusinessAdmin),
+        A::BusinessLibrary => matches!(
+            role,
+            Owner | Whitelisted | Blacklisted | AllProjects | BusinessAdmin | OtherBusinessAdmin
+        ),
+        A::BusinessLibraryAdd => matches!(role, BusinessAdmin | OtherBusinessAdmin),
+        A::BusinessBlock => role == BusinessAdmin,
         A::BusinessMember => role == BusinessAdmin,
         A::Business => matches!(role, BusinessAdmin | OtherBusinessAdmin),
         A::Impersonating => false,
@@ -191,6 +206,11 @@ fn denied(access: Access, role: Role) -> StatusCode {
         (ClientToken, _) => StatusCode::UNAUTHORIZED,
         (_, A::Project | A::Records | A::Own | A::ClientPanel) => StatusCode::NOT_FOUND,
         (OtherBusinessAdmin, A::BusinessMember) => StatusCode::NOT_FOUND,
+        // Outside any business there is no business library; outside B, B's blocks are not found.
+        (Stranger | Admin, A::BusinessLibrary | A::BusinessLibraryAdd | A::BusinessBlock) => {
+            StatusCode::NOT_FOUND
+        }
+        (OtherBusinessAdmin, A::BusinessBlock) => StatusCode::NOT_FOUND,
         _ => StatusCode::FORBIDDEN,
     }
 }
@@ -211,6 +231,8 @@ struct Fixture {
     category: i64,
     block: i64,
     my_block: i64,
+    /// A block of business B's library.
+    business_block: i64,
 }
 
 struct World {
@@ -355,6 +377,24 @@ async fn fixture(app: &TestApp, w: &World, publish: bool) -> Fixture {
     .await["id"]
         .as_i64()
         .unwrap();
+    // B's library starts afresh with each fixture: it holds a capped number of blocks.
+    let b = w.session(BusinessAdmin).user["business_id"]
+        .as_i64()
+        .unwrap();
+    for old in app.store.business_blocks(b).await.unwrap() {
+        app.store.delete_business_block(b, old.id).await.unwrap();
+    }
+    let business_block = json_ok(
+        app.post(
+            w.session(BusinessAdmin),
+            "/api/business/blocks",
+            json!({"name": format!("Da empresa {project}"), "template": "<p>b</p>"}),
+        )
+        .await,
+    )
+    .await["id"]
+        .as_i64()
+        .unwrap();
     Fixture {
         owner_id: owner.id(),
         project,
@@ -370,6 +410,7 @@ async fn fixture(app: &TestApp, w: &World, publish: bool) -> Fixture {
         category,
         block,
         my_block,
+        business_block,
     }
 }
 
@@ -403,6 +444,7 @@ fn fill(path: &str, f: &Fixture) -> String {
             (_, "deploy_id") => f.deploy.to_string(),
             (p, "id" | "template_id") if p.contains("template") => f.template.to_string(),
             ("/api/block/{id}", _) => f.my_block.to_string(),
+            ("/api/business/blocks/{id}", _) => f.business_block.to_string(),
             (p, "id") if p.contains("category") => f.category.to_string(),
             (p, "id") if p.contains("block") => f.block.to_string(),
             ("/api/loginWith/{id}" | "/api/business/users/{id}", _) | (_, "user_id") => {

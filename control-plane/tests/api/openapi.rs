@@ -33,6 +33,8 @@ async fn the_openapi_document_lists_every_route_and_has_a_page() {
         ),
         ("/api/business/users", &["get", "post"]),
         ("/api/business/users/{id}", &["get", "post"]),
+        ("/api/business/blocks", &["get", "post"]),
+        ("/api/business/blocks/{id}", &["post", "delete"]),
         ("/api/login", &["post"]),
         ("/api/register", &["post"]),
         ("/api/logout", &["get"]),

@@ -1,6 +1,12 @@
-//! The block library: categories and blocks (global, edited by administrators) and each
-//! user's My Blocks. Block names are unique ignoring case (`name_key`); a category is deleted
-//! only when empty; imports write everything or nothing.
+//! The block library: categories and blocks (global, edited by platform administrators), each
+//! business's own library (edited by its administrators, read by its members) and each user's
+//! My Blocks. Block names are unique ignoring case (`name_key`; within the business for a
+//! business's library); a category is deleted only when empty; imports write everything or
+//! nothing.
+//!
+//! Every write by id to a business's library or to My Blocks names its owner in the statement
+//! itself (`WHERE id = $1 AND business_id = $2`), so a block of someone else's is not found,
+//! never overwritten, whatever the caller checked before.
 
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
@@ -11,6 +17,11 @@ const CATEGORY_COLUMNS: &str = "id, seed_key, name, icon, sort_order";
 const BLOCK_COLUMNS: &str =
     "id, uid, name, category_id, image, keywords, template, css, js, sort_order";
 const MY_BLOCK_COLUMNS: &str = "id, name, template, css, js";
+const BUSINESS_BLOCK_COLUMNS: &str =
+    "id, name, image, keywords, template, css, js, sort_order, updated_at";
+
+/// Most blocks one business's library holds: every member's editor loads them all.
+pub const MAX_BUSINESS_BLOCKS: i64 = 200;
 
 /// A library category.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, sqlx::FromRow, ToSchema)]
@@ -52,6 +63,35 @@ pub struct MyBlock {
     pub template: String,
     pub css: String,
     pub js: String,
+}
+
+/// A block of a business's own library.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, sqlx::FromRow, ToSchema)]
+pub struct BusinessBlock {
+    pub id: i64,
+    pub name: String,
+    /// Thumbnail URL (empty for none).
+    pub image: String,
+    /// Comma-separated search words.
+    pub keywords: String,
+    pub template: String,
+    pub css: String,
+    pub js: String,
+    #[serde(rename = "order")]
+    pub sort_order: i64,
+    pub updated_at: chrono::DateTime<chrono::Utc>,
+}
+
+/// What a business library save writes.
+#[derive(Debug, Clone, Default)]
+pub struct BusinessBlockInput<'a> {
+    pub name: &'a str,
+    pub image: &'a str,
+    pub keywords: &'a str,
+    pub template: &'a str,
+    pub css: &'a str,
+    pub js: &'a str,
+    pub sort_order: i64,
 }
 
 /// What a library block save writes.
@@ -125,6 +165,9 @@ pub enum LibraryError {
     CategoryNotEmpty,
     #[error("Unknown category")]
     UnknownCategory,
+    /// The business's library holds [`MAX_BUSINESS_BLOCKS`] already.
+    #[error("The business's library is full")]
+    Full,
     #[error(transparent)]
     Store(#[from] StoreError),
 }
@@ -141,6 +184,16 @@ fn library_err(e: sqlx::Error) -> LibraryError {
         }
         other => LibraryError::Store(other),
     }
+}
+
+/// In a business's library the one unique constraint is its name's.
+fn business_library_err(e: sqlx::Error) -> LibraryError {
+    if let sqlx::Error::Database(db) = &e
+        && db.is_unique_violation()
+    {
+        return LibraryError::NameTaken;
+    }
+    LibraryError::Store(map_err(e))
 }
 
 impl Store {
@@ -467,6 +520,76 @@ impl Store {
         )
     }
 
+    /// A business's library by order, then name.
+    #[tracing::instrument(skip(self))]
+    pub async fn business_blocks(&self, business_id: i64) -> Result<Vec<BusinessBlock>> {
+        let sql = format!(
+            "SELECT {BUSINESS_BLOCK_COLUMNS} FROM business_blocks WHERE business_id = $1 ORDER BY sort_order, name, id"
+        );
+        dispatch!(self, p => sqlx::query_as::<_, BusinessBlock>(trusted(&sql)).bind(business_id).fetch_all(p).await.map_err(map_err))
+    }
+
+    /// One block of `business_id`'s library (`NotFound` for another business's block).
+    #[tracing::instrument(skip(self))]
+    pub async fn business_block(&self, business_id: i64, id: i64) -> Result<BusinessBlock> {
+        let sql = format!(
+            "SELECT {BUSINESS_BLOCK_COLUMNS} FROM business_blocks WHERE id = $1 AND business_id = $2"
+        );
+        dispatch!(self, p => sqlx::query_as::<_, BusinessBlock>(trusted(&sql)).bind(id).bind(business_id)
+            .fetch_optional(p).await.map_err(map_err))?
+        .ok_or(StoreError::NotFound)
+    }
+
+    /// Adds a block to `business_id`'s library, unless it holds [`MAX_BUSINESS_BLOCKS`]
+    /// already (`Full`); the count and the insert are one statement.
+    #[tracing::instrument(skip(self, b), fields(name = b.name))]
+    pub async fn insert_business_block(
+        &self,
+        business_id: i64,
+        b: &BusinessBlockInput<'_>,
+    ) -> Result<BusinessBlock, LibraryError> {
+        let sql = format!(
+            "INSERT INTO business_blocks (business_id, name, name_key, image, keywords, template, css, js, sort_order, created_at, updated_at) \
+             SELECT $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $10 \
+             WHERE (SELECT COUNT(*) FROM business_blocks WHERE business_id = $1) < $11 \
+             RETURNING {BUSINESS_BLOCK_COLUMNS}"
+        );
+        dispatch!(self, p => sqlx::query_as::<_, BusinessBlock>(trusted(&sql))
+            .bind(business_id).bind(b.name.trim()).bind(name_key(b.name)).bind(b.image).bind(b.keywords)
+            .bind(b.template).bind(b.css).bind(b.js).bind(b.sort_order).bind(now()).bind(MAX_BUSINESS_BLOCKS)
+            .fetch_optional(p).await.map_err(business_library_err))?
+        .ok_or(LibraryError::Full)
+    }
+
+    /// Replaces a block of `business_id`'s library (`NotFound` for another business's block:
+    /// nothing is written).
+    #[tracing::instrument(skip(self, b), fields(name = b.name))]
+    pub async fn update_business_block(
+        &self,
+        business_id: i64,
+        id: i64,
+        b: &BusinessBlockInput<'_>,
+    ) -> Result<BusinessBlock, LibraryError> {
+        let sql = format!(
+            "UPDATE business_blocks SET name = $1, name_key = $2, image = $3, keywords = $4, template = $5, css = $6, js = $7, \
+             sort_order = $8, updated_at = $9 WHERE id = $10 AND business_id = $11 RETURNING {BUSINESS_BLOCK_COLUMNS}"
+        );
+        dispatch!(self, p => sqlx::query_as::<_, BusinessBlock>(trusted(&sql))
+            .bind(b.name.trim()).bind(name_key(b.name)).bind(b.image).bind(b.keywords)
+            .bind(b.template).bind(b.css).bind(b.js).bind(b.sort_order).bind(now()).bind(id).bind(business_id)
+            .fetch_optional(p).await.map_err(business_library_err))?
+        .ok_or(LibraryError::Store(StoreError::NotFound))
+    }
+
+    /// Deletes a block of `business_id`'s library (`NotFound` for another business's block).
+    #[tracing::instrument(skip(self))]
+    pub async fn delete_business_block(&self, business_id: i64, id: i64) -> Result<()> {
+        touched(
+            dispatch!(self, p => sqlx::query("DELETE FROM business_blocks WHERE id = $1 AND business_id = $2")
+            .bind(id).bind(business_id).execute(p).await.map(|r| r.rows_affected()).map_err(map_err))?,
+        )
+    }
+
     /// Seeds a category by key: created, or updated in place. Returns its id.
     pub async fn seed_block_category(&self, c: &CategoryInput<'_>) -> Result<i64> {
         let t = now();
@@ -506,4 +629,57 @@ fn export_block(b: LibraryBlock, category: &dyn Fn(Option<i64>) -> Option<String
         js: b.js,
         order: b.sort_order,
     }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{dual_test, testing::TestDb};
+
+    fn input<'a>(name: &'a str, template: &'a str) -> BusinessBlockInput<'a> {
+        BusinessBlockInput {
+            name,
+            template,
+            sort_order: 99,
+            ..BusinessBlockInput::default()
+        }
+    }
+
+    dual_test!(
+        async fn a_business_library_write_by_id_never_reaches_another_business(db: TestDb) {
+            let s = &db.store;
+            let a = s.insert_business("A").await.unwrap();
+            let b = s.insert_business("B").await.unwrap();
+            let theirs = s
+                .insert_business_block(b, &input("Hero", "<p>b</p>"))
+                .await
+                .unwrap();
+            // Business A names B's block: nothing is found, nothing is written.
+            assert!(matches!(
+                s.business_block(a, theirs.id).await,
+                Err(StoreError::NotFound)
+            ));
+            assert!(matches!(
+                s.update_business_block(a, theirs.id, &input("Roubado", "<p>a</p>"))
+                    .await,
+                Err(LibraryError::Store(StoreError::NotFound))
+            ));
+            assert!(matches!(
+                s.delete_business_block(a, theirs.id).await,
+                Err(StoreError::NotFound)
+            ));
+            assert_eq!(s.business_block(b, theirs.id).await.unwrap(), theirs);
+            assert!(s.business_blocks(a).await.unwrap().is_empty());
+            // Names are unique within a business, ignoring case, and free across businesses.
+            assert!(matches!(
+                s.insert_business_block(b, &input(" hero ", "<p>x</p>"))
+                    .await,
+                Err(LibraryError::NameTaken)
+            ));
+            s.insert_business_block(a, &input("Hero", "<p>a</p>"))
+                .await
+                .unwrap();
+            assert_eq!(s.business_blocks(b).await.unwrap(), vec![theirs]);
+        }
+    );
 }

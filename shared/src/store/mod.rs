@@ -34,8 +34,8 @@ use sqlx::{
 
 pub use billing::{Charge, Transaction};
 pub use blocks::{
-    BlockCategory, BlockExport, BlockInput, CategoryExport, CategoryInput, LibraryBlock,
-    LibraryError, MyBlock,
+    BlockCategory, BlockExport, BlockInput, BusinessBlock, BusinessBlockInput, CategoryExport,
+    CategoryInput, LibraryBlock, LibraryError, MAX_BUSINESS_BLOCKS, MyBlock,
 };
 pub use collections::{
     Collection, Field, FieldInput, FilterOp, NewPost, OrderKey, Post, PostFilter,

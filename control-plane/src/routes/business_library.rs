@@ -1,0 +1,222 @@
+//! A business's own block library (issue 20, "The shared library belongs to the platform"):
+//! the business's administrators write it, its members see it in the editor beside My Blocks
+//! (`GET /api/blocks` carries it as `business_blocks`), and nobody else reads or writes it.
+//!
+//! Who gets what:
+//! - a caller outside any business has no business library: 404 on every call;
+//! - a block of another business is not found (404), exactly like one that does not exist, so
+//!   ids cannot be probed across businesses; the store's statements name the business too;
+//! - a member who is not the business's administrator may read it, and gets 403 on writes.
+//!
+//! The global library and the templates stay with the platform administrators
+//! (`routes::blocks`, `routes::templates`).
+
+use axum::{extract::State, http::StatusCode, response::IntoResponse};
+use serde::Deserialize;
+use utoipa::ToSchema;
+use vitrine_shared::store::{BusinessBlock, BusinessBlockInput};
+
+use crate::{
+    auth::CurrentUser,
+    error::{ApiError, ApiJson, ApiPath, ErrorBody, Result},
+    routes::blocks::{block_name, check_code, check_order, check_search_words},
+    state::AppState,
+};
+
+/// The business whose library `user` reads: their own; 404 outside any business.
+fn library_of(user: &CurrentUser) -> Result<i64> {
+    user.business_id.ok_or(ApiError::NotFound)
+}
+
+/// Only the business's administrators write its library.
+fn may_write(user: &CurrentUser) -> Result<()> {
+    if user.is_business_admin {
+        Ok(())
+    } else {
+        Err(ApiError::forbidden(
+            "Only the business's administrators can change its block library",
+        ))
+    }
+}
+
+/// A thumbnail address: empty, an uploaded file (`/files/…`) or an http(s) URL. The editor
+/// shows it as an `<img>` to every member of the business.
+fn check_image(image: &str) -> Result<()> {
+    let allowed = image.is_empty()
+        || image.starts_with("/files/")
+        || image.starts_with("https://")
+        || image.starts_with("http://");
+    if !allowed || image.len() > 2048 || image.chars().any(char::is_control) {
+        return Err(ApiError::invalid(
+            "image",
+            "The image must be an uploaded file or an http(s) address (2048 characters at most)",
+        ));
+    }
+    Ok(())
+}
+
+/// `POST /api/business/blocks[/{id}]` body. Creating needs a name and a template; replacing
+/// keeps what the body leaves out.
+#[derive(Debug, Default, Deserialize, ToSchema)]
+pub struct SaveBusinessBlock {
+    pub name: Option<String>,
+    /// Thumbnail: an uploaded file (`/files/…`) or an http(s) address.
+    pub image: Option<String>,
+    /// Comma-separated search words.
+    pub keywords: Option<String>,
+    /// The block's HTML with its `x-vars` definitions.
+    pub template: Option<String>,
+    pub css: Option<String>,
+    pub js: Option<String>,
+    /// 0 to 1000000 (default 99).
+    pub order: Option<i64>,
+}
+
+/// Checks a save merged over `current` (the block being replaced, if any) and saves it.
+async fn save(
+    state: &AppState,
+    business_id: i64,
+    current: Option<BusinessBlock>,
+    req: SaveBusinessBlock,
+) -> Result<BusinessBlock> {
+    let keep = |new: Option<String>, old: fn(&BusinessBlock) -> &String| {
+        new.or_else(|| current.as_ref().map(|c| old(c).clone()))
+            .unwrap_or_default()
+    };
+    let name = block_name(
+        req.name
+            .as_deref()
+            .or(current.as_ref().map(|c| c.name.as_str())),
+    )?;
+    let template = keep(req.template, |c| &c.template);
+    let css = keep(req.css, |c| &c.css);
+    let js = keep(req.js, |c| &c.js);
+    let image = keep(req.image, |c| &c.image);
+    let keywords = keep(req.keywords, |c| &c.keywords);
+    let order = check_order(
+        req.order
+            .or(current.as_ref().map(|c| c.sort_order))
+            .unwrap_or(99),
+    )?;
+    check_code(&template, &css, &js)?;
+    check_image(&image)?;
+    check_search_words(&keywords)?;
+    let input = BusinessBlockInput {
+        name: &name,
+        image: &image,
+        keywords: &keywords,
+        template: &template,
+        css: &css,
+        js: &js,
+        sort_order: order,
+    };
+    Ok(match current {
+        Some(c) => {
+            state
+                .store
+                .update_business_block(business_id, c.id, &input)
+                .await?
+        }
+        None => {
+            state
+                .store
+                .insert_business_block(business_id, &input)
+                .await?
+        }
+    })
+}
+
+#[utoipa::path(get, path = "/api/business/blocks", tag = "blocks",
+    responses((status = 200, description = "The caller's business's library", body = Vec<BusinessBlock>),
+        (status = 401, body = ErrorBody), (status = 404, description = "The caller is in no business", body = ErrorBody)))]
+pub async fn list_business_blocks(
+    State(state): State<AppState>,
+    user: CurrentUser,
+) -> Result<ApiJson<Vec<BusinessBlock>>> {
+    let business_id = library_of(&user)?;
+    Ok(ApiJson(state.store.business_blocks(business_id).await?))
+}
+
+#[utoipa::path(post, path = "/api/business/blocks", tag = "blocks", request_body = SaveBusinessBlock,
+    responses((status = 201, body = BusinessBlock), (status = 401, body = ErrorBody),
+        (status = 403, description = "Not the business's administrator", body = ErrorBody),
+        (status = 404, description = "The caller is in no business", body = ErrorBody),
+        (status = 409, description = "Block Name already exists, or the library is full", body = ErrorBody),
+        (status = 422, body = ErrorBody)))]
+pub async fn create_business_block(
+    State(state): State<AppState>,
+    user: CurrentUser,
+    ApiJson(req): ApiJson<SaveBusinessBlock>,
+) -> Result<impl IntoResponse> {
+    let business_id = library_of(&user)?;
+    may_write(&user)?;
+    let saved = save(&state, business_id, None, req).await?;
+    Ok((StatusCode::CREATED, ApiJson(saved)))
+}
+
+#[utoipa::path(post, path = "/api/business/blocks/{id}", tag = "blocks", request_body = SaveBusinessBlock,
+    params(("id" = i64, Path, description = "A block of the caller's business's library")),
+    responses((status = 200, body = BusinessBlock), (status = 401, body = ErrorBody),
+        (status = 403, description = "Not the business's administrator", body = ErrorBody),
+        (status = 404, description = "No such block in the caller's business", body = ErrorBody),
+        (status = 409, description = "Block Name already exists", body = ErrorBody),
+        (status = 422, body = ErrorBody)))]
+pub async fn update_business_block(
+    State(state): State<AppState>,
+    user: CurrentUser,
+    ApiPath(id): ApiPath<i64>,
+    ApiJson(req): ApiJson<SaveBusinessBlock>,
+) -> Result<ApiJson<BusinessBlock>> {
+    let business_id = library_of(&user)?;
+    // Found first: a block of another business answers 404 to everyone, administrators of
+    // their own business included.
+    let current = state.store.business_block(business_id, id).await?;
+    may_write(&user)?;
+    Ok(ApiJson(
+        save(&state, business_id, Some(current), req).await?,
+    ))
+}
+
+#[utoipa::path(delete, path = "/api/business/blocks/{id}", tag = "blocks",
+    params(("id" = i64, Path, description = "A block of the caller's business's library")),
+    responses((status = 204), (status = 401, body = ErrorBody),
+        (status = 403, description = "Not the business's administrator", body = ErrorBody),
+        (status = 404, description = "No such block in the caller's business", body = ErrorBody)))]
+pub async fn delete_business_block(
+    State(state): State<AppState>,
+    user: CurrentUser,
+    ApiPath(id): ApiPath<i64>,
+) -> Result<StatusCode> {
+    let business_id = library_of(&user)?;
+    state.store.business_block(business_id, id).await?;
+    may_write(&user)?;
+    state.store.delete_business_block(business_id, id).await?;
+    Ok(StatusCode::NO_CONTENT)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn thumbnails_are_uploads_or_web_addresses() {
+        for ok in [
+            "",
+            "/files/uploads/1/a.png",
+            "https://cdn.example/a.png",
+            "http://x/a.png",
+        ] {
+            assert!(check_image(ok).is_ok(), "{ok}");
+        }
+        for bad in [
+            "javascript:alert(1)",
+            "data:image/svg+xml,<svg onload=alert(1)>",
+            "//evil.example/a.png",
+            "files/a.png",
+            "https://x/\na.png",
+        ] {
+            assert!(check_image(bad).is_err(), "{bad}");
+        }
+        assert!(check_image(&format!("https://x/{}", "a".repeat(2048))).is_err());
+    }
+}
