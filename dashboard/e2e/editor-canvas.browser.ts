@@ -68,6 +68,7 @@ const library = {
     },
   ],
   my_blocks: [],
+  business_blocks: [],
 };
 
 const escape = (text: string) => text.replace(/[&<>]/g, (c) => `&#${c.charCodeAt(0)};`);

@@ -52,12 +52,17 @@ describe('header', () => {
     expect(link.textContent).toBe('Nós de borda');
   });
 
-  it('links business admins to their business users', async () => {
+  it("links business admins to their business users and their business's blocks", async () => {
     mockApi({ 'GET /api/user': () => ({ json: { ...user(false), business_id: 10, is_business_admin: true } }) });
     renderRoutes(routes, '/');
     const link = await screen.findByTestId('header-users');
     expect(link.getAttribute('href')).toBe('/users');
     expect(link.textContent).toBe('Usuários');
+    const blocks = screen.getByTestId('header-business-blocks');
+    expect(blocks.getAttribute('href')).toBe('/business/blocks');
+    expect(blocks.textContent).toBe('Blocos da empresa');
+    // The platform's library stays the platform administrators'.
+    expect(screen.queryByTestId('header-erp-blocks')).toBeNull();
     expect(screen.queryByTestId('header-erp-users')).toBeNull();
   });
 

@@ -45,9 +45,14 @@ function Header() {
               {user.email}
             </NavLink>
             {user.is_business_admin && (
-              <NavLink to={paths.users} data-testid="header-users">
-                {t('header.users')}
-              </NavLink>
+              <>
+                <NavLink to={paths.users} data-testid="header-users">
+                  {t('header.users')}
+                </NavLink>
+                <NavLink to={paths.businessBlocks} data-testid="header-business-blocks">
+                  {t('header.businessBlocks')}
+                </NavLink>
+              </>
             )}
             {user.is_admin && (
               <>

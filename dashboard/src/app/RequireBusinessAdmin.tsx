@@ -4,7 +4,7 @@ import { PageLoader } from '../components/PageLoader';
 import { useUser } from '../lib/auth/get-user';
 
 /**
- * Guards the business users screens (/users*). Sits inside RequireAuth, so the user is signed in;
+ * Guards the business admin's screens (/users*, /business/blocks). Sits inside RequireAuth, so the user is signed in;
  * one who is not a business admin sees a forbidden notice (the server answers 403 to their calls anyway).
  */
 export function RequireBusinessAdmin() {

@@ -12,6 +12,8 @@ export const paths = {
   users: '/users',
   userNew: '/users/new',
   userEdit: '/users/:userId',
+  /** The business's own block library (business admin only, RequireBusinessAdmin). */
+  businessBlocks: '/business/blocks',
   projectNew: '/project/new',
   project: '/project/:projectId',
   projectEdit: '/project/:projectId/edit',

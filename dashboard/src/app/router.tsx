@@ -129,6 +129,10 @@ export const router = createBrowserRouter([
                 path: paths.userEdit,
                 lazy: async () => ({ Component: (await import('../features/business-users/routes/BusinessUserFormRoute')).BusinessUserEditRoute }),
               },
+              {
+                path: paths.businessBlocks,
+                lazy: async () => ({ Component: (await import('../features/business-library/routes/BusinessLibraryRoute')).BusinessLibraryRoute }),
+              },
             ],
           },
           { path: '*', element: <NotFoundRoute /> },

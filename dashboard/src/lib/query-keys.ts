@@ -28,6 +28,8 @@ export const queryKeys = {
   deploys: (projectId: number) => ['projects', projectId, 'deploys'] as const,
   /** The block library and the user's My Blocks (GET /api/blocks). */
   blocks: ['blocks'] as const,
+  /** The caller's business's own block library (GET /api/business/blocks). */
+  businessBlocks: ['business-blocks'] as const,
   /** The caller's business users (GET /api/business/users) and one of them. */
   businessUsers: ['business-users'] as const,
   businessUser: (id: number) => ['business-users', id] as const,

@@ -1,4 +1,4 @@
-import type { Paginated, ProjectDetail } from '../lib/types';
+import type { Paginated, ProjectDetail, User } from '../lib/types';
 
 /** A project as GET /api/projects/{id} returns it. */
 export function projectFixture(id: number, overrides: Partial<ProjectDetail> = {}): ProjectDetail {
@@ -35,5 +35,22 @@ export function pageFixture<T>(data: T[], total: number, page: number, perPage: 
     to: data.length ? first + data.length - 1 : null,
     prev_page_url: page > 1 ? `${path}?page=${page - 1}` : null,
     next_page_url: page < lastPage ? `${path}?page=${page + 1}` : null,
+  };
+}
+
+/** A signed-in user (GET /api/user): a plain account outside any business unless `overrides` say otherwise. */
+export function userFixture(overrides: Partial<User> = {}): User {
+  return {
+    id: 1,
+    name: 'Ana',
+    email: 'ana@example.com',
+    language: 'pt-BR',
+    currency: 'BRL',
+    business_id: null,
+    is_admin: false,
+    is_business_admin: false,
+    permissions: {},
+    created_at: '2025-01-01T00:00:00Z',
+    ...overrides,
   };
 }

@@ -1,5 +1,9 @@
 /** Shapes of the editor's data, as docs/blocks.md and the editor's API contract give them. */
 
+import type { BusinessBlock } from '../../lib/business-blocks/types';
+
+export type { BusinessBlock };
+
 export type VarType =
   | 'text'
   | 'textarea'
@@ -100,6 +104,8 @@ export interface PageBlock {
   uid: string;
   block_id?: number | null;
   myblock_id?: number | null;
+  /** Inserted from the business's library. */
+  business_block_id?: number | null;
   name: string;
   image?: string | null;
   template: string;
@@ -141,9 +147,15 @@ export interface MyBlock {
 }
 
 export interface BlockLibrary {
+  /** The global library (written by platform administrators). */
   categories: BlockCategory[];
   my_blocks: MyBlock[];
+  /** The user's business's library; empty outside a business. */
+  business_blocks: BusinessBlock[];
 }
+
+/** Where a block in the left panel comes from. */
+export type BlockSource = 'library' | 'my' | 'business';
 
 export type RenderedBlock = { uid: string; html: string } | { uid: string; error: string };
 

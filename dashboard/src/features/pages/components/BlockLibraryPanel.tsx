@@ -1,12 +1,14 @@
 import { useDraggable } from '@dnd-kit/core';
 import { useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
+import { DeleteBusinessBlockModal } from '../../../components/DeleteBusinessBlockModal';
 import { useDeleteMyBlock } from '../api/delete-my-block';
-import { isSearchActive, searchBlocks, sortBlocks, splitCategories } from '../lib/block-search';
-import type { BlockCategory, BlockLibrary, LibraryBlock, MyBlock } from '../types';
+import { isSearchActive, searchBlocks, searchBusinessBlocks, sortBlocks, splitCategories } from '../lib/block-search';
+import type { BlockCategory, BlockLibrary, BlockSource, BusinessBlock, LibraryBlock, MyBlock } from '../types';
 import type { DragData } from './CanvasFrame';
 
 const MY_BLOCKS = 'my-blocks';
+const BUSINESS_BLOCKS = 'business-blocks';
 
 /** A category's SVG icon as an image: markup from the library never runs on this origin. */
 function CategoryIcon({ svg }: { svg: string }) {
@@ -15,9 +17,9 @@ function CategoryIcon({ svg }: { svg: string }) {
 }
 
 interface ItemProps {
-  source: 'library' | 'my';
-  block: LibraryBlock | MyBlock;
-  onInsert: (source: 'library' | 'my', id: number) => void;
+  source: BlockSource;
+  block: LibraryBlock | MyBlock | BusinessBlock;
+  onInsert: (source: BlockSource, id: number) => void;
   onDelete?: (() => void) | undefined;
 }
 
@@ -26,7 +28,7 @@ function LibraryItem({ source, block, onInsert, onDelete }: ItemProps) {
   const { t } = useTranslation();
   const data: DragData = { kind: 'insert', source, id: block.id };
   const { attributes, listeners, setNodeRef, isDragging } = useDraggable({ id: `${source}:${block.id}`, data });
-  const image = 'image' in block ? block.image : null;
+  const image = 'image' in block && block.image ? block.image : null;
   return (
     <li className={`library-block${isDragging ? ' is-dragging' : ''}`} data-testid="library-block" data-source={source} data-block-id={block.id}>
       <div ref={setNodeRef} className="library-block-drag" {...attributes} {...listeners} aria-label={t('editor.library.drag', { name: block.name })}>
@@ -38,7 +40,7 @@ function LibraryItem({ source, block, onInsert, onDelete }: ItemProps) {
           {t('editor.library.add')}
         </button>
         {onDelete && (
-          <button type="button" className="button button-small button-danger-ghost" onClick={onDelete} data-testid="my-block-delete">
+          <button type="button" className="button button-small button-danger-ghost" onClick={onDelete} data-testid={`${source}-block-delete`}>
             {t('common.delete')}
           </button>
         )}
@@ -49,19 +51,26 @@ function LibraryItem({ source, block, onInsert, onDelete }: ItemProps) {
 
 interface Props {
   library: BlockLibrary;
-  onInsert: (source: 'library' | 'my', id: number) => void;
+  onInsert: (source: BlockSource, id: number) => void;
+  /**
+   * The user's business, when they belong to one: its library shows beside My Blocks, and its
+   * administrators (`canManage`) may delete from it (the server decides in any case).
+   */
+  business: { canManage: boolean } | null;
 }
 
 /**
  * The left panel (spec §2): search from 2 characters over names and keywords, then the special
- * categories (Elements, My Blocks) and the library's categories; one open at a time.
+ * categories (Elements, My Blocks, the business's blocks) and the library's categories; one
+ * open at a time.
  */
-export function BlockLibraryPanel({ library, onInsert }: Props) {
+export function BlockLibraryPanel({ library, onInsert, business }: Props) {
   const { t } = useTranslation();
   const [term, setTerm] = useState('');
   const { elements, others } = splitCategories(library.categories);
   const [open, setOpen] = useState<string | null>(elements ? String(elements.id) : null);
   const deleteMyBlock = useDeleteMyBlock();
+  const [removing, setRemoving] = useState<BusinessBlock | null>(null);
 
   const removeMine = (block: MyBlock) => {
     if (!window.confirm(t('editor.library.confirmDelete', { name: block.name }))) return;
@@ -93,6 +102,7 @@ export function BlockLibraryPanel({ library, onInsert }: Props) {
 
   const active = isSearchActive(term);
   const results = active ? searchBlocks(library.categories, term) : [];
+  const businessResults = active && business ? searchBusinessBlocks(library.business_blocks, term) : [];
 
   return (
     <aside className="editor-library" aria-label={t('editor.library.title')}>
@@ -106,8 +116,11 @@ export function BlockLibraryPanel({ library, onInsert }: Props) {
         data-testid="block-search"
       />
       {active ? (
-        results.length > 0 ? (
+        results.length + businessResults.length > 0 ? (
           <ul className="library-blocks" data-testid="search-results">
+            {businessResults.map((block) => (
+              <LibraryItem key={`business:${block.id}`} source="business" block={block} onInsert={onInsert} />
+            ))}
             {results.map((block) => (
               <LibraryItem key={block.id} source="library" block={block} onInsert={onInsert} />
             ))}
@@ -135,9 +148,32 @@ export function BlockLibraryPanel({ library, onInsert }: Props) {
             ),
             'category-my-blocks',
           )}
+          {business &&
+            category(
+              BUSINESS_BLOCKS,
+              t('editor.library.businessBlocks'),
+              '',
+              library.business_blocks.length > 0 ? (
+                <ul className="library-blocks">
+                  {sortBlocks(library.business_blocks).map((block) => (
+                    <LibraryItem
+                      key={block.id}
+                      source="business"
+                      block={block}
+                      onInsert={onInsert}
+                      onDelete={business.canManage ? () => setRemoving(block) : undefined}
+                    />
+                  ))}
+                </ul>
+              ) : (
+                <p className="muted">{t(business.canManage ? 'editor.library.noBusinessBlocksAdmin' : 'editor.library.noBusinessBlocks')}</p>
+              ),
+              'category-business-blocks',
+            )}
           {others.map((item: BlockCategory) => category(String(item.id), item.name, item.icon, list(item.blocks), 'category'))}
         </ul>
       )}
+      {removing && <DeleteBusinessBlockModal block={removing} onClose={() => setRemoving(null)} />}
     </aside>
   );
 }

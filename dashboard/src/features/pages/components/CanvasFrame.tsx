@@ -3,14 +3,14 @@ import { useImperativeHandle, useRef, type Ref, type RefObject } from 'react';
 import { useTranslation } from 'react-i18next';
 import { dropIndex } from '../lib/canvas-protocol';
 import { DESKTOP_WIDTH, type Device } from '../lib/preview-size';
-import type { PageBlock } from '../types';
+import type { BlockSource, PageBlock } from '../types';
 import type { CanvasLayout } from './use-canvas';
 
 /** Id of the drop target laid over the iframe while something is dragged. */
 export const CANVAS_DROP_ID = 'canvas';
 
 /** Drag data: a block from the library panel, or a page block being moved. */
-export type DragData = { kind: 'insert'; source: 'library' | 'my'; id: number } | { kind: 'move'; uid: string };
+export type DragData = { kind: 'insert'; source: BlockSource; id: number } | { kind: 'move'; uid: string };
 
 export interface CanvasHandle {
   /** The insertion index for a pointer at clientY (the parent's coordinates). */

@@ -1,7 +1,9 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Modal } from '../../../components/Modal';
+import { showToast } from '../../../components/toast-store';
 import { errorMessage } from '../../../lib/api-client';
+import { useSaveBusinessBlock } from '../../../lib/business-blocks/save-business-block';
 import { useSaveLibraryBlock } from '../api/save-library-block';
 import { useSaveMyBlock } from '../api/save-my-block';
 import { sortCategories } from '../lib/block-search';
@@ -19,8 +21,10 @@ export interface AppliedCode {
 interface Props {
   block: PageBlock;
   library: BlockLibrary;
-  /** is_admin or is_business_admin: may save to the global library. */
+  /** is_admin: may save to the global library (platform administrators only). */
   canSaveToLibrary: boolean;
+  /** is_business_admin in a business: may save to the business's own library. */
+  canSaveToBusiness: boolean;
   onApply: (code: AppliedCode) => void;
   onClose: () => void;
 }
@@ -32,13 +36,19 @@ function libraryNames(library: BlockLibrary, exceptId: number | null): Set<strin
   );
 }
 
+/** The business's block names, lower-cased, except `exceptId` (the block being overwritten). */
+function businessNames(library: BlockLibrary, exceptId: number | null): Set<string> {
+  return new Set(library.business_blocks.filter((item) => item.id !== exceptId).map((item) => item.name.trim().toLowerCase()));
+}
+
 /**
  * The source-code modal (spec §2, §4, §5): HTML (with the block's definitions back in its
  * x-vars attribute), CSS and JS. Apply checks x-vars first ('x-vars error: ' and the reason).
- * Save in My Blocks creates one or overwrites the one picked; admins and business admins can
- * also save to the global library (name required, and new names unique ignoring case).
+ * Save in My Blocks creates one or overwrites the one picked; platform admins can also save to
+ * the global library, and business admins to their business's library (name required, and
+ * new names unique ignoring case within the library).
  */
-export default function SourceCodeModal({ block, library, canSaveToLibrary, onApply, onClose }: Props) {
+export default function SourceCodeModal({ block, library, canSaveToLibrary, canSaveToBusiness, onApply, onClose }: Props) {
   const { t } = useTranslation();
   const [template, setTemplate] = useState(() => injectXVars(block.template, block.vars));
   const [css, setCss] = useState(block.css);
@@ -50,8 +60,14 @@ export default function SourceCodeModal({ block, library, canSaveToLibrary, onAp
   const [libCategory, setLibCategory] = useState<number>(categories[0]?.id ?? 0);
   const [libImage, setLibImage] = useState(block.image ?? '');
   const [libTarget, setLibTarget] = useState<number | null>(null);
+  const [bizName, setBizName] = useState(block.name);
+  // Overwrite the business block this one came from, while the business's library still has it.
+  const [bizTarget, setBizTarget] = useState<number | null>(
+    () => library.business_blocks.find((item) => item.id === block.business_block_id)?.id ?? null,
+  );
   const saveMine = useSaveMyBlock();
   const saveLibrary = useSaveLibraryBlock();
+  const saveBusiness = useSaveBusinessBlock();
 
   /** The definitions, or null after alerting why they can't be read. */
   const parsed = () => {
@@ -107,6 +123,29 @@ export default function SourceCodeModal({ block, library, canSaveToLibrary, onAp
     });
   };
 
+  const saveToBusiness = () => {
+    const name = bizName.trim();
+    if (!name) {
+      showToast(t('editor.source.nameRequired'), 'error');
+      return;
+    }
+    if (businessNames(library, bizTarget).has(name.toLowerCase())) {
+      showToast(t('editor.source.nameExists'), 'error');
+      return;
+    }
+    if (!parsed()) return;
+    saveBusiness.mutate(
+      { ...(bizTarget !== null ? { id: bizTarget } : {}), block: { name, css, js, template } },
+      {
+        onSuccess: (saved) => {
+          setBizTarget(saved.id);
+          showToast(t('editor.source.savedBusiness', { name: saved.name }), 'success');
+        },
+        onError: (error) => showToast(errorMessage(error), 'error'),
+      },
+    );
+  };
+
   const footer = (
     <div className="button-row">
       <button type="button" className="button" onClick={onClose}>
@@ -156,6 +195,30 @@ export default function SourceCodeModal({ block, library, canSaveToLibrary, onAp
           {t('editor.source.saveMine')}
         </button>
       </fieldset>
+      {canSaveToBusiness && (
+        <fieldset className="source-save" data-testid="source-business">
+          <legend>{t('editor.source.business')}</legend>
+          <label htmlFor="biz-block-name">{t('editor.source.name')}</label>
+          <input id="biz-block-name" value={bizName} onChange={(e) => setBizName(e.target.value)} data-testid="biz-block-name" />
+          <label htmlFor="biz-block-target">{t('editor.source.saveAs')}</label>
+          <select
+            id="biz-block-target"
+            value={bizTarget ?? ''}
+            onChange={(e) => setBizTarget(e.target.value === '' ? null : Number(e.target.value))}
+            data-testid="biz-block-target"
+          >
+            <option value="">{t('editor.source.new')}</option>
+            {library.business_blocks.map((item) => (
+              <option key={item.id} value={item.id}>
+                {t('editor.source.overwrite', { name: item.name })}
+              </option>
+            ))}
+          </select>
+          <button type="button" className="button" onClick={saveToBusiness} disabled={saveBusiness.isPending} data-testid="biz-block-save">
+            {t('editor.source.saveBusiness')}
+          </button>
+        </fieldset>
+      )}
       {canSaveToLibrary && (
         <fieldset className="source-save" data-testid="source-library">
           <legend>{t('editor.source.library')}</legend>

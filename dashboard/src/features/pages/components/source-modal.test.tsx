@@ -1,7 +1,8 @@
 // @vitest-environment jsdom
-import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { act, cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { EditorView } from 'codemirror';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { dismissToast, getToasts } from '../../../components/toast-store';
 import type { BlockLibrary, PageBlock } from '../types';
 import { mockApi, renderRoutes } from '../../../testing/render-route';
 import '../../../lib/i18n';
@@ -30,17 +31,34 @@ const library: BlockLibrary = {
     },
   ],
   my_blocks: [{ id: 5, name: 'Meu hero', template: '', css: '', js: '' }],
+  business_blocks: [{ id: 21, name: 'Capa da agência', image: '', keywords: '', template: '', css: '', js: '', order: 1, updated_at: '' }],
 };
 
-function open(canSaveToLibrary = false) {
+function open(canSaveToLibrary = false, canSaveToBusiness = false, from: PageBlock = block) {
   const applied: AppliedCode[] = [];
   const onClose = vi.fn();
   renderRoutes(
-    [{ path: '/', element: <SourceCodeModal block={block} library={library} canSaveToLibrary={canSaveToLibrary} onApply={(code) => applied.push(code)} onClose={onClose} /> }],
+    [
+      {
+        path: '/',
+        element: (
+          <SourceCodeModal
+            block={from}
+            library={library}
+            canSaveToLibrary={canSaveToLibrary}
+            canSaveToBusiness={canSaveToBusiness}
+            onApply={(code) => applied.push(code)}
+            onClose={onClose}
+          />
+        ),
+      },
+    ],
     '/',
   );
   return { applied, onClose };
 }
+
+const toasts = () => getToasts().map((toast) => `${toast.kind}:${toast.message}`);
 
 /** Replaces the text of one of the modal's CodeMirror editors, as typing would. */
 function setCode(testId: string, text: string) {
@@ -62,6 +80,7 @@ Range.prototype.getBoundingClientRect = function getBoundingClientRect() {
 
 beforeEach(() => {
   vi.spyOn(window, 'alert').mockImplementation(() => undefined);
+  getToasts().forEach((toast) => dismissToast(toast.id));
 });
 
 describe('source-code modal', () => {
@@ -108,9 +127,68 @@ describe('source-code modal', () => {
     expect(calls.filter((call) => call.url === '/api/newMyBlock')[1]?.body).toMatchObject({ id: 5, name: 'Meu hero novo' });
   });
 
-  it('offers the global library only to admins', () => {
-    open(false);
+  it('offers the global library only to platform admins, and the business library only to business admins', () => {
+    open(false, false);
     expect(screen.queryByTestId('source-library')).toBeNull();
+    expect(screen.queryByTestId('source-business')).toBeNull();
+    cleanup();
+    // A business admin saves to their business's library, never to the global one.
+    open(false, true);
+    expect(screen.queryByTestId('source-library')).toBeNull();
+    expect(screen.getByTestId('source-business')).toBeTruthy();
+  });
+
+  it("saves to the business library as new or over one of its blocks, refusing a name it already has", async () => {
+    const calls = mockApi({
+      'POST /api/business/blocks': (call) => ({ status: 201, json: { ...library.business_blocks[0], id: 22, ...(call.body as object) } }),
+      'POST /api/business/blocks/21': (call) => ({ json: { ...library.business_blocks[0], ...(call.body as object) } }),
+      'POST /api/business/blocks/22': (call) => ({ json: { ...library.business_blocks[0], id: 22, ...(call.body as object) } }),
+      'GET /api/blocks': () => ({ json: library }),
+      'GET /api/business/blocks': () => ({ json: library.business_blocks }),
+    });
+    open(false, true);
+    const section = within(screen.getByTestId('source-business'));
+    fireEvent.change(section.getByTestId('biz-block-name'), { target: { value: ' ' } });
+    fireEvent.click(section.getByTestId('biz-block-save'));
+    expect(toasts()).toEqual(['error:Block Name is required']);
+    fireEvent.change(section.getByTestId('biz-block-name'), { target: { value: 'CAPA da agência ' } });
+    fireEvent.click(section.getByTestId('biz-block-save'));
+    expect(toasts()).toContain('error:Block Name already exists');
+    expect(calls).toHaveLength(0);
+    expect(window.alert).not.toHaveBeenCalled();
+
+    fireEvent.change(section.getByTestId('biz-block-name'), { target: { value: 'Hero da agência' } });
+    fireEvent.click(section.getByTestId('biz-block-save'));
+    await waitFor(() => expect(toasts()).toContain('success:"Hero da agência" salvo nos blocos da empresa.'));
+    expect(calls[0]).toEqual({
+      method: 'POST',
+      url: '/api/business/blocks',
+      body: { name: 'Hero da agência', css: 'h1{}', js: '', template: `<section x-vars='[{"name":"title","type":"text","value":"Olá"}]'><h1>{{ title }}</h1></section>` },
+    });
+    // Saving again overwrites the block just made rather than making another.
+    fireEvent.click(section.getByTestId('biz-block-save'));
+    await waitFor(() => expect(calls.some((call) => call.url === '/api/business/blocks/22')).toBe(true));
+
+    fireEvent.change(section.getByTestId('biz-block-target'), { target: { value: '21' } });
+    fireEvent.change(section.getByTestId('biz-block-name'), { target: { value: 'Capa da agência' } });
+    fireEvent.click(section.getByTestId('biz-block-save'));
+    await waitFor(() => expect(calls.some((call) => call.url === '/api/business/blocks/21')).toBe(true));
+    expect(calls.find((call) => call.url === '/api/business/blocks/21')?.body).toMatchObject({ name: 'Capa da agência', css: 'h1{}' });
+  });
+
+  it("shows the server's refusal of a business save", async () => {
+    mockApi({ 'POST /api/business/blocks': () => ({ status: 409, json: { error: 'conflict', message: "The business's block library is full (200 blocks at most); delete one first" } }) });
+    open(false, true);
+    fireEvent.click(within(screen.getByTestId('source-business')).getByTestId('biz-block-save'));
+    await waitFor(() => expect(toasts()).toEqual(["error:The business's block library is full (200 blocks at most); delete one first"]));
+  });
+
+  it('overwrites by default the business block a page block came from, while the library has it', () => {
+    open(false, true, { ...block, block_id: null, business_block_id: 21 });
+    expect((screen.getByTestId('biz-block-target') as HTMLSelectElement).value).toBe('21');
+    cleanup();
+    open(false, true, { ...block, block_id: null, business_block_id: 99 });
+    expect((screen.getByTestId('biz-block-target') as HTMLSelectElement).value).toBe('');
   });
 
   it("refuses an existing library name ignoring case, then saves a new block to the library", async () => {

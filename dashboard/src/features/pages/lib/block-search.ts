@@ -2,7 +2,7 @@
  * The left panel's block search (spec §2, §9): active from 2 characters; a block matches when
  * its name or one of its comma-separated keywords contains the term (case and accents ignored).
  */
-import type { BlockCategory, LibraryBlock } from '../types';
+import type { BlockCategory, BusinessBlock, LibraryBlock } from '../types';
 
 export const SEARCH_MIN_CHARS = 2;
 
@@ -36,8 +36,14 @@ export function sortCategories(categories: BlockCategory[]): BlockCategory[] {
   return [...categories].sort((a, b) => a.order - b.order || a.id - b.id);
 }
 
-export function sortBlocks(blocks: LibraryBlock[]): LibraryBlock[] {
+export function sortBlocks<T extends Pick<LibraryBlock, 'order' | 'id'>>(blocks: T[]): T[] {
   return [...blocks].sort((a, b) => a.order - b.order || a.id - b.id);
+}
+
+/** The business's library blocks that match, in order. */
+export function searchBusinessBlocks(blocks: BusinessBlock[], term: string): BusinessBlock[] {
+  if (!isSearchActive(term)) return [];
+  return sortBlocks(blocks).filter((block) => matchesBlock(block, term));
 }
 
 /** "Elements" first (a special category), then the others by order. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { PageBlock } from '../types';
+import type { BlockLibrary, PageBlock } from '../types';
 import {
   blockFromSource,
   duplicateBlock,
@@ -10,6 +10,7 @@ import {
   newUid,
   readBlocks,
   removeBlock,
+  sourceBlock,
   toggleEffect,
   updateVar,
 } from './page-blocks';
@@ -56,6 +57,20 @@ describe('blockFromSource', () => {
     expect(mine.ok && mine.block.myblock_id).toBe(3);
     expect(mine.ok && mine.block.block_id).toBeNull();
     expect(blockFromSource({ id: 3, name: 'Bad', template: `<p x-vars='[oops'></p>`, css: '', js: '' }, 'my', 'b-3').ok).toBe(false);
+  });
+
+  it("records a business library origin, and finds a block by its panel's source", () => {
+    const library: BlockLibrary = {
+      categories: [],
+      my_blocks: [{ id: 4, name: 'Mine', template: '<p>m</p>', css: '', js: '' }],
+      business_blocks: [{ id: 4, name: 'Da empresa', image: '', keywords: '', template: '<p>e</p>', css: '', js: '', order: 1, updated_at: '' }],
+    };
+    const origin = sourceBlock(library, 'business', 4);
+    expect(origin?.name).toBe('Da empresa');
+    expect(sourceBlock(library, 'my', 4)?.name).toBe('Mine');
+    expect(sourceBlock(library, 'library', 4)).toBeUndefined();
+    const made = origin ? blockFromSource(origin, 'business', 'b-4') : null;
+    expect(made?.ok && made.block).toMatchObject({ business_block_id: 4, block_id: null, myblock_id: null, template: '<p>e</p>', image: '' });
   });
 });
 

@@ -1,9 +1,10 @@
 /**
  * Pure operations on a page's blocks (docs/blocks.md "A block in a page"): inserting from the
- * library or My Blocks, moving, duplicating, removing, editing a variable, effects. Every
- * function returns a new array, so each result can be a history snapshot.
+ * library, My Blocks or the business's library, moving, duplicating, removing, editing a
+ * variable, effects. Every function returns a new array, so each result can be a history
+ * snapshot.
  */
-import type { LibraryBlock, MyBlock, PageBlock, VarChange } from '../types';
+import type { BlockLibrary, BlockSource, BusinessBlock, LibraryBlock, MyBlock, PageBlock, VarChange } from '../types';
 import { extractXVars } from './x-vars';
 
 export const EFFECTS = ['fade-in', 'enter-left', 'enter-right', 'enter-top', 'enter-bottom', 'zoom-in', 'rotate-left', 'rotate-right'] as const;
@@ -21,17 +22,26 @@ export function newUid(taken: ReadonlySet<string> = new Set()): string {
 
 export type FromLibrary = { ok: true; block: PageBlock } | { ok: false; reason: string };
 
+/** The block `id` of the panel's `source` (global library, My Blocks or the business's library). */
+export function sourceBlock(library: BlockLibrary, source: BlockSource, id: number): LibraryBlock | MyBlock | BusinessBlock | undefined {
+  const list: (LibraryBlock | MyBlock | BusinessBlock)[] =
+    source === 'my' ? library.my_blocks : source === 'business' ? library.business_blocks : library.categories.flatMap((category) => category.blocks);
+  return list.find((block) => block.id === id);
+}
+
 /**
- * A page block from a library block or a My Blocks entry: new uid, its origin id, a copy of
- * the code, and the x-vars definitions moved into `vars` (with their default values).
+ * A page block from a library block, a My Blocks entry or a block of the business's library:
+ * new uid, its origin id, a copy of the code, and the x-vars definitions moved into `vars`
+ * (with their default values).
  */
-export function blockFromSource(source: LibraryBlock | MyBlock, origin: 'library' | 'my', uid: string): FromLibrary {
+export function blockFromSource(source: LibraryBlock | MyBlock | BusinessBlock, origin: BlockSource, uid: string): FromLibrary {
   const parsed = extractXVars(source.template);
   if (!parsed.ok) return parsed;
   const block: PageBlock = {
     uid,
     block_id: origin === 'library' ? source.id : null,
     myblock_id: origin === 'my' ? source.id : null,
+    ...(origin === 'business' ? { business_block_id: source.id } : {}),
     name: source.name,
     template: parsed.template,
     css: source.css,

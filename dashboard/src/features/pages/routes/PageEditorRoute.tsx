@@ -45,6 +45,7 @@ import {
   newUid,
   readBlocks,
   removeBlock,
+  sourceBlock,
   toggleEffect,
   updateBlock,
   updateVar,
@@ -53,7 +54,7 @@ import {
 import { deviceById, storedDevice, storedScale, storeDevice, storeScale } from '../lib/preview-size';
 import { saveState } from '../lib/save-state';
 import { historyKey } from '../lib/shortcuts';
-import type { BlockLibrary, PageBlock, PageMeta, VarChange } from '../types';
+import type { BlockLibrary, BlockSource, PageBlock, PageMeta, VarChange } from '../types';
 
 const SourceCodeModal = lazy(() => import('../components/SourceCodeModal'));
 
@@ -168,11 +169,8 @@ function Editor({ page, project, library, user, deploy }: EditorProps) {
     setVersion((v) => v + 1);
   };
 
-  const insert = (source: 'library' | 'my', id: number, index: number = blocks.length) => {
-    const origin =
-      source === 'my'
-        ? library.my_blocks.find((block) => block.id === id)
-        : library.categories.flatMap((category) => category.blocks).find((block) => block.id === id);
+  const insert = (source: BlockSource, id: number, index: number = blocks.length) => {
+    const origin = sourceBlock(library, source, id);
     if (!origin) return;
     const made = blockFromSource(origin, source, newUid(new Set(blocks.map((block) => block.uid))));
     if (!made.ok) {
@@ -277,8 +275,7 @@ function Editor({ page, project, library, user, deploy }: EditorProps) {
   const dragLabel = (() => {
     if (!dragging) return null;
     if (dragging.kind === 'move') return blocks.find((block) => block.uid === dragging.uid)?.name ?? '';
-    const list = dragging.source === 'my' ? library.my_blocks : library.categories.flatMap((category) => category.blocks);
-    return list.find((block) => block.id === dragging.id)?.name ?? '';
+    return sourceBlock(library, dragging.source, dragging.id)?.name ?? '';
   })();
 
   const state = saveState(saving, dirty, savedAt);
@@ -325,7 +322,11 @@ function Editor({ page, project, library, user, deploy }: EditorProps) {
             onDeploy={() => setDeployOpen(true)}
           />
           <div className="editor-body">
-            <BlockLibraryPanel library={library} onInsert={(source, id) => insert(source, id)} />
+            <BlockLibraryPanel
+              library={library}
+              onInsert={(source, id) => insert(source, id)}
+              business={user.business_id !== null ? { canManage: user.is_business_admin } : null}
+            />
             <CanvasFrame
               iframeRef={canvas.iframeRef}
               srcdoc={canvas.srcdoc}
@@ -395,7 +396,8 @@ function Editor({ page, project, library, user, deploy }: EditorProps) {
             key={selectedBlock.uid}
             block={selectedBlock}
             library={library}
-            canSaveToLibrary={user.is_admin || user.is_business_admin}
+            canSaveToLibrary={user.is_admin}
+            canSaveToBusiness={user.is_business_admin && user.business_id !== null}
             onApply={applyCode}
             onClose={() => setCodeOpen(false)}
           />

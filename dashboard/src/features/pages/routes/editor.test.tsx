@@ -90,7 +90,23 @@ const library: BlockLibrary = {
     },
   ],
   my_blocks: [{ id: 5, name: 'Meu rodapé', template: '<footer>f</footer>', css: '', js: '' }],
+  business_blocks: [
+    {
+      id: 21,
+      name: 'Capa da agência',
+      image: '',
+      keywords: 'topo, marca',
+      template: `<header x-vars='[{"name":"slogan","type":"text","value":"Nós"}]'>{{ slogan }}</header>`,
+      css: '',
+      js: '',
+      order: 1,
+      updated_at: '2026-01-01T00:00:00Z',
+    },
+  ],
 };
+
+/** A member of business 10, its administrator when `admin`. */
+const memberOf = (admin: boolean) => ({ user: user({ business_id: 10, is_business_admin: admin }) });
 
 /** The render API: each block's html shows its uid and its first value. */
 const render: Handler = (call) => {
@@ -250,6 +266,52 @@ describe('page editor', () => {
     fireEvent.click(mine.getByTestId('my-block-delete'));
     expect(window.confirm).toHaveBeenCalledWith('Excluir "Meu rodapé" de Meus Blocos?');
     await waitFor(() => expect(calls.some((call) => call.method === 'DELETE' && call.url === '/api/block/5')).toBe(true));
+  });
+
+  it("shows the business's blocks beside My Blocks to its members, and inserts one with its origin", async () => {
+    const { calls } = await openEditor({}, memberOf(false));
+    const business = within(screen.getByTestId('category-business-blocks'));
+    fireEvent.click(business.getByTestId('library-category'));
+    // Members use the business's library; only its administrators delete from it.
+    expect(business.queryByTestId('business-block-delete')).toBeNull();
+    fireEvent.click(business.getByTestId('library-add'));
+    await waitFor(() =>
+      expect((renders(calls).at(-1)?.body as { blocks: PageBlock[] }).blocks[0]).toMatchObject({
+        business_block_id: 21,
+        block_id: null,
+        myblock_id: null,
+        template: '<header>{{ slogan }}</header>',
+        vars: [{ name: 'slogan', type: 'text', value: 'Nós' }],
+      }),
+    );
+  });
+
+  it("shows no business library outside a business, and offers no business save", async () => {
+    await openEditor();
+    expect(screen.queryByTestId('category-business-blocks')).toBeNull();
+    fireEvent.change(screen.getByTestId('block-search'), { target: { value: 'marca' } });
+    expect(screen.getByTestId('search-empty')).toBeTruthy();
+  });
+
+  it("lets the business's administrator delete a business block after confirming in a modal", async () => {
+    const { calls } = await openEditor({ 'DELETE /api/business/blocks/21': () => ({ status: 204 }) }, memberOf(true));
+    const business = within(screen.getByTestId('category-business-blocks'));
+    fireEvent.click(business.getByTestId('library-category'));
+    fireEvent.click(business.getByTestId('business-block-delete'));
+    const modal = within(await screen.findByTestId('business-block-delete-modal'));
+    expect(modal.getByText('Excluir "Capa da agência" dos blocos da empresa? Ele sai da biblioteca de todos os membros; as páginas que já o usam não mudam.')).toBeTruthy();
+    expect(calls.some((call) => call.method === 'DELETE')).toBe(false);
+    fireEvent.click(modal.getByTestId('business-block-delete-confirm'));
+    await waitFor(() => expect(calls.some((call) => call.method === 'DELETE' && call.url === '/api/business/blocks/21')).toBe(true));
+    await waitFor(() => expect(screen.queryByTestId('business-block-delete-modal')).toBeNull());
+    expect(window.confirm).not.toHaveBeenCalled();
+  });
+
+  it("finds the business's blocks in the search, before the global library's", async () => {
+    await openEditor({}, memberOf(false));
+    fireEvent.change(screen.getByTestId('block-search'), { target: { value: 'topo' } });
+    const results = within(screen.getByTestId('search-results')).getAllByTestId('library-block');
+    expect(results.map((item) => `${item.getAttribute('data-source')}:${item.getAttribute('data-block-id')}`)).toEqual(['business:21', 'library:11']);
   });
 
   it('searches blocks from 2 characters, by name and keyword, with Elements and My Blocks apart', async () => {

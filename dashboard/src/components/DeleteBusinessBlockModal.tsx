@@ -1,0 +1,44 @@
+import { useTranslation } from 'react-i18next';
+import { errorMessage } from '../lib/api-client';
+import { useDeleteBusinessBlock } from '../lib/business-blocks/delete-business-block';
+import type { BusinessBlock } from '../lib/business-blocks/types';
+import { Modal } from './Modal';
+import { showToast } from './toast-store';
+
+interface Props {
+  block: BusinessBlock;
+  onClose: () => void;
+}
+
+/**
+ * Asks before a block leaves the business's library, for every member at once (the editor's
+ * panel and the business admin's list both delete through it). Pages that use the block keep
+ * their copy of it.
+ */
+export function DeleteBusinessBlockModal({ block, onClose }: Props) {
+  const { t } = useTranslation();
+  const remove = useDeleteBusinessBlock();
+  const confirm = () =>
+    remove.mutate(block.id, {
+      onSuccess: () => {
+        showToast(t('businessLibrary.deleted', { name: block.name }), 'success');
+        onClose();
+      },
+      onError: (error) => showToast(errorMessage(error), 'error'),
+    });
+  const footer = (
+    <div className="button-row">
+      <button type="button" className="button" onClick={onClose}>
+        {t('common.cancel')}
+      </button>
+      <button type="button" className="button button-danger" onClick={confirm} disabled={remove.isPending} data-testid="business-block-delete-confirm">
+        {t('common.delete')}
+      </button>
+    </div>
+  );
+  return (
+    <Modal title={t('businessLibrary.deleteTitle')} onClose={onClose} footer={footer} testId="business-block-delete-modal">
+      <p>{t('businessLibrary.confirmDelete', { name: block.name })}</p>
+    </Modal>
+  );
+}

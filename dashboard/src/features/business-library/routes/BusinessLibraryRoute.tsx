@@ -1,0 +1,6 @@
+import { BusinessLibraryScreen } from '../components/BusinessLibraryScreen';
+
+/** /business/blocks: business admins only (RequireBusinessAdmin), loaded lazily by the router. */
+export function BusinessLibraryRoute() {
+  return <BusinessLibraryScreen />;
+}
