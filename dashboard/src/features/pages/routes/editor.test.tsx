@@ -286,7 +286,7 @@ describe('page editor', () => {
     );
   });
 
-  it("shows no business library outside a business, and offers no business save", async () => {
+  it("shows no business library outside a business, nor finds its blocks in the search", async () => {
     await openEditor();
     expect(screen.queryByTestId('category-business-blocks')).toBeNull();
     fireEvent.change(screen.getByTestId('block-search'), { target: { value: 'marca' } });
