@@ -262,44 +262,67 @@ mod tests {
     const IDLE: Duration = Duration::from_secs(60);
     const WRITE: Duration = Duration::from_secs(30);
 
-    #[tokio::test(start_paused = true)]
-    async fn an_idle_connection_expires_and_one_with_a_request_in_progress_does_not() {
-        let a = Activity::new();
-        let request = a.begin();
-        let watchdog = a.expired(IDLE, WRITE);
-        tokio::pin!(watchdog);
-        tokio::select! {
-            _ = &mut watchdog => panic!("expired with a request in progress"),
-            () = tokio::time::sleep(10 * IDLE) => {}
-        }
-        drop(request);
-        let ended = Instant::now();
-        assert_eq!(watchdog.await, Expired::Idle);
-        assert_eq!(ended.elapsed(), IDLE);
+    fn at(ms: u64) -> Duration {
+        Duration::from_millis(ms)
     }
 
-    #[tokio::test(start_paused = true)]
-    async fn a_blocked_write_expires_even_with_a_request_in_progress() {
+    #[test]
+    fn a_connection_is_idle_only_without_a_request_in_progress() {
         let a = Activity::new();
-        let _request = a.begin();
-        let watchdog = a.expired(IDLE, WRITE);
-        tokio::pin!(watchdog);
-        tokio::select! {
-            _ = &mut watchdog => panic!("expired while writes go on"),
-            () = tokio::time::sleep(2 * WRITE) => {}
-        }
+        assert_eq!(a.deadline(IDLE, WRITE), Some((60_000, Expired::Idle)));
+        let request = a.begin();
+        assert_eq!(a.deadline(IDLE, WRITE), None, "a request is in progress");
+        let second = a.begin();
+        drop(request);
+        assert_eq!(a.deadline(IDLE, WRITE), None, "one is still in progress");
+        drop(second);
+        let since = a.idle_since.load(Ordering::Acquire);
+        assert_eq!(
+            a.deadline(IDLE, WRITE),
+            Some((since + 60_000, Expired::Idle))
+        );
+    }
+
+    #[test]
+    fn a_blocked_write_has_its_own_deadline_whatever_is_in_progress() {
+        let a = Activity::new();
+        let request = a.begin();
+        a.blocked_since.store(1_000, Ordering::Release);
+        assert_eq!(
+            a.deadline(IDLE, WRITE),
+            Some((31_000, Expired::WriteTimeout))
+        );
+        // A later block does not move an earlier one.
         a.write_blocked();
-        let blocked = Instant::now();
-        // A write that goes on in time resets it.
-        tokio::select! {
-            _ = &mut watchdog => panic!("expired early"),
-            () = tokio::time::sleep(WRITE / 2) => {}
-        }
+        assert_eq!(
+            a.deadline(IDLE, WRITE),
+            Some((31_000, Expired::WriteTimeout))
+        );
         a.write_went_on();
-        a.write_blocked();
-        let again = Instant::now();
-        assert_eq!(watchdog.await, Expired::WriteTimeout);
-        assert_eq!(again.elapsed(), WRITE);
-        assert!(blocked.elapsed() > WRITE);
+        assert_eq!(a.deadline(IDLE, WRITE), None);
+        // Idle and blocked at once: whichever comes first.
+        drop(request);
+        a.idle_since.store(0, Ordering::Release);
+        a.blocked_since.store(40_000, Ordering::Release);
+        assert_eq!(a.deadline(IDLE, WRITE), Some((60_000, Expired::Idle)));
+        assert_eq!(
+            a.deadline(at(100_000), WRITE),
+            Some((70_000, Expired::WriteTimeout))
+        );
+    }
+
+    #[tokio::test]
+    async fn the_watchdog_wakes_when_the_last_request_ends() {
+        let a = Activity::new();
+        let request = a.begin();
+        let watchdog = a.expired(at(1), WRITE);
+        tokio::pin!(watchdog);
+        // Nothing to wait for while the request is in progress: the watchdog parks.
+        assert!(futures::poll!(watchdog.as_mut()).is_pending());
+        drop(request);
+        let why = tokio::time::timeout(Duration::from_secs(10), watchdog)
+            .await
+            .expect("the end of the request wakes the watchdog");
+        assert_eq!(why, Expired::Idle);
     }
 }

@@ -303,24 +303,6 @@ dual_test! {
     }
 }
 
-/// Signs in a fresh client; panics unless it works.
-async fn signed_in(app: &TestApp, email: &str, password: &str) -> Session {
-    let client = TestApp::client();
-    let res = client
-        .post(app.url("/api/login"))
-        .json(&json!({"email": email, "password": password}))
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(res.status(), StatusCode::OK, "sign in {email}");
-    let user = res.json().await.unwrap();
-    Session {
-        client,
-        user,
-        cookie: String::new(),
-    }
-}
-
 /// A business with an administrator (`admin`), a second administrator, a platform
 /// administrator and an ordinary member, all of the same business.
 struct Business {
@@ -406,7 +388,7 @@ dual_test! {
                 sign_in(&app, &TestApp::client(), email, "tomada-de-conta-1").await,
                 StatusCode::UNPROCESSABLE_ENTITY
             );
-            signed_in(&app, email, PASSWORD).await;
+            app.sign_in(email, PASSWORD).await;
             assert_eq!(app.get(target, "/api/user").await.status(), StatusCode::OK);
         }
         // An ordinary member's credentials are the business administrator's to manage.
@@ -416,7 +398,7 @@ dual_test! {
             .post(&b.admin, &path, edit(&view, json!({"password": "nova-senha-do-membro"})))
             .await;
         json_ok(res).await;
-        signed_in(&app, "membro@example.com", "nova-senha-do-membro").await;
+        app.sign_in("membro@example.com", "nova-senha-do-membro").await;
     }
 }
 
@@ -424,7 +406,7 @@ dual_test! {
     async fn a_password_set_by_a_business_admin_ends_the_members_sessions(app: TestApp) {
         let b = business(&app).await;
         let laptop = &b.member;
-        let phone = signed_in(&app, "membro@example.com", PASSWORD).await;
+        let phone = app.sign_in("membro@example.com", PASSWORD).await;
         let path = format!("/api/business/users/{}", b.member.id());
         let view = json_ok(app.get(&b.admin, &path).await).await;
         json_ok(app.post(&b.admin, &path, edit(&view, json!({"password": "outra-senha-1"}))).await).await;
@@ -432,7 +414,7 @@ dual_test! {
             expect_error(app.get(old, "/api/user").await, StatusCode::UNAUTHORIZED).await;
         }
         // A name change sets no password and ends nothing.
-        let fresh = signed_in(&app, "membro@example.com", "outra-senha-1").await;
+        let fresh = app.sign_in("membro@example.com", "outra-senha-1").await;
         json_ok(app.post(&b.admin, &path, edit(&view, json!({"name": "Novo Nome"}))).await).await;
         assert_eq!(app.get(&fresh, "/api/user").await.status(), StatusCode::OK);
     }
@@ -441,7 +423,7 @@ dual_test! {
 dual_test! {
     async fn changing_ones_own_password_ends_every_other_session_but_the_one_doing_it(app: TestApp) {
         let b = business(&app).await;
-        let elsewhere = signed_in(&app, "chefe@example.com", PASSWORD).await;
+        let elsewhere = app.sign_in("chefe@example.com", PASSWORD).await;
         let path = format!("/api/business/users/{}", b.admin.id());
         let view = json_ok(app.get(&b.admin, &path).await).await;
         json_ok(app.post(&b.admin, &path, edit(&view, json!({"password": "minha-nova-senha"}))).await).await;
@@ -453,7 +435,7 @@ dual_test! {
 dual_test! {
     async fn a_password_reset_by_link_ends_every_session_of_the_account(app: TestApp) {
         let victim = app.register("fabi@example.com").await;
-        let stolen = signed_in(&app, "fabi@example.com", PASSWORD).await;
+        let stolen = app.sign_in("fabi@example.com", PASSWORD).await;
         let token = vitrine_control::auth::new_token();
         app.store
             .insert_password_reset(

@@ -20,7 +20,7 @@ use serde_json::{Value, json};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use vitrine_shared::{dual_test, testing::TestDb};
 
-use crate::helpers::{Session, TestApp, expect_error, json_ok};
+use crate::helpers::{Session, TestApp, expect_error, json_ok, value_of};
 
 /// A collection in a new project of `s`, with one field per `(name, type)`; returns the table
 /// id and the field ids in order.
@@ -40,16 +40,6 @@ async fn collection(app: &TestApp, s: &Session, fields: &[(&str, &str)]) -> (i64
         );
     }
     (table, ids)
-}
-
-fn value_of(post: &Value, field: i64) -> Value {
-    post["fields"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|v| v["field_id"] == field)
-        .map(|v| v["value"].clone())
-        .unwrap_or(Value::Null)
 }
 
 /// The records of a table by name: `name → post`.
