@@ -74,19 +74,18 @@ fn check_url(url: &reqwest::Url, allow_private: bool) -> Result<(), FetchError> 
     if allow_private {
         return Ok(());
     }
-    if !url.port_or_known_default().is_some_and(is_web_port) {
-        return Err(FetchError::Port);
-    }
     let public = match url.host() {
         Some(url::Host::Ipv4(ip)) => is_public(ip.into()),
         Some(url::Host::Ipv6(ip)) => is_public(ip.into()),
         _ => true,
     };
-    if public {
-        Ok(())
-    } else {
-        Err(FetchError::Refused)
+    if !public {
+        return Err(FetchError::Refused);
     }
+    if !url.port_or_known_default().is_some_and(is_web_port) {
+        return Err(FetchError::Port);
+    }
+    Ok(())
 }
 
 impl Fetcher {
@@ -167,7 +166,9 @@ mod tests {
             "http://127.0.0.1:9/x",
             "http://[::1]:9/x",
             "http://169.254.169.254/latest/meta-data",
-            "http://localhost:9/x",
+            // A name is judged by the addresses it resolves to (a port other than 80 or 443
+            // would be refused before that).
+            "http://localhost/x",
         ] {
             assert!(
                 matches!(f.get(url).await, Err(FetchError::Refused)),
