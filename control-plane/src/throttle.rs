@@ -63,7 +63,7 @@ pub struct Refused {
     pub retry_after_secs: u64,
 }
 
-/// Attempts taken by [`Throttle::take`]; [`Taken::give_back`] returns them (a sign-in that
+/// Attempts taken by [`Throttle::take`]; [`Throttle::give_back`] returns them (a sign-in that
 /// succeeded). Dropping it keeps them counted.
 #[must_use = "an attempt is counted unless given back"]
 pub struct Taken {
