@@ -4,7 +4,13 @@
 //!   implementation) with its default parameters, on the blocking pool.
 //! - Sessions live in the database. The cookie holds a random 256-bit token; the database holds
 //!   only its SHA-256, so a leaked database row cannot be replayed as a cookie.
-//! - The cookie is HttpOnly and SameSite=Lax, and Secure when the dashboard is served over HTTPS.
+//! - The cookie is `__Host-vitrine_session`: HttpOnly, SameSite=Lax, Secure, `Path=/` and no
+//!   `Domain`. The `__Host-` prefix makes browsers refuse the name from anything but exactly
+//!   that: a page on a sibling host (a tenant's site under the same registrable domain) cannot
+//!   set or shadow it, and it is never sent to another host. Browsers accept Secure cookies
+//!   over HTTPS and from loopback hosts (`localhost`, `127.0.0.1`), so a plain-http dashboard
+//!   works on a developer's machine and nowhere else (start-up warns about such a
+//!   `PUBLIC_URL`).
 
 use argon2::{
     Argon2, PasswordHash, PasswordHasher, PasswordVerifier,
@@ -22,7 +28,8 @@ use crate::{
     state::AppState,
 };
 
-pub const SESSION_COOKIE: &str = "vitrine_session";
+/// The session cookie's name; the `__Host-` prefix binds it to the dashboard's own host.
+pub const SESSION_COOKIE: &str = "__Host-vitrine_session";
 
 /// Hashes a password with argon2id and a random salt.
 pub async fn hash_password(password: String) -> Result<String> {
@@ -93,26 +100,37 @@ pub async fn start_session(
             vitrine_shared::store::now() + ttl,
         )
         .await?;
-    let cookie = Cookie::build((SESSION_COOKIE, token))
+    let mut cookie = session_cookie(token);
+    cookie.set_max_age(time_duration(ttl));
+    Ok(jar.add(cookie))
+}
+
+/// The attributes the `__Host-` prefix requires (Secure, `Path=/`, no `Domain`), on the
+/// session cookie and on its removal alike: browsers refuse either without them.
+fn session_cookie(value: String) -> Cookie<'static> {
+    Cookie::build((SESSION_COOKIE, value))
         .path("/")
         .http_only(true)
         .same_site(SameSite::Lax)
-        .secure(state.settings.cookies_secure())
-        .max_age(time_duration(ttl))
-        .build();
-    Ok(jar.add(cookie))
+        .secure(true)
+        .build()
 }
 
 fn time_duration(d: chrono::Duration) -> time::Duration {
     time::Duration::seconds(d.num_seconds())
 }
 
+/// The stored hash of the session in `jar`'s cookie, if there is one.
+pub fn session_hash(jar: &CookieJar) -> Option<String> {
+    jar.get(SESSION_COOKIE).map(|c| token_hash(c.value()))
+}
+
 /// Ends the session in the cookie, if any, and clears the cookie.
 pub async fn end_session(state: &AppState, jar: CookieJar) -> Result<CookieJar> {
-    if let Some(c) = jar.get(SESSION_COOKIE) {
-        state.store.delete_session(&token_hash(c.value())).await?;
+    if let Some(hash) = session_hash(&jar) {
+        state.store.delete_session(&hash).await?;
     }
-    Ok(jar.remove(Cookie::build(SESSION_COOKIE).path("/").build()))
+    Ok(jar.remove(session_cookie(String::new())))
 }
 
 /// The signed-in user; extracting it answers 401 when there is none.

@@ -17,4 +17,5 @@ pub mod screenshot;
 pub mod seed;
 pub mod startup;
 pub mod state;
+pub mod throttle;
 pub mod views;

@@ -65,7 +65,7 @@ async fn main() -> anyhow::Result<()> {
             let store = Store::connect(&settings.database_url()).await?;
             store.migrate().await?;
             let blobs = BlobStore::from_settings(&settings)?;
-            let report = seed::run(&AppState::new(settings, store, blobs)).await?;
+            let report = seed::run(&AppState::new(settings, store, blobs)?).await?;
             println!("templates: {}", report.templates);
             println!("library blocks: {}", report.blocks);
             if let Some((email, password)) = report.demo {

@@ -5,8 +5,12 @@
 //! http(s) only; every address a host name resolves to is checked by
 //! [`vitrine_shared::outbound::is_public`] inside the client's own resolver, right before it
 //! connects, so a name cannot be switched to an internal address between check and use; IP
-//! literals (which skip the resolver) are checked before each request and redirect; bodies
-//! and time are bounded. `FETCH_ALLOW_PRIVATE` lifts the address rule (tests, private mirrors).
+//! literals (which skip the resolver) are checked before each request and redirect; only
+//! ports 80 and 443 may be reached, checked the same way; bodies and time are bounded.
+//! Proxy variables in the environment (`HTTP_PROXY`, `ALL_PROXY`, …, which reqwest reads by
+//! default) are ignored: a proxy would resolve and connect on our behalf, out of the
+//! resolver's sight. `FETCH_ALLOW_PRIVATE` lifts the address and port rules (tests, private
+//! mirrors).
 
 use std::{net::SocketAddr, sync::Arc, time::Duration};
 
@@ -16,7 +20,7 @@ use reqwest::{
     dns::{Addrs, Name, Resolve, Resolving},
     redirect,
 };
-use vitrine_shared::outbound::is_public;
+use vitrine_shared::outbound::{is_public, is_web_port};
 
 /// Why a fetch gave nothing.
 #[derive(Debug, thiserror::Error)]
@@ -25,6 +29,8 @@ pub enum FetchError {
     Scheme,
     #[error("the address is private or local and may not be fetched")]
     Refused,
+    #[error("only the web's ports (80 and 443) may be fetched")]
+    Port,
     #[error("the server answered {0}")]
     Status(StatusCode),
     #[error("the answer is larger than {0} bytes")]
@@ -59,16 +65,27 @@ pub struct Fetcher {
     max_bytes: usize,
 }
 
-/// Whether `url`'s host is an IP literal that the rules refuse.
-fn refused_literal(url: &reqwest::Url, allow_private: bool) -> bool {
+/// What the rules say of `url` before anything is resolved: its scheme, its port, and its
+/// host when that is an IP literal.
+fn check_url(url: &reqwest::Url, allow_private: bool) -> Result<(), FetchError> {
+    if !matches!(url.scheme(), "http" | "https") {
+        return Err(FetchError::Scheme);
+    }
     if allow_private {
-        return false;
+        return Ok(());
     }
-    match url.host() {
-        Some(url::Host::Ipv4(ip)) => !is_public(ip.into()),
-        Some(url::Host::Ipv6(ip)) => !is_public(ip.into()),
-        _ => false,
+    let public = match url.host() {
+        Some(url::Host::Ipv4(ip)) => is_public(ip.into()),
+        Some(url::Host::Ipv6(ip)) => is_public(ip.into()),
+        _ => true,
+    };
+    if !public {
+        return Err(FetchError::Refused);
     }
+    if !url.port_or_known_default().is_some_and(is_web_port) {
+        return Err(FetchError::Port);
+    }
+    Ok(())
 }
 
 impl Fetcher {
@@ -76,10 +93,8 @@ impl Fetcher {
         let policy = redirect::Policy::custom(move |attempt| {
             if attempt.previous().len() >= 3 {
                 attempt.error("too many redirects")
-            } else if !matches!(attempt.url().scheme(), "http" | "https") {
-                attempt.error(FetchError::Scheme)
-            } else if refused_literal(attempt.url(), allow_private) {
-                attempt.error(FetchError::Refused)
+            } else if let Err(e) = check_url(attempt.url(), allow_private) {
+                attempt.error(e)
             } else {
                 attempt.follow()
             }
@@ -88,6 +103,7 @@ impl Fetcher {
             .connect_timeout(Duration::from_secs(5))
             .timeout(Duration::from_secs(20))
             .redirect(policy)
+            .no_proxy()
             .user_agent(concat!("vitrine/", env!("CARGO_PKG_VERSION")));
         if !allow_private {
             builder = builder.dns_resolver(Arc::new(PublicOnly));
@@ -102,12 +118,7 @@ impl Fetcher {
     /// GETs `url` and returns its body, refusing anything the rules forbid.
     pub async fn get(&self, url: &str) -> Result<Bytes, FetchError> {
         let parsed = reqwest::Url::parse(url).map_err(|e| FetchError::Http(e.to_string()))?;
-        if !matches!(parsed.scheme(), "http" | "https") {
-            return Err(FetchError::Scheme);
-        }
-        if refused_literal(&parsed, self.allow_private) {
-            return Err(FetchError::Refused);
-        }
+        check_url(&parsed, self.allow_private)?;
         let mut res = self.client.get(parsed).send().await.map_err(describe)?;
         if !res.status().is_success() {
             return Err(FetchError::Status(res.status()));
@@ -130,8 +141,11 @@ impl Fetcher {
 fn describe(e: reqwest::Error) -> FetchError {
     let mut source: Option<&(dyn std::error::Error + 'static)> = Some(&e);
     while let Some(s) = source {
-        if let Some(FetchError::Refused) = s.downcast_ref::<FetchError>() {
-            return FetchError::Refused;
+        match s.downcast_ref::<FetchError>() {
+            Some(FetchError::Refused) => return FetchError::Refused,
+            Some(FetchError::Port) => return FetchError::Port,
+            Some(FetchError::Scheme) => return FetchError::Scheme,
+            _ => {}
         }
         source = s.source();
     }
@@ -152,7 +166,9 @@ mod tests {
             "http://127.0.0.1:9/x",
             "http://[::1]:9/x",
             "http://169.254.169.254/latest/meta-data",
-            "http://localhost:9/x",
+            // A name is judged by the addresses it resolves to (a port other than 80 or 443
+            // would be refused before that).
+            "http://localhost/x",
         ] {
             assert!(
                 matches!(f.get(url).await, Err(FetchError::Refused)),
@@ -163,5 +179,22 @@ mod tests {
             f.get("file:///etc/passwd").await,
             Err(FetchError::Scheme)
         ));
+        for url in [
+            "http://1.1.1.1:6379/",
+            "https://example.com:8443/",
+            "http://example.com:25/",
+        ] {
+            assert!(matches!(f.get(url).await, Err(FetchError::Port)), "{url}");
+        }
+        for url in [
+            "http://[64:ff9b::7f00:1]/",
+            "http://[64:ff9b:1::808:808]/",
+            "http://[2002:a00:1::1]/",
+        ] {
+            assert!(
+                matches!(f.get(url).await, Err(FetchError::Refused)),
+                "{url}"
+            );
+        }
     }
 }

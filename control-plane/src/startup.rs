@@ -26,7 +26,14 @@ impl Application {
         let blobs = BlobStore::from_settings(&settings)?;
         let listener = TcpListener::bind(&settings.control_listen).await?;
         let addr = listener.local_addr()?;
-        let state = AppState::new(settings, store, blobs);
+        if !settings.public_url_keeps_secure_cookies() {
+            tracing::warn!(
+                public_url = settings.public_url,
+                "PUBLIC_URL is plain http on a host that is not loopback: browsers refuse the \
+                 Secure session cookie there, so nobody can sign in; serve the dashboard over https"
+            );
+        }
+        let state = AppState::new(settings, store, blobs)?;
         let (shutdown, rx) = watch::channel(false);
 
         let app = routes::router(state.clone()).into_make_service_with_connect_info::<SocketAddr>();
@@ -147,7 +154,7 @@ async fn housekeeping(state: AppState, shutdown: impl std::future::Future<Output
             Ok(n) => tracing::info!(month = %last_month, charges = n, "billed the month"),
             Err(e) => tracing::warn!(error = %e, month = %last_month, "billing failed"),
         }
-        state.login_limiter.prune();
+        state.throttle.prune().await;
         tokio::select! {
             _ = tokio::time::sleep(Duration::from_secs(600)) => {}
             _ = &mut shutdown => break,

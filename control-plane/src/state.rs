@@ -2,15 +2,15 @@
 
 use std::{
     collections::HashMap,
-    num::NonZeroU32,
+    net::{IpAddr, SocketAddr},
     sync::{Arc, Mutex},
 };
 
-use governor::{DefaultKeyedRateLimiter, Quota, RateLimiter};
+use axum::http::HeaderMap;
 use tokio::sync::Notify;
-use vitrine_shared::{Settings, Store, blob::BlobStore};
+use vitrine_shared::{Settings, Store, blob::BlobStore, proxies::TrustedProxies};
 
-use crate::{error::ApiError, outbound::Fetcher};
+use crate::{outbound::Fetcher, throttle::Throttle};
 
 /// Largest body an outbound fetch may return (a web font file is well under this).
 const FETCH_MAX_BYTES: usize = 8 * 1024 * 1024;
@@ -22,7 +22,10 @@ pub struct Inner {
     pub settings: Settings,
     pub store: Store,
     pub blobs: BlobStore,
-    pub login_limiter: LoginLimiter,
+    /// Failed sign-ins and password-reset requests (see [`crate::throttle`]).
+    pub throttle: Throttle,
+    /// `CONTROL_TRUSTED_PROXIES`: whose `X-Forwarded-For` names the client.
+    pub trusted_proxies: TrustedProxies,
     /// Wakes the mail worker when something is queued.
     pub mail_wake: Notify,
     /// Outbound HTTP with the private-address rule applied.
@@ -41,19 +44,34 @@ impl std::ops::Deref for AppState {
 }
 
 impl AppState {
-    pub fn new(settings: Settings, store: Store, blobs: BlobStore) -> Self {
-        let login_limiter = LoginLimiter::new(settings.login_attempts_per_minute);
+    /// The state for validated `settings` (`CONTROL_TRUSTED_PROXIES` must parse).
+    pub fn new(settings: Settings, store: Store, blobs: BlobStore) -> anyhow::Result<Self> {
+        let trusted_proxies = settings.control_trusted_proxies()?;
         let fetcher = Fetcher::new(settings.fetch_allow_private, FETCH_MAX_BYTES);
-        AppState(Arc::new(Inner {
+        Ok(AppState(Arc::new(Inner {
             settings,
             store,
             blobs,
-            login_limiter,
+            throttle: Throttle::default(),
+            trusted_proxies,
             mail_wake: Notify::new(),
             fetcher,
             publish_locks: Mutex::new(HashMap::new()),
             metrics: crate::metrics::Metrics::default(),
-        }))
+        })))
+    }
+
+    /// The client of a request from `peer`: the peer itself, or behind a trusted proxy the
+    /// address its `X-Forwarded-For` vouches for (see [`vitrine_shared::proxies`]).
+    pub fn client_ip(&self, peer: SocketAddr, headers: &HeaderMap) -> IpAddr {
+        self.trusted_proxies.client_ip(
+            peer.ip(),
+            headers
+                .get_all("x-forwarded-for")
+                .iter()
+                // A value that is not text ends the walk at the peer, as garbage does.
+                .map(|v| v.to_str().unwrap_or("\u{fffd}")),
+        )
     }
 
     /// The lock that serialises publishing, unpublishing and rollback of one project on this
@@ -65,46 +83,5 @@ impl AppState {
         // Forget locks nobody holds or waits for, so the map stays small.
         locks.retain(|_, l| Arc::strong_count(l) > 1);
         locks.entry(project_id).or_default().clone()
-    }
-}
-
-/// Sign-in attempts per account and per client address, with governor's GCRA limiter (the
-/// maintained Rust rate-limiting library; keyed limiters need no hand-written bookkeeping).
-/// In-memory per control-plane node: with N nodes an attacker gets at most N times the quota.
-pub struct LoginLimiter {
-    by_key: DefaultKeyedRateLimiter<String>,
-}
-
-impl LoginLimiter {
-    pub fn new(per_minute: u32) -> Self {
-        let n = NonZeroU32::new(per_minute.max(1)).expect("at least one");
-        Self {
-            by_key: RateLimiter::keyed(Quota::per_minute(n)),
-        }
-    }
-
-    /// Counts an attempt for the account and the address; refuses once either is over quota.
-    pub fn check(&self, account: &str, address: &str) -> Result<(), ApiError> {
-        use governor::clock::{Clock, DefaultClock};
-        for key in [format!("acct:{account}"), format!("addr:{address}")] {
-            if let Err(not_until) = self.by_key.check_key(&key) {
-                let wait = not_until
-                    .wait_time_from(DefaultClock::default().now())
-                    .as_secs()
-                    .max(1);
-                return Err(ApiError::TooManyRequests {
-                    message: format!(
-                        "Too many sign-in attempts. Please try again in {wait} seconds."
-                    ),
-                    retry_after_secs: wait,
-                });
-            }
-        }
-        Ok(())
-    }
-
-    /// Forgets entries that have fully recovered (called periodically to bound memory).
-    pub fn prune(&self) {
-        self.by_key.retain_recent();
     }
 }

@@ -128,7 +128,12 @@ function categoryOf(uid: string): string {
 }
 
 async function openEditor(projectId: number, pageId: number): Promise<Frame> {
-  await page.goto(`/project/${projectId}/${pageId}`);
+  const response = await page.goto(`/project/${projectId}/${pageId}`);
+  // The SPA fallback answers this deep route with the headers that keep other pages from
+  // framing the dashboard; the canvas below must work under that policy, which it inherits.
+  const headers = response?.headers() ?? {};
+  expect(headers['content-security-policy']).toContain("frame-ancestors 'none'");
+  expect(headers['x-frame-options']).toBe('DENY');
   await page.waitForSelector(byTestId('page-editor'));
   const frame = await (await page.waitForSelector(byTestId('canvas-iframe'))).contentFrame();
   if (!frame) throw new Error('the canvas iframe has no frame');

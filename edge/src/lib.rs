@@ -39,7 +39,10 @@
 //! renewals, ACME orders) run on the runtime that built the edge. Slow clients are cut off: a connection that sends nothing within
 //! `EDGE_HEADER_TIMEOUT_MS` is closed, and hyper's own header-read timeout (same value) bounds
 //! an HTTP/1 request head that trickles in. A head larger than `EDGE_MAX_HEADER_BYTES` gets
-//! 431 from hyper (HTTP/1) or a refused stream (HTTP/2's header-list limit).
+//! 431 from hyper (HTTP/1) or a refused stream (HTTP/2's header-list limit). Every
+//! connection hyper serves is closed after `EDGE_IDLE_TIMEOUT_MS` without a request in
+//! progress, or when a write to the client has been blocked for `EDGE_WRITE_TIMEOUT_MS`
+//! ([`liveness`]); HTTP/2 connections are also pinged and closed when a ping goes unanswered.
 
 pub mod acme;
 pub mod feed;
@@ -48,6 +51,7 @@ pub mod heartbeat;
 pub mod host;
 pub mod hot;
 pub mod live;
+pub mod liveness;
 pub mod metrics;
 pub mod serve;
 pub mod sites;
@@ -124,6 +128,9 @@ struct Conn {
     visits: Arc<Visits>,
     builder: auto::Builder<TokioExecutor>,
     header_timeout: Duration,
+    /// `EDGE_IDLE_TIMEOUT_MS` and `EDGE_WRITE_TIMEOUT_MS` (see [`liveness`]).
+    idle_timeout: Duration,
+    write_timeout: Duration,
     /// `EDGE_MAX_HEADER_BYTES`: the longest request head the plain front reads before it
     /// leaves the request to hyper (which answers 431).
     max_header_bytes: usize,
@@ -188,6 +195,8 @@ impl Edge {
         });
         let header_timeout = Duration::from_millis(settings.edge_header_timeout_ms.max(1));
         let max_header_bytes = settings.edge_max_header_bytes.max(8192);
+        let idle_timeout = Duration::from_millis(settings.edge_idle_timeout_ms.max(1));
+        let write_timeout = Duration::from_millis(settings.edge_write_timeout_ms.max(1));
         let mut builder = auto::Builder::new(TokioExecutor::new());
         builder
             .http1()
@@ -197,6 +206,10 @@ impl Edge {
         builder
             .http2()
             .timer(TokioTimer::new())
+            // A peer silent for the idle timeout is pinged; one that cannot answer within the
+            // write timeout (gone, or no longer reading) is closed.
+            .keep_alive_interval(idle_timeout)
+            .keep_alive_timeout(write_timeout)
             .max_header_list_size(
                 u32::try_from(settings.edge_max_header_bytes).unwrap_or(u32::MAX),
             );
@@ -207,6 +220,8 @@ impl Edge {
                 visits: visits.clone(),
                 builder: builder.clone(),
                 header_timeout,
+                idle_timeout,
+                write_timeout,
                 max_header_bytes,
                 certs: certs.clone(),
                 local: (kind != Listener::Admin).then(|| Local {
@@ -394,7 +409,8 @@ async fn serve(listener: TcpListener, conn: Arc<Conn>, mut shutdown: watch::Rece
     let _ = tokio::time::timeout(Duration::from_secs(10), graceful.shutdown()).await;
 }
 
-/// Serves one connection (plain or TLS) until it ends or the shutdown drains it.
+/// Serves one connection (plain or TLS) until it ends, the shutdown drains it, or it is
+/// idle or stuck for too long ([`liveness`]: dropping it closes it).
 async fn drive<IO>(
     conn: Arc<Conn>,
     io: IO,
@@ -403,20 +419,35 @@ async fn drive<IO>(
 ) where
     IO: hyper::rt::Read + hyper::rt::Write + Unpin + Send + 'static,
 {
+    let activity = liveness::Activity::new();
     let c = conn.clone();
+    let requests = activity.clone();
     // A hot route is answered before any future exists; everything else runs boxed. The
     // service future is moved into place for every request, so it stays small either way.
-    let service = service_fn(move |req| match c.hot(&req) {
-        Some(r) => Either::Left(std::future::ready(Ok::<_, Infallible>(r))),
-        None => {
-            let c = c.clone();
-            Either::Right(Box::pin(async move {
-                Ok::<_, Infallible>(c.handle(req.map(http_body_util::Either::Left), peer).await)
-            }))
+    // Each request stays in progress until hyper has taken its whole body.
+    let service = service_fn(move |req| {
+        let request = requests.begin();
+        match c.hot(&req) {
+            Some(r) => Either::Left(std::future::ready(Ok::<_, Infallible>(
+                r.map(|b| liveness::Tracked::new(b, request)),
+            ))),
+            None => {
+                let c = c.clone();
+                Either::Right(Box::pin(async move {
+                    let r = c.handle(req.map(http_body_util::Either::Left), peer).await;
+                    Ok::<_, Infallible>(r.map(|b| liveness::Tracked::new(b, request)))
+                }))
+            }
         }
     });
-    let served = conn.builder.serve_connection(io, service).into_owned();
-    let _ = watcher.watch(served).await;
+    let io = liveness::Watched::new(io, activity.clone());
+    let served = watcher.watch(conn.builder.serve_connection(io, service).into_owned());
+    tokio::select! {
+        _ = served => {}
+        why = activity.expired(conn.idle_timeout, conn.write_timeout) => {
+            conn.visits.metrics.connection_closed(why.label());
+        }
+    }
 }
 
 async fn first_byte_within(stream: &TcpStream, limit: Duration) -> bool {

@@ -63,6 +63,11 @@ pub struct ResultLabels {
     pub result: &'static str,
 }
 
+#[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
+pub struct ReasonLabels {
+    pub reason: &'static str,
+}
+
 /// How many 5xx answers the heartbeat keeps for the ops screen.
 const RECENT_ERRORS: usize = 20;
 
@@ -95,6 +100,8 @@ pub struct Metrics {
     front_answers: Counter,
     tls_handshakes: Family<ResultLabels, Counter>,
     acme_events: Family<ResultLabels, Counter>,
+    /// Connections closed by their watchdog ([`crate::liveness`]), by reason.
+    connections_closed: Family<ReasonLabels, Counter>,
     /// Certificates held in this node's memory.
     pub certificates_held: Gauge,
     shards: Mutex<Vec<Arc<Shard>>>,
@@ -179,6 +186,12 @@ impl Default for Metrics {
         let tls_handshakes = Family::<ResultLabels, Counter>::default();
         let acme_events = Family::<ResultLabels, Counter>::default();
         let certificates_held = Gauge::default();
+        let connections_closed = Family::<ReasonLabels, Counter>::default();
+        registry.register(
+            "connections_closed",
+            "Connections the edge closed itself: idle (no request in progress for EDGE_IDLE_TIMEOUT_MS) or write_timeout (a write blocked for EDGE_WRITE_TIMEOUT_MS)",
+            connections_closed.clone(),
+        );
         registry.register(
             "tls_handshakes",
             "TLS handshakes by how the certificate lookup ended (ok, no_sni, malformed_sni, unknown_name, no_certificate)",
@@ -239,6 +252,7 @@ impl Default for Metrics {
             feed_lag,
             tls_handshakes,
             acme_events,
+            connections_closed,
             certificates_held,
             requests,
             hits,
@@ -380,6 +394,13 @@ impl Metrics {
     pub fn tls_handshake(&self, result: &'static str) {
         self.tls_handshakes
             .get_or_create(&ResultLabels { result })
+            .inc();
+    }
+
+    /// A connection closed by its watchdog; `reason`: [`crate::liveness::Expired::label`].
+    pub fn connection_closed(&self, reason: &'static str) {
+        self.connections_closed
+            .get_or_create(&ReasonLabels { reason })
             .inc();
     }
 

@@ -61,6 +61,8 @@ pub struct Settings {
     pub session_ttl_hours: u64,
     pub reset_token_ttl_secs: u64,
     pub login_attempts_per_minute: u32,
+    pub login_failures_per_network_per_minute: u32,
+    pub control_trusted_proxies: String,
     pub demo_email: Option<String>,
     pub demo_password: Option<Secret>,
     pub admin_email: String,
@@ -73,6 +75,8 @@ pub struct Settings {
     pub edge_render_cache_entries: u64,
     pub edge_header_timeout_ms: u64,
     pub edge_max_header_bytes: usize,
+    pub edge_idle_timeout_ms: u64,
+    pub edge_write_timeout_ms: u64,
     /// Threads serving visitors, each with its own runtime and listening socket; 0: one per core.
     pub edge_workers: usize,
     /// Bytes of static answers each visitor thread keeps in its hot routes.
@@ -132,6 +136,8 @@ impl Default for Settings {
             session_ttl_hours: 24 * 30,
             reset_token_ttl_secs: 3600,
             login_attempts_per_minute: 10,
+            login_failures_per_network_per_minute: 50,
+            control_trusted_proxies: String::new(),
             demo_email: None,
             demo_password: None,
             admin_email: "admin@vitrine.local".into(),
@@ -144,6 +150,8 @@ impl Default for Settings {
             edge_render_cache_entries: 50_000,
             edge_header_timeout_ms: 10_000,
             edge_max_header_bytes: 32 * 1024,
+            edge_idle_timeout_ms: 60_000,
+            edge_write_timeout_ms: 30_000,
             edge_workers: 0,
             edge_hot_cache_bytes: 32 * 1024 * 1024,
             edge_form_rate_per_minute: 10,
@@ -189,11 +197,11 @@ pub const SETTINGS_HELP: &[(&str, &str)] = &[
     ),
     (
         "PLATFORM_DOMAIN",
-        "preview sites answer at {slug}.PLATFORM_DOMAIN [default: localhost]",
+        "preview sites answer at {slug}.PLATFORM_DOMAIN; in production a registrable domain other than PUBLIC_URL's [default: localhost]",
     ),
     (
         "PUBLIC_URL",
-        "the dashboard's public URL, used in e-mails; https makes cookies Secure [default: http://localhost:8000]",
+        "the dashboard's public URL, used in e-mails; must be https unless the host is localhost or a loopback address, since the session cookie is always Secure [default: http://localhost:8000]",
     ),
     (
         "PUBLIC_IP",
@@ -318,7 +326,15 @@ pub const SETTINGS_HELP: &[(&str, &str)] = &[
     ),
     (
         "LOGIN_ATTEMPTS_PER_MINUTE",
-        "sign-in attempts allowed per account and per address [default: 10]",
+        "failed sign-ins allowed per account from one client network (an IPv4 address or an IPv6 /64) per minute; also password-reset requests per account [default: 10]",
+    ),
+    (
+        "LOGIN_FAILURES_PER_NETWORK_PER_MINUTE",
+        "failed sign-ins (and password-reset requests) allowed per client network per minute, whatever the account [default: 50]",
+    ),
+    (
+        "CONTROL_TRUSTED_PROXIES",
+        "comma-separated IPs or CIDRs of load balancers in front of the control plane whose X-Forwarded-For gives the client address; unset: the TCP peer is the client [default: empty]",
     ),
     (
         "DEMO_EMAIL",
@@ -361,6 +377,14 @@ pub const SETTINGS_HELP: &[(&str, &str)] = &[
     (
         "EDGE_MAX_HEADER_BYTES",
         "largest request head accepted, larger gets 431 (at least 8192) [default: 32768]",
+    ),
+    (
+        "EDGE_IDLE_TIMEOUT_MS",
+        "a connection hyper serves (HTTP/2, HTTPS) with no request in progress for this long is closed [default: 60000]",
+    ),
+    (
+        "EDGE_WRITE_TIMEOUT_MS",
+        "a write to a client blocked this long closes the connection, as does an HTTP/2 ping (sent after EDGE_IDLE_TIMEOUT_MS of silence) unanswered this long [default: 30000]",
     ),
     (
         "EDGE_WORKERS",
@@ -492,6 +516,7 @@ impl Settings {
             });
         }
         self.trusted_proxies()?;
+        self.control_trusted_proxies()?;
         if self.edge_max_header_bytes < 8192 {
             return Err(ConfigError::Invalid {
                 key: "EDGE_MAX_HEADER_BYTES",
@@ -507,6 +532,16 @@ impl Settings {
         TrustedProxies::parse(&self.edge_trusted_proxies).map_err(|message| ConfigError::Invalid {
             key: "EDGE_TRUSTED_PROXIES",
             message,
+        })
+    }
+
+    /// The parsed `CONTROL_TRUSTED_PROXIES` (checked by [`Settings::validate`]).
+    pub fn control_trusted_proxies(&self) -> Result<TrustedProxies, ConfigError> {
+        TrustedProxies::parse(&self.control_trusted_proxies).map_err(|message| {
+            ConfigError::Invalid {
+                key: "CONTROL_TRUSTED_PROXIES",
+                message,
+            }
         })
     }
 
@@ -570,9 +605,26 @@ impl Settings {
         }
     }
 
-    /// Cookies get the `Secure` attribute when the dashboard is served over HTTPS.
-    pub fn cookies_secure(&self) -> bool {
-        self.public_url.starts_with("https://")
+    /// Whether browsers keep the dashboard's session cookie at `PUBLIC_URL`. The cookie is
+    /// `__Host-` and so always `Secure`, which browsers accept over HTTPS and from loopback
+    /// hosts only (`localhost`, `*.localhost`, `127.0.0.0/8`, `[::1]`): a plain-http dashboard
+    /// on any other name cannot be signed in to.
+    pub fn public_url_keeps_secure_cookies(&self) -> bool {
+        let Ok(url) = url::Url::parse(&self.public_url) else {
+            return false;
+        };
+        if url.scheme() == "https" {
+            return true;
+        }
+        match url.host() {
+            Some(url::Host::Domain(d)) => {
+                let d = d.trim_end_matches('.').to_ascii_lowercase();
+                d == "localhost" || d.ends_with(".localhost")
+            }
+            Some(url::Host::Ipv4(ip)) => ip.is_loopback(),
+            Some(url::Host::Ipv6(ip)) => ip.is_loopback(),
+            None => false,
+        }
     }
 
     /// Nameservers for domain verification, parsed from the comma-separated setting.
@@ -673,6 +725,29 @@ mod tests {
             ..Settings::default()
         };
         assert!(!format!("{s:?}").contains("pw@mail"));
+    }
+
+    #[test]
+    fn secure_cookies_are_kept_over_https_and_on_loopback_only() {
+        let at = |url: &str| {
+            Settings {
+                public_url: url.into(),
+                ..Settings::default()
+            }
+            .public_url_keeps_secure_cookies()
+        };
+        for url in [
+            "https://app.vitrine.example",
+            "http://localhost:8000",
+            "http://app.localhost:8000",
+            "http://127.0.0.1:8000",
+            "http://[::1]:8000",
+        ] {
+            assert!(at(url), "{url}");
+        }
+        for url in ["http://app.vitrine.example", "http://192.168.1.5:8000"] {
+            assert!(!at(url), "{url}");
+        }
     }
 
     #[test]

@@ -273,6 +273,67 @@ pub fn sanitize_html(html: &str) -> String {
     ammonia::clean(html)
 }
 
+/// The text of rich text: markup gone, paragraphs and line breaks as new lines, entities as
+/// the characters they stand for (`a &amp; b` is `a & b`).
+///
+/// ammonia parses the HTML as browsers do and writes it back with only the block tags kept,
+/// bare (no attributes), and only `&`, `<`, `>` and no-break spaces escaped; that normal form
+/// is what makes the tags and the four escapes safe to take apart by plain replacement.
+pub fn html_to_text(html: &str) -> String {
+    const BLOCKS: [&str; 11] = [
+        "p",
+        "div",
+        "li",
+        "tr",
+        "h1",
+        "h2",
+        "h3",
+        "h4",
+        "h5",
+        "h6",
+        "blockquote",
+    ];
+    let normal = ammonia::Builder::empty()
+        .tags(BLOCKS.iter().copied().chain(["br"]).collect())
+        .clean_content_tags(["script", "style"].into_iter().collect())
+        .clean(html)
+        .to_string();
+    let mut text = normal.replace("<br>", "\n");
+    for tag in BLOCKS {
+        text = text
+            .replace(&format!("<{tag}>"), "")
+            .replace(&format!("</{tag}>"), "\n");
+    }
+    text.trim_end_matches('\n')
+        .replace("&lt;", "<")
+        .replace("&gt;", ">")
+        .replace("&nbsp;", "\u{a0}")
+        .replace("&amp;", "&")
+}
+
+/// A stored value made fit for `to` after its field's type changed from `from`, as if it had
+/// been entered for the new type: text that becomes rich text goes through the sanitiser,
+/// rich text that becomes plain text loses its markup, and a value the new type cannot hold
+/// is cleared (a relation cannot be resolved here, so a value turned into one is cleared).
+/// Without this a value would keep what it was allowed to be: text with `<script>` in it,
+/// written safely as text, would be shown as trusted HTML once the field became rich text.
+pub fn retype(from: FieldType, to: &FieldDef, value: &Value) -> Value {
+    use FieldType as T;
+    if from == to.kind || value.is_null() {
+        return value.clone();
+    }
+    let value = match (from, to.kind) {
+        (T::Wysiwyg, T::Text | T::String | T::Textarea | T::Csvtable) => {
+            Value::String(html_to_text(value.as_str().unwrap_or_default()))
+        }
+        _ => value.clone(),
+    };
+    match normalize(to, &value) {
+        Ok(Normalized::Value(v)) => v,
+        Ok(Normalized::RelationId(_) | Normalized::RelationSlug(_)) | Err(_) => Value::Null,
+    }
+}
+
 /// Validates and normalises `raw` for `field`. Errors are short phrases ("must be …") that
 /// callers prefix with the field's name, and the row number for imports.
 pub fn normalize(field: &FieldDef, raw: &Value) -> Result<Normalized, String> {
@@ -407,11 +468,36 @@ pub fn normalize(field: &FieldDef, raw: &Value) -> Result<Normalized, String> {
     Ok(Normalized::Value(v))
 }
 
-/// The value as it goes into a CSV cell: text as is, lists and objects as JSON.
+/// What makes a spreadsheet read a cell as a formula (OWASP, "CSV Injection").
+const FORMULA_START: [char; 6] = ['=', '+', '-', '@', '\t', '\r'];
+
+/// Text as it goes into a CSV cell, safe to open in a spreadsheet: text that starts like a
+/// formula gets a leading `'` (which spreadsheets read as "this is text"). Text that already
+/// starts with quotes and then such a character gets one more quote, so [`csv_text_read`]
+/// gives back exactly what was written. Only text is marked: numbers (currency in cents,
+/// negative ones included) are written as numbers, which no spreadsheet runs.
+pub fn csv_text(s: &str) -> std::borrow::Cow<'_, str> {
+    if s.trim_start_matches('\'').starts_with(FORMULA_START) {
+        std::borrow::Cow::Owned(format!("'{s}"))
+    } else {
+        std::borrow::Cow::Borrowed(s)
+    }
+}
+
+/// A CSV cell read back: the mark [`csv_text`] added, if any, is taken off.
+pub fn csv_text_read(cell: &str) -> &str {
+    match cell.strip_prefix('\'') {
+        Some(rest) if rest.trim_start_matches('\'').starts_with(FORMULA_START) => rest,
+        _ => cell,
+    }
+}
+
+/// The value as it goes into a CSV cell: text through [`csv_text`], lists and objects as
+/// JSON.
 pub fn csv_cell(v: &Value) -> String {
     match v {
         Value::Null => String::new(),
-        Value::String(s) => s.clone(),
+        Value::String(s) => csv_text(s).into_owned(),
         Value::Number(n) => n.to_string(),
         Value::Bool(b) => if *b { "1" } else { "0" }.into(),
         other => other.to_string(),
@@ -634,6 +720,105 @@ mod tests {
         assert!(!is_empty(&json!(0)));
         assert!(!is_empty(&json!("x")));
         assert!(bad(FieldType::Text, json!({"a": 1})).contains("text"));
+    }
+
+    #[test]
+    fn csv_text_that_starts_like_a_formula_is_marked_and_read_back_exactly() {
+        for (text, cell) in [
+            (
+                "=HYPERLINK(\"http://evil.example\")",
+                "'=HYPERLINK(\"http://evil.example\")",
+            ),
+            ("+1+1", "'+1+1"),
+            ("-2+3+cmd|' /C calc'!A0", "'-2+3+cmd|' /C calc'!A0"),
+            ("@SUM(1)", "'@SUM(1)"),
+            ("\t=1", "'\t=1"),
+            ("\r=1", "'\r=1"),
+            ("'=1", "''=1"),
+            ("''+1", "'''+1"),
+            ("'citação", "'citação"),
+            ("texto = 1", "texto = 1"),
+            ("", ""),
+        ] {
+            assert_eq!(csv_text(text), cell, "{text:?}");
+            assert_eq!(csv_text_read(cell), text, "{cell:?}");
+            assert_eq!(csv_cell(&json!(text)), cell);
+        }
+        // Numbers stay numbers, negative ones included.
+        assert_eq!(csv_cell(&json!(-1250)), "-1250");
+    }
+
+    #[test]
+    fn a_changed_type_makes_stored_values_fit_the_new_one() {
+        let to = |kind| field(kind);
+        // Text with markup becomes sanitised rich text.
+        let v = retype(
+            FieldType::Text,
+            &to(FieldType::Wysiwyg),
+            &json!(
+                "<p onclick=\"steal()\">oi</p><script>alert(1)</script><img src=x onerror=alert(1)>"
+            ),
+        );
+        assert_eq!(v, json!("<p>oi</p><img src=\"x\">"));
+        // Rich text becomes its text.
+        let v = retype(
+            FieldType::Wysiwyg,
+            &to(FieldType::Textarea),
+            &json!(
+                "<p>Olá &amp; <b>adeus</b></p><p>a&nbsp;b<br>c &lt;x&gt;</p><script>alert(1)</script>"
+            ),
+        );
+        assert_eq!(v, json!("Olá & adeus\na\u{a0}b\nc <x>"));
+        // What the new type cannot hold is cleared; what it can, is normalised.
+        assert_eq!(
+            retype(
+                FieldType::Text,
+                &to(FieldType::Currency),
+                &json!("R$ 12,50")
+            ),
+            json!(1250)
+        );
+        assert_eq!(
+            retype(FieldType::Text, &to(FieldType::Currency), &json!("caro")),
+            Value::Null
+        );
+        assert_eq!(
+            retype(FieldType::Text, &to(FieldType::Select), &json!("Azul")),
+            json!("Azul")
+        );
+        assert_eq!(
+            retype(FieldType::Text, &to(FieldType::Select), &json!("Roxo")),
+            Value::Null
+        );
+        assert_eq!(
+            retype(
+                FieldType::Text,
+                &to(FieldType::Image),
+                &json!("javascript:alert(1)")
+            ),
+            Value::Null
+        );
+        assert_eq!(
+            retype(
+                FieldType::Text,
+                &to(FieldType::Relation),
+                &json!("outro-post")
+            ),
+            Value::Null
+        );
+        assert_eq!(
+            retype(FieldType::Currency, &to(FieldType::Text), &json!(-990)),
+            json!("-990")
+        );
+        // Same type, or nothing stored: untouched.
+        assert_eq!(
+            retype(FieldType::Text, &to(FieldType::Text), &json!("<b>x</b>")),
+            json!("<b>x</b>")
+        );
+        assert_eq!(
+            retype(FieldType::Text, &to(FieldType::Wysiwyg), &Value::Null),
+            Value::Null
+        );
     }
 
     #[test]

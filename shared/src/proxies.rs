@@ -7,6 +7,9 @@
 //! trusted proxy is the client. A malformed entry ends the walk and the peer is used, so a
 //! garbled header never lets anything through that the peer itself would not.
 //!
+//! Rate limits that must not let one client lock out another key clients by their *network*
+//! ([`client_network`]): an IPv4 address, or the /64 an IPv6 address belongs to.
+//!
 //! CIDR ranges are parsed with `ipnet` (the small, maintained crate that reqwest and hyper-util
 //! already bring in; prefix arithmetic for both address families is easy to get subtly wrong).
 
@@ -76,6 +79,22 @@ impl TrustedProxies {
         }
         // Every hop was a trusted proxy: the leftmost is as far back as anyone vouches for.
         client
+    }
+}
+
+/// The network a client address stands for in rate limits: an IPv4 address on its own (/32),
+/// an IPv6 address's /64. IPv4 addresses are scarce, so one usually is one subscriber (or one
+/// NAT), and its neighbours in a /24 are often unrelated customers of the same provider; an
+/// IPv6 subscriber gets at least a /64 (RFC 6177) and can pick any address inside it, so
+/// keying by the full address would hand each client 2^64 fresh keys. IPv4-mapped IPv6 counts
+/// as IPv4.
+pub fn client_network(ip: IpAddr) -> IpNet {
+    match ip.to_canonical() {
+        IpAddr::V4(v4) => IpNet::from(IpAddr::V4(v4)),
+        IpAddr::V6(v6) => ipnet::Ipv6Net::new(v6, 64)
+            .expect("64 is a valid IPv6 prefix length")
+            .trunc()
+            .into(),
     }
 }
 
@@ -169,6 +188,17 @@ mod tests {
         assert_eq!(t.client_ip(peer, ["10.9.9.9, 10.0.0.2"]), ip("10.9.9.9"));
         // No header: the peer.
         assert_eq!(t.client_ip(peer, []), peer);
+    }
+
+    #[test]
+    fn networks_are_an_ipv4_address_or_an_ipv6_slash_64() {
+        let net = |s: &str| client_network(ip(s)).to_string();
+        assert_eq!(net("203.0.113.9"), "203.0.113.9/32");
+        assert_ne!(net("203.0.113.9"), net("203.0.113.10"));
+        assert_eq!(net("::ffff:203.0.113.9"), "203.0.113.9/32");
+        assert_eq!(net("2001:db8:1:2::1"), "2001:db8:1:2::/64");
+        assert_eq!(net("2001:db8:1:2:ffff:ffff:ffff:ffff"), "2001:db8:1:2::/64");
+        assert_ne!(net("2001:db8:1:2::1"), net("2001:db8:1:3::1"));
     }
 
     #[test]

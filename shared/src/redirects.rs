@@ -5,15 +5,58 @@
 //! - Exact origins win over wildcard origins; among wildcards the longest literal prefix wins,
 //!   so the order rules were added in never matters.
 //! - `/news/*` also matches `/news` itself; `*` alone redirects the whole site.
-//! - A `*` in the destination takes what the origin's `*` matched.
+//! - A `*` in the destination takes what the origin's `*` matched (the splat). The splat is
+//!   a path: it is percent-encoded (so `?`, `#` and `%` stay in the path), it never turns a
+//!   relative destination into `//host` (a scheme-relative URL, which browsers follow to
+//!   another site), and a `*` inside an absolute destination's host is refused when saved and
+//!   ignored in rules saved before: a visitor never picks the host a site redirects to.
 //! - The request's query string is carried to the destination; the status is 301.
 //!
 //! Matching costs a hash lookup per prefix of the request path, so it does not grow with the
 //! number of rules (a migrated site can have tens of thousands).
 
-use std::collections::HashMap;
+use std::{borrow::Cow, collections::HashMap};
+
+use percent_encoding::{AsciiSet, CONTROLS, utf8_percent_encode};
 
 use crate::domain::Invalid;
+
+/// What is percent-encoded in a splat: what cannot stand in a URL path as itself, and `?`,
+/// `#` and `%`, which would end the path or start an escape. `/` stays.
+const SPLAT: &AsciiSet = &CONTROLS
+    .add(b' ')
+    .add(b'"')
+    .add(b'#')
+    .add(b'%')
+    .add(b'<')
+    .add(b'>')
+    .add(b'?')
+    .add(b'\\')
+    .add(b'^')
+    .add(b'`')
+    .add(b'{')
+    .add(b'|')
+    .add(b'}');
+
+/// Where the host part of an absolute destination ends (after `scheme://`), if it is one.
+fn authority_end(to: &str) -> Option<usize> {
+    let rest = to
+        .strip_prefix("http://")
+        .or_else(|| to.strip_prefix("https://"))?;
+    let start = to.len() - rest.len();
+    Some(start + rest.find(['/', '?', '#']).unwrap_or(rest.len()))
+}
+
+/// A destination whose `*` can only land in its path: stars in an absolute destination's host
+/// are dropped (rules saved before [`parse_destination`] refused them).
+fn splat_in_path_only(to: &str) -> Cow<'_, str> {
+    match authority_end(to) {
+        Some(end) if to[..end].contains('*') => {
+            Cow::Owned(format!("{}{}", to[..end].replace('*', ""), &to[end..]))
+        }
+        _ => Cow::Borrowed(to),
+    }
+}
 
 pub const MAX_URL: usize = 255;
 pub const NO_SPACES: &str = "A url não pode ter espaços.";
@@ -93,6 +136,12 @@ pub fn parse_destination(raw: &str) -> Result<String, Invalid> {
     let absolute = s.starts_with("http://") || s.starts_with("https://");
     if absolute {
         url::Url::parse(s).map_err(|_| Invalid::new("to", "URL de destino inválida."))?;
+        if authority_end(s).is_some_and(|end| s[..end].contains('*')) {
+            return Err(Invalid::new(
+                "to",
+                "O * só pode aparecer no caminho da url de destino.",
+            ));
+        }
         Ok(s.to_string())
     } else if let Some(c) = s
         .chars()
@@ -151,14 +200,15 @@ impl Matcher {
             } else {
                 normalize_origin(from)
             };
+            let to = splat_in_path_only(to);
             match from.strip_suffix('*') {
                 Some(literal) => {
                     m.prefix
                         .entry(literal.to_string())
-                        .or_insert_with(|| to.to_string());
+                        .or_insert_with(|| to.into_owned());
                 }
                 None => {
-                    m.exact.entry(from).or_insert_with(|| to.to_string());
+                    m.exact.entry(from).or_insert_with(|| to.into_owned());
                 }
             }
         }
@@ -191,7 +241,16 @@ impl Matcher {
         } else {
             self.wildcard(path, trimmed)?
         };
-        let mut location = to.replace('*', splat);
+        let mut location = if splat.is_empty() || !to.contains('*') {
+            to.replace('*', "")
+        } else {
+            to.replace('*', &utf8_percent_encode(splat, SPLAT).to_string())
+        };
+        // A relative destination stays on the site: `/*` with the splat `/evil.example` would
+        // be `//evil.example`, which browsers read as another host.
+        if location.starts_with("//") {
+            location = format!("/{}", location.trim_start_matches('/'));
+        }
         if let Some(q) = query.filter(|q| !q.is_empty()) {
             location.push(if location.contains('?') { '&' } else { '?' });
             location.push_str(q);
@@ -356,6 +415,39 @@ mod tests {
         assert_eq!(parse_destination("/a b").unwrap_err().message, NO_SPACES);
         assert!(parse_destination("javascript:alert(1)").is_ok_and(|d| d.starts_with('/')));
         assert!(parse_destination("").is_err());
+    }
+
+    #[test]
+    fn a_splat_never_sends_a_visitor_to_another_host() {
+        let m = Matcher::new([
+            ("/go/*", "/*"),
+            ("/out/*", "https://docs.example.com/*"),
+            ("*", "/novo/*"),
+        ]);
+        let at = |path: &str| m.lookup(path, None).unwrap().location;
+        assert_eq!(at("/go//evil.example"), "/evil.example");
+        assert_eq!(at("/go///evil.example/x"), "/evil.example/x");
+        assert_eq!(at("/go/\\evil.example"), "/%5Cevil.example");
+        assert_eq!(at("/go/a?b#c"), "/a%3Fb%23c");
+        assert_eq!(at("/go/pão%"), "/p%C3%A3o%25");
+        assert_eq!(
+            at("/out/@evil.example"),
+            "https://docs.example.com/@evil.example"
+        );
+        assert_eq!(at("//evil.example"), "/novo//evil.example");
+        // A star in a host, saved before it was refused, never takes the splat.
+        let old = Matcher::new([("/x*", "https://loja*.example.com/*")]);
+        assert_eq!(
+            old.lookup("/x.evil.example/a", None).unwrap().location,
+            "https://loja.example.com/.evil.example/a"
+        );
+        assert_eq!(
+            parse_destination("https://loja*.example.com/")
+                .unwrap_err()
+                .message,
+            "O * só pode aparecer no caminho da url de destino."
+        );
+        assert!(parse_destination("https://loja.example.com/*").is_ok());
     }
 
     #[test]

@@ -711,7 +711,9 @@ pub async fn api_lists(state: &AppState, blocks: &[Block]) -> BTreeMap<String, V
 /// the answer's array, or its `data` array.
 pub async fn fetch_records(state: &AppState, url: &str) -> Result<Vec<Json>> {
     let body = state.fetcher.get(url).await.map_err(|e| match e {
-        FetchError::Refused | FetchError::Scheme => ApiError::invalid("url", e.to_string()),
+        FetchError::Refused | FetchError::Scheme | FetchError::Port => {
+            ApiError::invalid("url", e.to_string())
+        }
         other => ApiError::bad_request(format!("The address could not be fetched: {other}")),
     })?;
     let value: Json = serde_json::from_slice(&body)

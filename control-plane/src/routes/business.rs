@@ -2,14 +2,20 @@
 //! business administrator lists, creates and edits the members of their own business and
 //! their access level. What an access level lets a member see is enforced for every
 //! project call by `authz::can_access`.
+//!
+//! A business administrator never changes the credentials (e-mail, password, administrator
+//! role) of a platform administrator or of another business administrator: otherwise one
+//! administrator could take over another's account, or a platform administrator's, by
+//! setting its password. A new password ends the member's other sessions.
 
 use axum::{extract::State, http::StatusCode, response::IntoResponse};
+use axum_extra::extract::CookieJar;
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 use vitrine_shared::{
     domain::{Email, new_password, required_text},
-    store::{NewUser, Permissions, User},
+    store::{NewUser, PasswordChange, Permissions, User},
 };
 
 use crate::{
@@ -198,6 +204,7 @@ pub async fn create_business_user(
 pub async fn update_business_user(
     State(state): State<AppState>,
     admin: BusinessAdmin,
+    jar: CookieJar,
     ApiPath(id): ApiPath<i64>,
     ApiJson(input): ApiJson<BusinessUserInput>,
 ) -> Result<ApiJson<BusinessUserView>> {
@@ -208,8 +215,17 @@ pub async fn update_business_user(
         None | Some("") => None,
         Some(p) => Some(new_password(p)?),
     };
+    let itself = current.id == admin.user.id;
+    let credentials_change = email.as_str() != current.email
+        || password.is_some()
+        || input.is_business_admin != current.is_business_admin;
+    if !itself && (current.is_admin || current.is_business_admin) && credentials_change {
+        return Err(ApiError::forbidden(
+            "You cannot change another administrator's e-mail, password or role",
+        ));
+    }
     let permissions = access_level(&state, &admin, &input).await?;
-    if current.id == admin.user.id && !input.is_business_admin {
+    if itself && !input.is_business_admin {
         return Err(ApiError::Conflict {
             field: "is_business_admin",
             message: "You cannot remove your own administrator access".into(),
@@ -219,9 +235,19 @@ pub async fn update_business_user(
         Some(p) => Some(auth::hash_password(p).await?),
         None => None,
     };
+    // Changing one's own password keeps the session doing it; every other one ends.
+    let keep = itself.then(|| auth::session_hash(&jar)).flatten();
     state
         .store
-        .update_user_identity(id, &name, email.as_str(), hash.as_deref())
+        .update_user_identity(
+            id,
+            &name,
+            email.as_str(),
+            hash.as_deref().map(|hash| PasswordChange {
+                hash,
+                keep_session: keep.as_deref(),
+            }),
+        )
         .await?;
     state
         .store

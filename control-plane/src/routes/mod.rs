@@ -236,17 +236,36 @@ pub fn router(state: AppState) -> Router {
             state.clone(),
             crate::metrics::track,
         ))
+        .with_state(state)
+        .fallback_service(spa)
+        // Last, so they cover the dashboard's files and its SPA fallback too. Routes that are
+        // meant to be framed by the dashboard (the template preview) set their own.
         .layer(SetResponseHeaderLayer::if_not_present(
             header::X_FRAME_OPTIONS,
             HeaderValue::from_static("DENY"),
         ))
         .layer(SetResponseHeaderLayer::if_not_present(
+            header::CONTENT_SECURITY_POLICY,
+            HeaderValue::from_static(DASHBOARD_CSP),
+        ))
+        .layer(SetResponseHeaderLayer::if_not_present(
             header::REFERRER_POLICY,
             HeaderValue::from_static("strict-origin-when-cross-origin"),
         ))
-        .with_state(state)
-        .fallback_service(spa)
+        .layer(SetResponseHeaderLayer::if_not_present(
+            header::X_CONTENT_TYPE_OPTIONS,
+            HeaderValue::from_static("nosniff"),
+        ))
 }
+
+/// The dashboard's Content-Security-Policy. `frame-ancestors 'none'` (with
+/// `X-Frame-Options: DENY` for older browsers) keeps any other page, a tenant's site
+/// included, from framing the dashboard to click-jack it. The policy stops there on purpose:
+/// the editor's canvas is a `srcdoc` iframe, which inherits this policy, and runs the owner's
+/// block code (inline scripts and styles, images, fonts and scripts from anywhere), so a
+/// `script-src` or `default-src` here would break the canvas. `object-src 'none'` and
+/// `base-uri 'self'` cost the canvas nothing.
+pub const DASHBOARD_CSP: &str = "frame-ancestors 'none'; object-src 'none'; base-uri 'self'";
 
 /// The admin listener's routes: `/metrics` (Prometheus) and `/healthz`. Bound apart from the
 /// public listener so that metrics are never exposed to visitors.

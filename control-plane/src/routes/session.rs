@@ -5,7 +5,7 @@ use std::net::SocketAddr;
 
 use axum::{
     extract::{ConnectInfo, State},
-    http::StatusCode,
+    http::{HeaderMap, StatusCode},
     response::IntoResponse,
 };
 use axum_extra::extract::CookieJar;
@@ -20,6 +20,7 @@ use crate::{
     auth::{self, CurrentUser},
     error::{ApiError, ApiJson, ErrorBody, Result},
     state::AppState,
+    throttle::{self, Refused},
     views::{MessageView, UserView},
 };
 
@@ -107,14 +108,27 @@ pub async fn get_user(
 pub async fn login(
     State(state): State<AppState>,
     ConnectInfo(peer): ConnectInfo<SocketAddr>,
+    headers: HeaderMap,
     jar: CookieJar,
     ApiJson(req): ApiJson<LoginRequest>,
 ) -> Result<impl IntoResponse> {
-    let email = req.email.trim().to_lowercase();
-    state.login_limiter.check(&email, &peer.ip().to_string())?;
-    let user = match Email::parse(&email) {
-        Ok(e) => state.store.user_by_email(e.as_str()).await?,
-        Err(_) => None,
+    let email = Email::parse(&req.email).ok();
+    let s = &state.settings;
+    // Taken before the password is checked (so concurrent guesses cannot all slip through)
+    // and given back if it was right: only failures count.
+    let attempt = state
+        .throttle
+        .take(&throttle::sign_in_keys(
+            email.as_ref().map(Email::as_str),
+            state.client_ip(peer, &headers),
+            s.login_attempts_per_minute,
+            s.login_failures_per_network_per_minute,
+        ))
+        .await
+        .map_err(|r| too_many(r, "sign-in attempts"))?;
+    let user = match &email {
+        Some(e) => state.store.user_by_email(e.as_str()).await?,
+        None => None,
     };
     // Verify against a dummy hash when there is no such user, so timing does not tell.
     let hash = user
@@ -128,8 +142,18 @@ pub async fn login(
             message: LOGIN_FAILED.into(),
         });
     };
+    state.throttle.give_back(attempt).await;
     let jar = auth::start_session(&state, jar, user.id, None).await?;
     Ok((jar, ApiJson(UserView::new(&user, None))))
+}
+
+/// The 429 of a throttled sign-in or reset request.
+fn too_many(refused: Refused, what: &str) -> ApiError {
+    let wait = refused.retry_after_secs;
+    ApiError::TooManyRequests {
+        message: format!("Too many {what}. Please try again in {wait} seconds."),
+        retry_after_secs: wait,
+    }
 }
 
 #[utoipa::path(post, path = "/api/register", tag = "session", request_body = RegisterRequest,
@@ -179,12 +203,22 @@ pub async fn logout(State(state): State<AppState>, jar: CookieJar) -> Result<imp
 pub async fn forgot(
     State(state): State<AppState>,
     ConnectInfo(peer): ConnectInfo<SocketAddr>,
+    headers: HeaderMap,
     ApiJson(req): ApiJson<ForgotRequest>,
 ) -> Result<ApiJson<MessageView>> {
     let email = Email::parse(&req.email).map_err(|_| Invalid::new("email", EMAIL_MESSAGE))?;
-    state
-        .login_limiter
-        .check(email.as_str(), &peer.ip().to_string())?;
+    let s = &state.settings;
+    // Every request counts: each one may send a mail.
+    let _counted = state
+        .throttle
+        .take(&throttle::reset_keys(
+            email.as_str(),
+            state.client_ip(peer, &headers),
+            s.login_attempts_per_minute,
+            s.login_failures_per_network_per_minute,
+        ))
+        .await
+        .map_err(|r| too_many(r, "password-reset requests"))?;
     if let Some(user) = state.store.user_by_email(email.as_str()).await? {
         let token = auth::new_token();
         let ttl = chrono::Duration::seconds(state.settings.reset_token_ttl_secs as i64);

@@ -4,6 +4,9 @@
 //! reads exactly what export writes (columns `name`, `slug`, `created_at`, then one per field
 //! slug; lists as JSON in CSV cells; relations as the target's slug), validates every row
 //! with the same rules as the record form, and writes all rows in one transaction or none.
+//! Text in a CSV export that starts like a spreadsheet formula (`=`, `+`, `-`, `@`, tab, CR)
+//! is marked with a leading `'` (OWASP's defence against CSV injection), and import takes the
+//! mark off, so a file goes round unchanged; numbers (currency in cents) are not marked.
 //! CSV is read and written with the `csv` crate (BurntSushi's RFC 4180 reader, the standard
 //! choice in Rust: quoting, embedded newlines and ragged rows handled correctly).
 
@@ -21,7 +24,7 @@ use serde::Deserialize;
 use serde_json::{Map, Value};
 use utoipa::ToSchema;
 use vitrine_shared::{
-    fields::{FieldType, csv_cell},
+    fields::{FieldType, csv_cell, csv_text, csv_text_read},
     store::{Post, now},
 };
 
@@ -176,8 +179,8 @@ async fn next_chunk(mut c: Cursor) -> Option<(std::io::Result<Bytes>, Cursor)> {
         match c.format {
             Format::Csv => {
                 let mut row = vec![
-                    post.name.clone(),
-                    post.slug.clone(),
+                    csv_text(&post.name).into_owned(),
+                    csv_text(&post.slug).into_owned(),
                     post.created_at.to_rfc3339(),
                 ];
                 row.extend(values.iter().map(csv_cell));
@@ -401,7 +404,7 @@ pub fn parse_csv(schema: &Schema, text: &str) -> Result<Vec<RawRow>> {
         })?;
         let values = record
             .iter()
-            .map(|s| Value::String(s.to_string()))
+            .map(|s| Value::String(csv_text_read(s).to_string()))
             .collect();
         rows.push(raw_row(i + 1, &columns, values));
     }

@@ -7,23 +7,6 @@ use vitrine_shared::{dual_test, store::Permissions};
 
 use crate::helpers::{Session, TestApp, expect_error, json_ok};
 
-async fn login(app: &TestApp, email: &str, password: &str) -> Session {
-    let client = TestApp::client();
-    let res = client
-        .post(app.url("/api/login"))
-        .json(&json!({"email": email, "password": password}))
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(res.status(), StatusCode::OK, "login {email}");
-    let user = res.json().await.unwrap();
-    Session {
-        client,
-        user,
-        cookie: String::new(),
-    }
-}
-
 async fn business_admin(app: &TestApp, email: &str, business: &str) -> Session {
     let s = app.register(email).await;
     let b = app.store.insert_business(business).await.unwrap();
@@ -137,7 +120,7 @@ dual_test!(
         assert_eq!(dan_view["permissions"], json!({"projects_whitelist": [p1]}));
         assert_eq!(dan_view["is_business_admin"], false);
         let dan_id = dan_view["id"].as_i64().unwrap();
-        let dan = login(&app, "dan@example.com", "senha-do-dan-1").await;
+        let dan = app.sign_in("dan@example.com", "senha-do-dan-1").await;
         assert_eq!(project_ids(&app, &dan).await, [p1]);
         json_ok(app.get(&dan, &format!("/api/projects/{p1}")).await).await;
         expect_error(
@@ -174,7 +157,7 @@ dual_test!(
             (edited["name"].as_str(), &edited["permissions"]),
             (Some("Dan Souza"), &json!({"projects_blacklist": [p1]}))
         );
-        let dan = login(&app, "dan@example.com", "senha-do-dan-1").await;
+        let dan = app.sign_in("dan@example.com", "senha-do-dan-1").await;
         assert_eq!(project_ids(&app, &dan).await, [p2]);
         let loaded = json_ok(
             app.get(&carla, &format!("/api/business/users/{dan_id}"))

@@ -5,7 +5,7 @@ use reqwest::{Method, StatusCode};
 use serde_json::{Value, json};
 use vitrine_shared::dual_test;
 
-use crate::helpers::{Session, TestApp, expect_error, json_ok, raw_request};
+use crate::helpers::{Session, TestApp, expect_error, json_ok, raw_request, value_of};
 
 /// A collection with one field of each of the 18 types, and the related collection its
 /// relation field points at (with one post, slug "autora").
@@ -109,16 +109,6 @@ pub fn full_record(f: &Fixture, name: &str) -> Value {
         {"field_id": f.field("autor"), "value": f.author_post},
         {"field_id": f.field("tabela"), "value": "a;b\n1;2"},
     ]})
-}
-
-fn value_of(post: &Value, field: i64) -> Value {
-    post["fields"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|v| v["field_id"] == field)
-        .map(|v| v["value"].clone())
-        .unwrap_or(Value::Null)
 }
 
 dual_test!(

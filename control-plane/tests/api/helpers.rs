@@ -96,6 +96,24 @@ impl TestApp {
         }
     }
 
+    /// Signs an existing account in on a fresh client; panics unless it works.
+    pub async fn sign_in(&self, email: &str, password: &str) -> Session {
+        let client = Self::client();
+        let res = client
+            .post(self.url("/api/login"))
+            .json(&json!({"email": email, "password": password}))
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(res.status(), StatusCode::OK, "sign in {email}");
+        let user = res.json().await.unwrap();
+        Session {
+            client,
+            user,
+            cookie: String::new(),
+        }
+    }
+
     /// Makes an account an administrator (server-owned flag, set through the store).
     pub async fn make_admin(&self, s: &Session) {
         self.store
@@ -146,6 +164,17 @@ pub async fn expect_error(res: Response, status: StatusCode) -> String {
         serde_json::from_str(&text).unwrap_or_else(|_| panic!("error body is JSON: {text}"));
     assert!(body["error"].is_string(), "error code in {text}");
     body["message"].as_str().expect("message").to_string()
+}
+
+/// The value of field `field` in a post as the API shows it (null when it has none).
+pub fn value_of(post: &Value, field: i64) -> Value {
+    post["fields"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|v| v["field_id"] == field)
+        .map(|v| v["value"].clone())
+        .unwrap_or(Value::Null)
 }
 
 pub async fn json_ok(res: Response) -> Value {

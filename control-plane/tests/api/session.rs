@@ -109,9 +109,9 @@ dual_test!(
             .unwrap();
         assert_eq!(ok.status(), StatusCode::OK);
         let cookie = ok.headers()["set-cookie"].to_str().unwrap().to_string();
+        assert!(cookie.starts_with("__Host-vitrine_session="), "{cookie}");
         assert!(cookie.contains("HttpOnly"), "{cookie}");
         assert!(cookie.contains("SameSite=Lax"), "{cookie}");
-        assert!(!cookie.contains("Secure"), "plain http: {cookie}");
         assert_eq!(
             c.get(app.url("/api/user")).send().await.unwrap().status(),
             StatusCode::OK
@@ -125,28 +125,6 @@ dual_test!(
         expect_error(res, StatusCode::UNAUTHORIZED).await;
     }
 );
-
-#[tokio::test]
-async fn cookies_are_secure_behind_https() {
-    let app = TestApp::with(Backend::Sqlite, |s| {
-        s.public_url = "https://app.vitrine.test".into()
-    })
-    .await;
-    let res = TestApp::client()
-        .post(app.url("/api/register"))
-        .header("origin", "https://app.vitrine.test")
-        .json(&json!({"name": "S", "email": "s@example.com", "password": "senha-segura-1"}))
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(res.status(), StatusCode::CREATED);
-    assert!(
-        res.headers()["set-cookie"]
-            .to_str()
-            .unwrap()
-            .contains("Secure")
-    );
-}
 
 dual_test!(
     async fn sign_in_attempts_are_rate_limited_per_account(app: TestApp) {
@@ -170,28 +148,6 @@ dual_test!(
             message.starts_with("Too many sign-in attempts"),
             "{message}"
         );
-    }
-);
-
-dual_test!(
-    async fn sign_in_attempts_are_rate_limited_per_address(app: TestApp) {
-        let c = TestApp::client();
-        for i in 0..10 {
-            let res = c
-                .post(app.url("/api/login"))
-                .json(&json!({"email": format!("n{i}@example.com"), "password": "x"}))
-                .send()
-                .await
-                .unwrap();
-            assert_eq!(res.status(), StatusCode::UNPROCESSABLE_ENTITY);
-        }
-        let res = c
-            .post(app.url("/api/login"))
-            .json(&json!({"email": "fresh@example.com", "password": "x"}))
-            .send()
-            .await
-            .unwrap();
-        expect_error(res, StatusCode::TOO_MANY_REQUESTS).await;
     }
 );
 

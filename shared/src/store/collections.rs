@@ -341,17 +341,59 @@ impl Store {
         })
     }
 
+    /// Changes a field. When its type changes, every stored value of the field is made fit
+    /// for the new type ([`crate::fields::retype`]: rich text sanitised, markup stripped,
+    /// what cannot be held cleared) in the same transaction, so no value outlives the rules
+    /// it was accepted under.
     pub async fn update_field(&self, id: i64, f: &FieldInput) -> Result<Field> {
         let sql = format!(
             "UPDATE fields SET name = $1, slug = $2, type = $3, required = $4, options = $5, meta = $6 WHERE id = $7 \
              RETURNING {FIELD_COLUMNS}"
         );
+        let new_def =
+            crate::fields::FieldType::parse(&f.kind).map(|kind| crate::fields::FieldDef {
+                id,
+                name: f.name.clone(),
+                slug: f.slug.clone(),
+                kind,
+                required: f.required,
+                options: serde_json::from_value(f.options.clone()).unwrap_or_default(),
+                meta: serde_json::from_value(f.meta.clone()).unwrap_or_default(),
+            });
+        let key = id.to_string();
         dispatch!(self, p => {
             let mut tx = p.begin().await.map_err(map_err)?;
+            let old: Option<String> = sqlx::query_scalar("SELECT type FROM fields WHERE id = $1")
+                .bind(id).fetch_optional(&mut *tx).await.map_err(map_err)?;
+            let old = old.ok_or(StoreError::NotFound)?;
             let field = sqlx::query_as::<_, Field>(trusted(&sql))
                 .bind(&f.name).bind(&f.slug).bind(&f.kind).bind(f.required).bind(Json(&f.options)).bind(Json(&f.meta)).bind(id)
                 .fetch_optional(&mut *tx).await.map_err(map_err)?
                 .ok_or(StoreError::NotFound)?;
+            if let (Some(from), Some(to)) = (crate::fields::FieldType::parse(&old), &new_def)
+                && from != to.kind
+            {
+                let (mut after, ts) = (0_i64, now());
+                loop {
+                    let page: Vec<(i64, Json<Map<String, Value>>)> = sqlx::query_as(
+                        "SELECT id, data FROM posts WHERE collection_id = $1 AND id > $2 ORDER BY id LIMIT 500")
+                        .bind(field.collection_id).bind(after)
+                        .fetch_all(&mut *tx).await.map_err(map_err)?;
+                    let Some(last) = page.last() else { break };
+                    after = last.0;
+                    for (post_id, Json(mut data)) in page {
+                        let Some(value) = data.get(&key) else { continue };
+                        let fitted = crate::fields::retype(from, to, value);
+                        if &fitted == value {
+                            continue;
+                        }
+                        data.insert(key.clone(), fitted);
+                        sqlx::query("UPDATE posts SET data = $1, updated_at = $2 WHERE id = $3")
+                            .bind(Json(&data)).bind(ts).bind(post_id)
+                            .execute(&mut *tx).await.map_err(map_err)?;
+                    }
+                }
+            }
             records_changed!(tx, field.collection_id)?;
             tx.commit().await.map_err(map_err)?;
             Ok(field)

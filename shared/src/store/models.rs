@@ -54,6 +54,14 @@ pub struct NewUser<'a> {
     pub is_admin: bool,
 }
 
+/// A new password for an account, and the session (its stored hash) that stays signed in:
+/// the one making the change, when someone changes their own; every other session ends.
+#[derive(Debug, Clone, Copy)]
+pub struct PasswordChange<'a> {
+    pub hash: &'a str,
+    pub keep_session: Option<&'a str>,
+}
+
 #[derive(Debug, Clone, sqlx::FromRow)]
 pub struct Project {
     pub id: i64,

@@ -5,8 +5,8 @@ use chrono::{DateTime, Utc};
 use sqlx::types::Json;
 
 use super::{
-    NewUser, Permissions, Result, SessionUser, Store, StoreError, User, dispatch, map_err, now,
-    trusted,
+    NewUser, PasswordChange, Permissions, Result, SessionUser, Store, StoreError, User, dispatch,
+    map_err, now, trusted,
 };
 
 const USER_COLUMNS: &str = "id, name, email, password_hash, language, currency, business_id, is_admin, \
@@ -103,19 +103,33 @@ impl Store {
             .bind(business_id).fetch_all(p).await.map_err(map_err))
     }
 
-    /// A business member's name, e-mail and, when given, password (business-user management).
+    /// A business member's name, e-mail and, when given, password. A new password ends every
+    /// session of the account but `password.keep_session` (the one making the change, when
+    /// someone changes their own), in the same transaction: whoever knew the old password is
+    /// signed out the moment it stops working.
     pub async fn update_user_identity(
         &self,
         id: i64,
         name: &str,
         email: &str,
-        password_hash: Option<&str>,
+        password: Option<PasswordChange<'_>>,
     ) -> Result<()> {
-        let n = dispatch!(self, p => sqlx::query(
-            "UPDATE users SET name = $1, email = $2, password_hash = COALESCE($3, password_hash), updated_at = $4 WHERE id = $5")
-            .bind(name).bind(email).bind(password_hash).bind(now()).bind(id)
-            .execute(p).await.map(|r| r.rows_affected()).map_err(map_err))?;
-        super::touched(n)
+        let ts = now();
+        dispatch!(self, p => {
+            let mut tx = p.begin().await.map_err(map_err)?;
+            let n = sqlx::query(
+                "UPDATE users SET name = $1, email = $2, password_hash = COALESCE($3, password_hash), updated_at = $4 WHERE id = $5")
+                .bind(name).bind(email).bind(password.map(|p| p.hash)).bind(ts).bind(id)
+                .execute(&mut *tx).await.map_err(map_err)?.rows_affected();
+            super::touched(n)?;
+            if let Some(change) = password {
+                // A stored session id is a 64-digit hex hash, never "".
+                sqlx::query("DELETE FROM sessions WHERE user_id = $1 AND id <> $2")
+                    .bind(id).bind(change.keep_session.unwrap_or(""))
+                    .execute(&mut *tx).await.map_err(map_err)?;
+            }
+            tx.commit().await.map_err(map_err)
+        })
     }
 
     /// Records the payment provider's customer id for an account (a card is then on file
