@@ -14,5 +14,6 @@ if [ ! -x "$venv/bin/st" ]; then
   python3 -m venv "$venv"
   "$venv/bin/pip" install --quiet "schemathesis==$version"
 fi
-cargo build --quiet -p vitrine-control-plane --bin vitrine-control
+# The same build as the end-to-end tests' (scripts/test.sh), so that one of them reuses the other's.
+cargo build --quiet -p vitrine-control-plane --bin vitrine-control -p vitrine-edge --bin vitrine-edge
 PATH="$PATH:/usr/sbin" exec "$venv/bin/python" scripts/schemathesis.py "$@"

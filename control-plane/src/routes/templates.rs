@@ -69,7 +69,8 @@ pub async fn use_template(
 }
 
 #[utoipa::path(post, path = "/api/templates", tag = "templates", request_body = SaveTemplate,
-    responses((status = 201, body = TemplateView), (status = 403, body = ErrorBody), (status = 404, body = ErrorBody)))]
+    responses((status = 201, body = TemplateView), (status = 403, body = ErrorBody), (status = 404, body = ErrorBody),
+        (status = 409, description = "A template with this name already exists", body = ErrorBody)))]
 pub async fn save_template(
     State(state): State<AppState>,
     Admin(admin): Admin,
