@@ -461,6 +461,21 @@ async fn call(
     body: Option<Value>,
     token: &str,
 ) -> StatusCode {
+    request(app, w, role, method, path, body.as_ref(), token)
+        .await
+        .status()
+}
+
+/// Sends one call as `role` (the client token in its header); `token` is the project's.
+pub(crate) async fn request(
+    app: &TestApp,
+    w: &World,
+    role: Role,
+    method: &Method,
+    path: &str,
+    body: Option<&Value>,
+    token: &str,
+) -> reqwest::Response {
     let client = match role {
         Anonymous | ClientToken => TestApp::client(),
         r => w.session(r).client.clone(),
@@ -470,13 +485,13 @@ async fn call(
         req = req.header("x-client-token", token);
     }
     if let Some(b) = body {
-        req = req.json(&b);
+        req = req.json(b);
     }
-    req.send().await.unwrap().status()
+    req.send().await.unwrap()
 }
 
 /// The role's user id (0 for the anonymous and the client token).
-fn caller(w: &World, role: Role) -> i64 {
+pub(crate) fn caller(w: &World, role: Role) -> i64 {
     match role {
         Anonymous | ClientToken => 0,
         r => w.session(r).id(),

@@ -633,16 +633,7 @@ async fn send_as(
     path: &str,
     body: Option<&Value>,
 ) -> (StatusCode, Value) {
-    let mut req = match role {
-        Role::ClientToken => TestApp::client()
-            .request(method.clone(), app.url(path))
-            .header("x-client-token", &f.token),
-        r => w.session(r).client.request(method.clone(), app.url(path)),
-    };
-    if let Some(b) = body {
-        req = req.json(b);
-    }
-    let res = req.send().await.unwrap();
+    let res = authz_matrix::request(app, w, role, method, path, body, &f.token).await;
     let status = res.status();
     let text = res.text().await.unwrap();
     (
@@ -777,10 +768,7 @@ dual_test!(
                 );
                 // A body that is valid but for the NUL, so that without the refusal the NUL
                 // would reach the database.
-                let caller = match role {
-                    Role::ClientToken => 0,
-                    r => w.session(r).id(),
-                };
+                let caller = authz_matrix::caller(&w, role);
                 let valid = authz_matrix::body(&method, template, &f, caller)
                     .filter(Value::is_object)
                     .unwrap_or_else(|| json!({}));
