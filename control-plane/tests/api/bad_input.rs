@@ -663,16 +663,19 @@ fn path_with_nul(template: &str, name: &str, f: &Fixture) -> String {
 
 /// Every string of `body` with a NUL appended (a `name` holding one when it has no string).
 fn nul_in_every_string(body: &Value) -> Value {
+    /// Whether `v` held a string; every one is changed, not only the first.
     fn walk(v: &mut Value) -> bool {
+        let mut found = false;
         match v {
             Value::String(s) => {
                 s.push('\0');
-                true
+                found = true;
             }
-            Value::Array(items) => items.iter_mut().fold(false, |found, i| walk(i) || found),
-            Value::Object(map) => map.values_mut().fold(false, |found, i| walk(i) || found),
-            _ => false,
+            Value::Array(items) => items.iter_mut().for_each(|i| found |= walk(i)),
+            Value::Object(map) => map.values_mut().for_each(|i| found |= walk(i)),
+            _ => {}
         }
+        found
     }
     let mut body = body.clone();
     if !walk(&mut body) {
