@@ -1,14 +1,15 @@
 #!/usr/bin/env bash
 # Runs every test: formatting and lints, the Rust suites on SQLite and on PostgreSQL (with the
 # property tests that mirror the fuzz targets), each cargo-fuzz target briefly, the checks of
-# the deployment files in infra/, the dashboard's unit tests, and the browser end-to-end tests
-# against a real control plane and edge.
+# the deployment files in infra/, the API fuzzed from its OpenAPI document (schemathesis), the
+# dashboard's unit tests, and the browser end-to-end tests against a real control plane and edge.
 #
 # Needs PostgreSQL on 127.0.0.1:5432 with trust auth (VITRINE_TEST_POSTGRES_URL overrides);
 # it fails, never skips, when PostgreSQL is unreachable. Installs what is missing from Debian
 # (needs root or sudo): chromium for the browser tests, dnsmasq (a real DNS server for domain
 # verification) and pebble (a real ACME server), moto's S3 server from PyPI (the multi-node
-# test's object store), and the dashboard's npm packages.
+# test's object store), schemathesis from PyPI (scripts/schemathesis.sh), and the dashboard's
+# npm packages.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -62,6 +63,9 @@ FUZZ_SECONDS="${FUZZ_SECONDS:-10}" bash scripts/fuzz.sh
 
 step "deployment files (infra/check.sh: YAML, Kubernetes schemas, promtool, systemd, nginx -t, names)"
 bash infra/check.sh
+
+step "the API fuzzed from its OpenAPI document (schemathesis, SQLite and PostgreSQL): no 5xx, answers as documented"
+bash scripts/schemathesis.sh
 
 # `npm install` against the committed lock file: this npm writes locks that `npm ci` rejects
 # (only this platform's optional rollup packages are recorded).

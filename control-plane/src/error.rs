@@ -4,11 +4,15 @@
 
 use axum::{
     Json,
-    extract::rejection::{JsonRejection, PathRejection, QueryRejection},
-    http::{HeaderValue, StatusCode, header},
+    body::Bytes,
+    extract::{
+        FromRequest, Request,
+        rejection::{JsonRejection, PathRejection, QueryRejection},
+    },
+    http::{HeaderMap, HeaderValue, StatusCode, header},
     response::{IntoResponse, Response},
 };
-use serde::Serialize;
+use serde::{Serialize, de::DeserializeOwned};
 use utoipa::ToSchema;
 use vitrine_shared::{domain::Invalid, store::StoreError};
 
@@ -52,6 +56,10 @@ pub enum ApiError {
     /// Something the server needs is missing (a browser for thumbnails).
     #[error("{message}")]
     Unavailable { message: String },
+    /// Text holding the NUL character (U+0000), in a JSON string or key, a query value or a
+    /// path segment (see [`crate::nul`]). `field` names where, when that is known.
+    #[error("Text may not contain the NUL character (U+0000)")]
+    Nul { field: Option<String> },
     #[error(transparent)]
     Internal(#[from] anyhow::Error),
 }
@@ -63,8 +71,10 @@ pub struct ErrorBody {
     pub error: &'static str,
     /// The text the dashboard shows.
     pub message: String,
+    /// The field the error is about: a name (`slug`), or a path into the body
+    /// (`fields[0].value`) or the query.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub field: Option<&'static str>,
+    pub field: Option<String>,
     /// Where each problem is: row, column, field.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub details: Option<Vec<crate::records::Problem>>,
@@ -88,6 +98,13 @@ impl ApiError {
         ApiError::Forbidden(message.into())
     }
 
+    /// A body that does not say it is JSON.
+    pub fn not_json() -> Self {
+        ApiError::UnsupportedMediaType {
+            message: "Expected a JSON body (Content-Type: application/json)".into(),
+        }
+    }
+
     fn parts(&self) -> (StatusCode, &'static str) {
         match self {
             ApiError::NotFound => (StatusCode::NOT_FOUND, "not_found"),
@@ -96,6 +113,7 @@ impl ApiError {
             ApiError::Invalid { .. } | ApiError::Details { .. } => {
                 (StatusCode::UNPROCESSABLE_ENTITY, "invalid")
             }
+            ApiError::Nul { .. } => (StatusCode::UNPROCESSABLE_ENTITY, "nul_character"),
             ApiError::Conflict { .. } => (StatusCode::CONFLICT, "conflict"),
             ApiError::BadRequest { .. } => (StatusCode::BAD_REQUEST, "bad_request"),
             ApiError::TooLarge { .. } => (StatusCode::PAYLOAD_TOO_LARGE, "too_large"),
@@ -124,8 +142,9 @@ impl IntoResponse for ApiError {
             other => other.to_string(),
         };
         let field = match &self {
-            ApiError::Invalid { field, .. } => *field,
-            ApiError::Conflict { field, .. } => Some(*field),
+            ApiError::Invalid { field, .. } => field.map(String::from),
+            ApiError::Conflict { field, .. } => Some(field.to_string()),
+            ApiError::Nul { field } => field.clone(),
             _ => None,
         };
         let details = match &self {
@@ -196,9 +215,7 @@ impl From<StoreError> for ApiError {
 impl From<JsonRejection> for ApiError {
     fn from(r: JsonRejection) -> Self {
         match r {
-            JsonRejection::MissingJsonContentType(_) => ApiError::UnsupportedMediaType {
-                message: "Expected a JSON body (Content-Type: application/json)".into(),
-            },
+            JsonRejection::MissingJsonContentType(_) => ApiError::not_json(),
             JsonRejection::JsonSyntaxError(e) => {
                 ApiError::bad_request(format!("Malformed JSON: {}", e.body_text()))
             }
@@ -238,9 +255,47 @@ impl From<QueryRejection> for ApiError {
 }
 
 /// JSON extractor whose rejections are [`ApiError`]s, so bad bodies get the JSON error shape.
-#[derive(Debug, Clone, Copy, Default, axum::extract::FromRequest)]
-#[from_request(via(axum::Json), rejection(ApiError))]
+/// It also refuses a NUL character anywhere in the body's strings and keys
+/// ([`crate::nul::refuse_in_json`]) before the body becomes `T`, so no handler ever sees one.
+#[derive(Debug, Clone, Copy, Default)]
 pub struct ApiJson<T>(pub T);
+
+impl<T: DeserializeOwned, S: Send + Sync> FromRequest<S> for ApiJson<T> {
+    type Rejection = ApiError;
+
+    async fn from_request(req: Request, state: &S) -> Result<Self> {
+        if !is_json(req.headers()) {
+            return Err(ApiError::not_json());
+        }
+        let body = Bytes::from_request(req, state)
+            .await
+            .map_err(JsonRejection::from)?;
+        crate::nul::refuse_in_json(&body)?;
+        let Json(value) = Json::from_bytes(&body)?;
+        Ok(ApiJson(value))
+    }
+}
+
+/// Whether the request says its body is JSON: `application/json` or `application/…+json`
+/// (the types `axum::Json` accepts).
+pub fn is_json(headers: &HeaderMap) -> bool {
+    let Some(content_type) = headers
+        .get(header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+    else {
+        return false;
+    };
+    let essence = content_type
+        .split(';')
+        .next()
+        .unwrap_or("")
+        .trim()
+        .to_ascii_lowercase();
+    essence == "application/json"
+        || essence
+            .strip_prefix("application/")
+            .is_some_and(|sub| sub.ends_with("+json"))
+}
 
 impl<T: Serialize> IntoResponse for ApiJson<T> {
     fn into_response(self) -> Response {

@@ -8,6 +8,7 @@ pub mod csrf;
 pub mod error;
 pub mod mail;
 pub mod metrics;
+pub mod nul;
 pub mod outbound;
 pub mod pagination;
 pub mod publish;

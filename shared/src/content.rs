@@ -66,6 +66,7 @@ impl CollectionMeta {
 
 /// A list query over one collection, by field slug.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
 pub struct ListQuery {
     /// Filter key: created_at, name, slug, id, or a field slug.
     pub filter_field: Option<String>,

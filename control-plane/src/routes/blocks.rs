@@ -296,7 +296,8 @@ async fn save_library_block(
 #[utoipa::path(post, path = "/api/newBlock", tag = "blocks", request_body = SaveBlock,
     responses((status = 201, body = LibraryBlock), (status = 200, description = "Replaced", body = LibraryBlock),
         (status = 401, body = ErrorBody), (status = 403, description = "Not a platform administrator", body = ErrorBody),
-        (status = 404, body = ErrorBody), (status = 409, description = "Block Name already exists", body = ErrorBody),
+        (status = 404, description = "No such block or category", body = ErrorBody),
+        (status = 409, description = "Block Name already exists", body = ErrorBody),
         (status = 422, body = ErrorBody)))]
 pub async fn new_block(
     State(state): State<AppState>,
@@ -738,6 +739,7 @@ pub async fn fetch_records(state: &AppState, url: &str) -> Result<Vec<Json>> {
 }
 
 #[derive(Debug, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
 pub struct FetchQuery {
     /// The http(s) address of a JSON API.
     pub url: String,
@@ -755,6 +757,7 @@ pub async fn fetch_proxy(
 }
 
 #[derive(Debug, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
 pub struct ScreenshotQuery {
     /// `width,height` (blocks: 1280,600; templates: 1280,1280).
     pub size: Option<String>,

@@ -74,6 +74,7 @@ pub async fn regenerate_token(
 }
 
 #[derive(Debug, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
 pub struct SheetFlags {
     /// 1: normalise phone-like columns to digits (with the 55 country prefix rule).
     pub phone: Option<u8>,

@@ -27,6 +27,7 @@ use crate::{
 };
 
 #[derive(Debug, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
 pub struct HistoryQuery {
     /// Page number from 1.
     pub page: Option<i64>,

@@ -2,6 +2,10 @@
 //! through utoipa-axum's `routes!`, so the OpenAPI document at `/api/openapi.json` lists
 //! exactly the routes that exist (utoipa is the maintained code-first OpenAPI generator for
 //! axum; the document is built from the handlers' own annotations).
+//!
+//! Query parameter structs carry `#[into_params(parameter_in = Query)]`: handlers read them
+//! through [`crate::error::ApiQuery`], which utoipa does not recognise as a query, and without
+//! it utoipa documents their fields as path parameters.
 
 pub mod account;
 pub mod blocks;
@@ -39,7 +43,7 @@ use tower_http::{
 use utoipa::OpenApi;
 use utoipa_axum::{router::OpenApiRouter, routes};
 
-use crate::{csrf, error::ApiError, state::AppState};
+use crate::{csrf, error::ApiError, nul, state::AppState};
 
 #[derive(OpenApi)]
 #[openapi(
@@ -206,7 +210,109 @@ fn api(state: &AppState) -> (Router<AppState>, utoipa::openapi::OpenApi) {
     // Uploads and imports have their own, larger body limits; document them with the rest.
     doc.merge(upload_doc);
     doc.merge(import_doc);
+    document_shared_answers(&mut doc);
     (router.merge(uploads).merge(imports), doc)
+}
+
+/// Documents, on every operation, the answers that come from the layers and extractors every
+/// route shares rather than from its handler, so the document says what the server really
+/// answers (the OpenAPI fuzzer in `scripts/schemathesis.sh` holds it to that): a NUL in the
+/// path or query is a 422 ([`nul::refuse_in_uri`]); a JSON body may be malformed (400), too
+/// large (413), not JSON (415) or invalid (422); a path parameter that does not parse names
+/// nothing (404); a query string that does not parse is a 400; a state-changing call from
+/// another origin is a 403 ([`csrf`]). A handler's own description of a status is kept.
+fn document_shared_answers(doc: &mut utoipa::openapi::OpenApi) {
+    use std::collections::btree_map::Entry;
+    use utoipa::openapi::{
+        ContentBuilder, Ref, RefOr, ResponseBuilder, path::ParameterIn, path::PathItem,
+    };
+    let error_content = || {
+        ContentBuilder::new()
+            .schema(Some(Ref::from_schema_name("ErrorBody")))
+            .build()
+    };
+    let error = |description: &str| {
+        RefOr::T(
+            ResponseBuilder::new()
+                .description(description)
+                .content("application/json", error_content())
+                .build(),
+        )
+    };
+    for item in doc.paths.paths.values_mut() {
+        let PathItem {
+            get,
+            put,
+            post,
+            delete,
+            options,
+            head,
+            patch,
+            trace,
+            ..
+        } = item;
+        let operations = [
+            (false, get),
+            (true, put),
+            (true, post),
+            (true, delete),
+            (false, options),
+            (false, head),
+            (true, patch),
+            (false, trace),
+        ];
+        for (changes_state, operation) in operations {
+            let Some(op) = operation else { continue };
+            let mut answers = vec![(
+                "422",
+                "Invalid input (a NUL character in the path or query: `nul_character`)",
+            )];
+            let json_body = op
+                .request_body
+                .as_ref()
+                .is_some_and(|b| b.content.keys().any(|t| t.contains("json")));
+            if json_body {
+                answers.extend([
+                    ("400", "Malformed JSON"),
+                    ("413", "Request body is too large"),
+                    ("415", "The body is not JSON"),
+                ]);
+            }
+            let parameters = op.parameters.as_deref().unwrap_or_default();
+            if parameters
+                .iter()
+                .any(|p| matches!(p.parameter_in, ParameterIn::Path))
+            {
+                answers.push(("404", "Not found"));
+            }
+            if parameters
+                .iter()
+                .any(|p| matches!(p.parameter_in, ParameterIn::Query))
+            {
+                answers.push(("400", "Invalid query string"));
+            }
+            if changes_state {
+                answers.push(("403", "Cross-origin request refused"));
+            }
+            for (status, description) in answers {
+                match op.responses.responses.entry(status.to_string()) {
+                    Entry::Vacant(slot) => {
+                        slot.insert(error(description));
+                    }
+                    // The handler answers this status in another form too (a text or HTML
+                    // document): the shared layers' JSON error is one of its forms.
+                    Entry::Occupied(mut slot) => {
+                        if let RefOr::T(response) = slot.get_mut() {
+                            response
+                                .content
+                                .entry("application/json".to_string())
+                                .or_insert_with(error_content);
+                        }
+                    }
+                }
+            }
+        }
+    }
 }
 
 /// The whole control plane: API, uploaded files, OpenAPI, and the dashboard with SPA fallback.
@@ -228,6 +334,7 @@ pub fn router(state: AppState) -> Router {
         )
         .route("/files/{*key}", get(uploads::serve_file))
         .route("/healthz", get(|| async { "ok" }))
+        .layer(middleware::from_fn(nul::refuse_in_uri))
         .layer(middleware::from_fn_with_state(
             state.clone(),
             csrf::same_origin_only,

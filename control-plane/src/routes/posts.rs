@@ -25,7 +25,7 @@ use crate::{
 #[derive(Debug, Serialize, ToSchema)]
 pub struct FieldValue {
     pub field_id: i64,
-    #[schema(value_type = Object)]
+    /// Text, a number, a list or an object, as the field's type has it.
     pub value: Value,
 }
 
@@ -279,6 +279,7 @@ pub async fn delete_posts(
 }
 
 #[derive(Debug, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
 pub struct PageQuery {
     /// Page number from 1.
     pub page: Option<i64>,

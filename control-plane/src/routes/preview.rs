@@ -9,7 +9,7 @@
 //! dashboard.
 
 use axum::{
-    extract::{Query, State},
+    extract::State,
     http::{HeaderValue, StatusCode, header},
     response::{Html, IntoResponse, Response},
 };
@@ -25,11 +25,12 @@ use vitrine_shared::{
 use crate::{
     auth::CurrentUser,
     authz::authorize_project,
-    error::{ApiError, ApiPath, ErrorBody, Result},
+    error::{ApiError, ApiPath, ApiQuery, ErrorBody, Result},
     state::AppState,
 };
 
 #[derive(Debug, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
 pub struct PreviewQuery {
     /// On a collection page: the post to show (by slug); the collection's first otherwise.
     pub post: Option<String>,
@@ -44,7 +45,7 @@ pub async fn preview_page(
     State(state): State<AppState>,
     user: CurrentUser,
     ApiPath((project_id, page_id)): ApiPath<(i64, i64)>,
-    Query(q): Query<PreviewQuery>,
+    ApiQuery(q): ApiQuery<PreviewQuery>,
 ) -> Result<Response> {
     authorize_project(&state, &user, project_id).await?;
     let page = state.store.page_by_id(page_id).await?;

@@ -4,11 +4,7 @@
 //! may not see answers 404) and then hands over to [`crate::publish`], which builds deploys and
 //! serialises changes of one project's publish state.
 
-use axum::{
-    body::Bytes,
-    extract::State,
-    http::{HeaderMap, header},
-};
+use axum::{body::Bytes, extract::State, http::HeaderMap};
 use serde::{Deserialize, Serialize, de::DeserializeOwned};
 use utoipa::ToSchema;
 use vitrine_shared::store::Deploy;
@@ -16,7 +12,7 @@ use vitrine_shared::store::Deploy;
 use crate::{
     auth::CurrentUser,
     authz::authorize_project,
-    error::{ApiError, ApiJson, ApiPath, ErrorBody, Result},
+    error::{ApiError, ApiJson, ApiPath, ErrorBody, Result, is_json},
     publish::{live_url, publish},
     state::AppState,
 };
@@ -70,15 +66,10 @@ fn optional_json<T: DeserializeOwned + Default>(headers: &HeaderMap, body: &Byte
     if body.iter().all(u8::is_ascii_whitespace) {
         return Ok(T::default());
     }
-    let json_type = headers
-        .get(header::CONTENT_TYPE)
-        .and_then(|v| v.to_str().ok())
-        .is_some_and(|t| t.trim_start().starts_with("application/json"));
-    if !json_type {
-        return Err(ApiError::UnsupportedMediaType {
-            message: "Expected a JSON body (Content-Type: application/json)".into(),
-        });
+    if !is_json(headers) {
+        return Err(ApiError::not_json());
     }
+    crate::nul::refuse_in_json(body)?;
     serde_json::from_slice(body).map_err(|e| {
         if e.is_data() {
             ApiError::Invalid {

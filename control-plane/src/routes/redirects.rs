@@ -49,6 +49,7 @@ impl RedirectView {
 }
 
 #[derive(Debug, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
 pub struct RedirectListQuery {
     /// Page number from 1.
     pub page: Option<i64>,

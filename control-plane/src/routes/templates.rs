@@ -2,7 +2,7 @@
 //! (administrators only).
 
 use axum::{
-    extract::{Query, State},
+    extract::State,
     http::{HeaderValue, StatusCode, header},
     response::{Html, IntoResponse, Response},
 };
@@ -19,7 +19,7 @@ use vitrine_shared::{
 use crate::{
     auth::{Admin, CurrentUser},
     authz::authorize_project,
-    error::{ApiError, ApiJson, ApiPath, ErrorBody, Result},
+    error::{ApiError, ApiJson, ApiPath, ApiQuery, ErrorBody, Result},
     routes::projects::{NAME_REQUIRED, choose_slug, create_from_snapshot},
     state::AppState,
     views::{ProjectView, TemplateView},
@@ -69,7 +69,8 @@ pub async fn use_template(
 }
 
 #[utoipa::path(post, path = "/api/templates", tag = "templates", request_body = SaveTemplate,
-    responses((status = 201, body = TemplateView), (status = 403, body = ErrorBody), (status = 404, body = ErrorBody)))]
+    responses((status = 201, body = TemplateView), (status = 403, body = ErrorBody), (status = 404, body = ErrorBody),
+        (status = 409, description = "A template with this name already exists", body = ErrorBody)))]
 pub async fn save_template(
     State(state): State<AppState>,
     Admin(admin): Admin,
@@ -164,6 +165,7 @@ pub async fn template_detail(
 }
 
 #[derive(Debug, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
 pub struct TemplatePreviewQuery {
     /// The page's slug (`/` or `sobre`); the home page when absent.
     pub page: Option<String>,
@@ -267,7 +269,7 @@ pub async fn preview_template(
     State(state): State<AppState>,
     user: CurrentUser,
     ApiPath(id): ApiPath<i64>,
-    Query(q): Query<TemplatePreviewQuery>,
+    ApiQuery(q): ApiQuery<TemplatePreviewQuery>,
 ) -> Result<Response> {
     visible_template(&state, &user, id).await?;
     let snapshot = state.store.template_snapshot(id).await?;

@@ -311,19 +311,29 @@ pub fn decode_text(content: &str, max: u64) -> Result<String> {
         .strip_prefix(b"\xEF\xBB\xBF")
         .map(<[u8]>::to_vec)
         .unwrap_or(bytes);
-    String::from_utf8(bytes).map_err(|e| {
-        let line = e.as_bytes()[..e.utf8_error().valid_up_to()]
-            .iter()
-            .filter(|b| **b == b'\n')
-            .count()
-            + 1;
+    let line_at =
+        |bytes: &[u8], end: usize| bytes[..end].iter().filter(|b| **b == b'\n').count() + 1;
+    let text = String::from_utf8(bytes).map_err(|e| {
+        let line = line_at(e.as_bytes(), e.utf8_error().valid_up_to());
         problems_error(vec![problem(
             Some(line),
             None,
             "The file is not UTF-8 text",
         )])
-    })
+    })?;
+    // Stored text cannot hold a NUL (see `crate::nul`): the whole file is refused.
+    if let Some(at) = text.find('\0') {
+        return Err(problems_error(vec![problem(
+            Some(line_at(text.as_bytes(), at)),
+            None,
+            NUL_IN_FILE,
+        )]));
+    }
+    Ok(text)
 }
+
+/// What an import says about a NUL character in its file.
+const NUL_IN_FILE: &str = "The file contains the NUL character (U+0000), which text cannot hold";
 
 /// Maps a header to a column, or reports it.
 fn header_columns(schema: &Schema, headers: &[String]) -> Result<Vec<Column>> {
@@ -436,6 +446,14 @@ pub fn parse_json(schema: &Schema, text: &str) -> Result<Vec<RawRow>> {
                 "Each row must be an object",
             )])
         })?;
+        // JSON writes a NUL as the escape `\u0000`, which decoding the file did not see.
+        if let Some(path) = crate::nul::nul_path(item) {
+            return Err(problems_error(vec![problem(
+                Some(i + 1),
+                Some(&path),
+                NUL_IN_FILE,
+            )]));
+        }
         let mut columns = Vec::with_capacity(obj.len());
         let mut values = Vec::with_capacity(obj.len());
         for (k, v) in obj {

@@ -20,7 +20,7 @@ use vitrine_shared::{dual_test, store::Permissions};
 use crate::helpers::{Session, TestApp, json_ok};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
-enum Role {
+pub(crate) enum Role {
     Anonymous,
     Owner,
     Stranger,
@@ -50,7 +50,7 @@ const ROLES: [Role; 10] = [
 
 /// Who may call a route.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Access {
+pub(crate) enum Access {
     /// Anyone, signed in or not (only called anonymously: some end the session).
     Public,
     /// Any signed-in user.
@@ -85,7 +85,7 @@ enum Access {
     ClientPanel,
 }
 
-fn access(method: &Method, path: &str) -> Access {
+pub(crate) fn access(method: &Method, path: &str) -> Access {
     use Access::*;
     let m = method.as_str();
     match (m, path) {
@@ -216,10 +216,10 @@ fn denied(access: Access, role: Role) -> StatusCode {
 }
 
 /// One set of resources the route's path and body can name, made fresh for each call.
-struct Fixture {
+pub(crate) struct Fixture {
     owner_id: i64,
-    project: i64,
-    token: String,
+    pub(crate) project: i64,
+    pub(crate) token: String,
     page: i64,
     table: i64,
     table_slug: String,
@@ -235,17 +235,17 @@ struct Fixture {
     business_block: i64,
 }
 
-struct World {
+pub(crate) struct World {
     sessions: BTreeMap<Role, Session>,
 }
 
 impl World {
-    fn session(&self, role: Role) -> &Session {
+    pub(crate) fn session(&self, role: Role) -> &Session {
         &self.sessions[&role]
     }
 }
 
-async fn fixture(app: &TestApp, w: &World, publish: bool) -> Fixture {
+pub(crate) async fn fixture(app: &TestApp, w: &World, publish: bool) -> Fixture {
     let owner = w.session(Owner);
     let admin = w.session(Admin);
     let p = app.create_project(owner, "Matriz").await;
@@ -415,7 +415,7 @@ async fn fixture(app: &TestApp, w: &World, publish: bool) -> Fixture {
 }
 
 /// The route's path with its parameters filled from the fixture.
-fn fill(path: &str, f: &Fixture) -> String {
+pub(crate) fn fill(path: &str, f: &Fixture) -> String {
     let mut out = String::new();
     let mut rest = path;
     while let Some(start) = rest.find('{') {
@@ -467,7 +467,7 @@ fn fill(path: &str, f: &Fixture) -> String {
 /// A body naming the fixture where the route reads ids from its body.
 /// Valid bodies, so that authorization (not validation) decides; an upload goes to the
 /// caller's own folder (`caller`), inside the fixture's project and table.
-fn body(method: &Method, path: &str, f: &Fixture, caller: i64) -> Option<Value> {
+pub(crate) fn body(method: &Method, path: &str, f: &Fixture, caller: i64) -> Option<Value> {
     if *method == Method::GET {
         return None;
     }
@@ -503,6 +503,21 @@ async fn call(
     body: Option<Value>,
     token: &str,
 ) -> StatusCode {
+    request(app, w, role, method, path, body.as_ref(), token)
+        .await
+        .status()
+}
+
+/// Sends one call as `role` (the client token in its header); `token` is the project's.
+pub(crate) async fn request(
+    app: &TestApp,
+    w: &World,
+    role: Role,
+    method: &Method,
+    path: &str,
+    body: Option<&Value>,
+    token: &str,
+) -> reqwest::Response {
     let client = match role {
         Anonymous | ClientToken => TestApp::client(),
         r => w.session(r).client.clone(),
@@ -512,13 +527,13 @@ async fn call(
         req = req.header("x-client-token", token);
     }
     if let Some(b) = body {
-        req = req.json(&b);
+        req = req.json(b);
     }
-    req.send().await.unwrap().status()
+    req.send().await.unwrap()
 }
 
 /// The role's user id (0 for the anonymous and the client token).
-fn caller(w: &World, role: Role) -> i64 {
+pub(crate) fn caller(w: &World, role: Role) -> i64 {
     match role {
         Anonymous | ClientToken => 0,
         r => w.session(r).id(),
@@ -542,51 +557,58 @@ async fn business_session(
     s
 }
 
+/// One account per role (the anonymous and the client token need none): the owner and the
+/// members and administrator of business B, a stranger, another business's administrator and
+/// the platform administrator.
+pub(crate) async fn world(app: &TestApp) -> World {
+    let b = app.store.insert_business("B").await.unwrap();
+    let other = app.store.insert_business("Outra").await.unwrap();
+    let all = Permissions {
+        all_projects: Some(true),
+        ..Default::default()
+    };
+    let mut sessions = BTreeMap::new();
+    sessions.insert(
+        Owner,
+        business_session(app, "owner@example.com", b, false, all.clone()).await,
+    );
+    sessions.insert(Stranger, app.register("stranger@example.com").await);
+    sessions.insert(
+        Whitelisted,
+        business_session(app, "wl@example.com", b, false, Permissions::default()).await,
+    );
+    sessions.insert(
+        Blacklisted,
+        business_session(app, "bl@example.com", b, false, Permissions::default()).await,
+    );
+    sessions.insert(
+        AllProjects,
+        business_session(app, "all@example.com", b, false, all).await,
+    );
+    sessions.insert(
+        BusinessAdmin,
+        business_session(app, "badmin@example.com", b, true, Permissions::default()).await,
+    );
+    sessions.insert(
+        OtherBusinessAdmin,
+        business_session(
+            app,
+            "other@example.com",
+            other,
+            true,
+            Permissions::default(),
+        )
+        .await,
+    );
+    let admin = app.register("admin@example.com").await;
+    app.make_admin(&admin).await;
+    sessions.insert(Admin, admin);
+    World { sessions }
+}
+
 dual_test!(
     async fn every_route_answers_every_role_as_the_policy_says(app: TestApp) {
-        let b = app.store.insert_business("B").await.unwrap();
-        let other = app.store.insert_business("Outra").await.unwrap();
-        let all = Permissions {
-            all_projects: Some(true),
-            ..Default::default()
-        };
-        let mut sessions = BTreeMap::new();
-        sessions.insert(
-            Owner,
-            business_session(&app, "owner@example.com", b, false, all.clone()).await,
-        );
-        sessions.insert(Stranger, app.register("stranger@example.com").await);
-        sessions.insert(
-            Whitelisted,
-            business_session(&app, "wl@example.com", b, false, Permissions::default()).await,
-        );
-        sessions.insert(
-            Blacklisted,
-            business_session(&app, "bl@example.com", b, false, Permissions::default()).await,
-        );
-        sessions.insert(
-            AllProjects,
-            business_session(&app, "all@example.com", b, false, all).await,
-        );
-        sessions.insert(
-            BusinessAdmin,
-            business_session(&app, "badmin@example.com", b, true, Permissions::default()).await,
-        );
-        sessions.insert(
-            OtherBusinessAdmin,
-            business_session(
-                &app,
-                "other@example.com",
-                other,
-                true,
-                Permissions::default(),
-            )
-            .await,
-        );
-        let admin = app.register("admin@example.com").await;
-        app.make_admin(&admin).await;
-        sessions.insert(Admin, admin);
-        let w = World { sessions };
+        let w = world(&app).await;
 
         let doc: Value = reqwest::get(app.url("/api/openapi.json"))
             .await

@@ -1,12 +1,20 @@
 //! Every route against bad input: malformed JSON, wrong types, missing fields, oversized
 //! bodies, a wrong content type, unknown ids, malformed ids and another user's ids. Each
 //! answers 4xx with a JSON message, never 500, and nothing is written.
+//!
+//! The NUL character (U+0000), which PostgreSQL's text cannot hold, is sent to every operation
+//! of the OpenAPI document (so a new route is covered the day it is added, and one this test
+//! cannot exercise fails it): in each path parameter, in each query parameter and in the body,
+//! as a string, a key and deep inside. Each answers 422 `nul_character` naming where.
 
 use reqwest::{Method, StatusCode};
 use serde_json::{Value, json};
 use vitrine_shared::dual_test;
 
-use crate::helpers::{Session, TestApp, expect_error, json_ok, raw_request};
+use crate::{
+    authz_matrix::{self, Access, Fixture, Role, World},
+    helpers::{Session, TestApp, expect_error, json_ok, raw_request},
+};
 
 /// The ids a route's path can mention.
 struct Ids {
@@ -594,5 +602,268 @@ dual_test!(
             StatusCode::NOT_FOUND,
         )
         .await;
+    }
+);
+
+/// The role a route is called as, so that the call gets past sign-in and role checks to where
+/// its input is read: the owner of the fixture's project, the administrator for the
+/// administrators' screens, business B's administrator for its members, the client-panel
+/// token for the client panel.
+fn nul_caller(access: Access) -> Role {
+    match access {
+        Access::Admin | Access::AdminProject | Access::LibraryEditor => Role::Admin,
+        Access::Business | Access::BusinessMember => Role::BusinessAdmin,
+        Access::ClientPanel => Role::ClientToken,
+        Access::Public
+        | Access::Signed
+        | Access::Project
+        | Access::Records
+        | Access::Own
+        | Access::Impersonating => Role::Owner,
+    }
+}
+
+/// Sends one call as `role`; returns the status and the JSON body.
+async fn send_as(
+    app: &TestApp,
+    w: &World,
+    role: Role,
+    f: &Fixture,
+    method: &Method,
+    path: &str,
+    body: Option<&Value>,
+) -> (StatusCode, Value) {
+    let res = authz_matrix::request(app, w, role, method, path, body, &f.token).await;
+    let status = res.status();
+    let text = res.text().await.unwrap();
+    (
+        status,
+        serde_json::from_str(&text).unwrap_or(Value::String(text)),
+    )
+}
+
+/// `template` with its parameter `name` holding `{real value}%00` and the others filled.
+fn path_with_nul(template: &str, name: &str, f: &Fixture) -> String {
+    const MARK: &str = "\u{1}";
+    let full = authz_matrix::fill(template, f);
+    let marked = authz_matrix::fill(&template.replace(&format!("{{{name}}}"), MARK), f);
+    let value = marked
+        .split('/')
+        .zip(full.split('/'))
+        .find(|(m, _)| *m == MARK)
+        .map(|(_, v)| v.to_string())
+        .unwrap_or_else(|| {
+            panic!(
+                "{name} is documented as a path parameter of {template}, which has no {{{name}}}: \
+                 a query struct needs #[into_params(parameter_in = Query)]"
+            )
+        });
+    marked.replace(MARK, &format!("{value}%00"))
+}
+
+/// Every string of `body` with a NUL appended (a `name` holding one when it has no string).
+fn nul_in_every_string(body: &Value) -> Value {
+    /// Whether `v` held a string; every one is changed, not only the first.
+    fn walk(v: &mut Value) -> bool {
+        let mut found = false;
+        match v {
+            Value::String(s) => {
+                s.push('\0');
+                found = true;
+            }
+            Value::Array(items) => items.iter_mut().for_each(|i| found |= walk(i)),
+            Value::Object(map) => map.values_mut().for_each(|i| found |= walk(i)),
+            _ => {}
+        }
+        found
+    }
+    let mut body = body.clone();
+    if !walk(&mut body) {
+        body["name"] = json!("\0");
+    }
+    body
+}
+
+/// A body with `extra` added to its fields (replacing one of the same name).
+fn with(body: &Value, extra: Value) -> Value {
+    let mut body = body.clone();
+    for (k, v) in extra.as_object().unwrap() {
+        body[k] = v.clone();
+    }
+    body
+}
+
+/// What the answer to a NUL must be: 422 `nul_character` naming `field`.
+fn check_nul_answer(
+    what: &str,
+    (status, body): (StatusCode, Value),
+    field: &str,
+    failures: &mut Vec<String>,
+) {
+    if status != StatusCode::UNPROCESSABLE_ENTITY
+        || body["error"] != "nul_character"
+        || body["field"] != field
+        || !body["message"].is_string()
+    {
+        failures.push(format!(
+            "{what}: {status} {body}, expected 422 nul_character at {field:?}"
+        ));
+    }
+}
+
+/// What the NUL calls must not change: the project, the library, the templates, the accounts.
+async fn world_snapshot(app: &TestApp, w: &World, f: &Fixture) -> Value {
+    let owner = w.session(Role::Owner);
+    let admin = w.session(Role::Admin);
+    json!({
+        "project": snapshot(app, owner, f.project).await,
+        "library": json_ok(app.get(admin, "/api/blocks").await).await,
+        "templates": json_ok(app.get(owner, "/api/templates").await).await,
+        "owner": json_ok(app.get(owner, "/api/user").await).await,
+        "admin": json_ok(app.get(admin, "/api/user").await).await,
+        "users": json_ok(app.get(admin, "/api/users").await).await,
+    })
+}
+
+dual_test!(
+    async fn every_route_refuses_a_nul_in_its_path_query_or_body_and_writes_nothing(app: TestApp) {
+        let w = authz_matrix::world(&app).await;
+        let f = authz_matrix::fixture(&app, &w, true).await;
+        let doc: Value = json_ok(app.get(w.session(Role::Owner), "/api/openapi.json").await).await;
+        let before = world_snapshot(&app, &w, &f).await;
+        let mut failures = Vec::new();
+        let mut operations = 0;
+        for (template, item) in doc["paths"].as_object().unwrap() {
+            for (method, op) in item.as_object().unwrap() {
+                let method = Method::from_bytes(method.to_uppercase().as_bytes()).unwrap();
+                let role = nul_caller(authz_matrix::access(&method, template));
+                let what = format!("{method} {template} as {role:?}");
+                let path = authz_matrix::fill(template, &f);
+                operations += 1;
+                let params = op["parameters"].as_array().cloned().unwrap_or_default();
+                for p in &params {
+                    let name = p["name"].as_str().unwrap();
+                    let nul_path = match p["in"].as_str() {
+                        Some("path") => path_with_nul(template, name, &f),
+                        Some("query") => format!("{path}?{name}=x%00"),
+                        other => panic!("{what}: cannot send a NUL in a parameter in {other:?}"),
+                    };
+                    let answer = send_as(&app, &w, role, &f, &method, &nul_path, None).await;
+                    check_nul_answer(&format!("{what}: {nul_path}"), answer, name, &mut failures);
+                }
+                // A query key the operation does not know, with the NUL in the key.
+                let odd_key = format!("{path}?odd%00key=1");
+                let answer = send_as(&app, &w, role, &f, &method, &odd_key, None).await;
+                check_nul_answer(
+                    &format!("{what}: {odd_key}"),
+                    answer,
+                    "odd\\u0000key",
+                    &mut failures,
+                );
+
+                let Some(content) = op["requestBody"]["content"].as_object() else {
+                    continue;
+                };
+                assert!(
+                    content.contains_key("application/json"),
+                    "{what}: cannot send a NUL in a {:?} body; teach this test that type",
+                    content.keys().collect::<Vec<_>>()
+                );
+                // A body that is valid but for the NUL, so that without the refusal the NUL
+                // would reach the database.
+                let caller = authz_matrix::caller(&w, role);
+                let valid = authz_matrix::body(&method, template, &f, caller)
+                    .filter(Value::is_object)
+                    .unwrap_or_else(|| json!({}));
+                for body in [
+                    nul_in_every_string(&valid),
+                    with(&valid, json!({"\u{0}": "a key"})),
+                    with(
+                        &valid,
+                        json!({"zz": {"deep": [1, {"deeper": ["ok", "\u{0}"]}]}}),
+                    ),
+                ] {
+                    let field = vitrine_control::nul::nul_path(&body).unwrap();
+                    let answer = send_as(&app, &w, role, &f, &method, &path, Some(&body)).await;
+                    check_nul_answer(
+                        &format!("{what}: body {body}"),
+                        answer,
+                        &field,
+                        &mut failures,
+                    );
+                }
+            }
+        }
+        assert!(
+            operations > 100,
+            "only {operations} operations in the document"
+        );
+        assert!(
+            failures.is_empty(),
+            "{} calls were not refused as NUL:\n{}",
+            failures.len(),
+            failures.join("\n")
+        );
+        assert_eq!(
+            world_snapshot(&app, &w, &f).await,
+            before,
+            "a NUL call wrote something"
+        );
+    }
+);
+
+dual_test!(
+    async fn an_import_file_holding_a_nul_is_refused_whole_and_writes_nothing(app: TestApp) {
+        use base64::Engine;
+        let owner = app.register("nul-import@example.com").await;
+        let project = app.create_project(&owner, "Importa").await["id"]
+            .as_i64()
+            .unwrap();
+        let table = json_ok(app.post(&owner, "/api/tables", json!({"project_id": project, "name": "Itens", "meta": {"plural": "Itens", "singular": "Item"}})).await).await["id"].as_i64().unwrap();
+        json_ok(
+            app.post(
+                &owner,
+                "/api/fields",
+                json!({"table_id": table, "name": "Texto", "type": "text"}),
+            )
+            .await,
+        )
+        .await;
+        let data = |name: &str, text: &str| {
+            json!({"name": name, "content": format!("data:text/plain;base64,{}",
+                base64::engine::general_purpose::STANDARD.encode(text))})
+        };
+        let before = json_ok(app.get(&owner, &format!("/api/data/{table}")).await).await;
+        for (file, row, column) in [
+            // A raw NUL byte on the third line of a CSV file, after two good rows.
+            (
+                data("itens.csv", "name,texto\nUm,a\nDois,b\0c\n"),
+                3,
+                Value::Null,
+            ),
+            // JSON writes it as an escape, in the second row.
+            (
+                data(
+                    "itens.json",
+                    r#"[{"name": "Um", "texto": "a"}, {"name": "Dois", "texto": "b\u0000c"}]"#,
+                ),
+                2,
+                json!("texto"),
+            ),
+        ] {
+            let res = app
+                .post(&owner, &format!("/api/tables/{table}/import"), file)
+                .await;
+            assert_eq!(res.status(), StatusCode::UNPROCESSABLE_ENTITY);
+            let body: Value = res.json().await.unwrap();
+            assert_eq!(body["details"][0]["row"], row, "{body}");
+            assert_eq!(body["details"][0]["column"], column, "{body}");
+            assert!(body["message"].as_str().unwrap().contains("NUL"), "{body}");
+        }
+        assert_eq!(
+            json_ok(app.get(&owner, &format!("/api/data/{table}")).await).await,
+            before,
+            "no row of a refused file was written"
+        );
     }
 );
