@@ -611,8 +611,12 @@ dual_test!(
 /// token for the client panel.
 fn nul_caller(access: Access) -> Role {
     match access {
-        Access::Admin | Access::AdminProject | Access::LibraryEditor => Role::Admin,
-        Access::Business | Access::BusinessMember => Role::BusinessAdmin,
+        Access::Admin | Access::AdminProject => Role::Admin,
+        Access::Business
+        | Access::BusinessMember
+        | Access::BusinessLibrary
+        | Access::BusinessLibraryAdd
+        | Access::BusinessBlock => Role::BusinessAdmin,
         Access::ClientPanel => Role::ClientToken,
         Access::Public
         | Access::Signed
