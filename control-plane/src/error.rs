@@ -10,7 +10,9 @@ use axum::{
 };
 use serde::Serialize;
 use utoipa::ToSchema;
-use vitrine_shared::{domain::Invalid, store::StoreError};
+use vitrine_shared::{
+    domain::Invalid, render::RenderError, sandbox::SandboxError, store::StoreError,
+};
 
 pub type Result<T, E = ApiError> = std::result::Result<T, E>;
 
@@ -49,6 +51,9 @@ pub enum ApiError {
     },
     #[error("{message}")]
     UnsupportedMediaType { message: String },
+    /// A block's template went over a render budget (output, memory or time).
+    #[error("{message}")]
+    RenderBudget { message: String },
     /// Something the server needs is missing (a browser for thumbnails).
     #[error("{message}")]
     Unavailable { message: String },
@@ -105,6 +110,9 @@ impl ApiError {
             ApiError::UnsupportedMediaType { .. } => {
                 (StatusCode::UNSUPPORTED_MEDIA_TYPE, "unsupported_media_type")
             }
+            ApiError::RenderBudget { .. } => {
+                (StatusCode::UNPROCESSABLE_ENTITY, "render_budget_exceeded")
+            }
             ApiError::Unavailable { .. } => (StatusCode::SERVICE_UNAVAILABLE, "unavailable"),
             ApiError::Internal(_) => (StatusCode::INTERNAL_SERVER_ERROR, "internal"),
         }
@@ -126,6 +134,7 @@ impl IntoResponse for ApiError {
         let field = match &self {
             ApiError::Invalid { field, .. } => *field,
             ApiError::Conflict { field, .. } => Some(*field),
+            ApiError::RenderBudget { .. } => Some("blocks"),
             _ => None,
         };
         let details = match &self {
@@ -148,6 +157,34 @@ impl IntoResponse for ApiError {
                 .insert(header::RETRY_AFTER, HeaderValue::from(retry_after_secs));
         }
         response
+    }
+}
+
+impl ApiError {
+    /// A render that failed: over a budget, a 422 naming the block; a template error, a 422 on
+    /// `field`; busy workers, 503; a sandbox that could not run, 500.
+    pub fn render(field: &'static str, e: SandboxError) -> ApiError {
+        match e {
+            SandboxError::Render(e) => ApiError::from_render(field, e),
+            SandboxError::Busy => ApiError::Unavailable {
+                message: "Every renderer is busy; please try again in a moment".into(),
+            },
+            SandboxError::Broken(cause) => ApiError::Internal(anyhow::anyhow!(cause)),
+        }
+    }
+
+    /// A block's render error (see [`ApiError::render`]).
+    pub fn from_render(field: &'static str, e: RenderError) -> ApiError {
+        match e.exceeded {
+            Some(reason) => ApiError::RenderBudget {
+                message: format!(
+                    "Block \"{}\" went over a render budget: {}",
+                    e.block,
+                    reason.message()
+                ),
+            },
+            None => ApiError::invalid(field, e.to_string()),
+        }
     }
 }
 

@@ -8,7 +8,7 @@ use std::{
 
 use governor::{DefaultKeyedRateLimiter, Quota, RateLimiter};
 use tokio::sync::Notify;
-use vitrine_shared::{Settings, Store, blob::BlobStore};
+use vitrine_shared::{Settings, Store, blob::BlobStore, sandbox::Sandbox};
 
 use crate::{error::ApiError, outbound::Fetcher};
 
@@ -31,6 +31,8 @@ pub struct Inner {
     publish_locks: Mutex<HashMap<i64, Arc<tokio::sync::Mutex<()>>>>,
     /// Prometheus metrics for the admin listener's `/metrics`.
     pub metrics: crate::metrics::Metrics,
+    /// Where owners' templates are rendered: worker processes within budgets.
+    pub sandbox: Sandbox,
 }
 
 impl std::ops::Deref for AppState {
@@ -44,6 +46,7 @@ impl AppState {
     pub fn new(settings: Settings, store: Store, blobs: BlobStore) -> Self {
         let login_limiter = LoginLimiter::new(settings.login_attempts_per_minute);
         let fetcher = Fetcher::new(settings.fetch_allow_private, FETCH_MAX_BYTES);
+        let sandbox = Sandbox::from_settings(&settings);
         AppState(Arc::new(Inner {
             settings,
             store,
@@ -53,6 +56,7 @@ impl AppState {
             fetcher,
             publish_locks: Mutex::new(HashMap::new()),
             metrics: crate::metrics::Metrics::default(),
+            sandbox,
         }))
     }
 
