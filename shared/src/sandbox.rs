@@ -162,6 +162,11 @@ impl Sandbox {
             .arg(self.memory_bytes.to_string())
             .arg(self.cpu_secs.to_string())
             .env_clear()
+            // The edge's allocator (mimalloc) reserves 1 GiB of address space at its first
+            // allocation and then commits from it without mapping anything, where the
+            // address-space limit cannot see it; without the reserve, each of its segments is
+            // a mapping the limit counts. Other allocators ignore the variable.
+            .env("MIMALLOC_ARENA_RESERVE", "0")
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::null())
@@ -338,6 +343,17 @@ fn limit(resource: libc::__rlimit_resource_t, soft: u64, hard: u64) -> std::io::
     }
 }
 
+/// The process's virtual size now (`VmSize`), which the address-space limit starts from.
+fn mapped_bytes() -> std::io::Result<u64> {
+    let status = std::fs::read_to_string("/proc/self/status")?;
+    status
+        .lines()
+        .find_map(|l| l.strip_prefix("VmSize:"))
+        .and_then(|v| v.trim().trim_end_matches("kB").trim().parse::<u64>().ok())
+        .map(|kb| kb * 1024)
+        .ok_or_else(|| std::io::Error::other("no VmSize in /proc/self/status"))
+}
+
 /// Writes one line of the answer, flushed at once: a block that takes the worker down must
 /// already be named.
 fn emit(bytes: &[u8]) -> std::io::Result<()> {
@@ -369,9 +385,14 @@ fn run_worker(args: &[String]) -> std::io::Result<()> {
         })
     };
     let (memory, cpu) = (number(0)?, number(1)?);
-    // Before the job is read: nothing the template does runs without them.
+    // Before the job is read: nothing the template does runs without them. The heap limit
+    // (RLIMIT_DATA) is not enough alone: an allocator that maps its memory otherwise (the
+    // edge's mimalloc) is held by the address-space limit, counted from what the process
+    // maps before the job.
     limit(libc::RLIMIT_CORE, 0, 0)?;
     limit(libc::RLIMIT_DATA, memory, memory)?;
+    let mapped = mapped_bytes()?;
+    limit(libc::RLIMIT_AS, mapped + memory, mapped + memory)?;
     limit(libc::RLIMIT_CPU, cpu, cpu + 1)?;
     limit(libc::RLIMIT_NOFILE, 16, 16)?;
     let mut input = Vec::new();
