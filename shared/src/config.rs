@@ -134,7 +134,7 @@ impl Default for Settings {
             chromium_user: "65534:65534".into(),
             render_worker: None,
             render_workers: 0,
-            render_memory_mb: 128,
+            render_memory_mb: 64,
             render_cpu_secs: 1,
             render_deadline_ms: 5_000,
             stripe_public_key: None,
@@ -306,7 +306,7 @@ pub const SETTINGS_HELP: &[(&str, &str)] = &[
     ),
     (
         "RENDER_MEMORY_MB",
-        "memory (heap) limit of one render's worker process [default: 128]",
+        "memory limit of one render's worker process (heap and address space beyond its start) [default: 64]",
     ),
     (
         "RENDER_CPU_SECS",

@@ -755,7 +755,8 @@ async fn shoot(
     name: &str,
 ) -> Result<(Vec<u8>, String)> {
     let browser = crate::screenshot::chromium(state.settings.chromium_path.as_deref());
-    let png = crate::screenshot::take(browser.as_deref(), &document, size, trim)
+    let user = &state.settings.chromium_user;
+    let png = crate::screenshot::take(browser.as_deref(), user, &document, size, trim)
         .await
         .map_err(|e| match e {
             crate::screenshot::ShotError::NoBrowser => ApiError::Unavailable {

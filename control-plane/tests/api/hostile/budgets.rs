@@ -226,3 +226,96 @@ dual_test!(
         assert_eq!(out["blocks"][0]["html"], "ok");
     }
 );
+
+/// Red and green pixels of a PNG (RGBA or RGB, 8 bits).
+fn colours(png: &[u8]) -> (usize, usize) {
+    let decoder = png::Decoder::new(std::io::Cursor::new(png));
+    let mut reader = decoder.read_info().unwrap();
+    let mut buf = vec![0; reader.output_buffer_size().unwrap()];
+    let info = reader.next_frame(&mut buf).unwrap();
+    let step = info.color_type.samples();
+    assert!(step >= 3, "{:?}", info.color_type);
+    let (mut red, mut green) = (0, 0);
+    for px in buf[..info.buffer_size()].chunks(step) {
+        match (px[0], px[1], px[2]) {
+            (r, g, b) if r > 200 && g < 60 && b < 60 => red += 1,
+            (r, g, b) if g > 200 && r < 60 && b < 60 => green += 1,
+            _ => {}
+        }
+    }
+    (red, green)
+}
+
+/// A solid red PNG, to be served as a file a page must not show.
+fn red_png() -> Vec<u8> {
+    let mut out = Vec::new();
+    let mut encoder = png::Encoder::new(&mut out, 64, 64);
+    encoder.set_color(png::ColorType::Rgb);
+    encoder.set_depth(png::BitDepth::Eight);
+    let mut writer = encoder.write_header().unwrap();
+    writer
+        .write_image_data(&[255, 0, 0].repeat(64 * 64))
+        .unwrap();
+    writer.finish().unwrap();
+    out
+}
+
+dual_test!(
+    async fn a_thumbnailed_block_cannot_show_or_read_the_servers_files(app: TestApp) {
+        use std::os::unix::fs::PermissionsExt;
+        // Files anyone on the machine may read: only the browser's rules can keep them out.
+        let secrets = tempfile::tempdir().unwrap();
+        let dir = secrets.path();
+        std::fs::set_permissions(dir, std::fs::Permissions::from_mode(0o755)).unwrap();
+        let page = dir.join("segredo.html");
+        std::fs::write(
+            &page,
+            "<body style=\"margin:0;background:#ff0000;height:3000px\">",
+        )
+        .unwrap();
+        std::fs::write(dir.join("segredo.png"), red_png()).unwrap();
+        for f in ["segredo.html", "segredo.png"] {
+            std::fs::set_permissions(dir.join(f), std::fs::Permissions::from_mode(0o644)).unwrap();
+        }
+        let file = |name: &str| format!("file://{}/{name}", dir.display());
+        let cover = "position:fixed;left:0;top:0;width:100%;height:100%;border:0";
+        // A green page that turns red wherever a file got through: framed, as an image, or
+        // read by script; /etc/passwd is framed too.
+        let template = format!(
+            "<div id=\"fundo\" style=\"{cover};background:#00ff00\"></div>\
+             <iframe src=\"{page}\" style=\"{cover}\"></iframe>\
+             <iframe src=\"file:///etc/passwd\" style=\"position:fixed;left:0;top:0;width:50%;height:50%;border:0;opacity:0\"></iframe>\
+             <img src=\"{png}\" style=\"{cover}\">\
+             <script>function red(){{document.getElementById('fundo').style.background='#ff0000'}}\
+             fetch('{page}').then(red,function(){{}});\
+             try{{var x=new XMLHttpRequest();x.open('GET','file:///etc/passwd',false);x.send();if(x.responseText)red()}}catch(e){{}}</script>",
+            page = file("segredo.html"),
+            png = file("segredo.png"),
+        );
+        let admin = app.register("thumb-attack@example.com").await;
+        app.make_admin(&admin).await;
+        let block = json_ok(
+            app.post(
+                &admin,
+                "/erp/block",
+                json!({"name": "Espiã", "template": template}),
+            )
+            .await,
+        )
+        .await;
+        let id = block["id"].as_i64().unwrap();
+        let res = app
+            .get(
+                &admin,
+                &format!("/api/block-screenshot/{id}?size=400,300&trim=0"),
+            )
+            .await;
+        assert_eq!(res.status(), StatusCode::OK);
+        let (red, green) = colours(&res.bytes().await.unwrap());
+        assert!(
+            green > 400 * 300 / 2,
+            "the page itself was drawn ({green} green pixels)"
+        );
+        assert_eq!(red, 0, "a file's content reached the thumbnail");
+    }
+);
