@@ -2,13 +2,15 @@
 //! database-fed lists, and the read API (`/_api/collections/{slug}`).
 //!
 //! All three use `vitrine_shared::content` (the same query planning as the editor's preview and
-//! the control plane's API) and `vitrine_shared::render` (the sandboxed MiniJinja renderer with
-//! a fuel limit), and all three are cached in the render cache under the project's records
-//! generation (see [`crate::sites`]), so a cached answer costs no database round trip and a
-//! record edit is visible as soon as the change feed brings it.
+//! the control plane's API); pages render in `vitrine_shared::sandbox` (a worker process per
+//! render, within memory, CPU and output budgets, which the visitor thread only awaits), and
+//! all three are cached in the render cache under the project's records generation (see
+//! [`crate::sites`]), so a cached answer costs no database round trip and a record edit is
+//! visible as soon as the change feed brings it.
 //!
 //! Outcomes are cached too: an unknown post (the site's 404) and a template that fails at
-//! render (the site's 500) stay what they are until the records change.
+//! render or goes over a budget (the site's 500, counted in `/metrics`) stay what they are
+//! until the records change. Busy render workers (503) are not cached.
 
 use std::sync::Arc;
 

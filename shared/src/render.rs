@@ -1038,6 +1038,50 @@ mod tests {
     }
 
     #[test]
+    fn checking_a_template_parses_it_and_evaluates_nothing() {
+        // Compiling folds this constant, which walks 10^14 items: checking must not.
+        assert_eq!(check_template("{{ 1 in [0] * 100000000000000 }}"), Ok(()));
+        assert!(check_template("{% for x in %}").is_err());
+        let blocks = [Block {
+            uid: "quebrado".into(),
+            template: "{% if %}".into(),
+            ..Block::default()
+        }];
+        assert_eq!(check_blocks(&blocks).unwrap_err().block, "quebrado");
+    }
+
+    #[test]
+    fn output_past_the_budget_stops_the_render_and_names_the_block() {
+        // 100 × 100 KB = 10 MB, twice the budget.
+        let e = render(
+            "{% for i in range(100) %}{{ 'x' * 100000 }}{% endfor %}",
+            &RenderContext::default(),
+        )
+        .unwrap_err();
+        assert_eq!(
+            (e.block.as_str(), e.exceeded),
+            ("b1", Some(Exceeded::Output))
+        );
+        // The budget is the page's: two blocks of 3 MB do not both fit.
+        let blocks: Vec<Block> = ["a", "b"]
+            .iter()
+            .map(|uid| Block {
+                uid: uid.to_string(),
+                template: "{{ 'x' * 3000000 }}".into(),
+                ..Block::default()
+            })
+            .collect();
+        let e = CompiledPage::compile(&blocks)
+            .unwrap()
+            .render(&RenderContext::default())
+            .unwrap_err();
+        assert_eq!(
+            (e.block.as_str(), e.exceeded),
+            ("b", Some(Exceeded::Output))
+        );
+    }
+
+    #[test]
     fn templates_cannot_reach_files() {
         let e = render("{% include '/etc/passwd' %}", &RenderContext::default()).unwrap_err();
         assert!(e.message.contains("not found"), "{}", e.message);

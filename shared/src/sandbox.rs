@@ -183,8 +183,10 @@ impl Sandbox {
                 let _ = child.start_kill();
                 let _ = child.wait().await;
                 return match answer.running {
-                    Some(i) => Err(RenderError::exceeded(label(i), Exceeded::Output).into()),
-                    None => Err(SandboxError::Broken(e)),
+                    Some(i) if answer.bytes > MAX_OUTPUT_BYTES => {
+                        Err(RenderError::exceeded(label(i), Exceeded::Output).into())
+                    }
+                    _ => Err(SandboxError::Broken(e)),
                 };
             }
             Err(_) => {
