@@ -91,7 +91,7 @@ impl Origin {
         let app = axum::Router::new().fallback(move |req: Request<Body>| {
             let document = document.clone();
             async move {
-                let wanted = req.method() == Method::GET && req.uri().to_string() == PAGE_URL;
+                let wanted = req.method() == Method::GET && *req.uri() == PAGE_URL;
                 if wanted {
                     (
                         [(header::CONTENT_TYPE, "text/html; charset=utf-8")],
