@@ -106,6 +106,7 @@ async fn run(backend: Backend, label: &'static str, csv: &str) -> Run {
         control_listen: "127.0.0.1:0".into(),
         control_admin_listen: "127.0.0.1:0".into(),
         import_max_bytes: 64 * 1024 * 1024,
+        render_worker: Some(env!("CARGO_BIN_EXE_vitrine-render-worker").into()),
         ..Settings::default()
     };
     let app = Application::build(settings).await.unwrap();

@@ -313,8 +313,20 @@ pub fn settings(database_url: &str, data_dir: PathBuf) -> Settings {
         edge_https_listen: "127.0.0.1:0".into(),
         edge_admin_listen: "127.0.0.1:0".into(),
         platform_domain: "localhost".into(),
+        render_worker: Some(render_worker()),
         ..Settings::default()
     }
+}
+
+/// The render sandbox's worker (this package's `vitrine-render-worker`), beside the bench or
+/// test binary's `deps/` folder: cargo builds a package's binaries with its benches and tests.
+pub fn render_worker() -> PathBuf {
+    let exe = std::env::current_exe().expect("the running binary");
+    let dir = exe
+        .parent()
+        .and_then(Path::parent)
+        .expect("target/{profile}/deps");
+    dir.join("vitrine-render-worker")
 }
 
 /// Registers the bench's owner at the control plane `base`; the returned client is signed in.

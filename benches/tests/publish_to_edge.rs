@@ -42,6 +42,7 @@ impl Stack {
             edge_admin_listen: "127.0.0.1:0".into(),
             dashboard_dir: dir.path().join("no-dashboard"),
             platform_domain: "localhost".into(),
+            render_worker: Some(env!("CARGO_BIN_EXE_vitrine-render-worker").into()),
             ..Settings::default()
         };
         let app = Application::build(settings.clone()).await.unwrap();

@@ -14,7 +14,9 @@ use axum::{
 };
 use serde::{Serialize, de::DeserializeOwned};
 use utoipa::ToSchema;
-use vitrine_shared::{domain::Invalid, store::StoreError};
+use vitrine_shared::{
+    domain::Invalid, render::RenderError, sandbox::SandboxError, store::StoreError,
+};
 
 pub type Result<T, E = ApiError> = std::result::Result<T, E>;
 
@@ -53,6 +55,9 @@ pub enum ApiError {
     },
     #[error("{message}")]
     UnsupportedMediaType { message: String },
+    /// A block's template went over a render budget (output, memory or time).
+    #[error("{message}")]
+    RenderBudget { message: String },
     /// Something the server needs is missing (a browser for thumbnails).
     #[error("{message}")]
     Unavailable { message: String },
@@ -123,6 +128,9 @@ impl ApiError {
             ApiError::UnsupportedMediaType { .. } => {
                 (StatusCode::UNSUPPORTED_MEDIA_TYPE, "unsupported_media_type")
             }
+            ApiError::RenderBudget { .. } => {
+                (StatusCode::UNPROCESSABLE_ENTITY, "render_budget_exceeded")
+            }
             ApiError::Unavailable { .. } => (StatusCode::SERVICE_UNAVAILABLE, "unavailable"),
             ApiError::Internal(_) => (StatusCode::INTERNAL_SERVER_ERROR, "internal"),
         }
@@ -145,6 +153,7 @@ impl IntoResponse for ApiError {
             ApiError::Invalid { field, .. } => field.map(String::from),
             ApiError::Conflict { field, .. } => Some(field.to_string()),
             ApiError::Nul { field } => field.clone(),
+            ApiError::RenderBudget { .. } => Some("blocks".to_string()),
             _ => None,
         };
         let details = match &self {
@@ -167,6 +176,34 @@ impl IntoResponse for ApiError {
                 .insert(header::RETRY_AFTER, HeaderValue::from(retry_after_secs));
         }
         response
+    }
+}
+
+impl ApiError {
+    /// A render that failed: over a budget, a 422 naming the block; a template error, a 422 on
+    /// `field`; busy workers, 503; a sandbox that could not run, 500.
+    pub fn render(field: &'static str, e: SandboxError) -> ApiError {
+        match e {
+            SandboxError::Render(e) => ApiError::from_render(field, e),
+            SandboxError::Busy => ApiError::Unavailable {
+                message: "Every renderer is busy; please try again in a moment".into(),
+            },
+            SandboxError::Broken(cause) => ApiError::Internal(anyhow::anyhow!(cause)),
+        }
+    }
+
+    /// A block's render error (see [`ApiError::render`]).
+    pub fn from_render(field: &'static str, e: RenderError) -> ApiError {
+        match e.exceeded {
+            Some(reason) => ApiError::RenderBudget {
+                message: format!(
+                    "Block \"{}\" went over a render budget: {}",
+                    e.block,
+                    reason.message()
+                ),
+            },
+            None => ApiError::invalid(field, e.to_string()),
+        }
     }
 }
 

@@ -10,6 +10,7 @@ use vitrine_shared::{
     blob::BlobStore,
     config::settings_help,
     lifecycle::{init_logging, shutdown_signal},
+    sandbox,
 };
 
 #[derive(Parser)]
@@ -50,8 +51,17 @@ enum Command {
     },
 }
 
+fn main() -> anyhow::Result<()> {
+    // A render worker (`vitrine_shared::sandbox`) before anything else: no runtime, no
+    // settings, no threads.
+    if std::env::args_os().nth(1).as_deref() == Some(sandbox::WORKER_ARG.as_ref()) {
+        sandbox::worker_main();
+    }
+    serve()
+}
+
 #[tokio::main]
-async fn main() -> anyhow::Result<()> {
+async fn serve() -> anyhow::Result<()> {
     let cli = Cli::parse();
     let settings = Settings::load(cli.config.as_deref())?;
     init_logging(&settings.log_format);

@@ -28,7 +28,8 @@ use vitrine_shared::{
     Settings,
     blob::BlobError,
     domain::normalize_page_slug,
-    render::{Block, CompiledPage, DocumentParts, RenderContext, document},
+    render::{Block, DocumentParts, RenderContext, check_blocks, document},
+    sandbox::SandboxError,
     site::{
         ASSET_PREFIX, DynamicPage, FormSettings, MANIFEST_VERSION, Manifest, StaticFile, asset_key,
         deploy_prefix, manifest_key,
@@ -655,6 +656,15 @@ struct SiteParts {
 }
 
 fn template_error(page: &Page, e: vitrine_shared::render::RenderError) -> ApiError {
+    if e.exceeded.is_some() {
+        // Over a budget: its own code, naming the block (the message names it).
+        return match ApiError::from_render("blocks", e) {
+            ApiError::RenderBudget { message } => ApiError::RenderBudget {
+                message: format!("On page \"{}\": {message}", page.name),
+            },
+            other => other,
+        };
+    }
     ApiError::invalid(
         "blocks",
         format!(
@@ -686,7 +696,7 @@ async fn build(state: &AppState, project_id: i64, deploy_id: i64) -> Result<Buil
                 ),
             ));
         }
-        CompiledPage::compile(&Block::list(&page.blocks.0)).map_err(|e| template_error(page, e))?;
+        check_blocks(&Block::list(&page.blocks.0)).map_err(|e| template_error(page, e))?;
     }
 
     let mut b = Build {
@@ -808,9 +818,14 @@ async fn build(state: &AppState, project_id: i64, deploy_id: i64) -> Result<Buil
                     page_slug: slug.clone(),
                     ..RenderContext::default()
                 };
-                CompiledPage::compile(&blocks)
-                    .and_then(|c| c.render(&ctx))
-                    .map_err(|e| template_error(page, e))?
+                state
+                    .sandbox
+                    .page(&blocks, &ctx)
+                    .await
+                    .map_err(|e| match e {
+                        SandboxError::Render(e) => template_error(page, e),
+                        other => ApiError::render("blocks", other),
+                    })?
             };
             b.page_document(&slug, document(&parts, &body)).await?;
         }

@@ -5,8 +5,13 @@
 //! free of a browser-automation dependency.
 //!
 //! Trim crops the shot to the content's height (up to the asked size): a first run prints the
-//! document's height, the second takes the picture. The page never reaches the network: every
-//! request goes to a proxy on the discard port, so block code cannot fetch anything.
+//! document's height, the second takes the picture.
+//!
+//! Block code is owners' code (a business's library), so Chromium runs it as untrusted: with its
+//! own sandbox (never `--no-sandbox`; as an unprivileged user when the control plane is root,
+//! `CHROMIUM_USER`), with an empty environment (no secret of the control plane's), and with the
+//! document served over a throwaway loopback origin that is also its proxy ([`Origin`]), so the
+//! page reaches no file, no network and no other local service.
 
 use std::{
     path::{Path, PathBuf},
@@ -60,23 +65,132 @@ pub fn parse_size(size: Option<&str>, default: (u32, u32)) -> Result<(u32, u32),
 
 const MEASURE: &str = "<script>addEventListener('load',function(){document.title='vt-height:'+Math.ceil(document.documentElement.scrollHeight)})</script>";
 
-fn base_command(browser: &Path, profile: &Path) -> Command {
+/// The address the page is loaded from. It never resolves: Chromium sends every request to
+/// [`Origin`], its proxy, which answers this one URL with the document and nothing else.
+const PAGE_URL: &str = "http://thumbnail.vitrine.invalid/";
+
+/// A throwaway HTTP proxy on loopback that serves the document. Every request the page makes
+/// (frames, images, scripts, fetches) reaches it and gets a 404, so the page sees neither the
+/// network nor this machine's other services; the document is not a file, so the page has no
+/// `file://` origin to read files from (an `http:` page may not load `file:` URLs at all).
+struct Origin {
+    addr: std::net::SocketAddr,
+    stop: Option<tokio::sync::oneshot::Sender<()>>,
+}
+
+impl Origin {
+    async fn serve(document: String) -> std::io::Result<Origin> {
+        use axum::{
+            body::Body,
+            http::{Method, Request, StatusCode, header},
+            response::{IntoResponse, Response},
+        };
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await?;
+        let addr = listener.local_addr()?;
+        let document = std::sync::Arc::new(document);
+        let app = axum::Router::new().fallback(move |req: Request<Body>| {
+            let document = document.clone();
+            async move {
+                let wanted = req.method() == Method::GET && *req.uri() == PAGE_URL;
+                if wanted {
+                    (
+                        [(header::CONTENT_TYPE, "text/html; charset=utf-8")],
+                        document.as_str().to_owned(),
+                    )
+                        .into_response()
+                } else {
+                    Response::from(StatusCode::NOT_FOUND.into_response())
+                }
+            }
+        });
+        let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+        tokio::spawn(async move {
+            let _ = axum::serve(listener, app)
+                .with_graceful_shutdown(async move {
+                    let _ = stopped.await;
+                })
+                .await;
+        });
+        Ok(Origin {
+            addr,
+            stop: Some(stop),
+        })
+    }
+}
+
+impl Drop for Origin {
+    fn drop(&mut self) {
+        if let Some(stop) = self.stop.take() {
+            let _ = stop.send(());
+        }
+    }
+}
+
+/// The `uid:gid` Chromium runs as when this process is root: Chromium refuses its sandbox to
+/// root, and an unprivileged user cannot read what root keeps. `None` when not root.
+fn unprivileged(user: &str) -> Result<Option<(u32, u32)>, ShotError> {
+    // SAFETY: geteuid has no preconditions and cannot fail.
+    if unsafe { libc::geteuid() } != 0 {
+        return Ok(None);
+    }
+    parse_user(user).map(Some)
+}
+
+/// `uid:gid`, neither of them root's.
+fn parse_user(user: &str) -> Result<(u32, u32), ShotError> {
+    let parsed = user
+        .split_once(':')
+        .and_then(|(u, g)| Some((u.trim().parse().ok()?, g.trim().parse().ok()?)));
+    match parsed {
+        Some((0, _)) | Some((_, 0)) | None => Err(ShotError::Failed(format!(
+            "CHROMIUM_USER must be uid:gid of an unprivileged user, not {user:?}"
+        ))),
+        Some(ids) => Ok(ids),
+    }
+}
+
+/// Chromium with its sandbox, an empty environment but for its own directories (no secret of
+/// the control plane's environment reaches it), as `user` when given, with every request sent
+/// to `proxy`.
+fn base_command(
+    browser: &Path,
+    dir: &Path,
+    proxy: std::net::SocketAddr,
+    user: Option<(u32, u32)>,
+) -> Command {
     let mut c = Command::new(browser);
     c.args([
         "--headless",
-        "--no-sandbox",
         "--disable-gpu",
         "--hide-scrollbars",
         "--no-first-run",
         "--mute-audio",
-        "--proxy-server=127.0.0.1:9",
+        "--disable-background-networking",
+        "--disable-sync",
+        // Loopback goes through the proxy as well.
         "--proxy-bypass-list=<-loopback>",
         "--virtual-time-budget=3000",
     ])
-    .arg(format!("--user-data-dir={}", profile.display()))
+    .arg(format!("--proxy-server=http://{proxy}"))
+    .arg(format!("--user-data-dir={}", dir.join("profile").display()))
     .stdin(std::process::Stdio::null())
     .kill_on_drop(true);
+    browser_env(&mut c, dir);
+    if let Some((uid, gid)) = user {
+        // std drops the supplementary groups too when it changes the user.
+        c.uid(uid).gid(gid);
+    }
     c
+}
+
+/// Chromium's whole environment: its own directories under `dir` and a plain `PATH` (its
+/// Debian launcher is a shell script). Nothing of the control plane's (database URL, keys).
+fn browser_env(c: &mut Command, dir: &Path) {
+    c.env_clear()
+        .env("HOME", dir)
+        .env("XDG_CONFIG_HOME", dir.join(".config"))
+        .env("XDG_CACHE_HOME", dir.join(".cache"))
+        .env("PATH", "/usr/bin:/bin");
 }
 
 async fn run(mut c: Command) -> Result<std::process::Output, ShotError> {
@@ -89,26 +203,30 @@ async fn run(mut c: Command) -> Result<std::process::Output, ShotError> {
 }
 
 /// A PNG of `document` at `width`×`height`; with `trim`, only as tall as the content.
+/// `user`: [`vitrine_shared::Settings::chromium_user`].
 pub async fn take(
     browser: Option<&Path>,
+    user: &str,
     document: &str,
     (width, height): (u32, u32),
     trim: bool,
 ) -> Result<Vec<u8>, ShotError> {
     let browser = browser.ok_or(ShotError::NoBrowser)?;
-    let dir = tempfile::tempdir().map_err(|e| ShotError::Failed(e.to_string()))?;
-    let page = dir.path().join("page.html");
-    let profile = dir.path().join("profile");
-    tokio::fs::write(&page, format!("{document}{MEASURE}"))
+    let failed = |e: std::io::Error| ShotError::Failed(e.to_string());
+    let user = unprivileged(user)?;
+    let dir = tempfile::tempdir().map_err(failed)?;
+    if let Some((uid, gid)) = user {
+        std::os::unix::fs::chown(dir.path(), Some(uid), Some(gid)).map_err(failed)?;
+    }
+    let origin = Origin::serve(format!("{document}{MEASURE}"))
         .await
-        .map_err(|e| ShotError::Failed(e.to_string()))?;
-    let url = format!("file://{}", page.display());
+        .map_err(failed)?;
     let mut height = height;
     if trim {
-        let mut c = base_command(browser, &profile);
+        let mut c = base_command(browser, dir.path(), origin.addr, user);
         c.arg(format!("--window-size={width},{height}"))
             .arg("--dump-dom")
-            .arg(&url);
+            .arg(PAGE_URL);
         let out = run(c).await?;
         let dom = String::from_utf8_lossy(&out.stdout);
         if let Some(h) = dom
@@ -121,11 +239,12 @@ pub async fn take(
         }
     }
     let shot = dir.path().join("shot.png");
-    let mut c = base_command(browser, &profile);
+    let mut c = base_command(browser, dir.path(), origin.addr, user);
     c.arg(format!("--window-size={width},{height}"))
         .arg(format!("--screenshot={}", shot.display()))
-        .arg(&url);
+        .arg(PAGE_URL);
     let out = run(c).await?;
+    drop(origin);
     match tokio::fs::read(&shot).await {
         Ok(png) if png.starts_with(b"\x89PNG") => Ok(png),
         _ => Err(ShotError::Failed(
@@ -141,6 +260,47 @@ pub async fn take(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[tokio::test]
+    async fn the_browser_gets_no_variable_of_the_control_planes_environment() {
+        // The test process has cargo's variables (CARGO_*, RUST_*) and whatever the shell
+        // exported; the browser's environment is built the same way as here.
+        assert!(std::env::vars().any(|(k, _)| k.starts_with("CARGO")));
+        let dir = tempfile::tempdir().unwrap();
+        let mut c = Command::new("/usr/bin/env");
+        browser_env(&mut c, dir.path());
+        let out = c.output().await.unwrap();
+        let mut names: Vec<String> = String::from_utf8(out.stdout)
+            .unwrap()
+            .lines()
+            .filter_map(|l| l.split_once('=').map(|(k, _)| k.to_string()))
+            .collect();
+        names.sort();
+        assert_eq!(names, ["HOME", "PATH", "XDG_CACHE_HOME", "XDG_CONFIG_HOME"]);
+    }
+
+    #[test]
+    fn chromium_keeps_its_sandbox_and_root_is_dropped() {
+        let dir = tempfile::tempdir().unwrap();
+        let addr = "127.0.0.1:9".parse().unwrap();
+        let c = base_command(
+            Path::new("chromium"),
+            dir.path(),
+            addr,
+            Some((65534, 65534)),
+        );
+        let args: Vec<_> = c.as_std().get_args().collect();
+        assert!(!args.iter().any(|a| *a == "--no-sandbox"), "{args:?}");
+        assert!(
+            args.iter()
+                .any(|a| *a == "--proxy-server=http://127.0.0.1:9")
+        );
+        // The user Chromium runs as when the control plane is root may not be root.
+        assert_eq!(parse_user("65534:65534").unwrap(), (65534, 65534));
+        for bad in ["0:0", "65534:0", "nobody", ""] {
+            assert!(parse_user(bad).is_err(), "{bad}");
+        }
+    }
 
     #[test]
     fn sizes_are_checked() {

@@ -8,7 +8,7 @@ use std::{
 
 use axum::http::HeaderMap;
 use tokio::sync::Notify;
-use vitrine_shared::{Settings, Store, blob::BlobStore, proxies::TrustedProxies};
+use vitrine_shared::{Settings, Store, blob::BlobStore, proxies::TrustedProxies, sandbox::Sandbox};
 
 use crate::{outbound::Fetcher, throttle::Throttle};
 
@@ -34,6 +34,8 @@ pub struct Inner {
     publish_locks: Mutex<HashMap<i64, Arc<tokio::sync::Mutex<()>>>>,
     /// Prometheus metrics for the admin listener's `/metrics`.
     pub metrics: crate::metrics::Metrics,
+    /// Where owners' templates are rendered: worker processes within budgets.
+    pub sandbox: Sandbox,
 }
 
 impl std::ops::Deref for AppState {
@@ -48,6 +50,7 @@ impl AppState {
     pub fn new(settings: Settings, store: Store, blobs: BlobStore) -> anyhow::Result<Self> {
         let trusted_proxies = settings.control_trusted_proxies()?;
         let fetcher = Fetcher::new(settings.fetch_allow_private, FETCH_MAX_BYTES);
+        let sandbox = Sandbox::from_settings(&settings);
         Ok(AppState(Arc::new(Inner {
             settings,
             store,
@@ -58,6 +61,7 @@ impl AppState {
             fetcher,
             publish_locks: Mutex::new(HashMap::new()),
             metrics: crate::metrics::Metrics::default(),
+            sandbox,
         })))
     }
 

@@ -2,13 +2,15 @@
 //! database-fed lists, and the read API (`/_api/collections/{slug}`).
 //!
 //! All three use `vitrine_shared::content` (the same query planning as the editor's preview and
-//! the control plane's API) and `vitrine_shared::render` (the sandboxed MiniJinja renderer with
-//! a fuel limit), and all three are cached in the render cache under the project's records
-//! generation (see [`crate::sites`]), so a cached answer costs no database round trip and a
-//! record edit is visible as soon as the change feed brings it.
+//! the control plane's API); pages render in `vitrine_shared::sandbox` (a worker process per
+//! render, within memory, CPU and output budgets, which the visitor thread only awaits), and
+//! all three are cached in the render cache under the project's records generation (see
+//! [`crate::sites`]), so a cached answer costs no database round trip and a record edit is
+//! visible as soon as the change feed brings it.
 //!
 //! Outcomes are cached too: an unknown post (the site's 404) and a template that fails at
-//! render (the site's 500) stay what they are until the records change.
+//! render or goes over a budget (the site's 500, counted in `/metrics`) stay what they are
+//! until the records change. Busy render workers (503) are not cached.
 
 use std::sync::Arc;
 
@@ -17,7 +19,8 @@ use hyper::StatusCode;
 use sha2::{Digest, Sha256};
 use vitrine_shared::{
     content::{DbRecord, ListError, ListQuery, QueryError},
-    render::{Block, PostView, RenderContext, document},
+    render::{Block, PostView, RenderContext, RenderError, document},
+    sandbox::SandboxError,
     site::DynamicPage,
     store::{Collection, Field, StoreError},
 };
@@ -62,14 +65,36 @@ fn not_found() -> Rendered {
 }
 
 /// A marker the caller answers with the site's 500 page.
-fn render_failed(sites: &Sites, site: &Site, page: &str, e: &dyn std::fmt::Display) -> Rendered {
+fn render_failed(sites: &Sites, site: &Site, page: &str, e: &RenderError) -> Rendered {
     sites.metrics().render_errors.inc();
+    if let Some(reason) = e.exceeded {
+        sites.metrics().render_budget_exceeded(reason.as_str());
+    }
     tracing::warn!(project = site.project_id, page, error = %e, "template error at render");
     Rendered {
         status: StatusCode::INTERNAL_SERVER_ERROR,
         content_type: HTML,
         body: Bytes::new(),
         etag: None,
+    }
+}
+
+/// The page's blocks rendered in the sandbox, or the answer for a page that cannot be.
+async fn render(
+    sites: &Sites,
+    site: &Site,
+    page: &str,
+    blocks: &[Block],
+    ctx: &RenderContext,
+) -> Result<Result<String, Rendered>, Unavailable> {
+    match sites.sandbox.page(blocks, ctx).await {
+        Ok(body) => Ok(Ok(body)),
+        Err(SandboxError::Render(e)) => Ok(Err(render_failed(sites, site, page, &e))),
+        Err(SandboxError::Busy) => Err(Unavailable::Renderer("every worker is busy".into())),
+        Err(SandboxError::Broken(cause)) => {
+            tracing::error!(project = site.project_id, page, %cause, "render sandbox failed");
+            Err(Unavailable::Renderer(cause))
+        }
     }
 }
 
@@ -199,11 +224,6 @@ pub async fn collection_page(
     Some(
         sites
             .rendered(key, async {
-                let compiled = match deploy.collection.get(page_slug) {
-                    Some(Ok(c)) => c,
-                    Some(Err(e)) => return Ok(render_failed(sites, site, page_slug, e)),
-                    None => return Ok(not_found()),
-                };
                 let Some(table_id) = page.table_id else {
                     return Ok(not_found());
                 };
@@ -224,14 +244,16 @@ pub async fn collection_page(
                     record,
                     html_fields: html_fields(&fields),
                 });
-                match compiled.render(&ctx) {
-                    Ok(body) => {
-                        let mut parts = page.document.clone();
-                        parts.title = title;
-                        Ok(html(document(&parts, &body)))
-                    }
-                    Err(e) => Ok(render_failed(sites, site, page_slug, &e)),
-                }
+                Ok(
+                    match render(sites, site, page_slug, &page.blocks, &ctx).await? {
+                        Ok(body) => {
+                            let mut parts = page.document.clone();
+                            parts.title = title;
+                            html(document(&parts, &body))
+                        }
+                        Err(failed) => failed,
+                    },
+                )
             })
             .await,
     )
@@ -254,17 +276,12 @@ pub async fn dynamic_page(
     Some(
         sites
             .rendered(key, async {
-                let compiled = match deploy.dynamic.get(slug) {
-                    Some(Ok(c)) => c,
-                    Some(Err(e)) => return Ok(render_failed(sites, site, slug, e)),
-                    None => return Ok(not_found()),
-                };
                 let mut ctx = context(site, deploy, page);
                 ctx.lists = lists(sites, site, deploy, &page.blocks).await?;
-                match compiled.render(&ctx) {
-                    Ok(body) => Ok(html(document(&page.document, &body))),
-                    Err(e) => Ok(render_failed(sites, site, slug, &e)),
-                }
+                Ok(match render(sites, site, slug, &page.blocks, &ctx).await? {
+                    Ok(body) => html(document(&page.document, &body)),
+                    Err(failed) => failed,
+                })
             })
             .await,
     )

@@ -59,13 +59,13 @@ pub struct CacheLabels {
 }
 
 #[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
-pub struct ResultLabels {
-    pub result: &'static str,
+pub struct ReasonLabels {
+    pub reason: &'static str,
 }
 
 #[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
-pub struct ReasonLabels {
-    pub reason: &'static str,
+pub struct ResultLabels {
+    pub result: &'static str,
 }
 
 /// How many 5xx answers the heartbeat keeps for the ops screen.
@@ -94,6 +94,7 @@ pub struct Metrics {
     hits: Family<CacheLabels, Counter>,
     misses: Family<CacheLabels, Counter>,
     pub render_errors: Counter,
+    render_budget_exceeded: Family<ReasonLabels, Counter>,
     pub spooled_submissions: Counter,
     pub stale_served: Counter,
     /// Visitor requests the plain HTTP/1.1 front answered without hyper's codec ([`crate::h1`]).
@@ -153,6 +154,7 @@ impl Default for Metrics {
         let hits = Family::<CacheLabels, Counter>::default();
         let misses = Family::<CacheLabels, Counter>::default();
         let render_errors = Counter::default();
+        let render_budget_exceeded = Family::<ReasonLabels, Counter>::default();
         let spooled_submissions = Counter::default();
         let stale_served = Counter::default();
         let front_answers = Counter::default();
@@ -172,6 +174,11 @@ impl Default for Metrics {
             "render_errors",
             "Pages whose template failed at render (visitors got the 500 page)",
             render_errors.clone(),
+        );
+        registry.register(
+            "render_budget_exceeded",
+            "Renders stopped for going over a budget, by reason: output (5 MB), memory, time (visitors got the 500 page)",
+            render_budget_exceeded.clone(),
         );
         registry.register(
             "spooled_submissions",
@@ -258,6 +265,7 @@ impl Default for Metrics {
             hits,
             misses,
             render_errors,
+            render_budget_exceeded,
             spooled_submissions,
             stale_served,
             front_answers,
@@ -389,6 +397,13 @@ impl Metrics {
         };
         total.fetch_add(1, Ordering::Relaxed);
         family.get_or_create(&CacheLabels { cache }).inc();
+    }
+
+    /// A render stopped for going over a budget (`output`, `memory`, `time`).
+    pub fn render_budget_exceeded(&self, reason: &'static str) {
+        self.render_budget_exceeded
+            .get_or_create(&ReasonLabels { reason })
+            .inc();
     }
 
     pub fn tls_handshake(&self, result: &'static str) {

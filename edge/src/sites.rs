@@ -37,8 +37,8 @@ use vitrine_shared::{
     Settings, Store,
     blob::{BlobError, BlobStore},
     redirects::Matcher,
-    render::{CompiledPage, RenderError},
-    site::{DynamicPage, Manifest},
+    sandbox::Sandbox,
+    site::Manifest,
     store::{Change, SiteRow},
 };
 
@@ -52,27 +52,16 @@ pub const DB_TIMEOUT: Duration = Duration::from_secs(2);
 /// How long the edge stops asking a database that just failed.
 pub const BREAKER: Duration = Duration::from_secs(2);
 
-/// A deploy as the edge serves it: the manifest and its pages compiled once.
+/// A deploy as the edge serves it. Its live pages' templates are owners' code, compiled and
+/// rendered in the render sandbox only (compiling evaluates constants: `vitrine_shared::sandbox`).
 pub struct DeployView {
     pub manifest: Manifest,
-    /// Compiled templates of `manifest.dynamic_pages` and `manifest.collection_pages`; a
-    /// template that does not compile keeps its error, answered with the site's 500 page.
-    pub dynamic: HashMap<String, Result<CompiledPage, RenderError>>,
-    pub collection: HashMap<String, Result<CompiledPage, RenderError>>,
     manifest_matcher: OnceLock<Arc<Matcher>>,
 }
 
 impl DeployView {
     pub fn new(manifest: Manifest) -> DeployView {
-        let compile = |pages: &std::collections::BTreeMap<String, DynamicPage>| {
-            pages
-                .iter()
-                .map(|(slug, p)| (slug.clone(), CompiledPage::compile(&p.blocks)))
-                .collect()
-        };
         DeployView {
-            dynamic: compile(&manifest.dynamic_pages),
-            collection: compile(&manifest.collection_pages),
             manifest,
             manifest_matcher: OnceLock::new(),
         }
@@ -121,6 +110,9 @@ pub enum Unavailable {
     Database(String),
     #[error("object store: {0}")]
     Blob(String),
+    /// Every render worker stayed busy (`vitrine_shared::sandbox`); not cached.
+    #[error("renderer: {0}")]
+    Renderer(String),
 }
 
 /// A project's generations, bumped by the change feed. Shared (`Arc`) so that a hot route
@@ -150,6 +142,9 @@ pub type RenderKey = (i64, u64, i64, String);
 
 pub struct Sites {
     pub store: Store,
+    /// Where owners' templates render: worker processes within budgets, off the visitor
+    /// threads (which only await the answer).
+    pub sandbox: Sandbox,
     blobs: BlobStore,
     metrics: Arc<Metrics>,
     fresh: Cache<String, Option<Arc<Site>>>,
@@ -178,6 +173,7 @@ impl Sites {
         let hosts = settings.edge_site_cache_entries.max(1);
         Sites {
             store,
+            sandbox: Sandbox::from_settings(settings),
             blobs,
             metrics,
             fresh: Cache::builder()

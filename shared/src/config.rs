@@ -50,6 +50,16 @@ pub struct Settings {
     pub fonts_url: String,
     pub fetch_allow_private: bool,
     pub chromium_path: Option<PathBuf>,
+    /// `uid:gid` Chromium runs as when the control plane runs as root (it refuses its sandbox
+    /// as root).
+    pub chromium_user: String,
+    /// The binary render workers run (`{binary} __render-worker`); unset: the running binary.
+    pub render_worker: Option<PathBuf>,
+    /// Renders in flight at once per process; 0: one per core.
+    pub render_workers: usize,
+    pub render_memory_mb: u64,
+    pub render_cpu_secs: u64,
+    pub render_deadline_ms: u64,
     pub stripe_public_key: Option<String>,
     pub stripe_secret_key: Option<Secret>,
     pub stripe_api_url: String,
@@ -125,6 +135,12 @@ impl Default for Settings {
             fonts_url: "https://cdn.jsdelivr.net/fontsource/fonts".into(),
             fetch_allow_private: false,
             chromium_path: None,
+            chromium_user: "65534:65534".into(),
+            render_worker: None,
+            render_workers: 0,
+            render_memory_mb: 64,
+            render_cpu_secs: 1,
+            render_deadline_ms: 5_000,
             stripe_public_key: None,
             stripe_secret_key: None,
             stripe_api_url: "https://api.stripe.com".into(),
@@ -283,6 +299,30 @@ pub const SETTINGS_HELP: &[(&str, &str)] = &[
     (
         "CHROMIUM_PATH",
         "headless Chromium for block and template thumbnails [default: /usr/bin/chromium when it exists]",
+    ),
+    (
+        "CHROMIUM_USER",
+        "uid:gid Chromium runs as when the control plane runs as root, so its sandbox works [default: 65534:65534 (nobody)]",
+    ),
+    (
+        "RENDER_WORKER",
+        "binary whose `__render-worker` mode renders owners' templates in a sandboxed process [default: the running binary]",
+    ),
+    (
+        "RENDER_WORKERS",
+        "template renders in flight at once per process (each in its own worker process); 0: one per core [default: 0]",
+    ),
+    (
+        "RENDER_MEMORY_MB",
+        "memory limit of one render's worker process (heap and address space beyond its start) [default: 64]",
+    ),
+    (
+        "RENDER_CPU_SECS",
+        "CPU time limit of one render's worker process [default: 1]",
+    ),
+    (
+        "RENDER_DEADLINE_MS",
+        "wall-clock limit of one render, waiting for a free worker included [default: 5000]",
     ),
     (
         "STRIPE_PUBLIC_KEY",

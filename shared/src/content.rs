@@ -86,7 +86,7 @@ pub struct ListQuery {
 pub const MAX_LIST_LIMIT: i64 = 100;
 
 /// A record as templates and the read API see it: values keyed by field slug.
-#[derive(Debug, Clone, PartialEq, Serialize, ToSchema)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
 pub struct DbRecord {
     pub id: i64,
     pub name: String,

@@ -18,6 +18,7 @@ pub mod outbound;
 pub mod proxies;
 pub mod redirects;
 pub mod render;
+pub mod sandbox;
 pub mod secret;
 pub mod site;
 pub mod snapshot;

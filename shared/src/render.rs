@@ -29,6 +29,10 @@ use crate::content::{DbRecord, ListQuery};
 /// Instructions one render may spend: plenty for real pages, a stop for runaway loops.
 pub const FUEL: u64 = 200_000;
 
+/// Bytes of HTML one page render may write (all its blocks together). The writer stops the
+/// render when it would pass this, so an oversized page is never held in memory whole.
+pub const MAX_OUTPUT_BYTES: usize = 5 * 1024 * 1024;
+
 /// A block as the page stores it (the parts rendering needs).
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct Block {
@@ -137,6 +141,11 @@ impl Block {
             .collect()
     }
 
+    /// What errors call the block: its uid, else its name.
+    pub fn label(&self) -> String {
+        block_label(self)
+    }
+
     /// Whether rendering this block needs anything beyond the publish-time context.
     pub fn is_dynamic(&self) -> bool {
         !self.db_lists().is_empty()
@@ -153,12 +162,58 @@ fn list_key(block: &Block, name: &str) -> String {
 }
 
 /// Why a page could not be rendered.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error, Serialize, Deserialize)]
 #[error("block {block:?}: {message}")]
 pub struct RenderError {
     /// The uid (or name) of the block whose template failed.
     pub block: String,
     pub message: String,
+    /// Set when the block went over a render budget (rather than having a template error).
+    #[serde(default)]
+    pub exceeded: Option<Exceeded>,
+}
+
+/// The budget a render went over (`docs/security.md`, "Limits").
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Exceeded {
+    /// More than [`MAX_OUTPUT_BYTES`] of HTML.
+    Output,
+    /// The render sandbox's memory limit (a value grew too large before it was written).
+    Memory,
+    /// The render sandbox's CPU time limit, or its wall-clock deadline.
+    Time,
+}
+
+impl Exceeded {
+    /// The label `/metrics` counts it under.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Exceeded::Output => "output",
+            Exceeded::Memory => "memory",
+            Exceeded::Time => "time",
+        }
+    }
+
+    /// What the owner is told.
+    pub fn message(self) -> &'static str {
+        match self {
+            Exceeded::Output => "the page's HTML is larger than 5 MB",
+            Exceeded::Memory => "the template used more memory than a render may",
+            Exceeded::Time => "the template ran for longer than a render may (1 s of CPU)",
+        }
+    }
+}
+
+impl RenderError {
+    /// A block that went over a budget.
+    pub fn exceeded(block: impl Into<String>, reason: Exceeded) -> RenderError {
+        RenderError {
+            block: block.into(),
+            message: format!("render budget exceeded: {}", reason.message()),
+            exceeded: Some(reason),
+        }
+    }
 }
 
 /// A page's blocks compiled once (per deploy at the edge) and rendered many times.
@@ -204,25 +259,58 @@ fn to_json(v: &Value) -> Json {
     serde_json::to_value(v).unwrap_or(Json::Null)
 }
 
-/// Checks a block template's syntax (the editor's block-code save and the fuzz target).
+/// Checks a block template's syntax (the editor's block-code save, the publisher and the
+/// owner's preview before anything is read, and the fuzz target) by parsing it only.
+///
+/// Compiling is not safe outside the render sandbox (`crate::sandbox`): MiniJinja's code
+/// generator folds constant expressions by evaluating them, so compiling
+/// `{{ 1 in [0] * 10**14 }}` runs for hours and `{{ ('x' * 100000000) ~ ('x' * 100000000) }}`
+/// allocates 200 MB. The parser (MiniJinja's `unstable_machinery`, pinned by `Cargo.lock`)
+/// evaluates nothing.
 pub fn check_template(source: &str) -> Result<(), String> {
-    let mut env = new_env();
-    env.add_template_owned("block", source.to_string())
-        .map_err(|e| e.to_string())
+    minijinja::machinery::parse(source, "block", Default::default(), Default::default())
+        .map(drop)
+        .map_err(|e| describe(&e))
+}
+
+/// [`check_template`] for each block; the first error names its block.
+pub fn check_blocks(blocks: &[Block]) -> Result<(), RenderError> {
+    for b in blocks {
+        check_template(&b.template).map_err(|message| RenderError {
+            block: block_label(b),
+            message,
+            exceeded: None,
+        })?;
+    }
+    Ok(())
 }
 
 impl CompiledPage {
     /// Compiles every block; the first syntax error is returned with its block named.
+    ///
+    /// Compiling evaluates constant expressions (see [`check_template`]): owners' templates
+    /// compile in the render sandbox only.
     pub fn compile(blocks: &[Block]) -> Result<CompiledPage, RenderError> {
+        Self::compile_with(blocks, |_| {})
+    }
+
+    /// [`CompiledPage::compile`], telling `before` which block is about to compile (the render
+    /// sandbox reports it, so a block whose constants take the worker down is named).
+    pub fn compile_with(
+        blocks: &[Block],
+        mut before: impl FnMut(usize),
+    ) -> Result<CompiledPage, RenderError> {
         let mut env = new_env();
         let mut names = Vec::with_capacity(blocks.len());
         let mut vars = Vec::with_capacity(blocks.len());
         for (i, b) in blocks.iter().enumerate() {
+            before(i);
             let name = format!("{i}:{}", block_label(b));
             env.add_template_owned(name.clone(), b.template.clone())
                 .map_err(|e| RenderError {
                     block: block_label(b),
                     message: describe(&e),
+                    exceeded: None,
                 })?;
             names.push(name);
             vars.push(BlockVars {
@@ -238,18 +326,59 @@ impl CompiledPage {
         })
     }
 
-    /// Renders the blocks' HTML in order, joined by newlines.
+    /// Renders the blocks' HTML in order, joined by newlines, within [`MAX_OUTPUT_BYTES`].
     pub fn render(&self, ctx: &RenderContext) -> Result<String, RenderError> {
-        let base = ctx.base();
         let mut out = String::new();
-        for i in 0..self.names.len() {
-            let html = self.render_one(i, &base, ctx)?;
-            if !out.is_empty() {
-                out.push('\n');
-            }
-            out.push_str(&html);
-        }
+        let mut left = MAX_OUTPUT_BYTES;
+        self.render_blocks(
+            ctx,
+            &mut left,
+            |_| {},
+            |_, html| {
+                let html = html?;
+                if !out.is_empty() {
+                    out.push('\n');
+                }
+                out.push_str(&html);
+                Ok(())
+            },
+        )?;
         Ok(out)
+    }
+
+    /// The number of blocks.
+    pub fn len(&self) -> usize {
+        self.names.len()
+    }
+
+    /// Whether the page has no blocks.
+    pub fn is_empty(&self) -> bool {
+        self.names.is_empty()
+    }
+
+    /// The label (uid or name) of block `i`, as errors name it.
+    pub fn label(&self, i: usize) -> &str {
+        &self.blocks[i].label
+    }
+
+    /// Renders block after block, all of them sharing the `left` output budget: `start` is told
+    /// before each block begins (the render sandbox reports it, so a block that takes the
+    /// worker down is named), `done` gets each block's result and stops the page by returning
+    /// an error.
+    pub fn render_blocks(
+        &self,
+        ctx: &RenderContext,
+        left: &mut usize,
+        mut start: impl FnMut(usize),
+        mut done: impl FnMut(usize, Result<String, RenderError>) -> Result<(), RenderError>,
+    ) -> Result<(), RenderError> {
+        let base = ctx.base();
+        for i in 0..self.names.len() {
+            start(i);
+            let html = self.render_one(i, &base, ctx, left);
+            done(i, html)?;
+        }
+        Ok(())
     }
 
     fn render_one(
@@ -257,12 +386,14 @@ impl CompiledPage {
         i: usize,
         base: &BTreeMap<String, Value>,
         ctx: &RenderContext,
+        left: &mut usize,
     ) -> Result<String, RenderError> {
         let name = &self.names[i];
         let block = &self.blocks[i];
         let fail = |e: minijinja::Error| RenderError {
             block: label_of(name),
             message: describe(&e),
+            exceeded: None,
         };
         let mut values = base.clone();
         for def in &block.vars {
@@ -271,7 +402,27 @@ impl CompiledPage {
             }
         }
         let tmpl = self.env.get_template(name).map_err(fail)?;
-        let html = tmpl.render(Value::from_object(values)).map_err(fail)?;
+        // The wrapper of an effect counts against the budget too.
+        let wrapper = if block.effects.is_empty() {
+            0
+        } else {
+            64 + block.effects.iter().map(|e| e.len() + 1).sum::<usize>()
+        };
+        let mut out = CappedWriter {
+            buf: Vec::new(),
+            left: left.saturating_sub(wrapper),
+            over: false,
+        };
+        let rendered = tmpl
+            .render_captured_to(Value::from_object(values), &mut out)
+            .map(drop);
+        if out.over || (wrapper > 0 && wrapper > *left) {
+            return Err(RenderError::exceeded(label_of(name), Exceeded::Output));
+        }
+        rendered.map_err(fail)?;
+        *left = left.saturating_sub(out.buf.len() + wrapper);
+        let html = String::from_utf8(out.buf)
+            .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned());
         Ok(if block.effects.is_empty() {
             html
         } else {
@@ -283,15 +434,39 @@ impl CompiledPage {
     }
 }
 
+/// The render's output, which refuses (and so stops the template) at the page's budget:
+/// MiniJinja streams into it, so an oversized page is cut off while it is being written.
+struct CappedWriter {
+    buf: Vec<u8>,
+    left: usize,
+    over: bool,
+}
+
+impl std::io::Write for CappedWriter {
+    fn write(&mut self, data: &[u8]) -> std::io::Result<usize> {
+        if self.buf.len() + data.len() > self.left {
+            self.over = true;
+            return Err(std::io::Error::other("render output budget exceeded"));
+        }
+        self.buf.extend_from_slice(data);
+        Ok(data.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
 /// Renders each block on its own (the editor's preview): one block's error does not hide the
 /// others.
 pub fn render_each(blocks: &[Block], ctx: &RenderContext) -> Vec<Result<String, RenderError>> {
     let base = ctx.base();
+    let mut left = MAX_OUTPUT_BYTES;
     blocks
         .iter()
         .map(|b| {
             let page = CompiledPage::compile(std::slice::from_ref(b))?;
-            page.render_one(0, &base, ctx)
+            page.render_one(0, &base, ctx, &mut left)
         })
         .collect()
 }
@@ -442,8 +617,8 @@ fn describe(e: &minijinja::Error) -> String {
     msg
 }
 
-/// The live data a render sees.
-#[derive(Debug, Clone, Default)]
+/// The live data a render sees (sent to the render sandbox as JSON).
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
 pub struct RenderContext {
     pub site_name: String,
     pub site_slug: String,
@@ -459,7 +634,7 @@ pub struct RenderContext {
 }
 
 /// A record ready for templates.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct PostView {
     pub record: DbRecord,
     /// `/{page slug}/{post slug}` when the collection has a page.
@@ -860,6 +1035,50 @@ mod tests {
         .unwrap_err();
         assert_eq!(e.block, "b1");
         assert!(e.message.contains("fuel"), "{}", e.message);
+    }
+
+    #[test]
+    fn checking_a_template_parses_it_and_evaluates_nothing() {
+        // Compiling folds this constant, which walks 10^14 items: checking must not.
+        assert_eq!(check_template("{{ 1 in [0] * 100000000000000 }}"), Ok(()));
+        assert!(check_template("{% for x in %}").is_err());
+        let blocks = [Block {
+            uid: "quebrado".into(),
+            template: "{% if %}".into(),
+            ..Block::default()
+        }];
+        assert_eq!(check_blocks(&blocks).unwrap_err().block, "quebrado");
+    }
+
+    #[test]
+    fn output_past_the_budget_stops_the_render_and_names_the_block() {
+        // 100 × 100 KB = 10 MB, twice the budget.
+        let e = render(
+            "{% for i in range(100) %}{{ 'x' * 100000 }}{% endfor %}",
+            &RenderContext::default(),
+        )
+        .unwrap_err();
+        assert_eq!(
+            (e.block.as_str(), e.exceeded),
+            ("b1", Some(Exceeded::Output))
+        );
+        // The budget is the page's: two blocks of 3 MB do not both fit.
+        let blocks: Vec<Block> = ["a", "b"]
+            .iter()
+            .map(|uid| Block {
+                uid: uid.to_string(),
+                template: "{{ 'x' * 3000000 }}".into(),
+                ..Block::default()
+            })
+            .collect();
+        let e = CompiledPage::compile(&blocks)
+            .unwrap()
+            .render(&RenderContext::default())
+            .unwrap_err();
+        assert_eq!(
+            (e.block.as_str(), e.exceeded),
+            ("b", Some(Exceeded::Output))
+        );
     }
 
     #[test]

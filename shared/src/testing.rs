@@ -448,3 +448,5 @@ mod dns_server_tests {
         );
     }
 }
+
+pub mod budgets;

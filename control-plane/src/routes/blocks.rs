@@ -19,7 +19,7 @@ use sha2::{Digest, Sha256};
 use utoipa::{IntoParams, ToSchema};
 use vitrine_shared::{
     blocks::split_x_vars,
-    render::{Block, CompiledPage, EFFECTS_RUNTIME, RenderContext, check_template, render_each},
+    render::{Block, EFFECTS_RUNTIME, RenderContext, check_template},
     store::{
         BlockCategory, BlockExport, BlockInput, BusinessBlock, CategoryExport, CategoryInput,
         LibraryBlock, LibraryError, MAX_BUSINESS_BLOCKS, MyBlock, StoreError,
@@ -675,7 +675,11 @@ pub async fn render_blocks(
     };
     let mut ctx = live_context(&state, project_id, &page, &blocks, req.post.clone()).await?;
     ctx.api = api_lists(&state, &blocks).await;
-    let rendered = render_each(&blocks, &ctx);
+    let rendered = state
+        .sandbox
+        .each(&blocks, &ctx)
+        .await
+        .map_err(|e| ApiError::render("blocks", e))?;
     Ok(ApiJson(RenderResponse {
         head: EFFECTS_RUNTIME.to_string(),
         blocks: blocks
@@ -781,7 +785,8 @@ async fn shoot(
     name: &str,
 ) -> Result<(Vec<u8>, String)> {
     let browser = crate::screenshot::chromium(state.settings.chromium_path.as_deref());
-    let png = crate::screenshot::take(browser.as_deref(), &document, size, trim)
+    let user = &state.settings.chromium_user;
+    let png = crate::screenshot::take(browser.as_deref(), user, &document, size, trim)
         .await
         .map_err(|e| match e {
             crate::screenshot::ShotError::NoBrowser => ApiError::Unavailable {
@@ -830,9 +835,11 @@ pub async fn block_screenshot(
         vars,
         ..Block::default()
     };
-    let html = CompiledPage::compile(std::slice::from_ref(&page))
-        .and_then(|c| c.render(&RenderContext::default()))
-        .map_err(|e| ApiError::invalid("template", e.to_string()))?;
+    let html = state
+        .sandbox
+        .page(std::slice::from_ref(&page), &RenderContext::default())
+        .await
+        .map_err(|e| ApiError::render("template", e))?;
     let document = format!(
         "<!doctype html><html lang=\"pt-BR\"><head><meta charset=\"utf-8\"><meta name=\"viewport\" content=\"width=device-width\">\
          <style>body{{margin:0;font-family:system-ui,sans-serif}}{css}</style></head><body>{html}<script>{js}</script></body></html>",
@@ -864,7 +871,7 @@ pub async fn template_screenshot(
     let size = crate::screenshot::parse_size(q.size.as_deref(), (1280, 1280))
         .map_err(|e| ApiError::invalid("size", e))?;
     let snapshot = state.store.template_snapshot(id).await?;
-    let document = crate::routes::templates::template_document(&snapshot, "/")?;
+    let document = crate::routes::templates::template_document(&state, &snapshot, "/").await?;
     let (png, url) = shoot(
         &state,
         document,

@@ -18,7 +18,8 @@ use utoipa::IntoParams;
 use vitrine_shared::{
     content::{DbRecord, ListQuery},
     domain::normalize_page_slug,
-    render::{Block, CompiledPage, EFFECTS_RUNTIME, PostView, RenderContext, RenderError, escape},
+    render::{Block, EFFECTS_RUNTIME, PostView, RenderContext, RenderError, check_blocks, escape},
+    sandbox::SandboxError,
     store::{Collection, Field, Page, StoreError},
 };
 
@@ -53,15 +54,16 @@ pub async fn preview_page(
         return Err(ApiError::NotFound);
     }
     let blocks = Block::list(&page.blocks.0);
-    let compiled = match CompiledPage::compile(&blocks) {
-        Ok(c) => c,
-        Err(e) => return Ok(error_document(&e)),
-    };
+    // A syntax error is shown before any record is read.
+    if let Err(e) = check_blocks(&blocks) {
+        return Ok(error_document(&e));
+    }
     let mut ctx = live_context(&state, project_id, &page, &blocks, q.post).await?;
     ctx.api = crate::routes::blocks::api_lists(&state, &blocks).await;
-    let body = match compiled.render(&ctx) {
+    let body = match state.sandbox.page(&blocks, &ctx).await {
         Ok(b) => b,
-        Err(e) => return Ok(error_document(&e)),
+        Err(SandboxError::Render(e)) => return Ok(error_document(&e)),
+        Err(e) => return Err(ApiError::render("blocks", e)),
     };
     let css: String = blocks
         .iter()

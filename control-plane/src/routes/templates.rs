@@ -174,7 +174,11 @@ pub struct TemplatePreviewQuery {
 /// One of a template's pages as a static document: its blocks rendered by the shared renderer
 /// with the template's own sample records (see [`render_snapshot_page`]). Block scripts are
 /// left out: the theme picker and thumbnails show it without them.
-pub fn template_document(snapshot: &Snapshot, page_slug: &str) -> Result<String> {
+pub async fn template_document(
+    state: &AppState,
+    snapshot: &Snapshot,
+    page_slug: &str,
+) -> Result<String> {
     let wanted = normalize_page_slug(page_slug);
     let page = snapshot
         .pages
@@ -186,8 +190,13 @@ pub fn template_document(snapshot: &Snapshot, page_slug: &str) -> Result<String>
     let (css, body) = if blocks.is_empty() {
         (String::new(), page.output.clone())
     } else {
-        render_snapshot_page(snapshot, page, &blocks)
-            .map_err(|e| ApiError::invalid("template", e.to_string()))?
+        let ctx = snapshot_context(snapshot, page, &blocks);
+        let body = state
+            .sandbox
+            .page(&blocks, &ctx)
+            .await
+            .map_err(|e| ApiError::render("template", e))?;
+        (blocks_css(&blocks), body)
     };
     Ok(format!(
         "<!doctype html><html lang=\"pt-BR\"><head><meta charset=\"utf-8\"><meta name=\"viewport\" content=\"width=device-width\">\
@@ -197,14 +206,27 @@ pub fn template_document(snapshot: &Snapshot, page_slug: &str) -> Result<String>
     ))
 }
 
-/// A snapshot page's blocks rendered with the snapshot's own records: its database-fed lists
-/// read the snapshot's tables (as [`SnapTable::query`]) and a collection page shows its
-/// table's first post. Returns the blocks' CSS and the body.
+/// A snapshot page's blocks rendered in this process with the snapshot's own records (see
+/// [`snapshot_context`]): for the platform's own seeded templates only, owners' code renders
+/// in the sandbox. Returns the blocks' CSS and the body.
 pub fn render_snapshot_page(
     snapshot: &Snapshot,
     page: &SnapPage,
     blocks: &[Block],
 ) -> std::result::Result<(String, String), RenderError> {
+    let ctx = snapshot_context(snapshot, page, blocks);
+    let body = CompiledPage::compile(blocks)?.render(&ctx)?;
+    Ok((blocks_css(blocks), body))
+}
+
+fn blocks_css(blocks: &[Block]) -> String {
+    let css: Vec<&str> = blocks.iter().map(|b| b.css.as_str()).collect();
+    css.join("\n")
+}
+
+/// What a snapshot page's blocks see: its database-fed lists read the snapshot's tables (as
+/// [`SnapTable::query`]) and a collection page shows its table's first post.
+pub fn snapshot_context(snapshot: &Snapshot, page: &SnapPage, blocks: &[Block]) -> RenderContext {
     let page_slug = normalize_page_slug(&page.slug);
     let table = |slug: &str| snapshot.tables.iter().find(|t| t.slug == slug);
     let view = |t: &SnapTable, record: DbRecord, page_slug: Option<&str>| PostView {
@@ -253,9 +275,7 @@ pub fn render_snapshot_page(
             .pop()
             .map(|r| view(t, r, Some(&page_slug)));
     }
-    let body = CompiledPage::compile(blocks)?.render(&ctx)?;
-    let css: Vec<&str> = blocks.iter().map(|b| b.css.as_str()).collect();
-    Ok((css.join("\n"), body))
+    ctx
 }
 
 /// One of the template's pages as a document, for the theme picker and the theme preview. It
@@ -273,7 +293,7 @@ pub async fn preview_template(
 ) -> Result<Response> {
     visible_template(&state, &user, id).await?;
     let snapshot = state.store.template_snapshot(id).await?;
-    let document = template_document(&snapshot, q.page.as_deref().unwrap_or("/"))?;
+    let document = template_document(&state, &snapshot, q.page.as_deref().unwrap_or("/")).await?;
     let mut response = Html(document).into_response();
     let h = response.headers_mut();
     h.insert(

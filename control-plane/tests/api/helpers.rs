@@ -46,6 +46,8 @@ impl TestApp {
             control_listen: "127.0.0.1:0".into(),
             control_admin_listen: "127.0.0.1:0".into(),
             dashboard_dir: dir.path().join("no-dashboard"),
+            // The test binary has no render-worker mode; the control plane's binary does.
+            render_worker: Some(env!("CARGO_BIN_EXE_vitrine-control").into()),
             ..Settings::default()
         };
         tweak(&mut settings);

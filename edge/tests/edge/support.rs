@@ -40,6 +40,8 @@ pub fn settings(spool: &std::path::Path) -> Settings {
         edge_https_listen: "127.0.0.1:0".into(),
         edge_admin_listen: "127.0.0.1:0".into(),
         edge_spool_dir: Some(spool.to_path_buf()),
+        // The test binary has no render-worker mode; the edge's binary does.
+        render_worker: Some(env!("CARGO_BIN_EXE_vitrine-edge").into()),
         ..Settings::default()
     }
 }
