@@ -52,6 +52,15 @@ pub enum ApiError {
     /// Something the server needs is missing (a browser for thumbnails).
     #[error("{message}")]
     Unavailable { message: String },
+    /// A refusal with a stable code of its own, for the cases the dashboard tells apart from
+    /// a plain `invalid` or `conflict` (`slug_reserved`, `slug_held`, `domain_in_use`).
+    #[error("{message}")]
+    Refused {
+        status: StatusCode,
+        code: &'static str,
+        field: &'static str,
+        message: String,
+    },
     #[error(transparent)]
     Internal(#[from] anyhow::Error),
 }
@@ -106,6 +115,7 @@ impl ApiError {
                 (StatusCode::UNSUPPORTED_MEDIA_TYPE, "unsupported_media_type")
             }
             ApiError::Unavailable { .. } => (StatusCode::SERVICE_UNAVAILABLE, "unavailable"),
+            ApiError::Refused { status, code, .. } => (*status, code),
             ApiError::Internal(_) => (StatusCode::INTERNAL_SERVER_ERROR, "internal"),
         }
     }
@@ -125,7 +135,7 @@ impl IntoResponse for ApiError {
         };
         let field = match &self {
             ApiError::Invalid { field, .. } => *field,
-            ApiError::Conflict { field, .. } => Some(*field),
+            ApiError::Conflict { field, .. } | ApiError::Refused { field, .. } => Some(*field),
             _ => None,
         };
         let details = match &self {
@@ -153,18 +163,43 @@ impl IntoResponse for ApiError {
 
 impl From<Invalid> for ApiError {
     fn from(e: Invalid) -> Self {
-        ApiError::Invalid {
-            field: Some(e.field),
-            message: e.message,
+        match e.code {
+            Some(code) => ApiError::Refused {
+                status: StatusCode::UNPROCESSABLE_ENTITY,
+                code,
+                field: e.field,
+                message: e.message,
+            },
+            None => ApiError::Invalid {
+                field: Some(e.field),
+                message: e.message,
+            },
         }
     }
 }
 
+/// The message of a domain whose unit (the name or its `www.` twin) another project holds.
+pub const DOMAIN_IN_USE: &str = "domain already in use";
+/// The message of a slug that is cooling off for another user.
+pub const SLUG_HELD_MESSAGE: &str = "This address was in use until recently and is still held for its previous owner; please choose another";
+
 /// Unique-constraint names mapped to the field and the spec's message.
 fn conflict(constraint: &'static str) -> ApiError {
+    let refused = |code, field, message: &str| ApiError::Refused {
+        status: StatusCode::CONFLICT,
+        code,
+        field,
+        message: message.to_string(),
+    };
+    match constraint {
+        "projects_domain_key" | vitrine_shared::store::DOMAIN_UNIT_TAKEN => {
+            return refused("domain_in_use", "domain", DOMAIN_IN_USE);
+        }
+        vitrine_shared::store::SLUG_HELD => return refused("slug_held", "slug", SLUG_HELD_MESSAGE),
+        _ => {}
+    }
     let (field, message) = match constraint {
         "projects_slug_key" => ("slug", "slug already in use"),
-        "projects_domain_key" => ("domain", "domain already in use"),
         "users_email_key" => ("email", "email already in use"),
         "pages_slug_key" => ("slug", "A page with this slug already exists"),
         "collections_slug_key" => ("slug", "A collection with this slug already exists"),

@@ -9,12 +9,16 @@
 //! - **HTTP-01 answers** are stored in `acme_challenges`, so whichever node the ACME server
 //!   reaches on port 80 answers ([`crate::visit`] serves `/.well-known/acme-challenge/`);
 //! - the **account** is stored once per directory and shared by every node;
-//! - a platform-wide **cap** on orders per hour counts `acme_orders`.
+//! - **caps** on orders per hour count `acme_orders`: across the platform, and per project and
+//!   per account (the owner's business, else the owner), so one tenant ordering for many names
+//!   never uses up the platform's share and starves the others' first certificates.
 //!
 //! Before each order of a custom domain (first issue and every renewal) the domain's DNS is
 //! checked again: a domain that no longer points here fails with a clear error and backs off.
 //! Failures back off exponentially (`ACME_BACKOFF_BASE_SECS`, doubled per consecutive failure,
-//! at most a day), so an ACME server that is down is not hammered.
+//! at most a day), so an ACME server that is down is not hammered. The back-off belongs to the
+//! host name and outlives its certificate row, so removing a domain and verifying it again does
+//! not buy a fresh attempt.
 
 use std::{
     collections::HashMap,
@@ -32,6 +36,7 @@ use tokio::sync::watch;
 use vitrine_shared::{
     Settings, Store,
     dns::{DnsCheck, Verdict},
+    store::OrderCounts,
 };
 
 use crate::metrics::Metrics;
@@ -47,7 +52,7 @@ pub enum Outcome {
     Issued,
     /// Another node holds the lease, the name is backing off, or its certificate is not due.
     NotNow,
-    /// The platform-wide cap on orders per hour is reached.
+    /// A cap on orders per hour is reached: the platform's, the project's or the account's.
     CapReached,
     Failed(String),
 }
@@ -62,6 +67,8 @@ pub struct Acme {
     renew_before: chrono::Duration,
     backoff_base: chrono::Duration,
     per_hour: i64,
+    per_project: i64,
+    per_account: i64,
     dns: Option<DnsCheck>,
     platform_domain: String,
     account: tokio::sync::Mutex<Option<Arc<Account>>>,
@@ -89,6 +96,8 @@ impl Acme {
             renew_before: chrono::Duration::seconds(settings.acme_renew_before_secs as i64),
             backoff_base: chrono::Duration::seconds(settings.acme_backoff_base_secs.max(1) as i64),
             per_hour: i64::from(settings.acme_orders_per_hour),
+            per_project: i64::from(settings.acme_orders_per_project_per_hour),
+            per_account: i64::from(settings.acme_orders_per_account_per_hour),
             dns: Some(DnsCheck::from_settings(settings)?),
             platform_domain: settings.platform_domain(),
             account: tokio::sync::Mutex::new(None),
@@ -126,21 +135,24 @@ impl Acme {
         rx
     }
 
-    /// One attempt: cap, lease, DNS re-check, order, store. Never panics; every failure is
+    /// One attempt: caps, lease, DNS re-check, order, store. Never panics; every failure is
     /// recorded with its back-off.
     pub async fn issue(&self, domain: &str, project_id: Option<i64>, check_dns: bool) -> Outcome {
         let hour_ago = Utc::now() - chrono::Duration::hours(1);
-        match self.store.acme_orders_since(hour_ago).await {
-            Ok(n) if n >= self.per_hour => {
-                self.metrics.acme("cap_reached");
-                tracing::warn!(
-                    domain,
-                    cap = self.per_hour,
-                    "ACME order cap reached; not ordering"
-                );
-                return Outcome::CapReached;
+        match self.store.acme_order_counts(hour_ago, project_id).await {
+            Ok(counts) => {
+                if let Some((label, which, cap)) = self.cap_reached(&counts, project_id) {
+                    self.metrics.acme(label);
+                    tracing::warn!(
+                        domain,
+                        project_id,
+                        which,
+                        cap,
+                        "ACME order cap reached; not ordering"
+                    );
+                    return Outcome::CapReached;
+                }
             }
-            Ok(_) => {}
             Err(e) => return Outcome::Failed(format!("database: {e}")),
         }
         let lease_until = Utc::now() + LEASE;
@@ -162,7 +174,10 @@ impl Acme {
         let result = match self.dns_still_points(domain, check_dns).await {
             Ok(()) => {
                 self.metrics.acme("ordered");
-                let _ = self.store.record_acme_order(domain, &self.node).await;
+                let _ = self
+                    .store
+                    .record_acme_order(domain, &self.node, project_id)
+                    .await;
                 self.order(domain).await
             }
             Err(e) => Err(e),
@@ -192,6 +207,26 @@ impl Acme {
                 tracing::warn!(domain, error = %message, next_attempt = ?next.ok(), "certificate order failed");
                 Outcome::Failed(message)
             }
+        }
+    }
+
+    /// The cap an order would break, if any: its metric label, which cap, and its value. The
+    /// tenant's own caps come first, so a tenant at its limit is told so even when the
+    /// platform is at its limit too.
+    fn cap_reached(
+        &self,
+        counts: &OrderCounts,
+        project_id: Option<i64>,
+    ) -> Option<(&'static str, &'static str, i64)> {
+        let tenant = project_id.is_some();
+        if tenant && counts.project >= self.per_project {
+            Some(("project_cap_reached", "project", self.per_project))
+        } else if tenant && counts.account >= self.per_account {
+            Some(("account_cap_reached", "account", self.per_account))
+        } else if counts.total >= self.per_hour {
+            Some(("cap_reached", "platform", self.per_hour))
+        } else {
+            None
         }
     }
 
