@@ -99,7 +99,8 @@ impl Drop for TestDb {
 /// must have `async fn new(Backend) -> Self` (e.g. [`TestDb`], or the control plane's TestApp).
 #[macro_export]
 macro_rules! dual_test {
-    ($(#[$meta:meta])* async fn $name:ident($arg:ident : $ty:ty) $body:block) => {
+    // `$(,)?`: rustfmt puts a trailing comma after the argument when the name is long.
+    ($(#[$meta:meta])* async fn $name:ident($arg:ident : $ty:ty $(,)?) $body:block) => {
         mod $name {
             #[allow(unused_imports)]
             use super::*;

@@ -61,7 +61,7 @@ impl Store {
     /// `domain` (refused with [`DOMAIN_UNIT_TAKEN`] when another project holds its unit: the
     /// database's unique index decides, so two projects racing for a name and its twin cannot
     /// both win), certificates of its previous name go, every pending claim on the unit is
-    /// evicted (the project's own included), and the edges are told.
+    /// evicted, the project's own pending domain (whatever it was) goes, and the edges are told.
     pub async fn mark_domain_verified(&self, project_id: i64, domain: &str) -> Result<()> {
         self.verify_domain(project_id, domain, false)
             .await
@@ -97,8 +97,10 @@ impl Store {
             // A certificate belongs to the verified name (or its twin) it was ordered for.
             sqlx::query("DELETE FROM certificates WHERE project_id = $1 AND domain <> $2 AND domain <> $3")
                 .bind(project_id).bind(domain).bind(&twin).execute(&mut *tx).await.map_err(map_err)?;
-            sqlx::query("DELETE FROM domain_claims WHERE unit = $1")
-                .bind(unit).execute(&mut *tx).await.map_err(map_err)?;
+            // Evicts every pending claim on the unit, and the project's own on any name (the
+            // owner just chose this one).
+            sqlx::query("DELETE FROM domain_claims WHERE unit = $1 OR project_id = $2")
+                .bind(unit).bind(project_id).execute(&mut *tx).await.map_err(map_err)?;
             push_change!(tx, project_id, "project", domain)?;
             tx.commit().await.map_err(map_err)?;
             Ok(true)
