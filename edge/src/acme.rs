@@ -36,7 +36,7 @@ use tokio::sync::watch;
 use vitrine_shared::{
     Settings, Store,
     dns::{DnsCheck, Verdict},
-    store::OrderCounts,
+    store::{Cap, OrderCaps},
 };
 
 use crate::metrics::Metrics;
@@ -66,9 +66,8 @@ pub struct Acme {
     pub node: String,
     renew_before: chrono::Duration,
     backoff_base: chrono::Duration,
-    per_hour: i64,
-    per_project: i64,
-    per_account: i64,
+    /// Orders per hour: in total, per project, per account.
+    caps: OrderCaps,
     dns: Option<DnsCheck>,
     platform_domain: String,
     account: tokio::sync::Mutex<Option<Arc<Account>>>,
@@ -95,9 +94,11 @@ impl Acme {
             node: format!("edge-{}", uuid::Uuid::new_v4().simple()),
             renew_before: chrono::Duration::seconds(settings.acme_renew_before_secs as i64),
             backoff_base: chrono::Duration::seconds(settings.acme_backoff_base_secs.max(1) as i64),
-            per_hour: i64::from(settings.acme_orders_per_hour),
-            per_project: i64::from(settings.acme_orders_per_project_per_hour),
-            per_account: i64::from(settings.acme_orders_per_account_per_hour),
+            caps: OrderCaps {
+                total: i64::from(settings.acme_orders_per_hour),
+                project: i64::from(settings.acme_orders_per_project_per_hour),
+                account: i64::from(settings.acme_orders_per_account_per_hour),
+            },
             dns: Some(DnsCheck::from_settings(settings)?),
             platform_domain: settings.platform_domain(),
             account: tokio::sync::Mutex::new(None),
@@ -138,19 +139,13 @@ impl Acme {
     /// One attempt: caps, lease, DNS re-check, order, store. Never panics; every failure is
     /// recorded with its back-off.
     pub async fn issue(&self, domain: &str, project_id: Option<i64>, check_dns: bool) -> Outcome {
+        // A cheap look first, so a tenant at its cap does not even take leases; the
+        // reservation below is what holds against a flood.
         let hour_ago = Utc::now() - chrono::Duration::hours(1);
         match self.store.acme_order_counts(hour_ago, project_id).await {
             Ok(counts) => {
-                if let Some((label, which, cap)) = self.cap_reached(&counts, project_id) {
-                    self.metrics.acme(label);
-                    tracing::warn!(
-                        domain,
-                        project_id,
-                        which,
-                        cap,
-                        "ACME order cap reached; not ordering"
-                    );
-                    return Outcome::CapReached;
+                if let Some(cap) = self.caps.broken_by(&counts, project_id.is_some()) {
+                    return self.cap_reached(domain, project_id, cap);
                 }
             }
             Err(e) => return Outcome::Failed(format!("database: {e}")),
@@ -173,11 +168,23 @@ impl Acme {
         }
         let result = match self.dns_still_points(domain, check_dns).await {
             Ok(()) => {
-                self.metrics.acme("ordered");
-                let _ = self
+                let hour_ago = Utc::now() - chrono::Duration::hours(1);
+                match self
                     .store
-                    .record_acme_order(domain, &self.node, project_id)
-                    .await;
+                    .reserve_acme_order(domain, &self.node, project_id, hour_ago, self.caps)
+                    .await
+                {
+                    Ok(None) => {}
+                    Ok(Some(cap)) => {
+                        let _ = self.store.release_order_lease(domain, &self.node).await;
+                        return self.cap_reached(domain, project_id, cap);
+                    }
+                    Err(e) => {
+                        let _ = self.store.release_order_lease(domain, &self.node).await;
+                        return Outcome::Failed(format!("database: {e}"));
+                    }
+                }
+                self.metrics.acme("ordered");
                 self.order(domain).await
             }
             Err(e) => Err(e),
@@ -210,24 +217,22 @@ impl Acme {
         }
     }
 
-    /// The cap an order would break, if any: its metric label, which cap, and its value. The
-    /// tenant's own caps come first, so a tenant at its limit is told so even when the
-    /// platform is at its limit too.
-    fn cap_reached(
-        &self,
-        counts: &OrderCounts,
-        project_id: Option<i64>,
-    ) -> Option<(&'static str, &'static str, i64)> {
-        let tenant = project_id.is_some();
-        if tenant && counts.project >= self.per_project {
-            Some(("project_cap_reached", "project", self.per_project))
-        } else if tenant && counts.account >= self.per_account {
-            Some(("account_cap_reached", "account", self.per_account))
-        } else if counts.total >= self.per_hour {
-            Some(("cap_reached", "platform", self.per_hour))
-        } else {
-            None
-        }
+    /// Counts and logs an order a cap stopped.
+    fn cap_reached(&self, domain: &str, project_id: Option<i64>, cap: Cap) -> Outcome {
+        let (label, value) = match cap {
+            Cap::Platform => ("cap_reached", self.caps.total),
+            Cap::Project => ("project_cap_reached", self.caps.project),
+            Cap::Account => ("account_cap_reached", self.caps.account),
+        };
+        self.metrics.acme(label);
+        tracing::warn!(
+            domain,
+            project_id,
+            ?cap,
+            value,
+            "ACME order cap reached; not ordering"
+        );
+        Outcome::CapReached
     }
 
     async fn dns_still_points(&self, domain: &str, check: bool) -> anyhow::Result<()> {

@@ -52,7 +52,7 @@ pub use publishing::{
 pub use redirects::{RedirectOrder, RedirectQuery, RedirectRule};
 pub use sqlx::types::Json;
 pub use templates::TemplateInfo;
-pub use tls::{CertificateStatus, OrderCounts, RenewalDue, StoredCert, backoff};
+pub use tls::{Cap, CertificateStatus, OrderCaps, OrderCounts, RenewalDue, StoredCert, backoff};
 
 /// Applies the same body to whichever pool the store holds. The body is compiled once per
 /// database, so it must only use what both drivers support.

@@ -923,3 +923,60 @@ dual_test!(
         assert_eq!(db.store.run_billing(last, last.end()).await.unwrap(), 1);
     }
 );
+
+dual_test!(
+    async fn a_flood_of_simultaneous_orders_cannot_slip_past_a_cap(db: TestDb) {
+        let u = user(&db, "flood@example.com").await;
+        let other = user(&db, "quiet@example.com").await;
+        let (a, b) = (
+            project(&db, u.id, "flood-a").await,
+            project(&db, u.id, "flood-b").await,
+        );
+        let q = project(&db, other.id, "quiet").await;
+        let caps = OrderCaps {
+            total: 6,
+            project: 3,
+            account: 4,
+        };
+        let since = now() - Duration::hours(1);
+        let reserve = |project: i64, i: usize| {
+            let store = db.store.clone();
+            async move {
+                store
+                    .reserve_acme_order(
+                        &format!("n{project}-{i}.test"),
+                        "node",
+                        Some(project),
+                        since,
+                        caps,
+                    )
+                    .await
+                    .unwrap()
+            }
+        };
+        // Twenty handshakes at once for one project's names: three orders.
+        let results = futures::future::join_all((0..20).map(|i| reserve(a.id, i))).await;
+        assert_eq!(
+            results.iter().filter(|r| r.is_none()).count(),
+            3,
+            "{results:?}"
+        );
+        assert!(results.iter().flatten().all(|c| *c == Cap::Project));
+        // Its account's other project: one more, then the account is at its cap.
+        let results = futures::future::join_all((0..20).map(|i| reserve(b.id, i))).await;
+        assert_eq!(
+            results.iter().filter(|r| r.is_none()).count(),
+            1,
+            "{results:?}"
+        );
+        assert!(results.iter().flatten().all(|c| *c == Cap::Account));
+        // Another account still gets its first orders, up to the platform's cap.
+        let results = futures::future::join_all((0..20).map(|i| reserve(q.id, i))).await;
+        assert_eq!(
+            results.iter().filter(|r| r.is_none()).count(),
+            2,
+            "{results:?}"
+        );
+        assert_eq!(db.store.acme_orders_since(since).await.unwrap(), 6);
+    }
+);

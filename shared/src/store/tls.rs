@@ -54,6 +54,42 @@ fn account_of_project(param: &str) -> String {
     )
 }
 
+/// The advisory lock (PostgreSQL) that [`Store::reserve_acme_order`] holds while it counts and
+/// records: the bytes of "VITRINEA".
+const ACME_ORDERS_LOCK: i64 = 0x5649_5452_494e_4541;
+
+/// Which cap an order would break.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Cap {
+    Platform,
+    Project,
+    Account,
+}
+
+/// The caps on orders in a window: in total, per project and per account.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct OrderCaps {
+    pub total: i64,
+    pub project: i64,
+    pub account: i64,
+}
+
+impl OrderCaps {
+    /// The cap one more order would break, given what was placed. The tenant's own caps come
+    /// first (they apply to a name with a project), so a tenant at its limit is told so.
+    pub fn broken_by(&self, placed: &OrderCounts, has_project: bool) -> Option<Cap> {
+        if has_project && placed.project >= self.project {
+            Some(Cap::Project)
+        } else if has_project && placed.account >= self.account {
+            Some(Cap::Account)
+        } else if placed.total >= self.total {
+            Some(Cap::Platform)
+        } else {
+            None
+        }
+    }
+}
+
 /// ACME orders placed in a window, for the caps.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, sqlx::FromRow)]
 pub struct OrderCounts {
@@ -169,6 +205,14 @@ impl Store {
         })
     }
 
+    /// Gives the lease up without an attempt (a cap stopped the order): no back-off, no
+    /// failure counted.
+    pub async fn release_order_lease(&self, domain: &str, owner: &str) -> Result<()> {
+        dispatch!(self, p => sqlx::query(
+            "UPDATE certificates SET lease_owner = NULL, lease_until = NULL WHERE domain = $1 AND lease_owner = $2")
+            .bind(domain).bind(owner).execute(p).await.map(|_| ()).map_err(map_err))
+    }
+
     /// Records a failed attempt: the back-off doubles from `base` per consecutive failure
     /// (counted on the certificate row and in `acme_backoff`, whichever saw more), up to `max`.
     /// Releases the lease. Returns when the next attempt may start.
@@ -278,28 +322,91 @@ impl Store {
             .ok_or(StoreError::NotFound)
     }
 
-    /// Notes an order placed for `project_id`'s name, for the hourly caps: in total, per
-    /// project and per account (the owner's business when they belong to one, else the owner).
-    pub async fn record_acme_order(
-        &self,
-        domain: &str,
-        node: &str,
-        project_id: Option<i64>,
-    ) -> Result<()> {
-        let sql = format!(
-            "INSERT INTO acme_orders (domain, node, project_id, account, created_at) \
-             VALUES ($1, $2, $3, {account}, $4)",
-            account = account_of_project("$3")
-        );
-        dispatch!(self, p => sqlx::query(super::trusted(&sql))
-            .bind(domain).bind(node).bind(project_id).bind(now()).execute(p).await.map(|_| ()).map_err(map_err))
-    }
-
     /// Orders placed since `since`, by every node.
     pub async fn acme_orders_since(&self, since: DateTime<Utc>) -> Result<i64> {
         dispatch!(self, p => sqlx::query_scalar::<_, i64>(
             "SELECT COUNT(*) FROM acme_orders WHERE created_at >= $1")
             .bind(since).fetch_one(p).await.map_err(map_err))
+    }
+
+    /// Records an order for `domain` (of `project_id`) unless it would break a cap on the
+    /// orders placed since `since`: returns `None` when the order is recorded (the caller may
+    /// place it), else the cap it would break. Checking and recording are one step for every
+    /// node: the transaction holds the orders' write lock (an advisory lock on PostgreSQL,
+    /// SQLite's single writer), so a flood of handshakes for many names at once, on one node or
+    /// many, cannot slip past a cap between the count and the insert.
+    pub async fn reserve_acme_order(
+        &self,
+        domain: &str,
+        node: &str,
+        project_id: Option<i64>,
+        since: DateTime<Utc>,
+        caps: OrderCaps,
+    ) -> Result<Option<Cap>> {
+        let count_sql = format!(
+            "SELECT COUNT(*) AS total, \
+                 COALESCE(SUM(CASE WHEN project_id = $2 THEN 1 ELSE 0 END), 0) AS project, \
+                 COALESCE(SUM(CASE WHEN account = {account} THEN 1 ELSE 0 END), 0) AS account \
+             FROM acme_orders WHERE created_at >= $1",
+            account = account_of_project("$2")
+        );
+        let insert_sql = format!(
+            "INSERT INTO acme_orders (domain, node, project_id, account, created_at) \
+             VALUES ($1, $2, $3, {account}, $4)",
+            account = account_of_project("$3")
+        );
+        // Orders older than a day are never counted again.
+        let prune = "DELETE FROM acme_orders WHERE created_at < $1";
+        let old = now() - Duration::days(1);
+        macro_rules! reserve {
+            ($tx:expr) => {{
+                let counts: OrderCounts = sqlx::query_as(super::trusted(&count_sql))
+                    .bind(since)
+                    .bind(project_id)
+                    .fetch_one(&mut *$tx)
+                    .await
+                    .map_err(map_err)?;
+                if let Some(cap) = caps.broken_by(&counts, project_id.is_some()) {
+                    return Ok(Some(cap));
+                }
+                sqlx::query(super::trusted(&insert_sql))
+                    .bind(domain)
+                    .bind(node)
+                    .bind(project_id)
+                    .bind(now())
+                    .execute(&mut *$tx)
+                    .await
+                    .map_err(map_err)?;
+                $tx.commit().await.map_err(map_err)?;
+                Ok(None)
+            }};
+        }
+        match self {
+            Store::Postgres(p) => {
+                let mut tx = p.begin().await.map_err(map_err)?;
+                sqlx::query("SELECT pg_advisory_xact_lock($1)")
+                    .bind(ACME_ORDERS_LOCK)
+                    .execute(&mut *tx)
+                    .await
+                    .map_err(map_err)?;
+                sqlx::query(prune)
+                    .bind(old)
+                    .execute(&mut *tx)
+                    .await
+                    .map_err(map_err)?;
+                reserve!(tx)
+            }
+            Store::Sqlite(p) => {
+                let mut tx = p.begin().await.map_err(map_err)?;
+                // A write first: it takes SQLite's write lock before anything is counted.
+                sqlx::query(prune)
+                    .bind(old)
+                    .execute(&mut *tx)
+                    .await
+                    .map_err(map_err)?;
+                reserve!(tx)
+            }
+        }
     }
 
     /// Orders placed since `since`: in total, for `project_id`, and for its account.
