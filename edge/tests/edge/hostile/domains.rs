@@ -14,7 +14,7 @@ use vitrine_shared::{
 };
 
 use crate::{
-    pebble::{Pebble, fetch},
+    pebble::fetch,
     support::{TestEdge, basic},
     tls::{LOCALHOST, NINETY_DAYS, Rig, orders, verify},
 };
@@ -139,7 +139,7 @@ dual_test! {
 dual_test! {
     async fn the_acme_back_off_survives_removing_and_verifying_the_domain_again(db: TestDb) {
         // Pebble validates HTTP-01 on a port where nothing answers: every order fails.
-        let mut rig = Rig { dns: vitrine_shared::testing::DnsServer::start(), pebble: Pebble::prepare() };
+        let mut rig = Rig::new();
         let t = TestEdge::start_with(db, None, |s| {
             rig.tweak(s);
             s.acme_backoff_base_secs = 3600;
