@@ -451,13 +451,7 @@ mod tests {
             assert_eq!(err.code, Some(SLUG_RESERVED), "{s:?}");
             assert_eq!(err.message, RESERVED_SLUG_MESSAGE, "{s:?}");
         }
-        for name in ["Admin", "www", "API", "Status"] {
-            let slug = PreviewSlug::from_name(name);
-            assert!(
-                PreviewSlug::parse(slug.as_str()).is_ok(),
-                "{name} → {slug:?}"
-            );
-        }
+        assert_eq!(PreviewSlug::from_name("Admin").as_str(), "admin-site");
     }
 
     #[test]
@@ -530,6 +524,10 @@ mod tests {
             "Café & Cia — 2026",
             &"x".repeat(100),
             "a_b",
+            "Admin",
+            "www",
+            "API",
+            "Status",
         ] {
             let slug = PreviewSlug::from_name(name);
             assert!(

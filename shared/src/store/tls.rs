@@ -54,6 +54,17 @@ fn account_of_project(param: &str) -> String {
     )
 }
 
+/// SQL for [`OrderCounts`] since `$1`, for the project in `$2`.
+fn order_counts_sql() -> String {
+    format!(
+        "SELECT COUNT(*) AS total, \
+             COALESCE(SUM(CASE WHEN project_id = $2 THEN 1 ELSE 0 END), 0) AS project, \
+             COALESCE(SUM(CASE WHEN account = {account} THEN 1 ELSE 0 END), 0) AS account \
+         FROM acme_orders WHERE created_at >= $1",
+        account = account_of_project("$2")
+    )
+}
+
 /// The advisory lock (PostgreSQL) that [`Store::reserve_acme_order`] holds while it counts and
 /// records: the bytes of "VITRINEA".
 const ACME_ORDERS_LOCK: i64 = 0x5649_5452_494e_4541;
@@ -343,13 +354,7 @@ impl Store {
         since: DateTime<Utc>,
         caps: OrderCaps,
     ) -> Result<Option<Cap>> {
-        let count_sql = format!(
-            "SELECT COUNT(*) AS total, \
-                 COALESCE(SUM(CASE WHEN project_id = $2 THEN 1 ELSE 0 END), 0) AS project, \
-                 COALESCE(SUM(CASE WHEN account = {account} THEN 1 ELSE 0 END), 0) AS account \
-             FROM acme_orders WHERE created_at >= $1",
-            account = account_of_project("$2")
-        );
+        let count_sql = order_counts_sql();
         let insert_sql = format!(
             "INSERT INTO acme_orders (domain, node, project_id, account, created_at) \
              VALUES ($1, $2, $3, {account}, $4)",
@@ -358,8 +363,15 @@ impl Store {
         // Orders older than a day are never counted again.
         let prune = "DELETE FROM acme_orders WHERE created_at < $1";
         let old = now() - Duration::days(1);
+        // Inside the transaction, once it holds the lock (PostgreSQL) or to take it (SQLite):
+        // the prune is a write, which takes SQLite's write lock before anything is counted.
         macro_rules! reserve {
             ($tx:expr) => {{
+                sqlx::query(prune)
+                    .bind(old)
+                    .execute(&mut *$tx)
+                    .await
+                    .map_err(map_err)?;
                 let counts: OrderCounts = sqlx::query_as(super::trusted(&count_sql))
                     .bind(since)
                     .bind(project_id)
@@ -389,21 +401,10 @@ impl Store {
                     .execute(&mut *tx)
                     .await
                     .map_err(map_err)?;
-                sqlx::query(prune)
-                    .bind(old)
-                    .execute(&mut *tx)
-                    .await
-                    .map_err(map_err)?;
                 reserve!(tx)
             }
             Store::Sqlite(p) => {
                 let mut tx = p.begin().await.map_err(map_err)?;
-                // A write first: it takes SQLite's write lock before anything is counted.
-                sqlx::query(prune)
-                    .bind(old)
-                    .execute(&mut *tx)
-                    .await
-                    .map_err(map_err)?;
                 reserve!(tx)
             }
         }
@@ -415,13 +416,7 @@ impl Store {
         since: DateTime<Utc>,
         project_id: Option<i64>,
     ) -> Result<OrderCounts> {
-        let sql = format!(
-            "SELECT COUNT(*) AS total, \
-                 COALESCE(SUM(CASE WHEN project_id = $2 THEN 1 ELSE 0 END), 0) AS project, \
-                 COALESCE(SUM(CASE WHEN account = {account} THEN 1 ELSE 0 END), 0) AS account \
-             FROM acme_orders WHERE created_at >= $1",
-            account = account_of_project("$2")
-        );
+        let sql = order_counts_sql();
         dispatch!(self, p => sqlx::query_as::<_, OrderCounts>(super::trusted(&sql))
             .bind(since).bind(project_id).fetch_one(p).await.map_err(map_err))
     }

@@ -6,10 +6,9 @@
 
 use std::time::Duration;
 
-use serde_json::json;
 use vitrine_shared::{
     dual_test,
-    store::{DOMAIN_UNIT_TAKEN, NewProject, NewUser, StoreError},
+    store::{DOMAIN_UNIT_TAKEN, NewUser, StoreError},
     testing::{DnsRecord, TestDb},
 };
 
@@ -32,21 +31,7 @@ async fn site_of_new_account(t: &TestEdge, email: &str, slug: &str, home: &str) 
         })
         .await
         .unwrap();
-    let project = store
-        .insert_project(
-            &NewProject {
-                user_id: user.id,
-                name: slug,
-                slug,
-                token: &format!("tok-{slug}"),
-                uuid: &format!("uuid-{slug}"),
-                meta: json!({}),
-            },
-            "Início",
-        )
-        .await
-        .unwrap()
-        .id;
+    let project = t.project_of(user.id, slug).await;
     t.publish(project, basic(home)).await;
     project
 }

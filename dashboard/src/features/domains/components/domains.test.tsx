@@ -51,6 +51,16 @@ function type(value: string) {
 
 const submit = () => screen.getByTestId('domain-submit') as HTMLButtonElement;
 
+/** Opens the modal on an unverified project, types `domain` and continues to the records. */
+async function openInstructions(domain: string) {
+  api(unverified);
+  renderRoutes(routes, '/project/7');
+  await openConfigure();
+  type(domain);
+  fireEvent.click(submit());
+  return screen.findByTestId('domain-instructions');
+}
+
 beforeEach(() => {
   vi.mocked(reloadPage).mockClear();
 });
@@ -102,12 +112,7 @@ describe('configure domain modal', () => {
   });
 
   it('Change goes back to the input, keeping what was typed', async () => {
-    api(unverified);
-    renderRoutes(routes, '/project/7');
-    await openConfigure();
-    type('shop.example');
-    fireEvent.click(submit());
-    await screen.findByTestId('domain-instructions');
+    await openInstructions('shop.example');
 
     fireEvent.click(screen.getByTestId('domain-change'));
     expect(screen.queryByTestId('domain-instructions')).toBeNull();
@@ -151,12 +156,7 @@ describe('configure domain modal', () => {
   it('copies each record to the clipboard', async () => {
     const writeText = vi.fn(() => Promise.resolve());
     Object.defineProperty(navigator, 'clipboard', { value: { writeText }, configurable: true });
-    api(unverified);
-    renderRoutes(routes, '/project/7');
-    await openConfigure();
-    type('shop.example');
-    fireEvent.click(submit());
-    await screen.findByTestId('domain-instructions');
+    await openInstructions('shop.example');
     for (const id of ['domain-copy-txt-name', 'domain-copy-txt-value', 'domain-copy-a-value', 'domain-copy-cname-value']) {
       fireEvent.click(screen.getByTestId(id));
     }
