@@ -68,7 +68,8 @@ pub enum ApiError {
 /// The JSON body of every error.
 #[derive(Debug, Serialize, ToSchema)]
 pub struct ErrorBody {
-    /// A stable code: not_found, unauthorized, forbidden, invalid, conflict, bad_request, …
+    /// A stable code: not_found, unauthorized, forbidden, invalid, conflict, bad_request, …,
+    /// and the refusals the dashboard tells apart: slug_reserved, slug_held, domain_in_use.
     pub error: &'static str,
     /// The text the dashboard shows.
     pub message: String,
