@@ -3,6 +3,8 @@
 
 -- The unit of a project's verified custom domain: the name without one leading "www.". A
 -- name and its www twin are one unit, and the unique index below lets one project hold it.
+-- VIRTUAL here (SQLite cannot add a STORED column to a table), STORED on PostgreSQL (which
+-- has no virtual ones): the same column and index either way.
 ALTER TABLE projects ADD COLUMN domain_unit TEXT GENERATED ALWAYS AS (
     CASE WHEN substr(verified_domain, 1, 4) = 'www.' THEN substr(verified_domain, 5)
          ELSE verified_domain END
