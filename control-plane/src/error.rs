@@ -65,6 +65,15 @@ pub enum ApiError {
     /// path segment (see [`crate::nul`]). `field` names where, when that is known.
     #[error("Text may not contain the NUL character (U+0000)")]
     Nul { field: Option<String> },
+    /// A refusal with a stable code of its own, for the cases the dashboard tells apart from
+    /// a plain `invalid` or `conflict` (`slug_reserved`, `slug_held`, `domain_in_use`).
+    #[error("{message}")]
+    Refused {
+        status: StatusCode,
+        code: &'static str,
+        field: &'static str,
+        message: String,
+    },
     #[error(transparent)]
     Internal(#[from] anyhow::Error),
 }
@@ -72,7 +81,8 @@ pub enum ApiError {
 /// The JSON body of every error.
 #[derive(Debug, Serialize, ToSchema)]
 pub struct ErrorBody {
-    /// A stable code: not_found, unauthorized, forbidden, invalid, conflict, bad_request, …
+    /// A stable code: not_found, unauthorized, forbidden, invalid, conflict, bad_request, …,
+    /// and the refusals the dashboard tells apart: slug_reserved, slug_held, domain_in_use.
     pub error: &'static str,
     /// The text the dashboard shows.
     pub message: String,
@@ -132,6 +142,7 @@ impl ApiError {
                 (StatusCode::UNPROCESSABLE_ENTITY, "render_budget_exceeded")
             }
             ApiError::Unavailable { .. } => (StatusCode::SERVICE_UNAVAILABLE, "unavailable"),
+            ApiError::Refused { status, code, .. } => (*status, code),
             ApiError::Internal(_) => (StatusCode::INTERNAL_SERVER_ERROR, "internal"),
         }
     }
@@ -154,6 +165,7 @@ impl IntoResponse for ApiError {
             ApiError::Conflict { field, .. } => Some(field.to_string()),
             ApiError::Nul { field } => field.clone(),
             ApiError::RenderBudget { .. } => Some("blocks".to_string()),
+            ApiError::Refused { field, .. } => Some(field.to_string()),
             _ => None,
         };
         let details = match &self {
@@ -209,18 +221,43 @@ impl ApiError {
 
 impl From<Invalid> for ApiError {
     fn from(e: Invalid) -> Self {
-        ApiError::Invalid {
-            field: Some(e.field),
-            message: e.message,
+        match e.code {
+            Some(code) => ApiError::Refused {
+                status: StatusCode::UNPROCESSABLE_ENTITY,
+                code,
+                field: e.field,
+                message: e.message,
+            },
+            None => ApiError::Invalid {
+                field: Some(e.field),
+                message: e.message,
+            },
         }
     }
 }
 
+/// The message of a domain whose unit (the name or its `www.` twin) another project holds.
+pub const DOMAIN_IN_USE: &str = "domain already in use";
+/// The message of a slug that is cooling off for another user.
+pub const SLUG_HELD_MESSAGE: &str = "This address was in use until recently and is still held for its previous owner; please choose another";
+
 /// Unique-constraint names mapped to the field and the spec's message.
 fn conflict(constraint: &'static str) -> ApiError {
+    let refused = |code, field, message: &str| ApiError::Refused {
+        status: StatusCode::CONFLICT,
+        code,
+        field,
+        message: message.to_string(),
+    };
+    match constraint {
+        "projects_domain_key" | vitrine_shared::store::DOMAIN_UNIT_TAKEN => {
+            return refused("domain_in_use", "domain", DOMAIN_IN_USE);
+        }
+        vitrine_shared::store::SLUG_HELD => return refused("slug_held", "slug", SLUG_HELD_MESSAGE),
+        _ => {}
+    }
     let (field, message) = match constraint {
         "projects_slug_key" => ("slug", "slug already in use"),
-        "projects_domain_key" => ("domain", "domain already in use"),
         "users_email_key" => ("email", "email already in use"),
         "pages_slug_key" => ("slug", "A page with this slug already exists"),
         "collections_slug_key" => ("slug", "A collection with this slug already exists"),

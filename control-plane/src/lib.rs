@@ -5,6 +5,7 @@
 pub mod auth;
 pub mod authz;
 pub mod csrf;
+pub mod domain_checks;
 pub mod error;
 pub mod mail;
 pub mod metrics;

@@ -7,7 +7,7 @@ use std::{net::SocketAddr, time::Duration};
 use tokio::{net::TcpListener, sync::watch, task::JoinHandle};
 use vitrine_shared::{Settings, Store, billing::Month, blob::BlobStore};
 
-use crate::{mail, routes, state::AppState};
+use crate::{domain_checks, mail, routes, state::AppState};
 
 pub struct Application {
     addr: SocketAddr,
@@ -61,6 +61,7 @@ impl Application {
         }
         jobs.extend([
             tokio::spawn(mail::run_worker(state.clone(), wait_for(rx.clone()))),
+            tokio::spawn(domain_checks::run(state.clone(), wait_for(rx.clone()))),
             tokio::spawn(housekeeping(state.clone(), wait_for(rx))),
         ]);
         Ok(Application {
@@ -118,8 +119,8 @@ const STALE_BUILD: chrono::TimeDelta = chrono::TimeDelta::minutes(30);
 /// always kept so the feed's position never goes back.
 const CHANGE_RETENTION: chrono::TimeDelta = chrono::TimeDelta::days(1);
 
-/// Prunes expired sessions and reset tokens, change-feed entries older than a day and idle
-/// rate-limiter entries, fails builds a stopped process left behind, and bills the previous
+/// Prunes expired sessions and reset tokens, change-feed entries older than a day, idle
+/// rate-limiter entries and slug holds past their cooling-off period, fails builds a stopped process left behind, and bills the previous
 /// month once it has ended, every 10 minutes.
 async fn housekeeping(state: AppState, shutdown: impl std::future::Future<Output = ()>) {
     tokio::pin!(shutdown);
@@ -153,6 +154,11 @@ async fn housekeeping(state: AppState, shutdown: impl std::future::Future<Output
             Ok(0) => {}
             Ok(n) => tracing::info!(month = %last_month, charges = n, "billed the month"),
             Err(e) => tracing::warn!(error = %e, month = %last_month, "billing failed"),
+        }
+        let cooled = chrono::Utc::now()
+            - chrono::Duration::days(i64::from(state.settings.slug_cooling_off_days));
+        if let Err(e) = state.store.prune_slug_holds(cooled).await {
+            tracing::warn!(error = %e, "pruning slug holds failed");
         }
         state.throttle.prune().await;
         tokio::select! {

@@ -8,8 +8,8 @@ use utoipa::ToSchema;
 use vitrine_shared::{
     Settings,
     store::{
-        CertificateStatus, CollectionSummary, Page, PageSummary, Permissions, Project, Template,
-        User,
+        CertificateStatus, CollectionSummary, DomainClaim, Page, PageSummary, Permissions, Project,
+        Template, User,
     },
 };
 
@@ -59,7 +59,12 @@ pub struct ProjectView {
     pub id: i64,
     pub name: String,
     pub slug: String,
+    /// The custom domain as the owner last set it: the pending one while it waits for its
+    /// proof (`domain_check`), else the verified one.
     pub domain: Option<String>,
+    /// The value of the TXT record `_vitrine-challenge.<domain>` that proves a domain is this
+    /// project's. Public: it is published in DNS.
+    pub domain_token: String,
     pub token: String,
     pub uuid: String,
     pub is_published: bool,
@@ -82,6 +87,11 @@ pub struct ProjectView {
     #[serde(skip_serializing_if = "Option::is_none")]
     #[schema(value_type = Option<CertificateStatus>)]
     pub certificate: Option<Option<CertificateStatus>>,
+    /// The pending domain and its checks: null when none waits. In the list and the
+    /// single-project answers.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(value_type = Option<DomainClaim>)]
+    pub domain_check: Option<Option<DomainClaim>>,
 }
 
 impl ProjectView {
@@ -109,6 +119,7 @@ impl ProjectView {
             name: p.name.clone(),
             slug: p.slug.clone(),
             domain: p.domain.clone(),
+            domain_token: vitrine_shared::domain::challenge_value(&p.uuid),
             token: p.token.clone(),
             uuid: p.uuid.clone(),
             is_published: p.is_published,
@@ -121,6 +132,7 @@ impl ProjectView {
             pages: None,
             tables: None,
             certificate: None,
+            domain_check: None,
         }
     }
 
@@ -132,6 +144,15 @@ impl ProjectView {
 
     pub fn with_certificate(mut self, certificate: Option<CertificateStatus>) -> Self {
         self.certificate = Some(certificate);
+        self
+    }
+
+    /// The pending domain, which is then the `domain` shown.
+    pub fn with_domain_claim(mut self, claim: Option<DomainClaim>) -> Self {
+        if let Some(c) = &claim {
+            self.domain = Some(c.domain.clone());
+        }
+        self.domain_check = Some(claim);
         self
     }
 }

@@ -1,14 +1,15 @@
 /**
  * Custom domains end to end, against the real control plane: the Configure domain modal keeps an
- * invalid domain from being submitted, shows the DNS records with the server's own address and
- * CNAME target, and a Verify against a domain that cannot resolve (RFC 6761 `.invalid`; the
- * suite's control plane uses the system resolver) shows the server's reason verbatim and leaves
- * the project without a domain. Remove domain posts the removal and reloads the page; when the
+ * invalid domain from being submitted, shows the DNS records to create (the TXT proof with the
+ * project's own token, and the server's own address and CNAME target), and a Verify against a
+ * domain that cannot resolve (RFC 6761 `.invalid`; the suite's control plane uses the system
+ * resolver) shows the server's reason verbatim and leaves the domain pending, unverified, which
+ * the modal and the overview say. Remove domain posts the removal and reloads the page; when the
  * server refuses (the project was deleted meanwhile) the Response box shows its answer.
  *
  * Needs a control plane that serves POST /api/dns-verify and POST /api/remove-domain/{id}, and
- * that still lets the owner set a domain through POST /api/projects/{id} (the removal test
- * starts from a domain set that way, unverified).
+ * that lets the owner save a domain as pending through POST /api/projects/{id} (the removal
+ * test starts from a domain saved that way).
  */
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
@@ -33,6 +34,8 @@ afterAll(async () => {
 
 interface ProjectState {
   domain: string | null;
+  domain_token: string;
+  domain_check: { domain: string; checks: number } | null;
   meta: { verified?: boolean };
 }
 
@@ -55,7 +58,7 @@ async function openConfigure(): Promise<void> {
 const submitDisabled = () => page.$eval(byTestId('domain-submit'), (button) => (button as HTMLButtonElement).disabled);
 
 describe('domains', () => {
-  it("blocks an invalid domain ('invalid domain'), then shows the server's DNS address and CNAME target", async () => {
+  it("blocks an invalid domain ('invalid domain'), then shows the TXT proof, the server's DNS address and CNAME target", async () => {
     const id = await createProjectViaApi(context, baseURL, 'Domain input');
     const config = (await (await context.request.get(`${baseURL}/api/config`)).json()) as { public_ip: string; cname_target: string };
     await openOverview(id);
@@ -74,6 +77,11 @@ describe('domains', () => {
     await page.click(byTestId('domain-submit'));
 
     await page.waitForSelector(byTestId('domain-instructions'));
+    const { domain_token: token } = await projectState(id);
+    expect(token).toMatch(/^vitrine-verify=/);
+    expect(await page.textContent(byTestId('domain-txt-name'))).toBe('_vitrine-challenge.shop.example.com');
+    expect(await page.textContent(byTestId('domain-txt-value'))).toBe(token);
+    expect(await page.$(byTestId('domain-copy-txt-value'))).not.toBeNull();
     expect(await page.textContent(byTestId('domain-public-ip'))).toBe(config.public_ip);
     expect(await page.textContent(byTestId('domain-cname-target'))).toBe(config.cname_target);
     expect(await page.textContent(byTestId('domain-proxy-note'))).toContain('proxy de CDN');
@@ -82,7 +90,7 @@ describe('domains', () => {
     expect(await page.inputValue(byTestId('domain-input'))).toBe('shop.example.com');
   });
 
-  it('shows the server text verbatim when the DNS check fails, and sets no domain', async () => {
+  it('shows the server text verbatim when the DNS check fails, and keeps the domain pending, unverified', async () => {
     const id = await createProjectViaApi(context, baseURL, 'Domain verify');
     await openOverview(id);
     await openConfigure();
@@ -101,10 +109,16 @@ describe('domains', () => {
     await page.waitForSelector(byTestId('domain-verify-failure'));
     expect(await page.textContent(byTestId('domain-verify-message'))).toBe(text);
     expect(await page.$(byTestId('domain-verify-success'))).toBeNull();
+    expect(text).toContain('_vitrine-challenge.vitrine-e2e.invalid');
 
+    // Saved as pending: the server checks it again on its own, and the page says so.
+    await page.waitForSelector(byTestId('domain-pending-note'));
     const project = await projectState(id);
-    expect(project.domain).toBeNull();
+    expect(project.domain).toBe('vitrine-e2e.invalid');
+    expect(project.domain_check?.domain).toBe('vitrine-e2e.invalid');
     expect(project.meta.verified ?? false).toBe(false);
+    await page.click(`${byTestId('configure-domain-modal')} button[aria-label="Fechar"]`);
+    await page.waitForFunction(() => document.querySelector('[data-testid="domain-verified"]')?.textContent === 'Aguardando DNS');
   });
 
   it('removes the domain and reloads the page', async () => {
@@ -113,7 +127,7 @@ describe('domains', () => {
     expect(set.ok(), await set.text()).toBe(true);
     await openOverview(id);
     expect(await page.textContent(byTestId('project-domain'))).toBe('removal.example.com');
-    expect(await page.textContent(byTestId('domain-verified'))).toBe('Não verificado');
+    expect(await page.textContent(byTestId('domain-verified'))).toBe('Aguardando DNS');
     expect(await page.getAttribute(byTestId('certificate-status'), 'data-status')).toBe('none');
 
     // Survives only until the page reloads.

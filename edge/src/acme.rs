@@ -9,12 +9,16 @@
 //! - **HTTP-01 answers** are stored in `acme_challenges`, so whichever node the ACME server
 //!   reaches on port 80 answers ([`crate::visit`] serves `/.well-known/acme-challenge/`);
 //! - the **account** is stored once per directory and shared by every node;
-//! - a platform-wide **cap** on orders per hour counts `acme_orders`.
+//! - **caps** on orders per hour count `acme_orders`: across the platform, and per project and
+//!   per account (the owner's business, else the owner), so one tenant ordering for many names
+//!   never uses up the platform's share and starves the others' first certificates.
 //!
 //! Before each order of a custom domain (first issue and every renewal) the domain's DNS is
 //! checked again: a domain that no longer points here fails with a clear error and backs off.
 //! Failures back off exponentially (`ACME_BACKOFF_BASE_SECS`, doubled per consecutive failure,
-//! at most a day), so an ACME server that is down is not hammered.
+//! at most a day), so an ACME server that is down is not hammered. The back-off belongs to the
+//! host name and outlives its certificate row, so removing a domain and verifying it again does
+//! not buy a fresh attempt.
 
 use std::{
     collections::HashMap,
@@ -32,6 +36,7 @@ use tokio::sync::watch;
 use vitrine_shared::{
     Settings, Store,
     dns::{DnsCheck, Verdict},
+    store::{Cap, OrderCaps},
 };
 
 use crate::metrics::Metrics;
@@ -47,7 +52,7 @@ pub enum Outcome {
     Issued,
     /// Another node holds the lease, the name is backing off, or its certificate is not due.
     NotNow,
-    /// The platform-wide cap on orders per hour is reached.
+    /// A cap on orders per hour is reached: the platform's, the project's or the account's.
     CapReached,
     Failed(String),
 }
@@ -61,7 +66,8 @@ pub struct Acme {
     pub node: String,
     renew_before: chrono::Duration,
     backoff_base: chrono::Duration,
-    per_hour: i64,
+    /// Orders per hour: in total, per project, per account.
+    caps: OrderCaps,
     dns: Option<DnsCheck>,
     platform_domain: String,
     account: tokio::sync::Mutex<Option<Arc<Account>>>,
@@ -88,7 +94,11 @@ impl Acme {
             node: format!("edge-{}", uuid::Uuid::new_v4().simple()),
             renew_before: chrono::Duration::seconds(settings.acme_renew_before_secs as i64),
             backoff_base: chrono::Duration::seconds(settings.acme_backoff_base_secs.max(1) as i64),
-            per_hour: i64::from(settings.acme_orders_per_hour),
+            caps: OrderCaps {
+                total: i64::from(settings.acme_orders_per_hour),
+                project: i64::from(settings.acme_orders_per_project_per_hour),
+                account: i64::from(settings.acme_orders_per_account_per_hour),
+            },
             dns: Some(DnsCheck::from_settings(settings)?),
             platform_domain: settings.platform_domain(),
             account: tokio::sync::Mutex::new(None),
@@ -126,21 +136,18 @@ impl Acme {
         rx
     }
 
-    /// One attempt: cap, lease, DNS re-check, order, store. Never panics; every failure is
+    /// One attempt: caps, lease, DNS re-check, order, store. Never panics; every failure is
     /// recorded with its back-off.
     pub async fn issue(&self, domain: &str, project_id: Option<i64>, check_dns: bool) -> Outcome {
+        // A cheap look first, so a tenant at its cap does not even take leases; the
+        // reservation below is what holds against a flood.
         let hour_ago = Utc::now() - chrono::Duration::hours(1);
-        match self.store.acme_orders_since(hour_ago).await {
-            Ok(n) if n >= self.per_hour => {
-                self.metrics.acme("cap_reached");
-                tracing::warn!(
-                    domain,
-                    cap = self.per_hour,
-                    "ACME order cap reached; not ordering"
-                );
-                return Outcome::CapReached;
+        match self.store.acme_order_counts(hour_ago, project_id).await {
+            Ok(counts) => {
+                if let Some(cap) = self.caps.broken_by(&counts, project_id.is_some()) {
+                    return self.cap_reached(domain, project_id, cap);
+                }
             }
-            Ok(_) => {}
             Err(e) => return Outcome::Failed(format!("database: {e}")),
         }
         let lease_until = Utc::now() + LEASE;
@@ -161,8 +168,23 @@ impl Acme {
         }
         let result = match self.dns_still_points(domain, check_dns).await {
             Ok(()) => {
+                let hour_ago = Utc::now() - chrono::Duration::hours(1);
+                match self
+                    .store
+                    .reserve_acme_order(domain, &self.node, project_id, hour_ago, self.caps)
+                    .await
+                {
+                    Ok(None) => {}
+                    Ok(Some(cap)) => {
+                        let _ = self.store.release_order_lease(domain, &self.node).await;
+                        return self.cap_reached(domain, project_id, cap);
+                    }
+                    Err(e) => {
+                        let _ = self.store.release_order_lease(domain, &self.node).await;
+                        return Outcome::Failed(format!("database: {e}"));
+                    }
+                }
                 self.metrics.acme("ordered");
-                let _ = self.store.record_acme_order(domain, &self.node).await;
                 self.order(domain).await
             }
             Err(e) => Err(e),
@@ -193,6 +215,24 @@ impl Acme {
                 Outcome::Failed(message)
             }
         }
+    }
+
+    /// Counts and logs an order a cap stopped.
+    fn cap_reached(&self, domain: &str, project_id: Option<i64>, cap: Cap) -> Outcome {
+        let (label, value) = match cap {
+            Cap::Platform => ("cap_reached", self.caps.total),
+            Cap::Project => ("project_cap_reached", self.caps.project),
+            Cap::Account => ("account_cap_reached", self.caps.account),
+        };
+        self.metrics.acme(label);
+        tracing::warn!(
+            domain,
+            project_id,
+            ?cap,
+            value,
+            "ACME order cap reached; not ordering"
+        );
+        Outcome::CapReached
     }
 
     async fn dns_still_points(&self, domain: &str, check: bool) -> anyhow::Result<()> {

@@ -43,7 +43,7 @@ use vitrine_shared::{
 };
 
 use crate::{
-    host::{SiteHost, www_twin},
+    host::SiteHost,
     metrics::{CacheName, Metrics},
 };
 
@@ -335,13 +335,9 @@ impl Sites {
     async fn load_host(&self, host: &SiteHost) -> Result<Option<Arc<Site>>, Unavailable> {
         let row = match host {
             SiteHost::Slug(slug) => self.db(self.store.site_by_slug(slug)).await?,
-            SiteHost::Domain(domain) => match self.db(self.store.site_by_domain(domain)).await? {
-                Some(row) => Some(row),
-                None => {
-                    self.db(self.store.site_by_domain(&www_twin(domain)))
-                        .await?
-                }
-            },
+            // The holder of the host's unit (the host or its www. twin verified): one row at
+            // most, so a twin never answers for anyone but its holder.
+            SiteHost::Domain(domain) => self.db(self.store.site_by_domain(domain)).await?,
         };
         let Some(row) = row else { return Ok(None) };
         let deploy = match &row {

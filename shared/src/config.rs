@@ -43,7 +43,11 @@ pub struct Settings {
     pub acme_renew_check_secs: u64,
     pub acme_backoff_base_secs: u64,
     pub acme_orders_per_hour: u32,
+    pub acme_orders_per_project_per_hour: u32,
+    pub acme_orders_per_account_per_hour: u32,
     pub acme_issue_wait_ms: u64,
+    pub domain_recheck_base_secs: u64,
+    pub slug_cooling_off_days: u32,
     pub preview_cert_file: Option<PathBuf>,
     pub preview_key_file: Option<PathBuf>,
     pub edge_cert_cache_entries: u64,
@@ -128,7 +132,11 @@ impl Default for Settings {
             acme_renew_check_secs: 3600,
             acme_backoff_base_secs: 60,
             acme_orders_per_hour: 100,
+            acme_orders_per_project_per_hour: 10,
+            acme_orders_per_account_per_hour: 30,
             acme_issue_wait_ms: 30_000,
+            domain_recheck_base_secs: 60,
+            slug_cooling_off_days: 30,
             preview_cert_file: None,
             preview_key_file: None,
             edge_cert_cache_entries: 10_000,
@@ -276,8 +284,24 @@ pub const SETTINGS_HELP: &[(&str, &str)] = &[
         "cap on new ACME orders per hour across all edge nodes [default: 100]",
     ),
     (
+        "ACME_ORDERS_PER_PROJECT_PER_HOUR",
+        "cap on ACME orders per hour for one project's names, so no site can use up the others' share [default: 10]",
+    ),
+    (
+        "ACME_ORDERS_PER_ACCOUNT_PER_HOUR",
+        "cap on ACME orders per hour for one account's projects (a business counts as one account), kept below ACME_ORDERS_PER_HOUR so no tenant can starve the others' certificates [default: 30]",
+    ),
+    (
         "ACME_ISSUE_WAIT_MS",
         "how long a TLS handshake for a name without a certificate waits for its issuance [default: 30000]",
+    ),
+    (
+        "DOMAIN_RECHECK_BASE_SECS",
+        "a pending custom domain is checked again this long after it was saved, then twice as long after each check, up to 6 hours, for 30 days [default: 60]",
+    ),
+    (
+        "SLUG_COOLING_OFF_DAYS",
+        "a preview slug given up (project deleted or slug changed) is held this long for its owner before anyone else may take it [default: 30]",
     ),
     (
         "PREVIEW_CERT_FILE",

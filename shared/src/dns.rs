@@ -1,9 +1,17 @@
-//! Custom-domain DNS verification: does a domain point at the platform?
+//! Custom-domain DNS verification: who owns a domain, and does it point at the platform?
 //!
-//! A domain points here when it has an A/AAAA record for one of the platform's public
-//! addresses (`PUBLIC_IP`, comma-separated for IPv4 and IPv6), or a CNAME (anywhere in its
-//! chain) to the platform's target (`CNAME_TARGET`). The control plane asks this when an owner
-//! verifies a domain, and the edge asks it again before every renewal.
+//! Two questions, answered separately ([`DnsCheck::verify`] asks both):
+//! - **Ownership** ([`Proof`]): `_vitrine-challenge.<domain>` has a TXT record holding the
+//!   project's token ([`crate::domain::challenge_value`]), as Vercel and Netlify ask. Only
+//!   the domain's owner can put it there. "Points at our address" proves nothing about who
+//!   asks: a dangling record left at the platform, or a wildcard `*.example.com` pointing here,
+//!   would otherwise hand the name to whoever typed it first.
+//! - **Pointing** ([`Verdict`]): the domain has an A/AAAA record for one of the platform's
+//!   public addresses (`PUBLIC_IP`, comma-separated for IPv4 and IPv6), or a CNAME (anywhere in
+//!   its chain) to the platform's target (`CNAME_TARGET`).
+//!
+//! A domain is verified when both hold; the edge asks the pointing question again before
+//! every certificate order (first issue and renewals).
 //!
 //! Resolution uses hickory-resolver (the maintained successor of trust-dns), the async,
 //! pure-Rust resolver, with the nameservers from `DNS_NAMESERVERS` (so tests use a local DNS
@@ -43,6 +51,41 @@ pub enum Verdict {
     NoRecords,
     /// The nameservers could not be asked (timeout, refused...).
     Unreachable(String),
+}
+
+/// Whether `_vitrine-challenge.<domain>` carries the project's token.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Proof {
+    /// A TXT record there holds the token.
+    Proven,
+    /// TXT records are there, none with the token: what they hold.
+    Wrong(Vec<String>),
+    /// No TXT record there.
+    Missing,
+    /// The nameservers could not be asked.
+    Unreachable(String),
+}
+
+/// Both answers for one domain.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Verification {
+    pub proof: Proof,
+    pub pointing: Verdict,
+}
+
+impl Verification {
+    /// Proven by TXT and pointing here: the domain may be the project's.
+    pub fn verified(&self) -> bool {
+        self.proof == Proof::Proven && matches!(self.pointing, Verdict::Points(_))
+    }
+
+    /// Why the nameservers could not be asked, if they could not.
+    pub fn unreachable(&self) -> Option<&str> {
+        match (&self.proof, &self.pointing) {
+            (Proof::Unreachable(e), _) | (_, Verdict::Unreachable(e)) => Some(e),
+            _ => None,
+        }
+    }
 }
 
 /// Checks domains against the platform's address and CNAME target.
@@ -119,10 +162,63 @@ impl DnsCheck {
 
     /// Resolves `domain` and says whether it points at the platform.
     pub async fn check(&self, domain: &str) -> Verdict {
+        match self.resolver() {
+            Ok(r) => self.pointing(&r, domain).await,
+            Err(e) => Verdict::Unreachable(e.to_string()),
+        }
+    }
+
+    /// Asks both questions: does `_vitrine-challenge.<domain>` hold `token`, and does the
+    /// domain point here.
+    pub async fn verify(&self, domain: &str, token: &str) -> Verification {
         let resolver = match self.resolver() {
             Ok(r) => r,
-            Err(e) => return Verdict::Unreachable(e.to_string()),
+            Err(e) => {
+                return Verification {
+                    proof: Proof::Unreachable(e.to_string()),
+                    pointing: Verdict::Unreachable(e.to_string()),
+                };
+            }
         };
+        let (proof, pointing) = tokio::join!(
+            self.proof(&resolver, domain, token),
+            self.pointing(&resolver, domain)
+        );
+        Verification { proof, pointing }
+    }
+
+    async fn proof(&self, resolver: &TokioResolver, domain: &str, token: &str) -> Proof {
+        let name = format!("{}.", crate::domain::challenge_name(&normalise(domain)));
+        let lookup = match resolver.lookup(name.as_str(), RecordType::TXT).await {
+            Ok(lookup) => lookup,
+            Err(e) if e.is_no_records_found() || e.is_nx_domain() => return Proof::Missing,
+            Err(e) => return Proof::Unreachable(e.to_string()),
+        };
+        let mut found = Vec::new();
+        for record in lookup.answers() {
+            if let RData::TXT(txt) = &record.data {
+                // A long value may be split into several character-strings: they join.
+                let value: String = txt
+                    .txt_data
+                    .iter()
+                    .map(|part| String::from_utf8_lossy(part))
+                    .collect();
+                let value = value.trim().trim_matches('"').trim();
+                // An empty token would match an empty record: never.
+                if !token.is_empty() && value == token {
+                    return Proof::Proven;
+                }
+                push_unique(&mut found, value.chars().take(100).collect());
+            }
+        }
+        if found.is_empty() {
+            Proof::Missing
+        } else {
+            Proof::Wrong(found)
+        }
+    }
+
+    async fn pointing(&self, resolver: &TokioResolver, domain: &str) -> Verdict {
         let fqdn = format!("{}.", normalise(domain));
         let mut found = Vec::new();
         let mut any_answer = false;

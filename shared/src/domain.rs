@@ -10,6 +10,10 @@ use serde::Serialize;
 pub struct Invalid {
     pub field: &'static str,
     pub message: String,
+    /// A stable code of its own for the refusals the dashboard tells apart from a plain
+    /// `invalid` (`slug_reserved`); `None` for the rest.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub code: Option<&'static str>,
 }
 
 impl Invalid {
@@ -17,7 +21,14 @@ impl Invalid {
         Self {
             field,
             message: message.into(),
+            code: None,
         }
+    }
+
+    /// The same refusal with its own stable code.
+    pub fn with_code(mut self, code: &'static str) -> Self {
+        self.code = Some(code);
+        self
     }
 }
 
@@ -79,11 +90,95 @@ pub fn normalize_page_slug(input: &str) -> String {
 pub struct PreviewSlug(String);
 
 pub const PREVIEW_SLUG_MESSAGE: &str = "Slug must contain only letters, numbers and dashes";
+pub const RESERVED_SLUG_MESSAGE: &str = "This address is reserved, please choose another";
+/// The code of a reserved preview slug's refusal.
+pub const SLUG_RESERVED: &str = "slug_reserved";
+
+/// Preview slugs no tenant may take, because `{slug}.{platform domain}` would be one of:
+/// - the platform's own hosts, today or likely tomorrow (the dashboard, the API, the CNAME
+///   target `sites.`, the asset and status hosts, the platform's help, docs and blog);
+/// - names that software and certificate authorities look up by convention, where a tenant's
+///   page would be trusted for something else (`wpad` proxy discovery, `autodiscover` and
+///   `autoconfig` mail set-up, `mta-sts` mail policy, `isatap`, mail and name servers);
+/// - names that read as the platform in a phishing link (`login`, `account`, `billing`,
+///   `secure`, `verify`…).
+///
+/// Besides these, any slug with `--` in its third and fourth characters is refused: DNS keeps
+/// that shape for encoded labels (`xn--…` is punycode), which browsers may show as Unicode
+/// lookalikes of another tenant or of the platform. The dashboard keeps the same list
+/// (`dashboard/src/lib/validation.ts`); `testdata/validation.json` holds it for both tests.
+pub const RESERVED_SLUGS: &[&str] = &[
+    "abuse",
+    "account",
+    "accounts",
+    "admin",
+    "api",
+    "app",
+    "assets",
+    "auth",
+    "autoconfig",
+    "autodiscover",
+    "billing",
+    "blog",
+    "cdn",
+    "console",
+    "dashboard",
+    "dns",
+    "docs",
+    "edge",
+    "email",
+    "files",
+    "ftp",
+    "help",
+    "images",
+    "imap",
+    "img",
+    "isatap",
+    "localhost",
+    "login",
+    "logout",
+    "mail",
+    "media",
+    "mta-sts",
+    "mx",
+    "ns",
+    "ns1",
+    "ns2",
+    "pay",
+    "payments",
+    "pop",
+    "pop3",
+    "register",
+    "secure",
+    "security",
+    "sftp",
+    "signin",
+    "signup",
+    "sites",
+    "smtp",
+    "sso",
+    "static",
+    "status",
+    "support",
+    "uploads",
+    "verify",
+    "vitrine",
+    "vpn",
+    "webmail",
+    "wpad",
+    "www",
+];
+
+/// Whether a (lower-case) preview slug is one no tenant may take: see [`RESERVED_SLUGS`].
+pub fn is_reserved_slug(slug: &str) -> bool {
+    RESERVED_SLUGS.contains(&slug) || slug.get(2..4) == Some("--")
+}
 
 impl PreviewSlug {
     /// Letters, digits and dashes only (the spec's rule), and also a valid DNS label:
-    /// at most 63 characters, not starting or ending with a dash. Stored lower-case,
-    /// since host names are case-insensitive.
+    /// at most 63 characters, not starting or ending with a dash, and not reserved
+    /// ([`is_reserved_slug`], code [`SLUG_RESERVED`]). Stored lower-case, since host names are
+    /// case-insensitive.
     pub fn parse(input: &str) -> Result<Self, Invalid> {
         let s = input.trim();
         if s.is_empty() || !s.chars().all(|c| c.is_ascii_alphanumeric() || c == '-') {
@@ -98,18 +193,25 @@ impl PreviewSlug {
                 "Slug must start and end with a letter or number",
             ));
         }
-        Ok(Self(s.to_ascii_lowercase()))
+        let s = s.to_ascii_lowercase();
+        if is_reserved_slug(&s) {
+            return Err(Invalid::new("slug", RESERVED_SLUG_MESSAGE).with_code(SLUG_RESERVED));
+        }
+        Ok(Self(s))
     }
 
-    /// A preview slug derived from a project name, cut to leave room for a suffix.
+    /// A preview slug derived from a project name, cut to leave room for a suffix. A name
+    /// that slugifies to a reserved word gets `-site` after it (`Admin` → `admin-site`).
     pub fn from_name(name: &str) -> Self {
         let base: String = slugify(name).replace('_', "-").chars().take(40).collect();
         let base = base.trim_matches('-');
-        Self(if base.is_empty() {
-            "site".to_string()
+        if base.is_empty() {
+            Self("site".to_string())
+        } else if is_reserved_slug(base) {
+            Self(format!("{base}-site"))
         } else {
-            base.to_string()
-        })
+            Self(base.to_string())
+        }
     }
 
     pub fn as_str(&self) -> &str {
@@ -128,6 +230,30 @@ pub fn www_twin(domain: &str) -> String {
         Some(bare) => bare.to_string(),
         None => format!("www.{domain}"),
     }
+}
+
+/// The unit a name belongs to: the name without one leading `www.`. A name and its `www.` twin
+/// are one unit, which one project at most holds (the database's `projects.domain_unit`
+/// column computes the same and is unique), and the edge finds a host's site by its unit, so a
+/// twin can never answer for anyone but the unit's holder.
+pub fn domain_unit(name: &str) -> &str {
+    name.strip_prefix("www.").unwrap_or(name)
+}
+
+/// The label under which an owner proves a domain: `_vitrine-challenge.<domain>` TXT
+/// `<the project's token>`, as Vercel's `_vercel` record does.
+pub const CHALLENGE_LABEL: &str = "_vitrine-challenge";
+
+/// The TXT record's name that proves `domain`.
+pub fn challenge_name(domain: &str) -> String {
+    format!("{CHALLENGE_LABEL}.{domain}")
+}
+
+/// The TXT value that proves a domain for the project with this `uuid`. The uuid is random
+/// (v4), unique per project and already public to whoever sees the project, so it is a fit
+/// token: publishing it in DNS gives nothing away, and nobody can choose another's.
+pub fn challenge_value(project_uuid: &str) -> String {
+    format!("vitrine-verify={project_uuid}")
 }
 
 /// A custom domain such as `www.example.com`.
@@ -310,6 +436,40 @@ mod tests {
     }
 
     #[test]
+    fn reserved_slugs_match_the_shared_vectors() {
+        let v = vectors();
+        let mut listed = strings(&v["preview_slug"]["reserved"]);
+        listed.sort();
+        let mut ours: Vec<String> = RESERVED_SLUGS.iter().map(|s| s.to_string()).collect();
+        ours.sort();
+        assert_eq!(ours, listed, "the list here and in validation.json differ");
+        for s in listed
+            .iter()
+            .chain(&strings(&v["preview_slug"]["reserved_shapes"]))
+        {
+            let err = PreviewSlug::parse(s).unwrap_err();
+            assert_eq!(err.code, Some(SLUG_RESERVED), "{s:?}");
+            assert_eq!(err.message, RESERVED_SLUG_MESSAGE, "{s:?}");
+        }
+        assert_eq!(PreviewSlug::from_name("Admin").as_str(), "admin-site");
+    }
+
+    #[test]
+    fn a_name_and_its_www_twin_are_one_unit() {
+        assert_eq!(domain_unit("www.shop.example"), "shop.example");
+        assert_eq!(domain_unit("shop.example"), "shop.example");
+        assert_eq!(domain_unit("www.www.shop.example"), "www.shop.example");
+        for name in ["shop.example", "www.shop.example"] {
+            assert_eq!(domain_unit(&www_twin(name)), domain_unit(name), "{name}");
+        }
+        assert_eq!(
+            challenge_name("shop.example"),
+            "_vitrine-challenge.shop.example"
+        );
+        assert_eq!(challenge_value("abc"), "vitrine-verify=abc");
+    }
+
+    #[test]
     fn domains_match_the_shared_vectors() {
         let v = vectors();
         for s in strings(&v["domain"]["valid"]) {
@@ -364,6 +524,10 @@ mod tests {
             "Café & Cia — 2026",
             &"x".repeat(100),
             "a_b",
+            "Admin",
+            "www",
+            "API",
+            "Status",
         ] {
             let slug = PreviewSlug::from_name(name);
             assert!(

@@ -99,7 +99,8 @@ impl Drop for TestDb {
 /// must have `async fn new(Backend) -> Self` (e.g. [`TestDb`], or the control plane's TestApp).
 #[macro_export]
 macro_rules! dual_test {
-    ($(#[$meta:meta])* async fn $name:ident($arg:ident : $ty:ty) $body:block) => {
+    // `$(,)?`: rustfmt puts a trailing comma after the argument when the name is long.
+    ($(#[$meta:meta])* async fn $name:ident($arg:ident : $ty:ty $(,)?) $body:block) => {
         mod $name {
             #[allow(unused_imports)]
             use super::*;
@@ -226,6 +227,11 @@ pub struct DnsServer {
 pub enum DnsRecord {
     A(std::net::IpAddr),
     Cname(String),
+    /// A TXT record (`--txt-record`), such as the `_vitrine-challenge.` proof.
+    Txt(String),
+    /// An A record for the name *and every name under it* (`--address=/name/ip`): a wildcard
+    /// such as `*.example.com`.
+    Wildcard(std::net::IpAddr),
 }
 
 impl DnsServer {
@@ -288,6 +294,8 @@ impl DnsServer {
             match record {
                 DnsRecord::A(ip) => hosts_text.push_str(&format!("{ip} {name}\n")),
                 DnsRecord::Cname(target) => args.push(format!("--cname={name},{target}")),
+                DnsRecord::Txt(text) => args.push(format!("--txt-record={name},{text}")),
+                DnsRecord::Wildcard(ip) => args.push(format!("--address=/{name}/{ip}")),
             }
         }
         // A CNAME whose target has no address of its own still needs the target to exist.
@@ -399,7 +407,7 @@ pub async fn store_certificate(
 #[cfg(test)]
 mod dns_server_tests {
     use super::*;
-    use crate::dns::{DnsCheck, Pointing, Verdict};
+    use crate::dns::{DnsCheck, Pointing, Proof, Verdict};
 
     fn check(dns: &DnsServer, public_ip: &str) -> DnsCheck {
         let settings = crate::Settings {
@@ -446,6 +454,46 @@ mod dns_server_tests {
             check.check("shop.example").await,
             Verdict::Elsewhere(vec!["198.51.100.9".into()])
         );
+    }
+
+    #[tokio::test]
+    async fn txt_proofs_and_wildcards_are_told_apart() {
+        let dns = DnsServer::start();
+        let check = check(&dns, "203.0.113.7");
+        let ip: std::net::IpAddr = "203.0.113.7".parse().unwrap();
+        dns.set("shop.example", DnsRecord::A(ip));
+        dns.set(
+            "_vitrine-challenge.shop.example",
+            DnsRecord::Txt("vitrine-verify=ours".into()),
+        );
+        dns.set("wild.example", DnsRecord::Wildcard(ip));
+        dns.set(
+            "_vitrine-challenge.other.example",
+            DnsRecord::Txt("vitrine-verify=theirs".into()),
+        );
+
+        let v = check.verify("shop.example", "vitrine-verify=ours").await;
+        assert_eq!(v.proof, Proof::Proven);
+        assert!(v.verified(), "{v:?}");
+        // Someone else's token is not proof.
+        let v = check.verify("shop.example", "vitrine-verify=mine").await;
+        assert_eq!(v.proof, Proof::Wrong(vec!["vitrine-verify=ours".into()]));
+        assert!(!v.verified());
+        // A wildcard points every name here, and proves none of them.
+        let v = check
+            .verify("anything.wild.example", "vitrine-verify=ours")
+            .await;
+        assert_eq!(v.pointing, Verdict::Points(Pointing::Address(ip)));
+        assert_eq!(v.proof, Proof::Missing);
+        assert!(!v.verified());
+        // A TXT without the pointing is not enough either.
+        let v = check.verify("other.example", "vitrine-verify=theirs").await;
+        assert_eq!(
+            (v.proof.clone(), v.pointing.clone()),
+            (Proof::Proven, Verdict::NoRecords)
+        );
+        assert!(!v.verified());
+        assert_eq!(v.unreachable(), None);
     }
 }
 

@@ -15,7 +15,9 @@ use vitrine_shared::{
 use crate::{
     auth::{self, CurrentUser},
     authz::{authorize_project, visible_projects},
+    domain_checks::first_recheck,
     error::{ApiJson, ApiPath, ErrorBody, Result},
+    routes::domains::refuse_if_held_elsewhere,
     state::AppState,
     views::ProjectView,
 };
@@ -263,7 +265,8 @@ pub struct CreateProject {
 pub struct UpdateProject {
     pub name: Option<String>,
     pub slug: Option<String>,
-    /// A domain, or null / "" to remove it.
+    /// A domain, saved as pending until it is proven (see `POST /api/dns-verify`; a verified
+    /// domain keeps serving meanwhile), or null / "" to remove the domain.
     #[serde(default, deserialize_with = "double_option")]
     #[schema(value_type = Option<String>)]
     pub domain: Option<Option<String>>,
@@ -290,6 +293,11 @@ pub fn parse_domain(state: &AppState, raw: &str) -> Result<DomainName, Invalid> 
 /// A fresh token and uuid for a new project.
 pub fn new_identity() -> (String, String) {
     (auth::new_token(), uuid::Uuid::new_v4().to_string())
+}
+
+/// The instant before which a released slug's hold has ended (`SLUG_COOLING_OFF_DAYS`).
+pub fn slugs_held_since(state: &AppState) -> chrono::DateTime<chrono::Utc> {
+    chrono::Utc::now() - chrono::Duration::days(i64::from(state.settings.slug_cooling_off_days))
 }
 
 /// The slug a new project gets: the one asked for (which must be free), or one derived
@@ -337,9 +345,11 @@ pub(crate) async fn full_view(state: &AppState, project: &Project) -> Result<Pro
     let pages = state.store.project_pages(project.id).await?;
     let tables = state.store.project_collections(project.id).await?;
     let certificate = state.store.certificate_status(project.id).await?;
+    let claim = state.store.domain_claim(project.id).await?;
     Ok(ProjectView::new(project, &state.settings)
         .with_content(pages, tables)
-        .with_certificate(certificate))
+        .with_certificate(certificate)
+        .with_domain_claim(claim))
 }
 
 #[utoipa::path(get, path = "/api/projects", tag = "projects",
@@ -349,10 +359,17 @@ pub async fn list_projects(
     user: CurrentUser,
 ) -> Result<ApiJson<Vec<ProjectView>>> {
     let projects = visible_projects(&state, &user).await?;
+    let mut claims: std::collections::HashMap<i64, _> = state
+        .store
+        .domain_claims_of(user.id, user.business_id)
+        .await?
+        .into_iter()
+        .map(|c| (c.project_id, c))
+        .collect();
     Ok(ApiJson(
         projects
             .iter()
-            .map(|p| ProjectView::new(p, &state.settings))
+            .map(|p| ProjectView::new(p, &state.settings).with_domain_claim(claims.remove(&p.id)))
             .collect(),
     ))
 }
@@ -370,6 +387,12 @@ pub async fn create_project(
         .unwrap_or_default()
         .merge_into(&Value::Object(Map::new()))?;
     let slug = choose_slug(&state, req.slug.as_deref(), &name).await?;
+    if req.slug.is_some() {
+        state
+            .store
+            .slug_available_to(&slug, user.id, slugs_held_since(&state))
+            .await?;
+    }
     let (token, uuid) = new_identity();
     let home = if user.language == "en" {
         "Home"
@@ -424,19 +447,51 @@ pub async fn update_project(
     if let Some(name) = req.name {
         changes.name = Some(required_text("name", Some(&name), 200, NAME_REQUIRED)?);
     }
-    if let Some(slug) = req.slug {
-        changes.slug = Some(PreviewSlug::parse(&slug)?.into_string());
+    // The slug it has is its own, even one reserved since it was taken.
+    if let Some(slug) = req
+        .slug
+        .filter(|s| !s.trim().eq_ignore_ascii_case(&current.slug))
+    {
+        let slug = PreviewSlug::parse(&slug)?.into_string();
+        state
+            .store
+            .slug_available_to(&slug, current.user_id, slugs_held_since(&state))
+            .await?;
+        changes.slug = Some(slug);
     }
-    if let Some(domain) = req.domain {
-        changes.domain = Some(match domain.as_deref().map(str::trim) {
+    // Some(None): remove the domain; Some(Some(d)): save d as pending.
+    let domain = match req.domain {
+        None => None,
+        Some(d) => Some(match d.as_deref().map(str::trim) {
             None | Some("") => None,
-            Some(d) => Some(parse_domain(&state, d)?.into_string()),
-        });
-    }
+            Some(d) => {
+                let d = parse_domain(&state, d)?.into_string();
+                refuse_if_held_elsewhere(&state, &d, id).await?;
+                Some(d)
+            }
+        }),
+    };
     if let Some(meta) = req.meta {
         changes.meta = Some(meta.merge_into(&current.meta.0)?);
     }
-    let project = state.store.update_project(id, &changes).await?;
+    let mut project = state.store.update_project(id, &changes).await?;
+    match domain {
+        None => {}
+        Some(None) => {
+            state.store.remove_domain(id).await?;
+            project = state.store.project_by_id(id).await?;
+        }
+        // Back to the verified domain: nothing waits any more.
+        Some(Some(d)) if project.verified_domain.as_deref() == Some(d.as_str()) => {
+            state.store.delete_domain_claim(id).await?;
+        }
+        Some(Some(d)) => {
+            state
+                .store
+                .save_domain_claim(id, &d, first_recheck(&state.settings))
+                .await?;
+        }
+    }
     Ok(ApiJson(full_view(&state, &project).await?))
 }
 

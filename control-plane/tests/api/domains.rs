@@ -1,6 +1,7 @@
-//! Custom domains: the DNS check against a real DNS server (dnsmasq), the server-owned
-//! verification flags, removing a domain, the certificate status in the project JSON and the
-//! HSTS opt-in.
+//! Custom domains: the DNS check against a real DNS server (dnsmasq) (the TXT proof and the
+//! pointing), the pending state, the server-owned verification flags, removing a domain, the
+//! certificate status in the project JSON and the HSTS opt-in. The attacks on domains are in
+//! `hostile/domains.rs`, which uses [`DomainApp`] too.
 
 use chrono::{DateTime, Duration, Utc};
 use reqwest::{Response, StatusCode};
@@ -13,33 +14,63 @@ use vitrine_shared::{
 
 use crate::helpers::{Session, TestApp, expect_error, json_ok};
 
-const PLATFORM_IP: &str = "203.0.113.7";
-const TARGET: &str = "sites.vitrine.test";
+pub const PLATFORM_IP: &str = "203.0.113.7";
+pub const TARGET: &str = "sites.vitrine.test";
 
 /// A control plane whose DNS checks ask a dnsmasq the test controls.
-struct DomainApp {
-    app: TestApp,
-    dns: DnsServer,
+pub struct DomainApp {
+    pub app: TestApp,
+    pub dns: DnsServer,
 }
 
 impl DomainApp {
-    async fn new(backend: Backend) -> DomainApp {
+    pub async fn new(backend: Backend) -> DomainApp {
+        Self::with(backend, |_| {}).await
+    }
+
+    /// Like `new`, with settings adjusted by `tweak` before start-up.
+    pub async fn with(
+        backend: Backend,
+        tweak: impl FnOnce(&mut vitrine_shared::Settings),
+    ) -> DomainApp {
         let dns = DnsServer::start();
         let nameserver = dns.addr.to_string();
         let app = TestApp::with(backend, |s| {
             s.public_ip = PLATFORM_IP.into();
             s.cname_target = Some(TARGET.into());
             s.dns_nameservers = Some(nameserver);
+            tweak(s);
         })
         .await;
         DomainApp { app, dns }
     }
 
-    fn a(&self, name: &str, ip: &str) {
+    pub fn a(&self, name: &str, ip: &str) {
         self.dns.set(name, DnsRecord::A(ip.parse().unwrap()));
     }
 
-    async fn verify(&self, s: &Session, project: i64, domain: &str) -> Response {
+    /// Sets `_vitrine-challenge.<domain>` TXT to the project's token: what only the domain's
+    /// owner can do.
+    pub async fn prove(&self, s: &Session, project: i64, domain: &str) {
+        let token = self.project(s, project).await["domain_token"]
+            .as_str()
+            .unwrap()
+            .to_string();
+        assert!(token.starts_with("vitrine-verify="), "{token}");
+        self.dns.set(
+            &format!("_vitrine-challenge.{domain}"),
+            DnsRecord::Txt(token),
+        );
+    }
+
+    /// Proves `domain` for the project, points it here and verifies it.
+    pub async fn own(&self, s: &Session, project: i64, domain: &str) {
+        self.prove(s, project, domain).await;
+        self.a(domain, PLATFORM_IP);
+        expect_text(self.verify(s, project, domain).await, StatusCode::OK).await;
+    }
+
+    pub async fn verify(&self, s: &Session, project: i64, domain: &str) -> Response {
         self.app
             .post(
                 s,
@@ -49,12 +80,12 @@ impl DomainApp {
             .await
     }
 
-    async fn project(&self, s: &Session, project: i64) -> Value {
+    pub async fn project(&self, s: &Session, project: i64) -> Value {
         json_ok(self.app.get(s, &format!("/api/projects/{project}")).await).await
     }
 
     /// A signed-in owner and the id of a new project of theirs.
-    async fn owner_with_project(&self, email: &str) -> (Session, i64) {
+    pub async fn owner_with_project(&self, email: &str) -> (Session, i64) {
         let s = self.app.register(email).await;
         let id = self.app.create_project(&s, "Loja").await["id"]
             .as_i64()
@@ -64,7 +95,7 @@ impl DomainApp {
 }
 
 /// Asserts a text/plain answer with `status` and returns its text.
-async fn expect_text(res: Response, status: StatusCode) -> String {
+pub async fn expect_text(res: Response, status: StatusCode) -> String {
     let got = res.status();
     let content_type = res.headers()["content-type"].to_str().unwrap().to_string();
     let text = res.text().await.unwrap();
@@ -73,16 +104,17 @@ async fn expect_text(res: Response, status: StatusCode) -> String {
     text
 }
 
-fn assert_unverified(p: &Value) {
+pub fn assert_unverified(p: &Value) {
     assert_eq!(p["meta"]["verified"], false, "{p}");
     assert!(p["meta"]["verifiedDomain"].is_null(), "{p}");
     assert!(p["meta"]["verifiedTimestamp"].is_null(), "{p}");
 }
 
 dual_test!(
-    async fn an_a_record_to_the_platform_verifies_the_domain(t: DomainApp) {
+    async fn an_a_record_and_the_txt_proof_verify_the_domain(t: DomainApp) {
         let (s, id) = t.owner_with_project("a-record@example.com").await;
         t.a("shop.example", PLATFORM_IP);
+        t.prove(&s, id, "shop.example").await;
         let before = Utc::now();
         let text = expect_text(t.verify(&s, id, " Shop.Example ").await, StatusCode::OK).await;
         assert_eq!(text, "Domain verified: shop.example points to 203.0.113.7");
@@ -90,6 +122,7 @@ dual_test!(
         assert_eq!(p["domain"], "shop.example");
         assert_eq!(p["meta"]["verified"], true);
         assert_eq!(p["meta"]["verifiedDomain"], "shop.example");
+        assert!(p["domain_check"].is_null(), "nothing waits: {p}");
         let at: DateTime<Utc> = p["meta"]["verifiedTimestamp"]
             .as_str()
             .unwrap()
@@ -131,10 +164,11 @@ dual_test!(
 );
 
 dual_test!(
-    async fn a_cname_to_the_platform_target_verifies_the_domain(t: DomainApp) {
+    async fn a_cname_to_the_platform_target_and_the_txt_proof_verify_the_domain(t: DomainApp) {
         let (s, id) = t.owner_with_project("cname@example.com").await;
         t.dns
             .set("www.shop.example", DnsRecord::Cname(TARGET.into()));
+        t.prove(&s, id, "www.shop.example").await;
         let text = expect_text(t.verify(&s, id, "www.shop.example").await, StatusCode::OK).await;
         assert_eq!(
             text,
@@ -149,9 +183,12 @@ dual_test!(
 );
 
 dual_test!(
-    async fn a_domain_pointing_elsewhere_is_refused_naming_what_was_found(t: DomainApp) {
+    async fn a_proven_domain_pointing_elsewhere_waits_as_pending_naming_what_was_found(
+        t: DomainApp,
+    ) {
         let (s, id) = t.owner_with_project("elsewhere@example.com").await;
         t.a("shop.example", "198.51.100.9");
+        t.prove(&s, id, "shop.example").await;
         let text = expect_text(
             t.verify(&s, id, "shop.example").await,
             StatusCode::UNPROCESSABLE_ENTITY,
@@ -159,14 +196,22 @@ dual_test!(
         .await;
         assert_eq!(
             text,
-            "shop.example does not point to 203.0.113.7 (found: 198.51.100.9). Set an A record \
-             to 203.0.113.7 or a CNAME to sites.vitrine.test. If a CDN proxy is used it must be off."
+            "_vitrine-challenge.shop.example holds this project's token. shop.example does not \
+             point to 203.0.113.7 (found: 198.51.100.9). Set an A record to 203.0.113.7 or a \
+             CNAME to sites.vitrine.test. If a CDN proxy is used it must be off. shop.example is \
+             saved as pending: we check it again on our own, and it starts working as soon as \
+             both records are in place. DNS changes can take a while to reach every server."
         );
+        // Saved as pending: the owner need not type it again.
         let p = t.project(&s, id).await;
-        assert!(p["domain"].is_null());
+        assert_eq!(p["domain"], "shop.example");
+        assert_eq!(p["domain_check"]["domain"], "shop.example");
+        assert_eq!(p["domain_check"]["checks"], 1);
+        assert_eq!(p["domain_check"]["last_result"], text.as_str());
+        assert!(p["domain_check"]["next_check_at"].is_string(), "{p}");
         assert_unverified(&p);
 
-        // A CNAME to some other host names that host.
+        // A CNAME to some other host names that host; the pending domain is now this one.
         t.dns.set(
             "blog.example",
             DnsRecord::Cname("other-host.example".into()),
@@ -177,33 +222,47 @@ dual_test!(
         )
         .await;
         assert!(text.contains("found: other-host.example"), "{text}");
-        assert_unverified(&t.project(&s, id).await);
+        let p = t.project(&s, id).await;
+        assert_eq!(p["domain"], "blog.example");
+        assert_unverified(&p);
 
         // Once the owner fixes the record, the same call verifies.
         t.a("shop.example", PLATFORM_IP);
         expect_text(t.verify(&s, id, "shop.example").await, StatusCode::OK).await;
-        assert_eq!(t.project(&s, id).await["meta"]["verified"], true);
+        let p = t.project(&s, id).await;
+        assert_eq!(p["meta"]["verified"], true);
+        assert!(p["domain_check"].is_null(), "{p}");
     }
 );
 
 dual_test!(
-    async fn a_domain_without_records_is_refused_saying_what_to_set(t: DomainApp) {
+    async fn a_domain_without_records_is_saved_as_pending_saying_what_to_set(t: DomainApp) {
         let (s, id) = t.owner_with_project("norecords@example.com").await;
+        let token = t.project(&s, id).await["domain_token"]
+            .as_str()
+            .unwrap()
+            .to_string();
         let text = expect_text(
             t.verify(&s, id, "nothing-here.example").await,
             StatusCode::UNPROCESSABLE_ENTITY,
         )
         .await;
         assert!(
-            text.starts_with("nothing-here.example has no A, AAAA or CNAME record yet."),
+            text.starts_with(
+                "_vitrine-challenge.nothing-here.example has no TXT record yet. \
+                 nothing-here.example has no A, AAAA or CNAME record yet."
+            ),
             "{text}"
         );
         assert!(
-            text.contains("Set an A record to 203.0.113.7 or a CNAME to sites.vitrine.test"),
+            text.contains(&format!(
+                "Set a TXT record _vitrine-challenge.nothing-here.example with the value {token}, \
+                 and an A record to 203.0.113.7 or a CNAME to sites.vitrine.test"
+            )),
             "{text}"
         );
         let p = t.project(&s, id).await;
-        assert!(p["domain"].is_null());
+        assert_eq!(p["domain"], "nothing-here.example");
         assert_unverified(&p);
     }
 );
@@ -229,7 +288,9 @@ impl UnreachableApp {
 }
 
 dual_test!(
-    async fn an_unreachable_dns_server_is_a_503_that_changes_nothing(t: UnreachableApp) {
+    async fn an_unreachable_dns_server_is_a_503_that_verifies_nothing_and_keeps_the_domain_pending(
+        t: UnreachableApp,
+    ) {
         let app = &t.0;
         let s = app.register("unreachable@example.com").await;
         let id = app.create_project(&s, "Loja").await["id"].as_i64().unwrap();
@@ -245,11 +306,13 @@ dual_test!(
         .await;
         assert_eq!(
             text,
-            "The DNS servers could not be reached to check shop.example. Nothing was changed; \
-             please try again in a few minutes."
+            "The DNS servers could not be reached to check shop.example. shop.example is saved \
+             as pending: we check it again on our own, and it starts working as soon as both \
+             records are in place. DNS changes can take a while to reach every server. You can \
+             also try again in a few minutes."
         );
         let p = json_ok(app.get(&s, &format!("/api/projects/{id}")).await).await;
-        assert!(p["domain"].is_null());
+        assert_eq!(p["domain"], "shop.example");
         assert_unverified(&p);
     }
 );
@@ -273,45 +336,58 @@ dual_test!(
             .await;
             assert_eq!(msg, "invalid domain", "{bad:?}");
         }
-        assert_unverified(&t.project(&s, id).await);
+        let p = t.project(&s, id).await;
+        assert!(p["domain"].is_null());
+        assert_unverified(&p);
     }
 );
 
 dual_test!(
-    async fn a_domain_another_project_holds_is_already_in_use(t: DomainApp) {
+    async fn a_domain_another_project_verified_is_in_use_and_a_pending_one_is_not(t: DomainApp) {
         let (s, mine) = t.owner_with_project("holder-a@example.com").await;
         let other = t.app.register("holder-b@example.com").await;
         let theirs = t.app.create_project(&other, "Deles").await["id"]
             .as_i64()
             .unwrap();
-        // taken.example has no records: the answer must come before any lookup.
-        t.a("verified.example", PLATFORM_IP);
+        t.own(&other, theirs, "verified.example").await;
 
-        // One project holds a domain it has not verified, another a verified one.
+        // Another project waits for parked.example: that holds nothing back.
         let parked = t.app.create_project(&other, "Parado").await["id"]
             .as_i64()
             .unwrap();
-        json_ok(
+        let p = json_ok(
             t.app
                 .post(
                     &other,
                     &format!("/api/projects/{parked}"),
-                    json!({"domain": "taken.example"}),
+                    json!({"domain": "Parked.Example"}),
                 )
                 .await,
         )
         .await;
-        expect_text(
-            t.verify(&other, theirs, "verified.example").await,
-            StatusCode::OK,
+        assert_eq!(p["domain"], "parked.example");
+        assert_eq!(p["domain_check"]["domain"], "parked.example");
+        assert_eq!(p["domain_check"]["checks"], 0);
+        json_ok(
+            t.app
+                .post(
+                    &s,
+                    &format!("/api/projects/{mine}"),
+                    json!({"domain": "parked.example"}),
+                )
+                .await,
         )
         .await;
-        for taken in ["Taken.Example", "verified.example"] {
+        assert_eq!(t.project(&s, mine).await["domain"], "parked.example");
+
+        // verified.example and its www twin have no records of this project: the answer
+        // comes before any lookup.
+        for taken in ["Verified.Example", "www.verified.example"] {
             let msg = expect_error(t.verify(&s, mine, taken).await, StatusCode::CONFLICT).await;
             assert_eq!(msg, "domain already in use", "{taken}");
         }
         let p = t.project(&s, mine).await;
-        assert!(p["domain"].is_null());
+        assert_eq!(p["domain"], "parked.example", "the pending domain stays");
         assert_unverified(&p);
 
         // A project may check its own domain again.
@@ -327,9 +403,8 @@ dual_test!(
     async fn another_users_project_is_not_found_and_nothing_changes(t: DomainApp) {
         let (owner, id) = t.owner_with_project("owner-dom@example.com").await;
         let stranger = t.app.register("stranger-dom@example.com").await;
-        t.a("shop.example", PLATFORM_IP);
+        t.own(&owner, id, "shop.example").await;
         t.a("evil.example", PLATFORM_IP);
-        expect_text(t.verify(&owner, id, "shop.example").await, StatusCode::OK).await;
         let before = t.project(&owner, id).await;
 
         expect_error(
@@ -389,8 +464,7 @@ async fn claim(app: &TestApp, domain: &str, project: i64) {
 dual_test!(
     async fn the_project_json_shows_the_certificate_status(t: DomainApp) {
         let (s, id) = t.owner_with_project("cert@example.com").await;
-        t.a("shop.example", PLATFORM_IP);
-        expect_text(t.verify(&s, id, "shop.example").await, StatusCode::OK).await;
+        t.own(&s, id, "shop.example").await;
         assert!(t.project(&s, id).await["certificate"].is_null());
 
         claim(&t.app, "shop.example", id).await;
@@ -459,8 +533,7 @@ dual_test!(
 dual_test!(
     async fn removing_the_domain_clears_it_with_its_verification_and_certificate(t: DomainApp) {
         let (s, id) = t.owner_with_project("remove@example.com").await;
-        t.a("shop.example", PLATFORM_IP);
-        expect_text(t.verify(&s, id, "shop.example").await, StatusCode::OK).await;
+        t.own(&s, id, "shop.example").await;
         claim(&t.app, "shop.example", id).await;
         t.app
             .store
@@ -496,13 +569,9 @@ dual_test!(
             None
         );
 
-        // The name is free again: another project may verify it.
+        // The name is free again: another project may verify it (with its own proof).
         let (other, theirs) = t.owner_with_project("remove-next@example.com").await;
-        expect_text(
-            t.verify(&other, theirs, "shop.example").await,
-            StatusCode::OK,
-        )
-        .await;
+        t.own(&other, theirs, "shop.example").await;
         // Removing a domain that is not there is harmless.
         let again = json_ok(
             t.app
@@ -511,6 +580,65 @@ dual_test!(
         )
         .await;
         assert!(again["domain"].is_null());
+    }
+);
+
+dual_test!(
+    async fn a_new_domain_waits_as_pending_while_the_verified_one_keeps_serving(t: DomainApp) {
+        let (s, id) = t.owner_with_project("switch@example.com").await;
+        t.own(&s, id, "old.example").await;
+        let path = format!("/api/projects/{id}");
+        let p = json_ok(
+            t.app
+                .post(&s, &path, json!({"domain": "new.example"}))
+                .await,
+        )
+        .await;
+        assert_eq!(p["domain"], "new.example");
+        assert_eq!(p["domain_check"]["domain"], "new.example");
+        assert_eq!(p["meta"]["verifiedDomain"], "old.example");
+        assert_eq!(
+            t.app.store.domain_holder("old.example").await.unwrap(),
+            Some(id),
+            "the verified domain serves until the new one is proven"
+        );
+        // Going back to the verified domain drops the pending one.
+        let p = json_ok(
+            t.app
+                .post(&s, &path, json!({"domain": "old.example"}))
+                .await,
+        )
+        .await;
+        assert_eq!(p["domain"], "old.example");
+        assert!(p["domain_check"].is_null(), "{p}");
+        // The new one proven: it replaces the old one.
+        t.own(&s, id, "new.example").await;
+        assert_eq!(
+            t.app.store.domain_holder("old.example").await.unwrap(),
+            None
+        );
+        assert_eq!(
+            t.app.store.domain_holder("www.new.example").await.unwrap(),
+            Some(id)
+        );
+        // The list shows the pending domain too.
+        json_ok(
+            t.app
+                .post(&s, &path, json!({"domain": "next.example"}))
+                .await,
+        )
+        .await;
+        let list = json_ok(t.app.get(&s, "/api/projects").await).await;
+        assert_eq!(list[0]["domain"], "next.example");
+        assert_eq!(list[0]["domain_check"]["domain"], "next.example");
+        // null removes both the pending and the verified domain.
+        let p = json_ok(t.app.post(&s, &path, json!({"domain": null})).await).await;
+        assert!(p["domain"].is_null() && p["domain_check"].is_null(), "{p}");
+        assert_unverified(&p);
+        assert_eq!(
+            t.app.store.domain_holder("new.example").await.unwrap(),
+            None
+        );
     }
 );
 

@@ -106,6 +106,21 @@ dual_test!(
         assert_eq!(ok["domain"], "loja.example.com");
         let other = app.register("other@example.com").await;
         let c = app.create_project(&other, "C").await;
+        // A pending domain reserves nothing; a verified one (and its www twin) is in use.
+        let theirs = json_ok(
+            app.post(
+                &other,
+                &format!("/api/projects/{}", c["id"]),
+                json!({"domain": "www.loja.example.com"}),
+            )
+            .await,
+        )
+        .await;
+        assert_eq!(theirs["domain"], "www.loja.example.com");
+        app.store
+            .mark_domain_verified(a_id, "loja.example.com")
+            .await
+            .unwrap();
         let msg = expect_error(
             app.post(
                 &other,

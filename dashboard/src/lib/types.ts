@@ -60,11 +60,29 @@ export interface ProjectMeta {
   hsts?: boolean;
 }
 
+/** A custom domain saved before it was proven: the server checks it again on its own. */
+export interface DomainCheck {
+  domain: string;
+  /** Checks so far (the owner's Verify counts). */
+  checks: number;
+  /** What the last check found, as the server words it. */
+  last_result: string | null;
+  checked_at: string | null;
+  /** When the server checks again; null once it stopped (Verify starts the checks over). */
+  next_check_at: string | null;
+  created_at: string;
+}
+
 export interface Project {
   id: number;
   name: string;
   slug: string;
+  /** The pending domain while it waits (`domain_check`), else the verified one. */
   domain: string | null;
+  /** The value of the TXT record `_vitrine-challenge.{domain}` that proves the domain. */
+  domain_token: string;
+  /** The pending domain and its checks; null when none waits. */
+  domain_check?: DomainCheck | null;
   token: string;
   uuid: string;
   is_published: boolean;

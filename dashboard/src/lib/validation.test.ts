@@ -6,8 +6,11 @@ import {
   integrationsSchema,
   isValidDomain,
   isValidEmail,
+  isReservedPreviewSlug,
   isValidPreviewSlug,
   newProjectSchema,
+  previewSlugError,
+  RESERVED_SLUGS,
   normalizePageSlug,
   projectFormSchema,
   slugify,
@@ -20,7 +23,7 @@ interface ValidityVectors {
 interface Vectors {
   slug: [string, string][];
   page_slug: [string, string][];
-  preview_slug: ValidityVectors;
+  preview_slug: ValidityVectors & { reserved: string[]; reserved_shapes: string[] };
   domain: ValidityVectors;
   email: ValidityVectors;
 }
@@ -49,16 +52,34 @@ function checkValidity(name: string, set: ValidityVectors, check: (value: string
 }
 
 checkValidity('isValidPreviewSlug', vectors.preview_slug, isValidPreviewSlug);
+
+describe('reserved preview slugs', () => {
+  it('are the same list as the server keeps', () => {
+    expect([...RESERVED_SLUGS].sort()).toEqual([...vectors.preview_slug.reserved].sort());
+  });
+
+  it.each([...vectors.preview_slug.reserved, ...vectors.preview_slug.reserved_shapes])('refuses %j as reserved', (slug) => {
+    expect(isReservedPreviewSlug(slug)).toBe(true);
+    expect(isValidPreviewSlug(slug)).toBe(false);
+    expect(previewSlugError(slug)).toBe('validation.slugReserved');
+  });
+
+  it("lets a project keep its own slug, and says what is wrong with another", () => {
+    expect(previewSlugError('admin', 'Admin')).toBeNull();
+    expect(previewSlugError('my site')).toBe('validation.slugInvalid');
+    expect(previewSlugError('minha-loja')).toBeNull();
+  });
+});
 checkValidity('isValidDomain', vectors.domain, isValidDomain);
 checkValidity('isValidEmail', vectors.email, isValidEmail);
 
 describe('projectFormSchema', () => {
   it('accepts a complete form', () => {
-    expect(projectFormSchema.safeParse({ name: 'Loja', slug: 'loja-2', description: '' }).success).toBe(true);
+    expect(projectFormSchema().safeParse({ name: 'Loja', slug: 'loja-2', description: '' }).success).toBe(true);
   });
 
   it('requires a name and a valid slug', () => {
-    const result = projectFormSchema.safeParse({ name: '  ', slug: 'my site', description: '' });
+    const result = projectFormSchema().safeParse({ name: '  ', slug: 'my site', description: '' });
     expect(result.success).toBe(false);
     if (!result.success) {
       expect(fieldErrors(result.error)).toEqual({

@@ -33,7 +33,92 @@ const DOMAIN_LABEL = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/;
 
 /** A preview slug becomes one DNS label under the platform domain. */
 export function isValidPreviewSlug(value: string): boolean {
-  return PREVIEW_SLUG.test(value);
+  return PREVIEW_SLUG.test(value) && !isReservedPreviewSlug(value);
+}
+
+/**
+ * Preview slugs no tenant may take: the platform's own hosts, names software looks up by
+ * convention (wpad, autodiscover…), and names that read as the platform in a phishing link.
+ * The same list as RESERVED_SLUGS in shared/src/domain.rs, which says why each is there.
+ */
+export const RESERVED_SLUGS: readonly string[] = [
+  'abuse',
+  'account',
+  'accounts',
+  'admin',
+  'api',
+  'app',
+  'assets',
+  'auth',
+  'autoconfig',
+  'autodiscover',
+  'billing',
+  'blog',
+  'cdn',
+  'console',
+  'dashboard',
+  'dns',
+  'docs',
+  'edge',
+  'email',
+  'files',
+  'ftp',
+  'help',
+  'images',
+  'imap',
+  'img',
+  'isatap',
+  'localhost',
+  'login',
+  'logout',
+  'mail',
+  'media',
+  'mta-sts',
+  'mx',
+  'ns',
+  'ns1',
+  'ns2',
+  'pay',
+  'payments',
+  'pop',
+  'pop3',
+  'register',
+  'secure',
+  'security',
+  'sftp',
+  'signin',
+  'signup',
+  'sites',
+  'smtp',
+  'sso',
+  'static',
+  'status',
+  'support',
+  'uploads',
+  'verify',
+  'vitrine',
+  'vpn',
+  'webmail',
+  'wpad',
+  'www',
+];
+
+/** Reserved: a listed word, or `--` in the third and fourth characters (punycode's `xn--`). */
+export function isReservedPreviewSlug(value: string): boolean {
+  const slug = value.trim().toLowerCase();
+  return RESERVED_SLUGS.includes(slug) || slug.slice(2, 4) === '--';
+}
+
+/**
+ * What is wrong with a preview slug, as an i18n key, or null. `current` is the project's own
+ * slug, which it keeps even if it became reserved after it was taken (as the server does).
+ */
+export function previewSlugError(value: string, current = ''): string | null {
+  const slug = value.trim();
+  if (current && slug.toLowerCase() === current.toLowerCase()) return null;
+  if (!PREVIEW_SLUG.test(slug)) return 'validation.slugInvalid';
+  if (isReservedPreviewSlug(slug)) return 'validation.slugReserved';
+  return null;
 }
 
 export function isValidDomain(value: string): boolean {
@@ -53,13 +138,21 @@ export function isValidEmail(value: string): boolean {
   return local.length > 0 && !/\s/.test(local) && isValidDomain(domain);
 }
 
-/** Project settings form (name, preview slug, description). */
-export const projectFormSchema = z.object({
-  name: z.string().trim().min(1, 'validation.projectNameRequired'),
-  slug: z.string().trim().refine(isValidPreviewSlug, 'validation.slugInvalid'),
-  description: z.string(),
-});
-export type ProjectFormValues = z.infer<typeof projectFormSchema>;
+/** Project settings form (name, preview slug, description); `currentSlug` is the project's own. */
+export function projectFormSchema(currentSlug = '') {
+  return z.object({
+    name: z.string().trim().min(1, 'validation.projectNameRequired'),
+    slug: z
+      .string()
+      .trim()
+      .superRefine((value, ctx) => {
+        const problem = previewSlugError(value, currentSlug);
+        if (problem) ctx.addIssue({ code: 'custom', message: problem });
+      }),
+    description: z.string(),
+  });
+}
+export type ProjectFormValues = z.infer<ReturnType<typeof projectFormSchema>>;
 
 /** New project: only the name is asked. */
 export const newProjectSchema = z.object({

@@ -7,6 +7,7 @@ export function projectFixture(id: number, overrides: Partial<ProjectDetail> = {
     name: 'Loja da Ana',
     slug: 'loja-da-ana',
     domain: 'loja.example.com',
+    domain_token: 'vitrine-verify=uuid',
     token: 'tok',
     uuid: 'uuid',
     is_published: true,

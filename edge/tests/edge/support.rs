@@ -92,11 +92,16 @@ impl TestEdge {
     }
 
     pub async fn project(&self, slug: &str) -> i64 {
+        self.project_of(self.user_id, slug).await
+    }
+
+    /// A project of another account: `user_id`'s.
+    pub async fn project_of(&self, user_id: i64, slug: &str) -> i64 {
         self.db
             .store
             .insert_project(
                 &NewProject {
-                    user_id: self.user_id,
+                    user_id,
                     name: slug,
                     slug,
                     token: &format!("tok-{slug}"),

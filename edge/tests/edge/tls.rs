@@ -6,7 +6,7 @@ use std::time::Duration;
 use vitrine_edge::Edge;
 use vitrine_shared::{
     Settings,
-    dns::{DnsCheck, Pointing, Verdict},
+    dns::{DnsCheck, Pointing, Proof, Verdict},
     dual_test,
     testing::{DnsRecord, DnsServer, TestDb},
 };
@@ -16,25 +16,25 @@ use crate::{
     support::{TestEdge, settings},
 };
 
-const LOCALHOST: &str = "127.0.0.1";
+pub const LOCALHOST: &str = "127.0.0.1";
 /// What Let's Encrypt issues; anything shorter than the 30-day renewal window renews at once.
-const NINETY_DAYS: u64 = 90 * 24 * 3600;
+pub const NINETY_DAYS: u64 = 90 * 24 * 3600;
 
 /// DNS, Pebble and the settings an edge needs to use them.
-struct Rig {
-    dns: DnsServer,
-    pebble: Pebble,
+pub struct Rig {
+    pub dns: DnsServer,
+    pub pebble: Pebble,
 }
 
 impl Rig {
-    fn new() -> Rig {
+    pub fn new() -> Rig {
         Rig {
             dns: DnsServer::start(),
             pebble: Pebble::prepare(),
         }
     }
 
-    fn tweak(&self, s: &mut Settings) {
+    pub fn tweak(&self, s: &mut Settings) {
         s.acme_directory_url = Some(self.pebble.directory_url.clone());
         s.acme_ca_bundle = Some(self.pebble.ca_file.clone());
         s.dns_nameservers = Some(self.dns.addr.to_string());
@@ -44,19 +44,32 @@ impl Rig {
     }
 }
 
-/// What the owner's "verify" does: the DNS check, then the server-owned flag.
-async fn verify(t: &TestEdge, rig: &Rig, project: i64, domain: &str) {
+/// What the owner's "verify" does: the TXT proof and the A record set, the DNS check of
+/// both, then the server-owned flag.
+pub async fn verify(t: &TestEdge, rig: &Rig, project: i64, domain: &str) {
     rig.dns
         .set(domain, DnsRecord::A(LOCALHOST.parse().unwrap()));
+    let uuid = t.db.store.project_by_id(project).await.unwrap().uuid;
+    let token = vitrine_shared::domain::challenge_value(&uuid);
+    rig.dns.set(
+        &vitrine_shared::domain::challenge_name(domain),
+        DnsRecord::Txt(token.clone()),
+    );
     let s = Settings {
         public_ip: LOCALHOST.into(),
         dns_nameservers: Some(rig.dns.addr.to_string()),
         ..Settings::default()
     };
-    let verdict = DnsCheck::from_settings(&s).unwrap().check(domain).await;
+    let outcome = DnsCheck::from_settings(&s)
+        .unwrap()
+        .verify(domain, &token)
+        .await;
     assert_eq!(
-        verdict,
-        Verdict::Points(Pointing::Address(LOCALHOST.parse().unwrap()))
+        (outcome.proof, outcome.pointing),
+        (
+            Proof::Proven,
+            Verdict::Points(Pointing::Address(LOCALHOST.parse().unwrap()))
+        )
     );
     t.db.store
         .mark_domain_verified(project, domain)
@@ -64,7 +77,7 @@ async fn verify(t: &TestEdge, rig: &Rig, project: i64, domain: &str) {
         .unwrap();
 }
 
-async fn orders(t: &TestEdge) -> i64 {
+pub async fn orders(t: &TestEdge) -> i64 {
     t.db.store
         .acme_orders_since(chrono::Utc::now() - chrono::Duration::hours(1))
         .await

@@ -11,6 +11,7 @@
 mod billing;
 mod blocks;
 mod collections;
+mod domains;
 mod edges;
 mod models;
 mod outbox;
@@ -40,6 +41,7 @@ pub use blocks::{
 pub use collections::{
     Collection, Field, FieldInput, FilterOp, NewPost, OrderKey, Post, PostFilter,
 };
+pub use domains::{DOMAIN_UNIT_TAKEN, DomainClaim, SLUG_HELD};
 pub use edges::{EdgeError, EdgeNode, EdgePoint};
 pub use models::*;
 pub use outbox::OutboxMail;
@@ -50,7 +52,7 @@ pub use publishing::{
 pub use redirects::{RedirectOrder, RedirectQuery, RedirectRule};
 pub use sqlx::types::Json;
 pub use templates::TemplateInfo;
-pub use tls::{CertificateStatus, RenewalDue, StoredCert, backoff};
+pub use tls::{Cap, CertificateStatus, OrderCaps, OrderCounts, RenewalDue, StoredCert, backoff};
 
 /// Applies the same body to whichever pool the store holds. The body is compiled once per
 /// database, so it must only use what both drivers support.
@@ -95,6 +97,7 @@ const UNIQUE_CONSTRAINTS: &[(&str, &str)] = &[
     ("users_email_key", "users.email"),
     ("projects_slug_key", "projects.slug"),
     ("projects_domain_key", "projects.domain"),
+    ("projects_domain_unit_key", "projects.domain_unit"),
     ("projects_token_key", "projects.token"),
     ("projects_uuid_key", "projects.uuid"),
     (

@@ -92,13 +92,12 @@ pub struct ProjectOwner {
     pub owner_business_id: Option<i64>,
 }
 
-/// Fields of a project a client may change, already validated.
+/// Fields of a project a client may change, already validated. The custom domain is not
+/// among them: it is proven, not set (see `store::domains`).
 #[derive(Debug, Clone, Default)]
 pub struct ProjectChanges {
     pub name: Option<String>,
     pub slug: Option<String>,
-    /// `Some(None)` removes the domain (and its verification).
-    pub domain: Option<Option<String>>,
     pub meta: Option<Value>,
 }
 

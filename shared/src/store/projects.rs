@@ -5,7 +5,9 @@ use sqlx::types::Json;
 
 use super::{
     CollectionSummary, PageSummary, Project, ProjectChanges, ProjectOwner, Result, Store,
-    StoreError, dispatch, map_err, now,
+    StoreError, dispatch,
+    domains::{release_slug, take_slug},
+    map_err, now,
     publishing::{close_publication, push_change},
     trusted,
 };
@@ -78,50 +80,46 @@ impl Store {
             .collect())
     }
 
-    /// Applies validated changes. Changing or removing the domain clears its verification,
-    /// since verification belongs to one domain.
+    /// Applies validated changes. A slug given up is held for the project's owner
+    /// (`slug_holds`); a new slug another user holds is refused with
+    /// [`super::SLUG_HELD`].
     pub async fn update_project(&self, id: i64, changes: &ProjectChanges) -> Result<Project> {
         let current = self.project_by_id(id).await?;
         let name = changes.name.clone().unwrap_or(current.name);
-        let slug = changes.slug.clone().unwrap_or(current.slug);
-        let (domain, keep_verification) = match &changes.domain {
-            Some(new) => (new.clone(), *new == current.domain),
-            None => (current.domain.clone(), true),
-        };
+        let slug = changes.slug.clone().unwrap_or(current.slug.clone());
         let meta = changes.meta.clone().unwrap_or(current.meta.0);
         let sql = format!(
-            "UPDATE projects SET name = $1, slug = $2, domain = $3, meta = $4, updated_at = $5, \
-             verified = CASE WHEN $6 THEN verified ELSE FALSE END, \
-             verified_domain = CASE WHEN $6 THEN verified_domain ELSE NULL END, \
-             verified_at = CASE WHEN $6 THEN verified_at ELSE NULL END \
-             WHERE id = $7 RETURNING {PROJECT_COLUMNS}"
+            "UPDATE projects SET name = $1, slug = $2, meta = $3, updated_at = $4 \
+             WHERE id = $5 RETURNING {PROJECT_COLUMNS}"
         );
-        // Slug, domain and meta (fonts, code, pixel) decide what visitors get: tell the edges.
+        // Slug and meta (fonts, code, pixel) decide what visitors get: tell the edges.
         dispatch!(self, p => {
             let mut tx = p.begin().await.map_err(map_err)?;
+            if slug != current.slug {
+                take_slug!(tx, &slug, current.user_id).await?;
+                release_slug!(tx, &current.slug, current.user_id)?;
+            }
             let project = sqlx::query_as::<_, Project>(trusted(&sql))
-                .bind(&name).bind(&slug).bind(&domain).bind(Json(&meta)).bind(now()).bind(keep_verification).bind(id)
+                .bind(&name).bind(&slug).bind(Json(&meta)).bind(now()).bind(id)
                 .fetch_optional(&mut *tx).await.map_err(map_err)?
                 .ok_or(StoreError::NotFound)?;
-            if !keep_verification {
-                // A certificate belongs to the verified name it was ordered for.
-                sqlx::query("DELETE FROM certificates WHERE project_id = $1")
-                    .bind(id).execute(&mut *tx).await.map_err(map_err)?;
-            }
             push_change!(tx, id, "project", "")?;
             tx.commit().await.map_err(map_err)?;
             Ok(project)
         })
     }
 
-    /// Deletes a project with its pages, collections, redirects and history (cascade).
+    /// Deletes a project with its pages, collections, redirects and history (cascade). Its
+    /// slug is held for its owner (`slug_holds`).
     pub async fn delete_project(&self, id: i64) -> Result<()> {
         // The change feed has no foreign key, so the entry outlives the project and edges forget it.
         let n = dispatch!(self, p => {
             let mut tx = p.begin().await.map_err(map_err)?;
-            let n = sqlx::query("DELETE FROM projects WHERE id = $1")
-                .bind(id).execute(&mut *tx).await.map(|r| r.rows_affected()).map_err(map_err)?;
-            if n > 0 {
+            let gone: Option<(String, i64)> = sqlx::query_as("DELETE FROM projects WHERE id = $1 RETURNING slug, user_id")
+                .bind(id).fetch_optional(&mut *tx).await.map_err(map_err)?;
+            let n = u64::from(gone.is_some());
+            if let Some((slug, owner)) = &gone {
+                release_slug!(tx, slug, *owner)?;
                 close_publication!(tx, id)?;
                 push_change!(tx, id, "project", "")?;
             }
@@ -142,10 +140,13 @@ impl Store {
         Ok(())
     }
 
-    /// A free preview slug: `base` itself, or `base-2`, `base-3`, … whichever is not taken.
+    /// A free preview slug: `base` itself, or `base-2`, `base-3`, … whichever is neither
+    /// taken, held after its release (whoever holds it: a derived slug never needs one that is
+    /// cooling off), nor reserved.
     pub async fn free_project_slug(&self, base: &str) -> Result<String> {
         let taken: Vec<String> = dispatch!(self, p => sqlx::query_scalar(
-            "SELECT slug FROM projects WHERE slug = $1 OR slug LIKE $2")
+            "SELECT slug FROM projects WHERE slug = $1 OR slug LIKE $2 \
+             UNION SELECT slug FROM slug_holds WHERE slug = $1 OR slug LIKE $2")
             .bind(base).bind(format!("{base}-%")).fetch_all(p).await.map_err(map_err))?;
         Ok(first_free(base, &taken))
     }
@@ -171,13 +172,23 @@ struct ProjectWithBusiness {
     owner_business_id: Option<i64>,
 }
 
-/// `base` if free, else the first `base-N` (N ≥ 2) not in `taken`.
+/// `base` if free, else the first `base-N` (N ≥ 2) not in `taken`; never a reserved slug. A
+/// base of a reserved shape (`xn--…`, from a project made before such slugs were refused)
+/// would stay reserved whatever its suffix, so it gets a `site-` prefix first.
 pub(crate) fn first_free(base: &str, taken: &[String]) -> String {
-    if !taken.iter().any(|t| t == base) {
-        return base.to_string();
+    use crate::domain::is_reserved_slug;
+    let base = if is_reserved_slug(&format!("{base}-2")) {
+        format!("site-{base}")
+    } else {
+        base.to_string()
+    };
+    let free =
+        |candidate: &str| !taken.iter().any(|t| t == candidate) && !is_reserved_slug(candidate);
+    if free(&base) {
+        return base;
     }
     (2..)
         .map(|n| format!("{base}-{n}"))
-        .find(|candidate| !taken.iter().any(|t| t == candidate))
+        .find(|candidate| free(candidate))
         .expect("an unbounded range always yields a free name")
 }

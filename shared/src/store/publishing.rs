@@ -338,29 +338,15 @@ impl Store {
         self.site_where("p.slug = $1", slug).await
     }
 
-    /// The site behind a verified custom domain (already lower-case, without `www.`; the
-    /// caller tries both the host and its twin).
-    pub async fn site_by_domain(&self, domain: &str) -> Result<Option<SiteRow>> {
-        self.site_where("p.verified = TRUE AND p.domain = $1", domain)
-            .await
-    }
-
-    /// Records that DNS verification passed for `domain` (server-owned: only the verification
-    /// check calls this) and tells the edges through the change feed, so the domain serves
-    /// the site at once.
-    pub async fn mark_domain_verified(&self, project_id: i64, domain: &str) -> Result<()> {
-        dispatch!(self, p => {
-            let mut tx = p.begin().await.map_err(map_err)?;
-            let n = sqlx::query(
-                "UPDATE projects SET domain = $1, verified = TRUE, verified_domain = $1, verified_at = $2 WHERE id = $3")
-                .bind(domain).bind(now()).bind(project_id)
-                .execute(&mut *tx).await.map_err(map_err)?.rows_affected();
-            if n == 0 {
-                return Err(StoreError::NotFound);
-            }
-            push_change!(tx, project_id, "project", domain)?;
-            tx.commit().await.map_err(map_err)
-        })
+    /// The site behind a custom-domain host (already lower-case): the project holding the
+    /// host's unit, i.e. whose verified domain is the host or its `www.` twin. The unit is
+    /// unique in the database, so a twin can never answer for anyone but its holder.
+    pub async fn site_by_domain(&self, host: &str) -> Result<Option<SiteRow>> {
+        self.site_where(
+            "p.verified = TRUE AND p.domain_unit = $1",
+            crate::domain::domain_unit(host),
+        )
+        .await
     }
 
     async fn site_where(&self, condition: &'static str, value: &str) -> Result<Option<SiteRow>> {

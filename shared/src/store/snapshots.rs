@@ -222,6 +222,7 @@ impl Store {
         let ts = now();
         dispatch!(self, p => {
             let mut tx = p.begin().await.map_err(map_err)?;
+            super::domains::take_slug!(tx, new.slug, new.user_id).await?;
             let sql = format!(
                 "INSERT INTO projects (user_id, name, slug, token, uuid, meta, created_at, updated_at) \
                  VALUES ($1, $2, $3, $4, $5, $6, $7, $7) RETURNING {PROJECT_COLUMNS}");

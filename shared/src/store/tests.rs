@@ -128,29 +128,193 @@ dual_test!(
 );
 
 dual_test!(
-    async fn changing_the_domain_clears_its_verification(db: TestDb) {
+    async fn a_pending_domain_reserves_nothing_and_its_proof_evicts_the_others(db: TestDb) {
         let u = user(&db, "d@example.com").await;
-        let p = project(&db, u.id, "site").await;
-        let changes = ProjectChanges {
-            domain: Some(Some("example.com".into())),
-            ..Default::default()
-        };
-        let p2 = db.store.update_project(p.id, &changes).await.unwrap();
-        assert_eq!(p2.domain.as_deref(), Some("example.com"));
-        assert!(!p2.verified);
-        let p3 = db
+        let (a, b, c) = (
+            project(&db, u.id, "a").await,
+            project(&db, u.id, "b").await,
+            project(&db, u.id, "c").await,
+        );
+        let soon = now() + Duration::minutes(1);
+        // Any number of projects may wait for a unit, through either of its names.
+        db.store
+            .save_domain_claim(a.id, "shop.example", soon)
+            .await
+            .unwrap();
+        db.store
+            .save_domain_claim(b.id, "www.shop.example", soon)
+            .await
+            .unwrap();
+        db.store
+            .save_domain_claim(c.id, "other.example", soon)
+            .await
+            .unwrap();
+        assert_eq!(db.store.domain_holder("shop.example").await.unwrap(), None);
+
+        db.store
+            .mark_domain_verified(b.id, "www.shop.example")
+            .await
+            .unwrap();
+        assert_eq!(
+            db.store.domain_holder("shop.example").await.unwrap(),
+            Some(b.id)
+        );
+        assert_eq!(
+            db.store.domain_holder("www.shop.example").await.unwrap(),
+            Some(b.id)
+        );
+        // Both pending holders of the unit are gone; the other unit's claim stays.
+        assert_eq!(db.store.domain_claim(a.id).await.unwrap(), None);
+        assert_eq!(db.store.domain_claim(b.id).await.unwrap(), None);
+        assert!(db.store.domain_claim(c.id).await.unwrap().is_some());
+
+        // The database refuses a second holder of the unit, by either name.
+        for name in ["shop.example", "www.shop.example"] {
+            let err = db.store.mark_domain_verified(a.id, name).await.unwrap_err();
+            assert!(
+                matches!(err, StoreError::Conflict(DOMAIN_UNIT_TAKEN)),
+                "{name}: {err:?}"
+            );
+        }
+        let a_now = db.store.project_by_id(a.id).await.unwrap();
+        assert!(!a_now.verified && a_now.verified_domain.is_none());
+        // A background check only verifies the claim it checked.
+        assert!(
+            !db.store
+                .verify_domain_claim(c.id, "changed.example")
+                .await
+                .unwrap()
+        );
+        assert!(
+            db.store
+                .verify_domain_claim(c.id, "other.example")
+                .await
+                .unwrap()
+        );
+        // Removing frees the unit.
+        db.store.remove_domain(b.id).await.unwrap();
+        db.store
+            .mark_domain_verified(a.id, "shop.example")
+            .await
+            .unwrap();
+        assert_eq!(
+            db.store.domain_holder("www.shop.example").await.unwrap(),
+            Some(a.id)
+        );
+    }
+);
+
+dual_test!(
+    async fn due_domain_checks_go_to_one_caller_each(db: TestDb) {
+        let u = user(&db, "due@example.com").await;
+        for i in 0..6 {
+            let p = project(&db, u.id, &format!("due-{i}")).await;
+            db.store
+                .save_domain_claim(p.id, &format!("d{i}.example"), now() - Duration::seconds(1))
+                .await
+                .unwrap();
+        }
+        let later = project(&db, u.id, "later").await;
+        db.store
+            .save_domain_claim(later.id, "later.example", now() + Duration::hours(1))
+            .await
+            .unwrap();
+        let (x, y) = tokio::join!(
+            db.store.claim_due_domain_checks(10, Duration::minutes(2)),
+            db.store.claim_due_domain_checks(10, Duration::minutes(2)),
+        );
+        let mut all: Vec<i64> = x
+            .unwrap()
+            .into_iter()
+            .chain(y.unwrap())
+            .map(|c| c.project_id)
+            .collect();
+        all.sort();
+        let before = all.len();
+        all.dedup();
+        assert_eq!(
+            (before, all.len()),
+            (6, 6),
+            "each due claim once, the later one not at all"
+        );
+        assert!(
+            db.store
+                .claim_due_domain_checks(10, Duration::minutes(2))
+                .await
+                .unwrap()
+                .is_empty()
+        );
+        let first = all[0];
+        let claim = db.store.domain_claim(first).await.unwrap().unwrap();
+        db.store
+            .record_domain_check(first, &claim.domain, "no TXT yet", None)
+            .await
+            .unwrap();
+        let claim = db.store.domain_claim(first).await.unwrap().unwrap();
+        assert_eq!(
+            (
+                claim.checks,
+                claim.last_result.as_deref(),
+                claim.next_check_at
+            ),
+            (1, Some("no TXT yet"), None)
+        );
+    }
+);
+
+dual_test!(
+    async fn a_freed_slug_is_held_for_its_owner_only(db: TestDb) {
+        let ana = user(&db, "ana-slug@example.com").await;
+        let bia = user(&db, "bia-slug@example.com").await;
+        let loja = project(&db, ana.id, "loja").await;
+        db.store.delete_project(loja.id).await.unwrap();
+        let since = now() - Duration::days(30);
+        let err = db
             .store
+            .slug_available_to("loja", bia.id, since)
+            .await
+            .unwrap_err();
+        assert!(matches!(err, StoreError::Conflict(SLUG_HELD)), "{err:?}");
+        let new = NewProject {
+            user_id: bia.id,
+            name: "Bia",
+            slug: "loja",
+            token: "tok-bia",
+            uuid: "uuid-bia",
+            meta: json!({}),
+        };
+        let err = db.store.insert_project(&new, "Início").await.unwrap_err();
+        assert!(matches!(err, StoreError::Conflict(SLUG_HELD)), "{err:?}");
+        // A derived slug skips it; the owner takes it back, which ends the hold.
+        assert_eq!(db.store.free_project_slug("loja").await.unwrap(), "loja-2");
+        db.store
+            .slug_available_to("loja", ana.id, since)
+            .await
+            .unwrap();
+        let back = project(&db, ana.id, "loja").await;
+        assert_eq!(db.store.slug_hold("loja").await.unwrap(), None);
+
+        // Changing a slug holds the old one; after the period it is anyone's.
+        db.store
             .update_project(
-                p.id,
+                back.id,
                 &ProjectChanges {
-                    name: Some("Novo".into()),
+                    slug: Some("loja-nova".into()),
                     ..Default::default()
                 },
             )
             .await
             .unwrap();
-        assert_eq!(p3.domain.as_deref(), Some("example.com"));
-        assert_eq!(p3.name, "Novo");
+        assert_eq!(
+            db.store.slug_hold("loja").await.unwrap().map(|h| h.0),
+            Some(ana.id)
+        );
+        db.store
+            .slug_available_to("loja", bia.id, now() + Duration::seconds(1))
+            .await
+            .unwrap();
+        assert_eq!(db.store.slug_hold("loja").await.unwrap(), None);
+        db.store.insert_project(&new, "Início").await.unwrap();
     }
 );
 
@@ -757,5 +921,62 @@ dual_test!(
         // Last month: only the old site, which was on line then (the accounts did not exist
         // yet, so no fee).
         assert_eq!(db.store.run_billing(last, last.end()).await.unwrap(), 1);
+    }
+);
+
+dual_test!(
+    async fn a_flood_of_simultaneous_orders_cannot_slip_past_a_cap(db: TestDb) {
+        let u = user(&db, "flood@example.com").await;
+        let other = user(&db, "quiet@example.com").await;
+        let (a, b) = (
+            project(&db, u.id, "flood-a").await,
+            project(&db, u.id, "flood-b").await,
+        );
+        let q = project(&db, other.id, "quiet").await;
+        let caps = OrderCaps {
+            total: 6,
+            project: 3,
+            account: 4,
+        };
+        let since = now() - Duration::hours(1);
+        let reserve = |project: i64, i: usize| {
+            let store = db.store.clone();
+            async move {
+                store
+                    .reserve_acme_order(
+                        &format!("n{project}-{i}.test"),
+                        "node",
+                        Some(project),
+                        since,
+                        caps,
+                    )
+                    .await
+                    .unwrap()
+            }
+        };
+        // Twenty handshakes at once for one project's names: three orders.
+        let results = futures::future::join_all((0..20).map(|i| reserve(a.id, i))).await;
+        assert_eq!(
+            results.iter().filter(|r| r.is_none()).count(),
+            3,
+            "{results:?}"
+        );
+        assert!(results.iter().flatten().all(|c| *c == Cap::Project));
+        // Its account's other project: one more, then the account is at its cap.
+        let results = futures::future::join_all((0..20).map(|i| reserve(b.id, i))).await;
+        assert_eq!(
+            results.iter().filter(|r| r.is_none()).count(),
+            1,
+            "{results:?}"
+        );
+        assert!(results.iter().flatten().all(|c| *c == Cap::Account));
+        // Another account still gets its first orders, up to the platform's cap.
+        let results = futures::future::join_all((0..20).map(|i| reserve(q.id, i))).await;
+        assert_eq!(
+            results.iter().filter(|r| r.is_none()).count(),
+            2,
+            "{results:?}"
+        );
+        assert_eq!(db.store.acme_orders_since(since).await.unwrap(), 6);
     }
 );

@@ -2,6 +2,12 @@
 //! nodes share about TLS lives in the database so that any node can serve any host, answer any
 //! challenge, and exactly one node orders a given name at a time.
 //!
+//! Back-off after failed orders is kept per host name in `acme_backoff` as well, apart from
+//! the certificate row, so that removing a domain (which drops its certificates) and verifying
+//! it again starts where the back-off left off instead of with a fresh, immediate attempt.
+//! Orders are counted per project and per account (`acme_orders`), for the quotas that keep
+//! one tenant from using up the platform's share of the CA's rate limits.
+//!
 //! The lease is the `certificates` row itself: [`Store::claim_order`] is one conditional upsert,
 //! so two nodes racing for a name cannot both win on either database (PostgreSQL re-checks the
 //! `WHERE` of `ON CONFLICT DO UPDATE` against the locked row; SQLite serialises writers).
@@ -39,6 +45,70 @@ pub struct CertificateStatus {
     pub next_attempt_at: Option<DateTime<Utc>>,
 }
 
+/// SQL for the account the project in parameter `param` (`$3`) counts against: `b{business}`
+/// when its owner belongs to a business, else `u{owner}`.
+fn account_of_project(param: &str) -> String {
+    format!(
+        "(SELECT CASE WHEN u.business_id IS NULL THEN 'u' || u.id ELSE 'b' || u.business_id END \
+         FROM projects pr JOIN users u ON u.id = pr.user_id WHERE pr.id = {param})"
+    )
+}
+
+/// SQL for [`OrderCounts`] since `$1`, for the project in `$2`.
+fn order_counts_sql() -> String {
+    format!(
+        "SELECT COUNT(*) AS total, \
+             COALESCE(SUM(CASE WHEN project_id = $2 THEN 1 ELSE 0 END), 0) AS project, \
+             COALESCE(SUM(CASE WHEN account = {account} THEN 1 ELSE 0 END), 0) AS account \
+         FROM acme_orders WHERE created_at >= $1",
+        account = account_of_project("$2")
+    )
+}
+
+/// The advisory lock (PostgreSQL) that [`Store::reserve_acme_order`] holds while it counts and
+/// records: the bytes of "VITRINEA".
+const ACME_ORDERS_LOCK: i64 = 0x5649_5452_494e_4541;
+
+/// Which cap an order would break.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Cap {
+    Platform,
+    Project,
+    Account,
+}
+
+/// The caps on orders in a window: in total, per project and per account.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct OrderCaps {
+    pub total: i64,
+    pub project: i64,
+    pub account: i64,
+}
+
+impl OrderCaps {
+    /// The cap one more order would break, given what was placed. The tenant's own caps come
+    /// first (they apply to a name with a project), so a tenant at its limit is told so.
+    pub fn broken_by(&self, placed: &OrderCounts, has_project: bool) -> Option<Cap> {
+        if has_project && placed.project >= self.project {
+            Some(Cap::Project)
+        } else if has_project && placed.account >= self.account {
+            Some(Cap::Account)
+        } else if placed.total >= self.total {
+            Some(Cap::Platform)
+        } else {
+            None
+        }
+    }
+}
+
+/// ACME orders placed in a window, for the caps.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, sqlx::FromRow)]
+pub struct OrderCounts {
+    pub total: i64,
+    pub project: i64,
+    pub account: i64,
+}
+
 /// A name whose certificate should be renewed.
 #[derive(Debug, Clone, PartialEq, Eq, sqlx::FromRow)]
 pub struct RenewalDue {
@@ -59,8 +129,8 @@ impl Store {
     pub async fn certificate_status(&self, project_id: i64) -> Result<Option<CertificateStatus>> {
         dispatch!(self, p => sqlx::query_as::<_, CertificateStatus>(
             "SELECT c.domain, c.status, c.not_after, c.last_error, c.failures, c.next_attempt_at \
-             FROM certificates c JOIN projects pr ON pr.id = c.project_id \
-             WHERE c.project_id = $1 AND pr.verified AND c.domain = pr.verified_domain")
+             FROM certificates c JOIN projects pr ON pr.verified_domain = c.domain \
+             WHERE pr.id = $1 AND pr.verified")
             .bind(project_id).fetch_optional(p).await.map_err(map_err))
     }
 
@@ -71,16 +141,11 @@ impl Store {
             .bind(domain).fetch_optional(p).await.map_err(map_err))
     }
 
-    /// The project that answers for `name`: its verified custom domain, or that domain's
-    /// `www.` twin (a site answers for both, so both may get a certificate).
+    /// The project that answers for `name`: the holder of its unit, whose verified custom
+    /// domain is `name` or its `www.` twin (a site answers for both, so both may get a
+    /// certificate). The unit is unique, so a twin never answers for anyone else.
     pub async fn verified_project_for_host(&self, name: &str) -> Result<Option<i64>> {
-        match self.verified_project_for(name).await? {
-            Some(p) => Ok(Some(p)),
-            None => {
-                self.verified_project_for(&crate::domain::www_twin(name))
-                    .await
-            }
-        }
+        self.domain_holder(name).await
     }
 
     /// Takes the ordering lease for `domain` until `lease_until`, if nobody else holds it, no
@@ -96,6 +161,21 @@ impl Store {
         renew_before: DateTime<Utc>,
     ) -> Result<bool> {
         let at = now();
+        // The name's own back-off first: it outlives a certificate row dropped with the domain.
+        let backoff: Option<(i64, DateTime<Utc>, Option<String>)> = dispatch!(self, p => sqlx::query_as(
+            "SELECT failures, next_attempt_at, last_error FROM acme_backoff WHERE domain = $1")
+            .bind(domain).fetch_optional(p).await.map_err(map_err))?;
+        if let Some((failures, next, error)) = backoff
+            && next > at
+        {
+            // A row made anew (the domain was removed and verified again) shows it, too.
+            dispatch!(self, p => sqlx::query(
+                "INSERT INTO certificates (domain, project_id, status, last_error, failures, next_attempt_at, created_at, updated_at) \
+                 VALUES ($1, $2, 'failing', $3, $4, $5, $6, $6) ON CONFLICT (domain) DO NOTHING")
+                .bind(domain).bind(project_id).bind(error).bind(failures).bind(next).bind(at)
+                .execute(p).await.map(|_| ()).map_err(map_err))?;
+            return Ok(false);
+        }
         let n = dispatch!(self, p => sqlx::query(
             "INSERT INTO certificates (domain, project_id, status, lease_owner, lease_until, created_at, updated_at) \
              VALUES ($1, $2, 'pending', $3, $4, $5, $5) \
@@ -129,13 +209,24 @@ impl Store {
             let Some(project) = project else {
                 return Err(StoreError::NotFound);
             };
+            sqlx::query("DELETE FROM acme_backoff WHERE domain = $1")
+                .bind(domain).execute(&mut *tx).await.map_err(map_err)?;
             push_change!(tx, project.unwrap_or(0), "certificate", domain)?;
             tx.commit().await.map_err(map_err)
         })
     }
 
-    /// Records a failed attempt: the back-off doubles from `base` per consecutive failure, up
-    /// to `max`. Releases the lease. Returns when the next attempt may start.
+    /// Gives the lease up without an attempt (a cap stopped the order): no back-off, no
+    /// failure counted.
+    pub async fn release_order_lease(&self, domain: &str, owner: &str) -> Result<()> {
+        dispatch!(self, p => sqlx::query(
+            "UPDATE certificates SET lease_owner = NULL, lease_until = NULL WHERE domain = $1 AND lease_owner = $2")
+            .bind(domain).bind(owner).execute(p).await.map(|_| ()).map_err(map_err))
+    }
+
+    /// Records a failed attempt: the back-off doubles from `base` per consecutive failure
+    /// (counted on the certificate row and in `acme_backoff`, whichever saw more), up to `max`.
+    /// Releases the lease. Returns when the next attempt may start.
     pub async fn store_failure(
         &self,
         domain: &str,
@@ -153,12 +244,21 @@ impl Store {
             let Some(failures) = failures else {
                 return Err(StoreError::NotFound);
             };
+            let before: Option<i64> = sqlx::query_scalar("SELECT failures FROM acme_backoff WHERE domain = $1")
+                .bind(domain).fetch_optional(&mut *tx).await.map_err(map_err)?;
+            let failures = failures.max(before.unwrap_or(0));
             let next = now() + backoff(failures, base, max);
             let project: Option<i64> = sqlx::query_scalar(
-                "UPDATE certificates SET status = 'failing', last_error = $1, failures = failures + 1, next_attempt_at = $2, lease_owner = NULL, \
-                 lease_until = NULL, updated_at = $3 WHERE domain = $4 RETURNING project_id")
-                .bind(&error).bind(next).bind(now()).bind(domain)
+                "UPDATE certificates SET status = 'failing', last_error = $1, failures = $2, next_attempt_at = $3, lease_owner = NULL, \
+                 lease_until = NULL, updated_at = $4 WHERE domain = $5 RETURNING project_id")
+                .bind(&error).bind(failures + 1).bind(next).bind(now()).bind(domain)
                 .fetch_one(&mut *tx).await.map_err(map_err)?;
+            sqlx::query(
+                "INSERT INTO acme_backoff (domain, failures, next_attempt_at, last_error, updated_at) VALUES ($1, $2, $3, $4, $5) \
+                 ON CONFLICT (domain) DO UPDATE SET failures = excluded.failures, next_attempt_at = excluded.next_attempt_at, \
+                 last_error = excluded.last_error, updated_at = excluded.updated_at")
+                .bind(domain).bind(failures + 1).bind(next).bind(&error).bind(now())
+                .execute(&mut *tx).await.map_err(map_err)?;
             push_change!(tx, project.unwrap_or(0), "certificate", domain)?;
             tx.commit().await.map_err(map_err)?;
             Ok(next)
@@ -233,13 +333,6 @@ impl Store {
             .ok_or(StoreError::NotFound)
     }
 
-    /// Notes an order placed, for the platform-wide hourly cap.
-    pub async fn record_acme_order(&self, domain: &str, node: &str) -> Result<()> {
-        dispatch!(self, p => sqlx::query(
-            "INSERT INTO acme_orders (domain, node, created_at) VALUES ($1, $2, $3)")
-            .bind(domain).bind(node).bind(now()).execute(p).await.map(|_| ()).map_err(map_err))
-    }
-
     /// Orders placed since `since`, by every node.
     pub async fn acme_orders_since(&self, since: DateTime<Utc>) -> Result<i64> {
         dispatch!(self, p => sqlx::query_scalar::<_, i64>(
@@ -247,35 +340,85 @@ impl Store {
             .bind(since).fetch_one(p).await.map_err(map_err))
     }
 
-    /// Refuses `domain` for `project_id` when another project holds it, as its domain or as its
-    /// verified domain, with the same conflict the `projects.domain` unique constraint gives.
-    pub async fn ensure_domain_free(&self, domain: &str, project_id: i64) -> Result<()> {
-        let holder = dispatch!(self, p => sqlx::query_scalar::<_, i64>(
-            "SELECT id FROM projects WHERE (domain = $1 OR verified_domain = $1) AND id <> $2 LIMIT 1")
-            .bind(domain).bind(project_id).fetch_optional(p).await.map_err(map_err))?;
-        match holder {
-            Some(_) => Err(StoreError::Conflict("projects_domain_key")),
-            None => Ok(()),
+    /// Records an order for `domain` (of `project_id`) unless it would break a cap on the
+    /// orders placed since `since`: returns `None` when the order is recorded (the caller may
+    /// place it), else the cap it would break. Checking and recording are one step for every
+    /// node: the transaction holds the orders' write lock (an advisory lock on PostgreSQL,
+    /// SQLite's single writer), so a flood of handshakes for many names at once, on one node or
+    /// many, cannot slip past a cap between the count and the insert.
+    pub async fn reserve_acme_order(
+        &self,
+        domain: &str,
+        node: &str,
+        project_id: Option<i64>,
+        since: DateTime<Utc>,
+        caps: OrderCaps,
+    ) -> Result<Option<Cap>> {
+        let count_sql = order_counts_sql();
+        let insert_sql = format!(
+            "INSERT INTO acme_orders (domain, node, project_id, account, created_at) \
+             VALUES ($1, $2, $3, {account}, $4)",
+            account = account_of_project("$3")
+        );
+        // Orders older than a day are never counted again.
+        let prune = "DELETE FROM acme_orders WHERE created_at < $1";
+        let old = now() - Duration::days(1);
+        // Inside the transaction, once it holds the lock (PostgreSQL) or to take it (SQLite):
+        // the prune is a write, which takes SQLite's write lock before anything is counted.
+        macro_rules! reserve {
+            ($tx:expr) => {{
+                sqlx::query(prune)
+                    .bind(old)
+                    .execute(&mut *$tx)
+                    .await
+                    .map_err(map_err)?;
+                let counts: OrderCounts = sqlx::query_as(super::trusted(&count_sql))
+                    .bind(since)
+                    .bind(project_id)
+                    .fetch_one(&mut *$tx)
+                    .await
+                    .map_err(map_err)?;
+                if let Some(cap) = caps.broken_by(&counts, project_id.is_some()) {
+                    return Ok(Some(cap));
+                }
+                sqlx::query(super::trusted(&insert_sql))
+                    .bind(domain)
+                    .bind(node)
+                    .bind(project_id)
+                    .bind(now())
+                    .execute(&mut *$tx)
+                    .await
+                    .map_err(map_err)?;
+                $tx.commit().await.map_err(map_err)?;
+                Ok(None)
+            }};
+        }
+        match self {
+            Store::Postgres(p) => {
+                let mut tx = p.begin().await.map_err(map_err)?;
+                sqlx::query("SELECT pg_advisory_xact_lock($1)")
+                    .bind(ACME_ORDERS_LOCK)
+                    .execute(&mut *tx)
+                    .await
+                    .map_err(map_err)?;
+                reserve!(tx)
+            }
+            Store::Sqlite(p) => {
+                let mut tx = p.begin().await.map_err(map_err)?;
+                reserve!(tx)
+            }
         }
     }
 
-    /// Removes a project's custom domain with its verification and certificates, and tells the
-    /// edges.
-    pub async fn remove_domain(&self, project_id: i64) -> Result<()> {
-        dispatch!(self, p => {
-            let mut tx = p.begin().await.map_err(map_err)?;
-            let n = sqlx::query(
-                "UPDATE projects SET domain = NULL, verified = FALSE, verified_domain = NULL, verified_at = NULL, \
-                 updated_at = $1 WHERE id = $2")
-                .bind(now()).bind(project_id).execute(&mut *tx).await.map_err(map_err)?.rows_affected();
-            if n == 0 {
-                return Err(StoreError::NotFound);
-            }
-            sqlx::query("DELETE FROM certificates WHERE project_id = $1")
-                .bind(project_id).execute(&mut *tx).await.map_err(map_err)?;
-            push_change!(tx, project_id, "project", "")?;
-            tx.commit().await.map_err(map_err)
-        })
+    /// Orders placed since `since`: in total, for `project_id`, and for its account.
+    pub async fn acme_order_counts(
+        &self,
+        since: DateTime<Utc>,
+        project_id: Option<i64>,
+    ) -> Result<OrderCounts> {
+        let sql = order_counts_sql();
+        dispatch!(self, p => sqlx::query_as::<_, OrderCounts>(super::trusted(&sql))
+            .bind(since).bind(project_id).fetch_one(p).await.map_err(map_err))
     }
 }
 

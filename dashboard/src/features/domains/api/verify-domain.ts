@@ -8,9 +8,10 @@ export interface VerifyDomainInput {
 }
 
 /**
- * Asks the server to check the domain's DNS. On success the server itself sets the domain and
- * the verified flags and answers with a sentence saying what it found; a failure's body says why
- * (it becomes the ApiError's message). The client never writes the verified flags.
+ * Asks the server to check the domain's DNS (its TXT proof and where it points). On success the
+ * server itself sets the domain and the verified flags and answers with a sentence saying what it
+ * found; a failure's body says why (it becomes the ApiError's message), and the server has saved
+ * the domain as pending. The client never writes the verified flags.
  */
 export function verifyDomain({ projectId, domain }: VerifyDomainInput): Promise<string> {
   return apiText('/api/dns-verify', { method: 'POST', body: { project_id: projectId, domain } });
@@ -20,7 +21,8 @@ export function useVerifyDomain() {
   const client = useQueryClient();
   return useMutation({
     mutationFn: verifyDomain,
-    onSuccess: (_, { projectId }) =>
+    // A failed check changes the project too: the domain waits as pending.
+    onSettled: (_data, _error, { projectId }) =>
       Promise.all([
         client.invalidateQueries({ queryKey: queryKeys.project(projectId) }),
         client.invalidateQueries({ queryKey: queryKeys.projects, exact: true }),

@@ -6,22 +6,29 @@ import { Modal } from '../../../components/Modal';
 import { PageLoader } from '../../../components/PageLoader';
 import { ApiError, errorMessage } from '../../../lib/api-client';
 import { useConfig } from '../../../lib/auth/get-config';
+import { formatDateTime } from '../../../lib/format';
 import { serializeResponse } from '../../../lib/serialize-response';
 import type { Project } from '../../../lib/types';
 import { isValidDomain } from '../../../lib/validation';
 import { useVerifyDomain } from '../api/verify-domain';
+import { CopyButton } from './CopyButton';
 
 interface Props {
-  project: Pick<Project, 'id' | 'domain'>;
+  project: Pick<Project, 'id' | 'domain' | 'domain_token' | 'domain_check'>;
   onClose: () => void;
 }
 
+/** The TXT record's name that proves a domain (as in shared/src/domain.rs). */
+export const challengeName = (domain: string) => `_vitrine-challenge.${domain}`;
+
 /**
  * Configure domain (spec 1 §2 modals, §4, §9): the domain is typed and checked here first
- * ('invalid domain', no submit); then the DNS records to create (an A record at the platform's
- * address or a CNAME at its target, from GET /api/config) and Verify, which asks the server to
- * check them and shows its answer as it came. Change goes back to the input. A verified domain
- * is saved by the server, and the overview refreshes.
+ * ('invalid domain', no submit); then the DNS records to create, each with a copy button: the
+ * TXT record `_vitrine-challenge.{domain}` with the project's token, which proves the domain is
+ * the owner's, and an A record at the platform's address or a CNAME at its target (from GET
+ * /api/config). Verify asks the server to check them and shows its answer as it came. A domain
+ * not verified yet is saved by the server as pending, and the modal says so: the server checks
+ * it again on its own. Change goes back to the input. The overview refreshes either way.
  */
 export function ConfigureDomainModal({ project, onClose }: Props) {
   const { t } = useTranslation();
@@ -131,16 +138,47 @@ export function ConfigureDomainModal({ project, onClose }: Props) {
     </div>
   );
 
+  // The server saved it as pending (after a failed check, or earlier): it keeps checking.
+  const check = !verify.isSuccess && project.domain_check?.domain === normalized ? project.domain_check : null;
+
   return (
     <Modal title={t('domains.configureTitle')} onClose={onClose} footer={footer} testId="configure-domain-modal">
-      <DnsInstructions domain={normalized} />
+      <DnsInstructions domain={normalized} token={project.domain_token} />
       {result}
+      {check && (
+        <Alert kind="info" testId="domain-pending-note">
+          <p>{t('domains.pendingNote', { domain: normalized })}</p>
+          {check.next_check_at && (
+            <p className="muted small" data-testid="domain-next-check">
+              {t('domains.nextCheck', { date: formatDateTime(check.next_check_at) })}
+            </p>
+          )}
+        </Alert>
+      )}
     </Modal>
   );
 }
 
-/** The records to create at the DNS provider, with the platform's address and target. */
-function DnsInstructions({ domain }: { domain: string }) {
+/** One record to create, with copy buttons for its name and value. */
+function DnsRecord({ kind, name, value, id }: { kind: string; name: string; value: string; id: string }) {
+  const { t } = useTranslation();
+  return (
+    <tr data-testid={`domain-record-${id}`}>
+      <td>{kind}</td>
+      <td>
+        <code data-testid={`domain-${id}-name`}>{name}</code>{' '}
+        <CopyButton value={name} label={t('domains.copyName', { kind })} testId={`domain-copy-${id}-name`} />
+      </td>
+      <td>
+        <code data-testid={`domain-${id}-value`}>{value}</code>{' '}
+        <CopyButton value={value} label={t('domains.copyValue', { kind })} testId={`domain-copy-${id}-value`} />
+      </td>
+    </tr>
+  );
+}
+
+/** The records to create at the DNS provider: the TXT proof, and the A record or the CNAME. */
+function DnsInstructions({ domain, token }: { domain: string; token: string }) {
   const { t } = useTranslation();
   const config = useConfig();
   if (config.isPending) return <PageLoader />;
@@ -148,12 +186,34 @@ function DnsInstructions({ domain }: { domain: string }) {
   return (
     <div className="dns-instructions" data-testid="domain-instructions">
       <p>{t('domains.instructionsIntro', { domain })}</p>
+      <table className="dns-records">
+        <thead>
+          <tr>
+            <th>{t('domains.recordType')}</th>
+            <th>{t('domains.recordName')}</th>
+            <th>{t('domains.recordValue')}</th>
+          </tr>
+        </thead>
+        <tbody>
+          <DnsRecord kind="TXT" name={challengeName(domain)} value={token} id="txt" />
+        </tbody>
+      </table>
+      <p className="small" data-testid="domain-txt-note">
+        {t('domains.txtNote')}
+      </p>
+      <p>{t('domains.pointIntro')}</p>
       <ul>
         <li>
-          {t('domains.aRecord')} <code data-testid="domain-public-ip">{config.data.public_ip}</code>
+          {t('domains.aRecord')} <code data-testid="domain-public-ip">{config.data.public_ip}</code>{' '}
+          <CopyButton value={config.data.public_ip} label={t('domains.copyValue', { kind: 'A' })} testId="domain-copy-a-value" />
         </li>
         <li>
-          {t('domains.cnameRecord')} <code data-testid="domain-cname-target">{config.data.cname_target}</code>
+          {t('domains.cnameRecord')} <code data-testid="domain-cname-target">{config.data.cname_target}</code>{' '}
+          <CopyButton
+            value={config.data.cname_target}
+            label={t('domains.copyValue', { kind: 'CNAME' })}
+            testId="domain-copy-cname-value"
+          />
         </li>
       </ul>
       <p className="muted small" data-testid="domain-proxy-note">

@@ -1,13 +1,15 @@
 import { useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { formatDateTime } from '../../../lib/format';
 import type { ProjectDetail } from '../../../lib/types';
 import { CertificateBadge } from './CertificateBadge';
 import { ConfigureDomainModal } from './ConfigureDomainModal';
 import { RemoveDomainModal } from './RemoveDomainModal';
 
 /**
- * What the overview shows beside the project's domain: whether it is verified, the state of
- * its certificate, and the Configure domain and Remove domain actions.
+ * What the overview shows beside the project's domain: whether it is verified or pending (saved
+ * before its records were in place: the server checks it again on its own, and says when), the
+ * state of its certificate, and the Configure domain and Remove domain actions.
  */
 export function DomainControls({ project }: { project: ProjectDetail }) {
   const { t } = useTranslation();
@@ -21,6 +23,7 @@ export function DomainControls({ project }: { project: ProjectDetail }) {
   };
   // Verified means verified for this domain: a flag left from an earlier domain does not count.
   const verified = Boolean(project.domain && project.meta.verified && project.meta.verifiedDomain === project.domain);
+  const check = project.domain_check?.domain === project.domain ? project.domain_check : null;
 
   return (
     <div className="domain-controls" data-testid="domain-controls">
@@ -30,9 +33,15 @@ export function DomainControls({ project }: { project: ProjectDetail }) {
             className={`badge ${verified ? 'badge-success' : 'badge-muted'}`}
             data-testid="domain-verified"
             data-verified={verified}
+            data-pending={Boolean(check)}
           >
-            {verified ? t('domains.verified') : t('domains.unverified')}
+            {verified ? t('domains.verified') : check ? t('domains.pending') : t('domains.unverified')}
           </span>
+          {check?.next_check_at && (
+            <span className="muted small" data-testid="domain-next-check">
+              {t('domains.nextCheck', { date: formatDateTime(check.next_check_at) })}
+            </span>
+          )}
           <CertificateBadge certificate={project.certificate} />
         </div>
       )}

@@ -51,6 +51,16 @@ function type(value: string) {
 
 const submit = () => screen.getByTestId('domain-submit') as HTMLButtonElement;
 
+/** Opens the modal on an unverified project, types `domain` and continues to the records. */
+async function openInstructions(domain: string) {
+  api(unverified);
+  renderRoutes(routes, '/project/7');
+  await openConfigure();
+  type(domain);
+  fireEvent.click(submit());
+  return screen.findByTestId('domain-instructions');
+}
+
 beforeEach(() => {
   vi.mocked(reloadPage).mockClear();
 });
@@ -78,7 +88,7 @@ describe('configure domain modal', () => {
     expect(posts(calls)).toEqual([]);
   });
 
-  it('after submit shows the A record address and the CNAME target from the config, and the CDN proxy note', async () => {
+  it('after submit shows the TXT proof with the project token, the A record address and the CNAME target, and the CDN proxy note', async () => {
     const { calls } = api(unverified);
     renderRoutes(routes, '/project/7');
     await openConfigure();
@@ -87,6 +97,10 @@ describe('configure domain modal', () => {
 
     const instructions = await screen.findByTestId('domain-instructions');
     expect(instructions.textContent).toContain('Para usar shop.example');
+    expect(within(instructions).getByTestId('domain-txt-name').textContent).toBe('_vitrine-challenge.shop.example');
+    expect(within(instructions).getByTestId('domain-txt-value').textContent).toBe('vitrine-verify=uuid');
+    expect(within(instructions).getByTestId('domain-record-txt').textContent).toContain('TXT');
+    expect(screen.getByTestId('domain-txt-note').textContent).toContain('Só o dono do domínio');
     expect(within(instructions).getByTestId('domain-public-ip').textContent).toBe('203.0.113.7');
     expect(within(instructions).getByTestId('domain-cname-target').textContent).toBe('sites.vitrine.example');
     expect(instructions.textContent).toContain('um registro A apontando para 203.0.113.7');
@@ -98,12 +112,7 @@ describe('configure domain modal', () => {
   });
 
   it('Change goes back to the input, keeping what was typed', async () => {
-    api(unverified);
-    renderRoutes(routes, '/project/7');
-    await openConfigure();
-    type('shop.example');
-    fireEvent.click(submit());
-    await screen.findByTestId('domain-instructions');
+    await openInstructions('shop.example');
 
     fireEvent.click(screen.getByTestId('domain-change'));
     expect(screen.queryByTestId('domain-instructions')).toBeNull();
@@ -144,10 +153,45 @@ describe('configure domain modal', () => {
     expect(screen.queryByTestId('configure-domain-modal')).toBeNull();
   });
 
-  it('shows the reason the server gives, verbatim, when the check fails, and can go back to change the domain', async () => {
+  it('copies each record to the clipboard', async () => {
+    const writeText = vi.fn(() => Promise.resolve());
+    Object.defineProperty(navigator, 'clipboard', { value: { writeText }, configurable: true });
+    await openInstructions('shop.example');
+    for (const id of ['domain-copy-txt-name', 'domain-copy-txt-value', 'domain-copy-a-value', 'domain-copy-cname-value']) {
+      fireEvent.click(screen.getByTestId(id));
+    }
+    expect(writeText.mock.calls).toEqual([
+      ['_vitrine-challenge.shop.example'],
+      ['vitrine-verify=uuid'],
+      ['203.0.113.7'],
+      ['sites.vitrine.example'],
+    ]);
+    expect(screen.getByLabelText('Copiar o valor do registro TXT')).toBe(screen.getByTestId('domain-copy-txt-value'));
+    Object.defineProperty(navigator, 'clipboard', { value: undefined, configurable: true });
+  });
+
+  it('shows the reason the server gives, verbatim, when the check fails, then the domain as pending, and can go back to change it', async () => {
     const reason =
-      'shop.example does not point to 203.0.113.7 (found: 198.51.100.1). Set an A record to 203.0.113.7 or a CNAME to sites.vitrine.example.';
-    const { calls } = api(unverified, { [VERIFY]: () => new Response(reason, { status: 422 }) });
+      '_vitrine-challenge.shop.example has no TXT record yet. shop.example points to 203.0.113.7. Set a TXT record _vitrine-challenge.shop.example with the value vitrine-verify=uuid. shop.example is saved as pending.';
+    const server = api(unverified, {
+      [VERIFY]: () => {
+        server.setProject({
+          domain: 'shop.example',
+          meta: {},
+          certificate: null,
+          domain_check: {
+            domain: 'shop.example',
+            checks: 1,
+            last_result: reason,
+            checked_at: '2025-03-02T10:00:00Z',
+            next_check_at: '2025-03-02T10:01:00Z',
+            created_at: '2025-03-02T10:00:00Z',
+          },
+        });
+        return new Response(reason, { status: 422 });
+      },
+    });
+    const { calls } = server;
     renderRoutes(routes, '/project/7');
     await openConfigure();
     type('shop.example');
@@ -158,7 +202,14 @@ describe('configure domain modal', () => {
     expect(failure.getAttribute('role')).toBe('alert');
     expect(within(failure).getByTestId('domain-verify-message').textContent).toBe(reason);
     expect(screen.queryByTestId('domain-verify-success')).toBeNull();
-    expect(screen.getByTestId('project-domain').textContent).toBe('Nenhum domínio configurado');
+    // The server saved it as pending: the modal and the overview say so.
+    const note = await screen.findByTestId('domain-pending-note');
+    expect(note.textContent).toContain('shop.example foi salvo como pendente');
+    expect(within(note).getByTestId('domain-next-check').textContent).toMatch(/^Próxima verificação em \d{2}\/\d{2}\/2025 \d{2}:\d{2}$/);
+    await waitFor(() => expect(screen.getByTestId('project-domain').textContent).toBe('shop.example'));
+    const badge = screen.getByTestId('domain-verified');
+    expect(badge.textContent).toBe('Aguardando DNS');
+    expect(badge.getAttribute('data-pending')).toBe('true');
     expect(posts(calls)).toEqual(['/api/dns-verify']);
 
     // Verify again is offered, and so is Change; the failure goes once the domain changes.
@@ -166,6 +217,17 @@ describe('configure domain modal', () => {
     fireEvent.click(screen.getByTestId('domain-change'));
     expect(screen.queryByTestId('domain-verify-failure')).toBeNull();
     expect((screen.getByTestId('domain-input') as HTMLInputElement).value).toBe('shop.example');
+  });
+
+  it('says a domain another project holds is in use, with no pending note', async () => {
+    api(unverified, { [VERIFY]: () => ({ status: 409, json: { error: 'domain_in_use', message: 'domain already in use', field: 'domain' } }) });
+    renderRoutes(routes, '/project/7');
+    await openConfigure();
+    type('www.shop.example');
+    fireEvent.click(submit());
+    fireEvent.click(await screen.findByTestId('domain-verify'));
+    expect((await screen.findByTestId('domain-verify-message')).textContent).toBe('domain already in use');
+    expect(screen.queryByTestId('domain-pending-note')).toBeNull();
   });
 
   it('shows what the server said in a JSON error body too', async () => {

@@ -40,7 +40,7 @@ function SettingsForm({ project }: { project: ProjectDetail }) {
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    const parsed = projectFormSchema.safeParse({ name, slug, description });
+    const parsed = projectFormSchema(project.slug).safeParse({ name, slug, description });
     if (!parsed.success) {
       setErrors(fieldErrors(parsed.error));
       return;
