@@ -240,6 +240,8 @@ pub struct Site {
     pub collections: BTreeMap<String, i64>,
     pub not_found: Option<String>,
     pub error_page: Option<String>,
+    /// Other projects' upload keys the deploy names.
+    pub uploads: std::collections::BTreeSet<String>,
 }
 
 pub fn etag(body: &[u8]) -> String {
@@ -327,6 +329,7 @@ impl TestEdge {
                 to: "dona@example.com".into(),
                 subject: "Novo contato".into(),
             },
+            uploads: site.uploads,
         };
         let key = manifest_key(project, deploy.id);
         self.blobs
