@@ -1,5 +1,5 @@
 //! A real browser for the tests where only a browser can tell (feature `testing`): headless
-//! Chromium (Debian's `chromium`, or `VITRINE_TEST_CHROMIUM`), driven over the Chrome
+//! Chromium (Debian's `chromium`, which `scripts/test.sh` installs), driven over the Chrome
 //! DevTools Protocol, and a [`Beacon`] that hears whatever a script calls home with. Without
 //! Chromium the test fails with that instruction; it never skips.
 //!
@@ -32,6 +32,9 @@ use tokio::{
     process::{Child, Command},
 };
 use tokio_tungstenite::{MaybeTlsStream, WebSocketStream, tungstenite::Message};
+
+/// Debian's Chromium, which `scripts/test.sh` installs.
+const CHROMIUM: &str = "/usr/bin/chromium";
 
 /// The longest Chromium may take to start, or a page to load, on a loaded machine.
 const LIMIT: Duration = Duration::from_secs(120);
@@ -69,13 +72,10 @@ impl Chromium {
     /// Starts Chromium; `hosts` resolve to 127.0.0.1 (`*.localhost` always does). Panics with
     /// an instruction when Chromium is not installed.
     pub async fn start(hosts: &[&str]) -> Chromium {
-        let binary = std::env::var_os("VITRINE_TEST_CHROMIUM")
-            .map(PathBuf::from)
-            .unwrap_or_else(|| PathBuf::from("/usr/bin/chromium"));
+        let binary = PathBuf::from(CHROMIUM);
         assert!(
             binary.exists(),
-            "this test needs Chromium at {} (apt-get install chromium, or set VITRINE_TEST_CHROMIUM)",
-            binary.display()
+            "this test needs Chromium at {CHROMIUM} (apt-get install chromium; scripts/test.sh does)"
         );
         let home = tempfile::tempdir().expect("temp dir");
         let profile = home.path().join("profile");
