@@ -63,18 +63,7 @@ impl TestEdge {
         let edge = Edge::build_with(&s, store.unwrap_or_else(|| db.store.clone()), blobs.clone())
             .await
             .unwrap();
-        let user_id = db
-            .store
-            .insert_user(&NewUser {
-                name: "Dona",
-                email: "dona@example.com",
-                password_hash: "x",
-                language: "pt-BR",
-                is_admin: false,
-            })
-            .await
-            .unwrap()
-            .id;
+        let user_id = user(&db.store, "Dona", "dona@example.com").await;
         TestEdge {
             db,
             edge,
@@ -90,11 +79,21 @@ impl TestEdge {
     }
 
     pub async fn project(&self, slug: &str) -> i64 {
+        self.project_of(self.user_id, slug).await
+    }
+
+    /// Another account (a second tenant), with its name and e-mail.
+    pub async fn user(&self, name: &str, email: &str) -> i64 {
+        user(&self.db.store, name, email).await
+    }
+
+    /// A project of `user_id`'s.
+    pub async fn project_of(&self, user_id: i64, slug: &str) -> i64 {
         self.db
             .store
             .insert_project(
                 &NewProject {
-                    user_id: self.user_id,
+                    user_id,
                     name: slug,
                     slug,
                     token: &format!("tok-{slug}"),
@@ -201,6 +200,20 @@ impl TestEdge {
         }
         c.id
     }
+}
+
+async fn user(store: &vitrine_shared::Store, name: &str, email: &str) -> i64 {
+    store
+        .insert_user(&NewUser {
+            name,
+            email,
+            password_hash: "x",
+            language: "pt-BR",
+            is_admin: false,
+        })
+        .await
+        .unwrap()
+        .id
 }
 
 /// One file a deploy serves.

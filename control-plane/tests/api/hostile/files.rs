@@ -46,6 +46,11 @@ async fn upload(app: &TestApp, s: &Session, prefix: Value, name: &str, bytes: &[
     res.text().await.unwrap()
 }
 
+/// Uploads [`png`]`(tag)` as `{tag}.png`.
+async fn png_upload(app: &TestApp, s: &Session, prefix: Value, tag: &str) -> String {
+    upload(app, s, prefix, &format!("{tag}.png"), &png(tag)).await
+}
+
 async fn project(app: &TestApp, s: &Session, name: &str) -> i64 {
     app.create_project(s, name).await["id"].as_i64().unwrap()
 }
@@ -183,31 +188,10 @@ dual_test!(
             )
             .await;
         }
-        let cover = upload(
-            &app,
-            &s,
-            json!([s.id(), original]),
-            "capa.png",
-            &png("capa"),
-        )
-        .await;
-        let photo = upload(
-            &app,
-            &s,
-            json!([s.id(), original, table]),
-            "foto.png",
-            &png("foto"),
-        )
-        .await;
-        let rich = upload(&app, &s, json!(["admin"]), "rico.png", &png("rico")).await;
-        let unused = upload(
-            &app,
-            &s,
-            json!([s.id(), original]),
-            "sobra.png",
-            &png("sobra"),
-        )
-        .await;
+        let cover = png_upload(&app, &s, json!([s.id(), original]), "capa").await;
+        let photo = png_upload(&app, &s, json!([s.id(), original, table]), "foto").await;
+        let rich = png_upload(&app, &s, json!(["admin"]), "rico").await;
+        let unused = png_upload(&app, &s, json!([s.id(), original]), "sobra").await;
 
         let fields =
             json_ok(app.get(&s, &format!("/api/tables/{table}")).await).await["fields"].clone();
@@ -281,14 +265,7 @@ dual_test!(
         .await;
         let copy_id = copy["id"].as_i64().unwrap();
         let copy_table = copy["tables"][0]["id"].as_i64().unwrap();
-        let own = upload(
-            &app,
-            &s,
-            json!([s.id(), copy_id, copy_table]),
-            "nova.png",
-            &png("nova"),
-        )
-        .await;
+        let own = png_upload(&app, &s, json!([s.id(), copy_id, copy_table]), "nova").await;
         let copy_home = copy["pages"][0]["id"].as_i64().unwrap();
         json_ok(app.post(&s, &format!("/api/page/{copy_home}"), json!({"blocks": [{
             "uid": "capa",

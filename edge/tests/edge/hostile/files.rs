@@ -14,7 +14,6 @@ use serde_json::json;
 use tokio::{io::AsyncWriteExt, net::TcpStream};
 use vitrine_shared::{
     dual_test,
-    store::{NewProject, NewUser},
     testing::{
         TestDb,
         browser::{Beacon, Chromium, Load},
@@ -32,34 +31,8 @@ const PNG: &[u8] = b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR\0\0\0\x01\0\0\0\x01\x08\x06\0
 
 /// Another account, with a project of its own.
 async fn tenant(t: &TestEdge, email: &str, slug: &str) -> (i64, i64) {
-    let store = &t.db.store;
-    let user = store
-        .insert_user(&NewUser {
-            name: slug,
-            email,
-            password_hash: "x",
-            language: "pt-BR",
-            is_admin: false,
-        })
-        .await
-        .unwrap()
-        .id;
-    let project = store
-        .insert_project(
-            &NewProject {
-                user_id: user,
-                name: slug,
-                slug,
-                token: &format!("tok-{slug}"),
-                uuid: &format!("uuid-{slug}"),
-                meta: json!({}),
-            },
-            "Início",
-        )
-        .await
-        .unwrap()
-        .id;
-    (user, project)
+    let user = t.user(slug, email).await;
+    (user, t.project_of(user, slug).await)
 }
 
 /// Stores a file where `POST /api/upload` stores it for `folder`; returns its key.
