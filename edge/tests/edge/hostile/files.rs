@@ -10,7 +10,6 @@
 use std::{collections::BTreeSet, time::Duration};
 
 use bytes::Bytes;
-use serde_json::json;
 use tokio::{io::AsyncWriteExt, net::TcpStream};
 use vitrine_shared::{
     dual_test,
