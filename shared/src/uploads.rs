@@ -107,10 +107,9 @@ pub fn upload_key(folder: Folder, bytes: &[u8], stem: &str, ext: &str) -> String
     )
 }
 
-/// An upload key the servers will serve, as read from a request path.
+/// What an upload key says, for a key the servers will serve.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct UploadKey<'a> {
-    pub key: &'a str,
+pub struct UploadKey {
     /// The project the key's folder names, if any.
     pub project_id: Option<i64>,
     /// A validator for the file: its digest, or for keys without one, a hash of the key
@@ -131,11 +130,11 @@ fn is_digest(segment: &str) -> bool {
             .all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b))
 }
 
-impl<'a> UploadKey<'a> {
+impl UploadKey {
     /// `key` (`uploads/…`) when it has the shape of an upload key: at most [`MAX_KEY`] bytes,
     /// 3 to 7 segments of letters, digits, `.`, `-` and `_`, none empty or starting with a dot.
     /// Anything else names no upload (and is never looked up).
-    pub fn parse(key: &'a str) -> Option<UploadKey<'a>> {
+    pub fn parse(key: &str) -> Option<UploadKey> {
         let rest = key.strip_prefix(UPLOADS)?;
         let segments: Vec<&str> = rest.split('/').collect();
         let valid = key.len() <= MAX_KEY
@@ -163,11 +162,7 @@ impl<'a> UploadKey<'a> {
             Some(d) => d.to_string(),
             None => hex::encode(&Sha256::digest(key.as_bytes())[..10]),
         };
-        Some(UploadKey {
-            key,
-            project_id,
-            tag,
-        })
+        Some(UploadKey { project_id, tag })
     }
 }
 
