@@ -132,7 +132,8 @@ fn is_digest(segment: &str) -> bool {
 
 impl UploadKey {
     /// `key` (`uploads/…`) when it has the shape of an upload key: at most [`MAX_KEY`] bytes,
-    /// 3 to 7 segments of letters, digits, `.`, `-` and `_`, none empty or starting with a dot.
+    /// 2 to 6 segments below `uploads/` of letters, digits, `.`, `-` and `_`, none empty or
+    /// starting with a dot.
     /// Anything else names no upload (and is never looked up).
     pub fn parse(key: &str) -> Option<UploadKey> {
         let rest = key.strip_prefix(UPLOADS)?;
@@ -152,12 +153,12 @@ impl UploadKey {
             Some(at) if is_digest(segments[at]) => (&segments[..at], Some(segments[at])),
             _ => (&segments[..0], None),
         };
+        let ids = |segments: &[&str]| segments.iter().all(|s| id(s).is_some());
         let project_id = match folder {
-            [user, project] | [user, project, _] if id(user).is_some() => id(project),
-            ["clients", project] | ["clients", project, _] => id(project),
+            [_, project] | [_, project, _] if ids(folder) => id(project),
+            ["clients", project] | ["clients", project, _] if ids(&folder[1..]) => id(project),
             _ => None,
-        }
-        .filter(|_| folder.iter().all(|s| id(s).is_some() || *s == "clients"));
+        };
         let tag = match digest {
             Some(d) => d.to_string(),
             None => hex::encode(&Sha256::digest(key.as_bytes())[..10]),
@@ -280,6 +281,8 @@ mod tests {
             format!("uploads/5/7/x/{D}/a.png"),
             format!("uploads/clients/x/{D}/a.png"),
             format!("uploads/clients/7/9/9/{D}/a.png"),
+            format!("uploads/clients/7/clients/{D}/a.png"),
+            format!("uploads/5/clients/{D}/a.png"),
             format!("uploads/5/99999999999999999999/{D}/a.png"),
         ] {
             assert_eq!(project(&none), None, "{none}");
