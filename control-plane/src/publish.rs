@@ -10,7 +10,10 @@
 //!   fonts from the owner's uploads), the favicon, and every uploaded file a page refers to;
 //! - `.br` and `.gz` variants of compressible objects (brotli and flate2: the maintained
 //!   pure-Rust brotli port used by the Rust HTTP stack, and the standard DEFLATE crate);
-//! - the manifest (`vitrine_shared::site::Manifest`), written last.
+//! - the manifest (`vitrine_shared::site::Manifest`), written last, with the upload keys of
+//!   other projects that the pages and the project's records still name by their `/files/…`
+//!   address (a template's images, a duplicated project's files): a site's host serves only
+//!   those and its own project's uploads.
 //!
 //! Only then does [`Store::finish_deploy`](vitrine_shared::Store::finish_deploy) point the
 //! project at the deploy and append to the change feed. Any failure marks the deploy failed
@@ -18,7 +21,7 @@
 //! not rendered here: their blocks and document parts go into the manifest and the edge renders
 //! them from live records, so record edits need no re-publish.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::io::Write;
 
 use bytes::Bytes;
@@ -35,6 +38,7 @@ use vitrine_shared::{
         deploy_prefix, manifest_key,
     },
     store::{Deploy, Page, Project},
+    uploads::UploadKey,
 };
 
 use crate::{error::ApiError, state::AppState};
@@ -269,6 +273,10 @@ struct Build<'a> {
     routes: BTreeMap<String, StaticFile>,
     /// Upload key → asset URL (or None when the upload is missing), so each is copied once.
     uploads: HashMap<String, Option<String>>,
+    /// Upload keys of other projects (or of none) that pages or records still name by their
+    /// `/files/…` address: the manifest lists them, the only ones the site's host serves
+    /// besides its own project's.
+    foreign_uploads: BTreeSet<String>,
     files: i64,
     bytes: i64,
     /// Things the owner should know that did not stop the build.
@@ -414,6 +422,41 @@ impl<'a> Build<'a> {
         }
         out.push_str(&text[last..]);
         Ok(out)
+    }
+
+    /// Notes the uploads `text` names that are not this project's own (see `foreign_uploads`).
+    fn note_uploads(&mut self, text: &str) {
+        for (_, key) in find_uploads(text, &self.state.settings.public_url) {
+            let own = UploadKey::parse(&key).and_then(|u| u.project_id) == Some(self.project_id);
+            if !own {
+                self.foreign_uploads.insert(key);
+            }
+        }
+    }
+
+    /// Notes the uploads the project's records name: collection pages and live lists show
+    /// them from the site's host, and records copied from a template or a duplicated project
+    /// name that project's files. Read in keyset pages, so memory stays flat.
+    async fn note_record_uploads(&mut self, collections: &[i64]) -> Result<(), ApiError> {
+        const PAGE: i64 = 1000;
+        for &collection in collections {
+            let mut after = 0;
+            loop {
+                let posts = self
+                    .state
+                    .store
+                    .posts_after(collection, after, PAGE)
+                    .await?;
+                for post in &posts {
+                    self.note_uploads(&serde_json::to_string(&post.data.0).map_err(internal)?);
+                }
+                match posts.last() {
+                    Some(last) if posts.len() as i64 == PAGE => after = last.id,
+                    _ => break,
+                }
+            }
+        }
+        Ok(())
     }
 
     /// One URL setting (favicon, SEO image): an upload becomes an asset, anything else stays.
@@ -705,6 +748,7 @@ async fn build(state: &AppState, project_id: i64, deploy_id: i64) -> Result<Buil
         deploy_id,
         routes: BTreeMap::new(),
         uploads: HashMap::new(),
+        foreign_uploads: BTreeSet::new(),
         files: 0,
         bytes: 0,
         warnings: Vec::new(),
@@ -779,6 +823,9 @@ async fn build(state: &AppState, project_id: i64, deploy_id: i64) -> Result<Buil
             pixel_id: site.pixel_id.clone(),
             effects: blocks.iter().any(Block::has_effect),
         };
+        // The blocks as saved, not as rendered: a variable's URL comes out of the template
+        // engine HTML-escaped (`&#x2f;files&#x2f;…`), which the browser reads back as a path.
+        b.note_uploads(&serde_json::to_string(&(&blocks, &parts)).map_err(internal)?);
         if let Some(table_id) = page.table_id {
             let title_suffix = format!(" | {}", project.name);
             parts.title = String::new();
@@ -827,9 +874,13 @@ async fn build(state: &AppState, project_id: i64, deploy_id: i64) -> Result<Buil
                         other => ApiError::render("blocks", other),
                     })?
             };
-            b.page_document(&slug, document(&parts, &body)).await?;
+            let html = document(&parts, &body);
+            b.note_uploads(&html);
+            b.page_document(&slug, html).await?;
         }
     }
+    let collection_ids: Vec<i64> = collections.iter().map(|c| c.id).collect();
+    b.note_record_uploads(&collection_ids).await?;
 
     let has_route = |b: &Build, path: &str| b.routes.contains_key(path);
     let manifest = Manifest {
@@ -846,6 +897,7 @@ async fn build(state: &AppState, project_id: i64, deploy_id: i64) -> Result<Buil
         collection_pages,
         collections: collections.iter().map(|c| (c.slug.clone(), c.id)).collect(),
         forms: form_settings(meta, &owner.email, &project.name, &owner.language),
+        uploads: std::mem::take(&mut b.foreign_uploads),
     };
     let key = manifest_key(project_id, deploy_id);
     let json = serde_json::to_vec(&manifest).map_err(internal)?;

@@ -183,6 +183,7 @@ mod tests {
             not_found: None,
             error_page: None,
             forms: Default::default(),
+            uploads: Default::default(),
         }));
         let file = StaticFile {
             key: "k".into(),

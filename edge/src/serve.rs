@@ -10,7 +10,11 @@
 //!   for several ranges gets the whole body (allowed by RFC 9110), and ranges are always cut
 //!   from the identity body, so offsets mean what the client thinks they mean;
 //! - `Cache-Control`: a year and `immutable` for content-addressed assets, revalidation for
-//!   HTML (so a publish shows at once, while a 304 keeps revisits cheap).
+//!   HTML (so a publish shows at once, while a 304 keeps revisits cheap);
+//! - on user files (uploads and the deploy's copies of them), `nosniff`, a sandboxing CSP and,
+//!   for types that can carry script, `Content-Disposition: attachment`, on every answer
+//!   (`vitrine_shared::uploads`): they are part of the [`Prepared`] headers, so a hot route
+//!   and the plain front send exactly what the full path sends.
 
 use bytes::Bytes;
 use http_body_util::Full;
@@ -18,7 +22,7 @@ use hyper::{
     HeaderMap, Method, Response, StatusCode,
     header::{self, HeaderValue},
 };
-use vitrine_shared::site::StaticFile;
+use vitrine_shared::{site::StaticFile, uploads};
 
 use crate::sites::Sites;
 
@@ -176,6 +180,9 @@ fn variant_etag(etag: &str, suffix: &str) -> String {
 pub struct Prepared {
     pub file: StaticFile,
     content_type: Option<HeaderValue>,
+    /// For a user file (an upload, or a deploy's copy of one): the headers that keep it inert
+    /// (`vitrine_shared::uploads`), sent with every answer, hot or not.
+    user_file: &'static [(&'static str, &'static str)],
     /// Identity, br and gzip tags (the variants get their own: a different representation).
     tags: [String; 3],
     tag_values: [Option<HeaderValue>; 3],
@@ -197,6 +204,11 @@ impl Prepared {
         ];
         Prepared {
             content_type: HeaderValue::from_str(&file.content_type).ok(),
+            user_file: if uploads::is_user_file(&file.key, &file.content_type) {
+                uploads::user_file_headers(&file.content_type)
+            } else {
+                &[]
+            },
             // No validator without a tag.
             tag_values: std::array::from_fn(|i| {
                 (!file.etag.is_empty())
@@ -297,6 +309,9 @@ impl Prepared {
         }
         if ok {
             h.insert(header::ACCEPT_RANGES, HeaderValue::from_static("bytes"));
+        }
+        for (name, value) in self.user_file {
+            h.insert(*name, HeaderValue::from_static(value));
         }
         match coding {
             Coding::Br => {

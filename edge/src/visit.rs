@@ -25,6 +25,7 @@ use percent_encoding::percent_decode_str;
 use vitrine_shared::{
     proxies::TrustedProxies,
     site::{ASSET_PREFIX, StaticFile, asset_key},
+    uploads::{UPLOADS, UploadKey},
 };
 
 use crate::{
@@ -433,7 +434,7 @@ impl Visits {
             return self.old_asset(&site, &deploy, &method, headers, name).await;
         }
         if let Some(key) = path.strip_prefix("/files/")
-            && key.starts_with("uploads/")
+            && key.starts_with(UPLOADS)
         {
             return self.upload(&site, &deploy, &method, headers, key).await;
         }
@@ -546,11 +547,14 @@ impl Visits {
         }
     }
 
-    /// A file uploaded through the dashboard, as record values name it (`/files/uploads/…`):
-    /// collection pages render live records, so their images and files are not copied into
-    /// the deploy. The control plane already serves the same key publicly; upload keys hold a
-    /// content digest (`uploads/{owner}/{digest}/{name}`), so they are cached as immutable with
-    /// the digest as their tag. Only the `uploads/` part of the store is reachable this way.
+    /// A file uploaded through the dashboard (`/files/uploads/…`), as record values and block
+    /// variables name it: collection pages render live records, so their files are not copied
+    /// into the deploy. Served on a site's host only when it is the site's: the key's folder
+    /// names the site's project, or the live deploy lists the key (a template's or a duplicated
+    /// project's file that its pages or records name); any other key, another tenant's
+    /// included, is the site's 404. Neither check awaits anything: the key says its project
+    /// (`vitrine_shared::uploads`) and the deploy is in memory. Keys hold a content digest, so
+    /// files are cached as immutable with the digest as their tag.
     async fn upload(
         &self,
         site: &Site,
@@ -559,20 +563,13 @@ impl Visits {
         headers: &HeaderMap,
         key: &str,
     ) -> Resp {
-        let segments: Vec<&str> = key.split('/').collect();
-        let valid = key.len() <= 400
-            && (3..=7).contains(&segments.len())
-            && segments.iter().all(|s| {
-                !s.is_empty()
-                    && !s.starts_with('.')
-                    && s.bytes()
-                        .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'.' | b'-' | b'_'))
-            });
-        let digest = segments.len().checked_sub(2).map(|i| segments[i]);
-        let (true, Some(digest)) = (valid, digest) else {
+        let ours = UploadKey::parse(key).filter(|upload| {
+            upload.project_id == Some(site.project_id) || deploy.manifest.uploads.contains(key)
+        });
+        let Some(upload) = ours else {
             return self.site_not_found(site, deploy, method, headers).await;
         };
-        self.immutable_object(site, deploy, method, headers, key, digest)
+        self.immutable_object(site, deploy, method, headers, key, &upload.tag)
             .await
     }
 

@@ -23,6 +23,7 @@ pub mod secret;
 pub mod site;
 pub mod snapshot;
 pub mod store;
+pub mod uploads;
 
 pub use config::Settings;
 pub use store::Store;

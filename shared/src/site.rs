@@ -9,7 +9,7 @@
 //!
 //! A manifest is immutable: the edge caches it by deploy id and never invalidates it.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
@@ -56,6 +56,11 @@ pub struct Manifest {
     pub not_found: Option<String>,
     pub error_page: Option<String>,
     pub forms: FormSettings,
+    /// Upload keys (`uploads/…`) of other projects, or of none, that the deploy's pages or
+    /// the project's records named when it was published: a site serves `/files/{key}` only
+    /// for these and for its own project's uploads (see `crate::uploads`).
+    #[serde(default)]
+    pub uploads: BTreeSet<String>,
 }
 
 /// One stored response body with its precompressed variants.

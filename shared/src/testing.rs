@@ -5,6 +5,8 @@
 
 use crate::Store;
 
+pub mod browser;
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Backend {
     Sqlite,

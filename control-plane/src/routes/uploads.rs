@@ -2,7 +2,9 @@
 //!
 //! The file type is decided from the bytes (the `infer` crate's magic numbers), never from the
 //! name or the declared type. Keys are content-addressed (`…/{sha256 prefix}/{name}.{ext}`), so
-//! a URL always names the same bytes and can be cached forever.
+//! a URL always names the same bytes and can be cached forever, and their folder names the
+//! project they belong to, authorized here before anything is written (the layout and why it
+//! is trusted: `vitrine_shared::uploads`).
 
 use axum::{
     body::Body,
@@ -13,9 +15,12 @@ use axum::{
 use bytes::Bytes;
 use serde::Deserialize;
 use serde_json::Value;
-use sha2::{Digest, Sha256};
 use utoipa::ToSchema;
-use vitrine_shared::{blob::BlobError, domain::slugify};
+use vitrine_shared::{
+    blob::BlobError,
+    domain::slugify,
+    uploads::{Folder, UPLOADS, upload_key, user_file_headers},
+};
 
 use crate::{
     authz::{Principal, authorize_project},
@@ -28,7 +33,8 @@ pub struct UploadRequest {
     pub name: String,
     /// The file as a data URL (`data:<type>;base64,<bytes>`).
     pub content: String,
-    /// `[user_id, project_id, table_id?]`, or `["admin"]` for rich-text uploads.
+    /// `[user_id, project_id, table_id?]`; `["admin"]` (rich text, spec §6) or none: the
+    /// uploader's own folder, which belongs to no project.
     #[serde(default)]
     #[schema(value_type = Option<Vec<Object>>)]
     pub prefix: Option<Vec<Value>>,
@@ -153,16 +159,18 @@ fn parse_id(v: &Value) -> Result<i64> {
 }
 
 /// Works out (and authorizes) where an upload goes. A client-panel token uploads only into
-/// its own project's folder.
-async fn upload_prefix(
+/// its own project's folder. `["admin"]` (the spec's prefix for rich-text images) names no
+/// folder of its own: it once was one folder that every account wrote into, so a file there
+/// said nothing about whose it was; such uploads now go to the uploader's own folder.
+async fn upload_folder(
     state: &AppState,
     principal: &Principal,
     prefix: Option<&[Value]>,
-) -> Result<String> {
+) -> Result<Folder> {
     let user = match principal {
         Principal::User(u) => u,
         Principal::Client { project_id } => {
-            let table = match prefix.and_then(|p| p.get(2)) {
+            let table_id = match prefix.and_then(|p| p.get(2)) {
                 Some(t) => {
                     let table_id = parse_id(t)?;
                     if !state
@@ -172,19 +180,23 @@ async fn upload_prefix(
                     {
                         return Err(ApiError::NotFound);
                     }
-                    format!("/{table_id}")
+                    Some(table_id)
                 }
-                None => String::new(),
+                None => None,
             };
-            return Ok(format!("clients/{project_id}{table}"));
+            return Ok(Folder::Client {
+                project_id: *project_id,
+                table_id,
+            });
         }
     };
+    let own = Folder::Account { user_id: user.id };
     let parts = match prefix {
-        None | Some([]) => return Ok(user.id.to_string()),
+        None | Some([]) => return Ok(own),
         Some(parts) => parts,
     };
     if parts.len() == 1 && parts[0] == Value::String("admin".into()) {
-        return Ok("admin".into());
+        return Ok(own);
     }
     if parts.len() > 3 {
         return Err(ApiError::invalid("prefix", "Invalid upload prefix"));
@@ -193,12 +205,13 @@ async fn upload_prefix(
         // Another user's folder: indistinguishable from one that does not exist.
         return Err(ApiError::NotFound);
     }
-    let mut path = user.id.to_string();
-    if let Some(p) = parts.get(1) {
-        let project_id = parse_id(p)?;
-        authorize_project(state, user, project_id).await?;
-        path.push_str(&format!("/{project_id}"));
-        if let Some(t) = parts.get(2) {
+    let Some(p) = parts.get(1) else {
+        return Ok(own);
+    };
+    let project_id = parse_id(p)?;
+    authorize_project(state, user, project_id).await?;
+    let table_id = match parts.get(2) {
+        Some(t) => {
             let table_id = parse_id(t)?;
             if !state
                 .store
@@ -207,10 +220,15 @@ async fn upload_prefix(
             {
                 return Err(ApiError::NotFound);
             }
-            path.push_str(&format!("/{table_id}"));
+            Some(table_id)
         }
-    }
-    Ok(path)
+        None => None,
+    };
+    Ok(Folder::Project {
+        user_id: user.id,
+        project_id,
+        table_id,
+    })
 }
 
 #[utoipa::path(post, path = "/api/upload", tag = "uploads", request_body = UploadRequest,
@@ -279,13 +297,12 @@ pub async fn upload(
             format!("The file's content is {mime}, not .{declared}"),
         ));
     }
-    let prefix = upload_prefix(&state, &principal, req.prefix.as_deref()).await?;
-    let digest = hex::encode(Sha256::digest(&bytes));
+    let folder = upload_folder(&state, &principal, req.prefix.as_deref()).await?;
     let stem = match slugify(stem) {
         s if s.is_empty() => "file".to_string(),
         s => s.chars().take(80).collect(),
     };
-    let key = format!("uploads/{prefix}/{}/{stem}.{ext}", &digest[..20]);
+    let key = upload_key(folder, &bytes, &stem, ext);
     state
         .blobs
         .put(&key, Bytes::from(bytes))
@@ -299,8 +316,10 @@ pub async fn upload(
     Ok(response)
 }
 
-/// Serves an uploaded file. Public (sites embed them), immutable (content-addressed), never
-/// sniffed, and SVGs are sandboxed so a script inside one cannot run on this origin.
+/// Serves an uploaded file. Public (sites and the editor embed them), immutable
+/// (content-addressed) and never active content on this origin: `nosniff`, a sandboxing CSP
+/// with no sources, and the types that can carry script as attachments (the same headers as
+/// the edge's, from `vitrine_shared::uploads`).
 #[utoipa::path(get, path = "/files/{key}", tag = "uploads",
     params(("key" = String, Path, description = "Object key below /files/")),
     responses((status = 200, description = "The file"), (status = 404, body = ErrorBody)))]
@@ -308,7 +327,7 @@ pub async fn serve_file(
     State(state): State<AppState>,
     ApiPath(key): ApiPath<String>,
 ) -> Result<Response> {
-    if !key.starts_with("uploads/") {
+    if !key.starts_with(UPLOADS) {
         return Err(ApiError::NotFound);
     }
     let bytes = match state.blobs.get(&key).await {
@@ -329,19 +348,12 @@ pub async fn serve_file(
         HeaderValue::from_static("public, max-age=31536000, immutable"),
     );
     h.insert(
-        header::X_CONTENT_TYPE_OPTIONS,
-        HeaderValue::from_static("nosniff"),
-    );
-    h.insert(
         header::ACCESS_CONTROL_ALLOW_ORIGIN,
         HeaderValue::from_static("*"),
     );
-    h.insert(
-        header::CONTENT_SECURITY_POLICY,
-        HeaderValue::from_static(
-            "default-src 'none'; img-src 'self' data:; style-src 'unsafe-inline'; sandbox",
-        ),
-    );
+    for (name, value) in user_file_headers(mime.as_ref()) {
+        h.insert(*name, HeaderValue::from_static(value));
+    }
     Ok(response)
 }
 

@@ -67,12 +67,13 @@ dual_test!(
                 .unwrap()
                 .contains("sandbox")
         );
+        // Rich text's `["admin"]` prefix: the uploader's own folder (no folder is shared).
         let rich = app.post(&s, "/api/upload", json!({"name": "foto.png", "content": data_url("image/png", PNG), "prefix": ["admin"]})).await;
         assert!(
             rich.text()
                 .await
                 .unwrap()
-                .starts_with("/files/uploads/admin/")
+                .starts_with(&format!("/files/uploads/{}/", s.id()))
         );
         expect_error(
             reqwest::get(app.url("/files/uploads/nothing/here.png"))

@@ -28,14 +28,14 @@ async fn one_thread(db: TestDb, header_timeout_ms: u64) -> TestEdge {
 
 /// One response read off a connection: status, head lines (but `date`, sorted) and body.
 #[derive(Debug, PartialEq)]
-struct Answer {
+pub(crate) struct Answer {
     status: u16,
     lines: Vec<String>,
     body: Vec<u8>,
 }
 
 impl Answer {
-    fn header(&self, name: &str) -> Option<&str> {
+    pub(crate) fn header(&self, name: &str) -> Option<&str> {
         self.lines.iter().find_map(|l| {
             let (n, v) = l.split_once(": ")?;
             n.eq_ignore_ascii_case(name).then_some(v)
@@ -45,7 +45,7 @@ impl Answer {
 
 /// Reads the next response from `s` (`buf` keeps what was read past it). `bodiless`: the
 /// answer to a `HEAD`, whose `content-length` names a body that is not sent.
-async fn next(s: &mut TcpStream, buf: &mut Vec<u8>, bodiless: bool) -> Answer {
+pub(crate) async fn next(s: &mut TcpStream, buf: &mut Vec<u8>, bodiless: bool) -> Answer {
     let deadline = Instant::now() + Duration::from_secs(5);
     loop {
         let mut slots = [httparse::EMPTY_HEADER; 64];

@@ -65,18 +65,7 @@ impl TestEdge {
         let edge = Edge::build_with(&s, store.unwrap_or_else(|| db.store.clone()), blobs.clone())
             .await
             .unwrap();
-        let user_id = db
-            .store
-            .insert_user(&NewUser {
-                name: "Dona",
-                email: "dona@example.com",
-                password_hash: "x",
-                language: "pt-BR",
-                is_admin: false,
-            })
-            .await
-            .unwrap()
-            .id;
+        let user_id = user(&db.store, "Dona", "dona@example.com").await;
         TestEdge {
             db,
             edge,
@@ -95,7 +84,12 @@ impl TestEdge {
         self.project_of(self.user_id, slug).await
     }
 
-    /// A project of another account: `user_id`'s.
+    /// Another account (a second tenant), with its name and e-mail.
+    pub async fn user(&self, name: &str, email: &str) -> i64 {
+        user(&self.db.store, name, email).await
+    }
+
+    /// A project of `user_id`'s.
     pub async fn project_of(&self, user_id: i64, slug: &str) -> i64 {
         self.db
             .store
@@ -210,6 +204,20 @@ impl TestEdge {
     }
 }
 
+async fn user(store: &vitrine_shared::Store, name: &str, email: &str) -> i64 {
+    store
+        .insert_user(&NewUser {
+            name,
+            email,
+            password_hash: "x",
+            language: "pt-BR",
+            is_admin: false,
+        })
+        .await
+        .unwrap()
+        .id
+}
+
 /// One file a deploy serves.
 pub struct File {
     pub path: String,
@@ -247,6 +255,8 @@ pub struct Site {
     pub collections: BTreeMap<String, i64>,
     pub not_found: Option<String>,
     pub error_page: Option<String>,
+    /// Other projects' upload keys the deploy names.
+    pub uploads: std::collections::BTreeSet<String>,
 }
 
 pub fn etag(body: &[u8]) -> String {
@@ -334,6 +344,7 @@ impl TestEdge {
                 to: "dona@example.com".into(),
                 subject: "Novo contato".into(),
             },
+            uploads: site.uploads,
         };
         let key = manifest_key(project, deploy.id);
         self.blobs

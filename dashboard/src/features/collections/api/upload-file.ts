@@ -5,7 +5,7 @@ export interface UploadInput {
   name: string;
   /** data: URL of the file. */
   content: string;
-  /** Folder prefix: [user_id, project_id, table_id], or ['admin'] for rich-text images. */
+  /** Folder prefix: [user_id, project_id, table_id], rich-text images included. */
   prefix?: (string | number)[];
   /** 'image' makes the server accept only png/jpg. */
   accept?: 'image';

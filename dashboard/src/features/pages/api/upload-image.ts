@@ -5,7 +5,7 @@ export interface UploadImageInput {
   name: string;
   /** data: URL of the file. */
   content: string;
-  /** [user_id, project_id] for page and block images, ['admin'] for rich text (spec §6). */
+  /** [user_id, project_id] for page and block images, rich text included. */
   prefix: (string | number)[];
 }
 

@@ -45,7 +45,7 @@ export function FieldEditor({ field, value, onChange, uploadPrefix }: FieldEdito
     case 'wysiwyg':
       return (
         <Suspense fallback={<PageLoader />}>
-          <RichTextEditor id={id} value={str(value)} onChange={onChange} />
+          <RichTextEditor id={id} value={str(value)} onChange={onChange} uploadPrefix={uploadPrefix} />
         </Suspense>
       );
     case 'image':

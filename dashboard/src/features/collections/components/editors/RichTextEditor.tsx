@@ -4,10 +4,7 @@ import StarterKit from '@tiptap/starter-kit';
 import { useTranslation } from 'react-i18next';
 import { UploadButton } from '../UploadButton';
 
-/** Rich-text uploads go under the 'admin' prefix (spec §9). */
-const RICH_TEXT_UPLOAD_PREFIX = ['admin'];
-
-function Toolbar({ editor }: { editor: Editor }) {
+function Toolbar({ editor, uploadPrefix }: { editor: Editor; uploadPrefix: (string | number)[] }) {
   const { t } = useTranslation();
   const state = useEditorState({
     editor,
@@ -47,7 +44,7 @@ function Toolbar({ editor }: { editor: Editor }) {
       {button('link', t('records.form.rich.link'), setLink)}
       <UploadButton
         imagesOnly
-        prefix={RICH_TEXT_UPLOAD_PREFIX}
+        prefix={uploadPrefix}
         label={t('records.form.rich.image')}
         onUploaded={(src, file) => editor.chain().focus().setImage({ src, alt: file.name }).run()}
       />
@@ -60,13 +57,19 @@ interface RichTextEditorProps {
   value: string;
   onChange: (html: string) => void;
   testId?: string;
+  /**
+   * Upload folder of its images: the record's [user_id, project_id, table_id], like the
+   * record's other files (the spec's shared 'admin' folder would belong to no project, and the
+   * site's host serves only its own project's files).
+   */
+  uploadPrefix: (string | number)[];
 }
 
 /**
  * wysiwyg field: TipTap, 300 px high; the server sanitises the HTML. `value` is the initial
  * content: the record form mounts once its record is loaded, so it is never replaced later.
  */
-export function RichTextEditor({ id, value, onChange, testId }: RichTextEditorProps) {
+export function RichTextEditor({ id, value, onChange, testId, uploadPrefix }: RichTextEditorProps) {
   const editor = useEditor({
     extensions: [StarterKit.configure({ link: { openOnClick: false } }), Image],
     content: value,
@@ -77,7 +80,7 @@ export function RichTextEditor({ id, value, onChange, testId }: RichTextEditorPr
   if (!editor) return null;
   return (
     <div className="rich-editor">
-      <Toolbar editor={editor} />
+      <Toolbar editor={editor} uploadPrefix={uploadPrefix} />
       <EditorContent editor={editor} />
     </div>
   );

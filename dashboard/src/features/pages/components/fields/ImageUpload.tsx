@@ -4,7 +4,7 @@ import { isJpgOrPng, readAsDataUrl } from '../../../../lib/files';
 import { useUploadImage } from '../../api/upload-image';
 
 interface Props {
-  /** Upload folder: [user_id, project_id], or ['admin'] in rich text (spec §6). */
+  /** Upload folder: [user_id, project_id], rich text included. */
   prefix: (string | number)[];
   onUploaded: (url: string, file: File) => void;
   label?: string;

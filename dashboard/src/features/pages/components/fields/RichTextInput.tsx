@@ -5,10 +5,7 @@ import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ImageUpload } from './ImageUpload';
 
-/** Rich-text uploads go under the 'admin' prefix (spec §6). */
-const RICH_TEXT_PREFIX = ['admin'];
-
-function Toolbar({ editor }: { editor: Editor }) {
+function Toolbar({ editor, prefix }: { editor: Editor; prefix: (string | number)[] }) {
   const { t } = useTranslation();
   const state = useEditorState({
     editor,
@@ -39,7 +36,7 @@ function Toolbar({ editor }: { editor: Editor }) {
       {button('h2', t('editor.rich.heading'), () => editor.chain().focus().toggleHeading({ level: 2 }).run())}
       {button('bulletList', t('editor.rich.list'), () => editor.chain().focus().toggleBulletList().run())}
       {button('link', t('editor.rich.link'), setLink)}
-      <ImageUpload prefix={RICH_TEXT_PREFIX} label={t('editor.rich.image')} onUploaded={(src, file) => editor.chain().focus().setImage({ src, alt: file.name }).run()} />
+      <ImageUpload prefix={prefix} label={t('editor.rich.image')} onUploaded={(src, file) => editor.chain().focus().setImage({ src, alt: file.name }).run()} />
     </div>
   );
 }
@@ -48,6 +45,12 @@ interface Props {
   id: string;
   value: string;
   onChange: (html: string) => void;
+  /**
+   * Upload folder of its images: the page's [user_id, project_id], like every other image of
+   * the page (the spec's shared 'admin' folder would belong to no project, and the site's host
+   * serves only its own project's files).
+   */
+  prefix: (string | number)[];
 }
 
 /**
@@ -55,7 +58,7 @@ interface Props {
  * rich-text editor), 300 px high. The editor owns its document while it has the focus; a new
  * `value` from elsewhere (undo, redo) replaces it otherwise. The server sanitises the HTML.
  */
-export default function RichTextInput({ id, value, onChange }: Props) {
+export default function RichTextInput({ id, value, onChange, prefix }: Props) {
   const editor = useEditor({
     extensions: [StarterKit.configure({ link: { openOnClick: false } }), Image],
     content: value,
@@ -72,7 +75,7 @@ export default function RichTextInput({ id, value, onChange }: Props) {
   if (!editor) return null;
   return (
     <div className="rich-editor">
-      <Toolbar editor={editor} />
+      <Toolbar editor={editor} prefix={prefix} />
       <EditorContent editor={editor} />
     </div>
   );

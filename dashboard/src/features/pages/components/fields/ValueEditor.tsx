@@ -55,7 +55,7 @@ export function ValueEditor({ id, v, onValue, onPatch }: ValueEditorProps) {
     case 'richtext':
       return (
         <Suspense fallback={<p className="muted">{t('common.loading')}</p>}>
-          <RichTextInput id={id} value={asText(v.value)} onChange={onValue} />
+          <RichTextInput id={id} value={asText(v.value)} onChange={onValue} prefix={prefix} />
         </Suspense>
       );
     case 'image': {

@@ -97,15 +97,15 @@ describe('Block tab inputs', () => {
     expect(String((calls[0]?.body as { content: string }).content)).toMatch(/^data:image\/jpeg;base64,/);
   });
 
-  it('edits rich text with tiptap, its images uploaded under the admin prefix', async () => {
-    const calls = mockApi({ 'POST /api/upload': () => new Response('/files/uploads/admin/b.png', { status: 200 }) });
+  it('edits rich text with tiptap, its images uploaded under the user and project', async () => {
+    const calls = mockApi({ 'POST /api/upload': () => new Response('/files/uploads/1/7/b.png', { status: 200 }) });
     const rich = mount({ name: 'body', type: 'richtext', value: '<p>Olá</p>' });
     const content = await screen.findByTestId('var-b-1-body-rich');
     expect(content.innerHTML).toContain('<p>Olá</p>');
     const file = within(screen.getByTestId('var-body')).getByRole('toolbar').querySelector('input[type=file]') as HTMLInputElement;
     fireEvent.change(file, { target: { files: [new File(['x'], 'b.png', { type: 'image/png' })] } });
-    await waitFor(() => expect(String(rich.last()?.value)).toContain('<img src="/files/uploads/admin/b.png" alt="b.png">'));
-    expect(calls[0]?.body).toMatchObject({ prefix: ['admin'], name: 'b.png' });
+    await waitFor(() => expect(String(rich.last()?.value)).toContain('<img src="/files/uploads/1/7/b.png" alt="b.png">'));
+    expect(calls[0]?.body).toMatchObject({ prefix: [1, 7], name: 'b.png' });
   });
 
   it('binds a variable to the post on collection pages', () => {
