@@ -128,6 +128,9 @@ impl Stack {
 
 vitrine_shared::dual_test!(
     async fn a_published_site_is_served_by_the_edge_and_follows_live_changes(s: Stack) {
+        let owner_id = s.call(reqwest::Method::GET, "/api/user", None).await["id"]
+            .as_i64()
+            .unwrap();
         let project = s
             .post("/api/projects", json!({"name": "Padaria Central"}))
             .await;
@@ -230,13 +233,16 @@ vitrine_shared::dual_test!(
         assert_eq!(headers["location"], "/receitas/broa?x=1");
 
         // A file uploaded for a record (records keep `/files/uploads/…` addresses) is served by
-        // the edge on the site's own host, since collection pages render live records.
+        // the edge on the site's own host, since collection pages render live records. The
+        // upload names the project's folder, as the dashboard's record editor does: the edge
+        // serves a key on a site's host only when its folder is the site's project (or the
+        // live deploy lists it), so it shows without a re-publish.
         let png: &[u8] = b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR\0\0\0\x01\0\0\0\x01\x08\x06\0\0\0\x1f\x15\xc4\x89\0\0\0\rIDATx\x9cc\xf8\x0f\0\0\x01\x01\0\x05\x18\xd8N\0\0\0\0IEND\xaeB`\x82";
         use base64::Engine as _;
         let upload = s
             .owner
             .post(format!("{}/api/upload", s.base))
-            .json(&json!({"name": "broa.png", "content": format!("data:image/png;base64,{}", base64::engine::general_purpose::STANDARD.encode(png))}))
+            .json(&json!({"name": "broa.png", "prefix": [owner_id, id, table], "content": format!("data:image/png;base64,{}", base64::engine::general_purpose::STANDARD.encode(png))}))
             .send()
             .await
             .unwrap();
