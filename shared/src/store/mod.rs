@@ -292,6 +292,11 @@ impl Store {
         Ok(())
     }
 
+    /// The most connections the pool opens.
+    pub fn pool_size(&self) -> u32 {
+        dispatch!(self, p => p.options().get_max_connections())
+    }
+
     pub fn backend_name(&self) -> &'static str {
         match self {
             Store::Sqlite(_) => "sqlite",
