@@ -16,6 +16,7 @@ use crate::{
     auth::{self, CurrentUser},
     authz::{authorize_project, visible_projects},
     error::{ApiJson, ApiPath, ErrorBody, Result},
+    routes::form_email,
     state::AppState,
     views::ProjectView,
 };
@@ -390,6 +391,7 @@ pub async fn create_project(
             home,
         )
         .await?;
+    form_email::after_change(&state, None, &project).await;
     Ok((
         StatusCode::CREATED,
         ApiJson(full_view(&state, &project).await?),
@@ -437,6 +439,7 @@ pub async fn update_project(
         changes.meta = Some(meta.merge_into(&current.meta.0)?);
     }
     let project = state.store.update_project(id, &changes).await?;
+    form_email::after_change(&state, Some(&current.meta.0), &project).await;
     Ok(ApiJson(full_view(&state, &project).await?))
 }
 
