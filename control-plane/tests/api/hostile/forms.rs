@@ -48,22 +48,28 @@ impl MailApp {
     }
 }
 
-/// What the edge does with a visitor's submission to `project`, whose published form
-/// settings name `to`: stores it and, if allowed, queues its notification.
+/// A submission to `project` as the edge records it, for the recipient `to` the published
+/// form settings name; `n` orders them in time.
+fn submission(project: i64, n: i64, to: &str, text: &str) -> NewSubmission {
+    NewSubmission {
+        uid: format!("{project}-{n}-{text}"),
+        project_id: project,
+        url: "/contato".into(),
+        submit: String::new(),
+        to: to.into(),
+        subject: format!("Contato {n}"),
+        data: format!("<dl><dt>mensagem</dt><dd>{text}</dd></dl>"),
+        created_at: now() + chrono::Duration::seconds(n),
+    }
+}
+
+/// What the edge does with a visitor's submission: stores it and, if allowed, queues its
+/// notification. Returns whether the notification was queued.
 async fn visitor_submits(app: &TestApp, project: i64, to: &str, text: &str) -> bool {
     let stored = app
         .store
         .store_submission(
-            &NewSubmission {
-                uid: uuid_like(text),
-                project_id: project,
-                url: "/contato".into(),
-                submit: String::new(),
-                to: to.into(),
-                subject: "Novo contato".into(),
-                data: format!("<dl><dt>mensagem</dt><dd>{text}</dd></dl>"),
-                created_at: now(),
-            },
+            &submission(project, 0, to, text),
             Some(("Novo contato", &format!("mensagem: {text}\n"))),
             10_000,
         )
@@ -72,10 +78,6 @@ async fn visitor_submits(app: &TestApp, project: i64, to: &str, text: &str) -> b
     assert!(stored.new);
     app.app.state().mail_wake.notify_one();
     stored.notified
-}
-
-fn uuid_like(text: &str) -> String {
-    format!("{text}-{}", now().timestamp_micros())
 }
 
 /// A received message with its quoted-printable soft breaks and `=` undone.
@@ -103,7 +105,7 @@ async fn confirm(app: &TestApp, token: &str) -> reqwest::Response {
         .unwrap()
 }
 
-dual_test!(
+dual_test! {
     async fn an_unconfirmed_form_email_gets_no_notification_and_a_confirmed_one_does(m: MailApp) {
         let mut m = m;
         let owner = m.app.register("dona-forms@example.com").await;
@@ -205,9 +207,9 @@ dual_test!(
             .unwrap();
         assert!(!visitor_submits(&m.app, second, "vendas@loja.example", "outra").await);
     }
-);
+}
 
-dual_test!(
+dual_test! {
     async fn confirmation_emails_cannot_be_used_to_flood_an_address(app: TestApp) {
         let owner = app.register("dono-flood@example.com").await;
         let project = app.create_project(&owner, "Loja").await["id"]
@@ -299,27 +301,12 @@ dual_test!(
             .await;
         expect_error(bad, StatusCode::UNPROCESSABLE_ENTITY).await;
     }
-);
+}
 
 async fn fill(app: &TestApp, project: i64, n: usize, cap: i64) {
-    for i in 0..n {
-        app.store
-            .store_submission(
-                &NewSubmission {
-                    uid: format!("{project}-{i}"),
-                    project_id: project,
-                    url: "/contato".into(),
-                    submit: String::new(),
-                    to: String::new(),
-                    subject: format!("Contato {i}"),
-                    data: "<dl></dl>".into(),
-                    created_at: now() + chrono::Duration::seconds(i as i64),
-                },
-                None,
-                cap,
-            )
-            .await
-            .unwrap();
+    for i in 0..n as i64 {
+        let s = submission(project, i, "", "texto");
+        app.store.store_submission(&s, None, cap).await.unwrap();
     }
 }
 
@@ -332,10 +319,8 @@ impl CappedApp {
     }
 }
 
-dual_test!(
-    async fn a_form_history_flooded_past_its_cap_keeps_the_newest_and_warns_the_owner(
-        app: CappedApp,
-    ) {
+dual_test! {
+    async fn a_form_history_flooded_past_its_cap_keeps_the_newest_and_warns_the_owner(app: CappedApp) {
         let app = app.0;
         let small = app.app.state().settings.form_history_max_entries as usize;
         let owner = app.register("cap-forms@example.com").await;
@@ -413,4 +398,4 @@ dual_test!(
         );
         assert_eq!(get(flooded).await["limit"]["trimmed"], 4);
     }
-);
+}

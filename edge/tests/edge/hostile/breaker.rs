@@ -12,7 +12,7 @@ use std::{
 use serde_json::{Value, json};
 use vitrine_shared::{
     Store, dual_test,
-    store::{FieldInput, NewPost, now},
+    store::{NewPost, now},
     testing::TestDb,
 };
 
@@ -49,28 +49,12 @@ const BAD_QUERIES: &[(&str, bool)] = &[
     ("order_dir=sideways", false),
 ];
 
-/// A site whose collection `slug` has one text field `corpo` and `n` records of `text`, readable
-/// at `/_api/collections/{slug}`.
+/// A site whose collection `slug` (rich-text field `corpo`) has `n` records of `text`,
+/// readable at `/_api/collections/{slug}`. The records go in as one bulk insert.
 async fn site_with_collection(t: &TestEdge, project: i64, slug: &str, n: usize, text: &str) {
     let store = &t.db.store;
-    let c = store
-        .insert_collection(project, slug, slug, &json!({}))
-        .await
-        .unwrap();
-    let field = store
-        .insert_field(
-            c.id,
-            &FieldInput {
-                name: "Corpo".into(),
-                slug: "corpo".into(),
-                kind: "text".into(),
-                required: false,
-                options: json!({}),
-                meta: json!({}),
-            },
-        )
-        .await
-        .unwrap();
+    let c = t.collection(project, slug, &[]).await;
+    let field = store.collection_fields(c).await.unwrap().remove(0);
     let rows: Vec<NewPost> = (0..n)
         .map(|i| {
             let mut data = serde_json::Map::new();
@@ -83,9 +67,9 @@ async fn site_with_collection(t: &TestEdge, project: i64, slug: &str, n: usize, 
             }
         })
         .collect();
-    store.insert_posts(c.id, &rows).await.unwrap();
+    store.insert_posts(c, &rows).await.unwrap();
     let mut site: Site = basic(&format!("<h1>{slug}</h1>"));
-    site.collections.insert(slug.into(), c.id);
+    site.collections.insert(slug.into(), c);
     t.publish(project, site).await;
 }
 
