@@ -68,8 +68,8 @@ pub const SPOOL_FILE: &str = "forms.jsonl";
 /// The dead-letter file's name in `EDGE_SPOOL_DIR`: one JSON object per refused submission
 /// (`failed_at`, `error`, and the spool `line` as it was).
 pub const DEAD_LETTER_FILE: &str = "forms.dead.jsonl";
-/// How often a spool line may fail with an outage-like error while the database otherwise
-/// answers before it is dead-lettered anyway, so that no line can hold up the spool for ever.
+/// How often a spool line may fail like an outage while the lines after it go in before it is
+/// dead-lettered anyway, so that no line can hold up the spool for ever.
 const STRIKES: u32 = 3;
 
 /// What became of a submission.
@@ -474,23 +474,24 @@ impl Forms {
     /// Replays the spool into the database. Returns how many submissions were stored.
     ///
     /// A line that cannot be read, or that the database refuses, moves to the dead-letter file
-    /// and the replay goes on with the next. On an outage the replay stops; what was replayed
-    /// (or dead-lettered) leaves the spool, the rest stays (replays are idempotent) and the
-    /// error is returned.
+    /// and the replay goes on with the next. On an outage the replay stops: the lines not yet
+    /// stored stay in the spool (replays are idempotent) and the error is returned.
+    ///
+    /// A line that fails like an outage while the database still answers is a suspect: if the
+    /// line after it is taken, the suspect is to blame (a strike; it goes to the end of the
+    /// spool, and to the dead letters at its [`STRIKES`]th); if that line fails too, it is the
+    /// database, and nobody is blamed.
     pub async fn replay(&self) -> Result<usize, StoreError> {
+        let io = |e| StoreError::Db(sqlx::Error::Io(e));
         let mut strikes = self.replaying.lock().await;
-        let text = {
-            let spool = self.spool.lock().await;
-            spool
-                .read()
-                .map_err(|e| StoreError::Db(sqlx::Error::Io(e)))?
-        };
-        let mut consumed = 0;
+        let text = self.spool.lock().await.read().map_err(io)?;
+        let (mut keep, mut requeue): (Vec<u8>, Vec<u8>) = (Vec::new(), Vec::new());
         let mut stored = 0;
         let mut outage = None;
-        for line in text.split_inclusive(|b| *b == b'\n') {
+        let mut suspect: Option<(&[u8], String, Failed)> = None;
+        let mut lines = text.split_inclusive(|b| *b == b'\n');
+        while let Some(line) = lines.next() {
             if line.iter().all(u8::is_ascii_whitespace) {
-                consumed += line.len();
                 continue;
             }
             let spooled = match serde_json::from_slice::<Spooled>(line) {
@@ -498,45 +499,61 @@ impl Forms {
                 Err(e) => {
                     tracing::error!(error = %e, "unreadable spool line dead-lettered");
                     self.dead_letter(line, &format!("unreadable: {e}")).await;
-                    consumed += line.len();
                     continue;
                 }
             };
-            match self.insert(&spooled).await {
-                Ok(()) => stored += 1,
+            let result = self.insert(&spooled).await;
+            let database_works = match result {
+                Ok(()) => {
+                    stored += 1;
+                    true
+                }
                 Err(f) if f.is_outage() => {
-                    let strike = strikes.entry(spooled.sub.uid.clone()).or_default();
-                    *strike += 1;
-                    // Only when the database answers otherwise is the line to blame.
-                    let answers = matches!(
-                        tokio::time::timeout(DB_WAIT, self.store.ping()).await,
-                        Ok(Ok(()))
-                    );
-                    if !(answers && *strike >= STRIKES) {
-                        outage = Some(f);
-                        break;
+                    if suspect.is_none() && self.database_answers().await {
+                        suspect = Some((line, spooled.sub.uid, f));
+                        continue;
                     }
-                    tracing::error!(error = %f, project = spooled.sub.project_id, "spool line failed {STRIKES} times while the database answers: dead-lettered");
-                    self.dead_letter(line, &f.to_string()).await;
+                    // It is the database: this line, a suspect and the rest stay.
+                    keep.extend(suspect.take().map(|(l, ..)| l).unwrap_or_default());
+                    keep.extend(line);
+                    lines.by_ref().for_each(|rest| keep.extend(rest));
+                    outage = Some(f);
+                    break;
                 }
                 Err(f) => {
                     tracing::error!(error = %f, project = spooled.sub.project_id, "spool line refused by the database: dead-lettered");
                     self.dead_letter(line, &f.to_string()).await;
+                    true
+                }
+            };
+            if let (true, Some((bad, uid, f))) = (database_works, suspect.take()) {
+                let strike = strikes.entry(uid.clone()).or_default();
+                *strike += 1;
+                if *strike >= STRIKES {
+                    tracing::error!(error = %f, "spool line failed {STRIKES} times while others went in: dead-lettered");
+                    strikes.remove(&uid);
+                    self.dead_letter(bad, &f.to_string()).await;
+                } else {
+                    requeue.extend(bad);
                 }
             }
-            strikes.remove(&spooled.sub.uid);
-            consumed += line.len();
         }
-        if consumed > 0 {
-            // Only this replay removes lines, and appends only add to the end: what follows
-            // the replayed part is what stays.
+        // A suspect with nothing after it to tell: it stays, and so does the outage mode, so
+        // the next submissions come after it and tell.
+        if let Some((bad, _, f)) = suspect {
+            keep.extend(bad);
+            outage = Some(f);
+        }
+        {
+            // Appends only add to the end and only this replay rewrites: what was appended
+            // since the read follows what stays.
             let mut spool = self.spool.lock().await;
-            let now_text = spool
-                .read()
-                .map_err(|e| StoreError::Db(sqlx::Error::Io(e)))?;
-            spool
-                .replace(now_text.get(consumed..).unwrap_or_default())
-                .map_err(|e| StoreError::Db(sqlx::Error::Io(e)))?;
+            let now_text = spool.read().map_err(io)?;
+            keep.extend(requeue);
+            keep.extend(now_text.get(text.len()..).unwrap_or_default());
+            if keep != now_text {
+                spool.replace(&keep).map_err(io)?;
+            }
             self.metrics
                 .spool_bytes
                 .set(i64::try_from(spool.bytes).unwrap_or(i64::MAX));
@@ -548,6 +565,14 @@ impl Forms {
         // submission tries the database again.
         self.db_down.store(false, Ordering::Release);
         Ok(stored)
+    }
+
+    /// The database answers a ping within [`DB_WAIT`].
+    async fn database_answers(&self) -> bool {
+        matches!(
+            tokio::time::timeout(DB_WAIT, self.store.ping()).await,
+            Ok(Ok(()))
+        )
     }
 
     /// Submissions waiting in the spool.
