@@ -89,7 +89,7 @@ use crate::{
     metrics::Metrics,
     serve::{NO_STORE, Resp, TEXT, respond},
     sites::Sites,
-    submissions::Forms,
+    submissions::{FormLimits, Forms},
     tls::Certs,
     visit::{VisitBody, Visits},
 };
@@ -182,7 +182,8 @@ impl Edge {
         let forms = Forms::new(
             store,
             &settings.edge_spool_dir(),
-            settings.edge_form_rate_per_minute,
+            FormLimits::from_settings(settings),
+            metrics.clone(),
         )?;
         let visits = Arc::new(Visits {
             platform_domain: settings.platform_domain(),

@@ -27,7 +27,7 @@ use vitrine_shared::{
 
 use crate::{
     serve::{HTML, JSON},
-    sites::{DeployView, Rendered, Site, Sites, Unavailable},
+    sites::{DB_TIMEOUT, DeployView, Rendered, Site, Sites, Unavailable},
 };
 
 fn found<T>(r: Result<T, StoreError>) -> Result<Option<T>, StoreError> {
@@ -116,21 +116,39 @@ async fn collection(
     Ok(Some((c, fields)))
 }
 
+/// A list query: its cost grows with the tenant's collection, so it runs in one of the
+/// project's list slots and with its own statement time limit (see [`crate::sites`]). A
+/// query refused before or by the database is `Ok(Err(..))`: the caller's 400.
 async fn list(
     sites: &Sites,
     c: &Collection,
     fields: &[Field],
     q: &ListQuery,
 ) -> Result<Result<Vec<DbRecord>, QueryError>, Unavailable> {
-    sites
-        .db(async {
-            match sites.store.list_records(c, fields, q).await {
+    let _slot = sites.list_slot(c.project_id).await?;
+    let within = sites.query_timeout();
+    let listed = sites
+        .db_within(within + DB_TIMEOUT, async {
+            match sites.store.list_records_within(c, fields, q, within).await {
                 Ok(v) => Ok(Ok(v)),
                 Err(ListError::Query(e)) => Ok(Err(e)),
                 Err(ListError::Store(e)) => Err(e),
             }
         })
-        .await
+        .await;
+    match listed {
+        Err(Unavailable::Refused(why)) => {
+            tracing::debug!(
+                collection = c.id,
+                error = why,
+                "list query refused by the database"
+            );
+            Ok(Err(QueryError(
+                "The database cannot compare a value of this query".into(),
+            )))
+        }
+        other => other,
+    }
 }
 
 fn html_fields(fields: &[Field]) -> Vec<String> {

@@ -96,6 +96,13 @@ pub struct Metrics {
     pub render_errors: Counter,
     render_budget_exceeded: Family<ReasonLabels, Counter>,
     pub spooled_submissions: Counter,
+    /// Bytes in the form spool (set by the spool as it changes).
+    pub spool_bytes: Gauge,
+    form_refusals: Family<ReasonLabels, Counter>,
+    form_dead_letters: Family<ResultLabels, Counter>,
+    /// Database calls that failed at the edge, by what kind of failure (only `outage` opens
+    /// the breaker, see [`crate::sites`]).
+    db_failures: Family<ReasonLabels, Counter>,
     pub stale_served: Counter,
     /// Visitor requests the plain HTTP/1.1 front answered without hyper's codec ([`crate::h1`]).
     front_answers: Counter,
@@ -190,6 +197,30 @@ impl Default for Metrics {
             "Host lookups answered from an expired cache entry because the database was unreachable",
             stale_served.clone(),
         );
+        let spool_bytes = Gauge::default();
+        let form_refusals = Family::<ReasonLabels, Counter>::default();
+        let form_dead_letters = Family::<ResultLabels, Counter>::default();
+        let db_failures = Family::<ReasonLabels, Counter>::default();
+        registry.register(
+            "form_spool_bytes",
+            "Bytes in the form spool (capped by EDGE_SPOOL_MAX_BYTES)",
+            spool_bytes.clone(),
+        );
+        registry.register(
+            "form_refusals",
+            "Form submissions refused, by reason (rate_limited, site_rate_limited, spool_full, rejected, invalid_form, too_large, ...)",
+            form_refusals.clone(),
+        );
+        registry.register(
+            "form_dead_letters",
+            "Form submissions the database refused (live or on replay) moved to the dead-letter file (written), or lost because it was full (dropped)",
+            form_dead_letters.clone(),
+        );
+        registry.register(
+            "db_failures",
+            "Failed database calls by kind: outage (opens the breaker), slow_query, input, other",
+            db_failures.clone(),
+        );
         let tls_handshakes = Family::<ResultLabels, Counter>::default();
         let acme_events = Family::<ResultLabels, Counter>::default();
         let certificates_held = Gauge::default();
@@ -267,6 +298,10 @@ impl Default for Metrics {
             render_errors,
             render_budget_exceeded,
             spooled_submissions,
+            spool_bytes,
+            form_refusals,
+            form_dead_letters,
+            db_failures,
             stale_served,
             front_answers,
             shards: Mutex::new(Vec::new()),
@@ -415,6 +450,27 @@ impl Metrics {
     /// A connection closed by its watchdog; `reason`: [`crate::liveness::Expired::label`].
     pub fn connection_closed(&self, reason: &'static str) {
         self.connections_closed
+            .get_or_create(&ReasonLabels { reason })
+            .inc();
+    }
+
+    /// A form submission refused; `reason` is its answer's code.
+    pub fn form_refused(&self, reason: &'static str) {
+        self.form_refusals
+            .get_or_create(&ReasonLabels { reason })
+            .inc();
+    }
+
+    /// A dead-lettered submission: `written` or `dropped`.
+    pub fn dead_letter(&self, result: &'static str) {
+        self.form_dead_letters
+            .get_or_create(&ResultLabels { result })
+            .inc();
+    }
+
+    /// A failed database call: `outage`, `slow_query`, `input` or `other`.
+    pub fn db_failure(&self, reason: &'static str) {
+        self.db_failures
             .get_or_create(&ReasonLabels { reason })
             .inc();
     }

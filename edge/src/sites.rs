@@ -16,10 +16,16 @@
 //! records and finishes after the change lands under the old generation's key, which nobody
 //! asks for again, so a slow render can never put stale HTML back into the cache.
 //!
-//! **Outage:** when the database fails (or is slower than [`DB_TIMEOUT`]) a small breaker
+//! **Outage:** when the database is unreachable (or slower than [`DB_TIMEOUT`]) a small breaker
 //! stays open for [`BREAKER`], during which lookups do not wait on the database at all: a
 //! host whose fresh entry expired is answered from `last_known` and renders from the render
 //! cache. Only what was never cached fails (503).
+//!
+//! **Nothing a visitor sends opens the breaker.** Only connection, pool and timeout failures
+//! count ([`vitrine_shared::store::Failure::Outage`]); a query the database refuses for its
+//! input is that request's 400, and a list query over one tenant's large collection runs with
+//! its own statement time limit (`EDGE_QUERY_TIMEOUT_MS`) and within [`ListSlots`], so it
+//! fails alone (503) and never holds the connections other tenants wait for.
 
 use std::{
     collections::HashMap,
@@ -33,13 +39,14 @@ use std::{
 use bytes::Bytes;
 use hyper::StatusCode;
 use moka::future::Cache;
+use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 use vitrine_shared::{
     Settings, Store,
     blob::{BlobError, BlobStore},
     redirects::Matcher,
     sandbox::Sandbox,
     site::Manifest,
-    store::{Change, SiteRow},
+    store::{Change, Failure, SiteRow, StoreError},
 };
 
 use crate::{
@@ -106,6 +113,7 @@ pub struct Rendered {
 /// Why a lookup could not be answered.
 #[derive(Debug, Clone, thiserror::Error)]
 pub enum Unavailable {
+    /// The database is unreachable (the breaker is open): 503.
     #[error("database unavailable: {0}")]
     Database(String),
     #[error("object store: {0}")]
@@ -113,6 +121,72 @@ pub enum Unavailable {
     /// Every render worker stayed busy (`vitrine_shared::sandbox`); not cached.
     #[error("renderer: {0}")]
     Renderer(String),
+    /// This request's query ran past its own statement time limit: 503 for it alone.
+    #[error("query too slow: {0}")]
+    SlowQuery(String),
+    /// Every list-query slot of this project (or of the edge) stayed taken: 503 for it alone.
+    #[error("too many slow queries at once")]
+    Busy,
+    /// The database refused this request's query for what it carries: that request's 400.
+    #[error("query refused: {0}")]
+    Refused(String),
+    /// Any other failure of this request's query (not an outage).
+    #[error("query failed: {0}")]
+    Failed(String),
+}
+
+/// How many list queries (the read API, live lists: the queries whose cost grows with a
+/// tenant's collection) run at once. Each holds a database connection for up to the query
+/// time limit, so the edge as a whole keeps at most half its pool for them (the other half
+/// always free for host lookups, which every site needs) and one project at most
+/// [`LIST_SLOTS_PER_PROJECT`] of those: one tenant's slow collection cannot take the
+/// connections the other tenants' requests wait for, which would trip the breaker for all.
+pub struct ListSlots {
+    all: Arc<Semaphore>,
+    projects: Cache<i64, Arc<Semaphore>>,
+}
+
+/// List queries of one project that run at once.
+pub const LIST_SLOTS_PER_PROJECT: usize = 2;
+
+/// A taken list-query slot, given back when dropped.
+pub struct ListSlot {
+    _project: OwnedSemaphorePermit,
+    _all: OwnedSemaphorePermit,
+}
+
+impl ListSlots {
+    pub fn new(pool_size: u32) -> ListSlots {
+        ListSlots {
+            all: Arc::new(Semaphore::new((pool_size as usize / 2).max(1))),
+            projects: Cache::builder()
+                .max_capacity(100_000)
+                .time_to_idle(Duration::from_secs(60))
+                .build(),
+        }
+    }
+
+    /// Waits up to `within` for a slot of `project` and one of the edge.
+    pub async fn acquire(&self, project: i64, within: Duration) -> Result<ListSlot, Unavailable> {
+        let mine = self
+            .projects
+            .get_with(project, async {
+                Arc::new(Semaphore::new(LIST_SLOTS_PER_PROJECT))
+            })
+            .await;
+        let both = async {
+            let project = mine.acquire_owned().await.ok()?;
+            let all = self.all.clone().acquire_owned().await.ok()?;
+            Some(ListSlot {
+                _project: project,
+                _all: all,
+            })
+        };
+        match tokio::time::timeout(within, both).await {
+            Ok(Some(slot)) => Ok(slot),
+            _ => Err(Unavailable::Busy),
+        }
+    }
 }
 
 /// A project's generations, bumped by the change feed. Shared (`Arc`) so that a hot route
@@ -161,6 +235,8 @@ pub struct Sites {
     /// the visitor threads' hot routes are good only under the epoch they were made in.
     hot_epoch: AtomicU64,
     down_until: Mutex<Option<Instant>>,
+    list_slots: ListSlots,
+    query_timeout: Duration,
 }
 
 impl Sites {
@@ -172,7 +248,6 @@ impl Sites {
     ) -> Sites {
         let hosts = settings.edge_site_cache_entries.max(1);
         Sites {
-            store,
             sandbox: Sandbox::from_settings(settings),
             blobs,
             metrics,
@@ -200,6 +275,9 @@ impl Sites {
             epoch: AtomicU64::new(0),
             hot_epoch: AtomicU64::new(0),
             down_until: Mutex::new(None),
+            list_slots: ListSlots::new(store.pool_size()),
+            query_timeout: Duration::from_millis(settings.edge_query_timeout_ms.max(1)),
+            store,
         }
     }
 
@@ -247,25 +325,58 @@ impl Sites {
         *self.down_until.lock().expect("breaker lock") = Some(Instant::now() + BREAKER);
     }
 
-    /// Runs a database call with the edge's time limit; a failure opens the breaker.
-    pub async fn db<T, E: std::fmt::Display>(
+    /// Runs a database call with the edge's time limit ([`DB_TIMEOUT`]). Only an outage
+    /// opens the breaker (see [`Sites::db_within`]).
+    pub async fn db<T>(
         &self,
-        call: impl Future<Output = Result<T, E>>,
+        call: impl Future<Output = Result<T, StoreError>>,
+    ) -> Result<T, Unavailable> {
+        self.db_within(DB_TIMEOUT, call).await
+    }
+
+    /// Runs a database call that may take up to `limit`. Only an outage opens the breaker for
+    /// everyone: the database unreachable, its pool exhausted, or no answer at all within
+    /// `limit`. A query the database refused for what it carries (a visitor's NUL, a date it
+    /// cannot hold) or a statement stopped by its own time limit fails for this request alone.
+    pub async fn db_within<T>(
+        &self,
+        limit: Duration,
+        call: impl Future<Output = Result<T, StoreError>>,
     ) -> Result<T, Unavailable> {
         if self.db_down() {
             return Err(Unavailable::Database("recently failed".into()));
         }
-        match tokio::time::timeout(DB_TIMEOUT, call).await {
-            Ok(Ok(v)) => Ok(v),
-            Ok(Err(e)) => {
-                self.mark_db_down();
-                Err(Unavailable::Database(e.to_string()))
-            }
+        let e = match tokio::time::timeout(limit, call).await {
+            Ok(Ok(v)) => return Ok(v),
+            Ok(Err(e)) => e,
             Err(_) => {
+                self.metrics.db_failure("outage");
                 self.mark_db_down();
-                Err(Unavailable::Database("timed out".into()))
+                return Err(Unavailable::Database("timed out".into()));
             }
-        }
+        };
+        let (reason, unavailable) = match e.failure() {
+            Failure::Outage => {
+                self.mark_db_down();
+                ("outage", Unavailable::Database(e.to_string()))
+            }
+            Failure::SlowQuery => ("slow_query", Unavailable::SlowQuery(e.to_string())),
+            Failure::Input => ("input", Unavailable::Refused(e.to_string())),
+            Failure::Other => ("other", Unavailable::Failed(e.to_string())),
+        };
+        self.metrics.db_failure(reason);
+        Err(unavailable)
+    }
+
+    /// A slot for one list query of `project` (see [`ListSlots`]): `Busy` when none frees up
+    /// within the query time limit.
+    pub async fn list_slot(&self, project: i64) -> Result<ListSlot, Unavailable> {
+        self.list_slots.acquire(project, self.query_timeout).await
+    }
+
+    /// `EDGE_QUERY_TIMEOUT_MS`: the statement time limit of one list query.
+    pub fn query_timeout(&self) -> Duration {
+        self.query_timeout
     }
 
     fn generations(&self, project_id: i64) -> Arc<Generations> {

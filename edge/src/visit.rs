@@ -35,7 +35,7 @@ use crate::{
     metrics::Metrics,
     serve::{self, HTML, JSON, NO_STORE, Prepared, Resp, TEXT, respond},
     sites::{DeployView, RecordsSeen, Rendered, Site, Sites, Unavailable},
-    submissions::{self, Forms, Outcome, Refused},
+    submissions::{self, Forms, Refused},
     tls::Certs,
 };
 
@@ -670,11 +670,25 @@ impl Visits {
             None => serve::json_error(StatusCode::NOT_FOUND, "not_found", "Unknown collection"),
             Some(Err(e)) => {
                 tracing::warn!(project = site.project_id, error = %e, "read API unavailable");
-                serve::json_error(
-                    StatusCode::SERVICE_UNAVAILABLE,
-                    "unavailable",
-                    "The collection cannot be read right now",
-                )
+                let (status, code, message) = match e {
+                    Unavailable::Refused(_) => (
+                        StatusCode::BAD_REQUEST,
+                        "invalid_query",
+                        "The database cannot compare a value of this query",
+                    ),
+                    // This query alone: the site and the others are served as usual.
+                    Unavailable::SlowQuery(_) | Unavailable::Busy => (
+                        StatusCode::SERVICE_UNAVAILABLE,
+                        "query_timeout",
+                        "The query took too long; narrow it down or try again",
+                    ),
+                    _ => (
+                        StatusCode::SERVICE_UNAVAILABLE,
+                        "unavailable",
+                        "The collection cannot be read right now",
+                    ),
+                };
+                serve::json_error(status, code, message)
             }
             Some(Ok(r)) => serve::head_if(method, cached_response(r.status, &r, headers)),
         }
@@ -726,9 +740,6 @@ impl Visits {
             }
             Err(e) => Err(e),
         };
-        if outcome == Ok(Outcome::Spooled) {
-            self.metrics.spooled_submissions.inc();
-        }
         match outcome {
             Ok(_) if wants_json => respond(
                 StatusCode::OK,
@@ -744,17 +755,17 @@ impl Visits {
                 r
             }
             Err(refused) => {
-                let (status, code) = match &refused {
-                    Refused::TooLarge => (StatusCode::PAYLOAD_TOO_LARGE, "too_large"),
-                    Refused::RateLimited(_) => (StatusCode::TOO_MANY_REQUESTS, "rate_limited"),
-                    Refused::Unsupported(_) => {
-                        (StatusCode::UNSUPPORTED_MEDIA_TYPE, "unsupported_media_type")
+                let status = match &refused {
+                    Refused::TooLarge => StatusCode::PAYLOAD_TOO_LARGE,
+                    Refused::RateLimited(_) | Refused::SiteRateLimited(_) => {
+                        StatusCode::TOO_MANY_REQUESTS
                     }
-                    Refused::Malformed | Refused::TooManyFields => {
-                        (StatusCode::BAD_REQUEST, "invalid_form")
-                    }
-                    Refused::Unavailable => (StatusCode::SERVICE_UNAVAILABLE, "unavailable"),
+                    Refused::Unsupported(_) => StatusCode::UNSUPPORTED_MEDIA_TYPE,
+                    Refused::Malformed | Refused::TooManyFields => StatusCode::BAD_REQUEST,
+                    Refused::Rejected => StatusCode::UNPROCESSABLE_ENTITY,
+                    Refused::SpoolFull | Refused::Unavailable => StatusCode::SERVICE_UNAVAILABLE,
                 };
+                let code = refused.code();
                 let message = refused.to_string();
                 let mut r = if wants_json {
                     serve::json_error(status, code, &message)
@@ -769,7 +780,12 @@ impl Visits {
                         ),
                     )
                 };
-                if let Refused::RateLimited(secs) = refused {
+                let retry_after = match refused {
+                    Refused::RateLimited(secs) | Refused::SiteRateLimited(secs) => Some(secs),
+                    Refused::SpoolFull => Some(60),
+                    _ => None,
+                };
+                if let Some(secs) = retry_after {
                     r.headers_mut()
                         .insert(header::RETRY_AFTER, HeaderValue::from(secs));
                 }

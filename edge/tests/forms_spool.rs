@@ -4,7 +4,10 @@
 use std::{net::IpAddr, sync::Arc, time::Duration};
 
 use bytes::Bytes;
-use vitrine_edge::submissions::{Forms, Incoming, Outcome, Refused};
+use vitrine_edge::{
+    metrics::Metrics,
+    submissions::{FormLimits, Forms, Incoming, Outcome, Refused},
+};
 use vitrine_shared::{
     site::FormSettings,
     store::{NewProject, NewUser, Store},
@@ -52,6 +55,19 @@ fn submission<'a>(project_id: i64, settings: &'a FormSettings, i: usize, peer: u
     }
 }
 
+/// `per_visitor` a minute for each visitor, and no per-site limit to speak of.
+fn limits(per_visitor: u32) -> FormLimits {
+    FormLimits {
+        per_visitor_per_minute: per_visitor,
+        per_site_per_minute: 100_000,
+        ..FormLimits::default()
+    }
+}
+
+fn metrics() -> Arc<Metrics> {
+    Arc::new(Metrics::default())
+}
+
 /// A PostgreSQL database with one project, and forms whose store reaches it through a proxy
 /// the test can cut, spooling to a fresh directory.
 struct Outage {
@@ -69,7 +85,7 @@ impl Outage {
         let proxy = TcpProxy::in_front_of(&db.url).await;
         let through_proxy = Store::connect(&proxy.postgres_url(&db.url)).await.unwrap();
         let spool = tempfile::tempdir().unwrap();
-        let forms = Forms::new(through_proxy, spool.path(), 10_000).unwrap();
+        let forms = Forms::new(through_proxy, spool.path(), limits(10_000), metrics()).unwrap();
         Outage {
             db,
             project_id,
@@ -167,7 +183,7 @@ async fn honeypot_rate_limit_and_size_are_enforced() {
     let db = TestDb::new(Backend::Sqlite).await;
     let project_id = project(&db.store).await;
     let spool = tempfile::tempdir().unwrap();
-    let forms = Forms::new(db.store.clone(), spool.path(), 3).unwrap();
+    let forms = Forms::new(db.store.clone(), spool.path(), limits(3), metrics()).unwrap();
     let settings = FormSettings {
         to: "dona@example.com".into(),
         subject: "Novo contato".into(),

@@ -96,6 +96,14 @@ pub struct Settings {
     /// Bytes of static answers each visitor thread keeps in its hot routes.
     pub edge_hot_cache_bytes: u64,
     pub edge_form_rate_per_minute: u32,
+    /// Form submissions one site takes per minute, from all its visitors together.
+    pub edge_form_site_rate_per_minute: u32,
+    /// Bytes the form spool (and, apart, its dead-letter file) may hold on disk.
+    pub edge_spool_max_bytes: u64,
+    /// Form history entries kept per project; older ones are trimmed.
+    pub form_history_max_entries: u64,
+    /// Statement time limit of one list query at the edge (read API, live lists).
+    pub edge_query_timeout_ms: u64,
     pub edge_trusted_proxies: String,
     pub edge_change_poll_ms: u64,
     /// This edge node's name in the fleet (heartbeats); empty: `{hostname}:{http port}`.
@@ -179,6 +187,10 @@ impl Default for Settings {
             edge_workers: 0,
             edge_hot_cache_bytes: 32 * 1024 * 1024,
             edge_form_rate_per_minute: 10,
+            edge_form_site_rate_per_minute: 120,
+            edge_spool_max_bytes: 64 * 1024 * 1024,
+            form_history_max_entries: 10_000,
+            edge_query_timeout_ms: 1000,
             edge_trusted_proxies: String::new(),
             edge_change_poll_ms: 250,
             edge_node_id: String::new(),
@@ -460,7 +472,23 @@ pub const SETTINGS_HELP: &[(&str, &str)] = &[
     ),
     (
         "EDGE_FORM_RATE_PER_MINUTE",
-        "form submissions allowed per visitor address and minute [default: 10]",
+        "form submissions allowed per visitor and minute; an IPv6 visitor is its /64 [default: 10]",
+    ),
+    (
+        "EDGE_FORM_SITE_RATE_PER_MINUTE",
+        "form submissions one site takes per minute from all its visitors together [default: 120]",
+    ),
+    (
+        "EDGE_SPOOL_MAX_BYTES",
+        "disk the form spool may use while the database is down (its dead-letter file gets as much again); full: visitors get 503 [default: 67108864]",
+    ),
+    (
+        "FORM_HISTORY_MAX_ENTRIES",
+        "form submissions kept per project; the oldest are deleted past it and the owner is told [default: 10000]",
+    ),
+    (
+        "EDGE_QUERY_TIMEOUT_MS",
+        "statement time limit of one collection query at the edge (read API, live lists); a slower one fails alone [default: 1000]",
     ),
     (
         "EDGE_TRUSTED_PROXIES",

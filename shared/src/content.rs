@@ -3,12 +3,14 @@
 //! the editor's database-fed lists (`/api/project/{id}/db/{table}/data`), the published site's
 //! read API (`/_api/collections/{slug}` at the edge) and the lists a page renders.
 
-use chrono::{DateTime, Utc};
+use chrono::{DateTime, Datelike, SecondsFormat, Utc};
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 use utoipa::{IntoParams, ToSchema};
 
-use crate::store::{Collection, Field, FilterOp, OrderKey, Post, PostFilter, Store, StoreError};
+use crate::store::{
+    Collection, Field, FilterOp, LIST_QUERY_TIMEOUT, OrderKey, Post, PostFilter, Store, StoreError,
+};
 
 /// A collection's settings (spec 1 §3 Table.meta), with the spec's defaults.
 #[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
@@ -148,21 +150,18 @@ impl ListQuery {
                     .ok_or_else(|| QueryError(format!("Unknown filter field {f:?}")))?;
                 let op = FilterOp::parse(op.as_deref().unwrap_or("="))
                     .ok_or_else(|| QueryError("Unknown filter operator".into()))?;
-                let valid = match key {
-                    OrderKey::Id => v.parse::<i64>().is_ok(),
-                    OrderKey::CreatedAt | OrderKey::UpdatedAt => {
-                        op == FilterOp::Contains || DateTime::parse_from_rfc3339(v).is_ok()
+                let misfit = || QueryError("The filter value does not fit the field".into());
+                let value = match key {
+                    OrderKey::Id => {
+                        v.parse::<i64>().map_err(|_| misfit())?;
+                        v.clone()
                     }
-                    _ => true,
+                    OrderKey::CreatedAt | OrderKey::UpdatedAt if op != FilterOp::Contains => {
+                        filter_date(v).ok_or_else(misfit)?
+                    }
+                    _ => v.clone(),
                 };
-                if !valid {
-                    return Err(QueryError("The filter value does not fit the field".into()));
-                }
-                Some(PostFilter {
-                    key,
-                    op,
-                    value: v.clone(),
-                })
+                Some(PostFilter { key, op, value })
             }
             _ => None,
         };
@@ -181,6 +180,18 @@ impl ListQuery {
             offset,
         })
     }
+}
+
+/// A date filter value as both databases can compare it: RFC 3339, within the years every
+/// database can hold (PostgreSQL has no year 0 and refuses offsets past ±15:59, which chrono
+/// reads), given in UTC the way the store writes timestamps.
+fn filter_date(value: &str) -> Option<String> {
+    let date = DateTime::parse_from_rfc3339(value)
+        .ok()?
+        .with_timezone(&Utc);
+    (1..=9999)
+        .contains(&date.year())
+        .then(|| date.to_rfc3339_opts(SecondsFormat::AutoSi, false))
 }
 
 /// A stored post with its values re-keyed from field id to field slug.
@@ -204,21 +215,36 @@ pub fn record(post: Post, fields: &[Field]) -> DbRecord {
 }
 
 impl Store {
-    /// Runs a list query on a collection whose fields the caller already loaded.
+    /// Runs a list query on a collection whose fields the caller already loaded, within
+    /// [`crate::store::LIST_QUERY_TIMEOUT`].
     pub async fn list_records(
         &self,
         collection: &Collection,
         fields: &[Field],
         q: &ListQuery,
     ) -> Result<Vec<DbRecord>, ListError> {
+        self.list_records_within(collection, fields, q, LIST_QUERY_TIMEOUT)
+            .await
+    }
+
+    /// [`Store::list_records`] with the statement time limit `within` (see
+    /// [`Store::query_posts_within`]).
+    pub async fn list_records_within(
+        &self,
+        collection: &Collection,
+        fields: &[Field],
+        q: &ListQuery,
+        within: std::time::Duration,
+    ) -> Result<Vec<DbRecord>, ListError> {
         let plan = q.plan(collection, fields)?;
         let posts = self
-            .query_posts(
+            .query_posts_within(
                 collection.id,
                 plan.filter.as_ref(),
                 &plan.order,
                 plan.limit,
                 plan.offset,
+                within,
             )
             .await?;
         Ok(posts.into_iter().map(|p| record(p, fields)).collect())
@@ -241,6 +267,35 @@ impl Store {
             Ok(mut v) => Ok(v.pop()),
             Err(ListError::Store(e)) => Err(e),
             Err(ListError::Query(_)) => Ok(None),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn date_filters_fit_every_database_or_are_refused() {
+        assert_eq!(
+            filter_date("2025-03-01T12:00:00-03:00").as_deref(),
+            Some("2025-03-01T15:00:00+00:00")
+        );
+        // Offsets chrono reads but PostgreSQL refuses are moved to UTC.
+        assert_eq!(
+            filter_date("2025-03-01T23:00:00+23:59").as_deref(),
+            Some("2025-02-28T23:01:00+00:00")
+        );
+        for impossible in [
+            "0000-01-01T00:00:00Z",
+            "0000-12-31T21:00:00-02:00",
+            "9999-12-31T23:00:00-02:00",
+            "2025-02-30T00:00:00Z",
+            "2025-13-01T00:00:00Z",
+            "yesterday",
+            "",
+        ] {
+            assert_eq!(filter_date(impossible), None, "{impossible}");
         }
     }
 }

@@ -1,16 +1,18 @@
 //! Form history (spec 1 §2, §7): the submissions a published site's forms received, bulk
-//! deletion, and the one project setting the screen owns, its order.
+//! deletion, the one project setting the screen owns, its order, and the per-project cap
+//! ([`HistoryLimit`]) with the owner's notice.
 //!
 //! The edge stores `data` already sanitised; it is cleaned again on the way out, so a row
 //! written by an older or faulty edge still cannot carry a script to the dashboard.
 
 use axum::extract::State;
+use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use utoipa::{IntoParams, ToSchema};
 use vitrine_shared::{
     fields::sanitize_html,
-    store::{ProjectChanges, Submission},
+    store::{HistoryUsage, ProjectChanges, Submission},
 };
 
 use crate::{
@@ -40,6 +42,40 @@ pub struct FormHistoryView {
     pub project: ProjectView,
     /// Ordered by the project's `meta.formHistoryOrderBy` (newest first by default).
     pub history: Paginated<Submission>,
+    /// The per-project cap and what it removed: the owner's notice.
+    pub limit: HistoryLimit,
+}
+
+/// The form history keeps at most `max_entries` per project (`FORM_HISTORY_MAX_ENTRIES`);
+/// each submission past it deletes the oldest entry, so one flooded form cannot grow the
+/// shared database without bound. The owner is told here (and the dashboard shows it).
+#[derive(Debug, Serialize, ToSchema)]
+pub struct HistoryLimit {
+    pub max_entries: i64,
+    /// Entries deleted so far to stay within it.
+    pub trimmed: i64,
+    /// When entries were last deleted.
+    pub last_trimmed_at: Option<DateTime<Utc>>,
+    /// `trimmed` (older entries were deleted), `near` (at least 90 % full) or `null`.
+    pub warning: Option<&'static str>,
+}
+
+impl HistoryLimit {
+    fn new(max_entries: i64, total: i64, usage: HistoryUsage) -> HistoryLimit {
+        let warning = if usage.trimmed > 0 {
+            Some("trimmed")
+        } else if total.saturating_mul(10) >= max_entries.saturating_mul(9) {
+            Some("near")
+        } else {
+            None
+        };
+        HistoryLimit {
+            max_entries,
+            trimmed: usage.trimmed,
+            last_trimmed_at: usage.last_trimmed_at,
+            warning,
+        }
+    }
 }
 
 /// The order the owner chose: `created_at` is oldest first, anything else newest first.
@@ -68,6 +104,8 @@ pub async fn form_history(
             pages.offset(),
         )
         .await?;
+    let usage = state.store.form_history_usage(project_id).await?;
+    let max_entries = i64::try_from(state.settings.form_history_max_entries).unwrap_or(i64::MAX);
     let rows = rows
         .into_iter()
         .map(|s| Submission {
@@ -89,6 +127,7 @@ pub async fn form_history(
             &format!("/api/projects/{project_id}/form-history"),
             &query,
         ),
+        limit: HistoryLimit::new(max_entries, total, usage),
     }))
 }
 
@@ -155,6 +194,21 @@ pub async fn update_settings(
 mod tests {
     use super::*;
     use serde_json::json;
+
+    #[test]
+    fn the_owner_is_warned_near_the_cap_and_once_entries_were_trimmed() {
+        let usage = |trimmed| HistoryUsage {
+            entries: 0,
+            trimmed,
+            last_trimmed_at: None,
+        };
+        assert_eq!(HistoryLimit::new(100, 89, usage(0)).warning, None);
+        assert_eq!(HistoryLimit::new(100, 90, usage(0)).warning, Some("near"));
+        assert_eq!(
+            HistoryLimit::new(100, 100, usage(3)).warning,
+            Some("trimmed")
+        );
+    }
 
     #[test]
     fn history_is_newest_first_unless_the_owner_chose_otherwise() {

@@ -14,6 +14,7 @@ pub mod business_library;
 pub mod client;
 pub mod collections;
 pub mod domains;
+pub mod form_email;
 pub mod form_history;
 pub mod ops;
 pub mod pages;
@@ -200,6 +201,12 @@ fn api(state: &AppState) -> (Router<AppState>, utoipa::openapi::OpenApi) {
             form_history::delete_form_history
         ))
         .routes(routes!(form_history::update_settings))
+        .routes(routes!(
+            form_email::get_form_email,
+            form_email::set_form_email
+        ))
+        .routes(routes!(form_email::resend_form_email))
+        .routes(routes!(form_email::confirm_form_email))
         .routes(routes!(client::client_project))
         .routes(routes!(client::regenerate_token))
         .routes(routes!(client::google_sheets))

@@ -18,6 +18,7 @@ use crate::{
     domain_checks::first_recheck,
     error::{ApiJson, ApiPath, ErrorBody, Result},
     routes::domains::refuse_if_held_elsewhere,
+    routes::form_email,
     state::AppState,
     views::ProjectView,
 };
@@ -413,6 +414,7 @@ pub async fn create_project(
             home,
         )
         .await?;
+    form_email::after_change(&state, None, &project).await;
     Ok((
         StatusCode::CREATED,
         ApiJson(full_view(&state, &project).await?),
@@ -492,6 +494,7 @@ pub async fn update_project(
                 .await?;
         }
     }
+    form_email::after_change(&state, Some(&current.meta.0), &project).await;
     Ok(ApiJson(full_view(&state, &project).await?))
 }
 

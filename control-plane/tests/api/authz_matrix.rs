@@ -94,6 +94,8 @@ pub(crate) fn access(method: &Method, path: &str) -> Access {
             "/api/config" | "/api/login" | "/api/register" | "/api/logout" | "/api/forgot"
             | "/api/new-password",
         ) => Public,
+        // Whoever reads the mailbox holds the token: no account needed.
+        (_, "/api/form-email/confirm") => Public,
         (_, "/files/{key}" | "/google-sheets/{project_id}/{token}") => Public,
         (_, "/api/client/project") => ClientPanel,
         // Prices are public.
@@ -487,6 +489,8 @@ pub(crate) fn body(method: &Method, path: &str, f: &Fixture, caller: i64) -> Opt
         }
         "/api/projects/{id}/form-history" => json!({"selected": []}),
         "/api/projects/{id}/settings" => json!({"formHistoryOrderBy": "-created_at"}),
+        "/api/projects/{id}/form-email" => json!({"email": ""}),
+        "/api/form-email/confirm" => json!({"token": "not-a-token"}),
         "/api/tables/{id}/import" => {
             json!({"name": "a.csv", "content": "data:text/csv;base64,bmFtZQp1bQo="})
         }

@@ -108,6 +108,9 @@ async fn the_openapi_document_lists_every_route_and_has_a_page() {
         ("/erp/reorder-template/{id}", &["post"]),
         ("/erp/delete-template/{id}", &["post"]),
         ("/api/edges", &["get"]),
+        ("/api/projects/{id}/form-email", &["get", "post"]),
+        ("/api/projects/{id}/form-email/resend", &["post"]),
+        ("/api/form-email/confirm", &["post"]),
     ];
     for (path, methods) in expected {
         let item = paths

@@ -5,6 +5,8 @@ export const paths = {
   login: '/login',
   forgot: '/forgot',
   newPassword: '/new-password',
+  /** Public: reached from the e-mail that asks a notification address to confirm (token in the query). */
+  confirmFormEmail: '/confirm-form-email',
   logout: '/logout',
   mobile: '/mobile',
   user: '/user',

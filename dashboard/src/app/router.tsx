@@ -14,6 +14,7 @@ import { RecordFormRoute, RecordsRoute } from '../features/collections/routes/Re
 import { TableEditRoute } from '../features/collections/routes/TableEditRoute';
 import { TablesRoute } from '../features/collections/routes/TablesRoute';
 import { MobileRoute } from '../features/mobile/routes/MobileRoute';
+import { ConfirmFormEmailRoute } from '../features/form-history/routes/ConfirmFormEmailRoute';
 import { FormHistoryRoute } from '../features/form-history/routes/FormHistoryRoute';
 import { DashboardRoute } from '../features/projects/routes/DashboardRoute';
 import { NewProjectRoute } from '../features/projects/routes/NewProjectRoute';
@@ -28,7 +29,7 @@ import { RequireAuth } from './RequireAuth';
 import { RequireBusinessAdmin } from './RequireBusinessAdmin';
 
 /**
- * Public screens: login, forgot, new-password, and the client admin panel (/admin, authorised by
+ * Public screens: login, forgot, new-password, confirm-form-email, and the client admin panel (/admin, authorised by
  * the project token, outside the account's layout). Everything else sits behind RequireAuth.
  * Account screens come in later tasks; their links already point at the paths in paths.ts and
  * fall through to "not found" for now.
@@ -50,6 +51,7 @@ export const router = createBrowserRouter([
       { path: paths.login, element: <LoginRoute /> },
       { path: paths.forgot, element: <ForgotRoute /> },
       { path: paths.newPassword, element: <NewPasswordRoute /> },
+      { path: paths.confirmFormEmail, element: <ConfirmFormEmailRoute /> },
       { path: paths.logout, element: <LogoutRoute /> },
       {
         element: <RequireAuth />,

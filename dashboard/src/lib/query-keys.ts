@@ -24,6 +24,8 @@ export const queryKeys = {
   formHistory: (projectId: number) => ['projects', projectId, 'form-history'] as const,
   formHistoryPage: (projectId: number, page: number, limit: number) =>
     ['projects', projectId, 'form-history', page, limit] as const,
+  /** Where a project's form notifications go, and whether that address is confirmed. */
+  formEmail: (projectId: number) => ['projects', projectId, 'form-email'] as const,
   /** A project's deploy history; under the project's key, so refreshing the project refreshes it. */
   deploys: (projectId: number) => ['projects', projectId, 'deploys'] as const,
   /** The block library and the user's My Blocks (GET /api/blocks). */

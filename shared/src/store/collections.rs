@@ -171,6 +171,22 @@ macro_rules! records_changed {
     };
 }
 
+/// The time limit of [`Store::query_posts`]: a list query over a huge collection is stopped
+/// by the database rather than holding a pooled connection for as long as it likes.
+pub const LIST_QUERY_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(5);
+
+/// SQLite virtual-machine steps between two looks at a statement's deadline.
+const SQLITE_PROGRESS_OPS: i32 = 1000;
+
+/// Clears a SQLite statement deadline's "armed" flag when dropped.
+struct Disarm(std::sync::Arc<std::sync::atomic::AtomicBool>);
+
+impl Drop for Disarm {
+    fn drop(&mut self) {
+        self.0.store(false, std::sync::atomic::Ordering::Release);
+    }
+}
+
 const COLLECTION_COLUMNS: &str = "id, project_id, name, slug, meta, created_at, updated_at";
 const FIELD_COLUMNS: &str =
     "id, collection_id, name, slug, type, required, position, options, meta";
@@ -602,7 +618,7 @@ impl Store {
         parts.join(", ")
     }
 
-    /// Posts with an optional filter, for database-fed lists.
+    /// Posts with an optional filter, for database-fed lists, within [`LIST_QUERY_TIMEOUT`].
     pub async fn query_posts(
         &self,
         collection_id: i64,
@@ -610,6 +626,31 @@ impl Store {
         order: &[(OrderKey, bool)],
         limit: i64,
         offset: i64,
+    ) -> Result<Vec<Post>> {
+        self.query_posts_within(
+            collection_id,
+            filter,
+            order,
+            limit,
+            offset,
+            LIST_QUERY_TIMEOUT,
+        )
+        .await
+    }
+
+    /// [`Store::query_posts`] with its own statement-level time limit: a filter or an order
+    /// over one tenant's large collection that runs longer is stopped by the database itself
+    /// (PostgreSQL's `statement_timeout` for this transaction; on SQLite a progress handler
+    /// interrupts the statement at the deadline) and fails alone as
+    /// [`super::Failure::SlowQuery`], holding its connection no longer than `within`.
+    pub async fn query_posts_within(
+        &self,
+        collection_id: i64,
+        filter: Option<&PostFilter>,
+        order: &[(OrderKey, bool)],
+        limit: i64,
+        offset: i64,
+        within: std::time::Duration,
     ) -> Result<Vec<Post>> {
         let order_sql = self.order_sql(order);
         let (where_sql, bind) = match filter {
@@ -622,17 +663,63 @@ impl Store {
         let sql = format!(
             "SELECT {POST_COLUMNS} FROM posts WHERE collection_id = $1{where_sql} ORDER BY {order_sql} LIMIT $2 OFFSET $3"
         );
-        dispatch!(self, p => {
-            let mut q = sqlx::query_as::<_, Post>(trusted(&sql)).bind(collection_id).bind(limit).bind(offset);
-            if let Some(b) = &bind {
-                q = q.bind(b.clone());
+        let millis = i64::try_from(within.as_millis()).unwrap_or(i64::MAX).max(1);
+        macro_rules! query {
+            () => {{
+                let mut q = sqlx::query_as::<_, Post>(trusted(&sql))
+                    .bind(collection_id)
+                    .bind(limit)
+                    .bind(offset);
+                if let Some(b) = &bind {
+                    q = q.bind(b.clone());
+                }
+                q
+            }};
+        }
+        match self {
+            Store::Postgres(p) => {
+                let mut tx = p.begin().await.map_err(map_err)?;
+                sqlx::query("SELECT set_config('statement_timeout', $1, true)")
+                    .bind(millis.to_string())
+                    .execute(&mut *tx)
+                    .await
+                    .map_err(map_err)?;
+                let posts = query!().fetch_all(&mut *tx).await.map_err(map_err)?;
+                tx.commit().await.map_err(map_err)?;
+                Ok(posts)
             }
-            q.fetch_all(p).await.map_err(map_err)
-        })
+            Store::Sqlite(p) => {
+                let mut conn = p.acquire().await.map_err(map_err)?;
+                let deadline = std::time::Instant::now() + within;
+                // Disarmed when this call ends, however it ends (even dropped midway): the
+                // handler stays on the pooled connection until the next query replaces it,
+                // and must never interrupt another statement there.
+                let armed = Disarm(std::sync::Arc::new(std::sync::atomic::AtomicBool::new(
+                    true,
+                )));
+                let flag = armed.0.clone();
+                conn.lock_handle()
+                    .await
+                    .map_err(map_err)?
+                    .set_progress_handler(SQLITE_PROGRESS_OPS, move || {
+                        !flag.load(std::sync::atomic::Ordering::Acquire)
+                            || std::time::Instant::now() < deadline
+                    });
+                let posts = query!().fetch_all(&mut *conn).await.map_err(map_err);
+                drop(armed);
+                conn.lock_handle()
+                    .await
+                    .map_err(map_err)?
+                    .remove_progress_handler();
+                posts
+            }
+        }
     }
 
-    /// The condition (using `$4`) and the value to bind for a filter. The control plane has
-    /// already checked that ids are integers and dates are RFC 3339.
+    /// The condition (using `$4`) and the value to bind for a filter. The query plan
+    /// (`content::ListQuery::plan`) has already checked that ids are integers and dates are
+    /// RFC 3339 in range; whatever else the database refuses fails as
+    /// [`super::Failure::Input`].
     fn filter_sql(&self, f: &PostFilter) -> (String, String) {
         let pg = matches!(self, Store::Postgres(_));
         if f.op == FilterOp::Contains {
@@ -642,7 +729,8 @@ impl Store {
                 format!("%{}%", f.value),
             );
         }
-        let numeric = f.value.trim().parse::<f64>().is_ok();
+        // Finite numbers only: "NaN" and "inf" read as f64 but are compared as text.
+        let numeric = f.value.trim().parse::<f64>().is_ok_and(f64::is_finite);
         let (key, value) = match f.key {
             OrderKey::Field(id) if numeric && pg => (
                 format!(

@@ -13,6 +13,7 @@ mod blocks;
 mod collections;
 mod domains;
 mod edges;
+mod forms;
 mod models;
 mod outbox;
 mod pages;
@@ -39,15 +40,18 @@ pub use blocks::{
     CategoryInput, LibraryBlock, LibraryError, MAX_BUSINESS_BLOCKS, MyBlock,
 };
 pub use collections::{
-    Collection, Field, FieldInput, FilterOp, NewPost, OrderKey, Post, PostFilter,
+    Collection, Field, FieldInput, FilterOp, LIST_QUERY_TIMEOUT, NewPost, OrderKey, Post,
+    PostFilter,
 };
 pub use domains::{DOMAIN_UNIT_TAKEN, DomainClaim, SLUG_HELD};
 pub use edges::{EdgeError, EdgeNode, EdgePoint};
+pub use forms::{FormRecipient, HistoryUsage};
 pub use models::*;
 pub use outbox::OutboxMail;
 pub use projects::NewProject;
 pub use publishing::{
-    CHANGES_CHANNEL, Change, Deploy, INTERRUPTED_BUILD, NewSubmission, SiteRow, Submission,
+    CHANGES_CHANNEL, Change, Deploy, INTERRUPTED_BUILD, NewSubmission, SiteRow, StoredSubmission,
+    Submission,
 };
 pub use redirects::{RedirectOrder, RedirectQuery, RedirectRule};
 pub use sqlx::types::Json;
@@ -90,6 +94,98 @@ pub enum StoreError {
 }
 
 pub type Result<T, E = StoreError> = std::result::Result<T, E>;
+
+/// What kind of failure a [`StoreError`] is, for callers that must tell a database outage
+/// from a query the database refused: the edge's breaker and its form spool act on outages
+/// only, so nothing a visitor sends can make the edge treat the database as down.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Failure {
+    /// The database cannot be reached or cannot take work: connection, pool, TLS and I/O
+    /// errors, a server shutting down or out of connections or disk, a lock wait that ran out.
+    Outage,
+    /// This one statement ran past its own time limit (PostgreSQL's `statement_timeout`, or the
+    /// deadline a SQLite statement is interrupted at): a slow query, not a dead database.
+    SlowQuery,
+    /// The database refused the values the statement carried (PostgreSQL class 22 data
+    /// exceptions such as a NUL byte or an impossible date, class 23 constraint violations;
+    /// SQLite constraint, type and size errors): the caller's input.
+    Input,
+    /// Anything else (a bug, bad stored data, a row that is not there): not an outage.
+    Other,
+}
+
+impl StoreError {
+    /// Classifies the error (see [`Failure`]).
+    pub fn failure(&self) -> Failure {
+        match self {
+            StoreError::NotFound | StoreError::Corrupt(_) | StoreError::Migrate(_) => {
+                Failure::Other
+            }
+            StoreError::Conflict(_) => Failure::Input,
+            StoreError::Db(e) => failure_of(e),
+        }
+    }
+
+    /// The database is unreachable or not answering ([`Failure::Outage`]).
+    pub fn is_outage(&self) -> bool {
+        self.failure() == Failure::Outage
+    }
+}
+
+fn failure_of(e: &sqlx::Error) -> Failure {
+    use sqlx::Error as E;
+    match e {
+        E::Io(_)
+        | E::Tls(_)
+        | E::Protocol(_)
+        | E::PoolTimedOut
+        | E::PoolClosed
+        | E::WorkerCrashed
+        | E::BeginFailed => Failure::Outage,
+        E::Encode(_) | E::InvalidArgument(_) => Failure::Input,
+        E::Database(db) => {
+            let code = db.code();
+            let code = code.as_deref().unwrap_or("");
+            if db.try_downcast_ref::<sqlx::sqlite::SqliteError>().is_some() {
+                sqlite_failure(code.parse::<i32>().ok())
+            } else {
+                postgres_failure(code)
+            }
+        }
+        _ => Failure::Other,
+    }
+}
+
+/// By the primary result code (the low byte of the extended one), from
+/// <https://www.sqlite.org/rescode.html>.
+fn sqlite_failure(code: Option<i32>) -> Failure {
+    match code.map(|c| c & 0xff) {
+        // BUSY, LOCKED (a lock wait ran out), NOMEM, READONLY, IOERR, CORRUPT, FULL, CANTOPEN,
+        // PROTOCOL, NOTADB.
+        Some(5 | 6 | 7 | 8 | 10 | 11 | 13 | 14 | 15 | 26) => Failure::Outage,
+        // INTERRUPT: the statement's deadline (see `Store::query_posts`).
+        Some(9) => Failure::SlowQuery,
+        // TOOBIG, CONSTRAINT, MISMATCH, RANGE.
+        Some(18 | 19 | 20 | 25) => Failure::Input,
+        _ => Failure::Other,
+    }
+}
+
+/// By SQLSTATE class, from <https://www.postgresql.org/docs/current/errcodes-appendix.html>.
+fn postgres_failure(sqlstate: &str) -> Failure {
+    match sqlstate {
+        // query_canceled (statement_timeout), lock_not_available (lock_timeout).
+        "57014" | "55P03" => Failure::SlowQuery,
+        // admin/crash shutdown, cannot connect now, idle-session timeout.
+        s if s.starts_with("57P") => Failure::Outage,
+        // connection exceptions, insufficient resources (connections, memory, disk), system
+        // errors (I/O).
+        s if ["08", "53", "58"].iter().any(|c| s.starts_with(c)) => Failure::Outage,
+        // data exceptions, integrity constraint violations.
+        s if s.starts_with("22") || s.starts_with("23") => Failure::Input,
+        _ => Failure::Other,
+    }
+}
 
 /// Unique constraints the API reports as conflicts. SQLite names the columns
 /// ("UNIQUE constraint failed: projects.slug"); PostgreSQL names the constraint.
@@ -197,6 +293,11 @@ impl Store {
             Store::Postgres(p) => POSTGRES_MIGRATIONS.run(p).await?,
         }
         Ok(())
+    }
+
+    /// The most connections the pool opens.
+    pub fn pool_size(&self) -> u32 {
+        dispatch!(self, p => p.options().get_max_connections())
     }
 
     pub fn backend_name(&self) -> &'static str {

@@ -80,6 +80,17 @@ pub struct NewSubmission {
     pub created_at: DateTime<Utc>,
 }
 
+/// What [`Store::store_submission`] did with a submission.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct StoredSubmission {
+    /// False when a submission with the same uid was already stored (a replay).
+    pub new: bool,
+    /// Its notification e-mail was queued (see [`Store::store_submission`]).
+    pub notified: bool,
+    /// Oldest entries of the project deleted to keep its history within the cap.
+    pub trimmed: i64,
+}
+
 #[derive(Debug, Clone, Serialize, sqlx::FromRow, ToSchema)]
 pub struct Submission {
     pub id: i64,
@@ -360,13 +371,31 @@ impl Store {
 
     // ----- form history --------------------------------------------------------------------
 
-    /// Stores a submission and queues its notification e-mail in one transaction. Returns
-    /// false when a submission with the same uid was already stored (a replay).
+    /// Stores a submission and queues its notification e-mail in one transaction, with no cap
+    /// on the project's history. Returns false when a submission with the same uid was already
+    /// stored (a replay).
     pub async fn insert_submission(
         &self,
         s: &NewSubmission,
         mail: Option<(&str, &str)>,
     ) -> Result<bool> {
+        Ok(self.store_submission(s, mail, i64::MAX).await?.new)
+    }
+
+    /// Stores a submission, in one transaction with the rest:
+    /// - the project's history is kept to `max_entries` by deleting its oldest entries (what
+    ///   was trimmed is counted for the owner's notice, see [`Store::form_history_usage`]);
+    /// - its notification e-mail (`mail`: subject and text) is queued only when the recipient
+    ///   is the project owner's own address or one its mailbox confirmed for this project
+    ///   (`form_recipients`): the platform never mails an address that did not agree to it.
+    ///
+    /// A second insert of the same uid (a replay) changes nothing.
+    pub async fn store_submission(
+        &self,
+        s: &NewSubmission,
+        mail: Option<(&str, &str)>,
+        max_entries: i64,
+    ) -> Result<StoredSubmission> {
         dispatch!(self, p => {
             let mut tx = p.begin().await.map_err(map_err)?;
             let n = sqlx::query(
@@ -375,13 +404,39 @@ impl Store {
                 .bind(s.project_id).bind(&s.uid).bind(&s.url).bind(&s.submit).bind(&s.to)
                 .bind(&s.subject).bind(&s.data).bind(s.created_at)
                 .execute(&mut *tx).await.map_err(map_err)?.rows_affected();
-            if n == 1 && !s.to.is_empty() && let Some((subject, body)) = mail {
-                sqlx::query("INSERT INTO outbox (to_addr, subject, body, created_at, next_attempt_at) VALUES ($1, $2, $3, $4, $4)")
-                    .bind(&s.to).bind(subject).bind(body).bind(now())
-                    .execute(&mut *tx).await.map_err(map_err)?;
+            let mut stored = StoredSubmission { new: n == 1, ..StoredSubmission::default() };
+            if stored.new {
+                let entries: i64 = sqlx::query_scalar(
+                    "INSERT INTO form_history_usage (project_id, entries) VALUES ($1, 1) \
+                     ON CONFLICT (project_id) DO UPDATE SET entries = form_history_usage.entries + 1 \
+                     RETURNING entries")
+                    .bind(s.project_id).fetch_one(&mut *tx).await.map_err(map_err)?;
+                let excess = entries - max_entries.max(1);
+                if excess > 0 {
+                    stored.trimmed = sqlx::query(
+                        "DELETE FROM form_history WHERE id IN (SELECT id FROM form_history \
+                         WHERE project_id = $1 ORDER BY created_at, id LIMIT $2)")
+                        .bind(s.project_id).bind(excess)
+                        .execute(&mut *tx).await.map_err(map_err)?.rows_affected() as i64;
+                    sqlx::query(
+                        "UPDATE form_history_usage SET entries = entries - $2, trimmed = trimmed + $2, \
+                         last_trimmed_at = $3 WHERE project_id = $1")
+                        .bind(s.project_id).bind(stored.trimmed).bind(now())
+                        .execute(&mut *tx).await.map_err(map_err)?;
+                }
+                if !s.to.is_empty() && let Some((subject, body)) = mail {
+                    stored.notified = sqlx::query(
+                        "INSERT INTO outbox (to_addr, subject, body, created_at, next_attempt_at) \
+                         SELECT $1, $2, $3, $4, $4 WHERE EXISTS (SELECT 1 FROM form_recipients r \
+                           WHERE r.project_id = $5 AND r.email = lower($1) AND r.confirmed_at IS NOT NULL) \
+                         OR EXISTS (SELECT 1 FROM projects p JOIN users u ON u.id = p.user_id \
+                           WHERE p.id = $5 AND lower(u.email) = lower($1))")
+                        .bind(&s.to).bind(subject).bind(body).bind(now()).bind(s.project_id)
+                        .execute(&mut *tx).await.map_err(map_err)?.rows_affected() == 1;
+                }
             }
             tx.commit().await.map_err(map_err)?;
-            Ok(n == 1)
+            Ok(stored)
         })
     }
 
@@ -418,11 +473,19 @@ impl Store {
                 placeholders.join(", ")
             );
             deleted += dispatch!(self, p => {
+                let mut tx = p.begin().await.map_err(map_err)?;
                 let mut q = sqlx::query(trusted(&sql)).bind(project_id);
                 for id in chunk {
                     q = q.bind(id);
                 }
-                q.execute(p).await.map(|r| r.rows_affected()).map_err(map_err)
+                let n = q.execute(&mut *tx).await.map(|r| r.rows_affected()).map_err(map_err)?;
+                sqlx::query(
+                    "UPDATE form_history_usage SET entries = CASE WHEN entries > $2 THEN entries - $2 ELSE 0 END \
+                     WHERE project_id = $1")
+                    .bind(project_id).bind(n as i64)
+                    .execute(&mut *tx).await.map_err(map_err)?;
+                tx.commit().await.map_err(map_err)?;
+                Ok::<_, StoreError>(n)
             })?;
         }
         Ok(deleted)

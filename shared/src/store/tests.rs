@@ -980,3 +980,224 @@ dual_test!(
         assert_eq!(db.store.acme_orders_since(since).await.unwrap(), 6);
     }
 );
+
+dual_test!(
+    async fn refused_queries_are_input_and_only_a_lost_database_is_an_outage(db: TestDb) {
+        let u = user(&db, "classify@example.com").await;
+        let p = project(&db, u.id, "classify").await;
+        // A submission for a project that does not exist: a foreign-key refusal.
+        let orphan = NewSubmission {
+            uid: "orphan".into(),
+            project_id: p.id + 1000,
+            url: "/".into(),
+            submit: String::new(),
+            to: String::new(),
+            subject: "x".into(),
+            data: "<dl></dl>".into(),
+            created_at: now(),
+        };
+        let err = db.store.insert_submission(&orphan, None).await.unwrap_err();
+        assert_eq!(err.failure(), Failure::Input, "{err:?}");
+        assert!(!err.is_outage());
+
+        let c = db
+            .store
+            .insert_collection(p.id, "Itens", "itens", &json!({}))
+            .await
+            .unwrap();
+        let mut data = serde_json::Map::new();
+        data.insert(
+            "1".into(),
+            json!("um texto comprido o bastante para varrer"),
+        );
+        let rows: Vec<NewPost> = (0..20_000)
+            .map(|i| NewPost {
+                name: format!("Item {i}"),
+                slug: format!("item-{i}"),
+                data: data.clone(),
+                created_at: now(),
+            })
+            .collect();
+        db.store.insert_posts(c.id, &rows).await.unwrap();
+        // A NUL in a compared value: PostgreSQL refuses it as a data exception; SQLite
+        // compares it and finds nothing.
+        let nul = PostFilter {
+            key: OrderKey::Name,
+            op: FilterOp::Eq,
+            value: "a\0b".into(),
+        };
+        match (
+            &db.store,
+            db.store.query_posts(c.id, Some(&nul), &[], 10, 0).await,
+        ) {
+            (Store::Postgres(_), Err(e)) => assert_eq!(e.failure(), Failure::Input, "{e:?}"),
+            (Store::Sqlite(_), Ok(found)) => assert!(found.is_empty()),
+            (_, other) => panic!("{other:?}"),
+        }
+        // A scan of 20,000 records given a millisecond: the statement is stopped by the
+        // database and fails as a slow query, not an outage; the next one on the same pool
+        // runs normally.
+        let scan = PostFilter {
+            key: OrderKey::Field(1),
+            op: FilterOp::Contains,
+            value: "nada disso".into(),
+        };
+        let order = [(OrderKey::Field(1), true)];
+        let err = db
+            .store
+            .query_posts_within(
+                c.id,
+                Some(&scan),
+                &order,
+                10,
+                0,
+                std::time::Duration::from_millis(1),
+            )
+            .await
+            .unwrap_err();
+        assert_eq!(err.failure(), Failure::SlowQuery, "{err:?}");
+        for _ in 0..10 {
+            assert_eq!(
+                db.store
+                    .query_posts(c.id, None, &[], 1, 0)
+                    .await
+                    .unwrap()
+                    .len(),
+                1
+            );
+        }
+        // A pool that is gone is an outage.
+        let lost = Store::connect(&db.url).await.unwrap();
+        lost.close().await;
+        let err = lost.ping().await.unwrap_err();
+        assert_eq!(err.failure(), Failure::Outage, "{err:?}");
+    }
+);
+
+dual_test!(
+    async fn form_history_is_capped_and_mail_goes_only_to_confirmed_addresses(db: TestDb) {
+        let u = user(&db, "dona@example.com").await;
+        let a = project(&db, u.id, "capped").await;
+        let b = project(&db, u.id, "other").await;
+        let sub = |project_id: i64, i: i64, to: &str| NewSubmission {
+            uid: format!("{project_id}-{i}-{to}"),
+            project_id,
+            url: "/contato".into(),
+            submit: String::new(),
+            to: to.into(),
+            subject: format!("Contato {i}"),
+            data: "<dl></dl>".into(),
+            created_at: now() + Duration::seconds(i),
+        };
+        let mail = Some(("Novo contato", "Olá"));
+        for i in 0..5 {
+            let stored = db
+                .store
+                .store_submission(&sub(a.id, i, "dona@example.com"), mail, 3)
+                .await
+                .unwrap();
+            assert!(
+                stored.new && stored.notified,
+                "the owner's own address: {stored:?}"
+            );
+            assert_eq!(stored.trimmed, i64::from(i >= 3));
+        }
+        db.store
+            .store_submission(&sub(b.id, 0, "dona@example.com"), None, 3)
+            .await
+            .unwrap();
+        let (rows, total) = db.store.list_submissions(a.id, false, 10, 0).await.unwrap();
+        assert_eq!(total, 3);
+        let subjects: Vec<&str> = rows.iter().map(|r| r.subject.as_str()).collect();
+        assert_eq!(
+            subjects,
+            ["Contato 2", "Contato 3", "Contato 4"],
+            "oldest trimmed"
+        );
+        let usage = db.store.form_history_usage(a.id).await.unwrap();
+        assert_eq!((usage.entries, usage.trimmed), (3, 2));
+        assert!(usage.last_trimmed_at.is_some());
+        assert_eq!(db.store.form_history_usage(b.id).await.unwrap().entries, 1);
+        // A replay of a stored uid changes nothing.
+        let again = db
+            .store
+            .store_submission(&sub(a.id, 4, "dona@example.com"), mail, 3)
+            .await
+            .unwrap();
+        assert_eq!(again, StoredSubmission::default());
+        db.store
+            .delete_submissions(a.id, &[rows[0].id])
+            .await
+            .unwrap();
+        assert_eq!(db.store.form_history_usage(a.id).await.unwrap().entries, 2);
+
+        // Another address: stored, but no mail until its mailbox confirms.
+        let stored = db
+            .store
+            .store_submission(&sub(a.id, 10, "vendas@loja.example"), mail, 100)
+            .await
+            .unwrap();
+        assert!(stored.new && !stored.notified);
+        db.store
+            .request_form_recipient(a.id, "vendas@loja.example", "hash-1")
+            .await
+            .unwrap();
+        let stored = db
+            .store
+            .store_submission(&sub(a.id, 11, "vendas@loja.example"), mail, 100)
+            .await
+            .unwrap();
+        assert!(!stored.notified, "pending is not confirmed");
+        // A new request replaces the token: the first link no longer works.
+        db.store
+            .request_form_recipient(a.id, "vendas@loja.example", "hash-2")
+            .await
+            .unwrap();
+        let day = Duration::days(1);
+        assert_eq!(
+            db.store
+                .confirm_form_recipient("hash-1", day)
+                .await
+                .unwrap(),
+            None
+        );
+        // Not for another project either.
+        let confirmed = db
+            .store
+            .confirm_form_recipient("hash-2", day)
+            .await
+            .unwrap()
+            .unwrap();
+        assert_eq!((confirmed.project_id, confirmed.requests), (a.id, 2));
+        assert_eq!(
+            db.store
+                .confirm_form_recipient("hash-2", day)
+                .await
+                .unwrap(),
+            None
+        );
+        let stored = db
+            .store
+            .store_submission(&sub(a.id, 12, "vendas@loja.example"), mail, 100)
+            .await
+            .unwrap();
+        assert!(stored.notified);
+        let stored = db
+            .store
+            .store_submission(&sub(b.id, 12, "vendas@loja.example"), mail, 100)
+            .await
+            .unwrap();
+        assert!(!stored.notified, "confirmed for the other project only");
+        assert_eq!(
+            db.store.mail_to("vendas@loja.example").await.unwrap().len(),
+            1
+        );
+        assert_eq!(
+            db.store
+                .form_recipient_requests_since(u.id, now() - day)
+                .await
+                .unwrap(),
+            1
+        );
+    }
+);

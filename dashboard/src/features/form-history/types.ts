@@ -12,9 +12,40 @@ export interface FormEntry {
   data: string;
 }
 
+/** The per-project cap of the form history and what it deleted: the owner's notice. */
+export interface HistoryLimit {
+  max_entries: number;
+  trimmed: number;
+  last_trimmed_at: string | null;
+  /** `trimmed`: older entries were deleted; `near`: at least 90 % full. */
+  warning: 'trimmed' | 'near' | null;
+}
+
 export interface FormHistory {
   project: Project;
   history: Paginated<FormEntry>;
+  limit: HistoryLimit;
+}
+
+/**
+ * Where form notifications go: the owner's own address, or `formEmail` once its mailbox
+ * confirmed it (until then nothing is sent there).
+ */
+export type FormEmailStatus = 'owner' | 'pending' | 'confirmed';
+
+export interface FormEmail {
+  email: string | null;
+  recipient: string;
+  status: FormEmailStatus;
+  /** When the last confirmation e-mail went out (`pending`; null: none could be sent yet). */
+  requested_at: string | null;
+  confirmed_at: string | null;
+}
+
+/** What a confirmation link confirmed. */
+export interface ConfirmedFormEmail {
+  email: string;
+  site: string;
 }
 
 export const FORM_HISTORY_ORDERS = ['-created_at', 'created_at'] as const;

@@ -14,9 +14,13 @@ import { useDeleteFormEntries } from '../api/delete-form-entries';
 import { useFormHistory } from '../api/get-form-history';
 import { isFormHistoryOrder } from '../types';
 import { FormHistorySettingsModal } from './FormHistorySettingsModal';
+import { HistoryNotices } from './HistoryNotices';
 import { SubmissionData } from './SubmissionData';
 
-/** Form history (route name form-history): submissions, selection, bulk delete and the order setting. */
+/**
+ * Form history (route name form-history): submissions, selection, bulk delete, the settings (order,
+ * notification address), and the notices about the per-site cap and an unconfirmed address.
+ */
 export function FormHistoryList({ project }: { project: ProjectDetail }) {
   const { t } = useTranslation();
   const [searchParams, setSearchParams] = useSearchParams();
@@ -65,6 +69,7 @@ export function FormHistoryList({ project }: { project: ProjectDetail }) {
           {t('formHistory.settings')}
         </button>
       </div>
+      <HistoryNotices projectId={project.id} limit={history.data.limit} />
       <div className="bulk-bar" data-testid="form-history-bulk-bar">
         <span className="muted">{t('formHistory.selected', { count: selectedHere.length })}</span>
         <button

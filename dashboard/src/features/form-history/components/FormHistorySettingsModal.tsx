@@ -7,6 +7,7 @@ import { toast } from '../../../components/toast-store';
 import { errorMessage } from '../../../lib/api-client';
 import { useUpdateFormSettings } from '../api/update-form-settings';
 import { FORM_HISTORY_ORDERS, isFormHistoryOrder, type FormHistoryOrder } from '../types';
+import { FormEmailSettings } from './FormEmailSettings';
 
 interface Props {
   projectId: number;
@@ -14,7 +15,7 @@ interface Props {
   onClose: () => void;
 }
 
-/** "Settings for form history" (spec §2 modals): the order of the list. */
+/** "Settings for form history" (spec §2 modals): where notifications go, and the order of the list. */
 export function FormHistorySettingsModal({ projectId, order, onClose }: Props) {
   const { t } = useTranslation();
   const save = useUpdateFormSettings();
@@ -35,6 +36,7 @@ export function FormHistorySettingsModal({ projectId, order, onClose }: Props) {
 
   return (
     <Modal title={t('formHistory.settingsTitle')} onClose={onClose} testId="form-history-settings">
+      <FormEmailSettings projectId={projectId} />
       <form onSubmit={submit} className="form">
         {save.isError && <Alert>{errorMessage(save.error)}</Alert>}
         <Field label={t('formHistory.orderBy')} htmlFor="form-history-order">

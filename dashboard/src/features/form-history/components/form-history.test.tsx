@@ -5,11 +5,18 @@ import { paths } from '../../../app/paths';
 import { getToasts } from '../../../components/toast-store';
 import { pageFixture, projectFixture } from '../../../testing/fixtures';
 import { mockApi, renderRoutes } from '../../../testing/render-route';
+import { ConfirmFormEmailRoute } from '../routes/ConfirmFormEmailRoute';
 import { FormHistoryRoute } from '../routes/FormHistoryRoute';
-import type { FormEntry } from '../types';
+import type { FormEmail, FormEntry, HistoryLimit } from '../types';
 
-const routes = [{ path: paths.projectFormHistory, element: <FormHistoryRoute /> }];
+const routes = [
+  { path: paths.projectFormHistory, element: <FormHistoryRoute /> },
+  { path: paths.confirmFormEmail, element: <ConfirmFormEmailRoute /> },
+];
 const HISTORY = '/api/projects/7/form-history';
+const EMAIL = '/api/projects/7/form-email';
+const NO_WARNING: HistoryLimit = { max_entries: 10000, trimmed: 0, last_trimmed_at: null, warning: null };
+const OWNER: FormEmail = { email: null, recipient: 'ana@example.com', status: 'owner', requested_at: null, confirmed_at: null };
 
 const entry = (id: number, data: string): FormEntry => ({
   id,
@@ -22,10 +29,11 @@ const entry = (id: number, data: string): FormEntry => ({
   data,
 });
 
-function api(entries: FormEntry[], extra: Parameters<typeof mockApi>[0] = {}) {
+function api(entries: FormEntry[], extra: Parameters<typeof mockApi>[0] = {}, limit: HistoryLimit = NO_WARNING, email: FormEmail = OWNER) {
   return mockApi({
     'GET /api/projects/7': () => ({ json: projectFixture(7) }),
-    [`GET ${HISTORY}`]: () => ({ json: { project: projectFixture(7), history: pageFixture(entries, entries.length, 1, 100, HISTORY) } }),
+    [`GET ${HISTORY}`]: () => ({ json: { project: projectFixture(7), history: pageFixture(entries, entries.length, 1, 100, HISTORY), limit } }),
+    [`GET ${EMAIL}`]: () => ({ json: email }),
     ...extra,
   });
 }
@@ -72,5 +80,67 @@ describe('form history', () => {
     await waitFor(() => expect(screen.queryByTestId('form-history-settings')).toBeNull());
     const reloads = calls.filter((c) => c.method === 'GET' && c.url.startsWith(HISTORY));
     expect(reloads.length).toBeGreaterThanOrEqual(2);
+  });
+
+  it('warns the owner when the cap deleted old entries and while the notification address is unconfirmed', async () => {
+    const trimmed: HistoryLimit = { max_entries: 3, trimmed: 2, last_trimmed_at: '2025-03-01T12:00:00Z', warning: 'trimmed' };
+    const pending: FormEmail = { email: 'vendas@loja.example', recipient: 'vendas@loja.example', status: 'pending', requested_at: '2025-03-01T12:00:00Z', confirmed_at: null };
+    api([entry(1, '<p>a</p>')], {}, trimmed, pending);
+    renderRoutes(routes, '/project/7/form-history');
+    const notice = await screen.findByTestId('form-history-trimmed');
+    expect(notice.textContent).toContain('3 entradas mais recentes');
+    expect(notice.textContent).toContain('2 entradas mais antigas foram excluídas');
+    const waiting = await screen.findByTestId('form-email-pending');
+    expect(waiting.textContent).toContain('Aguardando confirmação');
+    expect(waiting.textContent).toContain('vendas@loja.example');
+    expect(screen.queryByTestId('form-history-near')).toBeNull();
+  });
+
+  it('sets a notification address, shows it waiting for confirmation and resends the link', async () => {
+    const pending: FormEmail = { email: 'vendas@loja.example', recipient: 'vendas@loja.example', status: 'pending', requested_at: '2025-03-01T12:00:00Z', confirmed_at: null };
+    const calls = api([entry(1, '<p>a</p>')], {
+      [`POST ${EMAIL}`]: () => ({ json: pending }),
+      [`POST ${EMAIL}/resend`]: () => ({ status: 429, json: { error: 'too_many_requests', message: 'A confirmation e-mail was sent a moment ago; try again in a few minutes' } }),
+    });
+    renderRoutes(routes, '/project/7/form-history');
+    fireEvent.click(await screen.findByTestId('form-history-settings-open'));
+    const status = await screen.findByTestId('form-email-status');
+    expect(status.getAttribute('data-status')).toBe('owner');
+    expect(screen.queryByTestId('form-email-resend')).toBeNull();
+    fireEvent.change(screen.getByTestId('form-email-input'), { target: { value: 'vendas@loja.example' } });
+    fireEvent.click(screen.getByTestId('form-email-save'));
+    await waitFor(() => expect(calls.find((c) => c.method === 'POST' && c.url === EMAIL)?.body).toEqual({ email: 'vendas@loja.example' }));
+    await waitFor(() => expect(screen.getByTestId('form-email-status').getAttribute('data-status')).toBe('pending'));
+    await waitFor(() => expect(getToasts().map((t) => t.message)).toContain('Enviamos um link de confirmação para vendas@loja.example'));
+    fireEvent.click(screen.getByTestId('form-email-resend'));
+    await waitFor(() =>
+      expect(getToasts().map((t) => t.message)).toContain('A confirmation e-mail was sent a moment ago; try again in a few minutes'),
+    );
+  });
+
+  it('confirms an address only when its reader presses the button', async () => {
+    const calls = mockApi({
+      'POST /api/form-email/confirm': () => ({ json: { email: 'vendas@loja.example', site: 'Loja da Ana' } }),
+    });
+    renderRoutes(routes, '/confirm-form-email?token=abc_123');
+    const button = await screen.findByTestId('confirm-form-email-button');
+    expect(calls).toHaveLength(0);
+    fireEvent.click(button);
+    const done = await screen.findByTestId('confirm-form-email-done');
+    expect(done.textContent).toContain('Loja da Ana');
+    expect(done.textContent).toContain('vendas@loja.example');
+    expect(calls[0]?.body).toEqual({ token: 'abc_123' });
+  });
+
+  it('shows why a confirmation link no longer works', async () => {
+    mockApi({
+      'POST /api/form-email/confirm': () => ({
+        status: 422,
+        json: { error: 'invalid', message: 'This confirmation link is invalid, was replaced by a newer one or has expired', field: 'token' },
+      }),
+    });
+    renderRoutes(routes, '/confirm-form-email?token=old');
+    fireEvent.click(await screen.findByTestId('confirm-form-email-button'));
+    expect((await screen.findByTestId('confirm-form-email-error')).textContent).toContain('expired');
   });
 });
