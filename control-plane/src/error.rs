@@ -15,7 +15,10 @@ use axum::{
 use serde::{Serialize, de::DeserializeOwned};
 use utoipa::ToSchema;
 use vitrine_shared::{
-    domain::Invalid, render::RenderError, sandbox::SandboxError, store::StoreError,
+    domain::Invalid,
+    render::RenderError,
+    sandbox::SandboxError,
+    store::{Failure, StoreError},
 };
 
 pub type Result<T, E = ApiError> = std::result::Result<T, E>;
@@ -276,12 +279,34 @@ fn conflict(constraint: &'static str) -> ApiError {
     }
 }
 
+/// A store error as the caller meets it. Only what is the server's own fault is a 500: a
+/// value the database refuses (an impossible date, a value out of range) is the caller's
+/// 422, and a database that is unreachable or a statement past its time limit is a 503 the
+/// caller may retry (the classification is the store's, [`StoreError::failure`], the same the
+/// edge's breaker uses).
 impl From<StoreError> for ApiError {
     fn from(e: StoreError) -> Self {
         match e {
             StoreError::NotFound => ApiError::NotFound,
             StoreError::Conflict(name) => conflict(name),
-            other => ApiError::Internal(other.into()),
+            other => match other.failure() {
+                Failure::Input => {
+                    tracing::warn!(error = %other, "the database refused a value");
+                    ApiError::Invalid {
+                        field: None,
+                        message: "A value was refused by the database; check the data sent".into(),
+                    }
+                }
+                Failure::Outage | Failure::SlowQuery => {
+                    tracing::error!(error = %other, "database unavailable");
+                    ApiError::Unavailable {
+                        message:
+                            "The database is not answering right now; please try again in a moment"
+                                .into(),
+                    }
+                }
+                Failure::Other => ApiError::Internal(other.into()),
+            },
         }
     }
 }
