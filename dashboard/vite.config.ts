@@ -1,4 +1,5 @@
 /// <reference types="vitest/config" />
+import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vite';
 
 // The control plane listens on 127.0.0.1:8000 in development; in production it serves
@@ -6,6 +7,8 @@ import { defineConfig } from 'vite';
 const controlPlane = 'http://127.0.0.1:8000';
 
 export default defineConfig({
+  // `@/` is `src/` (tsconfig.json's `paths` says the same to the type checker).
+  resolve: { alias: { '@': fileURLToPath(new URL('./src', import.meta.url)) } },
   esbuild: { jsx: 'automatic' },
   server: {
     proxy: {

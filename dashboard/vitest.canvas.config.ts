@@ -1,3 +1,4 @@
+import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 
 // The editor canvas in a real browser: the built dashboard served by `vite preview` (port 0),
@@ -5,6 +6,8 @@ import { defineConfig } from 'vitest/config';
 // It covers what jsdom can't: the sandboxed srcdoc iframe, postMessage between real windows,
 // drag and drop across the iframe, and the time from a field edit to the canvas.
 export default defineConfig({
+  // `@/` is `src/` (tsconfig.json's `paths` says the same to the type checker).
+  resolve: { alias: { '@': fileURLToPath(new URL('./src', import.meta.url)) } },
   test: {
     include: ['e2e/**/*.browser.ts'],
     testTimeout: 60_000,

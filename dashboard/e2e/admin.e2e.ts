@@ -77,7 +77,10 @@ describe('administrator screens', () => {
       `${row} ${byTestId('template-name-label')}`,
     );
     const listed = await getJson<TemplateView[]>(admin, '/erp/templateList');
-    expect(listed.find((t) => t.id === template.id)).toMatchObject({ name: 'Tema E2E editado', is_published: '0' });
+    expect(listed.find((t) => t.id === template.id)).toMatchObject({
+      name: 'Tema E2E editado',
+      is_published: '0',
+    });
     const seen = await getJson<TemplateView[]>(owner, '/api/templates');
     expect(seen.some((t) => t.id === template.id)).toBe(false);
 
@@ -98,7 +101,7 @@ describe('administrator screens', () => {
     expect(after.some((t) => t.id === template.id)).toBe(false);
   });
 
-  it("previews each page of a seeded template with its own posts, and makes a site from it", async () => {
+  it('previews each page of a seeded template with its own posts, and makes a site from it', async () => {
     const templates = await getJson<TemplateView[]>(admin, '/erp/templateList');
     const blog = templates.find((t) => t.category === 'Blog');
     expect(blog).toBeDefined();
@@ -121,7 +124,9 @@ describe('administrator screens', () => {
     expect(await frameText()).toContain('Três dias em Tiradentes');
     await page.selectOption(byTestId('template-preview-page'), 'blog');
     await page.waitForFunction(() =>
-      document.querySelector<HTMLIFrameElement>('[data-testid="template-preview-frame"]')?.src.includes('page=blog'),
+      document
+        .querySelector<HTMLIFrameElement>('[data-testid="template-preview-frame"]')
+        ?.src.includes('page=blog'),
     );
     await expect.poll(frameText).toContain('Moqueca capixaba na panela de barro');
     await page.click(byTestId('template-preview-mobile'));
@@ -132,7 +137,10 @@ describe('administrator screens', () => {
     await page.click(byTestId('use-template-submit'));
     await page.waitForURL((url) => /^\/project\/\d+$/.test(url.pathname));
     const projectId = Number(new URL(page.url()).pathname.split('/').pop());
-    const project = await getJson<{ name: string; pages: { slug: string }[] }>(admin, `/api/projects/${projectId}`);
+    const project = await getJson<{ name: string; pages: { slug: string }[] }>(
+      admin,
+      `/api/projects/${projectId}`,
+    );
     expect(project.name).toBe('Blog do admin');
     expect(project.pages.map((p) => p.slug).sort()).toEqual(['/', 'blog', 'sobre']);
   });
@@ -140,17 +148,22 @@ describe('administrator screens', () => {
   it('lists and searches the seeded block library on /erp/blocks', async () => {
     await page.goto('/erp/blocks');
     await page.waitForSelector(byTestId('block-admin'));
-    const library = await getJson<{ categories: { name: string; blocks: unknown[] }[] }>(admin, '/api/blocks');
+    const library = await getJson<{ categories: { name: string; blocks: unknown[] }[] }>(
+      admin,
+      '/api/blocks',
+    );
     expect(library.categories.reduce((n, c) => n + c.blocks.length, 0)).toBeGreaterThanOrEqual(40);
     expect(await page.textContent(byTestId('block-admin'))).toContain('Hero centralizado');
     await page.fill(byTestId('block-search'), 'captura');
     await page.click(byTestId('block-search-submit'));
     await page.waitForSelector(byTestId('block-search-results'));
-    await expect.poll(() => page.textContent(byTestId('block-search-results'))).toContain('Hero com captura de e-mail');
+    await expect
+      .poll(() => page.textContent(byTestId('block-search-results')))
+      .toContain('Hero com captura de e-mail');
     expect(await page.textContent(byTestId('block-search-results'))).not.toContain('Hero centralizado');
   });
 
-  it('shows the edge fleet on /erp/edges and follows the node\'s traffic as it refreshes', async () => {
+  it("shows the edge fleet on /erp/edges and follows the node's traffic as it refreshes", async () => {
     interface Edges {
       stale_after_seconds: number;
       nodes: { id: string; stale: boolean; requests: number; region: string }[];
@@ -167,7 +180,8 @@ describe('administrator screens', () => {
     await page.waitForSelector(row);
     expect(await page.getAttribute(row, 'data-stale')).toBe('false');
     expect(await page.textContent(`${row} ${byTestId('edge-ops-region')}`)).toBe('local');
-    const shown = async () => Number((await page.textContent(`${row} ${byTestId('edge-ops-requests')}`))?.replace(/\D/g, ''));
+    const shown = async () =>
+      Number((await page.textContent(`${row} ${byTestId('edge-ops-requests')}`))?.replace(/\D/g, ''));
     const first = await shown();
 
     // Visitors reach the edge; the next heartbeats and the screen's refresh show them.

@@ -38,7 +38,9 @@ async function businessBlockNames(context: BrowserContext): Promise<string[] | n
 /** Opens the editor on a new project's home page of the context's account. */
 async function openEditor(context: BrowserContext, name: string): Promise<Page> {
   const projectId = await createProjectViaApi(context, baseURL, name);
-  const project = (await (await context.request.get(`${baseURL}/api/projects/${projectId}`)).json()) as { pages: { id: number }[] };
+  const project = (await (await context.request.get(`${baseURL}/api/projects/${projectId}`)).json()) as {
+    pages: { id: number }[];
+  };
   const home = project.pages[0];
   if (!home) throw new Error('a new project has a home page');
   const page = await context.newPage();
@@ -63,7 +65,13 @@ describe("a business's own block library", () => {
     const admin = await signedIn(inject('businessEmail'), inject('businessPassword'));
     const member = newAccount('library-member');
     const created = await admin.request.post(`${baseURL}/api/business/users`, {
-      data: { name: member.name, email: member.email, password: member.password, is_business_admin: false, permissions: { all_projects: true } },
+      data: {
+        name: member.name,
+        email: member.email,
+        password: member.password,
+        is_business_admin: false,
+        permissions: { all_projects: true },
+      },
     });
     expect(created.status(), await created.text()).toBe(201);
 
@@ -81,9 +89,13 @@ describe("a business's own block library", () => {
     const memberContext = await signedIn(member.email, member.password);
     const memberEditor = await openEditor(memberContext, `Site do membro ${id}`);
     await memberEditor.click(`${byTestId('category-business-blocks')} ${byTestId('library-category')}`);
-    await memberEditor.waitForSelector(`${byTestId('category-business-blocks')} ${byTestId('library-block')}`);
+    await memberEditor.waitForSelector(
+      `${byTestId('category-business-blocks')} ${byTestId('library-block')}`,
+    );
     expect(await memberEditor.textContent(byTestId('category-business-blocks'))).toContain(blockName);
-    expect(await memberEditor.$(`${byTestId('category-business-blocks')} ${byTestId('business-block-delete')}`)).toBeNull();
+    expect(
+      await memberEditor.$(`${byTestId('category-business-blocks')} ${byTestId('business-block-delete')}`),
+    ).toBeNull();
 
     // An account outside the business has no business library at all.
     const stranger = await newContext();

@@ -7,12 +7,11 @@
 import { readFile } from 'node:fs/promises';
 import type { APIRequestContext, Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { FIELD_TYPES, type FieldType } from '../src/features/collections/types';
+import { FIELD_TYPES, type FieldType } from '@/features/collections/types';
 import { byTestId, createProjectViaApi, launchBrowser, newAccount, pathIs, registerViaApi } from './support';
 
 const baseURL = inject('baseURL');
 const LONG = 180_000;
-
 
 /** Field "F <type>" gets the slug "f-<type>" and its editor the test id "field-f-<type>". */
 const fieldName = (type: FieldType) => `F ${type}`;
@@ -20,7 +19,10 @@ const fieldSlug = (type: FieldType) => `f-${type}`;
 const editor = (type: FieldType) => byTestId(`field-${fieldSlug(type)}`);
 
 /** A 1×1 PNG. */
-const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==', 'base64');
+const PNG = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==',
+  'base64',
+);
 const png = (name: string) => ({ name, mimeType: 'image/png', buffer: PNG });
 const txt = (name: string) => ({ name, mimeType: 'text/plain', buffer: Buffer.from(`file ${name}\n`) });
 
@@ -35,9 +37,15 @@ interface ApiPost {
   fields: { field_id: number; value: unknown }[];
 }
 
-async function postJson<T>(request: APIRequestContext, url: string, data: unknown, expected = 201): Promise<T> {
+async function postJson<T>(
+  request: APIRequestContext,
+  url: string,
+  data: unknown,
+  expected = 201,
+): Promise<T> {
   const response = await request.post(`${baseURL}${url}`, { data });
-  if (response.status() !== expected) throw new Error(`POST ${url}: ${response.status()} ${await response.text()}`);
+  if (response.status() !== expected)
+    throw new Error(`POST ${url}: ${response.status()} ${await response.text()}`);
   return (await response.json()) as T;
 }
 
@@ -96,7 +104,12 @@ beforeAll(async () => {
     meta: tableMeta('Autores', 'Autor'),
   });
   authorsTableId = authors.id;
-  await postJson<ApiPost>(owner.request, '/api/posts', { table_id: authors.id, name: 'Machado', slug: 'machado', fields: [] });
+  await postJson<ApiPost>(owner.request, '/api/posts', {
+    table_id: authors.id,
+    name: 'Machado',
+    slug: 'machado',
+    fields: [],
+  });
 
   // Another project of the same owner: the client panel must not reach it.
   const otherProjectId = await createProjectViaApi(owner, baseURL, 'E2E Other');
@@ -151,7 +164,10 @@ describe('collections end to end', () => {
             await page.click(byTestId('field-option-add'));
             await page.locator(byTestId('field-option-name')).last().fill(option);
             if (type === 'image-select') {
-              await page.locator(byTestId('field-option-image')).last().setInputFiles(png(`${option}.png`));
+              await page
+                .locator(byTestId('field-option-image'))
+                .last()
+                .setInputFiles(png(`${option}.png`));
               await page.locator('.option-thumb').nth(options.indexOf(option)).waitFor();
             }
           }
@@ -160,7 +176,9 @@ describe('collections end to end', () => {
         await page.waitForSelector(byTestId('field-modal'), { state: 'detached' });
         await waitForCount(page, byTestId('field-row'), index + 1);
       }
-      const types = await page.$$eval(byTestId('field-row'), (rows) => rows.map((row) => row.getAttribute('data-field-type')));
+      const types = await page.$$eval(byTestId('field-row'), (rows) =>
+        rows.map((row) => row.getAttribute('data-field-type')),
+      );
       expect(types).toEqual([...FIELD_TYPES]);
 
       // Keyboard drag: move the first field one place down; Save order appears and persists it.
@@ -177,11 +195,16 @@ describe('collections end to end', () => {
         // it, which is what the drop reads), not merely when the lifted row has moved.
         await page.waitForFunction(() => {
           const rows = document.querySelectorAll<HTMLElement>('.field-row');
-          return /translate3d\(0px, [1-9]/.test(rows[0]?.style.transform ?? '') && /translate3d\(0px, -[1-9]/.test(rows[1]?.style.transform ?? '');
+          return (
+            /translate3d\(0px, [1-9]/.test(rows[0]?.style.transform ?? '') &&
+            /translate3d\(0px, -[1-9]/.test(rows[1]?.style.transform ?? '')
+          );
         });
         await page.keyboard.press('Space');
         await page.waitForSelector('.field-row.is-dragging', { state: 'detached' });
-        const saved = await page.waitForSelector(byTestId('save-order'), { timeout: 3_000 }).catch(() => null);
+        const saved = await page
+          .waitForSelector(byTestId('save-order'), { timeout: 3_000 })
+          .catch(() => null);
         if (saved || attempt === 3) break;
       }
       await page.click(byTestId('save-order'));
@@ -204,7 +227,8 @@ describe('collections end to end', () => {
       // Required fields are listed inline and nothing is sent.
       const posted: string[] = [];
       page.on('request', (request) => {
-        if (request.method() === 'POST' && new URL(request.url()).pathname === '/api/posts') posted.push(request.url());
+        if (request.method() === 'POST' && new URL(request.url()).pathname === '/api/posts')
+          posted.push(request.url());
       });
       await page.click(byTestId('record-save'));
       await page.waitForSelector(byTestId('record-missing'));
@@ -224,13 +248,28 @@ describe('collections end to end', () => {
       await page.keyboard.type('Olá rico');
       await page.locator(byTestId(`field-${fieldSlug('image')}-upload`)).setInputFiles(png('capa.png'));
       await page.waitForSelector(byTestId(`field-${fieldSlug('image')}-preview`));
-      await page.locator(byTestId(`field-${fieldSlug('gallery')}-upload`)).setInputFiles([png('g1.png'), png('g2.png')]);
-      await waitForCount(page, `${byTestId(`field-${fieldSlug('gallery')}-list`)} ${byTestId('file-item')}`, 2);
-      await page.locator(`${byTestId(`field-${fieldSlug('gallery')}-list`)} ${byTestId('file-caption')}`).first().fill('Fachada');
+      await page
+        .locator(byTestId(`field-${fieldSlug('gallery')}-upload`))
+        .setInputFiles([png('g1.png'), png('g2.png')]);
+      await waitForCount(
+        page,
+        `${byTestId(`field-${fieldSlug('gallery')}-list`)} ${byTestId('file-item')}`,
+        2,
+      );
+      await page
+        .locator(`${byTestId(`field-${fieldSlug('gallery')}-list`)} ${byTestId('file-caption')}`)
+        .first()
+        .fill('Fachada');
       await page.locator(byTestId(`field-${fieldSlug('file')}-upload`)).setInputFiles(txt('ficha.txt'));
       await page.waitForSelector(byTestId(`field-${fieldSlug('file')}-preview`));
-      await page.locator(byTestId(`field-${fieldSlug('multiple-file')}-upload`)).setInputFiles([txt('a.txt'), txt('b.txt')]);
-      await waitForCount(page, `${byTestId(`field-${fieldSlug('multiple-file')}-list`)} ${byTestId('file-item')}`, 2);
+      await page
+        .locator(byTestId(`field-${fieldSlug('multiple-file')}-upload`))
+        .setInputFiles([txt('a.txt'), txt('b.txt')]);
+      await waitForCount(
+        page,
+        `${byTestId(`field-${fieldSlug('multiple-file')}-list`)} ${byTestId('file-item')}`,
+        2,
+      );
       await page.selectOption(editor('select'), 'B');
       await page.check(`${editor('multiselect')} label:has-text("A") input`);
       await page.check(`${editor('multiselect')} label:has-text("C") input`);
@@ -320,8 +359,12 @@ describe('collections end to end', () => {
       }
       await page.goto(`/project/${projectId}/table/${tableId}/browse`);
       await page.waitForSelector(byTestId('records-table'));
-      await page.locator(byTestId('import-input')).setInputFiles({ name: 'imoveis.csv', mimeType: 'text/csv', buffer: Buffer.from(lines.join('\n')) });
-      await page.waitForSelector(`${byTestId('toast-success')}:has-text("1000 cadastros inseridos com sucesso")`);
+      await page
+        .locator(byTestId('import-input'))
+        .setInputFiles({ name: 'imoveis.csv', mimeType: 'text/csv', buffer: Buffer.from(lines.join('\n')) });
+      await page.waitForSelector(
+        `${byTestId('toast-success')}:has-text("1000 cadastros inseridos com sucesso")`,
+      );
       await waitForTotal(page, 1000);
       expect(await rowCount(page, byTestId('record-row'))).toBe(100);
       expect(await page.textContent(byTestId('page-indicator'))).toBe('Página 1 de 10');
@@ -333,12 +376,18 @@ describe('collections end to end', () => {
       const jsonHref = await page.getAttribute(byTestId('export-json'), 'href');
       expect(csvHref).toBe(`/api/tables/${tableId}/export/csv`);
       expect(jsonHref).toBe(`/api/tables/${tableId}/export/json`);
-      const [csvDownload] = await Promise.all([page.waitForEvent('download'), page.click(byTestId('export-csv'))]);
+      const [csvDownload] = await Promise.all([
+        page.waitForEvent('download'),
+        page.click(byTestId('export-csv')),
+      ]);
       const csv = await readFile(await csvDownload.path(), 'utf8');
       const csvLines = csv.trim().split(/\r?\n/);
       expect(csvLines[0]?.startsWith('name,slug')).toBe(true);
       expect(csvLines).toHaveLength(1001);
-      const [jsonDownload] = await Promise.all([page.waitForEvent('download'), page.click(byTestId('export-json'))]);
+      const [jsonDownload] = await Promise.all([
+        page.waitForEvent('download'),
+        page.click(byTestId('export-json')),
+      ]);
       const exported: unknown = JSON.parse(await readFile(await jsonDownload.path(), 'utf8'));
       const exportedRows = Array.isArray(exported) ? exported : (exported as { posts?: unknown[] }).posts;
       expect(exportedRows).toHaveLength(1000);
@@ -356,7 +405,9 @@ describe('collections end to end', () => {
       await page.check(byTestId('select-all'));
       expect(await page.locator(`${byTestId('record-select')}:checked`).count()).toBe(100);
       await page.click(byTestId('bulk-delete-top'));
-      await page.waitForSelector(`${byTestId('toast-success')}:has-text("Cadastros selecionados excluídos com sucesso.")`);
+      await page.waitForSelector(
+        `${byTestId('toast-success')}:has-text("Cadastros selecionados excluídos com sucesso.")`,
+      );
       await waitForTotal(page, 900);
       expect(await page.textContent(byTestId('page-indicator'))).toBe('Página 1 de 9');
     },
@@ -375,15 +426,20 @@ describe('collections end to end', () => {
         expect(await panel.textContent(byTestId('client-project-name'))).toBe('E2E Collections');
         expect(await panel.$(byTestId('logout-link'))).toBeNull();
         expect(await panel.$(byTestId('header-email'))).toBeNull();
-        const listed = await panel.$$eval(byTestId('client-table-link'), (links) => links.map((link) => Number(link.getAttribute('data-table-id'))));
+        const listed = await panel.$$eval(byTestId('client-table-link'), (links) =>
+          links.map((link) => Number(link.getAttribute('data-table-id'))),
+        );
         expect(listed.sort()).toEqual([authorsTableId, tableId].sort());
 
         // Another project's collection is out of reach.
         await panel.goto(`/admin/table/${otherProjectTableId}`);
         await panel.waitForURL(pathIs('/admin'));
-        const forbidden = await client.request.get(`${baseURL}/api/data/${otherProjectTableId}?page=1&limit=100`, {
-          headers: { 'X-Client-Token': project.token },
-        });
+        const forbidden = await client.request.get(
+          `${baseURL}/api/data/${otherProjectTableId}?page=1&limit=100`,
+          {
+            headers: { 'X-Client-Token': project.token },
+          },
+        );
         expect(forbidden.ok()).toBe(false);
 
         await panel.click(`${byTestId('client-table-link')}[data-table-id="${tableId}"]`);
@@ -392,7 +448,10 @@ describe('collections end to end', () => {
         expect(await panel.getAttribute(byTestId('export-csv'), 'href')).toBe(
           `/api/tables/${tableId}/export/csv?client_token=${encodeURIComponent(project.token)}`,
         );
-        const [download] = await Promise.all([panel.waitForEvent('download'), panel.click(byTestId('export-json'))]);
+        const [download] = await Promise.all([
+          panel.waitForEvent('download'),
+          panel.click(byTestId('export-json')),
+        ]);
         expect(download.suggestedFilename()).toMatch(/\.json$/);
 
         // The client edits a record through the same form.

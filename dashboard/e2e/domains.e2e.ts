@@ -55,12 +55,16 @@ async function openConfigure(): Promise<void> {
   await page.waitForSelector(`${byTestId('configure-domain-modal')}[role="dialog"]`);
 }
 
-const submitDisabled = () => page.$eval(byTestId('domain-submit'), (button) => (button as HTMLButtonElement).disabled);
+const submitDisabled = () =>
+  page.$eval(byTestId('domain-submit'), (button) => (button as HTMLButtonElement).disabled);
 
 describe('domains', () => {
   it("blocks an invalid domain ('invalid domain'), then shows the TXT proof, the server's DNS address and CNAME target", async () => {
     const id = await createProjectViaApi(context, baseURL, 'Domain input');
-    const config = (await (await context.request.get(`${baseURL}/api/config`)).json()) as { public_ip: string; cname_target: string };
+    const config = (await (await context.request.get(`${baseURL}/api/config`)).json()) as {
+      public_ip: string;
+      cname_target: string;
+    };
     await openOverview(id);
     await openConfigure();
 
@@ -98,7 +102,10 @@ describe('domains', () => {
     await page.click(byTestId('domain-submit'));
     await page.waitForSelector(byTestId('domain-instructions'));
 
-    const answer = page.waitForResponse((response) => new URL(response.url()).pathname === '/api/dns-verify', { timeout: 45_000 });
+    const answer = page.waitForResponse(
+      (response) => new URL(response.url()).pathname === '/api/dns-verify',
+      { timeout: 45_000 },
+    );
     await page.click(byTestId('domain-verify'));
     const response = await answer;
     const text = await response.text();
@@ -118,12 +125,16 @@ describe('domains', () => {
     expect(project.domain_check?.domain).toBe('vitrine-e2e.invalid');
     expect(project.meta.verified ?? false).toBe(false);
     await page.click(`${byTestId('configure-domain-modal')} button[aria-label="Fechar"]`);
-    await page.waitForFunction(() => document.querySelector('[data-testid="domain-verified"]')?.textContent === 'Aguardando DNS');
+    await page.waitForFunction(
+      () => document.querySelector('[data-testid="domain-verified"]')?.textContent === 'Aguardando DNS',
+    );
   });
 
   it('removes the domain and reloads the page', async () => {
     const id = await createProjectViaApi(context, baseURL, 'Domain removal');
-    const set = await context.request.post(`${baseURL}/api/projects/${id}`, { data: { domain: 'removal.example.com' } });
+    const set = await context.request.post(`${baseURL}/api/projects/${id}`, {
+      data: { domain: 'removal.example.com' },
+    });
     expect(set.ok(), await set.text()).toBe(true);
     await openOverview(id);
     expect(await page.textContent(byTestId('project-domain'))).toBe('removal.example.com');
@@ -136,12 +147,16 @@ describe('domains', () => {
     await page.waitForSelector(`${byTestId('remove-domain-modal')}[role="dialog"]`);
     await page.click(byTestId('remove-domain-confirm'));
     // Either the reload, or the Response box saying why not.
-    await page.waitForFunction(() => !('beforeRemoval' in window) || document.querySelector('[data-testid="response-box"]'));
+    await page.waitForFunction(
+      () => !('beforeRemoval' in window) || document.querySelector('[data-testid="response-box"]'),
+    );
     const refused = await page.$(byTestId('response-box'));
     expect(refused ? await refused.textContent() : null).toBeNull();
     // The "no domain" text sits in an inner element, so compare the whole text, not :text-is.
     await page.waitForFunction(
-      () => document.querySelector('[data-testid="project-domain"]')?.textContent === 'Nenhum domínio configurado',
+      () =>
+        document.querySelector('[data-testid="project-domain"]')?.textContent ===
+        'Nenhum domínio configurado',
     );
     expect(await page.$(byTestId('remove-domain'))).toBeNull();
     expect((await projectState(id)).domain).toBeNull();
@@ -155,7 +170,9 @@ describe('domains', () => {
     expect(probe.ok(), `POST /api/remove-domain/{id}: ${probe.status()} ${await probe.text()}`).toBe(true);
 
     const id = await createProjectViaApi(context, baseURL, 'Domain removal failure');
-    const set = await context.request.post(`${baseURL}/api/projects/${id}`, { data: { domain: 'gone.example.com' } });
+    const set = await context.request.post(`${baseURL}/api/projects/${id}`, {
+      data: { domain: 'gone.example.com' },
+    });
     expect(set.ok(), await set.text()).toBe(true);
     await openOverview(id);
     await page.click(byTestId('remove-domain'));
@@ -167,7 +184,10 @@ describe('domains', () => {
     await page.click(byTestId('remove-domain-confirm'));
 
     await page.waitForSelector(byTestId('response-box'));
-    const body = JSON.parse((await page.textContent(byTestId('response-body'))) ?? '') as { status?: number; error?: string };
+    const body = JSON.parse((await page.textContent(byTestId('response-body'))) ?? '') as {
+      status?: number;
+      error?: string;
+    };
     expect([403, 404]).toContain(body.status);
     expect(['not_found', 'forbidden']).toContain(body.error);
     expect(await page.textContent(byTestId('project-domain'))).toBe('gone.example.com');

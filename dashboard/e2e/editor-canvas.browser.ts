@@ -75,7 +75,12 @@ const escape = (text: string) => text.replace(/[&<>]/g, (c) => `&#${c.charCodeAt
 
 /** The render API, enough of it: `{{ name }}` replaced by the variable's value. */
 function renderBlock(block: Block) {
-  return { uid: block.uid, html: block.template.replace(/\{\{\s*(\w+)\s*\}\}/g, (_, name: string) => escape(String(block.vars.find((v) => v.name === name)?.value ?? ''))) };
+  return {
+    uid: block.uid,
+    html: block.template.replace(/\{\{\s*(\w+)\s*\}\}/g, (_, name: string) =>
+      escape(String(block.vars.find((v) => v.name === name)?.value ?? '')),
+    ),
+  };
 }
 
 let server: PreviewServer;
@@ -87,23 +92,63 @@ let saves: unknown[];
 async function answer(route: Route, pageBlocks: Block[]) {
   const request = route.request();
   const url = new URL(request.url());
-  const json = (body: unknown, status = 200) => route.fulfill({ status, contentType: 'application/json', body: JSON.stringify(body) });
+  const json = (body: unknown, status = 200) =>
+    route.fulfill({ status, contentType: 'application/json', body: JSON.stringify(body) });
   switch (`${request.method()} ${url.pathname}`) {
     case 'GET /api/user':
-      return json({ id: 1, name: 'Ana', email: 'ana@example.com', language: 'pt-BR', currency: 'BRL', business_id: null, is_admin: false, is_business_admin: false, permissions: {}, created_at: '' });
+      return json({
+        id: 1,
+        name: 'Ana',
+        email: 'ana@example.com',
+        language: 'pt-BR',
+        currency: 'BRL',
+        business_id: null,
+        is_admin: false,
+        is_business_admin: false,
+        permissions: {},
+        created_at: '',
+      });
     case 'GET /api/projects/7':
       return json({
-        id: 7, name: 'Loja', slug: 'loja', domain: null, token: 't', uuid: 'u', is_published: false, thumbnail: null, created_at: '', updated_at: '', preview_url: '', meta: {},
+        id: 7,
+        name: 'Loja',
+        slug: 'loja',
+        domain: null,
+        token: 't',
+        uuid: 'u',
+        is_published: false,
+        thumbnail: null,
+        created_at: '',
+        updated_at: '',
+        preview_url: '',
+        meta: {},
         pages: [{ id: 3, name: 'Início', slug: '/', table_id: null, is_home: true, updated_at: '' }],
         tables: [],
       });
     case 'GET /api/project/7/page/3':
-      return json({ id: 3, project_id: 7, name: 'Início', slug: '/', description: '', image: null, meta: {}, output: '', blocks: pageBlocks, table_id: null, is_home: true, created_at: '', updated_at: '' });
+      return json({
+        id: 3,
+        project_id: 7,
+        name: 'Início',
+        slug: '/',
+        description: '',
+        image: null,
+        meta: {},
+        output: '',
+        blocks: pageBlocks,
+        table_id: null,
+        is_home: true,
+        created_at: '',
+        updated_at: '',
+      });
     case 'GET /api/blocks':
       return json(library);
     case 'POST /api/project/7/render': {
       const body = request.postDataJSON() as { blocks: Block[] };
-      return json({ head: '<style>body{margin:0;font-family:sans-serif}</style>', blocks: body.blocks.map(renderBlock) });
+      return json({
+        head: '<style>body{margin:0;font-family:sans-serif}</style>',
+        blocks: body.blocks.map(renderBlock),
+      });
     }
     case 'POST /api/page/3':
       saves.push(request.postDataJSON());
@@ -123,7 +168,8 @@ async function openEditor(pageBlocks: Block[] = blocks): Promise<Frame> {
   return frame;
 }
 
-const order = (frame: Frame) => frame.$$eval('[data-vt-uid]', (els) => els.map((el) => el.getAttribute('data-vt-uid')));
+const order = (frame: Frame) =>
+  frame.$$eval('[data-vt-uid]', (els) => els.map((el) => el.getAttribute('data-vt-uid')));
 
 beforeAll(async () => {
   server = await preview({ logLevel: 'silent', preview: { port: 0, host: '127.0.0.1', strictPort: true } });
@@ -152,7 +198,10 @@ describe('editor canvas in a browser', () => {
     await frame.evaluate(() => {
       const times: number[] = [];
       (window as unknown as { changes: number[] }).changes = times;
-      new MutationObserver(() => times.push(Date.now())).observe(document.getElementById('vt-canvas') as HTMLElement, { childList: true, subtree: true, characterData: true });
+      new MutationObserver(() => times.push(Date.now())).observe(
+        document.getElementById('vt-canvas') as HTMLElement,
+        { childList: true, subtree: true, characterData: true },
+      );
     });
     await page.evaluate(() => {
       const times: number[] = [];
@@ -162,11 +211,16 @@ describe('editor canvas in a browser', () => {
     await page.locator(`${byTestId('var-title')} input`).click();
     for (let i = 0; i < 10; i += 1) {
       await page.keyboard.type('x');
-      await frame.waitForFunction((n) => document.querySelector('[data-vt-uid="b-025"] h2')?.textContent?.endsWith('x'.repeat(n)), i + 1);
+      await frame.waitForFunction(
+        (n) => document.querySelector('[data-vt-uid="b-025"] h2')?.textContent?.endsWith('x'.repeat(n)),
+        i + 1,
+      );
     }
     const inputs = await page.evaluate(() => (window as unknown as { inputs: number[] }).inputs);
     const changes = await frame.evaluate(() => (window as unknown as { changes: number[] }).changes);
-    const delays = inputs.map((at) => (changes.find((change) => change >= at) ?? Infinity) - at).sort((a, b) => a - b);
+    const delays = inputs
+      .map((at) => (changes.find((change) => change >= at) ?? Infinity) - at)
+      .sort((a, b) => a - b);
     expect(delays).toHaveLength(10);
     expect(delays[Math.floor(delays.length / 2)]).toBeLessThan(100);
     expect(await frame.locator('[data-vt-uid="b-025"] h2').textContent()).toBe(`Título 25${'x'.repeat(10)}`);
@@ -176,12 +230,23 @@ describe('editor canvas in a browser', () => {
     const frame = await openEditor([probe]);
     expect(await page.locator(byTestId('canvas-iframe')).getAttribute('sandbox')).toBe('allow-scripts');
     await frame.waitForSelector('#probe[data-result]');
-    expect(await frame.getAttribute('#probe', 'data-result')).toBe('parent-blocked cookie-blocked storage-blocked');
+    expect(await frame.getAttribute('#probe', 'data-result')).toBe(
+      'parent-blocked cookie-blocked storage-blocked',
+    );
   });
 
   it('selects a clicked block, and links in blocks do not navigate the canvas', async () => {
     await page.route('https://example.com/**', (route) => route.abort());
-    const frame = await openEditor([probe, { ...probe, uid: 'b-link', name: 'Link', template: '<a id="go" style="display:block;padding:40px" href="https://example.com/">go</a>', js: '' }]);
+    const frame = await openEditor([
+      probe,
+      {
+        ...probe,
+        uid: 'b-link',
+        name: 'Link',
+        template: '<a id="go" style="display:block;padding:40px" href="https://example.com/">go</a>',
+        js: '',
+      },
+    ]);
     await frame.click('#go');
     expect(await page.locator(byTestId('block-name')).textContent()).toBe('Link');
     expect(await frame.evaluate(() => document.getElementById('vt-canvas') !== null)).toBe(true);
@@ -213,7 +278,9 @@ describe('editor canvas in a browser', () => {
     await page.mouse.move(handle.x + 5, handle.y + 30, { steps: 5 });
     await page.mouse.move(handle.x + 5, canvas.y + canvas.height - 5, { steps: 10 });
     await page.mouse.up();
-    await frame.waitForFunction(() => document.querySelector('[data-vt-uid]')?.getAttribute('data-vt-uid') !== 'b-000');
+    await frame.waitForFunction(
+      () => document.querySelector('[data-vt-uid]')?.getAttribute('data-vt-uid') !== 'b-000',
+    );
     expect((await order(frame)).at(-1)).toBe('b-000');
     expect(await page.locator(byTestId('save-state')).getAttribute('data-state')).toBe('dirty');
   });

@@ -67,11 +67,19 @@ function edgeGet(siteSlug: string, path: string): Promise<{ status: number; body
   const url = new URL(path, edgeURL);
   return new Promise((resolvePromise, reject) => {
     const req = httpRequest(
-      { host: url.hostname, port: url.port, path: url.pathname + url.search, method: 'GET', headers: { host: `${siteSlug}.${platformDomain}` } },
+      {
+        host: url.hostname,
+        port: url.port,
+        path: url.pathname + url.search,
+        method: 'GET',
+        headers: { host: `${siteSlug}.${platformDomain}` },
+      },
       (res) => {
         const chunks: Buffer[] = [];
         res.on('data', (chunk: Buffer) => chunks.push(chunk));
-        res.on('end', () => resolvePromise({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8') }));
+        res.on('end', () =>
+          resolvePromise({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8') }),
+        );
         res.on('error', reject);
       },
     );
@@ -93,14 +101,19 @@ async function waitForEdge(siteSlug: string, path: string, text: string): Promis
     // The change feed is read every 250 ms; ask again after one period, not a fixed sleep for the answer.
     await new Promise((done) => setTimeout(done, 250));
   }
-  throw new Error(`the edge never served "${text}" at ${siteSlug}.${platformDomain}${path} within ${EDGE_WAIT_MS} ms; last answer ${last.status}:\n${last.body.slice(0, 2000)}`);
+  throw new Error(
+    `the edge never served "${text}" at ${siteSlug}.${platformDomain}${path} within ${EDGE_WAIT_MS} ms; last answer ${last.status}:\n${last.body.slice(0, 2000)}`,
+  );
 }
 
 /** Decodes the character references an HTML attribute value may hold. */
 function decodeAttribute(value: string): string {
   const named: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" };
   return value.replace(/&(#x[0-9a-f]+|#[0-9]+|[a-z]+);/gi, (whole, ref: string) => {
-    if (ref[0] === '#') return String.fromCodePoint(ref[1]?.toLowerCase() === 'x' ? parseInt(ref.slice(2), 16) : parseInt(ref.slice(1), 10));
+    if (ref[0] === '#')
+      return String.fromCodePoint(
+        ref[1]?.toLowerCase() === 'x' ? parseInt(ref.slice(2), 16) : parseInt(ref.slice(1), 10),
+      );
     return named[ref.toLowerCase()] ?? whole;
   });
 }
@@ -140,7 +153,8 @@ async function openEditor(projectId: number, pageId: number): Promise<Frame> {
   return frame;
 }
 
-const canvasUids = (frame: Frame) => frame.$$eval('[data-vt-uid]', (els) => els.map((el) => el.getAttribute('data-vt-uid') ?? ''));
+const canvasUids = (frame: Frame) =>
+  frame.$$eval('[data-vt-uid]', (els) => els.map((el) => el.getAttribute('data-vt-uid') ?? ''));
 
 async function waitForCanvasBlocks(frame: Frame, count: number): Promise<string[]> {
   await frame.waitForFunction((n) => document.querySelectorAll('[data-vt-uid]').length === n, count);
@@ -152,7 +166,10 @@ async function waitForSaved(timeout: number): Promise<void> {
   await page.waitForFunction(
     (selector) => {
       const button = document.querySelector(selector);
-      return button?.getAttribute('data-state') === 'saved' && /^Salvo \d\d:\d\d:\d\d$/.test(button.textContent ?? '');
+      return (
+        button?.getAttribute('data-state') === 'saved' &&
+        /^Salvo \d\d:\d\d:\d\d$/.test(button.textContent ?? '')
+      );
     },
     byTestId('save-state'),
     { timeout },
@@ -186,7 +203,9 @@ describe('page editor', () => {
     // Three blocks from the Elements category (open by default): title, paragraph, image.
     const blocks = ['elements/00-titulo', 'elements/01-paragrafo', 'elements/03-imagem'].map(libraryBlock);
     for (const [index, block] of blocks.entries()) {
-      await page.click(`${byTestId('category-elements')} ${byTestId('library-block')}[data-block-id="${block.id}"] ${byTestId('library-add')}`);
+      await page.click(
+        `${byTestId('category-elements')} ${byTestId('library-block')}[data-block-id="${block.id}"] ${byTestId('library-add')}`,
+      );
       await waitForCanvasBlocks(frame, index + 1);
     }
     const uids = await canvasUids(frame);
@@ -196,7 +215,10 @@ describe('page editor', () => {
 
     // The image, selected after its insertion: its source field.
     const src = `https://example.com/e2e/foto-${id}.png`;
-    await page.locator(`${byTestId('var-img')} input`).first().fill(src);
+    await page
+      .locator(`${byTestId('var-img')} input`)
+      .first()
+      .fill(src);
     await frame.waitForSelector(`[data-vt-uid="${uids[2]}"] img[src="${src}"]`);
 
     // The title, selected by a click in the canvas: its text field.
@@ -205,18 +227,29 @@ describe('page editor', () => {
     const titleInput = page.locator(`${byTestId('var-text')}[data-type="text"] input`);
     await titleInput.waitFor();
     await titleInput.fill(title);
-    await frame.waitForFunction(([uid, text]) => document.querySelector(`[data-vt-uid="${uid}"] h2`)?.textContent === text, [uids[0], title]);
+    await frame.waitForFunction(
+      ([uid, text]) => document.querySelector(`[data-vt-uid="${uid}"] h2`)?.textContent === text,
+      [uids[0], title],
+    );
 
     const h2 = () => frame.textContent(`[data-vt-uid="${uids[0]}"] h2`);
     const hasImage = async () => (await frame.$(`[data-vt-uid="${uids[2]}"] img[src="${src}"]`)) !== null;
 
     // Undo twice: the title, then the image, go back; redo twice brings both again.
     await page.click(byTestId('undo'));
-    await frame.waitForFunction((uid) => document.querySelector(`[data-vt-uid="${uid}"] h2`)?.textContent === 'Um título claro para esta seção', uids[0]);
+    await frame.waitForFunction(
+      (uid) =>
+        document.querySelector(`[data-vt-uid="${uid}"] h2`)?.textContent ===
+        'Um título claro para esta seção',
+      uids[0],
+    );
     expect(await titleInput.inputValue()).toBe('Um título claro para esta seção');
     expect(await hasImage()).toBe(true);
     await page.click(byTestId('undo'));
-    await frame.waitForFunction(([uid, url]) => document.querySelector(`[data-vt-uid="${uid}"] img[src="${url}"]`) === null, [uids[2], src]);
+    await frame.waitForFunction(
+      ([uid, url]) => document.querySelector(`[data-vt-uid="${uid}"] img[src="${url}"]`) === null,
+      [uids[2], src],
+    );
     expect(await h2()).toBe('Um título claro para esta seção');
     expect(await canvasUids(frame)).toEqual(uids);
 
@@ -224,7 +257,10 @@ describe('page editor', () => {
     await frame.waitForSelector(`[data-vt-uid="${uids[2]}"] img[src="${src}"]`);
     expect(await h2()).toBe('Um título claro para esta seção');
     await page.click(byTestId('redo'));
-    await frame.waitForFunction(([uid, text]) => document.querySelector(`[data-vt-uid="${uid}"] h2`)?.textContent === text, [uids[0], title]);
+    await frame.waitForFunction(
+      ([uid, text]) => document.querySelector(`[data-vt-uid="${uid}"] h2`)?.textContent === text,
+      [uids[0], title],
+    );
     expect(await page.isDisabled(byTestId('redo'))).toBe(true);
 
     // Autosave, 5 s after the last edit, without touching the save button.
@@ -241,8 +277,13 @@ describe('page editor', () => {
     await page.click(byTestId('deploy-button'));
     await page.waitForSelector(`${byTestId('publish-modal')}[role="dialog"]`);
     await page.click(byTestId('publish-confirm'));
-    const outcome = await page.waitForSelector(`${byTestId('publish-url')}, ${byTestId('response-box')}`, { timeout: 45_000 });
-    expect(await outcome.getAttribute('data-testid'), (await page.textContent(byTestId('publish-modal'))) ?? '').toBe('publish-url');
+    const outcome = await page.waitForSelector(`${byTestId('publish-url')}, ${byTestId('response-box')}`, {
+      timeout: 45_000,
+    });
+    expect(
+      await outcome.getAttribute('data-testid'),
+      (await page.textContent(byTestId('publish-modal'))) ?? '',
+    ).toBe('publish-url');
     // The live address is the edge's, for the site's host (global setup sets the preview template).
     const live = new URL((await outcome.getAttribute('href')) ?? '');
     expect(live.host).toBe(`${project.slug}.${platformDomain}:${new URL(edgeURL).port}`);
@@ -281,7 +322,10 @@ describe('page editor', () => {
     for (const post of posts) await postJson('/api/posts', { table_id: table.id, ...post, fields: [] });
 
     const created = await postJson<ApiPage>('/api/pages', { project_id: projectId, name: 'Artigo' });
-    const updated = await postJson<ApiPage>(`/api/page/${created.id}`, { slug: 'artigo', table_id: table.id });
+    const updated = await postJson<ApiPage>(`/api/page/${created.id}`, {
+      slug: 'artigo',
+      table_id: table.id,
+    });
     expect(updated.table_id).toBe(table.id);
     expect(updated.slug).toBe('artigo');
 
@@ -298,7 +342,11 @@ describe('page editor', () => {
 
     // The canvas previews the post chosen beside the tabs, with the bound name.
     const canvasTitle = (name: string) =>
-      frame.waitForFunction(([blockUid, text]) => document.querySelector(`[data-vt-uid="${blockUid}"] .vt-ph-title`)?.textContent === text, [uid, name]);
+      frame.waitForFunction(
+        ([blockUid, text]) =>
+          document.querySelector(`[data-vt-uid="${blockUid}"] .vt-ph-title`)?.textContent === text,
+        [uid, name],
+      );
     const previewed = await page.inputValue(byTestId('post-select'));
     const first = posts.find((post) => post.slug === previewed);
     if (!first) throw new Error(`the editor previews "${previewed}", not one of the collection's posts`);
@@ -316,8 +364,13 @@ describe('page editor', () => {
     expect(saved.blocks.map((block) => block.uid)).toEqual([uid]);
     expect(saved.blocks[0]?.vars?.find((v) => v.name === 'title')?.postfield).toBe('name');
 
-    const publish = await context.request.post(`${baseURL}/api/publish_v2/${projectId}`, { data: { project_id: projectId } });
-    expect(publish.ok(), `POST /api/publish_v2/${projectId}: ${publish.status()} ${await publish.text()}`).toBe(true);
+    const publish = await context.request.post(`${baseURL}/api/publish_v2/${projectId}`, {
+      data: { project_id: projectId },
+    });
+    expect(
+      publish.ok(),
+      `POST /api/publish_v2/${projectId}: ${publish.status()} ${await publish.text()}`,
+    ).toBe(true);
 
     for (const [index, post] of posts.entries()) {
       const body = await waitForEdge(project.slug, `/artigo/${post.slug}`, post.name);

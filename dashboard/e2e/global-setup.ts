@@ -39,11 +39,20 @@ const EDGE_LISTENING = /vitrine-edge listening on (http:\/\/\S+) \(admin/;
 const PLATFORM_DOMAIN = 'e2e.localhost';
 const START_TIMEOUT_MS = 60_000;
 
-function waitForListening(child: ChildProcess, log: string[], what: string, listening: RegExp): Promise<string> {
+function waitForListening(
+  child: ChildProcess,
+  log: string[],
+  what: string,
+  listening: RegExp,
+): Promise<string> {
   return new Promise((resolvePromise, reject) => {
-    const failure = (reason: string) => reject(new Error(`${reason}\n--- ${what} output ---\n${log.join('\n')}`));
+    const failure = (reason: string) =>
+      reject(new Error(`${reason}\n--- ${what} output ---\n${log.join('\n')}`));
     // A guard against a server that never prints its address, not a sleep.
-    const timer = setTimeout(() => failure(`no "listening" line within ${START_TIMEOUT_MS} ms`), START_TIMEOUT_MS);
+    const timer = setTimeout(
+      () => failure(`no "listening" line within ${START_TIMEOUT_MS} ms`),
+      START_TIMEOUT_MS,
+    );
     const onLine = (line: string) => {
       log.push(line);
       const match = listening.exec(line);
@@ -94,8 +103,16 @@ function binary(variable: string, fallback: string, build: string): string {
 }
 
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
-  const controlBin = binary('VITRINE_CONTROL_BIN', '../target/debug/vitrine-control', 'cargo build -p vitrine-control-plane --bin vitrine-control');
-  const edgeBin = binary('VITRINE_EDGE_BIN', '../target/debug/vitrine-edge', 'cargo build -p vitrine-edge --bin vitrine-edge');
+  const controlBin = binary(
+    'VITRINE_CONTROL_BIN',
+    '../target/debug/vitrine-control',
+    'cargo build -p vitrine-control-plane --bin vitrine-control',
+  );
+  const edgeBin = binary(
+    'VITRINE_EDGE_BIN',
+    '../target/debug/vitrine-edge',
+    'cargo build -p vitrine-edge --bin vitrine-edge',
+  );
   const distDir = join(dashboardDir, 'dist');
   if (!existsSync(join(distDir, 'index.html'))) {
     throw new Error(`${distDir}/index.html missing: run "npm run build" first`);
@@ -153,8 +170,14 @@ export default async function setup(project: TestProject): Promise<() => Promise
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ name: 'Agência E2E', email: BUSINESS_EMAIL, password: adminPassword }),
     });
-    if (registered.status !== 201) throw new Error(`registering the business admin: ${registered.status} ${await registered.text()}`);
-    await runToEnd(controlBin, ['business', '--email', BUSINESS_EMAIL, '--name', 'Agência E2E', '--plan', 'agency'], options, 'vitrine-control business');
+    if (registered.status !== 201)
+      throw new Error(`registering the business admin: ${registered.status} ${await registered.text()}`);
+    await runToEnd(
+      controlBin,
+      ['business', '--email', BUSINESS_EMAIL, '--name', 'Agência E2E', '--plan', 'agency'],
+      options,
+      'vitrine-control business',
+    );
   } catch (error) {
     for (const child of children) child.kill('SIGKILL');
     await rm(dataDir, { recursive: true, force: true });

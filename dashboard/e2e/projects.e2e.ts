@@ -79,7 +79,9 @@ describe('dashboard end to end', () => {
 
     const copyId = (await listedProjectIds(page)).find((id) => id !== projectId);
     expect(copyId).toBeDefined();
-    await page.locator(`${byTestId('project-item')}[data-project-id="${copyId}"] ${byTestId('manage-link')}`).click();
+    await page
+      .locator(`${byTestId('project-item')}[data-project-id="${copyId}"] ${byTestId('manage-link')}`)
+      .click();
     await page.waitForURL(pathIs(`/project/${copyId}`));
     await page.waitForSelector(byTestId('project-overview'));
 

@@ -35,7 +35,9 @@ const state = () => page.textContent(byTestId('project-state'));
 
 /** The deploy history has loaded: a table of deploys or the empty note, never its error. */
 async function waitForHistory(): Promise<void> {
-  await page.waitForSelector(`${byTestId('deploys-table')}, ${byTestId('deploys-empty')}, ${byTestId('deploys-error')}`);
+  await page.waitForSelector(
+    `${byTestId('deploys-table')}, ${byTestId('deploys-empty')}, ${byTestId('deploys-error')}`,
+  );
   const error = await page.$(byTestId('deploys-error'));
   expect(error ? await error.textContent() : null, 'GET /api/projects/{id}/deploys').toBeNull();
 }
@@ -49,8 +51,13 @@ describe('publishing', () => {
     await page.click(byTestId('project-state'));
     await page.waitForSelector(`${byTestId('publish-modal')}[role="dialog"]`);
     await page.click(byTestId('publish-confirm'));
-    const outcome = await page.waitForSelector(`${byTestId('publish-url')}, ${byTestId('response-box')}`, { timeout: 45_000 });
-    expect(await outcome.getAttribute('data-testid'), (await page.textContent(byTestId('publish-modal'))) ?? '').toBe('publish-url');
+    const outcome = await page.waitForSelector(`${byTestId('publish-url')}, ${byTestId('response-box')}`, {
+      timeout: 45_000,
+    });
+    expect(
+      await outcome.getAttribute('data-testid'),
+      (await page.textContent(byTestId('publish-modal'))) ?? '',
+    ).toBe('publish-url');
 
     const url = await outcome.getAttribute('href');
     expect(url).toMatch(/^https?:\/\/\S+$/);
@@ -77,7 +84,9 @@ describe('publishing', () => {
   });
   it('shows a failed build in the Response box and leaves the site unpublished', async () => {
     const broken = await createProjectViaApi(context, baseURL, 'Broken site');
-    const project = (await (await context.request.get(`${baseURL}/api/projects/${broken}`)).json()) as { pages: { id: number }[] };
+    const project = (await (await context.request.get(`${baseURL}/api/projects/${broken}`)).json()) as {
+      pages: { id: number }[];
+    };
     const update = await context.request.post(`${baseURL}/api/page/${project.pages[0]?.id}`, {
       data: { blocks: [{ uid: 'quebrado', name: 'Quebrado', template: '{% for x in %}', css: '', js: '' }] },
     });
@@ -88,7 +97,10 @@ describe('publishing', () => {
     await page.click(byTestId('project-state'));
     await page.click(byTestId('publish-confirm'));
     await page.waitForSelector(byTestId('response-box'), { timeout: 45_000 });
-    const response = JSON.parse((await page.textContent(byTestId('response-body'))) ?? '') as { status?: number; message?: string };
+    const response = JSON.parse((await page.textContent(byTestId('response-body'))) ?? '') as {
+      status?: number;
+      message?: string;
+    };
     expect(response.status).toBe(422);
     expect(response.message).toContain('Template error on page "Início" in block "quebrado"');
     expect(await state()).toBe('Não publicado');

@@ -65,7 +65,9 @@ describe('redirects', () => {
     // The whole-site rule warns before it is saved.
     await page.click(byTestId('new-redirect'));
     await fillRule('*', 'https://novo.example.com/*');
-    expect(await page.textContent(byTestId('redirect-warning'))).toBe('Atenção: a url * redireciona o site inteiro.');
+    expect(await page.textContent(byTestId('redirect-warning'))).toBe(
+      'Atenção: a url * redireciona o site inteiro.',
+    );
     await page.click(byTestId('redirect-save'));
     await waitForRows(2);
 
@@ -74,7 +76,9 @@ describe('redirects', () => {
     await fillRule('/antigo', '/outro');
     await page.click(byTestId('redirect-save'));
     const toast = await page.waitForSelector(byTestId('toast-error'));
-    expect(await toast.textContent()).toContain('Erro: Já existe um redirecionamento para esta url de origem.');
+    expect(await toast.textContent()).toContain(
+      'Erro: Já existe um redirecionamento para esta url de origem.',
+    );
     expect(await page.$(byTestId('redirect-form'))).not.toBeNull();
     await page.keyboard.press('Escape');
     await page.waitForURL(pathIs(`/project/${projectId}/redirects`));
@@ -90,7 +94,9 @@ describe('redirects', () => {
 
     await page.selectOption(byTestId('redirect-order'), 'from');
     await page.waitForURL(pathIs(`/project/${projectId}/redirects?order=from`));
-    await page.waitForFunction(() => document.querySelector('[data-testid="redirect-from"]')?.textContent === '*');
+    await page.waitForFunction(
+      () => document.querySelector('[data-testid="redirect-from"]')?.textContent === '*',
+    );
     expect(await rowOrigins()).toEqual(['*', '/antigo']);
 
     // Edit keeps the list's query when it closes.

@@ -27,18 +27,32 @@ export interface Account {
 
 export function newAccount(label: string): Account {
   const id = randomUUID().slice(0, 8);
-  return { name: `E2E ${label} ${id}`, email: `e2e-${label}-${id}@example.com`, password: `pw-${id}-Secret!` };
+  return {
+    name: `E2E ${label} ${id}`,
+    email: `e2e-${label}-${id}@example.com`,
+    password: `pw-${id}-Secret!`,
+  };
 }
 
 /** Registers through the API of this browser context, which then holds the session cookie. */
-export async function registerViaApi(context: BrowserContext, baseURL: string, account: Account): Promise<void> {
+export async function registerViaApi(
+  context: BrowserContext,
+  baseURL: string,
+  account: Account,
+): Promise<void> {
   const response = await context.request.post(`${baseURL}/api/register`, { data: account });
-  if (response.status() !== 201) throw new Error(`register failed: ${response.status()} ${await response.text()}`);
+  if (response.status() !== 201)
+    throw new Error(`register failed: ${response.status()} ${await response.text()}`);
 }
 
-export async function createProjectViaApi(context: BrowserContext, baseURL: string, name: string): Promise<number> {
+export async function createProjectViaApi(
+  context: BrowserContext,
+  baseURL: string,
+  name: string,
+): Promise<number> {
   const response = await context.request.post(`${baseURL}/api/projects`, { data: { name } });
-  if (response.status() !== 201) throw new Error(`create project failed: ${response.status()} ${await response.text()}`);
+  if (response.status() !== 201)
+    throw new Error(`create project failed: ${response.status()} ${await response.text()}`);
   const project = (await response.json()) as { id: number };
   return project.id;
 }
@@ -47,7 +61,9 @@ export const byTestId = (id: string) => `[data-testid="${id}"]`;
 
 /** Project ids shown on the dashboard, in display order. */
 export function listedProjectIds(page: Page): Promise<number[]> {
-  return page.$$eval(byTestId('project-item'), (items) => items.map((item) => Number(item.getAttribute('data-project-id'))));
+  return page.$$eval(byTestId('project-item'), (items) =>
+    items.map((item) => Number(item.getAttribute('data-project-id'))),
+  );
 }
 
 /** Waits until the dashboard lists exactly `count` projects. */

@@ -9,7 +9,16 @@
  */
 import type { Browser, BrowserContext } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { byTestId, createProjectViaApi, launchBrowser, listedProjectIds, newAccount, pathIs, registerViaApi, waitForProjectCount } from './support';
+import {
+  byTestId,
+  createProjectViaApi,
+  launchBrowser,
+  listedProjectIds,
+  newAccount,
+  pathIs,
+  registerViaApi,
+  waitForProjectCount,
+} from './support';
 
 const baseURL = inject('baseURL');
 let browser: Browser;
@@ -76,7 +85,10 @@ describe('business users and login as', () => {
     const page = await admin.newPage();
     await page.goto('/erp/users');
     await page.waitForSelector(byTestId('user-admin'));
-    const users = (await (await admin.request.get(`${baseURL}/api/users`)).json()) as { id: number; email: string }[];
+    const users = (await (await admin.request.get(`${baseURL}/api/users`)).json()) as {
+      id: number;
+      email: string;
+    }[];
     const target = users.find((u) => u.email === someone.email);
     expect(target).toBeDefined();
     await page.click(`${byTestId(`user-admin-row-${target!.id}`)} ${byTestId('user-admin-login-as')}`);
@@ -90,7 +102,10 @@ describe('business users and login as', () => {
     await page.waitForURL(pathIs('/erp/users'));
     await page.waitForSelector(byTestId('user-admin'));
     expect(await page.$(byTestId('impersonation-banner'))).toBeNull();
-    const me = (await (await admin.request.get(`${baseURL}/api/user`)).json()) as { email: string; is_admin: boolean };
+    const me = (await (await admin.request.get(`${baseURL}/api/user`)).json()) as {
+      email: string;
+      is_admin: boolean;
+    };
     expect(me).toMatchObject({ email: inject('adminEmail'), is_admin: true });
   });
 });

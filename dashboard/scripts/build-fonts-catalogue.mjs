@@ -28,6 +28,13 @@ const catalogue = Object.entries(source)
   })
   .sort((a, b) => a.family.localeCompare(b.family));
 
-const out = join(dirname(fileURLToPath(import.meta.url)), '..', 'src', 'features', 'projects', 'fonts-catalogue.json');
+const out = join(
+  dirname(fileURLToPath(import.meta.url)),
+  '..',
+  'src',
+  'features',
+  'projects',
+  'fonts-catalogue.json',
+);
 writeFileSync(out, JSON.stringify(catalogue) + '\n');
 console.log(`wrote ${catalogue.length} families to ${out}`);

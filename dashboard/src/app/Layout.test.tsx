@@ -1,8 +1,8 @@
 // @vitest-environment jsdom
 import { screen } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import type { User } from '../lib/types';
-import { mockApi, renderRoutes } from '../testing/render-route';
+import type { User } from '@/lib/types';
+import { mockApi, renderRoutes } from '@/testing/render-route';
 import { Layout } from './Layout';
 
 const user = (isAdmin: boolean): User => ({
@@ -53,7 +53,9 @@ describe('header', () => {
   });
 
   it("links business admins to their business users and their business's blocks", async () => {
-    mockApi({ 'GET /api/user': () => ({ json: { ...user(false), business_id: 10, is_business_admin: true } }) });
+    mockApi({
+      'GET /api/user': () => ({ json: { ...user(false), business_id: 10, is_business_admin: true } }),
+    });
     renderRoutes(routes, '/');
     const link = await screen.findByTestId('header-users');
     expect(link.getAttribute('href')).toBe('/users');

@@ -1,12 +1,12 @@
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, NavLink, Outlet } from 'react-router';
-import { GlobalSpinner } from '../components/GlobalSpinner';
-import { Toaster } from '../components/Toaster';
-import { ImpersonationBanner } from '../features/user-admin/components/ImpersonationBanner';
-import { useUser } from '../lib/auth/get-user';
-import { applyLanguage, languages, setLanguage, storedLanguage } from '../lib/i18n';
-import type { Language } from '../lib/types';
+import { GlobalSpinner } from '@/components/GlobalSpinner';
+import { Toaster } from '@/components/Toaster';
+import { ImpersonationBanner } from '@/features/user-admin/components/ImpersonationBanner';
+import { useUser } from '@/lib/auth/get-user';
+import { applyLanguage, languages, setLanguage, storedLanguage } from '@/lib/i18n';
+import type { Language } from '@/lib/types';
 import { paths } from './paths';
 
 function LanguageSwitch() {

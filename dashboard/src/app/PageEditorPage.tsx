@@ -1,5 +1,5 @@
-import { PublishModal } from '../features/publishing/components/PublishModal';
-import { PageEditorRoute, type DeploySlot } from '../features/pages/routes/PageEditorRoute';
+import { PublishModal } from '@/features/publishing/components/PublishModal';
+import { PageEditorRoute, type DeploySlot } from '@/features/pages/routes/PageEditorRoute';
 
 const deploy: DeploySlot = (project, onClose) => <PublishModal project={project} onClose={onClose} />;
 

@@ -1,8 +1,8 @@
-import { DomainControls } from '../features/domains/components/DomainControls';
-import { DeployHistory } from '../features/publishing/components/DeployHistory';
-import { PublishStateButton } from '../features/publishing/components/PublishStateButton';
-import { ProjectOverviewRoute } from '../features/projects/routes/ProjectOverviewRoute';
-import type { ProjectDetail } from '../lib/types';
+import { DomainControls } from '@/features/domains/components/DomainControls';
+import { DeployHistory } from '@/features/publishing/components/DeployHistory';
+import { PublishStateButton } from '@/features/publishing/components/PublishStateButton';
+import { ProjectOverviewRoute } from '@/features/projects/routes/ProjectOverviewRoute';
+import type { ProjectDetail } from '@/lib/types';
 
 const state = (project: ProjectDetail) => <PublishStateButton project={project} />;
 const sections = (project: ProjectDetail) => <DeployHistory project={project} />;

@@ -1,7 +1,7 @@
 import { Outlet } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import { PageLoader } from '../components/PageLoader';
-import { useUser } from '../lib/auth/get-user';
+import { PageLoader } from '@/components/PageLoader';
+import { useUser } from '@/lib/auth/get-user';
 
 /**
  * Guards the administrator's screens (/erp/*). Sits inside RequireAuth, so the user is signed in;

@@ -1,7 +1,7 @@
 import { Navigate, Outlet, useLocation } from 'react-router';
-import { PageLoader } from '../components/PageLoader';
-import { useUser } from '../lib/auth/get-user';
-import { rememberIntendedUrl } from '../lib/storage';
+import { PageLoader } from '@/components/PageLoader';
+import { useUser } from '@/lib/auth/get-user';
+import { rememberIntendedUrl } from '@/lib/storage';
 import { paths } from './paths';
 
 /** Guards restricted routes: signed-out visitors go to /login, keeping the URL they asked for. */

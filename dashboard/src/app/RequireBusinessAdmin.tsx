@@ -1,7 +1,7 @@
 import { Outlet } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import { PageLoader } from '../components/PageLoader';
-import { useUser } from '../lib/auth/get-user';
+import { PageLoader } from '@/components/PageLoader';
+import { useUser } from '@/lib/auth/get-user';
 
 /**
  * Guards the business admin's screens (/users*, /business/blocks). Sits inside RequireAuth, so the user is signed in;

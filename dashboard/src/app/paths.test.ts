@@ -20,7 +20,9 @@ describe('links', () => {
   it('adds phone=1 and gtags=1 to the spreadsheet link only when chosen', () => {
     expect(links.googleSheets(3, 'tok', { phone: false, gtags: false })).toBe('/google-sheets/3/tok');
     expect(links.googleSheets(3, 'tok', { phone: true, gtags: false })).toBe('/google-sheets/3/tok?phone=1');
-    expect(links.googleSheets(3, 'tok', { phone: true, gtags: true })).toBe('/google-sheets/3/tok?phone=1&gtags=1');
+    expect(links.googleSheets(3, 'tok', { phone: true, gtags: true })).toBe(
+      '/google-sheets/3/tok?phone=1&gtags=1',
+    );
   });
 
   it('builds collection, record and client panel paths', () => {

@@ -1,6 +1,6 @@
 import { MutationCache, QueryCache, QueryClient } from '@tanstack/react-query';
-import { ApiError } from '../lib/api-client';
-import { queryKeys } from '../lib/query-keys';
+import { ApiError } from '@/lib/api-client';
+import { queryKeys } from '@/lib/query-keys';
 
 /**
  * 4xx answers are final (no retries). A 401 on any query means the session ended:

@@ -1,25 +1,29 @@
 import { createBrowserRouter } from 'react-router';
-import { ForgotRoute } from '../features/auth/routes/ForgotRoute';
-import { LoginRoute } from '../features/auth/routes/LoginRoute';
-import { LogoutRoute } from '../features/auth/routes/LogoutRoute';
-import { NewPasswordRoute } from '../features/auth/routes/NewPasswordRoute';
+import { ForgotRoute } from '@/features/auth/routes/ForgotRoute';
+import { LoginRoute } from '@/features/auth/routes/LoginRoute';
+import { LogoutRoute } from '@/features/auth/routes/LogoutRoute';
+import { NewPasswordRoute } from '@/features/auth/routes/NewPasswordRoute';
 import {
   ClientAdminLayout,
   ClientHomeRoute,
   ClientRecordFormRoute,
   ClientRecordsRoute,
-} from '../features/collections/routes/ClientAdminRoutes';
-import { FieldsRoute } from '../features/collections/routes/FieldsRoute';
-import { RecordFormRoute, RecordsRoute } from '../features/collections/routes/RecordsRoute';
-import { TableEditRoute } from '../features/collections/routes/TableEditRoute';
-import { TablesRoute } from '../features/collections/routes/TablesRoute';
-import { MobileRoute } from '../features/mobile/routes/MobileRoute';
-import { ConfirmFormEmailRoute } from '../features/form-history/routes/ConfirmFormEmailRoute';
-import { FormHistoryRoute } from '../features/form-history/routes/FormHistoryRoute';
-import { DashboardRoute } from '../features/projects/routes/DashboardRoute';
-import { NewProjectRoute } from '../features/projects/routes/NewProjectRoute';
-import { ProjectEditRoute } from '../features/projects/routes/ProjectEditRoute';
-import { RedirectEditRoute, RedirectNewRoute, RedirectsRoute } from '../features/redirects/routes/RedirectsRoute';
+} from '@/features/collections/routes/ClientAdminRoutes';
+import { FieldsRoute } from '@/features/collections/routes/FieldsRoute';
+import { RecordFormRoute, RecordsRoute } from '@/features/collections/routes/RecordsRoute';
+import { TableEditRoute } from '@/features/collections/routes/TableEditRoute';
+import { TablesRoute } from '@/features/collections/routes/TablesRoute';
+import { MobileRoute } from '@/features/mobile/routes/MobileRoute';
+import { ConfirmFormEmailRoute } from '@/features/form-history/routes/ConfirmFormEmailRoute';
+import { FormHistoryRoute } from '@/features/form-history/routes/FormHistoryRoute';
+import { DashboardRoute } from '@/features/projects/routes/DashboardRoute';
+import { NewProjectRoute } from '@/features/projects/routes/NewProjectRoute';
+import { ProjectEditRoute } from '@/features/projects/routes/ProjectEditRoute';
+import {
+  RedirectEditRoute,
+  RedirectNewRoute,
+  RedirectsRoute,
+} from '@/features/redirects/routes/RedirectsRoute';
 import { Layout } from './Layout';
 import { NotFoundRoute } from './NotFoundRoute';
 import { ProjectOverviewPage } from './ProjectOverviewPage';
@@ -61,7 +65,9 @@ export const router = createBrowserRouter([
           {
             path: paths.user,
             // The own-account screen (plans, history, card): its own chunk, fetched when first visited.
-            lazy: async () => ({ Component: (await import('../features/account/routes/AccountRoute')).AccountRoute }),
+            lazy: async () => ({
+              Component: (await import('@/features/account/routes/AccountRoute')).AccountRoute,
+            }),
           },
           { path: paths.projectNew, element: <NewProjectRoute /> },
           { path: paths.project, element: <ProjectOverviewPage /> },
@@ -94,24 +100,36 @@ export const router = createBrowserRouter([
               {
                 path: paths.erpBlocks,
                 // Only administrators open it: its own chunk, kept out of everyone's first load.
-                lazy: async () => ({ Component: (await import('../features/block-admin/routes/BlockAdminRoute')).BlockAdminRoute }),
+                lazy: async () => ({
+                  Component: (await import('@/features/block-admin/routes/BlockAdminRoute')).BlockAdminRoute,
+                }),
               },
               {
                 path: paths.erpTemplates,
-                lazy: async () => ({ Component: (await import('../features/template-admin/routes/TemplateAdminRoute')).TemplateAdminRoute }),
+                lazy: async () => ({
+                  Component: (await import('@/features/template-admin/routes/TemplateAdminRoute'))
+                    .TemplateAdminRoute,
+                }),
               },
               {
                 path: paths.template,
-                lazy: async () => ({ Component: (await import('../features/template-admin/routes/TemplatePreviewRoute')).TemplatePreviewRoute }),
+                lazy: async () => ({
+                  Component: (await import('@/features/template-admin/routes/TemplatePreviewRoute'))
+                    .TemplatePreviewRoute,
+                }),
               },
               {
                 path: paths.erpUsers,
-                lazy: async () => ({ Component: (await import('../features/user-admin/routes/UserAdminRoute')).UserAdminRoute }),
+                lazy: async () => ({
+                  Component: (await import('@/features/user-admin/routes/UserAdminRoute')).UserAdminRoute,
+                }),
               },
               {
                 path: paths.erpEdges,
                 // The chart and the polling come with this chunk only.
-                lazy: async () => ({ Component: (await import('../features/edge-ops/routes/EdgeOpsRoute')).EdgeOpsRoute }),
+                lazy: async () => ({
+                  Component: (await import('@/features/edge-ops/routes/EdgeOpsRoute')).EdgeOpsRoute,
+                }),
               },
             ],
           },
@@ -121,19 +139,31 @@ export const router = createBrowserRouter([
               {
                 path: paths.users,
                 // Only business admins open them: their own chunks.
-                lazy: async () => ({ Component: (await import('../features/business-users/routes/BusinessUsersRoute')).BusinessUsersRoute }),
+                lazy: async () => ({
+                  Component: (await import('@/features/business-users/routes/BusinessUsersRoute'))
+                    .BusinessUsersRoute,
+                }),
               },
               {
                 path: paths.userNew,
-                lazy: async () => ({ Component: (await import('../features/business-users/routes/BusinessUserFormRoute')).BusinessUserNewRoute }),
+                lazy: async () => ({
+                  Component: (await import('@/features/business-users/routes/BusinessUserFormRoute'))
+                    .BusinessUserNewRoute,
+                }),
               },
               {
                 path: paths.userEdit,
-                lazy: async () => ({ Component: (await import('../features/business-users/routes/BusinessUserFormRoute')).BusinessUserEditRoute }),
+                lazy: async () => ({
+                  Component: (await import('@/features/business-users/routes/BusinessUserFormRoute'))
+                    .BusinessUserEditRoute,
+                }),
               },
               {
                 path: paths.businessBlocks,
-                lazy: async () => ({ Component: (await import('../features/business-library/routes/BusinessLibraryRoute')).BusinessLibraryRoute }),
+                lazy: async () => ({
+                  Component: (await import('@/features/business-library/routes/BusinessLibraryRoute'))
+                    .BusinessLibraryRoute,
+                }),
               },
             ],
           },

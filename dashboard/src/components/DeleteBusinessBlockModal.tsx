@@ -1,7 +1,7 @@
 import { useTranslation } from 'react-i18next';
-import { errorMessage } from '../lib/api-client';
-import { useDeleteBusinessBlock } from '../lib/business-blocks/delete-business-block';
-import type { BusinessBlock } from '../lib/business-blocks/types';
+import { errorMessage } from '@/lib/api-client';
+import { useDeleteBusinessBlock } from '@/lib/business-blocks/delete-business-block';
+import type { BusinessBlock } from '@/lib/business-blocks/types';
 import { Modal } from './Modal';
 import { showToast } from './toast-store';
 
@@ -31,13 +31,24 @@ export function DeleteBusinessBlockModal({ block, onClose }: Props) {
       <button type="button" className="button" onClick={onClose}>
         {t('common.cancel')}
       </button>
-      <button type="button" className="button button-danger" onClick={confirm} disabled={remove.isPending} data-testid="business-block-delete-confirm">
+      <button
+        type="button"
+        className="button button-danger"
+        onClick={confirm}
+        disabled={remove.isPending}
+        data-testid="business-block-delete-confirm"
+      >
         {t('common.delete')}
       </button>
     </div>
   );
   return (
-    <Modal title={t('businessLibrary.deleteTitle')} onClose={onClose} footer={footer} testId="business-block-delete-modal">
+    <Modal
+      title={t('businessLibrary.deleteTitle')}
+      onClose={onClose}
+      footer={footer}
+      testId="business-block-delete-modal"
+    >
       <p>{t('businessLibrary.confirmDelete', { name: block.name })}</p>
     </Modal>
   );

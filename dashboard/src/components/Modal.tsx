@@ -20,7 +20,10 @@ export function Modal({ title, onClose, children, footer, testId }: ModalProps) 
   }, [onClose]);
 
   return (
-    <div className="modal-backdrop" onMouseDown={(event) => event.target === event.currentTarget && onClose()}>
+    <div
+      className="modal-backdrop"
+      onMouseDown={(event) => event.target === event.currentTarget && onClose()}
+    >
       <div className="modal" role="dialog" aria-modal="true" aria-label={title} data-testid={testId}>
         <header className="modal-header">
           <h2>{title}</h2>

@@ -1,5 +1,5 @@
 import { useTranslation } from 'react-i18next';
-import type { Paginated } from '../lib/types';
+import type { Paginated } from '@/lib/types';
 
 interface PagerProps {
   page: Paginated<unknown>;
@@ -26,7 +26,9 @@ export function Pager({ page, onPage, testId = 'pager' }: PagerProps) {
         ‹ {t('pager.previous')}
       </button>
       <span data-testid="page-range">
-        {page.from === null ? t('pager.empty') : t('pager.range', { from: page.from, to: page.to, total: page.total })}
+        {page.from === null
+          ? t('pager.empty')
+          : t('pager.range', { from: page.from, to: page.to, total: page.total })}
       </span>
       <button
         type="button"

@@ -1,5 +1,5 @@
 import { useTranslation } from 'react-i18next';
-import { serializeResponse } from '../lib/serialize-response';
+import { serializeResponse } from '@/lib/serialize-response';
 
 /** Spec 1 §8: a failed deploy, unpublish, rollback or domain removal shows the serialized server response. */
 export function ResponseBox({ error, title }: { error: unknown; title: string }) {

@@ -8,9 +8,19 @@ export function Toaster() {
   return (
     <div className="toaster" aria-live="polite">
       {toasts.map((item) => (
-        <div key={item.id} className={`toast toast-${item.kind}`} role="status" data-testid={`toast-${item.kind}`}>
+        <div
+          key={item.id}
+          className={`toast toast-${item.kind}`}
+          role="status"
+          data-testid={`toast-${item.kind}`}
+        >
           <span>{item.message}</span>
-          <button type="button" className="toast-close" aria-label={t('common.close')} onClick={() => dismissToast(item.id)}>
+          <button
+            type="button"
+            className="toast-close"
+            aria-label={t('common.close')}
+            onClick={() => dismissToast(item.id)}
+          >
             ×
           </button>
         </div>

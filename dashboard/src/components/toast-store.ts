@@ -1,5 +1,5 @@
 /** A tiny toast queue outside React, so mutations and effects can raise toasts. */
-import { toastDuration } from '../lib/toast-duration';
+import { toastDuration } from '@/lib/toast-duration';
 
 export type ToastKind = 'success' | 'error' | 'info';
 

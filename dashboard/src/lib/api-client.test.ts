@@ -20,7 +20,9 @@ describe('api client', () => {
     const fetchMock = vi.fn(async () => new Response(JSON.stringify({ id: 1 }), { status: 201 }));
     vi.stubGlobal('fetch', fetchMock);
 
-    await expect(apiJson('/api/projects', { method: 'POST', body: { name: 'x' } })).resolves.toEqual({ id: 1 });
+    await expect(apiJson('/api/projects', { method: 'POST', body: { name: 'x' } })).resolves.toEqual({
+      id: 1,
+    });
     unsubscribe();
 
     expect(seen).toEqual([1, 0]);
@@ -34,7 +36,10 @@ describe('api client', () => {
   it('leaves quiet (background) calls out of the running count', async () => {
     const seen: number[] = [];
     const unsubscribe = subscribeRunningRequests(() => seen.push(getRunningRequests()));
-    vi.stubGlobal('fetch', vi.fn(async () => new Response('{}', { status: 200 })));
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async () => new Response('{}', { status: 200 })),
+    );
     await expect(apiJson('/api/edges', { quiet: true })).resolves.toEqual({});
     unsubscribe();
     expect(seen).toEqual([]);
@@ -43,28 +48,53 @@ describe('api client', () => {
 
   it('turns error bodies into ApiError with the server message and field', async () => {
     const body = JSON.stringify({ error: 'invalid', message: 'Slug already in use', field: 'slug' });
-    vi.stubGlobal('fetch', vi.fn(async () => new Response(body, { status: 409 })));
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async () => new Response(body, { status: 409 })),
+    );
     const error = await apiJson('/api/projects/1').catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ApiError);
-    expect(error).toMatchObject({ status: 409, code: 'invalid', message: 'Slug already in use', field: 'slug' });
+    expect(error).toMatchObject({
+      status: 409,
+      code: 'invalid',
+      message: 'Slug already in use',
+      field: 'slug',
+    });
     expect(getRunningRequests()).toBe(0);
   });
 
   it('keeps a non-JSON error body as the message', async () => {
-    vi.stubGlobal('fetch', vi.fn(async () => new Response('Bad gateway', { status: 502 })));
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async () => new Response('Bad gateway', { status: 502 })),
+    );
     await expect(apiJson('/api/user')).rejects.toMatchObject({ status: 502, message: 'Bad gateway' });
   });
 
   it('uses the text of an `{ error }` body without message as the message', async () => {
-    vi.stubGlobal('fetch', vi.fn(async () => new Response(JSON.stringify({ error: 'Nome é obrigatório' }), { status: 422 })));
-    await expect(apiJson('/api/user', { method: 'POST', body: {} })).rejects.toMatchObject({ status: 422, message: 'Nome é obrigatório' });
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async () => new Response(JSON.stringify({ error: 'Nome é obrigatório' }), { status: 422 })),
+    );
+    await expect(apiJson('/api/user', { method: 'POST', body: {} })).rejects.toMatchObject({
+      status: 422,
+      message: 'Nome é obrigatório',
+    });
   });
 
   it('resolves 204 to undefined and reads text bodies', async () => {
-    vi.stubGlobal('fetch', vi.fn(async () => new Response(null, { status: 204 })));
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async () => new Response(null, { status: 204 })),
+    );
     await expect(apiJson('/api/projects/1', { method: 'DELETE' })).resolves.toBeUndefined();
-    vi.stubGlobal('fetch', vi.fn(async () => new Response('/files/uploads/1/2/a.woff2\n', { status: 201 })));
-    await expect(apiText('/api/upload', { method: 'POST', body: {} })).resolves.toBe('/files/uploads/1/2/a.woff2\n');
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async () => new Response('/files/uploads/1/2/a.woff2\n', { status: 201 })),
+    );
+    await expect(apiText('/api/upload', { method: 'POST', body: {} })).resolves.toBe(
+      '/files/uploads/1/2/a.woff2\n',
+    );
   });
 
   it('keeps the details of bulk failures and lists them for alerts', async () => {
@@ -73,9 +103,14 @@ describe('api client', () => {
       message: 'Import failed',
       details: [{ row: 3, column: 'price', message: 'not a number' }, { message: 'bad' }, 'junk'],
     });
-    vi.stubGlobal('fetch', vi.fn(async () => new Response(body, { status: 422 })));
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async () => new Response(body, { status: 422 })),
+    );
     const error = await apiJson('/api/tables/1/import').catch((e: unknown) => e);
-    expect(error).toMatchObject({ details: [{ row: 3, column: 'price', message: 'not a number' }, { message: 'bad' }] });
+    expect(error).toMatchObject({
+      details: [{ row: 3, column: 'price', message: 'not a number' }, { message: 'bad' }],
+    });
     expect(errorWithDetails(error)).toBe('Import failed\n#3 price: not a number\nbad');
   });
 
@@ -90,7 +125,9 @@ describe('api client', () => {
       setClientToken(null);
     }
     await apiJson('/api/user');
-    const headers = fetchMock.mock.calls.map((call) => (call as unknown as [string, RequestInit])[1].headers as Record<string, string>);
+    const headers = fetchMock.mock.calls.map(
+      (call) => (call as unknown as [string, RequestInit])[1].headers as Record<string, string>,
+    );
     expect(headers[0]?.['X-Client-Token']).toBe('tok-1');
     expect(headers[1]?.['X-Client-Token']).toBeUndefined();
     expect(headers[2]?.['X-Client-Token']).toBeUndefined();

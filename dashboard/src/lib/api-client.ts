@@ -169,7 +169,9 @@ export function errorWithDetails(error: unknown): string {
   const message = errorMessage(error);
   if (!(error instanceof ApiError) || error.details.length === 0) return message;
   const lines = error.details.map((detail) => {
-    const where = [detail.row !== undefined ? `#${detail.row}` : '', detail.column ?? ''].filter(Boolean).join(' ');
+    const where = [detail.row !== undefined ? `#${detail.row}` : '', detail.column ?? '']
+      .filter(Boolean)
+      .join(' ');
     return where ? `${where}: ${detail.message}` : detail.message;
   });
   return [message, ...lines].join('\n');

@@ -4,10 +4,7 @@
  */
 
 export type CurrencyFormatName =
-  | '(symbol) 9.999,99'
-  | '(symbol) 9,999.99'
-  | '9.999,99 (symbol)'
-  | '9,999.99 (symbol)';
+  '(symbol) 9.999,99' | '(symbol) 9,999.99' | '9.999,99 (symbol)' | '9,999.99 (symbol)';
 
 export const DEFAULT_CURRENCY_SYMBOL = 'R$';
 export const DEFAULT_CURRENCY_FORMAT: CurrencyFormatName = '(symbol) 9.999,99';

@@ -1,8 +1,8 @@
 /** i18next set-up: pt-BR by default, the visitor's choice in localStorage. */
 import i18n from 'i18next';
 import { initReactI18next } from 'react-i18next';
-import en from '../locales/en.json';
-import ptBR from '../locales/pt-BR.json';
+import en from '@/locales/en.json';
+import ptBR from '@/locales/pt-BR.json';
 import { readLocal, storageKeys, writeLocal } from './storage';
 import type { Language } from './types';
 

@@ -5,7 +5,9 @@ import { useSelection } from './use-selection';
 
 describe('useSelection', () => {
   it('reports only chosen rows of the current page', () => {
-    const { result, rerender } = renderHook(({ ids }) => useSelection(ids), { initialProps: { ids: [1, 2, 3] } });
+    const { result, rerender } = renderHook(({ ids }) => useSelection(ids), {
+      initialProps: { ids: [1, 2, 3] },
+    });
     act(() => result.current.toggle(1, true));
     act(() => result.current.toggle(3, true));
     expect(result.current.chosen).toEqual([1, 3]);

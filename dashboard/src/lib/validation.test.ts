@@ -58,13 +58,16 @@ describe('reserved preview slugs', () => {
     expect([...RESERVED_SLUGS].sort()).toEqual([...vectors.preview_slug.reserved].sort());
   });
 
-  it.each([...vectors.preview_slug.reserved, ...vectors.preview_slug.reserved_shapes])('refuses %j as reserved', (slug) => {
-    expect(isReservedPreviewSlug(slug)).toBe(true);
-    expect(isValidPreviewSlug(slug)).toBe(false);
-    expect(previewSlugError(slug)).toBe('validation.slugReserved');
-  });
+  it.each([...vectors.preview_slug.reserved, ...vectors.preview_slug.reserved_shapes])(
+    'refuses %j as reserved',
+    (slug) => {
+      expect(isReservedPreviewSlug(slug)).toBe(true);
+      expect(isValidPreviewSlug(slug)).toBe(false);
+      expect(previewSlugError(slug)).toBe('validation.slugReserved');
+    },
+  );
 
-  it("lets a project keep its own slug, and says what is wrong with another", () => {
+  it('lets a project keep its own slug, and says what is wrong with another', () => {
     expect(previewSlugError('admin', 'Admin')).toBeNull();
     expect(previewSlugError('my site')).toBe('validation.slugInvalid');
     expect(previewSlugError('minha-loja')).toBeNull();
@@ -75,7 +78,9 @@ checkValidity('isValidEmail', vectors.email, isValidEmail);
 
 describe('projectFormSchema', () => {
   it('accepts a complete form', () => {
-    expect(projectFormSchema().safeParse({ name: 'Loja', slug: 'loja-2', description: '' }).success).toBe(true);
+    expect(projectFormSchema().safeParse({ name: 'Loja', slug: 'loja-2', description: '' }).success).toBe(
+      true,
+    );
   });
 
   it('requires a name and a valid slug', () => {

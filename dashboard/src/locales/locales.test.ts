@@ -51,7 +51,7 @@ describe('i18n catalogues', () => {
     });
   });
 
-  it('name the account screen\'s payment method and plan lines as the brief does', () => {
+  it("name the account screen's payment method and plan lines as the brief does", () => {
     expect(ptBR.account.hasCard).toBe('Cartão cadastrado');
     expect(ptBR.account.noCard).toBe('Nenhum cartão');
     expect(ptBR.account.noMonthlyFee).toBe('sem mensalidade');

@@ -1,4 +1,4 @@
-import type { Paginated, ProjectDetail, User } from '../lib/types';
+import type { Paginated, ProjectDetail, User } from '@/lib/types';
 
 /** A project as GET /api/projects/{id} returns it. */
 export function projectFixture(id: number, overrides: Partial<ProjectDetail> = {}): ProjectDetail {
@@ -23,7 +23,13 @@ export function projectFixture(id: number, overrides: Partial<ProjectDetail> = {
 }
 
 /** A Laravel-style page of `data`, as the list calls return it. */
-export function pageFixture<T>(data: T[], total: number, page: number, perPage: number, path: string): Paginated<T> {
+export function pageFixture<T>(
+  data: T[],
+  total: number,
+  page: number,
+  perPage: number,
+  path: string,
+): Paginated<T> {
   const lastPage = perPage === -1 ? 1 : Math.max(1, Math.ceil(total / perPage));
   const first = perPage === -1 ? 1 : (page - 1) * perPage + 1;
   return {

@@ -8,8 +8,8 @@ import { QueryClientProvider } from '@tanstack/react-query';
 import { cleanup, render } from '@testing-library/react';
 import { createMemoryRouter, RouterProvider, type RouteObject } from 'react-router';
 import { afterEach, beforeEach, vi } from 'vitest';
-import { createQueryClient } from '../app/query-client';
-import '../lib/i18n';
+import { createQueryClient } from '@/app/query-client';
+import '@/lib/i18n';
 
 // Every test file that uses the harness: confirmations accepted, and a clean DOM and fetch after.
 beforeEach(() => {
@@ -46,10 +46,17 @@ export function mockApi(handlers: Record<string, Handler>): ApiCall[] {
     'fetch',
     vi.fn(async (input: string, init: RequestInit = {}) => {
       const method = init.method ?? 'GET';
-      const call: ApiCall = { method, url: input, body: typeof init.body === 'string' ? JSON.parse(init.body) : undefined };
+      const call: ApiCall = {
+        method,
+        url: input,
+        body: typeof init.body === 'string' ? JSON.parse(init.body) : undefined,
+      };
       calls.push(call);
       const handler = handlers[`${method} ${input.split('?')[0]}`];
-      if (!handler) return new Response(JSON.stringify({ error: 'test', message: `no handler for ${method} ${input}` }), { status: 599 });
+      if (!handler)
+        return new Response(JSON.stringify({ error: 'test', message: `no handler for ${method} ${input}` }), {
+          status: 599,
+        });
       const answer = await handler(call);
       if (answer instanceof Response) return answer;
       const status = answer.status ?? 200;

@@ -1,5 +1,5 @@
 /** The own-account screen's shapes (spec 2 §3 "User", "Transaction"; §9 plans). Amounts are integer minor units. */
-import type { Currency, Language, PlanCode } from '../../lib/types';
+import type { Currency, Language, PlanCode } from '@/lib/types';
 
 export type SupportChannel = 'email' | 'chat' | 'whatsapp';
 

@@ -1,4 +1,4 @@
-import type { User } from '../../lib/types';
+import type { User } from '@/lib/types';
 
 /** One project permission: all projects, or a list of project ids let in or kept out (spec §3). */
 export type Permissions = User['permissions'];

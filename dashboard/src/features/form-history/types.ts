@@ -1,4 +1,4 @@
-import type { Paginated, Project } from '../../lib/types';
+import type { Paginated, Project } from '@/lib/types';
 
 /** One submission (spec 1 §3 "Form history entry"); `data` is HTML. */
 export interface FormEntry {

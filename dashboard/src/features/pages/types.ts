@@ -1,6 +1,6 @@
 /** Shapes of the editor's data, as docs/blocks.md and the editor's API contract give them. */
 
-import type { BusinessBlock } from '../../lib/business-blocks/types';
+import type { BusinessBlock } from '@/lib/business-blocks/types';
 
 export type { BusinessBlock };
 

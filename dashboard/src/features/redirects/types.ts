@@ -1,4 +1,4 @@
-import type { Paginated } from '../../lib/types';
+import type { Paginated } from '@/lib/types';
 
 /** A rule as the API returns it (spec 1 §3 "Redirect"). */
 export interface Redirect {

@@ -1,5 +1,5 @@
 /** Themes as the administrator's screens see them (GET /erp/templateList, GET /api/templates/{id}). */
-import type { Template } from '../../lib/types';
+import type { Template } from '@/lib/types';
 
 /** One template of the admin list (published or not); same shape as the theme picker's. */
 export type TemplateView = Template;

@@ -1,8 +1,8 @@
 /** Public platform settings (GET /api/config): domains, DNS target, demo credentials. */
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { apiJson } from '../api-client';
-import { queryKeys } from '../query-keys';
-import type { PublicConfig } from '../types';
+import { apiJson } from '@/lib/api-client';
+import { queryKeys } from '@/lib/query-keys';
+import type { PublicConfig } from '@/lib/types';
 
 export function getConfig(): Promise<PublicConfig> {
   return apiJson<PublicConfig>('/api/config');

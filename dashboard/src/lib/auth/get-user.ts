@@ -3,9 +3,9 @@
  * lib/auth: 401 means "signed out" and resolves to null instead of failing.
  */
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { ApiError, apiJson } from '../api-client';
-import { queryKeys } from '../query-keys';
-import type { User } from '../types';
+import { ApiError, apiJson } from '@/lib/api-client';
+import { queryKeys } from '@/lib/query-keys';
+import type { User } from '@/lib/types';
 
 export async function getUser(): Promise<User | null> {
   try {

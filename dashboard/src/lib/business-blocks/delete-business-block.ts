@@ -1,5 +1,5 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { apiJson } from '../api-client';
+import { apiJson } from '@/lib/api-client';
 import { refreshBusinessLibrary } from './get-business-blocks';
 
 /** The business's administrators: deletes a block of the business's library (204). */

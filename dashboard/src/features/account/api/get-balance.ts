@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
-import { apiJson } from '../../../lib/api-client';
-import { queryKeys } from '../../../lib/query-keys';
-import type { Balance } from '../types';
+import { apiJson } from '@/lib/api-client';
+import { queryKeys } from '@/lib/query-keys';
+import type { Balance } from '@/features/account/types';
 
 /** GET /api/transactions/balance → {amount, currency}; negative means owed. */
 export function getBalance(): Promise<Balance> {

@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
-import { apiJson } from '../../../lib/api-client';
-import { queryKeys } from '../../../lib/query-keys';
-import type { MonthTransactions, Transaction } from '../types';
+import { apiJson } from '@/lib/api-client';
+import { queryKeys } from '@/lib/query-keys';
+import type { MonthTransactions, Transaction } from '@/features/account/types';
 
 /** GET /api/transactions/{yyyy-mm} → the month's total and one row per day with transactions. */
 export function getMonthTransactions(month: string): Promise<MonthTransactions> {
@@ -9,7 +9,10 @@ export function getMonthTransactions(month: string): Promise<MonthTransactions> 
 }
 
 export function useMonthTransactions(month: string) {
-  return useQuery({ queryKey: queryKeys.transactionMonth(month), queryFn: () => getMonthTransactions(month) });
+  return useQuery({
+    queryKey: queryKeys.transactionMonth(month),
+    queryFn: () => getMonthTransactions(month),
+  });
 }
 
 /** GET /api/transactions/{yyyy-mm}/{dd} → that day's transactions. */
@@ -18,5 +21,8 @@ export function getDayTransactions(month: string, day: string): Promise<Transact
 }
 
 export function useDayTransactions(month: string, day: string) {
-  return useQuery({ queryKey: queryKeys.transactionDay(month, day), queryFn: () => getDayTransactions(month, day) });
+  return useQuery({
+    queryKey: queryKeys.transactionDay(month, day),
+    queryFn: () => getDayTransactions(month, day),
+  });
 }

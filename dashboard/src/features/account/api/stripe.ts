@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
-import { ApiError, apiJson } from '../../../lib/api-client';
-import { queryKeys } from '../../../lib/query-keys';
-import type { StripeConfig } from '../types';
+import { ApiError, apiJson } from '@/lib/api-client';
+import { queryKeys } from '@/lib/query-keys';
+import type { StripeConfig } from '@/features/account/types';
 
 /**
  * GET /api/stripe-config → {publicKey, jsUrl}; null when card payments are not configured (503),
@@ -27,5 +27,8 @@ export function getSetupIntent(userId: number): Promise<{ client_secret: string 
 
 /** POST /api/stripe-set-default-payment-method/{user_id}/{payment_method} → 204. */
 export function setDefaultPaymentMethod(userId: number, paymentMethod: string): Promise<void> {
-  return apiJson<void>(`/api/stripe-set-default-payment-method/${userId}/${encodeURIComponent(paymentMethod)}`, { method: 'POST' });
+  return apiJson<void>(
+    `/api/stripe-set-default-payment-method/${userId}/${encodeURIComponent(paymentMethod)}`,
+    { method: 'POST' },
+  );
 }

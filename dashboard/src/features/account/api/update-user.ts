@@ -1,8 +1,8 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { apiJson } from '../../../lib/api-client';
-import { queryKeys } from '../../../lib/query-keys';
-import type { User } from '../../../lib/types';
-import type { AccountPayload } from '../types';
+import { apiJson } from '@/lib/api-client';
+import { queryKeys } from '@/lib/query-keys';
+import type { User } from '@/lib/types';
+import type { AccountPayload } from '@/features/account/types';
 
 /** POST /api/user {name?, language?, currency?} → the updated user (422 {error} with the reason). */
 export function updateUser(payload: AccountPayload): Promise<User> {

@@ -1,12 +1,12 @@
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Alert } from '../../../components/Alert';
-import { Field } from '../../../components/Field';
-import { toast } from '../../../components/toast-store';
-import { errorMessage } from '../../../lib/api-client';
-import { applyLanguage, languages, setLanguage, storedLanguage } from '../../../lib/i18n';
-import type { Currency, Language, User } from '../../../lib/types';
-import { useUpdateUser } from '../api/update-user';
+import { Alert } from '@/components/Alert';
+import { Field } from '@/components/Field';
+import { toast } from '@/components/toast-store';
+import { errorMessage } from '@/lib/api-client';
+import { applyLanguage, languages, setLanguage, storedLanguage } from '@/lib/i18n';
+import type { Currency, Language, User } from '@/lib/types';
+import { useUpdateUser } from '@/features/account/api/update-user';
 
 export const currencies: readonly Currency[] = ['BRL', 'USD'];
 
@@ -48,7 +48,12 @@ export function AccountForm({ user }: { user: User }) {
       <h2>{t('account.details')}</h2>
       {save.isError && <Alert testId="account-form-error">{errorMessage(save.error)}</Alert>}
       <Field label={t('account.name')} htmlFor="account-name" error={nameError}>
-        <input id="account-name" value={name} onChange={(event) => setName(event.target.value)} data-testid="account-name" />
+        <input
+          id="account-name"
+          value={name}
+          onChange={(event) => setName(event.target.value)}
+          data-testid="account-name"
+        />
       </Field>
       <Field label={t('account.email')} htmlFor="account-email">
         <input id="account-email" type="email" value={user.email} readOnly data-testid="account-email" />
@@ -84,7 +89,12 @@ export function AccountForm({ user }: { user: User }) {
         </Field>
       </div>
       <div className="form-actions">
-        <button type="submit" className="button button-primary" disabled={save.isPending} data-testid="account-save">
+        <button
+          type="submit"
+          className="button button-primary"
+          disabled={save.isPending}
+          data-testid="account-save"
+        >
           {t('common.save')}
         </button>
       </div>

@@ -1,15 +1,15 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Alert } from '../../../components/Alert';
-import { PageLoader } from '../../../components/PageLoader';
-import { errorMessage } from '../../../lib/api-client';
-import { useUser } from '../../../lib/auth/get-user';
-import type { Currency, User } from '../../../lib/types';
-import { useBalance } from '../api/get-balance';
-import { usePlans } from '../api/get-plans';
-import { useStripeConfig } from '../api/stripe';
-import { formatMoney } from '../lib/money';
-import { monthOf } from '../lib/months';
+import { Alert } from '@/components/Alert';
+import { PageLoader } from '@/components/PageLoader';
+import { errorMessage } from '@/lib/api-client';
+import { useUser } from '@/lib/auth/get-user';
+import type { Currency, User } from '@/lib/types';
+import { useBalance } from '@/features/account/api/get-balance';
+import { usePlans } from '@/features/account/api/get-plans';
+import { useStripeConfig } from '@/features/account/api/stripe';
+import { formatMoney } from '@/features/account/lib/money';
+import { monthOf } from '@/features/account/lib/months';
 import { AccountForm, currencies } from './AccountForm';
 import { CardModal } from './CardModal';
 import { PlansModal } from './PlansModal';
@@ -19,7 +19,9 @@ function PlanLine({ user, onOpenPlans }: { user: User; onOpenPlans: (currency: C
   const { t } = useTranslation();
   const plans = usePlans();
   const code = user.plan ?? 'basic';
-  const name = plans.data?.find((plan) => plan.plan === code && plan.currency === user.currency)?.name ?? t(`account.planCodes.${code}`);
+  const name =
+    plans.data?.find((plan) => plan.plan === code && plan.currency === user.currency)?.name ??
+    t(`account.planCodes.${code}`);
   return (
     <div className="account-line">
       <dt>{t('account.plan')}</dt>
@@ -77,7 +79,10 @@ function BalanceLine() {
       <dt>{t('account.balance')}</dt>
       <dd>
         {balance.data && (
-          <strong className={balance.data.amount < 0 ? 'amount-negative' : undefined} data-testid="account-balance">
+          <strong
+            className={balance.data.amount < 0 ? 'amount-negative' : undefined}
+            data-testid="account-balance"
+          >
             {formatMoney(balance.data.amount, balance.data.currency)}
             {balance.data.amount < 0 && <span className="muted"> ({t('account.owed')})</span>}
           </strong>
@@ -104,7 +109,10 @@ export function AccountScreen({ now }: Props) {
   const [currentMonth] = useState(() => monthOf(now ?? new Date()));
 
   if (user.isPending) return <PageLoader />;
-  if (!user.data) return <Alert testId="account-error">{user.isError ? errorMessage(user.error) : t('common.error')}</Alert>;
+  if (!user.data)
+    return (
+      <Alert testId="account-error">{user.isError ? errorMessage(user.error) : t('common.error')}</Alert>
+    );
   const account = user.data;
 
   return (
@@ -131,7 +139,9 @@ export function AccountScreen({ now }: Props) {
           onClose={() => setPlansCurrency(null)}
         />
       )}
-      {cardOpen && config.data && <CardModal user={account} config={config.data} onClose={() => setCardOpen(false)} />}
+      {cardOpen && config.data && (
+        <CardModal user={account} config={config.data} onClose={() => setCardOpen(false)} />
+      )}
     </div>
   );
 }

@@ -1,14 +1,19 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Alert } from '../../../components/Alert';
-import { Field } from '../../../components/Field';
-import { Modal } from '../../../components/Modal';
-import { errorMessage } from '../../../lib/api-client';
-import type { User } from '../../../lib/types';
-import { getSetupIntent, setDefaultPaymentMethod } from '../api/stripe';
-import { reloadPage } from '../lib/reload-page';
-import { loadStripe, paymentMethodId, type StripeCardElement, type StripeClient } from '../lib/stripe';
-import type { StripeConfig } from '../types';
+import { Alert } from '@/components/Alert';
+import { Field } from '@/components/Field';
+import { Modal } from '@/components/Modal';
+import { errorMessage } from '@/lib/api-client';
+import type { User } from '@/lib/types';
+import { getSetupIntent, setDefaultPaymentMethod } from '@/features/account/api/stripe';
+import { reloadPage } from '@/features/account/lib/reload-page';
+import {
+  loadStripe,
+  paymentMethodId,
+  type StripeCardElement,
+  type StripeClient,
+} from '@/features/account/lib/stripe';
+import type { StripeConfig } from '@/features/account/types';
 
 /** Spec 2 §9: the payment form is in pt-BR whatever the interface language. */
 const PAYMENT_FORM_LOCALE = 'pt-BR';
@@ -113,7 +118,12 @@ export function CardModal({ user, config, onClose }: Props) {
           <button type="button" className="button" onClick={onClose} data-testid="card-cancel">
             {t('common.cancel')}
           </button>
-          <button type="submit" className="button button-primary" disabled={!provider || busy} data-testid="card-save">
+          <button
+            type="submit"
+            className="button button-primary"
+            disabled={!provider || busy}
+            data-testid="card-save"
+          >
             {t('account.cardSave')}
           </button>
         </div>

@@ -1,12 +1,12 @@
 import { useTranslation } from 'react-i18next';
-import { Alert } from '../../../components/Alert';
-import { Modal } from '../../../components/Modal';
-import { PageLoader } from '../../../components/PageLoader';
-import { errorMessage } from '../../../lib/api-client';
-import { formatDateTime } from '../../../lib/format';
-import { useDayTransactions } from '../api/get-transactions';
-import { formatMoney } from '../lib/money';
-import { dayOf, formatDay } from '../lib/months';
+import { Alert } from '@/components/Alert';
+import { Modal } from '@/components/Modal';
+import { PageLoader } from '@/components/PageLoader';
+import { errorMessage } from '@/lib/api-client';
+import { formatDateTime } from '@/lib/format';
+import { useDayTransactions } from '@/features/account/api/get-transactions';
+import { formatMoney } from '@/features/account/lib/money';
+import { dayOf, formatDay } from '@/features/account/lib/months';
 
 interface Props {
   month: string;
@@ -43,7 +43,10 @@ export function DayTransactionsModal({ month, date, onClose }: Props) {
               <tr key={row.id} data-testid={`transaction-${row.id}`}>
                 <td>{formatDateTime(row.created_at)}</td>
                 <td data-testid="transaction-description">{row.description}</td>
-                <td className={`amount-cell${row.amount < 0 ? ' amount-negative' : ''}`} data-testid="transaction-amount">
+                <td
+                  className={`amount-cell${row.amount < 0 ? ' amount-negative' : ''}`}
+                  data-testid="transaction-amount"
+                >
                   {formatMoney(row.amount, row.currency)}
                 </td>
               </tr>

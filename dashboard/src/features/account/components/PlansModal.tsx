@@ -1,8 +1,8 @@
 import { useTranslation } from 'react-i18next';
-import { Modal } from '../../../components/Modal';
-import type { Currency, PlanCode } from '../../../lib/types';
-import { formatMoney } from '../lib/money';
-import type { Plan } from '../types';
+import { Modal } from '@/components/Modal';
+import type { Currency, PlanCode } from '@/lib/types';
+import { formatMoney } from '@/features/account/lib/money';
+import type { Plan } from '@/features/account/types';
 
 interface Props {
   currency: Currency;
@@ -27,7 +27,11 @@ export function PlansModal({ currency, plans, current, onClose }: Props) {
           {shown.map((plan) => {
             const isCurrent = current?.plan === plan.plan && current.currency === plan.currency;
             return (
-              <section key={plan.plan} className={`card plan-card${isCurrent ? ' is-current' : ''}`} data-testid={`plan-${plan.plan}`}>
+              <section
+                key={plan.plan}
+                className={`card plan-card${isCurrent ? ' is-current' : ''}`}
+                data-testid={`plan-${plan.plan}`}
+              >
                 <header className="plan-header">
                   <h3 data-testid="plan-name">{plan.name}</h3>
                   {isCurrent && (

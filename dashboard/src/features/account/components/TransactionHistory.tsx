@@ -1,11 +1,11 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Alert } from '../../../components/Alert';
-import { PageLoader } from '../../../components/PageLoader';
-import { errorMessage } from '../../../lib/api-client';
-import { useMonthTransactions } from '../api/get-transactions';
-import { formatMoney } from '../lib/money';
-import { addMonths, formatDay, monthLabel } from '../lib/months';
+import { Alert } from '@/components/Alert';
+import { PageLoader } from '@/components/PageLoader';
+import { errorMessage } from '@/lib/api-client';
+import { useMonthTransactions } from '@/features/account/api/get-transactions';
+import { formatMoney } from '@/features/account/lib/money';
+import { addMonths, formatDay, monthLabel } from '@/features/account/lib/months';
 import { DayTransactionsModal } from './DayTransactionsModal';
 
 /** The month navigator (< and >, from the current month back) and one row per day with a Detail button. */
@@ -68,11 +68,19 @@ export function TransactionHistory({ currentMonth }: { currentMonth: string }) {
               <tr key={day.date} data-testid={`day-${day.date}`}>
                 <td>{formatDay(day.date)}</td>
                 <td>{day.count}</td>
-                <td className={`amount-cell${day.total < 0 ? ' amount-negative' : ''}`} data-testid="day-total">
+                <td
+                  className={`amount-cell${day.total < 0 ? ' amount-negative' : ''}`}
+                  data-testid="day-total"
+                >
                   {formatMoney(day.total, history.data.currency)}
                 </td>
                 <td className="actions-cell">
-                  <button type="button" className="button" onClick={() => setOpenDay(day.date)} data-testid="day-detail">
+                  <button
+                    type="button"
+                    className="button"
+                    onClick={() => setOpenDay(day.date)}
+                    data-testid="day-detail"
+                  >
                     {t('account.detail')}
                   </button>
                 </td>

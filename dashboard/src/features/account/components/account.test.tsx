@@ -1,18 +1,18 @@
 // @vitest-environment jsdom
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { paths } from '../../../app/paths';
-import { applyLanguage } from '../../../lib/i18n';
-import type { User } from '../../../lib/types';
-import { mockApi, renderRoutes, type ApiCall, type Handler } from '../../../testing/render-route';
-import { reloadPage } from '../lib/reload-page';
-import { loadStripe, type StripeFactory, type StripeSetupResult } from '../lib/stripe';
-import type { MonthTransactions, Plan, Transaction } from '../types';
+import { paths } from '@/app/paths';
+import { applyLanguage } from '@/lib/i18n';
+import type { User } from '@/lib/types';
+import { mockApi, renderRoutes, type ApiCall, type Handler } from '@/testing/render-route';
+import { reloadPage } from '@/features/account/lib/reload-page';
+import { loadStripe, type StripeFactory, type StripeSetupResult } from '@/features/account/lib/stripe';
+import type { MonthTransactions, Plan, Transaction } from '@/features/account/types';
 import { AccountScreen } from './AccountScreen';
 
-vi.mock('../lib/reload-page', () => ({ reloadPage: vi.fn() }));
-vi.mock('../lib/stripe', async (importOriginal) => ({
-  ...(await importOriginal<typeof import('../lib/stripe')>()),
+vi.mock('@/features/account/lib/reload-page', () => ({ reloadPage: vi.fn() }));
+vi.mock('@/features/account/lib/stripe', async (importOriginal) => ({
+  ...(await importOriginal<typeof import('@/features/account/lib/stripe')>()),
   loadStripe: vi.fn(),
 }));
 
@@ -39,9 +39,23 @@ const user = (overrides: Partial<User> = {}): User => ({
 /** Spec 2 §9, in minor units. */
 const plans = (): Plan[] => [
   { plan: 'basic', currency: 'BRL', name: 'Básico', monthly_fee: 0, per_site: 3000, support: ['email'] },
-  { plan: 'agency', currency: 'BRL', name: 'Agência', monthly_fee: 37000, per_site: 2000, support: ['email', 'chat', 'whatsapp'] },
+  {
+    plan: 'agency',
+    currency: 'BRL',
+    name: 'Agência',
+    monthly_fee: 37000,
+    per_site: 2000,
+    support: ['email', 'chat', 'whatsapp'],
+  },
   { plan: 'basic', currency: 'USD', name: 'Starter', monthly_fee: 0, per_site: 700, support: ['email'] },
-  { plan: 'agency', currency: 'USD', name: 'Agency', monthly_fee: 7000, per_site: 500, support: ['email', 'chat'] },
+  {
+    plan: 'agency',
+    currency: 'USD',
+    name: 'Agency',
+    monthly_fee: 7000,
+    per_site: 500,
+    support: ['email', 'chat'],
+  },
 ];
 
 const month = (key: string, days: MonthTransactions['days'] = []): MonthTransactions => ({
@@ -182,8 +196,20 @@ describe('transaction history', () => {
 
   it('lists the days of the month and opens a day with its transactions', async () => {
     const rows: Transaction[] = [
-      { id: 11, created_at: '2026-03-05T12:30:00Z', description: 'Site loja.com.br', amount: -2000, currency: 'BRL' },
-      { id: 12, created_at: '2026-03-05T13:00:00Z', description: 'Site blog.com.br', amount: -1000, currency: 'BRL' },
+      {
+        id: 11,
+        created_at: '2026-03-05T12:30:00Z',
+        description: 'Site loja.com.br',
+        amount: -2000,
+        currency: 'BRL',
+      },
+      {
+        id: 12,
+        created_at: '2026-03-05T13:00:00Z',
+        description: 'Site blog.com.br',
+        amount: -1000,
+        currency: 'BRL',
+      },
     ];
     const calls = api({
       'GET /api/transactions/2026-03': () => ({
@@ -204,11 +230,16 @@ describe('transaction history', () => {
     const modal = await screen.findByTestId('day-modal');
     expect(within(modal).getByRole('heading').textContent).toBe('Transações de 05/03/2026');
     await within(modal).findByTestId('transaction-11');
-    expect(within(modal).getAllByTestId('transaction-description').map((cell) => cell.textContent)).toEqual([
-      'Site loja.com.br',
-      'Site blog.com.br',
-    ]);
-    expect(within(modal).getAllByTestId('transaction-amount').map((cell) => cell.textContent)).toEqual(['-R$ 20,00', '-R$ 10,00']);
+    expect(
+      within(modal)
+        .getAllByTestId('transaction-description')
+        .map((cell) => cell.textContent),
+    ).toEqual(['Site loja.com.br', 'Site blog.com.br']);
+    expect(
+      within(modal)
+        .getAllByTestId('transaction-amount')
+        .map((cell) => cell.textContent),
+    ).toEqual(['-R$ 20,00', '-R$ 10,00']);
     expect(gets(calls, '/api/transactions/2026-03/05')).toHaveLength(1);
     expect(calls.some((c) => c.url === '/api/transactions/2026-03/12')).toBe(false);
 
@@ -234,7 +265,9 @@ describe('plans modals', () => {
   it('shows the BRL plans with their prices and support', async () => {
     api();
     await open();
-    await waitFor(() => expect((screen.getByTestId('plans-open-BRL') as HTMLButtonElement).disabled).toBe(false));
+    await waitFor(() =>
+      expect((screen.getByTestId('plans-open-BRL') as HTMLButtonElement).disabled).toBe(false),
+    );
     fireEvent.click(screen.getByTestId('plans-open-BRL'));
     const modal = await screen.findByTestId('plans-modal-BRL');
     expect(within(modal).getByRole('heading', { level: 2 }).textContent).toBe('Planos em reais (R$)');
@@ -258,7 +291,9 @@ describe('plans modals', () => {
   it('shows the USD plans with their prices and support', async () => {
     api();
     await open();
-    await waitFor(() => expect((screen.getByTestId('plans-open-USD') as HTMLButtonElement).disabled).toBe(false));
+    await waitFor(() =>
+      expect((screen.getByTestId('plans-open-USD') as HTMLButtonElement).disabled).toBe(false),
+    );
     fireEvent.click(screen.getByTestId('plans-open-USD'));
     const modal = await screen.findByTestId('plans-modal-USD');
     expect(plan(modal, 'basic')).toEqual({
@@ -309,14 +344,18 @@ describe('card on file', () => {
     await open();
     fireEvent.click(await screen.findByTestId('card-open'));
     const modal = await screen.findByTestId('card-modal');
-    await waitFor(() => expect((within(modal).getByTestId('card-save') as HTMLButtonElement).disabled).toBe(false));
+    await waitFor(() =>
+      expect((within(modal).getByTestId('card-save') as HTMLButtonElement).disabled).toBe(false),
+    );
     return modal;
   }
 
   it('says card payments are not configured when the config answers 503, with no card button', async () => {
     api();
     await open();
-    expect((await screen.findByTestId('card-not-configured')).textContent).toBe('Pagamentos com cartão não estão configurados.');
+    expect((await screen.findByTestId('card-not-configured')).textContent).toBe(
+      'Pagamentos com cartão não estão configurados.',
+    );
     expect(screen.queryByTestId('card-open')).toBeNull();
     expect(loadStripe).not.toHaveBeenCalled();
   });
@@ -328,7 +367,9 @@ describe('card on file', () => {
     expect((await screen.findByTestId('card-open')).textContent).toBe('Cadastrar cartão');
     fireEvent.click(screen.getByTestId('card-open'));
     const modal = await screen.findByTestId('card-modal');
-    await waitFor(() => expect(fake.card.mount).toHaveBeenCalledWith(within(modal).getByTestId('card-element')));
+    await waitFor(() =>
+      expect(fake.card.mount).toHaveBeenCalledWith(within(modal).getByTestId('card-element')),
+    );
     expect(loadStripe).toHaveBeenCalledWith('/test/stripe-stand-in.js');
     expect(fake.factory).toHaveBeenCalledWith('pk_test_123', { locale: 'pt-BR' });
     expect(fake.stripe.elements).toHaveBeenCalledWith({ locale: 'pt-BR' });
@@ -340,7 +381,9 @@ describe('card on file', () => {
     const fake = fakeStripe({ error: { message: 'Seu cartão foi recusado.' } });
     const calls = cardApi();
     const modal = await openCard();
-    fireEvent.change(within(modal).getByTestId('billing-email'), { target: { value: 'financeiro@example.com' } });
+    fireEvent.change(within(modal).getByTestId('billing-email'), {
+      target: { value: 'financeiro@example.com' },
+    });
     fireEvent.click(within(modal).getByTestId('card-save'));
     const error = await within(modal).findByTestId('card-error');
     expect(error.textContent).toBe('Seu cartão foi recusado.');
@@ -355,7 +398,9 @@ describe('card on file', () => {
 
   it('sets the confirmed method as default, then reloads the page', async () => {
     fakeStripe({ setupIntent: { payment_method: 'pm_123' } });
-    const calls = cardApi({ 'POST /api/stripe-set-default-payment-method/1/pm_123': () => ({ status: 204 }) });
+    const calls = cardApi({
+      'POST /api/stripe-set-default-payment-method/1/pm_123': () => ({ status: 204 }),
+    });
     const modal = await openCard();
     fireEvent.click(within(modal).getByTestId('card-save'));
     await waitFor(() => expect(reloadPage).toHaveBeenCalledTimes(1));
@@ -366,7 +411,10 @@ describe('card on file', () => {
     fakeStripe({ setupIntent: { payment_method: 'pm_9' } });
     const logged = vi.spyOn(console, 'error').mockImplementation(() => undefined);
     const calls = cardApi({
-      'POST /api/stripe-set-default-payment-method/1/pm_9': () => ({ status: 500, json: { error: 'Stripe is down' } }),
+      'POST /api/stripe-set-default-payment-method/1/pm_9': () => ({
+        status: 500,
+        json: { error: 'Stripe is down' },
+      }),
     });
     const modal = await openCard();
     fireEvent.click(within(modal).getByTestId('card-save'));

@@ -2,7 +2,7 @@
  * Amounts in integer minor units (cents) shown in their own currency's convention: BRL as
  * "R$ 30,00", USD as "$7" for whole dollars and "$7.50" otherwise (spec 2 §9 writes "$7", "$70").
  */
-import type { Currency } from '../../../lib/types';
+import type { Currency } from '@/lib/types';
 
 const locales: Record<Currency, string> = { BRL: 'pt-BR', USD: 'en-US' };
 

@@ -19,7 +19,9 @@ export function addMonths(month: string, by: number): string {
 /** "2026-03" as a long month name in the interface language ("março de 2026", "March 2026"). */
 export function monthLabel(month: string, language: string): string {
   const [year, index] = month.split('-').map(Number) as [number, number];
-  return new Intl.DateTimeFormat(language, { month: 'long', year: 'numeric' }).format(new Date(year, index - 1, 1));
+  return new Intl.DateTimeFormat(language, { month: 'long', year: 'numeric' }).format(
+    new Date(year, index - 1, 1),
+  );
 }
 
 /** "2026-03-05" → "05/03/2026", without going through time zones. */

@@ -1,4 +1,4 @@
-import { AccountScreen } from '../components/AccountScreen';
+import { AccountScreen } from '@/features/account/components/AccountScreen';
 
 /** /user: the signed-in user's own account (RequireAuth). */
 export function AccountRoute() {

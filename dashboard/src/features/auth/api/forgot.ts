@@ -1,5 +1,5 @@
 import { useMutation } from '@tanstack/react-query';
-import { apiJson } from '../../../lib/api-client';
+import { apiJson } from '@/lib/api-client';
 
 export function forgot(input: { email: string }): Promise<{ message: string }> {
   return apiJson<{ message: string }>('/api/forgot', { method: 'POST', body: input });

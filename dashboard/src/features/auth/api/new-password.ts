@@ -1,5 +1,5 @@
 import { useMutation } from '@tanstack/react-query';
-import { apiJson } from '../../../lib/api-client';
+import { apiJson } from '@/lib/api-client';
 
 export interface NewPasswordInput {
   email: string;

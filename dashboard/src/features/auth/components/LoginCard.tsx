@@ -1,9 +1,9 @@
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { Alert } from '../../../components/Alert';
-import { errorMessage } from '../../../lib/api-client';
-import { useLogin } from '../api/login';
+import { Alert } from '@/components/Alert';
+import { errorMessage } from '@/lib/api-client';
+import { useLogin } from '@/features/auth/api/login';
 
 export function LoginCard() {
   const { t } = useTranslation();
@@ -22,13 +22,34 @@ export function LoginCard() {
       {login.isError && <Alert testId="login-error">{errorMessage(login.error)}</Alert>}
       <div className="field">
         <label htmlFor="login-email">{t('auth.email')}</label>
-        <input id="login-email" name="email" type="email" autoComplete="username" required value={email} onChange={(e) => setEmail(e.target.value)} />
+        <input
+          id="login-email"
+          name="email"
+          type="email"
+          autoComplete="username"
+          required
+          value={email}
+          onChange={(e) => setEmail(e.target.value)}
+        />
       </div>
       <div className="field">
         <label htmlFor="login-password">{t('auth.password')}</label>
-        <input id="login-password" name="password" type="password" autoComplete="current-password" required value={password} onChange={(e) => setPassword(e.target.value)} />
+        <input
+          id="login-password"
+          name="password"
+          type="password"
+          autoComplete="current-password"
+          required
+          value={password}
+          onChange={(e) => setPassword(e.target.value)}
+        />
       </div>
-      <button type="submit" className="button button-primary" disabled={login.isPending} data-testid="login-submit">
+      <button
+        type="submit"
+        className="button button-primary"
+        disabled={login.isPending}
+        data-testid="login-submit"
+      >
         {t('auth.login.submit')}
       </button>
       <Link to="/forgot" className="muted-link">

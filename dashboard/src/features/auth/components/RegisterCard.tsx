@@ -1,8 +1,8 @@
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Alert } from '../../../components/Alert';
-import { errorMessage } from '../../../lib/api-client';
-import { useRegister } from '../api/register';
+import { Alert } from '@/components/Alert';
+import { errorMessage } from '@/lib/api-client';
+import { useRegister } from '@/features/auth/api/register';
 
 export function RegisterCard() {
   const { t } = useTranslation();
@@ -22,17 +22,45 @@ export function RegisterCard() {
       {register.isError && <Alert testId="register-error">{errorMessage(register.error)}</Alert>}
       <div className="field">
         <label htmlFor="register-name">{t('auth.name')}</label>
-        <input id="register-name" name="name" autoComplete="name" required value={name} onChange={(e) => setName(e.target.value)} />
+        <input
+          id="register-name"
+          name="name"
+          autoComplete="name"
+          required
+          value={name}
+          onChange={(e) => setName(e.target.value)}
+        />
       </div>
       <div className="field">
         <label htmlFor="register-email">{t('auth.email')}</label>
-        <input id="register-email" name="email" type="email" autoComplete="email" required value={email} onChange={(e) => setEmail(e.target.value)} />
+        <input
+          id="register-email"
+          name="email"
+          type="email"
+          autoComplete="email"
+          required
+          value={email}
+          onChange={(e) => setEmail(e.target.value)}
+        />
       </div>
       <div className="field">
         <label htmlFor="register-password">{t('auth.password')}</label>
-        <input id="register-password" name="password" type="password" autoComplete="new-password" required value={password} onChange={(e) => setPassword(e.target.value)} />
+        <input
+          id="register-password"
+          name="password"
+          type="password"
+          autoComplete="new-password"
+          required
+          value={password}
+          onChange={(e) => setPassword(e.target.value)}
+        />
       </div>
-      <button type="submit" className="button button-primary" disabled={register.isPending} data-testid="register-submit">
+      <button
+        type="submit"
+        className="button button-primary"
+        disabled={register.isPending}
+        data-testid="register-submit"
+      >
         {t('auth.register.submit')}
       </button>
     </form>

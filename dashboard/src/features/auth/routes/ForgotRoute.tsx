@@ -1,9 +1,9 @@
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { Alert } from '../../../components/Alert';
-import { errorMessage } from '../../../lib/api-client';
-import { useForgot } from '../api/forgot';
+import { Alert } from '@/components/Alert';
+import { errorMessage } from '@/lib/api-client';
+import { useForgot } from '@/features/auth/api/forgot';
 
 export function ForgotRoute() {
   const { t } = useTranslation();
@@ -20,10 +20,20 @@ export function ForgotRoute() {
       <form className="card auth-card auth-card-single" onSubmit={submit} data-testid="forgot-form">
         <h2>{t('auth.forgot.title')}</h2>
         {forgot.isError && <Alert>{errorMessage(forgot.error)}</Alert>}
-        {forgot.isSuccess && <Alert kind="success" testId="forgot-sent">{t('auth.forgot.sent')}</Alert>}
+        {forgot.isSuccess && (
+          <Alert kind="success" testId="forgot-sent">
+            {t('auth.forgot.sent')}
+          </Alert>
+        )}
         <div className="field">
           <label htmlFor="forgot-email">{t('auth.email')}</label>
-          <input id="forgot-email" type="email" required value={email} onChange={(e) => setEmail(e.target.value)} />
+          <input
+            id="forgot-email"
+            type="email"
+            required
+            value={email}
+            onChange={(e) => setEmail(e.target.value)}
+          />
         </div>
         <button type="submit" className="button button-primary" disabled={forgot.isPending}>
           {t('auth.forgot.submit')}

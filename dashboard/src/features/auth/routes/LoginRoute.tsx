@@ -1,12 +1,12 @@
 import { useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation, useNavigate } from 'react-router';
-import { Alert } from '../../../components/Alert';
-import { useConfig } from '../../../lib/auth/get-config';
-import { useUser } from '../../../lib/auth/get-user';
-import { takeIntendedUrl } from '../../../lib/storage';
-import { LoginCard } from '../components/LoginCard';
-import { RegisterCard } from '../components/RegisterCard';
+import { Alert } from '@/components/Alert';
+import { useConfig } from '@/lib/auth/get-config';
+import { useUser } from '@/lib/auth/get-user';
+import { takeIntendedUrl } from '@/lib/storage';
+import { LoginCard } from '@/features/auth/components/LoginCard';
+import { RegisterCard } from '@/features/auth/components/RegisterCard';
 
 /** Location state set by the new-password screen after a successful reset. */
 interface LoginLocationState {
@@ -41,7 +41,11 @@ export function LoginRoute() {
   return (
     <div className="auth-page">
       <h1 className="auth-title">{t('auth.welcome')}</h1>
-      {notice && <Alert kind="success" testId="login-notice">{notice}</Alert>}
+      {notice && (
+        <Alert kind="success" testId="login-notice">
+          {notice}
+        </Alert>
+      )}
       {config.data?.demo && (
         <Alert kind="info" testId="demo-credentials">
           {t('auth.demo', { email: config.data.demo.email, password: config.data.demo.password })}

@@ -1,7 +1,7 @@
 import { useEffect, useRef } from 'react';
 import { useNavigate } from 'react-router';
-import { PageLoader } from '../../../components/PageLoader';
-import { useLogout } from '../api/logout';
+import { PageLoader } from '@/components/PageLoader';
+import { useLogout } from '@/features/auth/api/logout';
 
 /** /logout: ends the session, then shows the login screen. */
 export function LogoutRoute() {

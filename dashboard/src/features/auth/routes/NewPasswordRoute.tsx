@@ -1,9 +1,9 @@
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useSearchParams } from 'react-router';
-import { Alert } from '../../../components/Alert';
-import { errorMessage } from '../../../lib/api-client';
-import { useNewPassword } from '../api/new-password';
+import { Alert } from '@/components/Alert';
+import { errorMessage } from '@/lib/api-client';
+import { useNewPassword } from '@/features/auth/api/new-password';
 
 /** Reached from the reset e-mail: email and token come from the query string. */
 export function NewPasswordRoute() {
@@ -19,7 +19,9 @@ export function NewPasswordRoute() {
     event.preventDefault();
     newPassword.mutate(
       { email, password, token: token.trim() },
-      { onSuccess: () => navigate('/login', { replace: true, state: { notice: t('auth.newPassword.done') } }) },
+      {
+        onSuccess: () => navigate('/login', { replace: true, state: { notice: t('auth.newPassword.done') } }),
+      },
     );
   };
 
@@ -34,7 +36,14 @@ export function NewPasswordRoute() {
         </div>
         <div className="field">
           <label htmlFor="np-password">{t('auth.newPassword.password')}</label>
-          <input id="np-password" type="password" autoComplete="new-password" required value={password} onChange={(e) => setPassword(e.target.value)} />
+          <input
+            id="np-password"
+            type="password"
+            autoComplete="new-password"
+            required
+            value={password}
+            onChange={(e) => setPassword(e.target.value)}
+          />
         </div>
         <div className="field">
           <label htmlFor="np-token">{t('auth.newPassword.token')}</label>

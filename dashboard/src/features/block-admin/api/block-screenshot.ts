@@ -1,7 +1,7 @@
 import { useMutation } from '@tanstack/react-query';
-import { apiBlob } from '../../../lib/api-client';
-import { screenshotUrl } from '../lib/screenshot';
-import type { ScreenshotOptions } from '../types';
+import { apiBlob } from '@/lib/api-client';
+import { screenshotUrl } from '@/features/block-admin/lib/screenshot';
+import type { ScreenshotOptions } from '@/features/block-admin/types';
 
 export interface ScreenshotInput {
   id: number;

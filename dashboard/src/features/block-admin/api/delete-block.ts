@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { apiJson } from '../../../lib/api-client';
-import { queryKeys } from '../../../lib/query-keys';
+import { apiJson } from '@/lib/api-client';
+import { queryKeys } from '@/lib/query-keys';
 
 /** POST /erp/delete-block/{id} → 204. */
 export function deleteBlock(id: number): Promise<void> {
@@ -9,5 +9,8 @@ export function deleteBlock(id: number): Promise<void> {
 
 export function useDeleteBlock() {
   const client = useQueryClient();
-  return useMutation({ mutationFn: deleteBlock, onSuccess: () => client.invalidateQueries({ queryKey: queryKeys.blocks }) });
+  return useMutation({
+    mutationFn: deleteBlock,
+    onSuccess: () => client.invalidateQueries({ queryKey: queryKeys.blocks }),
+  });
 }

@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { apiJson } from '../../../lib/api-client';
-import { queryKeys } from '../../../lib/query-keys';
+import { apiJson } from '@/lib/api-client';
+import { queryKeys } from '@/lib/query-keys';
 
 /** POST /erp/delete-category/{id} → 204; 409 while the category still has blocks. */
 export function deleteCategory(id: number): Promise<void> {
@@ -9,5 +9,8 @@ export function deleteCategory(id: number): Promise<void> {
 
 export function useDeleteCategory() {
   const client = useQueryClient();
-  return useMutation({ mutationFn: deleteCategory, onSuccess: () => client.invalidateQueries({ queryKey: queryKeys.blocks }) });
+  return useMutation({
+    mutationFn: deleteCategory,
+    onSuccess: () => client.invalidateQueries({ queryKey: queryKeys.blocks }),
+  });
 }

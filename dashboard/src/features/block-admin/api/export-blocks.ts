@@ -1,5 +1,5 @@
 import { useMutation } from '@tanstack/react-query';
-import { apiJson } from '../../../lib/api-client';
+import { apiJson } from '@/lib/api-client';
 
 /** GET /erp/export-blocks → every block, in the shape import-blocks reads. */
 export function exportBlocks(): Promise<unknown[]> {

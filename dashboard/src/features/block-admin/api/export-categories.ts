@@ -1,5 +1,5 @@
 import { useMutation } from '@tanstack/react-query';
-import { apiJson } from '../../../lib/api-client';
+import { apiJson } from '@/lib/api-client';
 
 /** GET /erp/export-categories → every category, in the shape import-categories reads. */
 export function exportCategories(): Promise<unknown[]> {

@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { apiJson } from '../../../lib/api-client';
-import { queryKeys } from '../../../lib/query-keys';
-import type { LibraryBlock } from '../types';
+import { apiJson } from '@/lib/api-client';
+import { queryKeys } from '@/lib/query-keys';
+import type { LibraryBlock } from '@/features/block-admin/types';
 
 export interface MoveBlockInput {
   id: number;
@@ -15,5 +15,8 @@ export function moveBlock({ id, categoryId }: MoveBlockInput): Promise<LibraryBl
 
 export function useMoveBlock() {
   const client = useQueryClient();
-  return useMutation({ mutationFn: moveBlock, onSuccess: () => client.invalidateQueries({ queryKey: queryKeys.blocks }) });
+  return useMutation({
+    mutationFn: moveBlock,
+    onSuccess: () => client.invalidateQueries({ queryKey: queryKeys.blocks }),
+  });
 }

@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { apiJson } from '../../../lib/api-client';
-import { queryKeys } from '../../../lib/query-keys';
+import { apiJson } from '@/lib/api-client';
+import { queryKeys } from '@/lib/query-keys';
 
 export interface ReorderInput {
   id: number;
@@ -14,5 +14,8 @@ export function reorderBlock({ id, order }: ReorderInput): Promise<void> {
 
 export function useReorderBlock() {
   const client = useQueryClient();
-  return useMutation({ mutationFn: reorderBlock, onSuccess: () => client.invalidateQueries({ queryKey: queryKeys.blocks }) });
+  return useMutation({
+    mutationFn: reorderBlock,
+    onSuccess: () => client.invalidateQueries({ queryKey: queryKeys.blocks }),
+  });
 }

@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { apiJson } from '../../../lib/api-client';
-import { queryKeys } from '../../../lib/query-keys';
+import { apiJson } from '@/lib/api-client';
+import { queryKeys } from '@/lib/query-keys';
 import type { ReorderInput } from './reorder-block';
 
 /** POST /erp/reorder-category/{id} {order} → 204. */
@@ -10,5 +10,8 @@ export function reorderCategory({ id, order }: ReorderInput): Promise<void> {
 
 export function useReorderCategory() {
   const client = useQueryClient();
-  return useMutation({ mutationFn: reorderCategory, onSuccess: () => client.invalidateQueries({ queryKey: queryKeys.blocks }) });
+  return useMutation({
+    mutationFn: reorderCategory,
+    onSuccess: () => client.invalidateQueries({ queryKey: queryKeys.blocks }),
+  });
 }

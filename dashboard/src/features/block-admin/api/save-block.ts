@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { apiJson } from '../../../lib/api-client';
-import { queryKeys } from '../../../lib/query-keys';
-import type { BlockPayload, LibraryBlock } from '../types';
+import { apiJson } from '@/lib/api-client';
+import { queryKeys } from '@/lib/query-keys';
+import type { BlockPayload, LibraryBlock } from '@/features/block-admin/types';
 
 export interface SaveBlockInput {
   /** Absent: a new block. */
@@ -11,10 +11,16 @@ export interface SaveBlockInput {
 
 /** Creates (POST /erp/block, 201) or updates (POST /erp/block/{id}) a library block. */
 export function saveBlock({ id, block }: SaveBlockInput): Promise<LibraryBlock> {
-  return apiJson<LibraryBlock>(id === undefined ? '/erp/block' : `/erp/block/${id}`, { method: 'POST', body: block });
+  return apiJson<LibraryBlock>(id === undefined ? '/erp/block' : `/erp/block/${id}`, {
+    method: 'POST',
+    body: block,
+  });
 }
 
 export function useSaveBlock() {
   const client = useQueryClient();
-  return useMutation({ mutationFn: saveBlock, onSuccess: () => client.invalidateQueries({ queryKey: queryKeys.blocks }) });
+  return useMutation({
+    mutationFn: saveBlock,
+    onSuccess: () => client.invalidateQueries({ queryKey: queryKeys.blocks }),
+  });
 }

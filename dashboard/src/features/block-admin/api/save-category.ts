@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { apiJson } from '../../../lib/api-client';
-import { queryKeys } from '../../../lib/query-keys';
-import type { CategoryPayload, LibraryCategory } from '../types';
+import { apiJson } from '@/lib/api-client';
+import { queryKeys } from '@/lib/query-keys';
+import type { CategoryPayload, LibraryCategory } from '@/features/block-admin/types';
 
 export interface SaveCategoryInput {
   /** Absent: a new category. */
@@ -11,10 +11,16 @@ export interface SaveCategoryInput {
 
 /** Creates (POST /erp/category, 201) or updates (POST /erp/category/{id}) a category. */
 export function saveCategory({ id, category }: SaveCategoryInput): Promise<LibraryCategory> {
-  return apiJson<LibraryCategory>(id === undefined ? '/erp/category' : `/erp/category/${id}`, { method: 'POST', body: category });
+  return apiJson<LibraryCategory>(id === undefined ? '/erp/category' : `/erp/category/${id}`, {
+    method: 'POST',
+    body: category,
+  });
 }
 
 export function useSaveCategory() {
   const client = useQueryClient();
-  return useMutation({ mutationFn: saveCategory, onSuccess: () => client.invalidateQueries({ queryKey: queryKeys.blocks }) });
+  return useMutation({
+    mutationFn: saveCategory,
+    onSuccess: () => client.invalidateQueries({ queryKey: queryKeys.blocks }),
+  });
 }

@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { apiJson } from '../../../lib/api-client';
-import { queryKeys } from '../../../lib/query-keys';
+import { apiJson } from '@/lib/api-client';
+import { queryKeys } from '@/lib/query-keys';
 
 /** Deletes every category and block (POST /erp/truncate → 204). */
 export function truncateLibrary(): Promise<void> {
@@ -9,5 +9,8 @@ export function truncateLibrary(): Promise<void> {
 
 export function useTruncateLibrary() {
   const client = useQueryClient();
-  return useMutation({ mutationFn: truncateLibrary, onSuccess: () => client.invalidateQueries({ queryKey: queryKeys.blocks }) });
+  return useMutation({
+    mutationFn: truncateLibrary,
+    onSuccess: () => client.invalidateQueries({ queryKey: queryKeys.blocks }),
+  });
 }

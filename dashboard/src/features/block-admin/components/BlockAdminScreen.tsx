@@ -1,17 +1,17 @@
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Alert } from '../../../components/Alert';
-import { PageLoader } from '../../../components/PageLoader';
-import { errorMessage } from '../../../lib/api-client';
-import { useExportBlock } from '../api/export-block';
-import { useExportBlocks } from '../api/export-blocks';
-import { useExportCategories } from '../api/export-categories';
-import { useLibrary } from '../api/get-library';
-import { useSearchBlocks } from '../api/search-blocks';
-import { useTruncateLibrary } from '../api/truncate-library';
-import { exportText } from '../lib/block-form';
-import { DEFAULT_SCREENSHOT, parseScreenshotSize } from '../lib/screenshot';
-import type { LibraryBlock, LibraryCategory, ScreenshotOptions } from '../types';
+import { Alert } from '@/components/Alert';
+import { PageLoader } from '@/components/PageLoader';
+import { errorMessage } from '@/lib/api-client';
+import { useExportBlock } from '@/features/block-admin/api/export-block';
+import { useExportBlocks } from '@/features/block-admin/api/export-blocks';
+import { useExportCategories } from '@/features/block-admin/api/export-categories';
+import { useLibrary } from '@/features/block-admin/api/get-library';
+import { useSearchBlocks } from '@/features/block-admin/api/search-blocks';
+import { useTruncateLibrary } from '@/features/block-admin/api/truncate-library';
+import { exportText } from '@/features/block-admin/lib/block-form';
+import { DEFAULT_SCREENSHOT, parseScreenshotSize } from '@/features/block-admin/lib/screenshot';
+import type { LibraryBlock, LibraryCategory, ScreenshotOptions } from '@/features/block-admin/types';
 import { BlockFormModal } from './BlockFormModal';
 import { BlockTable } from './BlockRow';
 import { CategoryFormModal } from './CategoryFormModal';
@@ -53,7 +53,11 @@ export function BlockAdminScreen() {
     exportOne.mutate(block.id, {
       onSuccess: (data) => {
         toastOk(t);
-        setDialog({ type: 'export', title: block.name, files: [{ filename: `block-${block.id}.json`, text: exportText(data) }] });
+        setDialog({
+          type: 'export',
+          title: block.name,
+          files: [{ filename: `block-${block.id}.json`, text: exportText(data) }],
+        });
       },
       onError: (failure) => toastFailure(t, failure),
     });
@@ -93,13 +97,28 @@ export function BlockAdminScreen() {
           >
             {t('blockAdmin.block.new')}
           </button>
-          <button type="button" className="button" onClick={() => setDialog({ type: 'category', category: null })} data-testid="category-new">
+          <button
+            type="button"
+            className="button"
+            onClick={() => setDialog({ type: 'category', category: null })}
+            data-testid="category-new"
+          >
             {t('blockAdmin.category.new')}
           </button>
-          <button type="button" className="button" onClick={() => setDialog({ type: 'import', kind: 'categories' })} data-testid="import-categories-open">
+          <button
+            type="button"
+            className="button"
+            onClick={() => setDialog({ type: 'import', kind: 'categories' })}
+            data-testid="import-categories-open"
+          >
             {t('blockAdmin.import.categories')}
           </button>
-          <button type="button" className="button" onClick={() => setDialog({ type: 'import', kind: 'blocks' })} data-testid="import-blocks-open">
+          <button
+            type="button"
+            className="button"
+            onClick={() => setDialog({ type: 'import', kind: 'blocks' })}
+            data-testid="import-blocks-open"
+          >
             {t('blockAdmin.import.blocks')}
           </button>
           <button type="button" className="button" onClick={() => void exportAll()} data-testid="export-all">
@@ -111,7 +130,8 @@ export function BlockAdminScreen() {
             disabled={truncate.isPending}
             data-testid="truncate"
             onClick={() => {
-              if (window.confirm(t('blockAdmin.confirmTruncate'))) truncate.mutate(undefined, toastOutcome(t));
+              if (window.confirm(t('blockAdmin.confirmTruncate')))
+                truncate.mutate(undefined, toastOutcome(t));
             }}
           >
             {t('blockAdmin.truncate')}
@@ -148,10 +168,20 @@ export function BlockAdminScreen() {
         </form>
         <label className="checkbox-row">
           {t('blockAdmin.screenshot.size')}{' '}
-          <input value={sizeText} onChange={(event) => setSizeText(event.target.value)} className="var-small" data-testid="screenshot-size" />
+          <input
+            value={sizeText}
+            onChange={(event) => setSizeText(event.target.value)}
+            className="var-small"
+            data-testid="screenshot-size"
+          />
         </label>
         <label className="checkbox">
-          <input type="checkbox" checked={trim} onChange={(event) => setTrim(event.target.checked)} data-testid="screenshot-trim" />{' '}
+          <input
+            type="checkbox"
+            checked={trim}
+            onChange={(event) => setTrim(event.target.checked)}
+            data-testid="screenshot-trim"
+          />{' '}
           {t('blockAdmin.screenshot.trim')}
         </label>
       </div>
@@ -185,7 +215,9 @@ export function BlockAdminScreen() {
         ))
       )}
 
-      {dialog?.type === 'block' && <BlockFormModal block={dialog.block} categories={categories} onClose={close} />}
+      {dialog?.type === 'block' && (
+        <BlockFormModal block={dialog.block} categories={categories} onClose={close} />
+      )}
       {dialog?.type === 'category' && <CategoryFormModal category={dialog.category} onClose={close} />}
       {dialog?.type === 'import' && <ImportModal kind={dialog.kind} onClose={close} />}
       {dialog?.type === 'export' && <ExportModal title={dialog.title} files={dialog.files} onClose={close} />}

@@ -1,12 +1,17 @@
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Alert } from '../../../components/Alert';
-import { Field } from '../../../components/Field';
-import { Modal } from '../../../components/Modal';
-import { errorMessage } from '../../../lib/api-client';
-import { useSaveBlock } from '../api/save-block';
-import { blockFormValues, blockPayload, type BlockFormError, type BlockFormValues } from '../lib/block-form';
-import type { LibraryBlock, LibraryCategory } from '../types';
+import { Alert } from '@/components/Alert';
+import { Field } from '@/components/Field';
+import { Modal } from '@/components/Modal';
+import { errorMessage } from '@/lib/api-client';
+import { useSaveBlock } from '@/features/block-admin/api/save-block';
+import {
+  blockFormValues,
+  blockPayload,
+  type BlockFormError,
+  type BlockFormValues,
+} from '@/features/block-admin/lib/block-form';
+import type { LibraryBlock, LibraryCategory } from '@/features/block-admin/types';
 import { toastFailure, toastOk } from './admin-toasts';
 
 interface Props {
@@ -20,7 +25,9 @@ interface Props {
 export function BlockFormModal({ block, categories, onClose }: Props) {
   const { t } = useTranslation();
   const save = useSaveBlock();
-  const [values, setValues] = useState<BlockFormValues>(() => blockFormValues(block, categories[0]?.id ?? null));
+  const [values, setValues] = useState<BlockFormValues>(() =>
+    blockFormValues(block, categories[0]?.id ?? null),
+  );
   const [error, setError] = useState<BlockFormError | null>(null);
   const set = (key: keyof BlockFormValues) => (event: { target: { value: string } }) =>
     setValues((current) => ({ ...current, [key]: event.target.value }));
@@ -46,7 +53,11 @@ export function BlockFormModal({ block, categories, onClose }: Props) {
   };
 
   return (
-    <Modal title={block ? t('blockAdmin.block.edit') : t('blockAdmin.block.new')} onClose={onClose} testId="block-form">
+    <Modal
+      title={block ? t('blockAdmin.block.edit') : t('blockAdmin.block.new')}
+      onClose={onClose}
+      testId="block-form"
+    >
       <form onSubmit={submit} className="form" noValidate>
         {save.isError && <Alert testId="block-form-error">{errorMessage(save.error)}</Alert>}
         {error && <Alert testId="block-form-invalid">{t(`blockAdmin.block.errors.${error}`)}</Alert>}
@@ -55,7 +66,12 @@ export function BlockFormModal({ block, categories, onClose }: Props) {
             <input id="block-name" value={values.name} onChange={set('name')} data-testid="block-name" />
           </Field>
           <Field label={t('blockAdmin.block.category')} htmlFor="block-category">
-            <select id="block-category" value={values.categoryId} onChange={set('categoryId')} data-testid="block-category">
+            <select
+              id="block-category"
+              value={values.categoryId}
+              onChange={set('categoryId')}
+              data-testid="block-category"
+            >
               {categories.map((category) => (
                 <option key={category.id} value={category.id}>
                   {category.name}
@@ -64,29 +80,73 @@ export function BlockFormModal({ block, categories, onClose }: Props) {
             </select>
           </Field>
           <Field label={t('blockAdmin.block.keywords')} htmlFor="block-keywords">
-            <input id="block-keywords" value={values.keywords} onChange={set('keywords')} data-testid="block-keywords" />
+            <input
+              id="block-keywords"
+              value={values.keywords}
+              onChange={set('keywords')}
+              data-testid="block-keywords"
+            />
           </Field>
           <Field label={t('blockAdmin.block.image')} htmlFor="block-image">
-            <input id="block-image" type="url" value={values.image} onChange={set('image')} data-testid="block-image" />
+            <input
+              id="block-image"
+              type="url"
+              value={values.image}
+              onChange={set('image')}
+              data-testid="block-image"
+            />
           </Field>
         </div>
         <Field label={t('blockAdmin.block.html')} htmlFor="block-template">
-          <textarea id="block-template" className="code-input" rows={10} value={values.template} onChange={set('template')} data-testid="block-template" />
+          <textarea
+            id="block-template"
+            className="code-input"
+            rows={10}
+            value={values.template}
+            onChange={set('template')}
+            data-testid="block-template"
+          />
         </Field>
         <Field label={t('blockAdmin.block.css')} htmlFor="block-css">
-          <textarea id="block-css" className="code-input" rows={5} value={values.css} onChange={set('css')} data-testid="block-css" />
+          <textarea
+            id="block-css"
+            className="code-input"
+            rows={5}
+            value={values.css}
+            onChange={set('css')}
+            data-testid="block-css"
+          />
         </Field>
         <Field label={t('blockAdmin.block.js')} htmlFor="block-js">
-          <textarea id="block-js" className="code-input" rows={5} value={values.js} onChange={set('js')} data-testid="block-js" />
+          <textarea
+            id="block-js"
+            className="code-input"
+            rows={5}
+            value={values.js}
+            onChange={set('js')}
+            data-testid="block-js"
+          />
         </Field>
         <Field label={t('blockAdmin.order')} htmlFor="block-order">
-          <input id="block-order" type="number" min={0} value={values.order} onChange={set('order')} data-testid="block-order" />
+          <input
+            id="block-order"
+            type="number"
+            min={0}
+            value={values.order}
+            onChange={set('order')}
+            data-testid="block-order"
+          />
         </Field>
         <div className="form-actions">
           <button type="button" className="button" onClick={onClose} data-testid="block-form-cancel">
             {t('common.cancel')}
           </button>
-          <button type="submit" className="button button-primary" disabled={save.isPending} data-testid="block-form-save">
+          <button
+            type="submit"
+            className="button button-primary"
+            disabled={save.isPending}
+            data-testid="block-form-save"
+          >
             {t('common.save')}
           </button>
         </div>

@@ -1,12 +1,12 @@
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Alert } from '../../../components/Alert';
-import { errorMessage } from '../../../lib/api-client';
-import { useBlockScreenshot } from '../api/block-screenshot';
-import { useDeleteBlock } from '../api/delete-block';
-import { useMoveBlock } from '../api/move-block';
-import { useReorderBlock } from '../api/reorder-block';
-import type { LibraryBlock, LibraryCategory, ScreenshotOptions } from '../types';
+import { Alert } from '@/components/Alert';
+import { errorMessage } from '@/lib/api-client';
+import { useBlockScreenshot } from '@/features/block-admin/api/block-screenshot';
+import { useDeleteBlock } from '@/features/block-admin/api/delete-block';
+import { useMoveBlock } from '@/features/block-admin/api/move-block';
+import { useReorderBlock } from '@/features/block-admin/api/reorder-block';
+import type { LibraryBlock, LibraryCategory, ScreenshotOptions } from '@/features/block-admin/types';
 import { OrderInput } from './OrderInput';
 import { toastOutcome, toastFailure, toastOk } from './admin-toasts';
 
@@ -27,9 +27,12 @@ export function BlockRow({ block, categories, screenshot, onEdit, onExport }: Pr
   const shot = useBlockScreenshot();
   const [thumbnail, setThumbnail] = useState<string | null>(null);
 
-  useEffect(() => () => {
-    if (thumbnail) URL.revokeObjectURL(thumbnail);
-  }, [thumbnail]);
+  useEffect(
+    () => () => {
+      if (thumbnail) URL.revokeObjectURL(thumbnail);
+    },
+    [thumbnail],
+  );
 
   const generate = () =>
     shot.mutate(
@@ -47,7 +50,11 @@ export function BlockRow({ block, categories, screenshot, onEdit, onExport }: Pr
   return (
     <tr data-testid={`block-row-${block.id}`}>
       <td className="block-admin-thumb">
-        {image ? <img src={image} alt={block.name} data-testid="block-thumbnail" /> : <span className="muted small">—</span>}
+        {image ? (
+          <img src={image} alt={block.name} data-testid="block-thumbnail" />
+        ) : (
+          <span className="muted small">—</span>
+        )}
         {shot.isError && (
           <Alert testId="block-screenshot-error">
             {t('blockAdmin.block.screenshotFailed')} {errorMessage(shot.error)}
@@ -64,7 +71,9 @@ export function BlockRow({ block, categories, screenshot, onEdit, onExport }: Pr
           value={block.category_id}
           disabled={move.isPending}
           data-testid="block-move"
-          onChange={(event) => move.mutate({ id: block.id, categoryId: Number(event.target.value) }, toastOutcome(t))}
+          onChange={(event) =>
+            move.mutate({ id: block.id, categoryId: Number(event.target.value) }, toastOutcome(t))
+          }
         >
           {categories.map((category) => (
             <option key={category.id} value={category.id}>
@@ -84,13 +93,29 @@ export function BlockRow({ block, categories, screenshot, onEdit, onExport }: Pr
       </td>
       <td className="actions-cell">
         <div className="button-row">
-          <button type="button" className="button button-small" onClick={() => onEdit(block)} data-testid="block-edit">
+          <button
+            type="button"
+            className="button button-small"
+            onClick={() => onEdit(block)}
+            data-testid="block-edit"
+          >
             {t('blockAdmin.edit')}
           </button>
-          <button type="button" className="button button-small" onClick={() => onExport(block)} data-testid="block-export">
+          <button
+            type="button"
+            className="button button-small"
+            onClick={() => onExport(block)}
+            data-testid="block-export"
+          >
             {t('blockAdmin.export.one')}
           </button>
-          <button type="button" className="button button-small" disabled={shot.isPending} onClick={generate} data-testid="block-screenshot">
+          <button
+            type="button"
+            className="button button-small"
+            disabled={shot.isPending}
+            onClick={generate}
+            data-testid="block-screenshot"
+          >
             {t('blockAdmin.block.thumbnail')}
           </button>
           <button
@@ -99,7 +124,8 @@ export function BlockRow({ block, categories, screenshot, onEdit, onExport }: Pr
             disabled={remove.isPending}
             data-testid="block-delete"
             onClick={() => {
-              if (window.confirm(t('blockAdmin.block.confirmDelete'))) remove.mutate(block.id, toastOutcome(t));
+              if (window.confirm(t('blockAdmin.block.confirmDelete')))
+                remove.mutate(block.id, toastOutcome(t));
             }}
           >
             {t('common.delete')}

@@ -1,12 +1,17 @@
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Alert } from '../../../components/Alert';
-import { Field } from '../../../components/Field';
-import { Modal } from '../../../components/Modal';
-import { errorMessage } from '../../../lib/api-client';
-import { useSaveCategory } from '../api/save-category';
-import { categoryFormValues, categoryPayload, type CategoryFormError, type CategoryFormValues } from '../lib/block-form';
-import type { LibraryCategory } from '../types';
+import { Alert } from '@/components/Alert';
+import { Field } from '@/components/Field';
+import { Modal } from '@/components/Modal';
+import { errorMessage } from '@/lib/api-client';
+import { useSaveCategory } from '@/features/block-admin/api/save-category';
+import {
+  categoryFormValues,
+  categoryPayload,
+  type CategoryFormError,
+  type CategoryFormValues,
+} from '@/features/block-admin/lib/block-form';
+import type { LibraryCategory } from '@/features/block-admin/types';
 import { toastFailure, toastOk } from './admin-toasts';
 
 interface Props {
@@ -45,7 +50,11 @@ export function CategoryFormModal({ category, onClose }: Props) {
   };
 
   return (
-    <Modal title={category ? t('blockAdmin.category.edit') : t('blockAdmin.category.new')} onClose={onClose} testId="category-form">
+    <Modal
+      title={category ? t('blockAdmin.category.edit') : t('blockAdmin.category.new')}
+      onClose={onClose}
+      testId="category-form"
+    >
       <form onSubmit={submit} className="form" noValidate>
         {save.isError && <Alert testId="category-form-error">{errorMessage(save.error)}</Alert>}
         {error && <Alert testId="category-form-invalid">{t(`blockAdmin.category.errors.${error}`)}</Alert>}
@@ -53,16 +62,35 @@ export function CategoryFormModal({ category, onClose }: Props) {
           <input id="category-name" value={values.name} onChange={set('name')} data-testid="category-name" />
         </Field>
         <Field label={t('blockAdmin.category.icon')} htmlFor="category-icon">
-          <textarea id="category-icon" className="code-input" rows={4} value={values.icon} onChange={set('icon')} data-testid="category-icon" />
+          <textarea
+            id="category-icon"
+            className="code-input"
+            rows={4}
+            value={values.icon}
+            onChange={set('icon')}
+            data-testid="category-icon"
+          />
         </Field>
         <Field label={t('blockAdmin.order')} htmlFor="category-order">
-          <input id="category-order" type="number" min={0} value={values.order} onChange={set('order')} data-testid="category-order" />
+          <input
+            id="category-order"
+            type="number"
+            min={0}
+            value={values.order}
+            onChange={set('order')}
+            data-testid="category-order"
+          />
         </Field>
         <div className="form-actions">
           <button type="button" className="button" onClick={onClose} data-testid="category-form-cancel">
             {t('common.cancel')}
           </button>
-          <button type="submit" className="button button-primary" disabled={save.isPending} data-testid="category-form-save">
+          <button
+            type="submit"
+            className="button button-primary"
+            disabled={save.isPending}
+            data-testid="category-form-save"
+          >
             {t('common.save')}
           </button>
         </div>

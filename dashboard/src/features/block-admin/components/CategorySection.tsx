@@ -1,8 +1,8 @@
 import { useTranslation } from 'react-i18next';
-import { useDeleteCategory } from '../api/delete-category';
-import { useReorderCategory } from '../api/reorder-category';
-import { svgImageSrc } from '../lib/block-form';
-import type { LibraryBlock, LibraryCategory, ScreenshotOptions } from '../types';
+import { useDeleteCategory } from '@/features/block-admin/api/delete-category';
+import { useReorderCategory } from '@/features/block-admin/api/reorder-category';
+import { svgImageSrc } from '@/features/block-admin/lib/block-form';
+import type { LibraryBlock, LibraryCategory, ScreenshotOptions } from '@/features/block-admin/types';
 import { BlockTable } from './BlockRow';
 import { OrderInput } from './OrderInput';
 import { toastOutcome } from './admin-toasts';
@@ -17,7 +17,14 @@ interface Props {
 }
 
 /** A category: icon, name, order, edit, delete (only when it has no blocks), and its blocks. */
-export function CategorySection({ category, categories, screenshot, onEdit, onEditBlock, onExportBlock }: Props) {
+export function CategorySection({
+  category,
+  categories,
+  screenshot,
+  onEdit,
+  onEditBlock,
+  onExportBlock,
+}: Props) {
   const { t } = useTranslation();
   const reorder = useReorderCategory();
   const remove = useDeleteCategory();
@@ -28,8 +35,8 @@ export function CategorySection({ category, categories, screenshot, onEdit, onEd
     <section className="card table-card" data-testid={`category-${category.id}`}>
       <header className="page-header">
         <h2 className="section-title">
-          {icon && <img src={icon} alt="" width={20} height={20} data-testid="category-icon-image" />} {category.name}{' '}
-          <span className="badge badge-muted">{category.blocks.length}</span>
+          {icon && <img src={icon} alt="" width={20} height={20} data-testid="category-icon-image" />}{' '}
+          {category.name} <span className="badge badge-muted">{category.blocks.length}</span>
         </h2>
         <div className="button-row">
           <OrderInput
@@ -39,7 +46,12 @@ export function CategorySection({ category, categories, screenshot, onEdit, onEd
             disabled={reorder.isPending}
             onCommit={(order) => reorder.mutate({ id: category.id, order }, toastOutcome(t))}
           />
-          <button type="button" className="button button-small" onClick={() => onEdit(category)} data-testid="category-edit">
+          <button
+            type="button"
+            className="button button-small"
+            onClick={() => onEdit(category)}
+            data-testid="category-edit"
+          >
             {t('blockAdmin.edit')}
           </button>
           <button
@@ -49,14 +61,21 @@ export function CategorySection({ category, categories, screenshot, onEdit, onEd
             title={empty ? undefined : t('blockAdmin.category.notEmpty')}
             data-testid="category-delete"
             onClick={() => {
-              if (window.confirm(t('blockAdmin.category.confirmDelete'))) remove.mutate(category.id, toastOutcome(t));
+              if (window.confirm(t('blockAdmin.category.confirmDelete')))
+                remove.mutate(category.id, toastOutcome(t));
             }}
           >
             {t('common.delete')}
           </button>
         </div>
       </header>
-      <BlockTable blocks={sorted} categories={categories} screenshot={screenshot} onEdit={onEditBlock} onExport={onExportBlock} />
+      <BlockTable
+        blocks={sorted}
+        categories={categories}
+        screenshot={screenshot}
+        onEdit={onEditBlock}
+        onExport={onExportBlock}
+      />
     </section>
   );
 }

@@ -1,7 +1,7 @@
 import { useTranslation } from 'react-i18next';
-import { Modal } from '../../../components/Modal';
-import { toast } from '../../../components/toast-store';
-import { jsonDownloadHref } from '../lib/block-form';
+import { Modal } from '@/components/Modal';
+import { toast } from '@/components/toast-store';
+import { jsonDownloadHref } from '@/features/block-admin/lib/block-form';
 
 export interface ExportFile {
   /** Download name, e.g. "blocks.json". */
@@ -34,12 +34,28 @@ export function ExportModal({ title, files, onClose }: Props) {
       {files.map((file) => (
         <section key={file.filename} className="form">
           <h3 className="section-title">{file.filename}</h3>
-          <textarea className="code-input" rows={10} readOnly value={file.text} data-testid={`export-text-${file.filename}`} />
+          <textarea
+            className="code-input"
+            rows={10}
+            readOnly
+            value={file.text}
+            data-testid={`export-text-${file.filename}`}
+          />
           <div className="button-row">
-            <a className="button button-small" href={jsonDownloadHref(file.text)} download={file.filename} data-testid={`export-download-${file.filename}`}>
+            <a
+              className="button button-small"
+              href={jsonDownloadHref(file.text)}
+              download={file.filename}
+              data-testid={`export-download-${file.filename}`}
+            >
               {t('blockAdmin.export.download')}
             </a>
-            <button type="button" className="button button-small" onClick={() => copy(file.text)} data-testid={`export-copy-${file.filename}`}>
+            <button
+              type="button"
+              className="button button-small"
+              onClick={() => copy(file.text)}
+              data-testid={`export-copy-${file.filename}`}
+            >
               {t('blockAdmin.export.copy')}
             </button>
           </div>

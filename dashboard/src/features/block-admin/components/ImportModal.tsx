@@ -1,12 +1,12 @@
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Alert } from '../../../components/Alert';
-import { Field } from '../../../components/Field';
-import { Modal } from '../../../components/Modal';
-import { errorMessage } from '../../../lib/api-client';
-import { useImportBlocks } from '../api/import-blocks';
-import { useImportCategories } from '../api/import-categories';
-import { toast } from '../../../components/toast-store';
+import { Alert } from '@/components/Alert';
+import { Field } from '@/components/Field';
+import { Modal } from '@/components/Modal';
+import { errorMessage } from '@/lib/api-client';
+import { useImportBlocks } from '@/features/block-admin/api/import-blocks';
+import { useImportCategories } from '@/features/block-admin/api/import-categories';
+import { toast } from '@/components/toast-store';
 import { toastFailure } from './admin-toasts';
 
 interface Props {
@@ -38,13 +38,25 @@ export function ImportModal({ kind, onClose }: Props) {
       <form onSubmit={submit} className="form">
         {mutation.isError && <Alert testId="import-error">{errorMessage(mutation.error)}</Alert>}
         <Field label={t('blockAdmin.import.text')} htmlFor="import-text">
-          <textarea id="import-text" className="code-input" rows={12} value={text} onChange={(event) => setText(event.target.value)} data-testid="import-text" />
+          <textarea
+            id="import-text"
+            className="code-input"
+            rows={12}
+            value={text}
+            onChange={(event) => setText(event.target.value)}
+            data-testid="import-text"
+          />
         </Field>
         <div className="form-actions">
           <button type="button" className="button" onClick={onClose} data-testid="import-cancel">
             {t('common.cancel')}
           </button>
-          <button type="submit" className="button button-primary" disabled={mutation.isPending || !text.trim()} data-testid="import-submit">
+          <button
+            type="submit"
+            className="button button-primary"
+            disabled={mutation.isPending || !text.trim()}
+            data-testid="import-submit"
+          >
             {t('blockAdmin.import.submit')}
           </button>
         </div>

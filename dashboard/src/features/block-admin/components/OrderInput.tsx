@@ -1,4 +1,4 @@
-import { parseOrder } from '../lib/block-form';
+import { parseOrder } from '@/features/block-admin/lib/block-form';
 
 interface Props {
   value: number;

@@ -1,7 +1,7 @@
 /** Spec §8: every admin action toasts 'ok' (green) on success and 'falha' (red) on failure. */
 import type { TFunction } from 'i18next';
-import { toast } from '../../../components/toast-store';
-import { errorMessage } from '../../../lib/api-client';
+import { toast } from '@/components/toast-store';
+import { errorMessage } from '@/lib/api-client';
 
 export function toastOk(t: TFunction): void {
   toast.success(t('blockAdmin.ok'));

@@ -1,15 +1,17 @@
 // @vitest-environment jsdom
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { paths } from '../../../app/paths';
-import { RequireAdmin } from '../../../app/RequireAdmin';
-import { getToasts } from '../../../components/toast-store';
-import type { User } from '../../../lib/types';
-import { mockApi, renderRoutes, type Handler } from '../../../testing/render-route';
-import { BlockAdminRoute } from '../routes/BlockAdminRoute';
-import type { Library, LibraryBlock } from '../types';
+import { paths } from '@/app/paths';
+import { RequireAdmin } from '@/app/RequireAdmin';
+import { getToasts } from '@/components/toast-store';
+import type { User } from '@/lib/types';
+import { mockApi, renderRoutes, type Handler } from '@/testing/render-route';
+import { BlockAdminRoute } from '@/features/block-admin/routes/BlockAdminRoute';
+import type { Library, LibraryBlock } from '@/features/block-admin/types';
 
-const routes = [{ element: <RequireAdmin />, children: [{ path: paths.erpBlocks, element: <BlockAdminRoute /> }] }];
+const routes = [
+  { element: <RequireAdmin />, children: [{ path: paths.erpBlocks, element: <BlockAdminRoute /> }] },
+];
 
 const user = (isAdmin: boolean): User => ({
   id: 1,
@@ -39,7 +41,14 @@ const block = (id: number, name: string, categoryId: number, order = 1): Library
 
 const library = (): Library => ({
   categories: [
-    { id: 1, key: 'hero', name: 'Heros', icon: '<svg></svg>', order: 1, blocks: [block(10, 'Hero A', 1), block(11, 'Hero B', 1, 2)] },
+    {
+      id: 1,
+      key: 'hero',
+      name: 'Heros',
+      icon: '<svg></svg>',
+      order: 1,
+      blocks: [block(10, 'Hero A', 1), block(11, 'Hero B', 1, 2)],
+    },
     { id: 2, key: null, name: 'Vazia', icon: '', order: 2, blocks: [] },
   ],
 });
@@ -53,7 +62,8 @@ function api(handlers: Record<string, Handler> = {}, isAdmin = true) {
 }
 
 const toasts = () => getToasts().map((toast) => `${toast.kind}:${toast.message}`);
-const posts = (calls: { method: string; url: string; body: unknown }[], url: string) => calls.filter((c) => c.method === 'POST' && c.url === url);
+const posts = (calls: { method: string; url: string; body: unknown }[], url: string) =>
+  calls.filter((c) => c.method === 'POST' && c.url === url);
 
 async function open() {
   renderRoutes(routes, '/erp/blocks');
@@ -72,7 +82,10 @@ describe('admin guard', () => {
 
 describe('admin blocks screen', () => {
   beforeEach(() => {
-    vi.stubGlobal('URL', Object.assign(URL, { createObjectURL: vi.fn(() => 'blob:shot'), revokeObjectURL: vi.fn() }));
+    vi.stubGlobal(
+      'URL',
+      Object.assign(URL, { createObjectURL: vi.fn(() => 'blob:shot'), revokeObjectURL: vi.fn() }),
+    );
   });
 
   it('lists categories in order with their blocks; delete is only enabled on an empty category', async () => {
@@ -82,12 +95,21 @@ describe('admin blocks screen', () => {
     expect(within(heros).getByText('Hero A')).toBeTruthy();
     expect(within(heros).getByText('Hero B')).toBeTruthy();
     expect((within(heros).getByTestId('category-delete') as HTMLButtonElement).disabled).toBe(true);
-    expect((within(screen.getByTestId('category-2')).getByTestId('category-delete') as HTMLButtonElement).disabled).toBe(false);
-    expect(within(heros).getByTestId('category-icon-image').getAttribute('src')).toContain('data:image/svg+xml');
+    expect(
+      (within(screen.getByTestId('category-2')).getByTestId('category-delete') as HTMLButtonElement).disabled,
+    ).toBe(false);
+    expect(within(heros).getByTestId('category-icon-image').getAttribute('src')).toContain(
+      'data:image/svg+xml',
+    );
   });
 
   it('creates a block with order 99 by default, toasts ok and reloads the library', async () => {
-    const calls = api({ 'POST /erp/block': ({ body }) => ({ status: 201, json: { ...block(12, 'Novo', 2), ...(body as object) } }) });
+    const calls = api({
+      'POST /erp/block': ({ body }) => ({
+        status: 201,
+        json: { ...block(12, 'Novo', 2), ...(body as object) },
+      }),
+    });
     await open();
     fireEvent.click(screen.getByTestId('block-new'));
     const form = await screen.findByTestId('block-form');
@@ -168,9 +190,14 @@ describe('admin blocks screen', () => {
 
   it('edits, reorders and deletes a category ("Certeza?"), and shows falha when the server refuses', async () => {
     const calls = api({
-      'POST /erp/category/2': () => ({ json: { id: 2, key: null, name: 'Vazia 2', icon: '', order: 4, blocks: [] } }),
+      'POST /erp/category/2': () => ({
+        json: { id: 2, key: null, name: 'Vazia 2', icon: '', order: 4, blocks: [] },
+      }),
       'POST /erp/reorder-category/1': () => ({ status: 204 }),
-      'POST /erp/delete-category/2': () => ({ status: 409, json: { error: 'conflict', message: 'Category has blocks' } }),
+      'POST /erp/delete-category/2': () => ({
+        status: 409,
+        json: { error: 'conflict', message: 'Category has blocks' },
+      }),
     });
     await open();
     const empty = screen.getByTestId('category-2');
@@ -179,7 +206,9 @@ describe('admin blocks screen', () => {
     fireEvent.change(within(form).getByTestId('category-name'), { target: { value: 'Vazia 2' } });
     fireEvent.change(within(form).getByTestId('category-order'), { target: { value: '4' } });
     fireEvent.click(within(form).getByTestId('category-form-save'));
-    await waitFor(() => expect(posts(calls, '/erp/category/2')[0]?.body).toEqual({ name: 'Vazia 2', icon: '', order: 4 }));
+    await waitFor(() =>
+      expect(posts(calls, '/erp/category/2')[0]?.body).toEqual({ name: 'Vazia 2', icon: '', order: 4 }),
+    );
     await waitFor(() => expect(screen.queryByTestId('category-form')).toBeNull());
 
     const order = within(screen.getByTestId('category-1')).getByTestId('category-reorder');
@@ -193,14 +222,21 @@ describe('admin blocks screen', () => {
   });
 
   it('creates a category', async () => {
-    const calls = api({ 'POST /erp/category': () => ({ status: 201, json: { id: 3, key: null, name: 'Rodapés', icon: '', order: 99, blocks: [] } }) });
+    const calls = api({
+      'POST /erp/category': () => ({
+        status: 201,
+        json: { id: 3, key: null, name: 'Rodapés', icon: '', order: 99, blocks: [] },
+      }),
+    });
     await open();
     fireEvent.click(screen.getByTestId('category-new'));
     const form = await screen.findByTestId('category-form');
     fireEvent.change(within(form).getByTestId('category-name'), { target: { value: 'Rodapés' } });
     fireEvent.change(within(form).getByTestId('category-icon'), { target: { value: '<svg/>' } });
     fireEvent.click(within(form).getByTestId('category-form-save'));
-    await waitFor(() => expect(posts(calls, '/erp/category')[0]?.body).toEqual({ name: 'Rodapés', icon: '<svg/>', order: 99 }));
+    await waitFor(() =>
+      expect(posts(calls, '/erp/category')[0]?.body).toEqual({ name: 'Rodapés', icon: '<svg/>', order: 99 }),
+    );
   });
 
   it('searches and shows the results instead of the categories until cleared', async () => {
@@ -226,27 +262,40 @@ describe('admin blocks screen', () => {
     let fail = false;
     const calls = api({
       'GET /api/block-screenshot/10': () =>
-        fail ? new Response('screenshot renderer not configured', { status: 503 }) : new Response(new Blob(['png']), { status: 200 }),
+        fail
+          ? new Response('screenshot renderer not configured', { status: 503 })
+          : new Response(new Blob(['png']), { status: 200 }),
     });
     await open();
     const row = screen.getByTestId('block-row-10');
     fireEvent.click(within(row).getByTestId('block-screenshot'));
-    await waitFor(() => expect(within(row).getByTestId('block-thumbnail').getAttribute('src')).toBe('blob:shot'));
-    expect(calls.find((c) => c.url.startsWith('/api/block-screenshot/10'))?.url).toBe('/api/block-screenshot/10?size=1280,600&trim=1');
+    await waitFor(() =>
+      expect(within(row).getByTestId('block-thumbnail').getAttribute('src')).toBe('blob:shot'),
+    );
+    expect(calls.find((c) => c.url.startsWith('/api/block-screenshot/10'))?.url).toBe(
+      '/api/block-screenshot/10?size=1280,600&trim=1',
+    );
 
     fail = true;
     fireEvent.change(screen.getByTestId('screenshot-size'), { target: { value: '800,400' } });
     fireEvent.click(screen.getByTestId('screenshot-trim'));
     fireEvent.click(within(row).getByTestId('block-screenshot'));
-    expect((await within(row).findByTestId('block-screenshot-error')).textContent).toContain('screenshot renderer not configured');
-    expect(calls.filter((c) => c.url.startsWith('/api/block-screenshot/10')).at(-1)?.url).toBe('/api/block-screenshot/10?size=800,400');
+    expect((await within(row).findByTestId('block-screenshot-error')).textContent).toContain(
+      'screenshot renderer not configured',
+    );
+    expect(calls.filter((c) => c.url.startsWith('/api/block-screenshot/10')).at(-1)?.url).toBe(
+      '/api/block-screenshot/10?size=800,400',
+    );
     expect(toasts()).toContain('error:falha: screenshot renderer not configured');
   });
 
   it('imports blocks from pasted text and shows the 422 message when the server refuses', async () => {
     let status = 422;
     const calls = api({
-      'POST /erp/import-blocks': () => (status === 422 ? { status, json: { error: 'invalid', message: 'template error: bad' } } : { json: { imported: 2 } }),
+      'POST /erp/import-blocks': () =>
+        status === 422
+          ? { status, json: { error: 'invalid', message: 'template error: bad' } }
+          : { json: { imported: 2 } },
     });
     await open();
     fireEvent.click(screen.getByTestId('import-blocks-open'));
@@ -267,7 +316,9 @@ describe('admin blocks screen', () => {
     fireEvent.click(screen.getByTestId('import-categories-open'));
     fireEvent.change(await screen.findByTestId('import-text'), { target: { value: '[{"name":"C"}]' } });
     fireEvent.click(screen.getByTestId('import-submit'));
-    await waitFor(() => expect(posts(calls, '/erp/import-categories')[0]?.body).toEqual({ categories: '[{"name":"C"}]' }));
+    await waitFor(() =>
+      expect(posts(calls, '/erp/import-categories')[0]?.body).toEqual({ categories: '[{"name":"C"}]' }),
+    );
   });
 
   it('exports one block and everything as copyable, downloadable text', async () => {
@@ -286,9 +337,13 @@ describe('admin blocks screen', () => {
     fireEvent.click(screen.getByTestId('export-all'));
     const blocks = (await screen.findByTestId('export-text-blocks.json')) as HTMLTextAreaElement;
     expect(JSON.parse(blocks.value)).toHaveLength(2);
-    expect(JSON.parse((screen.getByTestId('export-text-categories.json') as HTMLTextAreaElement).value)).toEqual([{ name: 'Heros' }]);
+    expect(
+      JSON.parse((screen.getByTestId('export-text-categories.json') as HTMLTextAreaElement).value),
+    ).toEqual([{ name: 'Heros' }]);
     expect(screen.getByTestId('export-download-blocks.json').getAttribute('download')).toBe('blocks.json');
-    expect(screen.getByTestId('export-download-blocks.json').getAttribute('href')).toMatch(/^data:application\/json/);
+    expect(screen.getByTestId('export-download-blocks.json').getAttribute('href')).toMatch(
+      /^data:application\/json/,
+    );
   });
 
   it('deletes everything after "Confirm?"', async () => {

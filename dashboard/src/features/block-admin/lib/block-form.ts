@@ -3,7 +3,12 @@
  * makes (control-plane/src/routes/blocks.rs: names trimmed and required, at most 200 / 100
  * characters; orders 0–1,000,000, 99 when absent). The template may be empty, as on the server.
  */
-import type { BlockPayload, CategoryPayload, LibraryBlock, LibraryCategory } from '../types';
+import type {
+  BlockPayload,
+  CategoryPayload,
+  LibraryBlock,
+  LibraryCategory,
+} from '@/features/block-admin/types';
 
 export const DEFAULT_BLOCK_ORDER = 99;
 export const MAX_ORDER = 1_000_000;
@@ -30,7 +35,10 @@ export interface CategoryFormValues {
 export type BlockFormError = 'nameRequired' | 'nameTooLong' | 'categoryRequired' | 'orderInvalid';
 export type CategoryFormError = 'nameRequired' | 'nameTooLong' | 'orderInvalid';
 
-export function blockFormValues(block: LibraryBlock | null, defaultCategoryId: number | null): BlockFormValues {
+export function blockFormValues(
+  block: LibraryBlock | null,
+  defaultCategoryId: number | null,
+): BlockFormValues {
   return {
     name: block?.name ?? '',
     categoryId: String(block?.category_id ?? defaultCategoryId ?? ''),
@@ -44,7 +52,11 @@ export function blockFormValues(block: LibraryBlock | null, defaultCategoryId: n
 }
 
 export function categoryFormValues(category: LibraryCategory | null): CategoryFormValues {
-  return { name: category?.name ?? '', icon: category?.icon ?? '', order: String(category?.order ?? DEFAULT_BLOCK_ORDER) };
+  return {
+    name: category?.name ?? '',
+    icon: category?.icon ?? '',
+    order: String(category?.order ?? DEFAULT_BLOCK_ORDER),
+  };
 }
 
 /** An order field: a whole number from 0 to MAX_ORDER; empty means "not given". */
@@ -61,7 +73,8 @@ export function blockPayload(values: BlockFormValues): { payload: BlockPayload }
   if (!name) return { error: 'nameRequired' };
   if ([...name].length > MAX_BLOCK_NAME) return { error: 'nameTooLong' };
   const categoryId = Number(values.categoryId);
-  if (!values.categoryId || !Number.isInteger(categoryId) || categoryId < 1) return { error: 'categoryRequired' };
+  if (!values.categoryId || !Number.isInteger(categoryId) || categoryId < 1)
+    return { error: 'categoryRequired' };
   const order = parseOrder(values.order);
   if (order === null) return { error: 'orderInvalid' };
   return {
@@ -78,7 +91,9 @@ export function blockPayload(values: BlockFormValues): { payload: BlockPayload }
   };
 }
 
-export function categoryPayload(values: CategoryFormValues): { payload: CategoryPayload } | { error: CategoryFormError } {
+export function categoryPayload(
+  values: CategoryFormValues,
+): { payload: CategoryPayload } | { error: CategoryFormError } {
   const name = values.name.trim();
   if (!name) return { error: 'nameRequired' };
   if ([...name].length > MAX_CATEGORY_NAME) return { error: 'nameTooLong' };

@@ -1,5 +1,5 @@
 /** Screenshot options of the admin blocks screen and the thumbnail URL they make. */
-import type { ScreenshotOptions } from '../types';
+import type { ScreenshotOptions } from '@/features/block-admin/types';
 
 export const DEFAULT_SCREENSHOT: ScreenshotOptions = { width: 1280, height: 600, trim: true };
 

@@ -1,13 +1,18 @@
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Alert } from '../../../components/Alert';
-import { Field } from '../../../components/Field';
-import { Modal } from '../../../components/Modal';
-import { showToast } from '../../../components/toast-store';
-import { errorMessage } from '../../../lib/api-client';
-import { useSaveBusinessBlock } from '../../../lib/business-blocks/save-business-block';
-import type { BusinessBlock } from '../../../lib/business-blocks/types';
-import { blockFormValues, blockPayload, type BlockFormError, type BlockFormValues } from '../lib/block-form';
+import { Alert } from '@/components/Alert';
+import { Field } from '@/components/Field';
+import { Modal } from '@/components/Modal';
+import { showToast } from '@/components/toast-store';
+import { errorMessage } from '@/lib/api-client';
+import { useSaveBusinessBlock } from '@/lib/business-blocks/save-business-block';
+import type { BusinessBlock } from '@/lib/business-blocks/types';
+import {
+  blockFormValues,
+  blockPayload,
+  type BlockFormError,
+  type BlockFormValues,
+} from '@/features/business-library/lib/block-form';
 
 interface Props {
   block: BusinessBlock;
@@ -20,7 +25,8 @@ export function BusinessBlockFormModal({ block, onClose }: Props) {
   const save = useSaveBusinessBlock();
   const [values, setValues] = useState<BlockFormValues>(() => blockFormValues(block));
   const [error, setError] = useState<BlockFormError | null>(null);
-  const set = (key: keyof BlockFormValues) => (event: { target: { value: string } }) => setValues((current) => ({ ...current, [key]: event.target.value }));
+  const set = (key: keyof BlockFormValues) => (event: { target: { value: string } }) =>
+    setValues((current) => ({ ...current, [key]: event.target.value }));
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -42,26 +48,69 @@ export function BusinessBlockFormModal({ block, onClose }: Props) {
   };
 
   return (
-    <Modal title={t('businessLibrary.editTitle', { name: block.name })} onClose={onClose} testId="business-block-form">
+    <Modal
+      title={t('businessLibrary.editTitle', { name: block.name })}
+      onClose={onClose}
+      testId="business-block-form"
+    >
       <form onSubmit={submit} className="form" noValidate>
         {save.isError && <Alert testId="business-block-form-error">{errorMessage(save.error)}</Alert>}
-        <Field label={t('businessLibrary.name')} htmlFor="business-block-name" error={error === 'nameRequired' ? t('businessLibrary.nameRequired') : undefined}>
-          <input id="business-block-name" value={values.name} onChange={set('name')} data-testid="business-block-name" />
+        <Field
+          label={t('businessLibrary.name')}
+          htmlFor="business-block-name"
+          error={error === 'nameRequired' ? t('businessLibrary.nameRequired') : undefined}
+        >
+          <input
+            id="business-block-name"
+            value={values.name}
+            onChange={set('name')}
+            data-testid="business-block-name"
+          />
         </Field>
-        <Field label={t('businessLibrary.keywords')} htmlFor="business-block-keywords" hint={t('businessLibrary.keywordsHint')}>
-          <input id="business-block-keywords" value={values.keywords} onChange={set('keywords')} data-testid="business-block-keywords" />
+        <Field
+          label={t('businessLibrary.keywords')}
+          htmlFor="business-block-keywords"
+          hint={t('businessLibrary.keywordsHint')}
+        >
+          <input
+            id="business-block-keywords"
+            value={values.keywords}
+            onChange={set('keywords')}
+            data-testid="business-block-keywords"
+          />
         </Field>
         <Field label={t('businessLibrary.image')} htmlFor="business-block-image">
-          <input id="business-block-image" value={values.image} onChange={set('image')} data-testid="business-block-image" />
+          <input
+            id="business-block-image"
+            value={values.image}
+            onChange={set('image')}
+            data-testid="business-block-image"
+          />
         </Field>
-        <Field label={t('businessLibrary.order')} htmlFor="business-block-order" error={error === 'orderInvalid' ? t('businessLibrary.orderInvalid') : undefined}>
-          <input id="business-block-order" type="number" min={0} value={values.order} onChange={set('order')} data-testid="business-block-order" />
+        <Field
+          label={t('businessLibrary.order')}
+          htmlFor="business-block-order"
+          error={error === 'orderInvalid' ? t('businessLibrary.orderInvalid') : undefined}
+        >
+          <input
+            id="business-block-order"
+            type="number"
+            min={0}
+            value={values.order}
+            onChange={set('order')}
+            data-testid="business-block-order"
+          />
         </Field>
         <div className="button-row">
           <button type="button" className="button" onClick={onClose}>
             {t('common.cancel')}
           </button>
-          <button type="submit" className="button button-primary" disabled={save.isPending} data-testid="business-block-save">
+          <button
+            type="submit"
+            className="button button-primary"
+            disabled={save.isPending}
+            data-testid="business-block-save"
+          >
             {t('common.save')}
           </button>
         </div>

@@ -1,12 +1,12 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Alert } from '../../../components/Alert';
-import { DeleteBusinessBlockModal } from '../../../components/DeleteBusinessBlockModal';
-import { PageLoader } from '../../../components/PageLoader';
-import { errorMessage } from '../../../lib/api-client';
-import { useBusinessBlocks } from '../../../lib/business-blocks/get-business-blocks';
-import type { BusinessBlock } from '../../../lib/business-blocks/types';
-import { formatDateTime } from '../../../lib/format';
+import { Alert } from '@/components/Alert';
+import { DeleteBusinessBlockModal } from '@/components/DeleteBusinessBlockModal';
+import { PageLoader } from '@/components/PageLoader';
+import { errorMessage } from '@/lib/api-client';
+import { useBusinessBlocks } from '@/lib/business-blocks/get-business-blocks';
+import type { BusinessBlock } from '@/lib/business-blocks/types';
+import { formatDateTime } from '@/lib/format';
 import { BusinessBlockFormModal } from './BusinessBlockFormModal';
 
 /**
@@ -54,10 +54,20 @@ export function BusinessLibraryScreen() {
                   <td>{formatDateTime(block.updated_at)}</td>
                   <td>
                     <div className="button-row">
-                      <button type="button" className="button" onClick={() => setEditing(block)} data-testid="business-block-edit">
+                      <button
+                        type="button"
+                        className="button"
+                        onClick={() => setEditing(block)}
+                        data-testid="business-block-edit"
+                      >
                         {t('businessLibrary.edit')}
                       </button>
-                      <button type="button" className="button button-danger-ghost" onClick={() => setRemoving(block)} data-testid="business-block-delete">
+                      <button
+                        type="button"
+                        className="button button-danger-ghost"
+                        onClick={() => setRemoving(block)}
+                        data-testid="business-block-delete"
+                      >
                         {t('common.delete')}
                       </button>
                     </div>

@@ -1,15 +1,20 @@
 // @vitest-environment jsdom
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { paths } from '../../../app/paths';
-import { RequireBusinessAdmin } from '../../../app/RequireBusinessAdmin';
-import { dismissToast, getToasts } from '../../../components/toast-store';
-import type { BusinessBlock } from '../../../lib/business-blocks/types';
-import { userFixture } from '../../../testing/fixtures';
-import { mockApi, renderRoutes, type ApiCall, type Handler } from '../../../testing/render-route';
-import { BusinessLibraryRoute } from '../routes/BusinessLibraryRoute';
+import { paths } from '@/app/paths';
+import { RequireBusinessAdmin } from '@/app/RequireBusinessAdmin';
+import { dismissToast, getToasts } from '@/components/toast-store';
+import type { BusinessBlock } from '@/lib/business-blocks/types';
+import { userFixture } from '@/testing/fixtures';
+import { mockApi, renderRoutes, type ApiCall, type Handler } from '@/testing/render-route';
+import { BusinessLibraryRoute } from '@/features/business-library/routes/BusinessLibraryRoute';
 
-const routes = [{ element: <RequireBusinessAdmin />, children: [{ path: paths.businessBlocks, element: <BusinessLibraryRoute /> }] }];
+const routes = [
+  {
+    element: <RequireBusinessAdmin />,
+    children: [{ path: paths.businessBlocks, element: <BusinessLibraryRoute /> }],
+  },
+];
 
 const me = (isBusinessAdmin: boolean) => userFixture({ business_id: 10, is_business_admin: isBusinessAdmin });
 
@@ -25,7 +30,11 @@ const capa: BusinessBlock = {
   updated_at: '2026-03-04T10:20:00Z',
 };
 
-function api(handlers: Record<string, Handler> = {}, isBusinessAdmin = true, blocks: BusinessBlock[] = [capa]) {
+function api(
+  handlers: Record<string, Handler> = {},
+  isBusinessAdmin = true,
+  blocks: BusinessBlock[] = [capa],
+) {
   return mockApi({
     'GET /api/user': () => ({ json: me(isBusinessAdmin) }),
     'GET /api/business/blocks': () => ({ json: blocks }),
@@ -35,14 +44,17 @@ function api(handlers: Record<string, Handler> = {}, isBusinessAdmin = true, blo
 }
 
 const toasts = () => getToasts().map((toast) => `${toast.kind}:${toast.message}`);
-const listCalls = (calls: ApiCall[]) => calls.filter((call) => call.method === 'GET' && call.url === '/api/business/blocks');
+const listCalls = (calls: ApiCall[]) =>
+  calls.filter((call) => call.method === 'GET' && call.url === '/api/business/blocks');
 beforeEach(() => getToasts().forEach((toast) => dismissToast(toast.id)));
 
 describe("the business's block library screen", () => {
   it('is for business admins only: others see a notice and the library is not loaded', async () => {
     const calls = api({}, false);
     renderRoutes(routes, '/business/blocks');
-    expect((await screen.findByTestId('forbidden')).textContent).toContain('Esta tela é só para administradores da empresa.');
+    expect((await screen.findByTestId('forbidden')).textContent).toContain(
+      'Esta tela é só para administradores da empresa.',
+    );
     expect(listCalls(calls)).toHaveLength(0);
   });
 
@@ -57,19 +69,27 @@ describe("the business's block library screen", () => {
   it('says when the library is empty', async () => {
     api({}, true, []);
     renderRoutes(routes, '/business/blocks');
-    expect((await screen.findByTestId('business-library-empty')).textContent).toBe('Sua empresa ainda não tem blocos.');
+    expect((await screen.findByTestId('business-library-empty')).textContent).toBe(
+      'Sua empresa ainda não tem blocos.',
+    );
   });
 
   it("shows the server's message when the library can't be loaded", async () => {
-    api({ 'GET /api/business/blocks': () => ({ status: 404, json: { error: 'not_found', message: 'Not found' } }) });
+    api({
+      'GET /api/business/blocks': () => ({ status: 404, json: { error: 'not_found', message: 'Not found' } }),
+    });
     renderRoutes(routes, '/business/blocks');
     expect((await screen.findByTestId('business-library-error')).textContent).toBe('Not found');
   });
 
   it('edits name, keywords, thumbnail and order, checking them first, then refreshes the list', async () => {
-    const calls = api({ 'POST /api/business/blocks/21': (call) => ({ json: { ...capa, ...(call.body as object) } }) });
+    const calls = api({
+      'POST /api/business/blocks/21': (call) => ({ json: { ...capa, ...(call.body as object) } }),
+    });
     renderRoutes(routes, '/business/blocks');
-    fireEvent.click(within(await screen.findByTestId('business-block-row-21')).getByTestId('business-block-edit'));
+    fireEvent.click(
+      within(await screen.findByTestId('business-block-row-21')).getByTestId('business-block-edit'),
+    );
     const form = within(screen.getByTestId('business-block-form'));
     fireEvent.change(form.getByTestId('business-block-name'), { target: { value: ' ' } });
     fireEvent.click(form.getByTestId('business-block-save'));
@@ -95,38 +115,69 @@ describe("the business's block library screen", () => {
 
   it("keeps the form open with the server's message when a save is refused", async () => {
     api({
-      'POST /api/business/blocks/21': () => ({ status: 422, json: { error: 'invalid', field: 'image', message: 'The image must be an uploaded file or an http(s) address (2048 characters at most)' } }),
+      'POST /api/business/blocks/21': () => ({
+        status: 422,
+        json: {
+          error: 'invalid',
+          field: 'image',
+          message: 'The image must be an uploaded file or an http(s) address (2048 characters at most)',
+        },
+      }),
     });
     renderRoutes(routes, '/business/blocks');
-    fireEvent.click(within(await screen.findByTestId('business-block-row-21')).getByTestId('business-block-edit'));
-    fireEvent.change(screen.getByTestId('business-block-image'), { target: { value: 'javascript:alert(1)' } });
+    fireEvent.click(
+      within(await screen.findByTestId('business-block-row-21')).getByTestId('business-block-edit'),
+    );
+    fireEvent.change(screen.getByTestId('business-block-image'), {
+      target: { value: 'javascript:alert(1)' },
+    });
     fireEvent.click(screen.getByTestId('business-block-save'));
-    expect((await screen.findByTestId('business-block-form-error')).textContent).toContain('The image must be an uploaded file');
+    expect((await screen.findByTestId('business-block-form-error')).textContent).toContain(
+      'The image must be an uploaded file',
+    );
     expect(screen.getByTestId('business-block-form')).toBeTruthy();
   });
 
   it('deletes a block only after confirming in a modal', async () => {
     const calls = api({ 'DELETE /api/business/blocks/21': () => ({ status: 204 }) });
     renderRoutes(routes, '/business/blocks');
-    fireEvent.click(within(await screen.findByTestId('business-block-row-21')).getByTestId('business-block-delete'));
+    fireEvent.click(
+      within(await screen.findByTestId('business-block-row-21')).getByTestId('business-block-delete'),
+    );
     const modal = within(screen.getByTestId('business-block-delete-modal'));
     fireEvent.click(modal.getByText('Cancelar'));
     expect(screen.queryByTestId('business-block-delete-modal')).toBeNull();
     expect(calls.some((call) => call.method === 'DELETE')).toBe(false);
 
     fireEvent.click(screen.getByTestId('business-block-delete'));
-    fireEvent.click(within(screen.getByTestId('business-block-delete-modal')).getByTestId('business-block-delete-confirm'));
+    fireEvent.click(
+      within(screen.getByTestId('business-block-delete-modal')).getByTestId('business-block-delete-confirm'),
+    );
     await waitFor(() => expect(toasts()).toEqual(['success:"Capa da agência" foi excluído.']));
-    expect(calls.filter((call) => call.method === 'DELETE').map((call) => call.url)).toEqual(['/api/business/blocks/21']);
+    expect(calls.filter((call) => call.method === 'DELETE').map((call) => call.url)).toEqual([
+      '/api/business/blocks/21',
+    ]);
     expect(screen.queryByTestId('business-block-delete-modal')).toBeNull();
   });
 
   it("shows the server's refusal of a delete and keeps the block", async () => {
-    api({ 'DELETE /api/business/blocks/21': () => ({ status: 403, json: { error: 'forbidden', message: "Only the business's administrators can change its block library" } }) });
+    api({
+      'DELETE /api/business/blocks/21': () => ({
+        status: 403,
+        json: {
+          error: 'forbidden',
+          message: "Only the business's administrators can change its block library",
+        },
+      }),
+    });
     renderRoutes(routes, '/business/blocks');
-    fireEvent.click(within(await screen.findByTestId('business-block-row-21')).getByTestId('business-block-delete'));
+    fireEvent.click(
+      within(await screen.findByTestId('business-block-row-21')).getByTestId('business-block-delete'),
+    );
     fireEvent.click(screen.getByTestId('business-block-delete-confirm'));
-    await waitFor(() => expect(toasts()).toEqual(["error:Only the business's administrators can change its block library"]));
+    await waitFor(() =>
+      expect(toasts()).toEqual(["error:Only the business's administrators can change its block library"]),
+    );
     expect(screen.getByTestId('business-block-row-21')).toBeTruthy();
   });
 });

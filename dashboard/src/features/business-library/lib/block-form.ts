@@ -3,7 +3,7 @@
  * checks it (`routes/business_library.rs`): a name, and an order from 0 to 1000000. The code
  * itself is edited in the editor's code window.
  */
-import type { BusinessBlock, SaveBusinessBlockInput } from '../../../lib/business-blocks/types';
+import type { BusinessBlock, SaveBusinessBlockInput } from '@/lib/business-blocks/types';
 
 export interface BlockFormValues {
   name: string;
@@ -21,10 +21,13 @@ export function blockFormValues(block: BusinessBlock): BlockFormValues {
 }
 
 /** The body of `POST /api/business/blocks/{id}`, or the first problem. */
-export function blockPayload(values: BlockFormValues): { payload: SaveBusinessBlockInput } | { error: BlockFormError } {
+export function blockPayload(
+  values: BlockFormValues,
+): { payload: SaveBusinessBlockInput } | { error: BlockFormError } {
   const name = values.name.trim();
   if (!name) return { error: 'nameRequired' };
   const order = Number(values.order.trim());
-  if (values.order.trim() === '' || !Number.isInteger(order) || order < 0 || order > MAX_ORDER) return { error: 'orderInvalid' };
+  if (values.order.trim() === '' || !Number.isInteger(order) || order < 0 || order > MAX_ORDER)
+    return { error: 'orderInvalid' };
   return { payload: { name, keywords: values.keywords.trim(), image: values.image.trim(), order } };
 }

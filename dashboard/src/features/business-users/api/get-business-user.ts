@@ -1,7 +1,7 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { apiJson } from '../../../lib/api-client';
-import { queryKeys } from '../../../lib/query-keys';
-import type { BusinessUser } from '../types';
+import { apiJson } from '@/lib/api-client';
+import { queryKeys } from '@/lib/query-keys';
+import type { BusinessUser } from '@/features/business-users/types';
 
 /** GET /api/business/users/{id} → name, email, is_business_admin, permissions (404 outside the caller's business). */
 export function getBusinessUser(id: number): Promise<BusinessUser> {

@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { apiJson } from '../../../lib/api-client';
-import { queryKeys } from '../../../lib/query-keys';
-import type { BusinessUser, BusinessUserPayload } from '../types';
+import { apiJson } from '@/lib/api-client';
+import { queryKeys } from '@/lib/query-keys';
+import type { BusinessUser, BusinessUserPayload } from '@/features/business-users/types';
 
 export interface SaveBusinessUserInput {
   /** Absent to create a user. */

@@ -2,16 +2,16 @@ import { useQuery } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
-import { paths } from '../../../app/paths';
-import { Field } from '../../../components/Field';
-import { toast } from '../../../components/toast-store';
-import { ApiError, errorMessage } from '../../../lib/api-client';
-import { fieldErrors } from '../../../lib/validation';
-import { projectsQueryOptions } from '../../projects/api/get-projects';
-import { useSaveBusinessUser } from '../api/save-business-user';
-import { accessFromUser, hasProjectList } from '../lib/access-level';
-import { toPayload, userFormSchema, type UserFormValues } from '../lib/user-form';
-import { ACCESS_LEVELS, type AccessLevel, type BusinessUser } from '../types';
+import { paths } from '@/app/paths';
+import { Field } from '@/components/Field';
+import { toast } from '@/components/toast-store';
+import { ApiError, errorMessage } from '@/lib/api-client';
+import { fieldErrors } from '@/lib/validation';
+import { projectsQueryOptions } from '@/features/projects/api/get-projects';
+import { useSaveBusinessUser } from '@/features/business-users/api/save-business-user';
+import { accessFromUser, hasProjectList } from '@/features/business-users/lib/access-level';
+import { toPayload, userFormSchema, type UserFormValues } from '@/features/business-users/lib/user-form';
+import { ACCESS_LEVELS, type AccessLevel, type BusinessUser } from '@/features/business-users/types';
 
 interface Props {
   /** The user being edited; absent for a new one. */
@@ -21,7 +21,13 @@ interface Props {
 function initialValues(user: BusinessUser | undefined): UserFormValues {
   if (!user) return { name: '', email: '', password: '', level: 'all_projects', projectIds: [] };
   const access = accessFromUser(user);
-  return { name: user.name, email: user.email, password: '', level: access.level, projectIds: access.projectIds };
+  return {
+    name: user.name,
+    email: user.email,
+    password: '',
+    level: access.level,
+    projectIds: access.projectIds,
+  };
 }
 
 /**
@@ -77,7 +83,12 @@ export function BusinessUserForm({ user }: Props) {
       </header>
       <form onSubmit={submit} className="card form" noValidate>
         <Field label={t('businessUsers.name')} htmlFor="user-name" error={errors.name}>
-          <input id="user-name" value={values.name} onChange={(event) => set('name', event.target.value)} data-testid="user-name" />
+          <input
+            id="user-name"
+            value={values.name}
+            onChange={(event) => set('name', event.target.value)}
+            data-testid="user-name"
+          />
         </Field>
         <Field label={t('businessUsers.email')} htmlFor="user-email" error={errors.email}>
           <input
@@ -92,7 +103,11 @@ export function BusinessUserForm({ user }: Props) {
           label={t('businessUsers.password')}
           htmlFor="user-password"
           error={errors.password}
-          hint={isNew ? undefined : <span data-testid="user-password-hint">{t('businessUsers.passwordHint')}</span>}
+          hint={
+            isNew ? undefined : (
+              <span data-testid="user-password-hint">{t('businessUsers.passwordHint')}</span>
+            )
+          }
         >
           <input
             id="user-password"
@@ -142,7 +157,12 @@ export function BusinessUserForm({ user }: Props) {
           <Link to={paths.users} className="button" data-testid="user-form-cancel">
             {t('common.cancel')}
           </Link>
-          <button type="submit" className="button button-primary" disabled={save.isPending} data-testid="user-form-save">
+          <button
+            type="submit"
+            className="button button-primary"
+            disabled={save.isPending}
+            data-testid="user-form-save"
+          >
             {t('common.save')}
           </button>
         </div>

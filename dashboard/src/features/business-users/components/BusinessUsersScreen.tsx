@@ -1,10 +1,10 @@
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { Alert } from '../../../components/Alert';
-import { PageLoader } from '../../../components/PageLoader';
-import { paths, links } from '../../../app/paths';
-import { errorMessage } from '../../../lib/api-client';
-import { useBusinessUsers } from '../api/get-business-users';
+import { Alert } from '@/components/Alert';
+import { PageLoader } from '@/components/PageLoader';
+import { paths, links } from '@/app/paths';
+import { errorMessage } from '@/lib/api-client';
+import { useBusinessUsers } from '@/features/business-users/api/get-business-users';
 
 /** The business's users (spec 2 "Business users list"): name, email, [Admin] tag, Edit user; New user. */
 export function BusinessUsersScreen() {

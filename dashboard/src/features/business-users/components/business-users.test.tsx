@@ -1,15 +1,18 @@
 // @vitest-environment jsdom
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { paths } from '../../../app/paths';
-import { RequireBusinessAdmin } from '../../../app/RequireBusinessAdmin';
-import { dismissToast, getToasts } from '../../../components/toast-store';
-import type { User } from '../../../lib/types';
-import { projectFixture } from '../../../testing/fixtures';
-import { mockApi, renderRoutes, type ApiCall, type Handler } from '../../../testing/render-route';
-import { BusinessUserEditRoute, BusinessUserNewRoute } from '../routes/BusinessUserFormRoute';
-import { BusinessUsersRoute } from '../routes/BusinessUsersRoute';
-import type { AccessLevel, BusinessUser, BusinessUserPayload } from '../types';
+import { paths } from '@/app/paths';
+import { RequireBusinessAdmin } from '@/app/RequireBusinessAdmin';
+import { dismissToast, getToasts } from '@/components/toast-store';
+import type { User } from '@/lib/types';
+import { projectFixture } from '@/testing/fixtures';
+import { mockApi, renderRoutes, type ApiCall, type Handler } from '@/testing/render-route';
+import {
+  BusinessUserEditRoute,
+  BusinessUserNewRoute,
+} from '@/features/business-users/routes/BusinessUserFormRoute';
+import { BusinessUsersRoute } from '@/features/business-users/routes/BusinessUsersRoute';
+import type { AccessLevel, BusinessUser, BusinessUserPayload } from '@/features/business-users/types';
 
 const routes = [
   {
@@ -51,7 +54,11 @@ const members = (): BusinessUser[] => [
   member(3, 'Carla', { permissions: { projects_blacklist: [12] } }),
 ];
 
-const projects = () => [projectFixture(11, { name: 'Loja' }), projectFixture(12, { name: 'Blog' }), projectFixture(13, { name: 'Portfólio' })];
+const projects = () => [
+  projectFixture(11, { name: 'Loja' }),
+  projectFixture(12, { name: 'Blog' }),
+  projectFixture(13, { name: 'Portfólio' }),
+];
 
 function api(handlers: Record<string, Handler> = {}, isBusinessAdmin = true) {
   return mockApi({
@@ -68,7 +75,8 @@ const toasts = () => getToasts().map((toast) => `${toast.kind}:${toast.message}`
 beforeEach(() => getToasts().forEach((toast) => dismissToast(toast.id)));
 const posts = (calls: ApiCall[], url: string) => calls.filter((c) => c.method === 'POST' && c.url === url);
 const input = (testId: string) => screen.getByTestId(testId) as HTMLInputElement;
-const type = (testId: string, value: string) => fireEvent.change(screen.getByTestId(testId), { target: { value } });
+const type = (testId: string, value: string) =>
+  fireEvent.change(screen.getByTestId(testId), { target: { value } });
 
 describe('business admin guard', () => {
   it('shows a forbidden notice to a user who is not a business admin, without loading the list', async () => {
@@ -94,7 +102,11 @@ describe('business users list', () => {
     renderRoutes(routes, '/users');
     await screen.findByTestId('business-users');
     const rows = screen.getAllByTestId(/^business-user-row-/);
-    expect(rows.map((row) => row.dataset.testid)).toEqual(['business-user-row-1', 'business-user-row-2', 'business-user-row-3']);
+    expect(rows.map((row) => row.dataset.testid)).toEqual([
+      'business-user-row-1',
+      'business-user-row-2',
+      'business-user-row-3',
+    ]);
 
     const ana = screen.getByTestId('business-user-row-1');
     expect(within(ana).getByTestId('business-user-name').textContent).toBe('Ana');
@@ -125,16 +137,26 @@ describe('business users list', () => {
   });
 
   it('shows the server message when the list fails', async () => {
-    api({ 'GET /api/business/users': () => ({ status: 403, json: { error: 'forbidden', message: 'Business administrators only' } }) });
+    api({
+      'GET /api/business/users': () => ({
+        status: 403,
+        json: { error: 'forbidden', message: 'Business administrators only' },
+      }),
+    });
     renderRoutes(routes, '/users');
-    expect((await screen.findByTestId('business-users-error')).textContent).toBe('Business administrators only');
+    expect((await screen.findByTestId('business-users-error')).textContent).toBe(
+      'Business administrators only',
+    );
   });
 });
 
 describe('new business user', () => {
   async function openNew(handlers: Record<string, Handler> = {}) {
     const calls = api({
-      'POST /api/business/users': ({ body }) => ({ status: 201, json: { id: 9, ...(body as BusinessUserPayload) } }),
+      'POST /api/business/users': ({ body }) => ({
+        status: 201,
+        json: { id: 9, ...(body as BusinessUserPayload) },
+      }),
       ...handlers,
     });
     const router = renderRoutes(routes, '/users/new');
@@ -159,36 +181,63 @@ describe('new business user', () => {
     expect(posts(calls, '/api/business/users')).toHaveLength(0);
   });
 
-  const levels: { level: AccessLevel; check: number[]; body: Pick<BusinessUserPayload, 'is_business_admin' | 'permissions'> }[] = [
+  const levels: {
+    level: AccessLevel;
+    check: number[];
+    body: Pick<BusinessUserPayload, 'is_business_admin' | 'permissions'>;
+  }[] = [
     { level: 'admin', check: [], body: { is_business_admin: true, permissions: {} } },
-    { level: 'all_projects', check: [], body: { is_business_admin: false, permissions: { all_projects: true } } },
-    { level: 'projects_whitelist', check: [11, 13], body: { is_business_admin: false, permissions: { projects_whitelist: [11, 13] } } },
-    { level: 'projects_blacklist', check: [12], body: { is_business_admin: false, permissions: { projects_blacklist: [12] } } },
+    {
+      level: 'all_projects',
+      check: [],
+      body: { is_business_admin: false, permissions: { all_projects: true } },
+    },
+    {
+      level: 'projects_whitelist',
+      check: [11, 13],
+      body: { is_business_admin: false, permissions: { projects_whitelist: [11, 13] } },
+    },
+    {
+      level: 'projects_blacklist',
+      check: [12],
+      body: { is_business_admin: false, permissions: { projects_blacklist: [12] } },
+    },
   ];
 
-  it.each(levels)('creates a user with access level $level and sends the mapped body', async ({ level, check, body }) => {
-    const { calls, router } = await openNew();
-    type('user-name', ' Davi ');
-    type('user-email', 'davi@example.com');
-    type('user-password', 'segredo1');
-    type('user-level', level);
-    if (check.length > 0) {
-      const list = await screen.findByTestId('user-projects');
-      await within(list).findByTestId('user-project-11');
-      expect(within(list).getByText('Portfólio')).toBeTruthy();
-      check.forEach((id) => fireEvent.click(within(list).getByTestId(`user-project-${id}`)));
-    } else {
-      expect(screen.queryByTestId('user-projects')).toBeNull();
-    }
-    fireEvent.click(screen.getByTestId('user-form-save'));
-    await waitFor(() => expect(router.state.location.pathname).toBe('/users'));
-    expect(posts(calls, '/api/business/users')[0]?.body).toEqual({ name: 'Davi', email: 'davi@example.com', password: 'segredo1', ...body });
-    expect(toasts()).toContain('success:Usuário atualizado com sucesso');
-  });
+  it.each(levels)(
+    'creates a user with access level $level and sends the mapped body',
+    async ({ level, check, body }) => {
+      const { calls, router } = await openNew();
+      type('user-name', ' Davi ');
+      type('user-email', 'davi@example.com');
+      type('user-password', 'segredo1');
+      type('user-level', level);
+      if (check.length > 0) {
+        const list = await screen.findByTestId('user-projects');
+        await within(list).findByTestId('user-project-11');
+        expect(within(list).getByText('Portfólio')).toBeTruthy();
+        check.forEach((id) => fireEvent.click(within(list).getByTestId(`user-project-${id}`)));
+      } else {
+        expect(screen.queryByTestId('user-projects')).toBeNull();
+      }
+      fireEvent.click(screen.getByTestId('user-form-save'));
+      await waitFor(() => expect(router.state.location.pathname).toBe('/users'));
+      expect(posts(calls, '/api/business/users')[0]?.body).toEqual({
+        name: 'Davi',
+        email: 'davi@example.com',
+        password: 'segredo1',
+        ...body,
+      });
+      expect(toasts()).toContain('success:Usuário atualizado com sucesso');
+    },
+  );
 
   it('toasts the server message of a 409 and stays on the form, marking the field', async () => {
     const { router } = await openNew({
-      'POST /api/business/users': () => ({ status: 409, json: { error: 'conflict', message: 'Email already in use', field: 'email' } }),
+      'POST /api/business/users': () => ({
+        status: 409,
+        json: { error: 'conflict', message: 'Email already in use', field: 'email' },
+      }),
     });
     type('user-name', 'Davi');
     type('user-email', 'ana@example.com');
@@ -196,7 +245,9 @@ describe('new business user', () => {
     fireEvent.click(screen.getByTestId('user-form-save'));
     await waitFor(() => expect(toasts()).toContain('error:Email already in use'));
     expect(router.state.location.pathname).toBe('/users/new');
-    expect(within(screen.getByTestId('business-user-form')).getByRole('alert').textContent).toBe('Email already in use');
+    expect(within(screen.getByTestId('business-user-form')).getByRole('alert').textContent).toBe(
+      'Email already in use',
+    );
   });
 });
 
@@ -204,7 +255,9 @@ describe('edit business user', () => {
   function openEdit(user: BusinessUser, handlers: Record<string, Handler> = {}) {
     const calls = api({
       [`GET /api/business/users/${user.id}`]: () => ({ json: user }),
-      [`POST /api/business/users/${user.id}`]: ({ body }) => ({ json: { ...user, ...(body as BusinessUserPayload) } }),
+      [`POST /api/business/users/${user.id}`]: ({ body }) => ({
+        json: { ...user, ...(body as BusinessUserPayload) },
+      }),
       ...handlers,
     });
     const router = renderRoutes(routes, `/users/${user.id}`);
@@ -217,7 +270,9 @@ describe('edit business user', () => {
     expect(input('user-name').value).toBe('Bruno');
     expect(input('user-email').value).toBe('bruno@example.com');
     expect(input('user-password').value).toBe('');
-    expect(screen.getByTestId('user-password-hint').textContent).toBe('Deixe em branco para manter a mesma senha');
+    expect(screen.getByTestId('user-password-hint').textContent).toBe(
+      'Deixe em branco para manter a mesma senha',
+    );
     expect((screen.getByTestId('user-level') as HTMLSelectElement).value).toBe('projects_whitelist');
     await screen.findByTestId('user-project-11');
     expect(input('user-project-11').checked).toBe(true);
@@ -275,7 +330,10 @@ describe('edit business user', () => {
 
   it('toasts a 422 message from the server', async () => {
     openEdit(members()[1]!, {
-      'POST /api/business/users/2': () => ({ status: 422, json: { error: 'invalid', message: 'Password too short', field: 'password' } }),
+      'POST /api/business/users/2': () => ({
+        status: 422,
+        json: { error: 'invalid', message: 'Password too short', field: 'password' },
+      }),
     });
     await screen.findByTestId('business-user-form');
     type('user-password', '1');
@@ -285,7 +343,10 @@ describe('edit business user', () => {
 
   it('toasts a failing load and returns to /users', async () => {
     const { router } = openEdit(member(99, 'Zé'), {
-      'GET /api/business/users/99': () => ({ status: 404, json: { error: 'not_found', message: 'User not found' } }),
+      'GET /api/business/users/99': () => ({
+        status: 404,
+        json: { error: 'not_found', message: 'User not found' },
+      }),
     });
     await waitFor(() => expect(router.state.location.pathname).toBe('/users'));
     expect(toasts()).toContain('error:User not found');

@@ -2,7 +2,7 @@
  * Access level mapping (spec §4): admin gives is_business_admin true and no project permissions;
  * all_projects, whitelist and blacklist give is_business_admin false and the matching permission.
  */
-import type { AccessLevel, Permissions } from '../types';
+import type { AccessLevel, Permissions } from '@/features/business-users/types';
 
 export interface AccessFields {
   is_business_admin: boolean;
@@ -27,8 +27,10 @@ export function accessToPayload(level: AccessLevel, projectIds: number[]): Acces
 export function accessFromUser(user: AccessFields): { level: AccessLevel; projectIds: number[] } {
   if (user.is_business_admin) return { level: 'admin', projectIds: [] };
   const { permissions } = user;
-  if (permissions.projects_whitelist) return { level: 'projects_whitelist', projectIds: [...permissions.projects_whitelist] };
-  if (permissions.projects_blacklist) return { level: 'projects_blacklist', projectIds: [...permissions.projects_blacklist] };
+  if (permissions.projects_whitelist)
+    return { level: 'projects_whitelist', projectIds: [...permissions.projects_whitelist] };
+  if (permissions.projects_blacklist)
+    return { level: 'projects_blacklist', projectIds: [...permissions.projects_blacklist] };
   return { level: 'all_projects', projectIds: [] };
 }
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { fieldErrors } from '../../../lib/validation';
+import { fieldErrors } from '@/lib/validation';
 import { toPayload, userFormSchema, type UserFormValues } from './user-form';
 
 const values = (overrides: Partial<UserFormValues> = {}): UserFormValues => ({
@@ -37,7 +37,11 @@ describe('user form validation (spec §5)', () => {
 
 describe('toPayload', () => {
   it('trims name and email, maps the access level and leaves out an empty password', () => {
-    expect(toPayload(values({ name: ' Bia ', email: ' bia@example.com ', level: 'projects_whitelist', projectIds: [4] }))).toEqual({
+    expect(
+      toPayload(
+        values({ name: ' Bia ', email: ' bia@example.com ', level: 'projects_whitelist', projectIds: [4] }),
+      ),
+    ).toEqual({
       name: 'Bia',
       email: 'bia@example.com',
       is_business_admin: false,

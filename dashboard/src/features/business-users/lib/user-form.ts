@@ -3,9 +3,9 @@
  * creating and optional when editing (empty keeps the current one). Messages are i18n keys.
  */
 import { z } from 'zod';
-import { isValidEmail } from '../../../lib/validation';
-import type { BusinessUserPayload } from '../types';
-import { ACCESS_LEVELS } from '../types';
+import { isValidEmail } from '@/lib/validation';
+import type { BusinessUserPayload } from '@/features/business-users/types';
+import { ACCESS_LEVELS } from '@/features/business-users/types';
 import { accessToPayload } from './access-level';
 
 export function userFormSchema(isNew: boolean) {

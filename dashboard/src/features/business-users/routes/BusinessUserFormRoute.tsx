@@ -1,12 +1,12 @@
 import { useEffect, useRef } from 'react';
 import { useNavigate } from 'react-router';
-import { paths } from '../../../app/paths';
-import { PageLoader } from '../../../components/PageLoader';
-import { toast } from '../../../components/toast-store';
-import { errorMessage } from '../../../lib/api-client';
-import { useNumberParam } from '../../../lib/project-route';
-import { useBusinessUser } from '../api/get-business-user';
-import { BusinessUserForm } from '../components/BusinessUserForm';
+import { paths } from '@/app/paths';
+import { PageLoader } from '@/components/PageLoader';
+import { toast } from '@/components/toast-store';
+import { errorMessage } from '@/lib/api-client';
+import { useNumberParam } from '@/lib/project-route';
+import { useBusinessUser } from '@/features/business-users/api/get-business-user';
+import { BusinessUserForm } from '@/features/business-users/components/BusinessUserForm';
 
 /** /users/new. */
 export function BusinessUserNewRoute() {

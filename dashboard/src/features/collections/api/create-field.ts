@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { apiJson } from '../../../lib/api-client';
-import { queryKeys } from '../../../lib/query-keys';
-import type { Field, FieldMeta, FieldOption, FieldType } from '../types';
+import { apiJson } from '@/lib/api-client';
+import { queryKeys } from '@/lib/query-keys';
+import type { Field, FieldMeta, FieldOption, FieldType } from '@/features/collections/types';
 
 /** Body of POST /api/fields and POST /api/fields/{id}. */
 export interface FieldInput {

@@ -1,7 +1,7 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { apiJson } from '../../../lib/api-client';
-import { queryKeys } from '../../../lib/query-keys';
-import type { TableSummary } from '../../../lib/types';
+import { apiJson } from '@/lib/api-client';
+import { queryKeys } from '@/lib/query-keys';
+import type { TableSummary } from '@/lib/types';
 
 export interface ClientProject {
   project: { id: number; name: string; slug: string };

@@ -1,7 +1,7 @@
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
-import { apiJson } from '../../../lib/api-client';
-import { queryKeys } from '../../../lib/query-keys';
-import { RECORDS_PAGE_SIZE, type DataPage } from '../types';
+import { apiJson } from '@/lib/api-client';
+import { queryKeys } from '@/lib/query-keys';
+import { RECORDS_PAGE_SIZE, type DataPage } from '@/features/collections/types';
 
 /** One page of a collection's records, sorted by its ordering options (server-side paging). */
 export function getData(tableId: number, page: number, limit: number = RECORDS_PAGE_SIZE): Promise<DataPage> {

@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { apiJson } from '../../../lib/api-client';
-import { queryKeys } from '../../../lib/query-keys';
-import type { Field } from '../types';
+import { apiJson } from '@/lib/api-client';
+import { queryKeys } from '@/lib/query-keys';
+import type { Field } from '@/features/collections/types';
 import type { FieldInput } from './create-field';
 
 export interface UpdateFieldInput extends FieldInput {

@@ -1,8 +1,8 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { apiJson } from '../../../lib/api-client';
-import { queryKeys } from '../../../lib/query-keys';
-import type { PostPayload } from '../lib/record-form';
-import type { Post } from '../types';
+import { apiJson } from '@/lib/api-client';
+import { queryKeys } from '@/lib/query-keys';
+import type { PostPayload } from '@/features/collections/lib/record-form';
+import type { Post } from '@/features/collections/types';
 
 export interface UpdatePostInput extends PostPayload {
   id: number;

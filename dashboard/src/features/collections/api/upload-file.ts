@@ -1,5 +1,5 @@
 import { useMutation } from '@tanstack/react-query';
-import { apiText } from '../../../lib/api-client';
+import { apiText } from '@/lib/api-client';
 
 export interface UploadInput {
   name: string;

@@ -1,17 +1,24 @@
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Alert } from '../../../components/Alert';
-import { Field as FormField } from '../../../components/Field';
-import { Modal } from '../../../components/Modal';
-import { errorMessage } from '../../../lib/api-client';
-import { DEFAULT_CURRENCY_FORMAT, DEFAULT_CURRENCY_SYMBOL, formatCurrency } from '../../../lib/currency';
-import type { TableSummary } from '../../../lib/types';
-import { fieldErrors, slugify } from '../../../lib/validation';
-import { useCreateField } from '../api/create-field';
-import { useUpdateField } from '../api/update-field';
-import { DEFAULT_DELIMITER } from '../lib/csv-table';
-import { fieldFormSchema, hasOptions } from '../lib/schemas';
-import { CURRENCY_FORMATS, FIELD_TYPES, type Field, type FieldMeta, type FieldOption, type FieldType } from '../types';
+import { Alert } from '@/components/Alert';
+import { Field as FormField } from '@/components/Field';
+import { Modal } from '@/components/Modal';
+import { errorMessage } from '@/lib/api-client';
+import { DEFAULT_CURRENCY_FORMAT, DEFAULT_CURRENCY_SYMBOL, formatCurrency } from '@/lib/currency';
+import type { TableSummary } from '@/lib/types';
+import { fieldErrors, slugify } from '@/lib/validation';
+import { useCreateField } from '@/features/collections/api/create-field';
+import { useUpdateField } from '@/features/collections/api/update-field';
+import { DEFAULT_DELIMITER } from '@/features/collections/lib/csv-table';
+import { fieldFormSchema, hasOptions } from '@/features/collections/lib/schemas';
+import {
+  CURRENCY_FORMATS,
+  FIELD_TYPES,
+  type Field,
+  type FieldMeta,
+  type FieldOption,
+  type FieldType,
+} from '@/features/collections/types';
 import { UploadButton } from './UploadButton';
 
 interface FieldModalProps {
@@ -63,10 +70,20 @@ export function FieldModal({ tableId, field, otherTables, uploadPrefix, onClose,
     event.preventDefault();
     const keptOptions = hasOptions(type)
       ? options
-          .map((option) => ({ name: option.name.trim(), ...(type === 'image-select' && option.image ? { image: option.image } : {}) }))
+          .map((option) => ({
+            name: option.name.trim(),
+            ...(type === 'image-select' && option.image ? { image: option.image } : {}),
+          }))
           .filter((option) => option.name !== '')
       : [];
-    const parsed = fieldFormSchema.safeParse({ name, slug, type, required: required ? '1' : '0', options: keptOptions, meta: metaFor(type) });
+    const parsed = fieldFormSchema.safeParse({
+      name,
+      slug,
+      type,
+      required: required ? '1' : '0',
+      options: keptOptions,
+      meta: metaFor(type),
+    });
     if (!parsed.success || parsed.data.type === '') {
       setErrors(parsed.success ? {} : fieldErrors(parsed.error));
       return;
@@ -98,7 +115,13 @@ export function FieldModal({ tableId, field, otherTables, uploadPrefix, onClose,
           <button type="button" className="button" onClick={onClose}>
             {t('common.cancel')}
           </button>
-          <button type="submit" form="field-form" className="button button-primary" disabled={mutation.isPending} data-testid="field-save">
+          <button
+            type="submit"
+            form="field-form"
+            className="button button-primary"
+            disabled={mutation.isPending}
+            data-testid="field-save"
+          >
             {t('common.save')}
           </button>
         </div>
@@ -119,10 +142,21 @@ export function FieldModal({ tableId, field, otherTables, uploadPrefix, onClose,
           />
         </FormField>
         <FormField label={t('collections.fields.slug')} htmlFor="field-slug">
-          <input id="field-slug" value={slug} onChange={(event) => setSlug(event.target.value)} onBlur={() => setSlug(slugify(slug))} data-testid="field-slug" />
+          <input
+            id="field-slug"
+            value={slug}
+            onChange={(event) => setSlug(event.target.value)}
+            onBlur={() => setSlug(slugify(slug))}
+            data-testid="field-slug"
+          />
         </FormField>
         <FormField label={t('collections.fields.type')} htmlFor="field-type" error={error('type')}>
-          <select id="field-type" value={type} onChange={(event) => setType(isFieldType(event.target.value) ? event.target.value : '')} data-testid="field-type">
+          <select
+            id="field-type"
+            value={type}
+            onChange={(event) => setType(isFieldType(event.target.value) ? event.target.value : '')}
+            data-testid="field-type"
+          >
             <option value="">{t('collections.fields.chooseType')}</option>
             {FIELD_TYPES.map((fieldType) => (
               <option key={fieldType} value={fieldType}>
@@ -133,14 +167,21 @@ export function FieldModal({ tableId, field, otherTables, uploadPrefix, onClose,
         </FormField>
         <div className="checkbox-row">
           <label className="checkbox">
-            <input type="checkbox" checked={required} onChange={(event) => setRequired(event.target.checked)} data-testid="field-required" />
+            <input
+              type="checkbox"
+              checked={required}
+              onChange={(event) => setRequired(event.target.checked)}
+              data-testid="field-required"
+            />
             {t('collections.fields.required')}
           </label>
           <label className="checkbox">
             <input
               type="checkbox"
               checked={meta.hideAtListing === true}
-              onChange={(event) => setMeta((current) => ({ ...current, hideAtListing: event.target.checked }))}
+              onChange={(event) =>
+                setMeta((current) => ({ ...current, hideAtListing: event.target.checked }))
+              }
               data-testid="field-hide-at-listing"
             />
             {t('collections.fields.hideAtListing')}
@@ -148,13 +189,19 @@ export function FieldModal({ tableId, field, otherTables, uploadPrefix, onClose,
         </div>
 
         {type === 'relation' && (
-          <FormField label={t('collections.fields.relationTable')} htmlFor="field-relation" error={error('meta.table')}>
+          <FormField
+            label={t('collections.fields.relationTable')}
+            htmlFor="field-relation"
+            error={error('meta.table')}
+          >
             <select
               id="field-relation"
               value={meta.table ?? ''}
               onChange={(event) => {
                 const target = event.target.value ? Number(event.target.value) : undefined;
-                setMeta(({ table: _previous, ...rest }) => (target === undefined ? rest : { ...rest, table: target }));
+                setMeta(({ table: _previous, ...rest }) =>
+                  target === undefined ? rest : { ...rest, table: target },
+                );
               }}
               data-testid="field-relation"
             >
@@ -244,7 +291,12 @@ export function FieldModal({ tableId, field, otherTables, uploadPrefix, onClose,
                 </button>
               </div>
             ))}
-            <button type="button" className="button button-small" onClick={() => setOptions((current) => [...current, { name: '' }])} data-testid="field-option-add">
+            <button
+              type="button"
+              className="button button-small"
+              onClick={() => setOptions((current) => [...current, { name: '' }])}
+              data-testid="field-option-add"
+            >
               + {t('collections.fields.addOption')}
             </button>
           </fieldset>

@@ -1,9 +1,9 @@
 import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
-import { toast } from '../../../components/toast-store';
-import { errorWithDetails } from '../../../lib/api-client';
-import { readAsDataUrl } from '../../../lib/files';
-import { useImportTable } from '../api/import-table';
+import { toast } from '@/components/toast-store';
+import { errorWithDetails } from '@/lib/api-client';
+import { readAsDataUrl } from '@/lib/files';
+import { useImportTable } from '@/features/collections/api/import-table';
 
 /** Reads a .csv/.json file and posts it; toasts the count and the list reloads (spec §2). */
 export function ImportButton({ tableId }: { tableId: number }) {
@@ -24,7 +24,11 @@ export function ImportButton({ tableId }: { tableId: number }) {
   };
 
   return (
-    <label className={`button${importTable.isPending ? ' is-busy' : ''}`} htmlFor={id} title={t('records.importHint')}>
+    <label
+      className={`button${importTable.isPending ? ' is-busy' : ''}`}
+      htmlFor={id}
+      title={t('records.importHint')}
+    >
       {importTable.isPending ? t('records.importing') : t('records.import')}
       <input
         id={id}

@@ -1,8 +1,8 @@
 import { useTranslation } from 'react-i18next';
-import { DEFAULT_CURRENCY_FORMAT, DEFAULT_CURRENCY_SYMBOL, formatCurrency, toCents } from '../../../lib/currency';
-import { excerpt, stripTags } from '../lib/excerpt';
-import { toFormValue } from '../lib/record-form';
-import type { Field, FileItem } from '../types';
+import { DEFAULT_CURRENCY_FORMAT, DEFAULT_CURRENCY_SYMBOL, formatCurrency, toCents } from '@/lib/currency';
+import { excerpt, stripTags } from '@/features/collections/lib/excerpt';
+import { toFormValue } from '@/features/collections/lib/record-form';
+import type { Field, FileItem } from '@/features/collections/types';
 
 interface RecordCellProps {
   field: Field;
@@ -59,7 +59,15 @@ export function RecordCell({ field, value, relationNames }: RecordCellProps) {
       );
     case 'currency': {
       const cents = toCents(value);
-      return cents === null ? null : <span className="nowrap">{formatCurrency(cents, field.meta.symbol ?? DEFAULT_CURRENCY_SYMBOL, field.meta.format ?? DEFAULT_CURRENCY_FORMAT)}</span>;
+      return cents === null ? null : (
+        <span className="nowrap">
+          {formatCurrency(
+            cents,
+            field.meta.symbol ?? DEFAULT_CURRENCY_SYMBOL,
+            field.meta.format ?? DEFAULT_CURRENCY_FORMAT,
+          )}
+        </span>
+      );
     }
     case 'relation': {
       const id = toFormValue('relation', value);

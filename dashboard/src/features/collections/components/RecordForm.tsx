@@ -1,18 +1,24 @@
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
-import { Alert } from '../../../components/Alert';
-import { PageLoader } from '../../../components/PageLoader';
-import { toast } from '../../../components/toast-store';
-import { ApiError, errorMessage } from '../../../lib/api-client';
-import { slugify } from '../../../lib/validation';
-import { useCreatePost } from '../api/create-post';
-import { useDeletePost } from '../api/delete-post';
-import { usePost } from '../api/get-post';
-import { useTable } from '../api/get-table';
-import { useUpdatePost } from '../api/update-post';
-import { draftFromPost, missingRequired, toPostPayload, type FormValue, type RecordDraft } from '../lib/record-form';
-import type { Post, Table } from '../types';
+import { Alert } from '@/components/Alert';
+import { PageLoader } from '@/components/PageLoader';
+import { toast } from '@/components/toast-store';
+import { ApiError, errorMessage } from '@/lib/api-client';
+import { slugify } from '@/lib/validation';
+import { useCreatePost } from '@/features/collections/api/create-post';
+import { useDeletePost } from '@/features/collections/api/delete-post';
+import { usePost } from '@/features/collections/api/get-post';
+import { useTable } from '@/features/collections/api/get-table';
+import { useUpdatePost } from '@/features/collections/api/update-post';
+import {
+  draftFromPost,
+  missingRequired,
+  toPostPayload,
+  type FormValue,
+  type RecordDraft,
+} from '@/features/collections/lib/record-form';
+import type { Post, Table } from '@/features/collections/types';
 import { FieldEditor, fieldInputId } from './editors/FieldEditor';
 import type { RecordScope } from './record-scope';
 import { useLeaveOnError } from './use-project-route';
@@ -37,7 +43,8 @@ function Form({ scope, table, post }: FormProps) {
   const { includeTitle, hasSingular } = table.meta;
   const recordLabel = post ? post.name || `#${post.id}` : t('records.form.newTitle');
 
-  const setValue = (fieldId: number, value: FormValue) => setDraft((current) => ({ ...current, values: { ...current.values, [fieldId]: value } }));
+  const setValue = (fieldId: number, value: FormValue) =>
+    setDraft((current) => ({ ...current, values: { ...current.values, [fieldId]: value } }));
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -83,10 +90,15 @@ function Form({ scope, table, post }: FormProps) {
   return (
     <section className="page" data-testid="record-form-page">
       <nav className="breadcrumbs" data-testid="record-breadcrumbs">
-        <Link to={scope.projectLink}>{scope.projectName}</Link> / <Link to={listLink}>{table.name}</Link> / <span>{recordLabel}</span>
+        <Link to={scope.projectLink}>{scope.projectName}</Link> / <Link to={listLink}>{table.name}</Link> /{' '}
+        <span>{recordLabel}</span>
       </nav>
       <div className="page-header">
-        <h1>{post ? t('records.form.editTitle', { singular: table.meta.singular || table.name }) : t('records.form.newRecordOf', { singular: table.meta.singular || table.name })}</h1>
+        <h1>
+          {post
+            ? t('records.form.editTitle', { singular: table.meta.singular || table.name })
+            : t('records.form.newRecordOf', { singular: table.meta.singular || table.name })}
+        </h1>
       </div>
       <form className="card form record-form" onSubmit={submit} noValidate data-testid="record-form">
         {missing.length > 0 && (
@@ -105,7 +117,9 @@ function Form({ scope, table, post }: FormProps) {
             {serverDetails.length > 0 && (
               <ul>
                 {serverDetails.map((detail, index) => (
-                  <li key={index}>{[fieldName(detail.field_id), detail.message].filter(Boolean).join(': ')}</li>
+                  <li key={index}>
+                    {[fieldName(detail.field_id), detail.message].filter(Boolean).join(': ')}
+                  </li>
                 ))}
               </ul>
             )}
@@ -121,7 +135,13 @@ function Form({ scope, table, post }: FormProps) {
                   value={draft.name}
                   required
                   onChange={(event) => setDraft((current) => ({ ...current, name: event.target.value }))}
-                  onBlur={() => setDraft((current) => (hasSingular && current.slug.trim() === '' ? { ...current, slug: slugify(current.name) } : current))}
+                  onBlur={() =>
+                    setDraft((current) =>
+                      hasSingular && current.slug.trim() === ''
+                        ? { ...current, slug: slugify(current.name) }
+                        : current,
+                    )
+                  }
                   data-testid="record-title"
                 />
               </div>
@@ -142,7 +162,12 @@ function Form({ scope, table, post }: FormProps) {
           </div>
         )}
         {table.fields.map((field) => (
-          <div key={field.id} className={`field field-type-${field.type}${missing.includes(field.name) ? ' field-invalid' : ''}`} data-testid="record-field" data-field-type={field.type}>
+          <div
+            key={field.id}
+            className={`field field-type-${field.type}${missing.includes(field.name) ? ' field-invalid' : ''}`}
+            data-testid="record-field"
+            data-field-type={field.type}
+          >
             {field.type === 'checkbox' ? (
               <span className="label">
                 {field.name}
@@ -154,19 +179,35 @@ function Form({ scope, table, post }: FormProps) {
                 {field.required === '1' && ' *'}
               </label>
             )}
-            <FieldEditor field={field} value={draft.values[field.id]} onChange={(value) => setValue(field.id, value)} uploadPrefix={uploadPrefix} />
+            <FieldEditor
+              field={field}
+              value={draft.values[field.id]}
+              onChange={(value) => setValue(field.id, value)}
+              uploadPrefix={uploadPrefix}
+            />
           </div>
         ))}
         <div className="form-actions">
           {post && (
-            <button type="button" className="button button-danger record-delete" onClick={destroy} disabled={remove.isPending} data-testid="record-delete">
+            <button
+              type="button"
+              className="button button-danger record-delete"
+              onClick={destroy}
+              disabled={remove.isPending}
+              data-testid="record-delete"
+            >
               {t('common.delete')}
             </button>
           )}
           <Link to={listLink} className="button" data-testid="record-back">
             {t('common.back')}
           </Link>
-          <button type="submit" className="button button-primary" disabled={mutation.isPending} data-testid="record-save">
+          <button
+            type="submit"
+            className="button button-primary"
+            disabled={mutation.isPending}
+            data-testid="record-save"
+          >
             {t('common.save')}
           </button>
         </div>
@@ -176,10 +217,25 @@ function Form({ scope, table, post }: FormProps) {
 }
 
 /** Record form: new when there is no post id, edit when there is (spec §2). */
-export function RecordForm({ scope, tableId, postId }: { scope: RecordScope; tableId: number; postId: number | undefined }) {
+export function RecordForm({
+  scope,
+  tableId,
+  postId,
+}: {
+  scope: RecordScope;
+  tableId: number;
+  postId: number | undefined;
+}) {
   const table = useTable(tableId);
   const post = usePost(postId ?? 0);
   useLeaveOnError(table.error ?? post.error, scope.listLink(tableId));
   if (!table.data || (postId !== undefined && !post.data)) return <PageLoader />;
-  return <Form key={`${tableId}-${postId ?? 'new'}`} scope={scope} table={table.data} post={postId === undefined ? undefined : post.data} />;
+  return (
+    <Form
+      key={`${tableId}-${postId ?? 'new'}`}
+      scope={scope}
+      table={table.data}
+      post={postId === undefined ? undefined : post.data}
+    />
+  );
 }

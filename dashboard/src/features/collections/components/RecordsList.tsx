@@ -1,16 +1,16 @@
 import { useQueries } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
-import { Alert } from '../../../components/Alert';
-import { PageLoader } from '../../../components/PageLoader';
-import { toast } from '../../../components/toast-store';
-import { errorMessage } from '../../../lib/api-client';
-import { formatDate } from '../../../lib/format';
-import { useSelection } from '../../../lib/use-selection';
-import { dataQueryOptions, useData } from '../api/get-data';
-import { useDeletePosts } from '../api/delete-posts';
-import { excerpt } from '../lib/excerpt';
-import { RECORDS_PAGE_SIZE, type Field } from '../types';
+import { Alert } from '@/components/Alert';
+import { PageLoader } from '@/components/PageLoader';
+import { toast } from '@/components/toast-store';
+import { errorMessage } from '@/lib/api-client';
+import { formatDate } from '@/lib/format';
+import { useSelection } from '@/lib/use-selection';
+import { dataQueryOptions, useData } from '@/features/collections/api/get-data';
+import { useDeletePosts } from '@/features/collections/api/delete-posts';
+import { excerpt } from '@/features/collections/lib/excerpt';
+import { RECORDS_PAGE_SIZE, type Field } from '@/features/collections/types';
 import { ImportButton } from './ImportButton';
 import { RecordCell } from './RecordCell';
 import type { RecordScope } from './record-scope';
@@ -18,12 +18,28 @@ import type { RecordScope } from './record-scope';
 /** Above this many rows the bulk-delete bar is repeated at the top (spec §2). */
 const TOP_BAR_ABOVE = 10;
 
-function BulkBar({ count, onDelete, busy, position }: { count: number; onDelete: () => void; busy: boolean; position: 'top' | 'bottom' }) {
+function BulkBar({
+  count,
+  onDelete,
+  busy,
+  position,
+}: {
+  count: number;
+  onDelete: () => void;
+  busy: boolean;
+  position: 'top' | 'bottom';
+}) {
   const { t } = useTranslation();
   return (
     <div className="bulk-bar" data-testid={`bulk-bar-${position}`}>
       <span className="muted">{t('records.selected', { count })}</span>
-      <button type="button" className="button button-small button-danger" disabled={count === 0 || busy} onClick={onDelete} data-testid={`bulk-delete-${position}`}>
+      <button
+        type="button"
+        className="button button-small button-danger"
+        disabled={count === 0 || busy}
+        onClick={onDelete}
+        data-testid={`bulk-delete-${position}`}
+      >
         {t('records.deleteSelected')}
       </button>
     </div>
@@ -32,14 +48,21 @@ function BulkBar({ count, onDelete, busy, position }: { count: number; onDelete:
 
 /** Names of the first page of each relation target, to show names instead of ids. */
 function useRelationNames(fields: Field[]): Map<number, Map<number, string>> {
-  const targets = [...new Set(fields.flatMap((field) => (field.type === 'relation' && field.meta.table ? [field.meta.table] : [])))];
+  const targets = [
+    ...new Set(
+      fields.flatMap((field) => (field.type === 'relation' && field.meta.table ? [field.meta.table] : [])),
+    ),
+  ];
   const results = useQueries({ queries: targets.map((target) => dataQueryOptions(target, 1)) });
   // At most 100 names per target: cheap enough to rebuild on each render.
   const byTable = new Map<number, Map<number, string>>();
   results.forEach((result, index) => {
     const target = targets[index];
     if (target === undefined || !result.data) return;
-    byTable.set(target, new Map(result.data.posts.map((post) => [post.id, post.name || post.slug || `#${post.id}`])));
+    byTable.set(
+      target,
+      new Map(result.data.posts.map((post) => [post.id, post.name || post.slug || `#${post.id}`])),
+    );
   });
   return byTable;
 }
@@ -83,7 +106,12 @@ export function RecordsList({ scope, tableId }: { scope: RecordScope; tableId: n
   };
 
   const bar = (position: 'top' | 'bottom') => (
-    <BulkBar count={selectedOnPage.length} onDelete={removeSelected} busy={deletePosts.isPending} position={position} />
+    <BulkBar
+      count={selectedOnPage.length}
+      onDelete={removeSelected}
+      busy={deletePosts.isPending}
+      position={position}
+    />
   );
 
   return (
@@ -94,10 +122,20 @@ export function RecordsList({ scope, tableId }: { scope: RecordScope; tableId: n
       <div className="page-header">
         <h1>{table.meta.plural || table.name}</h1>
         <div className="button-row">
-          <a className="button" href={scope.exportLink(table.id, 'csv')} download={`${table.slug}.csv`} data-testid="export-csv">
+          <a
+            className="button"
+            href={scope.exportLink(table.id, 'csv')}
+            download={`${table.slug}.csv`}
+            data-testid="export-csv"
+          >
             {t('records.exportCsv')}
           </a>
-          <a className="button" href={scope.exportLink(table.id, 'json')} download={`${table.slug}.json`} data-testid="export-json">
+          <a
+            className="button"
+            href={scope.exportLink(table.id, 'json')}
+            download={`${table.slug}.json`}
+            data-testid="export-json"
+          >
             {t('records.exportJson')}
           </a>
           <ImportButton tableId={table.id} />
@@ -144,7 +182,12 @@ export function RecordsList({ scope, tableId }: { scope: RecordScope; tableId: n
             {posts.map((post) => {
               const values = new Map(post.fields.map((entry) => [entry.field_id, entry.value]));
               return (
-                <tr key={post.id} data-testid="record-row" data-post-id={post.id} className={selection.isChosen(post.id) ? 'is-selected' : undefined}>
+                <tr
+                  key={post.id}
+                  data-testid="record-row"
+                  data-post-id={post.id}
+                  className={selection.isChosen(post.id) ? 'is-selected' : undefined}
+                >
                   <td className="check-cell">
                     <input
                       type="checkbox"
@@ -169,11 +212,19 @@ export function RecordsList({ scope, tableId }: { scope: RecordScope; tableId: n
                   {table.meta.includeDate && <td className="nowrap">{formatDate(post.created_at)}</td>}
                   {visibleFields.map((field) => (
                     <td key={field.id} data-field-id={field.id}>
-                      <RecordCell field={field} value={values.get(field.id)} relationNames={field.meta.table ? relationNames.get(field.meta.table) : undefined} />
+                      <RecordCell
+                        field={field}
+                        value={values.get(field.id)}
+                        relationNames={field.meta.table ? relationNames.get(field.meta.table) : undefined}
+                      />
                     </td>
                   ))}
                   <td className="actions-cell">
-                    <Link to={scope.editLink(table.id, post.id)} className="button button-small" data-testid="record-edit">
+                    <Link
+                      to={scope.editLink(table.id, post.id)}
+                      className="button button-small"
+                      data-testid="record-edit"
+                    >
                       {t('records.edit')}
                     </Link>
                   </td>
@@ -186,11 +237,23 @@ export function RecordsList({ scope, tableId }: { scope: RecordScope; tableId: n
       {bar('bottom')}
       {pages > 1 && (
         <nav className="pagination" aria-label={t('records.pagination')} data-testid="pagination">
-          <button type="button" className="button button-small" disabled={page <= 1} onClick={() => goTo(page - 1)} data-testid="page-previous">
+          <button
+            type="button"
+            className="button button-small"
+            disabled={page <= 1}
+            onClick={() => goTo(page - 1)}
+            data-testid="page-previous"
+          >
             ‹ {t('records.previous')}
           </button>
           <span data-testid="page-indicator">{t('records.page', { page, pages })}</span>
-          <button type="button" className="button button-small" disabled={page >= pages} onClick={() => goTo(page + 1)} data-testid="page-next">
+          <button
+            type="button"
+            className="button button-small"
+            disabled={page >= pages}
+            onClick={() => goTo(page + 1)}
+            data-testid="page-next"
+          >
             {t('records.next')} ›
           </button>
         </nav>

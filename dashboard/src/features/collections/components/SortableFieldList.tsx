@@ -7,10 +7,16 @@ import {
   useSensors,
   type DragEndEvent,
 } from '@dnd-kit/core';
-import { arrayMove, SortableContext, sortableKeyboardCoordinates, useSortable, verticalListSortingStrategy } from '@dnd-kit/sortable';
+import {
+  arrayMove,
+  SortableContext,
+  sortableKeyboardCoordinates,
+  useSortable,
+  verticalListSortingStrategy,
+} from '@dnd-kit/sortable';
 import { CSS } from '@dnd-kit/utilities';
 import { useTranslation } from 'react-i18next';
-import type { Field } from '../types';
+import type { Field } from '@/features/collections/types';
 
 interface RowProps {
   field: Field;
@@ -20,7 +26,8 @@ interface RowProps {
 
 function SortableRow({ field, onEdit, onDelete }: RowProps) {
   const { t } = useTranslation();
-  const { attributes, listeners, setNodeRef, setActivatorNodeRef, transform, transition, isDragging } = useSortable({ id: field.id });
+  const { attributes, listeners, setNodeRef, setActivatorNodeRef, transform, transition, isDragging } =
+    useSortable({ id: field.id });
   return (
     <li
       ref={setNodeRef}
@@ -30,7 +37,15 @@ function SortableRow({ field, onEdit, onDelete }: RowProps) {
       data-field-id={field.id}
       data-field-type={field.type}
     >
-      <button type="button" ref={setActivatorNodeRef} className="drag-handle" aria-label={t('collections.fields.drag')} data-testid="field-drag" {...attributes} {...listeners}>
+      <button
+        type="button"
+        ref={setActivatorNodeRef}
+        className="drag-handle"
+        aria-label={t('collections.fields.drag')}
+        data-testid="field-drag"
+        {...attributes}
+        {...listeners}
+      >
         ⠿
       </button>
       <div className="field-row-main">
@@ -38,13 +53,27 @@ function SortableRow({ field, onEdit, onDelete }: RowProps) {
         <code className="muted">{field.slug}</code>
       </div>
       <span className="badge badge-muted">{t(`collections.types.${field.type}`)}</span>
-      {field.required === '1' && <span className="badge badge-success">{t('collections.fields.required')}</span>}
-      {field.meta.hideAtListing && <span className="badge badge-muted">{t('collections.fields.hidden')}</span>}
+      {field.required === '1' && (
+        <span className="badge badge-success">{t('collections.fields.required')}</span>
+      )}
+      {field.meta.hideAtListing && (
+        <span className="badge badge-muted">{t('collections.fields.hidden')}</span>
+      )}
       <div className="button-row">
-        <button type="button" className="button button-small" onClick={() => onEdit(field)} data-testid="field-edit">
+        <button
+          type="button"
+          className="button button-small"
+          onClick={() => onEdit(field)}
+          data-testid="field-edit"
+        >
           {t('collections.edit')}
         </button>
-        <button type="button" className="button button-small button-danger-ghost" onClick={() => onDelete(field)} data-testid="field-delete">
+        <button
+          type="button"
+          className="button button-small button-danger-ghost"
+          onClick={() => onDelete(field)}
+          data-testid="field-delete"
+        >
           {t('common.delete')}
         </button>
       </div>

@@ -1,8 +1,8 @@
 import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { errorMessage } from '../../../lib/api-client';
-import { isJpgOrPng, readAsDataUrl } from '../../../lib/files';
-import { useUploadFile } from '../api/upload-file';
+import { errorMessage } from '@/lib/api-client';
+import { isJpgOrPng, readAsDataUrl } from '@/lib/files';
+import { useUploadFile } from '@/features/collections/api/upload-file';
 
 interface UploadButtonProps {
   /** Called once per uploaded file, in the order chosen. */
@@ -16,7 +16,14 @@ interface UploadButtonProps {
 }
 
 /** A file input that uploads each chosen file (POST /api/upload) and reports its URL. */
-export function UploadButton({ onUploaded, prefix, imagesOnly = false, multiple = false, label, testId }: UploadButtonProps) {
+export function UploadButton({
+  onUploaded,
+  prefix,
+  imagesOnly = false,
+  multiple = false,
+  label,
+  testId,
+}: UploadButtonProps) {
   const { t } = useTranslation();
   const id = useId();
   const upload = useUploadFile();
@@ -33,7 +40,12 @@ export function UploadButton({ onUploaded, prefix, imagesOnly = false, multiple 
     try {
       for (const file of chosen) {
         const content = await readAsDataUrl(file);
-        const url = await upload.mutateAsync({ name: file.name, content, prefix, ...(imagesOnly ? { accept: 'image' as const } : {}) });
+        const url = await upload.mutateAsync({
+          name: file.name,
+          content,
+          prefix,
+          ...(imagesOnly ? { accept: 'image' as const } : {}),
+        });
         onUploaded(url, file);
       }
     } catch (failure) {

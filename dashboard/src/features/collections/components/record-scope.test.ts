@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { ProjectDetail } from '../../../lib/types';
+import type { ProjectDetail } from '@/lib/types';
 import { clientScope, ownerScope } from './record-scope';
 
 describe('record scopes', () => {
@@ -12,7 +12,11 @@ describe('record scopes', () => {
   });
 
   it('keeps the client panel under /admin and authorises exports with the token', () => {
-    const scope = clientScope({ id: 7, name: 'Loja' }, [{ id: 2, name: 'Produtos', slug: 'produtos' }], 'tok');
+    const scope = clientScope(
+      { id: 7, name: 'Loja' },
+      [{ id: 2, name: 'Produtos', slug: 'produtos' }],
+      'tok',
+    );
     expect(scope.projectLink).toBe('/admin');
     expect(scope.newLink(2)).toBe('/admin/table/2/new');
     expect(scope.exportLink(2, 'json')).toBe('/api/tables/2/export/json?client_token=tok');

@@ -1,5 +1,5 @@
-import { links } from '../../../app/paths';
-import type { ProjectDetail, TableSummary } from '../../../lib/types';
+import { links } from '@/app/paths';
+import type { ProjectDetail, TableSummary } from '@/lib/types';
 
 /**
  * Where the records screens live: in the owner's dashboard (/project/{id}/table/{id}/browse…)
@@ -37,7 +37,11 @@ export function ownerScope(project: ProjectDetail, userId: number | undefined): 
   };
 }
 
-export function clientScope(project: { id: number; name: string }, tables: TableSummary[], token: string): RecordScope {
+export function clientScope(
+  project: { id: number; name: string },
+  tables: TableSummary[],
+  token: string,
+): RecordScope {
   return {
     kind: 'client',
     projectId: project.id,

@@ -1,9 +1,9 @@
 import { useEffect, useRef } from 'react';
 import { useNavigate } from 'react-router';
-import { toast } from '../../../components/toast-store';
-import { errorMessage } from '../../../lib/api-client';
+import { toast } from '@/components/toast-store';
+import { errorMessage } from '@/lib/api-client';
 
-export { useNumberParam, useProjectOrLeave } from '../../../lib/project-route';
+export { useNumberParam, useProjectOrLeave } from '@/lib/project-route';
 
 /** Toasts a load failure once and goes to `to` (a record or collection that can't be opened). */
 export function useLeaveOnError(error: Error | null, to: string) {

@@ -55,7 +55,9 @@ export function parseCsv(text: string, delimiter: string = DEFAULT_DELIMITER): s
 }
 
 function quoteCell(cell: string, sep: string): string {
-  return cell.includes(sep) || /["\r\n]/.test(cell) || /^\s|\s$/.test(cell) ? `"${cell.replace(/"/g, '""')}"` : cell;
+  return cell.includes(sep) || /["\r\n]/.test(cell) || /^\s|\s$/.test(cell)
+    ? `"${cell.replace(/"/g, '""')}"`
+    : cell;
 }
 
 /** Inverse of parseCsv; rows are joined with "\n". */

@@ -1,4 +1,4 @@
-import { EXCERPT_LENGTH } from '../types';
+import { EXCERPT_LENGTH } from '@/features/collections/types';
 
 /** Plain text of an HTML fragment (wysiwyg cells), without parsing it into the page. */
 export function stripTags(html: string): string {

@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { emailDisplay, emailLink, telephoneDisplay, telephoneLink, whatsappDisplay, whatsappLink } from './links';
+import {
+  emailDisplay,
+  emailLink,
+  telephoneDisplay,
+  telephoneLink,
+  whatsappDisplay,
+  whatsappLink,
+} from './links';
 
 describe('whatsappLink', () => {
   it('keeps digits and prefixes 55 when short and not already Brazilian', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Field, FieldType, Post } from '../types';
+import type { Field, FieldType, Post } from '@/features/collections/types';
 import { draftFromPost, isEmptyValue, missingRequired, toPostPayload } from './record-form';
 
 let nextId = 1;
@@ -95,24 +95,42 @@ describe('toPostPayload', () => {
 
 describe('missingRequired', () => {
   const labels = { title: 'Title', slug: 'Slug' };
-  const required = [field('text', '1', 'Nome'), field('multiselect', '1', 'Tags'), field('checkbox', '1', 'Ativo'), field('currency', '1', 'Preço')];
+  const required = [
+    field('text', '1', 'Nome'),
+    field('multiselect', '1', 'Tags'),
+    field('checkbox', '1', 'Ativo'),
+    field('currency', '1', 'Preço'),
+  ];
 
   it('lists required fields that are empty, null or []', () => {
     const draft = draftFromPost(required);
-    expect(missingRequired({ fields: required, draft, includeTitle: false, hasSingular: false, labels })).toEqual(['Nome', 'Tags', 'Preço']);
+    expect(
+      missingRequired({ fields: required, draft, includeTitle: false, hasSingular: false, labels }),
+    ).toEqual(['Nome', 'Tags', 'Preço']);
   });
 
   it('lists title and slug when the collection has them enabled', () => {
     const draft = { name: ' ', slug: '!!!', values: {} };
-    expect(missingRequired({ fields: [], draft, includeTitle: true, hasSingular: true, labels })).toEqual(['Title', 'Slug']);
-    expect(missingRequired({ fields: [], draft, includeTitle: false, hasSingular: false, labels })).toEqual([]);
+    expect(missingRequired({ fields: [], draft, includeTitle: true, hasSingular: true, labels })).toEqual([
+      'Title',
+      'Slug',
+    ]);
+    expect(missingRequired({ fields: [], draft, includeTitle: false, hasSingular: false, labels })).toEqual(
+      [],
+    );
   });
 
   it('is satisfied once every required value is filled', () => {
     const [name, tags, active, price] = required;
     if (!name || !tags || !active || !price) throw new Error('fixture');
-    const draft = { name: 'x', slug: 'x', values: { [name.id]: 'Ana', [tags.id]: ['a'], [active.id]: false, [price.id]: 0 } };
-    expect(missingRequired({ fields: required, draft, includeTitle: true, hasSingular: true, labels })).toEqual([]);
+    const draft = {
+      name: 'x',
+      slug: 'x',
+      values: { [name.id]: 'Ana', [tags.id]: ['a'], [active.id]: false, [price.id]: 0 },
+    };
+    expect(
+      missingRequired({ fields: required, draft, includeTitle: true, hasSingular: true, labels }),
+    ).toEqual([]);
   });
 
   it('counts "", null, undefined and [] as empty', () => {

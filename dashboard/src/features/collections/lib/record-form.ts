@@ -3,10 +3,17 @@
  * list of {field_id, value}; the form keeps one editor value per field id (spec §3) and maps
  * them back to the stored shape of each type when saving.
  */
-import { toCents } from '../../../lib/currency';
-import { slugify } from '../../../lib/validation';
-import type { Field, FieldType, FileItem, Post, PostFieldValue } from '../types';
-import { emailDisplay, emailLink, telephoneDisplay, telephoneLink, whatsappDisplay, whatsappLink } from './links';
+import { toCents } from '@/lib/currency';
+import { slugify } from '@/lib/validation';
+import type { Field, FieldType, FileItem, Post, PostFieldValue } from '@/features/collections/types';
+import {
+  emailDisplay,
+  emailLink,
+  telephoneDisplay,
+  telephoneLink,
+  whatsappDisplay,
+  whatsappLink,
+} from './links';
 
 /** What an editor holds: text, cents, a checkbox, a relation id, a list of options or files. */
 export type FormValue = string | number | boolean | null | string[] | FileItem[];
@@ -141,7 +148,10 @@ export function toPostPayload(fields: Field[], draft: RecordDraft): PostPayload 
   return {
     name: draft.name.trim(),
     slug: slugify(draft.slug),
-    fields: fields.map((field) => ({ field_id: field.id, value: toStoredValue(field.type, draft.values[field.id]) })),
+    fields: fields.map((field) => ({
+      field_id: field.id,
+      value: toStoredValue(field.type, draft.values[field.id]),
+    })),
   };
 }
 
@@ -163,7 +173,13 @@ export interface RequiredCheck {
 }
 
 /** Names of what is required and empty, in form order; nothing is sent while it is not []. */
-export function missingRequired({ fields, draft, includeTitle, hasSingular, labels }: RequiredCheck): string[] {
+export function missingRequired({
+  fields,
+  draft,
+  includeTitle,
+  hasSingular,
+  labels,
+}: RequiredCheck): string[] {
   const missing: string[] = [];
   if (includeTitle && draft.name.trim() === '') missing.push(labels.title);
   if (hasSingular && slugify(draft.slug) === '') missing.push(labels.slug);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { fieldErrors } from '../../../lib/validation';
-import { DEFAULT_TABLE_META } from '../types';
+import { fieldErrors } from '@/lib/validation';
+import { DEFAULT_TABLE_META } from '@/features/collections/types';
 import { fieldFormSchema, tableFormSchema } from './schemas';
 
 describe('tableFormSchema', () => {
@@ -18,12 +18,20 @@ describe('tableFormSchema', () => {
 });
 
 describe('fieldFormSchema', () => {
-  const base = { name: 'Autor', slug: '', type: 'relation' as const, required: '0' as const, options: [], meta: {} };
+  const base = {
+    name: 'Autor',
+    slug: '',
+    type: 'relation' as const,
+    required: '0' as const,
+    options: [],
+    meta: {},
+  };
 
   it('requires a relation target for relation fields', () => {
     const result = fieldFormSchema.safeParse(base);
     expect(result.success).toBe(false);
-    if (!result.success) expect(fieldErrors(result.error)).toEqual({ 'meta.table': 'collections.validation.relationRequired' });
+    if (!result.success)
+      expect(fieldErrors(result.error)).toEqual({ 'meta.table': 'collections.validation.relationRequired' });
     expect(fieldFormSchema.safeParse({ ...base, meta: { table: 3 } }).success).toBe(true);
   });
 
@@ -31,7 +39,10 @@ describe('fieldFormSchema', () => {
     const result = fieldFormSchema.safeParse({ ...base, name: '', type: '' });
     expect(result.success).toBe(false);
     if (!result.success) {
-      expect(fieldErrors(result.error)).toEqual({ name: 'collections.validation.nameRequired', type: 'collections.validation.typeRequired' });
+      expect(fieldErrors(result.error)).toEqual({
+        name: 'collections.validation.nameRequired',
+        type: 'collections.validation.typeRequired',
+      });
     }
   });
 });

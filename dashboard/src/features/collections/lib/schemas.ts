@@ -4,7 +4,7 @@
  * 'The relation collection is required'). Messages are i18n keys.
  */
 import { z } from 'zod';
-import { CURRENCY_FORMATS, FIELD_TYPES } from '../types';
+import { CURRENCY_FORMATS, FIELD_TYPES } from '@/features/collections/types';
 
 const orderDir = z.enum(['asc', 'desc']);
 
@@ -41,9 +41,14 @@ export const fieldFormSchema = z
     }),
   })
   .superRefine((value, ctx) => {
-    if (value.type === '') ctx.addIssue({ code: 'custom', path: ['type'], message: 'collections.validation.typeRequired' });
+    if (value.type === '')
+      ctx.addIssue({ code: 'custom', path: ['type'], message: 'collections.validation.typeRequired' });
     if (value.type === 'relation' && value.meta.table === undefined) {
-      ctx.addIssue({ code: 'custom', path: ['meta', 'table'], message: 'collections.validation.relationRequired' });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['meta', 'table'],
+        message: 'collections.validation.relationRequired',
+      });
     }
   });
 export type FieldFormValues = z.infer<typeof fieldFormSchema>;

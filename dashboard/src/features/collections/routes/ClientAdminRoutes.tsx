@@ -6,18 +6,18 @@
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, Navigate, Outlet, useOutletContext, useSearchParams } from 'react-router';
-import { links } from '../../../app/paths';
-import { GlobalSpinner } from '../../../components/GlobalSpinner';
-import { PageLoader } from '../../../components/PageLoader';
-import { Toaster } from '../../../components/Toaster';
-import { ApiError, errorMessage, setClientToken } from '../../../lib/api-client';
-import { languages, setLanguage } from '../../../lib/i18n';
-import { readSession, storageKeys, writeSession } from '../../../lib/storage';
-import { useClientProject } from '../api/get-client-project';
-import { clientScope, type RecordScope } from '../components/record-scope';
-import { RecordForm } from '../components/RecordForm';
-import { RecordsList } from '../components/RecordsList';
-import { useNumberParam } from '../components/use-project-route';
+import { links } from '@/app/paths';
+import { GlobalSpinner } from '@/components/GlobalSpinner';
+import { PageLoader } from '@/components/PageLoader';
+import { Toaster } from '@/components/Toaster';
+import { ApiError, errorMessage, setClientToken } from '@/lib/api-client';
+import { languages, setLanguage } from '@/lib/i18n';
+import { readSession, storageKeys, writeSession } from '@/lib/storage';
+import { useClientProject } from '@/features/collections/api/get-client-project';
+import { clientScope, type RecordScope } from '@/features/collections/components/record-scope';
+import { RecordForm } from '@/features/collections/components/RecordForm';
+import { RecordsList } from '@/features/collections/components/RecordsList';
+import { useNumberParam } from '@/features/collections/components/use-project-route';
 
 interface ClientContext {
   scope: RecordScope;
@@ -68,7 +68,11 @@ function Panel({ token }: { token: string }) {
   const client = useClientProject(token);
   if (client.isPending) return <PageLoader />;
   if (client.isError) {
-    if (client.error instanceof ApiError && (client.error.status === 404 || client.error.status === 401 || client.error.status === 403)) return <InvalidLink />;
+    if (
+      client.error instanceof ApiError &&
+      (client.error.status === 404 || client.error.status === 401 || client.error.status === 403)
+    )
+      return <InvalidLink />;
     return (
       <div className="card notice" data-testid="client-error">
         <p>{errorMessage(client.error)}</p>
@@ -168,5 +172,7 @@ export function ClientRecordFormRoute() {
   const tableId = useOwnTableId(scope);
   const postId = useNumberParam('postId');
   if (tableId === null) return <Navigate to={links.clientHome()} replace />;
-  return <RecordForm scope={scope} tableId={tableId} postId={Number.isInteger(postId) ? postId : undefined} />;
+  return (
+    <RecordForm scope={scope} tableId={tableId} postId={Number.isInteger(postId) ? postId : undefined} />
+  );
 }

@@ -1,19 +1,23 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, Navigate } from 'react-router';
-import { links, paths } from '../../../app/paths';
-import { PageLoader } from '../../../components/PageLoader';
-import { toast } from '../../../components/toast-store';
-import { errorMessage } from '../../../lib/api-client';
-import { useUser } from '../../../lib/auth/get-user';
-import type { ProjectDetail } from '../../../lib/types';
-import { useDeleteField } from '../api/delete-field';
-import { useTable } from '../api/get-table';
-import { useReorderFields } from '../api/reorder-fields';
-import { FieldModal } from '../components/FieldModal';
-import { SortableFieldList } from '../components/SortableFieldList';
-import { useLeaveOnError, useNumberParam, useProjectOrLeave } from '../components/use-project-route';
-import type { Field, Table } from '../types';
+import { links, paths } from '@/app/paths';
+import { PageLoader } from '@/components/PageLoader';
+import { toast } from '@/components/toast-store';
+import { errorMessage } from '@/lib/api-client';
+import { useUser } from '@/lib/auth/get-user';
+import type { ProjectDetail } from '@/lib/types';
+import { useDeleteField } from '@/features/collections/api/delete-field';
+import { useTable } from '@/features/collections/api/get-table';
+import { useReorderFields } from '@/features/collections/api/reorder-fields';
+import { FieldModal } from '@/features/collections/components/FieldModal';
+import { SortableFieldList } from '@/features/collections/components/SortableFieldList';
+import {
+  useLeaveOnError,
+  useNumberParam,
+  useProjectOrLeave,
+} from '@/features/collections/components/use-project-route';
+import type { Field, Table } from '@/features/collections/types';
 
 type Editing = { field: Field | undefined } | null;
 
@@ -59,8 +63,10 @@ function FieldManager({ project, table }: { project: ProjectDetail; table: Table
   return (
     <section className="page" data-testid="fields-page">
       <nav className="breadcrumbs">
-        <Link to={links.project(project.id)}>{project.name}</Link> / <Link to={links.projectTables(project.id)}>{t('collections.title')}</Link> /{' '}
-        <Link to={links.table(project.id, table.id)}>{table.name}</Link> / <span>{t('collections.fields.title')}</span>
+        <Link to={links.project(project.id)}>{project.name}</Link> /{' '}
+        <Link to={links.projectTables(project.id)}>{t('collections.title')}</Link> /{' '}
+        <Link to={links.table(project.id, table.id)}>{table.name}</Link> /{' '}
+        <span>{t('collections.fields.title')}</span>
       </nav>
       <div className="page-header">
         <h1>
@@ -68,14 +74,25 @@ function FieldManager({ project, table }: { project: ProjectDetail; table: Table
         </h1>
         <div className="button-row">
           {moved && (
-            <button type="button" className="button button-primary" onClick={saveOrder} disabled={reorder.isPending} data-testid="save-order">
+            <button
+              type="button"
+              className="button button-primary"
+              onClick={saveOrder}
+              disabled={reorder.isPending}
+              data-testid="save-order"
+            >
               {t('collections.fields.saveOrder')}
             </button>
           )}
           <Link to={links.tableData(project.id, table.id)} className="button" data-testid="fields-browse">
             {t('collections.browse')}
           </Link>
-          <button type="button" className="button button-primary" onClick={() => setEditing({ field: undefined })} data-testid="add-field">
+          <button
+            type="button"
+            className="button button-primary"
+            onClick={() => setEditing({ field: undefined })}
+            data-testid="add-field"
+          >
             + {t('collections.fields.add')}
           </button>
         </div>
@@ -83,7 +100,12 @@ function FieldManager({ project, table }: { project: ProjectDetail; table: Table
       {fields.length === 0 ? (
         <p className="card empty muted">{t('collections.fields.empty')}</p>
       ) : (
-        <SortableFieldList fields={fields} onMove={setMoved} onEdit={(field) => setEditing({ field })} onDelete={remove} />
+        <SortableFieldList
+          fields={fields}
+          onMove={setMoved}
+          onEdit={(field) => setEditing({ field })}
+          onDelete={remove}
+        />
       )}
       {editing && (
         <FieldModal

@@ -1,11 +1,11 @@
 import { Navigate } from 'react-router';
-import { paths } from '../../../app/paths';
-import { PageLoader } from '../../../components/PageLoader';
-import { useUser } from '../../../lib/auth/get-user';
-import { ownerScope } from '../components/record-scope';
-import { RecordForm } from '../components/RecordForm';
-import { RecordsList } from '../components/RecordsList';
-import { useNumberParam, useProjectOrLeave } from '../components/use-project-route';
+import { paths } from '@/app/paths';
+import { PageLoader } from '@/components/PageLoader';
+import { useUser } from '@/lib/auth/get-user';
+import { ownerScope } from '@/features/collections/components/record-scope';
+import { RecordForm } from '@/features/collections/components/RecordForm';
+import { RecordsList } from '@/features/collections/components/RecordsList';
+import { useNumberParam, useProjectOrLeave } from '@/features/collections/components/use-project-route';
 
 function useOwnerScope() {
   const projectId = useNumberParam('projectId');
@@ -30,5 +30,7 @@ export function RecordFormRoute() {
   const postId = useNumberParam('postId');
   if (!Number.isInteger(projectId) || !Number.isInteger(tableId)) return <Navigate to={paths.home} replace />;
   if (!scope) return <PageLoader />;
-  return <RecordForm scope={scope} tableId={tableId} postId={Number.isInteger(postId) ? postId : undefined} />;
+  return (
+    <RecordForm scope={scope} tableId={tableId} postId={Number.isInteger(postId) ? postId : undefined} />
+  );
 }

@@ -1,20 +1,24 @@
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, Navigate, useNavigate } from 'react-router';
-import { links, paths } from '../../../app/paths';
-import { Alert } from '../../../components/Alert';
-import { Field } from '../../../components/Field';
-import { PageLoader } from '../../../components/PageLoader';
-import { toast } from '../../../components/toast-store';
-import { errorMessage } from '../../../lib/api-client';
-import type { ProjectDetail } from '../../../lib/types';
-import { fieldErrors, slugify } from '../../../lib/validation';
-import { useCreateTable } from '../api/create-table';
-import { useTable } from '../api/get-table';
-import { useUpdateTable } from '../api/update-table';
-import { tableFormSchema } from '../lib/schemas';
-import { useLeaveOnError, useNumberParam, useProjectOrLeave } from '../components/use-project-route';
-import { DEFAULT_TABLE_META, type OrderDir, type Table, type TableMeta } from '../types';
+import { links, paths } from '@/app/paths';
+import { Alert } from '@/components/Alert';
+import { Field } from '@/components/Field';
+import { PageLoader } from '@/components/PageLoader';
+import { toast } from '@/components/toast-store';
+import { errorMessage } from '@/lib/api-client';
+import type { ProjectDetail } from '@/lib/types';
+import { fieldErrors, slugify } from '@/lib/validation';
+import { useCreateTable } from '@/features/collections/api/create-table';
+import { useTable } from '@/features/collections/api/get-table';
+import { useUpdateTable } from '@/features/collections/api/update-table';
+import { tableFormSchema } from '@/features/collections/lib/schemas';
+import {
+  useLeaveOnError,
+  useNumberParam,
+  useProjectOrLeave,
+} from '@/features/collections/components/use-project-route';
+import { DEFAULT_TABLE_META, type OrderDir, type Table, type TableMeta } from '@/features/collections/types';
 
 const BUILT_IN_ORDER_FIELDS = ['created_at', 'updated_at', 'name', 'slug'] as const;
 
@@ -51,10 +55,25 @@ function OrderSelect({
   );
 }
 
-function DirSelect({ id, value, onChange, testId }: { id: string; value: OrderDir; onChange: (value: OrderDir) => void; testId: string }) {
+function DirSelect({
+  id,
+  value,
+  onChange,
+  testId,
+}: {
+  id: string;
+  value: OrderDir;
+  onChange: (value: OrderDir) => void;
+  testId: string;
+}) {
   const { t } = useTranslation();
   return (
-    <select id={id} value={value} onChange={(event) => onChange(event.target.value === 'asc' ? 'asc' : 'desc')} data-testid={testId}>
+    <select
+      id={id}
+      value={value}
+      onChange={(event) => onChange(event.target.value === 'asc' ? 'asc' : 'desc')}
+      data-testid={testId}
+    >
       <option value="asc">{t('collections.editor.asc')}</option>
       <option value="desc">{t('collections.editor.desc')}</option>
     </select>
@@ -71,21 +90,30 @@ function TableForm({ project, table }: { project: ProjectDetail; table: Table | 
   const [meta, setMeta] = useState<TableMeta>({ ...DEFAULT_TABLE_META, ...table?.meta });
   const [errors, setErrors] = useState<Record<string, string>>({});
   const mutation = table ? update : create;
-  const setMetaKey = <K extends keyof TableMeta>(key: K, value: TableMeta[K]) => setMeta((current) => ({ ...current, [key]: value }));
+  const setMetaKey = <K extends keyof TableMeta>(key: K, value: TableMeta[K]) =>
+    setMeta((current) => ({ ...current, [key]: value }));
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
     const parsed = tableFormSchema.safeParse({
       name,
       slug,
-      meta: { ...meta, orderField2: meta.orderField2 || null, orderDir2: meta.orderField2 ? (meta.orderDir2 ?? 'asc') : null },
+      meta: {
+        ...meta,
+        orderField2: meta.orderField2 || null,
+        orderDir2: meta.orderField2 ? (meta.orderDir2 ?? 'asc') : null,
+      },
     });
     if (!parsed.success) {
       setErrors(fieldErrors(parsed.error));
       return;
     }
     setErrors({});
-    const body = { name: parsed.data.name, slug: slugify(parsed.data.slug || parsed.data.name), meta: parsed.data.meta };
+    const body = {
+      name: parsed.data.name,
+      slug: slugify(parsed.data.slug || parsed.data.name),
+      meta: parsed.data.meta,
+    };
     const onError = (error: Error) => toast.error(errorMessage(error));
     if (table) {
       update.mutate(
@@ -112,7 +140,8 @@ function TableForm({ project, table }: { project: ProjectDetail; table: Table | 
   return (
     <section className="page">
       <nav className="breadcrumbs">
-        <Link to={links.project(project.id)}>{project.name}</Link> / <Link to={links.projectTables(project.id)}>{t('collections.title')}</Link> /{' '}
+        <Link to={links.project(project.id)}>{project.name}</Link> /{' '}
+        <Link to={links.projectTables(project.id)}>{t('collections.title')}</Link> /{' '}
         <span>{table?.name ?? t('collections.new')}</span>
       </nav>
       <div className="page-header">
@@ -143,42 +172,95 @@ function TableForm({ project, table }: { project: ProjectDetail; table: Table | 
             />
           </Field>
           <Field label={t('collections.slug')} htmlFor="table-slug" hint={t('collections.editor.slugHint')}>
-            <input id="table-slug" value={slug} onChange={(event) => setSlug(event.target.value)} onBlur={() => setSlug(slugify(slug))} data-testid="collection-slug" />
+            <input
+              id="table-slug"
+              value={slug}
+              onChange={(event) => setSlug(event.target.value)}
+              onBlur={() => setSlug(slugify(slug))}
+              data-testid="collection-slug"
+            />
           </Field>
           <Field label={t('collections.editor.plural')} htmlFor="table-plural" error={error('meta.plural')}>
-            <input id="table-plural" value={meta.plural} onChange={(event) => setMetaKey('plural', event.target.value)} data-testid="collection-plural" />
+            <input
+              id="table-plural"
+              value={meta.plural}
+              onChange={(event) => setMetaKey('plural', event.target.value)}
+              data-testid="collection-plural"
+            />
           </Field>
-          <Field label={t('collections.editor.singular')} htmlFor="table-singular" error={error('meta.singular')}>
-            <input id="table-singular" value={meta.singular} onChange={(event) => setMetaKey('singular', event.target.value)} data-testid="collection-singular" />
+          <Field
+            label={t('collections.editor.singular')}
+            htmlFor="table-singular"
+            error={error('meta.singular')}
+          >
+            <input
+              id="table-singular"
+              value={meta.singular}
+              onChange={(event) => setMetaKey('singular', event.target.value)}
+              data-testid="collection-singular"
+            />
           </Field>
         </div>
         <div className="checkbox-row">
           <label className="checkbox">
-            <input type="checkbox" checked={meta.hasSingular} onChange={(event) => setMetaKey('hasSingular', event.target.checked)} data-testid="collection-has-singular" />
+            <input
+              type="checkbox"
+              checked={meta.hasSingular}
+              onChange={(event) => setMetaKey('hasSingular', event.target.checked)}
+              data-testid="collection-has-singular"
+            />
             {t('collections.editor.hasSingular')}
           </label>
           <label className="checkbox">
-            <input type="checkbox" checked={meta.includeDate} onChange={(event) => setMetaKey('includeDate', event.target.checked)} data-testid="collection-include-date" />
+            <input
+              type="checkbox"
+              checked={meta.includeDate}
+              onChange={(event) => setMetaKey('includeDate', event.target.checked)}
+              data-testid="collection-include-date"
+            />
             {t('collections.editor.includeDate')}
           </label>
           <label className="checkbox">
-            <input type="checkbox" checked={meta.includeTitle} onChange={(event) => setMetaKey('includeTitle', event.target.checked)} data-testid="collection-include-title" />
+            <input
+              type="checkbox"
+              checked={meta.includeTitle}
+              onChange={(event) => setMetaKey('includeTitle', event.target.checked)}
+              data-testid="collection-include-title"
+            />
             {t('collections.editor.includeTitle')}
           </label>
         </div>
         <h2 className="section-title">{t('collections.editor.order')}</h2>
         <div className="two-columns">
           <Field label={t('collections.editor.orderField')} htmlFor="table-order-field">
-            <OrderSelect id="table-order-field" value={meta.orderField} onChange={(value) => setMetaKey('orderField', value)} table={table} allowNone={false} testId="collection-order-field" />
+            <OrderSelect
+              id="table-order-field"
+              value={meta.orderField}
+              onChange={(value) => setMetaKey('orderField', value)}
+              table={table}
+              allowNone={false}
+              testId="collection-order-field"
+            />
           </Field>
           <Field label={t('collections.editor.orderDir')} htmlFor="table-order-dir">
-            <DirSelect id="table-order-dir" value={meta.orderDir} onChange={(value) => setMetaKey('orderDir', value)} testId="collection-order-dir" />
+            <DirSelect
+              id="table-order-dir"
+              value={meta.orderDir}
+              onChange={(value) => setMetaKey('orderDir', value)}
+              testId="collection-order-dir"
+            />
           </Field>
           <Field label={t('collections.editor.orderField2')} htmlFor="table-order-field2">
             <OrderSelect
               id="table-order-field2"
               value={meta.orderField2 ?? ''}
-              onChange={(value) => setMeta((current) => ({ ...current, orderField2: value || null, orderDir2: value ? (current.orderDir2 ?? 'asc') : null }))}
+              onChange={(value) =>
+                setMeta((current) => ({
+                  ...current,
+                  orderField2: value || null,
+                  orderDir2: value ? (current.orderDir2 ?? 'asc') : null,
+                }))
+              }
               table={table}
               allowNone
               testId="collection-order-field2"
@@ -186,7 +268,12 @@ function TableForm({ project, table }: { project: ProjectDetail; table: Table | 
           </Field>
           {meta.orderField2 && (
             <Field label={t('collections.editor.orderDir2')} htmlFor="table-order-dir2">
-              <DirSelect id="table-order-dir2" value={meta.orderDir2 ?? 'asc'} onChange={(value) => setMetaKey('orderDir2', value)} testId="collection-order-dir2" />
+              <DirSelect
+                id="table-order-dir2"
+                value={meta.orderDir2 ?? 'asc'}
+                onChange={(value) => setMetaKey('orderDir2', value)}
+                testId="collection-order-dir2"
+              />
             </Field>
           )}
         </div>
@@ -194,7 +281,12 @@ function TableForm({ project, table }: { project: ProjectDetail; table: Table | 
           <Link to={links.projectTables(project.id)} className="button">
             {t('common.back')}
           </Link>
-          <button type="submit" className="button button-primary" disabled={mutation.isPending} data-testid="collection-save">
+          <button
+            type="submit"
+            className="button button-primary"
+            disabled={mutation.isPending}
+            data-testid="collection-save"
+          >
             {t('common.save')}
           </button>
         </div>

@@ -1,12 +1,12 @@
 import { useTranslation } from 'react-i18next';
 import { Link, Navigate } from 'react-router';
-import { links, paths } from '../../../app/paths';
-import { PageLoader } from '../../../components/PageLoader';
-import { toast } from '../../../components/toast-store';
-import { errorMessage } from '../../../lib/api-client';
-import type { ProjectDetail, TableSummary } from '../../../lib/types';
-import { useDeleteTable } from '../api/delete-table';
-import { useNumberParam, useProjectOrLeave } from '../components/use-project-route';
+import { links, paths } from '@/app/paths';
+import { PageLoader } from '@/components/PageLoader';
+import { toast } from '@/components/toast-store';
+import { errorMessage } from '@/lib/api-client';
+import type { ProjectDetail, TableSummary } from '@/lib/types';
+import { useDeleteTable } from '@/features/collections/api/delete-table';
+import { useNumberParam, useProjectOrLeave } from '@/features/collections/components/use-project-route';
 
 function TableList({ project }: { project: ProjectDetail }) {
   const { t } = useTranslation();
@@ -26,8 +26,8 @@ function TableList({ project }: { project: ProjectDetail }) {
   return (
     <section className="page" data-testid="collections-page">
       <nav className="breadcrumbs">
-        <Link to={paths.home}>{t('projects.title')}</Link> / <Link to={links.project(project.id)}>{project.name}</Link> /{' '}
-        <span>{t('collections.title')}</span>
+        <Link to={paths.home}>{t('projects.title')}</Link> /{' '}
+        <Link to={links.project(project.id)}>{project.name}</Link> / <span>{t('collections.title')}</span>
       </nav>
       <div className="page-header">
         <h1>{t('collections.title')}</h1>
@@ -60,13 +60,25 @@ function TableList({ project }: { project: ProjectDetail }) {
                   </td>
                   <td className="actions-cell">
                     <div className="button-row">
-                      <Link to={links.table(project.id, table.id)} className="button button-small" data-testid="collection-edit">
+                      <Link
+                        to={links.table(project.id, table.id)}
+                        className="button button-small"
+                        data-testid="collection-edit"
+                      >
                         {t('collections.edit')}
                       </Link>
-                      <Link to={links.tableFields(project.id, table.id)} className="button button-small" data-testid="collection-fields">
+                      <Link
+                        to={links.tableFields(project.id, table.id)}
+                        className="button button-small"
+                        data-testid="collection-fields"
+                      >
                         {t('collections.fieldsLink')}
                       </Link>
-                      <Link to={links.tableData(project.id, table.id)} className="button button-small" data-testid="collection-browse">
+                      <Link
+                        to={links.tableData(project.id, table.id)}
+                        className="button button-small"
+                        data-testid="collection-browse"
+                      >
                         {t('collections.browse')}
                       </Link>
                       <button

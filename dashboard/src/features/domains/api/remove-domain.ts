@@ -1,6 +1,6 @@
 import { useMutation } from '@tanstack/react-query';
-import { apiJson } from '../../../lib/api-client';
-import type { Project } from '../../../lib/types';
+import { apiJson } from '@/lib/api-client';
+import type { Project } from '@/lib/types';
 
 /** Takes the custom domain off the project (and its verified flags); answers with the project. */
 export function removeDomain(projectId: number): Promise<Project> {

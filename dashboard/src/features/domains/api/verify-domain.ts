@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { apiText } from '../../../lib/api-client';
-import { queryKeys } from '../../../lib/query-keys';
+import { apiText } from '@/lib/api-client';
+import { queryKeys } from '@/lib/query-keys';
 
 export interface VerifyDomainInput {
   projectId: number;

@@ -1,6 +1,6 @@
 import { useTranslation } from 'react-i18next';
-import { formatDate, formatDateTime } from '../../../lib/format';
-import type { Certificate } from '../../../lib/types';
+import { formatDate, formatDateTime } from '@/lib/format';
+import type { Certificate } from '@/lib/types';
 
 const BADGE: Record<Certificate['status'] | 'none', string> = {
   none: 'badge-muted',

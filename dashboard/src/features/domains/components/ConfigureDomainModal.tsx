@@ -1,16 +1,16 @@
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Alert } from '../../../components/Alert';
-import { Field } from '../../../components/Field';
-import { Modal } from '../../../components/Modal';
-import { PageLoader } from '../../../components/PageLoader';
-import { ApiError, errorMessage } from '../../../lib/api-client';
-import { useConfig } from '../../../lib/auth/get-config';
-import { formatDateTime } from '../../../lib/format';
-import { serializeResponse } from '../../../lib/serialize-response';
-import type { Project } from '../../../lib/types';
-import { isValidDomain } from '../../../lib/validation';
-import { useVerifyDomain } from '../api/verify-domain';
+import { Alert } from '@/components/Alert';
+import { Field } from '@/components/Field';
+import { Modal } from '@/components/Modal';
+import { PageLoader } from '@/components/PageLoader';
+import { ApiError, errorMessage } from '@/lib/api-client';
+import { useConfig } from '@/lib/auth/get-config';
+import { formatDateTime } from '@/lib/format';
+import { serializeResponse } from '@/lib/serialize-response';
+import type { Project } from '@/lib/types';
+import { isValidDomain } from '@/lib/validation';
+import { useVerifyDomain } from '@/features/domains/api/verify-domain';
 import { CopyButton } from './CopyButton';
 
 interface Props {
@@ -60,13 +60,24 @@ export function ConfigureDomainModal({ project, onClose }: Props) {
         <button type="button" className="button" onClick={onClose}>
           {t('common.cancel')}
         </button>
-        <button type="submit" form="configure-domain-form" className="button button-primary" disabled={!valid} data-testid="domain-submit">
+        <button
+          type="submit"
+          form="configure-domain-form"
+          className="button button-primary"
+          disabled={!valid}
+          data-testid="domain-submit"
+        >
           {t('domains.continue')}
         </button>
       </div>
     );
     return (
-      <Modal title={t('domains.configureTitle')} onClose={onClose} footer={footer} testId="configure-domain-modal">
+      <Modal
+        title={t('domains.configureTitle')}
+        onClose={onClose}
+        footer={footer}
+        testId="configure-domain-modal"
+      >
         <form id="configure-domain-form" className="form" onSubmit={submit} noValidate>
           <Field
             label={t('domains.label')}
@@ -117,12 +128,24 @@ export function ConfigureDomainModal({ project, onClose }: Props) {
   }
 
   const footer = verify.isSuccess ? (
-    <button type="button" className="button button-primary" onClick={onClose} data-testid="domain-done" autoFocus>
+    <button
+      type="button"
+      className="button button-primary"
+      onClick={onClose}
+      data-testid="domain-done"
+      autoFocus
+    >
       {t('common.close')}
     </button>
   ) : (
     <div className="button-row">
-      <button type="button" className="button" onClick={change} disabled={verify.isPending} data-testid="domain-change">
+      <button
+        type="button"
+        className="button"
+        onClick={change}
+        disabled={verify.isPending}
+        data-testid="domain-change"
+      >
         {t('domains.change')}
       </button>
       <button
@@ -139,10 +162,16 @@ export function ConfigureDomainModal({ project, onClose }: Props) {
   );
 
   // The server saved it as pending (after a failed check, or earlier): it keeps checking.
-  const check = !verify.isSuccess && project.domain_check?.domain === normalized ? project.domain_check : null;
+  const check =
+    !verify.isSuccess && project.domain_check?.domain === normalized ? project.domain_check : null;
 
   return (
-    <Modal title={t('domains.configureTitle')} onClose={onClose} footer={footer} testId="configure-domain-modal">
+    <Modal
+      title={t('domains.configureTitle')}
+      onClose={onClose}
+      footer={footer}
+      testId="configure-domain-modal"
+    >
       <DnsInstructions domain={normalized} token={project.domain_token} />
       {result}
       {check && (
@@ -171,7 +200,11 @@ function DnsRecord({ kind, name, value, id }: { kind: string; name: string; valu
       </td>
       <td>
         <code data-testid={`domain-${id}-value`}>{value}</code>{' '}
-        <CopyButton value={value} label={t('domains.copyValue', { kind })} testId={`domain-copy-${id}-value`} />
+        <CopyButton
+          value={value}
+          label={t('domains.copyValue', { kind })}
+          testId={`domain-copy-${id}-value`}
+        />
       </td>
     </tr>
   );
@@ -182,7 +215,8 @@ function DnsInstructions({ domain, token }: { domain: string; token: string }) {
   const { t } = useTranslation();
   const config = useConfig();
   if (config.isPending) return <PageLoader />;
-  if (config.isError) return <Alert>{t('domains.configFailed', { message: errorMessage(config.error) })}</Alert>;
+  if (config.isError)
+    return <Alert>{t('domains.configFailed', { message: errorMessage(config.error) })}</Alert>;
   return (
     <div className="dns-instructions" data-testid="domain-instructions">
       <p>{t('domains.instructionsIntro', { domain })}</p>
@@ -205,7 +239,11 @@ function DnsInstructions({ domain, token }: { domain: string; token: string }) {
       <ul>
         <li>
           {t('domains.aRecord')} <code data-testid="domain-public-ip">{config.data.public_ip}</code>{' '}
-          <CopyButton value={config.data.public_ip} label={t('domains.copyValue', { kind: 'A' })} testId="domain-copy-a-value" />
+          <CopyButton
+            value={config.data.public_ip}
+            label={t('domains.copyValue', { kind: 'A' })}
+            testId="domain-copy-a-value"
+          />
         </li>
         <li>
           {t('domains.cnameRecord')} <code data-testid="domain-cname-target">{config.data.cname_target}</code>{' '}

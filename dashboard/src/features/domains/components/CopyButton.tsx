@@ -1,5 +1,5 @@
 import { useTranslation } from 'react-i18next';
-import { toast } from '../../../components/toast-store';
+import { toast } from '@/components/toast-store';
 
 /**
  * Copies one DNS record's name or value. Without a clipboard (outside secure contexts) it says
@@ -18,7 +18,13 @@ export function CopyButton({ value, label, testId }: { value: string; label: str
     );
   };
   return (
-    <button type="button" className="button button-small" onClick={copy} aria-label={label} data-testid={testId}>
+    <button
+      type="button"
+      className="button button-small"
+      onClick={copy}
+      aria-label={label}
+      data-testid={testId}
+    >
       {t('domains.copy')}
     </button>
   );

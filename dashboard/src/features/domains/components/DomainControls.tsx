@@ -1,7 +1,7 @@
 import { useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { formatDateTime } from '../../../lib/format';
-import type { ProjectDetail } from '../../../lib/types';
+import { formatDateTime } from '@/lib/format';
+import type { ProjectDetail } from '@/lib/types';
 import { CertificateBadge } from './CertificateBadge';
 import { ConfigureDomainModal } from './ConfigureDomainModal';
 import { RemoveDomainModal } from './RemoveDomainModal';
@@ -22,7 +22,9 @@ export function DomainControls({ project }: { project: ProjectDetail }) {
     trigger.current?.focus();
   };
   // Verified means verified for this domain: a flag left from an earlier domain does not count.
-  const verified = Boolean(project.domain && project.meta.verified && project.meta.verifiedDomain === project.domain);
+  const verified = Boolean(
+    project.domain && project.meta.verified && project.meta.verifiedDomain === project.domain,
+  );
   const check = project.domain_check?.domain === project.domain ? project.domain_check : null;
 
   return (

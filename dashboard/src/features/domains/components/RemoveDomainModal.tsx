@@ -1,9 +1,9 @@
 import { useTranslation } from 'react-i18next';
-import { Modal } from '../../../components/Modal';
-import { ResponseBox } from '../../../components/ResponseBox';
-import type { Project } from '../../../lib/types';
-import { useRemoveDomain } from '../api/remove-domain';
-import { reloadPage } from '../lib/reload-page';
+import { Modal } from '@/components/Modal';
+import { ResponseBox } from '@/components/ResponseBox';
+import type { Project } from '@/lib/types';
+import { useRemoveDomain } from '@/features/domains/api/remove-domain';
+import { reloadPage } from '@/features/domains/lib/reload-page';
 
 interface Props {
   project: Pick<Project, 'id' | 'name' | 'domain'>;
@@ -35,7 +35,12 @@ export function RemoveDomainModal({ project, onClose }: Props) {
         <button type="button" className="button" onClick={onClose}>
           {t('common.close')}
         </button>
-        <button type="button" className="button button-danger" onClick={start} data-testid="remove-domain-retry">
+        <button
+          type="button"
+          className="button button-danger"
+          onClick={start}
+          data-testid="remove-domain-retry"
+        >
           {t('domains.retry')}
         </button>
       </div>
@@ -47,7 +52,13 @@ export function RemoveDomainModal({ project, onClose }: Props) {
         <button type="button" className="button" onClick={onClose}>
           {t('common.cancel')}
         </button>
-        <button type="button" className="button button-danger" onClick={start} data-testid="remove-domain-confirm" autoFocus>
+        <button
+          type="button"
+          className="button button-danger"
+          onClick={start}
+          data-testid="remove-domain-confirm"
+          autoFocus
+        >
           {t('domains.remove')}
         </button>
       </div>

@@ -1,15 +1,15 @@
 // @vitest-environment jsdom
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { paths } from '../../../app/paths';
-import { ProjectOverviewPage } from '../../../app/ProjectOverviewPage';
-import type { Certificate, ProjectDetail } from '../../../lib/types';
-import { projectFixture } from '../../../testing/fixtures';
-import { mockApi, renderRoutes, type Handler } from '../../../testing/render-route';
-import { reloadPage } from '../lib/reload-page';
+import { paths } from '@/app/paths';
+import { ProjectOverviewPage } from '@/app/ProjectOverviewPage';
+import type { Certificate, ProjectDetail } from '@/lib/types';
+import { projectFixture } from '@/testing/fixtures';
+import { mockApi, renderRoutes, type Handler } from '@/testing/render-route';
+import { reloadPage } from '@/features/domains/lib/reload-page';
 
 // jsdom cannot reload; the tests check that the page asked for it.
-vi.mock('../lib/reload-page', () => ({ reloadPage: vi.fn() }));
+vi.mock('@/features/domains/lib/reload-page', () => ({ reloadPage: vi.fn() }));
 
 const routes = [{ path: paths.project, element: <ProjectOverviewPage /> }];
 const PROJECT = 'GET /api/projects/7';
@@ -36,9 +36,14 @@ function api(overrides: Partial<ProjectDetail>, extra: Record<string, Handler> =
 }
 
 const unverified: Partial<ProjectDetail> = { domain: null, meta: {}, certificate: null };
-const verifiedMeta = { verified: true, verifiedDomain: 'loja.example.com', verifiedTimestamp: '2025-03-01T12:00:00Z' };
+const verifiedMeta = {
+  verified: true,
+  verifiedDomain: 'loja.example.com',
+  verifiedTimestamp: '2025-03-01T12:00:00Z',
+};
 
-const posts = (calls: { method: string; url: string }[]) => calls.filter((call) => call.method === 'POST').map((call) => call.url);
+const posts = (calls: { method: string; url: string }[]) =>
+  calls.filter((call) => call.method === 'POST').map((call) => call.url);
 
 async function openConfigure() {
   fireEvent.click(await screen.findByTestId('configure-domain'));
@@ -97,7 +102,9 @@ describe('configure domain modal', () => {
 
     const instructions = await screen.findByTestId('domain-instructions');
     expect(instructions.textContent).toContain('Para usar shop.example');
-    expect(within(instructions).getByTestId('domain-txt-name').textContent).toBe('_vitrine-challenge.shop.example');
+    expect(within(instructions).getByTestId('domain-txt-name').textContent).toBe(
+      '_vitrine-challenge.shop.example',
+    );
     expect(within(instructions).getByTestId('domain-txt-value').textContent).toBe('vitrine-verify=uuid');
     expect(within(instructions).getByTestId('domain-record-txt').textContent).toContain('TXT');
     expect(screen.getByTestId('domain-txt-note').textContent).toContain('Só o dono do domínio');
@@ -157,7 +164,12 @@ describe('configure domain modal', () => {
     const writeText = vi.fn(() => Promise.resolve());
     Object.defineProperty(navigator, 'clipboard', { value: { writeText }, configurable: true });
     await openInstructions('shop.example');
-    for (const id of ['domain-copy-txt-name', 'domain-copy-txt-value', 'domain-copy-a-value', 'domain-copy-cname-value']) {
+    for (const id of [
+      'domain-copy-txt-name',
+      'domain-copy-txt-value',
+      'domain-copy-a-value',
+      'domain-copy-cname-value',
+    ]) {
       fireEvent.click(screen.getByTestId(id));
     }
     expect(writeText.mock.calls).toEqual([
@@ -166,7 +178,9 @@ describe('configure domain modal', () => {
       ['203.0.113.7'],
       ['sites.vitrine.example'],
     ]);
-    expect(screen.getByLabelText('Copiar o valor do registro TXT')).toBe(screen.getByTestId('domain-copy-txt-value'));
+    expect(screen.getByLabelText('Copiar o valor do registro TXT')).toBe(
+      screen.getByTestId('domain-copy-txt-value'),
+    );
     Object.defineProperty(navigator, 'clipboard', { value: undefined, configurable: true });
   });
 
@@ -205,7 +219,9 @@ describe('configure domain modal', () => {
     // The server saved it as pending: the modal and the overview say so.
     const note = await screen.findByTestId('domain-pending-note');
     expect(note.textContent).toContain('shop.example foi salvo como pendente');
-    expect(within(note).getByTestId('domain-next-check').textContent).toMatch(/^Próxima verificação em \d{2}\/\d{2}\/2025 \d{2}:\d{2}$/);
+    expect(within(note).getByTestId('domain-next-check').textContent).toMatch(
+      /^Próxima verificação em \d{2}\/\d{2}\/2025 \d{2}:\d{2}$/,
+    );
     await waitFor(() => expect(screen.getByTestId('project-domain').textContent).toBe('shop.example'));
     const badge = screen.getByTestId('domain-verified');
     expect(badge.textContent).toBe('Aguardando DNS');
@@ -220,7 +236,12 @@ describe('configure domain modal', () => {
   });
 
   it('says a domain another project holds is in use, with no pending note', async () => {
-    api(unverified, { [VERIFY]: () => ({ status: 409, json: { error: 'domain_in_use', message: 'domain already in use', field: 'domain' } }) });
+    api(unverified, {
+      [VERIFY]: () => ({
+        status: 409,
+        json: { error: 'domain_in_use', message: 'domain already in use', field: 'domain' },
+      }),
+    });
     renderRoutes(routes, '/project/7');
     await openConfigure();
     type('www.shop.example');
@@ -231,7 +252,9 @@ describe('configure domain modal', () => {
   });
 
   it('shows what the server said in a JSON error body too', async () => {
-    api(unverified, { [VERIFY]: () => ({ status: 409, json: { error: 'conflict', message: 'domain already in use' } }) });
+    api(unverified, {
+      [VERIFY]: () => ({ status: 409, json: { error: 'conflict', message: 'domain already in use' } }),
+    });
     renderRoutes(routes, '/project/7');
     await openConfigure();
     type('shop.example');
@@ -253,7 +276,9 @@ describe('configure domain modal', () => {
     expect((screen.getByTestId('domain-verify') as HTMLButtonElement).disabled).toBe(true);
     expect((screen.getByTestId('domain-change') as HTMLButtonElement).disabled).toBe(true);
     answer(new Response('shop.example has no A or CNAME record', { status: 422 }));
-    expect((await screen.findByTestId('domain-verify-message')).textContent).toBe('shop.example has no A or CNAME record');
+    expect((await screen.findByTestId('domain-verify-message')).textContent).toBe(
+      'shop.example has no A or CNAME record',
+    );
     expect(screen.getByTestId('domain-verify').textContent).toBe('Verificar');
   });
 
@@ -283,9 +308,12 @@ describe('configure domain modal', () => {
 
 describe('remove domain modal', () => {
   it('confirms, posts the removal and reloads the page', async () => {
-    const { calls } = api({ domain: 'loja.example.com', meta: verifiedMeta }, {
-      [REMOVE]: () => ({ json: projectFixture(7, { domain: null, meta: {} }) }),
-    });
+    const { calls } = api(
+      { domain: 'loja.example.com', meta: verifiedMeta },
+      {
+        [REMOVE]: () => ({ json: projectFixture(7, { domain: null, meta: {} }) }),
+      },
+    );
     renderRoutes(routes, '/project/7');
     fireEvent.click(await screen.findByTestId('remove-domain'));
     const dialog = screen.getByRole('dialog', { name: 'Remover domínio' });
@@ -299,9 +327,12 @@ describe('remove domain modal', () => {
   });
 
   it('shows the serialized response in the Response box when the removal fails, and does not reload', async () => {
-    api({ domain: 'loja.example.com', meta: verifiedMeta }, {
-      [REMOVE]: () => ({ status: 500, json: { error: 'internal', message: 'internal server error' } }),
-    });
+    api(
+      { domain: 'loja.example.com', meta: verifiedMeta },
+      {
+        [REMOVE]: () => ({ status: 500, json: { error: 'internal', message: 'internal server error' } }),
+      },
+    );
     renderRoutes(routes, '/project/7');
     fireEvent.click(await screen.findByTestId('remove-domain'));
     fireEvent.click(screen.getByTestId('remove-domain-confirm'));
@@ -342,8 +373,16 @@ describe('domain status on the overview', () => {
 
   it.each([
     ['none', null, 'Sem certificado'],
-    ['pending', certificate({ status: 'pending', next_attempt_at: '2025-03-01T12:05:00Z' }), 'Certificado pendente'],
-    ['issued', certificate({ status: 'issued', expires_at: '2025-05-30T12:00:00Z' }), 'Certificado válido até 30/05/2025'],
+    [
+      'pending',
+      certificate({ status: 'pending', next_attempt_at: '2025-03-01T12:05:00Z' }),
+      'Certificado pendente',
+    ],
+    [
+      'issued',
+      certificate({ status: 'issued', expires_at: '2025-05-30T12:00:00Z' }),
+      'Certificado válido até 30/05/2025',
+    ],
     [
       'failing',
       certificate({
@@ -397,13 +436,16 @@ describe('domain status on the overview', () => {
 
 describe('HSTS', () => {
   it('is offered once the domain is verified, off by default, and saves meta.hsts', async () => {
-    const server = api({ domain: 'loja.example.com', meta: verifiedMeta }, {
-      'POST /api/projects/7': (call) => {
-        const meta = { ...verifiedMeta, ...(call.body as { meta: object }).meta };
-        server.setProject({ domain: 'loja.example.com', meta });
-        return { json: projectFixture(7, { domain: 'loja.example.com', meta }) };
+    const server = api(
+      { domain: 'loja.example.com', meta: verifiedMeta },
+      {
+        'POST /api/projects/7': (call) => {
+          const meta = { ...verifiedMeta, ...(call.body as { meta: object }).meta };
+          server.setProject({ domain: 'loja.example.com', meta });
+          return { json: projectFixture(7, { domain: 'loja.example.com', meta }) };
+        },
       },
-    });
+    );
     renderRoutes(routes, '/project/7');
     const toggle = (await screen.findByTestId('hsts-toggle')) as HTMLInputElement;
     expect(toggle.checked).toBe(false);

@@ -1,7 +1,7 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { apiJson } from '../../../lib/api-client';
-import { queryKeys } from '../../../lib/query-keys';
-import type { EdgeOverview } from '../types';
+import { apiJson } from '@/lib/api-client';
+import { queryKeys } from '@/lib/query-keys';
+import type { EdgeOverview } from '@/features/edge-ops/types';
 
 /** How often the screen asks again: the nodes heartbeat about every 5 s. */
 export const EDGES_POLL_MS = 5_000;

@@ -1,6 +1,6 @@
 import { useTranslation } from 'react-i18next';
-import type { FigureFormatters } from '../lib/formatters';
-import type { EdgeNode } from '../types';
+import type { FigureFormatters } from '@/features/edge-ops/lib/formatters';
+import type { EdgeNode } from '@/features/edge-ops/types';
 import { RequestsChart } from './RequestsChart';
 
 interface EdgeNodeDetailProps {
@@ -13,7 +13,11 @@ export function EdgeNodeDetail({ node, fmt }: EdgeNodeDetailProps) {
   const { t } = useTranslation();
   const errors = [...node.recent_errors].sort((a, b) => Date.parse(b.at) - Date.parse(a.at));
   return (
-    <section className="card edge-detail" data-testid="edge-ops-detail" aria-labelledby="edge-ops-detail-title">
+    <section
+      className="card edge-detail"
+      data-testid="edge-ops-detail"
+      aria-labelledby="edge-ops-detail-title"
+    >
       <h2 id="edge-ops-detail-title">{t('edgeOps.detail.title', { id: node.id })}</h2>
       <h3>{t('edgeOps.chart.title')}</h3>
       <RequestsChart points={node.history} fmt={fmt} />

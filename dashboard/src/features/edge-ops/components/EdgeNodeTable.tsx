@@ -1,8 +1,8 @@
 import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
-import { durationParts, errorRate, secondsBetween } from '../lib/figures';
-import type { FigureFormatters } from '../lib/formatters';
-import type { EdgeNode } from '../types';
+import { durationParts, errorRate, secondsBetween } from '@/features/edge-ops/lib/figures';
+import type { FigureFormatters } from '@/features/edge-ops/lib/formatters';
+import type { EdgeNode } from '@/features/edge-ops/types';
 
 /** "2 d 3 h", "1 h 5 min", "4 min 10 s", "45 s" (uptimes and ages). */
 function formatDuration(t: TFunction, seconds: number): string {
@@ -47,9 +47,16 @@ export function EdgeNodeTable({ nodes, now, selectedId, onSelect, fmt }: EdgeNod
             const silentFor = secondsBetween(node.last_seen_at, now);
             const rate = errorRate(node);
             const selected = node.id === selectedId;
-            const classes = [node.stale ? 'is-stale' : '', selected ? 'is-selected' : ''].filter(Boolean).join(' ');
+            const classes = [node.stale ? 'is-stale' : '', selected ? 'is-selected' : '']
+              .filter(Boolean)
+              .join(' ');
             return (
-              <tr key={node.id} className={classes || undefined} data-testid={`edge-ops-row-${node.id}`} data-stale={node.stale}>
+              <tr
+                key={node.id}
+                className={classes || undefined}
+                data-testid={`edge-ops-row-${node.id}`}
+                data-stale={node.stale}
+              >
                 <td>
                   <button
                     type="button"
@@ -65,7 +72,9 @@ export function EdgeNodeTable({ nodes, now, selectedId, onSelect, fmt }: EdgeNod
                 <td data-testid="edge-ops-version">{node.version}</td>
                 <td data-testid="edge-ops-health">
                   {node.stale ? (
-                    <span className="badge badge-danger">{t('edgeOps.stale', { seconds: fmt.count(silentFor) })}</span>
+                    <span className="badge badge-danger">
+                      {t('edgeOps.stale', { seconds: fmt.count(silentFor) })}
+                    </span>
                   ) : (
                     <span className="badge badge-success">{t('edgeOps.healthy')}</span>
                   )}
@@ -81,7 +90,9 @@ export function EdgeNodeTable({ nodes, now, selectedId, onSelect, fmt }: EdgeNod
                   {rate !== null && <span className="muted"> ({fmt.percent(rate, 2)})</span>}
                 </td>
                 <td className="numeric nowrap" data-testid="edge-ops-p99">
-                  {node.p99_ms === null ? none : t('edgeOps.milliseconds', { value: fmt.decimal(node.p99_ms) })}
+                  {node.p99_ms === null
+                    ? none
+                    : t('edgeOps.milliseconds', { value: fmt.decimal(node.p99_ms) })}
                 </td>
                 <td className="numeric" data-testid="edge-ops-cache">
                   {node.cache_hit_ratio === null ? none : fmt.percent(node.cache_hit_ratio, 1)}

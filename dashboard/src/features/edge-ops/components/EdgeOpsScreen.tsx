@@ -1,11 +1,11 @@
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Alert } from '../../../components/Alert';
-import { PageLoader } from '../../../components/PageLoader';
-import { errorMessage } from '../../../lib/api-client';
-import { useEdges } from '../api/get-edges';
-import { sortNodes } from '../lib/figures';
-import { figureFormatters } from '../lib/formatters';
+import { Alert } from '@/components/Alert';
+import { PageLoader } from '@/components/PageLoader';
+import { errorMessage } from '@/lib/api-client';
+import { useEdges } from '@/features/edge-ops/api/get-edges';
+import { sortNodes } from '@/features/edge-ops/lib/figures';
+import { figureFormatters } from '@/features/edge-ops/lib/formatters';
 import { EdgeNodeDetail } from './EdgeNodeDetail';
 import { EdgeNodeTable } from './EdgeNodeTable';
 
@@ -29,9 +29,16 @@ export function EdgeOpsScreen() {
       <h1>{t('edgeOps.title')}</h1>
       <div className="button-row toolbar-item">
         {edges.data && (
-          <span data-testid="edge-ops-updated">{t('edgeOps.updatedAt', { time: fmt.time(edges.data.now) })}</span>
+          <span data-testid="edge-ops-updated">
+            {t('edgeOps.updatedAt', { time: fmt.time(edges.data.now) })}
+          </span>
         )}
-        <button type="button" className="button" onClick={() => void edges.refetch()} data-testid="edge-ops-refresh">
+        <button
+          type="button"
+          className="button"
+          onClick={() => void edges.refetch()}
+          data-testid="edge-ops-refresh"
+        >
           {t('edgeOps.refresh')}
         </button>
       </div>
@@ -43,7 +50,9 @@ export function EdgeOpsScreen() {
     return (
       <div className="page" data-testid="edge-ops">
         {header}
-        <Alert testId="edge-ops-error">{t('edgeOps.loadFailed', { message: errorMessage(edges.error) })}</Alert>
+        <Alert testId="edge-ops-error">
+          {t('edgeOps.loadFailed', { message: errorMessage(edges.error) })}
+        </Alert>
       </div>
     );
   }
@@ -53,7 +62,9 @@ export function EdgeOpsScreen() {
     <div className="page" data-testid="edge-ops">
       {header}
       {edges.isError && (
-        <Alert testId="edge-ops-refresh-error">{t('edgeOps.refreshFailed', { message: errorMessage(edges.error) })}</Alert>
+        <Alert testId="edge-ops-refresh-error">
+          {t('edgeOps.refreshFailed', { message: errorMessage(edges.error) })}
+        </Alert>
       )}
       {nodes.length === 0 ? (
         <p className="card empty muted" data-testid="edge-ops-empty">
@@ -66,10 +77,19 @@ export function EdgeOpsScreen() {
           </p>
           {staleCount > 0 && (
             <Alert testId="edge-ops-stale-summary">
-              {t('edgeOps.staleSummary', { count: staleCount, seconds: fmt.count(edges.data.stale_after_seconds) })}
+              {t('edgeOps.staleSummary', {
+                count: staleCount,
+                seconds: fmt.count(edges.data.stale_after_seconds),
+              })}
             </Alert>
           )}
-          <EdgeNodeTable nodes={nodes} now={edges.data.now} selectedId={selected?.id} onSelect={setChosenId} fmt={fmt} />
+          <EdgeNodeTable
+            nodes={nodes}
+            now={edges.data.now}
+            selectedId={selected?.id}
+            onSelect={setChosenId}
+            fmt={fmt}
+          />
           {selected && <EdgeNodeDetail node={selected} fmt={fmt} />}
         </>
       )}

@@ -1,7 +1,7 @@
 import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { FigureFormatters } from '../lib/formatters';
-import type { EdgeHistoryPoint } from '../types';
+import type { FigureFormatters } from '@/features/edge-ops/lib/formatters';
+import type { EdgeHistoryPoint } from '@/features/edge-ops/types';
 
 const WIDTH = 640;
 const HEIGHT = 200;
@@ -92,8 +92,16 @@ export function RequestsChart({ points, fmt }: RequestsChartProps) {
             {fmt.time(last.at)}
           </text>
         </g>
-        <polyline className="edge-chart-requests" points={line((point) => point.requests)} data-testid="edge-ops-chart-requests" />
-        <polyline className="edge-chart-errors" points={line((point) => point.errors)} data-testid="edge-ops-chart-errors" />
+        <polyline
+          className="edge-chart-requests"
+          points={line((point) => point.requests)}
+          data-testid="edge-ops-chart-requests"
+        />
+        <polyline
+          className="edge-chart-errors"
+          points={line((point) => point.errors)}
+          data-testid="edge-ops-chart-errors"
+        />
         <circle className="edge-chart-requests-dot" cx={lastX} cy={y(last.requests)} r={3} />
         <circle className="edge-chart-errors-dot" cx={lastX} cy={y(last.errors)} r={3} />
         {points.map((point, index) => (

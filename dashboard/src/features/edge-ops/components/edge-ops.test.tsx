@@ -1,14 +1,14 @@
 // @vitest-environment jsdom
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { Layout } from '../../../app/Layout';
-import { paths } from '../../../app/paths';
-import { RequireAdmin } from '../../../app/RequireAdmin';
-import { setLanguage } from '../../../lib/i18n';
-import type { User } from '../../../lib/types';
-import { mockApi, renderRoutes, type Handler } from '../../../testing/render-route';
-import { EdgeOpsRoute } from '../routes/EdgeOpsRoute';
-import type { EdgeNode, EdgeOverview } from '../types';
+import { Layout } from '@/app/Layout';
+import { paths } from '@/app/paths';
+import { RequireAdmin } from '@/app/RequireAdmin';
+import { setLanguage } from '@/lib/i18n';
+import type { User } from '@/lib/types';
+import { mockApi, renderRoutes, type Handler } from '@/testing/render-route';
+import { EdgeOpsRoute } from '@/features/edge-ops/routes/EdgeOpsRoute';
+import type { EdgeNode, EdgeOverview } from '@/features/edge-ops/types';
 
 const me = (isAdmin = true): User => ({
   id: 1,
@@ -72,7 +72,9 @@ const overview = (nodes: EdgeNode[], now = NOW): EdgeOverview => ({ now, stale_a
 const routes = [
   {
     element: <Layout />,
-    children: [{ element: <RequireAdmin />, children: [{ path: paths.erpEdges, element: <EdgeOpsRoute /> }] }],
+    children: [
+      { element: <RequireAdmin />, children: [{ path: paths.erpEdges, element: <EdgeOpsRoute /> }] },
+    ],
   },
 ];
 
@@ -136,7 +138,9 @@ describe('ops screen (/erp/edges)', () => {
     expect(row('edge-b').classList.contains('is-stale')).toBe(true);
     const badge = within(row('edge-b')).getByText('sem sinal — nenhum heartbeat há 75 s');
     expect(badge.classList.contains('badge-danger')).toBe(true);
-    expect(screen.getByTestId('edge-ops-stale-summary').textContent).toBe('1 nó sem heartbeat há mais de 30 s.');
+    expect(screen.getByTestId('edge-ops-stale-summary').textContent).toBe(
+      '1 nó sem heartbeat há mais de 30 s.',
+    );
     expect(screen.getByTestId('edge-ops-summary').textContent).toBe('2 nós registrados');
     // Figures of a node that never served a request.
     expect(cell('edge-b', 'uptime')).toBe('2 d 3 h');
@@ -153,7 +157,9 @@ describe('ops screen (/erp/edges)', () => {
     // The stale node comes first and is selected first: it has no errors and no history yet.
     const detail = () => screen.getByTestId('edge-ops-detail');
     expect(within(detail()).getByRole('heading', { level: 2 }).textContent).toBe('Nó edge-b');
-    expect(within(detail()).getByTestId('edge-ops-no-recent-errors').textContent).toBe('Nenhum erro recente.');
+    expect(within(detail()).getByTestId('edge-ops-no-recent-errors').textContent).toBe(
+      'Nenhum erro recente.',
+    );
     expect(within(detail()).getByTestId('edge-ops-chart-empty')).toBeTruthy();
 
     const select = within(row('edge-a')).getByTestId('edge-ops-select');
@@ -192,21 +198,27 @@ describe('ops screen (/erp/edges)', () => {
   it('says so when no edge node has sent a heartbeat', async () => {
     api(() => ({ json: overview([]) }));
     renderRoutes(routes, '/erp/edges');
-    expect((await screen.findByTestId('edge-ops-empty')).textContent).toBe('Nenhum nó de borda enviou heartbeat ainda.');
+    expect((await screen.findByTestId('edge-ops-empty')).textContent).toBe(
+      'Nenhum nó de borda enviou heartbeat ainda.',
+    );
     expect(screen.queryByTestId('edge-ops-table')).toBeNull();
   });
 
   it("shows the server's message when the nodes cannot be loaded", async () => {
     api(() => ({ status: 404, json: { error: 'not_found', message: 'Not found' } }));
     renderRoutes(routes, '/erp/edges');
-    expect((await screen.findByTestId('edge-ops-error')).textContent).toBe('Não foi possível carregar os nós de borda: Not found');
+    expect((await screen.findByTestId('edge-ops-error')).textContent).toBe(
+      'Não foi possível carregar os nós de borda: Not found',
+    );
     expect(screen.getByTestId('edge-ops-refresh')).toBeTruthy();
   });
 
   it('asks again every 5 s, keeping the last figures on screen (no loader, no spinner) until the answer', async () => {
     vi.useFakeTimers({ shouldAdvanceTime: true });
     const second = deferred<{ json: EdgeOverview }>();
-    const answers: Array<() => Promise<{ json?: unknown; status?: number }> | { json?: unknown; status?: number }> = [
+    const answers: Array<
+      () => Promise<{ json?: unknown; status?: number }> | { json?: unknown; status?: number }
+    > = [
       () => ({ json: overview([healthy({ requests: 100, errors: 0 })]) }),
       () => second.promise,
       () => ({ status: 500, json: { error: 'internal', message: 'database unavailable' } }),
@@ -225,7 +237,12 @@ describe('ops screen (/erp/edges)', () => {
     expect(document.querySelector('.page-loader')).toBeNull();
     expect(screen.queryByTestId('global-spinner')).toBeNull();
 
-    second.resolve({ json: overview([healthy({ requests: 250, errors: 5, last_seen_at: '2026-11-24T12:00:03Z' })], '2026-11-24T12:00:05Z') });
+    second.resolve({
+      json: overview(
+        [healthy({ requests: 250, errors: 5, last_seen_at: '2026-11-24T12:00:03Z' })],
+        '2026-11-24T12:00:05Z',
+      ),
+    });
     await waitFor(() => expect(cell('edge-a', 'requests')).toBe('250'));
     expect(cell('edge-a', 'errors')).toBe('5 (2%)');
     expect(cell('edge-a', 'last-seen')).toBe('há 2 s');
@@ -266,7 +283,9 @@ describe('ops screen (/erp/edges)', () => {
       expect(cell('edge-a', 'cache')).toBe('98.1%');
       expect(cell('edge-a', 'last-seen')).toBe('2 s ago');
       expect(cell('edge-b', 'health')).toBe('stale — no heartbeat for 75 s');
-      expect(screen.getByTestId('edge-ops-stale-summary').textContent).toBe('1 node without a heartbeat for more than 30 s.');
+      expect(screen.getByTestId('edge-ops-stale-summary').textContent).toBe(
+        '1 node without a heartbeat for more than 30 s.',
+      );
       expect(screen.getByTestId('edge-ops-refresh').textContent).toBe('Refresh');
       expect(screen.getByTestId('edge-ops-no-recent-errors').textContent).toBe('No recent errors.');
       fireEvent.click(within(row('edge-a')).getByTestId('edge-ops-select'));
@@ -283,7 +302,9 @@ describe('ops screen (/erp/edges)', () => {
     setLanguage('en');
     try {
       renderRoutes(routes, '/erp/edges');
-      expect((await screen.findByTestId('edge-ops-empty')).textContent).toBe('No edge node has sent a heartbeat yet.');
+      expect((await screen.findByTestId('edge-ops-empty')).textContent).toBe(
+        'No edge node has sent a heartbeat yet.',
+      );
     } finally {
       setLanguage('pt-BR');
       window.localStorage.clear();

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { EdgeNode } from '../types';
+import type { EdgeNode } from '@/features/edge-ops/types';
 import { durationParts, errorRate, secondsBetween, sortNodes } from './figures';
 
 const node = (id: string, region: string, stale: boolean): EdgeNode => ({
@@ -32,7 +32,12 @@ describe('edge figures', () => {
   });
 
   it('puts stale nodes first, then orders by region and id', () => {
-    const sorted = sortNodes([node('b', 'us-east', false), node('c', 'us-east', true), node('a', 'us-east', false), node('z', 'sa-east', false)]);
+    const sorted = sortNodes([
+      node('b', 'us-east', false),
+      node('c', 'us-east', true),
+      node('a', 'us-east', false),
+      node('z', 'sa-east', false),
+    ]);
     expect(sorted.map((n) => n.id)).toEqual(['c', 'z', 'a', 'b']);
   });
 

@@ -2,7 +2,7 @@
  * Pure figures of the ops screen: ages, uptimes, error rates and the order of the nodes.
  * Ages are measured against the server's `now`, so a browser with a wrong clock reads them right.
  */
-import type { EdgeNode } from '../types';
+import type { EdgeNode } from '@/features/edge-ops/types';
 
 /** Whole seconds from `from` to `to` (ISO 8601); 0 when `to` is earlier or either is not a date. */
 export function secondsBetween(from: string, to: string): number {
@@ -18,7 +18,8 @@ export function errorRate(node: Pick<EdgeNode, 'requests' | 'errors'>): number |
 /** Stale nodes first (they need someone's attention), then by region and id. */
 export function sortNodes(nodes: readonly EdgeNode[]): EdgeNode[] {
   return [...nodes].sort(
-    (a, b) => Number(b.stale) - Number(a.stale) || a.region.localeCompare(b.region) || a.id.localeCompare(b.id),
+    (a, b) =>
+      Number(b.stale) - Number(a.stale) || a.region.localeCompare(b.region) || a.id.localeCompare(b.id),
   );
 }
 

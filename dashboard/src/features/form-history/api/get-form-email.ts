@@ -1,7 +1,7 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { apiJson } from '../../../lib/api-client';
-import { queryKeys } from '../../../lib/query-keys';
-import type { FormEmail } from '../types';
+import { apiJson } from '@/lib/api-client';
+import { queryKeys } from '@/lib/query-keys';
+import type { FormEmail } from '@/features/form-history/types';
 
 /** Where the project's form notifications go, and whether that address is confirmed. */
 export function getFormEmail(projectId: number): Promise<FormEmail> {

@@ -1,8 +1,8 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { apiJson } from '../../../lib/api-client';
-import { queryKeys } from '../../../lib/query-keys';
-import type { Project } from '../../../lib/types';
-import type { FormHistoryOrder } from '../types';
+import { apiJson } from '@/lib/api-client';
+import { queryKeys } from '@/lib/query-keys';
+import type { Project } from '@/lib/types';
+import type { FormHistoryOrder } from '@/features/form-history/types';
 
 export interface UpdateFormSettingsInput {
   projectId: number;
@@ -10,8 +10,14 @@ export interface UpdateFormSettingsInput {
 }
 
 /** Saves the form history order in the project's meta. */
-export function updateFormSettings({ projectId, formHistoryOrderBy }: UpdateFormSettingsInput): Promise<Project> {
-  return apiJson<Project>(`/api/projects/${projectId}/settings`, { method: 'POST', body: { formHistoryOrderBy } });
+export function updateFormSettings({
+  projectId,
+  formHistoryOrderBy,
+}: UpdateFormSettingsInput): Promise<Project> {
+  return apiJson<Project>(`/api/projects/${projectId}/settings`, {
+    method: 'POST',
+    body: { formHistoryOrderBy },
+  });
 }
 
 export function useUpdateFormSettings() {

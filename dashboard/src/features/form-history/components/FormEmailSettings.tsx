@@ -1,14 +1,14 @@
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Alert } from '../../../components/Alert';
-import { Field } from '../../../components/Field';
-import { toast } from '../../../components/toast-store';
-import { errorMessage } from '../../../lib/api-client';
-import { formatDateTime } from '../../../lib/format';
-import { useFormEmail } from '../api/get-form-email';
-import { useResendFormEmail } from '../api/resend-form-email';
-import { useSetFormEmail } from '../api/set-form-email';
-import type { FormEmail } from '../types';
+import { Alert } from '@/components/Alert';
+import { Field } from '@/components/Field';
+import { toast } from '@/components/toast-store';
+import { errorMessage } from '@/lib/api-client';
+import { formatDateTime } from '@/lib/format';
+import { useFormEmail } from '@/features/form-history/api/get-form-email';
+import { useResendFormEmail } from '@/features/form-history/api/resend-form-email';
+import { useSetFormEmail } from '@/features/form-history/api/set-form-email';
+import type { FormEmail } from '@/features/form-history/types';
 
 /** What the owner reads about the notification address: sent to, waiting, or confirmed. */
 export function FormEmailStatusText({ view }: { view: FormEmail }) {
@@ -16,7 +16,9 @@ export function FormEmailStatusText({ view }: { view: FormEmail }) {
   if (view.status === 'owner') return <>{t('formHistory.email.owner', { email: view.recipient })}</>;
   if (view.status === 'confirmed') return <>{t('formHistory.email.confirmed', { email: view.recipient })}</>;
   if (view.requested_at === null) return <>{t('formHistory.email.notSent', { email: view.recipient })}</>;
-  return <>{t('formHistory.email.pending', { email: view.recipient, date: formatDateTime(view.requested_at) })}</>;
+  return (
+    <>{t('formHistory.email.pending', { email: view.recipient, date: formatDateTime(view.requested_at) })}</>
+  );
 }
 
 /**
@@ -42,7 +44,11 @@ export function FormEmailSettings({ projectId }: { projectId: number }) {
       {
         onSuccess: (next) => {
           setDraft(null);
-          toast.success(next.status === 'pending' ? t('formHistory.email.sent', { email: next.recipient }) : t('formHistory.email.saved'));
+          toast.success(
+            next.status === 'pending'
+              ? t('formHistory.email.sent', { email: next.recipient })
+              : t('formHistory.email.saved'),
+          );
         },
       },
     );
@@ -67,16 +73,31 @@ export function FormEmailSettings({ projectId }: { projectId: number }) {
           data-testid="form-email-input"
         />
       </Field>
-      <p className={`muted form-email-status form-email-${current.status}`} data-testid="form-email-status" data-status={current.status}>
+      <p
+        className={`muted form-email-status form-email-${current.status}`}
+        data-testid="form-email-status"
+        data-status={current.status}
+      >
         <FormEmailStatusText view={current} />
       </p>
       <div className="form-actions">
         {current.status === 'pending' && (
-          <button type="button" className="button" onClick={again} disabled={resend.isPending} data-testid="form-email-resend">
+          <button
+            type="button"
+            className="button"
+            onClick={again}
+            disabled={resend.isPending}
+            data-testid="form-email-resend"
+          >
             {t('formHistory.email.resend')}
           </button>
         )}
-        <button type="submit" className="button button-primary" disabled={save.isPending || draft === null} data-testid="form-email-save">
+        <button
+          type="submit"
+          className="button button-primary"
+          disabled={save.isPending || draft === null}
+          data-testid="form-email-save"
+        >
           {t('formHistory.email.save')}
         </button>
       </div>

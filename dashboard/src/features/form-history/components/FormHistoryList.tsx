@@ -1,18 +1,18 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
-import { links, paths } from '../../../app/paths';
-import { Alert } from '../../../components/Alert';
-import { PageLoader } from '../../../components/PageLoader';
-import { Pager } from '../../../components/Pager';
-import { toast } from '../../../components/toast-store';
-import { errorMessage } from '../../../lib/api-client';
-import { formatDateTime } from '../../../lib/format';
-import { useSelection } from '../../../lib/use-selection';
-import type { ProjectDetail } from '../../../lib/types';
-import { useDeleteFormEntries } from '../api/delete-form-entries';
-import { useFormHistory } from '../api/get-form-history';
-import { isFormHistoryOrder } from '../types';
+import { links, paths } from '@/app/paths';
+import { Alert } from '@/components/Alert';
+import { PageLoader } from '@/components/PageLoader';
+import { Pager } from '@/components/Pager';
+import { toast } from '@/components/toast-store';
+import { errorMessage } from '@/lib/api-client';
+import { formatDateTime } from '@/lib/format';
+import { useSelection } from '@/lib/use-selection';
+import type { ProjectDetail } from '@/lib/types';
+import { useDeleteFormEntries } from '@/features/form-history/api/delete-form-entries';
+import { useFormHistory } from '@/features/form-history/api/get-form-history';
+import { isFormHistoryOrder } from '@/features/form-history/types';
 import { FormHistorySettingsModal } from './FormHistorySettingsModal';
 import { HistoryNotices } from './HistoryNotices';
 import { SubmissionData } from './SubmissionData';
@@ -30,7 +30,8 @@ export function FormHistoryList({ project }: { project: ProjectDetail }) {
   const selection = useSelection(history.data?.history.data.map((entry) => entry.id) ?? []);
   const [settingsOpen, setSettingsOpen] = useState(false);
 
-  if (history.isError && !history.data) return <Alert testId="form-history-error">{errorMessage(history.error)}</Alert>;
+  if (history.isError && !history.data)
+    return <Alert testId="form-history-error">{errorMessage(history.error)}</Alert>;
   if (!history.data) return <PageLoader />;
 
   const entries = history.data.history.data;
@@ -60,12 +61,17 @@ export function FormHistoryList({ project }: { project: ProjectDetail }) {
   return (
     <section className="page" data-testid="form-history-page">
       <nav className="breadcrumbs">
-        <Link to={paths.home}>{t('projects.title')}</Link> / <Link to={links.project(project.id)}>{project.name}</Link> /{' '}
-        <span>{t('formHistory.title')}</span>
+        <Link to={paths.home}>{t('projects.title')}</Link> /{' '}
+        <Link to={links.project(project.id)}>{project.name}</Link> / <span>{t('formHistory.title')}</span>
       </nav>
       <div className="page-header">
         <h1>{t('formHistory.title')}</h1>
-        <button type="button" className="button" onClick={() => setSettingsOpen(true)} data-testid="form-history-settings-open">
+        <button
+          type="button"
+          className="button"
+          onClick={() => setSettingsOpen(true)}
+          data-testid="form-history-settings-open"
+        >
           {t('formHistory.settings')}
         </button>
       </div>
@@ -83,7 +89,11 @@ export function FormHistoryList({ project }: { project: ProjectDetail }) {
         </button>
       </div>
       <div className="card table-card">
-        <table className="data-table" data-testid="form-history-table" data-total={history.data.history.total}>
+        <table
+          className="data-table"
+          data-testid="form-history-table"
+          data-total={history.data.history.total}
+        >
           <thead>
             <tr>
               <th className="check-cell">
@@ -113,7 +123,12 @@ export function FormHistoryList({ project }: { project: ProjectDetail }) {
               </tr>
             )}
             {entries.map((entry) => (
-              <tr key={entry.id} data-testid="form-entry" data-entry-id={entry.id} className={selection.isChosen(entry.id) ? 'is-selected' : undefined}>
+              <tr
+                key={entry.id}
+                data-testid="form-entry"
+                data-entry-id={entry.id}
+                className={selection.isChosen(entry.id) ? 'is-selected' : undefined}
+              >
                 <td className="check-cell">
                   <input
                     type="checkbox"
@@ -139,7 +154,13 @@ export function FormHistoryList({ project }: { project: ProjectDetail }) {
         </table>
       </div>
       <Pager page={history.data.history} onPage={goTo} />
-      {settingsOpen && <FormHistorySettingsModal projectId={project.id} order={order} onClose={() => setSettingsOpen(false)} />}
+      {settingsOpen && (
+        <FormHistorySettingsModal
+          projectId={project.id}
+          order={order}
+          onClose={() => setSettingsOpen(false)}
+        />
+      )}
     </section>
   );
 }

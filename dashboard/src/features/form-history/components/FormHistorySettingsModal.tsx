@@ -1,12 +1,16 @@
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Alert } from '../../../components/Alert';
-import { Field } from '../../../components/Field';
-import { Modal } from '../../../components/Modal';
-import { toast } from '../../../components/toast-store';
-import { errorMessage } from '../../../lib/api-client';
-import { useUpdateFormSettings } from '../api/update-form-settings';
-import { FORM_HISTORY_ORDERS, isFormHistoryOrder, type FormHistoryOrder } from '../types';
+import { Alert } from '@/components/Alert';
+import { Field } from '@/components/Field';
+import { Modal } from '@/components/Modal';
+import { toast } from '@/components/toast-store';
+import { errorMessage } from '@/lib/api-client';
+import { useUpdateFormSettings } from '@/features/form-history/api/update-form-settings';
+import {
+  FORM_HISTORY_ORDERS,
+  isFormHistoryOrder,
+  type FormHistoryOrder,
+} from '@/features/form-history/types';
 import { FormEmailSettings } from './FormEmailSettings';
 
 interface Props {
@@ -57,7 +61,12 @@ export function FormHistorySettingsModal({ projectId, order, onClose }: Props) {
           <button type="button" className="button" onClick={onClose}>
             {t('common.cancel')}
           </button>
-          <button type="submit" className="button button-primary" disabled={save.isPending} data-testid="form-history-settings-save">
+          <button
+            type="submit"
+            className="button button-primary"
+            disabled={save.isPending}
+            data-testid="form-history-settings-save"
+          >
             {t('common.save')}
           </button>
         </div>

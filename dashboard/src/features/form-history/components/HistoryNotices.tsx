@@ -1,8 +1,8 @@
 import { useTranslation } from 'react-i18next';
-import { Alert } from '../../../components/Alert';
-import { formatDateTime } from '../../../lib/format';
-import { useFormEmail } from '../api/get-form-email';
-import type { HistoryLimit } from '../types';
+import { Alert } from '@/components/Alert';
+import { formatDateTime } from '@/lib/format';
+import { useFormEmail } from '@/features/form-history/api/get-form-email';
+import type { HistoryLimit } from '@/features/form-history/types';
 import { FormEmailStatusText } from './FormEmailSettings';
 
 /**

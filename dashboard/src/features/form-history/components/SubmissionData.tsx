@@ -7,6 +7,11 @@ import DOMPurify from 'dompurify';
  * browser's own parser, so a gap in either server-side cleaner cannot become script here.
  */
 export function SubmissionData({ html }: { html: string }) {
-  const clean = DOMPurify.sanitize(html, { USE_PROFILES: { html: true }, FORBID_TAGS: ['style', 'form', 'input'] });
-  return <div className="submission-data" data-testid="entry-data" dangerouslySetInnerHTML={{ __html: clean }} />;
+  const clean = DOMPurify.sanitize(html, {
+    USE_PROFILES: { html: true },
+    FORBID_TAGS: ['style', 'form', 'input'],
+  });
+  return (
+    <div className="submission-data" data-testid="entry-data" dangerouslySetInnerHTML={{ __html: clean }} />
+  );
 }

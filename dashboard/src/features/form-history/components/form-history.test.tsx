@@ -1,13 +1,13 @@
 // @vitest-environment jsdom
 import { fireEvent, screen, waitFor } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import { paths } from '../../../app/paths';
-import { getToasts } from '../../../components/toast-store';
-import { pageFixture, projectFixture } from '../../../testing/fixtures';
-import { mockApi, renderRoutes } from '../../../testing/render-route';
-import { ConfirmFormEmailRoute } from '../routes/ConfirmFormEmailRoute';
-import { FormHistoryRoute } from '../routes/FormHistoryRoute';
-import type { FormEmail, FormEntry, HistoryLimit } from '../types';
+import { paths } from '@/app/paths';
+import { getToasts } from '@/components/toast-store';
+import { pageFixture, projectFixture } from '@/testing/fixtures';
+import { mockApi, renderRoutes } from '@/testing/render-route';
+import { ConfirmFormEmailRoute } from '@/features/form-history/routes/ConfirmFormEmailRoute';
+import { FormHistoryRoute } from '@/features/form-history/routes/FormHistoryRoute';
+import type { FormEmail, FormEntry, HistoryLimit } from '@/features/form-history/types';
 
 const routes = [
   { path: paths.projectFormHistory, element: <FormHistoryRoute /> },
@@ -16,7 +16,13 @@ const routes = [
 const HISTORY = '/api/projects/7/form-history';
 const EMAIL = '/api/projects/7/form-email';
 const NO_WARNING: HistoryLimit = { max_entries: 10000, trimmed: 0, last_trimmed_at: null, warning: null };
-const OWNER: FormEmail = { email: null, recipient: 'ana@example.com', status: 'owner', requested_at: null, confirmed_at: null };
+const OWNER: FormEmail = {
+  email: null,
+  recipient: 'ana@example.com',
+  status: 'owner',
+  requested_at: null,
+  confirmed_at: null,
+};
 
 const entry = (id: number, data: string): FormEntry => ({
   id,
@@ -29,10 +35,21 @@ const entry = (id: number, data: string): FormEntry => ({
   data,
 });
 
-function api(entries: FormEntry[], extra: Parameters<typeof mockApi>[0] = {}, limit: HistoryLimit = NO_WARNING, email: FormEmail = OWNER) {
+function api(
+  entries: FormEntry[],
+  extra: Parameters<typeof mockApi>[0] = {},
+  limit: HistoryLimit = NO_WARNING,
+  email: FormEmail = OWNER,
+) {
   return mockApi({
     'GET /api/projects/7': () => ({ json: projectFixture(7) }),
-    [`GET ${HISTORY}`]: () => ({ json: { project: projectFixture(7), history: pageFixture(entries, entries.length, 1, 100, HISTORY), limit } }),
+    [`GET ${HISTORY}`]: () => ({
+      json: {
+        project: projectFixture(7),
+        history: pageFixture(entries, entries.length, 1, 100, HISTORY),
+        limit,
+      },
+    }),
     [`GET ${EMAIL}`]: () => ({ json: email }),
     ...extra,
   });
@@ -40,7 +57,12 @@ function api(entries: FormEntry[], extra: Parameters<typeof mockApi>[0] = {}, li
 
 describe('form history', () => {
   it('shows each entry with its data as sanitised HTML', async () => {
-    api([entry(1, '<p><b>Nome:</b> Ana</p><script>window.hacked = 1</script><img src="x" onerror="window.hacked = 2">')]);
+    api([
+      entry(
+        1,
+        '<p><b>Nome:</b> Ana</p><script>window.hacked = 1</script><img src="x" onerror="window.hacked = 2">',
+      ),
+    ]);
     renderRoutes(routes, '/project/7/form-history');
     const data = await screen.findByTestId('entry-data');
     expect(data.querySelector('b')?.textContent).toBe('Nome:');
@@ -63,12 +85,16 @@ describe('form history', () => {
     fireEvent.click(remove);
     expect(window.confirm).toHaveBeenCalledWith('Tem certeza?');
     await waitFor(() => expect(calls.find((c) => c.method === 'DELETE')?.body).toEqual({ selected: [1, 3] }));
-    await waitFor(() => expect(getToasts().map((t) => t.message)).toContain('Entradas selecionadas excluídas com sucesso.'));
+    await waitFor(() =>
+      expect(getToasts().map((t) => t.message)).toContain('Entradas selecionadas excluídas com sucesso.'),
+    );
   });
 
   it('saves the order chosen in the settings modal', async () => {
     const calls = api([entry(1, '<p>a</p>')], {
-      'POST /api/projects/7/settings': () => ({ json: projectFixture(7, { meta: { formHistoryOrderBy: 'created_at' } }) }),
+      'POST /api/projects/7/settings': () => ({
+        json: projectFixture(7, { meta: { formHistoryOrderBy: 'created_at' } }),
+      }),
     });
     renderRoutes(routes, '/project/7/form-history');
     fireEvent.click(await screen.findByTestId('form-history-settings-open'));
@@ -76,15 +102,28 @@ describe('form history', () => {
     expect(select.value).toBe('-created_at');
     fireEvent.change(select, { target: { value: 'created_at' } });
     fireEvent.click(screen.getByTestId('form-history-settings-save'));
-    await waitFor(() => expect(calls.find((c) => c.method === 'POST')?.body).toEqual({ formHistoryOrderBy: 'created_at' }));
+    await waitFor(() =>
+      expect(calls.find((c) => c.method === 'POST')?.body).toEqual({ formHistoryOrderBy: 'created_at' }),
+    );
     await waitFor(() => expect(screen.queryByTestId('form-history-settings')).toBeNull());
     const reloads = calls.filter((c) => c.method === 'GET' && c.url.startsWith(HISTORY));
     expect(reloads.length).toBeGreaterThanOrEqual(2);
   });
 
   it('warns the owner when the cap deleted old entries and while the notification address is unconfirmed', async () => {
-    const trimmed: HistoryLimit = { max_entries: 3, trimmed: 2, last_trimmed_at: '2025-03-01T12:00:00Z', warning: 'trimmed' };
-    const pending: FormEmail = { email: 'vendas@loja.example', recipient: 'vendas@loja.example', status: 'pending', requested_at: '2025-03-01T12:00:00Z', confirmed_at: null };
+    const trimmed: HistoryLimit = {
+      max_entries: 3,
+      trimmed: 2,
+      last_trimmed_at: '2025-03-01T12:00:00Z',
+      warning: 'trimmed',
+    };
+    const pending: FormEmail = {
+      email: 'vendas@loja.example',
+      recipient: 'vendas@loja.example',
+      status: 'pending',
+      requested_at: '2025-03-01T12:00:00Z',
+      confirmed_at: null,
+    };
     api([entry(1, '<p>a</p>')], {}, trimmed, pending);
     renderRoutes(routes, '/project/7/form-history');
     const notice = await screen.findByTestId('form-history-trimmed');
@@ -97,10 +136,22 @@ describe('form history', () => {
   });
 
   it('sets a notification address, shows it waiting for confirmation and resends the link', async () => {
-    const pending: FormEmail = { email: 'vendas@loja.example', recipient: 'vendas@loja.example', status: 'pending', requested_at: '2025-03-01T12:00:00Z', confirmed_at: null };
+    const pending: FormEmail = {
+      email: 'vendas@loja.example',
+      recipient: 'vendas@loja.example',
+      status: 'pending',
+      requested_at: '2025-03-01T12:00:00Z',
+      confirmed_at: null,
+    };
     const calls = api([entry(1, '<p>a</p>')], {
       [`POST ${EMAIL}`]: () => ({ json: pending }),
-      [`POST ${EMAIL}/resend`]: () => ({ status: 429, json: { error: 'too_many_requests', message: 'A confirmation e-mail was sent a moment ago; try again in a few minutes' } }),
+      [`POST ${EMAIL}/resend`]: () => ({
+        status: 429,
+        json: {
+          error: 'too_many_requests',
+          message: 'A confirmation e-mail was sent a moment ago; try again in a few minutes',
+        },
+      }),
     });
     renderRoutes(routes, '/project/7/form-history');
     fireEvent.click(await screen.findByTestId('form-history-settings-open'));
@@ -109,12 +160,24 @@ describe('form history', () => {
     expect(screen.queryByTestId('form-email-resend')).toBeNull();
     fireEvent.change(screen.getByTestId('form-email-input'), { target: { value: 'vendas@loja.example' } });
     fireEvent.click(screen.getByTestId('form-email-save'));
-    await waitFor(() => expect(calls.find((c) => c.method === 'POST' && c.url === EMAIL)?.body).toEqual({ email: 'vendas@loja.example' }));
-    await waitFor(() => expect(screen.getByTestId('form-email-status').getAttribute('data-status')).toBe('pending'));
-    await waitFor(() => expect(getToasts().map((t) => t.message)).toContain('Enviamos um link de confirmação para vendas@loja.example'));
+    await waitFor(() =>
+      expect(calls.find((c) => c.method === 'POST' && c.url === EMAIL)?.body).toEqual({
+        email: 'vendas@loja.example',
+      }),
+    );
+    await waitFor(() =>
+      expect(screen.getByTestId('form-email-status').getAttribute('data-status')).toBe('pending'),
+    );
+    await waitFor(() =>
+      expect(getToasts().map((t) => t.message)).toContain(
+        'Enviamos um link de confirmação para vendas@loja.example',
+      ),
+    );
     fireEvent.click(screen.getByTestId('form-email-resend'));
     await waitFor(() =>
-      expect(getToasts().map((t) => t.message)).toContain('A confirmation e-mail was sent a moment ago; try again in a few minutes'),
+      expect(getToasts().map((t) => t.message)).toContain(
+        'A confirmation e-mail was sent a moment ago; try again in a few minutes',
+      ),
     );
   });
 
@@ -136,7 +199,11 @@ describe('form history', () => {
     mockApi({
       'POST /api/form-email/confirm': () => ({
         status: 422,
-        json: { error: 'invalid', message: 'This confirmation link is invalid, was replaced by a newer one or has expired', field: 'token' },
+        json: {
+          error: 'invalid',
+          message: 'This confirmation link is invalid, was replaced by a newer one or has expired',
+          field: 'token',
+        },
       }),
     });
     renderRoutes(routes, '/confirm-form-email?token=old');

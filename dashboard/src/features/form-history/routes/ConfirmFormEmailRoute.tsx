@@ -1,9 +1,9 @@
 import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
-import { paths } from '../../../app/paths';
-import { Alert } from '../../../components/Alert';
-import { errorMessage } from '../../../lib/api-client';
-import { useConfirmFormEmail } from '../api/confirm-form-email';
+import { paths } from '@/app/paths';
+import { Alert } from '@/components/Alert';
+import { errorMessage } from '@/lib/api-client';
+import { useConfirmFormEmail } from '@/features/form-history/api/confirm-form-email';
 
 /**
  * "/confirm-form-email?token=…": reached from the e-mail that asks an address to receive a site's
@@ -28,7 +28,9 @@ export function ConfirmFormEmailRoute() {
           <>
             <p>{t('formHistory.confirm.intro')}</p>
             {!token && <Alert>{t('formHistory.confirm.noToken')}</Alert>}
-            {confirm.isError && <Alert testId="confirm-form-email-error">{errorMessage(confirm.error)}</Alert>}
+            {confirm.isError && (
+              <Alert testId="confirm-form-email-error">{errorMessage(confirm.error)}</Alert>
+            )}
             <button
               type="button"
               className="button button-primary"

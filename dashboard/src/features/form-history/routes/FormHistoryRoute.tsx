@@ -1,8 +1,8 @@
 import { Navigate } from 'react-router';
-import { paths } from '../../../app/paths';
-import { PageLoader } from '../../../components/PageLoader';
-import { useNumberParam, useProjectOrLeave } from '../../../lib/project-route';
-import { FormHistoryList } from '../components/FormHistoryList';
+import { paths } from '@/app/paths';
+import { PageLoader } from '@/components/PageLoader';
+import { useNumberParam, useProjectOrLeave } from '@/lib/project-route';
+import { FormHistoryList } from '@/features/form-history/components/FormHistoryList';
 
 /** "/project/{project_id}/form-history" (route name form-history). */
 export function FormHistoryRoute() {

@@ -1,6 +1,6 @@
 import { useTranslation } from 'react-i18next';
 import { Navigate } from 'react-router';
-import { isMobileDevice } from '../../../lib/device';
+import { isMobileDevice } from '@/lib/device';
 
 /** The editor needs a desktop: phones get a notice, desktops go back to the dashboard. */
 export function MobileRoute() {

@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { apiJson } from '../../../lib/api-client';
-import { queryKeys } from '../../../lib/query-keys';
+import { apiJson } from '@/lib/api-client';
+import { queryKeys } from '@/lib/query-keys';
 
 /** Deletes one of the user's My Blocks (204). */
 export function deleteMyBlock(id: number): Promise<void> {
@@ -9,5 +9,8 @@ export function deleteMyBlock(id: number): Promise<void> {
 
 export function useDeleteMyBlock() {
   const client = useQueryClient();
-  return useMutation({ mutationFn: deleteMyBlock, onSuccess: () => client.invalidateQueries({ queryKey: queryKeys.blocks }) });
+  return useMutation({
+    mutationFn: deleteMyBlock,
+    onSuccess: () => client.invalidateQueries({ queryKey: queryKeys.blocks }),
+  });
 }

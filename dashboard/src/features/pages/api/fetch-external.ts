@@ -1,5 +1,5 @@
 import { useMutation } from '@tanstack/react-query';
-import { apiJson } from '../../../lib/api-client';
+import { apiJson } from '@/lib/api-client';
 
 /**
  * JSON from an external address through the control plane's fetch proxy (it refuses private

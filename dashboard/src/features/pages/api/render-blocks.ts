@@ -1,6 +1,6 @@
 import { useMutation } from '@tanstack/react-query';
-import { apiJson } from '../../../lib/api-client';
-import type { PageBlock, RenderResult } from '../types';
+import { apiJson } from '@/lib/api-client';
+import type { PageBlock, RenderResult } from '@/features/pages/types';
 
 export interface RenderInput {
   projectId: number;

@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { apiJson } from '../../../lib/api-client';
-import { queryKeys } from '../../../lib/query-keys';
-import type { LibraryBlock } from '../types';
+import { apiJson } from '@/lib/api-client';
+import { queryKeys } from '@/lib/query-keys';
+import type { LibraryBlock } from '@/features/pages/types';
 
 export interface SaveLibraryBlockInput {
   /** Set to overwrite that library block. */
@@ -21,5 +21,8 @@ export function saveLibraryBlock(input: SaveLibraryBlockInput): Promise<LibraryB
 
 export function useSaveLibraryBlock() {
   const client = useQueryClient();
-  return useMutation({ mutationFn: saveLibraryBlock, onSuccess: () => client.invalidateQueries({ queryKey: queryKeys.blocks }) });
+  return useMutation({
+    mutationFn: saveLibraryBlock,
+    onSuccess: () => client.invalidateQueries({ queryKey: queryKeys.blocks }),
+  });
 }

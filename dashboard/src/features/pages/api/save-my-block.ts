@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { apiJson } from '../../../lib/api-client';
-import { queryKeys } from '../../../lib/query-keys';
-import type { MyBlock } from '../types';
+import { apiJson } from '@/lib/api-client';
+import { queryKeys } from '@/lib/query-keys';
+import type { MyBlock } from '@/features/pages/types';
 
 export interface SaveMyBlockInput {
   /** Set to overwrite that My Blocks entry. */
@@ -20,5 +20,8 @@ export function saveMyBlock(input: SaveMyBlockInput): Promise<MyBlock> {
 
 export function useSaveMyBlock() {
   const client = useQueryClient();
-  return useMutation({ mutationFn: saveMyBlock, onSuccess: () => client.invalidateQueries({ queryKey: queryKeys.blocks }) });
+  return useMutation({
+    mutationFn: saveMyBlock,
+    onSuccess: () => client.invalidateQueries({ queryKey: queryKeys.blocks }),
+  });
 }

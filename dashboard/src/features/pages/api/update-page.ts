@@ -1,8 +1,8 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { apiJson } from '../../../lib/api-client';
-import { queryKeys } from '../../../lib/query-keys';
-import type { Page } from '../../../lib/types';
-import type { PageBlock, PageMeta } from '../types';
+import { apiJson } from '@/lib/api-client';
+import { queryKeys } from '@/lib/query-keys';
+import type { Page } from '@/lib/types';
+import type { PageBlock, PageMeta } from '@/features/pages/types';
 
 /** Any subset of the page's fields; the editor's autosave sends blocks and their output too. */
 export interface UpdatePageInput {

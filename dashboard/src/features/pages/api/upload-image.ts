@@ -1,5 +1,5 @@
 import { useMutation } from '@tanstack/react-query';
-import { apiText } from '../../../lib/api-client';
+import { apiText } from '@/lib/api-client';
 
 export interface UploadImageInput {
   name: string;
@@ -11,7 +11,9 @@ export interface UploadImageInput {
 
 /** Stores an image; answers with its URL (text/plain). */
 export function uploadImage(input: UploadImageInput): Promise<string> {
-  return apiText('/api/upload', { method: 'POST', body: { ...input, accept: 'image' } }).then((url) => url.trim());
+  return apiText('/api/upload', { method: 'POST', body: { ...input, accept: 'image' } }).then((url) =>
+    url.trim(),
+  );
 }
 
 export function useUploadImage() {

@@ -1,10 +1,23 @@
 import { useDraggable } from '@dnd-kit/core';
 import { useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { DeleteBusinessBlockModal } from '../../../components/DeleteBusinessBlockModal';
-import { useDeleteMyBlock } from '../api/delete-my-block';
-import { isSearchActive, searchBlocks, searchBusinessBlocks, sortBlocks, splitCategories } from '../lib/block-search';
-import type { BlockCategory, BlockLibrary, BlockSource, BusinessBlock, LibraryBlock, MyBlock } from '../types';
+import { DeleteBusinessBlockModal } from '@/components/DeleteBusinessBlockModal';
+import { useDeleteMyBlock } from '@/features/pages/api/delete-my-block';
+import {
+  isSearchActive,
+  searchBlocks,
+  searchBusinessBlocks,
+  sortBlocks,
+  splitCategories,
+} from '@/features/pages/lib/block-search';
+import type {
+  BlockCategory,
+  BlockLibrary,
+  BlockSource,
+  BusinessBlock,
+  LibraryBlock,
+  MyBlock,
+} from '@/features/pages/types';
 import type { DragData } from './CanvasFrame';
 
 const MY_BLOCKS = 'my-blocks';
@@ -13,7 +26,13 @@ const BUSINESS_BLOCKS = 'business-blocks';
 /** A category's SVG icon as an image: markup from the library never runs on this origin. */
 function CategoryIcon({ svg }: { svg: string }) {
   if (!svg.trim()) return null;
-  return <img className="category-icon" alt="" src={`data:image/svg+xml;charset=utf-8,${encodeURIComponent(svg)}`} />;
+  return (
+    <img
+      className="category-icon"
+      alt=""
+      src={`data:image/svg+xml;charset=utf-8,${encodeURIComponent(svg)}`}
+    />
+  );
 }
 
 interface ItemProps {
@@ -27,20 +46,48 @@ interface ItemProps {
 function LibraryItem({ source, block, onInsert, onDelete }: ItemProps) {
   const { t } = useTranslation();
   const data: DragData = { kind: 'insert', source, id: block.id };
-  const { attributes, listeners, setNodeRef, isDragging } = useDraggable({ id: `${source}:${block.id}`, data });
+  const { attributes, listeners, setNodeRef, isDragging } = useDraggable({
+    id: `${source}:${block.id}`,
+    data,
+  });
   const image = 'image' in block && block.image ? block.image : null;
   return (
-    <li className={`library-block${isDragging ? ' is-dragging' : ''}`} data-testid="library-block" data-source={source} data-block-id={block.id}>
-      <div ref={setNodeRef} className="library-block-drag" {...attributes} {...listeners} aria-label={t('editor.library.drag', { name: block.name })}>
-        {image ? <img src={image} alt="" loading="lazy" /> : <span className="library-block-placeholder" aria-hidden="true" />}
+    <li
+      className={`library-block${isDragging ? ' is-dragging' : ''}`}
+      data-testid="library-block"
+      data-source={source}
+      data-block-id={block.id}
+    >
+      <div
+        ref={setNodeRef}
+        className="library-block-drag"
+        {...attributes}
+        {...listeners}
+        aria-label={t('editor.library.drag', { name: block.name })}
+      >
+        {image ? (
+          <img src={image} alt="" loading="lazy" />
+        ) : (
+          <span className="library-block-placeholder" aria-hidden="true" />
+        )}
         <span className="library-block-name">{block.name}</span>
       </div>
       <div className="button-row">
-        <button type="button" className="button button-small" onClick={() => onInsert(source, block.id)} data-testid="library-add">
+        <button
+          type="button"
+          className="button button-small"
+          onClick={() => onInsert(source, block.id)}
+          data-testid="library-add"
+        >
           {t('editor.library.add')}
         </button>
         {onDelete && (
-          <button type="button" className="button button-small button-danger-ghost" onClick={onDelete} data-testid={`${source}-block-delete`}>
+          <button
+            type="button"
+            className="button button-small button-danger-ghost"
+            onClick={onDelete}
+            data-testid={`${source}-block-delete`}
+          >
             {t('common.delete')}
           </button>
         )}
@@ -132,7 +179,14 @@ export function BlockLibraryPanel({ library, onInsert, business }: Props) {
         )
       ) : (
         <ul className="library-categories">
-          {elements && category(String(elements.id), elements.name, elements.icon, list(elements.blocks), 'category-elements')}
+          {elements &&
+            category(
+              String(elements.id),
+              elements.name,
+              elements.icon,
+              list(elements.blocks),
+              'category-elements',
+            )}
           {category(
             MY_BLOCKS,
             t('editor.library.myBlocks'),
@@ -140,7 +194,13 @@ export function BlockLibraryPanel({ library, onInsert, business }: Props) {
             library.my_blocks.length > 0 ? (
               <ul className="library-blocks">
                 {library.my_blocks.map((block) => (
-                  <LibraryItem key={block.id} source="my" block={block} onInsert={onInsert} onDelete={() => removeMine(block)} />
+                  <LibraryItem
+                    key={block.id}
+                    source="my"
+                    block={block}
+                    onInsert={onInsert}
+                    onDelete={() => removeMine(block)}
+                  />
                 ))}
               </ul>
             ) : (
@@ -166,11 +226,19 @@ export function BlockLibraryPanel({ library, onInsert, business }: Props) {
                   ))}
                 </ul>
               ) : (
-                <p className="muted">{t(business.canManage ? 'editor.library.noBusinessBlocksAdmin' : 'editor.library.noBusinessBlocks')}</p>
+                <p className="muted">
+                  {t(
+                    business.canManage
+                      ? 'editor.library.noBusinessBlocksAdmin'
+                      : 'editor.library.noBusinessBlocks',
+                  )}
+                </p>
               ),
               'category-business-blocks',
             )}
-          {others.map((item: BlockCategory) => category(String(item.id), item.name, item.icon, list(item.blocks), 'category'))}
+          {others.map((item: BlockCategory) =>
+            category(String(item.id), item.name, item.icon, list(item.blocks), 'category'),
+          )}
         </ul>
       )}
       {removing && <DeleteBusinessBlockModal block={removing} onClose={() => setRemoving(null)} />}

@@ -1,6 +1,6 @@
 import { useTranslation } from 'react-i18next';
-import { EFFECTS, hasEffect, type Effect } from '../lib/page-blocks';
-import type { PageBlock, VarChange } from '../types';
+import { EFFECTS, hasEffect, type Effect } from '@/features/pages/lib/page-blocks';
+import type { PageBlock, VarChange } from '@/features/pages/types';
 import { VarEditor } from './fields/VarEditor';
 
 interface Props {
@@ -20,7 +20,17 @@ interface Props {
  * up/down (the keyboard's way to reorder), duplicate, remove, and the source-code modal (edit
  * code, save to My Blocks, and for admins the global library).
  */
-export function BlockTab({ block, index, count, onVarChange, onToggleEffect, onMove, onDuplicate, onRemove, onEditCode }: Props) {
+export function BlockTab({
+  block,
+  index,
+  count,
+  onVarChange,
+  onToggleEffect,
+  onMove,
+  onDuplicate,
+  onRemove,
+  onEditCode,
+}: Props) {
   const { t } = useTranslation();
   if (!block) {
     return (
@@ -35,34 +45,71 @@ export function BlockTab({ block, index, count, onVarChange, onToggleEffect, onM
         {block.name}
       </h2>
       <div className="button-row block-actions">
-        <button type="button" className="button button-small" disabled={index <= 0} onClick={() => onMove(index - 1)} data-testid="block-up">
+        <button
+          type="button"
+          className="button button-small"
+          disabled={index <= 0}
+          onClick={() => onMove(index - 1)}
+          data-testid="block-up"
+        >
           ↑ {t('editor.block.up')}
         </button>
-        <button type="button" className="button button-small" disabled={index >= count - 1} onClick={() => onMove(index + 1)} data-testid="block-down">
+        <button
+          type="button"
+          className="button button-small"
+          disabled={index >= count - 1}
+          onClick={() => onMove(index + 1)}
+          data-testid="block-down"
+        >
           ↓ {t('editor.block.down')}
         </button>
-        <button type="button" className="button button-small" onClick={onDuplicate} data-testid="block-duplicate">
+        <button
+          type="button"
+          className="button button-small"
+          onClick={onDuplicate}
+          data-testid="block-duplicate"
+        >
           {t('editor.block.duplicate')}
         </button>
         <button type="button" className="button button-small" onClick={onEditCode} data-testid="block-code">
           {t('editor.block.editCode')}
         </button>
-        <button type="button" className="button button-small" onClick={onEditCode} data-testid="block-save-mine">
+        <button
+          type="button"
+          className="button button-small"
+          onClick={onEditCode}
+          data-testid="block-save-mine"
+        >
           {t('editor.block.saveMine')}
         </button>
-        <button type="button" className="button button-small button-danger-ghost" onClick={onRemove} data-testid="block-remove">
+        <button
+          type="button"
+          className="button button-small button-danger-ghost"
+          onClick={onRemove}
+          data-testid="block-remove"
+        >
           {t('editor.block.remove')}
         </button>
       </div>
       {block.vars.length === 0 && <p className="muted">{t('editor.block.noFields')}</p>}
       {block.vars.map((v) => (
-        <VarEditor key={`${block.uid}:${v.name}`} uid={block.uid} v={v} onChange={(patch) => onVarChange(v.name, patch)} />
+        <VarEditor
+          key={`${block.uid}:${v.name}`}
+          uid={block.uid}
+          v={v}
+          onChange={(patch) => onVarChange(v.name, patch)}
+        />
       ))}
       <fieldset className="effects" data-testid="effects">
         <legend>{t('editor.block.effect')}</legend>
         {EFFECTS.map((effect) => (
           <label key={effect} className="checkbox">
-            <input type="checkbox" checked={hasEffect(block.effect, effect)} onChange={() => onToggleEffect(effect)} data-testid={`effect-${effect}`} />
+            <input
+              type="checkbox"
+              checked={hasEffect(block.effect, effect)}
+              onChange={() => onToggleEffect(effect)}
+              data-testid={`effect-${effect}`}
+            />
             {t(`editor.effects.${effect}`)}
           </label>
         ))}

@@ -1,9 +1,9 @@
 import { useDraggable, useDroppable } from '@dnd-kit/core';
 import { useImperativeHandle, useRef, type Ref, type RefObject } from 'react';
 import { useTranslation } from 'react-i18next';
-import { dropIndex } from '../lib/canvas-protocol';
-import { DESKTOP_WIDTH, type Device } from '../lib/preview-size';
-import type { BlockSource, PageBlock } from '../types';
+import { dropIndex } from '@/features/pages/lib/canvas-protocol';
+import { DESKTOP_WIDTH, type Device } from '@/features/pages/lib/preview-size';
+import type { BlockSource, PageBlock } from '@/features/pages/types';
 import type { CanvasLayout } from './use-canvas';
 
 /** Id of the drop target laid over the iframe while something is dragged. */
@@ -33,7 +33,19 @@ interface Props {
   handle: Ref<CanvasHandle>;
 }
 
-function MoveHandle({ uid, name, top, selected, onSelect }: { uid: string; name: string; top: number; selected: boolean; onSelect: () => void }) {
+function MoveHandle({
+  uid,
+  name,
+  top,
+  selected,
+  onSelect,
+}: {
+  uid: string;
+  name: string;
+  top: number;
+  selected: boolean;
+  onSelect: () => void;
+}) {
   const { t } = useTranslation();
   const data: DragData = { kind: 'move', uid };
   const { attributes, listeners, setNodeRef } = useDraggable({ id: `block:${uid}`, data });
@@ -64,7 +76,20 @@ function MoveHandle({ uid, name, top, selected, onSelect }: { uid: string; name:
  */
 export function CanvasFrame(props: Props) {
   const { t } = useTranslation();
-  const { iframeRef, srcdoc, layout, blocks, selected, onSelect, mode, scale, device, dragging, dropAt, handle } = props;
+  const {
+    iframeRef,
+    srcdoc,
+    layout,
+    blocks,
+    selected,
+    onSelect,
+    mode,
+    scale,
+    device,
+    dragging,
+    dropAt,
+    handle,
+  } = props;
   const frameRef = useRef<HTMLDivElement>(null);
   const effectiveScale = mode === 'desktop' ? scale : 1;
   const { setNodeRef } = useDroppable({ id: CANVAS_DROP_ID });
@@ -129,7 +154,13 @@ export function CanvasFrame(props: Props) {
         </div>
         {dragging && (
           <div ref={setNodeRef} className="canvas-drop-overlay" data-testid="canvas-drop-overlay">
-            {lineTop !== null && <div className="canvas-drop-line" style={{ top: Math.max(0, lineTop) }} data-testid="drop-line" />}
+            {lineTop !== null && (
+              <div
+                className="canvas-drop-line"
+                style={{ top: Math.max(0, lineTop) }}
+                data-testid="drop-line"
+              />
+            )}
           </div>
         )}
       </div>

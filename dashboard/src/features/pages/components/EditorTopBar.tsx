@@ -1,9 +1,9 @@
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { links } from '../../../app/paths';
-import type { PageSummary } from '../../../lib/types';
-import { DEVICES, SCALES, type Device } from '../lib/preview-size';
-import { clockTime, type SaveState } from '../lib/save-state';
+import { links } from '@/app/paths';
+import type { PageSummary } from '@/lib/types';
+import { DEVICES, SCALES, type Device } from '@/features/pages/lib/preview-size';
+import { clockTime, type SaveState } from '@/features/pages/lib/save-state';
 
 interface Props {
   projectId: number;
@@ -45,7 +45,12 @@ export function EditorTopBar(props: Props) {
         <label className="sr-only" htmlFor="editor-page">
           {t('editor.topbar.page')}
         </label>
-        <select id="editor-page" value={props.pageId} onChange={(event) => props.onPageChange(Number(event.target.value))} data-testid="page-select">
+        <select
+          id="editor-page"
+          value={props.pageId}
+          onChange={(event) => props.onPageChange(Number(event.target.value))}
+          data-testid="page-select"
+        >
           {props.pages.map((page) => (
             <option key={page.id} value={page.id}>
               {page.name}
@@ -101,10 +106,24 @@ export function EditorTopBar(props: Props) {
         )}
       </div>
       <div className="editor-topbar-group">
-        <button type="button" className="button button-small" disabled={!props.canUndo} onClick={props.onUndo} data-testid="undo" title={t('editor.topbar.undo')}>
+        <button
+          type="button"
+          className="button button-small"
+          disabled={!props.canUndo}
+          onClick={props.onUndo}
+          data-testid="undo"
+          title={t('editor.topbar.undo')}
+        >
           ↶ <span className="sr-only">{t('editor.topbar.undo')}</span>
         </button>
-        <button type="button" className="button button-small" disabled={!props.canRedo} onClick={props.onRedo} data-testid="redo" title={t('editor.topbar.redo')}>
+        <button
+          type="button"
+          className="button button-small"
+          disabled={!props.canRedo}
+          onClick={props.onRedo}
+          data-testid="redo"
+          title={t('editor.topbar.redo')}
+        >
           ↷ <span className="sr-only">{t('editor.topbar.redo')}</span>
         </button>
         <button
@@ -118,12 +137,25 @@ export function EditorTopBar(props: Props) {
         >
           {state.kind === 'saving' && t('editor.topbar.saving')}
           {state.kind === 'dirty' && t('editor.topbar.saveChanges')}
-          {state.kind === 'saved' && (state.at ? t('editor.topbar.savedAt', { time: clockTime(state.at) }) : t('editor.topbar.saved'))}
+          {state.kind === 'saved' &&
+            (state.at ? t('editor.topbar.savedAt', { time: clockTime(state.at) }) : t('editor.topbar.saved'))}
         </button>
-        <button type="button" className="button button-small" disabled={blocked} onClick={props.onPreview} data-testid="preview-button">
+        <button
+          type="button"
+          className="button button-small"
+          disabled={blocked}
+          onClick={props.onPreview}
+          data-testid="preview-button"
+        >
           {t('editor.topbar.preview')}
         </button>
-        <button type="button" className="button button-small button-primary" disabled={blocked} onClick={props.onDeploy} data-testid="deploy-button">
+        <button
+          type="button"
+          className="button button-small button-primary"
+          disabled={blocked}
+          onClick={props.onDeploy}
+          data-testid="deploy-button"
+        >
           {t('editor.topbar.deploy')}
         </button>
       </div>

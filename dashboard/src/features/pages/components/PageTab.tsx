@@ -1,7 +1,7 @@
 import { useTranslation } from 'react-i18next';
-import { Field } from '../../../components/Field';
-import { normalizePageSlug } from '../../../lib/validation';
-import type { PageMeta } from '../types';
+import { Field } from '@/components/Field';
+import { normalizePageSlug } from '@/lib/validation';
+import type { PageMeta } from '@/features/pages/types';
 import { useEditorContext } from './editor-context';
 import { ImageUpload } from './fields/ImageUpload';
 
@@ -31,9 +31,18 @@ export function PageTab({ fields, isHome, isCollection, onChange }: Props) {
   return (
     <div className="page-tab form" data-testid="page-settings">
       <Field label={t('pageSettings.name')} htmlFor="page-name">
-        <input id="page-name" value={fields.name} onChange={(e) => onChange({ name: e.target.value })} data-testid="page-name" />
+        <input
+          id="page-name"
+          value={fields.name}
+          onChange={(e) => onChange({ name: e.target.value })}
+          data-testid="page-name"
+        />
       </Field>
-      <Field label={t('pageSettings.slug')} htmlFor="page-slug" hint={isCollection ? t('pageSettings.collectionHint') : undefined}>
+      <Field
+        label={t('pageSettings.slug')}
+        htmlFor="page-slug"
+        hint={isCollection ? t('pageSettings.collectionHint') : undefined}
+      >
         <input
           id="page-slug"
           value={fields.slug}
@@ -44,12 +53,29 @@ export function PageTab({ fields, isHome, isCollection, onChange }: Props) {
         />
       </Field>
       <Field label={t('pageSettings.description')} htmlFor="page-description">
-        <textarea id="page-description" rows={3} value={fields.description} onChange={(e) => onChange({ description: e.target.value })} data-testid="page-description" />
+        <textarea
+          id="page-description"
+          rows={3}
+          value={fields.description}
+          onChange={(e) => onChange({ description: e.target.value })}
+          data-testid="page-description"
+        />
       </Field>
       <Field label={t('editor.page.image')} htmlFor="page-image">
-        {fields.image && <img className="var-image-preview" src={fields.image} alt="" data-testid="page-image-preview" />}
-        <input id="page-image" value={fields.image} onChange={(e) => onChange({ image: e.target.value })} data-testid="page-image" />
-        <ImageUpload prefix={[userId, projectId]} onUploaded={(image) => onChange({ image })} testId="page-image-upload" />
+        {fields.image && (
+          <img className="var-image-preview" src={fields.image} alt="" data-testid="page-image-preview" />
+        )}
+        <input
+          id="page-image"
+          value={fields.image}
+          onChange={(e) => onChange({ image: e.target.value })}
+          data-testid="page-image"
+        />
+        <ImageUpload
+          prefix={[userId, projectId]}
+          onUploaded={(image) => onChange({ image })}
+          testId="page-image-upload"
+        />
       </Field>
       <Field label={t('editor.page.header')} htmlFor="page-header" hint={t('editor.page.headerHint')}>
         <textarea

@@ -1,14 +1,14 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Modal } from '../../../components/Modal';
-import { showToast } from '../../../components/toast-store';
-import { errorMessage } from '../../../lib/api-client';
-import { useSaveBusinessBlock } from '../../../lib/business-blocks/save-business-block';
-import { useSaveLibraryBlock } from '../api/save-library-block';
-import { useSaveMyBlock } from '../api/save-my-block';
-import { sortCategories } from '../lib/block-search';
-import { extractXVars, injectXVars } from '../lib/x-vars';
-import type { BlockLibrary, BlockVar, PageBlock } from '../types';
+import { Modal } from '@/components/Modal';
+import { showToast } from '@/components/toast-store';
+import { errorMessage } from '@/lib/api-client';
+import { useSaveBusinessBlock } from '@/lib/business-blocks/save-business-block';
+import { useSaveLibraryBlock } from '@/features/pages/api/save-library-block';
+import { useSaveMyBlock } from '@/features/pages/api/save-my-block';
+import { sortCategories } from '@/features/pages/lib/block-search';
+import { extractXVars, injectXVars } from '@/features/pages/lib/x-vars';
+import type { BlockLibrary, BlockVar, PageBlock } from '@/features/pages/types';
 import { CodeEditor } from './CodeEditor';
 
 export interface AppliedCode {
@@ -32,13 +32,21 @@ interface Props {
 /** The library's block names, lower-cased, except `exceptId` (the block being overwritten). */
 function libraryNames(library: BlockLibrary, exceptId: number | null): Set<string> {
   return new Set(
-    library.categories.flatMap((category) => category.blocks.filter((block) => block.id !== exceptId).map((block) => block.name.trim().toLowerCase())),
+    library.categories.flatMap((category) =>
+      category.blocks
+        .filter((block) => block.id !== exceptId)
+        .map((block) => block.name.trim().toLowerCase()),
+    ),
   );
 }
 
 /** The business's block names, lower-cased, except `exceptId` (the block being overwritten). */
 function businessNames(library: BlockLibrary, exceptId: number | null): Set<string> {
-  return new Set(library.business_blocks.filter((item) => item.id !== exceptId).map((item) => item.name.trim().toLowerCase()));
+  return new Set(
+    library.business_blocks
+      .filter((item) => item.id !== exceptId)
+      .map((item) => item.name.trim().toLowerCase()),
+  );
 }
 
 /**
@@ -48,7 +56,14 @@ function businessNames(library: BlockLibrary, exceptId: number | null): Set<stri
  * the global library, and business admins to their business's library (name required, and
  * new names unique ignoring case within the library).
  */
-export default function SourceCodeModal({ block, library, canSaveToLibrary, canSaveToBusiness, onApply, onClose }: Props) {
+export default function SourceCodeModal({
+  block,
+  library,
+  canSaveToLibrary,
+  canSaveToBusiness,
+  onApply,
+  onClose,
+}: Props) {
   const { t } = useTranslation();
   const [template, setTemplate] = useState(() => injectXVars(block.template, block.vars));
   const [css, setCss] = useState(block.css);
@@ -113,7 +128,15 @@ export default function SourceCodeModal({ block, library, canSaveToLibrary, canS
       return;
     }
     if (!parsed()) return;
-    const body = { name, category_id: libCategory, image: libImage, css, js, template, ...(libTarget !== null ? { id: libTarget } : {}) };
+    const body = {
+      name,
+      category_id: libCategory,
+      image: libImage,
+      css,
+      js,
+      template,
+      ...(libTarget !== null ? { id: libTarget } : {}),
+    };
     saveLibrary.mutate(body, {
       onSuccess: (saved) => {
         setLibTarget(saved.id);
@@ -158,11 +181,22 @@ export default function SourceCodeModal({ block, library, canSaveToLibrary, canS
   );
 
   return (
-    <Modal title={t('editor.source.title', { name: block.name })} onClose={onClose} footer={footer} testId="source-modal">
+    <Modal
+      title={t('editor.source.title', { name: block.name })}
+      onClose={onClose}
+      footer={footer}
+      testId="source-modal"
+    >
       <div className="source-editors">
         <section>
           <h3>HTML</h3>
-          <CodeEditor language="html" value={template} onChange={setTemplate} label="HTML" testId="source-html" />
+          <CodeEditor
+            language="html"
+            value={template}
+            onChange={setTemplate}
+            label="HTML"
+            testId="source-html"
+          />
         </section>
         <section>
           <h3>CSS</h3>
@@ -176,7 +210,12 @@ export default function SourceCodeModal({ block, library, canSaveToLibrary, canS
       <fieldset className="source-save" data-testid="source-my-blocks">
         <legend>{t('editor.source.myBlocks')}</legend>
         <label htmlFor="my-block-name">{t('editor.source.name')}</label>
-        <input id="my-block-name" value={myName} onChange={(e) => setMyName(e.target.value)} data-testid="my-block-name" />
+        <input
+          id="my-block-name"
+          value={myName}
+          onChange={(e) => setMyName(e.target.value)}
+          data-testid="my-block-name"
+        />
         <label htmlFor="my-block-target">{t('editor.source.saveAs')}</label>
         <select
           id="my-block-target"
@@ -191,7 +230,13 @@ export default function SourceCodeModal({ block, library, canSaveToLibrary, canS
             </option>
           ))}
         </select>
-        <button type="button" className="button" onClick={saveToMyBlocks} disabled={saveMine.isPending} data-testid="my-block-save">
+        <button
+          type="button"
+          className="button"
+          onClick={saveToMyBlocks}
+          disabled={saveMine.isPending}
+          data-testid="my-block-save"
+        >
           {t('editor.source.saveMine')}
         </button>
       </fieldset>
@@ -199,7 +244,12 @@ export default function SourceCodeModal({ block, library, canSaveToLibrary, canS
         <fieldset className="source-save" data-testid="source-business">
           <legend>{t('editor.source.business')}</legend>
           <label htmlFor="biz-block-name">{t('editor.source.name')}</label>
-          <input id="biz-block-name" value={bizName} onChange={(e) => setBizName(e.target.value)} data-testid="biz-block-name" />
+          <input
+            id="biz-block-name"
+            value={bizName}
+            onChange={(e) => setBizName(e.target.value)}
+            data-testid="biz-block-name"
+          />
           <label htmlFor="biz-block-target">{t('editor.source.saveAs')}</label>
           <select
             id="biz-block-target"
@@ -214,7 +264,13 @@ export default function SourceCodeModal({ block, library, canSaveToLibrary, canS
               </option>
             ))}
           </select>
-          <button type="button" className="button" onClick={saveToBusiness} disabled={saveBusiness.isPending} data-testid="biz-block-save">
+          <button
+            type="button"
+            className="button"
+            onClick={saveToBusiness}
+            disabled={saveBusiness.isPending}
+            data-testid="biz-block-save"
+          >
             {t('editor.source.saveBusiness')}
           </button>
         </fieldset>
@@ -223,9 +279,19 @@ export default function SourceCodeModal({ block, library, canSaveToLibrary, canS
         <fieldset className="source-save" data-testid="source-library">
           <legend>{t('editor.source.library')}</legend>
           <label htmlFor="lib-block-name">{t('editor.source.name')}</label>
-          <input id="lib-block-name" value={libName} onChange={(e) => setLibName(e.target.value)} data-testid="lib-block-name" />
+          <input
+            id="lib-block-name"
+            value={libName}
+            onChange={(e) => setLibName(e.target.value)}
+            data-testid="lib-block-name"
+          />
           <label htmlFor="lib-block-category">{t('editor.source.category')}</label>
-          <select id="lib-block-category" value={libCategory} onChange={(e) => setLibCategory(Number(e.target.value))} data-testid="lib-block-category">
+          <select
+            id="lib-block-category"
+            value={libCategory}
+            onChange={(e) => setLibCategory(Number(e.target.value))}
+            data-testid="lib-block-category"
+          >
             {categories.map((category) => (
               <option key={category.id} value={category.id}>
                 {category.name}
@@ -233,7 +299,12 @@ export default function SourceCodeModal({ block, library, canSaveToLibrary, canS
             ))}
           </select>
           <label htmlFor="lib-block-image">{t('editor.source.image')}</label>
-          <input id="lib-block-image" value={libImage} onChange={(e) => setLibImage(e.target.value)} data-testid="lib-block-image" />
+          <input
+            id="lib-block-image"
+            value={libImage}
+            onChange={(e) => setLibImage(e.target.value)}
+            data-testid="lib-block-image"
+          />
           <label htmlFor="lib-block-target">{t('editor.source.saveAs')}</label>
           <select
             id="lib-block-target"
@@ -250,7 +321,13 @@ export default function SourceCodeModal({ block, library, canSaveToLibrary, canS
               )),
             )}
           </select>
-          <button type="button" className="button" onClick={saveToLibrary} disabled={saveLibrary.isPending} data-testid="lib-block-save">
+          <button
+            type="button"
+            className="button"
+            onClick={saveToLibrary}
+            disabled={saveLibrary.isPending}
+            data-testid="lib-block-save"
+          >
             {t('editor.source.saveLibrary')}
           </button>
         </fieldset>

@@ -1,7 +1,7 @@
 /** What the Block and Page tabs' inputs need from the editor: who uploads where, which collections exist. */
 import { createContext, useContext } from 'react';
-import type { TableSummary } from '../../../lib/types';
-import type { CollectionField } from '../api/get-collection-data';
+import type { TableSummary } from '@/lib/types';
+import type { CollectionField } from '@/features/pages/api/get-collection-data';
 
 export interface EditorContextValue {
   userId: number;
@@ -12,7 +12,12 @@ export interface EditorContextValue {
   postFields: CollectionField[] | null;
 }
 
-export const EditorContext = createContext<EditorContextValue>({ userId: 0, projectId: 0, tables: [], postFields: null });
+export const EditorContext = createContext<EditorContextValue>({
+  userId: 0,
+  projectId: 0,
+  tables: [],
+  postFields: null,
+});
 
 export function useEditorContext(): EditorContextValue {
   return useContext(EditorContext);

@@ -2,10 +2,10 @@
 import { act, cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { EditorView } from 'codemirror';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { dismissToast, getToasts } from '../../../components/toast-store';
-import type { BlockLibrary, PageBlock } from '../types';
-import { mockApi, renderRoutes } from '../../../testing/render-route';
-import '../../../lib/i18n';
+import { dismissToast, getToasts } from '@/components/toast-store';
+import type { BlockLibrary, PageBlock } from '@/features/pages/types';
+import { mockApi, renderRoutes } from '@/testing/render-route';
+import '@/lib/i18n';
 import SourceCodeModal, { type AppliedCode } from './SourceCodeModal';
 
 const block: PageBlock = {
@@ -27,11 +27,36 @@ const library: BlockLibrary = {
       name: 'Heroes',
       icon: '',
       order: 1,
-      blocks: [{ id: 11, uid: 'h/1', name: 'Hero dividido', image: null, keywords: '', category_id: 2, order: 1, template: '', css: '', js: '' }],
+      blocks: [
+        {
+          id: 11,
+          uid: 'h/1',
+          name: 'Hero dividido',
+          image: null,
+          keywords: '',
+          category_id: 2,
+          order: 1,
+          template: '',
+          css: '',
+          js: '',
+        },
+      ],
     },
   ],
   my_blocks: [{ id: 5, name: 'Meu hero', template: '', css: '', js: '' }],
-  business_blocks: [{ id: 21, name: 'Capa da agência', image: '', keywords: '', template: '', css: '', js: '', order: 1, updated_at: '' }],
+  business_blocks: [
+    {
+      id: 21,
+      name: 'Capa da agência',
+      image: '',
+      keywords: '',
+      template: '',
+      css: '',
+      js: '',
+      order: 1,
+      updated_at: '',
+    },
+  ],
 };
 
 function open(canSaveToLibrary = false, canSaveToBusiness = false, from: PageBlock = block) {
@@ -68,7 +93,10 @@ function setCode(testId: string, text: string) {
   act(() => view.dispatch({ changes: { from: 0, to: view.state.doc.length, insert: text } }));
 }
 
-const codeOf = (testId: string) => EditorView.findFromDOM(screen.getByTestId(testId).querySelector('.cm-content') as HTMLElement)?.state.doc.toString();
+const codeOf = (testId: string) =>
+  EditorView.findFromDOM(
+    screen.getByTestId(testId).querySelector('.cm-content') as HTMLElement,
+  )?.state.doc.toString();
 
 // jsdom has no layout: CodeMirror measures text ranges, which jsdom's Range lacks.
 Range.prototype.getClientRects = function getClientRects() {
@@ -86,12 +114,21 @@ beforeEach(() => {
 describe('source-code modal', () => {
   it('shows the template with its definitions back in x-vars, and applies edited code', () => {
     const { applied, onClose } = open();
-    expect(codeOf('source-html')).toBe(`<section x-vars='[{"name":"title","type":"text","value":"Olá"}]'><h1>{{ title }}</h1></section>`);
+    expect(codeOf('source-html')).toBe(
+      `<section x-vars='[{"name":"title","type":"text","value":"Olá"}]'><h1>{{ title }}</h1></section>`,
+    );
     expect(codeOf('source-css')).toBe('h1{}');
     setCode('source-html', `<div x-vars='[{"name":"n","type":"number","value":2}]'>{{ n }}</div>`);
     setCode('source-js', 'console.log(1)');
     fireEvent.click(screen.getByTestId('source-apply'));
-    expect(applied).toEqual([{ template: '<div>{{ n }}</div>', css: 'h1{}', js: 'console.log(1)', vars: [{ name: 'n', type: 'number', value: 2 }] }]);
+    expect(applied).toEqual([
+      {
+        template: '<div>{{ n }}</div>',
+        css: 'h1{}',
+        js: 'console.log(1)',
+        vars: [{ name: 'n', type: 'number', value: 2 }],
+      },
+    ]);
     expect(onClose).toHaveBeenCalled();
   });
 
@@ -105,7 +142,10 @@ describe('source-code modal', () => {
   });
 
   it("saves in My Blocks as new or over a chosen one; the name is required; 'saved!'", async () => {
-    const calls = mockApi({ 'POST /api/newMyBlock': (call) => ({ status: 201, json: { id: 8, ...(call.body as object) } }), 'GET /api/blocks': () => ({ json: library }) });
+    const calls = mockApi({
+      'POST /api/newMyBlock': (call) => ({ status: 201, json: { id: 8, ...(call.body as object) } }),
+      'GET /api/blocks': () => ({ json: library }),
+    });
     open();
     fireEvent.change(screen.getByTestId('my-block-name'), { target: { value: ' ' } });
     fireEvent.click(screen.getByTestId('my-block-save'));
@@ -118,13 +158,21 @@ describe('source-code modal', () => {
     expect(calls[0]).toEqual({
       method: 'POST',
       url: '/api/newMyBlock',
-      body: { name: 'Meu hero novo', css: 'h1{}', js: '', template: `<section x-vars='[{"name":"title","type":"text","value":"Olá"}]'><h1>{{ title }}</h1></section>` },
+      body: {
+        name: 'Meu hero novo',
+        css: 'h1{}',
+        js: '',
+        template: `<section x-vars='[{"name":"title","type":"text","value":"Olá"}]'><h1>{{ title }}</h1></section>`,
+      },
     });
 
     fireEvent.change(screen.getByTestId('my-block-target'), { target: { value: '5' } });
     fireEvent.click(screen.getByTestId('my-block-save'));
     await waitFor(() => expect(calls.filter((call) => call.url === '/api/newMyBlock')).toHaveLength(2));
-    expect(calls.filter((call) => call.url === '/api/newMyBlock')[1]?.body).toMatchObject({ id: 5, name: 'Meu hero novo' });
+    expect(calls.filter((call) => call.url === '/api/newMyBlock')[1]?.body).toMatchObject({
+      id: 5,
+      name: 'Meu hero novo',
+    });
   });
 
   it('offers the global library only to platform admins, and the business library only to business admins', () => {
@@ -138,11 +186,18 @@ describe('source-code modal', () => {
     expect(screen.getByTestId('source-business')).toBeTruthy();
   });
 
-  it("saves to the business library as new or over one of its blocks, refusing a name it already has", async () => {
+  it('saves to the business library as new or over one of its blocks, refusing a name it already has', async () => {
     const calls = mockApi({
-      'POST /api/business/blocks': (call) => ({ status: 201, json: { ...library.business_blocks[0], id: 22, ...(call.body as object) } }),
-      'POST /api/business/blocks/21': (call) => ({ json: { ...library.business_blocks[0], ...(call.body as object) } }),
-      'POST /api/business/blocks/22': (call) => ({ json: { ...library.business_blocks[0], id: 22, ...(call.body as object) } }),
+      'POST /api/business/blocks': (call) => ({
+        status: 201,
+        json: { ...library.business_blocks[0], id: 22, ...(call.body as object) },
+      }),
+      'POST /api/business/blocks/21': (call) => ({
+        json: { ...library.business_blocks[0], ...(call.body as object) },
+      }),
+      'POST /api/business/blocks/22': (call) => ({
+        json: { ...library.business_blocks[0], id: 22, ...(call.body as object) },
+      }),
       'GET /api/blocks': () => ({ json: library }),
       'GET /api/business/blocks': () => ({ json: library.business_blocks }),
     });
@@ -163,7 +218,12 @@ describe('source-code modal', () => {
     expect(calls[0]).toEqual({
       method: 'POST',
       url: '/api/business/blocks',
-      body: { name: 'Hero da agência', css: 'h1{}', js: '', template: `<section x-vars='[{"name":"title","type":"text","value":"Olá"}]'><h1>{{ title }}</h1></section>` },
+      body: {
+        name: 'Hero da agência',
+        css: 'h1{}',
+        js: '',
+        template: `<section x-vars='[{"name":"title","type":"text","value":"Olá"}]'><h1>{{ title }}</h1></section>`,
+      },
     });
     // Saving again overwrites the block just made rather than making another.
     fireEvent.click(section.getByTestId('biz-block-save'));
@@ -173,14 +233,29 @@ describe('source-code modal', () => {
     fireEvent.change(section.getByTestId('biz-block-name'), { target: { value: 'Capa da agência' } });
     fireEvent.click(section.getByTestId('biz-block-save'));
     await waitFor(() => expect(calls.some((call) => call.url === '/api/business/blocks/21')).toBe(true));
-    expect(calls.find((call) => call.url === '/api/business/blocks/21')?.body).toMatchObject({ name: 'Capa da agência', css: 'h1{}' });
+    expect(calls.find((call) => call.url === '/api/business/blocks/21')?.body).toMatchObject({
+      name: 'Capa da agência',
+      css: 'h1{}',
+    });
   });
 
   it("shows the server's refusal of a business save", async () => {
-    mockApi({ 'POST /api/business/blocks': () => ({ status: 409, json: { error: 'conflict', message: "The business's block library is full (200 blocks at most); delete one first" } }) });
+    mockApi({
+      'POST /api/business/blocks': () => ({
+        status: 409,
+        json: {
+          error: 'conflict',
+          message: "The business's block library is full (200 blocks at most); delete one first",
+        },
+      }),
+    });
     open(false, true);
     fireEvent.click(within(screen.getByTestId('source-business')).getByTestId('biz-block-save'));
-    await waitFor(() => expect(toasts()).toEqual(["error:The business's block library is full (200 blocks at most); delete one first"]));
+    await waitFor(() =>
+      expect(toasts()).toEqual([
+        "error:The business's block library is full (200 blocks at most); delete one first",
+      ]),
+    );
   });
 
   it('overwrites by default the business block a page block came from, while the library has it', () => {
@@ -191,8 +266,11 @@ describe('source-code modal', () => {
     expect((screen.getByTestId('biz-block-target') as HTMLSelectElement).value).toBe('');
   });
 
-  it("refuses an existing library name ignoring case, then saves a new block to the library", async () => {
-    const calls = mockApi({ 'POST /api/newBlock': (call) => ({ status: 201, json: { id: 30, ...(call.body as object) } }), 'GET /api/blocks': () => ({ json: library }) });
+  it('refuses an existing library name ignoring case, then saves a new block to the library', async () => {
+    const calls = mockApi({
+      'POST /api/newBlock': (call) => ({ status: 201, json: { id: 30, ...(call.body as object) } }),
+      'GET /api/blocks': () => ({ json: library }),
+    });
     open(true);
     const section = within(screen.getByTestId('source-library'));
     fireEvent.change(section.getByTestId('lib-block-name'), { target: { value: '' } });
@@ -207,6 +285,12 @@ describe('source-code modal', () => {
     fireEvent.change(section.getByTestId('lib-block-target'), { target: { value: '11' } });
     fireEvent.click(section.getByTestId('lib-block-save'));
     await waitFor(() => expect(window.alert).toHaveBeenLastCalledWith('saved!'));
-    expect(calls[0]?.body).toMatchObject({ id: 11, name: 'hero DIVIDIDO', category_id: 2, image: '', css: 'h1{}' });
+    expect(calls[0]?.body).toMatchObject({
+      id: 11,
+      name: 'hero DIVIDIDO',
+      category_id: 2,
+      image: '',
+      css: 'h1{}',
+    });
   });
 });

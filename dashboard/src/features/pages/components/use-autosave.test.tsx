@@ -8,9 +8,12 @@ afterEach(() => {
 });
 
 function setup(persist: (snapshot: string) => Promise<void>, onError = vi.fn()) {
-  return renderHook(({ version, snapshot }) => useAutosave({ version, snapshot, persist, onError, initialSavedAt: null }), {
-    initialProps: { version: 0, snapshot: 'v0' },
-  });
+  return renderHook(
+    ({ version, snapshot }) => useAutosave({ version, snapshot, persist, onError, initialSavedAt: null }),
+    {
+      initialProps: { version: 0, snapshot: 'v0' },
+    },
+  );
 }
 
 describe('useAutosave', () => {
@@ -33,7 +36,9 @@ describe('useAutosave', () => {
 
   it('runs a save asked for during another one afterwards, with what is current then', async () => {
     let finish: () => void = () => undefined;
-    const persist = vi.fn((snapshot: string) => (snapshot === 'v1' ? new Promise<void>((resolve) => (finish = resolve)) : Promise.resolve()));
+    const persist = vi.fn((snapshot: string) =>
+      snapshot === 'v1' ? new Promise<void>((resolve) => (finish = resolve)) : Promise.resolve(),
+    );
     const hook = setup(persist);
     hook.rerender({ version: 1, snapshot: 'v1' });
     let first: Promise<void> = Promise.resolve();

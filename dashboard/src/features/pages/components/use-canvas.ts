@@ -5,12 +5,24 @@
  * No debounce on this path: a field edit costs one render call for one block and one message.
  */
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { errorMessage } from '../../../lib/api-client';
-import { renderBlocks } from '../api/render-blocks';
-import { canvasDocument } from '../lib/canvas-document';
-import { message, readCanvasMessage, type BlockBox, type CanvasBlock, type ParentMessage } from '../lib/canvas-protocol';
-import { canvasState, contentKey, planCanvasUpdate, RenderCache, type CanvasState } from '../lib/render-cache';
-import type { PageBlock } from '../types';
+import { errorMessage } from '@/lib/api-client';
+import { renderBlocks } from '@/features/pages/api/render-blocks';
+import { canvasDocument } from '@/features/pages/lib/canvas-document';
+import {
+  message,
+  readCanvasMessage,
+  type BlockBox,
+  type CanvasBlock,
+  type ParentMessage,
+} from '@/features/pages/lib/canvas-protocol';
+import {
+  canvasState,
+  contentKey,
+  planCanvasUpdate,
+  RenderCache,
+  type CanvasState,
+} from '@/features/pages/lib/render-cache';
+import type { PageBlock } from '@/features/pages/types';
 
 export interface CanvasLayout {
   boxes: BlockBox[];
@@ -50,7 +62,12 @@ export function useCanvas({ projectId, pageId, post, blocks, selected, onSelect 
     iframeRef.current?.contentWindow?.postMessage(body, '*');
   };
 
-  const canvasBlock = (block: PageBlock): CanvasBlock => ({ uid: block.uid, html: cache.get(block) ?? '', css: block.css, js: block.js });
+  const canvasBlock = (block: PageBlock): CanvasBlock => ({
+    uid: block.uid,
+    html: cache.get(block) ?? '',
+    css: block.css,
+    js: block.js,
+  });
 
   const sync = useCallback(() => {
     const { blocks: current, selected: selectedNow, post: postNow } = latest.current;
@@ -64,7 +81,9 @@ export function useCanvas({ projectId, pageId, post, blocks, selected, onSelect 
           // Rendered for a post that is no longer the one shown: the html is not the page's.
           if (latest.current.post !== postNow) return;
           const byUid = new Map(result.blocks.map((rendered) => [rendered.uid, rendered]));
-          missing.forEach((block) => cache.put(block, byUid.get(block.uid) ?? { uid: block.uid, error: 'not rendered' }));
+          missing.forEach((block) =>
+            cache.put(block, byUid.get(block.uid) ?? { uid: block.uid, error: 'not rendered' }),
+          );
         })
         .catch((error: unknown) => {
           head.current ??= '';
@@ -90,7 +109,9 @@ export function useCanvas({ projectId, pageId, post, blocks, selected, onSelect 
     if (plan.kind === 'render') {
       send(message({ type: 'render', blocks: current.map(canvasBlock), selected: selectedNow }));
     } else if (plan.kind === 'replace') {
-      current.filter((block) => plan.uids.includes(block.uid)).forEach((block) => send(message({ type: 'replace-block', block: canvasBlock(block) })));
+      current
+        .filter((block) => plan.uids.includes(block.uid))
+        .forEach((block) => send(message({ type: 'replace-block', block: canvasBlock(block) })));
     }
     shown.current = wanted;
   }, [cache, projectId, pageId]);
@@ -145,7 +166,9 @@ export function useCanvas({ projectId, pageId, post, blocks, selected, onSelect 
           const result = await renderBlocks({ projectId, pageId, post, blocks: missing });
           if (latest.current.post !== post) continue;
           const byUid = new Map(result.blocks.map((rendered) => [rendered.uid, rendered]));
-          missing.forEach((block) => cache.put(block, byUid.get(block.uid) ?? { uid: block.uid, error: 'not rendered' }));
+          missing.forEach((block) =>
+            cache.put(block, byUid.get(block.uid) ?? { uid: block.uid, error: 'not rendered' }),
+          );
         }
       }
     },

@@ -7,7 +7,9 @@ import { useBlocker } from 'react-router';
  * (the browser shows its own text there).
  */
 export function useLeaveGuard(dirty: boolean, message: string): void {
-  const blocker = useBlocker(({ currentLocation, nextLocation }) => dirty && currentLocation.pathname !== nextLocation.pathname);
+  const blocker = useBlocker(
+    ({ currentLocation, nextLocation }) => dirty && currentLocation.pathname !== nextLocation.pathname,
+  );
   useEffect(() => {
     if (blocker.state !== 'blocked') return;
     if (window.confirm(message)) blocker.proceed();

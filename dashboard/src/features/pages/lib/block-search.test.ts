@@ -1,14 +1,39 @@
 import { describe, expect, it } from 'vitest';
-import type { BlockCategory, LibraryBlock } from '../types';
+import type { BlockCategory, LibraryBlock } from '@/features/pages/types';
 import { isSearchActive, matchesBlock, searchBlocks, splitCategories } from './block-search';
 
 function block(id: number, name: string, keywords: string, order = id): LibraryBlock {
-  return { id, uid: `c/${id}`, name, keywords, order, image: null, category_id: 1, template: '', css: '', js: '' };
+  return {
+    id,
+    uid: `c/${id}`,
+    name,
+    keywords,
+    order,
+    image: null,
+    category_id: 1,
+    template: '',
+    css: '',
+    js: '',
+  };
 }
 
 const categories: BlockCategory[] = [
-  { id: 2, key: null, name: 'Heroes', icon: '', order: 2, blocks: [block(3, 'Hero dividido', 'banner, topo'), block(4, 'Hero vídeo', 'youtube')] },
-  { id: 1, key: 'elements', name: 'Elements', icon: '', order: 5, blocks: [block(1, 'Botão', 'button, link')] },
+  {
+    id: 2,
+    key: null,
+    name: 'Heroes',
+    icon: '',
+    order: 2,
+    blocks: [block(3, 'Hero dividido', 'banner, topo'), block(4, 'Hero vídeo', 'youtube')],
+  },
+  {
+    id: 1,
+    key: 'elements',
+    name: 'Elements',
+    icon: '',
+    order: 5,
+    blocks: [block(1, 'Botão', 'button, link')],
+  },
 ];
 
 describe('block search', () => {

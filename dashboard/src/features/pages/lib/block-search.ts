@@ -2,7 +2,7 @@
  * The left panel's block search (spec §2, §9): active from 2 characters; a block matches when
  * its name or one of its comma-separated keywords contains the term (case and accents ignored).
  */
-import type { BlockCategory, BusinessBlock, LibraryBlock } from '../types';
+import type { BlockCategory, BusinessBlock, LibraryBlock } from '@/features/pages/types';
 
 export const SEARCH_MIN_CHARS = 2;
 
@@ -10,7 +10,10 @@ export const SEARCH_MIN_CHARS = 2;
 export const ELEMENTS_KEY = 'elements';
 
 function fold(text: string): string {
-  return text.normalize('NFD').replace(/[\u0300-\u036f]/g, '').toLowerCase();
+  return text
+    .normalize('NFD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase();
 }
 
 export function isSearchActive(term: string): boolean {
@@ -29,7 +32,9 @@ export function matchesBlock(block: Pick<LibraryBlock, 'name' | 'keywords'>, ter
 /** Every library block that matches, in category then block order. */
 export function searchBlocks(categories: BlockCategory[], term: string): LibraryBlock[] {
   if (!isSearchActive(term)) return [];
-  return sortCategories(categories).flatMap((category) => sortBlocks(category.blocks).filter((block) => matchesBlock(block, term)));
+  return sortCategories(categories).flatMap((category) =>
+    sortBlocks(category.blocks).filter((block) => matchesBlock(block, term)),
+  );
 }
 
 export function sortCategories(categories: BlockCategory[]): BlockCategory[] {
@@ -47,7 +52,10 @@ export function searchBusinessBlocks(blocks: BusinessBlock[], term: string): Bus
 }
 
 /** "Elements" first (a special category), then the others by order. */
-export function splitCategories(categories: BlockCategory[]): { elements: BlockCategory | null; others: BlockCategory[] } {
+export function splitCategories(categories: BlockCategory[]): {
+  elements: BlockCategory | null;
+  others: BlockCategory[];
+} {
   const sorted = sortCategories(categories);
   return {
     elements: sorted.find((category) => category.key === ELEMENTS_KEY) ?? null,

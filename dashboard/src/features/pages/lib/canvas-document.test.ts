@@ -3,7 +3,12 @@ import { JSDOM } from 'jsdom';
 import { describe, expect, it } from 'vitest';
 import { blockMarkup, canvasDocument } from './canvas-document';
 
-const hero = { uid: 'b-1', html: '<h1>Olá</h1>', css: 'h1{color:red}', js: 'window.ran = (window.ran || 0) + 1;' };
+const hero = {
+  uid: 'b-1',
+  html: '<h1>Olá</h1>',
+  css: 'h1{color:red}',
+  js: 'window.ran = (window.ran || 0) + 1;',
+};
 
 /** The canvas in a jsdom window of its own (it is its own parent there). */
 function boot(head = '<title>t</title>') {
@@ -26,12 +31,17 @@ describe('canvasDocument', () => {
   it('holds the head, each block with its css, html and js, and the runtime', () => {
     const doc = canvasDocument('<link rel="stylesheet" href="/fonts.css">', [hero], null);
     expect(doc).toContain('<link rel="stylesheet" href="/fonts.css">');
-    expect(doc).toContain('<div class="vt-block" data-vt-uid="b-1"><style>h1{color:red}</style><h1>Olá</h1><script>window.ran');
+    expect(doc).toContain(
+      '<div class="vt-block" data-vt-uid="b-1"><style>h1{color:red}</style><h1>Olá</h1><script>window.ran',
+    );
     expect(doc).toContain("parent.postMessage(body, '*')");
   });
 
   it('keeps block code from closing its element', () => {
-    const markup = blockMarkup({ uid: 'x"y', html: '', css: 'a{}</style><b>', js: 'var s = "</script><i>";' }, true);
+    const markup = blockMarkup(
+      { uid: 'x"y', html: '', css: 'a{}</style><b>', js: 'var s = "</script><i>";' },
+      true,
+    );
     expect(markup).toContain('<\\/style><b>');
     expect(markup).toContain('"<\\/script><i>"');
     expect(markup).toContain('data-vt-uid="xy"');
@@ -48,7 +58,10 @@ describe('canvasDocument', () => {
         vitrine: 1,
         type: 'render',
         selected: null,
-        blocks: [hero, { uid: 'b-2', html: '<p id="p">a</p><script>window.inner = 1</script>', css: '', js: '' }],
+        blocks: [
+          hero,
+          { uid: 'b-2', html: '<p id="p">a</p><script>window.inner = 1</script>', css: '', js: '' },
+        ],
       },
       window.parent,
     );
@@ -57,7 +70,11 @@ describe('canvasDocument', () => {
     expect(w.ran).toBe(2);
     expect((window as unknown as { inner?: number }).inner).toBe(1);
 
-    deliver(window, { vitrine: 1, type: 'replace-block', block: { uid: 'b-2', html: '<p id="p">b</p>', css: '', js: '' } }, window.parent);
+    deliver(
+      window,
+      { vitrine: 1, type: 'replace-block', block: { uid: 'b-2', html: '<p id="p">b</p>', css: '', js: '' } },
+      window.parent,
+    );
     expect(window.document.getElementById('p')?.textContent).toBe('b');
     expect(root?.children[1]?.getAttribute('data-vt-uid')).toBe('b-2');
 
@@ -78,7 +95,8 @@ describe('canvasDocument', () => {
   it('reports a click as select-block and keeps links from navigating', () => {
     const { window, sent } = boot();
     const root = window.document.getElementById('vt-canvas');
-    root!.innerHTML = '<div class="vt-block" data-vt-uid="b-9"><a id="a" href="https://example.com">x</a></div>';
+    root!.innerHTML =
+      '<div class="vt-block" data-vt-uid="b-9"><a id="a" href="https://example.com">x</a></div>';
     const click = new window.MouseEvent('click', { bubbles: true, cancelable: true });
     window.document.getElementById('a')!.dispatchEvent(click);
     expect(click.defaultPrevented).toBe(true);

@@ -6,8 +6,13 @@ const other = {} as Window;
 
 describe('readCanvasMessage', () => {
   it('accepts versioned messages from the canvas window', () => {
-    expect(readCanvasMessage({ source: canvas, data: { vitrine: 1, type: 'ready' } }, canvas)).toEqual({ vitrine: 1, type: 'ready' });
-    expect(readCanvasMessage({ source: canvas, data: { vitrine: 1, type: 'select-block', uid: 'b-1' } }, canvas)).toEqual({
+    expect(readCanvasMessage({ source: canvas, data: { vitrine: 1, type: 'ready' } }, canvas)).toEqual({
+      vitrine: 1,
+      type: 'ready',
+    });
+    expect(
+      readCanvasMessage({ source: canvas, data: { vitrine: 1, type: 'select-block', uid: 'b-1' } }, canvas),
+    ).toEqual({
       vitrine: 1,
       type: 'select-block',
       uid: 'b-1',
@@ -26,9 +31,18 @@ describe('readCanvasMessage', () => {
     expect(readCanvasMessage({ source: canvas, data: { vitrine: 2, type: 'ready' } }, canvas)).toBeNull();
     expect(readCanvasMessage({ source: canvas, data: { type: 'ready' } }, canvas)).toBeNull();
     expect(readCanvasMessage({ source: canvas, data: 'ready' }, canvas)).toBeNull();
-    expect(readCanvasMessage({ source: canvas, data: { vitrine: 1, type: 'select-block', uid: 3 } }, canvas)).toBeNull();
-    expect(readCanvasMessage({ source: canvas, data: { vitrine: 1, type: 'layout', boxes: [{ uid: 'a' }], scrollY: 0 } }, canvas)).toBeNull();
-    expect(readCanvasMessage({ source: canvas, data: { vitrine: 1, type: 'navigate', url: 'x' } }, canvas)).toBeNull();
+    expect(
+      readCanvasMessage({ source: canvas, data: { vitrine: 1, type: 'select-block', uid: 3 } }, canvas),
+    ).toBeNull();
+    expect(
+      readCanvasMessage(
+        { source: canvas, data: { vitrine: 1, type: 'layout', boxes: [{ uid: 'a' }], scrollY: 0 } },
+        canvas,
+      ),
+    ).toBeNull();
+    expect(
+      readCanvasMessage({ source: canvas, data: { vitrine: 1, type: 'navigate', url: 'x' } }, canvas),
+    ).toBeNull();
   });
 });
 

@@ -44,7 +44,12 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 }
 
 function isBox(value: unknown): value is BlockBox {
-  return isRecord(value) && typeof value.uid === 'string' && typeof value.top === 'number' && typeof value.height === 'number';
+  return (
+    isRecord(value) &&
+    typeof value.uid === 'string' &&
+    typeof value.top === 'number' &&
+    typeof value.height === 'number'
+  );
 }
 
 /**

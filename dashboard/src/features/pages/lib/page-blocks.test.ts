@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { BlockLibrary, PageBlock } from '../types';
+import type { BlockLibrary, PageBlock } from '@/features/pages/types';
 import {
   blockFromSource,
   duplicateBlock,
@@ -15,7 +15,14 @@ import {
   updateVar,
 } from './page-blocks';
 
-const b = (uid: string): PageBlock => ({ uid, name: uid, template: `<p>${uid}</p>`, css: '', js: '', vars: [] });
+const b = (uid: string): PageBlock => ({
+  uid,
+  name: uid,
+  template: `<p>${uid}</p>`,
+  css: '',
+  js: '',
+  vars: [],
+});
 const uids = (blocks: PageBlock[]) => blocks.map((block) => block.uid);
 
 describe('blockFromSource', () => {
@@ -56,21 +63,45 @@ describe('blockFromSource', () => {
     const mine = blockFromSource({ id: 3, name: 'Mine', template: '<p></p>', css: '', js: '' }, 'my', 'b-2');
     expect(mine.ok && mine.block.myblock_id).toBe(3);
     expect(mine.ok && mine.block.block_id).toBeNull();
-    expect(blockFromSource({ id: 3, name: 'Bad', template: `<p x-vars='[oops'></p>`, css: '', js: '' }, 'my', 'b-3').ok).toBe(false);
+    expect(
+      blockFromSource(
+        { id: 3, name: 'Bad', template: `<p x-vars='[oops'></p>`, css: '', js: '' },
+        'my',
+        'b-3',
+      ).ok,
+    ).toBe(false);
   });
 
   it("records a business library origin, and finds a block by its panel's source", () => {
     const library: BlockLibrary = {
       categories: [],
       my_blocks: [{ id: 4, name: 'Mine', template: '<p>m</p>', css: '', js: '' }],
-      business_blocks: [{ id: 4, name: 'Da empresa', image: '', keywords: '', template: '<p>e</p>', css: '', js: '', order: 1, updated_at: '' }],
+      business_blocks: [
+        {
+          id: 4,
+          name: 'Da empresa',
+          image: '',
+          keywords: '',
+          template: '<p>e</p>',
+          css: '',
+          js: '',
+          order: 1,
+          updated_at: '',
+        },
+      ],
     };
     const origin = sourceBlock(library, 'business', 4);
     expect(origin?.name).toBe('Da empresa');
     expect(sourceBlock(library, 'my', 4)?.name).toBe('Mine');
     expect(sourceBlock(library, 'library', 4)).toBeUndefined();
     const made = origin ? blockFromSource(origin, 'business', 'b-4') : null;
-    expect(made?.ok && made.block).toMatchObject({ business_block_id: 4, block_id: null, myblock_id: null, template: '<p>e</p>', image: '' });
+    expect(made?.ok && made.block).toMatchObject({
+      business_block_id: 4,
+      block_id: null,
+      myblock_id: null,
+      template: '<p>e</p>',
+      image: '',
+    });
   });
 });
 
@@ -101,9 +132,20 @@ describe('block list operations', () => {
 
   it('removes a block and edits one variable', () => {
     expect(uids(removeBlock(list, 'b'))).toEqual(['a', 'c']);
-    const withVars = [{ ...b('a'), vars: [{ name: 't', type: 'text' as const, value: 'x' }, { name: 'u', type: 'text' as const }] }];
+    const withVars = [
+      {
+        ...b('a'),
+        vars: [
+          { name: 't', type: 'text' as const, value: 'x' },
+          { name: 'u', type: 'text' as const },
+        ],
+      },
+    ];
     const edited = updateVar(withVars, 'a', 't', { value: 'y' });
-    expect(edited[0]?.vars).toEqual([{ name: 't', type: 'text', value: 'y' }, { name: 'u', type: 'text' }]);
+    expect(edited[0]?.vars).toEqual([
+      { name: 't', type: 'text', value: 'y' },
+      { name: 'u', type: 'text' },
+    ]);
     expect(withVars[0]?.vars[0]?.value).toBe('x');
     const late = updateVar(edited, 'a', 't', (v) => ({ value: `${String(v.value)}!` }));
     expect(late[0]?.vars[0]?.value).toBe('y!');

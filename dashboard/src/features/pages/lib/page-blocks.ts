@@ -4,10 +4,27 @@
  * variable, effects. Every function returns a new array, so each result can be a history
  * snapshot.
  */
-import type { BlockLibrary, BlockSource, BusinessBlock, LibraryBlock, MyBlock, PageBlock, VarChange } from '../types';
+import type {
+  BlockLibrary,
+  BlockSource,
+  BusinessBlock,
+  LibraryBlock,
+  MyBlock,
+  PageBlock,
+  VarChange,
+} from '@/features/pages/types';
 import { extractXVars } from './x-vars';
 
-export const EFFECTS = ['fade-in', 'enter-left', 'enter-right', 'enter-top', 'enter-bottom', 'zoom-in', 'rotate-left', 'rotate-right'] as const;
+export const EFFECTS = [
+  'fade-in',
+  'enter-left',
+  'enter-right',
+  'enter-top',
+  'enter-bottom',
+  'zoom-in',
+  'rotate-left',
+  'rotate-right',
+] as const;
 export type Effect = (typeof EFFECTS)[number];
 
 /** A page-unique id ("b-" and 8 hex digits). */
@@ -23,9 +40,17 @@ export function newUid(taken: ReadonlySet<string> = new Set()): string {
 export type FromLibrary = { ok: true; block: PageBlock } | { ok: false; reason: string };
 
 /** The block `id` of the panel's `source` (global library, My Blocks or the business's library). */
-export function sourceBlock(library: BlockLibrary, source: BlockSource, id: number): LibraryBlock | MyBlock | BusinessBlock | undefined {
+export function sourceBlock(
+  library: BlockLibrary,
+  source: BlockSource,
+  id: number,
+): LibraryBlock | MyBlock | BusinessBlock | undefined {
   const list: (LibraryBlock | MyBlock | BusinessBlock)[] =
-    source === 'my' ? library.my_blocks : source === 'business' ? library.business_blocks : library.categories.flatMap((category) => category.blocks);
+    source === 'my'
+      ? library.my_blocks
+      : source === 'business'
+        ? library.business_blocks
+        : library.categories.flatMap((category) => category.blocks);
   return list.find((block) => block.id === id);
 }
 
@@ -34,7 +59,11 @@ export function sourceBlock(library: BlockLibrary, source: BlockSource, id: numb
  * new uid, its origin id, a copy of the code, and the x-vars definitions moved into `vars`
  * (with their default values).
  */
-export function blockFromSource(source: LibraryBlock | MyBlock | BusinessBlock, origin: BlockSource, uid: string): FromLibrary {
+export function blockFromSource(
+  source: LibraryBlock | MyBlock | BusinessBlock,
+  origin: BlockSource,
+  uid: string,
+): FromLibrary {
   const parsed = extractXVars(source.template);
   if (!parsed.ok) return parsed;
   const block: PageBlock = {
@@ -55,13 +84,27 @@ export function blockFromSource(source: LibraryBlock | MyBlock | BusinessBlock, 
 /** The page's stored blocks, keeping only well-formed entries. */
 export function readBlocks(value: unknown): PageBlock[] {
   if (!Array.isArray(value)) return [];
-  return value.filter(
-    (item): item is PageBlock =>
-      typeof item === 'object' && item !== null && typeof (item as PageBlock).uid === 'string' && typeof (item as PageBlock).template === 'string',
-  ).map((block) => ({ ...block, css: block.css ?? '', js: block.js ?? '', vars: Array.isArray(block.vars) ? block.vars : [] }));
+  return value
+    .filter(
+      (item): item is PageBlock =>
+        typeof item === 'object' &&
+        item !== null &&
+        typeof (item as PageBlock).uid === 'string' &&
+        typeof (item as PageBlock).template === 'string',
+    )
+    .map((block) => ({
+      ...block,
+      css: block.css ?? '',
+      js: block.js ?? '',
+      vars: Array.isArray(block.vars) ? block.vars : [],
+    }));
 }
 
-export function insertBlock(blocks: PageBlock[], block: PageBlock, index: number = blocks.length): PageBlock[] {
+export function insertBlock(
+  blocks: PageBlock[],
+  block: PageBlock,
+  index: number = blocks.length,
+): PageBlock[] {
   const at = Math.max(0, Math.min(index, blocks.length));
   return [...blocks.slice(0, at), block, ...blocks.slice(at)];
 }
@@ -93,7 +136,11 @@ export function removeBlock(blocks: PageBlock[], uid: string): PageBlock[] {
   return blocks.filter((block) => block.uid !== uid);
 }
 
-export function updateBlock(blocks: PageBlock[], uid: string, patch: Partial<Omit<PageBlock, 'uid'>>): PageBlock[] {
+export function updateBlock(
+  blocks: PageBlock[],
+  uid: string,
+  patch: Partial<Omit<PageBlock, 'uid'>>,
+): PageBlock[] {
   return blocks.map((block) => (block.uid === uid ? { ...block, ...patch } : block));
 }
 
@@ -101,7 +148,12 @@ export function updateBlock(blocks: PageBlock[], uid: string, patch: Partial<Omi
 export function updateVar(blocks: PageBlock[], uid: string, name: string, change: VarChange): PageBlock[] {
   return blocks.map((block) =>
     block.uid === uid
-      ? { ...block, vars: block.vars.map((v) => (v.name === name ? { ...v, ...(typeof change === 'function' ? change(v) : change) } : v)) }
+      ? {
+          ...block,
+          vars: block.vars.map((v) =>
+            v.name === name ? { ...v, ...(typeof change === 'function' ? change(v) : change) } : v,
+          ),
+        }
       : block,
   );
 }

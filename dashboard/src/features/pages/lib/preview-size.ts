@@ -2,7 +2,7 @@
  * Preview sizes (spec §2, §9): desktop scales on a 1280 px reference width, and the mobile
  * devices; the choices are remembered in localStorage.
  */
-import { readLocal, writeLocal } from '../../../lib/storage';
+import { readLocal, writeLocal } from '@/lib/storage';
 
 export const DESKTOP_WIDTH = 1280;
 export const SCALES = [0.5, 0.7, 0.8, 0.9, 1] as const;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { PageBlock } from '../types';
+import type { PageBlock } from '@/features/pages/types';
 import { canvasState, errorHtml, planCanvasUpdate, RenderCache } from './render-cache';
 
 const block = (uid: string, title = 'a'): PageBlock => ({
@@ -41,13 +41,18 @@ describe('planCanvasUpdate', () => {
 
   it('renders everything first and after structural changes', () => {
     expect(planCanvasUpdate(null, shown)).toEqual({ kind: 'render' });
-    expect(planCanvasUpdate(shown, canvasState([blocks[1]!, blocks[0]!, blocks[2]!]))).toEqual({ kind: 'render' });
+    expect(planCanvasUpdate(shown, canvasState([blocks[1]!, blocks[0]!, blocks[2]!]))).toEqual({
+      kind: 'render',
+    });
     expect(planCanvasUpdate(shown, canvasState(blocks.slice(0, 2)))).toEqual({ kind: 'render' });
   });
 
   it('replaces an edited block in place', () => {
     expect(planCanvasUpdate(shown, shown)).toEqual({ kind: 'none' });
-    expect(planCanvasUpdate(shown, canvasState([blocks[0]!, block('b', 'new'), blocks[2]!]))).toEqual({ kind: 'replace', uids: ['b'] });
+    expect(planCanvasUpdate(shown, canvasState([blocks[0]!, block('b', 'new'), blocks[2]!]))).toEqual({
+      kind: 'replace',
+      uids: ['b'],
+    });
     const all = canvasState(blocks.map((b) => block(b.uid, 'x')));
     expect(planCanvasUpdate(shown, all, 2)).toEqual({ kind: 'render' });
   });

@@ -4,7 +4,7 @@
  * re-use earlier answers; after a field edit only the edited block is missing, and the canvas
  * gets one `replace-block` instead of a full `render`.
  */
-import type { PageBlock, RenderedBlock } from '../types';
+import type { PageBlock, RenderedBlock } from '@/features/pages/types';
 
 /** Keys by block object: edits replace the edited block and keep the others' identity. */
 const keys = new WeakMap<PageBlock, string>();
@@ -56,7 +56,9 @@ export class RenderCache {
     }
     this.html.set(
       contentKey(block),
-      'html' in rendered ? { shown: rendered.html, output: rendered.html } : { shown: errorHtml(rendered.error), output: '' },
+      'html' in rendered
+        ? { shown: rendered.html, output: rendered.html }
+        : { shown: errorHtml(rendered.error), output: '' },
     );
   }
 
@@ -92,8 +94,13 @@ export type CanvasUpdate = { kind: 'none' } | { kind: 'replace'; uids: string[] 
  * From what the canvas shows to what it should show: nothing, a few blocks replaced in place
  * (same blocks in the same order), or everything re-rendered.
  */
-export function planCanvasUpdate(shown: CanvasState | null, wanted: CanvasState, maxReplace = 3): CanvasUpdate {
-  if (!shown || shown.length !== wanted.length || shown.some((entry, i) => entry.uid !== wanted[i]?.uid)) return { kind: 'render' };
+export function planCanvasUpdate(
+  shown: CanvasState | null,
+  wanted: CanvasState,
+  maxReplace = 3,
+): CanvasUpdate {
+  if (!shown || shown.length !== wanted.length || shown.some((entry, i) => entry.uid !== wanted[i]?.uid))
+    return { kind: 'render' };
   const changed = wanted.filter((entry, i) => entry.key !== shown[i]?.key).map((entry) => entry.uid);
   if (changed.length === 0) return { kind: 'none' };
   return changed.length <= maxReplace ? { kind: 'replace', uids: changed } : { kind: 'render' };

@@ -9,5 +9,7 @@ export function saveState(saving: boolean, dirty: boolean, savedAt: Date | null)
 
 /** Local time as HH:MM:SS. */
 export function clockTime(date: Date): string {
-  return [date.getHours(), date.getMinutes(), date.getSeconds()].map((n) => String(n).padStart(2, '0')).join(':');
+  return [date.getHours(), date.getMinutes(), date.getSeconds()]
+    .map((n) => String(n).padStart(2, '0'))
+    .join(':');
 }

@@ -3,7 +3,15 @@ import { describe, expect, it } from 'vitest';
 import { historyKey } from './shortcuts';
 
 const key = (over: Partial<Parameters<typeof historyKey>[0]>) =>
-  historyKey({ key: 'z', ctrlKey: true, metaKey: false, shiftKey: false, altKey: false, target: document.body, ...over });
+  historyKey({
+    key: 'z',
+    ctrlKey: true,
+    metaKey: false,
+    shiftKey: false,
+    altKey: false,
+    target: document.body,
+    ...over,
+  });
 
 describe('historyKey', () => {
   it('maps Ctrl/⌘+Z to undo and Shift+Z or Y to redo', () => {

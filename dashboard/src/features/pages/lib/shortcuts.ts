@@ -15,7 +15,9 @@ interface KeyLike {
 
 function isEditable(target: EventTarget | null): boolean {
   if (typeof Element === 'undefined' || !(target instanceof Element)) return false;
-  return Boolean(target.closest('input, textarea, select, [contenteditable=""], [contenteditable="true"], .cm-editor'));
+  return Boolean(
+    target.closest('input, textarea, select, [contenteditable=""], [contenteditable="true"], .cm-editor'),
+  );
 }
 
 export function historyKey(event: KeyLike): HistoryKey {

@@ -18,19 +18,35 @@ describe('variable values', () => {
   it('reads images and links in their documented shapes', () => {
     expect(asImage('/a.png')).toEqual({ src: '/a.png', alt: '' });
     expect(asImage({ src: '/a.png', alt: 'A' })).toEqual({ src: '/a.png', alt: 'A' });
-    expect(asLink({ href: '/x', label: 'X', target: '_blank' })).toEqual({ href: '/x', label: 'X', target: '_blank' });
+    expect(asLink({ href: '/x', label: 'X', target: '_blank' })).toEqual({
+      href: '/x',
+      label: 'X',
+      target: '_blank',
+    });
     expect(asLink({ href: '/x', target: 'top' })).toEqual({ href: '/x', label: '', target: '_self' });
   });
 
   it('reads backgrounds with the four angles and nine positions', () => {
-    expect(asBackground(undefined)).toEqual({ type: 'solid', color: '#ffffff', color2: '#000000', angle: 90, image: '', position: 'center center' });
-    expect(asBackground({ type: 'gradient', color: '#ABCDEF', angle: 135, position: 'bottom right' })).toMatchObject({
+    expect(asBackground(undefined)).toEqual({
+      type: 'solid',
+      color: '#ffffff',
+      color2: '#000000',
+      angle: 90,
+      image: '',
+      position: 'center center',
+    });
+    expect(
+      asBackground({ type: 'gradient', color: '#ABCDEF', angle: 135, position: 'bottom right' }),
+    ).toMatchObject({
       type: 'gradient',
       color: '#abcdef',
       angle: 135,
       position: 'bottom right',
     });
-    expect(asBackground({ angle: 30, position: 'middle' })).toMatchObject({ angle: 90, position: 'center center' });
+    expect(asBackground({ angle: 30, position: 'middle' })).toMatchObject({
+      angle: 90,
+      position: 'center center',
+    });
   });
 
   it('reads units, headings, padding and opacity within their limits', () => {
@@ -47,7 +63,13 @@ describe('variable values', () => {
   });
 
   it('makes new list items from the sub-definitions defaults', () => {
-    expect(newItem([{ name: 'title', type: 'text', value: 'T' }, { name: 'img', type: 'image', value: { src: '', alt: '' } }, { name: 'n', type: 'number' }])).toEqual({
+    expect(
+      newItem([
+        { name: 'title', type: 'text', value: 'T' },
+        { name: 'img', type: 'image', value: { src: '', alt: '' } },
+        { name: 'n', type: 'number' },
+      ]),
+    ).toEqual({
       title: 'T',
       img: { src: '', alt: '' },
       n: '',
@@ -65,7 +87,10 @@ describe('variable values', () => {
 
 describe('apiRecords', () => {
   it('takes an array or an object whose data is one, capped at 100, with the first record paths', () => {
-    expect(apiRecords([{ title: 'a', img: { src: 'x' } }])).toEqual({ records: [{ title: 'a', img: { src: 'x' } }], paths: ['title', 'img.src'] });
+    expect(apiRecords([{ title: 'a', img: { src: 'x' } }])).toEqual({
+      records: [{ title: 'a', img: { src: 'x' } }],
+      paths: ['title', 'img.src'],
+    });
     const many = Array.from({ length: 150 }, (_, i) => ({ i }));
     expect(apiRecords({ data: many })?.records).toHaveLength(100);
     expect(apiRecords({ items: [] })).toBeNull();

@@ -3,7 +3,14 @@
  * template's author wrote as a default: each reader returns the documented shape, filling
  * what is missing, so the Block tab's editors never see a malformed value.
  */
-import type { BackgroundValue, BlockVar, ImageValue, LinkValue, PaddingValue, UnitValue } from '../types';
+import type {
+  BackgroundValue,
+  BlockVar,
+  ImageValue,
+  LinkValue,
+  PaddingValue,
+  UnitValue,
+} from '@/features/pages/types';
 
 type Loose = Record<string, unknown>;
 
@@ -16,11 +23,29 @@ function str(value: unknown, fallback = ''): string {
 }
 
 function num(value: unknown, fallback: number): number {
-  const n = typeof value === 'number' ? value : typeof value === 'string' && value.trim() !== '' ? Number(value) : Number.NaN;
+  const n =
+    typeof value === 'number'
+      ? value
+      : typeof value === 'string' && value.trim() !== ''
+        ? Number(value)
+        : Number.NaN;
   return Number.isFinite(n) ? n : fallback;
 }
 
-export const HEADING_TAGS = ['h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'div', 'p', 'strong', 'em', 'del', 'ins'] as const;
+export const HEADING_TAGS = [
+  'h1',
+  'h2',
+  'h3',
+  'h4',
+  'h5',
+  'h6',
+  'div',
+  'p',
+  'strong',
+  'em',
+  'del',
+  'ins',
+] as const;
 export const UNITS = ['auto', 'px', 'em', '%'] as const;
 export const GRADIENT_ANGLES = [90, 180, 45, 135] as const;
 export const BACKGROUND_TYPES = ['solid', 'gradient', 'image'] as const;
@@ -62,7 +87,14 @@ export function asBackground(value: unknown): BackgroundValue {
   const type = BACKGROUND_TYPES.find((t) => t === v.type) ?? 'solid';
   const angle = GRADIENT_ANGLES.find((a) => a === num(v.angle, 90)) ?? 90;
   const position = POSITIONS.find((p) => p === v.position) ?? 'center center';
-  return { type, color: asColor(v.color ?? '#ffffff'), color2: asColor(v.color2 ?? '#000000'), angle, image: str(v.image), position };
+  return {
+    type,
+    color: asColor(v.color ?? '#ffffff'),
+    color2: asColor(v.color2 ?? '#000000'),
+    angle,
+    image: str(v.image),
+    position,
+  };
 }
 
 export function asUnit(value: unknown): UnitValue {
@@ -124,13 +156,19 @@ export const MAX_EXTERNAL_RECORDS = 100;
  * `data` is one), at most 100, and the dotted paths found in the first record (for sourceMap).
  */
 export function apiRecords(answer: unknown): { records: unknown[]; paths: string[] } | null {
-  const list = Array.isArray(answer) ? answer : Array.isArray(record(answer).data) ? (record(answer).data as unknown[]) : null;
+  const list = Array.isArray(answer)
+    ? answer
+    : Array.isArray(record(answer).data)
+      ? (record(answer).data as unknown[])
+      : null;
   if (!list) return null;
   const records = list.slice(0, MAX_EXTERNAL_RECORDS);
   const paths: string[] = [];
   const walk = (value: unknown, prefix: string, depth: number) => {
     if (typeof value === 'object' && value !== null && !Array.isArray(value) && depth < 3) {
-      Object.entries(value).forEach(([key, inner]) => walk(inner, prefix ? `${prefix}.${key}` : key, depth + 1));
+      Object.entries(value).forEach(([key, inner]) =>
+        walk(inner, prefix ? `${prefix}.${key}` : key, depth + 1),
+      );
     } else if (prefix) {
       paths.push(prefix);
     }

@@ -16,7 +16,9 @@ describe('extractXVars', () => {
   });
 
   it('skips leading comments and whitespace', () => {
-    const result = extractXVars(`\n<!-- hero -->\n<div x-vars='[{"name":"n","type":"number","value":3}]'>{{ n }}</div>`);
+    const result = extractXVars(
+      `\n<!-- hero -->\n<div x-vars='[{"name":"n","type":"number","value":3}]'>{{ n }}</div>`,
+    );
     expect(result.ok && result.vars).toEqual([{ name: 'n', type: 'number', value: 3 }]);
     expect(result.ok && result.template).toBe('\n<!-- hero -->\n<div>{{ n }}</div>');
   });
@@ -35,19 +37,37 @@ describe('extractXVars', () => {
     const bad = extractXVars(`<div x-vars='[{"name":"a",}]'></div>`);
     expect(bad.ok).toBe(false);
     expect(!bad.ok && bad.reason.length).toBeGreaterThan(0);
-    expect(extractXVars(`<div x-vars='{"name":"a"}'></div>`)).toEqual({ ok: false, reason: 'x-vars: expected a JSON array' });
-    expect(extractXVars(`<div x-vars="[]"></div>`)).toEqual({ ok: false, reason: 'the attribute must be single-quoted' });
+    expect(extractXVars(`<div x-vars='{"name":"a"}'></div>`)).toEqual({
+      ok: false,
+      reason: 'x-vars: expected a JSON array',
+    });
+    expect(extractXVars(`<div x-vars="[]"></div>`)).toEqual({
+      ok: false,
+      reason: 'the attribute must be single-quoted',
+    });
   });
 
   it('refuses bad, reserved, duplicate names and unknown types', () => {
     expect(extractXVars(`<div x-vars='[{"name":"1a","type":"text"}]'></div>`).ok).toBe(false);
-    expect(extractXVars(`<div x-vars='[{"name":"post","type":"text"}]'></div>`)).toEqual({ ok: false, reason: 'x-vars[0]: "post" is reserved' });
-    expect(extractXVars(`<div x-vars='[{"name":"a","type":"text"},{"name":"a","type":"text"}]'></div>`)).toEqual({
+    expect(extractXVars(`<div x-vars='[{"name":"post","type":"text"}]'></div>`)).toEqual({
+      ok: false,
+      reason: 'x-vars[0]: "post" is reserved',
+    });
+    expect(
+      extractXVars(`<div x-vars='[{"name":"a","type":"text"},{"name":"a","type":"text"}]'></div>`),
+    ).toEqual({
       ok: false,
       reason: 'x-vars[1]: duplicate name "a"',
     });
-    expect(extractXVars(`<div x-vars='[{"name":"a","type":"video"}]'></div>`)).toEqual({ ok: false, reason: 'x-vars[0]: unknown type "video"' });
-    expect(extractXVars(`<div x-vars='[{"name":"items","type":"list","vars":[{"name":"page","type":"text"}]}]'></div>`)).toEqual({
+    expect(extractXVars(`<div x-vars='[{"name":"a","type":"video"}]'></div>`)).toEqual({
+      ok: false,
+      reason: 'x-vars[0]: unknown type "video"',
+    });
+    expect(
+      extractXVars(
+        `<div x-vars='[{"name":"items","type":"list","vars":[{"name":"page","type":"text"}]}]'></div>`,
+      ),
+    ).toEqual({
       ok: false,
       reason: 'items.vars[0]: "page" is reserved',
     });
@@ -59,7 +79,11 @@ describe('injectXVars', () => {
     const vars = [{ name: 'title', type: 'text' as const, value: "it's" }];
     const injected = injectXVars('<section class="a"><h1>{{ title }}</h1></section>', vars);
     expect(injected).toContain('\\u0027');
-    expect(extractXVars(injected)).toEqual({ ok: true, template: '<section class="a"><h1>{{ title }}</h1></section>', vars });
+    expect(extractXVars(injected)).toEqual({
+      ok: true,
+      template: '<section class="a"><h1>{{ title }}</h1></section>',
+      vars,
+    });
   });
 
   it('does nothing without definitions', () => {

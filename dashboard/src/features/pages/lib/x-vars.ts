@@ -4,7 +4,7 @@
  * the block's `vars` and strips the attribute; the source-code modal puts them back for editing.
  * The reasons are the text after 'x-vars error: ' in the editor's alert.
  */
-import type { BlockVar, VarType } from '../types';
+import type { BlockVar, VarType } from '@/features/pages/types';
 
 const VAR_TYPES: readonly VarType[] = [
   'text',
@@ -61,10 +61,12 @@ function checkVars(value: unknown, where: string): string | null {
   if (!Array.isArray(value)) return `${where}: expected a JSON array`;
   const seen = new Set<string>();
   for (const [index, item] of value.entries()) {
-    if (typeof item !== 'object' || item === null || Array.isArray(item)) return `${where}[${index}]: expected an object`;
+    if (typeof item !== 'object' || item === null || Array.isArray(item))
+      return `${where}[${index}]: expected an object`;
     const record = item as Record<string, unknown>;
     const name = record.name;
-    if (typeof name !== 'string' || !NAME.test(name)) return `${where}[${index}]: invalid name ${JSON.stringify(name)}`;
+    if (typeof name !== 'string' || !NAME.test(name))
+      return `${where}[${index}]: invalid name ${JSON.stringify(name)}`;
     if (RESERVED.has(name)) return `${where}[${index}]: "${name}" is reserved`;
     if (seen.has(name)) return `${where}[${index}]: duplicate name "${name}"`;
     seen.add(name);

@@ -11,31 +11,45 @@ import {
 import { lazy, Suspense, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
-import { links, paths } from '../../../app/paths';
-import { Alert } from '../../../components/Alert';
-import { PageLoader } from '../../../components/PageLoader';
-import { toast } from '../../../components/toast-store';
-import { errorMessage } from '../../../lib/api-client';
-import { normalizePageSlug } from '../../../lib/validation';
-import { useUser } from '../../../lib/auth/get-user';
-import { useNumberParam, useProject } from '../../../lib/project-route';
-import type { Page, ProjectDetail, User } from '../../../lib/types';
-import { useBlocks } from '../api/get-blocks';
-import { useCollectionData } from '../api/get-collection-data';
-import { usePage } from '../api/get-page';
-import { pagePreviewUrl } from '../api/preview-url';
-import { useUpdatePage } from '../api/update-page';
-import { BlockLibraryPanel } from '../components/BlockLibraryPanel';
-import { BlockTab } from '../components/BlockTab';
-import { CANVAS_DROP_ID, CanvasFrame, type CanvasHandle, type DragData } from '../components/CanvasFrame';
-import { EditorContext, type EditorContextValue } from '../components/editor-context';
-import { EditorTopBar } from '../components/EditorTopBar';
-import { PageTab, type PageFields } from '../components/PageTab';
-import type { AppliedCode } from '../components/SourceCodeModal';
-import { useCanvas } from '../components/use-canvas';
-import { useAutosave } from '../components/use-autosave';
-import { useLeaveGuard } from '../components/use-leave-guard';
-import { canRedo, canUndo, current, record, redo, startHistory, undo, type History } from '../lib/history';
+import { links, paths } from '@/app/paths';
+import { Alert } from '@/components/Alert';
+import { PageLoader } from '@/components/PageLoader';
+import { toast } from '@/components/toast-store';
+import { errorMessage } from '@/lib/api-client';
+import { normalizePageSlug } from '@/lib/validation';
+import { useUser } from '@/lib/auth/get-user';
+import { useNumberParam, useProject } from '@/lib/project-route';
+import type { Page, ProjectDetail, User } from '@/lib/types';
+import { useBlocks } from '@/features/pages/api/get-blocks';
+import { useCollectionData } from '@/features/pages/api/get-collection-data';
+import { usePage } from '@/features/pages/api/get-page';
+import { pagePreviewUrl } from '@/features/pages/api/preview-url';
+import { useUpdatePage } from '@/features/pages/api/update-page';
+import { BlockLibraryPanel } from '@/features/pages/components/BlockLibraryPanel';
+import { BlockTab } from '@/features/pages/components/BlockTab';
+import {
+  CANVAS_DROP_ID,
+  CanvasFrame,
+  type CanvasHandle,
+  type DragData,
+} from '@/features/pages/components/CanvasFrame';
+import { EditorContext, type EditorContextValue } from '@/features/pages/components/editor-context';
+import { EditorTopBar } from '@/features/pages/components/EditorTopBar';
+import { PageTab, type PageFields } from '@/features/pages/components/PageTab';
+import type { AppliedCode } from '@/features/pages/components/SourceCodeModal';
+import { useCanvas } from '@/features/pages/components/use-canvas';
+import { useAutosave } from '@/features/pages/components/use-autosave';
+import { useLeaveGuard } from '@/features/pages/components/use-leave-guard';
+import {
+  canRedo,
+  canUndo,
+  current,
+  record,
+  redo,
+  startHistory,
+  undo,
+  type History,
+} from '@/features/pages/lib/history';
 import {
   blockFromSource,
   duplicateBlock,
@@ -50,14 +64,19 @@ import {
   updateBlock,
   updateVar,
   type Effect,
-} from '../lib/page-blocks';
-import { deviceById, storedDevice, storedScale, storeDevice, storeScale } from '../lib/preview-size';
-import { saveState } from '../lib/save-state';
-import { historyKey } from '../lib/shortcuts';
-import type { BlockLibrary, BlockSource, PageBlock, PageMeta, VarChange } from '../types';
+} from '@/features/pages/lib/page-blocks';
+import {
+  deviceById,
+  storedDevice,
+  storedScale,
+  storeDevice,
+  storeScale,
+} from '@/features/pages/lib/preview-size';
+import { saveState } from '@/features/pages/lib/save-state';
+import { historyKey } from '@/features/pages/lib/shortcuts';
+import type { BlockLibrary, BlockSource, PageBlock, PageMeta, VarChange } from '@/features/pages/types';
 
-const SourceCodeModal = lazy(() => import('../components/SourceCodeModal'));
-
+const SourceCodeModal = lazy(() => import('@/features/pages/components/SourceCodeModal'));
 
 /** The Deploy button's modal, supplied by the app (features don't import each other). */
 export type DeploySlot = (project: ProjectDetail, onClose: () => void) => ReactNode;
@@ -261,7 +280,8 @@ function Editor({ page, project, library, user, deploy }: EditorProps) {
     const y = pointerY(event);
     return y === null || !canvasHandle.current ? blocks.length : canvasHandle.current.indexAt(y);
   };
-  const onDragStart = (event: DragStartEvent) => setDragging((event.active.data.current as DragData | undefined) ?? null);
+  const onDragStart = (event: DragStartEvent) =>
+    setDragging((event.active.data.current as DragData | undefined) ?? null);
   const onDragMove = (event: DragMoveEvent) => setDropAt(dropIndexOf(event));
   const onDragEnd = (event: DragEndEvent) => {
     const index = dropIndexOf(event);
@@ -348,7 +368,12 @@ function Editor({ page, project, library, user, deploy }: EditorProps) {
               {page.table_id !== null && (
                 <div className="field post-select">
                   <label htmlFor="editor-post">{t('editor.post')}</label>
-                  <select id="editor-post" value={postSlug ?? ''} onChange={(e) => setPostSlug(e.target.value || undefined)} data-testid="post-select">
+                  <select
+                    id="editor-post"
+                    value={postSlug ?? ''}
+                    onChange={(e) => setPostSlug(e.target.value || undefined)}
+                    data-testid="post-select"
+                  >
                     {posts.length === 0 && <option value="">—</option>}
                     {posts.map((post) => (
                       <option key={post.id} value={post.slug}>
@@ -359,24 +384,50 @@ function Editor({ page, project, library, user, deploy }: EditorProps) {
                 </div>
               )}
               <div className="editor-tabs" role="tablist">
-                <button type="button" role="tab" aria-selected={tab === 'page'} className={tab === 'page' ? 'is-active' : ''} onClick={() => setTab('page')} data-testid="page-tab">
+                <button
+                  type="button"
+                  role="tab"
+                  aria-selected={tab === 'page'}
+                  className={tab === 'page' ? 'is-active' : ''}
+                  onClick={() => setTab('page')}
+                  data-testid="page-tab"
+                >
                   {t('editor.tabs.page')}
                 </button>
-                <button type="button" role="tab" aria-selected={tab === 'block'} className={tab === 'block' ? 'is-active' : ''} onClick={() => setTab('block')} data-testid="block-tab">
+                <button
+                  type="button"
+                  role="tab"
+                  aria-selected={tab === 'block'}
+                  className={tab === 'block' ? 'is-active' : ''}
+                  onClick={() => setTab('block')}
+                  data-testid="block-tab"
+                >
                   {t('editor.tabs.block')}
                 </button>
               </div>
               <div role="tabpanel" className="editor-tabpanel" data-testid={`${tab}-panel`}>
                 {tab === 'page' ? (
-                  <PageTab fields={fields} isHome={isHome} isCollection={page.table_id !== null} onChange={changeFields} />
+                  <PageTab
+                    fields={fields}
+                    isHome={isHome}
+                    isCollection={page.table_id !== null}
+                    onChange={changeFields}
+                  />
                 ) : (
                   <BlockTab
                     block={selectedBlock}
                     index={selectedIndex}
                     count={blocks.length}
-                    onVarChange={(name: string, change: VarChange) => selectedBlock && commit((list) => updateVar(list, selectedBlock.uid, name, change))}
+                    onVarChange={(name: string, change: VarChange) =>
+                      selectedBlock && commit((list) => updateVar(list, selectedBlock.uid, name, change))
+                    }
                     onToggleEffect={(effect: Effect) =>
-                      selectedBlock && commit((list) => list.map((b) => (b.uid === selectedBlock.uid ? { ...b, effect: toggleEffect(b.effect, effect) } : b)))
+                      selectedBlock &&
+                      commit((list) =>
+                        list.map((b) =>
+                          b.uid === selectedBlock.uid ? { ...b, effect: toggleEffect(b.effect, effect) } : b,
+                        ),
+                      )
                     }
                     onMove={(to) => selectedBlock && commit((list) => moveBlock(list, selectedBlock.uid, to))}
                     onDuplicate={duplicateSelected}
@@ -388,7 +439,9 @@ function Editor({ page, project, library, user, deploy }: EditorProps) {
             </aside>
           </div>
         </div>
-        <DragOverlay dropAnimation={null}>{dragLabel !== null ? <div className="drag-preview">{dragLabel}</div> : null}</DragOverlay>
+        <DragOverlay dropAnimation={null}>
+          {dragLabel !== null ? <div className="drag-preview">{dragLabel}</div> : null}
+        </DragOverlay>
       </DndContext>
       {codeOpen && selectedBlock && (
         <Suspense fallback={null}>
@@ -434,5 +487,14 @@ export function PageEditorRoute({ deploy }: { deploy?: DeploySlot }) {
 
   if (library.isError) return <Alert>{errorMessage(library.error)}</Alert>;
   if (!page.data || !project.data || !library.data || !user.data) return <PageLoader />;
-  return <Editor key={page.data.id} page={page.data} project={project.data} library={library.data} user={user.data} deploy={deploy} />;
+  return (
+    <Editor
+      key={page.data.id}
+      page={page.data}
+      project={project.data}
+      library={library.data}
+      user={user.data}
+      deploy={deploy}
+    />
+  );
 }

@@ -1,12 +1,12 @@
 // @vitest-environment jsdom
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { PageEditorPage } from '../../../app/PageEditorPage';
-import { paths } from '../../../app/paths';
-import type { Page, User } from '../../../lib/types';
-import { projectFixture } from '../../../testing/fixtures';
-import { mockApi, renderRoutes, type ApiCall, type Handler } from '../../../testing/render-route';
-import type { BlockLibrary, PageBlock } from '../types';
+import { PageEditorPage } from '@/app/PageEditorPage';
+import { paths } from '@/app/paths';
+import type { Page, User } from '@/lib/types';
+import { projectFixture } from '@/testing/fixtures';
+import { mockApi, renderRoutes, type ApiCall, type Handler } from '@/testing/render-route';
+import type { BlockLibrary, PageBlock } from '@/features/pages/types';
 
 const routes = [
   { path: paths.page, element: <PageEditorPage /> },
@@ -86,7 +86,20 @@ const library: BlockLibrary = {
       name: 'Elements',
       icon: '',
       order: 9,
-      blocks: [{ id: 12, uid: 'elements/button', name: 'Botão', image: null, keywords: 'button, link', category_id: 1, order: 1, template: '<a>b</a>', css: '', js: '' }],
+      blocks: [
+        {
+          id: 12,
+          uid: 'elements/button',
+          name: 'Botão',
+          image: null,
+          keywords: 'button, link',
+          category_id: 1,
+          order: 1,
+          template: '<a>b</a>',
+          css: '',
+          js: '',
+        },
+      ],
     },
   ],
   my_blocks: [{ id: 5, name: 'Meu rodapé', template: '<footer>f</footer>', css: '', js: '' }],
@@ -114,7 +127,10 @@ const render: Handler = (call) => {
   return {
     json: {
       head: '<style>.head{}</style>',
-      blocks: body.blocks.map((block) => ({ uid: block.uid, html: `<div>${block.uid}:${String(block.vars[0]?.value ?? '')}</div>` })),
+      blocks: body.blocks.map((block) => ({
+        uid: block.uid,
+        html: `<div>${block.uid}:${String(block.vars[0]?.value ?? '')}</div>`,
+      })),
     },
   };
 };
@@ -196,13 +212,19 @@ describe('page editor', () => {
     const { calls, post } = await openEditor();
     canvasSays({ vitrine: 1, type: 'select-block', uid: 'b-hero' });
     const before = renders(calls).length;
-    fireEvent.change(within(screen.getByTestId('var-title')).getByRole('textbox'), { target: { value: 'Olá mundo' } });
+    fireEvent.change(within(screen.getByTestId('var-title')).getByRole('textbox'), {
+      target: { value: 'Olá mundo' },
+    });
     await waitFor(() => expect(renders(calls).length).toBe(before + 1));
     const sent = renders(calls)[before]?.body as { blocks: PageBlock[] };
     expect(sent.blocks.map((block) => block.vars[0]?.value)).toEqual(['Olá mundo']);
     await waitFor(() =>
       expect(post).toHaveBeenCalledWith(
-        { vitrine: 1, type: 'replace-block', block: { uid: 'b-hero', html: '<div>b-hero:Olá mundo</div>', css: 'h1{color:red}', js: '' } },
+        {
+          vitrine: 1,
+          type: 'replace-block',
+          block: { uid: 'b-hero', html: '<div>b-hero:Olá mundo</div>', css: 'h1{color:red}', js: '' },
+        },
         '*',
       ),
     );
@@ -238,7 +260,9 @@ describe('page editor', () => {
     const { calls, post } = await openEditor();
     fireEvent.click(within(screen.getByTestId('category')).getByTestId('library-category'));
     fireEvent.click(within(screen.getByTestId('category')).getByTestId('library-add'));
-    await waitFor(() => expect(post.mock.calls.some(([data]) => (data as { type: string }).type === 'render')).toBe(true));
+    await waitFor(() =>
+      expect(post.mock.calls.some(([data]) => (data as { type: string }).type === 'render')).toBe(true),
+    );
     const inserted = (renders(calls).at(-1)?.body as { blocks: PageBlock[] }).blocks[0];
     expect(inserted).toMatchObject({
       block_id: 11,
@@ -251,8 +275,12 @@ describe('page editor', () => {
       ],
     });
     expect(inserted?.uid).toMatch(/^b-[0-9a-f]{8}$/);
-    const [rendered] = post.mock.calls.filter(([data]) => (data as { type: string }).type === 'render').at(-1) ?? [];
-    expect((rendered as { blocks: { uid: string }[] }).blocks.map((block) => block.uid)).toEqual(['b-hero', inserted?.uid]);
+    const [rendered] =
+      post.mock.calls.filter(([data]) => (data as { type: string }).type === 'render').at(-1) ?? [];
+    expect((rendered as { blocks: { uid: string }[] }).blocks.map((block) => block.uid)).toEqual([
+      'b-hero',
+      inserted?.uid,
+    ]);
     expect(screen.getByTestId('block-name').textContent).toBe('Hero dividido');
     expect(screen.getByTestId('var-bg')).toBeTruthy();
   });
@@ -262,10 +290,18 @@ describe('page editor', () => {
     const mine = within(screen.getByTestId('category-my-blocks'));
     fireEvent.click(mine.getByTestId('library-category'));
     fireEvent.click(mine.getByTestId('library-add'));
-    await waitFor(() => expect((renders(calls).at(-1)?.body as { blocks: PageBlock[] }).blocks[0]).toMatchObject({ myblock_id: 5, block_id: null, template: '<footer>f</footer>' }));
+    await waitFor(() =>
+      expect((renders(calls).at(-1)?.body as { blocks: PageBlock[] }).blocks[0]).toMatchObject({
+        myblock_id: 5,
+        block_id: null,
+        template: '<footer>f</footer>',
+      }),
+    );
     fireEvent.click(mine.getByTestId('my-block-delete'));
     expect(window.confirm).toHaveBeenCalledWith('Excluir "Meu rodapé" de Meus Blocos?');
-    await waitFor(() => expect(calls.some((call) => call.method === 'DELETE' && call.url === '/api/block/5')).toBe(true));
+    await waitFor(() =>
+      expect(calls.some((call) => call.method === 'DELETE' && call.url === '/api/block/5')).toBe(true),
+    );
   });
 
   it("shows the business's blocks beside My Blocks to its members, and inserts one with its origin", async () => {
@@ -286,7 +322,7 @@ describe('page editor', () => {
     );
   });
 
-  it("shows no business library outside a business, nor finds its blocks in the search", async () => {
+  it('shows no business library outside a business, nor finds its blocks in the search', async () => {
     await openEditor();
     expect(screen.queryByTestId('category-business-blocks')).toBeNull();
     fireEvent.change(screen.getByTestId('block-search'), { target: { value: 'marca' } });
@@ -294,15 +330,26 @@ describe('page editor', () => {
   });
 
   it("lets the business's administrator delete a business block after confirming in a modal", async () => {
-    const { calls } = await openEditor({ 'DELETE /api/business/blocks/21': () => ({ status: 204 }) }, memberOf(true));
+    const { calls } = await openEditor(
+      { 'DELETE /api/business/blocks/21': () => ({ status: 204 }) },
+      memberOf(true),
+    );
     const business = within(screen.getByTestId('category-business-blocks'));
     fireEvent.click(business.getByTestId('library-category'));
     fireEvent.click(business.getByTestId('business-block-delete'));
     const modal = within(await screen.findByTestId('business-block-delete-modal'));
-    expect(modal.getByText('Excluir "Capa da agência" dos blocos da empresa? Ele sai da biblioteca de todos os membros; as páginas que já o usam não mudam.')).toBeTruthy();
+    expect(
+      modal.getByText(
+        'Excluir "Capa da agência" dos blocos da empresa? Ele sai da biblioteca de todos os membros; as páginas que já o usam não mudam.',
+      ),
+    ).toBeTruthy();
     expect(calls.some((call) => call.method === 'DELETE')).toBe(false);
     fireEvent.click(modal.getByTestId('business-block-delete-confirm'));
-    await waitFor(() => expect(calls.some((call) => call.method === 'DELETE' && call.url === '/api/business/blocks/21')).toBe(true));
+    await waitFor(() =>
+      expect(calls.some((call) => call.method === 'DELETE' && call.url === '/api/business/blocks/21')).toBe(
+        true,
+      ),
+    );
     await waitFor(() => expect(screen.queryByTestId('business-block-delete-modal')).toBeNull());
     expect(window.confirm).not.toHaveBeenCalled();
   });
@@ -311,7 +358,9 @@ describe('page editor', () => {
     await openEditor({}, memberOf(false));
     fireEvent.change(screen.getByTestId('block-search'), { target: { value: 'topo' } });
     const results = within(screen.getByTestId('search-results')).getAllByTestId('library-block');
-    expect(results.map((item) => `${item.getAttribute('data-source')}:${item.getAttribute('data-block-id')}`)).toEqual(['business:21', 'library:11']);
+    expect(
+      results.map((item) => `${item.getAttribute('data-source')}:${item.getAttribute('data-block-id')}`),
+    ).toEqual(['business:21', 'library:11']);
   });
 
   it('searches blocks from 2 characters, by name and keyword, with Elements and My Blocks apart', async () => {
@@ -325,13 +374,19 @@ describe('page editor', () => {
     const results = within(screen.getByTestId('search-results')).getAllByTestId('library-block');
     expect(results.map((item) => item.getAttribute('data-block-id'))).toEqual(['11']);
     fireEvent.change(search, { target: { value: 'BOT' } });
-    expect(within(screen.getByTestId('search-results')).getAllByTestId('library-block').map((item) => item.getAttribute('data-block-id'))).toEqual(['12']);
+    expect(
+      within(screen.getByTestId('search-results'))
+        .getAllByTestId('library-block')
+        .map((item) => item.getAttribute('data-block-id')),
+    ).toEqual(['12']);
   });
 
   it('saves blocks and output with the save button, then shows the time', async () => {
     const { calls } = await openEditor();
     canvasSays({ vitrine: 1, type: 'select-block', uid: 'b-hero' });
-    fireEvent.change(within(screen.getByTestId('var-title')).getByRole('textbox'), { target: { value: 'Novo' } });
+    fireEvent.change(within(screen.getByTestId('var-title')).getByRole('textbox'), {
+      target: { value: 'Novo' },
+    });
     fireEvent.click(screen.getByTestId('save-state'));
     await waitFor(() => expect(calls.some((call) => call.url === '/api/page/3')).toBe(true));
     const saved = calls.find((call) => call.url === '/api/page/3')?.body as Record<string, unknown>;
@@ -355,14 +410,21 @@ describe('page editor', () => {
     await act(() => vi.advanceTimersByTimeAsync(1));
     vi.useRealTimers();
     await waitFor(() => expect(calls.filter((call) => call.url === '/api/page/3')).toHaveLength(1));
-    expect(((calls.find((call) => call.url === '/api/page/3')?.body as { blocks: PageBlock[] }).blocks[0]?.vars[0]?.value)).toBe('XY');
+    expect(
+      (calls.find((call) => call.url === '/api/page/3')?.body as { blocks: PageBlock[] }).blocks[0]?.vars[0]
+        ?.value,
+    ).toBe('XY');
   });
 
   it("alerts 'Error' when a save fails and keeps the changes unsaved", async () => {
     const logged = vi.spyOn(console, 'error').mockImplementation(() => undefined);
-    await openEditor({ 'POST /api/page/3': () => ({ status: 500, json: { error: 'internal', message: 'boom' } }) });
+    await openEditor({
+      'POST /api/page/3': () => ({ status: 500, json: { error: 'internal', message: 'boom' } }),
+    });
     canvasSays({ vitrine: 1, type: 'select-block', uid: 'b-hero' });
-    fireEvent.change(within(screen.getByTestId('var-title')).getByRole('textbox'), { target: { value: 'Novo' } });
+    fireEvent.change(within(screen.getByTestId('var-title')).getByRole('textbox'), {
+      target: { value: 'Novo' },
+    });
     fireEvent.click(screen.getByTestId('save-state'));
     await waitFor(() => expect(window.alert).toHaveBeenCalledWith('Erro'));
     expect(logged).toHaveBeenCalled();
@@ -370,14 +432,21 @@ describe('page editor', () => {
   });
 
   it('goes to / when the page cannot be loaded', async () => {
-    api({ 'GET /api/project/7/page/3': () => ({ status: 404, json: { error: 'not_found', message: 'Not found' } }) });
+    api({
+      'GET /api/project/7/page/3': () => ({
+        status: 404,
+        json: { error: 'not_found', message: 'Not found' },
+      }),
+    });
     const router = renderRoutes(routes, '/project/7/3');
     await screen.findByTestId('home');
     expect(router.state.location.pathname).toBe('/');
   });
 
   it("shows the server's message when the block library can't be loaded", async () => {
-    api({ 'GET /api/blocks': () => ({ status: 403, json: { error: 'forbidden', message: 'library down' } }) });
+    api({
+      'GET /api/blocks': () => ({ status: 403, json: { error: 'forbidden', message: 'library down' } }),
+    });
     renderRoutes(routes, '/project/7/3');
     expect((await screen.findByRole('alert')).textContent).toBe('library down');
   });
@@ -385,7 +454,9 @@ describe('page editor', () => {
   it('asks before leaving with unsaved changes', async () => {
     const { router } = await openEditor();
     canvasSays({ vitrine: 1, type: 'select-block', uid: 'b-hero' });
-    fireEvent.change(within(screen.getByTestId('var-title')).getByRole('textbox'), { target: { value: 'Novo' } });
+    fireEvent.change(within(screen.getByTestId('var-title')).getByRole('textbox'), {
+      target: { value: 'Novo' },
+    });
     vi.mocked(window.confirm).mockReturnValue(false);
     fireEvent.click(screen.getByTestId('project-link'));
     await waitFor(() => expect(window.confirm).toHaveBeenCalled());
@@ -401,7 +472,9 @@ describe('page editor', () => {
   it('blocks the browser unload while changes are unsaved', async () => {
     await openEditor();
     canvasSays({ vitrine: 1, type: 'select-block', uid: 'b-hero' });
-    fireEvent.change(within(screen.getByTestId('var-title')).getByRole('textbox'), { target: { value: 'Novo' } });
+    fireEvent.change(within(screen.getByTestId('var-title')).getByRole('textbox'), {
+      target: { value: 'Novo' },
+    });
     const event = new Event('beforeunload', { cancelable: true });
     window.dispatchEvent(event);
     expect(event.defaultPrevented).toBe(true);
@@ -428,18 +501,32 @@ describe('page editor', () => {
   it('applies an upload that finishes late to the page as it is then', async () => {
     let release: () => void = () => undefined;
     const held = new Promise<void>((resolve) => (release = resolve));
-    const withImage: PageBlock = { ...hero, vars: [...hero.vars, { name: 'img', type: 'image', value: { src: '', alt: '' } }] };
+    const withImage: PageBlock = {
+      ...hero,
+      vars: [...hero.vars, { name: 'img', type: 'image', value: { src: '', alt: '' } }],
+    };
     const { calls } = await openEditor(
       { 'POST /api/upload': async () => (await held, new Response('/files/a.png', { status: 200 })) },
       { page: page({ blocks: [withImage] }) },
     );
     canvasSays({ vitrine: 1, type: 'select-block', uid: 'b-hero' });
-    fireEvent.change(screen.getByTestId('var-b-hero-img-upload-input'), { target: { files: [new File(['x'], 'a.png', { type: 'image/png' })] } });
+    fireEvent.change(screen.getByTestId('var-b-hero-img-upload-input'), {
+      target: { files: [new File(['x'], 'a.png', { type: 'image/png' })] },
+    });
     await waitFor(() => expect(calls.some((call) => call.url === '/api/upload')).toBe(true));
-    fireEvent.change(within(screen.getByTestId('var-title')).getAllByRole('textbox')[0]!, { target: { value: 'Editado' } });
+    fireEvent.change(within(screen.getByTestId('var-title')).getAllByRole('textbox')[0]!, {
+      target: { value: 'Editado' },
+    });
     release();
-    await waitFor(() => expect((renders(calls).at(-1)?.body as { blocks: PageBlock[] }).blocks[0]?.vars[1]?.value).toEqual({ src: '/files/a.png', alt: '' }));
-    expect((renders(calls).at(-1)?.body as { blocks: PageBlock[] }).blocks[0]?.vars[0]?.value).toBe('Editado');
+    await waitFor(() =>
+      expect((renders(calls).at(-1)?.body as { blocks: PageBlock[] }).blocks[0]?.vars[1]?.value).toEqual({
+        src: '/files/a.png',
+        alt: '',
+      }),
+    );
+    expect((renders(calls).at(-1)?.body as { blocks: PageBlock[] }).blocks[0]?.vars[0]?.value).toBe(
+      'Editado',
+    );
   });
 
   it('combines effects on the selected block', async () => {
@@ -447,7 +534,11 @@ describe('page editor', () => {
     canvasSays({ vitrine: 1, type: 'select-block', uid: 'b-hero' });
     fireEvent.click(screen.getByTestId('effect-zoom-in'));
     fireEvent.click(screen.getByTestId('effect-fade-in'));
-    await waitFor(() => expect((renders(calls).at(-1)?.body as { blocks: PageBlock[] }).blocks[0]?.effect).toBe('fade-in zoom-in'));
+    await waitFor(() =>
+      expect((renders(calls).at(-1)?.body as { blocks: PageBlock[] }).blocks[0]?.effect).toBe(
+        'fade-in zoom-in',
+      ),
+    );
   });
 
   it('remembers the desktop scale and the mobile device', async () => {
@@ -468,7 +559,11 @@ describe('page editor', () => {
     const { calls } = await openEditor(
       {
         'GET /api/data/9': () => ({
-          json: { table: { id: 9, name: 'Produtos', slug: 'produtos' }, fields: [{ id: 1, name: 'Preço', slug: 'preco', type: 'currency' }], posts: [{ id: 1, name: 'Bolo', slug: 'bolo', created_at: '' }] },
+          json: {
+            table: { id: 9, name: 'Produtos', slug: 'produtos' },
+            fields: [{ id: 1, name: 'Preço', slug: 'preco', type: 'currency' }],
+            posts: [{ id: 1, name: 'Bolo', slug: 'bolo', created_at: '' }],
+          },
         }),
       },
       { page: page({ table_id: 9, slug: 'produtos', is_home: false }) },
@@ -488,12 +583,26 @@ describe('page editor', () => {
     const byPost: Handler = async (call) => {
       const body = call.body as { post?: string; blocks: PageBlock[] };
       if (!body.post) await held;
-      return { json: { head: '', blocks: body.blocks.map((block) => ({ uid: block.uid, html: `<p>${block.uid}@${body.post ?? 'none'}</p>` })) } };
+      return {
+        json: {
+          head: '',
+          blocks: body.blocks.map((block) => ({
+            uid: block.uid,
+            html: `<p>${block.uid}@${body.post ?? 'none'}</p>`,
+          })),
+        },
+      };
     };
     const calls = api(
       {
         'POST /api/project/7/render': byPost,
-        'GET /api/data/9': () => ({ json: { table: { id: 9, name: 'Produtos', slug: 'produtos' }, fields: [], posts: [{ id: 1, name: 'Bolo', slug: 'bolo', created_at: '' }] } }),
+        'GET /api/data/9': () => ({
+          json: {
+            table: { id: 9, name: 'Produtos', slug: 'produtos' },
+            fields: [],
+            posts: [{ id: 1, name: 'Bolo', slug: 'bolo', created_at: '' }],
+          },
+        }),
       },
       { page: page({ table_id: 9, slug: 'produtos', is_home: false }) },
     );
@@ -519,12 +628,15 @@ describe('page tab', () => {
     fireEvent.click(screen.getByTestId('page-tab'));
     fireEvent.change(screen.getByTestId('page-slug'), { target: { value: '/Sobre Nós/' } });
     fireEvent.click(screen.getByTestId('save-state'));
-    await waitFor(() => expect(calls.find((call) => call.url === '/api/page/3')?.body).toMatchObject({ slug: 'sobre-nos' }));
+    await waitFor(() =>
+      expect(calls.find((call) => call.url === '/api/page/3')?.body).toMatchObject({ slug: 'sobre-nos' }),
+    );
   });
 
-
   it('edits the page settings and uploads only png or jpg images', async () => {
-    const { calls } = await openEditor({ 'POST /api/upload': () => new Response('/files/uploads/1/7/seo.png', { status: 200 }) });
+    const { calls } = await openEditor({
+      'POST /api/upload': () => new Response('/files/uploads/1/7/seo.png', { status: 200 }),
+    });
     fireEvent.click(screen.getByTestId('page-tab'));
     expect((screen.getByTestId('page-slug') as HTMLInputElement).disabled).toBe(true);
     fireEvent.change(screen.getByTestId('page-description'), { target: { value: 'Doces' } });
@@ -532,8 +644,13 @@ describe('page tab', () => {
     fireEvent.change(file, { target: { files: [new File(['x'], 'a.gif', { type: 'image/gif' })] } });
     expect(window.alert).toHaveBeenCalledWith('Erro: envie somente imagens em JPG ou PNG.');
     fireEvent.change(file, { target: { files: [new File(['x'], 'seo.png', { type: 'image/png' })] } });
-    await waitFor(() => expect((screen.getByTestId('page-image') as HTMLInputElement).value).toBe('/files/uploads/1/7/seo.png'));
-    expect(calls.find((call) => call.url === '/api/upload')?.body).toMatchObject({ prefix: [1, 7], name: 'seo.png' });
+    await waitFor(() =>
+      expect((screen.getByTestId('page-image') as HTMLInputElement).value).toBe('/files/uploads/1/7/seo.png'),
+    );
+    expect(calls.find((call) => call.url === '/api/upload')?.body).toMatchObject({
+      prefix: [1, 7],
+      name: 'seo.png',
+    });
     fireEvent.change(screen.getByTestId('page-header'), { target: { value: '<meta name="x">' } });
     fireEvent.click(screen.getByTestId('save-state'));
     await waitFor(() => expect(calls.some((call) => call.url === '/api/page/3')).toBe(true));

@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { apiJson } from '../../../lib/api-client';
-import { queryKeys } from '../../../lib/query-keys';
-import type { Page } from '../../../lib/types';
+import { apiJson } from '@/lib/api-client';
+import { queryKeys } from '@/lib/query-keys';
+import type { Page } from '@/lib/types';
 
 export interface CreatePageInput {
   name: string;
@@ -16,6 +16,7 @@ export function useCreatePage() {
   const client = useQueryClient();
   return useMutation({
     mutationFn: createPage,
-    onSuccess: (page) => client.invalidateQueries({ queryKey: queryKeys.project(page.project_id), exact: true }),
+    onSuccess: (page) =>
+      client.invalidateQueries({ queryKey: queryKeys.project(page.project_id), exact: true }),
   });
 }

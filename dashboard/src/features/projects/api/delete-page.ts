@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { apiJson } from '../../../lib/api-client';
-import { queryKeys } from '../../../lib/query-keys';
+import { apiJson } from '@/lib/api-client';
+import { queryKeys } from '@/lib/query-keys';
 
 export interface DeletePageInput {
   id: number;
@@ -16,6 +16,7 @@ export function useDeletePage() {
   const client = useQueryClient();
   return useMutation({
     mutationFn: deletePage,
-    onSuccess: (_, { projectId }) => client.invalidateQueries({ queryKey: queryKeys.project(projectId), exact: true }),
+    onSuccess: (_, { projectId }) =>
+      client.invalidateQueries({ queryKey: queryKeys.project(projectId), exact: true }),
   });
 }

@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { apiJson } from '../../../lib/api-client';
-import { queryKeys } from '../../../lib/query-keys';
-import type { Project } from '../../../lib/types';
+import { apiJson } from '@/lib/api-client';
+import { queryKeys } from '@/lib/query-keys';
+import type { Project } from '@/lib/types';
 
 /** Issues a new project token; the previous client panel link (/admin?token=…) stops working. */
 export function regenerateToken(id: number): Promise<Project> {
@@ -12,6 +12,7 @@ export function useRegenerateToken() {
   const client = useQueryClient();
   return useMutation({
     mutationFn: regenerateToken,
-    onSuccess: (project) => client.invalidateQueries({ queryKey: queryKeys.project(project.id), exact: true }),
+    onSuccess: (project) =>
+      client.invalidateQueries({ queryKey: queryKeys.project(project.id), exact: true }),
   });
 }

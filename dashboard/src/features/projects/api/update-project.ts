@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { apiJson } from '../../../lib/api-client';
-import { queryKeys } from '../../../lib/query-keys';
-import type { Project, ProjectMeta } from '../../../lib/types';
+import { apiJson } from '@/lib/api-client';
+import { queryKeys } from '@/lib/query-keys';
+import type { Project, ProjectMeta } from '@/lib/types';
 
 export interface UpdateProjectInput {
   id: number;

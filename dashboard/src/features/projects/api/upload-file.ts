@@ -1,5 +1,5 @@
 import { useMutation } from '@tanstack/react-query';
-import { apiText } from '../../../lib/api-client';
+import { apiText } from '@/lib/api-client';
 
 export interface UploadInput {
   name: string;
@@ -21,4 +21,4 @@ export function useUploadFile() {
 }
 
 /** Reads a chosen file as a data: URL for the upload body (kept here for existing imports). */
-export { readAsDataUrl } from '../../../lib/files';
+export { readAsDataUrl } from '@/lib/files';

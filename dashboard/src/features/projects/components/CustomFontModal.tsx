@@ -1,12 +1,12 @@
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Alert } from '../../../components/Alert';
-import { Field } from '../../../components/Field';
-import { Modal } from '../../../components/Modal';
-import { errorMessage } from '../../../lib/api-client';
-import type { CustomFont } from '../../../lib/types';
-import { readAsDataUrl, useUploadFile } from '../api/upload-file';
-import { customFontWeights, isWoff2 } from '../lib/fonts';
+import { Alert } from '@/components/Alert';
+import { Field } from '@/components/Field';
+import { Modal } from '@/components/Modal';
+import { errorMessage } from '@/lib/api-client';
+import type { CustomFont } from '@/lib/types';
+import { readAsDataUrl, useUploadFile } from '@/features/projects/api/upload-file';
+import { customFontWeights, isWoff2 } from '@/features/projects/lib/fonts';
 
 interface CustomFontModalProps {
   prefix: (string | number)[];
@@ -63,8 +63,18 @@ export function CustomFontModal({ prefix, onAdd, onClose }: CustomFontModalProps
             ))}
           </select>
         </Field>
-        <Field label={t('settings.customFonts.file')} htmlFor="custom-font-file" error={errors.file} hint={t('settings.customFonts.hint')}>
-          <input id="custom-font-file" type="file" accept=".woff2,font/woff2" onChange={(event) => setFile(event.target.files?.[0] ?? null)} />
+        <Field
+          label={t('settings.customFonts.file')}
+          htmlFor="custom-font-file"
+          error={errors.file}
+          hint={t('settings.customFonts.hint')}
+        >
+          <input
+            id="custom-font-file"
+            type="file"
+            accept=".woff2,font/woff2"
+            onChange={(event) => setFile(event.target.files?.[0] ?? null)}
+          />
         </Field>
         <div className="form-actions">
           <button type="button" className="button" onClick={onClose}>

@@ -1,9 +1,9 @@
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { toast } from '../../../components/toast-store';
-import { errorMessage } from '../../../lib/api-client';
-import type { Project } from '../../../lib/types';
-import { useDuplicateProject } from '../api/duplicate-project';
+import { toast } from '@/components/toast-store';
+import { errorMessage } from '@/lib/api-client';
+import type { Project } from '@/lib/types';
+import { useDuplicateProject } from '@/features/projects/api/duplicate-project';
 
 /** The "Duplicate" dropdown of a project card or row. */
 export function DuplicateMenu({ project }: { project: Project }) {

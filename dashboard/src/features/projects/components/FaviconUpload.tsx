@@ -1,8 +1,8 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { errorMessage } from '../../../lib/api-client';
-import { readAsDataUrl, useUploadFile } from '../api/upload-file';
-import { isFaviconFile } from '../lib/fonts';
+import { errorMessage } from '@/lib/api-client';
+import { readAsDataUrl, useUploadFile } from '@/features/projects/api/upload-file';
+import { isFaviconFile } from '@/features/projects/lib/fonts';
 
 interface FaviconUploadProps {
   value: string;
@@ -38,7 +38,11 @@ export function FaviconUpload({ value, onChange, uploadPrefix }: FaviconUploadPr
 
   return (
     <div className="favicon-upload">
-      {value ? <img src={value} alt={t('settings.favicon')} className="favicon-preview" /> : <span className="favicon-preview empty" />}
+      {value ? (
+        <img src={value} alt={t('settings.favicon')} className="favicon-preview" />
+      ) : (
+        <span className="favicon-preview empty" />
+      )}
       <input
         id="favicon-file"
         type="file"
@@ -47,7 +51,11 @@ export function FaviconUpload({ value, onChange, uploadPrefix }: FaviconUploadPr
         onChange={(event) => void choose(event.target.files?.[0])}
       />
       {value && (
-        <button type="button" className="button button-small button-danger-ghost" onClick={() => onChange('')}>
+        <button
+          type="button"
+          className="button button-small button-danger-ghost"
+          onClick={() => onChange('')}
+        >
           {t('common.remove')}
         </button>
       )}

@@ -1,6 +1,6 @@
 import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { searchFonts, type CatalogueFont } from '../lib/fonts';
+import { searchFonts, type CatalogueFont } from '@/features/projects/lib/fonts';
 
 interface FontPickerProps {
   catalogue: readonly CatalogueFont[];

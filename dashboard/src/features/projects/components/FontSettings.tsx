@@ -1,8 +1,8 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { CustomFont, Font } from '../../../lib/types';
-import { useFontsCatalogue } from '../api/get-fonts-catalogue';
-import { defaultFontFamily, newFont } from '../lib/fonts';
+import type { CustomFont, Font } from '@/lib/types';
+import { useFontsCatalogue } from '@/features/projects/api/get-fonts-catalogue';
+import { defaultFontFamily, newFont } from '@/features/projects/lib/fonts';
 import { CustomFontModal } from './CustomFontModal';
 import { FontPicker } from './FontPicker';
 
@@ -37,7 +37,11 @@ export function FontSettings({ value, onChange, uploadPrefix }: FontSettingsProp
         <div className="font-current" data-testid="default-font">
           <strong>{value.defaultFont?.family ?? defaultFontFamily}</strong>
           {value.defaultFont && (
-            <button type="button" className="button button-small" onClick={() => onChange({ ...value, defaultFont: null })}>
+            <button
+              type="button"
+              className="button button-small"
+              onClick={() => onChange({ ...value, defaultFont: null })}
+            >
               {t('settings.fonts.reset', { font: defaultFontFamily })}
             </button>
           )}
@@ -75,7 +79,9 @@ export function FontSettings({ value, onChange, uploadPrefix }: FontSettingsProp
                       onChange={() =>
                         onChange({
                           ...value,
-                          fonts: value.fonts.map((f, i) => (i === index ? { ...f, variants: toggle(f.variants, variant) } : f)),
+                          fonts: value.fonts.map((f, i) =>
+                            i === index ? { ...f, variants: toggle(f.variants, variant) } : f,
+                          ),
                         })
                       }
                     />
@@ -103,19 +109,27 @@ export function FontSettings({ value, onChange, uploadPrefix }: FontSettingsProp
           {value.customFonts.map((font, index) => (
             <li key={`${font.family}-${font.filename}`} className="font-list-head">
               <span>
-                <strong>{font.family}</strong> <span className="badge badge-muted">{font.variants.join(', ')}</span>
+                <strong>{font.family}</strong>{' '}
+                <span className="badge badge-muted">{font.variants.join(', ')}</span>
               </span>
               <button
                 type="button"
                 className="button button-small button-danger-ghost"
-                onClick={() => onChange({ ...value, customFonts: value.customFonts.filter((_, i) => i !== index) })}
+                onClick={() =>
+                  onChange({ ...value, customFonts: value.customFonts.filter((_, i) => i !== index) })
+                }
               >
                 {t('common.remove')}
               </button>
             </li>
           ))}
         </ul>
-        <button type="button" className="button button-small" onClick={() => setAddingCustom(true)} data-testid="add-custom-font">
+        <button
+          type="button"
+          className="button button-small"
+          onClick={() => setAddingCustom(true)}
+          data-testid="add-custom-font"
+        >
           + {t('settings.customFonts.add')}
         </button>
       </div>

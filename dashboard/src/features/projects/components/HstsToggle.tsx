@@ -1,8 +1,8 @@
 import { useTranslation } from 'react-i18next';
-import { toast } from '../../../components/toast-store';
-import { errorMessage } from '../../../lib/api-client';
-import type { Project } from '../../../lib/types';
-import { useUpdateProject } from '../api/update-project';
+import { toast } from '@/components/toast-store';
+import { errorMessage } from '@/lib/api-client';
+import type { Project } from '@/lib/types';
+import { useUpdateProject } from '@/features/projects/api/update-project';
 
 /**
  * Opt-in HSTS for the custom domain, saved to the project's meta at once. Off by default: once a

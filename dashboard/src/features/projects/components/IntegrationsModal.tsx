@@ -1,14 +1,14 @@
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { links } from '../../../app/paths';
-import { Alert } from '../../../components/Alert';
-import { Field } from '../../../components/Field';
-import { Modal } from '../../../components/Modal';
-import { toast } from '../../../components/toast-store';
-import { errorMessage } from '../../../lib/api-client';
-import type { Project } from '../../../lib/types';
-import { fieldErrors, integrationsSchema, type IntegrationsValues } from '../../../lib/validation';
-import { useUpdateProject } from '../api/update-project';
+import { links } from '@/app/paths';
+import { Alert } from '@/components/Alert';
+import { Field } from '@/components/Field';
+import { Modal } from '@/components/Modal';
+import { toast } from '@/components/toast-store';
+import { errorMessage } from '@/lib/api-client';
+import type { Project } from '@/lib/types';
+import { fieldErrors, integrationsSchema, type IntegrationsValues } from '@/lib/validation';
+import { useUpdateProject } from '@/features/projects/api/update-project';
 
 /** Conversion API settings and the spreadsheet import link; saves straight to the project. */
 export function IntegrationsModal({ project, onClose }: { project: Project; onClose: () => void }) {
@@ -61,7 +61,11 @@ export function IntegrationsModal({ project, onClose }: { project: Project; onCl
           />
           {t('settings.integrations.enabled')}
         </label>
-        <Field label={t('settings.integrations.accessToken')} htmlFor="conversion-token" error={error('conversionApiAccessToken')}>
+        <Field
+          label={t('settings.integrations.accessToken')}
+          htmlFor="conversion-token"
+          error={error('conversionApiAccessToken')}
+        >
           <input
             id="conversion-token"
             value={values.conversionApiAccessToken}
@@ -69,7 +73,11 @@ export function IntegrationsModal({ project, onClose }: { project: Project; onCl
             onChange={(event) => setValues({ ...values, conversionApiAccessToken: event.target.value })}
           />
         </Field>
-        <Field label={t('settings.integrations.pixelId')} htmlFor="conversion-pixel" error={error('conversionApiPixelId')}>
+        <Field
+          label={t('settings.integrations.pixelId')}
+          htmlFor="conversion-pixel"
+          error={error('conversionApiPixelId')}
+        >
           <input
             id="conversion-pixel"
             value={values.conversionApiPixelId}
@@ -90,7 +98,14 @@ export function IntegrationsModal({ project, onClose }: { project: Project; onCl
             {t('settings.integrations.gtags')}
           </label>
         </div>
-        <input className="code-input" readOnly value={sheetsUrl} onFocus={(event) => event.target.select()} data-testid="sheets-link" aria-label={t('settings.integrations.sheets')} />
+        <input
+          className="code-input"
+          readOnly
+          value={sheetsUrl}
+          onFocus={(event) => event.target.select()}
+          data-testid="sheets-link"
+          aria-label={t('settings.integrations.sheets')}
+        />
 
         <div className="form-actions">
           <button type="button" className="button" onClick={onClose}>

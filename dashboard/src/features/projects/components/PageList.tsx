@@ -1,8 +1,8 @@
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { links } from '../../../app/paths';
-import { formatDateTime } from '../../../lib/format';
-import type { PageSummary } from '../../../lib/types';
+import { links } from '@/app/paths';
+import { formatDateTime } from '@/lib/format';
+import type { PageSummary } from '@/lib/types';
 
 interface PageListProps {
   projectId: number;
@@ -33,7 +33,11 @@ export function PageList({ projectId, pages, title, emptyText, onDelete, testId 
                 </Link>
                 <span className="muted small">{formatDateTime(page.updated_at)}</span>
                 {page.slug !== '/' && (
-                  <button type="button" className="button button-small button-danger-ghost" onClick={() => onDelete(page)}>
+                  <button
+                    type="button"
+                    className="button button-small button-danger-ghost"
+                    onClick={() => onDelete(page)}
+                  >
                     {t('common.delete')}
                   </button>
                 )}

@@ -1,8 +1,8 @@
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { links } from '../../../app/paths';
-import { formatDate } from '../../../lib/format';
-import type { Project } from '../../../lib/types';
+import { links } from '@/app/paths';
+import { formatDate } from '@/lib/format';
+import type { Project } from '@/lib/types';
 import { DuplicateMenu } from './DuplicateMenu';
 import { StateBadge } from './StateBadge';
 
@@ -16,11 +16,21 @@ export function ProjectItem({ project, view }: ProjectItemProps) {
   const { t } = useTranslation();
   const actions = (
     <div className="project-actions">
-      <Link to={links.project(project.id)} className="button button-primary button-small" data-testid="manage-link">
+      <Link
+        to={links.project(project.id)}
+        className="button button-primary button-small"
+        data-testid="manage-link"
+      >
         {t('projects.manage')}
       </Link>
       <DuplicateMenu project={project} />
-      <a href={project.preview_url} target="_blank" rel="noreferrer" className="button button-small" data-testid="preview-link">
+      <a
+        href={project.preview_url}
+        target="_blank"
+        rel="noreferrer"
+        className="button button-small"
+        data-testid="preview-link"
+      >
         {t('projects.preview')} ↗
       </a>
     </div>
@@ -43,7 +53,11 @@ export function ProjectItem({ project, view }: ProjectItemProps) {
   return (
     <li className="card project-card" data-testid="project-item" data-project-id={project.id}>
       <div className="project-thumb">
-        {project.thumbnail ? <img src={project.thumbnail} alt="" loading="lazy" /> : <span>{project.name.slice(0, 1).toUpperCase()}</span>}
+        {project.thumbnail ? (
+          <img src={project.thumbnail} alt="" loading="lazy" />
+        ) : (
+          <span>{project.name.slice(0, 1).toUpperCase()}</span>
+        )}
       </div>
       <div className="project-card-body">
         <div className="project-card-title">
@@ -51,7 +65,9 @@ export function ProjectItem({ project, view }: ProjectItemProps) {
           <StateBadge published={project.is_published} />
         </div>
         <span className="muted">{project.domain ?? project.slug}</span>
-        <span className="muted small">{t('projects.updatedAt', { date: formatDate(project.updated_at) })}</span>
+        <span className="muted small">
+          {t('projects.updatedAt', { date: formatDate(project.updated_at) })}
+        </span>
       </div>
       {actions}
     </li>

@@ -1,12 +1,12 @@
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Alert } from '../../../components/Alert';
-import { Field } from '../../../components/Field';
-import { Modal } from '../../../components/Modal';
-import { toast } from '../../../components/toast-store';
-import { errorMessage } from '../../../lib/api-client';
-import type { Project } from '../../../lib/types';
-import { useSaveTemplate } from '../api/save-template';
+import { Alert } from '@/components/Alert';
+import { Field } from '@/components/Field';
+import { Modal } from '@/components/Modal';
+import { toast } from '@/components/toast-store';
+import { errorMessage } from '@/lib/api-client';
+import type { Project } from '@/lib/types';
+import { useSaveTemplate } from '@/features/projects/api/save-template';
 
 /** Admins: save the project as a theme. */
 export function SaveTemplateModal({ project, onClose }: { project: Project; onClose: () => void }) {
@@ -37,7 +37,12 @@ export function SaveTemplateModal({ project, onClose }: { project: Project; onCl
       <form onSubmit={submit} noValidate className="form">
         {save.isError && <Alert>{errorMessage(save.error)}</Alert>}
         <Field label={t('templates.name')} htmlFor="template-name" error={error}>
-          <input id="template-name" value={name} autoFocus onChange={(event) => setName(event.target.value)} />
+          <input
+            id="template-name"
+            value={name}
+            autoFocus
+            onChange={(event) => setName(event.target.value)}
+          />
         </Field>
         <div className="form-actions">
           <button type="button" className="button" onClick={onClose}>

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import catalogue from '../fonts-catalogue.json';
+import catalogue from '@/features/projects/fonts-catalogue.json';
 import { isFaviconFile, isWoff2, maxFontMatches, newFont, searchFonts } from './fonts';
 
 describe('font catalogue', () => {
@@ -16,12 +16,16 @@ describe('font catalogue', () => {
   });
 
   it('skips families already chosen and empty queries', () => {
-    expect(searchFonts(catalogue, 'Open Sans', ['Open Sans']).some((f) => f.family === 'Open Sans')).toBe(false);
+    expect(searchFonts(catalogue, 'Open Sans', ['Open Sans']).some((f) => f.family === 'Open Sans')).toBe(
+      false,
+    );
     expect(searchFonts(catalogue, '  ')).toEqual([]);
   });
 
   it('starts a new font with the regular variant', () => {
-    expect(newFont({ family: 'Roboto', category: 'sans-serif', variants: ['100', 'regular', '700'] })).toEqual({
+    expect(
+      newFont({ family: 'Roboto', category: 'sans-serif', variants: ['100', 'regular', '700'] }),
+    ).toEqual({
       family: 'Roboto',
       variants: ['regular'],
     });

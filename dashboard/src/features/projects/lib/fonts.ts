@@ -1,5 +1,5 @@
 /** Font picker helpers over the catalogue shipped with the app (scripts/build-fonts-catalogue.mjs). */
-import type { Font } from '../../../lib/types';
+import type { Font } from '@/lib/types';
 
 export interface CatalogueFont {
   family: string;
@@ -14,11 +14,17 @@ export const maxFontMatches = 10;
 export const customFontWeights = ['100', '200', '300', 'regular', '500', '600', '700', '800', '900'] as const;
 
 /** Up to 10 families containing the query (case-insensitive), prefix matches first. */
-export function searchFonts(catalogue: readonly CatalogueFont[], query: string, exclude: readonly string[] = []): CatalogueFont[] {
+export function searchFonts(
+  catalogue: readonly CatalogueFont[],
+  query: string,
+  exclude: readonly string[] = [],
+): CatalogueFont[] {
   const needle = query.trim().toLowerCase();
   if (!needle) return [];
   const excluded = new Set(exclude);
-  const matches = catalogue.filter((font) => !excluded.has(font.family) && font.family.toLowerCase().includes(needle));
+  const matches = catalogue.filter(
+    (font) => !excluded.has(font.family) && font.family.toLowerCase().includes(needle),
+  );
   const starts = matches.filter((font) => font.family.toLowerCase().startsWith(needle));
   const rest = matches.filter((font) => !font.family.toLowerCase().startsWith(needle));
   return [...starts, ...rest].slice(0, maxFontMatches);
@@ -26,7 +32,10 @@ export function searchFonts(catalogue: readonly CatalogueFont[], query: string, 
 
 /** A font as stored in project meta; new fonts start with the "regular" variant. */
 export function newFont(font: CatalogueFont): Font {
-  return { family: font.family, variants: font.variants.includes('regular') ? ['regular'] : font.variants.slice(0, 1) };
+  return {
+    family: font.family,
+    variants: font.variants.includes('regular') ? ['regular'] : font.variants.slice(0, 1),
+  };
 }
 
 /** Only .woff2 files are accepted as custom fonts. */

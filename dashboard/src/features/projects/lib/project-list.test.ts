@@ -2,9 +2,30 @@ import { describe, expect, it } from 'vitest';
 import { arrangeProjects, isProjectOrder, isProjectView } from './project-list';
 
 const projects = [
-  { id: 1, name: 'Padaria', slug: 'padaria', domain: null, created_at: '2026-01-01T10:00:00Z', updated_at: '2026-03-01T10:00:00Z' },
-  { id: 2, name: 'açougue Central', slug: 'acougue', domain: 'acougue.com.br', created_at: '2026-02-01T10:00:00Z', updated_at: '2026-02-15T10:00:00Z' },
-  { id: 3, name: 'Barbearia', slug: 'barba', domain: null, created_at: '2026-01-15T10:00:00Z', updated_at: '2026-04-01T10:00:00Z' },
+  {
+    id: 1,
+    name: 'Padaria',
+    slug: 'padaria',
+    domain: null,
+    created_at: '2026-01-01T10:00:00Z',
+    updated_at: '2026-03-01T10:00:00Z',
+  },
+  {
+    id: 2,
+    name: 'açougue Central',
+    slug: 'acougue',
+    domain: 'acougue.com.br',
+    created_at: '2026-02-01T10:00:00Z',
+    updated_at: '2026-02-15T10:00:00Z',
+  },
+  {
+    id: 3,
+    name: 'Barbearia',
+    slug: 'barba',
+    domain: null,
+    created_at: '2026-01-15T10:00:00Z',
+    updated_at: '2026-04-01T10:00:00Z',
+  },
 ];
 
 const ids = (list: { id: number }[]) => list.map((project) => project.id);

@@ -1,5 +1,5 @@
 /** Dashboard list: client-side search and ordering of the caller's projects. */
-import type { Project } from '../../../lib/types';
+import type { Project } from '@/lib/types';
 
 export const projectOrders = ['-updated_at', '-created_at', 'name'] as const;
 export type ProjectOrder = (typeof projectOrders)[number];
@@ -20,7 +20,10 @@ export function isProjectView(value: string | null): value is ProjectView {
 }
 
 function fold(value: string): string {
-  return value.normalize('NFD').replace(/[\u0300-\u036f]/g, '').toLowerCase();
+  return value
+    .normalize('NFD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase();
 }
 
 function time(iso: string): number {
@@ -34,7 +37,11 @@ type ProjectListItem = Pick<Project, 'id' | 'name' | 'slug' | 'domain' | 'create
  * Filters by a case- and accent-insensitive search on name, slug and domain, then orders:
  * newest first for the date orders, alphabetical for name; ties fall back to id.
  */
-export function arrangeProjects<T extends ProjectListItem>(projects: readonly T[], order: ProjectOrder, search = ''): T[] {
+export function arrangeProjects<T extends ProjectListItem>(
+  projects: readonly T[],
+  order: ProjectOrder,
+  search = '',
+): T[] {
   const needle = fold(search.trim());
   const matching = needle
     ? projects.filter((project) =>

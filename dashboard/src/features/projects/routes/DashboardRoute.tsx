@@ -1,14 +1,14 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, Navigate } from 'react-router';
-import { paths } from '../../../app/paths';
-import { Alert } from '../../../components/Alert';
-import { PageLoader } from '../../../components/PageLoader';
-import { errorMessage } from '../../../lib/api-client';
-import { isMobileDevice } from '../../../lib/device';
-import { readLocal, storageKeys, writeLocal } from '../../../lib/storage';
-import { useProjects } from '../api/get-projects';
-import { ProjectItem } from '../components/ProjectCard';
+import { paths } from '@/app/paths';
+import { Alert } from '@/components/Alert';
+import { PageLoader } from '@/components/PageLoader';
+import { errorMessage } from '@/lib/api-client';
+import { isMobileDevice } from '@/lib/device';
+import { readLocal, storageKeys, writeLocal } from '@/lib/storage';
+import { useProjects } from '@/features/projects/api/get-projects';
+import { ProjectItem } from '@/features/projects/components/ProjectCard';
 import {
   arrangeProjects,
   defaultProjectOrder,
@@ -18,9 +18,13 @@ import {
   projectOrders,
   type ProjectOrder,
   type ProjectView,
-} from '../lib/project-list';
+} from '@/features/projects/lib/project-list';
 
-function useStoredChoice<T extends string>(key: string, guard: (value: string | null) => value is T, fallback: T) {
+function useStoredChoice<T extends string>(
+  key: string,
+  guard: (value: string | null) => value is T,
+  fallback: T,
+) {
   const [value, setValue] = useState<T>(() => {
     const stored = readLocal(key);
     return guard(stored) ? stored : fallback;
@@ -36,7 +40,11 @@ function useStoredChoice<T extends string>(key: string, guard: (value: string | 
 export function DashboardRoute() {
   const { t } = useTranslation();
   const projects = useProjects();
-  const [order, setOrder] = useStoredChoice<ProjectOrder>(storageKeys.projectOrder, isProjectOrder, defaultProjectOrder);
+  const [order, setOrder] = useStoredChoice<ProjectOrder>(
+    storageKeys.projectOrder,
+    isProjectOrder,
+    defaultProjectOrder,
+  );
   const [view, setView] = useStoredChoice<ProjectView>(storageKeys.projectView, isProjectView, 'grid');
   const [search, setSearch] = useState('');
 
@@ -73,7 +81,11 @@ export function DashboardRoute() {
           )}
           <label className="toolbar-item">
             <span>{t('projects.orderBy')}</span>
-            <select value={order} onChange={(event) => isProjectOrder(event.target.value) && setOrder(event.target.value)} data-testid="project-order">
+            <select
+              value={order}
+              onChange={(event) => isProjectOrder(event.target.value) && setOrder(event.target.value)}
+              data-testid="project-order"
+            >
               {projectOrders.map((value) => (
                 <option key={value} value={value}>
                   {t(`projects.orders.${value}`)}
@@ -83,10 +95,20 @@ export function DashboardRoute() {
           </label>
           {showControls && (
             <div className="segmented" role="group" aria-label={t('projects.view')}>
-              <button type="button" aria-pressed={view === 'grid'} onClick={() => setView('grid')} data-testid="view-grid">
+              <button
+                type="button"
+                aria-pressed={view === 'grid'}
+                onClick={() => setView('grid')}
+                data-testid="view-grid"
+              >
                 {t('projects.grid')}
               </button>
-              <button type="button" aria-pressed={view === 'list'} onClick={() => setView('list')} data-testid="view-list">
+              <button
+                type="button"
+                aria-pressed={view === 'list'}
+                onClick={() => setView('list')}
+                data-testid="view-list"
+              >
                 {t('projects.list')}
               </button>
             </div>

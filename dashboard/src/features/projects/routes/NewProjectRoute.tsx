@@ -1,15 +1,15 @@
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
-import { links } from '../../../app/paths';
-import { Alert } from '../../../components/Alert';
-import { Field } from '../../../components/Field';
-import { toast } from '../../../components/toast-store';
-import { errorMessage } from '../../../lib/api-client';
-import { newProjectSchema } from '../../../lib/validation';
-import { useCreateProject } from '../api/create-project';
-import { useTemplates } from '../api/get-templates';
-import { useCreateFromTemplate } from '../api/use-template';
+import { links } from '@/app/paths';
+import { Alert } from '@/components/Alert';
+import { Field } from '@/components/Field';
+import { toast } from '@/components/toast-store';
+import { errorMessage } from '@/lib/api-client';
+import { newProjectSchema } from '@/lib/validation';
+import { useCreateProject } from '@/features/projects/api/create-project';
+import { useTemplates } from '@/features/projects/api/get-templates';
+import { useCreateFromTemplate } from '@/features/projects/api/use-template';
 
 /** "/project/new": a name, then a blank project or one of the themes. */
 export function NewProjectRoute() {
@@ -52,7 +52,13 @@ export function NewProjectRoute() {
       <form className="card form" onSubmit={submit} noValidate data-testid="new-project-form">
         {create.isError && <Alert>{errorMessage(create.error)}</Alert>}
         <Field label={t('newProject.name')} htmlFor="project-name" error={nameError}>
-          <input id="project-name" value={name} autoFocus onChange={(event) => setName(event.target.value)} data-testid="project-name-input" />
+          <input
+            id="project-name"
+            value={name}
+            autoFocus
+            onChange={(event) => setName(event.target.value)}
+            data-testid="project-name-input"
+          />
         </Field>
 
         <h2 className="section-title">{t('newProject.startFrom')}</h2>
@@ -85,7 +91,14 @@ export function NewProjectRoute() {
                 ) : (
                   // A live, scaled-down look at the theme's home page. sandbox="" runs no scripts,
                   // and the server also sends it with a sandboxing CSP.
-                  <iframe src={`/api/templates/${template.id}/preview`} sandbox="" loading="lazy" tabIndex={-1} aria-hidden="true" title="" />
+                  <iframe
+                    src={`/api/templates/${template.id}/preview`}
+                    sandbox=""
+                    loading="lazy"
+                    tabIndex={-1}
+                    aria-hidden="true"
+                    title=""
+                  />
                 )}
               </div>
               <strong>{template.name}</strong>
@@ -97,7 +110,12 @@ export function NewProjectRoute() {
         {templates.isError && <Alert kind="info">{errorMessage(templates.error)}</Alert>}
 
         <div className="form-actions">
-          <button type="submit" className="button button-primary" disabled={busy} data-testid="create-project-submit">
+          <button
+            type="submit"
+            className="button button-primary"
+            disabled={busy}
+            data-testid="create-project-submit"
+          >
             {t('newProject.create')}
           </button>
         </div>

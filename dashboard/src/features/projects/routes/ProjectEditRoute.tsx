@@ -1,21 +1,21 @@
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
-import { links, paths } from '../../../app/paths';
-import { Alert } from '../../../components/Alert';
-import { Field } from '../../../components/Field';
-import { PageLoader } from '../../../components/PageLoader';
-import { toast } from '../../../components/toast-store';
-import { errorMessage } from '../../../lib/api-client';
-import { useUser } from '../../../lib/auth/get-user';
-import type { ProjectDetail } from '../../../lib/types';
-import { fieldErrors, projectFormSchema } from '../../../lib/validation';
-import { useRegenerateToken } from '../api/regenerate-token';
-import { useUpdateProject } from '../api/update-project';
-import { FaviconUpload } from '../components/FaviconUpload';
-import { FontSettings, type FontValues } from '../components/FontSettings';
-import { IntegrationsModal } from '../components/IntegrationsModal';
-import { useProjectId, useProjectOrLeave } from '../components/use-project-route';
+import { links, paths } from '@/app/paths';
+import { Alert } from '@/components/Alert';
+import { Field } from '@/components/Field';
+import { PageLoader } from '@/components/PageLoader';
+import { toast } from '@/components/toast-store';
+import { errorMessage } from '@/lib/api-client';
+import { useUser } from '@/lib/auth/get-user';
+import type { ProjectDetail } from '@/lib/types';
+import { fieldErrors, projectFormSchema } from '@/lib/validation';
+import { useRegenerateToken } from '@/features/projects/api/regenerate-token';
+import { useUpdateProject } from '@/features/projects/api/update-project';
+import { FaviconUpload } from '@/features/projects/components/FaviconUpload';
+import { FontSettings, type FontValues } from '@/features/projects/components/FontSettings';
+import { IntegrationsModal } from '@/features/projects/components/IntegrationsModal';
+import { useProjectId, useProjectOrLeave } from '@/features/projects/components/use-project-route';
 
 function SettingsForm({ project }: { project: ProjectDetail }) {
   const { t } = useTranslation();
@@ -83,25 +83,56 @@ function SettingsForm({ project }: { project: ProjectDetail }) {
   return (
     <section className="page">
       <nav className="breadcrumbs">
-        <Link to={paths.home}>{t('projects.title')}</Link> / <Link to={links.project(project.id)}>{project.name}</Link> /{' '}
-        <span>{t('settings.title')}</span>
+        <Link to={paths.home}>{t('projects.title')}</Link> /{' '}
+        <Link to={links.project(project.id)}>{project.name}</Link> / <span>{t('settings.title')}</span>
       </nav>
       <div className="page-header">
         <h1>{t('settings.title')}</h1>
-        <button type="button" className="button" onClick={() => setIntegrationsOpen(true)} data-testid="integrations-open">
+        <button
+          type="button"
+          className="button"
+          onClick={() => setIntegrationsOpen(true)}
+          data-testid="integrations-open"
+        >
           {t('settings.integrations.title')}
         </button>
       </div>
-      <form className="card form settings-form" onSubmit={submit} noValidate data-testid="project-settings-form">
+      <form
+        className="card form settings-form"
+        onSubmit={submit}
+        noValidate
+        data-testid="project-settings-form"
+      >
         {update.isError && <Alert testId="settings-error">{errorMessage(update.error)}</Alert>}
         <Field label={t('settings.name')} htmlFor="settings-name" error={error('name')}>
-          <input id="settings-name" value={name} onChange={(event) => setName(event.target.value)} data-testid="settings-name" />
+          <input
+            id="settings-name"
+            value={name}
+            onChange={(event) => setName(event.target.value)}
+            data-testid="settings-name"
+          />
         </Field>
-        <Field label={t('settings.slug')} htmlFor="settings-slug" error={error('slug')} hint={project.preview_url}>
-          <input id="settings-slug" value={slug} onChange={(event) => setSlug(event.target.value)} data-testid="settings-slug" />
+        <Field
+          label={t('settings.slug')}
+          htmlFor="settings-slug"
+          error={error('slug')}
+          hint={project.preview_url}
+        >
+          <input
+            id="settings-slug"
+            value={slug}
+            onChange={(event) => setSlug(event.target.value)}
+            data-testid="settings-slug"
+          />
         </Field>
         <Field label={t('settings.description')} htmlFor="settings-description">
-          <textarea id="settings-description" rows={3} value={description} onChange={(event) => setDescription(event.target.value)} data-testid="settings-description" />
+          <textarea
+            id="settings-description"
+            rows={3}
+            value={description}
+            onChange={(event) => setDescription(event.target.value)}
+            data-testid="settings-description"
+          />
         </Field>
 
         <h2 className="section-title">{t('settings.fonts.title')}</h2>
@@ -109,10 +140,24 @@ function SettingsForm({ project }: { project: ProjectDetail }) {
 
         <h2 className="section-title">{t('settings.code')}</h2>
         <Field label={t('settings.header')} htmlFor="settings-header" hint={t('settings.headerHint')}>
-          <textarea id="settings-header" className="code-input" rows={5} spellCheck={false} value={header} onChange={(event) => setHeader(event.target.value)} />
+          <textarea
+            id="settings-header"
+            className="code-input"
+            rows={5}
+            spellCheck={false}
+            value={header}
+            onChange={(event) => setHeader(event.target.value)}
+          />
         </Field>
         <Field label={t('settings.footer')} htmlFor="settings-footer" hint={t('settings.footerHint')}>
-          <textarea id="settings-footer" className="code-input" rows={5} spellCheck={false} value={footer} onChange={(event) => setFooter(event.target.value)} />
+          <textarea
+            id="settings-footer"
+            className="code-input"
+            rows={5}
+            spellCheck={false}
+            value={footer}
+            onChange={(event) => setFooter(event.target.value)}
+          />
         </Field>
 
         <Field label={t('settings.favicon')} htmlFor="favicon-file">
@@ -122,10 +167,21 @@ function SettingsForm({ project }: { project: ProjectDetail }) {
         <h2 className="section-title">{t('settings.clientLink.title')}</h2>
         <div className="field">
           <div className="client-link-row">
-            <a href={links.clientAdmin(project.token)} target="_blank" rel="noreferrer" data-testid="client-link">
+            <a
+              href={links.clientAdmin(project.token)}
+              target="_blank"
+              rel="noreferrer"
+              data-testid="client-link"
+            >
               {links.clientAdmin(project.token)}
             </a>
-            <button type="button" className="button button-small" onClick={regenerateLink} disabled={regenerate.isPending} data-testid="regenerate-client-link">
+            <button
+              type="button"
+              className="button button-small"
+              onClick={regenerateLink}
+              disabled={regenerate.isPending}
+              data-testid="regenerate-client-link"
+            >
               {t('settings.clientLink.regenerate')}
             </button>
           </div>
@@ -136,7 +192,12 @@ function SettingsForm({ project }: { project: ProjectDetail }) {
           <Link to={links.project(project.id)} className="button">
             {t('common.cancel')}
           </Link>
-          <button type="submit" className="button button-primary" disabled={update.isPending} data-testid="settings-save">
+          <button
+            type="submit"
+            className="button button-primary"
+            disabled={update.isPending}
+            data-testid="settings-save"
+          >
             {t('common.save')}
           </button>
         </div>

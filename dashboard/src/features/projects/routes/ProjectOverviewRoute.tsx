@@ -1,21 +1,21 @@
 import { useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, Navigate, useNavigate } from 'react-router';
-import { links, paths } from '../../../app/paths';
-import { PageLoader } from '../../../components/PageLoader';
-import { toast } from '../../../components/toast-store';
-import { errorMessage } from '../../../lib/api-client';
-import { useUser } from '../../../lib/auth/get-user';
-import { formatDateTime } from '../../../lib/format';
-import type { PageSummary, ProjectDetail } from '../../../lib/types';
-import { useCreatePage } from '../api/create-page';
-import { useDeletePage } from '../api/delete-page';
-import { useDeleteProject } from '../api/delete-project';
-import { HstsToggle } from '../components/HstsToggle';
-import { PageList } from '../components/PageList';
-import { SaveTemplateModal } from '../components/SaveTemplateModal';
-import { StateBadge } from '../components/StateBadge';
-import { useProjectId, useProjectOrLeave } from '../components/use-project-route';
+import { links, paths } from '@/app/paths';
+import { PageLoader } from '@/components/PageLoader';
+import { toast } from '@/components/toast-store';
+import { errorMessage } from '@/lib/api-client';
+import { useUser } from '@/lib/auth/get-user';
+import { formatDateTime } from '@/lib/format';
+import type { PageSummary, ProjectDetail } from '@/lib/types';
+import { useCreatePage } from '@/features/projects/api/create-page';
+import { useDeletePage } from '@/features/projects/api/delete-page';
+import { useDeleteProject } from '@/features/projects/api/delete-project';
+import { HstsToggle } from '@/features/projects/components/HstsToggle';
+import { PageList } from '@/features/projects/components/PageList';
+import { SaveTemplateModal } from '@/features/projects/components/SaveTemplateModal';
+import { StateBadge } from '@/features/projects/components/StateBadge';
+import { useProjectId, useProjectOrLeave } from '@/features/projects/components/use-project-route';
 
 /**
  * What other features add to the overview; the app composes them (features don't import each
@@ -84,7 +84,11 @@ function Overview({ project, slots }: { project: ProjectDetail; slots: OverviewS
       <div className="page-header">
         <h1 data-testid="project-title">{project.name}</h1>
         <div className="button-row">
-          <Link to={links.projectEdit(project.id)} className="button button-primary" data-testid="edit-project-link">
+          <Link
+            to={links.projectEdit(project.id)}
+            className="button button-primary"
+            data-testid="edit-project-link"
+          >
             {t('project.edit')}
           </Link>
           <Link to={links.projectTables(project.id)} className="button" data-testid="collections-link">
@@ -94,12 +98,22 @@ function Overview({ project, slots }: { project: ProjectDetail; slots: OverviewS
             {t('project.redirects')}
           </Link>
           {project.domain && (
-            <Link to={links.projectFormHistory(project.id)} className="button" data-testid="form-history-link">
+            <Link
+              to={links.projectFormHistory(project.id)}
+              className="button"
+              data-testid="form-history-link"
+            >
               {t('project.formHistory')}
             </Link>
           )}
           {project.tables.length > 0 && (
-            <a href={links.clientAdmin(project.token)} target="_blank" rel="noreferrer" className="button" data-testid="client-admin-link">
+            <a
+              href={links.clientAdmin(project.token)}
+              target="_blank"
+              rel="noreferrer"
+              className="button"
+              data-testid="client-admin-link"
+            >
               {t('project.clientAdmin')} ↗
             </a>
           )}
@@ -110,7 +124,9 @@ function Overview({ project, slots }: { project: ProjectDetail; slots: OverviewS
         <div>
           <dt>{t('project.domain')}</dt>
           <dd>
-            <span data-testid="project-domain">{project.domain ?? <span className="muted">{t('project.noDomain')}</span>}</span>
+            <span data-testid="project-domain">
+              {project.domain ?? <span className="muted">{t('project.noDomain')}</span>}
+            </span>
             {slots.domain?.(project)}
           </dd>
         </div>
@@ -132,13 +148,13 @@ function Overview({ project, slots }: { project: ProjectDetail; slots: OverviewS
         </div>
         <div>
           <dt>{t('project.description')}</dt>
-          <dd data-testid="project-description">{project.meta.description || <span className="muted">—</span>}</dd>
+          <dd data-testid="project-description">
+            {project.meta.description || <span className="muted">—</span>}
+          </dd>
         </div>
         <div>
           <dt>{t('project.state')}</dt>
-          <dd>
-            {slots.state ? slots.state(project) : <StateBadge published={project.is_published} />}
-          </dd>
+          <dd>{slots.state ? slots.state(project) : <StateBadge published={project.is_published} />}</dd>
         </div>
         <div>
           <dt>{t('project.createdAt')}</dt>
@@ -154,7 +170,13 @@ function Overview({ project, slots }: { project: ProjectDetail; slots: OverviewS
 
       <div className="page-header">
         <h2>{t('pages.title')}</h2>
-        <button type="button" className="button button-primary" onClick={newPage} disabled={createPage.isPending} data-testid="new-page">
+        <button
+          type="button"
+          className="button button-primary"
+          onClick={newPage}
+          disabled={createPage.isPending}
+          data-testid="new-page"
+        >
           + {t('pages.new')}
         </button>
       </div>
@@ -179,11 +201,22 @@ function Overview({ project, slots }: { project: ProjectDetail; slots: OverviewS
 
       <div className="danger-zone">
         {user?.is_admin && (
-          <button type="button" className="button" onClick={() => setSavingTemplate(true)} data-testid="save-template">
+          <button
+            type="button"
+            className="button"
+            onClick={() => setSavingTemplate(true)}
+            data-testid="save-template"
+          >
             {t('templates.saveAs')}
           </button>
         )}
-        <button type="button" className="button button-danger" onClick={removeProject} disabled={deleteProject.isPending} data-testid="delete-project">
+        <button
+          type="button"
+          className="button button-danger"
+          onClick={removeProject}
+          disabled={deleteProject.isPending}
+          data-testid="delete-project"
+        >
           {t('project.delete')}
         </button>
       </div>

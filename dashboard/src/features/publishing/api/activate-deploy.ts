@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { apiJson } from '../../../lib/api-client';
-import type { PublishResult } from '../types';
+import { apiJson } from '@/lib/api-client';
+import type { PublishResult } from '@/features/publishing/types';
 import { applyPublished } from './cache';
 
 export interface ActivateDeployInput {
@@ -10,7 +10,9 @@ export interface ActivateDeployInput {
 
 /** Rollback: points the site at an earlier ready deploy, instantly (nothing is rebuilt). */
 export function activateDeploy({ projectId, deployId }: ActivateDeployInput): Promise<PublishResult> {
-  return apiJson<PublishResult>(`/api/projects/${projectId}/deploys/${deployId}/activate`, { method: 'POST' });
+  return apiJson<PublishResult>(`/api/projects/${projectId}/deploys/${deployId}/activate`, {
+    method: 'POST',
+  });
 }
 
 export function useActivateDeploy() {

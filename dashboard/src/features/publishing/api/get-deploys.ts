@@ -1,7 +1,7 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { apiJson } from '../../../lib/api-client';
-import { queryKeys } from '../../../lib/query-keys';
-import type { DeployList } from '../types';
+import { apiJson } from '@/lib/api-client';
+import { queryKeys } from '@/lib/query-keys';
+import type { DeployList } from '@/features/publishing/types';
 
 const BUILDING_POLL_MS = 3_000;
 
@@ -16,7 +16,8 @@ export function deploysQueryOptions(projectId: number) {
     queryFn: () => getDeploys(projectId),
     enabled: Number.isInteger(projectId) && projectId > 0,
     // A deploy still building (from another tab, or the editor) shows its outcome without a reload.
-    refetchInterval: (query) => (query.state.data?.data.some((deploy) => deploy.status === 'building') ? BUILDING_POLL_MS : false),
+    refetchInterval: (query) =>
+      query.state.data?.data.some((deploy) => deploy.status === 'building') ? BUILDING_POLL_MS : false,
   });
 }
 

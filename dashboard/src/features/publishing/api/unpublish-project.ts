@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { apiJson } from '../../../lib/api-client';
-import type { UnpublishResult } from '../types';
+import { apiJson } from '@/lib/api-client';
+import type { UnpublishResult } from '@/features/publishing/types';
 import { applyPublished } from './cache';
 
 /** Takes the site offline; its deploys stay in the history. */

@@ -1,17 +1,17 @@
 import { useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Alert } from '../../../components/Alert';
-import { PageLoader } from '../../../components/PageLoader';
-import { toast } from '../../../components/toast-store';
-import { errorMessage } from '../../../lib/api-client';
-import { formatDateTime } from '../../../lib/format';
-import type { Project } from '../../../lib/types';
-import { useActivateDeploy } from '../api/activate-deploy';
-import { useDeploys } from '../api/get-deploys';
-import { formatBytes } from '../lib/format-bytes';
-import type { Deploy } from '../types';
+import { Alert } from '@/components/Alert';
+import { PageLoader } from '@/components/PageLoader';
+import { toast } from '@/components/toast-store';
+import { errorMessage } from '@/lib/api-client';
+import { formatDateTime } from '@/lib/format';
+import type { Project } from '@/lib/types';
+import { useActivateDeploy } from '@/features/publishing/api/activate-deploy';
+import { useDeploys } from '@/features/publishing/api/get-deploys';
+import { formatBytes } from '@/features/publishing/lib/format-bytes';
+import type { Deploy } from '@/features/publishing/types';
 import { PublishModal } from './PublishModal';
-import { ResponseBox } from '../../../components/ResponseBox';
+import { ResponseBox } from '@/components/ResponseBox';
 
 interface Props {
   project: Pick<Project, 'id' | 'name' | 'token' | 'domain' | 'preview_url' | 'is_published'>;
@@ -48,7 +48,11 @@ export function DeployHistory({ project }: Props) {
   if (deploys.isPending) {
     content = <PageLoader />;
   } else if (deploys.isError) {
-    content = <Alert testId="deploys-error">{t('publishing.history.loadFailed', { message: errorMessage(deploys.error) })}</Alert>;
+    content = (
+      <Alert testId="deploys-error">
+        {t('publishing.history.loadFailed', { message: errorMessage(deploys.error) })}
+      </Alert>
+    );
   } else if (deploys.data.data.length === 0) {
     content = (
       <p className="muted" data-testid="deploys-empty">
@@ -76,7 +80,13 @@ export function DeployHistory({ project }: Props) {
               const live = deploy.id === liveId;
               const date = formatDateTime(deploy.created_at);
               return (
-                <tr key={deploy.id} data-testid="deploy-row" data-deploy-id={deploy.id} data-live={live} aria-current={live ? 'true' : undefined}>
+                <tr
+                  key={deploy.id}
+                  data-testid="deploy-row"
+                  data-deploy-id={deploy.id}
+                  data-live={live}
+                  aria-current={live ? 'true' : undefined}
+                >
                   <td>
                     <time dateTime={deploy.created_at}>{date}</time>
                   </td>
@@ -135,7 +145,9 @@ export function DeployHistory({ project }: Props) {
           {project.is_published ? t('publishing.history.publishNew') : t('publishing.publishAction')}
         </button>
       </div>
-      {activate.isError && <ResponseBox error={activate.error} title={t('publishing.history.rollbackFailed')} />}
+      {activate.isError && (
+        <ResponseBox error={activate.error} title={t('publishing.history.rollbackFailed')} />
+      )}
       {content}
       {publishing && <PublishModal project={project} onClose={closePublish} />}
     </section>

@@ -1,9 +1,9 @@
 import { useTranslation } from 'react-i18next';
-import { Modal } from '../../../components/Modal';
-import type { Project } from '../../../lib/types';
-import { usePublishProject } from '../api/publish-project';
-import { useDeployProgress } from '../lib/deploy-progress';
-import { ResponseBox } from '../../../components/ResponseBox';
+import { Modal } from '@/components/Modal';
+import type { Project } from '@/lib/types';
+import { usePublishProject } from '@/features/publishing/api/publish-project';
+import { useDeployProgress } from '@/features/publishing/lib/deploy-progress';
+import { ResponseBox } from '@/components/ResponseBox';
 import { siteAddress } from './address';
 
 interface Props {
@@ -26,7 +26,13 @@ export function PublishModal({ project, onClose }: Props) {
   let footer;
   if (publish.isPending) {
     body = (
-      <p className="deploy-progress" role="status" aria-live="polite" data-testid="deploy-progress" data-step={message}>
+      <p
+        className="deploy-progress"
+        role="status"
+        aria-live="polite"
+        data-testid="deploy-progress"
+        data-step={message}
+      >
         <span className="spinner" aria-hidden="true" /> {t(`publishing.progress.${message}`)}
       </p>
     );
@@ -50,7 +56,13 @@ export function PublishModal({ project, onClose }: Props) {
       </div>
     );
     footer = (
-      <button type="button" className="button button-primary" onClick={onClose} data-testid="publish-done" autoFocus>
+      <button
+        type="button"
+        className="button button-primary"
+        onClick={onClose}
+        data-testid="publish-done"
+        autoFocus
+      >
         {t('common.close')}
       </button>
     );
@@ -73,7 +85,13 @@ export function PublishModal({ project, onClose }: Props) {
         <button type="button" className="button" onClick={onClose}>
           {t('common.cancel')}
         </button>
-        <button type="button" className="button button-primary" onClick={start} data-testid="publish-confirm" autoFocus>
+        <button
+          type="button"
+          className="button button-primary"
+          onClick={start}
+          data-testid="publish-confirm"
+          autoFocus
+        >
           {t('publishing.publishAction')}
         </button>
       </div>

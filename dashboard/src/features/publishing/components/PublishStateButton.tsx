@@ -1,6 +1,6 @@
 import { useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { Project } from '../../../lib/types';
+import type { Project } from '@/lib/types';
 import { PublishModal } from './PublishModal';
 import { UnpublishModal } from './UnpublishModal';
 

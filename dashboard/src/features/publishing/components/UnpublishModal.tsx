@@ -1,8 +1,8 @@
 import { useTranslation } from 'react-i18next';
-import { Modal } from '../../../components/Modal';
-import type { Project } from '../../../lib/types';
-import { useUnpublishProject } from '../api/unpublish-project';
-import { ResponseBox } from '../../../components/ResponseBox';
+import { Modal } from '@/components/Modal';
+import type { Project } from '@/lib/types';
+import { useUnpublishProject } from '@/features/publishing/api/unpublish-project';
+import { ResponseBox } from '@/components/ResponseBox';
 import { siteAddress } from './address';
 
 interface Props {
@@ -34,7 +34,13 @@ export function UnpublishModal({ project, onClose }: Props) {
       </div>
     );
     footer = (
-      <button type="button" className="button button-primary" onClick={onClose} data-testid="unpublish-done" autoFocus>
+      <button
+        type="button"
+        className="button button-primary"
+        onClick={onClose}
+        data-testid="unpublish-done"
+        autoFocus
+      >
         {t('common.close')}
       </button>
     );
@@ -57,7 +63,13 @@ export function UnpublishModal({ project, onClose }: Props) {
         <button type="button" className="button" onClick={onClose}>
           {t('common.cancel')}
         </button>
-        <button type="button" className="button button-danger" onClick={start} data-testid="unpublish-confirm" autoFocus>
+        <button
+          type="button"
+          className="button button-danger"
+          onClick={start}
+          data-testid="unpublish-confirm"
+          autoFocus
+        >
           {t('publishing.unpublishAction')}
         </button>
       </div>

@@ -1,11 +1,11 @@
 // @vitest-environment jsdom
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { paths } from '../../../app/paths';
-import { ProjectOverviewPage } from '../../../app/ProjectOverviewPage';
-import { projectFixture } from '../../../testing/fixtures';
-import { mockApi, renderRoutes, type Handler } from '../../../testing/render-route';
-import type { Deploy, DeployList } from '../types';
+import { paths } from '@/app/paths';
+import { ProjectOverviewPage } from '@/app/ProjectOverviewPage';
+import { projectFixture } from '@/testing/fixtures';
+import { mockApi, renderRoutes, type Handler } from '@/testing/render-route';
+import type { Deploy, DeployList } from '@/features/publishing/types';
 
 const routes = [{ path: paths.project, element: <ProjectOverviewPage /> }];
 const PROJECT = 'GET /api/projects/7';
@@ -86,18 +86,22 @@ describe('publish modal', () => {
   });
 
   it('lists what the server warns about next to the live address', async () => {
-    const server = api(false, { data: [], active_deploy_id: null }, {
-      [PUBLISH]: () => {
-        server.setPublished(true);
-        return {
-          json: {
-            deploy: deploy(3),
-            url: 'https://loja.example.com',
-            warnings: ['The font Lora (400 normal) could not be fetched: 404'],
-          },
-        };
+    const server = api(
+      false,
+      { data: [], active_deploy_id: null },
+      {
+        [PUBLISH]: () => {
+          server.setPublished(true);
+          return {
+            json: {
+              deploy: deploy(3),
+              url: 'https://loja.example.com',
+              warnings: ['The font Lora (400 normal) could not be fetched: 404'],
+            },
+          };
+        },
       },
-    });
+    );
     renderRoutes(routes, '/project/7');
     fireEvent.click(await screen.findByTestId('project-state'));
     fireEvent.click(screen.getByTestId('publish-confirm'));
@@ -107,12 +111,16 @@ describe('publish modal', () => {
   });
 
   it('ends on the live address as a link and shows the project published without a reload', async () => {
-    const server = api(false, { data: [], active_deploy_id: null }, {
-      [PUBLISH]: () => {
-        server.setPublished(true);
-        return { json: { deploy: deploy(3), url: 'https://loja.example.com' } };
+    const server = api(
+      false,
+      { data: [], active_deploy_id: null },
+      {
+        [PUBLISH]: () => {
+          server.setPublished(true);
+          return { json: { deploy: deploy(3), url: 'https://loja.example.com' } };
+        },
       },
-    });
+    );
     const router = renderRoutes(routes, '/project/7');
     fireEvent.click(await screen.findByTestId('project-state'));
     fireEvent.click(screen.getByTestId('publish-confirm'));
@@ -134,9 +142,16 @@ describe('publish modal', () => {
   });
 
   it('shows the serialized response in a Response box when the deploy fails', async () => {
-    api(false, { data: [], active_deploy_id: null }, {
-      [PUBLISH]: () => ({ status: 502, json: { error: 'deploy_failed', message: 'object store unreachable' } }),
-    });
+    api(
+      false,
+      { data: [], active_deploy_id: null },
+      {
+        [PUBLISH]: () => ({
+          status: 502,
+          json: { error: 'deploy_failed', message: 'object store unreachable' },
+        }),
+      },
+    );
     renderRoutes(routes, '/project/7');
     fireEvent.click(await screen.findByTestId('project-state'));
     fireEvent.click(screen.getByTestId('publish-confirm'));
@@ -167,12 +182,16 @@ describe('publish modal', () => {
 
 describe('unpublish modal', () => {
   it('confirms, then says done and shows the project unpublished', async () => {
-    const server = api(true, { data: [deploy(3)], active_deploy_id: 3 }, {
-      [UNPUBLISH]: () => {
-        server.setPublished(false);
-        return { json: { is_published: false } };
+    const server = api(
+      true,
+      { data: [deploy(3)], active_deploy_id: 3 },
+      {
+        [UNPUBLISH]: () => {
+          server.setPublished(false);
+          return { json: { is_published: false } };
+        },
       },
-    });
+    );
     renderRoutes(routes, '/project/7');
     fireEvent.click(await screen.findByRole('button', { name: /Estado: Publicado/ }));
     const dialog = screen.getByRole('dialog', { name: 'Despublicar' });
@@ -181,13 +200,19 @@ describe('unpublish modal', () => {
 
     expect((await screen.findByTestId('unpublish-success')).textContent).toBe('Projeto despublicado.');
     await waitFor(() => expect(screen.getByTestId('project-state').textContent).toBe('Não publicado'));
-    expect(server.calls.filter((call) => call.method === 'POST').map((call) => call.url)).toEqual(['/api/unpublish/7']);
+    expect(server.calls.filter((call) => call.method === 'POST').map((call) => call.url)).toEqual([
+      '/api/unpublish/7',
+    ]);
   });
 
   it('shows the serialized response when unpublishing fails', async () => {
-    api(true, { data: [], active_deploy_id: null }, {
-      [UNPUBLISH]: () => new Response('Bad Gateway', { status: 502 }),
-    });
+    api(
+      true,
+      { data: [], active_deploy_id: null },
+      {
+        [UNPUBLISH]: () => new Response('Bad Gateway', { status: 502 }),
+      },
+    );
     renderRoutes(routes, '/project/7');
     fireEvent.click(await screen.findByTestId('project-state'));
     fireEvent.click(screen.getByTestId('unpublish-confirm'));
@@ -205,7 +230,13 @@ describe('unpublish modal', () => {
 describe('deploy history', () => {
   const history: DeployList = {
     data: [
-      deploy(5, { status: 'failed', error: 'template error on page "home"', files: 0, bytes: 0, finished_at: null }),
+      deploy(5, {
+        status: 'failed',
+        error: 'template error on page "home"',
+        files: 0,
+        bytes: 0,
+        finished_at: null,
+      }),
       deploy(4, { bytes: 2_400_000 }),
       deploy(3),
     ],
@@ -240,7 +271,11 @@ describe('deploy history', () => {
     renderRoutes(routes, '/project/7');
     const rows = await screen.findAllByTestId('deploy-row');
     expect(screen.queryByTestId('deploy-live')).toBeNull();
-    expect(rows.map((row) => within(row).queryByTestId('deploy-rollback') !== null)).toEqual([false, true, true]);
+    expect(rows.map((row) => within(row).queryByTestId('deploy-rollback') !== null)).toEqual([
+      false,
+      true,
+      true,
+    ]);
   });
 
   it('rolls back: confirms, calls activate on that deploy and refreshes the history', async () => {
@@ -256,21 +291,31 @@ describe('deploy history', () => {
     const earlier = (await screen.findAllByTestId('deploy-row'))[2] as HTMLElement;
     fireEvent.click(within(earlier).getByTestId('deploy-rollback'));
 
-    expect(window.confirm).toHaveBeenCalledWith(expect.stringMatching(/^Colocar no ar o deploy de \d{2}\/\d{2}\/2025 \d{2}:\d{2}\?/));
+    expect(window.confirm).toHaveBeenCalledWith(
+      expect.stringMatching(/^Colocar no ar o deploy de \d{2}\/\d{2}\/2025 \d{2}:\d{2}\?/),
+    );
     await waitFor(() =>
       expect(calls.filter((call) => call.method === 'POST').map((call) => call.url)).toEqual([
         '/api/projects/7/deploys/3/activate',
       ]),
     );
     await waitFor(() =>
-      expect(screen.getAllByTestId('deploy-row').find((row) => row.getAttribute('aria-current'))?.getAttribute('data-deploy-id')).toBe('3'),
+      expect(
+        screen
+          .getAllByTestId('deploy-row')
+          .find((row) => row.getAttribute('aria-current'))
+          ?.getAttribute('data-deploy-id'),
+      ).toBe('3'),
     );
     expect(calls.filter((call) => call.url === '/api/projects/7/deploys').length).toBeGreaterThanOrEqual(2);
   });
 
   it('shows the serialized response when the rollback fails', async () => {
     api(true, history, {
-      'POST /api/projects/7/deploys/3/activate': () => ({ status: 409, json: { error: 'conflict', message: 'deploy is not ready' } }),
+      'POST /api/projects/7/deploys/3/activate': () => ({
+        status: 409,
+        json: { error: 'conflict', message: 'deploy is not ready' },
+      }),
     });
     renderRoutes(routes, '/project/7');
     const earlier = (await screen.findAllByTestId('deploy-row'))[2] as HTMLElement;

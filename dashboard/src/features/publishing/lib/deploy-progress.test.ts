@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import en from '../../../locales/en.json';
-import ptBR from '../../../locales/pt-BR.json';
+import en from '@/locales/en.json';
+import ptBR from '@/locales/pt-BR.json';
 import { DEPLOY_EXPECTED_MS, DEPLOY_MESSAGES, DEPLOY_STEP_MS, deployMessageAt } from './deploy-progress';
 
 describe('deploy progress', () => {

@@ -1,7 +1,7 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { apiJson } from '../../../lib/api-client';
-import { queryKeys } from '../../../lib/query-keys';
-import type { Redirect } from '../types';
+import { apiJson } from '@/lib/api-client';
+import { queryKeys } from '@/lib/query-keys';
+import type { Redirect } from '@/features/redirects/types';
 
 /** One rule, for the edit form (404 for other users' rules). */
 export function getRedirect(id: number): Promise<Redirect> {

@@ -1,7 +1,7 @@
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
-import { apiJson } from '../../../lib/api-client';
-import { queryKeys } from '../../../lib/query-keys';
-import type { RedirectListQuery, RedirectPage } from '../types';
+import { apiJson } from '@/lib/api-client';
+import { queryKeys } from '@/lib/query-keys';
+import type { RedirectListQuery, RedirectPage } from '@/features/redirects/types';
 
 function apiQuery({ page, order, term, limit }: RedirectListQuery): string {
   const search = new URLSearchParams({ page: String(page), order, limit: String(limit) });

@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { apiJson } from '../../../lib/api-client';
-import { queryKeys } from '../../../lib/query-keys';
-import type { Redirect } from '../types';
+import { apiJson } from '@/lib/api-client';
+import { queryKeys } from '@/lib/query-keys';
+import type { Redirect } from '@/features/redirects/types';
 
 export interface SaveRedirectInput {
   /** Absent: a new rule. */
@@ -13,7 +13,10 @@ export interface SaveRedirectInput {
 
 /** Creates (POST /api/redirects) or updates (POST /api/redirects/{id}) a rule. */
 export function saveRedirect({ id, ...body }: SaveRedirectInput): Promise<Redirect> {
-  return apiJson<Redirect>(id === undefined ? '/api/redirects' : `/api/redirects/${id}`, { method: 'POST', body });
+  return apiJson<Redirect>(id === undefined ? '/api/redirects' : `/api/redirects/${id}`, {
+    method: 'POST',
+    body,
+  });
 }
 
 export function useSaveRedirect() {

@@ -1,12 +1,12 @@
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Field } from '../../../components/Field';
-import { Modal } from '../../../components/Modal';
-import { toast } from '../../../components/toast-store';
-import { ApiError, errorMessage } from '../../../lib/api-client';
-import { useSaveRedirect } from '../api/save-redirect';
-import { originWarning, parseRule, type Issue } from '../lib/redirect-rule';
-import type { Redirect } from '../types';
+import { Field } from '@/components/Field';
+import { Modal } from '@/components/Modal';
+import { toast } from '@/components/toast-store';
+import { ApiError, errorMessage } from '@/lib/api-client';
+import { useSaveRedirect } from '@/features/redirects/api/save-redirect';
+import { originWarning, parseRule, type Issue } from '@/features/redirects/lib/redirect-rule';
+import type { Redirect } from '@/features/redirects/types';
 
 interface RedirectFormProps {
   projectId: number;
@@ -66,7 +66,11 @@ export function RedirectForm({ projectId, redirect, onDone }: RedirectFormProps)
   };
 
   return (
-    <Modal title={redirect ? t('redirects.editTitle') : t('redirects.newTitle')} onClose={onDone} testId="redirect-form">
+    <Modal
+      title={redirect ? t('redirects.editTitle') : t('redirects.newTitle')}
+      onClose={onDone}
+      testId="redirect-form"
+    >
       <form onSubmit={submit} noValidate className="form">
         <Field
           label={t('redirects.from')}
@@ -92,7 +96,12 @@ export function RedirectForm({ projectId, redirect, onDone }: RedirectFormProps)
             data-testid="redirect-from-input"
           />
         </Field>
-        <Field label={t('redirects.to')} htmlFor="redirect-to" error={errorFor('to')} hint={t('redirects.toHint')}>
+        <Field
+          label={t('redirects.to')}
+          htmlFor="redirect-to"
+          error={errorFor('to')}
+          hint={t('redirects.toHint')}
+        >
           <input
             id="redirect-to"
             value={to}
@@ -106,7 +115,12 @@ export function RedirectForm({ projectId, redirect, onDone }: RedirectFormProps)
           <button type="button" className="button" onClick={onDone}>
             {t('common.cancel')}
           </button>
-          <button type="submit" className="button button-primary" disabled={!rule.ok || save.isPending} data-testid="redirect-save">
+          <button
+            type="submit"
+            className="button button-primary"
+            disabled={!rule.ok || save.isPending}
+            data-testid="redirect-save"
+          >
             {t('common.save')}
           </button>
         </div>

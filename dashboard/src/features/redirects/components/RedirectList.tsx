@@ -1,16 +1,16 @@
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, Outlet, useSearchParams } from 'react-router';
-import { links, paths } from '../../../app/paths';
-import { Alert } from '../../../components/Alert';
-import { PageLoader } from '../../../components/PageLoader';
-import { Pager } from '../../../components/Pager';
-import { toast } from '../../../components/toast-store';
-import { errorMessage } from '../../../lib/api-client';
-import { formatDate } from '../../../lib/format';
-import type { ProjectDetail } from '../../../lib/types';
-import { useDeleteRedirect } from '../api/delete-redirect';
-import { useRedirects } from '../api/get-redirects';
+import { links, paths } from '@/app/paths';
+import { Alert } from '@/components/Alert';
+import { PageLoader } from '@/components/PageLoader';
+import { Pager } from '@/components/Pager';
+import { toast } from '@/components/toast-store';
+import { errorMessage } from '@/lib/api-client';
+import { formatDate } from '@/lib/format';
+import type { ProjectDetail } from '@/lib/types';
+import { useDeleteRedirect } from '@/features/redirects/api/delete-redirect';
+import { useRedirects } from '@/features/redirects/api/get-redirects';
 import {
   PAGE_SIZES,
   REDIRECT_ORDERS,
@@ -19,7 +19,7 @@ import {
   readListQuery,
   type Redirect,
   type RedirectListQuery,
-} from '../types';
+} from '@/features/redirects/types';
 
 /**
  * The redirect list (route name redirects): search term, order, page size and pages, all kept in
@@ -58,12 +58,16 @@ export function RedirectList({ project }: { project: ProjectDetail }) {
   return (
     <section className="page" data-testid="redirects-page">
       <nav className="breadcrumbs">
-        <Link to={paths.home}>{t('projects.title')}</Link> / <Link to={links.project(project.id)}>{project.name}</Link> /{' '}
-        <span>{t('redirects.title')}</span>
+        <Link to={paths.home}>{t('projects.title')}</Link> /{' '}
+        <Link to={links.project(project.id)}>{project.name}</Link> / <span>{t('redirects.title')}</span>
       </nav>
       <div className="page-header">
         <h1>{t('redirects.title')}</h1>
-        <Link to={`${links.projectRedirectNew(project.id)}${search}`} className="button button-primary" data-testid="new-redirect">
+        <Link
+          to={`${links.projectRedirectNew(project.id)}${search}`}
+          className="button button-primary"
+          data-testid="new-redirect"
+        >
           + {t('redirects.new')}
         </Link>
       </div>
@@ -98,7 +102,11 @@ export function RedirectList({ project }: { project: ProjectDetail }) {
         </label>
         <label className="toolbar-item">
           <span>{t('redirects.pageSize')}</span>
-          <select value={query.limit} onChange={(event) => change({ limit: Number(event.target.value) })} data-testid="redirect-page-size">
+          <select
+            value={query.limit}
+            onChange={(event) => change({ limit: Number(event.target.value) })}
+            data-testid="redirect-page-size"
+          >
             {PAGE_SIZES.map((size) => (
               <option key={size} value={size}>
                 {size === -1 ? t('redirects.all') : size}

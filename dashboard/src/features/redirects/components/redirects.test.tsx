@@ -1,12 +1,16 @@
 // @vitest-environment jsdom
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import { getToasts } from '../../../components/toast-store';
-import { mockApi, renderRoutes } from '../../../testing/render-route';
-import { pageFixture, projectFixture } from '../../../testing/fixtures';
-import { paths } from '../../../app/paths';
-import { RedirectEditRoute, RedirectNewRoute, RedirectsRoute } from '../routes/RedirectsRoute';
-import type { Redirect } from '../types';
+import { getToasts } from '@/components/toast-store';
+import { mockApi, renderRoutes } from '@/testing/render-route';
+import { pageFixture, projectFixture } from '@/testing/fixtures';
+import { paths } from '@/app/paths';
+import {
+  RedirectEditRoute,
+  RedirectNewRoute,
+  RedirectsRoute,
+} from '@/features/redirects/routes/RedirectsRoute';
+import type { Redirect } from '@/features/redirects/types';
 
 const routes = [
   { path: '/', element: <p>home</p> },
@@ -21,11 +25,19 @@ const routes = [
 ];
 
 const LIST = '/api/projects/7/redirects';
-const rule = (id: number, from: string, to: string): Redirect => ({ id, from, to, created_at: '2025-03-01T12:00:00Z', project_id: 7 });
+const rule = (id: number, from: string, to: string): Redirect => ({
+  id,
+  from,
+  to,
+  created_at: '2025-03-01T12:00:00Z',
+  project_id: 7,
+});
 const rules = [rule(1, '/antigo', '/novo'), rule(2, '/blog/*', 'https://blog.example.com/*')];
 
 const listCalls = (calls: { method: string; url: string }[]) =>
-  calls.filter((c) => c.method === 'GET' && c.url.startsWith(LIST)).map((c) => new URL(c.url, 'http://x').searchParams);
+  calls
+    .filter((c) => c.method === 'GET' && c.url.startsWith(LIST))
+    .map((c) => new URL(c.url, 'http://x').searchParams);
 
 describe('redirect list', () => {
   it('shows the API page and asks again when order, page size, search and page change', async () => {
@@ -52,7 +64,9 @@ describe('redirect list', () => {
     await waitFor(() => expect(listCalls(calls).at(-1)?.get('term')).toBe('blog'));
 
     fireEvent.click(screen.getByTestId('page-next'));
-    await waitFor(() => expect(listCalls(calls).at(-1)?.toString()).toBe('page=2&order=from&limit=-1&term=blog'));
+    await waitFor(() =>
+      expect(listCalls(calls).at(-1)?.toString()).toBe('page=2&order=from&limit=-1&term=blog'),
+    );
   });
 
   it('deletes a rule after confirmation and reloads the page', async () => {
@@ -64,14 +78,17 @@ describe('redirect list', () => {
     renderRoutes(routes, '/project/7/redirects');
     const row = (await screen.findByText('/blog/*')).closest('tr');
     fireEvent.click(within(row as HTMLElement).getByTestId('redirect-delete'));
-    await waitFor(() => expect(calls.some((c) => c.method === 'DELETE' && c.url === '/api/redirects/2')).toBe(true));
+    await waitFor(() =>
+      expect(calls.some((c) => c.method === 'DELETE' && c.url === '/api/redirects/2')).toBe(true),
+    );
     await waitFor(() => expect(listCalls(calls)).toHaveLength(2));
     expect(window.confirm).toHaveBeenCalled();
   });
 });
 
 describe('redirect form', () => {
-  const type = (testId: string, value: string) => fireEvent.change(screen.getByTestId(testId), { target: { value } });
+  const type = (testId: string, value: string) =>
+    fireEvent.change(screen.getByTestId(testId), { target: { value } });
   const save = () => screen.getByTestId('redirect-save') as HTMLButtonElement;
 
   function api(post: () => { status?: number; json?: unknown }) {
@@ -109,7 +126,9 @@ describe('redirect form', () => {
     renderRoutes(routes, '/project/7/redirects/new');
     await screen.findByTestId('redirect-form');
     type('redirect-from-input', '*');
-    expect(screen.getByTestId('redirect-warning').textContent).toBe('Atenção: a url * redireciona o site inteiro.');
+    expect(screen.getByTestId('redirect-warning').textContent).toBe(
+      'Atenção: a url * redireciona o site inteiro.',
+    );
     expect(save().disabled).toBe(true);
     type('redirect-to-input', 'https://novo.example.com/*');
     expect(screen.getByTestId('redirect-warning')).toBeTruthy();
@@ -127,7 +146,11 @@ describe('redirect form', () => {
     fireEvent.click(save());
     await waitFor(() => expect(router.state.location.pathname).toBe('/project/7/redirects'));
     expect(router.state.location.search).toBe('?order=from');
-    expect(calls.find((c) => c.method === 'POST')?.body).toEqual({ project_id: 7, from: '/velho', to: '/novo' });
+    expect(calls.find((c) => c.method === 'POST')?.body).toEqual({
+      project_id: 7,
+      from: '/velho',
+      to: '/novo',
+    });
     await waitFor(() => expect(screen.queryByTestId('redirect-form')).toBeNull());
   });
 
@@ -135,7 +158,9 @@ describe('redirect form', () => {
     const message = 'Já existe um redirecionamento para esta url de origem.';
     const calls = api(() => ({ status: 409, json: { error: 'conflict', message, field: 'from' } }));
     renderRoutes(routes, '/project/7/redirects/edit/1');
-    await waitFor(() => expect((screen.getByTestId('redirect-from-input') as HTMLInputElement).value).toBe('/antigo'));
+    await waitFor(() =>
+      expect((screen.getByTestId('redirect-from-input') as HTMLInputElement).value).toBe('/antigo'),
+    );
     type('redirect-to-input', '/outro');
     await act(async () => {
       fireEvent.click(save());

@@ -2,8 +2,8 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import i18next from 'i18next';
 import { beforeAll, describe, expect, it } from 'vitest';
-import en from '../../../locales/en.json';
-import ptBR from '../../../locales/pt-BR.json';
+import en from '@/locales/en.json';
+import ptBR from '@/locales/pt-BR.json';
 import { parseOrigin, parseRule, type Issue } from './redirect-rule';
 
 interface Vectors {

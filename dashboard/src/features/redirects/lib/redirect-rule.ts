@@ -24,7 +24,10 @@ const WHITESPACE = /\s/;
 // Rust's char::is_control (Unicode Cc) and characters that would break out of an attribute.
 const BAD_DESTINATION_CHAR = /^[\u0000-\u001f\u007f-\u009f<>"\\`]$/;
 
-const fail = (key: string, values?: Issue['values']): Parsed => ({ ok: false, issue: values ? { key, values } : { key } });
+const fail = (key: string, values?: Issue['values']): Parsed => ({
+  ok: false,
+  issue: values ? { key, values } : { key },
+});
 
 /** Length in characters (code points), as Rust's `chars().count()`. */
 const length = (s: string) => [...s].length;

@@ -1,13 +1,13 @@
 import { useEffect, useRef } from 'react';
 import { Navigate, useLocation, useNavigate } from 'react-router';
-import { links, paths } from '../../../app/paths';
-import { PageLoader } from '../../../components/PageLoader';
-import { toast } from '../../../components/toast-store';
-import { errorMessage } from '../../../lib/api-client';
-import { useNumberParam, useProjectOrLeave } from '../../../lib/project-route';
-import { useRedirect } from '../api/get-redirect';
-import { RedirectForm } from '../components/RedirectForm';
-import { RedirectList } from '../components/RedirectList';
+import { links, paths } from '@/app/paths';
+import { PageLoader } from '@/components/PageLoader';
+import { toast } from '@/components/toast-store';
+import { errorMessage } from '@/lib/api-client';
+import { useNumberParam, useProjectOrLeave } from '@/lib/project-route';
+import { useRedirect } from '@/features/redirects/api/get-redirect';
+import { RedirectForm } from '@/features/redirects/components/RedirectForm';
+import { RedirectList } from '@/features/redirects/components/RedirectList';
 
 /** "/project/{project_id}/redirects" (route name redirects); the form routes are its children. */
 export function RedirectsRoute() {

@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { apiJson } from '../../../lib/api-client';
-import { queryKeys } from '../../../lib/query-keys';
+import { apiJson } from '@/lib/api-client';
+import { queryKeys } from '@/lib/query-keys';
 
 /** POST /erp/delete-template/{id} → 204. */
 export function deleteTemplate(id: number): Promise<void> {
@@ -9,5 +9,8 @@ export function deleteTemplate(id: number): Promise<void> {
 
 export function useDeleteTemplate() {
   const client = useQueryClient();
-  return useMutation({ mutationFn: deleteTemplate, onSuccess: () => client.invalidateQueries({ queryKey: queryKeys.templates }) });
+  return useMutation({
+    mutationFn: deleteTemplate,
+    onSuccess: () => client.invalidateQueries({ queryKey: queryKeys.templates }),
+  });
 }

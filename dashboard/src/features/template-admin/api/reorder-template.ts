@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { apiJson } from '../../../lib/api-client';
-import { queryKeys } from '../../../lib/query-keys';
-import type { OrderChange } from '../lib/reorder';
+import { apiJson } from '@/lib/api-client';
+import { queryKeys } from '@/lib/query-keys';
+import type { OrderChange } from '@/features/template-admin/lib/reorder';
 
 /** POST /erp/reorder-template/{id} {order} → 204. */
 export function reorderTemplate({ id, order }: OrderChange): Promise<void> {

@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { apiJson } from '../../../lib/api-client';
-import { queryKeys } from '../../../lib/query-keys';
-import type { TemplatePayload, TemplateView } from '../types';
+import { apiJson } from '@/lib/api-client';
+import { queryKeys } from '@/lib/query-keys';
+import type { TemplatePayload, TemplateView } from '@/features/template-admin/types';
 
 export interface SaveTemplateInfoInput {
   id: number;
@@ -15,5 +15,8 @@ export function saveTemplateInfo({ id, template }: SaveTemplateInfoInput): Promi
 
 export function useSaveTemplateInfo() {
   const client = useQueryClient();
-  return useMutation({ mutationFn: saveTemplateInfo, onSuccess: () => client.invalidateQueries({ queryKey: queryKeys.templates }) });
+  return useMutation({
+    mutationFn: saveTemplateInfo,
+    onSuccess: () => client.invalidateQueries({ queryKey: queryKeys.templates }),
+  });
 }

@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { apiBlob } from '../../../lib/api-client';
-import { queryKeys } from '../../../lib/query-keys';
-import { templateScreenshotUrl } from '../lib/urls';
+import { apiBlob } from '@/lib/api-client';
+import { queryKeys } from '@/lib/query-keys';
+import { templateScreenshotUrl } from '@/features/template-admin/lib/urls';
 
 /**
  * GET /api/template-screenshot/{id}?size=1280,1280&trim=0 → the PNG, which the server also stores
@@ -13,5 +13,8 @@ export function templateScreenshot(id: number): Promise<Blob> {
 
 export function useTemplateScreenshot() {
   const client = useQueryClient();
-  return useMutation({ mutationFn: templateScreenshot, onSuccess: () => client.invalidateQueries({ queryKey: queryKeys.templates }) });
+  return useMutation({
+    mutationFn: templateScreenshot,
+    onSuccess: () => client.invalidateQueries({ queryKey: queryKeys.templates }),
+  });
 }

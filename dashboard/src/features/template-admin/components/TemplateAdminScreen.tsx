@@ -10,14 +10,14 @@ import {
 import { SortableContext, sortableKeyboardCoordinates, verticalListSortingStrategy } from '@dnd-kit/sortable';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Alert } from '../../../components/Alert';
-import { PageLoader } from '../../../components/PageLoader';
-import { errorMessage } from '../../../lib/api-client';
-import { toastOutcome } from '../../block-admin/components/admin-toasts';
-import { useTemplateList } from '../api/get-template-list';
-import { useReorderTemplates } from '../api/reorder-template';
-import { reorderChanges, sortTemplates } from '../lib/reorder';
-import type { TemplateView } from '../types';
+import { Alert } from '@/components/Alert';
+import { PageLoader } from '@/components/PageLoader';
+import { errorMessage } from '@/lib/api-client';
+import { toastOutcome } from '@/features/block-admin/components/admin-toasts';
+import { useTemplateList } from '@/features/template-admin/api/get-template-list';
+import { useReorderTemplates } from '@/features/template-admin/api/reorder-template';
+import { reorderChanges, sortTemplates } from '@/features/template-admin/lib/reorder';
+import type { TemplateView } from '@/features/template-admin/types';
 import { TemplateFormModal } from './TemplateFormModal';
 import { TemplateRow } from './TemplateRow';
 
@@ -43,7 +43,11 @@ export function TemplateAdminScreen() {
     const changes = reorderChanges(templates, fromId, toId);
     if (changes.length === 0) return;
     const order = new Map(changes.map((change) => [change.id, change.order]));
-    setMoved(sortTemplates(templates.map((template) => ({ ...template, order: order.get(template.id) ?? template.order }))));
+    setMoved(
+      sortTemplates(
+        templates.map((template) => ({ ...template, order: order.get(template.id) ?? template.order })),
+      ),
+    );
     reorder.mutate(changes, { ...toastOutcome(t), onSettled: () => setMoved(null) });
   };
   const step = (template: TemplateView, by: -1 | 1) => {
@@ -78,7 +82,10 @@ export function TemplateAdminScreen() {
                   <th>{t('common.actions')}</th>
                 </tr>
               </thead>
-              <SortableContext items={templates.map((template) => template.id)} strategy={verticalListSortingStrategy}>
+              <SortableContext
+                items={templates.map((template) => template.id)}
+                strategy={verticalListSortingStrategy}
+              >
                 <tbody>
                   {templates.map((template, index) => (
                     <TemplateRow

@@ -1,12 +1,12 @@
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Alert } from '../../../components/Alert';
-import { Field } from '../../../components/Field';
-import { Modal } from '../../../components/Modal';
-import { errorMessage } from '../../../lib/api-client';
-import { toastFailure, toastOk } from '../../block-admin/components/admin-toasts';
-import { useSaveTemplateInfo } from '../api/save-template-info';
-import type { TemplateView } from '../types';
+import { Alert } from '@/components/Alert';
+import { Field } from '@/components/Field';
+import { Modal } from '@/components/Modal';
+import { errorMessage } from '@/lib/api-client';
+import { toastFailure, toastOk } from '@/features/block-admin/components/admin-toasts';
+import { useSaveTemplateInfo } from '@/features/template-admin/api/save-template-info';
+import type { TemplateView } from '@/features/template-admin/types';
 
 interface Props {
   template: TemplateView;
@@ -33,7 +33,12 @@ export function TemplateFormModal({ template, onClose }: Props) {
     save.mutate(
       {
         id: template.id,
-        template: { name: name.trim(), category: category.trim(), description, is_published: published ? '1' : '0' },
+        template: {
+          name: name.trim(),
+          category: category.trim(),
+          description,
+          is_published: published ? '1' : '0',
+        },
       },
       {
         onSuccess: () => {
@@ -51,10 +56,20 @@ export function TemplateFormModal({ template, onClose }: Props) {
         {save.isError && <Alert testId="template-form-error">{errorMessage(save.error)}</Alert>}
         <div className="two-columns">
           <Field label={t('templateAdmin.name')} htmlFor="template-name" error={nameError}>
-            <input id="template-name" value={name} onChange={(event) => setName(event.target.value)} data-testid="template-name" />
+            <input
+              id="template-name"
+              value={name}
+              onChange={(event) => setName(event.target.value)}
+              data-testid="template-name"
+            />
           </Field>
           <Field label={t('templateAdmin.category')} htmlFor="template-category">
-            <input id="template-category" value={category} onChange={(event) => setCategory(event.target.value)} data-testid="template-category" />
+            <input
+              id="template-category"
+              value={category}
+              onChange={(event) => setCategory(event.target.value)}
+              data-testid="template-category"
+            />
           </Field>
         </div>
         <Field label={t('templateAdmin.description')} htmlFor="template-description">
@@ -67,14 +82,24 @@ export function TemplateFormModal({ template, onClose }: Props) {
           />
         </Field>
         <label className="checkbox">
-          <input type="checkbox" checked={published} onChange={(event) => setPublished(event.target.checked)} data-testid="template-published" />{' '}
+          <input
+            type="checkbox"
+            checked={published}
+            onChange={(event) => setPublished(event.target.checked)}
+            data-testid="template-published"
+          />{' '}
           {t('templateAdmin.published')}
         </label>
         <div className="form-actions">
           <button type="button" className="button" onClick={onClose} data-testid="template-form-cancel">
             {t('common.cancel')}
           </button>
-          <button type="submit" className="button button-primary" disabled={save.isPending} data-testid="template-form-save">
+          <button
+            type="submit"
+            className="button button-primary"
+            disabled={save.isPending}
+            data-testid="template-form-save"
+          >
             {t('common.save')}
           </button>
         </div>

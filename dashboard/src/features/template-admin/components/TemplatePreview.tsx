@@ -1,9 +1,9 @@
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { paths } from '../../../app/paths';
-import { templatePreviewUrl } from '../lib/urls';
-import type { TemplateDetail } from '../types';
+import { paths } from '@/app/paths';
+import { templatePreviewUrl } from '@/features/template-admin/lib/urls';
+import type { TemplateDetail } from '@/features/template-admin/types';
 import { UseTemplateModal } from './UseTemplateModal';
 
 type Device = 'desktop' | 'mobile';
@@ -54,7 +54,9 @@ export function TemplatePreview({ template }: { template: TemplateDetail }) {
                 {template.category}
               </span>
             )}
-            {template.is_published !== '1' && <span className="badge badge-danger">{t('templatePreview.unpublished')}</span>}
+            {template.is_published !== '1' && (
+              <span className="badge badge-danger">{t('templatePreview.unpublished')}</span>
+            )}
           </div>
           {template.description && (
             <p className="muted" data-testid="template-preview-description">
@@ -62,7 +64,12 @@ export function TemplatePreview({ template }: { template: TemplateDetail }) {
             </p>
           )}
         </div>
-        <button type="button" className="button button-primary" onClick={() => setUsing(true)} data-testid="template-use">
+        <button
+          type="button"
+          className="button button-primary"
+          onClick={() => setUsing(true)}
+          data-testid="template-use"
+        >
           {t('templatePreview.use')}
         </button>
       </header>
@@ -71,7 +78,11 @@ export function TemplatePreview({ template }: { template: TemplateDetail }) {
         {template.pages.length > 0 && (
           <label className="checkbox-row">
             {t('templatePreview.page')}{' '}
-            <select value={slug} onChange={(event) => setSlug(event.target.value)} data-testid="template-preview-page">
+            <select
+              value={slug}
+              onChange={(event) => setSlug(event.target.value)}
+              data-testid="template-preview-page"
+            >
               {template.pages.map((page) => (
                 <option key={page.slug} value={page.slug}>
                   {page.name}

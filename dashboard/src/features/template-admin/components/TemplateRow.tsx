@@ -3,11 +3,11 @@ import { CSS } from '@dnd-kit/utilities';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { links } from '../../../app/paths';
-import { toastFailure, toastOk, toastOutcome } from '../../block-admin/components/admin-toasts';
-import { useDeleteTemplate } from '../api/delete-template';
-import { useTemplateScreenshot } from '../api/template-screenshot';
-import type { TemplateView } from '../types';
+import { links } from '@/app/paths';
+import { toastFailure, toastOk, toastOutcome } from '@/features/block-admin/components/admin-toasts';
+import { useDeleteTemplate } from '@/features/template-admin/api/delete-template';
+import { useTemplateScreenshot } from '@/features/template-admin/api/template-screenshot';
+import type { TemplateView } from '@/features/template-admin/types';
 
 interface Props {
   template: TemplateView;
@@ -25,14 +25,18 @@ export function TemplateRow({ template, isFirst, isLast, reordering, onEdit, onM
   const remove = useDeleteTemplate();
   const shot = useTemplateScreenshot();
   const [captured, setCaptured] = useState<string | null>(null);
-  const { attributes, listeners, setNodeRef, setActivatorNodeRef, transform, transition, isDragging } = useSortable({
-    id: template.id,
-    disabled: reordering,
-  });
+  const { attributes, listeners, setNodeRef, setActivatorNodeRef, transform, transition, isDragging } =
+    useSortable({
+      id: template.id,
+      disabled: reordering,
+    });
 
-  useEffect(() => () => {
-    if (captured) URL.revokeObjectURL(captured);
-  }, [captured]);
+  useEffect(
+    () => () => {
+      if (captured) URL.revokeObjectURL(captured);
+    },
+    [captured],
+  );
 
   const generate = () =>
     shot.mutate(template.id, {
@@ -108,13 +112,22 @@ export function TemplateRow({ template, isFirst, isLast, reordering, onEdit, onM
         {template.description && <div className="muted small">{template.description}</div>}
       </td>
       <td>
-        <span className={`badge ${published ? 'badge-success' : 'badge-muted'}`} data-testid="template-published-state" data-published={template.is_published}>
+        <span
+          className={`badge ${published ? 'badge-success' : 'badge-muted'}`}
+          data-testid="template-published-state"
+          data-published={template.is_published}
+        >
           {published ? t('templateAdmin.published') : t('templateAdmin.unpublished')}
         </span>
       </td>
       <td className="actions-cell">
         <div className="button-row">
-          <button type="button" className="button button-small" onClick={() => onEdit(template)} data-testid="template-edit">
+          <button
+            type="button"
+            className="button button-small"
+            onClick={() => onEdit(template)}
+            data-testid="template-edit"
+          >
             {t('templateAdmin.edit')}
           </button>
           <Link to={links.template(template.id)} className="button button-small" data-testid="template-view">
@@ -136,7 +149,8 @@ export function TemplateRow({ template, isFirst, isLast, reordering, onEdit, onM
             disabled={remove.isPending}
             data-testid="template-delete"
             onClick={() => {
-              if (window.confirm(t('templateAdmin.confirmDelete', { name: template.name }))) remove.mutate(template.id, toastOutcome(t));
+              if (window.confirm(t('templateAdmin.confirmDelete', { name: template.name })))
+                remove.mutate(template.id, toastOutcome(t));
             }}
           >
             {t('common.delete')}

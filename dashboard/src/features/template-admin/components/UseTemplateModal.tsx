@@ -1,15 +1,15 @@
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
-import { links } from '../../../app/paths';
-import { Alert } from '../../../components/Alert';
-import { Field } from '../../../components/Field';
-import { Modal } from '../../../components/Modal';
-import { toast } from '../../../components/toast-store';
-import { errorMessage } from '../../../lib/api-client';
-import { newProjectSchema } from '../../../lib/validation';
-import { useCreateFromTemplate } from '../../projects/api/use-template';
-import type { TemplateView } from '../types';
+import { links } from '@/app/paths';
+import { Alert } from '@/components/Alert';
+import { Field } from '@/components/Field';
+import { Modal } from '@/components/Modal';
+import { toast } from '@/components/toast-store';
+import { errorMessage } from '@/lib/api-client';
+import { newProjectSchema } from '@/lib/validation';
+import { useCreateFromTemplate } from '@/features/projects/api/use-template';
+import type { TemplateView } from '@/features/template-admin/types';
 
 interface Props {
   template: TemplateView;
@@ -42,17 +42,32 @@ export function UseTemplateModal({ template, onClose }: Props) {
   };
 
   return (
-    <Modal title={t('templatePreview.useTitle', { name: template.name })} onClose={onClose} testId="use-template">
+    <Modal
+      title={t('templatePreview.useTitle', { name: template.name })}
+      onClose={onClose}
+      testId="use-template"
+    >
       <form onSubmit={submit} className="form" noValidate>
         {create.isError && <Alert testId="use-template-error">{errorMessage(create.error)}</Alert>}
         <Field label={t('newProject.name')} htmlFor="use-template-name" error={nameError}>
-          <input id="use-template-name" value={name} autoFocus onChange={(event) => setName(event.target.value)} data-testid="use-template-name" />
+          <input
+            id="use-template-name"
+            value={name}
+            autoFocus
+            onChange={(event) => setName(event.target.value)}
+            data-testid="use-template-name"
+          />
         </Field>
         <div className="form-actions">
           <button type="button" className="button" onClick={onClose} data-testid="use-template-cancel">
             {t('common.cancel')}
           </button>
-          <button type="submit" className="button button-primary" disabled={create.isPending} data-testid="use-template-submit">
+          <button
+            type="submit"
+            className="button button-primary"
+            disabled={create.isPending}
+            data-testid="use-template-submit"
+          >
             {t('templatePreview.create')}
           </button>
         </div>

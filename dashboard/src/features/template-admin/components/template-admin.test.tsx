@@ -1,13 +1,13 @@
 // @vitest-environment jsdom
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { paths } from '../../../app/paths';
-import { RequireAdmin } from '../../../app/RequireAdmin';
-import { getToasts } from '../../../components/toast-store';
-import type { User } from '../../../lib/types';
-import { mockApi, renderRoutes, type ApiCall, type Handler } from '../../../testing/render-route';
-import { TemplateAdminRoute } from '../routes/TemplateAdminRoute';
-import type { TemplateView } from '../types';
+import { paths } from '@/app/paths';
+import { RequireAdmin } from '@/app/RequireAdmin';
+import { getToasts } from '@/components/toast-store';
+import type { User } from '@/lib/types';
+import { mockApi, renderRoutes, type ApiCall, type Handler } from '@/testing/render-route';
+import { TemplateAdminRoute } from '@/features/template-admin/routes/TemplateAdminRoute';
+import type { TemplateView } from '@/features/template-admin/types';
 
 const routes = [
   {
@@ -32,7 +32,12 @@ const user = (isAdmin: boolean): User => ({
   created_at: '2025-01-01T00:00:00Z',
 });
 
-const template = (id: number, name: string, order: number, overrides: Partial<TemplateView> = {}): TemplateView => ({
+const template = (
+  id: number,
+  name: string,
+  order: number,
+  overrides: Partial<TemplateView> = {},
+): TemplateView => ({
   id,
   name,
   description: `Tema ${name}`,
@@ -78,17 +83,26 @@ describe('admin guard', () => {
 
 describe('admin templates screen', () => {
   beforeEach(() => {
-    vi.stubGlobal('URL', Object.assign(URL, { createObjectURL: vi.fn(() => 'blob:shot'), revokeObjectURL: vi.fn() }));
+    vi.stubGlobal(
+      'URL',
+      Object.assign(URL, { createObjectURL: vi.fn(() => 'blob:shot'), revokeObjectURL: vi.fn() }),
+    );
   });
 
   it('lists templates in order with thumbnail or placeholder, category / name and published state', async () => {
     api({ 'GET /erp/templateList': () => ({ json: [templates()[2], templates()[0], templates()[1]] }) });
     await open();
     const rows = screen.getAllByTestId(/^template-row-/);
-    expect(rows.map((row) => row.dataset.testid)).toEqual(['template-row-1', 'template-row-2', 'template-row-3']);
+    expect(rows.map((row) => row.dataset.testid)).toEqual([
+      'template-row-1',
+      'template-row-2',
+      'template-row-3',
+    ]);
 
     const aurora = screen.getByTestId('template-row-1');
-    expect(within(aurora).getByTestId('template-thumbnail').getAttribute('src')).toBe('/files/templates/1.png');
+    expect(within(aurora).getByTestId('template-thumbnail').getAttribute('src')).toBe(
+      '/files/templates/1.png',
+    );
     expect(within(aurora).getByTestId('template-category-label').textContent).toBe('Loja');
     expect(within(aurora).getByTestId('template-name-label').textContent).toBe('Aurora');
     expect(within(aurora).getByTestId('template-published-state').textContent).toBe('Publicado');
@@ -102,7 +116,10 @@ describe('admin templates screen', () => {
 
     expect(within(aurora).getByTestId('template-view').getAttribute('href')).toBe('/template/1');
     expect((within(aurora).getByTestId('template-move-up') as HTMLButtonElement).disabled).toBe(true);
-    expect((within(screen.getByTestId('template-row-3')).getByTestId('template-move-down') as HTMLButtonElement).disabled).toBe(true);
+    expect(
+      (within(screen.getByTestId('template-row-3')).getByTestId('template-move-down') as HTMLButtonElement)
+        .disabled,
+    ).toBe(true);
   });
 
   it('shows an empty state when there is no template', async () => {
@@ -120,7 +137,9 @@ describe('admin templates screen', () => {
   });
 
   it('edits name, category, description and the published flag, toasts ok and reloads the list', async () => {
-    const calls = api({ 'POST /erp/template/2': ({ body }) => ({ json: { ...templates()[1], ...(body as object) } }) });
+    const calls = api({
+      'POST /erp/template/2': ({ body }) => ({ json: { ...templates()[1], ...(body as object) } }),
+    });
     await open();
     fireEvent.click(within(screen.getByTestId('template-row-2')).getByTestId('template-edit'));
     const form = await screen.findByTestId('template-form');
@@ -149,16 +168,25 @@ describe('admin templates screen', () => {
     const form = await screen.findByTestId('template-form');
     fireEvent.click(within(form).getByTestId('template-published'));
     fireEvent.click(within(form).getByTestId('template-form-save'));
-    await waitFor(() => expect(posts(calls, '/erp/template/1')[0]?.body).toMatchObject({ name: 'Aurora', is_published: '0' }));
+    await waitFor(() =>
+      expect(posts(calls, '/erp/template/1')[0]?.body).toMatchObject({ name: 'Aurora', is_published: '0' }),
+    );
   });
 
   it("keeps the form open with the server's 422 message verbatim and a falha toast", async () => {
     const message = 'Description (1000) or category (100 characters) is too long';
-    api({ 'POST /erp/template/3': () => ({ status: 422, json: { error: 'invalid', message, field: 'description' } }) });
+    api({
+      'POST /erp/template/3': () => ({
+        status: 422,
+        json: { error: 'invalid', message, field: 'description' },
+      }),
+    });
     await open();
     fireEvent.click(within(screen.getByTestId('template-row-3')).getByTestId('template-edit'));
     const form = await screen.findByTestId('template-form');
-    fireEvent.change(within(form).getByTestId('template-description'), { target: { value: 'x'.repeat(1001) } });
+    fireEvent.change(within(form).getByTestId('template-description'), {
+      target: { value: 'x'.repeat(1001) },
+    });
     fireEvent.click(within(form).getByTestId('template-form-save'));
     expect((await screen.findByTestId('template-form-error')).textContent).toBe(message);
     expect(toasts()).toContain(`error:falha: ${message}`);
@@ -195,7 +223,12 @@ describe('admin templates screen', () => {
   });
 
   it('shows falha with the server message when the delete fails', async () => {
-    api({ 'POST /erp/delete-template/2': () => ({ status: 404, json: { error: 'not_found', message: 'Not found' } }) });
+    api({
+      'POST /erp/delete-template/2': () => ({
+        status: 404,
+        json: { error: 'not_found', message: 'Not found' },
+      }),
+    });
     await open();
     fireEvent.click(within(screen.getByTestId('template-row-2')).getByTestId('template-delete'));
     await waitFor(() => expect(toasts()).toContain('error:falha: Not found'));
@@ -209,7 +242,9 @@ describe('admin templates screen', () => {
     await open();
     fireEvent.click(within(screen.getByTestId('template-row-1')).getByTestId('template-move-down'));
     await waitFor(() => expect(toasts()).toContain('success:ok'));
-    expect(calls.filter((c) => c.url.startsWith('/erp/reorder-template/')).map((c) => [c.url, c.body])).toEqual([
+    expect(
+      calls.filter((c) => c.url.startsWith('/erp/reorder-template/')).map((c) => [c.url, c.body]),
+    ).toEqual([
       ['/erp/reorder-template/2', { order: 1 }],
       ['/erp/reorder-template/1', { order: 2 }],
     ]);
@@ -221,19 +256,28 @@ describe('admin templates screen', () => {
     const held = new Promise<{ status: number }>((resolve) => {
       release = () => resolve({ status: 204 });
     });
-    api({ 'POST /erp/reorder-template/3': () => held, 'POST /erp/reorder-template/2': () => ({ status: 204 }) });
+    api({
+      'POST /erp/reorder-template/3': () => held,
+      'POST /erp/reorder-template/2': () => ({ status: 204 }),
+    });
     await open();
     fireEvent.click(within(screen.getByTestId('template-row-3')).getByTestId('template-move-up'));
     const order = () => screen.getAllByTestId(/^template-row-/).map((row) => row.dataset.testid);
     await waitFor(() => expect(order()).toEqual(['template-row-1', 'template-row-3', 'template-row-2']));
-    expect((within(screen.getByTestId('template-row-1')).getByTestId('template-move-down') as HTMLButtonElement).disabled).toBe(true);
+    expect(
+      (within(screen.getByTestId('template-row-1')).getByTestId('template-move-down') as HTMLButtonElement)
+        .disabled,
+    ).toBe(true);
     release();
     await waitFor(() => expect(toasts()).toContain('success:ok'));
   });
 
   it('shows falha when a reorder fails', async () => {
     api({
-      'POST /erp/reorder-template/2': () => ({ status: 422, json: { error: 'invalid', message: 'Order must be between 0 and 1000000' } }),
+      'POST /erp/reorder-template/2': () => ({
+        status: 422,
+        json: { error: 'invalid', message: 'Order must be between 0 and 1000000' },
+      }),
       'POST /erp/reorder-template/3': () => ({ status: 204 }),
     });
     await open();
@@ -253,9 +297,13 @@ describe('admin templates screen', () => {
     fireEvent.click(button);
     await waitFor(() => expect(button.disabled).toBe(true));
     expect(button.textContent).toBe('Gerando…');
-    expect(calls.find((c) => c.url.startsWith('/api/template-screenshot/'))?.url).toBe('/api/template-screenshot/2?size=1280,1280&trim=0');
+    expect(calls.find((c) => c.url.startsWith('/api/template-screenshot/'))?.url).toBe(
+      '/api/template-screenshot/2?size=1280,1280&trim=0',
+    );
     release();
-    await waitFor(() => expect(within(row).getByTestId('template-thumbnail').getAttribute('src')).toBe('blob:shot'));
+    await waitFor(() =>
+      expect(within(row).getByTestId('template-thumbnail').getAttribute('src')).toBe('blob:shot'),
+    );
     expect(button.disabled).toBe(false);
     expect(toasts()).toContain('success:ok');
     await waitFor(() => expect(calls.filter((c) => c.url === '/erp/templateList')).toHaveLength(2));
@@ -263,7 +311,9 @@ describe('admin templates screen', () => {
 
   it("shows the server's 503 text in a falha toast when Chromium is missing", async () => {
     const message = 'Chromium is not installed on this server';
-    api({ 'GET /api/template-screenshot/1': () => ({ status: 503, json: { error: 'unavailable', message } }) });
+    api({
+      'GET /api/template-screenshot/1': () => ({ status: 503, json: { error: 'unavailable', message } }),
+    });
     await open();
     const row = screen.getByTestId('template-row-1');
     fireEvent.click(within(row).getByTestId('template-screenshot'));

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { TemplateView } from '../types';
+import type { TemplateView } from '@/features/template-admin/types';
 import { reorderChanges, sortTemplates } from './reorder';
 
 const template = (id: number, name: string, order: number): TemplateView => ({

@@ -1,10 +1,10 @@
-import { Alert } from '../../../components/Alert';
-import { PageLoader } from '../../../components/PageLoader';
-import { NotFoundRoute } from '../../../app/NotFoundRoute';
-import { ApiError, errorMessage } from '../../../lib/api-client';
-import { useNumberParam } from '../../../lib/project-route';
-import { useTemplate } from '../api/get-template';
-import { TemplatePreview } from '../components/TemplatePreview';
+import { Alert } from '@/components/Alert';
+import { PageLoader } from '@/components/PageLoader';
+import { NotFoundRoute } from '@/app/NotFoundRoute';
+import { ApiError, errorMessage } from '@/lib/api-client';
+import { useNumberParam } from '@/lib/project-route';
+import { useTemplate } from '@/features/template-admin/api/get-template';
+import { TemplatePreview } from '@/features/template-admin/components/TemplatePreview';
 
 /** /template/:templateId: the theme preview (admin only, RequireAdmin), loaded lazily by the router. */
 export function TemplatePreviewRoute() {

@@ -1,12 +1,12 @@
 // @vitest-environment jsdom
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import { paths } from '../../../app/paths';
-import { RequireAdmin } from '../../../app/RequireAdmin';
-import { getToasts } from '../../../components/toast-store';
-import type { User } from '../../../lib/types';
-import { mockApi, renderRoutes, type Handler } from '../../../testing/render-route';
-import type { TemplateDetail } from '../types';
+import { paths } from '@/app/paths';
+import { RequireAdmin } from '@/app/RequireAdmin';
+import { getToasts } from '@/components/toast-store';
+import type { User } from '@/lib/types';
+import { mockApi, renderRoutes, type Handler } from '@/testing/render-route';
+import type { TemplateDetail } from '@/features/template-admin/types';
 import { TemplatePreviewRoute } from './TemplatePreviewRoute';
 
 const routes = [
@@ -119,7 +119,9 @@ describe('theme preview', () => {
   });
 
   it('creates a project from the template and opens it', async () => {
-    const calls = api({ 'POST /api/templates/use/4': () => ({ status: 201, json: { id: 77, name: 'Minha loja' } }) });
+    const calls = api({
+      'POST /api/templates/use/4': () => ({ status: 201, json: { id: 77, name: 'Minha loja' } }),
+    });
     const router = await open();
     fireEvent.click(screen.getByTestId('template-use'));
     const modal = await screen.findByTestId('use-template');
@@ -141,7 +143,12 @@ describe('theme preview', () => {
   });
 
   it('keeps the dialog open with the server message when the project cannot be created', async () => {
-    api({ 'POST /api/templates/use/4': () => ({ status: 422, json: { error: 'invalid', message: 'Project name is required' } }) });
+    api({
+      'POST /api/templates/use/4': () => ({
+        status: 422,
+        json: { error: 'invalid', message: 'Project name is required' },
+      }),
+    });
     await open();
     fireEvent.click(screen.getByTestId('template-use'));
     const modal = await screen.findByTestId('use-template');
@@ -152,7 +159,9 @@ describe('theme preview', () => {
   });
 
   it('shows the not-found screen for a missing template or a bad id', async () => {
-    api({ 'GET /api/templates/4': () => ({ status: 404, json: { error: 'not_found', message: 'Not found' } }) });
+    api({
+      'GET /api/templates/4': () => ({ status: 404, json: { error: 'not_found', message: 'Not found' } }),
+    });
     renderRoutes(routes, '/template/4');
     await screen.findByTestId('not-found');
   });

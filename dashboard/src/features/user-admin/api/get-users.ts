@@ -1,7 +1,7 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { apiJson } from '../../../lib/api-client';
-import { queryKeys } from '../../../lib/query-keys';
-import type { AdminUserRow } from '../types';
+import { apiJson } from '@/lib/api-client';
+import { queryKeys } from '@/lib/query-keys';
+import type { AdminUserRow } from '@/features/user-admin/types';
 
 /** GET /api/users → every account (administrators only; 403 otherwise). */
 export function getUsers(): Promise<AdminUserRow[]> {

@@ -1,6 +1,6 @@
 import { useMutation } from '@tanstack/react-query';
-import { apiText } from '../../../lib/api-client';
-import { loadPage } from '../lib/load-page';
+import { apiText } from '@/lib/api-client';
+import { loadPage } from '@/features/user-admin/lib/load-page';
 
 /** POST /api/loginBack → 200: the session returns to the administrator who used 'login as'. */
 export function loginBack(): Promise<void> {

@@ -1,6 +1,6 @@
 import { useMutation } from '@tanstack/react-query';
-import { apiText } from '../../../lib/api-client';
-import { loadPage } from '../lib/load-page';
+import { apiText } from '@/lib/api-client';
+import { loadPage } from '@/features/user-admin/lib/load-page';
 
 /** POST /api/loginWith/{id} → 200: the session is now that user's (the administrator is kept as impersonator). */
 export function loginWith(id: number): Promise<void> {

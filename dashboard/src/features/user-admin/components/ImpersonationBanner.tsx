@@ -1,8 +1,8 @@
 import { useTranslation } from 'react-i18next';
-import { toast } from '../../../components/toast-store';
-import { errorMessage } from '../../../lib/api-client';
-import { useUser } from '../../../lib/auth/get-user';
-import { useLoginBack } from '../api/login-back';
+import { toast } from '@/components/toast-store';
+import { errorMessage } from '@/lib/api-client';
+import { useUser } from '@/lib/auth/get-user';
+import { useLoginBack } from '@/features/user-admin/api/login-back';
 
 /**
  * Shown on every signed-in page while an administrator uses 'login as' (GET /api/user carries
@@ -20,7 +20,9 @@ export function ImpersonationBanner() {
         type="button"
         className="button"
         disabled={loginBack.isPending}
-        onClick={() => loginBack.mutate(undefined, { onError: (failure) => toast.error(errorMessage(failure)) })}
+        onClick={() =>
+          loginBack.mutate(undefined, { onError: (failure) => toast.error(errorMessage(failure)) })
+        }
         data-testid="impersonation-back"
       >
         {t('impersonation.back')}

@@ -1,11 +1,11 @@
 import { useTranslation } from 'react-i18next';
-import { Alert } from '../../../components/Alert';
-import { PageLoader } from '../../../components/PageLoader';
-import { errorMessage } from '../../../lib/api-client';
-import { formatDate } from '../../../lib/format';
-import { toastFailure } from '../../block-admin/components/admin-toasts';
-import { useUsers } from '../api/get-users';
-import { useLoginWith } from '../api/login-with';
+import { Alert } from '@/components/Alert';
+import { PageLoader } from '@/components/PageLoader';
+import { errorMessage } from '@/lib/api-client';
+import { formatDate } from '@/lib/format';
+import { toastFailure } from '@/features/block-admin/components/admin-toasts';
+import { useUsers } from '@/features/user-admin/api/get-users';
+import { useLoginWith } from '@/features/user-admin/api/login-with';
 
 /** The administrator's users (spec 2 "Admin users screen"): id, created date, name, email and 'login as'. */
 export function UserAdminScreen() {
@@ -49,7 +49,9 @@ export function UserAdminScreen() {
                       type="button"
                       className="button"
                       disabled={loginWith.isPending}
-                      onClick={() => loginWith.mutate(user.id, { onError: (failure) => toastFailure(t, failure) })}
+                      onClick={() =>
+                        loginWith.mutate(user.id, { onError: (failure) => toastFailure(t, failure) })
+                      }
                       data-testid="user-admin-login-as"
                     >
                       {t('userAdmin.loginAs')}

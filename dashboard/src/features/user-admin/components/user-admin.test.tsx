@@ -1,18 +1,18 @@
 // @vitest-environment jsdom
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { Layout } from '../../../app/Layout';
-import { paths } from '../../../app/paths';
-import { RequireAdmin } from '../../../app/RequireAdmin';
-import { dismissToast, getToasts } from '../../../components/toast-store';
-import { setLanguage } from '../../../lib/i18n';
-import type { User } from '../../../lib/types';
-import { mockApi, renderRoutes, type Handler } from '../../../testing/render-route';
-import { loadPage } from '../lib/load-page';
-import { UserAdminRoute } from '../routes/UserAdminRoute';
-import type { AdminUserRow } from '../types';
+import { Layout } from '@/app/Layout';
+import { paths } from '@/app/paths';
+import { RequireAdmin } from '@/app/RequireAdmin';
+import { dismissToast, getToasts } from '@/components/toast-store';
+import { setLanguage } from '@/lib/i18n';
+import type { User } from '@/lib/types';
+import { mockApi, renderRoutes, type Handler } from '@/testing/render-route';
+import { loadPage } from '@/features/user-admin/lib/load-page';
+import { UserAdminRoute } from '@/features/user-admin/routes/UserAdminRoute';
+import type { AdminUserRow } from '@/features/user-admin/types';
 
-vi.mock('../lib/load-page', () => ({ loadPage: vi.fn() }));
+vi.mock('@/features/user-admin/lib/load-page', () => ({ loadPage: vi.fn() }));
 
 const me = (overrides: Partial<User> = {}): User => ({
   id: 1,
@@ -87,16 +87,27 @@ describe('administrator users screen (/erp/users)', () => {
   });
 
   it("a failing 'login as' toasts 'falha' with the server message and stays", async () => {
-    api(me(), { 'POST /api/loginWith/7': () => ({ status: 403, json: { error: 'forbidden', message: 'Administrators only' } }) });
+    api(me(), {
+      'POST /api/loginWith/7': () => ({
+        status: 403,
+        json: { error: 'forbidden', message: 'Administrators only' },
+      }),
+    });
     renderRoutes(routes, '/erp/users');
     await screen.findByTestId('user-admin');
     fireEvent.click(within(screen.getByTestId('user-admin-row-7')).getByTestId('user-admin-login-as'));
-    await waitFor(() => expect(getToasts().some((toast) => toast.kind === 'error' && toast.message.includes('Administrators only'))).toBe(true));
+    await waitFor(() =>
+      expect(
+        getToasts().some((toast) => toast.kind === 'error' && toast.message.includes('Administrators only')),
+      ).toBe(true),
+    );
     expect(loadPage).not.toHaveBeenCalled();
   });
 
   it('shows the server message when the list fails', async () => {
-    api(me(), { 'GET /api/users': () => ({ status: 403, json: { error: 'forbidden', message: 'Administrators only' } }) });
+    api(me(), {
+      'GET /api/users': () => ({ status: 403, json: { error: 'forbidden', message: 'Administrators only' } }),
+    });
     renderRoutes(routes, '/erp/users');
     expect((await screen.findByTestId('user-admin-error')).textContent).toBe('Administrators only');
   });
@@ -111,9 +122,12 @@ describe('impersonation banner', () => {
   });
 
   it("names the account in use and goes back to the administrator's own with loginBack", async () => {
-    const calls = api(me({ id: 7, name: 'Bruno', email: 'bruno@example.com', is_admin: false, impersonator_id: 1 }), {
-      'POST /api/loginBack': () => ({ json: { ok: true } }),
-    });
+    const calls = api(
+      me({ id: 7, name: 'Bruno', email: 'bruno@example.com', is_admin: false, impersonator_id: 1 }),
+      {
+        'POST /api/loginBack': () => ({ json: { ok: true } }),
+      },
+    );
     renderRoutes(routes, '/');
     const banner = await screen.findByTestId('impersonation-banner');
     expect(banner.textContent).toContain('Você está conectado como Bruno (bruno@example.com)');
@@ -130,7 +144,9 @@ describe('impersonation banner', () => {
     try {
       renderRoutes(routes, '/erp/users');
       await screen.findByTestId('user-admin');
-      expect(screen.getByTestId('impersonation-banner').textContent).toContain('You are signed in as Bruno (bruno@example.com)');
+      expect(screen.getByTestId('impersonation-banner').textContent).toContain(
+        'You are signed in as Bruno (bruno@example.com)',
+      );
       expect(screen.getByTestId('impersonation-back').textContent).toBe('Back to my account');
     } finally {
       setLanguage('pt-BR');

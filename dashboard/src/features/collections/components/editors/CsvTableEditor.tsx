@@ -1,5 +1,5 @@
 import { useTranslation } from 'react-i18next';
-import { DEFAULT_DELIMITER, parseCsv, rectangular, serializeCsv } from '../../lib/csv-table';
+import { DEFAULT_DELIMITER, parseCsv, rectangular, serializeCsv } from '@/features/collections/lib/csv-table';
 
 interface CsvTableEditorProps {
   id: string;
@@ -68,10 +68,20 @@ export function CsvTableEditor({ id, value, onChange, delimiter = DEFAULT_DELIMI
         </tbody>
       </table>
       <div className="button-row">
-        <button type="button" className="button button-small" onClick={() => commit([...grid, Array.from({ length: width }, () => '')])} data-testid={`${id}-add-row`}>
+        <button
+          type="button"
+          className="button button-small"
+          onClick={() => commit([...grid, Array.from({ length: width }, () => '')])}
+          data-testid={`${id}-add-row`}
+        >
           + {t('records.form.csv.addRow')}
         </button>
-        <button type="button" className="button button-small" onClick={() => commit(grid.map((row) => [...row, '']))} data-testid={`${id}-add-column`}>
+        <button
+          type="button"
+          className="button button-small"
+          onClick={() => commit(grid.map((row) => [...row, '']))}
+          data-testid={`${id}-add-column`}
+        >
           + {t('records.form.csv.addColumn')}
         </button>
       </div>

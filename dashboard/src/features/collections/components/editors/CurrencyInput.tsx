@@ -1,4 +1,10 @@
-import { DEFAULT_CURRENCY_FORMAT, DEFAULT_CURRENCY_SYMBOL, formatCurrency, parseCents, type CurrencyFormatName } from '../../../../lib/currency';
+import {
+  DEFAULT_CURRENCY_FORMAT,
+  DEFAULT_CURRENCY_SYMBOL,
+  formatCurrency,
+  parseCents,
+  type CurrencyFormatName,
+} from '@/lib/currency';
 
 interface CurrencyInputProps {
   id: string;
@@ -14,7 +20,11 @@ export function CurrencyInput({ id, cents, onChange, symbol, format }: CurrencyI
     <input
       id={id}
       inputMode="numeric"
-      value={cents === null ? '' : formatCurrency(cents, symbol ?? DEFAULT_CURRENCY_SYMBOL, format ?? DEFAULT_CURRENCY_FORMAT)}
+      value={
+        cents === null
+          ? ''
+          : formatCurrency(cents, symbol ?? DEFAULT_CURRENCY_SYMBOL, format ?? DEFAULT_CURRENCY_FORMAT)
+      }
       placeholder={formatCurrency(0, symbol ?? DEFAULT_CURRENCY_SYMBOL, format ?? DEFAULT_CURRENCY_FORMAT)}
       onChange={(event) => onChange(parseCents(event.target.value))}
       data-testid={id}

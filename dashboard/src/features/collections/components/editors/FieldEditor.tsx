@@ -1,16 +1,18 @@
 import { lazy, Suspense } from 'react';
 import { useTranslation } from 'react-i18next';
-import { PageLoader } from '../../../../components/PageLoader';
-import type { FormValue } from '../../lib/record-form';
-import type { Field, FileItem } from '../../types';
-import { UploadButton } from '../UploadButton';
+import { PageLoader } from '@/components/PageLoader';
+import type { FormValue } from '@/features/collections/lib/record-form';
+import type { Field, FileItem } from '@/features/collections/types';
+import { UploadButton } from '@/features/collections/components/UploadButton';
 import { CsvTableEditor } from './CsvTableEditor';
 import { CurrencyInput } from './CurrencyInput';
 import { FileListEditor } from './FileListEditor';
 import { RelationPicker } from './RelationPicker';
 
 // TipTap is the largest dependency: loaded only when a form has a rich-text field.
-const RichTextEditor = lazy(() => import('./RichTextEditor').then((module) => ({ default: module.RichTextEditor })));
+const RichTextEditor = lazy(() =>
+  import('./RichTextEditor').then((module) => ({ default: module.RichTextEditor })),
+);
 
 interface FieldEditorProps {
   field: Field;
@@ -28,7 +30,9 @@ function strings(value: FormValue | undefined): string[] {
 }
 
 function files(value: FormValue | undefined): FileItem[] {
-  return Array.isArray(value) ? value.filter((item): item is FileItem => typeof item === 'object' && item !== null) : [];
+  return Array.isArray(value)
+    ? value.filter((item): item is FileItem => typeof item === 'object' && item !== null)
+    : [];
 }
 
 export function fieldInputId(field: Field): string {
@@ -41,7 +45,15 @@ export function FieldEditor({ field, value, onChange, uploadPrefix }: FieldEdito
   const id = fieldInputId(field);
   switch (field.type) {
     case 'textarea':
-      return <textarea id={id} rows={4} value={str(value)} onChange={(event) => onChange(event.target.value)} data-testid={id} />;
+      return (
+        <textarea
+          id={id}
+          rows={4}
+          value={str(value)}
+          onChange={(event) => onChange(event.target.value)}
+          data-testid={id}
+        />
+      );
     case 'wysiwyg':
       return (
         <Suspense fallback={<PageLoader />}>
@@ -70,7 +82,11 @@ export function FieldEditor({ field, value, onChange, uploadPrefix }: FieldEdito
             testId={`${id}-upload`}
           />
           {src && (
-            <button type="button" className="button button-small button-danger-ghost" onClick={() => onChange('')}>
+            <button
+              type="button"
+              className="button button-small button-danger-ghost"
+              onClick={() => onChange('')}
+            >
               {t('common.remove')}
             </button>
           )}
@@ -79,10 +95,23 @@ export function FieldEditor({ field, value, onChange, uploadPrefix }: FieldEdito
     }
     case 'gallery':
     case 'multiple-file':
-      return <FileListEditor id={id} images={field.type === 'gallery'} value={files(value)} onChange={onChange} prefix={uploadPrefix} />;
+      return (
+        <FileListEditor
+          id={id}
+          images={field.type === 'gallery'}
+          value={files(value)}
+          onChange={onChange}
+          prefix={uploadPrefix}
+        />
+      );
     case 'select':
       return (
-        <select id={id} value={str(value)} onChange={(event) => onChange(event.target.value)} data-testid={id}>
+        <select
+          id={id}
+          value={str(value)}
+          onChange={(event) => onChange(event.target.value)}
+          data-testid={id}
+        >
           <option value="">{t('records.form.none')}</option>
           {field.options.map((option) => (
             <option key={option.name} value={option.name}>
@@ -101,7 +130,11 @@ export function FieldEditor({ field, value, onChange, uploadPrefix }: FieldEdito
                 type="checkbox"
                 checked={chosen.includes(option.name)}
                 onChange={(event) =>
-                  onChange(event.target.checked ? [...chosen, option.name] : chosen.filter((name) => name !== option.name))
+                  onChange(
+                    event.target.checked
+                      ? [...chosen, option.name]
+                      : chosen.filter((name) => name !== option.name),
+                  )
                 }
               />
               {option.name}
@@ -113,7 +146,13 @@ export function FieldEditor({ field, value, onChange, uploadPrefix }: FieldEdito
     case 'checkbox':
       return (
         <label className="checkbox">
-          <input id={id} type="checkbox" checked={value === true} onChange={(event) => onChange(event.target.checked)} data-testid={id} />
+          <input
+            id={id}
+            type="checkbox"
+            checked={value === true}
+            onChange={(event) => onChange(event.target.checked)}
+            data-testid={id}
+          />
           {field.name}
         </label>
       );
@@ -123,13 +162,23 @@ export function FieldEditor({ field, value, onChange, uploadPrefix }: FieldEdito
         <div className="image-select" role="radiogroup" id={id} data-testid={id}>
           {field.options.map((option) => (
             <label key={option.name} className={`image-option${chosen === option.name ? ' selected' : ''}`}>
-              <input type="radio" className="sr-only" name={id} checked={chosen === option.name} onChange={() => onChange(option.name)} />
+              <input
+                type="radio"
+                className="sr-only"
+                name={id}
+                checked={chosen === option.name}
+                onChange={() => onChange(option.name)}
+              />
               {option.image ? <img src={option.image} alt="" /> : <span className="image-option-blank" />}
               <span>{option.name}</span>
             </label>
           ))}
           {chosen && (
-            <button type="button" className="button button-small button-danger-ghost" onClick={() => onChange('')}>
+            <button
+              type="button"
+              className="button button-small button-danger-ghost"
+              onClick={() => onChange('')}
+            >
               {t('common.remove')}
             </button>
           )}
@@ -137,17 +186,58 @@ export function FieldEditor({ field, value, onChange, uploadPrefix }: FieldEdito
       );
     }
     case 'relation':
-      return <RelationPicker id={id} targetTableId={field.meta.table} value={typeof value === 'number' ? value : null} onChange={onChange} />;
+      return (
+        <RelationPicker
+          id={id}
+          targetTableId={field.meta.table}
+          value={typeof value === 'number' ? value : null}
+          onChange={onChange}
+        />
+      );
     case 'currency':
-      return <CurrencyInput id={id} cents={typeof value === 'number' ? value : null} onChange={onChange} symbol={field.meta.symbol} format={field.meta.format} />;
+      return (
+        <CurrencyInput
+          id={id}
+          cents={typeof value === 'number' ? value : null}
+          onChange={onChange}
+          symbol={field.meta.symbol}
+          format={field.meta.format}
+        />
+      );
     case 'whatsapp_link':
     case 'telephone_link':
-      return <input id={id} type="tel" inputMode="tel" value={str(value)} onChange={(event) => onChange(event.target.value)} data-testid={id} />;
+      return (
+        <input
+          id={id}
+          type="tel"
+          inputMode="tel"
+          value={str(value)}
+          onChange={(event) => onChange(event.target.value)}
+          data-testid={id}
+        />
+      );
     case 'email_link':
-      return <input id={id} type="email" value={str(value)} onChange={(event) => onChange(event.target.value)} data-testid={id} />;
+      return (
+        <input
+          id={id}
+          type="email"
+          value={str(value)}
+          onChange={(event) => onChange(event.target.value)}
+          data-testid={id}
+        />
+      );
     case 'csvtable':
-      return <CsvTableEditor id={id} value={str(value)} onChange={onChange} delimiter={field.meta.delimiter} />;
+      return (
+        <CsvTableEditor id={id} value={str(value)} onChange={onChange} delimiter={field.meta.delimiter} />
+      );
     default:
-      return <input id={id} value={str(value)} onChange={(event) => onChange(event.target.value)} data-testid={id} />;
+      return (
+        <input
+          id={id}
+          value={str(value)}
+          onChange={(event) => onChange(event.target.value)}
+          data-testid={id}
+        />
+      );
   }
 }

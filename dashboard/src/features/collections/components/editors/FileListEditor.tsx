@@ -1,7 +1,7 @@
 import { useRef } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { FileItem } from '../../types';
-import { UploadButton } from '../UploadButton';
+import type { FileItem } from '@/features/collections/types';
+import { UploadButton } from '@/features/collections/components/UploadButton';
 
 interface FileListEditorProps {
   id: string;
@@ -31,16 +31,34 @@ export function FileListEditor({ id, images, value, onChange, prefix }: FileList
         <ol className="file-items">
           {value.map((item, index) => (
             <li key={`${item.src}-${index}`} className="file-item" data-testid="file-item">
-              {images ? <img src={item.src} alt={item.caption} className="file-thumb" /> : <a href={item.src} target="_blank" rel="noreferrer">{fileName(item.src)}</a>}
+              {images ? (
+                <img src={item.src} alt={item.caption} className="file-thumb" />
+              ) : (
+                <a href={item.src} target="_blank" rel="noreferrer">
+                  {fileName(item.src)}
+                </a>
+              )}
               <input
                 aria-label={t('records.form.caption')}
                 placeholder={t('records.form.caption')}
                 value={item.caption}
-                onChange={(event) => onChange(value.map((current, i) => (i === index ? { ...current, caption: event.target.value } : current)))}
+                onChange={(event) =>
+                  onChange(
+                    value.map((current, i) =>
+                      i === index ? { ...current, caption: event.target.value } : current,
+                    ),
+                  )
+                }
                 data-testid="file-caption"
               />
               <div className="button-row">
-                <button type="button" className="button button-small" disabled={index === 0} onClick={() => onChange(move(value, index, index - 1))} aria-label={t('records.form.moveUp')}>
+                <button
+                  type="button"
+                  className="button button-small"
+                  disabled={index === 0}
+                  onClick={() => onChange(move(value, index, index - 1))}
+                  aria-label={t('records.form.moveUp')}
+                >
                   ↑
                 </button>
                 <button
@@ -52,7 +70,12 @@ export function FileListEditor({ id, images, value, onChange, prefix }: FileList
                 >
                   ↓
                 </button>
-                <button type="button" className="button button-small button-danger-ghost" onClick={() => onChange(value.filter((_, i) => i !== index))} aria-label={t('common.remove')}>
+                <button
+                  type="button"
+                  className="button button-small button-danger-ghost"
+                  onClick={() => onChange(value.filter((_, i) => i !== index))}
+                  aria-label={t('common.remove')}
+                >
                   ×
                 </button>
               </div>

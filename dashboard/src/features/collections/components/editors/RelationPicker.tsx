@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useData } from '../../api/get-data';
+import { useData } from '@/features/collections/api/get-data';
 
 interface RelationPickerProps {
   id: string;
@@ -20,7 +20,12 @@ export function RelationPicker({ id, targetTableId, value, onChange }: RelationP
 
   return (
     <div className="relation-picker">
-      <select id={id} value={value ?? ''} onChange={(event) => onChange(event.target.value ? Number(event.target.value) : null)} data-testid={id}>
+      <select
+        id={id}
+        value={value ?? ''}
+        onChange={(event) => onChange(event.target.value ? Number(event.target.value) : null)}
+        data-testid={id}
+      >
         <option value="">{t('records.form.none')}</option>
         {!known && value !== null && <option value={value}>#{value}</option>}
         {posts.map((post) => (
@@ -31,11 +36,23 @@ export function RelationPicker({ id, targetTableId, value, onChange }: RelationP
       </select>
       {pages > 1 && (
         <div className="button-row">
-          <button type="button" className="button button-small" disabled={page <= 1} onClick={() => setPage(page - 1)} aria-label={t('records.previous')}>
+          <button
+            type="button"
+            className="button button-small"
+            disabled={page <= 1}
+            onClick={() => setPage(page - 1)}
+            aria-label={t('records.previous')}
+          >
             ‹
           </button>
           <span className="muted small">{t('records.page', { page, pages })}</span>
-          <button type="button" className="button button-small" disabled={page >= pages} onClick={() => setPage(page + 1)} aria-label={t('records.next')}>
+          <button
+            type="button"
+            className="button button-small"
+            disabled={page >= pages}
+            onClick={() => setPage(page + 1)}
+            aria-label={t('records.next')}
+          >
             ›
           </button>
         </div>

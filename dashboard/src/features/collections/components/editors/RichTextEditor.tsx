@@ -2,7 +2,7 @@ import Image from '@tiptap/extension-image';
 import { EditorContent, useEditor, useEditorState, type Editor } from '@tiptap/react';
 import StarterKit from '@tiptap/starter-kit';
 import { useTranslation } from 'react-i18next';
-import { UploadButton } from '../UploadButton';
+import { UploadButton } from '@/features/collections/components/UploadButton';
 
 function Toolbar({ editor, uploadPrefix }: { editor: Editor; uploadPrefix: (string | number)[] }) {
   const { t } = useTranslation();
@@ -20,7 +20,8 @@ function Toolbar({ editor, uploadPrefix }: { editor: Editor; uploadPrefix: (stri
   });
 
   const setLink = () => {
-    const previous = typeof editor.getAttributes('link').href === 'string' ? String(editor.getAttributes('link').href) : '';
+    const previous =
+      typeof editor.getAttributes('link').href === 'string' ? String(editor.getAttributes('link').href) : '';
     const href = window.prompt(t('records.form.rich.linkPrompt'), previous);
     if (href === null) return;
     if (href.trim() === '') editor.chain().focus().extendMarkRange('link').unsetLink().run();
@@ -28,7 +29,14 @@ function Toolbar({ editor, uploadPrefix }: { editor: Editor; uploadPrefix: (stri
   };
 
   const button = (key: keyof typeof state, label: string, run: () => void) => (
-    <button type="button" className={`toolbar-button${state[key] ? ' is-active' : ''}`} aria-pressed={state[key]} title={label} aria-label={label} onClick={run}>
+    <button
+      type="button"
+      className={`toolbar-button${state[key] ? ' is-active' : ''}`}
+      aria-pressed={state[key]}
+      title={label}
+      aria-label={label}
+      onClick={run}
+    >
       {label}
     </button>
   );
@@ -37,10 +45,18 @@ function Toolbar({ editor, uploadPrefix }: { editor: Editor; uploadPrefix: (stri
     <div className="rich-toolbar" role="toolbar">
       {button('bold', t('records.form.rich.bold'), () => editor.chain().focus().toggleBold().run())}
       {button('italic', t('records.form.rich.italic'), () => editor.chain().focus().toggleItalic().run())}
-      {button('h2', t('records.form.rich.h2'), () => editor.chain().focus().toggleHeading({ level: 2 }).run())}
-      {button('h3', t('records.form.rich.h3'), () => editor.chain().focus().toggleHeading({ level: 3 }).run())}
-      {button('bulletList', t('records.form.rich.bulletList'), () => editor.chain().focus().toggleBulletList().run())}
-      {button('orderedList', t('records.form.rich.orderedList'), () => editor.chain().focus().toggleOrderedList().run())}
+      {button('h2', t('records.form.rich.h2'), () =>
+        editor.chain().focus().toggleHeading({ level: 2 }).run(),
+      )}
+      {button('h3', t('records.form.rich.h3'), () =>
+        editor.chain().focus().toggleHeading({ level: 3 }).run(),
+      )}
+      {button('bulletList', t('records.form.rich.bulletList'), () =>
+        editor.chain().focus().toggleBulletList().run(),
+      )}
+      {button('orderedList', t('records.form.rich.orderedList'), () =>
+        editor.chain().focus().toggleOrderedList().run(),
+      )}
       {button('link', t('records.form.rich.link'), setLink)}
       <UploadButton
         imagesOnly

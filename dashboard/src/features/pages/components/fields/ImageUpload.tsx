@@ -1,7 +1,7 @@
 import { useRef, type ChangeEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { isJpgOrPng, readAsDataUrl } from '../../../../lib/files';
-import { useUploadImage } from '../../api/upload-image';
+import { isJpgOrPng, readAsDataUrl } from '@/lib/files';
+import { useUploadImage } from '@/features/pages/api/upload-image';
 
 interface Props {
   /** Upload folder: [user_id, project_id], rich text included. */
@@ -40,10 +40,23 @@ export function ImageUpload({ prefix, onUploaded, label, testId }: Props) {
 
   return (
     <>
-      <button type="button" className="button button-small" disabled={upload.isPending} onClick={() => input.current?.click()} data-testid={testId}>
+      <button
+        type="button"
+        className="button button-small"
+        disabled={upload.isPending}
+        onClick={() => input.current?.click()}
+        data-testid={testId}
+      >
         {upload.isPending ? t('editor.uploading') : (label ?? t('editor.upload'))}
       </button>
-      <input ref={input} type="file" accept=".png,.jpg,.jpeg,image/png,image/jpeg" hidden onChange={onChange} data-testid={testId ? `${testId}-input` : undefined} />
+      <input
+        ref={input}
+        type="file"
+        accept=".png,.jpg,.jpeg,image/png,image/jpeg"
+        hidden
+        onChange={onChange}
+        data-testid={testId ? `${testId}-input` : undefined}
+      />
     </>
   );
 }

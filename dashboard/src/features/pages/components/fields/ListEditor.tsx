@@ -1,11 +1,18 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { errorMessage } from '../../../../lib/api-client';
-import { useFetchExternal } from '../../api/fetch-external';
-import { useCollectionData } from '../../api/get-collection-data';
-import { apiRecords, asItems, MAX_EXTERNAL_RECORDS, newItem, readSource, writeSource } from '../../lib/var-values';
-import type { FilterOperator, ValueChange } from '../../types';
-import { useEditorContext } from '../editor-context';
+import { errorMessage } from '@/lib/api-client';
+import { useFetchExternal } from '@/features/pages/api/fetch-external';
+import { useCollectionData } from '@/features/pages/api/get-collection-data';
+import {
+  apiRecords,
+  asItems,
+  MAX_EXTERNAL_RECORDS,
+  newItem,
+  readSource,
+  writeSource,
+} from '@/features/pages/lib/var-values';
+import type { FilterOperator, ValueChange } from '@/features/pages/types';
+import { useEditorContext } from '@/features/pages/components/editor-context';
 import { ValueEditor, type ValueEditorProps } from './ValueEditor';
 
 const OPERATORS: FilterOperator[] = ['=', '!=', '>', '<', '>=', '<=', 'like'];
@@ -28,7 +35,9 @@ function ManualItems({ id, v, onValue }: Pick<ValueEditorProps, 'id' | 'v' | 'on
   // Applied to the items as they are when the change lands (an upload may finish later).
   const setItem = (index: number, name: string, value: ValueChange) =>
     onValue((previous: unknown) =>
-      asItems(previous).map((item, i) => (i === index ? { ...item, [name]: typeof value === 'function' ? value(item[name]) : value } : item)),
+      asItems(previous).map((item, i) =>
+        i === index ? { ...item, [name]: typeof value === 'function' ? value(item[name]) : value } : item,
+      ),
     );
   return (
     <div className="list-items">
@@ -40,7 +49,14 @@ function ManualItems({ id, v, onValue }: Pick<ValueEditorProps, 'id' | 'v' | 'on
                 {t('editor.list.item')} {index + 1}
               </strong>
               <div className="button-row">
-                <button type="button" className="button button-small" disabled={index === 0} onClick={() => onValue(move(items, index, index - 1))} aria-label={t('editor.list.up')} data-testid="list-item-up">
+                <button
+                  type="button"
+                  className="button button-small"
+                  disabled={index === 0}
+                  onClick={() => onValue(move(items, index, index - 1))}
+                  aria-label={t('editor.list.up')}
+                  data-testid="list-item-up"
+                >
                   ↑
                 </button>
                 <button
@@ -53,7 +69,12 @@ function ManualItems({ id, v, onValue }: Pick<ValueEditorProps, 'id' | 'v' | 'on
                 >
                   ↓
                 </button>
-                <button type="button" className="button button-small button-danger-ghost" onClick={() => onValue(items.filter((_, i) => i !== index))} data-testid="list-item-remove">
+                <button
+                  type="button"
+                  className="button button-small button-danger-ghost"
+                  onClick={() => onValue(items.filter((_, i) => i !== index))}
+                  data-testid="list-item-remove"
+                >
                   {t('common.remove')}
                 </button>
               </div>
@@ -72,7 +93,12 @@ function ManualItems({ id, v, onValue }: Pick<ValueEditorProps, 'id' | 'v' | 'on
           </li>
         ))}
       </ol>
-      <button type="button" className="button button-small" onClick={() => onValue([...items, newItem(subVars)])} data-testid="list-add">
+      <button
+        type="button"
+        className="button button-small"
+        onClick={() => onValue([...items, newItem(subVars)])}
+        data-testid="list-add"
+      >
         {t('editor.list.add')}
       </button>
     </div>
@@ -80,7 +106,12 @@ function ManualItems({ id, v, onValue }: Pick<ValueEditorProps, 'id' | 'v' | 'on
 }
 
 /** Collection source: which collection, filter, order, limit, offset, and each sub-definition's field. */
-function CollectionSource({ id, v, onPatch, slug }: Pick<ValueEditorProps, 'id' | 'v' | 'onPatch'> & { slug: string }) {
+function CollectionSource({
+  id,
+  v,
+  onPatch,
+  slug,
+}: Pick<ValueEditorProps, 'id' | 'v' | 'onPatch'> & { slug: string }) {
   const { t } = useTranslation();
   const { tables } = useEditorContext();
   const table = tables.find((item) => item.slug === slug);
@@ -95,7 +126,12 @@ function CollectionSource({ id, v, onPatch, slug }: Pick<ValueEditorProps, 'id' 
   return (
     <div className="var-group" data-testid="list-db">
       <label htmlFor={`${id}-table`}>{t('editor.list.collection')}</label>
-      <select id={`${id}-table`} value={slug} onChange={(e) => onPatch({ source: writeSource('db', e.target.value) })} data-testid="list-table">
+      <select
+        id={`${id}-table`}
+        value={slug}
+        onChange={(e) => onPatch({ source: writeSource('db', e.target.value) })}
+        data-testid="list-table"
+      >
         <option value="">—</option>
         {tables.map((item) => (
           <option key={item.id} value={item.slug}>
@@ -105,7 +141,12 @@ function CollectionSource({ id, v, onPatch, slug }: Pick<ValueEditorProps, 'id' 
       </select>
       <label htmlFor={`${id}-filter`}>{t('editor.list.filter')}</label>
       <div className="var-row">
-        <select id={`${id}-filter`} value={v.dbfilterfield ?? ''} onChange={(e) => onPatch({ dbfilterfield: e.target.value })} data-testid="list-filter-field">
+        <select
+          id={`${id}-filter`}
+          value={v.dbfilterfield ?? ''}
+          onChange={(e) => onPatch({ dbfilterfield: e.target.value })}
+          data-testid="list-filter-field"
+        >
           <option value="">—</option>
           {fieldOptions.map((option) => (
             <option key={option.value} value={option.value}>
@@ -113,18 +154,33 @@ function CollectionSource({ id, v, onPatch, slug }: Pick<ValueEditorProps, 'id' 
             </option>
           ))}
         </select>
-        <select aria-label={t('editor.list.operator')} value={v.dbfilterquery ?? '='} onChange={(e) => onPatch({ dbfilterquery: e.target.value as FilterOperator })} data-testid="list-filter-operator">
+        <select
+          aria-label={t('editor.list.operator')}
+          value={v.dbfilterquery ?? '='}
+          onChange={(e) => onPatch({ dbfilterquery: e.target.value as FilterOperator })}
+          data-testid="list-filter-operator"
+        >
           {OPERATORS.map((operator) => (
             <option key={operator} value={operator}>
               {operator}
             </option>
           ))}
         </select>
-        <input aria-label={t('editor.list.filterValue')} value={v.dbfiltervalue ?? ''} onChange={(e) => onPatch({ dbfiltervalue: e.target.value })} data-testid="list-filter-value" />
+        <input
+          aria-label={t('editor.list.filterValue')}
+          value={v.dbfiltervalue ?? ''}
+          onChange={(e) => onPatch({ dbfiltervalue: e.target.value })}
+          data-testid="list-filter-value"
+        />
       </div>
       <label htmlFor={`${id}-order`}>{t('editor.list.order')}</label>
       <div className="var-row">
-        <select id={`${id}-order`} value={v.dborderfield ?? ''} onChange={(e) => onPatch({ dborderfield: e.target.value })} data-testid="list-order-field">
+        <select
+          id={`${id}-order`}
+          value={v.dborderfield ?? ''}
+          onChange={(e) => onPatch({ dborderfield: e.target.value })}
+          data-testid="list-order-field"
+        >
           <option value="">—</option>
           {fieldOptions.map((option) => (
             <option key={option.value} value={option.value}>
@@ -132,7 +188,12 @@ function CollectionSource({ id, v, onPatch, slug }: Pick<ValueEditorProps, 'id' 
             </option>
           ))}
         </select>
-        <select aria-label={t('editor.list.direction')} value={v.dborderdir ?? 'desc'} onChange={(e) => onPatch({ dborderdir: e.target.value === 'asc' ? 'asc' : 'desc' })} data-testid="list-order-dir">
+        <select
+          aria-label={t('editor.list.direction')}
+          value={v.dborderdir ?? 'desc'}
+          onChange={(e) => onPatch({ dborderdir: e.target.value === 'asc' ? 'asc' : 'desc' })}
+          data-testid="list-order-dir"
+        >
           <option value="asc">{t('editor.list.asc')}</option>
           <option value="desc">{t('editor.list.desc')}</option>
         </select>
@@ -145,13 +206,23 @@ function CollectionSource({ id, v, onPatch, slug }: Pick<ValueEditorProps, 'id' 
             min={1}
             max={MAX_RECORDS}
             value={v.dblimit ?? 10}
-            onChange={(e) => onPatch({ dblimit: Math.min(MAX_RECORDS, Math.max(1, Math.round(Number(e.target.value) || 1))) })}
+            onChange={(e) =>
+              onPatch({
+                dblimit: Math.min(MAX_RECORDS, Math.max(1, Math.round(Number(e.target.value) || 1))),
+              })
+            }
             data-testid="list-limit"
           />
         </label>
         <label className="var-small">
           <span>{t('editor.list.offset')}</span>
-          <input type="number" min={0} value={v.dboffset ?? 0} onChange={(e) => onPatch({ dboffset: Math.max(0, Math.round(Number(e.target.value) || 0)) })} data-testid="list-offset" />
+          <input
+            type="number"
+            min={0}
+            value={v.dboffset ?? 0}
+            onChange={(e) => onPatch({ dboffset: Math.max(0, Math.round(Number(e.target.value) || 0)) })}
+            data-testid="list-offset"
+          />
         </label>
       </div>
       {subVars.length > 0 && <p className="field-hint">{t('editor.list.fieldsHint')}</p>}
@@ -160,7 +231,13 @@ function CollectionSource({ id, v, onPatch, slug }: Pick<ValueEditorProps, 'id' 
           <span>{sub.label || sub.name}</span>
           <select
             value={sub.dbfield ?? ''}
-            onChange={(e) => onPatch({ vars: subVars.map((item) => (item.name === sub.name ? { ...item, dbfield: e.target.value } : item)) })}
+            onChange={(e) =>
+              onPatch({
+                vars: subVars.map((item) =>
+                  item.name === sub.name ? { ...item, dbfield: e.target.value } : item,
+                ),
+              })
+            }
             data-testid={`list-dbfield-${sub.name}`}
           >
             <option value="">—</option>
@@ -181,7 +258,12 @@ function CollectionSource({ id, v, onPatch, slug }: Pick<ValueEditorProps, 'id' 
 }
 
 /** API source: the https URL and where each sub-definition's value is in a record. */
-function ApiSource({ id, v, onPatch, url }: Pick<ValueEditorProps, 'id' | 'v' | 'onPatch'> & { url: string }) {
+function ApiSource({
+  id,
+  v,
+  onPatch,
+  url,
+}: Pick<ValueEditorProps, 'id' | 'v' | 'onPatch'> & { url: string }) {
   const { t } = useTranslation();
   const map = v.sourceMap ?? {};
   const probe = useFetchExternal();
@@ -190,7 +272,11 @@ function ApiSource({ id, v, onPatch, url }: Pick<ValueEditorProps, 'id' | 'v' | 
     probe.mutate(url, {
       onSuccess: (answer) => {
         const found = apiRecords(answer);
-        setResult(found ? t('editor.list.apiFound', { count: found.records.length, paths: found.paths.join(', ') || '—' }) : t('editor.list.apiNotList'));
+        setResult(
+          found
+            ? t('editor.list.apiFound', { count: found.records.length, paths: found.paths.join(', ') || '—' })
+            : t('editor.list.apiNotList'),
+        );
       },
       onError: (error) => setResult(errorMessage(error)),
     });
@@ -198,8 +284,21 @@ function ApiSource({ id, v, onPatch, url }: Pick<ValueEditorProps, 'id' | 'v' | 
     <div className="var-group" data-testid="list-api">
       <label htmlFor={`${id}-url`}>{t('editor.list.url')}</label>
       <div className="var-row">
-        <input id={`${id}-url`} type="url" placeholder="https://" value={url} onChange={(e) => onPatch({ source: writeSource('api', e.target.value) })} data-testid="list-api-url" />
-        <button type="button" className="button button-small" disabled={!url.startsWith('https://') || probe.isPending} onClick={tryUrl} data-testid="list-api-try">
+        <input
+          id={`${id}-url`}
+          type="url"
+          placeholder="https://"
+          value={url}
+          onChange={(e) => onPatch({ source: writeSource('api', e.target.value) })}
+          data-testid="list-api-url"
+        />
+        <button
+          type="button"
+          className="button button-small"
+          disabled={!url.startsWith('https://') || probe.isPending}
+          onClick={tryUrl}
+          data-testid="list-api-try"
+        >
           {t('editor.list.apiTry')}
         </button>
       </div>
@@ -212,7 +311,12 @@ function ApiSource({ id, v, onPatch, url }: Pick<ValueEditorProps, 'id' | 'v' | 
       {(v.vars ?? []).map((sub) => (
         <label key={sub.name} className="var-small">
           <span>{sub.label || sub.name}</span>
-          <input value={map[sub.name] ?? ''} placeholder="title" onChange={(e) => onPatch({ sourceMap: { ...map, [sub.name]: e.target.value } })} data-testid={`list-map-${sub.name}`} />
+          <input
+            value={map[sub.name] ?? ''}
+            placeholder="title"
+            onChange={(e) => onPatch({ sourceMap: { ...map, [sub.name]: e.target.value } })}
+            data-testid={`list-map-${sub.name}`}
+          />
         </label>
       ))}
     </div>

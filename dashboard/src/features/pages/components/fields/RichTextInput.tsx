@@ -25,7 +25,12 @@ function Toolbar({ editor, prefix }: { editor: Editor; prefix: (string | number)
     else editor.chain().focus().extendMarkRange('link').setLink({ href: href.trim() }).run();
   };
   const button = (key: keyof typeof state, label: string, run: () => void) => (
-    <button type="button" className={`toolbar-button${state[key] ? ' is-active' : ''}`} aria-pressed={state[key]} onClick={run}>
+    <button
+      type="button"
+      className={`toolbar-button${state[key] ? ' is-active' : ''}`}
+      aria-pressed={state[key]}
+      onClick={run}
+    >
       {label}
     </button>
   );
@@ -36,7 +41,11 @@ function Toolbar({ editor, prefix }: { editor: Editor; prefix: (string | number)
       {button('h2', t('editor.rich.heading'), () => editor.chain().focus().toggleHeading({ level: 2 }).run())}
       {button('bulletList', t('editor.rich.list'), () => editor.chain().focus().toggleBulletList().run())}
       {button('link', t('editor.rich.link'), setLink)}
-      <ImageUpload prefix={prefix} label={t('editor.rich.image')} onUploaded={(src, file) => editor.chain().focus().setImage({ src, alt: file.name }).run()} />
+      <ImageUpload
+        prefix={prefix}
+        label={t('editor.rich.image')}
+        onUploaded={(src, file) => editor.chain().focus().setImage({ src, alt: file.name }).run()}
+      />
     </div>
   );
 }

@@ -1,8 +1,8 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { columnProblem } from '../../lib/table-columns';
-import { asItems } from '../../lib/var-values';
-import type { TableColumn } from '../../types';
+import { columnProblem } from '@/features/pages/lib/table-columns';
+import { asItems } from '@/features/pages/lib/var-values';
+import type { TableColumn } from '@/features/pages/types';
 import type { ValueEditorProps } from './ValueEditor';
 
 const COLUMN_TYPES = ['text', 'number', 'link', 'image'] as const;
@@ -48,7 +48,13 @@ export function TableEditor({ id, v, onValue, onPatch }: ValueEditorProps) {
             {columns.map((column, index) => (
               <th key={column.key} data-testid="table-column">
                 <span title={column.key}>{column.label}</span>{' '}
-                <button type="button" className="icon-button" aria-label={t('editor.table.deleteColumn', { label: column.label })} onClick={() => removeColumn(index)} data-testid="table-column-delete">
+                <button
+                  type="button"
+                  className="icon-button"
+                  aria-label={t('editor.table.deleteColumn', { label: column.label })}
+                  onClick={() => removeColumn(index)}
+                  data-testid="table-column-delete"
+                >
                   ×
                 </button>
               </th>
@@ -64,13 +70,23 @@ export function TableEditor({ id, v, onValue, onPatch }: ValueEditorProps) {
                   <input
                     aria-label={`${column.label} ${rowIndex + 1}`}
                     type={column.type === 'number' ? 'number' : 'text'}
-                    value={typeof row[column.key] === 'string' || typeof row[column.key] === 'number' ? String(row[column.key]) : ''}
+                    value={
+                      typeof row[column.key] === 'string' || typeof row[column.key] === 'number'
+                        ? String(row[column.key])
+                        : ''
+                    }
                     onChange={(e) => setCell(rowIndex, column.key, e.target.value)}
                   />
                 </td>
               ))}
               <td>
-                <button type="button" className="icon-button" aria-label={t('editor.table.deleteRow')} onClick={() => onValue(rows.filter((_, i) => i !== rowIndex))} data-testid="table-row-delete">
+                <button
+                  type="button"
+                  className="icon-button"
+                  aria-label={t('editor.table.deleteRow')}
+                  onClick={() => onValue(rows.filter((_, i) => i !== rowIndex))}
+                  data-testid="table-row-delete"
+                >
                   ×
                 </button>
               </td>
@@ -89,16 +105,38 @@ export function TableEditor({ id, v, onValue, onPatch }: ValueEditorProps) {
       </button>
       <fieldset className="table-new-column">
         <legend>{t('editor.table.newColumn')}</legend>
-        <input aria-label={t('editor.table.key')} placeholder={t('editor.table.key')} value={draft.key} onChange={(e) => setDraft({ ...draft, key: e.target.value })} data-testid="table-column-key" />
-        <input aria-label={t('editor.table.label')} placeholder={t('editor.table.label')} value={draft.label} onChange={(e) => setDraft({ ...draft, label: e.target.value })} data-testid="table-column-label" />
-        <select aria-label={t('editor.table.type')} value={draft.type} onChange={(e) => setDraft({ ...draft, type: e.target.value })} data-testid="table-column-type">
+        <input
+          aria-label={t('editor.table.key')}
+          placeholder={t('editor.table.key')}
+          value={draft.key}
+          onChange={(e) => setDraft({ ...draft, key: e.target.value })}
+          data-testid="table-column-key"
+        />
+        <input
+          aria-label={t('editor.table.label')}
+          placeholder={t('editor.table.label')}
+          value={draft.label}
+          onChange={(e) => setDraft({ ...draft, label: e.target.value })}
+          data-testid="table-column-label"
+        />
+        <select
+          aria-label={t('editor.table.type')}
+          value={draft.type}
+          onChange={(e) => setDraft({ ...draft, type: e.target.value })}
+          data-testid="table-column-type"
+        >
           {COLUMN_TYPES.map((type) => (
             <option key={type} value={type}>
               {type}
             </option>
           ))}
         </select>
-        <button type="button" className="button button-small" onClick={addColumn} data-testid="table-column-add">
+        <button
+          type="button"
+          className="button button-small"
+          onClick={addColumn}
+          data-testid="table-column-add"
+        >
           {t('editor.table.addColumn')}
         </button>
       </fieldset>

@@ -17,9 +17,9 @@ import {
   HEADING_TAGS,
   POSITIONS,
   UNITS,
-} from '../../lib/var-values';
-import type { BackgroundValue, BlockVar, PaddingValue, ValueChange } from '../../types';
-import { useEditorContext } from '../editor-context';
+} from '@/features/pages/lib/var-values';
+import type { BackgroundValue, BlockVar, PaddingValue, ValueChange } from '@/features/pages/types';
+import { useEditorContext } from '@/features/pages/components/editor-context';
 import { ImageUpload } from './ImageUpload';
 import { ListEditor } from './ListEditor';
 import { TableEditor } from './TableEditor';
@@ -63,9 +63,23 @@ export function ValueEditor({ id, v, onValue, onPatch }: ValueEditorProps) {
       return (
         <div className="var-group">
           {image.src && <img className="var-image-preview" src={image.src} alt="" />}
-          <input id={id} aria-label={t('editor.vars.src')} value={image.src} onChange={(e) => onValue({ ...image, src: e.target.value })} />
-          <input aria-label={t('editor.vars.alt')} placeholder={t('editor.vars.alt')} value={image.alt} onChange={(e) => onValue({ ...image, alt: e.target.value })} />
-          <ImageUpload prefix={prefix} onUploaded={(src) => onValue((previous: unknown) => ({ ...asImage(previous), src }))} testId={`${id}-upload`} />
+          <input
+            id={id}
+            aria-label={t('editor.vars.src')}
+            value={image.src}
+            onChange={(e) => onValue({ ...image, src: e.target.value })}
+          />
+          <input
+            aria-label={t('editor.vars.alt')}
+            placeholder={t('editor.vars.alt')}
+            value={image.alt}
+            onChange={(e) => onValue({ ...image, alt: e.target.value })}
+          />
+          <ImageUpload
+            prefix={prefix}
+            onUploaded={(src) => onValue((previous: unknown) => ({ ...asImage(previous), src }))}
+            testId={`${id}-upload`}
+          />
         </div>
       );
     }
@@ -73,17 +87,34 @@ export function ValueEditor({ id, v, onValue, onPatch }: ValueEditorProps) {
       const link = asLink(v.value);
       return (
         <div className="var-group">
-          <input id={id} aria-label={t('editor.vars.href')} placeholder="https://" value={link.href} onChange={(e) => onValue({ ...link, href: e.target.value })} />
-          <input aria-label={t('editor.vars.label')} placeholder={t('editor.vars.label')} value={link.label} onChange={(e) => onValue({ ...link, label: e.target.value })} />
+          <input
+            id={id}
+            aria-label={t('editor.vars.href')}
+            placeholder="https://"
+            value={link.href}
+            onChange={(e) => onValue({ ...link, href: e.target.value })}
+          />
+          <input
+            aria-label={t('editor.vars.label')}
+            placeholder={t('editor.vars.label')}
+            value={link.label}
+            onChange={(e) => onValue({ ...link, label: e.target.value })}
+          />
           <label className="checkbox">
-            <input type="checkbox" checked={link.target === '_blank'} onChange={(e) => onValue({ ...link, target: e.target.checked ? '_blank' : '_self' })} />
+            <input
+              type="checkbox"
+              checked={link.target === '_blank'}
+              onChange={(e) => onValue({ ...link, target: e.target.checked ? '_blank' : '_self' })}
+            />
             {t('editor.vars.newTab')}
           </label>
         </div>
       );
     }
     case 'color':
-      return <input id={id} type="color" value={asColor(v.value)} onChange={(e) => onValue(e.target.value)} />;
+      return (
+        <input id={id} type="color" value={asColor(v.value)} onChange={(e) => onValue(e.target.value)} />
+      );
     case 'background':
       return <BackgroundInput id={id} value={asBackground(v.value)} onValue={onValue} prefix={prefix} />;
     case 'unit': {
@@ -96,9 +127,17 @@ export function ValueEditor({ id, v, onValue, onPatch }: ValueEditorProps) {
             aria-label={t('editor.vars.value')}
             disabled={unit.unit === 'auto'}
             value={unit.value ?? ''}
-            onChange={(e) => onValue({ ...unit, value: e.target.value === '' ? null : numberOr(e.target.value, 0) })}
+            onChange={(e) =>
+              onValue({ ...unit, value: e.target.value === '' ? null : numberOr(e.target.value, 0) })
+            }
           />
-          <select aria-label={t('editor.vars.unit')} value={unit.unit} onChange={(e) => onValue({ value: e.target.value === 'auto' ? null : unit.value, unit: e.target.value })}>
+          <select
+            aria-label={t('editor.vars.unit')}
+            value={unit.unit}
+            onChange={(e) =>
+              onValue({ value: e.target.value === 'auto' ? null : unit.value, unit: e.target.value })
+            }
+          >
             {UNITS.map((u) => (
               <option key={u} value={u}>
                 {u}
@@ -141,7 +180,15 @@ export function ValueEditor({ id, v, onValue, onPatch }: ValueEditorProps) {
       const opacity = asOpacity(v.value);
       return (
         <div className="var-row">
-          <input id={id} type="range" min={0} max={1} step={0.1} value={opacity} onChange={(e) => onValue(asOpacity(Number(e.target.value)))} />
+          <input
+            id={id}
+            type="range"
+            min={0}
+            max={1}
+            step={0.1}
+            value={opacity}
+            onChange={(e) => onValue(asOpacity(Number(e.target.value)))}
+          />
           <output>{opacity.toFixed(1)}</output>
         </div>
       );
@@ -169,7 +216,14 @@ export function ValueEditor({ id, v, onValue, onPatch }: ValueEditorProps) {
         </select>
       );
     case 'checkbox':
-      return <input id={id} type="checkbox" checked={asBool(v.value)} onChange={(e) => onValue(e.target.checked)} />;
+      return (
+        <input
+          id={id}
+          type="checkbox"
+          checked={asBool(v.value)}
+          onChange={(e) => onValue(e.target.checked)}
+        />
+      );
     case 'list':
       return <ListEditor id={id} v={v} onValue={onValue} onPatch={onPatch} />;
     case 'table':
@@ -179,12 +233,27 @@ export function ValueEditor({ id, v, onValue, onPatch }: ValueEditorProps) {
   }
 }
 
-function BackgroundInput({ id, value, onValue, prefix }: { id: string; value: BackgroundValue; onValue: (v: ValueChange) => void; prefix: number[] }) {
+function BackgroundInput({
+  id,
+  value,
+  onValue,
+  prefix,
+}: {
+  id: string;
+  value: BackgroundValue;
+  onValue: (v: ValueChange) => void;
+  prefix: number[];
+}) {
   const { t } = useTranslation();
   const set = (patch: Partial<BackgroundValue>) => onValue({ ...value, ...patch });
   return (
     <div className="var-group">
-      <select id={id} aria-label={t('editor.vars.backgroundType')} value={value.type} onChange={(e) => set({ type: e.target.value as BackgroundValue['type'] })}>
+      <select
+        id={id}
+        aria-label={t('editor.vars.backgroundType')}
+        value={value.type}
+        onChange={(e) => set({ type: e.target.value as BackgroundValue['type'] })}
+      >
         {BACKGROUND_TYPES.map((type) => (
           <option key={type} value={type}>
             {t(`editor.vars.background.${type}`)}
@@ -193,11 +262,25 @@ function BackgroundInput({ id, value, onValue, prefix }: { id: string; value: Ba
       </select>
       {value.type !== 'image' && (
         <div className="var-row">
-          <input type="color" aria-label={t('editor.vars.color')} value={value.color} onChange={(e) => set({ color: e.target.value })} />
+          <input
+            type="color"
+            aria-label={t('editor.vars.color')}
+            value={value.color}
+            onChange={(e) => set({ color: e.target.value })}
+          />
           {value.type === 'gradient' && (
             <>
-              <input type="color" aria-label={t('editor.vars.color2')} value={value.color2} onChange={(e) => set({ color2: e.target.value })} />
-              <select aria-label={t('editor.vars.angle')} value={value.angle} onChange={(e) => set({ angle: Number(e.target.value) as BackgroundValue['angle'] })}>
+              <input
+                type="color"
+                aria-label={t('editor.vars.color2')}
+                value={value.color2}
+                onChange={(e) => set({ color2: e.target.value })}
+              />
+              <select
+                aria-label={t('editor.vars.angle')}
+                value={value.angle}
+                onChange={(e) => set({ angle: Number(e.target.value) as BackgroundValue['angle'] })}
+              >
                 {GRADIENT_ANGLES.map((angle) => (
                   <option key={angle} value={angle}>
                     {angle}°
@@ -210,8 +293,16 @@ function BackgroundInput({ id, value, onValue, prefix }: { id: string; value: Ba
       )}
       {value.type === 'image' && (
         <>
-          <input aria-label={t('editor.vars.src')} value={value.image} onChange={(e) => set({ image: e.target.value })} />
-          <ImageUpload prefix={prefix} onUploaded={(image) => onValue((previous: unknown) => ({ ...asBackground(previous), image }))} testId={`${id}-upload`} />
+          <input
+            aria-label={t('editor.vars.src')}
+            value={value.image}
+            onChange={(e) => set({ image: e.target.value })}
+          />
+          <ImageUpload
+            prefix={prefix}
+            onUploaded={(image) => onValue((previous: unknown) => ({ ...asBackground(previous), image }))}
+            testId={`${id}-upload`}
+          />
           <div className="position-grid" role="radiogroup" aria-label={t('editor.vars.position')}>
             {POSITIONS.map((position) => (
               <button

@@ -1,6 +1,6 @@
 import { useTranslation } from 'react-i18next';
-import type { BlockVar, VarChange } from '../../types';
-import { useEditorContext } from '../editor-context';
+import type { BlockVar, VarChange } from '@/features/pages/types';
+import { useEditorContext } from '@/features/pages/components/editor-context';
 import { ValueEditor } from './ValueEditor';
 
 interface Props {
@@ -50,7 +50,9 @@ export function VarEditor({ uid, v, onChange }: Props) {
         <ValueEditor
           id={id}
           v={v}
-          onValue={(value) => onChange(typeof value === 'function' ? (current) => ({ value: value(current.value) }) : { value })}
+          onValue={(value) =>
+            onChange(typeof value === 'function' ? (current) => ({ value: value(current.value) }) : { value })
+          }
           onPatch={onChange}
         />
       )}

@@ -2,12 +2,17 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { useState } from 'react';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { mockApi, renderRoutes } from '../../../../testing/render-route';
-import type { BlockVar } from '../../types';
-import { EditorContext, type EditorContextValue } from '../editor-context';
+import { mockApi, renderRoutes } from '@/testing/render-route';
+import type { BlockVar } from '@/features/pages/types';
+import { EditorContext, type EditorContextValue } from '@/features/pages/components/editor-context';
 import { VarEditor } from './VarEditor';
 
-const context: EditorContextValue = { userId: 1, projectId: 7, tables: [{ id: 9, name: 'Produtos', slug: 'produtos' }], postFields: null };
+const context: EditorContextValue = {
+  userId: 1,
+  projectId: 7,
+  tables: [{ id: 9, name: 'Produtos', slug: 'produtos' }],
+  postFields: null,
+};
 
 /** One variable in the Block tab, holding its definition in state like the editor does. */
 function mount(initial: BlockVar, value: EditorContextValue = context) {
@@ -52,7 +57,11 @@ describe('Block tab inputs', () => {
   it('edits opacity, units and headings in their documented shapes', () => {
     const opacity = mount({ name: 'o', type: 'opacity', value: 0.5 });
     const slider = within(screen.getByTestId('var-o')).getByRole('slider');
-    expect([slider.getAttribute('min'), slider.getAttribute('max'), slider.getAttribute('step')]).toEqual(['0', '1', '0.1']);
+    expect([slider.getAttribute('min'), slider.getAttribute('max'), slider.getAttribute('step')]).toEqual([
+      '0',
+      '1',
+      '0.1',
+    ]);
     fireEvent.change(slider, { target: { value: '0.8' } });
     expect(opacity.last()?.value).toBe(0.8);
 
@@ -61,12 +70,18 @@ describe('Block tab inputs', () => {
     fireEvent.change(box.getByRole('combobox'), { target: { value: 'auto' } });
     expect(unit.last()?.value).toEqual({ value: null, unit: 'auto' });
     expect((box.getByRole('spinbutton') as HTMLInputElement).disabled).toBe(true);
-    expect(within(box.getByRole('combobox')).getAllByRole('option').map((o) => o.textContent)).toEqual(['auto', 'px', 'em', '%']);
+    expect(
+      within(box.getByRole('combobox'))
+        .getAllByRole('option')
+        .map((o) => o.textContent),
+    ).toEqual(['auto', 'px', 'em', '%']);
 
     mount({ name: 'tag', type: 'heading', value: 'h2' });
-    expect(within(screen.getByTestId('var-tag')).getAllByRole('option').map((o) => o.textContent)).toEqual([
-      'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'div', 'p', 'strong', 'em', 'del', 'ins',
-    ]);
+    expect(
+      within(screen.getByTestId('var-tag'))
+        .getAllByRole('option')
+        .map((o) => o.textContent),
+    ).toEqual(['h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'div', 'p', 'strong', 'em', 'del', 'ins']);
   });
 
   it('edits a gradient background with the four angles, and an image background with nine positions', () => {
@@ -74,7 +89,11 @@ describe('Block tab inputs', () => {
     const box = () => within(screen.getByTestId('var-bg'));
     fireEvent.change(box().getAllByRole('combobox')[0]!, { target: { value: 'gradient' } });
     const angles = box().getAllByRole('combobox')[1]!;
-    expect(within(angles).getAllByRole('option').map((o) => o.getAttribute('value'))).toEqual(['90', '180', '45', '135']);
+    expect(
+      within(angles)
+        .getAllByRole('option')
+        .map((o) => o.getAttribute('value')),
+    ).toEqual(['90', '180', '45', '135']);
     fireEvent.change(angles, { target: { value: '45' } });
     expect(bg.last()?.value).toMatchObject({ type: 'gradient', angle: 45 });
     fireEvent.change(box().getAllByRole('combobox')[0]!, { target: { value: 'image' } });
@@ -85,7 +104,9 @@ describe('Block tab inputs', () => {
   });
 
   it('uploads block images under the user and project, refusing other formats', async () => {
-    const calls = mockApi({ 'POST /api/upload': () => new Response('/files/uploads/1/7/a.jpg\n', { status: 200 }) });
+    const calls = mockApi({
+      'POST /api/upload': () => new Response('/files/uploads/1/7/a.jpg\n', { status: 200 }),
+    });
     const image = mount({ name: 'img', type: 'image', value: { src: '', alt: '' } });
     const input = screen.getByTestId('var-b-1-img-upload-input');
     fireEvent.change(input, { target: { files: [new File(['x'], 'a.webp', { type: 'image/webp' })] } });
@@ -98,13 +119,19 @@ describe('Block tab inputs', () => {
   });
 
   it('edits rich text with tiptap, its images uploaded under the user and project', async () => {
-    const calls = mockApi({ 'POST /api/upload': () => new Response('/files/uploads/1/7/b.png', { status: 200 }) });
+    const calls = mockApi({
+      'POST /api/upload': () => new Response('/files/uploads/1/7/b.png', { status: 200 }),
+    });
     const rich = mount({ name: 'body', type: 'richtext', value: '<p>Olá</p>' });
     const content = await screen.findByTestId('var-b-1-body-rich');
     expect(content.innerHTML).toContain('<p>Olá</p>');
-    const file = within(screen.getByTestId('var-body')).getByRole('toolbar').querySelector('input[type=file]') as HTMLInputElement;
+    const file = within(screen.getByTestId('var-body'))
+      .getByRole('toolbar')
+      .querySelector('input[type=file]') as HTMLInputElement;
     fireEvent.change(file, { target: { files: [new File(['x'], 'b.png', { type: 'image/png' })] } });
-    await waitFor(() => expect(String(rich.last()?.value)).toContain('<img src="/files/uploads/1/7/b.png" alt="b.png">'));
+    await waitFor(() =>
+      expect(String(rich.last()?.value)).toContain('<img src="/files/uploads/1/7/b.png" alt="b.png">'),
+    );
     expect(calls[0]?.body).toMatchObject({ prefix: [1, 7], name: 'b.png' });
   });
 
@@ -114,7 +141,11 @@ describe('Block tab inputs', () => {
       { ...context, postFields: [{ id: 3, name: 'Preço', slug: 'preco', type: 'currency' }] },
     );
     const select = screen.getByTestId('bind-title');
-    expect(within(select).getAllByRole('option').map((o) => o.getAttribute('value'))).toEqual(['', 'date', 'name', 'permalink', 'preco']);
+    expect(
+      within(select)
+        .getAllByRole('option')
+        .map((o) => o.getAttribute('value')),
+    ).toEqual(['', 'date', 'name', 'permalink', 'preco']);
     fireEvent.change(select, { target: { value: 'permalink' } });
     expect(bound.last()?.postfield).toBe('permalink');
     expect(screen.getByTestId('bound-title')).toBeTruthy();
@@ -124,7 +155,12 @@ describe('Block tab inputs', () => {
 });
 
 describe('table variables', () => {
-  const table: BlockVar = { name: 'rows', type: 'table', columns: [{ key: 'price', label: 'Preço', type: 'text' }], value: [{ price: '10' }] };
+  const table: BlockVar = {
+    name: 'rows',
+    type: 'table',
+    columns: [{ key: 'price', label: 'Preço', type: 'text' }],
+    value: [{ price: '10' }],
+  };
 
   it('checks new columns: key required, [a-z0-9_]+, unique', () => {
     const t = mount(table);
@@ -195,25 +231,47 @@ describe('list variables', () => {
         { name: 'title', type: 'text', value: '' },
         { name: 'photo', type: 'image', value: { src: '', alt: '' } },
       ],
-      value: [{ title: 'A', photo: { src: '', alt: '' } }, { title: 'B', photo: { src: '', alt: '' } }],
+      value: [
+        { title: 'A', photo: { src: '', alt: '' } },
+        { title: 'B', photo: { src: '', alt: '' } },
+      ],
     });
-    fireEvent.change(screen.getByTestId('var-b-1-cards-0-photo-upload-input'), { target: { files: [new File(['x'], 'p.png', { type: 'image/png' })] } });
-    fireEvent.change(within(screen.getAllByTestId('list-item')[1]!).getAllByRole('textbox')[0]!, { target: { value: 'B2' } });
+    fireEvent.change(screen.getByTestId('var-b-1-cards-0-photo-upload-input'), {
+      target: { files: [new File(['x'], 'p.png', { type: 'image/png' })] },
+    });
+    fireEvent.change(within(screen.getAllByTestId('list-item')[1]!).getAllByRole('textbox')[0]!, {
+      target: { value: 'B2' },
+    });
     release();
-    await waitFor(() => expect(l.last()?.value).toEqual([{ title: 'A', photo: { src: '/files/p.png', alt: '' } }, { title: 'B2', photo: { src: '', alt: '' } }]));
+    await waitFor(() =>
+      expect(l.last()?.value).toEqual([
+        { title: 'A', photo: { src: '/files/p.png', alt: '' } },
+        { title: 'B2', photo: { src: '', alt: '' } },
+      ]),
+    );
   });
 
   it('reads records of a collection with filter, order, limit and offset', async () => {
     mockApi({
       'GET /api/data/9': () => ({
-        json: { table: { id: 9, name: 'Produtos', slug: 'produtos' }, fields: [{ id: 3, name: 'Preço', slug: 'preco', type: 'currency' }], posts: [] },
+        json: {
+          table: { id: 9, name: 'Produtos', slug: 'produtos' },
+          fields: [{ id: 3, name: 'Preço', slug: 'preco', type: 'currency' }],
+          posts: [],
+        },
       }),
     });
     const l = mount(list);
     fireEvent.change(screen.getByTestId('list-source'), { target: { value: 'db' } });
     fireEvent.change(screen.getByTestId('list-table'), { target: { value: 'produtos' } });
     expect(l.last()?.source).toBe('db:produtos');
-    await waitFor(() => expect(within(screen.getByTestId('list-filter-field')).getAllByRole('option').map((o) => o.getAttribute('value'))).toEqual(['', 'created_at', 'name', 'preco']));
+    await waitFor(() =>
+      expect(
+        within(screen.getByTestId('list-filter-field'))
+          .getAllByRole('option')
+          .map((o) => o.getAttribute('value')),
+      ).toEqual(['', 'created_at', 'name', 'preco']),
+    );
     fireEvent.change(screen.getByTestId('list-filter-field'), { target: { value: 'preco' } });
     fireEvent.change(screen.getByTestId('list-filter-operator'), { target: { value: '>=' } });
     fireEvent.change(screen.getByTestId('list-filter-value'), { target: { value: '10' } });
@@ -238,16 +296,25 @@ describe('list variables', () => {
   it('reads records from an API with a source map', () => {
     const l = mount(list);
     fireEvent.change(screen.getByTestId('list-source'), { target: { value: 'api' } });
-    fireEvent.change(screen.getByTestId('list-api-url'), { target: { value: 'https://api.example.com/items' } });
+    fireEvent.change(screen.getByTestId('list-api-url'), {
+      target: { value: 'https://api.example.com/items' },
+    });
     fireEvent.change(screen.getByTestId('list-map-title'), { target: { value: 'data.name' } });
-    expect(l.last()).toMatchObject({ source: 'api:https://api.example.com/items', sourceMap: { title: 'data.name' } });
+    expect(l.last()).toMatchObject({
+      source: 'api:https://api.example.com/items',
+      sourceMap: { title: 'data.name' },
+    });
   });
 
   it('tries an API source through the fetch proxy and lists the record fields', async () => {
-    const calls = mockApi({ 'GET /api/fetch': () => ({ json: { data: [{ name: 'A', img: { src: '/a.png' } }, { name: 'B' }] } }) });
+    const calls = mockApi({
+      'GET /api/fetch': () => ({ json: { data: [{ name: 'A', img: { src: '/a.png' } }, { name: 'B' }] } }),
+    });
     mount({ ...list, source: 'api:https://api.example.com/items' });
     fireEvent.click(screen.getByTestId('list-api-try'));
-    await waitFor(() => expect(screen.getByTestId('list-api-result').textContent).toBe('2 registros; campos: name, img.src'));
+    await waitFor(() =>
+      expect(screen.getByTestId('list-api-result').textContent).toBe('2 registros; campos: name, img.src'),
+    );
     expect(calls[0]?.url).toBe('/api/fetch?url=https%3A%2F%2Fapi.example.com%2Fitems');
   });
 });
