@@ -3,7 +3,7 @@ import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
 import { paths } from '@/app/paths';
-import { Field } from '@/components/Field';
+import { FormField } from '@/components/FormField';
 import { toast } from '@/components/toast-store';
 import { ApiError, errorMessage } from '@/lib/api-client';
 import { fieldErrors } from '@/lib/validation';
@@ -82,15 +82,15 @@ export function BusinessUserForm({ user }: Props) {
         <h1>{isNew ? t('businessUsers.newTitle') : t('businessUsers.editTitle')}</h1>
       </header>
       <form onSubmit={submit} className="card form" noValidate>
-        <Field label={t('businessUsers.name')} htmlFor="user-name" error={errors.name}>
+        <FormField label={t('businessUsers.name')} id="user-name" error={errors.name}>
           <input
             id="user-name"
             value={values.name}
             onChange={(event) => set('name', event.target.value)}
             data-testid="user-name"
           />
-        </Field>
-        <Field label={t('businessUsers.email')} htmlFor="user-email" error={errors.email}>
+        </FormField>
+        <FormField label={t('businessUsers.email')} id="user-email" error={errors.email}>
           <input
             id="user-email"
             type="email"
@@ -98,12 +98,12 @@ export function BusinessUserForm({ user }: Props) {
             onChange={(event) => set('email', event.target.value)}
             data-testid="user-email"
           />
-        </Field>
-        <Field
+        </FormField>
+        <FormField
           label={t('businessUsers.password')}
-          htmlFor="user-password"
+          id="user-password"
           error={errors.password}
-          hint={
+          description={
             isNew ? undefined : (
               <span data-testid="user-password-hint">{t('businessUsers.passwordHint')}</span>
             )
@@ -117,8 +117,8 @@ export function BusinessUserForm({ user }: Props) {
             onChange={(event) => set('password', event.target.value)}
             data-testid="user-password"
           />
-        </Field>
-        <Field label={t('businessUsers.accessLevel')} htmlFor="user-level" error={errors.level}>
+        </FormField>
+        <FormField label={t('businessUsers.accessLevel')} id="user-level" error={errors.level}>
           <select
             id="user-level"
             value={values.level}
@@ -131,7 +131,7 @@ export function BusinessUserForm({ user }: Props) {
               </option>
             ))}
           </select>
-        </Field>
+        </FormField>
         {showProjects && (
           <fieldset className="field" data-testid="user-projects">
             <legend>{t('businessUsers.projects')}</legend>

@@ -1,7 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Alert } from '@/components/Alert';
-import { Field } from '@/components/Field';
+import { FormField } from '@/components/FormField';
 import { Modal } from '@/components/Modal';
 import { PageLoader } from '@/components/PageLoader';
 import { ApiError, errorMessage } from '@/lib/api-client';
@@ -79,10 +79,10 @@ export function ConfigureDomainModal({ project, onClose }: Props) {
         testId="configure-domain-modal"
       >
         <form id="configure-domain-form" className="form" onSubmit={submit} noValidate>
-          <Field
+          <FormField
             label={t('domains.label')}
-            htmlFor="domain-input"
-            hint={t('domains.hint')}
+            id="domain-input"
+            description={t('domains.hint')}
             error={showError ? t('validation.invalidDomain') : undefined}
           >
             <input
@@ -99,7 +99,7 @@ export function ConfigureDomainModal({ project, onClose }: Props) {
               }}
               data-testid="domain-input"
             />
-          </Field>
+          </FormField>
         </form>
       </Modal>
     );

@@ -1,7 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Alert } from '@/components/Alert';
-import { Field } from '@/components/Field';
+import { FormField } from '@/components/FormField';
 import { toast } from '@/components/toast-store';
 import { errorMessage } from '@/lib/api-client';
 import { formatDateTime } from '@/lib/format';
@@ -63,7 +63,11 @@ export function FormEmailSettings({ projectId }: { projectId: number }) {
   return (
     <form onSubmit={submit} className="form" data-testid="form-email-settings">
       {save.isError && <Alert>{errorMessage(save.error)}</Alert>}
-      <Field label={t('formHistory.email.label')} htmlFor="form-email" hint={t('formHistory.email.hint')}>
+      <FormField
+        label={t('formHistory.email.label')}
+        id="form-email"
+        description={t('formHistory.email.hint')}
+      >
         <input
           id="form-email"
           type="email"
@@ -72,7 +76,7 @@ export function FormEmailSettings({ projectId }: { projectId: number }) {
           onChange={(event) => setDraft(event.target.value)}
           data-testid="form-email-input"
         />
-      </Field>
+      </FormField>
       <p
         className={`muted form-email-status form-email-${current.status}`}
         data-testid="form-email-status"

@@ -3,7 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { links } from '@/app/paths';
 import { Alert } from '@/components/Alert';
-import { Field } from '@/components/Field';
+import { FormField } from '@/components/FormField';
 import { toast } from '@/components/toast-store';
 import { errorMessage } from '@/lib/api-client';
 import { newProjectSchema } from '@/lib/validation';
@@ -51,7 +51,7 @@ export function NewProjectRoute() {
       </div>
       <form className="card form" onSubmit={submit} noValidate data-testid="new-project-form">
         {create.isError && <Alert>{errorMessage(create.error)}</Alert>}
-        <Field label={t('newProject.name')} htmlFor="project-name" error={nameError}>
+        <FormField label={t('newProject.name')} id="project-name" error={nameError}>
           <input
             id="project-name"
             value={name}
@@ -59,7 +59,7 @@ export function NewProjectRoute() {
             onChange={(event) => setName(event.target.value)}
             data-testid="project-name-input"
           />
-        </Field>
+        </FormField>
 
         <h2 className="section-title">{t('newProject.startFrom')}</h2>
         <div className="template-grid" role="radiogroup" aria-label={t('newProject.startFrom')}>

@@ -3,7 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
 import { links, paths } from '@/app/paths';
 import { Alert } from '@/components/Alert';
-import { Field } from '@/components/Field';
+import { FormField } from '@/components/FormField';
 import { PageLoader } from '@/components/PageLoader';
 import { toast } from '@/components/toast-store';
 import { errorMessage } from '@/lib/api-client';
@@ -104,19 +104,19 @@ function SettingsForm({ project }: { project: ProjectDetail }) {
         data-testid="project-settings-form"
       >
         {update.isError && <Alert testId="settings-error">{errorMessage(update.error)}</Alert>}
-        <Field label={t('settings.name')} htmlFor="settings-name" error={error('name')}>
+        <FormField label={t('settings.name')} id="settings-name" error={error('name')}>
           <input
             id="settings-name"
             value={name}
             onChange={(event) => setName(event.target.value)}
             data-testid="settings-name"
           />
-        </Field>
-        <Field
+        </FormField>
+        <FormField
           label={t('settings.slug')}
-          htmlFor="settings-slug"
+          id="settings-slug"
           error={error('slug')}
-          hint={project.preview_url}
+          description={project.preview_url}
         >
           <input
             id="settings-slug"
@@ -124,8 +124,8 @@ function SettingsForm({ project }: { project: ProjectDetail }) {
             onChange={(event) => setSlug(event.target.value)}
             data-testid="settings-slug"
           />
-        </Field>
-        <Field label={t('settings.description')} htmlFor="settings-description">
+        </FormField>
+        <FormField label={t('settings.description')} id="settings-description">
           <textarea
             id="settings-description"
             rows={3}
@@ -133,13 +133,13 @@ function SettingsForm({ project }: { project: ProjectDetail }) {
             onChange={(event) => setDescription(event.target.value)}
             data-testid="settings-description"
           />
-        </Field>
+        </FormField>
 
         <h2 className="section-title">{t('settings.fonts.title')}</h2>
         <FontSettings value={fonts} onChange={setFonts} uploadPrefix={uploadPrefix} />
 
         <h2 className="section-title">{t('settings.code')}</h2>
-        <Field label={t('settings.header')} htmlFor="settings-header" hint={t('settings.headerHint')}>
+        <FormField label={t('settings.header')} id="settings-header" description={t('settings.headerHint')}>
           <textarea
             id="settings-header"
             className="code-input"
@@ -148,8 +148,8 @@ function SettingsForm({ project }: { project: ProjectDetail }) {
             value={header}
             onChange={(event) => setHeader(event.target.value)}
           />
-        </Field>
-        <Field label={t('settings.footer')} htmlFor="settings-footer" hint={t('settings.footerHint')}>
+        </FormField>
+        <FormField label={t('settings.footer')} id="settings-footer" description={t('settings.footerHint')}>
           <textarea
             id="settings-footer"
             className="code-input"
@@ -158,11 +158,11 @@ function SettingsForm({ project }: { project: ProjectDetail }) {
             value={footer}
             onChange={(event) => setFooter(event.target.value)}
           />
-        </Field>
+        </FormField>
 
-        <Field label={t('settings.favicon')} htmlFor="favicon-file">
+        <FormField label={t('settings.favicon')} id="favicon-file">
           <FaviconUpload value={favicon} onChange={setFavicon} uploadPrefix={uploadPrefix} />
-        </Field>
+        </FormField>
 
         <h2 className="section-title">{t('settings.clientLink.title')}</h2>
         <div className="field">

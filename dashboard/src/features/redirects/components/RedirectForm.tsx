@@ -1,6 +1,6 @@
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Field } from '@/components/Field';
+import { FormField } from '@/components/FormField';
 import { Modal } from '@/components/Modal';
 import { toast } from '@/components/toast-store';
 import { ApiError, errorMessage } from '@/lib/api-client';
@@ -72,11 +72,11 @@ export function RedirectForm({ projectId, redirect, onDone }: RedirectFormProps)
       testId="redirect-form"
     >
       <form onSubmit={submit} noValidate className="form">
-        <Field
+        <FormField
           label={t('redirects.from')}
-          htmlFor="redirect-from"
+          id="redirect-from"
           error={errorFor('from')}
-          hint={
+          description={
             warning ? (
               <strong className="field-warning" data-testid="redirect-warning">
                 {message(warning)}
@@ -95,12 +95,12 @@ export function RedirectForm({ projectId, redirect, onDone }: RedirectFormProps)
             onChange={(event) => edit('from', event.target.value)}
             data-testid="redirect-from-input"
           />
-        </Field>
-        <Field
+        </FormField>
+        <FormField
           label={t('redirects.to')}
-          htmlFor="redirect-to"
+          id="redirect-to"
           error={errorFor('to')}
-          hint={t('redirects.toHint')}
+          description={t('redirects.toHint')}
         >
           <input
             id="redirect-to"
@@ -110,7 +110,7 @@ export function RedirectForm({ projectId, redirect, onDone }: RedirectFormProps)
             onChange={(event) => edit('to', event.target.value)}
             data-testid="redirect-to-input"
           />
-        </Field>
+        </FormField>
         <div className="form-actions">
           <button type="button" className="button" onClick={onDone}>
             {t('common.cancel')}
