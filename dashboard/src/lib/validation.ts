@@ -170,6 +170,13 @@ export const emailField = z
   .min(1, 'validation.emailRequired')
   .refine((value) => value.length === 0 || isValidEmail(value), 'validation.emailInvalid');
 
+/** A new password: 8 to 256 characters, as `new_password` in shared/src/domain.rs. */
+export const newPasswordField = z
+  .string()
+  .min(1, 'validation.passwordRequired')
+  .refine((value) => value.length === 0 || [...value].length >= 8, 'forms.validation.passwordTooShort')
+  .refine((value) => new TextEncoder().encode(value).length <= 256, 'forms.validation.passwordTooLong');
+
 /**
  * A zod message that needs values ("O caractere {{c}} …"): the i18n key and its values in one
  * string, since a form error carries only a message. `errorText` in `@/lib/forms` reads it back.
