@@ -109,15 +109,19 @@ describe('redirect form', () => {
     expect(screen.queryByRole('alert')).toBeNull();
 
     type('redirect-from-input', '/a b');
-    expect(screen.getByText('A url não pode ter espaços.')).toBeTruthy();
+    const spaces = await screen.findByText('A url não pode ter espaços.');
+    // The error is tied to its input.
+    const from = screen.getByTestId('redirect-from-input');
+    expect(from.getAttribute('aria-invalid')).toBe('true');
+    expect(from.getAttribute('aria-describedby')).toContain(spaces.id);
     type('redirect-from-input', '/a?b');
-    expect(screen.getByText('A url contém o carectere "?" inválido.')).toBeTruthy();
+    expect(await screen.findByText('A url contém o carectere "?" inválido.')).toBeTruthy();
     type('redirect-from-input', '/a');
     type('redirect-to-input', '/a/');
-    expect(screen.getByText('URL destino deve ser diferente da url de origem')).toBeTruthy();
+    expect(await screen.findByText('URL destino deve ser diferente da url de origem')).toBeTruthy();
     expect(save().disabled).toBe(true);
     type('redirect-to-input', '/b');
-    expect(save().disabled).toBe(false);
+    await waitFor(() => expect(save().disabled).toBe(false));
     expect(screen.queryByRole('alert')).toBeNull();
   });
 
@@ -132,7 +136,7 @@ describe('redirect form', () => {
     expect(save().disabled).toBe(true);
     type('redirect-to-input', 'https://novo.example.com/*');
     expect(screen.getByTestId('redirect-warning')).toBeTruthy();
-    expect(save().disabled).toBe(false);
+    await waitFor(() => expect(save().disabled).toBe(false));
     type('redirect-from-input', '/*');
     expect(screen.queryByTestId('redirect-warning')).toBeNull();
   });
@@ -143,6 +147,7 @@ describe('redirect form', () => {
     await screen.findByTestId('redirect-form');
     type('redirect-from-input', 'velho/');
     type('redirect-to-input', '/novo');
+    await waitFor(() => expect(save().disabled).toBe(false));
     fireEvent.click(save());
     await waitFor(() => expect(router.state.location.pathname).toBe('/project/7/redirects'));
     expect(router.state.location.search).toBe('?order=from');
@@ -162,11 +167,15 @@ describe('redirect form', () => {
       expect((screen.getByTestId('redirect-from-input') as HTMLInputElement).value).toBe('/antigo'),
     );
     type('redirect-to-input', '/outro');
+    await waitFor(() => expect(save().disabled).toBe(false));
     await act(async () => {
       fireEvent.click(save());
     });
     await waitFor(() => expect(getToasts().map((toast) => toast.message)).toContain(`Erro: ${message}`));
     expect(screen.getByRole('alert').textContent).toBe(message);
+    // Set on the field the server named, which takes the focus.
+    expect(screen.getByTestId('redirect-from-input').getAttribute('aria-invalid')).toBe('true');
+    expect(document.activeElement).toBe(screen.getByTestId('redirect-from-input'));
     expect(calls.find((c) => c.method === 'POST')?.url).toBe('/api/redirects/1');
     expect(screen.getByTestId('redirect-form')).toBeTruthy();
   });
