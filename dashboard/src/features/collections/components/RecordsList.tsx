@@ -5,7 +5,7 @@ import { Alert } from '@/components/Alert';
 import { PageLoader } from '@/components/PageLoader';
 import { toast } from '@/components/toast-store';
 import { errorMessage } from '@/lib/api-client';
-import { formatDate } from '@/lib/format';
+import { useFormat } from '@/lib/format';
 import { useSelection } from '@/lib/use-selection';
 import { dataQueryOptions, useData } from '@/features/collections/api/get-data';
 import { useDeletePosts } from '@/features/collections/api/delete-posts';
@@ -70,6 +70,7 @@ function useRelationNames(fields: Field[]): Map<number, Map<number, string>> {
 /** The records list (browse): one server page of 100 rows, selection, bulk delete, import and export. */
 export function RecordsList({ scope, tableId }: { scope: RecordScope; tableId: number }) {
   const { t } = useTranslation();
+  const fmt = useFormat();
   const [searchParams, setSearchParams] = useSearchParams();
   const page = Math.max(1, Number(searchParams.get('page')) || 1);
   const data = useData(tableId, page);
@@ -209,7 +210,7 @@ export function RecordsList({ scope, tableId }: { scope: RecordScope; tableId: n
                       <code>{excerpt(post.slug)}</code>
                     </td>
                   )}
-                  {table.meta.includeDate && <td className="nowrap">{formatDate(post.created_at)}</td>}
+                  {table.meta.includeDate && <td className="nowrap">{fmt.date(post.created_at)}</td>}
                   {visibleFields.map((field) => (
                     <td key={field.id} data-field-id={field.id}>
                       <RecordCell

@@ -10,7 +10,7 @@ import { Modal } from '@/components/Modal';
 import { PageLoader } from '@/components/PageLoader';
 import { ApiError, errorMessage } from '@/lib/api-client';
 import { useConfig } from '@/lib/auth/get-config';
-import { formatDateTime } from '@/lib/format';
+import { useFormat } from '@/lib/format';
 import { serializeResponse } from '@/lib/serialize-response';
 import type { Project } from '@/lib/types';
 import { errorText } from '@/lib/forms';
@@ -41,6 +41,7 @@ export const challengeName = (domain: string) => `_vitrine-challenge.${domain}`;
  */
 export function ConfigureDomainModal({ project, onClose }: Props) {
   const { t } = useTranslation();
+  const fmt = useFormat();
   const [step, setStep] = useState<'input' | 'instructions'>('input');
   const [normalized, setNormalized] = useState('');
   const verify = useVerifyDomain();
@@ -187,7 +188,7 @@ export function ConfigureDomainModal({ project, onClose }: Props) {
           <p>{t('domains.pendingNote', { domain: normalized })}</p>
           {check.next_check_at && (
             <p className="muted small" data-testid="domain-next-check">
-              {t('domains.nextCheck', { date: formatDateTime(check.next_check_at) })}
+              {t('domains.nextCheck', { date: fmt.dateTime(check.next_check_at) })}
             </p>
           )}
         </Alert>

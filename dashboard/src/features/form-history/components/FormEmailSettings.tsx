@@ -4,7 +4,7 @@ import { Alert } from '@/components/Alert';
 import { FormField } from '@/components/FormField';
 import { toast } from '@/components/toast-store';
 import { errorMessage } from '@/lib/api-client';
-import { formatDateTime } from '@/lib/format';
+import { useFormat } from '@/lib/format';
 import { useFormEmail } from '@/features/form-history/api/get-form-email';
 import { useResendFormEmail } from '@/features/form-history/api/resend-form-email';
 import { useSetFormEmail } from '@/features/form-history/api/set-form-email';
@@ -13,11 +13,12 @@ import type { FormEmail } from '@/features/form-history/types';
 /** What the owner reads about the notification address: sent to, waiting, or confirmed. */
 export function FormEmailStatusText({ view }: { view: FormEmail }) {
   const { t } = useTranslation();
+  const fmt = useFormat();
   if (view.status === 'owner') return <>{t('formHistory.email.owner', { email: view.recipient })}</>;
   if (view.status === 'confirmed') return <>{t('formHistory.email.confirmed', { email: view.recipient })}</>;
   if (view.requested_at === null) return <>{t('formHistory.email.notSent', { email: view.recipient })}</>;
   return (
-    <>{t('formHistory.email.pending', { email: view.recipient, date: formatDateTime(view.requested_at) })}</>
+    <>{t('formHistory.email.pending', { email: view.recipient, date: fmt.dateTime(view.requested_at) })}</>
   );
 }
 

@@ -4,11 +4,10 @@ import { Alert } from '@/components/Alert';
 import { PageLoader } from '@/components/PageLoader';
 import { toast } from '@/components/toast-store';
 import { errorMessage } from '@/lib/api-client';
-import { formatDateTime } from '@/lib/format';
+import { useFormat } from '@/lib/format';
 import type { Project } from '@/lib/types';
 import { useActivateDeploy } from '@/features/publishing/api/activate-deploy';
 import { useDeploys } from '@/features/publishing/api/get-deploys';
-import { formatBytes } from '@/features/publishing/lib/format-bytes';
 import type { Deploy } from '@/features/publishing/types';
 import { PublishModal } from './PublishModal';
 import { ResponseBox } from '@/components/ResponseBox';
@@ -23,7 +22,8 @@ interface Props {
  * on an unpublished project that publishes it again. A new version is published from here too.
  */
 export function DeployHistory({ project }: Props) {
-  const { t, i18n } = useTranslation();
+  const { t } = useTranslation();
+  const fmt = useFormat();
   const deploys = useDeploys(project.id);
   const activate = useActivateDeploy();
   const [publishing, setPublishing] = useState(false);
@@ -36,7 +36,7 @@ export function DeployHistory({ project }: Props) {
   const liveId = project.is_published ? (deploys.data?.active_deploy_id ?? null) : null;
 
   const makeLive = (deploy: Deploy) => {
-    const date = formatDateTime(deploy.created_at);
+    const date = fmt.dateTime(deploy.created_at);
     if (!window.confirm(t('publishing.history.confirmRollback', { date }))) return;
     activate.mutate(
       { projectId: project.id, deployId: deploy.id },
@@ -78,7 +78,7 @@ export function DeployHistory({ project }: Props) {
           <tbody>
             {deploys.data.data.map((deploy) => {
               const live = deploy.id === liveId;
-              const date = formatDateTime(deploy.created_at);
+              const date = fmt.dateTime(deploy.created_at);
               return (
                 <tr
                   key={deploy.id}
@@ -106,7 +106,7 @@ export function DeployHistory({ project }: Props) {
                     )}
                   </td>
                   <td>{deploy.files}</td>
-                  <td data-testid="deploy-size">{formatBytes(deploy.bytes, i18n.language)}</td>
+                  <td data-testid="deploy-size">{fmt.bytes(deploy.bytes)}</td>
                   <td className="actions-cell">
                     {deploy.status === 'ready' && !live && (
                       <button

@@ -7,7 +7,7 @@ import { PageLoader } from '@/components/PageLoader';
 import { Pager } from '@/components/Pager';
 import { toast } from '@/components/toast-store';
 import { errorMessage } from '@/lib/api-client';
-import { formatDate } from '@/lib/format';
+import { useFormat } from '@/lib/format';
 import type { ProjectDetail } from '@/lib/types';
 import { useDeleteRedirect } from '@/features/redirects/api/delete-redirect';
 import { useRedirects } from '@/features/redirects/api/get-redirects';
@@ -27,6 +27,7 @@ import {
  */
 export function RedirectList({ project }: { project: ProjectDetail }) {
   const { t } = useTranslation();
+  const fmt = useFormat();
   const [searchParams, setSearchParams] = useSearchParams();
   const query = readListQuery(searchParams);
   const redirects = useRedirects(project.id, query);
@@ -145,7 +146,7 @@ export function RedirectList({ project }: { project: ProjectDetail }) {
                     <td className="break-all" data-testid="redirect-to">
                       {redirect.to}
                     </td>
-                    <td className="nowrap">{formatDate(redirect.created_at)}</td>
+                    <td className="nowrap">{fmt.date(redirect.created_at)}</td>
                     <td className="actions-cell">
                       <div className="button-row">
                         <Link

@@ -1,5 +1,6 @@
 import { lazy, Suspense } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useFormat } from '@/lib/format';
 import {
   asBackground,
   asBool,
@@ -44,6 +45,7 @@ function numberOr(text: string, fallback: number): number {
 /** One input (or group) per variable type of docs/blocks.md. */
 export function ValueEditor({ id, v, onValue, onPatch }: ValueEditorProps) {
   const { t } = useTranslation();
+  const fmt = useFormat();
   const { userId, projectId } = useEditorContext();
   const prefix = [userId, projectId];
 
@@ -189,7 +191,7 @@ export function ValueEditor({ id, v, onValue, onPatch }: ValueEditorProps) {
             value={opacity}
             onChange={(e) => onValue(asOpacity(Number(e.target.value)))}
           />
-          <output>{opacity.toFixed(1)}</output>
+          <output>{fmt.number(opacity, { minimumFractionDigits: 1, maximumFractionDigits: 1 })}</output>
         </div>
       );
     }
