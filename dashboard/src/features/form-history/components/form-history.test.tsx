@@ -2,7 +2,7 @@
 import { fireEvent, screen, waitFor } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { paths } from '@/app/paths';
-import { getToasts } from '@/components/toast-store';
+import { getToasts } from '@/testing/toasts';
 import { pageFixture, projectFixture } from '@/testing/fixtures';
 import { mockApi, renderRoutes } from '@/testing/render-route';
 import { ConfirmFormEmailRoute } from '@/features/form-history/routes/ConfirmFormEmailRoute';

@@ -2,7 +2,7 @@
 import { act, cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { EditorView } from 'codemirror';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { dismissToast, getToasts } from '@/components/toast-store';
+import { clearToasts, getToasts } from '@/testing/toasts';
 import type { BlockLibrary, PageBlock } from '@/features/pages/types';
 import { mockApi, renderRoutes } from '@/testing/render-route';
 import '@/lib/i18n';
@@ -108,7 +108,7 @@ Range.prototype.getBoundingClientRect = function getBoundingClientRect() {
 
 beforeEach(() => {
   vi.spyOn(window, 'alert').mockImplementation(() => undefined);
-  getToasts().forEach((toast) => dismissToast(toast.id));
+  clearToasts();
 });
 
 describe('source-code modal', () => {

@@ -1,7 +1,7 @@
 // @vitest-environment jsdom
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import { getToasts } from '@/components/toast-store';
+import { getToasts } from '@/testing/toasts';
 import { mockApi, renderRoutes } from '@/testing/render-route';
 import { pageFixture, projectFixture } from '@/testing/fixtures';
 import { paths } from '@/app/paths';

@@ -3,7 +3,7 @@ import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { paths } from '@/app/paths';
 import { RequireAdmin } from '@/app/RequireAdmin';
-import { getToasts } from '@/components/toast-store';
+import { getToasts } from '@/testing/toasts';
 import type { User } from '@/lib/types';
 import { mockApi, renderRoutes, type ApiCall, type Handler } from '@/testing/render-route';
 import { TemplateAdminRoute } from '@/features/template-admin/routes/TemplateAdminRoute';
