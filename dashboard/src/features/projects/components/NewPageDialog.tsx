@@ -52,6 +52,7 @@ export function NewPageDialog({ collections, onCreate, onClose, isPending = fals
     <Dialog title={t('kit.newPage.title')} onClose={onClose} testId="new-page-dialog" isDismissable={false}>
       <Form
         className="form"
+        validationBehavior="aria"
         onSubmit={(event) => {
           event.preventDefault();
           submit();
