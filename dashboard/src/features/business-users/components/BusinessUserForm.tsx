@@ -7,7 +7,7 @@ import { Field } from '@/components/Field';
 import { toast } from '@/components/toast';
 import { ApiError, errorMessage } from '@/lib/api-client';
 import { fieldErrors } from '@/lib/validation';
-import { projectsQueryOptions } from '@/features/projects/api/get-projects';
+import { projectsQueryOptions } from '@/lib/projects/get-projects';
 import { useSaveBusinessUser } from '@/features/business-users/api/save-business-user';
 import { accessFromUser, hasProjectList } from '@/features/business-users/lib/access-level';
 import { toPayload, userFormSchema, type UserFormValues } from '@/features/business-users/lib/user-form';

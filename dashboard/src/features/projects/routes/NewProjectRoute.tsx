@@ -9,7 +9,7 @@ import { errorMessage } from '@/lib/api-client';
 import { newProjectSchema } from '@/lib/validation';
 import { useCreateProject } from '@/features/projects/api/create-project';
 import { useTemplates } from '@/features/projects/api/get-templates';
-import { useCreateFromTemplate } from '@/features/projects/api/use-template';
+import { useCreateFromTemplate } from '@/lib/projects/use-template';
 
 /** "/project/new": a name, then a blank project or one of the themes. */
 export function NewProjectRoute() {

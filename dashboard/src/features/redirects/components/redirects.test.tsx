@@ -94,7 +94,7 @@ describe('redirect list', () => {
 describe('redirect form', () => {
   const type = (testId: string, value: string) =>
     fireEvent.change(screen.getByTestId(testId), { target: { value } });
-  const save = () => screen.getByTestId('redirect-save') as HTMLButtonElement;
+  const save = () => screen.getByTestId<HTMLButtonElement>('redirect-save');
 
   function api(post: () => { status?: number; json?: unknown }) {
     return mockApi({
@@ -164,7 +164,7 @@ describe('redirect form', () => {
     const calls = api(() => ({ status: 409, json: { error: 'conflict', message, field: 'from' } }));
     renderRoutes(routes, '/project/7/redirects/edit/1');
     await waitFor(() =>
-      expect((screen.getByTestId('redirect-from-input') as HTMLInputElement).value).toBe('/antigo'),
+      expect(screen.getByTestId<HTMLInputElement>('redirect-from-input').value).toBe('/antigo'),
     );
     type('redirect-to-input', '/outro');
     await act(async () => {

@@ -5,7 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { useConfirm } from '@/components/ConfirmDialog';
 import { Link } from 'react-router';
 import { links } from '@/app/paths';
-import { toastFailure, toastOk, toastOutcome } from '@/features/block-admin/components/admin-toasts';
+import { toastFailure, toastOk, toastOutcome } from '@/components/admin-toasts';
 import { useDeleteTemplate } from '@/features/template-admin/api/delete-template';
 import { useTemplateScreenshot } from '@/features/template-admin/api/template-screenshot';
 import type { TemplateView } from '@/features/template-admin/types';

@@ -8,7 +8,7 @@ import { Dialog } from '@/components/ui/Dialog';
 import { toast } from '@/components/toast';
 import { errorMessage } from '@/lib/api-client';
 import { newProjectSchema } from '@/lib/validation';
-import { useCreateFromTemplate } from '@/features/projects/api/use-template';
+import { useCreateFromTemplate } from '@/lib/projects/use-template';
 import type { TemplateView } from '@/features/template-admin/types';
 
 interface Props {
