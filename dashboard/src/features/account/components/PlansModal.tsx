@@ -1,6 +1,6 @@
 import { useTranslation } from 'react-i18next';
+import { Dialog } from '@/components/ui/Dialog';
 import { useFormat } from '@/lib/format';
-import { Modal } from '@/components/Modal';
 import type { Currency, PlanCode } from '@/lib/types';
 import type { Plan } from '@/features/account/types';
 
@@ -18,7 +18,7 @@ export function PlansModal({ currency, plans, current, onClose }: Props) {
   const fmt = useFormat();
   const shown = plans.filter((plan) => plan.currency === currency);
   return (
-    <Modal title={t(`account.plansTitle.${currency}`)} onClose={onClose} testId={`plans-modal-${currency}`}>
+    <Dialog title={t(`account.plansTitle.${currency}`)} onClose={onClose} testId={`plans-modal-${currency}`}>
       {shown.length === 0 ? (
         <p className="muted" data-testid="plans-empty">
           {t('account.plansEmpty')}
@@ -59,6 +59,6 @@ export function PlansModal({ currency, plans, current, onClose }: Props) {
           })}
         </div>
       )}
-    </Modal>
+    </Dialog>
   );
 }

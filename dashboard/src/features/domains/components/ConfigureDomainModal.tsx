@@ -4,9 +4,9 @@ import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { z } from 'zod';
 import { Alert } from '@/components/Alert';
-import { Form } from '@/components/Form';
 import { FormField } from '@/components/FormField';
-import { Modal } from '@/components/Modal';
+import { Dialog } from '@/components/ui/Dialog';
+import { Form } from '@/components/Form';
 import { PageLoader } from '@/components/PageLoader';
 import { ApiError, errorMessage } from '@/lib/api-client';
 import { useConfig } from '@/lib/auth/get-config';
@@ -84,7 +84,7 @@ export function ConfigureDomainModal({ project, onClose }: Props) {
       </div>
     );
     return (
-      <Modal
+      <Dialog
         title={t('domains.configureTitle')}
         onClose={onClose}
         footer={footer}
@@ -110,7 +110,7 @@ export function ConfigureDomainModal({ project, onClose }: Props) {
             )}
           </FormField>
         </Form>
-      </Modal>
+      </Dialog>
     );
   }
 
@@ -175,7 +175,7 @@ export function ConfigureDomainModal({ project, onClose }: Props) {
     !verify.isSuccess && project.domain_check?.domain === normalized ? project.domain_check : null;
 
   return (
-    <Modal
+    <Dialog
       title={t('domains.configureTitle')}
       onClose={onClose}
       footer={footer}
@@ -193,7 +193,7 @@ export function ConfigureDomainModal({ project, onClose }: Props) {
           )}
         </Alert>
       )}
-    </Modal>
+    </Dialog>
   );
 }
 

@@ -2,6 +2,7 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { useState } from 'react';
 import { Controller, useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
+import { useConfirm } from '@/components/ConfirmDialog';
 import { z } from 'zod';
 import { Link, useNavigate } from 'react-router';
 import { links, paths } from '@/app/paths';
@@ -9,7 +10,7 @@ import { Alert } from '@/components/Alert';
 import { Form } from '@/components/Form';
 import { FormField } from '@/components/FormField';
 import { PageLoader } from '@/components/PageLoader';
-import { toast } from '@/components/toast-store';
+import { toast } from '@/components/toast';
 import { ApiError, errorMessage } from '@/lib/api-client';
 import { errorText, setServerError } from '@/lib/forms';
 import { useUser } from '@/lib/auth/get-user';
@@ -58,6 +59,7 @@ function SettingsForm({ project }: { project: ProjectDetail }) {
   });
   const { errors } = form.formState;
   const [integrationsOpen, setIntegrationsOpen] = useState(false);
+  const [confirmDialog, askConfirm] = useConfirm();
   const uploadPrefix = user ? [user.id, project.id] : [project.id];
 
   const submit = (values: SettingsValues) => {
@@ -91,8 +93,14 @@ function SettingsForm({ project }: { project: ProjectDetail }) {
   const failure = update.error;
   const onField = failure instanceof ApiError && SETTINGS_FIELDS.some((name) => name === failure.field);
 
-  const regenerateLink = () => {
-    if (!window.confirm(t('settings.clientLink.confirm'))) return;
+  const regenerateLink = async () => {
+    const confirmed = await askConfirm({
+      title: t('kit.confirm.regenerateLink'),
+      message: t('kit.confirm.regenerateLinkMessage'),
+      confirmLabel: t('kit.confirm.regenerateLinkAction'),
+      destructive: true,
+    });
+    if (!confirmed) return;
     regenerate.mutate(project.id, {
       onSuccess: () => toast.success(t('settings.clientLink.done')),
       onError: (failure) => toast.error(errorMessage(failure)),
@@ -222,6 +230,7 @@ function SettingsForm({ project }: { project: ProjectDetail }) {
         </div>
       </Form>
       {integrationsOpen && <IntegrationsModal project={project} onClose={() => setIntegrationsOpen(false)} />}
+      {confirmDialog}
     </section>
   );
 }

@@ -1,11 +1,11 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
-import { Form } from '@/components/Form';
 import { FormField } from '@/components/FormField';
-import { Modal } from '@/components/Modal';
-import { toast } from '@/components/toast-store';
+import { Dialog } from '@/components/ui/Dialog';
+import { toast } from '@/components/toast';
 import { errorMessage } from '@/lib/api-client';
+import { Form } from '@/components/Form';
 import { errorText, setServerError } from '@/lib/forms';
 import { useSaveRedirect } from '@/features/redirects/api/save-redirect';
 import {
@@ -58,7 +58,7 @@ export function RedirectForm({ projectId, redirect, onDone }: RedirectFormProps)
   };
 
   return (
-    <Modal
+    <Dialog
       title={redirect ? t('redirects.editTitle') : t('redirects.newTitle')}
       onClose={onDone}
       testId="redirect-form"
@@ -119,6 +119,6 @@ export function RedirectForm({ projectId, redirect, onDone }: RedirectFormProps)
           </button>
         </div>
       </Form>
-    </Modal>
+    </Dialog>
   );
 }

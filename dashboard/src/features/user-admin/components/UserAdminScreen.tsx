@@ -2,8 +2,8 @@ import { useTranslation } from 'react-i18next';
 import { Alert } from '@/components/Alert';
 import { PageLoader } from '@/components/PageLoader';
 import { errorMessage } from '@/lib/api-client';
+import { toastFailure } from '@/components/admin-toasts';
 import { useFormat } from '@/lib/format';
-import { toastFailure } from '@/features/block-admin/components/admin-toasts';
 import { useUsers } from '@/features/user-admin/api/get-users';
 import { useLoginWith } from '@/features/user-admin/api/login-with';
 
