@@ -25,7 +25,13 @@ export function Form<T extends FieldValues>({ form, onValid, children, testId, .
   }, [submitCount, isSubmitSuccessful]);
 
   return (
-    <form ref={ref} noValidate onSubmit={form.handleSubmit(onValid)} data-testid={testId} {...rest}>
+    <form
+      ref={ref}
+      noValidate
+      onSubmit={(event) => void form.handleSubmit(onValid)(event)}
+      data-testid={testId}
+      {...rest}
+    >
       {children}
     </form>
   );

@@ -53,7 +53,8 @@ export function NewPasswordRoute() {
     newPassword.mutate(
       { email, password: values.password, token },
       {
-        onSuccess: () => navigate('/login', { replace: true, state: { notice: t('auth.newPassword.done') } }),
+        onSuccess: () =>
+          void navigate('/login', { replace: true, state: { notice: t('auth.newPassword.done') } }),
         onError: (error) => setServerError(form, error, ['password']),
       },
     );

@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { zodResolver } from '@hookform/resolvers/zod';
-import { Controller, useForm } from 'react-hook-form';
+import { Controller, useForm, useWatch } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
 import { paths } from '@/app/paths';
@@ -48,7 +48,7 @@ export function BusinessUserForm({ user }: Props) {
     defaultValues: initialValues(user),
   });
   const { errors } = form.formState;
-  const showProjects = hasProjectList(form.watch('level'));
+  const showProjects = hasProjectList(useWatch({ control: form.control, name: 'level' }));
   const projects = useQuery({ ...projectsQueryOptions, enabled: showProjects });
 
   const submit = (values: UserFormValues) => {
@@ -57,7 +57,7 @@ export function BusinessUserForm({ user }: Props) {
       {
         onSuccess: () => {
           toast.success(t('businessUsers.saved'));
-          navigate(paths.users);
+          void navigate(paths.users);
         },
         onError: (failure) => {
           toast.error(errorMessage(failure));

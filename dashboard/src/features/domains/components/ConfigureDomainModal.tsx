@@ -1,6 +1,6 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useState } from 'react';
-import { useForm } from 'react-hook-form';
+import { useForm, useWatch } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { z } from 'zod';
 import { Alert } from '@/components/Alert';
@@ -51,7 +51,7 @@ export function ConfigureDomainModal({ project, onClose }: Props) {
   });
   // Checked as the owner types, with the same schema, synchronously so Continue never lags the
   // text; an empty input only keeps Continue disabled.
-  const typed = form.watch('domain');
+  const typed = useWatch({ control: form.control, name: 'domain' });
   const live = domainFormSchema.safeParse({ domain: typed });
   const liveError = typed.trim().length > 0 ? live.error?.issues[0]?.message : undefined;
 

@@ -34,7 +34,7 @@ export function NewProjectRoute() {
 
   const submit = (values: { name: string }) => {
     const { name } = newProjectSchema.parse(values);
-    const open = (project: { id: number }) => navigate(links.project(project.id));
+    const open = (project: { id: number }) => void navigate(links.project(project.id));
     const onError = (error: Error) => setServerError(form, error, ['name']);
     if (templateId === null) {
       create.mutate({ name }, { onSuccess: open, onError });

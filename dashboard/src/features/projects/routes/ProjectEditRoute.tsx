@@ -84,7 +84,7 @@ function SettingsForm({ project }: { project: ProjectDetail }) {
       {
         onSuccess: () => {
           toast.success(t('settings.saved'));
-          navigate(links.project(project.id));
+          void navigate(links.project(project.id));
         },
         onError: (failure) => setServerError(form, failure, SETTINGS_FIELDS),
       },

@@ -1,5 +1,5 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { useForm } from 'react-hook-form';
+import { useForm, useWatch } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { FormField } from '@/components/FormField';
 import { Dialog } from '@/components/ui/Dialog';
@@ -38,7 +38,7 @@ export function RedirectForm({ projectId, redirect, onDone }: RedirectFormProps)
   });
   const { errors, isValid } = form.formState;
   // Shown as soon as the origin is `*`, before the destination is even typed.
-  const warning = originWarning(form.watch('from'));
+  const warning = originWarning(useWatch({ control: form.control, name: 'from' }));
 
   const submit = (values: RedirectRuleInput) => {
     const rule = redirectRuleSchema.parse(values);
