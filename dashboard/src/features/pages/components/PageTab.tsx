@@ -3,7 +3,7 @@ import { FormField } from '@/components/FormField';
 import { normalizePageSlug } from '@/lib/validation';
 import type { PageMeta } from '@/features/pages/types';
 import { useEditorContext } from './editor-context';
-import { ImageUpload } from './fields/ImageUpload';
+import { ImageChooser } from './fields/ImageChooser';
 
 export interface PageFields {
   name: string;
@@ -61,20 +61,13 @@ export function PageTab({ fields, isHome, isCollection, onChange }: Props) {
           data-testid="page-description"
         />
       </FormField>
-      <FormField label={t('editor.page.image')} id="page-image">
-        {fields.image && (
-          <img className="var-image-preview" src={fields.image} alt="" data-testid="page-image-preview" />
-        )}
-        <input
+      <FormField label={t('editor.page.image')} id="page-image" labelAs="text">
+        <ImageChooser
           id="page-image"
-          value={fields.image}
-          onChange={(e) => onChange({ image: e.target.value })}
-          data-testid="page-image"
-        />
-        <ImageUpload
+          src={fields.image}
           prefix={[userId, projectId]}
-          onUploaded={(image) => onChange({ image })}
-          testId="page-image-upload"
+          onChange={(image) => onChange({ image })}
+          testId="page-image"
         />
       </FormField>
       <FormField label={t('editor.page.header')} id="page-header" description={t('editor.page.headerHint')}>

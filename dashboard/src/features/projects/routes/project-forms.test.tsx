@@ -1,5 +1,5 @@
 // @vitest-environment jsdom
-import { fireEvent, screen, waitFor } from '@testing-library/react';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { paths } from '@/app/paths';
 import { mockApi, renderRoutes } from '@/testing/render-route';
@@ -57,5 +57,21 @@ describe('new project form', () => {
     const error = await screen.findByText('O nome do projeto é obrigatório');
     expect(screen.getByTestId('project-name-input').getAttribute('aria-describedby')).toBe(error.id);
     expect(calls.filter((call) => call.method === 'POST')).toHaveLength(0);
+  });
+});
+
+describe('integrations dialog', () => {
+  it('names the spreadsheet options in words, not as query parameters', async () => {
+    mockApi({
+      'GET /api/projects/7': () => ({ json: projectFixture(7) }),
+      'GET /api/user': () => ({ status: 401, json: { error: 'unauthorized', message: 'no' } }),
+      'GET /api/fonts': () => ({ json: [] }),
+    });
+    renderRoutes(routes, '/project/7/edit');
+    fireEvent.click(await screen.findByTestId('integrations-open'));
+    const dialog = await screen.findByTestId('integrations-modal');
+    expect(dialog.textContent).not.toMatch(/\((phone|gtags)=1\)/);
+    fireEvent.click(within(dialog).getByLabelText('Incluir o telefone de quem enviou'));
+    expect(within(dialog).getByTestId<HTMLInputElement>('sheets-link').value).toMatch(/\?phone=1$/);
   });
 });
