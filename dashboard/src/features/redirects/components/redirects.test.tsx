@@ -70,6 +70,25 @@ describe('redirect list', () => {
     );
   });
 
+  it('sorts by a column header, which says how the list is sorted', async () => {
+    const calls = mockApi({
+      'GET /api/projects/7': () => ({ json: projectFixture(7) }),
+      [`GET ${LIST}`]: () => ({ json: pageFixture(rules, 2, 1, 100, LIST) }),
+    });
+    renderRoutes(routes, '/project/7/redirects');
+    await screen.findByText('/antigo');
+    const header = (id: string) => screen.getByTestId(`sort-${id}`).closest('th') as HTMLElement;
+    expect(header('created_at').getAttribute('aria-sort')).toBe('descending');
+    expect(header('from').getAttribute('aria-sort')).toBe('none');
+    fireEvent.click(screen.getByTestId('sort-from'));
+    await waitFor(() => expect(listCalls(calls).at(-1)?.get('order')).toBe('from'));
+    await waitFor(() => expect(header('from').getAttribute('aria-sort')).toBe('ascending'));
+    fireEvent.click(screen.getByTestId('sort-from'));
+    await waitFor(() => expect(listCalls(calls).at(-1)?.get('order')).toBe('-from'));
+    // The destination cannot be ordered by the server: no sort button.
+    expect(screen.queryByTestId('sort-to')).toBeNull();
+  });
+
   it('deletes a rule after confirmation and reloads the page', async () => {
     const calls = mockApi({
       'GET /api/projects/7': () => ({ json: projectFixture(7) }),
