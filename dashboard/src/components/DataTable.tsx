@@ -31,15 +31,17 @@ export type { RowSelectionState, SortingState };
 const apply = <S,>(updater: Updater<S>, current: S): S =>
   typeof updater === 'function' ? (updater as (old: S) => S)(current) : updater;
 
-interface SelectionProps {
+interface SelectionProps<T> {
   /** Chosen row ids (as `getRowId` gives them). */
   state: RowSelectionState;
   onChange: (next: RowSelectionState) => void;
   /** Accessible names of the checkboxes. */
   selectAllLabel: string;
-  rowLabel: (row: unknown) => string;
-  /** The bulk actions, shown in the sticky bar while rows are chosen. */
-  actions: ReactNode;
+  rowLabel: (row: T) => string;
+  /** The bulk actions, shown in the sticky bar while rows are chosen (none: the page has its own bar). */
+  actions?: ReactNode;
+  /** Test id of the row checkboxes. */
+  checkboxTestId?: string;
 }
 
 interface DataTableProps<T extends RowData> {
@@ -49,7 +51,7 @@ interface DataTableProps<T extends RowData> {
   /** Server-side sorting: the current order and what to do when a header asks for another. */
   sorting?: SortingState;
   onSortingChange?: (next: SortingState) => void;
-  selection?: SelectionProps;
+  selection?: SelectionProps<T>;
   /** Shown as one full-width row when there is no data. */
   empty?: ReactNode;
   className?: string;
@@ -96,7 +98,7 @@ export function DataTable<T extends RowData>({
 
   return (
     <div className="data-table-block">
-      {selection && chosen > 0 && (
+      {selection?.actions && chosen > 0 && (
         <div
           className="selection-bar"
           role="region"
@@ -202,7 +204,7 @@ export function DataTable<T extends RowData>({
                       aria-label={selection.rowLabel(row.original)}
                       checked={row.getIsSelected()}
                       onChange={(event) => row.toggleSelected(event.target.checked)}
-                      data-testid="row-select"
+                      data-testid={selection.checkboxTestId ?? 'row-select'}
                     />
                   </td>
                 )}
