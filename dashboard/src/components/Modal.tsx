@@ -20,8 +20,10 @@ export function Modal({ title, onClose, children, footer, testId }: ModalProps) 
   }, [onClose]);
 
   return (
+    // The backdrop's click is a mouse shortcut; Escape (above) and the close button are the keyboard's.
     <div
       className="modal-backdrop"
+      role="presentation"
       onMouseDown={(event) => event.target === event.currentTarget && onClose()}
     >
       <div className="modal" role="dialog" aria-modal="true" aria-label={title} data-testid={testId}>
