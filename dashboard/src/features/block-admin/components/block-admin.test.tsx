@@ -3,8 +3,9 @@ import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { paths } from '@/app/paths';
 import { RequireAdmin } from '@/app/RequireAdmin';
-import { getToasts } from '@/components/toast-store';
+import { getToasts } from '@/testing/toasts';
 import type { User } from '@/lib/types';
+import { acceptConfirm, cancelConfirm, confirmText } from '@/testing/dialogs';
 import { mockApi, renderRoutes, type Handler } from '@/testing/render-route';
 import { BlockAdminRoute } from '@/features/block-admin/routes/BlockAdminRoute';
 import type { Library, LibraryBlock } from '@/features/block-admin/types';
@@ -175,16 +176,18 @@ describe('admin blocks screen', () => {
     await waitFor(() => expect(posts(calls, '/erp/reorder-block/10')[0]?.body).toEqual({ order: 5 }));
 
     fireEvent.click(within(row).getByTestId('block-delete'));
+    expect(await confirmText()).toBe('Excluir o bloco "Hero A"? are you sure?');
+    expect(posts(calls, '/erp/delete-block/10')).toHaveLength(0);
+    await acceptConfirm();
     await waitFor(() => expect(posts(calls, '/erp/delete-block/10')).toHaveLength(1));
-    expect(window.confirm).toHaveBeenCalledWith('are you sure?');
     await waitFor(() => expect(toasts().filter((t) => t === 'success:ok').length).toBeGreaterThanOrEqual(3));
   });
 
   it('does not delete a block when the confirmation is refused', async () => {
-    vi.mocked(window.confirm).mockReturnValue(false);
     const calls = api();
     await open();
     fireEvent.click(within(screen.getByTestId('block-row-10')).getByTestId('block-delete'));
+    await cancelConfirm();
     expect(calls.some((c) => c.url === '/erp/delete-block/10')).toBe(false);
   });
 
@@ -217,7 +220,8 @@ describe('admin blocks screen', () => {
     await waitFor(() => expect(posts(calls, '/erp/reorder-category/1')[0]?.body).toEqual({ order: 3 }));
 
     fireEvent.click(within(screen.getByTestId('category-2')).getByTestId('category-delete'));
-    expect(window.confirm).toHaveBeenCalledWith('Certeza?');
+    expect(await confirmText()).toBe('Excluir a categoria "Vazia"? Certeza?');
+    await acceptConfirm();
     await waitFor(() => expect(toasts()).toContain('error:falha: Category has blocks'));
   });
 
@@ -253,6 +257,7 @@ describe('admin blocks screen', () => {
     expect(within(results).queryByText('Hero A')).toBeNull();
     // An action on a result refreshes the results.
     fireEvent.click(within(results).getByTestId('block-delete'));
+    await acceptConfirm();
     await waitFor(() => expect(posts(calls, '/erp/searchBlocks')).toHaveLength(2));
     fireEvent.click(screen.getByTestId('block-search-clear'));
     await screen.findByTestId('category-1');
@@ -331,7 +336,7 @@ describe('admin blocks screen', () => {
     fireEvent.click(within(screen.getByTestId('block-row-10')).getByTestId('block-export'));
     const one = await screen.findByTestId<HTMLTextAreaElement>('export-text-block-10.json');
     expect(JSON.parse(one.value)).toEqual({ name: 'Hero A' });
-    fireEvent.keyDown(window, { key: 'Escape' });
+    fireEvent.keyDown(screen.getByTestId('export-modal'), { key: 'Escape' });
     await waitFor(() => expect(screen.queryByTestId('export-modal')).toBeNull());
 
     fireEvent.click(screen.getByTestId('export-all'));
@@ -350,7 +355,8 @@ describe('admin blocks screen', () => {
     const calls = api({ 'POST /erp/truncate': () => ({ status: 204 }) });
     await open();
     fireEvent.click(screen.getByTestId('truncate'));
-    expect(window.confirm).toHaveBeenCalledWith('Confirm?');
+    expect(await confirmText()).toContain('Confirm?');
+    await acceptConfirm();
     await waitFor(() => expect(posts(calls, '/erp/truncate')).toHaveLength(1));
     await waitFor(() => expect(toasts()).toContain('success:ok'));
   });

@@ -4,7 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
 import { paths } from '@/app/paths';
 import { Field } from '@/components/Field';
-import { toast } from '@/components/toast-store';
+import { toast } from '@/components/toast';
 import { ApiError, errorMessage } from '@/lib/api-client';
 import { fieldErrors } from '@/lib/validation';
 import { projectsQueryOptions } from '@/lib/projects/get-projects';

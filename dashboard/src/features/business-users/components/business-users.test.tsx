@@ -3,7 +3,7 @@ import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { paths } from '@/app/paths';
 import { RequireBusinessAdmin } from '@/app/RequireBusinessAdmin';
-import { dismissToast, getToasts } from '@/components/toast-store';
+import { clearToasts, getToasts } from '@/testing/toasts';
 import type { User } from '@/lib/types';
 import { projectFixture } from '@/testing/fixtures';
 import { mockApi, renderRoutes, type ApiCall, type Handler } from '@/testing/render-route';
@@ -72,7 +72,7 @@ function api(handlers: Record<string, Handler> = {}, isBusinessAdmin = true) {
 const toasts = () => getToasts().map((toast) => `${toast.kind}:${toast.message}`);
 
 // Toasts outlive a test (they leave on a timer): each test starts with none, so it sees only its own.
-beforeEach(() => getToasts().forEach((toast) => dismissToast(toast.id)));
+beforeEach(() => clearToasts());
 const posts = (calls: ApiCall[], url: string) => calls.filter((c) => c.method === 'POST' && c.url === url);
 const input = (testId: string) => screen.getByTestId<HTMLInputElement>(testId);
 const type = (testId: string, value: string) =>

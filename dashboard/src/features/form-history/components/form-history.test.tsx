@@ -2,8 +2,9 @@
 import { fireEvent, screen, waitFor } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { paths } from '@/app/paths';
-import { getToasts } from '@/components/toast-store';
+import { getToasts } from '@/testing/toasts';
 import { pageFixture, projectFixture } from '@/testing/fixtures';
+import { acceptConfirm, confirmText } from '@/testing/dialogs';
 import { mockApi, renderRoutes } from '@/testing/render-route';
 import { ConfirmFormEmailRoute } from '@/features/form-history/routes/ConfirmFormEmailRoute';
 import { FormHistoryRoute } from '@/features/form-history/routes/FormHistoryRoute';
@@ -83,7 +84,9 @@ describe('form history', () => {
     fireEvent.click(boxes[0] as HTMLElement);
     fireEvent.click(boxes[2] as HTMLElement);
     fireEvent.click(remove);
-    expect(window.confirm).toHaveBeenCalledWith('Tem certeza?');
+    expect(await confirmText()).toBe('Excluir 2 entradas? Esta ação não pode ser desfeita.');
+    expect(calls.some((c) => c.method === 'DELETE')).toBe(false);
+    await acceptConfirm();
     await waitFor(() => expect(calls.find((c) => c.method === 'DELETE')?.body).toEqual({ selected: [1, 3] }));
     await waitFor(() =>
       expect(getToasts().map((t) => t.message)).toContain('Entradas selecionadas excluídas com sucesso.'),

@@ -5,8 +5,12 @@ import { PageEditorPage } from '@/app/PageEditorPage';
 import { paths } from '@/app/paths';
 import type { Page, User } from '@/lib/types';
 import { projectFixture } from '@/testing/fixtures';
+import { acceptConfirm, cancelConfirm, confirmText } from '@/testing/dialogs';
+import { getToasts } from '@/testing/toasts';
 import { mockApi, renderRoutes, type ApiCall, type Handler } from '@/testing/render-route';
 import type { BlockLibrary, PageBlock } from '@/features/pages/types';
+
+const toastMessages = () => getToasts().map((toast) => toast.message);
 
 const routes = [
   { path: paths.page.pattern, element: <PageEditorPage /> },
@@ -176,7 +180,6 @@ async function openEditor(extra: Record<string, Handler> = {}, options: { page?:
 
 beforeEach(() => {
   window.localStorage.clear();
-  vi.spyOn(window, 'alert').mockImplementation(() => undefined);
 });
 
 afterEach(() => {
@@ -298,7 +301,9 @@ describe('page editor', () => {
       }),
     );
     fireEvent.click(mine.getByTestId('my-block-delete'));
-    expect(window.confirm).toHaveBeenCalledWith('Excluir "Meu rodapé" de Meus Blocos?');
+    expect(await confirmText()).toBe('Excluir "Meu rodapé" de Meus Blocos? Esta ação não pode ser desfeita.');
+    expect(calls.some((call) => call.method === 'DELETE')).toBe(false);
+    await acceptConfirm();
     await waitFor(() =>
       expect(calls.some((call) => call.method === 'DELETE' && call.url === '/api/block/5')).toBe(true),
     );
@@ -351,7 +356,7 @@ describe('page editor', () => {
       ),
     );
     await waitFor(() => expect(screen.queryByTestId('business-block-delete-modal')).toBeNull());
-    expect(window.confirm).not.toHaveBeenCalled();
+    expect(screen.queryByTestId('confirm-dialog')).toBeNull();
   });
 
   it("finds the business's blocks in the search, before the global library's", async () => {
@@ -416,7 +421,7 @@ describe('page editor', () => {
     ).toBe('XY');
   });
 
-  it("alerts 'Error' when a save fails and keeps the changes unsaved", async () => {
+  it("toasts 'Error' when a save fails and keeps the changes unsaved", async () => {
     const logged = vi.spyOn(console, 'error').mockImplementation(() => undefined);
     await openEditor({
       'POST /api/page/3': () => ({ status: 500, json: { error: 'internal', message: 'boom' } }),
@@ -426,7 +431,7 @@ describe('page editor', () => {
       target: { value: 'Novo' },
     });
     fireEvent.click(screen.getByTestId('save-state'));
-    await waitFor(() => expect(window.alert).toHaveBeenCalledWith('Erro'));
+    await waitFor(() => expect(toastMessages()).toContain('Erro'));
     expect(logged).toHaveBeenCalled();
     expect(screen.getByTestId('save-state').getAttribute('data-state')).toBe('dirty');
   });
@@ -457,12 +462,14 @@ describe('page editor', () => {
     fireEvent.change(within(screen.getByTestId('var-title')).getByRole('textbox'), {
       target: { value: 'Novo' },
     });
-    vi.mocked(window.confirm).mockReturnValue(false);
     fireEvent.click(screen.getByTestId('project-link'));
-    await waitFor(() => expect(window.confirm).toHaveBeenCalled());
+    expect(await confirmText()).toBe(
+      'Há alterações não salvas. Sair mesmo assim? As alterações não salvas serão perdidas.',
+    );
+    await cancelConfirm();
     expect(router.state.location.pathname).toBe('/project/7/3');
-    vi.mocked(window.confirm).mockReturnValue(true);
     fireEvent.click(screen.getByTestId('project-link'));
+    await acceptConfirm();
     await screen.findByTestId('project');
     const event = new Event('beforeunload', { cancelable: true });
     window.dispatchEvent(event);
@@ -488,13 +495,14 @@ describe('page editor', () => {
     expect(screen.getByTestId<HTMLButtonElement>('block-up').disabled).toBe(false);
     fireEvent.click(screen.getByTestId('block-up'));
     expect(screen.getByTestId<HTMLButtonElement>('block-up').disabled).toBe(true);
-    vi.mocked(window.confirm).mockReturnValue(false);
     fireEvent.click(screen.getByTestId('block-remove'));
-    expect(window.confirm).toHaveBeenCalledWith('Remover bloco?');
+    expect(await confirmText()).toContain('Remover bloco?');
+    await cancelConfirm();
     expect(screen.getByTestId('block-name')).toBeTruthy();
-    vi.mocked(window.confirm).mockReturnValue(true);
     fireEvent.click(screen.getByTestId('block-remove'));
+    await acceptConfirm();
     fireEvent.click(screen.getByTestId('block-remove'));
+    await acceptConfirm();
     expect(screen.getByTestId('no-block')).toBeTruthy();
   });
 
@@ -642,7 +650,7 @@ describe('page tab', () => {
     fireEvent.change(screen.getByTestId('page-description'), { target: { value: 'Doces' } });
     const file = screen.getByTestId<HTMLInputElement>('page-image-upload-input');
     fireEvent.change(file, { target: { files: [new File(['x'], 'a.gif', { type: 'image/gif' })] } });
-    expect(window.alert).toHaveBeenCalledWith('Erro: envie somente imagens em JPG ou PNG.');
+    await waitFor(() => expect(toastMessages()).toContain('Erro: envie somente imagens em JPG ou PNG.'));
     fireEvent.change(file, { target: { files: [new File(['x'], 'seo.png', { type: 'image/png' })] } });
     await waitFor(() =>
       expect(screen.getByTestId<HTMLInputElement>('page-image').value).toBe('/files/uploads/1/7/seo.png'),

@@ -4,7 +4,7 @@ import { useNavigate } from 'react-router';
 import { paths } from '@/app/paths';
 import { Alert } from '@/components/Alert';
 import { Field } from '@/components/Field';
-import { toast } from '@/components/toast-store';
+import { toast } from '@/components/toast';
 import { errorMessage } from '@/lib/api-client';
 import { newProjectSchema } from '@/lib/validation';
 import { useCreateProject } from '@/features/projects/api/create-project';

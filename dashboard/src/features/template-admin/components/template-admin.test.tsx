@@ -3,8 +3,9 @@ import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { paths } from '@/app/paths';
 import { RequireAdmin } from '@/app/RequireAdmin';
-import { getToasts } from '@/components/toast-store';
+import { getToasts } from '@/testing/toasts';
 import type { User } from '@/lib/types';
+import { acceptConfirm, cancelConfirm, confirmText } from '@/testing/dialogs';
 import { mockApi, renderRoutes, type ApiCall, type Handler } from '@/testing/render-route';
 import { TemplateAdminRoute } from '@/features/template-admin/routes/TemplateAdminRoute';
 import type { TemplateView } from '@/features/template-admin/types';
@@ -208,17 +209,19 @@ describe('admin templates screen', () => {
     const calls = api({ 'POST /erp/delete-template/2': () => ({ status: 204 }) });
     await open();
     fireEvent.click(within(screen.getByTestId('template-row-2')).getByTestId('template-delete'));
-    expect(window.confirm).toHaveBeenCalledWith('Excluir o tema "Brisa"? Esta ação não pode ser desfeita.');
+    expect(await confirmText()).toBe('Excluir o tema "Brisa"? Esta ação não pode ser desfeita.');
+    expect(posts(calls, '/erp/delete-template/2')).toHaveLength(0);
+    await acceptConfirm();
     await waitFor(() => expect(posts(calls, '/erp/delete-template/2')).toHaveLength(1));
     await waitFor(() => expect(toasts()).toContain('success:ok'));
     await waitFor(() => expect(calls.filter((c) => c.url === '/erp/templateList')).toHaveLength(2));
   });
 
   it('does not delete when the confirmation is refused', async () => {
-    vi.mocked(window.confirm).mockReturnValue(false);
     const calls = api();
     await open();
     fireEvent.click(within(screen.getByTestId('template-row-2')).getByTestId('template-delete'));
+    await cancelConfirm();
     expect(calls.some((c) => c.url.startsWith('/erp/delete-template'))).toBe(false);
   });
 
@@ -231,6 +234,7 @@ describe('admin templates screen', () => {
     });
     await open();
     fireEvent.click(within(screen.getByTestId('template-row-2')).getByTestId('template-delete'));
+    await acceptConfirm();
     await waitFor(() => expect(toasts()).toContain('error:falha: Not found'));
   });
 

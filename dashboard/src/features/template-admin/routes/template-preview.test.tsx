@@ -3,7 +3,7 @@ import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { paths } from '@/app/paths';
 import { RequireAdmin } from '@/app/RequireAdmin';
-import { getToasts } from '@/components/toast-store';
+import { getToasts } from '@/testing/toasts';
 import type { User } from '@/lib/types';
 import { mockApi, renderRoutes, type Handler } from '@/testing/render-route';
 import type { TemplateDetail } from '@/features/template-admin/types';
