@@ -207,7 +207,7 @@ interface ProjectDetail {
 }
 interface DataPage {
   table: { name: string; meta?: Record<string, unknown> };
-  fields: { name: string }[];
+  fields: { id: number; name: string; required: '1' | '0' }[];
   posts: { id: number; name: string; slug: string }[];
 }
 
@@ -240,13 +240,15 @@ async function makeOwnerData(): Promise<void> {
     const home = project.pages.find((p) => p.slug === '/') ?? project.pages[0];
     if (!table || !home) throw new Error('the Blog template made no collection or no page');
 
+    const before = await json<DataPage>(setup, 'GET', `/api/data/${table.id}?page=1&limit=1`);
+    const recipe = 'Polvilho, queijo canastra e leite, assados até dourar.';
     await json(setup, 'POST', '/api/posts', {
       table_id: table.id,
       name: 'Pão de queijo da vovó',
       slug: 'pao-de-queijo',
-      fields: [],
+      fields: before.fields.filter((f) => f.required === '1').map((f) => ({ field_id: f.id, value: recipe })),
     });
-    userContent.push('Pão de queijo da vovó', 'pao-de-queijo');
+    userContent.push('Pão de queijo da vovó', 'pao-de-queijo', recipe);
     const data = await json<DataPage>(setup, 'GET', `/api/data/${table.id}?page=1&limit=50`);
     for (const post of data.posts) userContent.push(post.name, post.slug);
     for (const field of data.fields) userContent.push(field.name);
