@@ -2,6 +2,7 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './app/App';
 import './lib/i18n';
+import './styles/tokens.css';
 import './styles.css';
 
 const root = document.getElementById('root');

@@ -2,7 +2,7 @@ import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, NavLink, Outlet } from 'react-router';
 import { GlobalSpinner } from '@/components/GlobalSpinner';
-import { Toaster } from '@/components/Toaster';
+import { Toaster } from '@/components/toast';
 import { ImpersonationBanner } from '@/features/user-admin/components/ImpersonationBanner';
 import { useUser } from '@/lib/auth/get-user';
 import { applyLanguage, languages, setLanguage, storedLanguage } from '@/lib/i18n';

@@ -25,7 +25,7 @@ import {
   RedirectsRoute,
 } from '@/features/redirects/routes/RedirectsRoute';
 import { Layout } from './Layout';
-import { NotFoundRoute } from './NotFoundRoute';
+import { NotFound } from '@/components/NotFound';
 import { ProjectOverviewPage } from './ProjectOverviewPage';
 import { paths } from './paths';
 import { RequireAdmin } from './RequireAdmin';
@@ -167,7 +167,7 @@ export const router = createBrowserRouter([
               },
             ],
           },
-          { path: '*', element: <NotFoundRoute /> },
+          { path: '*', element: <NotFound /> },
         ],
       },
     ],

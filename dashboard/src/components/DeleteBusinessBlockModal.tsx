@@ -2,8 +2,8 @@ import { useTranslation } from 'react-i18next';
 import { errorMessage } from '@/lib/api-client';
 import { useDeleteBusinessBlock } from '@/lib/business-blocks/delete-business-block';
 import type { BusinessBlock } from '@/lib/business-blocks/types';
-import { Modal } from './Modal';
-import { showToast } from './toast-store';
+import { Dialog } from '@/components/ui/Dialog';
+import { showToast } from './toast';
 
 interface Props {
   block: BusinessBlock;
@@ -43,13 +43,13 @@ export function DeleteBusinessBlockModal({ block, onClose }: Props) {
     </div>
   );
   return (
-    <Modal
+    <Dialog
       title={t('businessLibrary.deleteTitle')}
       onClose={onClose}
       footer={footer}
       testId="business-block-delete-modal"
     >
       <p>{t('businessLibrary.confirmDelete', { name: block.name })}</p>
-    </Modal>
+    </Dialog>
   );
 }

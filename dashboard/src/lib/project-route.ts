@@ -7,7 +7,7 @@ import { queryOptions, useQuery } from '@tanstack/react-query';
 import { useEffect, useRef } from 'react';
 import { useNavigate, useParams } from 'react-router';
 import { paths } from '@/app/paths';
-import { toast } from '@/components/toast-store';
+import { toast } from '@/components/toast';
 import { apiJson, errorMessage } from './api-client';
 import { queryKeys } from './query-keys';
 import type { ProjectDetail } from './types';

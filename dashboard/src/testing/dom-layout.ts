@@ -16,3 +16,15 @@ if (typeof Range !== 'undefined') {
     };
   }
 }
+
+/**
+ * jsdom has no `CSS.escape`, which React Aria calls (to read a CSP nonce) when an overlay opens.
+ * Escaping every character but letters, digits, '_' and '-' is enough for the names it passes.
+ */
+if (typeof window !== 'undefined') {
+  const css = (globalThis.CSS ?? {}) as typeof CSS;
+  if (!css.escape) {
+    css.escape = (value: string) => String(value).replace(/[^\w-]/g, (char) => `\\${char}`);
+    globalThis.CSS = css;
+  }
+}

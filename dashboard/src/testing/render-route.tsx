@@ -1,23 +1,22 @@
 /**
  * Component-test harness: renders routes in a memory router with a fresh query client, against a
- * fake `fetch` that answers from a table of handlers and records every call. `window.confirm`
- * answers yes (tests assert what it was asked). Used by the jsdom
+ * fake `fetch` that answers from a table of handlers and records every call, with the app's
+ * toaster mounted (read it with `@/testing/toasts`). Used by the jsdom
  * tests (`// @vitest-environment jsdom`); the fetch wrapper, query client and i18n are the app's own.
  */
 import { QueryClientProvider } from '@tanstack/react-query';
 import { cleanup, render } from '@testing-library/react';
 import { createMemoryRouter, RouterProvider, type RouteObject } from 'react-router';
-import { afterEach, beforeEach, vi } from 'vitest';
+import { afterEach, vi } from 'vitest';
 import { createQueryClient } from '@/app/query-client';
+import { Toaster } from '@/components/toast';
+import { clearToasts } from './toasts';
 import '@/lib/i18n';
 
-// Every test file that uses the harness: confirmations accepted, and a clean DOM and fetch after.
-beforeEach(() => {
-  vi.spyOn(window, 'confirm').mockReturnValue(true);
-});
-
+// Every test file that uses the harness: a clean DOM and fetch after.
 afterEach(() => {
   cleanup();
+  clearToasts();
   vi.unstubAllGlobals();
   vi.restoreAllMocks();
 });
@@ -73,6 +72,7 @@ export function renderRoutes(routes: RouteObject[], url: string) {
   render(
     <QueryClientProvider client={client}>
       <RouterProvider router={router} />
+      <Toaster />
     </QueryClientProvider>,
   );
   return router;

@@ -2,7 +2,7 @@ import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Alert } from '@/components/Alert';
 import { Field } from '@/components/Field';
-import { Modal } from '@/components/Modal';
+import { Dialog } from '@/components/ui/Dialog';
 import { errorMessage } from '@/lib/api-client';
 import type { User } from '@/lib/types';
 import { getSetupIntent, setDefaultPaymentMethod } from '@/features/account/api/stripe';
@@ -96,7 +96,7 @@ export function CardModal({ user, config, onClose }: Props) {
   };
 
   return (
-    <Modal title={t('account.cardTitle')} onClose={onClose} testId="card-modal">
+    <Dialog title={t('account.cardTitle')} onClose={onClose} testId="card-modal">
       <form onSubmit={(event) => void submit(event)} className="form" noValidate>
         {error !== null && <Alert testId="card-error">{error}</Alert>}
         <Field label={t('account.billingEmail')} htmlFor="billing-email" error={emailError}>
@@ -128,6 +128,6 @@ export function CardModal({ user, config, onClose }: Props) {
           </button>
         </div>
       </form>
-    </Modal>
+    </Dialog>
   );
 }

@@ -1,6 +1,6 @@
 import { useTranslation } from 'react-i18next';
 import { Alert } from '@/components/Alert';
-import { Modal } from '@/components/Modal';
+import { Dialog } from '@/components/ui/Dialog';
 import { PageLoader } from '@/components/PageLoader';
 import { errorMessage } from '@/lib/api-client';
 import { formatDateTime } from '@/lib/format';
@@ -20,7 +20,7 @@ export function DayTransactionsModal({ month, date, onClose }: Props) {
   const { t } = useTranslation();
   const day = useDayTransactions(month, dayOf(date));
   return (
-    <Modal title={t('account.dayTitle', { date: formatDay(date) })} onClose={onClose} testId="day-modal">
+    <Dialog title={t('account.dayTitle', { date: formatDay(date) })} onClose={onClose} testId="day-modal">
       {day.isPending ? (
         <PageLoader />
       ) : day.isError ? (
@@ -54,6 +54,6 @@ export function DayTransactionsModal({ month, date, onClose }: Props) {
           </tbody>
         </table>
       )}
-    </Modal>
+    </Dialog>
   );
 }

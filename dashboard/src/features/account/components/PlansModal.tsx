@@ -1,5 +1,5 @@
 import { useTranslation } from 'react-i18next';
-import { Modal } from '@/components/Modal';
+import { Dialog } from '@/components/ui/Dialog';
 import type { Currency, PlanCode } from '@/lib/types';
 import { formatMoney } from '@/features/account/lib/money';
 import type { Plan } from '@/features/account/types';
@@ -17,7 +17,7 @@ export function PlansModal({ currency, plans, current, onClose }: Props) {
   const { t } = useTranslation();
   const shown = plans.filter((plan) => plan.currency === currency);
   return (
-    <Modal title={t(`account.plansTitle.${currency}`)} onClose={onClose} testId={`plans-modal-${currency}`}>
+    <Dialog title={t(`account.plansTitle.${currency}`)} onClose={onClose} testId={`plans-modal-${currency}`}>
       {shown.length === 0 ? (
         <p className="muted" data-testid="plans-empty">
           {t('account.plansEmpty')}
@@ -58,6 +58,6 @@ export function PlansModal({ currency, plans, current, onClose }: Props) {
           })}
         </div>
       )}
-    </Modal>
+    </Dialog>
   );
 }

@@ -1,5 +1,6 @@
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useConfirm } from '@/components/ConfirmDialog';
 import { Alert } from '@/components/Alert';
 import { PageLoader } from '@/components/PageLoader';
 import { errorMessage } from '@/lib/api-client';
@@ -18,7 +19,7 @@ import { CategoryFormModal } from './CategoryFormModal';
 import { CategorySection } from './CategorySection';
 import { ExportModal, type ExportFile } from './ExportModal';
 import { ImportModal } from './ImportModal';
-import { toastFailure, toastOk, toastOutcome } from './admin-toasts';
+import { toastFailure, toastOk, toastOutcome } from '@/components/admin-toasts';
 
 type Dialog =
   | { type: 'block'; block: LibraryBlock | null }
@@ -29,6 +30,7 @@ type Dialog =
 /** The administrator's block library (spec 2 §2 "Admin blocks screen"). */
 export function BlockAdminScreen() {
   const { t } = useTranslation();
+  const [confirmDialog, askConfirm] = useConfirm();
   const library = useLibrary();
   const [searched, setSearched] = useState<string | null>(null);
   const search = useSearchBlocks(searched);
@@ -129,9 +131,14 @@ export function BlockAdminScreen() {
             className="button button-danger"
             disabled={truncate.isPending}
             data-testid="truncate"
-            onClick={() => {
-              if (window.confirm(t('blockAdmin.confirmTruncate')))
-                truncate.mutate(undefined, toastOutcome(t));
+            onClick={async () => {
+              const confirmed = await askConfirm({
+                title: t('kit.confirm.truncate'),
+                message: t('blockAdmin.confirmTruncate'),
+                confirmLabel: t('blockAdmin.truncate'),
+                destructive: true,
+              });
+              if (confirmed) truncate.mutate(undefined, toastOutcome(t));
             }}
           >
             {t('blockAdmin.truncate')}
@@ -221,6 +228,7 @@ export function BlockAdminScreen() {
       {dialog?.type === 'category' && <CategoryFormModal category={dialog.category} onClose={close} />}
       {dialog?.type === 'import' && <ImportModal kind={dialog.kind} onClose={close} />}
       {dialog?.type === 'export' && <ExportModal title={dialog.title} files={dialog.files} onClose={close} />}
+      {confirmDialog}
     </div>
   );
 }

@@ -2,7 +2,7 @@ import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Alert } from '@/components/Alert';
 import { Field } from '@/components/Field';
-import { Modal } from '@/components/Modal';
+import { Dialog } from '@/components/ui/Dialog';
 import { errorMessage } from '@/lib/api-client';
 import { useSaveBlock } from '@/features/block-admin/api/save-block';
 import {
@@ -12,7 +12,7 @@ import {
   type BlockFormValues,
 } from '@/features/block-admin/lib/block-form';
 import type { LibraryBlock, LibraryCategory } from '@/features/block-admin/types';
-import { toastFailure, toastOk } from './admin-toasts';
+import { toastFailure, toastOk } from '@/components/admin-toasts';
 
 interface Props {
   /** null: a new block. */
@@ -53,7 +53,7 @@ export function BlockFormModal({ block, categories, onClose }: Props) {
   };
 
   return (
-    <Modal
+    <Dialog
       title={block ? t('blockAdmin.block.edit') : t('blockAdmin.block.new')}
       onClose={onClose}
       testId="block-form"
@@ -151,6 +151,6 @@ export function BlockFormModal({ block, categories, onClose }: Props) {
           </button>
         </div>
       </form>
-    </Modal>
+    </Dialog>
   );
 }

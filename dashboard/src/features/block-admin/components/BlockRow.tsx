@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useConfirm } from '@/components/ConfirmDialog';
 import { Alert } from '@/components/Alert';
 import { errorMessage } from '@/lib/api-client';
 import { useBlockScreenshot } from '@/features/block-admin/api/block-screenshot';
@@ -8,7 +9,7 @@ import { useMoveBlock } from '@/features/block-admin/api/move-block';
 import { useReorderBlock } from '@/features/block-admin/api/reorder-block';
 import type { LibraryBlock, LibraryCategory, ScreenshotOptions } from '@/features/block-admin/types';
 import { OrderInput } from './OrderInput';
-import { toastOutcome, toastFailure, toastOk } from './admin-toasts';
+import { toastOutcome, toastFailure, toastOk } from '@/components/admin-toasts';
 
 interface Props {
   block: LibraryBlock;
@@ -21,6 +22,7 @@ interface Props {
 /** One library block: thumbnail, name, category select, order, and its actions. */
 export function BlockRow({ block, categories, screenshot, onEdit, onExport }: Props) {
   const { t } = useTranslation();
+  const [confirmDialog, askConfirm] = useConfirm();
   const move = useMoveBlock();
   const reorder = useReorderBlock();
   const remove = useDeleteBlock();
@@ -123,14 +125,20 @@ export function BlockRow({ block, categories, screenshot, onEdit, onExport }: Pr
             className="button button-small button-danger-ghost"
             disabled={remove.isPending}
             data-testid="block-delete"
-            onClick={() => {
-              if (window.confirm(t('blockAdmin.block.confirmDelete')))
-                remove.mutate(block.id, toastOutcome(t));
+            onClick={async () => {
+              const confirmed = await askConfirm({
+                title: t('kit.confirm.deleteBlock', { name: block.name }),
+                message: t('blockAdmin.block.confirmDelete'),
+                confirmLabel: t('common.delete'),
+                destructive: true,
+              });
+              if (confirmed) remove.mutate(block.id, toastOutcome(t));
             }}
           >
             {t('common.delete')}
           </button>
         </div>
+        {confirmDialog}
       </td>
     </tr>
   );

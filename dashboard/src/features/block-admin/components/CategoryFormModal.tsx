@@ -2,7 +2,7 @@ import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Alert } from '@/components/Alert';
 import { Field } from '@/components/Field';
-import { Modal } from '@/components/Modal';
+import { Dialog } from '@/components/ui/Dialog';
 import { errorMessage } from '@/lib/api-client';
 import { useSaveCategory } from '@/features/block-admin/api/save-category';
 import {
@@ -12,7 +12,7 @@ import {
   type CategoryFormValues,
 } from '@/features/block-admin/lib/block-form';
 import type { LibraryCategory } from '@/features/block-admin/types';
-import { toastFailure, toastOk } from './admin-toasts';
+import { toastFailure, toastOk } from '@/components/admin-toasts';
 
 interface Props {
   /** null: a new category. */
@@ -50,7 +50,7 @@ export function CategoryFormModal({ category, onClose }: Props) {
   };
 
   return (
-    <Modal
+    <Dialog
       title={category ? t('blockAdmin.category.edit') : t('blockAdmin.category.new')}
       onClose={onClose}
       testId="category-form"
@@ -95,6 +95,6 @@ export function CategoryFormModal({ category, onClose }: Props) {
           </button>
         </div>
       </form>
-    </Modal>
+    </Dialog>
   );
 }

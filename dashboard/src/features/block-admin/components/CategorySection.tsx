@@ -1,11 +1,12 @@
 import { useTranslation } from 'react-i18next';
+import { useConfirm } from '@/components/ConfirmDialog';
 import { useDeleteCategory } from '@/features/block-admin/api/delete-category';
 import { useReorderCategory } from '@/features/block-admin/api/reorder-category';
 import { svgImageSrc } from '@/features/block-admin/lib/block-form';
 import type { LibraryBlock, LibraryCategory, ScreenshotOptions } from '@/features/block-admin/types';
 import { BlockTable } from './BlockRow';
 import { OrderInput } from './OrderInput';
-import { toastOutcome } from './admin-toasts';
+import { toastOutcome } from '@/components/admin-toasts';
 
 interface Props {
   category: LibraryCategory;
@@ -26,6 +27,7 @@ export function CategorySection({
   onExportBlock,
 }: Props) {
   const { t } = useTranslation();
+  const [confirmDialog, askConfirm] = useConfirm();
   const reorder = useReorderCategory();
   const remove = useDeleteCategory();
   const icon = svgImageSrc(category.icon);
@@ -60,9 +62,14 @@ export function CategorySection({
             disabled={!empty || remove.isPending}
             title={empty ? undefined : t('blockAdmin.category.notEmpty')}
             data-testid="category-delete"
-            onClick={() => {
-              if (window.confirm(t('blockAdmin.category.confirmDelete')))
-                remove.mutate(category.id, toastOutcome(t));
+            onClick={async () => {
+              const confirmed = await askConfirm({
+                title: t('kit.confirm.deleteCategory', { name: category.name }),
+                message: t('blockAdmin.category.confirmDelete'),
+                confirmLabel: t('common.delete'),
+                destructive: true,
+              });
+              if (confirmed) remove.mutate(category.id, toastOutcome(t));
             }}
           >
             {t('common.delete')}
@@ -76,6 +83,7 @@ export function CategorySection({
         onEdit={onEditBlock}
         onExport={onExportBlock}
       />
+      {confirmDialog}
     </section>
   );
 }

@@ -1,6 +1,6 @@
 import { useTranslation } from 'react-i18next';
-import { Modal } from '@/components/Modal';
-import { toast } from '@/components/toast-store';
+import { Dialog } from '@/components/ui/Dialog';
+import { toast } from '@/components/toast';
 import { jsonDownloadHref } from '@/features/block-admin/lib/block-form';
 
 export interface ExportFile {
@@ -30,7 +30,7 @@ export function ExportModal({ title, files, onClose }: Props) {
     );
   };
   return (
-    <Modal title={title} onClose={onClose} testId="export-modal">
+    <Dialog title={title} onClose={onClose} testId="export-modal">
       {files.map((file) => (
         <section key={file.filename} className="form">
           <h3 className="section-title">{file.filename}</h3>
@@ -61,6 +61,6 @@ export function ExportModal({ title, files, onClose }: Props) {
           </div>
         </section>
       ))}
-    </Modal>
+    </Dialog>
   );
 }

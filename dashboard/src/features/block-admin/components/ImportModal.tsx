@@ -2,12 +2,12 @@ import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Alert } from '@/components/Alert';
 import { Field } from '@/components/Field';
-import { Modal } from '@/components/Modal';
+import { Dialog } from '@/components/ui/Dialog';
 import { errorMessage } from '@/lib/api-client';
 import { useImportBlocks } from '@/features/block-admin/api/import-blocks';
 import { useImportCategories } from '@/features/block-admin/api/import-categories';
-import { toast } from '@/components/toast-store';
-import { toastFailure } from './admin-toasts';
+import { toast } from '@/components/toast';
+import { toastFailure } from '@/components/admin-toasts';
 
 interface Props {
   kind: 'categories' | 'blocks';
@@ -34,7 +34,7 @@ export function ImportModal({ kind, onClose }: Props) {
   };
 
   return (
-    <Modal title={t(`blockAdmin.import.${kind}`)} onClose={onClose} testId={`import-${kind}`}>
+    <Dialog title={t(`blockAdmin.import.${kind}`)} onClose={onClose} testId={`import-${kind}`}>
       <form onSubmit={submit} className="form">
         {mutation.isError && <Alert testId="import-error">{errorMessage(mutation.error)}</Alert>}
         <Field label={t('blockAdmin.import.text')} htmlFor="import-text">
@@ -61,6 +61,6 @@ export function ImportModal({ kind, onClose }: Props) {
           </button>
         </div>
       </form>
-    </Modal>
+    </Dialog>
   );
 }

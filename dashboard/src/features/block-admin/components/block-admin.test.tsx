@@ -3,8 +3,9 @@ import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { paths } from '@/app/paths';
 import { RequireAdmin } from '@/app/RequireAdmin';
-import { getToasts } from '@/components/toast-store';
+import { getToasts } from '@/testing/toasts';
 import type { User } from '@/lib/types';
+import { acceptConfirm, cancelConfirm, confirmText } from '@/testing/dialogs';
 import { mockApi, renderRoutes, type Handler } from '@/testing/render-route';
 import { BlockAdminRoute } from '@/features/block-admin/routes/BlockAdminRoute';
 import type { Library, LibraryBlock } from '@/features/block-admin/types';
@@ -94,9 +95,9 @@ describe('admin blocks screen', () => {
     const heros = screen.getByTestId('category-1');
     expect(within(heros).getByText('Hero A')).toBeTruthy();
     expect(within(heros).getByText('Hero B')).toBeTruthy();
-    expect((within(heros).getByTestId('category-delete') as HTMLButtonElement).disabled).toBe(true);
+    expect(within(heros).getByTestId<HTMLButtonElement>('category-delete').disabled).toBe(true);
     expect(
-      (within(screen.getByTestId('category-2')).getByTestId('category-delete') as HTMLButtonElement).disabled,
+      within(screen.getByTestId('category-2')).getByTestId<HTMLButtonElement>('category-delete').disabled,
     ).toBe(false);
     expect(within(heros).getByTestId('category-icon-image').getAttribute('src')).toContain(
       'data:image/svg+xml',
@@ -118,7 +119,7 @@ describe('admin blocks screen', () => {
     fireEvent.change(within(form).getByTestId('block-keywords'), { target: { value: 'novo' } });
     fireEvent.change(within(form).getByTestId('block-template'), { target: { value: '<div>x</div>' } });
     fireEvent.change(within(form).getByTestId('block-css'), { target: { value: 'div{}' } });
-    expect((within(form).getByTestId('block-order') as HTMLInputElement).value).toBe('99');
+    expect(within(form).getByTestId<HTMLInputElement>('block-order').value).toBe('99');
     fireEvent.click(within(form).getByTestId('block-form-save'));
     await waitFor(() => expect(screen.queryByTestId('block-form')).toBeNull());
     expect(posts(calls, '/erp/block')[0]?.body).toEqual({
@@ -141,7 +142,7 @@ describe('admin blocks screen', () => {
     await open();
     fireEvent.click(within(screen.getByTestId('block-row-10')).getByTestId('block-edit'));
     const form = await screen.findByTestId('block-form');
-    expect((within(form).getByTestId('block-name') as HTMLInputElement).value).toBe('Hero A');
+    expect(within(form).getByTestId<HTMLInputElement>('block-name').value).toBe('Hero A');
     fireEvent.change(within(form).getByTestId('block-name'), { target: { value: 'Hero B' } });
     fireEvent.click(within(form).getByTestId('block-form-save'));
     expect((await screen.findByTestId('block-form-error')).textContent).toBe(message);
@@ -175,16 +176,18 @@ describe('admin blocks screen', () => {
     await waitFor(() => expect(posts(calls, '/erp/reorder-block/10')[0]?.body).toEqual({ order: 5 }));
 
     fireEvent.click(within(row).getByTestId('block-delete'));
+    expect(await confirmText()).toBe('Excluir o bloco "Hero A"? are you sure?');
+    expect(posts(calls, '/erp/delete-block/10')).toHaveLength(0);
+    await acceptConfirm();
     await waitFor(() => expect(posts(calls, '/erp/delete-block/10')).toHaveLength(1));
-    expect(window.confirm).toHaveBeenCalledWith('are you sure?');
     await waitFor(() => expect(toasts().filter((t) => t === 'success:ok').length).toBeGreaterThanOrEqual(3));
   });
 
   it('does not delete a block when the confirmation is refused', async () => {
-    vi.mocked(window.confirm).mockReturnValue(false);
     const calls = api();
     await open();
     fireEvent.click(within(screen.getByTestId('block-row-10')).getByTestId('block-delete'));
+    await cancelConfirm();
     expect(calls.some((c) => c.url === '/erp/delete-block/10')).toBe(false);
   });
 
@@ -217,7 +220,8 @@ describe('admin blocks screen', () => {
     await waitFor(() => expect(posts(calls, '/erp/reorder-category/1')[0]?.body).toEqual({ order: 3 }));
 
     fireEvent.click(within(screen.getByTestId('category-2')).getByTestId('category-delete'));
-    expect(window.confirm).toHaveBeenCalledWith('Certeza?');
+    expect(await confirmText()).toBe('Excluir a categoria "Vazia"? Certeza?');
+    await acceptConfirm();
     await waitFor(() => expect(toasts()).toContain('error:falha: Category has blocks'));
   });
 
@@ -253,6 +257,7 @@ describe('admin blocks screen', () => {
     expect(within(results).queryByText('Hero A')).toBeNull();
     // An action on a result refreshes the results.
     fireEvent.click(within(results).getByTestId('block-delete'));
+    await acceptConfirm();
     await waitFor(() => expect(posts(calls, '/erp/searchBlocks')).toHaveLength(2));
     fireEvent.click(screen.getByTestId('block-search-clear'));
     await screen.findByTestId('category-1');
@@ -329,17 +334,17 @@ describe('admin blocks screen', () => {
     });
     await open();
     fireEvent.click(within(screen.getByTestId('block-row-10')).getByTestId('block-export'));
-    const one = (await screen.findByTestId('export-text-block-10.json')) as HTMLTextAreaElement;
+    const one = await screen.findByTestId<HTMLTextAreaElement>('export-text-block-10.json');
     expect(JSON.parse(one.value)).toEqual({ name: 'Hero A' });
-    fireEvent.keyDown(window, { key: 'Escape' });
+    fireEvent.keyDown(screen.getByTestId('export-modal'), { key: 'Escape' });
     await waitFor(() => expect(screen.queryByTestId('export-modal')).toBeNull());
 
     fireEvent.click(screen.getByTestId('export-all'));
-    const blocks = (await screen.findByTestId('export-text-blocks.json')) as HTMLTextAreaElement;
+    const blocks = await screen.findByTestId<HTMLTextAreaElement>('export-text-blocks.json');
     expect(JSON.parse(blocks.value)).toHaveLength(2);
-    expect(
-      JSON.parse((screen.getByTestId('export-text-categories.json') as HTMLTextAreaElement).value),
-    ).toEqual([{ name: 'Heros' }]);
+    expect(JSON.parse(screen.getByTestId<HTMLTextAreaElement>('export-text-categories.json').value)).toEqual([
+      { name: 'Heros' },
+    ]);
     expect(screen.getByTestId('export-download-blocks.json').getAttribute('download')).toBe('blocks.json');
     expect(screen.getByTestId('export-download-blocks.json').getAttribute('href')).toMatch(
       /^data:application\/json/,
@@ -350,7 +355,8 @@ describe('admin blocks screen', () => {
     const calls = api({ 'POST /erp/truncate': () => ({ status: 204 }) });
     await open();
     fireEvent.click(screen.getByTestId('truncate'));
-    expect(window.confirm).toHaveBeenCalledWith('Confirm?');
+    expect(await confirmText()).toContain('Confirm?');
+    await acceptConfirm();
     await waitFor(() => expect(posts(calls, '/erp/truncate')).toHaveLength(1));
     await waitFor(() => expect(toasts()).toContain('success:ok'));
   });

@@ -2,8 +2,8 @@ import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Alert } from '@/components/Alert';
 import { Field } from '@/components/Field';
-import { Modal } from '@/components/Modal';
-import { showToast } from '@/components/toast-store';
+import { Dialog } from '@/components/ui/Dialog';
+import { showToast } from '@/components/toast';
 import { errorMessage } from '@/lib/api-client';
 import { useSaveBusinessBlock } from '@/lib/business-blocks/save-business-block';
 import type { BusinessBlock } from '@/lib/business-blocks/types';
@@ -48,7 +48,7 @@ export function BusinessBlockFormModal({ block, onClose }: Props) {
   };
 
   return (
-    <Modal
+    <Dialog
       title={t('businessLibrary.editTitle', { name: block.name })}
       onClose={onClose}
       testId="business-block-form"
@@ -115,6 +115,6 @@ export function BusinessBlockFormModal({ block, onClose }: Props) {
           </button>
         </div>
       </form>
-    </Modal>
+    </Dialog>
   );
 }

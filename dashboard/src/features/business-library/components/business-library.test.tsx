@@ -3,7 +3,7 @@ import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { paths } from '@/app/paths';
 import { RequireBusinessAdmin } from '@/app/RequireBusinessAdmin';
-import { dismissToast, getToasts } from '@/components/toast-store';
+import { clearToasts, getToasts } from '@/testing/toasts';
 import type { BusinessBlock } from '@/lib/business-blocks/types';
 import { userFixture } from '@/testing/fixtures';
 import { mockApi, renderRoutes, type ApiCall, type Handler } from '@/testing/render-route';
@@ -46,7 +46,7 @@ function api(
 const toasts = () => getToasts().map((toast) => `${toast.kind}:${toast.message}`);
 const listCalls = (calls: ApiCall[]) =>
   calls.filter((call) => call.method === 'GET' && call.url === '/api/business/blocks');
-beforeEach(() => getToasts().forEach((toast) => dismissToast(toast.id)));
+beforeEach(() => clearToasts());
 
 describe("the business's block library screen", () => {
   it('is for business admins only: others see a notice and the library is not loaded', async () => {

@@ -3,7 +3,7 @@ import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { paths } from '@/app/paths';
 import { RequireBusinessAdmin } from '@/app/RequireBusinessAdmin';
-import { dismissToast, getToasts } from '@/components/toast-store';
+import { clearToasts, getToasts } from '@/testing/toasts';
 import type { User } from '@/lib/types';
 import { projectFixture } from '@/testing/fixtures';
 import { mockApi, renderRoutes, type ApiCall, type Handler } from '@/testing/render-route';
@@ -72,9 +72,9 @@ function api(handlers: Record<string, Handler> = {}, isBusinessAdmin = true) {
 const toasts = () => getToasts().map((toast) => `${toast.kind}:${toast.message}`);
 
 // Toasts outlive a test (they leave on a timer): each test starts with none, so it sees only its own.
-beforeEach(() => getToasts().forEach((toast) => dismissToast(toast.id)));
+beforeEach(() => clearToasts());
 const posts = (calls: ApiCall[], url: string) => calls.filter((c) => c.method === 'POST' && c.url === url);
-const input = (testId: string) => screen.getByTestId(testId) as HTMLInputElement;
+const input = (testId: string) => screen.getByTestId<HTMLInputElement>(testId);
 const type = (testId: string, value: string) =>
   fireEvent.change(screen.getByTestId(testId), { target: { value } });
 
@@ -273,7 +273,7 @@ describe('edit business user', () => {
     expect(screen.getByTestId('user-password-hint').textContent).toBe(
       'Deixe em branco para manter a mesma senha',
     );
-    expect((screen.getByTestId('user-level') as HTMLSelectElement).value).toBe('projects_whitelist');
+    expect(screen.getByTestId<HTMLSelectElement>('user-level').value).toBe('projects_whitelist');
     await screen.findByTestId('user-project-11');
     expect(input('user-project-11').checked).toBe(true);
     expect(input('user-project-12').checked).toBe(false);
@@ -295,7 +295,7 @@ describe('edit business user', () => {
   it('maps a blacklist back with its checked projects', async () => {
     openEdit(members()[2]!);
     await screen.findByTestId('business-user-form');
-    expect((screen.getByTestId('user-level') as HTMLSelectElement).value).toBe('projects_blacklist');
+    expect(screen.getByTestId<HTMLSelectElement>('user-level').value).toBe('projects_blacklist');
     await screen.findByTestId('user-project-12');
     expect(input('user-project-12').checked).toBe(true);
     expect(input('user-project-11').checked).toBe(false);
@@ -304,7 +304,7 @@ describe('edit business user', () => {
   it('maps a business admin back to admin, without a checklist, and sends a typed password', async () => {
     const { calls } = openEdit(members()[0]!);
     await screen.findByTestId('business-user-form');
-    expect((screen.getByTestId('user-level') as HTMLSelectElement).value).toBe('admin');
+    expect(screen.getByTestId<HTMLSelectElement>('user-level').value).toBe('admin');
     expect(screen.queryByTestId('user-projects')).toBeNull();
     type('user-password', 'nova-senha');
     fireEvent.click(screen.getByTestId('user-form-save'));

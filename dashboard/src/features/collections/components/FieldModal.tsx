@@ -2,7 +2,7 @@ import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Alert } from '@/components/Alert';
 import { Field as FormField } from '@/components/Field';
-import { Modal } from '@/components/Modal';
+import { Dialog } from '@/components/ui/Dialog';
 import { errorMessage } from '@/lib/api-client';
 import { DEFAULT_CURRENCY_FORMAT, DEFAULT_CURRENCY_SYMBOL, formatCurrency } from '@/lib/currency';
 import type { TableSummary } from '@/lib/types';
@@ -106,7 +106,7 @@ export function FieldModal({ tableId, field, otherTables, uploadPrefix, onClose,
   const error = (key: string) => (errors[key] ? t(errors[key]) : undefined);
 
   return (
-    <Modal
+    <Dialog
       title={field ? t('collections.fields.modalEdit') : t('collections.fields.modalNew')}
       onClose={onClose}
       testId="field-modal"
@@ -302,6 +302,6 @@ export function FieldModal({ tableId, field, otherTables, uploadPrefix, onClose,
           </fieldset>
         )}
       </form>
-    </Modal>
+    </Dialog>
   );
 }

@@ -1,9 +1,10 @@
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useConfirm } from '@/components/ConfirmDialog';
 import { Link, useNavigate } from 'react-router';
 import { Alert } from '@/components/Alert';
 import { PageLoader } from '@/components/PageLoader';
-import { toast } from '@/components/toast-store';
+import { toast } from '@/components/toast';
 import { ApiError, errorMessage } from '@/lib/api-client';
 import { slugify } from '@/lib/validation';
 import { useCreatePost } from '@/features/collections/api/create-post';
@@ -31,6 +32,7 @@ interface FormProps {
 
 function Form({ scope, table, post }: FormProps) {
   const { t } = useTranslation();
+  const [confirmDialog, askConfirm] = useConfirm();
   const navigate = useNavigate();
   const create = useCreatePost();
   const update = useUpdatePost();
@@ -70,8 +72,15 @@ function Form({ scope, table, post }: FormProps) {
     else create.mutate({ table_id: table.id, ...payload }, { onSuccess });
   };
 
-  const destroy = () => {
-    if (!post || !window.confirm(t('records.confirmDelete'))) return;
+  const destroy = async () => {
+    if (!post) return;
+    const confirmed = await askConfirm({
+      title: t('kit.confirm.deleteRecords', { count: 1 }),
+      message: t('kit.confirm.irreversible'),
+      confirmLabel: t('common.delete'),
+      destructive: true,
+    });
+    if (!confirmed) return;
     remove.mutate(
       { id: post.id, tableId: table.id },
       {
@@ -212,6 +221,7 @@ function Form({ scope, table, post }: FormProps) {
           </button>
         </div>
       </form>
+      {confirmDialog}
     </section>
   );
 }

@@ -1,9 +1,10 @@
 import { useQueries } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
+import { useConfirm } from '@/components/ConfirmDialog';
 import { Link, useSearchParams } from 'react-router';
 import { Alert } from '@/components/Alert';
 import { PageLoader } from '@/components/PageLoader';
-import { toast } from '@/components/toast-store';
+import { toast } from '@/components/toast';
 import { errorMessage } from '@/lib/api-client';
 import { formatDate } from '@/lib/format';
 import { useSelection } from '@/lib/use-selection';
@@ -70,6 +71,7 @@ function useRelationNames(fields: Field[]): Map<number, Map<number, string>> {
 /** The records list (browse): one server page of 100 rows, selection, bulk delete, import and export. */
 export function RecordsList({ scope, tableId }: { scope: RecordScope; tableId: number }) {
   const { t } = useTranslation();
+  const [confirmDialog, askConfirm] = useConfirm();
   const [searchParams, setSearchParams] = useSearchParams();
   const page = Math.max(1, Number(searchParams.get('page')) || 1);
   const data = useData(tableId, page);
@@ -91,8 +93,15 @@ export function RecordsList({ scope, tableId }: { scope: RecordScope; tableId: n
     setSearchParams(next > 1 ? { page: String(next) } : {});
   };
 
-  const removeSelected = () => {
-    if (selectedOnPage.length === 0 || !window.confirm(t('records.confirmDelete'))) return;
+  const removeSelected = async () => {
+    if (selectedOnPage.length === 0) return;
+    const confirmed = await askConfirm({
+      title: t('kit.confirm.deleteRecords', { count: selectedOnPage.length }),
+      message: t('kit.confirm.irreversible'),
+      confirmLabel: t('common.delete'),
+      destructive: true,
+    });
+    if (!confirmed) return;
     deletePosts.mutate(
       { tableId, selected: selectedOnPage },
       {
@@ -258,6 +267,7 @@ export function RecordsList({ scope, tableId }: { scope: RecordScope; tableId: n
           </button>
         </nav>
       )}
+      {confirmDialog}
     </section>
   );
 }

@@ -1,5 +1,6 @@
 import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { toast } from '@/components/toast';
 import { errorMessage } from '@/lib/api-client';
 import { isJpgOrPng, readAsDataUrl } from '@/lib/files';
 import { useUploadFile } from '@/features/collections/api/upload-file';
@@ -33,7 +34,7 @@ export function UploadButton({
     if (!files || files.length === 0) return;
     const chosen = Array.from(files);
     if (imagesOnly && !chosen.every(isJpgOrPng)) {
-      window.alert(t('records.form.imageOnly'));
+      toast.error(t('records.form.imageOnly'));
       return;
     }
     setBusy(true);
@@ -50,7 +51,7 @@ export function UploadButton({
       }
     } catch (failure) {
       console.error('upload failed', failure);
-      window.alert(errorMessage(failure));
+      toast.error(errorMessage(failure));
     } finally {
       setBusy(false);
     }

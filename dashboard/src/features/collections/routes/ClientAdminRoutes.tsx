@@ -9,7 +9,7 @@ import { Link, Navigate, Outlet, useOutletContext, useSearchParams } from 'react
 import { links } from '@/app/paths';
 import { GlobalSpinner } from '@/components/GlobalSpinner';
 import { PageLoader } from '@/components/PageLoader';
-import { Toaster } from '@/components/Toaster';
+import { Toaster } from '@/components/toast';
 import { ApiError, errorMessage, setClientToken } from '@/lib/api-client';
 import { languages, setLanguage } from '@/lib/i18n';
 import { readSession, storageKeys, writeSession } from '@/lib/storage';

@@ -1,9 +1,10 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useConfirm } from '@/components/ConfirmDialog';
 import { Link, Navigate } from 'react-router';
 import { links, paths } from '@/app/paths';
 import { PageLoader } from '@/components/PageLoader';
-import { toast } from '@/components/toast-store';
+import { toast } from '@/components/toast';
 import { errorMessage } from '@/lib/api-client';
 import { useUser } from '@/lib/auth/get-user';
 import type { ProjectDetail } from '@/lib/types';
@@ -23,6 +24,7 @@ type Editing = { field: Field | undefined } | null;
 
 function FieldManager({ project, table }: { project: ProjectDetail; table: Table }) {
   const { t } = useTranslation();
+  const [confirmDialog, askConfirm] = useConfirm();
   const { data: user } = useUser();
   const deleteField = useDeleteField();
   const reorder = useReorderFields();
@@ -32,8 +34,14 @@ function FieldManager({ project, table }: { project: ProjectDetail; table: Table
   const fields = moved ?? table.fields;
   const uploadPrefix = user ? [user.id, project.id, table.id] : [project.id, table.id];
 
-  const remove = (field: Field) => {
-    if (!window.confirm(t('collections.fields.confirmDelete', { name: field.name }))) return;
+  const remove = async (field: Field) => {
+    const confirmed = await askConfirm({
+      title: t('kit.confirm.deleteField', { name: field.name }),
+      message: t('kit.confirm.deleteFieldMessage'),
+      confirmLabel: t('common.delete'),
+      destructive: true,
+    });
+    if (!confirmed) return;
     deleteField.mutate(
       { id: field.id, tableId: table.id },
       {
@@ -122,6 +130,7 @@ function FieldManager({ project, table }: { project: ProjectDetail; table: Table
           }}
         />
       )}
+      {confirmDialog}
     </section>
   );
 }

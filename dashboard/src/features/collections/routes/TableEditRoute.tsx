@@ -5,7 +5,7 @@ import { links, paths } from '@/app/paths';
 import { Alert } from '@/components/Alert';
 import { Field } from '@/components/Field';
 import { PageLoader } from '@/components/PageLoader';
-import { toast } from '@/components/toast-store';
+import { toast } from '@/components/toast';
 import { errorMessage } from '@/lib/api-client';
 import type { ProjectDetail } from '@/lib/types';
 import { fieldErrors, slugify } from '@/lib/validation';

@@ -1,8 +1,9 @@
 import { useTranslation } from 'react-i18next';
+import { useConfirm } from '@/components/ConfirmDialog';
 import { Link, Navigate } from 'react-router';
 import { links, paths } from '@/app/paths';
 import { PageLoader } from '@/components/PageLoader';
-import { toast } from '@/components/toast-store';
+import { toast } from '@/components/toast';
 import { errorMessage } from '@/lib/api-client';
 import type { ProjectDetail, TableSummary } from '@/lib/types';
 import { useDeleteTable } from '@/features/collections/api/delete-table';
@@ -10,10 +11,17 @@ import { useNumberParam, useProjectOrLeave } from '@/features/collections/compon
 
 function TableList({ project }: { project: ProjectDetail }) {
   const { t } = useTranslation();
+  const [confirmDialog, askConfirm] = useConfirm();
   const deleteTable = useDeleteTable();
 
-  const remove = (table: TableSummary) => {
-    if (!window.confirm(t('collections.confirmDelete', { name: table.name }))) return;
+  const remove = async (table: TableSummary) => {
+    const confirmed = await askConfirm({
+      title: t('kit.confirm.deleteCollection', { name: table.name }),
+      message: t('kit.confirm.deleteCollectionMessage'),
+      confirmLabel: t('common.delete'),
+      destructive: true,
+    });
+    if (!confirmed) return;
     deleteTable.mutate(
       { id: table.id, projectId: project.id },
       {
@@ -98,6 +106,7 @@ function TableList({ project }: { project: ProjectDetail }) {
           </table>
         </div>
       )}
+      {confirmDialog}
     </section>
   );
 }

@@ -2,7 +2,7 @@ import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Alert } from '@/components/Alert';
 import { Field } from '@/components/Field';
-import { Modal } from '@/components/Modal';
+import { Dialog } from '@/components/ui/Dialog';
 import { PageLoader } from '@/components/PageLoader';
 import { ApiError, errorMessage } from '@/lib/api-client';
 import { useConfig } from '@/lib/auth/get-config';
@@ -72,7 +72,7 @@ export function ConfigureDomainModal({ project, onClose }: Props) {
       </div>
     );
     return (
-      <Modal
+      <Dialog
         title={t('domains.configureTitle')}
         onClose={onClose}
         footer={footer}
@@ -101,7 +101,7 @@ export function ConfigureDomainModal({ project, onClose }: Props) {
             />
           </Field>
         </form>
-      </Modal>
+      </Dialog>
     );
   }
 
@@ -166,7 +166,7 @@ export function ConfigureDomainModal({ project, onClose }: Props) {
     !verify.isSuccess && project.domain_check?.domain === normalized ? project.domain_check : null;
 
   return (
-    <Modal
+    <Dialog
       title={t('domains.configureTitle')}
       onClose={onClose}
       footer={footer}
@@ -184,7 +184,7 @@ export function ConfigureDomainModal({ project, onClose }: Props) {
           )}
         </Alert>
       )}
-    </Modal>
+    </Dialog>
   );
 }
 

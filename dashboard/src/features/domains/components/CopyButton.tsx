@@ -1,5 +1,5 @@
 import { useTranslation } from 'react-i18next';
-import { toast } from '@/components/toast-store';
+import { toast } from '@/components/toast';
 
 /**
  * Copies one DNS record's name or value. Without a clipboard (outside secure contexts) it says

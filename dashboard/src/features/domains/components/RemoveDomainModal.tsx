@@ -1,5 +1,5 @@
 import { useTranslation } from 'react-i18next';
-import { Modal } from '@/components/Modal';
+import { Dialog } from '@/components/ui/Dialog';
 import { ResponseBox } from '@/components/ResponseBox';
 import type { Project } from '@/lib/types';
 import { useRemoveDomain } from '@/features/domains/api/remove-domain';
@@ -66,8 +66,8 @@ export function RemoveDomainModal({ project, onClose }: Props) {
   }
 
   return (
-    <Modal title={t('domains.removeTitle')} onClose={onClose} footer={footer} testId="remove-domain-modal">
+    <Dialog title={t('domains.removeTitle')} onClose={onClose} footer={footer} testId="remove-domain-modal">
       {body}
-    </Modal>
+    </Dialog>
   );
 }

@@ -1,11 +1,12 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useConfirm } from '@/components/ConfirmDialog';
 import { Link, useSearchParams } from 'react-router';
 import { links, paths } from '@/app/paths';
 import { Alert } from '@/components/Alert';
 import { PageLoader } from '@/components/PageLoader';
 import { Pager } from '@/components/Pager';
-import { toast } from '@/components/toast-store';
+import { toast } from '@/components/toast';
 import { errorMessage } from '@/lib/api-client';
 import { formatDateTime } from '@/lib/format';
 import { useSelection } from '@/lib/use-selection';
@@ -23,6 +24,7 @@ import { SubmissionData } from './SubmissionData';
  */
 export function FormHistoryList({ project }: { project: ProjectDetail }) {
   const { t } = useTranslation();
+  const [confirmDialog, askConfirm] = useConfirm();
   const [searchParams, setSearchParams] = useSearchParams();
   const page = Math.max(1, Number(searchParams.get('page')) || 1);
   const history = useFormHistory(project.id, page);
@@ -44,8 +46,15 @@ export function FormHistoryList({ project }: { project: ProjectDetail }) {
     setSearchParams(next > 1 ? { page: String(next) } : {});
   };
 
-  const removeSelected = () => {
-    if (selectedHere.length === 0 || !window.confirm(t('formHistory.confirmDelete'))) return;
+  const removeSelected = async () => {
+    if (selectedHere.length === 0) return;
+    const confirmed = await askConfirm({
+      title: t('kit.confirm.deleteEntries', { count: selectedHere.length }),
+      message: t('kit.confirm.irreversible'),
+      confirmLabel: t('common.delete'),
+      destructive: true,
+    });
+    if (!confirmed) return;
     deleteEntries.mutate(
       { projectId: project.id, selected: selectedHere },
       {
@@ -161,6 +170,7 @@ export function FormHistoryList({ project }: { project: ProjectDetail }) {
           onClose={() => setSettingsOpen(false)}
         />
       )}
+      {confirmDialog}
     </section>
   );
 }

@@ -2,8 +2,8 @@ import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Alert } from '@/components/Alert';
 import { Field } from '@/components/Field';
-import { Modal } from '@/components/Modal';
-import { toast } from '@/components/toast-store';
+import { Dialog } from '@/components/ui/Dialog';
+import { toast } from '@/components/toast';
 import { errorMessage } from '@/lib/api-client';
 import { useUpdateFormSettings } from '@/features/form-history/api/update-form-settings';
 import {
@@ -39,7 +39,7 @@ export function FormHistorySettingsModal({ projectId, order, onClose }: Props) {
   };
 
   return (
-    <Modal title={t('formHistory.settingsTitle')} onClose={onClose} testId="form-history-settings">
+    <Dialog title={t('formHistory.settingsTitle')} onClose={onClose} testId="form-history-settings">
       <FormEmailSettings projectId={projectId} />
       <form onSubmit={submit} className="form">
         {save.isError && <Alert>{errorMessage(save.error)}</Alert>}
@@ -71,6 +71,6 @@ export function FormHistorySettingsModal({ projectId, order, onClose }: Props) {
           </button>
         </div>
       </form>
-    </Modal>
+    </Dialog>
   );
 }

@@ -2,8 +2,9 @@
 import { fireEvent, screen, waitFor } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { paths } from '@/app/paths';
-import { getToasts } from '@/components/toast-store';
+import { getToasts } from '@/testing/toasts';
 import { pageFixture, projectFixture } from '@/testing/fixtures';
+import { acceptConfirm, confirmText } from '@/testing/dialogs';
 import { mockApi, renderRoutes } from '@/testing/render-route';
 import { ConfirmFormEmailRoute } from '@/features/form-history/routes/ConfirmFormEmailRoute';
 import { FormHistoryRoute } from '@/features/form-history/routes/FormHistoryRoute';
@@ -78,12 +79,14 @@ describe('form history', () => {
     });
     renderRoutes(routes, '/project/7/form-history');
     const boxes = await screen.findAllByTestId('form-entry-select');
-    const remove = screen.getByTestId('form-history-delete') as HTMLButtonElement;
+    const remove = screen.getByTestId<HTMLButtonElement>('form-history-delete');
     expect(remove.disabled).toBe(true);
     fireEvent.click(boxes[0] as HTMLElement);
     fireEvent.click(boxes[2] as HTMLElement);
     fireEvent.click(remove);
-    expect(window.confirm).toHaveBeenCalledWith('Tem certeza?');
+    expect(await confirmText()).toBe('Excluir 2 entradas? Esta ação não pode ser desfeita.');
+    expect(calls.some((c) => c.method === 'DELETE')).toBe(false);
+    await acceptConfirm();
     await waitFor(() => expect(calls.find((c) => c.method === 'DELETE')?.body).toEqual({ selected: [1, 3] }));
     await waitFor(() =>
       expect(getToasts().map((t) => t.message)).toContain('Entradas selecionadas excluídas com sucesso.'),
@@ -98,7 +101,7 @@ describe('form history', () => {
     });
     renderRoutes(routes, '/project/7/form-history');
     fireEvent.click(await screen.findByTestId('form-history-settings-open'));
-    const select = screen.getByTestId('form-history-order') as HTMLSelectElement;
+    const select = screen.getByTestId<HTMLSelectElement>('form-history-order');
     expect(select.value).toBe('-created_at');
     fireEvent.change(select, { target: { value: 'created_at' } });
     fireEvent.click(screen.getByTestId('form-history-settings-save'));

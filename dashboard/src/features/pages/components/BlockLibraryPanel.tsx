@@ -1,7 +1,10 @@
 import { useDraggable } from '@dnd-kit/core';
 import { useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useConfirm } from '@/components/ConfirmDialog';
 import { DeleteBusinessBlockModal } from '@/components/DeleteBusinessBlockModal';
+import { toast } from '@/components/toast';
+import { errorMessage } from '@/lib/api-client';
 import { useDeleteMyBlock } from '@/features/pages/api/delete-my-block';
 import {
   isSearchActive,
@@ -113,15 +116,22 @@ interface Props {
  */
 export function BlockLibraryPanel({ library, onInsert, business }: Props) {
   const { t } = useTranslation();
+  const [confirmDialog, askConfirm] = useConfirm();
   const [term, setTerm] = useState('');
   const { elements, others } = splitCategories(library.categories);
   const [open, setOpen] = useState<string | null>(elements ? String(elements.id) : null);
   const deleteMyBlock = useDeleteMyBlock();
   const [removing, setRemoving] = useState<BusinessBlock | null>(null);
 
-  const removeMine = (block: MyBlock) => {
-    if (!window.confirm(t('editor.library.confirmDelete', { name: block.name }))) return;
-    deleteMyBlock.mutate(block.id, { onError: (error) => window.alert(error.message) });
+  const removeMine = async (block: MyBlock) => {
+    const confirmed = await askConfirm({
+      title: t('editor.library.confirmDelete', { name: block.name }),
+      message: t('kit.confirm.irreversible'),
+      confirmLabel: t('common.delete'),
+      destructive: true,
+    });
+    if (!confirmed) return;
+    deleteMyBlock.mutate(block.id, { onError: (error) => toast.error(errorMessage(error)) });
   };
 
   const category = (key: string, name: string, icon: string, content: ReactNode, testId: string) => (
@@ -242,6 +252,7 @@ export function BlockLibraryPanel({ library, onInsert, business }: Props) {
         </ul>
       )}
       {removing && <DeleteBusinessBlockModal block={removing} onClose={() => setRemoving(null)} />}
+      {confirmDialog}
     </aside>
   );
 }

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Modal } from '@/components/Modal';
-import { showToast } from '@/components/toast-store';
+import { showToast, toast } from '@/components/toast';
+import { Dialog } from '@/components/ui/Dialog';
 import { errorMessage } from '@/lib/api-client';
 import { useSaveBusinessBlock } from '@/lib/business-blocks/save-business-block';
 import { useSaveLibraryBlock } from '@/features/pages/api/save-library-block';
@@ -88,7 +88,7 @@ export default function SourceCodeModal({
   const parsed = () => {
     const result = extractXVars(template);
     if (!result.ok) {
-      window.alert(t('editor.source.xVarsError') + result.reason);
+      toast.error(t('editor.source.xVarsError') + result.reason);
       return null;
     }
     return result;
@@ -103,7 +103,7 @@ export default function SourceCodeModal({
 
   const saveToMyBlocks = () => {
     if (!myName.trim()) {
-      window.alert(t('editor.source.nameRequired'));
+      toast.error(t('editor.source.nameRequired'));
       return;
     }
     if (!parsed()) return;
@@ -111,20 +111,20 @@ export default function SourceCodeModal({
     saveMine.mutate(body, {
       onSuccess: (saved) => {
         setMyTarget(saved.id);
-        window.alert(t('editor.source.saved'));
+        toast.success(t('editor.source.saved'));
       },
-      onError: (error) => window.alert(errorMessage(error)),
+      onError: (error) => toast.error(errorMessage(error)),
     });
   };
 
   const saveToLibrary = () => {
     const name = libName.trim();
     if (!name) {
-      window.alert(t('editor.source.nameRequired'));
+      toast.error(t('editor.source.nameRequired'));
       return;
     }
     if (libraryNames(library, libTarget).has(name.toLowerCase())) {
-      window.alert(t('editor.source.nameExists'));
+      toast.error(t('editor.source.nameExists'));
       return;
     }
     if (!parsed()) return;
@@ -140,9 +140,9 @@ export default function SourceCodeModal({
     saveLibrary.mutate(body, {
       onSuccess: (saved) => {
         setLibTarget(saved.id);
-        window.alert(t('editor.source.saved'));
+        toast.success(t('editor.source.saved'));
       },
-      onError: (error) => window.alert(errorMessage(error)),
+      onError: (error) => toast.error(errorMessage(error)),
     });
   };
 
@@ -181,11 +181,12 @@ export default function SourceCodeModal({
   );
 
   return (
-    <Modal
+    <Dialog
       title={t('editor.source.title', { name: block.name })}
       onClose={onClose}
       footer={footer}
       testId="source-modal"
+      size="wide"
     >
       <div className="source-editors">
         <section>
@@ -332,6 +333,6 @@ export default function SourceCodeModal({
           </button>
         </fieldset>
       )}
-    </Modal>
+    </Dialog>
   );
 }

@@ -2,11 +2,13 @@
 import { act, cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { EditorView } from 'codemirror';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { dismissToast, getToasts } from '@/components/toast-store';
+import { clearToasts, getToasts } from '@/testing/toasts';
 import type { BlockLibrary, PageBlock } from '@/features/pages/types';
 import { mockApi, renderRoutes } from '@/testing/render-route';
 import '@/lib/i18n';
 import SourceCodeModal, { type AppliedCode } from './SourceCodeModal';
+
+const toastMessages = () => getToasts().map((toast) => toast.message);
 
 const block: PageBlock = {
   uid: 'b-1',
@@ -107,8 +109,7 @@ Range.prototype.getBoundingClientRect = function getBoundingClientRect() {
 };
 
 beforeEach(() => {
-  vi.spyOn(window, 'alert').mockImplementation(() => undefined);
-  getToasts().forEach((toast) => dismissToast(toast.id));
+  clearToasts();
 });
 
 describe('source-code modal', () => {
@@ -132,11 +133,11 @@ describe('source-code modal', () => {
     expect(onClose).toHaveBeenCalled();
   });
 
-  it("alerts 'x-vars error: ' and the reason when the definitions can't be read", () => {
+  it("toasts 'x-vars error: ' and the reason when the definitions can't be read", async () => {
     const { applied, onClose } = open();
     setCode('source-html', `<div x-vars='[{"name":"n","type":"nope"}]'></div>`);
     fireEvent.click(screen.getByTestId('source-apply'));
-    expect(window.alert).toHaveBeenCalledWith('x-vars error: x-vars[0]: unknown type "nope"');
+    await waitFor(() => expect(toastMessages()).toContain('x-vars error: x-vars[0]: unknown type "nope"'));
     expect(applied).toEqual([]);
     expect(onClose).not.toHaveBeenCalled();
   });
@@ -149,12 +150,12 @@ describe('source-code modal', () => {
     open();
     fireEvent.change(screen.getByTestId('my-block-name'), { target: { value: ' ' } });
     fireEvent.click(screen.getByTestId('my-block-save'));
-    expect(window.alert).toHaveBeenCalledWith('Block Name is required');
+    await waitFor(() => expect(toastMessages()).toContain('Block Name is required'));
     expect(calls).toHaveLength(0);
 
     fireEvent.change(screen.getByTestId('my-block-name'), { target: { value: 'Meu hero novo' } });
     fireEvent.click(screen.getByTestId('my-block-save'));
-    await waitFor(() => expect(window.alert).toHaveBeenCalledWith('saved!'));
+    await waitFor(() => expect(toastMessages()).toContain('saved!'));
     expect(calls[0]).toEqual({
       method: 'POST',
       url: '/api/newMyBlock',
@@ -205,12 +206,11 @@ describe('source-code modal', () => {
     const section = within(screen.getByTestId('source-business'));
     fireEvent.change(section.getByTestId('biz-block-name'), { target: { value: ' ' } });
     fireEvent.click(section.getByTestId('biz-block-save'));
-    expect(toasts()).toEqual(['error:Block Name is required']);
+    await waitFor(() => expect(toasts()).toEqual(['error:Block Name is required']));
     fireEvent.change(section.getByTestId('biz-block-name'), { target: { value: 'CAPA da agência ' } });
     fireEvent.click(section.getByTestId('biz-block-save'));
-    expect(toasts()).toContain('error:Block Name already exists');
+    await waitFor(() => expect(toasts()).toContain('error:Block Name already exists'));
     expect(calls).toHaveLength(0);
-    expect(window.alert).not.toHaveBeenCalled();
 
     fireEvent.change(section.getByTestId('biz-block-name'), { target: { value: 'Hero da agência' } });
     fireEvent.click(section.getByTestId('biz-block-save'));
@@ -260,10 +260,10 @@ describe('source-code modal', () => {
 
   it('overwrites by default the business block a page block came from, while the library has it', () => {
     open(false, true, { ...block, block_id: null, business_block_id: 21 });
-    expect((screen.getByTestId('biz-block-target') as HTMLSelectElement).value).toBe('21');
+    expect(screen.getByTestId<HTMLSelectElement>('biz-block-target').value).toBe('21');
     cleanup();
     open(false, true, { ...block, block_id: null, business_block_id: 99 });
-    expect((screen.getByTestId('biz-block-target') as HTMLSelectElement).value).toBe('');
+    expect(screen.getByTestId<HTMLSelectElement>('biz-block-target').value).toBe('');
   });
 
   it('refuses an existing library name ignoring case, then saves a new block to the library', async () => {
@@ -275,16 +275,16 @@ describe('source-code modal', () => {
     const section = within(screen.getByTestId('source-library'));
     fireEvent.change(section.getByTestId('lib-block-name'), { target: { value: '' } });
     fireEvent.click(section.getByTestId('lib-block-save'));
-    expect(window.alert).toHaveBeenLastCalledWith('Block Name is required');
+    await waitFor(() => expect(toastMessages()).toContain('Block Name is required'));
     fireEvent.change(section.getByTestId('lib-block-name'), { target: { value: 'hero DIVIDIDO ' } });
     fireEvent.click(section.getByTestId('lib-block-save'));
-    expect(window.alert).toHaveBeenLastCalledWith('Block Name already exists');
+    await waitFor(() => expect(toastMessages()).toContain('Block Name already exists'));
     expect(calls).toHaveLength(0);
 
     // Overwriting that very block keeps its name.
     fireEvent.change(section.getByTestId('lib-block-target'), { target: { value: '11' } });
     fireEvent.click(section.getByTestId('lib-block-save'));
-    await waitFor(() => expect(window.alert).toHaveBeenLastCalledWith('saved!'));
+    await waitFor(() => expect(toastMessages()).toContain('saved!'));
     expect(calls[0]?.body).toMatchObject({
       id: 11,
       name: 'hero DIVIDIDO',

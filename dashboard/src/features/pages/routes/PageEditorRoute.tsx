@@ -10,11 +10,12 @@ import {
 } from '@dnd-kit/core';
 import { lazy, Suspense, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useConfirm } from '@/components/ConfirmDialog';
 import { useNavigate } from 'react-router';
 import { links, paths } from '@/app/paths';
 import { Alert } from '@/components/Alert';
 import { PageLoader } from '@/components/PageLoader';
-import { toast } from '@/components/toast-store';
+import { toast } from '@/components/toast';
 import { errorMessage } from '@/lib/api-client';
 import { normalizePageSlug } from '@/lib/validation';
 import { useUser } from '@/lib/auth/get-user';
@@ -111,6 +112,7 @@ interface EditorProps {
 
 function Editor({ page, project, library, user, deploy }: EditorProps) {
   const { t } = useTranslation();
+  const [confirmDialog, askConfirm] = useConfirm();
   const navigate = useNavigate();
   const update = useUpdatePage();
 
@@ -193,7 +195,7 @@ function Editor({ page, project, library, user, deploy }: EditorProps) {
     if (!origin) return;
     const made = blockFromSource(origin, source, newUid(new Set(blocks.map((block) => block.uid))));
     if (!made.ok) {
-      window.alert(t('editor.source.xVarsError') + made.reason);
+      toast.error(t('editor.source.xVarsError') + made.reason);
       return;
     }
     commit((list) => insertBlock(list, made.block, index));
@@ -204,8 +206,15 @@ function Editor({ page, project, library, user, deploy }: EditorProps) {
   const selectedIndex = blocks.findIndex((block) => block.uid === selected);
   const selectedBlock = selectedIndex >= 0 ? (blocks[selectedIndex] ?? null) : null;
 
-  const removeSelected = () => {
-    if (!selectedBlock || !window.confirm(t('editor.block.confirmRemove'))) return;
+  const removeSelected = async () => {
+    if (!selectedBlock) return;
+    const confirmed = await askConfirm({
+      title: t('editor.block.confirmRemove'),
+      message: t('kit.confirm.removeBlockMessage'),
+      confirmLabel: t('common.remove'),
+      destructive: true,
+    });
+    if (!confirmed) return;
     const next = removeBlock(blocks, selectedBlock.uid);
     commit((list) => removeBlock(list, selectedBlock.uid));
     setSelected(next[Math.min(selectedIndex, next.length - 1)]?.uid ?? null);
@@ -243,7 +252,7 @@ function Editor({ page, project, library, user, deploy }: EditorProps) {
     },
     onError: (error) => {
       console.error(error);
-      window.alert(t('common.error'));
+      toast.error(t('common.error'));
     },
     initialSavedAt: lastUpdate(page.updated_at),
   });
@@ -262,7 +271,7 @@ function Editor({ page, project, library, user, deploy }: EditorProps) {
     return () => window.removeEventListener('keydown', onKey);
   }, []);
 
-  useLeaveGuard(dirty, t('editor.leaveConfirm'));
+  const leaveDialog = useLeaveGuard(dirty, t('editor.leaveConfirm'));
 
   // --- drag and drop -----------------------------------------------------------------------
   // @dnd-kit, the dashboard's drag-and-drop library (maintained; pointer and touch sensors; a
@@ -457,6 +466,8 @@ function Editor({ page, project, library, user, deploy }: EditorProps) {
         </Suspense>
       )}
       {deployOpen && deploy?.(project, () => setDeployOpen(false))}
+      {leaveDialog}
+      {confirmDialog}
     </EditorContext.Provider>
   );
 }

@@ -1,8 +1,9 @@
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
+import { toast } from '@/components/toast';
 import { Alert } from '@/components/Alert';
 import { Field } from '@/components/Field';
-import { Modal } from '@/components/Modal';
+import { Dialog } from '@/components/ui/Dialog';
 import { errorMessage } from '@/lib/api-client';
 import type { CustomFont } from '@/lib/types';
 import { readAsDataUrl, useUploadFile } from '@/features/projects/api/upload-file';
@@ -41,14 +42,14 @@ export function CustomFontModal({ prefix, onAdd, onClose }: CustomFontModalProps
         },
         onError: (error) => {
           console.error('custom font upload failed', error);
-          window.alert(errorMessage(error));
+          toast.error(errorMessage(error));
         },
       },
     );
   };
 
   return (
-    <Modal title={t('settings.customFonts.modalTitle')} onClose={onClose} testId="custom-font-modal">
+    <Dialog title={t('settings.customFonts.modalTitle')} onClose={onClose} testId="custom-font-modal">
       <form className="form" onSubmit={(event) => void submit(event)} noValidate>
         {upload.isError && <Alert>{errorMessage(upload.error)}</Alert>}
         <Field label={t('settings.customFonts.family')} htmlFor="custom-font-family" error={errors.family}>
@@ -85,6 +86,6 @@ export function CustomFontModal({ prefix, onAdd, onClose }: CustomFontModalProps
           </button>
         </div>
       </form>
-    </Modal>
+    </Dialog>
   );
 }

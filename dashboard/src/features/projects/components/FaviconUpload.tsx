@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { toast } from '@/components/toast';
 import { errorMessage } from '@/lib/api-client';
 import { readAsDataUrl, useUploadFile } from '@/features/projects/api/upload-file';
 import { isFaviconFile } from '@/features/projects/lib/fonts';
@@ -30,7 +31,7 @@ export function FaviconUpload({ value, onChange, uploadPrefix }: FaviconUploadPr
         onSuccess: onChange,
         onError: (failure) => {
           console.error('favicon upload failed', failure);
-          window.alert(errorMessage(failure));
+          toast.error(errorMessage(failure));
         },
       },
     );

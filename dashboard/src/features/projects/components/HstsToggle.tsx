@@ -1,5 +1,5 @@
 import { useTranslation } from 'react-i18next';
-import { toast } from '@/components/toast-store';
+import { toast } from '@/components/toast';
 import { errorMessage } from '@/lib/api-client';
 import type { Project } from '@/lib/types';
 import { useUpdateProject } from '@/features/projects/api/update-project';

@@ -3,8 +3,8 @@ import { useTranslation } from 'react-i18next';
 import { links } from '@/app/paths';
 import { Alert } from '@/components/Alert';
 import { Field } from '@/components/Field';
-import { Modal } from '@/components/Modal';
-import { toast } from '@/components/toast-store';
+import { Dialog } from '@/components/ui/Dialog';
+import { toast } from '@/components/toast';
 import { errorMessage } from '@/lib/api-client';
 import type { Project } from '@/lib/types';
 import { fieldErrors, integrationsSchema, type IntegrationsValues } from '@/lib/validation';
@@ -48,7 +48,7 @@ export function IntegrationsModal({ project, onClose }: { project: Project; onCl
   const error = (key: keyof IntegrationsValues) => (errors[key] ? t(errors[key]) : undefined);
 
   return (
-    <Modal title={t('settings.integrations.title')} onClose={onClose} testId="integrations-modal">
+    <Dialog title={t('settings.integrations.title')} onClose={onClose} testId="integrations-modal">
       <form className="form" onSubmit={submit} noValidate>
         {update.isError && <Alert>{errorMessage(update.error)}</Alert>}
         <h3 className="section-title">{t('settings.integrations.conversionApi')}</h3>
@@ -116,6 +116,6 @@ export function IntegrationsModal({ project, onClose }: { project: Project; onCl
           </button>
         </div>
       </form>
-    </Modal>
+    </Dialog>
   );
 }

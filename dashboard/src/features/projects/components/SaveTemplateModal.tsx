@@ -2,8 +2,8 @@ import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Alert } from '@/components/Alert';
 import { Field } from '@/components/Field';
-import { Modal } from '@/components/Modal';
-import { toast } from '@/components/toast-store';
+import { Dialog } from '@/components/ui/Dialog';
+import { toast } from '@/components/toast';
 import { errorMessage } from '@/lib/api-client';
 import type { Project } from '@/lib/types';
 import { useSaveTemplate } from '@/features/projects/api/save-template';
@@ -33,7 +33,7 @@ export function SaveTemplateModal({ project, onClose }: { project: Project; onCl
   };
 
   return (
-    <Modal title={t('templates.saveTitle')} onClose={onClose} testId="save-template-modal">
+    <Dialog title={t('templates.saveTitle')} onClose={onClose} testId="save-template-modal">
       <form onSubmit={submit} noValidate className="form">
         {save.isError && <Alert>{errorMessage(save.error)}</Alert>}
         <Field label={t('templates.name')} htmlFor="template-name" error={error}>
@@ -53,6 +53,6 @@ export function SaveTemplateModal({ project, onClose }: { project: Project; onCl
           </button>
         </div>
       </form>
-    </Modal>
+    </Dialog>
   );
 }

@@ -7,7 +7,7 @@ import { PageLoader } from '@/components/PageLoader';
 import { errorMessage } from '@/lib/api-client';
 import { isMobileDevice } from '@/lib/device';
 import { readLocal, storageKeys, writeLocal } from '@/lib/storage';
-import { useProjects } from '@/features/projects/api/get-projects';
+import { useProjects } from '@/lib/projects/get-projects';
 import { ProjectItem } from '@/features/projects/components/ProjectCard';
 import {
   arrangeProjects,

@@ -4,12 +4,12 @@ import { useNavigate } from 'react-router';
 import { links } from '@/app/paths';
 import { Alert } from '@/components/Alert';
 import { Field } from '@/components/Field';
-import { toast } from '@/components/toast-store';
+import { toast } from '@/components/toast';
 import { errorMessage } from '@/lib/api-client';
 import { newProjectSchema } from '@/lib/validation';
 import { useCreateProject } from '@/features/projects/api/create-project';
 import { useTemplates } from '@/features/projects/api/get-templates';
-import { useCreateFromTemplate } from '@/features/projects/api/use-template';
+import { useCreateFromTemplate } from '@/lib/projects/use-template';
 
 /** "/project/new": a name, then a blank project or one of the themes. */
 export function NewProjectRoute() {

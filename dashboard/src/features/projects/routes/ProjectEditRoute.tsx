@@ -1,11 +1,12 @@
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useConfirm } from '@/components/ConfirmDialog';
 import { Link, useNavigate } from 'react-router';
 import { links, paths } from '@/app/paths';
 import { Alert } from '@/components/Alert';
 import { Field } from '@/components/Field';
 import { PageLoader } from '@/components/PageLoader';
-import { toast } from '@/components/toast-store';
+import { toast } from '@/components/toast';
 import { errorMessage } from '@/lib/api-client';
 import { useUser } from '@/lib/auth/get-user';
 import type { ProjectDetail } from '@/lib/types';
@@ -36,6 +37,7 @@ function SettingsForm({ project }: { project: ProjectDetail }) {
   const [favicon, setFavicon] = useState(project.meta.favicon ?? '');
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [integrationsOpen, setIntegrationsOpen] = useState(false);
+  const [confirmDialog, askConfirm] = useConfirm();
   const uploadPrefix = user ? [user.id, project.id] : [project.id];
 
   const submit = (event: FormEvent) => {
@@ -72,8 +74,14 @@ function SettingsForm({ project }: { project: ProjectDetail }) {
 
   const error = (key: string) => (errors[key] ? t(errors[key]) : undefined);
 
-  const regenerateLink = () => {
-    if (!window.confirm(t('settings.clientLink.confirm'))) return;
+  const regenerateLink = async () => {
+    const confirmed = await askConfirm({
+      title: t('kit.confirm.regenerateLink'),
+      message: t('kit.confirm.regenerateLinkMessage'),
+      confirmLabel: t('kit.confirm.regenerateLinkAction'),
+      destructive: true,
+    });
+    if (!confirmed) return;
     regenerate.mutate(project.id, {
       onSuccess: () => toast.success(t('settings.clientLink.done')),
       onError: (failure) => toast.error(errorMessage(failure)),
@@ -203,6 +211,7 @@ function SettingsForm({ project }: { project: ProjectDetail }) {
         </div>
       </form>
       {integrationsOpen && <IntegrationsModal project={project} onClose={() => setIntegrationsOpen(false)} />}
+      {confirmDialog}
     </section>
   );
 }

@@ -2,8 +2,9 @@ import { useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, Navigate, useNavigate } from 'react-router';
 import { links, paths } from '@/app/paths';
+import { useConfirm } from '@/components/ConfirmDialog';
 import { PageLoader } from '@/components/PageLoader';
-import { toast } from '@/components/toast-store';
+import { toast } from '@/components/toast';
 import { errorMessage } from '@/lib/api-client';
 import { useUser } from '@/lib/auth/get-user';
 import { formatDateTime } from '@/lib/format';
@@ -11,6 +12,7 @@ import type { PageSummary, ProjectDetail } from '@/lib/types';
 import { useCreatePage } from '@/features/projects/api/create-page';
 import { useDeletePage } from '@/features/projects/api/delete-page';
 import { useDeleteProject } from '@/features/projects/api/delete-project';
+import { NewPageDialog, type NewPageValues } from '@/features/projects/components/NewPageDialog';
 import { HstsToggle } from '@/features/projects/components/HstsToggle';
 import { PageList } from '@/features/projects/components/PageList';
 import { SaveTemplateModal } from '@/features/projects/components/SaveTemplateModal';
@@ -38,24 +40,33 @@ function Overview({ project, slots }: { project: ProjectDetail; slots: OverviewS
   const deletePage = useDeletePage();
   const deleteProject = useDeleteProject();
   const [savingTemplate, setSavingTemplate] = useState(false);
+  const [creatingPage, setCreatingPage] = useState(false);
+  const [confirmDialog, askConfirm] = useConfirm();
 
   const staticPages = project.pages.filter((page) => page.table_id === null);
   const collectionPages = project.pages.filter((page) => page.table_id !== null);
 
-  const newPage = () => {
-    const name = window.prompt(t('pages.promptTitle'))?.trim();
-    if (!name) return;
+  const newPage = (values: NewPageValues) => {
     createPage.mutate(
-      { name, project_id: project.id },
+      { ...values, project_id: project.id },
       {
-        onSuccess: (page) => navigate(links.page(project.id, page.id)),
+        onSuccess: (page) => {
+          setCreatingPage(false);
+          navigate(links.page(project.id, page.id));
+        },
         onError: (error) => toast.error(errorMessage(error)),
       },
     );
   };
 
-  const removePage = (page: PageSummary) => {
-    if (!window.confirm(t('pages.confirmDelete', { name: page.name }))) return;
+  const removePage = async (page: PageSummary) => {
+    const confirmed = await askConfirm({
+      title: t('kit.confirm.deletePage', { name: page.name }),
+      message: t('kit.confirm.deletePageMessage'),
+      confirmLabel: t('common.delete'),
+      destructive: true,
+    });
+    if (!confirmed) return;
     deletePage.mutate(
       { id: page.id, projectId: project.id },
       {
@@ -65,8 +76,14 @@ function Overview({ project, slots }: { project: ProjectDetail; slots: OverviewS
     );
   };
 
-  const removeProject = () => {
-    if (!window.confirm(t('project.confirmDelete', { name: project.name }))) return;
+  const removeProject = async () => {
+    const confirmed = await askConfirm({
+      title: t('kit.confirm.deleteProject', { name: project.name }),
+      message: t('kit.confirm.deleteProjectMessage'),
+      confirmLabel: t('kit.confirm.deleteProjectAction'),
+      destructive: true,
+    });
+    if (!confirmed) return;
     deleteProject.mutate(project.id, {
       onSuccess: () => {
         toast.success(t('project.deleted'));
@@ -173,8 +190,7 @@ function Overview({ project, slots }: { project: ProjectDetail; slots: OverviewS
         <button
           type="button"
           className="button button-primary"
-          onClick={newPage}
-          disabled={createPage.isPending}
+          onClick={() => setCreatingPage(true)}
           data-testid="new-page"
         >
           + {t('pages.new')}
@@ -221,6 +237,15 @@ function Overview({ project, slots }: { project: ProjectDetail; slots: OverviewS
         </button>
       </div>
       {savingTemplate && <SaveTemplateModal project={project} onClose={() => setSavingTemplate(false)} />}
+      {creatingPage && (
+        <NewPageDialog
+          collections={project.tables}
+          onCreate={newPage}
+          onClose={() => setCreatingPage(false)}
+          isPending={createPage.isPending}
+        />
+      )}
+      {confirmDialog}
     </section>
   );
 }

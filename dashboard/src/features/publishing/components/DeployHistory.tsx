@@ -1,8 +1,9 @@
 import { useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useConfirm } from '@/components/ConfirmDialog';
 import { Alert } from '@/components/Alert';
 import { PageLoader } from '@/components/PageLoader';
-import { toast } from '@/components/toast-store';
+import { toast } from '@/components/toast';
 import { errorMessage } from '@/lib/api-client';
 import { formatDateTime } from '@/lib/format';
 import type { Project } from '@/lib/types';
@@ -24,6 +25,7 @@ interface Props {
  */
 export function DeployHistory({ project }: Props) {
   const { t, i18n } = useTranslation();
+  const [confirmDialog, askConfirm] = useConfirm();
   const deploys = useDeploys(project.id);
   const activate = useActivateDeploy();
   const [publishing, setPublishing] = useState(false);
@@ -35,9 +37,14 @@ export function DeployHistory({ project }: Props) {
   // An unpublished site serves nothing, whatever deploy it last pointed at.
   const liveId = project.is_published ? (deploys.data?.active_deploy_id ?? null) : null;
 
-  const makeLive = (deploy: Deploy) => {
+  const makeLive = async (deploy: Deploy) => {
     const date = formatDateTime(deploy.created_at);
-    if (!window.confirm(t('publishing.history.confirmRollback', { date }))) return;
+    const confirmed = await askConfirm({
+      title: t('kit.confirm.rollback', { date }),
+      message: t('kit.confirm.rollbackMessage'),
+      confirmLabel: t('kit.confirm.rollbackAction'),
+    });
+    if (!confirmed) return;
     activate.mutate(
       { projectId: project.id, deployId: deploy.id },
       { onSuccess: () => toast.success(t('publishing.history.rolledBack', { date })) },
@@ -150,6 +157,7 @@ export function DeployHistory({ project }: Props) {
       )}
       {content}
       {publishing && <PublishModal project={project} onClose={closePublish} />}
+      {confirmDialog}
     </section>
   );
 }

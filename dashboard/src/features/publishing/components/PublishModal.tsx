@@ -1,5 +1,5 @@
 import { useTranslation } from 'react-i18next';
-import { Modal } from '@/components/Modal';
+import { Dialog } from '@/components/ui/Dialog';
 import type { Project } from '@/lib/types';
 import { usePublishProject } from '@/features/publishing/api/publish-project';
 import { useDeployProgress } from '@/features/publishing/lib/deploy-progress';
@@ -99,8 +99,8 @@ export function PublishModal({ project, onClose }: Props) {
   }
 
   return (
-    <Modal title={t('publishing.publishTitle')} onClose={onClose} footer={footer} testId="publish-modal">
+    <Dialog title={t('publishing.publishTitle')} onClose={onClose} footer={footer} testId="publish-modal">
       {body}
-    </Modal>
+    </Dialog>
   );
 }

@@ -1,5 +1,5 @@
 import { useTranslation } from 'react-i18next';
-import { Modal } from '@/components/Modal';
+import { Dialog } from '@/components/ui/Dialog';
 import type { Project } from '@/lib/types';
 import { useUnpublishProject } from '@/features/publishing/api/unpublish-project';
 import { ResponseBox } from '@/components/ResponseBox';
@@ -77,8 +77,8 @@ export function UnpublishModal({ project, onClose }: Props) {
   }
 
   return (
-    <Modal title={t('publishing.unpublishTitle')} onClose={onClose} footer={footer} testId="unpublish-modal">
+    <Dialog title={t('publishing.unpublishTitle')} onClose={onClose} footer={footer} testId="unpublish-modal">
       {body}
-    </Modal>
+    </Dialog>
   );
 }

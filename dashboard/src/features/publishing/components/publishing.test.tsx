@@ -4,6 +4,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { paths } from '@/app/paths';
 import { ProjectOverviewPage } from '@/app/ProjectOverviewPage';
 import { projectFixture } from '@/testing/fixtures';
+import { acceptConfirm, cancelConfirm, confirmText } from '@/testing/dialogs';
 import { mockApi, renderRoutes, type Handler } from '@/testing/render-route';
 import type { Deploy, DeployList } from '@/features/publishing/types';
 
@@ -172,11 +173,12 @@ describe('publish modal', () => {
     const state = await screen.findByTestId('project-state');
     expect(state.tagName).toBe('BUTTON');
     expect(state.getAttribute('aria-haspopup')).toBe('dialog');
+    state.focus();
     fireEvent.click(state);
     expect(document.activeElement).toBe(screen.getByTestId('publish-confirm'));
-    fireEvent.keyDown(window, { key: 'Escape' });
+    fireEvent.keyDown(screen.getByTestId('publish-confirm'), { key: 'Escape' });
     expect(screen.queryByTestId('publish-modal')).toBeNull();
-    expect(document.activeElement).toBe(state);
+    await waitFor(() => expect(document.activeElement).toBe(state));
   });
 });
 
@@ -291,9 +293,11 @@ describe('deploy history', () => {
     const earlier = (await screen.findAllByTestId('deploy-row'))[2] as HTMLElement;
     fireEvent.click(within(earlier).getByTestId('deploy-rollback'));
 
-    expect(window.confirm).toHaveBeenCalledWith(
-      expect.stringMatching(/^Colocar no ar o deploy de \d{2}\/\d{2}\/2025 \d{2}:\d{2}\?/),
+    expect(await confirmText()).toMatch(
+      /^Colocar no ar o deploy de \d{2}\/\d{2}\/2025 \d{2}:\d{2}\? O site passa a servir essa versão imediatamente\.$/,
     );
+    expect(calls.some((call) => call.method === 'POST')).toBe(false);
+    await acceptConfirm();
     await waitFor(() =>
       expect(calls.filter((call) => call.method === 'POST').map((call) => call.url)).toEqual([
         '/api/projects/7/deploys/3/activate',
@@ -320,6 +324,7 @@ describe('deploy history', () => {
     renderRoutes(routes, '/project/7');
     const earlier = (await screen.findAllByTestId('deploy-row'))[2] as HTMLElement;
     fireEvent.click(within(earlier).getByTestId('deploy-rollback'));
+    await acceptConfirm();
     await screen.findByTestId('response-box');
     expect(JSON.parse(screen.getByTestId('response-body').textContent ?? '')).toEqual({
       status: 409,
@@ -330,10 +335,10 @@ describe('deploy history', () => {
 
   it('does nothing when the rollback is not confirmed', async () => {
     const { calls } = api(true, history);
-    vi.mocked(window.confirm).mockReturnValue(false);
     renderRoutes(routes, '/project/7');
     const earlier = (await screen.findAllByTestId('deploy-row'))[2] as HTMLElement;
     fireEvent.click(within(earlier).getByTestId('deploy-rollback'));
+    await cancelConfirm();
     expect(calls.some((call) => call.method === 'POST')).toBe(false);
   });
 

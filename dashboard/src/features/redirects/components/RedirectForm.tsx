@@ -1,8 +1,8 @@
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Field } from '@/components/Field';
-import { Modal } from '@/components/Modal';
-import { toast } from '@/components/toast-store';
+import { Dialog } from '@/components/ui/Dialog';
+import { toast } from '@/components/toast';
 import { ApiError, errorMessage } from '@/lib/api-client';
 import { useSaveRedirect } from '@/features/redirects/api/save-redirect';
 import { originWarning, parseRule, type Issue } from '@/features/redirects/lib/redirect-rule';
@@ -66,7 +66,7 @@ export function RedirectForm({ projectId, redirect, onDone }: RedirectFormProps)
   };
 
   return (
-    <Modal
+    <Dialog
       title={redirect ? t('redirects.editTitle') : t('redirects.newTitle')}
       onClose={onDone}
       testId="redirect-form"
@@ -125,6 +125,6 @@ export function RedirectForm({ projectId, redirect, onDone }: RedirectFormProps)
           </button>
         </div>
       </form>
-    </Modal>
+    </Dialog>
   );
 }

@@ -1,11 +1,12 @@
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useConfirm } from '@/components/ConfirmDialog';
 import { Link, Outlet, useSearchParams } from 'react-router';
 import { links, paths } from '@/app/paths';
 import { Alert } from '@/components/Alert';
 import { PageLoader } from '@/components/PageLoader';
 import { Pager } from '@/components/Pager';
-import { toast } from '@/components/toast-store';
+import { toast } from '@/components/toast';
 import { errorMessage } from '@/lib/api-client';
 import { formatDate } from '@/lib/format';
 import type { ProjectDetail } from '@/lib/types';
@@ -27,6 +28,7 @@ import {
  */
 export function RedirectList({ project }: { project: ProjectDetail }) {
   const { t } = useTranslation();
+  const [confirmDialog, askConfirm] = useConfirm();
   const [searchParams, setSearchParams] = useSearchParams();
   const query = readListQuery(searchParams);
   const redirects = useRedirects(project.id, query);
@@ -43,8 +45,14 @@ export function RedirectList({ project }: { project: ProjectDetail }) {
     change({ term });
   };
 
-  const remove = (redirect: Redirect) => {
-    if (!window.confirm(t('redirects.confirmDelete', { from: redirect.from }))) return;
+  const remove = async (redirect: Redirect) => {
+    const confirmed = await askConfirm({
+      title: t('kit.confirm.deleteRedirect', { from: redirect.from }),
+      message: t('kit.confirm.irreversible'),
+      confirmLabel: t('common.delete'),
+      destructive: true,
+    });
+    if (!confirmed) return;
     deleteRedirect.mutate(
       { id: redirect.id, projectId: project.id },
       {
@@ -175,6 +183,7 @@ export function RedirectList({ project }: { project: ProjectDetail }) {
         </>
       )}
       <Outlet />
+      {confirmDialog}
     </section>
   );
 }

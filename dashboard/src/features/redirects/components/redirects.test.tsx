@@ -1,7 +1,8 @@
 // @vitest-environment jsdom
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import { getToasts } from '@/components/toast-store';
+import { getToasts } from '@/testing/toasts';
+import { acceptConfirm, confirmText } from '@/testing/dialogs';
 import { mockApi, renderRoutes } from '@/testing/render-route';
 import { pageFixture, projectFixture } from '@/testing/fixtures';
 import { paths } from '@/app/paths';
@@ -78,18 +79,22 @@ describe('redirect list', () => {
     renderRoutes(routes, '/project/7/redirects');
     const row = (await screen.findByText('/blog/*')).closest('tr');
     fireEvent.click(within(row as HTMLElement).getByTestId('redirect-delete'));
+    expect(await confirmText()).toBe(
+      'Excluir o redirecionamento de /blog/*? Esta ação não pode ser desfeita.',
+    );
+    expect(calls.some((c) => c.method === 'DELETE')).toBe(false);
+    await acceptConfirm();
     await waitFor(() =>
       expect(calls.some((c) => c.method === 'DELETE' && c.url === '/api/redirects/2')).toBe(true),
     );
     await waitFor(() => expect(listCalls(calls)).toHaveLength(2));
-    expect(window.confirm).toHaveBeenCalled();
   });
 });
 
 describe('redirect form', () => {
   const type = (testId: string, value: string) =>
     fireEvent.change(screen.getByTestId(testId), { target: { value } });
-  const save = () => screen.getByTestId('redirect-save') as HTMLButtonElement;
+  const save = () => screen.getByTestId<HTMLButtonElement>('redirect-save');
 
   function api(post: () => { status?: number; json?: unknown }) {
     return mockApi({
@@ -159,14 +164,14 @@ describe('redirect form', () => {
     const calls = api(() => ({ status: 409, json: { error: 'conflict', message, field: 'from' } }));
     renderRoutes(routes, '/project/7/redirects/edit/1');
     await waitFor(() =>
-      expect((screen.getByTestId('redirect-from-input') as HTMLInputElement).value).toBe('/antigo'),
+      expect(screen.getByTestId<HTMLInputElement>('redirect-from-input').value).toBe('/antigo'),
     );
     type('redirect-to-input', '/outro');
     await act(async () => {
       fireEvent.click(save());
     });
     await waitFor(() => expect(getToasts().map((toast) => toast.message)).toContain(`Erro: ${message}`));
-    expect(screen.getByRole('alert').textContent).toBe(message);
+    expect(within(screen.getByTestId('redirect-form')).getByRole('alert').textContent).toBe(message);
     expect(calls.find((c) => c.method === 'POST')?.url).toBe('/api/redirects/1');
     expect(screen.getByTestId('redirect-form')).toBeTruthy();
   });

@@ -2,7 +2,7 @@ import { useEffect, useRef } from 'react';
 import { Navigate, useLocation, useNavigate } from 'react-router';
 import { links, paths } from '@/app/paths';
 import { PageLoader } from '@/components/PageLoader';
-import { toast } from '@/components/toast-store';
+import { toast } from '@/components/toast';
 import { errorMessage } from '@/lib/api-client';
 import { useNumberParam, useProjectOrLeave } from '@/lib/project-route';
 import { useRedirect } from '@/features/redirects/api/get-redirect';

@@ -2,9 +2,9 @@ import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Alert } from '@/components/Alert';
 import { Field } from '@/components/Field';
-import { Modal } from '@/components/Modal';
+import { Dialog } from '@/components/ui/Dialog';
 import { errorMessage } from '@/lib/api-client';
-import { toastFailure, toastOk } from '@/features/block-admin/components/admin-toasts';
+import { toastFailure, toastOk } from '@/components/admin-toasts';
 import { useSaveTemplateInfo } from '@/features/template-admin/api/save-template-info';
 import type { TemplateView } from '@/features/template-admin/types';
 
@@ -51,7 +51,7 @@ export function TemplateFormModal({ template, onClose }: Props) {
   };
 
   return (
-    <Modal title={t('templateAdmin.editTitle')} onClose={onClose} testId="template-form">
+    <Dialog title={t('templateAdmin.editTitle')} onClose={onClose} testId="template-form">
       <form onSubmit={submit} className="form" noValidate>
         {save.isError && <Alert testId="template-form-error">{errorMessage(save.error)}</Alert>}
         <div className="two-columns">
@@ -104,6 +104,6 @@ export function TemplateFormModal({ template, onClose }: Props) {
           </button>
         </div>
       </form>
-    </Modal>
+    </Dialog>
   );
 }

@@ -2,9 +2,10 @@ import { useSortable } from '@dnd-kit/sortable';
 import { CSS } from '@dnd-kit/utilities';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useConfirm } from '@/components/ConfirmDialog';
 import { Link } from 'react-router';
 import { links } from '@/app/paths';
-import { toastFailure, toastOk, toastOutcome } from '@/features/block-admin/components/admin-toasts';
+import { toastFailure, toastOk, toastOutcome } from '@/components/admin-toasts';
 import { useDeleteTemplate } from '@/features/template-admin/api/delete-template';
 import { useTemplateScreenshot } from '@/features/template-admin/api/template-screenshot';
 import type { TemplateView } from '@/features/template-admin/types';
@@ -22,6 +23,7 @@ interface Props {
 /** One template: drag handle and up/down, thumbnail, category / name, published state, actions. */
 export function TemplateRow({ template, isFirst, isLast, reordering, onEdit, onMove }: Props) {
   const { t } = useTranslation();
+  const [confirmDialog, askConfirm] = useConfirm();
   const remove = useDeleteTemplate();
   const shot = useTemplateScreenshot();
   const [captured, setCaptured] = useState<string | null>(null);
@@ -148,14 +150,20 @@ export function TemplateRow({ template, isFirst, isLast, reordering, onEdit, onM
             className="button button-small button-danger-ghost"
             disabled={remove.isPending}
             data-testid="template-delete"
-            onClick={() => {
-              if (window.confirm(t('templateAdmin.confirmDelete', { name: template.name })))
-                remove.mutate(template.id, toastOutcome(t));
+            onClick={async () => {
+              const confirmed = await askConfirm({
+                title: t('kit.confirm.deleteTemplate', { name: template.name }),
+                message: t('kit.confirm.irreversible'),
+                confirmLabel: t('common.delete'),
+                destructive: true,
+              });
+              if (confirmed) remove.mutate(template.id, toastOutcome(t));
             }}
           >
             {t('common.delete')}
           </button>
         </div>
+        {confirmDialog}
       </td>
     </tr>
   );

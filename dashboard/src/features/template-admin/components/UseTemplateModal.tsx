@@ -4,11 +4,11 @@ import { useNavigate } from 'react-router';
 import { links } from '@/app/paths';
 import { Alert } from '@/components/Alert';
 import { Field } from '@/components/Field';
-import { Modal } from '@/components/Modal';
-import { toast } from '@/components/toast-store';
+import { Dialog } from '@/components/ui/Dialog';
+import { toast } from '@/components/toast';
 import { errorMessage } from '@/lib/api-client';
 import { newProjectSchema } from '@/lib/validation';
-import { useCreateFromTemplate } from '@/features/projects/api/use-template';
+import { useCreateFromTemplate } from '@/lib/projects/use-template';
 import type { TemplateView } from '@/features/template-admin/types';
 
 interface Props {
@@ -42,7 +42,7 @@ export function UseTemplateModal({ template, onClose }: Props) {
   };
 
   return (
-    <Modal
+    <Dialog
       title={t('templatePreview.useTitle', { name: template.name })}
       onClose={onClose}
       testId="use-template"
@@ -72,6 +72,6 @@ export function UseTemplateModal({ template, onClose }: Props) {
           </button>
         </div>
       </form>
-    </Modal>
+    </Dialog>
   );
 }

@@ -3,8 +3,9 @@ import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { paths } from '@/app/paths';
 import { RequireAdmin } from '@/app/RequireAdmin';
-import { getToasts } from '@/components/toast-store';
+import { getToasts } from '@/testing/toasts';
 import type { User } from '@/lib/types';
+import { acceptConfirm, cancelConfirm, confirmText } from '@/testing/dialogs';
 import { mockApi, renderRoutes, type ApiCall, type Handler } from '@/testing/render-route';
 import { TemplateAdminRoute } from '@/features/template-admin/routes/TemplateAdminRoute';
 import type { TemplateView } from '@/features/template-admin/types';
@@ -115,9 +116,9 @@ describe('admin templates screen', () => {
     expect(within(brisa).getByTestId('template-published-state').dataset.published).toBe('0');
 
     expect(within(aurora).getByTestId('template-view').getAttribute('href')).toBe('/template/1');
-    expect((within(aurora).getByTestId('template-move-up') as HTMLButtonElement).disabled).toBe(true);
+    expect(within(aurora).getByTestId<HTMLButtonElement>('template-move-up').disabled).toBe(true);
     expect(
-      (within(screen.getByTestId('template-row-3')).getByTestId('template-move-down') as HTMLButtonElement)
+      within(screen.getByTestId('template-row-3')).getByTestId<HTMLButtonElement>('template-move-down')
         .disabled,
     ).toBe(true);
   });
@@ -143,8 +144,8 @@ describe('admin templates screen', () => {
     await open();
     fireEvent.click(within(screen.getByTestId('template-row-2')).getByTestId('template-edit'));
     const form = await screen.findByTestId('template-form');
-    expect((within(form).getByTestId('template-name') as HTMLInputElement).value).toBe('Brisa');
-    expect((within(form).getByTestId('template-published') as HTMLInputElement).checked).toBe(false);
+    expect(within(form).getByTestId<HTMLInputElement>('template-name').value).toBe('Brisa');
+    expect(within(form).getByTestId<HTMLInputElement>('template-published').checked).toBe(false);
     fireEvent.change(within(form).getByTestId('template-name'), { target: { value: ' Brisa 2 ' } });
     fireEvent.change(within(form).getByTestId('template-category'), { target: { value: 'Portfólio' } });
     fireEvent.change(within(form).getByTestId('template-description'), { target: { value: 'Novo texto' } });
@@ -208,17 +209,19 @@ describe('admin templates screen', () => {
     const calls = api({ 'POST /erp/delete-template/2': () => ({ status: 204 }) });
     await open();
     fireEvent.click(within(screen.getByTestId('template-row-2')).getByTestId('template-delete'));
-    expect(window.confirm).toHaveBeenCalledWith('Excluir o tema "Brisa"? Esta ação não pode ser desfeita.');
+    expect(await confirmText()).toBe('Excluir o tema "Brisa"? Esta ação não pode ser desfeita.');
+    expect(posts(calls, '/erp/delete-template/2')).toHaveLength(0);
+    await acceptConfirm();
     await waitFor(() => expect(posts(calls, '/erp/delete-template/2')).toHaveLength(1));
     await waitFor(() => expect(toasts()).toContain('success:ok'));
     await waitFor(() => expect(calls.filter((c) => c.url === '/erp/templateList')).toHaveLength(2));
   });
 
   it('does not delete when the confirmation is refused', async () => {
-    vi.mocked(window.confirm).mockReturnValue(false);
     const calls = api();
     await open();
     fireEvent.click(within(screen.getByTestId('template-row-2')).getByTestId('template-delete'));
+    await cancelConfirm();
     expect(calls.some((c) => c.url.startsWith('/erp/delete-template'))).toBe(false);
   });
 
@@ -231,6 +234,7 @@ describe('admin templates screen', () => {
     });
     await open();
     fireEvent.click(within(screen.getByTestId('template-row-2')).getByTestId('template-delete'));
+    await acceptConfirm();
     await waitFor(() => expect(toasts()).toContain('error:falha: Not found'));
   });
 
@@ -265,7 +269,7 @@ describe('admin templates screen', () => {
     const order = () => screen.getAllByTestId(/^template-row-/).map((row) => row.dataset.testid);
     await waitFor(() => expect(order()).toEqual(['template-row-1', 'template-row-3', 'template-row-2']));
     expect(
-      (within(screen.getByTestId('template-row-1')).getByTestId('template-move-down') as HTMLButtonElement)
+      within(screen.getByTestId('template-row-1')).getByTestId<HTMLButtonElement>('template-move-down')
         .disabled,
     ).toBe(true);
     release();
@@ -293,7 +297,7 @@ describe('admin templates screen', () => {
     const calls = api({ 'GET /api/template-screenshot/2': () => held });
     await open();
     const row = screen.getByTestId('template-row-2');
-    const button = within(row).getByTestId('template-screenshot') as HTMLButtonElement;
+    const button = within(row).getByTestId<HTMLButtonElement>('template-screenshot');
     fireEvent.click(button);
     await waitFor(() => expect(button.disabled).toBe(true));
     expect(button.textContent).toBe('Gerando…');

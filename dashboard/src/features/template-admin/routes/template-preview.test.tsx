@@ -3,7 +3,7 @@ import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { paths } from '@/app/paths';
 import { RequireAdmin } from '@/app/RequireAdmin';
-import { getToasts } from '@/components/toast-store';
+import { getToasts } from '@/testing/toasts';
 import type { User } from '@/lib/types';
 import { mockApi, renderRoutes, type Handler } from '@/testing/render-route';
 import type { TemplateDetail } from '@/features/template-admin/types';
@@ -57,7 +57,7 @@ function api(handlers: Record<string, Handler> = {}, isAdmin = true) {
   });
 }
 
-const frame = () => screen.getByTestId('template-preview-frame') as HTMLIFrameElement;
+const frame = () => screen.getByTestId<HTMLIFrameElement>('template-preview-frame');
 
 async function open(url = '/template/4') {
   const router = renderRoutes(routes, url);
@@ -82,7 +82,7 @@ describe('theme preview', () => {
     expect(screen.getByText('Não publicado')).toBeTruthy();
     expect(frame().getAttribute('sandbox')).toBe('');
     expect(frame().getAttribute('src')).toBe('/api/templates/4/preview?page=%2F');
-    expect((screen.getByTestId('template-preview-page') as HTMLSelectElement).value).toBe('/');
+    expect(screen.getByTestId<HTMLSelectElement>('template-preview-page').value).toBe('/');
     expect(screen.getByTestId('template-preview-back').getAttribute('href')).toBe('/erp/templates');
   });
 

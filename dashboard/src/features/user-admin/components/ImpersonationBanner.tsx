@@ -1,5 +1,5 @@
 import { useTranslation } from 'react-i18next';
-import { toast } from '@/components/toast-store';
+import { toast } from '@/components/toast';
 import { errorMessage } from '@/lib/api-client';
 import { useUser } from '@/lib/auth/get-user';
 import { useLoginBack } from '@/features/user-admin/api/login-back';

@@ -4,7 +4,7 @@ import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { Layout } from '@/app/Layout';
 import { paths } from '@/app/paths';
 import { RequireAdmin } from '@/app/RequireAdmin';
-import { dismissToast, getToasts } from '@/components/toast-store';
+import { clearToasts, getToasts } from '@/testing/toasts';
 import { setLanguage } from '@/lib/i18n';
 import type { User } from '@/lib/types';
 import { mockApi, renderRoutes, type Handler } from '@/testing/render-route';
@@ -53,7 +53,7 @@ function api(user: User, handlers: Record<string, Handler> = {}) {
 
 beforeEach(() => {
   vi.mocked(loadPage).mockClear();
-  getToasts().forEach((toast) => dismissToast(toast.id));
+  clearToasts();
 });
 
 describe('administrator users screen (/erp/users)', () => {

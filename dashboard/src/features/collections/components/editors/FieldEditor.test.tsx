@@ -44,7 +44,7 @@ describe('FieldEditor', () => {
       );
     }
     renderRoutes([{ path: '/', element: <Harness /> }], '/');
-    await screen.findByTestId('field-corpo');
+    await screen.findByTestId('field-corpo', {}, { timeout: 8000 });
     const file = screen.getByRole('toolbar').querySelector('input[type=file]') as HTMLInputElement;
     fireEvent.change(file, { target: { files: [new File(['x'], 'b.png', { type: 'image/png' })] } });
     await waitFor(() =>

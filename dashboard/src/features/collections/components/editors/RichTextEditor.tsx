@@ -2,10 +2,12 @@ import Image from '@tiptap/extension-image';
 import { EditorContent, useEditor, useEditorState, type Editor } from '@tiptap/react';
 import StarterKit from '@tiptap/starter-kit';
 import { useTranslation } from 'react-i18next';
+import { usePrompt } from '@/components/PromptDialog';
 import { UploadButton } from '@/features/collections/components/UploadButton';
 
 function Toolbar({ editor, uploadPrefix }: { editor: Editor; uploadPrefix: (string | number)[] }) {
   const { t } = useTranslation();
+  const [promptDialog, askText] = usePrompt();
   const state = useEditorState({
     editor,
     selector: ({ editor: current }) => ({
@@ -19,10 +21,15 @@ function Toolbar({ editor, uploadPrefix }: { editor: Editor; uploadPrefix: (stri
     }),
   });
 
-  const setLink = () => {
+  const setLink = async () => {
     const previous =
       typeof editor.getAttributes('link').href === 'string' ? String(editor.getAttributes('link').href) : '';
-    const href = window.prompt(t('records.form.rich.linkPrompt'), previous);
+    const href = await askText({
+      title: t('records.form.rich.link'),
+      label: t('records.form.rich.linkPrompt'),
+      defaultValue: previous,
+      confirmLabel: t('kit.prompt.apply'),
+    });
     if (href === null) return;
     if (href.trim() === '') editor.chain().focus().extendMarkRange('link').unsetLink().run();
     else editor.chain().focus().extendMarkRange('link').setLink({ href: href.trim() }).run();
@@ -64,6 +71,7 @@ function Toolbar({ editor, uploadPrefix }: { editor: Editor; uploadPrefix: (stri
         label={t('records.form.rich.image')}
         onUploaded={(src, file) => editor.chain().focus().setImage({ src, alt: file.name }).run()}
       />
+      {promptDialog}
     </div>
   );
 }

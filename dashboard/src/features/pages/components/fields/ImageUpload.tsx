@@ -1,5 +1,6 @@
 import { useRef, type ChangeEvent } from 'react';
 import { useTranslation } from 'react-i18next';
+import { toast } from '@/components/toast';
 import { isJpgOrPng, readAsDataUrl } from '@/lib/files';
 import { useUploadImage } from '@/features/pages/api/upload-image';
 
@@ -25,7 +26,7 @@ export function ImageUpload({ prefix, onUploaded, label, testId }: Props) {
     event.target.value = '';
     if (!file) return;
     if (!isJpgOrPng(file)) {
-      window.alert(t('editor.imageOnly'));
+      toast.error(t('editor.imageOnly'));
       return;
     }
     try {
@@ -34,7 +35,7 @@ export function ImageUpload({ prefix, onUploaded, label, testId }: Props) {
       onUploaded(url, file);
     } catch (error) {
       console.error(error);
-      window.alert(error instanceof Error ? error.message : String(error));
+      toast.error(error instanceof Error ? error.message : String(error));
     }
   };
 

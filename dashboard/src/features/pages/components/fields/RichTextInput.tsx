@@ -3,10 +3,12 @@ import { EditorContent, useEditor, useEditorState, type Editor } from '@tiptap/r
 import StarterKit from '@tiptap/starter-kit';
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
+import { usePrompt } from '@/components/PromptDialog';
 import { ImageUpload } from './ImageUpload';
 
 function Toolbar({ editor, prefix }: { editor: Editor; prefix: (string | number)[] }) {
   const { t } = useTranslation();
+  const [promptDialog, askText] = usePrompt();
   const state = useEditorState({
     editor,
     selector: ({ editor: e }) => ({
@@ -17,9 +19,14 @@ function Toolbar({ editor, prefix }: { editor: Editor; prefix: (string | number)
       link: e.isActive('link'),
     }),
   });
-  const setLink = () => {
+  const setLink = async () => {
     const previous = String(editor.getAttributes('link').href ?? '');
-    const href = window.prompt(t('editor.rich.linkPrompt'), previous);
+    const href = await askText({
+      title: t('editor.rich.link'),
+      label: t('editor.rich.linkPrompt'),
+      defaultValue: previous,
+      confirmLabel: t('kit.prompt.apply'),
+    });
     if (href === null) return;
     if (href.trim() === '') editor.chain().focus().extendMarkRange('link').unsetLink().run();
     else editor.chain().focus().extendMarkRange('link').setLink({ href: href.trim() }).run();
@@ -46,6 +53,7 @@ function Toolbar({ editor, prefix }: { editor: Editor; prefix: (string | number)
         label={t('editor.rich.image')}
         onUploaded={(src, file) => editor.chain().focus().setImage({ src, alt: file.name }).run()}
       />
+      {promptDialog}
     </div>
   );
 }

@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useConfirm } from '@/components/ConfirmDialog';
 import { columnProblem } from '@/features/pages/lib/table-columns';
 import { asItems } from '@/features/pages/lib/var-values';
 import type { TableColumn } from '@/features/pages/types';
@@ -16,21 +17,28 @@ export function TableEditor({ id, v, onValue, onPatch }: ValueEditorProps) {
   const columns = v.columns ?? [];
   const rows = asItems(v.value);
   const [draft, setDraft] = useState<TableColumn>({ key: '', label: '', type: 'text' });
+  const [problem, setProblem] = useState<string | null>(null);
+  const [confirmDialog, askConfirm] = useConfirm();
 
   const addColumn = () => {
     const column = { ...draft, key: draft.key.trim(), label: draft.label.trim() };
-    const problem = columnProblem(columns, column, -1);
-    if (problem) {
-      window.alert(t(`editor.table.${problem}`));
-      return;
-    }
+    const found = columnProblem(columns, column, -1);
+    setProblem(found);
+    if (found) return;
     onPatch({ columns: [...columns, column] });
     setDraft({ key: '', label: '', type: 'text' });
   };
 
-  const removeColumn = (index: number) => {
+  const removeColumn = async (index: number) => {
     const column = columns[index];
-    if (!column || !window.confirm(t('editor.table.confirmDelete', { label: column.label }))) return;
+    if (!column) return;
+    const confirmed = await askConfirm({
+      title: t('editor.table.confirmDelete', { label: column.label }),
+      message: t('kit.confirm.columnMessage'),
+      confirmLabel: t('common.delete'),
+      destructive: true,
+    });
+    if (!confirmed) return;
     onPatch({
       columns: columns.filter((_, i) => i !== index),
       value: rows.map((row) => Object.fromEntries(Object.entries(row).filter(([key]) => key !== column.key))),
@@ -139,7 +147,13 @@ export function TableEditor({ id, v, onValue, onPatch }: ValueEditorProps) {
         >
           {t('editor.table.addColumn')}
         </button>
+        {problem && (
+          <p className="field-error" role="alert" data-testid="table-column-problem">
+            {t(`editor.table.${problem}`)}
+          </p>
+        )}
       </fieldset>
+      {confirmDialog}
     </div>
   );
 }

@@ -1,11 +1,15 @@
 // @vitest-environment jsdom
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { useState } from 'react';
-import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { acceptConfirm, cancelConfirm, confirmText } from '@/testing/dialogs';
+import { getToasts } from '@/testing/toasts';
 import { mockApi, renderRoutes } from '@/testing/render-route';
 import type { BlockVar } from '@/features/pages/types';
 import { EditorContext, type EditorContextValue } from '@/features/pages/components/editor-context';
 import { VarEditor } from './VarEditor';
+
+const toastMessages = () => getToasts().map((toast) => toast.message);
 
 const context: EditorContextValue = {
   userId: 1,
@@ -39,9 +43,7 @@ function mount(initial: BlockVar, value: EditorContextValue = context) {
   return { last: () => seen[seen.length - 1] };
 }
 
-beforeEach(() => {
-  vi.spyOn(window, 'alert').mockImplementation(() => undefined);
-});
+beforeEach(() => {});
 
 describe('Block tab inputs', () => {
   it('keeps padding at 0 or more and opacity in steps of 0.1', () => {
@@ -69,7 +71,7 @@ describe('Block tab inputs', () => {
     const box = within(screen.getByTestId('var-w'));
     fireEvent.change(box.getByRole('combobox'), { target: { value: 'auto' } });
     expect(unit.last()?.value).toEqual({ value: null, unit: 'auto' });
-    expect((box.getByRole('spinbutton') as HTMLInputElement).disabled).toBe(true);
+    expect(box.getByRole<HTMLInputElement>('spinbutton').disabled).toBe(true);
     expect(
       within(box.getByRole('combobox'))
         .getAllByRole('option')
@@ -110,7 +112,7 @@ describe('Block tab inputs', () => {
     const image = mount({ name: 'img', type: 'image', value: { src: '', alt: '' } });
     const input = screen.getByTestId('var-b-1-img-upload-input');
     fireEvent.change(input, { target: { files: [new File(['x'], 'a.webp', { type: 'image/webp' })] } });
-    expect(window.alert).toHaveBeenCalledWith('Erro: envie somente imagens em JPG ou PNG.');
+    await waitFor(() => expect(toastMessages()).toContain('Erro: envie somente imagens em JPG ou PNG.'));
     expect(calls).toHaveLength(0);
     fireEvent.change(input, { target: { files: [new File(['x'], 'a.jpg', { type: 'image/jpeg' })] } });
     await waitFor(() => expect(image.last()?.value).toEqual({ src: '/files/uploads/1/7/a.jpg', alt: '' }));
@@ -169,33 +171,37 @@ describe('table variables', () => {
       fireEvent.change(screen.getByTestId('table-column-label'), { target: { value: label } });
       fireEvent.click(screen.getByTestId('table-column-add'));
     };
+    const problem = () => screen.getByTestId('table-column-problem').textContent;
     add('', 'Nome');
-    expect(window.alert).toHaveBeenLastCalledWith('O ID da coluna é obrigatório');
+    expect(problem()).toBe('O ID da coluna é obrigatório');
     add('Nome!', 'Nome');
-    expect(window.alert).toHaveBeenLastCalledWith('O ID da coluna só pode conter a-z, 0-9 e _');
+    expect(problem()).toBe('O ID da coluna só pode conter a-z, 0-9 e _');
     add('price', 'Outro');
-    expect(window.alert).toHaveBeenLastCalledWith('o ID da coluna já existe');
+    expect(problem()).toBe('o ID da coluna já existe');
     expect(screen.getAllByTestId('table-column')).toHaveLength(1);
     add('name_2', 'Nome');
+    expect(screen.queryByTestId('table-column-problem')).toBeNull();
     expect(t.last()?.columns).toEqual([
       { key: 'price', label: 'Preço', type: 'text' },
       { key: 'name_2', label: 'Nome', type: 'text' },
     ]);
   });
 
-  it('edits rows and asks before deleting a column', () => {
+  it('edits rows and asks before deleting a column', async () => {
     const t = mount(table);
     fireEvent.click(screen.getByTestId('table-add-row'));
     expect(t.last()?.value).toEqual([{ price: '10' }, { price: '' }]);
     fireEvent.change(screen.getByLabelText('Preço 2'), { target: { value: '20' } });
     expect(t.last()?.value).toEqual([{ price: '10' }, { price: '20' }]);
-    vi.mocked(window.confirm).mockReturnValue(false);
     fireEvent.click(screen.getByTestId('table-column-delete'));
-    expect(window.confirm).toHaveBeenCalledWith('Excluir a coluna "Preço"?');
+    expect(await confirmText()).toBe(
+      'Excluir a coluna "Preço"? Os valores dessa coluna em todas as linhas serão perdidos.',
+    );
+    await cancelConfirm();
     expect(screen.getAllByTestId('table-column')).toHaveLength(1);
-    vi.mocked(window.confirm).mockReturnValue(true);
     fireEvent.click(screen.getByTestId('table-column-delete'));
-    expect(t.last()?.columns).toEqual([]);
+    await acceptConfirm();
+    await waitFor(() => expect(t.last()?.columns).toEqual([]));
     expect(t.last()?.value).toEqual([{}, {}]);
   });
 });

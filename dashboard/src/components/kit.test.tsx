@@ -1,0 +1,199 @@
+// @vitest-environment jsdom
+import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { useState } from 'react';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import '@/lib/i18n';
+import { ConfirmDialog, useConfirm } from './ConfirmDialog';
+import { PromptDialog } from './PromptDialog';
+import { Dialog } from './ui/Dialog';
+import { MenuButton, MenuItem } from './ui/Menu';
+
+afterEach(cleanup);
+
+describe('ConfirmDialog', () => {
+  it('says what will happen, as an alertdialog, and calls back only on confirm', () => {
+    const onConfirm = vi.fn();
+    const onCancel = vi.fn();
+    render(
+      <ConfirmDialog
+        title="Excluir 3 registros?"
+        message="Esta ação não pode ser desfeita."
+        confirmLabel="Excluir"
+        destructive
+        onConfirm={onConfirm}
+        onCancel={onCancel}
+      />,
+    );
+    const dialog = screen.getByRole('alertdialog', { name: 'Excluir 3 registros?' });
+    expect(dialog.textContent).toContain('Esta ação não pode ser desfeita.');
+    // Focus starts on Cancel: Enter by reflex destroys nothing.
+    expect(document.activeElement).toBe(screen.getByTestId('confirm-dialog-cancel'));
+    fireEvent.click(screen.getByTestId('confirm-dialog-cancel'));
+    expect(onCancel).toHaveBeenCalledTimes(1);
+    expect(onConfirm).not.toHaveBeenCalled();
+    fireEvent.keyDown(dialog, { key: 'Escape' });
+    expect(onCancel).toHaveBeenCalledTimes(2);
+    expect(onConfirm).not.toHaveBeenCalled();
+    const action = screen.getByRole('button', { name: 'Excluir' });
+    fireEvent.click(action);
+    expect(onConfirm).toHaveBeenCalledTimes(1);
+  });
+
+  it('counts with i18next plurals in the user language', async () => {
+    const { default: i18n } = await import('@/lib/i18n');
+    expect(i18n.t('kit.confirm.deleteRecords', { count: 3 })).toBe('Excluir 3 registros?');
+    expect(i18n.t('kit.confirm.deleteRecords', { count: 1 })).toBe('Excluir 1 registro?');
+    expect(i18n.t('kit.confirm.deleteRecords', { count: 3, lng: 'en' })).toBe('Delete 3 records?');
+  });
+
+  it('useConfirm resolves true on the action and false on cancel', async () => {
+    const answers: boolean[] = [];
+    function Screen() {
+      const [dialog, askConfirm] = useConfirm();
+      return (
+        <>
+          <button
+            type="button"
+            onClick={async () => answers.push(await askConfirm({ title: 'Sair?', confirmLabel: 'Sair' }))}
+          >
+            ask
+          </button>
+          {dialog}
+        </>
+      );
+    }
+    render(<Screen />);
+    fireEvent.click(screen.getByText('ask'));
+    fireEvent.click(await screen.findByTestId('confirm-dialog-cancel'));
+    await waitFor(() => expect(answers).toEqual([false]));
+    fireEvent.click(screen.getByText('ask'));
+    fireEvent.click(await screen.findByTestId('confirm-dialog-confirm'));
+    await waitFor(() => expect(answers).toEqual([false, true]));
+    expect(screen.queryByTestId('confirm-dialog')).toBeNull();
+  });
+});
+
+describe('Dialog', () => {
+  function Opener() {
+    const [open, setOpen] = useState(false);
+    return (
+      <>
+        <button type="button" onClick={() => setOpen(true)}>
+          Abrir
+        </button>
+        <button type="button">Outro</button>
+        {open && (
+          <Dialog title="Configurar" onClose={() => setOpen(false)} testId="d">
+            <input aria-label="Nome" />
+            <button type="button">Salvar</button>
+          </Dialog>
+        )}
+      </>
+    );
+  }
+
+  it('moves focus inside, traps Tab there, and returns focus to the trigger on close', async () => {
+    render(<Opener />);
+    const trigger = screen.getByText('Abrir');
+    trigger.focus();
+    fireEvent.click(trigger);
+    const dialog = await screen.findByRole('dialog', { name: 'Configurar' });
+    await waitFor(() => expect(dialog.contains(document.activeElement)).toBe(true));
+    // Focus that tries to leave (Tab past the end, a click behind the overlay) is pulled back in.
+    act(() => screen.getByText('Outro').focus());
+    await waitFor(() => expect(dialog.contains(document.activeElement)).toBe(true));
+    fireEvent.keyDown(dialog, { key: 'Escape' });
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    await waitFor(() => expect(document.activeElement).toBe(trigger));
+  });
+
+  it('closes from its × button, named in the user language', async () => {
+    render(<Opener />);
+    fireEvent.click(screen.getByText('Abrir'));
+    fireEvent.click(await screen.findByRole('button', { name: 'Fechar' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+  });
+});
+
+describe('PromptDialog', () => {
+  it('asks in a labelled text field and submits what was typed', () => {
+    const onSubmit = vi.fn();
+    render(
+      <PromptDialog
+        title="Link"
+        label="Endereço do link"
+        defaultValue="https://a.example"
+        confirmLabel="Aplicar"
+        onSubmit={onSubmit}
+        onCancel={() => undefined}
+      />,
+    );
+    const field = screen.getByLabelText('Endereço do link') as HTMLInputElement;
+    expect(field.value).toBe('https://a.example');
+    fireEvent.change(field, { target: { value: '/contato' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Aplicar' }));
+    expect(onSubmit).toHaveBeenCalledWith('/contato');
+  });
+});
+
+describe('MenuButton', () => {
+  function Menu(props: { onAction: (key: string) => void }) {
+    return (
+      <MenuButton label="Ações" testId="trigger">
+        <MenuItem id="dup" onAction={() => props.onAction('dup')}>
+          Duplicar
+        </MenuItem>
+        <MenuItem id="ren" onAction={() => props.onAction('ren')}>
+          Renomear
+        </MenuItem>
+        <MenuItem id="del" onAction={() => props.onAction('del')}>
+          Excluir
+        </MenuItem>
+      </MenuButton>
+    );
+  }
+
+  it('follows the WAI-ARIA menu pattern: ArrowDown opens, arrows move, Escape closes back to the button', async () => {
+    const onAction = vi.fn();
+    render(<Menu onAction={onAction} />);
+    const trigger = screen.getByTestId('trigger');
+    expect(trigger.getAttribute('aria-haspopup')).toBe('true');
+    trigger.focus();
+    fireEvent.keyDown(trigger, { key: 'ArrowDown' });
+    fireEvent.keyUp(trigger, { key: 'ArrowDown' });
+    const menu = await screen.findByRole('menu');
+    expect(trigger.getAttribute('aria-expanded')).toBe('true');
+    const items = screen.getAllByRole('menuitem');
+    expect(items.map((item) => item.textContent)).toEqual(['Duplicar', 'Renomear', 'Excluir']);
+    await waitFor(() => expect(document.activeElement).toBe(items[0]));
+    fireEvent.keyDown(document.activeElement as Element, { key: 'ArrowDown' });
+    expect(document.activeElement).toBe(items[1]);
+    fireEvent.keyDown(document.activeElement as Element, { key: 'ArrowDown' });
+    expect(document.activeElement).toBe(items[2]);
+    // ArrowUp moves back.
+    fireEvent.keyDown(document.activeElement as Element, { key: 'ArrowUp' });
+    expect(document.activeElement).toBe(items[1]);
+    fireEvent.keyDown(document.activeElement as Element, { key: 'Escape' });
+    await waitFor(() => expect(screen.queryByRole('menu')).toBeNull());
+    expect(menu.isConnected).toBe(false);
+    await waitFor(() => expect(document.activeElement).toBe(trigger));
+    expect(onAction).not.toHaveBeenCalled();
+  });
+
+  it('runs the focused item on Enter and closes', async () => {
+    const onAction = vi.fn();
+    render(<Menu onAction={onAction} />);
+    const trigger = screen.getByTestId('trigger');
+    trigger.focus();
+    fireEvent.keyDown(trigger, { key: 'ArrowUp' });
+    fireEvent.keyUp(trigger, { key: 'ArrowUp' });
+    await screen.findByRole('menu');
+    const items = screen.getAllByRole('menuitem');
+    // ArrowUp opens on the last item.
+    await waitFor(() => expect(document.activeElement).toBe(items[2]));
+    fireEvent.keyDown(document.activeElement as Element, { key: 'Enter' });
+    fireEvent.keyUp(document.activeElement as Element, { key: 'Enter' });
+    expect(onAction).toHaveBeenCalledWith('del');
+    await waitFor(() => expect(screen.queryByRole('menu')).toBeNull());
+  });
+});

@@ -1,0 +1,72 @@
+// @vitest-environment jsdom
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import { getToasts } from '@/testing/toasts';
+import { mockApi, renderRoutes } from '@/testing/render-route';
+import { ImportButton } from './ImportButton';
+
+function choose(name: string) {
+  const input = screen.getByTestId('import-input') as HTMLInputElement;
+  fireEvent.change(input, {
+    target: { files: [new File(['name,slug,price\nA,a,x'], name, { type: 'text/csv' })] },
+  });
+}
+
+describe('import errors', () => {
+  it('opens a dialog listing each row and column with its message', async () => {
+    const calls = mockApi({
+      'POST /api/tables/9/import': () => ({
+        status: 422,
+        json: {
+          error: 'import_invalid',
+          message: 'The file has 2 invalid rows',
+          details: [
+            { row: 3, column: 'price', message: 'not a number' },
+            { row: 5, column: 'slug', message: 'slug already in use' },
+          ],
+        },
+      }),
+    });
+    renderRoutes([{ path: '/', element: <ImportButton tableId={9} /> }], '/');
+    choose('produtos.csv');
+    const dialog = await screen.findByRole('dialog', { name: 'Não foi possível importar "produtos.csv"' });
+    expect(within(dialog).getByTestId('import-errors-message').textContent).toBe(
+      'The file has 2 invalid rows',
+    );
+    const rows = within(dialog)
+      .getAllByTestId('import-error-row')
+      .map((row) => Array.from(row.querySelectorAll('td')).map((cell) => cell.textContent));
+    expect(rows).toEqual([
+      ['3', 'price', 'not a number'],
+      ['5', 'slug', 'slug already in use'],
+    ]);
+    expect(
+      within(dialog)
+        .getAllByRole('columnheader')
+        .map((cell) => cell.textContent),
+    ).toEqual(['Linha', 'Coluna', 'Problema']);
+    expect(calls).toHaveLength(1);
+    fireEvent.click(within(dialog).getByTestId('import-errors-close'));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+  });
+
+  it('toasts a refusal without details, and the count on success', async () => {
+    let answer: { status: number; json: unknown } = {
+      status: 413,
+      json: { error: 'too_large', message: 'File too large' },
+    };
+    mockApi({ 'POST /api/tables/9/import': () => answer });
+    renderRoutes([{ path: '/', element: <ImportButton tableId={9} /> }], '/');
+    choose('a.csv');
+    await waitFor(() => expect(getToasts()).toContainEqual({ kind: 'error', message: 'File too large' }));
+    expect(screen.queryByRole('dialog')).toBeNull();
+    answer = { status: 200, json: 1000 };
+    choose('b.csv');
+    await waitFor(() =>
+      expect(getToasts()).toContainEqual({
+        kind: 'success',
+        message: '1000 cadastros inseridos com sucesso',
+      }),
+    );
+  });
+});
