@@ -7,6 +7,7 @@ import { ImpersonationBanner } from '@/features/user-admin/components/Impersonat
 import { useUser } from '@/lib/auth/get-user';
 import { applyLanguage, languages, setLanguage, storedLanguage } from '@/lib/i18n';
 import type { Language } from '@/lib/types';
+import { useDocumentTitle } from './document-title';
 import { paths } from './paths';
 
 function LanguageSwitch() {
@@ -84,6 +85,7 @@ function Header() {
 /** Page frame for every screen: header, the 'login as' banner, toasts and the global spinner. */
 export function Layout() {
   const { data: user } = useUser();
+  useDocumentTitle();
   // The account's language applies unless this browser chose one explicitly.
   useEffect(() => {
     if (user && storedLanguage() === null) applyLanguage(user.language);
