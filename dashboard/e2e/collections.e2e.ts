@@ -80,10 +80,10 @@ async function rowCount(page: Page, selector: string): Promise<number> {
 }
 
 async function waitForCount(page: Page, selector: string, count: number): Promise<void> {
-  await page.waitForFunction(
-    ([css, expected]) => document.querySelectorAll(css as string).length === expected,
-    [selector, count] as const,
-  );
+  await page.waitForFunction(([css, expected]) => document.querySelectorAll(css).length === expected, [
+    selector,
+    count,
+  ] as const);
 }
 
 async function waitForTotal(page: Page, total: number): Promise<void> {

@@ -6,7 +6,7 @@ import { applyLanguage } from '@/lib/i18n';
 import type { User } from '@/lib/types';
 import { mockApi, renderRoutes, type ApiCall, type Handler } from '@/testing/render-route';
 import { reloadPage } from '@/features/account/lib/reload-page';
-import { loadStripe, type StripeFactory, type StripeSetupResult } from '@/features/account/lib/stripe';
+import { loadStripe, type StripeSetupResult } from '@/features/account/lib/stripe';
 import type { MonthTransactions, Plan, Transaction } from '@/features/account/types';
 import { AccountScreen } from './AccountScreen';
 
@@ -18,7 +18,7 @@ vi.mock('@/features/account/lib/stripe', async (importOriginal) => ({
 
 /** "Today" for the month navigator: 15 March 2026. */
 const today = new Date(2026, 2, 15, 10, 0);
-const routes = [{ path: paths.user, element: <AccountScreen now={today} /> }];
+const routes = [{ path: paths.user.pattern, element: <AccountScreen now={today} /> }];
 
 const user = (overrides: Partial<User> = {}): User => ({
   id: 1,
@@ -109,10 +109,10 @@ describe('account screen', () => {
   it('shows the account fields, the plan, the card on file and the balance in BRL', async () => {
     api();
     await open();
-    expect((screen.getByTestId('account-name') as HTMLInputElement).value).toBe('Ana');
-    expect((screen.getByTestId('account-email') as HTMLInputElement).value).toBe('ana@example.com');
-    expect((screen.getByTestId('account-language') as HTMLSelectElement).value).toBe('pt-BR');
-    expect((screen.getByTestId('account-currency') as HTMLSelectElement).value).toBe('BRL');
+    expect(screen.getByTestId<HTMLInputElement>('account-name').value).toBe('Ana');
+    expect(screen.getByTestId<HTMLInputElement>('account-email').value).toBe('ana@example.com');
+    expect(screen.getByTestId<HTMLSelectElement>('account-language').value).toBe('pt-BR');
+    expect(screen.getByTestId<HTMLSelectElement>('account-currency').value).toBe('BRL');
     await waitFor(() => expect(text('account-plan')).toBe('Agência'));
     expect(text('account-card')).toBe('Cartão cadastrado');
     expect(await screen.findByTestId('account-balance')).toHaveProperty('textContent', '-R$ 15,00 (a pagar)');
@@ -124,7 +124,7 @@ describe('account screen', () => {
       user({ currency: 'USD', plan: 'basic', has_card: false }),
     );
     await open();
-    expect((screen.getByTestId('account-currency') as HTMLSelectElement).value).toBe('USD');
+    expect(screen.getByTestId<HTMLSelectElement>('account-currency').value).toBe('USD');
     await waitFor(() => expect(text('account-plan')).toBe('Starter'));
     expect(text('account-card')).toBe('Nenhum cartão');
     expect(await screen.findByTestId('account-balance')).toHaveProperty('textContent', '$12.50');
@@ -174,7 +174,7 @@ describe('transaction history', () => {
     expect(gets(calls, '/api/transactions/2026-03')).toHaveLength(1);
     expect(screen.getByTestId('month-label').dataset.month).toBe('2026-03');
     expect(text('month-label')).toBe('março de 2026');
-    const next = screen.getByTestId('month-next') as HTMLButtonElement;
+    const next = screen.getByTestId<HTMLButtonElement>('month-next');
     expect(next.disabled).toBe(true);
 
     fireEvent.click(screen.getByTestId('month-previous'));
@@ -265,9 +265,7 @@ describe('plans modals', () => {
   it('shows the BRL plans with their prices and support', async () => {
     api();
     await open();
-    await waitFor(() =>
-      expect((screen.getByTestId('plans-open-BRL') as HTMLButtonElement).disabled).toBe(false),
-    );
+    await waitFor(() => expect(screen.getByTestId<HTMLButtonElement>('plans-open-BRL').disabled).toBe(false));
     fireEvent.click(screen.getByTestId('plans-open-BRL'));
     const modal = await screen.findByTestId('plans-modal-BRL');
     expect(within(modal).getByRole('heading', { level: 2 }).textContent).toBe('Planos em reais (R$)');
@@ -291,9 +289,7 @@ describe('plans modals', () => {
   it('shows the USD plans with their prices and support', async () => {
     api();
     await open();
-    await waitFor(() =>
-      expect((screen.getByTestId('plans-open-USD') as HTMLButtonElement).disabled).toBe(false),
-    );
+    await waitFor(() => expect(screen.getByTestId<HTMLButtonElement>('plans-open-USD').disabled).toBe(false));
     fireEvent.click(screen.getByTestId('plans-open-USD'));
     const modal = await screen.findByTestId('plans-modal-USD');
     expect(plan(modal, 'basic')).toEqual({
@@ -324,9 +320,12 @@ describe('card on file', () => {
   function fakeStripe(result: StripeSetupResult) {
     const card = { mount: vi.fn(), destroy: vi.fn() };
     const elements = { create: vi.fn(() => card) };
-    const stripe = { elements: vi.fn(() => elements), confirmCardSetup: vi.fn(async () => result) };
+    const stripe = {
+      elements: vi.fn(() => elements),
+      confirmCardSetup: vi.fn(() => Promise.resolve(result)),
+    };
     const factory = vi.fn(() => stripe);
-    vi.mocked(loadStripe).mockResolvedValue(factory as unknown as StripeFactory);
+    vi.mocked(loadStripe).mockResolvedValue(factory);
     return { card, elements, stripe, factory };
   }
 
@@ -345,7 +344,7 @@ describe('card on file', () => {
     fireEvent.click(await screen.findByTestId('card-open'));
     const modal = await screen.findByTestId('card-modal');
     await waitFor(() =>
-      expect((within(modal).getByTestId('card-save') as HTMLButtonElement).disabled).toBe(false),
+      expect(within(modal).getByTestId<HTMLButtonElement>('card-save').disabled).toBe(false),
     );
     return modal;
   }
@@ -374,7 +373,7 @@ describe('card on file', () => {
     expect(fake.factory).toHaveBeenCalledWith('pk_test_123', { locale: 'pt-BR' });
     expect(fake.stripe.elements).toHaveBeenCalledWith({ locale: 'pt-BR' });
     expect(fake.elements.create).toHaveBeenCalledWith('card');
-    expect((within(modal).getByTestId('billing-email') as HTMLInputElement).value).toBe('ana@example.com');
+    expect(within(modal).getByTestId<HTMLInputElement>('billing-email').value).toBe('ana@example.com');
   });
 
   it('shows a confirmation error verbatim and does not set the default method', async () => {

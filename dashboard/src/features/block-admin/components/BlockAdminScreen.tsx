@@ -19,7 +19,7 @@ import { CategoryFormModal } from './CategoryFormModal';
 import { CategorySection } from './CategorySection';
 import { ExportModal, type ExportFile } from './ExportModal';
 import { ImportModal } from './ImportModal';
-import { toastFailure, toastOk, toastOutcome } from './admin-toasts';
+import { toastFailure, toastOk, toastOutcome } from '@/components/admin-toasts';
 
 type Dialog =
   | { type: 'block'; block: LibraryBlock | null }

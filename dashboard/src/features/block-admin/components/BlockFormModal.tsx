@@ -12,7 +12,7 @@ import {
   type BlockFormValues,
 } from '@/features/block-admin/lib/block-form';
 import type { LibraryBlock, LibraryCategory } from '@/features/block-admin/types';
-import { toastFailure, toastOk } from './admin-toasts';
+import { toastFailure, toastOk } from '@/components/admin-toasts';
 
 interface Props {
   /** null: a new block. */

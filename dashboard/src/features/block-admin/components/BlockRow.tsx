@@ -9,7 +9,7 @@ import { useMoveBlock } from '@/features/block-admin/api/move-block';
 import { useReorderBlock } from '@/features/block-admin/api/reorder-block';
 import type { LibraryBlock, LibraryCategory, ScreenshotOptions } from '@/features/block-admin/types';
 import { OrderInput } from './OrderInput';
-import { toastOutcome, toastFailure, toastOk } from './admin-toasts';
+import { toastOutcome, toastFailure, toastOk } from '@/components/admin-toasts';
 
 interface Props {
   block: LibraryBlock;

@@ -12,7 +12,7 @@ import {
   type CategoryFormValues,
 } from '@/features/block-admin/lib/block-form';
 import type { LibraryCategory } from '@/features/block-admin/types';
-import { toastFailure, toastOk } from './admin-toasts';
+import { toastFailure, toastOk } from '@/components/admin-toasts';
 
 interface Props {
   /** null: a new category. */

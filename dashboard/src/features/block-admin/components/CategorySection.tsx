@@ -6,7 +6,7 @@ import { svgImageSrc } from '@/features/block-admin/lib/block-form';
 import type { LibraryBlock, LibraryCategory, ScreenshotOptions } from '@/features/block-admin/types';
 import { BlockTable } from './BlockRow';
 import { OrderInput } from './OrderInput';
-import { toastOutcome } from './admin-toasts';
+import { toastOutcome } from '@/components/admin-toasts';
 
 interface Props {
   category: LibraryCategory;

@@ -7,7 +7,7 @@ import { errorMessage } from '@/lib/api-client';
 import { useImportBlocks } from '@/features/block-admin/api/import-blocks';
 import { useImportCategories } from '@/features/block-admin/api/import-categories';
 import { toast } from '@/components/toast';
-import { toastFailure } from './admin-toasts';
+import { toastFailure } from '@/components/admin-toasts';
 
 interface Props {
   kind: 'categories' | 'blocks';

@@ -11,7 +11,7 @@ import { BlockAdminRoute } from '@/features/block-admin/routes/BlockAdminRoute';
 import type { Library, LibraryBlock } from '@/features/block-admin/types';
 
 const routes = [
-  { element: <RequireAdmin />, children: [{ path: paths.erpBlocks, element: <BlockAdminRoute /> }] },
+  { element: <RequireAdmin />, children: [{ path: paths.erpBlocks.pattern, element: <BlockAdminRoute /> }] },
 ];
 
 const user = (isAdmin: boolean): User => ({
@@ -95,9 +95,9 @@ describe('admin blocks screen', () => {
     const heros = screen.getByTestId('category-1');
     expect(within(heros).getByText('Hero A')).toBeTruthy();
     expect(within(heros).getByText('Hero B')).toBeTruthy();
-    expect((within(heros).getByTestId('category-delete') as HTMLButtonElement).disabled).toBe(true);
+    expect(within(heros).getByTestId<HTMLButtonElement>('category-delete').disabled).toBe(true);
     expect(
-      (within(screen.getByTestId('category-2')).getByTestId('category-delete') as HTMLButtonElement).disabled,
+      within(screen.getByTestId('category-2')).getByTestId<HTMLButtonElement>('category-delete').disabled,
     ).toBe(false);
     expect(within(heros).getByTestId('category-icon-image').getAttribute('src')).toContain(
       'data:image/svg+xml',
@@ -119,7 +119,7 @@ describe('admin blocks screen', () => {
     fireEvent.change(within(form).getByTestId('block-keywords'), { target: { value: 'novo' } });
     fireEvent.change(within(form).getByTestId('block-template'), { target: { value: '<div>x</div>' } });
     fireEvent.change(within(form).getByTestId('block-css'), { target: { value: 'div{}' } });
-    expect((within(form).getByTestId('block-order') as HTMLInputElement).value).toBe('99');
+    expect(within(form).getByTestId<HTMLInputElement>('block-order').value).toBe('99');
     fireEvent.click(within(form).getByTestId('block-form-save'));
     await waitFor(() => expect(screen.queryByTestId('block-form')).toBeNull());
     expect(posts(calls, '/erp/block')[0]?.body).toEqual({
@@ -142,7 +142,7 @@ describe('admin blocks screen', () => {
     await open();
     fireEvent.click(within(screen.getByTestId('block-row-10')).getByTestId('block-edit'));
     const form = await screen.findByTestId('block-form');
-    expect((within(form).getByTestId('block-name') as HTMLInputElement).value).toBe('Hero A');
+    expect(within(form).getByTestId<HTMLInputElement>('block-name').value).toBe('Hero A');
     fireEvent.change(within(form).getByTestId('block-name'), { target: { value: 'Hero B' } });
     fireEvent.click(within(form).getByTestId('block-form-save'));
     expect((await screen.findByTestId('block-form-error')).textContent).toBe(message);
@@ -334,17 +334,17 @@ describe('admin blocks screen', () => {
     });
     await open();
     fireEvent.click(within(screen.getByTestId('block-row-10')).getByTestId('block-export'));
-    const one = (await screen.findByTestId('export-text-block-10.json')) as HTMLTextAreaElement;
+    const one = await screen.findByTestId<HTMLTextAreaElement>('export-text-block-10.json');
     expect(JSON.parse(one.value)).toEqual({ name: 'Hero A' });
     fireEvent.keyDown(screen.getByTestId('export-modal'), { key: 'Escape' });
     await waitFor(() => expect(screen.queryByTestId('export-modal')).toBeNull());
 
     fireEvent.click(screen.getByTestId('export-all'));
-    const blocks = (await screen.findByTestId('export-text-blocks.json')) as HTMLTextAreaElement;
+    const blocks = await screen.findByTestId<HTMLTextAreaElement>('export-text-blocks.json');
     expect(JSON.parse(blocks.value)).toHaveLength(2);
-    expect(
-      JSON.parse((screen.getByTestId('export-text-categories.json') as HTMLTextAreaElement).value),
-    ).toEqual([{ name: 'Heros' }]);
+    expect(JSON.parse(screen.getByTestId<HTMLTextAreaElement>('export-text-categories.json').value)).toEqual([
+      { name: 'Heros' },
+    ]);
     expect(screen.getByTestId('export-download-blocks.json').getAttribute('download')).toBe('blocks.json');
     expect(screen.getByTestId('export-download-blocks.json').getAttribute('href')).toMatch(
       /^data:application\/json/,

@@ -12,7 +12,7 @@ import { BusinessLibraryRoute } from '@/features/business-library/routes/Busines
 const routes = [
   {
     element: <RequireBusinessAdmin />,
-    children: [{ path: paths.businessBlocks, element: <BusinessLibraryRoute /> }],
+    children: [{ path: paths.businessBlocks.pattern, element: <BusinessLibraryRoute /> }],
   },
 ];
 

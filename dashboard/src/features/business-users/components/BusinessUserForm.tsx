@@ -7,7 +7,7 @@ import { Field } from '@/components/Field';
 import { toast } from '@/components/toast';
 import { ApiError, errorMessage } from '@/lib/api-client';
 import { fieldErrors } from '@/lib/validation';
-import { projectsQueryOptions } from '@/features/projects/api/get-projects';
+import { projectsQueryOptions } from '@/lib/projects/get-projects';
 import { useSaveBusinessUser } from '@/features/business-users/api/save-business-user';
 import { accessFromUser, hasProjectList } from '@/features/business-users/lib/access-level';
 import { toPayload, userFormSchema, type UserFormValues } from '@/features/business-users/lib/user-form';
@@ -65,7 +65,7 @@ export function BusinessUserForm({ user }: Props) {
       {
         onSuccess: () => {
           toast.success(t('businessUsers.saved'));
-          navigate(paths.users);
+          void navigate(paths.users.build());
         },
         onError: (failure) => {
           const message = errorMessage(failure);
@@ -154,7 +154,7 @@ export function BusinessUserForm({ user }: Props) {
           </fieldset>
         )}
         <div className="form-actions">
-          <Link to={paths.users} className="button" data-testid="user-form-cancel">
+          <Link to={paths.users.build()} className="button" data-testid="user-form-cancel">
             {t('common.cancel')}
           </Link>
           <button

@@ -18,9 +18,9 @@ const routes = [
   {
     element: <RequireBusinessAdmin />,
     children: [
-      { path: paths.users, element: <BusinessUsersRoute /> },
-      { path: paths.userNew, element: <BusinessUserNewRoute /> },
-      { path: paths.userEdit, element: <BusinessUserEditRoute /> },
+      { path: paths.users.pattern, element: <BusinessUsersRoute /> },
+      { path: paths.userNew.pattern, element: <BusinessUserNewRoute /> },
+      { path: paths.userEdit.pattern, element: <BusinessUserEditRoute /> },
     ],
   },
 ];
@@ -74,7 +74,7 @@ const toasts = () => getToasts().map((toast) => `${toast.kind}:${toast.message}`
 // Toasts outlive a test (they leave on a timer): each test starts with none, so it sees only its own.
 beforeEach(() => clearToasts());
 const posts = (calls: ApiCall[], url: string) => calls.filter((c) => c.method === 'POST' && c.url === url);
-const input = (testId: string) => screen.getByTestId(testId) as HTMLInputElement;
+const input = (testId: string) => screen.getByTestId<HTMLInputElement>(testId);
 const type = (testId: string, value: string) =>
   fireEvent.change(screen.getByTestId(testId), { target: { value } });
 
@@ -273,7 +273,7 @@ describe('edit business user', () => {
     expect(screen.getByTestId('user-password-hint').textContent).toBe(
       'Deixe em branco para manter a mesma senha',
     );
-    expect((screen.getByTestId('user-level') as HTMLSelectElement).value).toBe('projects_whitelist');
+    expect(screen.getByTestId<HTMLSelectElement>('user-level').value).toBe('projects_whitelist');
     await screen.findByTestId('user-project-11');
     expect(input('user-project-11').checked).toBe(true);
     expect(input('user-project-12').checked).toBe(false);
@@ -295,7 +295,7 @@ describe('edit business user', () => {
   it('maps a blacklist back with its checked projects', async () => {
     openEdit(members()[2]!);
     await screen.findByTestId('business-user-form');
-    expect((screen.getByTestId('user-level') as HTMLSelectElement).value).toBe('projects_blacklist');
+    expect(screen.getByTestId<HTMLSelectElement>('user-level').value).toBe('projects_blacklist');
     await screen.findByTestId('user-project-12');
     expect(input('user-project-12').checked).toBe(true);
     expect(input('user-project-11').checked).toBe(false);
@@ -304,7 +304,7 @@ describe('edit business user', () => {
   it('maps a business admin back to admin, without a checklist, and sends a typed password', async () => {
     const { calls } = openEdit(members()[0]!);
     await screen.findByTestId('business-user-form');
-    expect((screen.getByTestId('user-level') as HTMLSelectElement).value).toBe('admin');
+    expect(screen.getByTestId<HTMLSelectElement>('user-level').value).toBe('admin');
     expect(screen.queryByTestId('user-projects')).toBeNull();
     type('user-password', 'nova-senha');
     fireEvent.click(screen.getByTestId('user-form-save'));

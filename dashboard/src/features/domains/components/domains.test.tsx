@@ -11,7 +11,7 @@ import { reloadPage } from '@/features/domains/lib/reload-page';
 // jsdom cannot reload; the tests check that the page asked for it.
 vi.mock('@/features/domains/lib/reload-page', () => ({ reloadPage: vi.fn() }));
 
-const routes = [{ path: paths.project, element: <ProjectOverviewPage /> }];
+const routes = [{ path: paths.project.pattern, element: <ProjectOverviewPage /> }];
 const PROJECT = 'GET /api/projects/7';
 const VERIFY = 'POST /api/dns-verify';
 const REMOVE = 'POST /api/remove-domain/7';
@@ -54,7 +54,7 @@ function type(value: string) {
   fireEvent.change(screen.getByTestId('domain-input'), { target: { value } });
 }
 
-const submit = () => screen.getByTestId('domain-submit') as HTMLButtonElement;
+const submit = () => screen.getByTestId<HTMLButtonElement>('domain-submit');
 
 /** Opens the modal on an unverified project, types `domain` and continues to the records. */
 async function openInstructions(domain: string) {
@@ -123,7 +123,7 @@ describe('configure domain modal', () => {
 
     fireEvent.click(screen.getByTestId('domain-change'));
     expect(screen.queryByTestId('domain-instructions')).toBeNull();
-    expect((screen.getByTestId('domain-input') as HTMLInputElement).value).toBe('shop.example');
+    expect(screen.getByTestId<HTMLInputElement>('domain-input').value).toBe('shop.example');
     expect(submit().disabled).toBe(false);
   });
 
@@ -232,7 +232,7 @@ describe('configure domain modal', () => {
     expect(screen.getByTestId('domain-verify')).toBeTruthy();
     fireEvent.click(screen.getByTestId('domain-change'));
     expect(screen.queryByTestId('domain-verify-failure')).toBeNull();
-    expect((screen.getByTestId('domain-input') as HTMLInputElement).value).toBe('shop.example');
+    expect(screen.getByTestId<HTMLInputElement>('domain-input').value).toBe('shop.example');
   });
 
   it('says a domain another project holds is in use, with no pending note', async () => {
@@ -273,8 +273,8 @@ describe('configure domain modal', () => {
     fireEvent.click(await screen.findByTestId('domain-verify'));
 
     await waitFor(() => expect(screen.getByTestId('domain-verify').textContent).toBe('Verificando…'));
-    expect((screen.getByTestId('domain-verify') as HTMLButtonElement).disabled).toBe(true);
-    expect((screen.getByTestId('domain-change') as HTMLButtonElement).disabled).toBe(true);
+    expect(screen.getByTestId<HTMLButtonElement>('domain-verify').disabled).toBe(true);
+    expect(screen.getByTestId<HTMLButtonElement>('domain-change').disabled).toBe(true);
     answer(new Response('shop.example has no A or CNAME record', { status: 422 }));
     expect((await screen.findByTestId('domain-verify-message')).textContent).toBe(
       'shop.example has no A or CNAME record',
@@ -301,7 +301,7 @@ describe('configure domain modal', () => {
     api({ domain: 'loja.example.com', meta: {} });
     renderRoutes(routes, '/project/7');
     await openConfigure();
-    expect((screen.getByTestId('domain-input') as HTMLInputElement).value).toBe('loja.example.com');
+    expect(screen.getByTestId<HTMLInputElement>('domain-input').value).toBe('loja.example.com');
     expect(submit().disabled).toBe(false);
   });
 });
@@ -447,7 +447,7 @@ describe('HSTS', () => {
       },
     );
     renderRoutes(routes, '/project/7');
-    const toggle = (await screen.findByTestId('hsts-toggle')) as HTMLInputElement;
+    const toggle = await screen.findByTestId<HTMLInputElement>('hsts-toggle');
     expect(toggle.checked).toBe(false);
     expect(screen.getByLabelText('Forçar HTTPS (HSTS)')).toBe(toggle);
     expect(screen.getByTestId('hsts-help').textContent).toContain('só por HTTPS');
@@ -459,7 +459,7 @@ describe('HSTS', () => {
       url: '/api/projects/7',
       body: { meta: { hsts: true } },
     });
-    await waitFor(() => expect((screen.getByTestId('hsts-toggle') as HTMLInputElement).disabled).toBe(false));
-    expect((screen.getByTestId('hsts-toggle') as HTMLInputElement).checked).toBe(true);
+    await waitFor(() => expect(screen.getByTestId<HTMLInputElement>('hsts-toggle').disabled).toBe(false));
+    expect(screen.getByTestId<HTMLInputElement>('hsts-toggle').checked).toBe(true);
   });
 });

@@ -11,8 +11,8 @@ import { FormHistoryRoute } from '@/features/form-history/routes/FormHistoryRout
 import type { FormEmail, FormEntry, HistoryLimit } from '@/features/form-history/types';
 
 const routes = [
-  { path: paths.projectFormHistory, element: <FormHistoryRoute /> },
-  { path: paths.confirmFormEmail, element: <ConfirmFormEmailRoute /> },
+  { path: paths.projectFormHistory.pattern, element: <FormHistoryRoute /> },
+  { path: paths.confirmFormEmail.pattern, element: <ConfirmFormEmailRoute /> },
 ];
 const HISTORY = '/api/projects/7/form-history';
 const EMAIL = '/api/projects/7/form-email';
@@ -79,7 +79,7 @@ describe('form history', () => {
     });
     renderRoutes(routes, '/project/7/form-history');
     const boxes = await screen.findAllByTestId('form-entry-select');
-    const remove = screen.getByTestId('form-history-delete') as HTMLButtonElement;
+    const remove = screen.getByTestId<HTMLButtonElement>('form-history-delete');
     expect(remove.disabled).toBe(true);
     fireEvent.click(boxes[0] as HTMLElement);
     fireEvent.click(boxes[2] as HTMLElement);
@@ -101,7 +101,7 @@ describe('form history', () => {
     });
     renderRoutes(routes, '/project/7/form-history');
     fireEvent.click(await screen.findByTestId('form-history-settings-open'));
-    const select = screen.getByTestId('form-history-order') as HTMLSelectElement;
+    const select = screen.getByTestId<HTMLSelectElement>('form-history-order');
     expect(select.value).toBe('-created_at');
     fireEvent.change(select, { target: { value: 'created_at' } });
     fireEvent.click(screen.getByTestId('form-history-settings-save'));

@@ -260,10 +260,10 @@ describe('source-code modal', () => {
 
   it('overwrites by default the business block a page block came from, while the library has it', () => {
     open(false, true, { ...block, block_id: null, business_block_id: 21 });
-    expect((screen.getByTestId('biz-block-target') as HTMLSelectElement).value).toBe('21');
+    expect(screen.getByTestId<HTMLSelectElement>('biz-block-target').value).toBe('21');
     cleanup();
     open(false, true, { ...block, block_id: null, business_block_id: 99 });
-    expect((screen.getByTestId('biz-block-target') as HTMLSelectElement).value).toBe('');
+    expect(screen.getByTestId<HTMLSelectElement>('biz-block-target').value).toBe('');
   });
 
   it('refuses an existing library name ignoring case, then saves a new block to the library', async () => {

@@ -12,7 +12,7 @@ import { lazy, Suspense, useEffect, useMemo, useRef, useState, type ReactNode } 
 import { useTranslation } from 'react-i18next';
 import { useConfirm } from '@/components/ConfirmDialog';
 import { useNavigate } from 'react-router';
-import { links, paths } from '@/app/paths';
+import { paths } from '@/app/paths';
 import { Alert } from '@/components/Alert';
 import { PageLoader } from '@/components/PageLoader';
 import { toast } from '@/components/toast';
@@ -21,6 +21,7 @@ import { errorMessage } from '@/lib/api-client';
 import { normalizePageSlug } from '@/lib/validation';
 import { useUser } from '@/lib/auth/get-user';
 import { useNumberParam, useProject } from '@/lib/project-route';
+import { useLatest } from '@/lib/use-latest';
 import type { Page, ProjectDetail, User } from '@/lib/types';
 import { useBlocks } from '@/features/pages/api/get-blocks';
 import { useCollectionData } from '@/features/pages/api/get-collection-data';
@@ -138,10 +139,9 @@ function Editor({ page, project, library, user, deploy }: EditorProps) {
 
   // Collection pages: the post the preview shows, and the fields blocks can bind to.
   const collection = useCollectionData(page.table_id);
-  const [postSlug, setPostSlug] = useState<string | undefined>(undefined);
-  useEffect(() => {
-    if (postSlug === undefined && collection.data?.posts[0]) setPostSlug(collection.data.posts[0].slug);
-  }, [collection.data, postSlug]);
+  // The chosen post, else the collection's first one.
+  const [chosenPostSlug, setPostSlug] = useState<string | undefined>(undefined);
+  const postSlug = chosenPostSlug ?? collection.data?.posts[0]?.slug;
 
   const canvas = useCanvas({
     projectId: project.id,
@@ -168,8 +168,7 @@ function Editor({ page, project, library, user, deploy }: EditorProps) {
   // --- edits -------------------------------------------------------------------------------
   // Edits are functions of the latest blocks (kept in a ref), so one finishing late (an upload)
   // applies to the page as it is then, not as it was when it started.
-  const historyRef = useRef(history);
-  historyRef.current = history;
+  const historyRef = useLatest(history);
   const commit = (change: (blocks: PageBlock[]) => PageBlock[]) => {
     const before = historyRef.current;
     const recorded = record(before, change(current(before)));
@@ -259,8 +258,7 @@ function Editor({ page, project, library, user, deploy }: EditorProps) {
   });
 
   // Ctrl/⌘+Z and Shift+Z / Y outside fields (the canvas iframe keeps its own key presses).
-  const travelRef = useRef(travel);
-  travelRef.current = travel;
+  const travelRef = useLatest(travel);
   useEffect(() => {
     const onKey = (event: KeyboardEvent) => {
       const action = historyKey(event);
@@ -270,7 +268,7 @@ function Editor({ page, project, library, user, deploy }: EditorProps) {
     };
     window.addEventListener('keydown', onKey);
     return () => window.removeEventListener('keydown', onKey);
-  }, []);
+  }, [travelRef]);
 
   const leaveDialog = useLeaveGuard(dirty, t('editor.leaveConfirm'));
 
@@ -329,7 +327,7 @@ function Editor({ page, project, library, user, deploy }: EditorProps) {
             projectName={project.name}
             pages={project.pages}
             pageId={page.id}
-            onPageChange={(id) => navigate(links.page(project.id, id))}
+            onPageChange={(id) => void navigate(paths.page.build({ projectId: project.id, pageId: id }))}
             mode={mode}
             onModeChange={setMode}
             scale={scale}
@@ -494,7 +492,7 @@ export function PageEditorRoute({ deploy }: { deploy?: DeploySlot }) {
     if (failed && !reported.current) {
       reported.current = true;
       if (page.error) toast.error(errorMessage(page.error));
-      navigate(paths.home, { replace: true });
+      void navigate(paths.home.build(), { replace: true });
     }
   }, [failed, page.error, navigate]);
 

@@ -13,9 +13,9 @@ import type { BlockLibrary, PageBlock } from '@/features/pages/types';
 const toastMessages = () => getToasts().map((toast) => toast.message);
 
 const routes = [
-  { path: paths.page, element: <PageEditorPage /> },
-  { path: paths.home, element: <p data-testid="home">home</p> },
-  { path: paths.project, element: <p data-testid="project">project</p> },
+  { path: paths.page.pattern, element: <PageEditorPage /> },
+  { path: paths.home.pattern, element: <p data-testid="home">home</p> },
+  { path: paths.project.pattern, element: <p data-testid="project">project</p> },
 ];
 
 const hero: PageBlock = {
@@ -133,7 +133,7 @@ const render: Handler = (call) => {
       head: '<style>.head{}</style>',
       blocks: body.blocks.map((block) => ({
         uid: block.uid,
-        html: `<div>${block.uid}:${String(block.vars[0]?.value ?? '')}</div>`,
+        html: `<div>${block.uid}:${typeof block.vars[0]?.value === 'string' ? block.vars[0].value : ''}</div>`,
       })),
     },
   };
@@ -160,7 +160,7 @@ function api(extra: Record<string, Handler> = {}, options: { page?: Page; user?:
 }
 
 const renders = (calls: ApiCall[]) => calls.filter((call) => call.url === '/api/project/7/render');
-const iframe = () => screen.getByTestId('canvas-iframe') as HTMLIFrameElement;
+const iframe = () => screen.getByTestId<HTMLIFrameElement>('canvas-iframe');
 
 /** The canvas announces itself, as its runtime does once loaded. */
 function canvasSays(data: unknown, source: Window | null = iframe().contentWindow) {
@@ -196,9 +196,9 @@ describe('page editor', () => {
     expect(doc).toContain('<style>h1{color:red}</style><div>b-hero:Olá</div>');
     expect(renders(calls)[0]?.body).toEqual({ page_id: 3, blocks: [hero] });
     expect(screen.getByTestId('save-state').textContent).toMatch(/^Salvo \d\d:\d\d:\d\d$/);
-    expect((screen.getByTestId('undo') as HTMLButtonElement).disabled).toBe(true);
-    expect((screen.getByTestId('redo') as HTMLButtonElement).disabled).toBe(true);
-    expect((screen.getByTestId('preview-button') as HTMLButtonElement).disabled).toBe(false);
+    expect(screen.getByTestId<HTMLButtonElement>('undo').disabled).toBe(true);
+    expect(screen.getByTestId<HTMLButtonElement>('redo').disabled).toBe(true);
+    expect(screen.getByTestId<HTMLButtonElement>('preview-button').disabled).toBe(false);
   });
 
   it('selects a block clicked in the canvas, and ignores messages from other windows or versions', async () => {
@@ -232,23 +232,23 @@ describe('page editor', () => {
       ),
     );
     expect(screen.getByTestId('save-state').textContent).toBe('Salvar alterações');
-    expect((screen.getByTestId('preview-button') as HTMLButtonElement).disabled).toBe(true);
-    expect((screen.getByTestId('deploy-button') as HTMLButtonElement).disabled).toBe(true);
-    expect((screen.getByTestId('undo') as HTMLButtonElement).disabled).toBe(false);
+    expect(screen.getByTestId<HTMLButtonElement>('preview-button').disabled).toBe(true);
+    expect(screen.getByTestId<HTMLButtonElement>('deploy-button').disabled).toBe(true);
+    expect(screen.getByTestId<HTMLButtonElement>('undo').disabled).toBe(false);
   });
 
   it('undoes and redoes edits', async () => {
     await openEditor();
     canvasSays({ vitrine: 1, type: 'select-block', uid: 'b-hero' });
-    const input = () => within(screen.getByTestId('var-title')).getByRole('textbox') as HTMLInputElement;
+    const input = () => within(screen.getByTestId('var-title')).getByRole<HTMLInputElement>('textbox');
     fireEvent.change(input(), { target: { value: 'A' } });
     fireEvent.change(input(), { target: { value: 'B' } });
     fireEvent.click(screen.getByTestId('undo'));
     expect(input().value).toBe('A');
-    expect((screen.getByTestId('redo') as HTMLButtonElement).disabled).toBe(false);
+    expect(screen.getByTestId<HTMLButtonElement>('redo').disabled).toBe(false);
     fireEvent.click(screen.getByTestId('undo'));
     expect(input().value).toBe('Olá');
-    expect((screen.getByTestId('undo') as HTMLButtonElement).disabled).toBe(true);
+    expect(screen.getByTestId<HTMLButtonElement>('undo').disabled).toBe(true);
     fireEvent.click(screen.getByTestId('redo'));
     expect(input().value).toBe('A');
     fireEvent.keyDown(input(), { key: 'z', ctrlKey: true });
@@ -399,7 +399,7 @@ describe('page editor', () => {
     expect((saved.blocks as PageBlock[])[0]?.vars[0]?.value).toBe('Novo');
     expect(saved).toMatchObject({ name: 'Início', slug: '/', description: '', image: null, meta: {} });
     await waitFor(() => expect(screen.getByTestId('save-state').getAttribute('data-state')).toBe('saved'));
-    expect((screen.getByTestId('deploy-button') as HTMLButtonElement).disabled).toBe(false);
+    expect(screen.getByTestId<HTMLButtonElement>('deploy-button').disabled).toBe(false);
   });
 
   it('autosaves 5 s after the last edit', async () => {
@@ -492,9 +492,9 @@ describe('page editor', () => {
     canvasSays({ vitrine: 1, type: 'select-block', uid: 'b-hero' });
     fireEvent.click(screen.getByTestId('block-duplicate'));
     expect(screen.getByTestId('block-name').textContent).toBe('Hero');
-    expect((screen.getByTestId('block-up') as HTMLButtonElement).disabled).toBe(false);
+    expect(screen.getByTestId<HTMLButtonElement>('block-up').disabled).toBe(false);
     fireEvent.click(screen.getByTestId('block-up'));
-    expect((screen.getByTestId('block-up') as HTMLButtonElement).disabled).toBe(true);
+    expect(screen.getByTestId<HTMLButtonElement>('block-up').disabled).toBe(true);
     fireEvent.click(screen.getByTestId('block-remove'));
     expect(await confirmText()).toContain('Remover bloco?');
     await cancelConfirm();
@@ -576,7 +576,7 @@ describe('page editor', () => {
       },
       { page: page({ table_id: 9, slug: 'produtos', is_home: false }) },
     );
-    await waitFor(() => expect((screen.getByTestId('post-select') as HTMLSelectElement).value).toBe('bolo'));
+    await waitFor(() => expect(screen.getByTestId<HTMLSelectElement>('post-select').value).toBe('bolo'));
     fireEvent.click(screen.getByTestId('preview-button'));
     expect(open).toHaveBeenCalledWith('/api/project/7/page/3/preview?post=bolo', '_blank', 'noopener');
     expect(renders(calls).at(-1)?.body).toEqual({ page_id: 3, post: 'bolo', blocks: [hero] });
@@ -615,7 +615,7 @@ describe('page editor', () => {
       { page: page({ table_id: 9, slug: 'produtos', is_home: false }) },
     );
     renderRoutes(routes, '/project/7/3');
-    await waitFor(() => expect((screen.getByTestId('post-select') as HTMLSelectElement).value).toBe('bolo'));
+    await waitFor(() => expect(screen.getByTestId<HTMLSelectElement>('post-select').value).toBe('bolo'));
     release();
     const frame = await screen.findByTestId('canvas-iframe');
     expect(frame.getAttribute('srcdoc')).toContain('<p>b-hero@bolo</p>');
@@ -646,14 +646,14 @@ describe('page tab', () => {
       'POST /api/upload': () => new Response('/files/uploads/1/7/seo.png', { status: 200 }),
     });
     fireEvent.click(screen.getByTestId('page-tab'));
-    expect((screen.getByTestId('page-slug') as HTMLInputElement).disabled).toBe(true);
+    expect(screen.getByTestId<HTMLInputElement>('page-slug').disabled).toBe(true);
     fireEvent.change(screen.getByTestId('page-description'), { target: { value: 'Doces' } });
-    const file = screen.getByTestId('page-image-upload-input') as HTMLInputElement;
+    const file = screen.getByTestId<HTMLInputElement>('page-image-upload-input');
     fireEvent.change(file, { target: { files: [new File(['x'], 'a.gif', { type: 'image/gif' })] } });
     await waitFor(() => expect(toastMessages()).toContain('Erro: envie somente imagens em JPG ou PNG.'));
     fireEvent.change(file, { target: { files: [new File(['x'], 'seo.png', { type: 'image/png' })] } });
     await waitFor(() =>
-      expect((screen.getByTestId('page-image') as HTMLInputElement).value).toBe('/files/uploads/1/7/seo.png'),
+      expect(screen.getByTestId<HTMLInputElement>('page-image').value).toBe('/files/uploads/1/7/seo.png'),
     );
     expect(calls.find((call) => call.url === '/api/upload')?.body).toMatchObject({
       prefix: [1, 7],

@@ -1,5 +1,5 @@
 // @vitest-environment jsdom
-import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { getToasts } from '@/testing/toasts';
 import { acceptConfirm, confirmText } from '@/testing/dialogs';
@@ -16,11 +16,11 @@ import type { Redirect } from '@/features/redirects/types';
 const routes = [
   { path: '/', element: <p>home</p> },
   {
-    path: paths.projectRedirects,
+    path: paths.projectRedirects.pattern,
     element: <RedirectsRoute />,
     children: [
-      { path: paths.projectRedirectNew, element: <RedirectNewRoute /> },
-      { path: paths.projectRedirectEdit, element: <RedirectEditRoute /> },
+      { path: paths.projectRedirectNew.pattern, element: <RedirectNewRoute /> },
+      { path: paths.projectRedirectEdit.pattern, element: <RedirectEditRoute /> },
     ],
   },
 ];
@@ -94,7 +94,7 @@ describe('redirect list', () => {
 describe('redirect form', () => {
   const type = (testId: string, value: string) =>
     fireEvent.change(screen.getByTestId(testId), { target: { value } });
-  const save = () => screen.getByTestId('redirect-save') as HTMLButtonElement;
+  const save = () => screen.getByTestId<HTMLButtonElement>('redirect-save');
 
   function api(post: () => { status?: number; json?: unknown }) {
     return mockApi({
@@ -164,12 +164,10 @@ describe('redirect form', () => {
     const calls = api(() => ({ status: 409, json: { error: 'conflict', message, field: 'from' } }));
     renderRoutes(routes, '/project/7/redirects/edit/1');
     await waitFor(() =>
-      expect((screen.getByTestId('redirect-from-input') as HTMLInputElement).value).toBe('/antigo'),
+      expect(screen.getByTestId<HTMLInputElement>('redirect-from-input').value).toBe('/antigo'),
     );
     type('redirect-to-input', '/outro');
-    await act(async () => {
-      fireEvent.click(save());
-    });
+    fireEvent.click(save());
     await waitFor(() => expect(getToasts().map((toast) => toast.message)).toContain(`Erro: ${message}`));
     expect(within(screen.getByTestId('redirect-form')).getByRole('alert').textContent).toBe(message);
     expect(calls.find((c) => c.method === 'POST')?.url).toBe('/api/redirects/1');

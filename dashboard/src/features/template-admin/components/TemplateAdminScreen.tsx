@@ -13,7 +13,7 @@ import { useTranslation } from 'react-i18next';
 import { Alert } from '@/components/Alert';
 import { PageLoader } from '@/components/PageLoader';
 import { errorMessage } from '@/lib/api-client';
-import { toastOutcome } from '@/features/block-admin/components/admin-toasts';
+import { toastOutcome } from '@/components/admin-toasts';
 import { useTemplateList } from '@/features/template-admin/api/get-template-list';
 import { useReorderTemplates } from '@/features/template-admin/api/reorder-template';
 import { reorderChanges, sortTemplates } from '@/features/template-admin/lib/reorder';

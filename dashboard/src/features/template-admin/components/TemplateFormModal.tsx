@@ -4,7 +4,7 @@ import { Alert } from '@/components/Alert';
 import { Field } from '@/components/Field';
 import { Dialog } from '@/components/ui/Dialog';
 import { errorMessage } from '@/lib/api-client';
-import { toastFailure, toastOk } from '@/features/block-admin/components/admin-toasts';
+import { toastFailure, toastOk } from '@/components/admin-toasts';
 import { useSaveTemplateInfo } from '@/features/template-admin/api/save-template-info';
 import type { TemplateView } from '@/features/template-admin/types';
 

@@ -1,14 +1,14 @@
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
-import { links } from '@/app/paths';
+import { paths } from '@/app/paths';
 import { Alert } from '@/components/Alert';
 import { Field } from '@/components/Field';
 import { Dialog } from '@/components/ui/Dialog';
 import { toast } from '@/components/toast';
 import { errorMessage } from '@/lib/api-client';
 import { newProjectSchema } from '@/lib/validation';
-import { useCreateFromTemplate } from '@/features/projects/api/use-template';
+import { useCreateFromTemplate } from '@/lib/projects/use-template';
 import type { TemplateView } from '@/features/template-admin/types';
 
 interface Props {
@@ -35,7 +35,7 @@ export function UseTemplateModal({ template, onClose }: Props) {
     create.mutate(
       { templateId: template.id, name: parsed.data.name },
       {
-        onSuccess: (project) => navigate(links.project(project.id)),
+        onSuccess: (project) => void navigate(paths.project.build({ projectId: project.id })),
         onError: () => toast.error(t('common.error')),
       },
     );

@@ -14,8 +14,8 @@ const routes = [
   {
     element: <RequireAdmin />,
     children: [
-      { path: paths.erpTemplates, element: <TemplateAdminRoute /> },
-      { path: paths.template, element: <p data-testid="preview-stub">preview</p> },
+      { path: paths.erpTemplates.pattern, element: <TemplateAdminRoute /> },
+      { path: paths.template.pattern, element: <p data-testid="preview-stub">preview</p> },
     ],
   },
 ];
@@ -116,9 +116,9 @@ describe('admin templates screen', () => {
     expect(within(brisa).getByTestId('template-published-state').dataset.published).toBe('0');
 
     expect(within(aurora).getByTestId('template-view').getAttribute('href')).toBe('/template/1');
-    expect((within(aurora).getByTestId('template-move-up') as HTMLButtonElement).disabled).toBe(true);
+    expect(within(aurora).getByTestId<HTMLButtonElement>('template-move-up').disabled).toBe(true);
     expect(
-      (within(screen.getByTestId('template-row-3')).getByTestId('template-move-down') as HTMLButtonElement)
+      within(screen.getByTestId('template-row-3')).getByTestId<HTMLButtonElement>('template-move-down')
         .disabled,
     ).toBe(true);
   });
@@ -144,8 +144,8 @@ describe('admin templates screen', () => {
     await open();
     fireEvent.click(within(screen.getByTestId('template-row-2')).getByTestId('template-edit'));
     const form = await screen.findByTestId('template-form');
-    expect((within(form).getByTestId('template-name') as HTMLInputElement).value).toBe('Brisa');
-    expect((within(form).getByTestId('template-published') as HTMLInputElement).checked).toBe(false);
+    expect(within(form).getByTestId<HTMLInputElement>('template-name').value).toBe('Brisa');
+    expect(within(form).getByTestId<HTMLInputElement>('template-published').checked).toBe(false);
     fireEvent.change(within(form).getByTestId('template-name'), { target: { value: ' Brisa 2 ' } });
     fireEvent.change(within(form).getByTestId('template-category'), { target: { value: 'Portfólio' } });
     fireEvent.change(within(form).getByTestId('template-description'), { target: { value: 'Novo texto' } });
@@ -269,7 +269,7 @@ describe('admin templates screen', () => {
     const order = () => screen.getAllByTestId(/^template-row-/).map((row) => row.dataset.testid);
     await waitFor(() => expect(order()).toEqual(['template-row-1', 'template-row-3', 'template-row-2']));
     expect(
-      (within(screen.getByTestId('template-row-1')).getByTestId('template-move-down') as HTMLButtonElement)
+      within(screen.getByTestId('template-row-1')).getByTestId<HTMLButtonElement>('template-move-down')
         .disabled,
     ).toBe(true);
     release();
@@ -297,7 +297,7 @@ describe('admin templates screen', () => {
     const calls = api({ 'GET /api/template-screenshot/2': () => held });
     await open();
     const row = screen.getByTestId('template-row-2');
-    const button = within(row).getByTestId('template-screenshot') as HTMLButtonElement;
+    const button = within(row).getByTestId<HTMLButtonElement>('template-screenshot');
     fireEvent.click(button);
     await waitFor(() => expect(button.disabled).toBe(true));
     expect(button.textContent).toBe('Gerando…');

@@ -1,6 +1,6 @@
 import { Alert } from '@/components/Alert';
 import { PageLoader } from '@/components/PageLoader';
-import { NotFoundRoute } from '@/app/NotFoundRoute';
+import { NotFound } from '@/components/NotFound';
 import { ApiError, errorMessage } from '@/lib/api-client';
 import { useNumberParam } from '@/lib/project-route';
 import { useTemplate } from '@/features/template-admin/api/get-template';
@@ -10,10 +10,10 @@ import { TemplatePreview } from '@/features/template-admin/components/TemplatePr
 export function TemplatePreviewRoute() {
   const id = useNumberParam('templateId');
   const template = useTemplate(id);
-  if (Number.isNaN(id)) return <NotFoundRoute />;
+  if (Number.isNaN(id)) return <NotFound />;
   if (template.isPending) return <PageLoader />;
   if (template.isError) {
-    if (template.error instanceof ApiError && template.error.status === 404) return <NotFoundRoute />;
+    if (template.error instanceof ApiError && template.error.status === 404) return <NotFound />;
     return <Alert testId="template-preview-error">{errorMessage(template.error)}</Alert>;
   }
   // Keyed, so another template starts on its own home page.

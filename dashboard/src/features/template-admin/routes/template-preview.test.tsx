@@ -13,9 +13,9 @@ const routes = [
   {
     element: <RequireAdmin />,
     children: [
-      { path: paths.template, element: <TemplatePreviewRoute /> },
-      { path: paths.erpTemplates, element: <p data-testid="admin-stub">admin</p> },
-      { path: paths.project, element: <p data-testid="project-stub">project</p> },
+      { path: paths.template.pattern, element: <TemplatePreviewRoute /> },
+      { path: paths.erpTemplates.pattern, element: <p data-testid="admin-stub">admin</p> },
+      { path: paths.project.pattern, element: <p data-testid="project-stub">project</p> },
     ],
   },
 ];
@@ -57,7 +57,7 @@ function api(handlers: Record<string, Handler> = {}, isAdmin = true) {
   });
 }
 
-const frame = () => screen.getByTestId('template-preview-frame') as HTMLIFrameElement;
+const frame = () => screen.getByTestId<HTMLIFrameElement>('template-preview-frame');
 
 async function open(url = '/template/4') {
   const router = renderRoutes(routes, url);
@@ -82,7 +82,7 @@ describe('theme preview', () => {
     expect(screen.getByText('Não publicado')).toBeTruthy();
     expect(frame().getAttribute('sandbox')).toBe('');
     expect(frame().getAttribute('src')).toBe('/api/templates/4/preview?page=%2F');
-    expect((screen.getByTestId('template-preview-page') as HTMLSelectElement).value).toBe('/');
+    expect(screen.getByTestId<HTMLSelectElement>('template-preview-page').value).toBe('/');
     expect(screen.getByTestId('template-preview-back').getAttribute('href')).toBe('/erp/templates');
   });
 

@@ -3,7 +3,7 @@ import { Alert } from '@/components/Alert';
 import { PageLoader } from '@/components/PageLoader';
 import { errorMessage } from '@/lib/api-client';
 import { formatDate } from '@/lib/format';
-import { toastFailure } from '@/features/block-admin/components/admin-toasts';
+import { toastFailure } from '@/components/admin-toasts';
 import { useUsers } from '@/features/user-admin/api/get-users';
 import { useLoginWith } from '@/features/user-admin/api/login-with';
 

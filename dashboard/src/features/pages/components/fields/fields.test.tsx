@@ -71,7 +71,7 @@ describe('Block tab inputs', () => {
     const box = within(screen.getByTestId('var-w'));
     fireEvent.change(box.getByRole('combobox'), { target: { value: 'auto' } });
     expect(unit.last()?.value).toEqual({ value: null, unit: 'auto' });
-    expect((box.getByRole('spinbutton') as HTMLInputElement).disabled).toBe(true);
+    expect(box.getByRole<HTMLInputElement>('spinbutton').disabled).toBe(true);
     expect(
       within(box.getByRole('combobox'))
         .getAllByRole('option')

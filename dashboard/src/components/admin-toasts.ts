@@ -1,4 +1,4 @@
-/** Spec §8: every admin action toasts 'ok' (green) on success and 'falha' (red) on failure. */
+/** Spec §8: every admin action (blocks, templates, users) toasts 'ok' (green) on success and 'falha' (red) on failure. */
 import type { TFunction } from 'i18next';
 import { toast } from '@/components/toast';
 import { errorMessage } from '@/lib/api-client';
