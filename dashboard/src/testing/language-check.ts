@@ -57,7 +57,7 @@ function onlyIn(own: Catalogue, other: Catalogue): Needle[] {
  * before the check, so an English word inside a shared sentence is not taken for a leak.
  */
 const shared: RegExp[] = (() => {
-  const english = new Set(values(en as Catalogue));
+  const english = new Set(values(en));
   return [...new Set(values(ptBR as Catalogue))]
     .filter((value) => english.has(value))
     .map(needle)
@@ -68,8 +68,8 @@ const shared: RegExp[] = (() => {
 
 /** For each screen language, the catalogue values that must not appear on it. */
 const foreign: Record<ScreenLanguage, Needle[]> = {
-  'pt-BR': onlyIn(en as Catalogue, ptBR as Catalogue),
-  en: onlyIn(ptBR as Catalogue, en as Catalogue),
+  'pt-BR': onlyIn(en, ptBR),
+  en: onlyIn(ptBR, en),
 };
 
 /** A raw key: one of the catalogue's top-level sections, a dot, and more key segments. */
