@@ -78,6 +78,13 @@ const RAW_KEY = new RegExp(
   'gu',
 );
 
+/** `text` where it stands as whole words: a page named "Post" is not removed from "Posts". */
+function wholeWords(text: string): RegExp {
+  const before = /^[\p{L}\p{N}]/u.test(text) ? `(?<!${WORD_CHAR})` : '';
+  const after = /[\p{L}\p{N}]$/u.test(text) ? `(?!${WORD_CHAR})` : '';
+  return new RegExp(`${before}${escapeRegExp(text)}${after}`, 'gu');
+}
+
 export interface LanguageFinding {
   kind: 'foreign' | 'raw-key';
   text: string;
@@ -97,7 +104,7 @@ export function languageFindings(
   for (const content of [...userContent]
     .filter((c) => c.trim().length > 0)
     .sort((a, b) => b.length - a.length))
-    visible = visible.split(content).join(' ');
+    visible = visible.replace(wholeWords(content), ' ');
   for (const pattern of shared) visible = visible.replace(pattern, ' ');
   const findings: LanguageFinding[] = foreign[language]
     .filter((n) => n.pattern.test(visible))
