@@ -35,43 +35,43 @@ function Header() {
   const { data: user } = useUser();
   return (
     <header className="app-header">
-      <Link to={paths.home} className="brand">
+      <Link to={paths.home.build()} className="brand">
         Vitrine
       </Link>
       <nav className="app-nav" aria-label={t('landmarks.mainNav')}>
         {user && (
           <>
             {/* Every signed-in user reaches their own account (spec 2 §2: /user, signed in). */}
-            <NavLink to={paths.user} data-testid="header-email">
+            <NavLink to={paths.user.build()} data-testid="header-email">
               {user.email}
             </NavLink>
             {user.is_business_admin && (
               <>
-                <NavLink to={paths.users} data-testid="header-users">
+                <NavLink to={paths.users.build()} data-testid="header-users">
                   {t('header.users')}
                 </NavLink>
-                <NavLink to={paths.businessBlocks} data-testid="header-business-blocks">
+                <NavLink to={paths.businessBlocks.build()} data-testid="header-business-blocks">
                   {t('header.businessBlocks')}
                 </NavLink>
               </>
             )}
             {user.is_admin && (
               <>
-                <NavLink to={paths.erpBlocks} data-testid="header-erp-blocks">
+                <NavLink to={paths.erpBlocks.build()} data-testid="header-erp-blocks">
                   {t('header.blocks')}
                 </NavLink>
-                <NavLink to={paths.erpTemplates} data-testid="header-erp-templates">
+                <NavLink to={paths.erpTemplates.build()} data-testid="header-erp-templates">
                   {t('header.templates')}
                 </NavLink>
-                <NavLink to={paths.erpUsers} data-testid="header-erp-users">
+                <NavLink to={paths.erpUsers.build()} data-testid="header-erp-users">
                   {t('header.erpUsers')}
                 </NavLink>
-                <NavLink to={paths.erpEdges} data-testid="header-erp-edges">
+                <NavLink to={paths.erpEdges.build()} data-testid="header-erp-edges">
                   {t('header.edges')}
                 </NavLink>
               </>
             )}
-            <Link to={paths.logout} data-testid="logout-link">
+            <Link to={paths.logout.build()} data-testid="logout-link">
               {t('header.logout')}
             </Link>
           </>

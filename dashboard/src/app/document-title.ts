@@ -11,7 +11,7 @@ import { paths } from './paths';
 
 const BRAND = 'Vitrine';
 
-const titles: readonly (readonly [pattern: string, key: string, end?: boolean])[] = [
+const titles: readonly (readonly [route: { readonly pattern: string }, key: string, end?: boolean])[] = [
   [paths.home, 'documentTitle.projects'],
   [paths.login, 'documentTitle.login'],
   [paths.forgot, 'documentTitle.forgot'],
@@ -49,7 +49,7 @@ const titles: readonly (readonly [pattern: string, key: string, end?: boolean])[
 
 /** The catalogue key of the title for `pathname`; null for a path no screen answers. */
 export function titleKey(pathname: string): string | null {
-  for (const [pattern, key, end = true] of titles)
+  for (const [{ pattern }, key, end = true] of titles)
     if (matchPath({ path: pattern, end }, pathname)) return key;
   return null;
 }

@@ -4,6 +4,7 @@ import { Link } from 'react-router';
 import { Alert } from '@/components/Alert';
 import { errorMessage } from '@/lib/api-client';
 import { useLogin } from '@/features/auth/api/login';
+import { paths } from '@/app/paths';
 
 export function LoginCard() {
   const { t } = useTranslation();
@@ -52,7 +53,7 @@ export function LoginCard() {
       >
         {t('auth.login.submit')}
       </button>
-      <Link to="/forgot" className="muted-link">
+      <Link to={paths.forgot.build()} className="muted-link">
         {t('auth.login.forgot')}
       </Link>
     </form>

@@ -4,6 +4,7 @@ import { Link } from 'react-router';
 import { Alert } from '@/components/Alert';
 import { errorMessage } from '@/lib/api-client';
 import { useForgot } from '@/features/auth/api/forgot';
+import { paths } from '@/app/paths';
 
 export function ForgotRoute() {
   const { t } = useTranslation();
@@ -38,7 +39,7 @@ export function ForgotRoute() {
         <button type="submit" className="button button-primary" disabled={forgot.isPending}>
           {t('auth.forgot.submit')}
         </button>
-        <Link to="/login" className="muted-link">
+        <Link to={paths.login.build()} className="muted-link">
           {t('auth.backToLogin')}
         </Link>
       </form>

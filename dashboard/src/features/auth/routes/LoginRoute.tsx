@@ -34,7 +34,7 @@ export function LoginRoute() {
   useEffect(() => {
     if (user.data && !left.current) {
       left.current = true;
-      navigate(takeIntendedUrl(), { replace: true });
+      void navigate(takeIntendedUrl(), { replace: true });
     }
   }, [user.data, navigate]);
 

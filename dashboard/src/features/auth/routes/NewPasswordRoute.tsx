@@ -4,6 +4,7 @@ import { Link, useNavigate, useSearchParams } from 'react-router';
 import { Alert } from '@/components/Alert';
 import { errorMessage } from '@/lib/api-client';
 import { useNewPassword } from '@/features/auth/api/new-password';
+import { paths } from '@/app/paths';
 
 /** Reached from the reset e-mail: email and token come from the query string. */
 export function NewPasswordRoute() {
@@ -20,7 +21,11 @@ export function NewPasswordRoute() {
     newPassword.mutate(
       { email, password, token: token.trim() },
       {
-        onSuccess: () => navigate('/login', { replace: true, state: { notice: t('auth.newPassword.done') } }),
+        onSuccess: () =>
+          void navigate(paths.login.build(), {
+            replace: true,
+            state: { notice: t('auth.newPassword.done') },
+          }),
       },
     );
   };
@@ -52,7 +57,7 @@ export function NewPasswordRoute() {
         <button type="submit" className="button button-primary" disabled={newPassword.isPending}>
           {t('auth.newPassword.submit')}
         </button>
-        <Link to="/login" className="muted-link">
+        <Link to={paths.login.build()} className="muted-link">
           {t('auth.backToLogin')}
         </Link>
       </form>

@@ -65,7 +65,7 @@ export function BusinessUserForm({ user }: Props) {
       {
         onSuccess: () => {
           toast.success(t('businessUsers.saved'));
-          navigate(paths.users);
+          void navigate(paths.users.build());
         },
         onError: (failure) => {
           const message = errorMessage(failure);
@@ -154,7 +154,7 @@ export function BusinessUserForm({ user }: Props) {
           </fieldset>
         )}
         <div className="form-actions">
-          <Link to={paths.users} className="button" data-testid="user-form-cancel">
+          <Link to={paths.users.build()} className="button" data-testid="user-form-cancel">
             {t('common.cancel')}
           </Link>
           <button

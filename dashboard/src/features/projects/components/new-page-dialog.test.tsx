@@ -7,8 +7,8 @@ import { mockApi, renderRoutes, type ApiCall } from '@/testing/render-route';
 import { ProjectOverviewRoute } from '@/features/projects/routes/ProjectOverviewRoute';
 
 const routes = [
-  { path: paths.project, element: <ProjectOverviewRoute /> },
-  { path: paths.page, element: <p data-testid="editor">editor</p> },
+  { path: paths.project.pattern, element: <ProjectOverviewRoute /> },
+  { path: paths.page.pattern, element: <p data-testid="editor">editor</p> },
 ];
 
 const project = projectFixture(7, {
@@ -117,7 +117,7 @@ describe('delete project', () => {
       'DELETE /api/projects/7': () => ({ status: 204 }),
       'GET /api/projects': () => ({ json: [] }),
     });
-    renderRoutes([...routes, { path: paths.home, element: <p>home</p> }], '/project/7');
+    renderRoutes([...routes, { path: paths.home.pattern, element: <p>home</p> }], '/project/7');
     fireEvent.click(await screen.findByTestId('delete-project'));
     const dialog = await screen.findByRole('alertdialog', { name: 'Excluir o projeto "Loja da Ana"?' });
     expect(dialog.textContent).toContain('Esta ação não pode ser desfeita.');

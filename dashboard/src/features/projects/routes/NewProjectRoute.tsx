@@ -1,7 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
-import { links } from '@/app/paths';
+import { paths } from '@/app/paths';
 import { Alert } from '@/components/Alert';
 import { Field } from '@/components/Field';
 import { toast } from '@/components/toast';
@@ -33,7 +33,7 @@ export function NewProjectRoute() {
       return;
     }
     setNameError(undefined);
-    const open = (project: { id: number }) => navigate(links.project(project.id));
+    const open = (project: { id: number }) => void navigate(paths.project.build({ projectId: project.id }));
     if (templateId === null) {
       create.mutate({ name: parsed.data.name }, { onSuccess: open });
     } else {
@@ -55,7 +55,6 @@ export function NewProjectRoute() {
           <input
             id="project-name"
             value={name}
-            autoFocus
             onChange={(event) => setName(event.target.value)}
             data-testid="project-name-input"
           />
@@ -92,12 +91,12 @@ export function NewProjectRoute() {
                   // A live, scaled-down look at the theme's home page. sandbox="" runs no scripts,
                   // and the server also sends it with a sandboxing CSP.
                   <iframe
+                    title={template.name}
                     src={`/api/templates/${template.id}/preview`}
                     sandbox=""
                     loading="lazy"
                     tabIndex={-1}
                     aria-hidden="true"
-                    title=""
                   />
                 )}
               </div>

@@ -37,8 +37,11 @@ const routes = [
   {
     element: <Layout />,
     children: [
-      { path: paths.home, element: <p data-testid="home">home</p> },
-      { element: <RequireAdmin />, children: [{ path: paths.erpUsers, element: <UserAdminRoute /> }] },
+      { path: paths.home.pattern, element: <p data-testid="home">home</p> },
+      {
+        element: <RequireAdmin />,
+        children: [{ path: paths.erpUsers.pattern, element: <UserAdminRoute /> }],
+      },
     ],
   },
 ];
