@@ -92,3 +92,12 @@ describe('header', () => {
     expect(screen.queryByTestId('header-users')).toBeNull();
   });
 });
+
+describe('document title', () => {
+  it("names the screen in the tab's title", async () => {
+    mockApi({ 'GET /api/user': () => ({ json: user(false) }) });
+    renderRoutes(routes, '/');
+    await screen.findByTestId('header-email');
+    expect(document.title).toBe('Projetos · Vitrine');
+  });
+});

@@ -7,6 +7,7 @@ import { ImpersonationBanner } from '@/features/user-admin/components/Impersonat
 import { useOptionalUser } from '@/lib/auth/get-user';
 import { applyLanguage, languages, setLanguage, storedLanguage } from '@/lib/i18n';
 import type { Language } from '@/lib/types';
+import { useDocumentTitle } from './document-title';
 import { paths } from './paths';
 
 function LanguageSwitch() {
@@ -37,7 +38,7 @@ function Header() {
       <Link to={paths.home.build()} className="brand">
         Vitrine
       </Link>
-      <nav className="app-nav">
+      <nav className="app-nav" aria-label={t('landmarks.mainNav')}>
         {user && (
           <>
             {/* Every signed-in user reaches their own account (spec 2 §2: /user, signed in). */}
@@ -84,6 +85,7 @@ function Header() {
 /** Page frame for every screen: header, the 'login as' banner, toasts and the global spinner. */
 export function Layout() {
   const { data: user } = useOptionalUser();
+  useDocumentTitle();
   // The account's language applies unless this browser chose one explicitly.
   useEffect(() => {
     if (user && storedLanguage() === null) applyLanguage(user.language);

@@ -199,3 +199,25 @@ describe('MenuButton', () => {
     await waitFor(() => expect(screen.queryByRole('menu')).toBeNull());
   });
 });
+
+describe('Dialog, focus lost to the page', () => {
+  it('still closes the innermost dialog on Escape', async () => {
+    const outer = vi.fn();
+    const inner = vi.fn();
+    render(
+      <>
+        <Dialog title="Fora" onClose={outer}>
+          <p>fora</p>
+        </Dialog>
+        <Dialog title="Dentro" onClose={inner}>
+          <p>dentro</p>
+        </Dialog>
+      </>,
+    );
+    await screen.findByText('dentro');
+    act(() => (document.activeElement as HTMLElement | null)?.blur());
+    fireEvent.keyDown(document.body, { key: 'Escape' });
+    expect(inner).toHaveBeenCalledTimes(1);
+    expect(outer).not.toHaveBeenCalled();
+  });
+});

@@ -183,7 +183,7 @@ function Form({ scope, table, post }: FormProps) {
                 {field.required === '1' && ' *'}
               </span>
             ) : (
-              <label htmlFor={fieldInputId(field)}>
+              <label id={`${fieldInputId(field)}-label`} htmlFor={fieldInputId(field)}>
                 {field.name}
                 {field.required === '1' && ' *'}
               </label>

@@ -16,6 +16,7 @@ import { paths } from '@/app/paths';
 import { Alert } from '@/components/Alert';
 import { PageLoader } from '@/components/PageLoader';
 import { toast } from '@/components/toast';
+import { Tabs } from '@/components/ui/Tabs';
 import { errorMessage } from '@/lib/api-client';
 import { normalizePageSlug } from '@/lib/validation';
 import { useUser } from '@/lib/auth/get-user';
@@ -390,59 +391,60 @@ function Editor({ page, project, library, user, deploy }: EditorProps) {
                   </select>
                 </div>
               )}
-              <div className="editor-tabs" role="tablist">
-                <button
-                  type="button"
-                  role="tab"
-                  aria-selected={tab === 'page'}
-                  className={tab === 'page' ? 'is-active' : ''}
-                  onClick={() => setTab('page')}
-                  data-testid="page-tab"
-                >
-                  {t('editor.tabs.page')}
-                </button>
-                <button
-                  type="button"
-                  role="tab"
-                  aria-selected={tab === 'block'}
-                  className={tab === 'block' ? 'is-active' : ''}
-                  onClick={() => setTab('block')}
-                  data-testid="block-tab"
-                >
-                  {t('editor.tabs.block')}
-                </button>
-              </div>
-              <div role="tabpanel" className="editor-tabpanel" data-testid={`${tab}-panel`}>
-                {tab === 'page' ? (
-                  <PageTab
-                    fields={fields}
-                    isHome={isHome}
-                    isCollection={page.table_id !== null}
-                    onChange={changeFields}
-                  />
-                ) : (
-                  <BlockTab
-                    block={selectedBlock}
-                    index={selectedIndex}
-                    count={blocks.length}
-                    onVarChange={(name: string, change: VarChange) =>
-                      selectedBlock && commit((list) => updateVar(list, selectedBlock.uid, name, change))
-                    }
-                    onToggleEffect={(effect: Effect) =>
-                      selectedBlock &&
-                      commit((list) =>
-                        list.map((b) =>
-                          b.uid === selectedBlock.uid ? { ...b, effect: toggleEffect(b.effect, effect) } : b,
-                        ),
-                      )
-                    }
-                    onMove={(to) => selectedBlock && commit((list) => moveBlock(list, selectedBlock.uid, to))}
-                    onDuplicate={duplicateSelected}
-                    onRemove={() => void removeSelected()}
-                    onEditCode={() => setCodeOpen(true)}
-                  />
-                )}
-              </div>
+              <Tabs
+                aria-label={t('kit.editorTabs')}
+                className="editor-tabs"
+                selectedKey={tab}
+                onSelectionChange={(key) => setTab(key as 'page' | 'block')}
+                items={[
+                  {
+                    id: 'page',
+                    label: t('editor.tabs.page'),
+                    testId: 'page-tab',
+                    panelTestId: 'page-panel',
+                    content: (
+                      <PageTab
+                        fields={fields}
+                        isHome={isHome}
+                        isCollection={page.table_id !== null}
+                        onChange={changeFields}
+                      />
+                    ),
+                  },
+                  {
+                    id: 'block',
+                    label: t('editor.tabs.block'),
+                    testId: 'block-tab',
+                    panelTestId: 'block-panel',
+                    content: (
+                      <BlockTab
+                        block={selectedBlock}
+                        index={selectedIndex}
+                        count={blocks.length}
+                        onVarChange={(name: string, change: VarChange) =>
+                          selectedBlock && commit((list) => updateVar(list, selectedBlock.uid, name, change))
+                        }
+                        onToggleEffect={(effect: Effect) =>
+                          selectedBlock &&
+                          commit((list) =>
+                            list.map((b) =>
+                              b.uid === selectedBlock.uid
+                                ? { ...b, effect: toggleEffect(b.effect, effect) }
+                                : b,
+                            ),
+                          )
+                        }
+                        onMove={(to) =>
+                          selectedBlock && commit((list) => moveBlock(list, selectedBlock.uid, to))
+                        }
+                        onDuplicate={duplicateSelected}
+                        onRemove={() => void removeSelected()}
+                        onEditCode={() => setCodeOpen(true)}
+                      />
+                    ),
+                  },
+                ]}
+              />
             </aside>
           </div>
         </div>

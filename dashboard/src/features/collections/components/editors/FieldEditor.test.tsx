@@ -44,6 +44,7 @@ describe('FieldEditor', () => {
       );
     }
     renderRoutes([{ path: '/', element: <Harness /> }], '/');
+    // The rich-text editor is its own lazily loaded chunk: its first import in jsdom takes seconds.
     await screen.findByTestId('field-corpo', {}, { timeout: 8000 });
     const file = screen.getByRole('toolbar').querySelector('input[type=file]') as HTMLInputElement;
     fireEvent.change(file, { target: { files: [new File(['x'], 'b.png', { type: 'image/png' })] } });

@@ -97,7 +97,15 @@ export function RichTextEditor({ id, value, onChange, testId, uploadPrefix }: Ri
   const editor = useEditor({
     extensions: [StarterKit.configure({ link: { openOnClick: false } }), Image],
     content: value,
-    editorProps: { attributes: { id, class: 'rich-content', 'data-testid': testId ?? id } },
+    // A contenteditable is no labelable element: the field's <label> (id `${id}-label`) names it.
+    editorProps: {
+      attributes: {
+        id,
+        class: 'rich-content',
+        'aria-labelledby': `${id}-label`,
+        'data-testid': testId ?? id,
+      },
+    },
     onUpdate: ({ editor: current }) => onChange(current.isEmpty ? '' : current.getHTML()),
   });
 
