@@ -13,7 +13,15 @@
  */
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { byTestId, createProjectViaApi, launchBrowser, newAccount, pathIs, registerViaApi } from './support';
+import {
+  acceptConfirmation,
+  byTestId,
+  createProjectViaApi,
+  launchBrowser,
+  newAccount,
+  pathIs,
+  registerViaApi,
+} from './support';
 
 const baseURL = inject('baseURL');
 let browser: Browser;
@@ -94,8 +102,8 @@ describe('administrator screens', () => {
     await ownerPage.close();
 
     // Delete, after confirming.
-    page.once('dialog', (dialog) => void dialog.accept());
     await page.click(`${row} ${byTestId('template-delete')}`);
+    await acceptConfirmation(page);
     await page.waitForSelector(row, { state: 'detached' });
     const after = await getJson<TemplateView[]>(admin, '/erp/templateList');
     expect(after.some((t) => t.id === template.id)).toBe(false);

@@ -8,7 +8,15 @@ import { readFile } from 'node:fs/promises';
 import type { APIRequestContext, Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { FIELD_TYPES, type FieldType } from '@/features/collections/types';
-import { byTestId, createProjectViaApi, launchBrowser, newAccount, pathIs, registerViaApi } from './support';
+import {
+  acceptConfirmation,
+  byTestId,
+  createProjectViaApi,
+  launchBrowser,
+  newAccount,
+  pathIs,
+  registerViaApi,
+} from './support';
 
 const baseURL = inject('baseURL');
 const LONG = 180_000;
@@ -72,10 +80,10 @@ async function rowCount(page: Page, selector: string): Promise<number> {
 }
 
 async function waitForCount(page: Page, selector: string, count: number): Promise<void> {
-  await page.waitForFunction(
-    ([css, expected]) => document.querySelectorAll(css as string).length === expected,
-    [selector, count] as const,
-  );
+  await page.waitForFunction(([css, expected]) => document.querySelectorAll(css).length === expected, [
+    selector,
+    count,
+  ] as const);
 }
 
 async function waitForTotal(page: Page, total: number): Promise<void> {
@@ -122,7 +130,6 @@ beforeAll(async () => {
   otherProjectTableId = otherTable.id;
 
   page = await owner.newPage();
-  page.on('dialog', (dialog) => void dialog.accept());
 });
 
 afterAll(async () => {
@@ -336,6 +343,7 @@ describe('collections end to end', () => {
       await page.waitForURL(pathIs(`/project/${projectId}/table/${tableId}/browse`));
       await page.click(byTestId('record-edit'));
       await page.click(byTestId('record-delete'));
+      expect(await acceptConfirmation(page)).toBe('Excluir 1 registro? Esta ação não pode ser desfeita.');
       await page.waitForURL(pathIs(`/project/${projectId}/table/${tableId}/browse`));
       await page.waitForSelector(byTestId('records-empty'));
     },
@@ -405,6 +413,7 @@ describe('collections end to end', () => {
       await page.check(byTestId('select-all'));
       expect(await page.locator(`${byTestId('record-select')}:checked`).count()).toBe(100);
       await page.click(byTestId('bulk-delete-top'));
+      expect(await acceptConfirmation(page)).toBe('Excluir 100 registros? Esta ação não pode ser desfeita.');
       await page.waitForSelector(
         `${byTestId('toast-success')}:has-text("Cadastros selecionados excluídos com sucesso.")`,
       );
@@ -479,6 +488,7 @@ describe('collections end to end', () => {
 
       await page.goto(`/project/${projectId}/edit`);
       await page.click(byTestId('regenerate-client-link'));
+      await acceptConfirmation(page);
       await page.waitForSelector(byTestId('toast-success'));
       const after = await getJson<{ token: string }>(owner.request, `/api/projects/${projectId}`);
       expect(after.token).not.toBe(before.token);

@@ -73,12 +73,15 @@ const library = {
 
 const escape = (text: string) => text.replace(/[&<>]/g, (c) => `&#${c.charCodeAt(0)};`);
 
+/** A text variable's value; the blocks here have no others. */
+const stringValue = (value: unknown) => (typeof value === 'string' ? value : '');
+
 /** The render API, enough of it: `{{ name }}` replaced by the variable's value. */
 function renderBlock(block: Block) {
   return {
     uid: block.uid,
     html: block.template.replace(/\{\{\s*(\w+)\s*\}\}/g, (_, name: string) =>
-      escape(String(block.vars.find((v) => v.name === name)?.value ?? '')),
+      escape(stringValue(block.vars.find((v) => v.name === name)?.value)),
     ),
   };
 }

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Browser, BrowserContext } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, inject, it } from 'vitest';
 import {
+  acceptConfirmation,
   byTestId,
   createProjectViaApi,
   launchBrowser,
@@ -70,11 +71,27 @@ describe('dashboard end to end', () => {
     expect(await page.textContent(byTestId('project-slug'))).toBe(`e2e-site-${suffix}`);
     expect(await page.textContent(byTestId('project-description'))).toBe('Made by the end-to-end suite');
 
+    // "+ Nova página": a dialog with the name, the slug filled in from it (and editable), the type.
+    await page.click(byTestId('new-page'));
+    const dialog = page.locator('[role="dialog"]');
+    await dialog.waitFor();
+    await page.keyboard.type('Nossos Serviços');
+    expect(await dialog.locator(byTestId('new-page-slug')).inputValue()).toBe('nossos-servicos');
+    await dialog.locator(byTestId('new-page-slug')).fill('servicos');
+    await dialog.locator(byTestId('new-page-create')).click();
+    await page.waitForURL((url) => new RegExp(`^/project/${projectId}/\\d+$`).test(url.pathname));
+    const pageId = Number(new URL(page.url()).pathname.split('/')[3]);
+    const created = await page.request.get(`/api/project/${projectId}/page/${pageId}`);
+    expect(await created.json()).toMatchObject({ name: 'Nossos Serviços', slug: 'servicos', table_id: null });
+
     await page.goto('/');
     await waitForProjectCount(page, 1);
     const original = page.locator(`${byTestId('project-item')}[data-project-id="${projectId}"]`);
-    await original.locator(byTestId('duplicate-toggle')).click();
-    await original.locator(byTestId('duplicate-action')).click();
+    // The kit's menu button: opened from the keyboard, its item chosen with Enter.
+    await original.locator(byTestId('duplicate-toggle')).focus();
+    await page.keyboard.press('ArrowDown');
+    await page.waitForSelector(`[role="menu"] ${byTestId('duplicate-action')}`);
+    await page.keyboard.press('Enter');
     await waitForProjectCount(page, 2);
 
     const copyId = (await listedProjectIds(page)).find((id) => id !== projectId);
@@ -85,8 +102,8 @@ describe('dashboard end to end', () => {
     await page.waitForURL(pathIs(`/project/${copyId}`));
     await page.waitForSelector(byTestId('project-overview'));
 
-    page.once('dialog', (dialog) => void dialog.accept());
     await page.click(byTestId('delete-project'));
+    expect(await acceptConfirmation(page)).toContain('Excluir o projeto "');
     await page.waitForURL(pathIs('/'));
     await waitForProjectCount(page, 1);
     expect(await listedProjectIds(page)).toEqual([projectId]);

@@ -5,7 +5,15 @@
  */
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { byTestId, createProjectViaApi, launchBrowser, newAccount, pathIs, registerViaApi } from './support';
+import {
+  acceptConfirmation,
+  byTestId,
+  createProjectViaApi,
+  launchBrowser,
+  newAccount,
+  pathIs,
+  registerViaApi,
+} from './support';
 
 const baseURL = inject('baseURL');
 let browser: Browser;
@@ -107,8 +115,10 @@ describe('redirects', () => {
     await page.waitForURL(pathIs(`/project/${projectId}/redirects?order=from`));
     await page.waitForSelector(`${byTestId('redirect-from')}:has-text("/velho")`);
 
-    page.once('dialog', (dialog) => void dialog.accept());
     await page.click(`${byTestId('redirect-row')}:has-text("/velho") ${byTestId('redirect-delete')}`);
+    expect(await acceptConfirmation(page)).toBe(
+      'Excluir o redirecionamento de /velho? Esta ação não pode ser desfeita.',
+    );
     await waitForRows(1);
     expect(await rowOrigins()).toEqual(['*']);
   });

@@ -78,3 +78,19 @@ export async function waitForProjectCount(page: Page, count: number): Promise<vo
 export function pathIs(path: string): (url: URL) => boolean {
   return (url) => url.pathname + url.search === path;
 }
+
+/**
+ * Answers the kit's confirmation dialog with its action button and returns what it said (title
+ * and message). The dashboard never opens the browser's own confirm box.
+ */
+export async function acceptConfirmation(page: Page): Promise<string> {
+  const dialog = page.locator('[role="alertdialog"]');
+  await dialog.waitFor();
+  const text =
+    (await dialog.locator('h2').textContent()) +
+    ' ' +
+    ((await dialog.locator('.confirm-message').textContent()) ?? '');
+  await dialog.locator(byTestId('confirm-dialog-confirm')).click();
+  await dialog.waitFor({ state: 'detached' });
+  return text;
+}

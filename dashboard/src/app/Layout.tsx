@@ -4,9 +4,10 @@ import { Link, NavLink, Outlet } from 'react-router';
 import { GlobalSpinner } from '@/components/GlobalSpinner';
 import { Toaster } from '@/components/toast';
 import { ImpersonationBanner } from '@/features/user-admin/components/ImpersonationBanner';
-import { useUser } from '@/lib/auth/get-user';
+import { useOptionalUser } from '@/lib/auth/get-user';
 import { applyLanguage, languages, setLanguage, storedLanguage } from '@/lib/i18n';
 import type { Language } from '@/lib/types';
+import { useDocumentTitle } from './document-title';
 import { paths } from './paths';
 
 function LanguageSwitch() {
@@ -31,46 +32,46 @@ function LanguageSwitch() {
 
 function Header() {
   const { t } = useTranslation();
-  const { data: user } = useUser();
+  const { data: user } = useOptionalUser();
   return (
     <header className="app-header">
-      <Link to={paths.home} className="brand">
+      <Link to={paths.home.build()} className="brand">
         Vitrine
       </Link>
-      <nav className="app-nav">
+      <nav className="app-nav" aria-label={t('landmarks.mainNav')}>
         {user && (
           <>
             {/* Every signed-in user reaches their own account (spec 2 §2: /user, signed in). */}
-            <NavLink to={paths.user} data-testid="header-email">
+            <NavLink to={paths.user.build()} data-testid="header-email">
               {user.email}
             </NavLink>
             {user.is_business_admin && (
               <>
-                <NavLink to={paths.users} data-testid="header-users">
+                <NavLink to={paths.users.build()} data-testid="header-users">
                   {t('header.users')}
                 </NavLink>
-                <NavLink to={paths.businessBlocks} data-testid="header-business-blocks">
+                <NavLink to={paths.businessBlocks.build()} data-testid="header-business-blocks">
                   {t('header.businessBlocks')}
                 </NavLink>
               </>
             )}
             {user.is_admin && (
               <>
-                <NavLink to={paths.erpBlocks} data-testid="header-erp-blocks">
+                <NavLink to={paths.erpBlocks.build()} data-testid="header-erp-blocks">
                   {t('header.blocks')}
                 </NavLink>
-                <NavLink to={paths.erpTemplates} data-testid="header-erp-templates">
+                <NavLink to={paths.erpTemplates.build()} data-testid="header-erp-templates">
                   {t('header.templates')}
                 </NavLink>
-                <NavLink to={paths.erpUsers} data-testid="header-erp-users">
+                <NavLink to={paths.erpUsers.build()} data-testid="header-erp-users">
                   {t('header.erpUsers')}
                 </NavLink>
-                <NavLink to={paths.erpEdges} data-testid="header-erp-edges">
+                <NavLink to={paths.erpEdges.build()} data-testid="header-erp-edges">
                   {t('header.edges')}
                 </NavLink>
               </>
             )}
-            <Link to={paths.logout} data-testid="logout-link">
+            <Link to={paths.logout.build()} data-testid="logout-link">
               {t('header.logout')}
             </Link>
           </>
@@ -83,7 +84,8 @@ function Header() {
 
 /** Page frame for every screen: header, the 'login as' banner, toasts and the global spinner. */
 export function Layout() {
-  const { data: user } = useUser();
+  const { data: user } = useOptionalUser();
+  useDocumentTitle();
   // The account's language applies unless this browser chose one explicitly.
   useEffect(() => {
     if (user && storedLanguage() === null) applyLanguage(user.language);

@@ -11,7 +11,7 @@ export function RequireAuth() {
   if (user.isPending) return <PageLoader />;
   if (!user.data) {
     rememberIntendedUrl(location.pathname + location.search + location.hash);
-    return <Navigate to={paths.login} replace />;
+    return <Navigate to={paths.login.build()} replace />;
   }
   return <Outlet />;
 }

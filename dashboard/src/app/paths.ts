@@ -1,87 +1,108 @@
-/** Every route path of the dashboard, and builders for links to them. */
+/**
+ * Every route of the dashboard, in one table: each entry has its `pattern` (what the router matches)
+ * and a typed `build` (what links and navigations use). `build` takes exactly the pattern's `:params`,
+ * so a link that forgets one, or names one the route doesn't have, does not type-check:
+ *
+ *   paths.projectTable.build({ projectId: 7, tableId: 3 }) // '/project/7/table/3'
+ *   paths.login.build()                                    // '/login'
+ *   paths.clientAdmin.build({}, { token })                 // '/admin?token=…'
+ *
+ * react-router's own `href()` types its parameters only from the route types its framework mode
+ * generates; this app uses the data router without that code generation, hence this small builder.
+ */
+
+/** The `:name` parameters of a route pattern, as a union of names. */
+export type PathParamNames<P extends string> = P extends `${string}:${infer Name}/${infer Rest}`
+  ? Name | PathParamNames<`/${Rest}`>
+  : P extends `${string}:${infer Name}`
+    ? Name
+    : never;
+
+export type PathParams<P extends string> = { [K in PathParamNames<P>]: string | number };
+
+/** Query parameters appended to a built path; undefined, null and false leave the parameter out. */
+export type PathSearch = Record<string, string | number | boolean | null | undefined>;
+
+type BuildArgs<P extends string> = [PathParamNames<P>] extends [never]
+  ? [params?: Record<string, never>, search?: PathSearch]
+  : [params: PathParams<P>, search?: PathSearch];
+
+export interface Route<P extends string> {
+  /** The pattern the router matches, `:name` for each parameter. */
+  readonly pattern: P;
+  /** The path with each parameter filled in (URL-encoded), and the query if one is given. */
+  build(...args: BuildArgs<P>): string;
+}
+
+export function route<P extends string>(pattern: P): Route<P> {
+  return {
+    pattern,
+    build(...args: BuildArgs<P>) {
+      const [params, search] = args as [Record<string, string | number> | undefined, PathSearch | undefined];
+      const path = pattern.replace(/:([A-Za-z0-9_]+)/g, (_, name: string) => {
+        const value = params?.[name];
+        if (value === undefined) throw new Error(`paths: ${pattern} needs :${name}`);
+        return encodeURIComponent(String(value));
+      });
+      const query = new URLSearchParams();
+      for (const [key, value] of Object.entries(search ?? {})) {
+        if (value === undefined || value === null || value === false) continue;
+        query.set(key, value === true ? '1' : String(value));
+      }
+      const queryText = query.toString();
+      return queryText ? `${path}?${queryText}` : path;
+    },
+  };
+}
 
 export const paths = {
-  home: '/',
-  login: '/login',
-  forgot: '/forgot',
-  newPassword: '/new-password',
+  home: route('/'),
+  login: route('/login'),
+  forgot: route('/forgot'),
+  newPassword: route('/new-password'),
   /** Public: reached from the e-mail that asks a notification address to confirm (token in the query). */
-  confirmFormEmail: '/confirm-form-email',
-  logout: '/logout',
-  mobile: '/mobile',
-  user: '/user',
+  confirmFormEmail: route('/confirm-form-email'),
+  logout: route('/logout'),
+  mobile: route('/mobile'),
+  user: route('/user'),
   /** Business users (business admin only, RequireBusinessAdmin). */
-  users: '/users',
-  userNew: '/users/new',
-  userEdit: '/users/:userId',
+  users: route('/users'),
+  userNew: route('/users/new'),
+  userEdit: route('/users/:userId'),
   /** The business's own block library (business admin only, RequireBusinessAdmin). */
-  businessBlocks: '/business/blocks',
-  projectNew: '/project/new',
-  project: '/project/:projectId',
-  projectEdit: '/project/:projectId/edit',
-  projectTables: '/project/:projectId/tables',
-  projectTableNew: '/project/:projectId/table/new',
-  projectTable: '/project/:projectId/table/:tableId',
-  projectTableFields: '/project/:projectId/table/:tableId/fields',
-  projectTableData: '/project/:projectId/table/:tableId/browse',
-  projectRecordNew: '/project/:projectId/table/:tableId/browse/new',
-  projectRecordEdit: '/project/:projectId/table/:tableId/browse/edit/:postId',
-  /** Client admin panel: public, authorised by the project token (no login, no header links). */
-  clientAdmin: '/admin',
-  clientTableData: '/admin/table/:tableId',
-  clientRecordNew: '/admin/table/:tableId/new',
-  clientRecordEdit: '/admin/table/:tableId/edit/:postId',
-  projectRedirects: '/project/:projectId/redirects',
+  businessBlocks: route('/business/blocks'),
+  projectNew: route('/project/new'),
+  project: route('/project/:projectId'),
+  projectEdit: route('/project/:projectId/edit'),
+  projectTables: route('/project/:projectId/tables'),
+  projectTableNew: route('/project/:projectId/table/new'),
+  projectTable: route('/project/:projectId/table/:tableId'),
+  projectTableFields: route('/project/:projectId/table/:tableId/fields'),
+  projectTableData: route('/project/:projectId/table/:tableId/browse'),
+  projectRecordNew: route('/project/:projectId/table/:tableId/browse/new'),
+  projectRecordEdit: route('/project/:projectId/table/:tableId/browse/edit/:postId'),
+  /**
+   * Client admin panel: public, authorised by the project token (no login, no header links); its
+   * entry link carries the token: `paths.clientAdmin.build({}, { token })`.
+   */
+  clientAdmin: route('/admin'),
+  clientTableData: route('/admin/table/:tableId'),
+  clientRecordNew: route('/admin/table/:tableId/new'),
+  clientRecordEdit: route('/admin/table/:tableId/edit/:postId'),
+  projectRedirects: route('/project/:projectId/redirects'),
   /** Children of projectRedirects: the form opens over the list. */
-  projectRedirectNew: 'new',
-  projectRedirectEdit: 'edit/:redirectId',
-  projectFormHistory: '/project/:projectId/form-history',
-  page: '/project/:projectId/:pageId',
+  projectRedirectNew: route('/project/:projectId/redirects/new'),
+  projectRedirectEdit: route('/project/:projectId/redirects/edit/:redirectId'),
+  projectFormHistory: route('/project/:projectId/form-history'),
+  page: route('/project/:projectId/:pageId'),
   /** Administrator screens (admin only, RequireAdmin). */
-  erpBlocks: '/erp/blocks',
-  erpTemplates: '/erp/templates',
-  erpUsers: '/erp/users',
+  erpBlocks: route('/erp/blocks'),
+  erpTemplates: route('/erp/templates'),
+  erpUsers: route('/erp/users'),
   /** The platform operators' ops screen: every edge node's heartbeat figures. */
-  erpEdges: '/erp/edges',
+  erpEdges: route('/erp/edges'),
   /** Theme preview (admin only). */
-  template: '/template/:templateId',
+  template: route('/template/:templateId'),
 } as const;
 
-export const links = {
-  project: (id: number) => `/project/${id}`,
-  projectEdit: (id: number) => `/project/${id}/edit`,
-  projectTables: (id: number) => `/project/${id}/tables`,
-  tableNew: (projectId: number) => `/project/${projectId}/table/new`,
-  table: (projectId: number, tableId: number) => `/project/${projectId}/table/${tableId}`,
-  tableFields: (projectId: number, tableId: number) => `/project/${projectId}/table/${tableId}/fields`,
-  tableData: (projectId: number, tableId: number) => `/project/${projectId}/table/${tableId}/browse`,
-  recordNew: (projectId: number, tableId: number) => `/project/${projectId}/table/${tableId}/browse/new`,
-  recordEdit: (projectId: number, tableId: number, postId: number) =>
-    `/project/${projectId}/table/${tableId}/browse/edit/${postId}`,
-  clientHome: () => '/admin',
-  clientTableData: (tableId: number) => `/admin/table/${tableId}`,
-  clientRecordNew: (tableId: number) => `/admin/table/${tableId}/new`,
-  clientRecordEdit: (tableId: number, postId: number) => `/admin/table/${tableId}/edit/${postId}`,
-  /** Export download (API); the client panel authorises it with ?client_token=. */
-  tableExport: (tableId: number, format: 'csv' | 'json', clientToken?: string | null) =>
-    `/api/tables/${tableId}/export/${format}${clientToken ? `?client_token=${encodeURIComponent(clientToken)}` : ''}`,
-  projectRedirects: (id: number) => `/project/${id}/redirects`,
-  projectRedirectNew: (projectId: number) => `/project/${projectId}/redirects/new`,
-  projectRedirectEdit: (projectId: number, id: number) => `/project/${projectId}/redirects/edit/${id}`,
-  projectFormHistory: (id: number) => `/project/${id}/form-history`,
-  page: (projectId: number, pageId: number) => `/project/${projectId}/${pageId}`,
-  /** Theme preview (admin only). */
-  template: (id: number) => `/template/${id}`,
-  /** Edit a business user (business admin only). */
-  userEdit: (id: number) => `/users/${id}`,
-  /** Entry link of the client admin panel, with the project token. */
-  clientAdmin: (token: string) => `/admin?token=${encodeURIComponent(token)}`,
-  /** Spreadsheet import endpoint shown in Integrations. */
-  googleSheets: (projectId: number, token: string, options: { phone: boolean; gtags: boolean }) => {
-    const query = new URLSearchParams();
-    if (options.phone) query.set('phone', '1');
-    if (options.gtags) query.set('gtags', '1');
-    const search = query.toString();
-    return `/google-sheets/${projectId}/${token}${search ? `?${search}` : ''}`;
-  },
-};
+export type PathName = keyof typeof paths;

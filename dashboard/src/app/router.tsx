@@ -1,4 +1,5 @@
-import { createBrowserRouter } from 'react-router';
+import { createBrowserRouter, type RouteObject } from 'react-router';
+import { PageLoader } from '@/components/PageLoader';
 import { ForgotRoute } from '@/features/auth/routes/ForgotRoute';
 import { LoginRoute } from '@/features/auth/routes/LoginRoute';
 import { LogoutRoute } from '@/features/auth/routes/LogoutRoute';
@@ -31,65 +32,88 @@ import { paths } from './paths';
 import { RequireAdmin } from './RequireAdmin';
 import { RequireAuth } from './RequireAuth';
 import { RequireBusinessAdmin } from './RequireBusinessAdmin';
+import { RouteError } from './RouteError';
+
+/**
+ * Gives every route (leaves, layouts and guards alike) an error boundary and a hydration fallback,
+ * unless it has its own: an error in one screen shows the translated RouteError in that screen's
+ * place (the header and the layouts above stay), and a lazy screen's first load shows the page
+ * loader where it will be, so react-router has no "No HydrateFallback element" warning to print.
+ */
+export function withRouteDefaults(
+  routes: RouteObject[],
+  defaults: Pick<RouteObject, 'errorElement' | 'hydrateFallbackElement'>,
+): RouteObject[] {
+  return routes.map((route): RouteObject => {
+    const errorElement = route.errorElement ?? defaults.errorElement;
+    const hydrateFallbackElement = route.hydrateFallbackElement ?? defaults.hydrateFallbackElement;
+    if (route.index) return { ...route, errorElement, hydrateFallbackElement };
+    const children = route.children && withRouteDefaults(route.children, defaults);
+    return { ...route, errorElement, hydrateFallbackElement, children };
+  });
+}
 
 /**
  * Public screens: login, forgot, new-password, confirm-form-email, and the client admin panel (/admin, authorised by
  * the project token, outside the account's layout). Everything else sits behind RequireAuth.
- * Account screens come in later tasks; their links already point at the paths in paths.ts and
- * fall through to "not found" for now.
  */
-export const router = createBrowserRouter([
+export const routes: RouteObject[] = [
   {
-    path: paths.clientAdmin,
+    path: paths.clientAdmin.pattern,
     element: <ClientAdminLayout />,
-    children: [
-      { index: true, element: <ClientHomeRoute /> },
-      { path: paths.clientTableData, element: <ClientRecordsRoute /> },
-      { path: paths.clientRecordNew, element: <ClientRecordFormRoute /> },
-      { path: paths.clientRecordEdit, element: <ClientRecordFormRoute /> },
-    ],
+    // Errors in the client panel lead back to the panel's own start, not the owner's dashboard.
+    errorElement: <RouteError home="client" />,
+    children: withRouteDefaults(
+      [
+        { index: true, element: <ClientHomeRoute /> },
+        { path: paths.clientTableData.pattern, element: <ClientRecordsRoute /> },
+        { path: paths.clientRecordNew.pattern, element: <ClientRecordFormRoute /> },
+        { path: paths.clientRecordEdit.pattern, element: <ClientRecordFormRoute /> },
+      ],
+      { errorElement: <RouteError home="client" />, hydrateFallbackElement: <PageLoader /> },
+    ),
   },
   {
     element: <Layout />,
     children: [
-      { path: paths.login, element: <LoginRoute /> },
-      { path: paths.forgot, element: <ForgotRoute /> },
-      { path: paths.newPassword, element: <NewPasswordRoute /> },
-      { path: paths.confirmFormEmail, element: <ConfirmFormEmailRoute /> },
-      { path: paths.logout, element: <LogoutRoute /> },
+      { path: paths.login.pattern, element: <LoginRoute /> },
+      { path: paths.forgot.pattern, element: <ForgotRoute /> },
+      { path: paths.newPassword.pattern, element: <NewPasswordRoute /> },
+      { path: paths.confirmFormEmail.pattern, element: <ConfirmFormEmailRoute /> },
+      { path: paths.logout.pattern, element: <LogoutRoute /> },
       {
         element: <RequireAuth />,
         children: [
-          { path: paths.home, element: <DashboardRoute /> },
-          { path: paths.mobile, element: <MobileRoute /> },
+          { path: paths.home.pattern, element: <DashboardRoute /> },
+          { path: paths.mobile.pattern, element: <MobileRoute /> },
           {
-            path: paths.user,
+            path: paths.user.pattern,
             // The own-account screen (plans, history, card): its own chunk, fetched when first visited.
             lazy: async () => ({
               Component: (await import('@/features/account/routes/AccountRoute')).AccountRoute,
             }),
           },
-          { path: paths.projectNew, element: <NewProjectRoute /> },
-          { path: paths.project, element: <ProjectOverviewPage /> },
-          { path: paths.projectEdit, element: <ProjectEditRoute /> },
-          { path: paths.projectTables, element: <TablesRoute /> },
-          { path: paths.projectTableNew, element: <TableEditRoute isNew /> },
-          { path: paths.projectTable, element: <TableEditRoute isNew={false} /> },
-          { path: paths.projectTableFields, element: <FieldsRoute /> },
-          { path: paths.projectTableData, element: <RecordsRoute /> },
-          { path: paths.projectRecordNew, element: <RecordFormRoute /> },
-          { path: paths.projectRecordEdit, element: <RecordFormRoute /> },
+          { path: paths.projectNew.pattern, element: <NewProjectRoute /> },
+          { path: paths.project.pattern, element: <ProjectOverviewPage /> },
+          { path: paths.projectEdit.pattern, element: <ProjectEditRoute /> },
+          { path: paths.projectTables.pattern, element: <TablesRoute /> },
+          { path: paths.projectTableNew.pattern, element: <TableEditRoute isNew /> },
+          { path: paths.projectTable.pattern, element: <TableEditRoute isNew={false} /> },
+          { path: paths.projectTableFields.pattern, element: <FieldsRoute /> },
+          { path: paths.projectTableData.pattern, element: <RecordsRoute /> },
+          { path: paths.projectRecordNew.pattern, element: <RecordFormRoute /> },
+          { path: paths.projectRecordEdit.pattern, element: <RecordFormRoute /> },
           {
-            path: paths.projectRedirects,
+            path: paths.projectRedirects.pattern,
             element: <RedirectsRoute />,
             children: [
-              { path: paths.projectRedirectNew, element: <RedirectNewRoute /> },
-              { path: paths.projectRedirectEdit, element: <RedirectEditRoute /> },
+              { path: paths.projectRedirectNew.pattern, element: <RedirectNewRoute /> },
+              { path: paths.projectRedirectEdit.pattern, element: <RedirectEditRoute /> },
             ],
           },
-          { path: paths.projectFormHistory, element: <FormHistoryRoute /> },
+          { path: paths.projectFormHistory.pattern, element: <FormHistoryRoute /> },
           {
-            path: paths.page,
+            path: paths.page.pattern,
             // The editor is the heaviest screen (canvas, drag and drop, rich text, code editors):
             // its own chunk, fetched when the route is first visited.
             lazy: async () => ({ Component: (await import('./PageEditorPage')).PageEditorPage }),
@@ -98,34 +122,34 @@ export const router = createBrowserRouter([
             element: <RequireAdmin />,
             children: [
               {
-                path: paths.erpBlocks,
+                path: paths.erpBlocks.pattern,
                 // Only administrators open it: its own chunk, kept out of everyone's first load.
                 lazy: async () => ({
                   Component: (await import('@/features/block-admin/routes/BlockAdminRoute')).BlockAdminRoute,
                 }),
               },
               {
-                path: paths.erpTemplates,
+                path: paths.erpTemplates.pattern,
                 lazy: async () => ({
                   Component: (await import('@/features/template-admin/routes/TemplateAdminRoute'))
                     .TemplateAdminRoute,
                 }),
               },
               {
-                path: paths.template,
+                path: paths.template.pattern,
                 lazy: async () => ({
                   Component: (await import('@/features/template-admin/routes/TemplatePreviewRoute'))
                     .TemplatePreviewRoute,
                 }),
               },
               {
-                path: paths.erpUsers,
+                path: paths.erpUsers.pattern,
                 lazy: async () => ({
                   Component: (await import('@/features/user-admin/routes/UserAdminRoute')).UserAdminRoute,
                 }),
               },
               {
-                path: paths.erpEdges,
+                path: paths.erpEdges.pattern,
                 // The chart and the polling come with this chunk only.
                 lazy: async () => ({
                   Component: (await import('@/features/edge-ops/routes/EdgeOpsRoute')).EdgeOpsRoute,
@@ -137,7 +161,7 @@ export const router = createBrowserRouter([
             element: <RequireBusinessAdmin />,
             children: [
               {
-                path: paths.users,
+                path: paths.users.pattern,
                 // Only business admins open them: their own chunks.
                 lazy: async () => ({
                   Component: (await import('@/features/business-users/routes/BusinessUsersRoute'))
@@ -145,21 +169,21 @@ export const router = createBrowserRouter([
                 }),
               },
               {
-                path: paths.userNew,
+                path: paths.userNew.pattern,
                 lazy: async () => ({
                   Component: (await import('@/features/business-users/routes/BusinessUserFormRoute'))
                     .BusinessUserNewRoute,
                 }),
               },
               {
-                path: paths.userEdit,
+                path: paths.userEdit.pattern,
                 lazy: async () => ({
                   Component: (await import('@/features/business-users/routes/BusinessUserFormRoute'))
                     .BusinessUserEditRoute,
                 }),
               },
               {
-                path: paths.businessBlocks,
+                path: paths.businessBlocks.pattern,
                 lazy: async () => ({
                   Component: (await import('@/features/business-library/routes/BusinessLibraryRoute'))
                     .BusinessLibraryRoute,
@@ -172,4 +196,8 @@ export const router = createBrowserRouter([
       },
     ],
   },
-]);
+];
+
+export const router = createBrowserRouter(
+  withRouteDefaults(routes, { errorElement: <RouteError />, hydrateFallbackElement: <PageLoader /> }),
+);

@@ -9,7 +9,7 @@ export function NotFound() {
     <div className="card notice" data-testid="not-found">
       <h1>{t('notFound.title')}</h1>
       <p>{t('notFound.body')}</p>
-      <Link to={paths.home} className="button button-primary">
+      <Link to={paths.home.build()} className="button button-primary">
         {t('notFound.home')}
       </Link>
     </div>

@@ -54,7 +54,9 @@ describe('ConfirmDialog', () => {
         <>
           <button
             type="button"
-            onClick={async () => answers.push(await askConfirm({ title: 'Sair?', confirmLabel: 'Sair' }))}
+            onClick={() =>
+              void askConfirm({ title: 'Sair?', confirmLabel: 'Sair' }).then((answer) => answers.push(answer))
+            }
           >
             ask
           </button>
@@ -128,7 +130,7 @@ describe('PromptDialog', () => {
         onCancel={() => undefined}
       />,
     );
-    const field = screen.getByLabelText('Endereço do link') as HTMLInputElement;
+    const field = screen.getByLabelText<HTMLInputElement>('Endereço do link');
     expect(field.value).toBe('https://a.example');
     fireEvent.change(field, { target: { value: '/contato' } });
     fireEvent.click(screen.getByRole('button', { name: 'Aplicar' }));
@@ -195,5 +197,27 @@ describe('MenuButton', () => {
     fireEvent.keyUp(document.activeElement as Element, { key: 'Enter' });
     expect(onAction).toHaveBeenCalledWith('del');
     await waitFor(() => expect(screen.queryByRole('menu')).toBeNull());
+  });
+});
+
+describe('Dialog, focus lost to the page', () => {
+  it('still closes the innermost dialog on Escape', async () => {
+    const outer = vi.fn();
+    const inner = vi.fn();
+    render(
+      <>
+        <Dialog title="Fora" onClose={outer}>
+          <p>fora</p>
+        </Dialog>
+        <Dialog title="Dentro" onClose={inner}>
+          <p>dentro</p>
+        </Dialog>
+      </>,
+    );
+    await screen.findByText('dentro');
+    act(() => (document.activeElement as HTMLElement | null)?.blur());
+    fireEvent.keyDown(document.body, { key: 'Escape' });
+    expect(inner).toHaveBeenCalledTimes(1);
+    expect(outer).not.toHaveBeenCalled();
   });
 });

@@ -17,7 +17,7 @@ describe('api client', () => {
   it('sends same-origin JSON and counts running requests', async () => {
     const seen: number[] = [];
     const unsubscribe = subscribeRunningRequests(() => seen.push(getRunningRequests()));
-    const fetchMock = vi.fn(async () => new Response(JSON.stringify({ id: 1 }), { status: 201 }));
+    const fetchMock = vi.fn(() => Promise.resolve(new Response(JSON.stringify({ id: 1 }), { status: 201 })));
     vi.stubGlobal('fetch', fetchMock);
 
     await expect(apiJson('/api/projects', { method: 'POST', body: { name: 'x' } })).resolves.toEqual({
@@ -38,7 +38,7 @@ describe('api client', () => {
     const unsubscribe = subscribeRunningRequests(() => seen.push(getRunningRequests()));
     vi.stubGlobal(
       'fetch',
-      vi.fn(async () => new Response('{}', { status: 200 })),
+      vi.fn(() => Promise.resolve(new Response('{}', { status: 200 }))),
     );
     await expect(apiJson('/api/edges', { quiet: true })).resolves.toEqual({});
     unsubscribe();
@@ -50,7 +50,7 @@ describe('api client', () => {
     const body = JSON.stringify({ error: 'invalid', message: 'Slug already in use', field: 'slug' });
     vi.stubGlobal(
       'fetch',
-      vi.fn(async () => new Response(body, { status: 409 })),
+      vi.fn(() => Promise.resolve(new Response(body, { status: 409 }))),
     );
     const error = await apiJson('/api/projects/1').catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ApiError);
@@ -66,7 +66,7 @@ describe('api client', () => {
   it('keeps a non-JSON error body as the message', async () => {
     vi.stubGlobal(
       'fetch',
-      vi.fn(async () => new Response('Bad gateway', { status: 502 })),
+      vi.fn(() => Promise.resolve(new Response('Bad gateway', { status: 502 }))),
     );
     await expect(apiJson('/api/user')).rejects.toMatchObject({ status: 502, message: 'Bad gateway' });
   });
@@ -74,7 +74,9 @@ describe('api client', () => {
   it('uses the text of an `{ error }` body without message as the message', async () => {
     vi.stubGlobal(
       'fetch',
-      vi.fn(async () => new Response(JSON.stringify({ error: 'Nome é obrigatório' }), { status: 422 })),
+      vi.fn(() =>
+        Promise.resolve(new Response(JSON.stringify({ error: 'Nome é obrigatório' }), { status: 422 })),
+      ),
     );
     await expect(apiJson('/api/user', { method: 'POST', body: {} })).rejects.toMatchObject({
       status: 422,
@@ -85,12 +87,12 @@ describe('api client', () => {
   it('resolves 204 to undefined and reads text bodies', async () => {
     vi.stubGlobal(
       'fetch',
-      vi.fn(async () => new Response(null, { status: 204 })),
+      vi.fn(() => Promise.resolve(new Response(null, { status: 204 }))),
     );
     await expect(apiJson('/api/projects/1', { method: 'DELETE' })).resolves.toBeUndefined();
     vi.stubGlobal(
       'fetch',
-      vi.fn(async () => new Response('/files/uploads/1/2/a.woff2\n', { status: 201 })),
+      vi.fn(() => Promise.resolve(new Response('/files/uploads/1/2/a.woff2\n', { status: 201 }))),
     );
     await expect(apiText('/api/upload', { method: 'POST', body: {} })).resolves.toBe(
       '/files/uploads/1/2/a.woff2\n',
@@ -105,7 +107,7 @@ describe('api client', () => {
     });
     vi.stubGlobal(
       'fetch',
-      vi.fn(async () => new Response(body, { status: 422 })),
+      vi.fn(() => Promise.resolve(new Response(body, { status: 422 }))),
     );
     const error = await apiJson('/api/tables/1/import').catch((e: unknown) => e);
     expect(error).toMatchObject({
@@ -115,7 +117,7 @@ describe('api client', () => {
   });
 
   it('sends X-Client-Token while the client panel has a token', async () => {
-    const fetchMock = vi.fn(async () => new Response('{}', { status: 200 }));
+    const fetchMock = vi.fn(() => Promise.resolve(new Response('{}', { status: 200 })));
     vi.stubGlobal('fetch', fetchMock);
     setClientToken('tok-1');
     try {

@@ -40,7 +40,7 @@ export function useProjectOrLeave(id: number) {
     if (project.isError && !reported.current) {
       reported.current = true;
       toast.error(errorMessage(project.error));
-      navigate(paths.home, { replace: true });
+      void navigate(paths.home.build(), { replace: true });
     }
   }, [project.isError, project.error, navigate]);
   return project;

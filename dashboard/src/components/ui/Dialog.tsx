@@ -1,4 +1,4 @@
-import type { ReactNode } from 'react';
+import { useEffect, useRef, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Button, Dialog as AriaDialog, Heading, Modal, ModalOverlay } from 'react-aria-components';
 
@@ -19,6 +19,35 @@ export interface DialogProps {
   isDismissable?: boolean;
 }
 
+/** Open dialogs, innermost last: Escape with focus lost to the page closes only the innermost. */
+const openDialogs: object[] = [];
+
+/**
+ * Escape closes a dialog through React Aria while focus is inside it. A focused button that
+ * becomes disabled (a submit while its request runs) drops focus to <body> without a blur event in
+ * Chromium, so focus containment can't bring it back; Escape pressed then still closes the
+ * innermost dialog.
+ */
+function useEscapeFromBody(onClose: () => void) {
+  const close = useRef(onClose);
+  useEffect(() => {
+    close.current = onClose;
+  });
+  useEffect(() => {
+    const token = {};
+    openDialogs.push(token);
+    const onKey = (event: KeyboardEvent) => {
+      const lost = event.target === document.body || event.target === document.documentElement;
+      if (event.key === 'Escape' && lost && openDialogs.at(-1) === token) close.current();
+    };
+    document.addEventListener('keydown', onKey);
+    return () => {
+      document.removeEventListener('keydown', onKey);
+      openDialogs.splice(openDialogs.indexOf(token), 1);
+    };
+  }, []);
+}
+
 /**
  * The kit's modal dialog, on React Aria's `ModalOverlay`/`Modal`/`Dialog`: focus moves into the
  * dialog when it opens, stays trapped inside while it is open, and returns to the element that
@@ -37,6 +66,7 @@ export function Dialog({
   isDismissable = true,
 }: DialogProps) {
   const { t } = useTranslation();
+  useEscapeFromBody(onClose);
   return (
     <ModalOverlay
       isOpen

@@ -164,11 +164,19 @@ export interface RenderResult {
   blocks: RenderedBlock[];
 }
 
+/** A function of the value as it is when the change lands (see ValueChange). */
+export type ValueUpdater = (previous: unknown) => unknown;
+
 /**
- * A new value, or a function of the value as it is when the change lands: what an upload that
- * finishes later uses, so edits made meanwhile are kept.
+ * A new value, or a ValueUpdater: what an upload that finishes later uses, so edits made meanwhile
+ * are kept. Values are JSON (never functions), so a function is always an updater: see applyValueChange.
  */
-export type ValueChange = unknown | ((previous: unknown) => unknown);
+export type ValueChange = unknown;
+
+/** The value after a change: the change itself, or the updater applied to the previous value. */
+export function applyValueChange(change: ValueChange, previous: unknown): unknown {
+  return typeof change === 'function' ? (change as ValueUpdater)(previous) : change;
+}
 
 /** A change to a variable definition, or a function of the definition as it is then. */
 export type VarChange = Partial<BlockVar> | ((current: BlockVar) => Partial<BlockVar>);

@@ -6,7 +6,7 @@ import { applyLanguage } from '@/lib/i18n';
 import type { User } from '@/lib/types';
 import { mockApi, renderRoutes, type ApiCall, type Handler } from '@/testing/render-route';
 import { reloadPage } from '@/features/account/lib/reload-page';
-import { loadStripe, type StripeFactory, type StripeSetupResult } from '@/features/account/lib/stripe';
+import { loadStripe, type StripeSetupResult } from '@/features/account/lib/stripe';
 import type { MonthTransactions, Plan, Transaction } from '@/features/account/types';
 import { AccountScreen } from './AccountScreen';
 
@@ -18,7 +18,7 @@ vi.mock('@/features/account/lib/stripe', async (importOriginal) => ({
 
 /** "Today" for the month navigator: 15 March 2026. */
 const today = new Date(2026, 2, 15, 10, 0);
-const routes = [{ path: paths.user, element: <AccountScreen now={today} /> }];
+const routes = [{ path: paths.user.pattern, element: <AccountScreen now={today} /> }];
 
 const user = (overrides: Partial<User> = {}): User => ({
   id: 1,
@@ -320,9 +320,12 @@ describe('card on file', () => {
   function fakeStripe(result: StripeSetupResult) {
     const card = { mount: vi.fn(), destroy: vi.fn() };
     const elements = { create: vi.fn(() => card) };
-    const stripe = { elements: vi.fn(() => elements), confirmCardSetup: vi.fn(async () => result) };
+    const stripe = {
+      elements: vi.fn(() => elements),
+      confirmCardSetup: vi.fn(() => Promise.resolve(result)),
+    };
     const factory = vi.fn(() => stripe);
-    vi.mocked(loadStripe).mockResolvedValue(factory as unknown as StripeFactory);
+    vi.mocked(loadStripe).mockResolvedValue(factory);
     return { card, elements, stripe, factory };
   }
 

@@ -8,6 +8,7 @@ import { FormField } from '@/components/FormField';
 import { errorMessage } from '@/lib/api-client';
 import { errorText, setServerError } from '@/lib/forms';
 import { useLogin } from '@/features/auth/api/login';
+import { paths } from '@/app/paths';
 import { loginSchema, type LoginValues } from '@/features/auth/lib/schemas';
 
 export function LoginCard() {
@@ -51,7 +52,7 @@ export function LoginCard() {
       >
         {t('auth.login.submit')}
       </button>
-      <Link to="/forgot" className="muted-link">
+      <Link to={paths.forgot.build()} className="muted-link">
         {t('auth.login.forgot')}
       </Link>
     </Form>

@@ -8,6 +8,7 @@ import { FormField } from '@/components/FormField';
 import { errorMessage } from '@/lib/api-client';
 import { errorText, setServerError } from '@/lib/forms';
 import { useForgot } from '@/features/auth/api/forgot';
+import { paths } from '@/app/paths';
 import { forgotSchema, type ForgotValues } from '@/features/auth/lib/schemas';
 
 export function ForgotRoute() {
@@ -37,7 +38,7 @@ export function ForgotRoute() {
         <button type="submit" className="button button-primary" disabled={forgot.isPending}>
           {t('auth.forgot.submit')}
         </button>
-        <Link to="/login" className="muted-link">
+        <Link to={paths.login.build()} className="muted-link">
           {t('auth.backToLogin')}
         </Link>
       </Form>

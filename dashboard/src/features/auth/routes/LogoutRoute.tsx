@@ -2,6 +2,7 @@ import { useEffect, useRef } from 'react';
 import { useNavigate } from 'react-router';
 import { PageLoader } from '@/components/PageLoader';
 import { useLogout } from '@/features/auth/api/logout';
+import { paths } from '@/app/paths';
 
 /** /logout: ends the session, then shows the login screen. */
 export function LogoutRoute() {
@@ -12,7 +13,7 @@ export function LogoutRoute() {
   useEffect(() => {
     if (started.current) return;
     started.current = true;
-    logout.mutate(undefined, { onSettled: () => navigate('/login', { replace: true }) });
+    logout.mutate(undefined, { onSettled: () => void navigate(paths.login.build(), { replace: true }) });
   }, [logout, navigate]);
 
   return <PageLoader />;

@@ -8,6 +8,7 @@ import { FormField } from '@/components/FormField';
 import { ApiError, errorMessage } from '@/lib/api-client';
 import { errorText, setServerError } from '@/lib/forms';
 import { useNewPassword } from '@/features/auth/api/new-password';
+import { paths } from '@/app/paths';
 import { newPasswordSchema, type NewPasswordValues } from '@/features/auth/lib/schemas';
 
 /** A link that is not one: no e-mail or no token in its query. Says so, and offers a new one. */
@@ -54,7 +55,10 @@ export function NewPasswordRoute() {
       { email, password: values.password, token },
       {
         onSuccess: () =>
-          void navigate('/login', { replace: true, state: { notice: t('auth.newPassword.done') } }),
+          void navigate(paths.login.build(), {
+            replace: true,
+            state: { notice: t('auth.newPassword.done') },
+          }),
         onError: (error) => setServerError(form, error, ['password']),
       },
     );
@@ -96,7 +100,7 @@ export function NewPasswordRoute() {
         <button type="submit" className="button button-primary" disabled={newPassword.isPending}>
           {t('auth.newPassword.submit')}
         </button>
-        <Link to="/login" className="muted-link">
+        <Link to={paths.login.build()} className="muted-link">
           {t('auth.backToLogin')}
         </Link>
       </Form>

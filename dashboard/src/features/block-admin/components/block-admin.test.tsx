@@ -11,7 +11,7 @@ import { BlockAdminRoute } from '@/features/block-admin/routes/BlockAdminRoute';
 import type { Library, LibraryBlock } from '@/features/block-admin/types';
 
 const routes = [
-  { element: <RequireAdmin />, children: [{ path: paths.erpBlocks, element: <BlockAdminRoute /> }] },
+  { element: <RequireAdmin />, children: [{ path: paths.erpBlocks.pattern, element: <BlockAdminRoute /> }] },
 ];
 
 const user = (isAdmin: boolean): User => ({

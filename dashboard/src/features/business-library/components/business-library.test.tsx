@@ -12,7 +12,7 @@ import { BusinessLibraryRoute } from '@/features/business-library/routes/Busines
 const routes = [
   {
     element: <RequireBusinessAdmin />,
-    children: [{ path: paths.businessBlocks, element: <BusinessLibraryRoute /> }],
+    children: [{ path: paths.businessBlocks.pattern, element: <BusinessLibraryRoute /> }],
   },
 ];
 
@@ -129,7 +129,7 @@ describe("the business's block library screen", () => {
       within(await screen.findByTestId('business-block-row-21')).getByTestId('business-block-edit'),
     );
     fireEvent.change(screen.getByTestId('business-block-image'), {
-      target: { value: 'javascript:alert(1)' },
+      target: { value: 'javascript:void(document.cookie)' },
     });
     fireEvent.click(screen.getByTestId('business-block-save'));
     expect((await screen.findByTestId('business-block-form-error')).textContent).toContain(

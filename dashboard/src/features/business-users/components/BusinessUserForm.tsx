@@ -57,7 +57,7 @@ export function BusinessUserForm({ user }: Props) {
       {
         onSuccess: () => {
           toast.success(t('businessUsers.saved'));
-          void navigate(paths.users);
+          void navigate(paths.users.build());
         },
         onError: (failure) => {
           toast.error(errorMessage(failure));
@@ -148,7 +148,7 @@ export function BusinessUserForm({ user }: Props) {
           </fieldset>
         )}
         <div className="form-actions">
-          <Link to={paths.users} className="button" data-testid="user-form-cancel">
+          <Link to={paths.users.build()} className="button" data-testid="user-form-cancel">
             {t('common.cancel')}
           </Link>
           <button

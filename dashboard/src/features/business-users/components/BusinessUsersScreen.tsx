@@ -2,7 +2,7 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { Alert } from '@/components/Alert';
 import { PageLoader } from '@/components/PageLoader';
-import { paths, links } from '@/app/paths';
+import { paths } from '@/app/paths';
 import { errorMessage } from '@/lib/api-client';
 import { useBusinessUsers } from '@/features/business-users/api/get-business-users';
 
@@ -18,7 +18,7 @@ export function BusinessUsersScreen() {
     <div className="page" data-testid="business-users">
       <header className="page-header">
         <h1>{t('businessUsers.title')}</h1>
-        <Link to={paths.userNew} className="button button-primary" data-testid="business-user-new">
+        <Link to={paths.userNew.build()} className="button button-primary" data-testid="business-user-new">
           {t('businessUsers.newUser')}
         </Link>
       </header>
@@ -49,7 +49,11 @@ export function BusinessUsersScreen() {
                   </td>
                   <td data-testid="business-user-email">{user.email}</td>
                   <td>
-                    <Link to={links.userEdit(user.id)} className="button" data-testid="business-user-edit">
+                    <Link
+                      to={paths.userEdit.build({ userId: user.id })}
+                      className="button"
+                      data-testid="business-user-edit"
+                    >
                       {t('businessUsers.editUser')}
                     </Link>
                   </td>

@@ -18,9 +18,9 @@ const routes = [
   {
     element: <RequireBusinessAdmin />,
     children: [
-      { path: paths.users, element: <BusinessUsersRoute /> },
-      { path: paths.userNew, element: <BusinessUserNewRoute /> },
-      { path: paths.userEdit, element: <BusinessUserEditRoute /> },
+      { path: paths.users.pattern, element: <BusinessUsersRoute /> },
+      { path: paths.userNew.pattern, element: <BusinessUserNewRoute /> },
+      { path: paths.userEdit.pattern, element: <BusinessUserEditRoute /> },
     ],
   },
 ];

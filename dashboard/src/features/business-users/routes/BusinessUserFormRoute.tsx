@@ -24,7 +24,7 @@ export function BusinessUserEditRoute() {
     if (failed && !left.current) {
       left.current = true;
       if (user.error) toast.error(errorMessage(user.error));
-      navigate(paths.users, { replace: true });
+      void navigate(paths.users.build(), { replace: true });
     }
   }, [failed, user.error, navigate]);
   if (!user.data) return failed ? null : <PageLoader />;

@@ -81,7 +81,7 @@ export function RecordCell({ field, value, relationNames }: RecordCellProps) {
     case 'whatsapp_link':
     case 'telephone_link':
     case 'email_link':
-      return <span>{excerpt(String(toFormValue(field.type, value)))}</span>;
+      return <span>{excerpt(text(toFormValue(field.type, value)))}</span>;
     default:
       return <span>{excerpt(text(value))}</span>;
   }

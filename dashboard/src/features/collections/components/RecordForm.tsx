@@ -66,7 +66,7 @@ function Form({ scope, table, post }: FormProps) {
     });
     const onSuccess = () => {
       toast.success(t('records.form.saved'));
-      navigate(listLink);
+      void navigate(listLink);
     };
     if (post) update.mutate({ id: post.id, ...payload }, { onSuccess });
     else create.mutate({ table_id: table.id, ...payload }, { onSuccess });
@@ -86,7 +86,7 @@ function Form({ scope, table, post }: FormProps) {
       {
         onSuccess: () => {
           toast.success(t('records.form.deleted'));
-          navigate(listLink);
+          void navigate(listLink);
         },
         onError: (error) => toast.error(errorMessage(error)),
       },
@@ -183,7 +183,7 @@ function Form({ scope, table, post }: FormProps) {
                 {field.required === '1' && ' *'}
               </span>
             ) : (
-              <label htmlFor={fieldInputId(field)}>
+              <label id={`${fieldInputId(field)}-label`} htmlFor={fieldInputId(field)}>
                 {field.name}
                 {field.required === '1' && ' *'}
               </label>
@@ -201,7 +201,7 @@ function Form({ scope, table, post }: FormProps) {
             <button
               type="button"
               className="button button-danger record-delete"
-              onClick={destroy}
+              onClick={() => void destroy()}
               disabled={remove.isPending}
               data-testid="record-delete"
             >

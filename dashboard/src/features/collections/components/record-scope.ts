@@ -1,4 +1,5 @@
-import { links } from '@/app/paths';
+import { paths } from '@/app/paths';
+import { tableExportUrl } from '@/lib/api-urls';
 import type { ProjectDetail, TableSummary } from '@/lib/types';
 
 /**
@@ -27,12 +28,12 @@ export function ownerScope(project: ProjectDetail, userId: number | undefined): 
     kind: 'owner',
     projectId: project.id,
     projectName: project.name,
-    projectLink: links.project(project.id),
+    projectLink: paths.project.build({ projectId: project.id }),
     tables: project.tables,
-    listLink: (tableId) => links.tableData(project.id, tableId),
-    newLink: (tableId) => links.recordNew(project.id, tableId),
-    editLink: (tableId, postId) => links.recordEdit(project.id, tableId, postId),
-    exportLink: (tableId, format) => links.tableExport(tableId, format),
+    listLink: (tableId) => paths.projectTableData.build({ projectId: project.id, tableId }),
+    newLink: (tableId) => paths.projectRecordNew.build({ projectId: project.id, tableId }),
+    editLink: (tableId, postId) => paths.projectRecordEdit.build({ projectId: project.id, tableId, postId }),
+    exportLink: (tableId, format) => tableExportUrl(tableId, format),
     uploadPrefix: (tableId) => (userId === undefined ? [project.id, tableId] : [userId, project.id, tableId]),
   };
 }
@@ -46,12 +47,12 @@ export function clientScope(
     kind: 'client',
     projectId: project.id,
     projectName: project.name,
-    projectLink: links.clientHome(),
+    projectLink: paths.clientAdmin.build(),
     tables,
-    listLink: (tableId) => links.clientTableData(tableId),
-    newLink: (tableId) => links.clientRecordNew(tableId),
-    editLink: (tableId, postId) => links.clientRecordEdit(tableId, postId),
-    exportLink: (tableId, format) => links.tableExport(tableId, format, token),
+    listLink: (tableId) => paths.clientTableData.build({ tableId }),
+    newLink: (tableId) => paths.clientRecordNew.build({ tableId }),
+    editLink: (tableId, postId) => paths.clientRecordEdit.build({ tableId, postId }),
+    exportLink: (tableId, format) => tableExportUrl(tableId, format, token),
     // The panel has no user id; the server files client uploads under the token's project.
     uploadPrefix: (tableId) => [project.id, tableId],
   };

@@ -13,7 +13,7 @@ export function useLeaveOnError(error: Error | null, to: string) {
     if (error && !reported.current) {
       reported.current = true;
       toast.error(errorMessage(error));
-      navigate(to, { replace: true });
+      void navigate(to, { replace: true });
     }
   }, [error, navigate, to]);
 }

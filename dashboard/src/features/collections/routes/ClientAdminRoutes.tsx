@@ -6,7 +6,7 @@
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, Navigate, Outlet, useOutletContext, useSearchParams } from 'react-router';
-import { links } from '@/app/paths';
+import { paths } from '@/app/paths';
 import { GlobalSpinner } from '@/components/GlobalSpinner';
 import { PageLoader } from '@/components/PageLoader';
 import { Toaster } from '@/components/toast';
@@ -83,7 +83,7 @@ function Panel({ token }: { token: string }) {
   return (
     <>
       <header className="app-header client-header">
-        <Link to={links.clientHome()} className="brand" data-testid="client-project-name">
+        <Link to={paths.clientAdmin.build()} className="brand" data-testid="client-project-name">
           {client.data.project.name}
         </Link>
         <nav className="app-nav">
@@ -162,7 +162,7 @@ function useOwnTableId(scope: RecordScope): number | null {
 export function ClientRecordsRoute() {
   const scope = useClientScope();
   const tableId = useOwnTableId(scope);
-  if (tableId === null) return <Navigate to={links.clientHome()} replace />;
+  if (tableId === null) return <Navigate to={paths.clientAdmin.build()} replace />;
   return <RecordsList key={tableId} scope={scope} tableId={tableId} />;
 }
 
@@ -171,7 +171,7 @@ export function ClientRecordFormRoute() {
   const scope = useClientScope();
   const tableId = useOwnTableId(scope);
   const postId = useNumberParam('postId');
-  if (tableId === null) return <Navigate to={links.clientHome()} replace />;
+  if (tableId === null) return <Navigate to={paths.clientAdmin.build()} replace />;
   return (
     <RecordForm scope={scope} tableId={tableId} postId={Number.isInteger(postId) ? postId : undefined} />
   );

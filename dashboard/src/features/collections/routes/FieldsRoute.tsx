@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useConfirm } from '@/components/ConfirmDialog';
 import { Link, Navigate } from 'react-router';
-import { links, paths } from '@/app/paths';
+import { paths } from '@/app/paths';
 import { PageLoader } from '@/components/PageLoader';
 import { toast } from '@/components/toast';
 import { errorMessage } from '@/lib/api-client';
@@ -71,10 +71,10 @@ function FieldManager({ project, table }: { project: ProjectDetail; table: Table
   return (
     <section className="page" data-testid="fields-page">
       <nav className="breadcrumbs">
-        <Link to={links.project(project.id)}>{project.name}</Link> /{' '}
-        <Link to={links.projectTables(project.id)}>{t('collections.title')}</Link> /{' '}
-        <Link to={links.table(project.id, table.id)}>{table.name}</Link> /{' '}
-        <span>{t('collections.fields.title')}</span>
+        <Link to={paths.project.build({ projectId: project.id })}>{project.name}</Link> /{' '}
+        <Link to={paths.projectTables.build({ projectId: project.id })}>{t('collections.title')}</Link> /{' '}
+        <Link to={paths.projectTable.build({ projectId: project.id, tableId: table.id })}>{table.name}</Link>{' '}
+        / <span>{t('collections.fields.title')}</span>
       </nav>
       <div className="page-header">
         <h1>
@@ -92,7 +92,11 @@ function FieldManager({ project, table }: { project: ProjectDetail; table: Table
               {t('collections.fields.saveOrder')}
             </button>
           )}
-          <Link to={links.tableData(project.id, table.id)} className="button" data-testid="fields-browse">
+          <Link
+            to={paths.projectTableData.build({ projectId: project.id, tableId: table.id })}
+            className="button"
+            data-testid="fields-browse"
+          >
             {t('collections.browse')}
           </Link>
           <button
@@ -112,7 +116,7 @@ function FieldManager({ project, table }: { project: ProjectDetail; table: Table
           fields={fields}
           onMove={setMoved}
           onEdit={(field) => setEditing({ field })}
-          onDelete={remove}
+          onDelete={(field) => void remove(field)}
         />
       )}
       {editing && (
@@ -141,8 +145,8 @@ export function FieldsRoute() {
   const tableId = useNumberParam('tableId');
   const project = useProjectOrLeave(projectId);
   const table = useTable(tableId);
-  useLeaveOnError(table.error, links.projectTables(projectId));
-  if (!Number.isInteger(projectId)) return <Navigate to={paths.home} replace />;
+  useLeaveOnError(table.error, paths.projectTables.build({ projectId }));
+  if (!Number.isInteger(projectId)) return <Navigate to={paths.home.build()} replace />;
   if (!project.data || !table.data) return <PageLoader />;
   return <FieldManager project={project.data} table={table.data} />;
 }

@@ -18,7 +18,8 @@ function useOwnerScope() {
 export function RecordsRoute() {
   const { projectId, scope } = useOwnerScope();
   const tableId = useNumberParam('tableId');
-  if (!Number.isInteger(projectId) || !Number.isInteger(tableId)) return <Navigate to={paths.home} replace />;
+  if (!Number.isInteger(projectId) || !Number.isInteger(tableId))
+    return <Navigate to={paths.home.build()} replace />;
   if (!scope) return <PageLoader />;
   return <RecordsList key={tableId} scope={scope} tableId={tableId} />;
 }
@@ -28,7 +29,8 @@ export function RecordFormRoute() {
   const { projectId, scope } = useOwnerScope();
   const tableId = useNumberParam('tableId');
   const postId = useNumberParam('postId');
-  if (!Number.isInteger(projectId) || !Number.isInteger(tableId)) return <Navigate to={paths.home} replace />;
+  if (!Number.isInteger(projectId) || !Number.isInteger(tableId))
+    return <Navigate to={paths.home.build()} replace />;
   if (!scope) return <PageLoader />;
   return (
     <RecordForm scope={scope} tableId={tableId} postId={Number.isInteger(postId) ? postId : undefined} />

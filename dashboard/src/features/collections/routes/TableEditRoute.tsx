@@ -1,7 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, Navigate, useNavigate } from 'react-router';
-import { links, paths } from '@/app/paths';
+import { paths } from '@/app/paths';
 import { Alert } from '@/components/Alert';
 import { FormField } from '@/components/FormField';
 import { PageLoader } from '@/components/PageLoader';
@@ -126,7 +126,7 @@ function TableForm({ project, table }: { project: ProjectDetail; table: Table | 
         {
           onSuccess: (created) => {
             toast.success(t('collections.created'));
-            navigate(links.tableFields(project.id, created.id));
+            void navigate(paths.projectTableFields.build({ projectId: project.id, tableId: created.id }));
           },
           onError,
         },
@@ -140,18 +140,24 @@ function TableForm({ project, table }: { project: ProjectDetail; table: Table | 
   return (
     <section className="page">
       <nav className="breadcrumbs">
-        <Link to={links.project(project.id)}>{project.name}</Link> /{' '}
-        <Link to={links.projectTables(project.id)}>{t('collections.title')}</Link> /{' '}
+        <Link to={paths.project.build({ projectId: project.id })}>{project.name}</Link> /{' '}
+        <Link to={paths.projectTables.build({ projectId: project.id })}>{t('collections.title')}</Link> /{' '}
         <span>{table?.name ?? t('collections.new')}</span>
       </nav>
       <div className="page-header">
         <h1>{heading}</h1>
         {table && (
           <div className="button-row">
-            <Link to={links.tableFields(project.id, table.id)} className="button">
+            <Link
+              to={paths.projectTableFields.build({ projectId: project.id, tableId: table.id })}
+              className="button"
+            >
               {t('collections.fieldsLink')}
             </Link>
-            <Link to={links.tableData(project.id, table.id)} className="button">
+            <Link
+              to={paths.projectTableData.build({ projectId: project.id, tableId: table.id })}
+              className="button"
+            >
               {t('collections.browse')}
             </Link>
           </div>
@@ -282,7 +288,7 @@ function TableForm({ project, table }: { project: ProjectDetail; table: Table | 
           )}
         </div>
         <div className="form-actions">
-          <Link to={links.projectTables(project.id)} className="button">
+          <Link to={paths.projectTables.build({ projectId: project.id })} className="button">
             {t('common.back')}
           </Link>
           <button
@@ -301,7 +307,7 @@ function TableForm({ project, table }: { project: ProjectDetail; table: Table | 
 
 function EditTable({ project, tableId }: { project: ProjectDetail; tableId: number }) {
   const table = useTable(tableId);
-  useLeaveOnError(table.error, links.projectTables(project.id));
+  useLeaveOnError(table.error, paths.projectTables.build({ projectId: project.id }));
   if (!table.data) return <PageLoader />;
   return <TableForm key={table.data.id} project={project} table={table.data} />;
 }
@@ -311,9 +317,9 @@ export function TableEditRoute({ isNew }: { isNew: boolean }) {
   const projectId = useNumberParam('projectId');
   const tableId = useNumberParam('tableId');
   const project = useProjectOrLeave(projectId);
-  if (!Number.isInteger(projectId)) return <Navigate to={paths.home} replace />;
+  if (!Number.isInteger(projectId)) return <Navigate to={paths.home.build()} replace />;
   if (!project.data) return <PageLoader />;
   if (isNew) return <TableForm project={project.data} table={undefined} />;
-  if (!Number.isInteger(tableId)) return <Navigate to={links.projectTables(projectId)} replace />;
+  if (!Number.isInteger(tableId)) return <Navigate to={paths.projectTables.build({ projectId })} replace />;
   return <EditTable project={project.data} tableId={tableId} />;
 }

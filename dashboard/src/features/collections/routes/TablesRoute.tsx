@@ -1,7 +1,7 @@
 import { useTranslation } from 'react-i18next';
 import { useConfirm } from '@/components/ConfirmDialog';
 import { Link, Navigate } from 'react-router';
-import { links, paths } from '@/app/paths';
+import { paths } from '@/app/paths';
 import { PageLoader } from '@/components/PageLoader';
 import { toast } from '@/components/toast';
 import { errorMessage } from '@/lib/api-client';
@@ -34,12 +34,17 @@ function TableList({ project }: { project: ProjectDetail }) {
   return (
     <section className="page" data-testid="collections-page">
       <nav className="breadcrumbs">
-        <Link to={paths.home}>{t('projects.title')}</Link> /{' '}
-        <Link to={links.project(project.id)}>{project.name}</Link> / <span>{t('collections.title')}</span>
+        <Link to={paths.home.build()}>{t('projects.title')}</Link> /{' '}
+        <Link to={paths.project.build({ projectId: project.id })}>{project.name}</Link> /{' '}
+        <span>{t('collections.title')}</span>
       </nav>
       <div className="page-header">
         <h1>{t('collections.title')}</h1>
-        <Link to={links.tableNew(project.id)} className="button button-primary" data-testid="new-collection">
+        <Link
+          to={paths.projectTableNew.build({ projectId: project.id })}
+          className="button button-primary"
+          data-testid="new-collection"
+        >
           + {t('collections.new')}
         </Link>
       </div>
@@ -61,7 +66,9 @@ function TableList({ project }: { project: ProjectDetail }) {
               {project.tables.map((table) => (
                 <tr key={table.id} data-testid="collection-row" data-table-id={table.id}>
                   <td>
-                    <Link to={links.tableData(project.id, table.id)}>{table.name}</Link>
+                    <Link to={paths.projectTableData.build({ projectId: project.id, tableId: table.id })}>
+                      {table.name}
+                    </Link>
                   </td>
                   <td>
                     <code>{table.slug}</code>
@@ -69,21 +76,21 @@ function TableList({ project }: { project: ProjectDetail }) {
                   <td className="actions-cell">
                     <div className="button-row">
                       <Link
-                        to={links.table(project.id, table.id)}
+                        to={paths.projectTable.build({ projectId: project.id, tableId: table.id })}
                         className="button button-small"
                         data-testid="collection-edit"
                       >
                         {t('collections.edit')}
                       </Link>
                       <Link
-                        to={links.tableFields(project.id, table.id)}
+                        to={paths.projectTableFields.build({ projectId: project.id, tableId: table.id })}
                         className="button button-small"
                         data-testid="collection-fields"
                       >
                         {t('collections.fieldsLink')}
                       </Link>
                       <Link
-                        to={links.tableData(project.id, table.id)}
+                        to={paths.projectTableData.build({ projectId: project.id, tableId: table.id })}
                         className="button button-small"
                         data-testid="collection-browse"
                       >
@@ -92,7 +99,7 @@ function TableList({ project }: { project: ProjectDetail }) {
                       <button
                         type="button"
                         className="button button-small button-danger-ghost"
-                        onClick={() => remove(table)}
+                        onClick={() => void remove(table)}
                         disabled={deleteTable.isPending}
                         data-testid="collection-delete"
                       >
@@ -115,7 +122,7 @@ function TableList({ project }: { project: ProjectDetail }) {
 export function TablesRoute() {
   const id = useNumberParam('projectId');
   const project = useProjectOrLeave(id);
-  if (!Number.isInteger(id)) return <Navigate to={paths.home} replace />;
+  if (!Number.isInteger(id)) return <Navigate to={paths.home.build()} replace />;
   if (!project.data) return <PageLoader />;
   return <TableList project={project.data} />;
 }

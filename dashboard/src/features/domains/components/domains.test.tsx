@@ -11,7 +11,7 @@ import { reloadPage } from '@/features/domains/lib/reload-page';
 // jsdom cannot reload; the tests check that the page asked for it.
 vi.mock('@/features/domains/lib/reload-page', () => ({ reloadPage: vi.fn() }));
 
-const routes = [{ path: paths.project, element: <ProjectOverviewPage /> }];
+const routes = [{ path: paths.project.pattern, element: <ProjectOverviewPage /> }];
 const PROJECT = 'GET /api/projects/7';
 const VERIFY = 'POST /api/dns-verify';
 const REMOVE = 'POST /api/remove-domain/7';

@@ -73,7 +73,7 @@ const routes = [
   {
     element: <Layout />,
     children: [
-      { element: <RequireAdmin />, children: [{ path: paths.erpEdges, element: <EdgeOpsRoute /> }] },
+      { element: <RequireAdmin />, children: [{ path: paths.erpEdges.pattern, element: <EdgeOpsRoute /> }] },
     ],
   },
 ];

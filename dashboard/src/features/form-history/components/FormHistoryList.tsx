@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useConfirm } from '@/components/ConfirmDialog';
 import { Link, useSearchParams } from 'react-router';
-import { links, paths } from '@/app/paths';
+import { paths } from '@/app/paths';
 import { Alert } from '@/components/Alert';
 import { PageLoader } from '@/components/PageLoader';
 import { Pager } from '@/components/Pager';
@@ -71,8 +71,9 @@ export function FormHistoryList({ project }: { project: ProjectDetail }) {
   return (
     <section className="page" data-testid="form-history-page">
       <nav className="breadcrumbs">
-        <Link to={paths.home}>{t('projects.title')}</Link> /{' '}
-        <Link to={links.project(project.id)}>{project.name}</Link> / <span>{t('formHistory.title')}</span>
+        <Link to={paths.home.build()}>{t('projects.title')}</Link> /{' '}
+        <Link to={paths.project.build({ projectId: project.id })}>{project.name}</Link> /{' '}
+        <span>{t('formHistory.title')}</span>
       </nav>
       <div className="page-header">
         <h1>{t('formHistory.title')}</h1>
@@ -92,7 +93,7 @@ export function FormHistoryList({ project }: { project: ProjectDetail }) {
           type="button"
           className="button button-small button-danger"
           disabled={selectedHere.length === 0 || deleteEntries.isPending}
-          onClick={removeSelected}
+          onClick={() => void removeSelected()}
           data-testid="form-history-delete"
         >
           {t('formHistory.deleteSelected')}

@@ -11,8 +11,8 @@ import { FormHistoryRoute } from '@/features/form-history/routes/FormHistoryRout
 import type { FormEmail, FormEntry, HistoryLimit } from '@/features/form-history/types';
 
 const routes = [
-  { path: paths.projectFormHistory, element: <FormHistoryRoute /> },
-  { path: paths.confirmFormEmail, element: <ConfirmFormEmailRoute /> },
+  { path: paths.projectFormHistory.pattern, element: <FormHistoryRoute /> },
+  { path: paths.confirmFormEmail.pattern, element: <ConfirmFormEmailRoute /> },
 ];
 const HISTORY = '/api/projects/7/form-history';
 const EMAIL = '/api/projects/7/form-email';

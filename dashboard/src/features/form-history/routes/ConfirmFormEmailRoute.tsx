@@ -43,7 +43,7 @@ export function ConfirmFormEmailRoute() {
             <p className="muted">{t('formHistory.confirm.ignore')}</p>
           </>
         )}
-        <Link to={paths.login} className="muted-link">
+        <Link to={paths.login.build()} className="muted-link">
           {t('auth.backToLogin')}
         </Link>
       </div>

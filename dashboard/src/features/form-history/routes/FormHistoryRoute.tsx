@@ -8,7 +8,7 @@ import { FormHistoryList } from '@/features/form-history/components/FormHistoryL
 export function FormHistoryRoute() {
   const projectId = useNumberParam('projectId');
   const project = useProjectOrLeave(projectId);
-  if (!Number.isInteger(projectId)) return <Navigate to={paths.home} replace />;
+  if (!Number.isInteger(projectId)) return <Navigate to={paths.home.build()} replace />;
   if (!project.data) return <PageLoader />;
   return <FormHistoryList project={project.data} />;
 }

@@ -1,5 +1,5 @@
 import { useDraggable, useDroppable } from '@dnd-kit/core';
-import { useImperativeHandle, useRef, type Ref, type RefObject } from 'react';
+import { useEffect, useImperativeHandle, useRef, useState, type Ref, type RefObject } from 'react';
 import { useTranslation } from 'react-i18next';
 import { dropIndex } from '@/features/pages/lib/canvas-protocol';
 import { DESKTOP_WIDTH, type Device } from '@/features/pages/lib/preview-size';
@@ -74,6 +74,22 @@ function MoveHandle({
  * the parent's pointer events, so dragging uses a transparent drop overlay laid over it while a
  * drag is on, and move handles in a layer above it, placed from the canvas's `layout` reports.
  */
+/**
+ * The element's height, kept up to date by a ResizeObserver (its first report comes right after
+ * observe()); 0 where there is none (jsdom), as clientHeight is there.
+ */
+function useElementHeight(ref: RefObject<HTMLElement | null>): number {
+  const [height, setHeight] = useState(0);
+  useEffect(() => {
+    const element = ref.current;
+    if (!element || typeof ResizeObserver === 'undefined') return undefined;
+    const observer = new ResizeObserver(() => setHeight(element.clientHeight));
+    observer.observe(element);
+    return () => observer.disconnect();
+  }, [ref]);
+  return height;
+}
+
 export function CanvasFrame(props: Props) {
   const { t } = useTranslation();
   const {
@@ -91,6 +107,7 @@ export function CanvasFrame(props: Props) {
     handle,
   } = props;
   const frameRef = useRef<HTMLDivElement>(null);
+  const frameHeight = useElementHeight(frameRef);
   const effectiveScale = mode === 'desktop' ? scale : 1;
   const { setNodeRef } = useDroppable({ id: CANVAS_DROP_ID });
 
@@ -139,7 +156,7 @@ export function CanvasFrame(props: Props) {
         <div className="canvas-handles" aria-label={t('editor.canvas.blocks')}>
           {layout.boxes.map((box) => {
             const top = (box.top - layout.scrollY) * effectiveScale;
-            if (top < -8 || top > (frameRef.current?.clientHeight ?? Infinity)) return null;
+            if (top < -8 || top > frameHeight) return null;
             return (
               <MoveHandle
                 key={box.uid}

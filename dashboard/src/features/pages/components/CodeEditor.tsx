@@ -2,7 +2,8 @@ import { css } from '@codemirror/lang-css';
 import { html } from '@codemirror/lang-html';
 import { javascript } from '@codemirror/lang-javascript';
 import { EditorView, basicSetup } from 'codemirror';
-import { useEffect, useRef } from 'react';
+import { useEffect, useRef, useState } from 'react';
+import { useLatest } from '@/lib/use-latest';
 
 const languages = { html, css, javascript };
 
@@ -22,13 +23,14 @@ interface Props {
  */
 export function CodeEditor({ language, value, onChange, label, testId }: Props) {
   const host = useRef<HTMLDivElement>(null);
-  const onChangeRef = useRef(onChange);
-  onChangeRef.current = onChange;
+  const onChangeRef = useLatest(onChange);
+  // Read once: the editor keeps its own document (and undo history) afterwards.
+  const [initialDoc] = useState(value);
 
   useEffect(() => {
     if (!host.current) return;
     const view = new EditorView({
-      doc: value,
+      doc: initialDoc,
       parent: host.current,
       extensions: [
         basicSetup,
@@ -41,8 +43,7 @@ export function CodeEditor({ language, value, onChange, label, testId }: Props) 
       ],
     });
     return () => view.destroy();
-    // `value` is read once: the editor keeps its own document (and undo history) afterwards.
-  }, [language, label]);
+  }, [language, label, initialDoc, onChangeRef]);
 
   return <div className="code-editor" ref={host} data-testid={testId} />;
 }

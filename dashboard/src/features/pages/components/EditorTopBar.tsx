@@ -1,6 +1,6 @@
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { links } from '@/app/paths';
+import { paths } from '@/app/paths';
 import type { PageSummary } from '@/lib/types';
 import { DEVICES, SCALES, type Device } from '@/features/pages/lib/preview-size';
 import { clockTime, type SaveState } from '@/features/pages/lib/save-state';
@@ -38,8 +38,14 @@ export function EditorTopBar(props: Props) {
   const blocked = state.kind !== 'saved';
   return (
     <header className="editor-topbar" data-testid="editor-topbar">
+      {/* The canvas is the screen's content: its name heads the page for screen readers. */}
+      <h1 className="sr-only">{t('documentTitle.editor')}</h1>
       <div className="editor-topbar-group">
-        <Link to={links.project(props.projectId)} className="editor-project-link" data-testid="project-link">
+        <Link
+          to={paths.project.build({ projectId: props.projectId })}
+          className="editor-project-link"
+          data-testid="project-link"
+        >
           ← {props.projectName}
         </Link>
         <label className="sr-only" htmlFor="editor-page">

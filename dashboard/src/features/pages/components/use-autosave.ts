@@ -1,4 +1,5 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
+import { useLatest } from '@/lib/use-latest';
 
 /** Autosave runs this long after the last edit (spec §4, §9). */
 export const AUTOSAVE_MS = 5000;
@@ -23,8 +24,7 @@ export function useAutosave<T>({ version, snapshot, persist, onError, initialSav
   const [savedVersion, setSavedVersion] = useState(0);
   const [saving, setSaving] = useState(false);
   const [savedAt, setSavedAt] = useState<Date | null>(initialSavedAt);
-  const latest = useRef({ snapshot, version, persist, onError });
-  latest.current = { snapshot, version, persist, onError };
+  const latest = useLatest({ snapshot, version, persist, onError });
   const running = useRef(false);
   const again = useRef(false);
 
@@ -35,22 +35,26 @@ export function useAutosave<T>({ version, snapshot, persist, onError, initialSav
     }
     running.current = true;
     setSaving(true);
-    const { snapshot: sent, version: sentVersion } = latest.current;
     try {
-      await latest.current.persist(sent);
-      setSavedVersion(sentVersion);
-      setSavedAt(new Date());
-    } catch (error) {
-      latest.current.onError(error);
+      // A save asked for meanwhile runs next, with what is current then (unless nothing changed).
+      for (;;) {
+        const { snapshot: sent, version: sentVersion } = latest.current;
+        try {
+          await latest.current.persist(sent);
+          setSavedVersion(sentVersion);
+          setSavedAt(new Date());
+        } catch (error) {
+          latest.current.onError(error);
+        }
+        if (!again.current) break;
+        again.current = false;
+        if (latest.current.version === sentVersion) break;
+      }
     } finally {
       running.current = false;
       setSaving(false);
     }
-    if (again.current) {
-      again.current = false;
-      if (latest.current.version !== sentVersion) await save();
-    }
-  }, []);
+  }, [latest]);
 
   useEffect(() => {
     if (version === savedVersion) return;

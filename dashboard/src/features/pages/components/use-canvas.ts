@@ -62,14 +62,13 @@ export function useCanvas({ projectId, pageId, post, blocks, selected, onSelect 
     iframeRef.current?.contentWindow?.postMessage(body, '*');
   };
 
-  const canvasBlock = (block: PageBlock): CanvasBlock => ({
-    uid: block.uid,
-    html: cache.get(block) ?? '',
-    css: block.css,
-    js: block.js,
-  });
-
   const sync = useCallback(() => {
+    const canvasBlock = (block: PageBlock): CanvasBlock => ({
+      uid: block.uid,
+      html: cache.get(block) ?? '',
+      css: block.css,
+      js: block.js,
+    });
     const { blocks: current, selected: selectedNow, post: postNow } = latest.current;
     const missing = cache.missing(current).filter((block) => !inflight.current.has(contentKey(block)));
     if (missing.length > 0 || !headRequested.current) {

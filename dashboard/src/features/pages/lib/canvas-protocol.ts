@@ -36,7 +36,7 @@ export type CanvasMessage =
 type WithoutVersion<T> = T extends unknown ? Omit<T, 'vitrine'> : never;
 
 export function message(body: WithoutVersion<ParentMessage>): ParentMessage {
-  return { vitrine: PROTOCOL_VERSION, ...body } as ParentMessage;
+  return { vitrine: PROTOCOL_VERSION, ...body };
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {

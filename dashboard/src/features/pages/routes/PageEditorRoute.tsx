@@ -12,14 +12,16 @@ import { lazy, Suspense, useEffect, useMemo, useRef, useState, type ReactNode } 
 import { useTranslation } from 'react-i18next';
 import { useConfirm } from '@/components/ConfirmDialog';
 import { useNavigate } from 'react-router';
-import { links, paths } from '@/app/paths';
+import { paths } from '@/app/paths';
 import { Alert } from '@/components/Alert';
 import { PageLoader } from '@/components/PageLoader';
 import { toast } from '@/components/toast';
+import { Tabs } from '@/components/ui/Tabs';
 import { errorMessage } from '@/lib/api-client';
 import { normalizePageSlug } from '@/lib/validation';
 import { useUser } from '@/lib/auth/get-user';
 import { useNumberParam, useProject } from '@/lib/project-route';
+import { useLatest } from '@/lib/use-latest';
 import type { Page, ProjectDetail, User } from '@/lib/types';
 import { useBlocks } from '@/features/pages/api/get-blocks';
 import { useCollectionData } from '@/features/pages/api/get-collection-data';
@@ -137,10 +139,9 @@ function Editor({ page, project, library, user, deploy }: EditorProps) {
 
   // Collection pages: the post the preview shows, and the fields blocks can bind to.
   const collection = useCollectionData(page.table_id);
-  const [postSlug, setPostSlug] = useState<string | undefined>(undefined);
-  useEffect(() => {
-    if (postSlug === undefined && collection.data?.posts[0]) setPostSlug(collection.data.posts[0].slug);
-  }, [collection.data, postSlug]);
+  // The chosen post, else the collection's first one.
+  const [chosenPostSlug, setPostSlug] = useState<string | undefined>(undefined);
+  const postSlug = chosenPostSlug ?? collection.data?.posts[0]?.slug;
 
   const canvas = useCanvas({
     projectId: project.id,
@@ -167,8 +168,7 @@ function Editor({ page, project, library, user, deploy }: EditorProps) {
   // --- edits -------------------------------------------------------------------------------
   // Edits are functions of the latest blocks (kept in a ref), so one finishing late (an upload)
   // applies to the page as it is then, not as it was when it started.
-  const historyRef = useRef(history);
-  historyRef.current = history;
+  const historyRef = useLatest(history);
   const commit = (change: (blocks: PageBlock[]) => PageBlock[]) => {
     const before = historyRef.current;
     const recorded = record(before, change(current(before)));
@@ -258,8 +258,7 @@ function Editor({ page, project, library, user, deploy }: EditorProps) {
   });
 
   // Ctrl/⌘+Z and Shift+Z / Y outside fields (the canvas iframe keeps its own key presses).
-  const travelRef = useRef(travel);
-  travelRef.current = travel;
+  const travelRef = useLatest(travel);
   useEffect(() => {
     const onKey = (event: KeyboardEvent) => {
       const action = historyKey(event);
@@ -269,7 +268,7 @@ function Editor({ page, project, library, user, deploy }: EditorProps) {
     };
     window.addEventListener('keydown', onKey);
     return () => window.removeEventListener('keydown', onKey);
-  }, []);
+  }, [travelRef]);
 
   const leaveDialog = useLeaveGuard(dirty, t('editor.leaveConfirm'));
 
@@ -328,7 +327,7 @@ function Editor({ page, project, library, user, deploy }: EditorProps) {
             projectName={project.name}
             pages={project.pages}
             pageId={page.id}
-            onPageChange={(id) => navigate(links.page(project.id, id))}
+            onPageChange={(id) => void navigate(paths.page.build({ projectId: project.id, pageId: id }))}
             mode={mode}
             onModeChange={setMode}
             scale={scale}
@@ -392,59 +391,60 @@ function Editor({ page, project, library, user, deploy }: EditorProps) {
                   </select>
                 </div>
               )}
-              <div className="editor-tabs" role="tablist">
-                <button
-                  type="button"
-                  role="tab"
-                  aria-selected={tab === 'page'}
-                  className={tab === 'page' ? 'is-active' : ''}
-                  onClick={() => setTab('page')}
-                  data-testid="page-tab"
-                >
-                  {t('editor.tabs.page')}
-                </button>
-                <button
-                  type="button"
-                  role="tab"
-                  aria-selected={tab === 'block'}
-                  className={tab === 'block' ? 'is-active' : ''}
-                  onClick={() => setTab('block')}
-                  data-testid="block-tab"
-                >
-                  {t('editor.tabs.block')}
-                </button>
-              </div>
-              <div role="tabpanel" className="editor-tabpanel" data-testid={`${tab}-panel`}>
-                {tab === 'page' ? (
-                  <PageTab
-                    fields={fields}
-                    isHome={isHome}
-                    isCollection={page.table_id !== null}
-                    onChange={changeFields}
-                  />
-                ) : (
-                  <BlockTab
-                    block={selectedBlock}
-                    index={selectedIndex}
-                    count={blocks.length}
-                    onVarChange={(name: string, change: VarChange) =>
-                      selectedBlock && commit((list) => updateVar(list, selectedBlock.uid, name, change))
-                    }
-                    onToggleEffect={(effect: Effect) =>
-                      selectedBlock &&
-                      commit((list) =>
-                        list.map((b) =>
-                          b.uid === selectedBlock.uid ? { ...b, effect: toggleEffect(b.effect, effect) } : b,
-                        ),
-                      )
-                    }
-                    onMove={(to) => selectedBlock && commit((list) => moveBlock(list, selectedBlock.uid, to))}
-                    onDuplicate={duplicateSelected}
-                    onRemove={removeSelected}
-                    onEditCode={() => setCodeOpen(true)}
-                  />
-                )}
-              </div>
+              <Tabs
+                aria-label={t('kit.editorTabs')}
+                className="editor-tabs"
+                selectedKey={tab}
+                onSelectionChange={(key) => setTab(key as 'page' | 'block')}
+                items={[
+                  {
+                    id: 'page',
+                    label: t('editor.tabs.page'),
+                    testId: 'page-tab',
+                    panelTestId: 'page-panel',
+                    content: (
+                      <PageTab
+                        fields={fields}
+                        isHome={isHome}
+                        isCollection={page.table_id !== null}
+                        onChange={changeFields}
+                      />
+                    ),
+                  },
+                  {
+                    id: 'block',
+                    label: t('editor.tabs.block'),
+                    testId: 'block-tab',
+                    panelTestId: 'block-panel',
+                    content: (
+                      <BlockTab
+                        block={selectedBlock}
+                        index={selectedIndex}
+                        count={blocks.length}
+                        onVarChange={(name: string, change: VarChange) =>
+                          selectedBlock && commit((list) => updateVar(list, selectedBlock.uid, name, change))
+                        }
+                        onToggleEffect={(effect: Effect) =>
+                          selectedBlock &&
+                          commit((list) =>
+                            list.map((b) =>
+                              b.uid === selectedBlock.uid
+                                ? { ...b, effect: toggleEffect(b.effect, effect) }
+                                : b,
+                            ),
+                          )
+                        }
+                        onMove={(to) =>
+                          selectedBlock && commit((list) => moveBlock(list, selectedBlock.uid, to))
+                        }
+                        onDuplicate={duplicateSelected}
+                        onRemove={() => void removeSelected()}
+                        onEditCode={() => setCodeOpen(true)}
+                      />
+                    ),
+                  },
+                ]}
+              />
             </aside>
           </div>
         </div>
@@ -492,7 +492,7 @@ export function PageEditorRoute({ deploy }: { deploy?: DeploySlot }) {
     if (failed && !reported.current) {
       reported.current = true;
       if (page.error) toast.error(errorMessage(page.error));
-      navigate(paths.home, { replace: true });
+      void navigate(paths.home.build(), { replace: true });
     }
   }, [failed, page.error, navigate]);
 

@@ -13,9 +13,9 @@ import type { BlockLibrary, PageBlock } from '@/features/pages/types';
 const toastMessages = () => getToasts().map((toast) => toast.message);
 
 const routes = [
-  { path: paths.page, element: <PageEditorPage /> },
-  { path: paths.home, element: <p data-testid="home">home</p> },
-  { path: paths.project, element: <p data-testid="project">project</p> },
+  { path: paths.page.pattern, element: <PageEditorPage /> },
+  { path: paths.home.pattern, element: <p data-testid="home">home</p> },
+  { path: paths.project.pattern, element: <p data-testid="project">project</p> },
 ];
 
 const hero: PageBlock = {
@@ -133,7 +133,7 @@ const render: Handler = (call) => {
       head: '<style>.head{}</style>',
       blocks: body.blocks.map((block) => ({
         uid: block.uid,
-        html: `<div>${block.uid}:${String(block.vars[0]?.value ?? '')}</div>`,
+        html: `<div>${block.uid}:${typeof block.vars[0]?.value === 'string' ? block.vars[0].value : ''}</div>`,
       })),
     },
   };

@@ -1,5 +1,6 @@
-import { useId, useState } from 'react';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { ComboBox } from '@/components/ui/ComboBox';
 import { searchFonts, type CatalogueFont } from '@/features/projects/lib/fonts';
 
 interface FontPickerProps {
@@ -11,47 +12,34 @@ interface FontPickerProps {
   testId: string;
 }
 
-/** Search box over the shipped catalogue listing at most 10 matches. */
+/** Search box over the shipped catalogue listing at most 10 matches (the kit's combobox). */
 export function FontPicker({ catalogue, label, placeholder, exclude, onPick, testId }: FontPickerProps) {
   const { t } = useTranslation();
-  const id = useId();
   const [query, setQuery] = useState('');
-  const matches = searchFonts(catalogue, query, exclude);
+  // A pick empties the box: a new combobox, closed, for the next search.
+  const [round, setRound] = useState(0);
+  const matches = query.trim() ? searchFonts(catalogue, query, exclude) : [];
 
   return (
     <div className="font-picker" data-testid={testId}>
-      <label htmlFor={id} className="sr-only">
-        {label}
-      </label>
-      <input
-        id={id}
-        type="search"
-        value={query}
+      <ComboBox
+        key={round}
+        label={label}
+        hideLabel
         placeholder={placeholder ?? t('settings.fonts.search')}
-        onChange={(event) => setQuery(event.target.value)}
-        autoComplete="off"
+        options={matches.map((font) => ({ id: font.family, label: font.family, description: font.category }))}
+        value={null}
+        inputValue={query}
+        onInputChange={setQuery}
+        emptyText={t('settings.fonts.noMatch')}
+        onChange={(family) => {
+          const font = matches.find((item) => item.family === family);
+          if (!font) return;
+          onPick(font);
+          setQuery('');
+          setRound((value) => value + 1);
+        }}
       />
-      {query.trim() && (
-        <ul className="font-matches" role="listbox" aria-label={label}>
-          {matches.length === 0 && <li className="muted">{t('settings.fonts.noMatch')}</li>}
-          {matches.map((font) => (
-            <li key={font.family}>
-              <button
-                type="button"
-                role="option"
-                aria-selected={false}
-                onClick={() => {
-                  onPick(font);
-                  setQuery('');
-                }}
-              >
-                <span>{font.family}</span>
-                <span className="muted small">{font.category}</span>
-              </button>
-            </li>
-          ))}
-        </ul>
-      )}
     </div>
   );
 }

@@ -1,6 +1,6 @@
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { links } from '@/app/paths';
+import { googleSheetsUrl } from '@/lib/api-urls';
 import { Alert } from '@/components/Alert';
 import { FormField } from '@/components/FormField';
 import { Dialog } from '@/components/ui/Dialog';
@@ -23,7 +23,7 @@ export function IntegrationsModal({ project, onClose }: { project: Project; onCl
   const [phone, setPhone] = useState(false);
   const [gtags, setGtags] = useState(false);
 
-  const sheetsPath = links.googleSheets(project.id, project.token, { phone, gtags });
+  const sheetsPath = googleSheetsUrl(project.id, project.token, { phone, gtags });
   const sheetsUrl = `${window.location.origin}${sheetsPath}`;
 
   const submit = (event: FormEvent) => {

@@ -1,6 +1,6 @@
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { links } from '@/app/paths';
+import { paths } from '@/app/paths';
 import { useFormat } from '@/lib/format';
 import type { PageSummary } from '@/lib/types';
 
@@ -28,7 +28,7 @@ export function PageList({ projectId, pages, title, emptyText, onDelete, testId 
             const slug = page.table_id === null ? page.slug : `${page.slug}/*`;
             return (
               <li key={page.id} data-testid="page-item">
-                <Link to={links.page(projectId, page.id)} className="page-link">
+                <Link to={paths.page.build({ projectId, pageId: page.id })} className="page-link">
                   <strong>{page.name}</strong>
                   <code>{slug === '/' ? '/' : `/${slug}`}</code>
                 </Link>

@@ -1,6 +1,6 @@
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { links } from '@/app/paths';
+import { paths } from '@/app/paths';
 import { useFormat } from '@/lib/format';
 import type { Project } from '@/lib/types';
 import { DuplicateMenu } from './DuplicateMenu';
@@ -18,7 +18,7 @@ export function ProjectItem({ project, view }: ProjectItemProps) {
   const actions = (
     <div className="project-actions">
       <Link
-        to={links.project(project.id)}
+        to={paths.project.build({ projectId: project.id })}
         className="button button-primary button-small"
         data-testid="manage-link"
       >

@@ -7,8 +7,8 @@ import { mockApi, renderRoutes, type ApiCall } from '@/testing/render-route';
 import { ProjectOverviewRoute } from '@/features/projects/routes/ProjectOverviewRoute';
 
 const routes = [
-  { path: paths.project, element: <ProjectOverviewRoute /> },
-  { path: paths.page, element: <p data-testid="editor">editor</p> },
+  { path: paths.project.pattern, element: <ProjectOverviewRoute /> },
+  { path: paths.page.pattern, element: <p data-testid="editor">editor</p> },
 ];
 
 const project = projectFixture(7, {
@@ -61,8 +61,8 @@ async function openDialog() {
 describe('new page dialog', () => {
   it('fills the slug in from the name and creates a static page with name and slug', async () => {
     const { calls, router, dialog } = await openDialog();
-    const name = dialog.getByLabelText(/^Nome/) as HTMLInputElement;
-    const slug = dialog.getByLabelText('Slug (endereço)') as HTMLInputElement;
+    const name = dialog.getByLabelText<HTMLInputElement>(/^Nome/);
+    const slug = dialog.getByLabelText<HTMLInputElement>('Slug (endereço)');
     await waitFor(() => expect(document.activeElement).toBe(name));
     fireEvent.change(name, { target: { value: 'Nossos Serviços' } });
     expect(slug.value).toBe('nossos-servicos');
@@ -77,7 +77,7 @@ describe('new page dialog', () => {
   it('keeps an edited slug and makes a collection page of the chosen collection', async () => {
     const { calls, router, dialog } = await openDialog();
     fireEvent.change(dialog.getByLabelText(/^Nome/), { target: { value: 'Nossos Serviços' } });
-    const slug = dialog.getByLabelText('Slug (endereço)') as HTMLInputElement;
+    const slug = dialog.getByLabelText<HTMLInputElement>('Slug (endereço)');
     fireEvent.change(slug, { target: { value: 'servicos' } });
     fireEvent.change(dialog.getByLabelText(/^Nome/), { target: { value: 'Serviços' } });
     expect(slug.value).toBe('servicos');
@@ -117,7 +117,7 @@ describe('delete project', () => {
       'DELETE /api/projects/7': () => ({ status: 204 }),
       'GET /api/projects': () => ({ json: [] }),
     });
-    renderRoutes([...routes, { path: paths.home, element: <p>home</p> }], '/project/7');
+    renderRoutes([...routes, { path: paths.home.pattern, element: <p>home</p> }], '/project/7');
     fireEvent.click(await screen.findByTestId('delete-project'));
     const dialog = await screen.findByRole('alertdialog', { name: 'Excluir o projeto "Loja da Ana"?' });
     expect(dialog.textContent).toContain('Esta ação não pode ser desfeita.');

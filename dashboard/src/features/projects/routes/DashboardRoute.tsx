@@ -48,7 +48,7 @@ export function DashboardRoute() {
   const [view, setView] = useStoredChoice<ProjectView>(storageKeys.projectView, isProjectView, 'grid');
   const [search, setSearch] = useState('');
 
-  if (isMobileDevice()) return <Navigate to={paths.mobile} replace />;
+  if (isMobileDevice()) return <Navigate to={paths.mobile.build()} replace />;
   if (projects.isPending) return <PageLoader />;
   if (projects.isError) return <Alert>{errorMessage(projects.error)}</Alert>;
 
@@ -61,7 +61,7 @@ export function DashboardRoute() {
     <section className="page">
       <div className="page-header">
         <h1>{t('projects.title')}</h1>
-        <Link to={paths.projectNew} className="button button-primary" data-testid="new-project-link">
+        <Link to={paths.projectNew.build()} className="button button-primary" data-testid="new-project-link">
           + {t('projects.new')}
         </Link>
       </div>
@@ -119,7 +119,7 @@ export function DashboardRoute() {
       {all.length === 0 ? (
         <div className="empty card" data-testid="projects-empty">
           <p>{t('projects.empty')}</p>
-          <Link to={paths.projectNew} className="button button-primary">
+          <Link to={paths.projectNew.build()} className="button button-primary">
             {t('projects.createFirst')}
           </Link>
         </div>

@@ -3,7 +3,7 @@ import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
-import { links } from '@/app/paths';
+import { paths } from '@/app/paths';
 import { Alert } from '@/components/Alert';
 import { FormField } from '@/components/FormField';
 import { toast } from '@/components/toast';
@@ -34,7 +34,7 @@ export function NewProjectRoute() {
 
   const submit = (values: { name: string }) => {
     const { name } = newProjectSchema.parse(values);
-    const open = (project: { id: number }) => void navigate(links.project(project.id));
+    const open = (project: { id: number }) => void navigate(paths.project.build({ projectId: project.id }));
     const onError = (error: Error) => setServerError(form, error, ['name']);
     if (templateId === null) {
       create.mutate({ name }, { onSuccess: open, onError });
@@ -61,9 +61,7 @@ export function NewProjectRoute() {
       <Form form={form} onValid={submit} className="card form" testId="new-project-form">
         {createFailedElsewhere && <Alert>{errorMessage(create.error)}</Alert>}
         <FormField label={t('newProject.name')} id="project-name" error={nameError}>
-          {(control) => (
-            <input {...control} autoFocus {...form.register('name')} data-testid="project-name-input" />
-          )}
+          {(control) => <input {...control} {...form.register('name')} data-testid="project-name-input" />}
         </FormField>
 
         <h2 className="section-title">{t('newProject.startFrom')}</h2>
@@ -97,12 +95,12 @@ export function NewProjectRoute() {
                   // A live, scaled-down look at the theme's home page. sandbox="" runs no scripts,
                   // and the server also sends it with a sandboxing CSP.
                   <iframe
+                    title={template.name}
                     src={`/api/templates/${template.id}/preview`}
                     sandbox=""
                     loading="lazy"
                     tabIndex={-1}
                     aria-hidden="true"
-                    title=""
                   />
                 )}
               </div>

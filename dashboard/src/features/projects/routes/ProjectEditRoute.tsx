@@ -5,7 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { useConfirm } from '@/components/ConfirmDialog';
 import { z } from 'zod';
 import { Link, useNavigate } from 'react-router';
-import { links, paths } from '@/app/paths';
+import { paths } from '@/app/paths';
 import { Alert } from '@/components/Alert';
 import { Form } from '@/components/Form';
 import { FormField } from '@/components/FormField';
@@ -84,7 +84,7 @@ function SettingsForm({ project }: { project: ProjectDetail }) {
       {
         onSuccess: () => {
           toast.success(t('settings.saved'));
-          void navigate(links.project(project.id));
+          void navigate(paths.project.build({ projectId: project.id }));
         },
         onError: (failure) => setServerError(form, failure, SETTINGS_FIELDS),
       },
@@ -110,8 +110,9 @@ function SettingsForm({ project }: { project: ProjectDetail }) {
   return (
     <section className="page">
       <nav className="breadcrumbs">
-        <Link to={paths.home}>{t('projects.title')}</Link> /{' '}
-        <Link to={links.project(project.id)}>{project.name}</Link> / <span>{t('settings.title')}</span>
+        <Link to={paths.home.build()}>{t('projects.title')}</Link> /{' '}
+        <Link to={paths.project.build({ projectId: project.id })}>{project.name}</Link> /{' '}
+        <span>{t('settings.title')}</span>
       </nav>
       <div className="page-header">
         <h1>{t('settings.title')}</h1>
@@ -195,17 +196,17 @@ function SettingsForm({ project }: { project: ProjectDetail }) {
         <div className="field">
           <div className="client-link-row">
             <a
-              href={links.clientAdmin(project.token)}
+              href={paths.clientAdmin.build({}, { token: project.token })}
               target="_blank"
               rel="noreferrer"
               data-testid="client-link"
             >
-              {links.clientAdmin(project.token)}
+              {paths.clientAdmin.build({}, { token: project.token })}
             </a>
             <button
               type="button"
               className="button button-small"
-              onClick={regenerateLink}
+              onClick={() => void regenerateLink()}
               disabled={regenerate.isPending}
               data-testid="regenerate-client-link"
             >
@@ -216,7 +217,7 @@ function SettingsForm({ project }: { project: ProjectDetail }) {
         </div>
 
         <div className="form-actions">
-          <Link to={links.project(project.id)} className="button">
+          <Link to={paths.project.build({ projectId: project.id })} className="button">
             {t('common.cancel')}
           </Link>
           <button

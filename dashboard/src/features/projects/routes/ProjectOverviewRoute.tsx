@@ -1,7 +1,7 @@
 import { useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, Navigate, useNavigate } from 'react-router';
-import { links, paths } from '@/app/paths';
+import { paths } from '@/app/paths';
 import { useConfirm } from '@/components/ConfirmDialog';
 import { PageLoader } from '@/components/PageLoader';
 import { toast } from '@/components/toast';
@@ -53,7 +53,7 @@ function Overview({ project, slots }: { project: ProjectDetail; slots: OverviewS
       {
         onSuccess: (page) => {
           setCreatingPage(false);
-          navigate(links.page(project.id, page.id));
+          void navigate(paths.page.build({ projectId: project.id, pageId: page.id }));
         },
         onError: (error) => toast.error(errorMessage(error)),
       },
@@ -88,7 +88,7 @@ function Overview({ project, slots }: { project: ProjectDetail; slots: OverviewS
     deleteProject.mutate(project.id, {
       onSuccess: () => {
         toast.success(t('project.deleted'));
-        navigate(paths.home, { replace: true });
+        void navigate(paths.home.build(), { replace: true });
       },
       onError: (error) => toast.error(errorMessage(error)),
     });
@@ -97,27 +97,35 @@ function Overview({ project, slots }: { project: ProjectDetail; slots: OverviewS
   return (
     <section className="page" data-testid="project-overview" data-project-id={project.id}>
       <nav className="breadcrumbs">
-        <Link to={paths.home}>{t('projects.title')}</Link> / <span>{project.name}</span>
+        <Link to={paths.home.build()}>{t('projects.title')}</Link> / <span>{project.name}</span>
       </nav>
       <div className="page-header">
         <h1 data-testid="project-title">{project.name}</h1>
         <div className="button-row">
           <Link
-            to={links.projectEdit(project.id)}
+            to={paths.projectEdit.build({ projectId: project.id })}
             className="button button-primary"
             data-testid="edit-project-link"
           >
             {t('project.edit')}
           </Link>
-          <Link to={links.projectTables(project.id)} className="button" data-testid="collections-link">
+          <Link
+            to={paths.projectTables.build({ projectId: project.id })}
+            className="button"
+            data-testid="collections-link"
+          >
             {t('project.collections')}
           </Link>
-          <Link to={links.projectRedirects(project.id)} className="button" data-testid="redirects-link">
+          <Link
+            to={paths.projectRedirects.build({ projectId: project.id })}
+            className="button"
+            data-testid="redirects-link"
+          >
             {t('project.redirects')}
           </Link>
           {project.domain && (
             <Link
-              to={links.projectFormHistory(project.id)}
+              to={paths.projectFormHistory.build({ projectId: project.id })}
               className="button"
               data-testid="form-history-link"
             >
@@ -126,7 +134,7 @@ function Overview({ project, slots }: { project: ProjectDetail; slots: OverviewS
           )}
           {project.tables.length > 0 && (
             <a
-              href={links.clientAdmin(project.token)}
+              href={paths.clientAdmin.build({}, { token: project.token })}
               target="_blank"
               rel="noreferrer"
               className="button"
@@ -203,7 +211,7 @@ function Overview({ project, slots }: { project: ProjectDetail; slots: OverviewS
           pages={staticPages}
           title={t('pages.static')}
           emptyText={t('pages.noStatic')}
-          onDelete={removePage}
+          onDelete={(page) => void removePage(page)}
           testId="static-pages"
         />
         <PageList
@@ -211,7 +219,7 @@ function Overview({ project, slots }: { project: ProjectDetail; slots: OverviewS
           pages={collectionPages}
           title={t('pages.collection')}
           emptyText={t('pages.noCollection')}
-          onDelete={removePage}
+          onDelete={(page) => void removePage(page)}
           testId="collection-pages"
         />
       </div>
@@ -230,7 +238,7 @@ function Overview({ project, slots }: { project: ProjectDetail; slots: OverviewS
         <button
           type="button"
           className="button button-danger"
-          onClick={removeProject}
+          onClick={() => void removeProject()}
           disabled={deleteProject.isPending}
           data-testid="delete-project"
         >
@@ -255,7 +263,7 @@ function Overview({ project, slots }: { project: ProjectDetail; slots: OverviewS
 export function ProjectOverviewRoute(slots: OverviewSlots) {
   const id = useProjectId();
   const project = useProjectOrLeave(id);
-  if (!Number.isInteger(id)) return <Navigate to={paths.home} replace />;
+  if (!Number.isInteger(id)) return <Navigate to={paths.home.build()} replace />;
   if (!project.data) return <PageLoader />;
   return <Overview project={project.data} slots={slots} />;
 }

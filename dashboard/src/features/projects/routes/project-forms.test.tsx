@@ -10,8 +10,8 @@ import { ProjectEditRoute } from '@/features/projects/routes/ProjectEditRoute';
 const routes = [
   { path: '/', element: <p>home</p> },
   { path: '/project/:projectId', element: <p>overview</p> },
-  { path: paths.projectNew, element: <NewProjectRoute /> },
-  { path: paths.projectEdit, element: <ProjectEditRoute /> },
+  { path: paths.projectNew.pattern, element: <NewProjectRoute /> },
+  { path: paths.projectEdit.pattern, element: <ProjectEditRoute /> },
 ];
 
 describe('project settings form', () => {

@@ -8,7 +8,7 @@ import { acceptConfirm, cancelConfirm, confirmText } from '@/testing/dialogs';
 import { mockApi, renderRoutes, type Handler } from '@/testing/render-route';
 import type { Deploy, DeployList } from '@/features/publishing/types';
 
-const routes = [{ path: paths.project, element: <ProjectOverviewPage /> }];
+const routes = [{ path: paths.project.pattern, element: <ProjectOverviewPage /> }];
 const PROJECT = 'GET /api/projects/7';
 const DEPLOYS = 'GET /api/projects/7/deploys';
 const PUBLISH = 'POST /api/publish_v2/7';

@@ -29,11 +29,14 @@ export function useDeployProgress(running: boolean): DeployMessage {
   const [step, setStep] = useState(0);
   useEffect(() => {
     if (!running) return undefined;
-    setStep(0);
     const timers = DEPLOY_MESSAGES.slice(1).map((_, index) =>
       setTimeout(() => setStep(index + 1), (index + 1) * DEPLOY_STEP_MS),
     );
-    return () => timers.forEach(clearTimeout);
+    // Back to the first message once it stops, ready for the next run.
+    return () => {
+      timers.forEach(clearTimeout);
+      setStep(0);
+    };
   }, [running]);
   return deployMessageAt(step * DEPLOY_STEP_MS);
 }

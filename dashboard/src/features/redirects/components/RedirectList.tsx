@@ -2,7 +2,7 @@ import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useConfirm } from '@/components/ConfirmDialog';
 import { Link, Outlet, useSearchParams } from 'react-router';
-import { links, paths } from '@/app/paths';
+import { paths } from '@/app/paths';
 import { Alert } from '@/components/Alert';
 import { PageLoader } from '@/components/PageLoader';
 import { DataTable, type DataColumn, type SortingState } from '@/components/DataTable';
@@ -106,7 +106,7 @@ export function RedirectList({ project }: { project: ProjectDetail }) {
       cell: ({ row }) => (
         <div className="button-row">
           <Link
-            to={`${links.projectRedirectEdit(project.id, row.original.id)}${search}`}
+            to={`${paths.projectRedirectEdit.build({ projectId: project.id, redirectId: row.original.id })}${search}`}
             className="button button-small"
             data-testid="redirect-edit"
           >
@@ -131,13 +131,14 @@ export function RedirectList({ project }: { project: ProjectDetail }) {
   return (
     <section className="page" data-testid="redirects-page">
       <nav className="breadcrumbs">
-        <Link to={paths.home}>{t('projects.title')}</Link> /{' '}
-        <Link to={links.project(project.id)}>{project.name}</Link> / <span>{t('redirects.title')}</span>
+        <Link to={paths.home.build()}>{t('projects.title')}</Link> /{' '}
+        <Link to={paths.project.build({ projectId: project.id })}>{project.name}</Link> /{' '}
+        <span>{t('redirects.title')}</span>
       </nav>
       <div className="page-header">
         <h1>{t('redirects.title')}</h1>
         <Link
-          to={`${links.projectRedirectNew(project.id)}${search}`}
+          to={`${paths.projectRedirectNew.build({ projectId: project.id })}${search}`}
           className="button button-primary"
           data-testid="new-redirect"
         >

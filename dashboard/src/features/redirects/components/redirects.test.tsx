@@ -1,5 +1,5 @@
 // @vitest-environment jsdom
-import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { getToasts } from '@/testing/toasts';
 import { acceptConfirm, confirmText } from '@/testing/dialogs';
@@ -16,11 +16,11 @@ import type { Redirect } from '@/features/redirects/types';
 const routes = [
   { path: '/', element: <p>home</p> },
   {
-    path: paths.projectRedirects,
+    path: paths.projectRedirects.pattern,
     element: <RedirectsRoute />,
     children: [
-      { path: paths.projectRedirectNew, element: <RedirectNewRoute /> },
-      { path: paths.projectRedirectEdit, element: <RedirectEditRoute /> },
+      { path: paths.projectRedirectNew.pattern, element: <RedirectNewRoute /> },
+      { path: paths.projectRedirectEdit.pattern, element: <RedirectEditRoute /> },
     ],
   },
 ];
@@ -192,9 +192,7 @@ describe('redirect form', () => {
     );
     type('redirect-to-input', '/outro');
     await waitFor(() => expect(save().disabled).toBe(false));
-    await act(async () => {
-      fireEvent.click(save());
-    });
+    fireEvent.click(save());
     await waitFor(() => expect(getToasts().map((toast) => toast.message)).toContain(`Erro: ${message}`));
     expect(within(screen.getByTestId('redirect-form')).getByRole('alert').textContent).toBe(message);
     // Set on the field the server named, which takes the focus.

@@ -24,7 +24,7 @@ export type RuleResult =
 const ORIGIN_CHAR = /^[A-Za-z0-9._/*-]$/;
 const WHITESPACE = /\s/;
 // Rust's char::is_control (Unicode Cc) and characters that would break out of an attribute.
-const BAD_DESTINATION_CHAR = /^[\u0000-\u001f\u007f-\u009f<>"\\`]$/;
+const BAD_DESTINATION_CHAR = /^[\p{Cc}<>"\\`]$/u;
 
 const fail = (key: string, values?: Issue['values']): Parsed => ({
   ok: false,

@@ -1,6 +1,6 @@
 import { useEffect, useRef } from 'react';
 import { Navigate, useLocation, useNavigate } from 'react-router';
-import { links, paths } from '@/app/paths';
+import { paths } from '@/app/paths';
 import { PageLoader } from '@/components/PageLoader';
 import { toast } from '@/components/toast';
 import { errorMessage } from '@/lib/api-client';
@@ -13,7 +13,7 @@ import { RedirectList } from '@/features/redirects/components/RedirectList';
 export function RedirectsRoute() {
   const projectId = useNumberParam('projectId');
   const project = useProjectOrLeave(projectId);
-  if (!Number.isInteger(projectId)) return <Navigate to={paths.home} replace />;
+  if (!Number.isInteger(projectId)) return <Navigate to={paths.home.build()} replace />;
   if (!project.data) return <PageLoader />;
   return <RedirectList project={project.data} />;
 }
@@ -22,7 +22,7 @@ export function RedirectsRoute() {
 function useBackToList(projectId: number) {
   const navigate = useNavigate();
   const { search } = useLocation();
-  return () => navigate(`${links.projectRedirects(projectId)}${search}`);
+  return () => void navigate(`${paths.projectRedirects.build({ projectId })}${search}`);
 }
 
 /** ".../redirects/new". */

@@ -44,7 +44,7 @@ export function TemplatePreview({ template }: { template: TemplateDetail }) {
     <div className="page template-preview" data-testid="template-preview">
       <header className="page-header">
         <div>
-          <Link to={paths.erpTemplates} className="muted small" data-testid="template-preview-back">
+          <Link to={paths.erpTemplates.build()} className="muted small" data-testid="template-preview-back">
             ← {t('templatePreview.back')}
           </Link>
           <h1 data-testid="template-preview-name">{template.name}</h1>

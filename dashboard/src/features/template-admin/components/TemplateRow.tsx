@@ -4,7 +4,7 @@ import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useConfirm } from '@/components/ConfirmDialog';
 import { Link } from 'react-router';
-import { links } from '@/app/paths';
+import { paths } from '@/app/paths';
 import { toastFailure, toastOk, toastOutcome } from '@/components/admin-toasts';
 import { useDeleteTemplate } from '@/features/template-admin/api/delete-template';
 import { useTemplateScreenshot } from '@/features/template-admin/api/template-screenshot';
@@ -132,7 +132,11 @@ export function TemplateRow({ template, isFirst, isLast, reordering, onEdit, onM
           >
             {t('templateAdmin.edit')}
           </button>
-          <Link to={links.template(template.id)} className="button button-small" data-testid="template-view">
+          <Link
+            to={paths.template.build({ templateId: template.id })}
+            className="button button-small"
+            data-testid="template-view"
+          >
             {t('templateAdmin.view')}
           </Link>
           <button
@@ -150,14 +154,15 @@ export function TemplateRow({ template, isFirst, isLast, reordering, onEdit, onM
             className="button button-small button-danger-ghost"
             disabled={remove.isPending}
             data-testid="template-delete"
-            onClick={async () => {
-              const confirmed = await askConfirm({
+            onClick={() => {
+              void askConfirm({
                 title: t('kit.confirm.deleteTemplate', { name: template.name }),
                 message: t('kit.confirm.irreversible'),
                 confirmLabel: t('common.delete'),
                 destructive: true,
+              }).then((confirmed) => {
+                if (confirmed) remove.mutate(template.id, toastOutcome(t));
               });
-              if (confirmed) remove.mutate(template.id, toastOutcome(t));
             }}
           >
             {t('common.delete')}

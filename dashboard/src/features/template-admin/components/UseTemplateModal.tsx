@@ -1,7 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
-import { links } from '@/app/paths';
+import { paths } from '@/app/paths';
 import { Alert } from '@/components/Alert';
 import { FormField } from '@/components/FormField';
 import { Dialog } from '@/components/ui/Dialog';
@@ -35,7 +35,7 @@ export function UseTemplateModal({ template, onClose }: Props) {
     create.mutate(
       { templateId: template.id, name: parsed.data.name },
       {
-        onSuccess: (project) => navigate(links.project(project.id)),
+        onSuccess: (project) => void navigate(paths.project.build({ projectId: project.id })),
         onError: () => toast.error(t('common.error')),
       },
     );

@@ -14,8 +14,8 @@ const routes = [
   {
     element: <RequireAdmin />,
     children: [
-      { path: paths.erpTemplates, element: <TemplateAdminRoute /> },
-      { path: paths.template, element: <p data-testid="preview-stub">preview</p> },
+      { path: paths.erpTemplates.pattern, element: <TemplateAdminRoute /> },
+      { path: paths.template.pattern, element: <p data-testid="preview-stub">preview</p> },
     ],
   },
 ];

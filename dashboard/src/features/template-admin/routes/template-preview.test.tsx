@@ -13,9 +13,9 @@ const routes = [
   {
     element: <RequireAdmin />,
     children: [
-      { path: paths.template, element: <TemplatePreviewRoute /> },
-      { path: paths.erpTemplates, element: <p data-testid="admin-stub">admin</p> },
-      { path: paths.project, element: <p data-testid="project-stub">project</p> },
+      { path: paths.template.pattern, element: <TemplatePreviewRoute /> },
+      { path: paths.erpTemplates.pattern, element: <p data-testid="admin-stub">admin</p> },
+      { path: paths.project.pattern, element: <p data-testid="project-stub">project</p> },
     ],
   },
 ];

@@ -1,6 +1,7 @@
 import { useMutation } from '@tanstack/react-query';
 import { apiText } from '@/lib/api-client';
 import { loadPage } from '@/features/user-admin/lib/load-page';
+import { paths } from '@/app/paths';
 
 /** POST /api/loginBack → 200: the session returns to the administrator who used 'login as'. */
 export function loginBack(): Promise<void> {
@@ -9,5 +10,5 @@ export function loginBack(): Promise<void> {
 
 /** Back to the administrator's account, reloaded at the users screen. */
 export function useLoginBack() {
-  return useMutation({ mutationFn: loginBack, onSuccess: () => loadPage('/erp/users') });
+  return useMutation({ mutationFn: loginBack, onSuccess: () => loadPage(paths.erpUsers.build()) });
 }

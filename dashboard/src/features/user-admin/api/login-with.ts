@@ -1,6 +1,7 @@
 import { useMutation } from '@tanstack/react-query';
 import { apiText } from '@/lib/api-client';
 import { loadPage } from '@/features/user-admin/lib/load-page';
+import { paths } from '@/app/paths';
 
 /** POST /api/loginWith/{id} → 200: the session is now that user's (the administrator is kept as impersonator). */
 export function loginWith(id: number): Promise<void> {
@@ -9,5 +10,5 @@ export function loginWith(id: number): Promise<void> {
 
 /** After switching, the whole app reloads at / (spec §7: "then reload to /"). */
 export function useLoginWith() {
-  return useMutation({ mutationFn: loginWith, onSuccess: () => loadPage('/') });
+  return useMutation({ mutationFn: loginWith, onSuccess: () => loadPage(paths.home.build()) });
 }

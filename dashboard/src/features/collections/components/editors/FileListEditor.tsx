@@ -1,4 +1,4 @@
-import { useRef } from 'react';
+import { useLayoutEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { FileItem } from '@/features/collections/types';
 import { UploadButton } from '@/features/collections/components/UploadButton';
@@ -22,8 +22,12 @@ function move<T>(list: T[], from: number, to: number): T[] {
 /** gallery / multiple-file: several uploads, a caption per item, up/down reordering and removal. */
 export function FileListEditor({ id, images, value, onChange, prefix }: FileListEditorProps) {
   const { t } = useTranslation();
+  // The list as last rendered, which uploads finishing in a row append to (see onUploaded);
+  // brought up to date after each commit, never during render.
   const latest = useRef(value);
-  latest.current = value;
+  useLayoutEffect(() => {
+    latest.current = value;
+  });
   const fileName = (src: string) => decodeURIComponent(src.split('/').pop() ?? src);
   return (
     <div className="file-list-editor" id={id} data-testid={`${id}-list`}>

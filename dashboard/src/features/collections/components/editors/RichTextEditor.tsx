@@ -64,7 +64,7 @@ function Toolbar({ editor, uploadPrefix }: { editor: Editor; uploadPrefix: (stri
       {button('orderedList', t('records.form.rich.orderedList'), () =>
         editor.chain().focus().toggleOrderedList().run(),
       )}
-      {button('link', t('records.form.rich.link'), setLink)}
+      {button('link', t('records.form.rich.link'), () => void setLink())}
       <UploadButton
         imagesOnly
         prefix={uploadPrefix}
@@ -97,7 +97,15 @@ export function RichTextEditor({ id, value, onChange, testId, uploadPrefix }: Ri
   const editor = useEditor({
     extensions: [StarterKit.configure({ link: { openOnClick: false } }), Image],
     content: value,
-    editorProps: { attributes: { id, class: 'rich-content', 'data-testid': testId ?? id } },
+    // A contenteditable is no labelable element: the field's <label> (id `${id}-label`) names it.
+    editorProps: {
+      attributes: {
+        id,
+        class: 'rich-content',
+        'aria-labelledby': `${id}-label`,
+        'data-testid': testId ?? id,
+      },
+    },
     onUpdate: ({ editor: current }) => onChange(current.isEmpty ? '' : current.getHTML()),
   });
 

@@ -55,7 +55,7 @@ export function ImageUpload({ prefix, onUploaded, label, testId }: Props) {
         type="file"
         accept=".png,.jpg,.jpeg,image/png,image/jpeg"
         hidden
-        onChange={onChange}
+        onChange={(event) => void onChange(event)}
         data-testid={testId ? `${testId}-input` : undefined}
       />
     </>

@@ -11,7 +11,7 @@ import {
   readSource,
   writeSource,
 } from '@/features/pages/lib/var-values';
-import type { FilterOperator, ValueChange } from '@/features/pages/types';
+import { applyValueChange, type FilterOperator, type ValueChange } from '@/features/pages/types';
 import { useEditorContext } from '@/features/pages/components/editor-context';
 import { ValueEditor, type ValueEditorProps } from './ValueEditor';
 
@@ -36,7 +36,7 @@ function ManualItems({ id, v, onValue }: Pick<ValueEditorProps, 'id' | 'v' | 'on
   const setItem = (index: number, name: string, value: ValueChange) =>
     onValue((previous: unknown) =>
       asItems(previous).map((item, i) =>
-        i === index ? { ...item, [name]: typeof value === 'function' ? value(item[name]) : value } : item,
+        i === index ? { ...item, [name]: applyValueChange(value, item[name]) } : item,
       ),
     );
   return (

@@ -1,5 +1,5 @@
 import { useTranslation } from 'react-i18next';
-import type { BlockVar, VarChange } from '@/features/pages/types';
+import { applyValueChange, type BlockVar, type VarChange } from '@/features/pages/types';
 import { useEditorContext } from '@/features/pages/components/editor-context';
 import { ValueEditor } from './ValueEditor';
 
@@ -51,7 +51,11 @@ export function VarEditor({ uid, v, onChange }: Props) {
           id={id}
           v={v}
           onValue={(value) =>
-            onChange(typeof value === 'function' ? (current) => ({ value: value(current.value) }) : { value })
+            onChange(
+              typeof value === 'function'
+                ? (current) => ({ value: applyValueChange(value, current.value) })
+                : { value },
+            )
           }
           onPatch={onChange}
         />

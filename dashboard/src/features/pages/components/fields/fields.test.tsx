@@ -125,7 +125,8 @@ describe('Block tab inputs', () => {
       'POST /api/upload': () => new Response('/files/uploads/1/7/b.png', { status: 200 }),
     });
     const rich = mount({ name: 'body', type: 'richtext', value: '<p>Olá</p>' });
-    const content = await screen.findByTestId('var-b-1-body-rich');
+    // The rich-text editor is its own lazily loaded chunk: its first import in jsdom takes seconds.
+    const content = await screen.findByTestId('var-b-1-body-rich', {}, { timeout: 8000 });
     expect(content.innerHTML).toContain('<p>Olá</p>');
     const file = within(screen.getByTestId('var-body'))
       .getByRole('toolbar')

@@ -1,0 +1,438 @@
+/**
+ * The main screens, walked end to end against the real control plane and edge (global-setup.ts):
+ *
+ * - an owner's data made the way an owner makes it: a site from a seeded template (its blog
+ *   collection and posts), one more record, a redirect, the site published and a visitor's
+ *   form posted to the edge's `/_forms` on the site's own host;
+ * - every main screen opened at 1440×900, in pt-BR and in English, the owner's screens as the
+ *   owner and the `/erp` screens as the platform administrator the seed creates;
+ * - on each pt-BR screen axe-core (wcag2a, wcag2aa, best-practice) must find no serious or
+ *   critical violation;
+ * - on each screen the visible text must hold no text of the other language's catalogue and
+ *   no raw i18next key (src/testing/language-check.ts); the test's own data is user content.
+ *
+ * With SCREENS_DIR set (`SCREENS_DIR=../docs/screens/after npm run screens`), each screen's
+ * viewport is saved as SCREENS_DIR/<lang>-<screen>.png before its checks run, so a failing
+ * check still leaves its screenshot.
+ */
+import { request as httpRequest } from 'node:http';
+import { createRequire } from 'node:module';
+import { mkdir } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { languageFindings, type ScreenLanguage } from '@/testing/language-check';
+import { byTestId, launchBrowser, newAccount, type Account } from './support';
+
+const baseURL = inject('baseURL');
+const edgeURL = inject('edgeURL');
+const platformDomain = inject('platformDomain');
+const screensDir = process.env.SCREENS_DIR ? resolve(process.cwd(), process.env.SCREENS_DIR) : null;
+const axePath = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
+const VIEWPORT = { width: 1440, height: 900 };
+const LANGUAGES: ScreenLanguage[] = ['pt-BR', 'en'];
+const LANGUAGE_KEY = 'vitrine.language';
+const EDGE_WAIT_MS = 15_000;
+const READY_TIMEOUT_MS = 20_000;
+
+type Role = 'owner' | 'admin';
+interface Screen {
+  name: string;
+  role: Role;
+  /** The path, known once the data exists. */
+  path: () => string;
+  /** What shows once the screen has its data. */
+  ready: string;
+}
+
+interface Ids {
+  project: number;
+  page: number;
+  table: number;
+  post: number;
+}
+const ids: Ids = { project: 0, page: 0, table: 0, post: 0 };
+
+const screens: Screen[] = [
+  { name: 'projects', role: 'owner', path: () => '/', ready: byTestId('project-item') },
+  { name: 'project-new', role: 'owner', path: () => '/project/new', ready: byTestId('template-card') },
+  {
+    name: 'overview',
+    role: 'owner',
+    path: () => `/project/${ids.project}`,
+    ready: byTestId('project-overview'),
+  },
+  {
+    name: 'settings',
+    role: 'owner',
+    path: () => `/project/${ids.project}/edit`,
+    ready: byTestId('project-settings-form'),
+  },
+  {
+    name: 'editor',
+    role: 'owner',
+    path: () => `/project/${ids.project}/${ids.page}`,
+    ready: byTestId('canvas-iframe'),
+  },
+  {
+    name: 'collections',
+    role: 'owner',
+    path: () => `/project/${ids.project}/tables`,
+    ready: byTestId('collection-row'),
+  },
+  {
+    name: 'records',
+    role: 'owner',
+    path: () => `/project/${ids.project}/table/${ids.table}/browse`,
+    ready: byTestId('records-total'),
+  },
+  {
+    name: 'record-form',
+    role: 'owner',
+    path: () => `/project/${ids.project}/table/${ids.table}/browse/edit/${ids.post}`,
+    ready: byTestId('record-title'),
+  },
+  {
+    name: 'redirects',
+    role: 'owner',
+    path: () => `/project/${ids.project}/redirects`,
+    ready: byTestId('redirect-row'),
+  },
+  {
+    name: 'form-history',
+    role: 'owner',
+    path: () => `/project/${ids.project}/form-history`,
+    ready: byTestId('entry-data'),
+  },
+  { name: 'account', role: 'owner', path: () => '/user', ready: byTestId('account-plan') },
+  { name: 'erp-blocks', role: 'admin', path: () => '/erp/blocks', ready: byTestId('block-admin') },
+  { name: 'erp-templates', role: 'admin', path: () => '/erp/templates', ready: byTestId('template-admin') },
+  { name: 'erp-users', role: 'admin', path: () => '/erp/users', ready: byTestId('user-admin') },
+  { name: 'erp-edges', role: 'admin', path: () => '/erp/edges', ready: byTestId('edge-ops-table') },
+];
+
+let browser: Browser;
+const owner: Account = newAccount('screens');
+const contexts = new Map<string, BrowserContext>();
+/** Names and texts the test made or the seed holds: shown as they are in every language. */
+const userContent: string[] = [];
+
+async function json<T>(
+  context: BrowserContext,
+  method: 'GET' | 'POST',
+  path: string,
+  data?: unknown,
+): Promise<T> {
+  const response =
+    method === 'GET'
+      ? await context.request.get(`${baseURL}${path}`)
+      : await context.request.post(`${baseURL}${path}`, { data });
+  if (!response.ok()) throw new Error(`${method} ${path}: ${response.status()} ${await response.text()}`);
+  return (await response.json()) as T;
+}
+
+/** One request to the edge for the site's host (node:http, so the Host header is ours). */
+function edgeRequest(
+  siteSlug: string,
+  method: 'GET' | 'POST',
+  path: string,
+  body?: string,
+): Promise<{ status: number; body: string }> {
+  const url = new URL(path, edgeURL);
+  return new Promise((done, fail) => {
+    const req = httpRequest(
+      {
+        host: url.hostname,
+        port: url.port,
+        path: url.pathname,
+        method,
+        headers: {
+          host: `${siteSlug}.${platformDomain}`,
+          ...(body === undefined
+            ? {}
+            : {
+                'content-type': 'application/x-www-form-urlencoded',
+                'content-length': Buffer.byteLength(body),
+              }),
+        },
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        res.on('end', () =>
+          done({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8') }),
+        );
+        res.on('error', fail);
+      },
+    );
+    req.on('error', fail);
+    req.end(body);
+  });
+}
+
+/** A signed-in context for `role` whose interface language is `language`. */
+async function signedIn(role: Role, language: ScreenLanguage): Promise<BrowserContext> {
+  const key = `${role}:${language}`;
+  const existing = contexts.get(key);
+  if (existing) return existing;
+  const context = await browser.newContext({ baseURL, viewport: VIEWPORT, locale: language });
+  // The language switch's own storage: the screen opens in `language`, as a returning user sees it.
+  await context.addInitScript(
+    ([storageKey, value]) => window.localStorage.setItem(storageKey as string, value as string),
+    [LANGUAGE_KEY, language],
+  );
+  const credentials =
+    role === 'owner'
+      ? { email: owner.email, password: owner.password }
+      : { email: inject('adminEmail'), password: inject('adminPassword') };
+  const login = await context.request.post(`${baseURL}/api/login`, { data: credentials });
+  if (!login.ok()) throw new Error(`login as ${role}: ${login.status()} ${await login.text()}`);
+  contexts.set(key, context);
+  return context;
+}
+
+interface Template {
+  id: number;
+  name: string;
+  description: string;
+  category: string;
+}
+interface ProjectDetail {
+  id: number;
+  name: string;
+  slug: string;
+  token: string;
+  pages: { id: number; name: string; slug: string; table_id: number | null }[];
+  tables: { id: number; name: string; slug: string }[];
+}
+interface DataPage {
+  table: { name: string; meta?: Record<string, unknown> };
+  fields: { id: number; name: string; required: '1' | '0' }[];
+  posts: { id: number; name: string; slug: string }[];
+}
+
+/** The owner's data: a site from the Blog template, a record, a redirect, a published site, a form post. */
+async function makeOwnerData(): Promise<void> {
+  const setup = await browser.newContext({ baseURL });
+  try {
+    const registered = await setup.request.post(`${baseURL}/api/register`, { data: owner });
+    if (registered.status() !== 201)
+      throw new Error(`register: ${registered.status()} ${await registered.text()}`);
+    userContent.push(owner.name, owner.email);
+    // Plan names are the spec's product names per currency ("Básico", "Starter"), not interface text.
+    const plans = await json<{ name: string }[]>(setup, 'GET', '/api/plans');
+    for (const plan of plans) userContent.push(plan.name);
+
+    const templates = await json<Template[]>(setup, 'GET', '/api/templates');
+    for (const template of templates)
+      userContent.push(template.name, template.description, template.category);
+    const blog = templates.find((t) => t.category === 'Blog');
+    if (!blog) throw new Error('the seed has no Blog template');
+    const created = await json<{ id: number }>(setup, 'POST', `/api/templates/use/${blog.id}`, {
+      name: 'Café Aurora',
+    });
+    // A second, empty site, so the list shows more than one card.
+    await json(setup, 'POST', '/api/projects', { name: 'Ateliê Jacarandá' });
+    userContent.push('Café Aurora', 'Ateliê Jacarandá');
+
+    const project = await json<ProjectDetail>(setup, 'GET', `/api/projects/${created.id}`);
+    userContent.push(project.slug, `${project.slug}.${platformDomain}`);
+    for (const p of project.pages) userContent.push(p.name, p.slug);
+    for (const t of project.tables) userContent.push(t.name, t.slug);
+    const table = project.tables[0];
+    const home = project.pages.find((p) => p.slug === '/') ?? project.pages[0];
+    if (!table || !home) throw new Error('the Blog template made no collection or no page');
+
+    const before = await json<DataPage>(setup, 'GET', `/api/data/${table.id}?page=1&limit=1`);
+    const recipe = 'Polvilho, queijo canastra e leite, assados até dourar.';
+    await json(setup, 'POST', '/api/posts', {
+      table_id: table.id,
+      name: 'Pão de queijo da vovó',
+      slug: 'pao-de-queijo',
+      fields: before.fields.filter((f) => f.required === '1').map((f) => ({ field_id: f.id, value: recipe })),
+    });
+    userContent.push('Pão de queijo da vovó', 'pao-de-queijo', recipe);
+    const data = await json<DataPage>(setup, 'GET', `/api/data/${table.id}?page=1&limit=50`);
+    for (const post of data.posts) userContent.push(post.name, post.slug);
+    for (const field of data.fields) userContent.push(field.name);
+    for (const value of Object.values(data.table.meta ?? {}))
+      if (typeof value === 'string') userContent.push(value);
+    const post = data.posts.find((p) => p.slug === 'pao-de-queijo') ?? data.posts[0];
+    if (!post) throw new Error('no record to open');
+
+    await json(setup, 'POST', '/api/redirects', {
+      project_id: project.id,
+      from: '/cardapio-antigo',
+      to: '/cardapio',
+    });
+    userContent.push('/cardapio-antigo', '/cardapio');
+
+    await json(setup, 'POST', `/api/publish_v2/${project.id}`, {
+      project_id: project.id,
+      token: project.token,
+    });
+    // A visitor's message, posted to the published site once the edge has it (change feed).
+    const form = new URLSearchParams({
+      nome: 'Ana Souza',
+      email: 'ana@example.com',
+      mensagem: 'Vocês abrem aos domingos?',
+    });
+    userContent.push(
+      'nome',
+      'email',
+      'mensagem',
+      'Ana Souza',
+      'ana@example.com',
+      'Vocês abrem aos domingos?',
+    );
+    const deadline = Date.now() + EDGE_WAIT_MS;
+    let last = { status: 0, body: '' };
+    while (Date.now() < deadline) {
+      last = await edgeRequest(project.slug, 'POST', '/_forms', form.toString());
+      if (last.status < 400) break;
+      await new Promise((done) => setTimeout(done, 250));
+    }
+    if (last.status >= 400)
+      throw new Error(`the edge refused the form: ${last.status} ${last.body.slice(0, 500)}`);
+
+    ids.project = project.id;
+    ids.page = home.id;
+    ids.table = table.id;
+    ids.post = post.id;
+  } finally {
+    await setup.close();
+  }
+}
+
+/** The administrator's screens list seeded data: it is user content too. */
+async function collectAdminContent(): Promise<void> {
+  const admin = await signedIn('admin', 'pt-BR');
+  const library = await json<{ categories: { name: string; blocks: { name: string; uid: string }[] }[] }>(
+    admin,
+    'GET',
+    '/api/blocks',
+  );
+  for (const category of library.categories) {
+    userContent.push(category.name);
+    for (const block of category.blocks) userContent.push(block.name, block.uid);
+  }
+  const users = await json<{ name: string; email: string }[]>(admin, 'GET', '/api/users');
+  for (const user of users) userContent.push(user.name, user.email);
+  const templates = await json<{ name: string; category: string }[]>(admin, 'GET', '/erp/templateList');
+  for (const template of templates) userContent.push(template.name, template.category);
+  userContent.push(inject('adminEmail'), 'edge-e2e');
+}
+
+async function open(page: Page, screen: Screen): Promise<void> {
+  await page.goto(screen.path());
+  await page.waitForSelector(screen.ready, { timeout: READY_TIMEOUT_MS });
+  // Whatever the screen still fetches has landed: no request counted by the global spinner.
+  await page.waitForSelector(byTestId('global-spinner'), { state: 'detached', timeout: READY_TIMEOUT_MS });
+  await page.evaluate(() => document.fonts.ready.then(() => undefined));
+  if (screen.name === 'editor') {
+    const frame = await (await page.$(screen.ready))?.contentFrame();
+    await frame?.waitForLoadState('load');
+  }
+}
+
+interface AxeViolation {
+  id: string;
+  impact: string | null;
+  help: string;
+  helpUrl: string;
+  targets: string[];
+}
+
+async function axeViolations(page: Page): Promise<AxeViolation[]> {
+  await page.addScriptTag({ path: axePath });
+  return page.evaluate(async () => {
+    const axe = (window as unknown as { axe: typeof import('axe-core') }).axe;
+    const results = await axe.run(document, {
+      runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'best-practice'] },
+      resultTypes: ['violations'],
+      // The editor's canvas is the owner's own site, not the dashboard.
+      iframes: false,
+    });
+    return results.violations.map((violation) => ({
+      id: violation.id,
+      impact: violation.impact ?? null,
+      help: violation.help,
+      helpUrl: violation.helpUrl,
+      // For a contrast failure, the colours axe measured; the element's selector otherwise.
+      targets: violation.nodes.map((node) => {
+        const data = node.any[0]?.data as {
+          fgColor?: string;
+          bgColor?: string;
+          contrastRatio?: number;
+        } | null;
+        const where = node.target.join(' ');
+        return data?.contrastRatio
+          ? `${where} (${data.fgColor} on ${data.bgColor}: ${data.contrastRatio})`
+          : where;
+      }),
+    }));
+  });
+}
+
+const serious = (violation: AxeViolation) =>
+  violation.impact === 'serious' || violation.impact === 'critical';
+
+function describeViolations(violations: AxeViolation[]): string {
+  return violations
+    .map(
+      (v) => `[${v.impact}] ${v.id}: ${v.help} (${v.helpUrl})\n    ${v.targets.slice(0, 8).join('\n    ')}`,
+    )
+    .join('\n');
+}
+
+beforeAll(async () => {
+  browser = await launchBrowser();
+  await makeOwnerData();
+  await collectAdminContent();
+  if (screensDir) await mkdir(screensDir, { recursive: true });
+}, 120_000);
+
+afterAll(async () => {
+  for (const context of contexts.values()) await context.close();
+  await browser?.close();
+});
+
+describe.each(LANGUAGES)('main screens in %s', (language) => {
+  it.each(screens.map((screen) => [screen.name, screen] as const))('%s', async (_, screen) => {
+    const context = await signedIn(screen.role, language);
+    const page = await context.newPage();
+    try {
+      await open(page, screen);
+      if (screensDir)
+        await page.screenshot({ path: join(screensDir, `${language}-${screen.name}.png`), fullPage: false });
+
+      expect.soft(await page.evaluate(() => document.documentElement.lang), 'the <html lang>').toBe(language);
+
+      const text = await page.evaluate(() => document.body.innerText);
+      const findings = languageFindings(text, language, userContent);
+      expect
+        .soft(
+          findings.map((f) => `${f.kind}: ${f.text}`),
+          `text of the other language or raw keys on ${screen.name} (${language})`,
+        )
+        .toEqual([]);
+
+      if (language === 'pt-BR') {
+        const violations = await axeViolations(page);
+        const blocking = violations.filter(serious);
+        if (violations.length > blocking.length)
+          console.info(
+            `axe, ${screen.name}: minor/moderate\n${describeViolations(violations.filter((v) => !serious(v)))}`,
+          );
+        expect
+          .soft(
+            blocking.map((v) => `[${v.impact}] ${v.id}: ${v.help}: ${v.targets.join(' | ')}`),
+            `axe on ${screen.name}:\n${describeViolations(blocking)}`,
+          )
+          .toEqual([]);
+      }
+    } finally {
+      await page.close();
+    }
+  });
+});
