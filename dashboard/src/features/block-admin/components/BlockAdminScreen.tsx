@@ -131,15 +131,16 @@ export function BlockAdminScreen() {
             className="button button-danger"
             disabled={truncate.isPending}
             data-testid="truncate"
-            onClick={async () => {
-              const confirmed = await askConfirm({
+            onClick={() =>
+              void askConfirm({
                 title: t('kit.confirm.truncate'),
                 message: t('blockAdmin.confirmTruncate'),
                 confirmLabel: t('blockAdmin.truncate'),
                 destructive: true,
-              });
-              if (confirmed) truncate.mutate(undefined, toastOutcome(t));
-            }}
+              }).then((confirmed) => {
+                if (confirmed) truncate.mutate(undefined, toastOutcome(t));
+              })
+            }
           >
             {t('blockAdmin.truncate')}
           </button>

@@ -125,15 +125,16 @@ export function BlockRow({ block, categories, screenshot, onEdit, onExport }: Pr
             className="button button-small button-danger-ghost"
             disabled={remove.isPending}
             data-testid="block-delete"
-            onClick={async () => {
-              const confirmed = await askConfirm({
+            onClick={() =>
+              void askConfirm({
                 title: t('kit.confirm.deleteBlock', { name: block.name }),
                 message: t('blockAdmin.block.confirmDelete'),
                 confirmLabel: t('common.delete'),
                 destructive: true,
-              });
-              if (confirmed) remove.mutate(block.id, toastOutcome(t));
-            }}
+              }).then((confirmed) => {
+                if (confirmed) remove.mutate(block.id, toastOutcome(t));
+              })
+            }
           >
             {t('common.delete')}
           </button>

@@ -62,15 +62,16 @@ export function CategorySection({
             disabled={!empty || remove.isPending}
             title={empty ? undefined : t('blockAdmin.category.notEmpty')}
             data-testid="category-delete"
-            onClick={async () => {
-              const confirmed = await askConfirm({
+            onClick={() =>
+              void askConfirm({
                 title: t('kit.confirm.deleteCategory', { name: category.name }),
                 message: t('blockAdmin.category.confirmDelete'),
                 confirmLabel: t('common.delete'),
                 destructive: true,
-              });
-              if (confirmed) remove.mutate(category.id, toastOutcome(t));
-            }}
+              }).then((confirmed) => {
+                if (confirmed) remove.mutate(category.id, toastOutcome(t));
+              })
+            }
           >
             {t('common.delete')}
           </button>

@@ -36,26 +36,28 @@ export function ImportErrorsDialog({ message, details, fileName, onClose }: Prop
       </p>
       <p className="muted">{t('kit.importErrors.nothingImported', { count: details.length })}</p>
       {details.length > 0 && (
-        <div className="import-errors-scroll" tabIndex={0} aria-label={t('kit.importErrors.listLabel')}>
-          <table className="import-errors-table" data-testid="import-errors-table">
-            <thead>
-              <tr>
-                <th scope="col">{t('kit.importErrors.row')}</th>
-                <th scope="col">{t('kit.importErrors.column')}</th>
-                <th scope="col">{t('kit.importErrors.message')}</th>
+        <table
+          className="import-errors-table"
+          aria-label={t('kit.importErrors.listLabel')}
+          data-testid="import-errors-table"
+        >
+          <thead>
+            <tr>
+              <th scope="col">{t('kit.importErrors.row')}</th>
+              <th scope="col">{t('kit.importErrors.column')}</th>
+              <th scope="col">{t('kit.importErrors.message')}</th>
+            </tr>
+          </thead>
+          <tbody>
+            {details.map((detail, index) => (
+              <tr key={index} data-testid="import-error-row">
+                <td>{detail.row ?? '—'}</td>
+                <td>{detail.column ?? '—'}</td>
+                <td>{detail.message}</td>
               </tr>
-            </thead>
-            <tbody>
-              {details.map((detail, index) => (
-                <tr key={index} data-testid="import-error-row">
-                  <td>{detail.row ?? '—'}</td>
-                  <td>{detail.column ?? '—'}</td>
-                  <td>{detail.message}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+            ))}
+          </tbody>
+        </table>
       )}
     </Dialog>
   );
