@@ -38,7 +38,7 @@ function Header() {
       <Link to={paths.home.build()} className="brand">
         Vitrine
       </Link>
-      <nav className="app-nav">
+      <nav className="app-nav" aria-label={t('landmarks.mainNav')}>
         {user && (
           <>
             {/* Every signed-in user reaches their own account (spec 2 §2: /user, signed in). */}

@@ -34,6 +34,10 @@ describe('languageFindings', () => {
     expect(
       languageFindings(`Projeto ${en.common.save} Demo`, 'pt-BR', [`Projeto ${en.common.save} Demo`]),
     ).toEqual([]);
+    // User content is removed as whole words only: a record named "Sav" hides no "Save".
+    expect(languageFindings(en.common.save, 'pt-BR', [en.common.save.slice(0, 3)])).toEqual([
+      { kind: 'foreign', text: en.common.save },
+    ]);
     // A spec literal kept in both catalogues is no leak in either language.
     expect(en.blockAdmin.block.errors.nameRequired).toBe(ptBR.blockAdmin.block.errors.nameRequired);
     expect(languageFindings(en.blockAdmin.block.errors.nameRequired, 'pt-BR', [])).toEqual([]);

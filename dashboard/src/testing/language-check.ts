@@ -57,7 +57,7 @@ function onlyIn(own: Catalogue, other: Catalogue): Needle[] {
  * before the check, so an English word inside a shared sentence is not taken for a leak.
  */
 const shared: RegExp[] = (() => {
-  const english = new Set(values(en as Catalogue));
+  const english = new Set(values(en));
   return [...new Set(values(ptBR as Catalogue))]
     .filter((value) => english.has(value))
     .map(needle)
@@ -68,8 +68,8 @@ const shared: RegExp[] = (() => {
 
 /** For each screen language, the catalogue values that must not appear on it. */
 const foreign: Record<ScreenLanguage, Needle[]> = {
-  'pt-BR': onlyIn(en as Catalogue, ptBR as Catalogue),
-  en: onlyIn(ptBR as Catalogue, en as Catalogue),
+  'pt-BR': onlyIn(en, ptBR),
+  en: onlyIn(ptBR, en),
 };
 
 /** A raw key: one of the catalogue's top-level sections, a dot, and more key segments. */
@@ -77,6 +77,13 @@ const RAW_KEY = new RegExp(
   `(?<![\\p{L}\\p{N}@./:_-])(?:${Object.keys(en).map(escapeRegExp).join('|')})(?:\\.[A-Za-z0-9_-]+)+(?![\\p{L}\\p{N}@/:])`,
   'gu',
 );
+
+/** `text` where it stands as whole words: a page named "Post" is not removed from "Posts". */
+function wholeWords(text: string): RegExp {
+  const before = /^[\p{L}\p{N}]/u.test(text) ? `(?<!${WORD_CHAR})` : '';
+  const after = /[\p{L}\p{N}]$/u.test(text) ? `(?!${WORD_CHAR})` : '';
+  return new RegExp(`${before}${escapeRegExp(text)}${after}`, 'gu');
+}
 
 export interface LanguageFinding {
   kind: 'foreign' | 'raw-key';
@@ -97,7 +104,7 @@ export function languageFindings(
   for (const content of [...userContent]
     .filter((c) => c.trim().length > 0)
     .sort((a, b) => b.length - a.length))
-    visible = visible.split(content).join(' ');
+    visible = visible.replace(wholeWords(content), ' ');
   for (const pattern of shared) visible = visible.replace(pattern, ' ');
   const findings: LanguageFinding[] = foreign[language]
     .filter((n) => n.pattern.test(visible))

@@ -38,6 +38,8 @@ export function EditorTopBar(props: Props) {
   const blocked = state.kind !== 'saved';
   return (
     <header className="editor-topbar" data-testid="editor-topbar">
+      {/* The canvas is the screen's content: its name heads the page for screen readers. */}
+      <h1 className="sr-only">{t('documentTitle.editor')}</h1>
       <div className="editor-topbar-group">
         <Link
           to={paths.project.build({ projectId: props.projectId })}
