@@ -177,7 +177,9 @@ export function RecordsList({ scope, tableId }: { scope: RecordScope; tableId: n
               {visibleFields.map((field) => (
                 <th key={field.id}>{field.name}</th>
               ))}
-              <th className="actions-cell" aria-label={t('common.actions')} />
+              <th className="actions-cell">
+                <span className="sr-only">{t('common.actions')}</span>
+              </th>
             </tr>
           </thead>
           <tbody>

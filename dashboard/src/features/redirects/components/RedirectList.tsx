@@ -135,7 +135,9 @@ export function RedirectList({ project }: { project: ProjectDetail }) {
                   <th>{t('redirects.from')}</th>
                   <th>{t('redirects.to')}</th>
                   <th>{t('redirects.createdAt')}</th>
-                  <th className="actions-cell" aria-label={t('common.actions')} />
+                  <th className="actions-cell">
+                    <span className="sr-only">{t('common.actions')}</span>
+                  </th>
                 </tr>
               </thead>
               <tbody>
