@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Runs every test: formatting and lints, the Rust suites on SQLite and on PostgreSQL (with the
+# Runs every test: formatting and lints (rustfmt, clippy; the dashboard's ESLint, Prettier and
+# tsc), the Rust suites on SQLite and on PostgreSQL (with the
 # property tests that mirror the fuzz targets), each cargo-fuzz target briefly, the checks of
 # the deployment files in infra/, the API fuzzed from its OpenAPI document (schemathesis), the
 # dashboard's unit tests, and the browser end-to-end tests against a real control plane and edge.
@@ -69,9 +70,11 @@ bash scripts/schemathesis.sh
 
 # `npm install` against the committed lock file: this npm writes locks that `npm ci` rejects
 # (only this platform's optional rollup packages are recorded).
-step "dashboard: install, typecheck, unit tests, build"
+step "dashboard: install, lint (ESLint, --max-warnings 0), format check (Prettier), typecheck, unit tests, build"
 cd dashboard
 npm install --no-audit --no-fund
+npm run lint
+npm run format:check
 npm run typecheck
 npm test
 npm run build

@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import type { User } from '@/lib/types';
 import { mockApi, renderRoutes } from '@/testing/render-route';
 import { Layout } from './Layout';
+import { RequireAuth } from './RequireAuth';
 
 const user = (isAdmin: boolean): User => ({
   id: 1,
@@ -18,7 +19,13 @@ const user = (isAdmin: boolean): User => ({
   created_at: '2025-01-01T00:00:00Z',
 });
 
-const routes = [{ element: <Layout />, children: [{ path: '/', element: <p>home</p> }] }];
+// As in the app: the header of a signed-in screen, under RequireAuth (which asks for the user).
+const routes = [
+  {
+    element: <Layout />,
+    children: [{ element: <RequireAuth />, children: [{ path: '/', element: <p>home</p> }] }],
+  },
+];
 
 describe('header', () => {
   it('links administrators to the block library', async () => {

@@ -4,7 +4,7 @@ import { Link, NavLink, Outlet } from 'react-router';
 import { GlobalSpinner } from '@/components/GlobalSpinner';
 import { Toaster } from '@/components/toast';
 import { ImpersonationBanner } from '@/features/user-admin/components/ImpersonationBanner';
-import { useUser } from '@/lib/auth/get-user';
+import { useOptionalUser } from '@/lib/auth/get-user';
 import { applyLanguage, languages, setLanguage, storedLanguage } from '@/lib/i18n';
 import type { Language } from '@/lib/types';
 import { useDocumentTitle } from './document-title';
@@ -32,7 +32,7 @@ function LanguageSwitch() {
 
 function Header() {
   const { t } = useTranslation();
-  const { data: user } = useUser();
+  const { data: user } = useOptionalUser();
   return (
     <header className="app-header">
       <Link to={paths.home.build()} className="brand">
@@ -84,7 +84,7 @@ function Header() {
 
 /** Page frame for every screen: header, the 'login as' banner, toasts and the global spinner. */
 export function Layout() {
-  const { data: user } = useUser();
+  const { data: user } = useOptionalUser();
   useDocumentTitle();
   // The account's language applies unless this browser chose one explicitly.
   useEffect(() => {

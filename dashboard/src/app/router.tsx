@@ -1,4 +1,5 @@
-import { createBrowserRouter } from 'react-router';
+import { createBrowserRouter, type RouteObject } from 'react-router';
+import { PageLoader } from '@/components/PageLoader';
 import { ForgotRoute } from '@/features/auth/routes/ForgotRoute';
 import { LoginRoute } from '@/features/auth/routes/LoginRoute';
 import { LogoutRoute } from '@/features/auth/routes/LogoutRoute';
@@ -31,21 +32,46 @@ import { paths } from './paths';
 import { RequireAdmin } from './RequireAdmin';
 import { RequireAuth } from './RequireAuth';
 import { RequireBusinessAdmin } from './RequireBusinessAdmin';
+import { RouteError } from './RouteError';
+
+/**
+ * Gives every route (leaves, layouts and guards alike) an error boundary and a hydration fallback,
+ * unless it has its own: an error in one screen shows the translated RouteError in that screen's
+ * place (the header and the layouts above stay), and a lazy screen's first load shows the page
+ * loader where it will be, so react-router has no "No HydrateFallback element" warning to print.
+ */
+export function withRouteDefaults(
+  routes: RouteObject[],
+  defaults: Pick<RouteObject, 'errorElement' | 'hydrateFallbackElement'>,
+): RouteObject[] {
+  return routes.map((route): RouteObject => {
+    const errorElement = route.errorElement ?? defaults.errorElement;
+    const hydrateFallbackElement = route.hydrateFallbackElement ?? defaults.hydrateFallbackElement;
+    if (route.index) return { ...route, errorElement, hydrateFallbackElement };
+    const children = route.children && withRouteDefaults(route.children, defaults);
+    return { ...route, errorElement, hydrateFallbackElement, children };
+  });
+}
 
 /**
  * Public screens: login, forgot, new-password, confirm-form-email, and the client admin panel (/admin, authorised by
  * the project token, outside the account's layout). Everything else sits behind RequireAuth.
  */
-export const router = createBrowserRouter([
+export const routes: RouteObject[] = [
   {
     path: paths.clientAdmin.pattern,
     element: <ClientAdminLayout />,
-    children: [
-      { index: true, element: <ClientHomeRoute /> },
-      { path: paths.clientTableData.pattern, element: <ClientRecordsRoute /> },
-      { path: paths.clientRecordNew.pattern, element: <ClientRecordFormRoute /> },
-      { path: paths.clientRecordEdit.pattern, element: <ClientRecordFormRoute /> },
-    ],
+    // Errors in the client panel lead back to the panel's own start, not the owner's dashboard.
+    errorElement: <RouteError home="client" />,
+    children: withRouteDefaults(
+      [
+        { index: true, element: <ClientHomeRoute /> },
+        { path: paths.clientTableData.pattern, element: <ClientRecordsRoute /> },
+        { path: paths.clientRecordNew.pattern, element: <ClientRecordFormRoute /> },
+        { path: paths.clientRecordEdit.pattern, element: <ClientRecordFormRoute /> },
+      ],
+      { errorElement: <RouteError home="client" />, hydrateFallbackElement: <PageLoader /> },
+    ),
   },
   {
     element: <Layout />,
@@ -170,4 +196,8 @@ export const router = createBrowserRouter([
       },
     ],
   },
-]);
+];
+
+export const router = createBrowserRouter(
+  withRouteDefaults(routes, { errorElement: <RouteError />, hydrateFallbackElement: <PageLoader /> }),
+);

@@ -54,7 +54,9 @@ describe('ConfirmDialog', () => {
         <>
           <button
             type="button"
-            onClick={async () => answers.push(await askConfirm({ title: 'Sair?', confirmLabel: 'Sair' }))}
+            onClick={() =>
+              void askConfirm({ title: 'Sair?', confirmLabel: 'Sair' }).then((answer) => answers.push(answer))
+            }
           >
             ask
           </button>
@@ -128,7 +130,7 @@ describe('PromptDialog', () => {
         onCancel={() => undefined}
       />,
     );
-    const field = screen.getByLabelText('Endereço do link') as HTMLInputElement;
+    const field = screen.getByLabelText<HTMLInputElement>('Endereço do link');
     expect(field.value).toBe('https://a.example');
     fireEvent.change(field, { target: { value: '/contato' } });
     fireEvent.click(screen.getByRole('button', { name: 'Aplicar' }));

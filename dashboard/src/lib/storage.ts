@@ -5,6 +5,8 @@ export const storageKeys = {
   projectView: 'vitrine.projects.view',
   projectOrder: 'vitrine.projects.order',
   intendedUrl: 'vitrine.intendedUrl',
+  /** '1' while this browser has a session (see lib/auth/get-user.ts: anonymous screens ask only then). */
+  signedIn: 'vitrine.signedIn',
   /** Project token of the client admin panel (this tab only). */
   clientToken: 'vitrine.clientToken',
 } as const;
@@ -23,6 +25,10 @@ export function readLocal(key: string): string | null {
 
 export function writeLocal(key: string, value: string): void {
   safe(() => window.localStorage.setItem(key, value), undefined);
+}
+
+export function removeLocal(key: string): void {
+  safe(() => window.localStorage.removeItem(key), undefined);
 }
 
 export function readSession(key: string): string | null {

@@ -12,10 +12,13 @@ import { createQueryClient } from '@/app/query-client';
 import { Toaster } from '@/components/toast';
 import { clearToasts } from './toasts';
 import '@/lib/i18n';
+import { storageKeys } from '@/lib/storage';
 
 // Every test file that uses the harness: a clean DOM and fetch after.
 afterEach(() => {
   cleanup();
+  // Each test starts as a browser that has never signed in (see lib/auth/get-user.ts).
+  window.localStorage.removeItem(storageKeys.signedIn);
   clearToasts();
   vi.unstubAllGlobals();
   vi.restoreAllMocks();

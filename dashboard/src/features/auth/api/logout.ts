@@ -1,5 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiJson } from '@/lib/api-client';
+import { rememberSignedIn } from '@/lib/auth/get-user';
 import { queryKeys } from '@/lib/query-keys';
 
 export function logout(): Promise<void> {
@@ -14,6 +15,7 @@ export function useLogout() {
     onSettled: () => {
       client.removeQueries({ predicate: (query) => query.queryKey[0] !== queryKeys.config[0] });
       client.setQueryData(queryKeys.user, null);
+      rememberSignedIn(false);
     },
   });
 }

@@ -1,5 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiJson } from '@/lib/api-client';
+import { rememberSignedIn } from '@/lib/auth/get-user';
 import { queryKeys } from '@/lib/query-keys';
 import type { User } from '@/lib/types';
 
@@ -21,6 +22,7 @@ export function useRegister() {
     onSuccess: (user) => {
       client.removeQueries({ queryKey: queryKeys.projects });
       client.setQueryData(queryKeys.user, user);
+      rememberSignedIn(true);
     },
   });
 }

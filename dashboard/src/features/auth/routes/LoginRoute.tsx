@@ -3,7 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { useLocation, useNavigate } from 'react-router';
 import { Alert } from '@/components/Alert';
 import { useConfig } from '@/lib/auth/get-config';
-import { useUser } from '@/lib/auth/get-user';
+import { useOptionalUser } from '@/lib/auth/get-user';
 import { takeIntendedUrl } from '@/lib/storage';
 import { LoginCard } from '@/features/auth/components/LoginCard';
 import { RegisterCard } from '@/features/auth/components/RegisterCard';
@@ -25,7 +25,7 @@ export function LoginRoute() {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const location = useLocation();
-  const user = useUser();
+  const user = useOptionalUser();
   const config = useConfig();
   const notice = noticeFrom(location.state);
 

@@ -131,14 +131,15 @@ export function BlockAdminScreen() {
             className="button button-danger"
             disabled={truncate.isPending}
             data-testid="truncate"
-            onClick={async () => {
-              const confirmed = await askConfirm({
+            onClick={() => {
+              void askConfirm({
                 title: t('kit.confirm.truncate'),
                 message: t('blockAdmin.confirmTruncate'),
                 confirmLabel: t('blockAdmin.truncate'),
                 destructive: true,
+              }).then((confirmed) => {
+                if (confirmed) truncate.mutate(undefined, toastOutcome(t));
               });
-              if (confirmed) truncate.mutate(undefined, toastOutcome(t));
             }}
           >
             {t('blockAdmin.truncate')}

@@ -125,14 +125,15 @@ export function BlockRow({ block, categories, screenshot, onEdit, onExport }: Pr
             className="button button-small button-danger-ghost"
             disabled={remove.isPending}
             data-testid="block-delete"
-            onClick={async () => {
-              const confirmed = await askConfirm({
+            onClick={() => {
+              void askConfirm({
                 title: t('kit.confirm.deleteBlock', { name: block.name }),
                 message: t('blockAdmin.block.confirmDelete'),
                 confirmLabel: t('common.delete'),
                 destructive: true,
+              }).then((confirmed) => {
+                if (confirmed) remove.mutate(block.id, toastOutcome(t));
               });
-              if (confirmed) remove.mutate(block.id, toastOutcome(t));
             }}
           >
             {t('common.delete')}

@@ -62,14 +62,15 @@ export function CategorySection({
             disabled={!empty || remove.isPending}
             title={empty ? undefined : t('blockAdmin.category.notEmpty')}
             data-testid="category-delete"
-            onClick={async () => {
-              const confirmed = await askConfirm({
+            onClick={() => {
+              void askConfirm({
                 title: t('kit.confirm.deleteCategory', { name: category.name }),
                 message: t('blockAdmin.category.confirmDelete'),
                 confirmLabel: t('common.delete'),
                 destructive: true,
+              }).then((confirmed) => {
+                if (confirmed) remove.mutate(category.id, toastOutcome(t));
               });
-              if (confirmed) remove.mutate(category.id, toastOutcome(t));
             }}
           >
             {t('common.delete')}

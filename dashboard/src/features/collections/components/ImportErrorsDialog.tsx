@@ -36,7 +36,12 @@ export function ImportErrorsDialog({ message, details, fileName, onClose }: Prop
       </p>
       <p className="muted">{t('kit.importErrors.nothingImported', { count: details.length })}</p>
       {details.length > 0 && (
-        <div className="import-errors-scroll" tabIndex={0} aria-label={t('kit.importErrors.listLabel')}>
+        <div
+          className="import-errors-scroll"
+          role="region"
+          tabIndex={0}
+          aria-label={t('kit.importErrors.listLabel')}
+        >
           <table className="import-errors-table" data-testid="import-errors-table">
             <thead>
               <tr>

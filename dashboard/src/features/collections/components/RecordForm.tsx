@@ -201,7 +201,7 @@ function Form({ scope, table, post }: FormProps) {
             <button
               type="button"
               className="button button-danger record-delete"
-              onClick={destroy}
+              onClick={() => void destroy()}
               disabled={remove.isPending}
               data-testid="record-delete"
             >

@@ -117,7 +117,7 @@ export function RecordsList({ scope, tableId }: { scope: RecordScope; tableId: n
   const bar = (position: 'top' | 'bottom') => (
     <BulkBar
       count={selectedOnPage.length}
-      onDelete={removeSelected}
+      onDelete={() => void removeSelected()}
       busy={deletePosts.isPending}
       position={position}
     />

@@ -6,7 +6,7 @@ import { mockApi, renderRoutes } from '@/testing/render-route';
 import { ImportButton } from './ImportButton';
 
 function choose(name: string) {
-  const input = screen.getByTestId('import-input') as HTMLInputElement;
+  const input = screen.getByTestId<HTMLInputElement>('import-input');
   fireEvent.change(input, {
     target: { files: [new File(['name,slug,price\nA,a,x'], name, { type: 'text/csv' })] },
   });

@@ -116,7 +116,7 @@ function FieldManager({ project, table }: { project: ProjectDetail; table: Table
           fields={fields}
           onMove={setMoved}
           onEdit={(field) => setEditing({ field })}
-          onDelete={remove}
+          onDelete={(field) => void remove(field)}
         />
       )}
       {editing && (

@@ -101,7 +101,7 @@ function TableList({ project }: { project: ProjectDetail }) {
                       <button
                         type="button"
                         className="button button-small button-danger-ghost"
-                        onClick={() => remove(table)}
+                        onClick={() => void remove(table)}
                         disabled={deleteTable.isPending}
                         data-testid="collection-delete"
                       >

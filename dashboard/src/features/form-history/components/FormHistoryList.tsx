@@ -92,7 +92,7 @@ export function FormHistoryList({ project }: { project: ProjectDetail }) {
           type="button"
           className="button button-small button-danger"
           disabled={selectedHere.length === 0 || deleteEntries.isPending}
-          onClick={removeSelected}
+          onClick={() => void removeSelected()}
           data-testid="form-history-delete"
         >
           {t('formHistory.deleteSelected')}

@@ -209,7 +209,7 @@ export function BlockLibraryPanel({ library, onInsert, business }: Props) {
                     source="my"
                     block={block}
                     onInsert={onInsert}
-                    onDelete={() => removeMine(block)}
+                    onDelete={() => void removeMine(block)}
                   />
                 ))}
               </ul>

@@ -438,7 +438,7 @@ function Editor({ page, project, library, user, deploy }: EditorProps) {
                           selectedBlock && commit((list) => moveBlock(list, selectedBlock.uid, to))
                         }
                         onDuplicate={duplicateSelected}
-                        onRemove={removeSelected}
+                        onRemove={() => void removeSelected()}
                         onEditCode={() => setCodeOpen(true)}
                       />
                     ),

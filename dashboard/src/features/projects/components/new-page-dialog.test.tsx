@@ -61,8 +61,8 @@ async function openDialog() {
 describe('new page dialog', () => {
   it('fills the slug in from the name and creates a static page with name and slug', async () => {
     const { calls, router, dialog } = await openDialog();
-    const name = dialog.getByLabelText(/^Nome/) as HTMLInputElement;
-    const slug = dialog.getByLabelText('Slug (endereço)') as HTMLInputElement;
+    const name = dialog.getByLabelText<HTMLInputElement>(/^Nome/);
+    const slug = dialog.getByLabelText<HTMLInputElement>('Slug (endereço)');
     await waitFor(() => expect(document.activeElement).toBe(name));
     fireEvent.change(name, { target: { value: 'Nossos Serviços' } });
     expect(slug.value).toBe('nossos-servicos');
@@ -77,7 +77,7 @@ describe('new page dialog', () => {
   it('keeps an edited slug and makes a collection page of the chosen collection', async () => {
     const { calls, router, dialog } = await openDialog();
     fireEvent.change(dialog.getByLabelText(/^Nome/), { target: { value: 'Nossos Serviços' } });
-    const slug = dialog.getByLabelText('Slug (endereço)') as HTMLInputElement;
+    const slug = dialog.getByLabelText<HTMLInputElement>('Slug (endereço)');
     fireEvent.change(slug, { target: { value: 'servicos' } });
     fireEvent.change(dialog.getByLabelText(/^Nome/), { target: { value: 'Serviços' } });
     expect(slug.value).toBe('servicos');

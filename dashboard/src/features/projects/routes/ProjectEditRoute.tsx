@@ -187,7 +187,7 @@ function SettingsForm({ project }: { project: ProjectDetail }) {
             <button
               type="button"
               className="button button-small"
-              onClick={regenerateLink}
+              onClick={() => void regenerateLink()}
               disabled={regenerate.isPending}
               data-testid="regenerate-client-link"
             >

@@ -210,7 +210,7 @@ function Overview({ project, slots }: { project: ProjectDetail; slots: OverviewS
           pages={staticPages}
           title={t('pages.static')}
           emptyText={t('pages.noStatic')}
-          onDelete={removePage}
+          onDelete={(page) => void removePage(page)}
           testId="static-pages"
         />
         <PageList
@@ -218,7 +218,7 @@ function Overview({ project, slots }: { project: ProjectDetail; slots: OverviewS
           pages={collectionPages}
           title={t('pages.collection')}
           emptyText={t('pages.noCollection')}
-          onDelete={removePage}
+          onDelete={(page) => void removePage(page)}
           testId="collection-pages"
         />
       </div>
@@ -237,7 +237,7 @@ function Overview({ project, slots }: { project: ProjectDetail; slots: OverviewS
         <button
           type="button"
           className="button button-danger"
-          onClick={removeProject}
+          onClick={() => void removeProject()}
           disabled={deleteProject.isPending}
           data-testid="delete-project"
         >

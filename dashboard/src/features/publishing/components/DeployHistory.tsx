@@ -119,7 +119,7 @@ export function DeployHistory({ project }: Props) {
                       <button
                         type="button"
                         className="button button-small"
-                        onClick={() => makeLive(deploy)}
+                        onClick={() => void makeLive(deploy)}
                         disabled={activate.isPending}
                         aria-label={t('publishing.history.rollbackLabel', { date })}
                         data-testid="deploy-rollback"

@@ -169,7 +169,7 @@ export function RedirectList({ project }: { project: ProjectDetail }) {
                         <button
                           type="button"
                           className="button button-small button-danger-ghost"
-                          onClick={() => remove(redirect)}
+                          onClick={() => void remove(redirect)}
                           disabled={deleteRedirect.isPending}
                           data-testid="redirect-delete"
                         >

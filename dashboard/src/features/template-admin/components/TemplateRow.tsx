@@ -154,14 +154,15 @@ export function TemplateRow({ template, isFirst, isLast, reordering, onEdit, onM
             className="button button-small button-danger-ghost"
             disabled={remove.isPending}
             data-testid="template-delete"
-            onClick={async () => {
-              const confirmed = await askConfirm({
+            onClick={() => {
+              void askConfirm({
                 title: t('kit.confirm.deleteTemplate', { name: template.name }),
                 message: t('kit.confirm.irreversible'),
                 confirmLabel: t('common.delete'),
                 destructive: true,
+              }).then((confirmed) => {
+                if (confirmed) remove.mutate(template.id, toastOutcome(t));
               });
-              if (confirmed) remove.mutate(template.id, toastOutcome(t));
             }}
           >
             {t('common.delete')}

@@ -1,7 +1,7 @@
 import { useTranslation } from 'react-i18next';
 import { toast } from '@/components/toast';
 import { errorMessage } from '@/lib/api-client';
-import { useUser } from '@/lib/auth/get-user';
+import { useOptionalUser } from '@/lib/auth/get-user';
 import { useLoginBack } from '@/features/user-admin/api/login-back';
 
 /**
@@ -10,7 +10,7 @@ import { useLoginBack } from '@/features/user-admin/api/login-back';
  */
 export function ImpersonationBanner() {
   const { t } = useTranslation();
-  const { data: user } = useUser();
+  const { data: user } = useOptionalUser();
   const loginBack = useLoginBack();
   if (!user || typeof user.impersonator_id !== 'number') return null;
   return (

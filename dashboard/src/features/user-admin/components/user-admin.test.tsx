@@ -4,6 +4,7 @@ import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { Layout } from '@/app/Layout';
 import { paths } from '@/app/paths';
 import { RequireAdmin } from '@/app/RequireAdmin';
+import { RequireAuth } from '@/app/RequireAuth';
 import { clearToasts, getToasts } from '@/testing/toasts';
 import { setLanguage } from '@/lib/i18n';
 import type { User } from '@/lib/types';
@@ -37,7 +38,11 @@ const routes = [
   {
     element: <Layout />,
     children: [
-      { path: paths.home.pattern, element: <p data-testid="home">home</p> },
+      // As in the app: the home screen is signed-in only (RequireAuth asks for the user).
+      {
+        element: <RequireAuth />,
+        children: [{ path: paths.home.pattern, element: <p data-testid="home">home</p> }],
+      },
       {
         element: <RequireAdmin />,
         children: [{ path: paths.erpUsers.pattern, element: <UserAdminRoute /> }],

@@ -64,7 +64,7 @@ function Toolbar({ editor, uploadPrefix }: { editor: Editor; uploadPrefix: (stri
       {button('orderedList', t('records.form.rich.orderedList'), () =>
         editor.chain().focus().toggleOrderedList().run(),
       )}
-      {button('link', t('records.form.rich.link'), setLink)}
+      {button('link', t('records.form.rich.link'), () => void setLink())}
       <UploadButton
         imagesOnly
         prefix={uploadPrefix}

@@ -47,7 +47,7 @@ function Toolbar({ editor, prefix }: { editor: Editor; prefix: (string | number)
       {button('italic', t('editor.rich.italic'), () => editor.chain().focus().toggleItalic().run())}
       {button('h2', t('editor.rich.heading'), () => editor.chain().focus().toggleHeading({ level: 2 }).run())}
       {button('bulletList', t('editor.rich.list'), () => editor.chain().focus().toggleBulletList().run())}
-      {button('link', t('editor.rich.link'), setLink)}
+      {button('link', t('editor.rich.link'), () => void setLink())}
       <ImageUpload
         prefix={prefix}
         label={t('editor.rich.image')}

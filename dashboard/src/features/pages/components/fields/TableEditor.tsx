@@ -60,7 +60,7 @@ export function TableEditor({ id, v, onValue, onPatch }: ValueEditorProps) {
                   type="button"
                   className="icon-button"
                   aria-label={t('editor.table.deleteColumn', { label: column.label })}
-                  onClick={() => removeColumn(index)}
+                  onClick={() => void removeColumn(index)}
                   data-testid="table-column-delete"
                 >
                   ×
