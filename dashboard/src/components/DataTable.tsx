@@ -146,7 +146,7 @@ export function DataTable<T extends RowData>({
                 {group.headers.map((header) => {
                   const canSort = header.column.getCanSort();
                   const sorted = header.column.getIsSorted();
-                  const meta = header.column.columnDef.meta as { className?: string } | undefined;
+                  const meta = header.column.columnDef.meta;
                   return (
                     <th
                       key={header.id}
@@ -209,7 +209,7 @@ export function DataTable<T extends RowData>({
                   </td>
                 )}
                 {row.getAllCells().map((cell) => {
-                  const meta = cell.column.columnDef.meta as { className?: string } | undefined;
+                  const meta = cell.column.columnDef.meta;
                   return (
                     <td key={cell.id} className={meta?.className}>
                       <table.FlexRender cell={cell} />
