@@ -215,8 +215,13 @@ describe('page editor', () => {
 
     // The image, selected after its insertion: its source field.
     const src = `https://example.com/e2e/foto-${id}.png`;
+    // An image from the web: its address is behind "Usar um endereço da web".
     await page
-      .locator(`${byTestId('var-img')} input`)
+      .locator(`${byTestId('var-img')} summary`)
+      .first()
+      .click();
+    await page
+      .locator(`${byTestId('var-img')} input[type="url"]`)
       .first()
       .fill(src);
     await frame.waitForSelector(`[data-vt-uid="${uids[2]}"] img[src="${src}"]`);

@@ -2,7 +2,14 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import {
+  domainField,
+  emailField,
   fieldErrors,
+  issueMessage,
+  pageSlugField,
+  previewSlugField,
+  readIssueMessage,
+  slugField,
   integrationsSchema,
   isValidDomain,
   isValidEmail,
@@ -75,6 +82,56 @@ describe('reserved preview slugs', () => {
 });
 checkValidity('isValidDomain', vectors.domain, isValidDomain);
 checkValidity('isValidEmail', vectors.email, isValidEmail);
+
+// The same vectors through the zod fields the forms are built from.
+describe('slugField (zod)', () => {
+  it.each(vectors.slug)('stores %j as %j', (input, expected) => {
+    expect(slugField.parse(input)).toBe(expected);
+  });
+});
+
+describe('pageSlugField (zod)', () => {
+  it.each(vectors.page_slug)('stores %j as %j', (input, expected) => {
+    expect(pageSlugField.parse(input)).toBe(expected);
+  });
+});
+
+checkValidity(
+  'previewSlugField (zod)',
+  vectors.preview_slug,
+  (value) => previewSlugField().safeParse(value).success,
+);
+checkValidity('domainField (zod)', vectors.domain, (value) => domainField.safeParse(value).success);
+checkValidity('emailField (zod)', vectors.email, (value) => emailField.safeParse(value).success);
+
+describe('zod fields say what is wrong', () => {
+  it.each([...vectors.preview_slug.reserved, ...vectors.preview_slug.reserved_shapes])(
+    'previewSlugField refuses %j as reserved',
+    (slug) => {
+      const result = previewSlugField().safeParse(slug);
+      expect(result.success).toBe(false);
+      if (!result.success) expect(result.error.issues[0]?.message).toBe('validation.slugReserved');
+    },
+  );
+
+  it('names an empty e-mail as missing and a malformed one as invalid', () => {
+    expect(emailField.safeParse('').error?.issues[0]?.message).toBe('validation.emailRequired');
+    expect(emailField.safeParse('ana@').error?.issues[0]?.message).toBe('validation.emailInvalid');
+  });
+});
+
+describe('issueMessage', () => {
+  it('carries a key with its values through one string', () => {
+    expect(readIssueMessage(issueMessage('redirects.errors.invalidChar', { c: '?' }))).toEqual({
+      key: 'redirects.errors.invalidChar',
+      values: { c: '?' },
+    });
+    expect(readIssueMessage(issueMessage('validation.emailInvalid'))).toEqual({
+      key: 'validation.emailInvalid',
+      values: {},
+    });
+  });
+});
 
 describe('projectFormSchema', () => {
   it('accepts a complete form', () => {

@@ -138,17 +138,73 @@ export function isValidEmail(value: string): boolean {
   return local.length > 0 && !/\s/.test(local) && isValidDomain(domain);
 }
 
+/*
+ * zod fields built on the checks above. Forms compose their schemas from these, and
+ * validation.test.ts runs the shared vectors through them as well as through the functions, so
+ * a form cannot drift from the server's rules.
+ */
+
+/** A slug as the server stores it (normalised, never refused: "!!!" becomes ""). */
+export const slugField = z.string().transform(slugify);
+
+/** A page slug as the server stores it ("/About Us/" → "about-us", "" → "/"). */
+export const pageSlugField = z.string().transform(normalizePageSlug);
+
+/** A project's preview slug; `current` is the project's own, which it may keep. */
+export function previewSlugField(current = '') {
+  return z
+    .string()
+    .trim()
+    .superRefine((value, ctx) => {
+      const problem = previewSlugError(value, current);
+      if (problem) ctx.addIssue({ code: 'custom', message: problem });
+    });
+}
+
+/** A custom domain ("Sub.Example.ORG" is kept as typed; the check ignores case). */
+export const domainField = z.string().refine(isValidDomain, 'validation.invalidDomain');
+
+/** A required e-mail address. */
+export const emailField = z
+  .string()
+  .min(1, 'validation.emailRequired')
+  .refine((value) => value.length === 0 || isValidEmail(value), 'validation.emailInvalid');
+
+/** A new password: 8 to 256 characters, as `new_password` in shared/src/domain.rs. */
+export const newPasswordField = z
+  .string()
+  .min(1, 'validation.passwordRequired')
+  .refine((value) => value.length === 0 || [...value].length >= 8, 'forms.validation.passwordTooShort')
+  .refine((value) => new TextEncoder().encode(value).length <= 256, 'forms.validation.passwordTooLong');
+
+/**
+ * A zod message that needs values ("O caractere {{c}} …"): the i18n key and its values in one
+ * string, since a form error carries only a message. `errorText` in `@/lib/forms` reads it back.
+ */
+export function issueMessage(key: string, values?: Record<string, string | number>): string {
+  return values ? `${key}|${JSON.stringify(values)}` : key;
+}
+
+/** The key and values of a message made by `issueMessage`. */
+export function readIssueMessage(message: string): { key: string; values: Record<string, string | number> } {
+  const bar = message.indexOf('|');
+  if (bar === -1) return { key: message, values: {} };
+  try {
+    const values: unknown = JSON.parse(message.slice(bar + 1));
+    if (typeof values === 'object' && values !== null) {
+      return { key: message.slice(0, bar), values: values as Record<string, string | number> };
+    }
+  } catch {
+    // Not ours: the whole text is the key.
+  }
+  return { key: message, values: {} };
+}
+
 /** Project settings form (name, preview slug, description); `currentSlug` is the project's own. */
 export function projectFormSchema(currentSlug = '') {
   return z.object({
     name: z.string().trim().min(1, 'validation.projectNameRequired'),
-    slug: z
-      .string()
-      .trim()
-      .superRefine((value, ctx) => {
-        const problem = previewSlugError(value, currentSlug);
-        if (problem) ctx.addIssue({ code: 'custom', message: problem });
-      }),
+    slug: previewSlugField(currentSlug),
     description: z.string(),
   });
 }

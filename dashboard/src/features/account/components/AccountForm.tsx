@@ -1,7 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Alert } from '@/components/Alert';
-import { Field } from '@/components/Field';
+import { FormField } from '@/components/FormField';
 import { toast } from '@/components/toast';
 import { errorMessage } from '@/lib/api-client';
 import { applyLanguage, languages, setLanguage, storedLanguage } from '@/lib/i18n';
@@ -47,19 +47,19 @@ export function AccountForm({ user }: { user: User }) {
     <form onSubmit={submit} className="card form" noValidate data-testid="account-form">
       <h2>{t('account.details')}</h2>
       {save.isError && <Alert testId="account-form-error">{errorMessage(save.error)}</Alert>}
-      <Field label={t('account.name')} htmlFor="account-name" error={nameError}>
+      <FormField label={t('account.name')} id="account-name" error={nameError}>
         <input
           id="account-name"
           value={name}
           onChange={(event) => setName(event.target.value)}
           data-testid="account-name"
         />
-      </Field>
-      <Field label={t('account.email')} htmlFor="account-email">
+      </FormField>
+      <FormField label={t('account.email')} id="account-email">
         <input id="account-email" type="email" value={user.email} readOnly data-testid="account-email" />
-      </Field>
+      </FormField>
       <div className="two-columns">
-        <Field label={t('account.language')} htmlFor="account-language">
+        <FormField label={t('account.language')} id="account-language">
           <select
             id="account-language"
             value={language}
@@ -72,8 +72,8 @@ export function AccountForm({ user }: { user: User }) {
               </option>
             ))}
           </select>
-        </Field>
-        <Field label={t('account.currency')} htmlFor="account-currency">
+        </FormField>
+        <FormField label={t('account.currency')} id="account-currency">
           <select
             id="account-currency"
             value={currency}
@@ -86,7 +86,7 @@ export function AccountForm({ user }: { user: User }) {
               </option>
             ))}
           </select>
-        </Field>
+        </FormField>
       </div>
       <div className="form-actions">
         <button

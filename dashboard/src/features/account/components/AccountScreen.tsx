@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useFormat } from '@/lib/format';
 import { Alert } from '@/components/Alert';
 import { PageLoader } from '@/components/PageLoader';
 import { errorMessage } from '@/lib/api-client';
@@ -8,7 +9,6 @@ import type { Currency, User } from '@/lib/types';
 import { useBalance } from '@/features/account/api/get-balance';
 import { usePlans } from '@/features/account/api/get-plans';
 import { useStripeConfig } from '@/features/account/api/stripe';
-import { formatMoney } from '@/features/account/lib/money';
 import { monthOf } from '@/features/account/lib/months';
 import { AccountForm, currencies } from './AccountForm';
 import { CardModal } from './CardModal';
@@ -73,6 +73,7 @@ function PaymentLine({ user, onOpenCard }: { user: User; onOpenCard: () => void 
 
 function BalanceLine() {
   const { t } = useTranslation();
+  const fmt = useFormat();
   const balance = useBalance();
   return (
     <div className="account-line">
@@ -83,7 +84,7 @@ function BalanceLine() {
             className={balance.data.amount < 0 ? 'amount-negative' : undefined}
             data-testid="account-balance"
           >
-            {formatMoney(balance.data.amount, balance.data.currency)}
+            {fmt.money(balance.data.amount, balance.data.currency)}
             {balance.data.amount < 0 && <span className="muted"> ({t('account.owed')})</span>}
           </strong>
         )}

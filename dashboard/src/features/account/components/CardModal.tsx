@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Alert } from '@/components/Alert';
-import { Field } from '@/components/Field';
+import { FormField } from '@/components/FormField';
 import { Dialog } from '@/components/ui/Dialog';
 import { errorMessage } from '@/lib/api-client';
 import type { User } from '@/lib/types';
@@ -99,7 +99,7 @@ export function CardModal({ user, config, onClose }: Props) {
     <Dialog title={t('account.cardTitle')} onClose={onClose} testId="card-modal">
       <form onSubmit={(event) => void submit(event)} className="form" noValidate>
         {error !== null && <Alert testId="card-error">{error}</Alert>}
-        <Field label={t('account.billingEmail')} htmlFor="billing-email" error={emailError}>
+        <FormField label={t('account.billingEmail')} id="billing-email" error={emailError}>
           <input
             id="billing-email"
             type="email"
@@ -108,7 +108,7 @@ export function CardModal({ user, config, onClose }: Props) {
             onChange={(event) => setEmail(event.target.value)}
             data-testid="billing-email"
           />
-        </Field>
+        </FormField>
         <div className="field">
           <span className="label">{t('account.card')}</span>
           <div ref={target} className="card-element" data-testid="card-element" />

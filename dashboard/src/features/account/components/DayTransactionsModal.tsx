@@ -3,10 +3,9 @@ import { Alert } from '@/components/Alert';
 import { Dialog } from '@/components/ui/Dialog';
 import { PageLoader } from '@/components/PageLoader';
 import { errorMessage } from '@/lib/api-client';
-import { formatDateTime } from '@/lib/format';
+import { useFormat } from '@/lib/format';
 import { useDayTransactions } from '@/features/account/api/get-transactions';
-import { formatMoney } from '@/features/account/lib/money';
-import { dayOf, formatDay } from '@/features/account/lib/months';
+import { dayOf } from '@/features/account/lib/months';
 
 interface Props {
   month: string;
@@ -18,9 +17,10 @@ interface Props {
 /** That day's transactions (GET /api/transactions/{yyyy-mm}/{dd}). */
 export function DayTransactionsModal({ month, date, onClose }: Props) {
   const { t } = useTranslation();
+  const fmt = useFormat();
   const day = useDayTransactions(month, dayOf(date));
   return (
-    <Dialog title={t('account.dayTitle', { date: formatDay(date) })} onClose={onClose} testId="day-modal">
+    <Dialog title={t('account.dayTitle', { date: fmt.day(date) })} onClose={onClose} testId="day-modal">
       {day.isPending ? (
         <PageLoader />
       ) : day.isError ? (
@@ -41,13 +41,13 @@ export function DayTransactionsModal({ month, date, onClose }: Props) {
           <tbody>
             {day.data.map((row) => (
               <tr key={row.id} data-testid={`transaction-${row.id}`}>
-                <td>{formatDateTime(row.created_at)}</td>
+                <td>{fmt.dateTime(row.created_at)}</td>
                 <td data-testid="transaction-description">{row.description}</td>
                 <td
                   className={`amount-cell${row.amount < 0 ? ' amount-negative' : ''}`}
                   data-testid="transaction-amount"
                 >
-                  {formatMoney(row.amount, row.currency)}
+                  {fmt.money(row.amount, row.currency)}
                 </td>
               </tr>
             ))}

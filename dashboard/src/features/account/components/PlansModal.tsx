@@ -1,7 +1,7 @@
 import { useTranslation } from 'react-i18next';
 import { Dialog } from '@/components/ui/Dialog';
+import { useFormat } from '@/lib/format';
 import type { Currency, PlanCode } from '@/lib/types';
-import { formatMoney } from '@/features/account/lib/money';
 import type { Plan } from '@/features/account/types';
 
 interface Props {
@@ -15,6 +15,7 @@ interface Props {
 /** Spec 2 §9: the plans of one currency with their prices, monthly fee and support lines. */
 export function PlansModal({ currency, plans, current, onClose }: Props) {
   const { t } = useTranslation();
+  const fmt = useFormat();
   const shown = plans.filter((plan) => plan.currency === currency);
   return (
     <Dialog title={t(`account.plansTitle.${currency}`)} onClose={onClose} testId={`plans-modal-${currency}`}>
@@ -41,12 +42,12 @@ export function PlansModal({ currency, plans, current, onClose }: Props) {
                   )}
                 </header>
                 <p className="plan-price" data-testid="plan-per-site">
-                  {t('account.perSite', { amount: formatMoney(plan.per_site, plan.currency) })}
+                  {t('account.perSite', { amount: fmt.money(plan.per_site, plan.currency) })}
                 </p>
                 <p data-testid="plan-fee">
                   {plan.monthly_fee === 0
                     ? t('account.noMonthlyFee')
-                    : t('account.monthlyFee', { amount: formatMoney(plan.monthly_fee, plan.currency) })}
+                    : t('account.monthlyFee', { amount: fmt.money(plan.monthly_fee, plan.currency) })}
                 </p>
                 <ul className="plan-support" data-testid="plan-support">
                   {plan.support.map((channel) => (

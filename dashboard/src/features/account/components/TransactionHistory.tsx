@@ -1,16 +1,17 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useFormat } from '@/lib/format';
 import { Alert } from '@/components/Alert';
 import { PageLoader } from '@/components/PageLoader';
 import { errorMessage } from '@/lib/api-client';
 import { useMonthTransactions } from '@/features/account/api/get-transactions';
-import { formatMoney } from '@/features/account/lib/money';
-import { addMonths, formatDay, monthLabel } from '@/features/account/lib/months';
+import { addMonths } from '@/features/account/lib/months';
 import { DayTransactionsModal } from './DayTransactionsModal';
 
 /** The month navigator (< and >, from the current month back) and one row per day with a Detail button. */
 export function TransactionHistory({ currentMonth }: { currentMonth: string }) {
-  const { t, i18n } = useTranslation();
+  const { t } = useTranslation();
+  const fmt = useFormat();
   const [month, setMonth] = useState(currentMonth);
   const [openDay, setOpenDay] = useState<string | null>(null);
   const history = useMonthTransactions(month);
@@ -31,7 +32,7 @@ export function TransactionHistory({ currentMonth }: { currentMonth: string }) {
             &lt;
           </button>
           <span className="month-label" data-testid="month-label" data-month={month}>
-            {monthLabel(month, i18n.language)}
+            {fmt.month(month)}
           </span>
           <button
             type="button"
@@ -66,13 +67,13 @@ export function TransactionHistory({ currentMonth }: { currentMonth: string }) {
           <tbody>
             {history.data.days.map((day) => (
               <tr key={day.date} data-testid={`day-${day.date}`}>
-                <td>{formatDay(day.date)}</td>
+                <td>{fmt.day(day.date)}</td>
                 <td>{day.count}</td>
                 <td
                   className={`amount-cell${day.total < 0 ? ' amount-negative' : ''}`}
                   data-testid="day-total"
                 >
-                  {formatMoney(day.total, history.data.currency)}
+                  {fmt.money(day.total, history.data.currency)}
                 </td>
                 <td className="actions-cell">
                   <button
@@ -91,7 +92,7 @@ export function TransactionHistory({ currentMonth }: { currentMonth: string }) {
             <tr>
               <th colSpan={2}>{t('account.monthTotal')}</th>
               <th className="amount-cell" data-testid="month-total">
-                {formatMoney(history.data.total, history.data.currency)}
+                {fmt.money(history.data.total, history.data.currency)}
               </th>
               <th />
             </tr>

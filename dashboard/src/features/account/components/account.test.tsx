@@ -127,7 +127,7 @@ describe('account screen', () => {
     expect(screen.getByTestId<HTMLSelectElement>('account-currency').value).toBe('USD');
     await waitFor(() => expect(text('account-plan')).toBe('Starter'));
     expect(text('account-card')).toBe('Nenhum cartão');
-    expect(await screen.findByTestId('account-balance')).toHaveProperty('textContent', '$12.50');
+    expect(await screen.findByTestId('account-balance')).toHaveProperty('textContent', 'US$ 12,50');
   });
 
   it('saves language and currency, then switches the interface language', async () => {
@@ -295,7 +295,7 @@ describe('plans modals', () => {
     expect(plan(modal, 'basic')).toEqual({
       name: 'Starter',
       current: false,
-      perSite: '$7 por mês por site',
+      perSite: 'US$ 7 por mês por site',
       fee: 'sem mensalidade',
       support: ['Suporte por e-mail'],
     });
@@ -303,8 +303,8 @@ describe('plans modals', () => {
     expect(plan(modal, 'agency')).toEqual({
       name: 'Agency',
       current: false,
-      perSite: '$5 por mês por site',
-      fee: '$70 de mensalidade',
+      perSite: 'US$ 5 por mês por site',
+      fee: 'US$ 70 de mensalidade',
       support: ['Suporte por e-mail', 'Suporte por chat'],
     });
     expect(within(modal).queryByText(/Básico/)).toBeNull();

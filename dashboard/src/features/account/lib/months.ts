@@ -1,4 +1,4 @@
-/** Month keys ("yyyy-mm") of the transaction history and their steps. */
+/** Month keys ("yyyy-mm") of the transaction history and their steps; shown through `@/lib/format`. */
 
 function pad(value: number): string {
   return String(value).padStart(2, '0');
@@ -14,20 +14,6 @@ export function addMonths(month: string, by: number): string {
   const [year, index] = month.split('-').map(Number) as [number, number];
   const total = year * 12 + (index - 1) + by;
   return `${Math.floor(total / 12)}-${pad((total % 12) + 1)}`;
-}
-
-/** "2026-03" as a long month name in the interface language ("março de 2026", "March 2026"). */
-export function monthLabel(month: string, language: string): string {
-  const [year, index] = month.split('-').map(Number) as [number, number];
-  return new Intl.DateTimeFormat(language, { month: 'long', year: 'numeric' }).format(
-    new Date(year, index - 1, 1),
-  );
-}
-
-/** "2026-03-05" → "05/03/2026", without going through time zones. */
-export function formatDay(date: string): string {
-  const [year, month, day] = date.split('-');
-  return `${day}/${month}/${year}`;
 }
 
 /** "2026-03-05" → the day part, "05". */

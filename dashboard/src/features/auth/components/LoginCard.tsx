@@ -1,50 +1,49 @@
-import { useState, type FormEvent } from 'react';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { Alert } from '@/components/Alert';
+import { Form } from '@/components/Form';
+import { FormField } from '@/components/FormField';
 import { errorMessage } from '@/lib/api-client';
+import { errorText, setServerError } from '@/lib/forms';
 import { useLogin } from '@/features/auth/api/login';
 import { paths } from '@/app/paths';
+import { loginSchema, type LoginValues } from '@/features/auth/lib/schemas';
 
 export function LoginCard() {
   const { t } = useTranslation();
   const login = useLogin();
-  const [email, setEmail] = useState('');
-  const [password, setPassword] = useState('');
+  const form = useForm<LoginValues>({
+    resolver: zodResolver(loginSchema),
+    defaultValues: { email: '', password: '' },
+  });
+  const { errors } = form.formState;
 
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    login.mutate({ email: email.trim(), password });
-  };
+  const submit = (values: LoginValues) =>
+    login.mutate(loginSchema.parse(values), {
+      onError: (error) => setServerError(form, error, ['email', 'password']),
+    });
 
   return (
-    <form className="card auth-card" onSubmit={submit} data-testid="login-form">
+    <Form form={form} onValid={submit} className="card auth-card" testId="login-form">
       <h2>{t('auth.login.title')}</h2>
-      {login.isError && <Alert testId="login-error">{errorMessage(login.error)}</Alert>}
-      <div className="field">
-        <label htmlFor="login-email">{t('auth.email')}</label>
-        <input
-          id="login-email"
-          name="email"
-          type="email"
-          autoComplete="username"
-          required
-          value={email}
-          onChange={(e) => setEmail(e.target.value)}
-        />
-      </div>
-      <div className="field">
-        <label htmlFor="login-password">{t('auth.password')}</label>
-        <input
-          id="login-password"
-          name="password"
-          type="password"
-          autoComplete="current-password"
-          required
-          value={password}
-          onChange={(e) => setPassword(e.target.value)}
-        />
-      </div>
+      {login.isError && !form.formState.errors.email && !form.formState.errors.password && (
+        <Alert testId="login-error">{errorMessage(login.error)}</Alert>
+      )}
+      <FormField label={t('auth.email')} id="login-email" error={errorText(t, errors.email)}>
+        {(control) => <input {...control} type="email" autoComplete="username" {...form.register('email')} />}
+      </FormField>
+      <FormField label={t('auth.password')} id="login-password" error={errorText(t, errors.password)}>
+        {(control) => (
+          <input
+            {...control}
+            type="password"
+            autoComplete="current-password"
+            {...form.register('password')}
+          />
+        )}
+      </FormField>
       <button
         type="submit"
         className="button button-primary"
@@ -56,6 +55,6 @@ export function LoginCard() {
       <Link to={paths.forgot.build()} className="muted-link">
         {t('auth.login.forgot')}
       </Link>
-    </form>
+    </Form>
   );
 }

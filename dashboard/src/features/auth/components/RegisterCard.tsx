@@ -1,60 +1,44 @@
-import { useState, type FormEvent } from 'react';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { Alert } from '@/components/Alert';
+import { Form } from '@/components/Form';
+import { FormField } from '@/components/FormField';
 import { errorMessage } from '@/lib/api-client';
+import { errorText, setServerError } from '@/lib/forms';
 import { useRegister } from '@/features/auth/api/register';
+import { registerSchema, type RegisterValues } from '@/features/auth/lib/schemas';
 
 export function RegisterCard() {
   const { t } = useTranslation();
   const register = useRegister();
-  const [name, setName] = useState('');
-  const [email, setEmail] = useState('');
-  const [password, setPassword] = useState('');
+  const form = useForm<RegisterValues>({
+    resolver: zodResolver(registerSchema),
+    defaultValues: { name: '', email: '', password: '' },
+  });
+  const { errors } = form.formState;
+  const onField = Boolean(errors.name ?? errors.email ?? errors.password);
 
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    register.mutate({ name: name.trim(), email: email.trim(), password });
-  };
+  const submit = (values: RegisterValues) =>
+    register.mutate(registerSchema.parse(values), {
+      onError: (error) => setServerError(form, error, ['name', 'email', 'password']),
+    });
 
   return (
-    <form className="card auth-card" onSubmit={submit} data-testid="register-form">
+    <Form form={form} onValid={submit} className="card auth-card" testId="register-form">
       <h2>{t('auth.register.title')}</h2>
-      {register.isError && <Alert testId="register-error">{errorMessage(register.error)}</Alert>}
-      <div className="field">
-        <label htmlFor="register-name">{t('auth.name')}</label>
-        <input
-          id="register-name"
-          name="name"
-          autoComplete="name"
-          required
-          value={name}
-          onChange={(e) => setName(e.target.value)}
-        />
-      </div>
-      <div className="field">
-        <label htmlFor="register-email">{t('auth.email')}</label>
-        <input
-          id="register-email"
-          name="email"
-          type="email"
-          autoComplete="email"
-          required
-          value={email}
-          onChange={(e) => setEmail(e.target.value)}
-        />
-      </div>
-      <div className="field">
-        <label htmlFor="register-password">{t('auth.password')}</label>
-        <input
-          id="register-password"
-          name="password"
-          type="password"
-          autoComplete="new-password"
-          required
-          value={password}
-          onChange={(e) => setPassword(e.target.value)}
-        />
-      </div>
+      {register.isError && !onField && <Alert testId="register-error">{errorMessage(register.error)}</Alert>}
+      <FormField label={t('auth.name')} id="register-name" error={errorText(t, errors.name)}>
+        {(control) => <input {...control} autoComplete="name" {...form.register('name')} />}
+      </FormField>
+      <FormField label={t('auth.email')} id="register-email" error={errorText(t, errors.email)}>
+        {(control) => <input {...control} type="email" autoComplete="email" {...form.register('email')} />}
+      </FormField>
+      <FormField label={t('auth.password')} id="register-password" error={errorText(t, errors.password)}>
+        {(control) => (
+          <input {...control} type="password" autoComplete="new-password" {...form.register('password')} />
+        )}
+      </FormField>
       <button
         type="submit"
         className="button button-primary"
@@ -63,6 +47,6 @@ export function RegisterCard() {
       >
         {t('auth.register.submit')}
       </button>
-    </form>
+    </Form>
   );
 }

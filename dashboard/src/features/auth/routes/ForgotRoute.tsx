@@ -1,48 +1,47 @@
-import { useState, type FormEvent } from 'react';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { Alert } from '@/components/Alert';
+import { Form } from '@/components/Form';
+import { FormField } from '@/components/FormField';
 import { errorMessage } from '@/lib/api-client';
+import { errorText, setServerError } from '@/lib/forms';
 import { useForgot } from '@/features/auth/api/forgot';
 import { paths } from '@/app/paths';
+import { forgotSchema, type ForgotValues } from '@/features/auth/lib/schemas';
 
 export function ForgotRoute() {
   const { t } = useTranslation();
   const forgot = useForgot();
-  const [email, setEmail] = useState('');
+  const form = useForm<ForgotValues>({ resolver: zodResolver(forgotSchema), defaultValues: { email: '' } });
+  const { errors } = form.formState;
 
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    forgot.mutate({ email: email.trim() });
-  };
+  const submit = (values: ForgotValues) =>
+    forgot.mutate(forgotSchema.parse(values), {
+      onError: (error) => setServerError(form, error, ['email']),
+    });
 
   return (
     <div className="auth-page">
-      <form className="card auth-card auth-card-single" onSubmit={submit} data-testid="forgot-form">
+      <Form form={form} onValid={submit} className="card auth-card auth-card-single" testId="forgot-form">
         <h2>{t('auth.forgot.title')}</h2>
-        {forgot.isError && <Alert>{errorMessage(forgot.error)}</Alert>}
+        {forgot.isError && !errors.email && <Alert>{errorMessage(forgot.error)}</Alert>}
         {forgot.isSuccess && (
           <Alert kind="success" testId="forgot-sent">
             {t('auth.forgot.sent')}
           </Alert>
         )}
-        <div className="field">
-          <label htmlFor="forgot-email">{t('auth.email')}</label>
-          <input
-            id="forgot-email"
-            type="email"
-            required
-            value={email}
-            onChange={(e) => setEmail(e.target.value)}
-          />
-        </div>
+        <FormField label={t('auth.email')} id="forgot-email" error={errorText(t, errors.email)}>
+          {(control) => <input {...control} type="email" autoComplete="email" {...form.register('email')} />}
+        </FormField>
         <button type="submit" className="button button-primary" disabled={forgot.isPending}>
           {t('auth.forgot.submit')}
         </button>
         <Link to={paths.login.build()} className="muted-link">
           {t('auth.backToLogin')}
         </Link>
-      </form>
+      </Form>
     </div>
   );
 }

@@ -1,66 +1,109 @@
-import { useState, type FormEvent } from 'react';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { Alert } from '@/components/Alert';
-import { errorMessage } from '@/lib/api-client';
+import { Form } from '@/components/Form';
+import { FormField } from '@/components/FormField';
+import { ApiError, errorMessage } from '@/lib/api-client';
+import { errorText, setServerError } from '@/lib/forms';
 import { useNewPassword } from '@/features/auth/api/new-password';
 import { paths } from '@/app/paths';
+import { newPasswordSchema, type NewPasswordValues } from '@/features/auth/lib/schemas';
 
-/** Reached from the reset e-mail: email and token come from the query string. */
+/** A link that is not one: no e-mail or no token in its query. Says so, and offers a new one. */
+function BrokenLink() {
+  const { t } = useTranslation();
+  return (
+    <div className="auth-page">
+      <div className="card auth-card auth-card-single" data-testid="new-password-broken-link">
+        <h2>{t('auth.newPassword.title')}</h2>
+        <Alert>{t('forms.newPassword.brokenLink')}</Alert>
+        <Link to="/forgot" className="button button-primary" data-testid="new-password-ask-again">
+          {t('forms.newPassword.askAgain')}
+        </Link>
+        <Link to="/login" className="muted-link">
+          {t('auth.backToLogin')}
+        </Link>
+      </div>
+    </div>
+  );
+}
+
+/**
+ * Reached from the reset e-mail: the e-mail and the token come from the link's query, and the
+ * token is never shown (a person has nothing to do with it). A link without them, or one the
+ * server refuses (expired, used), explains itself and offers to send a new one.
+ */
 export function NewPasswordRoute() {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const [params] = useSearchParams();
   const email = params.get('email') ?? '';
-  const [token, setToken] = useState(params.get('token') ?? '');
-  const [password, setPassword] = useState('');
+  const token = (params.get('token') ?? '').trim();
   const newPassword = useNewPassword();
+  const form = useForm<NewPasswordValues>({
+    resolver: zodResolver(newPasswordSchema),
+    defaultValues: { password: '' },
+  });
+  const { errors } = form.formState;
 
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
+  if (email === '' || token === '') return <BrokenLink />;
+
+  const submit = (values: NewPasswordValues) =>
     newPassword.mutate(
-      { email, password, token: token.trim() },
+      { email, password: values.password, token },
       {
         onSuccess: () =>
           void navigate(paths.login.build(), {
             replace: true,
             state: { notice: t('auth.newPassword.done') },
           }),
+        onError: (error) => setServerError(form, error, ['password']),
       },
     );
-  };
+
+  const expired = newPassword.error instanceof ApiError && newPassword.error.field === 'token';
 
   return (
     <div className="auth-page">
-      <form className="card auth-card auth-card-single" onSubmit={submit} data-testid="new-password-form">
+      <Form
+        form={form}
+        onValid={submit}
+        className="card auth-card auth-card-single"
+        testId="new-password-form"
+      >
         <h2>{t('auth.newPassword.title')}</h2>
-        {newPassword.isError && <Alert>{errorMessage(newPassword.error)}</Alert>}
-        <div className="field">
-          <label htmlFor="np-email">{t('auth.email')}</label>
-          <input id="np-email" type="email" value={email} readOnly />
-        </div>
-        <div className="field">
-          <label htmlFor="np-password">{t('auth.newPassword.password')}</label>
-          <input
-            id="np-password"
-            type="password"
-            autoComplete="new-password"
-            required
-            value={password}
-            onChange={(e) => setPassword(e.target.value)}
-          />
-        </div>
-        <div className="field">
-          <label htmlFor="np-token">{t('auth.newPassword.token')}</label>
-          <input id="np-token" required value={token} onChange={(e) => setToken(e.target.value)} />
-        </div>
+        {expired && (
+          <Alert testId="new-password-expired">
+            {t('forms.newPassword.expired')}{' '}
+            <Link to="/forgot" data-testid="new-password-ask-again">
+              {t('forms.newPassword.askAgain')}
+            </Link>
+          </Alert>
+        )}
+        {newPassword.isError && !expired && !errors.password && (
+          <Alert>{errorMessage(newPassword.error)}</Alert>
+        )}
+        <FormField label={t('auth.email')} id="np-email">
+          <input type="email" value={email} readOnly autoComplete="username" />
+        </FormField>
+        <FormField
+          label={t('auth.newPassword.password')}
+          id="np-password"
+          error={errorText(t, errors.password)}
+        >
+          {(control) => (
+            <input {...control} type="password" autoComplete="new-password" {...form.register('password')} />
+          )}
+        </FormField>
         <button type="submit" className="button button-primary" disabled={newPassword.isPending}>
           {t('auth.newPassword.submit')}
         </button>
         <Link to={paths.login.build()} className="muted-link">
           {t('auth.backToLogin')}
         </Link>
-      </form>
+      </Form>
     </div>
   );
 }

@@ -1,7 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Alert } from '@/components/Alert';
-import { Field } from '@/components/Field';
+import { FormField } from '@/components/FormField';
 import { Dialog } from '@/components/ui/Dialog';
 import { errorMessage } from '@/lib/api-client';
 import { useSaveBlock } from '@/features/block-admin/api/save-block';
@@ -62,10 +62,10 @@ export function BlockFormModal({ block, categories, onClose }: Props) {
         {save.isError && <Alert testId="block-form-error">{errorMessage(save.error)}</Alert>}
         {error && <Alert testId="block-form-invalid">{t(`blockAdmin.block.errors.${error}`)}</Alert>}
         <div className="two-columns">
-          <Field label={t('blockAdmin.block.name')} htmlFor="block-name">
+          <FormField label={t('blockAdmin.block.name')} id="block-name">
             <input id="block-name" value={values.name} onChange={set('name')} data-testid="block-name" />
-          </Field>
-          <Field label={t('blockAdmin.block.category')} htmlFor="block-category">
+          </FormField>
+          <FormField label={t('blockAdmin.block.category')} id="block-category">
             <select
               id="block-category"
               value={values.categoryId}
@@ -78,16 +78,16 @@ export function BlockFormModal({ block, categories, onClose }: Props) {
                 </option>
               ))}
             </select>
-          </Field>
-          <Field label={t('blockAdmin.block.keywords')} htmlFor="block-keywords">
+          </FormField>
+          <FormField label={t('blockAdmin.block.keywords')} id="block-keywords">
             <input
               id="block-keywords"
               value={values.keywords}
               onChange={set('keywords')}
               data-testid="block-keywords"
             />
-          </Field>
-          <Field label={t('blockAdmin.block.image')} htmlFor="block-image">
+          </FormField>
+          <FormField label={t('blockAdmin.block.image')} id="block-image">
             <input
               id="block-image"
               type="url"
@@ -95,9 +95,9 @@ export function BlockFormModal({ block, categories, onClose }: Props) {
               onChange={set('image')}
               data-testid="block-image"
             />
-          </Field>
+          </FormField>
         </div>
-        <Field label={t('blockAdmin.block.html')} htmlFor="block-template">
+        <FormField label={t('blockAdmin.block.html')} id="block-template">
           <textarea
             id="block-template"
             className="code-input"
@@ -106,8 +106,8 @@ export function BlockFormModal({ block, categories, onClose }: Props) {
             onChange={set('template')}
             data-testid="block-template"
           />
-        </Field>
-        <Field label={t('blockAdmin.block.css')} htmlFor="block-css">
+        </FormField>
+        <FormField label={t('blockAdmin.block.css')} id="block-css">
           <textarea
             id="block-css"
             className="code-input"
@@ -116,8 +116,8 @@ export function BlockFormModal({ block, categories, onClose }: Props) {
             onChange={set('css')}
             data-testid="block-css"
           />
-        </Field>
-        <Field label={t('blockAdmin.block.js')} htmlFor="block-js">
+        </FormField>
+        <FormField label={t('blockAdmin.block.js')} id="block-js">
           <textarea
             id="block-js"
             className="code-input"
@@ -126,8 +126,8 @@ export function BlockFormModal({ block, categories, onClose }: Props) {
             onChange={set('js')}
             data-testid="block-js"
           />
-        </Field>
-        <Field label={t('blockAdmin.order')} htmlFor="block-order">
+        </FormField>
+        <FormField label={t('blockAdmin.order')} id="block-order">
           <input
             id="block-order"
             type="number"
@@ -136,7 +136,7 @@ export function BlockFormModal({ block, categories, onClose }: Props) {
             onChange={set('order')}
             data-testid="block-order"
           />
-        </Field>
+        </FormField>
         <div className="form-actions">
           <button type="button" className="button" onClick={onClose} data-testid="block-form-cancel">
             {t('common.cancel')}

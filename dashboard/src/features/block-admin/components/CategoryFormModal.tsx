@@ -1,7 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Alert } from '@/components/Alert';
-import { Field } from '@/components/Field';
+import { FormField } from '@/components/FormField';
 import { Dialog } from '@/components/ui/Dialog';
 import { errorMessage } from '@/lib/api-client';
 import { useSaveCategory } from '@/features/block-admin/api/save-category';
@@ -58,10 +58,10 @@ export function CategoryFormModal({ category, onClose }: Props) {
       <form onSubmit={submit} className="form" noValidate>
         {save.isError && <Alert testId="category-form-error">{errorMessage(save.error)}</Alert>}
         {error && <Alert testId="category-form-invalid">{t(`blockAdmin.category.errors.${error}`)}</Alert>}
-        <Field label={t('blockAdmin.category.name')} htmlFor="category-name">
+        <FormField label={t('blockAdmin.category.name')} id="category-name">
           <input id="category-name" value={values.name} onChange={set('name')} data-testid="category-name" />
-        </Field>
-        <Field label={t('blockAdmin.category.icon')} htmlFor="category-icon">
+        </FormField>
+        <FormField label={t('blockAdmin.category.icon')} id="category-icon">
           <textarea
             id="category-icon"
             className="code-input"
@@ -70,8 +70,8 @@ export function CategoryFormModal({ category, onClose }: Props) {
             onChange={set('icon')}
             data-testid="category-icon"
           />
-        </Field>
-        <Field label={t('blockAdmin.order')} htmlFor="category-order">
+        </FormField>
+        <FormField label={t('blockAdmin.order')} id="category-order">
           <input
             id="category-order"
             type="number"
@@ -80,7 +80,7 @@ export function CategoryFormModal({ category, onClose }: Props) {
             onChange={set('order')}
             data-testid="category-order"
           />
-        </Field>
+        </FormField>
         <div className="form-actions">
           <button type="button" className="button" onClick={onClose} data-testid="category-form-cancel">
             {t('common.cancel')}

@@ -1,7 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Alert } from '@/components/Alert';
-import { Field } from '@/components/Field';
+import { FormField } from '@/components/FormField';
 import { Dialog } from '@/components/ui/Dialog';
 import { errorMessage } from '@/lib/api-client';
 import { useImportBlocks } from '@/features/block-admin/api/import-blocks';
@@ -37,7 +37,7 @@ export function ImportModal({ kind, onClose }: Props) {
     <Dialog title={t(`blockAdmin.import.${kind}`)} onClose={onClose} testId={`import-${kind}`}>
       <form onSubmit={submit} className="form">
         {mutation.isError && <Alert testId="import-error">{errorMessage(mutation.error)}</Alert>}
-        <Field label={t('blockAdmin.import.text')} htmlFor="import-text">
+        <FormField label={t('blockAdmin.import.text')} id="import-text">
           <textarea
             id="import-text"
             className="code-input"
@@ -46,7 +46,7 @@ export function ImportModal({ kind, onClose }: Props) {
             onChange={(event) => setText(event.target.value)}
             data-testid="import-text"
           />
-        </Field>
+        </FormField>
         <div className="form-actions">
           <button type="button" className="button" onClick={onClose} data-testid="import-cancel">
             {t('common.cancel')}

@@ -1,7 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Alert } from '@/components/Alert';
-import { Field } from '@/components/Field';
+import { FormField } from '@/components/FormField';
 import { Dialog } from '@/components/ui/Dialog';
 import { showToast } from '@/components/toast';
 import { errorMessage } from '@/lib/api-client';
@@ -55,9 +55,9 @@ export function BusinessBlockFormModal({ block, onClose }: Props) {
     >
       <form onSubmit={submit} className="form" noValidate>
         {save.isError && <Alert testId="business-block-form-error">{errorMessage(save.error)}</Alert>}
-        <Field
+        <FormField
           label={t('businessLibrary.name')}
-          htmlFor="business-block-name"
+          id="business-block-name"
           error={error === 'nameRequired' ? t('businessLibrary.nameRequired') : undefined}
         >
           <input
@@ -66,11 +66,11 @@ export function BusinessBlockFormModal({ block, onClose }: Props) {
             onChange={set('name')}
             data-testid="business-block-name"
           />
-        </Field>
-        <Field
+        </FormField>
+        <FormField
           label={t('businessLibrary.keywords')}
-          htmlFor="business-block-keywords"
-          hint={t('businessLibrary.keywordsHint')}
+          id="business-block-keywords"
+          description={t('businessLibrary.keywordsHint')}
         >
           <input
             id="business-block-keywords"
@@ -78,18 +78,18 @@ export function BusinessBlockFormModal({ block, onClose }: Props) {
             onChange={set('keywords')}
             data-testid="business-block-keywords"
           />
-        </Field>
-        <Field label={t('businessLibrary.image')} htmlFor="business-block-image">
+        </FormField>
+        <FormField label={t('businessLibrary.image')} id="business-block-image">
           <input
             id="business-block-image"
             value={values.image}
             onChange={set('image')}
             data-testid="business-block-image"
           />
-        </Field>
-        <Field
+        </FormField>
+        <FormField
           label={t('businessLibrary.order')}
-          htmlFor="business-block-order"
+          id="business-block-order"
           error={error === 'orderInvalid' ? t('businessLibrary.orderInvalid') : undefined}
         >
           <input
@@ -100,7 +100,7 @@ export function BusinessBlockFormModal({ block, onClose }: Props) {
             onChange={set('order')}
             data-testid="business-block-order"
           />
-        </Field>
+        </FormField>
         <div className="button-row">
           <button type="button" className="button" onClick={onClose}>
             {t('common.cancel')}

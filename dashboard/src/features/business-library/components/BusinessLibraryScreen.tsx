@@ -6,7 +6,7 @@ import { PageLoader } from '@/components/PageLoader';
 import { errorMessage } from '@/lib/api-client';
 import { useBusinessBlocks } from '@/lib/business-blocks/get-business-blocks';
 import type { BusinessBlock } from '@/lib/business-blocks/types';
-import { formatDateTime } from '@/lib/format';
+import { useFormat } from '@/lib/format';
 import { BusinessBlockFormModal } from './BusinessBlockFormModal';
 
 /**
@@ -16,6 +16,7 @@ import { BusinessBlockFormModal } from './BusinessBlockFormModal';
  */
 export function BusinessLibraryScreen() {
   const { t } = useTranslation();
+  const fmt = useFormat();
   const list = useBusinessBlocks();
   const [editing, setEditing] = useState<BusinessBlock | null>(null);
   const [removing, setRemoving] = useState<BusinessBlock | null>(null);
@@ -51,7 +52,7 @@ export function BusinessLibraryScreen() {
                   <td data-testid="business-block-row-name">{block.name}</td>
                   <td>{block.keywords}</td>
                   <td>{block.order}</td>
-                  <td>{formatDateTime(block.updated_at)}</td>
+                  <td>{fmt.dateTime(block.updated_at)}</td>
                   <td>
                     <div className="button-row">
                       <button

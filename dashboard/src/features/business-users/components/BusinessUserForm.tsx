@@ -1,17 +1,19 @@
 import { useQuery } from '@tanstack/react-query';
-import { useState, type FormEvent } from 'react';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { Controller, useForm, useWatch } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
 import { paths } from '@/app/paths';
-import { Field } from '@/components/Field';
+import { FormField } from '@/components/FormField';
 import { toast } from '@/components/toast';
-import { ApiError, errorMessage } from '@/lib/api-client';
-import { fieldErrors } from '@/lib/validation';
+import { errorMessage } from '@/lib/api-client';
 import { projectsQueryOptions } from '@/lib/projects/get-projects';
+import { Form } from '@/components/Form';
+import { errorText, setServerError } from '@/lib/forms';
 import { useSaveBusinessUser } from '@/features/business-users/api/save-business-user';
 import { accessFromUser, hasProjectList } from '@/features/business-users/lib/access-level';
 import { toPayload, userFormSchema, type UserFormValues } from '@/features/business-users/lib/user-form';
-import { ACCESS_LEVELS, type AccessLevel, type BusinessUser } from '@/features/business-users/types';
+import { ACCESS_LEVELS, type BusinessUser } from '@/features/business-users/types';
 
 interface Props {
   /** The user being edited; absent for a new one. */
@@ -41,36 +43,25 @@ export function BusinessUserForm({ user }: Props) {
   const navigate = useNavigate();
   const save = useSaveBusinessUser();
   const isNew = user === undefined;
-  const [values, setValues] = useState<UserFormValues>(() => initialValues(user));
-  const [errors, setErrors] = useState<Record<string, string>>({});
-  const showProjects = hasProjectList(values.level);
+  const form = useForm<UserFormValues>({
+    resolver: zodResolver(userFormSchema(isNew)),
+    defaultValues: initialValues(user),
+  });
+  const { errors } = form.formState;
+  const showProjects = hasProjectList(useWatch({ control: form.control, name: 'level' }));
   const projects = useQuery({ ...projectsQueryOptions, enabled: showProjects });
 
-  const set = <K extends keyof UserFormValues>(key: K, value: UserFormValues[K]) =>
-    setValues((current) => ({ ...current, [key]: value }));
-  const toggleProject = (id: number, checked: boolean) =>
-    set('projectIds', checked ? [...values.projectIds, id] : values.projectIds.filter((item) => item !== id));
-
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    const parsed = userFormSchema(isNew).safeParse(values);
-    if (!parsed.success) {
-      const keys = fieldErrors(parsed.error);
-      setErrors(Object.fromEntries(Object.entries(keys).map(([field, key]) => [field, t(key)])));
-      return;
-    }
-    setErrors({});
+  const submit = (values: UserFormValues) => {
     save.mutate(
-      { ...(user ? { id: user.id } : {}), user: toPayload(parsed.data) },
+      { ...(user ? { id: user.id } : {}), user: toPayload(userFormSchema(isNew).parse(values)) },
       {
         onSuccess: () => {
           toast.success(t('businessUsers.saved'));
           void navigate(paths.users.build());
         },
         onError: (failure) => {
-          const message = errorMessage(failure);
-          toast.error(message);
-          if (failure instanceof ApiError && failure.field) setErrors({ [failure.field]: message });
+          toast.error(errorMessage(failure));
+          setServerError(form, failure, ['name', 'email', 'password', 'level', 'projectIds']);
         },
       },
     );
@@ -81,76 +72,79 @@ export function BusinessUserForm({ user }: Props) {
       <header className="page-header">
         <h1>{isNew ? t('businessUsers.newTitle') : t('businessUsers.editTitle')}</h1>
       </header>
-      <form onSubmit={submit} className="card form" noValidate>
-        <Field label={t('businessUsers.name')} htmlFor="user-name" error={errors.name}>
-          <input
-            id="user-name"
-            value={values.name}
-            onChange={(event) => set('name', event.target.value)}
-            data-testid="user-name"
-          />
-        </Field>
-        <Field label={t('businessUsers.email')} htmlFor="user-email" error={errors.email}>
-          <input
-            id="user-email"
-            type="email"
-            value={values.email}
-            onChange={(event) => set('email', event.target.value)}
-            data-testid="user-email"
-          />
-        </Field>
-        <Field
+      <Form form={form} onValid={submit} className="card form">
+        <FormField label={t('businessUsers.name')} id="user-name" error={errorText(t, errors.name)}>
+          {(control) => <input {...control} {...form.register('name')} data-testid="user-name" />}
+        </FormField>
+        <FormField label={t('businessUsers.email')} id="user-email" error={errorText(t, errors.email)}>
+          {(control) => (
+            <input {...control} type="email" {...form.register('email')} data-testid="user-email" />
+          )}
+        </FormField>
+        <FormField
           label={t('businessUsers.password')}
-          htmlFor="user-password"
-          error={errors.password}
-          hint={
+          id="user-password"
+          error={errorText(t, errors.password)}
+          description={
             isNew ? undefined : (
               <span data-testid="user-password-hint">{t('businessUsers.passwordHint')}</span>
             )
           }
         >
-          <input
-            id="user-password"
-            type="password"
-            autoComplete="new-password"
-            value={values.password}
-            onChange={(event) => set('password', event.target.value)}
-            data-testid="user-password"
-          />
-        </Field>
-        <Field label={t('businessUsers.accessLevel')} htmlFor="user-level" error={errors.level}>
-          <select
-            id="user-level"
-            value={values.level}
-            onChange={(event) => set('level', event.target.value as AccessLevel)}
-            data-testid="user-level"
-          >
-            {ACCESS_LEVELS.map((level) => (
-              <option key={level} value={level}>
-                {t(`businessUsers.levels.${level}`)}
-              </option>
-            ))}
-          </select>
-        </Field>
+          {(control) => (
+            <input
+              {...control}
+              type="password"
+              autoComplete="new-password"
+              {...form.register('password')}
+              data-testid="user-password"
+            />
+          )}
+        </FormField>
+        <FormField label={t('businessUsers.accessLevel')} id="user-level" error={errorText(t, errors.level)}>
+          {(control) => (
+            <select {...control} {...form.register('level')} data-testid="user-level">
+              {ACCESS_LEVELS.map((level) => (
+                <option key={level} value={level}>
+                  {t(`businessUsers.levels.${level}`)}
+                </option>
+              ))}
+            </select>
+          )}
+        </FormField>
         {showProjects && (
           <fieldset className="field" data-testid="user-projects">
             <legend>{t('businessUsers.projects')}</legend>
             {projects.isPending && <p className="muted">{t('common.loading')}</p>}
             {projects.isError && <p className="field-error">{errorMessage(projects.error)}</p>}
             {projects.data?.length === 0 && <p className="muted">{t('businessUsers.noProjects')}</p>}
-            {projects.data?.map((project) => (
-              <div key={project.id}>
-                <label className="checkbox">
-                  <input
-                    type="checkbox"
-                    checked={values.projectIds.includes(project.id)}
-                    onChange={(event) => toggleProject(project.id, event.target.checked)}
-                    data-testid={`user-project-${project.id}`}
-                  />{' '}
-                  {project.name}
-                </label>
-              </div>
-            ))}
+            <Controller
+              control={form.control}
+              name="projectIds"
+              render={({ field }) => (
+                <>
+                  {projects.data?.map((project) => (
+                    <div key={project.id}>
+                      <label className="checkbox">
+                        <input
+                          type="checkbox"
+                          checked={field.value.includes(project.id)}
+                          onChange={(event) =>
+                            field.onChange(
+                              event.target.checked
+                                ? [...field.value, project.id]
+                                : field.value.filter((item) => item !== project.id),
+                            )
+                          }
+                          data-testid={`user-project-${project.id}`}
+                        />{' '}
+                        {project.name}
+                      </label>
+                    </div>
+                  ))}
+                </>
+              )}
+            />
           </fieldset>
         )}
         <div className="form-actions">
@@ -166,7 +160,7 @@ export function BusinessUserForm({ user }: Props) {
             {t('common.save')}
           </button>
         </div>
-      </form>
+      </Form>
     </div>
   );
 }

@@ -169,15 +169,18 @@ describe('new business user', () => {
     expect(screen.queryByTestId('user-password-hint')).toBeNull();
     fireEvent.click(screen.getByTestId('user-form-save'));
     const form = screen.getByTestId('business-user-form');
-    expect(within(form).getByText('O nome é obrigatório')).toBeTruthy();
+    expect(await within(form).findByText('O nome é obrigatório')).toBeTruthy();
     expect(within(form).getByText('O e-mail é obrigatório')).toBeTruthy();
     expect(within(form).getByText('A senha é obrigatória')).toBeTruthy();
+    // The first invalid field takes the focus.
+    await waitFor(() => expect(document.activeElement).toBe(screen.getByTestId('user-name')));
 
     type('user-name', 'Davi');
     type('user-email', 'davi@example.com');
     fireEvent.click(screen.getByTestId('user-form-save'));
+    await waitFor(() => expect(within(form).queryByText('O nome é obrigatório')).toBeNull());
     expect(within(form).getByText('A senha é obrigatória')).toBeTruthy();
-    expect(within(form).queryByText('O nome é obrigatório')).toBeNull();
+    await waitFor(() => expect(document.activeElement).toBe(screen.getByTestId('user-password')));
     expect(posts(calls, '/api/business/users')).toHaveLength(0);
   });
 
@@ -323,7 +326,7 @@ describe('edit business user', () => {
     await screen.findByTestId('business-user-form');
     type('user-email', '');
     fireEvent.click(screen.getByTestId('user-form-save'));
-    expect(screen.getByText('O e-mail é obrigatório')).toBeTruthy();
+    expect(await screen.findByText('O e-mail é obrigatório')).toBeTruthy();
     expect(screen.queryByText('A senha é obrigatória')).toBeNull();
     expect(posts(calls, '/api/business/users/2')).toHaveLength(0);
   });

@@ -1,7 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Alert } from '@/components/Alert';
-import { Field as FormField } from '@/components/Field';
+import { FormField } from '@/components/FormField';
 import { Dialog } from '@/components/ui/Dialog';
 import { errorMessage } from '@/lib/api-client';
 import { DEFAULT_CURRENCY_FORMAT, DEFAULT_CURRENCY_SYMBOL, formatCurrency } from '@/lib/currency';
@@ -129,7 +129,7 @@ export function FieldModal({ tableId, field, otherTables, uploadPrefix, onClose,
     >
       <form id="field-form" className="form" onSubmit={submit} noValidate>
         {mutation.isError && <Alert testId="field-error">{errorMessage(mutation.error)}</Alert>}
-        <FormField label={t('collections.fields.name')} htmlFor="field-name" error={error('name')}>
+        <FormField label={t('collections.fields.name')} id="field-name" error={error('name')}>
           <input
             id="field-name"
             value={name}
@@ -141,7 +141,7 @@ export function FieldModal({ tableId, field, otherTables, uploadPrefix, onClose,
             data-testid="field-name"
           />
         </FormField>
-        <FormField label={t('collections.fields.slug')} htmlFor="field-slug">
+        <FormField label={t('collections.fields.slug')} id="field-slug">
           <input
             id="field-slug"
             value={slug}
@@ -150,7 +150,7 @@ export function FieldModal({ tableId, field, otherTables, uploadPrefix, onClose,
             data-testid="field-slug"
           />
         </FormField>
-        <FormField label={t('collections.fields.type')} htmlFor="field-type" error={error('type')}>
+        <FormField label={t('collections.fields.type')} id="field-type" error={error('type')}>
           <select
             id="field-type"
             value={type}
@@ -191,7 +191,7 @@ export function FieldModal({ tableId, field, otherTables, uploadPrefix, onClose,
         {type === 'relation' && (
           <FormField
             label={t('collections.fields.relationTable')}
-            htmlFor="field-relation"
+            id="field-relation"
             error={error('meta.table')}
           >
             <select
@@ -216,7 +216,7 @@ export function FieldModal({ tableId, field, otherTables, uploadPrefix, onClose,
         )}
 
         {type === 'csvtable' && (
-          <FormField label={t('collections.fields.delimiter')} htmlFor="field-delimiter">
+          <FormField label={t('collections.fields.delimiter')} id="field-delimiter">
             <input
               id="field-delimiter"
               value={meta.delimiter ?? DEFAULT_DELIMITER}
@@ -229,7 +229,7 @@ export function FieldModal({ tableId, field, otherTables, uploadPrefix, onClose,
 
         {type === 'currency' && (
           <div className="two-columns">
-            <FormField label={t('collections.fields.symbol')} htmlFor="field-symbol">
+            <FormField label={t('collections.fields.symbol')} id="field-symbol">
               <input
                 id="field-symbol"
                 value={meta.symbol ?? DEFAULT_CURRENCY_SYMBOL}
@@ -237,7 +237,7 @@ export function FieldModal({ tableId, field, otherTables, uploadPrefix, onClose,
                 data-testid="field-symbol"
               />
             </FormField>
-            <FormField label={t('collections.fields.format')} htmlFor="field-format">
+            <FormField label={t('collections.fields.format')} id="field-format">
               <select
                 id="field-format"
                 value={meta.format ?? DEFAULT_CURRENCY_FORMAT}

@@ -1,17 +1,18 @@
+import { useState } from 'react';
 import { useQueries } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { useConfirm } from '@/components/ConfirmDialog';
 import { Link, useSearchParams } from 'react-router';
 import { Alert } from '@/components/Alert';
+import { DataTable, type DataColumn, type RowSelectionState } from '@/components/DataTable';
 import { PageLoader } from '@/components/PageLoader';
 import { toast } from '@/components/toast';
 import { errorMessage } from '@/lib/api-client';
-import { formatDate } from '@/lib/format';
-import { useSelection } from '@/lib/use-selection';
+import { useFormat } from '@/lib/format';
 import { dataQueryOptions, useData } from '@/features/collections/api/get-data';
 import { useDeletePosts } from '@/features/collections/api/delete-posts';
 import { excerpt } from '@/features/collections/lib/excerpt';
-import { RECORDS_PAGE_SIZE, type Field } from '@/features/collections/types';
+import { RECORDS_PAGE_SIZE, type Field, type Post } from '@/features/collections/types';
 import { ImportButton } from './ImportButton';
 import { RecordCell } from './RecordCell';
 import type { RecordScope } from './record-scope';
@@ -32,7 +33,8 @@ function BulkBar({
 }) {
   const { t } = useTranslation();
   return (
-    <div className="bulk-bar" data-testid={`bulk-bar-${position}`}>
+    // The top bar stays in view while the long list scrolls under it (sticky).
+    <div className={`bulk-bar bulk-bar-${position}`} data-testid={`bulk-bar-${position}`}>
       <span className="muted">{t('records.selected', { count })}</span>
       <button
         type="button"
@@ -71,6 +73,7 @@ function useRelationNames(fields: Field[]): Map<number, Map<number, string>> {
 /** The records list (browse): one server page of 100 rows, selection, bulk delete, import and export. */
 export function RecordsList({ scope, tableId }: { scope: RecordScope; tableId: number }) {
   const { t } = useTranslation();
+  const fmt = useFormat();
   const [confirmDialog, askConfirm] = useConfirm();
   const [searchParams, setSearchParams] = useSearchParams();
   const page = Math.max(1, Number(searchParams.get('page')) || 1);
@@ -78,7 +81,7 @@ export function RecordsList({ scope, tableId }: { scope: RecordScope; tableId: n
   const deletePosts = useDeletePosts();
   const fields = data.data?.fields ?? [];
   const relationNames = useRelationNames(fields);
-  const selection = useSelection(data.data?.posts.map((post) => post.id) ?? []);
+  const [rowSelection, setRowSelection] = useState<RowSelectionState>({});
 
   if (data.isError && !data.data) return <Alert testId="records-error">{errorMessage(data.error)}</Alert>;
   if (!data.data) return <PageLoader />;
@@ -86,10 +89,74 @@ export function RecordsList({ scope, tableId }: { scope: RecordScope; tableId: n
   const { table, posts, total } = data.data;
   const visibleFields = fields.filter((field) => !field.meta.hideAtListing);
   const pages = Math.max(1, Math.ceil(total / RECORDS_PAGE_SIZE));
-  const selectedOnPage = selection.chosen;
+  // Only rows of this page count (a selection never outlives its page).
+  const selectedOnPage = posts.filter((post) => rowSelection[String(post.id)]).map((post) => post.id);
+
+  const columns: DataColumn<Post>[] = [
+    ...(table.meta.includeTitle
+      ? [
+          {
+            id: 'title',
+            header: () => t('records.titleColumn'),
+            cell: ({ row }: { row: { original: Post } }) => (
+              <Link to={scope.editLink(table.id, row.original.id)} data-testid="record-title">
+                {excerpt(row.original.name) || `#${row.original.id}`}
+              </Link>
+            ),
+            meta: { className: 'title-cell' },
+          },
+        ]
+      : []),
+    ...(table.meta.hasSingular
+      ? [
+          {
+            id: 'slug',
+            header: () => t('records.slugColumn'),
+            cell: ({ row }: { row: { original: Post } }) => <code>{excerpt(row.original.slug)}</code>,
+          },
+        ]
+      : []),
+    ...(table.meta.includeDate
+      ? [
+          {
+            id: 'date',
+            header: () => t('records.date'),
+            cell: ({ row }: { row: { original: Post } }) => fmt.date(row.original.created_at),
+            meta: { className: 'nowrap' },
+          },
+        ]
+      : []),
+    ...visibleFields.map((field) => ({
+      id: `field-${field.id}`,
+      header: () => field.name,
+      cell: ({ row }: { row: { original: Post } }) => (
+        <span data-field-id={field.id}>
+          <RecordCell
+            field={field}
+            value={row.original.fields.find((entry) => entry.field_id === field.id)?.value}
+            relationNames={field.meta.table ? relationNames.get(field.meta.table) : undefined}
+          />
+        </span>
+      ),
+    })),
+    {
+      id: 'actions',
+      header: () => <span className="sr-only">{t('common.actions')}</span>,
+      cell: ({ row }: { row: { original: Post } }) => (
+        <Link
+          to={scope.editLink(table.id, row.original.id)}
+          className="button button-small"
+          data-testid="record-edit"
+        >
+          {t('records.edit')}
+        </Link>
+      ),
+      meta: { className: 'actions-cell' },
+    },
+  ];
 
   const goTo = (next: number) => {
-    selection.clear();
+    setRowSelection({});
     setSearchParams(next > 1 ? { page: String(next) } : {});
   };
 
@@ -106,7 +173,7 @@ export function RecordsList({ scope, tableId }: { scope: RecordScope; tableId: n
       { tableId, selected: selectedOnPage },
       {
         onSuccess: () => {
-          selection.clear();
+          setRowSelection({});
           toast.success(t('records.bulkDeleted'));
         },
         onError: (error) => toast.error(errorMessage(error)),
@@ -157,92 +224,24 @@ export function RecordsList({ scope, tableId }: { scope: RecordScope; tableId: n
         {t('records.total', { total })}
       </p>
       {posts.length > TOP_BAR_ABOVE && bar('top')}
-      <div className="card table-card">
-        <table className="data-table records-table" data-testid="records-table">
-          <thead>
-            <tr>
-              <th className="check-cell">
-                <input
-                  type="checkbox"
-                  aria-label={t('records.selectAll')}
-                  checked={selection.allChosen}
-                  disabled={posts.length === 0}
-                  onChange={(event) => selection.chooseAll(event.target.checked)}
-                  data-testid="select-all"
-                />
-              </th>
-              {table.meta.includeTitle && <th>{t('records.titleColumn')}</th>}
-              {table.meta.hasSingular && <th>{t('records.slugColumn')}</th>}
-              {table.meta.includeDate && <th>{t('records.date')}</th>}
-              {visibleFields.map((field) => (
-                <th key={field.id}>{field.name}</th>
-              ))}
-              <th className="actions-cell" aria-label={t('common.actions')} />
-            </tr>
-          </thead>
-          <tbody>
-            {posts.length === 0 && (
-              <tr>
-                <td colSpan={visibleFields.length + 5} className="empty muted" data-testid="records-empty">
-                  {t('records.empty')}
-                </td>
-              </tr>
-            )}
-            {posts.map((post) => {
-              const values = new Map(post.fields.map((entry) => [entry.field_id, entry.value]));
-              return (
-                <tr
-                  key={post.id}
-                  data-testid="record-row"
-                  data-post-id={post.id}
-                  className={selection.isChosen(post.id) ? 'is-selected' : undefined}
-                >
-                  <td className="check-cell">
-                    <input
-                      type="checkbox"
-                      aria-label={t('records.select', { name: post.name || `#${post.id}` })}
-                      checked={selection.isChosen(post.id)}
-                      onChange={(event) => selection.toggle(post.id, event.target.checked)}
-                      data-testid="record-select"
-                    />
-                  </td>
-                  {table.meta.includeTitle && (
-                    <td className="title-cell">
-                      <Link to={scope.editLink(table.id, post.id)} data-testid="record-title">
-                        {excerpt(post.name) || `#${post.id}`}
-                      </Link>
-                    </td>
-                  )}
-                  {table.meta.hasSingular && (
-                    <td>
-                      <code>{excerpt(post.slug)}</code>
-                    </td>
-                  )}
-                  {table.meta.includeDate && <td className="nowrap">{formatDate(post.created_at)}</td>}
-                  {visibleFields.map((field) => (
-                    <td key={field.id} data-field-id={field.id}>
-                      <RecordCell
-                        field={field}
-                        value={values.get(field.id)}
-                        relationNames={field.meta.table ? relationNames.get(field.meta.table) : undefined}
-                      />
-                    </td>
-                  ))}
-                  <td className="actions-cell">
-                    <Link
-                      to={scope.editLink(table.id, post.id)}
-                      className="button button-small"
-                      data-testid="record-edit"
-                    >
-                      {t('records.edit')}
-                    </Link>
-                  </td>
-                </tr>
-              );
-            })}
-          </tbody>
-        </table>
-      </div>
+      <DataTable
+        data={posts}
+        columns={columns}
+        getRowId={(post) => String(post.id)}
+        className="records-table"
+        testId="records-table"
+        rowTestId="record-row"
+        rowProps={(post) => ({ 'data-post-id': post.id })}
+        label={table.meta.plural || table.name}
+        empty={<span data-testid="records-empty">{t('records.empty')}</span>}
+        selection={{
+          state: rowSelection,
+          onChange: setRowSelection,
+          selectAllLabel: t('records.selectAll'),
+          rowLabel: (post) => t('records.select', { name: post.name || `#${post.id}` }),
+          checkboxTestId: 'record-select',
+        }}
+      />
       {bar('bottom')}
       {pages > 1 && (
         <nav className="pagination" aria-label={t('records.pagination')} data-testid="pagination">

@@ -3,7 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { Link, Navigate, useNavigate } from 'react-router';
 import { paths } from '@/app/paths';
 import { Alert } from '@/components/Alert';
-import { Field } from '@/components/Field';
+import { FormField } from '@/components/FormField';
 import { PageLoader } from '@/components/PageLoader';
 import { toast } from '@/components/toast';
 import { errorMessage } from '@/lib/api-client';
@@ -166,7 +166,7 @@ function TableForm({ project, table }: { project: ProjectDetail; table: Table | 
       <form className="card form settings-form" onSubmit={submit} noValidate data-testid="collection-form">
         {mutation.isError && <Alert testId="collection-error">{errorMessage(mutation.error)}</Alert>}
         <div className="two-columns">
-          <Field label={t('collections.name')} htmlFor="table-name" error={error('name')}>
+          <FormField label={t('collections.name')} id="table-name" error={error('name')}>
             <input
               id="table-name"
               value={name}
@@ -176,8 +176,12 @@ function TableForm({ project, table }: { project: ProjectDetail; table: Table | 
               }}
               data-testid="collection-name"
             />
-          </Field>
-          <Field label={t('collections.slug')} htmlFor="table-slug" hint={t('collections.editor.slugHint')}>
+          </FormField>
+          <FormField
+            label={t('collections.slug')}
+            id="table-slug"
+            description={t('collections.editor.slugHint')}
+          >
             <input
               id="table-slug"
               value={slug}
@@ -185,18 +189,18 @@ function TableForm({ project, table }: { project: ProjectDetail; table: Table | 
               onBlur={() => setSlug(slugify(slug))}
               data-testid="collection-slug"
             />
-          </Field>
-          <Field label={t('collections.editor.plural')} htmlFor="table-plural" error={error('meta.plural')}>
+          </FormField>
+          <FormField label={t('collections.editor.plural')} id="table-plural" error={error('meta.plural')}>
             <input
               id="table-plural"
               value={meta.plural}
               onChange={(event) => setMetaKey('plural', event.target.value)}
               data-testid="collection-plural"
             />
-          </Field>
-          <Field
+          </FormField>
+          <FormField
             label={t('collections.editor.singular')}
-            htmlFor="table-singular"
+            id="table-singular"
             error={error('meta.singular')}
           >
             <input
@@ -205,7 +209,7 @@ function TableForm({ project, table }: { project: ProjectDetail; table: Table | 
               onChange={(event) => setMetaKey('singular', event.target.value)}
               data-testid="collection-singular"
             />
-          </Field>
+          </FormField>
         </div>
         <div className="checkbox-row">
           <label className="checkbox">
@@ -238,7 +242,7 @@ function TableForm({ project, table }: { project: ProjectDetail; table: Table | 
         </div>
         <h2 className="section-title">{t('collections.editor.order')}</h2>
         <div className="two-columns">
-          <Field label={t('collections.editor.orderField')} htmlFor="table-order-field">
+          <FormField label={t('collections.editor.orderField')} id="table-order-field">
             <OrderSelect
               id="table-order-field"
               value={meta.orderField}
@@ -247,16 +251,16 @@ function TableForm({ project, table }: { project: ProjectDetail; table: Table | 
               allowNone={false}
               testId="collection-order-field"
             />
-          </Field>
-          <Field label={t('collections.editor.orderDir')} htmlFor="table-order-dir">
+          </FormField>
+          <FormField label={t('collections.editor.orderDir')} id="table-order-dir">
             <DirSelect
               id="table-order-dir"
               value={meta.orderDir}
               onChange={(value) => setMetaKey('orderDir', value)}
               testId="collection-order-dir"
             />
-          </Field>
-          <Field label={t('collections.editor.orderField2')} htmlFor="table-order-field2">
+          </FormField>
+          <FormField label={t('collections.editor.orderField2')} id="table-order-field2">
             <OrderSelect
               id="table-order-field2"
               value={meta.orderField2 ?? ''}
@@ -271,16 +275,16 @@ function TableForm({ project, table }: { project: ProjectDetail; table: Table | 
               allowNone
               testId="collection-order-field2"
             />
-          </Field>
+          </FormField>
           {meta.orderField2 && (
-            <Field label={t('collections.editor.orderDir2')} htmlFor="table-order-dir2">
+            <FormField label={t('collections.editor.orderDir2')} id="table-order-dir2">
               <DirSelect
                 id="table-order-dir2"
                 value={meta.orderDir2 ?? 'asc'}
                 onChange={(value) => setMetaKey('orderDir2', value)}
                 testId="collection-order-dir2"
               />
-            </Field>
+            </FormField>
           )}
         </div>
         <div className="form-actions">

@@ -1,5 +1,5 @@
 import { useTranslation } from 'react-i18next';
-import { formatDate, formatDateTime } from '@/lib/format';
+import { useFormat } from '@/lib/format';
 import type { Certificate } from '@/lib/types';
 
 const BADGE: Record<Certificate['status'] | 'none', string> = {
@@ -16,11 +16,12 @@ const BADGE: Record<Certificate['status'] | 'none', string> = {
  */
 export function CertificateBadge({ certificate }: { certificate: Certificate | null | undefined }) {
   const { t } = useTranslation();
+  const fmt = useFormat();
   const status = certificate?.status ?? 'none';
 
   let label;
   if (certificate?.status === 'issued' && certificate.expires_at) {
-    label = t('domains.certificate.issuedUntil', { date: formatDate(certificate.expires_at) });
+    label = t('domains.certificate.issuedUntil', { date: fmt.date(certificate.expires_at) });
   } else {
     label = t(`domains.certificate.${status}`);
   }
@@ -37,7 +38,7 @@ export function CertificateBadge({ certificate }: { certificate: Certificate | n
       )}
       {certificate && certificate.status !== 'issued' && certificate.next_attempt_at && (
         <span className="muted small" data-testid="certificate-next-attempt">
-          {t('domains.certificate.nextAttempt', { date: formatDateTime(certificate.next_attempt_at) })}
+          {t('domains.certificate.nextAttempt', { date: fmt.dateTime(certificate.next_attempt_at) })}
         </span>
       )}
     </span>

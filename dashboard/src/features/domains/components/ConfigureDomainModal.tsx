@@ -1,15 +1,20 @@
-import { useState, type FormEvent } from 'react';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useState } from 'react';
+import { useForm, useWatch } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
+import { z } from 'zod';
 import { Alert } from '@/components/Alert';
-import { Field } from '@/components/Field';
+import { FormField } from '@/components/FormField';
 import { Dialog } from '@/components/ui/Dialog';
+import { Form } from '@/components/Form';
 import { PageLoader } from '@/components/PageLoader';
 import { ApiError, errorMessage } from '@/lib/api-client';
 import { useConfig } from '@/lib/auth/get-config';
-import { formatDateTime } from '@/lib/format';
+import { useFormat } from '@/lib/format';
 import { serializeResponse } from '@/lib/serialize-response';
 import type { Project } from '@/lib/types';
-import { isValidDomain } from '@/lib/validation';
+import { errorText } from '@/lib/forms';
+import { domainField } from '@/lib/validation';
 import { useVerifyDomain } from '@/features/domains/api/verify-domain';
 import { CopyButton } from './CopyButton';
 
@@ -17,6 +22,10 @@ interface Props {
   project: Pick<Project, 'id' | 'domain' | 'domain_token' | 'domain_check'>;
   onClose: () => void;
 }
+
+/** The domain form: the server's `Domain::parse` rules, on the trimmed, lower-case input. */
+const domainFormSchema = z.object({ domain: z.string().trim().toLowerCase().pipe(domainField) });
+type DomainFormValues = z.input<typeof domainFormSchema>;
 
 /** The TXT record's name that proves a domain (as in shared/src/domain.rs). */
 export const challengeName = (domain: string) => `_vitrine-challenge.${domain}`;
@@ -32,19 +41,22 @@ export const challengeName = (domain: string) => `_vitrine-challenge.${domain}`;
  */
 export function ConfigureDomainModal({ project, onClose }: Props) {
   const { t } = useTranslation();
-  const [domain, setDomain] = useState(project.domain ?? '');
-  const [touched, setTouched] = useState(false);
+  const fmt = useFormat();
   const [step, setStep] = useState<'input' | 'instructions'>('input');
+  const [normalized, setNormalized] = useState('');
   const verify = useVerifyDomain();
+  const form = useForm<DomainFormValues>({
+    resolver: zodResolver(domainFormSchema),
+    defaultValues: { domain: project.domain ?? '' },
+  });
+  // Checked as the owner types, with the same schema, synchronously so Continue never lags the
+  // text; an empty input only keeps Continue disabled.
+  const typed = useWatch({ control: form.control, name: 'domain' });
+  const live = domainFormSchema.safeParse({ domain: typed });
+  const liveError = typed.trim().length > 0 ? live.error?.issues[0]?.message : undefined;
 
-  const normalized = domain.trim().toLowerCase();
-  const valid = isValidDomain(normalized);
-  // Said once something was typed; an empty input only keeps the submit disabled.
-  const showError = touched && normalized.length > 0 && !valid;
-
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    if (!valid) return;
+  const submit = (values: DomainFormValues) => {
+    setNormalized(domainFormSchema.parse(values).domain);
     verify.reset();
     setStep('instructions');
   };
@@ -64,7 +76,7 @@ export function ConfigureDomainModal({ project, onClose }: Props) {
           type="submit"
           form="configure-domain-form"
           className="button button-primary"
-          disabled={!valid}
+          disabled={!live.success}
           data-testid="domain-submit"
         >
           {t('domains.continue')}
@@ -78,29 +90,26 @@ export function ConfigureDomainModal({ project, onClose }: Props) {
         footer={footer}
         testId="configure-domain-modal"
       >
-        <form id="configure-domain-form" className="form" onSubmit={submit} noValidate>
-          <Field
+        <Form form={form} onValid={submit} id="configure-domain-form" className="form">
+          <FormField
             label={t('domains.label')}
-            htmlFor="domain-input"
-            hint={t('domains.hint')}
-            error={showError ? t('validation.invalidDomain') : undefined}
+            id="domain-input"
+            description={t('domains.hint')}
+            error={errorText(t, form.formState.errors.domain) ?? (liveError ? t(liveError) : undefined)}
           >
-            <input
-              id="domain-input"
-              value={domain}
-              placeholder={t('domains.placeholder')}
-              autoComplete="off"
-              spellCheck={false}
-              autoFocus
-              aria-invalid={showError}
-              onChange={(event) => {
-                setDomain(event.target.value);
-                setTouched(true);
-              }}
-              data-testid="domain-input"
-            />
-          </Field>
-        </form>
+            {(control) => (
+              <input
+                {...control}
+                placeholder={t('domains.placeholder')}
+                autoComplete="off"
+                spellCheck={false}
+                autoFocus
+                {...form.register('domain')}
+                data-testid="domain-input"
+              />
+            )}
+          </FormField>
+        </Form>
       </Dialog>
     );
   }
@@ -179,7 +188,7 @@ export function ConfigureDomainModal({ project, onClose }: Props) {
           <p>{t('domains.pendingNote', { domain: normalized })}</p>
           {check.next_check_at && (
             <p className="muted small" data-testid="domain-next-check">
-              {t('domains.nextCheck', { date: formatDateTime(check.next_check_at) })}
+              {t('domains.nextCheck', { date: fmt.dateTime(check.next_check_at) })}
             </p>
           )}
         </Alert>

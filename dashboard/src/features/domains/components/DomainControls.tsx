@@ -1,6 +1,6 @@
 import { useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { formatDateTime } from '@/lib/format';
+import { useFormat } from '@/lib/format';
 import type { ProjectDetail } from '@/lib/types';
 import { CertificateBadge } from './CertificateBadge';
 import { ConfigureDomainModal } from './ConfigureDomainModal';
@@ -13,6 +13,7 @@ import { RemoveDomainModal } from './RemoveDomainModal';
  */
 export function DomainControls({ project }: { project: ProjectDetail }) {
   const { t } = useTranslation();
+  const fmt = useFormat();
   const [open, setOpen] = useState<'configure' | 'remove' | null>(null);
   const configureButton = useRef<HTMLButtonElement>(null);
   const removeButton = useRef<HTMLButtonElement>(null);
@@ -41,7 +42,7 @@ export function DomainControls({ project }: { project: ProjectDetail }) {
           </span>
           {check?.next_check_at && (
             <span className="muted small" data-testid="domain-next-check">
-              {t('domains.nextCheck', { date: formatDateTime(check.next_check_at) })}
+              {t('domains.nextCheck', { date: fmt.dateTime(check.next_check_at) })}
             </span>
           )}
           <CertificateBadge certificate={project.certificate} />

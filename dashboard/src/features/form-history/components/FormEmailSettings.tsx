@@ -1,10 +1,10 @@
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Alert } from '@/components/Alert';
-import { Field } from '@/components/Field';
+import { FormField } from '@/components/FormField';
 import { toast } from '@/components/toast';
 import { errorMessage } from '@/lib/api-client';
-import { formatDateTime } from '@/lib/format';
+import { useFormat } from '@/lib/format';
 import { useFormEmail } from '@/features/form-history/api/get-form-email';
 import { useResendFormEmail } from '@/features/form-history/api/resend-form-email';
 import { useSetFormEmail } from '@/features/form-history/api/set-form-email';
@@ -13,11 +13,12 @@ import type { FormEmail } from '@/features/form-history/types';
 /** What the owner reads about the notification address: sent to, waiting, or confirmed. */
 export function FormEmailStatusText({ view }: { view: FormEmail }) {
   const { t } = useTranslation();
+  const fmt = useFormat();
   if (view.status === 'owner') return <>{t('formHistory.email.owner', { email: view.recipient })}</>;
   if (view.status === 'confirmed') return <>{t('formHistory.email.confirmed', { email: view.recipient })}</>;
   if (view.requested_at === null) return <>{t('formHistory.email.notSent', { email: view.recipient })}</>;
   return (
-    <>{t('formHistory.email.pending', { email: view.recipient, date: formatDateTime(view.requested_at) })}</>
+    <>{t('formHistory.email.pending', { email: view.recipient, date: fmt.dateTime(view.requested_at) })}</>
   );
 }
 
@@ -63,7 +64,11 @@ export function FormEmailSettings({ projectId }: { projectId: number }) {
   return (
     <form onSubmit={submit} className="form" data-testid="form-email-settings">
       {save.isError && <Alert>{errorMessage(save.error)}</Alert>}
-      <Field label={t('formHistory.email.label')} htmlFor="form-email" hint={t('formHistory.email.hint')}>
+      <FormField
+        label={t('formHistory.email.label')}
+        id="form-email"
+        description={t('formHistory.email.hint')}
+      >
         <input
           id="form-email"
           type="email"
@@ -72,7 +77,7 @@ export function FormEmailSettings({ projectId }: { projectId: number }) {
           onChange={(event) => setDraft(event.target.value)}
           data-testid="form-email-input"
         />
-      </Field>
+      </FormField>
       <p
         className={`muted form-email-status form-email-${current.status}`}
         data-testid="form-email-status"

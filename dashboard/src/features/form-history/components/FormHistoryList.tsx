@@ -8,7 +8,7 @@ import { PageLoader } from '@/components/PageLoader';
 import { Pager } from '@/components/Pager';
 import { toast } from '@/components/toast';
 import { errorMessage } from '@/lib/api-client';
-import { formatDateTime } from '@/lib/format';
+import { useFormat } from '@/lib/format';
 import { useSelection } from '@/lib/use-selection';
 import type { ProjectDetail } from '@/lib/types';
 import { useDeleteFormEntries } from '@/features/form-history/api/delete-form-entries';
@@ -24,6 +24,7 @@ import { SubmissionData } from './SubmissionData';
  */
 export function FormHistoryList({ project }: { project: ProjectDetail }) {
   const { t } = useTranslation();
+  const fmt = useFormat();
   const [confirmDialog, askConfirm] = useConfirm();
   const [searchParams, setSearchParams] = useSearchParams();
   const page = Math.max(1, Number(searchParams.get('page')) || 1);
@@ -142,14 +143,14 @@ export function FormHistoryList({ project }: { project: ProjectDetail }) {
                 <td className="check-cell">
                   <input
                     type="checkbox"
-                    aria-label={t('formHistory.select', { date: formatDateTime(entry.created_at) })}
+                    aria-label={t('formHistory.select', { date: fmt.dateTime(entry.created_at) })}
                     checked={selection.isChosen(entry.id)}
                     onChange={(event) => selection.toggle(entry.id, event.target.checked)}
                     data-testid="form-entry-select"
                   />
                 </td>
                 <td className="nowrap" data-testid="entry-date">
-                  {formatDateTime(entry.created_at)}
+                  {fmt.dateTime(entry.created_at)}
                 </td>
                 <td className="break-all">{entry.url}</td>
                 <td>{entry.submit}</td>

@@ -1,7 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Alert } from '@/components/Alert';
-import { Field } from '@/components/Field';
+import { FormField } from '@/components/FormField';
 import { Dialog } from '@/components/ui/Dialog';
 import { toast } from '@/components/toast';
 import { errorMessage } from '@/lib/api-client';
@@ -43,7 +43,7 @@ export function FormHistorySettingsModal({ projectId, order, onClose }: Props) {
       <FormEmailSettings projectId={projectId} />
       <form onSubmit={submit} className="form">
         {save.isError && <Alert>{errorMessage(save.error)}</Alert>}
-        <Field label={t('formHistory.orderBy')} htmlFor="form-history-order">
+        <FormField label={t('formHistory.orderBy')} id="form-history-order">
           <select
             id="form-history-order"
             value={value}
@@ -56,7 +56,7 @@ export function FormHistorySettingsModal({ projectId, order, onClose }: Props) {
               </option>
             ))}
           </select>
-        </Field>
+        </FormField>
         <div className="form-actions">
           <button type="button" className="button" onClick={onClose}>
             {t('common.cancel')}

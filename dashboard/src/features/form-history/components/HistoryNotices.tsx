@@ -1,6 +1,6 @@
 import { useTranslation } from 'react-i18next';
 import { Alert } from '@/components/Alert';
-import { formatDateTime } from '@/lib/format';
+import { useFormat } from '@/lib/format';
 import { useFormEmail } from '@/features/form-history/api/get-form-email';
 import type { HistoryLimit } from '@/features/form-history/types';
 import { FormEmailStatusText } from './FormEmailSettings';
@@ -11,6 +11,7 @@ import { FormEmailStatusText } from './FormEmailSettings';
  */
 export function HistoryNotices({ projectId, limit }: { projectId: number; limit: HistoryLimit }) {
   const { t } = useTranslation();
+  const fmt = useFormat();
   const email = useFormEmail(projectId);
   return (
     <>
@@ -19,7 +20,7 @@ export function HistoryNotices({ projectId, limit }: { projectId: number; limit:
           {t('formHistory.limit.trimmed', {
             max: limit.max_entries,
             count: limit.trimmed,
-            date: limit.last_trimmed_at ? formatDateTime(limit.last_trimmed_at) : '',
+            date: limit.last_trimmed_at ? fmt.dateTime(limit.last_trimmed_at) : '',
           })}
         </Alert>
       )}

@@ -1,9 +1,9 @@
 import { useTranslation } from 'react-i18next';
-import { Field } from '@/components/Field';
+import { FormField } from '@/components/FormField';
 import { normalizePageSlug } from '@/lib/validation';
 import type { PageMeta } from '@/features/pages/types';
 import { useEditorContext } from './editor-context';
-import { ImageUpload } from './fields/ImageUpload';
+import { ImageChooser } from './fields/ImageChooser';
 
 export interface PageFields {
   name: string;
@@ -30,18 +30,18 @@ export function PageTab({ fields, isHome, isCollection, onChange }: Props) {
   const { userId, projectId } = useEditorContext();
   return (
     <div className="page-tab form" data-testid="page-settings">
-      <Field label={t('pageSettings.name')} htmlFor="page-name">
+      <FormField label={t('pageSettings.name')} id="page-name">
         <input
           id="page-name"
           value={fields.name}
           onChange={(e) => onChange({ name: e.target.value })}
           data-testid="page-name"
         />
-      </Field>
-      <Field
+      </FormField>
+      <FormField
         label={t('pageSettings.slug')}
-        htmlFor="page-slug"
-        hint={isCollection ? t('pageSettings.collectionHint') : undefined}
+        id="page-slug"
+        description={isCollection ? t('pageSettings.collectionHint') : undefined}
       >
         <input
           id="page-slug"
@@ -51,8 +51,8 @@ export function PageTab({ fields, isHome, isCollection, onChange }: Props) {
           onBlur={() => onChange({ slug: isHome ? '/' : normalizePageSlug(fields.slug) })}
           data-testid="page-slug"
         />
-      </Field>
-      <Field label={t('pageSettings.description')} htmlFor="page-description">
+      </FormField>
+      <FormField label={t('pageSettings.description')} id="page-description">
         <textarea
           id="page-description"
           rows={3}
@@ -60,24 +60,17 @@ export function PageTab({ fields, isHome, isCollection, onChange }: Props) {
           onChange={(e) => onChange({ description: e.target.value })}
           data-testid="page-description"
         />
-      </Field>
-      <Field label={t('editor.page.image')} htmlFor="page-image">
-        {fields.image && (
-          <img className="var-image-preview" src={fields.image} alt="" data-testid="page-image-preview" />
-        )}
-        <input
+      </FormField>
+      <FormField label={t('editor.page.image')} id="page-image" labelAs="text">
+        <ImageChooser
           id="page-image"
-          value={fields.image}
-          onChange={(e) => onChange({ image: e.target.value })}
-          data-testid="page-image"
-        />
-        <ImageUpload
+          src={fields.image}
           prefix={[userId, projectId]}
-          onUploaded={(image) => onChange({ image })}
-          testId="page-image-upload"
+          onChange={(image) => onChange({ image })}
+          testId="page-image"
         />
-      </Field>
-      <Field label={t('editor.page.header')} htmlFor="page-header" hint={t('editor.page.headerHint')}>
+      </FormField>
+      <FormField label={t('editor.page.header')} id="page-header" description={t('editor.page.headerHint')}>
         <textarea
           id="page-header"
           className="code-textarea"
@@ -87,7 +80,7 @@ export function PageTab({ fields, isHome, isCollection, onChange }: Props) {
           onChange={(e) => onChange({ meta: { ...fields.meta, header: e.target.value } })}
           data-testid="page-header"
         />
-      </Field>
+      </FormField>
     </div>
   );
 }

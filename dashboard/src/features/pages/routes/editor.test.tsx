@@ -652,9 +652,12 @@ describe('page tab', () => {
     fireEvent.change(file, { target: { files: [new File(['x'], 'a.gif', { type: 'image/gif' })] } });
     await waitFor(() => expect(toastMessages()).toContain('Erro: envie somente imagens em JPG ou PNG.'));
     fireEvent.change(file, { target: { files: [new File(['x'], 'seo.png', { type: 'image/png' })] } });
-    await waitFor(() =>
-      expect(screen.getByTestId<HTMLInputElement>('page-image').value).toBe('/files/uploads/1/7/seo.png'),
+    // The image shows as a thumbnail and its file name, not as its upload path.
+    await waitFor(() => expect(screen.getByTestId('page-image-name').textContent).toBe('seo.png'));
+    expect(screen.getByTestId<HTMLImageElement>('page-image-preview').getAttribute('src')).toBe(
+      '/files/uploads/1/7/seo.png',
     );
+    expect(screen.getByTestId('page-image').textContent).not.toContain('/files/uploads');
     expect(calls.find((call) => call.url === '/api/upload')?.body).toMatchObject({
       prefix: [1, 7],
       name: 'seo.png',

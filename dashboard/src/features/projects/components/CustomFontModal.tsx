@@ -2,7 +2,7 @@ import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { toast } from '@/components/toast';
 import { Alert } from '@/components/Alert';
-import { Field } from '@/components/Field';
+import { FormField } from '@/components/FormField';
 import { Dialog } from '@/components/ui/Dialog';
 import { errorMessage } from '@/lib/api-client';
 import type { CustomFont } from '@/lib/types';
@@ -52,10 +52,10 @@ export function CustomFontModal({ prefix, onAdd, onClose }: CustomFontModalProps
     <Dialog title={t('settings.customFonts.modalTitle')} onClose={onClose} testId="custom-font-modal">
       <form className="form" onSubmit={(event) => void submit(event)} noValidate>
         {upload.isError && <Alert>{errorMessage(upload.error)}</Alert>}
-        <Field label={t('settings.customFonts.family')} htmlFor="custom-font-family" error={errors.family}>
+        <FormField label={t('settings.customFonts.family')} id="custom-font-family" error={errors.family}>
           <input id="custom-font-family" value={family} onChange={(event) => setFamily(event.target.value)} />
-        </Field>
-        <Field label={t('settings.customFonts.weight')} htmlFor="custom-font-weight">
+        </FormField>
+        <FormField label={t('settings.customFonts.weight')} id="custom-font-weight">
           <select id="custom-font-weight" value={weight} onChange={(event) => setWeight(event.target.value)}>
             {customFontWeights.map((value) => (
               <option key={value} value={value}>
@@ -63,12 +63,12 @@ export function CustomFontModal({ prefix, onAdd, onClose }: CustomFontModalProps
               </option>
             ))}
           </select>
-        </Field>
-        <Field
+        </FormField>
+        <FormField
           label={t('settings.customFonts.file')}
-          htmlFor="custom-font-file"
+          id="custom-font-file"
           error={errors.file}
-          hint={t('settings.customFonts.hint')}
+          description={t('settings.customFonts.hint')}
         >
           <input
             id="custom-font-file"
@@ -76,7 +76,7 @@ export function CustomFontModal({ prefix, onAdd, onClose }: CustomFontModalProps
             accept=".woff2,font/woff2"
             onChange={(event) => setFile(event.target.files?.[0] ?? null)}
           />
-        </Field>
+        </FormField>
         <div className="form-actions">
           <button type="button" className="button" onClick={onClose}>
             {t('common.cancel')}

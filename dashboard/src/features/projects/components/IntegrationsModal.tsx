@@ -2,7 +2,7 @@ import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { googleSheetsUrl } from '@/lib/api-urls';
 import { Alert } from '@/components/Alert';
-import { Field } from '@/components/Field';
+import { FormField } from '@/components/FormField';
 import { Dialog } from '@/components/ui/Dialog';
 import { toast } from '@/components/toast';
 import { errorMessage } from '@/lib/api-client';
@@ -61,9 +61,9 @@ export function IntegrationsModal({ project, onClose }: { project: Project; onCl
           />
           {t('settings.integrations.enabled')}
         </label>
-        <Field
+        <FormField
           label={t('settings.integrations.accessToken')}
-          htmlFor="conversion-token"
+          id="conversion-token"
           error={error('conversionApiAccessToken')}
         >
           <input
@@ -72,10 +72,10 @@ export function IntegrationsModal({ project, onClose }: { project: Project; onCl
             disabled={!values.conversionApiEnabled}
             onChange={(event) => setValues({ ...values, conversionApiAccessToken: event.target.value })}
           />
-        </Field>
-        <Field
+        </FormField>
+        <FormField
           label={t('settings.integrations.pixelId')}
-          htmlFor="conversion-pixel"
+          id="conversion-pixel"
           error={error('conversionApiPixelId')}
         >
           <input
@@ -84,7 +84,7 @@ export function IntegrationsModal({ project, onClose }: { project: Project; onCl
             disabled={!values.conversionApiEnabled}
             onChange={(event) => setValues({ ...values, conversionApiPixelId: event.target.value })}
           />
-        </Field>
+        </FormField>
 
         <h3 className="section-title">{t('settings.integrations.sheets')}</h3>
         <p className="muted small">{t('settings.integrations.sheetsHelp')}</p>

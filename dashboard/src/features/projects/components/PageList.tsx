@@ -1,7 +1,7 @@
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { paths } from '@/app/paths';
-import { formatDateTime } from '@/lib/format';
+import { useFormat } from '@/lib/format';
 import type { PageSummary } from '@/lib/types';
 
 interface PageListProps {
@@ -16,6 +16,7 @@ interface PageListProps {
 /** Static or collection pages of a project; collection pages show their slug as slug/*. */
 export function PageList({ projectId, pages, title, emptyText, onDelete, testId }: PageListProps) {
   const { t } = useTranslation();
+  const fmt = useFormat();
   return (
     <div className="card" data-testid={testId}>
       <h2 className="section-title">{title}</h2>
@@ -31,7 +32,7 @@ export function PageList({ projectId, pages, title, emptyText, onDelete, testId 
                   <strong>{page.name}</strong>
                   <code>{slug === '/' ? '/' : `/${slug}`}</code>
                 </Link>
-                <span className="muted small">{formatDateTime(page.updated_at)}</span>
+                <span className="muted small">{fmt.dateTime(page.updated_at)}</span>
                 {page.slug !== '/' && (
                   <button
                     type="button"

@@ -1,7 +1,7 @@
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { paths } from '@/app/paths';
-import { formatDate } from '@/lib/format';
+import { useFormat } from '@/lib/format';
 import type { Project } from '@/lib/types';
 import { DuplicateMenu } from './DuplicateMenu';
 import { StateBadge } from './StateBadge';
@@ -14,6 +14,7 @@ interface ProjectItemProps {
 /** One project in the dashboard, as a card (grid) or a row (list). */
 export function ProjectItem({ project, view }: ProjectItemProps) {
   const { t } = useTranslation();
+  const fmt = useFormat();
   const actions = (
     <div className="project-actions">
       <Link
@@ -44,7 +45,7 @@ export function ProjectItem({ project, view }: ProjectItemProps) {
           <span className="muted">{project.domain ?? project.slug}</span>
         </div>
         <StateBadge published={project.is_published} />
-        <span className="muted">{formatDate(project.updated_at)}</span>
+        <span className="muted">{fmt.date(project.updated_at)}</span>
         {actions}
       </li>
     );
@@ -65,9 +66,7 @@ export function ProjectItem({ project, view }: ProjectItemProps) {
           <StateBadge published={project.is_published} />
         </div>
         <span className="muted">{project.domain ?? project.slug}</span>
-        <span className="muted small">
-          {t('projects.updatedAt', { date: formatDate(project.updated_at) })}
-        </span>
+        <span className="muted small">{t('projects.updatedAt', { date: fmt.date(project.updated_at) })}</span>
       </div>
       {actions}
     </li>

@@ -1,7 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Alert } from '@/components/Alert';
-import { Field } from '@/components/Field';
+import { FormField } from '@/components/FormField';
 import { Dialog } from '@/components/ui/Dialog';
 import { toast } from '@/components/toast';
 import { errorMessage } from '@/lib/api-client';
@@ -36,14 +36,14 @@ export function SaveTemplateModal({ project, onClose }: { project: Project; onCl
     <Dialog title={t('templates.saveTitle')} onClose={onClose} testId="save-template-modal">
       <form onSubmit={submit} noValidate className="form">
         {save.isError && <Alert>{errorMessage(save.error)}</Alert>}
-        <Field label={t('templates.name')} htmlFor="template-name" error={error}>
+        <FormField label={t('templates.name')} id="template-name" error={error}>
           <input
             id="template-name"
             value={name}
             autoFocus
             onChange={(event) => setName(event.target.value)}
           />
-        </Field>
+        </FormField>
         <div className="form-actions">
           <button type="button" className="button" onClick={onClose}>
             {t('common.cancel')}

@@ -1,11 +1,15 @@
-import { useState, type FormEvent } from 'react';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useState } from 'react';
+import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { paths } from '@/app/paths';
 import { Alert } from '@/components/Alert';
-import { Field } from '@/components/Field';
+import { FormField } from '@/components/FormField';
 import { toast } from '@/components/toast';
-import { errorMessage } from '@/lib/api-client';
+import { ApiError, errorMessage } from '@/lib/api-client';
+import { Form } from '@/components/Form';
+import { errorText, setServerError } from '@/lib/forms';
 import { newProjectSchema } from '@/lib/validation';
 import { useCreateProject } from '@/features/projects/api/create-project';
 import { useTemplates } from '@/features/projects/api/get-templates';
@@ -18,47 +22,47 @@ export function NewProjectRoute() {
   const templates = useTemplates();
   const create = useCreateProject();
   const fromTemplate = useCreateFromTemplate();
-  const [name, setName] = useState('');
   const [templateId, setTemplateId] = useState<number | null>(null);
-  const [nameError, setNameError] = useState<string>();
+  const form = useForm<{ name: string }>({
+    resolver: zodResolver(newProjectSchema),
+    defaultValues: { name: '' },
+  });
+  const nameError = errorText(t, form.formState.errors.name);
 
   const busy = create.isPending || fromTemplate.isPending;
   const published = (templates.data ?? []).filter((template) => template.is_published === '1');
 
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    const parsed = newProjectSchema.safeParse({ name });
-    if (!parsed.success) {
-      setNameError(t(parsed.error.issues[0]?.message ?? 'validation.projectNameRequired'));
-      return;
-    }
-    setNameError(undefined);
+  const submit = (values: { name: string }) => {
+    const { name } = newProjectSchema.parse(values);
     const open = (project: { id: number }) => void navigate(paths.project.build({ projectId: project.id }));
+    const onError = (error: Error) => setServerError(form, error, ['name']);
     if (templateId === null) {
-      create.mutate({ name: parsed.data.name }, { onSuccess: open });
+      create.mutate({ name }, { onSuccess: open, onError });
     } else {
       fromTemplate.mutate(
-        { templateId, name: parsed.data.name },
-        { onSuccess: open, onError: () => toast.error(t('common.error')) },
+        { templateId, name },
+        {
+          onSuccess: open,
+          onError: (error) => {
+            if (!setServerError(form, error, ['name'])) toast.error(t('common.error'));
+          },
+        },
       );
     }
   };
+  const createFailedElsewhere =
+    create.isError && !(create.error instanceof ApiError && create.error.field === 'name');
 
   return (
     <section className="page">
       <div className="page-header">
         <h1>{t('newProject.title')}</h1>
       </div>
-      <form className="card form" onSubmit={submit} noValidate data-testid="new-project-form">
-        {create.isError && <Alert>{errorMessage(create.error)}</Alert>}
-        <Field label={t('newProject.name')} htmlFor="project-name" error={nameError}>
-          <input
-            id="project-name"
-            value={name}
-            onChange={(event) => setName(event.target.value)}
-            data-testid="project-name-input"
-          />
-        </Field>
+      <Form form={form} onValid={submit} className="card form" testId="new-project-form">
+        {createFailedElsewhere && <Alert>{errorMessage(create.error)}</Alert>}
+        <FormField label={t('newProject.name')} id="project-name" error={nameError}>
+          {(control) => <input {...control} {...form.register('name')} data-testid="project-name-input" />}
+        </FormField>
 
         <h2 className="section-title">{t('newProject.startFrom')}</h2>
         <div className="template-grid" role="radiogroup" aria-label={t('newProject.startFrom')}>
@@ -118,7 +122,7 @@ export function NewProjectRoute() {
             {t('newProject.create')}
           </button>
         </div>
-      </form>
+      </Form>
     </section>
   );
 }

@@ -1,16 +1,21 @@
-import { useState, type FormEvent } from 'react';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useState } from 'react';
+import { Controller, useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { useConfirm } from '@/components/ConfirmDialog';
+import { z } from 'zod';
 import { Link, useNavigate } from 'react-router';
 import { paths } from '@/app/paths';
 import { Alert } from '@/components/Alert';
-import { Field } from '@/components/Field';
+import { Form } from '@/components/Form';
+import { FormField } from '@/components/FormField';
 import { PageLoader } from '@/components/PageLoader';
 import { toast } from '@/components/toast';
-import { errorMessage } from '@/lib/api-client';
+import { ApiError, errorMessage } from '@/lib/api-client';
+import { errorText, setServerError } from '@/lib/forms';
 import { useUser } from '@/lib/auth/get-user';
 import type { ProjectDetail } from '@/lib/types';
-import { fieldErrors, projectFormSchema } from '@/lib/validation';
+import { projectFormSchema } from '@/lib/validation';
 import { useRegenerateToken } from '@/features/projects/api/regenerate-token';
 import { useUpdateProject } from '@/features/projects/api/update-project';
 import { FaviconUpload } from '@/features/projects/components/FaviconUpload';
@@ -18,43 +23,56 @@ import { FontSettings, type FontValues } from '@/features/projects/components/Fo
 import { IntegrationsModal } from '@/features/projects/components/IntegrationsModal';
 import { useProjectId, useProjectOrLeave } from '@/features/projects/components/use-project-route';
 
+/** The settings form: the checked fields of `projectFormSchema` and the rest as they are. */
+function settingsSchema(currentSlug: string) {
+  return projectFormSchema(currentSlug).extend({
+    fonts: z.custom<FontValues>(),
+    header: z.string(),
+    footer: z.string(),
+    favicon: z.string(),
+  });
+}
+type SettingsValues = z.input<ReturnType<typeof settingsSchema>>;
+const SETTINGS_FIELDS = ['name', 'slug', 'description', 'header', 'footer', 'favicon'] as const;
+
 function SettingsForm({ project }: { project: ProjectDetail }) {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const { data: user } = useUser();
   const update = useUpdateProject();
   const regenerate = useRegenerateToken();
-  const [name, setName] = useState(project.name);
-  const [slug, setSlug] = useState(project.slug);
-  const [description, setDescription] = useState(project.meta.description ?? '');
-  const [fonts, setFonts] = useState<FontValues>({
-    defaultFont: project.meta.defaultFont ?? null,
-    fonts: project.meta.fonts ?? [],
-    customFonts: project.meta.customFonts ?? [],
+  const form = useForm<SettingsValues>({
+    resolver: zodResolver(settingsSchema(project.slug)),
+    defaultValues: {
+      name: project.name,
+      slug: project.slug,
+      description: project.meta.description ?? '',
+      fonts: {
+        defaultFont: project.meta.defaultFont ?? null,
+        fonts: project.meta.fonts ?? [],
+        customFonts: project.meta.customFonts ?? [],
+      },
+      header: project.meta.header ?? '',
+      footer: project.meta.footer ?? '',
+      favicon: project.meta.favicon ?? '',
+    },
   });
-  const [header, setHeader] = useState(project.meta.header ?? '');
-  const [footer, setFooter] = useState(project.meta.footer ?? '');
-  const [favicon, setFavicon] = useState(project.meta.favicon ?? '');
-  const [errors, setErrors] = useState<Record<string, string>>({});
+  const { errors } = form.formState;
   const [integrationsOpen, setIntegrationsOpen] = useState(false);
   const [confirmDialog, askConfirm] = useConfirm();
   const uploadPrefix = user ? [user.id, project.id] : [project.id];
 
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    const parsed = projectFormSchema(project.slug).safeParse({ name, slug, description });
-    if (!parsed.success) {
-      setErrors(fieldErrors(parsed.error));
-      return;
-    }
-    setErrors({});
+  const submit = (values: SettingsValues) => {
+    const { name, slug, description, fonts, header, footer, favicon } = settingsSchema(project.slug).parse(
+      values,
+    );
     update.mutate(
       {
         id: project.id,
-        name: parsed.data.name,
-        slug: parsed.data.slug,
+        name,
+        slug,
         meta: {
-          description: parsed.data.description,
+          description,
           defaultFont: fonts.defaultFont,
           fonts: fonts.fonts,
           customFonts: fonts.customFonts,
@@ -68,11 +86,12 @@ function SettingsForm({ project }: { project: ProjectDetail }) {
           toast.success(t('settings.saved'));
           void navigate(paths.project.build({ projectId: project.id }));
         },
+        onError: (failure) => setServerError(form, failure, SETTINGS_FIELDS),
       },
     );
   };
-
-  const error = (key: string) => (errors[key] ? t(errors[key]) : undefined);
+  const failure = update.error;
+  const onField = failure instanceof ApiError && SETTINGS_FIELDS.some((name) => name === failure.field);
 
   const regenerateLink = async () => {
     const confirmed = await askConfirm({
@@ -106,72 +125,72 @@ function SettingsForm({ project }: { project: ProjectDetail }) {
           {t('settings.integrations.title')}
         </button>
       </div>
-      <form
-        className="card form settings-form"
-        onSubmit={submit}
-        noValidate
-        data-testid="project-settings-form"
-      >
-        {update.isError && <Alert testId="settings-error">{errorMessage(update.error)}</Alert>}
-        <Field label={t('settings.name')} htmlFor="settings-name" error={error('name')}>
-          <input
-            id="settings-name"
-            value={name}
-            onChange={(event) => setName(event.target.value)}
-            data-testid="settings-name"
-          />
-        </Field>
-        <Field
+      <Form form={form} onValid={submit} className="card form settings-form" testId="project-settings-form">
+        {update.isError && !onField && <Alert testId="settings-error">{errorMessage(update.error)}</Alert>}
+        <FormField label={t('settings.name')} id="settings-name" error={errorText(t, errors.name)}>
+          {(control) => <input {...control} {...form.register('name')} data-testid="settings-name" />}
+        </FormField>
+        <FormField
           label={t('settings.slug')}
-          htmlFor="settings-slug"
-          error={error('slug')}
-          hint={project.preview_url}
+          id="settings-slug"
+          error={errorText(t, errors.slug)}
+          description={project.preview_url}
         >
-          <input
-            id="settings-slug"
-            value={slug}
-            onChange={(event) => setSlug(event.target.value)}
-            data-testid="settings-slug"
-          />
-        </Field>
-        <Field label={t('settings.description')} htmlFor="settings-description">
-          <textarea
-            id="settings-description"
-            rows={3}
-            value={description}
-            onChange={(event) => setDescription(event.target.value)}
-            data-testid="settings-description"
-          />
-        </Field>
+          {(control) => <input {...control} {...form.register('slug')} data-testid="settings-slug" />}
+        </FormField>
+        <FormField label={t('settings.description')} id="settings-description">
+          {(control) => (
+            <textarea
+              {...control}
+              rows={3}
+              {...form.register('description')}
+              data-testid="settings-description"
+            />
+          )}
+        </FormField>
 
         <h2 className="section-title">{t('settings.fonts.title')}</h2>
-        <FontSettings value={fonts} onChange={setFonts} uploadPrefix={uploadPrefix} />
+        <Controller
+          control={form.control}
+          name="fonts"
+          render={({ field }) => (
+            <FontSettings value={field.value} onChange={field.onChange} uploadPrefix={uploadPrefix} />
+          )}
+        />
 
         <h2 className="section-title">{t('settings.code')}</h2>
-        <Field label={t('settings.header')} htmlFor="settings-header" hint={t('settings.headerHint')}>
-          <textarea
-            id="settings-header"
-            className="code-input"
-            rows={5}
-            spellCheck={false}
-            value={header}
-            onChange={(event) => setHeader(event.target.value)}
-          />
-        </Field>
-        <Field label={t('settings.footer')} htmlFor="settings-footer" hint={t('settings.footerHint')}>
-          <textarea
-            id="settings-footer"
-            className="code-input"
-            rows={5}
-            spellCheck={false}
-            value={footer}
-            onChange={(event) => setFooter(event.target.value)}
-          />
-        </Field>
+        <FormField label={t('settings.header')} id="settings-header" description={t('settings.headerHint')}>
+          {(control) => (
+            <textarea
+              {...control}
+              className="code-input"
+              rows={5}
+              spellCheck={false}
+              {...form.register('header')}
+            />
+          )}
+        </FormField>
+        <FormField label={t('settings.footer')} id="settings-footer" description={t('settings.footerHint')}>
+          {(control) => (
+            <textarea
+              {...control}
+              className="code-input"
+              rows={5}
+              spellCheck={false}
+              {...form.register('footer')}
+            />
+          )}
+        </FormField>
 
-        <Field label={t('settings.favicon')} htmlFor="favicon-file">
-          <FaviconUpload value={favicon} onChange={setFavicon} uploadPrefix={uploadPrefix} />
-        </Field>
+        <FormField label={t('settings.favicon')} id="favicon-file" error={errorText(t, errors.favicon)}>
+          <Controller
+            control={form.control}
+            name="favicon"
+            render={({ field }) => (
+              <FaviconUpload value={field.value} onChange={field.onChange} uploadPrefix={uploadPrefix} />
+            )}
+          />
+        </FormField>
 
         <h2 className="section-title">{t('settings.clientLink.title')}</h2>
         <div className="field">
@@ -210,7 +229,7 @@ function SettingsForm({ project }: { project: ProjectDetail }) {
             {t('common.save')}
           </button>
         </div>
-      </form>
+      </Form>
       {integrationsOpen && <IntegrationsModal project={project} onClose={() => setIntegrationsOpen(false)} />}
       {confirmDialog}
     </section>

@@ -7,7 +7,7 @@ import { PageLoader } from '@/components/PageLoader';
 import { toast } from '@/components/toast';
 import { errorMessage } from '@/lib/api-client';
 import { useUser } from '@/lib/auth/get-user';
-import { formatDateTime } from '@/lib/format';
+import { useFormat } from '@/lib/format';
 import type { PageSummary, ProjectDetail } from '@/lib/types';
 import { useCreatePage } from '@/features/projects/api/create-page';
 import { useDeletePage } from '@/features/projects/api/delete-page';
@@ -34,6 +34,7 @@ export interface OverviewSlots {
 
 function Overview({ project, slots }: { project: ProjectDetail; slots: OverviewSlots }) {
   const { t } = useTranslation();
+  const fmt = useFormat();
   const navigate = useNavigate();
   const { data: user } = useUser();
   const createPage = useCreatePage();
@@ -183,11 +184,11 @@ function Overview({ project, slots }: { project: ProjectDetail; slots: OverviewS
         </div>
         <div>
           <dt>{t('project.createdAt')}</dt>
-          <dd>{formatDateTime(project.created_at)}</dd>
+          <dd>{fmt.dateTime(project.created_at)}</dd>
         </div>
         <div>
           <dt>{t('project.updatedAt')}</dt>
-          <dd>{formatDateTime(project.updated_at)}</dd>
+          <dd>{fmt.dateTime(project.updated_at)}</dd>
         </div>
       </dl>
 

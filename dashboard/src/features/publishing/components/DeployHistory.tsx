@@ -5,11 +5,10 @@ import { Alert } from '@/components/Alert';
 import { PageLoader } from '@/components/PageLoader';
 import { toast } from '@/components/toast';
 import { errorMessage } from '@/lib/api-client';
-import { formatDateTime } from '@/lib/format';
+import { useFormat } from '@/lib/format';
 import type { Project } from '@/lib/types';
 import { useActivateDeploy } from '@/features/publishing/api/activate-deploy';
 import { useDeploys } from '@/features/publishing/api/get-deploys';
-import { formatBytes } from '@/features/publishing/lib/format-bytes';
 import type { Deploy } from '@/features/publishing/types';
 import { PublishModal } from './PublishModal';
 import { ResponseBox } from '@/components/ResponseBox';
@@ -24,7 +23,8 @@ interface Props {
  * on an unpublished project that publishes it again. A new version is published from here too.
  */
 export function DeployHistory({ project }: Props) {
-  const { t, i18n } = useTranslation();
+  const { t } = useTranslation();
+  const fmt = useFormat();
   const [confirmDialog, askConfirm] = useConfirm();
   const deploys = useDeploys(project.id);
   const activate = useActivateDeploy();
@@ -38,7 +38,7 @@ export function DeployHistory({ project }: Props) {
   const liveId = project.is_published ? (deploys.data?.active_deploy_id ?? null) : null;
 
   const makeLive = async (deploy: Deploy) => {
-    const date = formatDateTime(deploy.created_at);
+    const date = fmt.dateTime(deploy.created_at);
     const confirmed = await askConfirm({
       title: t('kit.confirm.rollback', { date }),
       message: t('kit.confirm.rollbackMessage'),
@@ -85,7 +85,7 @@ export function DeployHistory({ project }: Props) {
           <tbody>
             {deploys.data.data.map((deploy) => {
               const live = deploy.id === liveId;
-              const date = formatDateTime(deploy.created_at);
+              const date = fmt.dateTime(deploy.created_at);
               return (
                 <tr
                   key={deploy.id}
@@ -113,7 +113,7 @@ export function DeployHistory({ project }: Props) {
                     )}
                   </td>
                   <td>{deploy.files}</td>
-                  <td data-testid="deploy-size">{formatBytes(deploy.bytes, i18n.language)}</td>
+                  <td data-testid="deploy-size">{fmt.bytes(deploy.bytes)}</td>
                   <td className="actions-cell">
                     {deploy.status === 'ready' && !live && (
                       <button

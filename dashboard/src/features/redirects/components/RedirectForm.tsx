@@ -1,11 +1,18 @@
-import { useState, type FormEvent } from 'react';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useForm, useWatch } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
-import { Field } from '@/components/Field';
+import { FormField } from '@/components/FormField';
 import { Dialog } from '@/components/ui/Dialog';
 import { toast } from '@/components/toast';
-import { ApiError, errorMessage } from '@/lib/api-client';
+import { errorMessage } from '@/lib/api-client';
+import { Form } from '@/components/Form';
+import { errorText, setServerError } from '@/lib/forms';
 import { useSaveRedirect } from '@/features/redirects/api/save-redirect';
-import { originWarning, parseRule, type Issue } from '@/features/redirects/lib/redirect-rule';
+import {
+  originWarning,
+  redirectRuleSchema,
+  type RedirectRuleInput,
+} from '@/features/redirects/lib/redirect-rule';
 import type { Redirect } from '@/features/redirects/types';
 
 interface RedirectFormProps {
@@ -23,31 +30,18 @@ interface RedirectFormProps {
 export function RedirectForm({ projectId, redirect, onDone }: RedirectFormProps) {
   const { t } = useTranslation();
   const save = useSaveRedirect();
-  const [from, setFrom] = useState(redirect?.from ?? '');
-  const [to, setTo] = useState(redirect?.to ?? '');
-  // Errors show once a field has been typed in, so a blank new form does not start in red.
-  const [touched, setTouched] = useState({ from: redirect !== undefined, to: redirect !== undefined });
-  const [serverError, setServerError] = useState<{ field: string; message: string }>();
-
-  const rule = parseRule(from, to);
+  // Checked as the owner types: each field's error shows once that field has been changed.
+  const form = useForm<RedirectRuleInput>({
+    resolver: zodResolver(redirectRuleSchema),
+    mode: 'onChange',
+    defaultValues: { from: redirect?.from ?? '', to: redirect?.to ?? '' },
+  });
+  const { errors, isValid } = form.formState;
   // Shown as soon as the origin is `*`, before the destination is even typed.
-  const warning = originWarning(from);
-  const message = (issue: Issue) => t(issue.key, issue.values ?? {});
-  const errorFor = (field: 'from' | 'to') => {
-    if (serverError?.field === field) return serverError.message;
-    if (!rule.ok && rule.field === field && touched[field]) return message(rule.issue);
-    return undefined;
-  };
+  const warning = originWarning(useWatch({ control: form.control, name: 'from' }));
 
-  const edit = (field: 'from' | 'to', value: string) => {
-    (field === 'from' ? setFrom : setTo)(value);
-    setTouched((current) => ({ ...current, [field]: true }));
-    setServerError(undefined);
-  };
-
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    if (!rule.ok) return;
+  const submit = (values: RedirectRuleInput) => {
+    const rule = redirectRuleSchema.parse(values);
     save.mutate(
       { id: redirect?.id, project_id: projectId, from: rule.from, to: rule.to },
       {
@@ -57,9 +51,7 @@ export function RedirectForm({ projectId, redirect, onDone }: RedirectFormProps)
         },
         onError: (error) => {
           toast.error(t('redirects.saveFailed', { message: errorMessage(error) }));
-          if (error instanceof ApiError && (error.field === 'from' || error.field === 'to')) {
-            setServerError({ field: error.field, message: error.message });
-          }
+          setServerError(form, error, ['from', 'to']);
         },
       },
     );
@@ -71,46 +63,48 @@ export function RedirectForm({ projectId, redirect, onDone }: RedirectFormProps)
       onClose={onDone}
       testId="redirect-form"
     >
-      <form onSubmit={submit} noValidate className="form">
-        <Field
+      <Form form={form} onValid={submit} className="form">
+        <FormField
           label={t('redirects.from')}
-          htmlFor="redirect-from"
-          error={errorFor('from')}
-          hint={
+          id="redirect-from"
+          error={errorText(t, errors.from)}
+          description={
             warning ? (
               <strong className="field-warning" data-testid="redirect-warning">
-                {message(warning)}
+                {t(warning.key)}
               </strong>
             ) : (
               t('redirects.fromHint')
             )
           }
         >
-          <input
-            id="redirect-from"
-            value={from}
-            maxLength={300}
-            autoFocus
-            autoComplete="off"
-            onChange={(event) => edit('from', event.target.value)}
-            data-testid="redirect-from-input"
-          />
-        </Field>
-        <Field
+          {(control) => (
+            <input
+              {...control}
+              maxLength={300}
+              autoFocus
+              autoComplete="off"
+              {...form.register('from')}
+              data-testid="redirect-from-input"
+            />
+          )}
+        </FormField>
+        <FormField
           label={t('redirects.to')}
-          htmlFor="redirect-to"
-          error={errorFor('to')}
-          hint={t('redirects.toHint')}
+          id="redirect-to"
+          error={errorText(t, errors.to)}
+          description={t('redirects.toHint')}
         >
-          <input
-            id="redirect-to"
-            value={to}
-            maxLength={300}
-            autoComplete="off"
-            onChange={(event) => edit('to', event.target.value)}
-            data-testid="redirect-to-input"
-          />
-        </Field>
+          {(control) => (
+            <input
+              {...control}
+              maxLength={300}
+              autoComplete="off"
+              {...form.register('to')}
+              data-testid="redirect-to-input"
+            />
+          )}
+        </FormField>
         <div className="form-actions">
           <button type="button" className="button" onClick={onDone}>
             {t('common.cancel')}
@@ -118,13 +112,13 @@ export function RedirectForm({ projectId, redirect, onDone }: RedirectFormProps)
           <button
             type="submit"
             className="button button-primary"
-            disabled={!rule.ok || save.isPending}
+            disabled={!isValid || save.isPending}
             data-testid="redirect-save"
           >
             {t('common.save')}
           </button>
         </div>
-      </form>
+      </Form>
     </Dialog>
   );
 }

@@ -5,14 +5,16 @@ import { Link, Outlet, useSearchParams } from 'react-router';
 import { paths } from '@/app/paths';
 import { Alert } from '@/components/Alert';
 import { PageLoader } from '@/components/PageLoader';
+import { DataTable, type DataColumn, type SortingState } from '@/components/DataTable';
 import { Pager } from '@/components/Pager';
 import { toast } from '@/components/toast';
 import { errorMessage } from '@/lib/api-client';
-import { formatDate } from '@/lib/format';
+import { useFormat } from '@/lib/format';
 import type { ProjectDetail } from '@/lib/types';
 import { useDeleteRedirect } from '@/features/redirects/api/delete-redirect';
 import { useRedirects } from '@/features/redirects/api/get-redirects';
 import {
+  DEFAULT_ORDER,
   PAGE_SIZES,
   REDIRECT_ORDERS,
   isRedirectOrder,
@@ -20,7 +22,20 @@ import {
   readListQuery,
   type Redirect,
   type RedirectListQuery,
+  type RedirectOrder,
 } from '@/features/redirects/types';
+
+/** The server's order ('-created_at', 'from', …) as the table's sorting, and back. */
+function orderToSorting(order: RedirectOrder): SortingState {
+  return [{ id: order.replace(/^-/, ''), desc: order.startsWith('-') }];
+}
+
+function sortingToOrder(sorting: SortingState): RedirectOrder {
+  const first = sorting[0];
+  if (!first) return DEFAULT_ORDER;
+  const order = `${first.desc ? '-' : ''}${first.id}`;
+  return isRedirectOrder(order) ? order : DEFAULT_ORDER;
+}
 
 /**
  * The redirect list (route name redirects): search term, order, page size and pages, all kept in
@@ -28,6 +43,7 @@ import {
  */
 export function RedirectList({ project }: { project: ProjectDetail }) {
   const { t } = useTranslation();
+  const fmt = useFormat();
   const [confirmDialog, askConfirm] = useConfirm();
   const [searchParams, setSearchParams] = useSearchParams();
   const query = readListQuery(searchParams);
@@ -61,6 +77,55 @@ export function RedirectList({ project }: { project: ProjectDetail }) {
       },
     );
   };
+
+  const columns: DataColumn<Redirect>[] = [
+    {
+      id: 'from',
+      accessorFn: (redirect) => redirect.from,
+      header: () => t('redirects.from'),
+      cell: ({ row }) => <code data-testid="redirect-from">{row.original.from}</code>,
+    },
+    {
+      id: 'to',
+      enableSorting: false,
+      header: () => t('redirects.to'),
+      cell: ({ row }) => <span data-testid="redirect-to">{row.original.to}</span>,
+      meta: { className: 'break-all' },
+    },
+    {
+      id: 'created_at',
+      accessorFn: (redirect) => redirect.created_at,
+      header: () => t('redirects.createdAt'),
+      cell: ({ row }) => fmt.date(row.original.created_at),
+      meta: { className: 'nowrap' },
+    },
+    {
+      id: 'actions',
+      enableSorting: false,
+      header: () => <span className="sr-only">{t('common.actions')}</span>,
+      cell: ({ row }) => (
+        <div className="button-row">
+          <Link
+            to={`${paths.projectRedirectEdit.build({ projectId: project.id, redirectId: row.original.id })}${search}`}
+            className="button button-small"
+            data-testid="redirect-edit"
+          >
+            {t('redirects.edit')}
+          </Link>
+          <button
+            type="button"
+            className="button button-small button-danger-ghost"
+            onClick={() => void remove(row.original)}
+            disabled={deleteRedirect.isPending}
+            data-testid="redirect-delete"
+          >
+            {t('common.delete')}
+          </button>
+        </div>
+      ),
+      meta: { className: 'actions-cell' },
+    },
+  ];
 
   const page = redirects.data;
   return (
@@ -128,58 +193,22 @@ export function RedirectList({ project }: { project: ProjectDetail }) {
       {!page && !redirects.isError && <PageLoader />}
       {page && (
         <>
-          <div className="card table-card">
-            <table className="data-table" data-testid="redirects-table" data-total={page.total}>
-              <thead>
-                <tr>
-                  <th>{t('redirects.from')}</th>
-                  <th>{t('redirects.to')}</th>
-                  <th>{t('redirects.createdAt')}</th>
-                  <th className="actions-cell" aria-label={t('common.actions')} />
-                </tr>
-              </thead>
-              <tbody>
-                {page.data.length === 0 && (
-                  <tr>
-                    <td colSpan={4} className="empty muted" data-testid="redirects-empty">
-                      {query.term ? t('redirects.noMatch') : t('redirects.empty')}
-                    </td>
-                  </tr>
-                )}
-                {page.data.map((redirect) => (
-                  <tr key={redirect.id} data-testid="redirect-row" data-redirect-id={redirect.id}>
-                    <td>
-                      <code data-testid="redirect-from">{redirect.from}</code>
-                    </td>
-                    <td className="break-all" data-testid="redirect-to">
-                      {redirect.to}
-                    </td>
-                    <td className="nowrap">{formatDate(redirect.created_at)}</td>
-                    <td className="actions-cell">
-                      <div className="button-row">
-                        <Link
-                          to={`${paths.projectRedirectEdit.build({ projectId: project.id, redirectId: redirect.id })}${search}`}
-                          className="button button-small"
-                          data-testid="redirect-edit"
-                        >
-                          {t('redirects.edit')}
-                        </Link>
-                        <button
-                          type="button"
-                          className="button button-small button-danger-ghost"
-                          onClick={() => void remove(redirect)}
-                          disabled={deleteRedirect.isPending}
-                          data-testid="redirect-delete"
-                        >
-                          {t('common.delete')}
-                        </button>
-                      </div>
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <DataTable
+            data={page.data}
+            columns={columns}
+            getRowId={(redirect) => String(redirect.id)}
+            sorting={orderToSorting(query.order)}
+            onSortingChange={(next) => change({ order: sortingToOrder(next) })}
+            testId="redirects-table"
+            rowTestId="redirect-row"
+            rowProps={(redirect) => ({ 'data-redirect-id': redirect.id })}
+            label={t('redirects.title')}
+            empty={
+              <span data-testid="redirects-empty">
+                {query.term ? t('redirects.noMatch') : t('redirects.empty')}
+              </span>
+            }
+          />
           <Pager page={page} onPage={(next) => setSearchParams(listSearch({ ...query, page: next }))} />
         </>
       )}

@@ -70,6 +70,25 @@ describe('redirect list', () => {
     );
   });
 
+  it('sorts by a column header, which says how the list is sorted', async () => {
+    const calls = mockApi({
+      'GET /api/projects/7': () => ({ json: projectFixture(7) }),
+      [`GET ${LIST}`]: () => ({ json: pageFixture(rules, 2, 1, 100, LIST) }),
+    });
+    renderRoutes(routes, '/project/7/redirects');
+    await screen.findByText('/antigo');
+    const header = (id: string) => screen.getByTestId(`sort-${id}`).closest('th') as HTMLElement;
+    expect(header('created_at').getAttribute('aria-sort')).toBe('descending');
+    expect(header('from').getAttribute('aria-sort')).toBe('none');
+    fireEvent.click(screen.getByTestId('sort-from'));
+    await waitFor(() => expect(listCalls(calls).at(-1)?.get('order')).toBe('from'));
+    await waitFor(() => expect(header('from').getAttribute('aria-sort')).toBe('ascending'));
+    fireEvent.click(screen.getByTestId('sort-from'));
+    await waitFor(() => expect(listCalls(calls).at(-1)?.get('order')).toBe('-from'));
+    // The destination cannot be ordered by the server: no sort button.
+    expect(screen.queryByTestId('sort-to')).toBeNull();
+  });
+
   it('deletes a rule after confirmation and reloads the page', async () => {
     const calls = mockApi({
       'GET /api/projects/7': () => ({ json: projectFixture(7) }),
@@ -114,15 +133,19 @@ describe('redirect form', () => {
     expect(screen.queryByRole('alert')).toBeNull();
 
     type('redirect-from-input', '/a b');
-    expect(screen.getByText('A url não pode ter espaços.')).toBeTruthy();
+    const spaces = await screen.findByText('A url não pode ter espaços.');
+    // The error is tied to its input.
+    const from = screen.getByTestId('redirect-from-input');
+    expect(from.getAttribute('aria-invalid')).toBe('true');
+    expect(from.getAttribute('aria-describedby')).toContain(spaces.id);
     type('redirect-from-input', '/a?b');
-    expect(screen.getByText('A url contém o carectere "?" inválido.')).toBeTruthy();
+    expect(await screen.findByText('A url contém o carectere "?" inválido.')).toBeTruthy();
     type('redirect-from-input', '/a');
     type('redirect-to-input', '/a/');
-    expect(screen.getByText('URL destino deve ser diferente da url de origem')).toBeTruthy();
+    expect(await screen.findByText('URL destino deve ser diferente da url de origem')).toBeTruthy();
     expect(save().disabled).toBe(true);
     type('redirect-to-input', '/b');
-    expect(save().disabled).toBe(false);
+    await waitFor(() => expect(save().disabled).toBe(false));
     expect(screen.queryByRole('alert')).toBeNull();
   });
 
@@ -137,7 +160,7 @@ describe('redirect form', () => {
     expect(save().disabled).toBe(true);
     type('redirect-to-input', 'https://novo.example.com/*');
     expect(screen.getByTestId('redirect-warning')).toBeTruthy();
-    expect(save().disabled).toBe(false);
+    await waitFor(() => expect(save().disabled).toBe(false));
     type('redirect-from-input', '/*');
     expect(screen.queryByTestId('redirect-warning')).toBeNull();
   });
@@ -148,6 +171,7 @@ describe('redirect form', () => {
     await screen.findByTestId('redirect-form');
     type('redirect-from-input', 'velho/');
     type('redirect-to-input', '/novo');
+    await waitFor(() => expect(save().disabled).toBe(false));
     fireEvent.click(save());
     await waitFor(() => expect(router.state.location.pathname).toBe('/project/7/redirects'));
     expect(router.state.location.search).toBe('?order=from');
@@ -167,9 +191,13 @@ describe('redirect form', () => {
       expect(screen.getByTestId<HTMLInputElement>('redirect-from-input').value).toBe('/antigo'),
     );
     type('redirect-to-input', '/outro');
+    await waitFor(() => expect(save().disabled).toBe(false));
     fireEvent.click(save());
     await waitFor(() => expect(getToasts().map((toast) => toast.message)).toContain(`Erro: ${message}`));
     expect(within(screen.getByTestId('redirect-form')).getByRole('alert').textContent).toBe(message);
+    // Set on the field the server named, which takes the focus.
+    expect(screen.getByTestId('redirect-from-input').getAttribute('aria-invalid')).toBe('true');
+    expect(document.activeElement).toBe(screen.getByTestId('redirect-from-input'));
     expect(calls.find((c) => c.method === 'POST')?.url).toBe('/api/redirects/1');
     expect(screen.getByTestId('redirect-form')).toBeTruthy();
   });

@@ -4,7 +4,8 @@ import i18next from 'i18next';
 import { beforeAll, describe, expect, it } from 'vitest';
 import en from '@/locales/en.json';
 import ptBR from '@/locales/pt-BR.json';
-import { parseOrigin, parseRule, type Issue } from './redirect-rule';
+import { readIssueMessage } from '@/lib/validation';
+import { parseOrigin, parseRule, redirectRuleSchema, type Issue } from './redirect-rule';
 
 interface Vectors {
   redirect_origin: { valid: [string, string][]; invalid: [string, string][] };
@@ -56,5 +57,21 @@ describe('parseRule', () => {
     if (result.ok) return;
     expect(result.field).toBe(field);
     expect(text(result.issue)).toBe(message);
+  });
+});
+
+// The same vectors through the zod schema the redirect form validates with.
+describe('redirectRuleSchema (zod)', () => {
+  it.each(vectors.redirect_rule.valid)('accepts %j → %j', (from, to, storedFrom, storedTo) => {
+    expect(redirectRuleSchema.parse({ from, to })).toEqual({ from: storedFrom, to: storedTo });
+  });
+
+  it.each(vectors.redirect_rule.invalid)('refuses %j → %j on %s', (from, to, field, message) => {
+    const result = redirectRuleSchema.safeParse({ from, to });
+    expect(result.success).toBe(false);
+    const issue = result.error?.issues[0];
+    expect(issue?.path).toEqual([field]);
+    const { key, values } = readIssueMessage(issue?.message ?? '');
+    expect(i18n.t(key, values)).toBe(message);
   });
 });

@@ -5,6 +5,8 @@
  * The server checks again; this only lets the form say what is wrong while the owner types.
  * Messages are i18n keys with their values; the pt-BR catalogue holds the spec's texts.
  */
+import { z } from 'zod';
+import { issueMessage } from '@/lib/validation';
 
 export const MAX_URL = 255;
 
@@ -93,3 +95,22 @@ export function parseRule(fromRaw: string, toRaw: string): RuleResult {
   }
   return { ok: true, from: from.value, to: to.value, warning: originWarning(from.value) };
 }
+
+/**
+ * The redirect form's zod schema: `parseRule` on both fields, the issue on the field it names
+ * (messages through `issueMessage`, so "O caractere ? …" keeps its value). The output is the
+ * rule as the server stores it.
+ */
+export const redirectRuleSchema = z.object({ from: z.string(), to: z.string() }).transform((value, ctx) => {
+  const rule = parseRule(value.from, value.to);
+  if (!rule.ok) {
+    ctx.addIssue({
+      code: 'custom',
+      path: [rule.field],
+      message: issueMessage(rule.issue.key, rule.issue.values),
+    });
+    return z.NEVER;
+  }
+  return { from: rule.from, to: rule.to };
+});
+export type RedirectRuleInput = z.input<typeof redirectRuleSchema>;

@@ -1,7 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Alert } from '@/components/Alert';
-import { Field } from '@/components/Field';
+import { FormField } from '@/components/FormField';
 import { Dialog } from '@/components/ui/Dialog';
 import { errorMessage } from '@/lib/api-client';
 import { toastFailure, toastOk } from '@/components/admin-toasts';
@@ -55,24 +55,24 @@ export function TemplateFormModal({ template, onClose }: Props) {
       <form onSubmit={submit} className="form" noValidate>
         {save.isError && <Alert testId="template-form-error">{errorMessage(save.error)}</Alert>}
         <div className="two-columns">
-          <Field label={t('templateAdmin.name')} htmlFor="template-name" error={nameError}>
+          <FormField label={t('templateAdmin.name')} id="template-name" error={nameError}>
             <input
               id="template-name"
               value={name}
               onChange={(event) => setName(event.target.value)}
               data-testid="template-name"
             />
-          </Field>
-          <Field label={t('templateAdmin.category')} htmlFor="template-category">
+          </FormField>
+          <FormField label={t('templateAdmin.category')} id="template-category">
             <input
               id="template-category"
               value={category}
               onChange={(event) => setCategory(event.target.value)}
               data-testid="template-category"
             />
-          </Field>
+          </FormField>
         </div>
-        <Field label={t('templateAdmin.description')} htmlFor="template-description">
+        <FormField label={t('templateAdmin.description')} id="template-description">
           <textarea
             id="template-description"
             rows={4}
@@ -80,7 +80,7 @@ export function TemplateFormModal({ template, onClose }: Props) {
             onChange={(event) => setDescription(event.target.value)}
             data-testid="template-description"
           />
-        </Field>
+        </FormField>
         <label className="checkbox">
           <input
             type="checkbox"

@@ -3,7 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { paths } from '@/app/paths';
 import { Alert } from '@/components/Alert';
-import { Field } from '@/components/Field';
+import { FormField } from '@/components/FormField';
 import { Dialog } from '@/components/ui/Dialog';
 import { toast } from '@/components/toast';
 import { errorMessage } from '@/lib/api-client';
@@ -49,7 +49,7 @@ export function UseTemplateModal({ template, onClose }: Props) {
     >
       <form onSubmit={submit} className="form" noValidate>
         {create.isError && <Alert testId="use-template-error">{errorMessage(create.error)}</Alert>}
-        <Field label={t('newProject.name')} htmlFor="use-template-name" error={nameError}>
+        <FormField label={t('newProject.name')} id="use-template-name" error={nameError}>
           <input
             id="use-template-name"
             value={name}
@@ -57,7 +57,7 @@ export function UseTemplateModal({ template, onClose }: Props) {
             onChange={(event) => setName(event.target.value)}
             data-testid="use-template-name"
           />
-        </Field>
+        </FormField>
         <div className="form-actions">
           <button type="button" className="button" onClick={onClose} data-testid="use-template-cancel">
             {t('common.cancel')}

@@ -2,14 +2,15 @@ import { useTranslation } from 'react-i18next';
 import { Alert } from '@/components/Alert';
 import { PageLoader } from '@/components/PageLoader';
 import { errorMessage } from '@/lib/api-client';
-import { formatDate } from '@/lib/format';
 import { toastFailure } from '@/components/admin-toasts';
+import { useFormat } from '@/lib/format';
 import { useUsers } from '@/features/user-admin/api/get-users';
 import { useLoginWith } from '@/features/user-admin/api/login-with';
 
 /** The administrator's users (spec 2 "Admin users screen"): id, created date, name, email and 'login as'. */
 export function UserAdminScreen() {
   const { t } = useTranslation();
+  const fmt = useFormat();
   const list = useUsers();
   const loginWith = useLoginWith();
 
@@ -41,7 +42,7 @@ export function UserAdminScreen() {
               {list.data.map((user) => (
                 <tr key={user.id} data-testid={`user-admin-row-${user.id}`}>
                   <td data-testid="user-admin-id">{user.id}</td>
-                  <td data-testid="user-admin-created">{formatDate(user.created_at)}</td>
+                  <td data-testid="user-admin-created">{fmt.date(user.created_at)}</td>
                   <td data-testid="user-admin-name">{user.name}</td>
                   <td data-testid="user-admin-email">{user.email}</td>
                   <td>

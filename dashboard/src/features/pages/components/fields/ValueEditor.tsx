@@ -1,5 +1,6 @@
 import { lazy, Suspense } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useFormat } from '@/lib/format';
 import {
   asBackground,
   asBool,
@@ -20,6 +21,7 @@ import {
 } from '@/features/pages/lib/var-values';
 import type { BackgroundValue, BlockVar, PaddingValue, ValueChange } from '@/features/pages/types';
 import { useEditorContext } from '@/features/pages/components/editor-context';
+import { ImageChooser } from './ImageChooser';
 import { ImageUpload } from './ImageUpload';
 import { ListEditor } from './ListEditor';
 import { TableEditor } from './TableEditor';
@@ -44,6 +46,7 @@ function numberOr(text: string, fallback: number): number {
 /** One input (or group) per variable type of docs/blocks.md. */
 export function ValueEditor({ id, v, onValue, onPatch }: ValueEditorProps) {
   const { t } = useTranslation();
+  const fmt = useFormat();
   const { userId, projectId } = useEditorContext();
   const prefix = [userId, projectId];
 
@@ -62,23 +65,19 @@ export function ValueEditor({ id, v, onValue, onPatch }: ValueEditorProps) {
       const image = asImage(v.value);
       return (
         <div className="var-group">
-          {image.src && <img className="var-image-preview" src={image.src} alt="" />}
-          <input
+          <ImageChooser
             id={id}
-            aria-label={t('editor.vars.src')}
-            value={image.src}
-            onChange={(e) => onValue({ ...image, src: e.target.value })}
+            src={image.src}
+            prefix={prefix}
+            // An upload lands later: merged into the value as it is then, not as it was.
+            onChange={(src) => onValue((previous: unknown) => ({ ...asImage(previous), src }))}
+            testId={id}
           />
           <input
             aria-label={t('editor.vars.alt')}
             placeholder={t('editor.vars.alt')}
             value={image.alt}
             onChange={(e) => onValue({ ...image, alt: e.target.value })}
-          />
-          <ImageUpload
-            prefix={prefix}
-            onUploaded={(src) => onValue((previous: unknown) => ({ ...asImage(previous), src }))}
-            testId={`${id}-upload`}
           />
         </div>
       );
@@ -189,7 +188,7 @@ export function ValueEditor({ id, v, onValue, onPatch }: ValueEditorProps) {
             value={opacity}
             onChange={(e) => onValue(asOpacity(Number(e.target.value)))}
           />
-          <output>{opacity.toFixed(1)}</output>
+          <output>{fmt.number(opacity, { minimumFractionDigits: 1, maximumFractionDigits: 1 })}</output>
         </div>
       );
     }

@@ -1,0 +1,38 @@
+import { useEffect, useRef, type FormHTMLAttributes, type ReactNode } from 'react';
+import type { FieldValues, SubmitHandler, UseFormReturn } from 'react-hook-form';
+import { focusFirstInvalid } from '@/lib/forms';
+
+interface FormProps<T extends FieldValues> extends Omit<FormHTMLAttributes<HTMLFormElement>, 'onSubmit'> {
+  form: UseFormReturn<T>;
+  onValid: SubmitHandler<T>;
+  children: ReactNode;
+  testId?: string;
+}
+
+/**
+ * A react-hook-form `<form>`: validates with the form's resolver (a zod schema), and when a
+ * submit finds errors scrolls to and focuses the first invalid field in the page's order (the
+ * first `FormField` marked `data-invalid`), so an error far down a long form is never missed.
+ * Browser validation is off (`noValidate`): the schema's translated messages show instead.
+ */
+export function Form<T extends FieldValues>({ form, onValid, children, testId, ...rest }: FormProps<T>) {
+  const ref = useRef<HTMLFormElement>(null);
+  const { submitCount, isSubmitSuccessful } = form.formState;
+
+  // Runs after the render that shows the errors of a failed submit, so they are in the DOM.
+  useEffect(() => {
+    if (submitCount > 0 && !isSubmitSuccessful && ref.current) focusFirstInvalid(ref.current);
+  }, [submitCount, isSubmitSuccessful]);
+
+  return (
+    <form
+      ref={ref}
+      noValidate
+      onSubmit={(event) => void form.handleSubmit(onValid)(event)}
+      data-testid={testId}
+      {...rest}
+    >
+      {children}
+    </form>
+  );
+}

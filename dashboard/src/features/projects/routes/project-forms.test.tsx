@@ -1,0 +1,77 @@
+// @vitest-environment jsdom
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import { paths } from '@/app/paths';
+import { mockApi, renderRoutes } from '@/testing/render-route';
+import { projectFixture } from '@/testing/fixtures';
+import { NewProjectRoute } from '@/features/projects/routes/NewProjectRoute';
+import { ProjectEditRoute } from '@/features/projects/routes/ProjectEditRoute';
+
+const routes = [
+  { path: '/', element: <p>home</p> },
+  { path: '/project/:projectId', element: <p>overview</p> },
+  { path: paths.projectNew.pattern, element: <NewProjectRoute /> },
+  { path: paths.projectEdit.pattern, element: <ProjectEditRoute /> },
+];
+
+describe('project settings form', () => {
+  const api = (save: () => { status?: number; json?: unknown }) =>
+    mockApi({
+      'GET /api/projects/7': () => ({ json: projectFixture(7) }),
+      'GET /api/user': () => ({ status: 401, json: { error: 'unauthorized', message: 'no' } }),
+      'GET /api/fonts': () => ({ json: [] }),
+      'POST /api/projects/7': save,
+    });
+
+  it('shows a reserved slug at its field, focused, and sends nothing', async () => {
+    const calls = api(() => ({ json: projectFixture(7) }));
+    renderRoutes(routes, '/project/7/edit');
+    const slug = await screen.findByTestId('settings-slug');
+    fireEvent.change(slug, { target: { value: 'admin' } });
+    fireEvent.click(screen.getByTestId('settings-save'));
+    const error = await screen.findByText('Este endereço é reservado, escolha outro');
+    expect(slug.getAttribute('aria-describedby')).toContain(error.id);
+    await waitFor(() => expect(document.activeElement).toBe(slug));
+    expect(calls.filter((call) => call.method === 'POST')).toHaveLength(0);
+  });
+
+  it("puts the server's error on the field it names", async () => {
+    const message = 'Este slug já está em uso';
+    api(() => ({ status: 409, json: { error: 'slug_taken', message, field: 'slug' } }));
+    renderRoutes(routes, '/project/7/edit');
+    const slug = await screen.findByTestId('settings-slug');
+    fireEvent.change(slug, { target: { value: 'outra-loja' } });
+    fireEvent.click(screen.getByTestId('settings-save'));
+    const error = await screen.findByText(message);
+    expect(error.closest('.field')?.contains(slug)).toBe(true);
+    expect(slug.getAttribute('aria-invalid')).toBe('true');
+    expect(screen.queryByTestId('settings-error')).toBeNull();
+  });
+});
+
+describe('new project form', () => {
+  it('asks for a name at its field', async () => {
+    const calls = mockApi({ 'GET /api/templates': () => ({ json: [] }) });
+    renderRoutes(routes, '/project/new');
+    fireEvent.click(await screen.findByTestId('create-project-submit'));
+    const error = await screen.findByText('O nome do projeto é obrigatório');
+    expect(screen.getByTestId('project-name-input').getAttribute('aria-describedby')).toBe(error.id);
+    expect(calls.filter((call) => call.method === 'POST')).toHaveLength(0);
+  });
+});
+
+describe('integrations dialog', () => {
+  it('names the spreadsheet options in words, not as query parameters', async () => {
+    mockApi({
+      'GET /api/projects/7': () => ({ json: projectFixture(7) }),
+      'GET /api/user': () => ({ status: 401, json: { error: 'unauthorized', message: 'no' } }),
+      'GET /api/fonts': () => ({ json: [] }),
+    });
+    renderRoutes(routes, '/project/7/edit');
+    fireEvent.click(await screen.findByTestId('integrations-open'));
+    const dialog = await screen.findByTestId('integrations-modal');
+    expect(dialog.textContent).not.toMatch(/\((phone|gtags)=1\)/);
+    fireEvent.click(within(dialog).getByLabelText('Incluir o telefone de quem enviou'));
+    expect(within(dialog).getByTestId<HTMLInputElement>('sheets-link').value).toMatch(/\?phone=1$/);
+  });
+});
