@@ -146,6 +146,9 @@ export function DataTable<T extends RowData>({
                 {group.headers.map((header) => {
                   const canSort = header.column.getCanSort();
                   const sorted = header.column.getIsSorted();
+                  // TanStack's ColumnMeta is an empty interface (no module augmentation here yet): the cast
+                  // names the className these columns put in it.
+                  // eslint-disable-next-line @typescript-eslint/no-unnecessary-type-assertion -- see above
                   const meta = header.column.columnDef.meta as { className?: string } | undefined;
                   return (
                     <th
@@ -209,6 +212,7 @@ export function DataTable<T extends RowData>({
                   </td>
                 )}
                 {row.getAllCells().map((cell) => {
+                  // eslint-disable-next-line @typescript-eslint/no-unnecessary-type-assertion -- as in the header cells
                   const meta = cell.column.columnDef.meta as { className?: string } | undefined;
                   return (
                     <td key={cell.id} className={meta?.className}>
