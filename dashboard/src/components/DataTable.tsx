@@ -146,7 +146,10 @@ export function DataTable<T extends RowData>({
                 {group.headers.map((header) => {
                   const canSort = header.column.getCanSort();
                   const sorted = header.column.getIsSorted();
-                  const meta = header.column.columnDef.meta;
+                  // TanStack's ColumnMeta is an empty interface (no module augmentation here yet): the cast
+                  // names the className these columns put in it.
+                  // eslint-disable-next-line @typescript-eslint/no-unnecessary-type-assertion -- see above
+                  const meta = header.column.columnDef.meta as { className?: string } | undefined;
                   return (
                     <th
                       key={header.id}
@@ -209,7 +212,8 @@ export function DataTable<T extends RowData>({
                   </td>
                 )}
                 {row.getAllCells().map((cell) => {
-                  const meta = cell.column.columnDef.meta;
+                  // eslint-disable-next-line @typescript-eslint/no-unnecessary-type-assertion -- as in the header cells
+                  const meta = cell.column.columnDef.meta as { className?: string } | undefined;
                   return (
                     <td key={cell.id} className={meta?.className}>
                       <table.FlexRender cell={cell} />

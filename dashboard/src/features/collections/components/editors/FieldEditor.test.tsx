@@ -52,5 +52,6 @@ describe('FieldEditor', () => {
       expect(seen[seen.length - 1]).toContain('<img src="/files/uploads/1/7/9/b.png" alt="b.png">'),
     );
     expect(calls[0]?.body).toMatchObject({ prefix: [1, 7, 9], name: 'b.png', accept: 'image' });
-  });
+    // The lazy chunk's first import alone takes seconds in jsdom (4 s on an idle machine).
+  }, 20_000);
 });
