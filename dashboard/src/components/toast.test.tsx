@@ -1,13 +1,13 @@
 // @vitest-environment jsdom
 import { act, cleanup, render, screen } from '@testing-library/react';
+import { toast as sonner } from 'sonner';
 import { afterEach, describe, expect, it } from 'vitest';
 import '@/lib/i18n';
-import { clearToasts } from '@/testing/toasts';
 import { showToast, toast, Toaster, toastDuration } from './toast';
 
 afterEach(() => {
   cleanup();
-  clearToasts();
+  sonner.dismiss();
 });
 
 describe('toastDuration', () => {

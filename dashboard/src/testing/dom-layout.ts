@@ -22,7 +22,7 @@ if (typeof Range !== 'undefined') {
  * Escaping every character but letters, digits, '_' and '-' is enough for the names it passes.
  */
 if (typeof window !== 'undefined') {
-  const css = globalThis.CSS ?? {};
+  const css: typeof CSS = globalThis.CSS ?? ({} as typeof CSS);
   if (!css.escape) {
     css.escape = (value: string) => String(value).replace(/[^\w-]/g, (char) => `\\${char}`);
     globalThis.CSS = css;

@@ -59,7 +59,9 @@ function TableList({ project }: { project: ProjectDetail }) {
               <tr>
                 <th>{t('collections.name')}</th>
                 <th>{t('collections.slug')}</th>
-                <th className="actions-cell" aria-label={t('common.actions')} />
+                <th className="actions-cell">
+                  <span className="sr-only">{t('common.actions')}</span>
+                </th>
               </tr>
             </thead>
             <tbody>

@@ -18,7 +18,7 @@ describe('FontPicker', () => {
     render(
       <FontPicker catalogue={catalogue} label="Fonte padrão" exclude={['Lato']} onPick={onPick} testId="p" />,
     );
-    const input = screen.getByRole('combobox', { name: 'Fonte padrão' }) as HTMLInputElement;
+    const input = screen.getByRole<HTMLInputElement>('combobox', { name: 'Fonte padrão' });
     input.focus();
     fireEvent.change(input, { target: { value: 'rob' } });
     const options = await screen.findAllByRole('option');
@@ -28,7 +28,7 @@ describe('FontPicker', () => {
     fireEvent.keyDown(input, { key: 'Enter' });
     await waitFor(() => expect(onPick).toHaveBeenCalledWith(catalogue[1]));
     await waitFor(() =>
-      expect((screen.getByRole('combobox', { name: 'Fonte padrão' }) as HTMLInputElement).value).toBe(''),
+      expect(screen.getByRole<HTMLInputElement>('combobox', { name: 'Fonte padrão' }).value).toBe(''),
     );
     expect(screen.queryByRole('listbox')).toBeNull();
   });
