@@ -14,14 +14,29 @@ import {
   rowSortingFeature,
   tableFeatures,
   useTable,
+  type CellData,
   type ColumnDef,
   type RowData,
   type RowSelectionState,
   type SortingState,
+  type TableFeatures,
   type Updater,
 } from '@tanstack/react-table';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
+
+/* eslint-disable @typescript-eslint/no-unused-vars -- the generics must repeat the library's to merge with its declaration */
+declare module '@tanstack/react-table' {
+  // A column's cells and header take this class (widths, wrapping, the actions cell).
+  interface ColumnMeta<
+    in out TFeatures extends TableFeatures,
+    in out TData extends RowData,
+    TValue extends CellData = CellData,
+  > {
+    className?: string;
+  }
+}
+/* eslint-enable @typescript-eslint/no-unused-vars */
 
 export const dataTableFeatures = tableFeatures({ rowSortingFeature, rowSelectionFeature });
 export type DataTableFeatures = typeof dataTableFeatures;
@@ -146,10 +161,7 @@ export function DataTable<T extends RowData>({
                 {group.headers.map((header) => {
                   const canSort = header.column.getCanSort();
                   const sorted = header.column.getIsSorted();
-                  // TanStack's ColumnMeta is an empty interface (no module augmentation here yet): the cast
-                  // names the className these columns put in it.
-                  // eslint-disable-next-line @typescript-eslint/no-unnecessary-type-assertion -- see above
-                  const meta = header.column.columnDef.meta as { className?: string } | undefined;
+                  const meta = header.column.columnDef.meta;
                   return (
                     <th
                       key={header.id}
@@ -212,8 +224,7 @@ export function DataTable<T extends RowData>({
                   </td>
                 )}
                 {row.getAllCells().map((cell) => {
-                  // eslint-disable-next-line @typescript-eslint/no-unnecessary-type-assertion -- as in the header cells
-                  const meta = cell.column.columnDef.meta as { className?: string } | undefined;
+                  const meta = cell.column.columnDef.meta;
                   return (
                     <td key={cell.id} className={meta?.className}>
                       <table.FlexRender cell={cell} />
