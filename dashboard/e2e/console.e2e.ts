@@ -60,7 +60,7 @@ describe('console', () => {
     const screens: [string, string][] = [
       ['/login', 'login-form'],
       ['/forgot', 'forgot-form'],
-      ['/new-password?token=abc', 'new-password-form'],
+      ['/new-password?email=a%40example.com&token=abc', 'new-password-form'],
       ['/confirm-form-email?token=abc', 'confirm-form-email'],
       [`/admin?token=${encodeURIComponent(project.token)}`, 'client-home'],
     ];

@@ -109,7 +109,11 @@ describe('redirects', () => {
 
     // Edit keeps the list's query when it closes.
     await page.click(`${byTestId('redirect-row')}:has-text("/antigo") ${byTestId('redirect-edit')}`);
-    await page.waitForSelector(`${byTestId('redirect-from-input')}[value="/antigo"]`);
+    // The form fills its fields through react-hook-form (the value property, not the attribute).
+    await page.waitForFunction(
+      () =>
+        document.querySelector<HTMLInputElement>('[data-testid="redirect-from-input"]')?.value === '/antigo',
+    );
     await fillRule('/velho', '/novo');
     await page.click(byTestId('redirect-save'));
     await page.waitForURL(pathIs(`/project/${projectId}/redirects?order=from`));
