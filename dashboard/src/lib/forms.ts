@@ -5,6 +5,7 @@
  * rules the server applies (both sides are tested against shared/testdata/validation.json).
  */
 import type { TFunction } from 'i18next';
+import { useState } from 'react';
 import type { FieldError, FieldErrors, FieldPath, FieldValues, UseFormReturn } from 'react-hook-form';
 import { ApiError, errorMessage } from '@/lib/api-client';
 import { readIssueMessage } from '@/lib/validation';
@@ -51,8 +52,8 @@ export function errorAt<T extends FieldValues>(errors: FieldErrors<T>, path: str
  * which then shows it and takes the focus. Returns whether it did (else the caller shows the
  * error elsewhere, a toast or an alert). `fieldMap` renames server fields to form paths.
  */
-export function setServerError<T extends FieldValues>(
-  form: UseFormReturn<T>,
+export function setServerError<T extends FieldValues, C, O>(
+  form: UseFormReturn<T, C, O>,
   error: unknown,
   fields: readonly FieldPath<T>[],
   fieldMap: Partial<Record<string, FieldPath<T>>> = {},
@@ -62,4 +63,22 @@ export function setServerError<T extends FieldValues>(
   if (!target) return false;
   form.setError(target, { type: 'server', message: errorMessage(error) }, { shouldFocus: true });
   return true;
+}
+
+/**
+ * A form's failed saves: `report` (a mutation's `onError`) sets an error that names one of
+ * `fields` at that field; any other error is kept as `message`, for the form's alert, until the
+ * next report or `clear`.
+ */
+export function useFormFailure<T extends FieldValues, C, O>(
+  form: UseFormReturn<T, C, O>,
+  fields: readonly FieldPath<T>[],
+  fieldMap: Partial<Record<string, FieldPath<T>>> = {},
+) {
+  const [failure, setFailure] = useState<{ error: unknown } | null>(null);
+  return {
+    report: (error: unknown) => setFailure(setServerError(form, error, fields, fieldMap) ? null : { error }),
+    clear: () => setFailure(null),
+    message: failure ? errorMessage(failure.error) : undefined,
+  };
 }
