@@ -6,9 +6,22 @@
  */
 import type { TFunction } from 'i18next';
 import { useState } from 'react';
-import type { FieldError, FieldErrors, FieldPath, FieldValues, UseFormReturn } from 'react-hook-form';
+import { zodResolver } from '@hookform/resolvers/zod';
+import {
+  useForm,
+  type DefaultValues,
+  type FieldError,
+  type FieldErrors,
+  type FieldPath,
+  type FieldValues,
+  type Mode,
+  type PathValue,
+  type RegisterOptions,
+  type UseFormReturn,
+} from 'react-hook-form';
+import type { z } from 'zod';
 import { ApiError, errorMessage } from '@/lib/api-client';
-import { readIssueMessage } from '@/lib/validation';
+import { readIssueMessage, slugify } from '@/lib/validation';
 
 /**
  * Scrolls to the first invalid field of `root` (in document order) and focuses its control:
@@ -80,5 +93,53 @@ export function useFormFailure<T extends FieldValues, C, O>(
     report: (error: unknown) => setFailure(setServerError(form, error, fields, fieldMap) ? null : { error }),
     clear: () => setFailure(null),
     message: failure ? errorMessage(failure.error) : undefined,
+  };
+}
+
+interface ZodFormOptions<I extends FieldValues> {
+  defaultValues: DefaultValues<I>;
+  /** The fields a server error may name (see `setServerError`). */
+  serverFields: readonly FieldPath<I>[];
+  /** Server field names that are called otherwise in the form. */
+  serverFieldMap?: Partial<Record<string, FieldPath<I>>>;
+  mode?: Mode;
+}
+
+/**
+ * A react-hook-form form checked by a zod schema (its values `I` in, the request body `O` out),
+ * with what every form of the dashboard wants beside it: `failure` for the server's refusals
+ * (`useFormFailure`) and `bind(name)`, the `field` and `error` props of the controls in
+ * `@/components/FormControls`.
+ */
+export function useZodForm<I extends FieldValues, O>(
+  schema: z.ZodType<O, I>,
+  { defaultValues, serverFields, serverFieldMap, mode }: ZodFormOptions<I>,
+) {
+  const form = useForm<I, unknown, O>({ resolver: zodResolver(schema), defaultValues, mode });
+  const failure = useFormFailure(form, serverFields, serverFieldMap);
+  const { errors } = form.formState;
+  const bind = <N extends FieldPath<I>>(name: N, options?: RegisterOptions<I, N>) => ({
+    field: form.register(name, options),
+    error: errorAt(errors, name),
+  });
+  return { form, failure, bind };
+}
+
+/**
+ * The blur handlers of a form's `name` and `slug` inputs: leaving the name fills an empty slug
+ * from it (when `fillWhen` allows), leaving the slug normalises it as the server will.
+ */
+export function slugFillers<T extends FieldValues & { name: string; slug: string }, C, O>(
+  form: UseFormReturn<T, C, O>,
+  fillWhen: () => boolean = () => true,
+) {
+  const get = (key: 'name' | 'slug') => String(form.getValues(key as FieldPath<T>));
+  const setSlug = (value: string) =>
+    form.setValue('slug' as FieldPath<T>, value as PathValue<T, FieldPath<T>>);
+  return {
+    fillSlug: () => {
+      if (fillWhen() && get('slug').trim() === '') setSlug(slugify(get('name')));
+    },
+    normaliseSlug: () => setSlug(slugify(get('slug'))),
   };
 }

@@ -1,20 +1,16 @@
-import { zodResolver } from '@hookform/resolvers/zod';
-import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { Alert } from '@/components/Alert';
 import { Form } from '@/components/Form';
 import { InputField, SelectField } from '@/components/FormControls';
 import { FormField } from '@/components/FormField';
 import { toast } from '@/components/toast';
-import { useFormFailure } from '@/lib/forms';
+import { useZodForm } from '@/lib/forms';
 import { applyLanguage, languages, setLanguage, storedLanguage } from '@/lib/i18n';
 import type { Language, User } from '@/lib/types';
 import { useUpdateUser } from '@/features/account/api/update-user';
 import { accountFormSchema, currencies, type AccountFormValues } from '@/features/account/lib/account-form';
 
 export { currencies };
-
-const FIELDS = ['name', 'language', 'currency'] as const;
 
 /** Switches the interface to the account's new language; a choice stored on this browser follows it. */
 function followLanguage(language: Language) {
@@ -26,12 +22,10 @@ function followLanguage(language: Language) {
 export function AccountForm({ user }: { user: User }) {
   const { t } = useTranslation();
   const save = useUpdateUser();
-  const form = useForm<AccountFormValues>({
-    resolver: zodResolver(accountFormSchema),
+  const { form, failure, bind } = useZodForm(accountFormSchema, {
     defaultValues: { name: user.name, language: user.language, currency: user.currency },
+    serverFields: ['name', 'language', 'currency'],
   });
-  const failure = useFormFailure(form, FIELDS);
-  const { errors } = form.formState;
 
   const submit = (values: AccountFormValues) => {
     failure.clear();
@@ -53,31 +47,20 @@ export function AccountForm({ user }: { user: User }) {
         id="account-name"
         required
         autoComplete="name"
-        field={form.register('name')}
-        error={errors.name}
+        {...bind('name')}
       />
       <FormField label={t('account.email')} id="account-email">
         <input id="account-email" type="email" value={user.email} readOnly data-testid="account-email" />
       </FormField>
       <div className="two-columns">
-        <SelectField
-          label={t('account.language')}
-          id="account-language"
-          field={form.register('language')}
-          error={errors.language}
-        >
+        <SelectField label={t('account.language')} id="account-language" {...bind('language')}>
           {languages.map((option) => (
             <option key={option} value={option}>
               {t(`languages.${option}`)}
             </option>
           ))}
         </SelectField>
-        <SelectField
-          label={t('account.currency')}
-          id="account-currency"
-          field={form.register('currency')}
-          error={errors.currency}
-        >
+        <SelectField label={t('account.currency')} id="account-currency" {...bind('currency')}>
           {currencies.map((option) => (
             <option key={option} value={option}>
               {t(`account.currencies.${option}`)}

@@ -1,17 +1,11 @@
-import { zodResolver } from '@hookform/resolvers/zod';
-import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { InputField, SelectField, TextAreaField } from '@/components/FormControls';
 import { FormDialog } from '@/components/FormDialog';
-import { useFormFailure } from '@/lib/forms';
+import { toastOutcome } from '@/components/admin-toasts';
+import { useZodForm } from '@/lib/forms';
 import { useSaveBlock } from '@/features/block-admin/api/save-block';
-import {
-  blockFormSchema,
-  blockFormValues,
-  type BlockFormValues,
-} from '@/features/block-admin/lib/block-form';
+import { blockFormSchema, blockFormValues } from '@/features/block-admin/lib/block-form';
 import type { BlockPayload, LibraryBlock, LibraryCategory } from '@/features/block-admin/types';
-import { toastFailure, toastOk } from '@/components/admin-toasts';
 
 interface Props {
   /** null: a new block. */
@@ -20,35 +14,35 @@ interface Props {
   onClose: () => void;
 }
 
-const FIELDS = ['name', 'categoryId', 'keywords', 'image', 'template', 'css', 'js', 'order'] as const;
-
 /** Create or edit a library block: name, category, keywords, image URL, HTML/CSS/JS and order. */
 export function BlockFormModal({ block, categories, onClose }: Props) {
   const { t } = useTranslation();
   const save = useSaveBlock();
-  const form = useForm<BlockFormValues, unknown, BlockPayload>({
-    resolver: zodResolver(blockFormSchema),
+  const { form, failure, bind } = useZodForm(blockFormSchema, {
     defaultValues: blockFormValues(block, categories[0]?.id ?? null),
+    serverFields: ['name', 'keywords', 'image', 'template', 'css', 'js', 'order'],
+    serverFieldMap: { category_id: 'categoryId' },
   });
-  const failure = useFormFailure(form, FIELDS, { category_id: 'categoryId' });
-  const { errors } = form.formState;
 
   const submit = (payload: BlockPayload) => {
     failure.clear();
     save.mutate(
       { ...(block ? { id: block.id } : {}), block: payload },
-      {
-        onSuccess: () => {
-          toastOk(t);
-          onClose();
-        },
-        onError: (error) => {
-          toastFailure(t, error);
-          failure.report(error);
-        },
-      },
+      toastOutcome(t, onClose, failure.report),
     );
   };
+
+  /** The block's HTML, CSS and JS: code editors of a few rows. */
+  const code = (name: 'template' | 'css' | 'js', label: string, rows: number) => (
+    <TextAreaField
+      label={label}
+      id={`block-${name}`}
+      required={name === 'template'}
+      className="code-input"
+      rows={rows}
+      {...bind(name)}
+    />
+  );
 
   return (
     <FormDialog
@@ -64,19 +58,12 @@ export function BlockFormModal({ block, categories, onClose }: Props) {
       failureTestId="block-form-error"
     >
       <div className="two-columns">
-        <InputField
-          label={t('blockAdmin.block.name')}
-          id="block-name"
-          required
-          field={form.register('name')}
-          error={errors.name}
-        />
+        <InputField label={t('blockAdmin.block.name')} id="block-name" required {...bind('name')} />
         <SelectField
           label={t('blockAdmin.block.category')}
           id="block-category"
           required
-          field={form.register('categoryId')}
-          error={errors.categoryId}
+          {...bind('categoryId')}
         >
           {categories.map((category) => (
             <option key={category.id} value={category.id}>
@@ -84,53 +71,13 @@ export function BlockFormModal({ block, categories, onClose }: Props) {
             </option>
           ))}
         </SelectField>
-        <InputField
-          label={t('blockAdmin.block.keywords')}
-          id="block-keywords"
-          field={form.register('keywords')}
-          error={errors.keywords}
-        />
-        <InputField
-          label={t('blockAdmin.block.image')}
-          id="block-image"
-          type="url"
-          field={form.register('image')}
-          error={errors.image}
-        />
+        <InputField label={t('blockAdmin.block.keywords')} id="block-keywords" {...bind('keywords')} />
+        <InputField label={t('blockAdmin.block.image')} id="block-image" type="url" {...bind('image')} />
       </div>
-      <TextAreaField
-        label={t('blockAdmin.block.html')}
-        id="block-template"
-        required
-        className="code-input"
-        rows={10}
-        field={form.register('template')}
-        error={errors.template}
-      />
-      <TextAreaField
-        label={t('blockAdmin.block.css')}
-        id="block-css"
-        className="code-input"
-        rows={5}
-        field={form.register('css')}
-        error={errors.css}
-      />
-      <TextAreaField
-        label={t('blockAdmin.block.js')}
-        id="block-js"
-        className="code-input"
-        rows={5}
-        field={form.register('js')}
-        error={errors.js}
-      />
-      <InputField
-        label={t('blockAdmin.order')}
-        id="block-order"
-        type="number"
-        min={0}
-        field={form.register('order')}
-        error={errors.order}
-      />
+      {code('template', t('blockAdmin.block.html'), 10)}
+      {code('css', t('blockAdmin.block.css'), 5)}
+      {code('js', t('blockAdmin.block.js'), 5)}
+      <InputField label={t('blockAdmin.order')} id="block-order" type="number" min={0} {...bind('order')} />
     </FormDialog>
   );
 }

@@ -1,17 +1,11 @@
-import { zodResolver } from '@hookform/resolvers/zod';
-import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { InputField, TextAreaField } from '@/components/FormControls';
 import { FormDialog } from '@/components/FormDialog';
-import { useFormFailure } from '@/lib/forms';
+import { toastOutcome } from '@/components/admin-toasts';
+import { useZodForm } from '@/lib/forms';
 import { useSaveCategory } from '@/features/block-admin/api/save-category';
-import {
-  categoryFormSchema,
-  categoryFormValues,
-  type CategoryFormValues,
-} from '@/features/block-admin/lib/block-form';
+import { categoryFormSchema, categoryFormValues } from '@/features/block-admin/lib/block-form';
 import type { CategoryPayload, LibraryCategory } from '@/features/block-admin/types';
-import { toastFailure, toastOk } from '@/components/admin-toasts';
 
 interface Props {
   /** null: a new category. */
@@ -19,33 +13,20 @@ interface Props {
   onClose: () => void;
 }
 
-const FIELDS = ['name', 'icon', 'order'] as const;
-
 /** Create or edit a category: name, icon (SVG text) and order. */
 export function CategoryFormModal({ category, onClose }: Props) {
   const { t } = useTranslation();
   const save = useSaveCategory();
-  const form = useForm<CategoryFormValues, unknown, CategoryPayload>({
-    resolver: zodResolver(categoryFormSchema),
+  const { form, failure, bind } = useZodForm(categoryFormSchema, {
     defaultValues: categoryFormValues(category),
+    serverFields: ['name', 'icon', 'order'],
   });
-  const failure = useFormFailure(form, FIELDS);
-  const { errors } = form.formState;
 
   const submit = (payload: CategoryPayload) => {
     failure.clear();
     save.mutate(
       { ...(category ? { id: category.id } : {}), category: payload },
-      {
-        onSuccess: () => {
-          toastOk(t);
-          onClose();
-        },
-        onError: (error) => {
-          toastFailure(t, error);
-          failure.report(error);
-        },
-      },
+      toastOutcome(t, onClose, failure.report),
     );
   };
 
@@ -62,28 +43,20 @@ export function CategoryFormModal({ category, onClose }: Props) {
       failure={failure.message}
       failureTestId="category-form-error"
     >
-      <InputField
-        label={t('blockAdmin.category.name')}
-        id="category-name"
-        required
-        field={form.register('name')}
-        error={errors.name}
-      />
+      <InputField label={t('blockAdmin.category.name')} id="category-name" required {...bind('name')} />
       <TextAreaField
         label={t('blockAdmin.category.icon')}
         id="category-icon"
         className="code-input"
         rows={4}
-        field={form.register('icon')}
-        error={errors.icon}
+        {...bind('icon')}
       />
       <InputField
         label={t('blockAdmin.order')}
         id="category-order"
         type="number"
         min={0}
-        field={form.register('order')}
-        error={errors.order}
+        {...bind('order')}
       />
     </FormDialog>
   );

@@ -1,35 +1,25 @@
-import { zodResolver } from '@hookform/resolvers/zod';
-import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { InputField } from '@/components/FormControls';
 import { FormDialog } from '@/components/FormDialog';
 import { showToast } from '@/components/toast';
-import { useFormFailure } from '@/lib/forms';
+import { useZodForm } from '@/lib/forms';
 import { useSaveBusinessBlock } from '@/lib/business-blocks/save-business-block';
 import type { BusinessBlock, SaveBusinessBlockInput } from '@/lib/business-blocks/types';
-import {
-  blockFormValues,
-  businessBlockFormSchema,
-  type BlockFormValues,
-} from '@/features/business-library/lib/block-form';
+import { blockFormValues, businessBlockFormSchema } from '@/features/business-library/lib/block-form';
 
 interface Props {
   block: BusinessBlock;
   onClose: () => void;
 }
 
-const FIELDS = ['name', 'keywords', 'image', 'order'] as const;
-
 /** Edits a business block's name, keywords, thumbnail and order (the server keeps its code). */
 export function BusinessBlockFormModal({ block, onClose }: Props) {
   const { t } = useTranslation();
   const save = useSaveBusinessBlock();
-  const form = useForm<BlockFormValues, unknown, SaveBusinessBlockInput>({
-    resolver: zodResolver(businessBlockFormSchema),
+  const { form, failure, bind } = useZodForm(businessBlockFormSchema, {
     defaultValues: blockFormValues(block),
+    serverFields: ['name', 'keywords', 'image', 'order'],
   });
-  const failure = useFormFailure(form, FIELDS);
-  const { errors } = form.formState;
 
   const submit = (payload: SaveBusinessBlockInput) => {
     failure.clear();
@@ -57,33 +47,20 @@ export function BusinessBlockFormModal({ block, onClose }: Props) {
       failure={failure.message}
       failureTestId="business-block-form-error"
     >
-      <InputField
-        label={t('businessLibrary.name')}
-        id="business-block-name"
-        required
-        field={form.register('name')}
-        error={errors.name}
-      />
+      <InputField label={t('businessLibrary.name')} id="business-block-name" required {...bind('name')} />
       <InputField
         label={t('businessLibrary.keywords')}
         id="business-block-keywords"
         description={t('businessLibrary.keywordsHint')}
-        field={form.register('keywords')}
-        error={errors.keywords}
+        {...bind('keywords')}
       />
-      <InputField
-        label={t('businessLibrary.image')}
-        id="business-block-image"
-        field={form.register('image')}
-        error={errors.image}
-      />
+      <InputField label={t('businessLibrary.image')} id="business-block-image" {...bind('image')} />
       <InputField
         label={t('businessLibrary.order')}
         id="business-block-order"
         type="number"
         min={0}
-        field={form.register('order')}
-        error={errors.order}
+        {...bind('order')}
       />
     </FormDialog>
   );

@@ -1,13 +1,11 @@
-import { zodResolver } from '@hookform/resolvers/zod';
-import { useFieldArray, useForm, useWatch } from 'react-hook-form';
+import { useFieldArray, useWatch } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { CheckboxField, InputField, SelectField } from '@/components/FormControls';
 import { FormDialog } from '@/components/FormDialog';
 import { FormField } from '@/components/FormField';
 import { formatCurrency } from '@/lib/currency';
-import { errorAt, errorText, useFormFailure } from '@/lib/forms';
+import { errorAt, errorText, slugFillers, useZodForm } from '@/lib/forms';
 import type { TableSummary } from '@/lib/types';
-import { slugify } from '@/lib/validation';
 import { useCreateField } from '@/features/collections/api/create-field';
 import { useUpdateField } from '@/features/collections/api/update-field';
 import {
@@ -15,7 +13,6 @@ import {
   fieldFormValues,
   hasOptions,
   type FieldBody,
-  type FieldFormValues,
 } from '@/features/collections/lib/schemas';
 import { CURRENCY_FORMATS, FIELD_TYPES, type Field } from '@/features/collections/types';
 import { UploadButton } from './UploadButton';
@@ -31,7 +28,6 @@ interface FieldModalProps {
   onSaved: (field: Field) => void;
 }
 
-const FIELDS = ['name', 'slug', 'type', 'options', 'table', 'delimiter', 'symbol', 'format'] as const;
 /** Server fields named otherwise in the form. */
 const SERVER_FIELDS = { 'meta.table': 'table', 'meta.format': 'format', meta: 'symbol' } as const;
 
@@ -41,11 +37,11 @@ export function FieldModal({ tableId, field, otherTables, uploadPrefix, onClose,
   const create = useCreateField();
   const update = useUpdateField();
   const mutation = field ? update : create;
-  const form = useForm<FieldFormValues, unknown, FieldBody>({
-    resolver: zodResolver(fieldFormSchema),
+  const { form, failure, bind } = useZodForm(fieldFormSchema, {
     defaultValues: fieldFormValues(field),
+    serverFields: ['name', 'slug', 'type', 'options', 'table', 'delimiter', 'symbol', 'format'],
+    serverFieldMap: SERVER_FIELDS,
   });
-  const failure = useFormFailure(form, FIELDS, SERVER_FIELDS);
   const options = useFieldArray({ control: form.control, name: 'options' });
   const [type, symbol, optionValues] = useWatch({
     control: form.control,
@@ -60,6 +56,7 @@ export function FieldModal({ tableId, field, otherTables, uploadPrefix, onClose,
     else create.mutate({ table_id: tableId, ...body }, handlers);
   };
 
+  const { fillSlug, normaliseSlug } = slugFillers(form);
   const optionsError = errorText(t, errors.options?.root ?? errorAt(errors, 'options'));
 
   return (
@@ -79,28 +76,14 @@ export function FieldModal({ tableId, field, otherTables, uploadPrefix, onClose,
         id="field-name"
         required
         autoFocus
-        field={form.register('name', {
-          onBlur: () => {
-            if (form.getValues('slug').trim() === '') form.setValue('slug', slugify(form.getValues('name')));
-          },
-        })}
-        error={errors.name}
+        {...bind('name', { onBlur: fillSlug })}
       />
       <InputField
         label={t('collections.fields.slug')}
         id="field-slug"
-        field={form.register('slug', {
-          onBlur: () => form.setValue('slug', slugify(form.getValues('slug'))),
-        })}
-        error={errors.slug}
+        {...bind('slug', { onBlur: normaliseSlug })}
       />
-      <SelectField
-        label={t('collections.fields.type')}
-        id="field-type"
-        required
-        field={form.register('type')}
-        error={errors.type}
-      >
+      <SelectField label={t('collections.fields.type')} id="field-type" required {...bind('type')}>
         <option value="">{t('collections.fields.chooseType')}</option>
         {FIELD_TYPES.map((fieldType) => (
           <option key={fieldType} value={fieldType}>
@@ -126,8 +109,7 @@ export function FieldModal({ tableId, field, otherTables, uploadPrefix, onClose,
           label={t('collections.fields.relationTable')}
           id="field-relation"
           required
-          field={form.register('table')}
-          error={errors.table}
+          {...bind('table')}
         >
           <option value="">{t('collections.fields.chooseTable')}</option>
           {otherTables.map((table) => (
@@ -143,25 +125,14 @@ export function FieldModal({ tableId, field, otherTables, uploadPrefix, onClose,
           label={t('collections.fields.delimiter')}
           id="field-delimiter"
           maxLength={3}
-          field={form.register('delimiter')}
-          error={errors.delimiter}
+          {...bind('delimiter')}
         />
       )}
 
       {type === 'currency' && (
         <div className="two-columns">
-          <InputField
-            label={t('collections.fields.symbol')}
-            id="field-symbol"
-            field={form.register('symbol')}
-            error={errors.symbol}
-          />
-          <SelectField
-            label={t('collections.fields.format')}
-            id="field-format"
-            field={form.register('format')}
-            error={errors.format}
-          >
+          <InputField label={t('collections.fields.symbol')} id="field-symbol" {...bind('symbol')} />
+          <SelectField label={t('collections.fields.format')} id="field-format" {...bind('format')}>
             {CURRENCY_FORMATS.map((format) => (
               <option key={format} value={format}>
                 {format} — {formatCurrency(123456, symbol, format)}

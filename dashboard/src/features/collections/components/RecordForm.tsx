@@ -1,5 +1,4 @@
-import { zodResolver } from '@hookform/resolvers/zod';
-import { Controller, useForm } from 'react-hook-form';
+import { Controller } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
 import { Alert } from '@/components/Alert';
@@ -10,8 +9,7 @@ import { FormField } from '@/components/FormField';
 import { PageLoader } from '@/components/PageLoader';
 import { toast } from '@/components/toast';
 import { ApiError, errorMessage } from '@/lib/api-client';
-import { errorText, useFormFailure } from '@/lib/forms';
-import { slugify } from '@/lib/validation';
+import { errorText, slugFillers, useZodForm } from '@/lib/forms';
 import { useCreatePost } from '@/features/collections/api/create-post';
 import { useDeletePost } from '@/features/collections/api/delete-post';
 import { usePost } from '@/features/collections/api/get-post';
@@ -44,16 +42,15 @@ function RecordFormBody({ scope, table, post }: FormProps) {
   const update = useUpdatePost();
   const remove = useDeletePost();
   const { includeTitle, hasSingular } = table.meta;
-  const form = useForm<RecordFormValues>({
-    resolver: zodResolver(recordFormSchema(table.fields, { includeTitle, hasSingular })),
+  const { form, failure, bind } = useZodForm(recordFormSchema(table.fields, { includeTitle, hasSingular }), {
     defaultValues: recordFormValues(table.fields, post),
+    serverFields: ['name', 'slug'],
+    serverFieldMap: Object.fromEntries(
+      table.fields.map((field) => [field.slug, `values.${valueKey(field)}` as const]),
+    ),
   });
   const { errors } = form.formState;
-  const failure = useFormFailure(
-    form,
-    ['name', 'slug'],
-    Object.fromEntries(table.fields.map((field) => [field.slug, `values.${valueKey(field)}` as const])),
-  );
+  const { fillSlug, normaliseSlug } = slugFillers(form, () => hasSingular);
   const mutation = post ? update : create;
   const listLink = scope.listLink(table.id);
   const uploadPrefix = scope.uploadPrefix(table.id);
@@ -164,13 +161,7 @@ function RecordFormBody({ scope, table, post }: FormProps) {
                 label={t('records.form.title')}
                 id="record-title"
                 required
-                field={form.register('name', {
-                  onBlur: () => {
-                    if (hasSingular && form.getValues('slug').trim() === '')
-                      form.setValue('slug', slugify(form.getValues('name')));
-                  },
-                })}
-                error={errors.name}
+                {...bind('name', { onBlur: fillSlug })}
               />
             )}
             {hasSingular && (
@@ -178,10 +169,7 @@ function RecordFormBody({ scope, table, post }: FormProps) {
                 label={t('records.form.slug')}
                 id="record-slug"
                 required
-                field={form.register('slug', {
-                  onBlur: () => form.setValue('slug', slugify(form.getValues('slug'))),
-                })}
-                error={errors.slug}
+                {...bind('slug', { onBlur: normaliseSlug })}
               />
             )}
           </div>

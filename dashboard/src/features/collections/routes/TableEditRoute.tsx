@@ -1,5 +1,4 @@
-import { zodResolver } from '@hookform/resolvers/zod';
-import { useForm, useWatch } from 'react-hook-form';
+import { useWatch } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { Link, Navigate, useNavigate } from 'react-router';
 import { paths } from '@/app/paths';
@@ -9,13 +8,12 @@ import { CheckboxField, InputField, SelectField } from '@/components/FormControl
 import { PageLoader } from '@/components/PageLoader';
 import { toast } from '@/components/toast';
 import { errorMessage } from '@/lib/api-client';
-import { useFormFailure } from '@/lib/forms';
+import { slugFillers, useZodForm } from '@/lib/forms';
 import type { ProjectDetail } from '@/lib/types';
-import { slugify } from '@/lib/validation';
 import { useCreateTable } from '@/features/collections/api/create-table';
 import { useTable } from '@/features/collections/api/get-table';
 import { useUpdateTable } from '@/features/collections/api/update-table';
-import { tableFormSchema, type TableBody, type TableFormValues } from '@/features/collections/lib/schemas';
+import { tableFormSchema, type TableBody } from '@/features/collections/lib/schemas';
 import {
   useLeaveOnError,
   useNumberParam,
@@ -54,14 +52,6 @@ function DirOptions() {
   );
 }
 
-const FIELDS = [
-  'name',
-  'slug',
-  'meta.plural',
-  'meta.singular',
-  'meta.orderField',
-  'meta.orderField2',
-] as const;
 /** Server fields named otherwise in the form. */
 const SERVER_FIELDS = {
   plural: 'meta.plural',
@@ -75,16 +65,16 @@ function TableForm({ project, table }: { project: ProjectDetail; table: Table | 
   const navigate = useNavigate();
   const create = useCreateTable();
   const update = useUpdateTable();
-  const form = useForm<TableFormValues, unknown, TableBody>({
-    resolver: zodResolver(tableFormSchema),
+  const { form, failure, bind } = useZodForm(tableFormSchema, {
     defaultValues: {
       name: table?.name ?? '',
       slug: table?.slug ?? '',
       meta: { ...DEFAULT_TABLE_META, orderField2: null, orderDir2: null, ...table?.meta },
     },
+    serverFields: ['name', 'slug', 'meta.plural', 'meta.singular', 'meta.orderField', 'meta.orderField2'],
+    serverFieldMap: SERVER_FIELDS,
   });
-  const failure = useFormFailure(form, FIELDS, SERVER_FIELDS);
-  const { errors } = form.formState;
+  const { fillSlug, normaliseSlug } = slugFillers(form);
   const orderField2 = useWatch({ control: form.control, name: 'meta.orderField2' });
   const mutation = table ? update : create;
 
@@ -149,39 +139,28 @@ function TableForm({ project, table }: { project: ProjectDetail; table: Table | 
             id="table-name"
             testId="collection-name"
             required
-            field={form.register('name', {
-              onBlur: () => {
-                if (form.getValues('slug').trim() === '')
-                  form.setValue('slug', slugify(form.getValues('name')));
-              },
-            })}
-            error={errors.name}
+            {...bind('name', { onBlur: fillSlug })}
           />
           <InputField
             label={t('collections.slug')}
             id="table-slug"
             testId="collection-slug"
             description={t('collections.editor.slugHint')}
-            field={form.register('slug', {
-              onBlur: () => form.setValue('slug', slugify(form.getValues('slug'))),
-            })}
-            error={errors.slug}
+            {...bind('slug', { onBlur: normaliseSlug })}
           />
           <InputField
             label={t('collections.editor.plural')}
             id="table-plural"
             testId="collection-plural"
             required
-            field={form.register('meta.plural')}
-            error={errors.meta?.plural}
+            {...bind('meta.plural')}
           />
           <InputField
             label={t('collections.editor.singular')}
             id="table-singular"
             testId="collection-singular"
             required
-            field={form.register('meta.singular')}
-            error={errors.meta?.singular}
+            {...bind('meta.singular')}
           />
         </div>
         <div className="checkbox-row">
@@ -207,8 +186,7 @@ function TableForm({ project, table }: { project: ProjectDetail; table: Table | 
             label={t('collections.editor.orderField')}
             id="table-order-field"
             testId="collection-order-field"
-            field={form.register('meta.orderField')}
-            error={errors.meta?.orderField}
+            {...bind('meta.orderField')}
           >
             <OrderOptions table={table} allowNone={false} />
           </SelectField>
@@ -216,8 +194,7 @@ function TableForm({ project, table }: { project: ProjectDetail; table: Table | 
             label={t('collections.editor.orderDir')}
             id="table-order-dir"
             testId="collection-order-dir"
-            field={form.register('meta.orderDir')}
-            error={errors.meta?.orderDir}
+            {...bind('meta.orderDir')}
           >
             <DirOptions />
           </SelectField>
@@ -225,10 +202,7 @@ function TableForm({ project, table }: { project: ProjectDetail; table: Table | 
             label={t('collections.editor.orderField2')}
             id="table-order-field2"
             testId="collection-order-field2"
-            field={form.register('meta.orderField2', {
-              setValueAs: (value: string | null) => value || null,
-            })}
-            error={errors.meta?.orderField2}
+            {...bind('meta.orderField2', { setValueAs: (value: string | null) => value || null })}
           >
             <OrderOptions table={table} allowNone />
           </SelectField>
@@ -237,10 +211,9 @@ function TableForm({ project, table }: { project: ProjectDetail; table: Table | 
               label={t('collections.editor.orderDir2')}
               id="table-order-dir2"
               testId="collection-order-dir2"
-              field={form.register('meta.orderDir2', {
+              {...bind('meta.orderDir2', {
                 setValueAs: (value: string | null) => (value === 'desc' ? 'desc' : 'asc'),
               })}
-              error={errors.meta?.orderDir2}
             >
               <DirOptions />
             </SelectField>
