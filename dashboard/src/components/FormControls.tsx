@@ -1,7 +1,7 @@
 import type { InputHTMLAttributes, ReactNode, SelectHTMLAttributes, TextareaHTMLAttributes } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { FieldError, UseFormRegisterReturn } from 'react-hook-form';
-import { FormField } from '@/components/FormField';
+import { FormField, type FieldControlProps } from '@/components/FormField';
 import { errorText } from '@/lib/forms';
 
 /** What every registered control takes: its label, id, react-hook-form binding and error. */
@@ -10,7 +10,7 @@ interface ControlFieldProps {
   /** The control's id; also its test id unless `testId` says otherwise. */
   id: string;
   testId?: string;
-  /** `form.register(name)`. */
+  /** `form.register(name)` (or `bind(name).field` from `useZodForm`). */
   field: UseFormRegisterReturn;
   /** `formState.errors.<name>`: shown at the field and linked with aria-describedby. */
   error: FieldError | undefined;
@@ -20,13 +20,10 @@ interface ControlFieldProps {
   fieldClassName?: string;
 }
 
-function useFieldError(error: FieldError | undefined): string | undefined {
-  const { t } = useTranslation();
-  return errorText(t, error);
-}
+type Wiring = FieldControlProps & UseFormRegisterReturn & { 'data-testid': string };
 
-/** A labelled `<input>` bound to a react-hook-form field, its error under it. */
-export function InputField({
+/** The field around a control: label, error and description, and the wiring to spread on it. */
+function ControlField({
   label,
   id,
   testId,
@@ -35,81 +32,47 @@ export function InputField({
   description,
   required,
   fieldClassName,
-  ...input
-}: ControlFieldProps & Omit<InputHTMLAttributes<HTMLInputElement>, keyof ControlFieldProps | 'name'>) {
-  const message = useFieldError(error);
+  render,
+}: ControlFieldProps & { render: (wiring: Wiring) => ReactNode }) {
+  const { t } = useTranslation();
   return (
     <FormField
       label={label}
       id={id}
-      error={message}
+      error={errorText(t, error)}
       description={description}
       required={required}
       className={fieldClassName}
     >
-      {(control) => <input {...input} {...control} {...field} data-testid={testId ?? id} />}
+      {(control) => render({ ...control, ...field, 'data-testid': testId ?? id })}
     </FormField>
   );
+}
+
+/** Splits a control's props into the field's and the element's own. */
+function split<P extends ControlFieldProps>(props: P) {
+  const { label, id, testId, field, error, description, required, fieldClassName, ...own } = props;
+  return [{ label, id, testId, field, error, description, required, fieldClassName }, own] as const;
+}
+
+type Own<E> = Omit<E, keyof ControlFieldProps | 'name'>;
+
+/** A labelled `<input>` bound to a react-hook-form field, its error under it. */
+export function InputField(props: ControlFieldProps & Own<InputHTMLAttributes<HTMLInputElement>>) {
+  const [outer, input] = split(props);
+  return <ControlField {...outer} render={(wiring) => <input {...input} {...wiring} />} />;
 }
 
 /** A labelled `<textarea>` bound to a react-hook-form field. */
-export function TextAreaField({
-  label,
-  id,
-  testId,
-  field,
-  error,
-  description,
-  required,
-  fieldClassName,
-  ...textarea
-}: ControlFieldProps & Omit<TextareaHTMLAttributes<HTMLTextAreaElement>, keyof ControlFieldProps | 'name'>) {
-  const message = useFieldError(error);
-  return (
-    <FormField
-      label={label}
-      id={id}
-      error={message}
-      description={description}
-      required={required}
-      className={fieldClassName}
-    >
-      {(control) => <textarea {...textarea} {...control} {...field} data-testid={testId ?? id} />}
-    </FormField>
-  );
+export function TextAreaField(props: ControlFieldProps & Own<TextareaHTMLAttributes<HTMLTextAreaElement>>) {
+  const [outer, textarea] = split(props);
+  return <ControlField {...outer} render={(wiring) => <textarea {...textarea} {...wiring} />} />;
 }
 
 /** A labelled `<select>` bound to a react-hook-form field; the options are its children. */
-export function SelectField({
-  label,
-  id,
-  testId,
-  field,
-  error,
-  description,
-  required,
-  fieldClassName,
-  children,
-  ...select
-}: ControlFieldProps &
-  Omit<SelectHTMLAttributes<HTMLSelectElement>, keyof ControlFieldProps | 'name'> & { children: ReactNode }) {
-  const message = useFieldError(error);
-  return (
-    <FormField
-      label={label}
-      id={id}
-      error={message}
-      description={description}
-      required={required}
-      className={fieldClassName}
-    >
-      {(control) => (
-        <select {...select} {...control} {...field} data-testid={testId ?? id}>
-          {children}
-        </select>
-      )}
-    </FormField>
-  );
+export function SelectField(props: ControlFieldProps & Own<SelectHTMLAttributes<HTMLSelectElement>>) {
+  const [outer, select] = split(props);
+  return <ControlField {...outer} render={(wiring) => <select {...select} {...wiring} />} />;
 }
 
 /** A checkbox bound to a react-hook-form boolean, its label beside it. */

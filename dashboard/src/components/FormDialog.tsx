@@ -8,16 +8,17 @@ import { Dialog, type DialogProps } from '@/components/ui/Dialog';
 interface FormDialogProps<T extends FieldValues, C, O> {
   title: string;
   onClose: () => void;
-  /** The dialog's test id; the form's id is `${testId}-form`. */
+  /**
+   * The dialog's test id; the form's id is `${testId}-form`, and its Save, Cancel and error
+   * are `${testId}-save`, `-cancel` and `-error` unless named otherwise.
+   */
   testId: string;
-  form: UseFormReturn<T, C, O>;
+  /** `useZodForm()`: the form, and its failed save that names none of its fields. */
+  zodForm: { form: UseFormReturn<T, C, O>; failure: { message: string | undefined } };
   onValid: SubmitHandler<O>;
   /** Disables Save while the request runs. */
   saving: boolean;
-  saveTestId: string;
-  cancelTestId?: string;
-  /** A failed save that names none of the form's fields (`useFormFailure().message`). */
-  failure?: string | undefined;
+  saveTestId?: string;
   failureTestId?: string;
   size?: DialogProps['size'];
   children: ReactNode;
@@ -32,13 +33,11 @@ export function FormDialog<T extends FieldValues, C, O>({
   title,
   onClose,
   testId,
-  form,
+  zodForm: { form, failure },
   onValid,
   saving,
-  saveTestId,
-  cancelTestId,
-  failure,
-  failureTestId,
+  saveTestId = `${testId}-save`,
+  failureTestId = `${testId}-error`,
   size,
   children,
 }: FormDialogProps<T, C, O>) {
@@ -53,7 +52,7 @@ export function FormDialog<T extends FieldValues, C, O>({
       isDismissable={false}
       footer={
         <div className="form-actions">
-          <button type="button" className="button" onClick={onClose} data-testid={cancelTestId}>
+          <button type="button" className="button" onClick={onClose} data-testid={`${testId}-cancel`}>
             {t('common.cancel')}
           </button>
           <button
@@ -69,7 +68,7 @@ export function FormDialog<T extends FieldValues, C, O>({
       }
     >
       <Form id={formId} form={form} onValid={onValid} className="form">
-        {failure && <Alert testId={failureTestId}>{failure}</Alert>}
+        {failure.message && <Alert testId={failureTestId}>{failure.message}</Alert>}
         {children}
       </Form>
     </Dialog>

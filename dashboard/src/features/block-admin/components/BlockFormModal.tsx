@@ -18,11 +18,12 @@ interface Props {
 export function BlockFormModal({ block, categories, onClose }: Props) {
   const { t } = useTranslation();
   const save = useSaveBlock();
-  const { form, failure, bind } = useZodForm(blockFormSchema, {
+  const zodForm = useZodForm(blockFormSchema, {
     defaultValues: blockFormValues(block, categories[0]?.id ?? null),
     serverFields: ['name', 'keywords', 'image', 'template', 'css', 'js', 'order'],
     serverFieldMap: { category_id: 'categoryId' },
   });
+  const { failure, bind } = zodForm;
 
   const submit = (payload: BlockPayload) => {
     failure.clear();
@@ -49,13 +50,9 @@ export function BlockFormModal({ block, categories, onClose }: Props) {
       title={block ? t('blockAdmin.block.edit') : t('blockAdmin.block.new')}
       onClose={onClose}
       testId="block-form"
-      form={form}
+      zodForm={zodForm}
       onValid={submit}
       saving={save.isPending}
-      saveTestId="block-form-save"
-      cancelTestId="block-form-cancel"
-      failure={failure.message}
-      failureTestId="block-form-error"
     >
       <div className="two-columns">
         <InputField label={t('blockAdmin.block.name')} id="block-name" required {...bind('name')} />

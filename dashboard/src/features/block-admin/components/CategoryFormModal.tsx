@@ -17,10 +17,11 @@ interface Props {
 export function CategoryFormModal({ category, onClose }: Props) {
   const { t } = useTranslation();
   const save = useSaveCategory();
-  const { form, failure, bind } = useZodForm(categoryFormSchema, {
+  const zodForm = useZodForm(categoryFormSchema, {
     defaultValues: categoryFormValues(category),
     serverFields: ['name', 'icon', 'order'],
   });
+  const { failure, bind } = zodForm;
 
   const submit = (payload: CategoryPayload) => {
     failure.clear();
@@ -35,13 +36,9 @@ export function CategoryFormModal({ category, onClose }: Props) {
       title={category ? t('blockAdmin.category.edit') : t('blockAdmin.category.new')}
       onClose={onClose}
       testId="category-form"
-      form={form}
+      zodForm={zodForm}
       onValid={submit}
       saving={save.isPending}
-      saveTestId="category-form-save"
-      cancelTestId="category-form-cancel"
-      failure={failure.message}
-      failureTestId="category-form-error"
     >
       <InputField label={t('blockAdmin.category.name')} id="category-name" required {...bind('name')} />
       <TextAreaField

@@ -16,10 +16,11 @@ interface Props {
 export function BusinessBlockFormModal({ block, onClose }: Props) {
   const { t } = useTranslation();
   const save = useSaveBusinessBlock();
-  const { form, failure, bind } = useZodForm(businessBlockFormSchema, {
+  const zodForm = useZodForm(businessBlockFormSchema, {
     defaultValues: blockFormValues(block),
     serverFields: ['name', 'keywords', 'image', 'order'],
   });
+  const { failure, bind } = zodForm;
 
   const submit = (payload: SaveBusinessBlockInput) => {
     failure.clear();
@@ -40,12 +41,10 @@ export function BusinessBlockFormModal({ block, onClose }: Props) {
       title={t('businessLibrary.editTitle', { name: block.name })}
       onClose={onClose}
       testId="business-block-form"
-      form={form}
+      zodForm={zodForm}
       onValid={submit}
       saving={save.isPending}
       saveTestId="business-block-save"
-      failure={failure.message}
-      failureTestId="business-block-form-error"
     >
       <InputField label={t('businessLibrary.name')} id="business-block-name" required {...bind('name')} />
       <InputField

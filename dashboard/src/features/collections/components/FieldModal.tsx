@@ -37,11 +37,12 @@ export function FieldModal({ tableId, field, otherTables, uploadPrefix, onClose,
   const create = useCreateField();
   const update = useUpdateField();
   const mutation = field ? update : create;
-  const { form, failure, bind } = useZodForm(fieldFormSchema, {
+  const zodForm = useZodForm(fieldFormSchema, {
     defaultValues: fieldFormValues(field),
     serverFields: ['name', 'slug', 'type', 'options', 'table', 'delimiter', 'symbol', 'format'],
     serverFieldMap: SERVER_FIELDS,
   });
+  const { form, failure, bind } = zodForm;
   const options = useFieldArray({ control: form.control, name: 'options' });
   const [type, symbol, optionValues] = useWatch({
     control: form.control,
@@ -64,11 +65,10 @@ export function FieldModal({ tableId, field, otherTables, uploadPrefix, onClose,
       title={field ? t('collections.fields.modalEdit') : t('collections.fields.modalNew')}
       onClose={onClose}
       testId="field-modal"
-      form={form}
+      zodForm={zodForm}
       onValid={submit}
       saving={mutation.isPending}
       saveTestId="field-save"
-      failure={failure.message}
       failureTestId="field-error"
     >
       <InputField

@@ -15,7 +15,6 @@ import {
   FIELD_TYPES,
   type Field,
   type FieldMeta,
-  type FieldOption,
   type FieldType,
   type TableMeta,
 } from '@/features/collections/types';
@@ -84,14 +83,7 @@ export interface FieldFormValues {
 }
 
 /** The body of POST /api/fields and /api/fields/{id}, without `table_id`. */
-export interface FieldBody {
-  name: string;
-  slug: string;
-  type: FieldType;
-  required: '1' | '0';
-  options: FieldOption[];
-  meta: FieldMeta;
-}
+export type FieldBody = Pick<Field, 'name' | 'slug' | 'type' | 'required' | 'options' | 'meta'>;
 
 export function fieldFormValues(field: Field | undefined): FieldFormValues {
   const meta = field?.meta ?? {};

@@ -16,10 +16,11 @@ interface Props {
 export function TemplateFormModal({ template, onClose }: Props) {
   const { t } = useTranslation();
   const save = useSaveTemplateInfo();
-  const { form, failure, bind } = useZodForm(templateFormSchema, {
+  const zodForm = useZodForm(templateFormSchema, {
     defaultValues: templateFormValues(template),
     serverFields: ['name', 'category', 'description'],
   });
+  const { form, failure, bind } = zodForm;
 
   const submit = (payload: TemplatePayload) => {
     failure.clear();
@@ -31,13 +32,9 @@ export function TemplateFormModal({ template, onClose }: Props) {
       title={t('templateAdmin.editTitle')}
       onClose={onClose}
       testId="template-form"
-      form={form}
+      zodForm={zodForm}
       onValid={submit}
       saving={save.isPending}
-      saveTestId="template-form-save"
-      cancelTestId="template-form-cancel"
-      failure={failure.message}
-      failureTestId="template-form-error"
     >
       <div className="two-columns">
         <InputField label={t('templateAdmin.name')} id="template-name" required {...bind('name')} />
