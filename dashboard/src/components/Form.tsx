@@ -1,6 +1,6 @@
 import { useEffect, useRef, type FormHTMLAttributes, type ReactNode } from 'react';
 import type { FieldValues, SubmitHandler, UseFormReturn } from 'react-hook-form';
-import { focusFirstInvalid } from '@/lib/forms';
+import { focusFirstInvalid, serverErrorPaths } from '@/lib/forms';
 
 interface FormProps<T extends FieldValues, C, O> extends Omit<
   FormHTMLAttributes<HTMLFormElement>,
@@ -33,6 +33,12 @@ export function Form<T extends FieldValues, C, O>({
   useEffect(() => {
     if (submitCount > 0 && !isSubmitSuccessful && ref.current) focusFirstInvalid(ref.current);
   }, [submitCount, isSubmitSuccessful]);
+
+  // A refusal of the server shown at a field (`setServerError`) takes the focus the same way.
+  const serverErrors = serverErrorPaths(form.formState.errors);
+  useEffect(() => {
+    if (serverErrors && ref.current) focusFirstInvalid(ref.current);
+  }, [serverErrors]);
 
   return (
     <form

@@ -39,6 +39,22 @@ export function focusFirstInvalid(root: ParentNode): HTMLElement | null {
 }
 
 /**
+ * The paths of the errors the server set (`type: 'server'`), joined: a form focuses the first
+ * invalid field when this changes, since a control bound through `Controller` takes no focus
+ * from `setError`.
+ */
+export function serverErrorPaths(errors: unknown, prefix = ''): string {
+  if (typeof errors !== 'object' || errors === null) return '';
+  const error = errors as Partial<FieldError>;
+  if (error.type === 'server' && typeof error.message === 'string') return prefix;
+  return Object.entries(errors)
+    .filter(([key]) => key !== 'ref')
+    .map(([key, value]) => serverErrorPaths(value, prefix ? `${prefix}.${key}` : key))
+    .filter(Boolean)
+    .join(' ');
+}
+
+/**
  * The text of a field's error: schema messages are i18n keys (`validation.*`, with values
  * through `issueMessage`), errors the
  * server sent (`type: 'server'`) are already text and are shown as they are.

@@ -59,6 +59,14 @@ describe("the business's block library screen", () => {
     expect(listCalls(calls)).toHaveLength(0);
   });
 
+  /** Opens the edit form of block 21 from the list. */
+  async function openEdit() {
+    renderRoutes(routes, '/business/blocks');
+    fireEvent.click(
+      within(await screen.findByTestId('business-block-row-21')).getByTestId('business-block-edit'),
+    );
+  }
+
   it("lists the business's blocks, or says there are none", async () => {
     api();
     renderRoutes(routes, '/business/blocks');
@@ -87,10 +95,7 @@ describe("the business's block library screen", () => {
     const calls = api({
       'POST /api/business/blocks/21': (call) => ({ json: { ...capa, ...(call.body as object) } }),
     });
-    renderRoutes(routes, '/business/blocks');
-    fireEvent.click(
-      within(await screen.findByTestId('business-block-row-21')).getByTestId('business-block-edit'),
-    );
+    await openEdit();
     const form = within(screen.getByTestId('business-block-form'));
     fireEvent.change(form.getByTestId('business-block-name'), { target: { value: ' ' } });
     fireEvent.change(form.getByTestId('business-block-order'), { target: { value: '-1' } });
@@ -127,10 +132,7 @@ describe("the business's block library screen", () => {
         },
       }),
     });
-    renderRoutes(routes, '/business/blocks');
-    fireEvent.click(
-      within(await screen.findByTestId('business-block-row-21')).getByTestId('business-block-edit'),
-    );
+    await openEdit();
     fireEvent.change(screen.getByTestId('business-block-image'), {
       target: { value: 'https://cdn.example.com/capa.png' },
     });
@@ -146,10 +148,7 @@ describe("the business's block library screen", () => {
 
   it('refuses a javascript: thumbnail at its field without calling the server', async () => {
     const calls = api();
-    renderRoutes(routes, '/business/blocks');
-    fireEvent.click(
-      within(await screen.findByTestId('business-block-row-21')).getByTestId('business-block-edit'),
-    );
+    await openEdit();
     fireEvent.change(screen.getByTestId('business-block-image'), {
       target: { value: 'javascript:void(document.cookie)' },
     });

@@ -164,33 +164,6 @@ export function isEmptyValue(value: unknown): boolean {
   return false;
 }
 
-export interface RequiredCheck {
-  fields: Field[];
-  draft: RecordDraft;
-  includeTitle: boolean;
-  hasSingular: boolean;
-  /** Labels of the title and slug inputs, listed when those are enabled and empty. */
-  labels: { title: string; slug: string };
-}
-
-/** Names of what is required and empty, in form order; nothing is sent while it is not []. */
-export function missingRequired({
-  fields,
-  draft,
-  includeTitle,
-  hasSingular,
-  labels,
-}: RequiredCheck): string[] {
-  const missing: string[] = [];
-  if (includeTitle && draft.name.trim() === '') missing.push(labels.title);
-  if (hasSingular && slugify(draft.slug) === '') missing.push(labels.slug);
-  for (const field of fields) {
-    if (field.required !== '1') continue;
-    if (isEmptyValue(toStoredValue(field.type, draft.values[field.id]))) missing.push(field.name);
-  }
-  return missing;
-}
-
 /** The form's key of a field's value: `f{id}` (a bare number would read as an array index). */
 export function valueKey(field: Pick<Field, 'id'>): string {
   return `f${field.id}`;
