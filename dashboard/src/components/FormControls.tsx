@@ -63,6 +63,11 @@ export function InputField(props: ControlFieldProps & Own<InputHTMLAttributes<HT
   return <ControlField {...outer} render={(wiring) => <input {...input} {...wiring} />} />;
 }
 
+/** An order (a whole number from 0) in a number input. */
+export function OrderField(props: Omit<Parameters<typeof InputField>[0], 'type' | 'min'>) {
+  return <InputField {...props} type="number" min={0} inputMode="numeric" />;
+}
+
 /** A labelled `<textarea>` bound to a react-hook-form field. */
 export function TextAreaField(props: ControlFieldProps & Own<TextareaHTMLAttributes<HTMLTextAreaElement>>) {
   const [outer, textarea] = split(props);

@@ -1,5 +1,5 @@
 import { useTranslation } from 'react-i18next';
-import { InputField, SelectField, TextAreaField } from '@/components/FormControls';
+import { InputField, OrderField, SelectField, TextAreaField } from '@/components/FormControls';
 import { FormDialog } from '@/components/FormDialog';
 import { toastOutcome } from '@/components/admin-toasts';
 import { useZodForm } from '@/lib/forms';
@@ -74,7 +74,7 @@ export function BlockFormModal({ block, categories, onClose }: Props) {
       {code('template', t('blockAdmin.block.html'), 10)}
       {code('css', t('blockAdmin.block.css'), 5)}
       {code('js', t('blockAdmin.block.js'), 5)}
-      <InputField label={t('blockAdmin.order')} id="block-order" type="number" min={0} {...bind('order')} />
+      <OrderField label={t('blockAdmin.order')} id="block-order" {...bind('order')} />
     </FormDialog>
   );
 }

@@ -1,5 +1,5 @@
 import { useTranslation } from 'react-i18next';
-import { InputField, TextAreaField } from '@/components/FormControls';
+import { InputField, OrderField, TextAreaField } from '@/components/FormControls';
 import { FormDialog } from '@/components/FormDialog';
 import { toastOutcome } from '@/components/admin-toasts';
 import { useZodForm } from '@/lib/forms';
@@ -48,13 +48,7 @@ export function CategoryFormModal({ category, onClose }: Props) {
         rows={4}
         {...bind('icon')}
       />
-      <InputField
-        label={t('blockAdmin.order')}
-        id="category-order"
-        type="number"
-        min={0}
-        {...bind('order')}
-      />
+      <OrderField label={t('blockAdmin.order')} id="category-order" {...bind('order')} />
     </FormDialog>
   );
 }

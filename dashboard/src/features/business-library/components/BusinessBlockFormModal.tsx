@@ -1,5 +1,5 @@
 import { useTranslation } from 'react-i18next';
-import { InputField } from '@/components/FormControls';
+import { InputField, OrderField } from '@/components/FormControls';
 import { FormDialog } from '@/components/FormDialog';
 import { showToast } from '@/components/toast';
 import { useZodForm } from '@/lib/forms';
@@ -54,13 +54,7 @@ export function BusinessBlockFormModal({ block, onClose }: Props) {
         {...bind('keywords')}
       />
       <InputField label={t('businessLibrary.image')} id="business-block-image" {...bind('image')} />
-      <InputField
-        label={t('businessLibrary.order')}
-        id="business-block-order"
-        type="number"
-        min={0}
-        {...bind('order')}
-      />
+      <OrderField label={t('businessLibrary.order')} id="business-block-order" {...bind('order')} />
     </FormDialog>
   );
 }

@@ -59,6 +59,12 @@ describe("the business's block library screen", () => {
     expect(listCalls(calls)).toHaveLength(0);
   });
 
+  /** Saves the open form with `image` as the thumbnail. */
+  function saveImage(image: string) {
+    fireEvent.change(screen.getByTestId('business-block-image'), { target: { value: image } });
+    fireEvent.click(screen.getByTestId('business-block-save'));
+  }
+
   /** Opens the edit form of block 21 from the list. */
   async function openEdit() {
     renderRoutes(routes, '/business/blocks');
@@ -133,10 +139,7 @@ describe("the business's block library screen", () => {
       }),
     });
     await openEdit();
-    fireEvent.change(screen.getByTestId('business-block-image'), {
-      target: { value: 'https://cdn.example.com/capa.png' },
-    });
-    fireEvent.click(screen.getByTestId('business-block-save'));
+    saveImage('https://cdn.example.com/capa.png');
     await expectFieldError(
       'business-block-image',
       'The image must be an uploaded file or an http(s) address (2048 characters at most)',
@@ -149,10 +152,7 @@ describe("the business's block library screen", () => {
   it('refuses a javascript: thumbnail at its field without calling the server', async () => {
     const calls = api();
     await openEdit();
-    fireEvent.change(screen.getByTestId('business-block-image'), {
-      target: { value: 'javascript:void(document.cookie)' },
-    });
-    fireEvent.click(screen.getByTestId('business-block-save'));
+    saveImage('javascript:void(document.cookie)');
     await expectFieldError(
       'business-block-image',
       'A imagem deve ser um arquivo enviado ou um endereço http(s) (no máximo 2048 caracteres)',
