@@ -57,10 +57,12 @@ function RecordFormBody({ scope, table, post }: FormProps) {
   const recordLabel = post ? post.name || `#${post.id}` : t('records.form.newTitle');
 
   // Spec: the required fields left empty are also listed under 'Please fill all required fields:'.
+  // A refusal of the server at a field is no missing value: it shows at its field only.
+  const isMissing = (error: { type?: unknown } | undefined) => error !== undefined && error.type !== 'server';
   const missing = [
-    ...(errors.name ? [t('records.form.title')] : []),
-    ...(errors.slug ? [t('records.form.slug')] : []),
-    ...table.fields.filter((field) => errors.values?.[valueKey(field)]).map((field) => field.name),
+    ...(isMissing(errors.name) ? [t('records.form.title')] : []),
+    ...(isMissing(errors.slug) ? [t('records.form.slug')] : []),
+    ...table.fields.filter((field) => isMissing(errors.values?.[valueKey(field)])).map((field) => field.name),
   ];
 
   const submit = (values: RecordFormValues) => {

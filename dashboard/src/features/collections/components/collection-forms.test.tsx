@@ -296,6 +296,7 @@ describe('record form', () => {
     fireEvent.click(screen.getByTestId('record-save'));
     await expectFieldError('record-slug', 'Slug already taken');
     await expectFocused('record-slug');
+    expect(screen.queryByTestId('record-missing')).toBeNull();
 
     fireEvent.click(screen.getByTestId('record-save'));
     await expectFieldError('field-endereco', 'Text is too long');
