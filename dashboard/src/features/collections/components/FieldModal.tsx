@@ -29,7 +29,7 @@ interface FieldModalProps {
 }
 
 /** Server fields named otherwise in the form. */
-const SERVER_FIELDS = { 'meta.table': 'table', 'meta.format': 'format', meta: 'symbol' } as const;
+const SERVER_FIELDS = { 'meta.table': 'table', 'meta.format': 'format' } as const;
 
 /** Add or edit one field: name, slug, type and the settings of that type. */
 export function FieldModal({ tableId, field, otherTables, uploadPrefix, onClose, onSaved }: FieldModalProps) {
