@@ -327,3 +327,13 @@ export function fieldErrors(error: z.ZodError): Record<string, string> {
   }
   return out;
 }
+
+/** "Save as template": the name the server requires (at most 200 characters, `save_template`). */
+export const saveTemplateSchema = z.object({
+  name: requiredTextField('validation.templateNameRequired', 200),
+});
+
+/** "Use this template": the new project's name (at most 200 characters, `use_template`). */
+export const useTemplateSchema = z.object({
+  name: requiredTextField('validation.projectNameRequired', 200),
+});
