@@ -501,6 +501,15 @@ describe('tables at a phone width (390×844)', () => {
         if (table.tableWidth > table.boxWidth)
           expect(table.scrolled, `${table.testId} scrolls`).toBeGreaterThan(0);
       }
+      // With a row chosen, the bulk actions' bar must fit the phone too.
+      const rowBox = page.locator('table.data-table tbody input[type="checkbox"]').first();
+      if ((await rowBox.count()) > 0) {
+        await rowBox.check();
+        const chosen = await tableLayout(page);
+        expect(chosen.pageWidth, 'the page scrolls sideways with a row chosen').toBeLessThanOrEqual(
+          chosen.windowWidth,
+        );
+      }
       if (screen.mustScroll)
         expect(
           layout.tables.some((table) => table.scrolled > 0),
