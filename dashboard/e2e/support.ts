@@ -62,7 +62,8 @@ export async function signInViaApi(
   context: BrowserContext,
   credentials: { email: string; password: string },
 ): Promise<void> {
-  const response = await context.request.post(`${baseURL}/api/login`, { data: credentials });
+  const { email, password } = credentials;
+  const response = await context.request.post(`${baseURL}/api/login`, { data: { email, password } });
   if (!response.ok())
     throw new Error(`login as ${credentials.email} failed: ${response.status()} ${await response.text()}`);
 }
