@@ -14,6 +14,7 @@ import {
   type Page,
 } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, expect, inject } from 'vitest';
+import { DEFAULT_TABLE_META } from '@/features/collections/types';
 
 /** The control plane serving the built dashboard (global setup). */
 export const baseURL = inject('baseURL');
@@ -274,15 +275,9 @@ export async function confirmPublish(page: Page): Promise<ElementHandle> {
   return outcome;
 }
 
-/** A collection's meta as the collection form saves it: title, slug and date shown, newest first. */
+/** A collection's meta as the collection form saves it: the form's defaults with these names. */
 export const collectionMeta = (plural: string, singular: string) => ({
+  ...DEFAULT_TABLE_META,
   plural,
   singular,
-  hasSingular: true,
-  includeDate: true,
-  includeTitle: true,
-  orderField: 'created_at',
-  orderDir: 'desc',
-  orderField2: null,
-  orderDir2: null,
 });
