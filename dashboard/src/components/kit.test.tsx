@@ -7,6 +7,9 @@ import { ConfirmDialog, useConfirm } from './ConfirmDialog';
 import { PromptDialog } from './PromptDialog';
 import { Dialog } from './ui/Dialog';
 import { MenuButton, MenuItem } from './ui/Menu';
+import { RadioGroup } from './ui/RadioGroup';
+import { Select } from './ui/Select';
+import { focusFirstInvalid } from '@/lib/forms';
 
 afterEach(cleanup);
 
@@ -219,5 +222,87 @@ describe('Dialog, focus lost to the page', () => {
     fireEvent.keyDown(document.body, { key: 'Escape' });
     expect(inner).toHaveBeenCalledTimes(1);
     expect(outer).not.toHaveBeenCalled();
+  });
+});
+
+/** The texts the control's aria-describedby names, joined. */
+function describedBy(control: Element): string {
+  return (control.getAttribute('aria-describedby') ?? '')
+    .split(/\s+/)
+    .filter(Boolean)
+    .map((id) => document.getElementById(id)?.textContent ?? '')
+    .join(' | ');
+}
+
+describe('Select and RadioGroup errors', () => {
+  const fruits = [
+    { id: 'apple', label: 'Maçã' },
+    { id: 'pear', label: 'Pera' },
+  ];
+
+  // The list button takes no aria-invalid (ARIA does not support it on a button): the field is marked.
+  it("Select shows its error at the field, linked to the list button, which a form's focus reaches", () => {
+    const { container, rerender } = render(
+      <Select
+        label="Fruta"
+        options={fruits}
+        value={null}
+        onChange={() => {}}
+        description="Uma só"
+        testId="s"
+      />,
+    );
+    const button = screen.getByRole('button');
+    expect(describedBy(button)).toBe('Uma só');
+    expect(screen.getByTestId('s').getAttribute('data-invalid')).toBeNull();
+
+    rerender(
+      <Select
+        label="Fruta"
+        options={fruits}
+        value={null}
+        onChange={() => {}}
+        description="Uma só"
+        error="Escolha uma fruta."
+        required
+        testId="s"
+      />,
+    );
+    expect(describedBy(button)).toBe('Uma só | Escolha uma fruta.');
+    expect(screen.getByRole('alert').textContent).toBe('Escolha uma fruta.');
+    expect(screen.getByTestId('s').getAttribute('data-invalid')).toBe('true');
+    expect(screen.getByTestId('s').textContent).toContain('Fruta *');
+    // The focus goes to the button, not to the native select React Aria hides beside it.
+    expect(focusFirstInvalid(container)).toBe(button);
+    expect(document.activeElement).toBe(button);
+  });
+
+  it('RadioGroup shows its error at the group, linked to each radio, and the focus reaches the chosen one', () => {
+    const onChange = vi.fn();
+    const { container, rerender } = render(
+      <RadioGroup label="Fruta" options={fruits} value="pear" onChange={onChange} testId="r" />,
+    );
+    const group = screen.getByRole('radiogroup', { name: 'Fruta' });
+    expect(group.getAttribute('aria-invalid')).toBeNull();
+    fireEvent.click(screen.getByLabelText('Maçã'));
+    expect(onChange).toHaveBeenCalledWith('apple');
+
+    rerender(
+      <RadioGroup
+        label="Fruta"
+        options={[...fruits, { id: 'plum', label: 'Ameixa', isDisabled: true }]}
+        value="pear"
+        onChange={onChange}
+        error="Esta fruta acabou."
+        testId="r"
+      />,
+    );
+    expect(group.getAttribute('aria-invalid')).toBe('true');
+    expect(group.getAttribute('data-invalid')).toBe('true');
+    for (const radio of screen.getAllByRole('radio')) expect(describedBy(radio)).toBe('Esta fruta acabou.');
+    expect(screen.getByRole('alert').textContent).toBe('Esta fruta acabou.');
+    // Tab would reach the chosen radio (the others are out of the tab order): so does the form.
+    expect(focusFirstInvalid(container)).toBe(screen.getByLabelText('Pera'));
+    expect(document.activeElement).toBe(screen.getByLabelText('Pera'));
   });
 });

@@ -23,16 +23,33 @@ import type { z } from 'zod';
 import { ApiError, errorMessage } from '@/lib/api-client';
 import { readIssueMessage, slugify } from '@/lib/validation';
 
+const FOCUSABLE = 'input, select, textarea, button, [contenteditable="true"], [tabindex]';
+
+/** Not hidden from assistive technology (a select's hidden native twin). */
+function exposed(element: Element): boolean {
+  return !element.closest('[aria-hidden="true"]');
+}
+
+/** Reached by Tab: exposed, enabled, not taken out of the tab order (a radio not chosen). */
+function tabbable(element: Element): boolean {
+  return (
+    exposed(element) && element.getAttribute('tabindex') !== '-1' && !(element as HTMLInputElement).disabled
+  );
+}
+
 /**
  * Scrolls to the first invalid field of `root` (in document order) and focuses its control:
- * the element marked `aria-invalid`, or else the first focusable element of the field.
+ * the element marked `aria-invalid` when it takes the focus, or else the first control of the
+ * field that Tab reaches (the chosen radio of a radio group marked invalid as a whole).
  */
 export function focusFirstInvalid(root: ParentNode): HTMLElement | null {
   const field = root.querySelector<HTMLElement>('[data-invalid="true"]');
   if (!field) return null;
-  const control =
-    field.querySelector<HTMLElement>('[aria-invalid="true"]') ??
-    field.querySelector<HTMLElement>('input, select, textarea, button, [contenteditable="true"], [tabindex]');
+  const marked = [...field.querySelectorAll<HTMLElement>('[aria-invalid="true"]')].find(
+    (element) => element.matches(FOCUSABLE) && exposed(element),
+  );
+  const controls = [...field.querySelectorAll<HTMLElement>(FOCUSABLE)];
+  const control = marked ?? controls.find(tabbable) ?? controls[0];
   field.scrollIntoView?.({ block: 'center' });
   (control ?? field).focus({ preventScroll: true });
   return control ?? field;
@@ -142,20 +159,31 @@ export function useZodForm<I extends FieldValues, O>(
 }
 
 /**
- * The blur handlers of a form's `name` and `slug` inputs: leaving the name fills an empty slug
- * from it (when `fillWhen` allows), leaving the slug normalises it as the server will.
+ * The handlers of a form's `name` and `slug` inputs. Leaving the name fills an empty slug from it
+ * (`fillSlug`, when `fillWhen` allows), or, for a slug that follows the name as it is typed,
+ * `followName` on the name's change fills it until the person edits the slug (and again once they
+ * empty it). Leaving the slug normalises it as the server will (`normaliseSlug`; an empty slug
+ * stays empty). `normalise` is the server's rule: `slugify`, or `normalizePageSlug` for a page.
  */
 export function slugFillers<T extends FieldValues & { name: string; slug: string }, C, O>(
   form: UseFormReturn<T, C, O>,
   fillWhen: () => boolean = () => true,
+  normalise: (value: string) => string = slugify,
 ) {
   const get = (key: 'name' | 'slug') => String(form.getValues(key as FieldPath<T>));
-  const setSlug = (value: string) =>
-    form.setValue('slug' as FieldPath<T>, value as PathValue<T, FieldPath<T>>);
+  const setSlug = (value: string, options?: { shouldValidate: boolean }) =>
+    form.setValue('slug' as FieldPath<T>, value as PathValue<T, FieldPath<T>>, options);
+  const fromName = () => (get('name').trim() === '' ? '' : normalise(get('name')));
   return {
     fillSlug: () => {
-      if (fillWhen() && get('slug').trim() === '') setSlug(slugify(get('name')));
+      if (fillWhen() && get('slug').trim() === '') setSlug(fromName());
     },
-    normaliseSlug: () => setSlug(slugify(get('slug'))),
+    followName: () => {
+      if (fillWhen() && !form.getFieldState('slug' as FieldPath<T>).isDirty) {
+        // Once a submit was refused, the slug's error follows its new value too.
+        setSlug(fromName(), { shouldValidate: form.formState.isSubmitted });
+      }
+    },
+    normaliseSlug: () => setSlug(get('slug').trim() === '' ? '' : normalise(get('slug'))),
   };
 }

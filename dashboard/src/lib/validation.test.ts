@@ -22,6 +22,7 @@ import {
   isValidEmail,
   isReservedPreviewSlug,
   isValidPreviewSlug,
+  newPageSchema,
   newProjectSchema,
   previewSlugError,
   RESERVED_SLUGS,
@@ -239,5 +240,51 @@ describe('block fields (routes/blocks.rs)', () => {
     expect(blockOrderField().parse('1000000')).toBe(1_000_000);
     for (const text of ['', '-1', '1.5', '1e3', 'x', '1000001'])
       expect(blockOrderField().safeParse(text).error?.issues[0]?.message).toBe('validation.orderInvalid');
+  });
+});
+
+describe('newPageSchema (routes/pages.rs: create_page, then update_page for the slug and collection)', () => {
+  const form = { name: 'Nossos Serviços', slug: '', kind: 'static' as const, tableId: null };
+
+  it.each(vectors.page_slug.filter(([input]) => input.trim() !== ''))(
+    'sends the slug %j as %j',
+    (input, expected) => {
+      expect(newPageSchema.parse({ ...form, slug: input }).slug).toBe(expected);
+    },
+  );
+
+  it('takes the slug the server derives from the name when the slug is left empty', () => {
+    expect(newPageSchema.parse({ ...form, slug: '  ' })).toEqual({
+      name: 'Nossos Serviços',
+      slug: 'nossos-servicos',
+      table_id: null,
+    });
+  });
+
+  it('requires a trimmed name of at most 200 characters, as the server counts them', () => {
+    expect(fieldErrors(newPageSchema.safeParse({ ...form, name: '   ' }).error!)).toEqual({
+      name: 'validation.pageNameRequired',
+    });
+    expect(newPageSchema.parse({ ...form, name: ` ${'ç'.repeat(200)} ` }).name).toBe('ç'.repeat(200));
+    expect(fieldErrors(newPageSchema.safeParse({ ...form, name: 'ç'.repeat(201) }).error!)).toEqual({
+      name: issueMessage('validation.tooLong', { max: 200 }),
+    });
+  });
+
+  it('refuses a slug longer than 200 characters once normalised', () => {
+    expect(newPageSchema.parse({ ...form, slug: `/${'a'.repeat(200)}/` }).slug).toBe('a'.repeat(200));
+    expect(fieldErrors(newPageSchema.safeParse({ ...form, slug: 'a'.repeat(201) }).error!)).toEqual({
+      slug: issueMessage('validation.tooLong', { max: 200 }),
+    });
+  });
+
+  it('needs the collection of a collection page, and sends it as a number; a static page has none', () => {
+    const collection = { ...form, kind: 'collection' as const };
+    expect(fieldErrors(newPageSchema.safeParse({ ...collection, name: '' }).error!)).toEqual({
+      name: 'validation.pageNameRequired',
+      tableId: 'validation.pageCollectionRequired',
+    });
+    expect(newPageSchema.parse({ ...collection, tableId: '4' }).table_id).toBe(4);
+    expect(newPageSchema.parse({ ...form, tableId: '4' }).table_id).toBeNull();
   });
 });

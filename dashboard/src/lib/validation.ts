@@ -341,3 +341,42 @@ export const saveTemplateSchema = z.object({
 export const useTemplateSchema = z.object({
   name: requiredTextField('validation.projectNameRequired', 200),
 });
+
+/** A page's name as the server requires it (`required_text` in routes/pages.rs: trimmed, 1 to 200 characters). */
+export const pageNameField = requiredTextField('validation.pageNameRequired', 200);
+
+/** The longest page slug the server stores (`update_page`, counted after normalising). */
+export const MAX_PAGE_SLUG = 200;
+
+/**
+ * "+ Nova página": the name, the slug (stored normalised, as `normalizePageSlug`; left empty it is
+ * the one the server derives from the name) and the type, a static page or a collection page,
+ * which needs its collection. Gives what `createPage` sends.
+ */
+export const newPageSchema = z
+  .object({
+    name: pageNameField,
+    slug: z
+      .string()
+      .transform((value) => (value.trim() === '' ? '' : normalizePageSlug(value)))
+      .refine(
+        (value) => value.length <= MAX_PAGE_SLUG,
+        issueMessage('validation.tooLong', { max: MAX_PAGE_SLUG }),
+      ),
+    kind: z.enum(['static', 'collection']),
+    /** The chosen collection's id (the list's key); null until one is chosen. */
+    tableId: z.string().nullable(),
+  })
+  // Checked even when the name is missing, so a refused submit shows every error at once.
+  .refine((value) => value.kind !== 'collection' || value.tableId !== null, {
+    path: ['tableId'],
+    message: 'validation.pageCollectionRequired',
+    when: () => true,
+  })
+  .transform(({ name, slug, kind, tableId }) => ({
+    name,
+    slug: slug === '' ? normalizePageSlug(name) : slug,
+    table_id: kind === 'collection' ? Number(tableId) : null,
+  }));
+export type NewPageFormValues = z.input<typeof newPageSchema>;
+export type NewPageValues = z.output<typeof newPageSchema>;

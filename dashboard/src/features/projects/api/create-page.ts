@@ -16,7 +16,10 @@ export interface CreatePageInput {
 /**
  * Creates a page. `POST /api/pages` takes the name (the server derives the slug from it); a slug
  * the person changed and a collection are then set with `POST /api/page/{id}`, as the page's
- * settings do.
+ * settings do. When that second request is refused (a slug another page has), the page just
+ * made is deleted again and the refusal is thrown: the person corrects the slug and creates the
+ * page once, instead of leaving a page under the name's slug behind (which would also make the
+ * next attempt fail on that slug).
  */
 export async function createPage(input: CreatePageInput): Promise<Page> {
   const page = await apiJson<Page>('/api/pages', {
@@ -28,7 +31,13 @@ export async function createPage(input: CreatePageInput): Promise<Page> {
     changes.slug = normalizePageSlug(input.slug);
   if (input.table_id != null) changes.table_id = input.table_id;
   if (Object.keys(changes).length === 0) return page;
-  return apiJson<Page>(`/api/page/${page.id}`, { method: 'POST', body: changes });
+  try {
+    return await apiJson<Page>(`/api/page/${page.id}`, { method: 'POST', body: changes });
+  } catch (error) {
+    // The refusal is what the person needs to see, whether or not the page could be removed.
+    await apiJson<void>(`/api/page/${page.id}`, { method: 'DELETE' }).catch(() => undefined);
+    throw error;
+  }
 }
 
 export function useCreatePage() {

@@ -1,137 +1,119 @@
-import { useState } from 'react';
+import { Controller, useWatch } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
-import { FieldError, Form, Input, Label, Radio, RadioGroup, Text, TextField } from 'react-aria-components';
-import { Button } from '@/components/ui/Button';
-import { Dialog } from '@/components/ui/Dialog';
+import { InputField } from '@/components/FormControls';
+import { FormDialog } from '@/components/FormDialog';
+import { RadioGroup } from '@/components/ui/RadioGroup';
 import { Select } from '@/components/ui/Select';
-import type { TableSummary } from '@/lib/types';
-import { normalizePageSlug } from '@/lib/validation';
-
-export interface NewPageValues {
-  name: string;
-  slug: string;
-  /** The collection of a collection page; null for a static page. */
-  table_id: number | null;
-}
+import { errorText, slugFillers, useZodForm } from '@/lib/forms';
+import type { Page, TableSummary } from '@/lib/types';
+import { newPageSchema, normalizePageSlug, type NewPageValues } from '@/lib/validation';
+import { useCreatePage } from '@/features/projects/api/create-page';
 
 interface Props {
+  projectId: number;
   collections: TableSummary[];
-  onCreate: (values: NewPageValues) => void;
+  /** The page was made (and its slug and collection set): the caller closes and opens it. */
+  onCreated: (page: Page) => void;
   onClose: () => void;
-  isPending?: boolean;
 }
 
 /**
- * "+ Nova página": the page's name, its slug (filled in from the name until the person edits
- * it) and its type, static or a collection page with its collection.
+ * "+ Nova página": the page's name, its slug (filled in from the name as it is typed, with the
+ * server's page-slug rule, until the person edits it) and its type, static or a collection page
+ * with its collection. Checked as the server checks (`newPageSchema`); each error shows at its
+ * field, and a refusal of the server that names the name, the slug or the collection shows there.
  */
-export function NewPageDialog({ collections, onCreate, onClose, isPending = false }: Props) {
+export function NewPageDialog({ projectId, collections, onCreated, onClose }: Props) {
   const { t } = useTranslation();
-  const [name, setName] = useState('');
-  const [slug, setSlug] = useState('');
-  const [slugEdited, setSlugEdited] = useState(false);
-  const [kind, setKind] = useState<'static' | 'collection'>('static');
-  const [tableId, setTableId] = useState<string | null>(null);
-  const [submitted, setSubmitted] = useState(false);
+  const createPage = useCreatePage();
+  const zodForm = useZodForm(newPageSchema, {
+    defaultValues: { name: '', slug: '', kind: 'static', tableId: null },
+    serverFields: ['name', 'slug', 'tableId'],
+    serverFieldMap: { table_id: 'tableId' },
+  });
+  const { form, failure, bind } = zodForm;
+  const { followName, normaliseSlug } = slugFillers(form, undefined, normalizePageSlug);
+  const kind = useWatch({ control: form.control, name: 'kind' });
 
-  const shownSlug = slugEdited ? slug : name.trim() ? normalizePageSlug(name) : '';
-  const nameMissing = name.trim() === '';
-  const collectionMissing = kind === 'collection' && tableId === null;
-
-  const submit = () => {
-    setSubmitted(true);
-    if (nameMissing || collectionMissing) return;
-    onCreate({
-      name: name.trim(),
-      slug: normalizePageSlug(shownSlug || name),
-      table_id: kind === 'collection' ? Number(tableId) : null,
-    });
+  const submit = (values: NewPageValues) => {
+    failure.clear();
+    createPage.mutate(
+      { ...values, project_id: projectId },
+      { onSuccess: onCreated, onError: failure.report },
+    );
   };
 
   return (
-    <Dialog title={t('kit.newPage.title')} onClose={onClose} testId="new-page-dialog" isDismissable={false}>
-      <Form
-        className="form"
-        validationBehavior="aria"
-        onSubmit={(event) => {
-          event.preventDefault();
-          submit();
-        }}
-      >
-        <TextField
-          className="field"
-          value={name}
-          onChange={setName}
-          autoFocus
-          isInvalid={submitted && nameMissing}
-          isRequired
-        >
-          <Label>{t('kit.newPage.name')}</Label>
-          <Input className="input" data-testid="new-page-name" />
-          <FieldError className="field-error">{t('kit.newPage.nameRequired')}</FieldError>
-        </TextField>
-        <TextField
-          className="field"
-          value={shownSlug}
-          onChange={(value) => {
-            setSlugEdited(true);
-            setSlug(value);
-          }}
-        >
-          <Label>{t('kit.newPage.slug')}</Label>
-          <Input className="input" data-testid="new-page-slug" />
-          <Text slot="description" className="muted">
-            {t('kit.newPage.slugHint')}
-          </Text>
-        </TextField>
-        <RadioGroup
-          className="field"
-          value={kind}
-          onChange={(value) => setKind(value as 'static' | 'collection')}
-          data-testid="new-page-type"
-        >
-          <Label>{t('kit.newPage.type')}</Label>
-          <Radio value="static" className="radio" data-testid="new-page-type-static">
-            {t('kit.newPage.static')}
-          </Radio>
-          <Radio
-            value="collection"
-            className="radio"
-            isDisabled={collections.length === 0}
-            data-testid="new-page-type-collection"
-          >
-            {t('kit.newPage.collection')}
-          </Radio>
-          {collections.length === 0 && (
-            <Text slot="description" className="muted">
-              {t('kit.newPage.noCollections')}
-            </Text>
-          )}
-        </RadioGroup>
-        {kind === 'collection' && (
-          <>
+    <FormDialog
+      title={t('kit.newPage.title')}
+      onClose={onClose}
+      testId="new-page-dialog"
+      zodForm={zodForm}
+      onValid={submit}
+      saving={createPage.isPending}
+      saveTestId="new-page-create"
+      saveLabel={t('kit.newPage.create')}
+    >
+      <InputField
+        label={t('kit.newPage.name')}
+        id="new-page-name"
+        autoFocus
+        required
+        {...bind('name', { onChange: followName })}
+      />
+      <InputField
+        label={t('kit.newPage.slug')}
+        id="new-page-slug"
+        description={t('kit.newPage.slugHint')}
+        {...bind('slug', { onBlur: normaliseSlug })}
+      />
+      <Controller
+        control={form.control}
+        name="kind"
+        // Back to a static page, a "choose the collection" error no longer stands.
+        rules={{ deps: ['tableId'] }}
+        render={({ field, fieldState }) => (
+          <RadioGroup
+            label={t('kit.newPage.type')}
+            options={[
+              { id: 'static', label: t('kit.newPage.static'), testId: 'new-page-type-static' },
+              {
+                id: 'collection',
+                label: t('kit.newPage.collection'),
+                isDisabled: collections.length === 0,
+                testId: 'new-page-type-collection',
+              },
+            ]}
+            value={field.value}
+            onChange={field.onChange}
+            onBlur={field.onBlur}
+            inputRef={field.ref}
+            description={collections.length === 0 ? t('kit.newPage.noCollections') : undefined}
+            error={errorText(t, fieldState.error)}
+            testId="new-page-type"
+          />
+        )}
+      />
+      {kind === 'collection' && (
+        <Controller
+          control={form.control}
+          name="tableId"
+          render={({ field, fieldState }) => (
             <Select
               label={t('kit.newPage.chooseCollection')}
+              required
               options={collections.map((table) => ({ id: String(table.id), label: table.name }))}
-              value={tableId}
-              onChange={setTableId}
+              value={field.value}
+              onChange={field.onChange}
+              onBlur={field.onBlur}
+              buttonRef={field.ref}
               placeholder={t('kit.newPage.chooseCollectionPlaceholder')}
+              error={errorText(t, fieldState.error)}
               testId="new-page-collection"
             />
-            {submitted && collectionMissing && (
-              <p className="field-error" role="alert">
-                {t('kit.newPage.collectionRequired')}
-              </p>
-            )}
-          </>
-        )}
-        <div className="button-row modal-actions">
-          <Button onPress={onClose}>{t('common.cancel')}</Button>
-          <Button type="submit" variant="primary" isDisabled={isPending} testId="new-page-create">
-            {t('kit.newPage.create')}
-          </Button>
-        </div>
-      </Form>
-    </Dialog>
+          )}
+        />
+      )}
+    </FormDialog>
   );
 }

@@ -3,7 +3,7 @@ import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { paths } from '@/app/paths';
 import { projectFixture, userFixture } from '@/testing/fixtures';
-import { mockApi, renderRoutes, type ApiCall } from '@/testing/render-route';
+import { mockApi, renderRoutes, type ApiCall, type Handler } from '@/testing/render-route';
 import { ProjectOverviewRoute } from '@/features/projects/routes/ProjectOverviewRoute';
 
 const routes = [
@@ -37,25 +37,48 @@ function page(id: number, body: Record<string, unknown>) {
   };
 }
 
-function api() {
+function api(overrides: Record<string, Handler> = {}) {
   return mockApi({
     'GET /api/projects/7': () => ({ json: project }),
     'GET /api/user': () => ({ json: userFixture() }),
     'POST /api/pages': (call) => ({ status: 201, json: page(40, call.body as Record<string, unknown>) }),
     'POST /api/page/40': (call) => ({ json: page(40, call.body as Record<string, unknown>) }),
+    ...overrides,
   });
 }
 
 const posts = (calls: ApiCall[]) => calls.filter((call) => call.method === 'POST');
+const sent = (calls: ApiCall[]) =>
+  calls.filter((call) => call.method !== 'GET').map((call) => [call.method, call.url, call.body]);
 
-async function openDialog() {
-  const calls = api();
+async function openDialog(overrides: Record<string, Handler> = {}) {
+  const calls = api(overrides);
   const router = renderRoutes(routes, '/project/7');
   const trigger = await screen.findByTestId('new-page');
   trigger.focus();
   fireEvent.click(trigger);
   const dialog = await screen.findByRole('dialog', { name: 'Nova página' });
   return { calls, router, dialog: within(dialog), trigger };
+}
+
+/** The texts the control's aria-describedby names, joined. */
+function description(control: HTMLElement): string {
+  return (control.getAttribute('aria-describedby') ?? '')
+    .split(/\s+/)
+    .filter(Boolean)
+    .map((id) => document.getElementById(id)?.textContent ?? '')
+    .join(' | ');
+}
+
+type DialogQueries = Awaited<ReturnType<typeof openDialog>>['dialog'];
+
+/** The collection list's button (React Aria's Select). */
+const collectionButton = (dialog: DialogQueries) =>
+  within(dialog.getByTestId('new-page-collection')).getByRole('button');
+
+async function chooseCollection(dialog: DialogQueries, name: string) {
+  fireEvent.click(collectionButton(dialog));
+  fireEvent.click(await screen.findByRole('option', { name }));
 }
 
 describe('new page dialog', () => {
@@ -88,13 +111,37 @@ describe('new page dialog', () => {
     expect((await dialog.findByRole('alert')).textContent).toBe('Escolha a coleção da página.');
     expect(posts(calls)).toEqual([]);
 
-    fireEvent.click(within(dialog.getByTestId('new-page-collection')).getByRole('button'));
-    fireEvent.click(await screen.findByRole('option', { name: 'Posts' }));
+    await chooseCollection(dialog, 'Posts');
+    await waitFor(() => expect(dialog.queryByRole('alert')).toBeNull());
     fireEvent.click(dialog.getByTestId('new-page-create'));
     await waitFor(() => expect(router.state.location.pathname).toBe('/project/7/40'));
     expect(posts(calls).map((call) => [call.url, call.body])).toEqual([
       ['/api/pages', { name: 'Serviços', project_id: 7 }],
       ['/api/page/40', { slug: 'servicos', table_id: 4 }],
+    ]);
+  });
+
+  it('normalises a typed slug as the server does, and an emptied slug follows the name again', async () => {
+    const { calls, router, dialog } = await openDialog();
+    const name = dialog.getByLabelText<HTMLInputElement>(/^Nome/);
+    const slug = dialog.getByLabelText<HTMLInputElement>('Slug (endereço)');
+    fireEvent.change(name, { target: { value: 'Meu Post' } });
+    fireEvent.change(slug, { target: { value: ' /Blog/Meu Post!/ ' } });
+    fireEvent.blur(slug);
+    expect(slug.value).toBe('blog/meu-post');
+
+    fireEvent.change(slug, { target: { value: '' } });
+    fireEvent.blur(slug);
+    expect(slug.value).toBe('');
+    fireEvent.change(name, { target: { value: 'Contato São Paulo' } });
+    expect(slug.value).toBe('contato-sao-paulo');
+
+    fireEvent.change(slug, { target: { value: 'Fale/Conosco' } });
+    fireEvent.click(dialog.getByTestId('new-page-create'));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/project/7/40'));
+    expect(sent(calls)).toEqual([
+      ['POST', '/api/pages', { name: 'Contato São Paulo', project_id: 7 }],
+      ['POST', '/api/page/40', { slug: 'fale/conosco' }],
     ]);
   });
 
@@ -106,6 +153,132 @@ describe('new page dialog', () => {
     fireEvent.click(dialog.getByRole('button', { name: 'Cancelar' }));
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
     await waitFor(() => expect(document.activeElement).toBe(trigger));
+  });
+
+  it('shows each refused field at the field, linked by aria-describedby, and focuses the first', async () => {
+    const { calls, dialog } = await openDialog();
+    const name = dialog.getByLabelText<HTMLInputElement>(/^Nome/);
+    fireEvent.click(dialog.getByLabelText('Página de coleção'));
+    fireEvent.click(dialog.getByTestId('new-page-create'));
+
+    // Both errors at once; the name comes first, so it takes the focus.
+    await waitFor(() => expect(name.getAttribute('aria-invalid')).toBe('true'));
+    expect(description(name)).toBe('Informe o nome da página.');
+    await waitFor(() => expect(document.activeElement).toBe(name));
+    const button = collectionButton(dialog);
+    expect(description(button)).toBe('Escolha a coleção da página.');
+    expect(dialog.getByTestId('new-page-collection').getAttribute('data-invalid')).toBe('true');
+
+    // The name given, the collection is now the first invalid field: the focus goes to its button.
+    fireEvent.change(name, { target: { value: 'Produto' } });
+    await waitFor(() => expect(name.getAttribute('aria-invalid')).toBeNull());
+    fireEvent.click(dialog.getByTestId('new-page-create'));
+    await waitFor(() => expect(document.activeElement).toBe(collectionButton(dialog)));
+
+    // Back to a static page, the collection's error is gone and the page can be made.
+    fireEvent.click(dialog.getByLabelText('Página estática'));
+    await waitFor(() => expect(dialog.queryByRole('alert')).toBeNull());
+    expect(dialog.queryByTestId('new-page-collection')).toBeNull();
+    expect(posts(calls)).toEqual([]);
+  });
+
+  it('refuses a name or a slug longer than the server takes (200 characters)', async () => {
+    const { calls, dialog } = await openDialog();
+    const name = dialog.getByLabelText<HTMLInputElement>(/^Nome/);
+    const slug = dialog.getByLabelText<HTMLInputElement>('Slug (endereço)');
+    fireEvent.change(name, { target: { value: 'é'.repeat(201) } });
+    fireEvent.change(slug, { target: { value: 'a'.repeat(201) } });
+    fireEvent.click(dialog.getByTestId('new-page-create'));
+    await waitFor(() => expect(description(name)).toBe('No máximo 200 caracteres'));
+    expect(description(slug)).toContain('No máximo 200 caracteres');
+    await waitFor(() => expect(document.activeElement).toBe(name));
+    expect(posts(calls)).toEqual([]);
+
+    // 200 characters, counted as the server counts them (an accented letter is one), pass.
+    fireEvent.change(name, { target: { value: 'é'.repeat(200) } });
+    fireEvent.change(slug, { target: { value: 'a'.repeat(200) } });
+    fireEvent.click(dialog.getByTestId('new-page-create'));
+    await waitFor(() => expect(posts(calls).length).toBe(2));
+    expect(posts(calls)[1]?.body).toEqual({ slug: 'a'.repeat(200) });
+  });
+
+  it("shows the server's refusal of the name at the name field", async () => {
+    const { calls, router, dialog } = await openDialog({
+      'POST /api/pages': () => ({
+        status: 422,
+        json: { error: 'invalid', field: 'name', message: 'name must be at most 200 characters' },
+      }),
+    });
+    const name = dialog.getByLabelText<HTMLInputElement>(/^Nome/);
+    fireEvent.change(name, { target: { value: 'Serviços' } });
+    fireEvent.click(dialog.getByTestId('new-page-create'));
+    await waitFor(() => expect(description(name)).toBe('name must be at most 200 characters'));
+    expect(name.getAttribute('aria-invalid')).toBe('true');
+    await waitFor(() => expect(document.activeElement).toBe(name));
+    expect(dialog.queryByTestId('new-page-dialog-error')).toBeNull();
+    expect(router.state.location.pathname).toBe('/project/7');
+    expect(sent(calls)).toEqual([['POST', '/api/pages', { name: 'Serviços', project_id: 7 }]]);
+  });
+
+  it('shows a slug another page has at the slug field, removes the page just made, and creates it once corrected', async () => {
+    let refuse = true;
+    const { calls, router, dialog } = await openDialog({
+      'POST /api/page/40': (call) =>
+        refuse
+          ? {
+              status: 409,
+              json: { error: 'conflict', field: 'slug', message: 'A page with this slug already exists' },
+            }
+          : { json: page(40, call.body as Record<string, unknown>) },
+      'DELETE /api/page/40': () => ({ status: 204 }),
+    });
+    fireEvent.change(dialog.getByLabelText(/^Nome/), { target: { value: 'Serviços' } });
+    const slug = dialog.getByLabelText<HTMLInputElement>('Slug (endereço)');
+    fireEvent.change(slug, { target: { value: 'contato' } });
+    fireEvent.click(dialog.getByTestId('new-page-create'));
+    await waitFor(() => expect(description(slug)).toContain('A page with this slug already exists'));
+    expect(slug.getAttribute('aria-invalid')).toBe('true');
+    await waitFor(() => expect(document.activeElement).toBe(slug));
+    expect(sent(calls)).toEqual([
+      ['POST', '/api/pages', { name: 'Serviços', project_id: 7 }],
+      ['POST', '/api/page/40', { slug: 'contato' }],
+      ['DELETE', '/api/page/40', undefined],
+    ]);
+
+    refuse = false;
+    fireEvent.change(slug, { target: { value: 'servicos-2' } });
+    fireEvent.click(dialog.getByTestId('new-page-create'));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/project/7/40'));
+    expect(sent(calls).slice(3)).toEqual([
+      ['POST', '/api/pages', { name: 'Serviços', project_id: 7 }],
+      ['POST', '/api/page/40', { slug: 'servicos-2' }],
+    ]);
+  });
+
+  it("shows the server's refusal of the collection at the collection list", async () => {
+    const { dialog } = await openDialog({
+      'POST /api/page/40': () => ({
+        status: 422,
+        json: { error: 'invalid', field: 'table_id', message: 'Unknown collection' },
+      }),
+      'DELETE /api/page/40': () => ({ status: 204 }),
+    });
+    fireEvent.change(dialog.getByLabelText(/^Nome/), { target: { value: 'Produto' } });
+    fireEvent.click(dialog.getByLabelText('Página de coleção'));
+    await chooseCollection(dialog, 'Produtos');
+    fireEvent.click(dialog.getByTestId('new-page-create'));
+    await waitFor(() => expect(description(collectionButton(dialog))).toBe('Unknown collection'));
+    await waitFor(() => expect(document.activeElement).toBe(collectionButton(dialog)));
+  });
+
+  it('shows a refusal that names no field above the form', async () => {
+    const { router, dialog } = await openDialog({
+      'POST /api/pages': () => ({ status: 403, json: { error: 'forbidden', message: 'Sem permissão' } }),
+    });
+    fireEvent.change(dialog.getByLabelText(/^Nome/), { target: { value: 'Produto' } });
+    fireEvent.click(dialog.getByTestId('new-page-create'));
+    expect((await dialog.findByTestId('new-page-dialog-error')).textContent).toContain('Sem permissão');
+    expect(router.state.location.pathname).toBe('/project/7');
   });
 });
 

@@ -9,10 +9,9 @@ import { errorMessage } from '@/lib/api-client';
 import { useUser } from '@/lib/auth/get-user';
 import { useFormat } from '@/lib/format';
 import type { PageSummary, ProjectDetail } from '@/lib/types';
-import { useCreatePage } from '@/features/projects/api/create-page';
 import { useDeletePage } from '@/features/projects/api/delete-page';
 import { useDeleteProject } from '@/features/projects/api/delete-project';
-import { NewPageDialog, type NewPageValues } from '@/features/projects/components/NewPageDialog';
+import { NewPageDialog } from '@/features/projects/components/NewPageDialog';
 import { HstsToggle } from '@/features/projects/components/HstsToggle';
 import { PageList } from '@/features/projects/components/PageList';
 import { SaveTemplateModal } from '@/features/projects/components/SaveTemplateModal';
@@ -37,7 +36,6 @@ function Overview({ project, slots }: { project: ProjectDetail; slots: OverviewS
   const fmt = useFormat();
   const navigate = useNavigate();
   const { data: user } = useUser();
-  const createPage = useCreatePage();
   const deletePage = useDeletePage();
   const deleteProject = useDeleteProject();
   const [savingTemplate, setSavingTemplate] = useState(false);
@@ -46,19 +44,6 @@ function Overview({ project, slots }: { project: ProjectDetail; slots: OverviewS
 
   const staticPages = project.pages.filter((page) => page.table_id === null);
   const collectionPages = project.pages.filter((page) => page.table_id !== null);
-
-  const newPage = (values: NewPageValues) => {
-    createPage.mutate(
-      { ...values, project_id: project.id },
-      {
-        onSuccess: (page) => {
-          setCreatingPage(false);
-          void navigate(paths.page.build({ projectId: project.id, pageId: page.id }));
-        },
-        onError: (error) => toast.error(errorMessage(error)),
-      },
-    );
-  };
 
   const removePage = async (page: PageSummary) => {
     const confirmed = await askConfirm({
@@ -248,10 +233,13 @@ function Overview({ project, slots }: { project: ProjectDetail; slots: OverviewS
       {savingTemplate && <SaveTemplateModal project={project} onClose={() => setSavingTemplate(false)} />}
       {creatingPage && (
         <NewPageDialog
+          projectId={project.id}
           collections={project.tables}
-          onCreate={newPage}
+          onCreated={(page) => {
+            setCreatingPage(false);
+            void navigate(paths.page.build({ projectId: project.id, pageId: page.id }));
+          }}
           onClose={() => setCreatingPage(false)}
-          isPending={createPage.isPending}
         />
       )}
       {confirmDialog}
