@@ -1,10 +1,14 @@
 import { useEffect, useRef, type FormHTMLAttributes, type ReactNode } from 'react';
 import type { FieldValues, SubmitHandler, UseFormReturn } from 'react-hook-form';
-import { focusFirstInvalid } from '@/lib/forms';
+import { focusFirstInvalid, serverErrorPaths } from '@/lib/forms';
 
-interface FormProps<T extends FieldValues> extends Omit<FormHTMLAttributes<HTMLFormElement>, 'onSubmit'> {
-  form: UseFormReturn<T>;
-  onValid: SubmitHandler<T>;
+interface FormProps<T extends FieldValues, C, O> extends Omit<
+  FormHTMLAttributes<HTMLFormElement>,
+  'onSubmit'
+> {
+  /** The form; `O` is what its schema makes of the values (trimmed text, numbers). */
+  form: UseFormReturn<T, C, O>;
+  onValid: SubmitHandler<O>;
   children: ReactNode;
   testId?: string;
 }
@@ -15,7 +19,13 @@ interface FormProps<T extends FieldValues> extends Omit<FormHTMLAttributes<HTMLF
  * first `FormField` marked `data-invalid`), so an error far down a long form is never missed.
  * Browser validation is off (`noValidate`): the schema's translated messages show instead.
  */
-export function Form<T extends FieldValues>({ form, onValid, children, testId, ...rest }: FormProps<T>) {
+export function Form<T extends FieldValues, C, O>({
+  form,
+  onValid,
+  children,
+  testId,
+  ...rest
+}: FormProps<T, C, O>) {
   const ref = useRef<HTMLFormElement>(null);
   const { submitCount, isSubmitSuccessful } = form.formState;
 
@@ -23,6 +33,12 @@ export function Form<T extends FieldValues>({ form, onValid, children, testId, .
   useEffect(() => {
     if (submitCount > 0 && !isSubmitSuccessful && ref.current) focusFirstInvalid(ref.current);
   }, [submitCount, isSubmitSuccessful]);
+
+  // A refusal of the server shown at a field (`setServerError`) takes the focus the same way.
+  const serverErrors = serverErrorPaths(form.formState.errors);
+  useEffect(() => {
+    if (serverErrors && ref.current) focusFirstInvalid(ref.current);
+  }, [serverErrors]);
 
   return (
     <form

@@ -79,7 +79,10 @@ export function FormField({
       {...wrapperProps}
     >
       {labelAs === 'label' ? (
-        <label htmlFor={controlId}>{labelText}</label>
+        // The id names composite editors that label themselves by it (`aria-labelledby`).
+        <label htmlFor={controlId} id={`${controlId}-label`}>
+          {labelText}
+        </label>
       ) : (
         <span className="label" id={`${controlId}-label`}>
           {labelText}

@@ -5,9 +5,23 @@
  * rules the server applies (both sides are tested against shared/testdata/validation.json).
  */
 import type { TFunction } from 'i18next';
-import type { FieldError, FieldErrors, FieldPath, FieldValues, UseFormReturn } from 'react-hook-form';
+import { useState } from 'react';
+import { zodResolver } from '@hookform/resolvers/zod';
+import {
+  useForm,
+  type DefaultValues,
+  type FieldError,
+  type FieldErrors,
+  type FieldPath,
+  type FieldValues,
+  type Mode,
+  type PathValue,
+  type RegisterOptions,
+  type UseFormReturn,
+} from 'react-hook-form';
+import type { z } from 'zod';
 import { ApiError, errorMessage } from '@/lib/api-client';
-import { readIssueMessage } from '@/lib/validation';
+import { readIssueMessage, slugify } from '@/lib/validation';
 
 /**
  * Scrolls to the first invalid field of `root` (in document order) and focuses its control:
@@ -22,6 +36,22 @@ export function focusFirstInvalid(root: ParentNode): HTMLElement | null {
   field.scrollIntoView?.({ block: 'center' });
   (control ?? field).focus({ preventScroll: true });
   return control ?? field;
+}
+
+/**
+ * The paths of the errors the server set (`type: 'server'`), joined: a form focuses the first
+ * invalid field when this changes, since a control bound through `Controller` takes no focus
+ * from `setError`.
+ */
+export function serverErrorPaths(errors: unknown, prefix = ''): string {
+  if (typeof errors !== 'object' || errors === null) return '';
+  const error = errors as Partial<FieldError>;
+  if (error.type === 'server' && typeof error.message === 'string') return prefix;
+  return Object.entries(errors)
+    .filter(([key]) => key !== 'ref')
+    .map(([key, value]) => serverErrorPaths(value, prefix ? `${prefix}.${key}` : key))
+    .filter(Boolean)
+    .join(' ');
 }
 
 /**
@@ -51,8 +81,8 @@ export function errorAt<T extends FieldValues>(errors: FieldErrors<T>, path: str
  * which then shows it and takes the focus. Returns whether it did (else the caller shows the
  * error elsewhere, a toast or an alert). `fieldMap` renames server fields to form paths.
  */
-export function setServerError<T extends FieldValues>(
-  form: UseFormReturn<T>,
+export function setServerError<T extends FieldValues, C, O>(
+  form: UseFormReturn<T, C, O>,
   error: unknown,
   fields: readonly FieldPath<T>[],
   fieldMap: Partial<Record<string, FieldPath<T>>> = {},
@@ -62,4 +92,70 @@ export function setServerError<T extends FieldValues>(
   if (!target) return false;
   form.setError(target, { type: 'server', message: errorMessage(error) }, { shouldFocus: true });
   return true;
+}
+
+/**
+ * A form's failed saves: `report` (a mutation's `onError`) sets an error that names one of
+ * `fields` at that field; any other error is kept as `message`, for the form's alert, until the
+ * next report or `clear`.
+ */
+export function useFormFailure<T extends FieldValues, C, O>(
+  form: UseFormReturn<T, C, O>,
+  fields: readonly FieldPath<T>[],
+  fieldMap: Partial<Record<string, FieldPath<T>>> = {},
+) {
+  const [failure, setFailure] = useState<{ error: unknown } | null>(null);
+  return {
+    report: (error: unknown) => setFailure(setServerError(form, error, fields, fieldMap) ? null : { error }),
+    clear: () => setFailure(null),
+    message: failure ? errorMessage(failure.error) : undefined,
+  };
+}
+
+interface ZodFormOptions<I extends FieldValues> {
+  defaultValues: DefaultValues<I>;
+  /** The fields a server error may name (see `setServerError`). */
+  serverFields: readonly FieldPath<I>[];
+  /** Server field names that are called otherwise in the form. */
+  serverFieldMap?: Partial<Record<string, FieldPath<I>>>;
+  mode?: Mode;
+}
+
+/**
+ * A react-hook-form form checked by a zod schema (its values `I` in, the request body `O` out),
+ * with what every form of the dashboard wants beside it: `failure` for the server's refusals
+ * (`useFormFailure`) and `bind(name)`, the `field` and `error` props of the controls in
+ * `@/components/FormControls`.
+ */
+export function useZodForm<I extends FieldValues, O>(
+  schema: z.ZodType<O, I>,
+  { defaultValues, serverFields, serverFieldMap, mode }: ZodFormOptions<I>,
+) {
+  const form = useForm<I, unknown, O>({ resolver: zodResolver(schema), defaultValues, mode });
+  const failure = useFormFailure(form, serverFields, serverFieldMap);
+  const { errors } = form.formState;
+  const bind = <N extends FieldPath<I>>(name: N, options?: RegisterOptions<I, N>) => ({
+    field: form.register(name, options),
+    error: errorAt(errors, name),
+  });
+  return { form, failure, bind };
+}
+
+/**
+ * The blur handlers of a form's `name` and `slug` inputs: leaving the name fills an empty slug
+ * from it (when `fillWhen` allows), leaving the slug normalises it as the server will.
+ */
+export function slugFillers<T extends FieldValues & { name: string; slug: string }, C, O>(
+  form: UseFormReturn<T, C, O>,
+  fillWhen: () => boolean = () => true,
+) {
+  const get = (key: 'name' | 'slug') => String(form.getValues(key as FieldPath<T>));
+  const setSlug = (value: string) =>
+    form.setValue('slug' as FieldPath<T>, value as PathValue<T, FieldPath<T>>);
+  return {
+    fillSlug: () => {
+      if (fillWhen() && get('slug').trim() === '') setSlug(slugify(get('name')));
+    },
+    normaliseSlug: () => setSlug(slugify(get('slug'))),
+  };
 }

@@ -2,6 +2,13 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import {
+  blockKeywordsField,
+  blockNameField,
+  blockOrderField,
+  blockTemplateField,
+  maxBytesField,
+  maxCharsField,
+  requiredTextField,
   domainField,
   emailField,
   fieldErrors,
@@ -189,5 +196,48 @@ describe('integrationsSchema', () => {
       conversionApiPixelId: '123',
     });
     expect(result.success).toBe(true);
+  });
+});
+
+describe('text length fields (the server counts characters, or bytes where it says len())', () => {
+  it('requiredTextField trims, requires and counts characters, not bytes', () => {
+    const name = requiredTextField('validation.userNameRequired', 3);
+    expect(name.parse('  Ana  ')).toBe('Ana');
+    expect(name.parse('ção')).toBe('ção');
+    expect(name.safeParse('   ').error?.issues[0]?.message).toBe('validation.userNameRequired');
+    expect(name.safeParse('Anna').error?.issues[0]?.message).toBe(
+      issueMessage('validation.tooLong', { max: 3 }),
+    );
+  });
+
+  it('maxCharsField and maxBytesField', () => {
+    expect(maxCharsField(2).safeParse('çã').success).toBe(true);
+    expect(maxBytesField(2).safeParse('çã').success).toBe(false);
+    expect(maxBytesField(4).safeParse('çã').success).toBe(true);
+  });
+});
+
+describe('block fields (routes/blocks.rs)', () => {
+  it('names: required, 200 characters at most', () => {
+    expect(blockNameField.safeParse(' ').error?.issues[0]?.message).toBe('validation.blockNameRequired');
+    expect(blockNameField.safeParse('a'.repeat(200)).success).toBe(true);
+    expect(blockNameField.safeParse('a'.repeat(201)).success).toBe(false);
+  });
+
+  it('HTML required, search words 1000 bytes at most', () => {
+    expect(blockTemplateField.safeParse(' \n ').error?.issues[0]?.message).toBe(
+      'validation.blockHtmlRequired',
+    );
+    expect(blockTemplateField.safeParse('<p></p>').success).toBe(true);
+    expect(blockKeywordsField.parse(' a, b ')).toBe('a, b');
+    expect(blockKeywordsField.safeParse('ç'.repeat(501)).success).toBe(false);
+  });
+
+  it('orders: whole numbers from 0 to 1000000; empty is the default when there is one', () => {
+    expect(blockOrderField(99).parse('')).toBe(99);
+    expect(blockOrderField(99).parse(' 7 ')).toBe(7);
+    expect(blockOrderField().parse('1000000')).toBe(1_000_000);
+    for (const text of ['', '-1', '1.5', '1e3', 'x', '1000001'])
+      expect(blockOrderField().safeParse(text).error?.issues[0]?.message).toBe('validation.orderInvalid');
   });
 });

@@ -177,6 +177,87 @@ export const newPasswordField = z
   .refine((value) => value.length === 0 || [...value].length >= 8, 'forms.validation.passwordTooShort')
   .refine((value) => new TextEncoder().encode(value).length <= 256, 'forms.validation.passwordTooLong');
 
+/** The length of a text as the server counts characters (`chars().count()` in Rust). */
+function charCount(value: string): number {
+  return [...value].length;
+}
+
+/** Trimmed text that must be given, of at most `max` characters (`required_text` in domain.rs). */
+export function requiredTextField(requiredKey: string, max: number, tooLongKey = 'validation.tooLong') {
+  return z
+    .string()
+    .trim()
+    .min(1, requiredKey)
+    .refine((value) => charCount(value) <= max, issueMessage(tooLongKey, { max }));
+}
+
+/** Free text of at most `max` characters (a template's category and description). */
+export function maxCharsField(max: number) {
+  return z.string().refine((value) => charCount(value) <= max, issueMessage('validation.tooLong', { max }));
+}
+
+/** Text of at most `max` bytes in UTF-8, as the server's `len()` checks (code, icons, keywords). */
+export function maxBytesField(max: number) {
+  return z
+    .string()
+    .refine(
+      (value) => new TextEncoder().encode(value).length <= max,
+      issueMessage('validation.tooLarge', { kb: Math.floor(max / 1024), max }),
+    );
+}
+
+/** The highest order of a block, category or template (`check_order` in routes/blocks.rs). */
+export const MAX_ORDER = 1_000_000;
+/** The order the server gives a block or category sent without one. */
+export const DEFAULT_ORDER = 99;
+
+/**
+ * An order typed in a number input: a whole number from 0 to MAX_ORDER. Empty is `fallback` when
+ * one is given (the server's default), else an error.
+ */
+export function orderField(invalidKey: string, fallback?: number) {
+  return z
+    .string()
+    .trim()
+    .transform((text, ctx) => {
+      if (text === '' && fallback !== undefined) return fallback;
+      if (!/^\d+$/.test(text) || Number(text) > MAX_ORDER) {
+        ctx.addIssue({ code: 'custom', message: invalidKey });
+        return z.NEVER;
+      }
+      return Number(text);
+    });
+}
+
+/*
+ * A block's descriptive fields, as routes/blocks.rs checks them for the platform library and
+ * routes/business_library.rs for a business's own blocks.
+ */
+
+/** A block's name: trimmed, required, 200 characters at most (`block_name`). */
+export const blockNameField = requiredTextField(
+  'validation.blockNameRequired',
+  200,
+  'validation.blockNameTooLong',
+);
+
+/** A block's comma-separated search words: 1000 bytes at most (`check_search_words`). */
+export const blockKeywordsField = z.string().trim().pipe(maxBytesField(1000));
+
+/** A block's HTML, CSS or JS: 256 KB at most each (`check_code`). */
+export const blockCodeField = maxBytesField(256 * 1024);
+
+/** A block's HTML: required besides (`check_code`: "The block's HTML is empty"). */
+export const blockTemplateField = blockCodeField.refine(
+  (value) => value.trim() !== '',
+  'validation.blockHtmlRequired',
+);
+
+/** A block's or template's order, from 0 to 1,000,000; `fallback` stands for an empty input. */
+export function blockOrderField(fallback?: number) {
+  return orderField('validation.orderInvalid', fallback);
+}
+
 /**
  * A zod message that needs values ("O caractere {{c}} …"): the i18n key and its values in one
  * string, since a form error carries only a message. `errorText` in `@/lib/forms` reads it back.

@@ -39,8 +39,8 @@ describe('languageFindings', () => {
       { kind: 'foreign', text: en.common.save },
     ]);
     // A spec literal kept in both catalogues is no leak in either language.
-    expect(en.blockAdmin.block.errors.nameRequired).toBe(ptBR.blockAdmin.block.errors.nameRequired);
-    expect(languageFindings(en.blockAdmin.block.errors.nameRequired, 'pt-BR', [])).toEqual([]);
+    expect(en.validation.blockNameRequired).toBe(ptBR.validation.blockNameRequired);
+    expect(languageFindings(en.validation.blockNameRequired, 'pt-BR', [])).toEqual([]);
   });
 
   it('flags a raw i18next key, not a host name or an address', () => {

@@ -4,6 +4,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { paths } from '@/app/paths';
 import { applyLanguage } from '@/lib/i18n';
 import type { User } from '@/lib/types';
+import { expectFieldError, expectFocused } from '@/testing/forms';
 import { mockApi, renderRoutes, type ApiCall, type Handler } from '@/testing/render-route';
 import { reloadPage } from '@/features/account/lib/reload-page';
 import { loadStripe, type StripeSetupResult } from '@/features/account/lib/stripe';
@@ -161,8 +162,25 @@ describe('account screen', () => {
     await open();
     fireEvent.change(screen.getByTestId('account-name'), { target: { value: '  ' } });
     fireEvent.click(screen.getByTestId('account-save'));
-    expect(await screen.findByText('Informe o nome')).toBeTruthy();
+    await expectFieldError('account-name', 'Informe o nome');
+    await expectFocused('account-name');
+    fireEvent.change(screen.getByTestId('account-name'), { target: { value: 'é'.repeat(201) } });
+    fireEvent.click(screen.getByTestId('account-save'));
+    await expectFieldError('account-name', 'No máximo 200 caracteres');
     expect(posts(calls, '/api/user')).toHaveLength(0);
+  });
+
+  it('shows a refusal that names the currency at the currency field', async () => {
+    const message = 'The currency cannot change once the account has transactions';
+    api({
+      'POST /api/user': () => ({ status: 409, json: { error: 'conflict', message, field: 'currency' } }),
+    });
+    await open();
+    fireEvent.change(screen.getByTestId('account-currency'), { target: { value: 'USD' } });
+    fireEvent.click(screen.getByTestId('account-save'));
+    await expectFieldError('account-currency', message);
+    await expectFocused('account-currency');
+    expect(screen.queryByTestId('account-form-error')).toBeNull();
   });
 });
 

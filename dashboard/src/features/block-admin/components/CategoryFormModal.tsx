@@ -1,18 +1,11 @@
-import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Alert } from '@/components/Alert';
-import { FormField } from '@/components/FormField';
-import { Dialog } from '@/components/ui/Dialog';
-import { errorMessage } from '@/lib/api-client';
+import { InputField, OrderField, TextAreaField } from '@/components/FormControls';
+import { FormDialog } from '@/components/FormDialog';
+import { toastOutcome } from '@/components/admin-toasts';
+import { useZodForm } from '@/lib/forms';
 import { useSaveCategory } from '@/features/block-admin/api/save-category';
-import {
-  categoryFormValues,
-  categoryPayload,
-  type CategoryFormError,
-  type CategoryFormValues,
-} from '@/features/block-admin/lib/block-form';
-import type { LibraryCategory } from '@/features/block-admin/types';
-import { toastFailure, toastOk } from '@/components/admin-toasts';
+import { categoryFormSchema, categoryFormValues } from '@/features/block-admin/lib/block-form';
+import type { CategoryPayload, LibraryCategory } from '@/features/block-admin/types';
 
 interface Props {
   /** null: a new category. */
@@ -24,77 +17,38 @@ interface Props {
 export function CategoryFormModal({ category, onClose }: Props) {
   const { t } = useTranslation();
   const save = useSaveCategory();
-  const [values, setValues] = useState<CategoryFormValues>(() => categoryFormValues(category));
-  const [error, setError] = useState<CategoryFormError | null>(null);
-  const set = (key: keyof CategoryFormValues) => (event: { target: { value: string } }) =>
-    setValues((current) => ({ ...current, [key]: event.target.value }));
+  const zodForm = useZodForm(categoryFormSchema, {
+    defaultValues: categoryFormValues(category),
+    serverFields: ['name', 'icon', 'order'],
+  });
+  const { failure, bind } = zodForm;
 
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    const result = categoryPayload(values);
-    if ('error' in result) {
-      setError(result.error);
-      return;
-    }
-    setError(null);
+  const submit = (payload: CategoryPayload) => {
+    failure.clear();
     save.mutate(
-      { ...(category ? { id: category.id } : {}), category: result.payload },
-      {
-        onSuccess: () => {
-          toastOk(t);
-          onClose();
-        },
-        onError: (failure) => toastFailure(t, failure),
-      },
+      { ...(category ? { id: category.id } : {}), category: payload },
+      toastOutcome(t, onClose, failure.report),
     );
   };
 
   return (
-    <Dialog
+    <FormDialog
       title={category ? t('blockAdmin.category.edit') : t('blockAdmin.category.new')}
       onClose={onClose}
       testId="category-form"
+      zodForm={zodForm}
+      onValid={submit}
+      saving={save.isPending}
     >
-      <form onSubmit={submit} className="form" noValidate>
-        {save.isError && <Alert testId="category-form-error">{errorMessage(save.error)}</Alert>}
-        {error && <Alert testId="category-form-invalid">{t(`blockAdmin.category.errors.${error}`)}</Alert>}
-        <FormField label={t('blockAdmin.category.name')} id="category-name">
-          <input id="category-name" value={values.name} onChange={set('name')} data-testid="category-name" />
-        </FormField>
-        <FormField label={t('blockAdmin.category.icon')} id="category-icon">
-          <textarea
-            id="category-icon"
-            className="code-input"
-            rows={4}
-            value={values.icon}
-            onChange={set('icon')}
-            data-testid="category-icon"
-          />
-        </FormField>
-        <FormField label={t('blockAdmin.order')} id="category-order">
-          <input
-            id="category-order"
-            type="number"
-            min={0}
-            value={values.order}
-            onChange={set('order')}
-            data-testid="category-order"
-          />
-        </FormField>
-        <div className="form-actions">
-          <button type="button" className="button" onClick={onClose} data-testid="category-form-cancel">
-            {t('common.cancel')}
-          </button>
-          <button
-            type="submit"
-            className="button button-primary"
-            disabled={save.isPending}
-            data-testid="category-form-save"
-          >
-            {t('common.save')}
-          </button>
-        </div>
-      </form>
-    </Dialog>
+      <InputField label={t('blockAdmin.category.name')} id="category-name" required {...bind('name')} />
+      <TextAreaField
+        label={t('blockAdmin.category.icon')}
+        id="category-icon"
+        className="code-input"
+        rows={4}
+        {...bind('icon')}
+      />
+      <OrderField label={t('blockAdmin.order')} id="category-order" {...bind('order')} />
+    </FormDialog>
   );
 }

@@ -6,6 +6,7 @@ import { RequireAdmin } from '@/app/RequireAdmin';
 import { getToasts } from '@/testing/toasts';
 import type { User } from '@/lib/types';
 import { acceptConfirm, cancelConfirm, confirmText } from '@/testing/dialogs';
+import { expectFieldError, expectFocused } from '@/testing/forms';
 import { mockApi, renderRoutes, type Handler } from '@/testing/render-route';
 import { BlockAdminRoute } from '@/features/block-admin/routes/BlockAdminRoute';
 import type { Library, LibraryBlock } from '@/features/block-admin/types';
@@ -150,12 +151,45 @@ describe('admin blocks screen', () => {
     expect(screen.getByTestId('block-form')).toBeTruthy();
   });
 
-  it('refuses an empty name before calling the server', async () => {
+  it('refuses an empty name and HTML at their fields before calling the server', async () => {
     const calls = api();
     await open();
     fireEvent.click(screen.getByTestId('block-new'));
     fireEvent.click(await screen.findByTestId('block-form-save'));
-    expect(screen.getByTestId('block-form-invalid').textContent).toBe('Block Name is required');
+    await expectFieldError('block-name', 'Block Name is required');
+    await expectFieldError('block-template', 'O HTML do bloco é obrigatório');
+    await expectFocused('block-name');
+    expect(calls.some((c) => c.method === 'POST')).toBe(false);
+  });
+
+  it('shows a server error that names the name at the name field', async () => {
+    api({
+      'POST /erp/block': () => ({
+        status: 409,
+        json: { error: 'conflict', message: 'Block Name already exists', field: 'name' },
+      }),
+    });
+    await open();
+    fireEvent.click(screen.getByTestId('block-new'));
+    const form = await screen.findByTestId('block-form');
+    fireEvent.change(within(form).getByTestId('block-name'), { target: { value: 'Hero A' } });
+    fireEvent.change(within(form).getByTestId('block-template'), { target: { value: '<div></div>' } });
+    fireEvent.click(within(form).getByTestId('block-form-save'));
+    await expectFieldError('block-name', 'Block Name already exists');
+    await expectFocused('block-name');
+    expect(screen.queryByTestId('block-form-error')).toBeNull();
+  });
+
+  it('refuses a category with an empty name at its field', async () => {
+    const calls = api();
+    await open();
+    fireEvent.click(screen.getByTestId('category-new'));
+    const form = await screen.findByTestId('category-form');
+    fireEvent.change(within(form).getByTestId('category-order'), { target: { value: '1.5' } });
+    fireEvent.click(within(form).getByTestId('category-form-save'));
+    await expectFieldError('category-name', 'O nome da categoria é obrigatório');
+    await expectFieldError('category-order', 'A ordem deve ser um número inteiro de 0 a 1000000');
+    await expectFocused('category-name');
     expect(calls.some((c) => c.method === 'POST')).toBe(false);
   });
 

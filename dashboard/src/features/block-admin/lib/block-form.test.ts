@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
+import { fieldErrors } from '@/lib/validation';
 import {
+  blockFormSchema,
   blockFormValues,
-  blockPayload,
-  categoryPayload,
+  categoryFormSchema,
   jsonDownloadHref,
   parseOrder,
   svgImageSrc,
@@ -10,6 +11,10 @@ import {
 import { parseScreenshotSize, screenshotUrl } from './screenshot';
 
 const values = { ...blockFormValues(null, 3), name: ' Hero ', template: '<section>{{title}}</section>' };
+const problems = (input: typeof values) => {
+  const result = blockFormSchema.safeParse(input);
+  return result.success ? {} : fieldErrors(result.error);
+};
 
 describe('block form', () => {
   it('starts a new block in the given category with order 99', () => {
@@ -17,32 +22,39 @@ describe('block form', () => {
   });
 
   it('builds the payload with the trimmed name and the order', () => {
-    expect(blockPayload({ ...values, order: '4', keywords: ' hero, topo ' })).toEqual({
-      payload: {
-        name: 'Hero',
-        category_id: 3,
-        image: '',
-        keywords: 'hero, topo',
-        template: values.template,
-        css: '',
-        js: '',
-        order: 4,
-      },
+    expect(blockFormSchema.parse({ ...values, order: '4', keywords: ' hero, topo ' })).toEqual({
+      name: 'Hero',
+      category_id: 3,
+      image: '',
+      keywords: 'hero, topo',
+      template: values.template,
+      css: '',
+      js: '',
+      order: 4,
     });
-    expect(blockPayload({ ...values, order: '' })).toMatchObject({ payload: { order: 99 } });
+    expect(blockFormSchema.parse({ ...values, order: '' })).toMatchObject({ order: 99 });
   });
 
-  it('refuses a missing or long name, a missing category and a negative, broken or huge order', () => {
-    expect(blockPayload({ ...values, name: '  ' })).toEqual({ error: 'nameRequired' });
-    expect(blockPayload({ ...values, name: 'a'.repeat(201) })).toEqual({ error: 'nameTooLong' });
-    expect(blockPayload({ ...values, name: 'a'.repeat(200) })).toMatchObject({
-      payload: { name: 'a'.repeat(200) },
+  it('refuses what the server refuses, each problem at its field', () => {
+    expect(problems({ ...values, name: '  ' })).toEqual({ name: 'validation.blockNameRequired' });
+    expect(problems({ ...values, name: 'a'.repeat(201) })).toEqual({
+      name: 'validation.blockNameTooLong|{"max":200}',
     });
-    expect(blockPayload({ ...values, order: '1000001' })).toEqual({ error: 'orderInvalid' });
-    expect(blockPayload({ ...values, categoryId: '' })).toEqual({ error: 'categoryRequired' });
-    expect(blockPayload({ ...values, template: '' })).toMatchObject({ payload: { template: '' } });
-    expect(blockPayload({ ...values, order: '-1' })).toEqual({ error: 'orderInvalid' });
-    expect(blockPayload({ ...values, order: '1.5' })).toEqual({ error: 'orderInvalid' });
+    expect(problems({ ...values, name: 'á'.repeat(200) })).toEqual({});
+    expect(problems({ ...values, categoryId: '' })).toEqual({
+      categoryId: 'blockAdmin.block.errors.categoryRequired',
+    });
+    expect(problems({ ...values, template: '  ' })).toEqual({ template: 'validation.blockHtmlRequired' });
+    expect(problems({ ...values, keywords: 'a'.repeat(1001) })).toEqual({
+      keywords: 'validation.tooLarge|{"kb":0,"max":1000}',
+    });
+    for (const order of ['1000001', '-1', '1.5', 'x'])
+      expect(problems({ ...values, order })).toEqual({ order: 'validation.orderInvalid' });
+    expect(Object.keys(problems({ ...values, name: '', order: 'x', template: '' }))).toEqual([
+      'name',
+      'template',
+      'order',
+    ]);
   });
 
   it('reads orders', () => {
@@ -53,15 +65,25 @@ describe('block form', () => {
 });
 
 describe('category form', () => {
-  it('needs a name and sends icon and order', () => {
-    expect(categoryPayload({ name: '', icon: '', order: '1' })).toEqual({ error: 'nameRequired' });
-    expect(categoryPayload({ name: ' Heros ', icon: '<svg/>', order: '2' })).toEqual({
-      payload: { name: 'Heros', icon: '<svg/>', order: 2 },
+  it('needs a name of at most 100 characters and sends icon and order', () => {
+    const refused = categoryFormSchema.safeParse({ name: '', icon: '', order: '1' });
+    expect(refused.success ? {} : fieldErrors(refused.error)).toEqual({
+      name: 'blockAdmin.category.errors.nameRequired',
     });
-    expect(categoryPayload({ name: 'A', icon: '', order: '' })).toEqual({
-      payload: { name: 'A', icon: '', order: 99 },
+    expect(categoryFormSchema.parse({ name: ' Heros ', icon: '<svg/>', order: '2' })).toEqual({
+      name: 'Heros',
+      icon: '<svg/>',
+      order: 2,
     });
-    expect(categoryPayload({ name: 'a'.repeat(101), icon: '', order: '' })).toEqual({ error: 'nameTooLong' });
+    expect(categoryFormSchema.parse({ name: 'A', icon: '', order: '' })).toEqual({
+      name: 'A',
+      icon: '',
+      order: 99,
+    });
+    expect(categoryFormSchema.safeParse({ name: 'a'.repeat(101), icon: '', order: '' }).success).toBe(false);
+    expect(
+      categoryFormSchema.safeParse({ name: 'A', icon: 'x'.repeat(16 * 1024 + 1), order: '' }).success,
+    ).toBe(false);
   });
 });
 

@@ -1,8 +1,21 @@
 /**
- * The block and category forms of the admin screen: values ↔ payloads, and the checks the server
+ * The block and category forms of the admin screen: their zod schemas, the checks the server
  * makes (control-plane/src/routes/blocks.rs: names trimmed and required, at most 200 / 100
- * characters; orders 0–1,000,000, 99 when absent). The template may be empty, as on the server.
+ * characters; the block's HTML required; orders 0–1,000,000, 99 when absent), which also turn the
+ * form's text into the request body.
  */
+import { z } from 'zod';
+import {
+  blockCodeField,
+  blockKeywordsField,
+  blockNameField,
+  blockOrderField,
+  blockTemplateField,
+  DEFAULT_ORDER,
+  maxBytesField,
+  MAX_ORDER,
+  requiredTextField,
+} from '@/lib/validation';
 import type {
   BlockPayload,
   CategoryPayload,
@@ -10,30 +23,45 @@ import type {
   LibraryCategory,
 } from '@/features/block-admin/types';
 
-export const DEFAULT_BLOCK_ORDER = 99;
-export const MAX_ORDER = 1_000_000;
-const MAX_BLOCK_NAME = 200;
-const MAX_CATEGORY_NAME = 100;
+export const DEFAULT_BLOCK_ORDER = DEFAULT_ORDER;
 
-export interface BlockFormValues {
-  name: string;
-  categoryId: string;
-  keywords: string;
-  image: string;
-  template: string;
-  css: string;
-  js: string;
-  order: string;
-}
+export const blockFormSchema = z
+  .object({
+    name: blockNameField,
+    categoryId: z.string().regex(/^[1-9]\d*$/, 'blockAdmin.block.errors.categoryRequired'),
+    keywords: blockKeywordsField,
+    image: z.string().trim().pipe(maxBytesField(2048)),
+    template: blockTemplateField,
+    css: blockCodeField,
+    js: blockCodeField,
+    order: blockOrderField(DEFAULT_BLOCK_ORDER),
+  })
+  .transform((values): BlockPayload => ({
+    name: values.name,
+    category_id: Number(values.categoryId),
+    image: values.image,
+    keywords: values.keywords,
+    template: values.template,
+    css: values.css,
+    js: values.js,
+    order: values.order,
+  }));
+export type BlockFormValues = z.input<typeof blockFormSchema>;
 
+export const categoryFormSchema = z.object({
+  name: requiredTextField(
+    'blockAdmin.category.errors.nameRequired',
+    100,
+    'blockAdmin.category.errors.nameTooLong',
+  ),
+  icon: maxBytesField(16 * 1024),
+  order: blockOrderField(DEFAULT_BLOCK_ORDER),
+}) satisfies z.ZodType<CategoryPayload, CategoryFormValues>;
 export interface CategoryFormValues {
   name: string;
   icon: string;
   order: string;
 }
-
-export type BlockFormError = 'nameRequired' | 'nameTooLong' | 'categoryRequired' | 'orderInvalid';
-export type CategoryFormError = 'nameRequired' | 'nameTooLong' | 'orderInvalid';
 
 export function blockFormValues(
   block: LibraryBlock | null,
@@ -66,41 +94,6 @@ export function parseOrder(text: string): number | null | undefined {
   if (!/^\d+$/.test(trimmed)) return null;
   const order = Number(trimmed);
   return order <= MAX_ORDER ? order : null;
-}
-
-export function blockPayload(values: BlockFormValues): { payload: BlockPayload } | { error: BlockFormError } {
-  const name = values.name.trim();
-  if (!name) return { error: 'nameRequired' };
-  if ([...name].length > MAX_BLOCK_NAME) return { error: 'nameTooLong' };
-  const categoryId = Number(values.categoryId);
-  if (!values.categoryId || !Number.isInteger(categoryId) || categoryId < 1)
-    return { error: 'categoryRequired' };
-  const order = parseOrder(values.order);
-  if (order === null) return { error: 'orderInvalid' };
-  return {
-    payload: {
-      name,
-      category_id: categoryId,
-      image: values.image.trim(),
-      keywords: values.keywords.trim(),
-      template: values.template,
-      css: values.css,
-      js: values.js,
-      order: order ?? DEFAULT_BLOCK_ORDER,
-    },
-  };
-}
-
-export function categoryPayload(
-  values: CategoryFormValues,
-): { payload: CategoryPayload } | { error: CategoryFormError } {
-  const name = values.name.trim();
-  if (!name) return { error: 'nameRequired' };
-  if ([...name].length > MAX_CATEGORY_NAME) return { error: 'nameTooLong' };
-  const order = parseOrder(values.order);
-  if (order === null) return { error: 'orderInvalid' };
-  const payload: CategoryPayload = { name, icon: values.icon, order: order ?? DEFAULT_BLOCK_ORDER };
-  return { payload };
 }
 
 /** Export text as pretty JSON, and the data: URL that downloads it. */

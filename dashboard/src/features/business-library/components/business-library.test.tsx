@@ -6,6 +6,7 @@ import { RequireBusinessAdmin } from '@/app/RequireBusinessAdmin';
 import { clearToasts, getToasts } from '@/testing/toasts';
 import type { BusinessBlock } from '@/lib/business-blocks/types';
 import { userFixture } from '@/testing/fixtures';
+import { expectFieldError, expectFocused } from '@/testing/forms';
 import { mockApi, renderRoutes, type ApiCall, type Handler } from '@/testing/render-route';
 import { BusinessLibraryRoute } from '@/features/business-library/routes/BusinessLibraryRoute';
 
@@ -58,6 +59,20 @@ describe("the business's block library screen", () => {
     expect(listCalls(calls)).toHaveLength(0);
   });
 
+  /** Saves the open form with `image` as the thumbnail. */
+  function saveImage(image: string) {
+    fireEvent.change(screen.getByTestId('business-block-image'), { target: { value: image } });
+    fireEvent.click(screen.getByTestId('business-block-save'));
+  }
+
+  /** Opens the edit form of block 21 from the list. */
+  async function openEdit() {
+    renderRoutes(routes, '/business/blocks');
+    fireEvent.click(
+      within(await screen.findByTestId('business-block-row-21')).getByTestId('business-block-edit'),
+    );
+  }
+
   it("lists the business's blocks, or says there are none", async () => {
     api();
     renderRoutes(routes, '/business/blocks');
@@ -86,18 +101,17 @@ describe("the business's block library screen", () => {
     const calls = api({
       'POST /api/business/blocks/21': (call) => ({ json: { ...capa, ...(call.body as object) } }),
     });
-    renderRoutes(routes, '/business/blocks');
-    fireEvent.click(
-      within(await screen.findByTestId('business-block-row-21')).getByTestId('business-block-edit'),
-    );
+    await openEdit();
     const form = within(screen.getByTestId('business-block-form'));
     fireEvent.change(form.getByTestId('business-block-name'), { target: { value: ' ' } });
-    fireEvent.click(form.getByTestId('business-block-save'));
-    expect(form.getByRole('alert').textContent).toBe('Block Name is required');
-    fireEvent.change(form.getByTestId('business-block-name'), { target: { value: 'Capa nova' } });
     fireEvent.change(form.getByTestId('business-block-order'), { target: { value: '-1' } });
     fireEvent.click(form.getByTestId('business-block-save'));
-    expect(form.getByRole('alert').textContent).toBe('A ordem é um número de 0 a 1000000.');
+    await expectFieldError('business-block-name', 'Block Name is required');
+    await expectFieldError('business-block-order', 'A ordem deve ser um número inteiro de 0 a 1000000');
+    await expectFocused('business-block-name');
+    fireEvent.change(form.getByTestId('business-block-name'), { target: { value: 'Capa nova' } });
+    fireEvent.click(form.getByTestId('business-block-save'));
+    await expectFocused('business-block-order');
     expect(calls.some((call) => call.method === 'POST')).toBe(false);
 
     fireEvent.change(form.getByTestId('business-block-order'), { target: { value: '2' } });
@@ -113,7 +127,7 @@ describe("the business's block library screen", () => {
     await waitFor(() => expect(listCalls(calls)).toHaveLength(2));
   });
 
-  it("keeps the form open with the server's message when a save is refused", async () => {
+  it("shows the server's refusal at the field it names and keeps the form open", async () => {
     api({
       'POST /api/business/blocks/21': () => ({
         status: 422,
@@ -124,18 +138,26 @@ describe("the business's block library screen", () => {
         },
       }),
     });
-    renderRoutes(routes, '/business/blocks');
-    fireEvent.click(
-      within(await screen.findByTestId('business-block-row-21')).getByTestId('business-block-edit'),
+    await openEdit();
+    saveImage('https://cdn.example.com/capa.png');
+    await expectFieldError(
+      'business-block-image',
+      'The image must be an uploaded file or an http(s) address (2048 characters at most)',
     );
-    fireEvent.change(screen.getByTestId('business-block-image'), {
-      target: { value: 'javascript:void(document.cookie)' },
-    });
-    fireEvent.click(screen.getByTestId('business-block-save'));
-    expect((await screen.findByTestId('business-block-form-error')).textContent).toContain(
-      'The image must be an uploaded file',
-    );
+    await expectFocused('business-block-image');
+    expect(screen.queryByTestId('business-block-form-error')).toBeNull();
     expect(screen.getByTestId('business-block-form')).toBeTruthy();
+  });
+
+  it('refuses a javascript: thumbnail at its field without calling the server', async () => {
+    const calls = api();
+    await openEdit();
+    saveImage('javascript:void(document.cookie)');
+    await expectFieldError(
+      'business-block-image',
+      'A imagem deve ser um arquivo enviado ou um endereço http(s) (no máximo 2048 caracteres)',
+    );
+    expect(calls.some((call) => call.method === 'POST')).toBe(false);
   });
 
   it('deletes a block only after confirming in a modal', async () => {

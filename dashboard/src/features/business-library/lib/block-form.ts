@@ -1,9 +1,34 @@
 /**
  * The business admin's block form (name, keywords, thumbnail, order), checked as the server
- * checks it (`routes/business_library.rs`): a name, and an order from 0 to 1000000. The code
- * itself is edited in the editor's code window.
+ * checks it (`routes/business_library.rs`): a name of at most 200 characters, search words of at
+ * most 1000 bytes, a thumbnail that is an uploaded file or an http(s) address, and an order from
+ * 0 to 1000000. The code itself is edited in the editor's code window.
  */
+import { z } from 'zod';
 import type { BusinessBlock, SaveBusinessBlockInput } from '@/lib/business-blocks/types';
+import { blockKeywordsField, blockNameField, blockOrderField } from '@/lib/validation';
+
+/** `check_image`: empty, an uploaded file or an http(s) address; 2048 bytes, no control characters. */
+export function isValidBlockImage(image: string): boolean {
+  const allowed =
+    image === '' ||
+    image.startsWith('/files/') ||
+    image.startsWith('https://') ||
+    image.startsWith('http://');
+  // Rust's `char::is_control`: U+0000–U+001F and U+007F–U+009F.
+  const control = [...image].some((char) => {
+    const code = char.codePointAt(0) ?? 0;
+    return code < 0x20 || (code >= 0x7f && code <= 0x9f);
+  });
+  return allowed && new TextEncoder().encode(image).length <= 2048 && !control;
+}
+
+export const businessBlockFormSchema = z.object({
+  name: blockNameField,
+  keywords: blockKeywordsField,
+  image: z.string().trim().refine(isValidBlockImage, 'validation.blockImageInvalid'),
+  order: blockOrderField(),
+}) satisfies z.ZodType<SaveBusinessBlockInput, BlockFormValues>;
 
 export interface BlockFormValues {
   name: string;
@@ -12,22 +37,6 @@ export interface BlockFormValues {
   order: string;
 }
 
-export type BlockFormError = 'nameRequired' | 'orderInvalid';
-
-export const MAX_ORDER = 1_000_000;
-
 export function blockFormValues(block: BusinessBlock): BlockFormValues {
   return { name: block.name, keywords: block.keywords, image: block.image, order: String(block.order) };
-}
-
-/** The body of `POST /api/business/blocks/{id}`, or the first problem. */
-export function blockPayload(
-  values: BlockFormValues,
-): { payload: SaveBusinessBlockInput } | { error: BlockFormError } {
-  const name = values.name.trim();
-  if (!name) return { error: 'nameRequired' };
-  const order = Number(values.order.trim());
-  if (values.order.trim() === '' || !Number.isInteger(order) || order < 0 || order > MAX_ORDER)
-    return { error: 'orderInvalid' };
-  return { payload: { name, keywords: values.keywords.trim(), image: values.image.trim(), order } };
 }

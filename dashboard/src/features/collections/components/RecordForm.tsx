@@ -1,23 +1,27 @@
-import { useState, type FormEvent } from 'react';
+import { Controller } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
-import { useConfirm } from '@/components/ConfirmDialog';
 import { Link, useNavigate } from 'react-router';
 import { Alert } from '@/components/Alert';
+import { useConfirm } from '@/components/ConfirmDialog';
+import { Form } from '@/components/Form';
+import { InputField } from '@/components/FormControls';
+import { FormField } from '@/components/FormField';
 import { PageLoader } from '@/components/PageLoader';
 import { toast } from '@/components/toast';
 import { ApiError, errorMessage } from '@/lib/api-client';
-import { slugify } from '@/lib/validation';
+import { errorText, slugFillers, useZodForm } from '@/lib/forms';
 import { useCreatePost } from '@/features/collections/api/create-post';
 import { useDeletePost } from '@/features/collections/api/delete-post';
 import { usePost } from '@/features/collections/api/get-post';
 import { useTable } from '@/features/collections/api/get-table';
 import { useUpdatePost } from '@/features/collections/api/update-post';
 import {
-  draftFromPost,
-  missingRequired,
+  draftFromValues,
+  recordFormSchema,
+  recordFormValues,
   toPostPayload,
-  type FormValue,
-  type RecordDraft,
+  valueKey,
+  type RecordFormValues,
 } from '@/features/collections/lib/record-form';
 import type { Post, Table } from '@/features/collections/types';
 import { FieldEditor, fieldInputId } from './editors/FieldEditor';
@@ -30,35 +34,40 @@ interface FormProps {
   post: Post | undefined;
 }
 
-function Form({ scope, table, post }: FormProps) {
+function RecordFormBody({ scope, table, post }: FormProps) {
   const { t } = useTranslation();
   const [confirmDialog, askConfirm] = useConfirm();
   const navigate = useNavigate();
   const create = useCreatePost();
   const update = useUpdatePost();
   const remove = useDeletePost();
-  const [draft, setDraft] = useState<RecordDraft>(() => draftFromPost(table.fields, post));
-  const [missing, setMissing] = useState<string[]>([]);
+  const { includeTitle, hasSingular } = table.meta;
+  const { form, failure, bind } = useZodForm(recordFormSchema(table.fields, { includeTitle, hasSingular }), {
+    defaultValues: recordFormValues(table.fields, post),
+    serverFields: ['name', 'slug'],
+    serverFieldMap: Object.fromEntries(
+      table.fields.map((field) => [field.slug, `values.${valueKey(field)}` as const]),
+    ),
+  });
+  const { errors } = form.formState;
+  const { fillSlug, normaliseSlug } = slugFillers(form, () => hasSingular);
   const mutation = post ? update : create;
   const listLink = scope.listLink(table.id);
   const uploadPrefix = scope.uploadPrefix(table.id);
-  const { includeTitle, hasSingular } = table.meta;
   const recordLabel = post ? post.name || `#${post.id}` : t('records.form.newTitle');
 
-  const setValue = (fieldId: number, value: FormValue) =>
-    setDraft((current) => ({ ...current, values: { ...current.values, [fieldId]: value } }));
+  // Spec: the required fields left empty are also listed under 'Please fill all required fields:'.
+  // A refusal of the server at a field is no missing value: it shows at its field only.
+  const isMissing = (error: { type?: unknown } | undefined) => error !== undefined && error.type !== 'server';
+  const missing = [
+    ...(isMissing(errors.name) ? [t('records.form.title')] : []),
+    ...(isMissing(errors.slug) ? [t('records.form.slug')] : []),
+    ...table.fields.filter((field) => isMissing(errors.values?.[valueKey(field)])).map((field) => field.name),
+  ];
 
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    const absent = missingRequired({
-      fields: table.fields,
-      draft,
-      includeTitle,
-      hasSingular,
-      labels: { title: t('records.form.title'), slug: t('records.form.slug') },
-    });
-    setMissing(absent);
-    if (absent.length > 0) return;
+  const submit = (values: RecordFormValues) => {
+    failure.clear();
+    const draft = draftFromValues(table.fields, values);
     const payload = toPostPayload(table.fields, {
       ...draft,
       // Without individual pages the record still gets a slug, from its title.
@@ -68,8 +77,21 @@ function Form({ scope, table, post }: FormProps) {
       toast.success(t('records.form.saved'));
       void navigate(listLink);
     };
-    if (post) update.mutate({ id: post.id, ...payload }, { onSuccess });
-    else create.mutate({ table_id: table.id, ...payload }, { onSuccess });
+    const onError = (error: Error) => {
+      // A problem with one field (`details`) is shown at that field.
+      const detail =
+        error instanceof ApiError ? error.details.find((item) => item.field_id !== undefined) : undefined;
+      const target = table.fields.find((field) => field.id === detail?.field_id);
+      if (detail && target) {
+        form.setError(
+          `values.${valueKey(target)}`,
+          { type: 'server', message: detail.message },
+          { shouldFocus: true },
+        );
+      } else failure.report(error);
+    };
+    if (post) update.mutate({ id: post.id, ...payload }, { onSuccess, onError });
+    else create.mutate({ table_id: table.id, ...payload }, { onSuccess, onError });
   };
 
   const destroy = async () => {
@@ -109,7 +131,7 @@ function Form({ scope, table, post }: FormProps) {
             : t('records.form.newRecordOf', { singular: table.meta.singular || table.name })}
         </h1>
       </div>
-      <form className="card form record-form" onSubmit={submit} noValidate data-testid="record-form">
+      <Form form={form} onValid={submit} className="card form record-form" testId="record-form">
         {missing.length > 0 && (
           <Alert testId="record-missing">
             {t('records.form.missing')}
@@ -120,9 +142,9 @@ function Form({ scope, table, post }: FormProps) {
             </ul>
           </Alert>
         )}
-        {mutation.isError && (
+        {failure.message && (
           <Alert testId="record-error">
-            {errorMessage(mutation.error)}
+            {failure.message}
             {serverDetails.length > 0 && (
               <ul>
                 {serverDetails.map((detail, index) => (
@@ -137,64 +159,54 @@ function Form({ scope, table, post }: FormProps) {
         {(includeTitle || hasSingular) && (
           <div className="two-columns">
             {includeTitle && (
-              <div className="field">
-                <label htmlFor="record-title">{t('records.form.title')} *</label>
-                <input
-                  id="record-title"
-                  value={draft.name}
-                  required
-                  onChange={(event) => setDraft((current) => ({ ...current, name: event.target.value }))}
-                  onBlur={() =>
-                    setDraft((current) =>
-                      hasSingular && current.slug.trim() === ''
-                        ? { ...current, slug: slugify(current.name) }
-                        : current,
-                    )
-                  }
-                  data-testid="record-title"
-                />
-              </div>
+              <InputField
+                label={t('records.form.title')}
+                id="record-title"
+                required
+                {...bind('name', { onBlur: fillSlug })}
+              />
             )}
             {hasSingular && (
-              <div className="field">
-                <label htmlFor="record-slug">{t('records.form.slug')} *</label>
-                <input
-                  id="record-slug"
-                  value={draft.slug}
-                  required
-                  onChange={(event) => setDraft((current) => ({ ...current, slug: event.target.value }))}
-                  onBlur={() => setDraft((current) => ({ ...current, slug: slugify(current.slug) }))}
-                  data-testid="record-slug"
-                />
-              </div>
+              <InputField
+                label={t('records.form.slug')}
+                id="record-slug"
+                required
+                {...bind('slug', { onBlur: normaliseSlug })}
+              />
             )}
           </div>
         )}
         {table.fields.map((field) => (
-          <div
+          <Controller
             key={field.id}
-            className={`field field-type-${field.type}${missing.includes(field.name) ? ' field-invalid' : ''}`}
-            data-testid="record-field"
-            data-field-type={field.type}
-          >
-            {field.type === 'checkbox' ? (
-              <span className="label">
-                {field.name}
-                {field.required === '1' && ' *'}
-              </span>
-            ) : (
-              <label id={`${fieldInputId(field)}-label`} htmlFor={fieldInputId(field)}>
-                {field.name}
-                {field.required === '1' && ' *'}
-              </label>
+            control={form.control}
+            name={`values.${valueKey(field)}`}
+            render={({ field: binding, fieldState }) => (
+              <FormField
+                label={field.name}
+                id={fieldInputId(field)}
+                required={field.required === '1'}
+                labelAs={field.type === 'checkbox' ? 'text' : 'label'}
+                error={errorText(t, fieldState.error)}
+                className={`field-type-${field.type}`}
+                testId="record-field"
+                wrapperProps={{ 'data-field-type': field.type }}
+              >
+                {(control) => (
+                  <FieldEditor
+                    field={field}
+                    value={binding.value}
+                    onChange={binding.onChange}
+                    uploadPrefix={uploadPrefix}
+                    aria={{
+                      'aria-invalid': control['aria-invalid'],
+                      'aria-describedby': control['aria-describedby'],
+                    }}
+                  />
+                )}
+              </FormField>
             )}
-            <FieldEditor
-              field={field}
-              value={draft.values[field.id]}
-              onChange={(value) => setValue(field.id, value)}
-              uploadPrefix={uploadPrefix}
-            />
-          </div>
+          />
         ))}
         <div className="form-actions">
           {post && (
@@ -220,7 +232,7 @@ function Form({ scope, table, post }: FormProps) {
             {t('common.save')}
           </button>
         </div>
-      </form>
+      </Form>
       {confirmDialog}
     </section>
   );
@@ -241,7 +253,7 @@ export function RecordForm({
   useLeaveOnError(table.error ?? post.error, scope.listLink(tableId));
   if (!table.data || (postId !== undefined && !post.data)) return <PageLoader />;
   return (
-    <Form
+    <RecordFormBody
       key={`${tableId}-${postId ?? 'new'}`}
       scope={scope}
       table={table.data}

@@ -1,6 +1,21 @@
 import { describe, expect, it } from 'vitest';
 import type { Field, FieldType, Post } from '@/features/collections/types';
-import { draftFromPost, isEmptyValue, missingRequired, toPostPayload } from './record-form';
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { fieldErrors } from '@/lib/validation';
+import {
+  draftFromPost,
+  draftFromValues,
+  isEmptyValue,
+  recordFormSchema,
+  recordFormValues,
+  toPostPayload,
+  valueKey,
+  type RecordFormValues,
+} from './record-form';
+
+const vectorsPath = fileURLToPath(new URL('../../../../../shared/testdata/validation.json', import.meta.url));
+const vectors = JSON.parse(readFileSync(vectorsPath, 'utf8')) as { slug: [string, string][] };
 
 let nextId = 1;
 function field(type: FieldType, required: '1' | '0' = '0', name: string = type): Field {
@@ -93,44 +108,63 @@ describe('toPostPayload', () => {
   });
 });
 
-describe('missingRequired', () => {
-  const labels = { title: 'Title', slug: 'Slug' };
+describe('recordFormSchema', () => {
   const required = [
     field('text', '1', 'Nome'),
     field('multiselect', '1', 'Tags'),
     field('checkbox', '1', 'Ativo'),
     field('currency', '1', 'Preço'),
   ];
+  const problems = (values: RecordFormValues, includeTitle = true, hasSingular = true) => {
+    const result = recordFormSchema(required, { includeTitle, hasSingular }).safeParse(values);
+    return result.success ? {} : fieldErrors(result.error);
+  };
+  const key = (index: number) => valueKey(required[index] ?? required[0]!);
 
-  it('lists required fields that are empty, null or []', () => {
-    const draft = draftFromPost(required);
-    expect(
-      missingRequired({ fields: required, draft, includeTitle: false, hasSingular: false, labels }),
-    ).toEqual(['Nome', 'Tags', 'Preço']);
+  it('puts an error at each required field that is empty, null or []', () => {
+    expect(problems({ ...recordFormValues(required), name: 'x', slug: 'x' })).toEqual({
+      [`values.${key(0)}`]: 'validation.fieldRequired',
+      [`values.${key(1)}`]: 'validation.fieldRequired',
+      [`values.${key(3)}`]: 'validation.fieldRequired',
+    });
   });
 
-  it('lists title and slug when the collection has them enabled', () => {
-    const draft = { name: ' ', slug: '!!!', values: {} };
-    expect(missingRequired({ fields: [], draft, includeTitle: true, hasSingular: true, labels })).toEqual([
-      'Title',
-      'Slug',
+  it('requires title and slug when the collection has them enabled', () => {
+    const values = { name: ' ', slug: '!!!', values: {} };
+    expect(
+      recordFormSchema([], { includeTitle: true, hasSingular: true }).safeParse(values).error?.issues,
+    ).toEqual([
+      expect.objectContaining({ path: ['name'], message: 'validation.titleRequired' }),
+      expect.objectContaining({ path: ['slug'], message: 'validation.slugRequired' }),
     ]);
-    expect(missingRequired({ fields: [], draft, includeTitle: false, hasSingular: false, labels })).toEqual(
-      [],
+    expect(recordFormSchema([], { includeTitle: false, hasSingular: false }).safeParse(values).success).toBe(
+      true,
     );
   });
 
-  it('is satisfied once every required value is filled', () => {
-    const [name, tags, active, price] = required;
-    if (!name || !tags || !active || !price) throw new Error('fixture');
-    const draft = {
+  it.each(vectors.slug)('takes the slug %j (stored as %j) as the server does', (slug, stored) => {
+    const result = recordFormSchema([], { includeTitle: false, hasSingular: true }).safeParse({
+      name: '',
+      slug,
+      values: {},
+    });
+    expect(result.success).toBe(stored !== '');
+    expect(toPostPayload([], { name: '', slug, values: {} }).slug).toBe(stored);
+  });
+
+  it('is satisfied once every required value is filled, and keeps the values for the payload', () => {
+    const values: RecordFormValues = {
       name: 'x',
       slug: 'x',
-      values: { [name.id]: 'Ana', [tags.id]: ['a'], [active.id]: false, [price.id]: 0 },
+      values: { [key(0)]: 'Ana', [key(1)]: ['a'], [key(2)]: false, [key(3)]: 0 },
     };
-    expect(
-      missingRequired({ fields: required, draft, includeTitle: true, hasSingular: true, labels }),
-    ).toEqual([]);
+    expect(problems(values)).toEqual({});
+    expect(toPostPayload(required, draftFromValues(required, values)).fields.map((f) => f.value)).toEqual([
+      'Ana',
+      ['a'],
+      0,
+      0,
+    ]);
   });
 
   it('counts "", null, undefined and [] as empty', () => {

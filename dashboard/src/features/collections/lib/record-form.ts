@@ -3,6 +3,7 @@
  * list of {field_id, value}; the form keeps one editor value per field id (spec §3) and maps
  * them back to the stored shape of each type when saving.
  */
+import { z } from 'zod';
 import { toCents } from '@/lib/currency';
 import { slugify } from '@/lib/validation';
 import type { Field, FieldType, FileItem, Post, PostFieldValue } from '@/features/collections/types';
@@ -163,29 +164,63 @@ export function isEmptyValue(value: unknown): boolean {
   return false;
 }
 
-export interface RequiredCheck {
-  fields: Field[];
-  draft: RecordDraft;
-  includeTitle: boolean;
-  hasSingular: boolean;
-  /** Labels of the title and slug inputs, listed when those are enabled and empty. */
-  labels: { title: string; slug: string };
+/** The form's key of a field's value: `f{id}` (a bare number would read as an array index). */
+export function valueKey(field: Pick<Field, 'id'>): string {
+  return `f${field.id}`;
 }
 
-/** Names of what is required and empty, in form order; nothing is sent while it is not []. */
-export function missingRequired({
-  fields,
-  draft,
-  includeTitle,
-  hasSingular,
-  labels,
-}: RequiredCheck): string[] {
-  const missing: string[] = [];
-  if (includeTitle && draft.name.trim() === '') missing.push(labels.title);
-  if (hasSingular && slugify(draft.slug) === '') missing.push(labels.slug);
+/** The record form's values, as react-hook-form holds them. */
+export interface RecordFormValues {
+  name: string;
+  slug: string;
+  values: Record<string, FormValue>;
+}
+
+export function recordFormValues(fields: Field[], post?: Post): RecordFormValues {
+  const draft = draftFromPost(fields, post);
+  return {
+    name: draft.name,
+    slug: draft.slug,
+    values: Object.fromEntries(fields.map((field) => [valueKey(field), draft.values[field.id] ?? null])),
+  };
+}
+
+/**
+ * The record form's schema, built from the collection's fields: the title and slug are required
+ * when the collection has them, and so is every field marked required ('1'), empty counted as
+ * the spec counts it (see `isEmptyValue`, after the value takes its stored shape). Each error is
+ * at its field; the server applies the same rule (shared/src/fields.rs).
+ */
+export function recordFormSchema(
+  fields: Field[],
+  { includeTitle, hasSingular }: { includeTitle: boolean; hasSingular: boolean },
+) {
+  return z
+    .object({
+      name: z.string(),
+      slug: z.string(),
+      values: z.record(z.string(), z.custom<FormValue>()),
+    })
+    .superRefine((value, ctx) => {
+      if (includeTitle && value.name.trim() === '')
+        ctx.addIssue({ code: 'custom', path: ['name'], message: 'validation.titleRequired' });
+      if (hasSingular && slugify(value.slug) === '')
+        ctx.addIssue({ code: 'custom', path: ['slug'], message: 'validation.slugRequired' });
+      for (const field of fields) {
+        if (field.required !== '1') continue;
+        const key = valueKey(field);
+        if (isEmptyValue(toStoredValue(field.type, value.values[key])))
+          ctx.addIssue({ code: 'custom', path: ['values', key], message: 'validation.fieldRequired' });
+      }
+    });
+}
+
+/** The draft of the form's values, for `toPostPayload`. */
+export function draftFromValues(fields: Field[], values: RecordFormValues): RecordDraft {
+  const byId: FormValues = {};
   for (const field of fields) {
-    if (field.required !== '1') continue;
-    if (isEmptyValue(toStoredValue(field.type, draft.values[field.id]))) missing.push(field.name);
+    const value = values.values[valueKey(field)];
+    if (value !== undefined) byId[field.id] = value;
   }
-  return missing;
+  return { name: values.name, slug: values.slug, values: byId };
 }

@@ -1,45 +1,32 @@
-import { useState, type FormEvent } from 'react';
+import { useWatch } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { Link, Navigate, useNavigate } from 'react-router';
 import { paths } from '@/app/paths';
 import { Alert } from '@/components/Alert';
-import { FormField } from '@/components/FormField';
+import { Form } from '@/components/Form';
+import { CheckboxField, InputField, SelectField } from '@/components/FormControls';
 import { PageLoader } from '@/components/PageLoader';
 import { toast } from '@/components/toast';
 import { errorMessage } from '@/lib/api-client';
+import { slugFillers, useZodForm } from '@/lib/forms';
 import type { ProjectDetail } from '@/lib/types';
-import { fieldErrors, slugify } from '@/lib/validation';
 import { useCreateTable } from '@/features/collections/api/create-table';
 import { useTable } from '@/features/collections/api/get-table';
 import { useUpdateTable } from '@/features/collections/api/update-table';
-import { tableFormSchema } from '@/features/collections/lib/schemas';
+import { tableFormSchema, type TableBody } from '@/features/collections/lib/schemas';
 import {
   useLeaveOnError,
   useNumberParam,
   useProjectOrLeave,
 } from '@/features/collections/components/use-project-route';
-import { DEFAULT_TABLE_META, type OrderDir, type Table, type TableMeta } from '@/features/collections/types';
+import { DEFAULT_TABLE_META, type Table } from '@/features/collections/types';
 
 const BUILT_IN_ORDER_FIELDS = ['created_at', 'updated_at', 'name', 'slug'] as const;
 
-function OrderSelect({
-  id,
-  value,
-  onChange,
-  table,
-  allowNone,
-  testId,
-}: {
-  id: string;
-  value: string;
-  onChange: (value: string) => void;
-  table: Table | undefined;
-  allowNone: boolean;
-  testId: string;
-}) {
+function OrderOptions({ table, allowNone }: { table: Table | undefined; allowNone: boolean }) {
   const { t } = useTranslation();
   return (
-    <select id={id} value={value} onChange={(event) => onChange(event.target.value)} data-testid={testId}>
+    <>
       {allowNone && <option value="">{t('collections.editor.none')}</option>}
       {BUILT_IN_ORDER_FIELDS.map((field) => (
         <option key={field} value={field}>
@@ -51,70 +38,52 @@ function OrderSelect({
           {field.name}
         </option>
       ))}
-    </select>
+    </>
   );
 }
 
-function DirSelect({
-  id,
-  value,
-  onChange,
-  testId,
-}: {
-  id: string;
-  value: OrderDir;
-  onChange: (value: OrderDir) => void;
-  testId: string;
-}) {
+function DirOptions() {
   const { t } = useTranslation();
   return (
-    <select
-      id={id}
-      value={value}
-      onChange={(event) => onChange(event.target.value === 'asc' ? 'asc' : 'desc')}
-      data-testid={testId}
-    >
+    <>
       <option value="asc">{t('collections.editor.asc')}</option>
       <option value="desc">{t('collections.editor.desc')}</option>
-    </select>
+    </>
   );
 }
+
+/** Server fields named otherwise in the form. */
+const SERVER_FIELDS = {
+  plural: 'meta.plural',
+  singular: 'meta.singular',
+  orderField: 'meta.orderField',
+  orderField2: 'meta.orderField2',
+} as const;
 
 function TableForm({ project, table }: { project: ProjectDetail; table: Table | undefined }) {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const create = useCreateTable();
   const update = useUpdateTable();
-  const [name, setName] = useState(table?.name ?? '');
-  const [slug, setSlug] = useState(table?.slug ?? '');
-  const [meta, setMeta] = useState<TableMeta>({ ...DEFAULT_TABLE_META, ...table?.meta });
-  const [errors, setErrors] = useState<Record<string, string>>({});
+  const { form, failure, bind } = useZodForm(tableFormSchema, {
+    defaultValues: {
+      name: table?.name ?? '',
+      slug: table?.slug ?? '',
+      meta: { ...DEFAULT_TABLE_META, orderField2: null, orderDir2: null, ...table?.meta },
+    },
+    serverFields: ['name', 'slug', 'meta.plural', 'meta.singular', 'meta.orderField', 'meta.orderField2'],
+    serverFieldMap: SERVER_FIELDS,
+  });
+  const { fillSlug, normaliseSlug } = slugFillers(form);
+  const orderField2 = useWatch({ control: form.control, name: 'meta.orderField2' });
   const mutation = table ? update : create;
-  const setMetaKey = <K extends keyof TableMeta>(key: K, value: TableMeta[K]) =>
-    setMeta((current) => ({ ...current, [key]: value }));
 
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    const parsed = tableFormSchema.safeParse({
-      name,
-      slug,
-      meta: {
-        ...meta,
-        orderField2: meta.orderField2 || null,
-        orderDir2: meta.orderField2 ? (meta.orderDir2 ?? 'asc') : null,
-      },
-    });
-    if (!parsed.success) {
-      setErrors(fieldErrors(parsed.error));
-      return;
-    }
-    setErrors({});
-    const body = {
-      name: parsed.data.name,
-      slug: slugify(parsed.data.slug || parsed.data.name),
-      meta: parsed.data.meta,
+  const submit = (body: TableBody) => {
+    failure.clear();
+    const onError = (error: Error) => {
+      toast.error(errorMessage(error));
+      failure.report(error);
     };
-    const onError = (error: Error) => toast.error(errorMessage(error));
     if (table) {
       update.mutate(
         { id: table.id, ...body },
@@ -134,7 +103,6 @@ function TableForm({ project, table }: { project: ProjectDetail; table: Table | 
     }
   };
 
-  const error = (key: string) => (errors[key] ? t(errors[key]) : undefined);
   const heading = table ? t('collections.editor.editTitle') : t('collections.editor.newTitle');
 
   return (
@@ -163,128 +131,92 @@ function TableForm({ project, table }: { project: ProjectDetail; table: Table | 
           </div>
         )}
       </div>
-      <form className="card form settings-form" onSubmit={submit} noValidate data-testid="collection-form">
-        {mutation.isError && <Alert testId="collection-error">{errorMessage(mutation.error)}</Alert>}
+      <Form form={form} onValid={submit} className="card form settings-form" testId="collection-form">
+        {failure.message && <Alert testId="collection-error">{failure.message}</Alert>}
         <div className="two-columns">
-          <FormField label={t('collections.name')} id="table-name" error={error('name')}>
-            <input
-              id="table-name"
-              value={name}
-              onChange={(event) => setName(event.target.value)}
-              onBlur={() => {
-                if (slug.trim() === '') setSlug(slugify(name));
-              }}
-              data-testid="collection-name"
-            />
-          </FormField>
-          <FormField
+          <InputField
+            label={t('collections.name')}
+            id="table-name"
+            testId="collection-name"
+            required
+            {...bind('name', { onBlur: fillSlug })}
+          />
+          <InputField
             label={t('collections.slug')}
             id="table-slug"
+            testId="collection-slug"
             description={t('collections.editor.slugHint')}
-          >
-            <input
-              id="table-slug"
-              value={slug}
-              onChange={(event) => setSlug(event.target.value)}
-              onBlur={() => setSlug(slugify(slug))}
-              data-testid="collection-slug"
-            />
-          </FormField>
-          <FormField label={t('collections.editor.plural')} id="table-plural" error={error('meta.plural')}>
-            <input
-              id="table-plural"
-              value={meta.plural}
-              onChange={(event) => setMetaKey('plural', event.target.value)}
-              data-testid="collection-plural"
-            />
-          </FormField>
-          <FormField
+            {...bind('slug', { onBlur: normaliseSlug })}
+          />
+          <InputField
+            label={t('collections.editor.plural')}
+            id="table-plural"
+            testId="collection-plural"
+            required
+            {...bind('meta.plural')}
+          />
+          <InputField
             label={t('collections.editor.singular')}
             id="table-singular"
-            error={error('meta.singular')}
-          >
-            <input
-              id="table-singular"
-              value={meta.singular}
-              onChange={(event) => setMetaKey('singular', event.target.value)}
-              data-testid="collection-singular"
-            />
-          </FormField>
+            testId="collection-singular"
+            required
+            {...bind('meta.singular')}
+          />
         </div>
         <div className="checkbox-row">
-          <label className="checkbox">
-            <input
-              type="checkbox"
-              checked={meta.hasSingular}
-              onChange={(event) => setMetaKey('hasSingular', event.target.checked)}
-              data-testid="collection-has-singular"
-            />
-            {t('collections.editor.hasSingular')}
-          </label>
-          <label className="checkbox">
-            <input
-              type="checkbox"
-              checked={meta.includeDate}
-              onChange={(event) => setMetaKey('includeDate', event.target.checked)}
-              data-testid="collection-include-date"
-            />
-            {t('collections.editor.includeDate')}
-          </label>
-          <label className="checkbox">
-            <input
-              type="checkbox"
-              checked={meta.includeTitle}
-              onChange={(event) => setMetaKey('includeTitle', event.target.checked)}
-              data-testid="collection-include-title"
-            />
-            {t('collections.editor.includeTitle')}
-          </label>
+          <CheckboxField
+            label={t('collections.editor.hasSingular')}
+            field={form.register('meta.hasSingular')}
+            testId="collection-has-singular"
+          />
+          <CheckboxField
+            label={t('collections.editor.includeDate')}
+            field={form.register('meta.includeDate')}
+            testId="collection-include-date"
+          />
+          <CheckboxField
+            label={t('collections.editor.includeTitle')}
+            field={form.register('meta.includeTitle')}
+            testId="collection-include-title"
+          />
         </div>
         <h2 className="section-title">{t('collections.editor.order')}</h2>
         <div className="two-columns">
-          <FormField label={t('collections.editor.orderField')} id="table-order-field">
-            <OrderSelect
-              id="table-order-field"
-              value={meta.orderField}
-              onChange={(value) => setMetaKey('orderField', value)}
-              table={table}
-              allowNone={false}
-              testId="collection-order-field"
-            />
-          </FormField>
-          <FormField label={t('collections.editor.orderDir')} id="table-order-dir">
-            <DirSelect
-              id="table-order-dir"
-              value={meta.orderDir}
-              onChange={(value) => setMetaKey('orderDir', value)}
-              testId="collection-order-dir"
-            />
-          </FormField>
-          <FormField label={t('collections.editor.orderField2')} id="table-order-field2">
-            <OrderSelect
-              id="table-order-field2"
-              value={meta.orderField2 ?? ''}
-              onChange={(value) =>
-                setMeta((current) => ({
-                  ...current,
-                  orderField2: value || null,
-                  orderDir2: value ? (current.orderDir2 ?? 'asc') : null,
-                }))
-              }
-              table={table}
-              allowNone
-              testId="collection-order-field2"
-            />
-          </FormField>
-          {meta.orderField2 && (
-            <FormField label={t('collections.editor.orderDir2')} id="table-order-dir2">
-              <DirSelect
-                id="table-order-dir2"
-                value={meta.orderDir2 ?? 'asc'}
-                onChange={(value) => setMetaKey('orderDir2', value)}
-                testId="collection-order-dir2"
-              />
-            </FormField>
+          <SelectField
+            label={t('collections.editor.orderField')}
+            id="table-order-field"
+            testId="collection-order-field"
+            {...bind('meta.orderField')}
+          >
+            <OrderOptions table={table} allowNone={false} />
+          </SelectField>
+          <SelectField
+            label={t('collections.editor.orderDir')}
+            id="table-order-dir"
+            testId="collection-order-dir"
+            {...bind('meta.orderDir')}
+          >
+            <DirOptions />
+          </SelectField>
+          <SelectField
+            label={t('collections.editor.orderField2')}
+            id="table-order-field2"
+            testId="collection-order-field2"
+            {...bind('meta.orderField2', { setValueAs: (value: string | null) => value || null })}
+          >
+            <OrderOptions table={table} allowNone />
+          </SelectField>
+          {orderField2 && (
+            <SelectField
+              label={t('collections.editor.orderDir2')}
+              id="table-order-dir2"
+              testId="collection-order-dir2"
+              {...bind('meta.orderDir2', {
+                setValueAs: (value: string | null) => (value === 'desc' ? 'desc' : 'asc'),
+              })}
+            >
+              <DirOptions />
+            </SelectField>
           )}
         </div>
         <div className="form-actions">
@@ -300,7 +232,7 @@ function TableForm({ project, table }: { project: ProjectDetail; table: Table | 
             {t('common.save')}
           </button>
         </div>
-      </form>
+      </Form>
     </section>
   );
 }

@@ -4,6 +4,7 @@ import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { paths } from '@/app/paths';
 import { RequireAdmin } from '@/app/RequireAdmin';
 import { getToasts } from '@/testing/toasts';
+import { expectFieldError, expectFocused } from '@/testing/forms';
 import type { User } from '@/lib/types';
 import { acceptConfirm, cancelConfirm, confirmText } from '@/testing/dialogs';
 import { mockApi, renderRoutes, type ApiCall, type Handler } from '@/testing/render-route';
@@ -174,34 +175,49 @@ describe('admin templates screen', () => {
     );
   });
 
-  it("keeps the form open with the server's 422 message verbatim and a falha toast", async () => {
-    const message = 'Description (1000) or category (100 characters) is too long';
+  it('shows a server error that names a field at that field, with a falha toast', async () => {
+    const message = 'name must be at most 200 characters';
     api({
       'POST /erp/template/3': () => ({
         status: 422,
-        json: { error: 'invalid', message, field: 'description' },
+        json: { error: 'invalid', message, field: 'name' },
       }),
     });
     await open();
     fireEvent.click(within(screen.getByTestId('template-row-3')).getByTestId('template-edit'));
     const form = await screen.findByTestId('template-form');
-    fireEvent.change(within(form).getByTestId('template-description'), {
-      target: { value: 'x'.repeat(1001) },
-    });
+    fireEvent.change(within(form).getByTestId('template-category'), { target: { value: 'Loja' } });
     fireEvent.click(within(form).getByTestId('template-form-save'));
-    expect((await screen.findByTestId('template-form-error')).textContent).toBe(message);
+    await expectFieldError('template-name', message);
+    await expectFocused('template-name');
     expect(toasts()).toContain(`error:falha: ${message}`);
+    expect(screen.queryByTestId('template-form-error')).toBeNull();
     expect(screen.getByTestId('template-form')).toBeTruthy();
   });
 
-  it('refuses an empty name before calling the server', async () => {
+  it('shows a server error that names no field above the form', async () => {
+    const message = 'Template not found';
+    api({ 'POST /erp/template/3': () => ({ status: 404, json: { error: 'not_found', message } }) });
+    await open();
+    fireEvent.click(within(screen.getByTestId('template-row-3')).getByTestId('template-edit'));
+    const form = await screen.findByTestId('template-form');
+    fireEvent.click(within(form).getByTestId('template-form-save'));
+    expect((await screen.findByTestId('template-form-error')).textContent).toBe(message);
+  });
+
+  it('refuses an empty name and a long description at their fields before calling the server', async () => {
     const calls = api();
     await open();
     fireEvent.click(within(screen.getByTestId('template-row-1')).getByTestId('template-edit'));
     const form = await screen.findByTestId('template-form');
     fireEvent.change(within(form).getByTestId('template-name'), { target: { value: '  ' } });
+    fireEvent.change(within(form).getByTestId('template-description'), {
+      target: { value: 'x'.repeat(1001) },
+    });
     fireEvent.click(within(form).getByTestId('template-form-save'));
-    expect(within(form).getByRole('alert').textContent).toBe('O nome do template é obrigatório');
+    await expectFieldError('template-name', 'O nome do template é obrigatório');
+    await expectFieldError('template-description', 'No máximo 1000 caracteres');
+    await expectFocused('template-name');
     expect(calls.some((c) => c.method === 'POST')).toBe(false);
   });
 

@@ -19,6 +19,8 @@ interface FieldEditorProps {
   value: FormValue | undefined;
   onChange: (value: FormValue) => void;
   uploadPrefix: (string | number)[];
+  /** The form's error wiring (`aria-invalid`, `aria-describedby`), put on the editor's own control. */
+  aria?: { 'aria-invalid'?: true | undefined; 'aria-describedby'?: string | undefined };
 }
 
 function str(value: FormValue | undefined): string {
@@ -40,7 +42,7 @@ export function fieldInputId(field: Field): string {
 }
 
 /** The editor of one field, chosen by its type. */
-export function FieldEditor({ field, value, onChange, uploadPrefix }: FieldEditorProps) {
+export function FieldEditor({ field, value, onChange, uploadPrefix, aria }: FieldEditorProps) {
   const { t } = useTranslation();
   const id = fieldInputId(field);
   switch (field.type) {
@@ -48,6 +50,7 @@ export function FieldEditor({ field, value, onChange, uploadPrefix }: FieldEdito
       return (
         <textarea
           id={id}
+          {...aria}
           rows={4}
           value={str(value)}
           onChange={(event) => onChange(event.target.value)}
@@ -108,6 +111,7 @@ export function FieldEditor({ field, value, onChange, uploadPrefix }: FieldEdito
       return (
         <select
           id={id}
+          {...aria}
           value={str(value)}
           onChange={(event) => onChange(event.target.value)}
           data-testid={id}
@@ -123,7 +127,7 @@ export function FieldEditor({ field, value, onChange, uploadPrefix }: FieldEdito
     case 'multiselect': {
       const chosen = strings(value);
       return (
-        <div className="checkbox-row" id={id} data-testid={id}>
+        <div className="checkbox-row" role="group" id={id} {...aria} data-testid={id}>
           {field.options.map((option) => (
             <label key={option.name} className="checkbox">
               <input
@@ -148,6 +152,7 @@ export function FieldEditor({ field, value, onChange, uploadPrefix }: FieldEdito
         <label className="checkbox">
           <input
             id={id}
+            {...aria}
             type="checkbox"
             checked={value === true}
             onChange={(event) => onChange(event.target.checked)}
@@ -159,7 +164,7 @@ export function FieldEditor({ field, value, onChange, uploadPrefix }: FieldEdito
     case 'image-select': {
       const chosen = str(value);
       return (
-        <div className="image-select" role="radiogroup" id={id} data-testid={id}>
+        <div className="image-select" role="radiogroup" id={id} {...aria} data-testid={id}>
           {field.options.map((option) => (
             <label key={option.name} className={`image-option${chosen === option.name ? ' selected' : ''}`}>
               <input
@@ -209,6 +214,7 @@ export function FieldEditor({ field, value, onChange, uploadPrefix }: FieldEdito
       return (
         <input
           id={id}
+          {...aria}
           type="tel"
           inputMode="tel"
           value={str(value)}
@@ -220,6 +226,7 @@ export function FieldEditor({ field, value, onChange, uploadPrefix }: FieldEdito
       return (
         <input
           id={id}
+          {...aria}
           type="email"
           value={str(value)}
           onChange={(event) => onChange(event.target.value)}
@@ -234,6 +241,7 @@ export function FieldEditor({ field, value, onChange, uploadPrefix }: FieldEdito
       return (
         <input
           id={id}
+          {...aria}
           value={str(value)}
           onChange={(event) => onChange(event.target.value)}
           data-testid={id}

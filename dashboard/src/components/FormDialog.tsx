@@ -1,0 +1,76 @@
+import type { ReactNode } from 'react';
+import type { FieldValues, SubmitHandler, UseFormReturn } from 'react-hook-form';
+import { useTranslation } from 'react-i18next';
+import { Alert } from '@/components/Alert';
+import { Form } from '@/components/Form';
+import { Dialog, type DialogProps } from '@/components/ui/Dialog';
+
+interface FormDialogProps<T extends FieldValues, C, O> {
+  title: string;
+  onClose: () => void;
+  /**
+   * The dialog's test id; the form's id is `${testId}-form`, and its Save, Cancel and error
+   * are `${testId}-save`, `-cancel` and `-error` unless named otherwise.
+   */
+  testId: string;
+  /** `useZodForm()`: the form, and its failed save that names none of its fields. */
+  zodForm: { form: UseFormReturn<T, C, O>; failure: { message: string | undefined } };
+  onValid: SubmitHandler<O>;
+  /** Disables Save while the request runs. */
+  saving: boolean;
+  saveTestId?: string;
+  failureTestId?: string;
+  size?: DialogProps['size'];
+  children: ReactNode;
+}
+
+/**
+ * A dialog holding one react-hook-form form, Cancel and Save in its footer: the admin's block,
+ * category, business-block and template forms and the collection field form. Errors show at
+ * their fields (the `Form` focuses the first); a server error that names no field shows on top.
+ */
+export function FormDialog<T extends FieldValues, C, O>({
+  title,
+  onClose,
+  testId,
+  zodForm: { form, failure },
+  onValid,
+  saving,
+  saveTestId = `${testId}-save`,
+  failureTestId = `${testId}-error`,
+  size,
+  children,
+}: FormDialogProps<T, C, O>) {
+  const { t } = useTranslation();
+  const formId = `${testId}-form`;
+  return (
+    <Dialog
+      title={title}
+      onClose={onClose}
+      testId={testId}
+      size={size}
+      isDismissable={false}
+      footer={
+        <div className="form-actions">
+          <button type="button" className="button" onClick={onClose} data-testid={`${testId}-cancel`}>
+            {t('common.cancel')}
+          </button>
+          <button
+            type="submit"
+            form={formId}
+            className="button button-primary"
+            disabled={saving}
+            data-testid={saveTestId}
+          >
+            {t('common.save')}
+          </button>
+        </div>
+      }
+    >
+      <Form id={formId} form={form} onValid={onValid} className="form">
+        {failure.message && <Alert testId={failureTestId}>{failure.message}</Alert>}
+        {children}
+      </Form>
+    </Dialog>
+  );
+}
