@@ -96,6 +96,8 @@ error_codes! {
     OwnAdminAccess = "own_admin_access",
     // Generic field rules.
     Required = "required",
+    ProjectNameRequired = "project_name_required",
+    BlockNameRequired = "block_name_required",
     TooLong = "too_long",
     TooLarge = "too_large",
     NotAFlag = "not_a_flag",

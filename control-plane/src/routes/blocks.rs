@@ -178,7 +178,7 @@ pub(crate) fn block_name(name: Option<&str>) -> Result<String> {
     if name.is_empty() {
         return Err(ApiError::invalid(
             "name",
-            ErrorCode::Required,
+            ErrorCode::BlockNameRequired,
             NAME_REQUIRED,
         ));
     }

@@ -428,7 +428,7 @@ pub async fn create_project(
         "name",
         req.name.as_deref(),
         200,
-        ErrorCode::Required,
+        ErrorCode::ProjectNameRequired,
         NAME_REQUIRED,
     )?;
     let meta = req
@@ -499,7 +499,7 @@ pub async fn update_project(
             "name",
             Some(&name),
             200,
-            ErrorCode::Required,
+            ErrorCode::ProjectNameRequired,
             NAME_REQUIRED,
         )?);
     }

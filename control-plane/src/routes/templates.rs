@@ -65,7 +65,7 @@ pub async fn use_template(
         "name",
         req.name.as_deref(),
         200,
-        ErrorCode::Required,
+        ErrorCode::ProjectNameRequired,
         NAME_REQUIRED,
     )?;
     visible_template(&state, &user, template_id).await?;
@@ -372,7 +372,7 @@ pub async fn erp_edit_template(
 ) -> Result<ApiJson<TemplateView>> {
     let current = state.store.template_by_id(id).await?;
     let name = match req.name {
-        Some(n) => required_text("name", Some(&n), 200, ErrorCode::Required, NAME_REQUIRED)?,
+        Some(n) => required_text("name", Some(&n), 200, ErrorCode::ProjectNameRequired, NAME_REQUIRED)?,
         None => current.name,
     };
     let description = req.description.unwrap_or(current.description);
