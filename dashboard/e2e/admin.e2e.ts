@@ -11,20 +11,20 @@
  * The administrator is the one `vitrine-control seed` creates (global setup). Templates the
  * other suites use are only read here; the one edited is the administrator's own.
  */
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import type { BrowserContext, Page } from 'playwright-core';
+import { beforeAll, describe, expect, inject, it } from 'vitest';
 import {
   acceptConfirmation,
+  adminCredentials,
+  apiGet,
+  baseURL,
   byTestId,
   createProjectViaApi,
-  launchBrowser,
-  newAccount,
   pathIs,
-  registerViaApi,
+  useBrowser,
 } from './support';
 
-const baseURL = inject('baseURL');
-let browser: Browser;
+const session = useBrowser();
 let admin: BrowserContext;
 let owner: BrowserContext;
 let page: Page;
@@ -36,34 +36,16 @@ interface TemplateView {
   is_published: '1' | '0';
 }
 
-async function getJson<T>(context: BrowserContext, path: string): Promise<T> {
-  const response = await context.request.get(`${baseURL}${path}`);
-  expect(response.ok(), `${path}: ${response.status()} ${await response.text()}`).toBe(true);
-  return (await response.json()) as T;
-}
-
 beforeAll(async () => {
-  browser = await launchBrowser();
-  admin = await browser.newContext({ baseURL });
-  const login = await admin.request.post(`${baseURL}/api/login`, {
-    data: { email: inject('adminEmail'), password: inject('adminPassword') },
-  });
-  expect(login.ok(), await login.text()).toBe(true);
-  owner = await browser.newContext({ baseURL });
-  await registerViaApi(owner, baseURL, newAccount('not-admin'));
+  admin = await session.signedIn(adminCredentials());
+  owner = await session.registered('not-admin');
   page = await admin.newPage();
-});
-
-afterAll(async () => {
-  await admin?.close();
-  await owner?.close();
-  await browser?.close();
 });
 
 describe('administrator screens', () => {
   it('edit, unpublish and delete a template on /erp/templates; owners stop seeing it', async () => {
     // The administrator's own template, saved from one of their sites.
-    const projectId = await createProjectViaApi(admin, baseURL, 'Base do tema');
+    const projectId = await createProjectViaApi(admin, 'Base do tema');
     const saved = await admin.request.post(`${baseURL}/api/templates`, {
       data: { project_id: projectId, name: 'Tema E2E', category: 'Testes' },
     });
@@ -84,12 +66,12 @@ describe('administrator screens', () => {
       (selector) => document.querySelector(selector)?.textContent?.includes('Tema E2E editado'),
       `${row} ${byTestId('template-name-label')}`,
     );
-    const listed = await getJson<TemplateView[]>(admin, '/erp/templateList');
+    const listed = await apiGet<TemplateView[]>(admin, '/erp/templateList');
     expect(listed.find((t) => t.id === template.id)).toMatchObject({
       name: 'Tema E2E editado',
       is_published: '0',
     });
-    const seen = await getJson<TemplateView[]>(owner, '/api/templates');
+    const seen = await apiGet<TemplateView[]>(owner, '/api/templates');
     expect(seen.some((t) => t.id === template.id)).toBe(false);
 
     // Owners are kept out of the screen.
@@ -105,12 +87,12 @@ describe('administrator screens', () => {
     await page.click(`${row} ${byTestId('template-delete')}`);
     await acceptConfirmation(page);
     await page.waitForSelector(row, { state: 'detached' });
-    const after = await getJson<TemplateView[]>(admin, '/erp/templateList');
+    const after = await apiGet<TemplateView[]>(admin, '/erp/templateList');
     expect(after.some((t) => t.id === template.id)).toBe(false);
   });
 
   it('previews each page of a seeded template with its own posts, and makes a site from it', async () => {
-    const templates = await getJson<TemplateView[]>(admin, '/erp/templateList');
+    const templates = await apiGet<TemplateView[]>(admin, '/erp/templateList');
     const blog = templates.find((t) => t.category === 'Blog');
     expect(blog).toBeDefined();
     await page.goto('/erp/templates');
@@ -145,7 +127,7 @@ describe('administrator screens', () => {
     await page.click(byTestId('use-template-submit'));
     await page.waitForURL((url) => /^\/project\/\d+$/.test(url.pathname));
     const projectId = Number(new URL(page.url()).pathname.split('/').pop());
-    const project = await getJson<{ name: string; pages: { slug: string }[] }>(
+    const project = await apiGet<{ name: string; pages: { slug: string }[] }>(
       admin,
       `/api/projects/${projectId}`,
     );
@@ -156,10 +138,7 @@ describe('administrator screens', () => {
   it('lists and searches the seeded block library on /erp/blocks', async () => {
     await page.goto('/erp/blocks');
     await page.waitForSelector(byTestId('block-admin'));
-    const library = await getJson<{ categories: { name: string; blocks: unknown[] }[] }>(
-      admin,
-      '/api/blocks',
-    );
+    const library = await apiGet<{ categories: { name: string; blocks: unknown[] }[] }>(admin, '/api/blocks');
     expect(library.categories.reduce((n, c) => n + c.blocks.length, 0)).toBeGreaterThanOrEqual(40);
     expect(await page.textContent(byTestId('block-admin'))).toContain('Hero centralizado');
     await page.fill(byTestId('block-search'), 'captura');
@@ -176,7 +155,7 @@ describe('administrator screens', () => {
       stale_after_seconds: number;
       nodes: { id: string; stale: boolean; requests: number; region: string }[];
     }
-    const before = await getJson<Edges>(admin, '/api/edges');
+    const before = await apiGet<Edges>(admin, '/api/edges');
     const node = before.nodes.find((n) => n.id === 'edge-e2e');
     expect(node, JSON.stringify(before)).toBeDefined();
     expect(node?.stale).toBe(false);

@@ -7,26 +7,18 @@
  * /business/blocks.
  */
 import { randomUUID } from 'node:crypto';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { byTestId, createProjectViaApi, launchBrowser, newAccount, registerViaApi } from './support';
+import type { BrowserContext, Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import {
+  baseURL,
+  businessCredentials,
+  byTestId,
+  createProjectViaApi,
+  newAccount,
+  useBrowser,
+} from './support';
 
-const baseURL = inject('baseURL');
-let browser: Browser;
-const contexts: BrowserContext[] = [];
-
-async function newContext(): Promise<BrowserContext> {
-  const context = await browser.newContext({ baseURL });
-  contexts.push(context);
-  return context;
-}
-
-async function signedIn(email: string, password: string): Promise<BrowserContext> {
-  const context = await newContext();
-  const response = await context.request.post(`${baseURL}/api/login`, { data: { email, password } });
-  expect(response.ok(), await response.text()).toBe(true);
-  return context;
-}
+const session = useBrowser();
 
 /** Names in the caller's business's library, through the API (404 outside a business). */
 async function businessBlockNames(context: BrowserContext): Promise<string[] | number> {
@@ -37,7 +29,7 @@ async function businessBlockNames(context: BrowserContext): Promise<string[] | n
 
 /** Opens the editor on a new project's home page of the context's account. */
 async function openEditor(context: BrowserContext, name: string): Promise<Page> {
-  const projectId = await createProjectViaApi(context, baseURL, name);
+  const projectId = await createProjectViaApi(context, name);
   const project = (await (await context.request.get(`${baseURL}/api/projects/${projectId}`)).json()) as {
     pages: { id: number }[];
   };
@@ -49,20 +41,11 @@ async function openEditor(context: BrowserContext, name: string): Promise<Page> 
   return page;
 }
 
-beforeAll(async () => {
-  browser = await launchBrowser();
-});
-
-afterAll(async () => {
-  for (const context of contexts) await context.close();
-  await browser?.close();
-});
-
 describe("a business's own block library", () => {
   it('is written by its administrator from the editor, seen by its members beside My Blocks, and by nobody else', async () => {
     const id = randomUUID().slice(0, 8);
     const blockName = `Bloco da agência ${id}`;
-    const admin = await signedIn(inject('businessEmail'), inject('businessPassword'));
+    const admin = await session.signedIn(businessCredentials());
     const member = newAccount('library-member');
     const created = await admin.request.post(`${baseURL}/api/business/users`, {
       data: {
@@ -86,7 +69,7 @@ describe("a business's own block library", () => {
     await expect.poll(() => businessBlockNames(admin)).toEqual([blockName]);
 
     // A member of the business finds it in the editor, beside My Blocks.
-    const memberContext = await signedIn(member.email, member.password);
+    const memberContext = await session.signedIn(member);
     const memberEditor = await openEditor(memberContext, `Site do membro ${id}`);
     await memberEditor.click(`${byTestId('category-business-blocks')} ${byTestId('library-category')}`);
     await memberEditor.waitForSelector(
@@ -98,8 +81,7 @@ describe("a business's own block library", () => {
     ).toBeNull();
 
     // An account outside the business has no business library at all.
-    const stranger = await newContext();
-    await registerViaApi(stranger, baseURL, newAccount('library-stranger'));
+    const stranger = await session.registered('library-stranger');
     const strangerEditor = await openEditor(stranger, `Site de fora ${id}`);
     expect(await strangerEditor.$(byTestId('category-business-blocks'))).toBeNull();
     expect(await strangerEditor.content()).not.toContain(blockName);

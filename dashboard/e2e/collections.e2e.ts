@@ -5,20 +5,21 @@
  * The scenarios build on each other, so they share one signed-in browser context.
  */
 import { readFile } from 'node:fs/promises';
-import type { APIRequestContext, Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import type { BrowserContext, Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { FIELD_TYPES, type FieldType } from '@/features/collections/types';
 import {
   acceptConfirmation,
+  apiGet,
+  apiPost,
+  baseURL,
   byTestId,
+  collectionMeta,
   createProjectViaApi,
-  launchBrowser,
-  newAccount,
   pathIs,
-  registerViaApi,
+  useBrowser,
 } from './support';
 
-const baseURL = inject('baseURL');
 const LONG = 180_000;
 
 /** Field "F <type>" gets the slug "f-<type>" and its editor the test id "field-f-<type>". */
@@ -45,36 +46,6 @@ interface ApiPost {
   fields: { field_id: number; value: unknown }[];
 }
 
-async function postJson<T>(
-  request: APIRequestContext,
-  url: string,
-  data: unknown,
-  expected = 201,
-): Promise<T> {
-  const response = await request.post(`${baseURL}${url}`, { data });
-  if (response.status() !== expected)
-    throw new Error(`POST ${url}: ${response.status()} ${await response.text()}`);
-  return (await response.json()) as T;
-}
-
-async function getJson<T>(request: APIRequestContext, url: string): Promise<T> {
-  const response = await request.get(`${baseURL}${url}`);
-  if (!response.ok()) throw new Error(`GET ${url}: ${response.status()} ${await response.text()}`);
-  return (await response.json()) as T;
-}
-
-const tableMeta = (plural: string, singular: string) => ({
-  plural,
-  singular,
-  hasSingular: true,
-  includeDate: true,
-  includeTitle: true,
-  orderField: 'created_at',
-  orderDir: 'desc',
-  orderField2: null,
-  orderDir2: null,
-});
-
 async function rowCount(page: Page, selector: string): Promise<number> {
   return page.locator(selector).count();
 }
@@ -90,7 +61,7 @@ async function waitForTotal(page: Page, total: number): Promise<void> {
   await page.waitForSelector(`${byTestId('records-total')}[data-total="${total}"]`);
 }
 
-let browser: Browser;
+const session = useBrowser();
 let owner: BrowserContext;
 let page: Page;
 let projectId: number;
@@ -99,20 +70,18 @@ let authorsTableId: number;
 let otherProjectTableId: number;
 
 beforeAll(async () => {
-  browser = await launchBrowser();
-  owner = await browser.newContext({ baseURL, acceptDownloads: true });
-  await registerViaApi(owner, baseURL, newAccount('collections'));
-  projectId = await createProjectViaApi(owner, baseURL, 'E2E Collections');
+  owner = await session.registered('collections', { acceptDownloads: true });
+  projectId = await createProjectViaApi(owner, 'E2E Collections');
 
   // The relation target, with one record to pick.
-  const authors = await postJson<ApiTable>(owner.request, '/api/tables', {
+  const authors = await apiPost<ApiTable>(owner, '/api/tables', {
     project_id: projectId,
     name: 'Autores',
     slug: 'autores',
-    meta: tableMeta('Autores', 'Autor'),
+    meta: collectionMeta('Autores', 'Autor'),
   });
   authorsTableId = authors.id;
-  await postJson<ApiPost>(owner.request, '/api/posts', {
+  await apiPost<ApiPost>(owner, '/api/posts', {
     table_id: authors.id,
     name: 'Machado',
     slug: 'machado',
@@ -120,21 +89,16 @@ beforeAll(async () => {
   });
 
   // Another project of the same owner: the client panel must not reach it.
-  const otherProjectId = await createProjectViaApi(owner, baseURL, 'E2E Other');
-  const otherTable = await postJson<ApiTable>(owner.request, '/api/tables', {
+  const otherProjectId = await createProjectViaApi(owner, 'E2E Other');
+  const otherTable = await apiPost<ApiTable>(owner, '/api/tables', {
     project_id: otherProjectId,
     name: 'Segredos',
     slug: 'segredos',
-    meta: tableMeta('Segredos', 'Segredo'),
+    meta: collectionMeta('Segredos', 'Segredo'),
   });
   otherProjectTableId = otherTable.id;
 
   page = await owner.newPage();
-});
-
-afterAll(async () => {
-  await owner?.close();
-  await browser?.close();
 });
 
 describe('collections end to end', () => {
@@ -216,7 +180,7 @@ describe('collections end to end', () => {
       }
       await page.click(byTestId('save-order'));
       await page.waitForSelector(byTestId('save-order'), { state: 'detached' });
-      const table = await getJson<ApiTable>(owner.request, `/api/tables/${tableId}`);
+      const table = await apiGet<ApiTable>(owner, `/api/tables/${tableId}`);
       expect(table.fields.slice(0, 2).map((field) => field.type)).toEqual(['string', 'text']);
     },
     LONG,
@@ -299,8 +263,8 @@ describe('collections end to end', () => {
       const postId = Number(await page.getAttribute(byTestId('record-row'), 'data-post-id'));
       expect(await page.textContent(byTestId('record-title'))).toBe('Casa Azul à Venda');
 
-      const table = await getJson<ApiTable>(owner.request, `/api/tables/${tableId}`);
-      const post = await getJson<ApiPost>(owner.request, `/api/posts/${postId}`);
+      const table = await apiGet<ApiTable>(owner, `/api/tables/${tableId}`);
+      const post = await apiGet<ApiPost>(owner, `/api/posts/${postId}`);
       const value = (type: FieldType) => {
         const field = table.fields.find((candidate) => candidate.type === type);
         return post.fields.find((entry) => entry.field_id === field?.id)?.value;
@@ -426,8 +390,8 @@ describe('collections end to end', () => {
   it(
     "opens the client admin panel with the project's token, and only that project's records",
     async () => {
-      const project = await getJson<{ token: string }>(owner.request, `/api/projects/${projectId}`);
-      const client = await browser.newContext({ baseURL, acceptDownloads: true });
+      const project = await apiGet<{ token: string }>(owner, `/api/projects/${projectId}`);
+      const client = await session.context({ acceptDownloads: true });
       try {
         const panel = await client.newPage();
         await panel.goto(`/admin?token=${encodeURIComponent(project.token)}`);
@@ -478,8 +442,8 @@ describe('collections end to end', () => {
   );
 
   it('shows the invalid-link screen for a wrong token and after the link is regenerated', async () => {
-    const before = await getJson<{ token: string }>(owner.request, `/api/projects/${projectId}`);
-    const client = await browser.newContext({ baseURL });
+    const before = await apiGet<{ token: string }>(owner, `/api/projects/${projectId}`);
+    const client = await session.context();
     try {
       const panel = await client.newPage();
       await panel.goto('/admin?token=not-a-real-token');
@@ -490,7 +454,7 @@ describe('collections end to end', () => {
       await page.click(byTestId('regenerate-client-link'));
       await acceptConfirmation(page);
       await page.waitForSelector(byTestId('toast-success'));
-      const after = await getJson<{ token: string }>(owner.request, `/api/projects/${projectId}`);
+      const after = await apiGet<{ token: string }>(owner, `/api/projects/${projectId}`);
       expect(after.token).not.toBe(before.token);
 
       await panel.goto(`/admin?token=${encodeURIComponent(before.token)}`);

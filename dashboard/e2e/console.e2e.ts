@@ -4,29 +4,13 @@
  * other error or warning, and a lazy screen opened first (the account page) logs no react-router
  * HydrateFallback warning.
  */
-import type { Browser, BrowserContext, ConsoleMessage, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, inject, it } from 'vitest';
-import { byTestId, createProjectViaApi, launchBrowser, newAccount, registerViaApi } from './support';
+import type { ConsoleMessage, Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { apiGet, byTestId, createProjectViaApi, newAccount, registerViaApi, useBrowser } from './support';
 
-const baseURL = inject('baseURL');
-let browser: Browser;
-let context: BrowserContext;
-
-beforeAll(async () => {
-  browser = await launchBrowser();
-});
-
-afterAll(async () => {
-  await browser?.close();
-});
-
-beforeEach(async () => {
-  context = await browser.newContext({ baseURL });
-});
-
-afterEach(async () => {
-  await context?.close();
-});
+const session = useBrowser();
+/** Each test starts signed out, in a context of its own. */
+const context = session.contextPerTest();
 
 /** Every error and warning the page logs (a failed request shows as an error too). */
 function recordConsole(page: Page): string[] {
@@ -43,15 +27,12 @@ function recordConsole(page: Page): string[] {
 describe('console', () => {
   it('stays clean on the anonymous screens', async () => {
     // A project token for the client panel, from another (signed-in) browser context.
-    const owner = await browser.newContext({ baseURL });
-    await registerViaApi(owner, baseURL, newAccount('console'));
-    const projectId = await createProjectViaApi(owner, baseURL, 'Console');
-    const project = (await (await owner.request.get(`${baseURL}/api/projects/${projectId}`)).json()) as {
-      token: string;
-    };
+    const owner = await session.registered('console');
+    const projectId = await createProjectViaApi(owner, 'Console');
+    const project = await apiGet<{ token: string }>(owner, `/api/projects/${projectId}`);
     await owner.close();
 
-    const page = await context.newPage();
+    const page = await context().newPage();
     const seen = recordConsole(page);
     const userRequests: number[] = [];
     page.on('response', (response) => {
@@ -74,8 +55,8 @@ describe('console', () => {
   });
 
   it('shows no HydrateFallback warning when a lazy screen is the first one opened', async () => {
-    await registerViaApi(context, baseURL, newAccount('console-lazy'));
-    const page = await context.newPage();
+    await registerViaApi(context(), newAccount('console-lazy'));
+    const page = await context().newPage();
     const seen = recordConsole(page);
     await page.goto('/user');
     await page.waitForSelector(byTestId('account-name'));

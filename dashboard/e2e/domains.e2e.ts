@@ -11,25 +11,17 @@
  * that lets the owner save a domain as pending through POST /api/projects/{id} (the removal
  * test starts from a domain saved that way).
  */
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { byTestId, createProjectViaApi, launchBrowser, newAccount, registerViaApi } from './support';
+import type { BrowserContext, Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { baseURL, byTestId, createProjectViaApi, useBrowser } from './support';
 
-const baseURL = inject('baseURL');
-let browser: Browser;
+const session = useBrowser();
 let context: BrowserContext;
 let page: Page;
 
 beforeAll(async () => {
-  browser = await launchBrowser();
-  context = await browser.newContext({ baseURL });
-  await registerViaApi(context, baseURL, newAccount('domains'));
+  context = await session.registered('domains');
   page = await context.newPage();
-});
-
-afterAll(async () => {
-  await context?.close();
-  await browser?.close();
 });
 
 interface ProjectState {
@@ -60,7 +52,7 @@ const submitDisabled = () =>
 
 describe('domains', () => {
   it("blocks an invalid domain ('invalid domain'), then shows the TXT proof, the server's DNS address and CNAME target", async () => {
-    const id = await createProjectViaApi(context, baseURL, 'Domain input');
+    const id = await createProjectViaApi(context, 'Domain input');
     const config = (await (await context.request.get(`${baseURL}/api/config`)).json()) as {
       public_ip: string;
       cname_target: string;
@@ -95,7 +87,7 @@ describe('domains', () => {
   });
 
   it('shows the server text verbatim when the DNS check fails, and keeps the domain pending, unverified', async () => {
-    const id = await createProjectViaApi(context, baseURL, 'Domain verify');
+    const id = await createProjectViaApi(context, 'Domain verify');
     await openOverview(id);
     await openConfigure();
     await page.fill(byTestId('domain-input'), 'vitrine-e2e.invalid');
@@ -131,7 +123,7 @@ describe('domains', () => {
   });
 
   it('removes the domain and reloads the page', async () => {
-    const id = await createProjectViaApi(context, baseURL, 'Domain removal');
+    const id = await createProjectViaApi(context, 'Domain removal');
     const set = await context.request.post(`${baseURL}/api/projects/${id}`, {
       data: { domain: 'removal.example.com' },
     });
@@ -164,12 +156,12 @@ describe('domains', () => {
 
   it('shows the serialized response in the Response box when the removal fails', async () => {
     // The API's 404 for a route it lacks looks like a missing project's: first make sure the route is there.
-    const other = await createProjectViaApi(context, baseURL, 'Domain removal probe');
+    const other = await createProjectViaApi(context, 'Domain removal probe');
     await context.request.post(`${baseURL}/api/projects/${other}`, { data: { domain: 'probe.example.com' } });
     const probe = await context.request.post(`${baseURL}/api/remove-domain/${other}`);
     expect(probe.ok(), `POST /api/remove-domain/{id}: ${probe.status()} ${await probe.text()}`).toBe(true);
 
-    const id = await createProjectViaApi(context, baseURL, 'Domain removal failure');
+    const id = await createProjectViaApi(context, 'Domain removal failure');
     const set = await context.request.post(`${baseURL}/api/projects/${id}`, {
       data: { domain: 'gone.example.com' },
     });

@@ -11,13 +11,21 @@
  * The edge serves a site at {slug}.{platformDomain}; requests carry that Host. A publish reaches
  * the edge through its change feed, so the edge is polled (bounded) until the page shows it.
  */
-import { request as httpRequest } from 'node:http';
 import { randomUUID } from 'node:crypto';
-import type { Browser, BrowserContext, Frame, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { byTestId, createProjectViaApi, launchBrowser, newAccount, registerViaApi } from './support';
+import type { BrowserContext, Frame, Page } from 'playwright-core';
+import { beforeAll, describe, expect, inject, it } from 'vitest';
+import {
+  apiGet,
+  apiPost,
+  baseURL,
+  byTestId,
+  collectionMeta,
+  confirmPublish,
+  createProjectViaApi,
+  edgeRequest,
+  useBrowser,
+} from './support';
 
-const baseURL = inject('baseURL');
 const edgeURL = inject('edgeURL');
 const platformDomain = inject('platformDomain');
 
@@ -45,48 +53,10 @@ interface Library {
   categories: { id: number; name: string; blocks: LibraryBlock[] }[];
 }
 
-let browser: Browser;
+const session = useBrowser();
 let context: BrowserContext;
 let page: Page;
 let library: Library;
-
-async function getJson<T>(path: string): Promise<T> {
-  const response = await context.request.get(`${baseURL}${path}`);
-  expect(response.status(), `GET ${path}: ${await response.text()}`).toBe(200);
-  return (await response.json()) as T;
-}
-
-async function postJson<T>(path: string, data: unknown): Promise<T> {
-  const response = await context.request.post(`${baseURL}${path}`, { data });
-  expect(response.ok(), `POST ${path}: ${response.status()} ${await response.text()}`).toBe(true);
-  return (await response.json()) as T;
-}
-
-/** One GET to the edge for the site's host (node:http, so the Host header is ours). */
-function edgeGet(siteSlug: string, path: string): Promise<{ status: number; body: string }> {
-  const url = new URL(path, edgeURL);
-  return new Promise((resolvePromise, reject) => {
-    const req = httpRequest(
-      {
-        host: url.hostname,
-        port: url.port,
-        path: url.pathname + url.search,
-        method: 'GET',
-        headers: { host: `${siteSlug}.${platformDomain}` },
-      },
-      (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (chunk: Buffer) => chunks.push(chunk));
-        res.on('end', () =>
-          resolvePromise({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8') }),
-        );
-        res.on('error', reject);
-      },
-    );
-    req.on('error', reject);
-    req.end();
-  });
-}
 
 /**
  * Polls the edge until `path` answers 200 with a body containing `text`, for at most
@@ -96,7 +66,7 @@ async function waitForEdge(siteSlug: string, path: string, text: string): Promis
   const deadline = Date.now() + EDGE_WAIT_MS;
   let last = { status: 0, body: '' };
   while (Date.now() < deadline) {
-    last = await edgeGet(siteSlug, path);
+    last = await edgeRequest(siteSlug, 'GET', path);
     if (last.status === 200 && last.body.includes(text)) return last.body;
     // The change feed is read every 250 ms; ask again after one period, not a fixed sleep for the answer.
     await new Promise((done) => setTimeout(done, 250));
@@ -177,23 +147,16 @@ async function waitForSaved(timeout: number): Promise<void> {
 }
 
 beforeAll(async () => {
-  browser = await launchBrowser();
-  context = await browser.newContext({ baseURL });
-  await registerViaApi(context, baseURL, newAccount('editor'));
-  library = await getJson<Library>('/api/blocks');
+  context = await session.registered('editor');
+  library = await apiGet<Library>(context, '/api/blocks');
   page = await context.newPage();
-});
-
-afterAll(async () => {
-  await context?.close();
-  await browser?.close();
 });
 
 describe('page editor', () => {
   it('builds a page from three blocks, edits text and image, undoes and redoes, autosaves, publishes, and the edge serves the edit', async () => {
     const id = randomUUID().slice(0, 8);
-    const projectId = await createProjectViaApi(context, baseURL, `Editor ${id}`);
-    const project = await getJson<ApiProject>(`/api/projects/${projectId}`);
+    const projectId = await createProjectViaApi(context, `Editor ${id}`);
+    const project = await apiGet<ApiProject>(context, `/api/projects/${projectId}`);
     const home = project.pages[0];
     if (!home) throw new Error('a new project has a home page');
 
@@ -271,7 +234,7 @@ describe('page editor', () => {
     // Autosave, 5 s after the last edit, without touching the save button.
     expect(await page.getAttribute(byTestId('save-state'), 'data-state')).toBe('dirty');
     await waitForSaved(20_000);
-    const saved = await getJson<ApiPage>(`/api/project/${projectId}/page/${home.id}`);
+    const saved = await apiGet<ApiPage>(context, `/api/project/${projectId}/page/${home.id}`);
     expect(saved.blocks.map((block) => block.uid)).toEqual(uids);
     const savedJson = JSON.stringify(saved.blocks);
     expect(savedJson).toContain(title);
@@ -280,15 +243,7 @@ describe('page editor', () => {
 
     // Deploy: the Publish modal ends on the live address.
     await page.click(byTestId('deploy-button'));
-    await page.waitForSelector(`${byTestId('publish-modal')}[role="dialog"]`);
-    await page.click(byTestId('publish-confirm'));
-    const outcome = await page.waitForSelector(`${byTestId('publish-url')}, ${byTestId('response-box')}`, {
-      timeout: 45_000,
-    });
-    expect(
-      await outcome.getAttribute('data-testid'),
-      (await page.textContent(byTestId('publish-modal'))) ?? '',
-    ).toBe('publish-url');
+    const outcome = await confirmPublish(page);
     // The live address is the edge's, for the site's host (global setup sets the preview template).
     const live = new URL((await outcome.getAttribute('href')) ?? '');
     expect(live.host).toBe(`${project.slug}.${platformDomain}:${new URL(edgeURL).port}`);
@@ -302,32 +257,24 @@ describe('page editor', () => {
 
   it('publishes a collection page bound to post fields: each post at /{page}/{post} shows its own name', async () => {
     const id = randomUUID().slice(0, 8);
-    const projectId = await createProjectViaApi(context, baseURL, `Colecao ${id}`);
-    const project = await getJson<ApiProject>(`/api/projects/${projectId}`);
+    const projectId = await createProjectViaApi(context, `Colecao ${id}`);
+    const project = await apiGet<ApiProject>(context, `/api/projects/${projectId}`);
 
-    const table = await postJson<{ id: number }>('/api/tables', {
+    const table = await apiPost<{ id: number }>(context, '/api/tables', {
       project_id: projectId,
       name: 'Artigos',
       slug: 'artigos',
-      meta: {
-        plural: 'Artigos',
-        singular: 'Artigo',
-        hasSingular: true,
-        includeDate: true,
-        includeTitle: true,
-        orderField: 'created_at',
-        orderDir: 'desc',
-        orderField2: null,
-      },
+      meta: collectionMeta('Artigos', 'Artigo'),
     });
     const posts = [
       { name: `Primeiro artigo ${id}`, slug: 'primeiro-artigo' },
       { name: `Segundo artigo ${id}`, slug: 'segundo-artigo' },
     ];
-    for (const post of posts) await postJson('/api/posts', { table_id: table.id, ...post, fields: [] });
+    for (const post of posts)
+      await apiPost(context, '/api/posts', { table_id: table.id, ...post, fields: [] });
 
-    const created = await postJson<ApiPage>('/api/pages', { project_id: projectId, name: 'Artigo' });
-    const updated = await postJson<ApiPage>(`/api/page/${created.id}`, {
+    const created = await apiPost<ApiPage>(context, '/api/pages', { project_id: projectId, name: 'Artigo' });
+    const updated = await apiPost<ApiPage>(context, `/api/page/${created.id}`, {
       slug: 'artigo',
       table_id: table.id,
     });
@@ -364,7 +311,7 @@ describe('page editor', () => {
     // Saved with the button (not autosave this time), then published through the API.
     await page.click(byTestId('save-state'));
     await waitForSaved(10_000);
-    const saved = await getJson<ApiPage>(`/api/project/${projectId}/page/${created.id}`);
+    const saved = await apiGet<ApiPage>(context, `/api/project/${projectId}/page/${created.id}`);
     expect(saved.table_id).toBe(table.id);
     expect(saved.blocks.map((block) => block.uid)).toEqual([uid]);
     expect(saved.blocks[0]?.vars?.find((v) => v.name === 'title')?.postfield).toBe('name');
@@ -384,6 +331,6 @@ describe('page editor', () => {
       expect(body).toContain('vt-ph-title');
     }
     // A slug that names no post is not a page.
-    expect((await edgeGet(project.slug, '/artigo/nao-existe')).status).toBe(404);
+    expect((await edgeRequest(project.slug, 'GET', '/artigo/nao-existe')).status).toBe(404);
   });
 });

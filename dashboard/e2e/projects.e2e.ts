@@ -1,41 +1,24 @@
 import { randomUUID } from 'node:crypto';
-import type { Browser, BrowserContext } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, inject, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   acceptConfirmation,
   byTestId,
   createProjectViaApi,
-  launchBrowser,
   listedProjectIds,
   newAccount,
   pathIs,
   registerViaApi,
+  useBrowser,
   waitForProjectCount,
 } from './support';
 
-const baseURL = inject('baseURL');
-let browser: Browser;
-let context: BrowserContext;
-
-beforeAll(async () => {
-  browser = await launchBrowser();
-});
-
-afterAll(async () => {
-  await browser?.close();
-});
-
-beforeEach(async () => {
-  context = await browser.newContext({ baseURL });
-});
-
-afterEach(async () => {
-  await context?.close();
-});
+const session = useBrowser();
+/** Each test starts signed out, in a context of its own. */
+const context = session.contextPerTest();
 
 describe('dashboard end to end', () => {
   it('registers, creates, edits, duplicates a project and deletes the copy', async () => {
-    const page = await context.newPage();
+    const page = await context().newPage();
     const account = newAccount('owner');
     const suffix = randomUUID().slice(0, 8);
 
@@ -111,11 +94,11 @@ describe('dashboard end to end', () => {
 
   it('keeps the intended URL across login', async () => {
     const account = newAccount('returning');
-    const setup = await browser.newContext({ baseURL });
-    await registerViaApi(setup, baseURL, account);
+    const setup = await session.context();
+    await registerViaApi(setup, account);
     await setup.close();
 
-    const page = await context.newPage();
+    const page = await context().newPage();
     await page.goto('/project/new');
     await page.waitForURL(pathIs('/login'));
     await page.fill('#login-email', account.email);
@@ -126,13 +109,13 @@ describe('dashboard end to end', () => {
   });
 
   it("sends another user's project back to the dashboard with an error toast", async () => {
-    const ownerContext = await browser.newContext({ baseURL });
-    await registerViaApi(ownerContext, baseURL, newAccount('alice'));
-    const projectId = await createProjectViaApi(ownerContext, baseURL, 'Private site');
+    const ownerContext = await session.context();
+    await registerViaApi(ownerContext, newAccount('alice'));
+    const projectId = await createProjectViaApi(ownerContext, 'Private site');
     await ownerContext.close();
 
-    await registerViaApi(context, baseURL, newAccount('bob'));
-    const page = await context.newPage();
+    await registerViaApi(context(), newAccount('bob'));
+    const page = await context().newPage();
     await page.goto(`/project/${projectId}`);
     await page.waitForSelector(byTestId('toast-error'));
     await page.waitForURL(pathIs('/'));

@@ -8,27 +8,19 @@
  * Needs a control plane that serves the publishing API (publish_v2, unpublish, deploys):
  * a missing route (404/405) is not a deploy failure and fails the test.
  */
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { byTestId, createProjectViaApi, launchBrowser, newAccount, registerViaApi } from './support';
+import type { BrowserContext, Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { baseURL, byTestId, confirmPublish, createProjectViaApi, useBrowser } from './support';
 
-const baseURL = inject('baseURL');
-let browser: Browser;
+const session = useBrowser();
 let context: BrowserContext;
 let page: Page;
 let projectId: number;
 
 beforeAll(async () => {
-  browser = await launchBrowser();
-  context = await browser.newContext({ baseURL });
-  await registerViaApi(context, baseURL, newAccount('publishing'));
-  projectId = await createProjectViaApi(context, baseURL, 'Publishing site');
+  context = await session.registered('publishing');
+  projectId = await createProjectViaApi(context, 'Publishing site');
   page = await context.newPage();
-});
-
-afterAll(async () => {
-  await context?.close();
-  await browser?.close();
 });
 
 const state = () => page.textContent(byTestId('project-state'));
@@ -49,15 +41,7 @@ describe('publishing', () => {
     expect(await state()).toBe('Não publicado');
 
     await page.click(byTestId('project-state'));
-    await page.waitForSelector(`${byTestId('publish-modal')}[role="dialog"]`);
-    await page.click(byTestId('publish-confirm'));
-    const outcome = await page.waitForSelector(`${byTestId('publish-url')}, ${byTestId('response-box')}`, {
-      timeout: 45_000,
-    });
-    expect(
-      await outcome.getAttribute('data-testid'),
-      (await page.textContent(byTestId('publish-modal'))) ?? '',
-    ).toBe('publish-url');
+    const outcome = await confirmPublish(page);
 
     const url = await outcome.getAttribute('href');
     expect(url).toMatch(/^https?:\/\/\S+$/);
@@ -83,7 +67,7 @@ describe('publishing', () => {
     expect(await page.$$(byTestId('deploy-row'))).not.toHaveLength(0);
   });
   it('shows a failed build in the Response box and leaves the site unpublished', async () => {
-    const broken = await createProjectViaApi(context, baseURL, 'Broken site');
+    const broken = await createProjectViaApi(context, 'Broken site');
     const project = (await (await context.request.get(`${baseURL}/api/projects/${broken}`)).json()) as {
       pages: { id: number }[];
     };

@@ -9,23 +9,34 @@
  * - on each pt-BR screen axe-core (wcag2a, wcag2aa, best-practice) must find no serious or
  *   critical violation;
  * - on each screen the visible text must hold no text of the other language's catalogue and
- *   no raw i18next key (src/testing/language-check.ts); the test's own data is user content.
+ *   no raw i18next key (src/testing/language-check.ts); the test's own data is user content;
+ * - each screen with a table opened at a phone's 390×844: the page never scrolls sideways, a
+ *   table wider than its card scrolls inside it.
  *
  * With SCREENS_DIR set (`SCREENS_DIR=../docs/screens/after npm run screens`), each screen's
  * viewport is saved as SCREENS_DIR/<lang>-<screen>.png before its checks run, so a failing
  * check still leaves its screenshot.
  */
-import { request as httpRequest } from 'node:http';
 import { createRequire } from 'node:module';
 import { mkdir } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { languageFindings, type ScreenLanguage } from '@/testing/language-check';
-import { byTestId, launchBrowser, newAccount, type Account } from './support';
+import {
+  adminCredentials,
+  apiGet,
+  apiPost,
+  baseURL,
+  businessCredentials,
+  byTestId,
+  edgeRequest,
+  newAccount,
+  registerViaApi,
+  useBrowser,
+  type Account,
+} from './support';
 
-const baseURL = inject('baseURL');
-const edgeURL = inject('edgeURL');
 const platformDomain = inject('platformDomain');
 const screensDir = process.env.SCREENS_DIR ? resolve(process.cwd(), process.env.SCREENS_DIR) : null;
 const axePath = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
@@ -35,7 +46,7 @@ const LANGUAGE_KEY = 'vitrine.language';
 const EDGE_WAIT_MS = 15_000;
 const READY_TIMEOUT_MS = 20_000;
 
-type Role = 'owner' | 'admin';
+type Role = 'owner' | 'admin' | 'business';
 interface Screen {
   name: string;
   role: Role;
@@ -111,82 +122,27 @@ const screens: Screen[] = [
   { name: 'erp-edges', role: 'admin', path: () => '/erp/edges', ready: byTestId('edge-ops-table') },
 ];
 
-let browser: Browser;
+const session = useBrowser();
 const owner: Account = newAccount('screens');
 const contexts = new Map<string, BrowserContext>();
 /** Names and texts the test made or the seed holds: shown as they are in every language. */
 const userContent: string[] = [];
 
-async function json<T>(
-  context: BrowserContext,
-  method: 'GET' | 'POST',
-  path: string,
-  data?: unknown,
-): Promise<T> {
-  const response =
-    method === 'GET'
-      ? await context.request.get(`${baseURL}${path}`)
-      : await context.request.post(`${baseURL}${path}`, { data });
-  if (!response.ok()) throw new Error(`${method} ${path}: ${response.status()} ${await response.text()}`);
-  return (await response.json()) as T;
-}
-
-/** One request to the edge for the site's host (node:http, so the Host header is ours). */
-function edgeRequest(
-  siteSlug: string,
-  method: 'GET' | 'POST',
-  path: string,
-  body?: string,
-): Promise<{ status: number; body: string }> {
-  const url = new URL(path, edgeURL);
-  return new Promise((done, fail) => {
-    const req = httpRequest(
-      {
-        host: url.hostname,
-        port: url.port,
-        path: url.pathname,
-        method,
-        headers: {
-          host: `${siteSlug}.${platformDomain}`,
-          ...(body === undefined
-            ? {}
-            : {
-                'content-type': 'application/x-www-form-urlencoded',
-                'content-length': Buffer.byteLength(body),
-              }),
-        },
-      },
-      (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (chunk: Buffer) => chunks.push(chunk));
-        res.on('end', () =>
-          done({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8') }),
-        );
-        res.on('error', fail);
-      },
-    );
-    req.on('error', fail);
-    req.end(body);
-  });
-}
-
 /** A signed-in context for `role` whose interface language is `language`. */
-async function signedIn(role: Role, language: ScreenLanguage): Promise<BrowserContext> {
-  const key = `${role}:${language}`;
+async function signedIn(role: Role, language: ScreenLanguage, viewport = VIEWPORT): Promise<BrowserContext> {
+  const key = `${role}:${language}:${viewport.width}x${viewport.height}`;
   const existing = contexts.get(key);
   if (existing) return existing;
-  const context = await browser.newContext({ baseURL, viewport: VIEWPORT, locale: language });
+  const credentials = { owner, admin: adminCredentials(), business: businessCredentials() }[role];
+  const context = await session.signedIn(credentials, {
+    viewport,
+    locale: language,
+  });
   // The language switch's own storage: the screen opens in `language`, as a returning user sees it.
   await context.addInitScript(
     ([storageKey, value]) => window.localStorage.setItem(storageKey as string, value as string),
     [LANGUAGE_KEY, language],
   );
-  const credentials =
-    role === 'owner'
-      ? { email: owner.email, password: owner.password }
-      : { email: inject('adminEmail'), password: inject('adminPassword') };
-  const login = await context.request.post(`${baseURL}/api/login`, { data: credentials });
-  if (!login.ok()) throw new Error(`login as ${role}: ${login.status()} ${await login.text()}`);
   contexts.set(key, context);
   return context;
 }
@@ -213,29 +169,27 @@ interface DataPage {
 
 /** The owner's data: a site from the Blog template, a record, a redirect, a published site, a form post. */
 async function makeOwnerData(): Promise<void> {
-  const setup = await browser.newContext({ baseURL });
+  const setup = await session.context();
   try {
-    const registered = await setup.request.post(`${baseURL}/api/register`, { data: owner });
-    if (registered.status() !== 201)
-      throw new Error(`register: ${registered.status()} ${await registered.text()}`);
+    await registerViaApi(setup, owner);
     userContent.push(owner.name, owner.email);
     // Plan names are the spec's product names per currency ("Básico", "Starter"), not interface text.
-    const plans = await json<{ name: string }[]>(setup, 'GET', '/api/plans');
+    const plans = await apiGet<{ name: string }[]>(setup, '/api/plans');
     for (const plan of plans) userContent.push(plan.name);
 
-    const templates = await json<Template[]>(setup, 'GET', '/api/templates');
+    const templates = await apiGet<Template[]>(setup, '/api/templates');
     for (const template of templates)
       userContent.push(template.name, template.description, template.category);
     const blog = templates.find((t) => t.category === 'Blog');
     if (!blog) throw new Error('the seed has no Blog template');
-    const created = await json<{ id: number }>(setup, 'POST', `/api/templates/use/${blog.id}`, {
+    const created = await apiPost<{ id: number }>(setup, `/api/templates/use/${blog.id}`, {
       name: 'Café Aurora',
     });
     // A second, empty site, so the list shows more than one card.
-    await json(setup, 'POST', '/api/projects', { name: 'Ateliê Jacarandá' });
+    await apiPost(setup, '/api/projects', { name: 'Ateliê Jacarandá' });
     userContent.push('Café Aurora', 'Ateliê Jacarandá');
 
-    const project = await json<ProjectDetail>(setup, 'GET', `/api/projects/${created.id}`);
+    const project = await apiGet<ProjectDetail>(setup, `/api/projects/${created.id}`);
     userContent.push(project.slug, `${project.slug}.${platformDomain}`);
     for (const p of project.pages) userContent.push(p.name, p.slug);
     for (const t of project.tables) userContent.push(t.name, t.slug);
@@ -243,16 +197,16 @@ async function makeOwnerData(): Promise<void> {
     const home = project.pages.find((p) => p.slug === '/') ?? project.pages[0];
     if (!table || !home) throw new Error('the Blog template made no collection or no page');
 
-    const before = await json<DataPage>(setup, 'GET', `/api/data/${table.id}?page=1&limit=1`);
+    const before = await apiGet<DataPage>(setup, `/api/data/${table.id}?page=1&limit=1`);
     const recipe = 'Polvilho, queijo canastra e leite, assados até dourar.';
-    await json(setup, 'POST', '/api/posts', {
+    await apiPost(setup, '/api/posts', {
       table_id: table.id,
       name: 'Pão de queijo da vovó',
       slug: 'pao-de-queijo',
       fields: before.fields.filter((f) => f.required === '1').map((f) => ({ field_id: f.id, value: recipe })),
     });
     userContent.push('Pão de queijo da vovó', 'pao-de-queijo', recipe);
-    const data = await json<DataPage>(setup, 'GET', `/api/data/${table.id}?page=1&limit=50`);
+    const data = await apiGet<DataPage>(setup, `/api/data/${table.id}?page=1&limit=50`);
     for (const post of data.posts) userContent.push(post.name, post.slug);
     for (const field of data.fields) userContent.push(field.name);
     for (const value of Object.values(data.table.meta ?? {}))
@@ -260,14 +214,14 @@ async function makeOwnerData(): Promise<void> {
     const post = data.posts.find((p) => p.slug === 'pao-de-queijo') ?? data.posts[0];
     if (!post) throw new Error('no record to open');
 
-    await json(setup, 'POST', '/api/redirects', {
+    await apiPost(setup, '/api/redirects', {
       project_id: project.id,
       from: '/cardapio-antigo',
       to: '/cardapio',
     });
     userContent.push('/cardapio-antigo', '/cardapio');
 
-    await json(setup, 'POST', `/api/publish_v2/${project.id}`, {
+    await apiPost(setup, `/api/publish_v2/${project.id}`, {
       project_id: project.id,
       token: project.token,
     });
@@ -307,18 +261,17 @@ async function makeOwnerData(): Promise<void> {
 /** The administrator's screens list seeded data: it is user content too. */
 async function collectAdminContent(): Promise<void> {
   const admin = await signedIn('admin', 'pt-BR');
-  const library = await json<{ categories: { name: string; blocks: { name: string; uid: string }[] }[] }>(
+  const library = await apiGet<{ categories: { name: string; blocks: { name: string; uid: string }[] }[] }>(
     admin,
-    'GET',
     '/api/blocks',
   );
   for (const category of library.categories) {
     userContent.push(category.name);
     for (const block of category.blocks) userContent.push(block.name, block.uid);
   }
-  const users = await json<{ name: string; email: string }[]>(admin, 'GET', '/api/users');
+  const users = await apiGet<{ name: string; email: string }[]>(admin, '/api/users');
   for (const user of users) userContent.push(user.name, user.email);
-  const templates = await json<{ name: string; category: string }[]>(admin, 'GET', '/erp/templateList');
+  const templates = await apiGet<{ name: string; category: string }[]>(admin, '/erp/templateList');
   for (const template of templates) userContent.push(template.name, template.category);
   userContent.push(inject('adminEmail'), 'edge-e2e');
 }
@@ -386,16 +339,10 @@ function describeViolations(violations: AxeViolation[]): string {
 }
 
 beforeAll(async () => {
-  browser = await launchBrowser();
   await makeOwnerData();
   await collectAdminContent();
   if (screensDir) await mkdir(screensDir, { recursive: true });
 }, 120_000);
-
-afterAll(async () => {
-  for (const context of contexts.values()) await context.close();
-  await browser?.close();
-});
 
 describe.each(LANGUAGES)('main screens in %s', (language) => {
   it.each(screens.map((screen) => [screen.name, screen] as const))('%s', async (_, screen) => {
@@ -431,6 +378,143 @@ describe.each(LANGUAGES)('main screens in %s', (language) => {
           )
           .toEqual([]);
       }
+    } finally {
+      await page.close();
+    }
+  });
+});
+
+/** A phone's viewport: the tables must fit the page there. */
+const PHONE = { width: 390, height: 844 };
+
+interface TableScreen extends Screen {
+  /** Its table is surely wider than a phone (many columns, dates kept on one line): it must scroll. */
+  mustScroll: boolean;
+}
+
+const byName = (name: string): Screen => {
+  const found = screens.find((screen) => screen.name === name);
+  if (!found) throw new Error(`no screen ${name}`);
+  return found;
+};
+
+const tableScreens: TableScreen[] = [
+  { ...byName('records'), mustScroll: true },
+  { ...byName('redirects'), mustScroll: false },
+  { ...byName('form-history'), mustScroll: true },
+  {
+    name: 'business-users',
+    role: 'business',
+    path: () => '/users',
+    ready: byTestId('business-users-table'),
+    mustScroll: false,
+  },
+  {
+    name: 'business-library',
+    role: 'business',
+    path: () => '/business/blocks',
+    ready: byTestId('business-library-table'),
+    mustScroll: false,
+  },
+  { ...byName('erp-blocks'), ready: byTestId('blocks-table'), mustScroll: false },
+  { ...byName('erp-templates'), ready: byTestId('template-admin-table'), mustScroll: false },
+  { ...byName('erp-users'), ready: byTestId('user-admin-table'), mustScroll: false },
+];
+
+interface TableLayout {
+  /** How wide the document is, and the window. */
+  pageWidth: number;
+  windowWidth: number;
+  tables: {
+    testId: string | null;
+    /** The table's own scroll box (null: none, the table sits in the page's flow). */
+    overflowX: string | null;
+    tableWidth: number;
+    boxWidth: number;
+    /** How far the box scrolled when asked to scroll to its end. */
+    scrolled: number;
+  }[];
+}
+
+function tableLayout(page: Page): Promise<TableLayout> {
+  return page.evaluate(() => {
+    const tables = [...document.querySelectorAll<HTMLTableElement>('table.data-table')].map((table) => {
+      const box = table.closest<HTMLElement>('.table-scroll');
+      let scrolled = 0;
+      if (box) {
+        box.scrollLeft = box.scrollWidth;
+        scrolled = box.scrollLeft;
+        box.scrollLeft = 0;
+      }
+      return {
+        testId: table.getAttribute('data-testid'),
+        overflowX: box ? getComputedStyle(box).overflowX : null,
+        tableWidth: Math.ceil(table.getBoundingClientRect().width),
+        boxWidth: box ? box.clientWidth : 0,
+        scrolled,
+      };
+    });
+    return { pageWidth: document.documentElement.scrollWidth, windowWidth: window.innerWidth, tables };
+  });
+}
+
+describe('tables at a phone width (390×844)', () => {
+  const cleanup: (() => Promise<void>)[] = [];
+
+  beforeAll(async () => {
+    // The business's screens need a member and a block of their own to show a table.
+    const business = await signedIn('business', 'pt-BR', PHONE);
+    const member = newAccount('screens-member');
+    await apiPost(business, '/api/business/users', {
+      ...member,
+      is_business_admin: false,
+      permissions: { all_projects: true },
+    });
+    const block = await apiPost<{ id: number }>(business, '/api/business/blocks', {
+      name: `Faixa de avisos ${member.email.slice(4, 20)}`,
+      keywords: 'aviso, faixa',
+      template: '<section class="aviso">Aviso</section>',
+    });
+    // Other suites expect the business's library empty.
+    cleanup.push(async () => {
+      const deleted = await business.request.delete(`${baseURL}/api/business/blocks/${block.id}`);
+      if (!deleted.ok()) throw new Error(`delete the business block: ${deleted.status()}`);
+    });
+  });
+
+  afterAll(async () => {
+    for (const undo of cleanup) await undo();
+  });
+
+  it.each(tableScreens.map((screen) => [screen.name, screen] as const))('%s', async (_, screen) => {
+    const context = await signedIn(screen.role, 'pt-BR', PHONE);
+    const page = await context.newPage();
+    try {
+      await open(page, screen);
+      const layout = await tableLayout(page);
+      expect(layout.windowWidth).toBe(PHONE.width);
+      expect(layout.tables.length, 'tables on the screen').toBeGreaterThan(0);
+      expect(layout.pageWidth, 'the page scrolls sideways').toBeLessThanOrEqual(layout.windowWidth);
+      for (const table of layout.tables) {
+        expect(table.overflowX, `${table.testId}: its own scroll box`).toBe('auto');
+        // Wider than its box: the box scrolls to show the rest (and the page does not).
+        if (table.tableWidth > table.boxWidth)
+          expect(table.scrolled, `${table.testId} scrolls`).toBeGreaterThan(0);
+      }
+      // With a row chosen, the bulk actions' bar must fit the phone too.
+      const rowBox = page.locator('table.data-table tbody input[type="checkbox"]').first();
+      if ((await rowBox.count()) > 0) {
+        await rowBox.check();
+        const chosen = await tableLayout(page);
+        expect(chosen.pageWidth, 'the page scrolls sideways with a row chosen').toBeLessThanOrEqual(
+          chosen.windowWidth,
+        );
+      }
+      if (screen.mustScroll)
+        expect(
+          layout.tables.some((table) => table.scrolled > 0),
+          'a table this wide scrolls inside its card',
+        ).toBe(true);
     } finally {
       await page.close();
     }

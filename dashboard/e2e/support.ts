@@ -1,6 +1,23 @@
-/** Browser and account helpers for the end-to-end scenarios. */
+/**
+ * Browser and account helpers for the end-to-end scenarios: the file's browser and its
+ * contexts (`useBrowser`), accounts made or signed in through the API, JSON calls to the control
+ * plane, requests to the edge for a site's host, and the page helpers the scenarios share.
+ */
 import { randomUUID } from 'node:crypto';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { request as httpRequest } from 'node:http';
+import {
+  chromium,
+  type Browser,
+  type BrowserContext,
+  type BrowserContextOptions,
+  type ElementHandle,
+  type Page,
+} from 'playwright-core';
+import { afterAll, afterEach, beforeAll, beforeEach, expect, inject } from 'vitest';
+import { DEFAULT_TABLE_META } from '@/features/collections/types';
+
+/** The control plane serving the built dashboard (global setup). */
+export const baseURL = inject('baseURL');
 
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
@@ -35,21 +52,24 @@ export function newAccount(label: string): Account {
 }
 
 /** Registers through the API of this browser context, which then holds the session cookie. */
-export async function registerViaApi(
-  context: BrowserContext,
-  baseURL: string,
-  account: Account,
-): Promise<void> {
+export async function registerViaApi(context: BrowserContext, account: Account): Promise<void> {
   const response = await context.request.post(`${baseURL}/api/register`, { data: account });
   if (response.status() !== 201)
     throw new Error(`register failed: ${response.status()} ${await response.text()}`);
 }
 
-export async function createProjectViaApi(
+/** Signs this browser context in through the API. */
+export async function signInViaApi(
   context: BrowserContext,
-  baseURL: string,
-  name: string,
-): Promise<number> {
+  credentials: { email: string; password: string },
+): Promise<void> {
+  const { email, password } = credentials;
+  const response = await context.request.post(`${baseURL}/api/login`, { data: { email, password } });
+  if (!response.ok())
+    throw new Error(`login as ${credentials.email} failed: ${response.status()} ${await response.text()}`);
+}
+
+export async function createProjectViaApi(context: BrowserContext, name: string): Promise<number> {
   const response = await context.request.post(`${baseURL}/api/projects`, { data: { name } });
   if (response.status() !== 201)
     throw new Error(`create project failed: ${response.status()} ${await response.text()}`);
@@ -94,3 +114,170 @@ export async function acceptConfirmation(page: Page): Promise<string> {
   await dialog.waitFor({ state: 'detached' });
   return text;
 }
+
+/** GET a JSON answer of the control plane as this context's account; anything but 2xx throws. */
+export async function apiGet<T>(context: BrowserContext, path: string): Promise<T> {
+  const response = await context.request.get(`${baseURL}${path}`);
+  if (!response.ok()) throw new Error(`GET ${path}: ${response.status()} ${await response.text()}`);
+  return (await response.json()) as T;
+}
+
+/** POST JSON to the control plane as this context's account; another status than `expected` (any 2xx by default) throws. */
+export async function apiPost<T>(
+  context: BrowserContext,
+  path: string,
+  data: unknown,
+  expected?: number,
+): Promise<T> {
+  const response = await context.request.post(`${baseURL}${path}`, { data });
+  if (expected === undefined ? !response.ok() : response.status() !== expected)
+    throw new Error(`POST ${path}: ${response.status()} ${await response.text()}`);
+  return (await response.json()) as T;
+}
+
+/** The seeded platform administrator and business administrator (global setup). */
+export const adminCredentials = () => ({ email: inject('adminEmail'), password: inject('adminPassword') });
+export const businessCredentials = () => ({
+  email: inject('businessEmail'),
+  password: inject('businessPassword'),
+});
+
+/** The file's browser and the contexts it opens. */
+export interface E2EBrowser {
+  readonly browser: Browser;
+  /** A new context on the dashboard, closed with the browser if the test leaves it open. */
+  context(options?: BrowserContextOptions): Promise<BrowserContext>;
+  /** A context holding the session of a new account, registered through the API. */
+  registered(label: string, options?: BrowserContextOptions): Promise<BrowserContext>;
+  /** A context signed in through the API. */
+  signedIn(
+    credentials: { email: string; password: string },
+    options?: BrowserContextOptions,
+  ): Promise<BrowserContext>;
+  /**
+   * A fresh context for each test of the file (opened before it, closed after it): call at the
+   * file's top level, read the context inside a test.
+   */
+  contextPerTest(options?: BrowserContextOptions): () => BrowserContext;
+}
+
+/**
+ * Launches the file's Chromium before its tests and closes it after them, with every context
+ * still open. Call once at the top level of an e2e file (it registers the hooks).
+ */
+export function useBrowser(): E2EBrowser {
+  let browser: Browser | undefined;
+  const open = new Set<BrowserContext>();
+
+  beforeAll(async () => {
+    browser = await launchBrowser();
+  });
+  afterAll(async () => {
+    for (const context of open) await context.close();
+    await browser?.close();
+  });
+
+  const session: E2EBrowser = {
+    get browser() {
+      if (!browser) throw new Error('the browser starts in beforeAll');
+      return browser;
+    },
+    async context(options) {
+      const context = await session.browser.newContext({ baseURL, ...options });
+      open.add(context);
+      context.on('close', () => open.delete(context));
+      return context;
+    },
+    async registered(label, options) {
+      const context = await session.context(options);
+      await registerViaApi(context, newAccount(label));
+      return context;
+    },
+    async signedIn(credentials, options) {
+      const context = await session.context(options);
+      await signInViaApi(context, credentials);
+      return context;
+    },
+    contextPerTest(options) {
+      let current: BrowserContext | undefined;
+      beforeEach(async () => {
+        current = await session.context(options);
+      });
+      afterEach(async () => {
+        await current?.close();
+        current = undefined;
+      });
+      return () => {
+        if (!current) throw new Error('the context opens in beforeEach');
+        return current;
+      };
+    },
+  };
+  return session;
+}
+
+/**
+ * One request to the edge for a site's host (node:http, so the Host header is ours). A `body`
+ * is sent as a posted form.
+ */
+export function edgeRequest(
+  siteSlug: string,
+  method: 'GET' | 'POST',
+  path: string,
+  body?: string,
+): Promise<{ status: number; body: string }> {
+  const url = new URL(path, inject('edgeURL'));
+  return new Promise((done, fail) => {
+    const req = httpRequest(
+      {
+        host: url.hostname,
+        port: url.port,
+        path: url.pathname + url.search,
+        method,
+        headers: {
+          host: `${siteSlug}.${inject('platformDomain')}`,
+          ...(body === undefined
+            ? {}
+            : {
+                'content-type': 'application/x-www-form-urlencoded',
+                'content-length': Buffer.byteLength(body),
+              }),
+        },
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        res.on('end', () =>
+          done({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8') }),
+        );
+        res.on('error', fail);
+      },
+    );
+    req.on('error', fail);
+    req.end(body);
+  });
+}
+
+/**
+ * Confirms the open Publish modal and waits for the deploy to end on the live address (a
+ * Response box instead fails, with the modal's text). Returns the live address's link.
+ */
+export async function confirmPublish(page: Page): Promise<ElementHandle> {
+  await page.waitForSelector(`${byTestId('publish-modal')}[role="dialog"]`);
+  await page.click(byTestId('publish-confirm'));
+  const outcome = await page.waitForSelector(`${byTestId('publish-url')}, ${byTestId('response-box')}`, {
+    timeout: 45_000,
+  });
+  expect(
+    await outcome.getAttribute('data-testid'),
+    (await page.textContent(byTestId('publish-modal'))) ?? '',
+  ).toBe('publish-url');
+  return outcome;
+}
+
+/** A collection's meta as the collection form saves it: the form's defaults with these names. */
+export const collectionMeta = (plural: string, singular: string) => ({
+  ...DEFAULT_TABLE_META,
+  plural,
+  singular,
+});

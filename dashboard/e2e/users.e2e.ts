@@ -7,45 +7,28 @@
  * The business administrator is made by global setup (`vitrine-control business`); the
  * administrator is the one the seed creates.
  */
-import type { Browser, BrowserContext } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { describe, expect, inject, it } from 'vitest';
 import {
+  adminCredentials,
+  baseURL,
+  businessCredentials,
   byTestId,
   createProjectViaApi,
-  launchBrowser,
   listedProjectIds,
   newAccount,
   pathIs,
   registerViaApi,
+  useBrowser,
   waitForProjectCount,
 } from './support';
 
-const baseURL = inject('baseURL');
-let browser: Browser;
-const contexts: BrowserContext[] = [];
-
-async function signedIn(email: string, password: string): Promise<BrowserContext> {
-  const context = await browser.newContext({ baseURL });
-  contexts.push(context);
-  const response = await context.request.post(`${baseURL}/api/login`, { data: { email, password } });
-  expect(response.ok(), await response.text()).toBe(true);
-  return context;
-}
-
-beforeAll(async () => {
-  browser = await launchBrowser();
-});
-
-afterAll(async () => {
-  for (const context of contexts) await context.close();
-  await browser?.close();
-});
+const session = useBrowser();
 
 describe('business users and login as', () => {
   it('a business administrator creates a whitelist member, who sees only the listed project', async () => {
-    const admin = await signedIn(inject('businessEmail'), inject('businessPassword'));
-    const listed = await createProjectViaApi(admin, baseURL, 'Cliente visível');
-    const hidden = await createProjectViaApi(admin, baseURL, 'Cliente oculto');
+    const admin = await session.signedIn(businessCredentials());
+    const listed = await createProjectViaApi(admin, 'Cliente visível');
+    const hidden = await createProjectViaApi(admin, 'Cliente oculto');
     const member = newAccount('member');
 
     const page = await admin.newPage();
@@ -62,7 +45,7 @@ describe('business users and login as', () => {
     await page.waitForURL(pathIs('/users'));
     await expect.poll(() => page.textContent(byTestId('business-users'))).toContain(member.email);
 
-    const memberContext = await signedIn(member.email, member.password);
+    const memberContext = await session.signedIn(member);
     const memberPage = await memberContext.newPage();
     await memberPage.goto('/');
     await waitForProjectCount(memberPage, 1);
@@ -76,12 +59,11 @@ describe('business users and login as', () => {
 
   it('an administrator signs in as a user from /erp/users and comes back', async () => {
     const someone = newAccount('someone');
-    const theirs = await browser.newContext({ baseURL });
-    contexts.push(theirs);
-    await registerViaApi(theirs, baseURL, someone);
-    const theirProject = await createProjectViaApi(theirs, baseURL, 'Projeto de alguém');
+    const theirs = await session.context();
+    await registerViaApi(theirs, someone);
+    const theirProject = await createProjectViaApi(theirs, 'Projeto de alguém');
 
-    const admin = await signedIn(inject('adminEmail'), inject('adminPassword'));
+    const admin = await session.signedIn(adminCredentials());
     const page = await admin.newPage();
     await page.goto('/erp/users');
     await page.waitForSelector(byTestId('user-admin'));

@@ -22,7 +22,7 @@ import {
   type TableFeatures,
   type Updater,
 } from '@tanstack/react-table';
-import type { ReactNode } from 'react';
+import type { ComponentType, ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 
 /* eslint-disable @typescript-eslint/no-unused-vars -- the generics must repeat the library's to merge with its declaration */
@@ -43,6 +43,19 @@ export type DataTableFeatures = typeof dataTableFeatures;
 export type DataColumn<T extends RowData> = ColumnDef<DataTableFeatures, T>;
 export type { RowSelectionState, SortingState };
 
+/**
+ * Renders a header or cell template by calling it, where TanStack's FlexRender would mount it as a
+ * component: column definitions are rebuilt on each render (they close over the screen's state),
+ * so a mounted template would be a new component type each time and its subtree (an input being
+ * typed into, a confirmation dialog, a running request) would be thrown away and remounted.
+ * Called, a template's elements keep their place. So templates must not call hooks: a cell that
+ * needs state is a component of its own, returned by the template.
+ */
+function renderTemplate<P extends object>(template: string | ((props: P) => unknown) | undefined, props: P) {
+  if (template === undefined) return null;
+  return (typeof template === 'function' ? template(props) : template) as ReactNode;
+}
+
 const apply = <S,>(updater: Updater<S>, current: S): S =>
   typeof updater === 'function' ? (updater as (old: S) => S)(current) : updater;
 
@@ -57,6 +70,19 @@ interface SelectionProps<T> {
   actions?: ReactNode;
   /** Test id of the row checkboxes. */
   checkboxTestId?: string;
+  /** Test id of the "select all" checkbox (default `select-all`). */
+  selectAllTestId?: string;
+}
+
+/** What a custom row receives: its data, the `<tr>` attributes the table sets, and its cells. */
+export interface DataRowProps<T> {
+  row: T;
+  rowAttributes: Record<string, string | number | undefined>;
+  children: ReactNode;
+}
+
+function PlainRow<T>({ rowAttributes, children }: DataRowProps<T>) {
+  return <tr {...rowAttributes}>{children}</tr>;
 }
 
 interface DataTableProps<T extends RowData> {
@@ -70,9 +96,20 @@ interface DataTableProps<T extends RowData> {
   /** Shown as one full-width row when there is no data. */
   empty?: ReactNode;
   className?: string;
+  /** False when the table already sits in a card (a section with its own header): no second frame. */
+  framed?: boolean;
   testId?: string;
-  rowTestId?: string;
+  /** Extra `data-*` attributes of the `<table>` (a total, a state the tests wait for). */
+  tableProps?: Record<`data-${string}`, string | number>;
+  /** Test id of each body row: one for all, or one per row. */
+  rowTestId?: string | ((row: T) => string);
   rowProps?: (row: T) => Record<`data-${string}`, string | number>;
+  /**
+   * Renders each body `<tr>` (a module-level component: it may hold the row's state, such as
+   * a drag-and-drop handle, and give it to its cells through a context). It must spread
+   * `rowAttributes` on the `<tr>` and render `children` in it.
+   */
+  rowComponent?: ComponentType<DataRowProps<T>>;
   /** Accessible name of the table. */
   label?: string;
 }
@@ -86,9 +123,12 @@ export function DataTable<T extends RowData>({
   selection,
   empty,
   className,
+  framed = true,
   testId,
+  tableProps,
   rowTestId,
   rowProps,
+  rowComponent,
   label,
 }: DataTableProps<T>) {
   const { t } = useTranslation();
@@ -110,6 +150,7 @@ export function DataTable<T extends RowData>({
   const rows = table.getRowModel().rows;
   const chosen = selection ? rows.filter((row) => row.getIsSelected()).length : 0;
   const width = columns.length + (selection ? 1 : 0);
+  const Row: ComponentType<DataRowProps<T>> = rowComponent ?? PlainRow;
 
   return (
     <div className="data-table-block">
@@ -132,11 +173,12 @@ export function DataTable<T extends RowData>({
           </button>
         </div>
       )}
-      <div className="card table-card table-scroll">
+      <div className={framed ? 'card table-card table-scroll' : 'table-scroll'}>
         <table
           className={['data-table', className].filter(Boolean).join(' ')}
           data-testid={testId}
           aria-label={label}
+          {...tableProps}
         >
           <thead>
             {table.getHeaderGroups().map((group) => (
@@ -154,7 +196,7 @@ export function DataTable<T extends RowData>({
                       }}
                       disabled={rows.length === 0}
                       onChange={(event) => table.toggleAllRowsSelected(event.target.checked)}
-                      data-testid="select-all"
+                      data-testid={selection.selectAllTestId ?? 'select-all'}
                     />
                   </th>
                 )}
@@ -183,13 +225,13 @@ export function DataTable<T extends RowData>({
                           onClick={header.column.getToggleSortingHandler()}
                           data-testid={`sort-${header.column.id}`}
                         >
-                          <table.FlexRender header={header} />
+                          {renderTemplate(header.column.columnDef.header, header.getContext())}
                           <span aria-hidden="true" className="sort-mark">
                             {sorted === 'asc' ? '▲' : sorted === 'desc' ? '▼' : '↕'}
                           </span>
                         </button>
                       ) : (
-                        <table.FlexRender header={header} />
+                        renderTemplate(header.column.columnDef.header, header.getContext())
                       )}
                     </th>
                   );
@@ -206,11 +248,14 @@ export function DataTable<T extends RowData>({
               </tr>
             )}
             {rows.map((row) => (
-              <tr
+              <Row
                 key={row.id}
-                className={row.getIsSelected() ? 'is-selected' : undefined}
-                data-testid={rowTestId}
-                {...rowProps?.(row.original)}
+                row={row.original}
+                rowAttributes={{
+                  className: row.getIsSelected() ? 'is-selected' : undefined,
+                  'data-testid': typeof rowTestId === 'function' ? rowTestId(row.original) : rowTestId,
+                  ...rowProps?.(row.original),
+                }}
               >
                 {selection && (
                   <td className="check-cell">
@@ -227,11 +272,11 @@ export function DataTable<T extends RowData>({
                   const meta = cell.column.columnDef.meta;
                   return (
                     <td key={cell.id} className={meta?.className}>
-                      <table.FlexRender cell={cell} />
+                      {renderTemplate(cell.column.columnDef.cell, cell.getContext())}
                     </td>
                   );
                 })}
-              </tr>
+              </Row>
             ))}
           </tbody>
         </table>

@@ -26,7 +26,6 @@ describe('i18n catalogues', () => {
     expect(en.common.error).toBe('Error');
     expect(ptBR.records.imported).toBe('{{n}} cadastros inseridos com sucesso');
     expect(en.records.form.missing).toBe('Please fill all required fields:');
-    expect(en.records.confirmDelete).toBe('Are you sure?');
     expect(en.records.bulkDeleted).toBe('Selected posts successfully deleted.');
     expect(ptBR.records.form.imageOnly).toBe('Erro: envie somente imagens em JPG ou PNG.');
     expect(en.collections.fields.saveOrder).toBe('Save order');

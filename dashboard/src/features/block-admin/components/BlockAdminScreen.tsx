@@ -14,7 +14,7 @@ import { exportText } from '@/features/block-admin/lib/block-form';
 import { DEFAULT_SCREENSHOT, parseScreenshotSize } from '@/features/block-admin/lib/screenshot';
 import type { LibraryBlock, LibraryCategory, ScreenshotOptions } from '@/features/block-admin/types';
 import { BlockFormModal } from './BlockFormModal';
-import { BlockTable } from './BlockRow';
+import { BlockTable } from './BlockTable';
 import { CategoryFormModal } from './CategoryFormModal';
 import { CategorySection } from './CategorySection';
 import { ExportModal, type ExportFile } from './ExportModal';
@@ -201,7 +201,11 @@ export function BlockAdminScreen() {
           {search.data && (
             <>
               <h2 className="section-title">{t('blockAdmin.search.results', { n: search.data.length })}</h2>
-              <BlockTable blocks={search.data} {...tableProps} />
+              <BlockTable
+                blocks={search.data}
+                {...tableProps}
+                label={t('blockAdmin.search.results', { n: search.data.length })}
+              />
             </>
           )}
         </section>

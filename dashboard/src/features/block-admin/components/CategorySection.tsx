@@ -4,7 +4,7 @@ import { useDeleteCategory } from '@/features/block-admin/api/delete-category';
 import { useReorderCategory } from '@/features/block-admin/api/reorder-category';
 import { svgImageSrc } from '@/features/block-admin/lib/block-form';
 import type { LibraryBlock, LibraryCategory, ScreenshotOptions } from '@/features/block-admin/types';
-import { BlockTable } from './BlockRow';
+import { BlockTable } from './BlockTable';
 import { OrderInput } from './OrderInput';
 import { toastOutcome } from '@/components/admin-toasts';
 
@@ -83,6 +83,7 @@ export function CategorySection({
         screenshot={screenshot}
         onEdit={onEditBlock}
         onExport={onExportBlock}
+        label={category.name}
       />
       {confirmDialog}
     </section>

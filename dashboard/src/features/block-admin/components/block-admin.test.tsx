@@ -8,6 +8,7 @@ import type { User } from '@/lib/types';
 import { acceptConfirm, cancelConfirm, confirmText } from '@/testing/dialogs';
 import { expectFieldError, expectFocused } from '@/testing/forms';
 import { mockApi, renderRoutes, type Handler } from '@/testing/render-route';
+import { scrollsInsideItsCard, tableHeaders } from '@/testing/tables';
 import { BlockAdminRoute } from '@/features/block-admin/routes/BlockAdminRoute';
 import type { Library, LibraryBlock } from '@/features/block-admin/types';
 
@@ -103,6 +104,40 @@ describe('admin blocks screen', () => {
     expect(within(heros).getByTestId('category-icon-image').getAttribute('src')).toContain(
       'data:image/svg+xml',
     );
+  });
+
+  it("shows each category's blocks in a table that scrolls in its card, with headers that do not sort", async () => {
+    api();
+    await open();
+    const table = within(screen.getByTestId('category-1')).getByTestId('blocks-table');
+    expect(scrollsInsideItsCard(table)).toBe(true);
+    expect(table.getAttribute('aria-label')).toBe('Heros');
+    // The library is answered whole, in its stored order: the API takes no sort parameter.
+    expect(tableHeaders(table)).toEqual([
+      { text: 'Miniatura', sort: null },
+      { text: 'Nome', sort: null },
+      { text: 'Categoria', sort: null },
+      { text: 'Ordem', sort: null },
+      { text: 'Ações', sort: null },
+    ]);
+    expect(table.querySelector('.sort-button')).toBeNull();
+    expect(table.querySelector('input[type="checkbox"]')).toBeNull();
+  });
+
+  it('keeps what is being typed in a row while the table redraws around it', async () => {
+    api({ 'GET /api/block-screenshot/10': () => new Response(new Blob(['png']), { status: 200 }) });
+    await open();
+    const row = screen.getByTestId('block-row-10');
+    const order = within(row).getByTestId<HTMLInputElement>('block-reorder');
+    order.focus();
+    order.value = '7';
+    // A new thumbnail changes the table's own state and redraws every row.
+    fireEvent.click(within(row).getByTestId('block-screenshot'));
+    await waitFor(() =>
+      expect(within(row).getByTestId('block-thumbnail').getAttribute('src')).toBe('blob:shot'),
+    );
+    expect(within(row).getByTestId('block-reorder')).toBe(order);
+    expect(order.value).toBe('7');
   });
 
   it('creates a block with order 99 by default, toasts ok and reloads the library', async () => {

@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Alert } from '@/components/Alert';
 import { DeleteBusinessBlockModal } from '@/components/DeleteBusinessBlockModal';
+import { DataTable, type DataColumn } from '@/components/DataTable';
 import { PageLoader } from '@/components/PageLoader';
 import { errorMessage } from '@/lib/api-client';
 import { useBusinessBlocks } from '@/lib/business-blocks/get-business-blocks';
@@ -21,6 +22,49 @@ export function BusinessLibraryScreen() {
   const [editing, setEditing] = useState<BusinessBlock | null>(null);
   const [removing, setRemoving] = useState<BusinessBlock | null>(null);
 
+  // GET /api/business/blocks answers the library in its stored order and takes no sort
+  // parameter: no sortable headers.
+  const columns: DataColumn<BusinessBlock>[] = [
+    {
+      id: 'name',
+      header: () => t('businessLibrary.name'),
+      cell: ({ row }) => <span data-testid="business-block-row-name">{row.original.name}</span>,
+    },
+    { id: 'keywords', header: () => t('businessLibrary.keywords'), cell: ({ row }) => row.original.keywords },
+    { id: 'order', header: () => t('businessLibrary.order'), cell: ({ row }) => row.original.order },
+    {
+      id: 'updated_at',
+      header: () => t('businessLibrary.updated'),
+      cell: ({ row }) => fmt.dateTime(row.original.updated_at),
+      meta: { className: 'nowrap' },
+    },
+    {
+      id: 'actions',
+      header: () => t('common.actions'),
+      cell: ({ row }) => (
+        <div className="button-row">
+          <button
+            type="button"
+            className="button"
+            onClick={() => setEditing(row.original)}
+            data-testid="business-block-edit"
+          >
+            {t('businessLibrary.edit')}
+          </button>
+          <button
+            type="button"
+            className="button button-danger-ghost"
+            onClick={() => setRemoving(row.original)}
+            data-testid="business-block-delete"
+          >
+            {t('common.delete')}
+          </button>
+        </div>
+      ),
+      meta: { className: 'actions-cell' },
+    },
+  ];
+
   if (list.isPending) return <PageLoader />;
   if (list.isError) return <Alert testId="business-library-error">{errorMessage(list.error)}</Alert>;
 
@@ -35,49 +79,14 @@ export function BusinessLibraryScreen() {
           {t('businessLibrary.empty')}
         </p>
       ) : (
-        <section className="card table-card">
-          <table className="data-table">
-            <thead>
-              <tr>
-                <th>{t('businessLibrary.name')}</th>
-                <th>{t('businessLibrary.keywords')}</th>
-                <th>{t('businessLibrary.order')}</th>
-                <th>{t('businessLibrary.updated')}</th>
-                <th>{t('common.actions')}</th>
-              </tr>
-            </thead>
-            <tbody>
-              {list.data.map((block) => (
-                <tr key={block.id} data-testid={`business-block-row-${block.id}`}>
-                  <td data-testid="business-block-row-name">{block.name}</td>
-                  <td>{block.keywords}</td>
-                  <td>{block.order}</td>
-                  <td>{fmt.dateTime(block.updated_at)}</td>
-                  <td>
-                    <div className="button-row">
-                      <button
-                        type="button"
-                        className="button"
-                        onClick={() => setEditing(block)}
-                        data-testid="business-block-edit"
-                      >
-                        {t('businessLibrary.edit')}
-                      </button>
-                      <button
-                        type="button"
-                        className="button button-danger-ghost"
-                        onClick={() => setRemoving(block)}
-                        data-testid="business-block-delete"
-                      >
-                        {t('common.delete')}
-                      </button>
-                    </div>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </section>
+        <DataTable
+          data={list.data}
+          columns={columns}
+          getRowId={(block) => String(block.id)}
+          testId="business-library-table"
+          rowTestId={(block) => `business-block-row-${block.id}`}
+          label={t('businessLibrary.title')}
+        />
       )}
       {editing && <BusinessBlockFormModal block={editing} onClose={() => setEditing(null)} />}
       {removing && <DeleteBusinessBlockModal block={removing} onClose={() => setRemoving(null)} />}

@@ -8,6 +8,7 @@ import type { BusinessBlock } from '@/lib/business-blocks/types';
 import { userFixture } from '@/testing/fixtures';
 import { expectFieldError, expectFocused } from '@/testing/forms';
 import { mockApi, renderRoutes, type ApiCall, type Handler } from '@/testing/render-route';
+import { scrollsInsideItsCard, tableHeaders } from '@/testing/tables';
 import { BusinessLibraryRoute } from '@/features/business-library/routes/BusinessLibraryRoute';
 
 const routes = [
@@ -79,6 +80,22 @@ describe("the business's block library screen", () => {
     const row = within(await screen.findByTestId('business-block-row-21'));
     expect(row.getByTestId('business-block-row-name').textContent).toBe('Capa da agência');
     expect(row.getByText('topo')).toBeTruthy();
+  });
+
+  it('shows them in a table that scrolls in its card, with headers that do not sort (the API takes no order)', async () => {
+    api();
+    renderRoutes(routes, '/business/blocks');
+    const table = await screen.findByTestId('business-library-table');
+    expect(scrollsInsideItsCard(table)).toBe(true);
+    expect(tableHeaders(table)).toEqual([
+      { text: 'Nome', sort: null },
+      { text: 'Palavras-chave', sort: null },
+      { text: 'Ordem', sort: null },
+      { text: 'Atualizado em', sort: null },
+      { text: 'Ações', sort: null },
+    ]);
+    expect(table.querySelector('.sort-button')).toBeNull();
+    expect(table.querySelector('input[type="checkbox"]')).toBeNull();
   });
 
   it('says when the library is empty', async () => {

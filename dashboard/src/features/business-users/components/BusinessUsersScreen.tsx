@@ -1,15 +1,55 @@
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { Alert } from '@/components/Alert';
+import { DataTable, type DataColumn } from '@/components/DataTable';
 import { PageLoader } from '@/components/PageLoader';
 import { paths } from '@/app/paths';
 import { errorMessage } from '@/lib/api-client';
 import { useBusinessUsers } from '@/features/business-users/api/get-business-users';
+import type { BusinessUser } from '@/features/business-users/types';
 
 /** The business's users (spec 2 "Business users list"): name, email, [Admin] tag, Edit user; New user. */
 export function BusinessUsersScreen() {
   const { t } = useTranslation();
   const list = useBusinessUsers();
+
+  // The API answers the whole list in its own order and takes no sort parameter: no sortable headers.
+  const columns: DataColumn<BusinessUser>[] = [
+    {
+      id: 'name',
+      header: () => t('businessUsers.name'),
+      cell: ({ row }) => (
+        <>
+          <span data-testid="business-user-name">{row.original.name}</span>{' '}
+          {row.original.is_business_admin && (
+            <span className="badge badge-success" data-testid="business-user-admin">
+              {t('businessUsers.adminTag')}
+            </span>
+          )}
+        </>
+      ),
+    },
+    {
+      id: 'email',
+      header: () => t('businessUsers.email'),
+      cell: ({ row }) => <span data-testid="business-user-email">{row.original.email}</span>,
+      meta: { className: 'break-all' },
+    },
+    {
+      id: 'actions',
+      header: () => t('common.actions'),
+      cell: ({ row }) => (
+        <Link
+          to={paths.userEdit.build({ userId: row.original.id })}
+          className="button"
+          data-testid="business-user-edit"
+        >
+          {t('businessUsers.editUser')}
+        </Link>
+      ),
+      meta: { className: 'actions-cell' },
+    },
+  ];
 
   if (list.isPending) return <PageLoader />;
   if (list.isError) return <Alert testId="business-users-error">{errorMessage(list.error)}</Alert>;
@@ -27,41 +67,14 @@ export function BusinessUsersScreen() {
           {t('businessUsers.empty')}
         </p>
       ) : (
-        <section className="card table-card">
-          <table className="data-table">
-            <thead>
-              <tr>
-                <th>{t('businessUsers.name')}</th>
-                <th>{t('businessUsers.email')}</th>
-                <th>{t('common.actions')}</th>
-              </tr>
-            </thead>
-            <tbody>
-              {list.data.map((user) => (
-                <tr key={user.id} data-testid={`business-user-row-${user.id}`}>
-                  <td>
-                    <span data-testid="business-user-name">{user.name}</span>{' '}
-                    {user.is_business_admin && (
-                      <span className="badge badge-success" data-testid="business-user-admin">
-                        {t('businessUsers.adminTag')}
-                      </span>
-                    )}
-                  </td>
-                  <td data-testid="business-user-email">{user.email}</td>
-                  <td>
-                    <Link
-                      to={paths.userEdit.build({ userId: user.id })}
-                      className="button"
-                      data-testid="business-user-edit"
-                    >
-                      {t('businessUsers.editUser')}
-                    </Link>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </section>
+        <DataTable
+          data={list.data}
+          columns={columns}
+          getRowId={(user) => String(user.id)}
+          testId="business-users-table"
+          rowTestId={(user) => `business-user-row-${user.id}`}
+          label={t('businessUsers.title')}
+        />
       )}
     </div>
   );

@@ -1,6 +1,7 @@
 // @vitest-environment jsdom
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { beforeEach, describe, expect, it } from 'vitest';
+import { scrollsInsideItsCard, tableHeaders } from '@/testing/tables';
 import { paths } from '@/app/paths';
 import { RequireBusinessAdmin } from '@/app/RequireBusinessAdmin';
 import { clearToasts, getToasts } from '@/testing/toasts';
@@ -118,6 +119,20 @@ describe('business users list', () => {
     const bruno = screen.getByTestId('business-user-row-2');
     expect(within(bruno).queryByTestId('business-user-admin')).toBeNull();
     expect(within(bruno).getByTestId('business-user-edit').getAttribute('href')).toBe('/users/2');
+  });
+
+  it('shows them in a table that scrolls in its card, with headers that do not sort (the API takes no order)', async () => {
+    api();
+    renderRoutes(routes, '/users');
+    const table = await screen.findByTestId('business-users-table');
+    expect(scrollsInsideItsCard(table)).toBe(true);
+    expect(tableHeaders(table)).toEqual([
+      { text: 'Nome', sort: null },
+      { text: 'E-mail', sort: null },
+      { text: 'Ações', sort: null },
+    ]);
+    expect(table.querySelector('.sort-button')).toBeNull();
+    expect(table.querySelector('input[type="checkbox"]')).toBeNull();
   });
 
   it('leads to /users/new from New user', async () => {

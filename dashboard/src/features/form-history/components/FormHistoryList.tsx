@@ -4,16 +4,16 @@ import { useConfirm } from '@/components/ConfirmDialog';
 import { Link, useSearchParams } from 'react-router';
 import { paths } from '@/app/paths';
 import { Alert } from '@/components/Alert';
+import { DataTable, type DataColumn, type RowSelectionState } from '@/components/DataTable';
 import { PageLoader } from '@/components/PageLoader';
 import { Pager } from '@/components/Pager';
 import { toast } from '@/components/toast';
 import { errorMessage } from '@/lib/api-client';
 import { useFormat } from '@/lib/format';
-import { useSelection } from '@/lib/use-selection';
 import type { ProjectDetail } from '@/lib/types';
 import { useDeleteFormEntries } from '@/features/form-history/api/delete-form-entries';
 import { useFormHistory } from '@/features/form-history/api/get-form-history';
-import { isFormHistoryOrder } from '@/features/form-history/types';
+import { isFormHistoryOrder, type FormEntry } from '@/features/form-history/types';
 import { FormHistorySettingsModal } from './FormHistorySettingsModal';
 import { HistoryNotices } from './HistoryNotices';
 import { SubmissionData } from './SubmissionData';
@@ -30,7 +30,7 @@ export function FormHistoryList({ project }: { project: ProjectDetail }) {
   const page = Math.max(1, Number(searchParams.get('page')) || 1);
   const history = useFormHistory(project.id, page);
   const deleteEntries = useDeleteFormEntries();
-  const selection = useSelection(history.data?.history.data.map((entry) => entry.id) ?? []);
+  const [rowSelection, setRowSelection] = useState<RowSelectionState>({});
   const [settingsOpen, setSettingsOpen] = useState(false);
 
   if (history.isError && !history.data)
@@ -40,10 +40,43 @@ export function FormHistoryList({ project }: { project: ProjectDetail }) {
   const entries = history.data.history.data;
   const storedOrder = history.data.project.meta.formHistoryOrderBy ?? '-created_at';
   const order = isFormHistoryOrder(storedOrder) ? storedOrder : '-created_at';
-  const selectedHere = selection.chosen;
+  // Only rows of this page count (a selection never outlives its page).
+  const selectedHere = entries.filter((entry) => rowSelection[String(entry.id)]).map((entry) => entry.id);
+
+  const columns: DataColumn<FormEntry>[] = [
+    {
+      id: 'created_at',
+      header: () => t('formHistory.date'),
+      cell: ({ row }) => <span data-testid="entry-date">{fmt.dateTime(row.original.created_at)}</span>,
+      meta: { className: 'nowrap' },
+    },
+    {
+      id: 'url',
+      header: () => t('formHistory.url'),
+      cell: ({ row }) => row.original.url,
+      meta: { className: 'break-all' },
+    },
+    { id: 'submit', header: () => t('formHistory.submit'), cell: ({ row }) => row.original.submit },
+    {
+      id: 'to',
+      header: () => t('formHistory.to'),
+      cell: ({ row }) => row.original.to,
+      meta: { className: 'break-all' },
+    },
+    {
+      id: 'subject',
+      header: () => t('formHistory.subject'),
+      cell: ({ row }) => <span data-testid="entry-subject">{row.original.subject}</span>,
+    },
+    {
+      id: 'data',
+      header: () => t('formHistory.data'),
+      cell: ({ row }) => <SubmissionData html={row.original.data} />,
+    },
+  ];
 
   const goTo = (next: number) => {
-    selection.clear();
+    setRowSelection({});
     setSearchParams(next > 1 ? { page: String(next) } : {});
   };
 
@@ -60,7 +93,7 @@ export function FormHistoryList({ project }: { project: ProjectDetail }) {
       { projectId: project.id, selected: selectedHere },
       {
         onSuccess: () => {
-          selection.clear();
+          setRowSelection({});
           toast.success(t('formHistory.deleted'));
         },
         onError: (error) => toast.error(errorMessage(error)),
@@ -87,83 +120,36 @@ export function FormHistoryList({ project }: { project: ProjectDetail }) {
         </button>
       </div>
       <HistoryNotices projectId={project.id} limit={history.data.limit} />
-      <div className="bulk-bar" data-testid="form-history-bulk-bar">
-        <span className="muted">{t('formHistory.selected', { count: selectedHere.length })}</span>
-        <button
-          type="button"
-          className="button button-small button-danger"
-          disabled={selectedHere.length === 0 || deleteEntries.isPending}
-          onClick={() => void removeSelected()}
-          data-testid="form-history-delete"
-        >
-          {t('formHistory.deleteSelected')}
-        </button>
-      </div>
-      <div className="card table-card">
-        <table
-          className="data-table"
-          data-testid="form-history-table"
-          data-total={history.data.history.total}
-        >
-          <thead>
-            <tr>
-              <th className="check-cell">
-                <input
-                  type="checkbox"
-                  aria-label={t('formHistory.selectAll')}
-                  checked={selection.allChosen}
-                  disabled={entries.length === 0}
-                  onChange={(event) => selection.chooseAll(event.target.checked)}
-                  data-testid="form-history-select-all"
-                />
-              </th>
-              <th>{t('formHistory.date')}</th>
-              <th>{t('formHistory.url')}</th>
-              <th>{t('formHistory.submit')}</th>
-              <th>{t('formHistory.to')}</th>
-              <th>{t('formHistory.subject')}</th>
-              <th>{t('formHistory.data')}</th>
-            </tr>
-          </thead>
-          <tbody>
-            {entries.length === 0 && (
-              <tr>
-                <td colSpan={7} className="empty muted" data-testid="form-history-empty">
-                  {t('formHistory.empty')}
-                </td>
-              </tr>
-            )}
-            {entries.map((entry) => (
-              <tr
-                key={entry.id}
-                data-testid="form-entry"
-                data-entry-id={entry.id}
-                className={selection.isChosen(entry.id) ? 'is-selected' : undefined}
-              >
-                <td className="check-cell">
-                  <input
-                    type="checkbox"
-                    aria-label={t('formHistory.select', { date: fmt.dateTime(entry.created_at) })}
-                    checked={selection.isChosen(entry.id)}
-                    onChange={(event) => selection.toggle(entry.id, event.target.checked)}
-                    data-testid="form-entry-select"
-                  />
-                </td>
-                <td className="nowrap" data-testid="entry-date">
-                  {fmt.dateTime(entry.created_at)}
-                </td>
-                <td className="break-all">{entry.url}</td>
-                <td>{entry.submit}</td>
-                <td className="break-all">{entry.to}</td>
-                <td data-testid="entry-subject">{entry.subject}</td>
-                <td>
-                  <SubmissionData html={entry.data} />
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+      <DataTable
+        data={entries}
+        columns={columns}
+        getRowId={(entry) => String(entry.id)}
+        testId="form-history-table"
+        tableProps={{ 'data-total': history.data.history.total }}
+        rowTestId="form-entry"
+        rowProps={(entry) => ({ 'data-entry-id': entry.id })}
+        label={t('formHistory.title')}
+        empty={<span data-testid="form-history-empty">{t('formHistory.empty')}</span>}
+        selection={{
+          state: rowSelection,
+          onChange: setRowSelection,
+          selectAllLabel: t('formHistory.selectAll'),
+          rowLabel: (entry) => t('formHistory.select', { date: fmt.dateTime(entry.created_at) }),
+          checkboxTestId: 'form-entry-select',
+          selectAllTestId: 'form-history-select-all',
+          actions: (
+            <button
+              type="button"
+              className="button button-small button-danger"
+              disabled={deleteEntries.isPending}
+              onClick={() => void removeSelected()}
+              data-testid="form-history-delete"
+            >
+              {t('formHistory.deleteSelected')}
+            </button>
+          ),
+        }}
+      />
       <Pager page={history.data.history} onPage={goTo} />
       {settingsOpen && (
         <FormHistorySettingsModal

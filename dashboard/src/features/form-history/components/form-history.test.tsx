@@ -1,5 +1,5 @@
 // @vitest-environment jsdom
-import { fireEvent, screen, waitFor } from '@testing-library/react';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { paths } from '@/app/paths';
 import { getToasts } from '@/testing/toasts';
@@ -79,11 +79,13 @@ describe('form history', () => {
     });
     renderRoutes(routes, '/project/7/form-history');
     const boxes = await screen.findAllByTestId('form-entry-select');
-    const remove = screen.getByTestId<HTMLButtonElement>('form-history-delete');
-    expect(remove.disabled).toBe(true);
+    // The bulk actions live in the selection bar, shown only while entries are chosen.
+    expect(screen.queryByTestId('selection-bar')).toBeNull();
+    expect(screen.queryByTestId('form-history-delete')).toBeNull();
     fireEvent.click(boxes[0] as HTMLElement);
     fireEvent.click(boxes[2] as HTMLElement);
-    fireEvent.click(remove);
+    expect(screen.getByTestId('selection-count').textContent).toBe('2 selecionados');
+    fireEvent.click(screen.getByTestId('form-history-delete'));
     expect(await confirmText()).toBe('Excluir 2 entradas? Esta ação não pode ser desfeita.');
     expect(calls.some((c) => c.method === 'DELETE')).toBe(false);
     await acceptConfirm();
@@ -91,6 +93,38 @@ describe('form history', () => {
     await waitFor(() =>
       expect(getToasts().map((t) => t.message)).toContain('Entradas selecionadas excluídas com sucesso.'),
     );
+  });
+
+  it('lays the entries out in a table whose headers do not sort (the API takes no order)', async () => {
+    api([entry(1, '<p>a</p>'), entry(2, '<p>b</p>')]);
+    renderRoutes(routes, '/project/7/form-history');
+    const table = await screen.findByTestId('form-history-table');
+    expect(table.closest('.table-scroll')).not.toBeNull();
+    expect(table.getAttribute('data-total')).toBe('2');
+    const headers = within(table).getAllByRole('columnheader');
+    expect(headers.map((header) => header.textContent)).toEqual([
+      '',
+      'Data',
+      'Url',
+      'Botão',
+      'Para',
+      'Assunto',
+      'Dados',
+    ]);
+    expect(headers.some((header) => header.hasAttribute('aria-sort'))).toBe(false);
+    expect(within(table).queryAllByRole('button')).toEqual([]);
+  });
+
+  it('selects every entry of the page at once and clears the selection from the bar', async () => {
+    api([entry(1, '<p>a</p>'), entry(2, '<p>b</p>'), entry(3, '<p>c</p>')]);
+    renderRoutes(routes, '/project/7/form-history');
+    fireEvent.click(await screen.findByTestId('form-history-select-all'));
+    expect(screen.getByTestId('selection-count').textContent).toBe('3 selecionados');
+    const boxes = screen.getAllByTestId<HTMLInputElement>('form-entry-select');
+    expect(boxes.every((box) => box.checked)).toBe(true);
+    fireEvent.click(screen.getByTestId('selection-clear'));
+    expect(screen.queryByTestId('selection-bar')).toBeNull();
+    expect(boxes.some((box) => box.checked)).toBe(false);
   });
 
   it('saves the order chosen in the settings modal', async () => {

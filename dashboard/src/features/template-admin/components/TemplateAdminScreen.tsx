@@ -11,6 +11,7 @@ import { SortableContext, sortableKeyboardCoordinates, verticalListSortingStrate
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Alert } from '@/components/Alert';
+import { DataTable, type DataColumn } from '@/components/DataTable';
 import { PageLoader } from '@/components/PageLoader';
 import { errorMessage } from '@/lib/api-client';
 import { toastOutcome } from '@/components/admin-toasts';
@@ -19,7 +20,13 @@ import { useReorderTemplates } from '@/features/template-admin/api/reorder-templ
 import { reorderChanges, sortTemplates } from '@/features/template-admin/lib/reorder';
 import type { TemplateView } from '@/features/template-admin/types';
 import { TemplateFormModal } from './TemplateFormModal';
-import { TemplateRow } from './TemplateRow';
+import {
+  ReorderingContext,
+  TemplateActionsCell,
+  TemplateOrderCell,
+  TemplateRow,
+  TemplateThumbnailCell,
+} from './TemplateRow';
 
 /** The administrator's themes (spec 2 "Admin templates screen"): list, edit, view, order, delete, thumbnail. */
 export function TemplateAdminScreen() {
@@ -58,6 +65,65 @@ export function TemplateAdminScreen() {
     if (over && active.id !== over.id) move(Number(active.id), Number(over.id));
   };
 
+  // The themes' order is their own `order` (changed by dragging or the arrows): the list takes no
+  // sort parameter, so the headers do not sort.
+  const columns: DataColumn<TemplateView>[] = [
+    {
+      id: 'order',
+      header: () => t('templateAdmin.order'),
+      cell: ({ row }) => (
+        <TemplateOrderCell
+          isFirst={row.index === 0}
+          isLast={row.index === templates.length - 1}
+          onMove={step}
+        />
+      ),
+      meta: { className: 'template-admin-order' },
+    },
+    {
+      id: 'thumbnail',
+      header: () => t('templateAdmin.thumbnail'),
+      cell: () => <TemplateThumbnailCell />,
+      meta: { className: 'template-admin-thumb' },
+    },
+    {
+      id: 'name',
+      header: () => `${t('templateAdmin.category')} / ${t('templateAdmin.name')}`,
+      cell: ({ row }) => (
+        <>
+          <span className="muted" data-testid="template-category-label">
+            {row.original.category}
+          </span>
+          {' / '}
+          <strong data-testid="template-name-label">{row.original.name}</strong>
+          {row.original.description && <div className="muted small">{row.original.description}</div>}
+        </>
+      ),
+    },
+    {
+      id: 'published',
+      header: () => t('templateAdmin.published'),
+      cell: ({ row }) => {
+        const published = row.original.is_published === '1';
+        return (
+          <span
+            className={`badge ${published ? 'badge-success' : 'badge-muted'}`}
+            data-testid="template-published-state"
+            data-published={row.original.is_published}
+          >
+            {published ? t('templateAdmin.published') : t('templateAdmin.unpublished')}
+          </span>
+        );
+      },
+    },
+    {
+      id: 'actions',
+      header: () => t('common.actions'),
+      cell: () => <TemplateActionsCell onEdit={setEditing} />,
+      meta: { className: 'actions-cell' },
+    },
+  ];
+
   return (
     <div className="page" data-testid="template-admin">
       <header className="page-header">
@@ -68,41 +134,24 @@ export function TemplateAdminScreen() {
           {t('templateAdmin.empty')}
         </p>
       ) : (
-        <section className="card table-card">
+        <ReorderingContext value={reorder.isPending}>
           <DndContext sensors={sensors} collisionDetection={closestCenter} onDragEnd={onDragEnd}>
-            <table className="data-table">
-              <thead>
-                <tr>
-                  <th>{t('templateAdmin.order')}</th>
-                  <th>{t('templateAdmin.thumbnail')}</th>
-                  <th>
-                    {t('templateAdmin.category')} / {t('templateAdmin.name')}
-                  </th>
-                  <th>{t('templateAdmin.published')}</th>
-                  <th>{t('common.actions')}</th>
-                </tr>
-              </thead>
-              <SortableContext
-                items={templates.map((template) => template.id)}
-                strategy={verticalListSortingStrategy}
-              >
-                <tbody>
-                  {templates.map((template, index) => (
-                    <TemplateRow
-                      key={template.id}
-                      template={template}
-                      isFirst={index === 0}
-                      isLast={index === templates.length - 1}
-                      reordering={reorder.isPending}
-                      onEdit={setEditing}
-                      onMove={step}
-                    />
-                  ))}
-                </tbody>
-              </SortableContext>
-            </table>
+            <SortableContext
+              items={templates.map((template) => template.id)}
+              strategy={verticalListSortingStrategy}
+            >
+              <DataTable
+                data={templates}
+                columns={columns}
+                getRowId={(template) => String(template.id)}
+                testId="template-admin-table"
+                rowTestId={(template) => `template-row-${template.id}`}
+                rowComponent={TemplateRow}
+                label={t('templateAdmin.title')}
+              />
+            </SortableContext>
           </DndContext>
-        </section>
+        </ReorderingContext>
       )}
       {editing && <TemplateFormModal template={editing} onClose={() => setEditing(null)} />}
     </div>

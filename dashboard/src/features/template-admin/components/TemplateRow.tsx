@@ -1,37 +1,55 @@
 import { useSortable } from '@dnd-kit/sortable';
 import { CSS } from '@dnd-kit/utilities';
-import { useEffect, useState } from 'react';
+import { createContext, use, useEffect, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useConfirm } from '@/components/ConfirmDialog';
 import { Link } from 'react-router';
 import { paths } from '@/app/paths';
+import type { DataRowProps } from '@/components/DataTable';
 import { toastFailure, toastOk, toastOutcome } from '@/components/admin-toasts';
 import { useDeleteTemplate } from '@/features/template-admin/api/delete-template';
 import { useTemplateScreenshot } from '@/features/template-admin/api/template-screenshot';
 import type { TemplateView } from '@/features/template-admin/types';
 
-interface Props {
+/** While a move is being stored, the order controls wait (set by the screen). */
+export const ReorderingContext = createContext(false);
+
+/** What one row holds (drag handle, thumbnail capture, delete) and hands to its cells. */
+interface RowState {
   template: TemplateView;
-  isFirst: boolean;
-  isLast: boolean;
-  /** While a move is being stored, the order controls wait. */
-  reordering: boolean;
-  onEdit: (template: TemplateView) => void;
-  onMove: (template: TemplateView, step: -1 | 1) => void;
+  /** The drag handle's part of the sortable row. */
+  dragAttributes: ReturnType<typeof useSortable>['attributes'];
+  dragListeners: ReturnType<typeof useSortable>['listeners'];
+  setDragHandle: ReturnType<typeof useSortable>['setActivatorNodeRef'];
+  thumbnail: string | null;
+  capturing: boolean;
+  capture: () => void;
+  deleting: boolean;
+  askDelete: () => void;
+  confirmDialog: ReactNode;
 }
 
-/** One template: drag handle and up/down, thumbnail, category / name, published state, actions. */
-export function TemplateRow({ template, isFirst, isLast, reordering, onEdit, onMove }: Props) {
+const RowContext = createContext<RowState | null>(null);
+
+function useRow(): RowState {
+  const row = use(RowContext);
+  if (!row) throw new Error('A template cell is rendered outside its TemplateRow');
+  return row;
+}
+
+/**
+ * One template's `<tr>` (the DataTable's row component): a sortable row of the drag-and-drop
+ * list, and the state its cells share (the captured thumbnail, the delete confirmation).
+ */
+export function TemplateRow({ row: template, rowAttributes, children }: DataRowProps<TemplateView>) {
   const { t } = useTranslation();
+  const reordering = use(ReorderingContext);
   const [confirmDialog, askConfirm] = useConfirm();
   const remove = useDeleteTemplate();
   const shot = useTemplateScreenshot();
   const [captured, setCaptured] = useState<string | null>(null);
   const { attributes, listeners, setNodeRef, setActivatorNodeRef, transform, transition, isDragging } =
-    useSortable({
-      id: template.id,
-      disabled: reordering,
-    });
+    useSortable({ id: template.id, disabled: reordering });
 
   useEffect(
     () => () => {
@@ -40,7 +58,7 @@ export function TemplateRow({ template, isFirst, isLast, reordering, onEdit, onM
     [captured],
   );
 
-  const generate = () =>
+  const capture = () =>
     shot.mutate(template.id, {
       onSuccess: (image) => {
         // The stored thumbnail may keep its URL: show the new capture right away.
@@ -49,127 +67,156 @@ export function TemplateRow({ template, isFirst, isLast, reordering, onEdit, onM
       },
       onError: (failure) => toastFailure(t, failure),
     });
+  const askDelete = () => {
+    void askConfirm({
+      title: t('kit.confirm.deleteTemplate', { name: template.name }),
+      message: t('kit.confirm.irreversible'),
+      confirmLabel: t('common.delete'),
+      destructive: true,
+    }).then((confirmed) => {
+      if (confirmed) remove.mutate(template.id, toastOutcome(t));
+    });
+  };
 
-  const thumbnail = captured ?? template.thumbnail;
-  const published = template.is_published === '1';
+  const { className, ...trAttributes } = rowAttributes;
   return (
-    <tr
-      ref={setNodeRef}
-      style={{ transform: CSS.Translate.toString(transform), transition }}
-      className={isDragging ? 'is-dragging' : undefined}
-      data-testid={`template-row-${template.id}`}
+    <RowContext
+      value={{
+        template,
+        dragAttributes: attributes,
+        dragListeners: listeners,
+        setDragHandle: setActivatorNodeRef,
+        thumbnail: captured ?? template.thumbnail,
+        capturing: shot.isPending,
+        capture,
+        deleting: remove.isPending,
+        askDelete,
+        confirmDialog,
+      }}
     >
-      <td className="template-admin-order">
-        <div className="button-row">
-          <button
-            type="button"
-            ref={setActivatorNodeRef}
-            className="drag-handle"
-            aria-label={t('templateAdmin.drag')}
-            data-testid="template-drag"
-            {...attributes}
-            {...listeners}
-          >
-            ⠿
-          </button>
-          <button
-            type="button"
-            className="button button-small"
-            aria-label={t('templateAdmin.moveUp')}
-            title={t('templateAdmin.moveUp')}
-            disabled={isFirst || reordering}
-            onClick={() => onMove(template, -1)}
-            data-testid="template-move-up"
-          >
-            ↑
-          </button>
-          <button
-            type="button"
-            className="button button-small"
-            aria-label={t('templateAdmin.moveDown')}
-            title={t('templateAdmin.moveDown')}
-            disabled={isLast || reordering}
-            onClick={() => onMove(template, 1)}
-            data-testid="template-move-down"
-          >
-            ↓
-          </button>
-        </div>
-      </td>
-      <td className="template-admin-thumb" aria-busy={shot.isPending}>
-        {thumbnail ? (
-          <img src={thumbnail} alt={template.name} data-testid="template-thumbnail" />
-        ) : (
-          <span className="template-admin-thumb-empty muted small" data-testid="template-thumbnail-empty">
-            {t('templateAdmin.noThumbnail')}
-          </span>
-        )}
-      </td>
-      <td>
-        <span className="muted" data-testid="template-category-label">
-          {template.category}
+      <tr
+        ref={setNodeRef}
+        style={{ transform: CSS.Translate.toString(transform), transition }}
+        className={[className, isDragging ? 'is-dragging' : undefined].filter(Boolean).join(' ') || undefined}
+        {...trAttributes}
+      >
+        {children}
+      </tr>
+    </RowContext>
+  );
+}
+
+/** Drag handle and up/down buttons. */
+export function TemplateOrderCell({
+  isFirst,
+  isLast,
+  onMove,
+}: {
+  isFirst: boolean;
+  isLast: boolean;
+  onMove: (template: TemplateView, step: -1 | 1) => void;
+}) {
+  const { t } = useTranslation();
+  const reordering = use(ReorderingContext);
+  const { template, dragAttributes, dragListeners, setDragHandle } = useRow();
+  return (
+    <div className="button-row">
+      <button
+        type="button"
+        ref={setDragHandle}
+        className="drag-handle"
+        aria-label={t('templateAdmin.drag')}
+        data-testid="template-drag"
+        {...dragAttributes}
+        {...dragListeners}
+      >
+        ⠿
+      </button>
+      <button
+        type="button"
+        className="button button-small"
+        aria-label={t('templateAdmin.moveUp')}
+        title={t('templateAdmin.moveUp')}
+        disabled={isFirst || reordering}
+        onClick={() => onMove(template, -1)}
+        data-testid="template-move-up"
+      >
+        ↑
+      </button>
+      <button
+        type="button"
+        className="button button-small"
+        aria-label={t('templateAdmin.moveDown')}
+        title={t('templateAdmin.moveDown')}
+        disabled={isLast || reordering}
+        onClick={() => onMove(template, 1)}
+        data-testid="template-move-down"
+      >
+        ↓
+      </button>
+    </div>
+  );
+}
+
+export function TemplateThumbnailCell() {
+  const { t } = useTranslation();
+  const { template, thumbnail, capturing } = useRow();
+  return (
+    <div aria-busy={capturing}>
+      {thumbnail ? (
+        <img src={thumbnail} alt={template.name} data-testid="template-thumbnail" />
+      ) : (
+        <span className="template-admin-thumb-empty muted small" data-testid="template-thumbnail-empty">
+          {t('templateAdmin.noThumbnail')}
         </span>
-        {' / '}
-        <strong data-testid="template-name-label">{template.name}</strong>
-        {template.description && <div className="muted small">{template.description}</div>}
-      </td>
-      <td>
-        <span
-          className={`badge ${published ? 'badge-success' : 'badge-muted'}`}
-          data-testid="template-published-state"
-          data-published={template.is_published}
+      )}
+    </div>
+  );
+}
+
+/** Edit, view, a new thumbnail and delete (after confirmation). */
+export function TemplateActionsCell({ onEdit }: { onEdit: (template: TemplateView) => void }) {
+  const { t } = useTranslation();
+  const { template, capturing, capture, deleting, askDelete, confirmDialog } = useRow();
+  return (
+    <>
+      <div className="button-row">
+        <button
+          type="button"
+          className="button button-small"
+          onClick={() => onEdit(template)}
+          data-testid="template-edit"
         >
-          {published ? t('templateAdmin.published') : t('templateAdmin.unpublished')}
-        </span>
-      </td>
-      <td className="actions-cell">
-        <div className="button-row">
-          <button
-            type="button"
-            className="button button-small"
-            onClick={() => onEdit(template)}
-            data-testid="template-edit"
-          >
-            {t('templateAdmin.edit')}
-          </button>
-          <Link
-            to={paths.template.build({ templateId: template.id })}
-            className="button button-small"
-            data-testid="template-view"
-          >
-            {t('templateAdmin.view')}
-          </Link>
-          <button
-            type="button"
-            className="button button-small"
-            disabled={shot.isPending}
-            aria-busy={shot.isPending}
-            onClick={generate}
-            data-testid="template-screenshot"
-          >
-            {shot.isPending ? t('templateAdmin.generating') : t('templateAdmin.generateThumbnail')}
-          </button>
-          <button
-            type="button"
-            className="button button-small button-danger-ghost"
-            disabled={remove.isPending}
-            data-testid="template-delete"
-            onClick={() => {
-              void askConfirm({
-                title: t('kit.confirm.deleteTemplate', { name: template.name }),
-                message: t('kit.confirm.irreversible'),
-                confirmLabel: t('common.delete'),
-                destructive: true,
-              }).then((confirmed) => {
-                if (confirmed) remove.mutate(template.id, toastOutcome(t));
-              });
-            }}
-          >
-            {t('common.delete')}
-          </button>
-        </div>
-        {confirmDialog}
-      </td>
-    </tr>
+          {t('templateAdmin.edit')}
+        </button>
+        <Link
+          to={paths.template.build({ templateId: template.id })}
+          className="button button-small"
+          data-testid="template-view"
+        >
+          {t('templateAdmin.view')}
+        </Link>
+        <button
+          type="button"
+          className="button button-small"
+          disabled={capturing}
+          aria-busy={capturing}
+          onClick={capture}
+          data-testid="template-screenshot"
+        >
+          {capturing ? t('templateAdmin.generating') : t('templateAdmin.generateThumbnail')}
+        </button>
+        <button
+          type="button"
+          className="button button-small button-danger-ghost"
+          disabled={deleting}
+          data-testid="template-delete"
+          onClick={askDelete}
+        >
+          {t('common.delete')}
+        </button>
+      </div>
+      {confirmDialog}
+    </>
   );
 }

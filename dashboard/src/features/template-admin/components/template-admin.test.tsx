@@ -7,6 +7,7 @@ import { getToasts } from '@/testing/toasts';
 import { expectFieldError, expectFocused } from '@/testing/forms';
 import type { User } from '@/lib/types';
 import { acceptConfirm, cancelConfirm, confirmText } from '@/testing/dialogs';
+import { scrollsInsideItsCard, tableHeaders } from '@/testing/tables';
 import { mockApi, renderRoutes, type ApiCall, type Handler } from '@/testing/render-route';
 import { TemplateAdminRoute } from '@/features/template-admin/routes/TemplateAdminRoute';
 import type { TemplateView } from '@/features/template-admin/types';
@@ -122,6 +123,22 @@ describe('admin templates screen', () => {
       within(screen.getByTestId('template-row-3')).getByTestId<HTMLButtonElement>('template-move-down')
         .disabled,
     ).toBe(true);
+  });
+
+  it('shows them in a table that scrolls in its card, with headers that do not sort (the order is dragged)', async () => {
+    api();
+    await open();
+    const table = screen.getByTestId('template-admin-table');
+    expect(scrollsInsideItsCard(table)).toBe(true);
+    expect(tableHeaders(table)).toEqual([
+      { text: 'Ordem', sort: null },
+      { text: 'Miniatura', sort: null },
+      { text: 'Categoria / Nome', sort: null },
+      { text: 'Publicado', sort: null },
+      { text: 'Ações', sort: null },
+    ]);
+    expect(table.querySelector('.sort-button')).toBeNull();
+    expect(within(table).getAllByTestId('template-drag')).toHaveLength(3);
   });
 
   it('shows an empty state when there is no template', async () => {

@@ -9,6 +9,7 @@ import { clearToasts, getToasts } from '@/testing/toasts';
 import { setLanguage } from '@/lib/i18n';
 import type { User } from '@/lib/types';
 import { mockApi, renderRoutes, type Handler } from '@/testing/render-route';
+import { scrollsInsideItsCard, tableHeaders } from '@/testing/tables';
 import { loadPage } from '@/features/user-admin/lib/load-page';
 import { UserAdminRoute } from '@/features/user-admin/routes/UserAdminRoute';
 import type { AdminUserRow } from '@/features/user-admin/types';
@@ -83,6 +84,21 @@ describe('administrator users screen (/erp/users)', () => {
     expect(within(bruno).getByTestId('user-admin-email').textContent).toBe('bruno@example.com');
     expect(within(bruno).getByTestId('user-admin-login-as').textContent).toBe('Entrar como');
     expect(screen.getAllByTestId(/^user-admin-row-/)).toHaveLength(2);
+  });
+
+  it('shows them in a table that scrolls in its card, with headers that do not sort (the API takes no order)', async () => {
+    api(me());
+    renderRoutes(routes, '/erp/users');
+    const table = await screen.findByTestId('user-admin-table');
+    expect(scrollsInsideItsCard(table)).toBe(true);
+    expect(tableHeaders(table)).toEqual([
+      { text: 'ID', sort: null },
+      { text: 'Criado em', sort: null },
+      { text: 'Nome', sort: null },
+      { text: 'E-mail', sort: null },
+      { text: 'Ações', sort: null },
+    ]);
+    expect(table.querySelector('.sort-button')).toBeNull();
   });
 
   it("'login as' posts loginWith and reloads the app at /", async () => {
