@@ -19,6 +19,8 @@ interface FormDialogProps<T extends FieldValues, C, O> {
   /** Disables Save while the request runs. */
   saving: boolean;
   saveTestId?: string;
+  /** The submit button's text; "Save" unless told. */
+  saveLabel?: ReactNode;
   failureTestId?: string;
   size?: DialogProps['size'];
   children: ReactNode;
@@ -37,6 +39,7 @@ export function FormDialog<T extends FieldValues, C, O>({
   onValid,
   saving,
   saveTestId = `${testId}-save`,
+  saveLabel,
   failureTestId = `${testId}-error`,
   size,
   children,
@@ -62,7 +65,7 @@ export function FormDialog<T extends FieldValues, C, O>({
             disabled={saving}
             data-testid={saveTestId}
           >
-            {t('common.save')}
+            {saveLabel ?? t('common.save')}
           </button>
         </div>
       }

@@ -296,12 +296,16 @@ export const newProjectSchema = z.object({
   name: z.string().trim().min(1, 'validation.projectNameRequired'),
 });
 
-/** Integrations modal: token and pixel id are required once the conversion API is on. */
+/** Integrations modal: token and pixel id are required once the conversion API is on; the pixel id is digits. */
 export const integrationsSchema = z
   .object({
     conversionApiEnabled: z.boolean(),
     conversionApiAccessToken: z.string().trim(),
-    conversionApiPixelId: z.string().trim(),
+    // The server stores only digits here, enabled or not (`ProjectMetaInput::merge_into`).
+    conversionApiPixelId: z
+      .string()
+      .trim()
+      .refine((value) => /^[0-9]*$/.test(value), 'validation.pixelIdDigits'),
   })
   .superRefine((value, ctx) => {
     if (!value.conversionApiEnabled) return;
@@ -327,3 +331,13 @@ export function fieldErrors(error: z.ZodError): Record<string, string> {
   }
   return out;
 }
+
+/** "Save as template": the name the server requires (at most 200 characters, `save_template`). */
+export const saveTemplateSchema = z.object({
+  name: requiredTextField('validation.templateNameRequired', 200),
+});
+
+/** "Use this template": the new project's name (at most 200 characters, `use_template`). */
+export const useTemplateSchema = z.object({
+  name: requiredTextField('validation.projectNameRequired', 200),
+});

@@ -1,9 +1,13 @@
-import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { z } from 'zod';
 import { Alert } from '@/components/Alert';
-import { FormField } from '@/components/FormField';
+import { Form } from '@/components/Form';
+import { InputField } from '@/components/FormControls';
 import { Dialog } from '@/components/ui/Dialog';
 import { errorMessage } from '@/lib/api-client';
+import { useZodForm } from '@/lib/forms';
+import { isValidEmail } from '@/lib/validation';
 import type { User } from '@/lib/types';
 import { getSetupIntent, setDefaultPaymentMethod } from '@/features/account/api/stripe';
 import { reloadPage } from '@/features/account/lib/reload-page';
@@ -17,6 +21,15 @@ import type { StripeConfig } from '@/features/account/types';
 
 /** Spec 2 §9: the payment form is in pt-BR whatever the interface language. */
 const PAYMENT_FORM_LOCALE = 'pt-BR';
+
+/** The billing e-mail given to the payment provider: required, and an address. */
+const cardSchema = z.object({
+  email: z
+    .string()
+    .trim()
+    .min(1, 'account.billingEmailRequired')
+    .refine((value) => value.length === 0 || isValidEmail(value), 'validation.emailInvalid'),
+});
 
 interface Props {
   user: User;
@@ -33,8 +46,10 @@ export function CardModal({ user, config, onClose }: Props) {
   const { t } = useTranslation();
   const target = useRef<HTMLDivElement>(null);
   const [provider, setProvider] = useState<{ stripe: StripeClient; card: StripeCardElement } | null>(null);
-  const [email, setEmail] = useState(user.email);
-  const [emailError, setEmailError] = useState<string>();
+  const { form, bind } = useZodForm(cardSchema, {
+    defaultValues: { email: user.email },
+    serverFields: [],
+  });
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
 
@@ -60,20 +75,14 @@ export function CardModal({ user, config, onClose }: Props) {
     };
   }, [config.jsUrl, config.publicKey]);
 
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
+  const submit = async ({ email }: { email: string }) => {
     if (!provider) return;
-    if (!email.trim()) {
-      setEmailError(t('account.billingEmailRequired'));
-      return;
-    }
-    setEmailError(undefined);
     setError(null);
     setBusy(true);
     try {
       const { client_secret } = await getSetupIntent(user.id);
       const result = await provider.stripe.confirmCardSetup(client_secret, {
-        payment_method: { card: provider.card, billing_details: { email: email.trim() } },
+        payment_method: { card: provider.card, billing_details: { email } },
       });
       if (result.error) {
         setError(result.error.message ?? t('common.error'));
@@ -97,18 +106,16 @@ export function CardModal({ user, config, onClose }: Props) {
 
   return (
     <Dialog title={t('account.cardTitle')} onClose={onClose} testId="card-modal">
-      <form onSubmit={(event) => void submit(event)} className="form" noValidate>
+      <Form form={form} onValid={submit} className="form">
         {error !== null && <Alert testId="card-error">{error}</Alert>}
-        <FormField label={t('account.billingEmail')} id="billing-email" error={emailError}>
-          <input
-            id="billing-email"
-            type="email"
-            required
-            value={email}
-            onChange={(event) => setEmail(event.target.value)}
-            data-testid="billing-email"
-          />
-        </FormField>
+        <InputField
+          label={t('account.billingEmail')}
+          id="billing-email"
+          type="email"
+          required
+          autoComplete="email"
+          {...bind('email')}
+        />
         <div className="field">
           <span className="label">{t('account.card')}</span>
           <div ref={target} className="card-element" data-testid="card-element" />
@@ -127,7 +134,7 @@ export function CardModal({ user, config, onClose }: Props) {
             {t('account.cardSave')}
           </button>
         </div>
-      </form>
+      </Form>
     </Dialog>
   );
 }

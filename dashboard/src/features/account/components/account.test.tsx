@@ -406,7 +406,7 @@ describe('card on file', () => {
     const calls = cardApi();
     const modal = await openCard();
     fireEvent.change(within(modal).getByTestId('billing-email'), {
-      target: { value: 'financeiro@example.com' },
+      target: { value: ' financeiro@example.com ' },
     });
     fireEvent.click(within(modal).getByTestId('card-save'));
     const error = await within(modal).findByTestId('card-error');
@@ -448,13 +448,18 @@ describe('card on file', () => {
     expect(within(modal).queryByTestId('card-error')).toBeNull();
   });
 
-  it('requires the billing e-mail', async () => {
-    fakeStripe({});
+  it('requires a valid billing e-mail, at its field', async () => {
+    const fake = fakeStripe({});
     const calls = cardApi();
     const modal = await openCard();
     fireEvent.change(within(modal).getByTestId('billing-email'), { target: { value: '' } });
     fireEvent.click(within(modal).getByTestId('card-save'));
-    expect(await within(modal).findByText('Informe o e-mail de cobrança')).toBeTruthy();
+    await expectFieldError('billing-email', 'Informe o e-mail de cobrança');
+    await expectFocused('billing-email');
+    fireEvent.change(within(modal).getByTestId('billing-email'), { target: { value: 'financeiro@' } });
+    fireEvent.click(within(modal).getByTestId('card-save'));
+    await expectFieldError('billing-email', 'E-mail inválido');
     expect(gets(calls, '/api/stripe-setup-intent/1')).toHaveLength(0);
+    expect(fake.stripe.confirmCardSetup).not.toHaveBeenCalled();
   });
 });

@@ -1,13 +1,29 @@
-import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Alert } from '@/components/Alert';
-import { FormField } from '@/components/FormField';
-import { Dialog } from '@/components/ui/Dialog';
-import { errorMessage } from '@/lib/api-client';
-import { useImportBlocks } from '@/features/block-admin/api/import-blocks';
-import { useImportCategories } from '@/features/block-admin/api/import-categories';
+import { z } from 'zod';
+import { TextAreaField } from '@/components/FormControls';
+import { FormDialog } from '@/components/FormDialog';
 import { toast } from '@/components/toast';
 import { toastFailure } from '@/components/admin-toasts';
+import { useZodForm } from '@/lib/forms';
+import { useImportBlocks } from '@/features/block-admin/api/import-blocks';
+import { useImportCategories } from '@/features/block-admin/api/import-categories';
+
+/** The pasted export: some text that parses as JSON, as the server's `import_list` first asks. */
+const importSchema = z.object({
+  text: z
+    .string()
+    .refine((value) => value.trim().length > 0, 'validation.fieldRequired')
+    .refine((value) => value.trim().length === 0 || parsesAsJson(value), 'validation.importJsonInvalid'),
+});
+
+function parsesAsJson(text: string): boolean {
+  try {
+    JSON.parse(text);
+    return true;
+  } catch {
+    return false;
+  }
+}
 
 interface Props {
   kind: 'categories' | 'blocks';
@@ -20,47 +36,48 @@ export function ImportModal({ kind, onClose }: Props) {
   const categories = useImportCategories();
   const blocks = useImportBlocks();
   const mutation = kind === 'categories' ? categories : blocks;
-  const [text, setText] = useState('');
+  const zodForm = useZodForm(importSchema, {
+    defaultValues: { text: '' },
+    serverFields: ['text'],
+    // The server names the list it could not read or whose entry it refused.
+    serverFieldMap: { [kind]: 'text' },
+  });
+  const { failure, bind } = zodForm;
 
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
+  const submit = ({ text }: { text: string }) => {
+    failure.clear();
     mutation.mutate(text, {
       onSuccess: ({ imported }) => {
         toast.success(t('blockAdmin.imported', { n: imported }));
         onClose();
       },
-      onError: (failure) => toastFailure(t, failure),
+      onError: (error) => {
+        failure.report(error);
+        toastFailure(t, error);
+      },
     });
   };
 
   return (
-    <Dialog title={t(`blockAdmin.import.${kind}`)} onClose={onClose} testId={`import-${kind}`}>
-      <form onSubmit={submit} className="form">
-        {mutation.isError && <Alert testId="import-error">{errorMessage(mutation.error)}</Alert>}
-        <FormField label={t('blockAdmin.import.text')} id="import-text">
-          <textarea
-            id="import-text"
-            className="code-input"
-            rows={12}
-            value={text}
-            onChange={(event) => setText(event.target.value)}
-            data-testid="import-text"
-          />
-        </FormField>
-        <div className="form-actions">
-          <button type="button" className="button" onClick={onClose} data-testid="import-cancel">
-            {t('common.cancel')}
-          </button>
-          <button
-            type="submit"
-            className="button button-primary"
-            disabled={mutation.isPending || !text.trim()}
-            data-testid="import-submit"
-          >
-            {t('blockAdmin.import.submit')}
-          </button>
-        </div>
-      </form>
-    </Dialog>
+    <FormDialog
+      title={t(`blockAdmin.import.${kind}`)}
+      onClose={onClose}
+      testId={`import-${kind}`}
+      zodForm={zodForm}
+      onValid={submit}
+      saving={mutation.isPending}
+      saveTestId="import-submit"
+      saveLabel={t('blockAdmin.import.submit')}
+      failureTestId="import-error"
+    >
+      <TextAreaField
+        label={t('blockAdmin.import.text')}
+        id="import-text"
+        className="code-input"
+        rows={12}
+        required
+        {...bind('text')}
+      />
+    </FormDialog>
   );
 }

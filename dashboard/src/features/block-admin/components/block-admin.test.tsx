@@ -389,6 +389,30 @@ describe('admin blocks screen', () => {
     expect(toasts()).toContain('success:ok: 2 importados');
   });
 
+  it('refuses an empty or non-JSON import at its field, and shows a refused entry there', async () => {
+    const calls = api({
+      'POST /erp/import-categories': () => ({
+        status: 422,
+        json: { error: 'invalid', message: 'Category 2: the name is required', field: 'categories' },
+      }),
+    });
+    await open();
+    fireEvent.click(screen.getByTestId('import-categories-open'));
+    await screen.findByTestId('import-categories');
+    fireEvent.click(screen.getByTestId('import-submit'));
+    await expectFieldError('import-text', 'Este campo é obrigatório');
+    await expectFocused('import-text');
+    fireEvent.change(screen.getByTestId('import-text'), { target: { value: '[{"name":' } });
+    fireEvent.click(screen.getByTestId('import-submit'));
+    await expectFieldError('import-text', 'O texto não é um JSON válido');
+    expect(posts(calls, '/erp/import-categories')).toEqual([]);
+    fireEvent.change(screen.getByTestId('import-text'), { target: { value: '[{"name":"C"},{"name":""}]' } });
+    fireEvent.click(screen.getByTestId('import-submit'));
+    await expectFieldError('import-text', 'Category 2: the name is required');
+    await expectFocused('import-text');
+    expect(screen.queryByTestId('import-error')).toBeNull();
+  });
+
   it('imports categories', async () => {
     const calls = api({ 'POST /erp/import-categories': () => ({ json: { imported: 1 } }) });
     await open();

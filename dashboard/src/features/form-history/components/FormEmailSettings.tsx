@@ -1,10 +1,13 @@
-import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
+import { z } from 'zod';
 import { Alert } from '@/components/Alert';
-import { FormField } from '@/components/FormField';
+import { Form } from '@/components/Form';
+import { InputField } from '@/components/FormControls';
 import { toast } from '@/components/toast';
 import { errorMessage } from '@/lib/api-client';
 import { useFormat } from '@/lib/format';
+import { useZodForm } from '@/lib/forms';
+import { isValidEmail } from '@/lib/validation';
 import { useFormEmail } from '@/features/form-history/api/get-form-email';
 import { useResendFormEmail } from '@/features/form-history/api/resend-form-email';
 import { useSetFormEmail } from '@/features/form-history/api/set-form-email';
@@ -27,30 +30,44 @@ export function FormEmailStatusText({ view }: { view: FormEmail }) {
  * saving a new one sends it a confirmation link, and nothing is mailed there until it is confirmed.
  */
 export function FormEmailSettings({ projectId }: { projectId: number }) {
-  const { t } = useTranslation();
   const view = useFormEmail(projectId);
-  const save = useSetFormEmail();
-  const resend = useResendFormEmail();
-  const [draft, setDraft] = useState<string | null>(null);
-
   if (view.isError) return <Alert>{errorMessage(view.error)}</Alert>;
   if (!view.data) return null;
-  const current = view.data;
-  const value = draft ?? current.email ?? '';
+  return <FormEmailForm projectId={projectId} current={view.data} />;
+}
 
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
+/** Empty (notifications go to the owner) or an address the server's `Email::parse` accepts. */
+const formEmailSchema = z.object({
+  email: z
+    .string()
+    .trim()
+    .refine((value) => value.length === 0 || isValidEmail(value), 'validation.emailInvalid'),
+});
+
+function FormEmailForm({ projectId, current }: { projectId: number; current: FormEmail }) {
+  const { t } = useTranslation();
+  const save = useSetFormEmail();
+  const resend = useResendFormEmail();
+  const { form, failure, bind } = useZodForm(formEmailSchema, {
+    defaultValues: { email: current.email ?? '' },
+    serverFields: ['email'],
+    serverFieldMap: { formEmail: 'email' },
+  });
+
+  const submit = ({ email }: { email: string }) => {
+    failure.clear();
     save.mutate(
-      { projectId, email: value.trim() },
+      { projectId, email },
       {
         onSuccess: (next) => {
-          setDraft(null);
+          form.reset({ email: next.email ?? '' });
           toast.success(
             next.status === 'pending'
               ? t('formHistory.email.sent', { email: next.recipient })
               : t('formHistory.email.saved'),
           );
         },
+        onError: failure.report,
       },
     );
   };
@@ -62,22 +79,17 @@ export function FormEmailSettings({ projectId }: { projectId: number }) {
     });
 
   return (
-    <form onSubmit={submit} className="form" data-testid="form-email-settings">
-      {save.isError && <Alert>{errorMessage(save.error)}</Alert>}
-      <FormField
+    <Form form={form} onValid={submit} className="form" testId="form-email-settings">
+      {failure.message && <Alert>{failure.message}</Alert>}
+      <InputField
         label={t('formHistory.email.label')}
         id="form-email"
+        testId="form-email-input"
+        type="email"
+        placeholder={current.status === 'owner' ? current.recipient : ''}
         description={t('formHistory.email.hint')}
-      >
-        <input
-          id="form-email"
-          type="email"
-          value={value}
-          placeholder={current.status === 'owner' ? current.recipient : ''}
-          onChange={(event) => setDraft(event.target.value)}
-          data-testid="form-email-input"
-        />
-      </FormField>
+        {...bind('email')}
+      />
       <p
         className={`muted form-email-status form-email-${current.status}`}
         data-testid="form-email-status"
@@ -100,12 +112,12 @@ export function FormEmailSettings({ projectId }: { projectId: number }) {
         <button
           type="submit"
           className="button button-primary"
-          disabled={save.isPending || draft === null}
+          disabled={save.isPending || !form.formState.isDirty}
           data-testid="form-email-save"
         >
           {t('formHistory.email.save')}
         </button>
       </div>
-    </form>
+    </Form>
   );
 }

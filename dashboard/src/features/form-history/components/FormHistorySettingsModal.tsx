@@ -1,17 +1,17 @@
-import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
+import { z } from 'zod';
 import { Alert } from '@/components/Alert';
-import { FormField } from '@/components/FormField';
+import { Form } from '@/components/Form';
+import { SelectField } from '@/components/FormControls';
 import { Dialog } from '@/components/ui/Dialog';
 import { toast } from '@/components/toast';
-import { errorMessage } from '@/lib/api-client';
+import { useZodForm } from '@/lib/forms';
 import { useUpdateFormSettings } from '@/features/form-history/api/update-form-settings';
-import {
-  FORM_HISTORY_ORDERS,
-  isFormHistoryOrder,
-  type FormHistoryOrder,
-} from '@/features/form-history/types';
+import { FORM_HISTORY_ORDERS, type FormHistoryOrder } from '@/features/form-history/types';
 import { FormEmailSettings } from './FormEmailSettings';
+
+/** The order of the list: one of the two the server's meta check accepts. */
+const settingsSchema = z.object({ formHistoryOrderBy: z.enum(FORM_HISTORY_ORDERS) });
 
 interface Props {
   projectId: number;
@@ -23,17 +23,21 @@ interface Props {
 export function FormHistorySettingsModal({ projectId, order, onClose }: Props) {
   const { t } = useTranslation();
   const save = useUpdateFormSettings();
-  const [value, setValue] = useState<FormHistoryOrder>(order);
+  const { form, failure, bind } = useZodForm(settingsSchema, {
+    defaultValues: { formHistoryOrderBy: order },
+    serverFields: ['formHistoryOrderBy'],
+  });
 
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
+  const submit = ({ formHistoryOrderBy }: z.output<typeof settingsSchema>) => {
+    failure.clear();
     save.mutate(
-      { projectId, formHistoryOrderBy: value },
+      { projectId, formHistoryOrderBy },
       {
         onSuccess: () => {
           toast.success(t('formHistory.settingsSaved'));
           onClose();
         },
+        onError: failure.report,
       },
     );
   };
@@ -41,22 +45,15 @@ export function FormHistorySettingsModal({ projectId, order, onClose }: Props) {
   return (
     <Dialog title={t('formHistory.settingsTitle')} onClose={onClose} testId="form-history-settings">
       <FormEmailSettings projectId={projectId} />
-      <form onSubmit={submit} className="form">
-        {save.isError && <Alert>{errorMessage(save.error)}</Alert>}
-        <FormField label={t('formHistory.orderBy')} id="form-history-order">
-          <select
-            id="form-history-order"
-            value={value}
-            onChange={(event) => isFormHistoryOrder(event.target.value) && setValue(event.target.value)}
-            data-testid="form-history-order"
-          >
-            {FORM_HISTORY_ORDERS.map((option) => (
-              <option key={option} value={option}>
-                {t(`formHistory.orders.${option}`)}
-              </option>
-            ))}
-          </select>
-        </FormField>
+      <Form form={form} onValid={submit} className="form">
+        {failure.message && <Alert testId="form-history-settings-error">{failure.message}</Alert>}
+        <SelectField label={t('formHistory.orderBy')} id="form-history-order" {...bind('formHistoryOrderBy')}>
+          {FORM_HISTORY_ORDERS.map((option) => (
+            <option key={option} value={option}>
+              {t(`formHistory.orders.${option}`)}
+            </option>
+          ))}
+        </SelectField>
         <div className="form-actions">
           <button type="button" className="button" onClick={onClose}>
             {t('common.cancel')}
@@ -70,7 +67,7 @@ export function FormHistorySettingsModal({ projectId, order, onClose }: Props) {
             {t('common.save')}
           </button>
         </div>
-      </form>
+      </Form>
     </Dialog>
   );
 }

@@ -2,6 +2,7 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { paths } from '@/app/paths';
+import { expectFieldError, expectFocused } from '@/testing/forms';
 import { getToasts } from '@/testing/toasts';
 import { pageFixture, projectFixture } from '@/testing/fixtures';
 import { acceptConfirm, confirmText } from '@/testing/dialogs';
@@ -216,6 +217,45 @@ describe('form history', () => {
         'A confirmation e-mail was sent a moment ago; try again in a few minutes',
       ),
     );
+  });
+
+  it('refuses an invalid notification address at its field, and shows the server refusing one there', async () => {
+    const calls = api([], {
+      [`POST ${EMAIL}`]: () => ({
+        status: 422,
+        json: { error: 'invalid', message: 'Invalid e-mail address', field: 'formEmail' },
+      }),
+    });
+    renderRoutes(routes, '/project/7/form-history');
+    fireEvent.click(await screen.findByTestId('form-history-settings-open'));
+    const input = await screen.findByTestId('form-email-input');
+    fireEvent.change(input, { target: { value: 'vendas@' } });
+    fireEvent.click(screen.getByTestId('form-email-save'));
+    await expectFieldError('form-email-input', 'E-mail inválido');
+    await expectFocused('form-email-input');
+    expect(calls.some((c) => c.method === 'POST')).toBe(false);
+
+    fireEvent.change(input, { target: { value: 'vendas@loja.example' } });
+    fireEvent.click(screen.getByTestId('form-email-save'));
+    await expectFieldError('form-email-input', 'Invalid e-mail address');
+    await expectFocused('form-email-input');
+    expect(calls.find((c) => c.method === 'POST')?.body).toEqual({ email: 'vendas@loja.example' });
+  });
+
+  it('shows the server refusing the order at the order field', async () => {
+    api([], {
+      'POST /api/projects/7/settings': () => ({
+        status: 422,
+        json: { error: 'invalid', message: 'Invalid form history order', field: 'formHistoryOrderBy' },
+      }),
+    });
+    renderRoutes(routes, '/project/7/form-history');
+    fireEvent.click(await screen.findByTestId('form-history-settings-open'));
+    fireEvent.change(screen.getByTestId('form-history-order'), { target: { value: 'created_at' } });
+    fireEvent.click(screen.getByTestId('form-history-settings-save'));
+    await expectFieldError('form-history-order', 'Invalid form history order');
+    await expectFocused('form-history-order');
+    expect(screen.getByTestId('form-history-settings')).toBeTruthy();
   });
 
   it('confirms an address only when its reader presses the button', async () => {

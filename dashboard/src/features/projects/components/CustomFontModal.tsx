@@ -1,13 +1,12 @@
-import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
+import { InputField, SelectField } from '@/components/FormControls';
+import { FormDialog } from '@/components/FormDialog';
 import { toast } from '@/components/toast';
-import { Alert } from '@/components/Alert';
-import { FormField } from '@/components/FormField';
-import { Dialog } from '@/components/ui/Dialog';
 import { errorMessage } from '@/lib/api-client';
+import { useZodForm } from '@/lib/forms';
 import type { CustomFont } from '@/lib/types';
 import { readAsDataUrl, useUploadFile } from '@/features/projects/api/upload-file';
-import { customFontWeights, isWoff2 } from '@/features/projects/lib/fonts';
+import { customFontSchema, customFontWeights, type CustomFontValues } from '@/features/projects/lib/fonts';
 
 interface CustomFontModalProps {
   prefix: (string | number)[];
@@ -19,29 +18,27 @@ interface CustomFontModalProps {
 export function CustomFontModal({ prefix, onAdd, onClose }: CustomFontModalProps) {
   const { t } = useTranslation();
   const upload = useUploadFile();
-  const [family, setFamily] = useState('');
-  const [weight, setWeight] = useState<string>('regular');
-  const [file, setFile] = useState<File | null>(null);
-  const [errors, setErrors] = useState<{ family?: string; file?: string }>({});
+  const zodForm = useZodForm(customFontSchema, {
+    defaultValues: { family: '', weight: 'regular', file: undefined },
+    serverFields: ['file'],
+    // The upload refuses the file's content (not a woff2) or its name at the file field.
+    serverFieldMap: { content: 'file', name: 'file' },
+  });
+  const { failure, bind } = zodForm;
 
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
-    const next: typeof errors = {};
-    if (!family.trim()) next.family = t('validation.fontFamilyRequired');
-    if (!file) next.file = t('validation.fontFileRequired');
-    else if (!isWoff2(file.name)) next.file = t('validation.woff2Only');
-    setErrors(next);
-    if (next.family || next.file || !file) return;
+  const submit = async ({ family, weight, file }: CustomFontValues) => {
+    failure.clear();
     const content = await readAsDataUrl(file);
     upload.mutate(
       { name: file.name, content, prefix, accept: 'font' },
       {
         onSuccess: (filename) => {
-          onAdd({ family: family.trim(), variants: [weight], filename });
+          onAdd({ family, variants: [weight], filename });
           onClose();
         },
         onError: (error) => {
           console.error('custom font upload failed', error);
+          failure.report(error);
           toast.error(errorMessage(error));
         },
       },
@@ -49,43 +46,37 @@ export function CustomFontModal({ prefix, onAdd, onClose }: CustomFontModalProps
   };
 
   return (
-    <Dialog title={t('settings.customFonts.modalTitle')} onClose={onClose} testId="custom-font-modal">
-      <form className="form" onSubmit={(event) => void submit(event)} noValidate>
-        {upload.isError && <Alert>{errorMessage(upload.error)}</Alert>}
-        <FormField label={t('settings.customFonts.family')} id="custom-font-family" error={errors.family}>
-          <input id="custom-font-family" value={family} onChange={(event) => setFamily(event.target.value)} />
-        </FormField>
-        <FormField label={t('settings.customFonts.weight')} id="custom-font-weight">
-          <select id="custom-font-weight" value={weight} onChange={(event) => setWeight(event.target.value)}>
-            {customFontWeights.map((value) => (
-              <option key={value} value={value}>
-                {value === 'regular' ? t('settings.customFonts.regular') : value}
-              </option>
-            ))}
-          </select>
-        </FormField>
-        <FormField
-          label={t('settings.customFonts.file')}
-          id="custom-font-file"
-          error={errors.file}
-          description={t('settings.customFonts.hint')}
-        >
-          <input
-            id="custom-font-file"
-            type="file"
-            accept=".woff2,font/woff2"
-            onChange={(event) => setFile(event.target.files?.[0] ?? null)}
-          />
-        </FormField>
-        <div className="form-actions">
-          <button type="button" className="button" onClick={onClose}>
-            {t('common.cancel')}
-          </button>
-          <button type="submit" className="button button-primary" disabled={upload.isPending}>
-            {t('settings.customFonts.upload')}
-          </button>
-        </div>
-      </form>
-    </Dialog>
+    <FormDialog
+      title={t('settings.customFonts.modalTitle')}
+      onClose={onClose}
+      testId="custom-font-modal"
+      zodForm={zodForm}
+      onValid={submit}
+      saving={upload.isPending}
+      saveLabel={t('settings.customFonts.upload')}
+    >
+      <InputField
+        label={t('settings.customFonts.family')}
+        id="custom-font-family"
+        required
+        {...bind('family')}
+      />
+      <SelectField label={t('settings.customFonts.weight')} id="custom-font-weight" {...bind('weight')}>
+        {customFontWeights.map((value) => (
+          <option key={value} value={value}>
+            {value === 'regular' ? t('settings.customFonts.regular') : value}
+          </option>
+        ))}
+      </SelectField>
+      <InputField
+        label={t('settings.customFonts.file')}
+        id="custom-font-file"
+        type="file"
+        accept=".woff2,font/woff2"
+        required
+        description={t('settings.customFonts.hint')}
+        {...bind('file')}
+      />
+    </FormDialog>
   );
 }

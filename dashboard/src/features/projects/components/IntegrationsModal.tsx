@@ -1,90 +1,72 @@
-import { useState, type FormEvent } from 'react';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { googleSheetsUrl } from '@/lib/api-urls';
 import { Alert } from '@/components/Alert';
-import { FormField } from '@/components/FormField';
+import { Form } from '@/components/Form';
+import { CheckboxField, InputField } from '@/components/FormControls';
 import { Dialog } from '@/components/ui/Dialog';
 import { toast } from '@/components/toast';
-import { errorMessage } from '@/lib/api-client';
+import { useZodForm } from '@/lib/forms';
 import type { Project } from '@/lib/types';
-import { fieldErrors, integrationsSchema, type IntegrationsValues } from '@/lib/validation';
+import { integrationsSchema, type IntegrationsValues } from '@/lib/validation';
 import { useUpdateProject } from '@/features/projects/api/update-project';
 
 /** Conversion API settings and the spreadsheet import link; saves straight to the project. */
 export function IntegrationsModal({ project, onClose }: { project: Project; onClose: () => void }) {
   const { t } = useTranslation();
   const update = useUpdateProject();
-  const [values, setValues] = useState<IntegrationsValues>({
-    conversionApiEnabled: project.meta.conversionApiEnabled ?? false,
-    conversionApiAccessToken: project.meta.conversionApiAccessToken ?? '',
-    conversionApiPixelId: project.meta.conversionApiPixelId ?? '',
+  const { form, failure, bind } = useZodForm(integrationsSchema, {
+    defaultValues: {
+      conversionApiEnabled: project.meta.conversionApiEnabled ?? false,
+      conversionApiAccessToken: project.meta.conversionApiAccessToken ?? '',
+      conversionApiPixelId: project.meta.conversionApiPixelId ?? '',
+    },
+    serverFields: ['conversionApiAccessToken', 'conversionApiPixelId'],
   });
-  const [errors, setErrors] = useState<Record<string, string>>({});
+  const enabled = form.watch('conversionApiEnabled');
   const [phone, setPhone] = useState(false);
   const [gtags, setGtags] = useState(false);
 
   const sheetsPath = googleSheetsUrl(project.id, project.token, { phone, gtags });
   const sheetsUrl = `${window.location.origin}${sheetsPath}`;
 
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    const parsed = integrationsSchema.safeParse(values);
-    if (!parsed.success) {
-      setErrors(fieldErrors(parsed.error));
-      return;
-    }
-    setErrors({});
+  const submit = (meta: IntegrationsValues) => {
+    failure.clear();
     update.mutate(
-      { id: project.id, meta: parsed.data },
+      { id: project.id, meta },
       {
         onSuccess: () => {
           toast.success(t('settings.integrations.saved'));
           onClose();
         },
+        onError: failure.report,
       },
     );
   };
 
-  const error = (key: keyof IntegrationsValues) => (errors[key] ? t(errors[key]) : undefined);
-
   return (
     <Dialog title={t('settings.integrations.title')} onClose={onClose} testId="integrations-modal">
-      <form className="form" onSubmit={submit} noValidate>
-        {update.isError && <Alert>{errorMessage(update.error)}</Alert>}
+      <Form form={form} onValid={submit} className="form">
+        {failure.message && <Alert testId="integrations-error">{failure.message}</Alert>}
         <h3 className="section-title">{t('settings.integrations.conversionApi')}</h3>
-        <label className="checkbox">
-          <input
-            type="checkbox"
-            checked={values.conversionApiEnabled}
-            onChange={(event) => setValues({ ...values, conversionApiEnabled: event.target.checked })}
-            data-testid="conversion-api-enabled"
-          />
-          {t('settings.integrations.enabled')}
-        </label>
-        <FormField
+        <CheckboxField
+          label={t('settings.integrations.enabled')}
+          testId="conversion-api-enabled"
+          field={form.register('conversionApiEnabled')}
+        />
+        <InputField
           label={t('settings.integrations.accessToken')}
           id="conversion-token"
-          error={error('conversionApiAccessToken')}
-        >
-          <input
-            id="conversion-token"
-            value={values.conversionApiAccessToken}
-            disabled={!values.conversionApiEnabled}
-            onChange={(event) => setValues({ ...values, conversionApiAccessToken: event.target.value })}
-          />
-        </FormField>
-        <FormField
+          disabled={!enabled}
+          {...bind('conversionApiAccessToken')}
+        />
+        <InputField
           label={t('settings.integrations.pixelId')}
           id="conversion-pixel"
-          error={error('conversionApiPixelId')}
-        >
-          <input
-            id="conversion-pixel"
-            value={values.conversionApiPixelId}
-            disabled={!values.conversionApiEnabled}
-            onChange={(event) => setValues({ ...values, conversionApiPixelId: event.target.value })}
-          />
-        </FormField>
+          inputMode="numeric"
+          disabled={!enabled}
+          {...bind('conversionApiPixelId')}
+        />
 
         <h3 className="section-title">{t('settings.integrations.sheets')}</h3>
         <p className="muted small">{t('settings.integrations.sheetsHelp')}</p>
@@ -111,11 +93,16 @@ export function IntegrationsModal({ project, onClose }: { project: Project; onCl
           <button type="button" className="button" onClick={onClose}>
             {t('common.cancel')}
           </button>
-          <button type="submit" className="button button-primary" disabled={update.isPending}>
+          <button
+            type="submit"
+            className="button button-primary"
+            disabled={update.isPending}
+            data-testid="integrations-save"
+          >
             {t('common.save')}
           </button>
         </div>
-      </form>
+      </Form>
     </Dialog>
   );
 }

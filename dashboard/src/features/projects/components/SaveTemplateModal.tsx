@@ -1,58 +1,46 @@
-import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Alert } from '@/components/Alert';
-import { FormField } from '@/components/FormField';
-import { Dialog } from '@/components/ui/Dialog';
+import { InputField } from '@/components/FormControls';
+import { FormDialog } from '@/components/FormDialog';
 import { toast } from '@/components/toast';
-import { errorMessage } from '@/lib/api-client';
+import { useZodForm } from '@/lib/forms';
 import type { Project } from '@/lib/types';
+import { saveTemplateSchema } from '@/lib/validation';
 import { useSaveTemplate } from '@/features/projects/api/save-template';
 
-/** Admins: save the project as a theme. */
+/** Admins: save the project as a theme. A name already taken is refused at the name field. */
 export function SaveTemplateModal({ project, onClose }: { project: Project; onClose: () => void }) {
   const { t } = useTranslation();
   const save = useSaveTemplate();
-  const [name, setName] = useState(project.name);
-  const [error, setError] = useState<string>();
+  const zodForm = useZodForm(saveTemplateSchema, {
+    defaultValues: { name: project.name },
+    serverFields: ['name'],
+  });
+  const { failure, bind } = zodForm;
 
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    if (!name.trim()) {
-      setError(t('validation.templateNameRequired'));
-      return;
-    }
+  const submit = ({ name }: { name: string }) => {
+    failure.clear();
     save.mutate(
-      { project_id: project.id, name: name.trim() },
+      { project_id: project.id, name },
       {
         onSuccess: () => {
           toast.success(t('templates.saved'));
           onClose();
         },
+        onError: failure.report,
       },
     );
   };
 
   return (
-    <Dialog title={t('templates.saveTitle')} onClose={onClose} testId="save-template-modal">
-      <form onSubmit={submit} noValidate className="form">
-        {save.isError && <Alert>{errorMessage(save.error)}</Alert>}
-        <FormField label={t('templates.name')} id="template-name" error={error}>
-          <input
-            id="template-name"
-            value={name}
-            autoFocus
-            onChange={(event) => setName(event.target.value)}
-          />
-        </FormField>
-        <div className="form-actions">
-          <button type="button" className="button" onClick={onClose}>
-            {t('common.cancel')}
-          </button>
-          <button type="submit" className="button button-primary" disabled={save.isPending}>
-            {t('common.save')}
-          </button>
-        </div>
-      </form>
-    </Dialog>
+    <FormDialog
+      title={t('templates.saveTitle')}
+      onClose={onClose}
+      testId="save-template-modal"
+      zodForm={zodForm}
+      onValid={submit}
+      saving={save.isPending}
+    >
+      <InputField label={t('templates.name')} id="template-name" autoFocus required {...bind('name')} />
+    </FormDialog>
   );
 }

@@ -1,5 +1,6 @@
 /** Font picker helpers over the catalogue shipped with the app (scripts/build-fonts-catalogue.mjs). */
 import type { Font } from '@/lib/types';
+import { z } from 'zod';
 
 export interface CatalogueFont {
   family: string;
@@ -47,3 +48,42 @@ export function isWoff2(fileName: string): boolean {
 export function isFaviconFile(fileName: string): boolean {
   return /\.(png|jpe?g|ico|svg)$/i.test(fileName);
 }
+
+/** UTF-8 bytes of a text, as the server's `len()` counts. */
+const byteLength = (value: string) => new TextEncoder().encode(value).length;
+
+/** The first file of a file input's value (a `FileList`), if any. */
+function firstFile(value: unknown): File | undefined {
+  if (typeof value !== 'object' || value === null || !('length' in value)) return undefined;
+  const first = (value as ArrayLike<unknown>)[0];
+  return first instanceof File ? first : undefined;
+}
+
+/**
+ * The custom font form: a family the server's `check_family` accepts (letters, digits, space,
+ * `-`, `_`; at most 100 bytes), one weight, and a .woff2 file (the upload's `accept: 'font'`).
+ */
+export const customFontSchema = z.object({
+  family: z
+    .string()
+    .trim()
+    .min(1, 'validation.fontFamilyRequired')
+    .refine(
+      (value) => byteLength(value) <= 100 && /^[\p{L}\p{N} _-]+$/u.test(value),
+      'validation.fontFamilyInvalid',
+    ),
+  weight: z.enum(customFontWeights),
+  file: z.unknown().transform((value, ctx) => {
+    const file = firstFile(value);
+    if (!file) {
+      ctx.addIssue({ code: 'custom', message: 'validation.fontFileRequired' });
+      return z.NEVER;
+    }
+    if (!isWoff2(file.name)) {
+      ctx.addIssue({ code: 'custom', message: 'validation.woff2Only' });
+      return z.NEVER;
+    }
+    return file;
+  }),
+});
+export type CustomFontValues = z.output<typeof customFontSchema>;

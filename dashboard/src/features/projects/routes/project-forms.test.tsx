@@ -2,7 +2,8 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { paths } from '@/app/paths';
-import { mockApi, renderRoutes } from '@/testing/render-route';
+import { expectFieldError, expectFocused } from '@/testing/forms';
+import { mockApi, renderRoutes, type Handler } from '@/testing/render-route';
 import { projectFixture } from '@/testing/fixtures';
 import { NewProjectRoute } from '@/features/projects/routes/NewProjectRoute';
 import { ProjectEditRoute } from '@/features/projects/routes/ProjectEditRoute';
@@ -76,5 +77,58 @@ describe('integrations dialog', () => {
     expect(dialog.textContent).not.toMatch(/\((phone|gtags)=1\)/);
     fireEvent.click(within(dialog).getByLabelText('Incluir o telefone de quem enviou'));
     expect(within(dialog).getByTestId<HTMLInputElement>('sheets-link').value).toMatch(/\?phone=1$/);
+  });
+
+  async function openIntegrations(save: Handler) {
+    const calls = mockApi({
+      'GET /api/projects/7': () => ({ json: projectFixture(7) }),
+      'GET /api/user': () => ({ status: 401, json: { error: 'unauthorized', message: 'no' } }),
+      'GET /api/fonts': () => ({ json: [] }),
+      'POST /api/projects/7': save,
+    });
+    renderRoutes(routes, '/project/7/edit');
+    fireEvent.click(await screen.findByTestId('integrations-open'));
+    const dialog = within(await screen.findByTestId('integrations-modal'));
+    fireEvent.click(dialog.getByTestId('conversion-api-enabled'));
+    return { calls, dialog };
+  }
+
+  it('asks for the token and a digits-only pixel id at their fields once the Conversion API is on', async () => {
+    const { calls, dialog } = await openIntegrations(() => ({ json: projectFixture(7) }));
+    fireEvent.change(dialog.getByTestId('conversion-pixel'), { target: { value: '12a' } });
+    fireEvent.click(dialog.getByTestId('integrations-save'));
+    await expectFieldError(
+      'conversion-token',
+      'O token de acesso é obrigatório quando a API de Conversões está ativada',
+    );
+    await expectFieldError('conversion-pixel', 'O ID do pixel deve conter somente dígitos');
+    await expectFocused('conversion-token');
+    expect(calls.filter((call) => call.method === 'POST')).toHaveLength(0);
+  });
+
+  it("shows the server's refusal at the field it names", async () => {
+    const { dialog } = await openIntegrations(() => ({
+      status: 422,
+      json: { error: 'invalid', message: 'Pixel ID is required', field: 'conversionApiPixelId' },
+    }));
+    fireEvent.change(dialog.getByTestId('conversion-token'), { target: { value: 'tok' } });
+    fireEvent.change(dialog.getByTestId('conversion-pixel'), { target: { value: '123' } });
+    fireEvent.click(dialog.getByTestId('integrations-save'));
+    await expectFieldError('conversion-pixel', 'Pixel ID is required');
+    await expectFocused('conversion-pixel');
+    expect(dialog.queryByTestId('integrations-error')).toBeNull();
+  });
+
+  it('saves the trimmed settings in the project meta', async () => {
+    const { calls, dialog } = await openIntegrations(() => ({ json: projectFixture(7) }));
+    fireEvent.change(dialog.getByTestId('conversion-token'), { target: { value: ' tok ' } });
+    fireEvent.change(dialog.getByTestId('conversion-pixel'), { target: { value: ' 123 ' } });
+    fireEvent.click(dialog.getByTestId('integrations-save'));
+    await waitFor(() =>
+      expect(calls.find((call) => call.method === 'POST')?.body).toEqual({
+        meta: { conversionApiEnabled: true, conversionApiAccessToken: 'tok', conversionApiPixelId: '123' },
+      }),
+    );
+    await waitFor(() => expect(screen.queryByTestId('integrations-modal')).toBeNull());
   });
 });

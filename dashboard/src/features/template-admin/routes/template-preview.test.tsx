@@ -3,6 +3,7 @@ import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { paths } from '@/app/paths';
 import { RequireAdmin } from '@/app/RequireAdmin';
+import { expectFieldError, expectFocused } from '@/testing/forms';
 import { getToasts } from '@/testing/toasts';
 import type { User } from '@/lib/types';
 import { mockApi, renderRoutes, type Handler } from '@/testing/render-route';
@@ -137,9 +138,31 @@ describe('theme preview', () => {
     await open();
     fireEvent.click(screen.getByTestId('template-use'));
     const modal = await screen.findByTestId('use-template');
+    fireEvent.change(within(modal).getByTestId('use-template-name'), { target: { value: '   ' } });
     fireEvent.click(within(modal).getByTestId('use-template-submit'));
-    expect(within(modal).getByRole('alert').textContent).toBeTruthy();
+    await expectFieldError('use-template-name', 'O nome do projeto é obrigatório');
+    await expectFocused('use-template-name');
+    fireEvent.change(within(modal).getByTestId('use-template-name'), { target: { value: 'x'.repeat(201) } });
+    fireEvent.click(within(modal).getByTestId('use-template-submit'));
+    await expectFieldError('use-template-name', 'No máximo 200 caracteres');
     expect(calls.some((c) => c.method === 'POST')).toBe(false);
+  });
+
+  it('shows a refusal of the server that names the name at the name field', async () => {
+    api({
+      'POST /api/templates/use/4': () => ({
+        status: 422,
+        json: { error: 'invalid', message: 'Project name is required', field: 'name' },
+      }),
+    });
+    await open();
+    fireEvent.click(screen.getByTestId('template-use'));
+    const modal = await screen.findByTestId('use-template');
+    fireEvent.change(within(modal).getByTestId('use-template-name'), { target: { value: 'x' } });
+    fireEvent.click(within(modal).getByTestId('use-template-submit'));
+    await expectFieldError('use-template-name', 'Project name is required');
+    await expectFocused('use-template-name');
+    expect(within(modal).queryByTestId('use-template-error')).toBeNull();
   });
 
   it('keeps the dialog open with the server message when the project cannot be created', async () => {
