@@ -74,7 +74,7 @@ error_codes! {
     /// A JSON body whose shape or types are wrong (serde's own words in `params.detail`).
     InvalidBody = "invalid_body",
     InvalidQuery = "invalid_query",
-    BodyTooLarge = "body_too_large",
+    BodyTooLarge = "too_large",
     NulCharacter = "nul_character",
     SignInRateLimited = "sign_in_rate_limited",
     ResetRateLimited = "reset_rate_limited",
@@ -99,7 +99,7 @@ error_codes! {
     ProjectNameRequired = "project_name_required",
     BlockNameRequired = "block_name_required",
     TooLong = "too_long",
-    TooLarge = "too_large",
+    TooLarge = "content_too_large",
     NotAFlag = "not_a_flag",
     TooManySelected = "too_many_selected",
     ProjectMismatch = "project_mismatch",
@@ -158,7 +158,7 @@ error_codes! {
     UnknownCollection = "unknown_collection",
     ReservedPagePath = "reserved_page_path",
     TemplateError = "template_error",
-    RenderBudget = "render_budget",
+    RenderBudget = "render_budget_exceeded",
     ExternalListUnreadable = "external_list_unreadable",
     /// A publish warning: a web font the provider could not deliver.
     FontUnavailable = "font_unavailable",

@@ -372,7 +372,13 @@ pub async fn erp_edit_template(
 ) -> Result<ApiJson<TemplateView>> {
     let current = state.store.template_by_id(id).await?;
     let name = match req.name {
-        Some(n) => required_text("name", Some(&n), 200, ErrorCode::ProjectNameRequired, NAME_REQUIRED)?,
+        Some(n) => required_text(
+            "name",
+            Some(&n),
+            200,
+            ErrorCode::ProjectNameRequired,
+            NAME_REQUIRED,
+        )?,
         None => current.name,
     };
     let description = req.description.unwrap_or(current.description);
