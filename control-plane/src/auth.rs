@@ -24,7 +24,7 @@ use sha2::{Digest, Sha256};
 use vitrine_shared::store::{SessionUser, User};
 
 use crate::{
-    error::{ApiError, Result},
+    error::{ApiError, ErrorCode, Result},
     state::AppState,
 };
 
@@ -178,7 +178,10 @@ impl FromRequestParts<AppState> for Admin {
         if user.is_admin {
             Ok(Admin(user))
         } else {
-            Err(ApiError::forbidden("Administrators only"))
+            Err(ApiError::forbidden(
+                ErrorCode::AdminOnly,
+                "Administrators only",
+            ))
         }
     }
 }

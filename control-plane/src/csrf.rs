@@ -12,7 +12,10 @@ use axum::{
     response::{IntoResponse, Response},
 };
 
-use crate::{error::ApiError, state::AppState};
+use crate::{
+    error::{ApiError, ErrorCode},
+    state::AppState,
+};
 
 pub async fn same_origin_only(
     State(state): State<AppState>,
@@ -24,7 +27,8 @@ pub async fn same_origin_only(
         Method::GET | Method::HEAD | Method::OPTIONS
     ) || request.uri().path() == "/api/logout";
     if changes_state && !is_same_origin(request.headers(), &state.settings.public_url) {
-        return ApiError::forbidden("Cross-origin request refused").into_response();
+        return ApiError::forbidden(ErrorCode::CrossOrigin, "Cross-origin request refused")
+            .into_response();
     }
     next.run(request).await
 }

@@ -1,6 +1,8 @@
 //! The one error type of the API. Every handler returns [`Result`]; [`ApiError`] turns into a
-//! JSON body `{"error": code, "message": text, "field"?: name}` with a 4xx status for anything
-//! the caller got wrong. 5xx causes are logged and never shown to the client.
+//! JSON body `{"error": code, "message": text, "field"?: name, "params"?: {…}, "details"?: […]}`
+//! with a 4xx status for anything the caller got wrong. `error` is one of the stable
+//! [`ErrorCode`]s, which the dashboard translates (the English `message` is for API clients
+//! and logs). 5xx causes are logged and never shown to the client.
 
 use axum::{
     Json,
@@ -14,6 +16,7 @@ use axum::{
 };
 use serde::{Serialize, de::DeserializeOwned};
 use utoipa::ToSchema;
+pub use vitrine_shared::error_code::{ErrorCode, Params};
 use vitrine_shared::{
     domain::Invalid,
     render::RenderError,
@@ -29,131 +32,175 @@ pub enum ApiError {
     NotFound,
     #[error("not signed in")]
     Unauthorized,
-    #[error("{0}")]
-    Forbidden(String),
-    #[error("{message}")]
-    Invalid {
-        field: Option<&'static str>,
-        message: String,
-    },
-    #[error("{message}")]
-    Conflict {
-        field: &'static str,
-        message: String,
-    },
-    #[error("{message}")]
-    BadRequest { message: String },
-    /// Invalid input with one entry per problem (rows and columns of an import, fields of a record).
-    #[error("{message}")]
-    Details {
-        message: String,
-        details: Vec<crate::records::Problem>,
-    },
-    #[error("{message}")]
-    TooLarge { message: String },
-    #[error("{message}")]
-    TooManyRequests {
-        message: String,
-        retry_after_secs: u64,
-    },
-    #[error("{message}")]
-    UnsupportedMediaType { message: String },
-    /// A block's template went over a render budget (output, memory or time).
-    #[error("{message}")]
-    RenderBudget { message: String },
-    /// Something the server needs is missing (a browser for thumbnails).
-    #[error("{message}")]
-    Unavailable { message: String },
+    /// A refusal: its status, code, message, and where and what it is about.
+    #[error("{}", .0.message)]
+    Refused(Box<Refusal>),
     /// Text holding the NUL character (U+0000), in a JSON string or key, a query value or a
     /// path segment (see [`crate::nul`]). `field` names where, when that is known.
     #[error("Text may not contain the NUL character (U+0000)")]
     Nul { field: Option<String> },
-    /// A refusal with a stable code of its own, for the cases the dashboard tells apart from
-    /// a plain `invalid` or `conflict` (`slug_reserved`, `slug_held`, `domain_in_use`).
-    #[error("{message}")]
-    Refused {
-        status: StatusCode,
-        code: &'static str,
-        field: &'static str,
-        message: String,
-    },
     #[error(transparent)]
     Internal(#[from] anyhow::Error),
+}
+
+/// A refusal the caller can act on.
+#[derive(Debug)]
+pub struct Refusal {
+    pub status: StatusCode,
+    pub code: ErrorCode,
+    pub message: String,
+    pub field: Option<String>,
+    pub params: Params,
+    pub details: Vec<crate::records::Problem>,
+    pub retry_after_secs: Option<u64>,
 }
 
 /// The JSON body of every error.
 #[derive(Debug, Serialize, ToSchema)]
 pub struct ErrorBody {
-    /// A stable code: not_found, unauthorized, forbidden, invalid, conflict, bad_request, …,
-    /// and the refusals the dashboard tells apart: slug_reserved, slug_held, domain_in_use.
-    pub error: &'static str,
-    /// The text the dashboard shows.
+    /// The stable code (see the enum): the dashboard shows `errors.<code>` from its catalogue.
+    pub error: ErrorCode,
+    /// The English text, for API clients and logs (the spec's own words where it gives them).
     pub message: String,
     /// The field the error is about: a name (`slug`), or a path into the body
     /// (`fields[0].value`) or the query.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub field: Option<String>,
-    /// Where each problem is: row, column, field.
+    /// The values the message names (`{"max": 200}`), for the translation.
+    #[serde(skip_serializing_if = "Params::is_empty")]
+    #[schema(value_type = Object)]
+    pub params: Params,
+    /// Where each problem is: row, column, field, each with its own code.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub details: Option<Vec<crate::records::Problem>>,
 }
 
 impl ApiError {
-    pub fn invalid(field: &'static str, message: impl Into<String>) -> Self {
-        ApiError::Invalid {
-            field: Some(field),
+    /// A refusal with this status, code and message.
+    pub fn refused(status: StatusCode, code: ErrorCode, message: impl Into<String>) -> Self {
+        ApiError::Refused(Box::new(Refusal {
+            status,
+            code,
             message: message.into(),
-        }
+            field: None,
+            params: Params::new(),
+            details: Vec::new(),
+            retry_after_secs: None,
+        }))
     }
 
-    pub fn bad_request(message: impl Into<String>) -> Self {
-        ApiError::BadRequest {
-            message: message.into(),
-        }
+    /// 422: a value of `field` is refused.
+    pub fn invalid(field: &str, code: ErrorCode, message: impl Into<String>) -> Self {
+        Self::refused(StatusCode::UNPROCESSABLE_ENTITY, code, message).at(field)
     }
 
-    pub fn forbidden(message: impl Into<String>) -> Self {
-        ApiError::Forbidden(message.into())
+    /// 400: the request cannot be understood.
+    pub fn bad_request(code: ErrorCode, message: impl Into<String>) -> Self {
+        Self::refused(StatusCode::BAD_REQUEST, code, message)
+    }
+
+    /// 403: signed in, but not allowed.
+    pub fn forbidden(code: ErrorCode, message: impl Into<String>) -> Self {
+        Self::refused(StatusCode::FORBIDDEN, code, message)
+    }
+
+    /// 409: the change conflicts with what is stored (`field` says which value).
+    pub fn conflict(field: &str, code: ErrorCode, message: impl Into<String>) -> Self {
+        Self::refused(StatusCode::CONFLICT, code, message).at(field)
+    }
+
+    /// 413.
+    pub fn too_large(code: ErrorCode, message: impl Into<String>) -> Self {
+        Self::refused(StatusCode::PAYLOAD_TOO_LARGE, code, message)
+    }
+
+    /// 415.
+    pub fn unsupported_media(code: ErrorCode, message: impl Into<String>) -> Self {
+        Self::refused(StatusCode::UNSUPPORTED_MEDIA_TYPE, code, message)
+    }
+
+    /// 503: something the server needs is not answering; the caller may retry.
+    pub fn unavailable(code: ErrorCode, message: impl Into<String>) -> Self {
+        Self::refused(StatusCode::SERVICE_UNAVAILABLE, code, message)
+    }
+
+    /// 429 with `Retry-After` (also in `params.seconds`).
+    pub fn too_many_requests(
+        code: ErrorCode,
+        message: impl Into<String>,
+        retry_after_secs: u64,
+    ) -> Self {
+        let mut e = Self::refused(StatusCode::TOO_MANY_REQUESTS, code, message)
+            .param("seconds", retry_after_secs);
+        if let ApiError::Refused(r) = &mut e {
+            r.retry_after_secs = Some(retry_after_secs);
+        }
+        e
+    }
+
+    /// 422 with one entry per problem (rows and columns of an import, fields of a record).
+    pub fn details(
+        code: ErrorCode,
+        message: impl Into<String>,
+        details: Vec<crate::records::Problem>,
+    ) -> Self {
+        let mut e = Self::refused(StatusCode::UNPROCESSABLE_ENTITY, code, message);
+        if let ApiError::Refused(r) = &mut e {
+            r.details = details;
+        }
+        e
+    }
+
+    /// The same refusal about `field`.
+    pub fn at(mut self, field: &str) -> Self {
+        if let ApiError::Refused(r) = &mut self {
+            r.field = Some(field.to_string());
+        }
+        self
+    }
+
+    /// The same refusal with a value its message names.
+    pub fn param(mut self, name: &str, value: impl Into<serde_json::Value>) -> Self {
+        if let ApiError::Refused(r) = &mut self {
+            r.params.insert(name.to_string(), value.into());
+        }
+        self
     }
 
     /// A body that does not say it is JSON.
     pub fn not_json() -> Self {
-        ApiError::UnsupportedMediaType {
-            message: "Expected a JSON body (Content-Type: application/json)".into(),
+        Self::unsupported_media(
+            ErrorCode::NotJson,
+            "Expected a JSON body (Content-Type: application/json)",
+        )
+    }
+
+    /// The refusal's code, for the callers that tell refusals apart.
+    pub fn code(&self) -> ErrorCode {
+        match self {
+            ApiError::NotFound => ErrorCode::NotFound,
+            ApiError::Unauthorized => ErrorCode::Unauthorized,
+            ApiError::Refused(r) => r.code,
+            ApiError::Nul { .. } => ErrorCode::NulCharacter,
+            ApiError::Internal(_) => ErrorCode::Internal,
         }
     }
 
-    fn parts(&self) -> (StatusCode, &'static str) {
+    fn status(&self) -> StatusCode {
         match self {
-            ApiError::NotFound => (StatusCode::NOT_FOUND, "not_found"),
-            ApiError::Unauthorized => (StatusCode::UNAUTHORIZED, "unauthorized"),
-            ApiError::Forbidden(_) => (StatusCode::FORBIDDEN, "forbidden"),
-            ApiError::Invalid { .. } | ApiError::Details { .. } => {
-                (StatusCode::UNPROCESSABLE_ENTITY, "invalid")
-            }
-            ApiError::Nul { .. } => (StatusCode::UNPROCESSABLE_ENTITY, "nul_character"),
-            ApiError::Conflict { .. } => (StatusCode::CONFLICT, "conflict"),
-            ApiError::BadRequest { .. } => (StatusCode::BAD_REQUEST, "bad_request"),
-            ApiError::TooLarge { .. } => (StatusCode::PAYLOAD_TOO_LARGE, "too_large"),
-            ApiError::TooManyRequests { .. } => {
-                (StatusCode::TOO_MANY_REQUESTS, "too_many_requests")
-            }
-            ApiError::UnsupportedMediaType { .. } => {
-                (StatusCode::UNSUPPORTED_MEDIA_TYPE, "unsupported_media_type")
-            }
-            ApiError::RenderBudget { .. } => {
-                (StatusCode::UNPROCESSABLE_ENTITY, "render_budget_exceeded")
-            }
-            ApiError::Unavailable { .. } => (StatusCode::SERVICE_UNAVAILABLE, "unavailable"),
-            ApiError::Refused { status, code, .. } => (*status, code),
-            ApiError::Internal(_) => (StatusCode::INTERNAL_SERVER_ERROR, "internal"),
+            ApiError::NotFound => StatusCode::NOT_FOUND,
+            ApiError::Unauthorized => StatusCode::UNAUTHORIZED,
+            ApiError::Refused(r) => r.status,
+            ApiError::Nul { .. } => StatusCode::UNPROCESSABLE_ENTITY,
+            ApiError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
         }
     }
 }
 
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
-        let (status, code) = self.parts();
+        let status = self.status();
+        let code = self.code();
         let message = match &self {
             ApiError::NotFound => "Not found".to_string(),
             ApiError::Unauthorized => "Please sign in".to_string(),
@@ -163,32 +210,33 @@ impl IntoResponse for ApiError {
             }
             other => other.to_string(),
         };
-        let field = match &self {
-            ApiError::Invalid { field, .. } => field.map(String::from),
-            ApiError::Conflict { field, .. } => Some(field.to_string()),
-            ApiError::Nul { field } => field.clone(),
-            ApiError::RenderBudget { .. } => Some("blocks".to_string()),
-            ApiError::Refused { field, .. } => Some(field.to_string()),
-            _ => None,
-        };
-        let details = match &self {
-            ApiError::Details { details, .. } => Some(details.clone()),
-            _ => None,
+        let (field, params, details, retry_after) = match self {
+            ApiError::Nul { field } => (field, Params::new(), None, None),
+            ApiError::Refused(r) => {
+                let Refusal {
+                    field,
+                    params,
+                    details,
+                    retry_after_secs,
+                    ..
+                } = *r;
+                let details = (!details.is_empty()).then_some(details);
+                (field, params, details, retry_after_secs)
+            }
+            _ => (None, Params::new(), None, None),
         };
         let body = ErrorBody {
             error: code,
             message,
             field,
+            params,
             details,
         };
         let mut response = (status, Json(body)).into_response();
-        if let ApiError::TooManyRequests {
-            retry_after_secs, ..
-        } = self
-        {
+        if let Some(secs) = retry_after {
             response
                 .headers_mut()
-                .insert(header::RETRY_AFTER, HeaderValue::from(retry_after_secs));
+                .insert(header::RETRY_AFTER, HeaderValue::from(secs));
         }
         response
     }
@@ -200,9 +248,10 @@ impl ApiError {
     pub fn render(field: &'static str, e: SandboxError) -> ApiError {
         match e {
             SandboxError::Render(e) => ApiError::from_render(field, e),
-            SandboxError::Busy => ApiError::Unavailable {
-                message: "Every renderer is busy; please try again in a moment".into(),
-            },
+            SandboxError::Busy => ApiError::unavailable(
+                ErrorCode::RendererBusy,
+                "Every renderer is busy; please try again in a moment",
+            ),
             SandboxError::Broken(cause) => ApiError::Internal(anyhow::anyhow!(cause)),
         }
     }
@@ -210,32 +259,31 @@ impl ApiError {
     /// A block's render error (see [`ApiError::render`]).
     pub fn from_render(field: &'static str, e: RenderError) -> ApiError {
         match e.exceeded {
-            Some(reason) => ApiError::RenderBudget {
-                message: format!(
+            Some(reason) => ApiError::invalid(
+                "blocks",
+                ErrorCode::RenderBudget,
+                format!(
                     "Block \"{}\" went over a render budget: {}",
                     e.block,
                     reason.message()
                 ),
-            },
-            None => ApiError::invalid(field, e.to_string()),
+            )
+            .param("block", e.block.clone())
+            .param("reason", reason.message()),
+            None => ApiError::invalid(field, ErrorCode::TemplateError, e.to_string())
+                .param("block", e.block.clone())
+                .param("detail", e.message.clone()),
         }
     }
 }
 
 impl From<Invalid> for ApiError {
     fn from(e: Invalid) -> Self {
-        match e.code {
-            Some(code) => ApiError::Refused {
-                status: StatusCode::UNPROCESSABLE_ENTITY,
-                code,
-                field: e.field,
-                message: e.message,
-            },
-            None => ApiError::Invalid {
-                field: Some(e.field),
-                message: e.message,
-            },
+        let mut error = ApiError::invalid(e.field, e.code, e.message);
+        if let ApiError::Refused(r) = &mut error {
+            r.params = e.params;
         }
+        error
     }
 }
 
@@ -244,39 +292,53 @@ pub const DOMAIN_IN_USE: &str = "domain already in use";
 /// The message of a slug that is cooling off for another user.
 pub const SLUG_HELD_MESSAGE: &str = "This address was in use until recently and is still held for its previous owner; please choose another";
 
-/// Unique-constraint names mapped to the field and the spec's message.
+/// Unique-constraint names mapped to the field, the code and the spec's message.
 fn conflict(constraint: &'static str) -> ApiError {
-    let refused = |code, field, message: &str| ApiError::Refused {
-        status: StatusCode::CONFLICT,
-        code,
-        field,
-        message: message.to_string(),
-    };
-    match constraint {
-        "projects_domain_key" | vitrine_shared::store::DOMAIN_UNIT_TAKEN => {
-            return refused("domain_in_use", "domain", DOMAIN_IN_USE);
+    use vitrine_shared::store::{DOMAIN_UNIT_TAKEN, SLUG_HELD};
+    let (field, code, message) = match constraint {
+        "projects_domain_key" | DOMAIN_UNIT_TAKEN => {
+            ("domain", ErrorCode::DomainInUse, DOMAIN_IN_USE)
         }
-        vitrine_shared::store::SLUG_HELD => return refused("slug_held", "slug", SLUG_HELD_MESSAGE),
-        _ => {}
-    }
-    let (field, message) = match constraint {
-        "projects_slug_key" => ("slug", "slug already in use"),
-        "users_email_key" => ("email", "email already in use"),
-        "pages_slug_key" => ("slug", "A page with this slug already exists"),
-        "collections_slug_key" => ("slug", "A collection with this slug already exists"),
-        "fields_slug_key" => ("slug", "A field with this slug already exists"),
-        "posts_slug_key" => ("slug", "A record with this slug already exists"),
+        SLUG_HELD => ("slug", ErrorCode::SlugHeld, SLUG_HELD_MESSAGE),
+        "projects_slug_key" => ("slug", ErrorCode::SlugTaken, "slug already in use"),
+        "users_email_key" => ("email", ErrorCode::EmailTaken, "email already in use"),
+        "pages_slug_key" => (
+            "slug",
+            ErrorCode::PageSlugTaken,
+            "A page with this slug already exists",
+        ),
+        "collections_slug_key" => (
+            "slug",
+            ErrorCode::CollectionSlugTaken,
+            "A collection with this slug already exists",
+        ),
+        "fields_slug_key" => (
+            "slug",
+            ErrorCode::FieldSlugTaken,
+            "A field with this slug already exists",
+        ),
+        "posts_slug_key" => (
+            "slug",
+            ErrorCode::RecordSlugTaken,
+            "A record with this slug already exists",
+        ),
         "redirects_from_key" => (
             "from",
+            ErrorCode::RedirectFromTaken,
             "Já existe um redirecionamento para esta url de origem.",
         ),
-        "templates_name_key" => ("name", "A template with this name already exists"),
-        _ => ("id", "Conflicting change, please reload and try again"),
+        "templates_name_key" => (
+            "name",
+            ErrorCode::TemplateNameTaken,
+            "A template with this name already exists",
+        ),
+        _ => (
+            "id",
+            ErrorCode::Conflict,
+            "Conflicting change, please reload and try again",
+        ),
     };
-    ApiError::Conflict {
-        field,
-        message: message.to_string(),
-    }
+    ApiError::conflict(field, code, message)
 }
 
 /// A store error as the caller meets it. Only what is the server's own fault is a 500: a
@@ -292,18 +354,18 @@ impl From<StoreError> for ApiError {
             other => match other.failure() {
                 Failure::Input => {
                     tracing::warn!(error = %other, "the database refused a value");
-                    ApiError::Invalid {
-                        field: None,
-                        message: "A value was refused by the database; check the data sent".into(),
-                    }
+                    ApiError::refused(
+                        StatusCode::UNPROCESSABLE_ENTITY,
+                        ErrorCode::DatabaseRefused,
+                        "A value was refused by the database; check the data sent",
+                    )
                 }
                 Failure::Outage | Failure::SlowQuery => {
                     tracing::error!(error = %other, "database unavailable");
-                    ApiError::Unavailable {
-                        message:
-                            "The database is not answering right now; please try again in a moment"
-                                .into(),
-                    }
+                    ApiError::unavailable(
+                        ErrorCode::DatabaseUnavailable,
+                        "The database is not answering right now; please try again in a moment",
+                    )
                 }
                 Failure::Other => ApiError::Internal(other.into()),
             },
@@ -315,29 +377,37 @@ impl From<JsonRejection> for ApiError {
     fn from(r: JsonRejection) -> Self {
         match r {
             JsonRejection::MissingJsonContentType(_) => ApiError::not_json(),
-            JsonRejection::JsonSyntaxError(e) => {
-                ApiError::bad_request(format!("Malformed JSON: {}", e.body_text()))
-            }
-            JsonRejection::JsonDataError(e) => ApiError::Invalid {
-                field: None,
-                message: json_data_message(&e.body_text()),
-            },
+            JsonRejection::JsonSyntaxError(e) => malformed_json(&e.body_text()),
+            JsonRejection::JsonDataError(e) => invalid_body(&e.body_text()),
             JsonRejection::BytesRejection(e) if e.status() == StatusCode::PAYLOAD_TOO_LARGE => {
-                ApiError::TooLarge {
-                    message: "Request body is too large".into(),
-                }
+                ApiError::too_large(ErrorCode::BodyTooLarge, "Request body is too large")
             }
-            other => ApiError::bad_request(other.body_text()),
+            other => ApiError::bad_request(ErrorCode::MalformedJson, other.body_text()),
         }
     }
 }
 
-/// serde's messages name the field and the expected type; keep them, minus the prefix.
-fn json_data_message(raw: &str) -> String {
+/// A body that is not JSON at all (serde's words in `params.detail`).
+pub fn malformed_json(detail: &str) -> ApiError {
+    ApiError::bad_request(
+        ErrorCode::MalformedJson,
+        format!("Malformed JSON: {detail}"),
+    )
+    .param("detail", detail)
+}
+
+/// JSON of the wrong shape. serde's messages name the field and the expected type; keep them,
+/// minus the prefix, in the message and in `params.detail`.
+pub fn invalid_body(raw: &str) -> ApiError {
     let text = raw
         .strip_prefix("Failed to deserialize the JSON body into the target type: ")
         .unwrap_or(raw);
-    format!("Invalid request: {text}")
+    ApiError::refused(
+        StatusCode::UNPROCESSABLE_ENTITY,
+        ErrorCode::InvalidBody,
+        format!("Invalid request: {text}"),
+    )
+    .param("detail", text)
 }
 
 impl From<PathRejection> for ApiError {
@@ -349,7 +419,12 @@ impl From<PathRejection> for ApiError {
 
 impl From<QueryRejection> for ApiError {
     fn from(r: QueryRejection) -> Self {
-        ApiError::bad_request(format!("Invalid query string: {}", r.body_text()))
+        let detail = r.body_text();
+        ApiError::bad_request(
+            ErrorCode::InvalidQuery,
+            format!("Invalid query string: {detail}"),
+        )
+        .param("detail", detail)
     }
 }
 

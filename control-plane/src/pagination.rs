@@ -8,7 +8,7 @@
 use serde::Serialize;
 use utoipa::ToSchema;
 
-use crate::error::{ApiError, Result};
+use crate::error::{ApiError, ErrorCode, Result};
 
 /// Page size when the call names none (spec 1 §9: redirect list page size 100).
 pub const DEFAULT_LIMIT: i64 = 100;
@@ -27,15 +27,20 @@ impl PageRequest {
     pub fn parse(page: Option<i64>, limit: Option<i64>) -> Result<PageRequest> {
         let page = page.unwrap_or(1);
         if page < 1 {
-            return Err(ApiError::bad_request("page must be 1 or more"));
+            return Err(ApiError::bad_request(
+                ErrorCode::PageOutOfRange,
+                "page must be 1 or more",
+            ));
         }
         let limit = match limit.unwrap_or(DEFAULT_LIMIT) {
             -1 => None,
             l if (1..=MAX_LIMIT).contains(&l) => Some(l),
             _ => {
-                return Err(ApiError::bad_request(format!(
-                    "limit must be between 1 and {MAX_LIMIT}, or -1 for all"
-                )));
+                return Err(ApiError::bad_request(
+                    ErrorCode::LimitOutOfRange,
+                    format!("limit must be between 1 and {MAX_LIMIT}, or -1 for all"),
+                )
+                .param("max", MAX_LIMIT));
             }
         };
         Ok(PageRequest { page, limit })

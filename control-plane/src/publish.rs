@@ -41,7 +41,10 @@ use vitrine_shared::{
     uploads::UploadKey,
 };
 
-use crate::{error::ApiError, state::AppState};
+use crate::{
+    error::{ApiError, ErrorCode, Params},
+    state::AppState,
+};
 
 /// Hex digits of the SHA-256 that name a content-addressed asset (64 bits: collisions
 /// within one site are not a concern at this length).
@@ -120,19 +123,30 @@ async fn record_failure(state: &AppState, project_id: i64, deploy_id: i64, e: &A
     }
 }
 
+/// Something the owner should know that did not stop a publish: a stable code (the dashboard
+/// translates it and shows it in amber), the English text, and the values the text names.
+#[derive(Debug, Clone, serde::Serialize, utoipa::ToSchema)]
+pub struct Warning {
+    pub code: ErrorCode,
+    pub message: String,
+    #[serde(skip_serializing_if = "Params::is_empty")]
+    #[schema(value_type = Object)]
+    pub params: Params,
+}
+
 /// What a finished build wrote.
 struct Built {
     manifest_key: String,
     files: i64,
     bytes: i64,
-    warnings: Vec<String>,
+    warnings: Vec<Warning>,
 }
 
 /// A deploy that went live, and what the owner should know about it (a web font the provider
 /// could not deliver, say: the site is published with the fallback font stack instead).
 pub struct Published {
     pub deploy: Deploy,
-    pub warnings: Vec<String>,
+    pub warnings: Vec<Warning>,
 }
 
 fn internal(e: impl Into<anyhow::Error>) -> ApiError {
@@ -280,7 +294,7 @@ struct Build<'a> {
     files: i64,
     bytes: i64,
     /// Things the owner should know that did not stop the build.
-    warnings: Vec<String>,
+    warnings: Vec<Warning>,
 }
 
 impl<'a> Build<'a> {
@@ -488,10 +502,20 @@ impl<'a> Build<'a> {
         let data = match self.state.fetcher.get(&url).await {
             Ok(data) => data,
             Err(e) => {
-                let warning =
+                let message =
                     format!("The font {family} ({weight} {style}) could not be fetched: {e}");
-                tracing::warn!(project_id = self.project_id, "{warning}");
-                self.warnings.push(warning);
+                tracing::warn!(project_id = self.project_id, "{message}");
+                let params = serde_json::json!({
+                    "family": family,
+                    "weight": weight,
+                    "style": style,
+                    "detail": e.to_string(),
+                });
+                self.warnings.push(Warning {
+                    code: ErrorCode::FontUnavailable,
+                    message,
+                    params: params.as_object().cloned().unwrap_or_default(),
+                });
                 return Ok(None);
             }
         };
@@ -634,10 +658,16 @@ impl<'a> Build<'a> {
                 let records = crate::routes::blocks::fetch_records(self.state, &url)
                     .await
                     .map_err(|e| {
-                        ApiError::bad_request(format!(
-                            "Block \u{201c}{}\u{201d}: the list from {url} could not be read: {e}",
-                            if b.name.is_empty() { &b.uid } else { &b.name }
-                        ))
+                        let block = if b.name.is_empty() { &b.uid } else { &b.name };
+                        ApiError::bad_request(
+                            ErrorCode::ExternalListUnreadable,
+                            format!(
+                                "Block \u{201c}{block}\u{201d}: the list from {url} could not be read: {e}"
+                            ),
+                        )
+                        .param("block", block.clone())
+                        .param("url", url.to_string())
+                        .param("detail", e.to_string())
                     })?;
                 if let Some(obj) = var.as_object_mut() {
                     obj.insert("records".into(), serde_json::Value::Array(records));
@@ -699,22 +729,33 @@ struct SiteParts {
 }
 
 fn template_error(page: &Page, e: vitrine_shared::render::RenderError) -> ApiError {
-    if e.exceeded.is_some() {
-        // Over a budget: its own code, naming the block (the message names it).
-        return match ApiError::from_render("blocks", e) {
-            ApiError::RenderBudget { message } => ApiError::RenderBudget {
-                message: format!("On page \"{}\": {message}", page.name),
-            },
-            other => other,
-        };
+    if let Some(reason) = e.exceeded {
+        // Over a budget: its own code, naming the page and the block.
+        return ApiError::invalid(
+            "blocks",
+            ErrorCode::RenderBudget,
+            format!(
+                "On page \"{}\": Block \"{}\" went over a render budget: {}",
+                page.name,
+                e.block,
+                reason.message()
+            ),
+        )
+        .param("page", page.name.clone())
+        .param("block", e.block.clone())
+        .param("reason", reason.message());
     }
     ApiError::invalid(
         "blocks",
+        ErrorCode::TemplateError,
         format!(
             "Template error on page \"{}\" in block \"{}\": {}",
             page.name, e.block, e.message
         ),
     )
+    .param("page", page.name.clone())
+    .param("block", e.block.clone())
+    .param("detail", e.message.clone())
 }
 
 async fn build(state: &AppState, project_id: i64, deploy_id: i64) -> Result<Built, ApiError> {
@@ -733,11 +774,14 @@ async fn build(state: &AppState, project_id: i64, deploy_id: i64) -> Result<Buil
         if RESERVED_SEGMENTS.contains(&slug.split('/').next().unwrap_or("")) {
             return Err(ApiError::invalid(
                 "slug",
+                ErrorCode::ReservedPagePath,
                 format!(
                     "The page \"{}\" uses the reserved address /{slug}; choose another slug",
                     page.name
                 ),
-            ));
+            )
+            .param("page", page.name.clone())
+            .param("path", format!("/{slug}")));
         }
         check_blocks(&Block::list(&page.blocks.0)).map_err(|e| template_error(page, e))?;
     }

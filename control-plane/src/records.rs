@@ -15,7 +15,10 @@ use vitrine_shared::{
     store::{Collection, Field, NewPost},
 };
 
-use crate::{error::ApiError, state::AppState};
+use crate::{
+    error::{ApiError, ErrorCode, Params},
+    state::AppState,
+};
 
 pub use vitrine_shared::content::CollectionMeta;
 
@@ -77,7 +80,37 @@ pub struct Problem {
     pub column: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub field_id: Option<i64>,
+    /// The problem's stable code, which the dashboard translates with `params`.
+    pub code: ErrorCode,
     pub message: String,
+    #[serde(skip_serializing_if = "Params::is_empty")]
+    #[schema(value_type = Object)]
+    pub params: Params,
+}
+
+impl Problem {
+    /// A problem at `row` and `column` (either may be unknown).
+    pub fn new(
+        row: Option<usize>,
+        column: Option<&str>,
+        code: ErrorCode,
+        message: impl Into<String>,
+    ) -> Self {
+        Problem {
+            row,
+            column: column.map(String::from),
+            field_id: None,
+            code,
+            message: message.into(),
+            params: Params::new(),
+        }
+    }
+
+    /// The same problem with a value its message names.
+    pub fn param(mut self, name: &str, value: impl Into<Value>) -> Self {
+        self.params.insert(name.to_string(), value.into());
+        self
+    }
 }
 
 /// A relation still to resolve: which value slot, which target collection, what reference.
@@ -130,11 +163,17 @@ impl Schema {
                         column: field.slug.clone(),
                     });
                 }
-                Err(message) => problems.push(Problem {
+                Err(e) => problems.push(Problem {
                     row,
                     column: Some(field.slug.clone()),
                     field_id: Some(field.id),
-                    message: format!("{} {message}", field.name),
+                    code: e.code,
+                    message: format!("{} {}", field.name, e.message),
+                    params: {
+                        let mut params = e.params;
+                        params.insert("field".into(), Value::from(field.name.clone()));
+                        params
+                    },
                 }),
             }
         }
@@ -148,21 +187,24 @@ impl Schema {
             .collect();
         missing.dedup_by_key(|f| f.id);
         if self.meta.include_title && name.is_empty() {
-            problems.push(Problem {
+            problems.push(Problem::new(
                 row,
-                column: Some("name".into()),
-                field_id: None,
-                message: "Title is required".into(),
-            });
+                Some("name"),
+                ErrorCode::TitleRequired,
+                "Title is required",
+            ));
         }
         if !missing.is_empty() {
             let names: Vec<&str> = missing.iter().map(|f| f.name.as_str()).collect();
-            problems.push(Problem {
+            let mut problem = Problem::new(
                 row,
-                column: Some(missing[0].slug.clone()),
-                field_id: Some(missing[0].id),
-                message: format!("{REQUIRED_MESSAGE} {}", names.join(", ")),
-            });
+                Some(&missing[0].slug),
+                ErrorCode::FieldsRequired,
+                format!("{REQUIRED_MESSAGE} {}", names.join(", ")),
+            )
+            .param("fields", names.join(", "));
+            problem.field_id = Some(missing[0].id);
+            problems.push(problem);
         }
         if !problems.is_empty() {
             return Err(problems);
@@ -227,15 +269,20 @@ pub async fn resolve_relations(
                 Some(id) => {
                     d.values.insert(r.field_id.to_string(), Value::from(id));
                 }
-                None => problems.push(Problem {
-                    row: d.row,
-                    column: Some(r.column.clone()),
-                    field_id: Some(r.field_id),
-                    message: format!(
-                        "{} does not point at a record of the related collection",
-                        r.column
-                    ),
-                }),
+                None => {
+                    let mut problem = Problem::new(
+                        d.row,
+                        Some(&r.column),
+                        ErrorCode::RelationNotFound,
+                        format!(
+                            "{} does not point at a record of the related collection",
+                            r.column
+                        ),
+                    )
+                    .param("field", r.column.clone());
+                    problem.field_id = Some(r.field_id);
+                    problems.push(problem);
+                }
             }
         }
     }
@@ -263,12 +310,15 @@ pub fn assign_slugs(
             continue;
         }
         if strict && *was_explicit {
-            problems.push(Problem {
-                row: d.row,
-                column: Some("slug".into()),
-                field_id: None,
-                message: format!("duplicate slug {base:?}"),
-            });
+            problems.push(
+                Problem::new(
+                    d.row,
+                    Some("slug"),
+                    ErrorCode::RecordSlugRepeated,
+                    format!("duplicate slug {base:?}"),
+                )
+                .param("slug", base.clone()),
+            );
             continue;
         }
         let slug = (2..)
@@ -305,8 +355,18 @@ pub fn problems_error(mut problems: Vec<Problem>) -> ApiError {
     if total > 1 {
         message.push_str(&format!(" (and {} more problems)", total - 1));
     }
-    ApiError::Details {
-        message,
-        details: problems,
+    // The code and values are the first problem's, with where it is and how many follow, so a
+    // single line can say it all; `details` lists each problem with its own.
+    let (code, mut params) = (first.code, first.params.clone());
+    if let Some(row) = first.row {
+        params.insert("row".into(), Value::from(row));
     }
+    if total > 1 {
+        params.insert("more".into(), Value::from(total - 1));
+    }
+    let mut error = ApiError::details(code, message, problems);
+    if let ApiError::Refused(r) = &mut error {
+        r.params = params;
+    }
+    error
 }

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import {
   acceptConfirmation,
+  apiGet,
   byTestId,
   createProjectViaApi,
   listedProjectIds,
@@ -121,5 +122,35 @@ describe('dashboard end to end', () => {
     await page.waitForURL(pathIs('/'));
     await page.waitForSelector(`${byTestId('projects-empty')}, ${byTestId('project-list')}`);
     expect(await page.$(byTestId('project-overview'))).toBeNull();
+  });
+
+  it.each([
+    ['pt-BR', 'slug já está em uso'],
+    ['en', 'slug already in use'],
+  ])("shows the server's refusal in the interface's language (%s), at its field", async (language, text) => {
+    await context().addInitScript(
+      ([key, value]) => window.localStorage.setItem(key, value),
+      ['vitrine.language', language],
+    );
+    await registerViaApi(context(), newAccount(`slugs-${language}`));
+    const first = await createProjectViaApi(context(), 'First site');
+    const second = await createProjectViaApi(context(), 'Second site');
+    const { slug } = await apiGet<{ slug: string }>(context(), `/api/projects/${first}`);
+
+    const page = await context().newPage();
+    await page.goto(`/project/${second}/edit`);
+    await page.fill(byTestId('settings-slug'), slug);
+    await page.click(byTestId('settings-save'));
+    // The server's 409 `slug_taken`, translated by its code, beside the slug and linked to it.
+    const slugInput = page.locator(byTestId('settings-slug'));
+    await page.waitForSelector(`${byTestId('settings-slug')}[aria-invalid="true"]`);
+    const describedBy = (await slugInput.getAttribute('aria-describedby')) ?? '';
+    const messages = await Promise.all(
+      describedBy
+        .split(' ')
+        .filter(Boolean)
+        .map((id) => page.locator(`[id="${id}"]`).textContent()),
+    );
+    expect(messages.join(' ')).toContain(text);
   });
 });

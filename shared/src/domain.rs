@@ -5,29 +5,32 @@
 
 use serde::Serialize;
 
-/// A rejected value: which field and the message to show.
+pub use crate::error_code::{ErrorCode, Params};
+
+/// A rejected value: which field, its stable code (the dashboard translates it), the English
+/// message (the spec's own words where it gives them) and the values the message names.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Invalid {
     pub field: &'static str,
+    pub code: ErrorCode,
     pub message: String,
-    /// A stable code of its own for the refusals the dashboard tells apart from a plain
-    /// `invalid` (`slug_reserved`); `None` for the rest.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub code: Option<&'static str>,
+    #[serde(skip_serializing_if = "Params::is_empty")]
+    pub params: Params,
 }
 
 impl Invalid {
-    pub fn new(field: &'static str, message: impl Into<String>) -> Self {
+    pub fn new(field: &'static str, code: ErrorCode, message: impl Into<String>) -> Self {
         Self {
             field,
+            code,
             message: message.into(),
-            code: None,
+            params: Params::new(),
         }
     }
 
-    /// The same refusal with its own stable code.
-    pub fn with_code(mut self, code: &'static str) -> Self {
-        self.code = Some(code);
+    /// The same refusal with a value its message names (`max`, `char`, …).
+    pub fn param(mut self, name: &str, value: impl Into<serde_json::Value>) -> Self {
+        self.params.insert(name.to_string(), value.into());
         self
     }
 }
@@ -182,20 +185,34 @@ impl PreviewSlug {
     pub fn parse(input: &str) -> Result<Self, Invalid> {
         let s = input.trim();
         if s.is_empty() || !s.chars().all(|c| c.is_ascii_alphanumeric() || c == '-') {
-            return Err(Invalid::new("slug", PREVIEW_SLUG_MESSAGE));
+            return Err(Invalid::new(
+                "slug",
+                ErrorCode::SlugInvalid,
+                PREVIEW_SLUG_MESSAGE,
+            ));
         }
         if s.len() > 63 {
-            return Err(Invalid::new("slug", "Slug must be at most 63 characters"));
+            return Err(Invalid::new(
+                "slug",
+                ErrorCode::SlugTooLong,
+                "Slug must be at most 63 characters",
+            )
+            .param("max", 63));
         }
         if s.starts_with('-') || s.ends_with('-') {
             return Err(Invalid::new(
                 "slug",
+                ErrorCode::SlugEdges,
                 "Slug must start and end with a letter or number",
             ));
         }
         let s = s.to_ascii_lowercase();
         if is_reserved_slug(&s) {
-            return Err(Invalid::new("slug", RESERVED_SLUG_MESSAGE).with_code(SLUG_RESERVED));
+            return Err(Invalid::new(
+                "slug",
+                ErrorCode::SlugReserved,
+                RESERVED_SLUG_MESSAGE,
+            ));
         }
         Ok(Self(s))
     }
@@ -268,7 +285,7 @@ impl DomainName {
     /// last label with a letter in it (so an IP address is not a domain). Stored lower-case.
     pub fn parse(input: &str) -> Result<Self, Invalid> {
         let s = input.trim().to_ascii_lowercase();
-        let invalid = || Invalid::new("domain", DOMAIN_MESSAGE);
+        let invalid = || Invalid::new("domain", ErrorCode::DomainInvalid, DOMAIN_MESSAGE);
         if s.is_empty() || s.len() > 253 {
             return Err(invalid());
         }
@@ -320,7 +337,7 @@ pub const EMAIL_MESSAGE: &str = "invalid e-mail";
 impl Email {
     pub fn parse(input: &str) -> Result<Self, Invalid> {
         let s = input.trim().to_lowercase();
-        let invalid = || Invalid::new("email", EMAIL_MESSAGE);
+        let invalid = || Invalid::new("email", ErrorCode::EmailInvalid, EMAIL_MESSAGE);
         if s.len() > 254 {
             return Err(invalid());
         }
@@ -347,17 +364,20 @@ pub fn required_text(
     field: &'static str,
     value: Option<&str>,
     max: usize,
+    code: ErrorCode,
     message: &str,
 ) -> Result<String, Invalid> {
     let v = value.unwrap_or("").trim();
     if v.is_empty() {
-        return Err(Invalid::new(field, message));
+        return Err(Invalid::new(field, code, message));
     }
     if v.chars().count() > max {
         return Err(Invalid::new(
             field,
+            ErrorCode::TooLong,
             format!("{field} must be at most {max} characters"),
-        ));
+        )
+        .param("max", max));
     }
     Ok(v.to_string())
 }
@@ -369,14 +389,18 @@ pub fn new_password(value: &str) -> Result<String, Invalid> {
     if n < 8 {
         return Err(Invalid::new(
             "password",
+            ErrorCode::PasswordTooShort,
             "Password must be at least 8 characters",
-        ));
+        )
+        .param("min", 8));
     }
     if value.len() > 256 {
         return Err(Invalid::new(
             "password",
+            ErrorCode::PasswordTooLong,
             "Password must be at most 256 characters",
-        ));
+        )
+        .param("max", 256));
     }
     Ok(value.to_string())
 }
@@ -448,7 +472,7 @@ mod tests {
             .chain(&strings(&v["preview_slug"]["reserved_shapes"]))
         {
             let err = PreviewSlug::parse(s).unwrap_err();
-            assert_eq!(err.code, Some(SLUG_RESERVED), "{s:?}");
+            assert_eq!(err.code, ErrorCode::SlugReserved, "{s:?}");
             assert_eq!(err.message, RESERVED_SLUG_MESSAGE, "{s:?}");
         }
         assert_eq!(PreviewSlug::from_name("Admin").as_str(), "admin-site");
@@ -540,16 +564,29 @@ mod tests {
     #[test]
     fn required_text_trims_and_bounds() {
         assert_eq!(
-            required_text("name", Some("  Loja "), 10, "Project name is required").unwrap(),
+            required_text(
+                "name",
+                Some("  Loja "),
+                10,
+                ErrorCode::Required,
+                "Project name is required"
+            )
+            .unwrap(),
             "Loja"
         );
         assert_eq!(
-            required_text("name", Some("   "), 10, "Project name is required")
-                .unwrap_err()
-                .message,
+            required_text(
+                "name",
+                Some("   "),
+                10,
+                ErrorCode::Required,
+                "Project name is required"
+            )
+            .unwrap_err()
+            .message,
             "Project name is required"
         );
-        assert!(required_text("name", Some("abcdefghijk"), 10, "x").is_err());
+        assert!(required_text("name", Some("abcdefghijk"), 10, ErrorCode::Required, "x").is_err());
         assert!(new_password("short").is_err());
         assert!(new_password("long enough").is_ok());
     }

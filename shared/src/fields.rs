@@ -10,6 +10,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use crate::domain::Email;
+use crate::error_code::{ErrorCode, Params};
 
 /// The 18 field types of spec 1 §3.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -197,13 +198,13 @@ pub fn is_empty(v: &Value) -> bool {
     }
 }
 
-fn text_of(v: &Value) -> Result<String, String> {
+fn text_of(v: &Value) -> Result<String, ValueError> {
     match v {
         Value::Null => Ok(String::new()),
         Value::String(s) => Ok(s.clone()),
         Value::Number(n) => Ok(n.to_string()),
         Value::Bool(b) => Ok(b.to_string()),
-        _ => Err("must be text".into()),
+        _ => Err(bad(ErrorCode::ValueNotText, "must be text")),
     }
 }
 
@@ -212,31 +213,33 @@ fn digits(s: &str) -> String {
 }
 
 /// A link to a file: an upload of this platform (`/files/…`) or an http(s) URL.
-fn check_url(s: &str) -> Result<String, String> {
+fn check_url(s: &str) -> Result<String, ValueError> {
     let s = s.trim();
     if s.is_empty() || (s.starts_with("/files/") && !s.contains("..")) {
         return Ok(s.to_string());
     }
     match url::Url::parse(s) {
         Ok(u) if matches!(u.scheme(), "http" | "https") => Ok(s.to_string()),
-        _ => Err("must be an uploaded file or an http(s) link".into()),
+        _ => Err(bad(
+            ErrorCode::ValueNotLink,
+            "must be an uploaded file or an http(s) link",
+        )),
     }
 }
 
 /// A list of `{src, caption}`; accepts a JSON list (or its text, as CSV carries it) of
 /// objects or of plain links.
-fn media_list(v: &Value) -> Result<Value, String> {
+fn media_list(v: &Value) -> Result<Value, ValueError> {
     let parsed;
     let items = match v {
         Value::Null => return Ok(Value::Array(vec![])),
         Value::String(s) if s.trim().is_empty() => return Ok(Value::Array(vec![])),
         Value::String(s) => {
-            parsed = serde_json::from_str::<Value>(s)
-                .map_err(|_| "must be a list of files".to_string())?;
-            parsed.as_array().ok_or("must be a list of files")?
+            parsed = serde_json::from_str::<Value>(s).map_err(|_| not_files())?;
+            parsed.as_array().ok_or_else(not_files)?
         }
         Value::Array(a) => a,
-        _ => return Err("must be a list of files".into()),
+        _ => return Err(not_files()),
     };
     let mut out = Vec::with_capacity(items.len());
     for item in items {
@@ -245,10 +248,10 @@ fn media_list(v: &Value) -> Result<Value, String> {
             Value::Object(o) => (
                 o.get("src")
                     .and_then(Value::as_str)
-                    .ok_or("each file needs a src")?,
+                    .ok_or_else(|| bad(ErrorCode::ValueFileSrc, "each file needs a src"))?,
                 o.get("caption").and_then(Value::as_str).unwrap_or(""),
             ),
-            _ => return Err("must be a list of files".into()),
+            _ => return Err(not_files()),
         };
         if src.trim().is_empty() {
             continue;
@@ -258,13 +261,19 @@ fn media_list(v: &Value) -> Result<Value, String> {
     Ok(Value::Array(out))
 }
 
-fn option_name<'a>(field: &'a FieldDef, wanted: &str) -> Result<&'a str, String> {
+fn option_name<'a>(field: &'a FieldDef, wanted: &str) -> Result<&'a str, ValueError> {
     field
         .options
         .iter()
         .find(|o| o.name == wanted)
         .map(|o| o.name.as_str())
-        .ok_or_else(|| format!("{wanted:?} is not one of the options"))
+        .ok_or_else(|| {
+            bad(
+                ErrorCode::ValueNotOption,
+                format!("{wanted:?} is not one of the options"),
+            )
+            .param("option", wanted)
+        })
 }
 
 /// Untrusted HTML (rich text, form submissions) reduced to ammonia's allow-list: no scripts,
@@ -334,22 +343,80 @@ pub fn retype(from: FieldType, to: &FieldDef, value: &Value) -> Value {
     }
 }
 
-/// Validates and normalises `raw` for `field`. Errors are short phrases ("must be …") that
-/// callers prefix with the field's name, and the row number for imports.
-pub fn normalize(field: &FieldDef, raw: &Value) -> Result<Normalized, String> {
+/// A value refused for its field: a stable code, a short English phrase ("must be …") that
+/// callers prefix with the field's name (and the row number for imports), and the values the
+/// phrase names.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ValueError {
+    pub code: ErrorCode,
+    pub message: String,
+    pub params: Params,
+}
+
+impl ValueError {
+    /// The same refusal with a value its message names.
+    pub fn param(mut self, name: &str, value: impl Into<Value>) -> Self {
+        self.params.insert(name.to_string(), value.into());
+        self
+    }
+}
+
+impl std::fmt::Display for ValueError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+fn bad(code: ErrorCode, message: impl Into<String>) -> ValueError {
+    ValueError {
+        code,
+        message: message.into(),
+        params: Params::new(),
+    }
+}
+
+fn not_files() -> ValueError {
+    bad(ErrorCode::ValueNotFiles, "must be a list of files")
+}
+
+fn not_options() -> ValueError {
+    bad(ErrorCode::ValueNotOptions, "must be a list of options")
+}
+
+fn not_flag() -> ValueError {
+    bad(ErrorCode::ValueNotFlag, "must be 1 or 0")
+}
+
+fn not_amount() -> ValueError {
+    bad(ErrorCode::ValueNotAmount, "must be an amount")
+}
+
+fn not_record() -> ValueError {
+    bad(ErrorCode::ValueNotRecord, "must be a record")
+}
+
+/// Validates and normalises `raw` for `field`; see [`ValueError`] for its refusals.
+pub fn normalize(field: &FieldDef, raw: &Value) -> Result<Normalized, ValueError> {
     use FieldType as T;
     let v = match field.kind {
         T::Text | T::String | T::Textarea | T::Csvtable => {
             let s = text_of(raw)?;
             if s.chars().count() > MAX_TEXT {
-                return Err(format!("must be at most {MAX_TEXT} characters"));
+                return Err(bad(
+                    ErrorCode::ValueTooLong,
+                    format!("must be at most {MAX_TEXT} characters"),
+                )
+                .param("max", MAX_TEXT));
             }
             Value::String(s)
         }
         T::Wysiwyg => {
             let s = text_of(raw)?;
             if s.len() > MAX_RICH_TEXT {
-                return Err("is too long (1 MB at most)".into());
+                return Err(bad(
+                    ErrorCode::ValueRichTooLong,
+                    "is too long (1 MB at most)",
+                ));
             }
             Value::String(sanitize_html(&s))
         }
@@ -368,15 +435,14 @@ pub fn normalize(field: &FieldDef, raw: &Value) -> Result<Normalized, String> {
                 Value::Null => vec![],
                 Value::Array(a) => a.iter().map(text_of).collect::<Result<_, _>>()?,
                 Value::String(s) if s.trim().starts_with('[') => {
-                    serde_json::from_str::<Vec<String>>(s)
-                        .map_err(|_| "must be a list of options".to_string())?
+                    serde_json::from_str::<Vec<String>>(s).map_err(|_| not_options())?
                 }
                 Value::String(s) => s
                     .split(',')
                     .map(|p| p.trim().to_string())
                     .filter(|p| !p.is_empty())
                     .collect(),
-                _ => return Err("must be a list of options".into()),
+                _ => return Err(not_options()),
             };
             let mut out: Vec<Value> = Vec::new();
             for item in items {
@@ -396,30 +462,34 @@ pub fn normalize(field: &FieldDef, raw: &Value) -> Result<Normalized, String> {
                 Value::String(s) => match s.trim().to_lowercase().as_str() {
                     "1" | "true" | "yes" | "sim" | "on" => true,
                     "0" | "false" | "no" | "não" | "nao" | "off" | "" => false,
-                    _ => return Err("must be 1 or 0".into()),
+                    _ => return Err(not_flag()),
                 },
-                _ => return Err("must be 1 or 0".into()),
+                _ => return Err(not_flag()),
             };
             Value::from(if on { 1 } else { 0 })
         }
-        T::Currency => match raw {
-            Value::Null => Value::Null,
-            Value::Number(n) => Value::from(n.as_i64().ok_or("must be a whole number of cents")?),
-            Value::String(s) if s.trim().is_empty() => Value::Null,
-            Value::String(s) => {
-                let d = digits(s);
-                if d.is_empty() || d.len() > 15 {
-                    return Err("must be an amount".into());
+        T::Currency => {
+            match raw {
+                Value::Null => Value::Null,
+                Value::Number(n) => Value::from(n.as_i64().ok_or_else(|| {
+                    bad(ErrorCode::ValueNotCents, "must be a whole number of cents")
+                })?),
+                Value::String(s) if s.trim().is_empty() => Value::Null,
+                Value::String(s) => {
+                    let d = digits(s);
+                    if d.is_empty() || d.len() > 15 {
+                        return Err(not_amount());
+                    }
+                    let cents: i64 = d.parse().map_err(|_| not_amount())?;
+                    Value::from(if s.trim_start().starts_with('-') {
+                        -cents
+                    } else {
+                        cents
+                    })
                 }
-                let cents: i64 = d.parse().map_err(|_| "must be an amount".to_string())?;
-                Value::from(if s.trim_start().starts_with('-') {
-                    -cents
-                } else {
-                    cents
-                })
+                _ => return Err(not_amount()),
             }
-            _ => return Err("must be an amount".into()),
-        },
+        }
         T::WhatsappLink => {
             let s = text_of(raw)?;
             let d = digits(s.trim().trim_start_matches("https://wa.me/"));
@@ -444,8 +514,8 @@ pub fn normalize(field: &FieldDef, raw: &Value) -> Result<Normalized, String> {
             if s.is_empty() {
                 Value::String(String::new())
             } else {
-                let email =
-                    Email::parse(s).map_err(|_| "must be a valid e-mail address".to_string())?;
+                let email = Email::parse(s)
+                    .map_err(|_| bad(ErrorCode::ValueNotEmail, "must be a valid e-mail address"))?;
                 Value::String(format!("mailto:{}", email.as_str()))
             }
         }
@@ -455,13 +525,13 @@ pub fn normalize(field: &FieldDef, raw: &Value) -> Result<Normalized, String> {
                 Value::Number(n) => n
                     .as_i64()
                     .map(Normalized::RelationId)
-                    .ok_or_else(|| "must be a record".into()),
+                    .ok_or_else(not_record),
                 Value::String(s) if s.trim().is_empty() => Ok(Normalized::Value(Value::Null)),
                 Value::String(s) => Ok(match s.trim().parse::<i64>() {
                     Ok(id) => Normalized::RelationId(id),
                     Err(_) => Normalized::RelationSlug(s.trim().to_string()),
                 }),
-                _ => Err("must be a record".into()),
+                _ => Err(not_record()),
             };
         }
     };
@@ -538,7 +608,16 @@ mod tests {
     }
 
     fn bad(kind: FieldType, raw: Value) -> String {
-        normalize(&field(kind), &raw).unwrap_err()
+        normalize(&field(kind), &raw).unwrap_err().message
+    }
+
+    #[test]
+    fn refusals_carry_their_code_and_values() {
+        let e = normalize(&field(FieldType::Select), &json!("Roxo")).unwrap_err();
+        assert_eq!(e.code, ErrorCode::ValueNotOption);
+        assert_eq!(e.params["option"], "Roxo");
+        let e = normalize(&field(FieldType::Checkbox), &json!("talvez")).unwrap_err();
+        assert_eq!(e.code, ErrorCode::ValueNotFlag);
     }
 
     #[test]

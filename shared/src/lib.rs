@@ -11,6 +11,7 @@ pub mod config;
 pub mod content;
 pub mod dns;
 pub mod domain;
+pub mod error_code;
 pub mod fields;
 pub mod latency;
 pub mod lifecycle;

@@ -19,7 +19,7 @@ use std::{borrow::Cow, collections::HashMap};
 
 use percent_encoding::{AsciiSet, CONTROLS, utf8_percent_encode};
 
-use crate::domain::Invalid;
+use crate::domain::{ErrorCode, Invalid};
 
 /// What is percent-encoded in a splat: what cannot stand in a URL path as itself, and `?`,
 /// `#` and `%`, which would end the path or start an escape. `/` stays.
@@ -63,8 +63,22 @@ pub const NO_SPACES: &str = "A url não pode ter espaços.";
 pub const SAME_URL: &str = "URL destino deve ser diferente da url de origem";
 pub const WHOLE_SITE_WARNING: &str = "Atenção: a url * redireciona o site inteiro.";
 
-fn invalid_char(c: char) -> String {
-    format!("A url contém o carectere \"{c}\" inválido.")
+fn invalid_char(field: &'static str, c: char) -> Invalid {
+    Invalid::new(
+        field,
+        ErrorCode::RedirectBadChar,
+        format!("A url contém o carectere \"{c}\" inválido."),
+    )
+    .param("char", c.to_string())
+}
+
+fn too_long(field: &'static str) -> Invalid {
+    Invalid::new(
+        field,
+        ErrorCode::RedirectTooLong,
+        format!("A url pode ter no máximo {MAX_URL} caracteres."),
+    )
+    .param("max", MAX_URL)
 }
 
 /// An origin path: required, no spaces, only letters, digits and `. _ / * -`, at most 255
@@ -72,28 +86,30 @@ fn invalid_char(c: char) -> String {
 pub fn parse_origin(raw: &str) -> Result<String, Invalid> {
     let s = raw.trim();
     if s.is_empty() {
-        return Err(Invalid::new("from", "A url de origem é obrigatória."));
+        return Err(Invalid::new(
+            "from",
+            ErrorCode::RedirectFromRequired,
+            "A url de origem é obrigatória.",
+        ));
     }
     if s.chars().any(char::is_whitespace) {
-        return Err(Invalid::new("from", NO_SPACES));
+        return Err(Invalid::new("from", ErrorCode::RedirectNoSpaces, NO_SPACES));
     }
     if let Some(c) = s
         .chars()
         .find(|c| !(c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '/' | '*' | '-')))
     {
-        return Err(Invalid::new("from", invalid_char(c)));
+        return Err(invalid_char("from", c));
     }
     if s.chars().count() > MAX_URL {
-        return Err(Invalid::new(
-            "from",
-            format!("A url pode ter no máximo {MAX_URL} caracteres."),
-        ));
+        return Err(too_long("from"));
     }
     if let Some(i) = s.find('*')
         && i != s.len() - 1
     {
         return Err(Invalid::new(
             "from",
+            ErrorCode::RedirectFromStar,
             "O * só pode aparecer no final da url.",
         ));
     }
@@ -122,23 +138,31 @@ pub fn normalize_origin(s: &str) -> String {
 pub fn parse_destination(raw: &str) -> Result<String, Invalid> {
     let s = raw.trim();
     if s.is_empty() {
-        return Err(Invalid::new("to", "A url de destino é obrigatória."));
-    }
-    if s.chars().any(char::is_whitespace) {
-        return Err(Invalid::new("to", NO_SPACES));
-    }
-    if s.chars().count() > MAX_URL {
         return Err(Invalid::new(
             "to",
-            format!("A url pode ter no máximo {MAX_URL} caracteres."),
+            ErrorCode::RedirectToRequired,
+            "A url de destino é obrigatória.",
         ));
+    }
+    if s.chars().any(char::is_whitespace) {
+        return Err(Invalid::new("to", ErrorCode::RedirectNoSpaces, NO_SPACES));
+    }
+    if s.chars().count() > MAX_URL {
+        return Err(too_long("to"));
     }
     let absolute = s.starts_with("http://") || s.starts_with("https://");
     if absolute {
-        url::Url::parse(s).map_err(|_| Invalid::new("to", "URL de destino inválida."))?;
+        url::Url::parse(s).map_err(|_| {
+            Invalid::new(
+                "to",
+                ErrorCode::RedirectToInvalid,
+                "URL de destino inválida.",
+            )
+        })?;
         if authority_end(s).is_some_and(|end| s[..end].contains('*')) {
             return Err(Invalid::new(
                 "to",
+                ErrorCode::RedirectToStar,
                 "O * só pode aparecer no caminho da url de destino.",
             ));
         }
@@ -147,7 +171,7 @@ pub fn parse_destination(raw: &str) -> Result<String, Invalid> {
         .chars()
         .find(|c| c.is_control() || matches!(c, '<' | '>' | '"' | '\\' | '`'))
     {
-        Err(Invalid::new("to", invalid_char(c)))
+        Err(invalid_char("to", c))
     } else {
         Ok(normalize_origin(s))
     }
@@ -166,7 +190,7 @@ pub fn parse_rule(from: &str, to: &str) -> Result<Rule, Invalid> {
     let from = parse_origin(from)?;
     let to = parse_destination(to)?;
     if from == to || (!from.ends_with('*') && normalize_origin(&to) == from) {
-        return Err(Invalid::new("to", SAME_URL));
+        return Err(Invalid::new("to", ErrorCode::RedirectSame, SAME_URL));
     }
     let warning = (from == "*").then_some(WHOLE_SITE_WARNING);
     Ok(Rule { from, to, warning })

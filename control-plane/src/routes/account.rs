@@ -18,7 +18,7 @@ use vitrine_shared::{
 
 use crate::{
     auth::{self, Admin, CurrentUser},
-    error::{ApiError, ApiJson, ApiPath, ErrorBody, Result},
+    error::{ApiError, ApiJson, ApiPath, ErrorBody, ErrorCode, Result},
     state::AppState,
     views::UserView,
 };
@@ -48,7 +48,13 @@ pub async fn update_account(
     ApiJson(req): ApiJson<AccountUpdate>,
 ) -> Result<ApiJson<UserView>> {
     let name = match &req.name {
-        Some(n) => required_text("name", Some(n), 200, "Name is required")?,
+        Some(n) => required_text(
+            "name",
+            Some(n),
+            200,
+            ErrorCode::Required,
+            "Name is required",
+        )?,
         None => user.name.clone(),
     };
     let language = req
@@ -58,6 +64,7 @@ pub async fn update_account(
     if !matches!(language.as_str(), "pt-BR" | "en") {
         return Err(ApiError::invalid(
             "language",
+            ErrorCode::LanguageInvalid,
             "Language must be pt-BR or en",
         ));
     }
@@ -66,13 +73,18 @@ pub async fn update_account(
         .clone()
         .unwrap_or_else(|| user.currency.clone());
     if !CURRENCIES.contains(&currency.as_str()) {
-        return Err(ApiError::invalid("currency", "Currency must be BRL or USD"));
+        return Err(ApiError::invalid(
+            "currency",
+            ErrorCode::CurrencyInvalid,
+            "Currency must be BRL or USD",
+        ));
     }
     if currency != user.currency && state.store.has_transactions(user.id).await? {
-        return Err(ApiError::Conflict {
-            field: "currency",
-            message: "The currency cannot change once the account has transactions".into(),
-        });
+        return Err(ApiError::conflict(
+            "currency",
+            ErrorCode::CurrencyLocked,
+            "The currency cannot change once the account has transactions",
+        ));
     }
     let updated = state
         .store
@@ -125,7 +137,13 @@ pub struct MonthHistory {
 }
 
 fn month_of(raw: &str) -> Result<Month> {
-    Month::parse(raw).ok_or_else(|| ApiError::invalid("month", "The month must be yyyy-mm"))
+    Month::parse(raw).ok_or_else(|| {
+        ApiError::invalid(
+            "month",
+            ErrorCode::MonthInvalid,
+            "The month must be yyyy-mm",
+        )
+    })
 }
 
 #[utoipa::path(get, path = "/api/transactions/{month}", tag = "account",
@@ -172,9 +190,13 @@ pub async fn day_history(
     user: CurrentUser,
     ApiPath((month, day)): ApiPath<(String, String)>,
 ) -> Result<ApiJson<Vec<Transaction>>> {
-    let (from, to) = month_of(&month)?
-        .day(&day)
-        .ok_or_else(|| ApiError::invalid("day", "The day must be dd, within the month"))?;
+    let (from, to) = month_of(&month)?.day(&day).ok_or_else(|| {
+        ApiError::invalid(
+            "day",
+            ErrorCode::DayInvalid,
+            "The day must be dd, within the month",
+        )
+    })?;
     Ok(ApiJson(
         state.store.transactions_between(user.id, from, to).await?,
     ))
@@ -245,11 +267,17 @@ pub async fn login_back(
     jar: CookieJar,
 ) -> Result<impl IntoResponse> {
     let Some(admin_id) = user.impersonator_id else {
-        return Err(ApiError::forbidden("You are not signed in as another user"));
+        return Err(ApiError::forbidden(
+            ErrorCode::NotImpersonating,
+            "You are not signed in as another user",
+        ));
     };
     let admin = state.store.user_by_id(admin_id).await?;
     if !admin.is_admin {
-        return Err(ApiError::forbidden("Administrators only"));
+        return Err(ApiError::forbidden(
+            ErrorCode::AdminOnly,
+            "Administrators only",
+        ));
     }
     state
         .store

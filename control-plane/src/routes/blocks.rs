@@ -29,7 +29,7 @@ use vitrine_shared::{
 use crate::{
     auth::{Admin, CurrentUser},
     authz::authorize_project,
-    error::{ApiError, ApiJson, ApiPath, ApiQuery, ErrorBody, Result},
+    error::{ApiError, ApiJson, ApiPath, ApiQuery, ErrorBody, ErrorCode, Result},
     outbound::FetchError,
     routes::preview::live_context,
     state::AppState,
@@ -67,21 +67,23 @@ pub struct LibraryView {
 impl From<LibraryError> for ApiError {
     fn from(e: LibraryError) -> Self {
         match e {
-            LibraryError::NameTaken => ApiError::Conflict {
-                field: "name",
-                message: NAME_TAKEN.into(),
-            },
-            LibraryError::CategoryNotEmpty => ApiError::Conflict {
-                field: "category",
-                message: "The category still has blocks; move or delete them first".into(),
-            },
-            LibraryError::UnknownCategory => ApiError::invalid("category_id", "Unknown category"),
-            LibraryError::Full => ApiError::Conflict {
-                field: "library",
-                message: format!(
+            LibraryError::NameTaken => {
+                ApiError::conflict("name", ErrorCode::BlockNameTaken, NAME_TAKEN)
+            }
+            LibraryError::CategoryNotEmpty => ApiError::conflict(
+                "category",
+                ErrorCode::CategoryNotEmpty,
+                "The category still has blocks; move or delete them first",
+            ),
+            LibraryError::UnknownCategory => ApiError::invalid("category_id", ErrorCode::CategoryUnknown, "Unknown category"),
+            LibraryError::Full => ApiError::conflict(
+                "library",
+                ErrorCode::LibraryFull,
+                format!(
                     "The business's block library is full ({MAX_BUSINESS_BLOCKS} blocks at most); delete one first"
                 ),
-            },
+            )
+            .param("max", MAX_BUSINESS_BLOCKS),
             LibraryError::Store(e) => e.into(),
         }
     }
@@ -141,29 +143,52 @@ pub(crate) fn check_code(template: &str, css: &str, js: &str) -> Result<()> {
         if code.len() > MAX_CODE {
             return Err(ApiError::invalid(
                 field,
+                ErrorCode::TooLarge,
                 format!("{field} is too large (256 KB at most)"),
-            ));
+            )
+            .param("kb", 256));
         }
     }
     if template.trim().is_empty() {
-        return Err(ApiError::invalid("template", "The block's HTML is empty"));
+        return Err(ApiError::invalid(
+            "template",
+            ErrorCode::BlockHtmlEmpty,
+            "The block's HTML is empty",
+        ));
     }
-    let (stripped, _) = split_x_vars(template).map_err(|e| ApiError::invalid("template", e))?;
-    check_template(&stripped)
-        .map_err(|e| ApiError::invalid("template", format!("template error: {e}")))
+    let (stripped, _) = split_x_vars(template).map_err(x_vars_error)?;
+    check_template(&stripped).map_err(|e| {
+        ApiError::invalid(
+            "template",
+            ErrorCode::TemplateError,
+            format!("template error: {e}"),
+        )
+        .param("detail", e.to_string())
+    })
+}
+
+/// A block's `x-vars` definitions that cannot be read (the parser's words in `detail`).
+fn x_vars_error(detail: String) -> ApiError {
+    ApiError::invalid("template", ErrorCode::XVarsInvalid, detail.clone()).param("detail", detail)
 }
 
 /// The trimmed name of a block: required, 200 characters at most.
 pub(crate) fn block_name(name: Option<&str>) -> Result<String> {
     let name = name.map(str::trim).unwrap_or_default();
     if name.is_empty() {
-        return Err(ApiError::invalid("name", NAME_REQUIRED));
+        return Err(ApiError::invalid(
+            "name",
+            ErrorCode::BlockNameRequired,
+            NAME_REQUIRED,
+        ));
     }
     if name.chars().count() > 200 {
         return Err(ApiError::invalid(
             "name",
+            ErrorCode::TooLong,
             "Block Name must be at most 200 characters",
-        ));
+        )
+        .param("max", 200));
     }
     Ok(name.to_string())
 }
@@ -254,7 +279,11 @@ async fn save_library_block(
     check_code(&template, &css, &js)?;
     let image = req.image.unwrap_or_default();
     if image.len() > 2048 {
-        return Err(ApiError::invalid("image", "Image URL is too long"));
+        return Err(ApiError::invalid(
+            "image",
+            ErrorCode::TooLong,
+            "Image URL is too long",
+        ));
     }
     let keywords = req.keywords.unwrap_or_default();
     check_search_words(&keywords)?;
@@ -309,6 +338,7 @@ pub async fn new_block(
     // administrators save to their business's own library (`routes::business_library`).
     if !user.is_admin {
         return Err(ApiError::forbidden(
+            ErrorCode::GlobalLibraryAdminOnly,
             "Only platform administrators can save to the global block library; business administrators save to their business's library",
         ));
     }
@@ -348,7 +378,11 @@ pub struct Reorder {
 /// A block's comma-separated search words: 1000 bytes at most.
 pub(crate) fn check_search_words(keywords: &str) -> Result<()> {
     if keywords.len() > 1000 {
-        return Err(ApiError::invalid("keywords", "Keywords are too long"));
+        return Err(ApiError::invalid(
+            "keywords",
+            ErrorCode::TooLong,
+            "Keywords are too long",
+        ));
     }
     Ok(())
 }
@@ -357,6 +391,7 @@ pub fn check_order(order: i64) -> Result<i64> {
     if !(0..=1_000_000).contains(&order) {
         return Err(ApiError::invalid(
             "order",
+            ErrorCode::OrderOutOfRange,
             "order must be a number from 0 to 1000000",
         ));
     }
@@ -406,20 +441,28 @@ async fn save_category(
 ) -> Result<ApiJson<BlockCategory>> {
     let name = req.name.as_deref().map(str::trim).unwrap_or_default();
     if name.is_empty() {
-        return Err(ApiError::invalid("name", "Category name is required"));
+        return Err(ApiError::invalid(
+            "name",
+            ErrorCode::Required,
+            "Category name is required",
+        ));
     }
     if name.chars().count() > 100 {
         return Err(ApiError::invalid(
             "name",
+            ErrorCode::TooLong,
             "Category name must be at most 100 characters",
-        ));
+        )
+        .param("max", 100));
     }
     let icon = req.icon.unwrap_or_default();
     if icon.len() > 16 * 1024 {
         return Err(ApiError::invalid(
             "icon",
+            ErrorCode::TooLarge,
             "The icon is too large (16 KB at most)",
-        ));
+        )
+        .param("kb", 16));
     }
     let order = check_order(req.order.unwrap_or(99))?;
     Ok(ApiJson(
@@ -499,12 +542,24 @@ pub async fn erp_truncate(State(state): State<AppState>, _admin: Admin) -> Resul
 /// An import: a list, or the text of an export (a JSON list) as the admin pasted it.
 fn import_list<T: serde::de::DeserializeOwned>(field: &'static str, v: Json) -> Result<Vec<T>> {
     let v = match v {
-        Json::String(text) => serde_json::from_str(&text)
-            .map_err(|e| ApiError::invalid(field, format!("The text is not valid JSON: {e}")))?,
+        Json::String(text) => serde_json::from_str(&text).map_err(|e| {
+            ApiError::invalid(
+                field,
+                ErrorCode::JsonInvalid,
+                format!("The text is not valid JSON: {e}"),
+            )
+            .param("detail", e.to_string())
+        })?,
         other => other,
     };
-    serde_json::from_value(v)
-        .map_err(|e| ApiError::invalid(field, format!("The {field} cannot be read: {e}")))
+    serde_json::from_value(v).map_err(|e| {
+        ApiError::invalid(
+            field,
+            ErrorCode::JsonInvalid,
+            format!("The {field} cannot be read: {e}"),
+        )
+        .param("detail", e.to_string())
+    })
 }
 
 /// `POST /erp/import-categories` body.
@@ -541,8 +596,10 @@ pub async fn erp_import_categories(
         if c.name.trim().is_empty() {
             return Err(ApiError::invalid(
                 "categories",
+                ErrorCode::CategoryNameRequired,
                 format!("Category {}: the name is required", i + 1),
-            ));
+            )
+            .param("index", i + 1));
         }
     }
     let (n, _) = state.store.import_library(&categories, &[]).await?;
@@ -559,11 +616,27 @@ pub async fn erp_import_blocks(
     let blocks: Vec<BlockExport> = import_list("blocks", req.blocks)?;
     let mut names = std::collections::HashSet::new();
     for (i, b) in blocks.iter().enumerate() {
-        let label = |e: ApiError| ApiError::invalid("blocks", format!("Block {}: {e}", i + 1));
+        // The block's own refusal, said of the block at this place in the list.
+        let label = |e: ApiError| {
+            let message = format!("Block {}: {e}", i + 1);
+            match e {
+                ApiError::Refused(mut r) => {
+                    r.message = message;
+                    r.field = Some("blocks".into());
+                    r.params.insert("index".into(), (i + 1).into());
+                    ApiError::Refused(r)
+                }
+                other => other,
+            }
+        };
         block_name(Some(&b.name)).map_err(label)?;
         check_code(&b.template, &b.css, &b.js).map_err(label)?;
         if !names.insert(b.name.trim().to_lowercase()) {
-            return Err(label(ApiError::invalid("name", NAME_TAKEN)));
+            return Err(label(ApiError::invalid(
+                "name",
+                ErrorCode::BlockNameTaken,
+                NAME_TAKEN,
+            )));
         }
     }
     let (_, n) = state.store.import_library(&[], &blocks).await?;
@@ -658,13 +731,21 @@ pub async fn render_blocks(
     if req.blocks.len() > MAX_RENDER_BLOCKS {
         return Err(ApiError::invalid(
             "blocks",
+            ErrorCode::TooManyBlocks,
             format!("At most {MAX_RENDER_BLOCKS} blocks can be rendered at once"),
-        ));
+        )
+        .param("max", MAX_RENDER_BLOCKS));
     }
     let mut blocks = Vec::with_capacity(req.blocks.len());
     for (i, b) in req.blocks.into_iter().enumerate() {
         let block: Block = serde_json::from_value(b).map_err(|e| {
-            ApiError::invalid("blocks", format!("Block {} cannot be read: {e}", i + 1))
+            ApiError::invalid(
+                "blocks",
+                ErrorCode::BlockUnreadable,
+                format!("Block {} cannot be read: {e}", i + 1),
+            )
+            .param("index", i + 1)
+            .param("detail", e.to_string())
         })?;
         blocks.push(block);
     }
@@ -717,24 +798,34 @@ pub async fn api_lists(state: &AppState, blocks: &[Block]) -> BTreeMap<String, V
 pub async fn fetch_records(state: &AppState, url: &str) -> Result<Vec<Json>> {
     let body = state.fetcher.get(url).await.map_err(|e| match e {
         FetchError::Refused | FetchError::Scheme | FetchError::Port => {
-            ApiError::invalid("url", e.to_string())
+            ApiError::invalid("url", ErrorCode::FetchRefused, e.to_string())
         }
-        other => ApiError::bad_request(format!("The address could not be fetched: {other}")),
+        other => ApiError::bad_request(
+            ErrorCode::FetchFailed,
+            format!("The address could not be fetched: {other}"),
+        )
+        .param("detail", other.to_string()),
     })?;
-    let value: Json = serde_json::from_slice(&body)
-        .map_err(|e| ApiError::bad_request(format!("The answer is not JSON: {e}")))?;
+    let value: Json = serde_json::from_slice(&body).map_err(|e| {
+        ApiError::bad_request(
+            ErrorCode::FetchNotJson,
+            format!("The answer is not JSON: {e}"),
+        )
+    })?;
     let records = match value {
         Json::Array(a) => a,
         Json::Object(mut o) => match o.remove("data") {
             Some(Json::Array(a)) => a,
             _ => {
                 return Err(ApiError::bad_request(
+                    ErrorCode::FetchNotList,
                     "The answer is neither a list nor an object with a data list",
                 ));
             }
         },
         _ => {
             return Err(ApiError::bad_request(
+                ErrorCode::FetchNotList,
                 "The answer is neither a list nor an object with a data list",
             ));
         }
@@ -789,9 +880,9 @@ async fn shoot(
     let png = crate::screenshot::take(browser.as_deref(), user, &document, size, trim)
         .await
         .map_err(|e| match e {
-            crate::screenshot::ShotError::NoBrowser => ApiError::Unavailable {
-                message: e.to_string(),
-            },
+            crate::screenshot::ShotError::NoBrowser => {
+                ApiError::unavailable(ErrorCode::ThumbnailsUnavailable, e.to_string())
+            }
             other => ApiError::Internal(anyhow::anyhow!(other)),
         })?;
     let hash = hex::encode(&Sha256::digest(&png)[..8]);
@@ -824,10 +915,9 @@ pub async fn block_screenshot(
     ApiQuery(q): ApiQuery<ScreenshotQuery>,
 ) -> Result<Response> {
     let size = crate::screenshot::parse_size(q.size.as_deref(), (1280, 600))
-        .map_err(|e| ApiError::invalid("size", e))?;
+        .map_err(|e| ApiError::invalid("size", ErrorCode::SizeInvalid, e))?;
     let block = state.store.library_block(id).await?;
-    let (template, vars) =
-        split_x_vars(&block.template).map_err(|e| ApiError::invalid("template", e))?;
+    let (template, vars) = split_x_vars(&block.template).map_err(x_vars_error)?;
     let page = Block {
         uid: block.uid.clone(),
         name: block.name.clone(),
@@ -869,7 +959,7 @@ pub async fn template_screenshot(
     ApiQuery(q): ApiQuery<ScreenshotQuery>,
 ) -> Result<Response> {
     let size = crate::screenshot::parse_size(q.size.as_deref(), (1280, 1280))
-        .map_err(|e| ApiError::invalid("size", e))?;
+        .map_err(|e| ApiError::invalid("size", ErrorCode::SizeInvalid, e))?;
     let snapshot = state.store.template_snapshot(id).await?;
     let document = crate::routes::templates::template_document(&state, &snapshot, "/").await?;
     let (png, url) = shoot(

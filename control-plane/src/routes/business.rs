@@ -20,7 +20,7 @@ use vitrine_shared::{
 
 use crate::{
     auth::{self, CurrentUser},
-    error::{ApiError, ApiJson, ApiPath, ErrorBody, Result},
+    error::{ApiError, ApiJson, ApiPath, ErrorBody, ErrorCode, Result},
     state::AppState,
 };
 
@@ -40,7 +40,10 @@ impl axum::extract::FromRequestParts<AppState> for BusinessAdmin {
         let user = CurrentUser::from_request_parts(parts, state).await?;
         match (user.is_business_admin, user.business_id) {
             (true, Some(business_id)) => Ok(BusinessAdmin { user, business_id }),
-            _ => Err(ApiError::forbidden("Business administrators only")),
+            _ => Err(ApiError::forbidden(
+                ErrorCode::BusinessAdminOnly,
+                "Business administrators only",
+            )),
         }
     }
 }
@@ -109,6 +112,7 @@ async fn access_level(
     if chosen.iter().filter(|c| **c).count() != 1 {
         return Err(ApiError::invalid(
             "permissions",
+            ErrorCode::PermissionsInvalid,
             "Choose one access level: admin, all_projects, projects_whitelist or projects_blacklist",
         ));
     }
@@ -121,8 +125,10 @@ async fn access_level(
     if let Some(unknown) = listed.clone().find(|id| !ours.contains(id)) {
         return Err(ApiError::invalid(
             "permissions",
+            ErrorCode::UnknownBusinessProject,
             format!("Project {unknown} is not one of the business's projects"),
-        ));
+        )
+        .param("id", *unknown));
     }
     let dedup = |v: &Option<Vec<i64>>| {
         v.as_ref().map(|v| {
@@ -174,7 +180,13 @@ pub async fn create_business_user(
     admin: BusinessAdmin,
     ApiJson(input): ApiJson<BusinessUserInput>,
 ) -> Result<impl IntoResponse> {
-    let name = required_text("name", Some(&input.name), 120, "Name is required")?;
+    let name = required_text(
+        "name",
+        Some(&input.name),
+        120,
+        ErrorCode::Required,
+        "Name is required",
+    )?;
     let email = Email::parse(&input.email)?;
     let password = new_password(input.password.as_deref().unwrap_or(""))?;
     let permissions = access_level(&state, &admin, &input).await?;
@@ -209,7 +221,13 @@ pub async fn update_business_user(
     ApiJson(input): ApiJson<BusinessUserInput>,
 ) -> Result<ApiJson<BusinessUserView>> {
     let current = member(&state, &admin, id).await?;
-    let name = required_text("name", Some(&input.name), 120, "Name is required")?;
+    let name = required_text(
+        "name",
+        Some(&input.name),
+        120,
+        ErrorCode::Required,
+        "Name is required",
+    )?;
     let email = Email::parse(&input.email)?;
     let password = match input.password.as_deref() {
         None | Some("") => None,
@@ -221,15 +239,17 @@ pub async fn update_business_user(
         || input.is_business_admin != current.is_business_admin;
     if !itself && (current.is_admin || current.is_business_admin) && credentials_change {
         return Err(ApiError::forbidden(
+            ErrorCode::OtherAdminAccount,
             "You cannot change another administrator's e-mail, password or role",
         ));
     }
     let permissions = access_level(&state, &admin, &input).await?;
     if itself && !input.is_business_admin {
-        return Err(ApiError::Conflict {
-            field: "is_business_admin",
-            message: "You cannot remove your own administrator access".into(),
-        });
+        return Err(ApiError::conflict(
+            "is_business_admin",
+            ErrorCode::OwnAdminAccess,
+            "You cannot remove your own administrator access",
+        ));
     }
     let hash = match password {
         Some(p) => Some(auth::hash_password(p).await?),

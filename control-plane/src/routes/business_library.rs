@@ -18,7 +18,7 @@ use vitrine_shared::store::{BusinessBlock, BusinessBlockInput};
 
 use crate::{
     auth::CurrentUser,
-    error::{ApiError, ApiJson, ApiPath, ErrorBody, Result},
+    error::{ApiError, ApiJson, ApiPath, ErrorBody, ErrorCode, Result},
     routes::blocks::{block_name, check_code, check_order, check_search_words},
     state::AppState,
 };
@@ -34,6 +34,7 @@ fn may_write(user: &CurrentUser) -> Result<()> {
         Ok(())
     } else {
         Err(ApiError::forbidden(
+            ErrorCode::LibraryAdminOnly,
             "Only the business's administrators can change its block library",
         ))
     }
@@ -49,6 +50,7 @@ fn check_image(image: &str) -> Result<()> {
     if !allowed || image.len() > 2048 || image.chars().any(char::is_control) {
         return Err(ApiError::invalid(
             "image",
+            ErrorCode::ImageUrlInvalid,
             "The image must be an uploaded file or an http(s) address (2048 characters at most)",
         ));
     }

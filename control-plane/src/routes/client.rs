@@ -15,7 +15,7 @@ use vitrine_shared::{
 use crate::{
     auth::{self, CurrentUser},
     authz::{Principal, authorize_project},
-    error::{ApiError, ApiJson, ApiPath, ApiQuery, ErrorBody, Result},
+    error::{ApiError, ApiJson, ApiPath, ApiQuery, ErrorBody, ErrorCode, Result},
     records::{Schema, assign_slugs, problems_error, resolve_relations},
     state::AppState,
     views::ProjectView,
@@ -151,8 +151,10 @@ pub async fn google_sheets(
     if push.rows.len() > 10_000 {
         return Err(ApiError::invalid(
             "rows",
+            ErrorCode::TooManyRows,
             "Send at most 10,000 rows at a time",
-        ));
+        )
+        .param("max", 10_000));
     }
     let collection = match &push.table {
         Value::Number(n) => {
@@ -165,6 +167,7 @@ pub async fn google_sheets(
         _ => {
             return Err(ApiError::invalid(
                 "table",
+                ErrorCode::TableRefInvalid,
                 "table is the collection's id or slug",
             ));
         }

@@ -14,7 +14,7 @@ use vitrine_shared::{
 use crate::{
     auth::CurrentUser,
     authz::{Principal, authorize_collection, authorize_collection_records, authorize_project},
-    error::{ApiError, ApiJson, ApiPath, ErrorBody, Result},
+    error::{ApiError, ApiJson, ApiPath, ErrorBody, ErrorCode, Result},
     records::CollectionMeta,
     state::AppState,
 };
@@ -89,7 +89,7 @@ pub struct TableInput {
 }
 
 fn required(field: &'static str, v: Option<&str>, message: &str) -> Result<String, Invalid> {
-    vitrine_shared::domain::required_text(field, v, 200, message)
+    vitrine_shared::domain::required_text(field, v, 200, ErrorCode::Required, message)
 }
 
 /// Validates collection settings against the collection's own fields.
@@ -104,10 +104,16 @@ fn parse_meta(
     if let Some(Value::Object(changes)) = raw {
         merged.as_object_mut().expect("object").extend(changes);
     } else if raw.is_some() {
-        return Err(Invalid::new("meta", "meta must be an object").into());
+        return Err(Invalid::new("meta", ErrorCode::MustBeObject, "meta must be an object").into());
     }
-    let meta: CollectionMeta = serde_json::from_value(merged)
-        .map_err(|e| ApiError::invalid("meta", format!("Invalid collection settings: {e}")))?;
+    let meta: CollectionMeta = serde_json::from_value(merged).map_err(|e| {
+        ApiError::invalid(
+            "meta",
+            ErrorCode::CollectionSettingsInvalid,
+            format!("Invalid collection settings: {e}"),
+        )
+        .param("detail", e.to_string())
+    })?;
     let plural = required("plural", Some(&meta.plural), "Plural is required")?;
     let singular = required("singular", Some(&meta.singular), "Singular is required")?;
     let key_ok = |k: &str| match OrderKey::parse(k) {
@@ -119,6 +125,7 @@ fn parse_meta(
     if !key_ok(&meta.order_field) || !dir_ok(&meta.order_dir) {
         return Err(ApiError::invalid(
             "orderField",
+            ErrorCode::CollectionOrderInvalid,
             "Order by created_at, updated_at, name, slug or one of the fields, asc or desc",
         ));
     }
@@ -126,7 +133,11 @@ fn parse_meta(
     if let Some(f2) = &order_field2
         && (!key_ok(f2) || !dir_ok(meta.order_dir2.as_deref().unwrap_or("desc")))
     {
-        return Err(ApiError::invalid("orderField2", "Invalid second order key"));
+        return Err(ApiError::invalid(
+            "orderField2",
+            ErrorCode::CollectionOrderInvalid,
+            "Invalid second order key",
+        ));
     }
     Ok(CollectionMeta {
         plural,
@@ -152,7 +163,7 @@ async fn collection_slug(
 ) -> Result<String> {
     let slug = slugify(raw.filter(|s| !s.trim().is_empty()).unwrap_or(name));
     if slug.is_empty() {
-        return Err(Invalid::new("slug", "Slug is required").into());
+        return Err(Invalid::new("slug", ErrorCode::Required, "Slug is required").into());
     }
     if raw.is_some_and(|s| !s.trim().is_empty()) {
         Ok(slug)
@@ -184,9 +195,9 @@ pub async fn create_table(
     user: CurrentUser,
     ApiJson(req): ApiJson<TableInput>,
 ) -> Result<impl IntoResponse> {
-    let project_id = req
-        .project_id
-        .ok_or_else(|| ApiError::invalid("project_id", "project_id is required"))?;
+    let project_id = req.project_id.ok_or_else(|| {
+        ApiError::invalid("project_id", ErrorCode::Required, "project_id is required")
+    })?;
     authorize_project(&state, &user, project_id).await?;
     let name = required("name", req.name.as_deref(), "Name is required")?;
     let meta = parse_meta(req.meta, None, &[])?;
@@ -275,7 +286,13 @@ fn flag(v: &Option<Value>) -> Result<bool> {
         Some(Value::String(s)) if s == "0" || s == "false" || s.is_empty() => false,
         Some(Value::Number(n)) if n.as_i64() == Some(1) => true,
         Some(Value::Number(n)) if n.as_i64() == Some(0) => false,
-        _ => return Err(ApiError::invalid("required", "required must be '1' or '0'")),
+        _ => {
+            return Err(ApiError::invalid(
+                "required",
+                ErrorCode::NotAFlag,
+                "required must be '1' or '0'",
+            ));
+        }
     })
 }
 
@@ -291,44 +308,75 @@ async fn field_input(
         .as_deref()
         .map(str::trim)
         .filter(|s| !s.is_empty())
-        .ok_or_else(|| ApiError::invalid("type", "Type is required"))?;
-    let kind = FieldType::parse(kind_raw)
-        .ok_or_else(|| ApiError::invalid("type", format!("Unknown field type {kind_raw:?}")))?;
+        .ok_or_else(|| ApiError::invalid("type", ErrorCode::Required, "Type is required"))?;
+    let kind = FieldType::parse(kind_raw).ok_or_else(|| {
+        ApiError::invalid(
+            "type",
+            ErrorCode::FieldTypeUnknown,
+            format!("Unknown field type {kind_raw:?}"),
+        )
+        .param("type", kind_raw)
+    })?;
     let options: Vec<FieldOption> = match req.options {
         None | Some(Value::Null) => vec![],
         Some(v) => serde_json::from_value(v).map_err(|_| {
-            ApiError::invalid("options", "options must be a list of {name, image?}")
+            ApiError::invalid(
+                "options",
+                ErrorCode::OptionsInvalid,
+                "options must be a list of {name, image?}",
+            )
         })?,
     };
     let mut seen = std::collections::HashSet::new();
     for o in &options {
         if o.name.trim().is_empty() || o.name.len() > 200 {
-            return Err(ApiError::invalid("options", "Every option needs a name"));
+            return Err(ApiError::invalid(
+                "options",
+                ErrorCode::OptionNameRequired,
+                "Every option needs a name",
+            ));
         }
         if !seen.insert(o.name.as_str()) {
             return Err(ApiError::invalid(
                 "options",
+                ErrorCode::OptionRepeated,
                 format!("Option {:?} is repeated", o.name),
-            ));
+            )
+            .param("option", o.name.clone()));
         }
     }
     if kind.has_options() && options.is_empty() {
-        return Err(ApiError::invalid("options", "Add at least one option"));
+        return Err(ApiError::invalid(
+            "options",
+            ErrorCode::OptionsEmpty,
+            "Add at least one option",
+        ));
     }
     let meta: FieldMeta = match req.meta {
         None | Some(Value::Null) => FieldMeta::default(),
-        Some(v) => serde_json::from_value(v)
-            .map_err(|e| ApiError::invalid("meta", format!("Invalid field settings: {e}")))?,
+        Some(v) => serde_json::from_value(v).map_err(|e| {
+            ApiError::invalid(
+                "meta",
+                ErrorCode::FieldSettingsInvalid,
+                format!("Invalid field settings: {e}"),
+            )
+            .param("detail", e.to_string())
+        })?,
     };
     if kind == FieldType::Relation {
         let target = meta.table.ok_or_else(|| {
-            ApiError::invalid("meta.table", "The relation collection is required")
+            ApiError::invalid(
+                "meta.table",
+                ErrorCode::RelationRequired,
+                "The relation collection is required",
+            )
         })?;
         match state.store.collection_project_id(target).await {
             Ok(p) if p == project_id => {}
             _ => {
                 return Err(ApiError::invalid(
                     "meta.table",
+                    ErrorCode::RelationRequired,
                     "The relation collection is required",
                 ));
             }
@@ -337,7 +385,11 @@ async fn field_input(
     if let Some(f) = &meta.format
         && !CURRENCY_FORMATS.contains(&f.as_str())
     {
-        return Err(ApiError::invalid("meta.format", "Unknown currency format"));
+        return Err(ApiError::invalid(
+            "meta.format",
+            ErrorCode::CurrencyFormatUnknown,
+            "Unknown currency format",
+        ));
     }
     if meta
         .symbol
@@ -350,6 +402,7 @@ async fn field_input(
     {
         return Err(ApiError::invalid(
             "meta",
+            ErrorCode::CurrencySymbolInvalid,
             "The currency symbol has at most 8 characters and the delimiter is one character",
         ));
     }
@@ -383,6 +436,7 @@ async fn field_slug(
     {
         return Err(ApiError::invalid(
             "slug",
+            ErrorCode::SlugReserved,
             "Choose another slug: this one is empty or reserved",
         ));
     }
@@ -403,9 +457,9 @@ pub async fn create_field(
     user: CurrentUser,
     ApiJson(req): ApiJson<FieldRequest>,
 ) -> Result<impl IntoResponse> {
-    let table_id = req
-        .table_id
-        .ok_or_else(|| ApiError::invalid("table_id", "table_id is required"))?;
+    let table_id = req.table_id.ok_or_else(|| {
+        ApiError::invalid("table_id", ErrorCode::Required, "table_id is required")
+    })?;
     let project_id = authorize_collection(&state, &user, table_id).await?;
     let (mut input, slug) = field_input(&state, project_id, req).await?;
     input.slug = field_slug(&state, table_id, slug.as_deref(), &input.name, None).await?;
@@ -476,14 +530,24 @@ pub async fn reorder_fields(
         .iter()
         .map(|v| v.as_i64().or_else(|| v.get("id").and_then(Value::as_i64)))
         .collect::<Option<_>>()
-        .ok_or_else(|| ApiError::invalid("fields", "fields must be a list of field ids"))?;
-    let first = *ids
-        .first()
-        .ok_or_else(|| ApiError::invalid("fields", "fields must not be empty"))?;
+        .ok_or_else(|| {
+            ApiError::invalid(
+                "fields",
+                ErrorCode::MustBeList,
+                "fields must be a list of field ids",
+            )
+        })?;
+    let first = *ids.first().ok_or_else(|| {
+        ApiError::invalid("fields", ErrorCode::FieldsEmpty, "fields must not be empty")
+    })?;
     let collection_id = state.store.field_by_id(first).await?.collection_id;
     authorize_collection(&state, &user, collection_id).await?;
     if ids.iter().collect::<std::collections::HashSet<_>>().len() != ids.len() {
-        return Err(ApiError::invalid("fields", "A field appears twice"));
+        return Err(ApiError::invalid(
+            "fields",
+            ErrorCode::FieldRepeated,
+            "A field appears twice",
+        ));
     }
     // Every id must belong to the same collection; the store refuses (404) otherwise.
     state.store.reorder_fields(collection_id, &ids).await?;

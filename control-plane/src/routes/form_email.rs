@@ -23,7 +23,7 @@ use vitrine_shared::store::{FormRecipient, Project, ProjectChanges, now};
 use crate::{
     auth::{self, CurrentUser},
     authz::authorize_project,
-    error::{ApiError, ApiJson, ApiPath, ErrorBody, Result},
+    error::{ApiError, ApiJson, ApiPath, ErrorBody, ErrorCode, Result},
     routes::projects::ProjectMetaInput,
     state::AppState,
 };
@@ -115,11 +115,8 @@ pub async fn view(state: &AppState, project: &Project) -> Result<FormEmailView> 
     })
 }
 
-fn too_many(message: &str, retry_after_secs: i64) -> ApiError {
-    ApiError::TooManyRequests {
-        message: message.into(),
-        retry_after_secs: retry_after_secs.max(1) as u64,
-    }
+fn too_many(code: ErrorCode, message: &str, retry_after_secs: i64) -> ApiError {
+    ApiError::too_many_requests(code, message, retry_after_secs.max(1) as u64)
 }
 
 /// Queues a confirmation e-mail for the project's notification address, unless it is the
@@ -137,6 +134,7 @@ pub async fn request_confirmation(state: &AppState, project: &Project, resend: b
         }
         if row.requests >= MAX_REQUESTS_PER_ADDRESS {
             return Err(too_many(
+                ErrorCode::FormEmailResendLimit,
                 "This address was already sent every confirmation e-mail it can get; ask its owner to look for them (also in spam)",
                 LINK_VALID_FOR.num_seconds(),
             ));
@@ -144,6 +142,7 @@ pub async fn request_confirmation(state: &AppState, project: &Project, resend: b
         let wait = row.requested_at + RESEND_AFTER - now();
         if wait > Duration::zero() {
             return Err(too_many(
+                ErrorCode::FormEmailTooSoon,
                 "A confirmation e-mail was sent a moment ago; try again in a few minutes",
                 wait.num_seconds(),
             ));
@@ -155,6 +154,7 @@ pub async fn request_confirmation(state: &AppState, project: &Project, resend: b
         >= MAX_REQUESTS_PER_OWNER_PER_DAY
     {
         return Err(too_many(
+            ErrorCode::FormEmailDailyLimit,
             "Too many new notification addresses today; try again tomorrow",
             Duration::hours(1).num_seconds(),
         ));
@@ -288,6 +288,7 @@ pub async fn confirm_form_email(
     let invalid = || {
         ApiError::invalid(
             "token",
+            ErrorCode::FormEmailLinkInvalid,
             "This confirmation link is invalid, was replaced by a newer one or has expired",
         )
     };

@@ -18,7 +18,7 @@ use vitrine_shared::{
 use crate::{
     auth::CurrentUser,
     authz::authorize_project,
-    error::{ApiError, ApiJson, ApiPath, ApiQuery, ErrorBody, Result},
+    error::{ApiError, ApiJson, ApiPath, ApiQuery, ErrorBody, ErrorCode, Result},
     pagination::{PageRequest, Paginated},
     routes::{
         posts::{BulkDelete, Deleted},
@@ -145,8 +145,10 @@ pub async fn delete_form_history(
     if req.selected.len() > 10_000 {
         return Err(ApiError::invalid(
             "selected",
+            ErrorCode::TooManySelected,
             "Select at most 10,000 entries at a time",
-        ));
+        )
+        .param("max", 10_000));
     }
     Ok(ApiJson(Deleted {
         deleted: state

@@ -48,7 +48,7 @@ use crate::{csrf, error::ApiError, nul, state::AppState};
 
 #[derive(OpenApi)]
 #[openapi(
-    info(title = "Vitrine control plane API", description = "The dashboard's API. Errors are JSON {error, message, field?} with a 4xx status for anything the caller got wrong."),
+    info(title = "Vitrine control plane API", description = "The dashboard's API. Errors are JSON {error, message, field?, params?, details?} with a 4xx status for anything the caller got wrong; error is one of the ErrorCode values."),
     paths(uploads::serve_file),
     tags(
         (name = "session", description = "Accounts and sessions"),

@@ -12,7 +12,7 @@ use vitrine_shared::{
 use crate::{
     auth::CurrentUser,
     authz::authorize_project,
-    error::{ApiError, ApiJson, ApiPath, ErrorBody, Result},
+    error::{ApiError, ApiJson, ApiPath, ErrorBody, ErrorCode, Result},
     state::AppState,
     views::PageView,
 };
@@ -56,7 +56,13 @@ pub async fn create_page(
     ApiJson(req): ApiJson<CreatePage>,
 ) -> Result<impl IntoResponse> {
     authorize_project(&state, &user, req.project_id).await?;
-    let name = required_text("name", req.name.as_deref(), 200, "Page name is required")?;
+    let name = required_text(
+        "name",
+        req.name.as_deref(),
+        200,
+        ErrorCode::Required,
+        "Page name is required",
+    )?;
     let page = state
         .store
         .insert_page(req.project_id, &name, &normalize_page_slug(&name))
@@ -98,48 +104,74 @@ pub async fn update_page(
             "name",
             Some(&name),
             200,
+            ErrorCode::Required,
             "Page name is required",
         )?);
     }
     if let Some(slug) = req.slug {
         let slug = normalize_page_slug(&slug);
         if current.slug == "/" && slug != "/" {
-            return Err(Invalid::new("slug", "The home page's slug cannot be changed").into());
+            return Err(Invalid::new(
+                "slug",
+                ErrorCode::HomeSlugFixed,
+                "The home page's slug cannot be changed",
+            )
+            .into());
         }
         if slug.len() > 200 {
-            return Err(Invalid::new("slug", "slug must be at most 200 characters").into());
+            return Err(Invalid::new(
+                "slug",
+                ErrorCode::TooLong,
+                "slug must be at most 200 characters",
+            )
+            .param("max", 200)
+            .into());
         }
         changes.slug = Some(slug);
     }
     if let Some(d) = req.description {
         if d.chars().count() > 1000 {
-            return Err(
-                Invalid::new("description", "Description must be at most 1000 characters").into(),
-            );
+            return Err(Invalid::new(
+                "description",
+                ErrorCode::TooLong,
+                "Description must be at most 1000 characters",
+            )
+            .param("max", 1000)
+            .into());
         }
         changes.description = Some(d);
     }
     if let Some(image) = req.image {
         if image.len() > 2048 {
-            return Err(Invalid::new("image", "Image URL is too long").into());
+            return Err(Invalid::new("image", ErrorCode::TooLong, "Image URL is too long").into());
         }
         changes.image = Some(image);
     }
     if let Some(meta) = req.meta {
         if !meta.is_object() {
-            return Err(Invalid::new("meta", "meta must be an object").into());
+            return Err(
+                Invalid::new("meta", ErrorCode::MustBeObject, "meta must be an object").into(),
+            );
         }
         changes.meta = Some(meta);
     }
     if let Some(output) = req.output {
         if output.len() > MAX_OUTPUT {
-            return Err(Invalid::new("output", "The page is too large (2 MB at most)").into());
+            return Err(Invalid::new(
+                "output",
+                ErrorCode::PageTooLarge,
+                "The page is too large (2 MB at most)",
+            )
+            .param("mb", 2)
+            .into());
         }
         changes.output = Some(output);
     }
     if let Some(blocks) = req.blocks {
         if !blocks.is_array() {
-            return Err(Invalid::new("blocks", "blocks must be a list").into());
+            return Err(
+                Invalid::new("blocks", ErrorCode::MustBeList, "blocks must be a list").into(),
+            );
         }
         changes.blocks = Some(blocks);
     }
@@ -147,7 +179,12 @@ pub async fn update_page(
         if let Some(t) = table_id
             && !state.store.collection_in_project(t, project_id).await?
         {
-            return Err(Invalid::new("table_id", "Unknown collection").into());
+            return Err(Invalid::new(
+                "table_id",
+                ErrorCode::UnknownCollection,
+                "Unknown collection",
+            )
+            .into());
         }
         changes.table_id = Some(table_id);
     }
@@ -168,7 +205,12 @@ pub async fn delete_page(
     authorize_project(&state, &user, project_id).await?;
     let page = state.store.page_by_id(page_id).await?;
     if page.slug == "/" {
-        return Err(Invalid::new("id", "The home page cannot be deleted").into());
+        return Err(Invalid::new(
+            "id",
+            ErrorCode::HomePageKept,
+            "The home page cannot be deleted",
+        )
+        .into());
     }
     state.store.delete_page(page_id).await?;
     Ok(StatusCode::NO_CONTENT)

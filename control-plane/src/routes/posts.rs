@@ -16,7 +16,7 @@ use vitrine_shared::{
 
 use crate::{
     authz::{Principal, authorize_collection_records, authorize_records},
-    error::{ApiError, ApiJson, ApiPath, ApiQuery, ErrorBody, Result},
+    error::{ApiError, ApiJson, ApiPath, ApiQuery, ErrorBody, ErrorCode, Result},
     records::{Schema, assign_slugs, problems_error, resolve_relations},
     routes::collections::{FieldView, TableView},
     state::AppState,
@@ -91,16 +91,27 @@ fn cells(schema: &Schema, fields: Option<Value>) -> Result<Vec<(usize, Value)>> 
             })
             .collect::<Option<_>>()
             .ok_or_else(|| {
-                ApiError::invalid("fields", "fields must be a list of {field_id, value}")
+                ApiError::invalid(
+                    "fields",
+                    ErrorCode::MustBeList,
+                    "fields must be a list of {field_id, value}",
+                )
             })?,
         Some(Value::Object(map)) => map
             .into_iter()
             .map(|(k, v)| k.parse().ok().map(|id| (id, v)))
             .collect::<Option<_>>()
-            .ok_or_else(|| ApiError::invalid("fields", "fields must be keyed by field id"))?,
+            .ok_or_else(|| {
+                ApiError::invalid(
+                    "fields",
+                    ErrorCode::MustBeList,
+                    "fields must be keyed by field id",
+                )
+            })?,
         Some(_) => {
             return Err(ApiError::invalid(
                 "fields",
+                ErrorCode::MustBeList,
                 "fields must be a list of {field_id, value}",
             ));
         }
@@ -113,7 +124,14 @@ fn cells(schema: &Schema, fields: Option<Value>) -> Result<Vec<(usize, Value)>> 
                 .iter()
                 .position(|f| f.id == id)
                 .map(|i| (i, v))
-                .ok_or_else(|| ApiError::invalid("fields", format!("Unknown field {id}")))
+                .ok_or_else(|| {
+                    ApiError::invalid(
+                        "fields",
+                        ErrorCode::FieldUnknown,
+                        format!("Unknown field {id}"),
+                    )
+                    .param("id", id)
+                })
         })
         .collect()
 }
@@ -179,9 +197,9 @@ pub async fn create_post(
     principal: Principal,
     ApiJson(req): ApiJson<PostRequest>,
 ) -> Result<impl IntoResponse> {
-    let table_id = req
-        .table_id
-        .ok_or_else(|| ApiError::invalid("table_id", "table_id is required"))?;
+    let table_id = req.table_id.ok_or_else(|| {
+        ApiError::invalid("table_id", ErrorCode::Required, "table_id is required")
+    })?;
     authorize_collection_records(&state, &principal, table_id).await?;
     let schema = Schema::load(&state, table_id).await?;
     let (name, slug, data) = prepare(&state, &schema, req, None).await?;
@@ -253,8 +271,10 @@ pub async fn delete_posts(
     if req.selected.len() > 10_000 {
         return Err(ApiError::invalid(
             "selected",
+            ErrorCode::TooManySelected,
             "Select at most 10,000 records at a time",
-        ));
+        )
+        .param("max", 10_000));
     }
     let mut allowed = Vec::new();
     let mut checked: std::collections::HashMap<i64, bool> = std::collections::HashMap::new();
@@ -311,6 +331,7 @@ pub async fn table_data(
     let limit = q.limit.unwrap_or(100);
     if page < 1 || !(1..=1000).contains(&limit) {
         return Err(ApiError::bad_request(
+            ErrorCode::PageOutOfRange,
             "page starts at 1 and limit is between 1 and 1000",
         ));
     }
@@ -354,7 +375,9 @@ pub async fn db_data(
         .list_records(&collection, &fields, &q)
         .await
         .map_err(|e| match e {
-            ListError::Query(q) => ApiError::bad_request(q.0),
+            ListError::Query(q) => {
+                ApiError::bad_request(ErrorCode::InvalidQuery, q.0.clone()).param("detail", q.0)
+            }
             ListError::Store(s) => s.into(),
         })?;
     Ok(ApiJson(records))

@@ -16,7 +16,7 @@ use crate::{
     auth::{self, CurrentUser},
     authz::{authorize_project, visible_projects},
     domain_checks::first_recheck,
-    error::{ApiJson, ApiPath, ErrorBody, Result},
+    error::{ApiJson, ApiPath, ErrorBody, ErrorCode, Result},
     routes::domains::refuse_if_held_elsewhere,
     routes::form_email,
     state::AppState,
@@ -84,8 +84,10 @@ fn check_family(family: &str) -> Result<(), Invalid> {
     } else {
         Err(Invalid::new(
             "fonts",
+            ErrorCode::FontFamilyInvalid,
             format!("Invalid font family {family:?}"),
-        ))
+        )
+        .param("family", family))
     }
 }
 
@@ -95,7 +97,12 @@ fn check_variants(variants: &[String]) -> Result<(), Invalid> {
         let ok =
             v == "italic" || FONT_WEIGHTS.contains(&weight) || FONT_WEIGHTS.contains(&v.as_str());
         if !ok {
-            return Err(Invalid::new("fonts", format!("Invalid font variant {v:?}")));
+            return Err(Invalid::new(
+                "fonts",
+                ErrorCode::FontVariantInvalid,
+                format!("Invalid font variant {v:?}"),
+            )
+            .param("variant", v.as_str()));
         }
     }
     Ok(())
@@ -107,7 +114,11 @@ fn check_upload_url(field: &'static str, url: &str) -> Result<(), Invalid> {
     if url.is_empty() || (url.starts_with("/files/uploads/") && !url.contains("..")) {
         Ok(())
     } else {
-        Err(Invalid::new(field, "Must be a file uploaded to this site"))
+        Err(Invalid::new(
+            field,
+            ErrorCode::NotAnUpload,
+            "Must be a file uploaded to this site",
+        ))
     }
 }
 
@@ -125,8 +136,10 @@ impl ProjectMetaInput {
             if d.chars().count() > 1000 {
                 return Err(Invalid::new(
                     "description",
+                    ErrorCode::TooLong,
                     "Description must be at most 1000 characters",
-                ));
+                )
+                .param("max", 1000));
             }
             set("description", Value::String(d));
         }
@@ -140,7 +153,10 @@ impl ProjectMetaInput {
         }
         if let Some(fonts) = self.fonts {
             if fonts.len() > 30 {
-                return Err(Invalid::new("fonts", "At most 30 fonts"));
+                return Err(
+                    Invalid::new("fonts", ErrorCode::TooManyFonts, "At most 30 fonts")
+                        .param("max", 30),
+                );
             }
             for f in &fonts {
                 check_family(&f.family)?;
@@ -150,19 +166,29 @@ impl ProjectMetaInput {
         }
         if let Some(fonts) = self.custom_fonts {
             if fonts.len() > 30 {
-                return Err(Invalid::new("customFonts", "At most 30 custom fonts"));
+                return Err(Invalid::new(
+                    "customFonts",
+                    ErrorCode::TooManyFonts,
+                    "At most 30 custom fonts",
+                )
+                .param("max", 30));
             }
             for f in &fonts {
-                check_family(&f.family).map_err(|e| Invalid::new("customFonts", e.message))?;
+                check_family(&f.family).map_err(|e| Invalid {
+                    field: "customFonts",
+                    ..e
+                })?;
                 if f.variants.len() != 1 || !FONT_WEIGHTS.contains(&f.variants[0].as_str()) {
                     return Err(Invalid::new(
                         "customFonts",
+                        ErrorCode::FontWeightInvalid,
                         "Choose one weight: 100 to 900 or regular",
                     ));
                 }
                 if !f.filename.ends_with(".woff2") {
                     return Err(Invalid::new(
                         "customFonts",
+                        ErrorCode::WoffOnly,
                         "Only .woff2 files are accepted",
                     ));
                 }
@@ -178,8 +204,11 @@ impl ProjectMetaInput {
                 if code.len() > MAX_CODE {
                     return Err(Invalid::new(
                         "meta",
+                        ErrorCode::CodeTooLarge,
                         format!("{key} code must be at most 100 KB"),
-                    ));
+                    )
+                    .param("part", key)
+                    .param("kb", 100));
                 }
                 set(key, Value::String(code));
             }
@@ -199,6 +228,7 @@ impl ProjectMetaInput {
             if !pixel.chars().all(|c| c.is_ascii_digit()) {
                 return Err(Invalid::new(
                     "conversionApiPixelId",
+                    ErrorCode::PixelIdDigits,
                     "Pixel ID must contain only digits",
                 ));
             }
@@ -211,6 +241,7 @@ impl ProjectMetaInput {
             if order != "created_at" && order != "-created_at" {
                 return Err(Invalid::new(
                     "formHistoryOrderBy",
+                    ErrorCode::FormOrderInvalid,
                     "Order must be created_at or -created_at",
                 ));
             }
@@ -227,8 +258,10 @@ impl ProjectMetaInput {
             if email.is_empty() {
                 meta.remove("formEmail");
             } else {
-                let email = vitrine_shared::domain::Email::parse(email)
-                    .map_err(|e| Invalid::new("formEmail", e.message))?;
+                let email = vitrine_shared::domain::Email::parse(email).map_err(|e| Invalid {
+                    field: "formEmail",
+                    ..e
+                })?;
                 meta.insert("formEmail".into(), Value::String(email.as_str().into()));
             }
         }
@@ -243,11 +276,16 @@ impl ProjectMetaInput {
             if text("conversionApiAccessToken").is_empty() {
                 return Err(Invalid::new(
                     "conversionApiAccessToken",
+                    ErrorCode::AccessTokenRequired,
                     "Conversion API access token is required",
                 ));
             }
             if text("conversionApiPixelId").is_empty() {
-                return Err(Invalid::new("conversionApiPixelId", "Pixel ID is required"));
+                return Err(Invalid::new(
+                    "conversionApiPixelId",
+                    ErrorCode::PixelIdRequired,
+                    "Pixel ID is required",
+                ));
             }
         }
         Ok(Value::Object(meta))
@@ -286,7 +324,11 @@ fn double_option<'de, D: serde::Deserializer<'de>>(
 pub fn parse_domain(state: &AppState, raw: &str) -> Result<DomainName, Invalid> {
     let domain = DomainName::parse(raw)?;
     if domain.is_within(&state.settings.platform_domain()) {
-        return Err(Invalid::new("domain", DOMAIN_MESSAGE));
+        return Err(Invalid::new(
+            "domain",
+            ErrorCode::DomainInvalid,
+            DOMAIN_MESSAGE,
+        ));
     }
     Ok(domain)
 }
@@ -382,7 +424,13 @@ pub async fn create_project(
     user: CurrentUser,
     ApiJson(req): ApiJson<CreateProject>,
 ) -> Result<impl IntoResponse> {
-    let name = required_text("name", req.name.as_deref(), 200, NAME_REQUIRED)?;
+    let name = required_text(
+        "name",
+        req.name.as_deref(),
+        200,
+        ErrorCode::ProjectNameRequired,
+        NAME_REQUIRED,
+    )?;
     let meta = req
         .meta
         .unwrap_or_default()
@@ -447,7 +495,13 @@ pub async fn update_project(
     let current = state.store.project_by_id(id).await?;
     let mut changes = ProjectChanges::default();
     if let Some(name) = req.name {
-        changes.name = Some(required_text("name", Some(&name), 200, NAME_REQUIRED)?);
+        changes.name = Some(required_text(
+            "name",
+            Some(&name),
+            200,
+            ErrorCode::ProjectNameRequired,
+            NAME_REQUIRED,
+        )?);
     }
     // The slug it has is its own, even one reserved since it was taken.
     if let Some(slug) = req

@@ -12,7 +12,7 @@ use vitrine_shared::store::Deploy;
 use crate::{
     auth::CurrentUser,
     authz::authorize_project,
-    error::{ApiError, ApiJson, ApiPath, ErrorBody, Result, is_json},
+    error::{ApiError, ApiJson, ApiPath, ErrorBody, ErrorCode, Result, is_json},
     publish::{live_url, publish},
     state::AppState,
 };
@@ -29,7 +29,7 @@ pub struct PublishView {
     /// What the owner should know that did not stop the publish (a web font the provider
     /// could not deliver, so the page uses the fallback fonts); usually empty.
     #[serde(default)]
-    pub warnings: Vec<String>,
+    pub warnings: Vec<crate::publish::Warning>,
 }
 
 #[derive(Debug, Serialize, ToSchema)]
@@ -72,12 +72,9 @@ fn optional_json<T: DeserializeOwned + Default>(headers: &HeaderMap, body: &Byte
     crate::nul::refuse_in_json(body)?;
     serde_json::from_slice(body).map_err(|e| {
         if e.is_data() {
-            ApiError::Invalid {
-                field: None,
-                message: format!("Invalid request: {e}"),
-            }
+            crate::error::invalid_body(&e.to_string())
         } else {
-            ApiError::bad_request(format!("Malformed JSON: {e}"))
+            crate::error::malformed_json(&e.to_string())
         }
     })
 }
@@ -113,6 +110,7 @@ pub async fn publish_v2(
     if req.project_id.is_some_and(|p| p != id) {
         return Err(ApiError::invalid(
             "project_id",
+            ErrorCode::ProjectMismatch,
             "project_id does not match the project being published",
         ));
     }
@@ -188,11 +186,13 @@ pub async fn activate_deploy(
     if deploy.status != "ready" {
         return Err(ApiError::invalid(
             "deploy_id",
+            ErrorCode::DeployNotFinished,
             format!(
                 "Only a finished deploy can be made live; this one is {}",
                 deploy.status
             ),
-        ));
+        )
+        .param("status", deploy.status.clone()));
     }
     let deploy = state.store.activate_deploy(id, deploy_id).await?;
     let project = state.store.project_by_id(id).await?;

@@ -17,7 +17,7 @@ use vitrine_shared::{
 use crate::{
     auth::CurrentUser,
     authz::authorize_project,
-    error::{ApiError, ApiJson, ApiPath, ApiQuery, ErrorBody, Result},
+    error::{ApiError, ApiJson, ApiPath, ApiQuery, ErrorBody, ErrorCode, Result},
     pagination::{PageRequest, Paginated},
     state::AppState,
 };
@@ -87,14 +87,19 @@ pub async fn list_redirects(
     let order = match q.order.as_deref() {
         None | Some("") => RedirectOrder::default(),
         Some(o) => RedirectOrder::parse(o).ok_or_else(|| {
-            ApiError::bad_request("order must be -created_at, created_at, from or -from")
+            ApiError::bad_request(
+                ErrorCode::BadOrder,
+                "order must be -created_at, created_at, from or -from",
+            )
         })?,
     };
     let term = q.term.as_deref().map(str::trim).filter(|t| !t.is_empty());
     if term.is_some_and(|t| t.chars().count() > MAX_TERM) {
-        return Err(ApiError::bad_request(format!(
-            "term must be at most {MAX_TERM} characters"
-        )));
+        return Err(ApiError::bad_request(
+            ErrorCode::SearchTooLong,
+            format!("term must be at most {MAX_TERM} characters"),
+        )
+        .param("max", MAX_TERM));
     }
     let (rows, total) = state
         .store
@@ -159,9 +164,9 @@ pub async fn create_redirect(
     user: CurrentUser,
     ApiJson(req): ApiJson<RedirectRequest>,
 ) -> Result<impl IntoResponse> {
-    let project_id = req
-        .project_id
-        .ok_or_else(|| ApiError::invalid("project_id", "project_id is required"))?;
+    let project_id = req.project_id.ok_or_else(|| {
+        ApiError::invalid("project_id", ErrorCode::Required, "project_id is required")
+    })?;
     authorize_project(&state, &user, project_id).await?;
     let Rule { from, to, warning } = parse_rule(
         req.from.as_deref().unwrap_or(""),
@@ -187,6 +192,7 @@ pub async fn update_redirect(
     if req.project_id.is_some_and(|p| p != current.project_id) {
         return Err(ApiError::invalid(
             "project_id",
+            ErrorCode::RedirectProjectFixed,
             "A redirect cannot move to another project",
         ));
     }

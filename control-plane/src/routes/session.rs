@@ -18,7 +18,7 @@ use vitrine_shared::{
 
 use crate::{
     auth::{self, CurrentUser},
-    error::{ApiError, ApiJson, ErrorBody, Result},
+    error::{ApiError, ApiJson, ErrorBody, ErrorCode, Result},
     state::AppState,
     throttle::{self, Refused},
     views::{MessageView, UserView},
@@ -125,7 +125,7 @@ pub async fn login(
             s.login_failures_per_network_per_minute,
         ))
         .await
-        .map_err(|r| too_many(r, "sign-in attempts"))?;
+        .map_err(|r| too_many(r, ErrorCode::SignInRateLimited, "sign-in attempts"))?;
     let user = match &email {
         Some(e) => state.store.user_by_email(e.as_str()).await?,
         None => None,
@@ -137,10 +137,11 @@ pub async fn login(
         .unwrap_or_else(|| auth::DUMMY_HASH.clone());
     let ok = auth::verify_password(req.password, hash).await?;
     let Some(user) = user.filter(|_| ok) else {
-        return Err(ApiError::Invalid {
-            field: None,
-            message: LOGIN_FAILED.into(),
-        });
+        return Err(ApiError::refused(
+            StatusCode::UNPROCESSABLE_ENTITY,
+            ErrorCode::LoginFailed,
+            LOGIN_FAILED,
+        ));
     };
     state.throttle.give_back(attempt).await;
     let jar = auth::start_session(&state, jar, user.id, None).await?;
@@ -148,12 +149,13 @@ pub async fn login(
 }
 
 /// The 429 of a throttled sign-in or reset request.
-fn too_many(refused: Refused, what: &str) -> ApiError {
+fn too_many(refused: Refused, code: ErrorCode, what: &str) -> ApiError {
     let wait = refused.retry_after_secs;
-    ApiError::TooManyRequests {
-        message: format!("Too many {what}. Please try again in {wait} seconds."),
-        retry_after_secs: wait,
-    }
+    ApiError::too_many_requests(
+        code,
+        format!("Too many {what}. Please try again in {wait} seconds."),
+        wait,
+    )
 }
 
 #[utoipa::path(post, path = "/api/register", tag = "session", request_body = RegisterRequest,
@@ -163,13 +165,26 @@ pub async fn register(
     jar: CookieJar,
     ApiJson(req): ApiJson<RegisterRequest>,
 ) -> Result<impl IntoResponse> {
-    let name = required_text("name", Some(&req.name), 120, "Name is required")?;
+    let name = required_text(
+        "name",
+        Some(&req.name),
+        120,
+        ErrorCode::Required,
+        "Name is required",
+    )?;
     let email = Email::parse(&req.email)?;
     let password = new_password(&req.password)?;
     let language = match req.language.as_deref() {
         None | Some("pt-BR") => "pt-BR",
         Some("en") => "en",
-        Some(_) => return Err(Invalid::new("language", "Language must be pt-BR or en").into()),
+        Some(_) => {
+            return Err(Invalid::new(
+                "language",
+                ErrorCode::LanguageInvalid,
+                "Language must be pt-BR or en",
+            )
+            .into());
+        }
     };
     let password_hash = auth::hash_password(password).await?;
     let user = state
@@ -206,7 +221,8 @@ pub async fn forgot(
     headers: HeaderMap,
     ApiJson(req): ApiJson<ForgotRequest>,
 ) -> Result<ApiJson<MessageView>> {
-    let email = Email::parse(&req.email).map_err(|_| Invalid::new("email", EMAIL_MESSAGE))?;
+    let email = Email::parse(&req.email)
+        .map_err(|_| Invalid::new("email", ErrorCode::EmailInvalid, EMAIL_MESSAGE))?;
     let s = &state.settings;
     // Every request counts: each one may send a mail.
     let _counted = state
@@ -218,7 +234,7 @@ pub async fn forgot(
             s.login_failures_per_network_per_minute,
         ))
         .await
-        .map_err(|r| too_many(r, "password-reset requests"))?;
+        .map_err(|r| too_many(r, ErrorCode::ResetRateLimited, "password-reset requests"))?;
     if let Some(user) = state.store.user_by_email(email.as_str()).await? {
         let token = auth::new_token();
         let ttl = chrono::Duration::seconds(state.settings.reset_token_ttl_secs as i64);
@@ -273,6 +289,7 @@ pub async fn new_password_route(
     let invalid_link = || {
         ApiError::invalid(
             "token",
+            ErrorCode::ResetLinkInvalid,
             "This password reset link is invalid or has expired",
         )
     };

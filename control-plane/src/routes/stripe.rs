@@ -15,7 +15,7 @@ use utoipa::ToSchema;
 
 use crate::{
     auth::CurrentUser,
-    error::{ApiError, ApiJson, ApiPath, ErrorBody, Result},
+    error::{ApiError, ApiJson, ApiPath, ErrorBody, ErrorCode, Result},
     state::AppState,
 };
 
@@ -58,9 +58,10 @@ fn provider(state: &AppState) -> Result<Provider> {
             api: s.stripe_api_url.trim_end_matches('/').to_string(),
             secret: secret.expose().to_string(),
         }),
-        _ => Err(ApiError::Unavailable {
-            message: NOT_CONFIGURED.into(),
-        }),
+        _ => Err(ApiError::unavailable(
+            ErrorCode::PaymentsNotConfigured,
+            NOT_CONFIGURED,
+        )),
     }
 }
 
@@ -78,25 +79,27 @@ impl Provider {
             .form(form)
             .send()
             .await
-            .map_err(|e| ApiError::Unavailable {
-                message: format!("The payment provider could not be reached: {e}"),
-            })?;
+            .map_err(unreachable)?;
         let status = res.status();
-        let body = res.bytes().await.map_err(|e| ApiError::Unavailable {
-            message: format!("The payment provider could not be reached: {e}"),
-        })?;
+        let body = res.bytes().await.map_err(unreachable)?;
         if status.is_success() {
-            return serde_json::from_slice(&body).map_err(|_| ApiError::Unavailable {
-                message: "The payment provider answered something unexpected".into(),
-            });
+            return serde_json::from_slice(&body).map_err(|_| unexpected());
         }
         let message = serde_json::from_slice::<ProviderError>(&body)
             .map(|e| e.error.message)
             .unwrap_or_else(|_| format!("The payment provider answered {status}"));
         if status.is_client_error() {
-            Err(ApiError::invalid("payment_method", message))
+            Err(ApiError::invalid(
+                "payment_method",
+                ErrorCode::PaymentMethodRefused,
+                message.clone(),
+            )
+            .param("detail", message))
         } else {
-            Err(ApiError::Unavailable { message })
+            Err(
+                ApiError::unavailable(ErrorCode::PaymentProviderError, message.clone())
+                    .param("detail", message),
+            )
         }
     }
 }
@@ -150,9 +153,7 @@ pub async fn setup_intent(
         Some(secret) => Ok(ApiJson(SetupIntent {
             client_secret: secret.to_string(),
         })),
-        None => Err(ApiError::Unavailable {
-            message: "The payment provider answered something unexpected".into(),
-        }),
+        None => Err(unexpected()),
     }
 }
 
@@ -174,6 +175,7 @@ pub async fn set_default_payment_method(
     {
         return Err(ApiError::invalid(
             "payment_method",
+            ErrorCode::PaymentMethodInvalid,
             "Invalid payment method",
         ));
     }
@@ -197,9 +199,7 @@ pub async fn set_default_payment_method(
             match created["id"].as_str() {
                 Some(id) if !id.is_empty() => state.store.set_external_id(user.id, id).await?,
                 _ => {
-                    return Err(ApiError::Unavailable {
-                        message: "The payment provider answered something unexpected".into(),
-                    });
+                    return Err(unexpected());
                 }
             }
         }
@@ -220,4 +220,20 @@ pub async fn set_default_payment_method(
         }
     }
     Ok(StatusCode::NO_CONTENT)
+}
+
+/// The provider did not answer.
+fn unreachable(e: reqwest::Error) -> ApiError {
+    ApiError::unavailable(
+        ErrorCode::PaymentProviderUnreachable,
+        format!("The payment provider could not be reached: {e}"),
+    )
+}
+
+/// The provider answered something this code cannot read.
+fn unexpected() -> ApiError {
+    ApiError::unavailable(
+        ErrorCode::PaymentProviderUnexpected,
+        "The payment provider answered something unexpected",
+    )
 }

@@ -19,7 +19,7 @@ use vitrine_shared::{
 use crate::{
     auth::{Admin, CurrentUser},
     authz::authorize_project,
-    error::{ApiError, ApiJson, ApiPath, ApiQuery, ErrorBody, Result},
+    error::{ApiError, ApiJson, ApiPath, ApiQuery, ErrorBody, ErrorCode, Result},
     routes::projects::{NAME_REQUIRED, choose_slug, create_from_snapshot},
     state::AppState,
     views::{ProjectView, TemplateView},
@@ -61,7 +61,13 @@ pub async fn use_template(
     ApiPath(template_id): ApiPath<i64>,
     ApiJson(req): ApiJson<UseTemplate>,
 ) -> Result<impl IntoResponse> {
-    let name = required_text("name", req.name.as_deref(), 200, NAME_REQUIRED)?;
+    let name = required_text(
+        "name",
+        req.name.as_deref(),
+        200,
+        ErrorCode::ProjectNameRequired,
+        NAME_REQUIRED,
+    )?;
     visible_template(&state, &user, template_id).await?;
     let snapshot = state.store.template_snapshot(template_id).await?;
     let slug = choose_slug(&state, None, &name).await?;
@@ -81,6 +87,7 @@ pub async fn save_template(
         "name",
         req.name.as_deref(),
         200,
+        ErrorCode::Required,
         "Template name is required",
     )?;
     let snapshot = state.store.export_snapshot(req.project_id).await?;
@@ -100,10 +107,11 @@ pub async fn save_template(
                 .iter()
                 .any(|t| t.name == name)
             {
-                return Err(crate::error::ApiError::Conflict {
-                    field: "name",
-                    message: "A template with this name already exists".into(),
-                });
+                return Err(ApiError::conflict(
+                    "name",
+                    ErrorCode::TemplateNameTaken,
+                    "A template with this name already exists",
+                ));
             }
             state.store.upsert_template(&info, &snapshot).await?
         }
@@ -346,6 +354,7 @@ fn published_flag(v: &serde_json::Value) -> Result<bool> {
         serde_json::Value::Number(n) if n.as_i64() == Some(0) => Ok(false),
         _ => Err(ApiError::invalid(
             "is_published",
+            ErrorCode::NotAFlag,
             "is_published must be '1' or '0'",
         )),
     }
@@ -363,7 +372,13 @@ pub async fn erp_edit_template(
 ) -> Result<ApiJson<TemplateView>> {
     let current = state.store.template_by_id(id).await?;
     let name = match req.name {
-        Some(n) => required_text("name", Some(&n), 200, NAME_REQUIRED)?,
+        Some(n) => required_text(
+            "name",
+            Some(&n),
+            200,
+            ErrorCode::ProjectNameRequired,
+            NAME_REQUIRED,
+        )?,
         None => current.name,
     };
     let description = req.description.unwrap_or(current.description);
@@ -371,6 +386,7 @@ pub async fn erp_edit_template(
     if description.chars().count() > 1000 || category.chars().count() > 100 {
         return Err(ApiError::invalid(
             "description",
+            ErrorCode::TooLong,
             "Description (1000) or category (100 characters) is too long",
         ));
     }

@@ -30,7 +30,7 @@ use vitrine_shared::{
 
 use crate::{
     authz::{Principal, authorize_collection_records},
-    error::{ApiError, ApiJson, ApiPath, ErrorBody, Result},
+    error::{ApiError, ApiJson, ApiPath, ErrorBody, ErrorCode, Result},
     records::{Draft, Problem, Schema, assign_slugs, problems_error, resolve_relations},
     state::AppState,
 };
@@ -285,28 +285,26 @@ pub struct RawRow {
     pub cells: Vec<(usize, Value)>,
 }
 
-fn problem(row: Option<usize>, column: Option<&str>, message: impl Into<String>) -> Problem {
-    Problem {
-        row,
-        column: column.map(String::from),
-        field_id: None,
-        message: message.into(),
-    }
-}
-
 /// Decodes a data URL into UTF-8 text (a BOM is dropped); the line of the first invalid
 /// byte is named otherwise.
 pub fn decode_text(content: &str, max: u64) -> Result<String> {
     if content.len() as u64 > max / 3 * 4 + 1024 {
-        return Err(ApiError::TooLarge {
-            message: format!("The file is too large ({} MB at most)", max / (1024 * 1024)),
-        });
+        return Err(file_too_large(max));
     }
-    let url = data_url::DataUrl::process(content)
-        .map_err(|_| ApiError::invalid("content", "content must be a data URL"))?;
-    let (bytes, _) = url
-        .decode_to_vec()
-        .map_err(|_| ApiError::invalid("content", "content is not valid base64"))?;
+    let url = data_url::DataUrl::process(content).map_err(|_| {
+        ApiError::invalid(
+            "content",
+            ErrorCode::DataUrlInvalid,
+            "content must be a data URL",
+        )
+    })?;
+    let (bytes, _) = url.decode_to_vec().map_err(|_| {
+        ApiError::invalid(
+            "content",
+            ErrorCode::Base64Invalid,
+            "content is not valid base64",
+        )
+    })?;
     let bytes = bytes
         .strip_prefix(b"\xEF\xBB\xBF")
         .map(<[u8]>::to_vec)
@@ -315,21 +313,44 @@ pub fn decode_text(content: &str, max: u64) -> Result<String> {
         |bytes: &[u8], end: usize| bytes[..end].iter().filter(|b| **b == b'\n').count() + 1;
     let text = String::from_utf8(bytes).map_err(|e| {
         let line = line_at(e.as_bytes(), e.utf8_error().valid_up_to());
-        problems_error(vec![problem(
+        problems_error(vec![Problem::new(
             Some(line),
             None,
+            ErrorCode::ImportNotUtf8,
             "The file is not UTF-8 text",
         )])
     })?;
     // Stored text cannot hold a NUL (see `crate::nul`): the whole file is refused.
     if let Some(at) = text.find('\0') {
-        return Err(problems_error(vec![problem(
+        return Err(problems_error(vec![Problem::new(
             Some(line_at(text.as_bytes(), at)),
             None,
+            ErrorCode::ImportNul,
             NUL_IN_FILE,
         )]));
     }
     Ok(text)
+}
+
+/// A column that matches no field.
+fn unknown_column(row: Option<usize>, header: &str) -> Problem {
+    Problem::new(
+        row,
+        Some(header),
+        ErrorCode::ImportColumnUnknown,
+        format!("Unknown column {header:?}: it matches no field slug or name"),
+    )
+    .param("column", header)
+}
+
+/// A file over the size limit of `max` bytes (imports and uploads).
+pub fn file_too_large(max: u64) -> ApiError {
+    let mb = max / (1024 * 1024);
+    ApiError::too_large(
+        ErrorCode::FileTooLarge,
+        format!("The file is too large ({mb} MB at most)"),
+    )
+    .param("mb", mb)
 }
 
 /// What an import says about a NUL character in its file.
@@ -341,17 +362,17 @@ fn header_columns(schema: &Schema, headers: &[String]) -> Result<Vec<Column>> {
     let mut problems = Vec::new();
     for h in headers {
         match column_of(schema, h) {
-            Some(c) if columns.contains(&c) => problems.push(problem(
-                None,
-                Some(h),
-                format!("Column {h:?} appears twice"),
-            )),
+            Some(c) if columns.contains(&c) => problems.push(
+                Problem::new(
+                    None,
+                    Some(h),
+                    ErrorCode::ImportColumnTwice,
+                    format!("Column {h:?} appears twice"),
+                )
+                .param("column", h.clone()),
+            ),
             Some(c) => columns.push(c),
-            None => problems.push(problem(
-                None,
-                Some(h),
-                format!("Unknown column {h:?}: it matches no field slug or name"),
-            )),
+            None => problems.push(unknown_column(None, h)),
         }
     }
     if problems.is_empty() {
@@ -392,11 +413,16 @@ pub fn parse_csv(schema: &Schema, text: &str) -> Result<Vec<RawRow>> {
     let headers: Vec<String> = reader
         .headers()
         .map_err(|e| {
-            problems_error(vec![problem(
-                Some(0),
-                None,
-                format!("Malformed CSV header: {e}"),
-            )])
+            problems_error(vec![
+                Problem::new(
+                    Some(0),
+                    None,
+                    ErrorCode::ImportCsvMalformed,
+                    format!("Malformed CSV header: {e}"),
+                )
+                .param("line", 1)
+                .param("detail", e.to_string()),
+            ])
         })?
         .iter()
         .map(String::from)
@@ -406,11 +432,16 @@ pub fn parse_csv(schema: &Schema, text: &str) -> Result<Vec<RawRow>> {
     for (i, record) in reader.records().enumerate() {
         let record = record.map_err(|e| {
             let line = e.position().map(|p| p.line() as usize).unwrap_or(i + 2);
-            problems_error(vec![problem(
-                Some(i + 1),
-                None,
-                format!("Malformed CSV at line {line}: {e}"),
-            )])
+            problems_error(vec![
+                Problem::new(
+                    Some(i + 1),
+                    None,
+                    ErrorCode::ImportCsvMalformed,
+                    format!("Malformed CSV at line {line}: {e}"),
+                )
+                .param("line", line)
+                .param("detail", e.to_string()),
+            ])
         })?;
         let values = record
             .iter()
@@ -423,34 +454,46 @@ pub fn parse_csv(schema: &Schema, text: &str) -> Result<Vec<RawRow>> {
 
 pub fn parse_json(schema: &Schema, text: &str) -> Result<Vec<RawRow>> {
     let value: Value = serde_json::from_str(text).map_err(|e| {
-        problems_error(vec![problem(
-            Some(e.line()),
-            None,
-            format!(
-                "Malformed JSON at line {}, column {}: {e}",
-                e.line(),
-                e.column()
-            ),
-        )])
+        problems_error(vec![
+            Problem::new(
+                Some(e.line()),
+                None,
+                ErrorCode::ImportJsonMalformed,
+                format!(
+                    "Malformed JSON at line {}, column {}: {e}",
+                    e.line(),
+                    e.column()
+                ),
+            )
+            .param("line", e.line())
+            .param("column", e.column())
+            .param("detail", e.to_string()),
+        ])
     })?;
-    let items = value
-        .as_array()
-        .ok_or_else(|| ApiError::invalid("content", "A JSON import is a list of objects"))?;
+    let items = value.as_array().ok_or_else(|| {
+        ApiError::invalid(
+            "content",
+            ErrorCode::ImportNotList,
+            "A JSON import is a list of objects",
+        )
+    })?;
     let mut rows = Vec::with_capacity(items.len());
     let mut known: HashMap<String, Column> = HashMap::new();
     for (i, item) in items.iter().enumerate() {
         let obj = item.as_object().ok_or_else(|| {
-            problems_error(vec![problem(
+            problems_error(vec![Problem::new(
                 Some(i + 1),
                 None,
+                ErrorCode::ImportRowNotObject,
                 "Each row must be an object",
             )])
         })?;
         // JSON writes a NUL as the escape `\u0000`, which decoding the file did not see.
         if let Some(path) = crate::nul::nul_path(item) {
-            return Err(problems_error(vec![problem(
+            return Err(problems_error(vec![Problem::new(
                 Some(i + 1),
                 Some(&path),
+                ErrorCode::ImportNul,
                 NUL_IN_FILE,
             )]));
         }
@@ -460,13 +503,8 @@ pub fn parse_json(schema: &Schema, text: &str) -> Result<Vec<RawRow>> {
             let column = match known.get(k) {
                 Some(c) => *c,
                 None => {
-                    let c = column_of(schema, k).ok_or_else(|| {
-                        problems_error(vec![problem(
-                            Some(i + 1),
-                            Some(k),
-                            format!("Unknown column {k:?}: it matches no field slug or name"),
-                        )])
-                    })?;
+                    let c = column_of(schema, k)
+                        .ok_or_else(|| problems_error(vec![unknown_column(Some(i + 1), k)]))?;
                     known.insert(k.clone(), c);
                     c
                 }
@@ -494,9 +532,10 @@ pub fn validate_rows(schema: &Schema, rows: Vec<RawRow>) -> Result<(Vec<Draft>, 
             None => None,
             Some(Ok(t)) => Some(t.with_timezone(&Utc)),
             Some(Err(_)) => {
-                problems.push(problem(
+                problems.push(Problem::new(
                     Some(r.row),
                     Some("created_at"),
+                    ErrorCode::ImportDateInvalid,
                     "created_at must be an RFC 3339 date",
                 ));
                 continue;
@@ -571,10 +610,18 @@ pub async fn import(
         } else if lower.ends_with(".csv") || lower.ends_with(".txt") {
             parse_csv(&schema, &text)?
         } else {
-            return Err(ApiError::invalid("name", "Import a .csv or .json file"));
+            return Err(ApiError::invalid(
+                "name",
+                ErrorCode::ImportFormat,
+                "Import a .csv or .json file",
+            ));
         };
         if rows.is_empty() {
-            return Err(ApiError::invalid("content", "The file has no rows"));
+            return Err(ApiError::invalid(
+                "content",
+                ErrorCode::ImportEmpty,
+                "The file has no rows",
+            ));
         }
         let (drafts, explicit) = validate_rows(&schema, rows)?;
         Ok((schema, drafts, explicit))

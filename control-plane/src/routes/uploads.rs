@@ -24,7 +24,7 @@ use vitrine_shared::{
 
 use crate::{
     authz::{Principal, authorize_project},
-    error::{ApiError, ApiJson, ApiPath, ErrorBody, Result},
+    error::{ApiError, ApiJson, ApiPath, ErrorBody, ErrorCode, Result},
     state::AppState,
 };
 
@@ -153,9 +153,13 @@ fn prefix_part(v: &Value) -> Option<String> {
 }
 
 fn parse_id(v: &Value) -> Result<i64> {
-    prefix_part(v)
-        .and_then(|s| s.parse().ok())
-        .ok_or_else(|| ApiError::invalid("prefix", "Invalid upload prefix"))
+    prefix_part(v).and_then(|s| s.parse().ok()).ok_or_else(|| {
+        ApiError::invalid(
+            "prefix",
+            ErrorCode::UploadPrefixInvalid,
+            "Invalid upload prefix",
+        )
+    })
 }
 
 /// Works out (and authorizes) where an upload goes. A client-panel token uploads only into
@@ -199,7 +203,11 @@ async fn upload_folder(
         return Ok(own);
     }
     if parts.len() > 3 {
-        return Err(ApiError::invalid("prefix", "Invalid upload prefix"));
+        return Err(ApiError::invalid(
+            "prefix",
+            ErrorCode::UploadPrefixInvalid,
+            "Invalid upload prefix",
+        ));
     }
     if parse_id(&parts[0])? != user.id {
         // Another user's folder: indistinguishable from one that does not exist.
@@ -240,20 +248,31 @@ pub async fn upload(
     ApiJson(req): ApiJson<UploadRequest>,
 ) -> Result<Response> {
     let max = state.settings.upload_max_bytes;
-    let too_large = || ApiError::TooLarge {
-        message: format!("The file is too large ({} MB at most)", max / (1024 * 1024)),
-    };
+    let too_large = || crate::routes::transfer::file_too_large(max);
     // A data URL's payload is about 4/3 the size of the file; refuse early before decoding.
     if req.content.len() as u64 > max / 3 * 4 + 1024 {
         return Err(too_large());
     }
-    let url = data_url::DataUrl::process(&req.content)
-        .map_err(|_| ApiError::invalid("content", "content must be a data URL"))?;
-    let (bytes, _) = url
-        .decode_to_vec()
-        .map_err(|_| ApiError::invalid("content", "content is not valid base64"))?;
+    let url = data_url::DataUrl::process(&req.content).map_err(|_| {
+        ApiError::invalid(
+            "content",
+            ErrorCode::DataUrlInvalid,
+            "content must be a data URL",
+        )
+    })?;
+    let (bytes, _) = url.decode_to_vec().map_err(|_| {
+        ApiError::invalid(
+            "content",
+            ErrorCode::Base64Invalid,
+            "content is not valid base64",
+        )
+    })?;
     if bytes.is_empty() {
-        return Err(ApiError::invalid("content", "The file is empty"));
+        return Err(ApiError::invalid(
+            "content",
+            ErrorCode::FileEmpty,
+            "The file is empty",
+        ));
     }
     if bytes.len() as u64 > max {
         return Err(too_large());
@@ -265,25 +284,45 @@ pub async fn upload(
         .map(|(_, e)| e.to_ascii_lowercase());
     let (mime, ext) = detect_kind(&bytes)
         .or_else(|| detect_text(&bytes, declared.as_deref()))
-        .ok_or_else(|| ApiError::UnsupportedMediaType {
-            message: "This file type is not accepted".into(),
+        .ok_or_else(|| {
+            ApiError::unsupported_media(
+                ErrorCode::FileTypeRefused,
+                "This file type is not accepted",
+            )
         })?;
     match req.accept.as_deref() {
         None => {}
         Some("image") if ext == "png" || ext == "jpg" => {}
-        Some("image") => return Err(ApiError::invalid("content", IMAGES_ONLY)),
+        Some("image") => {
+            return Err(ApiError::invalid(
+                "content",
+                ErrorCode::ImagesOnly,
+                IMAGES_ONLY,
+            ));
+        }
         Some("font") if ext == "woff2" => {}
         Some("font") => {
             return Err(ApiError::invalid(
                 "content",
+                ErrorCode::WoffOnly,
                 "Only .woff2 files are accepted",
             ));
         }
-        Some(_) => return Err(ApiError::invalid("accept", "accept must be image or font")),
+        Some(_) => {
+            return Err(ApiError::invalid(
+                "accept",
+                ErrorCode::AcceptInvalid,
+                "accept must be image or font",
+            ));
+        }
     }
     let name = req.name.trim();
     if name.is_empty() || name.len() > 255 {
-        return Err(ApiError::invalid("name", "A file name is required"));
+        return Err(ApiError::invalid(
+            "name",
+            ErrorCode::FileNameRequired,
+            "A file name is required",
+        ));
     }
     let (stem, declared_ext) = match name.rsplit_once('.') {
         Some((stem, e)) if !stem.is_empty() => (stem, Some(e.to_ascii_lowercase())),
@@ -294,8 +333,11 @@ pub async fn upload(
     {
         return Err(ApiError::invalid(
             "name",
+            ErrorCode::FileTypeMismatch,
             format!("The file's content is {mime}, not .{declared}"),
-        ));
+        )
+        .param("mime", mime)
+        .param("extension", declared.clone()));
     }
     let folder = upload_folder(&state, &principal, req.prefix.as_deref()).await?;
     let stem = match slugify(stem) {

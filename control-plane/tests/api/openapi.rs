@@ -134,3 +134,39 @@ async fn the_openapi_document_lists_every_route_and_has_a_page() {
         .unwrap();
     assert!(page.contains("swagger-ui-bundle.js"));
 }
+
+/// Every code the server can send is in the document (the `ErrorCode` enum that every error
+/// body's `error` refers to), and it is the list the dashboard's catalogue test reads.
+#[tokio::test]
+async fn the_openapi_document_lists_every_error_code() {
+    let app = TestApp::new(Backend::Sqlite).await;
+    let doc: Value = reqwest::get(app.url("/api/openapi.json"))
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    let schemas = &doc["components"]["schemas"];
+    let listed: Vec<&str> = schemas["ErrorCode"]["enum"]
+        .as_array()
+        .expect("an ErrorCode enum")
+        .iter()
+        .map(|v| v.as_str().unwrap())
+        .collect();
+    let all: Vec<&str> = vitrine_shared::error_code::ErrorCode::ALL
+        .iter()
+        .map(|c| c.as_str())
+        .collect();
+    assert_eq!(listed, all);
+    let file: Vec<String> =
+        serde_json::from_str(include_str!("../../../shared/testdata/error-codes.json")).unwrap();
+    assert_eq!(file, all);
+    assert_eq!(
+        schemas["ErrorBody"]["properties"]["error"]["$ref"],
+        "#/components/schemas/ErrorCode"
+    );
+    assert_eq!(
+        schemas["Problem"]["properties"]["code"]["$ref"],
+        "#/components/schemas/ErrorCode"
+    );
+}

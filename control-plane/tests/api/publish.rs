@@ -632,7 +632,10 @@ dual_test!(
         let res = publish(&app, &s, pid).await;
         let warnings = res["warnings"].as_array().expect("warnings");
         assert_eq!(warnings.len(), 1, "{res}");
-        let msg = warnings[0].as_str().unwrap();
+        // A code the dashboard translates, the family it names, and the English text.
+        assert_eq!(warnings[0]["code"], "font_unavailable", "{res}");
+        assert_eq!(warnings[0]["params"]["family"], "Nao Existe", "{res}");
+        let msg = warnings[0]["message"].as_str().unwrap();
         assert!(msg.contains("Nao Existe") && msg.contains("404"), "{msg}");
         assert!(is_published(&app, &s, pid).await);
     }

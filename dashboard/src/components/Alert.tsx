@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react';
 
 interface AlertProps {
-  kind?: 'error' | 'success' | 'info';
+  kind?: 'error' | 'success' | 'info' | 'warning';
   children: ReactNode;
   testId?: string;
 }

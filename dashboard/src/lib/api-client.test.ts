@@ -1,7 +1,11 @@
+/** @vitest-environment jsdom */
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import i18n from '@/lib/i18n';
 import {
   ApiError,
   apiJson,
+  detailMessage,
+  errorMessage,
   apiText,
   errorWithDetails,
   getRunningRequests,
@@ -114,6 +118,71 @@ describe('api client', () => {
       details: [{ row: 3, column: 'price', message: 'not a number' }, { message: 'bad' }],
     });
     expect(errorWithDetails(error)).toBe('Import failed\n#3 price: not a number\nbad');
+  });
+
+  it("shows an API error in the interface's language, from its code and values", async () => {
+    vi.stubGlobal('fetch', () =>
+      Promise.resolve(
+        new Response(
+          JSON.stringify({
+            error: 'too_long',
+            message: 'name must be at most 200 characters',
+            field: 'name',
+            params: { max: 200 },
+          }),
+          { status: 422 },
+        ),
+      ),
+    );
+    const error = await apiJson('/api/pages', { method: 'POST', body: {} }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ApiError);
+    expect((error as ApiError).params).toEqual({ max: 200 });
+    try {
+      await i18n.changeLanguage('pt-BR');
+      expect(errorMessage(error)).toBe('No máximo 200 caracteres');
+      await i18n.changeLanguage('en');
+      expect(errorMessage(error)).toBe('At most 200 characters');
+    } finally {
+      await i18n.changeLanguage('pt-BR');
+    }
+  });
+
+  it('says where a problem is and how many follow, and translates each detail', () => {
+    const error = new ApiError(
+      422,
+      'value_not_amount',
+      'Row 3, column price: Price must be an amount (and 1 more problems)',
+      undefined,
+      [
+        {
+          row: 3,
+          column: 'price',
+          code: 'value_not_amount',
+          message: 'Price must be an amount',
+          params: { field: 'Preço' },
+        },
+        {
+          row: 4,
+          column: 'sku',
+          code: 'import_column_unknown',
+          message: 'Unknown column "sku"',
+          params: { column: 'sku' },
+        },
+      ],
+      { field: 'Preço', row: 3, more: 1 },
+    );
+    expect(errorMessage(error)).toBe('Linha 3: Preço deve ser um valor. (e mais 1 problema)');
+    expect(error.details.map(detailMessage)).toEqual([
+      'Preço deve ser um valor.',
+      'Coluna desconhecida "sku": não corresponde ao slug nem ao nome de nenhum campo.',
+    ]);
+  });
+
+  it("shows the server's text for a code the catalogue does not know", () => {
+    expect(errorMessage(new ApiError(422, 'something_new', 'Something new went wrong'))).toBe(
+      'Something new went wrong',
+    );
+    expect(errorMessage(new Error('offline'))).toBe('offline');
   });
 
   it('sends X-Client-Token while the client panel has a token', async () => {

@@ -2,29 +2,50 @@
  * The one fetch wrapper: same-origin JSON calls, typed errors, and the running-request
  * counter behind the global spinner.
  */
+import i18n from 'i18next';
 
-/** One entry of `details`: where a bulk operation (import, record save) failed. */
+/** The values a coded message names (`{ max: 200 }`). */
+export type ErrorParams = Record<string, string | number>;
+
+/** One entry of `details`: where a bulk operation (import, record save) failed, and why. */
 export interface ApiErrorDetail {
   row?: number;
   column?: string;
   field_id?: number;
+  /** The problem's stable code (`value_not_amount`), translated with `params`. */
+  code?: string;
+  /** The server's English text, shown only when the code is unknown to the catalogue. */
   message: string;
+  params?: ErrorParams;
 }
 
-/** Error body of the control plane: `{ error, message, field?, details? }`. */
+/**
+ * Error body of the control plane: `{ error, message, field?, params?, details? }`. `code`
+ * (the body's `error`) is one of the codes in shared/testdata/error-codes.json, which the
+ * catalogues translate under `errors.<code>`; `message` is the server's English text.
+ */
 export class ApiError extends Error {
   readonly status: number;
   readonly code: string;
   readonly field: string | undefined;
   readonly details: ApiErrorDetail[];
+  readonly params: ErrorParams;
 
-  constructor(status: number, code: string, message: string, field?: string, details: ApiErrorDetail[] = []) {
+  constructor(
+    status: number,
+    code: string,
+    message: string,
+    field?: string,
+    details: ApiErrorDetail[] = [],
+    params: ErrorParams = {},
+  ) {
     super(message);
     this.name = 'ApiError';
     this.status = status;
     this.code = code;
     this.field = field;
     this.details = details;
+    this.params = params;
   }
 }
 
@@ -79,14 +100,24 @@ function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null;
 }
 
+function parseParams(value: unknown): ErrorParams {
+  if (!isRecord(value)) return {};
+  const params: ErrorParams = {};
+  for (const [key, item] of Object.entries(value)) {
+    if (typeof item === 'string' || typeof item === 'number') params[key] = item;
+  }
+  return params;
+}
+
 function parseDetails(value: unknown): ApiErrorDetail[] {
   if (!Array.isArray(value)) return [];
   return value.flatMap((item): ApiErrorDetail[] => {
     if (!isRecord(item) || typeof item.message !== 'string') return [];
-    const detail: ApiErrorDetail = { message: item.message };
+    const detail: ApiErrorDetail = { message: item.message, params: parseParams(item.params) };
     if (typeof item.row === 'number') detail.row = item.row;
     if (typeof item.column === 'string') detail.column = item.column;
     if (typeof item.field_id === 'number') detail.field_id = item.field_id;
+    if (typeof item.code === 'string') detail.code = item.code;
     return [detail];
   });
 }
@@ -102,6 +133,7 @@ async function toApiError(response: Response): Promise<ApiError> {
         parsed.message,
         typeof parsed.field === 'string' ? parsed.field : undefined,
         parseDetails(parsed.details),
+        parseParams(parsed.params),
       );
     }
     // Some calls answer only `{ error: text }` (the account and billing calls): that text is the message.
@@ -158,13 +190,41 @@ export async function apiBlob(url: string, options: RequestOptions = {}): Promis
   return response.blob();
 }
 
-/** A message to show for any thrown value. */
+/**
+ * The text of a coded message in the interface's language: `errors.<code>` filled in with
+ * `params`, else (a code the catalogue does not know) the server's own `fallback` text.
+ */
+export function codedMessage(code: string | undefined, params: ErrorParams = {}, fallback = ''): string {
+  const key = `errors.${code}`;
+  if (!code || !i18n.exists(key)) return fallback;
+  return i18n.t(key, params);
+}
+
+/**
+ * A message to show for any thrown value, in the user's language: an API error by its code
+ * (with where it is, "Linha 3: …", and how many more problems follow), anything else by its
+ * message.
+ */
 export function errorMessage(error: unknown): string {
+  if (error instanceof ApiError) {
+    if (!i18n.exists(`errors.${error.code}`)) return error.message;
+    let text = codedMessage(error.code, error.params, error.message);
+    const { row, index, more } = error.params;
+    if (typeof row === 'number') text = i18n.t('errors.context.row', { row, text });
+    else if (typeof index === 'number') text = i18n.t('errors.context.item', { index, text });
+    if (typeof more === 'number' && more > 0) text = i18n.t('errors.context.more', { count: more, text });
+    return text;
+  }
   if (error instanceof Error) return error.message;
   return String(error);
 }
 
-/** The message followed by one line per detail ("row 3, price: not a number"), for alerts. */
+/** One detail of an error in the user's language. */
+export function detailMessage(detail: ApiErrorDetail): string {
+  return codedMessage(detail.code, detail.params, detail.message);
+}
+
+/** The message followed by one line per detail ("#3 price: must be an amount"), for alerts. */
 export function errorWithDetails(error: unknown): string {
   const message = errorMessage(error);
   if (!(error instanceof ApiError) || error.details.length === 0) return message;
@@ -172,7 +232,8 @@ export function errorWithDetails(error: unknown): string {
     const where = [detail.row !== undefined ? `#${detail.row}` : '', detail.column ?? '']
       .filter(Boolean)
       .join(' ');
-    return where ? `${where}: ${detail.message}` : detail.message;
+    const text = detailMessage(detail);
+    return where ? `${where}: ${text}` : text;
   });
   return [message, ...lines].join('\n');
 }

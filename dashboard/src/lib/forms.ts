@@ -83,7 +83,7 @@ export function errorText(t: TFunction, error: FieldError | undefined): string |
   return t(key, values);
 }
 
-/** `errors.a.b` for the dotted path of a nested field. */
+/** The error at the dotted path of a nested field (`a.b` is `errors[a][b]`). */
 export function errorAt<T extends FieldValues>(errors: FieldErrors<T>, path: string): FieldError | undefined {
   let node: unknown = errors;
   for (const part of path.split('.')) {

@@ -60,10 +60,17 @@ pub async fn verify(t: &TestEdge, rig: &Rig, project: i64, domain: &str) {
         dns_nameservers: Some(rig.dns.addr.to_string()),
         ..Settings::default()
     };
-    let outcome = DnsCheck::from_settings(&s)
-        .unwrap()
-        .verify(domain, &token)
-        .await;
+    let check = DnsCheck::from_settings(&s).unwrap();
+    let mut outcome = check.verify(domain, &token).await;
+    // The local DNS server is a process of its own: on a machine loaded by the whole suite a
+    // query may time out (3 s, twice). That is not what these tests are about, so a check
+    // that could not reach it is asked again, as an owner would press "verify" again.
+    for _ in 0..3 {
+        if outcome.unreachable().is_none() {
+            break;
+        }
+        outcome = check.verify(domain, &token).await;
+    }
     assert_eq!(
         (outcome.proof, outcome.pointing),
         (

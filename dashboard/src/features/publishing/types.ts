@@ -1,4 +1,5 @@
 /** Shapes of the publishing API (publish, unpublish, deploy history, rollback). */
+import type { ErrorParams } from '@/lib/api-client';
 
 export type DeployStatus = 'building' | 'ready' | 'failed';
 
@@ -28,8 +29,18 @@ export interface DeployList {
 export interface PublishResult {
   deploy: Deploy;
   url: string;
-  /** What did not stop the publish but the owner should know (a web font that could not be fetched). */
-  warnings?: string[];
+  /**
+   * What did not stop the publish but the owner should know (a web font that could not be
+   * fetched): a code the catalogue translates (`errors.<code>`), the server's English text and
+   * the values it names.
+   */
+  warnings?: PublishWarning[];
+}
+
+export interface PublishWarning {
+  code: string;
+  message: string;
+  params?: ErrorParams;
 }
 
 /** POST /api/unpublish/{id}. */

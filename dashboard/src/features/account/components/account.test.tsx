@@ -171,9 +171,16 @@ describe('account screen', () => {
   });
 
   it('shows a refusal that names the currency at the currency field', async () => {
-    const message = 'The currency cannot change once the account has transactions';
+    const message = 'A moeda não pode mudar depois que a conta tem transações.';
     api({
-      'POST /api/user': () => ({ status: 409, json: { error: 'conflict', message, field: 'currency' } }),
+      'POST /api/user': () => ({
+        status: 409,
+        json: {
+          error: 'currency_locked',
+          message: 'The currency cannot change once the account has transactions',
+          field: 'currency',
+        },
+      }),
     });
     await open();
     fireEvent.change(screen.getByTestId('account-currency'), { target: { value: 'USD' } });

@@ -174,7 +174,7 @@ describe('admin blocks screen', () => {
 
   it("keeps the form open with the server's message and a falha toast on 409", async () => {
     const message = 'Block Name already exists';
-    api({ 'POST /erp/block/10': () => ({ status: 409, json: { error: 'conflict', message } }) });
+    api({ 'POST /erp/block/10': () => ({ status: 409, json: { error: 'block_name_taken', message } }) });
     await open();
     fireEvent.click(within(screen.getByTestId('block-row-10')).getByTestId('block-edit'));
     const form = await screen.findByTestId('block-form');
@@ -201,7 +201,7 @@ describe('admin blocks screen', () => {
     api({
       'POST /erp/block': () => ({
         status: 409,
-        json: { error: 'conflict', message: 'Block Name already exists', field: 'name' },
+        json: { error: 'block_name_taken', message: 'Block Name already exists', field: 'name' },
       }),
     });
     await open();
@@ -268,7 +268,10 @@ describe('admin blocks screen', () => {
       'POST /erp/reorder-category/1': () => ({ status: 204 }),
       'POST /erp/delete-category/2': () => ({
         status: 409,
-        json: { error: 'conflict', message: 'Category has blocks' },
+        json: {
+          error: 'category_not_empty',
+          message: 'The category still has blocks; move or delete them first',
+        },
       }),
     });
     await open();
@@ -291,7 +294,9 @@ describe('admin blocks screen', () => {
     fireEvent.click(within(screen.getByTestId('category-2')).getByTestId('category-delete'));
     expect(await confirmText()).toBe('Excluir a categoria "Vazia"? Certeza?');
     await acceptConfirm();
-    await waitFor(() => expect(toasts()).toContain('error:falha: Category has blocks'));
+    await waitFor(() =>
+      expect(toasts()).toContain('error:falha: A categoria ainda tem blocos; mova ou exclua-os antes.'),
+    );
   });
 
   it('creates a category', async () => {

@@ -111,7 +111,7 @@ describe("the business's block library screen", () => {
       'GET /api/business/blocks': () => ({ status: 404, json: { error: 'not_found', message: 'Not found' } }),
     });
     renderRoutes(routes, '/business/blocks');
-    expect((await screen.findByTestId('business-library-error')).textContent).toBe('Not found');
+    expect((await screen.findByTestId('business-library-error')).textContent).toBe('Não encontrado');
   });
 
   it('edits name, keywords, thumbnail and order, checking them first, then refreshes the list', async () => {

@@ -254,17 +254,17 @@ describe('new business user', () => {
     const { router } = await openNew({
       'POST /api/business/users': () => ({
         status: 409,
-        json: { error: 'conflict', message: 'Email already in use', field: 'email' },
+        json: { error: 'email_taken', message: 'email already in use', field: 'email' },
       }),
     });
     type('user-name', 'Davi');
     type('user-email', 'ana@example.com');
     type('user-password', 'segredo1');
     fireEvent.click(screen.getByTestId('user-form-save'));
-    await waitFor(() => expect(toasts()).toContain('error:Email already in use'));
+    await waitFor(() => expect(toasts()).toContain('error:e-mail já cadastrado'));
     expect(router.state.location.pathname).toBe('/users/new');
     expect(within(screen.getByTestId('business-user-form')).getByRole('alert').textContent).toBe(
-      'Email already in use',
+      'e-mail já cadastrado',
     );
   });
 });
@@ -363,11 +363,11 @@ describe('edit business user', () => {
     const { router } = openEdit(member(99, 'Zé'), {
       'GET /api/business/users/99': () => ({
         status: 404,
-        json: { error: 'not_found', message: 'User not found' },
+        json: { error: 'not_found', message: 'Not found' },
       }),
     });
     await waitFor(() => expect(router.state.location.pathname).toBe('/users'));
-    expect(toasts()).toContain('error:User not found');
+    expect(toasts()).toContain('error:Não encontrado');
     await screen.findByTestId('business-users');
   });
 });

@@ -1,7 +1,7 @@
 import { useTranslation } from 'react-i18next';
 import { Button } from '@/components/ui/Button';
 import { Dialog } from '@/components/ui/Dialog';
-import type { ApiErrorDetail } from '@/lib/api-client';
+import { detailMessage, type ApiErrorDetail } from '@/lib/api-client';
 
 interface Props {
   /** The server's message for the whole import. */
@@ -55,7 +55,7 @@ export function ImportErrorsDialog({ message, details, fileName, onClose }: Prop
                 <tr key={index} data-testid="import-error-row">
                   <td>{detail.row ?? '—'}</td>
                   <td>{detail.column ?? '—'}</td>
-                  <td>{detail.message}</td>
+                  <td>{detailMessage(detail)}</td>
                 </tr>
               ))}
             </tbody>

@@ -8,7 +8,7 @@ import { InputField } from '@/components/FormControls';
 import { FormField } from '@/components/FormField';
 import { PageLoader } from '@/components/PageLoader';
 import { toast } from '@/components/toast';
-import { ApiError, errorMessage } from '@/lib/api-client';
+import { ApiError, detailMessage, errorMessage } from '@/lib/api-client';
 import { errorText, slugFillers, useZodForm } from '@/lib/forms';
 import { useCreatePost } from '@/features/collections/api/create-post';
 import { useDeletePost } from '@/features/collections/api/delete-post';
@@ -85,7 +85,7 @@ function RecordFormBody({ scope, table, post }: FormProps) {
       if (detail && target) {
         form.setError(
           `values.${valueKey(target)}`,
-          { type: 'server', message: detail.message },
+          { type: 'server', message: detailMessage(detail) },
           { shouldFocus: true },
         );
       } else failure.report(error);
@@ -149,7 +149,7 @@ function RecordFormBody({ scope, table, post }: FormProps) {
               <ul>
                 {serverDetails.map((detail, index) => (
                   <li key={index}>
-                    {[fieldName(detail.field_id), detail.message].filter(Boolean).join(': ')}
+                    {[fieldName(detail.field_id), detailMessage(detail)].filter(Boolean).join(': ')}
                   </li>
                 ))}
               </ul>

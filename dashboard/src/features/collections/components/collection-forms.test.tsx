@@ -277,7 +277,14 @@ describe('record form', () => {
     api({
       'POST /api/posts': () =>
         answer++ === 0
-          ? { status: 409, json: { error: 'conflict', message: 'Slug already taken', field: 'slug' } }
+          ? {
+              status: 409,
+              json: {
+                error: 'record_slug_taken',
+                message: 'A record with this slug already exists',
+                field: 'slug',
+              },
+            }
           : {
               status: 422,
               json: {
@@ -294,7 +301,7 @@ describe('record form', () => {
     type('field-endereco', 'Rua A');
     fireEvent.click(within(screen.getByTestId('field-tags')).getByLabelText('a'));
     fireEvent.click(screen.getByTestId('record-save'));
-    await expectFieldError('record-slug', 'Slug already taken');
+    await expectFieldError('record-slug', 'Já existe um cadastro com este slug.');
     await expectFocused('record-slug');
     expect(screen.queryByTestId('record-missing')).toBeNull();
 

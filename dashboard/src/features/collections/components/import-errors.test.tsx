@@ -53,12 +53,17 @@ describe('import errors', () => {
   it('toasts a refusal without details, and the count on success', async () => {
     let answer: { status: number; json: unknown } = {
       status: 413,
-      json: { error: 'too_large', message: 'File too large' },
+      json: { error: 'file_too_large', message: 'The file is too large (10 MB at most)', params: { mb: 10 } },
     };
     mockApi({ 'POST /api/tables/9/import': () => answer });
     renderRoutes([{ path: '/', element: <ImportButton tableId={9} /> }], '/');
     choose('a.csv');
-    await waitFor(() => expect(getToasts()).toContainEqual({ kind: 'error', message: 'File too large' }));
+    await waitFor(() =>
+      expect(getToasts()).toContainEqual({
+        kind: 'error',
+        message: 'O arquivo é grande demais (no máximo 10 MB).',
+      }),
+    );
     expect(screen.queryByRole('dialog')).toBeNull();
     answer = { status: 200, json: 1000 };
     choose('b.csv');

@@ -125,7 +125,8 @@ export function ConfigureDomainModal({ project, onClose }: Props) {
     );
   } else if (verify.isError) {
     // The server's reason as it wrote it; with no answer at all, what the browser said.
-    const text = verify.error instanceof ApiError ? verify.error.message : serializeResponse(verify.error);
+    const text =
+      verify.error instanceof ApiError ? errorMessage(verify.error) : serializeResponse(verify.error);
     result = (
       <div className="alert alert-error verify-failure" role="alert" data-testid="domain-verify-failure">
         <p>{t('domains.verifyFailed')}</p>

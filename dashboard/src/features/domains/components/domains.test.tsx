@@ -247,13 +247,14 @@ describe('configure domain modal', () => {
     type('www.shop.example');
     fireEvent.click(submit());
     fireEvent.click(await screen.findByTestId('domain-verify'));
-    expect((await screen.findByTestId('domain-verify-message')).textContent).toBe('domain already in use');
+    // The code in the interface's language.
+    expect((await screen.findByTestId('domain-verify-message')).textContent).toBe('domínio já está em uso');
     expect(screen.queryByTestId('domain-pending-note')).toBeNull();
   });
 
   it('shows what the server said in a JSON error body too', async () => {
     api(unverified, {
-      [VERIFY]: () => ({ status: 409, json: { error: 'conflict', message: 'domain already in use' } }),
+      [VERIFY]: () => ({ status: 409, json: { error: 'not_yet_known', message: 'domain already in use' } }),
     });
     renderRoutes(routes, '/project/7');
     await openConfigure();

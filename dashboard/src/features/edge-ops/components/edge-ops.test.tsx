@@ -208,7 +208,7 @@ describe('ops screen (/erp/edges)', () => {
     api(() => ({ status: 404, json: { error: 'not_found', message: 'Not found' } }));
     renderRoutes(routes, '/erp/edges');
     expect((await screen.findByTestId('edge-ops-error')).textContent).toBe(
-      'Não foi possível carregar os nós de borda: Not found',
+      'Não foi possível carregar os nós de borda: Não encontrado',
     );
     expect(screen.getByTestId('edge-ops-refresh')).toBeTruthy();
   });
@@ -221,7 +221,10 @@ describe('ops screen (/erp/edges)', () => {
     > = [
       () => ({ json: overview([healthy({ requests: 100, errors: 0 })]) }),
       () => second.promise,
-      () => ({ status: 500, json: { error: 'internal', message: 'database unavailable' } }),
+      () => ({
+        status: 503,
+        json: { error: 'database_unavailable', message: 'The database is not answering right now' },
+      }),
     ];
     let served = 0;
     const calls = api(() => (answers[Math.min(served++, answers.length - 1)] ?? answers[0]!)());
@@ -251,7 +254,7 @@ describe('ops screen (/erp/edges)', () => {
     await act(() => vi.advanceTimersByTimeAsync(5_000));
     expect(edgeCalls(calls)).toBe(3);
     expect((await screen.findByTestId('edge-ops-refresh-error')).textContent).toBe(
-      'Falha ao atualizar; mostrando os últimos dados recebidos. database unavailable',
+      'Falha ao atualizar; mostrando os últimos dados recebidos. O banco de dados não está respondendo agora; tente de novo em instantes.',
     );
     expect(cell('edge-a', 'requests')).toBe('250');
   });

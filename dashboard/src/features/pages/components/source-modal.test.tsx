@@ -244,8 +244,9 @@ describe('source-code modal', () => {
       'POST /api/business/blocks': () => ({
         status: 409,
         json: {
-          error: 'conflict',
+          error: 'library_full',
           message: "The business's block library is full (200 blocks at most); delete one first",
+          params: { max: 200 },
         },
       }),
     });
@@ -253,7 +254,7 @@ describe('source-code modal', () => {
     fireEvent.click(within(screen.getByTestId('source-business')).getByTestId('biz-block-save'));
     await waitFor(() =>
       expect(toasts()).toEqual([
-        "error:The business's block library is full (200 blocks at most); delete one first",
+        'error:A biblioteca de blocos da empresa está cheia (no máximo 200 blocos); exclua um antes.',
       ]),
     );
   });

@@ -37,8 +37,11 @@ describe('project settings form', () => {
   });
 
   it("puts the server's error on the field it names", async () => {
-    const message = 'Este slug já está em uso';
-    api(() => ({ status: 409, json: { error: 'slug_taken', message, field: 'slug' } }));
+    const message = 'slug já está em uso';
+    api(() => ({
+      status: 409,
+      json: { error: 'slug_taken', message: 'slug already in use', field: 'slug' },
+    }));
     renderRoutes(routes, '/project/7/edit');
     const slug = await screen.findByTestId('settings-slug');
     fireEvent.change(slug, { target: { value: 'outra-loja' } });

@@ -1,6 +1,7 @@
 import { useTranslation } from 'react-i18next';
 import { Dialog } from '@/components/ui/Dialog';
 import type { Project } from '@/lib/types';
+import { codedMessage } from '@/lib/api-client';
 import { usePublishProject } from '@/features/publishing/api/publish-project';
 import { useDeployProgress } from '@/features/publishing/lib/deploy-progress';
 import { ResponseBox } from '@/components/ResponseBox';
@@ -38,22 +39,24 @@ export function PublishModal({ project, onClose }: Props) {
     );
   } else if (publish.isSuccess) {
     body = (
-      <div className="alert alert-success" role="status" data-testid="publish-success">
-        <p>{t('publishing.published')}</p>
-        <a href={publish.data.url} target="_blank" rel="noreferrer" data-testid="publish-url">
-          {publish.data.url} ↗
-        </a>
+      <>
+        <div className="alert alert-success" role="status" data-testid="publish-success">
+          <p>{t('publishing.published')}</p>
+          <a href={publish.data.url} target="_blank" rel="noreferrer" data-testid="publish-url">
+            {publish.data.url} ↗
+          </a>
+        </div>
         {publish.data.warnings && publish.data.warnings.length > 0 && (
-          <div data-testid="publish-warnings">
+          <div className="alert alert-warning publish-warnings" role="status" data-testid="publish-warnings">
             <p>{t('publishing.warnings')}</p>
             <ul>
-              {publish.data.warnings.map((w) => (
-                <li key={w}>{w}</li>
+              {publish.data.warnings.map((w, index) => (
+                <li key={index}>{codedMessage(w.code, w.params, w.message)}</li>
               ))}
             </ul>
           </div>
         )}
-      </div>
+      </>
     );
     footer = (
       <button

@@ -97,7 +97,13 @@ describe('publish modal', () => {
             json: {
               deploy: deploy(3),
               url: 'https://loja.example.com',
-              warnings: ['The font Lora (400 normal) could not be fetched: 404'],
+              warnings: [
+                {
+                  code: 'font_unavailable',
+                  message: 'The font Lora (400 normal) could not be fetched: 404',
+                  params: { family: 'Lora', weight: '400', style: 'normal', detail: '404' },
+                },
+              ],
             },
           };
         },
@@ -108,7 +114,13 @@ describe('publish modal', () => {
     fireEvent.click(screen.getByTestId('publish-confirm'));
     const warnings = await screen.findByTestId('publish-warnings');
     expect(warnings.textContent).toContain('Publicado, com estas observações:');
-    expect(warnings.textContent).toContain('The font Lora (400 normal) could not be fetched: 404');
+    // The code in the interface's language, in amber (a warning, not a success).
+    expect(warnings.textContent).toContain(
+      'Não foi possível baixar a fonte Lora (400 normal); o site usa as fontes alternativas.',
+    );
+    expect(warnings.textContent).not.toContain('could not be fetched');
+    expect(warnings.className).toContain('alert-warning');
+    expect(warnings.closest('.alert-success')).toBeNull();
   });
 
   it('ends on the live address as a link and shows the project published without a reload', async () => {

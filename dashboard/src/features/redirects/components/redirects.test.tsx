@@ -185,7 +185,10 @@ describe('redirect form', () => {
 
   it("shows the server's text in an 'Erro' toast and beside the field", async () => {
     const message = 'Já existe um redirecionamento para esta url de origem.';
-    const calls = api(() => ({ status: 409, json: { error: 'conflict', message, field: 'from' } }));
+    const calls = api(() => ({
+      status: 409,
+      json: { error: 'redirect_from_taken', message, field: 'from' },
+    }));
     renderRoutes(routes, '/project/7/redirects/edit/1');
     await waitFor(() =>
       expect(screen.getByTestId<HTMLInputElement>('redirect-from-input').value).toBe('/antigo'),

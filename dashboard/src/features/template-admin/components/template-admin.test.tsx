@@ -193,11 +193,16 @@ describe('admin templates screen', () => {
   });
 
   it('shows a server error that names a field at that field, with a falha toast', async () => {
-    const message = 'name must be at most 200 characters';
+    const message = 'No máximo 200 caracteres';
     api({
       'POST /erp/template/3': () => ({
         status: 422,
-        json: { error: 'invalid', message, field: 'name' },
+        json: {
+          error: 'too_long',
+          message: 'name must be at most 200 characters',
+          field: 'name',
+          params: { max: 200 },
+        },
       }),
     });
     await open();
@@ -213,8 +218,10 @@ describe('admin templates screen', () => {
   });
 
   it('shows a server error that names no field above the form', async () => {
-    const message = 'Template not found';
-    api({ 'POST /erp/template/3': () => ({ status: 404, json: { error: 'not_found', message } }) });
+    const message = 'Não encontrado';
+    api({
+      'POST /erp/template/3': () => ({ status: 404, json: { error: 'not_found', message: 'Not found' } }),
+    });
     await open();
     fireEvent.click(within(screen.getByTestId('template-row-3')).getByTestId('template-edit'));
     const form = await screen.findByTestId('template-form');
@@ -268,7 +275,7 @@ describe('admin templates screen', () => {
     await open();
     fireEvent.click(within(screen.getByTestId('template-row-2')).getByTestId('template-delete'));
     await acceptConfirm();
-    await waitFor(() => expect(toasts()).toContain('error:falha: Not found'));
+    await waitFor(() => expect(toasts()).toContain('error:falha: Não encontrado'));
   });
 
   it('moves a row down with reorder-template calls for the rows whose order changed', async () => {

@@ -2,6 +2,7 @@ import { useRef, type ChangeEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { toast } from '@/components/toast';
 import { isJpgOrPng, readAsDataUrl } from '@/lib/files';
+import { errorMessage } from '@/lib/api-client';
 import { useUploadImage } from '@/features/pages/api/upload-image';
 
 interface Props {
@@ -35,7 +36,7 @@ export function ImageUpload({ prefix, onUploaded, label, testId }: Props) {
       onUploaded(url, file);
     } catch (error) {
       console.error(error);
-      toast.error(error instanceof Error ? error.message : String(error));
+      toast.error(errorMessage(error));
     }
   };
 
