@@ -124,13 +124,13 @@ describe('dashboard end to end', () => {
     expect(await page.$(byTestId('project-overview'))).toBeNull();
   });
 
-  it.each([
+  it.each<[string, string]>([
     ['pt-BR', 'slug já está em uso'],
     ['en', 'slug already in use'],
   ])("shows the server's refusal in the interface's language (%s), at its field", async (language, text) => {
     await context().addInitScript(
-      ([key, value]) => window.localStorage.setItem(key, value),
-      ['vitrine.language', language],
+      ([key, value]: [string, string]) => window.localStorage.setItem(key, value),
+      ['vitrine.language', language] as [string, string],
     );
     await registerViaApi(context(), newAccount(`slugs-${language}`));
     const first = await createProjectViaApi(context(), 'First site');
