@@ -227,7 +227,11 @@ describe('new page dialog', () => {
         refuse
           ? {
               status: 409,
-              json: { error: 'conflict', field: 'slug', message: 'A page with this slug already exists' },
+              json: {
+                error: 'page_slug_taken',
+                field: 'slug',
+                message: 'A page with this slug already exists',
+              },
             }
           : { json: page(40, call.body as Record<string, unknown>) },
       'DELETE /api/page/40': () => ({ status: 204 }),
@@ -236,7 +240,7 @@ describe('new page dialog', () => {
     const slug = dialog.getByLabelText<HTMLInputElement>('Slug (endereço)');
     fireEvent.change(slug, { target: { value: 'contato' } });
     fireEvent.click(dialog.getByTestId('new-page-create'));
-    await waitFor(() => expect(description(slug)).toContain('A page with this slug already exists'));
+    await waitFor(() => expect(description(slug)).toContain('Já existe uma página com este slug.'));
     expect(slug.getAttribute('aria-invalid')).toBe('true');
     await waitFor(() => expect(document.activeElement).toBe(slug));
     expect(sent(calls)).toEqual([

@@ -42,10 +42,14 @@ describe('SaveTemplateModal', () => {
   it('shows a name already taken (the server names the field) at the name field', async () => {
     const { modal } = await openModal(() => ({
       status: 409,
-      json: { error: 'conflict', message: 'A template with this name already exists', field: 'name' },
+      json: {
+        error: 'template_name_taken',
+        message: 'A template with this name already exists',
+        field: 'name',
+      },
     }));
     fireEvent.click(modal.getByTestId('save-template-modal-save'));
-    await expectFieldError('template-name', 'A template with this name already exists');
+    await expectFieldError('template-name', 'Já existe um template com este nome.');
     await expectFocused('template-name');
     expect(modal.queryByTestId('save-template-modal-error')).toBeNull();
   });
@@ -60,8 +64,13 @@ describe('SaveTemplateModal', () => {
   });
 
   it('shows a refusal that names no field above the form', async () => {
-    const { modal } = await openModal(() => ({ status: 500, json: { error: 'internal', message: 'boom' } }));
+    const { modal } = await openModal(() => ({
+      status: 503,
+      json: { error: 'database_unavailable', message: 'The database is not answering right now' },
+    }));
     fireEvent.click(modal.getByTestId('save-template-modal-save'));
-    expect((await modal.findByTestId('save-template-modal-error')).textContent).toContain('boom');
+    expect((await modal.findByTestId('save-template-modal-error')).textContent).toContain(
+      'O banco de dados não está respondendo agora; tente de novo em instantes.',
+    );
   });
 });
