@@ -45,6 +45,10 @@ if command -v pg_isready >/dev/null && ! pg_isready -q -d "$pg_url"; then
   exit 1
 fi
 
+# A run from a clean clone builds everything once: incremental compilation would only write
+# caches nobody reads (and costs time and disk), so it is off, as cargo's docs advise for CI.
+export CARGO_INCREMENTAL="${CARGO_INCREMENTAL:-0}"
+
 step "rustfmt and clippy"
 cargo fmt --all -- --check
 cargo clippy --workspace --all-targets --quiet -- -D warnings
