@@ -247,35 +247,14 @@ pub async fn upload(
     principal: Principal,
     ApiJson(req): ApiJson<UploadRequest>,
 ) -> Result<Response> {
-    let max = state.settings.upload_max_bytes;
-    let too_large = || crate::routes::transfer::file_too_large(max);
-    // A data URL's payload is about 4/3 the size of the file; refuse early before decoding.
-    if req.content.len() as u64 > max / 3 * 4 + 1024 {
-        return Err(too_large());
-    }
-    let url = data_url::DataUrl::process(&req.content).map_err(|_| {
-        ApiError::invalid(
-            "content",
-            ErrorCode::DataUrlInvalid,
-            "content must be a data URL",
-        )
-    })?;
-    let (bytes, _) = url.decode_to_vec().map_err(|_| {
-        ApiError::invalid(
-            "content",
-            ErrorCode::Base64Invalid,
-            "content is not valid base64",
-        )
-    })?;
+    let bytes =
+        crate::routes::transfer::decode_data_url(&req.content, state.settings.upload_max_bytes)?;
     if bytes.is_empty() {
         return Err(ApiError::invalid(
             "content",
             ErrorCode::FileEmpty,
             "The file is empty",
         ));
-    }
-    if bytes.len() as u64 > max {
-        return Err(too_large());
     }
     let declared = req
         .name
