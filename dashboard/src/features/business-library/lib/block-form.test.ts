@@ -43,7 +43,7 @@ describe('business block form', () => {
     expect(isValidBlockImage('')).toBe(true);
     expect(isValidBlockImage('/files/1/capa.png')).toBe(true);
     expect(isValidBlockImage('https://cdn.example.com/a.png')).toBe(true);
-    expect(isValidBlockImage('javascript:alert(1)')).toBe(false);
+    expect(isValidBlockImage('javascript:steal(document.cookie)')).toBe(false);
     expect(isValidBlockImage('https://x/\n')).toBe(false);
     expect(isValidBlockImage('https://x/\u0007')).toBe(false);
     expect(isValidBlockImage(`https://${'a'.repeat(2048)}`)).toBe(false);
