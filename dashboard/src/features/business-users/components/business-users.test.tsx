@@ -155,12 +155,12 @@ describe('business users list', () => {
     api({
       'GET /api/business/users': () => ({
         status: 403,
-        json: { error: 'forbidden', message: 'Business administrators only' },
+        json: { error: 'business_admin_only', message: 'Business administrators only' },
       }),
     });
     renderRoutes(routes, '/users');
     expect((await screen.findByTestId('business-users-error')).textContent).toBe(
-      'Business administrators only',
+      'Somente administradores da empresa.',
     );
   });
 });
@@ -350,13 +350,18 @@ describe('edit business user', () => {
     openEdit(members()[1]!, {
       'POST /api/business/users/2': () => ({
         status: 422,
-        json: { error: 'invalid', message: 'Password too short', field: 'password' },
+        json: {
+          error: 'password_too_short',
+          message: 'Password must be at least 8 characters',
+          field: 'password',
+          params: { min: 8 },
+        },
       }),
     });
     await screen.findByTestId('business-user-form');
     type('user-password', '1');
     fireEvent.click(screen.getByTestId('user-form-save'));
-    await waitFor(() => expect(toasts()).toContain('error:Password too short'));
+    await waitFor(() => expect(toasts()).toContain('error:A senha deve ter pelo menos 8 caracteres'));
   });
 
   it('toasts a failing load and returns to /users', async () => {

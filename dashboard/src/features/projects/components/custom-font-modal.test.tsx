@@ -49,12 +49,12 @@ describe('CustomFontModal', () => {
   it('shows the server refusing the file content at the file field', async () => {
     open(() => ({
       status: 422,
-      json: { error: 'invalid', message: 'Only .woff2 files are accepted', field: 'content' },
+      json: { error: 'woff_only', message: 'Only .woff2 files are accepted', field: 'content' },
     }));
     fireEvent.change(await screen.findByTestId('custom-font-family'), { target: { value: 'Marca' } });
     choose(woff2());
     save();
-    await expectFieldError('custom-font-file', 'Only .woff2 files are accepted');
+    await expectFieldError('custom-font-file', 'Somente arquivos .woff2 são aceitos');
     await expectFocused('custom-font-file');
   });
 

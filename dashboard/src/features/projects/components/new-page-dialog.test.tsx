@@ -206,13 +206,18 @@ describe('new page dialog', () => {
     const { calls, router, dialog } = await openDialog({
       'POST /api/pages': () => ({
         status: 422,
-        json: { error: 'invalid', field: 'name', message: 'name must be at most 200 characters' },
+        json: {
+          error: 'too_long',
+          field: 'name',
+          message: 'name must be at most 200 characters',
+          params: { max: 200 },
+        },
       }),
     });
     const name = dialog.getByLabelText<HTMLInputElement>(/^Nome/);
     fireEvent.change(name, { target: { value: 'Serviços' } });
     fireEvent.click(dialog.getByTestId('new-page-create'));
-    await waitFor(() => expect(description(name)).toBe('name must be at most 200 characters'));
+    await waitFor(() => expect(description(name)).toBe('No máximo 200 caracteres'));
     expect(name.getAttribute('aria-invalid')).toBe('true');
     await waitFor(() => expect(document.activeElement).toBe(name));
     expect(dialog.queryByTestId('new-page-dialog-error')).toBeNull();
@@ -263,7 +268,7 @@ describe('new page dialog', () => {
     const { dialog } = await openDialog({
       'POST /api/page/40': () => ({
         status: 422,
-        json: { error: 'invalid', field: 'table_id', message: 'Unknown collection' },
+        json: { error: 'unknown_collection', field: 'table_id', message: 'Unknown collection' },
       }),
       'DELETE /api/page/40': () => ({ status: 204 }),
     });
@@ -271,17 +276,22 @@ describe('new page dialog', () => {
     fireEvent.click(dialog.getByLabelText('Página de coleção'));
     await chooseCollection(dialog, 'Produtos');
     fireEvent.click(dialog.getByTestId('new-page-create'));
-    await waitFor(() => expect(description(collectionButton(dialog))).toBe('Unknown collection'));
+    await waitFor(() => expect(description(collectionButton(dialog))).toBe('Essa coleção não existe.'));
     await waitFor(() => expect(document.activeElement).toBe(collectionButton(dialog)));
   });
 
   it('shows a refusal that names no field above the form', async () => {
     const { router, dialog } = await openDialog({
-      'POST /api/pages': () => ({ status: 403, json: { error: 'forbidden', message: 'Sem permissão' } }),
+      'POST /api/pages': () => ({
+        status: 403,
+        json: { error: 'admin_only', message: 'Administrators only' },
+      }),
     });
     fireEvent.change(dialog.getByLabelText(/^Nome/), { target: { value: 'Produto' } });
     fireEvent.click(dialog.getByTestId('new-page-create'));
-    expect((await dialog.findByTestId('new-page-dialog-error')).textContent).toContain('Sem permissão');
+    expect((await dialog.findByTestId('new-page-dialog-error')).textContent).toContain(
+      'Somente administradores.',
+    );
     expect(router.state.location.pathname).toBe('/project/7');
   });
 });

@@ -109,12 +109,15 @@ describe('integrations dialog', () => {
   it("shows the server's refusal at the field it names", async () => {
     const { dialog } = await openIntegrations(() => ({
       status: 422,
-      json: { error: 'invalid', message: 'Pixel ID is required', field: 'conversionApiPixelId' },
+      json: { error: 'pixel_id_required', message: 'Pixel ID is required', field: 'conversionApiPixelId' },
     }));
     fireEvent.change(dialog.getByTestId('conversion-token'), { target: { value: 'tok' } });
     fireEvent.change(dialog.getByTestId('conversion-pixel'), { target: { value: '123' } });
     fireEvent.click(dialog.getByTestId('integrations-save'));
-    await expectFieldError('conversion-pixel', 'Pixel ID is required');
+    await expectFieldError(
+      'conversion-pixel',
+      'O ID do pixel é obrigatório quando a API de Conversões está ativada',
+    );
     await expectFocused('conversion-pixel');
     expect(dialog.queryByTestId('integrations-error')).toBeNull();
   });

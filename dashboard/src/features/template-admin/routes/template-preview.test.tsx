@@ -152,7 +152,7 @@ describe('theme preview', () => {
     api({
       'POST /api/templates/use/4': () => ({
         status: 422,
-        json: { error: 'invalid', message: 'Project name is required', field: 'name' },
+        json: { error: 'project_name_required', message: 'Project name is required', field: 'name' },
       }),
     });
     await open();
@@ -160,7 +160,7 @@ describe('theme preview', () => {
     const modal = await screen.findByTestId('use-template');
     fireEvent.change(within(modal).getByTestId('use-template-name'), { target: { value: 'x' } });
     fireEvent.click(within(modal).getByTestId('use-template-submit'));
-    await expectFieldError('use-template-name', 'Project name is required');
+    await expectFieldError('use-template-name', 'O nome do projeto é obrigatório');
     await expectFocused('use-template-name');
     expect(within(modal).queryByTestId('use-template-error')).toBeNull();
   });
@@ -169,7 +169,7 @@ describe('theme preview', () => {
     api({
       'POST /api/templates/use/4': () => ({
         status: 422,
-        json: { error: 'invalid', message: 'Project name is required' },
+        json: { error: 'project_name_required', message: 'Project name is required' },
       }),
     });
     await open();
@@ -177,7 +177,9 @@ describe('theme preview', () => {
     const modal = await screen.findByTestId('use-template');
     fireEvent.change(within(modal).getByTestId('use-template-name'), { target: { value: 'x' } });
     fireEvent.click(within(modal).getByTestId('use-template-submit'));
-    expect((await screen.findByTestId('use-template-error')).textContent).toBe('Project name is required');
+    expect((await screen.findByTestId('use-template-error')).textContent).toBe(
+      'O nome do projeto é obrigatório',
+    );
     await waitFor(() => expect(getToasts().some((toast) => toast.kind === 'error')).toBe(true));
   });
 

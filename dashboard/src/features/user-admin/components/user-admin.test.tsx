@@ -114,7 +114,7 @@ describe('administrator users screen (/erp/users)', () => {
     api(me(), {
       'POST /api/loginWith/7': () => ({
         status: 403,
-        json: { error: 'forbidden', message: 'Administrators only' },
+        json: { error: 'admin_only', message: 'Administrators only' },
       }),
     });
     renderRoutes(routes, '/erp/users');
@@ -122,7 +122,9 @@ describe('administrator users screen (/erp/users)', () => {
     fireEvent.click(within(screen.getByTestId('user-admin-row-7')).getByTestId('user-admin-login-as'));
     await waitFor(() =>
       expect(
-        getToasts().some((toast) => toast.kind === 'error' && toast.message.includes('Administrators only')),
+        getToasts().some(
+          (toast) => toast.kind === 'error' && toast.message.includes('Somente administradores.'),
+        ),
       ).toBe(true),
     );
     expect(loadPage).not.toHaveBeenCalled();
@@ -130,10 +132,13 @@ describe('administrator users screen (/erp/users)', () => {
 
   it('shows the server message when the list fails', async () => {
     api(me(), {
-      'GET /api/users': () => ({ status: 403, json: { error: 'forbidden', message: 'Administrators only' } }),
+      'GET /api/users': () => ({
+        status: 403,
+        json: { error: 'admin_only', message: 'Administrators only' },
+      }),
     });
     renderRoutes(routes, '/erp/users');
-    expect((await screen.findByTestId('user-admin-error')).textContent).toBe('Administrators only');
+    expect((await screen.findByTestId('user-admin-error')).textContent).toBe('Somente administradores.');
   });
 });
 
