@@ -503,7 +503,7 @@ describe('page editor', () => {
     await acceptConfirm();
     fireEvent.click(screen.getByTestId('block-remove'));
     await acceptConfirm();
-    expect(screen.getByTestId('no-block')).toBeTruthy();
+    expect(await screen.findByTestId('no-block')).toBeTruthy();
   });
 
   it('applies an upload that finishes late to the page as it is then', async () => {
