@@ -173,6 +173,17 @@ pub async fn get_business_user(
     Ok(ApiJson(member(&state, &admin, id).await?.into()))
 }
 
+/// A member's name: required, 120 characters at most.
+fn member_name(input: &BusinessUserInput) -> Result<String> {
+    Ok(required_text(
+        "name",
+        Some(&input.name),
+        120,
+        ErrorCode::Required,
+        "Name is required",
+    )?)
+}
+
 #[utoipa::path(post, path = "/api/business/users", tag = "business", request_body = BusinessUserInput,
     responses((status = 201, body = BusinessUserView), (status = 403, body = ErrorBody), (status = 409, body = ErrorBody), (status = 422, body = ErrorBody)))]
 pub async fn create_business_user(
@@ -180,13 +191,7 @@ pub async fn create_business_user(
     admin: BusinessAdmin,
     ApiJson(input): ApiJson<BusinessUserInput>,
 ) -> Result<impl IntoResponse> {
-    let name = required_text(
-        "name",
-        Some(&input.name),
-        120,
-        ErrorCode::Required,
-        "Name is required",
-    )?;
+    let name = member_name(&input)?;
     let email = Email::parse(&input.email)?;
     let password = new_password(input.password.as_deref().unwrap_or(""))?;
     let permissions = access_level(&state, &admin, &input).await?;
@@ -221,13 +226,7 @@ pub async fn update_business_user(
     ApiJson(input): ApiJson<BusinessUserInput>,
 ) -> Result<ApiJson<BusinessUserView>> {
     let current = member(&state, &admin, id).await?;
-    let name = required_text(
-        "name",
-        Some(&input.name),
-        120,
-        ErrorCode::Required,
-        "Name is required",
-    )?;
+    let name = member_name(&input)?;
     let email = Email::parse(&input.email)?;
     let password = match input.password.as_deref() {
         None | Some("") => None,

@@ -5,15 +5,20 @@ use vitrine_shared::testing::Backend;
 
 use crate::helpers::TestApp;
 
-#[tokio::test]
-async fn the_openapi_document_lists_every_route_and_has_a_page() {
-    let app = TestApp::new(Backend::Sqlite).await;
-    let doc: Value = reqwest::get(app.url("/api/openapi.json"))
+/// The document as the server serves it.
+async fn openapi(app: &TestApp) -> Value {
+    reqwest::get(app.url("/api/openapi.json"))
         .await
         .unwrap()
         .json()
         .await
-        .unwrap();
+        .unwrap()
+}
+
+#[tokio::test]
+async fn the_openapi_document_lists_every_route_and_has_a_page() {
+    let app = TestApp::new(Backend::Sqlite).await;
+    let doc = openapi(&app).await;
     let paths = doc["paths"].as_object().unwrap();
     let expected: &[(&str, &[&str])] = &[
         ("/api/config", &["get"]),
@@ -140,12 +145,7 @@ async fn the_openapi_document_lists_every_route_and_has_a_page() {
 #[tokio::test]
 async fn the_openapi_document_lists_every_error_code() {
     let app = TestApp::new(Backend::Sqlite).await;
-    let doc: Value = reqwest::get(app.url("/api/openapi.json"))
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
+    let doc = openapi(&app).await;
     let schemas = &doc["components"]["schemas"];
     let listed: Vec<&str> = schemas["ErrorCode"]["enum"]
         .as_array()
