@@ -20,7 +20,10 @@ use vitrine_shared::{
     store::{DomainClaim, StoreError, backoff},
 };
 
-use crate::{routes::domains::answer, state::AppState};
+use crate::{
+    domain_report::{DnsReport, report},
+    state::AppState,
+};
 
 /// The longest wait between two checks of one pending domain.
 pub const MAX_INTERVAL: chrono::Duration = chrono::Duration::hours(6);
@@ -101,7 +104,7 @@ async fn check_one(state: &AppState, dns: &DnsCheck, claim: &DomainClaim) -> any
             // that project lets the name go) and says why.
             Err(StoreError::Conflict(_)) => {
                 let next = next_check(&state.settings, claim);
-                let text = format!("{} is in use by another project.", claim.domain);
+                let text = DnsReport::in_use(&claim.domain).stored();
                 state
                     .store
                     .record_domain_check(claim.project_id, &claim.domain, &text, next)
@@ -111,13 +114,13 @@ async fn check_one(state: &AppState, dns: &DnsCheck, claim: &DomainClaim) -> any
             Err(e) => return Err(e.into()),
         }
     }
-    let (_, text) = answer(dns, &claim.domain, &token, &outcome, false);
+    let (_, found) = report(dns, &claim.domain, &token, &outcome, false);
     state
         .store
         .record_domain_check(
             claim.project_id,
             &claim.domain,
-            &text,
+            &found.stored(),
             next_check(&state.settings, claim),
         )
         .await?;

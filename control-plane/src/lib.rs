@@ -6,6 +6,7 @@ pub mod auth;
 pub mod authz;
 pub mod csrf;
 pub mod domain_checks;
+pub mod domain_report;
 pub mod error;
 pub mod mail;
 pub mod metrics;

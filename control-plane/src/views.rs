@@ -1,6 +1,7 @@
 //! What the API returns: the spec's shapes, built from store rows. Server-owned values
 //! (verification, publish state, flags) appear here and nowhere in request types.
 
+use crate::domain_report::DnsReport;
 use chrono::{DateTime, Utc};
 use serde::Serialize;
 use serde_json::{Map, Value};
@@ -90,8 +91,8 @@ pub struct ProjectView {
     /// The pending domain and its checks: null when none waits. In the list and the
     /// single-project answers.
     #[serde(skip_serializing_if = "Option::is_none")]
-    #[schema(value_type = Option<DomainClaim>)]
-    pub domain_check: Option<Option<DomainClaim>>,
+    #[schema(value_type = Option<DomainCheckView>)]
+    pub domain_check: Option<Option<DomainCheckView>>,
 }
 
 impl ProjectView {
@@ -152,8 +153,36 @@ impl ProjectView {
         if let Some(c) = &claim {
             self.domain = Some(c.domain.clone());
         }
-        self.domain_check = Some(claim);
+        self.domain_check = Some(claim.map(DomainCheckView::from));
         self
+    }
+}
+
+/// A pending domain: asked for, not proven yet, and what its last check found.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct DomainCheckView {
+    pub domain: String,
+    /// How many checks ran since the domain was saved (or last asked for again).
+    pub checks: i64,
+    /// What the last check found, each finding a code the dashboard translates.
+    pub last_result: Option<DnsReport>,
+    pub checked_at: Option<DateTime<Utc>>,
+    /// When the server checks again on its own; null once it stopped (the owner's Verify
+    /// starts the checks over).
+    pub next_check_at: Option<DateTime<Utc>>,
+    pub created_at: DateTime<Utc>,
+}
+
+impl From<DomainClaim> for DomainCheckView {
+    fn from(c: DomainClaim) -> Self {
+        DomainCheckView {
+            domain: c.domain,
+            checks: c.checks,
+            last_result: c.last_result.as_deref().map(DnsReport::from_stored),
+            checked_at: c.checked_at,
+            next_check_at: c.next_check_at,
+            created_at: c.created_at,
+        }
     }
 }
 

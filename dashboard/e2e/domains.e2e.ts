@@ -86,7 +86,7 @@ describe('domains', () => {
     expect(await page.inputValue(byTestId('domain-input'))).toBe('shop.example.com');
   });
 
-  it('shows the server text verbatim when the DNS check fails, and keeps the domain pending, unverified', async () => {
+  it('shows what the DNS check found in Portuguese when it fails, and keeps the domain pending, unverified', async () => {
     const id = await createProjectViaApi(context, 'Domain verify');
     await openOverview(id);
     await openConfigure();
@@ -105,10 +105,19 @@ describe('domains', () => {
     expect(response.status(), 'a missing route is not a DNS failure').not.toBe(404);
     expect(response.status()).not.toBe(405);
 
+    // The dashboard asks for JSON: the findings come as codes, shown in the interface's language.
+    const report = JSON.parse(text) as { error: string; details: { code: string }[] };
+    expect(report.error).toBe('dns_not_ready');
     await page.waitForSelector(byTestId('domain-verify-failure'));
-    expect(await page.textContent(byTestId('domain-verify-message'))).toBe(text);
+    expect(await page.textContent(byTestId('domain-verify-message'))).toBe(
+      'O DNS de vitrine-e2e.invalid ainda não está pronto.',
+    );
     expect(await page.$(byTestId('domain-verify-success'))).toBeNull();
-    expect(text).toContain('_vitrine-challenge.vitrine-e2e.invalid');
+    const findings = await page.$$eval(`${byTestId('domain-verify-findings')} li`, (items) =>
+      items.map((item) => item.textContent ?? ''),
+    );
+    expect(findings).toContain('_vitrine-challenge.vitrine-e2e.invalid ainda não tem registro TXT.');
+    expect(findings.join(' ')).not.toMatch(/has no|Set a|points to/);
 
     // Saved as pending: the server checks it again on its own, and the page says so.
     await page.waitForSelector(byTestId('domain-pending-note'));

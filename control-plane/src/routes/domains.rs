@@ -18,20 +18,18 @@
 //!
 //! **Server-owned:** `meta.verified`, `verifiedDomain` and `verifiedTimestamp` are set only by
 //! a successful check; no request body writes them. The spec's answer to a check is text, so
-//! the DNS outcomes are `text/plain`; what the caller got wrong before any lookup (unknown
-//! project, invalid or taken domain, bad body) keeps the API's JSON error shape.
+//! the DNS outcomes are `text/plain`, unless the caller accepts JSON: then they are a
+//! [`crate::domain_report::DnsReport`], each finding a code the dashboard translates. What
+//! the caller got wrong before any lookup (unknown project, invalid or taken domain, bad body)
+//! keeps the API's JSON error shape.
 
 use anyhow::Context;
-use axum::{
-    extract::State,
-    http::StatusCode,
-    response::{IntoResponse, Response},
-};
+use axum::{extract::State, http::HeaderMap, response::Response};
 use serde::Deserialize;
 use utoipa::ToSchema;
 use vitrine_shared::{
-    dns::{DnsCheck, Pointing, Proof, Verdict, Verification},
-    domain::{challenge_name, challenge_value},
+    dns::DnsCheck,
+    domain::challenge_value,
     store::{DOMAIN_UNIT_TAKEN, StoreError},
 };
 
@@ -39,6 +37,7 @@ use crate::{
     auth::CurrentUser,
     authz::authorize_project,
     domain_checks::first_recheck,
+    domain_report::{DnsReport, report},
     error::{ApiError, ApiJson, ApiPath, ErrorBody, Result},
     routes::projects::{full_view, parse_domain},
     state::AppState,
@@ -56,17 +55,24 @@ pub struct DnsVerify {
 /// becomes the project's verified domain (200). Otherwise it is saved as the project's pending
 /// domain, which the server keeps checking on its own (422, or 503 when the DNS servers could
 /// not be asked), unless it already is the project's verified domain, which stays as it was.
+///
+/// The answer is the spec's text, or the [`DnsReport`] as JSON for a caller whose `Accept`
+/// names JSON (the dashboard, which translates its codes).
 #[utoipa::path(post, path = "/api/dns-verify", tag = "projects", request_body = DnsVerify,
     responses(
-        (status = 200, description = "Verified: says where the domain points", body = String, content_type = "text/plain"),
+        (status = 200, description = "Verified: says where the domain points (text; JSON for a caller that accepts it)",
+            content((String = "text/plain"), (DnsReport = "application/json"))),
         (status = 404, body = ErrorBody),
         (status = 409, description = "domain_in_use: another project holds the domain or its www. twin", body = ErrorBody),
-        (status = 422, description = "invalid domain (JSON), or the domain is not proven or does not point here yet: what was found and what to set; saved as pending (text)", body = String, content_type = "text/plain"),
-        (status = 503, description = "The DNS servers could not be asked; saved as pending (text)", body = String, content_type = "text/plain"),
+        (status = 422, description = "invalid domain, or the domain is not proven or does not point here yet: what was found and what to set (`details`); saved as pending",
+            content((String = "text/plain"), (ErrorBody = "application/json"))),
+        (status = 503, description = "The DNS servers could not be asked; saved as pending",
+            content((String = "text/plain"), (ErrorBody = "application/json"))),
     ))]
 pub async fn dns_verify(
     State(state): State<AppState>,
     user: CurrentUser,
+    headers: HeaderMap,
     ApiJson(req): ApiJson<DnsVerify>,
 ) -> Result<Response> {
     authorize_project(&state, &user, req.project_id).await?;
@@ -78,7 +84,7 @@ pub async fn dns_verify(
     let token = challenge_value(&project.uuid);
     let outcome = check.verify(domain, &token).await;
     let held = project.verified_domain.as_deref() == Some(domain);
-    let (status, text) = answer(&check, domain, &token, &outcome, held);
+    let (status, found) = report(&check, domain, &token, &outcome, held);
     if outcome.verified() {
         // The unique unit still guards a race with another project proving it too.
         state
@@ -95,7 +101,7 @@ pub async fn dns_verify(
             .record_domain_check(
                 req.project_id,
                 domain,
-                &text,
+                &found.stored(),
                 Some(first_recheck(&state.settings)),
             )
             .await?;
@@ -103,7 +109,7 @@ pub async fn dns_verify(
     if let Some(cause) = outcome.unreachable() {
         tracing::warn!(domain, %cause, "DNS check could not reach the nameservers");
     }
-    Ok((status, text).into_response())
+    Ok(found.respond(status, &headers))
 }
 
 /// 409 `domain_in_use` when a project other than `project_id` holds `domain` or its twin.
@@ -120,99 +126,6 @@ pub(crate) async fn refuse_if_held_elsewhere(
     }
 }
 
-/// The status and the text for a check's outcome: where the domain points when it is
-/// verified; else what was found, what to set, and that it waits as pending (`held`: it is
-/// already this project's verified domain, which a failed re-check does not change).
-pub(crate) fn answer(
-    check: &DnsCheck,
-    domain: &str,
-    token: &str,
-    outcome: &Verification,
-    held: bool,
-) -> (StatusCode, String) {
-    if outcome.verified() {
-        let text = match &outcome.pointing {
-            Verdict::Points(Pointing::Address(ip)) => {
-                format!("Domain verified: {domain} points to {ip}")
-            }
-            Verdict::Points(Pointing::Alias(alias)) => {
-                format!("Domain verified: {domain} is an alias of {alias}")
-            }
-            _ => format!("Domain verified: {domain}"),
-        };
-        return (StatusCode::OK, text);
-    }
-    let after = if held {
-        format!("{domain} stays verified for this project; nothing was changed.")
-    } else {
-        format!(
-            "{domain} is saved as pending: we check it again on our own, and it starts \
-             working as soon as both records are in place. DNS changes can take a while to \
-             reach every server."
-        )
-    };
-    if outcome.unreachable().is_some() {
-        return (
-            StatusCode::SERVICE_UNAVAILABLE,
-            format!(
-                "The DNS servers could not be reached to check {domain}. {after} You can also \
-                 try again in a few minutes."
-            ),
-        );
-    }
-    let address = check
-        .addresses()
-        .iter()
-        .map(ToString::to_string)
-        .collect::<Vec<_>>()
-        .join(" or ");
-    let target = check.cname_target();
-    let record = challenge_name(domain);
-    let mut found = Vec::new();
-    let mut to_set = Vec::new();
-    match &outcome.proof {
-        Proof::Proven => found.push(format!("{record} holds this project's token.")),
-        Proof::Missing => {
-            found.push(format!("{record} has no TXT record yet."));
-            to_set.push(format!("a TXT record {record} with the value {token}"));
-        }
-        Proof::Wrong(values) => {
-            found.push(format!(
-                "{record} has no TXT record with this project's token (found: {}).",
-                values.join(", ")
-            ));
-            to_set.push(format!("a TXT record {record} with the value {token}"));
-        }
-        Proof::Unreachable(_) => {}
-    }
-    match &outcome.pointing {
-        Verdict::Points(Pointing::Address(ip)) => found.push(format!("{domain} points to {ip}.")),
-        Verdict::Points(Pointing::Alias(alias)) => {
-            found.push(format!("{domain} is an alias of {alias}."))
-        }
-        Verdict::Elsewhere(values) => {
-            found.push(format!(
-                "{domain} does not point to {address} (found: {}).",
-                values.join(", ")
-            ));
-            to_set.push(format!("an A record to {address} or a CNAME to {target}"));
-        }
-        Verdict::NoRecords => {
-            found.push(format!("{domain} has no A, AAAA or CNAME record yet."));
-            to_set.push(format!("an A record to {address} or a CNAME to {target}"));
-        }
-        Verdict::Unreachable(_) => {}
-    }
-    (
-        StatusCode::UNPROCESSABLE_ENTITY,
-        format!(
-            "{} Set {}. If a CDN proxy is used it must be off. {after}",
-            found.join(" "),
-            to_set.join(", and ")
-        ),
-    )
-}
-
 /// Removes the project's custom domain, its pending domain, its verification and its
 /// certificates.
 #[utoipa::path(post, path = "/api/remove-domain/{id}", tag = "projects",
@@ -227,112 +140,4 @@ pub async fn remove_domain(
     state.store.remove_domain(id).await?;
     let project = state.store.project_by_id(id).await?;
     Ok(ApiJson(full_view(&state, &project).await?))
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use vitrine_shared::Settings;
-
-    fn check() -> DnsCheck {
-        DnsCheck::from_settings(&Settings {
-            public_ip: "203.0.113.7".into(),
-            cname_target: Some("sites.example".into()),
-            ..Settings::default()
-        })
-        .unwrap()
-    }
-
-    fn outcome(proof: Proof, pointing: Verdict) -> Verification {
-        Verification { proof, pointing }
-    }
-
-    const TOKEN: &str = "vitrine-verify=abc";
-
-    #[test]
-    fn every_outcome_says_what_was_found_and_what_to_set() {
-        let c = check();
-        let here = Verdict::Points(Pointing::Address("203.0.113.7".parse().unwrap()));
-        let (status, text) = answer(
-            &c,
-            "shop.example",
-            TOKEN,
-            &outcome(Proof::Proven, here.clone()),
-            false,
-        );
-        assert_eq!(status, StatusCode::OK);
-        assert_eq!(text, "Domain verified: shop.example points to 203.0.113.7");
-
-        // Pointing here without the proof (a dangling or wildcard record): not verified.
-        let (status, text) = answer(
-            &c,
-            "shop.example",
-            TOKEN,
-            &outcome(Proof::Missing, here.clone()),
-            false,
-        );
-        assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY);
-        assert_eq!(
-            text,
-            "_vitrine-challenge.shop.example has no TXT record yet. shop.example points to \
-             203.0.113.7. Set a TXT record _vitrine-challenge.shop.example with the value \
-             vitrine-verify=abc. If a CDN proxy is used it must be off. shop.example is saved \
-             as pending: we check it again on our own, and it starts working as soon as both \
-             records are in place. DNS changes can take a while to reach every server."
-        );
-        assert!(!text.contains("verified:"));
-
-        let (status, text) = answer(
-            &c,
-            "shop.example",
-            TOKEN,
-            &outcome(
-                Proof::Wrong(vec!["vitrine-verify=other".into()]),
-                Verdict::Elsewhere(vec!["198.51.100.9".into()]),
-            ),
-            false,
-        );
-        assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY);
-        assert!(
-            text.starts_with(
-                "_vitrine-challenge.shop.example has no TXT record with this project's token \
-                 (found: vitrine-verify=other). shop.example does not point to 203.0.113.7 \
-                 (found: 198.51.100.9). Set a TXT record _vitrine-challenge.shop.example with \
-                 the value vitrine-verify=abc, and an A record to 203.0.113.7 or a CNAME to \
-                 sites.example."
-            ),
-            "{text}"
-        );
-
-        let (status, text) = answer(
-            &c,
-            "shop.example",
-            TOKEN,
-            &outcome(Proof::Proven, Verdict::NoRecords),
-            true,
-        );
-        assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY);
-        assert!(
-            text.contains("holds this project's token")
-                && text.contains("Set an A record to 203.0.113.7 or a CNAME to sites.example.")
-                && text.ends_with(
-                    "shop.example stays verified for this project; nothing was changed."
-                ),
-            "{text}"
-        );
-
-        let (status, text) = answer(
-            &c,
-            "shop.example",
-            TOKEN,
-            &outcome(Proof::Unreachable("timeout".into()), here),
-            false,
-        );
-        assert_eq!(status, StatusCode::SERVICE_UNAVAILABLE);
-        assert!(
-            text.contains("could not be reached") && text.contains("saved as pending"),
-            "{text}"
-        );
-        assert!(!text.contains("timeout"));
-    }
 }

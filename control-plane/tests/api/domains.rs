@@ -164,6 +164,78 @@ dual_test!(
 );
 
 dual_test!(
+    async fn a_caller_that_accepts_json_gets_each_finding_as_a_code(t: DomainApp) {
+        let (s, id) = t.owner_with_project("coded@example.com").await;
+        let ask = |domain: &str| {
+            s.client
+                .post(t.app.url("/api/dns-verify"))
+                .header("accept", "application/json")
+                .json(&json!({"project_id": id, "domain": domain}))
+                .send()
+        };
+        // Nothing set yet: the API's error shape, each finding a code with its values.
+        let res = ask("shop.example").await.unwrap();
+        assert_eq!(res.status(), StatusCode::UNPROCESSABLE_ENTITY);
+        assert!(
+            res.headers()["content-type"]
+                .to_str()
+                .unwrap()
+                .starts_with("application/json")
+        );
+        let body: Value = res.json().await.unwrap();
+        assert_eq!(body["error"], "dns_not_ready", "{body}");
+        assert_eq!(body["params"]["domain"], "shop.example");
+        assert!(
+            body["message"]
+                .as_str()
+                .unwrap()
+                .contains("has no TXT record yet")
+        );
+        let codes: Vec<&str> = body["details"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|d| d["code"].as_str().unwrap())
+            .collect();
+        assert_eq!(
+            codes,
+            [
+                "dns_txt_missing",
+                "dns_no_records",
+                "dns_set_txt",
+                "dns_set_pointing",
+                "dns_proxy_off",
+                "dns_pending"
+            ]
+        );
+        assert_eq!(
+            body["details"][2]["params"]["record"],
+            "_vitrine-challenge.shop.example"
+        );
+        assert_eq!(body["details"][3]["params"]["address"], PLATFORM_IP);
+        // The pending domain keeps the same report for the overview.
+        let p = t.project(&s, id).await;
+        assert_eq!(p["domain_check"]["last_result"]["code"], "dns_not_ready");
+        assert_eq!(p["domain_check"]["last_result"]["details"], body["details"]);
+
+        t.a("shop.example", PLATFORM_IP);
+        t.prove(&s, id, "shop.example").await;
+        let res = ask("shop.example").await.unwrap();
+        assert_eq!(res.status(), StatusCode::OK);
+        let body: Value = res.json().await.unwrap();
+        assert_eq!(body["code"], "dns_verified_address", "{body}");
+        assert_eq!(
+            body["params"],
+            json!({"domain": "shop.example", "ip": PLATFORM_IP})
+        );
+        assert_eq!(
+            body["message"],
+            "Domain verified: shop.example points to 203.0.113.7"
+        );
+    }
+);
+
+dual_test!(
     async fn a_cname_to_the_platform_target_and_the_txt_proof_verify_the_domain(t: DomainApp) {
         let (s, id) = t.owner_with_project("cname@example.com").await;
         t.dns
@@ -207,7 +279,12 @@ dual_test!(
         assert_eq!(p["domain"], "shop.example");
         assert_eq!(p["domain_check"]["domain"], "shop.example");
         assert_eq!(p["domain_check"]["checks"], 1);
-        assert_eq!(p["domain_check"]["last_result"], text.as_str());
+        assert_eq!(p["domain_check"]["last_result"]["message"], text.as_str());
+        assert_eq!(p["domain_check"]["last_result"]["code"], "dns_not_ready");
+        assert_eq!(
+            p["domain_check"]["last_result"]["details"][1]["code"],
+            "dns_points_elsewhere"
+        );
         assert!(p["domain_check"]["next_check_at"].is_string(), "{p}");
         assert_unverified(&p);
 

@@ -60,13 +60,32 @@ export interface ProjectMeta {
   hsts?: boolean;
 }
 
+/** One finding of a DNS check: a code (translated as `errors.<code>`), its values, English text. */
+export interface DnsFinding {
+  code: string;
+  message: string;
+  params?: Record<string, string | number>;
+}
+
+/**
+ * What a DNS check found (`POST /api/dns-verify` with `Accept: application/json`, and a pending
+ * domain's last check): the outcome's code, and each thing found and each record to set.
+ */
+export interface DnsReport {
+  /** Null only for a result the server stored as plain text before it sent codes. */
+  code: string | null;
+  message: string;
+  params?: Record<string, string | number>;
+  details?: DnsFinding[];
+}
+
 /** A custom domain saved before it was proven: the server checks it again on its own. */
 export interface DomainCheck {
   domain: string;
   /** Checks so far (the owner's Verify counts). */
   checks: number;
-  /** What the last check found, as the server words it. */
-  last_result: string | null;
+  /** What the last check found. */
+  last_result: DnsReport | null;
   checked_at: string | null;
   /** When the server checks again; null once it stopped (Verify starts the checks over). */
   next_check_at: string | null;

@@ -258,7 +258,7 @@ dual_test!(
         .await;
         assert_unverified(&p);
         assert!(
-            p["domain_check"]["last_result"]
+            p["domain_check"]["last_result"]["message"]
                 .as_str()
                 .unwrap()
                 .contains("has no TXT record yet"),

@@ -1,5 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { apiText } from '@/lib/api-client';
+import { apiJson } from '@/lib/api-client';
+import type { DnsReport } from '@/lib/types';
 import { queryKeys } from '@/lib/query-keys';
 
 export interface VerifyDomainInput {
@@ -8,13 +9,15 @@ export interface VerifyDomainInput {
 }
 
 /**
- * Asks the server to check the domain's DNS (its TXT proof and where it points). On success the
- * server itself sets the domain and the verified flags and answers with a sentence saying what it
- * found; a failure's body says why (it becomes the ApiError's message), and the server has saved
- * the domain as pending. The client never writes the verified flags.
+ * Asks the server to check the domain's DNS (its TXT proof and where it points). It answers in
+ * JSON because the client accepts it (the spec's answer is the same report as text): on success
+ * the server itself sets the domain and the verified flags and says where it points
+ * (`dns_verified_address`); a failure is an ApiError (`dns_not_ready`, `dns_unreachable`) whose
+ * details are what was found and what to set, and the server has saved the domain as pending.
+ * The client never writes the verified flags.
  */
-export function verifyDomain({ projectId, domain }: VerifyDomainInput): Promise<string> {
-  return apiText('/api/dns-verify', { method: 'POST', body: { project_id: projectId, domain } });
+export function verifyDomain({ projectId, domain }: VerifyDomainInput): Promise<DnsReport> {
+  return apiJson<DnsReport>('/api/dns-verify', { method: 'POST', body: { project_id: projectId, domain } });
 }
 
 export function useVerifyDomain() {

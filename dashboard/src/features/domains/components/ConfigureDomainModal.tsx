@@ -1,6 +1,7 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useState } from 'react';
 import { useForm, useWatch } from 'react-hook-form';
+import i18n from 'i18next';
 import { useTranslation } from 'react-i18next';
 import { z } from 'zod';
 import { Alert } from '@/components/Alert';
@@ -8,7 +9,7 @@ import { FormField } from '@/components/FormField';
 import { Dialog } from '@/components/ui/Dialog';
 import { Form } from '@/components/Form';
 import { PageLoader } from '@/components/PageLoader';
-import { ApiError, errorMessage } from '@/lib/api-client';
+import { ApiError, type ApiErrorDetail, codedMessage, detailMessage, errorMessage } from '@/lib/api-client';
 import { useConfig } from '@/lib/auth/get-config';
 import { useFormat } from '@/lib/format';
 import { serializeResponse } from '@/lib/serialize-response';
@@ -118,21 +119,25 @@ export function ConfigureDomainModal({ project, onClose }: Props) {
 
   let result = null;
   if (verify.isSuccess) {
+    const report = verify.data;
     result = (
       <Alert kind="success" testId="domain-verify-success">
-        {verify.data}
+        {codedMessage(report.code ?? undefined, report.params, report.message)}
       </Alert>
     );
   } else if (verify.isError) {
-    // The server's reason as it wrote it; with no answer at all, what the browser said.
-    const text =
-      verify.error instanceof ApiError ? errorMessage(verify.error) : serializeResponse(verify.error);
+    // The server's findings in the interface's language: the outcome, then one line per thing
+    // found and per record to set. With no answer at all, what the browser said.
+    const error = verify.error;
+    const text = error instanceof ApiError ? errorMessage(error) : serializeResponse(error);
+    const findings = error instanceof ApiError && i18n.exists(`errors.${error.code}`) ? error.details : [];
     result = (
       <div className="alert alert-error verify-failure" role="alert" data-testid="domain-verify-failure">
         <p>{t('domains.verifyFailed')}</p>
         <p className="server-text" data-testid="domain-verify-message">
           {text}
         </p>
+        <DnsFindings findings={findings} testId="domain-verify-findings" />
       </div>
     );
   }
@@ -187,6 +192,19 @@ export function ConfigureDomainModal({ project, onClose }: Props) {
       {check && (
         <Alert kind="info" testId="domain-pending-note">
           <p>{t('domains.pendingNote', { domain: normalized })}</p>
+          {!verify.isError && check.last_result && check.checked_at && (
+            <div data-testid="domain-last-check">
+              <p className="small">
+                {t('domains.lastCheck', { date: fmt.dateTime(check.checked_at) })}{' '}
+                {codedMessage(
+                  check.last_result.code ?? undefined,
+                  check.last_result.params,
+                  check.last_result.message,
+                )}
+              </p>
+              <DnsFindings findings={check.last_result.details ?? []} />
+            </div>
+          )}
           {check.next_check_at && (
             <p className="muted small" data-testid="domain-next-check">
               {t('domains.nextCheck', { date: fmt.dateTime(check.next_check_at) })}
@@ -195,6 +213,24 @@ export function ConfigureDomainModal({ project, onClose }: Props) {
         </Alert>
       )}
     </Dialog>
+  );
+}
+
+/**
+ * What a check found and what to set, one line each, in the interface's language. The line
+ * that the domain waits as pending is left out: the pending note below says it.
+ */
+function DnsFindings({ findings, testId }: { findings: ApiErrorDetail[]; testId?: string }) {
+  const shown = findings.filter((finding) => finding.code !== 'dns_pending');
+  if (shown.length === 0) return null;
+  return (
+    <ul className="dns-findings" data-testid={testId}>
+      {shown.map((finding, index) => (
+        <li key={index} data-code={finding.code}>
+          {detailMessage(finding)}
+        </li>
+      ))}
+    </ul>
   );
 }
 

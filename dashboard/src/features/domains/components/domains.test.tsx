@@ -3,7 +3,7 @@ import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { paths } from '@/app/paths';
 import { ProjectOverviewPage } from '@/app/ProjectOverviewPage';
-import type { Certificate, ProjectDetail } from '@/lib/types';
+import type { Certificate, DnsFinding, ProjectDetail } from '@/lib/types';
 import { projectFixture } from '@/testing/fixtures';
 import { mockApi, renderRoutes, type Handler } from '@/testing/render-route';
 import { reloadPage } from '@/features/domains/lib/reload-page';
@@ -127,7 +127,7 @@ describe('configure domain modal', () => {
     expect(submit().disabled).toBe(false);
   });
 
-  it('verifies: posts the domain, shows the server text and then the domain as verified', async () => {
+  it('verifies: posts the domain, shows where it points in Portuguese and then the domain as verified', async () => {
     const server = api(unverified, {
       [VERIFY]: () => {
         server.setProject({
@@ -135,7 +135,14 @@ describe('configure domain modal', () => {
           meta: { verified: true, verifiedDomain: 'shop.example', verifiedTimestamp: '2025-03-02T10:00:00Z' },
           certificate: null,
         });
-        return new Response('Domain verified: shop.example points to 203.0.113.7', { status: 200 });
+        return {
+          status: 200,
+          json: {
+            code: 'dns_verified_address',
+            message: 'Domain verified: shop.example points to 203.0.113.7',
+            params: { domain: 'shop.example', ip: '203.0.113.7' },
+          },
+        };
       },
     });
     renderRoutes(routes, '/project/7');
@@ -145,7 +152,7 @@ describe('configure domain modal', () => {
     fireEvent.click(await screen.findByTestId('domain-verify'));
 
     const success = await screen.findByTestId('domain-verify-success');
-    expect(success.textContent).toBe('Domain verified: shop.example points to 203.0.113.7');
+    expect(success.textContent).toBe('Domínio verificado: shop.example aponta para 203.0.113.7');
     expect(server.calls.find((call) => call.method === 'POST')).toEqual({
       method: 'POST',
       url: '/api/dns-verify',
@@ -184,9 +191,37 @@ describe('configure domain modal', () => {
     Object.defineProperty(navigator, 'clipboard', { value: undefined, configurable: true });
   });
 
-  it('shows the reason the server gives, verbatim, when the check fails, then the domain as pending, and can go back to change it', async () => {
-    const reason =
-      '_vitrine-challenge.shop.example has no TXT record yet. shop.example points to 203.0.113.7. Set a TXT record _vitrine-challenge.shop.example with the value vitrine-verify=uuid. shop.example is saved as pending.';
+  it('shows what the check found and what to set, in Portuguese, when it fails, then the domain as pending, and can go back to change it', async () => {
+    const report: { error: string; message: string; params: Record<string, string>; details: DnsFinding[] } =
+      {
+        error: 'dns_not_ready',
+        message:
+          '_vitrine-challenge.shop.example has no TXT record yet. shop.example points to 203.0.113.7. …',
+        params: { domain: 'shop.example' },
+        details: [
+          {
+            code: 'dns_txt_missing',
+            message: '_vitrine-challenge.shop.example has no TXT record yet.',
+            params: { record: '_vitrine-challenge.shop.example' },
+          },
+          {
+            code: 'dns_points_address',
+            message: 'shop.example points to 203.0.113.7.',
+            params: { domain: 'shop.example', ip: '203.0.113.7' },
+          },
+          {
+            code: 'dns_set_txt',
+            message: 'Set a TXT record _vitrine-challenge.shop.example with the value vitrine-verify=uuid.',
+            params: { record: '_vitrine-challenge.shop.example', token: 'vitrine-verify=uuid' },
+          },
+          { code: 'dns_proxy_off', message: 'If a CDN proxy is used it must be off.' },
+          {
+            code: 'dns_pending',
+            message: 'shop.example is saved as pending: …',
+            params: { domain: 'shop.example' },
+          },
+        ],
+      };
     const server = api(unverified, {
       [VERIFY]: () => {
         server.setProject({
@@ -196,13 +231,18 @@ describe('configure domain modal', () => {
           domain_check: {
             domain: 'shop.example',
             checks: 1,
-            last_result: reason,
+            last_result: {
+              code: report.error,
+              message: report.message,
+              params: report.params,
+              details: report.details,
+            },
             checked_at: '2025-03-02T10:00:00Z',
             next_check_at: '2025-03-02T10:01:00Z',
             created_at: '2025-03-02T10:00:00Z',
           },
         });
-        return new Response(reason, { status: 422 });
+        return { status: 422, json: report };
       },
     });
     const { calls } = server;
@@ -214,7 +254,20 @@ describe('configure domain modal', () => {
 
     const failure = await screen.findByTestId('domain-verify-failure');
     expect(failure.getAttribute('role')).toBe('alert');
-    expect(within(failure).getByTestId('domain-verify-message').textContent).toBe(reason);
+    expect(within(failure).getByTestId('domain-verify-message').textContent).toBe(
+      'O DNS de shop.example ainda não está pronto.',
+    );
+    const findings = within(failure)
+      .getAllByRole('listitem')
+      .map((item) => item.textContent);
+    expect(findings).toEqual([
+      '_vitrine-challenge.shop.example ainda não tem registro TXT.',
+      'shop.example aponta para 203.0.113.7.',
+      'Crie um registro TXT _vitrine-challenge.shop.example com o valor vitrine-verify=uuid.',
+      'Se você usa um proxy de CDN, ele precisa estar desligado.',
+    ]);
+    // Only the pending note says it waits; no English leaks into the Portuguese modal.
+    expect(failure.textContent).not.toMatch(/has no|points to|Set a/);
     expect(screen.queryByTestId('domain-verify-success')).toBeNull();
     // The server saved it as pending: the modal and the overview say so.
     const note = await screen.findByTestId('domain-pending-note');
@@ -233,6 +286,45 @@ describe('configure domain modal', () => {
     fireEvent.click(screen.getByTestId('domain-change'));
     expect(screen.queryByTestId('domain-verify-failure')).toBeNull();
     expect(screen.getByTestId<HTMLInputElement>('domain-input').value).toBe('shop.example');
+  });
+
+  it("shows what the server's own last check of a pending domain found, in Portuguese", async () => {
+    api({
+      domain: 'shop.example',
+      meta: {},
+      domain_check: {
+        domain: 'shop.example',
+        checks: 3,
+        last_result: {
+          code: 'dns_not_ready',
+          message: 'English text',
+          params: { domain: 'shop.example' },
+          details: [
+            {
+              code: 'dns_points_elsewhere',
+              message: 'shop.example does not point to 203.0.113.7 (found: 198.51.100.9).',
+              params: { domain: 'shop.example', address: '203.0.113.7', found: '198.51.100.9' },
+            },
+            { code: 'dns_pending', message: 'saved as pending', params: { domain: 'shop.example' } },
+          ],
+        },
+        checked_at: '2025-03-02T10:00:00Z',
+        next_check_at: '2025-03-02T10:08:00Z',
+        created_at: '2025-03-02T09:00:00Z',
+      },
+    });
+    renderRoutes(routes, '/project/7');
+    await openConfigure();
+    fireEvent.click(submit());
+    const last = await screen.findByTestId('domain-last-check');
+    expect(last.textContent).toMatch(
+      /^Última verificação \(\d{2}\/\d{2}\/2025 \d{2}:\d{2}\): O DNS de shop\.example ainda não está pronto\./,
+    );
+    expect(
+      within(last)
+        .getAllByRole('listitem')
+        .map((item) => item.textContent),
+    ).toEqual(['shop.example não aponta para 203.0.113.7 (encontrado: 198.51.100.9).']);
   });
 
   it('says a domain another project holds is in use, with no pending note', async () => {
