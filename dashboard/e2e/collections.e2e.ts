@@ -334,6 +334,7 @@ describe('collections end to end', () => {
       await page
         .locator(byTestId('import-input'))
         .setInputFiles({ name: 'imoveis.csv', mimeType: 'text/csv', buffer: Buffer.from(lines.join('\n')) });
+      await page.click(byTestId('import-confirm'));
       await page.waitForSelector(
         `${byTestId('toast-success')}:has-text("1000 cadastros inseridos com sucesso")`,
       );
@@ -369,6 +370,25 @@ describe('collections end to end', () => {
       const jsonResponse = await owner.request.get(`${baseURL}${jsonHref}`);
       expect(jsonResponse.status()).toBe(200);
       expect(jsonResponse.headers()['content-type']).toContain('json');
+
+      // The export, edited in a spreadsheet (one name changed, Excel's BOM), goes back in: its
+      // records are updated by slug, nothing is duplicated.
+      const excel = await owner.request.get(
+        `${baseURL}${await page.getAttribute(byTestId('export-csv-excel'), 'href')}`,
+      );
+      const excelBytes = await excel.body();
+      expect([...excelBytes.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
+      const edited = excelBytes.toString('utf8').replace('Item 1,item-1,', 'Item Um,item-1,');
+      await page
+        .locator(byTestId('import-input'))
+        .setInputFiles({ name: 'imoveis.csv', mimeType: 'text/csv', buffer: Buffer.from(edited) });
+      await page.click(byTestId('import-confirm'));
+      await page.waitForSelector(
+        `${byTestId('toast-success')}:has-text("1000 cadastros inseridos com sucesso")`,
+      );
+      await waitForTotal(page, 1000);
+      const renamed = await owner.request.get(`${baseURL}${csvHref}`);
+      expect(await renamed.text()).toContain('Item Um,item-1,');
 
       // Bulk delete: more than 10 rows, so the bar is repeated at the top.
       await page.click(byTestId('page-previous'));

@@ -1,22 +1,17 @@
 //! The client admin panel (`/admin?token=…`: a project's records, nothing else), regenerating
 //! its token, and the spreadsheet import link that upserts rows pushed by a spreadsheet script.
 
-use std::collections::HashSet;
-
 use axum::extract::State;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 use utoipa::{IntoParams, ToSchema};
-use vitrine_shared::{
-    fields::FieldType,
-    store::{CollectionSummary, now},
-};
+use vitrine_shared::{fields::FieldType, store::CollectionSummary};
 
 use crate::{
     auth::{self, CurrentUser},
     authz::{Principal, authorize_project},
     error::{ApiError, ApiJson, ApiPath, ApiQuery, ErrorBody, ErrorCode, Result},
-    records::{Schema, assign_slugs, problems_error, resolve_relations},
+    records::{Schema, WriteMode, problems_error, write_drafts},
     state::AppState,
     views::ProjectView,
 };
@@ -219,41 +214,14 @@ pub async fn google_sheets(
             Err(p) => problems.extend(p),
         }
     }
-    if problems.is_empty() {
-        problems.extend(resolve_relations(&state, &schema, &mut drafts).await?);
-    }
     if !problems.is_empty() {
         return Err(problems_error(problems));
     }
     // Rows whose slug exists are updates; the rest are inserted with unique slugs.
-    let existing = state.store.post_slugs(collection.id).await?;
-    let (mut updates, mut inserts) = (Vec::new(), Vec::new());
-    let mut inserts_explicit = Vec::new();
-    for (d, e) in drafts.into_iter().zip(explicit) {
-        match existing.get(&d.slug) {
-            Some(id) => updates.push((*id, d)),
-            None => {
-                inserts.push(d);
-                inserts_explicit.push(e);
-            }
-        }
-    }
-    let mut taken: HashSet<String> = existing.keys().cloned().collect();
-    assign_slugs(&mut inserts, &mut taken, &inserts_explicit, false);
-    let mut update_rows = Vec::with_capacity(updates.len());
-    for (id, d) in updates {
-        // An update keeps the values of fields the sheet does not send.
-        let mut data = state.store.post_by_id(id).await?.data.0;
-        data.extend(d.values);
-        update_rows.push((id, d.name, data));
-    }
-    state.store.update_posts(&update_rows).await?;
-    let ts = now();
-    let posts: Vec<_> = inserts.into_iter().map(|d| d.into_new_post(ts)).collect();
-    state.store.insert_posts(collection.id, &posts).await?;
+    let written = write_drafts(&state, &schema, drafts, explicit, WriteMode::Upsert, false).await?;
     Ok(ApiJson(SheetResult {
-        inserted: posts.len(),
-        updated: update_rows.len(),
+        inserted: written.inserted,
+        updated: written.updated,
         ignored_columns: ignored,
     }))
 }

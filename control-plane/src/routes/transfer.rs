@@ -3,7 +3,10 @@
 //! Export streams keyset pages of 1,000 posts, so memory stays flat whatever the size. Import
 //! reads exactly what export writes (columns `name`, `slug`, `created_at`, then one per field
 //! slug; lists as JSON in CSV cells; relations as the target's slug), validates every row
-//! with the same rules as the record form, and writes all rows in one transaction or none.
+//! with the same rules as the record form, and writes all rows in one transaction or none. By
+//! default a row whose slug names a stored record updates it ("upsert by slug", as Webflow's
+//! and Directus's imports do), so an export edited in a spreadsheet goes back in; `mode:
+//! "insert"` inserts only.
 //! Text in a CSV export that starts like a spreadsheet formula (`=`, `+`, `-`, `@`, tab, CR)
 //! is marked with a leading `'` (OWASP's defence against CSV injection), and import takes the
 //! mark off, so a file goes round unchanged; numbers (currency in cents) are not marked.
@@ -22,16 +25,16 @@ use bytes::Bytes;
 use chrono::{DateTime, Utc};
 use serde::Deserialize;
 use serde_json::{Map, Value};
-use utoipa::ToSchema;
+use utoipa::{IntoParams, ToSchema};
 use vitrine_shared::{
     fields::{FieldType, csv_cell, csv_text, csv_text_read},
-    store::{Post, now},
+    store::Post,
 };
 
 use crate::{
     authz::{Principal, authorize_collection_records},
-    error::{ApiError, ApiJson, ApiPath, ErrorBody, ErrorCode, Result},
-    records::{Draft, Problem, Schema, assign_slugs, problems_error, resolve_relations},
+    error::{ApiError, ApiJson, ApiPath, ApiQuery, ErrorBody, ErrorCode, Result},
+    records::{Draft, Problem, Schema, WriteMode, problems_error, write_drafts},
     state::AppState,
 };
 
@@ -134,6 +137,7 @@ struct Cursor {
     started: bool,
     finished: bool,
     first_row: bool,
+    bom: bool,
 }
 
 fn csv_line(fields: &[String]) -> Vec<u8> {
@@ -150,7 +154,12 @@ async fn next_chunk(mut c: Cursor) -> Option<(std::io::Result<Bytes>, Cursor)> {
     if !c.started {
         c.started = true;
         match c.format {
-            Format::Csv => out.extend(csv_line(&headers(&c.plan.schema))),
+            Format::Csv => {
+                if c.bom {
+                    out.extend_from_slice(b"\xEF\xBB\xBF");
+                }
+                out.extend(csv_line(&headers(&c.plan.schema)))
+            }
             Format::Json => out.push(b'['),
         }
     }
@@ -209,11 +218,22 @@ async fn next_chunk(mut c: Cursor) -> Option<(std::io::Result<Bytes>, Cursor)> {
     Some((Ok(Bytes::from(out)), c))
 }
 
+/// The options of a CSV export.
+#[derive(Debug, Default, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
+pub struct CsvOptions {
+    /// Starts the file with a UTF-8 byte order mark, so that Excel reads accents right (its
+    /// default for a .csv without one is the system's legacy code page). Import drops it.
+    #[serde(default)]
+    pub bom: bool,
+}
+
 async fn export(
     state: AppState,
     principal: Principal,
     table_id: i64,
     format: Format,
+    bom: bool,
 ) -> Result<Response> {
     authorize_collection_records(&state, &principal, table_id).await?;
     let plan = Arc::new(ExportPlan::load(&state, table_id).await?);
@@ -230,6 +250,7 @@ async fn export(
         started: false,
         finished: false,
         first_row: true,
+        bom,
     };
     let body = Body::from_stream(futures::stream::unfold(cursor, next_chunk));
     let mut response = body.into_response();
@@ -247,14 +268,15 @@ async fn export(
 }
 
 #[utoipa::path(get, path = "/api/tables/{id}/export/csv", tag = "records",
-    params(("id" = i64, Path, description = "Collection id")),
+    params(("id" = i64, Path, description = "Collection id"), CsvOptions),
     responses((status = 200, description = "CSV, streamed", content_type = "text/csv"), (status = 404, body = ErrorBody)))]
 pub async fn export_csv(
     State(state): State<AppState>,
     principal: Principal,
     ApiPath(id): ApiPath<i64>,
+    ApiQuery(options): ApiQuery<CsvOptions>,
 ) -> Result<Response> {
-    export(state, principal, id, Format::Csv).await
+    export(state, principal, id, Format::Csv, options.bom).await
 }
 
 #[utoipa::path(get, path = "/api/tables/{id}/export/json", tag = "records",
@@ -265,7 +287,7 @@ pub async fn export_json(
     principal: Principal,
     ApiPath(id): ApiPath<i64>,
 ) -> Result<Response> {
-    export(state, principal, id, Format::Json).await
+    export(state, principal, id, Format::Json, false).await
 }
 
 #[derive(Debug, Deserialize, ToSchema)]
@@ -274,6 +296,10 @@ pub struct ImportRequest {
     pub name: String,
     /// The file as a data URL.
     pub content: String,
+    /// `upsert` (the default): a row whose slug names a stored record updates it, the others
+    /// are inserted; `insert`: every row is a new record, and a stored slug is a problem.
+    #[serde(default)]
+    pub mode: WriteMode,
 }
 
 /// One row of a file, before validation.
@@ -569,38 +595,9 @@ pub fn validate_rows(schema: &Schema, rows: Vec<RawRow>) -> Result<(Vec<Draft>, 
     }
 }
 
-/// Resolves relations and slugs against the database, then writes the drafts in one
-/// transaction; any problem writes nothing.
-pub async fn insert_drafts(
-    state: &AppState,
-    schema: &Schema,
-    mut drafts: Vec<Draft>,
-    explicit: Vec<bool>,
-) -> Result<u64> {
-    let mut problems = resolve_relations(state, schema, &mut drafts).await?;
-    if problems.is_empty() {
-        let mut taken = state
-            .store
-            .post_slugs(schema.collection.id)
-            .await?
-            .into_keys()
-            .collect();
-        problems.extend(assign_slugs(&mut drafts, &mut taken, &explicit, true));
-    }
-    if !problems.is_empty() {
-        return Err(problems_error(problems));
-    }
-    let ts = now();
-    let posts: Vec<_> = drafts.into_iter().map(|d| d.into_new_post(ts)).collect();
-    Ok(state
-        .store
-        .insert_posts(schema.collection.id, &posts)
-        .await?)
-}
-
 #[utoipa::path(post, path = "/api/tables/{id}/import", tag = "records", request_body = ImportRequest,
     params(("id" = i64, Path, description = "Collection id")),
-    responses((status = 200, description = "How many records were inserted", body = u64),
+    responses((status = 200, description = "How many records were written (inserted and updated)", body = u64),
         (status = 404, body = ErrorBody), (status = 413, body = ErrorBody), (status = 422, body = ErrorBody)))]
 pub async fn import(
     State(state): State<AppState>,
@@ -613,6 +610,7 @@ pub async fn import(
     let max_bytes = state.settings.import_max_bytes;
     // Decoding, parsing and validating 100,000 rows is half a second of CPU: it runs on a
     // blocking thread so that it never holds up the runtime's workers.
+    let mode = req.mode;
     let (schema, drafts, explicit) = tokio::task::spawn_blocking(move || {
         let text = decode_text(&req.content, max_bytes)?;
         let lower = req.name.to_ascii_lowercase();
@@ -639,7 +637,6 @@ pub async fn import(
     })
     .await
     .map_err(|e| ApiError::Internal(anyhow::anyhow!("import task: {e}")))??;
-    Ok(ApiJson(
-        insert_drafts(&state, &schema, drafts, explicit).await?,
-    ))
+    let written = write_drafts(&state, &schema, drafts, explicit, mode, true).await?;
+    Ok(ApiJson((written.inserted + written.updated) as u64))
 }

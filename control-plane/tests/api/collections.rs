@@ -690,6 +690,107 @@ dual_test!(
 );
 
 dual_test!(
+    async fn importing_an_edited_export_updates_its_records_by_slug(app: TestApp) {
+        let s = app.register("upsert@example.com").await;
+        let f = fixture(&app, &s).await;
+        for name in ["Bolo", "Pão", "Torta"] {
+            json_ok(app.post(&s, "/api/posts", full_record(&f, name)).await).await;
+        }
+        let posts = || async {
+            let data = json_ok(app.get(&s, &format!("/api/data/{}", f.table)).await).await;
+            let mut posts: Vec<(String, String, i64)> = data["posts"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|p| {
+                    (
+                        p["slug"].as_str().unwrap().to_string(),
+                        p["name"].as_str().unwrap().to_string(),
+                        p["id"].as_i64().unwrap(),
+                    )
+                })
+                .collect();
+            posts.sort();
+            posts
+        };
+        let before = posts().await;
+        let csv = export(&app, &s, f.table, "csv").await;
+        // Excel's export option: the same file after a UTF-8 byte order mark.
+        let excel = app
+            .get(&s, &format!("/api/tables/{}/export/csv?bom=true", f.table))
+            .await
+            .bytes()
+            .await
+            .unwrap();
+        assert_eq!(&excel[..3], b"\xEF\xBB\xBF");
+        assert_eq!(&excel[3..], csv.as_bytes());
+
+        // The owner renames one record and adds one in a spreadsheet, and imports it back.
+        let mut reader = csv::Reader::from_reader(&excel[3..]);
+        let mut writer = csv::Writer::from_writer(b"\xEF\xBB\xBF".to_vec());
+        writer.write_record(reader.headers().unwrap()).unwrap();
+        let rows: Vec<csv::StringRecord> = reader.records().map(Result::unwrap).collect();
+        for row in &rows {
+            let mut cells: Vec<String> = row.iter().map(String::from).collect();
+            if cells[1] == "pao" {
+                cells[0] = "Pão de queijo".into();
+            }
+            writer.write_record(&cells).unwrap();
+        }
+        let mut quiche: Vec<String> = rows[2].iter().map(String::from).collect();
+        (quiche[0], quiche[1]) = ("Quiche".into(), "quiche".into());
+        writer.write_record(&quiche).unwrap();
+        let edited = writer.into_inner().unwrap();
+        assert_eq!(
+            json_ok(import(&app, &s, f.table, "produtos.csv", &edited).await).await,
+            json!(4),
+            "3 updated and 1 inserted"
+        );
+        let after = posts().await;
+        assert_eq!(after.len(), 4, "{after:?}");
+        let by_slug = |slug: &str| after.iter().find(|p| p.0 == slug).cloned().unwrap();
+        let old = |slug: &str| before.iter().find(|p| p.0 == slug).cloned().unwrap();
+        assert_eq!(by_slug("pao").1, "Pão de queijo");
+        assert_eq!(by_slug("pao").2, old("pao").2, "updated in place");
+        assert_eq!(by_slug("bolo"), old("bolo"));
+        assert_eq!(by_slug("quiche").1, "Quiche");
+
+        // Inserting only: the stored slugs are problems at their rows, and nothing is written.
+        let res = app
+            .post(
+                &s,
+                &format!("/api/tables/{}/import", f.table),
+                json!({"name": "p.csv", "content": data_url("text/csv", csv.as_bytes()), "mode": "insert"}),
+            )
+            .await;
+        assert_eq!(res.status(), StatusCode::UNPROCESSABLE_ENTITY);
+        let body: Value = res.json().await.unwrap();
+        assert_eq!(body["error"], "record_slug_repeated", "{body}");
+        assert_eq!(body["details"][0]["row"], 1);
+        assert_eq!(posts().await, after);
+
+        // All or nothing: a file that updates a record and has one bad row changes nothing.
+        let bad = "name,slug,texto,preco\nBolo novo,bolo,t,10\nErrado,errado,t,abc\n";
+        expect_error(
+            import(&app, &s, f.table, "p.csv", bad.as_bytes()).await,
+            StatusCode::UNPROCESSABLE_ENTITY,
+        )
+        .await;
+        assert_eq!(posts().await, after);
+
+        // A mode the server does not know is refused before anything is read.
+        let res = app
+            .post(
+                &s,
+                &format!("/api/tables/{}/import", f.table),
+                json!({"name": "p.csv", "content": data_url("text/csv", csv.as_bytes()), "mode": "merge"}),
+            )
+            .await;
+        assert_eq!(res.status(), StatusCode::UNPROCESSABLE_ENTITY);
+    }
+);
+
+dual_test!(
     async fn bad_imports_name_the_row_and_column_and_write_nothing(app: TestApp) {
         let s = app.register("badimp@example.com").await;
         let f = fixture(&app, &s).await;

@@ -1,9 +1,17 @@
 /** Addresses served by the control plane itself (not dashboard routes, see `@/app/paths` for those). */
 
 /** Export download (API); the client panel authorises it with ?client_token=. */
-export function tableExportUrl(tableId: number, format: 'csv' | 'json', clientToken?: string | null): string {
-  const query = clientToken ? `?client_token=${encodeURIComponent(clientToken)}` : '';
-  return `/api/tables/${tableId}/export/${format}${query}`;
+export function tableExportUrl(
+  tableId: number,
+  format: 'csv' | 'json',
+  clientToken?: string | null,
+  options: { bom?: boolean } = {},
+): string {
+  const query = new URLSearchParams();
+  if (clientToken) query.set('client_token', clientToken);
+  if (options.bom) query.set('bom', 'true');
+  const text = query.toString();
+  return `/api/tables/${tableId}/export/${format}${text ? `?${text}` : ''}`;
 }
 
 /** Spreadsheet import endpoint shown in Integrations; phone=1 and gtags=1 only when chosen. */

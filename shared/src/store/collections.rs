@@ -65,6 +65,14 @@ pub struct NewPost {
     pub created_at: DateTime<Utc>,
 }
 
+/// A stored post's new name and values (the update half of an upsert).
+#[derive(Debug, Clone)]
+pub struct PostUpdate {
+    pub id: i64,
+    pub name: String,
+    pub data: Map<String, Value>,
+}
+
 /// What a list of posts is ordered by. Field keys order by the field's JSON value.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum OrderKey {
@@ -764,17 +772,54 @@ impl Store {
             .fetch_all(p).await.map_err(map_err))
     }
 
-    /// Inserts many posts in one transaction. All or nothing. PostgreSQL gets the rows by
-    /// COPY (its bulk-load path, several times faster than INSERT); SQLite by multi-row INSERTs.
+    /// Inserts many posts in one transaction. All or nothing (see [`Store::write_posts`]).
     pub async fn insert_posts(&self, collection_id: i64, posts: &[NewPost]) -> Result<u64> {
+        self.write_posts(collection_id, posts, &[]).await?;
+        Ok(posts.len() as u64)
+    }
+
+    /// Updates `updates` (posts of `collection_id`, by id: new name and values) and inserts
+    /// `inserts`, in one transaction: an import or a spreadsheet upsert is all or nothing. An
+    /// update of a post that is not in the collection (deleted meanwhile, or another's) fails
+    /// the whole write with `NotFound`. PostgreSQL gets the new rows by COPY (its bulk-load
+    /// path, several times faster than INSERT); SQLite by multi-row INSERTs.
+    pub async fn write_posts(
+        &self,
+        collection_id: i64,
+        inserts: &[NewPost],
+        updates: &[PostUpdate],
+    ) -> Result<()> {
         // 6 bound values per row; stay well under SQLite's parameter limit.
         const ROWS_PER_STATEMENT: usize = 2_000;
         let ts = now();
-        let n = posts.len() as i64;
+        let n = inserts.len() as i64;
+        /// The updates, in the open transaction `$tx`.
+        macro_rules! update_posts {
+            ($tx:expr) => {
+                for u in updates {
+                    let done = sqlx::query(
+                        "UPDATE posts SET name = $1, data = $2, updated_at = $3 \
+                         WHERE id = $4 AND collection_id = $5",
+                    )
+                    .bind(&u.name)
+                    .bind(Json(&u.data))
+                    .bind(ts)
+                    .bind(u.id)
+                    .bind(collection_id)
+                    .execute(&mut *$tx)
+                    .await
+                    .map_err(map_err)?;
+                    if done.rows_affected() == 0 {
+                        return Err(StoreError::NotFound);
+                    }
+                }
+            };
+        }
         match self {
             Store::Sqlite(p) => {
                 let mut tx = p.begin().await.map_err(map_err)?;
-                for chunk in posts.chunks(ROWS_PER_STATEMENT) {
+                update_posts!(tx);
+                for chunk in inserts.chunks(ROWS_PER_STATEMENT) {
                     let mut qb = sqlx::QueryBuilder::new(
                         "INSERT INTO posts (collection_id, name, slug, data, created_at, updated_at) ",
                     );
@@ -793,47 +838,30 @@ impl Store {
             }
             Store::Postgres(p) => {
                 let mut tx = p.begin().await.map_err(map_err)?;
-                let mut copy = tx
-                    .copy_in_raw("COPY posts (collection_id, name, slug, data, created_at, updated_at) FROM STDIN")
-                    .await
-                    .map_err(map_err)?;
-                let updated = ts.to_rfc3339();
-                let mut buf = Vec::with_capacity(1 << 20);
-                for post in posts {
-                    copy_row(&mut buf, collection_id, post, &updated);
-                    if buf.len() >= 1 << 20 {
-                        copy.send(std::mem::take(&mut buf)).await.map_err(map_err)?;
+                update_posts!(tx);
+                if !inserts.is_empty() {
+                    let mut copy = tx
+                        .copy_in_raw("COPY posts (collection_id, name, slug, data, created_at, updated_at) FROM STDIN")
+                        .await
+                        .map_err(map_err)?;
+                    let updated = ts.to_rfc3339();
+                    let mut buf = Vec::with_capacity(1 << 20);
+                    for post in inserts {
+                        copy_row(&mut buf, collection_id, post, &updated);
+                        if buf.len() >= 1 << 20 {
+                            copy.send(std::mem::take(&mut buf)).await.map_err(map_err)?;
+                        }
                     }
+                    if !buf.is_empty() {
+                        copy.send(buf).await.map_err(map_err)?;
+                    }
+                    copy.finish().await.map_err(map_err)?;
                 }
-                if !buf.is_empty() {
-                    copy.send(buf).await.map_err(map_err)?;
-                }
-                copy.finish().await.map_err(map_err)?;
                 add_post_count!(tx, collection_id, n)?;
                 tx.commit().await.map_err(map_err)?;
             }
         }
-        Ok(posts.len() as u64)
-    }
-
-    /// Updates many posts' names and values in one transaction (spreadsheet upserts).
-    pub async fn update_posts(&self, updates: &[(i64, String, Map<String, Value>)]) -> Result<()> {
-        let ts = now();
-        dispatch!(self, p => {
-            let mut tx = p.begin().await.map_err(map_err)?;
-            let mut collections = HashSet::new();
-            for (id, name, data) in updates {
-                let collection = sqlx::query_scalar::<_, i64>(
-                    "UPDATE posts SET name = $1, data = $2, updated_at = $3 WHERE id = $4 RETURNING collection_id")
-                    .bind(name).bind(Json(data)).bind(ts).bind(id)
-                    .fetch_optional(&mut *tx).await.map_err(map_err)?;
-                collections.extend(collection);
-            }
-            for collection in collections {
-                records_changed!(tx, collection)?;
-            }
-            tx.commit().await.map_err(map_err)
-        })
+        Ok(())
     }
 
     /// Project id of a collection (authorization before anything else is read).

@@ -41,7 +41,7 @@ pub use blocks::{
 };
 pub use collections::{
     Collection, Field, FieldInput, FilterOp, LIST_QUERY_TIMEOUT, NewPost, OrderKey, Post,
-    PostFilter,
+    PostFilter, PostUpdate,
 };
 pub use domains::{DOMAIN_UNIT_TAKEN, DomainClaim, SLUG_HELD};
 pub use edges::{EdgeError, EdgeNode, EdgePoint};

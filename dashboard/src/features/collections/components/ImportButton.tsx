@@ -1,30 +1,36 @@
 import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { toast } from '@/components/toast';
+import { Dialog } from '@/components/ui/Dialog';
+import { RadioGroup } from '@/components/ui/RadioGroup';
 import { ApiError, errorMessage, type ApiErrorDetail } from '@/lib/api-client';
 import { readAsDataUrl } from '@/lib/files';
-import { useImportTable } from '@/features/collections/api/import-table';
+import { type ImportMode, useImportTable } from '@/features/collections/api/import-table';
 import { ImportErrorsDialog } from './ImportErrorsDialog';
 
 /**
- * Reads a .csv/.json file and posts it; toasts the count and the list reloads (spec §2). A refused
+ * Reads a .csv/.json file and posts it; toasts the count and the list reloads (spec §2). Before
+ * it is sent, a dialog asks how: update the records whose slug the file names and insert the
+ * others (the default, so an edited export goes back in), or insert every row as new. A refused
  * import opens a dialog listing each row and column with its problem.
  */
 export function ImportButton({ tableId }: { tableId: number }) {
   const { t } = useTranslation();
   const id = useId();
   const importTable = useImportTable();
+  const [chosen, setChosen] = useState<File | null>(null);
+  const [mode, setMode] = useState<ImportMode>('upsert');
   const [failed, setFailed] = useState<{
     fileName: string;
     message: string;
     details: ApiErrorDetail[];
   } | null>(null);
 
-  const choose = async (file: File | undefined) => {
-    if (!file) return;
+  const send = async (file: File) => {
+    setChosen(null);
     try {
       const content = await readAsDataUrl(file);
-      const count = await importTable.mutateAsync({ tableId, name: file.name, content });
+      const count = await importTable.mutateAsync({ tableId, name: file.name, content, mode });
       toast.success(t('records.imported', { n: count }));
     } catch (failure) {
       const details = failure instanceof ApiError ? failure.details : [];
@@ -49,11 +55,45 @@ export function ImportButton({ tableId }: { tableId: number }) {
           disabled={importTable.isPending}
           data-testid="import-input"
           onChange={(event) => {
-            void choose(event.target.files?.[0]);
+            const file = event.target.files?.[0];
+            if (file) setChosen(file);
             event.target.value = '';
           }}
         />
       </label>
+      {chosen && (
+        <Dialog
+          title={t('records.importTitle', { name: chosen.name })}
+          onClose={() => setChosen(null)}
+          testId="import-dialog"
+          footer={
+            <div className="button-row">
+              <button type="button" className="button" onClick={() => setChosen(null)}>
+                {t('common.cancel')}
+              </button>
+              <button
+                type="button"
+                className="button button-primary"
+                onClick={() => void send(chosen)}
+                data-testid="import-confirm"
+              >
+                {t('records.import')}
+              </button>
+            </div>
+          }
+        >
+          <RadioGroup
+            label={t('records.importMode')}
+            value={mode}
+            onChange={(value) => setMode(value === 'insert' ? 'insert' : 'upsert')}
+            testId="import-mode"
+            options={[
+              { id: 'upsert', label: t('records.importUpsert'), testId: 'import-mode-upsert' },
+              { id: 'insert', label: t('records.importInsert'), testId: 'import-mode-insert' },
+            ]}
+          />
+        </Dialog>
+      )}
       {failed && <ImportErrorsDialog {...failed} onClose={() => setFailed(null)} />}
     </>
   );

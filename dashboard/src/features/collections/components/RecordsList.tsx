@@ -208,6 +208,15 @@ export function RecordsList({ scope, tableId }: { scope: RecordScope; tableId: n
           </a>
           <a
             className="button"
+            href={scope.exportLink(table.id, 'csv', { bom: true })}
+            download={`${table.slug}.csv`}
+            title={t('records.exportExcelHint')}
+            data-testid="export-csv-excel"
+          >
+            {t('records.exportExcel')}
+          </a>
+          <a
+            className="button"
             href={scope.exportLink(table.id, 'json')}
             download={`${table.slug}.json`}
             data-testid="export-json"

@@ -5,12 +5,42 @@ import { getToasts } from '@/testing/toasts';
 import { mockApi, renderRoutes } from '@/testing/render-route';
 import { ImportButton } from './ImportButton';
 
-function choose(name: string) {
+/** Picks the file and confirms the import dialog (upsert, the default, unless `insert`). */
+async function choose(name: string, mode: 'upsert' | 'insert' = 'upsert') {
   const input = screen.getByTestId<HTMLInputElement>('import-input');
   fireEvent.change(input, {
     target: { files: [new File(['name,slug,price\nA,a,x'], name, { type: 'text/csv' })] },
   });
+  const dialog = await screen.findByRole('dialog', { name: `Importar "${name}"` });
+  if (mode === 'insert')
+    fireEvent.click(within(dialog).getByLabelText('Inserir todas as linhas como cadastros novos'));
+  fireEvent.click(within(dialog).getByTestId('import-confirm'));
+  await waitFor(() => expect(screen.queryByTestId('import-dialog')).toBeNull());
 }
+
+describe('import', () => {
+  it('asks how to treat records that exist, upsert by default, and sends the choice', async () => {
+    const calls = mockApi({ 'POST /api/tables/9/import': () => ({ json: 2 }) });
+    renderRoutes([{ path: '/', element: <ImportButton tableId={9} /> }], '/');
+    await choose('produtos.csv');
+    await choose('novos.csv', 'insert');
+    await waitFor(() => expect(calls).toHaveLength(2));
+    expect(calls.map((call) => (call.body as { mode: string }).mode)).toEqual(['upsert', 'insert']);
+    expect((calls[0]?.body as { name: string }).name).toBe('produtos.csv');
+  });
+
+  it('sends nothing when the dialog is cancelled', async () => {
+    const calls = mockApi({ 'POST /api/tables/9/import': () => ({ json: 2 }) });
+    renderRoutes([{ path: '/', element: <ImportButton tableId={9} /> }], '/');
+    fireEvent.change(screen.getByTestId<HTMLInputElement>('import-input'), {
+      target: { files: [new File(['name\nA'], 'a.csv', { type: 'text/csv' })] },
+    });
+    const dialog = await screen.findByRole('dialog', { name: 'Importar "a.csv"' });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Cancelar' }));
+    await waitFor(() => expect(screen.queryByTestId('import-dialog')).toBeNull());
+    expect(calls).toHaveLength(0);
+  });
+});
 
 describe('import errors', () => {
   it('opens a dialog listing each row and column with its message', async () => {
@@ -28,7 +58,7 @@ describe('import errors', () => {
       }),
     });
     renderRoutes([{ path: '/', element: <ImportButton tableId={9} /> }], '/');
-    choose('produtos.csv');
+    await choose('produtos.csv');
     const dialog = await screen.findByRole('dialog', { name: 'Não foi possível importar "produtos.csv"' });
     expect(within(dialog).getByTestId('import-errors-message').textContent).toBe(
       'The file has 2 invalid rows',
@@ -57,7 +87,7 @@ describe('import errors', () => {
     };
     mockApi({ 'POST /api/tables/9/import': () => answer });
     renderRoutes([{ path: '/', element: <ImportButton tableId={9} /> }], '/');
-    choose('a.csv');
+    await choose('a.csv');
     await waitFor(() =>
       expect(getToasts()).toContainEqual({
         kind: 'error',
@@ -66,7 +96,7 @@ describe('import errors', () => {
     );
     expect(screen.queryByRole('dialog')).toBeNull();
     answer = { status: 200, json: 1000 };
-    choose('b.csv');
+    await choose('b.csv');
     await waitFor(() =>
       expect(getToasts()).toContainEqual({
         kind: 'success',
