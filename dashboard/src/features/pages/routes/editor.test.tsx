@@ -448,13 +448,23 @@ describe('page editor', () => {
     expect(router.state.location.pathname).toBe('/');
   });
 
-  it("shows the server's message when the block library can't be loaded", async () => {
-    api({
-      'GET /api/blocks': () => ({ status: 403, json: { error: 'forbidden', message: 'library down' } }),
+  it("shows the server's message when the block library can't be loaded, after two retries", async () => {
+    const calls = api({
+      'GET /api/blocks': () => ({
+        status: 503,
+        json: {
+          error: 'database_unavailable',
+          message: 'The database is not answering right now; please try again in a moment',
+        },
+      }),
     });
     renderRoutes(routes, '/project/7/3');
-    expect((await screen.findByRole('alert')).textContent).toBe('library down');
-  });
+    // A 503 is retried twice (1 s, then 2 s later) before the error shows.
+    expect((await screen.findByRole('alert', {}, { timeout: 6000 })).textContent).toBe(
+      'O banco de dados não está respondendo agora; tente de novo em instantes.',
+    );
+    expect(calls.filter((call) => call.url === '/api/blocks')).toHaveLength(3);
+  }, 10_000);
 
   it('asks before leaving with unsaved changes', async () => {
     const { router } = await openEditor();
