@@ -76,6 +76,7 @@ import {
   storeScale,
 } from '@/features/pages/lib/preview-size';
 import { saveState } from '@/features/pages/lib/save-state';
+import { footerTest, insertPosition } from '@/features/pages/lib/insert-position';
 import { historyKey } from '@/features/pages/lib/shortcuts';
 import type { BlockLibrary, BlockSource, PageBlock, PageMeta, VarChange } from '@/features/pages/types';
 
@@ -202,6 +203,8 @@ function Editor({ page, project, library, user, deploy }: EditorProps) {
     setSelected(made.block.uid);
     setTab('block');
   };
+
+  const isFooter = useMemo(() => footerTest(library), [library]);
 
   const selectedIndex = blocks.findIndex((block) => block.uid === selected);
   const selectedBlock = selectedIndex >= 0 ? (blocks[selectedIndex] ?? null) : null;
@@ -352,7 +355,7 @@ function Editor({ page, project, library, user, deploy }: EditorProps) {
           <div className="editor-body">
             <BlockLibraryPanel
               library={library}
-              onInsert={(source, id) => insert(source, id)}
+              onInsert={(source, id) => insert(source, id, insertPosition(blocks, selected, isFooter))}
               business={user.business_id !== null ? { canManage: user.is_business_admin } : null}
             />
             <CanvasFrame

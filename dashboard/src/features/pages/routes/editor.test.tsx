@@ -288,6 +288,48 @@ describe('page editor', () => {
     expect(screen.getByTestId('var-bg')).toBeTruthy();
   });
 
+  it('adds a block before the footer with none selected, then right after the selected one, and shows it', async () => {
+    const footer: PageBlock = {
+      uid: 'b-foot',
+      block_id: null,
+      myblock_id: 5,
+      name: 'Meu rodapé',
+      template: '<footer>f</footer>',
+      css: '',
+      js: '',
+      vars: [],
+    };
+    const { calls, post } = await openEditor({}, { page: page({ blocks: [hero, footer] }) });
+    const rendered = () =>
+      (post.mock.calls.filter(([data]) => (data as { type: string }).type === 'render').at(-1)?.[0] as
+        { blocks: { uid: string }[]; selected: string | null } | undefined) ?? { blocks: [], selected: null };
+    const selects = () =>
+      post.mock.calls
+        .map(([data]) => data as { type: string; uid?: string })
+        .filter((data) => data.type === 'select')
+        .map((data) => data.uid);
+
+    fireEvent.click(within(screen.getByTestId('category')).getByTestId('library-category'));
+    fireEvent.click(within(screen.getByTestId('category')).getByTestId('library-add'));
+    await waitFor(() => expect(rendered().blocks).toHaveLength(3));
+    const added = (renders(calls).at(-1)?.body as { blocks: PageBlock[] }).blocks[0]?.uid;
+    expect(rendered().blocks.map((block) => block.uid)).toEqual(['b-hero', added, 'b-foot']);
+    // Selected: the Block tab shows it, and the canvas is told to select (and scroll to) it.
+    expect(screen.getByTestId('block-name').textContent).toBe('Hero dividido');
+    expect(rendered().selected).toBe(added);
+    expect(selects().at(-1)).toBe(added);
+
+    // Now with the new block selected, "Botão" lands right after it.
+    const elements = within(screen.getByTestId('category-elements'));
+    fireEvent.click(elements.getByTestId('library-category'));
+    fireEvent.click(elements.getByTestId('library-add'));
+    await waitFor(() => expect(rendered().blocks).toHaveLength(4));
+    const button = (renders(calls).at(-1)?.body as { blocks: PageBlock[] }).blocks[0]?.uid;
+    expect(rendered().blocks.map((block) => block.uid)).toEqual(['b-hero', added, button, 'b-foot']);
+    expect(screen.getByTestId('block-name').textContent).toBe('Botão');
+    expect(selects().at(-1)).toBe(button);
+  });
+
   it('inserts a My Blocks entry and deletes one after confirming', async () => {
     const { calls } = await openEditor({ 'DELETE /api/block/5': () => ({ status: 204 }) });
     const mine = within(screen.getByTestId('category-my-blocks'));
