@@ -21,6 +21,8 @@ interface Props {
   iframeRef: RefObject<HTMLIFrameElement | null>;
   srcdoc: string | null;
   layout: CanvasLayout;
+  /** The block under the pointer in the canvas (its `hover-block` reports). */
+  hovered: string | null;
   blocks: PageBlock[];
   selected: string | null;
   onSelect: (uid: string) => void;
@@ -33,28 +35,40 @@ interface Props {
   handle: Ref<CanvasHandle>;
 }
 
+/**
+ * A block's label: its name, a move handle (drag) and a select button (click). It sits above the
+ * block's top edge (or above the frame while that edge is scrolled away), so it never covers the
+ * block's own content, and shows only while the block is hovered, selected or the label focused:
+ * hidden labels take no pointer events, so they never keep a click from the site's controls.
+ */
 function MoveHandle({
   uid,
   name,
   top,
   selected,
+  shown,
   onSelect,
+  onHover,
 }: {
   uid: string;
   name: string;
   top: number;
   selected: boolean;
+  shown: boolean;
   onSelect: () => void;
+  onHover: (over: boolean) => void;
 }) {
   const { t } = useTranslation();
   const data: DragData = { kind: 'move', uid };
-  const { attributes, listeners, setNodeRef } = useDraggable({ id: `block:${uid}`, data });
+  const { attributes, listeners, setNodeRef, isDragging } = useDraggable({ id: `block:${uid}`, data });
   return (
     <button
       type="button"
       ref={setNodeRef}
-      className={`canvas-handle${selected ? ' is-selected' : ''}`}
+      className={`canvas-handle${selected ? ' is-selected' : ''}${shown || isDragging ? ' is-shown' : ''}`}
       style={{ top }}
+      onPointerEnter={() => onHover(true)}
+      onPointerLeave={() => onHover(false)}
       title={t('editor.canvas.move', { name })}
       aria-label={t('editor.canvas.move', { name })}
       data-testid="block-handle"
@@ -96,6 +110,7 @@ export function CanvasFrame(props: Props) {
     iframeRef,
     srcdoc,
     layout,
+    hovered,
     blocks,
     selected,
     onSelect,
@@ -110,6 +125,8 @@ export function CanvasFrame(props: Props) {
   const frameHeight = useElementHeight(frameRef);
   const effectiveScale = mode === 'desktop' ? scale : 1;
   const { setNodeRef } = useDroppable({ id: CANVAS_DROP_ID });
+  // The label under the pointer: the canvas reports the pointer gone once it is over a label.
+  const [overLabel, setOverLabel] = useState<string | null>(null);
 
   useImperativeHandle(handle, () => ({
     indexAt: (clientY: number) => {
@@ -156,7 +173,8 @@ export function CanvasFrame(props: Props) {
         <div className="canvas-handles" aria-label={t('editor.canvas.blocks')}>
           {layout.boxes.map((box) => {
             const top = (box.top - layout.scrollY) * effectiveScale;
-            if (top < -8 || top > frameHeight) return null;
+            const bottom = top + box.height * effectiveScale;
+            if (bottom <= 0 || top > frameHeight) return null;
             return (
               <MoveHandle
                 key={box.uid}
@@ -164,7 +182,11 @@ export function CanvasFrame(props: Props) {
                 name={names.get(box.uid) ?? box.uid}
                 top={Math.max(0, top)}
                 selected={box.uid === selected}
+                shown={box.uid === selected || box.uid === hovered || box.uid === overLabel}
                 onSelect={() => onSelect(box.uid)}
+                onHover={(over) =>
+                  setOverLabel((current) => (over ? box.uid : current === box.uid ? null : current))
+                }
               />
             );
           })}

@@ -114,6 +114,26 @@ describe('canvasDocument', () => {
     expect(window.document.querySelectorAll('[data-vt-uid]')).toHaveLength(1);
   });
 
+  it('reports the block under the pointer as hover-block, once per change, and null when it leaves', () => {
+    const { window, sent } = boot();
+    const hovers = () => sent.filter((data) => (data as { type: string }).type === 'hover-block');
+    const over = (element: Element) =>
+      element.dispatchEvent(new window.MouseEvent('mouseover', { bubbles: true }));
+    const heading = window.document.querySelector('[data-vt-uid="b-1"] h1') as Element;
+    over(heading);
+    over(heading);
+    over(window.document.body);
+    window.document.documentElement.dispatchEvent(new window.MouseEvent('mouseleave'));
+    over(heading);
+    window.document.documentElement.dispatchEvent(new window.MouseEvent('mouseleave'));
+    expect(hovers()).toEqual([
+      { vitrine: 1, type: 'hover-block', uid: 'b-1' },
+      { vitrine: 1, type: 'hover-block', uid: null },
+      { vitrine: 1, type: 'hover-block', uid: 'b-1' },
+      { vitrine: 1, type: 'hover-block', uid: null },
+    ]);
+  });
+
   it('reports a click as select-block and keeps links from navigating', () => {
     const { window, sent } = boot();
     const root = window.document.getElementById('vt-canvas');

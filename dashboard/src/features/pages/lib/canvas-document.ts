@@ -30,7 +30,8 @@ const CANVAS_STYLE = `
 /**
  * The runtime, as plain ES5 text (it runs in the canvas, not through the bundler). It renders
  * blocks from `render` / `replace-block`, re-creating <script> elements so they run, reports
- * clicks as `select-block` (links and forms do nothing in the editor), scrolls a selected block
+ * clicks as `select-block` and the block under the pointer as `hover-block` (links and forms do
+ * nothing in the editor), scrolls a selected block
  * into view (once it is rendered, for one selected as it is added), and reports block boxes
  * with `layout` after renders, on scroll and on resize (the parent's drop overlay uses them).
  * After each render it dispatches `vitrine:render` on the document, so scripts from the head
@@ -136,6 +137,15 @@ export const CANVAS_RUNTIME = `(function () {
     if (block) send({ type: 'select-block', uid: block.getAttribute('data-vt-uid') });
   }, true);
   document.addEventListener('submit', function (event) { event.preventDefault(); }, true);
+  // The block under the pointer, for the parent's block label (shown on hover and selection).
+  var hovered = null;
+  function hover(uid) { if (uid !== hovered) { hovered = uid; send({ type: 'hover-block', uid: uid }); } }
+  document.addEventListener('mouseover', function (event) {
+    var target = event.target;
+    var block = target && target.closest ? target.closest('[data-vt-uid]') : null;
+    hover(block ? block.getAttribute('data-vt-uid') : null);
+  }, true);
+  document.documentElement.addEventListener('mouseleave', function () { hover(null); });
   window.addEventListener('scroll', layout, { passive: true });
   window.addEventListener('resize', layout);
   document.addEventListener('load', layout, true);

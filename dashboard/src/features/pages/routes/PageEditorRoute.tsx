@@ -2,6 +2,7 @@ import {
   DndContext,
   DragOverlay,
   PointerSensor,
+  pointerWithin,
   useSensor,
   useSensors,
   type DragEndEvent,
@@ -280,7 +281,9 @@ function Editor({ page, project, library, user, deploy }: EditorProps) {
   // DragOverlay that floats above the panels), rather than native HTML5 drag and drop, which
   // has no touch support and whose events stop at the iframe just the same. The iframe is
   // covered by CanvasFrame's drop overlay while a drag is on; blocks are placed from the boxes
-  // the canvas reports.
+  // the canvas reports. A drop is on the canvas when the pointer is (`pointerWithin`), the point
+  // the index comes from: a block's label starts above the frame, so the dragged box's overlap
+  // with the canvas is no measure of where the pointer is.
   const sensors = useSensors(useSensor(PointerSensor, { activationConstraint: { distance: 4 } }));
   const canvasHandle = useRef<CanvasHandle>(null);
   const [dragging, setDragging] = useState<DragData | null>(null);
@@ -316,6 +319,7 @@ function Editor({ page, project, library, user, deploy }: EditorProps) {
     <EditorContext.Provider value={context}>
       <DndContext
         sensors={sensors}
+        collisionDetection={pointerWithin}
         onDragStart={onDragStart}
         onDragMove={onDragMove}
         onDragEnd={onDragEnd}
@@ -362,6 +366,7 @@ function Editor({ page, project, library, user, deploy }: EditorProps) {
               iframeRef={canvas.iframeRef}
               srcdoc={canvas.srcdoc}
               layout={canvas.layout}
+              hovered={canvas.hovered}
               blocks={blocks}
               selected={selected}
               onSelect={(uid) => {
