@@ -3,7 +3,7 @@ import { useEffect, useImperativeHandle, useRef, useState, type Ref, type RefObj
 import { useTranslation } from 'react-i18next';
 import { dropIndex } from '@/features/pages/lib/canvas-protocol';
 import { DESKTOP_WIDTH, type Device } from '@/features/pages/lib/preview-size';
-import type { BlockSource, PageBlock } from '@/features/pages/types';
+import type { BlockSource, LibraryBlock, PageBlock } from '@/features/pages/types';
 import type { CanvasLayout } from './use-canvas';
 
 /** Id of the drop target laid over the iframe while something is dragged. */
@@ -33,6 +33,49 @@ interface Props {
   /** Where a drop would insert (shown as a line). */
   dropAt: number | null;
   handle: Ref<CanvasHandle>;
+  /** Library blocks a blank page suggests, each added with one click (`lib/starter-blocks.ts`). */
+  starters: LibraryBlock[];
+  onAddStarter: (id: number) => void;
+}
+
+/**
+ * A page with no blocks: says so, takes a drop from the library (the drop overlay covers it
+ * while a drag is on) and offers a few starting blocks.
+ */
+function EmptyCanvas({ starters, onAdd }: { starters: LibraryBlock[]; onAdd: (id: number) => void }) {
+  const { t } = useTranslation();
+  return (
+    <div className="canvas-empty" data-testid="canvas-empty">
+      <p className="canvas-empty-title">{t('editor.canvas.empty.title')}</p>
+      <p className="muted">{t('editor.canvas.empty.hint')}</p>
+      {starters.length > 0 && (
+        <ul className="canvas-starters" aria-label={t('editor.canvas.empty.starters')}>
+          {starters.map((block) => (
+            <li
+              key={block.id}
+              className="canvas-starter"
+              data-testid="starter-block"
+              data-block-id={block.id}
+            >
+              {block.image ? (
+                <img src={block.image} alt="" loading="lazy" />
+              ) : (
+                <span className="library-block-placeholder" aria-hidden="true" />
+              )}
+              <button
+                type="button"
+                className="button button-small"
+                onClick={() => onAdd(block.id)}
+                data-testid="starter-add"
+              >
+                {t('editor.canvas.empty.add', { name: block.name })}
+              </button>
+            </li>
+          ))}
+        </ul>
+      )}
+    </div>
+  );
 }
 
 /**
@@ -120,6 +163,8 @@ export function CanvasFrame(props: Props) {
     dragging,
     dropAt,
     handle,
+    starters,
+    onAddStarter,
   } = props;
   const frameRef = useRef<HTMLDivElement>(null);
   const frameHeight = useElementHeight(frameRef);
@@ -191,6 +236,9 @@ export function CanvasFrame(props: Props) {
             );
           })}
         </div>
+        {srcdoc !== null && blocks.length === 0 && !dragging && (
+          <EmptyCanvas starters={starters} onAdd={onAddStarter} />
+        )}
         {dragging && (
           <div ref={setNodeRef} className="canvas-drop-overlay" data-testid="canvas-drop-overlay">
             {lineTop !== null && (

@@ -16,16 +16,25 @@
  */
 import type { BlockLibrary, PageBlock } from '@/features/pages/types';
 
-const FOOTER_WORD = /(^|[^\p{L}\p{N}])(rodapes?|footers?)($|[^\p{L}\p{N}])/u;
-
 /** Lower case without accents: "Rodapé" → "rodape". */
 function fold(text: string): string {
   return text.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase();
 }
 
+/**
+ * Whether `text` holds one of `words` (written lower case without accents) as a whole word, or
+ * its plural in s, whatever the case and accents of `text`.
+ */
+export function hasWord(text: string, words: readonly string[]): boolean {
+  const folded = fold(text);
+  return words.some((word) =>
+    new RegExp(`(^|[^\\p{L}\\p{N}])${word}s?($|[^\\p{L}\\p{N}])`, 'u').test(folded),
+  );
+}
+
 /** Whether `text` holds the whole word "rodapé" or "footer". */
 export function saysFooter(text: string): boolean {
-  return FOOTER_WORD.test(fold(text));
+  return hasWord(text, ['rodape', 'footer']);
 }
 
 /** A test of "is this page block a footer", from the library's categories (see the module doc). */

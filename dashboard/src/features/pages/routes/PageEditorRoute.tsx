@@ -79,6 +79,7 @@ import {
 import { saveState } from '@/features/pages/lib/save-state';
 import { footerTest, insertPosition } from '@/features/pages/lib/insert-position';
 import { historyKey } from '@/features/pages/lib/shortcuts';
+import { starterBlocks } from '@/features/pages/lib/starter-blocks';
 import type { BlockLibrary, BlockSource, PageBlock, PageMeta, VarChange } from '@/features/pages/types';
 
 const SourceCodeModal = lazy(() => import('@/features/pages/components/SourceCodeModal'));
@@ -206,6 +207,9 @@ function Editor({ page, project, library, user, deploy }: EditorProps) {
   };
 
   const isFooter = useMemo(() => footerTest(library), [library]);
+  const starters = useMemo(() => starterBlocks(library.categories), [library]);
+  const add = (source: BlockSource, id: number) =>
+    insert(source, id, insertPosition(blocks, selected, isFooter));
 
   const selectedIndex = blocks.findIndex((block) => block.uid === selected);
   const selectedBlock = selectedIndex >= 0 ? (blocks[selectedIndex] ?? null) : null;
@@ -359,7 +363,7 @@ function Editor({ page, project, library, user, deploy }: EditorProps) {
           <div className="editor-body">
             <BlockLibraryPanel
               library={library}
-              onInsert={(source, id) => insert(source, id, insertPosition(blocks, selected, isFooter))}
+              onInsert={add}
               business={user.business_id !== null ? { canManage: user.is_business_admin } : null}
             />
             <CanvasFrame
@@ -379,6 +383,8 @@ function Editor({ page, project, library, user, deploy }: EditorProps) {
               dragging={dragging !== null}
               dropAt={dropAt}
               handle={canvasHandle}
+              starters={starters}
+              onAddStarter={(id) => add('library', id)}
             />
             <aside className="editor-panel">
               {page.table_id !== null && (

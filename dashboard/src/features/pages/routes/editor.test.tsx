@@ -330,6 +330,27 @@ describe('page editor', () => {
     expect(selects().at(-1)).toBe(button);
   });
 
+  it('shows a blank page as a drop zone with suggested blocks, one click adding one', async () => {
+    const { calls, post } = await openEditor({}, { page: page({ blocks: [] }) });
+    const empty = await screen.findByTestId('canvas-empty');
+    expect(empty.textContent).toContain('Esta página ainda não tem blocos');
+    // The library's Heroes category gives a suggestion; Elements gives none.
+    const starters = within(empty).getAllByTestId('starter-block');
+    expect(starters.map((item) => item.getAttribute('data-block-id'))).toEqual(['11']);
+    const add = within(empty).getByTestId('starter-add');
+    expect(add.textContent).toBe('Adicionar Hero dividido');
+    fireEvent.click(add);
+    await waitFor(() =>
+      expect(post.mock.calls.some(([data]) => (data as { type: string }).type === 'render')).toBe(true),
+    );
+    expect((renders(calls).at(-1)?.body as { blocks: PageBlock[] }).blocks[0]).toMatchObject({
+      block_id: 11,
+      name: 'Hero dividido',
+    });
+    expect(screen.queryByTestId('canvas-empty')).toBeNull();
+    expect(screen.getByTestId('block-name').textContent).toBe('Hero dividido');
+  });
+
   it('inserts a My Blocks entry and deletes one after confirming', async () => {
     const { calls } = await openEditor({ 'DELETE /api/block/5': () => ({ status: 204 }) });
     const mine = within(screen.getByTestId('category-my-blocks'));
