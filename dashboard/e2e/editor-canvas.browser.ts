@@ -1,7 +1,9 @@
 /**
  * The page editor's canvas in chromium, against a fake API (page.route): 50 blocks, a field
  * edit timed from the input event to the canvas DOM, the sandbox keeping block code away from
- * the dashboard, drag and drop from the library into the iframe and of a block's handle.
+ * the dashboard, drag and drop from the library into the iframe and of a block's handle, the
+ * canvas reachable by scrolling at every scale and device (never under the side panels), and
+ * block labels shown only on hover or selection, above the block.
  */
 import type { Browser, Frame, Page, Route } from 'playwright-core';
 import { preview, type PreviewServer } from 'vite';
@@ -274,9 +276,23 @@ describe('editor canvas in a browser', () => {
     expect(after[1]).toMatch(/^b-[0-9a-f]{8}$/);
     expect(await page.locator(byTestId('block-name')).textContent()).toBe('Botão');
 
-    // Drag the first block's handle to the bottom of the page.
-    const handle = (await page.locator(`${byTestId('block-handle')}[data-uid="b-000"]`).boundingBox())!;
+    // Drag the first block's handle (shown while the block is hovered) to the bottom of the page.
+    await page.mouse.move(canvas.x + 300, canvas.y + 20);
+    const first = page.locator(`${byTestId('block-handle')}[data-uid="b-000"]`);
+    await page.waitForFunction(
+      (selector) => document.querySelector(selector)?.classList.contains('is-shown'),
+      `${byTestId('block-handle')}[data-uid="b-000"]`,
+    );
+    const handle = (await first.boundingBox())!;
     await page.mouse.move(handle.x + 5, handle.y + 5);
+    // Over the label itself it stays shown (the canvas reports the pointer gone) and takes the press.
+    await page.waitForFunction(
+      ([x, y]) => {
+        const at = document.elementFromPoint(x as number, y as number);
+        return at?.getAttribute('data-uid') === 'b-000' && at.classList.contains('is-shown');
+      },
+      [handle.x + 5, handle.y + 5],
+    );
     await page.mouse.down();
     await page.mouse.move(handle.x + 5, handle.y + 30, { steps: 5 });
     await page.mouse.move(handle.x + 5, canvas.y + canvas.height - 5, { steps: 10 });
@@ -286,5 +302,118 @@ describe('editor canvas in a browser', () => {
     );
     expect((await order(frame)).at(-1)).toBe('b-000');
     expect(await page.locator(byTestId('save-state')).getAttribute('data-state')).toBe('dirty');
+  });
+
+  it('keeps the canvas between the side panels and reachable by scrolling at every scale and device', async () => {
+    await openEditor(blocks.slice(0, 12));
+    /** The frame's box against the stage's visible box and the panels', scrolled to each end. */
+    const measure = () =>
+      page.evaluate(() => {
+        const box = (selector: string) => document.querySelector(selector)!.getBoundingClientRect();
+        const stage = document.querySelector<HTMLElement>('[data-testid="canvas-stage"]')!;
+        const ends = (left: number, top: number) => {
+          stage.scrollTo(left, top);
+          const frame = box('.canvas-frame');
+          return { left: frame.left, right: frame.right, top: frame.top, bottom: frame.bottom };
+        };
+        const start = ends(0, 0);
+        const end = ends(stage.scrollWidth, stage.scrollHeight);
+        const s = stage.getBoundingClientRect();
+        return {
+          library: box('.editor-library'),
+          panel: box('.editor-panel'),
+          // The stage's visible area, scroll bars left out.
+          stage: {
+            left: s.left,
+            top: s.top,
+            right: s.left + stage.clientWidth,
+            bottom: s.top + stage.clientHeight,
+          },
+          start,
+          end,
+        };
+      });
+    const check = async (what: string) => {
+      const m = await measure();
+      const where = `${what}: ${JSON.stringify(m)}`;
+      expect(m.stage.left, where).toBeGreaterThanOrEqual(m.library.right - 0.5);
+      expect(m.stage.right, where).toBeLessThanOrEqual(m.panel.left + 0.5);
+      // Scrolled to the start, the frame's left and top edges are in view; at the end, its right
+      // and bottom edges: every part of it can be brought out from under the panels.
+      expect(m.start.left, where).toBeGreaterThanOrEqual(m.stage.left);
+      expect(m.start.top, where).toBeGreaterThanOrEqual(m.stage.top);
+      expect(m.end.right, where).toBeLessThanOrEqual(m.stage.right + 0.5);
+      expect(m.end.bottom, where).toBeLessThanOrEqual(m.stage.bottom + 0.5);
+      expect(m.end.right, where).toBeLessThanOrEqual(m.panel.left);
+      expect(m.start.left, where).toBeGreaterThanOrEqual(m.library.right);
+      return m;
+    };
+    const scale = page.locator(byTestId('scale-select'));
+    await scale.selectOption('1');
+    const full = await check('100 %');
+    // At 100 % the 1280 px frame is wider than the stage: it scrolls, its right edge clear of
+    // the library panel as well as of the right panel.
+    expect(full.start.right - full.start.left).toBeCloseTo(1280, 0);
+    expect(full.end.right).toBeGreaterThan(full.library.right);
+    for (const value of ['0.5', '0.7', '0.8', '0.9']) {
+      await scale.selectOption(value);
+      await check(`${value} scale`);
+    }
+    await page.locator(byTestId('device-mobile')).click();
+    const devices = await page
+      .locator(`${byTestId('device-select')} option`)
+      .evaluateAll((options) => options.map((option) => (option as HTMLOptionElement).value));
+    expect(devices.length).toBeGreaterThan(1);
+    for (const device of devices) {
+      await page.locator(byTestId('device-select')).selectOption(device);
+      await check(device);
+    }
+  });
+
+  it('shows a block label only on hover or selection, above the block, never over its controls', async () => {
+    const frame = await openEditor(blocks.slice(0, 4));
+    // At 100 %, so that the canvas's coordinates are the page's.
+    await page.locator(byTestId('scale-select')).selectOption('1');
+    const label = (uid: string) => page.locator(`${byTestId('block-handle')}[data-uid="${uid}"]`);
+    const opacity = (uid: string) => label(uid).evaluate((el) => getComputedStyle(el).opacity);
+    expect(await opacity('b-001')).toBe('0');
+    expect(await opacity('b-000')).toBe('0');
+    // A hidden label takes no clicks: the point where it sits belongs to the canvas.
+    const hidden = (await label('b-001').boundingBox())!;
+    const under = await page.evaluate(
+      ([x, y]) => document.elementFromPoint(x as number, y as number)?.tagName,
+      [hidden.x + 4, hidden.y + hidden.height / 2],
+    );
+    expect(under).toBe('IFRAME');
+
+    const second = (await page.locator(byTestId('canvas-iframe')).boundingBox())!;
+    const block = await frame.locator('[data-vt-uid="b-001"]').boundingBox();
+    // Frame coordinates are the page's here (playwright reports them in the main frame's).
+    await page.mouse.move(second.x + 200, block!.y + block!.height / 2);
+    await page.waitForFunction(() =>
+      document
+        .querySelector('[data-testid="block-handle"][data-uid="b-001"]')
+        ?.classList.contains('is-shown'),
+    );
+    expect(await opacity('b-001')).toBe('1');
+    expect(await opacity('b-000')).toBe('0');
+    const shown = (await label('b-001').boundingBox())!;
+    // Above the block's top edge, not over its content.
+    expect(shown.y + shown.height).toBeLessThanOrEqual(block!.y + 0.5);
+
+    // Selected, it stays shown after the pointer has gone.
+    await frame.click('[data-vt-uid="b-002"] h2');
+    await page.mouse.move(5, 5);
+    await page.waitForFunction(
+      () =>
+        !document
+          .querySelector('[data-testid="block-handle"][data-uid="b-001"]')
+          ?.classList.contains('is-shown'),
+    );
+    expect(await opacity('b-002')).toBe('1');
+    expect(await opacity('b-001')).toBe('0');
+    const selected = (await frame.locator('[data-vt-uid="b-002"]').boundingBox())!;
+    const selectedLabel = (await label('b-002').boundingBox())!;
+    expect(selectedLabel.y + selectedLabel.height).toBeLessThanOrEqual(selected.y + 0.5);
   });
 });

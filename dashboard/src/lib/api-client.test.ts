@@ -51,7 +51,7 @@ describe('api client', () => {
   });
 
   it('turns error bodies into ApiError with the server message and field', async () => {
-    const body = JSON.stringify({ error: 'invalid', message: 'Slug already in use', field: 'slug' });
+    const body = JSON.stringify({ error: 'slug_taken', message: 'slug already in use', field: 'slug' });
     vi.stubGlobal(
       'fetch',
       vi.fn(() => Promise.resolve(new Response(body, { status: 409 }))),
@@ -60,10 +60,11 @@ describe('api client', () => {
     expect(error).toBeInstanceOf(ApiError);
     expect(error).toMatchObject({
       status: 409,
-      code: 'invalid',
-      message: 'Slug already in use',
+      code: 'slug_taken',
+      message: 'slug already in use',
       field: 'slug',
     });
+    expect(errorMessage(error)).toBe('slug já está em uso');
     expect(getRunningRequests()).toBe(0);
   });
 
@@ -104,10 +105,28 @@ describe('api client', () => {
   });
 
   it('keeps the details of bulk failures and lists them for alerts', async () => {
+    const price = { field: 'Preço' };
     const body = JSON.stringify({
-      error: 'invalid',
-      message: 'Import failed',
-      details: [{ row: 3, column: 'price', message: 'not a number' }, { message: 'bad' }, 'junk'],
+      error: 'value_not_amount',
+      message: 'Row 3, column price: Preço must be an amount (and 1 more problems)',
+      params: { ...price, row: 3, more: 1 },
+      details: [
+        {
+          row: 3,
+          column: 'price',
+          code: 'value_not_amount',
+          message: 'Preço must be an amount',
+          params: price,
+        },
+        {
+          row: 4,
+          column: 'sku',
+          code: 'import_column_unknown',
+          message: 'Unknown column "sku"',
+          params: { column: 'sku' },
+        },
+        'junk',
+      ],
     });
     vi.stubGlobal(
       'fetch',
@@ -115,9 +134,19 @@ describe('api client', () => {
     );
     const error = await apiJson('/api/tables/1/import').catch((e: unknown) => e);
     expect(error).toMatchObject({
-      details: [{ row: 3, column: 'price', message: 'not a number' }, { message: 'bad' }],
+      details: [
+        { row: 3, column: 'price', code: 'value_not_amount', params: price },
+        { row: 4, column: 'sku', code: 'import_column_unknown', params: { column: 'sku' } },
+      ],
     });
-    expect(errorWithDetails(error)).toBe('Import failed\n#3 price: not a number\nbad');
+    expect((error as ApiError).details).toHaveLength(2);
+    expect(errorWithDetails(error)).toBe(
+      [
+        'Linha 3: Preço deve ser um valor. (e mais 1 problema)',
+        '#3 price: Preço deve ser um valor.',
+        '#4 sku: Coluna desconhecida "sku": não corresponde ao slug nem ao nome de nenhum campo.',
+      ].join('\n'),
+    );
   });
 
   it("shows an API error in the interface's language, from its code and values", async () => {
@@ -178,8 +207,8 @@ describe('api client', () => {
     ]);
   });
 
-  it("shows the server's text for a code the catalogue does not know", () => {
-    expect(errorMessage(new ApiError(422, 'something_new', 'Something new went wrong'))).toBe(
+  it("falls back to the server's text for an unknown code ('not_yet_known', which the server does not send)", () => {
+    expect(errorMessage(new ApiError(422, 'not_yet_known', 'Something new went wrong'))).toBe(
       'Something new went wrong',
     );
     expect(errorMessage(new Error('offline'))).toBe('offline');

@@ -4,19 +4,20 @@ import { serializeResponse } from './serialize-response';
 
 describe('serializeResponse', () => {
   it('puts an API error back in its body shape, with the status', () => {
-    const error = new ApiError(502, 'deploy_failed', 'object store unreachable');
-    expect(JSON.parse(serializeResponse(error))).toEqual({
-      status: 502,
-      error: 'deploy_failed',
-      message: 'object store unreachable',
-    });
+    const message = 'Something went wrong on our side. Please try again.';
+    const error = new ApiError(500, 'internal', message);
+    expect(JSON.parse(serializeResponse(error))).toEqual({ status: 500, error: 'internal', message });
   });
 
-  it('keeps the field and details when the server sent them', () => {
-    const error = new ApiError(422, 'invalid', 'bad page', 'blocks', [{ row: 2, message: 'no template' }]);
+  it('keeps the field, values and details when the server sent them', () => {
+    const detail = { row: 2, column: 'preco', code: 'value_not_amount', message: 'Preço must be an amount' };
+    const error = new ApiError(422, 'value_not_amount', 'Row 2: Preço must be an amount', 'rows', [detail], {
+      row: 2,
+    });
     expect(JSON.parse(serializeResponse(error))).toMatchObject({
-      field: 'blocks',
-      details: [{ row: 2, message: 'no template' }],
+      field: 'rows',
+      params: { row: 2 },
+      details: [detail],
     });
   });
 

@@ -9,6 +9,7 @@ export function serializeResponse(error: unknown): string {
   if (error instanceof ApiError) {
     const body: Record<string, unknown> = { status: error.status, error: error.code, message: error.message };
     if (error.field !== undefined) body.field = error.field;
+    if (Object.keys(error.params).length > 0) body.params = error.params;
     if (error.details.length > 0) body.details = error.details;
     return JSON.stringify(body, null, 2);
   }

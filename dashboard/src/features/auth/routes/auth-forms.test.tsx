@@ -55,7 +55,7 @@ describe('new-password page', () => {
       'POST /api/new-password': () => ({
         status: 422,
         json: {
-          error: 'invalid',
+          error: 'reset_link_invalid',
           field: 'token',
           message: 'This password reset link is invalid or has expired',
         },

@@ -368,20 +368,25 @@ describe('admin blocks screen', () => {
     expect(toasts()).toContain('error:falha: screenshot renderer not configured');
   });
 
-  it('imports blocks from pasted text and shows the 422 message when the server refuses', async () => {
+  it('imports blocks from pasted text and shows the 422 message at the text when the server refuses', async () => {
     let status = 422;
+    const refusal = {
+      error: 'block_html_empty',
+      message: "Block 1: The block's HTML is empty",
+      field: 'blocks',
+      params: { index: 1 },
+    };
     const calls = api({
       'POST /erp/import-blocks': () =>
-        status === 422
-          ? { status, json: { error: 'invalid', message: 'template error: bad' } }
-          : { json: { imported: 2 } },
+        status === 422 ? { status, json: refusal } : { json: { imported: 2 } },
     });
     await open();
     fireEvent.click(screen.getByTestId('import-blocks-open'));
     await screen.findByTestId('import-blocks');
     fireEvent.change(screen.getByTestId('import-text'), { target: { value: '[{"name":"x"}]' } });
     fireEvent.click(screen.getByTestId('import-submit'));
-    expect((await screen.findByTestId('import-error')).textContent).toBe('template error: bad');
+    await expectFieldError('import-text', 'Item 1: O HTML do bloco é obrigatório');
+    expect(screen.queryByTestId('import-error')).toBeNull();
     expect(posts(calls, '/erp/import-blocks')[0]?.body).toEqual({ blocks: '[{"name":"x"}]' });
     status = 200;
     fireEvent.click(screen.getByTestId('import-submit'));
@@ -393,7 +398,12 @@ describe('admin blocks screen', () => {
     const calls = api({
       'POST /erp/import-categories': () => ({
         status: 422,
-        json: { error: 'invalid', message: 'Category 2: the name is required', field: 'categories' },
+        json: {
+          error: 'category_name_required',
+          message: 'Category 2: the name is required',
+          field: 'categories',
+          params: { index: 2 },
+        },
       }),
     });
     await open();
@@ -408,7 +418,7 @@ describe('admin blocks screen', () => {
     expect(posts(calls, '/erp/import-categories')).toEqual([]);
     fireEvent.change(screen.getByTestId('import-text'), { target: { value: '[{"name":"C"},{"name":""}]' } });
     fireEvent.click(screen.getByTestId('import-submit'));
-    await expectFieldError('import-text', 'Category 2: the name is required');
+    await expectFieldError('import-text', 'Item 2: O nome da categoria é obrigatório.');
     await expectFocused('import-text');
     expect(screen.queryByTestId('import-error')).toBeNull();
   });

@@ -149,7 +149,7 @@ describe("the business's block library screen", () => {
       'POST /api/business/blocks/21': () => ({
         status: 422,
         json: {
-          error: 'invalid',
+          error: 'image_url_invalid',
           field: 'image',
           message: 'The image must be an uploaded file or an http(s) address (2048 characters at most)',
         },
@@ -159,7 +159,7 @@ describe("the business's block library screen", () => {
     saveImage('https://cdn.example.com/capa.png');
     await expectFieldError(
       'business-block-image',
-      'The image must be an uploaded file or an http(s) address (2048 characters at most)',
+      'A imagem deve ser um arquivo enviado ou um endereço http(s) (no máximo 2048 caracteres)',
     );
     await expectFocused('business-block-image');
     expect(screen.queryByTestId('business-block-form-error')).toBeNull();
@@ -204,7 +204,7 @@ describe("the business's block library screen", () => {
       'DELETE /api/business/blocks/21': () => ({
         status: 403,
         json: {
-          error: 'forbidden',
+          error: 'library_admin_only',
           message: "Only the business's administrators can change its block library",
         },
       }),
@@ -215,7 +215,9 @@ describe("the business's block library screen", () => {
     );
     fireEvent.click(screen.getByTestId('business-block-delete-confirm'));
     await waitFor(() =>
-      expect(toasts()).toEqual(["error:Only the business's administrators can change its block library"]),
+      expect(toasts()).toEqual([
+        'error:Somente os administradores da empresa podem alterar a biblioteca de blocos dela.',
+      ]),
     );
     expect(screen.getByTestId('business-block-row-21')).toBeTruthy();
   });

@@ -104,7 +104,7 @@ describe('collection form (new collection)', () => {
     const calls = api({
       'POST /api/tables': () => ({
         status: 422,
-        json: { error: 'invalid', message: 'Plural is required', field: 'plural' },
+        json: { error: 'required', message: 'Plural is required', field: 'plural' },
       }),
     });
     renderRoutes(routes, '/project/7/table/new');
@@ -119,7 +119,7 @@ describe('collection form (new collection)', () => {
 
     type('collection-slug', 'casas');
     fireEvent.click(screen.getByTestId('collection-save'));
-    await expectFieldError('collection-plural', 'Plural is required');
+    await expectFieldError('collection-plural', 'Este campo é obrigatório');
     await expectFocused('collection-plural');
     expect(screen.queryByTestId('collection-error')).toBeNull();
   });
@@ -206,12 +206,12 @@ describe('field modal', () => {
   it("shows the server's slug refusal at the slug", async () => {
     const message = 'Choose another slug: this one is empty or reserved';
     openModal({
-      'POST /api/fields': () => ({ status: 422, json: { error: 'invalid', message, field: 'slug' } }),
+      'POST /api/fields': () => ({ status: 422, json: { error: 'slug_reserved', message, field: 'slug' } }),
     });
     type('field-name', 'Preço');
     type('field-type', 'currency');
     fireEvent.click(await screen.findByTestId('field-save'));
-    await expectFieldError('field-slug', message);
+    await expectFieldError('field-slug', 'Este endereço é reservado, escolha outro');
     await expectFocused('field-slug');
     expect(screen.queryByTestId('field-error')).toBeNull();
   });
@@ -288,9 +288,18 @@ describe('record form', () => {
           : {
               status: 422,
               json: {
-                error: 'invalid',
-                message: 'The record has invalid values',
-                details: [{ field_id: 11, message: 'Text is too long' }],
+                error: 'value_too_long',
+                message: 'Endereço must be at most 65535 characters',
+                params: { field: 'Endereço', max: 65535 },
+                details: [
+                  {
+                    column: 'endereco',
+                    field_id: 11,
+                    code: 'value_too_long',
+                    message: 'Endereço must be at most 65535 characters',
+                    params: { field: 'Endereço', max: 65535 },
+                  },
+                ],
               },
             },
     });
@@ -306,7 +315,7 @@ describe('record form', () => {
     expect(screen.queryByTestId('record-missing')).toBeNull();
 
     fireEvent.click(screen.getByTestId('record-save'));
-    await expectFieldError('field-endereco', 'Text is too long');
+    await expectFieldError('field-endereco', 'Endereço deve ter no máximo 65535 caracteres.');
     await expectFocused('field-endereco');
   });
 });

@@ -223,7 +223,7 @@ describe('form history', () => {
     const calls = api([], {
       [`POST ${EMAIL}`]: () => ({
         status: 422,
-        json: { error: 'invalid', message: 'Invalid e-mail address', field: 'formEmail' },
+        json: { error: 'email_invalid', message: 'invalid e-mail', field: 'formEmail' },
       }),
     });
     renderRoutes(routes, '/project/7/form-history');
@@ -237,7 +237,7 @@ describe('form history', () => {
 
     fireEvent.change(input, { target: { value: 'vendas@loja.example' } });
     fireEvent.click(screen.getByTestId('form-email-save'));
-    await expectFieldError('form-email-input', 'Invalid e-mail address');
+    await expectFieldError('form-email-input', 'e-mail inválido');
     await expectFocused('form-email-input');
     expect(calls.find((c) => c.method === 'POST')?.body).toEqual({ email: 'vendas@loja.example' });
   });
@@ -246,14 +246,18 @@ describe('form history', () => {
     api([], {
       'POST /api/projects/7/settings': () => ({
         status: 422,
-        json: { error: 'invalid', message: 'Invalid form history order', field: 'formHistoryOrderBy' },
+        json: {
+          error: 'form_order_invalid',
+          message: 'Order must be created_at or -created_at',
+          field: 'formHistoryOrderBy',
+        },
       }),
     });
     renderRoutes(routes, '/project/7/form-history');
     fireEvent.click(await screen.findByTestId('form-history-settings-open'));
     fireEvent.change(screen.getByTestId('form-history-order'), { target: { value: 'created_at' } });
     fireEvent.click(screen.getByTestId('form-history-settings-save'));
-    await expectFieldError('form-history-order', 'Invalid form history order');
+    await expectFieldError('form-history-order', 'Escolha mais recentes ou mais antigos primeiro.');
     await expectFocused('form-history-order');
     expect(screen.getByTestId('form-history-settings')).toBeTruthy();
   });
@@ -277,7 +281,7 @@ describe('form history', () => {
       'POST /api/form-email/confirm': () => ({
         status: 422,
         json: {
-          error: 'invalid',
+          error: 'form_email_link_invalid',
           message: 'This confirmation link is invalid, was replaced by a newer one or has expired',
           field: 'token',
         },
@@ -285,6 +289,8 @@ describe('form history', () => {
     });
     renderRoutes(routes, '/confirm-form-email?token=old');
     fireEvent.click(await screen.findByTestId('confirm-form-email-button'));
-    expect((await screen.findByTestId('confirm-form-email-error')).textContent).toContain('expired');
+    expect((await screen.findByTestId('confirm-form-email-error')).textContent).toBe(
+      'Este link de confirmação é inválido, foi substituído por um mais novo ou expirou.',
+    );
   });
 });

@@ -45,7 +45,10 @@ interface ItemProps {
   onDelete?: (() => void) | undefined;
 }
 
-/** One block: dragged into the preview to insert it where it lands, or added at the end. */
+/**
+ * One block: dragged into the preview to insert it where it lands, or added with "Adicionar"
+ * (after the selected block, else before the page's footer: `lib/insert-position.ts`).
+ */
 function LibraryItem({ source, block, onInsert, onDelete }: ItemProps) {
   const { t } = useTranslation();
   const data: DragData = { kind: 'insert', source, id: block.id };

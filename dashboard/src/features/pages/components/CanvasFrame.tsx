@@ -3,7 +3,7 @@ import { useEffect, useImperativeHandle, useRef, useState, type Ref, type RefObj
 import { useTranslation } from 'react-i18next';
 import { dropIndex } from '@/features/pages/lib/canvas-protocol';
 import { DESKTOP_WIDTH, type Device } from '@/features/pages/lib/preview-size';
-import type { BlockSource, PageBlock } from '@/features/pages/types';
+import type { BlockSource, LibraryBlock, PageBlock } from '@/features/pages/types';
 import type { CanvasLayout } from './use-canvas';
 
 /** Id of the drop target laid over the iframe while something is dragged. */
@@ -21,6 +21,8 @@ interface Props {
   iframeRef: RefObject<HTMLIFrameElement | null>;
   srcdoc: string | null;
   layout: CanvasLayout;
+  /** The block under the pointer in the canvas (its `hover-block` reports). */
+  hovered: string | null;
   blocks: PageBlock[];
   selected: string | null;
   onSelect: (uid: string) => void;
@@ -31,30 +33,85 @@ interface Props {
   /** Where a drop would insert (shown as a line). */
   dropAt: number | null;
   handle: Ref<CanvasHandle>;
+  /** Library blocks a blank page suggests, each added with one click (`lib/starter-blocks.ts`). */
+  starters: LibraryBlock[];
+  onAddStarter: (id: number) => void;
 }
 
+/**
+ * A page with no blocks: says so, takes a drop from the library (the drop overlay covers it
+ * while a drag is on) and offers a few starting blocks.
+ */
+function EmptyCanvas({ starters, onAdd }: { starters: LibraryBlock[]; onAdd: (id: number) => void }) {
+  const { t } = useTranslation();
+  return (
+    <div className="canvas-empty" data-testid="canvas-empty">
+      <p className="canvas-empty-title">{t('editor.canvas.empty.title')}</p>
+      <p className="muted">{t('editor.canvas.empty.hint')}</p>
+      {starters.length > 0 && (
+        <ul className="canvas-starters" aria-label={t('editor.canvas.empty.starters')}>
+          {starters.map((block) => (
+            <li
+              key={block.id}
+              className="canvas-starter"
+              data-testid="starter-block"
+              data-block-id={block.id}
+            >
+              {block.image ? (
+                <img src={block.image} alt="" loading="lazy" />
+              ) : (
+                <span className="library-block-placeholder" aria-hidden="true" />
+              )}
+              <button
+                type="button"
+                className="button button-small"
+                onClick={() => onAdd(block.id)}
+                data-testid="starter-add"
+              >
+                {t('editor.canvas.empty.add', { name: block.name })}
+              </button>
+            </li>
+          ))}
+        </ul>
+      )}
+    </div>
+  );
+}
+
+/**
+ * A block's label: its name, a move handle (drag) and a select button (click). It sits above the
+ * block's top edge (or above the frame while that edge is scrolled away), so it never covers the
+ * block's own content, and shows only while the block is hovered, selected or the label focused:
+ * hidden labels take no pointer events, so they never keep a click from the site's controls.
+ */
 function MoveHandle({
   uid,
   name,
   top,
   selected,
+  shown,
   onSelect,
+  onHover,
 }: {
   uid: string;
   name: string;
   top: number;
   selected: boolean;
+  shown: boolean;
   onSelect: () => void;
+  onHover: (over: boolean) => void;
 }) {
   const { t } = useTranslation();
   const data: DragData = { kind: 'move', uid };
-  const { attributes, listeners, setNodeRef } = useDraggable({ id: `block:${uid}`, data });
+  const { attributes, listeners, setNodeRef, isDragging } = useDraggable({ id: `block:${uid}`, data });
   return (
     <button
       type="button"
       ref={setNodeRef}
-      className={`canvas-handle${selected ? ' is-selected' : ''}`}
+      className={`canvas-handle${selected ? ' is-selected' : ''}${shown || isDragging ? ' is-shown' : ''}`}
       style={{ top }}
+      onPointerEnter={() => onHover(true)}
+      onPointerLeave={() => onHover(false)}
       title={t('editor.canvas.move', { name })}
       aria-label={t('editor.canvas.move', { name })}
       data-testid="block-handle"
@@ -96,6 +153,7 @@ export function CanvasFrame(props: Props) {
     iframeRef,
     srcdoc,
     layout,
+    hovered,
     blocks,
     selected,
     onSelect,
@@ -105,11 +163,15 @@ export function CanvasFrame(props: Props) {
     dragging,
     dropAt,
     handle,
+    starters,
+    onAddStarter,
   } = props;
   const frameRef = useRef<HTMLDivElement>(null);
   const frameHeight = useElementHeight(frameRef);
   const effectiveScale = mode === 'desktop' ? scale : 1;
   const { setNodeRef } = useDroppable({ id: CANVAS_DROP_ID });
+  // The label under the pointer: the canvas reports the pointer gone once it is over a label.
+  const [overLabel, setOverLabel] = useState<string | null>(null);
 
   useImperativeHandle(handle, () => ({
     indexAt: (clientY: number) => {
@@ -156,7 +218,8 @@ export function CanvasFrame(props: Props) {
         <div className="canvas-handles" aria-label={t('editor.canvas.blocks')}>
           {layout.boxes.map((box) => {
             const top = (box.top - layout.scrollY) * effectiveScale;
-            if (top < -8 || top > frameHeight) return null;
+            const bottom = top + box.height * effectiveScale;
+            if (bottom <= 0 || top > frameHeight) return null;
             return (
               <MoveHandle
                 key={box.uid}
@@ -164,11 +227,18 @@ export function CanvasFrame(props: Props) {
                 name={names.get(box.uid) ?? box.uid}
                 top={Math.max(0, top)}
                 selected={box.uid === selected}
+                shown={box.uid === selected || box.uid === hovered || box.uid === overLabel}
                 onSelect={() => onSelect(box.uid)}
+                onHover={(over) =>
+                  setOverLabel((current) => (over ? box.uid : current === box.uid ? null : current))
+                }
               />
             );
           })}
         </div>
+        {srcdoc !== null && blocks.length === 0 && !dragging && (
+          <EmptyCanvas starters={starters} onAdd={onAddStarter} />
+        )}
         {dragging && (
           <div ref={setNodeRef} className="canvas-drop-overlay" data-testid="canvas-drop-overlay">
             {lineTop !== null && (

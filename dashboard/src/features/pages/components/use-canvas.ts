@@ -1,7 +1,8 @@
 /**
  * The parent's half of the preview: renders blocks through the render API (only those whose
  * content changed), builds the srcdoc once, then keeps the canvas in step with `render`,
- * `replace-block` and `select` messages, and listens for `ready`, `select-block` and `layout`.
+ * `replace-block` and `select` messages, and listens for `ready`, `select-block`, `hover-block`
+ * and `layout`.
  * No debounce on this path: a field edit costs one render call for one block and one message.
  */
 import { useCallback, useEffect, useRef, useState } from 'react';
@@ -43,6 +44,7 @@ export function useCanvas({ projectId, pageId, post, blocks, selected, onSelect 
   const [cache] = useState(() => new RenderCache());
   const [srcdoc, setSrcdoc] = useState<string | null>(null);
   const [layout, setLayout] = useState<CanvasLayout>({ boxes: [], scrollY: 0 });
+  const [hovered, setHovered] = useState<string | null>(null);
   const head = useRef<string | null>(null);
   const headRequested = useRef(false);
   const ready = useRef(false);
@@ -143,6 +145,8 @@ export function useCanvas({ projectId, pageId, post, blocks, selected, onSelect 
         sync();
       } else if (received.type === 'select-block') {
         onSelectRef.current(received.uid);
+      } else if (received.type === 'hover-block') {
+        setHovered(received.uid);
       } else if (received.type === 'layout') {
         setLayout({ boxes: received.boxes, scrollY: received.scrollY });
       }
@@ -174,5 +178,5 @@ export function useCanvas({ projectId, pageId, post, blocks, selected, onSelect 
     [cache, projectId, pageId],
   );
 
-  return { iframeRef, srcdoc, layout, output };
+  return { iframeRef, srcdoc, layout, hovered, output };
 }

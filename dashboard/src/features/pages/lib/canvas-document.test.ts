@@ -84,12 +84,54 @@ describe('canvasDocument', () => {
     expect(sent).toContainEqual({ vitrine: 1, type: 'ready' });
   });
 
+  it('scrolls a block selected before it is rendered into view once a render brings it', () => {
+    const { window } = boot();
+    const shown: string[] = [];
+    window.HTMLElement.prototype.scrollIntoView = function (this: HTMLElement) {
+      shown.push(this.getAttribute('data-vt-uid') ?? '');
+    };
+    // "Adicionar": the parent selects the new block while its html is still being rendered.
+    deliver(window, { vitrine: 1, type: 'select', uid: 'b-new' }, window.parent);
+    expect(shown).toEqual([]);
+    const fresh = { uid: 'b-new', html: '<p>novo</p>', css: '', js: '' };
+    deliver(window, { vitrine: 1, type: 'render', selected: 'b-new', blocks: [hero, fresh] }, window.parent);
+    expect(shown).toEqual(['b-new']);
+    const root = window.document.getElementById('vt-canvas');
+    expect(root?.children[1]?.classList.contains('vt-selected')).toBe(true);
+    // Shown once: later renders leave the scroll alone.
+    deliver(window, { vitrine: 1, type: 'replace-block', block: fresh }, window.parent);
+    expect(shown).toEqual(['b-new']);
+    // A block already there is shown at once.
+    deliver(window, { vitrine: 1, type: 'select', uid: 'b-1' }, window.parent);
+    expect(shown).toEqual(['b-new', 'b-1']);
+  });
+
   it('ignores messages that are not from its parent or have another version', () => {
     const { window } = boot();
     const other = new JSDOM('').window;
     deliver(window, { vitrine: 1, type: 'render', selected: null, blocks: [] }, other);
     deliver(window, { vitrine: 2, type: 'render', selected: null, blocks: [] }, window.parent);
     expect(window.document.querySelectorAll('[data-vt-uid]')).toHaveLength(1);
+  });
+
+  it('reports the block under the pointer as hover-block, once per change, and null when it leaves', () => {
+    const { window, sent } = boot();
+    const hovers = () => sent.filter((data) => (data as { type: string }).type === 'hover-block');
+    const over = (element: Element) =>
+      element.dispatchEvent(new window.MouseEvent('mouseover', { bubbles: true }));
+    const heading = window.document.querySelector('[data-vt-uid="b-1"] h1') as Element;
+    over(heading);
+    over(heading);
+    over(window.document.body);
+    window.document.documentElement.dispatchEvent(new window.MouseEvent('mouseleave'));
+    over(heading);
+    window.document.documentElement.dispatchEvent(new window.MouseEvent('mouseleave'));
+    expect(hovers()).toEqual([
+      { vitrine: 1, type: 'hover-block', uid: 'b-1' },
+      { vitrine: 1, type: 'hover-block', uid: null },
+      { vitrine: 1, type: 'hover-block', uid: 'b-1' },
+      { vitrine: 1, type: 'hover-block', uid: null },
+    ]);
   });
 
   it('reports a click as select-block and keeps links from navigating', () => {

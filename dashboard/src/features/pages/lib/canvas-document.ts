@@ -30,7 +30,9 @@ const CANVAS_STYLE = `
 /**
  * The runtime, as plain ES5 text (it runs in the canvas, not through the bundler). It renders
  * blocks from `render` / `replace-block`, re-creating <script> elements so they run, reports
- * clicks as `select-block` (links and forms do nothing in the editor), and reports block boxes
+ * clicks as `select-block` and the block under the pointer as `hover-block` (links and forms do
+ * nothing in the editor), scrolls a selected block
+ * into view (once it is rendered, for one selected as it is added), and reports block boxes
  * with `layout` after renders, on scroll and on resize (the parent's drop overlay uses them).
  * After each render it dispatches `vitrine:render` on the document, so scripts from the head
  * (the effects runtime) can pick up blocks added after the page loaded.
@@ -87,6 +89,14 @@ export const CANVAS_RUNTIME = `(function () {
     };
     if (window.requestAnimationFrame) window.requestAnimationFrame(run); else setTimeout(run, 0);
   }
+  // A block asked to be shown before it was rendered (one just added): shown once it is.
+  var reveal = null;
+  function show(uid) {
+    var target = find(uid);
+    if (!target) return false;
+    if (target.scrollIntoView) target.scrollIntoView({ block: 'nearest' });
+    return true;
+  }
   function select(uid) {
     selected = uid;
     var all = root.querySelectorAll('[data-vt-uid]');
@@ -96,6 +106,7 @@ export const CANVAS_RUNTIME = `(function () {
   }
   function rendered() {
     try { document.dispatchEvent(new CustomEvent('vitrine:render')); } catch (e) {}
+    if (reveal && show(reveal)) reveal = null;
     layout();
   }
   window.addEventListener('message', function (event) {
@@ -116,7 +127,7 @@ export const CANVAS_RUNTIME = `(function () {
       rendered();
     } else if (data.type === 'select') {
       select(data.uid || null);
-      if (data.uid) { var target = find(data.uid); if (target && target.scrollIntoView) target.scrollIntoView({ block: 'nearest' }); }
+      reveal = data.uid && !show(data.uid) ? data.uid : null;
     }
   });
   document.addEventListener('click', function (event) {
@@ -126,6 +137,15 @@ export const CANVAS_RUNTIME = `(function () {
     if (block) send({ type: 'select-block', uid: block.getAttribute('data-vt-uid') });
   }, true);
   document.addEventListener('submit', function (event) { event.preventDefault(); }, true);
+  // The block under the pointer, for the parent's block label (shown on hover and selection).
+  var hovered = null;
+  function hover(uid) { if (uid !== hovered) { hovered = uid; send({ type: 'hover-block', uid: uid }); } }
+  document.addEventListener('mouseover', function (event) {
+    var target = event.target;
+    var block = target && target.closest ? target.closest('[data-vt-uid]') : null;
+    hover(block ? block.getAttribute('data-vt-uid') : null);
+  }, true);
+  document.documentElement.addEventListener('mouseleave', function () { hover(null); });
   window.addEventListener('scroll', layout, { passive: true });
   window.addEventListener('resize', layout);
   document.addEventListener('load', layout, true);

@@ -17,6 +17,10 @@ describe('readCanvasMessage', () => {
       type: 'select-block',
       uid: 'b-1',
     });
+    for (const uid of ['b-1', null]) {
+      const hover = { vitrine: 1, type: 'hover-block', uid };
+      expect(readCanvasMessage({ source: canvas, data: hover }, canvas)).toEqual(hover);
+    }
     const layout = { vitrine: 1, type: 'layout', boxes: [{ uid: 'b-1', top: 0, height: 40 }], scrollY: 12 };
     expect(readCanvasMessage({ source: canvas, data: layout }, canvas)).toEqual(layout);
   });
@@ -33,6 +37,9 @@ describe('readCanvasMessage', () => {
     expect(readCanvasMessage({ source: canvas, data: 'ready' }, canvas)).toBeNull();
     expect(
       readCanvasMessage({ source: canvas, data: { vitrine: 1, type: 'select-block', uid: 3 } }, canvas),
+    ).toBeNull();
+    expect(
+      readCanvasMessage({ source: canvas, data: { vitrine: 1, type: 'hover-block' } }, canvas),
     ).toBeNull();
     expect(
       readCanvasMessage(

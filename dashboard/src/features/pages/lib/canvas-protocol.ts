@@ -30,6 +30,8 @@ export type ParentMessage =
 export type CanvasMessage =
   | { vitrine: 1; type: 'ready' }
   | { vitrine: 1; type: 'select-block'; uid: string }
+  /** The block under the pointer, or null once the pointer leaves the blocks. */
+  | { vitrine: 1; type: 'hover-block'; uid: string | null }
   /** Block boxes and the scroll offset, after every render and on scroll/resize. */
   | { vitrine: 1; type: 'layout'; boxes: BlockBox[]; scrollY: number };
 
@@ -68,6 +70,10 @@ export function readCanvasMessage(
       return { vitrine: 1, type: 'ready' };
     case 'select-block':
       return typeof data.uid === 'string' ? { vitrine: 1, type: 'select-block', uid: data.uid } : null;
+    case 'hover-block':
+      return typeof data.uid === 'string' || data.uid === null
+        ? { vitrine: 1, type: 'hover-block', uid: data.uid }
+        : null;
     case 'layout':
       return Array.isArray(data.boxes) && data.boxes.every(isBox) && typeof data.scrollY === 'number'
         ? { vitrine: 1, type: 'layout', boxes: data.boxes, scrollY: data.scrollY }

@@ -2,6 +2,7 @@ import {
   DndContext,
   DragOverlay,
   PointerSensor,
+  pointerWithin,
   useSensor,
   useSensors,
   type DragEndEvent,
@@ -76,7 +77,9 @@ import {
   storeScale,
 } from '@/features/pages/lib/preview-size';
 import { saveState } from '@/features/pages/lib/save-state';
+import { footerTest, insertPosition } from '@/features/pages/lib/insert-position';
 import { historyKey } from '@/features/pages/lib/shortcuts';
+import { starterBlocks } from '@/features/pages/lib/starter-blocks';
 import type { BlockLibrary, BlockSource, PageBlock, PageMeta, VarChange } from '@/features/pages/types';
 
 const SourceCodeModal = lazy(() => import('@/features/pages/components/SourceCodeModal'));
@@ -203,6 +206,11 @@ function Editor({ page, project, library, user, deploy }: EditorProps) {
     setTab('block');
   };
 
+  const isFooter = useMemo(() => footerTest(library), [library]);
+  const starters = useMemo(() => starterBlocks(library.categories), [library]);
+  const add = (source: BlockSource, id: number) =>
+    insert(source, id, insertPosition(blocks, selected, isFooter));
+
   const selectedIndex = blocks.findIndex((block) => block.uid === selected);
   const selectedBlock = selectedIndex >= 0 ? (blocks[selectedIndex] ?? null) : null;
 
@@ -277,7 +285,9 @@ function Editor({ page, project, library, user, deploy }: EditorProps) {
   // DragOverlay that floats above the panels), rather than native HTML5 drag and drop, which
   // has no touch support and whose events stop at the iframe just the same. The iframe is
   // covered by CanvasFrame's drop overlay while a drag is on; blocks are placed from the boxes
-  // the canvas reports.
+  // the canvas reports. A drop is on the canvas when the pointer is (`pointerWithin`), the point
+  // the index comes from: a block's label starts above the frame, so the dragged box's overlap
+  // with the canvas is no measure of where the pointer is.
   const sensors = useSensors(useSensor(PointerSensor, { activationConstraint: { distance: 4 } }));
   const canvasHandle = useRef<CanvasHandle>(null);
   const [dragging, setDragging] = useState<DragData | null>(null);
@@ -313,6 +323,7 @@ function Editor({ page, project, library, user, deploy }: EditorProps) {
     <EditorContext.Provider value={context}>
       <DndContext
         sensors={sensors}
+        collisionDetection={pointerWithin}
         onDragStart={onDragStart}
         onDragMove={onDragMove}
         onDragEnd={onDragEnd}
@@ -352,13 +363,14 @@ function Editor({ page, project, library, user, deploy }: EditorProps) {
           <div className="editor-body">
             <BlockLibraryPanel
               library={library}
-              onInsert={(source, id) => insert(source, id)}
+              onInsert={add}
               business={user.business_id !== null ? { canManage: user.is_business_admin } : null}
             />
             <CanvasFrame
               iframeRef={canvas.iframeRef}
               srcdoc={canvas.srcdoc}
               layout={canvas.layout}
+              hovered={canvas.hovered}
               blocks={blocks}
               selected={selected}
               onSelect={(uid) => {
@@ -371,6 +383,8 @@ function Editor({ page, project, library, user, deploy }: EditorProps) {
               dragging={dragging !== null}
               dropAt={dropAt}
               handle={canvasHandle}
+              starters={starters}
+              onAddStarter={(id) => add('library', id)}
             />
             <aside className="editor-panel">
               {page.table_id !== null && (

@@ -288,6 +288,69 @@ describe('page editor', () => {
     expect(screen.getByTestId('var-bg')).toBeTruthy();
   });
 
+  it('adds a block before the footer with none selected, then right after the selected one, and shows it', async () => {
+    const footer: PageBlock = {
+      uid: 'b-foot',
+      block_id: null,
+      myblock_id: 5,
+      name: 'Meu rodapé',
+      template: '<footer>f</footer>',
+      css: '',
+      js: '',
+      vars: [],
+    };
+    const { calls, post } = await openEditor({}, { page: page({ blocks: [hero, footer] }) });
+    const rendered = () =>
+      (post.mock.calls.filter(([data]) => (data as { type: string }).type === 'render').at(-1)?.[0] as
+        { blocks: { uid: string }[]; selected: string | null } | undefined) ?? { blocks: [], selected: null };
+    const selects = () =>
+      post.mock.calls
+        .map(([data]) => data as { type: string; uid?: string })
+        .filter((data) => data.type === 'select')
+        .map((data) => data.uid);
+
+    fireEvent.click(within(screen.getByTestId('category')).getByTestId('library-category'));
+    fireEvent.click(within(screen.getByTestId('category')).getByTestId('library-add'));
+    await waitFor(() => expect(rendered().blocks).toHaveLength(3));
+    const added = (renders(calls).at(-1)?.body as { blocks: PageBlock[] }).blocks[0]?.uid;
+    expect(rendered().blocks.map((block) => block.uid)).toEqual(['b-hero', added, 'b-foot']);
+    // Selected: the Block tab shows it, and the canvas is told to select (and scroll to) it.
+    expect(screen.getByTestId('block-name').textContent).toBe('Hero dividido');
+    expect(rendered().selected).toBe(added);
+    expect(selects().at(-1)).toBe(added);
+
+    // Now with the new block selected, "Botão" lands right after it.
+    const elements = within(screen.getByTestId('category-elements'));
+    fireEvent.click(elements.getByTestId('library-category'));
+    fireEvent.click(elements.getByTestId('library-add'));
+    await waitFor(() => expect(rendered().blocks).toHaveLength(4));
+    const button = (renders(calls).at(-1)?.body as { blocks: PageBlock[] }).blocks[0]?.uid;
+    expect(rendered().blocks.map((block) => block.uid)).toEqual(['b-hero', added, button, 'b-foot']);
+    expect(screen.getByTestId('block-name').textContent).toBe('Botão');
+    expect(selects().at(-1)).toBe(button);
+  });
+
+  it('shows a blank page as a drop zone with suggested blocks, one click adding one', async () => {
+    const { calls, post } = await openEditor({}, { page: page({ blocks: [] }) });
+    const empty = await screen.findByTestId('canvas-empty');
+    expect(empty.textContent).toContain('Esta página ainda não tem blocos');
+    // The library's Heroes category gives a suggestion; Elements gives none.
+    const starters = within(empty).getAllByTestId('starter-block');
+    expect(starters.map((item) => item.getAttribute('data-block-id'))).toEqual(['11']);
+    const add = within(empty).getByTestId('starter-add');
+    expect(add.textContent).toBe('Adicionar Hero dividido');
+    fireEvent.click(add);
+    await waitFor(() =>
+      expect(post.mock.calls.some(([data]) => (data as { type: string }).type === 'render')).toBe(true),
+    );
+    expect((renders(calls).at(-1)?.body as { blocks: PageBlock[] }).blocks[0]).toMatchObject({
+      block_id: 11,
+      name: 'Hero dividido',
+    });
+    expect(screen.queryByTestId('canvas-empty')).toBeNull();
+    expect(screen.getByTestId('block-name').textContent).toBe('Hero dividido');
+  });
+
   it('inserts a My Blocks entry and deletes one after confirming', async () => {
     const { calls } = await openEditor({ 'DELETE /api/block/5': () => ({ status: 204 }) });
     const mine = within(screen.getByTestId('category-my-blocks'));
@@ -448,13 +511,23 @@ describe('page editor', () => {
     expect(router.state.location.pathname).toBe('/');
   });
 
-  it("shows the server's message when the block library can't be loaded", async () => {
-    api({
-      'GET /api/blocks': () => ({ status: 403, json: { error: 'forbidden', message: 'library down' } }),
+  it("shows the server's message when the block library can't be loaded, after two retries", async () => {
+    const calls = api({
+      'GET /api/blocks': () => ({
+        status: 503,
+        json: {
+          error: 'database_unavailable',
+          message: 'The database is not answering right now; please try again in a moment',
+        },
+      }),
     });
     renderRoutes(routes, '/project/7/3');
-    expect((await screen.findByRole('alert')).textContent).toBe('library down');
-  });
+    // A 503 is retried twice (1 s, then 2 s later) before the error shows.
+    expect((await screen.findByRole('alert', {}, { timeout: 6000 })).textContent).toBe(
+      'O banco de dados não está respondendo agora; tente de novo em instantes.',
+    );
+    expect(calls.filter((call) => call.url === '/api/blocks')).toHaveLength(3);
+  }, 10_000);
 
   it('asks before leaving with unsaved changes', async () => {
     const { router } = await openEditor();

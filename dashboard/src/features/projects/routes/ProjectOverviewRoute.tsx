@@ -108,7 +108,10 @@ function Overview({ project, slots }: { project: ProjectDetail; slots: OverviewS
           >
             {t('project.redirects')}
           </Link>
-          {project.domain && (
+          {/* Forms post to a published site on any of its hosts, the preview address included, so a
+              published project has a form history whatever its domain (the spec showed the link
+              only with a custom domain); a project with a domain keeps it while unpublished. */}
+          {(project.is_published || project.domain) && (
             <Link
               to={paths.projectFormHistory.build({ projectId: project.id })}
               className="button"

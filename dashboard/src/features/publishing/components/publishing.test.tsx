@@ -327,10 +327,16 @@ describe('deploy history', () => {
   });
 
   it('shows the serialized response when the rollback fails', async () => {
+    const refusal = {
+      error: 'deploy_not_finished',
+      message: 'Only a finished deploy can be made live; this one is building',
+      field: 'deploy_id',
+      params: { status: 'building' },
+    };
     api(true, history, {
       'POST /api/projects/7/deploys/3/activate': () => ({
-        status: 409,
-        json: { error: 'conflict', message: 'deploy is not ready' },
+        status: 422,
+        json: refusal,
       }),
     });
     renderRoutes(routes, '/project/7');
@@ -339,9 +345,8 @@ describe('deploy history', () => {
     await acceptConfirm();
     await screen.findByTestId('response-box');
     expect(JSON.parse(screen.getByTestId('response-body').textContent ?? '')).toEqual({
-      status: 409,
-      error: 'conflict',
-      message: 'deploy is not ready',
+      status: 422,
+      ...refusal,
     });
   });
 

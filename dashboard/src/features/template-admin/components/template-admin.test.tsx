@@ -320,13 +320,19 @@ describe('admin templates screen', () => {
     api({
       'POST /erp/reorder-template/2': () => ({
         status: 422,
-        json: { error: 'invalid', message: 'Order must be between 0 and 1000000' },
+        json: {
+          error: 'order_out_of_range',
+          message: 'order must be a number from 0 to 1000000',
+          field: 'order',
+        },
       }),
       'POST /erp/reorder-template/3': () => ({ status: 204 }),
     });
     await open();
     fireEvent.click(within(screen.getByTestId('template-row-3')).getByTestId('template-move-up'));
-    await waitFor(() => expect(toasts()).toContain('error:falha: Order must be between 0 and 1000000'));
+    await waitFor(() =>
+      expect(toasts()).toContain('error:falha: A ordem deve ser um número inteiro de 0 a 1000000'),
+    );
   });
 
   it('generates a thumbnail with a busy state, shows it, and reloads the list', async () => {
@@ -367,8 +373,13 @@ describe('admin templates screen', () => {
   });
 
   it('shows the list error', async () => {
-    api({ 'GET /erp/templateList': () => ({ status: 403, json: { error: 'forbidden', message: 'boom' } }) });
+    api({
+      'GET /erp/templateList': () => ({
+        status: 403,
+        json: { error: 'admin_only', message: 'Administrators only' },
+      }),
+    });
     renderRoutes(routes, '/erp/templates');
-    expect((await screen.findByTestId('template-admin-error')).textContent).toBe('boom');
+    expect((await screen.findByTestId('template-admin-error')).textContent).toBe('Somente administradores.');
   });
 });
