@@ -176,6 +176,8 @@ error_codes! {
     UnknownCollection = "unknown_collection",
     ReservedPagePath = "reserved_page_path",
     TemplateError = "template_error",
+    /// A block's own template that does not compile (no block named yet: it is being saved).
+    TemplateInvalid = "template_invalid",
     RenderBudget = "render_budget_exceeded",
     ExternalListUnreadable = "external_list_unreadable",
     /// A publish warning: a web font the provider could not deliver.

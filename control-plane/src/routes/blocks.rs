@@ -160,7 +160,7 @@ pub(crate) fn check_code(template: &str, css: &str, js: &str) -> Result<()> {
     check_template(&stripped).map_err(|e| {
         ApiError::invalid(
             "template",
-            ErrorCode::TemplateError,
+            ErrorCode::TemplateInvalid,
             format!("template error: {e}"),
         )
         .param("detail", e.to_string())
