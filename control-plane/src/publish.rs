@@ -940,7 +940,11 @@ async fn build(state: &AppState, project_id: i64, deploy_id: i64) -> Result<Buil
         dynamic_pages,
         collection_pages,
         collections: collections.iter().map(|c| (c.slug.clone(), c.id)).collect(),
-        forms: form_settings(meta, &owner.email, &project.name, &owner.language),
+        forms: FormSettings {
+            lang: site.lang.clone(),
+            thank_you: thank_you_path(meta, &pages),
+            ..form_settings(meta, &owner.email, &project.name, &owner.language)
+        },
         uploads: std::mem::take(&mut b.foreign_uploads),
     };
     let key = manifest_key(project_id, deploy_id);
@@ -974,7 +978,24 @@ pub fn form_settings(
     } else {
         format!("Novo envio de formulário em {site_name}")
     };
-    FormSettings { to, subject }
+    FormSettings {
+        to,
+        subject,
+        ..FormSettings::default()
+    }
+}
+
+/// The path of the thank-you page the owner picked (`meta.formThankYouPage`, a page id),
+/// when it is still a static page of this project; `None` otherwise (the form's own page
+/// then shows the confirmation). The settings call checked it when it was saved; a page
+/// deleted since is simply not followed.
+pub fn thank_you_path(meta: &Value, pages: &[Page]) -> Option<String> {
+    let id = meta.get("formThankYouPage").and_then(Value::as_i64)?;
+    let page = pages.iter().find(|p| p.id == id && p.table_id.is_none())?;
+    Some(match normalize_page_slug(&page.slug).as_str() {
+        "/" => "/".to_string(),
+        slug => format!("/{slug}"),
+    })
 }
 
 #[cfg(test)]
@@ -1051,6 +1072,45 @@ mod tests {
         project.verified = true;
         project.verified_domain = Some("loja.example.com".into());
         assert_eq!(live_url(&settings, &project), "https://loja.example.com");
+    }
+
+    #[test]
+    fn the_thank_you_page_is_the_path_of_a_static_page_still_there() {
+        let now = chrono::Utc::now();
+        let page = |id: i64, slug: &str, table_id: Option<i64>| Page {
+            id,
+            project_id: 1,
+            name: slug.into(),
+            slug: slug.into(),
+            description: String::new(),
+            image: String::new(),
+            meta: vitrine_shared::store::Json(Value::Null),
+            output: String::new(),
+            blocks: vitrine_shared::store::Json(Value::Null),
+            table_id,
+            created_at: now,
+            updated_at: now,
+        };
+        let pages = [
+            page(1, "/", None),
+            page(2, "Obrigado/Volte Sempre", None),
+            page(3, "produtos", Some(9)),
+        ];
+        let chosen =
+            |id: Value| thank_you_path(&serde_json::json!({"formThankYouPage": id}), &pages);
+        assert_eq!(chosen(Value::from(1)).as_deref(), Some("/"));
+        assert_eq!(
+            chosen(Value::from(2)).as_deref(),
+            Some("/obrigado/volte-sempre")
+        );
+        assert_eq!(
+            chosen(Value::from(3)),
+            None,
+            "a collection page has no path of its own"
+        );
+        assert_eq!(chosen(Value::from(4)), None, "a page deleted since");
+        assert_eq!(chosen(Value::from("https://evil.example")), None);
+        assert_eq!(thank_you_path(&Value::Null, &pages), None);
     }
 
     #[test]

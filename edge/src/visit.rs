@@ -23,8 +23,9 @@ use hyper::{
 };
 use percent_encoding::percent_decode_str;
 use vitrine_shared::{
+    form_sent,
     proxies::TrustedProxies,
-    site::{ASSET_PREFIX, StaticFile, asset_key},
+    site::{ASSET_PREFIX, StaticFile, asset_key, site_path},
     uploads::{UPLOADS, UploadKey},
 };
 
@@ -236,7 +237,8 @@ impl Visits {
     }
 
     /// The hot route that holds the answer to `ask`, if any: `GET` and `HEAD` only, with a
-    /// query the edge looks at.
+    /// query the edge looks at, and not a page landed on after a form was sent (that one
+    /// carries the confirmation, see [`form_sent`]).
     pub fn hot_route(
         &self,
         hot: &HotRoutes,
@@ -246,7 +248,7 @@ impl Visits {
         if ask.method != Method::GET && ask.method != Method::HEAD {
             return None;
         }
-        if ask.query.is_some_and(|q| q.len() > MAX_QUERY) {
+        if ask.query.is_some_and(|q| q.len() > MAX_QUERY) || form_sent::is_sent(ask.query) {
             return None;
         }
         hot.get(ask.host, ask.path, self.sites.hot_epoch(), now)
@@ -413,6 +415,15 @@ impl Visits {
             &path
         };
         if let Some(file) = routes.get(path.as_str()).or_else(|| routes.get(trimmed)) {
+            if form_sent::is_sent(query) && file.content_type.starts_with("text/html") {
+                return match self.sites.file(&file.key).await {
+                    Ok(body) => sent_page(&deploy, &method, &body, trimmed),
+                    Err(e) => {
+                        tracing::error!(project = site.project_id, error = %e, "deploy object missing");
+                        self.site_error(&site, &deploy, &method, headers).await
+                    }
+                };
+            }
             let file = Prepared::new(file.clone());
             let r = self
                 .file(&site, &deploy, &method, headers, &file, StatusCode::OK)
@@ -450,6 +461,9 @@ impl Visits {
             _ => None,
         };
         match rendered {
+            Some(Ok(page)) if page.status == StatusCode::OK && form_sent::is_sent(query) => {
+                sent_page(&deploy, &method, &page.body, trimmed)
+            }
             Some(Ok(page)) if page.status == StatusCode::OK => {
                 let file = Prepared::rendered(&page);
                 let r = self
@@ -740,16 +754,28 @@ impl Visits {
             }
             Err(e) => Err(e),
         };
+        let forms = &deploy.manifest.forms;
+        let thank_you = forms.thank_you.as_deref().and_then(site_path);
         match outcome {
             Ok(_) if wants_json => respond(
                 StatusCode::OK,
                 JSON,
                 NO_STORE,
-                serde_json::json!({"ok": true, "message": "Mensagem enviada."}).to_string(),
+                serde_json::json!({
+                    "ok": true,
+                    "message": form_sent::message(&forms.lang),
+                    "redirect": thank_you,
+                })
+                .to_string(),
             ),
             Ok(_) => {
+                // The owner's thank-you page, else the form's own page with the confirmation;
+                // both same-site paths, so the answer cannot send the visitor elsewhere.
+                let to = thank_you
+                    .map(str::to_string)
+                    .unwrap_or_else(|| form_sent::sent_location(&page_url));
                 let mut r = respond(StatusCode::SEE_OTHER, HTML, NO_STORE, Bytes::new());
-                if let Ok(v) = HeaderValue::from_str(&page_url) {
+                if let Ok(v) = HeaderValue::from_str(&to) {
                     r.headers_mut().insert(header::LOCATION, v);
                 }
                 r
@@ -795,6 +821,18 @@ impl Visits {
     }
 }
 
+/// A page landed on after its form was sent: its own document with the confirmation injected,
+/// or a small confirmation page when the document has no `<body>` (see [`form_sent`]). Never
+/// cached: the same path without the flag is the page as published.
+fn sent_page(deploy: &DeployView, method: &Method, body: &[u8], path: &str) -> Resp {
+    let lang = &deploy.manifest.forms.lang;
+    let html = std::str::from_utf8(body)
+        .ok()
+        .and_then(|h| form_sent::inject(h, lang))
+        .unwrap_or_else(|| form_sent::page(lang, path));
+    serve::head_if(method, respond(StatusCode::OK, HTML, NO_STORE, html))
+}
+
 /// The page a form was posted from, as a path on this host (so the 303 can never send the
 /// visitor elsewhere); `/` when the Referer is missing or names another host.
 fn referer_path(headers: &HeaderMap, host: &str) -> String {
@@ -811,7 +849,7 @@ fn referer_path(headers: &HeaderMap, host: &str) -> String {
             }
             p
         })
-        .filter(|p| p.starts_with('/') && !p.starts_with("//") && p.len() <= 2048)
+        .filter(|p| site_path(p).is_some())
         .unwrap_or_else(|| "/".to_string())
 }
 

@@ -120,6 +120,7 @@ async fn no_submission_is_lost_when_the_database_goes_away_mid_flood() {
     let settings = Arc::new(FormSettings {
         to: "dona@example.com".into(),
         subject: "Novo contato".into(),
+        ..FormSettings::default()
     });
 
     const TOTAL: usize = 300;
@@ -187,6 +188,7 @@ async fn honeypot_rate_limit_and_size_are_enforced() {
     let settings = FormSettings {
         to: "dona@example.com".into(),
         subject: "Novo contato".into(),
+        ..FormSettings::default()
     };
     let mut bot = submission(project_id, &settings, 1, 9);
     bot.body = Bytes::from_static(b"nome=bot&_gotcha=http%3A%2F%2Fspam");
@@ -236,6 +238,7 @@ async fn during_an_outage_only_the_first_submission_waits_for_the_database() {
     let settings = FormSettings {
         to: "dona@example.com".into(),
         subject: "Novo contato".into(),
+        ..FormSettings::default()
     };
     assert_eq!(
         forms.submit(submission(project_id, &settings, 0, 1)).await,

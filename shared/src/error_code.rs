@@ -164,6 +164,10 @@ error_codes! {
     PixelIdRequired = "pixel_id_required",
     AccessTokenRequired = "access_token_required",
     FormOrderInvalid = "form_order_invalid",
+    /// The thank-you page is not a static page of the project.
+    ThankYouPageInvalid = "thank_you_page_invalid",
+    /// A form history date filter that is neither a date nor an RFC 3339 instant.
+    DateInvalid = "date_invalid",
     FormEmailLinkInvalid = "form_email_link_invalid",
     FormEmailResendLimit = "form_email_resend_limit",
     FormEmailTooSoon = "form_email_too_soon",

@@ -313,11 +313,44 @@ pub fn html_to_text(html: &str) -> String {
             .replace(&format!("<{tag}>"), "")
             .replace(&format!("</{tag}>"), "\n");
     }
-    text.trim_end_matches('\n')
-        .replace("&lt;", "<")
+    unescape_normal(text.trim_end_matches('\n'))
+}
+
+/// Text of ammonia's normal form with its only escapes (`&lt;`, `&gt;`, no-break spaces,
+/// `&amp;`, the last one last) turned back into characters.
+fn unescape_normal(text: &str) -> String {
+    text.replace("&lt;", "<")
         .replace("&gt;", ">")
         .replace("&nbsp;", "\u{a0}")
         .replace("&amp;", "&")
+}
+
+/// The fields of a stored form submission (`<dl><dt>name</dt><dd>value</dd>…</dl>`, as the
+/// edge writes it) as (name, value) text in order, line breaks in values kept. The same
+/// method as [`html_to_text`]: ammonia's normal form first (only `dt`, `dd` and `br`, bare),
+/// which makes splitting by those tags safe; a name or value that contained a tag's text
+/// holds it escaped.
+pub fn submission_fields(html: &str) -> Vec<(String, String)> {
+    let normal = ammonia::Builder::empty()
+        .tags(["dt", "dd", "br"].into_iter().collect())
+        .clean_content_tags(["script", "style"].into_iter().collect())
+        .clean(html)
+        .to_string();
+    normal
+        .split("<dt>")
+        .skip(1)
+        .filter_map(|part| {
+            let (name, rest) = part.split_once("</dt>")?;
+            let value = rest
+                .split_once("<dd>")
+                .and_then(|(_, v)| v.split_once("</dd>"))
+                .map_or("", |(v, _)| v);
+            Some((
+                unescape_normal(name),
+                unescape_normal(&value.replace("<br>", "\n")),
+            ))
+        })
+        .collect()
 }
 
 /// A stored value made fit for `to` after its field's type changed from `from`, as if it had
@@ -578,6 +611,21 @@ pub fn csv_cell(v: &Value) -> String {
 mod tests {
     use super::*;
     use serde_json::json;
+
+    #[test]
+    fn a_submission_comes_back_as_its_fields() {
+        let stored = "<dl><dt>nome</dt><dd>Ana &amp; Bia</dd><dt>msg&lt;dt&gt;</dt>\
+                      <dd>linha 1<br>=1+1 &lt;b&gt;</dd><dt>vazio</dt><dd></dd></dl>";
+        assert_eq!(
+            submission_fields(stored),
+            vec![
+                ("nome".to_string(), "Ana & Bia".to_string()),
+                ("msg<dt>".to_string(), "linha 1\n=1+1 <b>".to_string()),
+                ("vazio".to_string(), String::new()),
+            ]
+        );
+        assert!(submission_fields("<p>old row</p>").is_empty());
+    }
 
     fn field(kind: FieldType) -> FieldDef {
         FieldDef {

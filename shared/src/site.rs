@@ -103,4 +103,24 @@ pub struct FormSettings {
     pub to: String,
     /// Default subject when the form sends none.
     pub subject: String,
+    /// The site's language (`pt-BR`, `en`): the confirmation a visitor sees after sending.
+    #[serde(default)]
+    pub lang: String,
+    /// The thank-you page the owner picked (`meta.formThankYouPage`), as a path on the site
+    /// (`/obrigado`); without one the visitor goes back to the form's page, which then shows
+    /// the confirmation. The edge follows it only when [`site_path`] accepts it.
+    #[serde(default)]
+    pub thank_you: Option<String>,
+}
+
+/// `path` when it is a path on the same site (`/…`), never an absolute or scheme-relative URL
+/// (`https://…`, `//host`, `/\host`, which browsers read as another host), nor anything with
+/// a control character: the only targets a form's 303 may name, so no open redirect.
+pub fn site_path(path: &str) -> Option<&str> {
+    let ok = path.starts_with('/')
+        && !path.starts_with("//")
+        && !path.contains('\\')
+        && !path.chars().any(char::is_control)
+        && path.len() <= 2048;
+    ok.then_some(path)
 }

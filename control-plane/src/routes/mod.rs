@@ -200,6 +200,7 @@ fn api(state: &AppState) -> (Router<AppState>, utoipa::openapi::OpenApi) {
             form_history::form_history,
             form_history::delete_form_history
         ))
+        .routes(routes!(form_history::export_form_history))
         .routes(routes!(form_history::update_settings))
         .routes(routes!(
             form_email::get_form_email,

@@ -42,7 +42,8 @@ pub struct UpdatePage {
     pub table_id: Option<Option<i64>>,
 }
 
-fn double_option_i64<'de, D: serde::Deserializer<'de>>(
+/// Distinguishes an absent key (`None`) from an explicit `null` (`Some(None)`).
+pub(crate) fn double_option_i64<'de, D: serde::Deserializer<'de>>(
     d: D,
 ) -> Result<Option<Option<i64>>, D::Error> {
     Option::<i64>::deserialize(d).map(Some)

@@ -80,6 +80,7 @@ async fn the_openapi_document_lists_every_route_and_has_a_page() {
         ("/api/redirects", &["post"]),
         ("/api/redirects/{id}", &["get", "post", "delete"]),
         ("/api/projects/{id}/form-history", &["get", "delete"]),
+        ("/api/projects/{id}/form-history/export", &["get"]),
         ("/api/projects/{id}/settings", &["post"]),
         ("/api/client/project", &["get"]),
         ("/api/projects/{id}/token", &["post"]),

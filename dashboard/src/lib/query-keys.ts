@@ -22,8 +22,8 @@ export const queryKeys = {
   redirect: (id: number) => ['redirects', id] as const,
   /** Prefix of every form history page of a project. */
   formHistory: (projectId: number) => ['projects', projectId, 'form-history'] as const,
-  formHistoryPage: (projectId: number, page: number, limit: number) =>
-    ['projects', projectId, 'form-history', page, limit] as const,
+  formHistoryPage: (projectId: number, page: number, limit: number, filter: string) =>
+    ['projects', projectId, 'form-history', page, limit, filter] as const,
   /** Where a project's form notifications go, and whether that address is confirmed. */
   formEmail: (projectId: number) => ['projects', projectId, 'form-email'] as const,
   /** A project's deploy history; under the project's key, so refreshing the project refreshes it. */

@@ -56,6 +56,8 @@ export interface ProjectMeta {
   conversionApiAccessToken?: string;
   conversionApiPixelId?: string;
   formHistoryOrderBy?: 'created_at' | '-created_at';
+  /** The page (id) a visitor is sent to after a form is sent; none: the form's page confirms. */
+  formThankYouPage?: number | null;
   /** Opt-in Strict-Transport-Security on the custom domain. */
   hsts?: boolean;
 }

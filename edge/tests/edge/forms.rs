@@ -3,59 +3,156 @@
 use serde_json::Value;
 use vitrine_shared::{dual_test, testing::TestDb};
 
-use crate::support::TestEdge;
+use crate::support::{Site, TestEdge, basic, html};
+use vitrine_shared::site::FormSettings;
+
+const CONTACT: &str = "<!doctype html><html lang=\"pt-BR\"><head><title>Contato</title></head>\
+    <body class=\"site\"><h1>Fale conosco</h1><form method=\"post\" action=\"/_forms\">\
+    <input name=\"nome\"><button>Enviar</button></form></body></html>";
+
+/// The basic site with a contact page and the given form settings.
+fn contact_site(forms: Option<FormSettings>) -> Site {
+    let mut site = basic("<h1>Início</h1>");
+    site.files.push(html("/contato", CONTACT));
+    site.files
+        .push(html("/obrigado", "<h1>Obrigado pela visita</h1>"));
+    site.forms = forms;
+    site
+}
+
+fn forms(lang: &str, thank_you: Option<&str>) -> Option<FormSettings> {
+    Some(FormSettings {
+        to: "dona@example.com".into(),
+        subject: "Contato".into(),
+        lang: lang.into(),
+        thank_you: thank_you.map(str::to_string),
+    })
+}
+
+/// A browser's post of the contact form (no JavaScript) to `loja.localhost`, from `referer`.
+fn browser_post(t: &TestEdge, referer: &str) -> reqwest::RequestBuilder {
+    post_to(t, "loja.localhost", referer)
+}
+
+fn post_to(t: &TestEdge, host: &str, referer: &str) -> reqwest::RequestBuilder {
+    t.client
+        .post(t.url("/_forms"))
+        .header("host", host)
+        .header("content-type", "application/x-www-form-urlencoded")
+        .header("referer", referer)
+        .body("nome=Ana")
+}
+
+/// The same post from a script asking for JSON.
+async fn json_post(t: &TestEdge) -> Value {
+    let r = browser_post(t, "http://loja.localhost/contato")
+        .header("accept", "application/json")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(r.status(), 200);
+    r.json().await.unwrap()
+}
 
 dual_test! {
-    async fn forms_store_submissions_and_refuse_bots_floods_and_oversized_posts(db: TestDb) {
-        let t = TestEdge::start_with(db, None, |s| s.edge_form_rate_per_minute = 3).await;
-        let loja = t.simple_site("loja", "<h1>Início</h1>").await;
+    async fn a_form_sent_without_javascript_lands_on_its_page_with_a_visible_confirmation(db: TestDb) {
+        let t = TestEdge::start(db).await;
+        let loja = t.project("loja").await;
+        t.publish(loja, contact_site(None)).await;
         let host = "loja.localhost";
-        let post = |body: &'static str| {
-            t.client
-                .post(t.url("/_forms"))
-                .header("host", host)
-                .header("content-type", "application/x-www-form-urlencoded")
-                .header("referer", "http://loja.localhost/contato?x=1")
-                .body(body)
-        };
 
-        // A browser post goes back to the page it came from.
-        let r = post("nome=Ana&mensagem=Ol%C3%A1&to=evil%40spam.com").send().await.unwrap();
+        let r = browser_post(&t, "http://loja.localhost/contato").send().await.unwrap();
         assert_eq!(r.status(), 303);
-        assert_eq!(r.headers()["location"], "/contato?x=1");
-        // A script asking for JSON gets JSON.
-        let r = post("nome=Bia").header("accept", "application/json").send().await.unwrap();
+        let location = r.headers()["location"].to_str().unwrap().to_string();
+        assert_eq!(location, "/contato?enviado=1");
+
+        // The page it lands on is the contact page itself, with an announced confirmation
+        // at the top of its body, and it is not cached.
+        let r = t.get(host, &location).send().await.unwrap();
         assert_eq!(r.status(), 200);
-        let v: Value = r.json().await.unwrap();
+        assert_eq!(r.headers()["cache-control"], "no-store");
+        let page = r.text().await.unwrap();
+        assert!(page.contains("<body class=\"site\"><div role=\"status\""), "{page}");
+        assert!(page.contains("Obrigado! Sua mensagem foi enviada."), "{page}");
+        assert!(page.contains("<h1>Fale conosco</h1>"), "{page}");
+
+        // The page as published has no confirmation, also once it is a hot route; the flag
+        // still brings the confirmation after that.
+        for _ in 0..3 {
+            let (status, plain) = t.text(host, "/contato").await;
+            assert_eq!(status, 200);
+            assert!(!plain.contains("role=\"status\""), "{plain}");
+        }
+        let (_, again) = t.text(host, "/contato?enviado=1").await;
+        assert!(again.contains("Obrigado! Sua mensagem foi enviada."), "{again}");
+
+        // A page without a <body> element gets a confirmation page of its own.
+        let (status, own) = t.text(host, "/sobre?enviado=1").await;
+        assert_eq!(status, 200);
+        assert!(own.contains("role=\"status\"") && own.contains("href=\"/sobre\""), "{own}");
+
+        // A script gets JSON, with no redirect when the owner picked no thank-you page.
+        let v = json_post(&t).await;
         assert_eq!(v["ok"], true);
-        // The honeypot is answered like a success and nothing is kept.
-        let r = post("nome=bot&_gotcha=http%3A%2F%2Fspam").send().await.unwrap();
+        assert_eq!(v["message"], "Obrigado! Sua mensagem foi enviada.");
+        assert_eq!(v["redirect"], Value::Null);
+        let (_, total) = t.db.store.list_submissions(loja, false, 10, 0).await.unwrap();
+        assert_eq!(total, 2);
+        t.edge.stop().await;
+    }
+}
+
+dual_test! {
+    async fn a_thank_you_page_receives_the_visitor_and_a_script_is_told_where_it_is(db: TestDb) {
+        let t = TestEdge::start(db).await;
+        let loja = t.project("loja").await;
+        t.publish(loja, contact_site(forms("en", Some("/obrigado")))).await;
+
+        let r = browser_post(&t, "http://loja.localhost/contato").send().await.unwrap();
         assert_eq!(r.status(), 303);
+        assert_eq!(r.headers()["location"], "/obrigado");
+        let (status, page) = t.text("loja.localhost", "/obrigado").await;
+        assert_eq!((status, page.as_str()), (200, "<h1>Obrigado pela visita</h1>"));
 
-        let big = "a=".to_string() + &"x".repeat(70 * 1024);
-        let r = t.client.post(t.url("/_forms")).header("host", host)
-            .header("accept", "application/json").body(big).send().await.unwrap();
-        assert_eq!(r.status(), 413);
-        let v: Value = r.json().await.unwrap();
-        assert_eq!(v["error"], "too_large");
+        let v = json_post(&t).await;
+        assert_eq!(v["ok"], true);
+        assert_eq!(v["redirect"], "/obrigado");
+        assert_eq!(v["message"], "Thank you! Your message was sent.");
+        // The site's language also picks the confirmation's.
+        let (_, page) = t.text("loja.localhost", "/contato?enviado=1").await;
+        assert!(page.contains("Thank you! Your message was sent."), "{page}");
+        t.edge.stop().await;
+    }
+}
 
-        // The third accepted post from this address is the last one this minute.
-        let r = post("nome=Caio").send().await.unwrap();
-        assert_eq!(r.status(), 303);
-        let r = post("nome=Duda").header("accept", "application/json").send().await.unwrap();
-        assert_eq!(r.status(), 429);
-        assert!(r.headers().contains_key("retry-after"));
-        let v: Value = r.json().await.unwrap();
-        assert_eq!(v["error"], "rate_limited");
-
-        let r = t.get(host, "/_forms").send().await.unwrap();
-        assert_eq!(r.status(), 405);
-
-        let (rows, total) = t.db.store.list_submissions(loja, false, 10, 0).await.unwrap();
-        assert_eq!(total, 3, "the bot, the oversized and the refused posts are not stored");
-        assert_eq!(rows[0].url, "/contato?x=1");
-        assert!(rows.iter().all(|r| r.to == "dona@example.com"), "the recipient is the owner's");
-        assert!(rows[0].data.contains("<dt>nome</dt><dd>Ana</dd>"), "{}", rows[0].data);
+dual_test! {
+    async fn a_form_never_redirects_to_another_site(db: TestDb) {
+        let t = TestEdge::start(db).await;
+        // A thank-you page that is not a path of this site (a manifest written by hand or an
+        // older control plane) is not followed, whatever its spelling.
+        for (i, foreign) in ["https://evil.example/x", "//evil.example/x", "/\\evil.example", "evil.example"]
+            .into_iter()
+            .enumerate()
+        {
+            let slug = format!("fora{i}");
+            let project = t.project(&slug).await;
+            t.publish(project, contact_site(forms("pt-BR", Some(foreign)))).await;
+            let host = format!("{slug}.localhost");
+            let r = post_to(&t, &host, &format!("http://{host}/contato"))
+                .send()
+                .await
+                .unwrap();
+            assert_eq!(r.status(), 303);
+            assert_eq!(r.headers()["location"], "/contato?enviado=1", "{foreign}");
+        }
+        // A Referer naming another host, or not a URL, brings the visitor to this site's home.
+        let loja = t.project("loja").await;
+        t.publish(loja, contact_site(None)).await;
+        for referer in ["https://evil.example/contato", "//evil.example/contato", "javascript:alert(1)"] {
+            let r = browser_post(&t, referer).send().await.unwrap();
+            assert_eq!(r.status(), 303);
+            assert_eq!(r.headers()["location"], "/?enviado=1", "{referer}");
+        }
         t.edge.stop().await;
     }
 }

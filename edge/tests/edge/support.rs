@@ -257,6 +257,8 @@ pub struct Site {
     pub error_page: Option<String>,
     /// Other projects' upload keys the deploy names.
     pub uploads: std::collections::BTreeSet<String>,
+    /// The form settings, when not the default ones (the owner's address, pt-BR).
+    pub forms: Option<FormSettings>,
 }
 
 pub fn etag(body: &[u8]) -> String {
@@ -340,10 +342,12 @@ impl TestEdge {
             collections: site.collections,
             not_found: site.not_found,
             error_page: site.error_page,
-            forms: FormSettings {
+            forms: site.forms.unwrap_or_else(|| FormSettings {
                 to: "dona@example.com".into(),
                 subject: "Novo contato".into(),
-            },
+                lang: "pt-BR".into(),
+                thank_you: None,
+            }),
             uploads: site.uploads,
         };
         let key = manifest_key(project, deploy.id);

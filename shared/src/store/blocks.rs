@@ -11,7 +11,7 @@
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
-use super::{Result, Store, StoreError, dispatch, map_err, now, touched, trusted};
+use super::{Result, Store, StoreError, dispatch, like_pattern, map_err, now, touched, trusted};
 
 const CATEGORY_COLUMNS: &str = "id, seed_key, name, icon, sort_order";
 const BLOCK_COLUMNS: &str =
@@ -213,14 +213,7 @@ impl Store {
 
     /// Library blocks whose name or keywords contain `term` (ignoring case).
     pub async fn search_library(&self, term: &str) -> Result<Vec<LibraryBlock>> {
-        let pattern = format!(
-            "%{}%",
-            term.trim()
-                .to_lowercase()
-                .replace('\\', "\\\\")
-                .replace('%', "\\%")
-                .replace('_', "\\_")
-        );
+        let pattern = like_pattern(term);
         let sql = format!(
             "SELECT {BLOCK_COLUMNS} FROM blocks WHERE name_key LIKE $1 ESCAPE '\\' OR lower(keywords) LIKE $1 ESCAPE '\\' \
              ORDER BY sort_order, name, id"

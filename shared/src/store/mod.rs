@@ -51,7 +51,7 @@ pub use outbox::OutboxMail;
 pub use projects::NewProject;
 pub use publishing::{
     CHANGES_CHANNEL, Change, Deploy, INTERRUPTED_BUILD, NewSubmission, SiteRow, StoredSubmission,
-    Submission,
+    Submission, SubmissionFilter,
 };
 pub use redirects::{RedirectOrder, RedirectQuery, RedirectRule};
 pub use sqlx::types::Json;
@@ -245,6 +245,19 @@ pub(crate) fn touched(rows: u64) -> Result<()> {
 /// as safe to run, which sqlx 0.9 asks of every non-literal statement.
 pub(crate) fn trusted(sql: &str) -> sqlx::AssertSqlSafe<&str> {
     sqlx::AssertSqlSafe(sql)
+}
+
+/// A `LIKE … ESCAPE '\\'` pattern matching `term` anywhere, lower-cased, with its own `%`, `_`
+/// and `\\` taken literally.
+pub(crate) fn like_pattern(term: &str) -> String {
+    format!(
+        "%{}%",
+        term.trim()
+            .to_lowercase()
+            .replace('\\', "\\\\")
+            .replace('%', "\\%")
+            .replace('_', "\\_")
+    )
 }
 
 /// Now, at the microsecond precision both databases keep.

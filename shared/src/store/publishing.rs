@@ -8,7 +8,7 @@ use chrono::{DateTime, Utc};
 use serde::Serialize;
 use utoipa::ToSchema;
 
-use super::{Result, Store, StoreError, dispatch, map_err, now, trusted};
+use super::{Result, Store, StoreError, dispatch, like_pattern, map_err, now, trusted};
 
 #[derive(Debug, Clone, Serialize, sqlx::FromRow, ToSchema)]
 pub struct Deploy {
@@ -89,6 +89,18 @@ pub struct StoredSubmission {
     pub notified: bool,
     /// Oldest entries of the project deleted to keep its history within the cap.
     pub trimmed: i64,
+}
+
+/// Which submissions the form history shows and exports.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct SubmissionFilter {
+    /// Text anywhere in the url, subject, button, recipient or fields (case-insensitive for
+    /// ASCII letters on SQLite, whose `lower` knows no others).
+    pub text: Option<String>,
+    /// Received at or after.
+    pub from: Option<DateTime<Utc>>,
+    /// Received before.
+    pub until: Option<DateTime<Utc>>,
 }
 
 #[derive(Debug, Clone, Serialize, sqlx::FromRow, ToSchema)]
@@ -448,17 +460,54 @@ impl Store {
         limit: i64,
         offset: i64,
     ) -> Result<(Vec<Submission>, i64)> {
+        self.search_submissions(
+            project_id,
+            &SubmissionFilter::default(),
+            newest_first,
+            limit,
+            offset,
+        )
+        .await
+    }
+
+    /// The project's submissions that `filter` keeps, one page of them and how many there are.
+    #[tracing::instrument(skip(self, filter))]
+    pub async fn search_submissions(
+        &self,
+        project_id: i64,
+        filter: &SubmissionFilter,
+        newest_first: bool,
+        limit: i64,
+        offset: i64,
+    ) -> Result<(Vec<Submission>, i64)> {
         let dir = if newest_first { "DESC" } else { "ASC" };
+        // Each condition is off when its parameter is NULL, so one statement serves every
+        // combination. `data` holds escaped HTML, so it is searched for the escaped text.
+        let conditions = "project_id = $1 \
+             AND ($2 IS NULL OR created_at >= $2) AND ($3 IS NULL OR created_at < $3) \
+             AND ($4 IS NULL OR lower(url) LIKE $4 ESCAPE '\\' OR lower(subject) LIKE $4 ESCAPE '\\' \
+                  OR lower(submit) LIKE $4 ESCAPE '\\' OR lower(to_addr) LIKE $4 ESCAPE '\\' \
+                  OR lower(data) LIKE $5 ESCAPE '\\')";
         let sql = format!(
             "SELECT id, project_id, url, submit, to_addr, subject, data, created_at FROM form_history \
-             WHERE project_id = $1 ORDER BY created_at {dir}, id {dir} LIMIT $2 OFFSET $3"
+             WHERE {conditions} ORDER BY created_at {dir}, id {dir} LIMIT $6 OFFSET $7"
         );
+        let count = format!("SELECT COUNT(*) FROM form_history WHERE {conditions}");
+        let text = filter
+            .text
+            .as_deref()
+            .map(str::trim)
+            .filter(|t| !t.is_empty());
+        let raw = text.map(like_pattern);
+        let escaped = text.map(|t| like_pattern(&crate::render::escape(t)));
         dispatch!(self, p => {
             let rows = sqlx::query_as::<_, Submission>(trusted(&sql))
-                .bind(project_id).bind(limit).bind(offset)
+                .bind(project_id).bind(filter.from).bind(filter.until).bind(&raw).bind(&escaped)
+                .bind(limit).bind(offset)
                 .fetch_all(p).await.map_err(map_err)?;
-            let total = sqlx::query_scalar::<_, i64>("SELECT COUNT(*) FROM form_history WHERE project_id = $1")
-                .bind(project_id).fetch_one(p).await.map_err(map_err)?;
+            let total = sqlx::query_scalar::<_, i64>(trusted(&count))
+                .bind(project_id).bind(filter.from).bind(filter.until).bind(&raw).bind(&escaped)
+                .fetch_one(p).await.map_err(map_err)?;
             Ok((rows, total))
         })
     }

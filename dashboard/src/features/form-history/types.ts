@@ -57,3 +57,15 @@ export function isFormHistoryOrder(value: string): value is FormHistoryOrder {
 
 /** Entries per page. */
 export const HISTORY_PAGE_SIZE = 100;
+
+/**
+ * What the list shows, as the screen keeps it in its address: text to find in an entry, and the
+ * first and last day (`YYYY-MM-DD`, the user's own days) it was received on. Empty: no limit.
+ */
+export interface HistoryFilter {
+  q: string;
+  from: string;
+  to: string;
+}
+
+export const NO_FILTER: HistoryFilter = { q: '', from: '', to: '' };

@@ -173,7 +173,11 @@ dual_test! {
         let metrics = Arc::new(Metrics::default());
         let forms = Forms::new(db.store.clone(), spool.path(), FormLimits::default(), metrics.clone())
             .unwrap();
-        let settings = FormSettings { to: "boa@example.com".into(), subject: "Contato".into() };
+        let settings = FormSettings {
+            to: "boa@example.com".into(),
+            subject: "Contato".into(),
+            ..FormSettings::default()
+        };
         // A project that is gone by the time its visitor's form arrives: the database
         // refuses the row (foreign key), which is not an outage.
         let refused = forms.submit(incoming(good + 1000, &settings, "nome=Ana")).await;

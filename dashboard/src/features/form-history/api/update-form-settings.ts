@@ -7,16 +7,22 @@ import type { FormHistoryOrder } from '@/features/form-history/types';
 export interface UpdateFormSettingsInput {
   projectId: number;
   formHistoryOrderBy: FormHistoryOrder;
+  /** A static page of the project, or null: the form's own page shows the confirmation. */
+  formThankYouPage: number | null;
 }
 
-/** Saves the form history order in the project's meta. */
+/**
+ * Saves the form history order and the thank-you page in the project's meta (the server checks
+ * the page is one of this project's; the site follows it from its next publication).
+ */
 export function updateFormSettings({
   projectId,
   formHistoryOrderBy,
+  formThankYouPage,
 }: UpdateFormSettingsInput): Promise<Project> {
   return apiJson<Project>(`/api/projects/${projectId}/settings`, {
     method: 'POST',
-    body: { formHistoryOrderBy },
+    body: { formHistoryOrderBy, formThankYouPage },
   });
 }
 

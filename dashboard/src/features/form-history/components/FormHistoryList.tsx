@@ -12,15 +12,34 @@ import { errorMessage } from '@/lib/api-client';
 import { useFormat } from '@/lib/format';
 import type { ProjectDetail } from '@/lib/types';
 import { useDeleteFormEntries } from '@/features/form-history/api/delete-form-entries';
+import { formHistoryExportUrl } from '@/features/form-history/api/export-form-history';
 import { useFormHistory } from '@/features/form-history/api/get-form-history';
-import { isFormHistoryOrder, type FormEntry } from '@/features/form-history/types';
+import { isFormHistoryOrder, type FormEntry, type HistoryFilter } from '@/features/form-history/types';
 import { FormHistorySettingsModal } from './FormHistorySettingsModal';
+import { HistoryFilters } from './HistoryFilters';
 import { HistoryNotices } from './HistoryNotices';
 import { SubmissionData } from './SubmissionData';
 
+/** The filter kept in the address (`?q=&from=&to=`), so a reload or a link shows the same list. */
+function readFilter(params: URLSearchParams): HistoryFilter {
+  const day = (value: string | null) => (value && /^\d{4}-\d{2}-\d{2}$/.test(value) ? value : '');
+  return { q: params.get('q') ?? '', from: day(params.get('from')), to: day(params.get('to')) };
+}
+
+/** The address's query for a filter and page (empty values and the first page left out). */
+function listSearch(filter: HistoryFilter, page: number): Record<string, string> {
+  const search: Record<string, string> = {};
+  if (filter.q) search.q = filter.q;
+  if (filter.from) search.from = filter.from;
+  if (filter.to) search.to = filter.to;
+  if (page > 1) search.page = String(page);
+  return search;
+}
+
 /**
- * Form history (route name form-history): submissions, selection, bulk delete, the settings (order,
- * notification address), and the notices about the per-site cap and an unconfirmed address.
+ * Form history (route name form-history): submissions searched and filtered by date on the server,
+ * their CSV export, selection, bulk delete, the settings (order, thank-you page, notification
+ * address), and the notices about the per-site cap and an unconfirmed address.
  */
 export function FormHistoryList({ project }: { project: ProjectDetail }) {
   const { t } = useTranslation();
@@ -28,7 +47,8 @@ export function FormHistoryList({ project }: { project: ProjectDetail }) {
   const [confirmDialog, askConfirm] = useConfirm();
   const [searchParams, setSearchParams] = useSearchParams();
   const page = Math.max(1, Number(searchParams.get('page')) || 1);
-  const history = useFormHistory(project.id, page);
+  const filter = readFilter(searchParams);
+  const history = useFormHistory(project.id, page, filter);
   const deleteEntries = useDeleteFormEntries();
   const [rowSelection, setRowSelection] = useState<RowSelectionState>({});
   const [settingsOpen, setSettingsOpen] = useState(false);
@@ -38,7 +58,8 @@ export function FormHistoryList({ project }: { project: ProjectDetail }) {
   if (!history.data) return <PageLoader />;
 
   const entries = history.data.history.data;
-  const storedOrder = history.data.project.meta.formHistoryOrderBy ?? '-created_at';
+  const meta = history.data.project.meta;
+  const storedOrder = meta.formHistoryOrderBy ?? '-created_at';
   const order = isFormHistoryOrder(storedOrder) ? storedOrder : '-created_at';
   // Only rows of this page count (a selection never outlives its page).
   const selectedHere = entries.filter((entry) => rowSelection[String(entry.id)]).map((entry) => entry.id);
@@ -77,8 +98,9 @@ export function FormHistoryList({ project }: { project: ProjectDetail }) {
 
   const goTo = (next: number) => {
     setRowSelection({});
-    setSearchParams(next > 1 ? { page: String(next) } : {});
+    setSearchParams(listSearch(filter, next));
   };
+  const filtered = filter.q !== '' || filter.from !== '' || filter.to !== '';
 
   const removeSelected = async () => {
     if (selectedHere.length === 0) return;
@@ -120,6 +142,16 @@ export function FormHistoryList({ project }: { project: ProjectDetail }) {
         </button>
       </div>
       <HistoryNotices projectId={project.id} limit={history.data.limit} />
+      <HistoryFilters
+        // A new filter from the address (back, a link) resets what the inputs hold.
+        key={`${filter.q}|${filter.from}|${filter.to}`}
+        filter={filter}
+        onApply={(next) => {
+          setRowSelection({});
+          setSearchParams(listSearch(next, 1));
+        }}
+        exportHref={formHistoryExportUrl(project.id, filter)}
+      />
       <DataTable
         data={entries}
         columns={columns}
@@ -129,7 +161,11 @@ export function FormHistoryList({ project }: { project: ProjectDetail }) {
         rowTestId="form-entry"
         rowProps={(entry) => ({ 'data-entry-id': entry.id })}
         label={t('formHistory.title')}
-        empty={<span data-testid="form-history-empty">{t('formHistory.empty')}</span>}
+        empty={
+          <span data-testid="form-history-empty">
+            {filtered ? t('formHistory.filter.noMatch') : t('formHistory.empty')}
+          </span>
+        }
         selection={{
           state: rowSelection,
           onChange: setRowSelection,
@@ -155,6 +191,8 @@ export function FormHistoryList({ project }: { project: ProjectDetail }) {
         <FormHistorySettingsModal
           projectId={project.id}
           order={order}
+          pages={project.pages.filter((p) => p.table_id === null)}
+          thankYouPage={typeof meta.formThankYouPage === 'number' ? meta.formThankYouPage : null}
           onClose={() => setSettingsOpen(false)}
         />
       )}

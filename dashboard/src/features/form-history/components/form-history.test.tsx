@@ -128,6 +128,124 @@ describe('form history', () => {
     expect(boxes.some((box) => box.checked)).toBe(false);
   });
 
+  it('searches, filters by date and pages on the server, keeping the filter in the address', async () => {
+    const calls = api([entry(1, '<p>a</p>')]);
+    const router = renderRoutes(routes, '/project/7/form-history');
+    await screen.findByTestId('form-history-table');
+    fireEvent.change(screen.getByTestId('form-history-search'), { target: { value: ' Caio ' } });
+    fireEvent.change(screen.getByTestId('form-history-from'), { target: { value: '2025-03-02' } });
+    fireEvent.change(screen.getByTestId('form-history-to'), { target: { value: '2025-03-03' } });
+    fireEvent.click(screen.getByTestId('form-history-apply'));
+    await waitFor(() => expect(router.state.location.search).toBe('?q=Caio&from=2025-03-02&to=2025-03-03'));
+    const asked = await waitFor(() => {
+      const last = calls.filter((c) => c.url.startsWith(HISTORY)).at(-1);
+      const params = new URL(last?.url ?? '', 'http://x').searchParams;
+      expect(params.get('q')).toBe('Caio');
+      return params;
+    });
+    // The user's own days, sent as instants: from the first day's start to the day after the last.
+    expect(asked.get('from')).toBe(new Date(2025, 2, 2).toISOString());
+    expect(asked.get('to')).toBe(new Date(2025, 2, 4).toISOString());
+    expect(asked.get('page')).toBe('1');
+    // The export follows the filter in force.
+    const exportLink = screen.getByTestId('form-history-export');
+    const exported = new URL(exportLink.getAttribute('href') ?? '', 'http://x');
+    expect(exported.pathname).toBe('/api/projects/7/form-history/export');
+    expect(exported.searchParams.get('q')).toBe('Caio');
+    expect(exported.searchParams.get('from')).toBe(asked.get('from'));
+    expect(exportLink.textContent).toBe('Exportar CSV');
+    // Clearing the filter asks for everything again.
+    fireEvent.click(screen.getByTestId('form-history-clear'));
+    await waitFor(() => expect(router.state.location.search).toBe(''));
+    expect(screen.getByTestId<HTMLInputElement>('form-history-search').value).toBe('');
+  });
+
+  it('says when nothing matches and refuses a date range that runs backwards', async () => {
+    const calls = api([]);
+    renderRoutes(routes, '/project/7/form-history?q=ninguem');
+    expect((await screen.findByTestId('form-history-empty')).textContent).toBe(
+      'Nenhum envio corresponde à busca.',
+    );
+    expect(screen.getByTestId<HTMLInputElement>('form-history-search').value).toBe('ninguem');
+    const before = calls.length;
+    fireEvent.change(screen.getByTestId('form-history-from'), { target: { value: '2025-03-05' } });
+    fireEvent.change(screen.getByTestId('form-history-to'), { target: { value: '2025-03-01' } });
+    expect(screen.getByTestId('form-history-range-error').textContent).toBe(
+      'A data inicial deve vir antes da final.',
+    );
+    expect(screen.getByTestId<HTMLButtonElement>('form-history-apply').disabled).toBe(true);
+    expect(screen.getByTestId('form-history-to').getAttribute('aria-invalid')).toBe('true');
+    fireEvent.submit(screen.getByTestId('form-history-filters'));
+    expect(calls.length).toBe(before);
+  });
+
+  it('picks a thank-you page among the static pages and shows the server refusing one', async () => {
+    const pages = [
+      {
+        id: 11,
+        name: 'Início',
+        slug: '/',
+        table_id: null,
+        is_home: true,
+        updated_at: '2025-03-01T12:00:00Z',
+      },
+      {
+        id: 12,
+        name: 'Obrigado',
+        slug: 'obrigado',
+        table_id: null,
+        is_home: false,
+        updated_at: '2025-03-01T12:00:00Z',
+      },
+      {
+        id: 13,
+        name: 'Produto',
+        slug: 'produto',
+        table_id: 4,
+        is_home: false,
+        updated_at: '2025-03-01T12:00:00Z',
+      },
+    ];
+    let refuse = true;
+    const calls = mockApi({
+      'GET /api/projects/7': () => ({ json: projectFixture(7, { pages }) }),
+      [`GET ${HISTORY}`]: () => ({
+        json: { project: projectFixture(7), history: pageFixture([], 0, 1, 100, HISTORY), limit: NO_WARNING },
+      }),
+      [`GET ${EMAIL}`]: () => ({ json: OWNER }),
+      'POST /api/projects/7/settings': () =>
+        refuse
+          ? {
+              status: 422,
+              json: { error: 'thank_you_page_invalid', message: 'x', field: 'formThankYouPage' },
+            }
+          : { json: projectFixture(7, { meta: { formThankYouPage: 12 } }) },
+    });
+    renderRoutes(routes, '/project/7/form-history');
+    fireEvent.click(await screen.findByTestId('form-history-settings-open'));
+    const select = screen.getByTestId<HTMLSelectElement>('form-thank-you-page');
+    expect(select.value).toBe('');
+    // The collection page has no path of its own: it is not offered.
+    expect(Array.from(select.options).map((o) => o.textContent)).toEqual([
+      'Nenhuma (confirmar na página do formulário)',
+      'Início',
+      'Obrigado',
+    ]);
+    fireEvent.change(select, { target: { value: '12' } });
+    fireEvent.click(screen.getByTestId('form-history-settings-save'));
+    await expectFieldError(
+      'form-thank-you-page',
+      'Escolha uma página deste projeto como página de agradecimento.',
+    );
+    expect(calls.find((c) => c.method === 'POST')?.body).toEqual({
+      formHistoryOrderBy: '-created_at',
+      formThankYouPage: 12,
+    });
+    refuse = false;
+    fireEvent.click(screen.getByTestId('form-history-settings-save'));
+    await waitFor(() => expect(screen.queryByTestId('form-history-settings')).toBeNull());
+  });
+
   it('saves the order chosen in the settings modal', async () => {
     const calls = api([entry(1, '<p>a</p>')], {
       'POST /api/projects/7/settings': () => ({
@@ -141,7 +259,10 @@ describe('form history', () => {
     fireEvent.change(select, { target: { value: 'created_at' } });
     fireEvent.click(screen.getByTestId('form-history-settings-save'));
     await waitFor(() =>
-      expect(calls.find((c) => c.method === 'POST')?.body).toEqual({ formHistoryOrderBy: 'created_at' }),
+      expect(calls.find((c) => c.method === 'POST')?.body).toEqual({
+        formHistoryOrderBy: 'created_at',
+        formThankYouPage: null,
+      }),
     );
     await waitFor(() => expect(screen.queryByTestId('form-history-settings')).toBeNull());
     const reloads = calls.filter((c) => c.method === 'GET' && c.url.startsWith(HISTORY));
