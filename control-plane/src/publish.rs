@@ -35,7 +35,7 @@ use vitrine_shared::{
     sandbox::SandboxError,
     site::{
         ASSET_PREFIX, DynamicPage, FormSettings, MANIFEST_VERSION, Manifest, StaticFile, asset_key,
-        deploy_prefix, manifest_key,
+        deploy_prefix, manifest_key, page_path,
     },
     store::{Deploy, Page, Project},
     uploads::UploadKey,
@@ -821,6 +821,10 @@ async fn build(state: &AppState, project_id: i64, deploy_id: i64) -> Result<Buil
         .map(|c| (c.id, c.slug.as_str()))
         .collect();
 
+    let page_paths: Vec<String> = pages
+        .iter()
+        .map(|p| page_path(&normalize_page_slug(&p.slug), p.table_id.is_some()))
+        .collect();
     let mut dynamic_pages = BTreeMap::new();
     let mut collection_pages = BTreeMap::new();
     for page in &pages {
@@ -907,6 +911,8 @@ async fn build(state: &AppState, project_id: i64, deploy_id: i64) -> Result<Buil
                     site_slug: project.slug.clone(),
                     page_name: page.name.clone(),
                     page_slug: slug.clone(),
+                    lang: site.lang.clone(),
+                    pages: Some(page_paths.clone()),
                     ..RenderContext::default()
                 };
                 state

@@ -505,6 +505,41 @@ mod tests {
     }
 
     #[test]
+    fn the_bakery_template_lists_its_products_with_prices_and_their_pages() {
+        let library = super::parse_library().unwrap();
+        let templates = super::parse_templates(&library, &Default::default()).unwrap();
+        let bakery = templates
+            .iter()
+            .find(|t| t.name == "Padaria Grão Dourado")
+            .unwrap();
+        let output = |slug: &str| {
+            &bakery
+                .snapshot
+                .pages
+                .iter()
+                .find(|p| p.slug == slug)
+                .unwrap()
+                .output
+        };
+        let home = output("/");
+        assert!(home.contains("R$ 42,00"), "{home}");
+        assert!(!home.contains(">4200<"), "{home}");
+        assert!(
+            home.contains("href=\"&#x2f;produto&#x2f;pao-de-queijo-canastra\">Ver detalhes"),
+            "{home}"
+        );
+        assert!(
+            home.contains("href=\"&#x2f;produtos\" target=\"_self\">Ver catálogo completo"),
+            "{home}"
+        );
+        // The catalogue has no see-all link; the product page shows the formatted price.
+        let catalogue = output("produtos");
+        assert!(catalogue.contains("R$ 169,00"), "{catalogue}");
+        assert!(!catalogue.contains("vt-pd-more"), "{catalogue}");
+        assert!(output("produto").contains("R$ "), "{}", output("produto"));
+    }
+
+    #[test]
     fn a_template_naming_a_missing_block_or_field_is_refused() {
         let library = super::parse_library().unwrap();
         let ids = Default::default();

@@ -220,6 +220,8 @@ fn context(site: &Site, deploy: &DeployView, page: &DynamicPage) -> RenderContex
         site_slug: site.slug.clone(),
         page_name: page.page_name.clone(),
         page_slug: page.page_slug.clone(),
+        lang: page.document.lang.clone(),
+        pages: Some(deploy.manifest.page_paths()),
         ..RenderContext::default()
     }
 }
@@ -361,7 +363,9 @@ fn json(status: StatusCode, value: serde_json::Value) -> Rendered {
 }
 
 /// `GET /_api/collections/{slug}`: the records as a JSON array, like the control plane's
-/// `/api/project/{id}/db/{table}/data`. Only the collections the deploy lists are readable.
+/// `/api/project/{id}/db/{table}/data`: raw values in `fields`, the formatted ones in
+/// `formatted` (see `vitrine_shared::values`) and, when the collection has a collection page,
+/// the post's page in `url`. Only the collections the deploy lists are readable.
 pub async fn read_api(
     sites: &Sites,
     site: &Site,
@@ -387,7 +391,13 @@ pub async fn read_api(
                     ));
                 };
                 Ok(match list(sites, &c, &fields, query).await? {
-                    Ok(records) => json(StatusCode::OK, serde_json::json!(records)),
+                    Ok(mut records) => {
+                        for r in &mut records {
+                            r.url =
+                                Some(permalink(deploy, c.id, &r.slug)).filter(|u| !u.is_empty());
+                        }
+                        json(StatusCode::OK, serde_json::json!(records))
+                    }
                     Err(e) => json(
                         StatusCode::BAD_REQUEST,
                         serde_json::json!({"error": "invalid_query", "message": e.0}),

@@ -94,8 +94,18 @@ pub struct DbRecord {
     pub name: String,
     pub slug: String,
     pub created_at: DateTime<Utc>,
+    /// The stored (raw) values: currency in cents, links as stored.
     #[schema(value_type = Object)]
     pub fields: Map<String, Value>,
+    /// The values as visitors read them, for the fields that have a formatted form
+    /// (currency, WhatsApp, telephone, e-mail; see [`crate::values`]), keyed by field slug.
+    #[serde(default)]
+    #[schema(value_type = Object)]
+    pub formatted: Map<String, Value>,
+    /// The post's page (`/{page}/{post}`) on the published site, when its collection has a
+    /// collection page there (the read API fills it).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub url: Option<String>,
 }
 
 /// Why a list query was refused (the caller answers 400 with this text).
@@ -200,13 +210,21 @@ pub fn record(post: Post, fields: &[Field]) -> DbRecord {
         .iter()
         .map(|f| (f.id.to_string(), f.slug.as_str()))
         .collect();
+    let values: Map<String, Value> = post
+        .data
+        .0
+        .iter()
+        .filter_map(|(k, v)| Some((slug_of.get(k)?.to_string(), v.clone())))
+        .collect();
     DbRecord {
-        fields: post
-            .data
-            .0
-            .iter()
-            .filter_map(|(k, v)| Some((slug_of.get(k)?.to_string(), v.clone())))
-            .collect(),
+        formatted: crate::values::formatted_fields(
+            fields
+                .iter()
+                .map(|f| (f.slug.as_str(), f.kind.as_str(), &f.meta.0)),
+            &values,
+        ),
+        url: None,
+        fields: values,
         id: post.id,
         name: post.name,
         slug: post.slug,

@@ -26,6 +26,7 @@ pub mod site;
 pub mod snapshot;
 pub mod store;
 pub mod uploads;
+pub mod values;
 
 pub use config::Settings;
 pub use store::Store;

@@ -25,6 +25,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value as Json;
 
 use crate::content::{DbRecord, ListQuery};
+use crate::values::{Lang, format_date, format_long_date};
 
 /// Instructions one render may spend: plenty for real pages, a stop for runaway loops.
 pub const FUEL: u64 = 200_000;
@@ -243,6 +244,21 @@ fn new_env() -> Environment<'static> {
     env.add_filter("padding", |v: Value| {
         crate::blocks::css_padding(&to_json(&v))
     });
+    env.add_test("working_link", |state: &minijinja::State, v: Value| {
+        let pages = state
+            .lookup("site")
+            .and_then(|site| site.get_attr("pages").ok())
+            .filter(|p| !p.is_undefined() && !p.is_none())
+            .map(|p| {
+                p.try_iter()
+                    .map(|it| {
+                        it.filter_map(|x| x.as_str().map(String::from))
+                            .collect::<Vec<String>>()
+                    })
+                    .unwrap_or_default()
+            });
+        working_link(v.as_str().unwrap_or_default(), pages.as_deref())
+    });
     env.add_filter("lines", |v: Value| -> Vec<String> {
         v.as_str()
             .unwrap_or_default()
@@ -253,6 +269,51 @@ fn new_env() -> Environment<'static> {
             .collect()
     });
     env
+}
+
+/// Whether a link leads somewhere: an outside link (`https:`, `http:`, `mailto:`, `tel:`), an
+/// anchor on the page (`#precos`), or an internal path of one of `pages` (the project's page
+/// paths, `/{slug}/*` standing for a collection page's posts). Nothing (`""`, `"#"`) and
+/// script links lead nowhere. When the pages are unknown (`None`), internal paths are taken
+/// as they are. Templates use it as `{% if more.href is working_link %}`.
+pub fn working_link(href: &str, pages: Option<&[String]>) -> bool {
+    let href = href.trim();
+    if href.is_empty() || href == "#" {
+        return false;
+    }
+    if href.starts_with('#') {
+        return true;
+    }
+    let lower = href.to_ascii_lowercase();
+    if ["https://", "http://", "mailto:", "tel:", "//"]
+        .iter()
+        .any(|p| lower.starts_with(p))
+    {
+        return true;
+    }
+    if lower.contains(':') && !lower.starts_with('/') {
+        // Another scheme (javascript:, data:, …): not a link a block should show.
+        let scheme_end = lower.find(':').unwrap_or(0);
+        if !lower[..scheme_end].contains(['/', '?', '#']) {
+            return false;
+        }
+    }
+    let Some(pages) = pages else {
+        return true;
+    };
+    let path = href.split(['?', '#']).next().unwrap_or("");
+    let path = path.trim_matches('/');
+    if path.is_empty() {
+        return pages.iter().any(|p| p == "/");
+    }
+    let segments: Vec<&str> = path.split('/').collect();
+    pages.iter().any(|p| {
+        let p = p.trim_matches('/');
+        match p.strip_suffix("/*") {
+            Some(collection) => segments.len() == 2 && segments[0] == collection,
+            None => p == path,
+        }
+    })
 }
 
 fn to_json(v: &Value) -> Json {
@@ -483,10 +544,10 @@ fn var_value(def: &Json, label: &str, ctx: &RenderContext) -> Option<(String, Va
         let value = items
             .iter()
             .map(|p| {
-                let mut item = p.to_map();
+                let mut item = p.to_map(ctx.lang());
                 for sub in subs {
                     if let (Some(n), Some(field)) = (str_of(sub, "name"), str_of(sub, "dbfield")) {
-                        item.insert(n, p.field(&field));
+                        item.insert(n, p.field(&field, ctx.lang()));
                     }
                 }
                 Value::from_object(item)
@@ -533,7 +594,7 @@ fn var_value(def: &Json, label: &str, ctx: &RenderContext) -> Option<(String, Va
     if kind != "list"
         && let (Some(field), Some(post)) = (str_of(def, "postfield"), &ctx.post)
     {
-        return Some((name, post.field(&field)));
+        return Some((name, post.field(&field, ctx.lang())));
     }
     let value = def.get("value").unwrap_or(&Json::Null);
     Some((name, typed_value(kind, value, sub_defs(def))))
@@ -631,6 +692,13 @@ pub struct RenderContext {
     pub lists: BTreeMap<String, Vec<PostView>>,
     /// Records of lists read from outside JSON APIs, by the key of [`Block::api_lists`].
     pub api: BTreeMap<String, Vec<Json>>,
+    /// The site's language (`pt-BR` or `en`, the owner's setting): dates are written in it.
+    #[serde(default)]
+    pub lang: String,
+    /// The project's page paths (`/`, `/sobre`, and `/{slug}/*` for a collection page), when
+    /// the caller knows them: the `working_link` test finds internal links against them.
+    #[serde(default)]
+    pub pages: Option<Vec<String>>,
 }
 
 /// A record ready for templates.
@@ -644,67 +712,110 @@ pub struct PostView {
 }
 
 impl PostView {
-    /// The post's value for a binding: `name`, `slug`, `date`, `created_at`, `permalink`, `id`
-    /// or a field slug.
-    pub fn field(&self, binding: &str) -> Value {
+    /// The post's value for a binding: `name`, `slug`, `date`, `date_long`, `created_at`,
+    /// `permalink`, `url`, `id`, a field slug (its formatted value, see [`crate::values`]) or
+    /// `raw.{field slug}` (the stored value).
+    pub fn field(&self, binding: &str, lang: Lang) -> Value {
+        let created = self.record.created_at;
         match binding {
             "name" => Value::from(self.record.name.clone()),
             "slug" => Value::from(self.record.slug.clone()),
             "id" => Value::from(self.record.id),
-            "date" => Value::from(self.record.created_at.format("%d/%m/%Y").to_string()),
-            "created_at" => Value::from(self.record.created_at.to_rfc3339()),
+            "date" => Value::from(format_date(created, lang)),
+            "date_long" => Value::from(format_long_date(created, lang)),
+            "created_at" => Value::from(created.to_rfc3339()),
             "permalink" => Value::from(self.permalink.clone()),
-            other => {
-                let other = other.strip_prefix("fields.").unwrap_or(other);
-                match self.record.fields.get(other) {
-                    Some(Json::String(s)) if self.html_fields.iter().any(|h| h == other) => {
-                        Value::from_safe_string(s.clone())
-                    }
-                    Some(v) => Value::from_serialize(v),
-                    None => Value::UNDEFINED,
-                }
+            "url" => self.url(),
+            other => match other.strip_prefix("raw.") {
+                Some(raw) => self.raw_value(raw),
+                None => self.value(other.strip_prefix("fields.").unwrap_or(other)),
+            },
+        }
+    }
+
+    /// The post's page, or undefined (so `{% if it.url %}` hides a link) when its collection
+    /// has no collection page.
+    fn url(&self) -> Value {
+        if self.permalink.is_empty() {
+            Value::UNDEFINED
+        } else {
+            Value::from(self.permalink.clone())
+        }
+    }
+
+    /// A field's stored value (rich text already sanitised, marked safe).
+    fn raw_value(&self, slug: &str) -> Value {
+        match self.record.fields.get(slug) {
+            Some(Json::String(s)) if self.html_fields.iter().any(|h| h == slug) => {
+                Value::from_safe_string(s.clone())
             }
+            Some(v) => json_value(v),
+            None => Value::UNDEFINED,
         }
     }
 
-    fn to_value(&self) -> Value {
-        Value::from_object(self.to_map())
+    /// A field's value as visitors read it: the formatted form when its type has one.
+    fn value(&self, slug: &str) -> Value {
+        match self.record.formatted.get(slug) {
+            Some(v) => json_value(v),
+            None => self.raw_value(slug),
+        }
     }
 
-    fn to_map(&self) -> BTreeMap<String, Value> {
-        let mut fields = BTreeMap::new();
-        for (k, v) in &self.record.fields {
-            let value = match v {
-                Json::String(s) if self.html_fields.iter().any(|h| h == k) => {
-                    Value::from_safe_string(s.clone())
-                }
-                other => Value::from_serialize(other),
-            };
-            fields.insert(k.clone(), value);
-        }
-        let created = self.record.created_at;
+    fn to_value(&self, lang: Lang) -> Value {
+        Value::from_object(self.to_map(lang))
+    }
+
+    fn to_map(&self, lang: Lang) -> BTreeMap<String, Value> {
+        let slugs = || self.record.fields.keys();
+        let fields: BTreeMap<String, Value> = slugs().map(|k| (k.clone(), self.value(k))).collect();
+        let raw: BTreeMap<String, Value> =
+            slugs().map(|k| (k.clone(), self.raw_value(k))).collect();
         let mut map = BTreeMap::new();
-        map.insert("id".to_string(), Value::from(self.record.id));
-        map.insert("name".into(), Value::from(self.record.name.clone()));
-        map.insert("slug".into(), Value::from(self.record.slug.clone()));
-        map.insert("created_at".into(), Value::from(created.to_rfc3339()));
-        map.insert(
-            "date".into(),
-            Value::from(created.format("%d/%m/%Y").to_string()),
-        );
-        map.insert("permalink".into(), Value::from(self.permalink.clone()));
+        for key in [
+            "id",
+            "name",
+            "slug",
+            "created_at",
+            "date",
+            "date_long",
+            "permalink",
+            "url",
+        ] {
+            map.insert(key.to_string(), self.field(key, lang));
+        }
         map.insert("fields".into(), Value::from_object(fields));
+        map.insert("raw".into(), Value::from_object(raw));
         map
     }
 }
 
 impl RenderContext {
+    fn lang(&self) -> Lang {
+        Lang::parse(&self.lang)
+    }
+
     /// What every block sees: `site`, `page` and, on a collection page, `post`.
     fn base(&self) -> BTreeMap<String, Value> {
         let mut map: BTreeMap<String, Value> = BTreeMap::new();
         let site: BTreeMap<&str, Value> = [
             ("name", Value::from(self.site_name.clone())),
             ("slug", Value::from(self.site_slug.clone())),
+            (
+                "lang",
+                Value::from(if self.lang.is_empty() {
+                    "pt-BR"
+                } else {
+                    &self.lang
+                }),
+            ),
+            (
+                "pages",
+                self.pages
+                    .as_ref()
+                    .map(|p| Value::from_serialize(p))
+                    .unwrap_or(Value::UNDEFINED),
+            ),
         ]
         .into();
         let page: BTreeMap<&str, Value> = [
@@ -715,7 +826,7 @@ impl RenderContext {
         map.insert("site".into(), Value::from_serialize(&site));
         map.insert("page".into(), Value::from_serialize(&page));
         if let Some(post) = &self.post {
-            map.insert("post".into(), post.to_value());
+            map.insert("post".into(), post.to_value(self.lang()));
         }
         map
     }
@@ -744,6 +855,22 @@ pub struct DocumentParts {
     /// Whether a block plays an animation effect (the document then carries their runtime).
     #[serde(default)]
     pub effects: bool,
+}
+
+/// The base stylesheet of every page a visitor or the owner sees (published pages, pages the
+/// edge renders, the editor's canvas and the owner's preview): no browser-default margin
+/// around the page (an 8 px white frame otherwise) and a few sane defaults. It comes before
+/// the blocks' own CSS, so a block can set anything it resets.
+///
+/// It stays small on purpose: owners' own blocks were laid out without it, so it resets only
+/// what no layout wants (the body margin, text inflation on phones, media wider than the
+/// screen) and leaves box sizing, line height and fonts to the blocks.
+pub const BASE_CSS: &str = "html{-webkit-text-size-adjust:100%;text-size-adjust:100%}\
+body{margin:0}img,video{max-width:100%;height:auto}";
+
+/// [`BASE_CSS`] as a `<style>` element for a document's head.
+pub fn base_style() -> String {
+    format!("<style>{BASE_CSS}</style>")
 }
 
 /// The stylesheet and script that play block effects when a block scrolls into view; a
@@ -788,9 +915,10 @@ pub fn document(parts: &DocumentParts, body: &str) -> String {
     };
     h.push_str(&format!(
         "<!doctype html>\n<html lang=\"{}\">\n<head>\n<meta charset=\"utf-8\">\n\
-         <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>{}</title>\n",
+         <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>{}</title>\n{}\n",
         escape(lang),
-        escape(&parts.title)
+        escape(&parts.title),
+        base_style()
     ));
     h.push_str(&format!(
         "<meta property=\"og:title\" content=\"{}\">\n",
@@ -873,6 +1001,15 @@ mod tests {
                 name: "Moqueca <capixaba>".into(),
                 slug: "moqueca".into(),
                 created_at: chrono::Utc.with_ymd_and_hms(2026, 3, 4, 10, 0, 0).unwrap(),
+                formatted: crate::values::formatted_fields(
+                    [(
+                        "preco",
+                        "currency",
+                        &json!({"symbol": "R$", "format": "(symbol) 9.999,99"}),
+                    )],
+                    fields.as_object().unwrap(),
+                ),
+                url: None,
                 fields: fields.as_object().unwrap().clone(),
             },
             permalink: "/blog/moqueca".into(),
@@ -903,6 +1040,103 @@ mod tests {
         assert_eq!(
             html,
             "<h1>Moqueca &lt;capixaba&gt;</h1><p>ok</p>|&lt;b&gt;x&lt;&#x2f;b&gt;|04&#x2f;03&#x2f;2026|&#x2f;blog&#x2f;moqueca"
+        );
+    }
+
+    #[test]
+    fn templates_read_formatted_values_and_the_raw_ones_beside_them() {
+        let block: Block = serde_json::from_value(json!({
+            "uid": "grade",
+            "template": "{% for it in itens %}[{{ it.preco }}|{{ it.fields.preco }}|{{ it.raw.preco }}|{{ it.cents }}|{{ it.url }}|{{ it.date }}|{{ it.date_long }}]{% endfor %}{{ post.fields.preco }}/{{ post.raw.preco }}/{{ p }}",
+            "vars": [
+                {"name": "itens", "type": "list", "source": "db:produtos",
+                 "vars": [{"name": "preco", "dbfield": "preco"}, {"name": "cents", "dbfield": "raw.preco"}]},
+                {"name": "p", "type": "text", "postfield": "preco"}
+            ]
+        }))
+        .unwrap();
+        let mut no_page = post(json!({"preco": 4200}));
+        no_page.permalink = String::new();
+        let mut ctx = RenderContext {
+            post: Some(post(json!({"preco": -150}))),
+            ..RenderContext::default()
+        };
+        ctx.lists.insert(
+            "grade:itens".into(),
+            vec![post(json!({"preco": 4200})), no_page],
+        );
+        let page = CompiledPage::compile(std::slice::from_ref(&block)).unwrap();
+        assert_eq!(
+            page.render(&ctx).unwrap(),
+            "[R$ 42,00|R$ 42,00|4200|4200|&#x2f;blog&#x2f;moqueca|04&#x2f;03&#x2f;2026|4 de março de 2026]\
+             [R$ 42,00|R$ 42,00|4200|4200||04&#x2f;03&#x2f;2026|4 de março de 2026]\
+             R$ -1,50/-150/R$ -1,50"
+        );
+        ctx.lang = "en".into();
+        let html = page.render(&ctx).unwrap();
+        assert!(
+            html.contains("|03&#x2f;04&#x2f;2026|March 4, 2026]"),
+            "{html}"
+        );
+    }
+
+    #[test]
+    fn links_work_when_they_lead_to_a_page_of_the_project_or_outside() {
+        let pages: Vec<String> = ["/", "/sobre", "/produto/*"].map(String::from).to_vec();
+        let known = Some(pages.as_slice());
+        for (href, works) in [
+            ("/sobre", true),
+            ("/sobre/", true),
+            ("/sobre?x=1#y", true),
+            ("/", true),
+            ("/produto/pao-de-queijo", true),
+            ("/produto", false),
+            ("/produtos", false),
+            ("/sobre/equipe", false),
+            ("#precos", true),
+            ("#", false),
+            ("", false),
+            ("  ", false),
+            ("https://example.com/x", true),
+            ("mailto:a@example.com", true),
+            ("tel:5531", true),
+            ("javascript:alert(1)", false),
+            ("JavaScript:alert(1)", false),
+            ("data:text/html,x", false),
+        ] {
+            assert_eq!(working_link(href, known), works, "{href}");
+        }
+        // Pages unknown: internal paths are taken as they are.
+        assert!(working_link("/produtos", None));
+        assert!(!working_link("#", None));
+    }
+
+    #[test]
+    fn a_see_all_link_to_a_missing_page_is_hidden_by_the_working_link_test() {
+        let template = "{% if more.href is working_link %}<a href=\"{{ more.href }}\">{{ more.label }}</a>{% endif %}";
+        let block = |href: &str| Block {
+            uid: "b".into(),
+            template: template.into(),
+            vars: vec![
+                json!({"name": "more", "type": "link", "value": {"href": href, "label": "Ver catálogo completo"}}),
+            ],
+            ..Block::default()
+        };
+        let ctx = RenderContext {
+            pages: Some(vec!["/".into(), "/cardapio".into()]),
+            ..RenderContext::default()
+        };
+        let html = |href| {
+            CompiledPage::compile(&[block(href)])
+                .unwrap()
+                .render(&ctx)
+                .unwrap()
+        };
+        assert_eq!(html("/produtos"), "");
+        assert_eq!(html("#"), "");
+        assert_eq!(
+            html("/cardapio"),
+            "<a href=\"&#x2f;cardapio\">Ver catálogo completo</a>"
         );
     }
 
@@ -1123,6 +1357,7 @@ mod tests {
         };
         let doc = document(&parts, "<main>oi</main>");
         for needle in [
+            "<style>html{-webkit-text-size-adjust:100%;text-size-adjust:100%}body{margin:0}",
             "<title>Início | Sal &amp; Estrada</title>",
             "content=\"Receitas &quot;de família&quot;\"",
             "og:image\" content=\"/files/a.png\"",

@@ -79,6 +79,28 @@ pub struct StaticFile {
     pub immutable: bool,
 }
 
+/// A page's path as [`crate::render::working_link`] reads it: `/` for the home page,
+/// `/{slug}` for a page, `/{slug}/*` for a collection page (its posts live under it).
+pub fn page_path(slug: &str, collection: bool) -> String {
+    let slug = slug.trim_matches('/');
+    match (slug.is_empty(), collection) {
+        (true, _) => "/".into(),
+        (false, false) => format!("/{slug}"),
+        (false, true) => format!("/{slug}/*"),
+    }
+}
+
+impl Manifest {
+    /// The site's page paths (see [`page_path`]): the static pages among the routes (assets
+    /// live under `/_`), the pages the edge renders and the collection pages.
+    pub fn page_paths(&self) -> Vec<String> {
+        let statics = self.routes.keys().filter(|p| !p.starts_with("/_")).cloned();
+        let dynamic = self.dynamic_pages.keys().map(|s| page_path(s, false));
+        let collections = self.collection_pages.keys().map(|s| page_path(s, true));
+        statics.chain(dynamic).chain(collections).collect()
+    }
+}
+
 /// A page the edge renders: its blocks and the document parts resolved at publish time.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct DynamicPage {

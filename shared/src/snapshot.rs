@@ -301,6 +301,13 @@ impl SnapTable {
                 name: p.name.clone(),
                 slug: p.slug.clone(),
                 created_at: p.created_at.unwrap_or(base),
+                formatted: crate::values::formatted_fields(
+                    self.fields
+                        .iter()
+                        .map(|f| (f.slug.as_str(), f.kind.as_str(), &f.meta)),
+                    &p.fields,
+                ),
+                url: None,
                 fields: p.fields.clone(),
             })
             .collect()

@@ -20,7 +20,8 @@ Rules checked:
   * no id attributes on HTML elements (a block may appear several times on one page)
   * each template compiles with Jinja2 (autoescape on, chainable undefined like the
     renderer) and renders to balanced HTML, with stand-ins for the renderer's filters
-    (background, unit, padding, lines, split), three times: with the default values
+    (background, unit, padding, lines, split) and its working_link test (with a sample site's
+    pages), three times: with the default values
     (database lists filled with sample records), with post-bound values taken from a sample
     post, and with every value emptied or zeroed (database lists empty, no post); when the
     minijinja Python package (the binding of the renderer's engine) is installed, each render
@@ -76,7 +77,8 @@ SVG_ID_OK = {"lineargradient", "radialgradient", "clippath", "pattern", "mask", 
 SAMPLE_POST = {
     "id": 7, "name": "Como escolher o café certo para o seu paladar",
     "slug": "como-escolher-o-cafe", "created_at": "2026-03-12T10:00:00+00:00",
-    "date": "12/03/2026", "permalink": "/blog/como-escolher-o-cafe",
+    "date": "12/03/2026", "date_long": "12 de março de 2026",
+    "permalink": "/blog/como-escolher-o-cafe", "url": "/blog/como-escolher-o-cafe",
     "fields": {
         "content": Markup("<p>Texto do post com <strong>negrito</strong>.</p>"),
         "image": "/uploads/cafe.jpg", "excerpt": "Um guia rápido para acertar na escolha.",
@@ -85,6 +87,10 @@ SAMPLE_POST = {
                     {"src": "/uploads/b.jpg", "caption": "Segunda"}],
     },
 }
+
+
+# Stored values beside the formatted ones (`it.raw.price` is cents, `it.fields.price` text).
+SAMPLE_POST["raw"] = {**SAMPLE_POST["fields"], "price": 4990}
 
 
 # --- stand-ins for the renderer's filters ---------------------------------------------
@@ -140,10 +146,38 @@ def f_split(v, sep=None, maxsplits=None):
     return s.split(sep, maxsplits)
 
 
+SAMPLE_PAGES = ["/", "/sobre", "/contato", "/blog", "/blog/*", "/produtos"]
+
+
+def t_working_link(href):
+    """Stand-in for the renderer's working_link test (shared/src/render.rs), with the
+    sample site's pages."""
+    href = str(href or "").strip()
+    if href in ("", "#"):
+        return False
+    if href.startswith("#") or re.match(r"^(https?:|mailto:|tel:|//)", href, re.I):
+        return True
+    if re.match(r"^[a-z][a-z0-9+.-]*:", href, re.I):
+        return False
+    path = re.split(r"[?#]", href)[0].strip("/")
+    if not path:
+        return "/" in SAMPLE_PAGES
+    segs = path.split("/")
+    for p in SAMPLE_PAGES:
+        p = p.strip("/")
+        if p.endswith("/*"):
+            if len(segs) == 2 and segs[0] == p[:-2]:
+                return True
+        elif p == path:
+            return True
+    return False
+
+
 def make_env():
     env = jinja2.Environment(autoescape=True, undefined=jinja2.ChainableUndefined)
     env.filters.update(background=f_background, unit=f_unit, padding=f_padding,
                        lines=f_lines, split=f_split)
+    env.tests.update(working_link=t_working_link)
     return env
 
 
@@ -155,7 +189,8 @@ def make_mj_env():
     return minijinja.Environment(
         undefined_behavior="chainable", pycompat=False, fuel=200_000,
         auto_escape_callback=lambda name: "html",
-        filters={"background": f_background, "unit": f_unit, "padding": f_padding})
+        filters={"background": f_background, "unit": f_unit, "padding": f_padding},
+        tests={"working_link": t_working_link})
 
 
 def to_mj(v):
@@ -374,8 +409,10 @@ def emptied(v):
 
 
 def post_value(pf):
-    if pf in ("name", "date", "permalink", "slug"):
+    if pf in ("name", "date", "date_long", "permalink", "url", "slug"):
         return SAMPLE_POST[pf]
+    if pf.startswith("raw."):
+        return SAMPLE_POST["raw"].get(pf[4:], "Valor do campo")
     return SAMPLE_POST["fields"].get(pf, "Valor do campo")
 
 
@@ -386,11 +423,13 @@ def db_records(d):
         r["id"] = n + 1
         r["name"] = f"{r['name']} ({n + 1})"
         r["slug"] = f"{r['slug']}-{n + 1}"
-        r["permalink"] = f"/blog/{r['slug']}"
+        r["permalink"] = r["url"] = f"/blog/{r['slug']}"
         for s in d.get("vars", []):
             f = s.get("dbfield")
-            if f in ("name", "slug", "date", "permalink", "created_at"):
+            if f in ("name", "slug", "date", "date_long", "permalink", "url", "created_at"):
                 r[s["name"]] = r[f]
+            elif f and f.startswith("raw."):
+                r[s["name"]] = r["raw"].get(f[4:], s.get("value"))
             elif f:
                 r[s["name"]] = r["fields"].get(f, s.get("value"))
             else:

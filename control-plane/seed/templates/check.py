@@ -13,14 +13,14 @@ Rules checked:
     with a footer/* block; the home page has 4-7 blocks, other pages 3-6
   * db-fed lists ("source": "db:{slug}") name an existing table; their sub-variables'
     "dbfield" and, on collection pages, the bindings' "postfield" name a post value
-    (name, slug, date, created_at, permalink, id) or a field slug of the page's table
+    (name, slug, date, date_long, created_at, permalink, url, id) or a field slug of the page's table
   * exactly one page with slug "/" (and it is the only is_home page)
   * no "http://" / "https://" anywhere, except SVG namespace declarations
     (xmlns="http://www.w3.org/2000/svg", xmlns:xlink="http://www.w3.org/1999/xlink");
     no protocol-relative URLs, <link> tags or @import
   * a collection page's "table" names an existing table slug
   * table posts: unique slugs, ISO dates, values keyed by field slugs,
-    required fields filled, select values among the options
+    required fields filled, select values among the options, currency values whole cents
   * internal links (in the effective values: link hrefs, href="/..." in rich text,
     "Label | /path" lines) point to existing pages or posts
   * blocks with a form: the library template posts to /_forms with a _subject and a hidden
@@ -44,9 +44,9 @@ PAGE_KEYS = {"name": str, "slug": str, "description": str, "is_home": bool,
 REF_KEYS = {"library", "vars", "sources", "effect"}
 EFFECTS = {"fade-in", "enter-left", "enter-right", "enter-top", "enter-bottom", "zoom-in",
            "rotate-left", "rotate-right"}
-POST_VALUES = {"name", "slug", "date", "created_at", "permalink", "id"}
+POST_VALUES = {"name", "slug", "date", "date_long", "created_at", "permalink", "url", "id"}
 BLOCKS_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "blocks")
-FIELD_TYPES = {"text", "textarea", "wysiwyg", "select", "number", "date",
+FIELD_TYPES = {"text", "textarea", "wysiwyg", "select", "number", "date", "currency",
                "image", "checkbox", "email", "url"}
 SVG_NS = re.compile(
     r"""xmlns(?::xlink)?=(?:"|'|\\"|%22|%27)http://www\.w3\.org/(?:2000/svg|1999/xlink)""")
@@ -266,6 +266,9 @@ def check_file(path):
                     allowed = {o.get("name") for o in fd.get("options", [])}
                     if v not in allowed:
                         errors.append(f"{pw}: '{slug}' value {v!r} not in options")
+                if fd.get("type") == "currency" and v is not None and (
+                        not isinstance(v, int) or isinstance(v, bool)):
+                    errors.append(f"{pw}: '{slug}' value {v!r} is not whole cents")
         post_slugs[t.get("slug")] = slugs
 
     # pages ----------------------------------------------------------------

@@ -19,7 +19,7 @@ use sha2::{Digest, Sha256};
 use utoipa::{IntoParams, ToSchema};
 use vitrine_shared::{
     blocks::split_x_vars,
-    render::{Block, EFFECTS_RUNTIME, RenderContext, check_template},
+    render::{Block, EFFECTS_RUNTIME, RenderContext, base_style, check_template},
     store::{
         BlockCategory, BlockExport, BlockInput, BusinessBlock, CategoryExport, CategoryInput,
         LibraryBlock, LibraryError, MAX_BUSINESS_BLOCKS, MyBlock, StoreError,
@@ -713,7 +713,8 @@ pub struct RenderedBlock {
 /// What the editor's canvas shows.
 #[derive(Debug, Serialize, ToSchema)]
 pub struct RenderResponse {
-    /// HTML for the canvas's `<head>` (the effects runtime).
+    /// HTML for the canvas's `<head>`: the base stylesheet published pages carry
+    /// (`BASE_CSS`) and the effects runtime.
     pub head: String,
     pub blocks: Vec<RenderedBlock>,
 }
@@ -762,7 +763,7 @@ pub async fn render_blocks(
         .await
         .map_err(|e| ApiError::render("blocks", e))?;
     Ok(ApiJson(RenderResponse {
-        head: EFFECTS_RUNTIME.to_string(),
+        head: format!("{}{EFFECTS_RUNTIME}", base_style()),
         blocks: blocks
             .iter()
             .zip(rendered)
@@ -932,7 +933,8 @@ pub async fn block_screenshot(
         .map_err(|e| ApiError::render("template", e))?;
     let document = format!(
         "<!doctype html><html lang=\"pt-BR\"><head><meta charset=\"utf-8\"><meta name=\"viewport\" content=\"width=device-width\">\
-         <style>body{{margin:0;font-family:system-ui,sans-serif}}{css}</style></head><body>{html}<script>{js}</script></body></html>",
+         {base}<style>body{{font-family:system-ui,sans-serif}}{css}</style></head><body>{html}<script>{js}</script></body></html>",
+        base = base_style(),
         css = block.css.replace("</", "<\\/"),
         js = block.js.replace("</script", "<\\/script"),
     );

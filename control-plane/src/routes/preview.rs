@@ -18,8 +18,12 @@ use utoipa::IntoParams;
 use vitrine_shared::{
     content::{DbRecord, ListQuery},
     domain::normalize_page_slug,
-    render::{Block, EFFECTS_RUNTIME, PostView, RenderContext, RenderError, check_blocks, escape},
+    render::{
+        Block, EFFECTS_RUNTIME, PostView, RenderContext, RenderError, base_style, check_blocks,
+        escape,
+    },
     sandbox::SandboxError,
+    site::page_path,
     store::{Collection, Field, Page, StoreError},
 };
 
@@ -77,8 +81,9 @@ pub async fn preview_page(
         .join("\n");
     let document = format!(
         "<!doctype html><html lang=\"pt-BR\"><head><meta charset=\"utf-8\"><meta name=\"viewport\" content=\"width=device-width\">\
-         <title>{title}</title>{effects}<style>{css}</style></head><body>{body}<script>{js}</script></body></html>",
+         <title>{title}</title>{base}{effects}<style>{css}</style></head><body>{body}<script>{js}</script></body></html>",
         title = escape(&page.name),
+        base = base_style(),
         effects = if blocks.iter().any(Block::has_effect) {
             EFFECTS_RUNTIME
         } else {
@@ -100,21 +105,26 @@ pub async fn live_context(
     post: Option<String>,
 ) -> Result<RenderContext> {
     let project = state.store.project_by_id(project_id).await?;
+    // The site's language is its owner's, as at publish.
+    let owner = state.store.user_by_id(project.user_id).await?;
+    // Items link to their post on the collection's page, and links to the project's pages
+    // are known to work, as on the published site.
+    let pages = state.store.project_pages(project_id).await?;
     let mut ctx = RenderContext {
         site_name: project.name.clone(),
         site_slug: project.slug.clone(),
         page_name: page.name.clone(),
         page_slug: normalize_page_slug(&page.slug),
+        lang: owner.language.clone(),
+        pages: Some(
+            pages
+                .iter()
+                .map(|p| page_path(&normalize_page_slug(&p.slug), p.table_id.is_some()))
+                .collect(),
+        ),
         ..RenderContext::default()
     };
-    let lists = blocks.iter().flat_map(Block::db_lists).collect::<Vec<_>>();
-    // Items link to their post on the collection's page, as on the published site.
-    let pages = if lists.is_empty() {
-        Vec::new()
-    } else {
-        state.store.project_pages(project_id).await?
-    };
-    for list in lists {
+    for list in blocks.iter().flat_map(Block::db_lists) {
         let items = match collection(state, project_id, &list.table).await? {
             Some((c, fields)) => {
                 let at = pages

@@ -11,7 +11,8 @@ use utoipa::{IntoParams, ToSchema};
 use vitrine_shared::{
     content::{DbRecord, ListQuery},
     domain::{normalize_page_slug, required_text},
-    render::{Block, CompiledPage, PostView, RenderContext, RenderError, escape},
+    render::{Block, CompiledPage, PostView, RenderContext, RenderError, base_style, escape},
+    site::page_path,
     snapshot::{SnapPage, SnapTable, Snapshot},
     store::TemplateInfo,
 };
@@ -208,8 +209,9 @@ pub async fn template_document(
     };
     Ok(format!(
         "<!doctype html><html lang=\"pt-BR\"><head><meta charset=\"utf-8\"><meta name=\"viewport\" content=\"width=device-width\">\
-         <title>{title}</title><style>body{{margin:0;font-family:system-ui,sans-serif}}</style><style>{css}</style></head><body>{body}</body></html>",
+         <title>{title}</title>{base}<style>body{{font-family:system-ui,sans-serif}}</style><style>{css}</style></head><body>{body}</body></html>",
         title = escape(&page.name),
+        base = base_style(),
         css = css.replace("</", "<\\/"),
     ))
 }
@@ -260,6 +262,13 @@ pub fn snapshot_context(snapshot: &Snapshot, page: &SnapPage, blocks: &[Block]) 
     let mut ctx = RenderContext {
         page_name: page.name.clone(),
         page_slug: page_slug.clone(),
+        pages: Some(
+            snapshot
+                .pages
+                .iter()
+                .map(|p| page_path(&normalize_page_slug(&p.slug), p.table.is_some()))
+                .collect(),
+        ),
         ..RenderContext::default()
     };
     for list in blocks.iter().flat_map(Block::db_lists) {

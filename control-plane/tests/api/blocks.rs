@@ -421,6 +421,11 @@ dual_test!(
                 .unwrap()
                 .contains("IntersectionObserver")
         );
+        // The canvas starts from the base stylesheet published pages carry.
+        assert!(out["head"].as_str().unwrap().starts_with(&format!(
+            "<style>{}</style>",
+            vitrine_shared::render::BASE_CSS
+        )));
         assert_eq!(
             out["blocks"][0]["html"],
             "<div class=\"vt-fx\" data-effect=\"zoom-in\"><h1>&lt;Olá&gt;</h1><p>Loja</p></div>"

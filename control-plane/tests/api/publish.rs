@@ -416,6 +416,53 @@ dual_test!(
 );
 
 dual_test!(
+    async fn published_pages_carry_the_reset_and_hide_links_to_missing_pages(app: PublishApp) {
+        let s = app.register("pub-reset@example.com").await;
+        let pid = new_project(&app, &s, "Padaria").await;
+        let link = |name: &str, href: &str| {
+            json!({"uid": name, "template": "{% if more.href is working_link %}<a href=\"{{ more.href }}\">{{ more.label }}</a>{% endif %}",
+                "vars": [{"name": "more", "type": "link", "value": {"href": href, "label": name}}]})
+        };
+        let home = home_page_id(&app, &s, pid).await;
+        json_ok(
+            app.post(
+                &s,
+                &format!("/api/page/{home}"),
+                json!({"blocks": [link("sobre", "/sobre"), link("catalogo", "/produtos"), link("vazio", "#")]}),
+            )
+            .await,
+        )
+        .await;
+        new_page(
+            &app,
+            &s,
+            pid,
+            "Sobre",
+            json!({"blocks": [link("inicio", "/")]}),
+        )
+        .await;
+        let res = publish(&app, &s, pid).await;
+        let m = manifest(&app, pid, res["deploy"]["id"].as_i64().unwrap()).await;
+        let html = page_html(&app, &m, "/").await;
+        assert!(
+            html.contains(&format!(
+                "<style>{}</style>",
+                vitrine_shared::render::BASE_CSS
+            )),
+            "{html}"
+        );
+        assert!(html.contains("body{margin:0}"), "{html}");
+        assert!(html.contains("<a href=\"&#x2f;sobre\">sobre</a>"), "{html}");
+        assert!(
+            !html.contains("catalogo") && !html.contains("vazio"),
+            "{html}"
+        );
+        let html = page_html(&app, &m, "/sobre").await;
+        assert!(html.contains("<a href=\"&#x2f;\">inicio</a>"), "{html}");
+    }
+);
+
+dual_test!(
     async fn the_document_has_title_seo_fonts_favicon_code_and_pixel(app: PublishApp) {
         let s = app.register("pub-doc@example.com").await;
         let pid = full_site(&app, &s).await;

@@ -177,3 +177,103 @@ impl TestEdge {
             .unwrap();
     }
 }
+
+/// The seeded "Grade de produtos" block as the editor inserts it: its `x-vars` moved into
+/// `vars`, its list reading `table`, its "see all" link pointing at `more`.
+fn seeded_product_grid(table: &str, more: &str) -> vitrine_shared::render::Block {
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../control-plane/seed/blocks/09-collection-list/02-grade-de-produtos.toml"
+    );
+    let file: toml::Table = std::fs::read_to_string(path).unwrap().parse().unwrap();
+    let (template, mut vars) =
+        vitrine_shared::blocks::split_x_vars(file["template"].as_str().unwrap()).unwrap();
+    for v in &mut vars {
+        match v["name"].as_str() {
+            Some("products") => v["source"] = json!(format!("db:{table}")),
+            Some("more") => v["value"]["href"] = json!(more),
+            _ => {}
+        }
+    }
+    vitrine_shared::render::Block {
+        uid: "grade".into(),
+        template,
+        css: file["css"].as_str().unwrap().into(),
+        vars,
+        ..Default::default()
+    }
+}
+
+dual_test! {
+    async fn a_published_product_grid_shows_formatted_prices_and_links_each_item_to_its_page(db: TestDb) {
+        let t = TestEdge::start(db).await;
+        let padaria = t.project("padaria").await;
+        let store = &t.db.store;
+        let c = store.insert_collection(padaria, "produtos", "produtos", &json!({})).await.unwrap();
+        let price = store
+            .insert_field(c.id, &vitrine_shared::store::FieldInput {
+                name: "Preço".into(),
+                slug: "price".into(),
+                kind: "currency".into(),
+                required: false,
+                options: json!([]),
+                meta: json!({"symbol": "R$", "format": "(symbol) 9.999,99"}),
+            })
+            .await
+            .unwrap();
+        let mut data = serde_json::Map::new();
+        data.insert(price.id.to_string(), json!(4200));
+        store
+            .insert_post(c.id, &vitrine_shared::store::NewPost {
+                name: "Pão de queijo".into(),
+                slug: "pao-de-queijo".into(),
+                data,
+                created_at: vitrine_shared::store::now(),
+            })
+            .await
+            .unwrap();
+
+        let mut home = live_page("/", None, "");
+        // "Ver catálogo completo" points at /produtos, a page the site does not have.
+        home.blocks = vec![seeded_product_grid("produtos", "/produtos")];
+        let mut cardapio = live_page("cardapio", None, "");
+        cardapio.blocks = vec![seeded_product_grid("produtos", "/sobre")];
+        let mut site = basic("unused");
+        site.files.retain(|f| f.path != "/");
+        site.dynamic_pages.insert("/".into(), home);
+        site.dynamic_pages.insert("cardapio".into(), cardapio);
+        site.collection_pages.insert(
+            "produto".into(),
+            live_page("produto", Some(c.id), "<h1>{{ post.name }}</h1><p>{{ post.fields.price }} ({{ post.raw.price }})</p>"),
+        );
+        site.collections.insert("produtos".into(), c.id);
+        t.publish(padaria, site).await;
+        let host = "padaria.localhost";
+
+        let (status, body) = t.text(host, "/").await;
+        assert_eq!(status, 200);
+        assert!(body.contains("<p class=\"vt-pd-price\">R$ 42,00</p>"), "{body}");
+        assert!(!body.contains("4200"), "raw cents leak: {body}");
+        assert!(body.contains("class=\"vt-pd-btn\" href=\"&#x2f;produto&#x2f;pao-de-queijo\""), "{body}");
+        assert!(!body.contains("href=\"#\""), "{body}");
+        assert!(!body.contains("Ver catálogo completo"), "a see-all link to a missing page: {body}");
+        assert!(body.contains("body{margin:0}"), "the reset stylesheet: {body}");
+
+        // The item's url is the post's page, and it answers.
+        let (status, body) = t.text(host, "/produto/pao-de-queijo").await;
+        assert_eq!(status, 200);
+        assert!(body.contains("<p>R$ 42,00 (4200)</p>"), "{body}");
+
+        // A see-all link to a page that exists is shown.
+        let (status, body) = t.text(host, "/cardapio").await;
+        assert_eq!(status, 200);
+        assert!(body.contains("href=\"&#x2f;sobre\" target=\"_self\">Ver catálogo completo"), "{body}");
+
+        // The read API gives the raw value, the formatted one and the post's page.
+        let v: Value = t.get(host, "/_api/collections/produtos").send().await.unwrap().json().await.unwrap();
+        assert_eq!(v[0]["fields"]["price"], 4200);
+        assert_eq!(v[0]["formatted"]["price"], "R$ 42,00");
+        assert_eq!(v[0]["url"], "/produto/pao-de-queijo");
+        t.edge.stop().await;
+    }
+}
