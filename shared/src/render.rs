@@ -813,7 +813,7 @@ impl RenderContext {
                 "pages",
                 self.pages
                     .as_ref()
-                    .map(|p| Value::from_serialize(p))
+                    .map(Value::from_serialize)
                     .unwrap_or(Value::UNDEFINED),
             ),
         ]

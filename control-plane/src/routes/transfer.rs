@@ -9,7 +9,9 @@
 //! "insert"` inserts only.
 //! Text in a CSV export that starts like a spreadsheet formula (`=`, `+`, `-`, `@`, tab, CR)
 //! is marked with a leading `'` (OWASP's defence against CSV injection), and import takes the
-//! mark off, so a file goes round unchanged; numbers (currency in cents) are not marked.
+//! mark off, so a file goes round unchanged; numbers (currency in cents) are not marked. A CSV
+//! export follows each currency field's column (cents) with `<slug>:formatted` ("R$ 42,00", in
+//! the field's format), for the people who read the sheet; an import skips that column.
 //! CSV is read and written with the `csv` crate (BurntSushi's RFC 4180 reader, the standard
 //! choice in Rust: quoting, embedded newlines and ragged rows handled correctly).
 
@@ -29,6 +31,7 @@ use utoipa::{IntoParams, ToSchema};
 use vitrine_shared::{
     fields::{FieldType, csv_cell, csv_text, csv_text_read},
     store::Post,
+    values::format_value,
 };
 
 use crate::{
@@ -45,21 +48,40 @@ enum Column {
     Slug,
     CreatedAt,
     Field(usize),
+    /// A currency field's formatted column (`preco:formatted`, "R$ 42,00"), which a CSV export
+    /// writes for people reading the sheet: an import reads the cents and skips it.
+    Formatted(usize),
 }
+
+/// The suffix of a currency field's formatted column in a CSV export. A field slug cannot hold
+/// `:`, so no field's own column ends so.
+const FORMATTED: &str = ":formatted";
 
 fn column_of(schema: &Schema, header: &str) -> Option<Column> {
     match header.trim() {
         "name" | "title" | "nome" | "titulo" | "título" => Some(Column::Name),
         "slug" => Some(Column::Slug),
         "created_at" => Some(Column::CreatedAt),
-        other => schema.column(other).map(Column::Field),
+        other => match other.strip_suffix(FORMATTED) {
+            Some(base) => schema
+                .column(base)
+                .filter(|i| schema.fields[*i].kind == FieldType::Currency)
+                .map(Column::Formatted),
+            None => schema.column(other).map(Column::Field),
+        },
     }
 }
 
-/// Export headers: the fixed columns, then each field's slug.
+/// A CSV export's headers: the fixed columns, then each field's slug (a currency field's
+/// followed by its formatted column).
 fn headers(schema: &Schema) -> Vec<String> {
     let mut h = vec!["name".to_string(), "slug".into(), "created_at".into()];
-    h.extend(schema.fields.iter().map(|f| f.slug.clone()));
+    for f in &schema.fields {
+        h.push(f.slug.clone());
+        if f.kind == FieldType::Currency {
+            h.push(format!("{}{FORMATTED}", f.slug));
+        }
+    }
     h
 }
 
@@ -192,7 +214,13 @@ async fn next_chunk(mut c: Cursor) -> Option<(std::io::Result<Bytes>, Cursor)> {
                     csv_text(&post.slug).into_owned(),
                     post.created_at.to_rfc3339(),
                 ];
-                row.extend(values.iter().map(csv_cell));
+                for (f, v) in c.plan.schema.fields.iter().zip(&values) {
+                    row.push(csv_cell(v));
+                    if f.kind == FieldType::Currency {
+                        let shown = format_value(f.kind, &f.meta, v);
+                        row.push(shown.as_ref().map(csv_cell).unwrap_or_default());
+                    }
+                }
                 out.extend(csv_line(&row));
             }
             Format::Json => {
@@ -438,6 +466,7 @@ fn raw_row(row: usize, columns: &[Column], values: Vec<Value>) -> RawRow {
             Column::Slug => r.slug = text(),
             Column::CreatedAt => r.created_at = Some(text()).filter(|s| !s.is_empty()),
             Column::Field(i) => r.cells.push((*i, v)),
+            Column::Formatted(_) => {}
         }
     }
     r

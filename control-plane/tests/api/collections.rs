@@ -728,8 +728,18 @@ dual_test!(
         // The owner renames one record and adds one in a spreadsheet, and imports it back.
         let mut reader = csv::Reader::from_reader(&excel[3..]);
         let mut writer = csv::Writer::from_writer(b"\xEF\xBB\xBF".to_vec());
-        writer.write_record(reader.headers().unwrap()).unwrap();
+        let header = reader.headers().unwrap().clone();
+        writer.write_record(&header).unwrap();
         let rows: Vec<csv::StringRecord> = reader.records().map(Result::unwrap).collect();
+        // Currency in cents, then as people read it (the import skips that column).
+        let cents = header.iter().position(|h| h == "preco").unwrap();
+        assert_eq!(header.get(cents + 1), Some("preco:formatted"));
+        assert_eq!(rows[0].get(cents), Some("123456"));
+        assert!(
+            rows[0].get(cents + 1).unwrap().contains("1.234,56"),
+            "{:?}",
+            rows[0]
+        );
         for row in &rows {
             let mut cells: Vec<String> = row.iter().map(String::from).collect();
             if cells[1] == "pao" {
