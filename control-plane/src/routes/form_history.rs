@@ -360,6 +360,13 @@ pub async fn update_settings(
     ApiJson(req): ApiJson<FormHistorySettings>,
 ) -> Result<ApiJson<ProjectView>> {
     authorize_project(&state, &user, project_id).await?;
+    if req.form_history_order_by.is_none() && req.form_thank_you_page.is_none() {
+        return Err(ApiError::invalid(
+            "formHistoryOrderBy",
+            ErrorCode::Required,
+            "Send formHistoryOrderBy, formThankYouPage or both",
+        ));
+    }
     let current = state.store.project_by_id(project_id).await?;
     let mut meta = ProjectMetaInput {
         form_history_order_by: req.form_history_order_by,

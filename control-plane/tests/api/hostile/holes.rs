@@ -78,8 +78,10 @@ dual_test! {
         // are plain numbers.
         let mut reader = csv::ReaderBuilder::new().from_reader(csv.as_bytes());
         let headers = reader.headers().unwrap().clone();
-        // name, slug, created_at, then the fields in order: the price is last.
-        let price_column = headers.len() - 1;
+        // name, slug, created_at, then the fields in order: the price in cents, then as
+        // people read it (text, so marked when it starts with a minus).
+        let price_column = headers.iter().position(|h| h == "preco").unwrap();
+        assert_eq!(headers.get(price_column + 1), Some("preco:formatted"));
         let mut rows = 0;
         for record in reader.records() {
             let record = record.unwrap();
