@@ -1,19 +1,5 @@
 /** The own-account screen's shapes (spec 2 §3 "User", "Transaction"; §9 plans). Amounts are integer minor units. */
-import type { Currency, Language, PlanCode } from '@/lib/types';
-
-export type SupportChannel = 'email' | 'chat' | 'whatsapp';
-
-/** One plan in one currency (GET /api/plans). */
-export interface Plan {
-  plan: PlanCode;
-  currency: Currency;
-  name: string;
-  /** Monthly fee in minor units; 0 means no monthly fee. */
-  monthly_fee: number;
-  /** Price per site per month, in minor units. */
-  per_site: number;
-  support: SupportChannel[];
-}
+import type { Currency, Language } from '@/lib/types';
 
 /** GET /api/transactions/balance: negative means owed. */
 export interface Balance {

@@ -7,7 +7,7 @@ import { errorMessage } from '@/lib/api-client';
 import { useUser } from '@/lib/auth/get-user';
 import type { Currency, User } from '@/lib/types';
 import { useBalance } from '@/features/account/api/get-balance';
-import { usePlans } from '@/features/account/api/get-plans';
+import { usePlans } from '@/lib/plans';
 import { useStripeConfig } from '@/features/account/api/stripe';
 import { monthOf } from '@/features/account/lib/months';
 import { AccountForm, currencies } from './AccountForm';

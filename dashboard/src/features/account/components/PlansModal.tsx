@@ -2,7 +2,7 @@ import { useTranslation } from 'react-i18next';
 import { Dialog } from '@/components/ui/Dialog';
 import { useFormat } from '@/lib/format';
 import type { Currency, PlanCode } from '@/lib/types';
-import type { Plan } from '@/features/account/types';
+import type { Plan } from '@/lib/plans';
 
 interface Props {
   currency: Currency;

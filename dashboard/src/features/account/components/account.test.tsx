@@ -8,7 +8,8 @@ import { expectFieldError, expectFocused } from '@/testing/forms';
 import { mockApi, renderRoutes, type ApiCall, type Handler } from '@/testing/render-route';
 import { reloadPage } from '@/features/account/lib/reload-page';
 import { loadStripe, type StripeSetupResult } from '@/features/account/lib/stripe';
-import type { MonthTransactions, Plan, Transaction } from '@/features/account/types';
+import type { MonthTransactions, Transaction } from '@/features/account/types';
+import type { Plan } from '@/lib/plans';
 import { AccountScreen } from './AccountScreen';
 
 vi.mock('@/features/account/lib/reload-page', () => ({ reloadPage: vi.fn() }));

@@ -5,15 +5,38 @@ import { codedMessage } from '@/lib/api-client';
 import { usePublishProject } from '@/features/publishing/api/publish-project';
 import { useDeployProgress } from '@/features/publishing/lib/deploy-progress';
 import { ResponseBox } from '@/components/ResponseBox';
+import { useUser } from '@/lib/auth/get-user';
+import { useFormat } from '@/lib/format';
+import { planFor, usePlans } from '@/lib/plans';
 import { siteAddress } from './address';
 
 interface Props {
-  project: Pick<Project, 'id' | 'name' | 'token' | 'domain' | 'preview_url'>;
+  project: Pick<Project, 'id' | 'name' | 'token' | 'domain' | 'preview_url' | 'is_published'>;
   onClose: () => void;
 }
 
 /**
- * Publish (spec 1 §2 modals, §4): asks, then deploys while cycling the four progress messages
+ * What publishing this site costs, from the owner's plan in their currency (GET /api/plans):
+ * "R$ 30,00/mês por site publicado no plano Básico". Nothing while the plans load, and nothing
+ * for a site already published (publishing it again costs nothing more).
+ */
+function PublishCost({ published }: { published: boolean }) {
+  const { t } = useTranslation();
+  const fmt = useFormat();
+  const user = useUser();
+  const plans = usePlans();
+  if (published || !user.data || !plans.data) return null;
+  const plan = planFor(plans.data, user.data.plan, user.data.currency);
+  if (!plan) return null;
+  return (
+    <p className="muted" data-testid="publish-cost">
+      {t('publishing.cost', { amount: fmt.money(plan.per_site, plan.currency), plan: plan.name })}
+    </p>
+  );
+}
+
+/**
+ * Publish (spec 1 §2 modals, §4): asks (saying what a newly published site costs a month), then deploys while cycling the four progress messages
  * over the expected 10 s, and ends on the server's answer: the live address, or the serialized
  * response. The project's state updates through the query cache (no reload).
  */
@@ -82,7 +105,12 @@ export function PublishModal({ project, onClose }: Props) {
       </div>
     );
   } else {
-    body = <p>{t('publishing.publishConfirm', { name: project.name, address: siteAddress(project) })}</p>;
+    body = (
+      <>
+        <p>{t('publishing.publishConfirm', { name: project.name, address: siteAddress(project) })}</p>
+        <PublishCost published={project.is_published} />
+      </>
+    );
     footer = (
       <div className="button-row">
         <button type="button" className="button" onClick={onClose}>

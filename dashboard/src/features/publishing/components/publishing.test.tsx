@@ -1,9 +1,9 @@
 // @vitest-environment jsdom
-import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { act, cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { paths } from '@/app/paths';
 import { ProjectOverviewPage } from '@/app/ProjectOverviewPage';
-import { projectFixture } from '@/testing/fixtures';
+import { projectFixture, userFixture } from '@/testing/fixtures';
 import { acceptConfirm, cancelConfirm, confirmText } from '@/testing/dialogs';
 import { mockApi, renderRoutes, type Handler } from '@/testing/render-route';
 import type { Deploy, DeployList } from '@/features/publishing/types';
@@ -84,6 +84,60 @@ describe('publish modal', () => {
     await act(() => vi.advanceTimersByTimeAsync(0));
     expect(screen.queryByTestId('deploy-progress')).toBeNull();
     expect(screen.getByTestId('publish-url').getAttribute('href')).toBe('http://loja-da-ana.localhost:8081');
+  });
+
+  it("says what a newly published site costs a month on the owner's plan, and nothing when it is live already", async () => {
+    const plans = [
+      { plan: 'basic', currency: 'BRL', name: 'Básico', monthly_fee: 0, per_site: 3000, support: ['email'] },
+      {
+        plan: 'agency',
+        currency: 'BRL',
+        name: 'Agência',
+        monthly_fee: 37000,
+        per_site: 2000,
+        support: ['email'],
+      },
+      {
+        plan: 'agency',
+        currency: 'USD',
+        name: 'Agency',
+        monthly_fee: 7000,
+        per_site: 500,
+        support: ['email'],
+      },
+    ];
+    let owner = userFixture({ plan: 'basic', currency: 'BRL' });
+    const server = api(
+      false,
+      { data: [], active_deploy_id: null },
+      { 'GET /api/user': () => ({ json: owner }), 'GET /api/plans': () => ({ json: plans }) },
+    );
+    renderRoutes(routes, '/project/7');
+    fireEvent.click(await screen.findByTestId('project-state'));
+    expect((await screen.findByTestId('publish-cost')).textContent).toBe(
+      'R$ 30,00/mês por site publicado no plano Básico.',
+    );
+    cleanup();
+
+    owner = userFixture({ plan: 'agency', currency: 'USD' });
+    renderRoutes(routes, '/project/7');
+    fireEvent.click(await screen.findByTestId('project-state'));
+    expect((await screen.findByTestId('publish-cost')).textContent).toBe(
+      'US$ 5/mês por site publicado no plano Agency.',
+    );
+    cleanup();
+
+    // Already published: publishing again costs nothing more, so nothing is said.
+    server.setPublished(true);
+    renderRoutes(routes, '/project/7');
+    fireEvent.click(await screen.findByTestId('deploy-new'));
+    await screen.findByTestId('publish-modal');
+    // The user and the plans have been read, and still nothing is said.
+    await waitFor(() =>
+      expect(server.calls.filter((call) => call.url === '/api/plans').length).toBeGreaterThan(2),
+    );
+    await act(() => new Promise((done) => setTimeout(done, 50)));
+    expect(screen.queryByTestId('publish-cost')).toBeNull();
   });
 
   it('lists what the server warns about next to the live address', async () => {
