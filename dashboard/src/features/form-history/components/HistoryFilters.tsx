@@ -31,7 +31,12 @@ export function HistoryFilters({ filter, onApply, exportHref }: Props) {
 
   return (
     <div className="toolbar">
-      <form className="toolbar-item" role="search" onSubmit={submit} data-testid="form-history-filters">
+      <form
+        className="toolbar-item history-filters"
+        role="search"
+        onSubmit={submit}
+        data-testid="form-history-filters"
+      >
         <input
           type="search"
           className="toolbar-search"
