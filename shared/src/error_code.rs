@@ -112,6 +112,8 @@ error_codes! {
     PasswordTooShort = "password_too_short",
     PasswordTooLong = "password_too_long",
     ResetLinkInvalid = "reset_link_invalid",
+    CurrentPasswordWrong = "current_password_wrong",
+    PasswordChangeImpersonated = "password_change_impersonated",
     LanguageInvalid = "language_invalid",
     CurrencyInvalid = "currency_invalid",
     CurrencyLocked = "currency_locked",

@@ -5,22 +5,30 @@
 //! Money is integer minor units with its currency code. An account's currency is fixed once
 //! it has transactions, so its balance is always in one currency.
 
-use axum::{extract::State, response::IntoResponse};
+use std::net::SocketAddr;
+
+use axum::{
+    extract::{ConnectInfo, State},
+    http::HeaderMap,
+    response::IntoResponse,
+};
 use axum_extra::extract::CookieJar;
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 use vitrine_shared::{
     billing::{CURRENCIES, Month, PLANS, PlanPrice},
-    domain::required_text,
-    store::Transaction,
+    domain::{new_password, required_text},
+    store::{PasswordChange, Transaction},
 };
 
 use crate::{
     auth::{self, Admin, CurrentUser},
     error::{ApiError, ApiJson, ApiPath, ErrorBody, ErrorCode, Result},
+    routes::session::too_many,
     state::AppState,
-    views::UserView,
+    throttle,
+    views::{MessageView, UserView},
 };
 
 /// The user as `GET /api/user` shows them, with their effective plan.
@@ -95,6 +103,74 @@ pub async fn update_account(
         impersonator_id: user.impersonator_id,
     };
     Ok(ApiJson(user_view(&state, &current).await?))
+}
+
+/// `POST /api/user/password`: the signed-in user's own password change.
+#[derive(Debug, Deserialize, ToSchema)]
+pub struct PasswordChangeRequest {
+    pub current_password: String,
+    pub new_password: String,
+}
+
+/// Changes the password when the current one is right, and ends every other session of the
+/// account (the one that asked stays signed in), as GitHub and Google do. Wrong current
+/// passwords count against the sign-in limiter, so a stolen session cannot guess it at leisure.
+/// An administrator signed in as the user ("login as") cannot change it.
+#[utoipa::path(post, path = "/api/user/password", tag = "account", request_body = PasswordChangeRequest,
+    responses((status = 200, body = MessageView), (status = 401, body = ErrorBody), (status = 403, body = ErrorBody),
+        (status = 422, body = ErrorBody), (status = 429, body = ErrorBody)))]
+pub async fn change_password(
+    State(state): State<AppState>,
+    ConnectInfo(peer): ConnectInfo<SocketAddr>,
+    headers: HeaderMap,
+    jar: CookieJar,
+    user: CurrentUser,
+    ApiJson(req): ApiJson<PasswordChangeRequest>,
+) -> Result<ApiJson<MessageView>> {
+    if user.impersonator_id.is_some() {
+        return Err(ApiError::forbidden(
+            ErrorCode::PasswordChangeImpersonated,
+            "An administrator signed in as this user cannot change their password",
+        ));
+    }
+    let s = &state.settings;
+    let attempt = state
+        .throttle
+        .take(&throttle::sign_in_keys(
+            Some(&user.email),
+            state.client_ip(peer, &headers),
+            s.login_attempts_per_minute,
+            s.login_failures_per_network_per_minute,
+        ))
+        .await
+        .map_err(|r| too_many(r, ErrorCode::SignInRateLimited, "sign-in attempts"))?;
+    if !auth::verify_password(req.current_password, user.password_hash.clone()).await? {
+        return Err(ApiError::invalid(
+            "current_password",
+            ErrorCode::CurrentPasswordWrong,
+            "The current password is not right",
+        ));
+    }
+    state.throttle.give_back(attempt).await;
+    let password = new_password(&req.new_password).map_err(|mut e| {
+        e.field = "new_password";
+        ApiError::from(e)
+    })?;
+    let keep = auth::session_hash(&jar).ok_or(ApiError::Unauthorized)?;
+    let hash = auth::hash_password(password).await?;
+    state
+        .store
+        .update_user_identity(
+            user.id,
+            &user.name,
+            &user.email,
+            Some(PasswordChange {
+                hash: &hash,
+                keep_session: Some(&keep),
+            }),
+        )
+        .await?;
+    Ok(ApiJson(MessageView::new("Password changed")))
 }
 
 #[utoipa::path(get, path = "/api/plans", tag = "account",

@@ -86,6 +86,7 @@ fn api(state: &AppState) -> (Router<AppState>, utoipa::openapi::OpenApi) {
     let (router, mut doc) = OpenApiRouter::with_openapi(ApiDoc::openapi())
         .routes(routes!(session::public_config))
         .routes(routes!(session::get_user, account::update_account))
+        .routes(routes!(account::change_password))
         .routes(routes!(account::plans))
         .routes(routes!(account::balance))
         .routes(routes!(account::month_history))

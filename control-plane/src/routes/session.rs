@@ -149,7 +149,7 @@ pub async fn login(
 }
 
 /// The 429 of a throttled sign-in or reset request.
-fn too_many(refused: Refused, code: ErrorCode, what: &str) -> ApiError {
+pub(crate) fn too_many(refused: Refused, code: ErrorCode, what: &str) -> ApiError {
     let wait = refused.retry_after_secs;
     ApiError::too_many_requests(
         code,

@@ -103,6 +103,7 @@ pub(crate) fn access(method: &Method, path: &str) -> Access {
         (
             _,
             "/api/user"
+            | "/api/user/password"
             | "/api/transactions/balance"
             | "/api/transactions/{month}"
             | "/api/transactions/{month}/{day}",

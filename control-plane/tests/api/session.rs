@@ -393,3 +393,95 @@ async fn mail_that_cannot_be_delivered_stays_queued_for_a_retry() {
         0
     );
 }
+
+dual_test!(
+    async fn changing_the_password_needs_the_current_one_and_ends_the_other_sessions(app: TestApp) {
+        let here = app.register("troca@example.com").await;
+        let laptop = app.sign_in("troca@example.com", "senha-segura-1").await;
+        let change = |current: &str, new: &str| {
+            app.post(
+                &here,
+                "/api/user/password",
+                json!({"current_password": current, "new_password": new}),
+            )
+        };
+
+        // A wrong current password, a too-short new one: nothing changes, nobody is signed out.
+        let res = change("not-my-password", "nova-senha-123").await;
+        assert_eq!(
+            expect_error(res, StatusCode::UNPROCESSABLE_ENTITY).await,
+            "The current password is not right"
+        );
+        let res = change("senha-segura-1", "curta").await;
+        let body: serde_json::Value = res.json().await.unwrap();
+        assert_eq!(
+            (body["error"].as_str(), body["field"].as_str()),
+            (Some("password_too_short"), Some("new_password"))
+        );
+        assert_eq!(app.get(&laptop, "/api/user").await.status(), StatusCode::OK);
+
+        json_ok(change("senha-segura-1", "nova-senha-123").await).await;
+        // This session stays; the laptop's ends; the old password no longer signs in.
+        assert_eq!(app.get(&here, "/api/user").await.status(), StatusCode::OK);
+        expect_error(
+            app.get(&laptop, "/api/user").await,
+            StatusCode::UNAUTHORIZED,
+        )
+        .await;
+        let old = TestApp::client()
+            .post(app.url("/api/login"))
+            .json(&json!({"email": "troca@example.com", "password": "senha-segura-1"}))
+            .send()
+            .await
+            .unwrap();
+        expect_error(old, StatusCode::UNPROCESSABLE_ENTITY).await;
+        app.sign_in("troca@example.com", "nova-senha-123").await;
+    }
+);
+
+dual_test!(
+    async fn a_stolen_session_cannot_guess_the_current_password_at_leisure(app: TestApp) {
+        let thief = app.register("vitima@example.com").await;
+        for _ in 0..10 {
+            let res = app
+                .post(
+                    &thief,
+                    "/api/user/password",
+                    json!({"current_password": "palpite-errado", "new_password": "tomada-123"}),
+                )
+                .await;
+            assert_eq!(res.status(), StatusCode::UNPROCESSABLE_ENTITY);
+        }
+        let res = app
+            .post(
+                &thief,
+                "/api/user/password",
+                json!({"current_password": "senha-segura-1", "new_password": "tomada-123"}),
+            )
+            .await;
+        // Even the right guess is refused once the limiter has tripped.
+        expect_error(res, StatusCode::TOO_MANY_REQUESTS).await;
+    }
+);
+
+dual_test!(
+    async fn an_administrator_signed_in_as_a_user_cannot_change_their_password(app: TestApp) {
+        let admin = app.register("adm-senha@example.com").await;
+        app.make_admin(&admin).await;
+        let ana = app.register("ana-senha@example.com").await;
+        json_ok(
+            app.post(&admin, &format!("/api/loginWith/{}", ana.id()), json!({}))
+                .await,
+        )
+        .await;
+        let res = app
+            .post(
+                &admin,
+                "/api/user/password",
+                json!({"current_password": "senha-segura-1", "new_password": "do-admin-123"}),
+            )
+            .await;
+        expect_error(res, StatusCode::FORBIDDEN).await;
+        app.sign_in("ana-senha@example.com", "senha-segura-1").await;
+    }
+);

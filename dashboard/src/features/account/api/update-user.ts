@@ -20,3 +20,12 @@ export function useUpdateUser() {
     },
   });
 }
+
+/** POST /api/user/password {current_password, new_password}: the account's other sessions end. */
+export function changePassword(payload: { current_password: string; new_password: string }) {
+  return apiJson<{ message: string }>('/api/user/password', { method: 'POST', body: payload });
+}
+
+export function useChangePassword() {
+  return useMutation({ mutationFn: changePassword });
+}

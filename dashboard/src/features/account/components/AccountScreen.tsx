@@ -11,6 +11,7 @@ import { usePlans } from '@/lib/plans';
 import { useStripeConfig } from '@/features/account/api/stripe';
 import { monthOf } from '@/features/account/lib/months';
 import { AccountForm, currencies } from './AccountForm';
+import { PasswordForm } from './PasswordForm';
 import { CardModal } from './CardModal';
 import { PlansModal } from './PlansModal';
 import { TransactionHistory } from './TransactionHistory';
@@ -131,6 +132,7 @@ export function AccountScreen({ now }: Props) {
           </dl>
         </section>
       </div>
+      <PasswordForm key={`password-${account.id}`} user={account} />
       <TransactionHistory currentMonth={currentMonth} />
       {plansCurrency && plans.data && (
         <PlansModal

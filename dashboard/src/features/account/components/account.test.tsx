@@ -192,6 +192,72 @@ describe('account screen', () => {
   });
 });
 
+describe('password change', () => {
+  const type = (testId: string, value: string) =>
+    fireEvent.change(screen.getByTestId(testId), { target: { value } });
+
+  it('sends the current and the new password, then clears the form', async () => {
+    const calls = api({ 'POST /api/user/password': () => ({ json: { message: 'Password changed' } }) });
+    await open();
+    type('password-current', 'senha-antiga-1');
+    type('password-new', 'senha-nova-123');
+    type('password-confirm', 'senha-nova-123');
+    fireEvent.click(screen.getByTestId('password-save'));
+    await waitFor(() =>
+      expect(posts(calls, '/api/user/password')[0]?.body).toEqual({
+        current_password: 'senha-antiga-1',
+        new_password: 'senha-nova-123',
+      }),
+    );
+    expect(await screen.findByText('Senha alterada. As outras sessões foram encerradas.')).toBeTruthy();
+    await waitFor(() => expect(screen.getByTestId<HTMLInputElement>('password-current').value).toBe(''));
+  });
+
+  it('checks the new password and its confirmation before sending', async () => {
+    const calls = api();
+    await open();
+    type('password-current', 'senha-antiga-1');
+    type('password-new', 'curta');
+    type('password-confirm', 'curta');
+    fireEvent.click(screen.getByTestId('password-save'));
+    await expectFieldError('password-new', 'A senha deve ter pelo menos 8 caracteres');
+    type('password-new', 'senha-nova-123');
+    type('password-confirm', 'senha-outra-123');
+    fireEvent.click(screen.getByTestId('password-save'));
+    await expectFieldError('password-confirm', 'As senhas não conferem');
+    expect(posts(calls, '/api/user/password')).toHaveLength(0);
+  });
+
+  it('shows a wrong current password at its field, in Portuguese', async () => {
+    api({
+      'POST /api/user/password': () => ({
+        status: 422,
+        json: {
+          error: 'current_password_wrong',
+          message: 'The current password is not right',
+          field: 'current_password',
+        },
+      }),
+    });
+    await open();
+    type('password-current', 'errada-123');
+    type('password-new', 'senha-nova-123');
+    type('password-confirm', 'senha-nova-123');
+    fireEvent.click(screen.getByTestId('password-save'));
+    await expectFieldError('password-current', 'A senha atual não confere');
+    await expectFocused('password-current');
+  });
+
+  it('tells an administrator signed in as the user that the password is not theirs to change', async () => {
+    api({}, user({ impersonator_id: 7 }));
+    await open();
+    expect(screen.getByTestId('password-form').textContent).toContain(
+      'Um administrador conectado como este usuário não pode alterar a senha dele',
+    );
+    expect(screen.queryByTestId('password-save')).toBeNull();
+  });
+});
+
 describe('transaction history', () => {
   it('starts at the current month with > disabled and steps back through earlier months', async () => {
     const calls = api();

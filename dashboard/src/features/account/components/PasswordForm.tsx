@@ -1,0 +1,88 @@
+import { useTranslation } from 'react-i18next';
+import { Alert } from '@/components/Alert';
+import { Form } from '@/components/Form';
+import { InputField } from '@/components/FormControls';
+import { toast } from '@/components/toast';
+import { useZodForm } from '@/lib/forms';
+import type { User } from '@/lib/types';
+import { useChangePassword } from '@/features/account/api/update-user';
+import { passwordFormSchema, type PasswordFormValues } from '@/features/account/lib/account-form';
+
+/**
+ * The account's own password change (POST /api/user/password): the current password, then the new
+ * one twice. The server ends every other session of the account; this one stays signed in. An
+ * administrator signed in as the user cannot change it, so the form says so instead.
+ */
+export function PasswordForm({ user }: { user: User }) {
+  const { t } = useTranslation();
+  const change = useChangePassword();
+  const { form, failure, bind } = useZodForm(passwordFormSchema, {
+    defaultValues: { current_password: '', new_password: '', confirm: '' },
+    serverFields: ['current_password', 'new_password'],
+  });
+
+  if (user.impersonator_id) {
+    return (
+      <section className="card" data-testid="password-form">
+        <h2>{t('account.password.title')}</h2>
+        <p className="muted">{t('errors.password_change_impersonated')}</p>
+      </section>
+    );
+  }
+
+  const submit = ({ current_password, new_password }: PasswordFormValues) => {
+    failure.clear();
+    change.mutate(
+      { current_password, new_password },
+      {
+        onSuccess: () => {
+          form.reset();
+          toast.success(t('account.password.changed'));
+        },
+        onError: failure.report,
+      },
+    );
+  };
+
+  return (
+    <Form form={form} onValid={submit} className="card form" testId="password-form">
+      <h2>{t('account.password.title')}</h2>
+      <p className="muted small">{t('account.password.help')}</p>
+      {failure.message && <Alert testId="password-form-error">{failure.message}</Alert>}
+      <InputField
+        label={t('account.password.current')}
+        id="password-current"
+        type="password"
+        required
+        autoComplete="current-password"
+        {...bind('current_password')}
+      />
+      <InputField
+        label={t('account.password.new')}
+        id="password-new"
+        type="password"
+        required
+        autoComplete="new-password"
+        {...bind('new_password')}
+      />
+      <InputField
+        label={t('account.password.confirm')}
+        id="password-confirm"
+        type="password"
+        required
+        autoComplete="new-password"
+        {...bind('confirm')}
+      />
+      <div className="form-actions">
+        <button
+          type="submit"
+          className="button button-primary"
+          disabled={change.isPending}
+          data-testid="password-save"
+        >
+          {t('account.password.submit')}
+        </button>
+      </div>
+    </Form>
+  );
+}
