@@ -5,7 +5,8 @@
 use std::time::Duration;
 
 use lettre::{
-    AsyncSmtpTransport, AsyncTransport, Message, Tokio1Executor, message::header::ContentType,
+    AsyncSmtpTransport, AsyncTransport, Message, Tokio1Executor,
+    message::{MultiPart, header::ContentType},
 };
 use vitrine_shared::store::OutboxMail;
 
@@ -75,12 +76,22 @@ async fn send(
     from: &str,
     mail: &OutboxMail,
 ) -> anyhow::Result<()> {
-    let message = Message::builder()
+    let builder = Message::builder()
         .from(from.parse()?)
         .to(mail.to_addr.parse()?)
-        .subject(mail.subject.clone())
-        .header(ContentType::TEXT_PLAIN)
-        .body(mail.body.clone())?;
+        .subject(mail.subject.clone());
+    // With an HTML version, multipart/alternative: mail clients show the HTML, and the text
+    // part stays for those that show only text.
+    let message = if mail.html_body.is_empty() {
+        builder
+            .header(ContentType::TEXT_PLAIN)
+            .body(mail.body.clone())?
+    } else {
+        builder.multipart(MultiPart::alternative_plain_html(
+            mail.body.clone(),
+            mail.html_body.clone(),
+        ))?
+    };
     transport.send(message).await?;
     Ok(())
 }

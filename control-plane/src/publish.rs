@@ -987,6 +987,7 @@ pub fn form_settings(
     FormSettings {
         to,
         subject,
+        lead_event: crate::conversions::credentials(meta).is_some(),
         ..FormSettings::default()
     }
 }
@@ -1130,5 +1131,18 @@ mod tests {
         let f = form_settings(&meta, "dono@x.example", "Loja", "en");
         assert_eq!(f.to, "dono@x.example");
         assert_eq!(f.subject, "New form submission on Loja");
+        assert!(!f.lead_event);
+    }
+
+    #[test]
+    fn the_manifest_asks_for_lead_events_but_never_carries_the_token() {
+        let meta = serde_json::json!({"conversionApiEnabled": true,
+            "conversionApiAccessToken": "EAAB-secret", "conversionApiPixelId": "1234567890"});
+        let f = form_settings(&meta, "dono@x.example", "Loja", "pt-BR");
+        assert!(f.lead_event);
+        assert!(!serde_json::to_string(&f).unwrap().contains("EAAB-secret"));
+        let off = serde_json::json!({"conversionApiEnabled": false,
+            "conversionApiAccessToken": "EAAB-secret", "conversionApiPixelId": "1234567890"});
+        assert!(!form_settings(&off, "dono@x.example", "Loja", "pt-BR").lead_event);
     }
 }

@@ -7,7 +7,7 @@ use std::{net::SocketAddr, time::Duration};
 use tokio::{net::TcpListener, sync::watch, task::JoinHandle};
 use vitrine_shared::{Settings, Store, billing::Month, blob::BlobStore};
 
-use crate::{domain_checks, mail, routes, state::AppState};
+use crate::{conversions, domain_checks, mail, routes, state::AppState};
 
 pub struct Application {
     addr: SocketAddr,
@@ -61,6 +61,7 @@ impl Application {
         }
         jobs.extend([
             tokio::spawn(mail::run_worker(state.clone(), wait_for(rx.clone()))),
+            tokio::spawn(conversions::run_worker(state.clone(), wait_for(rx.clone()))),
             tokio::spawn(domain_checks::run(state.clone(), wait_for(rx.clone()))),
             tokio::spawn(housekeeping(state.clone(), wait_for(rx))),
         ]);

@@ -45,14 +45,16 @@ use std::{
 };
 
 use bytes::Bytes;
+use chrono::{DateTime, Utc};
 use governor::{DefaultKeyedRateLimiter, Quota, RateLimiter};
 use serde_json::Value;
+use sha2::{Digest, Sha256};
 use tokio::sync::Mutex;
 use vitrine_shared::{
     Settings,
     render::escape,
     site::FormSettings,
-    store::{Failure, NewSubmission, Store, StoreError, now},
+    store::{Failure, NewSubmission, Notification, Store, StoreError, now},
 };
 
 use crate::metrics::Metrics;
@@ -168,6 +170,9 @@ pub struct Incoming<'a> {
     /// The visitor's address: the TCP peer, or from `X-Forwarded-For` when the peer is a
     /// trusted proxy (see `vitrine_shared::proxies`). The rate limit is keyed on it.
     pub client: IpAddr,
+    /// The site's host name and the visitor's `User-Agent`: the conversion event's source.
+    pub host: &'a str,
+    pub user_agent: Option<&'a str>,
 }
 
 /// One submission waiting in the spool: a line of JSON in [`SPOOL_FILE`].
@@ -176,6 +181,12 @@ pub struct Spooled {
     pub sub: NewSubmission,
     /// The notification e-mail's text.
     pub body: String,
+    /// The same as HTML, the fields in a table (absent from lines spooled before it existed).
+    #[serde(default)]
+    pub html: String,
+    /// The Conversion API `Lead` event's JSON, when the site turned it on.
+    #[serde(default)]
+    pub lead: Option<String>,
 }
 
 impl Spooled {
@@ -367,17 +378,30 @@ impl Forms {
             return Err(Refused::Malformed);
         }
         let url: String = s.page_url.chars().take(2048).collect();
+        let uid = uuid::Uuid::new_v4().to_string();
+        let created_at = now();
         let spooled = Spooled {
             body: as_text(&url, &visible),
+            html: mail_html(&url, &visible),
+            lead: s.settings.lead_event.then(|| {
+                lead_event(&Lead {
+                    uid: &uid,
+                    at: created_at,
+                    url: &format!("https://{}{url}", s.host),
+                    client: s.client,
+                    user_agent: s.user_agent,
+                    fields: &visible,
+                })
+            }),
             sub: NewSubmission {
-                uid: uuid::Uuid::new_v4().to_string(),
+                uid,
                 project_id: s.project_id,
                 url,
                 submit,
                 to: s.settings.to.clone(),
                 subject,
                 data: as_html(&visible),
-                created_at: now(),
+                created_at,
             },
         };
         self.store_or_spool(spooled).await
@@ -385,9 +409,14 @@ impl Forms {
 
     /// One insert into the form history, within [`DB_WAIT`].
     async fn insert(&self, s: &Spooled) -> Result<(), Failed> {
-        let insert = self.store.store_submission(
+        let insert = self.store.store_submission_with_lead(
             &s.sub,
-            Some((&s.sub.subject, &s.body)),
+            Some(Notification {
+                subject: &s.sub.subject,
+                text: &s.body,
+                html: &s.html,
+            }),
+            s.lead.as_deref(),
             self.limits.history_max_entries,
         );
         // A timed-out insert may still have committed; the replay skips it (same uid).
@@ -647,6 +676,8 @@ fn cleaned(s: Spooled) -> Spooled {
     } = s.sub;
     Spooled {
         body: clean_value(&s.body),
+        html: clean_value(&s.html),
+        lead: s.lead,
         sub: NewSubmission {
             uid: clean_name(&uid),
             project_id,
@@ -755,6 +786,83 @@ fn as_html(fields: &[&(String, String)]) -> String {
     ammonia::clean(&html)
 }
 
+/// The notification e-mail as HTML: where it was sent from, then one table row per field
+/// (name, value). Every visitor-written string is escaped, and nothing is a link, so a visitor
+/// cannot put markup or a `javascript:` address in the owner's mailbox.
+fn mail_html(url: &str, fields: &[&(String, String)]) -> String {
+    const CELL: &str =
+        "padding:8px 12px;border-bottom:1px solid #e5e5e5;vertical-align:top;text-align:left";
+    let mut html = format!(
+        "<!doctype html><html><body style=\"font-family:Arial,Helvetica,sans-serif;color:#222\">\
+         <p>Nova mensagem enviada pelo formulário em <b>{}</b></p>\
+         <table style=\"border-collapse:collapse;min-width:320px\">",
+        escape(url)
+    );
+    for (k, v) in fields {
+        html.push_str(&format!(
+            "<tr><th style=\"{CELL};background:#f6f6f6\">{}</th><td style=\"{CELL}\">{}</td></tr>",
+            escape(k),
+            escape(v).replace('\n', "<br>")
+        ));
+    }
+    html.push_str("</table></body></html>");
+    html
+}
+
+/// What a conversion event is made of.
+struct Lead<'a> {
+    uid: &'a str,
+    at: DateTime<Utc>,
+    url: &'a str,
+    client: IpAddr,
+    user_agent: Option<&'a str>,
+    fields: &'a [&'a (String, String)],
+}
+
+/// The Conversion API `Lead` event for a submission, as Meta's documentation describes a
+/// website event: `event_id` is the submission's uid (a replay sends the same id, which Meta
+/// deduplicates), and the visitor's e-mail and telephone are normalised and SHA-256 hashed
+/// here, so the queue never holds them in clear. The pixel id and access token are added by
+/// the control plane when it sends.
+fn lead_event(lead: &Lead<'_>) -> String {
+    let named = |words: &[&str]| {
+        lead.fields.iter().find_map(|(k, v)| {
+            let k = k.to_lowercase();
+            words.iter().any(|w| k.contains(w)).then_some(v.as_str())
+        })
+    };
+    let sha = |s: &str| hex::encode(Sha256::digest(s.as_bytes()));
+    let mut user = serde_json::Map::new();
+    user.insert("client_ip_address".into(), lead.client.to_string().into());
+    if let Some(ua) = lead.user_agent {
+        user.insert(
+            "client_user_agent".into(),
+            ua.chars().take(512).collect::<String>().into(),
+        );
+    }
+    if let Some(email) = named(&["email", "e-mail"])
+        .map(|e| e.trim().to_lowercase())
+        .filter(|e| e.contains('@'))
+    {
+        user.insert("em".into(), serde_json::json!([sha(&email)]));
+    }
+    if let Some(phone) = named(&["phone", "telefone", "whatsapp", "celular"])
+        .map(|p| p.chars().filter(char::is_ascii_digit).collect::<String>())
+        .filter(|p| p.len() >= 8)
+    {
+        user.insert("ph".into(), serde_json::json!([sha(&phone)]));
+    }
+    serde_json::json!({
+        "event_name": "Lead",
+        "event_time": lead.at.timestamp(),
+        "event_id": lead.uid,
+        "action_source": "website",
+        "event_source_url": lead.url,
+        "user_data": user,
+    })
+    .to_string()
+}
+
 fn as_text(url: &str, fields: &[&(String, String)]) -> String {
     let mut t = format!("Nova mensagem enviada pelo formulário em {url}\n\n");
     for (k, v) in fields {
@@ -806,6 +914,82 @@ mod tests {
         assert!(!html.contains("<img"), "{html}");
         assert!(html.contains("&lt;img"), "{html}");
         assert!(html.contains("<br>linha"), "{html}");
+    }
+
+    #[test]
+    fn the_lead_event_carries_hashed_contact_details_never_clear_ones() {
+        let email = ("E-mail".to_string(), "  Ana.Lima@Example.COM ".to_string());
+        let phone = ("WhatsApp".to_string(), "+55 (11) 98765-4321".to_string());
+        let message = ("mensagem".to_string(), "quero um bolo".to_string());
+        let at = DateTime::from_timestamp(1_790_000_000, 0).unwrap();
+        let event: Value = serde_json::from_str(&lead_event(&Lead {
+            uid: "uid-1",
+            at,
+            url: "https://loja.example/contato",
+            client: IpAddr::from([203, 0, 113, 9]),
+            user_agent: Some("Mozilla/5.0"),
+            fields: &[&email, &phone, &message],
+        }))
+        .unwrap();
+        assert_eq!(
+            event,
+            serde_json::json!({
+                "event_name": "Lead",
+                "event_time": 1_790_000_000,
+                "event_id": "uid-1",
+                "action_source": "website",
+                "event_source_url": "https://loja.example/contato",
+                "user_data": {
+                    "client_ip_address": "203.0.113.9",
+                    "client_user_agent": "Mozilla/5.0",
+                    // sha256("ana.lima@example.com"), sha256("5511987654321")
+                    "em": [hex::encode(Sha256::digest(b"ana.lima@example.com"))],
+                    "ph": [hex::encode(Sha256::digest(b"5511987654321"))],
+                },
+            })
+        );
+        let text = event.to_string();
+        assert!(!text.contains("ana.lima") && !text.contains("98765") && !text.contains("bolo"));
+
+        // No e-mail or telephone field: only the visitor's address and browser.
+        let event: Value = serde_json::from_str(&lead_event(&Lead {
+            uid: "uid-2",
+            at,
+            url: "https://loja.example/",
+            client: IpAddr::from([203, 0, 113, 9]),
+            user_agent: None,
+            fields: &[&message],
+        }))
+        .unwrap();
+        assert_eq!(
+            event["user_data"],
+            serde_json::json!({"client_ip_address": "203.0.113.9"})
+        );
+    }
+
+    #[test]
+    fn the_notification_mail_shows_each_field_as_an_escaped_table_row() {
+        let name = ("nome".to_string(), "Ana <b>Lima</b>".to_string());
+        let message = (
+            "mensagem<script>".to_string(),
+            "<a href=\"javascript:alert(1)\">oi</a>\nlinha 2".to_string(),
+        );
+        let html = mail_html("https://loja.example/contato?x=<i>", &[&name, &message]);
+        assert!(html.contains(
+            "<th style=\"padding:8px 12px;border-bottom:1px solid #e5e5e5;vertical-align:top;text-align:left;background:#f6f6f6\">nome</th>"
+        ), "{html}");
+        assert!(html.contains(">Ana &lt;b&gt;Lima&lt;/b&gt;</td>"), "{html}");
+        assert!(html.contains(">mensagem&lt;script&gt;</th>"), "{html}");
+        assert!(
+            html.contains("&lt;a href=&quot;javascript:alert(1)&quot;&gt;oi&lt;/a&gt;<br>linha 2"),
+            "{html}"
+        );
+        assert!(
+            html.contains("<b>https://loja.example/contato?x=&lt;i&gt;</b>"),
+            "{html}"
+        );
+        assert_eq!(html.matches("<tr>").count(), 2);
+        assert!(!html.contains("<script") && !html.contains("<a "), "{html}");
     }
 
     #[test]

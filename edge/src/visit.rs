@@ -738,6 +738,10 @@ impl Visits {
                 .iter()
                 .map(|v| v.to_str().unwrap_or("\u{fffd}")),
         );
+        let user_agent = headers
+            .get(header::USER_AGENT)
+            .and_then(|v| v.to_str().ok())
+            .map(str::to_string);
         let body = read_form_body(req.into_body()).await;
         let outcome = match body {
             Ok(body) => {
@@ -749,6 +753,8 @@ impl Visits {
                         content_type: content_type.as_deref(),
                         body,
                         client,
+                        host,
+                        user_agent: user_agent.as_deref(),
                     })
                     .await
             }

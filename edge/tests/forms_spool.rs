@@ -52,6 +52,8 @@ fn submission<'a>(project_id: i64, settings: &'a FormSettings, i: usize, peer: u
             "nome=Visitante+{i}&mensagem=Ol%C3%A1&_subject=Contato+{i}"
         )),
         client: IpAddr::from([10, 0, peer, (i % 250) as u8]),
+        host: "loja.example",
+        user_agent: None,
     }
 }
 

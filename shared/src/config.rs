@@ -68,6 +68,7 @@ pub struct Settings {
     pub stripe_secret_key: Option<Secret>,
     pub stripe_api_url: String,
     pub stripe_js_url: String,
+    pub conversion_api_url: String,
     pub dashboard_dir: PathBuf,
     pub upload_max_bytes: u64,
     pub import_max_bytes: u64,
@@ -161,6 +162,7 @@ impl Default for Settings {
             stripe_secret_key: None,
             stripe_api_url: "https://api.stripe.com".into(),
             stripe_js_url: "https://js.stripe.com/v3/".into(),
+            conversion_api_url: "https://graph.facebook.com/v21.0".into(),
             dashboard_dir: PathBuf::from("dashboard/dist"),
             upload_max_bytes: 10 * 1024 * 1024,
             import_max_bytes: 32 * 1024 * 1024,
@@ -375,6 +377,10 @@ pub const SETTINGS_HELP: &[(&str, &str)] = &[
     (
         "STRIPE_JS_URL",
         "the card form's script, loaded by the dashboard [default: https://js.stripe.com/v3/]",
+    ),
+    (
+        "CONVERSION_API_URL",
+        "Facebook Conversion API (Graph API) base for server-side Lead events [default: https://graph.facebook.com/v21.0]",
     ),
     (
         "DASHBOARD_DIR",

@@ -133,6 +133,11 @@ pub struct FormSettings {
     /// the confirmation. The edge follows it only when [`site_path`] accepts it.
     #[serde(default)]
     pub thank_you: Option<String>,
+    /// Each submission also queues a server-side `Lead` for the Facebook Conversion API: the
+    /// owner turned it on with an access token and pixel id. The token itself is never in a
+    /// manifest; the control plane adds it when it sends.
+    #[serde(default)]
+    pub lead_event: bool,
 }
 
 /// `path` when it is a path on the same site (`/…`), never an absolute or scheme-relative URL

@@ -12,6 +12,7 @@ mod bad_input;
 mod blocks;
 mod business;
 mod collections;
+mod conversions;
 mod domains;
 mod fleet;
 mod form_history;

@@ -26,6 +26,7 @@ fn forms(lang: &str, thank_you: Option<&str>) -> Option<FormSettings> {
         subject: "Contato".into(),
         lang: lang.into(),
         thank_you: thank_you.map(str::to_string),
+        lead_event: false,
     })
 }
 
@@ -230,6 +231,48 @@ dual_test! {
         assert_eq!(post_from(&t, &["unknown"]).await, 429);
         // ... while a well-formed visitor is untouched.
         assert_eq!(post_from(&t, &["203.0.113.1"]).await, 200);
+        t.edge.stop().await;
+    }
+}
+
+dual_test! {
+    async fn a_site_with_the_conversion_api_queues_a_hashed_lead_with_each_submission(db: TestDb) {
+        let t = TestEdge::start(db).await;
+        let loja = t.project("loja").await;
+        let mut settings = forms("pt-BR", None);
+        settings.as_mut().unwrap().lead_event = true;
+        t.publish(loja, contact_site(settings)).await;
+        let outra = t.project("outra").await;
+        t.publish(outra, contact_site(forms("pt-BR", None))).await;
+
+        let r = t
+            .client
+            .post(t.url("/_forms"))
+            .header("host", "loja.localhost")
+            .header("content-type", "application/x-www-form-urlencoded")
+            .header("referer", "http://loja.localhost/contato")
+            .header("user-agent", "Mozilla/5.0 (X11; Linux x86_64)")
+            .body("nome=Ana&email=Ana%40Example.com&telefone=%2B55+11+98765-4321")
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(r.status(), 303);
+        // A site without the integration queues nothing.
+        assert_eq!(post_to(&t, "outra.localhost", "http://outra.localhost/contato").send().await.unwrap().status(), 303);
+
+        let queued = t.db.store.conversions_of(loja).await.unwrap();
+        assert_eq!(queued.len(), 1);
+        let event: Value = serde_json::from_str(&queued[0].0).unwrap();
+        assert_eq!(event["event_name"], "Lead");
+        assert_eq!(event["event_source_url"], "https://loja.localhost/contato");
+        // The submission's uid, so that a replayed spool line is deduplicated by Meta.
+        assert!(uuid::Uuid::parse_str(event["event_id"].as_str().unwrap()).is_ok(), "{event}");
+        let user = &event["user_data"];
+        assert_eq!(user["client_user_agent"], "Mozilla/5.0 (X11; Linux x86_64)");
+        assert_eq!(user["em"][0].as_str().unwrap().len(), 64);
+        assert_eq!(user["ph"][0].as_str().unwrap().len(), 64);
+        assert!(!queued[0].0.contains("Example.com") && !queued[0].0.contains("98765"));
+        assert!(t.db.store.conversions_of(outra).await.unwrap().is_empty());
         t.edge.stop().await;
     }
 }

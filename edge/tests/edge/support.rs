@@ -347,6 +347,7 @@ impl TestEdge {
                 subject: "Novo contato".into(),
                 lang: "pt-BR".into(),
                 thank_you: None,
+                lead_event: false,
             }),
             uploads: site.uploads,
         };

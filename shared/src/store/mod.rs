@@ -11,6 +11,7 @@
 mod billing;
 mod blocks;
 mod collections;
+mod conversions;
 mod domains;
 mod edges;
 mod forms;
@@ -43,6 +44,7 @@ pub use collections::{
     Collection, Field, FieldInput, FilterOp, LIST_QUERY_TIMEOUT, NewPost, OrderKey, Post,
     PostFilter, PostUpdate,
 };
+pub use conversions::ConversionEvent;
 pub use domains::{DOMAIN_UNIT_TAKEN, DomainClaim, SLUG_HELD};
 pub use edges::{EdgeError, EdgeNode, EdgePoint};
 pub use forms::{FormRecipient, HistoryUsage};
@@ -50,8 +52,8 @@ pub use models::*;
 pub use outbox::OutboxMail;
 pub use projects::NewProject;
 pub use publishing::{
-    CHANGES_CHANNEL, Change, Deploy, INTERRUPTED_BUILD, NewSubmission, SiteRow, StoredSubmission,
-    Submission, SubmissionFilter,
+    CHANGES_CHANNEL, Change, Deploy, INTERRUPTED_BUILD, NewSubmission, Notification, SiteRow,
+    StoredSubmission, Submission, SubmissionFilter,
 };
 pub use redirects::{RedirectOrder, RedirectQuery, RedirectRule};
 pub use sqlx::types::Json;

@@ -91,6 +91,15 @@ pub struct StoredSubmission {
     pub trimmed: i64,
 }
 
+/// A form submission's notification e-mail: its subject, its text, and the same as HTML
+/// (empty for text only).
+#[derive(Debug, Clone, Copy)]
+pub struct Notification<'a> {
+    pub subject: &'a str,
+    pub text: &'a str,
+    pub html: &'a str,
+}
+
 /// Which submissions the form history shows and exports.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct SubmissionFilter {
@@ -389,7 +398,7 @@ impl Store {
     pub async fn insert_submission(
         &self,
         s: &NewSubmission,
-        mail: Option<(&str, &str)>,
+        mail: Option<Notification<'_>>,
     ) -> Result<bool> {
         Ok(self.store_submission(s, mail, i64::MAX).await?.new)
     }
@@ -397,7 +406,7 @@ impl Store {
     /// Stores a submission, in one transaction with the rest:
     /// - the project's history is kept to `max_entries` by deleting its oldest entries (what
     ///   was trimmed is counted for the owner's notice, see [`Store::form_history_usage`]);
-    /// - its notification e-mail (`mail`: subject and text) is queued only when the recipient
+    /// - its notification e-mail (`mail`) is queued only when the recipient
     ///   is the project owner's own address or one its mailbox confirmed for this project
     ///   (`form_recipients`): the platform never mails an address that did not agree to it.
     ///
@@ -405,7 +414,20 @@ impl Store {
     pub async fn store_submission(
         &self,
         s: &NewSubmission,
-        mail: Option<(&str, &str)>,
+        mail: Option<Notification<'_>>,
+        max_entries: i64,
+    ) -> Result<StoredSubmission> {
+        self.store_submission_with_lead(s, mail, None, max_entries)
+            .await
+    }
+
+    /// [`Store::store_submission`], and in the same transaction the site's conversion event
+    /// (`lead`, its JSON) queued for the control plane's Conversion API worker.
+    pub async fn store_submission_with_lead(
+        &self,
+        s: &NewSubmission,
+        mail: Option<Notification<'_>>,
+        lead: Option<&str>,
         max_entries: i64,
     ) -> Result<StoredSubmission> {
         dispatch!(self, p => {
@@ -436,15 +458,23 @@ impl Store {
                         .bind(s.project_id).bind(stored.trimmed).bind(now())
                         .execute(&mut *tx).await.map_err(map_err)?;
                 }
-                if !s.to.is_empty() && let Some((subject, body)) = mail {
+                if !s.to.is_empty() && let Some(mail) = mail {
                     stored.notified = sqlx::query(
-                        "INSERT INTO outbox (to_addr, subject, body, created_at, next_attempt_at) \
-                         SELECT $1, $2, $3, $4, $4 WHERE EXISTS (SELECT 1 FROM form_recipients r \
+                        "INSERT INTO outbox (to_addr, subject, body, html_body, created_at, next_attempt_at) \
+                         SELECT $1, $2, $3, $6, $4, $4 WHERE EXISTS (SELECT 1 FROM form_recipients r \
                            WHERE r.project_id = $5 AND r.email = lower($1) AND r.confirmed_at IS NOT NULL) \
                          OR EXISTS (SELECT 1 FROM projects p JOIN users u ON u.id = p.user_id \
                            WHERE p.id = $5 AND lower(u.email) = lower($1))")
-                        .bind(&s.to).bind(subject).bind(body).bind(now()).bind(s.project_id)
+                        .bind(&s.to).bind(mail.subject).bind(mail.text).bind(now()).bind(s.project_id)
+                        .bind(mail.html)
                         .execute(&mut *tx).await.map_err(map_err)?.rows_affected() == 1;
+                }
+                if let Some(lead) = lead {
+                    sqlx::query(
+                        "INSERT INTO conversion_events (project_id, payload, created_at, next_attempt_at) \
+                         VALUES ($1, $2, $3, $3)")
+                        .bind(s.project_id).bind(lead).bind(now())
+                        .execute(&mut *tx).await.map_err(map_err)?;
                 }
             }
             tx.commit().await.map_err(map_err)?;

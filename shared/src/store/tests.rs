@@ -1089,7 +1089,11 @@ dual_test!(
             data: "<dl></dl>".into(),
             created_at: now() + Duration::seconds(i),
         };
-        let mail = Some(("Novo contato", "Olá"));
+        let mail = Some(Notification {
+            subject: "Novo contato",
+            text: "Olá",
+            html: "<table><tr><th>nome</th><td>Ana</td></tr></table>",
+        });
         for i in 0..5 {
             let stored = db
                 .store
@@ -1118,6 +1122,12 @@ dual_test!(
         assert_eq!((usage.entries, usage.trimmed), (3, 2));
         assert!(usage.last_trimmed_at.is_some());
         assert_eq!(db.store.form_history_usage(b.id).await.unwrap().entries, 1);
+        let queued = db.store.mail_to("dona@example.com").await.unwrap();
+        assert_eq!(queued.len(), 5);
+        assert_eq!(
+            (queued[0].body.as_str(), queued[0].html_body.as_str()),
+            ("Olá", "<table><tr><th>nome</th><td>Ana</td></tr></table>")
+        );
         // A replay of a stored uid changes nothing.
         let again = db
             .store

@@ -12,7 +12,7 @@ use reqwest::StatusCode;
 use serde_json::{Value, json};
 use vitrine_shared::{
     dual_test,
-    store::{NewSubmission, now},
+    store::{NewSubmission, Notification, now},
     testing::Backend,
 };
 
@@ -70,7 +70,11 @@ async fn visitor_submits(app: &TestApp, project: i64, to: &str, text: &str) -> b
         .store
         .store_submission(
             &submission(project, 0, to, text),
-            Some(("Novo contato", &format!("mensagem: {text}\n"))),
+            Some(Notification {
+                subject: "Novo contato",
+                text: &format!("mensagem: {text}\n"),
+                html: &format!("<table><tr><th>mensagem</th><td>{text}</td></tr></table>"),
+            }),
             10_000,
         )
         .await
@@ -199,6 +203,14 @@ dual_test! {
         assert!(
             !mail.contains("antes"),
             "what came before the confirmation is not sent: {mail}"
+        );
+        // Text and HTML alternatives, the fields as a table in the HTML one.
+        assert!(mail.contains("multipart/alternative"), "{mail}");
+        assert!(mail.contains("Content-Type: text/plain"), "{mail}");
+        assert!(mail.contains("Content-Type: text/html"), "{mail}");
+        assert!(
+            mail.contains("<table><tr><th>mensagem</th><td>depois</td></tr></table>"),
+            "{mail}"
         );
 
         // Confirmed for this project only: another project of the same owner asks again.

@@ -163,6 +163,8 @@ fn incoming<'a>(project_id: i64, settings: &'a FormSettings, body: &'static str)
         content_type: None,
         body: Bytes::from_static(body.as_bytes()),
         client: IpAddr::from([203, 0, 113, 9]),
+        host: "loja.example",
+        user_agent: None,
     }
 }
 
@@ -212,6 +214,8 @@ fn line(project_id: i64, uid: &str, data: &str) -> Vec<u8> {
             created_at: now(),
         },
         body: "Nova mensagem".into(),
+        html: String::new(),
+        lead: None,
     }
     .to_line()
 }

@@ -11,7 +11,11 @@ import type { Project } from '@/lib/types';
 import { integrationsSchema, type IntegrationsValues } from '@/lib/validation';
 import { useUpdateProject } from '@/features/projects/api/update-project';
 
-/** Conversion API settings and the spreadsheet import link; saves straight to the project. */
+/**
+ * Conversion API settings and the spreadsheet import link; saves straight to the project. With the
+ * integration on, the published site loads the pixel and the control plane sends a server-side
+ * `Lead` for each form submission (control-plane/src/conversions.rs); the modal says exactly that.
+ */
 export function IntegrationsModal({ project, onClose }: { project: Project; onClose: () => void }) {
   const { t } = useTranslation();
   const update = useUpdateProject();
@@ -49,6 +53,9 @@ export function IntegrationsModal({ project, onClose }: { project: Project; onCl
       <Form form={form} onValid={submit} className="form">
         {failure.message && <Alert testId="integrations-error">{failure.message}</Alert>}
         <h3 className="section-title">{t('settings.integrations.conversionApi')}</h3>
+        <p className="muted small" data-testid="conversion-api-help">
+          {t('settings.integrations.conversionApiHelp')}
+        </p>
         <CheckboxField
           label={t('settings.integrations.enabled')}
           testId="conversion-api-enabled"

@@ -93,6 +93,13 @@ describe('integrations dialog', () => {
     return { calls, dialog };
   }
 
+  it('says what the Conversion API does: the pixel, a server-side Lead per form, the token kept on the server', async () => {
+    const { dialog } = await openIntegrations(() => ({ json: projectFixture(7) }));
+    const help = dialog.getByTestId('conversion-api-help').textContent ?? '';
+    expect(help).toContain('evento Lead enviado pelo servidor');
+    expect(help).toContain('nunca vai para o site publicado');
+  });
+
   it('asks for the token and a digits-only pixel id at their fields once the Conversion API is on', async () => {
     const { calls, dialog } = await openIntegrations(() => ({ json: projectFixture(7) }));
     fireEvent.change(dialog.getByTestId('conversion-pixel'), { target: { value: '12a' } });

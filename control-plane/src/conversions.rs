@@ -1,0 +1,169 @@
+//! The Facebook Conversion API: a server-side `Lead` event for each form submission of a site
+//! whose owner turned the integration on (Integrations: access token and pixel id).
+//!
+//! The edge queues each event, without credentials, in the submission's own transaction
+//! (`conversion_events`; the edge never sees the access token). This worker sends the queued
+//! events to `{CONVERSION_API_URL}/{pixel id}/events` with the project's current token, as
+//! Meta's Graph API takes them (`{"data": [event], "access_token": …}`), and retries like the
+//! mail outbox: a network error, a 429 or a 5xx is tried again with back-off; any other refusal
+//! (a revoked token, an unknown pixel) and an integration turned off since are given up at once,
+//! the reason kept with the event. Each event is sent with the credentials of the project it
+//! was queued for, read from the store when it is sent, never from the event.
+//!
+//! `CONVERSION_API_URL` is a platform setting (Graph API by default; a local stand-in in the
+//! tests), never an owner's, so no site owner can point the control plane at another address.
+
+use std::time::Duration;
+
+use serde_json::{Value, json};
+use vitrine_shared::store::ConversionEvent;
+
+use crate::state::AppState;
+
+/// Events claimed per round, and how long a claim holds before another worker may retry it.
+const BATCH: i64 = 20;
+const LEASE_MINUTES: i64 = 5;
+
+/// The project's access token and pixel id, when the integration is on: both set, and not
+/// turned off (`conversionApiEnabled: false`).
+pub fn credentials(meta: &Value) -> Option<(&str, &str)> {
+    let text = |k: &str| meta.get(k).and_then(Value::as_str).map(str::trim);
+    let token = text("conversionApiAccessToken").filter(|t| !t.is_empty())?;
+    let pixel = text("conversionApiPixelId")
+        .filter(|p| !p.is_empty() && p.chars().all(|c| c.is_ascii_digit()))?;
+    (meta.get("conversionApiEnabled") != Some(&Value::Bool(false))).then_some((token, pixel))
+}
+
+/// Runs until `shutdown` resolves: sends due events, then waits 5 s.
+pub async fn run_worker(state: AppState, shutdown: impl std::future::Future<Output = ()>) {
+    tokio::pin!(shutdown);
+    let client = match reqwest::Client::builder()
+        .timeout(Duration::from_secs(15))
+        .no_proxy()
+        .build()
+    {
+        Ok(c) => c,
+        Err(e) => {
+            tracing::error!(error = %e, "conversion events cannot be sent: no HTTP client");
+            return;
+        }
+    };
+    loop {
+        if let Err(e) = deliver_due(&state, &client).await {
+            tracing::warn!(error = %e, "conversion event round failed");
+        }
+        tokio::select! {
+            _ = tokio::time::sleep(Duration::from_secs(5)) => {}
+            _ = &mut shutdown => break,
+        }
+    }
+}
+
+/// What became of one event.
+enum Sent {
+    Yes,
+    Retry(String),
+    GiveUp(String),
+}
+
+/// Sends every due event once; returns how many were accepted.
+pub async fn deliver_due(state: &AppState, client: &reqwest::Client) -> anyhow::Result<usize> {
+    let batch = state
+        .store
+        .claim_due_conversions(BATCH, chrono::Duration::minutes(LEASE_MINUTES))
+        .await?;
+    let mut sent = 0;
+    for event in batch {
+        match send(state, client, &event).await? {
+            Sent::Yes => {
+                state.store.mark_conversion_sent(event.id).await?;
+                sent += 1;
+            }
+            Sent::Retry(why) => {
+                tracing::warn!(id = event.id, project = event.project_id, error = %why, "conversion event failed; will retry");
+                state
+                    .store
+                    .mark_conversion_failed(event.id, event.attempts, &why)
+                    .await?;
+            }
+            Sent::GiveUp(why) => {
+                tracing::info!(id = event.id, project = event.project_id, error = %why, "conversion event given up");
+                state.store.give_up_conversion(event.id, &why).await?;
+            }
+        }
+    }
+    Ok(sent)
+}
+
+async fn send(
+    state: &AppState,
+    client: &reqwest::Client,
+    event: &ConversionEvent,
+) -> anyhow::Result<Sent> {
+    let project = match state.store.project_by_id(event.project_id).await {
+        Ok(p) => p,
+        Err(vitrine_shared::store::StoreError::NotFound) => {
+            return Ok(Sent::GiveUp("the project no longer exists".into()));
+        }
+        Err(e) => return Err(e.into()),
+    };
+    let Some((token, pixel)) = credentials(&project.meta.0) else {
+        return Ok(Sent::GiveUp(
+            "the Conversion API is off for this site".into(),
+        ));
+    };
+    let Ok(data) = serde_json::from_str::<Value>(&event.payload) else {
+        return Ok(Sent::GiveUp("the queued event is not JSON".into()));
+    };
+    let base = state.settings.conversion_api_url.trim_end_matches('/');
+    let answer = client
+        .post(format!("{base}/{pixel}/events"))
+        .json(&json!({ "data": [data], "access_token": token }))
+        .send()
+        .await;
+    let answer = match answer {
+        Ok(a) => a,
+        Err(e) => return Ok(Sent::Retry(e.without_url().to_string())),
+    };
+    let status = answer.status();
+    if status.is_success() {
+        return Ok(Sent::Yes);
+    }
+    // Meta explains a refusal in `error.message`; keep a bounded copy for the owner.
+    let body = answer.text().await.unwrap_or_default();
+    let message = serde_json::from_str::<Value>(&body)
+        .ok()
+        .and_then(|v| v["error"]["message"].as_str().map(str::to_string))
+        .unwrap_or(body);
+    let why = format!(
+        "{status}: {}",
+        message.chars().take(300).collect::<String>()
+    );
+    Ok(if status.as_u16() == 429 || status.is_server_error() {
+        Sent::Retry(why)
+    } else {
+        Sent::GiveUp(why)
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_integration_is_on_only_with_a_token_a_numeric_pixel_and_not_turned_off() {
+        let on = json!({"conversionApiAccessToken": " EAAB ", "conversionApiPixelId": "123"});
+        assert_eq!(credentials(&on), Some(("EAAB", "123")));
+        let mut off = on.clone();
+        off["conversionApiEnabled"] = json!(false);
+        assert_eq!(credentials(&off), None);
+        assert_eq!(credentials(&json!({"conversionApiPixelId": "123"})), None);
+        assert_eq!(
+            credentials(
+                &json!({"conversionApiAccessToken": "t", "conversionApiPixelId": "12/../x"})
+            ),
+            None,
+            "the pixel id goes into the URL's path: digits only"
+        );
+    }
+}
