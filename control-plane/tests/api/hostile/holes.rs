@@ -282,3 +282,87 @@ dual_test! {
         assert_eq!(connections.load(Ordering::SeqCst), 0, "the proxy was used");
     }
 }
+
+/// `POST /api/tables/{table}/import` of `file` (its name says CSV or JSON) as `s`.
+async fn import_file(
+    app: &TestApp,
+    s: &Session,
+    table: i64,
+    name: &str,
+    file: &str,
+) -> reqwest::Response {
+    let content = format!(
+        "data:text/plain;base64,{}",
+        base64::engine::general_purpose::STANDARD.encode(file)
+    );
+    app.post(
+        s,
+        &format!("/api/tables/{table}/import"),
+        json!({"name": name, "content": content}),
+    )
+    .await
+}
+
+/// `(slug, name, id)` of each record of `table`, by slug.
+async fn records(app: &TestApp, s: &Session, table: i64) -> Vec<(String, String, i64)> {
+    let data = json_ok(app.get(s, &format!("/api/data/{table}")).await).await;
+    let mut out: Vec<(String, String, i64)> = data["posts"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| {
+            (
+                p["slug"].as_str().unwrap().to_string(),
+                p["name"].as_str().unwrap().to_string(),
+                p["id"].as_i64().unwrap(),
+            )
+        })
+        .collect();
+    out.sort();
+    out
+}
+
+dual_test! {
+    async fn an_import_updates_only_records_of_its_own_collection(app: TestApp) {
+        let victim = app.register("vitima-import@example.com").await;
+        let attacker = app.register("atacante-import@example.com").await;
+        let (theirs, _) = collection(&app, &victim, &[]).await;
+        let (mine, _) = collection(&app, &attacker, &[]).await;
+        let (my_other, _) = collection(&app, &attacker, &[]).await;
+        for (s, table, name) in [
+            (&victim, theirs, "Bolo da vítima"),
+            (&attacker, my_other, "Bolo da outra coleção"),
+        ] {
+            let body = json!({"table_id": table, "name": name, "slug": "bolo", "fields": []});
+            json_ok(app.post(s, "/api/posts", body).await).await;
+        }
+        let victims_before = records(&app, &victim, theirs).await;
+        let other_before = records(&app, &attacker, my_other).await;
+        let victims_id = victims_before[0].2;
+
+        // A record id in the file names no record: the column is refused, nothing is written.
+        let json_file = json!([{"id": victims_id, "name": "Tomado", "slug": "bolo"}]).to_string();
+        let res = import_file(&app, &attacker, mine, "x.json", &json_file).await;
+        let body: Value = res.json().await.unwrap();
+        assert_eq!((body["error"].as_str(), body["params"]["column"].as_str()), (Some("import_column_unknown"), Some("id")));
+        assert!(records(&app, &attacker, mine).await.is_empty());
+
+        // The same slug imported into the attacker's own collection (upsert by slug, the
+        // default): a new record there, then updated there, and nothing else.
+        let json_file = json!([{"name": "Tomado", "slug": "bolo"}]).to_string();
+        assert_eq!(json_ok(import_file(&app, &attacker, mine, "x.json", &json_file).await).await, json!(1));
+        let csv_file = "name,slug\nTomado de novo,bolo\n";
+        assert_eq!(json_ok(import_file(&app, &attacker, mine, "x.csv", csv_file).await).await, json!(1));
+        let now_mine = records(&app, &attacker, mine).await;
+        assert_eq!(now_mine.len(), 1, "{now_mine:?}");
+        assert_eq!(now_mine[0].1, "Tomado de novo", "the second file updated the first's record");
+        assert!(now_mine[0].2 != victims_id && now_mine[0].2 != other_before[0].2);
+        assert_eq!(records(&app, &victim, theirs).await, victims_before);
+        assert_eq!(records(&app, &attacker, my_other).await, other_before);
+
+        // Importing straight into the victim's collection: 404, and nothing written.
+        let res = import_file(&app, &attacker, theirs, "x.csv", "name,slug\nTomado,bolo\n").await;
+        expect_error(res, StatusCode::NOT_FOUND).await;
+        assert_eq!(records(&app, &victim, theirs).await, victims_before);
+    }
+}
