@@ -1,7 +1,10 @@
 //! Test support (feature `testing`): a fresh, migrated database of either kind per test.
 //! PostgreSQL tests create their own database on `VITRINE_TEST_POSTGRES_URL` (default
-//! `postgres://postgres@127.0.0.1:5432/postgres`) and drop it afterwards. When PostgreSQL is
+//! `postgres://postgres@127.0.0.1:5432/postgres`), copied from a migrated template, and drop
+//! it afterwards. When PostgreSQL is
 //! unreachable the test fails: the PostgreSQL suite never skips.
+
+use sqlx::{Connection, PgConnection};
 
 use crate::Store;
 
@@ -47,16 +50,25 @@ impl TestDb {
             Backend::Postgres => {
                 let admin_url = postgres_admin_url();
                 let name = format!("vitrine_test_{}", uuid::Uuid::new_v4().simple());
-                let admin = Store::connect(&admin_url).await.unwrap_or_else(|e| {
+                let mut admin = PgConnection::connect(&admin_url).await.unwrap_or_else(|e| {
                     panic!("PostgreSQL is required for this test and is unreachable at {admin_url}: {e}")
                 });
-                admin
-                    .create_database(&name)
-                    .await
-                    .expect("create test database");
-                admin.close().await;
+                let template = migrated_template(&mut admin, &admin_url).await;
+                for sql in [
+                    format!("CREATE DATABASE {name} TEMPLATE {template}"),
+                    // A test database outlives no crash worth surviving: commits need not
+                    // wait for the disk (a few ms each on these machines).
+                    format!("ALTER DATABASE {name} SET synchronous_commit = off"),
+                ] {
+                    sqlx::raw_sql(sqlx::AssertSqlSafe(sql))
+                        .execute(&mut admin)
+                        .await
+                        .expect("create test database");
+                }
+                let _ = admin.close().await;
                 let url = replace_db_name(&admin_url, &name);
                 let store = Store::connect(&url).await.expect("postgres connect");
+                // Already migrated by the template: this only checks it.
                 store.migrate().await.expect("postgres migrate");
                 TestDb {
                     store,
@@ -66,6 +78,63 @@ impl TestDb {
             }
         }
     }
+}
+
+/// The migrated database every PostgreSQL test database is copied from (`CREATE DATABASE …
+/// TEMPLATE`, a fraction of a second), named for the migrations it holds, so a new migration
+/// set gets a template of its own. The first test process that needs it builds it, under an
+/// advisory lock that the other processes (nextest runs each test in its own) wait on; it is
+/// built under another name and renamed when complete, and nobody stays connected to it, as
+/// a template requires.
+async fn migrated_template(admin: &mut PgConnection, admin_url: &str) -> String {
+    use sha2::{Digest, Sha256};
+    let mut digest = Sha256::new();
+    for m in crate::store::postgres_migrations().iter() {
+        digest.update(m.version.to_le_bytes());
+        digest.update(&*m.checksum);
+    }
+    let name = format!("vitrine_tpl_{}", &hex::encode(digest.finalize())[..16]);
+    const LOCK: i64 = 0x7669_7472_696e_65; // "vitrine"
+    sqlx::query("SELECT pg_advisory_lock($1)")
+        .bind(LOCK)
+        .execute(&mut *admin)
+        .await
+        .expect("template lock");
+    let exists: bool =
+        sqlx::query_scalar("SELECT EXISTS (SELECT 1 FROM pg_database WHERE datname = $1)")
+            .bind(&name)
+            .fetch_one(&mut *admin)
+            .await
+            .expect("template lookup");
+    if !exists {
+        let building = format!("{name}_building");
+        for sql in [
+            format!("DROP DATABASE IF EXISTS {building} WITH (FORCE)"),
+            format!("CREATE DATABASE {building}"),
+        ] {
+            sqlx::raw_sql(sqlx::AssertSqlSafe(sql))
+                .execute(&mut *admin)
+                .await
+                .expect("build the template");
+        }
+        let store = Store::connect(&replace_db_name(admin_url, &building))
+            .await
+            .expect("template connect");
+        store.migrate().await.expect("postgres migrate");
+        store.close().await;
+        sqlx::raw_sql(sqlx::AssertSqlSafe(format!(
+            "ALTER DATABASE {building} RENAME TO {name}"
+        )))
+        .execute(&mut *admin)
+        .await
+        .expect("name the template");
+    }
+    sqlx::query("SELECT pg_advisory_unlock($1)")
+        .bind(LOCK)
+        .execute(&mut *admin)
+        .await
+        .expect("template unlock");
+    name
 }
 
 fn replace_db_name(url: &str, name: &str) -> String {

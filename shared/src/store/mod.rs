@@ -270,6 +270,12 @@ pub fn now() -> DateTime<Utc> {
 static SQLITE_MIGRATIONS: sqlx::migrate::Migrator = sqlx::migrate!("../migrations/sqlite");
 static POSTGRES_MIGRATIONS: sqlx::migrate::Migrator = sqlx::migrate!("../migrations/postgres");
 
+/// The PostgreSQL migrations (the test support names its template database for them).
+#[cfg(any(test, feature = "testing"))]
+pub(crate) fn postgres_migrations() -> &'static sqlx::migrate::Migrator {
+    &POSTGRES_MIGRATIONS
+}
+
 impl Store {
     /// Connects to `url` (`sqlite:` or `postgres:`). SQLite runs in WAL mode with foreign keys
     /// on and a busy timeout, so readers never block the writer and brief lock waits retry.
