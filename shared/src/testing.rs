@@ -94,7 +94,7 @@ async fn migrated_template(admin: &mut PgConnection, admin_url: &str) -> String 
         digest.update(&*m.checksum);
     }
     let name = format!("vitrine_tpl_{}", &hex::encode(digest.finalize())[..16]);
-    const LOCK: i64 = 0x7669_7472_696e_65; // "vitrine"
+    const LOCK: i64 = 0x0076_6974_7269_6e65; // "vitrine" in ASCII
     sqlx::query("SELECT pg_advisory_lock($1)")
         .bind(LOCK)
         .execute(&mut *admin)
