@@ -31,6 +31,7 @@ use vitrine_shared::{
     Settings,
     blob::BlobError,
     domain::normalize_page_slug,
+    fonts::{FontFace, font_face_css, site_fonts},
     render::{Block, DocumentParts, RenderContext, check_blocks, document},
     sandbox::SandboxError,
     site::{
@@ -52,9 +53,6 @@ const HASH_LEN: usize = 16;
 
 /// Bodies smaller than this are not worth a compressed variant.
 const MIN_COMPRESS: usize = 256;
-
-/// The default weights of a font chosen without variants (spec 2 §7: 400 and 700).
-const DEFAULT_WEIGHTS: &[&str] = &["regular", "700"];
 
 /// First path segments the edge answers itself (assets, the read API, forms): a page there
 /// would never be seen.
@@ -199,50 +197,6 @@ fn compress(data: &[u8]) -> (Option<Vec<u8>>, Option<Vec<u8>>) {
     let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::best());
     let gz = gz.write_all(data).and_then(|_| gz.finish()).ok();
     (worth(br), gz.and_then(worth))
-}
-
-/// A font face to serve: family, weight, style and the file's URL on the site.
-struct FontFace {
-    family: String,
-    weight: String,
-    style: &'static str,
-    url: String,
-}
-
-/// `regular` → 400 normal, `italic` → 400 italic, `700` → 700 normal, `700italic` → 700 italic.
-fn parse_variant(v: &str) -> Option<(String, &'static str)> {
-    let v = v.trim();
-    let (weight, style) = match v.strip_suffix("italic") {
-        Some(w) => (w, "italic"),
-        None => (v, "normal"),
-    };
-    let weight = match weight {
-        "" | "regular" => "400",
-        w if w.len() == 3 && w.ends_with("00") && ('1'..='9').contains(&w.chars().next()?) => w,
-        _ => return None,
-    };
-    Some((weight.to_string(), style))
-}
-
-/// Fontsource's id of a family: `Open Sans` → `open-sans`.
-fn family_id(family: &str) -> String {
-    family
-        .trim()
-        .to_lowercase()
-        .split_whitespace()
-        .collect::<Vec<_>>()
-        .join("-")
-        .chars()
-        .filter(|c| c.is_ascii_alphanumeric() || *c == '-')
-        .collect()
-}
-
-/// A family name made safe for a CSS string.
-fn css_family(family: &str) -> String {
-    family
-        .chars()
-        .filter(|c| c.is_alphanumeric() || matches!(c, ' ' | '-' | '_'))
-        .collect()
 }
 
 /// Occurrences of our own upload URLs in `text`: (byte range, blob key). Both `/files/uploads/…`
@@ -485,16 +439,15 @@ impl<'a> Build<'a> {
         weight: &str,
         style: &str,
     ) -> Result<Option<Bytes>, ApiError> {
-        let id = family_id(family);
-        let file = format!("latin-{weight}-{style}.woff2");
-        let cache_key = format!("fonts/{id}/{file}");
+        let file = FontFace::provider_path(family, weight, style);
+        let cache_key = format!("fonts/{file}");
         match self.state.blobs.get(&cache_key).await {
             Ok(b) => return Ok(Some(b)),
             Err(BlobError::NotFound) => {}
             Err(e) => return Err(blob_err(e)),
         }
         let url = format!(
-            "{}/{id}/{file}",
+            "{}/{file}",
             self.state.settings.fonts_url.trim_end_matches('/')
         );
         // A provider that is down or lacks the font must not keep the site offline: the page
@@ -527,113 +480,33 @@ impl<'a> Build<'a> {
         Ok(Some(data))
     }
 
-    /// The fonts stylesheet's URL and the default family, from the project's meta.
+    /// The fonts stylesheet's URL and the default family, from the project's meta (the faces
+    /// are [`site_fonts`]'s, as the editor's canvas loads them), each file copied into the site.
     async fn fonts(&mut self, meta: &Value) -> Result<(Option<String>, Option<String>), ApiError> {
+        let wanted = site_fonts(meta);
         let mut faces: Vec<FontFace> = Vec::new();
-        let mut custom_families: Vec<String> = Vec::new();
-        for f in meta
-            .get("customFonts")
-            .and_then(Value::as_array)
-            .into_iter()
-            .flatten()
-        {
-            let family = css_family(text_of(f, "family"));
-            let file = text_of(f, "filename");
-            if family.is_empty() || file.is_empty() {
-                continue;
+        for face in wanted.custom {
+            let url = self.link_url(&face.url).await?;
+            if url.starts_with(ASSET_PREFIX) {
+                faces.push(FontFace { url, ..face });
             }
-            let variant = f
-                .get("variants")
-                .and_then(Value::as_array)
-                .and_then(|v| v.first())
-                .and_then(Value::as_str)
-                .unwrap_or("regular");
-            let Some((weight, style)) = parse_variant(variant) else {
+        }
+        for face in wanted.provider {
+            let Some(data) = self
+                .provider_font(&face.family, &face.weight, face.style)
+                .await?
+            else {
                 continue;
             };
-            let url = self.link_url(file).await?;
-            if url.starts_with(ASSET_PREFIX) {
-                faces.push(FontFace {
-                    family: family.clone(),
-                    weight,
-                    style,
-                    url,
-                });
-            }
-            custom_families.push(family.to_lowercase());
+            let url = self.asset(data, "woff2").await?;
+            faces.push(FontFace { url, ..face });
         }
-        let default = meta.get("defaultFont").filter(|f| f.is_object());
-        let mut wanted: Vec<(String, Vec<String>)> = Vec::new();
-        for f in default.into_iter().chain(
-            meta.get("fonts")
-                .and_then(Value::as_array)
-                .into_iter()
-                .flatten(),
-        ) {
-            let family = css_family(text_of(f, "family"));
-            if family.is_empty() || custom_families.contains(&family.to_lowercase()) {
-                continue;
-            }
-            let mut variants: Vec<String> = f
-                .get("variants")
-                .and_then(Value::as_array)
-                .map(|v| {
-                    v.iter()
-                        .filter_map(Value::as_str)
-                        .map(String::from)
-                        .collect()
-                })
-                .unwrap_or_default();
-            if variants.is_empty() {
-                variants = DEFAULT_WEIGHTS.iter().map(|s| s.to_string()).collect();
-            }
-            match wanted
-                .iter_mut()
-                .find(|(f, _)| f.eq_ignore_ascii_case(&family))
-            {
-                Some((_, vs)) => vs.extend(variants),
-                None => wanted.push((family, variants)),
-            }
-        }
-        for (family, variants) in wanted {
-            let mut seen = Vec::new();
-            for v in variants {
-                let Some((weight, style)) = parse_variant(&v) else {
-                    continue;
-                };
-                if seen.contains(&(weight.clone(), style)) {
-                    continue;
-                }
-                seen.push((weight.clone(), style));
-                let Some(data) = self.provider_font(&family, &weight, style).await? else {
-                    continue;
-                };
-                let url = self.asset(data, "woff2").await?;
-                faces.push(FontFace {
-                    family: family.clone(),
-                    weight,
-                    style,
-                    url,
-                });
-            }
-        }
-        let default_family = default
-            .map(|f| css_family(text_of(f, "family")))
-            .filter(|f| !f.is_empty());
         if faces.is_empty() {
-            return Ok((None, default_family));
+            return Ok((None, wanted.default_family));
         }
-        let css: String = faces
-            .iter()
-            .map(|f| {
-                format!(
-                    "@font-face{{font-family:\"{}\";font-style:{};font-weight:{};font-display:swap;src:url({}) format(\"woff2\")}}\n",
-                    f.family, f.style, f.weight, f.url
-                )
-            })
-            .collect();
+        let css = font_face_css(&faces);
         let url = self.asset(Bytes::from(css), "css").await?;
-        Ok((Some(url), default_family))
+        Ok((Some(url), wanted.default_family))
     }
 
     /// The page's blocks with upload URLs in their code pointed at the site's copies.
@@ -1008,18 +881,6 @@ pub fn thank_you_path(meta: &Value, pages: &[Page]) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn font_variants_parse_to_weight_and_style() {
-        assert_eq!(parse_variant("regular"), Some(("400".into(), "normal")));
-        assert_eq!(parse_variant("italic"), Some(("400".into(), "italic")));
-        assert_eq!(parse_variant("700"), Some(("700".into(), "normal")));
-        assert_eq!(parse_variant("300italic"), Some(("300".into(), "italic")));
-        assert_eq!(parse_variant("950"), None);
-        assert_eq!(parse_variant("../x"), None);
-        assert_eq!(family_id("Open Sans"), "open-sans");
-        assert_eq!(family_id(" Roboto  Slab/.."), "roboto-slab");
-    }
 
     #[test]
     fn only_our_own_upload_urls_are_found() {

@@ -3,7 +3,8 @@
  * edit timed from the input event to the canvas DOM, the sandbox keeping block code away from
  * the dashboard, drag and drop from the library into the iframe and of a block's handle, the
  * canvas reachable by scrolling at every scale and device (never under the side panels), and
- * block labels shown only on hover or selection, above the block.
+ * block labels shown only on hover or selection, above the block, and inline editing of text
+ * and rich-text fields by double-click.
  */
 import type { Browser, Frame, Page, Route } from 'playwright-core';
 import { preview, type PreviewServer } from 'vite';
@@ -78,13 +79,15 @@ const escape = (text: string) => text.replace(/[&<>]/g, (c) => `&#${c.charCodeAt
 /** A text variable's value; the blocks here have no others. */
 const stringValue = (value: unknown) => (typeof value === 'string' ? value : '');
 
-/** The render API, enough of it: `{{ name }}` replaced by the variable's value. */
+/** The render API, enough of it: `{{ name }}` replaced by the variable's value (rich text as is). */
 function renderBlock(block: Block) {
   return {
     uid: block.uid,
-    html: block.template.replace(/\{\{\s*(\w+)\s*\}\}/g, (_, name: string) =>
-      escape(stringValue(block.vars.find((v) => v.name === name)?.value)),
-    ),
+    html: block.template.replace(/\{\{\s*(\w+)\s*\}\}/g, (_, name: string) => {
+      const v = block.vars.find((candidate) => candidate.name === name);
+      const value = stringValue(v?.value);
+      return v?.type === 'richtext' ? value : escape(value);
+    }),
   };
 }
 
@@ -415,5 +418,65 @@ describe('editor canvas in a browser', () => {
     const selected = (await frame.locator('[data-vt-uid="b-002"]').boundingBox())!;
     const selectedLabel = (await label('b-002').boundingBox())!;
     expect(selectedLabel.y + selectedLabel.height).toBeLessThanOrEqual(selected.y + 0.5);
+  });
+
+  it('edits text in place on a double-click: Enter commits, Escape cancels, rich text keeps its markup', async () => {
+    const rich: Block = {
+      uid: 'b-rich',
+      block_id: 3,
+      name: 'Texto rico',
+      template: '<div class="rt">{{ body }}</div>',
+      css: '.rt{padding:20px}',
+      js: '',
+      vars: [{ name: 'body', type: 'richtext', label: 'Corpo', value: '<p>Um <b>dois</b> e</p>' }],
+    };
+    const frame = await openEditor([...blocks.slice(0, 2), rich]);
+    // At 100 %, so that the canvas's coordinates are the page's.
+    await page.locator(byTestId('scale-select')).selectOption('1');
+    expect(await page.locator(byTestId('canvas-iframe')).getAttribute('sandbox')).toBe('allow-scripts');
+
+    // Enter commits: the field and the canvas (rendered again by the server) follow.
+    await frame.dblclick('[data-vt-uid="b-000"] h2');
+    await frame.waitForSelector('[data-vt-uid="b-000"] h2[contenteditable]');
+    await page.keyboard.type('Novo título');
+    await page.keyboard.press('Enter');
+    await frame.waitForFunction(
+      () =>
+        document.querySelector('[data-vt-uid="b-000"] h2')?.textContent === 'Novo título' &&
+        !document.querySelector('[contenteditable]'),
+    );
+    await page.waitForFunction(
+      (selector) => document.querySelector<HTMLInputElement>(selector)?.value === 'Novo título',
+      `${byTestId('var-title')} input`,
+    );
+
+    // Escape puts the text back and changes nothing.
+    await frame.dblclick('[data-vt-uid="b-001"] h2');
+    await frame.waitForSelector('[data-vt-uid="b-001"] h2[contenteditable]');
+    await page.keyboard.type('zzz');
+    await page.keyboard.press('Escape');
+    await frame.waitForFunction(() => !document.querySelector('[contenteditable]'));
+    expect(await frame.textContent('[data-vt-uid="b-001"] h2')).toBe('Título 1');
+
+    // Rich text: the element holding the whole value is edited as markup, committed on blur.
+    await frame.dblclick('[data-vt-uid="b-rich"] b');
+    await frame.waitForSelector('[data-vt-uid="b-rich"] .rt[contenteditable]');
+    await page.keyboard.press('Control+End');
+    await page.keyboard.type(' três');
+    await page.click(byTestId('block-name'));
+    await frame.waitForFunction(
+      () =>
+        document.querySelector('[data-vt-uid="b-rich"] .rt')?.textContent?.replace(/\s+/g, ' ') ===
+          'Um dois e três' && !document.querySelector('[contenteditable]'),
+    );
+    await page.click(byTestId('save-state'));
+    await page.waitForFunction(
+      () => document.querySelector('[data-testid="save-state"]')?.getAttribute('data-state') === 'saved',
+    );
+    const saved = saves.at(-1) as { blocks: Block[] };
+    const values = saved.blocks.map((block) => block.vars[0]?.value);
+    expect(values.slice(0, 2)).toEqual(['Novo título', 'Título 1']);
+    // Typed after the bold word, as plain text (a typed space may come as a no-break space).
+    expect(values[2]).toMatch(/^<p>Um <b>dois<\/b> e(?: |&nbsp;)três<\/p>$/);
   });
 });

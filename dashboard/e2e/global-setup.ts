@@ -5,10 +5,17 @@
  * control plane itself. Both processes share the database, the data directory and the platform
  * domain, so a publish through the control plane reaches the edge through its change feed.
  * The base URL and the edge's address are read from the servers' own start-up lines.
+ *
+ * Fonts come from a fake provider on loopback (FONTS_URL, hence FETCH_ALLOW_PRIVATE for the
+ * control plane's fetches): it serves one family, `Lora`, as a system font file (DejaVu Sans
+ * Mono, whose glyphs no serif fallback shares, so a test can tell the font loaded) and nothing
+ * else, so every other family is a font that cannot be fetched. See e2e/canvas-fonts.e2e.ts.
  */
 import { spawn, type ChildProcess, type SpawnOptions } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -27,6 +34,8 @@ declare module 'vitest' {
     /** An account that administers a business (agency plan), made with `vitrine-control business`. */
     businessEmail: string;
     businessPassword: string;
+    /** The fake font provider's base URL (FONTS_URL): it serves `Lora` only. */
+    fontsURL: string;
   }
 }
 
@@ -74,6 +83,28 @@ function waitForListening(
   });
 }
 
+/** The file the fake provider serves as every Lora face (see the module's doc). */
+export const SERVED_FONT_FILE = '/usr/share/fonts/truetype/dejavu/DejaVuSansMono.ttf';
+
+/**
+ * The fake Fontsource-layout provider: `/lora/latin-{weight}-{style}.woff2` answers the served
+ * font file, with the CORS header fonts need (the canvas loads them from an opaque origin);
+ * anything else is a 404.
+ */
+async function fontProvider(): Promise<{ server: Server; url: string }> {
+  const font = await readFile(SERVED_FONT_FILE);
+  const server = createServer((req, res) => {
+    const served = /^\/lora\/latin-[1-9]00-(normal|italic)\.woff2$/.test(req.url ?? '');
+    res.writeHead(served ? 200 : 404, {
+      'content-type': served ? 'font/woff2' : 'text/plain',
+      'access-control-allow-origin': '*',
+    });
+    res.end(served ? font : 'not found');
+  });
+  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
+  return { server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
+}
+
 /** Runs `bin args` to completion (the seed), failing with its output when it fails. */
 function runToEnd(bin: string, args: string[], options: SpawnOptions, what: string): Promise<void> {
   return new Promise((resolvePromise, reject) => {
@@ -119,6 +150,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
   }
 
   const adminPassword = `e2e-admin-${process.pid}`;
+  const fonts = await fontProvider();
   const dataDir = await mkdtemp(join(tmpdir(), 'vitrine-e2e-'));
   const options: SpawnOptions = {
     cwd: dataDir,
@@ -139,11 +171,14 @@ export default async function setup(project: TestProject): Promise<() => Promise
       // The seed creates an administrator; a fixed password keeps it from printing a random one.
       VITRINE_ADMIN_EMAIL: ADMIN_EMAIL,
       VITRINE_ADMIN_PASSWORD: adminPassword,
+      VITRINE_FONTS_URL: fonts.url,
+      VITRINE_FETCH_ALLOW_PRIVATE: 'true',
     },
   };
   const children: ChildProcess[] = [];
   const cleanUp = async () => {
     for (const child of children) await stop(child);
+    await new Promise((done) => fonts.server.close(done));
     await rm(dataDir, { recursive: true, force: true });
   };
 
@@ -180,6 +215,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
     );
   } catch (error) {
     for (const child of children) child.kill('SIGKILL');
+    fonts.server.close();
     await rm(dataDir, { recursive: true, force: true });
     throw error;
   }
@@ -190,6 +226,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
   project.provide('adminPassword', adminPassword);
   project.provide('businessEmail', BUSINESS_EMAIL);
   project.provide('businessPassword', adminPassword);
+  project.provide('fontsURL', fonts.url);
 
   return cleanUp;
 }

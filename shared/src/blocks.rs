@@ -289,6 +289,48 @@ pub fn default_value(def: &Map<String, Json>) -> Json {
     def.get("value").cloned().unwrap_or(Json::Null)
 }
 
+/// A page's blocks with every rich-text value (a `richtext` variable's, and a `richtext`
+/// sub-variable's in each list item, at any depth) reduced to ammonia's allow-list, as saved:
+/// the editor's inline editing sends markup typed in the canvas, and nothing of it but clean
+/// HTML is kept. Rendering cleans again (`render::typed_value`); clean HTML comes out the same.
+pub fn sanitize_rich_text(blocks: &mut Json) {
+    for block in blocks.as_array_mut().into_iter().flatten() {
+        if let Some(vars) = block.get_mut("vars").and_then(Json::as_array_mut) {
+            for def in vars.iter_mut() {
+                let Some(def) = def.as_object_mut() else {
+                    continue;
+                };
+                let subs = def.get("vars").cloned().unwrap_or(Json::Null);
+                let kind = def.get("type").and_then(Json::as_str).map(str::to_string);
+                if let Some(value) = def.get_mut("value") {
+                    clean_value(kind.as_deref(), &subs, value);
+                }
+            }
+        }
+    }
+}
+
+/// One value of a definition of type `kind` (with sub-definitions `subs`), cleaned in place.
+fn clean_value(kind: Option<&str>, subs: &Json, value: &mut Json) {
+    match (kind, value) {
+        (Some("richtext"), Json::String(html)) => *html = crate::fields::sanitize_html(html),
+        (Some("list"), Json::Array(items)) => {
+            for item in items.iter_mut().filter_map(Json::as_object_mut) {
+                for sub in subs.as_array().into_iter().flatten() {
+                    let Some(name) = sub.get("name").and_then(Json::as_str) else {
+                        continue;
+                    };
+                    if let Some(v) = item.get_mut(name) {
+                        let kind = sub.get("type").and_then(Json::as_str);
+                        clean_value(kind, sub.get("vars").unwrap_or(&Json::Null), v);
+                    }
+                }
+            }
+        }
+        _ => {}
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -395,5 +437,36 @@ mod tests {
             effects("zoom-in fade-in bogus zoom-in"),
             ["zoom-in", "fade-in"]
         );
+    }
+
+    #[test]
+    fn rich_text_is_cleaned_as_saved_at_any_depth_and_nothing_else_changes() {
+        let mut blocks = json!([{
+            "uid": "a",
+            "vars": [
+                {"name": "t", "type": "text", "value": "<script>x</script>"},
+                {"name": "c", "type": "richtext", "value": "<p onclick=\"x()\">ok<script>alert(1)</script></p>"},
+                {"name": "l", "type": "list", "vars": [
+                    {"name": "r", "type": "richtext"},
+                    {"name": "n", "type": "list", "vars": [{"name": "r", "type": "richtext"}]}
+                ], "value": [
+                    {"r": "<a href=\"javascript:alert(1)\">a</a>", "n": [{"r": "<img src=x onerror=alert(1)>"}]},
+                    "not an item"
+                ]},
+                {"name": "odd", "type": "richtext", "value": 3}
+            ]
+        }, "not a block"]);
+        sanitize_rich_text(&mut blocks);
+        let vars = &blocks[0]["vars"];
+        assert_eq!(vars[0]["value"], "<script>x</script>");
+        assert_eq!(vars[1]["value"], "<p>ok</p>");
+        assert_eq!(
+            vars[2]["value"][0]["r"],
+            "<a rel=\"noopener noreferrer\">a</a>"
+        );
+        assert_eq!(vars[2]["value"][0]["n"][0]["r"], "<img src=\"x\">");
+        assert_eq!(vars[2]["value"][1], "not an item");
+        assert_eq!(vars[3]["value"], 3);
+        assert_eq!(blocks[1], "not a block");
     }
 }

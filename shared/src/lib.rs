@@ -13,6 +13,7 @@ pub mod dns;
 pub mod domain;
 pub mod error_code;
 pub mod fields;
+pub mod fonts;
 pub mod form_sent;
 pub mod latency;
 pub mod lifecycle;

@@ -844,7 +844,8 @@ pub struct DocumentParts {
     /// Stylesheets (fonts first, then the page's blocks).
     pub stylesheets: Vec<String>,
     pub scripts: Vec<String>,
-    /// CSS custom properties for the fonts (`--font-body`, `--font-heading`).
+    /// The default family: CSS custom properties for the fonts (`--font-body`,
+    /// `--font-heading`, see [`crate::fonts::font_variables`]).
     pub font_family: Option<String>,
     /// Owner code for `<head>`: the project header, then the page's header/meta.
     pub head_code: String,
@@ -949,10 +950,8 @@ pub fn document(parts: &DocumentParts, body: &str) -> String {
         ));
     }
     if let Some(family) = &parts.font_family {
-        let family = family.replace(['"', '\\', '<', '>', ';', '{', '}'], "");
-        h.push_str(&format!(
-            "<style>:root{{--font-body:\"{family}\",system-ui,sans-serif;--font-heading:\"{family}\",system-ui,sans-serif}}body{{font-family:var(--font-body)}}</style>\n"
-        ));
+        h.push_str(&crate::fonts::font_variables(family));
+        h.push('\n');
     }
     if let Some(pixel) = parts
         .pixel_id

@@ -19,6 +19,7 @@ use sha2::{Digest, Sha256};
 use utoipa::{IntoParams, ToSchema};
 use vitrine_shared::{
     blocks::split_x_vars,
+    fonts::canvas_fonts,
     render::{Block, EFFECTS_RUNTIME, RenderContext, base_style, check_template},
     store::{
         BlockCategory, BlockExport, BlockInput, BusinessBlock, CategoryExport, CategoryInput,
@@ -714,7 +715,8 @@ pub struct RenderedBlock {
 #[derive(Debug, Serialize, ToSchema)]
 pub struct RenderResponse {
     /// HTML for the canvas's `<head>`: the base stylesheet published pages carry
-    /// (`BASE_CSS`) and the effects runtime.
+    /// (`BASE_CSS`), the site's fonts and their CSS variables as published pages set them
+    /// (`fonts::canvas_fonts`), and the effects runtime.
     pub head: String,
     pub blocks: Vec<RenderedBlock>,
 }
@@ -762,8 +764,13 @@ pub async fn render_blocks(
         .each(&blocks, &ctx)
         .await
         .map_err(|e| ApiError::render("blocks", e))?;
+    let project = state.store.project_by_id(project_id).await?;
     Ok(ApiJson(RenderResponse {
-        head: format!("{}{EFFECTS_RUNTIME}", base_style()),
+        head: format!(
+            "{}{}{EFFECTS_RUNTIME}",
+            base_style(),
+            canvas_fonts(&project.meta.0, &state.settings.fonts_url)
+        ),
         blocks: blocks
             .iter()
             .zip(rendered)

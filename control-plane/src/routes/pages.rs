@@ -5,6 +5,7 @@ use serde::Deserialize;
 use serde_json::Value;
 use utoipa::ToSchema;
 use vitrine_shared::{
+    blocks::sanitize_rich_text,
     domain::{Invalid, normalize_page_slug, required_text},
     store::PageChanges,
 };
@@ -168,12 +169,14 @@ pub async fn update_page(
         }
         changes.output = Some(output);
     }
-    if let Some(blocks) = req.blocks {
+    if let Some(mut blocks) = req.blocks {
         if !blocks.is_array() {
             return Err(
                 Invalid::new("blocks", ErrorCode::MustBeList, "blocks must be a list").into(),
             );
         }
+        // Rich text typed in the canvas (inline editing) or the panel is kept clean.
+        sanitize_rich_text(&mut blocks);
         changes.blocks = Some(blocks);
     }
     if let Some(table_id) = req.table_id {

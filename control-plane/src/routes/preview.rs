@@ -18,6 +18,7 @@ use utoipa::IntoParams;
 use vitrine_shared::{
     content::{DbRecord, ListQuery},
     domain::normalize_page_slug,
+    fonts::canvas_fonts,
     render::{
         Block, EFFECTS_RUNTIME, PostView, RenderContext, RenderError, base_style, check_blocks,
         escape,
@@ -81,9 +82,13 @@ pub async fn preview_page(
         .join("\n");
     let document = format!(
         "<!doctype html><html lang=\"pt-BR\"><head><meta charset=\"utf-8\"><meta name=\"viewport\" content=\"width=device-width\">\
-         <title>{title}</title>{base}{effects}<style>{css}</style></head><body>{body}<script>{js}</script></body></html>",
+         <title>{title}</title>{base}{fonts}{effects}<style>{css}</style></head><body>{body}<script>{js}</script></body></html>",
         title = escape(&page.name),
         base = base_style(),
+        fonts = canvas_fonts(
+            &state.store.project_by_id(project_id).await?.meta.0,
+            &state.settings.fonts_url
+        ),
         effects = if blocks.iter().any(Block::has_effect) {
             EFFECTS_RUNTIME
         } else {

@@ -305,3 +305,193 @@ dual_test!(
         .await;
     }
 );
+
+dual_test!(
+    async fn the_editor_binds_a_collection_and_renders_a_posts_formatted_values(app: TestApp) {
+        let s = app.register("bind@example.com").await;
+        let eve = app.register("bind-eve@example.com").await;
+        let pid = app.create_project(&s, "Loja").await["id"].as_i64().unwrap();
+        let table = json_ok(app.post(&s, "/api/tables", json!({"project_id": pid, "name": "Produtos", "meta": {"plural": "Produtos", "singular": "Produto"}})).await).await["id"].as_i64().unwrap();
+        let field = |name: &'static str, kind: &'static str, meta: serde_json::Value| {
+            let app = &app;
+            let s = &s;
+            async move {
+                json_ok(
+                    app.post(
+                        s,
+                        "/api/fields",
+                        json!({"table_id": table, "name": name, "type": kind, "meta": meta}),
+                    )
+                    .await,
+                )
+                .await["id"]
+                    .as_i64()
+                    .unwrap()
+            }
+        };
+        let price = field(
+            "Preço",
+            "currency",
+            json!({"symbol": "R$", "format": "(symbol) 9.999,99"}),
+        )
+        .await;
+        let whats = field("Whats", "whatsapp_link", json!({})).await;
+        let body = field("Corpo", "wysiwyg", json!({})).await;
+        let photo = field("Foto", "image", json!({})).await;
+        for (name, cents) in [("Bolo", 4200), ("Torta", 150)] {
+            json_ok(
+                app.post(
+                    &s,
+                    "/api/posts",
+                    json!({"table_id": table, "name": name, "fields": [
+                        {"field_id": price, "value": cents},
+                        {"field_id": whats, "value": "(27) 99999-0000"},
+                        {"field_id": body, "value": "<p>Macio<script>alert(1)</script></p>"},
+                        {"field_id": photo, "value": "/files/bolo.png"}
+                    ]}),
+                )
+                .await,
+            )
+            .await;
+        }
+        let page = json_ok(
+            app.post(
+                &s,
+                "/api/pages",
+                json!({"project_id": pid, "name": "Produto"}),
+            )
+            .await,
+        )
+        .await["id"]
+            .as_i64()
+            .unwrap();
+
+        // Another owner's collection, or one that does not exist, cannot be bound: 422.
+        let eves = app.create_project(&eve, "Alheio").await["id"]
+            .as_i64()
+            .unwrap();
+        let foreign = json_ok(app.post(&eve, "/api/tables", json!({"project_id": eves, "name": "Segredos", "meta": {"plural": "Segredos", "singular": "Segredo"}})).await).await["id"].as_i64().unwrap();
+        for bad in [foreign, 999_999] {
+            let res = app
+                .post(&s, &format!("/api/page/{page}"), json!({"table_id": bad}))
+                .await;
+            assert_eq!(res.status(), StatusCode::UNPROCESSABLE_ENTITY);
+            let err: serde_json::Value = res.json().await.unwrap();
+            assert_eq!(err["error"], "unknown_collection", "{err}");
+        }
+        // Nor can another owner bind (or unbind) this page, even to their own collection: 404.
+        for table_id in [json!(foreign), json!(null)] {
+            expect_error(
+                app.post(
+                    &eve,
+                    &format!("/api/page/{page}"),
+                    json!({"table_id": table_id}),
+                )
+                .await,
+                StatusCode::NOT_FOUND,
+            )
+            .await;
+        }
+        let unbound = json_ok(
+            app.get(&s, &format!("/api/project/{pid}/page/{page}"))
+                .await,
+        )
+        .await;
+        assert_eq!(unbound["table_id"], serde_json::Value::Null);
+
+        // The owner binds it; the canvas renders the post asked for, its fields formatted as
+        // visitors read them, bound to the block's fields.
+        let bound = json_ok(
+            app.post(&s, &format!("/api/page/{page}"), json!({"table_id": table}))
+                .await,
+        )
+        .await;
+        assert_eq!(bound["table_id"], table);
+        let block = json!({"uid": "p", "name": "Produto", "css": "", "js": "",
+        "template": "<h1>{{ t }}</h1><b>{{ preco }}</b><a href=\"{{ w }}\"></a><img src=\"{{ f }}\">{{ c }}",
+        "vars": [
+            {"name": "t", "type": "text", "value": "Título", "postfield": "name"},
+            {"name": "preco", "type": "text", "postfield": "preco"},
+            {"name": "w", "type": "link", "postfield": "whats"},
+            {"name": "f", "type": "image", "postfield": "foto"},
+            {"name": "c", "type": "richtext", "postfield": "corpo"}
+        ]});
+        let render = |post: Option<&str>| {
+            let mut body = json!({"page_id": page, "blocks": [block.clone()]});
+            if let Some(post) = post {
+                body["post"] = json!(post);
+            }
+            let app = &app;
+            let s = &s;
+            async move {
+                json_ok(
+                    app.post(s, &format!("/api/project/{pid}/render"), body)
+                        .await,
+                )
+                .await["blocks"][0]["html"]
+                    .as_str()
+                    .unwrap()
+                    .to_string()
+            }
+        };
+        let torta = render(Some("torta")).await;
+        assert_eq!(
+            torta,
+            "<h1>Torta</h1><b>R$ 1,50</b><a href=\"https:&#x2f;&#x2f;wa.me&#x2f;5527999990000\"></a><img src=\"&#x2f;files&#x2f;bolo.png\"><p>Macio</p>"
+        );
+        assert!(
+            render(Some("bolo"))
+                .await
+                .starts_with("<h1>Bolo</h1><b>R$ 42,00</b>")
+        );
+        // Without a post asked for, the collection's first, the one the editor's picker shows first.
+        let listed = json_ok(
+            app.get(&s, &format!("/api/data/{table}?page=1&limit=100"))
+                .await,
+        )
+        .await;
+        let first = listed["posts"][0]["slug"].as_str().unwrap().to_string();
+        assert_eq!(render(None).await, render(Some(&first)).await);
+
+        // Unbound again, the page is a simple page: the fields show their own values.
+        let simple = json_ok(
+            app.post(&s, &format!("/api/page/{page}"), json!({"table_id": null}))
+                .await,
+        )
+        .await;
+        assert_eq!(simple["table_id"], serde_json::Value::Null);
+        assert!(
+            render(Some("torta"))
+                .await
+                .starts_with("<h1>Título</h1><b></b>")
+        );
+    }
+);
+
+dual_test!(
+    async fn rich_text_typed_in_the_editor_is_saved_without_script(app: TestApp) {
+        let s = app.register("rich@example.com").await;
+        let project = app.create_project(&s, "Site").await;
+        let pid = project["id"].as_i64().unwrap();
+        let home = project["pages"][0]["id"].as_i64().unwrap();
+        // What an inline edit of a rich-text field could send: markup with script in it.
+        let hostile = "<p onmouseover=\"steal()\">Oi<script>fetch('//evil.test')</script></p><img src=x onerror=alert(1)>";
+        let saved = json_ok(app.post(&s, &format!("/api/page/{home}"), json!({"blocks": [{
+            "uid": "r", "name": "Texto", "template": "<div>{{ c }}</div>", "css": "", "js": "",
+            "vars": [
+                {"name": "c", "type": "richtext", "value": hostile},
+                {"name": "t", "type": "text", "value": "<b>literal</b>"}
+            ]
+        }]})).await).await;
+        let expected = "<p>Oi</p><img src=\"x\">";
+        assert_eq!(saved["blocks"][0]["vars"][0]["value"], expected);
+        let read = json_ok(
+            app.get(&s, &format!("/api/project/{pid}/page/{home}"))
+                .await,
+        )
+        .await;
+        assert_eq!(read["blocks"][0]["vars"][0]["value"], expected);
+        // A text field is text: escaped when rendered, so kept as typed.
+        assert_eq!(read["blocks"][0]["vars"][1]["value"], "<b>literal</b>");
+    }
+);

@@ -16,18 +16,26 @@ export interface PageFields {
 interface Props {
   fields: PageFields;
   isHome: boolean;
-  isCollection: boolean;
+  /** The collection the page is bound to (a collection page), or null. */
+  tableId: number | null;
+  /** Binds the page to a collection, or unbinds it (null); saved at once, not by autosave. */
+  onCollectionChange: (tableId: number | null) => void;
+  /** While a bind or unbind is being saved. */
+  binding: boolean;
   onChange: (patch: Partial<PageFields>) => void;
 }
 
 /**
  * The Page tab (spec §2): name, slug (normalised on leaving the field; the home page stays
- * '/'), SEO description, SEO image (png/jpg upload) and the header/meta code. Saved with the
- * blocks by the editor's autosave.
+ * '/'), SEO description, SEO image (png/jpg upload) and the header/meta code, saved with the
+ * blocks by the editor's autosave; and the collection the page shows posts of (spec §2
+ * "collection pages"), saved at once since the canvas's post and bindings depend on it. The home
+ * page stays a simple page.
  */
-export function PageTab({ fields, isHome, isCollection, onChange }: Props) {
+export function PageTab({ fields, isHome, tableId, onCollectionChange, binding, onChange }: Props) {
   const { t } = useTranslation();
-  const { userId, projectId } = useEditorContext();
+  const { userId, projectId, tables } = useEditorContext();
+  const isCollection = tableId !== null;
   return (
     <div className="page-tab form" data-testid="page-settings">
       <FormField label={t('pageSettings.name')} id="page-name">
@@ -51,6 +59,26 @@ export function PageTab({ fields, isHome, isCollection, onChange }: Props) {
           onBlur={() => onChange({ slug: isHome ? '/' : normalizePageSlug(fields.slug) })}
           data-testid="page-slug"
         />
+      </FormField>
+      <FormField
+        label={t('pageSettings.collection')}
+        id="page-collection"
+        description={isHome ? t('pageSettings.collectionHome') : undefined}
+      >
+        <select
+          id="page-collection"
+          value={tableId ?? ''}
+          disabled={isHome || binding}
+          onChange={(e) => onCollectionChange(e.target.value ? Number(e.target.value) : null)}
+          data-testid="page-collection"
+        >
+          <option value="">{t('pageSettings.noCollection')}</option>
+          {tables.map((table) => (
+            <option key={table.id} value={table.id}>
+              {table.name}
+            </option>
+          ))}
+        </select>
       </FormField>
       <FormField label={t('pageSettings.description')} id="page-description">
         <textarea

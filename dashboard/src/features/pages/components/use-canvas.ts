@@ -2,7 +2,8 @@
  * The parent's half of the preview: renders blocks through the render API (only those whose
  * content changed), builds the srcdoc once, then keeps the canvas in step with `render`,
  * `replace-block` and `select` messages, and listens for `ready`, `select-block`, `hover-block`
- * and `layout`.
+ * and `layout`, and for inline edits (`edit-request` answered by `edit-start`, then
+ * `edit-commit` or `edit-cancel`; see lib/inline-edit.ts).
  * No debounce on this path: a field edit costs one render call for one block and one message.
  */
 import { useCallback, useEffect, useRef, useState } from 'react';
@@ -23,6 +24,7 @@ import {
   RenderCache,
   type CanvasState,
 } from '@/features/pages/lib/render-cache';
+import { inlineTarget, inlineValue, type InlineTarget } from '@/features/pages/lib/inline-edit';
 import type { PageBlock } from '@/features/pages/types';
 
 export interface CanvasLayout {
@@ -33,13 +35,32 @@ export interface CanvasLayout {
 interface Options {
   projectId: number;
   pageId: number;
+  /** The page's collection: binding another one changes every block's html, like another post. */
+  tableId: number | null;
   post: string | undefined;
   blocks: PageBlock[];
   selected: string | null;
   onSelect: (uid: string) => void;
+  /** An inline edit committed in the canvas: the value for field `name` of block `uid`. */
+  onInlineEdit: (uid: string, name: string, value: string) => void;
 }
 
-export function useCanvas({ projectId, pageId, post, blocks, selected, onSelect }: Options) {
+/** The inline edit under way: the field the parent chose for it, named by `token`. */
+interface PendingEdit extends InlineTarget {
+  token: string;
+  uid: string;
+}
+
+export function useCanvas({
+  projectId,
+  pageId,
+  tableId,
+  post,
+  blocks,
+  selected,
+  onSelect,
+  onInlineEdit,
+}: Options) {
   const iframeRef = useRef<HTMLIFrameElement>(null);
   const [cache] = useState(() => new RenderCache());
   const [srcdoc, setSrcdoc] = useState<string | null>(null);
@@ -56,6 +77,10 @@ export function useCanvas({ projectId, pageId, post, blocks, selected, onSelect 
   latest.current = { blocks, selected, post };
   const onSelectRef = useRef(onSelect);
   onSelectRef.current = onSelect;
+  const onInlineEditRef = useRef(onInlineEdit);
+  onInlineEditRef.current = onInlineEdit;
+  const editing = useRef<PendingEdit | null>(null);
+  const editCount = useRef(0);
   const waiters = useRef<(() => void)[]>([]);
 
   const send = (body: ParentMessage) => {
@@ -119,7 +144,7 @@ export function useCanvas({ projectId, pageId, post, blocks, selected, onSelect 
 
   useEffect(sync, [blocks, sync]);
 
-  // Another post changes every block's html: drop the cache, re-render everything.
+  // Another post or collection changes every block's html: drop the cache, re-render everything.
   const firstPost = useRef(true);
   useEffect(() => {
     if (firstPost.current) {
@@ -129,7 +154,7 @@ export function useCanvas({ projectId, pageId, post, blocks, selected, onSelect 
     cache.clear();
     shown.current = null;
     sync();
-  }, [post, cache, sync]);
+  }, [post, tableId, cache, sync]);
 
   useEffect(() => {
     if (ready.current) send(message({ type: 'select', uid: selected }));
@@ -149,6 +174,30 @@ export function useCanvas({ projectId, pageId, post, blocks, selected, onSelect 
         setHovered(received.uid);
       } else if (received.type === 'layout') {
         setLayout({ boxes: received.boxes, scrollY: received.scrollY });
+      } else if (received.type === 'edit-request') {
+        const block = latest.current.blocks.find((b) => b.uid === received.uid);
+        const target = block ? inlineTarget(block, received.texts, received.htmls) : null;
+        if (!target) return;
+        editCount.current += 1;
+        const token = `edit-${editCount.current}`;
+        editing.current = { ...target, token, uid: received.uid };
+        send(
+          message({
+            type: 'edit-start',
+            uid: received.uid,
+            depth: target.depth,
+            token,
+            rich: target.kind === 'richtext',
+          }),
+        );
+      } else if (received.type === 'edit-commit' || received.type === 'edit-cancel') {
+        // Only the edit asked for, once: its field is the one chosen here, whatever the canvas says.
+        const edit = editing.current;
+        if (!edit || edit.token !== received.token) return;
+        editing.current = null;
+        if (received.type === 'edit-commit') {
+          onInlineEditRef.current(edit.uid, edit.name, inlineValue(edit.kind, received.value));
+        }
       }
     };
     window.addEventListener('message', onMessage);

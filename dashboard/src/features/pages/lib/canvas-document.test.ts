@@ -144,4 +144,87 @@ describe('canvasDocument', () => {
     expect(click.defaultPrevented).toBe(true);
     expect(sent).toContainEqual({ vitrine: 1, type: 'select-block', uid: 'b-9' });
   });
+
+  it('edits a double-clicked text in place once the parent names the element, and commits it', () => {
+    const { window, sent } = boot();
+    const root = window.document.getElementById('vt-canvas')!;
+    root.innerHTML =
+      '<div class="vt-block" data-vt-uid="b-9"><section><h2 id="h"><span id="s">Olá</span> mundo</h2></section></div>';
+    const span = window.document.getElementById('s')!;
+    span.dispatchEvent(new window.MouseEvent('dblclick', { bubbles: true }));
+    expect(sent.at(-1)).toEqual({
+      vitrine: 1,
+      type: 'edit-request',
+      uid: 'b-9',
+      texts: ['Olá', 'Olá mundo', 'Olá mundo'],
+      htmls: ['Olá', '<span id="s">Olá</span> mundo', '<h2 id="h"><span id="s">Olá</span> mundo</h2>'],
+    });
+    // Another block's uid, or a depth outside the block, starts nothing.
+    deliver(
+      window,
+      { vitrine: 1, type: 'edit-start', uid: 'b-1', depth: 1, token: 't0', rich: false },
+      window.parent,
+    );
+    deliver(
+      window,
+      { vitrine: 1, type: 'edit-start', uid: 'b-9', depth: 3, token: 't0', rich: false },
+      window.parent,
+    );
+    expect(root.querySelector('[contenteditable]')).toBeNull();
+
+    deliver(
+      window,
+      { vitrine: 1, type: 'edit-start', uid: 'b-9', depth: 1, token: 't1', rich: false },
+      window.parent,
+    );
+    const heading = window.document.getElementById('h')!;
+    expect(heading.getAttribute('contenteditable')).not.toBeNull();
+    expect(heading.classList.contains('vt-editing')).toBe(true);
+    heading.textContent = 'Tchau';
+    heading.dispatchEvent(
+      new window.KeyboardEvent('keydown', { key: 'Enter', bubbles: true, cancelable: true }),
+    );
+    expect(sent.at(-1)).toEqual({ vitrine: 1, type: 'edit-commit', token: 't1', value: 'Tchau' });
+    expect(heading.hasAttribute('contenteditable')).toBe(false);
+    // Blur after the commit sends nothing more.
+    const count = sent.length;
+    heading.dispatchEvent(new window.FocusEvent('blur'));
+    expect(sent).toHaveLength(count);
+  });
+
+  it('commits rich text as markup on blur, and Escape puts the old content back', () => {
+    const { window, sent } = boot();
+    const root = window.document.getElementById('vt-canvas')!;
+    root.innerHTML = '<div class="vt-block" data-vt-uid="b-9"><div id="body"><p id="p">a</p></div></div>';
+    const start = (token: string) => {
+      window.document
+        .getElementById('p')!
+        .dispatchEvent(new window.MouseEvent('dblclick', { bubbles: true }));
+      deliver(
+        window,
+        { vitrine: 1, type: 'edit-start', uid: 'b-9', depth: 1, token, rich: true },
+        window.parent,
+      );
+      return window.document.getElementById('body')!;
+    };
+    let body = start('t1');
+    expect(body.getAttribute('contenteditable')).toBe('true');
+    body.innerHTML = '<p id="p">a <b>b</b></p>';
+    body.dispatchEvent(new window.FocusEvent('blur'));
+    expect(sent.at(-1)).toEqual({
+      vitrine: 1,
+      type: 'edit-commit',
+      token: 't1',
+      value: '<p id="p">a <b>b</b></p>',
+    });
+
+    body = start('t2');
+    body.innerHTML = '<p id="p">gone</p>';
+    body.dispatchEvent(
+      new window.KeyboardEvent('keydown', { key: 'Escape', bubbles: true, cancelable: true }),
+    );
+    expect(sent.at(-1)).toEqual({ vitrine: 1, type: 'edit-cancel', token: 't2' });
+    expect(body.innerHTML).toBe('<p id="p">a <b>b</b></p>');
+    expect(body.hasAttribute('contenteditable')).toBe(false);
+  });
 });

@@ -4,7 +4,7 @@
  * block's css in <style>, its html and its js in <script>, and the canvas runtime: the iframe's
  * half of the protocol in canvas-protocol.ts (it accepts messages only from its parent).
  */
-import type { CanvasBlock } from './canvas-protocol';
+import { MAX_EDIT_DEPTH, MAX_EDIT_VALUE, type CanvasBlock } from './canvas-protocol';
 
 /** Keeps text from closing the element it is inlined in. */
 function inline(text: string, tag: 'script' | 'style'): string {
@@ -25,6 +25,7 @@ const CANVAS_STYLE = `
 .vt-block:hover{outline:1px dashed #3b82f6;outline-offset:-1px}
 .vt-block.vt-selected{outline:2px solid #2563eb;outline-offset:-2px}
 #vt-canvas:empty{min-height:100vh}
+.vt-editing{outline:2px dashed #f59e0b;outline-offset:2px;cursor:text}
 `;
 
 /**
@@ -36,6 +37,14 @@ const CANVAS_STYLE = `
  * with `layout` after renders, on scroll and on resize (the parent's drop overlay uses them).
  * After each render it dispatches `vitrine:render` on the document, so scripts from the head
  * (the effects runtime) can pick up blocks added after the page loaded.
+ *
+ * Inline editing: a double-click on text sends `edit-request` with the texts and markup of the
+ * element and its ancestors inside the block; the parent, which alone knows the block's fields, answers
+ * `edit-start` naming the element (by depth) when one of them is a text or rich-text field's.
+ * The element is then editable (plain text, or markup for rich text) until Enter or blur, which
+ * send `edit-commit` with the new text, or Escape, which puts the old content back and sends
+ * `edit-cancel`. The runtime never names the field: the parent applies a commit to the field it
+ * chose for that edit's token, and nothing else.
  */
 export const CANVAS_RUNTIME = `(function () {
   var V = 1;
@@ -109,6 +118,68 @@ export const CANVAS_RUNTIME = `(function () {
     if (reveal && show(reveal)) reveal = null;
     layout();
   }
+  // Inline editing: the element double-clicked last, and the edit under way.
+  var clicked = null;
+  var editing = null;
+  function finish(commit) {
+    var e = editing;
+    if (!e) return;
+    editing = null;
+    e.el.removeEventListener('blur', onEditBlur);
+    e.el.removeEventListener('keydown', onEditKey);
+    e.el.removeAttribute('contenteditable');
+    e.el.classList.remove('vt-editing');
+    if (commit) {
+      send({ type: 'edit-commit', token: e.token, value: e.rich ? e.el.innerHTML : e.el.textContent });
+    } else {
+      e.el.innerHTML = e.before;
+      send({ type: 'edit-cancel', token: e.token });
+    }
+    layout();
+  }
+  function onEditBlur() { finish(true); }
+  function onEditKey(event) {
+    if (event.key === 'Escape') { event.preventDefault(); finish(false); }
+    else if (event.key === 'Enter' && !event.shiftKey) { event.preventDefault(); finish(true); }
+  }
+  function begin(el, token, rich) {
+    editing = { el: el, token: token, rich: rich, before: el.innerHTML };
+    el.setAttribute('contenteditable', rich ? 'true' : 'plaintext-only');
+    if (!rich && el.contentEditable !== 'plaintext-only') el.setAttribute('contenteditable', 'true');
+    el.classList.add('vt-editing');
+    el.addEventListener('blur', onEditBlur);
+    el.addEventListener('keydown', onEditKey);
+    if (el.focus) el.focus();
+    var selection = window.getSelection ? window.getSelection() : null;
+    if (selection && document.createRange) {
+      var range = document.createRange();
+      range.selectNodeContents(el);
+      selection.removeAllRanges();
+      selection.addRange(range);
+    }
+  }
+  // A render can take the edited element away: the edit ends with it, unsent.
+  function dropDetached() {
+    if (editing && !root.contains(editing.el)) editing = null;
+  }
+  document.addEventListener('dblclick', function (event) {
+    if (editing) return;
+    var target = event.target && event.target.nodeType === 3 ? event.target.parentElement : event.target;
+    var block = target && target.closest ? target.closest('[data-vt-uid]') : null;
+    if (!block) return;
+    var texts = [];
+    var htmls = [];
+    for (var el = target; el && el !== block && texts.length < ${MAX_EDIT_DEPTH}; el = el.parentElement) {
+      var text = el.textContent || '';
+      var html = el.innerHTML;
+      if (html.length > ${MAX_EDIT_VALUE}) break;
+      texts.push(text);
+      htmls.push(html);
+    }
+    if (texts.length === 0) return;
+    clicked = { uid: block.getAttribute('data-vt-uid'), el: target };
+    send({ type: 'edit-request', uid: clicked.uid, texts: texts, htmls: htmls });
+  }, true);
   window.addEventListener('message', function (event) {
     if (event.source !== parent) return;
     var data = event.data;
@@ -117,6 +188,7 @@ export const CANVAS_RUNTIME = `(function () {
       selected = data.selected || null;
       root.textContent = '';
       for (var i = 0; i < data.blocks.length; i++) { var el = build(data.blocks[i]); root.appendChild(el); mount(el, data.blocks[i]); }
+      dropDetached();
       rendered();
     } else if (data.type === 'replace-block') {
       var old = find(data.block.uid);
@@ -124,10 +196,18 @@ export const CANVAS_RUNTIME = `(function () {
       var fresh = build(data.block);
       old.parentNode.replaceChild(fresh, old);
       mount(fresh, data.block);
+      dropDetached();
       rendered();
     } else if (data.type === 'select') {
       select(data.uid || null);
       reveal = data.uid && !show(data.uid) ? data.uid : null;
+    } else if (data.type === 'edit-start') {
+      if (editing || !clicked || clicked.uid !== data.uid || typeof data.depth !== 'number') return;
+      var block = find(data.uid);
+      var target = clicked.el;
+      for (var d = 0; d < data.depth && target; d++) target = target.parentElement;
+      if (!block || !target || target === block || !block.contains(target)) return;
+      begin(target, String(data.token), data.rich === true);
     }
   });
   document.addEventListener('click', function (event) {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { dropIndex, message, readCanvasMessage } from './canvas-protocol';
+import { dropIndex, MAX_EDIT_DEPTH, MAX_EDIT_VALUE, message, readCanvasMessage } from './canvas-protocol';
 
 const canvas = {} as Window;
 const other = {} as Window;
@@ -23,6 +23,47 @@ describe('readCanvasMessage', () => {
     }
     const layout = { vitrine: 1, type: 'layout', boxes: [{ uid: 'b-1', top: 0, height: 40 }], scrollY: 12 };
     expect(readCanvasMessage({ source: canvas, data: layout }, canvas)).toEqual(layout);
+  });
+
+  it('reads inline edits, keeping only the fields each message has', () => {
+    const read = (data: unknown) => readCanvasMessage({ source: canvas, data }, canvas);
+    expect(
+      read({ vitrine: 1, type: 'edit-request', uid: 'b-1', texts: ['a', 'ab'], htmls: ['a', '<b>a</b>b'] }),
+    ).toEqual({
+      vitrine: 1,
+      type: 'edit-request',
+      uid: 'b-1',
+      texts: ['a', 'ab'],
+      htmls: ['a', '<b>a</b>b'],
+    });
+    // A commit names no block or field: anything of the kind it carries is dropped.
+    expect(
+      read({ vitrine: 1, type: 'edit-commit', token: 't1', value: 'x', uid: 'b-2', name: 'other' }),
+    ).toEqual({ vitrine: 1, type: 'edit-commit', token: 't1', value: 'x' });
+    expect(read({ vitrine: 1, type: 'edit-cancel', token: 't1' })).toEqual({
+      vitrine: 1,
+      type: 'edit-cancel',
+      token: 't1',
+    });
+  });
+
+  it('refuses malformed or oversized inline edits', () => {
+    const read = (data: unknown) => readCanvasMessage({ source: canvas, data }, canvas);
+    expect(read({ vitrine: 1, type: 'edit-request', uid: 'b-1', texts: [], htmls: [] })).toBeNull();
+    expect(read({ vitrine: 1, type: 'edit-request', uid: 'b-1', texts: [1], htmls: ['1'] })).toBeNull();
+    expect(read({ vitrine: 1, type: 'edit-request', uid: 'b-1', texts: ['a'] })).toBeNull();
+    expect(
+      read({ vitrine: 1, type: 'edit-request', uid: 'b-1', texts: ['a'], htmls: ['a', 'b'] }),
+    ).toBeNull();
+    expect(read({ vitrine: 1, type: 'edit-request', texts: ['a'], htmls: ['a'] })).toBeNull();
+    const deep = Array<string>(MAX_EDIT_DEPTH + 1).fill('a');
+    expect(read({ vitrine: 1, type: 'edit-request', uid: 'b-1', texts: deep, htmls: deep })).toBeNull();
+    expect(read({ vitrine: 1, type: 'edit-commit', token: 't1', value: { html: 'x' } })).toBeNull();
+    expect(read({ vitrine: 1, type: 'edit-commit', value: 'x' })).toBeNull();
+    expect(
+      read({ vitrine: 1, type: 'edit-commit', token: 't1', value: 'x'.repeat(MAX_EDIT_VALUE + 1) }),
+    ).toBeNull();
+    expect(read({ vitrine: 1, type: 'edit-cancel' })).toBeNull();
   });
 
   it('ignores messages from any other window', () => {

@@ -25,7 +25,13 @@ export interface BlockBox {
 export type ParentMessage =
   | { vitrine: 1; type: 'render'; blocks: CanvasBlock[]; selected: string | null }
   | { vitrine: 1; type: 'replace-block'; block: CanvasBlock }
-  | { vitrine: 1; type: 'select'; uid: string | null };
+  | { vitrine: 1; type: 'select'; uid: string | null }
+  /**
+   * Inline editing: the element `depth` levels above the one last double-clicked in block
+   * `uid` becomes editable; `token` names this edit in the canvas's answer. `rich` edits its
+   * markup, otherwise its plain text.
+   */
+  | { vitrine: 1; type: 'edit-start'; uid: string; depth: number; token: string; rich: boolean };
 
 export type CanvasMessage =
   | { vitrine: 1; type: 'ready' }
@@ -33,7 +39,22 @@ export type CanvasMessage =
   /** The block under the pointer, or null once the pointer leaves the blocks. */
   | { vitrine: 1; type: 'hover-block'; uid: string | null }
   /** Block boxes and the scroll offset, after every render and on scroll/resize. */
-  | { vitrine: 1; type: 'layout'; boxes: BlockBox[]; scrollY: number };
+  | { vitrine: 1; type: 'layout'; boxes: BlockBox[]; scrollY: number }
+  /**
+   * A double-click on text in block `uid`: the text and the markup of the element clicked and of
+   * each of its ancestors inside the block, innermost first (the parent looks for the field that
+   * renders one of them).
+   */
+  | { vitrine: 1; type: 'edit-request'; uid: string; texts: string[]; htmls: string[] }
+  /** The edited text (or markup) of the edit `token`, on blur or Enter. */
+  | { vitrine: 1; type: 'edit-commit'; token: string; value: string }
+  /** The edit `token` was abandoned (Escape): nothing changes. */
+  | { vitrine: 1; type: 'edit-cancel'; token: string };
+
+/** At most this many texts (the clicked element and its ancestors) in an `edit-request`. */
+export const MAX_EDIT_DEPTH = 8;
+/** The longest value an `edit-commit` may carry (characters); a longer one is ignored. */
+export const MAX_EDIT_VALUE = 100_000;
 
 type WithoutVersion<T> = T extends unknown ? Omit<T, 'vitrine'> : never;
 
@@ -51,6 +72,16 @@ function isBox(value: unknown): value is BlockBox {
     typeof value.uid === 'string' &&
     typeof value.top === 'number' &&
     typeof value.height === 'number'
+  );
+}
+
+/** 1 to MAX_EDIT_DEPTH strings of at most MAX_EDIT_VALUE characters. */
+function isTextList(value: unknown): value is string[] {
+  return (
+    Array.isArray(value) &&
+    value.length > 0 &&
+    value.length <= MAX_EDIT_DEPTH &&
+    value.every((text) => typeof text === 'string' && text.length <= MAX_EDIT_VALUE)
   );
 }
 
@@ -78,6 +109,21 @@ export function readCanvasMessage(
       return Array.isArray(data.boxes) && data.boxes.every(isBox) && typeof data.scrollY === 'number'
         ? { vitrine: 1, type: 'layout', boxes: data.boxes, scrollY: data.scrollY }
         : null;
+    case 'edit-request':
+      return typeof data.uid === 'string' &&
+        isTextList(data.texts) &&
+        isTextList(data.htmls) &&
+        data.htmls.length === data.texts.length
+        ? { vitrine: 1, type: 'edit-request', uid: data.uid, texts: data.texts, htmls: data.htmls }
+        : null;
+    case 'edit-commit':
+      return typeof data.token === 'string' &&
+        typeof data.value === 'string' &&
+        data.value.length <= MAX_EDIT_VALUE
+        ? { vitrine: 1, type: 'edit-commit', token: data.token, value: data.value }
+        : null;
+    case 'edit-cancel':
+      return typeof data.token === 'string' ? { vitrine: 1, type: 'edit-cancel', token: data.token } : null;
     default:
       return null;
   }

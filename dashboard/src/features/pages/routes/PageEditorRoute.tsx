@@ -146,9 +146,23 @@ function Editor({ page, project, library, user, deploy }: EditorProps) {
   const [chosenPostSlug, setPostSlug] = useState<string | undefined>(undefined);
   const postSlug = chosenPostSlug ?? collection.data?.posts[0]?.slug;
 
+  // Binding or unbinding a collection is saved at once: the render API reads the post from the
+  // page's stored collection. The page query then carries the new `table_id`.
+  const bind = useUpdatePage();
+  const bindCollection = (tableId: number | null) => {
+    bind.mutate(
+      { id: page.id, table_id: tableId },
+      {
+        onSuccess: () => setPostSlug(undefined),
+        onError: (error) => toast.error(errorMessage(error)),
+      },
+    );
+  };
+
   const canvas = useCanvas({
     projectId: project.id,
     pageId: page.id,
+    tableId: page.table_id,
     post: postSlug,
     blocks,
     selected,
@@ -156,6 +170,7 @@ function Editor({ page, project, library, user, deploy }: EditorProps) {
       setSelected(uid);
       setTab('block');
     },
+    onInlineEdit: (uid, name, value) => commit((list) => updateVar(list, uid, name, { value })),
   });
 
   const context = useMemo<EditorContextValue>(
@@ -420,7 +435,9 @@ function Editor({ page, project, library, user, deploy }: EditorProps) {
                       <PageTab
                         fields={fields}
                         isHome={isHome}
-                        isCollection={page.table_id !== null}
+                        tableId={page.table_id}
+                        onCollectionChange={bindCollection}
+                        binding={bind.isPending}
                         onChange={changeFields}
                       />
                     ),

@@ -159,6 +159,15 @@ function api(extra: Record<string, Handler> = {}, options: { page?: Page; user?:
   });
 }
 
+/** Collection 9, Produtos: a price field and one post, Bolo. */
+const produtos: Handler = () => ({
+  json: {
+    table: { id: 9, name: 'Produtos', slug: 'produtos' },
+    fields: [{ id: 1, name: 'Preço', slug: 'preco', type: 'currency' }],
+    posts: [{ id: 1, name: 'Bolo', slug: 'bolo', created_at: '' }],
+  },
+});
+
 const renders = (calls: ApiCall[]) => calls.filter((call) => call.url === '/api/project/7/render');
 const iframe = () => screen.getByTestId<HTMLIFrameElement>('canvas-iframe');
 
@@ -610,6 +619,52 @@ describe('page editor', () => {
     );
   });
 
+  it('edits a text inline: only the field it chose, once, for the edit it started', async () => {
+    const two: PageBlock = {
+      ...hero,
+      uid: 'b-two',
+      vars: [
+        { name: 'title', type: 'text', value: 'Outro' },
+        { name: 'note', type: 'text', value: 'Nota' },
+      ],
+    };
+    const { calls, post } = await openEditor({}, { page: page({ blocks: [hero, two] }) });
+    const lastRendered = () => (renders(calls).at(-1)?.body as { blocks: PageBlock[] }).blocks;
+    // Text that no field shows starts nothing.
+    canvasSays({ vitrine: 1, type: 'edit-request', uid: 'b-hero', texts: ['Nada disso'], htmls: ['x'] });
+    canvasSays({ vitrine: 1, type: 'edit-request', uid: 'b-none', texts: ['Olá'], htmls: ['Olá'] });
+    expect(post.mock.calls.some(([data]) => (data as { type: string }).type === 'edit-start')).toBe(false);
+
+    canvasSays({
+      vitrine: 1,
+      type: 'edit-request',
+      uid: 'b-hero',
+      texts: [' Olá ', 'Olá'],
+      htmls: [' Olá ', '<h1> Olá </h1>'],
+    });
+    const start = post.mock.calls
+      .map(([data]) => data as { type: string; token?: unknown })
+      .find((data) => data.type === 'edit-start');
+    expect(start).toMatchObject({ vitrine: 1, type: 'edit-start', uid: 'b-hero', depth: 0, rich: false });
+    expect(typeof start?.token).toBe('string');
+    const { token } = start as { token: string };
+    const before = renders(calls).length;
+    // Another token, or another window, changes nothing.
+    canvasSays({ vitrine: 1, type: 'edit-commit', token: `${token}x`, value: 'Falso' });
+    canvasSays({ vitrine: 1, type: 'edit-commit', token, value: 'Falso' }, window);
+    // The commit names another block and field: they are not the canvas's to choose.
+    canvasSays({ vitrine: 1, type: 'edit-commit', token, value: 'Oi\nmundo', uid: 'b-two', name: 'note' });
+    await waitFor(() => expect(renders(calls).length).toBe(before + 1));
+    expect(lastRendered()).toEqual([{ ...hero, vars: [{ ...hero.vars[0], value: 'Oi mundo' }] }]);
+    // A replay of the same commit is ignored.
+    canvasSays({ vitrine: 1, type: 'edit-commit', token, value: 'De novo' });
+    fireEvent.click(screen.getByTestId('save-state'));
+    await waitFor(() => expect(calls.some((call) => call.url === '/api/page/3')).toBe(true));
+    const saved = (calls.find((call) => call.url === '/api/page/3')?.body as { blocks: PageBlock[] }).blocks;
+    expect(saved.map((block) => block.vars.map((v) => v.value))).toEqual([['Oi mundo'], ['Outro', 'Nota']]);
+    expect(renders(calls).length).toBe(before + 1);
+  });
+
   it('combines effects on the selected block', async () => {
     const { calls } = await openEditor();
     canvasSays({ vitrine: 1, type: 'select-block', uid: 'b-hero' });
@@ -639,13 +694,7 @@ describe('page editor', () => {
     const open = vi.spyOn(window, 'open').mockReturnValue(null);
     const { calls } = await openEditor(
       {
-        'GET /api/data/9': () => ({
-          json: {
-            table: { id: 9, name: 'Produtos', slug: 'produtos' },
-            fields: [{ id: 1, name: 'Preço', slug: 'preco', type: 'currency' }],
-            posts: [{ id: 1, name: 'Bolo', slug: 'bolo', created_at: '' }],
-          },
-        }),
+        'GET /api/data/9': produtos,
       },
       { page: page({ table_id: 9, slug: 'produtos', is_home: false }) },
     );
@@ -712,6 +761,47 @@ describe('page tab', () => {
     await waitFor(() =>
       expect(calls.find((call) => call.url === '/api/page/3')?.body).toMatchObject({ slug: 'sobre-nos' }),
     );
+  });
+
+  it('binds the page to a collection and unbinds it, the canvas following its post', async () => {
+    const sobre = (overrides: Partial<Page> = {}) => page({ slug: 'sobre', is_home: false, ...overrides });
+    const { calls } = await openEditor(
+      {
+        'GET /api/data/9': produtos,
+        'POST /api/page/3': (call) => ({ json: { ...sobre(), ...(call.body as object) } }),
+      },
+      { page: sobre() },
+    );
+    expect(screen.queryByTestId('post-select')).toBeNull();
+    fireEvent.click(screen.getByTestId('page-tab'));
+    const select = screen.getByTestId<HTMLSelectElement>('page-collection');
+    expect(select.disabled).toBe(false);
+    expect(select.value).toBe('');
+    fireEvent.change(select, { target: { value: '9' } });
+    // Saved at once (the render API reads the post through the stored collection).
+    await waitFor(() =>
+      expect(calls.find((call) => call.url === '/api/page/3')?.body).toEqual({ table_id: 9 }),
+    );
+    await waitFor(() => expect(screen.getByTestId<HTMLSelectElement>('post-select').value).toBe('bolo'));
+    expect(screen.getByTestId<HTMLSelectElement>('page-collection').value).toBe('9');
+    await waitFor(() =>
+      expect(renders(calls).at(-1)?.body).toEqual({ page_id: 3, post: 'bolo', blocks: [hero] }),
+    );
+    // The slug hint says the page is served at slug/*; block fields can bind to the post.
+    expect(screen.getByTestId('page-settings').textContent).toContain('slug/*');
+
+    fireEvent.change(screen.getByTestId('page-collection'), { target: { value: '' } });
+    await waitFor(() =>
+      expect(calls.filter((call) => call.url === '/api/page/3').at(-1)?.body).toEqual({ table_id: null }),
+    );
+    await waitFor(() => expect(screen.queryByTestId('post-select')).toBeNull());
+    await waitFor(() => expect(renders(calls).at(-1)?.body).toEqual({ page_id: 3, blocks: [hero] }));
+  });
+
+  it('keeps the home page a simple page', async () => {
+    await openEditor();
+    fireEvent.click(screen.getByTestId('page-tab'));
+    expect(screen.getByTestId<HTMLSelectElement>('page-collection').disabled).toBe(true);
   });
 
   it('edits the page settings and uploads only png or jpg images', async () => {
