@@ -177,6 +177,7 @@ error_codes! {
     // Pages and publishing.
     HomeSlugFixed = "home_slug_fixed",
     HomePageKept = "home_page_kept",
+    HomePageStatic = "home_page_static",
     PageSlugTaken = "page_slug_taken",
     PageTooLarge = "page_too_large",
     UnknownCollection = "unknown_collection",

@@ -180,6 +180,15 @@ pub async fn update_page(
         changes.blocks = Some(blocks);
     }
     if let Some(table_id) = req.table_id {
+        // The home page is the site's `/`: a collection page answers `/{page}/{post}`.
+        if table_id.is_some() && current.slug == "/" {
+            return Err(Invalid::new(
+                "table_id",
+                ErrorCode::HomePageStatic,
+                "The home page cannot be a collection page",
+            )
+            .into());
+        }
         if let Some(t) = table_id
             && !state.store.collection_in_project(t, project_id).await?
         {

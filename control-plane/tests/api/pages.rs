@@ -379,6 +379,16 @@ dual_test!(
             let err: serde_json::Value = res.json().await.unwrap();
             assert_eq!(err["error"], "unknown_collection", "{err}");
         }
+        // The home page stays the site's `/`: it cannot become a collection page.
+        let home =
+            json_ok(app.get(&s, &format!("/api/projects/{pid}")).await).await["pages"][0]["id"]
+                .as_i64()
+                .unwrap();
+        let res = app
+            .post(&s, &format!("/api/page/{home}"), json!({"table_id": table}))
+            .await;
+        let err: serde_json::Value = res.json().await.unwrap();
+        assert_eq!(err["error"], "home_page_static", "{err}");
         // Nor can another owner bind (or unbind) this page, even to their own collection: 404.
         for table_id in [json!(foreign), json!(null)] {
             expect_error(
