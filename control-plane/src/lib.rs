@@ -21,4 +21,5 @@ pub mod seed;
 pub mod startup;
 pub mod state;
 pub mod throttle;
+pub mod thumbnails;
 pub mod views;

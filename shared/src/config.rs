@@ -59,6 +59,8 @@ pub struct Settings {
     pub chromium_user: String,
     /// Picture each published site's home page after a publish, for the project cards.
     pub site_screenshots: bool,
+    /// Picture the library's blocks and templates in the background (start-up, block saves).
+    pub library_thumbnails: bool,
     /// The binary render workers run (`{binary} __render-worker`); unset: the running binary.
     pub render_worker: Option<PathBuf>,
     /// Renders in flight at once per process; 0: one per core.
@@ -155,6 +157,7 @@ impl Default for Settings {
             chromium_path: None,
             chromium_user: "65534:65534".into(),
             site_screenshots: true,
+            library_thumbnails: true,
             render_worker: None,
             render_workers: 0,
             render_memory_mb: 64,
@@ -342,6 +345,10 @@ pub const SETTINGS_HELP: &[(&str, &str)] = &[
     (
         "SITE_SCREENSHOTS",
         "picture each published site's home page with Chromium after a publish, for the project cards [default: true]",
+    ),
+    (
+        "LIBRARY_THUMBNAILS",
+        "picture the library's blocks and templates with Chromium in the background, after start-up and when a block changes [default: true]",
     ),
     (
         "CHROMIUM_USER",

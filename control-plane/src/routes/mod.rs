@@ -164,6 +164,10 @@ fn api(state: &AppState) -> (Router<AppState>, utoipa::openapi::OpenApi) {
         .routes(routes!(blocks::erp_export_blocks))
         .routes(routes!(blocks::block_screenshot))
         .routes(routes!(blocks::template_screenshot))
+        .routes(routes!(
+            blocks::thumbnail_progress,
+            blocks::regenerate_thumbnails
+        ))
         .routes(routes!(collections::create_table))
         .routes(routes!(
             collections::get_table,

@@ -51,6 +51,7 @@ impl TestApp {
             // A Chromium after every publish would slow every test down; the tests of the
             // pictures turn it on.
             site_screenshots: false,
+            library_thumbnails: false,
             ..Settings::default()
         };
         tweak(&mut settings);
