@@ -197,8 +197,10 @@ impl ApiError {
     }
 }
 
-impl IntoResponse for ApiError {
-    fn into_response(self) -> Response {
+impl ApiError {
+    /// The status, the JSON body and the `Retry-After` seconds this error answers with; the
+    /// body is what [`IntoResponse`] sends and what a stream's `error` event carries.
+    pub fn into_parts(self) -> (StatusCode, ErrorBody, Option<u64>) {
         let status = self.status();
         let code = self.code();
         let message = match &self {
@@ -232,6 +234,13 @@ impl IntoResponse for ApiError {
             params,
             details,
         };
+        (status, body, retry_after)
+    }
+}
+
+impl IntoResponse for ApiError {
+    fn into_response(self) -> Response {
+        let (status, body, retry_after) = self.into_parts();
         let mut response = (status, Json(body)).into_response();
         if let Some(secs) = retry_after {
             response

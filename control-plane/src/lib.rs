@@ -22,4 +22,5 @@ pub mod seed;
 pub mod startup;
 pub mod state;
 pub mod throttle;
+pub mod thumbnails;
 pub mod views;

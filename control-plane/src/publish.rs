@@ -71,6 +71,30 @@ pub fn live_url(settings: &Settings, project: &Project) -> String {
     }
 }
 
+/// One step of a build as it happens, for the publish dialog (the events variant of the
+/// publish call streams them): the fonts, each page, the assets, then going live.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, utoipa::ToSchema)]
+#[serde(tag = "step", rename_all = "snake_case")]
+pub enum Step {
+    /// The build holds the project's publish lock and starts; `pages` is how many it renders.
+    Started { deploy_id: i64, pages: usize },
+    /// The fonts are in place: how many font faces the site serves.
+    Fonts { faces: usize },
+    /// Page `index` of `total` (from 1) is rendered, or prepared for the edge to render.
+    Page {
+        index: usize,
+        total: usize,
+        name: String,
+    },
+    /// Every asset is written: the deploy's files and bytes.
+    Assets { files: i64, bytes: i64 },
+    /// The build is complete and the deploy is being made live.
+    Live,
+}
+
+/// Where a build reports its steps; the build never waits for it.
+pub type Progress = std::sync::Arc<dyn Fn(Step) + Send + Sync>;
+
 /// Builds and activates a new deploy of `project_id`. On failure the deploy is recorded as
 /// failed with the reason and the previous deploy stays live.
 ///
@@ -81,25 +105,41 @@ pub async fn publish(
     project_id: i64,
     user_id: i64,
 ) -> Result<Published, ApiError> {
+    publish_with_progress(state, project_id, user_id, None).await
+}
+
+/// [`publish`], telling `progress` each [`Step`] as it happens.
+pub async fn publish_with_progress(
+    state: &AppState,
+    project_id: i64,
+    user_id: i64,
+    progress: Option<Progress>,
+) -> Result<Published, ApiError> {
     let state = state.clone();
     tokio::spawn(async move {
         let lock = state.publish_lock(project_id);
         let _guard = lock.lock().await;
         let deploy = state.store.create_deploy(project_id, Some(user_id)).await?;
-        let result = match build(&state, project_id, deploy.id).await {
-            Ok(built) => state
-                .store
-                .finish_deploy(deploy.id, &built.manifest_key, built.files, built.bytes)
-                .await
-                .map(|deploy| Published {
-                    deploy,
-                    warnings: built.warnings,
-                })
-                .map_err(ApiError::from),
+        let result = match build(&state, project_id, deploy.id, progress.clone()).await {
+            Ok(built) => {
+                if let Some(p) = &progress {
+                    p(Step::Live);
+                }
+                state
+                    .store
+                    .finish_deploy(deploy.id, &built.manifest_key, built.files, built.bytes)
+                    .await
+                    .map(|deploy| Published {
+                        deploy,
+                        warnings: built.warnings,
+                    })
+                    .map_err(ApiError::from)
+            }
             Err(e) => Err(e),
         };
-        if let Err(e) = &result {
-            record_failure(&state, project_id, deploy.id, e).await;
+        match &result {
+            Ok(_) => crate::screenshot::after_publish(&state, project_id, deploy.id),
+            Err(e) => record_failure(&state, project_id, deploy.id, e).await,
         }
         result
     })
@@ -249,9 +289,17 @@ struct Build<'a> {
     bytes: i64,
     /// Things the owner should know that did not stop the build.
     warnings: Vec<Warning>,
+    progress: Option<Progress>,
 }
 
 impl<'a> Build<'a> {
+    /// Tells the caller (the publish dialog) that the build got this far.
+    fn step(&self, step: Step) {
+        if let Some(p) = &self.progress {
+            p(step);
+        }
+    }
+
     /// Writes `data` (and its variants) at `key` unless an object is already there, and
     /// describes it. Variants are written before the body, so an existing body implies its
     /// variants exist.
@@ -501,6 +549,7 @@ impl<'a> Build<'a> {
             let url = self.asset(data, "woff2").await?;
             faces.push(FontFace { url, ..face });
         }
+        self.step(Step::Fonts { faces: faces.len() });
         if faces.is_empty() {
             return Ok((None, wanted.default_family));
         }
@@ -631,7 +680,12 @@ fn template_error(page: &Page, e: vitrine_shared::render::RenderError) -> ApiErr
     .param("detail", e.message.clone())
 }
 
-async fn build(state: &AppState, project_id: i64, deploy_id: i64) -> Result<Built, ApiError> {
+async fn build(
+    state: &AppState,
+    project_id: i64,
+    deploy_id: i64,
+    progress: Option<Progress>,
+) -> Result<Built, ApiError> {
     let store = &state.store;
     let project = store.project_by_id(project_id).await?;
     let owner = store.user_by_id(project.user_id).await?;
@@ -669,7 +723,12 @@ async fn build(state: &AppState, project_id: i64, deploy_id: i64) -> Result<Buil
         files: 0,
         bytes: 0,
         warnings: Vec::new(),
+        progress,
     };
+    b.step(Step::Started {
+        deploy_id,
+        pages: pages.len(),
+    });
 
     let (fonts_css, font_family) = b.fonts(meta).await?;
     let favicon = b.link_url(text_of(meta, "favicon")).await?;
@@ -700,7 +759,7 @@ async fn build(state: &AppState, project_id: i64, deploy_id: i64) -> Result<Buil
         .collect();
     let mut dynamic_pages = BTreeMap::new();
     let mut collection_pages = BTreeMap::new();
-    for page in &pages {
+    for (index, page) in pages.iter().enumerate() {
         let slug = normalize_page_slug(&page.slug);
         let blocks = b.link_blocks(Block::list(&page.blocks.0)).await?;
         let (css, js) = b.bundles(&blocks).await?;
@@ -801,9 +860,18 @@ async fn build(state: &AppState, project_id: i64, deploy_id: i64) -> Result<Buil
             b.note_uploads(&html);
             b.page_document(&slug, html).await?;
         }
+        b.step(Step::Page {
+            index: index + 1,
+            total: pages.len(),
+            name: page.name.clone(),
+        });
     }
     let collection_ids: Vec<i64> = collections.iter().map(|c| c.id).collect();
     b.note_record_uploads(&collection_ids).await?;
+    b.step(Step::Assets {
+        files: b.files,
+        bytes: b.bytes,
+    });
 
     let has_route = |b: &Build, path: &str| b.routes.contains_key(path);
     let manifest = Manifest {

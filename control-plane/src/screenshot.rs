@@ -12,13 +12,38 @@
 //! `CHROMIUM_USER`), with an empty environment (no secret of the control plane's), and with the
 //! document served over a throwaway loopback origin that is also its proxy ([`Origin`]), so the
 //! page reaches no file, no network and no other local service.
+//!
+//! A published site's home page is pictured the same way after each publish
+//! ([`after_publish`]): its assets (stylesheets, fonts, images of the deploy) are served by that
+//! same origin from the deploy's own files, so the picture is what visitors see, and still
+//! nothing else is reachable. The picture is stored with the deploy
+//! (`deploys/{project}/{deploy}/screenshot.png`) and the project's `thumbnail` names it. It runs
+//! in the background, at most [`SITE_SHOTS`] at a time: a publish never waits for it and never
+//! fails because of it, and without Chromium the project keeps its letter tile.
 
 use std::{
     path::{Path, PathBuf},
+    sync::Arc,
     time::Duration,
 };
 
+use bytes::Bytes;
+use futures::future::BoxFuture;
 use tokio::process::Command;
+use vitrine_shared::site::{Manifest, deploy_prefix, manifest_key};
+
+use crate::state::AppState;
+
+/// Files the pictured page may load besides itself: a path (`/_assets/…`) gives its content
+/// type and body, or nothing (a 404).
+pub type Resources =
+    Arc<dyn Fn(String) -> BoxFuture<'static, Option<(String, Bytes)>> + Send + Sync>;
+
+/// How many site pictures are taken at once (each is a Chromium).
+pub const SITE_SHOTS: usize = 2;
+
+/// The size of a site's picture: a desktop window's first screen.
+pub const SITE_SHOT_SIZE: (u32, u32) = (1280, 800);
 
 /// Why no thumbnail was made.
 #[derive(Debug, thiserror::Error)]
@@ -68,18 +93,20 @@ const MEASURE: &str = "<script>addEventListener('load',function(){document.title
 /// The address the page is loaded from. It never resolves: Chromium sends every request to
 /// [`Origin`], its proxy, which answers this one URL with the document and nothing else.
 const PAGE_URL: &str = "http://thumbnail.vitrine.invalid/";
+const PAGE_HOST: &str = "thumbnail.vitrine.invalid";
 
 /// A throwaway HTTP proxy on loopback that serves the document. Every request the page makes
-/// (frames, images, scripts, fetches) reaches it and gets a 404, so the page sees neither the
-/// network nor this machine's other services; the document is not a file, so the page has no
-/// `file://` origin to read files from (an `http:` page may not load `file:` URLs at all).
+/// (frames, images, scripts, fetches) reaches it and gets a 404 (or, for a path on the page's
+/// own origin that `resources` knows, that file), so the page sees neither the network nor
+/// this machine's other services; the document is not a file, so the page has no `file://`
+/// origin to read files from (an `http:` page may not load `file:` URLs at all).
 struct Origin {
     addr: std::net::SocketAddr,
     stop: Option<tokio::sync::oneshot::Sender<()>>,
 }
 
 impl Origin {
-    async fn serve(document: String) -> std::io::Result<Origin> {
+    async fn serve(document: String, resources: Option<Resources>) -> std::io::Result<Origin> {
         use axum::{
             body::Body,
             http::{Method, Request, StatusCode, header},
@@ -90,16 +117,26 @@ impl Origin {
         let document = std::sync::Arc::new(document);
         let app = axum::Router::new().fallback(move |req: Request<Body>| {
             let document = document.clone();
+            let resources = resources.clone();
             async move {
-                let wanted = req.method() == Method::GET && *req.uri() == PAGE_URL;
-                if wanted {
-                    (
+                let get = req.method() == Method::GET;
+                if get && *req.uri() == PAGE_URL {
+                    return (
                         [(header::CONTENT_TYPE, "text/html; charset=utf-8")],
                         document.as_str().to_owned(),
                     )
-                        .into_response()
-                } else {
-                    Response::from(StatusCode::NOT_FOUND.into_response())
+                        .into_response();
+                }
+                let own = req.uri().host() == Some(PAGE_HOST);
+                let found = match resources {
+                    Some(files) if get && own => files(req.uri().path().to_string()).await,
+                    _ => None,
+                };
+                match found {
+                    Some((content_type, body)) => {
+                        ([(header::CONTENT_TYPE, content_type)], body).into_response()
+                    }
+                    None => Response::from(StatusCode::NOT_FOUND.into_response()),
                 }
             }
         });
@@ -208,8 +245,20 @@ pub async fn take(
     browser: Option<&Path>,
     user: &str,
     document: &str,
+    size: (u32, u32),
+    trim: bool,
+) -> Result<Vec<u8>, ShotError> {
+    take_with(browser, user, document, size, trim, None).await
+}
+
+/// [`take`], with the page's own files served from `resources`.
+pub async fn take_with(
+    browser: Option<&Path>,
+    user: &str,
+    document: &str,
     (width, height): (u32, u32),
     trim: bool,
+    resources: Option<Resources>,
 ) -> Result<Vec<u8>, ShotError> {
     let browser = browser.ok_or(ShotError::NoBrowser)?;
     let failed = |e: std::io::Error| ShotError::Failed(e.to_string());
@@ -218,7 +267,7 @@ pub async fn take(
     if let Some((uid, gid)) = user {
         std::os::unix::fs::chown(dir.path(), Some(uid), Some(gid)).map_err(failed)?;
     }
-    let origin = Origin::serve(format!("{document}{MEASURE}"))
+    let origin = Origin::serve(format!("{document}{MEASURE}"), resources)
         .await
         .map_err(failed)?;
     let mut height = height;
@@ -255,6 +304,94 @@ pub async fn take(
                 .to_string(),
         )),
     }
+}
+
+/// The key of a deploy's picture in the object store.
+pub fn site_shot_key(project_id: i64, deploy_id: i64) -> String {
+    format!("{}screenshot.png", deploy_prefix(project_id, deploy_id))
+}
+
+/// The address the dashboard shows a deploy's picture from (authorized, see
+/// `routes::publish::deploy_screenshot`).
+pub fn site_shot_url(project_id: i64, deploy_id: i64) -> String {
+    format!("/api/projects/{project_id}/deploys/{deploy_id}/screenshot")
+}
+
+/// Pictures the home page of a deploy that just went live, in the background (see the
+/// module's documentation). Failures are logged, never reported to the publish.
+pub fn after_publish(state: &AppState, project_id: i64, deploy_id: i64) {
+    if !state.settings.site_screenshots {
+        return;
+    }
+    static RUNNING: tokio::sync::Semaphore = tokio::sync::Semaphore::const_new(SITE_SHOTS);
+    let state = state.clone();
+    tokio::spawn(async move {
+        let Ok(_permit) = RUNNING.acquire().await else {
+            return;
+        };
+        match shoot_site(&state, project_id, deploy_id).await {
+            Ok(true) => tracing::debug!(project_id, deploy_id, "site pictured"),
+            Ok(false) => {}
+            Err(ShotError::NoBrowser) => {
+                tracing::debug!(project_id, "no Chromium: the project keeps its letter tile")
+            }
+            Err(e) => tracing::warn!(project_id, deploy_id, error = %e, "site picture failed"),
+        }
+    });
+}
+
+/// Takes and stores the picture of a deploy's home page and records it on the project.
+/// `Ok(false)` when there is nothing to picture (the home page is rendered by the edge from
+/// live records) or the deploy is no longer the live one.
+pub async fn shoot_site(
+    state: &AppState,
+    project_id: i64,
+    deploy_id: i64,
+) -> Result<bool, ShotError> {
+    let failed = |e: &dyn std::fmt::Display| ShotError::Failed(e.to_string());
+    let raw = state
+        .blobs
+        .get(&manifest_key(project_id, deploy_id))
+        .await
+        .map_err(|e| failed(&e))?;
+    let manifest: Manifest = serde_json::from_slice(&raw).map_err(|e| failed(&e))?;
+    let Some(home) = manifest.routes.get("/") else {
+        return Ok(false);
+    };
+    let html = state.blobs.get(&home.key).await.map_err(|e| failed(&e))?;
+    let html = String::from_utf8_lossy(&html).into_owned();
+    let routes = Arc::new(manifest.routes);
+    let blobs = state.blobs.clone();
+    let resources: Resources = Arc::new(move |path: String| {
+        let routes = routes.clone();
+        let blobs = blobs.clone();
+        Box::pin(async move {
+            let file = routes.get(&path)?;
+            let body = blobs.get(&file.key).await.ok()?;
+            Some((file.content_type.clone(), body))
+        })
+    });
+    let browser = chromium(state.settings.chromium_path.as_deref());
+    let png = take_with(
+        browser.as_deref(),
+        &state.settings.chromium_user,
+        &html,
+        SITE_SHOT_SIZE,
+        false,
+        Some(resources),
+    )
+    .await?;
+    state
+        .blobs
+        .put(&site_shot_key(project_id, deploy_id), Bytes::from(png))
+        .await
+        .map_err(|e| failed(&e))?;
+    let url = site_shot_url(project_id, deploy_id);
+    state
+        .store
+        .set_project_thumbnail(project_id, deploy_id, &url, chrono::Utc::now().timestamp())
+        .await
+        .map_err(|e| failed(&e))
 }
 
 #[cfg(test)]

@@ -59,6 +59,8 @@ impl Application {
                 }
             }));
         }
+        // The library's thumbnails, in the background (a seeded library has none yet).
+        crate::thumbnails::refresh(&state);
         jobs.extend([
             tokio::spawn(mail::run_worker(state.clone(), wait_for(rx.clone()))),
             tokio::spawn(conversions::run_worker(state.clone(), wait_for(rx.clone()))),

@@ -36,6 +36,8 @@ pub struct Inner {
     pub metrics: crate::metrics::Metrics,
     /// Where owners' templates are rendered: worker processes within budgets.
     pub sandbox: Sandbox,
+    /// The background passes that picture the library (see [`crate::thumbnails`]).
+    pub thumbnails: crate::thumbnails::Thumbnails,
 }
 
 impl std::ops::Deref for AppState {
@@ -62,6 +64,7 @@ impl AppState {
             publish_locks: Mutex::new(HashMap::new()),
             metrics: crate::metrics::Metrics::default(),
             sandbox,
+            thumbnails: Default::default(),
         })))
     }
 

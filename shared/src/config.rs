@@ -57,6 +57,10 @@ pub struct Settings {
     /// `uid:gid` Chromium runs as when the control plane runs as root (it refuses its sandbox
     /// as root).
     pub chromium_user: String,
+    /// Picture each published site's home page after a publish, for the project cards.
+    pub site_screenshots: bool,
+    /// Picture the library's blocks and templates in the background (start-up, block saves).
+    pub library_thumbnails: bool,
     /// The binary render workers run (`{binary} __render-worker`); unset: the running binary.
     pub render_worker: Option<PathBuf>,
     /// Renders in flight at once per process; 0: one per core.
@@ -153,6 +157,8 @@ impl Default for Settings {
             fetch_allow_private: false,
             chromium_path: None,
             chromium_user: "65534:65534".into(),
+            site_screenshots: true,
+            library_thumbnails: true,
             render_worker: None,
             render_workers: 0,
             render_memory_mb: 64,
@@ -337,6 +343,14 @@ pub const SETTINGS_HELP: &[(&str, &str)] = &[
     (
         "CHROMIUM_PATH",
         "headless Chromium for block and template thumbnails [default: /usr/bin/chromium when it exists]",
+    ),
+    (
+        "SITE_SCREENSHOTS",
+        "picture each published site's home page with Chromium after a publish, for the project cards [default: true]",
+    ),
+    (
+        "LIBRARY_THUMBNAILS",
+        "picture the library's blocks and templates with Chromium in the background, after start-up and when a block changes [default: true]",
     ),
     (
         "CHROMIUM_USER",

@@ -354,7 +354,9 @@ pub async fn erp_create_block(
     _admin: Admin,
     ApiJson(req): ApiJson<SaveBlock>,
 ) -> Result<impl IntoResponse> {
-    save_library_block(&state, None, req).await
+    let saved = save_library_block(&state, None, req).await;
+    crate::thumbnails::refresh(&state);
+    saved
 }
 
 #[utoipa::path(post, path = "/erp/block/{id}", tag = "admin", request_body = SaveBlock,
@@ -367,7 +369,10 @@ pub async fn erp_update_block(
     ApiPath(id): ApiPath<i64>,
     ApiJson(req): ApiJson<SaveBlock>,
 ) -> Result<impl IntoResponse> {
-    save_library_block(&state, Some(id), req).await
+    let saved = save_library_block(&state, Some(id), req).await;
+    // A changed block gets a new thumbnail (its source's hash names the picture).
+    crate::thumbnails::refresh(&state);
+    saved
 }
 
 /// `{order}` for the reorder calls.
@@ -903,6 +908,30 @@ async fn shoot(
     Ok((png, format!("/files/{key}")))
 }
 
+/// A library block alone in a document, with its default values, as its thumbnail shows it.
+pub async fn block_document(state: &AppState, block: &LibraryBlock) -> Result<String> {
+    let (template, vars) = split_x_vars(&block.template).map_err(x_vars_error)?;
+    let page = Block {
+        uid: block.uid.clone(),
+        name: block.name.clone(),
+        template,
+        vars,
+        ..Block::default()
+    };
+    let html = state
+        .sandbox
+        .page(std::slice::from_ref(&page), &RenderContext::default())
+        .await
+        .map_err(|e| ApiError::render("template", e))?;
+    Ok(format!(
+        "<!doctype html><html lang=\"pt-BR\"><head><meta charset=\"utf-8\"><meta name=\"viewport\" content=\"width=device-width\">\
+         {base}<style>body{{font-family:system-ui,sans-serif}}{css}</style></head><body>{html}<script>{js}</script></body></html>",
+        base = base_style(),
+        css = block.css.replace("</", "<\\/"),
+        js = block.js.replace("</script", "<\\/script"),
+    ))
+}
+
 fn png_response(png: Vec<u8>) -> Response {
     let mut r = png.into_response();
     r.headers_mut()
@@ -925,26 +954,7 @@ pub async fn block_screenshot(
     let size = crate::screenshot::parse_size(q.size.as_deref(), (1280, 600))
         .map_err(|e| ApiError::invalid("size", ErrorCode::SizeInvalid, e))?;
     let block = state.store.library_block(id).await?;
-    let (template, vars) = split_x_vars(&block.template).map_err(x_vars_error)?;
-    let page = Block {
-        uid: block.uid.clone(),
-        name: block.name.clone(),
-        template,
-        vars,
-        ..Block::default()
-    };
-    let html = state
-        .sandbox
-        .page(std::slice::from_ref(&page), &RenderContext::default())
-        .await
-        .map_err(|e| ApiError::render("template", e))?;
-    let document = format!(
-        "<!doctype html><html lang=\"pt-BR\"><head><meta charset=\"utf-8\"><meta name=\"viewport\" content=\"width=device-width\">\
-         {base}<style>body{{font-family:system-ui,sans-serif}}{css}</style></head><body>{html}<script>{js}</script></body></html>",
-        base = base_style(),
-        css = block.css.replace("</", "<\\/"),
-        js = block.js.replace("</script", "<\\/script"),
-    );
+    let document = block_document(&state, &block).await?;
     let (png, url) = shoot(
         &state,
         document,
@@ -981,4 +991,29 @@ pub async fn template_screenshot(
     .await?;
     state.store.set_template_thumbnail(id, &url).await?;
     Ok(png_response(png))
+}
+
+/// How far the pass that pictures the library's blocks and templates got (see
+/// [`crate::thumbnails`]); `/erp/blocks` polls it while one runs.
+#[utoipa::path(get, path = "/erp/thumbnails", tag = "admin",
+    responses((status = 200, body = crate::thumbnails::ThumbnailProgress), (status = 403, body = ErrorBody)))]
+pub async fn thumbnail_progress(
+    State(state): State<AppState>,
+    _admin: Admin,
+) -> Result<ApiJson<crate::thumbnails::ThumbnailProgress>> {
+    Ok(ApiJson(state.thumbnails.progress()))
+}
+
+/// "Regenerate all thumbnails": pictures every block and template again in the background
+/// (those whose image an administrator set by hand keep it); answers at once with the progress.
+#[utoipa::path(post, path = "/erp/thumbnails", tag = "admin",
+    responses((status = 202, body = crate::thumbnails::ThumbnailProgress), (status = 403, body = ErrorBody)))]
+pub async fn regenerate_thumbnails(
+    State(state): State<AppState>,
+    _admin: Admin,
+) -> Result<(StatusCode, ApiJson<crate::thumbnails::ThumbnailProgress>)> {
+    Ok((
+        StatusCode::ACCEPTED,
+        ApiJson(crate::thumbnails::start(&state, true)),
+    ))
 }

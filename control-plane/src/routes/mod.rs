@@ -50,6 +50,8 @@ use crate::{csrf, error::ApiError, nul, state::AppState};
 #[openapi(
     info(title = "Vitrine control plane API", description = "The dashboard's API. Errors are JSON {error, message, field?, params?, details?} with a 4xx status for anything the caller got wrong; error is one of the ErrorCode values."),
     paths(uploads::serve_file),
+    // The events of a streamed publish (not a response body of their own).
+    components(schemas(crate::publish::Step, publish::StreamError)),
     tags(
         (name = "session", description = "Accounts and sessions"),
         (name = "projects", description = "Projects (sites)"),
@@ -163,6 +165,10 @@ fn api(state: &AppState) -> (Router<AppState>, utoipa::openapi::OpenApi) {
         .routes(routes!(blocks::erp_export_blocks))
         .routes(routes!(blocks::block_screenshot))
         .routes(routes!(blocks::template_screenshot))
+        .routes(routes!(
+            blocks::thumbnail_progress,
+            blocks::regenerate_thumbnails
+        ))
         .routes(routes!(collections::create_table))
         .routes(routes!(
             collections::get_table,
@@ -186,10 +192,12 @@ fn api(state: &AppState) -> (Router<AppState>, utoipa::openapi::OpenApi) {
         .routes(routes!(transfer::export_csv))
         .routes(routes!(transfer::export_json))
         .routes(routes!(publish::publish_v2))
+        .routes(routes!(publish::publish_v2_events))
         .routes(routes!(publish::publish_v1))
         .routes(routes!(publish::unpublish))
         .routes(routes!(publish::list_deploys))
         .routes(routes!(publish::activate_deploy))
+        .routes(routes!(publish::deploy_screenshot))
         .routes(routes!(redirects::list_redirects))
         .routes(routes!(redirects::create_redirect))
         .routes(routes!(

@@ -3,8 +3,23 @@
 //! Every call authorizes the project first through [`authorize_project`] (a project the caller
 //! may not see answers 404) and then hands over to [`crate::publish`], which builds deploys and
 //! serialises changes of one project's publish state.
+//!
+//! `POST /api/publish_v2/{id}/events` is the same publish as `POST /api/publish_v2/{id}`,
+//! answered as server-sent events while the build runs: `step` events ([`Step`]: the fonts,
+//! page i of n, the assets, going live), then one `result` ([`PublishView`]) or `error`
+//! ([`StreamError`]: the error body with the status the JSON call would have answered). A
+//! refusal before the build starts (a project the caller may not see, a bad body) is the same
+//! JSON error as the plain call's.
 
-use axum::{body::Bytes, extract::State, http::HeaderMap};
+use std::{convert::Infallible, sync::Arc};
+
+use axum::{
+    body::Bytes,
+    extract::State,
+    http::HeaderMap,
+    response::sse::{Event, KeepAlive, Sse},
+};
+use futures::{Stream, StreamExt};
 use serde::{Deserialize, Serialize, de::DeserializeOwned};
 use utoipa::ToSchema;
 use vitrine_shared::store::Deploy;
@@ -13,7 +28,7 @@ use crate::{
     auth::CurrentUser,
     authz::authorize_project,
     error::{ApiError, ApiJson, ApiPath, ErrorBody, ErrorCode, Result, is_json},
-    publish::{live_url, publish},
+    publish::{Progress, Step, live_url, publish_with_progress},
     state::AppState,
 };
 
@@ -82,16 +97,47 @@ fn optional_json<T: DeserializeOwned + Default>(headers: &HeaderMap, body: &Byte
 /// Publishes an already authorized project and says where it is live.
 async fn publish_and_describe(
     state: &AppState,
-    user: &CurrentUser,
+    user_id: i64,
     project_id: i64,
-) -> Result<ApiJson<PublishView>> {
-    let published = publish(state, project_id, user.id).await?;
+    progress: Option<Progress>,
+) -> Result<PublishView> {
+    let published = publish_with_progress(state, project_id, user_id, progress).await?;
     let project = state.store.project_by_id(project_id).await?;
-    Ok(ApiJson(PublishView {
+    Ok(PublishView {
         deploy: published.deploy,
         url: live_url(&state.settings, &project),
         warnings: published.warnings,
-    }))
+    })
+}
+
+/// The `error` event of a streamed publish: the body the JSON call would have answered, and
+/// its status.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct StreamError {
+    pub status: u16,
+    #[serde(flatten)]
+    pub body: ErrorBody,
+}
+
+/// A server-sent event named `name` carrying `data` as JSON.
+fn sse_event(name: &str, data: &impl Serialize) -> Event {
+    Event::default()
+        .event(name)
+        .json_data(data)
+        .unwrap_or_else(|_| Event::default().event(name))
+}
+
+/// Checks the body of `POST /api/publish_v2/{id}` (and of its events variant).
+fn check_v2_body(id: i64, headers: &HeaderMap, body: &Bytes) -> Result<()> {
+    let req: PublishV2Request = optional_json(headers, body)?;
+    if req.project_id.is_some_and(|p| p != id) {
+        return Err(ApiError::invalid(
+            "project_id",
+            ErrorCode::ProjectMismatch,
+            "project_id does not match the project being published",
+        ));
+    }
+    Ok(())
 }
 
 #[utoipa::path(post, path = "/api/publish_v2/{id}", tag = "publishing",
@@ -106,15 +152,50 @@ pub async fn publish_v2(
     body: Bytes,
 ) -> Result<ApiJson<PublishView>> {
     authorize_project(&state, &user, id).await?;
-    let req: PublishV2Request = optional_json(&headers, &body)?;
-    if req.project_id.is_some_and(|p| p != id) {
-        return Err(ApiError::invalid(
-            "project_id",
-            ErrorCode::ProjectMismatch,
-            "project_id does not match the project being published",
-        ));
-    }
-    publish_and_describe(&state, &user, id).await
+    check_v2_body(id, &headers, &body)?;
+    Ok(ApiJson(
+        publish_and_describe(&state, user.id, id, None).await?,
+    ))
+}
+
+/// The publish of `POST /api/publish_v2/{id}`, streamed as server-sent events while it builds
+/// (see the module's documentation). All or nothing as ever: an `error` event means the live
+/// site is as it was.
+#[utoipa::path(post, path = "/api/publish_v2/{id}/events", tag = "publishing",
+    params(("id" = i64, Path, description = "Project id")),
+    request_body = PublishV2Request,
+    responses(
+        (status = 200, content_type = "text/event-stream", body = String,
+            description = "Server-sent events: `step` (a Step as JSON) as the build goes, then one `result` (a PublishView) or `error` (a StreamError)"),
+        (status = 404, body = ErrorBody), (status = 422, body = ErrorBody)))]
+pub async fn publish_v2_events(
+    State(state): State<AppState>,
+    user: CurrentUser,
+    ApiPath(id): ApiPath<i64>,
+    headers: HeaderMap,
+    body: Bytes,
+) -> Result<Sse<impl Stream<Item = std::result::Result<Event, Infallible>>>> {
+    authorize_project(&state, &user, id).await?;
+    check_v2_body(id, &headers, &body)?;
+    let (tx, rx) = futures::channel::mpsc::unbounded::<Event>();
+    let steps = tx.clone();
+    let progress: Progress = Arc::new(move |step: Step| {
+        // A reader that went away does not stop the build.
+        let _ = steps.unbounded_send(sse_event("step", &step));
+    });
+    let user_id = user.id;
+    tokio::spawn(async move {
+        let last = match publish_and_describe(&state, user_id, id, Some(progress)).await {
+            Ok(view) => sse_event("result", &view),
+            Err(e) => {
+                let (status, body, _) = e.into_parts();
+                let status = status.as_u16();
+                sse_event("error", &StreamError { status, body })
+            }
+        };
+        let _ = tx.unbounded_send(last);
+    });
+    Ok(Sse::new(rx.map(Ok)).keep_alive(KeepAlive::default()))
 }
 
 #[utoipa::path(post, path = "/api/publish/{id}", tag = "publishing",
@@ -130,7 +211,9 @@ pub async fn publish_v1(
 ) -> Result<ApiJson<PublishView>> {
     authorize_project(&state, &user, id).await?;
     let _: PublishRequest = optional_json(&headers, &body)?;
-    publish_and_describe(&state, &user, id).await
+    Ok(ApiJson(
+        publish_and_describe(&state, user.id, id, None).await?,
+    ))
 }
 
 #[utoipa::path(post, path = "/api/unpublish/{id}", tag = "publishing",
@@ -195,10 +278,64 @@ pub async fn activate_deploy(
         .param("status", deploy.status.clone()));
     }
     let deploy = state.store.activate_deploy(id, deploy_id).await?;
+    // The card shows the deploy now live: its picture, taken now if it has none yet.
+    let shot = crate::screenshot::site_shot_key(id, deploy_id);
+    match state.blobs.exists(&shot).await {
+        Ok(true) => {
+            let url = crate::screenshot::site_shot_url(id, deploy_id);
+            let now = chrono::Utc::now().timestamp();
+            state
+                .store
+                .set_project_thumbnail(id, deploy_id, &url, now)
+                .await?;
+        }
+        _ => crate::screenshot::after_publish(&state, id, deploy_id),
+    }
     let project = state.store.project_by_id(id).await?;
     Ok(ApiJson(PublishView {
         deploy,
         url: live_url(&state.settings, &project),
         warnings: Vec::new(),
     }))
+}
+
+/// The picture of a deploy's home page, taken after it went live (see [`crate::screenshot`]);
+/// the project cards show it. 404 for a project the caller may not see, another project's
+/// deploy, or a deploy without a picture (yet).
+#[utoipa::path(get, path = "/api/projects/{id}/deploys/{deploy_id}/screenshot", tag = "publishing",
+    params(("id" = i64, Path, description = "Project id"), ("deploy_id" = i64, Path, description = "Deploy id")),
+    responses((status = 200, description = "PNG of the deploy's home page", content_type = "image/png"),
+        (status = 404, body = ErrorBody)))]
+pub async fn deploy_screenshot(
+    State(state): State<AppState>,
+    user: CurrentUser,
+    ApiPath((id, deploy_id)): ApiPath<(i64, i64)>,
+) -> Result<axum::response::Response> {
+    use axum::{
+        http::{HeaderValue, header},
+        response::IntoResponse,
+    };
+    authorize_project(&state, &user, id).await?;
+    let deploy = state.store.deploy_by_id(deploy_id).await?;
+    if deploy.project_id != id {
+        return Err(ApiError::NotFound);
+    }
+    let png = match state
+        .blobs
+        .get(&crate::screenshot::site_shot_key(id, deploy_id))
+        .await
+    {
+        Ok(png) => png,
+        Err(vitrine_shared::blob::BlobError::NotFound) => return Err(ApiError::NotFound),
+        Err(e) => return Err(ApiError::Internal(e.into())),
+    };
+    let mut r = png.into_response();
+    let headers = r.headers_mut();
+    headers.insert(header::CONTENT_TYPE, HeaderValue::from_static("image/png"));
+    // A deploy's picture never changes once taken; only its owner's browser keeps it.
+    headers.insert(
+        header::CACHE_CONTROL,
+        HeaderValue::from_static("private, max-age=31536000, immutable"),
+    );
+    Ok(r)
 }

@@ -1,5 +1,6 @@
-//! Templates (themes): the list, creating a project from one, and saving a project as one
-//! (administrators only).
+//! Templates (themes): the list, creating a project from one, and saving a project as one,
+//! new or in place of an existing one (administrators only: templates are the platform's, so
+//! no owner but an administrator may write one).
 
 use axum::{
     extract::State,
@@ -91,8 +92,23 @@ pub async fn save_template(
         ErrorCode::Required,
         "Template name is required",
     )?;
+    // Another template's name may not be taken, whether this one is new or updated.
+    if state
+        .store
+        .list_templates(true)
+        .await?
+        .iter()
+        .any(|t| t.name == name && Some(t.id) != req.template_id)
+    {
+        return Err(ApiError::conflict(
+            "name",
+            ErrorCode::TemplateNameTaken,
+            "A template with this name already exists",
+        ));
+    }
     let snapshot = state.store.export_snapshot(req.project_id).await?;
     let template = match req.template_id {
+        // Every template is the platform's, so an administrator may update any of them.
         Some(id) => state.store.replace_template(id, &name, &snapshot).await?,
         None => {
             let info = TemplateInfo {
@@ -101,19 +117,6 @@ pub async fn save_template(
                 category: req.category.as_deref().unwrap_or(""),
                 sort_order: 99,
             };
-            if state
-                .store
-                .list_templates(true)
-                .await?
-                .iter()
-                .any(|t| t.name == name)
-            {
-                return Err(ApiError::conflict(
-                    "name",
-                    ErrorCode::TemplateNameTaken,
-                    "A template with this name already exists",
-                ));
-            }
             state.store.upsert_template(&info, &snapshot).await?
         }
     };

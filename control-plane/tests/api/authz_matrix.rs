@@ -341,6 +341,17 @@ pub(crate) async fn fixture(app: &TestApp, w: &World, publish: bool) -> Fixture 
     } else {
         0
     };
+    if publish {
+        // The deploy's picture, as the background screenshot would store it (pictures are off
+        // in the tests), so the route that serves it has something to serve the allowed.
+        let key = vitrine_control::screenshot::site_shot_key(project, deploy);
+        app.app
+            .state()
+            .blobs
+            .put(&key, bytes::Bytes::from_static(b"\x89PNG\r\n\x1a\n"))
+            .await
+            .unwrap();
+    }
     let template = json_ok(
         app.post(
             admin,

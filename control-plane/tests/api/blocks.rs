@@ -6,7 +6,7 @@ use reqwest::StatusCode;
 use serde_json::{Value, json};
 use vitrine_shared::{dual_test, testing::Backend};
 
-use crate::helpers::{Session, TestApp, expect_error, json_ok};
+use crate::helpers::{Session, TestApp, eventually, expect_error, json_ok};
 
 const HERO: &str = r#"<section class="h" x-vars='[{"name":"title","type":"text","value":"Olá"}]'><h1>{{ title }}</h1></section>"#;
 
@@ -665,5 +665,127 @@ dual_test!(
         )
         .await;
         assert!(msg.contains("Screenshots need Chromium"), "{msg}");
+    }
+);
+
+/// Waits for the library's thumbnail pass to finish and answers its last progress.
+async fn thumbnail_pass(app: &TestApp, admin: &Session) -> Value {
+    eventually(|| async {
+        json_ok(app.get(admin, "/erp/thumbnails").await).await["running"] == false
+    })
+    .await;
+    json_ok(app.get(admin, "/erp/thumbnails").await).await
+}
+
+/// The image of the library block `id`, as the library listing gives it.
+async fn listed_image(app: &TestApp, s: &Session, id: i64) -> String {
+    let lib = library(app, s).await;
+    lib["categories"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|c| c["blocks"].as_array().unwrap())
+        .find(|b| b["id"] == id)
+        .unwrap()["image"]
+        .as_str()
+        .unwrap()
+        .to_string()
+}
+
+dual_test!(
+    async fn the_library_is_pictured_in_the_background_and_cached_by_its_source(app: TestApp) {
+        let user = app.register("lib-thumb-user@example.com").await;
+        let admin = app.register("lib-thumb@example.com").await;
+        app.make_admin(&admin).await;
+        for res in [
+            app.get(&user, "/erp/thumbnails").await,
+            app.post(&user, "/erp/thumbnails", json!({})).await,
+        ] {
+            expect_error(res, StatusCode::FORBIDDEN).await;
+        }
+        let faixa = r#"<div style="height:140px;background:#1d4ed8;color:#fff">Faixa</div>"#;
+        let new_block = |name: &str, template: &str, image: &str| json!({"name": name, "template": template, "image": image});
+        let pictured = json_ok(
+            app.post(&admin, "/erp/block", new_block("Faixa", faixa, ""))
+                .await,
+        )
+        .await["id"]
+            .as_i64()
+            .unwrap();
+        let chosen = "https://cdn.example/escolhida.png";
+        let by_hand = json_ok(
+            app.post(
+                &admin,
+                "/erp/block",
+                new_block("Manual", "<p>m</p>", chosen),
+            )
+            .await,
+        )
+        .await["id"]
+            .as_i64()
+            .unwrap();
+
+        let site = app.create_project(&admin, "Modelo").await;
+        let theme = json!({"project_id": site["id"], "name": "Tema Azul"});
+        json_ok(app.post(&admin, "/api/templates", theme).await).await;
+
+        // "Regenerate all": answered at once, then the progress to the end.
+        let res = app.post(&admin, "/erp/thumbnails", json!({})).await;
+        assert_eq!(res.status(), StatusCode::ACCEPTED);
+        assert_eq!(res.json::<Value>().await.unwrap()["running"], true);
+        let progress = thumbnail_pass(&app, &admin).await;
+        assert_eq!(progress["total"], 2, "{progress}");
+        assert_eq!(progress["done"], 2, "{progress}");
+        assert_eq!(progress["failed"], 0, "{progress}");
+
+        // The listing names the picture (anyone signed in sees it); a hand-picked image stays.
+        let image = listed_image(&app, &user, pictured).await;
+        assert!(
+            image.starts_with("/files/uploads/thumbnails/block-src-"),
+            "{image}"
+        );
+        assert_eq!(listed_image(&app, &user, by_hand).await, chosen);
+        let templates = json_ok(app.get(&user, "/api/templates").await).await;
+        let thumb = templates[0]["thumbnail"].as_str().unwrap().to_string();
+        assert!(
+            thumb.starts_with("/files/uploads/thumbnails/template-src-"),
+            "{thumb}"
+        );
+        let png = app.get(&user, &thumb).await.bytes().await.unwrap();
+        assert_eq!(png_size(&png), (1280, 1280));
+        let png = app.get(&user, &image).await.bytes().await.unwrap();
+        let (w, h) = png_size(&png);
+        assert_eq!(w, 1280);
+        assert!((140..600).contains(&h), "trimmed to the block: {h}");
+
+        // Cached by source: a pass for an unchanged block takes no new picture.
+        let key = image.trim_start_matches("/files/");
+        let blobs = &app.app.state().blobs;
+        blobs
+            .put(key, bytes::Bytes::from_static(b"cached"))
+            .await
+            .unwrap();
+        vitrine_control::thumbnails::start(app.app.state(), false);
+        thumbnail_pass(&app, &admin).await;
+        assert_eq!(listed_image(&app, &user, pictured).await, image);
+        assert_eq!(&blobs.get(key).await.unwrap()[..], b"cached");
+
+        // A changed block gets a new picture under its new source's name.
+        json_ok(
+            app.post(
+                &admin,
+                &format!("/erp/block/{pictured}"),
+                new_block("Faixa", &faixa.replace("Faixa", "Nova"), ""),
+            )
+            .await,
+        )
+        .await;
+        vitrine_control::thumbnails::start(app.app.state(), false);
+        thumbnail_pass(&app, &admin).await;
+        let changed = listed_image(&app, &user, pictured).await;
+        assert_ne!(changed, image);
+        assert!(changed.starts_with("/files/uploads/thumbnails/block-src-"));
+        let png = app.get(&user, &changed).await.bytes().await.unwrap();
+        assert_eq!(png_size(&png).0, 1280);
     }
 );

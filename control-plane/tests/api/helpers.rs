@@ -48,6 +48,10 @@ impl TestApp {
             dashboard_dir: dir.path().join("no-dashboard"),
             // The test binary has no render-worker mode; the control plane's binary does.
             render_worker: Some(env!("CARGO_BIN_EXE_vitrine-control").into()),
+            // A Chromium after every publish would slow every test down; the tests of the
+            // pictures turn it on.
+            site_screenshots: false,
+            library_thumbnails: false,
             ..Settings::default()
         };
         tweak(&mut settings);

@@ -118,6 +118,12 @@ async fn the_openapi_document_lists_every_route_and_has_a_page() {
         ("/api/projects/{id}/form-email", &["get", "post"]),
         ("/api/projects/{id}/form-email/resend", &["post"]),
         ("/api/form-email/confirm", &["post"]),
+        ("/api/publish_v2/{id}/events", &["post"]),
+        ("/erp/thumbnails", &["get", "post"]),
+        (
+            "/api/projects/{id}/deploys/{deploy_id}/screenshot",
+            &["get"],
+        ),
     ];
     for (path, methods) in expected {
         let item = paths

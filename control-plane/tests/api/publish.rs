@@ -26,7 +26,7 @@ use vitrine_shared::{
     testing::Backend,
 };
 
-use crate::helpers::{Session, TestApp, expect_error, json_ok};
+use crate::helpers::{Session, TestApp, eventually, expect_error, json_ok};
 
 const PNG: &[u8] = b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR\0\0\0\x01\0\0\0\x01\x08\x06\0\0\0\x1f\x15\xc4\x89\0\0\0\rIDATx\x9cc\xf8\x0f\0\0\x01\x01\0\x05\x18\xd8N\0\0\0\0IEND\xaeB`\x82";
 const WOFF2: &[u8] = b"wOF2\0\x01\0\0\0\0\x01\0\0\x0b\0\0custom";
@@ -84,12 +84,20 @@ impl PublishApp {
     }
 
     async fn with(backend: Backend, allow_private: bool) -> PublishApp {
+        Self::with_settings(backend, move |s| s.fetch_allow_private = allow_private).await
+    }
+
+    async fn with_settings(
+        backend: Backend,
+        tweak: impl FnOnce(&mut vitrine_shared::Settings),
+    ) -> PublishApp {
         let fonts = FontServer::start().await;
         let url = fonts.url.clone();
         let app = TestApp::with(backend, move |s| {
             s.fonts_url = url;
-            s.fetch_allow_private = allow_private;
+            s.fetch_allow_private = true;
             s.preview_url_template = Some("https://{slug}.vitrine.test".into());
+            tweak(s);
         })
         .await;
         PublishApp { app, fonts }
@@ -109,6 +117,30 @@ pub struct StrictApp(PublishApp);
 impl StrictApp {
     pub async fn new(backend: Backend) -> StrictApp {
         StrictApp(PublishApp::with(backend, false).await)
+    }
+}
+
+/// Publishing with the pictures of published sites on (Chromium is installed here and in CI).
+pub struct ShotApp(PublishApp);
+
+impl ShotApp {
+    pub async fn new(backend: Backend) -> ShotApp {
+        ShotApp(PublishApp::with_settings(backend, |s| s.site_screenshots = true).await)
+    }
+}
+
+/// The same, with Chromium missing.
+pub struct NoChromiumApp(PublishApp);
+
+impl NoChromiumApp {
+    pub async fn new(backend: Backend) -> NoChromiumApp {
+        NoChromiumApp(
+            PublishApp::with_settings(backend, |s| {
+                s.site_screenshots = true;
+                s.chromium_path = Some("/nonexistent/chromium".into());
+            })
+            .await,
+        )
     }
 }
 
@@ -168,6 +200,19 @@ async fn new_page(app: &TestApp, s: &Session, pid: i64, name: &str, body: Value)
     let id = page["id"].as_i64().unwrap();
     json_ok(app.post(s, &format!("/api/page/{id}"), body).await).await;
     id
+}
+
+/// Gives a page a block whose template does not compile (`{% for x in %}`), named `quebrado`.
+async fn break_page(app: &TestApp, s: &Session, page: i64) {
+    json_ok(
+        app.post(
+            s,
+            &format!("/api/page/{page}"),
+            json!({"blocks": [{"uid": "quebrado", "template": "{% for x in %}"}]}),
+        )
+        .await,
+    )
+    .await;
 }
 
 async fn publish(app: &TestApp, s: &Session, pid: i64) -> Value {
@@ -560,15 +605,7 @@ dual_test!(
 
         // A template error: 422 naming the page and block, nothing switched.
         let home = home_page_id(&app, &s, pid).await;
-        json_ok(
-            app.post(
-                &s,
-                &format!("/api/page/{home}"),
-                json!({"blocks": [{"uid": "quebrado", "template": "{% for x in %}"}]}),
-            )
-            .await,
-        )
-        .await;
+        break_page(&app, &s, home).await;
         let msg = publish_error(&app, &s, pid, StatusCode::UNPROCESSABLE_ENTITY).await;
         assert!(
             msg.contains("Template error") && msg.contains("quebrado"),
@@ -638,6 +675,127 @@ dual_test!(
             .as_i64()
             .unwrap();
         assert!(next > first);
+    }
+);
+
+/// `POST /api/publish_v2/{pid}/events`, read chunk by chunk as the server sends it: each
+/// event's name and JSON data, in order. Panics unless the answer is an event stream.
+async fn publish_events(app: &TestApp, s: &Session, pid: i64) -> Vec<(String, Value)> {
+    let mut res = app
+        .post(
+            s,
+            &format!("/api/publish_v2/{pid}/events"),
+            json!({"project_id": pid}),
+        )
+        .await;
+    assert_eq!(res.status(), StatusCode::OK);
+    assert_eq!(res.headers()["content-type"], "text/event-stream");
+    let mut buffer = String::new();
+    let mut events = Vec::new();
+    while let Some(chunk) = res.chunk().await.unwrap() {
+        buffer.push_str(std::str::from_utf8(&chunk).unwrap());
+        while let Some(end) = buffer.find("\n\n") {
+            let raw: String = buffer.drain(..end + 2).collect();
+            let mut name = None;
+            let mut data = String::new();
+            for line in raw.lines() {
+                if let Some(n) = line.strip_prefix("event: ") {
+                    name = Some(n.to_string());
+                } else if let Some(d) = line.strip_prefix("data: ") {
+                    data.push_str(d);
+                }
+            }
+            // Keep-alive comments carry no event.
+            if let Some(name) = name {
+                events.push((name, serde_json::from_str(&data).unwrap()));
+            }
+        }
+    }
+    events
+}
+
+dual_test!(
+    async fn a_streamed_publish_reports_each_step_in_order_then_the_result(app: PublishApp) {
+        let s = app.register("pub-events@example.com").await;
+        let pid = new_project(&app, &s, "Passo a Passo").await;
+        set_meta(
+            &app,
+            &s,
+            pid,
+            json!({"defaultFont": {"family": "Lora", "variants": ["regular", "700"]}}),
+        )
+        .await;
+        new_page(
+            &app,
+            &s,
+            pid,
+            "Contato",
+            json!({"blocks": [{"uid": "c", "template": "<p>fale</p>", "css": "p{color:red}"}]}),
+        )
+        .await;
+
+        let events = publish_events(&app, &s, pid).await;
+        let names: Vec<&str> = events.iter().map(|(n, _)| n.as_str()).collect();
+        assert_eq!(
+            names,
+            ["step", "step", "step", "step", "step", "step", "result"],
+            "{events:?}"
+        );
+        let deploy_id = events[6].1["deploy"]["id"].as_i64().unwrap();
+        assert_eq!(
+            events[0].1,
+            json!({"step": "started", "deploy_id": deploy_id, "pages": 2})
+        );
+        assert_eq!(events[1].1, json!({"step": "fonts", "faces": 2}));
+        assert_eq!(events[2].1["step"], "page");
+        assert_eq!(events[2].1["index"], 1);
+        assert_eq!(events[2].1["total"], 2);
+        assert_eq!(
+            events[3].1,
+            json!({"step": "page", "index": 2, "total": 2, "name": "Contato"})
+        );
+        let assets = &events[4].1;
+        assert_eq!(assets["step"], "assets");
+        let result = &events[6].1;
+        assert_eq!(assets["files"], result["deploy"]["files"]);
+        assert_eq!(assets["bytes"], result["deploy"]["bytes"]);
+        assert!(assets["files"].as_i64().unwrap() >= 4, "{assets}");
+        assert_eq!(events[5].1, json!({"step": "live"}));
+        assert_eq!(result["deploy"]["status"], "ready");
+        assert_eq!(result["url"], "https://passo-a-passo.vitrine.test");
+        // The deploy the stream announced is the one that went live.
+        let history = deploys(&app, &s, pid).await;
+        assert_eq!(history["active_deploy_id"], deploy_id);
+        assert!(is_published(&app, &s, pid).await);
+
+        // A failing build: the steps so far, then the error the JSON call would answer,
+        // and the live site is as it was.
+        let home = home_page_id(&app, &s, pid).await;
+        break_page(&app, &s, home).await;
+        let events = publish_events(&app, &s, pid).await;
+        let (name, error) = events.last().unwrap();
+        assert_eq!(name, "error", "{events:?}");
+        assert_eq!(error["status"], 422);
+        assert_eq!(error["error"], "template_error");
+        assert_eq!(error["params"]["block"], "quebrado");
+        assert!(
+            events.iter().all(|(_, e)| e["step"] != "live"),
+            "{events:?}"
+        );
+        let history = deploys(&app, &s, pid).await;
+        assert_eq!(history["active_deploy_id"], deploy_id);
+        assert_eq!(history["data"][0]["status"], "failed");
+        assert!(is_published(&app, &s, pid).await);
+
+        // Refusals before the build are the plain JSON errors.
+        let res = app
+            .post(
+                &s,
+                &format!("/api/publish_v2/{pid}/events"),
+                json!({"project_id": pid + 1}),
+            )
+            .await;
+        expect_error(res, StatusCode::UNPROCESSABLE_ENTITY).await;
     }
 );
 
@@ -824,6 +982,7 @@ dual_test!(
                 Some(json!({"project_id": pid})),
             ),
             (format!("/api/publish/{pid}"), Some(json!({}))),
+            (format!("/api/publish_v2/{pid}/events"), Some(json!({}))),
             (format!("/api/unpublish/{pid}"), Some(json!({}))),
             (format!("/api/projects/{pid}/deploys"), None),
             (
@@ -1140,5 +1299,125 @@ dual_test!(
         app.store.create_deploy(pid, Some(s.id())).await.unwrap();
         let earlier = chrono::Utc::now() - chrono::TimeDelta::minutes(30);
         assert_eq!(app.store.fail_stale_deploys(earlier).await.unwrap(), 0);
+    }
+);
+
+/// Width, height and the RGB colour at (x, y) of a PNG.
+fn png_pixel(png: &[u8], x: u32, y: u32) -> (u32, u32, [u8; 3]) {
+    let decoder = png::Decoder::new(std::io::Cursor::new(png));
+    let mut reader = decoder.read_info().unwrap();
+    let mut buf = vec![0; reader.output_buffer_size().unwrap()];
+    let info = reader.next_frame(&mut buf).unwrap();
+    let step = info.color_type.samples();
+    let at = ((y * info.width + x) as usize) * step;
+    (info.width, info.height, [buf[at], buf[at + 1], buf[at + 2]])
+}
+
+dual_test!(
+    async fn a_publish_pictures_the_home_page_for_the_project_card(shots: ShotApp) {
+        let app = &shots.0;
+        let owner = app.register("shot-owner@example.com").await;
+        let stranger = app.register("shot-stranger@example.com").await;
+        let pid = new_project(app, &owner, "Com Foto").await;
+        let home = home_page_id(app, &owner, pid).await;
+        // The colour comes from the page's stylesheet, an asset of the deploy: the picture is
+        // the page as visitors see it.
+        json_ok(
+            app.post(
+                &owner,
+                &format!("/api/page/{home}"),
+                json!({"blocks": [{"uid": "faixa", "template": "<div class=\"faixa\">Olá</div>",
+                    "css": ".faixa{height:2000px;background:rgb(29,78,216)}"}]}),
+            )
+            .await,
+        )
+        .await;
+        let published = publish(app, &owner, pid).await;
+        let did = published["deploy"]["id"].as_i64().unwrap();
+        let url = format!("/api/projects/{pid}/deploys/{did}/screenshot");
+
+        eventually(|| async { project(app, &owner, pid).await["thumbnail"] == url.as_str() }).await;
+        let card = project(app, &owner, pid).await;
+        assert!(card["thumbnail_timestamp"].as_i64().unwrap() > 0);
+        let listed = json_ok(app.get(&owner, "/api/projects").await).await;
+        let listed = listed
+            .as_array()
+            .or_else(|| listed["data"].as_array())
+            .unwrap()
+            .iter()
+            .find(|p| p["id"] == pid)
+            .cloned()
+            .unwrap();
+        assert_eq!(listed["thumbnail"], url.as_str());
+
+        // Stored with the deploy.
+        let stored = blob(app, &format!("deploys/{pid}/{did}/screenshot.png")).await;
+        let res = app.get(&owner, &url).await;
+        assert_eq!(res.status(), StatusCode::OK);
+        assert_eq!(res.headers()["content-type"], "image/png");
+        let png = res.bytes().await.unwrap();
+        assert_eq!(png, stored);
+        let (w, h, rgb) = png_pixel(&png, 640, 400);
+        assert_eq!((w, h), (1280, 800));
+        let [r, g, b] = rgb;
+        assert!(
+            r < 60 && (60..100).contains(&g) && b > 190,
+            "the block's blue, from the deploy's stylesheet: {rgb:?}"
+        );
+
+        // Someone else's project, another project's deploy, a deploy without a picture: 404.
+        assert_eq!(
+            expect_error(app.get(&stranger, &url).await, StatusCode::NOT_FOUND).await,
+            "Not found"
+        );
+        let theirs = new_project(app, &stranger, "Outro").await;
+        expect_error(
+            app.get(
+                &stranger,
+                &format!("/api/projects/{theirs}/deploys/{did}/screenshot"),
+            )
+            .await,
+            StatusCode::NOT_FOUND,
+        )
+        .await;
+        break_page(app, &owner, home).await;
+        publish_error(app, &owner, pid, StatusCode::UNPROCESSABLE_ENTITY).await;
+        let failed = deploys(app, &owner, pid).await["data"][0]["id"]
+            .as_i64()
+            .unwrap();
+        expect_error(
+            app.get(
+                &owner,
+                &format!("/api/projects/{pid}/deploys/{failed}/screenshot"),
+            )
+            .await,
+            StatusCode::NOT_FOUND,
+        )
+        .await;
+        // The failed build left the picture of the live deploy on the card.
+        assert_eq!(project(app, &owner, pid).await["thumbnail"], url.as_str());
+    }
+);
+
+dual_test!(
+    async fn without_chromium_a_publish_still_works_and_the_card_keeps_its_letter(
+        app: NoChromiumApp,
+    ) {
+        let app = &app.0;
+        let s = app.register("shot-none@example.com").await;
+        let pid = new_project(app, &s, "Sem Foto").await;
+        let did = publish(app, &s, pid).await["deploy"]["id"]
+            .as_i64()
+            .unwrap();
+        assert!(is_published(app, &s, pid).await);
+        // The background picture has had time to give up.
+        tokio::time::sleep(std::time::Duration::from_millis(500)).await;
+        assert_eq!(project(app, &s, pid).await["thumbnail"], Value::Null);
+        expect_error(
+            app.get(&s, &format!("/api/projects/{pid}/deploys/{did}/screenshot"))
+                .await,
+            StatusCode::NOT_FOUND,
+        )
+        .await;
     }
 );

@@ -1,10 +1,10 @@
 //! Templates.
 
 use reqwest::StatusCode;
-use serde_json::json;
+use serde_json::{Value, json};
 use vitrine_shared::dual_test;
 
-use crate::helpers::{TestApp, expect_error, json_ok};
+use crate::helpers::{Session, TestApp, expect_error, json_ok};
 
 dual_test!(
     async fn seeded_templates_create_real_sites(app: TestApp) {
@@ -129,6 +129,77 @@ dual_test!(
         )
         .await;
         assert_eq!(msg, "A template with this name already exists");
+    }
+);
+
+/// `POST /api/templates`: saves `project` as the template `name`, in place of `replace`.
+async fn save_as_template(
+    app: &TestApp,
+    s: &Session,
+    project: &Value,
+    name: &str,
+    replace: Option<&Value>,
+) -> reqwest::Response {
+    let mut body = json!({"project_id": project["id"], "name": name});
+    if let Some(t) = replace {
+        body["template_id"] = t["id"].clone();
+    }
+    app.post(s, "/api/templates", body).await
+}
+
+/// The names of the pages of a new project made from template `t`.
+async fn pages_made_from(app: &TestApp, s: &Session, t: &Value) -> Vec<String> {
+    let path = format!("/api/templates/use/{}", t["id"]);
+    let made = json_ok(app.post(s, &path, json!({"name": "Do Tema"})).await).await;
+    made["pages"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|p| p["name"].as_str().map(String::from))
+        .collect()
+}
+
+dual_test!(
+    async fn an_admin_updates_an_existing_template_in_place_and_no_one_else_can(app: TestApp) {
+        let admin = app.register("adm-upd@example.com").await;
+        app.make_admin(&admin).await;
+        let base = app.create_project(&admin, "Base").await;
+        let first = json_ok(save_as_template(&app, &admin, &base, "Tema Loja", None).await).await;
+        let other = json_ok(save_as_template(&app, &admin, &base, "Tema Café", None).await).await;
+        // The project grows a page; updating the template takes it along, under a new name.
+        let page = json!({"name": "Cardápio", "project_id": base["id"]});
+        json_ok(app.post(&admin, "/api/pages", page).await).await;
+        let res = save_as_template(&app, &admin, &base, "Tema Loja 2", Some(&first)).await;
+        assert_eq!(res.status(), StatusCode::CREATED);
+        let updated: Value = res.json().await.unwrap();
+        assert_eq!(updated["id"], first["id"]);
+        assert_eq!(updated["name"], "Tema Loja 2");
+        let user = app.register("u-upd@example.com").await;
+        let names = pages_made_from(&app, &user, &first).await;
+        assert!(names.iter().any(|n| n == "Cardápio"), "{names:?}");
+        let list = json_ok(app.get(&admin, "/api/templates").await).await;
+        assert_eq!(list.as_array().unwrap().len(), 2, "updated, not added");
+
+        // Keeping its own name is fine; taking the other template's is not.
+        let keep = save_as_template(&app, &admin, &base, "Tema Loja 2", Some(&first)).await;
+        assert_eq!(keep.status(), StatusCode::CREATED);
+        let taken = save_as_template(&app, &admin, &base, "Tema Café", Some(&first)).await;
+        let msg = expect_error(taken, StatusCode::CONFLICT).await;
+        assert_eq!(msg, "A template with this name already exists");
+        // A template that does not exist is a 404, not a new one.
+        let ghost = json!({"id": 999999});
+        let res = save_as_template(&app, &admin, &base, "Fantasma", Some(&ghost)).await;
+        expect_error(res, StatusCode::NOT_FOUND).await;
+
+        // An owner who is not an administrator cannot overwrite the platform's template with
+        // their own site, and it stays as it was.
+        let mine = app.create_project(&user, "Meu").await;
+        let res = save_as_template(&app, &user, &mine, "Tema Café", Some(&other)).await;
+        assert_eq!(
+            expect_error(res, StatusCode::FORBIDDEN).await,
+            "Administrators only"
+        );
+        assert_eq!(pages_made_from(&app, &user, &other).await.len(), 1);
     }
 );
 

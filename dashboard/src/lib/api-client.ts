@@ -3,6 +3,7 @@
  * counter behind the global spinner.
  */
 import i18n from 'i18next';
+import { readEvents, type ServerEvent } from './event-stream';
 
 /** The values a coded message names (`{ max: 200 }`). */
 export type ErrorParams = Record<string, string | number>;
@@ -94,6 +95,8 @@ interface RequestOptions {
    * does not blink while the screen already shows the previous answer.
    */
   quiet?: boolean;
+  /** What the answer should be; JSON unless said otherwise. */
+  accept?: string;
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {
@@ -122,20 +125,25 @@ function parseDetails(value: unknown): ApiErrorDetail[] {
   });
 }
 
+/** The error a JSON error body `{ error, message, field?, params?, details? }` describes; null for another shape. */
+export function errorFromBody(status: number, parsed: unknown): ApiError | null {
+  if (!isRecord(parsed) || typeof parsed.message !== 'string') return null;
+  return new ApiError(
+    status,
+    typeof parsed.error === 'string' ? parsed.error : 'error',
+    parsed.message,
+    typeof parsed.field === 'string' ? parsed.field : undefined,
+    parseDetails(parsed.details),
+    parseParams(parsed.params),
+  );
+}
+
 async function toApiError(response: Response): Promise<ApiError> {
   const text = await response.text();
   try {
     const parsed: unknown = JSON.parse(text);
-    if (isRecord(parsed) && typeof parsed.message === 'string') {
-      return new ApiError(
-        response.status,
-        typeof parsed.error === 'string' ? parsed.error : 'error',
-        parsed.message,
-        typeof parsed.field === 'string' ? parsed.field : undefined,
-        parseDetails(parsed.details),
-        parseParams(parsed.params),
-      );
-    }
+    const coded = errorFromBody(response.status, parsed);
+    if (coded) return coded;
     // Some calls answer only `{ error: text }` (the account and billing calls): that text is the message.
     if (isRecord(parsed) && typeof parsed.error === 'string') {
       return new ApiError(response.status, 'error', parsed.error);
@@ -147,7 +155,7 @@ async function toApiError(response: Response): Promise<ApiError> {
 }
 
 async function send(url: string, options: RequestOptions): Promise<Response> {
-  const headers: Record<string, string> = { Accept: 'application/json' };
+  const headers: Record<string, string> = { Accept: options.accept ?? 'application/json' };
   const token = options.clientToken === undefined ? clientToken : options.clientToken;
   if (token) headers['X-Client-Token'] = token;
   const init: RequestInit = {
@@ -182,6 +190,19 @@ export async function apiJson<T>(url: string, options: RequestOptions = {}): Pro
 export async function apiText(url: string, options: RequestOptions = {}): Promise<string> {
   const response = await send(url, options);
   return response.text();
+}
+
+/**
+ * Call answered with server-sent events (`text/event-stream`): `onEvent` gets each event as it
+ * arrives; resolves once the stream ends. A refusal before the stream starts throws like any call.
+ */
+export async function apiEvents(
+  url: string,
+  options: RequestOptions,
+  onEvent: (event: ServerEvent) => void,
+): Promise<void> {
+  const response = await send(url, { ...options, accept: 'text/event-stream' });
+  if (response.body) await readEvents(response.body, onEvent);
 }
 
 /** Call whose successful body is binary (an image); failures carry the server's text. */

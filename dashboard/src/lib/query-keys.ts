@@ -39,6 +39,8 @@ export const queryKeys = {
   erpUsers: ['erp-users'] as const,
   /** The edge nodes and their heartbeat figures, for the administrator (GET /api/edges). */
   erpEdges: ['erp-edges'] as const,
+  /** How far the pass that pictures the library got (GET /erp/thumbnails). */
+  erpThumbnails: ['erp-thumbnails'] as const,
   /** Plans in every currency (GET /api/plans). */
   plans: ['plans'] as const,
   /** Prefix of the balance and every month and day of the transaction history. */

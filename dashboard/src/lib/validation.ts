@@ -333,9 +333,26 @@ export function fieldErrors(error: z.ZodError): Record<string, string> {
 }
 
 /** "Save as template": the name the server requires (at most 200 characters, `save_template`). */
-export const saveTemplateSchema = z.object({
-  name: requiredTextField('validation.templateNameRequired', 200),
-});
+/**
+ * "Save as template": a new template, or an update of an existing one (its snapshot replaced by
+ * the project's, under the name given). Gives what `saveTemplate` sends.
+ */
+export const saveTemplateSchema = z
+  .object({
+    name: requiredTextField('validation.templateNameRequired', 200),
+    mode: z.enum(['new', 'update']),
+    /** The template to update (the list's key); null until one is chosen. */
+    templateId: z.string().nullable(),
+  })
+  .refine((value) => value.mode !== 'update' || value.templateId !== null, {
+    path: ['templateId'],
+    message: 'validation.templateToUpdateRequired',
+    when: () => true,
+  })
+  .transform(({ name, mode, templateId }) =>
+    mode === 'update' ? { name, template_id: Number(templateId) } : { name },
+  );
+export type SaveTemplateValues = z.output<typeof saveTemplateSchema>;
 
 /** "Use this template": the new project's name (at most 200 characters, `use_template`). */
 export const useTemplateSchema = z.object({

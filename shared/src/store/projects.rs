@@ -163,6 +163,24 @@ impl Store {
             "SELECT id, name, slug FROM collections WHERE project_id = $1 ORDER BY id")
             .bind(project_id).fetch_all(p).await.map_err(map_err))
     }
+
+    /// Records the picture of the project's published home page (`thumbnail`, its address,
+    /// and `thumbnail_timestamp`, when it was taken), when `deploy_id` is still the live deploy:
+    /// a picture of an older deploy that finished late does not replace a newer one's.
+    /// Answers whether it was recorded. The project's `updated_at` stays: a picture is not an edit.
+    pub async fn set_project_thumbnail(
+        &self,
+        id: i64,
+        deploy_id: i64,
+        url: &str,
+        taken_at: i64,
+    ) -> Result<bool> {
+        let n = dispatch!(self, p => sqlx::query(
+            "UPDATE projects SET thumbnail = $1, thumbnail_timestamp = $2 WHERE id = $3 AND active_deploy_id = $4")
+            .bind(url).bind(taken_at).bind(id).bind(deploy_id)
+            .execute(p).await.map(|r| r.rows_affected()).map_err(map_err))?;
+        Ok(n > 0)
+    }
 }
 
 #[derive(sqlx::FromRow)]

@@ -43,6 +43,14 @@ export interface PublishWarning {
   params?: ErrorParams;
 }
 
+/** One step of a build, as POST /api/publish_v2/{id}/events reports it while it runs. */
+export type PublishStep =
+  | { step: 'started'; deploy_id: number; pages: number }
+  | { step: 'fonts'; faces: number }
+  | { step: 'page'; index: number; total: number; name: string }
+  | { step: 'assets'; files: number; bytes: number }
+  | { step: 'live' };
+
 /** POST /api/unpublish/{id}. */
 export interface UnpublishResult {
   is_published: false;

@@ -19,6 +19,7 @@ import { CategoryFormModal } from './CategoryFormModal';
 import { CategorySection } from './CategorySection';
 import { ExportModal, type ExportFile } from './ExportModal';
 import { ImportModal } from './ImportModal';
+import { ThumbnailsButton } from './ThumbnailsButton';
 import { toastFailure, toastOk, toastOutcome } from '@/components/admin-toasts';
 
 type Dialog =
@@ -126,6 +127,7 @@ export function BlockAdminScreen() {
           <button type="button" className="button" onClick={() => void exportAll()} data-testid="export-all">
             {t('blockAdmin.export.all')}
           </button>
+          <ThumbnailsButton />
           <button
             type="button"
             className="button button-danger"

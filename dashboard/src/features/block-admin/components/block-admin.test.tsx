@@ -60,6 +60,7 @@ function api(handlers: Record<string, Handler> = {}, isAdmin = true) {
   return mockApi({
     'GET /api/user': () => ({ json: user(isAdmin) }),
     'GET /api/blocks': () => ({ json: { ...library(), my_blocks: [] } }),
+    'GET /erp/thumbnails': () => ({ json: { running: false, done: 0, total: 0, failed: 0 } }),
     ...handlers,
   });
 }
@@ -467,5 +468,58 @@ describe('admin blocks screen', () => {
     await acceptConfirm();
     await waitFor(() => expect(posts(calls, '/erp/truncate')).toHaveLength(1));
     await waitFor(() => expect(toasts()).toContain('success:ok'));
+  });
+});
+
+describe('regenerate all thumbnails', () => {
+  it('starts a pass, shows its progress as the server reports it, then reads the library again', async () => {
+    const states = [
+      { running: true, done: 0, total: 3, failed: 0 },
+      { running: true, done: 2, total: 3, failed: 0 },
+      { running: false, done: 3, total: 3, failed: 1, last_error: 'Chromium failed: timed out' },
+    ];
+    let step = -1;
+    const calls = api({
+      'GET /erp/thumbnails': () => ({
+        json: step < 0 ? { running: false, done: 0, total: 0, failed: 0 } : states[Math.min(step++, 2)],
+      }),
+      'POST /erp/thumbnails': () => {
+        step = 1;
+        return { status: 202, json: states[0] };
+      },
+    });
+    await open();
+    expect(screen.queryByTestId('thumbnails-progress')).toBeNull();
+    const libraryReads = () => calls.filter((c) => c.url === '/api/blocks').length;
+    const before = libraryReads();
+
+    fireEvent.click(screen.getByTestId('thumbnails-regenerate'));
+    await waitFor(() =>
+      expect(screen.getByTestId('thumbnails-progress').textContent?.trim()).toBe(
+        'Gerando miniaturas: 0 de 3',
+      ),
+    );
+    expect(posts(calls, '/erp/thumbnails')).toHaveLength(1);
+    expect(screen.getByTestId<HTMLButtonElement>('thumbnails-regenerate').disabled).toBe(true);
+    await waitFor(
+      () =>
+        expect(screen.getByTestId('thumbnails-progress').textContent?.trim()).toBe(
+          'Gerando miniaturas: 2 de 3',
+        ),
+      { timeout: 3_000 },
+    );
+    await waitFor(
+      () =>
+        expect(screen.getByTestId('thumbnails-progress').textContent?.trim()).toBe(
+          'Miniaturas prontas: 2; com erro: 1',
+        ),
+      { timeout: 3_000 },
+    );
+    expect(screen.getByTestId('thumbnails-progress').getAttribute('title')).toBe(
+      'Chromium failed: timed out',
+    );
+    expect(screen.getByTestId<HTMLButtonElement>('thumbnails-regenerate').disabled).toBe(false);
+    // The new pictures: the library is read again once the pass is over.
+    await waitFor(() => expect(libraryReads()).toBeGreaterThan(before));
   });
 });

@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { paths } from '@/app/paths';
@@ -25,12 +26,15 @@ interface Props {
   onSave: () => void;
   onPreview: () => void;
   onDeploy: () => void;
+  /** The publish dropdown (publish, unpublish, domain), supplied by the app. */
+  publishMenu?: ReactNode;
 }
 
 /**
  * The editor's top bar (spec §2): project link, page menu, device toggle with the desktop
- * scale or the mobile device, undo/redo, the save state, Preview and Deploy (both disabled
- * while saving or with unsaved changes).
+ * scale or the mobile device, undo/redo, the save state, Preview, the publish dropdown and
+ * Deploy (Preview, Deploy and the dropdown's Publish disabled while saving or with unsaved
+ * changes).
  */
 export function EditorTopBar(props: Props) {
   const { t } = useTranslation();
@@ -155,6 +159,7 @@ export function EditorTopBar(props: Props) {
         >
           {t('editor.topbar.preview')}
         </button>
+        {props.publishMenu}
         <button
           type="button"
           className="button button-small button-primary"

@@ -87,6 +87,9 @@ const SourceCodeModal = lazy(() => import('@/features/pages/components/SourceCod
 /** The Deploy button's modal, supplied by the app (features don't import each other). */
 export type DeploySlot = (project: ProjectDetail, onClose: () => void) => ReactNode;
 
+/** The top bar's publish dropdown, supplied by the app; `blocked` while there are unsaved changes. */
+export type PublishMenuSlot = (project: ProjectDetail, blocked: boolean) => ReactNode;
+
 /** Until the first save, the page's last update; nothing when the server sent none. */
 function lastUpdate(updatedAt: string): Date | null {
   const at = new Date(updatedAt);
@@ -113,9 +116,10 @@ interface EditorProps {
   library: BlockLibrary;
   user: User;
   deploy?: DeploySlot | undefined;
+  publishMenu?: PublishMenuSlot | undefined;
 }
 
-function Editor({ page, project, library, user, deploy }: EditorProps) {
+function Editor({ page, project, library, user, deploy, publishMenu }: EditorProps) {
   const { t } = useTranslation();
   const [confirmDialog, askConfirm] = useConfirm();
   const navigate = useNavigate();
@@ -374,6 +378,7 @@ function Editor({ page, project, library, user, deploy }: EditorProps) {
             onSave={() => void save()}
             onPreview={() => window.open(pagePreviewUrl(project.id, page.id, postSlug), '_blank', 'noopener')}
             onDeploy={() => setDeployOpen(true)}
+            publishMenu={publishMenu?.(project, state.kind !== 'saved')}
           />
           <div className="editor-body">
             <BlockLibraryPanel
@@ -508,7 +513,13 @@ function Editor({ page, project, library, user, deploy }: EditorProps) {
  * (pages for the menu, collections), the block library and the user; a page that can't be
  * loaded sends the user to "/" (spec §8). Keyed by page so switching pages starts afresh.
  */
-export function PageEditorRoute({ deploy }: { deploy?: DeploySlot }) {
+export function PageEditorRoute({
+  deploy,
+  publishMenu,
+}: {
+  deploy?: DeploySlot;
+  publishMenu?: PublishMenuSlot;
+}) {
   const navigate = useNavigate();
   const projectId = useNumberParam('projectId');
   const pageId = useNumberParam('pageId');
@@ -537,6 +548,7 @@ export function PageEditorRoute({ deploy }: { deploy?: DeploySlot }) {
       library={library.data}
       user={user.data}
       deploy={deploy}
+      publishMenu={publishMenu}
     />
   );
 }

@@ -750,6 +750,31 @@ describe('page editor', () => {
     fireEvent.click(screen.getByTestId('deploy-button'));
     expect(screen.getByTestId('publish-modal')).toBeTruthy();
   });
+
+  it("unpublishes from the top bar's publish dropdown, after a confirmation", async () => {
+    const { calls } = await openEditor({
+      'POST /api/unpublish/7': () => ({ json: { is_published: false } }),
+    });
+    const trigger = within(screen.getByTestId('editor-topbar')).getByTestId('publish-menu');
+    expect(trigger.textContent).toContain('Site: Publicado');
+    trigger.focus();
+    fireEvent.keyDown(trigger, { key: 'ArrowDown' });
+    fireEvent.keyUp(trigger, { key: 'ArrowDown' });
+    await screen.findByRole('menu');
+    expect(screen.getAllByRole('menuitem').map((item) => item.textContent)).toEqual([
+      'Publicar nova versão',
+      'Despublicar',
+      'Domínio…',
+    ]);
+    const item = screen.getByTestId('publish-menu-unpublish');
+    fireEvent.keyDown(item, { key: 'Enter' });
+    fireEvent.keyUp(item, { key: 'Enter' });
+    expect((await screen.findByTestId('unpublish-modal')).textContent).toContain('sai do ar');
+    expect(calls.some((call) => call.url === '/api/unpublish/7')).toBe(false);
+    fireEvent.click(screen.getByTestId('unpublish-confirm'));
+    await screen.findByTestId('unpublish-success');
+    expect(calls.filter((call) => call.url === '/api/unpublish/7')).toHaveLength(1);
+  });
 });
 
 describe('page tab', () => {

@@ -1,3 +1,4 @@
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { paths } from '@/app/paths';
@@ -9,6 +10,22 @@ import { StateBadge } from './StateBadge';
 interface ProjectItemProps {
   project: Project;
   view: 'grid' | 'list';
+}
+
+/**
+ * The card's picture: the published home page, as the server pictured it after the last
+ * publish (`thumbnail`, an authorized address), else (never published, no Chromium on the
+ * server, or a picture that does not load) the name's first letter.
+ */
+function ProjectThumb({ project }: { project: Project }) {
+  const [failed, setFailed] = useState<string | null>(null);
+  const src = project.thumbnail;
+  if (src && failed !== src) {
+    return (
+      <img src={src} alt="" loading="lazy" data-testid="project-screenshot" onError={() => setFailed(src)} />
+    );
+  }
+  return <span data-testid="project-letter">{project.name.slice(0, 1).toUpperCase()}</span>;
 }
 
 /** One project in the dashboard, as a card (grid) or a row (list). */
@@ -54,11 +71,7 @@ export function ProjectItem({ project, view }: ProjectItemProps) {
   return (
     <li className="card project-card" data-testid="project-item" data-project-id={project.id}>
       <div className="project-thumb">
-        {project.thumbnail ? (
-          <img src={project.thumbnail} alt="" loading="lazy" />
-        ) : (
-          <span>{project.name.slice(0, 1).toUpperCase()}</span>
-        )}
+        <ProjectThumb project={project} />
       </div>
       <div className="project-card-body">
         <div className="project-card-title">

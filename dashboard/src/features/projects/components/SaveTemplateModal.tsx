@@ -1,29 +1,42 @@
+import { Controller, useWatch } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { InputField } from '@/components/FormControls';
 import { FormDialog } from '@/components/FormDialog';
 import { toast } from '@/components/toast';
-import { useZodForm } from '@/lib/forms';
+import { RadioGroup } from '@/components/ui/RadioGroup';
+import { Select } from '@/components/ui/Select';
+import { errorText, useZodForm } from '@/lib/forms';
 import type { Project } from '@/lib/types';
-import { saveTemplateSchema } from '@/lib/validation';
+import { saveTemplateSchema, type SaveTemplateValues } from '@/lib/validation';
 import { useSaveTemplate } from '@/features/projects/api/save-template';
+import { useTemplates } from '@/features/projects/api/get-templates';
 
-/** Admins: save the project as a theme. A name already taken is refused at the name field. */
+/**
+ * Admins: save the project as a new theme, or update an existing one with it (the server lets
+ * only administrators write templates, and every template is theirs to update). Choosing the
+ * template to update puts its name in the name field, to keep or change. A name already taken
+ * is refused at the name field.
+ */
 export function SaveTemplateModal({ project, onClose }: { project: Project; onClose: () => void }) {
   const { t } = useTranslation();
   const save = useSaveTemplate();
+  const templates = useTemplates();
   const zodForm = useZodForm(saveTemplateSchema, {
-    defaultValues: { name: project.name },
-    serverFields: ['name'],
+    defaultValues: { name: project.name, mode: 'new', templateId: null },
+    serverFields: ['name', 'templateId'],
+    serverFieldMap: { template_id: 'templateId' },
   });
-  const { failure, bind } = zodForm;
+  const { form, failure, bind } = zodForm;
+  const mode = useWatch({ control: form.control, name: 'mode' });
+  const existing = templates.data ?? [];
 
-  const submit = ({ name }: { name: string }) => {
+  const submit = (values: SaveTemplateValues) => {
     failure.clear();
     save.mutate(
-      { project_id: project.id, name },
+      { project_id: project.id, ...values },
       {
         onSuccess: () => {
-          toast.success(t('templates.saved'));
+          toast.success(t('template_id' in values ? 'templates.updated' : 'templates.saved'));
           onClose();
         },
         onError: failure.report,
@@ -40,6 +53,55 @@ export function SaveTemplateModal({ project, onClose }: { project: Project; onCl
       onValid={submit}
       saving={save.isPending}
     >
+      <Controller
+        control={form.control}
+        name="mode"
+        rules={{ deps: ['templateId'] }}
+        render={({ field }) => (
+          <RadioGroup
+            label={t('templates.saveMode')}
+            options={[
+              { id: 'new', label: t('templates.saveNew'), testId: 'save-template-new' },
+              {
+                id: 'update',
+                label: t('templates.saveUpdate'),
+                isDisabled: existing.length === 0,
+                testId: 'save-template-update',
+              },
+            ]}
+            value={field.value}
+            onChange={field.onChange}
+            onBlur={field.onBlur}
+            inputRef={field.ref}
+            testId="save-template-mode"
+          />
+        )}
+      />
+      {mode === 'update' && (
+        <Controller
+          control={form.control}
+          name="templateId"
+          render={({ field, fieldState }) => (
+            <Select
+              label={t('templates.toUpdate')}
+              required
+              options={existing.map((template) => ({ id: String(template.id), label: template.name }))}
+              value={field.value}
+              onChange={(id) => {
+                field.onChange(id);
+                const chosen = existing.find((template) => String(template.id) === id);
+                if (chosen)
+                  form.setValue('name', chosen.name, { shouldValidate: form.formState.isSubmitted });
+              }}
+              onBlur={field.onBlur}
+              buttonRef={field.ref}
+              placeholder={t('templates.toUpdatePlaceholder')}
+              error={errorText(t, fieldState.error)}
+              testId="save-template-target"
+            />
+          )}
+        />
+      )}
       <InputField label={t('templates.name')} id="template-name" autoFocus required {...bind('name')} />
     </FormDialog>
   );

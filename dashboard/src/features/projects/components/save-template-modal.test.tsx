@@ -14,6 +14,28 @@ async function openModal(save: Handler) {
   const calls = mockApi({
     'GET /api/projects/7': () => ({ json: projectFixture(7, { name: 'Loja' }) }),
     'GET /api/user': () => ({ json: userFixture({ is_admin: true }) }),
+    'GET /api/templates': () => ({
+      json: [
+        {
+          id: 3,
+          name: 'Tema da Loja',
+          description: '',
+          category: '',
+          order: 1,
+          is_published: '1',
+          thumbnail: null,
+        },
+        {
+          id: 4,
+          name: 'Tema do Café',
+          description: '',
+          category: '',
+          order: 2,
+          is_published: '0',
+          thumbnail: null,
+        },
+      ],
+    }),
     'POST /api/templates': save,
   });
   renderRoutes(routes, '/project/7');
@@ -61,6 +83,38 @@ describe('SaveTemplateModal', () => {
     await waitFor(() => expect(saves(calls)[0]?.body).toEqual({ project_id: 7, name: 'Tema' }));
     await waitFor(() => expect(screen.queryByTestId('save-template-modal')).toBeNull());
     expect(getToasts().some((toast) => toast.kind === 'success')).toBe(true);
+  });
+
+  it('updates an existing template: the one chosen, under its name unless changed', async () => {
+    const { calls, modal } = await openModal(() => ({ status: 201, json: { id: 4, name: 'Tema do Café' } }));
+    // Offered once the templates are known.
+    const update = modal.getByLabelText<HTMLInputElement>('Atualizar um template existente');
+    await waitFor(() => expect(update.disabled).toBe(false));
+    fireEvent.click(update);
+    // No template chosen yet: refused at the choice, nothing sent.
+    fireEvent.click(modal.getByTestId('save-template-modal-save'));
+    await waitFor(() =>
+      expect(modal.getByTestId('save-template-target').textContent).toContain(
+        'Escolha o template a atualizar.',
+      ),
+    );
+    expect(saves(calls)).toEqual([]);
+
+    fireEvent.click(within(modal.getByTestId('save-template-target')).getByRole('button'));
+    fireEvent.click(await screen.findByRole('option', { name: 'Tema do Café' }));
+    await waitFor(() =>
+      expect(modal.getByTestId<HTMLInputElement>('template-name').value).toBe('Tema do Café'),
+    );
+    fireEvent.click(modal.getByTestId('save-template-modal-save'));
+    await waitFor(() =>
+      expect(saves(calls)[0]?.body).toEqual({ project_id: 7, name: 'Tema do Café', template_id: 4 }),
+    );
+    await waitFor(() => expect(screen.queryByTestId('save-template-modal')).toBeNull());
+    expect(
+      getToasts().some(
+        (toast) => toast.kind === 'success' && toast.message === 'Template atualizado com sucesso',
+      ),
+    ).toBe(true);
   });
 
   it('shows a refusal that names no field above the form', async () => {

@@ -1,14 +1,16 @@
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Dialog } from '@/components/ui/Dialog';
 import type { Project } from '@/lib/types';
 import { codedMessage } from '@/lib/api-client';
 import { usePublishProject } from '@/features/publishing/api/publish-project';
-import { useDeployProgress } from '@/features/publishing/lib/deploy-progress';
+import type { PublishStep } from '@/features/publishing/types';
 import { ResponseBox } from '@/components/ResponseBox';
 import { useUser } from '@/lib/auth/get-user';
 import { useFormat } from '@/lib/format';
 import { planFor, usePlans } from '@/lib/plans';
 import { siteAddress } from './address';
+import { DeployProgress } from './DeployProgress';
 
 interface Props {
   project: Pick<Project, 'id' | 'name' | 'token' | 'domain' | 'preview_url' | 'is_published'>;
@@ -36,30 +38,28 @@ function PublishCost({ published }: { published: boolean }) {
 }
 
 /**
- * Publish (spec 1 §2 modals, §4): asks (saying what a newly published site costs a month), then deploys while cycling the four progress messages
- * over the expected 10 s, and ends on the server's answer: the live address, or the serialized
- * response. The project's state updates through the query cache (no reload).
+ * Publish (spec 1 §2 modals, §4; issue 22): asks (saying what a newly published site costs a
+ * month), then deploys showing the build's real steps as the server streams them (fonts, page i
+ * of n, assets, going live), and ends on the server's answer: the live address, or the
+ * serialized response. The project's state updates through the query cache (no reload).
  */
 export function PublishModal({ project, onClose }: Props) {
   const { t } = useTranslation();
   const publish = usePublishProject();
-  const message = useDeployProgress(publish.isPending);
-  const start = () => publish.mutate({ projectId: project.id, token: project.token });
+  const [steps, setSteps] = useState<PublishStep[]>([]);
+  const start = () => {
+    setSteps([]);
+    publish.mutate({
+      projectId: project.id,
+      token: project.token,
+      onStep: (step) => setSteps((before) => [...before, step]),
+    });
+  };
 
   let body;
   let footer;
   if (publish.isPending) {
-    body = (
-      <p
-        className="deploy-progress"
-        role="status"
-        aria-live="polite"
-        data-testid="deploy-progress"
-        data-step={message}
-      >
-        <span className="spinner" aria-hidden="true" /> {t(`publishing.progress.${message}`)}
-      </p>
-    );
+    body = <DeployProgress steps={steps} />;
   } else if (publish.isSuccess) {
     body = (
       <>

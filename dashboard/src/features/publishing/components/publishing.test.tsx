@@ -11,7 +11,7 @@ import type { Deploy, DeployList } from '@/features/publishing/types';
 const routes = [{ path: paths.project.pattern, element: <ProjectOverviewPage /> }];
 const PROJECT = 'GET /api/projects/7';
 const DEPLOYS = 'GET /api/projects/7/deploys';
-const PUBLISH = 'POST /api/publish_v2/7';
+const PUBLISH = 'POST /api/publish_v2/7/events';
 const UNPUBLISH = 'POST /api/unpublish/7';
 
 const deploy = (id: number, overrides: Partial<Deploy> = {}): Deploy => ({
@@ -39,51 +39,159 @@ function api(published: boolean, history: DeployList, extra: Record<string, Hand
   return { calls, setPublished: (value: boolean) => (isPublished = value) };
 }
 
-/** A promise the test resolves when it wants the server to answer. */
-function deferred<T>() {
-  let resolve: (value: T) => void = () => undefined;
-  const promise = new Promise<T>((done) => (resolve = done));
-  return { promise, resolve };
+/** A live project whose unpublish call succeeds and takes it offline. */
+function liveSiteThatUnpublishes() {
+  const server = api(
+    true,
+    { data: [deploy(3)], active_deploy_id: 3 },
+    {
+      [UNPUBLISH]: () => {
+        server.setPublished(false);
+        return { json: { is_published: false } };
+      },
+    },
+  );
+  return server;
 }
 
-const progressText = () => screen.getByTestId('deploy-progress').textContent?.trim();
+/**
+ * A `text/event-stream` answer the test writes event by event, as the server does while a
+ * build runs.
+ */
+function eventStream() {
+  let controller: ReadableStreamDefaultController<Uint8Array> | undefined;
+  const body = new ReadableStream<Uint8Array>({ start: (c) => (controller = c) });
+  const encoder = new TextEncoder();
+  return {
+    response: new Response(body, { headers: { 'Content-Type': 'text/event-stream' } }),
+    send: (event: string, data: unknown) =>
+      controller?.enqueue(encoder.encode(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`)),
+    close: () => controller?.close(),
+  };
+}
+
+/** A whole stream at once: `events` in order, then the end. */
+function streamed(...events: [string, unknown][]): Response {
+  const stream = eventStream();
+  events.forEach(([event, data]) => stream.send(event, data));
+  stream.close();
+  return stream.response;
+}
+
+/** The lines the progress shows, in order, each with whether it is done. */
+const progressLines = () =>
+  screen
+    .getAllByTestId('deploy-step')
+    .map(
+      (line) =>
+        [line.textContent?.replace('✓', '').trim(), line.getAttribute('data-done') === 'true'] as const,
+    );
 
 afterEach(() => {
   vi.useRealTimers();
 });
 
 describe('publish modal', () => {
-  it('cycles the four messages at 0, 2.5, 5 and 7.5 s and keeps the last until the answer', async () => {
-    const answer = deferred<{ json: unknown }>();
-    const { calls } = api(false, { data: [], active_deploy_id: null }, { [PUBLISH]: () => answer.promise });
+  it("shows the build's steps as the server streams them, then the live address", async () => {
+    const stream = eventStream();
+    const { calls } = api(false, { data: [], active_deploy_id: null }, { [PUBLISH]: () => stream.response });
     renderRoutes(routes, '/project/7');
     fireEvent.click(await screen.findByRole('button', { name: /Estado: Não publicado/ }));
     expect(screen.getByRole('dialog', { name: 'Publicar' })).toBeTruthy();
 
-    vi.useFakeTimers();
     fireEvent.click(screen.getByTestId('publish-confirm'));
-    await act(() => vi.advanceTimersByTimeAsync(0));
-    expect(progressText()).toBe('Conectando ao servidor de deploy…');
-    await act(() => vi.advanceTimersByTimeAsync(2_499));
-    expect(progressText()).toBe('Conectando ao servidor de deploy…');
-    await act(() => vi.advanceTimersByTimeAsync(1));
-    expect(progressText()).toBe('Convertendo links…');
-    await act(() => vi.advanceTimersByTimeAsync(2_500));
-    expect(progressText()).toBe('Enviando arquivos…');
-    await act(() => vi.advanceTimersByTimeAsync(2_500));
-    expect(progressText()).toBe('Otimizando…');
-    await act(() => vi.advanceTimersByTimeAsync(20_000));
-    expect(progressText()).toBe('Otimizando…');
-
+    await waitFor(() => expect(progressLines()).toEqual([['Conectando ao servidor de deploy…', false]]));
     expect(calls.find((call) => call.method === 'POST')).toEqual({
       method: 'POST',
-      url: '/api/publish_v2/7',
+      url: '/api/publish_v2/7/events',
       body: { project_id: 7, token: 'tok' },
     });
-    answer.resolve({ json: { deploy: deploy(3), url: 'http://loja-da-ana.localhost:8081' } });
-    await act(() => vi.advanceTimersByTimeAsync(0));
+
+    stream.send('step', { step: 'started', deploy_id: 3, pages: 2 });
+    stream.send('step', { step: 'fonts', faces: 2 });
+    await waitFor(() =>
+      expect(progressLines()).toEqual([
+        ['Preparando 2 página(s)…', true],
+        ['Fontes prontas: 2', false],
+      ]),
+    );
+    stream.send('step', { step: 'page', index: 1, total: 2, name: 'Início' });
+    await waitFor(() => expect(progressLines().at(-1)).toEqual(['Página 1 de 2 pronta: Início', false]));
+    // The next page replaces the previous one: one line for the pages.
+    stream.send('step', { step: 'page', index: 2, total: 2, name: 'Contato & Mapa' });
+    await waitFor(() =>
+      expect(progressLines().at(-1)).toEqual(['Página 2 de 2 pronta: Contato & Mapa', false]),
+    );
+    stream.send('step', { step: 'assets', files: 12, bytes: 1_536 });
+    stream.send('step', { step: 'live' });
+    await waitFor(() =>
+      expect(progressLines()).toEqual([
+        ['Preparando 2 página(s)…', true],
+        ['Fontes prontas: 2', true],
+        ['Página 2 de 2 pronta: Contato & Mapa', true],
+        ['Arquivos gravados: 12 (1,5 kB)', true],
+        ['Colocando o site no ar…', false],
+      ]),
+    );
+    expect(screen.getByTestId('deploy-progress').getAttribute('data-step')).toBe('live');
+    expect(screen.queryByTestId('publish-url')).toBeNull();
+
+    stream.send('result', { deploy: deploy(3), url: 'http://loja-da-ana.localhost:8081' });
+    stream.close();
+    expect((await screen.findByTestId('publish-url')).getAttribute('href')).toBe(
+      'http://loja-da-ana.localhost:8081',
+    );
     expect(screen.queryByTestId('deploy-progress')).toBeNull();
-    expect(screen.getByTestId('publish-url').getAttribute('href')).toBe('http://loja-da-ana.localhost:8081');
+  });
+
+  it('shows the error event of a failed build in the Response box, with its status and code', async () => {
+    api(
+      false,
+      { data: [], active_deploy_id: null },
+      {
+        [PUBLISH]: () =>
+          streamed(
+            ['step', { step: 'started', deploy_id: 3, pages: 1 }],
+            [
+              'error',
+              {
+                status: 422,
+                error: 'template_error',
+                message: 'Template error on page "Início" in block "quebrado": unexpected end',
+                field: 'blocks',
+                params: { page: 'Início', block: 'quebrado', detail: 'unexpected end' },
+              },
+            ],
+          ),
+      },
+    );
+    renderRoutes(routes, '/project/7');
+    fireEvent.click(await screen.findByTestId('project-state'));
+    fireEvent.click(screen.getByTestId('publish-confirm'));
+    await screen.findByTestId('response-box');
+    const shown = JSON.parse(screen.getByTestId('response-body').textContent ?? '') as Record<
+      string,
+      unknown
+    >;
+    expect(shown.status).toBe(422);
+    expect(shown.error).toBe('template_error');
+    expect(screen.getByTestId('project-state').textContent).toBe('Não publicado');
+    expect(screen.getByTestId('publish-retry')).toBeTruthy();
+  });
+
+  it('says the connection dropped when the stream ends without a result', async () => {
+    api(
+      false,
+      { data: [], active_deploy_id: null },
+      { [PUBLISH]: () => streamed(['step', { step: 'live' }]) },
+    );
+    renderRoutes(routes, '/project/7');
+    fireEvent.click(await screen.findByTestId('project-state'));
+    fireEvent.click(screen.getByTestId('publish-confirm'));
+    await screen.findByTestId('response-box');
+    expect(screen.getByTestId('response-body').textContent).toContain(
+      'A conexão caiu antes do fim da publicação',
+    );
   });
 
   it("says what a newly published site costs a month on the owner's plan, and nothing when it is live already", async () => {
@@ -147,8 +255,9 @@ describe('publish modal', () => {
       {
         [PUBLISH]: () => {
           server.setPublished(true);
-          return {
-            json: {
+          return streamed([
+            'result',
+            {
               deploy: deploy(3),
               url: 'https://loja.example.com',
               warnings: [
@@ -159,7 +268,7 @@ describe('publish modal', () => {
                 },
               ],
             },
-          };
+          ]);
         },
       },
     );
@@ -184,7 +293,7 @@ describe('publish modal', () => {
       {
         [PUBLISH]: () => {
           server.setPublished(true);
-          return { json: { deploy: deploy(3), url: 'https://loja.example.com' } };
+          return streamed(['result', { deploy: deploy(3), url: 'https://loja.example.com' }]);
         },
       },
     );
@@ -250,16 +359,7 @@ describe('publish modal', () => {
 
 describe('unpublish modal', () => {
   it('confirms, then says done and shows the project unpublished', async () => {
-    const server = api(
-      true,
-      { data: [deploy(3)], active_deploy_id: 3 },
-      {
-        [UNPUBLISH]: () => {
-          server.setPublished(false);
-          return { json: { is_published: false } };
-        },
-      },
-    );
+    const server = liveSiteThatUnpublishes();
     renderRoutes(routes, '/project/7');
     fireEvent.click(await screen.findByRole('button', { name: /Estado: Publicado/ }));
     const dialog = screen.getByRole('dialog', { name: 'Despublicar' });
@@ -292,6 +392,65 @@ describe('unpublish modal', () => {
       message: 'Bad Gateway',
     });
     expect(screen.getByTestId('project-state').textContent).toBe('Publicado');
+  });
+});
+
+/** Opens the publish dropdown from the keyboard and returns its items' texts. */
+async function openPublishMenu(): Promise<string[]> {
+  const trigger = await screen.findByTestId('publish-menu');
+  trigger.focus();
+  fireEvent.keyDown(trigger, { key: 'ArrowDown' });
+  fireEvent.keyUp(trigger, { key: 'ArrowDown' });
+  await screen.findByRole('menu');
+  return screen.getAllByRole('menuitem').map((item) => item.textContent ?? '');
+}
+
+/** Runs one item of the open dropdown, as Enter on it does. */
+function choose(testId: string) {
+  const item = screen.getByTestId(testId);
+  fireEvent.keyDown(item, { key: 'Enter' });
+  fireEvent.keyUp(item, { key: 'Enter' });
+}
+
+describe('publish dropdown', () => {
+  it('offers Unpublish for a live site, says what happens, and takes the site offline', async () => {
+    const server = liveSiteThatUnpublishes();
+    renderRoutes(routes, '/project/7');
+    expect((await screen.findByTestId('publish-menu')).textContent).toContain('Site: Publicado');
+    expect(await openPublishMenu()).toEqual(['Publicar nova versão', 'Despublicar', 'Domínio…']);
+    choose('publish-menu-unpublish');
+
+    const dialog = await screen.findByRole('dialog', { name: 'Despublicar' });
+    expect(dialog.textContent).toContain(
+      'Despublicar "Loja da Ana"? O site em http://loja-da-ana.localhost:8080 sai do ar: quem visitar o endereço não verá mais as páginas. Os deploys continuam no histórico, e você pode publicar de novo quando quiser.',
+    );
+    // Nothing happens before the confirmation.
+    expect(server.calls.some((call) => call.method === 'POST')).toBe(false);
+    fireEvent.click(screen.getByTestId('unpublish-confirm'));
+    await screen.findByTestId('unpublish-success');
+    expect(server.calls.filter((call) => call.method === 'POST').map((call) => call.url)).toEqual([
+      '/api/unpublish/7',
+    ]);
+    fireEvent.click(screen.getByTestId('unpublish-done'));
+    await waitFor(() =>
+      expect(screen.getByTestId('publish-menu').textContent).toContain('Site: Não publicado'),
+    );
+    // An offline site has nothing to unpublish.
+    expect(await openPublishMenu()).toEqual(['Publicar', 'Domínio…']);
+  });
+
+  it('publishes and opens the domain modal from the dropdown', async () => {
+    api(false, { data: [], active_deploy_id: null });
+    renderRoutes(routes, '/project/7');
+    await openPublishMenu();
+    choose('publish-menu-publish');
+    expect(await screen.findByRole('dialog', { name: 'Publicar' })).toBeTruthy();
+    fireEvent.keyDown(screen.getByTestId('publish-confirm'), { key: 'Escape' });
+    await waitFor(() => expect(screen.queryByTestId('publish-modal')).toBeNull());
+
+    await openPublishMenu();
+    choose('publish-menu-domain');
+    expect(await screen.findByTestId('configure-domain-modal')).toBeTruthy();
   });
 });
 

@@ -1,0 +1,278 @@
+//! Thumbnails of the library's blocks and templates, pictured by headless Chromium
+//! ([`crate::screenshot`]) in the background: after start-up (so a freshly seeded library gets
+//! them), whenever an administrator saves a block, and on demand from `/erp/blocks`
+//! ("regenerate all thumbnails", with progress).
+//!
+//! Each picture is cached in the object store under a hash of what it shows
+//! (`uploads/thumbnails/block-src-{hash}.png`: the block's template, CSS and JS;
+//! `template-src-{hash}.png`: the template's snapshot), so an unchanged block is never pictured
+//! twice and a changed one gets a new picture on the next pass. A block or template whose
+//! image an administrator set by hand (anything but one of these pictures) keeps it.
+//!
+//! One pass at a time per process, [`AT_ONCE`] pictures at once; a request for a pass while
+//! one runs is remembered and runs right after. Nothing here blocks start-up or a request.
+
+use std::sync::Mutex;
+
+use futures::StreamExt;
+use serde::Serialize;
+use sha2::{Digest, Sha256};
+use utoipa::ToSchema;
+
+use crate::{screenshot, state::AppState};
+
+/// Pictures taken at once (each is a Chromium).
+pub const AT_ONCE: usize = 2;
+
+/// Where generated thumbnails live; an image under this address is ours to replace.
+const PREFIX: &str = "uploads/thumbnails/";
+
+/// How far the current (or last) pass got.
+#[derive(Debug, Clone, Default, Serialize, ToSchema)]
+pub struct ThumbnailProgress {
+    /// A pass is running.
+    pub running: bool,
+    /// Blocks and templates looked at so far in this pass.
+    pub done: usize,
+    /// Blocks and templates in this pass.
+    pub total: usize,
+    /// How many could not be pictured (Chromium missing or failing, a template error).
+    pub failed: usize,
+    /// Why the last failure happened, for the administrator.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub last_error: Option<String>,
+}
+
+/// The state of the passes of one process.
+#[derive(Default)]
+pub struct Thumbnails {
+    progress: Mutex<ThumbnailProgress>,
+    /// Another pass was asked for while one ran (`Some(force)`).
+    again: Mutex<Option<bool>>,
+}
+
+impl Thumbnails {
+    pub fn progress(&self) -> ThumbnailProgress {
+        self.progress.lock().expect("thumbnails poisoned").clone()
+    }
+
+    fn update(&self, f: impl FnOnce(&mut ThumbnailProgress)) {
+        f(&mut self.progress.lock().expect("thumbnails poisoned"));
+    }
+}
+
+/// A pass that pictures what has no up-to-date picture, when library thumbnails are on.
+pub fn refresh(state: &AppState) {
+    if state.settings.library_thumbnails {
+        start(state, false);
+    }
+}
+
+/// Starts a pass (`force`: picture everything again, cache or not); when one is running, it
+/// runs again after. Answers the progress as it stands.
+pub fn start(state: &AppState, force: bool) -> ThumbnailProgress {
+    {
+        let mut p = state
+            .thumbnails
+            .progress
+            .lock()
+            .expect("thumbnails poisoned");
+        if p.running {
+            let mut again = state.thumbnails.again.lock().expect("thumbnails poisoned");
+            *again = Some(again.unwrap_or(false) || force);
+            return p.clone();
+        }
+        *p = ThumbnailProgress {
+            running: true,
+            ..ThumbnailProgress::default()
+        };
+    }
+    let progress = state.thumbnails.progress();
+    let state = state.clone();
+    tokio::spawn(async move {
+        let mut force = force;
+        loop {
+            if let Err(e) = pass(&state, force).await {
+                tracing::warn!(error = %e, "thumbnail pass failed");
+                state
+                    .thumbnails
+                    .update(|p| p.last_error = Some(e.to_string()));
+            }
+            // Under the progress lock, as `start` looks: a pass asked for now is not lost.
+            let again = {
+                let mut p = state
+                    .thumbnails
+                    .progress
+                    .lock()
+                    .expect("thumbnails poisoned");
+                let again = state
+                    .thumbnails
+                    .again
+                    .lock()
+                    .expect("thumbnails poisoned")
+                    .take();
+                match again {
+                    Some(_) => {
+                        *p = ThumbnailProgress {
+                            running: true,
+                            ..ThumbnailProgress::default()
+                        }
+                    }
+                    None => p.running = false,
+                }
+                again
+            };
+            match again {
+                Some(f) => force = f,
+                None => break,
+            }
+        }
+    });
+    progress
+}
+
+/// Something to picture: its document, the key of its picture, and how to record it.
+enum Item {
+    Block(vitrine_shared::store::LibraryBlock),
+    Template(vitrine_shared::store::Template),
+}
+
+fn source_hash(parts: &[&[u8]]) -> String {
+    let mut h = Sha256::new();
+    for p in parts {
+        h.update((p.len() as u64).to_le_bytes());
+        h.update(p);
+    }
+    hex::encode(&h.finalize()[..8])
+}
+
+/// Whether `image` may be replaced by a generated picture: empty, or one of ours.
+fn replaceable(image: &str) -> bool {
+    let image = image.trim();
+    image.is_empty() || image.starts_with(&format!("/files/{PREFIX}"))
+}
+
+async fn pass(state: &AppState, force: bool) -> anyhow::Result<()> {
+    let mut items: Vec<Item> = Vec::new();
+    for b in state.store.library_blocks().await? {
+        if replaceable(&b.image) {
+            items.push(Item::Block(b));
+        }
+    }
+    for t in state.store.list_templates(true).await? {
+        if replaceable(t.thumbnail.as_deref().unwrap_or("")) {
+            items.push(Item::Template(t));
+        }
+    }
+    state.thumbnails.update(|p| p.total = items.len());
+    futures::stream::iter(items)
+        .map(|item| async move {
+            let outcome = one(state, item, force).await;
+            state.thumbnails.update(|p| {
+                p.done += 1;
+                if let Err(e) = outcome {
+                    p.failed += 1;
+                    p.last_error = Some(e);
+                }
+            });
+        })
+        .buffer_unordered(AT_ONCE)
+        .collect::<Vec<()>>()
+        .await;
+    Ok(())
+}
+
+/// Pictures one block or template unless its cached picture is up to date.
+async fn one(state: &AppState, item: Item, force: bool) -> Result<(), String> {
+    let text = |e: &dyn std::fmt::Display| e.to_string();
+    let snapshot = match &item {
+        Item::Template(t) => Some(
+            state
+                .store
+                .template_snapshot(t.id)
+                .await
+                .map_err(|e| text(&e))?,
+        ),
+        Item::Block(_) => None,
+    };
+    let (key, current) = match (&item, &snapshot) {
+        (Item::Block(b), _) => (
+            format!(
+                "{PREFIX}block-src-{}.png",
+                source_hash(&[b.template.as_bytes(), b.css.as_bytes(), b.js.as_bytes()])
+            ),
+            b.image.clone(),
+        ),
+        (Item::Template(t), snapshot) => {
+            let json = serde_json::to_vec(snapshot).map_err(|e| text(&e))?;
+            (
+                format!("{PREFIX}template-src-{}.png", source_hash(&[&json])),
+                t.thumbnail.clone().unwrap_or_default(),
+            )
+        }
+    };
+    let url = format!("/files/{key}");
+    let cached = state.blobs.exists(&key).await.map_err(|e| text(&e))?;
+    if !force && cached && current == url {
+        return Ok(());
+    }
+    if force || !cached {
+        let (document, size, trim) = match &item {
+            Item::Block(b) => (
+                crate::routes::blocks::block_document(state, b)
+                    .await
+                    .map_err(|e| text(&e))?,
+                (1280, 600),
+                true,
+            ),
+            Item::Template(_) => {
+                let snapshot = snapshot.as_ref().ok_or("no snapshot")?;
+                let doc = crate::routes::templates::template_document(state, snapshot, "/")
+                    .await
+                    .map_err(|e| text(&e))?;
+                (doc, (1280, 1280), false)
+            }
+        };
+        let browser = screenshot::chromium(state.settings.chromium_path.as_deref());
+        let png = screenshot::take(
+            browser.as_deref(),
+            &state.settings.chromium_user,
+            &document,
+            size,
+            trim,
+        )
+        .await
+        .map_err(|e| text(&e))?;
+        state
+            .blobs
+            .put(&key, bytes::Bytes::from(png))
+            .await
+            .map_err(|e| text(&e))?;
+    }
+    match &item {
+        Item::Block(b) => state.store.set_block_image(b.id, &url).await,
+        Item::Template(t) => state.store.set_template_thumbnail(t.id, &url).await,
+    }
+    .map_err(|e| text(&e))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_generated_or_missing_images_are_replaced() {
+        assert!(replaceable(""));
+        assert!(replaceable("/files/uploads/thumbnails/block-src-ab.png"));
+        assert!(!replaceable("https://cdn.example/hero.png"));
+        assert!(!replaceable("/files/uploads/1/2/mine.png"));
+    }
+
+    #[test]
+    fn the_source_hash_changes_with_any_part() {
+        let a = source_hash(&[b"<p>", b"p{}", b""]);
+        assert_eq!(a, source_hash(&[b"<p>", b"p{}", b""]));
+        assert_ne!(a, source_hash(&[b"<p>", b"", b"p{}"]));
+        assert_ne!(a, source_hash(&[b"<p>!", b"p{}", b""]));
+    }
+}
