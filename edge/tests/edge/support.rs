@@ -349,6 +349,7 @@ impl TestEdge {
                 thank_you: None,
             }),
             uploads: site.uploads,
+            menu: Vec::new(),
         };
         let key = manifest_key(project, deploy.id);
         self.blobs
