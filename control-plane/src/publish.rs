@@ -3,7 +3,9 @@
 //!
 //! A build reads the project, its pages, collections and redirects and writes:
 //! - every static page as a full HTML document (`vitrine_shared::render::document`, the same
-//!   renderer as the editor's preview) under `deploys/{project}/{deploy}/pages/…`;
+//!   renderer as the editor's preview) under `deploys/{project}/{deploy}/pages/…`, with the
+//!   project's shared header and footer (`vitrine_shared::sections`) around its own blocks
+//!   unless it opts out (the edge's pages carry them in the manifest the same way);
 //! - content-addressed assets under `sites/{project}/assets/{hash}.{ext}` (served at
 //!   `/_assets/…`): each page's block CSS and JS bundle, the fonts stylesheet and font files
 //!   (provider fonts fetched once and cached in the object store under `fonts/…`; custom
@@ -34,6 +36,7 @@ use vitrine_shared::{
     fonts::{FontFace, font_face_css, site_fonts},
     render::{Block, DocumentParts, RenderContext, check_blocks, document},
     sandbox::SandboxError,
+    sections::{MenuItem, MenuPage, menu},
     site::{
         ASSET_PREFIX, DynamicPage, FormSettings, MANIFEST_VERSION, Manifest, StaticFile, asset_key,
         deploy_prefix, manifest_key, page_path,
@@ -692,6 +695,10 @@ async fn build(
     let pages = store.pages_of_project(project_id).await?;
     let collections = store.project_collections(project_id).await?;
     let redirects = store.project_redirects(project_id).await?;
+    let sections = store.global_sections(project_id).await?;
+    // Each page as visitors see it: the shared header, its own blocks, the shared footer.
+    let page_blocks = |page: &Page| sections.page_blocks(&page.blocks.0, &page.meta.0);
+    let menu = site_menu(&pages);
     let meta = &project.meta.0;
     let live = live_url(&state.settings, &project);
     // Every template must compile, and every page have an address of its own, before
@@ -710,7 +717,7 @@ async fn build(
             .param("page", page.name.clone())
             .param("path", format!("/{slug}")));
         }
-        check_blocks(&Block::list(&page.blocks.0)).map_err(|e| template_error(page, e))?;
+        check_blocks(&page_blocks(page)).map_err(|e| template_error(page, e))?;
     }
 
     let mut b = Build {
@@ -761,7 +768,7 @@ async fn build(
     let mut collection_pages = BTreeMap::new();
     for (index, page) in pages.iter().enumerate() {
         let slug = normalize_page_slug(&page.slug);
-        let blocks = b.link_blocks(Block::list(&page.blocks.0)).await?;
+        let blocks = b.link_blocks(page_blocks(page)).await?;
         let (css, js) = b.bundles(&blocks).await?;
         let image = b.link_url(&page.image).await?;
         let image = if image.starts_with('/') {
@@ -835,7 +842,10 @@ async fn build(
                 },
             );
         } else {
-            let body = if blocks.is_empty() {
+            // A page saved before pages had blocks has only its HTML.
+            let only_html =
+                Block::list(&page.blocks.0).is_empty() && !page.output.trim().is_empty();
+            let body = if only_html || blocks.is_empty() {
                 b.link_uploads(&page.output).await?
             } else {
                 let ctx = RenderContext {
@@ -845,6 +855,7 @@ async fn build(
                     page_slug: slug.clone(),
                     lang: site.lang.clone(),
                     pages: Some(page_paths.clone()),
+                    menu: Some(menu.clone()),
                     ..RenderContext::default()
                 };
                 state
@@ -893,6 +904,7 @@ async fn build(
             ..form_settings(meta, &owner.email, &project.name, &owner.language)
         },
         uploads: std::mem::take(&mut b.foreign_uploads),
+        menu,
     };
     let key = manifest_key(project_id, deploy_id);
     let json = serde_json::to_vec(&manifest).map_err(internal)?;
@@ -907,6 +919,16 @@ async fn build(
         bytes: b.bytes,
         warnings: b.warnings,
     })
+}
+
+/// The site menu (`site.menu`) of these pages.
+pub fn site_menu(pages: &[Page]) -> Vec<MenuItem> {
+    menu(pages.iter().map(|p| MenuPage {
+        name: &p.name,
+        slug: &p.slug,
+        is_collection: p.table_id.is_some(),
+        meta: &p.meta.0,
+    }))
 }
 
 /// Where form notifications go: `meta.formEmail` when set, else the owner; a default subject.

@@ -15,7 +15,8 @@ use vitrine_shared::{
     blocks::split_x_vars,
     domain::{Email, PreviewSlug},
     render::{Block, CompiledPage, RenderContext},
-    snapshot::TemplateFile,
+    sections::SectionKind,
+    snapshot::{Snapshot, TemplateFile},
     store::{BlockInput, CategoryInput, NewProject, NewUser, TemplateInfo, User},
 };
 
@@ -297,12 +298,13 @@ pub fn expand_template(
             *block = expanded;
         }
     }
+    lift_sections(&mut t.snapshot);
     let rendered: Vec<String> = t
         .snapshot
         .pages
         .iter()
         .map(|p| {
-            let blocks = Block::list(&p.blocks);
+            let blocks = t.snapshot.sections.page_blocks(&p.blocks, &p.meta);
             crate::routes::templates::render_snapshot_page(&t.snapshot, p, &blocks)
                 .map(|(_, body)| body)
                 .map_err(|e| format!("page {:?}: {e}", p.slug))
@@ -312,6 +314,43 @@ pub fn expand_template(
         page.output = output;
     }
     Ok(())
+}
+
+/// A template's header and footer become the shared sections of the projects made from it
+/// (`vitrine_shared::sections`): the home page's first block when it is a library header
+/// (`header/…`) and its last when it is a library footer (`footer/…`), taken off every page
+/// that starts (or ends) with the same block, so the owner edits them once.
+fn lift_sections(snapshot: &mut Snapshot) {
+    for kind in SectionKind::ALL {
+        let edge = |blocks: &[Value]| -> Option<usize> {
+            match kind {
+                SectionKind::Header => (!blocks.is_empty()).then_some(0),
+                SectionKind::Footer => blocks.len().checked_sub(1),
+            }
+        };
+        let prefix = format!("{}-", kind.as_str());
+        let Some(mut section) = snapshot
+            .pages
+            .iter()
+            .find(|p| p.slug == "/")
+            .and_then(|p| p.blocks.as_array())
+            .and_then(|blocks| edge(blocks).map(|i| blocks[i].clone()))
+            .filter(|b| b["uid"].as_str().is_some_and(|u| u.starts_with(&prefix)))
+        else {
+            continue;
+        };
+        let template = section["template"].clone();
+        for page in &mut snapshot.pages {
+            if let Some(blocks) = page.blocks.as_array_mut()
+                && let Some(i) = edge(blocks)
+                && blocks[i]["template"] == template
+            {
+                blocks.remove(i);
+            }
+        }
+        section["uid"] = Value::from(kind.uid());
+        snapshot.sections.set(kind, Some(section));
+    }
 }
 
 async fn ensure_user(
@@ -468,7 +507,33 @@ mod tests {
                 "{} has a home page",
                 t.name
             );
+            // The header and footer are the shared sections, on no page of their own.
+            let header = t
+                .snapshot
+                .sections
+                .header
+                .as_ref()
+                .expect("a shared header");
+            let footer = t
+                .snapshot
+                .sections
+                .footer
+                .as_ref()
+                .expect("a shared footer");
+            assert_eq!(header["uid"], "global-header");
+            assert_eq!(footer["uid"], "global-footer");
             for p in &t.snapshot.pages {
+                assert!(
+                    p.blocks
+                        .as_array()
+                        .unwrap()
+                        .iter()
+                        .all(|b| b["template"] != header["template"]
+                            && b["template"] != footer["template"]),
+                    "{} {} carries its own header or footer",
+                    t.name,
+                    p.slug
+                );
                 assert!(
                     !p.output.trim().is_empty(),
                     "{} {} has content",

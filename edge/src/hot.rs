@@ -184,6 +184,7 @@ mod tests {
             error_page: None,
             forms: Default::default(),
             uploads: Default::default(),
+            menu: Default::default(),
         }));
         let file = StaticFile {
             key: "k".into(),

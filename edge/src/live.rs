@@ -222,6 +222,7 @@ fn context(site: &Site, deploy: &DeployView, page: &DynamicPage) -> RenderContex
         page_slug: page.page_slug.clone(),
         lang: page.document.lang.clone(),
         pages: Some(deploy.manifest.page_paths()),
+        menu: Some(deploy.manifest.menu.clone()),
         ..RenderContext::default()
     }
 }

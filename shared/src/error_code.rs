@@ -190,6 +190,8 @@ error_codes! {
     /// A publish warning: a web font the provider could not deliver.
     FontUnavailable = "font_unavailable",
     DeployNotFinished = "deploy_not_finished",
+    /// Making a block a shared section: the page has no block with that uid.
+    BlockNotOnPage = "block_not_on_page",
     // Collections, fields and records.
     CollectionSettingsInvalid = "collection_settings_invalid",
     CollectionOrderInvalid = "collection_order_invalid",

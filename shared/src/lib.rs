@@ -23,6 +23,7 @@ pub mod redirects;
 pub mod render;
 pub mod sandbox;
 pub mod secret;
+pub mod sections;
 pub mod site;
 pub mod snapshot;
 pub mod store;

@@ -16,7 +16,8 @@
 //!   with `fields` keyed by field slug (the spec's Date, Name, Permalink bindings);
 //! - each database-fed list a block declares (`vars[].source = "db:…"`) under its name, as a
 //!   list of records of the same shape;
-//! - `site`: `{name, slug}`, `page`: `{name, slug}`.
+//! - `site`: `{name, slug, lang, pages, menu}` (`menu`: the site menu, see `crate::sections`),
+//!   `page`: `{name, slug}`.
 
 use std::collections::BTreeMap;
 
@@ -699,6 +700,10 @@ pub struct RenderContext {
     /// the caller knows them: the `working_link` test finds internal links against them.
     #[serde(default)]
     pub pages: Option<Vec<String>>,
+    /// The site menu (`crate::sections::menu`), when the caller knows it: templates read it as
+    /// `site.menu`, a list of `{name, url, current}`.
+    #[serde(default)]
+    pub menu: Option<Vec<crate::sections::MenuItem>>,
 }
 
 /// A record ready for templates.
@@ -795,6 +800,27 @@ impl RenderContext {
         Lang::parse(&self.lang)
     }
 
+    /// `site.menu`: each item with `current` set on the page being rendered (and on the
+    /// collection page a post belongs to); undefined when the menu is unknown.
+    fn menu_value(&self) -> Value {
+        let Some(menu) = &self.menu else {
+            return Value::UNDEFINED;
+        };
+        let here = format!("/{}", self.page_slug.trim_matches('/'));
+        Value::from(
+            menu.iter()
+                .map(|item| {
+                    let current = item.url == here;
+                    Value::from_serialize(serde_json::json!({
+                        "name": item.name,
+                        "url": item.url,
+                        "current": current,
+                    }))
+                })
+                .collect::<Vec<_>>(),
+        )
+    }
+
     /// What every block sees: `site`, `page` and, on a collection page, `post`.
     fn base(&self) -> BTreeMap<String, Value> {
         let mut map: BTreeMap<String, Value> = BTreeMap::new();
@@ -816,6 +842,7 @@ impl RenderContext {
                     .map(Value::from_serialize)
                     .unwrap_or(Value::UNDEFINED),
             ),
+            ("menu", self.menu_value()),
         ]
         .into();
         let page: BTreeMap<&str, Value> = [

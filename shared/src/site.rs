@@ -61,6 +61,10 @@ pub struct Manifest {
     /// for these and for its own project's uploads (see `crate::uploads`).
     #[serde(default)]
     pub uploads: BTreeSet<String>,
+    /// The site menu (`crate::sections::menu`) when it was published: pages the edge renders
+    /// show it to templates as `site.menu`, as the static pages were.
+    #[serde(default)]
+    pub menu: Vec<crate::sections::MenuItem>,
 }
 
 /// One stored response body with its precompressed variants.

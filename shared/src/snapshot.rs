@@ -1,11 +1,14 @@
-//! The portable form of a site: pages, collections (fields and posts) and redirects, with
-//! every cross-reference by slug instead of id. Templates are stored as snapshots, "save as
-//! template" exports one, and duplicating a project is export followed by import, so the three
-//! share one code path. A snapshot never carries a domain, a token or publish state.
+//! The portable form of a site: pages, collections (fields and posts), redirects and the shared
+//! header and footer, with every cross-reference by slug instead of id. Templates are stored as
+//! snapshots, "save as template" exports one, and duplicating a project is export followed by
+//! import, so the three share one code path. A snapshot never carries a domain, a token or
+//! publish state.
 
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Deserializer, Serialize};
 use serde_json::{Map, Value};
+
+use crate::sections::Sections;
 
 #[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
 pub struct Snapshot {
@@ -16,6 +19,9 @@ pub struct Snapshot {
     pub tables: Vec<SnapTable>,
     #[serde(default)]
     pub redirects: Vec<SnapRedirect>,
+    /// The shared header and footer (`crate::sections`): a template's, and a duplicate's.
+    #[serde(default, skip_serializing_if = "Sections::is_empty")]
+    pub sections: Sections,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
@@ -120,6 +126,7 @@ impl Snapshot {
             }],
             tables: vec![],
             redirects: vec![],
+            sections: Sections::default(),
         }
     }
 

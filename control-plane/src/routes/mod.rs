@@ -23,6 +23,7 @@ pub mod preview;
 pub mod projects;
 pub mod publish;
 pub mod redirects;
+pub mod sections;
 pub mod session;
 pub mod stripe;
 pub mod templates;
@@ -125,6 +126,9 @@ fn api(state: &AppState) -> (Router<AppState>, utoipa::openapi::OpenApi) {
         .routes(routes!(pages::create_page))
         .routes(routes!(pages::get_page))
         .routes(routes!(preview::preview_page))
+        .routes(routes!(sections::get_sections))
+        .routes(routes!(sections::save_section, sections::delete_section))
+        .routes(routes!(sections::make_section))
         .routes(routes!(pages::update_page, pages::delete_page))
         .routes(routes!(templates::list_templates, templates::save_template))
         .routes(routes!(templates::use_template))

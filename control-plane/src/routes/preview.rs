@@ -1,6 +1,7 @@
-//! The owner's preview of one page: its blocks rendered by the same renderer the publisher and
-//! the edge use, with live records (the page's database-fed lists, and on a collection page the
-//! post named by `?post=` or the collection's first). A template error is shown, naming the
+//! The owner's preview of one page: its blocks (with the project's shared header and footer)
+//! rendered by the same renderer the publisher and the edge use, with live records (the page's
+//! database-fed lists, and on a collection page the post named by `?post=` or the
+//! collection's first). A template error is shown, naming the
 //! block and the line, with status 422; visitors of the published site get the site's 500 page
 //! instead (the edge).
 //!
@@ -58,7 +59,12 @@ pub async fn preview_page(
     if page.project_id != project_id {
         return Err(ApiError::NotFound);
     }
-    let blocks = Block::list(&page.blocks.0);
+    // The page as visitors see it: the shared header and footer around its own blocks.
+    let blocks = state
+        .store
+        .global_sections(project_id)
+        .await?
+        .page_blocks(&page.blocks.0, &page.meta.0);
     // A syntax error is shown before any record is read.
     if let Err(e) = check_blocks(&blocks) {
         return Ok(error_document(&e));
@@ -127,6 +133,7 @@ pub async fn live_context(
                 .map(|p| page_path(&normalize_page_slug(&p.slug), p.table_id.is_some()))
                 .collect(),
         ),
+        menu: Some(state.store.site_menu(project_id).await?),
         ..RenderContext::default()
     };
     for list in blocks.iter().flat_map(Block::db_lists) {

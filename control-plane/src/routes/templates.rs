@@ -13,6 +13,7 @@ use vitrine_shared::{
     content::{DbRecord, ListQuery},
     domain::{normalize_page_slug, required_text},
     render::{Block, CompiledPage, PostView, RenderContext, RenderError, base_style, escape},
+    sections::{MenuPage, menu},
     site::page_path,
     snapshot::{SnapPage, SnapTable, Snapshot},
     store::TemplateInfo,
@@ -197,7 +198,7 @@ pub async fn template_document(
         .iter()
         .find(|p| normalize_page_slug(&p.slug) == wanted)
         .ok_or(ApiError::NotFound)?;
-    let blocks = Block::list(&page.blocks);
+    let blocks = snapshot.sections.page_blocks(&page.blocks, &page.meta);
     // A template saved before blocks carried their fields may hold only its output.
     let (css, body) = if blocks.is_empty() {
         (String::new(), page.output.clone())
@@ -272,6 +273,12 @@ pub fn snapshot_context(snapshot: &Snapshot, page: &SnapPage, blocks: &[Block]) 
                 .map(|p| page_path(&normalize_page_slug(&p.slug), p.table.is_some()))
                 .collect(),
         ),
+        menu: Some(menu(snapshot.pages.iter().map(|p| MenuPage {
+            name: &p.name,
+            slug: &p.slug,
+            is_collection: p.table.is_some(),
+            meta: &p.meta,
+        }))),
         ..RenderContext::default()
     };
     for list in blocks.iter().flat_map(Block::db_lists) {

@@ -469,6 +469,7 @@ pub(crate) fn fill(path: &str, f: &Fixture) -> String {
             (_, "day") => "01".into(),
             (_, "token") => f.token.clone(),
             (_, "key") => "nada.png".into(),
+            (_, "kind") => "header".into(),
             _ => panic!("no value for {{{name}}} in {path}"),
         };
         out.push_str(&value);
@@ -496,6 +497,8 @@ pub(crate) fn body(method: &Method, path: &str, f: &Fixture, caller: i64) -> Opt
         "/api/upload" => json!({"prefix": [caller, f.project, f.table], "name": "a.png",
             "content": "data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg=="}),
         "/api/project/{id}/render" => json!({"page_id": f.page, "blocks": []}),
+        "/api/project/{id}/sections/{kind}" => json!({"block": {"template": "<header></header>"}}),
+        "/api/project/{id}/page/{page_id}/sections/{kind}" => json!({"uid": "nenhum"}),
         "/api/business/users/{id}" => {
             json!({"name": "Dono", "email": "owner@example.com", "permissions": {"all_projects": true}})
         }

@@ -24,6 +24,7 @@ mod process;
 mod projects;
 mod publish;
 mod redirects;
+mod sections;
 mod session;
 mod stripe;
 mod templates;

@@ -92,6 +92,12 @@ async fn the_openapi_document_lists_every_route_and_has_a_page() {
         ("/api/block/{id}", &["delete"]),
         ("/api/newBlock", &["post"]),
         ("/api/project/{id}/render", &["post"]),
+        ("/api/project/{id}/sections", &["get"]),
+        ("/api/project/{id}/sections/{kind}", &["post", "delete"]),
+        (
+            "/api/project/{id}/page/{page_id}/sections/{kind}",
+            &["post"],
+        ),
         ("/api/fetch", &["get"]),
         ("/erp/block", &["post"]),
         ("/erp/block/{id}", &["post"]),

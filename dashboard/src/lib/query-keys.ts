@@ -16,6 +16,8 @@ export const queryKeys = {
   post: (id: number) => ['posts', id] as const,
   clientProject: (token: string) => ['client-project', token] as const,
   page: (projectId: number, pageId: number) => ['projects', projectId, 'pages', pageId] as const,
+  /** A project's shared header and footer (GET /api/project/{id}/sections). */
+  sections: (projectId: number) => ['projects', projectId, 'sections'] as const,
   /** Prefix of every redirects page of a project. */
   redirects: (projectId: number) => ['projects', projectId, 'redirects'] as const,
   redirectsPage: (projectId: number, query: string) => ['projects', projectId, 'redirects', query] as const,

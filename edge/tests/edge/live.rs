@@ -3,7 +3,7 @@
 use std::time::Duration;
 
 use serde_json::{Value, json};
-use vitrine_shared::{dual_test, testing::TestDb};
+use vitrine_shared::{dual_test, sections::MenuItem, testing::TestDb};
 
 use crate::support::{Site, TestEdge, basic, live_page};
 
@@ -65,6 +65,34 @@ dual_test! {
             .await.unwrap().text().await.unwrap();
         assert!(metrics.contains("vitrine_edge_render_errors_total 2"), "{metrics}");
         assert!(metrics.contains("vitrine_edge_cache_hits_total{cache=\"render\"}"), "{metrics}");
+        t.edge.stop().await;
+    }
+}
+
+dual_test! {
+    async fn a_collection_page_shows_the_shared_header_with_the_published_site_menu(db: TestDb) {
+        let t = TestEdge::start(db).await;
+        let loja = t.project("loja").await;
+        let table = t.collection(loja, "posts", &[("ola", "Olá", "<p>Texto</p>")]).await;
+        let mut site: Site = basic("<h1>Início</h1>");
+        // As publishing writes it: the shared header first, then the page's own blocks.
+        let mut page = live_page("blog", Some(table), POST);
+        let mut header = page.blocks[0].clone();
+        header.uid = "global-header".into();
+        header.template = "<nav>{% for m in site.menu %}<a href=\"{{ m.url }}\">{{ m.name }}</a>{% endfor %}</nav>".into();
+        page.blocks.insert(0, header);
+        site.collection_pages.insert("blog".into(), page);
+        site.menu = vec![
+            MenuItem { name: "Início".into(), url: "/".into() },
+            MenuItem { name: "Encomendas".into(), url: "/encomendas".into() },
+        ];
+        t.publish(loja, site).await;
+        let (status, body) = t.text("loja.localhost", "/blog/ola").await;
+        assert_eq!(status, 200);
+        assert!(
+            body.contains("<nav><a href=\"&#x2f;\">Início</a><a href=\"&#x2f;encomendas\">Encomendas</a></nav>\n<article><h1>Olá</h1>"),
+            "{body}"
+        );
         t.edge.stop().await;
     }
 }

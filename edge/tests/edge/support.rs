@@ -16,6 +16,7 @@ use vitrine_shared::{
     Settings, Store,
     blob::BlobStore,
     render::{Block, DocumentParts},
+    sections::MenuItem,
     site::{
         DynamicPage, FormSettings, MANIFEST_VERSION, Manifest, StaticFile, asset_key,
         deploy_prefix, manifest_key,
@@ -259,6 +260,8 @@ pub struct Site {
     pub uploads: std::collections::BTreeSet<String>,
     /// The form settings, when not the default ones (the owner's address, pt-BR).
     pub forms: Option<FormSettings>,
+    /// The site menu (`site.menu`) as published.
+    pub menu: Vec<MenuItem>,
 }
 
 pub fn etag(body: &[u8]) -> String {
@@ -350,6 +353,7 @@ impl TestEdge {
                 lead_event: false,
             }),
             uploads: site.uploads,
+            menu: site.menu,
         };
         let key = manifest_key(project, deploy.id);
         self.blobs

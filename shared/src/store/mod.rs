@@ -21,6 +21,7 @@ mod pages;
 mod projects;
 mod publishing;
 mod redirects;
+mod sections;
 mod snapshots;
 mod templates;
 mod tls;

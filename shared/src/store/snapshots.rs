@@ -12,6 +12,7 @@ use super::{
     projects::{NewProject, PROJECT_COLUMNS},
     trusted,
 };
+use crate::sections::SectionKind;
 use crate::snapshot::{SnapField, SnapPage, SnapPost, SnapRedirect, SnapTable, Snapshot};
 
 #[derive(sqlx::FromRow)]
@@ -177,7 +178,9 @@ impl Store {
                 obj.remove(key);
             }
         }
+        let sections = self.global_sections(project_id).await?;
         Ok(Snapshot {
+            sections,
             project_meta: meta,
             pages: pages
                 .into_iter()
@@ -323,6 +326,14 @@ impl Store {
                     .bind(project.id).bind(&page.name).bind(&page.slug).bind(&page.description).bind(&page.image)
                     .bind(Json(&page.meta)).bind(&page.output).bind(Json(&page.blocks)).bind(table_id).bind(ts)
                     .execute(&mut *tx).await.map_err(map_err)?;
+            }
+            for kind in SectionKind::ALL {
+                if let Some(block) = snapshot.sections.get(kind) {
+                    sqlx::query(
+                        "INSERT INTO global_sections (project_id, kind, block, created_at, updated_at) VALUES ($1, $2, $3, $4, $4)")
+                        .bind(project.id).bind(kind.as_str()).bind(Json(block)).bind(ts)
+                        .execute(&mut *tx).await.map_err(map_err)?;
+                }
             }
             for r in &snapshot.redirects {
                 sqlx::query("INSERT INTO redirects (project_id, from_path, to_path, created_at) VALUES ($1, $2, $3, $4)")

@@ -6,6 +6,7 @@ use serde_json::json;
 use super::*;
 use crate::{
     dual_test,
+    sections::{SectionKind, Sections},
     snapshot::{SnapField, SnapPage, SnapPost, SnapRedirect, SnapTable, Snapshot},
     testing::TestDb,
 };
@@ -427,6 +428,13 @@ fn rich_snapshot() -> Snapshot {
             from: "/old".into(),
             to: "/".into(),
         }],
+        sections: Sections {
+            header: Some(
+                json!({"uid": "global-header", "template": "<header>{{ brand }}</header>",
+                "vars": [{"name": "brand", "type": "text", "value": "Sal"}]}),
+            ),
+            footer: None,
+        },
     }
 }
 
@@ -468,6 +476,8 @@ dual_test!(
         assert_eq!(again.tables[1].fields[1].meta["table"], json!("autores"));
         assert_eq!(again.pages[1].table.as_deref(), Some("posts"));
         assert_eq!(again.redirects, snap.redirects);
+        // The shared header goes with a copy.
+        assert_eq!(again.sections, snap.sections);
         assert_eq!(db.store.project_collections(b.id).await.unwrap().len(), 2);
     }
 );
@@ -1209,5 +1219,74 @@ dual_test!(
                 .unwrap(),
             1
         );
+    }
+);
+
+dual_test!(
+    async fn a_block_made_global_leaves_its_page_and_the_copies_on_other_pages(db: TestDb) {
+        let s = &db.store;
+        let a = user(&db, "a@example.com").await;
+        let b = user(&db, "b@example.com").await;
+        let other_site = project(&db, b.id, "site-b").await;
+        let project = project(&db, a.id, "site-a").await;
+        let header = json!({"uid": "h", "name": "Cabeçalho", "template": "<header>{{ brand }}</header>", "vars": [{"name": "brand", "type": "text", "value": "Loja"}]});
+        let hero = json!({"uid": "x", "template": "<p>hero</p>"});
+        let home = s.pages_of_project(project.id).await.unwrap().remove(0);
+        let about = s.insert_page(project.id, "Sobre", "sobre").await.unwrap();
+        for page in [&home, &about] {
+            let changes = PageChanges {
+                blocks: Some(json!([header, hero])),
+                ..PageChanges::default()
+            };
+            s.update_page(page.id, &changes).await.unwrap();
+        }
+        // Another project's page cannot be named, and nothing is written.
+        assert!(matches!(
+            s.make_global_section(other_site.id, home.id, SectionKind::Header, "h")
+                .await,
+            Err(StoreError::NotFound)
+        ));
+        assert!(s.global_sections(other_site.id).await.unwrap().is_empty());
+        // A uid the page does not have: nothing is written either.
+        assert!(
+            s.make_global_section(project.id, home.id, SectionKind::Header, "nope")
+                .await
+                .unwrap()
+                .is_none()
+        );
+        assert!(s.global_sections(project.id).await.unwrap().is_empty());
+
+        let page = s
+            .make_global_section(project.id, home.id, SectionKind::Header, "h")
+            .await
+            .unwrap()
+            .unwrap();
+        assert_eq!(page.blocks.0, json!([hero]));
+        assert_eq!(
+            s.page_by_id(about.id).await.unwrap().blocks.0,
+            json!([hero])
+        );
+        let sections = s.global_sections(project.id).await.unwrap();
+        let stored = sections.header.unwrap();
+        assert_eq!(stored["uid"], "global-header");
+        assert_eq!(stored["vars"][0]["value"], "Loja");
+        assert!(sections.footer.is_none());
+
+        let renamed = json!({"uid": "global-header", "template": "<header>Nova</header>"});
+        s.save_global_section(project.id, SectionKind::Header, &renamed)
+            .await
+            .unwrap();
+        assert_eq!(
+            s.global_sections(project.id).await.unwrap().header,
+            Some(renamed)
+        );
+        s.delete_global_section(project.id, SectionKind::Header)
+            .await
+            .unwrap();
+        assert!(matches!(
+            s.delete_global_section(project.id, SectionKind::Header)
+                .await,
+            Err(StoreError::NotFound)
+        ));
     }
 );

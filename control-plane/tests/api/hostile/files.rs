@@ -55,7 +55,8 @@ async fn project(app: &TestApp, s: &Session, name: &str) -> i64 {
     app.create_project(s, name).await["id"].as_i64().unwrap()
 }
 
-async fn publish(app: &TestApp, s: &Session, pid: i64) -> Manifest {
+/// Publishes the project; returns the deploy's manifest.
+pub(crate) async fn publish(app: &TestApp, s: &Session, pid: i64) -> Manifest {
     let published = json_ok(
         app.post(s, &format!("/api/publish_v2/{pid}"), json!({}))
             .await,

@@ -6,7 +6,7 @@
 mod accounts;
 mod budgets;
 mod domains;
-mod files;
+pub(crate) mod files;
 mod forms;
 mod holes;
 mod library;

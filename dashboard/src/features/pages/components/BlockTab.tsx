@@ -1,5 +1,6 @@
 import { useTranslation } from 'react-i18next';
 import { EFFECTS, hasEffect, type Effect } from '@/features/pages/lib/page-blocks';
+import type { SectionKind } from '@/features/pages/lib/shared-sections';
 import type { PageBlock, VarChange } from '@/features/pages/types';
 import { VarEditor } from './fields/VarEditor';
 
@@ -13,12 +14,20 @@ interface Props {
   onDuplicate: () => void;
   onRemove: () => void;
   onEditCode: () => void;
+  /** Set when the block is the site's shared header or footer (edits change every page). */
+  shared?: SectionKind | null;
+  /** Makes a page block the site's header or footer. */
+  onMakeSection?: (kind: SectionKind) => void;
+  /** Gives this page its own copy of the shared section. */
+  onUnlink?: () => void;
 }
 
 /**
  * The Block tab (spec §2): the selected block's variables, its effects (combinable), move
  * up/down (the keyboard's way to reorder), duplicate, remove, and the source-code modal (edit
- * code, save to My Blocks, and for admins the global library).
+ * code, save to My Blocks, and for admins the global library). A page block can be made the
+ * site's header or footer; the shared header or footer shows a marker instead of the page
+ * actions, and can be unlinked from this page.
  */
 export function BlockTab({
   block,
@@ -30,6 +39,9 @@ export function BlockTab({
   onDuplicate,
   onRemove,
   onEditCode,
+  shared = null,
+  onMakeSection,
+  onUnlink,
 }: Props) {
   const { t } = useTranslation();
   if (!block) {
@@ -44,53 +56,91 @@ export function BlockTab({
       <h2 className="block-tab-title" data-testid="block-name">
         {block.name}
       </h2>
-      <div className="button-row block-actions">
-        <button
-          type="button"
-          className="button button-small"
-          disabled={index <= 0}
-          onClick={() => onMove(index - 1)}
-          data-testid="block-up"
-        >
-          ↑ {t('editor.block.up')}
-        </button>
-        <button
-          type="button"
-          className="button button-small"
-          disabled={index >= count - 1}
-          onClick={() => onMove(index + 1)}
-          data-testid="block-down"
-        >
-          ↓ {t('editor.block.down')}
-        </button>
-        <button
-          type="button"
-          className="button button-small"
-          onClick={onDuplicate}
-          data-testid="block-duplicate"
-        >
-          {t('editor.block.duplicate')}
-        </button>
-        <button type="button" className="button button-small" onClick={onEditCode} data-testid="block-code">
-          {t('editor.block.editCode')}
-        </button>
-        <button
-          type="button"
-          className="button button-small"
-          onClick={onEditCode}
-          data-testid="block-save-mine"
-        >
-          {t('editor.block.saveMine')}
-        </button>
-        <button
-          type="button"
-          className="button button-small button-danger-ghost"
-          onClick={onRemove}
-          data-testid="block-remove"
-        >
-          {t('editor.block.remove')}
-        </button>
-      </div>
+      {shared ? (
+        <>
+          <p className="section-note" data-testid="shared-section-note">
+            {t(shared === 'header' ? 'editor.sections.sharedHeader' : 'editor.sections.sharedFooter')}
+          </p>
+          <div className="button-row block-actions">
+            <button
+              type="button"
+              className="button button-small"
+              onClick={onEditCode}
+              data-testid="block-code"
+            >
+              {t('editor.block.editCode')}
+            </button>
+            <button
+              type="button"
+              className="button button-small"
+              onClick={onUnlink}
+              data-testid="section-unlink"
+            >
+              {t('editor.sections.unlink')}
+            </button>
+          </div>
+        </>
+      ) : (
+        <div className="button-row block-actions">
+          <button
+            type="button"
+            className="button button-small"
+            disabled={index <= 0}
+            onClick={() => onMove(index - 1)}
+            data-testid="block-up"
+          >
+            ↑ {t('editor.block.up')}
+          </button>
+          <button
+            type="button"
+            className="button button-small"
+            disabled={index >= count - 1}
+            onClick={() => onMove(index + 1)}
+            data-testid="block-down"
+          >
+            ↓ {t('editor.block.down')}
+          </button>
+          <button
+            type="button"
+            className="button button-small"
+            onClick={onDuplicate}
+            data-testid="block-duplicate"
+          >
+            {t('editor.block.duplicate')}
+          </button>
+          <button type="button" className="button button-small" onClick={onEditCode} data-testid="block-code">
+            {t('editor.block.editCode')}
+          </button>
+          <button
+            type="button"
+            className="button button-small"
+            onClick={onEditCode}
+            data-testid="block-save-mine"
+          >
+            {t('editor.block.saveMine')}
+          </button>
+          <button
+            type="button"
+            className="button button-small button-danger-ghost"
+            onClick={onRemove}
+            data-testid="block-remove"
+          >
+            {t('editor.block.remove')}
+          </button>
+          {onMakeSection &&
+            (['header', 'footer'] as const).map((kind) => (
+              <button
+                key={kind}
+                type="button"
+                className="button button-small"
+                onClick={() => onMakeSection(kind)}
+                data-testid={`make-${kind}`}
+              >
+                {t(kind === 'header' ? 'editor.sections.makeHeader' : 'editor.sections.makeFooter')}
+              </button>
+            ))}
+        </div>
+      )}
       {block.vars.length === 0 && <p className="muted">{t('editor.block.noFields')}</p>}
       {block.vars.map((v) => (
         <VarEditor

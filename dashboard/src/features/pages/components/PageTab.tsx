@@ -1,6 +1,7 @@
 import { useTranslation } from 'react-i18next';
 import { FormField } from '@/components/FormField';
 import { normalizePageSlug } from '@/lib/validation';
+import { HIDE_IN_MENU, metaFlag, OPT_OUT_KEY, type SectionKind } from '@/features/pages/lib/shared-sections';
 import type { PageMeta } from '@/features/pages/types';
 import { useEditorContext } from './editor-context';
 import { ImageChooser } from './fields/ImageChooser';
@@ -22,20 +23,26 @@ interface Props {
   onCollectionChange: (tableId: number | null) => void;
   /** While a bind or unbind is being saved. */
   binding: boolean;
+  /** The shared sections the project has (the page may leave each out). */
+  sections?: Record<SectionKind, boolean>;
   onChange: (patch: Partial<PageFields>) => void;
 }
 
 /**
  * The Page tab (spec §2): name, slug (normalised on leaving the field; the home page stays
  * '/'), SEO description, SEO image (png/jpg upload) and the header/meta code, saved with the
- * blocks by the editor's autosave; and the collection the page shows posts of (spec §2
- * "collection pages"), saved at once since the canvas's post and bindings depend on it. The home
- * page stays a simple page.
+ * blocks by the editor's autosave; the site sections: whether the page shows the global header
+ * and footer, and whether it is in the site menu (autosaved too); and the collection the page
+ * shows posts of (spec §2 "collection pages"), saved at once since the canvas's post and bindings
+ * depend on it. The home page stays a simple page.
  */
-export function PageTab({ fields, isHome, tableId, onCollectionChange, binding, onChange }: Props) {
+export function PageTab({ fields, isHome, tableId, onCollectionChange, binding, sections, onChange }: Props) {
   const { t } = useTranslation();
   const { userId, projectId, tables } = useEditorContext();
   const isCollection = tableId !== null;
+  // The meta stores opt-outs, the boxes read as opt-ins.
+  const toggle = (key: string, shown: boolean) => onChange({ meta: { ...fields.meta, [key]: !shown } });
+  const kinds = (['header', 'footer'] as const).filter((kind) => sections?.[kind]);
   return (
     <div className="page-tab form" data-testid="page-settings">
       <FormField label={t('pageSettings.name')} id="page-name">
@@ -109,6 +116,36 @@ export function PageTab({ fields, isHome, tableId, onCollectionChange, binding, 
           data-testid="page-header"
         />
       </FormField>
+      {(kinds.length > 0 || !isCollection) && (
+        <fieldset className="page-sections" data-testid="page-sections">
+          <legend>{t('editor.page.sections')}</legend>
+          {kinds.map((kind) => (
+            <label key={kind} className="checkbox">
+              <input
+                type="checkbox"
+                checked={!metaFlag(fields.meta, OPT_OUT_KEY[kind])}
+                onChange={(e) => toggle(OPT_OUT_KEY[kind], e.target.checked)}
+                data-testid={`page-show-${kind}`}
+              />
+              {t(kind === 'header' ? 'editor.page.showHeader' : 'editor.page.showFooter')}
+            </label>
+          ))}
+          {!isCollection && (
+            <>
+              <label className="checkbox">
+                <input
+                  type="checkbox"
+                  checked={!metaFlag(fields.meta, HIDE_IN_MENU)}
+                  onChange={(e) => toggle(HIDE_IN_MENU, e.target.checked)}
+                  data-testid="page-in-menu"
+                />
+                {t('editor.page.inMenu')}
+              </label>
+              <small className="field-hint">{t('editor.page.inMenuHint')}</small>
+            </>
+          )}
+        </fieldset>
+      )}
     </div>
   );
 }

@@ -10,6 +10,7 @@ import {
   type DragStartEvent,
 } from '@dnd-kit/core';
 import { lazy, Suspense, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { useConfirm } from '@/components/ConfirmDialog';
 import { useNavigate } from 'react-router';
@@ -22,12 +23,14 @@ import { errorMessage } from '@/lib/api-client';
 import { normalizePageSlug } from '@/lib/validation';
 import { useUser } from '@/lib/auth/get-user';
 import { useNumberParam, useProject } from '@/lib/project-route';
+import { queryKeys } from '@/lib/query-keys';
 import { useLatest } from '@/lib/use-latest';
 import type { Page, ProjectDetail, User } from '@/lib/types';
 import { useBlocks } from '@/features/pages/api/get-blocks';
 import { useCollectionData } from '@/features/pages/api/get-collection-data';
 import { usePage } from '@/features/pages/api/get-page';
 import { pagePreviewUrl } from '@/features/pages/api/preview-url';
+import { makeSection, saveSection, useSections } from '@/features/pages/api/sections';
 import { useUpdatePage } from '@/features/pages/api/update-page';
 import { BlockLibraryPanel } from '@/features/pages/components/BlockLibraryPanel';
 import { BlockTab } from '@/features/pages/components/BlockTab';
@@ -79,6 +82,16 @@ import {
 import { saveState } from '@/features/pages/lib/save-state';
 import { footerTest, insertPosition } from '@/features/pages/lib/insert-position';
 import { historyKey } from '@/features/pages/lib/shortcuts';
+import {
+  canvasBlocks,
+  pageIndex,
+  SECTION_UID,
+  sectionOf,
+  shownSections,
+  unlinkSection,
+  type SectionKind,
+  type Sections,
+} from '@/features/pages/lib/shared-sections';
 import { starterBlocks } from '@/features/pages/lib/starter-blocks';
 import type { BlockLibrary, BlockSource, PageBlock, PageMeta, VarChange } from '@/features/pages/types';
 
@@ -115,12 +128,22 @@ interface EditorProps {
   project: ProjectDetail;
   library: BlockLibrary;
   user: User;
+  sections: Sections;
   deploy?: DeploySlot | undefined;
   publishMenu?: PublishMenuSlot | undefined;
 }
 
-function Editor({ page, project, library, user, deploy, publishMenu }: EditorProps) {
+function Editor({
+  page,
+  project,
+  library,
+  user,
+  sections: initialSections,
+  deploy,
+  publishMenu,
+}: EditorProps) {
   const { t } = useTranslation();
+  const queryClient = useQueryClient();
   const [confirmDialog, askConfirm] = useConfirm();
   const navigate = useNavigate();
   const update = useUpdatePage();
@@ -137,6 +160,18 @@ function Editor({ page, project, library, user, deploy, publishMenu }: EditorPro
     meta: readMeta(page.meta),
   });
   const [version, setVersion] = useState(0);
+  // The project's shared header and footer: edited here for every page, saved on their own.
+  const [shared, setShared] = useState<Sections>(initialSections);
+  const [sharedVersion, setSharedVersion] = useState(0);
+  const sharedDirty = useRef(new Set<SectionKind>());
+  const shown = useMemo(() => shownSections(shared, fields.meta), [shared, fields.meta]);
+  const onCanvas = useMemo(
+    () =>
+      canvasBlocks(blocks, shown, (kind, name) =>
+        t(kind === 'header' ? 'editor.sections.headerLabel' : 'editor.sections.footerLabel', { name }),
+      ),
+    [blocks, shown, t],
+  );
   const [mode, setMode] = useState<'desktop' | 'mobile'>('desktop');
   const [scale, setScale] = useState(storedScale);
   const [device, setDevice] = useState(storedDevice);
@@ -168,7 +203,7 @@ function Editor({ page, project, library, user, deploy, publishMenu }: EditorPro
     pageId: page.id,
     tableId: page.table_id,
     post: postSlug,
-    blocks,
+    blocks: onCanvas,
     selected,
     onSelect: (uid) => {
       setSelected(uid);
@@ -198,6 +233,14 @@ function Editor({ page, project, library, user, deploy, publishMenu }: EditorPro
     historyRef.current = recorded;
     setHistory(recorded);
     setVersion((v) => v + 1);
+  };
+  const changeShared = (kind: SectionKind, change: (block: PageBlock) => PageBlock) => {
+    setShared((previous) => {
+      const block = previous[kind];
+      return block ? { ...previous, [kind]: change(block) } : previous;
+    });
+    sharedDirty.current.add(kind);
+    setSharedVersion((v) => v + 1);
   };
   const changeFields = (patch: Partial<PageFields>) => {
     setFields((previous) => ({ ...previous, ...patch }));
@@ -230,8 +273,13 @@ function Editor({ page, project, library, user, deploy, publishMenu }: EditorPro
   const add = (source: BlockSource, id: number) =>
     insert(source, id, insertPosition(blocks, selected, isFooter));
 
+  const selectedSection = sectionOf(selected);
   const selectedIndex = blocks.findIndex((block) => block.uid === selected);
-  const selectedBlock = selectedIndex >= 0 ? (blocks[selectedIndex] ?? null) : null;
+  const selectedBlock = selectedSection
+    ? shown[selectedSection]
+    : selectedIndex >= 0
+      ? (blocks[selectedIndex] ?? null)
+      : null;
 
   const removeSelected = async () => {
     if (!selectedBlock) return;
@@ -255,7 +303,8 @@ function Editor({ page, project, library, user, deploy, publishMenu }: EditorPro
   };
 
   const applyCode = (code: AppliedCode) => {
-    if (selectedBlock) commit((list) => updateBlock(list, selectedBlock.uid, code));
+    if (selectedSection) changeShared(selectedSection, (block) => ({ ...block, ...code }));
+    else if (selectedBlock) commit((list) => updateBlock(list, selectedBlock.uid, code));
   };
 
   // --- saving ------------------------------------------------------------------------------
@@ -284,6 +333,67 @@ function Editor({ page, project, library, user, deploy, publishMenu }: EditorPro
     initialSavedAt: lastUpdate(page.updated_at),
   });
 
+  const sharedSave = useAutosave({
+    version: sharedVersion,
+    snapshot: shared,
+    persist: async (snapshot: Sections) => {
+      for (const kind of [...sharedDirty.current]) {
+        const block = snapshot[kind];
+        sharedDirty.current.delete(kind);
+        if (!block) continue;
+        try {
+          queryClient.setQueryData(
+            queryKeys.sections(project.id),
+            await saveSection(project.id, kind, block),
+          );
+        } catch (error) {
+          sharedDirty.current.add(kind);
+          throw error;
+        }
+      }
+    },
+    onError: (error) => toast.error(errorMessage(error)),
+    initialSavedAt: null,
+  });
+
+  // A page block becomes the site's header or footer: saved first, so the server moves what
+  // the owner sees; the page then shows the answer.
+  const makeShared = async (kind: SectionKind) => {
+    if (!selectedBlock || selectedSection) return;
+    if (shared[kind]) {
+      const confirmed = await askConfirm({
+        title: t(
+          kind === 'header' ? 'editor.sections.replaceHeaderTitle' : 'editor.sections.replaceFooterTitle',
+        ),
+        message: t('editor.sections.replaceMessage'),
+        confirmLabel: t('editor.sections.replace'),
+      });
+      if (!confirmed) return;
+    }
+    try {
+      await save();
+      const made = await makeSection(project.id, page.id, kind, selectedBlock.uid);
+      commit(() => readBlocks(made.page.blocks));
+      setShared(made.sections);
+      queryClient.setQueryData(queryKeys.sections(project.id), made.sections);
+      setSelected(SECTION_UID[kind]);
+      toast.success(t('editor.sections.made'));
+    } catch (error) {
+      toast.error(errorMessage(error));
+    }
+  };
+
+  // "Unlink" on this page: a page copy of the section, and the page leaves the shared one out.
+  const unlinkShared = () => {
+    const block = selectedSection ? shared[selectedSection] : undefined;
+    if (!selectedSection || !block) return;
+    const unlinked = unlinkSection(blocks, fields.meta, selectedSection, block);
+    commit(() => unlinked.blocks);
+    changeFields({ meta: unlinked.meta });
+    setSelected(unlinked.uid);
+    toast.success(t('editor.sections.unlinked'));
+  };
+
   // Ctrl/⌘+Z and Shift+Z / Y outside fields (the canvas iframe keeps its own key presses).
   const travelRef = useLatest(travel);
   useEffect(() => {
@@ -297,7 +407,7 @@ function Editor({ page, project, library, user, deploy, publishMenu }: EditorPro
     return () => window.removeEventListener('keydown', onKey);
   }, [travelRef]);
 
-  const leaveDialog = useLeaveGuard(dirty, t('editor.leaveConfirm'));
+  const leaveDialog = useLeaveGuard(dirty || sharedSave.dirty, t('editor.leaveConfirm'));
 
   // --- drag and drop -----------------------------------------------------------------------
   // @dnd-kit, the dashboard's drag-and-drop library (maintained; pointer and touch sensors; a
@@ -326,16 +436,19 @@ function Editor({ page, project, library, user, deploy, publishMenu }: EditorPro
     setDragging(null);
     setDropAt(null);
     if (index === null || !data) return;
-    if (data.kind === 'insert') insert(data.source, data.id, index);
-    else commit((list) => moveBlock(list, data.uid, moveTarget(list, data.uid, index)));
+    // The canvas shows the shared header above the page's blocks; they stay where they are.
+    const at = pageIndex(index, shown.header !== null, blocks.length);
+    if (data.kind === 'insert') insert(data.source, data.id, at);
+    else if (!sectionOf(data.uid))
+      commit((list) => moveBlock(list, data.uid, moveTarget(list, data.uid, at)));
   };
   const dragLabel = (() => {
     if (!dragging) return null;
-    if (dragging.kind === 'move') return blocks.find((block) => block.uid === dragging.uid)?.name ?? '';
+    if (dragging.kind === 'move') return onCanvas.find((block) => block.uid === dragging.uid)?.name ?? '';
     return sourceBlock(library, dragging.source, dragging.id)?.name ?? '';
   })();
 
-  const state = saveState(saving, dirty, savedAt);
+  const state = saveState(saving || sharedSave.saving, dirty || sharedSave.dirty, savedAt);
   const posts = collection.data?.posts ?? [];
 
   return (
@@ -375,7 +488,10 @@ function Editor({ page, project, library, user, deploy, publishMenu }: EditorPro
             onUndo={() => travel(undo)}
             onRedo={() => travel(redo)}
             state={state}
-            onSave={() => void save()}
+            onSave={() => {
+              void save();
+              void sharedSave.save();
+            }}
             onPreview={() => window.open(pagePreviewUrl(project.id, page.id, postSlug), '_blank', 'noopener')}
             onDeploy={() => setDeployOpen(true)}
             publishMenu={publishMenu?.(project, state.kind !== 'saved')}
@@ -391,7 +507,7 @@ function Editor({ page, project, library, user, deploy, publishMenu }: EditorPro
               srcdoc={canvas.srcdoc}
               layout={canvas.layout}
               hovered={canvas.hovered}
-              blocks={blocks}
+              blocks={onCanvas}
               selected={selected}
               onSelect={(uid) => {
                 setSelected(uid);
@@ -443,6 +559,10 @@ function Editor({ page, project, library, user, deploy, publishMenu }: EditorPro
                         tableId={page.table_id}
                         onCollectionChange={bindCollection}
                         binding={bind.isPending}
+                        sections={{
+                          header: shared.header !== undefined,
+                          footer: shared.footer !== undefined,
+                        }}
                         onChange={changeFields}
                       />
                     ),
@@ -457,9 +577,16 @@ function Editor({ page, project, library, user, deploy, publishMenu }: EditorPro
                         block={selectedBlock}
                         index={selectedIndex}
                         count={blocks.length}
-                        onVarChange={(name: string, change: VarChange) =>
-                          selectedBlock && commit((list) => updateVar(list, selectedBlock.uid, name, change))
-                        }
+                        onVarChange={(name: string, change: VarChange) => {
+                          if (selectedSection) {
+                            changeShared(
+                              selectedSection,
+                              (block) => updateVar([block], block.uid, name, change)[0] ?? block,
+                            );
+                          } else if (selectedBlock) {
+                            commit((list) => updateVar(list, selectedBlock.uid, name, change));
+                          }
+                        }}
                         onToggleEffect={(effect: Effect) =>
                           selectedBlock &&
                           commit((list) =>
@@ -476,6 +603,9 @@ function Editor({ page, project, library, user, deploy, publishMenu }: EditorPro
                         onDuplicate={duplicateSelected}
                         onRemove={() => void removeSelected()}
                         onEditCode={() => setCodeOpen(true)}
+                        shared={selectedSection}
+                        onMakeSection={(kind) => void makeShared(kind)}
+                        onUnlink={unlinkShared}
                       />
                     ),
                   },
@@ -526,6 +656,7 @@ export function PageEditorRoute({
   const page = usePage(projectId, pageId);
   const project = useProject(projectId);
   const library = useBlocks();
+  const sections = useSections(projectId);
   const user = useUser();
   const reported = useRef(false);
   const failed = page.isError || project.isError || Number.isNaN(pageId);
@@ -539,7 +670,8 @@ export function PageEditorRoute({
   }, [failed, page.error, navigate]);
 
   if (library.isError) return <Alert>{errorMessage(library.error)}</Alert>;
-  if (!page.data || !project.data || !library.data || !user.data) return <PageLoader />;
+  if (sections.isError) return <Alert>{errorMessage(sections.error)}</Alert>;
+  if (!page.data || !project.data || !library.data || !user.data || !sections.data) return <PageLoader />;
   return (
     <Editor
       key={page.data.id}
@@ -547,6 +679,7 @@ export function PageEditorRoute({
       project={project.data}
       library={library.data}
       user={user.data}
+      sections={sections.data}
       deploy={deploy}
       publishMenu={publishMenu}
     />

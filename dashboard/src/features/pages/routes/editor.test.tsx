@@ -8,6 +8,7 @@ import { projectFixture } from '@/testing/fixtures';
 import { acceptConfirm, cancelConfirm, confirmText } from '@/testing/dialogs';
 import { getToasts } from '@/testing/toasts';
 import { mockApi, renderRoutes, type ApiCall, type Handler } from '@/testing/render-route';
+import type { Sections } from '@/features/pages/lib/shared-sections';
 import type { BlockLibrary, PageBlock } from '@/features/pages/types';
 
 const toastMessages = () => getToasts().map((toast) => toast.message);
@@ -139,8 +140,11 @@ const render: Handler = (call) => {
   };
 };
 
-function api(extra: Record<string, Handler> = {}, options: { page?: Page; user?: User } = {}) {
+type Options = { page?: Page; user?: User; sections?: Sections };
+
+function api(extra: Record<string, Handler> = {}, options: Options = {}) {
   return mockApi({
+    'GET /api/project/7/sections': () => ({ json: options.sections ?? {} }),
     'GET /api/project/7/page/3': () => ({ json: options.page ?? page() }),
     'GET /api/projects/7': () => ({
       json: projectFixture(7, {
@@ -178,7 +182,7 @@ function canvasSays(data: unknown, source: Window | null = iframe().contentWindo
   });
 }
 
-async function openEditor(extra: Record<string, Handler> = {}, options: { page?: Page; user?: User } = {}) {
+async function openEditor(extra: Record<string, Handler> = {}, options: Options = {}) {
   const calls = api(extra, options);
   const router = renderRoutes(routes, '/project/7/3');
   await screen.findByTestId('canvas-iframe');
@@ -858,5 +862,108 @@ describe('page tab', () => {
       image: '/files/uploads/1/7/seo.png',
       meta: { header: '<meta name="x">' },
     });
+  });
+});
+
+describe('shared sections', () => {
+  const header: PageBlock = {
+    uid: 'global-header',
+    name: 'Cabeçalho com menu',
+    template: '<header>{{ brand }}</header>',
+    css: '',
+    js: '',
+    vars: [{ name: 'brand', type: 'text', label: 'Nome', value: 'Padaria' }],
+  };
+
+  it('shows the global header on the canvas, marked, and saves its edits to the project', async () => {
+    const { calls } = await openEditor(
+      {
+        'POST /api/project/7/sections/header': (call) => ({
+          json: { header: (call.body as { block: PageBlock }).block },
+        }),
+      },
+      { sections: { header } },
+    );
+    const doc = iframe().getAttribute('srcdoc') ?? '';
+    expect(doc.indexOf('global-header:Padaria')).toBeLessThan(doc.indexOf('b-hero:Olá'));
+    // Its label on the canvas says it is the site's shared header.
+    canvasSays({
+      vitrine: 1,
+      type: 'layout',
+      boxes: [
+        { uid: 'global-header', top: 0, height: 40 },
+        { uid: 'b-hero', top: 40, height: 200 },
+      ],
+      scrollY: 0,
+    });
+    const labels = screen.getAllByTestId('block-handle').map((handle) => handle.textContent);
+    expect(labels[0]).toBe('⠿ Cabeçalho global · Cabeçalho com menu');
+    canvasSays({ vitrine: 1, type: 'select-block', uid: 'global-header' });
+    expect(screen.getByTestId('block-name').textContent).toBe('Cabeçalho com menu');
+    expect(screen.getByTestId('shared-section-note').textContent).toContain('muda em todas as páginas');
+    expect(screen.queryByTestId('block-remove')).toBeNull();
+    fireEvent.change(within(screen.getByTestId('var-brand')).getByRole('textbox'), {
+      target: { value: 'Forno da Ana' },
+    });
+    fireEvent.click(screen.getByTestId('save-state'));
+    await waitFor(() =>
+      expect(calls.find((call) => call.url === '/api/project/7/sections/header')?.body).toMatchObject({
+        block: { uid: 'global-header', vars: [{ name: 'brand', value: 'Forno da Ana' }] },
+      }),
+    );
+    // The page itself is saved without the header.
+    await waitFor(() => expect(calls.some((call) => call.url === '/api/page/3')).toBe(true));
+    expect(
+      (calls.find((call) => call.url === '/api/page/3')?.body as { blocks: PageBlock[] }).blocks,
+    ).toEqual([hero]);
+  });
+
+  it('makes a page block the site header through the API', async () => {
+    const { calls } = await openEditor({
+      'POST /api/project/7/page/3/sections/header': () => ({
+        json: { page: page({ blocks: [] }), sections: { header: { ...hero, uid: 'global-header' } } },
+      }),
+    });
+    canvasSays({ vitrine: 1, type: 'select-block', uid: 'b-hero' });
+    fireEvent.click(screen.getByTestId('make-header'));
+    await waitFor(() =>
+      expect(toastMessages()).toContain('Agora é uma seção global: aparece em todas as páginas.'),
+    );
+    expect(calls.find((call) => call.url === '/api/project/7/page/3/sections/header')?.body).toEqual({
+      uid: 'b-hero',
+    });
+    expect(screen.getByTestId('shared-section-note')).toBeTruthy();
+    expect(screen.getByTestId('block-name').textContent).toBe('Hero');
+  });
+
+  it('unlinks the header on this page: a page copy, and the page opts out', async () => {
+    const { calls } = await openEditor({}, { sections: { header } });
+    canvasSays({ vitrine: 1, type: 'select-block', uid: 'global-header' });
+    fireEvent.click(screen.getByTestId('section-unlink'));
+    expect(screen.getByTestId('block-name').textContent).toBe('Cabeçalho com menu');
+    expect(screen.getByTestId('block-remove')).toBeTruthy();
+    fireEvent.click(screen.getByTestId('save-state'));
+    await waitFor(() => expect(calls.some((call) => call.url === '/api/page/3')).toBe(true));
+    const saved = calls.find((call) => call.url === '/api/page/3')?.body as {
+      blocks: PageBlock[];
+      meta: Record<string, unknown>;
+    };
+    expect(saved.meta).toEqual({ hideHeader: true });
+    expect(saved.blocks.map((block) => block.template)).toEqual([header.template, hero.template]);
+    expect(calls.some((call) => call.url.includes('/sections/'))).toBe(false);
+  });
+
+  it('lets a page leave out the header and the menu in the page tab', async () => {
+    const { calls } = await openEditor({}, { sections: { header } });
+    fireEvent.click(screen.getByTestId('page-tab'));
+    expect(screen.queryByTestId('page-show-footer')).toBeNull();
+    fireEvent.click(screen.getByTestId('page-show-header'));
+    fireEvent.click(screen.getByTestId('page-in-menu'));
+    fireEvent.click(screen.getByTestId('save-state'));
+    await waitFor(() =>
+      expect(calls.find((call) => call.url === '/api/page/3')?.body).toMatchObject({
+        meta: { hideHeader: true, hideInMenu: true },
+      }),
+    );
   });
 });
