@@ -288,6 +288,7 @@ describe('a new owner’s journey', () => {
         links.map((a) => ({
           href: (a as HTMLAnchorElement).href,
           name: a.closest('.vt-pd-card')?.querySelector('.vt-pd-t')?.textContent?.trim() ?? '',
+          price: a.closest('.vt-pd-card')?.querySelector('.vt-pd-price')?.textContent?.trim() ?? '',
         })),
       );
       expect(details.length).toBe(prices.length);
@@ -298,11 +299,12 @@ describe('a new owner’s journey', () => {
         ]);
         expect(response.status(), detail.href).toBe(200);
         await site.waitForURL(detail.href);
-        expect(await site.textContent('body')).toContain(detail.name);
-        if (detail.name === TORTAS[0]?.name) {
-          expect(await site.textContent('body')).toContain(TORTAS[0].shown);
-          await screen(site, 'site-pagina-da-torta');
-        }
+        // The product page shows the product and the same formatted price as its card.
+        const body = (await site.textContent('body')) ?? '';
+        expect(body, detail.href).toContain(detail.name);
+        expect(detail.price).toMatch(FORMATTED_PRICE);
+        expect(body, detail.href).toContain(detail.price);
+        if (detail.name === TORTAS[0]?.name) await screen(site, 'site-pagina-da-torta');
         await site.goBack();
         await site.waitForSelector('a.vt-pd-btn');
       }
