@@ -340,8 +340,19 @@ describe('a new owner’s journey', () => {
       await form.getByLabel('Nome', { exact: true }).fill('Ana Visitante');
       await form.getByLabel('E-mail', { exact: true }).fill('ana.visitante@example.com');
       await form.getByLabel('Sua encomenda, evento ou dúvida').fill(message);
-      await form.getByRole('button', { name: 'Enviar mensagem' }).click();
-      await site.waitForSelector('text=Obrigado! Sua mensagem foi enviada.');
+      // The edge answers the post with a 303 to the page with ?enviado=1, which shows the
+      // confirmation (shared/src/form_sent.rs).
+      const [posted] = await Promise.all([
+        site.waitForResponse(
+          (r) => new URL(r.url()).pathname === '/_forms' && r.request().method() === 'POST',
+        ),
+        form.getByRole('button', { name: 'Enviar mensagem' }).click(),
+      ]);
+      expect(posted.status()).toBe(303);
+      await site.waitForURL((url) => url.pathname === '/contato' && url.searchParams.get('enviado') === '1');
+      expect(await site.textContent('#vitrine-form-sent[role="status"]')).toBe(
+        'Obrigado! Sua mensagem foi enviada.',
+      );
       await screen(site, 'site-contato-enviado');
 
       // Back in the dashboard's tab, still in the editor: its link to the project.
