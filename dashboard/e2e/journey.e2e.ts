@@ -103,12 +103,10 @@ async function renameBrandInHeader(page: Page, frame: Frame, brand: string): Pro
 }
 
 /**
- * The pages the renamed brand is asserted on. Today every page holds its own copy of the header
- * block and only the home page's was renamed, so the check covers the crawled pages that show the
- * header block (its marker, `.vt-hd`) and are the home page; once the site has one global header,
- * dropping `page.path === '/' &&` asserts it on every page that shows the header.
+ * The site has one global header (a shared section): renamed once in the editor, it shows the new
+ * brand on every page, the product pages the edge renders from the records included.
  */
-const showsRenamedHeader = (page: Crawled) => page.path === '/' && page.headerBrand !== null;
+const showsRenamedHeader = (page: Crawled) => page.headerBrand !== null;
 
 interface Crawled {
   path: string;
@@ -327,9 +325,9 @@ describe('a new owner’s journey', () => {
       for (const detail of details) expect(paths).toContain(new URL(detail.href).pathname);
       for (const c of crawled) expect(c.bodyMargin, `body margin on ${c.path}`).toBe('0px');
 
-      // The renamed brand, on the pages showsRenamedHeader names.
+      // The renamed brand, on every page: each shows the one global header.
       const withHeader = crawled.filter(showsRenamedHeader);
-      expect(withHeader.map((c) => c.path)).toContain('/');
+      expect(withHeader.map((c) => c.path)).toEqual(paths);
       for (const c of withHeader) expect(c.headerBrand, c.path).toBe(NEW_BRAND);
 
       // The contact form: sent, confirmed, and in the dashboard's form history.
