@@ -158,6 +158,16 @@ pub async fn publish_v2(
     ))
 }
 
+/// One event of the publish stream as a client reads it (the OpenAPI schema of each
+/// server-sent event, as schemathesis and other clients parse them).
+#[derive(Debug, utoipa::ToSchema)]
+pub struct PublishEvent {
+    /// `step`, `result` or `error`.
+    pub event: String,
+    /// The event's JSON: a Step, a PublishView or a StreamError.
+    pub data: String,
+}
+
 /// The publish of `POST /api/publish_v2/{id}`, streamed as server-sent events while it builds
 /// (see the module's documentation). All or nothing as ever: an `error` event means the live
 /// site is as it was.
@@ -165,7 +175,7 @@ pub async fn publish_v2(
     params(("id" = i64, Path, description = "Project id")),
     request_body = PublishV2Request,
     responses(
-        (status = 200, content_type = "text/event-stream", body = String,
+        (status = 200, content_type = "text/event-stream", body = PublishEvent,
             description = "Server-sent events: `step` (a Step as JSON) as the build goes, then one `result` (a PublishView) or `error` (a StreamError)"),
         (status = 404, body = ErrorBody), (status = 422, body = ErrorBody)))]
 pub async fn publish_v2_events(

@@ -98,7 +98,7 @@ fn checked_block(kind: SectionKind, mut block: Value) -> Result<Value> {
 }
 
 #[utoipa::path(post, path = "/api/project/{id}/sections/{kind}", tag = "pages", request_body = SaveSection,
-    params(("id" = i64, Path, description = "Project id"), ("kind" = SectionKind, Path, description = "header or footer")),
+    params(("id" = i64, Path, description = "Project id"), ("kind" = inline(SectionKind), Path, description = "header or footer")),
     responses((status = 200, body = Sections), (status = 404, body = ErrorBody), (status = 422, body = ErrorBody)))]
 pub async fn save_section(
     State(state): State<AppState>,
@@ -116,7 +116,7 @@ pub async fn save_section(
 }
 
 #[utoipa::path(delete, path = "/api/project/{id}/sections/{kind}", tag = "pages",
-    params(("id" = i64, Path, description = "Project id"), ("kind" = SectionKind, Path, description = "header or footer")),
+    params(("id" = i64, Path, description = "Project id"), ("kind" = inline(SectionKind), Path, description = "header or footer")),
     responses((status = 204, description = "The project has no such section (any more)"), (status = 404, body = ErrorBody)))]
 pub async fn delete_section(
     State(state): State<AppState>,
@@ -132,7 +132,7 @@ pub async fn delete_section(
 
 #[utoipa::path(post, path = "/api/project/{id}/page/{page_id}/sections/{kind}", tag = "pages", request_body = MakeSection,
     params(("id" = i64, Path, description = "Project id"), ("page_id" = i64, Path, description = "Page id"),
-        ("kind" = SectionKind, Path, description = "header or footer")),
+        ("kind" = inline(SectionKind), Path, description = "header or footer")),
     responses((status = 200, body = MadeSection), (status = 404, body = ErrorBody), (status = 422, body = ErrorBody)))]
 pub async fn make_section(
     State(state): State<AppState>,
