@@ -151,6 +151,9 @@ async function answer(route: Route, pageBlocks: Block[]) {
       });
     case 'GET /api/blocks':
       return json(library);
+    case 'GET /api/project/7/sections':
+      // A project without shared sections: the page's own blocks are the whole canvas.
+      return json({});
     case 'POST /api/project/7/render': {
       const body = request.postDataJSON() as { blocks: Block[] };
       return json({

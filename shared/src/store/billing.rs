@@ -6,6 +6,7 @@ use std::collections::{BTreeMap, HashMap};
 use chrono::{DateTime, Utc};
 use serde::Serialize;
 
+use super::BeginWrite;
 use super::{Result, Store, dispatch, map_err, now};
 use crate::billing::{Month, price};
 
@@ -137,7 +138,7 @@ impl Store {
     pub async fn run_billing(&self, month: Month, at: DateTime<Utc>) -> Result<u64> {
         let charges = self.month_charges(month).await?;
         dispatch!(self, p => {
-            let mut tx = p.begin().await.map_err(map_err)?;
+            let mut tx = p.begin_write().await.map_err(map_err)?;
             let mut posted = 0;
             for c in &charges {
                 posted += sqlx::query(

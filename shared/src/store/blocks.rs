@@ -11,6 +11,7 @@
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
+use super::BeginWrite;
 use super::{Result, Store, StoreError, dispatch, like_pattern, map_err, now, touched, trusted};
 
 const CATEGORY_COLUMNS: &str = "id, seed_key, name, icon, sort_order";
@@ -342,7 +343,7 @@ impl Store {
     /// Deletes a category, only when no block is in it.
     pub async fn delete_block_category(&self, id: i64) -> Result<(), LibraryError> {
         dispatch!(self, p => {
-            let mut tx = p.begin().await.map_err(map_err)?;
+            let mut tx = p.begin_write().await.map_err(map_err)?;
             let used: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM blocks WHERE category_id = $1")
                 .bind(id).fetch_one(&mut *tx).await.map_err(map_err)?;
             if used > 0 {
@@ -361,7 +362,7 @@ impl Store {
     /// Deletes every library block and category (My Blocks stay).
     pub async fn truncate_library(&self) -> Result<()> {
         dispatch!(self, p => {
-            let mut tx = p.begin().await.map_err(map_err)?;
+            let mut tx = p.begin_write().await.map_err(map_err)?;
             sqlx::query("DELETE FROM blocks").execute(&mut *tx).await.map_err(map_err)?;
             sqlx::query("DELETE FROM block_categories").execute(&mut *tx).await.map_err(map_err)?;
             tx.commit().await.map_err(map_err)
@@ -379,7 +380,7 @@ impl Store {
     ) -> Result<(usize, usize), LibraryError> {
         let t = now();
         dispatch!(self, p => {
-            let mut tx = p.begin().await.map_err(map_err)?;
+            let mut tx = p.begin_write().await.map_err(map_err)?;
             for c in categories {
                 let existing: Option<i64> = sqlx::query_scalar(
                     "SELECT id FROM block_categories WHERE lower(name) = $1 OR (seed_key IS NOT NULL AND seed_key = $2)")

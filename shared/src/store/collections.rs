@@ -7,6 +7,7 @@ use chrono::{DateTime, Utc};
 use serde_json::{Map, Value};
 use sqlx::types::Json;
 
+use super::BeginWrite;
 use super::{Result, Store, StoreError, dispatch, map_err, now, projects::first_free, trusted};
 
 #[derive(Debug, Clone, sqlx::FromRow)]
@@ -233,7 +234,7 @@ impl Store {
              RETURNING {COLLECTION_COLUMNS}"
         );
         let c = dispatch!(self, p => {
-            let mut tx = p.begin().await.map_err(map_err)?;
+            let mut tx = p.begin_write().await.map_err(map_err)?;
             let c = sqlx::query_as::<_, Collection>(trusted(&sql))
                 .bind(project_id).bind(name).bind(slug).bind(Json(meta)).bind(now())
                 .fetch_one(&mut *tx).await.map_err(map_err)?;
@@ -273,7 +274,7 @@ impl Store {
         );
         // The slug names the read API's path and the meta its order: the edge must hear.
         let c = dispatch!(self, p => {
-            let mut tx = p.begin().await.map_err(map_err)?;
+            let mut tx = p.begin_write().await.map_err(map_err)?;
             let c = sqlx::query_as::<_, Collection>(trusted(&sql))
                 .bind(name).bind(slug).bind(Json(meta)).bind(now()).bind(id)
                 .fetch_optional(&mut *tx).await.map_err(map_err)?
@@ -292,7 +293,7 @@ impl Store {
     pub async fn delete_collection(&self, id: i64) -> Result<()> {
         let c = self.collection_by_id(id).await?;
         dispatch!(self, p => {
-            let mut tx = p.begin().await.map_err(map_err)?;
+            let mut tx = p.begin_write().await.map_err(map_err)?;
             sqlx::query("DELETE FROM posts WHERE collection_id = $1").bind(id).execute(&mut *tx).await.map_err(map_err)?;
             sqlx::query("DELETE FROM fields WHERE collection_id = $1").bind(id).execute(&mut *tx).await.map_err(map_err)?;
             sqlx::query("UPDATE pages SET table_id = NULL WHERE table_id = $1").bind(id).execute(&mut *tx).await.map_err(map_err)?;
@@ -354,7 +355,7 @@ impl Store {
              RETURNING {FIELD_COLUMNS}"
         );
         dispatch!(self, p => {
-            let mut tx = p.begin().await.map_err(map_err)?;
+            let mut tx = p.begin_write().await.map_err(map_err)?;
             let field = sqlx::query_as::<_, Field>(trusted(&sql))
                 .bind(collection_id).bind(&f.name).bind(&f.slug).bind(&f.kind).bind(f.required)
                 .bind(Json(&f.options)).bind(Json(&f.meta))
@@ -386,7 +387,7 @@ impl Store {
             });
         let key = id.to_string();
         dispatch!(self, p => {
-            let mut tx = p.begin().await.map_err(map_err)?;
+            let mut tx = p.begin_write().await.map_err(map_err)?;
             let old: Option<String> = sqlx::query_scalar("SELECT type FROM fields WHERE id = $1")
                 .bind(id).fetch_optional(&mut *tx).await.map_err(map_err)?;
             let old = old.ok_or(StoreError::NotFound)?;
@@ -439,7 +440,7 @@ impl Store {
             ),
         };
         dispatch!(self, p => {
-            let mut tx = p.begin().await.map_err(map_err)?;
+            let mut tx = p.begin_write().await.map_err(map_err)?;
             sqlx::query(strip).bind(&key).bind(field.collection_id).execute(&mut *tx).await.map_err(map_err)?;
             sqlx::query("DELETE FROM fields WHERE id = $1").bind(id).execute(&mut *tx).await.map_err(map_err)?;
             records_changed!(tx, field.collection_id)?;
@@ -450,7 +451,7 @@ impl Store {
     /// Sets the order of a collection's fields to `ids` (which must all belong to it).
     pub async fn reorder_fields(&self, collection_id: i64, ids: &[i64]) -> Result<()> {
         dispatch!(self, p => {
-            let mut tx = p.begin().await.map_err(map_err)?;
+            let mut tx = p.begin_write().await.map_err(map_err)?;
             for (position, id) in ids.iter().enumerate() {
                 let n = sqlx::query("UPDATE fields SET position = $1 WHERE id = $2 AND collection_id = $3")
                     .bind(position as i64).bind(id).bind(collection_id)
@@ -499,7 +500,7 @@ impl Store {
              RETURNING {POST_COLUMNS}"
         );
         dispatch!(self, p => {
-            let mut tx = p.begin().await.map_err(map_err)?;
+            let mut tx = p.begin_write().await.map_err(map_err)?;
             let post = sqlx::query_as::<_, Post>(trusted(&sql))
                 .bind(collection_id).bind(&post.name).bind(&post.slug).bind(Json(&post.data)).bind(post.created_at).bind(now())
                 .fetch_one(&mut *tx).await.map_err(map_err)?;
@@ -520,7 +521,7 @@ impl Store {
             "UPDATE posts SET name = $1, slug = $2, data = $3, updated_at = $4 WHERE id = $5 RETURNING {POST_COLUMNS}"
         );
         dispatch!(self, p => {
-            let mut tx = p.begin().await.map_err(map_err)?;
+            let mut tx = p.begin_write().await.map_err(map_err)?;
             let post = sqlx::query_as::<_, Post>(trusted(&sql))
                 .bind(name).bind(slug).bind(Json(data)).bind(now()).bind(id)
                 .fetch_optional(&mut *tx).await.map_err(map_err)?
@@ -534,7 +535,7 @@ impl Store {
     /// Deletes posts by id; returns how many were deleted.
     pub async fn delete_posts(&self, ids: &[i64]) -> Result<u64> {
         dispatch!(self, p => {
-            let mut tx = p.begin().await.map_err(map_err)?;
+            let mut tx = p.begin_write().await.map_err(map_err)?;
             let mut removed: HashMap<i64, i64> = HashMap::new();
             for chunk in ids.chunks(500) {
                 let placeholders: Vec<String> = (1..=chunk.len()).map(|i| format!("${i}")).collect();
@@ -686,7 +687,7 @@ impl Store {
         }
         match self {
             Store::Postgres(p) => {
-                let mut tx = p.begin().await.map_err(map_err)?;
+                let mut tx = p.begin_write().await.map_err(map_err)?;
                 sqlx::query("SELECT set_config('statement_timeout', $1, true)")
                     .bind(millis.to_string())
                     .execute(&mut *tx)
@@ -817,7 +818,7 @@ impl Store {
         }
         match self {
             Store::Sqlite(p) => {
-                let mut tx = p.begin().await.map_err(map_err)?;
+                let mut tx = p.begin_write().await.map_err(map_err)?;
                 update_posts!(tx);
                 for chunk in inserts.chunks(ROWS_PER_STATEMENT) {
                     let mut qb = sqlx::QueryBuilder::new(
@@ -837,7 +838,7 @@ impl Store {
                 tx.commit().await.map_err(map_err)?;
             }
             Store::Postgres(p) => {
-                let mut tx = p.begin().await.map_err(map_err)?;
+                let mut tx = p.begin_write().await.map_err(map_err)?;
                 update_posts!(tx);
                 if !inserts.is_empty() {
                     let mut copy = tx

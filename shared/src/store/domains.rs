@@ -19,6 +19,7 @@ use chrono::{DateTime, Duration, Utc};
 use serde::Serialize;
 use utoipa::ToSchema;
 
+use super::BeginWrite;
 use super::{Result, Store, StoreError, dispatch, map_err, now, publishing::push_change};
 use crate::domain::domain_unit;
 
@@ -79,7 +80,7 @@ impl Store {
         let unit = domain_unit(domain);
         let twin = crate::domain::www_twin(domain);
         dispatch!(self, p => {
-            let mut tx = p.begin().await.map_err(map_err)?;
+            let mut tx = p.begin_write().await.map_err(map_err)?;
             if claimed {
                 let n = sqlx::query("DELETE FROM domain_claims WHERE project_id = $1 AND domain = $2")
                     .bind(project_id).bind(domain).execute(&mut *tx).await.map_err(map_err)?.rows_affected();
@@ -112,7 +113,7 @@ impl Store {
     /// and verifying again never buys a faster retry.
     pub async fn remove_domain(&self, project_id: i64) -> Result<()> {
         dispatch!(self, p => {
-            let mut tx = p.begin().await.map_err(map_err)?;
+            let mut tx = p.begin_write().await.map_err(map_err)?;
             let n = sqlx::query(
                 "UPDATE projects SET domain = NULL, verified = FALSE, verified_domain = NULL, verified_at = NULL, \
                  updated_at = $1 WHERE id = $2")

@@ -73,6 +73,35 @@ macro_rules! dispatch {
 }
 pub(crate) use dispatch;
 
+/// Starts a transaction that will write. On SQLite it is `BEGIN IMMEDIATE`, which takes the
+/// write lock up front: a deferred transaction that reads and then writes cannot wait for
+/// another writer (SQLite answers `SQLITE_BUSY` at once rather than waiting `busy_timeout`),
+/// so two concurrent requests would fail one of them with a 503. PostgreSQL begins as ever.
+pub(crate) trait BeginWrite {
+    type Db: sqlx::Database;
+    fn begin_write(
+        &self,
+    ) -> impl Future<Output = sqlx::Result<sqlx::Transaction<'static, Self::Db>>> + Send;
+}
+
+impl BeginWrite for SqlitePool {
+    type Db = sqlx::Sqlite;
+    fn begin_write(
+        &self,
+    ) -> impl Future<Output = sqlx::Result<sqlx::Transaction<'static, sqlx::Sqlite>>> + Send {
+        self.begin_with("BEGIN IMMEDIATE")
+    }
+}
+
+impl BeginWrite for PgPool {
+    type Db = sqlx::Postgres;
+    fn begin_write(
+        &self,
+    ) -> impl Future<Output = sqlx::Result<sqlx::Transaction<'static, sqlx::Postgres>>> + Send {
+        self.begin()
+    }
+}
+
 /// The database, SQLite (embedded default) or PostgreSQL (many nodes).
 #[derive(Clone, Debug)]
 pub enum Store {

@@ -3,6 +3,7 @@
 
 use sqlx::types::Json;
 
+use super::BeginWrite;
 use super::{
     CollectionSummary, PageSummary, Project, ProjectChanges, ProjectOwner, Result, Store,
     StoreError, dispatch,
@@ -94,7 +95,7 @@ impl Store {
         );
         // Slug and meta (fonts, code, pixel) decide what visitors get: tell the edges.
         dispatch!(self, p => {
-            let mut tx = p.begin().await.map_err(map_err)?;
+            let mut tx = p.begin_write().await.map_err(map_err)?;
             if slug != current.slug {
                 take_slug!(tx, &slug, current.user_id).await?;
                 release_slug!(tx, &current.slug, current.user_id)?;
@@ -114,7 +115,7 @@ impl Store {
     pub async fn delete_project(&self, id: i64) -> Result<()> {
         // The change feed has no foreign key, so the entry outlives the project and edges forget it.
         let n = dispatch!(self, p => {
-            let mut tx = p.begin().await.map_err(map_err)?;
+            let mut tx = p.begin_write().await.map_err(map_err)?;
             let gone: Option<(String, i64)> = sqlx::query_as("DELETE FROM projects WHERE id = $1 RETURNING slug, user_id")
                 .bind(id).fetch_optional(&mut *tx).await.map_err(map_err)?;
             let n = u64::from(gone.is_some());

@@ -8,6 +8,7 @@ use chrono::{DateTime, Utc};
 use serde::Serialize;
 use utoipa::ToSchema;
 
+use super::BeginWrite;
 use super::{Result, Store, StoreError, dispatch, like_pattern, map_err, now, trusted};
 
 #[derive(Debug, Clone, Serialize, sqlx::FromRow, ToSchema)]
@@ -201,7 +202,7 @@ impl Store {
              WHERE id = $5 AND status = 'building' RETURNING {DEPLOY_COLUMNS}"
         );
         dispatch!(self, p => {
-            let mut tx = p.begin().await.map_err(map_err)?;
+            let mut tx = p.begin_write().await.map_err(map_err)?;
             let deploy = sqlx::query_as::<_, Deploy>(trusted(&sql))
                 .bind(manifest_key).bind(files).bind(bytes).bind(now()).bind(deploy_id)
                 .fetch_optional(&mut *tx).await.map_err(map_err)?
@@ -303,7 +304,7 @@ impl Store {
             return Err(StoreError::NotFound);
         }
         dispatch!(self, p => {
-            let mut tx = p.begin().await.map_err(map_err)?;
+            let mut tx = p.begin_write().await.map_err(map_err)?;
             sqlx::query("UPDATE projects SET active_deploy_id = $1, is_published = TRUE, updated_at = $2 WHERE id = $3")
                 .bind(deploy.id).bind(now()).bind(project_id)
                 .execute(&mut *tx).await.map_err(map_err)?;
@@ -317,7 +318,7 @@ impl Store {
     /// Takes a site down. The deploys stay, so publishing or rolling back brings it back.
     pub async fn unpublish_project(&self, project_id: i64) -> Result<()> {
         dispatch!(self, p => {
-            let mut tx = p.begin().await.map_err(map_err)?;
+            let mut tx = p.begin_write().await.map_err(map_err)?;
             let n = sqlx::query("UPDATE projects SET is_published = FALSE, updated_at = $1 WHERE id = $2")
                 .bind(now()).bind(project_id)
                 .execute(&mut *tx).await.map_err(map_err)?.rows_affected();
@@ -335,7 +336,7 @@ impl Store {
     /// Appends one change on its own (for writes that are a single statement elsewhere).
     pub async fn append_change(&self, project_id: i64, kind: &str, key: &str) -> Result<()> {
         dispatch!(self, p => {
-            let mut tx = p.begin().await.map_err(map_err)?;
+            let mut tx = p.begin_write().await.map_err(map_err)?;
             push_change!(tx, project_id, kind, key)?;
             tx.commit().await.map_err(map_err)
         })
@@ -431,7 +432,7 @@ impl Store {
         max_entries: i64,
     ) -> Result<StoredSubmission> {
         dispatch!(self, p => {
-            let mut tx = p.begin().await.map_err(map_err)?;
+            let mut tx = p.begin_write().await.map_err(map_err)?;
             let n = sqlx::query(
                 "INSERT INTO form_history (project_id, uid, url, submit, to_addr, subject, data, created_at) \
                  VALUES ($1, $2, $3, $4, $5, $6, $7, $8) ON CONFLICT (uid) DO NOTHING")
@@ -552,7 +553,7 @@ impl Store {
                 placeholders.join(", ")
             );
             deleted += dispatch!(self, p => {
-                let mut tx = p.begin().await.map_err(map_err)?;
+                let mut tx = p.begin_write().await.map_err(map_err)?;
                 let mut q = sqlx::query(trusted(&sql)).bind(project_id);
                 for id in chunk {
                     q = q.bind(id);

@@ -8,6 +8,7 @@
 use chrono::{DateTime, Utc};
 use serde::Serialize;
 
+use super::BeginWrite;
 use super::{Result, Store, StoreError, dispatch, map_err, now, publishing::push_change, trusted};
 
 /// One stored rule.
@@ -149,7 +150,7 @@ impl Store {
              RETURNING {REDIRECT_COLUMNS}"
         );
         dispatch!(self, p => {
-            let mut tx = p.begin().await.map_err(map_err)?;
+            let mut tx = p.begin_write().await.map_err(map_err)?;
             let rule = sqlx::query_as::<_, RedirectRule>(trusted(&sql))
                 .bind(project_id).bind(from).bind(to).bind(now())
                 .fetch_one(&mut *tx).await.map_err(map_err)?;
@@ -166,7 +167,7 @@ impl Store {
             "UPDATE redirects SET from_path = $1, to_path = $2 WHERE id = $3 RETURNING {REDIRECT_COLUMNS}"
         );
         dispatch!(self, p => {
-            let mut tx = p.begin().await.map_err(map_err)?;
+            let mut tx = p.begin_write().await.map_err(map_err)?;
             let rule = sqlx::query_as::<_, RedirectRule>(trusted(&sql))
                 .bind(from).bind(to).bind(id)
                 .fetch_optional(&mut *tx).await.map_err(map_err)?
@@ -180,7 +181,7 @@ impl Store {
     #[tracing::instrument(skip(self))]
     pub async fn delete_redirect(&self, id: i64) -> Result<()> {
         dispatch!(self, p => {
-            let mut tx = p.begin().await.map_err(map_err)?;
+            let mut tx = p.begin_write().await.map_err(map_err)?;
             let project_id = sqlx::query_scalar::<_, i64>(
                 "DELETE FROM redirects WHERE id = $1 RETURNING project_id")
                 .bind(id)

@@ -6,6 +6,7 @@
 use serde_json::Value;
 use sqlx::types::Json;
 
+use super::BeginWrite;
 use super::{Page, Result, Store, StoreError, dispatch, map_err, now};
 use crate::sections::{MenuItem, MenuPage, SectionKind, Sections, menu};
 
@@ -85,7 +86,7 @@ impl Store {
     ) -> Result<Option<Page>> {
         let ts = now();
         dispatch!(self, p => {
-            let mut tx = p.begin().await.map_err(map_err)?;
+            let mut tx = p.begin_write().await.map_err(map_err)?;
             let blocks: Option<Json<Value>> = sqlx::query_scalar(
                 "SELECT blocks FROM pages WHERE id = $1 AND project_id = $2")
                 .bind(page_id).bind(project_id)

@@ -7,6 +7,7 @@ use chrono::{DateTime, Utc};
 use serde_json::{Map, Value};
 use sqlx::types::Json;
 
+use super::BeginWrite;
 use super::{
     Project, Result, Store, StoreError, dispatch, map_err, now,
     projects::{NewProject, PROJECT_COLUMNS},
@@ -224,7 +225,7 @@ impl Store {
         }
         let ts = now();
         dispatch!(self, p => {
-            let mut tx = p.begin().await.map_err(map_err)?;
+            let mut tx = p.begin_write().await.map_err(map_err)?;
             super::domains::take_slug!(tx, new.slug, new.user_id).await?;
             let sql = format!(
                 "INSERT INTO projects (user_id, name, slug, token, uuid, meta, created_at, updated_at) \

@@ -1290,3 +1290,35 @@ dual_test!(
         ));
     }
 );
+
+dual_test!(
+    async fn concurrent_transactions_that_read_then_write_wait_for_each_other(db: TestDb) {
+        // Each deletion reads (is the category empty?) and then writes. On SQLite a deferred
+        // transaction doing that beside another writer failed at once with SQLITE_BUSY (a 503
+        // for the caller); write transactions now take the lock first and wait their turn.
+        let mut ids = Vec::new();
+        for i in 0..24 {
+            let name = format!("Categoria {i}");
+            let c = CategoryInput {
+                seed_key: None,
+                name: &name,
+                icon: "",
+                sort_order: i,
+            };
+            ids.push(db.store.save_block_category(None, &c).await.unwrap().id);
+        }
+        let tasks: Vec<_> = ids
+            .iter()
+            .map(|&id| {
+                let store = db.store.clone();
+                tokio::spawn(async move { store.delete_block_category(id).await })
+            })
+            .collect();
+        for task in tasks {
+            task.await
+                .unwrap()
+                .expect("no deletion fails for another's lock");
+        }
+        assert!(db.store.block_categories().await.unwrap().is_empty());
+    }
+);

@@ -16,6 +16,7 @@ use chrono::{DateTime, Duration, Utc};
 use serde::Serialize;
 use utoipa::ToSchema;
 
+use super::BeginWrite;
 use super::{Result, Store, StoreError, dispatch, map_err, now, publishing::push_change};
 
 /// A stored certificate as the edge loads it.
@@ -199,7 +200,7 @@ impl Store {
         not_after: DateTime<Utc>,
     ) -> Result<()> {
         dispatch!(self, p => {
-            let mut tx = p.begin().await.map_err(map_err)?;
+            let mut tx = p.begin_write().await.map_err(map_err)?;
             let project: Option<Option<i64>> = sqlx::query_scalar(
                 "UPDATE certificates SET status = 'issued', cert_pem = $1, key_pem = $2, not_after = $3, \
                  last_error = NULL, failures = 0, next_attempt_at = NULL, lease_owner = NULL, lease_until = NULL, \
@@ -237,7 +238,7 @@ impl Store {
     ) -> Result<DateTime<Utc>> {
         let error: String = error.chars().take(1000).collect();
         dispatch!(self, p => {
-            let mut tx = p.begin().await.map_err(map_err)?;
+            let mut tx = p.begin_write().await.map_err(map_err)?;
             let failures: Option<i64> = sqlx::query_scalar(
                 "SELECT failures FROM certificates WHERE domain = $1 AND lease_owner = $2")
                 .bind(domain).bind(owner).fetch_optional(&mut *tx).await.map_err(map_err)?;
@@ -395,7 +396,7 @@ impl Store {
         }
         match self {
             Store::Postgres(p) => {
-                let mut tx = p.begin().await.map_err(map_err)?;
+                let mut tx = p.begin_write().await.map_err(map_err)?;
                 sqlx::query("SELECT pg_advisory_xact_lock($1)")
                     .bind(ACME_ORDERS_LOCK)
                     .execute(&mut *tx)
@@ -404,7 +405,7 @@ impl Store {
                 reserve!(tx)
             }
             Store::Sqlite(p) => {
-                let mut tx = p.begin().await.map_err(map_err)?;
+                let mut tx = p.begin_write().await.map_err(map_err)?;
                 reserve!(tx)
             }
         }

@@ -4,6 +4,7 @@
 use chrono::{DateTime, Utc};
 use sqlx::types::Json;
 
+use super::BeginWrite;
 use super::{
     NewUser, PasswordChange, Permissions, Result, SessionUser, Store, StoreError, User, dispatch,
     map_err, now, trusted,
@@ -116,7 +117,7 @@ impl Store {
     ) -> Result<()> {
         let ts = now();
         dispatch!(self, p => {
-            let mut tx = p.begin().await.map_err(map_err)?;
+            let mut tx = p.begin_write().await.map_err(map_err)?;
             let n = sqlx::query(
                 "UPDATE users SET name = $1, email = $2, password_hash = COALESCE($3, password_hash), updated_at = $4 WHERE id = $5")
                 .bind(name).bind(email).bind(password.map(|p| p.hash)).bind(ts).bind(id)
@@ -289,7 +290,7 @@ impl Store {
     ) -> Result<bool> {
         let ts = now();
         dispatch!(self, p => {
-            let mut tx = p.begin().await.map_err(map_err)?;
+            let mut tx = p.begin_write().await.map_err(map_err)?;
             let used = sqlx::query(
                 "UPDATE password_resets SET used_at = $1 \
                  WHERE token_hash = $2 AND user_id = $3 AND used_at IS NULL AND expires_at > $1")
