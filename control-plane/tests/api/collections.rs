@@ -5,7 +5,9 @@ use reqwest::{Method, StatusCode};
 use serde_json::{Value, json};
 use vitrine_shared::dual_test;
 
-use crate::helpers::{Session, TestApp, expect_error, json_ok, raw_request, value_of};
+use crate::helpers::{
+    Session, TestApp, expect_error, json_ok, raw_request, records_by_slug, value_of,
+};
 
 /// A collection with one field of each of the 18 types, and the related collection its
 /// relation field points at (with one post, slug "autora").
@@ -696,23 +698,7 @@ dual_test!(
         for name in ["Bolo", "Pão", "Torta"] {
             json_ok(app.post(&s, "/api/posts", full_record(&f, name)).await).await;
         }
-        let posts = || async {
-            let data = json_ok(app.get(&s, &format!("/api/data/{}", f.table)).await).await;
-            let mut posts: Vec<(String, String, i64)> = data["posts"]
-                .as_array()
-                .unwrap()
-                .iter()
-                .map(|p| {
-                    (
-                        p["slug"].as_str().unwrap().to_string(),
-                        p["name"].as_str().unwrap().to_string(),
-                        p["id"].as_i64().unwrap(),
-                    )
-                })
-                .collect();
-            posts.sort();
-            posts
-        };
+        let posts = || records_by_slug(&app, &s, f.table);
         let before = posts().await;
         let csv = export(&app, &s, f.table, "csv").await;
         // Excel's export option: the same file after a UTF-8 byte order mark.

@@ -247,3 +247,22 @@ pub async fn raw_request(
         .unwrap_or("null");
     (status, serde_json::from_str(json).unwrap_or(Value::Null))
 }
+
+/// `(slug, name, id)` of each record of `table`, by slug.
+pub async fn records_by_slug(app: &TestApp, s: &Session, table: i64) -> Vec<(String, String, i64)> {
+    let data = json_ok(app.get(s, &format!("/api/data/{table}")).await).await;
+    let mut out: Vec<(String, String, i64)> = data["posts"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| {
+            (
+                p["slug"].as_str().unwrap().to_string(),
+                p["name"].as_str().unwrap().to_string(),
+                p["id"].as_i64().unwrap(),
+            )
+        })
+        .collect();
+    out.sort();
+    out
+}

@@ -20,7 +20,7 @@ use serde_json::{Value, json};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use vitrine_shared::{dual_test, testing::TestDb};
 
-use crate::helpers::{Session, TestApp, expect_error, json_ok, value_of};
+use crate::helpers::{Session, TestApp, expect_error, json_ok, records_by_slug, value_of};
 
 /// A collection in a new project of `s`, with one field per `(name, type)`; returns the table
 /// id and the field ids in order.
@@ -303,25 +303,6 @@ async fn import_file(
     .await
 }
 
-/// `(slug, name, id)` of each record of `table`, by slug.
-async fn records(app: &TestApp, s: &Session, table: i64) -> Vec<(String, String, i64)> {
-    let data = json_ok(app.get(s, &format!("/api/data/{table}")).await).await;
-    let mut out: Vec<(String, String, i64)> = data["posts"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|p| {
-            (
-                p["slug"].as_str().unwrap().to_string(),
-                p["name"].as_str().unwrap().to_string(),
-                p["id"].as_i64().unwrap(),
-            )
-        })
-        .collect();
-    out.sort();
-    out
-}
-
 dual_test! {
     async fn an_import_updates_only_records_of_its_own_collection(app: TestApp) {
         let victim = app.register("vitima-import@example.com").await;
@@ -336,8 +317,8 @@ dual_test! {
             let body = json!({"table_id": table, "name": name, "slug": "bolo", "fields": []});
             json_ok(app.post(s, "/api/posts", body).await).await;
         }
-        let victims_before = records(&app, &victim, theirs).await;
-        let other_before = records(&app, &attacker, my_other).await;
+        let victims_before = records_by_slug(&app, &victim, theirs).await;
+        let other_before = records_by_slug(&app, &attacker, my_other).await;
         let victims_id = victims_before[0].2;
 
         // A record id in the file names no record: the column is refused, nothing is written.
@@ -345,7 +326,7 @@ dual_test! {
         let res = import_file(&app, &attacker, mine, "x.json", &json_file).await;
         let body: Value = res.json().await.unwrap();
         assert_eq!((body["error"].as_str(), body["params"]["column"].as_str()), (Some("import_column_unknown"), Some("id")));
-        assert!(records(&app, &attacker, mine).await.is_empty());
+        assert!(records_by_slug(&app, &attacker, mine).await.is_empty());
 
         // The same slug imported into the attacker's own collection (upsert by slug, the
         // default): a new record there, then updated there, and nothing else.
@@ -353,16 +334,16 @@ dual_test! {
         assert_eq!(json_ok(import_file(&app, &attacker, mine, "x.json", &json_file).await).await, json!(1));
         let csv_file = "name,slug\nTomado de novo,bolo\n";
         assert_eq!(json_ok(import_file(&app, &attacker, mine, "x.csv", csv_file).await).await, json!(1));
-        let now_mine = records(&app, &attacker, mine).await;
+        let now_mine = records_by_slug(&app, &attacker, mine).await;
         assert_eq!(now_mine.len(), 1, "{now_mine:?}");
         assert_eq!(now_mine[0].1, "Tomado de novo", "the second file updated the first's record");
         assert!(now_mine[0].2 != victims_id && now_mine[0].2 != other_before[0].2);
-        assert_eq!(records(&app, &victim, theirs).await, victims_before);
-        assert_eq!(records(&app, &attacker, my_other).await, other_before);
+        assert_eq!(records_by_slug(&app, &victim, theirs).await, victims_before);
+        assert_eq!(records_by_slug(&app, &attacker, my_other).await, other_before);
 
         // Importing straight into the victim's collection: 404, and nothing written.
         let res = import_file(&app, &attacker, theirs, "x.csv", "name,slug\nTomado,bolo\n").await;
         expect_error(res, StatusCode::NOT_FOUND).await;
-        assert_eq!(records(&app, &victim, theirs).await, victims_before);
+        assert_eq!(records_by_slug(&app, &victim, theirs).await, victims_before);
     }
 }
