@@ -1,19 +1,49 @@
 #!/usr/bin/env bash
-# The edge load comparison (issue 4): installs nginx and wrk from Debian's packages when they
-# are missing, builds the release edge binary, then runs the benchmark, which seeds and
-# publishes 1,000 sites, serves them from the edge (its own process) and from nginx on this
-# machine and prints both figures and their ratios.
+# The edge's load benchmarks against nginx (issues 4 and 23), one command with a flag per part.
+# Installs nginx-light, wrk and h2load (nghttp2-client) from Debian's packages when they are
+# missing, builds the release edge binary and the bare hyper + rustls reference, then runs the
+# parts asked for (all of them without a flag):
 #
-#   bash benches/edge-load.sh            # 10 s per measurement (EDGE_LOAD_SECS to change)
+#   --plain        edge_load: 1,000 sites on plaintext HTTP/1.1, wrk (issue 4's run)
+#   --https        edge_https: h2 and HTTP/1.1 over TLS, keep-alive, h2load
+#   --handshakes   edge_https: new TLS connections per second, full and resumed
+#   --shapes       edge_https: plaintext HTTP/1.1 across load shapes (threads, connections,
+#                  sites, page sizes, Accept-Encoding)
+#
+#   bash benches/edge-load.sh --https --handshakes
+#
+# EDGE_LOAD_SECS sets each measurement's length, EDGE_LOAD_ROUNDS the interleaved rounds.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
+plain=0 https=() any=0
+for arg in "$@"; do
+  case "$arg" in
+    --plain) plain=1 ;;
+    --https | --handshakes | --shapes) https+=("$arg") ;;
+    -h | --help) sed -n '2,15p' "$0"; exit 0 ;;
+    *) echo "unknown flag: $arg (see --help)" >&2; exit 2 ;;
+  esac
+  any=1
+done
+if [ "$any" -eq 0 ]; then
+  plain=1 https=(--https --handshakes --shapes)
+fi
+
 as_root() { if [ "$(id -u)" -eq 0 ]; then "$@"; else sudo "$@"; fi; }
-if ! command -v nginx >/dev/null || ! command -v wrk >/dev/null; then
+if ! command -v nginx >/dev/null || ! command -v wrk >/dev/null || ! command -v h2load >/dev/null; then
   as_root apt-get update -qq
-  as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nginx-light wrk >/dev/null
+  as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nginx-light wrk nghttp2-client >/dev/null
 fi
 # nginx-light lives in /usr/sbin, which is not on every user's PATH.
 export PATH="$PATH:/usr/sbin"
-cargo build --release -p vitrine-edge
-exec cargo bench -p vitrine-benches --bench edge_load
+cargo build --release -p vitrine-edge -p vitrine-benches --bins
+# Every part runs; the script fails when any part missed a target.
+status=0
+if [ "$plain" -eq 1 ]; then
+  cargo bench -p vitrine-benches --bench edge_load || status=1
+fi
+if [ "${#https[@]}" -gt 0 ]; then
+  cargo bench -p vitrine-benches --bench edge_https -- "${https[@]}" || status=1
+fi
+exit "$status"

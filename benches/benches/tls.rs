@@ -20,8 +20,10 @@ use std::{
     time::Instant,
 };
 
-use rcgen::{BasicConstraints, CertificateParams, DnType, IsCa, Issuer, KeyPair};
-use vitrine_benches::{Nginx, free_port};
+use vitrine_benches::{
+    Nginx, free_port,
+    https::{Pki, pki},
+};
 use vitrine_edge::Edge;
 use vitrine_shared::{
     Settings, Store,
@@ -33,46 +35,6 @@ use vitrine_shared::{
 const CERTS: usize = 10_000;
 /// The name both servers answer for: it resolves without any DNS set-up, for wrk and testssl.
 const NAME: &str = "localhost";
-
-struct Pki {
-    ca_pem: String,
-    chain_pem: String,
-    key_pem: String,
-}
-
-/// A root and an ECDSA P-256 leaf for `names`, valid for 90 days like an ACME certificate.
-fn pki(names: &[&str]) -> Pki {
-    let now = time_now();
-    let ca_key = KeyPair::generate().unwrap();
-    let mut ca = CertificateParams::new(Vec::<String>::new()).unwrap();
-    ca.is_ca = IsCa::Ca(BasicConstraints::Unconstrained);
-    ca.distinguished_name
-        .push(DnType::CommonName, "Vitrine bench root");
-    ca.not_before = now - time::Duration::days(1);
-    ca.not_after = now + time::Duration::days(365);
-    let ca_cert = ca.self_signed(&ca_key).unwrap();
-    let issuer = Issuer::new(ca, ca_key);
-    let key = KeyPair::generate().unwrap();
-    let mut leaf =
-        CertificateParams::new(names.iter().map(|n| n.to_string()).collect::<Vec<_>>()).unwrap();
-    leaf.distinguished_name.push(DnType::CommonName, names[0]);
-    leaf.not_before = now - time::Duration::days(1);
-    leaf.not_after = now + time::Duration::days(89);
-    // As an ACME CA's certificates do: where revocation is published.
-    leaf.crl_distribution_points = vec![rcgen::CrlDistributionPoint {
-        uris: vec!["http://crl.vitrine.bench/root.crl".to_string()],
-    }];
-    let cert = leaf.signed_by(&key, &issuer).unwrap();
-    Pki {
-        ca_pem: ca_cert.pem(),
-        chain_pem: format!("{}{}", cert.pem(), ca_cert.pem()),
-        key_pem: key.serialize_pem(),
-    }
-}
-
-fn time_now() -> time::OffsetDateTime {
-    time::OffsetDateTime::now_utc()
-}
 
 async fn project(store: &Store, user: i64, slug: &str) -> i64 {
     store

@@ -15,6 +15,8 @@ use std::{
 use serde_json::{Value, json};
 use vitrine_shared::Settings;
 
+pub mod https;
+
 /// A loopback port nobody listens on right now.
 pub fn free_port() -> u16 {
     std::net::TcpListener::bind("127.0.0.1:0")
@@ -80,6 +82,8 @@ pub fn edge_bin(var: &str) -> PathBuf {
 pub struct EdgeProc {
     pub child: Child,
     pub addr: SocketAddr,
+    /// The HTTPS listener's address.
+    pub https: SocketAddr,
     log: PathBuf,
 }
 
@@ -88,6 +92,16 @@ impl EdgeProc {
     /// `{slug}.localhost`, every listener on a free loopback port, default settings otherwise)
     /// and returns once it prints its address. Its log goes to `data_dir/edge.log`.
     pub fn start(bin: &Path, database_url: &str, data_dir: &Path) -> EdgeProc {
+        EdgeProc::start_with(bin, database_url, data_dir, &[])
+    }
+
+    /// [`EdgeProc::start`] with more `VITRINE_*` settings (they win over the defaults).
+    pub fn start_with(
+        bin: &Path,
+        database_url: &str,
+        data_dir: &Path,
+        extra: &[(&str, String)],
+    ) -> EdgeProc {
         let log = data_dir.join("edge.log");
         assert!(
             bin.exists(),
@@ -104,7 +118,7 @@ impl EdgeProc {
         ];
         let mut child = Command::new(bin)
             .arg("serve")
-            .envs(base.iter().map(|(k, v)| (*k, v.as_str())))
+            .envs(base.iter().chain(extra).map(|(k, v)| (*k, v.as_str())))
             .stdout(Stdio::piped())
             .stderr(std::fs::File::create(&log).expect("edge log"))
             .spawn()
@@ -124,7 +138,16 @@ impl EdgeProc {
             .split_whitespace()
             .find_map(|w| w.strip_prefix("http://")?.parse().ok())
             .unwrap_or_else(|| panic!("no address in {line:?}"));
-        EdgeProc { child, addr, log }
+        let https = line
+            .rsplit_once("(https ")
+            .and_then(|(_, rest)| rest.trim_end_matches(')').parse().ok())
+            .unwrap_or_else(|| panic!("no HTTPS address in {line:?}"));
+        EdgeProc {
+            child,
+            addr,
+            https,
+            log,
+        }
     }
 
     /// Resident memory in KiB (`VmRSS`).
@@ -160,11 +183,16 @@ pub struct Load {
 
 /// The one block of site `i`'s home page: ~15 KB of ordinary page HTML.
 pub fn page_block(i: usize) -> Value {
+    sized_block(i, 15_000)
+}
+
+/// One block of ordinary page HTML of at least `bytes` bytes, for site `i`.
+pub fn sized_block(i: usize, bytes: usize) -> Value {
     let mut html = format!(
         "<header><h1>Site {i}</h1><nav><a href=\"/\">Início</a> <a href=\"/blog/ola\">Blog</a></nav></header><main>"
     );
     let mut n = 0;
-    while html.len() < 15_000 {
+    while html.len() < bytes {
         html.push_str(&format!(
             "<section><h2>Seção {n}</h2><p>Lorem ipsum dolor sit amet, consectetur adipiscing elit, sed do eiusmod tempor incididunt ut labore et dolore magna aliqua. Ut enim ad minim veniam, quis nostrud exercitation ullamco laboris nisi ut aliquip ex ea commodo consequat.</p></section>"
         ));
@@ -264,8 +292,30 @@ pub async fn seed_site(client: &reqwest::Client, base: &str, i: usize) -> (i64, 
 /// `wrk -t2 -c64 -d{secs}s --latency -s {script}` against `http://{addr}{path}`; panics on a
 /// failed run or any non-2xx/3xx answer.
 pub fn wrk(addr: SocketAddr, path: &str, secs: u64, script: &Path) -> Load {
-    let out = Command::new("wrk")
-        .args(["-t2", "-c64", &format!("-d{secs}s"), "--latency", "-s"])
+    wrk_shape(addr, path, secs, script, 2, 64, &[])
+}
+
+/// [`wrk`] with `threads` threads, `conns` connections and extra request `headers`.
+pub fn wrk_shape(
+    addr: SocketAddr,
+    path: &str,
+    secs: u64,
+    script: &Path,
+    threads: usize,
+    conns: usize,
+    headers: &[&str],
+) -> Load {
+    let mut cmd = Command::new("wrk");
+    cmd.args([
+        format!("-t{threads}"),
+        format!("-c{conns}"),
+        format!("-d{secs}s"),
+    ]);
+    for h in headers {
+        cmd.args(["-H", h]);
+    }
+    let out = cmd
+        .args(["--latency", "-s"])
         .arg(script)
         .arg(format!("http://{addr}{path}"))
         .output()
@@ -347,7 +397,7 @@ pub async fn register(base: &str) -> reqwest::Client {
 
 /// A wrk Lua script in `dir` that sends each request with a random `Host: site{0..sites}.localhost`.
 pub fn random_host_script(dir: &Path, sites: usize) -> PathBuf {
-    let script = dir.join("random-host.lua");
+    let script = dir.join(format!("random-host-{sites}.lua"));
     let mut f = std::fs::File::create(&script).unwrap();
     writeln!(
         f,

@@ -1,4 +1,5 @@
-//! The plain HTTP/1.1 front of the visitor listener: it reads a connection's `GET` and `HEAD`
+//! The HTTP/1.1 front of the visitor listeners (plain connections, and TLS connections that
+//! chose `http/1.1` or no protocol by ALPN): it reads a connection's `GET` and `HEAD`
 //! requests itself and answers them through the edge's own request handling, hot routes first
 //! ([`crate::visit::Visits::hot_ask`]) and then the full path ([`crate::Conn`]'s handler, the
 //! very one hyper's service calls). The first request it does not take hands the whole
@@ -11,6 +12,13 @@
 //! none of it: the request is parsed in place, the answer is the hot route's, and it is
 //! written with one `writev`. A request no hot route holds gets a `Request` built as hyper
 //! builds one and goes the full path, so a connection stays here whatever it asks for.
+//!
+//! Over TLS the front reads and writes the rustls stream as it does a TCP socket: the head
+//! and body go to rustls in one vectored write, which seals them into full-size records (up to
+//! 16 KB of plaintext each, not one record per slice), and one flush per answer hands those
+//! records to the socket in one `writev`. A site that opted into HSTS gets its header over
+//! TLS, where hyper would put it. `EDGE_PLAIN_FRONT=false` turns the front off on both
+//! listeners.
 //!
 //! Parsing is httparse's, the parser hyper itself uses, with the same default configuration;
 //! nothing here reads HTTP syntax by hand. Only the plainest requests are taken; everything
@@ -49,7 +57,6 @@ use hyper::{
 use hyper_util::{rt::TokioIo, server::graceful::Watcher};
 use tokio::{
     io::{AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt, ReadBuf},
-    net::TcpStream,
     sync::watch,
 };
 
@@ -93,15 +100,20 @@ enum Body {
     Made(Bytes),
 }
 
-/// Serves a plain visitor connection (see the module docs).
-pub(crate) async fn serve(
+/// Serves a visitor connection that speaks HTTP/1.1, or may: a plain one, or a TLS one that
+/// did not choose h2 (`secure`). See the module docs. With `EDGE_PLAIN_FRONT` off, hyper
+/// serves it from the start.
+pub(crate) async fn serve<S>(
     conn: Arc<Conn>,
-    mut stream: TcpStream,
+    mut stream: S,
     peer: IpAddr,
     watcher: Watcher,
     mut shutdown: watch::Receiver<bool>,
-) {
-    let Some(local) = conn.local.as_ref() else {
+    secure: bool,
+) where
+    S: AsyncRead + AsyncWrite + Unpin + Send + 'static,
+{
+    let Some(local) = conn.local.as_ref().filter(|_| conn.front) else {
         return crate::drive(conn, TokioIo::new(stream), peer, watcher).await;
     };
     let mut buf = BytesMut::with_capacity(READ_CHUNK);
@@ -116,7 +128,7 @@ pub(crate) async fn serve(
     // Whether the buffer's first bytes belong to a head already waited for.
     let mut waiting = true;
     loop {
-        let (consumed, body) = match step(&conn, local, &buf, &mut head) {
+        let (consumed, body) = match step(&conn, local, &buf, &mut head, secure) {
             Step::Answer { consumed, body } => (consumed, body),
             Step::Slow { consumed, req } => {
                 let method = req.method().clone();
@@ -176,7 +188,7 @@ pub(crate) async fn serve(
 
 /// Parses the buffered bytes and answers a hot request, or makes the `Request` of one for the
 /// full path (see the module docs).
-fn step(conn: &Conn, local: &Local, buf: &[u8], head: &mut Vec<u8>) -> Step {
+fn step(conn: &Conn, local: &Local, buf: &[u8], head: &mut Vec<u8>, secure: bool) -> Step {
     if buf.is_empty() {
         return Step::Partial;
     }
@@ -251,7 +263,18 @@ fn step(conn: &Conn, local: &Local, buf: &[u8], head: &mut Vec<u8>) -> Step {
             && let Some(coding) = route.file.plain(accept.and_then(visible))
         {
             head.clear();
-            head.extend_from_slice(route.file.plain_parts(coding).0);
+            let held = route.file.plain_parts(coding).0;
+            if secure && route.site.hsts {
+                // Where hyper writes it: after the answer's headers, before the length.
+                let (headers, rest) = held.split_at(route.file.plain_head_split(coding));
+                head.extend_from_slice(headers);
+                head.extend_from_slice(b"strict-transport-security: ");
+                head.extend_from_slice(crate::visit::HSTS.as_bytes());
+                head.extend_from_slice(b"\r\n");
+                head.extend_from_slice(rest);
+            } else {
+                head.extend_from_slice(held);
+            }
             push_date(head);
             head.extend_from_slice(b"\r\n\r\n");
             local.counts.route_hit();
@@ -287,7 +310,7 @@ fn step(conn: &Conn, local: &Local, buf: &[u8], head: &mut Vec<u8>) -> Step {
         headers: &negotiating,
         ..ask
     };
-    match visits.hot_ask(local, &ask, false) {
+    match visits.hot_ask(local, &ask, secure) {
         Some(r) => Step::Answer {
             consumed,
             body: Body::Made(encode(r, &method, head)),
@@ -342,14 +365,16 @@ fn put_headers(headers: &HeaderMap, out: &mut Vec<u8>) {
 }
 
 /// A `200` answer's head with these headers and a body of `len` bytes, up to the `date`
-/// header's value, which [`serve`] appends per answer with the blank line.
-pub(crate) fn head_until_date(headers: &HeaderMap, len: usize) -> Vec<u8> {
+/// header's value, which [`serve`] appends per answer with the blank line; and where the
+/// headers end (a header added per answer, HSTS over TLS, goes there, as hyper puts it).
+pub(crate) fn head_until_date(headers: &HeaderMap, len: usize) -> (Vec<u8>, usize) {
     let mut head = Vec::new();
     push_status(&mut head, StatusCode::OK);
     put_headers(headers, &mut head);
+    let split = head.len();
     push_length(&mut head, len);
     head.extend_from_slice(b"date: ");
-    head
+    (head, split)
 }
 
 /// Writes `r`'s head into `head` as hyper would (lower-case names, `content-length` from the
@@ -405,8 +430,10 @@ fn push_date(head: &mut Vec<u8>) {
     DATE.with_borrow_mut(|d| head.extend_from_slice(d.now()));
 }
 
-/// Writes the head and the body with as few `writev` calls as the socket allows.
-async fn write(stream: &mut TcpStream, head: &[u8], body: &[u8]) -> io::Result<()> {
+/// Writes the head and the body with as few `writev` calls as the socket allows, then flushes
+/// (over TLS: the records rustls made of them, in one vectored write when the socket takes
+/// it; on TCP a flush does nothing).
+async fn write<S: AsyncWrite + Unpin>(stream: &mut S, head: &[u8], body: &[u8]) -> io::Result<()> {
     let mut slices = [IoSlice::new(head), IoSlice::new(body)];
     let mut rest = &mut slices[..];
     while !rest.is_empty() {
@@ -416,7 +443,7 @@ async fn write(stream: &mut TcpStream, head: &[u8], body: &[u8]) -> io::Result<(
         }
         IoSlice::advance_slices(&mut rest, n);
     }
-    Ok(())
+    stream.flush().await
 }
 
 /// The `Date` header's value, formatted once a second per thread (as hyper caches its own).
@@ -447,12 +474,12 @@ thread_local! {
 }
 
 /// The connection handed to hyper: the bytes the front read and did not answer come first.
-struct Rewind {
+struct Rewind<S> {
     prefix: Bytes,
-    inner: TcpStream,
+    inner: S,
 }
 
-impl AsyncRead for Rewind {
+impl<S: AsyncRead + Unpin> AsyncRead for Rewind<S> {
     fn poll_read(
         mut self: Pin<&mut Self>,
         cx: &mut Context<'_>,
@@ -468,7 +495,7 @@ impl AsyncRead for Rewind {
     }
 }
 
-impl AsyncWrite for Rewind {
+impl<S: AsyncWrite + Unpin> AsyncWrite for Rewind<S> {
     fn poll_write(
         mut self: Pin<&mut Self>,
         cx: &mut Context<'_>,
@@ -591,7 +618,8 @@ mod tests {
         headers.insert(header::ETAG, HeaderValue::from_static("\"abc-br\""));
         headers.insert(header::CONTENT_ENCODING, HeaderValue::from_static("br"));
         let body = "x".repeat(15_000);
-        let mut held = head_until_date(&headers, body.len());
+        let (mut held, split) = head_until_date(&headers, body.len());
+        assert!(held[..split].ends_with(b"content-encoding: br\r\n"));
         push_date(&mut held);
         held.extend_from_slice(b"\r\n\r\n");
 

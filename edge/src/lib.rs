@@ -22,9 +22,10 @@
 //!
 //! The visitor listeners are plain HTTP (`EDGE_HTTP_LISTEN`: HTTP/1.1, or HTTP/2 with prior
 //! knowledge) and HTTPS (`EDGE_HTTPS_LISTEN`: rustls, ALPN h2 and http/1.1), both through
-//! hyper-util's auto builder. On the plain listener, [`h1`]'s front reads HTTP/1.1 `GET` and
-//! `HEAD` requests first and answers them through the same handler without hyper's codec;
-//! anything else hands the connection to hyper.
+//! hyper-util's auto builder. On the plain listener, and on TLS connections that did not
+//! choose h2, [`h1`]'s front reads HTTP/1.1 `GET` and `HEAD` requests first and answers them
+//! through the same handler without hyper's codec; anything else hands the connection to
+//! hyper (`EDGE_PLAIN_FRONT=false` hands every connection to hyper).
 //!
 //! **Thread per core.** Visitors are served by `EDGE_WORKERS` threads (one per core by
 //! default), each running its own single-threaded tokio runtime with its own listening socket
@@ -134,6 +135,8 @@ struct Conn {
     /// `EDGE_MAX_HEADER_BYTES`: the longest request head the plain front reads before it
     /// leaves the request to hyper (which answers 431).
     max_header_bytes: usize,
+    /// `EDGE_PLAIN_FRONT`: whether [`h1`]'s front reads HTTP/1.1 requests before hyper.
+    front: bool,
     certs: Arc<Certs>,
     /// The visitor thread's own state (visitor listeners only).
     local: Option<Local>,
@@ -224,6 +227,7 @@ impl Edge {
                 idle_timeout,
                 write_timeout,
                 max_header_bytes,
+                front: settings.edge_plain_front,
                 certs: certs.clone(),
                 local: (kind != Listener::Admin).then(|| Local {
                     hot: HotRoutes::new(settings.edge_hot_cache_bytes, hot_ttl),
@@ -392,15 +396,20 @@ async fn serve(listener: TcpListener, conn: Arc<Conn>, mut shutdown: watch::Rece
                     }
                     match conn.kind {
                         Listener::Visitors => {
-                            return h1::serve(conn, stream, peer.ip(), watcher, stop).await;
+                            h1::serve(conn, stream, peer.ip(), watcher, stop, false).await;
                         }
                         Listener::Admin => {
-                            return drive(conn, TokioIo::new(stream), peer.ip(), watcher).await;
+                            drive(conn, TokioIo::new(stream), peer.ip(), watcher).await;
                         }
-                        Listener::VisitorsTls => {}
-                    }
-                    if let Some(tls) = conn.handshake(stream).await {
-                        drive(conn, TokioIo::new(tls), peer.ip(), watcher).await;
+                        Listener::VisitorsTls => {
+                            let Some(tls) = conn.handshake(stream).await else { return };
+                            // h2 goes to hyper; HTTP/1.1 (chosen, or no ALPN) to the front.
+                            if tls.get_ref().1.alpn_protocol() == Some(b"h2") {
+                                drive(conn, TokioIo::new(tls), peer.ip(), watcher).await;
+                            } else {
+                                h1::serve(conn, tls, peer.ip(), watcher, stop, true).await;
+                            }
+                        }
                     }
                 });
             }

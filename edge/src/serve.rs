@@ -193,6 +193,8 @@ pub struct Prepared {
     /// The same answers' HTTP/1.1 heads as the plain front writes them, up to the `date`
     /// header's value ([`crate::h1`]): written as they are, with no header map at all.
     heads: [Option<Vec<u8>>; 3],
+    /// Where each head's headers end (see [`crate::h1::head_until_date`]).
+    head_splits: [usize; 3],
 }
 
 impl Prepared {
@@ -219,6 +221,7 @@ impl Prepared {
             bodies: [None, None, None],
             full: [None, None, None],
             heads: [None, None, None],
+            head_splits: [0; 3],
             file,
         }
     }
@@ -276,7 +279,9 @@ impl Prepared {
                     headers.insert(header::CONTENT_TYPE, v.clone());
                 }
                 let len = self.bodies[coding as usize].as_ref().map_or(0, Bytes::len);
-                self.heads[coding as usize] = Some(crate::h1::head_until_date(&headers, len));
+                let (head, split) = crate::h1::head_until_date(&headers, len);
+                self.heads[coding as usize] = Some(head);
+                self.head_splits[coding as usize] = split;
                 self.full[coding as usize] = Some(headers);
             }
         }
@@ -341,6 +346,11 @@ impl Prepared {
             self.heads[i].as_deref().unwrap_or_default(),
             self.bodies[i].as_deref().unwrap_or_default(),
         )
+    }
+
+    /// Where the headers of [`Prepared::plain_parts`]'s head end.
+    pub(crate) fn plain_head_split(&self, coding: Coding) -> usize {
+        self.head_splits[coding as usize]
     }
 
     /// Bytes of the bodies held.

@@ -62,6 +62,36 @@ impl Refusal {
     }
 }
 
+/// The visitor listeners' TLS configuration for one certificate chain and key (PEM): TLS 1.3
+/// and 1.2, ALPN h2 then http/1.1, the server's suite order, and resumption by session id
+/// (`sessions`) and by ticket (`ticketer`). Public for the load bench's bare reference, which
+/// must negotiate exactly what the edge does.
+pub fn visitor_config(
+    provider: &Arc<CryptoProvider>,
+    chain_pem: &str,
+    key_pem: &str,
+    sessions: Arc<dyn StoresServerSessions>,
+    ticketer: Arc<dyn ProducesTickets>,
+) -> anyhow::Result<Arc<ServerConfig>> {
+    let chain = CertificateDer::pem_slice_iter(chain_pem.as_bytes())
+        .collect::<Result<Vec<_>, _>>()
+        .map_err(|e| anyhow::anyhow!("certificate chain: {e}"))?;
+    anyhow::ensure!(!chain.is_empty(), "the certificate chain is empty");
+    let key = PrivateKeyDer::from_pem_slice(key_pem.as_bytes())
+        .map_err(|e| anyhow::anyhow!("private key: {e}"))?;
+    let certified = CertifiedKey::from_der(chain, key, provider)?;
+    let mut config = ServerConfig::builder_with_provider(provider.clone())
+        .with_protocol_versions(&[&rustls::version::TLS13, &rustls::version::TLS12])?
+        .with_no_client_auth()
+        .with_cert_resolver(Arc::new(SingleCertAndKey::from(certified)));
+    config.alpn_protocols = vec![b"h2".to_vec(), b"http/1.1".to_vec()];
+    // The server's suite order (AEADs, strongest first), not whatever a client prefers.
+    config.ignore_client_order = true;
+    config.session_storage = sessions;
+    config.ticketer = ticketer;
+    Ok(Arc::new(config))
+}
+
 /// The certificates this edge serves.
 pub struct Certs {
     store: Store,
@@ -128,23 +158,13 @@ impl Certs {
 
     /// A server configuration serving one certificate chain and key (PEM).
     pub fn config(&self, chain_pem: &str, key_pem: &str) -> anyhow::Result<Arc<ServerConfig>> {
-        let chain = CertificateDer::pem_slice_iter(chain_pem.as_bytes())
-            .collect::<Result<Vec<_>, _>>()
-            .map_err(|e| anyhow::anyhow!("certificate chain: {e}"))?;
-        anyhow::ensure!(!chain.is_empty(), "the certificate chain is empty");
-        let key = PrivateKeyDer::from_pem_slice(key_pem.as_bytes())
-            .map_err(|e| anyhow::anyhow!("private key: {e}"))?;
-        let certified = CertifiedKey::from_der(chain, key, &self.provider)?;
-        let mut config = ServerConfig::builder_with_provider(self.provider.clone())
-            .with_protocol_versions(&[&rustls::version::TLS13, &rustls::version::TLS12])?
-            .with_no_client_auth()
-            .with_cert_resolver(Arc::new(SingleCertAndKey::from(certified)));
-        config.alpn_protocols = vec![b"h2".to_vec(), b"http/1.1".to_vec()];
-        // The server's suite order (AEADs, strongest first), not whatever a client prefers.
-        config.ignore_client_order = true;
-        config.session_storage = self.sessions.clone();
-        config.ticketer = self.ticketer.clone();
-        Ok(Arc::new(config))
+        visitor_config(
+            &self.provider,
+            chain_pem,
+            key_pem,
+            self.sessions.clone(),
+            self.ticketer.clone(),
+        )
     }
 
     /// Brings the certificates-held gauge up to date (moka counts lazily).

@@ -65,7 +65,7 @@ pub struct Visits {
 /// Where ACME HTTP-01 challenges are asked for (RFC 8555 §8.3).
 const ACME_CHALLENGE: &str = "/.well-known/acme-challenge/";
 /// The HSTS policy sent to opted-in sites: one year.
-const HSTS: &str = "max-age=31536000";
+pub(crate) const HSTS: &str = "max-age=31536000";
 
 /// Why a request path was refused.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

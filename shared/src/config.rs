@@ -100,6 +100,9 @@ pub struct Settings {
     pub edge_workers: usize,
     /// Bytes of static answers each visitor thread keeps in its hot routes.
     pub edge_hot_cache_bytes: u64,
+    /// Whether the visitor listeners' own HTTP/1.1 front answers `GET`/`HEAD` before hyper
+    /// (plain and TLS); off, hyper serves every connection.
+    pub edge_plain_front: bool,
     pub edge_form_rate_per_minute: u32,
     /// Form submissions one site takes per minute, from all its visitors together.
     pub edge_form_site_rate_per_minute: u32,
@@ -194,6 +197,7 @@ impl Default for Settings {
             edge_write_timeout_ms: 30_000,
             edge_workers: 0,
             edge_hot_cache_bytes: 32 * 1024 * 1024,
+            edge_plain_front: true,
             edge_form_rate_per_minute: 10,
             edge_form_site_rate_per_minute: 120,
             edge_spool_max_bytes: 64 * 1024 * 1024,
@@ -489,6 +493,10 @@ pub const SETTINGS_HELP: &[(&str, &str)] = &[
     (
         "EDGE_HOT_CACHE_BYTES",
         "bytes of static pages and assets each visitor thread keeps at hand, in front of the shared file cache [default: 33554432]",
+    ),
+    (
+        "EDGE_PLAIN_FRONT",
+        "the visitor listeners' own HTTP/1.1 front answers GET and HEAD requests (over HTTP and HTTPS) before hyper; false: hyper alone serves every connection, a fallback for a client the front mishandles [default: true]",
     ),
     (
         "EDGE_FORM_RATE_PER_MINUTE",

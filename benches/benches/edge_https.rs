@@ -1,0 +1,341 @@
+//! The edge where visitors are (issue 23): over HTTPS (h2 and HTTP/1.1), new TLS connections
+//! (full and resumed handshakes), and plaintext HTTP/1.1 across load shapes, each against nginx
+//! serving the same bytes with the same certificate, and against the bare hyper + rustls
+//! reference (`vitrine-bare-ref`: the stack's own limit), in the same run.
+//!
+//! Set-up: a real control plane (SQLite, local object store) builds and publishes the sites
+//! through its HTTP API, each with pages of about 2 KB (`/small`), 18 KB (`/`) and 100 KB
+//! (`/large`) with gzip variants. One edge process (the release binary, default settings)
+//! serves them on plain HTTP; a second, given a certificate for `*.localhost` as its preview
+//! certificate, serves them over HTTPS. Every answer's bytes (identity and gzip) are copied to
+//! nginx's root (`gzip_static`, `sendfile`, `open_file_cache`, two workers, shared session
+//! cache and tickets) and to the bare reference, which both use the same certificate and key.
+//!
+//! Parts (flags; none means all):
+//! - `--https`: h2load, 64 connections, one site's 18 KB page, h2 and then HTTP/1.1 (ALPN),
+//!   keep-alive; requests/s and p99 (from h2load's per-request log).
+//! - `--handshakes`: this process's rustls client, 64 connections each doing connect,
+//!   handshake, `GET /healthz`, close; full handshakes (no resumption) and resumed ones (each
+//!   client offers its last ticket); new connections per second.
+//! - `--shapes`: wrk on plaintext HTTP/1.1 with a random `Host` per request: a base shape
+//!   (2 threads, 64 connections, 1,000 sites, the 18 KB page, no `Accept-Encoding`) and each
+//!   dimension varied alone (1 thread; 256 connections; 100 sites; 2 KB and 100 KB pages;
+//!   `Accept-Encoding: gzip`).
+//!
+//! Rounds are interleaved (the servers' order rotates each round) and each ratio is taken
+//! within its round; the medians of the rounds' ratios are reported, with every round's.
+//! Targets: edge ≥ 1.2 × nginx on every measure, and p99 ≤ nginx's on the HTTPS runs. The run
+//! prints PASS/MISS per line and exits non-zero on a miss.
+//!
+//! Run: `bash benches/edge-load.sh --https --handshakes --shapes`. `EDGE_LOAD_SECS` sets each
+//! measurement (default 5), `EDGE_LOAD_ROUNDS` the rounds (default 3), `EDGE_SHAPES_SITES`
+//! the sites seeded for the shapes (default 1,000). `EDGE_LOAD_HOLD=1` keeps the servers up
+//! afterwards for profiling.
+
+use std::net::SocketAddr;
+
+use vitrine_benches::{
+    EdgeProc, Load, Nginx, edge_bin, free_port,
+    https::{BareRef, copy_sites, h2load, handshakes, nginx_config, pki, seed_shaped_site},
+    random_host_script, register, settings, wrk_shape,
+};
+use vitrine_control::startup::Application;
+use vitrine_shared::testing::{Backend, TestDb};
+
+const SERVERS: [&str; 3] = ["nginx", "edge", "bare"];
+
+/// One measure's figures per round, by server (in [`SERVERS`]' order).
+struct Measure {
+    name: String,
+    rounds: Vec<[Load; 3]>,
+    /// Whether p99 is part of the target.
+    p99_target: bool,
+}
+
+#[tokio::main(flavor = "multi_thread", worker_threads = 2)]
+async fn main() {
+    let args: Vec<String> = std::env::args().collect();
+    if args.iter().any(|a| a == "--list") {
+        return;
+    }
+    let flag = |f: &str| args.iter().any(|a| a == f);
+    let all = !["--https", "--handshakes", "--shapes"]
+        .iter()
+        .any(|f| flag(f));
+    let (https, shakes, shapes) = (
+        all || flag("--https"),
+        all || flag("--handshakes"),
+        all || flag("--shapes"),
+    );
+    let env = |name: &str, default: u64| {
+        std::env::var(name)
+            .ok()
+            .and_then(|s| s.parse().ok())
+            .unwrap_or(default)
+    };
+    let (secs, rounds) = (env("EDGE_LOAD_SECS", 5), env("EDGE_LOAD_ROUNDS", 3).max(1));
+    let sites = if shapes {
+        env("EDGE_SHAPES_SITES", 1000).max(100) as usize
+    } else {
+        1
+    };
+    let edge_bin = edge_bin("EDGE_LOAD_EDGE_BIN");
+
+    let db = TestDb::new(Backend::Sqlite).await;
+    let dir = tempfile::tempdir().unwrap();
+    let data_dir = dir.path().join("data");
+    let app = Application::build(settings(&db.url, data_dir.clone()))
+        .await
+        .unwrap();
+    let base = format!("http://{}", app.addr());
+    let client = register(&base).await;
+    println!("edge_https: seeding and publishing {sites} sites…");
+    for i in 0..sites {
+        seed_shaped_site(&client, &base, i).await;
+    }
+
+    let plain_edge = EdgeProc::start(&edge_bin, &db.url, &data_dir);
+    let root = dir.path().join("root");
+    let sizes = copy_sites(plain_edge.addr, sites, &root).await;
+    println!("page sizes (identity): {sizes:?}");
+    let certs = pki(&["*.localhost", "site0.localhost", "localhost"]);
+    let (cert, key) = (dir.path().join("cert.pem"), dir.path().join("key.pem"));
+    std::fs::write(&cert, &certs.chain_pem).unwrap();
+    std::fs::write(&key, &certs.key_pem).unwrap();
+    // Its own log and form spool, the same sites.
+    let tls_dir = dir.path().join("tls-edge");
+    std::fs::create_dir_all(&tls_dir).unwrap();
+    let tls_edge = EdgeProc::start_with(
+        &edge_bin,
+        &db.url,
+        &tls_dir,
+        &[
+            ("VITRINE_DATA_DIR", data_dir.display().to_string()),
+            (
+                "VITRINE_EDGE_SPOOL_DIR",
+                tls_dir.join("spool").display().to_string(),
+            ),
+            ("VITRINE_PREVIEW_CERT_FILE", cert.display().to_string()),
+            ("VITRINE_PREVIEW_KEY_FILE", key.display().to_string()),
+        ],
+    );
+    let (nginx_plain, nginx_tls) = (free_port(), free_port());
+    let nginx = Nginx::start(
+        dir.path(),
+        nginx_plain,
+        &nginx_config(dir.path(), &root, nginx_plain, nginx_tls, &cert, &key),
+    );
+    let bare = BareRef::start(&edge_bin, &root, &cert, &key, 2);
+    let tls_addrs = [
+        SocketAddr::from(([127, 0, 0, 1], nginx_tls)),
+        tls_edge.https,
+        bare.https,
+    ];
+    let plain_addrs = [nginx.addr, plain_edge.addr, bare.addr];
+
+    let mut measures = Vec::new();
+    if https {
+        for (name, h1) in [
+            ("HTTPS h2, 18 KB, 64 conns", false),
+            ("HTTPS HTTP/1.1, 18 KB, 64 conns", true),
+        ] {
+            let run = |i: usize, secs| {
+                tokio::task::block_in_place(|| {
+                    h2load(tls_addrs[i], "site0.localhost", "/", 64, secs, h1)
+                })
+            };
+            measures.push(measure(name, rounds, true, |i| run(i, 2), |i| run(i, secs)));
+        }
+    }
+    if shakes {
+        for (name, resume) in [
+            ("new TLS connections, full handshake", false),
+            ("new TLS connections, resumed", true),
+        ] {
+            let mut m = Measure {
+                name: name.into(),
+                rounds: Vec::new(),
+                p99_target: false,
+            };
+            for round in 0..rounds as usize {
+                let mut row = [Load {
+                    rps: 0.0,
+                    p99_ms: f64::NAN,
+                }; 3];
+                for i in order(round) {
+                    let (rate, share) = handshakes(
+                        tls_addrs[i],
+                        "site0.localhost",
+                        &certs.ca_pem,
+                        resume,
+                        64,
+                        secs,
+                    )
+                    .await;
+                    assert!(
+                        if resume { share > 0.9 } else { share == 0.0 },
+                        "{} resumed {:.0} % of its connections",
+                        SERVERS[i],
+                        share * 100.0
+                    );
+                    row[i] = Load {
+                        rps: rate,
+                        p99_ms: f64::NAN,
+                    };
+                }
+                report_round(&m.name, round, &row);
+                m.rounds.push(row);
+            }
+            measures.push(m);
+        }
+    }
+    if shapes {
+        let scripts = [100, sites].map(|n| random_host_script(dir.path(), n.min(sites)));
+        let shape_list: [(&str, usize, usize, usize, &str, &[&str]); 7] = [
+            ("plain base: t2 c64, 1,000 sites, 18 KB", 2, 64, 1, "/", &[]),
+            ("plain: 1 wrk thread", 1, 64, 1, "/", &[]),
+            ("plain: 256 connections", 2, 256, 1, "/", &[]),
+            ("plain: 100 sites", 2, 64, 0, "/", &[]),
+            ("plain: 2 KB page", 2, 64, 1, "/small", &[]),
+            ("plain: 100 KB page", 2, 64, 1, "/large", &[]),
+            (
+                "plain: Accept-Encoding gzip",
+                2,
+                64,
+                1,
+                "/",
+                &["Accept-Encoding: gzip"],
+            ),
+        ];
+        for (name, threads, conns, script, path, headers) in shape_list {
+            let script = &scripts[script];
+            let run = |i: usize, secs| {
+                tokio::task::block_in_place(|| {
+                    wrk_shape(plain_addrs[i], path, secs, script, threads, conns, headers)
+                })
+            };
+            measures.push(measure(
+                name,
+                rounds,
+                false,
+                |i| run(i, 2),
+                |i| run(i, secs),
+            ));
+        }
+    }
+
+    if std::env::var_os("EDGE_LOAD_HOLD").is_some() {
+        println!(
+            "holding: plain edge pid {} on {}, TLS edge pid {} on {}, nginx on {} and {}, bare pid {} on {} and {}",
+            plain_edge.child.id(),
+            plain_edge.addr,
+            tls_edge.child.id(),
+            tls_edge.https,
+            plain_addrs[0],
+            tls_addrs[0],
+            bare.pid(),
+            bare.addr,
+            bare.https,
+        );
+        let _ = tokio::signal::ctrl_c().await;
+    }
+    drop((bare, nginx, tls_edge, plain_edge));
+    app.stop().await.unwrap();
+    if !summary(&measures, rounds, secs) {
+        std::process::exit(1);
+    }
+}
+
+/// The servers' order in a round: rotated each round so none always goes first.
+fn order(round: usize) -> [usize; 3] {
+    [0, 1, 2].map(|i| (i + round) % 3)
+}
+
+/// Warms each server once with `warm`, then takes `rounds` rounds of `run`.
+fn measure(
+    name: &str,
+    rounds: u64,
+    p99_target: bool,
+    warm: impl Fn(usize) -> Load,
+    run: impl Fn(usize) -> Load,
+) -> Measure {
+    for i in 0..3 {
+        warm(i);
+    }
+    let mut m = Measure {
+        name: name.into(),
+        rounds: Vec::new(),
+        p99_target,
+    };
+    for round in 0..rounds as usize {
+        let mut row = [Load {
+            rps: 0.0,
+            p99_ms: 0.0,
+        }; 3];
+        for i in order(round) {
+            row[i] = run(i);
+        }
+        report_round(name, round, &row);
+        m.rounds.push(row);
+    }
+    m
+}
+
+fn report_round(name: &str, round: usize, row: &[Load; 3]) {
+    println!(
+        "{name}, round {}: nginx {:.0}/s (p99 {:.2} ms), edge {:.0}/s (p99 {:.2} ms), bare {:.0}/s (p99 {:.2} ms); edge/nginx {:.2}",
+        round + 1,
+        row[0].rps,
+        row[0].p99_ms,
+        row[1].rps,
+        row[1].p99_ms,
+        row[2].rps,
+        row[2].p99_ms,
+        row[1].rps / row[0].rps
+    );
+}
+
+fn median(mut v: Vec<f64>) -> f64 {
+    v.sort_by(f64::total_cmp);
+    let mid = v.len() / 2;
+    if v.len() % 2 == 1 {
+        v[mid]
+    } else {
+        (v[mid - 1] + v[mid]) / 2.0
+    }
+}
+
+/// Prints the table; whether every target was met.
+fn summary(measures: &[Measure], rounds: u64, secs: u64) -> bool {
+    println!("\n{rounds} rounds of {secs} s; medians of the per-round figures and ratios\n");
+    println!(
+        "| measure | nginx /s | edge /s | bare /s | edge / nginx (rounds) | p99 edge / nginx | edge / bare | result |"
+    );
+    println!("|---|---|---|---|---|---|---|---|");
+    let mut all = true;
+    for m in measures {
+        let col = |i: usize| median(m.rounds.iter().map(|r| r[i].rps).collect());
+        let ratios: Vec<f64> = m.rounds.iter().map(|r| r[1].rps / r[0].rps).collect();
+        let ratio = median(ratios.clone());
+        let p99 = median(m.rounds.iter().map(|r| r[1].p99_ms / r[0].p99_ms).collect());
+        let share = median(m.rounds.iter().map(|r| r[1].rps / r[2].rps).collect());
+        let ok = ratio >= 1.2 && (!m.p99_target || p99 <= 1.0);
+        all &= ok;
+        let listed: Vec<String> = ratios.iter().map(|r| format!("{r:.2}")).collect();
+        println!(
+            "| {} | {:.0} | {:.0} | {:.0} | **{ratio:.2}** ({}) | {} | {share:.2} | {} |",
+            m.name,
+            col(0),
+            col(1),
+            col(2),
+            listed.join(", "),
+            if p99.is_nan() {
+                "–".to_string()
+            } else {
+                format!("{p99:.2}")
+            },
+            if ok { "PASS" } else { "MISS" }
+        );
+    }
+    all
+}
