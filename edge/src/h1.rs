@@ -102,7 +102,7 @@ pub(crate) async fn serve(
     mut shutdown: watch::Receiver<bool>,
 ) {
     let Some(local) = conn.local.as_ref() else {
-        return crate::drive(conn, TokioIo::new(stream), peer, watcher).await;
+        return crate::drive(conn, TokioIo::new(stream), peer, watcher, None).await;
     };
     let mut buf = BytesMut::with_capacity(READ_CHUNK);
     let mut head = Vec::with_capacity(512);
@@ -171,7 +171,7 @@ pub(crate) async fn serve(
         prefix: buf.freeze(),
         inner: stream,
     };
-    crate::drive(conn, TokioIo::new(io), peer, watcher).await
+    crate::drive(conn, TokioIo::new(io), peer, watcher, None).await
 }
 
 /// Parses the buffered bytes and answers a hot request, or makes the `Request` of one for the

@@ -22,9 +22,10 @@
 //!
 //! The visitor listeners are plain HTTP (`EDGE_HTTP_LISTEN`: HTTP/1.1, or HTTP/2 with prior
 //! knowledge) and HTTPS (`EDGE_HTTPS_LISTEN`: rustls, ALPN h2 and http/1.1), both through
-//! hyper-util's auto builder. On the plain listener, [`h1`]'s front reads HTTP/1.1 `GET` and
-//! `HEAD` requests first and answers them through the same handler without hyper's codec;
-//! anything else hands the connection to hyper.
+//! hyper-util's auto builder; on HTTPS the protocol ALPN agreed on is the only one spoken
+//! (`tests/edge/h2_conformance.rs` holds both listeners to RFC 9113). On the plain listener,
+//! [`h1`]'s front reads HTTP/1.1 `GET` and `HEAD` requests first and answers them through the
+//! same handler without hyper's codec; anything else hands the connection to hyper.
 //!
 //! **Thread per core.** Visitors are served by `EDGE_WORKERS` threads (one per core by
 //! default), each running its own single-threaded tokio runtime with its own listening socket
@@ -395,12 +396,18 @@ async fn serve(listener: TcpListener, conn: Arc<Conn>, mut shutdown: watch::Rece
                             return h1::serve(conn, stream, peer.ip(), watcher, stop).await;
                         }
                         Listener::Admin => {
-                            return drive(conn, TokioIo::new(stream), peer.ip(), watcher).await;
+                            let io = TokioIo::new(stream);
+                            return drive(conn, io, peer.ip(), watcher, None).await;
                         }
                         Listener::VisitorsTls => {}
                     }
                     if let Some(tls) = conn.handshake(stream).await {
-                        drive(conn, TokioIo::new(tls), peer.ip(), watcher).await;
+                        let alpn = match tls.get_ref().1.alpn_protocol() {
+                            Some(b"h2") => Some(Alpn::H2),
+                            Some(_) => Some(Alpn::H1),
+                            None => None,
+                        };
+                        drive(conn, TokioIo::new(tls), peer.ip(), watcher, alpn).await;
                     }
                 });
             }
@@ -410,13 +417,23 @@ async fn serve(listener: TcpListener, conn: Arc<Conn>, mut shutdown: watch::Rece
     let _ = tokio::time::timeout(Duration::from_secs(10), graceful.shutdown()).await;
 }
 
+/// The protocol a TLS connection's ALPN agreed on.
+#[derive(Clone, Copy)]
+enum Alpn {
+    H1,
+    H2,
+}
+
 /// Serves one connection (plain or TLS) until it ends, the shutdown drains it, or it is
-/// idle or stuck for too long ([`liveness`]: dropping it closes it).
+/// idle or stuck for too long ([`liveness`]: dropping it closes it). With `alpn`, only that
+/// protocol is spoken (RFC 9113 §3.2: after ALPN h2, anything but h2's preface is a
+/// connection error, not an HTTP/1.1 request); without, hyper tells HTTP/2 by its preface.
 async fn drive<IO>(
     conn: Arc<Conn>,
     io: IO,
     peer: IpAddr,
     watcher: hyper_util::server::graceful::Watcher,
+    alpn: Option<Alpn>,
 ) where
     IO: hyper::rt::Read + hyper::rt::Write + Unpin + Send + 'static,
 {
@@ -442,7 +459,12 @@ async fn drive<IO>(
         }
     });
     let io = liveness::Watched::new(io, activity.clone());
-    let served = watcher.watch(conn.builder.serve_connection(io, service).into_owned());
+    let builder = match alpn {
+        None => std::borrow::Cow::Borrowed(&conn.builder),
+        Some(Alpn::H1) => std::borrow::Cow::Owned(conn.builder.clone().http1_only()),
+        Some(Alpn::H2) => std::borrow::Cow::Owned(conn.builder.clone().http2_only()),
+    };
+    let served = watcher.watch(builder.serve_connection(io, service).into_owned());
     tokio::select! {
         _ = served => {}
         why = activity.expired(conn.idle_timeout, conn.write_timeout) => {
