@@ -10,7 +10,8 @@
 //! from a front proxy shows in the answers. Smuggled requests ask for `/smuggled` (a 404
 //! wherever it is answered). For every case the edge must do one of the things RFC 9112
 //! allows (the case's `allowed` outcomes, which nginx's own outcome is checked against too),
-//! and do what nginx does or refuse.
+//! and do what nginx does or less: refuse, or give nginx's first answers and then close. A
+//! case where RFC 9112 lets the edge answer what nginx refuses says why (`unlike_nginx`).
 
 use std::{
     fmt::Write as _,
