@@ -8,9 +8,9 @@
 # Needs PostgreSQL on 127.0.0.1:5432 with trust auth (VITRINE_TEST_POSTGRES_URL overrides);
 # it fails, never skips, when PostgreSQL is unreachable. Installs what is missing from Debian
 # (needs root or sudo): chromium for the browser tests, dnsmasq (a real DNS server for domain
-# verification) and pebble (a real ACME server), moto's S3 server from PyPI (the multi-node
-# test's object store), schemathesis from PyPI (scripts/schemathesis.sh), and the dashboard's
-# npm packages.
+# verification), pebble (a real ACME server) and nginx-light (the reference server of the edge's
+# request-smuggling suite), moto's S3 server from PyPI (the multi-node test's object store),
+# schemathesis from PyPI (scripts/schemathesis.sh), and the dashboard's npm packages.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -23,6 +23,7 @@ missing=()
 [ -x /usr/bin/chromium ] || missing+=(chromium)
 [ -x /usr/sbin/dnsmasq ] || missing+=(dnsmasq-base)
 [ -x /usr/bin/pebble ] || missing+=(pebble)
+[ -x /usr/sbin/nginx ] || missing+=(nginx-light)
 if [ "${#missing[@]}" -gt 0 ]; then
   as_root apt-get update -qq
   as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null

@@ -110,11 +110,12 @@ pub(crate) async fn serve<S>(
     watcher: Watcher,
     mut shutdown: watch::Receiver<bool>,
     secure: bool,
+    alpn: Option<crate::Alpn>,
 ) where
     S: AsyncRead + AsyncWrite + Unpin + Send + 'static,
 {
     let Some(local) = conn.local.as_ref().filter(|_| conn.front) else {
-        return crate::drive(conn, TokioIo::new(stream), peer, watcher).await;
+        return crate::drive(conn, TokioIo::new(stream), peer, watcher, alpn).await;
     };
     let mut buf = BytesMut::with_capacity(READ_CHUNK);
     let mut head = Vec::with_capacity(512);
@@ -183,7 +184,7 @@ pub(crate) async fn serve<S>(
         prefix: buf.freeze(),
         inner: stream,
     };
-    crate::drive(conn, TokioIo::new(io), peer, watcher).await
+    crate::drive(conn, TokioIo::new(io), peer, watcher, alpn).await
 }
 
 /// Parses the buffered bytes and answers a hot request, or makes the `Request` of one for the

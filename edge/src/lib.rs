@@ -22,10 +22,12 @@
 //!
 //! The visitor listeners are plain HTTP (`EDGE_HTTP_LISTEN`: HTTP/1.1, or HTTP/2 with prior
 //! knowledge) and HTTPS (`EDGE_HTTPS_LISTEN`: rustls, ALPN h2 and http/1.1), both through
-//! hyper-util's auto builder. On the plain listener, and on TLS connections that did not
-//! choose h2, [`h1`]'s front reads HTTP/1.1 `GET` and `HEAD` requests first and answers them
-//! through the same handler without hyper's codec; anything else hands the connection to
-//! hyper (`EDGE_PLAIN_FRONT=false` hands every connection to hyper).
+//! hyper-util's auto builder; on HTTPS the protocol ALPN agreed on is the only one spoken
+//! (`tests/edge/h2_conformance.rs` holds both listeners to RFC 9113). On the plain listener,
+//! and on TLS connections that did not choose h2, [`h1`]'s front reads HTTP/1.1 `GET` and
+//! `HEAD` requests first and answers them through the same handler without hyper's codec;
+//! anything else hands the connection to hyper (`EDGE_PLAIN_FRONT=false` hands every
+//! connection to hyper).
 //!
 //! **Thread per core.** Visitors are served by `EDGE_WORKERS` threads (one per core by
 //! default), each running its own single-threaded tokio runtime with its own listening socket
@@ -128,6 +130,9 @@ struct Conn {
     kind: Listener,
     visits: Arc<Visits>,
     builder: auto::Builder<TokioExecutor>,
+    /// The same, speaking only the protocol a TLS connection's ALPN agreed on.
+    http1_only: auto::Builder<TokioExecutor>,
+    http2_only: auto::Builder<TokioExecutor>,
     header_timeout: Duration,
     /// `EDGE_IDLE_TIMEOUT_MS` and `EDGE_WRITE_TIMEOUT_MS` (see [`liveness`]).
     idle_timeout: Duration,
@@ -223,6 +228,8 @@ impl Edge {
                 kind,
                 visits: visits.clone(),
                 builder: builder.clone(),
+                http1_only: builder.clone().http1_only(),
+                http2_only: builder.clone().http2_only(),
                 header_timeout,
                 idle_timeout,
                 write_timeout,
@@ -396,18 +403,26 @@ async fn serve(listener: TcpListener, conn: Arc<Conn>, mut shutdown: watch::Rece
                     }
                     match conn.kind {
                         Listener::Visitors => {
-                            h1::serve(conn, stream, peer.ip(), watcher, stop, false).await;
+                            h1::serve(conn, stream, peer.ip(), watcher, stop, false, None).await;
                         }
                         Listener::Admin => {
-                            drive(conn, TokioIo::new(stream), peer.ip(), watcher).await;
+                            drive(conn, TokioIo::new(stream), peer.ip(), watcher, None).await;
                         }
                         Listener::VisitorsTls => {
                             let Some(tls) = conn.handshake(stream).await else { return };
-                            // h2 goes to hyper; HTTP/1.1 (chosen, or no ALPN) to the front.
-                            if tls.get_ref().1.alpn_protocol() == Some(b"h2") {
-                                drive(conn, TokioIo::new(tls), peer.ip(), watcher).await;
-                            } else {
-                                h1::serve(conn, tls, peer.ip(), watcher, stop, true).await;
+                            // h2 goes to hyper; HTTP/1.1 (chosen, or no ALPN) to the front,
+                            // which hands hyper only what ALPN agreed on.
+                            let (peer, alpn) = (peer.ip(), tls.get_ref().1.alpn_protocol());
+                            match alpn {
+                                Some(b"h2") => {
+                                    let io = TokioIo::new(tls);
+                                    drive(conn, io, peer, watcher, Some(Alpn::H2)).await;
+                                }
+                                Some(_) => {
+                                    let alpn = Some(Alpn::H1);
+                                    h1::serve(conn, tls, peer, watcher, stop, true, alpn).await;
+                                }
+                                None => h1::serve(conn, tls, peer, watcher, stop, true, None).await,
                             }
                         }
                     }
@@ -419,13 +434,23 @@ async fn serve(listener: TcpListener, conn: Arc<Conn>, mut shutdown: watch::Rece
     let _ = tokio::time::timeout(Duration::from_secs(10), graceful.shutdown()).await;
 }
 
+/// The protocol a TLS connection's ALPN agreed on.
+#[derive(Clone, Copy)]
+pub(crate) enum Alpn {
+    H1,
+    H2,
+}
+
 /// Serves one connection (plain or TLS) until it ends, the shutdown drains it, or it is
-/// idle or stuck for too long ([`liveness`]: dropping it closes it).
+/// idle or stuck for too long ([`liveness`]: dropping it closes it). With `alpn`, only that
+/// protocol is spoken (RFC 9113 §3.2: after ALPN h2, anything but h2's preface is a
+/// connection error, not an HTTP/1.1 request); without, hyper tells HTTP/2 by its preface.
 async fn drive<IO>(
     conn: Arc<Conn>,
     io: IO,
     peer: IpAddr,
     watcher: hyper_util::server::graceful::Watcher,
+    alpn: Option<Alpn>,
 ) where
     IO: hyper::rt::Read + hyper::rt::Write + Unpin + Send + 'static,
 {
@@ -451,7 +476,12 @@ async fn drive<IO>(
         }
     });
     let io = liveness::Watched::new(io, activity.clone());
-    let served = watcher.watch(conn.builder.serve_connection(io, service).into_owned());
+    let builder = match alpn {
+        None => &conn.builder,
+        Some(Alpn::H1) => &conn.http1_only,
+        Some(Alpn::H2) => &conn.http2_only,
+    };
+    let served = watcher.watch(builder.serve_connection(io, service).into_owned());
     tokio::select! {
         _ = served => {}
         why = activity.expired(conn.idle_timeout, conn.write_timeout) => {

@@ -4,13 +4,17 @@
 mod feed;
 mod forms;
 mod front;
+mod h2_conformance;
+mod h2_frames;
 mod hostile;
 mod hot;
+mod listeners;
 mod live;
 mod ops;
 mod outage;
 mod pebble;
 mod routing;
+mod smuggling;
 mod statics;
 mod support;
 mod tls;

@@ -321,7 +321,7 @@ dual_test! {
 }
 
 /// Stores a self-signed certificate for `name` as if it had been issued; returns its PEM.
-async fn stored_certificate(t: &TestEdge, project: i64, name: &str) -> String {
+pub async fn stored_certificate(t: &TestEdge, project: i64, name: &str) -> String {
     let key = rcgen::KeyPair::generate().unwrap();
     let cert = rcgen::CertificateParams::new(vec![name.to_string()])
         .unwrap()
