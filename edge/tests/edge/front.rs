@@ -6,7 +6,7 @@
 use std::time::{Duration, Instant};
 
 use tokio::{
-    io::{AsyncReadExt, AsyncWriteExt},
+    io::{AsyncRead, AsyncReadExt, AsyncWriteExt},
     net::TcpStream,
 };
 use vitrine_shared::{dual_test, testing::TestDb};
@@ -29,9 +29,9 @@ async fn one_thread(db: TestDb, header_timeout_ms: u64) -> TestEdge {
 /// One response read off a connection: status, head lines (but `date`, sorted) and body.
 #[derive(Debug, PartialEq)]
 pub(crate) struct Answer {
-    status: u16,
-    lines: Vec<String>,
-    body: Vec<u8>,
+    pub(crate) status: u16,
+    pub(crate) lines: Vec<String>,
+    pub(crate) body: Vec<u8>,
 }
 
 impl Answer {
@@ -45,7 +45,11 @@ impl Answer {
 
 /// Reads the next response from `s` (`buf` keeps what was read past it). `bodiless`: the
 /// answer to a `HEAD`, whose `content-length` names a body that is not sent.
-pub(crate) async fn next(s: &mut TcpStream, buf: &mut Vec<u8>, bodiless: bool) -> Answer {
+pub(crate) async fn next<S: AsyncRead + Unpin>(
+    s: &mut S,
+    buf: &mut Vec<u8>,
+    bodiless: bool,
+) -> Answer {
     let deadline = Instant::now() + Duration::from_secs(5);
     loop {
         let mut slots = [httparse::EMPTY_HEADER; 64];
@@ -88,7 +92,7 @@ pub(crate) async fn next(s: &mut TcpStream, buf: &mut Vec<u8>, bodiless: bool) -
     }
 }
 
-async fn read_more(s: &mut TcpStream, buf: &mut Vec<u8>, deadline: Instant) {
+async fn read_more<S: AsyncRead + Unpin>(s: &mut S, buf: &mut Vec<u8>, deadline: Instant) {
     let mut chunk = [0u8; 16 * 1024];
     let n = tokio::time::timeout_at(deadline.into(), s.read(&mut chunk))
         .await
@@ -113,7 +117,7 @@ async fn until_closed(s: &mut TcpStream, limit: Duration) -> (Duration, Vec<u8>)
     (start.elapsed(), rest)
 }
 
-async fn front_answers(t: &TestEdge) -> u64 {
+pub(crate) async fn front_answers(t: &TestEdge) -> u64 {
     t.metric("vitrine_edge_front_answers_total").await
 }
 

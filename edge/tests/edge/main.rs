@@ -4,6 +4,7 @@
 mod feed;
 mod forms;
 mod front;
+mod front_tls;
 mod h2_conformance;
 mod h2_frames;
 mod hostile;
