@@ -12,8 +12,10 @@
 //! cache and tickets) and to the bare reference, which both use the same certificate and key.
 //!
 //! Parts (flags; none means all):
-//! - `--https`: h2load, 64 connections, one site's 18 KB page, h2 and then HTTP/1.1 (ALPN),
-//!   keep-alive; requests/s and p99 (from h2load's per-request log).
+//! - `--https`: h2load, 64 connections, one site's 18 KB page, keep-alive: h2 with one request
+//!   at a time per connection, h2 with 10 streams in flight per connection, and HTTP/1.1
+//!   (ALPN); requests/s and p99 (from h2load's per-request log). It also reports whether this
+//!   kernel offers kTLS.
 //! - `--handshakes`: this process's rustls client, 64 connections each doing connect,
 //!   handshake, `GET /healthz`, close; full handshakes (no resumption) and resumed ones (each
 //!   client offers its last ticket); new connections per second.
@@ -36,13 +38,27 @@ use std::net::SocketAddr;
 
 use vitrine_benches::{
     EdgeProc, Load, Nginx, edge_bin, free_port,
-    https::{BareRef, copy_sites, h2load, handshakes, nginx_config, pki, seed_shaped_site},
+    https::{
+        BareRef, copy_sites, h2load_streams, handshakes, ktls_available, nginx_config, pki,
+        seed_shaped_site,
+    },
     random_host_script, register, settings, wrk_shape,
 };
 use vitrine_control::startup::Application;
 use vitrine_shared::testing::{Backend, TestDb};
 
 const SERVERS: [&str; 3] = ["nginx", "edge", "bare"];
+
+/// A plaintext load shape: its name, wrk threads, connections, which random-host script (100
+/// sites or all), the path, and extra request headers.
+type Shape = (
+    &'static str,
+    usize,
+    usize,
+    usize,
+    &'static str,
+    &'static [&'static str],
+);
 
 /// One measure's figures per round, by server (in [`SERVERS`]' order).
 struct Measure {
@@ -135,17 +151,28 @@ async fn main() {
 
     let mut measures = Vec::new();
     if https {
-        for (name, h1) in [
-            ("HTTPS h2, 18 KB, 64 conns", false),
-            ("HTTPS HTTP/1.1, 18 KB, 64 conns", true),
-        ] {
+        let runs = [
+            ("HTTPS h2, 18 KB, 64 conns", 1, false),
+            ("HTTPS h2, 18 KB, 64 conns × 10 streams", 10, false),
+            ("HTTPS HTTP/1.1, 18 KB, 64 conns", 1, true),
+        ];
+        for (name, streams, h1) in runs {
             let run = |i: usize, secs| {
                 tokio::task::block_in_place(|| {
-                    h2load(tls_addrs[i], "site0.localhost", "/", 64, secs, h1)
+                    h2load_streams(tls_addrs[i], "site0.localhost", "/", 64, streams, secs, h1)
                 })
             };
             measures.push(measure(name, rounds, true, |i| run(i, 2), |i| run(i, secs)));
         }
+        let (ktls, ulps) = ktls_available();
+        println!(
+            "kTLS: {} (this kernel's TCP upper-layer protocols: {ulps:?})",
+            if ktls {
+                "available"
+            } else {
+                "not available, so not tried"
+            }
+        );
     }
     if shakes {
         for (name, resume) in [
@@ -191,8 +218,8 @@ async fn main() {
     }
     if shapes {
         let scripts = [100, sites].map(|n| random_host_script(dir.path(), n.min(sites)));
-        let shape_list: [(&str, usize, usize, usize, &str, &[&str]); 7] = [
-            ("plain base: t2 c64, 1,000 sites, 18 KB", 2, 64, 1, "/", &[]),
+        let shape_list: [Shape; 7] = [
+            ("plain base: t2 c64, all sites, 18 KB", 2, 64, 1, "/", &[]),
             ("plain: 1 wrk thread", 1, 64, 1, "/", &[]),
             ("plain: 256 connections", 2, 256, 1, "/", &[]),
             ("plain: 100 sites", 2, 64, 0, "/", &[]),
@@ -282,15 +309,18 @@ fn measure(
 }
 
 fn report_round(name: &str, round: usize, row: &[Load; 3]) {
+    let figures: Vec<String> = SERVERS
+        .iter()
+        .zip(row)
+        .map(|(server, l)| match l.p99_ms.is_nan() {
+            true => format!("{server} {:.0}/s", l.rps),
+            false => format!("{server} {:.0}/s (p99 {:.2} ms)", l.rps, l.p99_ms),
+        })
+        .collect();
     println!(
-        "{name}, round {}: nginx {:.0}/s (p99 {:.2} ms), edge {:.0}/s (p99 {:.2} ms), bare {:.0}/s (p99 {:.2} ms); edge/nginx {:.2}",
+        "{name}, round {}: {}; edge/nginx {:.2}",
         round + 1,
-        row[0].rps,
-        row[0].p99_ms,
-        row[1].rps,
-        row[1].p99_ms,
-        row[2].rps,
-        row[2].p99_ms,
+        figures.join(", "),
         row[1].rps / row[0].rps
     );
 }

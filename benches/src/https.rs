@@ -6,7 +6,7 @@
 use std::{
     io::{BufRead, BufReader},
     net::SocketAddr,
-    path::{Path, PathBuf},
+    path::Path,
     process::{Child, Command, Stdio},
     sync::{
         Arc,
@@ -247,12 +247,33 @@ impl Drop for BareRef {
 /// `https://{host}{path}` connected to `to` (h2, or HTTP/1.1 with `h1`), one request at a time
 /// per connection. The p99 comes from h2load's per-request log; any failed request panics.
 pub fn h2load(to: SocketAddr, host: &str, path: &str, conns: usize, secs: u64, h1: bool) -> Load {
+    h2load_streams(to, host, path, conns, 1, secs, h1)
+}
+
+/// [`h2load`] with up to `streams` requests in flight per connection (h2's multiplexing; for
+/// HTTP/1.1, pipelining).
+pub fn h2load_streams(
+    to: SocketAddr,
+    host: &str,
+    path: &str,
+    conns: usize,
+    streams: usize,
+    secs: u64,
+    h1: bool,
+) -> Load {
     let log = tempfile::NamedTempFile::new().unwrap();
     let mut cmd = Command::new("h2load");
-    cmd.args(["-c", &conns.to_string(), "-t", "2", "-m", "1"])
-        .args(["-D", &secs.to_string(), "--warm-up-time=1"])
-        .arg(format!("--connect-to={to}"))
-        .arg(format!("--log-file={}", log.path().display()));
+    cmd.args([
+        "-c",
+        &conns.to_string(),
+        "-t",
+        "2",
+        "-m",
+        &streams.to_string(),
+    ])
+    .args(["-D", &secs.to_string(), "--warm-up-time=1"])
+    .arg(format!("--connect-to={to}"))
+    .arg(format!("--log-file={}", log.path().display()));
     if h1 {
         cmd.arg("--h1");
     }
@@ -370,10 +391,13 @@ pub async fn handshakes(
     )
 }
 
-/// The directory `edge-load.sh`'s release build leaves the binaries in (see [`crate::edge_bin`]).
-pub fn release_dir() -> PathBuf {
-    crate::edge_bin("EDGE_LOAD_EDGE_BIN")
-        .parent()
-        .unwrap()
-        .to_path_buf()
+/// Whether this kernel can do TLS record encryption itself (kTLS): its TCP upper-layer
+/// protocols include `tls`. With `CONFIG_TLS` off, `setsockopt(TCP_ULP, "tls")` fails and the
+/// `ktls` crate cannot be tried; the answer says what the kernel offers.
+pub fn ktls_available() -> (bool, String) {
+    let ulps = std::fs::read_to_string("/proc/sys/net/ipv4/tcp_available_ulp")
+        .unwrap_or_default()
+        .trim()
+        .to_string();
+    (ulps.split_whitespace().any(|u| u == "tls"), ulps)
 }
