@@ -86,6 +86,8 @@ enum Step {
     Partial,
     /// Not for this front: hyper takes the connection.
     Hyper,
+    /// Framed two ways at once (see [`ambiguous`]): answered `400` and the connection closed.
+    Refuse,
 }
 
 /// The body sent after the head.
@@ -137,6 +139,18 @@ pub(crate) async fn serve<S>(
                 (consumed, Body::Made(body))
             }
             Step::Hyper => break,
+            Step::Refuse => {
+                let mut r = crate::serve::bad_request(
+                    "O pedido diz o tamanho do corpo de duas maneiras (Content-Length e Transfer-Encoding, ou um deles repetido).",
+                    "The request frames its body two ways (Content-Length with Transfer-Encoding, or either repeated).",
+                );
+                r.headers_mut()
+                    .insert(header::CONNECTION, HeaderValue::from_static("close"));
+                let body = encode(r, &Method::GET, &mut head);
+                let _ = write(&mut stream, &head, &body).await;
+                let _ = stream.shutdown().await;
+                return;
+            }
             Step::Partial if buf.len() >= conn.max_header_bytes => break,
             Step::Partial => {
                 if !waiting {
@@ -200,6 +214,9 @@ fn step(conn: &Conn, local: &Local, buf: &[u8], head: &mut Vec<u8>, secure: bool
         Ok(httparse::Status::Partial) => return Step::Partial,
         Err(_) => return Step::Hyper,
     };
+    if ambiguous(req.headers) {
+        return Step::Refuse;
+    }
     let method = match req.method {
         Some("GET") => Method::GET,
         Some("HEAD") => Method::HEAD,
@@ -321,6 +338,24 @@ fn step(conn: &Conn, local: &Local, buf: &[u8], head: &mut Vec<u8>, secure: bool
             req: Box::new(req),
         }),
     }
+}
+
+/// Whether a request says its body's length two ways: `Content-Length` with
+/// `Transfer-Encoding`, or either header more than once. RFC 9112 §6.3 lets a server read such
+/// a request by `Transfer-Encoding` and close the connection after it (hyper does), or refuse
+/// it; a front proxy that reads the other header would see another request in the same bytes,
+/// so the edge refuses it, as nginx does, whatever its method. The plain and TLS listeners
+/// both check this (with `EDGE_PLAIN_FRONT` off, hyper's reading applies).
+fn ambiguous(headers: &[httparse::Header<'_>]) -> bool {
+    let (mut lengths, mut codings) = (0, 0);
+    for h in headers {
+        if h.name.eq_ignore_ascii_case("content-length") {
+            lengths += 1;
+        } else if h.name.eq_ignore_ascii_case("transfer-encoding") {
+            codings += 1;
+        }
+    }
+    (lengths > 0 && codings > 0) || lengths > 1 || codings > 1
 }
 
 /// A header value as `HeaderValue::to_str` reads it: visible ASCII (and tabs), or nothing.
