@@ -106,8 +106,18 @@ async fn main() {
     let base = format!("http://{}", app.addr());
     let client = register(&base).await;
     println!("edge_https: seeding and publishing {sites} sites…");
+    // Eight at a time: the control plane renders and uploads in parallel; SQLite serialises
+    // only the writes.
+    let mut seeding = tokio::task::JoinSet::new();
     for i in 0..sites {
-        seed_shaped_site(&client, &base, i).await;
+        if seeding.len() == 8 {
+            seeding.join_next().await.unwrap().unwrap();
+        }
+        let (client, base) = (client.clone(), base.clone());
+        seeding.spawn(async move { seed_shaped_site(&client, &base, i).await });
+    }
+    while let Some(done) = seeding.join_next().await {
+        done.unwrap();
     }
 
     let plain_edge = EdgeProc::start(&edge_bin, &db.url, &data_dir);
