@@ -50,6 +50,7 @@
 pub mod acme;
 pub mod feed;
 mod h1;
+mod head;
 pub mod heartbeat;
 pub mod host;
 pub mod hot;

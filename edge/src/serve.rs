@@ -24,7 +24,7 @@ use hyper::{
 };
 use vitrine_shared::{site::StaticFile, uploads};
 
-use crate::sites::Sites;
+use crate::{head, sites::Sites};
 
 pub type Body = Full<Bytes>;
 pub type Resp = Response<Body>;
@@ -193,7 +193,7 @@ pub struct Prepared {
     /// The same answers' HTTP/1.1 heads as the plain front writes them, up to the `date`
     /// header's value ([`crate::h1`]): written as they are, with no header map at all.
     heads: [Option<Vec<u8>>; 3],
-    /// Where each head's headers end (see [`crate::h1::head_until_date`]).
+    /// Where each head's headers end (see [`head::head_until_date`]).
     head_splits: [usize; 3],
 }
 
@@ -279,7 +279,7 @@ impl Prepared {
                     headers.insert(header::CONTENT_TYPE, v.clone());
                 }
                 let len = self.bodies[coding as usize].as_ref().map_or(0, Bytes::len);
-                let (head, split) = crate::h1::head_until_date(&headers, len);
+                let (head, split) = head::head_until_date(&headers, len);
                 self.heads[coding as usize] = Some(head);
                 self.head_splits[coding as usize] = split;
                 self.full[coding as usize] = Some(headers);
