@@ -60,11 +60,11 @@ use tokio::{
 };
 
 use crate::{
-    Conn, Local,
+    Conn,
     head::{push_date, push_length, push_status, put_headers},
-    hot::HotRoute,
-    serve::{Coding, Resp},
-    visit::{HotAsk, VisitBody},
+    hot::{HotRoute, Local},
+    request::{HotAsk, VisitBody},
+    serve::{Coding, HSTS, Resp},
 };
 
 /// Headers a request answered here may have; more go to hyper (whose limit is 100).
@@ -270,7 +270,7 @@ fn step(conn: &Conn, local: &Local, buf: &[u8], head: &mut Vec<u8>, secure: bool
                 let (headers, rest) = held.split_at(route.file.plain_head_split(coding));
                 head.extend_from_slice(headers);
                 head.extend_from_slice(b"strict-transport-security: ");
-                head.extend_from_slice(crate::visit::HSTS.as_bytes());
+                head.extend_from_slice(HSTS.as_bytes());
                 head.extend_from_slice(b"\r\n");
                 head.extend_from_slice(rest);
             } else {
