@@ -5,8 +5,9 @@
 //!
 //! The context is made once per request, in [`crate::visit`]'s `route`, as soon as the host
 //! names a published site, and lent down the journey by reference: every step reads the same
-//! normalised host, cleaned path, method, headers, site and deploy, and none of them is cloned
-//! or looked up again on the way.
+//! normalised host, cleaned path, method, headers, site and deploy, none of them worked out
+//! or looked up again on the way. The `Accept-Encoding` choice is not in it: it depends on
+//! the file's variants too, so [`crate::serve`] makes it per file from [`Visit::headers`].
 
 use std::{net::IpAddr, sync::Arc};
 
