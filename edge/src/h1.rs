@@ -37,14 +37,13 @@
 //! idle keep-alive connection), and a shutdown closes an idle connection at once.
 
 use std::{
-    cell::RefCell,
     io::{self, IoSlice},
     mem::MaybeUninit,
     net::IpAddr,
     pin::Pin,
     sync::Arc,
     task::{Context, Poll, Waker},
-    time::{Instant, SystemTime, UNIX_EPOCH},
+    time::Instant,
 };
 
 use bytes::{Buf, Bytes, BytesMut};
@@ -61,10 +60,11 @@ use tokio::{
 };
 
 use crate::{
-    Conn, Local,
-    hot::HotRoute,
-    serve::{Coding, Resp},
-    visit::{HotAsk, VisitBody},
+    Conn,
+    head::{push_date, push_length, push_status, put_headers},
+    hot::{HotRoute, Local},
+    request::{HotAsk, VisitBody},
+    serve::{Coding, HSTS, Resp},
 };
 
 /// Headers a request answered here may have; more go to hyper (whose limit is 100).
@@ -287,7 +287,7 @@ fn step(conn: &Conn, local: &Local, buf: &[u8], head: &mut Vec<u8>, secure: bool
                 let (headers, rest) = held.split_at(route.file.plain_head_split(coding));
                 head.extend_from_slice(headers);
                 head.extend_from_slice(b"strict-transport-security: ");
-                head.extend_from_slice(crate::visit::HSTS.as_bytes());
+                head.extend_from_slice(HSTS.as_bytes());
                 head.extend_from_slice(b"\r\n");
                 head.extend_from_slice(rest);
             } else {
@@ -390,29 +390,6 @@ fn full_request(
     Some(req)
 }
 
-/// `name: value` lines, as hyper writes them (lower-case names, in the map's order).
-fn put_headers(headers: &HeaderMap, out: &mut Vec<u8>) {
-    for (name, value) in headers {
-        out.extend_from_slice(name.as_str().as_bytes());
-        out.extend_from_slice(b": ");
-        out.extend_from_slice(value.as_bytes());
-        out.extend_from_slice(b"\r\n");
-    }
-}
-
-/// A `200` answer's head with these headers and a body of `len` bytes, up to the `date`
-/// header's value, which [`serve`] appends per answer with the blank line; and where the
-/// headers end (a header added per answer, HSTS over TLS, goes there, as hyper puts it).
-pub(crate) fn head_until_date(headers: &HeaderMap, len: usize) -> (Vec<u8>, usize) {
-    let mut head = Vec::new();
-    push_status(&mut head, StatusCode::OK);
-    put_headers(headers, &mut head);
-    let split = head.len();
-    push_length(&mut head, len);
-    head.extend_from_slice(b"date: ");
-    (head, split)
-}
-
 /// Writes `r`'s head into `head` as hyper would (lower-case names, `content-length` from the
 /// body unless given, `date`; neither body nor length for `304`) and returns the body to
 /// send: none for `HEAD`.
@@ -446,26 +423,6 @@ fn encode(r: Resp, method: &Method, head: &mut Vec<u8>) -> Bytes {
     }
 }
 
-/// `HTTP/1.1 {code} {reason}` and its line end.
-fn push_status(head: &mut Vec<u8>, status: StatusCode) {
-    head.extend_from_slice(b"HTTP/1.1 ");
-    head.extend_from_slice(status.as_str().as_bytes());
-    head.push(b' ');
-    head.extend_from_slice(status.canonical_reason().unwrap_or("").as_bytes());
-    head.extend_from_slice(b"\r\n");
-}
-
-fn push_length(head: &mut Vec<u8>, len: usize) {
-    head.extend_from_slice(b"content-length: ");
-    head.extend_from_slice(itoa::Buffer::new().format(len).as_bytes());
-    head.extend_from_slice(b"\r\n");
-}
-
-/// The current `date` value (see [`Date`]).
-fn push_date(head: &mut Vec<u8>) {
-    DATE.with_borrow_mut(|d| head.extend_from_slice(d.now()));
-}
-
 /// Writes the head and the body with as few `writev` calls as the socket allows, then flushes
 /// (over TLS: the records rustls made of them, in one vectored write when the socket takes
 /// it; on TCP a flush does nothing).
@@ -480,33 +437,6 @@ async fn write<S: AsyncWrite + Unpin>(stream: &mut S, head: &[u8], body: &[u8]) 
         IoSlice::advance_slices(&mut rest, n);
     }
     stream.flush().await
-}
-
-/// The `Date` header's value, formatted once a second per thread (as hyper caches its own).
-struct Date {
-    second: u64,
-    text: [u8; 29],
-}
-
-impl Date {
-    fn now(&mut self) -> &[u8] {
-        let now = SystemTime::now();
-        let second = now.duration_since(UNIX_EPOCH).map_or(0, |d| d.as_secs());
-        if second != self.second {
-            let text = httpdate::fmt_http_date(now);
-            if text.len() == self.text.len() {
-                self.text.copy_from_slice(text.as_bytes());
-                self.second = second;
-            }
-        }
-        &self.text
-    }
-}
-
-thread_local! {
-    static DATE: RefCell<Date> = const {
-        RefCell::new(Date { second: 0, text: *b"Thu, 01 Jan 1970 00:00:00 GMT" })
-    };
 }
 
 /// The connection handed to hyper: the bytes the front read and did not answer come first.
@@ -567,6 +497,7 @@ mod tests {
     use hyper::Response;
 
     use super::*;
+    use crate::head::head_until_date;
 
     fn answer(status: StatusCode, headers: &[(&'static str, &'static str)], body: &str) -> Resp {
         let mut r = Response::new(Full::new(Bytes::from(body.to_string())));
@@ -670,13 +601,5 @@ mod tests {
         } else {
             assert_eq!(lines(&held).len(), lines(&written).len());
         }
-    }
-
-    #[test]
-    fn the_date_is_now_in_http_form() {
-        let text = DATE.with_borrow_mut(|d| d.now().to_vec());
-        let date = httpdate::parse_http_date(std::str::from_utf8(&text).unwrap()).unwrap();
-        let off = SystemTime::now().duration_since(date).unwrap();
-        assert!(off < std::time::Duration::from_secs(2), "{off:?}");
     }
 }

@@ -39,9 +39,16 @@ use compact_str::CompactString;
 use quick_cache::{Equivalent, Weighter, unsync::Cache};
 
 use crate::{
+    metrics::Shard,
     serve::Prepared,
     sites::{DeployView, RecordsSeen, Site},
 };
+
+/// What a visitor thread keeps for itself: its hot routes and its counts.
+pub struct Local {
+    pub hot: HotRoutes,
+    pub counts: Arc<Shard>,
+}
 
 /// One remembered answer.
 pub struct HotRoute {
@@ -49,7 +56,7 @@ pub struct HotRoute {
     pub epoch: u64,
     /// When that slow path began.
     pub made: Instant,
-    /// The host's kind, for the request counter ([`crate::visit::host_kind`]).
+    /// The host's kind, for the request counter ([`crate::request::host_kind`]).
     pub host_kind: &'static str,
     pub site: Arc<Site>,
     pub deploy: Arc<DeployView>,

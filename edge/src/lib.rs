@@ -5,20 +5,32 @@
 //! replayer ([`submissions`]). Every service watches one shutdown signal; [`Edge::stop`] lets
 //! in-flight requests finish.
 //!
-//! Modules, in the order a request meets them:
-//! - [`h1`]: the plain HTTP/1.1 front, which answers `GET`s and `HEAD`s without hyper's codec;
-//! - [`host`]: Host header → site key;
-//! - [`hot`]: each visitor thread's hot routes, answered before anything else;
-//! - [`sites`]: the in-memory caches (hosts, manifests, files, renders) and their invalidation;
-//! - [`visit`]: the request order (redirects, statics, assets, collection and live pages, 404);
-//! - [`serve`]: static responses (ETag/304, HEAD, Range, br/gzip) and the fixed pages;
+//! Modules on a request's path, in the order a request meets them; each uses only the modules
+//! listed below it, so none imports another in a circle (`tests/edge/layers.rs` holds the code
+//! to this list):
+//! - [`h1`]: the HTTP/1.1 front, which answers `GET`s and `HEAD`s without hyper's codec and
+//!   hands the rest to this root's `drive` (the one module that uses the root's items);
+//! - [`visit`]: the journey: hot routes first, then host → site, redirects, statics, assets,
+//!   collection and live pages, 404;
+//! - [`hot`]: each visitor thread's hot routes and counts ([`hot::Local`]);
+//! - [`forms`]: `/_forms`, and the page landed on after a form was sent;
 //! - [`live`]: collection pages, pages with database-fed lists and the read API;
-//! - [`submissions`]: `/_forms` with its disk spool;
+//! - [`request`]: the per-request context ([`request::Visit`]), what a hot-route lookup reads,
+//!   and the checks of host, path and query;
+//! - [`pages`]: the edge's own pages and error answers (404, 503, 405, JSON errors…);
+//! - [`serve`]: responses, static files (ETag/304, HEAD, Range, br/gzip) and HSTS;
+//! - [`head`]: HTTP/1.1 response heads as hyper writes them;
+//! - [`sites`]: the in-memory caches (hosts, manifests, files, renders) and their invalidation;
+//! - [`host`]: Host header → site key.
+//!
+//! Beside the path (no import cycle among these either):
+//! - [`submissions`]: the form store, with its disk spool;
 //! - [`feed`]: the change feed that keeps the caches true;
 //! - [`tls`]: the HTTPS listener's certificate lookup (memory, database, on-demand issuance);
 //! - [`acme`]: ordering and renewing certificates, with the lease, back-off and cap;
 //! - [`metrics`]: Prometheus counters for `/metrics` on the admin listener;
-//! - [`heartbeat`]: the node's report to the database every few seconds, for the ops screen.
+//! - [`heartbeat`]: the node's report to the database every few seconds, for the ops screen;
+//! - [`liveness`]: closing connections that stay idle or stop reading.
 //!
 //! The visitor listeners are plain HTTP (`EDGE_HTTP_LISTEN`: HTTP/1.1, or HTTP/2 with prior
 //! knowledge) and HTTPS (`EDGE_HTTPS_LISTEN`: rustls, ALPN h2 and http/1.1), both through
@@ -49,13 +61,17 @@
 
 pub mod acme;
 pub mod feed;
+pub mod forms;
 mod h1;
+mod head;
 pub mod heartbeat;
 pub mod host;
 pub mod hot;
 pub mod live;
 pub mod liveness;
 pub mod metrics;
+pub mod pages;
+pub mod request;
 pub mod serve;
 pub mod sites;
 pub mod submissions;
@@ -84,26 +100,20 @@ use tokio::{
 };
 use vitrine_shared::{Settings, Store, blob::BlobStore};
 
-pub use serve::NOT_FOUND_PAGE;
+pub use pages::NOT_FOUND_PAGE;
+pub use request::Listener;
 
 use crate::{
     acme::Acme,
-    hot::HotRoutes,
+    hot::{HotRoutes, Local},
     metrics::Metrics,
+    request::VisitBody,
     serve::{NO_STORE, Resp, TEXT, respond},
     sites::Sites,
     submissions::{FormLimits, Forms},
     tls::Certs,
-    visit::{VisitBody, Visits},
+    visit::Visits,
 };
-
-/// Which listener a request came in on.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Listener {
-    Visitors,
-    VisitorsTls,
-    Admin,
-}
 
 /// How often the form spool is replayed into the database.
 const REPLAY_EVERY: Duration = Duration::from_secs(2);
@@ -145,12 +155,6 @@ struct Conn {
     certs: Arc<Certs>,
     /// The visitor thread's own state (visitor listeners only).
     local: Option<Local>,
-}
-
-/// What a visitor thread keeps for itself: its hot routes and its counts.
-pub struct Local {
-    pub hot: HotRoutes,
-    pub counts: Arc<metrics::Shard>,
 }
 
 impl Edge {
@@ -552,10 +556,7 @@ impl Conn {
             (Listener::Admin, "/metrics") => self.metrics().await,
             (Listener::Admin, _) => respond(StatusCode::NOT_FOUND, TEXT, NO_STORE, "not found"),
             (kind, _) => match &self.local {
-                Some(local) => {
-                    let secure = kind == Listener::VisitorsTls;
-                    self.visits.handle(req, peer, secure, local).await
-                }
+                Some(local) => self.visits.handle(req, peer, kind, local).await,
                 None => respond(StatusCode::NOT_FOUND, TEXT, NO_STORE, "not found"),
             },
         }

@@ -129,7 +129,7 @@ pub struct Shard {
 }
 
 impl Shard {
-    /// Counts one visitor request. `host`: one of [`crate::visit::host_kind`]'s answers.
+    /// Counts one visitor request. `host`: one of [`crate::request::host_kind`]'s answers.
     pub fn request(&self, status: u16, host: &'static str, elapsed: Duration) {
         self.latency.observe(elapsed);
         let class = CLASSES
@@ -347,7 +347,7 @@ impl Metrics {
         }
     }
 
-    /// Remembers a 5xx answer for the ops screen (also counted by [`Metrics::request`]).
+    /// Remembers a 5xx answer for the ops screen (also counted by [`Shard::request`]).
     pub fn server_error(&self, status: u16, host: &str, path: &str) {
         self.failed.fetch_add(1, Ordering::Relaxed);
         let mut recent = self.recent_errors.lock().expect("recent errors lock");

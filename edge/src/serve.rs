@@ -1,5 +1,5 @@
-//! Building responses: static files from memory with HTTP caching semantics, and the small
-//! fixed pages (platform 404, "site not published", default site 404/500, JSON errors).
+//! Building responses: [`respond`] for any answer, and static files from memory with HTTP
+//! caching semantics (the edge's own fixed pages are in [`crate::pages`]).
 //!
 //! Static bodies are `Bytes` shared with the file cache, so a response costs no copy. What is
 //! implemented, and deliberately no more:
@@ -24,7 +24,7 @@ use hyper::{
 };
 use vitrine_shared::{site::StaticFile, uploads};
 
-use crate::sites::Sites;
+use crate::{head, sites::Sites};
 
 pub type Body = Full<Bytes>;
 pub type Resp = Response<Body>;
@@ -35,6 +35,8 @@ pub const NO_STORE: &str = "no-store";
 pub const HTML: &str = "text/html; charset=utf-8";
 pub const TEXT: &str = "text/plain; charset=utf-8";
 pub const JSON: &str = "application/json";
+/// The HSTS policy sent over HTTPS by sites that opted in: one year.
+pub const HSTS: &str = "max-age=31536000";
 
 /// A response with a body, its type and cache policy.
 pub fn respond(
@@ -54,83 +56,6 @@ pub fn respond(
         HeaderValue::from_static(cache_control),
     );
     r
-}
-
-/// `{"error": code, "message": text}` with a 4xx/5xx status (DESIGN §5).
-pub fn json_error(status: StatusCode, code: &str, message: &str) -> Resp {
-    let body = serde_json::json!({ "error": code, "message": message }).to_string();
-    respond(status, JSON, NO_STORE, body)
-}
-
-fn page(title: &str, pt: &str, en: &str) -> String {
-    format!(
-        "<!doctype html><html lang=\"pt-BR\"><head><meta charset=\"utf-8\"><meta name=\"viewport\" content=\"width=device-width\"><title>{title}</title><style>body{{font-family:system-ui,sans-serif;display:grid;place-items:center;min-height:100vh;margin:0;background:#f6f5f2;color:#222}}main{{text-align:center;padding:2rem}}h1{{font-size:1.6rem}}</style></head><body><main><h1>{title}</h1><p>{pt}</p><p lang=\"en\">{en}</p></main></body></html>"
-    )
-}
-
-/// The platform's page for a host that serves no site.
-pub const NOT_FOUND_PAGE: &str = "<!doctype html><html lang=\"pt-BR\"><head><meta charset=\"utf-8\"><meta name=\"viewport\" content=\"width=device-width\"><title>Site não encontrado</title><style>body{font-family:system-ui,sans-serif;display:grid;place-items:center;min-height:100vh;margin:0;background:#f6f5f2;color:#222}main{text-align:center;padding:2rem}h1{font-size:1.6rem}</style></head><body><main><h1>Site não encontrado</h1><p>Não há nenhum site publicado neste endereço.</p><p lang=\"en\">There is no published site at this address.</p></main></body></html>";
-
-pub fn platform_not_found() -> Resp {
-    respond(StatusCode::NOT_FOUND, HTML, NO_STORE, NOT_FOUND_PAGE)
-}
-
-/// A known project that is not published (never published, or taken down).
-pub fn not_published() -> Resp {
-    respond(
-        StatusCode::NOT_FOUND,
-        HTML,
-        NO_STORE,
-        page(
-            "Site não publicado",
-            "Este site existe, mas ainda não foi publicado (ou foi retirado do ar pelo dono).",
-            "This site exists but is not published.",
-        ),
-    )
-}
-
-pub fn bad_request(pt: &str, en: &str) -> Resp {
-    respond(
-        StatusCode::BAD_REQUEST,
-        HTML,
-        NO_STORE,
-        page("Pedido inválido", pt, en),
-    )
-}
-
-/// The database is unreachable and nothing for this request was cached.
-pub fn unavailable() -> Resp {
-    let mut r = respond(
-        StatusCode::SERVICE_UNAVAILABLE,
-        HTML,
-        NO_STORE,
-        page(
-            "Site temporariamente indisponível",
-            "Tente de novo em instantes.",
-            "Temporarily unavailable, please try again shortly.",
-        ),
-    );
-    r.headers_mut()
-        .insert(header::RETRY_AFTER, HeaderValue::from_static("5"));
-    r
-}
-
-/// The site's 404 when it published none.
-pub fn default_site_not_found() -> String {
-    page(
-        "Página não encontrada",
-        "A página que você procura não existe.",
-        "The page you are looking for does not exist.",
-    )
-}
-
-/// The site's 500 when it published none.
-pub fn default_site_error() -> String {
-    page(
-        "Erro no site",
-        "Esta página não pôde ser exibida.",
-        "This page could not be shown.",
-    )
 }
 
 /// A representation; the discriminant indexes [`Prepared`]'s arrays.
@@ -193,7 +118,7 @@ pub struct Prepared {
     /// The same answers' HTTP/1.1 heads as the plain front writes them, up to the `date`
     /// header's value ([`crate::h1`]): written as they are, with no header map at all.
     heads: [Option<Vec<u8>>; 3],
-    /// Where each head's headers end (see [`crate::h1::head_until_date`]).
+    /// Where each head's headers end (see [`head::head_until_date`]).
     head_splits: [usize; 3],
 }
 
@@ -279,7 +204,7 @@ impl Prepared {
                     headers.insert(header::CONTENT_TYPE, v.clone());
                 }
                 let len = self.bodies[coding as usize].as_ref().map_or(0, Bytes::len);
-                let (head, split) = crate::h1::head_until_date(&headers, len);
+                let (head, split) = head::head_until_date(&headers, len);
                 self.heads[coding as usize] = Some(head);
                 self.head_splits[coding as usize] = split;
                 self.full[coding as usize] = Some(headers);

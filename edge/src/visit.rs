@@ -1,11 +1,16 @@
 //! One visitor request, in the order DESIGN §3 gives: host → site, then redirects, static
 //! routes, content-addressed assets, collection pages, pages with live lists, and the site's
-//! 404. `/_forms` and `/_api/collections/…` are the two non-page paths a site has; they come
-//! before the redirects, so a whole-site redirect (`*`) cannot break the site's forms or API.
+//! 404. `/_forms` ([`crate::forms`]) and `/_api/collections/…` are the two non-page paths a
+//! site has; they come before the redirects, so a whole-site redirect (`*`) cannot break the
+//! site's forms or API.
 //!
 //! Two things come before the site: ACME HTTP-01 challenges (answered from the database for
 //! any host), and, on plain HTTP, a 301 to HTTPS for a host that has a certificate. HTTPS
 //! responses of a site that opted in carry HSTS.
+//!
+//! Once the host names a published site, the request is one [`Visit`] (see
+//! [`crate::request`]), made once and lent to every step below, so each step reads the same
+//! host, path, method, headers, site and deploy.
 //!
 //! Every refusal here is a 4xx with a clear page or JSON body: a malformed host or path, a
 //! method a page does not take, a query the read API does not understand. A template that
@@ -15,39 +20,32 @@
 use std::{net::IpAddr, sync::Arc, time::Instant};
 
 use bytes::Bytes;
-use http_body_util::BodyExt;
 use hyper::{
-    HeaderMap, Method, Request, StatusCode,
-    body::Incoming,
+    HeaderMap, Method, Request, StatusCode, Uri,
     header::{self, HeaderValue},
+    http::request::Parts,
 };
-use percent_encoding::percent_decode_str;
 use vitrine_shared::{
     form_sent,
     proxies::TrustedProxies,
-    site::{ASSET_PREFIX, StaticFile, asset_key, site_path},
+    site::{ASSET_PREFIX, StaticFile, asset_key},
     uploads::{UPLOADS, UploadKey},
 };
 
 use crate::{
-    Local, host,
-    hot::{HotRoute, HotRoutes},
+    forms, host,
+    hot::{HotRoute, HotRoutes, Local},
     live,
     metrics::Metrics,
-    serve::{self, HTML, JSON, NO_STORE, Prepared, Resp, TEXT, respond},
+    pages,
+    request::{
+        BadPath, HotAsk, Listener, MAX_QUERY, Visit, VisitBody, clean_path, host_kind, raw_host,
+    },
+    serve::{self, HSTS, HTML, NO_STORE, Prepared, Resp, respond},
     sites::{DeployView, RecordsSeen, Rendered, Site, Sites, Unavailable},
-    submissions::{self, Forms, Refused},
+    submissions::Forms,
     tls::Certs,
 };
-
-/// A visitor request's body: hyper's, or none, for the `GET`s and `HEAD`s the plain front
-/// ([`crate::h1`]) parses itself.
-pub type VisitBody = http_body_util::Either<Incoming, http_body_util::Empty<Bytes>>;
-
-/// Longest request path (after the host) the edge looks at; longer gets 414.
-pub const MAX_PATH: usize = 2048;
-/// Longest query string the edge looks at; longer gets 414.
-pub const MAX_QUERY: usize = 2048;
 
 /// What every visitor request needs.
 pub struct Visits {
@@ -64,78 +62,6 @@ pub struct Visits {
 
 /// Where ACME HTTP-01 challenges are asked for (RFC 8555 §8.3).
 const ACME_CHALLENGE: &str = "/.well-known/acme-challenge/";
-/// The HSTS policy sent to opted-in sites: one year.
-pub(crate) const HSTS: &str = "max-age=31536000";
-
-/// Why a request path was refused.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum BadPath {
-    TooLong,
-    Malformed,
-}
-
-/// The request's `Host` header, or its HTTP/2 `:authority`, as sent. `None` also for two
-/// `Host` headers, which [`Visits::route`] refuses (RFC 9112 §3.2).
-fn raw_host<B>(req: &Request<B>) -> Option<&str> {
-    let mut hosts = req.headers().get_all(header::HOST).iter();
-    match (hosts.next(), hosts.next()) {
-        (Some(host), None) => host.to_str().ok(),
-        (None, _) => req.uri().authority().map(|a| a.as_str()),
-        (Some(_), Some(_)) => None,
-    }
-}
-
-/// Decodes the path once and refuses what no site route can be: invalid UTF-8, control
-/// characters, backslashes and dot segments (also when percent-encoded, `%2e%2e`).
-pub fn clean_path(raw: &str) -> Result<String, BadPath> {
-    if raw.len() > MAX_PATH {
-        return Err(BadPath::TooLong);
-    }
-    let decoded = percent_decode_str(raw)
-        .decode_utf8()
-        .map_err(|_| BadPath::Malformed)?;
-    if !decoded.starts_with('/')
-        || decoded.contains('\\')
-        || decoded.chars().any(char::is_control)
-        || decoded.split('/').any(|s| s == ".." || s == ".")
-    {
-        return Err(BadPath::Malformed);
-    }
-    Ok(decoded.into_owned())
-}
-
-/// The `host` label of the request counter: `platform` for a name under the platform
-/// domain, `custom` for any other name, `none` for a missing Host header or an IP address.
-/// Byte checks only: it runs on every request.
-pub fn host_kind(raw: &str, platform_domain: &str) -> &'static str {
-    let name = raw.rsplit_once(':').map_or(raw, |(n, port)| {
-        if port.bytes().all(|b| b.is_ascii_digit()) {
-            n
-        } else {
-            raw
-        }
-    });
-    let name = name.strip_suffix('.').unwrap_or(name);
-    if name.is_empty() || host::is_ip_literal(raw) {
-        return "none";
-    }
-    let (name, domain) = (name.as_bytes(), platform_domain.as_bytes());
-    let under_platform = name.len() > domain.len()
-        && name[name.len() - domain.len() - 1] == b'.'
-        && name[name.len() - domain.len()..].eq_ignore_ascii_case(domain);
-    if under_platform { "platform" } else { "custom" }
-}
-
-/// What a hot-route lookup reads of a request: its method, raw `Host` (or `:authority`), path
-/// and query as sent, and the headers an answer depends on ([`serve::held_file`] reads
-/// `Accept-Encoding`, `Range`, `If-Range` and `If-None-Match`).
-pub struct HotAsk<'a> {
-    pub method: &'a Method,
-    pub host: &'a str,
-    pub path: &'a str,
-    pub query: Option<&'a str>,
-    pub headers: &'a HeaderMap,
-}
 
 /// What the slow path found for a static route, for the visitor thread's hot routes.
 struct HotFill {
@@ -152,7 +78,7 @@ impl Visits {
     pub fn hot<B>(&self, local: &Local, req: &Request<B>, secure: bool) -> Option<Resp> {
         let ask = HotAsk {
             method: req.method(),
-            host: raw_host(req)?,
+            host: raw_host(req.headers(), req.uri())?,
             path: req.uri().path(),
             query: req.uri().query(),
             headers: req.headers(),
@@ -172,28 +98,28 @@ impl Visits {
         Some(r)
     }
 
-    /// Every request the hot routes did not answer. `secure`: the request came over HTTPS.
-    /// `local`: the visitor thread's own state: its counts, and its hot routes, filled when
-    /// this serves a static route.
+    /// Every request the hot routes did not answer, from `peer` on `listener` (a visitor
+    /// listener). `local`: the visitor thread's own state: its counts, and its hot routes,
+    /// filled when this serves a static route.
     pub async fn handle(
         &self,
         req: Request<VisitBody>,
         peer: IpAddr,
-        secure: bool,
+        listener: Listener,
         local: &Local,
     ) -> Resp {
         let started = Instant::now();
-        // Cheap clones (reference-counted bytes), kept for the metrics and the error ring.
-        let host = req.headers().get(header::HOST).cloned();
-        let uri = req.uri().clone();
+        // The head stays here, for the metrics and the error ring; the journey borrows it.
+        let (head, body) = req.into_parts();
         let epoch = self.sites.hot_epoch();
         let mut fill = None;
-        let r = self.route(req, peer, secure, &mut fill).await;
+        let r = self.route(&head, body, peer, listener, &mut fill).await;
         let status = r.status().as_u16();
-        let host = host
-            .as_ref()
+        let host = head
+            .headers
+            .get(header::HOST)
             .and_then(|h| h.to_str().ok())
-            .or_else(|| uri.authority().map(|a| a.as_str()))
+            .or_else(|| head.uri.authority().map(|a| a.as_str()))
             .unwrap_or("");
         let kind = host_kind(host, &self.platform_domain);
         if let Some(fill) = fill
@@ -208,11 +134,11 @@ impl Visits {
                 file,
                 records: fill.records,
             };
-            local.hot.insert(host, uri.path(), route);
+            local.hot.insert(host, head.uri.path(), route);
         }
         local.counts.request(status, kind, started.elapsed());
         if status >= 500 {
-            self.metrics.server_error(status, host, uri.path());
+            self.metrics.server_error(status, host, head.uri.path());
         }
         r
     }
@@ -254,73 +180,88 @@ impl Visits {
         hot.get(ask.host, ask.path, self.sites.hot_epoch(), now)
     }
 
+    /// From the request's head to its site, then the site's answer (see the module docs).
     /// `fill`: where to leave a static route's answer for the hot routes.
     async fn route(
         &self,
-        req: Request<VisitBody>,
+        head: &Parts,
+        body: VisitBody,
         peer: IpAddr,
-        secure: bool,
+        listener: Listener,
         fill: &mut Option<HotFill>,
     ) -> Resp {
-        if req.headers().get_all(header::HOST).iter().nth(1).is_some() {
-            return serve::bad_request(
+        let (headers, uri) = (&head.headers, &head.uri);
+        if headers.get_all(header::HOST).iter().nth(1).is_some() {
+            return pages::bad_request(
                 "O pedido tem mais de um cabeçalho Host.",
                 "The request has more than one Host header.",
             );
         }
-        let Some(raw_host) = raw_host(&req) else {
-            return serve::bad_request(
+        let Some(raw_host) = raw_host(headers, uri) else {
+            return pages::bad_request(
                 "O pedido não diz para qual site é (falta o cabeçalho Host).",
                 "The request has no Host header.",
             );
         };
         if host::is_ip_literal(raw_host) {
-            return serve::platform_not_found();
+            return pages::platform_not_found();
         }
         let Ok(host) = host::normalize(raw_host) else {
-            return serve::bad_request(
+            return pages::bad_request(
                 "O endereço do site (cabeçalho Host) é inválido.",
                 "Malformed Host header.",
             );
         };
-        let path = match clean_path(req.uri().path()) {
+        let path = match clean_path(uri.path()) {
             Ok(p) => p,
-            Err(BadPath::TooLong) => {
-                return respond(StatusCode::URI_TOO_LONG, HTML, NO_STORE, "URI Too Long");
-            }
+            Err(BadPath::TooLong) => return pages::uri_too_long(),
             Err(BadPath::Malformed) => {
-                return serve::bad_request(
+                return pages::bad_request(
                     "O caminho pedido é inválido.",
                     "Malformed request path.",
                 );
             }
         };
-        if req.uri().query().is_some_and(|q| q.len() > MAX_QUERY) {
-            return respond(StatusCode::URI_TOO_LONG, HTML, NO_STORE, "URI Too Long");
+        let query = uri.query();
+        if query.is_some_and(|q| q.len() > MAX_QUERY) {
+            return pages::uri_too_long();
         }
         // Challenges are answered for any host, by any node, before anything else.
         if let Some(token) = path.strip_prefix(ACME_CHALLENGE) {
             return self.challenge(&host, token).await;
         }
-        if !secure && self.certs.has_certificate(&host).await {
-            return self.to_https(&host, &req);
+        if !listener.tls() && self.certs.has_certificate(&host).await {
+            return self.to_https(&host, uri);
         }
         let site_host = host::classify(&host, &self.platform_domain);
         let site = match self.sites.resolve(&site_host).await {
             Ok(Some(site)) => site,
-            Ok(None) => return serve::platform_not_found(),
+            Ok(None) => return pages::platform_not_found(),
             Err(e) => {
                 tracing::warn!(host, error = %e, "site lookup failed and nothing cached");
-                return serve::unavailable();
+                return pages::unavailable();
             }
         };
         let Some(deploy) = site.deploy.clone() else {
-            return serve::not_published();
+            return pages::not_published();
         };
-        let mut r = self
-            .serve_site(&site, &deploy, req, &host, path, peer, fill)
-            .await;
-        if secure && site.hsts {
+        let v = Visit {
+            listener,
+            peer,
+            method: &head.method,
+            headers,
+            host: &host,
+            path: &path,
+            query,
+            site: &site,
+            deploy: &deploy,
+        };
+        let mut r = if v.path == "/_forms" {
+            forms::post(&self.forms, &self.trusted_proxies, &v, body).await
+        } else {
+            self.serve_site(&v, fill).await
+        };
+        if v.secure() && site.hsts {
             r.headers_mut().insert(
                 header::STRICT_TRANSPORT_SECURITY,
                 HeaderValue::from_static(HSTS),
@@ -336,64 +277,43 @@ impl Visits {
                 .bytes()
                 .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_');
         if !valid {
-            return respond(StatusCode::NOT_FOUND, TEXT, NO_STORE, "not found");
+            return respond(StatusCode::NOT_FOUND, serve::TEXT, NO_STORE, "not found");
         }
         match self.sites.store.challenge(token, host).await {
-            Ok(Some(answer)) => respond(StatusCode::OK, TEXT, NO_STORE, answer),
-            Ok(None) => respond(StatusCode::NOT_FOUND, TEXT, NO_STORE, "not found"),
+            Ok(Some(answer)) => respond(StatusCode::OK, serve::TEXT, NO_STORE, answer),
+            Ok(None) => respond(StatusCode::NOT_FOUND, serve::TEXT, NO_STORE, "not found"),
             Err(e) => {
                 tracing::warn!(host, error = %e, "challenge lookup failed");
-                serve::unavailable()
+                pages::unavailable()
             }
         }
     }
 
-    fn to_https(&self, host: &str, req: &Request<VisitBody>) -> Resp {
+    fn to_https(&self, host: &str, uri: &Uri) -> Resp {
         let port = match self.https_port {
             443 => String::new(),
             p => format!(":{p}"),
         };
-        let target = req
-            .uri()
-            .path_and_query()
-            .map(|pq| pq.as_str())
-            .unwrap_or("/");
+        let target = uri.path_and_query().map(|pq| pq.as_str()).unwrap_or("/");
         let mut r = respond(StatusCode::MOVED_PERMANENTLY, HTML, NO_STORE, Bytes::new());
         if let Ok(v) = HeaderValue::from_str(&format!("https://{host}{port}{target}")) {
             r.headers_mut().insert(header::LOCATION, v);
             return r;
         }
-        serve::bad_request("O caminho pedido é inválido.", "Malformed request path.")
+        pages::bad_request("O caminho pedido é inválido.", "Malformed request path.")
     }
 
-    #[allow(clippy::too_many_arguments)]
-    async fn serve_site(
-        &self,
-        site: &Arc<Site>,
-        deploy: &Arc<DeployView>,
-        req: Request<VisitBody>,
-        host: &str,
-        path: String,
-        peer: IpAddr,
-        fill: &mut Option<HotFill>,
-    ) -> Resp {
-        let (site, deploy) = (site.clone(), deploy.clone());
-        if path == "/_forms" {
-            return self.form(&site, &deploy, req, host, peer).await;
+    /// A site's answer to a request that is not a form: its read API, its redirects, its
+    /// routes, older deploys' assets, uploads, collection and live pages, else its 404.
+    async fn serve_site(&self, v: &Visit<'_>, fill: &mut Option<HotFill>) -> Resp {
+        if v.method != Method::GET && v.method != Method::HEAD {
+            return pages::method_not_allowed("GET, HEAD");
         }
-        let method = req.method().clone();
-        if method != Method::GET && method != Method::HEAD {
-            return method_not_allowed("GET, HEAD");
+        if let Some(slug) = v.path.strip_prefix("/_api/collections/") {
+            return self.read_api(v, slug).await;
         }
-        let headers = req.headers();
-        let query = req.uri().query();
-        if let Some(slug) = path.strip_prefix("/_api/collections/") {
-            return self
-                .read_api(&site, &deploy, slug, query, &method, headers)
-                .await;
-        }
-        let matcher = self.sites.matcher(&site, &deploy).await;
-        if let Some(to) = matcher.lookup(&path, query) {
+        let matcher = self.sites.matcher(v.site, v.deploy).await;
+        if let Some(to) = matcher.lookup(v.path, v.query) {
             let mut r = respond(
                 StatusCode::from_u16(to.status).unwrap_or(StatusCode::MOVED_PERMANENTLY),
                 HTML,
@@ -408,99 +328,90 @@ impl Visits {
                 Err(_) => tracing::warn!(location = to.location, "unusable redirect target"),
             }
         }
-        let routes = &deploy.manifest.routes;
-        let trimmed = if path.len() > 1 {
-            path.trim_end_matches('/')
+        let routes = &v.deploy.manifest.routes;
+        let trimmed = if v.path.len() > 1 {
+            v.path.trim_end_matches('/')
         } else {
-            &path
+            v.path
         };
-        if let Some(file) = routes.get(path.as_str()).or_else(|| routes.get(trimmed)) {
-            if form_sent::is_sent(query) && file.content_type.starts_with("text/html") {
+        if let Some(file) = routes.get(v.path).or_else(|| routes.get(trimmed)) {
+            if form_sent::is_sent(v.query) && file.content_type.starts_with("text/html") {
                 return match self.sites.file(&file.key).await {
-                    Ok(body) => sent_page(&deploy, &method, &body, trimmed),
+                    Ok(body) => forms::sent_page(v, &body, trimmed),
                     Err(e) => {
-                        tracing::error!(project = site.project_id, error = %e, "deploy object missing");
-                        self.site_error(&site, &deploy, &method, headers).await
+                        tracing::error!(project = v.site.project_id, error = %e, "deploy object missing");
+                        self.site_error(v).await
                     }
                 };
             }
             let file = Prepared::new(file.clone());
-            let r = self
-                .file(&site, &deploy, &method, headers, &file, StatusCode::OK)
-                .await;
+            let r = self.file(v, &file, StatusCode::OK).await;
             // Only a route that answered as a route (not the 500 page of a missing object),
             // and only while the database answers: with it down, the redirects came from the
             // deploy rather than the live rules.
             if r.status() != StatusCode::INTERNAL_SERVER_ERROR && !self.sites.degraded() {
                 *fill = Some(HotFill {
-                    site,
-                    deploy,
+                    site: v.site.clone(),
+                    deploy: v.deploy.clone(),
                     file,
                     records: None,
                 });
             }
             return r;
         }
-        if let Some(name) = path.strip_prefix(ASSET_PREFIX) {
-            return self.old_asset(&site, &deploy, &method, headers, name).await;
+        if let Some(name) = v.path.strip_prefix(ASSET_PREFIX) {
+            return self.old_asset(v, name).await;
         }
-        if let Some(key) = path.strip_prefix("/files/")
+        if let Some(key) = v.path.strip_prefix("/files/")
             && key.starts_with(UPLOADS)
         {
-            return self.upload(&site, &deploy, &method, headers, key).await;
+            return self.upload(v, key).await;
         }
         let segments: Vec<&str> = trimmed.trim_start_matches('/').split('/').collect();
         // Read before rendering: an edit landing meanwhile leaves a hot route already stale.
-        let records = self.sites.records_seen(site.project_id);
+        let records = self.sites.records_seen(v.site.project_id);
+        let (sites, site, deploy) = (&self.sites, v.site, v.deploy);
         let rendered = match segments.as_slice() {
             [page, post] if !page.is_empty() && !post.is_empty() => {
-                live::collection_page(&self.sites, &site, &deploy, page, post).await
+                live::collection_page(sites, site, deploy, page, post).await
             }
-            [""] => live::dynamic_page(&self.sites, &site, &deploy, "/").await,
-            [slug] => live::dynamic_page(&self.sites, &site, &deploy, slug).await,
+            [""] => live::dynamic_page(sites, site, deploy, "/").await,
+            [slug] => live::dynamic_page(sites, site, deploy, slug).await,
             _ => None,
         };
         match rendered {
-            Some(Ok(page)) if page.status == StatusCode::OK && form_sent::is_sent(query) => {
-                sent_page(&deploy, &method, &page.body, trimmed)
+            Some(Ok(page)) if page.status == StatusCode::OK && form_sent::is_sent(v.query) => {
+                forms::sent_page(v, &page.body, trimmed)
             }
             Some(Ok(page)) if page.status == StatusCode::OK => {
                 let file = Prepared::rendered(&page);
-                let r = self
-                    .file(&site, &deploy, &method, headers, &file, StatusCode::OK)
-                    .await;
+                let r = self.file(v, &file, StatusCode::OK).await;
                 if !self.sites.degraded() {
                     *fill = Some(HotFill {
-                        site,
-                        deploy,
+                        site: v.site.clone(),
+                        deploy: v.deploy.clone(),
                         file,
                         records: Some(records),
                     });
                 }
                 r
             }
-            Some(r) => self.answer(&site, &deploy, &method, headers, r).await,
-            None => self.site_not_found(&site, &deploy, &method, headers).await,
+            Some(r) => self.answer(v, r).await,
+            None => self.site_not_found(v).await,
         }
     }
 
-    async fn file(
-        &self,
-        site: &Site,
-        deploy: &DeployView,
-        method: &Method,
-        headers: &HeaderMap,
-        file: &Prepared,
-        status: StatusCode,
-    ) -> Resp {
-        match serve::static_file(&self.sites, method, headers, file, status).await {
+    /// A file of the deploy, or one made like one, as `status` (the site's 404 and 500 pages
+    /// are files too); a missing object is the site's 500 page, or the default one.
+    async fn file(&self, v: &Visit<'_>, file: &Prepared, status: StatusCode) -> Resp {
+        match serve::static_file(&self.sites, v.method, v.headers, file, status).await {
             Ok(r) => r,
             Err(e) => {
-                tracing::error!(project = site.project_id, deploy = deploy.manifest.deploy_id, error = %e, "deploy object missing");
+                tracing::error!(project = v.site.project_id, deploy = v.deploy.manifest.deploy_id, error = %e, "deploy object missing");
                 if status == StatusCode::OK {
-                    Box::pin(self.site_error(site, deploy, method, headers)).await
+                    Box::pin(self.site_error(v)).await
                 } else {
-                    respond(status, HTML, NO_STORE, fallback_page(status))
+                    respond(status, HTML, NO_STORE, pages::default_site_page(status))
                 }
             }
         }
@@ -508,14 +419,7 @@ impl Visits {
 
     /// A content-addressed asset that is not in this deploy's manifest: an earlier deploy's,
     /// which stays reachable (DESIGN §3). The name is `{hash}.{ext}`, so the hash is its tag.
-    async fn old_asset(
-        &self,
-        site: &Site,
-        deploy: &DeployView,
-        method: &Method,
-        headers: &HeaderMap,
-        name: &str,
-    ) -> Resp {
+    async fn old_asset(&self, v: &Visit<'_>, name: &str) -> Resp {
         let valid = !name.is_empty()
             && name.len() <= 200
             && !name.starts_with('.')
@@ -523,25 +427,16 @@ impl Visits {
                 .bytes()
                 .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'.' | b'-' | b'_'));
         if !valid {
-            return self.site_not_found(site, deploy, method, headers).await;
+            return self.site_not_found(v).await;
         }
         let hash = name.split('.').next().unwrap_or(name);
-        let key = asset_key(site.project_id, name);
-        self.immutable_object(site, deploy, method, headers, &key, hash)
-            .await
+        let key = asset_key(v.site.project_id, name);
+        self.immutable_object(v, &key, hash).await
     }
 
     /// Serves an object whose key holds its content digest (`tag`), so it never changes: cached
     /// for a year as immutable; a missing one is the site's 404.
-    async fn immutable_object(
-        &self,
-        site: &Site,
-        deploy: &DeployView,
-        method: &Method,
-        headers: &HeaderMap,
-        key: &str,
-        tag: &str,
-    ) -> Resp {
+    async fn immutable_object(&self, v: &Visit<'_>, key: &str, tag: &str) -> Resp {
         let file = StaticFile {
             key: key.to_string(),
             content_type: mime_guess::from_path(key)
@@ -555,9 +450,9 @@ impl Visits {
             immutable: true,
         };
         let file = Prepared::new(file);
-        match serve::static_file(&self.sites, method, headers, &file, StatusCode::OK).await {
+        match serve::static_file(&self.sites, v.method, v.headers, &file, StatusCode::OK).await {
             Ok(r) => r,
-            Err(_) => self.site_not_found(site, deploy, method, headers).await,
+            Err(_) => self.site_not_found(v).await,
         }
     }
 
@@ -569,121 +464,75 @@ impl Visits {
     /// included, is the site's 404. Neither check awaits anything: the key says its project
     /// (`vitrine_shared::uploads`) and the deploy is in memory. Keys hold a content digest, so
     /// files are cached as immutable with the digest as their tag.
-    async fn upload(
-        &self,
-        site: &Site,
-        deploy: &DeployView,
-        method: &Method,
-        headers: &HeaderMap,
-        key: &str,
-    ) -> Resp {
+    async fn upload(&self, v: &Visit<'_>, key: &str) -> Resp {
         let ours = UploadKey::parse(key).filter(|upload| {
-            upload.project_id == Some(site.project_id) || deploy.manifest.uploads.contains(key)
+            upload.project_id == Some(v.site.project_id) || v.deploy.manifest.uploads.contains(key)
         });
         let Some(upload) = ours else {
-            return self.site_not_found(site, deploy, method, headers).await;
+            return self.site_not_found(v).await;
         };
-        self.immutable_object(site, deploy, method, headers, key, &upload.tag)
-            .await
+        self.immutable_object(v, key, &upload.tag).await
     }
 
-    async fn answer(
-        &self,
-        site: &Site,
-        deploy: &DeployView,
-        method: &Method,
-        headers: &HeaderMap,
-        rendered: Result<Arc<Rendered>, Unavailable>,
-    ) -> Resp {
+    /// A page rendered from live records that is not a plain `200`: the site's 404 or 500
+    /// page for those outcomes, else the rendered answer; 503 when it could not be rendered.
+    async fn answer(&self, v: &Visit<'_>, rendered: Result<Arc<Rendered>, Unavailable>) -> Resp {
         let rendered = match rendered {
             Ok(r) => r,
             Err(e) => {
-                tracing::warn!(project = site.project_id, error = %e, "live page unavailable");
-                return serve::unavailable();
+                tracing::warn!(project = v.site.project_id, error = %e, "live page unavailable");
+                return pages::unavailable();
             }
         };
         match rendered.status {
-            StatusCode::NOT_FOUND => self.site_not_found(site, deploy, method, headers).await,
-            StatusCode::INTERNAL_SERVER_ERROR => {
-                self.site_error(site, deploy, method, headers).await
-            }
-            status => serve::head_if(method, cached_response(status, &rendered, headers)),
+            StatusCode::NOT_FOUND => self.site_not_found(v).await,
+            StatusCode::INTERNAL_SERVER_ERROR => self.site_error(v).await,
+            status => serve::head_if(v.method, cached_response(status, &rendered, v.headers)),
         }
     }
 
-    async fn site_page(
-        &self,
-        site: &Site,
-        deploy: &DeployView,
-        method: &Method,
-        headers: &HeaderMap,
-        path: Option<&String>,
-        status: StatusCode,
-    ) -> Resp {
-        let file = path.and_then(|p| deploy.manifest.routes.get(p));
+    /// The site's own page at `path` (its 404 or 500 page), as `status`, else the default one.
+    async fn site_page(&self, v: &Visit<'_>, path: Option<&String>, status: StatusCode) -> Resp {
+        let file = path.and_then(|p| v.deploy.manifest.routes.get(p));
         match file {
             Some(file) => {
-                let mut h = headers.clone();
+                // An error page is whole and has no validator: the request's range and
+                // validators are for the page it asked for.
+                let mut h = v.headers.clone();
                 h.remove(header::RANGE);
                 h.remove(header::IF_NONE_MATCH);
                 let file = Prepared::new(file.clone());
-                self.file(site, deploy, method, &h, &file, status).await
+                self.file(&Visit { headers: &h, ..*v }, &file, status).await
             }
             None => serve::head_if(
-                method,
-                respond(status, HTML, NO_STORE, fallback_page(status)),
+                v.method,
+                respond(status, HTML, NO_STORE, pages::default_site_page(status)),
             ),
         }
     }
 
-    async fn site_not_found(
-        &self,
-        site: &Site,
-        deploy: &DeployView,
-        method: &Method,
-        headers: &HeaderMap,
-    ) -> Resp {
-        let p = deploy.manifest.not_found.as_ref();
-        self.site_page(site, deploy, method, headers, p, StatusCode::NOT_FOUND)
+    async fn site_not_found(&self, v: &Visit<'_>) -> Resp {
+        let p = v.deploy.manifest.not_found.as_ref();
+        self.site_page(v, p, StatusCode::NOT_FOUND).await
+    }
+
+    async fn site_error(&self, v: &Visit<'_>) -> Resp {
+        let p = v.deploy.manifest.error_page.as_ref();
+        self.site_page(v, p, StatusCode::INTERNAL_SERVER_ERROR)
             .await
     }
 
-    async fn site_error(
-        &self,
-        site: &Site,
-        deploy: &DeployView,
-        method: &Method,
-        headers: &HeaderMap,
-    ) -> Resp {
-        let p = deploy.manifest.error_page.as_ref();
-        self.site_page(
-            site,
-            deploy,
-            method,
-            headers,
-            p,
-            StatusCode::INTERNAL_SERVER_ERROR,
-        )
-        .await
-    }
-
-    async fn read_api(
-        &self,
-        site: &Site,
-        deploy: &Arc<DeployView>,
-        slug: &str,
-        query: Option<&str>,
-        method: &Method,
-        headers: &HeaderMap,
-    ) -> Resp {
-        let q = match live::parse_list_query(query) {
+    /// `/_api/collections/{slug}`: a collection's records, read-only (DESIGN §3).
+    async fn read_api(&self, v: &Visit<'_>, slug: &str) -> Resp {
+        let q = match live::parse_list_query(v.query) {
             Ok(q) => q,
-            Err(e) => return serve::json_error(StatusCode::BAD_REQUEST, "invalid_query", &e.0),
+            Err(e) => return pages::json_error(StatusCode::BAD_REQUEST, "invalid_query", &e.0),
         };
-        match live::read_api(&self.sites, site, deploy, slug, &q, query.unwrap_or("")).await {
-            None => serve::json_error(StatusCode::NOT_FOUND, "not_found", "Unknown collection"),
+        let raw_query = v.query.unwrap_or("");
+        match live::read_api(&self.sites, v.site, v.deploy, slug, &q, raw_query).await {
+            None => pages::json_error(StatusCode::NOT_FOUND, "not_found", "Unknown collection"),
             Some(Err(e)) => {
-                tracing::warn!(project = site.project_id, error = %e, "read API unavailable");
+                tracing::warn!(project = v.site.project_id, error = %e, "read API unavailable");
                 let (status, code, message) = match e {
                     Unavailable::Refused(_) => (
                         StatusCode::BAD_REQUEST,
@@ -702,215 +551,10 @@ impl Visits {
                         "The collection cannot be read right now",
                     ),
                 };
-                serve::json_error(status, code, message)
+                pages::json_error(status, code, message)
             }
-            Some(Ok(r)) => serve::head_if(method, cached_response(r.status, &r, headers)),
+            Some(Ok(r)) => serve::head_if(v.method, cached_response(r.status, &r, v.headers)),
         }
-    }
-
-    async fn form(
-        &self,
-        site: &Site,
-        deploy: &DeployView,
-        req: Request<VisitBody>,
-        host: &str,
-        peer: IpAddr,
-    ) -> Resp {
-        let headers = req.headers();
-        let wants_json = headers
-            .get(header::ACCEPT)
-            .and_then(|v| v.to_str().ok())
-            .is_some_and(|a| a.contains(JSON));
-        if req.method() != Method::POST {
-            return method_not_allowed("POST");
-        }
-        let page_url = referer_path(headers, host);
-        let content_type = headers
-            .get(header::CONTENT_TYPE)
-            .and_then(|v| v.to_str().ok())
-            .map(str::to_string);
-        // Behind a trusted load balancer the visitor is in X-Forwarded-For; from anyone else
-        // the header is ignored, so a visitor cannot pick their own rate-limit bucket.
-        let client = self.trusted_proxies.client_ip(
-            peer,
-            headers
-                .get_all("x-forwarded-for")
-                .iter()
-                .map(|v| v.to_str().unwrap_or("\u{fffd}")),
-        );
-        let user_agent = headers
-            .get(header::USER_AGENT)
-            .and_then(|v| v.to_str().ok())
-            .map(str::to_string);
-        let body = read_form_body(req.into_body()).await;
-        let outcome = match body {
-            Ok(body) => {
-                self.forms
-                    .submit(submissions::Incoming {
-                        project_id: site.project_id,
-                        settings: &deploy.manifest.forms,
-                        page_url: page_url.clone(),
-                        content_type: content_type.as_deref(),
-                        body,
-                        client,
-                        host,
-                        user_agent: user_agent.as_deref(),
-                    })
-                    .await
-            }
-            Err(e) => Err(e),
-        };
-        let forms = &deploy.manifest.forms;
-        let thank_you = forms.thank_you.as_deref().and_then(site_path);
-        match outcome {
-            Ok(_) if wants_json => respond(
-                StatusCode::OK,
-                JSON,
-                NO_STORE,
-                serde_json::json!({
-                    "ok": true,
-                    "message": form_sent::message(&forms.lang),
-                    "redirect": thank_you,
-                })
-                .to_string(),
-            ),
-            Ok(_) => {
-                // The owner's thank-you page, else the form's own page with the confirmation;
-                // both same-site paths, so the answer cannot send the visitor elsewhere.
-                let to = thank_you
-                    .map(str::to_string)
-                    .unwrap_or_else(|| form_sent::sent_location(&page_url));
-                let mut r = respond(StatusCode::SEE_OTHER, HTML, NO_STORE, Bytes::new());
-                if let Ok(v) = HeaderValue::from_str(&to) {
-                    r.headers_mut().insert(header::LOCATION, v);
-                }
-                r
-            }
-            Err(refused) => {
-                let status = match &refused {
-                    Refused::TooLarge => StatusCode::PAYLOAD_TOO_LARGE,
-                    Refused::RateLimited(_) | Refused::SiteRateLimited(_) => {
-                        StatusCode::TOO_MANY_REQUESTS
-                    }
-                    Refused::Unsupported(_) => StatusCode::UNSUPPORTED_MEDIA_TYPE,
-                    Refused::Malformed | Refused::TooManyFields => StatusCode::BAD_REQUEST,
-                    Refused::Rejected => StatusCode::UNPROCESSABLE_ENTITY,
-                    Refused::SpoolFull | Refused::Unavailable => StatusCode::SERVICE_UNAVAILABLE,
-                };
-                let code = refused.code();
-                let message = refused.to_string();
-                let mut r = if wants_json {
-                    serve::json_error(status, code, &message)
-                } else {
-                    respond(
-                        status,
-                        HTML,
-                        NO_STORE,
-                        format!(
-                            "<!doctype html><html lang=\"pt-BR\"><meta charset=\"utf-8\"><title>Formulário</title><p>{}</p></html>",
-                            vitrine_shared::render::escape(&message)
-                        ),
-                    )
-                };
-                let retry_after = match refused {
-                    Refused::RateLimited(secs) | Refused::SiteRateLimited(secs) => Some(secs),
-                    Refused::SpoolFull => Some(60),
-                    _ => None,
-                };
-                if let Some(secs) = retry_after {
-                    r.headers_mut()
-                        .insert(header::RETRY_AFTER, HeaderValue::from(secs));
-                }
-                r
-            }
-        }
-    }
-}
-
-/// A page landed on after its form was sent: its own document with the confirmation injected,
-/// or a small confirmation page when the document has no `<body>` (see [`form_sent`]). Never
-/// cached: the same path without the flag is the page as published.
-fn sent_page(deploy: &DeployView, method: &Method, body: &[u8], path: &str) -> Resp {
-    let lang = &deploy.manifest.forms.lang;
-    let html = std::str::from_utf8(body)
-        .ok()
-        .and_then(|h| form_sent::inject(h, lang))
-        .unwrap_or_else(|| form_sent::page(lang, path));
-    serve::head_if(method, respond(StatusCode::OK, HTML, NO_STORE, html))
-}
-
-/// The page a form was posted from, as a path on this host (so the 303 can never send the
-/// visitor elsewhere); `/` when the Referer is missing or names another host.
-fn referer_path(headers: &HeaderMap, host: &str) -> String {
-    headers
-        .get(header::REFERER)
-        .and_then(|v| v.to_str().ok())
-        .and_then(|r| url::Url::parse(r).ok())
-        .filter(|u| u.host_str().is_some_and(|h| h.eq_ignore_ascii_case(host)))
-        .map(|u| {
-            let mut p = u.path().to_string();
-            if let Some(q) = u.query() {
-                p.push('?');
-                p.push_str(q);
-            }
-            p
-        })
-        .filter(|p| site_path(p).is_some())
-        .unwrap_or_else(|| "/".to_string())
-}
-
-/// Reads a form body of at most [`submissions::MAX_FORM_BYTES`]. A larger one is read on (and
-/// dropped) up to [`DRAIN_LIMIT`] so the client, still sending, can read the 413 instead of
-/// meeting a reset connection; past that the connection is simply closed.
-async fn read_form_body(mut body: VisitBody) -> Result<Bytes, Refused> {
-    let mut kept = Vec::new();
-    let mut seen = 0usize;
-    let drain = async {
-        while let Some(frame) = body.frame().await {
-            let Ok(frame) = frame else {
-                return Err(Refused::Malformed);
-            };
-            if let Ok(data) = frame.into_data() {
-                seen += data.len();
-                if seen <= submissions::MAX_FORM_BYTES {
-                    kept.extend_from_slice(&data);
-                } else if seen > DRAIN_LIMIT {
-                    break;
-                }
-            }
-        }
-        Ok(())
-    };
-    match tokio::time::timeout(DRAIN_TIME, drain).await {
-        Ok(Ok(())) if seen <= submissions::MAX_FORM_BYTES => Ok(Bytes::from(kept)),
-        Ok(Ok(())) => Err(Refused::TooLarge),
-        Ok(Err(e)) => Err(e),
-        Err(_elapsed) => Err(Refused::Malformed),
-    }
-}
-
-/// How much of an oversized form body is read before answering 413.
-const DRAIN_LIMIT: usize = 1024 * 1024;
-/// How long a form body may take to arrive.
-const DRAIN_TIME: std::time::Duration = std::time::Duration::from_secs(10);
-
-fn method_not_allowed(allow: &'static str) -> Resp {
-    let mut r = respond(
-        StatusCode::METHOD_NOT_ALLOWED,
-        serve::TEXT,
-        NO_STORE,
-        "Method Not Allowed",
-    );
-    r.headers_mut()
-        .insert(header::ALLOW, HeaderValue::from_static(allow));
-    r
-}
-
-fn fallback_page(status: StatusCode) -> String {
-    if status == StatusCode::NOT_FOUND {
-        serve::default_site_not_found()
-    } else {
-        serve::default_site_error()
     }
 }
 
@@ -945,93 +589,4 @@ fn cached_response(status: StatusCode, r: &Rendered, headers: &HeaderMap) -> Res
         resp.headers_mut().insert(header::ETAG, tag);
     }
     resp
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn host_kinds_label_platform_custom_and_unusable_hosts() {
-        let d = "vitrine.test";
-        for (raw, kind) in [
-            ("loja.vitrine.test", "platform"),
-            ("LOJA.Vitrine.Test:8080", "platform"),
-            ("loja.vitrine.test.", "platform"),
-            ("vitrine.test", "custom"),
-            ("xvitrine.test", "custom"),
-            ("www.example.com", "custom"),
-            ("café.example", "custom"),
-            ("ü.vitrine.test", "platform"),
-            ("", "none"),
-            ("10.0.0.1:80", "none"),
-            ("[::1]:8080", "none"),
-        ] {
-            assert_eq!(host_kind(raw, d), kind, "{raw}");
-        }
-    }
-
-    #[test]
-    fn paths_are_decoded_once_and_dot_segments_refused() {
-        assert_eq!(clean_path("/sobre").unwrap(), "/sobre");
-        assert_eq!(clean_path("/caf%C3%A9").unwrap(), "/café");
-        assert_eq!(clean_path("/a%2Fb").unwrap(), "/a/b");
-        for bad in [
-            "/../etc/passwd",
-            "/%2e%2e/etc/passwd",
-            "/_assets/%2E%2E%2Fmanifest.json",
-            "/a/./b",
-            "/a/%2e",
-            "/a%5cb",
-            "/a%00b",
-            "/%ff%fe",
-            "/a\nb",
-        ] {
-            assert_eq!(clean_path(bad), Err(BadPath::Malformed), "{bad}");
-        }
-        assert_eq!(
-            clean_path(&format!("/{}", "a".repeat(MAX_PATH))),
-            Err(BadPath::TooLong)
-        );
-    }
-
-    /// Paths assembled from pieces of traversal attempts: whatever is accepted has no dot
-    /// segment and no backslash once decoded, however the dots were encoded.
-    #[test]
-    fn no_encoding_of_dots_gets_a_traversal_through() {
-        const PIECES: &[&str] = &[
-            "/", ".", "%2e", "%2E", "%2f", "%5c", "a", "%", "%c0%ae", "%ff", "%00", "_assets",
-        ];
-        let mut seed: u64 = 0x2545_f491_4f6c_dd1d;
-        for _ in 0..20_000 {
-            crate::xorshift(&mut seed);
-            let len = (seed % 10) as usize;
-            let mut path = String::from("/");
-            for i in 0..len {
-                path.push_str(PIECES[((seed >> (i * 5)) % PIECES.len() as u64) as usize]);
-            }
-            if let Ok(clean) = clean_path(&path) {
-                assert!(
-                    !clean.split('/').any(|s| s == ".." || s == ".") && !clean.contains('\\'),
-                    "{path} → {clean}"
-                );
-            }
-        }
-    }
-
-    #[test]
-    fn the_form_redirect_stays_on_the_site() {
-        let mut h = HeaderMap::new();
-        assert_eq!(referer_path(&h, "loja.localhost"), "/");
-        h.insert(
-            header::REFERER,
-            HeaderValue::from_static("http://loja.localhost:8080/contato?x=1"),
-        );
-        assert_eq!(referer_path(&h, "loja.localhost"), "/contato?x=1");
-        h.insert(
-            header::REFERER,
-            HeaderValue::from_static("http://evil.example/contato"),
-        );
-        assert_eq!(referer_path(&h, "loja.localhost"), "/");
-    }
 }
