@@ -140,7 +140,7 @@ pub(crate) async fn serve<S>(
             }
             Step::Hyper => break,
             Step::Refuse => {
-                let mut r = crate::serve::bad_request(
+                let mut r = crate::pages::bad_request(
                     "O pedido diz o tamanho do corpo de duas maneiras (Content-Length e Transfer-Encoding, ou um deles repetido).",
                     "The request frames its body two ways (Content-Length with Transfer-Encoding, or either repeated).",
                 );
