@@ -10,6 +10,7 @@
 
 mod billing;
 mod blocks;
+mod bulk;
 mod collections;
 mod conversions;
 mod domains;
@@ -41,6 +42,7 @@ pub use blocks::{
     BlockCategory, BlockExport, BlockInput, BusinessBlock, BusinessBlockInput, CategoryExport,
     CategoryInput, LibraryBlock, LibraryError, MAX_BUSINESS_BLOCKS, MyBlock,
 };
+pub use bulk::{LiveIds, LiveSite};
 pub use collections::{
     Collection, Field, FieldInput, FilterOp, LIST_QUERY_TIMEOUT, NewPost, OrderKey, Post,
     PostFilter, PostUpdate,
