@@ -10,8 +10,10 @@
 //! source of truth and keep their own policy and limits; this layer only remembers what they
 //! answered.
 //!
-//! What an entry holds is decided on the slow path: the site and deploy that served it, the
-//! file and its precomputed headers, and its bodies (identity and the precompressed variants).
+//! What an entry holds is decided on the slow path: the site that served it, the file and its
+//! precomputed headers, and its bodies (identity and the precompressed variants). Not the
+//! deploy's manifest: entries are weighed by their bodies, so a manifest held here would
+//! escape the manifest cache's byte budget.
 //! An entry is used only while
 //! - the edge's hot epoch is the one read before the slow path started: every change-feed
 //!   entry that can alter such an answer (a publish, unpublish, rollback, domain, redirect or
@@ -41,7 +43,7 @@ use quick_cache::{Equivalent, Weighter, unsync::Cache};
 use crate::{
     metrics::Shard,
     serve::Prepared,
-    sites::{DeployView, RecordsSeen, Site},
+    sites::{RecordsSeen, Site},
 };
 
 /// What a visitor thread keeps for itself: its hot routes and its counts.
@@ -59,7 +61,6 @@ pub struct HotRoute {
     /// The host's kind, for the request counter ([`crate::request::host_kind`]).
     pub host_kind: &'static str,
     pub site: Arc<Site>,
-    pub deploy: Arc<DeployView>,
     pub file: Prepared,
     /// For a page rendered from records: the project's records generation it was rendered
     /// under; a record edit ends the entry.
@@ -165,7 +166,7 @@ impl HotRoutes {
 #[cfg(test)]
 mod tests {
     use bytes::Bytes;
-    use vitrine_shared::site::{MANIFEST_VERSION, Manifest, StaticFile};
+    use vitrine_shared::site::StaticFile;
 
     use super::*;
 
@@ -176,23 +177,6 @@ mod tests {
             deploy: None,
             hsts: false,
         });
-        let deploy = Arc::new(DeployView::new(Manifest {
-            version: MANIFEST_VERSION,
-            project_id: 1,
-            deploy_id: 1,
-            created_at: chrono::Utc::now(),
-            site_name: "Loja".into(),
-            routes: Default::default(),
-            redirects: vec![],
-            dynamic_pages: Default::default(),
-            collection_pages: Default::default(),
-            collections: Default::default(),
-            not_found: None,
-            error_page: None,
-            forms: Default::default(),
-            uploads: Default::default(),
-            menu: Default::default(),
-        }));
         let file = StaticFile {
             key: "k".into(),
             content_type: "text/html".into(),
@@ -207,7 +191,6 @@ mod tests {
             made,
             host_kind: "platform",
             site,
-            deploy,
             file: Prepared::holding(file, Bytes::from_static(body)),
             records: None,
         }

@@ -7,7 +7,7 @@
 //! |---|---|---|
 //! | `fresh` hosts | normalised host | its TTL (`EDGE_SITE_TTL_MS`) ends, or a `deploy`/`project` change for its project arrives |
 //! | `last_known` hosts | normalised host | only a change for its project (or eviction): the copy served while the database is down |
-//! | deploys | deploy id | eviction only: a manifest never changes |
+//! | deploys | deploy id | eviction only (weighted by stored size, `EDGE_MANIFEST_CACHE_BYTES`): a manifest never changes |
 //! | redirect matchers | project, site generation | a `redirects`/`deploy`/`project` change bumps the generation |
 //! | files | object key | eviction only (weighted by size, `EDGE_FILE_CACHE_BYTES`): objects are immutable |
 //! | renders | project, records generation, deploy, request | a `records` change bumps the generation |
@@ -64,13 +64,20 @@ pub const BREAKER: Duration = Duration::from_secs(2);
 pub struct DeployView {
     pub manifest: Manifest,
     manifest_matcher: OnceLock<Arc<Matcher>>,
+    /// What it weighs in the manifest cache: its stored (JSON) size.
+    weight: u32,
 }
 
 impl DeployView {
     pub fn new(manifest: Manifest) -> DeployView {
+        DeployView::weighing(manifest, 0)
+    }
+
+    fn weighing(manifest: Manifest, stored_bytes: usize) -> DeployView {
         DeployView {
             manifest,
             manifest_matcher: OnceLock::new(),
+            weight: u32::try_from(stored_bytes).unwrap_or(u32::MAX),
         }
     }
 
@@ -91,13 +98,26 @@ impl DeployView {
 }
 
 /// The site behind a host.
+///
+/// It names its live deploy rather than holding the manifest: the host caches keep up to
+/// `EDGE_SITE_CACHE_ENTRIES` sites (100,000 by default) and must stay small per site, while
+/// the manifests, which grow with a site's pages, live only in the manifest cache, bounded by
+/// their bytes (`EDGE_MANIFEST_CACHE_BYTES`), and are read again from the object store after
+/// eviction (which works while the database is down).
 pub struct Site {
     pub project_id: i64,
     pub slug: String,
     /// The live deploy, when the project is published.
-    pub deploy: Option<Arc<DeployView>>,
+    pub deploy: Option<LiveDeploy>,
     /// Send Strict-Transport-Security on HTTPS responses.
     pub hsts: bool,
+}
+
+/// A site's live deploy: its id (the manifest cache's key) and where its manifest is stored.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LiveDeploy {
+    pub id: i64,
+    pub manifest_key: String,
 }
 
 /// A response built from live data, cached until the records change.
@@ -260,7 +280,10 @@ impl Sites {
                 .max_capacity(hosts)
                 .support_invalidation_closures()
                 .build(),
-            deploys: Cache::builder().max_capacity(hosts.min(10_000)).build(),
+            deploys: Cache::builder()
+                .max_capacity(settings.edge_manifest_cache_bytes.max(1))
+                .weigher(|_, v: &Arc<DeployView>| v.weight)
+                .build(),
             matchers: Cache::builder().max_capacity(hosts.min(10_000)).build(),
             files: Cache::builder()
                 .max_capacity(settings.edge_file_cache_bytes.max(1))
@@ -457,7 +480,10 @@ impl Sites {
                 active_deploy_id: Some(id),
                 manifest_key: Some(key),
                 ..
-            } => Some(self.deploy(*id, key).await?),
+            } => Some(LiveDeploy {
+                id: *id,
+                manifest_key: key.clone(),
+            }),
             _ => None,
         };
         let hsts = row.hsts();
@@ -469,10 +495,16 @@ impl Sites {
         })))
     }
 
-    async fn deploy(&self, id: i64, key: &str) -> Result<Arc<DeployView>, Unavailable> {
+    /// The manifest of a site's live deploy (`None` when it is not published), from memory or
+    /// read from the object store once (concurrent misses share the read).
+    pub async fn deploy(&self, site: &Site) -> Result<Option<Arc<DeployView>>, Unavailable> {
+        let Some(live) = &site.deploy else {
+            return Ok(None);
+        };
+        let key = &live.manifest_key;
         let entry = self
             .deploys
-            .entry(id)
+            .entry(live.id)
             .or_try_insert_with(async {
                 let bytes = self
                     .blobs
@@ -481,12 +513,12 @@ impl Sites {
                     .map_err(|e| Unavailable::Blob(format!("{key}: {e}")))?;
                 let manifest: Manifest = serde_json::from_slice(&bytes)
                     .map_err(|e| Unavailable::Blob(format!("{key}: {e}")))?;
-                Ok::<_, Unavailable>(Arc::new(DeployView::new(manifest)))
+                Ok::<_, Unavailable>(Arc::new(DeployView::weighing(manifest, bytes.len())))
             })
             .await
             .map_err(|e| (*e).clone())?;
         self.metrics.cache(CacheName::manifest, !entry.is_fresh());
-        Ok(entry.into_value())
+        Ok(Some(entry.into_value()))
     }
 
     /// The project's live redirect rules compiled once per change; the deploy's own rules

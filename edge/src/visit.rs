@@ -42,7 +42,7 @@ use crate::{
         BadPath, HotAsk, Listener, MAX_QUERY, Visit, VisitBody, clean_path, host_kind, raw_host,
     },
     serve::{self, HSTS, HTML, NO_STORE, Prepared, Resp, respond},
-    sites::{DeployView, RecordsSeen, Rendered, Site, Sites, Unavailable},
+    sites::{RecordsSeen, Rendered, Site, Sites, Unavailable},
     submissions::Forms,
     tls::Certs,
 };
@@ -66,7 +66,6 @@ const ACME_CHALLENGE: &str = "/.well-known/acme-challenge/";
 /// What the slow path found for a static route, for the visitor thread's hot routes.
 struct HotFill {
     site: Arc<Site>,
-    deploy: Arc<DeployView>,
     file: Prepared,
     records: Option<RecordsSeen>,
 }
@@ -130,7 +129,6 @@ impl Visits {
                 made: started,
                 host_kind: kind,
                 site: fill.site,
-                deploy: fill.deploy,
                 file,
                 records: fill.records,
             };
@@ -242,8 +240,13 @@ impl Visits {
                 return pages::unavailable();
             }
         };
-        let Some(deploy) = site.deploy.clone() else {
-            return pages::not_published();
+        let deploy = match self.sites.deploy(&site).await {
+            Ok(Some(deploy)) => deploy,
+            Ok(None) => return pages::not_published(),
+            Err(e) => {
+                tracing::warn!(host, error = %e, "the site's manifest could not be read");
+                return pages::unavailable();
+            }
         };
         let v = Visit {
             listener,
@@ -352,7 +355,6 @@ impl Visits {
             if r.status() != StatusCode::INTERNAL_SERVER_ERROR && !self.sites.degraded() {
                 *fill = Some(HotFill {
                     site: v.site.clone(),
-                    deploy: v.deploy.clone(),
                     file,
                     records: None,
                 });
@@ -389,7 +391,6 @@ impl Visits {
                 if !self.sites.degraded() {
                     *fill = Some(HotFill {
                         site: v.site.clone(),
-                        deploy: v.deploy.clone(),
                         file,
                         records: Some(records),
                     });

@@ -89,6 +89,7 @@ pub struct Settings {
     pub log_format: String,
     pub edge_spool_dir: Option<PathBuf>,
     pub edge_file_cache_bytes: u64,
+    pub edge_manifest_cache_bytes: u64,
     pub edge_site_cache_entries: u64,
     pub edge_site_ttl_ms: u64,
     pub edge_render_cache_entries: u64,
@@ -187,7 +188,8 @@ impl Default for Settings {
             admin_password: None,
             log_format: "pretty".into(),
             edge_spool_dir: None,
-            edge_file_cache_bytes: 256 * 1024 * 1024,
+            edge_file_cache_bytes: 128 * 1024 * 1024,
+            edge_manifest_cache_bytes: 16 * 1024 * 1024,
             edge_site_cache_entries: 100_000,
             edge_site_ttl_ms: 10_000,
             edge_render_cache_entries: 50_000,
@@ -196,7 +198,7 @@ impl Default for Settings {
             edge_idle_timeout_ms: 60_000,
             edge_write_timeout_ms: 30_000,
             edge_workers: 0,
-            edge_hot_cache_bytes: 32 * 1024 * 1024,
+            edge_hot_cache_bytes: 24 * 1024 * 1024,
             edge_plain_front: true,
             edge_form_rate_per_minute: 10,
             edge_form_site_rate_per_minute: 120,
@@ -456,11 +458,15 @@ pub const SETTINGS_HELP: &[(&str, &str)] = &[
     ),
     (
         "EDGE_FILE_CACHE_BYTES",
-        "memory the edge may use for cached page and asset bytes [default: 268435456]",
+        "memory the edge may use for cached page and asset bytes [default: 134217728]",
+    ),
+    (
+        "EDGE_MANIFEST_CACHE_BYTES",
+        "deploy manifests the edge keeps parsed, weighed by their stored size (parsed, about 2.5 times that) [default: 16777216]",
     ),
     (
         "EDGE_SITE_CACHE_ENTRIES",
-        "hosts (and deploy manifests) the edge keeps in memory [default: 100000]",
+        "hosts the edge keeps in memory [default: 100000]",
     ),
     (
         "EDGE_SITE_TTL_MS",
@@ -492,7 +498,7 @@ pub const SETTINGS_HELP: &[(&str, &str)] = &[
     ),
     (
         "EDGE_HOT_CACHE_BYTES",
-        "bytes of static pages and assets each visitor thread keeps at hand, in front of the shared file cache [default: 33554432]",
+        "bytes of static pages and assets each visitor thread keeps at hand, in front of the shared file cache [default: 25165824]",
     ),
     (
         "EDGE_PLAIN_FRONT",

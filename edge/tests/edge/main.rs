@@ -12,6 +12,7 @@ mod hot;
 mod layers;
 mod listeners;
 mod live;
+mod memory;
 mod ops;
 mod outage;
 mod pebble;

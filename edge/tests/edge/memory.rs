@@ -1,0 +1,44 @@
+//! What the edge holds per site stays within its budgets: a host cache of 100,000 sites keeps
+//! no manifests, and the manifests themselves are bounded by their bytes.
+
+use vitrine_shared::{dual_test, testing::TestDb};
+
+use crate::support::TestEdge;
+
+const SITES: usize = 12;
+
+dual_test! {
+    async fn manifests_stay_within_their_byte_budget_and_are_read_again_after_eviction(db: TestDb) {
+        // Room for a few of these sites' manifests; no hot routes, so every request needs its
+        // site's manifest.
+        let budget = 2_500;
+        let t = TestEdge::start_with(db, None, |s| {
+            s.edge_manifest_cache_bytes = budget;
+            s.edge_hot_cache_bytes = 1;
+        })
+        .await;
+        for i in 0..SITES {
+            t.simple_site(&format!("loja{i}"), &format!("<h1>Loja {i}</h1>")).await;
+        }
+        let row = t.db.store.site_by_slug("loja0").await.unwrap().unwrap();
+        let one = t.blobs.get(&row.manifest_key.unwrap()).await.unwrap().len() as u64;
+        assert!(one * SITES as u64 > 2 * budget, "the sites' manifests ({one} bytes each) must not fit");
+
+        for round in 0..2 {
+            for i in 0..SITES {
+                let (status, body) = t.text(&format!("loja{i}.localhost"), "/").await;
+                assert_eq!((status, body), (200, format!("<h1>Loja {i}</h1>")), "round {round}");
+                let (status, _) = t.text(&format!("loja{i}.localhost"), "/nada").await;
+                assert_eq!(status, 404, "the site's own 404, from its manifest");
+            }
+            // An export applies the cache's pending evictions (moka does that work lazily).
+            let held = t.metric("vitrine_edge_cache_entries{cache=\"manifest\"}").await;
+            assert!(
+                held >= 1 && held * one <= budget,
+                "{held} manifests of {one} bytes held within {budget}"
+            );
+        }
+        let misses = t.metric("vitrine_edge_cache_misses_total{cache=\"manifest\"}").await;
+        assert!(misses > SITES as u64, "evicted manifests were read again: {misses} reads");
+    }
+}
