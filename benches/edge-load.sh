@@ -9,25 +9,30 @@
 #   --handshakes   edge_https: new TLS connections per second, full and resumed
 #   --shapes       edge_https: plaintext HTTP/1.1 across load shapes (threads, connections,
 #                  sites, page sizes, Accept-Encoding)
+#   --scale        sites_scale: 100,000 generated sites on one edge (start-up, a cold site's
+#                  first request from the local object store and from S3 (moto), memory,
+#                  the hot path against 1,000 sites)
 #
 #   bash benches/edge-load.sh --https --handshakes
 #
-# EDGE_LOAD_SECS sets each measurement's length, EDGE_LOAD_ROUNDS the interleaved rounds.
+# EDGE_LOAD_SECS sets each measurement's length, EDGE_LOAD_ROUNDS the interleaved rounds;
+# sites_scale reads SCALE_SITES, SCALE_ROUNDS, SCALE_SECS, SCALE_COLD and SCALE_S3_SITES.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-plain=0 https=() any=0
+plain=0 https=() scale=0 any=0
 for arg in "$@"; do
   case "$arg" in
     --plain) plain=1 ;;
     --https | --handshakes | --shapes) https+=("$arg") ;;
-    -h | --help) sed -n '2,15p' "$0"; exit 0 ;;
+    --scale) scale=1 ;;
+    -h | --help) sed -n '2,19p' "$0"; exit 0 ;;
     *) echo "unknown flag: $arg (see --help)" >&2; exit 2 ;;
   esac
   any=1
 done
 if [ "$any" -eq 0 ]; then
-  plain=1 https=(--https --handshakes --shapes)
+  plain=1 https=(--https --handshakes --shapes) scale=1
 fi
 
 as_root() { if [ "$(id -u)" -eq 0 ]; then "$@"; else sudo "$@"; fi; }
@@ -37,6 +42,17 @@ if ! command -v nginx >/dev/null || ! command -v wrk >/dev/null || ! command -v 
 fi
 # nginx-light lives in /usr/sbin, which is not on every user's PATH.
 export PATH="$PATH:/usr/sbin"
+if [ "$scale" -eq 1 ]; then
+  # moto's S3 server (PyPI), in the virtualenv scripts/test.sh uses too.
+  moto_dir="${XDG_CACHE_HOME:-$HOME/.cache}/vitrine/moto"
+  if [ ! -x "$moto_dir/bin/moto_server" ]; then
+    python3 -m venv --help >/dev/null 2>&1 ||
+      as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq python3-venv >/dev/null
+    python3 -m venv "$moto_dir"
+    "$moto_dir/bin/pip" install --quiet 'moto[server]==5.2.5'
+  fi
+  export VITRINE_TEST_MOTO_SERVER="${VITRINE_TEST_MOTO_SERVER:-$moto_dir/bin/moto_server}"
+fi
 cargo build --release -p vitrine-edge -p vitrine-benches --bins
 # Every part runs; the script fails when any part missed a target.
 status=0
@@ -45,5 +61,8 @@ if [ "$plain" -eq 1 ]; then
 fi
 if [ "${#https[@]}" -gt 0 ]; then
   cargo bench -p vitrine-benches --bench edge_https -- "${https[@]}" || status=1
+fi
+if [ "$scale" -eq 1 ]; then
+  cargo bench -p vitrine-benches --bench sites_scale || status=1
 fi
 exit "$status"

@@ -16,6 +16,7 @@ use serde_json::{Value, json};
 use vitrine_shared::Settings;
 
 pub mod https;
+pub mod scale;
 
 /// A loopback port nobody listens on right now.
 pub fn free_port() -> u16 {
@@ -397,11 +398,17 @@ pub async fn register(base: &str) -> reqwest::Client {
 
 /// A wrk Lua script in `dir` that sends each request with a random `Host: site{0..sites}.localhost`.
 pub fn random_host_script(dir: &Path, sites: usize) -> PathBuf {
-    let script = dir.join(format!("random-host-{sites}.lua"));
+    random_host_script_named(dir, "site", sites)
+}
+
+/// A wrk Lua script in `dir` that sends each request with a random
+/// `Host: {prefix}{0..sites}.localhost`.
+pub fn random_host_script_named(dir: &Path, prefix: &str, sites: usize) -> PathBuf {
+    let script = dir.join(format!("random-host-{prefix}-{sites}.lua"));
     let mut f = std::fs::File::create(&script).unwrap();
     writeln!(
         f,
-        "math.randomseed(os.time())\nrequest = function()\n  wrk.headers[\"Host\"] = \"site\" .. math.random(0, {}) .. \".localhost\"\n  return wrk.format(nil)\nend",
+        "math.randomseed(os.time())\nrequest = function()\n  wrk.headers[\"Host\"] = \"{prefix}\" .. math.random(0, {}) .. \".localhost\"\n  return wrk.format(nil)\nend",
         sites - 1
     )
     .unwrap();
