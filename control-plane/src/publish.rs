@@ -14,7 +14,8 @@
 //! - `.br` and `.gz` variants of compressible objects (brotli and flate2: the maintained
 //!   pure-Rust brotli port used by the Rust HTTP stack, and the standard DEFLATE crate); a
 //!   page or asset the live deploy already has is taken from its manifest instead, neither
-//!   compressed nor written again ([`reuse`]), so a republish pays only for what changed;
+//!   compressed nor written again (`publish/reuse.rs`), so a republish pays only for what
+//!   changed;
 //! - the manifest (`vitrine_shared::site::Manifest`), written last, with the upload keys of
 //!   other projects that the pages and the project's records still name by their `/files/…`
 //!   address (a template's images, a duplicated project's files): a site's host serves only
@@ -55,7 +56,7 @@ use crate::{
 mod objects;
 mod reuse;
 
-/// Hex digits of the SHA-256 that name a content-addressed asset (64 bits: collisions
+/// Hex digits of the SHA-256 that name a content-addressed page or asset (64 bits: collisions
 /// within one site are not a concern at this length).
 const HASH_LEN: usize = 16;
 
