@@ -15,7 +15,8 @@
 //!   pure-Rust brotli port used by the Rust HTTP stack, and the standard DEFLATE crate); a
 //!   page or asset the live deploy already has is taken from its manifest instead, neither
 //!   compressed nor written again (`publish/reuse.rs`), so a republish pays only for what
-//!   changed;
+//!   changed (and a page whose exact render job was seen before is not rendered again:
+//!   `publish/renders.rs`);
 //! - the manifest (`vitrine_shared::site::Manifest`), written last, with the upload keys of
 //!   other projects that the pages and the project's records still name by their `/files/…`
 //!   address (a template's images, a duplicated project's files): a site's host serves only
@@ -54,7 +55,10 @@ use crate::{
 };
 
 mod objects;
+mod renders;
 mod reuse;
+
+pub use renders::Renders;
 
 /// Hex digits of the SHA-256 that name a content-addressed page or asset (64 bits: collisions
 /// within one site are not a concern at this length).
@@ -809,8 +813,8 @@ async fn build(
                     ..RenderContext::default()
                 };
                 state
-                    .sandbox
-                    .page(&blocks, &ctx)
+                    .renders
+                    .page(&state.sandbox, &blocks, &ctx)
                     .await
                     .map_err(|e| match e {
                         SandboxError::Render(e) => template_error(page, e),
