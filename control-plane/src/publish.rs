@@ -3,15 +3,20 @@
 //!
 //! A build reads the project, its pages, collections and redirects and writes:
 //! - every static page as a full HTML document (`vitrine_shared::render::document`, the same
-//!   renderer as the editor's preview) under `deploys/{project}/{deploy}/pages/…`, with the
-//!   project's shared header and footer (`vitrine_shared::sections`) around its own blocks
-//!   unless it opts out (the edge's pages carry them in the manifest the same way);
+//!   renderer as the editor's preview), content-addressed under
+//!   `sites/{project}/pages/{hash}.html`, with the project's shared header and footer
+//!   (`vitrine_shared::sections`) around its own blocks unless it opts out (the edge's pages
+//!   carry them in the manifest the same way);
 //! - content-addressed assets under `sites/{project}/assets/{hash}.{ext}` (served at
 //!   `/_assets/…`): each page's block CSS and JS bundle, the fonts stylesheet and font files
 //!   (provider fonts fetched once and cached in the object store under `fonts/…`; custom
 //!   fonts from the owner's uploads), the favicon, and every uploaded file a page refers to;
 //! - `.br` and `.gz` variants of compressible objects (brotli and flate2: the maintained
-//!   pure-Rust brotli port used by the Rust HTTP stack, and the standard DEFLATE crate);
+//!   pure-Rust brotli port used by the Rust HTTP stack, and the standard DEFLATE crate); a
+//!   page or asset the live deploy already has is taken from its manifest instead, neither
+//!   compressed nor written again (`publish/reuse.rs`), so a republish pays only for what
+//!   changed (and a page whose exact render job was seen before is not rendered again:
+//!   `publish/renders.rs`);
 //! - the manifest (`vitrine_shared::site::Manifest`), written last, with the upload keys of
 //!   other projects that the pages and the project's records still name by their `/files/…`
 //!   address (a template's images, a duplicated project's files): a site's host serves only
@@ -24,7 +29,6 @@
 //! them from live records, so record edits need no re-publish.
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
-use std::io::Write;
 
 use bytes::Bytes;
 use serde_json::Value;
@@ -39,7 +43,7 @@ use vitrine_shared::{
     sections::{MenuItem, MenuPage, menu},
     site::{
         ASSET_PREFIX, DynamicPage, FormSettings, MANIFEST_VERSION, Manifest, StaticFile, asset_key,
-        deploy_prefix, manifest_key, page_path,
+        manifest_key, page_key, page_path,
     },
     store::{Deploy, Page, Project},
     uploads::UploadKey,
@@ -50,12 +54,15 @@ use crate::{
     state::AppState,
 };
 
-/// Hex digits of the SHA-256 that name a content-addressed asset (64 bits: collisions
+mod objects;
+mod renders;
+mod reuse;
+
+pub use renders::Renders;
+
+/// Hex digits of the SHA-256 that name a content-addressed page or asset (64 bits: collisions
 /// within one site are not a concern at this length).
 const HASH_LEN: usize = 16;
-
-/// Bodies smaller than this are not worth a compressed variant.
-const MIN_COMPRESS: usize = 256;
 
 /// First path segments the edge answers itself (assets, the read API, forms): a page there
 /// would never be seen.
@@ -202,44 +209,13 @@ fn hash_hex(bytes: &[u8]) -> String {
     hex::encode(Sha256::digest(bytes))
 }
 
+/// The content hash that names a body's object and is its `ETag`.
+fn content_hash(bytes: &[u8]) -> String {
+    hash_hex(bytes)[..HASH_LEN].to_string()
+}
+
 fn text_of<'a>(meta: &'a Value, key: &str) -> &'a str {
     meta.get(key).and_then(Value::as_str).unwrap_or("").trim()
-}
-
-/// Whether a body of this type shrinks under general-purpose compression.
-fn compressible(content_type: &str) -> bool {
-    let base = content_type.split(';').next().unwrap_or("").trim();
-    base.starts_with("text/")
-        || matches!(
-            base,
-            "application/javascript"
-                | "application/json"
-                | "application/xml"
-                | "application/manifest+json"
-                | "image/svg+xml"
-                | "image/x-icon"
-                | "image/vnd.microsoft.icon"
-                | "font/ttf"
-                | "font/otf"
-                | "application/vnd.ms-fontobject"
-        )
-}
-
-/// The `.br` and `.gz` variants worth keeping (each must save at least a tenth).
-fn compress(data: &[u8]) -> (Option<Vec<u8>>, Option<Vec<u8>>) {
-    let worth = |v: Vec<u8>| (v.len() * 10 < data.len() * 9).then_some(v);
-    // Quality 11 is slow on large bodies; pages and bundles are small, uploads can be large.
-    let quality = if data.len() < 1024 * 1024 { 11 } else { 7 };
-    let mut br = Vec::new();
-    {
-        let mut w = brotli::CompressorWriter::new(&mut br, 4096, quality, 22);
-        if w.write_all(data).is_err() {
-            return (None, None);
-        }
-    }
-    let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::best());
-    let gz = gz.write_all(data).and_then(|_| gz.finish()).ok();
-    (worth(br), gz.and_then(worth))
 }
 
 /// Occurrences of our own upload URLs in `text`: (byte range, blob key). Both `/files/uploads/…`
@@ -280,8 +256,9 @@ fn find_uploads(text: &str, public_url: &str) -> Vec<(std::ops::Range<usize>, St
 struct Build<'a> {
     state: &'a AppState,
     project_id: i64,
-    deploy_id: i64,
     routes: BTreeMap<String, StaticFile>,
+    /// The live deploy's objects, taken as they are when a body hashes to one of them.
+    previous: reuse::Previous,
     /// Upload key → asset URL (or None when the upload is missing), so each is copied once.
     uploads: HashMap<String, Option<String>>,
     /// Upload keys of other projects (or of none) that pages or records still name by their
@@ -303,65 +280,28 @@ impl<'a> Build<'a> {
         }
     }
 
-    /// Writes `data` (and its variants) at `key` unless an object is already there, and
-    /// describes it. Variants are written before the body, so an existing body implies its
-    /// variants exist.
+    /// Describes the body `data` stored at its content-addressed `key` (`hash` is
+    /// [`content_hash`] of `data`), taking the object from the live deploy when it has it and
+    /// otherwise writing it ([`objects::write`]). `immutable` is how the edge lets it be cached.
     async fn put(
         &mut self,
         key: String,
+        hash: &str,
         data: Bytes,
         content_type: &str,
         immutable: bool,
     ) -> Result<StaticFile, ApiError> {
-        let blobs = &self.state.blobs;
-        let etag = format!("\"{}\"", &hash_hex(&data)[..HASH_LEN]);
         let size = data.len() as u64;
-        let (br_key, gz_key) = (format!("{key}.br"), format!("{key}.gz"));
-        let want_variants = data.len() >= MIN_COMPRESS && compressible(content_type);
-        let (br, gzip) = if immutable && blobs.exists(&key).await.map_err(blob_err)? {
-            if want_variants {
-                (
-                    blobs
-                        .exists(&br_key)
-                        .await
-                        .map_err(blob_err)?
-                        .then_some(br_key),
-                    blobs
-                        .exists(&gz_key)
-                        .await
-                        .map_err(blob_err)?
-                        .then_some(gz_key),
-                )
-            } else {
-                (None, None)
-            }
-        } else {
-            let (br, gz) = if want_variants {
-                let body = data.clone();
-                tokio::task::spawn_blocking(move || compress(&body))
-                    .await
-                    .map_err(internal)?
-            } else {
-                (None, None)
-            };
-            let mut written = (None, None);
-            if let Some(br) = br {
-                blobs.put(&br_key, br.into()).await.map_err(blob_err)?;
-                written.0 = Some(br_key);
-            }
-            if let Some(gz) = gz {
-                blobs.put(&gz_key, gz.into()).await.map_err(blob_err)?;
-                written.1 = Some(gz_key);
-            }
-            blobs.put(&key, data).await.map_err(blob_err)?;
-            written
+        let (br, gzip) = match self.previous.variants(&key) {
+            Some(variants) => variants,
+            None => objects::write(&self.state.blobs, &key, data, content_type).await?,
         };
         self.files += 1;
         self.bytes += size as i64;
         Ok(StaticFile {
             key,
             content_type: content_type.to_string(),
-            etag,
+            etag: format!("\"{hash}\""),
             size,
             br,
             gzip,
@@ -371,7 +311,8 @@ impl<'a> Build<'a> {
 
     /// Stores a content-addressed asset and returns its URL on the site.
     async fn asset(&mut self, data: Bytes, ext: &str) -> Result<String, ApiError> {
-        let name = format!("{}.{ext}", &hash_hex(&data)[..HASH_LEN]);
+        let hash = content_hash(&data);
+        let name = format!("{hash}.{ext}");
         let path = format!("{ASSET_PREFIX}{name}");
         if !self.routes.contains_key(&path) {
             let content_type = mime_guess::from_ext(ext)
@@ -384,7 +325,13 @@ impl<'a> Build<'a> {
                 content_type
             };
             let file = self
-                .put(asset_key(self.project_id, &name), data, &content_type, true)
+                .put(
+                    asset_key(self.project_id, &name),
+                    &hash,
+                    data,
+                    &content_type,
+                    true,
+                )
                 .await?;
             self.routes.insert(path.clone(), file);
         }
@@ -625,16 +572,23 @@ impl<'a> Build<'a> {
         Ok((css, js))
     }
 
-    /// Writes a rendered page document and routes its path to it.
+    /// Stores a rendered page document and routes its path to it.
     async fn page_document(&mut self, slug: &str, html: String) -> Result<(), ApiError> {
-        let (path, file) = if slug == "/" {
-            ("/".to_string(), "pages/index.html".to_string())
+        let path = if slug == "/" {
+            "/".to_string()
         } else {
-            (format!("/{slug}"), format!("pages/{slug}/index.html"))
+            format!("/{slug}")
         };
-        let key = format!("{}{file}", deploy_prefix(self.project_id, self.deploy_id));
+        let hash = content_hash(html.as_bytes());
+        let key = page_key(self.project_id, &format!("{hash}.html"));
         let file = self
-            .put(key, Bytes::from(html), "text/html; charset=utf-8", false)
+            .put(
+                key,
+                &hash,
+                Bytes::from(html),
+                "text/html; charset=utf-8",
+                false,
+            )
             .await?;
         self.routes.insert(path, file);
         Ok(())
@@ -723,8 +677,8 @@ async fn build(
     let mut b = Build {
         state,
         project_id,
-        deploy_id,
         routes: BTreeMap::new(),
+        previous: reuse::Previous::load(state, &project).await,
         uploads: HashMap::new(),
         foreign_uploads: BTreeSet::new(),
         files: 0,
@@ -859,8 +813,8 @@ async fn build(
                     ..RenderContext::default()
                 };
                 state
-                    .sandbox
-                    .page(&blocks, &ctx)
+                    .renders
+                    .page(&state.sandbox, &blocks, &ctx)
                     .await
                     .map_err(|e| match e {
                         SandboxError::Render(e) => template_error(page, e),
@@ -982,22 +936,6 @@ mod tests {
             &text[found[1].0.clone()],
             "http://localhost:8000/files/uploads/1/2/cd/y.jpg"
         );
-    }
-
-    #[test]
-    fn compression_keeps_only_variants_that_help() {
-        let text = "<p>olá</p>".repeat(200);
-        let (br, gz) = compress(text.as_bytes());
-        assert!(br.unwrap().len() < text.len() / 5);
-        assert!(gz.unwrap().len() < text.len() / 5);
-        // Hash output does not compress (like images and woff2 files).
-        let noise: Vec<u8> = (0..128u32)
-            .flat_map(|i| Sha256::digest(i.to_le_bytes()))
-            .collect();
-        let (br, gz) = compress(&noise);
-        assert!(br.is_none() && gz.is_none());
-        assert!(compressible("text/html; charset=utf-8"));
-        assert!(!compressible("font/woff2"));
     }
 
     #[test]

@@ -36,6 +36,8 @@ pub struct Inner {
     pub metrics: crate::metrics::Metrics,
     /// Where owners' templates are rendered: worker processes within budgets.
     pub sandbox: Sandbox,
+    /// The page renders publishing has seen, so a republish starts no worker for them.
+    pub renders: crate::publish::Renders,
     /// The background passes that picture the library (see [`crate::thumbnails`]).
     pub thumbnails: crate::thumbnails::Thumbnails,
 }
@@ -64,6 +66,7 @@ impl AppState {
             publish_locks: Mutex::new(HashMap::new()),
             metrics: crate::metrics::Metrics::default(),
             sandbox,
+            renders: Default::default(),
             thumbnails: Default::default(),
         })))
     }

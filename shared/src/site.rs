@@ -1,13 +1,22 @@
 //! A deploy's manifest: the contract between publishing (control plane) and serving (edge).
 //!
 //! Object layout in the blob store:
-//! - `deploys/{project}/{deploy}/manifest.json`: this manifest;
-//! - `deploys/{project}/{deploy}/pages/…`: rendered HTML documents and their `.br`/`.gz`;
+//! - `deploys/{project}/{deploy}/manifest.json`: this manifest (and the deploy's
+//!   `screenshot.png`): the only objects a deploy owns alone;
+//! - `sites/{project}/pages/{sha256-prefix}.html` (+ `.br`/`.gz`): rendered HTML documents,
+//!   content-addressed, so a republish finds an unchanged page already written and
+//!   compressed and its manifest names the same object again (deploys before this layout
+//!   wrote them under `deploys/{project}/{deploy}/pages/…`);
 //! - `sites/{project}/assets/{sha256-prefix}.{ext}` (+ `.br`/`.gz`): content-addressed assets
 //!   (block CSS and JS, fonts, uploaded files), shared by every deploy of the project, so a
 //!   visitor holding an old page still finds its assets after the next deploy.
 //!
 //! A manifest is immutable: the edge caches it by deploy id and never invalidates it.
+//!
+//! Invariant: objects under `sites/{project}/` are shared by every deploy that names them and
+//! are never deleted while the project exists (a deploy's retention may delete
+//! `deploys/{project}/{deploy}/`, never `sites/…`). Publishing relies on it: it reuses an
+//! object, and the variants the live manifest lists for it, without writing them again.
 
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -32,6 +41,12 @@ pub fn deploy_prefix(project_id: i64, deploy_id: i64) -> String {
 /// Object key of a content-addressed asset (`name` is `{hash}.{ext}`).
 pub fn asset_key(project_id: i64, name: &str) -> String {
     format!("sites/{project_id}/assets/{name}")
+}
+
+/// Object key of a rendered page document (`name` is `{hash}.html`): content-addressed like
+/// an asset, but served as a page (revalidated, never a user file).
+pub fn page_key(project_id: i64, name: &str) -> String {
+    format!("sites/{project_id}/pages/{name}")
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

@@ -350,6 +350,10 @@ mod tests {
             "deploys/7/3/pages/index.html",
             "text/html; charset=utf-8"
         ));
+        assert!(!is_user_file(
+            "sites/7/pages/ab.html",
+            "text/html; charset=utf-8"
+        ));
         assert!(!is_user_file("", "text/html; charset=utf-8"));
     }
 }

@@ -24,6 +24,7 @@ mod process;
 mod projects;
 mod publish;
 mod redirects;
+mod republish;
 mod sections;
 mod session;
 mod stripe;

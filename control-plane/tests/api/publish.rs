@@ -170,15 +170,15 @@ async fn upload(
     res.text().await.unwrap()
 }
 
-async fn blob(app: &TestApp, key: &str) -> bytes::Bytes {
+pub(crate) async fn blob(app: &TestApp, key: &str) -> bytes::Bytes {
     app.app.state().blobs.get(key).await.unwrap()
 }
 
-async fn manifest(app: &TestApp, pid: i64, deploy: i64) -> Manifest {
+pub(crate) async fn manifest(app: &TestApp, pid: i64, deploy: i64) -> Manifest {
     serde_json::from_slice(&blob(app, &manifest_key(pid, deploy)).await).unwrap()
 }
 
-async fn page_html(app: &TestApp, m: &Manifest, path: &str) -> String {
+pub(crate) async fn page_html(app: &TestApp, m: &Manifest, path: &str) -> String {
     let file = m
         .routes
         .get(path)
@@ -186,12 +186,12 @@ async fn page_html(app: &TestApp, m: &Manifest, path: &str) -> String {
     String::from_utf8(blob(app, &file.key).await.to_vec()).unwrap()
 }
 
-async fn home_page_id(app: &TestApp, s: &Session, pid: i64) -> i64 {
+pub(crate) async fn home_page_id(app: &TestApp, s: &Session, pid: i64) -> i64 {
     let p = json_ok(app.get(s, &format!("/api/projects/{pid}")).await).await;
     p["pages"][0]["id"].as_i64().unwrap()
 }
 
-async fn new_page(app: &TestApp, s: &Session, pid: i64, name: &str, body: Value) -> i64 {
+pub(crate) async fn new_page(app: &TestApp, s: &Session, pid: i64, name: &str, body: Value) -> i64 {
     let page = json_ok(
         app.post(s, "/api/pages", json!({"project_id": pid, "name": name}))
             .await,
@@ -215,7 +215,7 @@ async fn break_page(app: &TestApp, s: &Session, page: i64) {
     .await;
 }
 
-async fn publish(app: &TestApp, s: &Session, pid: i64) -> Value {
+pub(crate) async fn publish(app: &TestApp, s: &Session, pid: i64) -> Value {
     json_ok(
         app.post(
             s,
@@ -367,7 +367,7 @@ async fn full_site(app: &TestApp, s: &Session) -> i64 {
     pid
 }
 
-fn sha_prefix(bytes: &[u8]) -> String {
+pub(crate) fn sha_prefix(bytes: &[u8]) -> String {
     hex::encode(Sha256::digest(bytes))[..16].to_string()
 }
 
@@ -393,13 +393,14 @@ dual_test!(
         // Static pages, with precompressed variants that decompress to the page.
         for path in ["/", "/sobre"] {
             let file = &m.routes[path];
-            assert!(
-                file.key.starts_with(&format!("deploys/{pid}/{did}/pages/")),
-                "{file:?}"
+            // Content-addressed, like the assets: the name is the document's hash.
+            let html = blob(&app, &file.key).await;
+            assert_eq!(
+                file.key,
+                format!("sites/{pid}/pages/{}.html", sha_prefix(&html)),
             );
             assert!(!file.immutable);
             assert_eq!(file.content_type, "text/html; charset=utf-8");
-            let html = blob(&app, &file.key).await;
             assert_eq!(file.size, html.len() as u64);
             let mut unbr = Vec::new();
             brotli::Decompressor::new(&blob(&app, file.br.as_ref().unwrap()).await[..], 4096)
