@@ -20,7 +20,7 @@ use vitrine_shared::{
     blob::BlobStore,
     site::{
         ASSET_PREFIX, FormSettings, MANIFEST_VERSION, Manifest, StaticFile, asset_key,
-        deploy_prefix, manifest_key,
+        manifest_key, page_key,
     },
     store::{LiveIds, LiveSite},
 };
@@ -128,12 +128,7 @@ async fn write_site(
     routes.insert(css_url.clone(), css_file);
     for (path, name) in PAGES {
         let html = page(i, path, name, &css_url);
-        let file = if path == "/" {
-            "pages/index.html".to_string()
-        } else {
-            format!("pages{path}/index.html")
-        };
-        let key = format!("{}{file}", deploy_prefix(project_id, deploy_id));
+        let key = page_key(project_id, &format!("{}.html", hash(html.as_bytes())));
         let gz_key = format!("{key}.gz");
         let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
         gz.write_all(html.as_bytes()).expect("gzip in memory");
