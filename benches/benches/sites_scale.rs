@@ -251,12 +251,17 @@ fn main() {
         // SAFETY: no other thread exists yet.
         unsafe { std::env::set_var(k, v) };
     }
-    tokio::runtime::Builder::new_multi_thread()
+    let met = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
         .enable_all()
         .build()
         .unwrap()
         .block_on(run(&moto));
+    // moto stops here (its drop), before a miss ends the process.
+    drop(moto);
+    if !met {
+        std::process::exit(1);
+    }
 }
 
 /// The run's sizes, from the environment.
@@ -268,7 +273,8 @@ struct Sizes {
     s3_sites: usize,
 }
 
-async fn run(moto: &Moto) {
+/// Runs the parts asked for; false when a target was missed.
+async fn run(moto: &Moto) -> bool {
     let n = Sizes {
         sites: env("SCALE_SITES", 100_000).max(HOT + 1),
         rounds: env("SCALE_ROUNDS", 5).max(1),
@@ -294,7 +300,7 @@ async fn run(moto: &Moto) {
     let edge = large.edge(&bin, &[]);
     if part("cold") {
         let title = format!("local object store, {} sites in the database", n.sites);
-        let p99 = cold_requests(&title, &edge, n.sites, n.cold).await;
+        let p99 = cold_requests(&title, &edge, n.sites, n.cold.min(n.sites / 2)).await;
         verdicts.check(
             format!("a cold site's first request, p99 {p99:.2} ms ≤ 10 ms"),
             p99 <= 10.0,
@@ -323,8 +329,8 @@ async fn run(moto: &Moto) {
     let missed: Vec<&String> = verdicts.0.iter().filter(|v| !v.1).map(|v| &v.0).collect();
     if !missed.is_empty() {
         eprintln!("\nmissed: {missed:#?}");
-        std::process::exit(1);
     }
+    missed.is_empty()
 }
 
 /// Part 1: start-up on both stacks, alternating.
@@ -377,17 +383,17 @@ async fn start_ups(n: &Sizes, small: &Stack, large: &Stack, bin: &Path, verdicts
 /// at once, then the first ones again (warm). Returns the one-at-a-time p99.
 async fn cold_requests(title: &str, edge: &EdgeProc, sites: usize, cold: usize) -> f64 {
     println!("\n{title}: a cold site's first request");
+    // Two sets with no site in common (`cold` is at most half the sites: a step of 2 or more).
+    let step = (sites / cold.max(1)).max(2);
+    let (first, second) = (spread(sites, cold, 1), spread(sites, cold, 1 + step / 2));
     let one = summary(
         "one at a time",
-        visit_all(edge.addr, spread(sites, cold, 11), 1).await,
+        visit_all(edge.addr, first.clone(), 1).await,
     );
-    summary(
-        "16 at once",
-        visit_all(edge.addr, spread(sites, cold, 23), 16).await,
-    );
+    summary("16 at once", visit_all(edge.addr, second, 16).await);
     summary(
         "the first ones again (warm), one at a time",
-        visit_all(edge.addr, spread(sites, cold, 11), 1).await,
+        visit_all(edge.addr, first, 1).await,
     );
     one
 }
