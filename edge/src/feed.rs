@@ -10,6 +10,11 @@
 //! after one holding id 11. The reader therefore always looks [`LOOKBACK`] ids behind the
 //! newest it has seen and remembers which of those it already applied: a late commit is
 //! still picked up, and nothing is applied twice.
+//!
+//! A starting edge finds the feed's end before it serves ([`Reader::at_end`]) and takes the
+//! look-back window as applied: nothing was cached yet for those changes to make stale. Were
+//! they applied once the edge serves, a restarted node would drop the hosts it had just
+//! loaded, and the copies it keeps for a database outage with them.
 
 use std::{collections::BTreeSet, sync::Arc, time::Duration};
 
@@ -21,12 +26,15 @@ use crate::{sites::Sites, tls::Certs};
 /// How far behind the newest id the reader looks for late commits.
 pub const LOOKBACK: i64 = 100;
 const BATCH: i64 = 1000;
+/// How long a starting edge (or a read) waits for the database.
+const STARTUP_WAIT: Duration = Duration::from_secs(2);
 
-/// Runs until `stop` turns true.
+/// Runs until `stop` turns true, from where `reader` stands.
 pub async fn run(
     sites: Arc<Sites>,
     certs: Arc<Certs>,
     poll: Duration,
+    mut reader: Reader,
     mut stop: watch::Receiver<bool>,
 ) {
     let wake = Arc::new(Notify::new());
@@ -37,10 +45,6 @@ pub async fn run(
             stop.clone(),
         ))),
         Store::Sqlite(_) => None,
-    };
-    let mut reader = Reader {
-        newest: None,
-        seen: BTreeSet::new(),
     };
     loop {
         reader.read(&sites, &certs).await;
@@ -55,7 +59,8 @@ pub async fn run(
     }
 }
 
-struct Reader {
+/// Where the reader stands in the feed.
+pub struct Reader {
     /// The newest id applied; `None` until the feed's position is known.
     newest: Option<i64>,
     /// Ids applied within the look-back window.
@@ -63,13 +68,34 @@ struct Reader {
 }
 
 impl Reader {
+    /// The feed's end, read before the edge caches anything: the ids in the look-back window
+    /// are taken as applied. With the database away (within [`STARTUP_WAIT`]) the position is
+    /// found on the first read instead, and that window is then applied (see [`Reader::read`]).
+    pub async fn at_end(store: &Store) -> Reader {
+        let mut reader = Reader {
+            newest: None,
+            seen: BTreeSet::new(),
+        };
+        let window = async {
+            let newest = store.last_change_id().await?;
+            let window = store
+                .changes_since((newest - LOOKBACK).max(0), BATCH)
+                .await?;
+            Ok::<_, vitrine_shared::store::StoreError>((newest, window))
+        };
+        if let Ok(Ok((newest, window))) = tokio::time::timeout(STARTUP_WAIT, window).await {
+            reader.seen = window.iter().map(|c| c.id).collect();
+            reader.newest = Some(reader.seen.last().copied().unwrap_or(0).max(newest));
+        }
+        reader
+    }
+
     async fn read(&mut self, sites: &Sites, certs: &Certs) {
         let store = &sites.store;
         let Some(newest) = self.newest else {
-            // A starting edge has nothing cached: it begins at the feed's end.
-            if let Ok(Ok(id)) =
-                tokio::time::timeout(Duration::from_secs(2), store.last_change_id()).await
-            {
+            // The database was away when the edge started. Hosts cached since may predate the
+            // window's late commits, so the next read applies the window.
+            if let Ok(Ok(id)) = tokio::time::timeout(STARTUP_WAIT, store.last_change_id()).await {
                 self.newest = Some(id);
                 sites.metrics().feed_caught_up();
             }

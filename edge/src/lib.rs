@@ -191,6 +191,8 @@ impl Edge {
             metrics.clone(),
         )?);
         let sites = Arc::new(Sites::new(settings, store.clone(), blobs, metrics.clone()));
+        // Before the first visitor: what the feed already holds cannot make anything stale.
+        let feed_at = feed::Reader::at_end(&store).await;
         let forms = Forms::new(
             store,
             &settings.edge_spool_dir(),
@@ -267,6 +269,7 @@ impl Edge {
                 sites.clone(),
                 certs.clone(),
                 Duration::from_millis(settings.edge_change_poll_ms.max(1)),
+                feed_at,
                 rx.clone(),
             )),
             tokio::spawn(forms.clone().run_replayer(REPLAY_EVERY, rx.clone())),

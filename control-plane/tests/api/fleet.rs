@@ -380,10 +380,11 @@ async fn one_control_plane_and_two_edges_share_postgresql_and_s3() {
     proxy.cut();
     let outage = Instant::now();
     for n in 0..20 {
-        let edge = if n % 2 == 0 { a.http } else { b.http };
+        let node = if n % 2 == 0 { &a } else { &b };
         assert!(
-            submit(&visitor, edge, &host, 100 + n).await,
-            "submission {n} during the outage"
+            submit(&visitor, node.http, &host, 100 + n).await,
+            "submission {n} during the outage; the edge's log:\n{}",
+            std::fs::read_to_string(&node.proc.log).unwrap_or_default()
         );
     }
     while outage.elapsed() < Duration::from_secs(3) {

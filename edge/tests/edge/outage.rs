@@ -2,12 +2,13 @@
 
 use std::time::Duration;
 
+use vitrine_edge::Edge;
 use vitrine_shared::{
-    Store,
+    Store, dual_test,
     testing::{Backend, TcpProxy, TestDb},
 };
 
-use crate::support::{Site, TestEdge, basic, live_page};
+use crate::support::{Site, TestEdge, basic, live_page, settings};
 
 /// How the test takes the database away from the edge.
 enum Cut {
@@ -17,19 +18,30 @@ enum Cut {
     Close(Store),
 }
 
-async fn outage_keeps_cached_sites_serving(backend: Backend) {
-    let db = TestDb::new(backend).await;
-    let (edge_store, cut) = match backend {
-        Backend::Postgres => {
-            let proxy = TcpProxy::in_front_of(&db.url).await;
-            let store = Store::connect(&proxy.postgres_url(&db.url)).await.unwrap();
+impl Cut {
+    /// An edge's own connection to the database at `url`, and the way to take it away.
+    async fn connect(url: &str) -> (Store, Cut) {
+        if url.starts_with("postgres") {
+            let proxy = TcpProxy::in_front_of(url).await;
+            let store = Store::connect(&proxy.postgres_url(url)).await.unwrap();
             (store, Cut::Proxy(proxy))
-        }
-        Backend::Sqlite => {
-            let store = Store::connect(&db.url).await.unwrap();
+        } else {
+            let store = Store::connect(url).await.unwrap();
             (store.clone(), Cut::Close(store))
         }
-    };
+    }
+
+    async fn cut(&self) {
+        match self {
+            Cut::Proxy(p) => p.cut(),
+            Cut::Close(s) => s.close().await,
+        }
+    }
+}
+
+async fn outage_keeps_cached_sites_serving(backend: Backend) {
+    let db = TestDb::new(backend).await;
+    let (edge_store, cut) = Cut::connect(&db.url).await;
     // Hosts are trusted for 200 ms only, so the outage outlives every fresh entry.
     let t = TestEdge::start_with(db, Some(edge_store), |s| s.edge_site_ttl_ms = 200).await;
     let loja = t.project("loja").await;
@@ -56,10 +68,7 @@ async fn outage_keeps_cached_sites_serving(backend: Backend) {
     t.until("loja.localhost", "/blog/ola", 200, "<h1>Olá</h1>", secs)
         .await;
 
-    match &cut {
-        Cut::Proxy(p) => p.cut(),
-        Cut::Close(s) => s.close().await,
-    }
+    cut.cut().await;
     tokio::time::sleep(Duration::from_millis(400)).await; // past the host TTL
 
     for _ in 0..3 {
@@ -135,4 +144,55 @@ async fn sqlite_outage_keeps_cached_sites_serving() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn postgres_outage_keeps_cached_sites_serving() {
     outage_keeps_cached_sites_serving(Backend::Postgres).await;
+}
+
+/// A node restarted after a site was published loads the site, and keeps it through an outage
+/// that begins before the node's next visitor: the changes already in the feed when it started
+/// (that publish among them) must not drop what it loaded since. This is how two nodes share a
+/// database in production (`control-plane/tests/api/fleet.rs` runs the same with processes).
+dual_test! {
+async fn a_restarted_node_keeps_what_it_loaded(db: TestDb) {
+    let t = TestEdge::start(db).await;
+    let loja = t.project("loja").await;
+    t.publish(loja, basic("<h1>Loja no ar</h1>")).await;
+    t.db.store
+        .insert_redirect(loja, "/velho", "/")
+        .await
+        .unwrap();
+
+    // The restarted node: its own connection, to cut, and the shared object store.
+    let (store, cut) = Cut::connect(&t.db.url).await;
+    let spool = tempfile::tempdir().unwrap();
+    let mut s = settings(spool.path());
+    s.edge_site_ttl_ms = 200;
+    s.edge_change_poll_ms = 50;
+    let node = Edge::build_with(&s, store, t.blobs.clone()).await.unwrap();
+    let get = |path: &'static str| {
+        t.client
+            .get(format!("http://{}{path}", node.http_addr))
+            .header("host", "loja.localhost")
+            .send()
+    };
+    assert_eq!(get("/").await.unwrap().status(), 200);
+    // Many polls of the feed, and no visitor, before the database goes away.
+    tokio::time::sleep(Duration::from_millis(600)).await;
+    cut.cut().await;
+    tokio::time::sleep(Duration::from_millis(300)).await; // past the host TTL
+    let r = get("/").await.unwrap();
+    assert_eq!(r.status(), 200, "the site it loaded, during the outage");
+    assert_eq!(r.text().await.unwrap(), "<h1>Loja no ar</h1>");
+    let r = t
+        .client
+        .post(format!("http://{}/_forms", node.http_addr))
+        .header("host", "loja.localhost")
+        .header("content-type", "application/x-www-form-urlencoded")
+        .body("nome=Ana&mensagem=durante+a+queda")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(r.status(), 303, "a form during the outage is spooled");
+    assert_eq!(node.forms.spooled().await, 1);
+    node.stop().await;
+    t.edge.stop().await;
+}
 }
