@@ -146,11 +146,11 @@ async fn postgres_outage_keeps_cached_sites_serving() {
     outage_keeps_cached_sites_serving(Backend::Postgres).await;
 }
 
-/// A node restarted after a site was published loads the site, and keeps it through an outage
-/// that begins before the node's next visitor: the changes already in the feed when it started
-/// (that publish among them) must not drop what it loaded since. This is how two nodes share a
-/// database in production (`control-plane/tests/api/fleet.rs` runs the same with processes).
 dual_test! {
+    /// A node restarted after a site was published loads the site, and keeps it through an outage
+    /// that begins before the node's next visitor: the changes already in the feed when it started
+    /// (that publish among them) must not drop what it loaded since. This is how two nodes share a
+    /// database in production (`control-plane/tests/api/fleet.rs` runs the same with processes).
 async fn a_restarted_node_keeps_what_it_loaded(db: TestDb) {
     let t = TestEdge::start(db).await;
     let loja = t.project("loja").await;
