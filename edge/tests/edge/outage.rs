@@ -151,48 +151,48 @@ dual_test! {
     /// that begins before the node's next visitor: the changes already in the feed when it started
     /// (that publish among them) must not drop what it loaded since. This is how two nodes share a
     /// database in production (`control-plane/tests/api/fleet.rs` runs the same with processes).
-async fn a_restarted_node_keeps_what_it_loaded(db: TestDb) {
-    let t = TestEdge::start(db).await;
-    let loja = t.project("loja").await;
-    t.publish(loja, basic("<h1>Loja no ar</h1>")).await;
-    t.db.store
-        .insert_redirect(loja, "/velho", "/")
-        .await
-        .unwrap();
+    async fn a_restarted_node_keeps_what_it_loaded(db: TestDb) {
+        let t = TestEdge::start(db).await;
+        let loja = t.project("loja").await;
+        t.publish(loja, basic("<h1>Loja no ar</h1>")).await;
+        t.db.store
+            .insert_redirect(loja, "/velho", "/")
+            .await
+            .unwrap();
 
-    // The restarted node: its own connection, to cut, and the shared object store.
-    let (store, cut) = Cut::connect(&t.db.url).await;
-    let spool = tempfile::tempdir().unwrap();
-    let mut s = settings(spool.path());
-    s.edge_site_ttl_ms = 200;
-    s.edge_change_poll_ms = 50;
-    let node = Edge::build_with(&s, store, t.blobs.clone()).await.unwrap();
-    let get = |path: &'static str| {
-        t.client
-            .get(format!("http://{}{path}", node.http_addr))
+        // The restarted node: its own connection, to cut, and the shared object store.
+        let (store, cut) = Cut::connect(&t.db.url).await;
+        let spool = tempfile::tempdir().unwrap();
+        let mut s = settings(spool.path());
+        s.edge_site_ttl_ms = 200;
+        s.edge_change_poll_ms = 50;
+        let node = Edge::build_with(&s, store, t.blobs.clone()).await.unwrap();
+        let get = |path: &'static str| {
+            t.client
+                .get(format!("http://{}{path}", node.http_addr))
+                .header("host", "loja.localhost")
+                .send()
+        };
+        assert_eq!(get("/").await.unwrap().status(), 200);
+        // Many polls of the feed, and no visitor, before the database goes away.
+        tokio::time::sleep(Duration::from_millis(600)).await;
+        cut.cut().await;
+        tokio::time::sleep(Duration::from_millis(300)).await; // past the host TTL
+        let r = get("/").await.unwrap();
+        assert_eq!(r.status(), 200, "the site it loaded, during the outage");
+        assert_eq!(r.text().await.unwrap(), "<h1>Loja no ar</h1>");
+        let r = t
+            .client
+            .post(format!("http://{}/_forms", node.http_addr))
             .header("host", "loja.localhost")
+            .header("content-type", "application/x-www-form-urlencoded")
+            .body("nome=Ana&mensagem=durante+a+queda")
             .send()
-    };
-    assert_eq!(get("/").await.unwrap().status(), 200);
-    // Many polls of the feed, and no visitor, before the database goes away.
-    tokio::time::sleep(Duration::from_millis(600)).await;
-    cut.cut().await;
-    tokio::time::sleep(Duration::from_millis(300)).await; // past the host TTL
-    let r = get("/").await.unwrap();
-    assert_eq!(r.status(), 200, "the site it loaded, during the outage");
-    assert_eq!(r.text().await.unwrap(), "<h1>Loja no ar</h1>");
-    let r = t
-        .client
-        .post(format!("http://{}/_forms", node.http_addr))
-        .header("host", "loja.localhost")
-        .header("content-type", "application/x-www-form-urlencoded")
-        .body("nome=Ana&mensagem=durante+a+queda")
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(r.status(), 303, "a form during the outage is spooled");
-    assert_eq!(node.forms.spooled().await, 1);
-    node.stop().await;
-    t.edge.stop().await;
-}
+            .await
+            .unwrap();
+        assert_eq!(r.status(), 303, "a form during the outage is spooled");
+        assert_eq!(node.forms.spooled().await, 1);
+        node.stop().await;
+        t.edge.stop().await;
+    }
 }
