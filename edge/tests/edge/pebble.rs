@@ -23,11 +23,20 @@ pub struct Pebble {
     child: Option<Child>,
 }
 
+/// A port for a server started later (Pebble, nginx). It is picked below the kernel's
+/// ephemeral range (`ip_local_port_range`, 32768 and up by default), which every `:0` bind of
+/// the tests draws from, so a listener bound meanwhile cannot take it; among the ports below,
+/// a random one that is free now (tests in other processes pick the same way).
 pub fn free_port() -> u16 {
-    std::net::TcpListener::bind("127.0.0.1:0")
-        .and_then(|l| l.local_addr())
-        .expect("free port")
-        .port()
+    use rand::Rng;
+    let mut rng = rand::rng();
+    for _ in 0..1000 {
+        let port = rng.random_range(20_000..32_000);
+        if std::net::TcpListener::bind(("127.0.0.1", port)).is_ok() {
+            return port;
+        }
+    }
+    panic!("no free port between 20000 and 32000")
 }
 
 impl Pebble {
