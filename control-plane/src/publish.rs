@@ -42,8 +42,8 @@ use vitrine_shared::{
     sandbox::SandboxError,
     sections::{MenuItem, MenuPage, menu},
     site::{
-        ASSET_PREFIX, DynamicPage, FormSettings, MANIFEST_VERSION, Manifest, StaticFile, asset_key,
-        manifest_key, page_key, page_path,
+        ASSET_PREFIX, DynamicPage, FormSettings, MANIFEST_VERSION, MAX_MANIFEST_BYTES, Manifest,
+        StaticFile, asset_key, manifest_key, page_key, page_path,
     },
     store::{Deploy, Page, Project},
     uploads::UploadKey,
@@ -862,6 +862,9 @@ async fn build(
     };
     let key = manifest_key(project_id, deploy_id);
     let json = serde_json::to_vec(&manifest).map_err(internal)?;
+    if json.len() > MAX_MANIFEST_BYTES {
+        return Err(too_large(json.len()));
+    }
     state
         .blobs
         .put(&key, Bytes::from(json))
@@ -873,6 +876,21 @@ async fn build(
         bytes: b.bytes,
         warnings: b.warnings,
     })
+}
+
+/// The refusal of a site whose manifest is `size` bytes, over [`MAX_MANIFEST_BYTES`].
+fn too_large(size: usize) -> ApiError {
+    let (size_kb, max_kb) = (size.div_ceil(1024), MAX_MANIFEST_BYTES / 1024);
+    ApiError::invalid(
+        "site",
+        ErrorCode::SiteTooLarge,
+        format!(
+            "The published site is too large: its index of pages, redirects and templates \
+             takes {size_kb} KB, and at most {max_kb} KB are allowed"
+        ),
+    )
+    .param("size_kb", size_kb)
+    .param("max_kb", max_kb)
 }
 
 /// The site menu (`site.menu`) of these pages.

@@ -45,7 +45,7 @@ use vitrine_shared::{
     blob::{BlobError, BlobStore},
     redirects::Matcher,
     sandbox::Sandbox,
-    site::Manifest,
+    site::{MAX_MANIFEST_BYTES, Manifest},
     store::{Change, Failure, SiteRow, StoreError},
 };
 
@@ -243,7 +243,9 @@ pub struct Sites {
     metrics: Arc<Metrics>,
     fresh: Cache<String, Option<Arc<Site>>>,
     last_known: Cache<String, Arc<Site>>,
-    deploys: Cache<i64, Arc<DeployView>>,
+    /// `None`: a manifest over [`MAX_MANIFEST_BYTES`], kept as that verdict so that it is
+    /// read once, not on every request.
+    deploys: Cache<i64, Option<Arc<DeployView>>>,
     matchers: Cache<(i64, u64), Arc<Matcher>>,
     files: Cache<String, Bytes>,
     renders: Cache<RenderKey, Arc<Rendered>>,
@@ -282,7 +284,7 @@ impl Sites {
                 .build(),
             deploys: Cache::builder()
                 .max_capacity(settings.edge_manifest_cache_bytes.max(1))
-                .weigher(|_, v: &Arc<DeployView>| v.weight)
+                .weigher(|_, v: &Option<Arc<DeployView>>| v.as_ref().map_or(64, |d| d.weight))
                 .build(),
             matchers: Cache::builder().max_capacity(hosts.min(10_000)).build(),
             files: Cache::builder()
@@ -511,14 +513,27 @@ impl Sites {
                     .get(key)
                     .await
                     .map_err(|e| Unavailable::Blob(format!("{key}: {e}")))?;
+                if bytes.len() > MAX_MANIFEST_BYTES {
+                    tracing::warn!(
+                        key,
+                        bytes = bytes.len(),
+                        "manifest over the limit: not served"
+                    );
+                    return Ok(None);
+                }
                 let manifest: Manifest = serde_json::from_slice(&bytes)
                     .map_err(|e| Unavailable::Blob(format!("{key}: {e}")))?;
-                Ok::<_, Unavailable>(Arc::new(DeployView::weighing(manifest, bytes.len())))
+                Ok::<_, Unavailable>(Some(Arc::new(DeployView::weighing(manifest, bytes.len()))))
             })
             .await
             .map_err(|e| (*e).clone())?;
         self.metrics.cache(CacheName::manifest, !entry.is_fresh());
-        Ok(Some(entry.into_value()))
+        match entry.into_value() {
+            Some(deploy) => Ok(Some(deploy)),
+            None => Err(Unavailable::Blob(format!(
+                "{key}: over the {MAX_MANIFEST_BYTES} bytes a manifest may have"
+            ))),
+        }
     }
 
     /// The project's live redirect rules compiled once per change; the deploy's own rules

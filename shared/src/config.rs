@@ -462,7 +462,7 @@ pub const SETTINGS_HELP: &[(&str, &str)] = &[
     ),
     (
         "EDGE_MANIFEST_CACHE_BYTES",
-        "deploy manifests the edge keeps parsed, weighed by their stored size (parsed, about 2.5 times that) [default: 16777216]",
+        "deploy manifests the edge keeps parsed, weighed by their stored size (parsed, about 2.5 times that); keep it several times the 2 MiB a manifest may have [default: 16777216]",
     ),
     (
         "EDGE_SITE_CACHE_ENTRIES",

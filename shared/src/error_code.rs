@@ -180,6 +180,8 @@ error_codes! {
     HomePageStatic = "home_page_static",
     PageSlugTaken = "page_slug_taken",
     PageTooLarge = "page_too_large",
+    /// A publish whose manifest (pages, redirects, templates) is over `site::MAX_MANIFEST_BYTES`.
+    SiteTooLarge = "site_too_large",
     UnknownCollection = "unknown_collection",
     ReservedPagePath = "reserved_page_path",
     TemplateError = "template_error",

@@ -27,6 +27,13 @@ use crate::render::{Block, DocumentParts};
 
 pub const MANIFEST_VERSION: u32 = 1;
 
+/// The largest manifest a publish writes and an edge reads (its JSON): room for some 8,000
+/// pages or tens of thousands of redirect rules. Every edge holds the manifests of the sites it
+/// serves in one cache shared by all tenants (`EDGE_MANIFEST_CACHE_BYTES`, several times this),
+/// so one site cannot take that cache from the others, nor make an edge read and parse a huge
+/// file on every request.
+pub const MAX_MANIFEST_BYTES: usize = 2 * 1024 * 1024;
+
 /// URL prefix of content-addressed assets on a published site.
 pub const ASSET_PREFIX: &str = "/_assets/";
 

@@ -42,3 +42,27 @@ dual_test! {
         assert!(misses > SITES as u64, "evicted manifests were read again: {misses} reads");
     }
 }
+
+dual_test! {
+    async fn a_manifest_over_the_limit_is_read_once_and_not_served(db: TestDb) {
+        // Publishes refuse such a manifest; one written some other way (an older release, an
+        // operator's copy) must not make the edge read and parse megabytes per request.
+        let t = TestEdge::start_with(db, None, |s| s.edge_hot_cache_bytes = 1).await;
+        t.simple_site("inchado", "<h1>Inchado</h1>").await;
+        t.simple_site("vizinho", "<h1>Vizinho</h1>").await;
+        let row = t.db.store.site_by_slug("inchado").await.unwrap().unwrap();
+        let key = row.manifest_key.unwrap();
+        let oversized = vec![b' '; vitrine_shared::site::MAX_MANIFEST_BYTES + 1];
+        t.blobs.put(&key, oversized.into()).await.unwrap();
+
+        let before = t.metric("vitrine_edge_cache_misses_total{cache=\"manifest\"}").await;
+        for path in ["/", "/sobre", "/nada", "/", "/"] {
+            let (status, body) = t.text("inchado.localhost", path).await;
+            assert_eq!(status, 503, "{path}: {body}");
+        }
+        let misses = t.metric("vitrine_edge_cache_misses_total{cache=\"manifest\"}").await;
+        assert_eq!(misses - before, 1, "the oversized manifest was read once");
+        let (status, body) = t.text("vizinho.localhost", "/").await;
+        assert_eq!((status, body.as_str()), (200, "<h1>Vizinho</h1>"), "the neighbour is served");
+    }
+}

@@ -16,7 +16,10 @@ use vitrine_shared::{
     testing::budgets::{EXPANSIONS, RSS_GROWTH_LIMIT, Rss, SPIN},
 };
 
-use crate::helpers::{Session, TestApp, json_ok};
+use crate::{
+    helpers::{Session, TestApp, json_ok},
+    publish::new_page,
+};
 
 /// What a budget attack may cost at most: an answer within this, and no more memory.
 const ANSWER_WITHIN: Duration = Duration::from_secs(1);
@@ -67,6 +70,19 @@ where
 async fn home_page(app: &TestApp, s: &Session, project: i64) -> i64 {
     let p = json_ok(app.get(s, &format!("/api/projects/{project}")).await).await;
     p["pages"][0]["id"].as_i64().unwrap()
+}
+
+/// A new account's project whose home page has one honest block, published: the session,
+/// the project, its home page and the live deploy's id.
+async fn live_site(app: &TestApp, email: &str, name: &str) -> (Session, i64, i64, Value) {
+    let s = app.register(email).await;
+    let project = app.create_project(&s, name).await["id"].as_i64().unwrap();
+    let page = home_page(app, &s, project).await;
+    set_blocks(app, &s, page, json!([block("honesto", "<p>ok</p>")])).await;
+    let publish = format!("/api/publish_v2/{project}");
+    let live = json_ok(app.post(&s, &publish, json!({})).await).await["deploy"]["id"].clone();
+    assert!(live.is_i64(), "{live}");
+    (s, project, page, live)
 }
 
 async fn set_blocks(app: &TestApp, s: &Session, page: i64, blocks: Value) {
@@ -164,15 +180,8 @@ dual_test!(
 
 dual_test!(
     async fn a_10_gb_template_fails_the_publish_cleanly_and_the_live_deploy_stays(app: TestApp) {
-        let s = app.register("publish-bomb@example.com").await;
-        let project = app.create_project(&s, "Bomba").await["id"]
-            .as_i64()
-            .unwrap();
-        let page = home_page(&app, &s, project).await;
-        set_blocks(&app, &s, page, json!([block("honesto", "<p>ok</p>")])).await;
+        let (s, project, page, live) = live_site(&app, "publish-bomb@example.com", "Bomba").await;
         let publish = format!("/api/publish_v2/{project}");
-        let live = json_ok(app.post(&s, &publish, json!({})).await).await["deploy"]["id"].clone();
-        assert!(live.is_i64(), "{live}");
         each_expansion(|name, template, reason| {
             let (app, s, publish) = (&app, &s, &publish);
             async move {
@@ -317,5 +326,50 @@ dual_test!(
             "the page itself was drawn ({green} green pixels)"
         );
         assert_eq!(red, 0, "a file's content reached the thumbnail");
+    }
+);
+
+dual_test!(
+    async fn a_site_too_large_for_the_edges_shared_manifest_cache_is_refused_at_publish(
+        app: TestApp,
+    ) {
+        // Every edge keeps the manifests of the sites it serves in one cache all tenants share
+        // (`EDGE_MANIFEST_CACHE_BYTES`); a manifest near its size would push the others out,
+        // or, over it, be read and parsed on every request.
+        let (s, project, _, live) = live_site(&app, "manifest-bloat@example.com", "Inchado").await;
+        let publish = format!("/api/publish_v2/{project}");
+
+        // Collection pages travel in the manifest with their templates: two of 1.2 MB each.
+        let table = json_ok(
+            app.post(&s, "/api/tables", json!({"project_id": project, "name": "Itens", "meta": {"plural": "Itens", "singular": "Item"}}))
+                .await,
+        )
+        .await["id"]
+            .as_i64()
+            .unwrap();
+        let big = format!("<p>{}</p>", "x".repeat(1_200_000));
+        for name in ["Itens A", "Itens B"] {
+            let body = json!({"table_id": table, "blocks": [block("grande", &big)]});
+            new_page(&app, &s, project, name, body).await;
+        }
+        let res = app.post(&s, &publish, json!({})).await;
+        assert_eq!(res.status(), StatusCode::UNPROCESSABLE_ENTITY);
+        let body: Value = res.json().await.unwrap();
+        assert_eq!(body["error"], "site_too_large", "{body}");
+        let max_kb = (vitrine_shared::site::MAX_MANIFEST_BYTES / 1024) as i64;
+        assert_eq!(body["params"]["max_kb"], max_kb, "{body}");
+        assert!(
+            body["params"]["size_kb"].as_i64().unwrap() > max_kb,
+            "{body}"
+        );
+
+        // Nothing went live: the first deploy stays, the attempt is recorded as failed.
+        let history = json_ok(
+            app.get(&s, &format!("/api/projects/{project}/deploys"))
+                .await,
+        )
+        .await;
+        assert_eq!(history["active_deploy_id"], live, "{history}");
+        assert_eq!(history["data"][0]["status"], "failed", "{history}");
     }
 );
