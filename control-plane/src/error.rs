@@ -303,7 +303,18 @@ pub const SLUG_HELD_MESSAGE: &str = "This address was in use until recently and 
 
 /// Unique-constraint names mapped to the field, the code and the spec's message.
 fn conflict(constraint: &'static str) -> ApiError {
-    use vitrine_shared::store::{DOMAIN_UNIT_TAKEN, SLUG_HELD};
+    use vitrine_shared::{
+        redirects::MAX_RULES,
+        store::{DOMAIN_UNIT_TAKEN, REDIRECTS_FULL, SLUG_HELD},
+    };
+    if constraint == REDIRECTS_FULL {
+        return ApiError::invalid(
+            "from",
+            ErrorCode::TooManyRedirects,
+            format!("A site may have at most {MAX_RULES} redirects"),
+        )
+        .param("max", MAX_RULES);
+    }
     let (field, code, message) = match constraint {
         "projects_domain_key" | DOMAIN_UNIT_TAKEN => {
             ("domain", ErrorCode::DomainInUse, DOMAIN_IN_USE)

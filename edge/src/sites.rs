@@ -8,7 +8,7 @@
 //! | `fresh` hosts | normalised host | its TTL (`EDGE_SITE_TTL_MS`) ends, or a `deploy`/`project` change for its project arrives |
 //! | `last_known` hosts | normalised host | only a change for its project (or eviction): the copy served while the database is down |
 //! | deploys | deploy id | eviction only (weighted by stored size, `EDGE_MANIFEST_CACHE_BYTES`): a manifest never changes |
-//! | redirect matchers | project, site generation | a `redirects`/`deploy`/`project` change bumps the generation |
+//! | redirect matchers | project, site generation | a `redirects`/`deploy`/`project` change bumps the generation (weighed by the rules' bytes, [`MATCHER_CACHE_BYTES`]) |
 //! | files | object key | eviction only (weighted by size, `EDGE_FILE_CACHE_BYTES`): objects are immutable |
 //! | renders | project, records generation, deploy, request | a `records` change bumps the generation |
 //!
@@ -56,6 +56,11 @@ use crate::{
 
 /// The longest the edge waits on the database for one lookup.
 pub const DB_TIMEOUT: Duration = Duration::from_secs(2);
+/// What the compiled redirect rules of the projects an edge serves may hold, in bytes: the
+/// rules of thousands of typical sites, or of 16 sites at `redirects::MAX_RULES` of the
+/// longest rules.
+pub const MATCHER_CACHE_BYTES: u64 = 16 * 1024 * 1024;
+
 /// How long the edge stops asking a database that just failed.
 pub const BREAKER: Duration = Duration::from_secs(2);
 
@@ -286,7 +291,12 @@ impl Sites {
                 .max_capacity(settings.edge_manifest_cache_bytes.max(1))
                 .weigher(|_, v: &Option<Arc<DeployView>>| v.as_ref().map_or(64, |d| d.weight))
                 .build(),
-            matchers: Cache::builder().max_capacity(hosts.min(10_000)).build(),
+            // Weighed by their rules' bytes: a project's rules are capped
+            // (`redirects::MAX_RULES`), their number in the cache by these bytes.
+            matchers: Cache::builder()
+                .max_capacity(MATCHER_CACHE_BYTES)
+                .weigher(|_, m: &Arc<Matcher>| m.weight())
+                .build(),
             files: Cache::builder()
                 .max_capacity(settings.edge_file_cache_bytes.max(1))
                 .weigher(|k: &String, v: &Bytes| {

@@ -180,6 +180,8 @@ error_codes! {
     HomePageStatic = "home_page_static",
     PageSlugTaken = "page_slug_taken",
     PageTooLarge = "page_too_large",
+    /// A redirect added to a project that has `redirects::MAX_RULES` already.
+    TooManyRedirects = "too_many_redirects",
     /// A publish whose manifest (pages, redirects, templates) is over `site::MAX_MANIFEST_BYTES`.
     SiteTooLarge = "site_too_large",
     UnknownCollection = "unknown_collection",

@@ -59,6 +59,11 @@ fn splat_in_path_only(to: &str) -> Cow<'_, str> {
 }
 
 pub const MAX_URL: usize = 255;
+/// The most redirect rules one project may have. Every edge loads a project's rules whole
+/// (compiled into a [`Matcher`]) and publishes carry them in the manifest, so the count is what
+/// keeps one tenant from filling the shared caches and the database: 2,000 rules of the
+/// longest origin and destination take about 1 MB, half of `site::MAX_MANIFEST_BYTES`.
+pub const MAX_RULES: i64 = 2_000;
 pub const NO_SPACES: &str = "A url não pode ter espaços.";
 pub const SAME_URL: &str = "URL destino deve ser diferente da url de origem";
 pub const WHOLE_SITE_WARNING: &str = "Atenção: a url * redireciona o site inteiro.";
@@ -214,6 +219,17 @@ pub struct Matcher {
 }
 
 impl Matcher {
+    /// About what the matcher holds in memory, in bytes (for a cache's weigher).
+    pub fn weight(&self) -> u32 {
+        let bytes: usize = self
+            .exact
+            .iter()
+            .chain(self.prefix.iter())
+            .map(|(from, to)| from.len() + to.len() + 64)
+            .sum();
+        u32::try_from(bytes + 64).unwrap_or(u32::MAX)
+    }
+
     /// Compiles `(from, to)` pairs, already validated. Later duplicates of an origin are ignored.
     pub fn new<'a>(rules: impl IntoIterator<Item = (&'a str, &'a str)>) -> Matcher {
         let mut m = Matcher::default();
@@ -397,6 +413,20 @@ mod tests {
         }
         assert_eq!(a.lookup("/a/b/c", None).unwrap().location, "/three");
         assert_eq!(a.lookup("/a/b/x", None).unwrap().location, "/two/x");
+    }
+
+    #[test]
+    fn a_matchers_weight_grows_with_its_rules_bytes() {
+        let short = Matcher::new([("/a", "/b")]);
+        let long_from = "/".to_string() + &"x".repeat(250);
+        let long = Matcher::new([(long_from.as_str(), "/b"), ("/docs/*", "/d/:splat")]);
+        assert!(short.weight() >= 64 + 4);
+        assert!(
+            long.weight() > short.weight() + 250,
+            "{} vs {}",
+            long.weight(),
+            short.weight()
+        );
     }
 
     #[test]

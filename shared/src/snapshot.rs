@@ -182,6 +182,13 @@ impl Snapshot {
                 }
             }
         }
+        if self.redirects.len() as i64 > crate::redirects::MAX_RULES {
+            return Err(format!(
+                "{} redirect rules; a site may have {} at most",
+                self.redirects.len(),
+                crate::redirects::MAX_RULES
+            ));
+        }
         let mut froms = HashSet::new();
         for r in &self.redirects {
             if !froms.insert(r.from.as_str()) {
@@ -344,6 +351,20 @@ mod tests {
 
     fn slugs(records: Vec<crate::content::DbRecord>) -> Vec<String> {
         records.into_iter().map(|r| r.slug).collect()
+    }
+
+    #[test]
+    fn a_snapshot_with_more_redirects_than_a_site_may_have_is_refused() {
+        let mut site = Snapshot::blank("Início");
+        let rule = |n: i64| SnapRedirect {
+            from: format!("/velho-{n}"),
+            to: "/".into(),
+        };
+        site.redirects = (0..crate::redirects::MAX_RULES).map(rule).collect();
+        assert_eq!(site.check(), Ok(()));
+        site.redirects.push(rule(crate::redirects::MAX_RULES));
+        let e = site.check().unwrap_err();
+        assert!(e.contains("redirect rules"), "{e}");
     }
 
     #[test]

@@ -58,7 +58,7 @@ pub use publishing::{
     CHANGES_CHANNEL, Change, Deploy, INTERRUPTED_BUILD, NewSubmission, Notification, SiteRow,
     StoredSubmission, Submission, SubmissionFilter,
 };
-pub use redirects::{RedirectOrder, RedirectQuery, RedirectRule};
+pub use redirects::{REDIRECTS_FULL, RedirectOrder, RedirectQuery, RedirectRule};
 pub use sqlx::types::Json;
 pub use templates::TemplateInfo;
 pub use tls::{Cap, CertificateStatus, OrderCaps, OrderCounts, RenewalDue, StoredCert, backoff};

@@ -10,6 +10,7 @@ use serde::Serialize;
 
 use super::BeginWrite;
 use super::{Result, Store, StoreError, dispatch, map_err, now, publishing::push_change, trusted};
+use crate::redirects::MAX_RULES;
 
 /// One stored rule.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, sqlx::FromRow)]
@@ -24,6 +25,9 @@ pub struct RedirectRule {
 }
 
 const REDIRECT_COLUMNS: &str = "id, project_id, from_path, to_path, created_at";
+
+/// The conflict of a rule added to a project that has [`MAX_RULES`] already.
+pub const REDIRECTS_FULL: &str = "redirects_full";
 
 /// How the redirects list is ordered (spec 1 §9: `-created_at` by default, or `created_at`
 /// and `from`; `-from` for symmetry). Ties fall back to the id, so pages never overlap.
@@ -137,7 +141,9 @@ impl Store {
             .bind(project_id).fetch_all(p).await.map_err(map_err))
     }
 
-    /// Adds a rule. An origin the project already has is `Conflict("redirects_from_key")`.
+    /// Adds a rule. An origin the project already has is `Conflict("redirects_from_key")`; a
+    /// project that has [`MAX_RULES`] already is `Conflict(REDIRECTS_FULL)` (the count and the
+    /// insert are one statement).
     #[tracing::instrument(skip(self))]
     pub async fn insert_redirect(
         &self,
@@ -146,14 +152,16 @@ impl Store {
         to: &str,
     ) -> Result<RedirectRule> {
         let sql = format!(
-            "INSERT INTO redirects (project_id, from_path, to_path, created_at) VALUES ($1, $2, $3, $4) \
+            "INSERT INTO redirects (project_id, from_path, to_path, created_at) SELECT $1, $2, $3, $4 \
+             WHERE (SELECT COUNT(*) FROM redirects WHERE project_id = $1) < $5 \
              RETURNING {REDIRECT_COLUMNS}"
         );
         dispatch!(self, p => {
             let mut tx = p.begin_write().await.map_err(map_err)?;
             let rule = sqlx::query_as::<_, RedirectRule>(trusted(&sql))
-                .bind(project_id).bind(from).bind(to).bind(now())
-                .fetch_one(&mut *tx).await.map_err(map_err)?;
+                .bind(project_id).bind(from).bind(to).bind(now()).bind(MAX_RULES)
+                .fetch_optional(&mut *tx).await.map_err(map_err)?
+                .ok_or(StoreError::Conflict(REDIRECTS_FULL))?;
             push_change!(tx, project_id, "redirects", &rule.id.to_string())?;
             tx.commit().await.map_err(map_err)?;
             Ok(rule)

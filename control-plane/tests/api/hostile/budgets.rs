@@ -12,6 +12,7 @@ use reqwest::{Response, StatusCode};
 use serde_json::{Value, json};
 use vitrine_shared::{
     dual_test,
+    redirects::MAX_RULES,
     render::{Exceeded, escape},
     testing::budgets::{EXPANSIONS, RSS_GROWTH_LIMIT, Rss, SPIN},
 };
@@ -371,5 +372,50 @@ dual_test!(
         .await;
         assert_eq!(history["active_deploy_id"], live, "{history}");
         assert_eq!(history["data"][0]["status"], "failed", "{history}");
+    }
+);
+
+dual_test!(
+    async fn a_project_cannot_hold_more_redirects_than_every_edge_loads_whole(app: TestApp) {
+        // Every edge loads a project's rules whole, and publishes carry them: their number is
+        // capped per project, with a clear 422, and space freed is space to add again.
+        let s = app.register("redirect-flood@example.com").await;
+        let project = app.create_project(&s, "Enxurrada").await["id"]
+            .as_i64()
+            .unwrap();
+        let store = &app.store;
+        for n in 0..MAX_RULES {
+            store
+                .insert_redirect(project, &format!("/velho-{n}"), "/")
+                .await
+                .unwrap();
+        }
+        let add = |from: &'static str| {
+            app.post(
+                &s,
+                "/api/redirects",
+                json!({"project_id": project, "from": from, "to": "/"}),
+            )
+        };
+        let res = add("/mais-um").await;
+        assert_eq!(res.status(), StatusCode::UNPROCESSABLE_ENTITY);
+        let body: Value = res.json().await.unwrap();
+        assert_eq!(body["error"], "too_many_redirects", "{body}");
+        assert_eq!(body["params"]["max"], MAX_RULES, "{body}");
+        assert_eq!(
+            store.project_redirects(project).await.unwrap().len() as i64,
+            MAX_RULES
+        );
+
+        let first = json_ok(
+            app.get(&s, &format!("/api/projects/{project}/redirects?limit=1"))
+                .await,
+        )
+        .await["data"][0]["id"]
+            .as_i64()
+            .unwrap();
+        let res = app.delete(&s, &format!("/api/redirects/{first}")).await;
+        assert!(res.status().is_success(), "{}", res.status());
+        assert_eq!(add("/mais-um").await.status(), StatusCode::CREATED);
     }
 );
