@@ -44,6 +44,7 @@ use crate::{
     metrics::Shard,
     serve::Prepared,
     sites::{RecordsSeen, Site},
+    spread,
 };
 
 /// What a visitor thread keeps for itself: its hot routes and its counts.
@@ -107,16 +108,20 @@ impl Equivalent<HotKey> for HotKeyRef<'_> {
 #[derive(Clone)]
 struct BodyWeight;
 
-impl Weighter<HotKey, Arc<HotRoute>> for BodyWeight {
-    fn weight(&self, key: &HotKey, route: &Arc<HotRoute>) -> u64 {
+impl Weighter<HotKey, Held> for BodyWeight {
+    fn weight(&self, key: &HotKey, (_, route): &Held) -> u64 {
         (key.host.len() + key.path.len() + route.file.body_bytes()).max(1) as u64
     }
 }
 
+/// An entry and the instant it stops being used: its slow path's start plus the TTL, spread
+/// by key ([`crate::spread`]).
+type Held = (Instant, Arc<HotRoute>);
+
 /// One visitor thread's hot routes.
 pub struct HotRoutes {
     ttl: Duration,
-    cache: Mutex<Cache<HotKey, Arc<HotRoute>, BodyWeight>>,
+    cache: Mutex<Cache<HotKey, Held, BodyWeight>>,
 }
 
 impl HotRoutes {
@@ -133,22 +138,24 @@ impl HotRoutes {
     /// The entry for `host` and `path` while it is still good at `now` under `epoch`.
     pub fn get(&self, host: &str, path: &str, epoch: u64, now: Instant) -> Option<Arc<HotRoute>> {
         let cache = self.cache.lock().ok()?;
-        let route = cache.get(&HotKeyRef { host, path })?;
+        let (until, route) = cache.get(&HotKeyRef { host, path })?;
         let good = route.epoch == epoch
-            && now < route.made + self.ttl
+            && now < *until
             && route.records.as_ref().is_none_or(RecordsSeen::current);
         good.then(|| route.clone())
     }
 
     /// Remembers an answer made on the slow path.
     pub fn insert(&self, host: &str, path: &str, route: HotRoute) {
+        let key = HotKeyRef { host, path };
+        let until = route.made + spread::lifetime(self.ttl, &key);
         if let Ok(mut cache) = self.cache.lock() {
             cache.insert(
                 HotKey {
                     host: CompactString::new(host),
                     path: CompactString::new(path),
                 },
-                Arc::new(route),
+                (until, Arc::new(route)),
             );
         }
     }
@@ -217,6 +224,30 @@ mod tests {
             "keys are the raw bytes"
         );
         assert!(hot.get("loja.localhost", "/sobre", 7, start).is_none());
+    }
+
+    #[test]
+    fn entries_made_together_end_spread_over_the_last_quarter_of_the_ttl() {
+        let hot = HotRoutes::new(1 << 20, Duration::from_secs(10));
+        let start = Instant::now();
+        let hosts: Vec<String> = (0..100).map(|i| format!("s{i}.localhost")).collect();
+        for h in &hosts {
+            hot.insert(h, "/", route(b"oi", 1, start));
+        }
+        let alive = |secs: f64| {
+            let at = start + Duration::from_secs_f64(secs);
+            hosts
+                .iter()
+                .filter(|h| hot.get(h, "/", 1, at).is_some())
+                .count()
+        };
+        assert_eq!(alive(7.4), 100, "none before three quarters of the TTL");
+        assert!(
+            (20..80).contains(&alive(8.75)),
+            "about half by 7/8: {}",
+            alive(8.75)
+        );
+        assert_eq!(alive(10.0), 0, "none past the TTL");
     }
 
     #[test]

@@ -74,6 +74,7 @@ pub mod pages;
 pub mod request;
 pub mod serve;
 pub mod sites;
+pub mod spread;
 pub mod submissions;
 pub mod tls;
 pub mod visit;

@@ -52,6 +52,7 @@ use vitrine_shared::{
 use crate::{
     host::SiteHost,
     metrics::{CacheName, Metrics},
+    spread::Spread,
 };
 
 /// The longest the edge waits on the database for one lookup.
@@ -280,7 +281,9 @@ impl Sites {
             metrics,
             fresh: Cache::builder()
                 .max_capacity(hosts)
-                .time_to_live(Duration::from_millis(settings.edge_site_ttl_ms.max(1)))
+                .expire_after(Spread(Duration::from_millis(
+                    settings.edge_site_ttl_ms.max(1),
+                )))
                 .support_invalidation_closures()
                 .build(),
             last_known: Cache::builder()
