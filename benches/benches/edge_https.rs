@@ -37,7 +37,9 @@
 use std::net::SocketAddr;
 
 use vitrine_benches::{
-    EdgeProc, Load, Nginx, edge_bin, free_port,
+    EdgeProc, Load, Nginx,
+    cpu::{self, Usage},
+    edge_bin, free_port,
     https::{
         BareRef, copy_sites, h2load_streams, handshakes, ktls_available, nginx_config, pki,
         seed_shaped_site,
@@ -64,6 +66,8 @@ type Shape = (
 struct Measure {
     name: String,
     rounds: Vec<[Load; 3]>,
+    /// The CPU each server and its load generator spent per request, per round.
+    usage: Vec<[Usage; 3]>,
     /// Whether p99 is part of the target.
     p99_target: bool,
 }
@@ -158,6 +162,9 @@ async fn main() {
         bare.https,
     ];
     let plain_addrs = [nginx.addr, plain_edge.addr, bare.addr];
+    // The bare reference serves both listeners from one process; so does nginx's master.
+    let tls_pids = [nginx.pid(), tls_edge.child.id(), bare.pid()];
+    let plain_pids = [nginx.pid(), plain_edge.child.id(), bare.pid()];
 
     let mut measures = Vec::new();
     if https {
@@ -172,7 +179,14 @@ async fn main() {
                     h2load_streams(tls_addrs[i], "site0.localhost", "/", 64, streams, secs, h1)
                 })
             };
-            measures.push(measure(name, rounds, true, |i| run(i, 2), |i| run(i, secs)));
+            measures.push(measure(
+                name,
+                (rounds, secs),
+                tls_pids,
+                true,
+                |i| run(i, 2),
+                |i| run(i, secs),
+            ));
         }
         let (ktls, ulps) = ktls_available();
         println!(
@@ -192,6 +206,7 @@ async fn main() {
             let mut m = Measure {
                 name: name.into(),
                 rounds: Vec::new(),
+                usage: Vec::new(),
                 p99_target: false,
             };
             for round in 0..rounds as usize {
@@ -199,7 +214,9 @@ async fn main() {
                     rps: 0.0,
                     p99_ms: f64::NAN,
                 }; 3];
+                let mut used = [Usage::default(); 3];
                 for i in order(round) {
+                    let (server, client) = (cpu::tree(tls_pids[i]), cpu::client());
                     let (rate, share) = handshakes(
                         tls_addrs[i],
                         "site0.localhost",
@@ -215,13 +232,19 @@ async fn main() {
                         SERVERS[i],
                         share * 100.0
                     );
+                    let n = (rate * secs as f64).max(1.0);
+                    used[i] = Usage {
+                        server_us: (cpu::tree(tls_pids[i]) - server).as_secs_f64() * 1e6 / n,
+                        client_us: (cpu::client() - client).as_secs_f64() * 1e6 / n,
+                    };
                     row[i] = Load {
                         rps: rate,
                         p99_ms: f64::NAN,
                     };
                 }
-                report_round(&m.name, round, &row);
+                report_round(&m.name, round, &row, &used);
                 m.rounds.push(row);
+                m.usage.push(used);
             }
             measures.push(m);
         }
@@ -253,7 +276,8 @@ async fn main() {
             };
             measures.push(measure(
                 name,
-                rounds,
+                (rounds, secs),
+                plain_pids,
                 false,
                 |i| run(i, 2),
                 |i| run(i, secs),
@@ -288,10 +312,12 @@ fn order(round: usize) -> [usize; 3] {
     [0, 1, 2].map(|i| (i + round) % 3)
 }
 
-/// Warms each server once with `warm`, then takes `rounds` rounds of `run`.
+/// Warms each server once with `warm`, then takes `rounds` rounds of `run` (each `secs` long),
+/// with the CPU that server (`pids`) and the load generator spent.
 fn measure(
     name: &str,
-    rounds: u64,
+    (rounds, secs): (u64, u64),
+    pids: [u32; 3],
     p99_target: bool,
     warm: impl Fn(usize) -> Load,
     run: impl Fn(usize) -> Load,
@@ -302,6 +328,7 @@ fn measure(
     let mut m = Measure {
         name: name.into(),
         rounds: Vec::new(),
+        usage: Vec::new(),
         p99_target,
     };
     for round in 0..rounds as usize {
@@ -309,16 +336,18 @@ fn measure(
             rps: 0.0,
             p99_ms: 0.0,
         }; 3];
+        let mut used = [Usage::default(); 3];
         for i in order(round) {
-            row[i] = run(i);
+            (row[i], used[i]) = Usage::of(pids[i], || run(i), |l| l.rps * secs as f64);
         }
-        report_round(name, round, &row);
+        report_round(name, round, &row, &used);
         m.rounds.push(row);
+        m.usage.push(used);
     }
     m
 }
 
-fn report_round(name: &str, round: usize, row: &[Load; 3]) {
+fn report_round(name: &str, round: usize, row: &[Load; 3], used: &[Usage; 3]) {
     let figures: Vec<String> = SERVERS
         .iter()
         .zip(row)
@@ -327,11 +356,18 @@ fn report_round(name: &str, round: usize, row: &[Load; 3]) {
             false => format!("{server} {:.0}/s (p99 {:.2} ms)", l.rps, l.p99_ms),
         })
         .collect();
+    let cpu: Vec<String> = SERVERS
+        .iter()
+        .zip(used)
+        .map(|(server, u)| format!("{server} {:.1}+{:.1}", u.server_us, u.client_us))
+        .collect();
     println!(
-        "{name}, round {}: {}; edge/nginx {:.2}",
+        "{name}, round {}: {}; edge/nginx {:.2}; CPU µs/request server+client: {}; CPU-bound cap {:.2}",
         round + 1,
         figures.join(", "),
-        row[1].rps / row[0].rps
+        row[1].rps / row[0].rps,
+        cpu.join(", "),
+        Usage::bound(used[1], used[0])
     );
 }
 
@@ -349,9 +385,9 @@ fn median(mut v: Vec<f64>) -> f64 {
 fn summary(measures: &[Measure], rounds: u64, secs: u64) -> bool {
     println!("\n{rounds} rounds of {secs} s; medians of the per-round figures and ratios\n");
     println!(
-        "| measure | nginx /s | edge /s | bare /s | edge / nginx (rounds) | p99 edge / nginx | edge / bare | result |"
+        "| measure | nginx /s | edge /s | bare /s | edge / nginx (rounds) | p99 edge / nginx | edge / bare | CPU µs/req nginx, edge, bare; client | CPU-bound cap | result |"
     );
-    println!("|---|---|---|---|---|---|---|---|");
+    println!("|---|---|---|---|---|---|---|---|---|---|");
     let mut all = true;
     for m in measures {
         let col = |i: usize| median(m.rounds.iter().map(|r| r[i].rps).collect());
@@ -359,11 +395,14 @@ fn summary(measures: &[Measure], rounds: u64, secs: u64) -> bool {
         let ratio = median(ratios.clone());
         let p99 = median(m.rounds.iter().map(|r| r[1].p99_ms / r[0].p99_ms).collect());
         let share = median(m.rounds.iter().map(|r| r[1].rps / r[2].rps).collect());
+        let us = |i: usize| median(m.usage.iter().map(|u| u[i].server_us).collect());
+        let client = median(m.usage.iter().map(|u| u[1].client_us).collect());
+        let cap = median(m.usage.iter().map(|u| Usage::bound(u[1], u[0])).collect());
         let ok = ratio >= 1.2 && (!m.p99_target || p99 <= 1.0);
         all &= ok;
         let listed: Vec<String> = ratios.iter().map(|r| format!("{r:.2}")).collect();
         println!(
-            "| {} | {:.0} | {:.0} | {:.0} | **{ratio:.2}** ({}) | {} | {share:.2} | {} |",
+            "| {} | {:.0} | {:.0} | {:.0} | **{ratio:.2}** ({}) | {} | {share:.2} | {:.1}, {:.1}, {:.1}; {client:.1} | {cap:.2} | {} |",
             m.name,
             col(0),
             col(1),
@@ -374,6 +413,9 @@ fn summary(measures: &[Measure], rounds: u64, secs: u64) -> bool {
             } else {
                 format!("{p99:.2}")
             },
+            us(0),
+            us(1),
+            us(2),
             if ok { "PASS" } else { "MISS" }
         );
     }

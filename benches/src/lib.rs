@@ -15,6 +15,7 @@ use std::{
 use serde_json::{Value, json};
 use vitrine_shared::Settings;
 
+pub mod cpu;
 pub mod https;
 pub mod scale;
 
@@ -54,6 +55,11 @@ impl Nginx {
             std::thread::sleep(Duration::from_millis(50));
         }
         Nginx { addr, child }
+    }
+
+    /// The master process (its workers are its children).
+    pub fn pid(&self) -> u32 {
+        self.child.id()
     }
 }
 
