@@ -21,7 +21,9 @@
 //! - [`serve`]: responses, static files (ETag/304, HEAD, Range, br/gzip) and HSTS;
 //! - [`head`]: HTTP/1.1 response heads as hyper writes them;
 //! - [`sites`]: the in-memory caches (hosts, manifests, files, renders) and their invalidation;
-//! - [`host`]: Host header → site key.
+//! - [`host`]: Host header → site key;
+//! - [`spread`]: cache lifetimes spread by key, so entries made together are not refilled in
+//!   one wave.
 //!
 //! Beside the path (no import cycle among these either):
 //! - [`submissions`]: the form store, with its disk spool;

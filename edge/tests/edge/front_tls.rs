@@ -83,8 +83,11 @@ async fn ask(t: &TestEdge, config: &rustls::ClientConfig, alpn: &[&[u8]], reques
 }
 
 /// Asks `/` over TLS until the visitor thread's TLS hot routes hold it (HSTS reaches the edge
-/// through the change feed, so the answer must also carry it when `hsts`).
+/// through the change feed, so the answer must also carry it when `hsts`). The feed is read
+/// to its end first: a change applied later (the certificate's) would move the hot epoch and
+/// send the next request down the slow path.
 async fn settle_tls(t: &TestEdge, config: &rustls::ClientConfig, hsts: bool) {
+    t.feed_applied().await;
     let deadline = std::time::Instant::now() + Duration::from_secs(5);
     loop {
         let hits = route_hits(t).await;

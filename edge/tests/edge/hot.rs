@@ -23,9 +23,11 @@ async fn answer(r: reqwest::Response) -> (u16, Vec<(String, String)>, Vec<u8>) {
     (status, headers, r.bytes().await.unwrap().to_vec())
 }
 
-/// Asks for `host` + `path` until a hot route answers it: the change feed has then applied
-/// the publish, and no change is pending that could end a hot route in the middle of a test.
+/// Reads the change feed to its end, then asks for `host` + `path` until a hot route answers
+/// it: no change the test made before is pending that could end a hot route in the middle of
+/// the test.
 pub(crate) async fn settle(t: &TestEdge, host: &str, path: &str) {
+    t.feed_applied().await;
     let start = std::time::Instant::now();
     let before = route_hits(t).await;
     loop {

@@ -81,6 +81,30 @@ impl TestEdge {
         }
     }
 
+    /// Waits until the change feed has been read to its end by a read that began after this
+    /// call: everything the test wrote before is applied (and has moved the hot epoch).
+    pub async fn feed_applied(&self) {
+        let start = std::time::Instant::now();
+        // A read that ended this long after the call began after it (reads take milliseconds).
+        let margin = std::time::Duration::from_millis(50);
+        loop {
+            tokio::time::sleep(std::time::Duration::from_millis(10)).await;
+            let since = start.elapsed().saturating_sub(margin).as_secs_f64();
+            if self
+                .edge
+                .metrics
+                .feed_lag_seconds()
+                .is_some_and(|lag| lag < since)
+            {
+                return;
+            }
+            assert!(
+                start.elapsed() < std::time::Duration::from_secs(5),
+                "the change feed was not read to its end"
+            );
+        }
+    }
+
     pub async fn project(&self, slug: &str) -> i64 {
         self.project_of(self.user_id, slug).await
     }
