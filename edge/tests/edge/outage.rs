@@ -18,6 +18,21 @@ enum Cut {
     Close(Store),
 }
 
+/// A visitor's form to `loja.localhost` on the edge at `edge`.
+async fn form_during_the_outage(
+    client: &reqwest::Client,
+    edge: std::net::SocketAddr,
+) -> reqwest::Response {
+    client
+        .post(format!("http://{edge}/_forms"))
+        .header("host", "loja.localhost")
+        .header("content-type", "application/x-www-form-urlencoded")
+        .body("nome=Ana&mensagem=durante+a+queda")
+        .send()
+        .await
+        .unwrap()
+}
+
 impl Cut {
     /// An edge's own connection to the database at `url`, and the way to take it away.
     async fn connect(url: &str) -> (Store, Cut) {
@@ -86,15 +101,7 @@ async fn outage_keeps_cached_sites_serving(backend: Backend) {
     assert!(body.contains("indisponível"), "{body}");
 
     // A visitor's form goes to the disk spool, and is answered as usual.
-    let r = t
-        .client
-        .post(t.url("/_forms"))
-        .header("host", "loja.localhost")
-        .header("content-type", "application/x-www-form-urlencoded")
-        .body("nome=Ana&mensagem=durante+a+queda")
-        .send()
-        .await
-        .unwrap();
+    let r = form_during_the_outage(&t.client, t.edge.http_addr).await;
     assert_eq!(r.status(), 303);
     assert_eq!(t.edge.forms.spooled().await, 1);
 
@@ -181,15 +188,7 @@ dual_test! {
         let r = get("/").await.unwrap();
         assert_eq!(r.status(), 200, "the site it loaded, during the outage");
         assert_eq!(r.text().await.unwrap(), "<h1>Loja no ar</h1>");
-        let r = t
-            .client
-            .post(format!("http://{}/_forms", node.http_addr))
-            .header("host", "loja.localhost")
-            .header("content-type", "application/x-www-form-urlencoded")
-            .body("nome=Ana&mensagem=durante+a+queda")
-            .send()
-            .await
-            .unwrap();
+        let r = form_during_the_outage(&t.client, node.http_addr).await;
         assert_eq!(r.status(), 303, "a form during the outage is spooled");
         assert_eq!(node.forms.spooled().await, 1);
         node.stop().await;
