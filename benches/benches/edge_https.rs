@@ -216,7 +216,7 @@ async fn main() {
                 }; 3];
                 let mut used = [Usage::default(); 3];
                 for i in order(round) {
-                    let (server, client) = (cpu::tree(tls_pids[i]), cpu::client());
+                    let mark = cpu::Mark::now(tls_pids[i]);
                     let (rate, share) = handshakes(
                         tls_addrs[i],
                         "site0.localhost",
@@ -232,11 +232,7 @@ async fn main() {
                         SERVERS[i],
                         share * 100.0
                     );
-                    let n = (rate * secs as f64).max(1.0);
-                    used[i] = Usage {
-                        server_us: (cpu::tree(tls_pids[i]) - server).as_secs_f64() * 1e6 / n,
-                        client_us: (cpu::client() - client).as_secs_f64() * 1e6 / n,
-                    };
+                    used[i] = mark.per_request(rate * secs as f64);
                     row[i] = Load {
                         rps: rate,
                         p99_ms: f64::NAN,

@@ -72,14 +72,9 @@ impl Usage {
     /// Runs `load` against the server process `pid` (and its children) and returns what it
     /// returns with the CPU both sides spent per request; `requests` reads the count from it.
     pub fn of<T>(pid: u32, load: impl FnOnce() -> T, requests: impl Fn(&T) -> f64) -> (T, Usage) {
-        let (server, client) = (tree(pid), self::client());
+        let mark = Mark::now(pid);
         let out = load();
-        let n = requests(&out).max(1.0);
-        let per = |d: Duration| d.as_secs_f64() * 1e6 / n;
-        let usage = Usage {
-            server_us: per(tree(pid).saturating_sub(server)),
-            client_us: per(self::client().saturating_sub(client)),
-        };
+        let usage = mark.per_request(requests(&out));
         (out, usage)
     }
 
@@ -88,6 +83,32 @@ impl Usage {
     pub fn bound(edge: Usage, nginx: Usage) -> f64 {
         let c = (edge.client_us + nginx.client_us) / 2.0;
         (nginx.server_us + c) / (edge.server_us + c)
+    }
+}
+
+/// The CPU times of a server and of this process at one instant, to measure a load from.
+pub struct Mark {
+    pid: u32,
+    server: Duration,
+    client: Duration,
+}
+
+impl Mark {
+    pub fn now(pid: u32) -> Mark {
+        Mark {
+            pid,
+            server: tree(pid),
+            client: client(),
+        }
+    }
+
+    /// What each side spent since the mark, per request of `requests`.
+    pub fn per_request(&self, requests: f64) -> Usage {
+        let per = |d: Duration| d.as_secs_f64() * 1e6 / requests.max(1.0);
+        Usage {
+            server_us: per(tree(self.pid).saturating_sub(self.server)),
+            client_us: per(client().saturating_sub(self.client)),
+        }
     }
 }
 
