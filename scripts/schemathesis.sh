@@ -14,6 +14,8 @@ if [ ! -x "$venv/bin/st" ]; then
   python3 -m venv "$venv"
   "$venv/bin/pip" install --quiet "schemathesis==$version"
 fi
-# The same build as the end-to-end tests' (scripts/test.sh), so that one of them reuses the other's.
-cargo build --quiet -p vitrine-control-plane --bin vitrine-control -p vitrine-edge --bin vitrine-edge
+# scripts/test.sh has built the binaries already (with the tests) and says so.
+if [ -z "${VITRINE_BINARIES_BUILT:-}" ]; then
+  cargo build --quiet -p vitrine-control-plane --bin vitrine-control -p vitrine-edge --bin vitrine-edge
+fi
 PATH="$PATH:/usr/sbin" exec "$venv/bin/python" scripts/schemathesis.py "$@"
