@@ -15,11 +15,14 @@
 //! deploy's manifest: entries are weighed by their bodies, so a manifest held here would
 //! escape the manifest cache's byte budget.
 //! An entry is used only while
-//! - the edge's hot epoch is the one read before the slow path started: every change-feed
-//!   entry that can alter such an answer (a publish, unpublish, rollback, domain, redirect or
-//!   certificate change; record edits cannot) moves it, so a change shows at once, and a slow
-//!   path that raced with a change stores an entry that is already stale;
-//! - it is younger than `EDGE_SITE_TTL_MS`, the same bound the host cache has;
+//! - its project's site generation is the one the slow path saw ([`SiteSeen`]): every
+//!   change-feed entry that can alter such an answer (a publish, unpublish, rollback, domain,
+//!   redirect or certificate change; record edits cannot) moves its project's, so a change
+//!   shows at once, and one tenant publishing again and again ends only its own entries. A
+//!   slow path that raced with a change keeps no entry at all ([`crate::sites::Sites::unchanged_since`]);
+//! - the edge's hot epoch is the one read before the slow path started: only a change that
+//!   names no project (a certificate of none) moves it, and ends every entry;
+//! - it is younger than a quarter of `EDGE_SITE_TTL_MS` ([`ttl`]);
 //! - for a page rendered from live records (a collection page, a page with database-fed
 //!   lists), its project's records generation is the one it was rendered under: a record edit
 //!   ends it, as it ends the render cache's entry.
@@ -43,7 +46,7 @@ use quick_cache::{Equivalent, Weighter, unsync::Cache};
 use crate::{
     metrics::Shard,
     serve::Prepared,
-    sites::{RecordsSeen, Site},
+    sites::{RecordsSeen, Site, SiteSeen},
     spread,
 };
 
@@ -57,6 +60,8 @@ pub struct Local {
 pub struct HotRoute {
     /// The hot epoch read before the slow path that made this entry began.
     pub epoch: u64,
+    /// Its project's site generation when that slow path ended.
+    pub site_seen: SiteSeen,
     /// When that slow path began.
     pub made: Instant,
     /// The host's kind, for the request counter ([`crate::request::host_kind`]).
@@ -114,6 +119,16 @@ impl Weighter<HotKey, Held> for BodyWeight {
     }
 }
 
+/// How long hot routes are used, for a host TTL of `site_ttl`: a quarter of it. A host entry
+/// is reloaded in the background by the first read in the second half of its life
+/// ([`crate::sites`]), a window at least 3/8 of the TTL long (lifetimes are spread over
+/// its last quarter). Hot routes sit in front of the host cache, so its reads come only
+/// when they end; ending every quarter TTL or sooner, they always read a busy host inside that
+/// window, and its reload never falls on a visitor's request.
+pub fn ttl(site_ttl: Duration) -> Duration {
+    site_ttl / 4
+}
+
 /// An entry and the instant it stops being used: its slow path's start plus the TTL, spread
 /// by key ([`crate::spread`]).
 type Held = (Instant, Arc<HotRoute>);
@@ -141,6 +156,7 @@ impl HotRoutes {
         let (until, route) = cache.get(&HotKeyRef { host, path })?;
         let good = route.epoch == epoch
             && now < *until
+            && route.site_seen.current()
             && route.records.as_ref().is_none_or(RecordsSeen::current);
         good.then(|| route.clone())
     }
@@ -195,6 +211,7 @@ mod tests {
         };
         HotRoute {
             epoch,
+            site_seen: SiteSeen::default(),
             made,
             host_kind: "platform",
             site,
@@ -248,6 +265,16 @@ mod tests {
             alive(8.75)
         );
         assert_eq!(alive(10.0), 0, "none past the TTL");
+    }
+
+    #[test]
+    fn hot_routes_end_more_often_than_a_host_entrys_reload_window_lasts() {
+        for ms in [4, 1_000, 10_000, 3_600_000] {
+            let site_ttl = Duration::from_millis(ms);
+            // The shortest host entry lives 3/4 of the TTL; its second half is the window.
+            let shortest_window = site_ttl * 3 / 4 / 2;
+            assert!(ttl(site_ttl) < shortest_window, "{site_ttl:?}");
+        }
     }
 
     #[test]

@@ -231,7 +231,7 @@ impl Edge {
             .max_header_list_size(
                 u32::try_from(settings.edge_max_header_bytes).unwrap_or(u32::MAX),
             );
-        let hot_ttl = Duration::from_millis(settings.edge_site_ttl_ms.max(1));
+        let hot_ttl = hot::ttl(Duration::from_millis(settings.edge_site_ttl_ms.max(4)));
         let conn = |kind| {
             Arc::new(Conn {
                 kind,

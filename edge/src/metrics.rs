@@ -48,6 +48,8 @@ pub enum CacheName {
     /// miss goes on to the other caches.
     route,
     site,
+    /// Whether a name has a certificate, for the HTTP → HTTPS redirect ([`crate::tls`]).
+    https,
     manifest,
     file,
     render,
@@ -104,6 +106,8 @@ pub struct Metrics {
     /// the breaker, see [`crate::sites`]).
     db_failures: Family<ReasonLabels, Counter>,
     pub stale_served: Counter,
+    /// Entries reloaded in the background before their end ([`crate::spread::Timed`]).
+    reloads: Family<CacheLabels, Counter>,
     /// Visitor requests the plain HTTP/1.1 front answered without hyper's codec ([`crate::h1`]).
     front_answers: Counter,
     tls_handshakes: Family<ResultLabels, Counter>,
@@ -164,6 +168,12 @@ impl Default for Metrics {
         let render_budget_exceeded = Family::<ReasonLabels, Counter>::default();
         let spooled_submissions = Counter::default();
         let stale_served = Counter::default();
+        let reloads = Family::<CacheLabels, Counter>::default();
+        registry.register(
+            "cache_reloads",
+            "Cache entries reloaded from the database in the background, ahead of their end, while visitors were answered from them",
+            reloads.clone(),
+        );
         let front_answers = Counter::default();
         registry.register(
             "front_answers",
@@ -303,6 +313,7 @@ impl Default for Metrics {
             form_dead_letters,
             db_failures,
             stale_served,
+            reloads,
             front_answers,
             shards: Mutex::new(Vec::new()),
         }
@@ -432,6 +443,11 @@ impl Metrics {
         };
         total.fetch_add(1, Ordering::Relaxed);
         family.get_or_create(&CacheLabels { cache }).inc();
+    }
+
+    /// An entry of `cache` reloaded in the background ([`crate::spread::Timed`]).
+    pub fn reloaded(&self, cache: CacheName) {
+        self.reloads.get_or_create(&CacheLabels { cache }).inc();
     }
 
     /// A render stopped for going over a budget (`output`, `memory`, `time`).

@@ -5,12 +5,16 @@
 //!
 //! | cache | key | dropped when |
 //! |---|---|---|
-//! | `fresh` hosts | normalised host | its TTL (`EDGE_SITE_TTL_MS`) ends, or a `deploy`/`project` change for its project arrives |
+//! | `fresh` hosts | normalised host | its TTL (`EDGE_SITE_TTL_MS`, spread by key) ends, or a `deploy`/`project` change for its project arrives; reloaded in the background when read past half of it |
 //! | `last_known` hosts | normalised host | only a change for its project (or eviction): the copy served while the database is down |
 //! | deploys | deploy id | eviction only (weighted by stored size, `EDGE_MANIFEST_CACHE_BYTES`): a manifest never changes |
 //! | redirect matchers | project, site generation | a `redirects`/`deploy`/`project` change bumps the generation (weighed by the rules' bytes, [`MATCHER_CACHE_BYTES`]) |
 //! | files | object key | eviction only (weighted by size, `EDGE_FILE_CACHE_BYTES`): objects are immutable |
 //! | renders | project, records generation, deploy, request | a `records` change bumps the generation |
+//!
+//! **Hosts are reloaded ahead of their end** ([`crate::spread::Timed`]): a host visited at
+//! least once per half TTL is never looked up while a visitor waits, so in steady state no
+//! visitor's request waits on the database. An entry is still never served past its lifetime.
 //!
 //! Generations rather than invalidation for renders and matchers: a render that read the old
 //! records and finishes after the change lands under the old generation's key, which nobody
@@ -52,7 +56,7 @@ use vitrine_shared::{
 use crate::{
     host::SiteHost,
     metrics::{CacheName, Metrics},
-    spread::Spread,
+    spread::{self, Timed},
 };
 
 /// The longest the edge waits on the database for one lookup.
@@ -237,6 +241,21 @@ impl RecordsSeen {
     }
 }
 
+/// A project's site generation as a slow path read it: still current while no change that
+/// can alter its static answers (a publish, unpublish, rollback, domain, redirect or
+/// certificate change) has landed since. One tenant's changes end only its own hot routes.
+#[derive(Debug, Clone, Default)]
+pub struct SiteSeen {
+    generations: Arc<Generations>,
+    seen: u64,
+}
+
+impl SiteSeen {
+    pub fn current(&self) -> bool {
+        self.generations.site.load(Ordering::Acquire) == self.seen
+    }
+}
+
 /// Key of a cached render: the records generation makes an edit invisible to old entries.
 pub type RenderKey = (i64, u64, i64, String);
 
@@ -247,7 +266,9 @@ pub struct Sites {
     pub sandbox: Sandbox,
     blobs: BlobStore,
     metrics: Arc<Metrics>,
-    fresh: Cache<String, Option<Arc<Site>>>,
+    fresh: Cache<String, Arc<Timed<Option<Arc<Site>>>>>,
+    /// `EDGE_SITE_TTL_MS`: the longest a host entry is served.
+    site_ttl: Duration,
     last_known: Cache<String, Arc<Site>>,
     /// `None`: a manifest over [`MAX_MANIFEST_BYTES`], kept as that verdict so that it is
     /// read once, not on every request.
@@ -259,8 +280,12 @@ pub struct Sites {
     /// Bumped by every change that can alter a host's answer; a host load that saw it move
     /// loads again, so it never caches what it read before the change.
     epoch: AtomicU64,
-    /// Bumped by every change that can alter a static route's answer (all but record edits):
-    /// the visitor threads' hot routes are good only under the epoch they were made in.
+    /// Odd while a change that can alter a static route's answer (all but record edits) is
+    /// being applied: bumped once before it and once after. A slow path that saw it odd, or
+    /// saw it move, keeps no hot route, since what it read may predate the change.
+    changing: AtomicU64,
+    /// Bumped by such a change that names no project (a certificate of none): it ends every
+    /// hot route. A project's own changes end its hot routes only ([`SiteSeen`]).
     hot_epoch: AtomicU64,
     down_until: Mutex<Option<Instant>>,
     list_slots: ListSlots,
@@ -281,11 +306,10 @@ impl Sites {
             metrics,
             fresh: Cache::builder()
                 .max_capacity(hosts)
-                .expire_after(Spread(Duration::from_millis(
-                    settings.edge_site_ttl_ms.max(1),
-                )))
+                .expire_after(spread::UntilEnd)
                 .support_invalidation_closures()
                 .build(),
+            site_ttl: Duration::from_millis(settings.edge_site_ttl_ms.max(1)),
             last_known: Cache::builder()
                 .max_capacity(hosts)
                 .support_invalidation_closures()
@@ -311,6 +335,7 @@ impl Sites {
                 .build(),
             generations: Mutex::new(HashMap::new()),
             epoch: AtomicU64::new(0),
+            changing: AtomicU64::new(0),
             hot_epoch: AtomicU64::new(0),
             down_until: Mutex::new(None),
             list_slots: ListSlots::new(store.pool_size()),
@@ -340,6 +365,25 @@ impl Sites {
     /// The hot routes' epoch (see [`crate::hot`]).
     pub fn hot_epoch(&self) -> u64 {
         self.hot_epoch.load(Ordering::Acquire)
+    }
+
+    /// Read before a slow path, for [`Sites::unchanged_since`].
+    pub fn changing(&self) -> u64 {
+        self.changing.load(Ordering::SeqCst)
+    }
+
+    /// Whether no change was being applied when `changing` was read, nor has been since: then
+    /// a slow path between the two reads saw no change half-applied, and the [`SiteSeen`] read
+    /// at its end dates what it read.
+    pub fn unchanged_since(&self, changing: u64) -> bool {
+        changing.is_multiple_of(2) && self.changing.load(Ordering::SeqCst) == changing
+    }
+
+    /// `project_id`'s site generation now (see [`SiteSeen`]).
+    pub fn site_seen(&self, project_id: i64) -> SiteSeen {
+        let generations = self.generations(project_id);
+        let seen = generations.site.load(Ordering::Acquire);
+        SiteSeen { generations, seen }
     }
 
     /// Whether the database failed a moment ago (lookups are being answered from memory).
@@ -439,11 +483,17 @@ impl Sites {
     }
 
     /// The site behind a host: `Ok(None)` for a host that serves no site.
-    pub async fn resolve(&self, host: &SiteHost) -> Result<Option<Arc<Site>>, Unavailable> {
+    pub async fn resolve(
+        self: &Arc<Self>,
+        host: &SiteHost,
+    ) -> Result<Option<Arc<Site>>, Unavailable> {
         let key = host.key();
         if let Some(hit) = self.fresh.get(&key).await {
             self.metrics.cache(CacheName::site, true);
-            return Ok(hit);
+            if hit.claim_reload() {
+                self.reload(key, host.clone());
+            }
+            return Ok(hit.value.clone());
         }
         self.metrics.cache(CacheName::site, false);
         let loaded = if self.db_down() {
@@ -455,7 +505,7 @@ impl Sites {
                         let epoch = self.epoch.load(Ordering::SeqCst);
                         let site = self.load_host(host).await?;
                         if self.epoch.load(Ordering::SeqCst) == epoch {
-                            return Ok(site);
+                            return Ok(Timed::new(site, epoch, self.site_ttl, &key));
                         }
                     }
                 })
@@ -463,13 +513,9 @@ impl Sites {
                 .map_err(|e: Arc<Unavailable>| (*e).clone())
         };
         match loaded {
-            Ok(site) => {
-                match &site {
-                    Some(s) => self.last_known.insert(key, s.clone()).await,
-                    // Gone (deleted, or its slug or domain changed): never serve it again.
-                    None => self.last_known.invalidate(&key).await,
-                }
-                Ok(site)
+            Ok(entry) => {
+                self.settle(&key, &entry).await;
+                Ok(entry.value.clone())
             }
             Err(e) => match self.last_known.get(&key).await {
                 Some(stale) => {
@@ -478,6 +524,39 @@ impl Sites {
                 }
                 None => Err(e),
             },
+        }
+    }
+
+    /// Loads a host again off the visitor's path (see the module docs). A failed load keeps the
+    /// entry until its end, after which a visitor's lookup meets the failure (and `last_known`).
+    fn reload(self: &Arc<Self>, key: String, host: SiteHost) {
+        let sites = self.clone();
+        tokio::spawn(async move {
+            let epoch = sites.epoch.load(Ordering::SeqCst);
+            let Ok(site) = sites.load_host(&host).await else {
+                return;
+            };
+            if sites.epoch.load(Ordering::SeqCst) != epoch {
+                return; // a change landed during the load: the next visitor loads afresh
+            }
+            let entry = Timed::new(site, epoch, sites.site_ttl, &key);
+            sites.fresh.insert(key.clone(), entry.clone()).await;
+            sites.metrics.reloaded(CacheName::site);
+            sites.settle(&key, &entry).await;
+        });
+    }
+
+    /// After a host entry was stored: drops it again if a change landed since its load began
+    /// (its invalidation may have run before the insert), else keeps `last_known` in step.
+    async fn settle(&self, key: &str, entry: &Timed<Option<Arc<Site>>>) {
+        if entry.stale_under(self.epoch.load(Ordering::SeqCst)) {
+            self.fresh.invalidate(key).await;
+            return;
+        }
+        match &entry.value {
+            Some(s) => self.last_known.insert(key.to_owned(), s.clone()).await,
+            // Gone (deleted, or its slug or domain changed): never serve it again.
+            None => self.last_known.invalidate(key).await,
         }
     }
 
@@ -605,31 +684,31 @@ impl Sites {
     pub fn apply(&self, change: &Change) {
         let project = change.project_id;
         let g = self.generations(project);
-        let bump = |n: &AtomicU64| n.fetch_add(1, Ordering::AcqRel);
-        match change.kind.as_str() {
-            "records" => bump(&g.records),
-            "redirects" => bump(&g.site),
-            _ => {
-                bump(&g.site);
-                bump(&g.records)
-            }
-        };
-        match change.kind.as_str() {
-            "records" => return,
-            "redirects" => {}
+        let bump = |n: &AtomicU64| n.fetch_add(1, Ordering::SeqCst);
+        if change.kind == "records" {
+            bump(&g.records);
+            return;
+        }
+        // Between the two bumps no slow path keeps its answer as a hot route.
+        bump(&self.changing);
+        bump(&g.site);
+        if change.kind != "redirects" {
+            bump(&g.records);
             // deploy, project, certificate and any kind this edge does not know yet: look the
             // host up again.
-            _ => self.forget_hosts(project),
+            self.forget_hosts(project);
         }
-        // Last, once the caches above are invalidated: a hot route made from now on sees them.
-        self.hot_epoch.fetch_add(1, Ordering::AcqRel);
+        if project == 0 {
+            bump(&self.hot_epoch);
+        }
+        bump(&self.changing);
     }
 
     fn forget_hosts(&self, project: i64) {
         self.epoch.fetch_add(1, Ordering::SeqCst);
-        let fresh = self
-            .fresh
-            .invalidate_entries_if(move |_, v| v.as_ref().is_none_or(|s| s.project_id == project));
+        let fresh = self.fresh.invalidate_entries_if(move |_, v| {
+            v.value.as_ref().is_none_or(|s| s.project_id == project)
+        });
         let known = self
             .last_known
             .invalidate_entries_if(move |_, s| s.project_id == project);

@@ -8,9 +8,21 @@
 //!
 //! Only the safety net moves: what the change feed makes stale is dropped at once, whatever
 //! the TTL (see [`crate::sites`]).
+//!
+//! **Reloaded ahead of their end** (stale-while-revalidate): an entry that answers from the
+//! database ([`Timed`]: a host's site, whether a name has a certificate) is, from half-way
+//! through its life, reloaded in the background by the first read, which is answered from the
+//! entry. A key read at least once per half TTL is never loaded while a visitor waits, and
+//! what is served is never older than its lifetime. A change that lands during a reload must
+//! discard it: owners keep an epoch, bumped before they invalidate, which the reload reads
+//! before it starts and checks after its insert ([`Timed::stale_under`]).
 
 use std::{
     hash::{DefaultHasher, Hash, Hasher},
+    sync::{
+        Arc,
+        atomic::{AtomicBool, Ordering},
+    },
     time::{Duration, Instant},
 };
 
@@ -26,12 +38,62 @@ pub fn lifetime(ttl: Duration, key: &(impl Hash + ?Sized)) -> Duration {
     ttl - ttl / 4 * step / STEPS
 }
 
-/// The moka expiry of entries that live [`lifetime`]: the TTL, spread by key.
-pub struct Spread(pub Duration);
+/// A cached answer from the database, with its spread end and its reload point.
+pub struct Timed<T> {
+    pub value: T,
+    /// The owner's change epoch the load began under.
+    epoch: u64,
+    /// Its end: [`lifetime`] after it was made.
+    ends: Instant,
+    /// Half-way to its end: a read from then on reloads it in the background.
+    reload_from: Instant,
+    /// Set by the read that started the reload, so one read starts it.
+    reloading: AtomicBool,
+}
 
-impl<K: Hash, V> moka::Expiry<K, V> for Spread {
-    fn expire_after_create(&self, key: &K, _: &V, _: Instant) -> Option<Duration> {
-        Some(lifetime(self.0, key))
+impl<T> Timed<T> {
+    /// An entry for `key`, loaded under `epoch`, made now.
+    pub fn new(value: T, epoch: u64, ttl: Duration, key: &str) -> Arc<Timed<T>> {
+        let now = Instant::now();
+        let life = lifetime(ttl, key);
+        Arc::new(Timed {
+            value,
+            epoch,
+            ends: now + life,
+            reload_from: now + life / 2,
+            reloading: AtomicBool::new(false),
+        })
+    }
+
+    /// True for the one read, past half the entry's life, that is to reload it.
+    pub fn claim_reload(&self) -> bool {
+        Instant::now() >= self.reload_from && !self.reloading.swap(true, Ordering::AcqRel)
+    }
+
+    /// Whether a change landed since its load began (the owner's epoch is now `epoch`): then
+    /// the owner's invalidation may have run before this entry was stored, and it must go.
+    pub fn stale_under(&self, epoch: u64) -> bool {
+        self.epoch != epoch
+    }
+}
+
+/// The moka expiry of [`Timed`] entries: each ends at its own end, a reloaded one too (moka
+/// keeps the replaced entry's expiry on an update unless told otherwise).
+pub struct UntilEnd;
+
+impl<K, T> moka::Expiry<K, Arc<Timed<T>>> for UntilEnd {
+    fn expire_after_create(&self, _: &K, v: &Arc<Timed<T>>, now: Instant) -> Option<Duration> {
+        Some(v.ends.saturating_duration_since(now))
+    }
+
+    fn expire_after_update(
+        &self,
+        _: &K,
+        v: &Arc<Timed<T>>,
+        now: Instant,
+        _: Option<Duration>,
+    ) -> Option<Duration> {
+        Some(v.ends.saturating_duration_since(now))
     }
 }
 
@@ -57,5 +119,17 @@ mod tests {
         }
         // A key keeps its share.
         assert_eq!(lifetime(ttl, "s1.localhost"), lifetime(ttl, "s1.localhost"));
+    }
+
+    #[test]
+    fn an_entry_is_reloaded_by_one_read_from_half_its_life() {
+        let ttl = Duration::from_millis(400);
+        let e = Timed::new(true, 3, ttl, "s1.localhost");
+        assert!(!e.claim_reload(), "young");
+        std::thread::sleep(lifetime(ttl, "s1.localhost") / 2);
+        assert!(e.claim_reload(), "the first read past half its life");
+        assert!(!e.claim_reload(), "only the first");
+        assert!(!e.stale_under(3));
+        assert!(e.stale_under(4));
     }
 }

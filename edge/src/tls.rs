@@ -16,7 +16,13 @@
 //! while so a flood of handshakes for unknown names costs one database lookup per name, not
 //! one per handshake; other hosts are served as usual meanwhile.
 
-use std::{sync::Arc, time::Duration};
+use std::{
+    sync::{
+        Arc,
+        atomic::{AtomicU64, Ordering},
+    },
+    time::Duration,
+};
 
 use chrono::Utc;
 use moka::future::Cache;
@@ -32,9 +38,13 @@ use vitrine_shared::{Settings, Store};
 use crate::{
     acme::{Acme, Outcome},
     host,
-    metrics::Metrics,
+    metrics::{CacheName, Metrics},
+    spread::{self, Timed},
 };
 
+/// How long whether a name has a certificate is believed (spread by name, and reloaded ahead
+/// of its end: [`spread::Timed`]).
+const HTTPS_KNOWN_TTL: Duration = Duration::from_secs(10);
 /// How long a refused name is remembered.
 const REFUSED_TTL: Duration = Duration::from_secs(30);
 /// How often a handshake waiting for issuance looks at the database.
@@ -92,6 +102,13 @@ pub fn visitor_config(
     Ok(Arc::new(config))
 }
 
+/// Whether a name has a usable certificate, and the certificate's project, so that a
+/// project's change forgets its own names only.
+struct HttpsKnown {
+    has: bool,
+    project: Option<i64>,
+}
+
 /// The certificates this edge serves.
 pub struct Certs {
     store: Store,
@@ -103,8 +120,11 @@ pub struct Certs {
     configs: Cache<String, (Option<i64>, Arc<ServerConfig>)>,
     refused: Cache<String, ()>,
     /// Name → has a usable certificate, for the HTTP → HTTPS redirect (short-lived, so plain
-    /// HTTP requests do not each ask the database).
-    https_known: Cache<String, bool>,
+    /// HTTP requests do not each ask the database, and reloaded before its end, so they do
+    /// not wait on it either).
+    https_known: Cache<String, Arc<Timed<HttpsKnown>>>,
+    /// Bumped before `https_known` is invalidated: a reload that saw it move is dropped.
+    epoch: AtomicU64,
     preview: Option<Arc<ServerConfig>>,
     preview_on_demand: bool,
     acme: Option<Arc<Acme>>,
@@ -138,8 +158,10 @@ impl Certs {
                 .build(),
             https_known: Cache::builder()
                 .max_capacity(100_000)
-                .time_to_live(Duration::from_secs(10))
+                .expire_after(spread::UntilEnd)
+                .support_invalidation_closures()
                 .build(),
+            epoch: AtomicU64::new(0),
             preview: None,
             preview_on_demand: settings.acme_preview_hosts,
             acme,
@@ -182,44 +204,79 @@ impl Certs {
 
     /// Forgets `name` (its certificate changed).
     pub async fn forget(&self, name: &str) {
+        self.epoch.fetch_add(1, Ordering::SeqCst);
         self.configs.invalidate(name).await;
         self.refused.invalidate(name).await;
         self.https_known.invalidate(name).await;
     }
 
     /// Forgets every certificate of a project (its domain changed or was removed), and every
-    /// refusal (a name refused a moment ago may be this project's new domain).
+    /// refusal (a name refused a moment ago may be this project's new domain). What other
+    /// projects' names have stays: a name that gains a certificate gets its own change.
     pub fn forget_project(&self, project: i64) {
-        if self
+        self.epoch.fetch_add(1, Ordering::SeqCst);
+        let configs = self
             .configs
-            .invalidate_entries_if(move |_, (p, _)| *p == Some(project))
-            .is_err()
-        {
+            .invalidate_entries_if(move |_, (p, _)| *p == Some(project));
+        let known = self
+            .https_known
+            .invalidate_entries_if(move |_, k| k.value.project == Some(project));
+        if configs.and(known).is_err() {
+            // Only possible if the caches were built without closure support: drop everything.
             self.configs.invalidate_all();
+            self.https_known.invalidate_all();
         }
         self.refused.invalidate_all();
-        self.https_known.invalidate_all();
     }
 
     /// Whether `name` has a certificate (in memory or stored), for the HTTP → HTTPS redirect.
-    pub async fn has_certificate(&self, name: &str) -> bool {
+    pub async fn has_certificate(self: &Arc<Self>, name: &str) -> bool {
         if self.configs.contains_key(name) {
             return true;
         }
         if self.preview.is_some() && self.is_preview(name) {
             return true;
         }
-        if let Some(known) = self.https_known.get(name).await {
-            return known;
+        let known = self.https_known.get(name).await;
+        self.metrics.cache(CacheName::https, known.is_some());
+        if let Some(known) = known {
+            if known.claim_reload() {
+                let (certs, name) = (self.clone(), name.to_owned());
+                tokio::spawn(async move {
+                    if certs.load_has_certificate(&name).await.is_some() {
+                        certs.metrics.reloaded(CacheName::https);
+                    }
+                });
+            }
+            return known.value.has;
         }
-        let has = match self.store.certificate(name).await {
-            Ok(Some(c)) => c.cert_pem.is_some() && c.not_after.is_some_and(|t| t > Utc::now()),
-            Ok(None) => false,
-            // Unknown: stay on HTTP this time, ask again next time.
-            Err(_) => return false,
+        // A database that does not answer: stay on HTTP this time, ask again next time.
+        self.load_has_certificate(name).await.unwrap_or(false)
+    }
+
+    /// Asks the database whether `name` has a usable certificate and remembers the answer
+    /// (`None`: the database did not answer).
+    async fn load_has_certificate(&self, name: &str) -> Option<bool> {
+        let epoch = self.epoch.load(Ordering::SeqCst);
+        let known = match self.store.certificate(name).await.ok()? {
+            Some(c) => HttpsKnown {
+                has: c.cert_pem.is_some() && c.not_after.is_some_and(|t| t > Utc::now()),
+                project: c.project_id,
+            },
+            None => HttpsKnown {
+                has: false,
+                project: None,
+            },
         };
-        self.https_known.insert(name.to_string(), has).await;
-        has
+        let has = known.has;
+        let entry = Timed::new(known, epoch, HTTPS_KNOWN_TTL, name);
+        self.https_known
+            .insert(name.to_owned(), entry.clone())
+            .await;
+        if entry.stale_under(self.epoch.load(Ordering::SeqCst)) {
+            self.https_known.invalidate(name).await;
+        }
+        Some(has)
     }
 
     /// Applies a change-feed entry.

@@ -110,7 +110,7 @@ impl Visits {
         let started = Instant::now();
         // The head stays here, for the metrics and the error ring; the journey borrows it.
         let (head, body) = req.into_parts();
-        let epoch = self.sites.hot_epoch();
+        let (epoch, changing) = (self.sites.hot_epoch(), self.sites.changing());
         let mut fill = None;
         let r = self.route(&head, body, peer, listener, &mut fill).await;
         let status = r.status().as_u16();
@@ -124,15 +124,20 @@ impl Visits {
         if let Some(fill) = fill
             && let Ok(file) = fill.file.load(&self.sites).await
         {
-            let route = HotRoute {
-                epoch,
-                made: started,
-                host_kind: kind,
-                site: fill.site,
-                file,
-                records: fill.records,
-            };
-            local.hot.insert(host, head.uri.path(), route);
+            // Read after the slow path, then checked: no change was half-applied meanwhile.
+            let site_seen = self.sites.site_seen(fill.site.project_id);
+            if self.sites.unchanged_since(changing) {
+                let route = HotRoute {
+                    epoch,
+                    site_seen,
+                    made: started,
+                    host_kind: kind,
+                    site: fill.site,
+                    file,
+                    records: fill.records,
+                };
+                local.hot.insert(host, head.uri.path(), route);
+            }
         }
         local.counts.request(status, kind, started.elapsed());
         if status >= 500 {

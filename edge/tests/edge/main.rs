@@ -16,6 +16,7 @@ mod memory;
 mod ops;
 mod outage;
 mod pebble;
+mod refresh;
 mod routing;
 mod smuggling;
 mod statics;

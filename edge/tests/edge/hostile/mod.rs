@@ -4,6 +4,7 @@
 
 mod breaker;
 mod budgets;
+mod churn;
 mod domains;
 mod files;
 mod forms;
