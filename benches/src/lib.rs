@@ -371,6 +371,10 @@ pub fn settings(database_url: &str, data_dir: PathBuf) -> Settings {
         edge_admin_listen: "127.0.0.1:0".into(),
         platform_domain: "localhost".into(),
         render_worker: Some(render_worker()),
+        // Screenshots and thumbnails start Chromium in the background after each publish: a
+        // bench that publishes a thousand sites would still be taking them while it measures.
+        site_screenshots: false,
+        library_thumbnails: false,
         ..Settings::default()
     }
 }
