@@ -66,10 +66,9 @@ impl Stack {
     async fn start() -> Stack {
         let db = TestDb::new(Backend::Sqlite).await;
         let dir = tempfile::tempdir().unwrap();
-        let mut s = settings(&db.url, dir.path().join("data"));
-        s.site_screenshots = false;
-        s.library_thumbnails = false;
-        let app = Application::build(s).await.unwrap();
+        let app = Application::build(settings(&db.url, dir.path().join("data")))
+            .await
+            .unwrap();
         let base = format!("http://{}", app.addr());
         let client = register(&base).await;
         let mut stack = Stack {
