@@ -67,13 +67,15 @@ clippy=(env RUSTC_WORKSPACE_WRAPPER="$(rustup which clippy-driver)"
 # (the same tests; there are no doctests). The fuzz targets' invariants also run here as
 # property tests; the next step runs the targets themselves under libFuzzer.
 if command -v cargo-nextest >/dev/null; then
-  tests=(cargo nextest run --workspace --no-fail-fast --status-level fail --final-status-level slow)
+  tests=(cargo nextest run --workspace)
+  run_flags=(--no-fail-fast --status-level fail --final-status-level slow)
 else
   tests=(cargo test --workspace)
+  run_flags=()
 fi
 "${clippy[@]}" "${tests[@]}" --no-run
 "${clippy[@]}" cargo build --workspace --benches --quiet
-"${clippy[@]}" "${tests[@]}"
+"${clippy[@]}" "${tests[@]}" "${run_flags[@]}"
 # The same build left the servers' binaries in target/debug (the integration tests run them):
 # schemathesis and the browser tests below use those, rather than building them again with the
 # dependencies' features as a build without the tests resolves them (5½ minutes).
