@@ -32,7 +32,8 @@
 //! Run: `bash benches/edge-load.sh --https --handshakes --shapes`. `EDGE_LOAD_SECS` sets each
 //! measurement (default 5), `EDGE_LOAD_ROUNDS` the rounds (default 3), `EDGE_SHAPES_SITES`
 //! the sites seeded for the shapes (default 1,000). `EDGE_LOAD_HOLD=1` keeps the servers up
-//! afterwards for profiling.
+//! afterwards for profiling. `EDGE_LOAD_ONLY` (comma-separated) runs only the measures whose
+//! names contain one of its parts, e.g. `EDGE_LOAD_ONLY="256 conn,100 KB"`.
 
 use std::net::SocketAddr;
 
@@ -100,6 +101,15 @@ async fn main() {
         1
     };
     let edge_bin = edge_bin("EDGE_LOAD_EDGE_BIN");
+    // `EDGE_LOAD_ONLY=256,100 KB`: only the measures whose names contain one of these.
+    let only: Vec<String> = std::env::var("EDGE_LOAD_ONLY")
+        .unwrap_or_default()
+        .split(',')
+        .map(str::trim)
+        .filter(|s| !s.is_empty())
+        .map(String::from)
+        .collect();
+    let wanted = |name: &str| only.is_empty() || only.iter().any(|o| name.contains(o.as_str()));
 
     let db = TestDb::new(Backend::Sqlite).await;
     let dir = tempfile::tempdir().unwrap();
@@ -173,7 +183,7 @@ async fn main() {
             ("HTTPS h2, 18 KB, 64 conns × 10 streams", 10, false),
             ("HTTPS HTTP/1.1, 18 KB, 64 conns", 1, true),
         ];
-        for (name, streams, h1) in runs {
+        for (name, streams, h1) in runs.into_iter().filter(|r| wanted(r.0)) {
             let run = |i: usize, secs| {
                 tokio::task::block_in_place(|| {
                     h2load_streams(tls_addrs[i], "site0.localhost", "/", 64, streams, secs, h1)
@@ -202,7 +212,10 @@ async fn main() {
         for (name, resume) in [
             ("new TLS connections, full handshake", false),
             ("new TLS connections, resumed", true),
-        ] {
+        ]
+        .into_iter()
+        .filter(|r| wanted(r.0))
+        {
             let mut m = Measure {
                 name: name.into(),
                 rounds: Vec::new(),
@@ -263,7 +276,9 @@ async fn main() {
                 &["Accept-Encoding: gzip"],
             ),
         ];
-        for (name, threads, conns, script, path, headers) in shape_list {
+        for (name, threads, conns, script, path, headers) in
+            shape_list.into_iter().filter(|s| wanted(s.0))
+        {
             let script = &scripts[script];
             let run = |i: usize, secs| {
                 tokio::task::block_in_place(|| {
