@@ -22,7 +22,11 @@
 //! - `--shapes`: wrk on plaintext HTTP/1.1 with a random `Host` per request: a base shape
 //!   (2 threads, 64 connections, 1,000 sites, the 18 KB page, no `Accept-Encoding`) and each
 //!   dimension varied alone (1 thread; 256 connections; 100 sites; 2 KB and 100 KB pages;
-//!   `Accept-Encoding: gzip`).
+//!   `Accept-Encoding: gzip`), and the 256-connection shape again with each server idle for
+//!   12 s before its run (past the edge's host TTL: the cold restart).
+//!
+//! Each server is warmed with 2 s of the same load right before each of its runs (it has been
+//! idle while the other two ran), so the runs measure the steady state.
 //!
 //! Rounds are interleaved (the servers' order rotates each round) and each ratio is taken
 //! within its round; the medians of the rounds' ratios are reported, with every round's.
@@ -294,6 +298,31 @@ async fn main() {
                 |i| run(i, secs),
             ));
         }
+        // The same as the 256-connection shape, but each server idle for 12 s before its run
+        // instead of warmed: past the edge's host TTL (10 s), so every site's host entry and
+        // certificate check is loaded again at once, under load.
+        let name = "plain: 256 connections after 12 s idle";
+        if wanted(name) {
+            let script = &scripts[1];
+            measures.push(measure(
+                name,
+                (rounds, secs),
+                plain_pids,
+                false,
+                |_| {
+                    std::thread::sleep(std::time::Duration::from_secs(12));
+                    Load {
+                        rps: 0.0,
+                        p99_ms: 0.0,
+                    }
+                },
+                |i| {
+                    tokio::task::block_in_place(|| {
+                        wrk_shape(plain_addrs[i], "/", secs, script, 2, 256, &[])
+                    })
+                },
+            ));
+        }
     }
 
     if std::env::var_os("EDGE_LOAD_HOLD").is_some() {
@@ -323,7 +352,7 @@ fn order(round: usize) -> [usize; 3] {
     [0, 1, 2].map(|i| (i + round) % 3)
 }
 
-/// Warms each server once with `warm`, then takes `rounds` rounds of `run` (each `secs` long),
+/// Takes `rounds` rounds of `run` (each `secs` long), each run right after `warm`,
 /// with the CPU that server (`pids`) and the load generator spent.
 fn measure(
     name: &str,
@@ -333,9 +362,6 @@ fn measure(
     warm: impl Fn(usize) -> Load,
     run: impl Fn(usize) -> Load,
 ) -> Measure {
-    for i in 0..3 {
-        warm(i);
-    }
     let mut m = Measure {
         name: name.into(),
         rounds: Vec::new(),
@@ -349,6 +375,10 @@ fn measure(
         }; 3];
         let mut used = [Usage::default(); 3];
         for i in order(round) {
+            // Each server is warmed right before each of its runs: it has been idle while the
+            // other two ran (over 10 s, past the edge's host TTL), and the runs measure the
+            // steady state. The cold restart is a measure of its own (see the shapes).
+            warm(i);
             (row[i], used[i]) = Usage::of(pids[i], || run(i), |l| l.rps * secs as f64);
         }
         report_round(name, round, &row, &used);
