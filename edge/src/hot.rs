@@ -11,7 +11,8 @@
 //! answered.
 //!
 //! What an entry holds is decided on the slow path: the site that served it, the file and its
-//! precomputed headers, and its bodies (identity and the precompressed variants). Not the
+//! precomputed headers, and the bodies of the representations visitors asked for (each
+//! loaded when a request first asks for it: [`crate::serve::Prepared::load`]). Not the
 //! deploy's manifest: entries are weighed by their bodies, so a manifest held here would
 //! escape the manifest cache's byte budget.
 //! An entry is used only while
@@ -142,8 +143,8 @@ pub struct HotRoutes {
 impl HotRoutes {
     /// `capacity`: bytes of bodies (and keys) kept; `ttl`: the longest an entry is used.
     pub fn new(capacity: u64, ttl: Duration) -> HotRoutes {
-        // Estimated entries: a 15 KB page with its two compressed variants is ~24 KB.
-        let estimate = usize::try_from(capacity / 24_000).unwrap_or(1024).max(16);
+        // Estimated entries: a 15 KB page, held in the one representation most visitors ask for.
+        let estimate = usize::try_from(capacity / 16_000).unwrap_or(1024).max(16);
         HotRoutes {
             ttl,
             cache: Mutex::new(Cache::with_weighter(estimate, capacity.max(1), BodyWeight)),
@@ -159,6 +160,15 @@ impl HotRoutes {
             && route.site_seen.current()
             && route.records.as_ref().is_none_or(RecordsSeen::current);
         good.then(|| route.clone())
+    }
+
+    /// The entry for `host` and `path`, good or not: what it holds of a file is still that
+    /// file's (for [`crate::serve::Prepared::load`]).
+    pub fn held(&self, host: &str, path: &str) -> Option<Arc<HotRoute>> {
+        let cache = self.cache.lock().ok()?;
+        cache
+            .peek(&HotKeyRef { host, path })
+            .map(|(_, route)| route.clone())
     }
 
     /// Remembers an answer made on the slow path.

@@ -185,32 +185,84 @@ impl Prepared {
         }
     }
 
-    /// Loads every representation's body (from the file cache), so answering needs no lookup.
-    pub async fn load(mut self, sites: &Sites) -> Result<Prepared, FileError> {
-        for coding in [Coding::Identity, Coding::Br, Coding::Gzip] {
-            let present = match coding {
-                Coding::Identity => true,
-                Coding::Br => self.file.br.is_some(),
-                Coding::Gzip => self.file.gzip.is_some(),
-            };
-            if present && self.bodies[coding as usize].is_none() {
-                let body = fetch(sites, self.key(coding)).await?;
-                self.bodies[coding as usize] = Some(body);
-            }
-            if present {
-                let cache_control = self.cache_control(true);
-                let mut headers = self.headers(coding, true, cache_control);
-                if let Some(v) = &self.content_type {
-                    headers.insert(header::CONTENT_TYPE, v.clone());
+    /// Loads the body of the representation a request chose (`wanted`, from the file cache) and
+    /// makes its answer's headers and head, so answering it again needs no lookup. The other
+    /// representations are loaded when a request asks for them: a hot route holds only what
+    /// visitors ask for, so a page nobody asks compressed costs neither the lookups nor the
+    /// hot routes' space of its variants. Whatever `held` (the hot route this one replaces)
+    /// holds of the same file is taken over as it is.
+    pub(crate) async fn load(
+        mut self,
+        sites: &Sites,
+        wanted: Coding,
+        held: Option<&Prepared>,
+    ) -> Result<Prepared, FileError> {
+        // What an earlier hot route of the same file held is the same bytes and headers.
+        if let Some(old) = held.filter(|old| old.file == self.file) {
+            for i in 0..3 {
+                if self.heads[i].is_none() && old.heads[i].is_some() && old.bodies[i].is_some() {
+                    self.bodies[i].clone_from(&old.bodies[i]);
+                    self.heads[i].clone_from(&old.heads[i]);
+                    self.full[i].clone_from(&old.full[i]);
+                    self.head_splits[i] = old.head_splits[i];
                 }
-                let len = self.bodies[coding as usize].as_ref().map_or(0, Bytes::len);
-                let (head, split) = head::head_until_date(&headers, len);
-                self.heads[coding as usize] = Some(head);
-                self.head_splits[coding as usize] = split;
-                self.full[coding as usize] = Some(headers);
             }
         }
+        let present = match wanted {
+            Coding::Identity => true,
+            Coding::Br => self.file.br.is_some(),
+            Coding::Gzip => self.file.gzip.is_some(),
+        };
+        let i = wanted as usize;
+        if !present || self.heads[i].is_some() {
+            return Ok(self);
+        }
+        if self.bodies[i].is_none() {
+            let body = fetch(sites, self.key(wanted)).await?;
+            self.bodies[i] = Some(body);
+        }
+        let cache_control = self.cache_control(true);
+        let mut headers = self.headers(wanted, true, cache_control);
+        if let Some(v) = &self.content_type {
+            headers.insert(header::CONTENT_TYPE, v.clone());
+        }
+        let len = self.bodies[i].as_ref().map_or(0, Bytes::len);
+        let (head, split) = head::head_until_date(&headers, len);
+        self.heads[i] = Some(head);
+        self.head_splits[i] = split;
+        self.full[i] = Some(headers);
         Ok(self)
+    }
+
+    /// The representation an answer to a request with `headers` is made from: identity for a
+    /// range that applies (offsets are cut from it), else what `Accept-Encoding` picks. `ok`:
+    /// the answer is a `200` (only those take ranges).
+    pub(crate) fn coding_for(&self, headers: &HeaderMap, ok: bool) -> Coding {
+        if self.range(headers, ok).is_some() {
+            Coding::Identity
+        } else {
+            negotiate(
+                headers
+                    .get(header::ACCEPT_ENCODING)
+                    .and_then(|v| v.to_str().ok()),
+                &self.file,
+            )
+        }
+    }
+
+    /// The `Range` header an answer honours: only on a `200` (`ok`), and only while `If-Range`
+    /// (when sent) names the representation the client holds.
+    fn range<'h>(&self, headers: &'h HeaderMap, ok: bool) -> Option<&'h str> {
+        headers
+            .get(header::RANGE)
+            .and_then(|v| v.to_str().ok())
+            .filter(|_| ok)
+            .filter(|_| {
+                headers
+                    .get(header::IF_RANGE)
+                    .and_then(|v| v.to_str().ok())
+                    .is_none_or(|t| t.trim() == self.file.etag)
+            })
     }
 
     fn cache_control(&self, ok: bool) -> &'static str {
@@ -408,29 +460,9 @@ fn answer(
     status: StatusCode,
     fetched: Option<Bytes>,
 ) -> Result<Resp, Coding> {
-    let file = &prepared.file;
     let ok = status == StatusCode::OK;
-    let range_header = headers
-        .get(header::RANGE)
-        .and_then(|v| v.to_str().ok())
-        .filter(|_| ok)
-        .filter(|_| {
-            // If-Range: the range applies only to the representation the client holds.
-            headers
-                .get(header::IF_RANGE)
-                .and_then(|v| v.to_str().ok())
-                .is_none_or(|t| t.trim() == file.etag)
-        });
-    let coding = if range_header.is_some() {
-        Coding::Identity
-    } else {
-        negotiate(
-            headers
-                .get(header::ACCEPT_ENCODING)
-                .and_then(|v| v.to_str().ok()),
-            file,
-        )
-    };
+    let range_header = prepared.range(headers, ok);
+    let coding = prepared.coding_for(headers, ok);
     let cache_control = prepared.cache_control(ok);
     if ok && headers.contains_key(header::IF_NONE_MATCH) {
         let tags = prepared.tags.each_ref().map(String::as_str);

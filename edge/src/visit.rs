@@ -121,8 +121,14 @@ impl Visits {
             .or_else(|| head.uri.authority().map(|a| a.as_str()))
             .unwrap_or("");
         let kind = host_kind(host, &self.platform_domain);
+        let path = head.uri.path();
         if let Some(fill) = fill
-            && let Ok(file) = fill.file.load(&self.sites).await
+            && let wanted = fill.file.coding_for(&head.headers, true)
+            && let held = local.hot.held(host, path)
+            && let Ok(file) = fill
+                .file
+                .load(&self.sites, wanted, held.as_deref().map(|r| &r.file))
+                .await
         {
             // Read after the slow path, then checked: no change was half-applied meanwhile.
             let site_seen = self.sites.site_seen(fill.site.project_id);
@@ -136,7 +142,7 @@ impl Visits {
                     file,
                     records: fill.records,
                 };
-                local.hot.insert(host, head.uri.path(), route);
+                local.hot.insert(host, path, route);
             }
         }
         local.counts.request(status, kind, started.elapsed());

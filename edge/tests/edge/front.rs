@@ -206,7 +206,11 @@ dual_test! {
             // `Content-Length: 0` is a body header: the front leaves such a request to hyper,
             // which answers it from the same hot route.
             let via_hyper = request.replacen("\r\n\r\n", "\r\nContent-Length: 0\r\n\r\n", 1);
-            let mut answers = Vec::new();
+            // A representation no request asked for yet is loaded by the first that does (the
+            // full path); it fills the hot route the two below are answered from.
+            let mut s = TcpStream::connect(t.edge.http_addr).await.unwrap();
+            s.write_all(request.as_bytes()).await.unwrap();
+            let mut answers = vec![next(&mut s, &mut Vec::new(), method == "HEAD").await];
             for (r, by_front) in [(&request, 1), (&via_hyper, 0)] {
                 let (before, hits) = (front_answers(&t).await, route_hits(&t).await);
                 let mut s = TcpStream::connect(t.edge.http_addr).await.unwrap();
@@ -221,7 +225,7 @@ dual_test! {
                 assert_eq!(after.body, b"<h1>Sobre n\xc3\xb3s</h1>", "{method} {extra:?}");
                 assert!(buf.is_empty());
             }
-            assert_eq!(answers[0], answers[1], "{method} {extra:?}");
+            assert!(answers.windows(2).all(|w| w[0] == w[1]), "{method} {extra:?}: {answers:#?}");
         }
         t.edge.stop().await;
     }

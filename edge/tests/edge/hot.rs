@@ -100,6 +100,59 @@ dual_test! {
 }
 
 dual_test! {
+    async fn a_hot_route_holds_the_representations_visitors_asked_for_and_keeps_them(db: TestDb) {
+        // A hot route is made with the body its request chose, not every variant the deploy
+        // has; one asked in another encoding goes the full path once and is then held too,
+        // without losing what the route held before.
+        let t = TestEdge::start_with(db, None, |s| s.edge_workers = 1).await;
+        let page = format!("<h1>Catálogo</h1>{}", "<p>Camisa de algodão, tamanho M</p>".repeat(60));
+        t.simple_site("roupas", &page).await;
+        t.feed_applied().await;
+        let host = "roupas.localhost";
+        let ask = |encoding: Option<&'static str>| {
+            let mut r = t.get(host, "/");
+            if let Some(e) = encoding {
+                r = r.header("accept-encoding", e);
+            }
+            r.send()
+        };
+        // (encoding asked, answered hot?) in order.
+        let steps = [
+            (None, false),
+            (None, true),
+            (Some("gzip"), false),
+            (Some("gzip"), true),
+            (None, true),
+            (Some("br, gzip"), false),
+            (Some("br, gzip"), true),
+            (Some("gzip"), true),
+            (None, true),
+        ];
+        for (i, (encoding, hot)) in steps.into_iter().enumerate() {
+            let before = route_hits(&t).await;
+            let r = ask(encoding).await.unwrap();
+            assert_eq!(r.status(), 200);
+            let coding = r.headers().get("content-encoding").map(|v| v.to_str().unwrap().to_string());
+            let expected = match encoding {
+                None => None,
+                Some("gzip") => Some("gzip".to_string()),
+                Some(_) => Some("br".to_string()),
+            };
+            assert_eq!(coding, expected, "step {i}: {encoding:?}");
+            let body = r.bytes().await.unwrap();
+            if encoding.is_none() {
+                assert_eq!(std::str::from_utf8(&body).unwrap().matches("algodão").count(), 60);
+            } else {
+                assert!(body.len() < page.len() / 4, "step {i}: {} bytes", body.len());
+            }
+            let hits = route_hits(&t).await - before;
+            assert_eq!(hits, u64::from(hot), "step {i}: {encoding:?}, hot {hot}");
+        }
+        t.edge.stop().await;
+    }
+}
+
+dual_test! {
     async fn a_hot_route_gives_way_at_once_to_a_redirect_a_deploy_and_an_unpublish(db: TestDb) {
         // A one-hour host TTL: only the change feed can end a hot route.
         let t = TestEdge::start_with(db, None, |s| s.edge_site_ttl_ms = 3_600_000).await;
