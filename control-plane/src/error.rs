@@ -186,6 +186,14 @@ impl ApiError {
         }
     }
 
+    /// The values the refusal's message names (none for the other errors).
+    pub fn params(&self) -> Params {
+        match self {
+            ApiError::Refused(r) => r.params.clone(),
+            _ => Params::new(),
+        }
+    }
+
     fn status(&self) -> StatusCode {
         match self {
             ApiError::NotFound => StatusCode::NOT_FOUND,

@@ -166,7 +166,11 @@ async fn record_failure(state: &AppState, project_id: i64, deploy_id: i64, e: &A
         }
         other => other.to_string(),
     };
-    if let Err(fail) = state.store.fail_deploy(deploy_id, &reason).await {
+    let failed = state
+        .store
+        .fail_deploy(deploy_id, &reason, e.code(), &e.params())
+        .await;
+    if let Err(fail) = failed {
         tracing::error!(deploy_id, error = ?fail, "could not record the failed deploy");
     }
 }

@@ -184,6 +184,8 @@ error_codes! {
     TooManyRedirects = "too_many_redirects",
     /// A publish whose manifest (pages, redirects, templates) is over `site::MAX_MANIFEST_BYTES`.
     SiteTooLarge = "site_too_large",
+    /// A build that stopped half-way (its process ended) and was marked failed at start-up.
+    BuildInterrupted = "build_interrupted",
     UnknownCollection = "unknown_collection",
     ReservedPagePath = "reserved_page_path",
     TemplateError = "template_error",

@@ -1294,6 +1294,7 @@ dual_test!(
         assert_eq!(history["data"][0]["id"], stuck.id);
         assert_eq!(history["data"][0]["status"], "failed");
         assert_eq!(history["data"][0]["error"], INTERRUPTED_BUILD);
+        assert_eq!(history["data"][0]["error_code"], "build_interrupted");
         assert_eq!(history["data"][1]["status"], "ready");
         assert_eq!(history["active_deploy_id"], live);
         // Recent builds are left alone.

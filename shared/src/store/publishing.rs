@@ -6,7 +6,11 @@
 
 use chrono::{DateTime, Utc};
 use serde::Serialize;
+use serde_json::Value;
+use sqlx::types::Json;
 use utoipa::ToSchema;
+
+use crate::error_code::{ErrorCode, Params};
 
 use super::BeginWrite;
 use super::{Result, Store, StoreError, dispatch, like_pattern, map_err, now, trusted};
@@ -20,7 +24,13 @@ pub struct Deploy {
     pub manifest_key: String,
     pub files: i64,
     pub bytes: i64,
+    /// Why a failed build failed, in English.
     pub error: Option<String>,
+    /// Its stable code (`ErrorCode`), which the dashboard translates, and the values its text
+    /// names: the failed publish's own refusal.
+    pub error_code: Option<String>,
+    #[schema(value_type = Object)]
+    pub error_params: Json<Value>,
     pub created_by: Option<i64>,
     pub created_at: DateTime<Utc>,
     pub finished_at: Option<DateTime<Utc>>,
@@ -33,7 +43,7 @@ pub const CHANGES_CHANNEL: &str = "vitrine_changes";
 /// The reason recorded for a build whose process stopped before it finished.
 pub const INTERRUPTED_BUILD: &str = "The build was interrupted; please publish again";
 
-const DEPLOY_COLUMNS: &str = "id, project_id, status, manifest_key, files, bytes, error, created_by, created_at, finished_at";
+const DEPLOY_COLUMNS: &str = "id, project_id, status, manifest_key, files, bytes, error, error_code, error_params, created_by, created_at, finished_at";
 
 /// One entry of the change feed.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, sqlx::FromRow)]
@@ -217,11 +227,20 @@ impl Store {
         })
     }
 
-    /// Records why a build failed; the live site is untouched.
-    pub async fn fail_deploy(&self, deploy_id: i64, error: &str) -> Result<()> {
+    /// Records why a build failed (`error`, in English; its `code` and the values it names,
+    /// for the dashboard's translation); the live site is untouched.
+    pub async fn fail_deploy(
+        &self,
+        deploy_id: i64,
+        error: &str,
+        code: ErrorCode,
+        params: &Params,
+    ) -> Result<()> {
+        let params = Json(Value::Object(params.clone()));
         dispatch!(self, p => sqlx::query(
-            "UPDATE deploys SET status = 'failed', error = $1, finished_at = $2 WHERE id = $3")
-            .bind(error).bind(now()).bind(deploy_id)
+            "UPDATE deploys SET status = 'failed', error = $1, error_code = $2, error_params = $3, \
+             finished_at = $4 WHERE id = $5")
+            .bind(error).bind(code.as_str()).bind(&params).bind(now()).bind(deploy_id)
             .execute(p).await.map(|_| ()).map_err(map_err))
     }
 
@@ -230,9 +249,9 @@ impl Store {
     /// many were marked. The live site is untouched, as for any failed build.
     pub async fn fail_stale_deploys(&self, before: DateTime<Utc>) -> Result<u64> {
         dispatch!(self, p => sqlx::query(
-            "UPDATE deploys SET status = 'failed', error = $1, finished_at = $2 \
-             WHERE status = 'building' AND created_at < $3")
-            .bind(INTERRUPTED_BUILD).bind(now()).bind(before)
+            "UPDATE deploys SET status = 'failed', error = $1, error_code = $2, finished_at = $3 \
+             WHERE status = 'building' AND created_at < $4")
+            .bind(INTERRUPTED_BUILD).bind(ErrorCode::BuildInterrupted.as_str()).bind(now()).bind(before)
             .execute(p).await.map(|r| r.rows_affected()).map_err(map_err))
     }
 

@@ -787,7 +787,15 @@ dual_test!(
             ready.push(d.id);
         }
         let failed = db.store.create_deploy(p.id, None).await.unwrap();
-        db.store.fail_deploy(failed.id, "boom").await.unwrap();
+        db.store
+            .fail_deploy(
+                failed.id,
+                "boom",
+                crate::error_code::ErrorCode::Internal,
+                &Default::default(),
+            )
+            .await
+            .unwrap();
         let building = db.store.create_deploy(p.id, None).await.unwrap();
         let elsewhere = db.store.create_deploy(other.id, None).await.unwrap();
         db.store
