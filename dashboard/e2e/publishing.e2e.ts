@@ -10,7 +10,15 @@
  */
 import type { BrowserContext, Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { baseURL, byTestId, confirmPublish, createProjectViaApi, useBrowser } from './support';
+import {
+  baseURL,
+  byTestId,
+  collectionMeta,
+  confirmPublish,
+  createProjectViaApi,
+  snapshot,
+  useBrowser,
+} from './support';
 
 const session = useBrowser();
 let context: BrowserContext;
@@ -91,5 +99,63 @@ describe('publishing', () => {
     await waitForHistory();
     const failed = await page.waitForSelector(`${byTestId('deploy-row')}`);
     expect(await (await failed.$(byTestId('deploy-status')))?.textContent()).not.toBe('Pronto');
+  });
+
+  it('refuses a site too large for the edge with its size and the limit, and keeps the live deploy', async () => {
+    const big = await createProjectViaApi(context, 'Inchado');
+    const post = async (path: string, data: unknown) => {
+      const res = await context.request.post(`${baseURL}${path}`, { data });
+      expect(res.ok(), await res.text()).toBe(true);
+      return (await res.json()) as { id: number };
+    };
+    await post(`/api/publish_v2/${big}`, {});
+
+    // Collection pages carry their templates in the site's index: two of 1.2 MB each.
+    const table = await post('/api/tables', {
+      project_id: big,
+      name: 'Itens',
+      meta: collectionMeta('Itens', 'Item'),
+    });
+    const template = `<p>${'x'.repeat(1_200_000)}</p>`;
+    for (const name of ['Itens A', 'Itens B']) {
+      const created = await post('/api/pages', { project_id: big, name });
+      await post(`/api/page/${created.id}`, {
+        table_id: table.id,
+        blocks: [{ uid: 'grande', name: 'Grande', template, css: '', js: '' }],
+      });
+    }
+
+    // Published again from the overview's publish menu.
+    await page.goto(`/project/${big}`);
+    await page.waitForSelector(`${byTestId('project-state')}:text-is("Publicado")`);
+    await page.click(byTestId('publish-menu'));
+    await page.click(byTestId('publish-menu-publish'));
+    await page.waitForSelector(`${byTestId('publish-modal')}[role="dialog"]`);
+    await page.click(byTestId('publish-confirm'));
+    await page.waitForSelector(byTestId('response-box'), { timeout: 45_000 });
+    const response = JSON.parse((await page.textContent(byTestId('response-body'))) ?? '') as {
+      status?: number;
+      error?: string;
+      message?: string;
+    };
+    expect(response.status).toBe(422);
+    expect(response.error).toBe('site_too_large');
+    // The box says it in the interface's language; the serialized answer keeps the server's text.
+    expect(response.message).toContain('The published site is too large');
+    expect(await page.textContent(byTestId('response-message'))).toMatch(
+      /^O site publicado é grande demais: o índice de páginas, redirecionamentos e modelos ocupa \d+ KB, e o máximo é 2048 KB\. Remova redirecionamentos ou páginas e publique de novo\.$/,
+    );
+    await snapshot(page, 'site-too-large');
+    // The deploy that was live stays live.
+    await page.keyboard.press('Escape');
+    await page.reload();
+    await page.waitForSelector(`${byTestId('project-state')}:text-is("Publicado")`);
+    await waitForHistory();
+    const live = await page.waitForSelector(`${byTestId('deploy-row')}[data-live="true"]`);
+    expect(await (await live.$(byTestId('deploy-status')))?.textContent()).toBe('Pronto');
+    // The failed attempt's reason in the history is in the interface's language too.
+    expect(await page.textContent(`${byTestId('deploy-row')} ${byTestId('deploy-error')}`)).toMatch(
+      /^O site publicado é grande demais: .* 2048 KB\./,
+    );
   });
 });

@@ -5,7 +5,15 @@
  */
 import type { BrowserContext, Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { acceptConfirmation, baseURL, byTestId, createProjectViaApi, pathIs, useBrowser } from './support';
+import {
+  acceptConfirmation,
+  baseURL,
+  byTestId,
+  createProjectViaApi,
+  pathIs,
+  snapshot,
+  useBrowser,
+} from './support';
 
 const session = useBrowser();
 let context: BrowserContext;
@@ -109,6 +117,32 @@ describe('redirects', () => {
     );
     await waitForRows(1);
     expect(await rowOrigins()).toEqual(['*']);
+  });
+});
+
+describe('the redirect limit', () => {
+  it('tells the owner, in the form, how many a site may have and what to do', async () => {
+    const limited = await createProjectViaApi(context, 'Redirect limit');
+    // 2,000 rules (shared::redirects::MAX_RULES) through the API, 25 at a time.
+    const max = 2000;
+    for (let start = 0; start < max; start += 25) {
+      const batch = Array.from({ length: Math.min(25, max - start) }, (_, i) =>
+        context.request.post(`${baseURL}/api/redirects`, {
+          data: { project_id: limited, from: `/velho-${start + i}`, to: '/' },
+        }),
+      );
+      for (const res of await Promise.all(batch)) expect(res.status(), await res.text()).toBe(201);
+    }
+    await page.goto(`/project/${limited}/redirects/new`);
+    await fillRule('/mais-um', '/novo');
+    await page.click(byTestId('redirect-save'));
+    const toast = await page.waitForSelector(byTestId('toast-error'));
+    expect(await toast.textContent()).toContain(
+      'Erro: Um site pode ter no máximo 2000 redirecionamentos. Exclua alguns antes de adicionar outros.',
+    );
+    // The form stays with what was typed, so nothing is lost while the owner makes room.
+    expect(await page.inputValue(byTestId('redirect-from-input'))).toBe('/mais-um');
+    await snapshot(page, 'redirect-limit');
   });
 });
 

@@ -4,7 +4,9 @@
  * plane, requests to the edge for a site's host, and the page helpers the scenarios share.
  */
 import { randomUUID } from 'node:crypto';
+import { mkdir } from 'node:fs/promises';
 import { request as httpRequest } from 'node:http';
+import { join, resolve } from 'node:path';
 import {
   chromium,
   type Browser,
@@ -281,3 +283,14 @@ export const collectionMeta = (plural: string, singular: string) => ({
   plural,
   singular,
 });
+
+/**
+ * Saves a screenshot as `{name}.png` in the folder `E2E_SCREENS` names, when it names one: what
+ * a walk looked like, for a person to look at (the assertions are the test).
+ */
+export async function snapshot(page: Page, name: string): Promise<void> {
+  const dir = process.env.E2E_SCREENS;
+  if (!dir) return;
+  await mkdir(resolve(process.cwd(), dir), { recursive: true });
+  await page.screenshot({ path: join(resolve(process.cwd(), dir), `${name}.png`) });
+}

@@ -13,7 +13,10 @@ export interface Deploy {
   files: number;
   /** Total size of those files. */
   bytes: number;
+  /** Why a failed build failed: the server's English text, its code (`errors.<code>`) and values. */
   error: string | null;
+  error_code?: string | null;
+  error_params?: ErrorParams;
   created_by: number | null;
   created_at: string;
   finished_at: string | null;

@@ -4,7 +4,7 @@ import { useConfirm } from '@/components/ConfirmDialog';
 import { Alert } from '@/components/Alert';
 import { PageLoader } from '@/components/PageLoader';
 import { toast } from '@/components/toast';
-import { errorMessage } from '@/lib/api-client';
+import { codedMessage, errorMessage } from '@/lib/api-client';
 import { useFormat } from '@/lib/format';
 import type { Project } from '@/lib/types';
 import { useActivateDeploy } from '@/features/publishing/api/activate-deploy';
@@ -108,7 +108,7 @@ export function DeployHistory({ project }: Props) {
                     )}
                     {deploy.status === 'failed' && deploy.error && (
                       <p className="deploy-error" data-testid="deploy-error">
-                        {deploy.error}
+                        {codedMessage(deploy.error_code ?? undefined, deploy.error_params, deploy.error)}
                       </p>
                     )}
                   </td>

@@ -470,6 +470,28 @@ describe('deploy history', () => {
     active_deploy_id: 4,
   };
 
+  it("shows a failed deploy's reason from its code, in the interface's language", async () => {
+    api(true, {
+      data: [
+        deploy(6, {
+          status: 'failed',
+          error: 'The published site is too large: its index of pages, redirects and templates takes 2346 KB',
+          error_code: 'site_too_large',
+          error_params: { size_kb: 2346, max_kb: 2048 },
+          files: 0,
+          bytes: 0,
+        }),
+        deploy(4),
+      ],
+      active_deploy_id: 4,
+    });
+    renderRoutes(routes, '/project/7');
+    const [failed] = (await screen.findAllByTestId('deploy-row')) as [HTMLElement];
+    expect(within(failed).getByTestId('deploy-error').textContent).toBe(
+      'O site publicado é grande demais: o índice de páginas, redirecionamentos e modelos ocupa 2346 KB, e o máximo é 2048 KB. Remova redirecionamentos ou páginas e publique de novo.',
+    );
+  });
+
   it('lists each deploy with date and time, status, files, size, error and which one is live', async () => {
     api(true, history);
     renderRoutes(routes, '/project/7');
