@@ -373,8 +373,14 @@ dual_test!(
         assert_eq!(history["active_deploy_id"], live, "{history}");
         assert_eq!(history["data"][0]["status"], "failed", "{history}");
         // The reason is kept with its code and values, for the dashboard's translation.
-        assert_eq!(history["data"][0]["error_code"], "site_too_large", "{history}");
-        assert_eq!(history["data"][0]["error_params"]["max_kb"], max_kb, "{history}");
+        assert_eq!(
+            history["data"][0]["error_code"], "site_too_large",
+            "{history}"
+        );
+        assert_eq!(
+            history["data"][0]["error_params"]["max_kb"], max_kb,
+            "{history}"
+        );
     }
 );
 
