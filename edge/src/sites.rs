@@ -34,7 +34,7 @@
 use std::{
     collections::HashMap,
     sync::{
-        Arc, Mutex, OnceLock,
+        Arc, Mutex,
         atomic::{AtomicU64, Ordering},
     },
     time::{Duration, Instant},
@@ -43,7 +43,6 @@ use std::{
 use bytes::Bytes;
 use hyper::StatusCode;
 use moka::future::Cache;
-use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 use vitrine_shared::{
     Settings, Store,
     blob::{BlobError, BlobStore},
@@ -52,6 +51,14 @@ use vitrine_shared::{
     site::{MAX_MANIFEST_BYTES, Manifest},
     store::{Change, Failure, SiteRow, StoreError},
 };
+
+mod deploy_view;
+mod generations;
+mod slots;
+
+pub use deploy_view::DeployView;
+pub use generations::{Generations, RecordsSeen, SiteSeen};
+pub use slots::{LIST_SLOTS_PER_PROJECT, ListSlot, ListSlots};
 
 use crate::{
     host::SiteHost,
@@ -68,44 +75,6 @@ pub const MATCHER_CACHE_BYTES: u64 = 16 * 1024 * 1024;
 
 /// How long the edge stops asking a database that just failed.
 pub const BREAKER: Duration = Duration::from_secs(2);
-
-/// A deploy as the edge serves it. Its live pages' templates are owners' code, compiled and
-/// rendered in the render sandbox only (compiling evaluates constants: `vitrine_shared::sandbox`).
-pub struct DeployView {
-    pub manifest: Manifest,
-    manifest_matcher: OnceLock<Arc<Matcher>>,
-    /// What it weighs in the manifest cache: its stored (JSON) size.
-    weight: u32,
-}
-
-impl DeployView {
-    pub fn new(manifest: Manifest) -> DeployView {
-        DeployView::weighing(manifest, 0)
-    }
-
-    fn weighing(manifest: Manifest, stored_bytes: usize) -> DeployView {
-        DeployView {
-            manifest,
-            manifest_matcher: OnceLock::new(),
-            weight: u32::try_from(stored_bytes).unwrap_or(u32::MAX),
-        }
-    }
-
-    /// The redirect rules published with the deploy, compiled on first use: what the edge
-    /// uses when the live rules cannot be read.
-    pub fn manifest_matcher(&self) -> Arc<Matcher> {
-        self.manifest_matcher
-            .get_or_init(|| {
-                Arc::new(Matcher::new(
-                    self.manifest
-                        .redirects
-                        .iter()
-                        .map(|(f, t)| (f.as_str(), t.as_str())),
-                ))
-            })
-            .clone()
-    }
-}
 
 /// The site behind a host.
 ///
@@ -163,97 +132,6 @@ pub enum Unavailable {
     /// Any other failure of this request's query (not an outage).
     #[error("query failed: {0}")]
     Failed(String),
-}
-
-/// How many list queries (the read API, live lists: the queries whose cost grows with a
-/// tenant's collection) run at once. Each holds a database connection for up to the query
-/// time limit, so the edge as a whole keeps at most half its pool for them (the other half
-/// always free for host lookups, which every site needs) and one project at most
-/// [`LIST_SLOTS_PER_PROJECT`] of those: one tenant's slow collection cannot take the
-/// connections the other tenants' requests wait for, which would trip the breaker for all.
-pub struct ListSlots {
-    all: Arc<Semaphore>,
-    projects: Cache<i64, Arc<Semaphore>>,
-}
-
-/// List queries of one project that run at once.
-pub const LIST_SLOTS_PER_PROJECT: usize = 2;
-
-/// A taken list-query slot, given back when dropped.
-pub struct ListSlot {
-    _project: OwnedSemaphorePermit,
-    _all: OwnedSemaphorePermit,
-}
-
-impl ListSlots {
-    pub fn new(pool_size: u32) -> ListSlots {
-        ListSlots {
-            all: Arc::new(Semaphore::new((pool_size as usize / 2).max(1))),
-            projects: Cache::builder()
-                .max_capacity(100_000)
-                .time_to_idle(Duration::from_secs(60))
-                .build(),
-        }
-    }
-
-    /// Waits up to `within` for a slot of `project` and one of the edge.
-    pub async fn acquire(&self, project: i64, within: Duration) -> Result<ListSlot, Unavailable> {
-        let mine = self
-            .projects
-            .get_with(project, async {
-                Arc::new(Semaphore::new(LIST_SLOTS_PER_PROJECT))
-            })
-            .await;
-        let both = async {
-            let project = mine.acquire_owned().await.ok()?;
-            let all = self.all.clone().acquire_owned().await.ok()?;
-            Some(ListSlot {
-                _project: project,
-                _all: all,
-            })
-        };
-        match tokio::time::timeout(within, both).await {
-            Ok(Some(slot)) => Ok(slot),
-            _ => Err(Unavailable::Busy),
-        }
-    }
-}
-
-/// A project's generations, bumped by the change feed. Shared (`Arc`) so that a hot route
-/// of a rendered page can check its project's records generation without the map's lock.
-#[derive(Debug, Default)]
-pub struct Generations {
-    site: AtomicU64,
-    records: AtomicU64,
-}
-
-/// A project's records generation as a render read it: still current while no record edit
-/// of that project has landed since.
-#[derive(Debug, Clone)]
-pub struct RecordsSeen {
-    generations: Arc<Generations>,
-    seen: u64,
-}
-
-impl RecordsSeen {
-    pub fn current(&self) -> bool {
-        self.generations.records.load(Ordering::Acquire) == self.seen
-    }
-}
-
-/// A project's site generation as a slow path read it: still current while no change that
-/// can alter its static answers (a publish, unpublish, rollback, domain, redirect or
-/// certificate change) has landed since. One tenant's changes end only its own hot routes.
-#[derive(Debug, Clone, Default)]
-pub struct SiteSeen {
-    generations: Arc<Generations>,
-    seen: u64,
-}
-
-impl SiteSeen {
-    pub fn current(&self) -> bool {
-        self.generations.site.load(Ordering::Acquire) == self.seen
-    }
 }
 
 /// Key of a cached render: the records generation makes an edit invisible to old entries.
