@@ -238,7 +238,12 @@ impl Prepared {
     /// range that applies (offsets are cut from it), else what `Accept-Encoding` picks. `ok`:
     /// the answer is a `200` (only those take ranges).
     pub(crate) fn coding_for(&self, headers: &HeaderMap, ok: bool) -> Coding {
-        if self.range(headers, ok).is_some() {
+        self.coding_with(headers, self.range(headers, ok).is_some())
+    }
+
+    /// [`Prepared::coding_for`], once whether a range applies (`ranged`) is known.
+    fn coding_with(&self, headers: &HeaderMap, ranged: bool) -> Coding {
+        if ranged {
             Coding::Identity
         } else {
             negotiate(
@@ -462,7 +467,7 @@ fn answer(
 ) -> Result<Resp, Coding> {
     let ok = status == StatusCode::OK;
     let range_header = prepared.range(headers, ok);
-    let coding = prepared.coding_for(headers, ok);
+    let coding = prepared.coding_with(headers, range_header.is_some());
     let cache_control = prepared.cache_control(ok);
     if ok && headers.contains_key(header::IF_NONE_MATCH) {
         let tags = prepared.tags.each_ref().map(String::as_str);
