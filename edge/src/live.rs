@@ -15,7 +15,10 @@
 use std::sync::Arc;
 
 use bytes::Bytes;
-use hyper::StatusCode;
+use hyper::{
+    HeaderMap, StatusCode,
+    header::{self, HeaderValue},
+};
 use sha2::{Digest, Sha256};
 use vitrine_shared::{
     content::{DbRecord, ListError, ListQuery, QueryError},
@@ -26,7 +29,8 @@ use vitrine_shared::{
 };
 
 use crate::{
-    serve::{HTML, JSON},
+    pages,
+    serve::{self, HTML, JSON, Resp, respond},
     sites::{DB_TIMEOUT, DeployView, Rendered, Site, Sites, Unavailable},
 };
 
@@ -407,6 +411,63 @@ pub async fn read_api(
             })
             .await,
     )
+}
+
+/// The read API's answer when the records cannot be read: 400 for a query the database cannot
+/// compare, 503 for a slow query or busy workers (this query alone) or an outage.
+pub fn api_unavailable(e: &Unavailable) -> Resp {
+    let (status, code, message) = match e {
+        Unavailable::Refused(_) => (
+            StatusCode::BAD_REQUEST,
+            "invalid_query",
+            "The database cannot compare a value of this query",
+        ),
+        // This query alone: the site and the others are served as usual.
+        Unavailable::SlowQuery(_) | Unavailable::Busy => (
+            StatusCode::SERVICE_UNAVAILABLE,
+            "query_timeout",
+            "The query took too long; narrow it down or try again",
+        ),
+        _ => (
+            StatusCode::SERVICE_UNAVAILABLE,
+            "unavailable",
+            "The collection cannot be read right now",
+        ),
+    };
+    pages::json_error(status, code, message)
+}
+
+/// A rendered page or API answer, with its validator and 304 when the client has it.
+pub fn cached_response(status: StatusCode, r: &Rendered, headers: &HeaderMap) -> Resp {
+    let etag = r
+        .etag
+        .as_deref()
+        .and_then(|e| HeaderValue::from_str(e).ok());
+    let matches = etag.as_ref().is_some_and(|tag| {
+        headers
+            .get(header::IF_NONE_MATCH)
+            .and_then(|v| v.to_str().ok())
+            .is_some_and(|inm| {
+                inm.split(',')
+                    .any(|t| t.trim().trim_start_matches("W/") == tag.to_str().unwrap_or(""))
+            })
+    });
+    let mut resp = if matches && status == StatusCode::OK {
+        let mut x = respond(
+            StatusCode::NOT_MODIFIED,
+            r.content_type,
+            serve::REVALIDATE,
+            Bytes::new(),
+        );
+        x.headers_mut().remove(header::CONTENT_TYPE);
+        x
+    } else {
+        respond(status, r.content_type, serve::REVALIDATE, r.body.clone())
+    };
+    if let Some(tag) = etag {
+        resp.headers_mut().insert(header::ETAG, tag);
+    }
+    resp
 }
 
 #[cfg(test)]

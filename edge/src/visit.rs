@@ -21,7 +21,7 @@ use std::{net::IpAddr, sync::Arc, time::Instant};
 
 use bytes::Bytes;
 use hyper::{
-    HeaderMap, Method, Request, StatusCode, Uri,
+    Method, Request, StatusCode, Uri,
     header::{self, HeaderValue},
     http::request::Parts,
 };
@@ -499,7 +499,10 @@ impl Visits {
         match rendered.status {
             StatusCode::NOT_FOUND => self.site_not_found(v).await,
             StatusCode::INTERNAL_SERVER_ERROR => self.site_error(v).await,
-            status => serve::head_if(v.method, cached_response(status, &rendered, v.headers)),
+            status => serve::head_if(
+                v.method,
+                live::cached_response(status, &rendered, v.headers),
+            ),
         }
     }
 
@@ -545,60 +548,9 @@ impl Visits {
             None => pages::json_error(StatusCode::NOT_FOUND, "not_found", "Unknown collection"),
             Some(Err(e)) => {
                 tracing::warn!(project = v.site.project_id, error = %e, "read API unavailable");
-                let (status, code, message) = match e {
-                    Unavailable::Refused(_) => (
-                        StatusCode::BAD_REQUEST,
-                        "invalid_query",
-                        "The database cannot compare a value of this query",
-                    ),
-                    // This query alone: the site and the others are served as usual.
-                    Unavailable::SlowQuery(_) | Unavailable::Busy => (
-                        StatusCode::SERVICE_UNAVAILABLE,
-                        "query_timeout",
-                        "The query took too long; narrow it down or try again",
-                    ),
-                    _ => (
-                        StatusCode::SERVICE_UNAVAILABLE,
-                        "unavailable",
-                        "The collection cannot be read right now",
-                    ),
-                };
-                pages::json_error(status, code, message)
+                live::api_unavailable(&e)
             }
-            Some(Ok(r)) => serve::head_if(v.method, cached_response(r.status, &r, v.headers)),
+            Some(Ok(r)) => serve::head_if(v.method, live::cached_response(r.status, &r, v.headers)),
         }
     }
-}
-
-/// A rendered page or API answer, with its validator and 304 when the client has it.
-fn cached_response(status: StatusCode, r: &Rendered, headers: &HeaderMap) -> Resp {
-    let etag = r
-        .etag
-        .as_deref()
-        .and_then(|e| HeaderValue::from_str(e).ok());
-    let matches = etag.as_ref().is_some_and(|tag| {
-        headers
-            .get(header::IF_NONE_MATCH)
-            .and_then(|v| v.to_str().ok())
-            .is_some_and(|inm| {
-                inm.split(',')
-                    .any(|t| t.trim().trim_start_matches("W/") == tag.to_str().unwrap_or(""))
-            })
-    });
-    let mut resp = if matches && status == StatusCode::OK {
-        let mut x = respond(
-            StatusCode::NOT_MODIFIED,
-            r.content_type,
-            serve::REVALIDATE,
-            Bytes::new(),
-        );
-        x.headers_mut().remove(header::CONTENT_TYPE);
-        x
-    } else {
-        respond(status, r.content_type, serve::REVALIDATE, r.body.clone())
-    };
-    if let Some(tag) = etag {
-        resp.headers_mut().insert(header::ETAG, tag);
-    }
-    resp
 }
