@@ -92,6 +92,8 @@ pub struct Metrics {
     pub spool_depth: Gauge,
     /// When the change feed was last read to its end (Unix ms; 0: not yet).
     feed_caught_up_ms: AtomicI64,
+    /// How many times the change feed has been read to its end (for waits on the feed).
+    feed_reads: AtomicU64,
     feed_lag: Gauge<f64, AtomicU64>,
     hits: Family<CacheLabels, Counter>,
     misses: Family<CacheLabels, Counter>,
@@ -297,6 +299,7 @@ impl Default for Metrics {
             cache_hit_ratio,
             spool_depth,
             feed_caught_up_ms: AtomicI64::new(0),
+            feed_reads: AtomicU64::new(0),
             feed_lag,
             tls_handshakes,
             acme_events,
@@ -401,6 +404,14 @@ impl Metrics {
     pub fn feed_caught_up(&self) {
         self.feed_caught_up_ms
             .store(Utc::now().timestamp_millis(), Ordering::Relaxed);
+        self.feed_reads.fetch_add(1, Ordering::Release);
+    }
+
+    /// How many times the change feed has been read to its end. A read counted after a wait
+    /// began by two more than when it began started after it (the one in progress then counts
+    /// once at most), so it saw everything committed before the wait.
+    pub fn feed_reads(&self) -> u64 {
+        self.feed_reads.load(Ordering::Acquire)
     }
 
     /// Seconds since the feed was last read to its end; `None` before the first read.

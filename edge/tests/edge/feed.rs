@@ -63,8 +63,13 @@ async fn on_postgres_listen_brings_changes_at_once_without_waiting_for_the_poll(
     })
     .await;
     let loja = t.project("loja").await;
-    // Let the reader learn where the feed ends (its first read) before changing anything.
-    tokio::time::sleep(Duration::from_millis(300)).await;
+    // Before changing anything, let the reader make its first read and the LISTEN connection
+    // its first wake-up (a second read): from then on a change is announced, not polled for.
+    let deadline = std::time::Instant::now() + Duration::from_secs(5);
+    while t.edge.metrics.feed_reads() < 2 {
+        assert!(std::time::Instant::now() < deadline, "the feed is not listening");
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
     t.until("loja.localhost", "/", 404, "Site não publicado", SECOND)
         .await;
     t.publish(loja, basic("<h1>via LISTEN</h1>")).await;

@@ -51,9 +51,16 @@ dual_test! {
 
         // The next beat moves last_seen_at on.
         let seen = node.last_seen_at;
-        tokio::time::sleep(Duration::from_millis(1500)).await;
-        let again = t.db.store.edge_nodes().await.unwrap().into_iter().find(|n| n.id == "edge-test-1").unwrap();
-        assert!(again.last_seen_at > seen);
+        let deadline = tokio::time::Instant::now() + Duration::from_secs(5);
+        loop {
+            let nodes = t.db.store.edge_nodes().await.unwrap();
+            let again = nodes.into_iter().find(|n| n.id == "edge-test-1").unwrap();
+            if again.last_seen_at > seen {
+                break;
+            }
+            assert!(tokio::time::Instant::now() < deadline, "no later beat: {again:?}");
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
 
         let metrics = reqwest::get(format!("http://{}/metrics", t.edge.admin_addr))
             .await.unwrap().text().await.unwrap();

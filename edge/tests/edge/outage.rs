@@ -8,7 +8,9 @@ use vitrine_shared::{
     testing::{Backend, TcpProxy, TestDb},
 };
 
-use crate::support::{Site, TestEdge, basic, live_page, settings};
+use crate::support::{
+    Site, TestEdge, basic, feed_read_twice, live_page, settings, until_served_stale,
+};
 
 /// How the test takes the database away from the edge.
 enum Cut {
@@ -77,14 +79,22 @@ async fn outage_keeps_cached_sites_serving(backend: Backend) {
         .await;
     // The publishes above reach the feed up to one poll (250 ms) later and drop the copies
     // loaded before them; let the feed catch up, then load the copies the outage will use.
-    tokio::time::sleep(Duration::from_millis(1000)).await;
+    t.feed_applied().await;
     t.until("loja.localhost", "/", 200, "Loja no ar", secs)
         .await;
     t.until("loja.localhost", "/blog/ola", 200, "<h1>Olá</h1>", secs)
         .await;
 
     cut.cut().await;
-    tokio::time::sleep(Duration::from_millis(400)).await; // past the host TTL
+    // Past the host TTL: a live page (never a hot route) is answered from the last-known copy.
+    until_served_stale(
+        &t.client,
+        t.edge.http_addr,
+        &t.edge.metrics,
+        "loja.localhost",
+        "/blog/ola",
+    )
+    .await;
 
     for _ in 0..3 {
         let (status, body) = t.text("loja.localhost", "/").await;
@@ -182,9 +192,12 @@ dual_test! {
         };
         assert_eq!(get("/").await.unwrap().status(), 200);
         // Many polls of the feed, and no visitor, before the database goes away.
-        tokio::time::sleep(Duration::from_millis(600)).await;
+        for _ in 0..5 {
+            feed_read_twice(&node.metrics).await;
+        }
         cut.cut().await;
-        tokio::time::sleep(Duration::from_millis(300)).await; // past the host TTL
+        // Past the host TTL: the page is answered from the last-known copy.
+        until_served_stale(&t.client, node.http_addr, &node.metrics, "loja.localhost", "/").await;
         let r = get("/").await.unwrap();
         assert_eq!(r.status(), 200, "the site it loaded, during the outage");
         assert_eq!(r.text().await.unwrap(), "<h1>Loja no ar</h1>");

@@ -84,25 +84,7 @@ impl TestEdge {
     /// Waits until the change feed has been read to its end by a read that began after this
     /// call: everything the test wrote before is applied (and has moved the hot epoch).
     pub async fn feed_applied(&self) {
-        let start = std::time::Instant::now();
-        // A read that ended this long after the call began after it (reads take milliseconds).
-        let margin = std::time::Duration::from_millis(50);
-        loop {
-            tokio::time::sleep(std::time::Duration::from_millis(10)).await;
-            let since = start.elapsed().saturating_sub(margin).as_secs_f64();
-            if self
-                .edge
-                .metrics
-                .feed_lag_seconds()
-                .is_some_and(|lag| lag < since)
-            {
-                return;
-            }
-            assert!(
-                start.elapsed() < std::time::Duration::from_secs(5),
-                "the change feed was not read to its end"
-            );
-        }
+        feed_read_twice(&self.edge.metrics).await;
     }
 
     pub async fn project(&self, slug: &str) -> i64 {
@@ -410,5 +392,46 @@ pub fn basic(home: &str) -> Site {
         not_found: Some("/404".into()),
         error_page: Some("/500".into()),
         ..Site::default()
+    }
+}
+
+/// Waits (up to 5 s) until the change feed of the edge whose metrics these are has been read
+/// to its end twice since the call: the second read began after it (see
+/// `Metrics::feed_reads`).
+pub async fn feed_read_twice(metrics: &vitrine_edge::metrics::Metrics) {
+    let from = metrics.feed_reads();
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(5);
+    while metrics.feed_reads() < from + 2 {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the change feed was not read to its end"
+        );
+        tokio::time::sleep(std::time::Duration::from_millis(10)).await;
+    }
+}
+
+/// Sends `GET host path` to `addr` until the edge answers it from its last-known copy
+/// (`stale_served` moves; up to 5 s): the host's entry has outlived its TTL, and the database
+/// is away. `path` must not be a hot route (those answer without a host lookup).
+pub async fn until_served_stale(
+    client: &reqwest::Client,
+    addr: std::net::SocketAddr,
+    metrics: &vitrine_edge::metrics::Metrics,
+    host: &str,
+    path: &str,
+) {
+    let from = metrics.stale_served.get();
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(5);
+    while metrics.stale_served.get() == from {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "{host}{path}: never served stale"
+        );
+        let _ = client
+            .get(format!("http://{addr}{path}"))
+            .header("host", host)
+            .send()
+            .await;
+        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
     }
 }

@@ -4,7 +4,7 @@
 use std::{
     sync::{
         Arc,
-        atomic::{AtomicBool, Ordering},
+        atomic::{AtomicBool, AtomicUsize, Ordering},
     },
     time::Duration,
 };
@@ -81,11 +81,17 @@ fn hammer(
     queries: Vec<String>,
     workers: usize,
     stop: Arc<AtomicBool>,
+    answered: Arc<AtomicUsize>,
 ) -> Vec<tokio::task::JoinHandle<Vec<(String, u16, Value)>>> {
     (0..workers)
         .map(|w| {
-            let (client, base, queries, stop) =
-                (t.client.clone(), t.url(""), queries.clone(), stop.clone());
+            let (client, base, queries, stop, answered) = (
+                t.client.clone(),
+                t.url(""),
+                queries.clone(),
+                stop.clone(),
+                answered.clone(),
+            );
             tokio::spawn(async move {
                 let mut seen = Vec::new();
                 let mut n = w * 1_000_000;
@@ -96,6 +102,7 @@ fn hammer(
                     let r = client.get(url).header("host", host).send().await.unwrap();
                     let status = r.status().as_u16();
                     seen.push((q.clone(), status, r.json().await.unwrap_or(Value::Null)));
+                    answered.fetch_add(1, Ordering::Release);
                 }
                 seen
             })
@@ -128,10 +135,16 @@ dual_test! {
             .iter()
             .map(|(q, _)| format!("/_api/collections/posts?{q}"))
             .collect();
-        let attack = hammer(&t, "loja-a.localhost", queries, 2, stop.clone());
-        // Let the attack run a while, then B publishes: its new deploy is served within a second.
+        let answered = Arc::new(AtomicUsize::new(0));
+        let attack = hammer(&t, "loja-a.localhost", queries, 2, stop.clone(), answered.clone());
+        // Let the attack run (each bad query answered four times over), then B publishes: its
+        // new deploy is served within a second.
         t.until("loja-a.localhost", "/_api/collections/posts?limit=abc", 400, "invalid_query", second).await;
-        tokio::time::sleep(Duration::from_millis(300)).await;
+        let deadline = std::time::Instant::now() + Duration::from_secs(10);
+        while answered.load(Ordering::Acquire) < 4 * BAD_QUERIES.len() {
+            assert!(std::time::Instant::now() < deadline, "the attack made no progress");
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
         t.publish(b, basic("<h1>B v2</h1>")).await;
         t.until("loja-b.localhost", "/", 200, "B v2", second).await;
         assert!(!t.edge.sites.degraded(), "the breaker is shut");
@@ -178,7 +191,7 @@ dual_test! {
             "/_api/collections/grande?filter_field=corpo&filter_op=contains&filter_value=comprido%20demais&order_field=corpo&order_dir=asc".to_string(),
         ];
         // More visitors at once than the tenant has query slots.
-        let attack = hammer(&t, "loja-a.localhost", slow, 6, stop.clone());
+        let attack = hammer(&t, "loja-a.localhost", slow, 6, stop.clone(), Default::default());
         t.until(
             "loja-a.localhost",
             "/_api/collections/grande?filter_field=corpo&filter_op=contains&filter_value=x&order_field=corpo",
