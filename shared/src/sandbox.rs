@@ -318,6 +318,17 @@ async fn read_answer(
     }
 }
 
+/// `main` of a binary that is only a render worker (for test and bench harnesses, whose own
+/// binaries cannot be started as workers): runs [`worker_main`], or exits with a usage line
+/// when the first argument is not [`WORKER_ARG`].
+pub fn worker_only_main(name: &str) -> ! {
+    if std::env::args_os().nth(1).as_deref() != Some(WORKER_ARG.as_ref()) {
+        eprintln!("usage: {name} {WORKER_ARG} {{memory bytes}} {{cpu secs}}");
+        std::process::exit(2);
+    }
+    worker_main()
+}
+
 /// The worker's side: applies the limits, reads the job, renders, answers, exits. Both
 /// binaries call it first thing in `main` when their first argument is [`WORKER_ARG`].
 pub fn worker_main() -> ! {

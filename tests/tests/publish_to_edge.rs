@@ -3,8 +3,8 @@
 //! store, serves it to visitors at `{slug}.localhost`. Record edits, redirect changes,
 //! rollbacks and unpublishing reach the edge through the change feed, with no re-publish.
 //!
-//! It lives in the `benches` crate because that is the one crate allowed to depend on both the
-//! control plane and the edge (neither imports the other). Runs on SQLite and PostgreSQL.
+//! It lives in the workspace-level test crate, the one test crate allowed to depend on both
+//! the control plane and the edge (neither imports the other). Runs on SQLite and PostgreSQL.
 
 use std::time::{Duration, Instant};
 
@@ -42,7 +42,7 @@ impl Stack {
             edge_admin_listen: "127.0.0.1:0".into(),
             dashboard_dir: dir.path().join("no-dashboard"),
             platform_domain: "localhost".into(),
-            render_worker: Some(env!("CARGO_BIN_EXE_vitrine-render-worker").into()),
+            render_worker: Some(env!("CARGO_BIN_EXE_vitrine-system-render-worker").into()),
             ..Settings::default()
         };
         let app = Application::build(settings.clone()).await.unwrap();
