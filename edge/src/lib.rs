@@ -6,8 +6,8 @@
 //! in-flight requests finish.
 //!
 //! Modules on a request's path, in the order a request meets them; each uses only the modules
-//! listed below it, so none imports another in a circle (`tests/edge/layers.rs` holds the code
-//! to this list):
+//! listed below it, so none imports another in a circle (the workspace's
+//! `tests/tests/architecture.rs` holds the code to this list):
 //! - [`h1`]: the HTTP/1.1 front, which answers `GET`s and `HEAD`s without hyper's codec and
 //!   hands the rest to this root's `drive` (the one module that uses the root's items);
 //! - [`visit`]: the journey: hot routes first, then host → site, redirects, statics, assets,
@@ -407,8 +407,11 @@ async fn serve(listener: TcpListener, conn: Arc<Conn>, mut shutdown: watch::Rece
                 tokio::spawn(async move {
                     // A client that opens a connection and sends nothing is cut off here; one
                     // that starts and then trickles is cut off by the header timeout (the plain
-                    // front's, or hyper's).
-                    if !first_byte_within(&stream, conn.header_timeout).await {
+                    // front's, or hyper's). On TLS the ClientHello's own time limit does both
+                    // (see [`Conn::handshake`]), without a peek per connection.
+                    if conn.kind != Listener::VisitorsTls
+                        && !first_byte_within(&stream, conn.header_timeout).await
+                    {
                         return;
                     }
                     match conn.kind {
@@ -520,10 +523,12 @@ impl Conn {
             tokio_rustls::LazyConfigAcceptor::new(rustls::server::Acceptor::default(), stream);
         let start = match tokio::time::timeout(self.header_timeout, acceptor).await {
             Ok(Ok(start)) => start,
-            _ => {
+            Ok(Err(_)) => {
                 self.certs.handshake_failed("bad_client_hello");
                 return None;
             }
+            // Silent, or too slow to send its ClientHello: closed like a silent plain client.
+            Err(_) => return None,
         };
         let sni = start.client_hello().server_name().map(str::to_owned);
         let config = self.certs.config_for(sni.as_deref()).await.ok()?;
