@@ -67,7 +67,10 @@ async fn on_postgres_listen_brings_changes_at_once_without_waiting_for_the_poll(
     // its first wake-up (a second read): from then on a change is announced, not polled for.
     let deadline = std::time::Instant::now() + Duration::from_secs(5);
     while t.edge.metrics.feed_reads() < 2 {
-        assert!(std::time::Instant::now() < deadline, "the feed is not listening");
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the feed is not listening"
+        );
         tokio::time::sleep(Duration::from_millis(10)).await;
     }
     t.until("loja.localhost", "/", 404, "Site não publicado", SECOND)
