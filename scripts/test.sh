@@ -90,11 +90,11 @@ bash infra/check.sh
 step "the API fuzzed from its OpenAPI document (schemathesis, SQLite and PostgreSQL): no 5xx, answers as documented"
 bash scripts/schemathesis.sh
 
-# `npm install` against the committed lock file: this npm writes locks that `npm ci` rejects
-# (only this platform's optional rollup packages are recorded).
+# `npm ci` installs exactly what package-lock.json records (every platform's optional packages
+# are in it) and never rewrites it, so the run leaves the work tree as it found it.
 step "dashboard: install, lint (ESLint, --max-warnings 0), format check (Prettier), typecheck, unit tests, build"
 cd dashboard
-npm install --no-audit --no-fund
+npm ci --no-audit --no-fund
 npm run lint
 npm run format:check
 npm test
