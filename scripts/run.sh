@@ -12,7 +12,7 @@ export VITRINE_DEMO_EMAIL="${VITRINE_DEMO_EMAIL:-demo@vitrine.local}"
 export VITRINE_DEMO_PASSWORD="${VITRINE_DEMO_PASSWORD:-vitrine-demo}"
 
 echo "==> building the dashboard"
-(cd dashboard && npm install --no-audit --no-fund && npm run build)
+(cd dashboard && npm ci --no-audit --no-fund && npm run build)
 
 echo "==> building vitrine-control and vitrine-edge"
 cargo build --release --bins

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Runs every test: formatting and lints (rustfmt, clippy; the dashboard's ESLint, Prettier and
-# tsc), the Rust suites on SQLite and on PostgreSQL (with the
+# tsc), the dependency policy (cargo-deny: licences, duplicate versions, sources), the Rust suites on SQLite and on PostgreSQL (with the
 # property tests that mirror the fuzz targets), each cargo-fuzz target briefly, the checks of
 # the deployment files in infra/, the API fuzzed from its OpenAPI document (schemathesis), the
 # dashboard's unit tests, and the browser end-to-end tests against a real control plane and edge.
@@ -10,7 +10,8 @@
 # (needs root or sudo): chromium for the browser tests, dnsmasq (a real DNS server for domain
 # verification), pebble (a real ACME server) and nginx-light (the reference server of the edge's
 # request-smuggling suite), moto's S3 server from PyPI (the multi-node test's object store),
-# schemathesis from PyPI (scripts/schemathesis.sh), and the dashboard's npm packages.
+# schemathesis from PyPI (scripts/schemathesis.sh), cargo-deny from crates.io, and the
+# dashboard's npm packages (exactly as package-lock.json records them).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -53,6 +54,13 @@ export CARGO_INCREMENTAL="${CARGO_INCREMENTAL:-0}"
 step "rustfmt"
 cargo fmt --all -- --check
 
+step "dependency policy (cargo-deny, deny.toml: licences, duplicate versions, crates.io only)"
+# Advisories are not checked here: the RustSec database is a git repository these machines
+# cannot fetch (deny.toml says more). The install builds cargo-deny once per machine (about
+# 5 CPU-minutes).
+command -v cargo-deny >/dev/null || cargo install --quiet --locked cargo-deny
+cargo deny --color never check licenses bans sources
+
 step "Rust: every target built once with clippy's lints (-D warnings), then the tests (every store and API test runs on SQLite and on PostgreSQL)"
 # clippy-driver compiles the workspace's own crates: it is rustc with clippy's lints, and cargo
 # runs it through RUSTC_WORKSPACE_WRAPPER with the lint levels in CLIPPY_ARGS, as `cargo clippy
@@ -90,11 +98,11 @@ bash infra/check.sh
 step "the API fuzzed from its OpenAPI document (schemathesis, SQLite and PostgreSQL): no 5xx, answers as documented"
 bash scripts/schemathesis.sh
 
-# `npm install` against the committed lock file: this npm writes locks that `npm ci` rejects
-# (only this platform's optional rollup packages are recorded).
+# `npm ci` installs exactly what package-lock.json records (every platform's optional packages
+# are in it) and never rewrites it, so the run leaves the work tree as it found it.
 step "dashboard: install, lint (ESLint, --max-warnings 0), format check (Prettier), typecheck, unit tests, build"
 cd dashboard
-npm install --no-audit --no-fund
+npm ci --no-audit --no-fund
 npm run lint
 npm run format:check
 npm test

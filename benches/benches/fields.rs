@@ -1,6 +1,8 @@
 //! criterion micro-benchmarks of the per-value work an import does for every cell.
 
-use criterion::{Criterion, black_box, criterion_group, criterion_main};
+use std::hint::black_box;
+
+use criterion::{Criterion, criterion_group, criterion_main};
 use serde_json::json;
 use vitrine_shared::{
     domain::slugify,

@@ -1,7 +1,9 @@
 //! The redirect matcher at 100 and at 100,000 rules: a lookup should cost the same, and
 //! compiling 100,000 rules (once per deploy) should take at most 200 ms.
 
-use criterion::{BenchmarkId, Criterion, black_box, criterion_group, criterion_main};
+use std::hint::black_box;
+
+use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
 use vitrine_shared::redirects::Matcher;
 
 fn rules(n: usize) -> Vec<(String, String)> {

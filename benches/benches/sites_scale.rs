@@ -249,7 +249,10 @@ fn main() {
     let moto = Moto::start();
     for (k, v) in moto.env() {
         // SAFETY: no other thread exists yet.
-        unsafe { std::env::set_var(k, v) };
+        #[allow(unsafe_code)]
+        unsafe {
+            std::env::set_var(k, v);
+        }
     }
     let met = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)

@@ -19,7 +19,7 @@ use argon2::{
 use axum::{extract::FromRequestParts, http::request::Parts};
 use axum_extra::extract::cookie::{Cookie, CookieJar, SameSite};
 use base64::Engine;
-use rand::RngCore;
+use rand::Rng;
 use sha2::{Digest, Sha256};
 use vitrine_shared::store::{SessionUser, User};
 

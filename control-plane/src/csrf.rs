@@ -57,7 +57,7 @@ fn is_same_origin(headers: &HeaderMap, public_url: &str) -> bool {
         }
         None => !matches!(
             headers.get("sec-fetch-site").and_then(|v| v.to_str().ok()),
-            Some("cross-site") | Some("same-site")
+            Some("cross-site" | "same-site")
         ),
     }
 }

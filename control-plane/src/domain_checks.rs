@@ -6,9 +6,9 @@
 //! outbox uses), so several nodes share the work without checking a claim twice. A check that
 //! proves the domain (TXT token and pointing, [`vitrine_shared::dns::Verification::verified`])
 //! verifies it, which evicts every other pending claim on it; otherwise the next check comes
-//! later: `DOMAIN_RECHECK_BASE_SECS` after the domain was saved, then twice as long after each
-//! check, at most [`MAX_INTERVAL`] apart, and none after [`GIVE_UP_AFTER`] (the owner's Verify
-//! starts them over).
+//! later: `VITRINE_DOMAIN_RECHECK_BASE_SECS` after the domain was saved, then twice as long
+//! after each check, at most [`MAX_INTERVAL`] apart, and none after [`GIVE_UP_AFTER`] (the
+//! owner's Verify starts them over).
 
 use std::time::Duration;
 

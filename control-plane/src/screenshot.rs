@@ -165,6 +165,8 @@ impl Drop for Origin {
 
 /// The `uid:gid` Chromium runs as when this process is root: Chromium refuses its sandbox to
 /// root, and an unprivileged user cannot read what root keeps. `None` when not root.
+// geteuid has no safe wrapper in std (the workspace denies unsafe code but here).
+#[allow(unsafe_code)]
 fn unprivileged(user: &str) -> Result<Option<(u32, u32)>, ShotError> {
     // SAFETY: geteuid has no preconditions and cannot fail.
     if unsafe { libc::geteuid() } != 0 {
@@ -179,7 +181,7 @@ fn parse_user(user: &str) -> Result<(u32, u32), ShotError> {
         .split_once(':')
         .and_then(|(u, g)| Some((u.trim().parse().ok()?, g.trim().parse().ok()?)));
     match parsed {
-        Some((0, _)) | Some((_, 0)) | None => Err(ShotError::Failed(format!(
+        Some((0, _) | (_, 0)) | None => Err(ShotError::Failed(format!(
             "CHROMIUM_USER must be uid:gid of an unprivileged user, not {user:?}"
         ))),
         Some(ids) => Ok(ids),

@@ -12,9 +12,9 @@ ARG RUNTIME_IMAGE=debian:bookworm-slim
 FROM ${NODE_IMAGE} AS dashboard
 WORKDIR /src/dashboard
 COPY dashboard/package.json dashboard/package-lock.json ./
-# `npm install` against the committed lock file (as scripts/test.sh): the npm that writes it
-# records only its own platform's optional rollup packages, which `npm ci` rejects.
-RUN npm install --no-audit --no-fund
+# `npm ci`, as scripts/test.sh: exactly what the committed lock file records (every platform's
+# optional packages are in it).
+RUN npm ci --no-audit --no-fund
 COPY dashboard/ ./
 RUN npm run build
 

@@ -1,6 +1,7 @@
-//! Files (uploads now, deploys later) go through object_store: a local directory by default,
-//! an S3-compatible bucket when `OBJECT_STORE_URL` is set. object_store is the Apache Arrow
-//! project's maintained abstraction over exactly these two, with the same API for both.
+//! Files (uploads, deploys, cached fonts, thumbnails) go through object_store: a local directory
+//! by default, an S3-compatible bucket when `VITRINE_OBJECT_STORE_URL` is set. object_store is
+//! the Apache Arrow project's maintained abstraction over exactly these two, with the same API
+//! for both.
 
 use std::sync::Arc;
 

@@ -6,9 +6,9 @@
 //!
 //! A family falls back to the generic family of its category (serif stays serif, a handwriting
 //! font becomes cursive; see [`fallback_stack`]), so a font that cannot be fetched reads the
-//! same on both. The category comes from the dashboard's font catalogue (Google Fonts' families,
-//! built by `dashboard/scripts/build-fonts-catalogue.mjs`), compiled in; a family it does not
-//! list (a custom font) is sans-serif.
+//! same on both. The category comes from the dashboard's font catalogue (the Google Fonts
+//! families Fontsource serves, built by `dashboard/scripts/build-fonts-catalogue.mjs`), compiled
+//! in; a family it does not list (a custom font) is sans-serif.
 
 use std::{collections::HashMap, sync::LazyLock};
 

@@ -1,6 +1,7 @@
 //! Process lifecycle shared by both binaries: logging set-up and the shutdown signal.
 
-/// Logs with tracing to stderr: human-readable by default, JSON lines with `LOG_FORMAT=json`.
+/// Logs with tracing to stderr: human-readable by default, JSON lines with
+/// `VITRINE_LOG_FORMAT=json` (the `log_format` setting).
 /// `RUST_LOG` sets the filter (default `info`).
 pub fn init_logging(format: &str) {
     use tracing_subscriber::{EnvFilter, fmt};

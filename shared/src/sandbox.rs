@@ -343,6 +343,8 @@ pub fn worker_main() -> ! {
     std::process::exit(code)
 }
 
+// setrlimit has no safe wrapper in std; this is the one call (the workspace denies unsafe code).
+#[allow(unsafe_code)]
 fn limit(resource: libc::__rlimit_resource_t, soft: u64, hard: u64) -> std::io::Result<()> {
     let l = libc::rlimit {
         rlim_cur: soft,

@@ -28,7 +28,7 @@ pub struct Pebble {
 /// the tests draws from, so a listener bound meanwhile cannot take it; among the ports below,
 /// a random one that is free now (tests in other processes pick the same way).
 pub fn free_port() -> u16 {
-    use rand::Rng;
+    use rand::RngExt;
     let mut rng = rand::rng();
     for _ in 0..1000 {
         let port = rng.random_range(20_000..32_000);
