@@ -6,18 +6,16 @@
 
 use axum::{
     Json,
-    body::Bytes,
-    extract::{
-        FromRequest, Request,
-        rejection::{JsonRejection, PathRejection, QueryRejection},
-    },
-    http::{HeaderMap, HeaderValue, StatusCode, header},
+    extract::rejection::{JsonRejection, PathRejection, QueryRejection},
+    http::{HeaderValue, StatusCode, header},
     response::{IntoResponse, Response},
 };
-use serde::{Serialize, de::DeserializeOwned};
+use serde::Serialize;
+use serde_json::Value;
 use utoipa::ToSchema;
 pub use vitrine_shared::error_code::{ErrorCode, Params};
 use vitrine_shared::{
+    content::ListError,
     domain::Invalid,
     render::RenderError,
     sandbox::SandboxError,
@@ -36,7 +34,7 @@ pub enum ApiError {
     #[error("{}", .0.message)]
     Refused(Box<Refusal>),
     /// Text holding the NUL character (U+0000), in a JSON string or key, a query value or a
-    /// path segment (see [`crate::nul`]). `field` names where, when that is known.
+    /// path segment (see the `nul` module). `field` names where, when that is known.
     #[error("Text may not contain the NUL character (U+0000)")]
     Nul { field: Option<String> },
     #[error(transparent)]
@@ -51,8 +49,50 @@ pub struct Refusal {
     pub message: String,
     pub field: Option<String>,
     pub params: Params,
-    pub details: Vec<crate::records::Problem>,
+    pub details: Vec<Problem>,
     pub retry_after_secs: Option<u64>,
+}
+
+/// Something wrong with a value; row numbers count data rows from 1.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+pub struct Problem {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub row: Option<usize>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub column: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub field_id: Option<i64>,
+    /// The problem's stable code, which the dashboard translates with `params`.
+    pub code: ErrorCode,
+    pub message: String,
+    #[serde(skip_serializing_if = "Params::is_empty")]
+    #[schema(value_type = Object)]
+    pub params: Params,
+}
+
+impl Problem {
+    /// A problem at `row` and `column` (either may be unknown).
+    pub fn new(
+        row: Option<usize>,
+        column: Option<&str>,
+        code: ErrorCode,
+        message: impl Into<String>,
+    ) -> Self {
+        Problem {
+            row,
+            column: column.map(String::from),
+            field_id: None,
+            code,
+            message: message.into(),
+            params: Params::new(),
+        }
+    }
+
+    /// The same problem with a value its message names.
+    pub fn param(mut self, name: &str, value: impl Into<Value>) -> Self {
+        self.params.insert(name.to_string(), value.into());
+        self
+    }
 }
 
 /// The JSON body of every error.
@@ -72,7 +112,7 @@ pub struct ErrorBody {
     pub params: Params,
     /// Where each problem is: row, column, field, each with its own code.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub details: Option<Vec<crate::records::Problem>>,
+    pub details: Option<Vec<Problem>>,
 }
 
 impl ApiError {
@@ -139,11 +179,7 @@ impl ApiError {
     }
 
     /// 422 with one entry per problem (rows and columns of an import, fields of a record).
-    pub fn details(
-        code: ErrorCode,
-        message: impl Into<String>,
-        details: Vec<crate::records::Problem>,
-    ) -> Self {
+    pub fn details(code: ErrorCode, message: impl Into<String>, details: Vec<Problem>) -> Self {
         let mut e = Self::refused(StatusCode::UNPROCESSABLE_ENTITY, code, message);
         if let ApiError::Refused(r) = &mut e {
             r.details = details;
@@ -401,6 +437,19 @@ impl From<StoreError> for ApiError {
     }
 }
 
+/// A list query the store refused (a filter on an unknown field, a bad date) is the caller's
+/// 400 `invalid_query`; the store's own failures are as above.
+impl From<ListError> for ApiError {
+    fn from(e: ListError) -> Self {
+        match e {
+            ListError::Query(q) => {
+                ApiError::bad_request(ErrorCode::InvalidQuery, q.0.clone()).param("detail", q.0)
+            }
+            ListError::Store(e) => e.into(),
+        }
+    }
+}
+
 impl From<JsonRejection> for ApiError {
     fn from(r: JsonRejection) -> Self {
         match r {
@@ -456,61 +505,34 @@ impl From<QueryRejection> for ApiError {
     }
 }
 
-/// JSON extractor whose rejections are [`ApiError`]s, so bad bodies get the JSON error shape.
-/// It also refuses a NUL character anywhere in the body's strings and keys
-/// ([`crate::nul::refuse_in_json`]) before the body becomes `T`, so no handler ever sees one.
-#[derive(Debug, Clone, Copy, Default)]
-pub struct ApiJson<T>(pub T);
-
-impl<T: DeserializeOwned, S: Send + Sync> FromRequest<S> for ApiJson<T> {
-    type Rejection = ApiError;
-
-    async fn from_request(req: Request, state: &S) -> Result<Self> {
-        if !is_json(req.headers()) {
-            return Err(ApiError::not_json());
+/// A 422 listing the first problems (row and column where there is one); `details` has
+/// each of them. There is at least one problem: callers refuse only when they found one.
+impl From<Vec<Problem>> for ApiError {
+    fn from(mut problems: Vec<Problem>) -> Self {
+        let total = problems.len();
+        problems.truncate(20);
+        let first = &problems[0];
+        let mut message = match (first.row, &first.column) {
+            (Some(r), Some(c)) => format!("Row {r}, column {c}: {}", first.message),
+            (Some(r), None) => format!("Row {r}: {}", first.message),
+            _ => first.message.clone(),
+        };
+        if total > 1 {
+            message.push_str(&format!(" (and {} more problems)", total - 1));
         }
-        let body = Bytes::from_request(req, state)
-            .await
-            .map_err(JsonRejection::from)?;
-        crate::nul::refuse_in_json(&body)?;
-        let Json(value) = Json::from_bytes(&body)?;
-        Ok(ApiJson(value))
+        // The code and values are the first problem's, with where it is and how many follow, so a
+        // single line can say it all; `details` lists each problem with its own.
+        let (code, mut params) = (first.code, first.params.clone());
+        if let Some(row) = first.row {
+            params.insert("row".into(), Value::from(row));
+        }
+        if total > 1 {
+            params.insert("more".into(), Value::from(total - 1));
+        }
+        let mut error = ApiError::details(code, message, problems);
+        if let ApiError::Refused(r) = &mut error {
+            r.params = params;
+        }
+        error
     }
 }
-
-/// Whether the request says its body is JSON: `application/json` or `application/…+json`
-/// (the types `axum::Json` accepts).
-pub fn is_json(headers: &HeaderMap) -> bool {
-    let Some(content_type) = headers
-        .get(header::CONTENT_TYPE)
-        .and_then(|v| v.to_str().ok())
-    else {
-        return false;
-    };
-    let essence = content_type
-        .split(';')
-        .next()
-        .unwrap_or("")
-        .trim()
-        .to_ascii_lowercase();
-    essence == "application/json"
-        || essence
-            .strip_prefix("application/")
-            .is_some_and(|sub| sub.ends_with("+json"))
-}
-
-impl<T: Serialize> IntoResponse for ApiJson<T> {
-    fn into_response(self) -> Response {
-        Json(self.0).into_response()
-    }
-}
-
-/// Path extractor whose rejections are 404s.
-#[derive(Debug, Clone, Copy, axum::extract::FromRequestParts)]
-#[from_request(via(axum::extract::Path), rejection(ApiError))]
-pub struct ApiPath<T>(pub T);
-
-/// Query extractor whose rejections are 400s with a JSON body.
-#[derive(Debug, Clone, axum::extract::FromRequestParts)]
-#[from_request(via(axum::extract::Query), rejection(ApiError))]
-pub struct ApiQuery<T>(pub T);

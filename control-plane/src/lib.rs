@@ -9,6 +9,7 @@ pub mod csrf;
 pub mod domain_checks;
 pub mod domain_report;
 pub mod error;
+pub mod extract;
 pub mod mail;
 pub mod metrics;
 pub mod nul;

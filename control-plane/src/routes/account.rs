@@ -24,7 +24,8 @@ use vitrine_shared::{
 
 use crate::{
     auth::{self, Admin, CurrentUser},
-    error::{ApiError, ApiJson, ApiPath, ErrorBody, ErrorCode, Result},
+    error::{ApiError, ErrorBody, ErrorCode, Result},
+    extract::{ApiJson, ApiPath},
     routes::session::too_many,
     state::AppState,
     throttle,

@@ -4,7 +4,7 @@
 //! axum; the document is built from the handlers' own annotations).
 //!
 //! Query parameter structs carry `#[into_params(parameter_in = Query)]`: handlers read them
-//! through [`crate::error::ApiQuery`], which utoipa does not recognise as a query, and without
+//! through [`crate::extract::ApiQuery`], which utoipa does not recognise as a query, and without
 //! it utoipa documents their fields as path parameters.
 
 pub mod account;
@@ -361,7 +361,7 @@ pub fn router(state: AppState) -> Router {
             csrf::same_origin_only,
         ))
         .layer(middleware::from_fn_with_state(
-            state.clone(),
+            state.metrics.clone(),
             crate::metrics::track,
         ))
         .with_state(state)

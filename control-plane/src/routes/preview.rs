@@ -32,7 +32,8 @@ use vitrine_shared::{
 use crate::{
     auth::CurrentUser,
     authz::authorize_project,
-    error::{ApiError, ApiPath, ApiQuery, ErrorBody, Result},
+    error::{ApiError, ErrorBody, Result},
+    extract::{ApiPath, ApiQuery},
     state::AppState,
 };
 

@@ -27,7 +27,8 @@ use vitrine_shared::store::Deploy;
 use crate::{
     auth::CurrentUser,
     authz::authorize_project,
-    error::{ApiError, ApiJson, ApiPath, ErrorBody, ErrorCode, Result, is_json},
+    error::{ApiError, ErrorBody, ErrorCode, Result},
+    extract::{ApiJson, ApiPath, is_json},
     publish::{Progress, Step, live_url, publish_with_progress},
     state::AppState,
 };

@@ -18,7 +18,8 @@ use vitrine_shared::{
 
 use crate::{
     auth::{self, CurrentUser},
-    error::{ApiError, ApiJson, ErrorBody, ErrorCode, Result},
+    error::{ApiError, ErrorBody, ErrorCode, Result},
+    extract::ApiJson,
     state::AppState,
     throttle::{self, Refused},
     views::{MessageView, UserView},

@@ -22,7 +22,8 @@ use vitrine_shared::{
 use crate::{
     auth::{Admin, CurrentUser},
     authz::authorize_project,
-    error::{ApiError, ApiJson, ApiPath, ApiQuery, ErrorBody, ErrorCode, Result},
+    error::{ApiError, ErrorBody, ErrorCode, Result},
+    extract::{ApiJson, ApiPath, ApiQuery},
     routes::projects::{NAME_REQUIRED, choose_slug, create_from_snapshot},
     state::AppState,
     views::{ProjectView, TemplateView},

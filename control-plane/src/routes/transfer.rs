@@ -36,8 +36,10 @@ use vitrine_shared::{
 
 use crate::{
     authz::{Principal, authorize_collection_records},
-    error::{ApiError, ApiJson, ApiPath, ApiQuery, ErrorBody, ErrorCode, Result},
-    records::{Draft, Problem, Schema, WriteMode, problems_error, write_drafts},
+    error::Problem,
+    error::{ApiError, ErrorBody, ErrorCode, Result},
+    extract::{ApiJson, ApiPath, ApiQuery},
+    records::{Draft, Schema, WriteMode, write_drafts},
     state::AppState,
 };
 
@@ -351,7 +353,7 @@ pub fn decode_text(content: &str, max: u64) -> Result<String> {
         |bytes: &[u8], end: usize| bytes[..end].iter().filter(|b| **b == b'\n').count() + 1;
     let text = String::from_utf8(bytes).map_err(|e| {
         let line = line_at(e.as_bytes(), e.utf8_error().valid_up_to());
-        problems_error(vec![Problem::new(
+        ApiError::from(vec![Problem::new(
             Some(line),
             None,
             ErrorCode::ImportNotUtf8,
@@ -360,7 +362,7 @@ pub fn decode_text(content: &str, max: u64) -> Result<String> {
     })?;
     // Stored text cannot hold a NUL (see `crate::nul`): the whole file is refused.
     if let Some(at) = text.find('\0') {
-        return Err(problems_error(vec![Problem::new(
+        return Err(ApiError::from(vec![Problem::new(
             Some(line_at(text.as_bytes(), at)),
             None,
             ErrorCode::ImportNul,
@@ -443,7 +445,7 @@ fn header_columns(schema: &Schema, headers: &[String]) -> Result<Vec<Column>> {
     if problems.is_empty() {
         Ok(columns)
     } else {
-        Err(problems_error(problems))
+        Err(ApiError::from(problems))
     }
 }
 
@@ -479,7 +481,7 @@ pub fn parse_csv(schema: &Schema, text: &str) -> Result<Vec<RawRow>> {
     let headers: Vec<String> = reader
         .headers()
         .map_err(|e| {
-            problems_error(vec![
+            ApiError::from(vec![
                 Problem::new(
                     Some(0),
                     None,
@@ -498,7 +500,7 @@ pub fn parse_csv(schema: &Schema, text: &str) -> Result<Vec<RawRow>> {
     for (i, record) in reader.records().enumerate() {
         let record = record.map_err(|e| {
             let line = e.position().map(|p| p.line() as usize).unwrap_or(i + 2);
-            problems_error(vec![
+            ApiError::from(vec![
                 Problem::new(
                     Some(i + 1),
                     None,
@@ -520,7 +522,7 @@ pub fn parse_csv(schema: &Schema, text: &str) -> Result<Vec<RawRow>> {
 
 pub fn parse_json(schema: &Schema, text: &str) -> Result<Vec<RawRow>> {
     let value: Value = serde_json::from_str(text).map_err(|e| {
-        problems_error(vec![
+        ApiError::from(vec![
             Problem::new(
                 Some(e.line()),
                 None,
@@ -547,7 +549,7 @@ pub fn parse_json(schema: &Schema, text: &str) -> Result<Vec<RawRow>> {
     let mut known: HashMap<String, Column> = HashMap::new();
     for (i, item) in items.iter().enumerate() {
         let obj = item.as_object().ok_or_else(|| {
-            problems_error(vec![Problem::new(
+            ApiError::from(vec![Problem::new(
                 Some(i + 1),
                 None,
                 ErrorCode::ImportRowNotObject,
@@ -556,7 +558,7 @@ pub fn parse_json(schema: &Schema, text: &str) -> Result<Vec<RawRow>> {
         })?;
         // JSON writes a NUL as the escape `\u0000`, which decoding the file did not see.
         if let Some(path) = crate::nul::nul_path(item) {
-            return Err(problems_error(vec![Problem::new(
+            return Err(ApiError::from(vec![Problem::new(
                 Some(i + 1),
                 Some(&path),
                 ErrorCode::ImportNul,
@@ -570,7 +572,7 @@ pub fn parse_json(schema: &Schema, text: &str) -> Result<Vec<RawRow>> {
                 Some(c) => *c,
                 None => {
                     let c = column_of(schema, k)
-                        .ok_or_else(|| problems_error(vec![unknown_column(Some(i + 1), k)]))?;
+                        .ok_or_else(|| ApiError::from(vec![unknown_column(Some(i + 1), k)]))?;
                     known.insert(k.clone(), c);
                     c
                 }
@@ -620,7 +622,7 @@ pub fn validate_rows(schema: &Schema, rows: Vec<RawRow>) -> Result<(Vec<Draft>, 
     if problems.is_empty() {
         Ok((drafts, explicit))
     } else {
-        Err(problems_error(problems))
+        Err(ApiError::from(problems))
     }
 }
 

@@ -24,7 +24,8 @@ use vitrine_shared::{
 
 use crate::{
     authz::{Principal, authorize_project},
-    error::{ApiError, ApiJson, ApiPath, ErrorBody, ErrorCode, Result},
+    error::{ApiError, ErrorBody, ErrorCode, Result},
+    extract::{ApiJson, ApiPath},
     state::AppState,
 };
 
