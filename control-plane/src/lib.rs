@@ -4,6 +4,7 @@
 
 pub mod auth;
 pub mod authz;
+pub mod commands;
 pub mod conversions;
 pub mod csrf;
 pub mod domain_checks;
