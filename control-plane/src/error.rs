@@ -15,8 +15,8 @@ use serde_json::Value;
 use utoipa::ToSchema;
 pub use vitrine_shared::error_code::{ErrorCode, Params};
 use vitrine_shared::{
-    content::ListError,
     domain::Invalid,
+    record_lists::ListError,
     render::RenderError,
     sandbox::SandboxError,
     store::{Failure, StoreError},

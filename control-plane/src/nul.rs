@@ -8,7 +8,7 @@
 //!   middleware over every route, whatever extractor the handler uses;
 //! - in a JSON body (any string or key, at any depth), by [`crate::extract::ApiJson`] and the
 //!   handlers that read an optional JSON body themselves, through [`refuse_in_json`];
-//! - in an imported file, by the import ([`crate::routes::transfer`]), which names the row.
+//! - in an imported file, by the import ([`crate::routes::import_export`]), which names the row.
 //!
 //! Header values cannot carry a NUL (the HTTP parser refuses it), so cookies and tokens in
 //! headers need no check here.

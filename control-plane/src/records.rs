@@ -19,7 +19,7 @@ use crate::{
     state::AppState,
 };
 
-pub use vitrine_shared::content::CollectionMeta;
+pub use vitrine_shared::record_lists::CollectionMeta;
 
 /// A collection with its fields, ready to validate rows.
 pub struct Schema {

@@ -13,8 +13,8 @@ use crate::{
     error::{ApiError, ErrorBody, ErrorCode, Result},
     extract::{ApiJson, ApiPath, ApiQuery},
     records::{Schema, WriteMode, write_drafts},
+    responses::ProjectView,
     state::AppState,
-    views::ProjectView,
 };
 
 #[derive(Debug, Serialize, ToSchema)]

@@ -40,9 +40,9 @@ use crate::{
     domain_report::{DnsReport, report},
     error::{ApiError, ErrorBody, Result},
     extract::{ApiJson, ApiPath},
+    responses::ProjectView,
     routes::projects::{full_view, parse_domain},
     state::AppState,
-    views::ProjectView,
 };
 
 /// The body of `POST /api/dns-verify`.

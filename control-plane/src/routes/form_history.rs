@@ -33,13 +33,13 @@ use crate::{
     error::{ApiError, ErrorBody, ErrorCode, Result},
     extract::{ApiJson, ApiPath, ApiQuery},
     pagination::{PageRequest, Paginated},
+    responses::ProjectView,
     routes::{
         pages::double_option_i64,
         posts::{BulkDelete, Deleted},
         projects::ProjectMetaInput,
     },
     state::AppState,
-    views::ProjectView,
 };
 
 #[derive(Debug, Deserialize, IntoParams)]

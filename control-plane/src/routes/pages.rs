@@ -15,8 +15,8 @@ use crate::{
     authz::authorize_project,
     error::{ApiError, ErrorBody, ErrorCode, Result},
     extract::{ApiJson, ApiPath},
+    responses::PageView,
     state::AppState,
-    views::PageView,
 };
 
 const MAX_OUTPUT: usize = 2 * 1024 * 1024;

@@ -10,7 +10,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 use utoipa::{IntoParams, ToSchema};
 use vitrine_shared::{
-    content::{DbRecord, ListQuery},
+    record_lists::{DbRecord, ListQuery},
     store::{Post, now},
 };
 

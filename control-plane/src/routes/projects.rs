@@ -18,10 +18,10 @@ use crate::{
     domain_checks::first_recheck,
     error::{ErrorBody, ErrorCode, Result},
     extract::{ApiJson, ApiPath},
+    responses::ProjectView,
     routes::domains::refuse_if_held_elsewhere,
     routes::form_email,
     state::AppState,
-    views::ProjectView,
 };
 
 pub const NAME_REQUIRED: &str = "Project name is required";

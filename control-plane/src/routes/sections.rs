@@ -19,8 +19,8 @@ use crate::{
     authz::authorize_project,
     error::{ApiError, ErrorBody, ErrorCode, Result},
     extract::{ApiJson, ApiPath},
+    responses::PageView,
     state::AppState,
-    views::PageView,
 };
 
 /// Most bytes a section's block may take as JSON (its code and its values).

@@ -20,9 +20,9 @@ use crate::{
     auth::{self, CurrentUser},
     error::{ApiError, ErrorBody, ErrorCode, Result},
     extract::ApiJson,
+    responses::{MessageView, UserView},
     state::AppState,
     throttle::{self, Refused},
-    views::{MessageView, UserView},
 };
 
 /// The message shown for any failed sign-in, whatever was wrong.
