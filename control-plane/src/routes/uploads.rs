@@ -17,7 +17,6 @@ use serde::Deserialize;
 use serde_json::Value;
 use utoipa::ToSchema;
 use vitrine_shared::{
-    blob::BlobError,
     domain::slugify,
     uploads::{Folder, UPLOADS, upload_key, user_file_headers},
 };
@@ -354,11 +353,7 @@ pub async fn serve_file(
     if !key.starts_with(UPLOADS) {
         return Err(ApiError::NotFound);
     }
-    let bytes = match state.blobs.get(&key).await {
-        Ok(b) => b,
-        Err(BlobError::NotFound | BlobError::InvalidKey) => return Err(ApiError::NotFound),
-        Err(e) => return Err(ApiError::Internal(e.into())),
-    };
+    let bytes = state.blobs.get(&key).await?;
     let mime = mime_guess::from_path(&key).first_or_octet_stream();
     let mut response = Response::new(Body::from(bytes));
     let h = response.headers_mut();
