@@ -15,6 +15,8 @@ use vitrine_shared::{
 
 use crate::{auth, routes::projects::new_identity, state::AppState};
 
+#[cfg(test)]
+mod checks;
 mod library;
 mod templates;
 
