@@ -15,6 +15,7 @@ use std::fmt::Display;
 use serde_json::Value;
 
 mod library;
+mod markup;
 mod templates;
 
 const SEED: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/seed");
