@@ -555,8 +555,8 @@ impl From<Vec<Problem>> for ApiError {
     }
 }
 
-/// Why a publish failed (see `crate::publish`). The deploy records the [`ApiError`] it becomes:
-/// its message as the reason, its code and its params.
+/// Why a publish failed (see the `publish` module). The deploy records the [`ApiError`] it
+/// becomes: its message as the reason, its code and its params.
 #[derive(Debug, thiserror::Error)]
 pub enum PublishError {
     /// A page's address starts with a segment the edge answers itself (`/_assets`, …).
