@@ -3,24 +3,29 @@
 //! with a 4xx status for anything the caller got wrong. `error` is one of the stable
 //! [`ErrorCode`]s, which the dashboard translates (the English `message` is for API clients
 //! and logs). 5xx causes are logged and never shown to the client.
+//!
+//! Every conversion of another error into an [`ApiError`] is a `From` here, so handlers use
+//! `?` and the mapping to statuses and codes is in one place. That is why [`PublishError`],
+//! publishing's own error, is declared here too: this module depends on nothing of the app
+//! (only external crates and `vitrine_shared`), so it can sit under every other module.
 
 use axum::{
     Json,
-    body::Bytes,
-    extract::{
-        FromRequest, Request,
-        rejection::{JsonRejection, PathRejection, QueryRejection},
-    },
-    http::{HeaderMap, HeaderValue, StatusCode, header},
+    extract::rejection::{JsonRejection, PathRejection, QueryRejection},
+    http::{HeaderValue, StatusCode, header},
     response::{IntoResponse, Response},
 };
-use serde::{Serialize, de::DeserializeOwned};
+use serde::Serialize;
+use serde_json::Value;
 use utoipa::ToSchema;
 pub use vitrine_shared::error_code::{ErrorCode, Params};
 use vitrine_shared::{
+    blob::BlobError,
     domain::Invalid,
+    record_lists::ListError,
     render::RenderError,
     sandbox::SandboxError,
+    site::MAX_MANIFEST_BYTES,
     store::{Failure, StoreError},
 };
 
@@ -36,7 +41,7 @@ pub enum ApiError {
     #[error("{}", .0.message)]
     Refused(Box<Refusal>),
     /// Text holding the NUL character (U+0000), in a JSON string or key, a query value or a
-    /// path segment (see [`crate::nul`]). `field` names where, when that is known.
+    /// path segment (see the `nul` module). `field` names where, when that is known.
     #[error("Text may not contain the NUL character (U+0000)")]
     Nul { field: Option<String> },
     #[error(transparent)]
@@ -51,8 +56,50 @@ pub struct Refusal {
     pub message: String,
     pub field: Option<String>,
     pub params: Params,
-    pub details: Vec<crate::records::Problem>,
+    pub details: Vec<Problem>,
     pub retry_after_secs: Option<u64>,
+}
+
+/// Something wrong with a value; row numbers count data rows from 1.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+pub struct Problem {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub row: Option<usize>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub column: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub field_id: Option<i64>,
+    /// The problem's stable code, which the dashboard translates with `params`.
+    pub code: ErrorCode,
+    pub message: String,
+    #[serde(skip_serializing_if = "Params::is_empty")]
+    #[schema(value_type = Object)]
+    pub params: Params,
+}
+
+impl Problem {
+    /// A problem at `row` and `column` (either may be unknown).
+    pub fn new(
+        row: Option<usize>,
+        column: Option<&str>,
+        code: ErrorCode,
+        message: impl Into<String>,
+    ) -> Self {
+        Problem {
+            row,
+            column: column.map(String::from),
+            field_id: None,
+            code,
+            message: message.into(),
+            params: Params::new(),
+        }
+    }
+
+    /// The same problem with a value its message names.
+    pub fn param(mut self, name: &str, value: impl Into<Value>) -> Self {
+        self.params.insert(name.to_string(), value.into());
+        self
+    }
 }
 
 /// The JSON body of every error.
@@ -72,7 +119,7 @@ pub struct ErrorBody {
     pub params: Params,
     /// Where each problem is: row, column, field, each with its own code.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub details: Option<Vec<crate::records::Problem>>,
+    pub details: Option<Vec<Problem>>,
 }
 
 impl ApiError {
@@ -139,11 +186,7 @@ impl ApiError {
     }
 
     /// 422 with one entry per problem (rows and columns of an import, fields of a record).
-    pub fn details(
-        code: ErrorCode,
-        message: impl Into<String>,
-        details: Vec<crate::records::Problem>,
-    ) -> Self {
+    pub fn details(code: ErrorCode, message: impl Into<String>, details: Vec<Problem>) -> Self {
         let mut e = Self::refused(StatusCode::UNPROCESSABLE_ENTITY, code, message);
         if let ApiError::Refused(r) = &mut e {
             r.details = details;
@@ -401,6 +444,30 @@ impl From<StoreError> for ApiError {
     }
 }
 
+/// A list query the store refused (a filter on an unknown field, a bad date) is the caller's
+/// 400 `invalid_query`; the store's own failures are as above.
+impl From<ListError> for ApiError {
+    fn from(e: ListError) -> Self {
+        match e {
+            ListError::Query(q) => {
+                ApiError::bad_request(ErrorCode::InvalidQuery, q.0.clone()).param("detail", q.0)
+            }
+            ListError::Store(e) => e.into(),
+        }
+    }
+}
+
+/// An object the caller asked for by its key: one that is not there (or that no key could
+/// name) is a 404; any other failure of the object store is ours.
+impl From<BlobError> for ApiError {
+    fn from(e: BlobError) -> Self {
+        match e {
+            BlobError::NotFound | BlobError::InvalidKey => ApiError::NotFound,
+            other => ApiError::Internal(other.into()),
+        }
+    }
+}
+
 impl From<JsonRejection> for ApiError {
     fn from(r: JsonRejection) -> Self {
         match r {
@@ -456,61 +523,127 @@ impl From<QueryRejection> for ApiError {
     }
 }
 
-/// JSON extractor whose rejections are [`ApiError`]s, so bad bodies get the JSON error shape.
-/// It also refuses a NUL character anywhere in the body's strings and keys
-/// ([`crate::nul::refuse_in_json`]) before the body becomes `T`, so no handler ever sees one.
-#[derive(Debug, Clone, Copy, Default)]
-pub struct ApiJson<T>(pub T);
-
-impl<T: DeserializeOwned, S: Send + Sync> FromRequest<S> for ApiJson<T> {
-    type Rejection = ApiError;
-
-    async fn from_request(req: Request, state: &S) -> Result<Self> {
-        if !is_json(req.headers()) {
-            return Err(ApiError::not_json());
+/// A 422 listing the first problems (row and column where there is one); `details` has
+/// each of them. There is at least one problem: callers refuse only when they found one.
+impl From<Vec<Problem>> for ApiError {
+    fn from(mut problems: Vec<Problem>) -> Self {
+        let total = problems.len();
+        problems.truncate(20);
+        let first = &problems[0];
+        let mut message = match (first.row, &first.column) {
+            (Some(r), Some(c)) => format!("Row {r}, column {c}: {}", first.message),
+            (Some(r), None) => format!("Row {r}: {}", first.message),
+            _ => first.message.clone(),
+        };
+        if total > 1 {
+            message.push_str(&format!(" (and {} more problems)", total - 1));
         }
-        let body = Bytes::from_request(req, state)
-            .await
-            .map_err(JsonRejection::from)?;
-        crate::nul::refuse_in_json(&body)?;
-        let Json(value) = Json::from_bytes(&body)?;
-        Ok(ApiJson(value))
+        // The code and values are the first problem's, with where it is and how many follow, so a
+        // single line can say it all; `details` lists each problem with its own.
+        let (code, mut params) = (first.code, first.params.clone());
+        if let Some(row) = first.row {
+            params.insert("row".into(), Value::from(row));
+        }
+        if total > 1 {
+            params.insert("more".into(), Value::from(total - 1));
+        }
+        let mut error = ApiError::details(code, message, problems);
+        if let ApiError::Refused(r) = &mut error {
+            r.params = params;
+        }
+        error
     }
 }
 
-/// Whether the request says its body is JSON: `application/json` or `application/…+json`
-/// (the types `axum::Json` accepts).
-pub fn is_json(headers: &HeaderMap) -> bool {
-    let Some(content_type) = headers
-        .get(header::CONTENT_TYPE)
-        .and_then(|v| v.to_str().ok())
-    else {
-        return false;
-    };
-    let essence = content_type
-        .split(';')
-        .next()
-        .unwrap_or("")
-        .trim()
-        .to_ascii_lowercase();
-    essence == "application/json"
-        || essence
-            .strip_prefix("application/")
-            .is_some_and(|sub| sub.ends_with("+json"))
+/// Why a publish failed (see the `publish` module). The deploy records the [`ApiError`] it
+/// becomes: its message as the reason, its code and its params.
+#[derive(Debug, thiserror::Error)]
+pub enum PublishError {
+    /// A page's address starts with a segment the edge answers itself (`/_assets`, …).
+    #[error("The page \"{page}\" uses the reserved address {path}; choose another slug")]
+    ReservedPath { page: String, path: String },
+    /// A block on `page` does not compile or render, or went over a render budget.
+    #[error("{}", template_message(page, error))]
+    Template { page: String, error: RenderError },
+    /// An API-fed list of `block` could not be read from `url`.
+    #[error("Block \u{201c}{block}\u{201d}: the list from {url} could not be read: {detail}")]
+    ExternalList {
+        block: String,
+        url: String,
+        detail: String,
+    },
+    /// The manifest is `size` bytes, over [`MAX_MANIFEST_BYTES`].
+    #[error(
+        "The published site is too large: its index of pages, redirects and templates takes \
+         {} KB, and at most {} KB are allowed",
+        size.div_ceil(1024),
+        MAX_MANIFEST_BYTES / 1024
+    )]
+    TooLarge { size: usize },
+    /// The render sandbox could not run a page (busy workers, a broken sandbox); a template's
+    /// own error is [`PublishError::Template`].
+    #[error(transparent)]
+    Sandbox(SandboxError),
+    #[error("blob store: {0}")]
+    Blob(#[from] BlobError),
+    #[error(transparent)]
+    Store(#[from] StoreError),
+    #[error(transparent)]
+    Internal(#[from] anyhow::Error),
 }
 
-impl<T: Serialize> IntoResponse for ApiJson<T> {
-    fn into_response(self) -> Response {
-        Json(self.0).into_response()
+/// The message of a template that failed on a page: over a budget, or an error.
+fn template_message(page: &str, e: &RenderError) -> String {
+    match e.exceeded {
+        Some(reason) => format!(
+            "On page \"{page}\": Block \"{}\" went over a render budget: {}",
+            e.block,
+            reason.message()
+        ),
+        None => format!(
+            "Template error on page \"{page}\" in block \"{}\": {}",
+            e.block, e.message
+        ),
     }
 }
 
-/// Path extractor whose rejections are 404s.
-#[derive(Debug, Clone, Copy, axum::extract::FromRequestParts)]
-#[from_request(via(axum::extract::Path), rejection(ApiError))]
-pub struct ApiPath<T>(pub T);
-
-/// Query extractor whose rejections are 400s with a JSON body.
-#[derive(Debug, Clone, axum::extract::FromRequestParts)]
-#[from_request(via(axum::extract::Query), rejection(ApiError))]
-pub struct ApiQuery<T>(pub T);
+/// A failed publish as the caller meets it: what the owner got wrong (a reserved address, a
+/// template, an unreadable list, a site too large) is a 4xx naming the page or block; busy
+/// renderers are a 503; the store's errors are as above; the object store's are ours.
+impl From<PublishError> for ApiError {
+    fn from(e: PublishError) -> Self {
+        let message = e.to_string();
+        match e {
+            PublishError::ReservedPath { page, path } => {
+                ApiError::invalid("slug", ErrorCode::ReservedPagePath, message)
+                    .param("page", page)
+                    .param("path", path)
+            }
+            PublishError::Template { page, error } => match error.exceeded {
+                Some(reason) => ApiError::invalid("blocks", ErrorCode::RenderBudget, message)
+                    .param("page", page)
+                    .param("block", error.block)
+                    .param("reason", reason.message()),
+                None => ApiError::invalid("blocks", ErrorCode::TemplateError, message)
+                    .param("page", page)
+                    .param("block", error.block)
+                    .param("detail", error.message),
+            },
+            PublishError::ExternalList { block, url, detail } => {
+                ApiError::bad_request(ErrorCode::ExternalListUnreadable, message)
+                    .param("block", block)
+                    .param("url", url)
+                    .param("detail", detail)
+            }
+            PublishError::TooLarge { size } => {
+                ApiError::invalid("site", ErrorCode::SiteTooLarge, message)
+                    .param("size_kb", size.div_ceil(1024))
+                    .param("max_kb", MAX_MANIFEST_BYTES / 1024)
+            }
+            PublishError::Sandbox(e) => ApiError::render("blocks", e),
+            PublishError::Blob(_) => ApiError::Internal(anyhow::anyhow!(message)),
+            PublishError::Store(e) => e.into(),
+            PublishError::Internal(e) => ApiError::Internal(e),
+        }
+    }
+}

@@ -4,11 +4,13 @@
 
 pub mod auth;
 pub mod authz;
+pub mod commands;
 pub mod conversions;
 pub mod csrf;
 pub mod domain_checks;
 pub mod domain_report;
 pub mod error;
+pub mod extract;
 pub mod mail;
 pub mod metrics;
 pub mod nul;
@@ -16,6 +18,7 @@ pub mod outbound;
 pub mod pagination;
 pub mod publish;
 pub mod records;
+pub mod responses;
 pub mod routes;
 pub mod screenshot;
 pub mod seed;
@@ -23,4 +26,3 @@ pub mod startup;
 pub mod state;
 pub mod throttle;
 pub mod thumbnails;
-pub mod views;

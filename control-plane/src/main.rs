@@ -1,13 +1,12 @@
-//! `vitrine-control`: parses the command line and runs the control plane (see the library).
+//! `vitrine-control`: parses the command line and dispatches to the library (`startup` for
+//! `serve`, `commands` for the others).
 
 use std::path::PathBuf;
 
 use clap::{Parser, Subcommand};
-use vitrine_control::{seed, startup::Application, state::AppState};
+use vitrine_control::{commands, startup::Application};
 use vitrine_shared::{
-    Settings, Store,
-    billing::Month,
-    blob::BlobStore,
+    Settings,
     config::settings_help,
     lifecycle::{init_logging, shutdown_signal},
     sandbox,
@@ -65,69 +64,21 @@ async fn serve() -> anyhow::Result<()> {
     let cli = Cli::parse();
     let settings = Settings::load(cli.config.as_deref())?;
     init_logging(&settings.log_format);
-    match cli.command.unwrap_or(Command::Serve) {
-        Command::Migrate => {
-            let store = Store::connect(&settings.database_url()).await?;
-            store.migrate().await?;
-            println!("migrations applied ({})", store.backend_name());
-        }
-        Command::Seed => {
-            let store = Store::connect(&settings.database_url()).await?;
-            store.migrate().await?;
-            let blobs = BlobStore::from_settings(&settings)?;
-            let report = seed::run(&AppState::new(settings, store, blobs)?).await?;
-            println!("templates: {}", report.templates);
-            println!("library blocks: {}", report.blocks);
-            if let Some((email, password)) = report.demo {
-                println!("demo account: {email} / {password}");
-            }
-            match report.admin {
-                (email, Some(password)) => println!("admin account created: {email} / {password}"),
-                (email, None) => {
-                    println!("admin account: {email} (already existed; password unchanged)")
-                }
-            }
-        }
+    let done = match cli.command.unwrap_or(Command::Serve) {
+        Command::Migrate => commands::migrate(&settings).await?,
+        Command::Seed => commands::seed(settings).await?,
         Command::Business { email, name, plan } => {
-            anyhow::ensure!(
-                matches!(plan.as_str(), "basic" | "agency"),
-                "--plan must be basic or agency"
-            );
-            let store = Store::connect(&settings.database_url()).await?;
-            store.migrate().await?;
-            let user = store
-                .user_by_email(&email.trim().to_lowercase())
-                .await?
-                .ok_or_else(|| anyhow::anyhow!("no account {email}"))?;
-            anyhow::ensure!(
-                user.business_id.is_none(),
-                "{email} already belongs to a business"
-            );
-            let business = store.insert_business(&name).await?;
-            store.set_business_plan(business, &plan).await?;
-            store
-                .set_user_business(user.id, Some(business), true, &Default::default())
-                .await?;
-            println!("business {business} ({name}, {plan}) administered by {email}");
+            commands::business(&settings, &email, &name, &plan).await?
         }
-        Command::Bill { month } => {
-            let month = match month {
-                Some(m) => {
-                    Month::parse(&m).ok_or_else(|| anyhow::anyhow!("--month must be yyyy-mm"))?
-                }
-                None => Month::of(chrono::Utc::now()).previous(),
-            };
-            let store = Store::connect(&settings.database_url()).await?;
-            store.migrate().await?;
-            let posted = store.run_billing(month, chrono::Utc::now()).await?;
-            println!("{month}: {posted} charges posted");
-        }
+        Command::Bill { month } => commands::bill(&settings, month.as_deref()).await?,
         Command::Serve => {
             let app = Application::build(settings).await?;
             let stop = shutdown_signal();
             println!("vitrine-control listening on http://{}", app.addr());
             app.run_until(stop).await?;
+            return Ok(());
         }
-    }
+    };
+    println!("{done}");
     Ok(())
 }

@@ -6,7 +6,7 @@
 //! latency, and figures read at scrape time: the mail outbox and the edge fleet (live and
 //! stale nodes, so an alert can fire when a node stops reporting).
 
-use std::time::Instant;
+use std::{sync::Arc, time::Instant};
 
 use axum::{
     extract::{MatchedPath, Request, State},
@@ -23,8 +23,6 @@ use vitrine_shared::{
     Store,
     latency::{Latency, status_class},
 };
-
-use crate::{routes::ops::is_stale, state::AppState};
 
 #[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
 struct RequestLabels {
@@ -100,10 +98,7 @@ impl Metrics {
         }
         if let Ok(nodes) = store.edge_nodes().await {
             let now = Utc::now();
-            let stale = nodes
-                .iter()
-                .filter(|n| is_stale(n.last_seen_at, now))
-                .count() as i64;
+            let stale = nodes.iter().filter(|n| n.is_stale(now)).count() as i64;
             self.edge_nodes
                 .get_or_create(&StateLabels { state: "live" })
                 .set(nodes.len() as i64 - stale);
@@ -119,7 +114,7 @@ impl Metrics {
 }
 
 /// Middleware: counts and times every request of the public listener.
-pub async fn track(State(state): State<AppState>, req: Request, next: Next) -> Response {
+pub async fn track(State(metrics): State<Arc<Metrics>>, req: Request, next: Next) -> Response {
     let started = Instant::now();
     let route = req
         .extensions()
@@ -127,6 +122,6 @@ pub async fn track(State(state): State<AppState>, req: Request, next: Next) -> R
         .map(|p| p.as_str().to_string())
         .unwrap_or_else(|| "other".into());
     let res = next.run(req).await;
-    state.metrics.record(res.status().as_u16(), route, started);
+    metrics.record(res.status().as_u16(), route, started);
     res
 }

@@ -6,9 +6,9 @@
 //!
 //! - in the URI (a path segment or a query key or value, `%00`), by [`refuse_in_uri`], a
 //!   middleware over every route, whatever extractor the handler uses;
-//! - in a JSON body (any string or key, at any depth), by [`crate::error::ApiJson`] and the
+//! - in a JSON body (any string or key, at any depth), by [`crate::extract::ApiJson`] and the
 //!   handlers that read an optional JSON body themselves, through [`refuse_in_json`];
-//! - in an imported file, by the import ([`crate::routes::transfer`]), which names the row.
+//! - in an imported file, by the import ([`crate::routes::import_export`]), which names the row.
 //!
 //! Header values cannot carry a NUL (the HTTP parser refuses it), so cookies and tokens in
 //! headers need no check here.

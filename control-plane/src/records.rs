@@ -6,7 +6,6 @@
 use std::collections::{HashMap, HashSet};
 
 use chrono::{DateTime, Utc};
-use serde::Serialize;
 use serde_json::{Map, Value};
 use utoipa::ToSchema;
 use vitrine_shared::{
@@ -16,11 +15,11 @@ use vitrine_shared::{
 };
 
 use crate::{
-    error::{ApiError, ErrorCode, Params},
+    error::{ApiError, ErrorCode, Problem},
     state::AppState,
 };
 
-pub use vitrine_shared::content::CollectionMeta;
+pub use vitrine_shared::record_lists::CollectionMeta;
 
 /// A collection with its fields, ready to validate rows.
 pub struct Schema {
@@ -68,48 +67,6 @@ impl Schema {
                 .iter()
                 .position(|f| f.name.eq_ignore_ascii_case(h))
         })
-    }
-}
-
-/// Something wrong with a value; row numbers count data rows from 1.
-#[derive(Debug, Clone, Serialize, ToSchema)]
-pub struct Problem {
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub row: Option<usize>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub column: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub field_id: Option<i64>,
-    /// The problem's stable code, which the dashboard translates with `params`.
-    pub code: ErrorCode,
-    pub message: String,
-    #[serde(skip_serializing_if = "Params::is_empty")]
-    #[schema(value_type = Object)]
-    pub params: Params,
-}
-
-impl Problem {
-    /// A problem at `row` and `column` (either may be unknown).
-    pub fn new(
-        row: Option<usize>,
-        column: Option<&str>,
-        code: ErrorCode,
-        message: impl Into<String>,
-    ) -> Self {
-        Problem {
-            row,
-            column: column.map(String::from),
-            field_id: None,
-            code,
-            message: message.into(),
-            params: Params::new(),
-        }
-    }
-
-    /// The same problem with a value its message names.
-    pub fn param(mut self, name: &str, value: impl Into<Value>) -> Self {
-        self.params.insert(name.to_string(), value.into());
-        self
     }
 }
 
@@ -367,7 +324,7 @@ pub async fn write_drafts(
 ) -> Result<Written, ApiError> {
     let problems = resolve_relations(state, schema, &mut drafts).await?;
     if !problems.is_empty() {
-        return Err(problems_error(problems));
+        return Err(ApiError::from(problems));
     }
     let collection = schema.collection.id;
     let stored = state.store.post_slugs(collection).await?;
@@ -405,7 +362,7 @@ pub async fn write_drafts(
         strict,
     ));
     if !problems.is_empty() {
-        return Err(problems_error(problems));
+        return Err(ApiError::from(problems));
     }
     let updates = merge_stored(state, collection, updates).await?;
     let ts = vitrine_shared::store::now();
@@ -466,33 +423,4 @@ impl Draft {
             created_at: self.created_at.unwrap_or(now),
         }
     }
-}
-
-/// A 422 listing the first problems (row and column where there is one).
-pub fn problems_error(mut problems: Vec<Problem>) -> ApiError {
-    let total = problems.len();
-    problems.truncate(20);
-    let first = &problems[0];
-    let mut message = match (first.row, &first.column) {
-        (Some(r), Some(c)) => format!("Row {r}, column {c}: {}", first.message),
-        (Some(r), None) => format!("Row {r}: {}", first.message),
-        _ => first.message.clone(),
-    };
-    if total > 1 {
-        message.push_str(&format!(" (and {} more problems)", total - 1));
-    }
-    // The code and values are the first problem's, with where it is and how many follow, so a
-    // single line can say it all; `details` lists each problem with its own.
-    let (code, mut params) = (first.code, first.params.clone());
-    if let Some(row) = first.row {
-        params.insert("row".into(), Value::from(row));
-    }
-    if total > 1 {
-        params.insert("more".into(), Value::from(total - 1));
-    }
-    let mut error = ApiError::details(code, message, problems);
-    if let ApiError::Refused(r) = &mut error {
-        r.params = params;
-    }
-    error
 }

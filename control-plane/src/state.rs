@@ -33,7 +33,7 @@ pub struct Inner {
     /// One publish at a time per project on this node (see [`AppState::publish_lock`]).
     publish_locks: Mutex<HashMap<i64, Arc<tokio::sync::Mutex<()>>>>,
     /// Prometheus metrics for the admin listener's `/metrics`.
-    pub metrics: crate::metrics::Metrics,
+    pub metrics: Arc<crate::metrics::Metrics>,
     /// Where owners' templates are rendered: worker processes within budgets.
     pub sandbox: Sandbox,
     /// The page renders publishing has seen, so a republish starts no worker for them.
@@ -64,7 +64,7 @@ impl AppState {
             mail_wake: Notify::new(),
             fetcher,
             publish_locks: Mutex::new(HashMap::new()),
-            metrics: crate::metrics::Metrics::default(),
+            metrics: Default::default(),
             sandbox,
             renders: Default::default(),
             thumbnails: Default::default(),

@@ -1,7 +1,7 @@
 //! What the edge makes from live records: collection pages (`/{page}/{post}`), pages with
 //! database-fed lists, and the read API (`/_api/collections/{slug}`).
 //!
-//! All three use `vitrine_shared::content` (the same query planning as the editor's preview and
+//! All three use `vitrine_shared::record_lists` (the same query planning as the editor's preview and
 //! the control plane's API); pages render in `vitrine_shared::sandbox` (a worker process per
 //! render, within memory, CPU and output budgets, which the visitor thread only awaits), and
 //! all three are cached in the render cache under the project's records generation (see
@@ -21,7 +21,7 @@ use hyper::{
 };
 use sha2::{Digest, Sha256};
 use vitrine_shared::{
-    content::{DbRecord, ListError, ListQuery, QueryError},
+    record_lists::{DbRecord, ListError, ListQuery, QueryError},
     render::{Block, PostView, RenderContext, RenderError, document},
     sandbox::SandboxError,
     site::DynamicPage,

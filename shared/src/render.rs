@@ -25,7 +25,7 @@ use minijinja::{AutoEscape, Environment, Value};
 use serde::{Deserialize, Serialize};
 use serde_json::Value as Json;
 
-use crate::content::{DbRecord, ListQuery};
+use crate::record_lists::{DbRecord, ListQuery};
 use crate::values::{Lang, format_date, format_long_date};
 
 /// Instructions one render may spend: plenty for real pages, a stop for runaway loops.

@@ -11,8 +11,7 @@ use std::io::Write;
 use bytes::Bytes;
 use vitrine_shared::blob::BlobStore;
 
-use super::{blob_err, internal};
-use crate::error::ApiError;
+use crate::error::PublishError;
 
 /// Bodies smaller than this are not worth a compressed variant.
 const MIN_COMPRESS: usize = 256;
@@ -61,35 +60,35 @@ pub(super) async fn write(
     key: &str,
     data: Bytes,
     content_type: &str,
-) -> Result<(Option<String>, Option<String>), ApiError> {
+) -> Result<(Option<String>, Option<String>), PublishError> {
     let (br_key, gz_key) = (format!("{key}.br"), format!("{key}.gz"));
     let want_variants = data.len() >= MIN_COMPRESS && compressible(content_type);
-    if blobs.exists(key).await.map_err(blob_err)? {
+    if blobs.exists(key).await? {
         if !want_variants {
             return Ok((None, None));
         }
-        let br = blobs.exists(&br_key).await.map_err(blob_err)?;
-        let gz = blobs.exists(&gz_key).await.map_err(blob_err)?;
+        let br = blobs.exists(&br_key).await?;
+        let gz = blobs.exists(&gz_key).await?;
         return Ok((br.then_some(br_key), gz.then_some(gz_key)));
     }
     let (br, gz) = if want_variants {
         let body = data.clone();
         tokio::task::spawn_blocking(move || compress(&body))
             .await
-            .map_err(internal)?
+            .map_err(|e| PublishError::Internal(e.into()))?
     } else {
         (None, None)
     };
     let mut written = (None, None);
     if let Some(br) = br {
-        blobs.put(&br_key, br.into()).await.map_err(blob_err)?;
+        blobs.put(&br_key, br.into()).await?;
         written.0 = Some(br_key);
     }
     if let Some(gz) = gz {
-        blobs.put(&gz_key, gz.into()).await.map_err(blob_err)?;
+        blobs.put(&gz_key, gz.into()).await?;
         written.1 = Some(gz_key);
     }
-    blobs.put(key, data).await.map_err(blob_err)?;
+    blobs.put(key, data).await?;
     Ok(written)
 }
 

@@ -24,11 +24,12 @@ use vitrine_shared::{
 
 use crate::{
     auth::{self, Admin, CurrentUser},
-    error::{ApiError, ApiJson, ApiPath, ErrorBody, ErrorCode, Result},
+    error::{ApiError, ErrorBody, ErrorCode, Result},
+    extract::{ApiJson, ApiPath},
+    responses::{MessageView, UserView},
     routes::session::too_many,
     state::AppState,
     throttle,
-    views::{MessageView, UserView},
 };
 
 /// The user as `GET /api/user` shows them, with their effective plan.

@@ -30,7 +30,8 @@ use vitrine_shared::{
 use crate::{
     auth::{Admin, CurrentUser},
     authz::authorize_project,
-    error::{ApiError, ApiJson, ApiPath, ApiQuery, ErrorBody, ErrorCode, Result},
+    error::{ApiError, ErrorBody, ErrorCode, Result},
+    extract::{ApiJson, ApiPath, ApiQuery},
     outbound::FetchError,
     routes::preview::live_context,
     state::AppState,

@@ -20,7 +20,8 @@ use vitrine_shared::{
 
 use crate::{
     auth::{self, CurrentUser},
-    error::{ApiError, ApiJson, ApiPath, ErrorBody, ErrorCode, Result},
+    error::{ApiError, ErrorBody, ErrorCode, Result},
+    extract::{ApiJson, ApiPath},
     state::AppState,
 };
 

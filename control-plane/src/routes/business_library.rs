@@ -18,7 +18,8 @@ use vitrine_shared::store::{BusinessBlock, BusinessBlockInput};
 
 use crate::{
     auth::CurrentUser,
-    error::{ApiError, ApiJson, ApiPath, ErrorBody, ErrorCode, Result},
+    error::{ApiError, ErrorBody, ErrorCode, Result},
+    extract::{ApiJson, ApiPath},
     routes::blocks::{block_name, check_code, check_order, check_search_words},
     state::AppState,
 };

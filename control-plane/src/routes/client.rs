@@ -10,10 +10,11 @@ use vitrine_shared::{fields::FieldType, store::CollectionSummary};
 use crate::{
     auth::{self, CurrentUser},
     authz::{Principal, authorize_project},
-    error::{ApiError, ApiJson, ApiPath, ApiQuery, ErrorBody, ErrorCode, Result},
-    records::{Schema, WriteMode, problems_error, write_drafts},
+    error::{ApiError, ErrorBody, ErrorCode, Result},
+    extract::{ApiJson, ApiPath, ApiQuery},
+    records::{Schema, WriteMode, write_drafts},
+    responses::ProjectView,
     state::AppState,
-    views::ProjectView,
 };
 
 #[derive(Debug, Serialize, ToSchema)]
@@ -215,7 +216,7 @@ pub async fn google_sheets(
         }
     }
     if !problems.is_empty() {
-        return Err(problems_error(problems));
+        return Err(ApiError::from(problems));
     }
     // Rows whose slug exists are updates; the rest are inserted with unique slugs.
     let written = write_drafts(&state, &schema, drafts, explicit, WriteMode::Upsert, false).await?;

@@ -14,7 +14,8 @@ use vitrine_shared::{
 use crate::{
     auth::CurrentUser,
     authz::{Principal, authorize_collection, authorize_collection_records, authorize_project},
-    error::{ApiError, ApiJson, ApiPath, ErrorBody, ErrorCode, Result},
+    error::{ApiError, ErrorBody, ErrorCode, Result},
+    extract::{ApiJson, ApiPath},
     records::CollectionMeta,
     state::AppState,
 };

@@ -38,10 +38,11 @@ use crate::{
     authz::authorize_project,
     domain_checks::first_recheck,
     domain_report::{DnsReport, report},
-    error::{ApiError, ApiJson, ApiPath, ErrorBody, Result},
+    error::{ApiError, ErrorBody, Result},
+    extract::{ApiJson, ApiPath},
+    responses::ProjectView,
     routes::projects::{full_view, parse_domain},
     state::AppState,
-    views::ProjectView,
 };
 
 /// The body of `POST /api/dns-verify`.

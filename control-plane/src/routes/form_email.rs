@@ -23,7 +23,8 @@ use vitrine_shared::store::{FormRecipient, Project, ProjectChanges, now};
 use crate::{
     auth::{self, CurrentUser},
     authz::authorize_project,
-    error::{ApiError, ApiJson, ApiPath, ErrorBody, ErrorCode, Result},
+    error::{ApiError, ErrorBody, ErrorCode, Result},
+    extract::{ApiJson, ApiPath},
     routes::projects::ProjectMetaInput,
     state::AppState,
 };

@@ -30,15 +30,16 @@ use vitrine_shared::{
 use crate::{
     auth::CurrentUser,
     authz::authorize_project,
-    error::{ApiError, ApiJson, ApiPath, ApiQuery, ErrorBody, ErrorCode, Result},
+    error::{ApiError, ErrorBody, ErrorCode, Result},
+    extract::{ApiJson, ApiPath, ApiQuery},
     pagination::{PageRequest, Paginated},
+    responses::ProjectView,
     routes::{
         pages::double_option_i64,
         posts::{BulkDelete, Deleted},
         projects::ProjectMetaInput,
     },
     state::AppState,
-    views::ProjectView,
 };
 
 #[derive(Debug, Deserialize, IntoParams)]

@@ -4,7 +4,7 @@
 //! axum; the document is built from the handlers' own annotations).
 //!
 //! Query parameter structs carry `#[into_params(parameter_in = Query)]`: handlers read them
-//! through [`crate::error::ApiQuery`], which utoipa does not recognise as a query, and without
+//! through [`crate::extract::ApiQuery`], which utoipa does not recognise as a query, and without
 //! it utoipa documents their fields as path parameters.
 
 pub mod account;
@@ -16,6 +16,7 @@ pub mod collections;
 pub mod domains;
 pub mod form_email;
 pub mod form_history;
+pub mod import_export;
 pub mod ops;
 pub mod pages;
 pub mod posts;
@@ -27,7 +28,6 @@ pub mod sections;
 pub mod session;
 pub mod stripe;
 pub mod templates;
-pub mod transfer;
 pub mod uploads;
 
 use axum::{
@@ -83,7 +83,7 @@ fn api(state: &AppState) -> (Router<AppState>, utoipa::openapi::OpenApi) {
     // Imports are files too: room for a data URL somewhat over the import limit.
     let import_limit = (state.settings.import_max_bytes * 2 + 64 * 1024) as usize;
     let (imports, import_doc) = OpenApiRouter::<AppState>::new()
-        .routes(routes!(transfer::import))
+        .routes(routes!(import_export::import))
         .layer(DefaultBodyLimit::max(import_limit))
         .split_for_parts();
     let (router, mut doc) = OpenApiRouter::with_openapi(ApiDoc::openapi())
@@ -193,8 +193,8 @@ fn api(state: &AppState) -> (Router<AppState>, utoipa::openapi::OpenApi) {
         ))
         .routes(routes!(posts::table_data))
         .routes(routes!(posts::db_data))
-        .routes(routes!(transfer::export_csv))
-        .routes(routes!(transfer::export_json))
+        .routes(routes!(import_export::export_csv))
+        .routes(routes!(import_export::export_json))
         .routes(routes!(publish::publish_v2))
         .routes(routes!(publish::publish_v2_events))
         .routes(routes!(publish::publish_v1))
@@ -361,7 +361,7 @@ pub fn router(state: AppState) -> Router {
             csrf::same_origin_only,
         ))
         .layer(middleware::from_fn_with_state(
-            state.clone(),
+            state.metrics.clone(),
             crate::metrics::track,
         ))
         .with_state(state)

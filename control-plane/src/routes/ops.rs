@@ -5,16 +5,14 @@ use axum::extract::State;
 use chrono::{DateTime, Utc};
 use serde::Serialize;
 use utoipa::ToSchema;
-use vitrine_shared::store::EdgeNode;
+use vitrine_shared::store::{EdgeNode, STALE_AFTER_SECONDS};
 
 use crate::{
     auth::Admin,
-    error::{ApiJson, ErrorBody, Result},
+    error::{ErrorBody, Result},
+    extract::ApiJson,
     state::AppState,
 };
-
-/// A node with no heartbeat for this long is stale.
-pub const STALE_AFTER_SECONDS: i64 = 30;
 
 #[derive(Debug, Serialize, ToSchema)]
 pub struct EdgeView {
@@ -31,11 +29,6 @@ pub struct EdgesResponse {
     pub nodes: Vec<EdgeView>,
 }
 
-/// Whether a node last seen at `last_seen` is stale at `now`.
-pub fn is_stale(last_seen: DateTime<Utc>, now: DateTime<Utc>) -> bool {
-    (now - last_seen).num_seconds() >= STALE_AFTER_SECONDS
-}
-
 #[utoipa::path(get, path = "/api/edges", tag = "admin",
     responses((status = 200, body = EdgesResponse), (status = 403, body = ErrorBody)))]
 pub async fn list_edges(
@@ -49,7 +42,7 @@ pub async fn list_edges(
         .await?
         .into_iter()
         .map(|node| EdgeView {
-            stale: is_stale(node.last_seen_at, now),
+            stale: node.is_stale(now),
             node,
         })
         .collect();

@@ -13,9 +13,10 @@ use vitrine_shared::{
 use crate::{
     auth::CurrentUser,
     authz::authorize_project,
-    error::{ApiError, ApiJson, ApiPath, ErrorBody, ErrorCode, Result},
+    error::{ApiError, ErrorBody, ErrorCode, Result},
+    extract::{ApiJson, ApiPath},
+    responses::PageView,
     state::AppState,
-    views::PageView,
 };
 
 const MAX_OUTPUT: usize = 2 * 1024 * 1024;

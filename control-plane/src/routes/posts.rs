@@ -10,14 +10,15 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 use utoipa::{IntoParams, ToSchema};
 use vitrine_shared::{
-    content::{DbRecord, ListError, ListQuery},
+    record_lists::{DbRecord, ListQuery},
     store::{Post, now},
 };
 
 use crate::{
     authz::{Principal, authorize_collection_records, authorize_records},
-    error::{ApiError, ApiJson, ApiPath, ApiQuery, ErrorBody, ErrorCode, Result},
-    records::{Schema, assign_slugs, problems_error, resolve_relations},
+    error::{ApiError, ErrorBody, ErrorCode, Result},
+    extract::{ApiJson, ApiPath, ApiQuery},
+    records::{Schema, assign_slugs, resolve_relations},
     routes::collections::{FieldView, TableView},
     state::AppState,
 };
@@ -156,11 +157,11 @@ async fn prepare(
     let mut drafts = vec![
         schema
             .draft(None, &name, &slug, cells, existing.map(|p| &p.data.0))
-            .map_err(problems_error)?,
+            .map_err(ApiError::from)?,
     ];
     let problems = resolve_relations(state, schema, &mut drafts).await?;
     if !problems.is_empty() {
-        return Err(problems_error(problems));
+        return Err(ApiError::from(problems));
     }
     let mut taken: HashSet<String> = state
         .store
@@ -370,15 +371,6 @@ pub async fn db_data(
         return Err(ApiError::NotFound);
     }
     let fields = state.store.collection_fields(collection.id).await?;
-    let records = state
-        .store
-        .list_records(&collection, &fields, &q)
-        .await
-        .map_err(|e| match e {
-            ListError::Query(q) => {
-                ApiError::bad_request(ErrorCode::InvalidQuery, q.0.clone()).param("detail", q.0)
-            }
-            ListError::Store(s) => s.into(),
-        })?;
+    let records = state.store.list_records(&collection, &fields, &q).await?;
     Ok(ApiJson(records))
 }

@@ -17,9 +17,9 @@ use axum::{
 use serde::Deserialize;
 use utoipa::IntoParams;
 use vitrine_shared::{
-    content::{DbRecord, ListQuery},
     domain::normalize_page_slug,
     fonts::canvas_fonts,
+    record_lists::{DbRecord, ListQuery},
     render::{
         Block, EFFECTS_RUNTIME, PostView, RenderContext, RenderError, base_style, check_blocks,
         escape,
@@ -32,7 +32,8 @@ use vitrine_shared::{
 use crate::{
     auth::CurrentUser,
     authz::authorize_project,
-    error::{ApiError, ApiPath, ApiQuery, ErrorBody, Result},
+    error::{ApiError, ErrorBody, Result},
+    extract::{ApiPath, ApiQuery},
     state::AppState,
 };
 
@@ -204,8 +205,8 @@ async fn records(
 ) -> Result<Vec<DbRecord>> {
     match state.store.list_records(c, fields, q).await {
         Ok(v) => Ok(v),
-        Err(vitrine_shared::content::ListError::Query(_)) => Ok(Vec::new()),
-        Err(vitrine_shared::content::ListError::Store(e)) => Err(e.into()),
+        Err(vitrine_shared::record_lists::ListError::Query(_)) => Ok(Vec::new()),
+        Err(vitrine_shared::record_lists::ListError::Store(e)) => Err(e.into()),
     }
 }
 

@@ -27,7 +27,8 @@ use vitrine_shared::store::Deploy;
 use crate::{
     auth::CurrentUser,
     authz::authorize_project,
-    error::{ApiError, ApiJson, ApiPath, ErrorBody, ErrorCode, Result, is_json},
+    error::{ApiError, ErrorBody, ErrorCode, Result},
+    extract::{ApiJson, ApiPath, is_json},
     publish::{Progress, Step, live_url, publish_with_progress},
     state::AppState,
 };
@@ -330,15 +331,10 @@ pub async fn deploy_screenshot(
     if deploy.project_id != id {
         return Err(ApiError::NotFound);
     }
-    let png = match state
+    let png = state
         .blobs
         .get(&crate::screenshot::site_shot_key(id, deploy_id))
-        .await
-    {
-        Ok(png) => png,
-        Err(vitrine_shared::blob::BlobError::NotFound) => return Err(ApiError::NotFound),
-        Err(e) => return Err(ApiError::Internal(e.into())),
-    };
+        .await?;
     let mut r = png.into_response();
     let headers = r.headers_mut();
     headers.insert(header::CONTENT_TYPE, HeaderValue::from_static("image/png"));

@@ -17,9 +17,10 @@ use vitrine_shared::{
 use crate::{
     auth::CurrentUser,
     authz::authorize_project,
-    error::{ApiError, ApiJson, ApiPath, ErrorBody, ErrorCode, Result},
+    error::{ApiError, ErrorBody, ErrorCode, Result},
+    extract::{ApiJson, ApiPath},
+    responses::PageView,
     state::AppState,
-    views::PageView,
 };
 
 /// Most bytes a section's block may take as JSON (its code and its values).

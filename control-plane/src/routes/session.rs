@@ -18,10 +18,11 @@ use vitrine_shared::{
 
 use crate::{
     auth::{self, CurrentUser},
-    error::{ApiError, ApiJson, ErrorBody, ErrorCode, Result},
+    error::{ApiError, ErrorBody, ErrorCode, Result},
+    extract::ApiJson,
+    responses::{MessageView, UserView},
     state::AppState,
     throttle::{self, Refused},
-    views::{MessageView, UserView},
 };
 
 /// The message shown for any failed sign-in, whatever was wrong.

@@ -15,7 +15,8 @@ use utoipa::ToSchema;
 
 use crate::{
     auth::CurrentUser,
-    error::{ApiError, ApiJson, ApiPath, ErrorBody, ErrorCode, Result},
+    error::{ApiError, ErrorBody, ErrorCode, Result},
+    extract::{ApiJson, ApiPath},
     state::AppState,
 };
 

@@ -10,8 +10,8 @@ use axum::{
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
 use vitrine_shared::{
-    content::{DbRecord, ListQuery},
     domain::{normalize_page_slug, required_text},
+    record_lists::{DbRecord, ListQuery},
     render::{Block, CompiledPage, PostView, RenderContext, RenderError, base_style, escape},
     sections::{MenuPage, menu},
     site::page_path,
@@ -22,10 +22,11 @@ use vitrine_shared::{
 use crate::{
     auth::{Admin, CurrentUser},
     authz::authorize_project,
-    error::{ApiError, ApiJson, ApiPath, ApiQuery, ErrorBody, ErrorCode, Result},
+    error::{ApiError, ErrorBody, ErrorCode, Result},
+    extract::{ApiJson, ApiPath, ApiQuery},
+    responses::{ProjectView, TemplateView},
     routes::projects::{NAME_REQUIRED, choose_slug, create_from_snapshot},
     state::AppState,
-    views::{ProjectView, TemplateView},
 };
 
 #[derive(Debug, Deserialize, ToSchema)]

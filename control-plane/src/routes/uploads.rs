@@ -17,14 +17,14 @@ use serde::Deserialize;
 use serde_json::Value;
 use utoipa::ToSchema;
 use vitrine_shared::{
-    blob::BlobError,
     domain::slugify,
     uploads::{Folder, UPLOADS, upload_key, user_file_headers},
 };
 
 use crate::{
     authz::{Principal, authorize_project},
-    error::{ApiError, ApiJson, ApiPath, ErrorBody, ErrorCode, Result},
+    error::{ApiError, ErrorBody, ErrorCode, Result},
+    extract::{ApiJson, ApiPath},
     state::AppState,
 };
 
@@ -247,8 +247,10 @@ pub async fn upload(
     principal: Principal,
     ApiJson(req): ApiJson<UploadRequest>,
 ) -> Result<Response> {
-    let bytes =
-        crate::routes::transfer::decode_data_url(&req.content, state.settings.upload_max_bytes)?;
+    let bytes = crate::routes::import_export::decode_data_url(
+        &req.content,
+        state.settings.upload_max_bytes,
+    )?;
     if bytes.is_empty() {
         return Err(ApiError::invalid(
             "content",
@@ -351,11 +353,7 @@ pub async fn serve_file(
     if !key.starts_with(UPLOADS) {
         return Err(ApiError::NotFound);
     }
-    let bytes = match state.blobs.get(&key).await {
-        Ok(b) => b,
-        Err(BlobError::NotFound | BlobError::InvalidKey) => return Err(ApiError::NotFound),
-        Err(e) => return Err(ApiError::Internal(e.into())),
-    };
+    let bytes = state.blobs.get(&key).await?;
     let mime = mime_guess::from_path(&key).first_or_octet_stream();
     let mut response = Response::new(Body::from(bytes));
     let h = response.headers_mut();

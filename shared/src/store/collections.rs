@@ -726,7 +726,7 @@ impl Store {
     }
 
     /// The condition (using `$4`) and the value to bind for a filter. The query plan
-    /// (`content::ListQuery::plan`) has already checked that ids are integers and dates are
+    /// (`record_lists::ListQuery::plan`) has already checked that ids are integers and dates are
     /// RFC 3339 in range; whatever else the database refuses fails as
     /// [`super::Failure::Input`].
     fn filter_sql(&self, f: &PostFilter) -> (String, String) {

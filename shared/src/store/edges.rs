@@ -45,6 +45,16 @@ pub struct EdgeNode {
     pub history: Json<Vec<EdgePoint>>,
 }
 
+/// A node with no heartbeat for this long is stale (it stopped reporting).
+pub const STALE_AFTER_SECONDS: i64 = 30;
+
+impl EdgeNode {
+    /// Whether the node is stale at `now`: no heartbeat for [`STALE_AFTER_SECONDS`].
+    pub fn is_stale(&self, now: DateTime<Utc>) -> bool {
+        (now - self.last_seen_at).num_seconds() >= STALE_AFTER_SECONDS
+    }
+}
+
 const EDGE_COLUMNS: &str = "id, version, region, started_at, last_seen_at, requests, errors, \
      p99_ms, cache_hit_ratio, certificates, recent_errors, history";
 

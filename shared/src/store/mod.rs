@@ -49,7 +49,7 @@ pub use collections::{
 };
 pub use conversions::ConversionEvent;
 pub use domains::{DOMAIN_UNIT_TAKEN, DomainClaim, SLUG_HELD};
-pub use edges::{EdgeError, EdgeNode, EdgePoint};
+pub use edges::{EdgeError, EdgeNode, EdgePoint, STALE_AFTER_SECONDS};
 pub use forms::{FormRecipient, HistoryUsage};
 pub use models::*;
 pub use outbox::OutboxMail;

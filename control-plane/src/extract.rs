@@ -1,0 +1,72 @@
+//! The request extractors every handler uses: JSON bodies, path parameters and query strings
+//! whose rejections are [`ApiError`]s, so a bad request gets the API's JSON error shape.
+
+use axum::{
+    Json,
+    body::Bytes,
+    extract::{FromRequest, Request, rejection::JsonRejection},
+    http::{HeaderMap, header},
+    response::{IntoResponse, Response},
+};
+use serde::{Serialize, de::DeserializeOwned};
+
+use crate::error::{ApiError, Result};
+
+/// JSON extractor whose rejections are [`ApiError`]s, so bad bodies get the JSON error shape.
+/// It also refuses a NUL character anywhere in the body's strings and keys
+/// ([`crate::nul::refuse_in_json`]) before the body becomes `T`, so no handler ever sees one.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct ApiJson<T>(pub T);
+
+impl<T: DeserializeOwned, S: Send + Sync> FromRequest<S> for ApiJson<T> {
+    type Rejection = ApiError;
+
+    async fn from_request(req: Request, state: &S) -> Result<Self> {
+        if !is_json(req.headers()) {
+            return Err(ApiError::not_json());
+        }
+        let body = Bytes::from_request(req, state)
+            .await
+            .map_err(JsonRejection::from)?;
+        crate::nul::refuse_in_json(&body)?;
+        let Json(value) = Json::from_bytes(&body)?;
+        Ok(ApiJson(value))
+    }
+}
+
+/// Whether the request says its body is JSON: `application/json` or `application/…+json`
+/// (the types `axum::Json` accepts).
+pub fn is_json(headers: &HeaderMap) -> bool {
+    let Some(content_type) = headers
+        .get(header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+    else {
+        return false;
+    };
+    let essence = content_type
+        .split(';')
+        .next()
+        .unwrap_or("")
+        .trim()
+        .to_ascii_lowercase();
+    essence == "application/json"
+        || essence
+            .strip_prefix("application/")
+            .is_some_and(|sub| sub.ends_with("+json"))
+}
+
+impl<T: Serialize> IntoResponse for ApiJson<T> {
+    fn into_response(self) -> Response {
+        Json(self.0).into_response()
+    }
+}
+
+/// Path extractor whose rejections are 404s.
+#[derive(Debug, Clone, Copy, axum::extract::FromRequestParts)]
+#[from_request(via(axum::extract::Path), rejection(ApiError))]
+pub struct ApiPath<T>(pub T);
+
+/// Query extractor whose rejections are 400s with a JSON body.
+#[derive(Debug, Clone, axum::extract::FromRequestParts)]
+#[from_request(via(axum::extract::Query), rejection(ApiError))]
+pub struct ApiQuery<T>(pub T);

@@ -1,0 +1,295 @@
+//! A build's assets: bodies stored content-addressed under `sites/{project}/assets/` (served at
+//! `/_assets/…`), uploads a page names copied into the site, the pages' block CSS and JS
+//! bundles, and the upload keys of other projects the site still names (the manifest lists
+//! them). Each body is taken from the live deploy when it has it, else written with its
+//! compressed variants (`objects`).
+
+use bytes::Bytes;
+use sha2::{Digest, Sha256};
+use vitrine_shared::{
+    blob::BlobError,
+    render::Block,
+    site::{ASSET_PREFIX, StaticFile, asset_key},
+    uploads::UploadKey,
+};
+
+use super::{build::Build, objects};
+use crate::error::PublishError;
+
+/// Hex digits of the SHA-256 that name a content-addressed page or asset (64 bits: collisions
+/// within one site are not a concern at this length).
+const HASH_LEN: usize = 16;
+
+fn hash_hex(bytes: &[u8]) -> String {
+    hex::encode(Sha256::digest(bytes))
+}
+
+/// The content hash that names a body's object and is its `ETag`.
+pub(super) fn content_hash(bytes: &[u8]) -> String {
+    hash_hex(bytes)[..HASH_LEN].to_string()
+}
+
+/// Occurrences of our own upload URLs in `text`: (byte range, blob key). Both `/files/uploads/…`
+/// and `{public_url}/files/uploads/…` are found; the same path under another host is not ours.
+fn find_uploads(text: &str, public_url: &str) -> Vec<(std::ops::Range<usize>, String)> {
+    const NEEDLE: &str = "/files/uploads/";
+    let public_url = public_url.trim_end_matches('/');
+    let mut out = Vec::new();
+    let mut from = 0;
+    while let Some(pos) = text[from..].find(NEEDLE) {
+        let start = from + pos;
+        let path_end = text[start..]
+            .find(|c: char| !(c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '-' | '/')))
+            .map(|i| start + i)
+            .unwrap_or(text.len());
+        from = path_end.max(start + NEEDLE.len());
+        let path = text[start..path_end].trim_end_matches('.');
+        let end = start + path.len();
+        let mut begin = start;
+        if !public_url.is_empty() && text[..start].ends_with(public_url) {
+            begin = start - public_url.len();
+        } else if text[..start]
+            .chars()
+            .next_back()
+            .is_some_and(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '-' | ':' | '/'))
+        {
+            continue;
+        }
+        let key = &path["/files/".len()..];
+        if key.len() > "uploads/".len() && !key.contains("//") && !key.contains("..") {
+            out.push((begin..end, key.to_string()));
+        }
+    }
+    out
+}
+
+impl Build<'_> {
+    /// otherwise writing it ([`objects::write`]). `immutable` is how the edge lets it be cached.
+    pub(super) async fn put(
+        &mut self,
+        key: String,
+        hash: &str,
+        data: Bytes,
+        content_type: &str,
+        immutable: bool,
+    ) -> Result<StaticFile, PublishError> {
+        let size = data.len() as u64;
+        let (br, gzip) = match self.previous.variants(&key) {
+            Some(variants) => variants,
+            None => objects::write(&self.state.blobs, &key, data, content_type).await?,
+        };
+        self.files += 1;
+        self.bytes += size as i64;
+        Ok(StaticFile {
+            key,
+            content_type: content_type.to_string(),
+            etag: format!("\"{hash}\""),
+            size,
+            br,
+            gzip,
+            immutable,
+        })
+    }
+
+    /// Stores a content-addressed asset and returns its URL on the site.
+    pub(super) async fn asset(&mut self, data: Bytes, ext: &str) -> Result<String, PublishError> {
+        let hash = content_hash(&data);
+        let name = format!("{hash}.{ext}");
+        let path = format!("{ASSET_PREFIX}{name}");
+        if !self.routes.contains_key(&path) {
+            let content_type = mime_guess::from_ext(ext)
+                .first_or_octet_stream()
+                .essence_str()
+                .to_string();
+            let content_type = if content_type.starts_with("text/") {
+                format!("{content_type}; charset=utf-8")
+            } else {
+                content_type
+            };
+            let file = self
+                .put(
+                    asset_key(self.project_id, &name),
+                    &hash,
+                    data,
+                    &content_type,
+                    true,
+                )
+                .await?;
+            self.routes.insert(path.clone(), file);
+        }
+        Ok(path)
+    }
+
+    /// Copies an upload (`uploads/…`) into the site's assets; None when it no longer exists.
+    pub(super) async fn upload(&mut self, key: &str) -> Result<Option<String>, PublishError> {
+        if let Some(done) = self.uploads.get(key) {
+            return Ok(done.clone());
+        }
+        let url = match self.state.blobs.get(key).await {
+            Ok(data) => {
+                let ext: String = key
+                    .rsplit_once('.')
+                    .map(|(_, e)| e.to_ascii_lowercase())
+                    .filter(|e| {
+                        !e.is_empty()
+                            && e.len() <= 8
+                            && e.chars().all(|c| c.is_ascii_alphanumeric())
+                    })
+                    .unwrap_or_else(|| "bin".into());
+                Some(self.asset(data, &ext).await?)
+            }
+            Err(BlobError::NotFound | BlobError::InvalidKey) => {
+                tracing::warn!(
+                    project_id = self.project_id,
+                    key,
+                    "a page refers to a missing upload"
+                );
+                None
+            }
+            Err(e) => return Err(e.into()),
+        };
+        self.uploads.insert(key.to_string(), url.clone());
+        Ok(url)
+    }
+
+    /// `text` with every reference to one of our uploads pointed at the site's own copy.
+    pub(super) async fn link_uploads(&mut self, text: &str) -> Result<String, PublishError> {
+        let found = find_uploads(text, &self.state.settings.public_url);
+        if found.is_empty() {
+            return Ok(text.to_string());
+        }
+        let mut out = String::with_capacity(text.len());
+        let mut last = 0;
+        for (range, key) in found {
+            out.push_str(&text[last..range.start]);
+            match self.upload(&key).await? {
+                Some(url) => out.push_str(&url),
+                None => out.push_str(&text[range.clone()]),
+            }
+            last = range.end;
+        }
+        out.push_str(&text[last..]);
+        Ok(out)
+    }
+
+    /// Notes the uploads `text` names that are not this project's own (see `foreign_uploads`).
+    pub(super) fn note_uploads(&mut self, text: &str) {
+        for (_, key) in find_uploads(text, &self.state.settings.public_url) {
+            let own = UploadKey::parse(&key).and_then(|u| u.project_id) == Some(self.project_id);
+            if !own {
+                self.foreign_uploads.insert(key);
+            }
+        }
+    }
+
+    /// name that project's files. Read in keyset pages, so memory stays flat.
+    pub(super) async fn note_record_uploads(
+        &mut self,
+        collections: &[i64],
+    ) -> Result<(), PublishError> {
+        const PAGE: i64 = 1000;
+        for &collection in collections {
+            let mut after = 0;
+            loop {
+                let posts = self
+                    .state
+                    .store
+                    .posts_after(collection, after, PAGE)
+                    .await?;
+                for post in &posts {
+                    self.note_uploads(
+                        &serde_json::to_string(&post.data.0)
+                            .map_err(|e| PublishError::Internal(e.into()))?,
+                    );
+                }
+                match posts.last() {
+                    Some(last) if posts.len() as i64 == PAGE => after = last.id,
+                    _ => break,
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// One URL setting (favicon, SEO image): an upload becomes an asset, anything else stays.
+    pub(super) async fn link_url(&mut self, url: &str) -> Result<String, PublishError> {
+        self.link_uploads(url.trim()).await
+    }
+
+    /// The page's blocks with upload URLs in their code pointed at the site's copies.
+    pub(super) async fn link_blocks(
+        &mut self,
+        blocks: Vec<Block>,
+    ) -> Result<Vec<Block>, PublishError> {
+        let mut out = Vec::with_capacity(blocks.len());
+        for mut b in blocks {
+            b.template = self.link_uploads(&b.template).await?;
+            b.css = self.link_uploads(&b.css).await?;
+            b.js = self.link_uploads(&b.js).await?;
+            // API-fed lists are fetched now, once, and published with the page (the edge
+            // never fetches on a visitor's behalf); a failed fetch fails the publish.
+            for var in &mut b.vars {
+                let Some(url) = var
+                    .get("source")
+                    .and_then(serde_json::Value::as_str)
+                    .and_then(|s| s.strip_prefix("api:"))
+                    .map(|u| u.trim().to_string())
+                    .filter(|u| !u.is_empty())
+                else {
+                    continue;
+                };
+                let records = crate::routes::blocks::fetch_records(self.state, &url)
+                    .await
+                    .map_err(|e| PublishError::ExternalList {
+                        block: if b.name.is_empty() { &b.uid } else { &b.name }.clone(),
+                        url: url.clone(),
+                        detail: e.to_string(),
+                    })?;
+                if let Some(obj) = var.as_object_mut() {
+                    obj.insert("records".into(), serde_json::Value::Array(records));
+                }
+            }
+            out.push(b);
+        }
+        Ok(out)
+    }
+
+    /// The page's block CSS and JS, each bundled into one asset.
+    pub(super) async fn bundles(
+        &mut self,
+        blocks: &[Block],
+    ) -> Result<(Option<String>, Option<String>), PublishError> {
+        let join = |parts: Vec<&str>, sep: &str| -> Option<String> {
+            let parts: Vec<&str> = parts.into_iter().filter(|p| !p.trim().is_empty()).collect();
+            (!parts.is_empty()).then(|| parts.join(sep))
+        };
+        let css = join(blocks.iter().map(|b| b.css.as_str()).collect(), "\n");
+        let js = join(blocks.iter().map(|b| b.js.as_str()).collect(), "\n;\n");
+        let css = match css {
+            Some(c) => Some(self.asset(Bytes::from(c), "css").await?),
+            None => None,
+        };
+        let js = match js {
+            Some(j) => Some(self.asset(Bytes::from(j), "js").await?),
+            None => None,
+        };
+        Ok((css, js))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_our_own_upload_urls_are_found() {
+        let text = r#"<img src="/files/uploads/1/2/ab/x.png"> url(http://localhost:8000/files/uploads/1/2/cd/y.jpg) https://cdn.example/files/uploads/1/z.png /files/uploads/../etc"#;
+        let found = find_uploads(text, "http://localhost:8000");
+        let keys: Vec<&str> = found.iter().map(|(_, k)| k.as_str()).collect();
+        assert_eq!(keys, ["uploads/1/2/ab/x.png", "uploads/1/2/cd/y.jpg"]);
+        assert_eq!(
+            &text[found[1].0.clone()],
+            "http://localhost:8000/files/uploads/1/2/cd/y.jpg"
+        );
+    }
+}

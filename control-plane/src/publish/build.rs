@@ -1,0 +1,345 @@
+//! The build: reads the project, renders every static page into a document (or prepares it
+//! for the edge when it has live lists or is a collection page), has the assets and fonts
+//! written (`assets`, `fonts`) and writes the manifest last.
+
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+
+use bytes::Bytes;
+use serde_json::Value;
+use vitrine_shared::{
+    domain::normalize_page_slug,
+    render::{Block, DocumentParts, RenderContext, check_blocks, document},
+    sandbox::SandboxError,
+    site::{
+        DynamicPage, FormSettings, MANIFEST_VERSION, MAX_MANIFEST_BYTES, Manifest, StaticFile,
+        manifest_key, page_key, page_path,
+    },
+    store::Page,
+};
+
+use super::{
+    Progress, Step, Warning, assets::content_hash, form_settings, live_url, reuse, site_menu,
+    text_of, thank_you_path,
+};
+use crate::{error::PublishError, state::AppState};
+
+/// First path segments the edge answers itself (assets, the read API, forms): a page there
+/// would never be seen.
+const RESERVED_SEGMENTS: &[&str] = &["_assets", "_api", "_forms"];
+
+/// What a finished build wrote.
+pub(super) struct Built {
+    pub(super) manifest_key: String,
+    pub(super) files: i64,
+    pub(super) bytes: i64,
+    pub(super) warnings: Vec<Warning>,
+}
+
+/// One build: the objects written so far and the manifest's routes.
+pub(super) struct Build<'a> {
+    pub(super) state: &'a AppState,
+    pub(super) project_id: i64,
+    pub(super) routes: BTreeMap<String, StaticFile>,
+    /// The live deploy's objects, taken as they are when a body hashes to one of them.
+    pub(super) previous: reuse::Previous,
+    /// Upload key → asset URL (or None when the upload is missing), so each is copied once.
+    pub(super) uploads: HashMap<String, Option<String>>,
+    /// Upload keys of other projects (or of none) that pages or records still name by their
+    /// `/files/…` address: the manifest lists them, the only ones the site's host serves
+    /// besides its own project's.
+    pub(super) foreign_uploads: BTreeSet<String>,
+    pub(super) files: i64,
+    pub(super) bytes: i64,
+    /// Things the owner should know that did not stop the build.
+    pub(super) warnings: Vec<Warning>,
+    pub(super) progress: Option<Progress>,
+}
+
+impl Build<'_> {
+    /// Tells the caller (the publish dialog) that the build got this far.
+    pub(super) fn step(&self, step: Step) {
+        if let Some(p) = &self.progress {
+            p(step);
+        }
+    }
+
+    /// Stores a rendered page document and routes its path to it.
+    async fn page_document(&mut self, slug: &str, html: String) -> Result<(), PublishError> {
+        let path = if slug == "/" {
+            "/".to_string()
+        } else {
+            format!("/{slug}")
+        };
+        let hash = content_hash(html.as_bytes());
+        let key = page_key(self.project_id, &format!("{hash}.html"));
+        let file = self
+            .put(
+                key,
+                &hash,
+                Bytes::from(html),
+                "text/html; charset=utf-8",
+                false,
+            )
+            .await?;
+        self.routes.insert(path, file);
+        Ok(())
+    }
+}
+
+/// The project-wide parts of every page's document.
+struct SiteParts {
+    lang: String,
+    favicon: String,
+    fonts_css: Option<String>,
+    font_family: Option<String>,
+    header: String,
+    footer: String,
+    pixel_id: Option<String>,
+    description: String,
+}
+
+/// A template of `page` that failed: its own error, or the sandbox's.
+fn render_failed(page: &Page, e: SandboxError) -> PublishError {
+    match e {
+        SandboxError::Render(error) => template_failed(page, error),
+        other => PublishError::Sandbox(other),
+    }
+}
+
+fn template_failed(page: &Page, error: vitrine_shared::render::RenderError) -> PublishError {
+    PublishError::Template {
+        page: page.name.clone(),
+        error,
+    }
+}
+
+pub(super) async fn build(
+    state: &AppState,
+    project_id: i64,
+    deploy_id: i64,
+    progress: Option<Progress>,
+) -> Result<Built, PublishError> {
+    let store = &state.store;
+    let project = store.project_by_id(project_id).await?;
+    let owner = store.user_by_id(project.user_id).await?;
+    let pages = store.pages_of_project(project_id).await?;
+    let collections = store.project_collections(project_id).await?;
+    let redirects = store.project_redirects(project_id).await?;
+    let sections = store.global_sections(project_id).await?;
+    // Each page as visitors see it: the shared header, its own blocks, the shared footer.
+    let page_blocks = |page: &Page| sections.page_blocks(&page.blocks.0, &page.meta.0);
+    let menu = site_menu(&pages);
+    let meta = &project.meta.0;
+    let live = live_url(&state.settings, &project);
+    // Every template must compile, and every page have an address of its own, before
+    // anything is written.
+    for page in &pages {
+        let slug = normalize_page_slug(&page.slug);
+        if RESERVED_SEGMENTS.contains(&slug.split('/').next().unwrap_or("")) {
+            return Err(PublishError::ReservedPath {
+                page: page.name.clone(),
+                path: format!("/{slug}"),
+            });
+        }
+        check_blocks(&page_blocks(page)).map_err(|e| template_failed(page, e))?;
+    }
+
+    let mut b = Build {
+        state,
+        project_id,
+        routes: BTreeMap::new(),
+        previous: reuse::Previous::load(state, &project).await,
+        uploads: HashMap::new(),
+        foreign_uploads: BTreeSet::new(),
+        files: 0,
+        bytes: 0,
+        warnings: Vec::new(),
+        progress,
+    };
+    b.step(Step::Started {
+        deploy_id,
+        pages: pages.len(),
+    });
+
+    let (fonts_css, font_family) = b.fonts(meta).await?;
+    let favicon = b.link_url(text_of(meta, "favicon")).await?;
+    let pixel_id = Some(text_of(meta, "conversionApiPixelId").to_string())
+        .filter(|p| !p.is_empty() && meta.get("conversionApiEnabled") != Some(&Value::Bool(false)));
+    let site = SiteParts {
+        lang: if owner.language.is_empty() {
+            "pt-BR".into()
+        } else {
+            owner.language.clone()
+        },
+        favicon,
+        fonts_css,
+        font_family,
+        header: b.link_uploads(text_of(meta, "header")).await?,
+        footer: b.link_uploads(text_of(meta, "footer")).await?,
+        pixel_id,
+        description: text_of(meta, "description").to_string(),
+    };
+    let table_slug: HashMap<i64, &str> = collections
+        .iter()
+        .map(|c| (c.id, c.slug.as_str()))
+        .collect();
+
+    let page_paths: Vec<String> = pages
+        .iter()
+        .map(|p| page_path(&normalize_page_slug(&p.slug), p.table_id.is_some()))
+        .collect();
+    let mut dynamic_pages = BTreeMap::new();
+    let mut collection_pages = BTreeMap::new();
+    for (index, page) in pages.iter().enumerate() {
+        let slug = normalize_page_slug(&page.slug);
+        let blocks = b.link_blocks(page_blocks(page)).await?;
+        let (css, js) = b.bundles(&blocks).await?;
+        let image = b.link_url(&page.image).await?;
+        let image = if image.starts_with('/') {
+            format!("{}{image}", live.trim_end_matches('/'))
+        } else {
+            image
+        };
+        let page_head = b
+            .link_uploads(
+                page.meta
+                    .0
+                    .get("header")
+                    .and_then(Value::as_str)
+                    .unwrap_or(""),
+            )
+            .await?;
+        let mut parts = DocumentParts {
+            lang: site.lang.clone(),
+            title: if slug == "/" {
+                project.name.clone()
+            } else {
+                format!("{} | {}", page.name, project.name)
+            },
+            description: Some(page.description.trim())
+                .filter(|d| !d.is_empty())
+                .unwrap_or(&site.description)
+                .to_string(),
+            image,
+            favicon: site.favicon.clone(),
+            stylesheets: site.fonts_css.iter().chain(css.iter()).cloned().collect(),
+            scripts: js.into_iter().collect(),
+            font_family: site.font_family.clone(),
+            head_code: [site.header.as_str(), page_head.as_str()]
+                .into_iter()
+                .filter(|c| !c.trim().is_empty())
+                .collect::<Vec<_>>()
+                .join("\n"),
+            footer_code: site.footer.clone(),
+            pixel_id: site.pixel_id.clone(),
+            effects: blocks.iter().any(Block::has_effect),
+        };
+        // The blocks as saved, not as rendered: a variable's URL comes out of the template
+        // engine HTML-escaped (`&#x2f;files&#x2f;…`), which the browser reads back as a path.
+        b.note_uploads(
+            &serde_json::to_string(&(&blocks, &parts))
+                .map_err(|e| PublishError::Internal(e.into()))?,
+        );
+        if let Some(table_id) = page.table_id {
+            let title_suffix = format!(" | {}", project.name);
+            parts.title = String::new();
+            collection_pages.insert(
+                slug.clone(),
+                DynamicPage {
+                    page_name: page.name.clone(),
+                    page_slug: slug,
+                    table_id: Some(table_id),
+                    table: table_slug.get(&table_id).map(|s| s.to_string()),
+                    blocks,
+                    document: parts,
+                    title_suffix,
+                },
+            );
+        } else if blocks.iter().any(Block::is_dynamic) {
+            dynamic_pages.insert(
+                slug.clone(),
+                DynamicPage {
+                    page_name: page.name.clone(),
+                    page_slug: slug,
+                    table_id: None,
+                    table: None,
+                    blocks,
+                    document: parts,
+                    title_suffix: String::new(),
+                },
+            );
+        } else {
+            // A page saved before pages had blocks has only its HTML.
+            let only_html =
+                Block::list(&page.blocks.0).is_empty() && !page.output.trim().is_empty();
+            let body = if only_html || blocks.is_empty() {
+                b.link_uploads(&page.output).await?
+            } else {
+                let ctx = RenderContext {
+                    site_name: project.name.clone(),
+                    site_slug: project.slug.clone(),
+                    page_name: page.name.clone(),
+                    page_slug: slug.clone(),
+                    lang: site.lang.clone(),
+                    pages: Some(page_paths.clone()),
+                    menu: Some(menu.clone()),
+                    ..RenderContext::default()
+                };
+                state
+                    .renders
+                    .page(&state.sandbox, &blocks, &ctx)
+                    .await
+                    .map_err(|e| render_failed(page, e))?
+            };
+            let html = document(&parts, &body);
+            b.note_uploads(&html);
+            b.page_document(&slug, html).await?;
+        }
+        b.step(Step::Page {
+            index: index + 1,
+            total: pages.len(),
+            name: page.name.clone(),
+        });
+    }
+    let collection_ids: Vec<i64> = collections.iter().map(|c| c.id).collect();
+    b.note_record_uploads(&collection_ids).await?;
+    b.step(Step::Assets {
+        files: b.files,
+        bytes: b.bytes,
+    });
+
+    let has_route = |b: &Build, path: &str| b.routes.contains_key(path);
+    let manifest = Manifest {
+        version: MANIFEST_VERSION,
+        project_id,
+        deploy_id,
+        created_at: chrono::Utc::now(),
+        site_name: project.name.clone(),
+        not_found: has_route(&b, "/404").then(|| "/404".to_string()),
+        error_page: has_route(&b, "/500").then(|| "/500".to_string()),
+        routes: std::mem::take(&mut b.routes),
+        redirects,
+        dynamic_pages,
+        collection_pages,
+        collections: collections.iter().map(|c| (c.slug.clone(), c.id)).collect(),
+        forms: FormSettings {
+            lang: site.lang.clone(),
+            thank_you: thank_you_path(meta, &pages),
+            ..form_settings(meta, &owner.email, &project.name, &owner.language)
+        },
+        uploads: std::mem::take(&mut b.foreign_uploads),
+        menu,
+    };
+    let key = manifest_key(project_id, deploy_id);
+    let json = serde_json::to_vec(&manifest).map_err(|e| PublishError::Internal(e.into()))?;
+    if json.len() > MAX_MANIFEST_BYTES {
+        return Err(PublishError::TooLarge { size: json.len() });
+    }
+    state.blobs.put(&key, Bytes::from(json)).await?;
+    Ok(Built {
+        manifest_key: key,
+        files: b.files,
+        bytes: b.bytes,
+        warnings: b.warnings,
+    })
+}
