@@ -8,7 +8,7 @@ use axum::{
     http::{HeaderMap, header},
     response::{IntoResponse, Response},
 };
-use serde::{Serialize, de::DeserializeOwned};
+use serde::{Deserialize, Serialize, de::DeserializeOwned};
 
 use crate::error::{ApiError, Result};
 
@@ -70,3 +70,10 @@ pub struct ApiPath<T>(pub T);
 #[derive(Debug, Clone, axum::extract::FromRequestParts)]
 #[from_request(via(axum::extract::Query), rejection(ApiError))]
 pub struct ApiQuery<T>(pub T);
+
+/// Distinguishes an absent key (`None`) from an explicit `null` (`Some(None)`).
+pub fn double_option_i64<'de, D: serde::Deserializer<'de>>(
+    d: D,
+) -> Result<Option<Option<i64>>, D::Error> {
+    Option::<i64>::deserialize(d).map(Some)
+}

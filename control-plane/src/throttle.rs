@@ -30,6 +30,8 @@ use ipnet::IpNet;
 use moka::{future::Cache, ops::compute::Op};
 use std::time::Instant;
 
+use crate::error::{ApiError, ErrorCode};
+
 /// How long one window of a key's allowance lasts.
 const WINDOW: Duration = Duration::from_secs(60);
 /// Keys kept at most (about 100 bytes each).
@@ -256,4 +258,14 @@ mod tests {
         let b_only = [(Key::AccountFrom("b@example.com".into(), net), 1)];
         let _ = t.take(&b_only).await.unwrap();
     }
+}
+
+/// The 429 of a throttled sign-in or reset request.
+pub fn too_many(refused: Refused, code: ErrorCode, what: &str) -> ApiError {
+    let wait = refused.retry_after_secs;
+    ApiError::too_many_requests(
+        code,
+        format!("Too many {what}. Please try again in {wait} seconds."),
+        wait,
+    )
 }

@@ -27,9 +27,8 @@ use crate::{
     error::{ApiError, ErrorBody, ErrorCode, Result},
     extract::{ApiJson, ApiPath},
     responses::{MessageView, UserView},
-    routes::session::too_many,
     state::AppState,
-    throttle,
+    throttle::{self, too_many},
 };
 
 /// The user as `GET /api/user` shows them, with their effective plan.

@@ -31,11 +31,10 @@ use crate::{
     auth::CurrentUser,
     authz::authorize_project,
     error::{ApiError, ErrorBody, ErrorCode, Result},
-    extract::{ApiJson, ApiPath, ApiQuery},
+    extract::{ApiJson, ApiPath, ApiQuery, double_option_i64},
     pagination::{PageRequest, Paginated},
     responses::ProjectView,
     routes::{
-        pages::double_option_i64,
         posts::{BulkDelete, Deleted},
         projects::ProjectMetaInput,
     },

@@ -14,7 +14,7 @@ use crate::{
     auth::CurrentUser,
     authz::authorize_project,
     error::{ApiError, ErrorBody, ErrorCode, Result},
-    extract::{ApiJson, ApiPath},
+    extract::{ApiJson, ApiPath, double_option_i64},
     responses::PageView,
     state::AppState,
 };
@@ -42,13 +42,6 @@ pub struct UpdatePage {
     #[serde(default, deserialize_with = "double_option_i64")]
     #[schema(value_type = Option<i64>)]
     pub table_id: Option<Option<i64>>,
-}
-
-/// Distinguishes an absent key (`None`) from an explicit `null` (`Some(None)`).
-pub(crate) fn double_option_i64<'de, D: serde::Deserializer<'de>>(
-    d: D,
-) -> Result<Option<Option<i64>>, D::Error> {
-    Option::<i64>::deserialize(d).map(Some)
 }
 
 #[utoipa::path(post, path = "/api/pages", tag = "pages", request_body = CreatePage,

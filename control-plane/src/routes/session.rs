@@ -22,7 +22,7 @@ use crate::{
     extract::ApiJson,
     responses::{MessageView, UserView},
     state::AppState,
-    throttle::{self, Refused},
+    throttle::{self, too_many},
 };
 
 /// The message shown for any failed sign-in, whatever was wrong.
@@ -147,16 +147,6 @@ pub async fn login(
     state.throttle.give_back(attempt).await;
     let jar = auth::start_session(&state, jar, user.id, None).await?;
     Ok((jar, ApiJson(UserView::new(&user, None))))
-}
-
-/// The 429 of a throttled sign-in or reset request.
-pub(crate) fn too_many(refused: Refused, code: ErrorCode, what: &str) -> ApiError {
-    let wait = refused.retry_after_secs;
-    ApiError::too_many_requests(
-        code,
-        format!("Too many {what}. Please try again in {wait} seconds."),
-        wait,
-    )
 }
 
 #[utoipa::path(post, path = "/api/register", tag = "session", request_body = RegisterRequest,
