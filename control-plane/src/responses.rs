@@ -1,7 +1,9 @@
 //! What the API returns: the spec's shapes, built from store rows. Server-owned values
 //! (verification, publish state, flags) appear here and nowhere in request types.
 
-use crate::domain_report::DnsReport;
+use crate::{
+    auth::CurrentUser, domain_report::DnsReport, records::CollectionMeta, state::AppState,
+};
 use chrono::{DateTime, Utc};
 use serde::Serialize;
 use serde_json::{Map, Value};
@@ -9,8 +11,8 @@ use utoipa::ToSchema;
 use vitrine_shared::{
     Settings,
     store::{
-        CertificateStatus, CollectionSummary, DomainClaim, Page, PageSummary, Permissions, Project,
-        Template, User,
+        CertificateStatus, Collection, CollectionSummary, DomainClaim, Field, Page, PageSummary,
+        Permissions, Project, Template, User,
     },
 };
 
@@ -261,4 +263,71 @@ impl MessageView {
     pub fn new(m: impl Into<String>) -> Self {
         MessageView { message: m.into() }
     }
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+pub struct FieldView {
+    pub id: i64,
+    pub table_id: i64,
+    pub name: String,
+    pub slug: String,
+    #[serde(rename = "type")]
+    pub kind: String,
+    /// '1' when required.
+    pub required: String,
+    #[schema(value_type = Vec<Object>)]
+    pub options: Value,
+    #[schema(value_type = Object)]
+    pub meta: Value,
+    pub order: i64,
+}
+
+impl From<&Field> for FieldView {
+    fn from(f: &Field) -> Self {
+        FieldView {
+            id: f.id,
+            table_id: f.collection_id,
+            name: f.name.clone(),
+            slug: f.slug.clone(),
+            kind: f.kind.clone(),
+            required: if f.required { "1" } else { "0" }.into(),
+            options: f.options.0.clone(),
+            meta: f.meta.0.clone(),
+            order: f.position,
+        }
+    }
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+pub struct TableView {
+    pub id: i64,
+    pub project_id: i64,
+    pub name: String,
+    pub slug: String,
+    pub meta: CollectionMeta,
+    pub fields: Vec<FieldView>,
+    pub created_at: DateTime<Utc>,
+    pub updated_at: DateTime<Utc>,
+}
+
+impl TableView {
+    pub fn new(c: &Collection, fields: &[Field]) -> Self {
+        TableView {
+            id: c.id,
+            project_id: c.project_id,
+            name: c.name.clone(),
+            slug: c.slug.clone(),
+            meta: CollectionMeta::of(c),
+            fields: fields.iter().map(FieldView::from).collect(),
+            created_at: c.created_at,
+            updated_at: c.updated_at,
+        }
+    }
+}
+
+/// The user as `GET /api/user` shows them, with their effective plan.
+pub async fn user_view(state: &AppState, user: &CurrentUser) -> crate::error::Result<UserView> {
+    let mut view = UserView::new(user, user.impersonator_id);
+    view.plan = state.store.plan_of(user).await?;
+    Ok(view)
 }

@@ -26,17 +26,10 @@ use crate::{
     auth::{self, Admin, CurrentUser},
     error::{ApiError, ErrorBody, ErrorCode, Result},
     extract::{ApiJson, ApiPath},
-    responses::{MessageView, UserView},
+    responses::{MessageView, UserView, user_view},
     state::AppState,
     throttle::{self, too_many},
 };
-
-/// The user as `GET /api/user` shows them, with their effective plan.
-pub async fn user_view(state: &AppState, user: &CurrentUser) -> Result<UserView> {
-    let mut view = UserView::new(user, user.impersonator_id);
-    view.plan = state.store.plan_of(user).await?;
-    Ok(view)
-}
 
 /// `POST /api/user`: any of the account's own settings.
 #[derive(Debug, Deserialize, ToSchema)]

@@ -1,8 +1,7 @@
 //! Collections (spec 1 §7 "tables") and their fields.
 
 use axum::{extract::State, http::StatusCode, response::IntoResponse};
-use chrono::{DateTime, Utc};
-use serde::{Deserialize, Serialize};
+use serde::Deserialize;
 use serde_json::{Value, json};
 use utoipa::ToSchema;
 use vitrine_shared::{
@@ -17,68 +16,9 @@ use crate::{
     error::{ApiError, ErrorBody, ErrorCode, Result},
     extract::{ApiJson, ApiPath},
     records::CollectionMeta,
+    responses::{FieldView, TableView},
     state::AppState,
 };
-
-#[derive(Debug, Serialize, ToSchema)]
-pub struct FieldView {
-    pub id: i64,
-    pub table_id: i64,
-    pub name: String,
-    pub slug: String,
-    #[serde(rename = "type")]
-    pub kind: String,
-    /// '1' when required.
-    pub required: String,
-    #[schema(value_type = Vec<Object>)]
-    pub options: Value,
-    #[schema(value_type = Object)]
-    pub meta: Value,
-    pub order: i64,
-}
-
-impl From<&Field> for FieldView {
-    fn from(f: &Field) -> Self {
-        FieldView {
-            id: f.id,
-            table_id: f.collection_id,
-            name: f.name.clone(),
-            slug: f.slug.clone(),
-            kind: f.kind.clone(),
-            required: if f.required { "1" } else { "0" }.into(),
-            options: f.options.0.clone(),
-            meta: f.meta.0.clone(),
-            order: f.position,
-        }
-    }
-}
-
-#[derive(Debug, Serialize, ToSchema)]
-pub struct TableView {
-    pub id: i64,
-    pub project_id: i64,
-    pub name: String,
-    pub slug: String,
-    pub meta: CollectionMeta,
-    pub fields: Vec<FieldView>,
-    pub created_at: DateTime<Utc>,
-    pub updated_at: DateTime<Utc>,
-}
-
-impl TableView {
-    pub fn new(c: &Collection, fields: &[Field]) -> Self {
-        TableView {
-            id: c.id,
-            project_id: c.project_id,
-            name: c.name.clone(),
-            slug: c.slug.clone(),
-            meta: CollectionMeta::of(c),
-            fields: fields.iter().map(FieldView::from).collect(),
-            created_at: c.created_at,
-            updated_at: c.updated_at,
-        }
-    }
-}
 
 #[derive(Debug, Deserialize, ToSchema)]
 pub struct TableInput {

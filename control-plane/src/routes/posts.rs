@@ -19,7 +19,7 @@ use crate::{
     error::{ApiError, ErrorBody, ErrorCode, Result},
     extract::{ApiJson, ApiPath, ApiQuery},
     records::{Schema, assign_slugs, resolve_relations},
-    routes::collections::{FieldView, TableView},
+    responses::{FieldView, TableView},
     state::AppState,
 };
 

@@ -99,9 +99,7 @@ pub async fn get_user(
     State(state): State<AppState>,
     user: CurrentUser,
 ) -> Result<ApiJson<UserView>> {
-    Ok(ApiJson(
-        crate::routes::account::user_view(&state, &user).await?,
-    ))
+    Ok(ApiJson(crate::responses::user_view(&state, &user).await?))
 }
 
 #[utoipa::path(post, path = "/api/login", tag = "session", request_body = LoginRequest,
