@@ -17,7 +17,7 @@
 //!   compressed nor written again (`publish/reuse.rs`), so a republish pays only for what
 //!   changed (and a page whose exact render job was seen before is not rendered again:
 //!   `publish/renders.rs`);
-//! - the manifest (`vitrine_shared::site::Manifest`), written last, with the upload keys of
+//! - the manifest (`vitrine_shared::manifest::Manifest`), written last, with the upload keys of
 //!   other projects that the pages and the project's records still name by their `/files/…`
 //!   address (a template's images, a duplicated project's files): a site's host serves only
 //!   those and its own project's uploads.
@@ -38,13 +38,13 @@ use vitrine_shared::{
     blob::BlobError,
     domain::normalize_page_slug,
     fonts::{FontFace, font_face_css, site_fonts},
-    render::{Block, DocumentParts, RenderContext, check_blocks, document},
-    sandbox::SandboxError,
-    sections::{MenuItem, MenuPage, menu},
-    site::{
+    manifest::{
         ASSET_PREFIX, DynamicPage, FormSettings, MANIFEST_VERSION, MAX_MANIFEST_BYTES, Manifest,
         StaticFile, asset_key, manifest_key, page_key, page_path,
     },
+    render::{Block, DocumentParts, RenderContext, check_blocks, document},
+    sandbox::SandboxError,
+    sections::{MenuItem, MenuPage, menu},
     store::{Deploy, Page, Project},
     uploads::UploadKey,
 };

@@ -19,9 +19,9 @@ use hyper::StatusCode;
 use sha2::{Digest, Sha256};
 use vitrine_shared::{
     content::{DbRecord, ListError, ListQuery, QueryError},
+    manifest::DynamicPage,
     render::{Block, PostView, RenderContext, RenderError, document},
     sandbox::SandboxError,
-    site::DynamicPage,
     store::{Collection, Field, StoreError},
 };
 

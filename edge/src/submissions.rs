@@ -52,8 +52,8 @@ use sha2::{Digest, Sha256};
 use tokio::sync::Mutex;
 use vitrine_shared::{
     Settings,
+    manifest::FormSettings,
     render::escape,
-    site::FormSettings,
     store::{Failure, NewSubmission, Notification, Store, StoreError, now},
 };
 

@@ -20,12 +20,12 @@ use vitrine_shared::{
     content::{DbRecord, ListQuery},
     domain::normalize_page_slug,
     fonts::canvas_fonts,
+    manifest::page_path,
     render::{
         Block, EFFECTS_RUNTIME, PostView, RenderContext, RenderError, base_style, check_blocks,
         escape,
     },
     sandbox::SandboxError,
-    site::page_path,
     store::{Collection, Field, Page, StoreError},
 };
 

@@ -12,9 +12,9 @@ use utoipa::{IntoParams, ToSchema};
 use vitrine_shared::{
     content::{DbRecord, ListQuery},
     domain::{normalize_page_slug, required_text},
+    manifest::page_path,
     render::{Block, CompiledPage, PostView, RenderContext, RenderError, base_style, escape},
     sections::{MenuPage, menu},
-    site::page_path,
     snapshot::{SnapPage, SnapTable, Snapshot},
     store::TemplateInfo,
 };

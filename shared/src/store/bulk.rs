@@ -24,7 +24,7 @@ pub struct LiveSite<'a> {
 }
 
 /// Ids of a site [`Store::insert_live_sites`] wrote; its manifest belongs at
-/// `crate::site::manifest_key(project_id, deploy_id)`.
+/// `crate::manifest::manifest_key(project_id, deploy_id)`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct LiveIds {
     pub project_id: i64,
@@ -33,7 +33,7 @@ pub struct LiveIds {
 
 impl Store {
     /// Writes `sites` as published projects of `user_id`, each with a ready, active deploy
-    /// whose manifest key is `crate::site::manifest_key`, all in one transaction: either every
+    /// whose manifest key is `crate::manifest::manifest_key`, all in one transaction: either every
     /// site exists afterwards or none does. Returns their ids in order. The caller writes each
     /// manifest and the objects it names (before an edge asks for them).
     #[tracing::instrument(skip(self, sites), fields(sites = sites.len()), err)]
@@ -61,7 +61,7 @@ impl Store {
                     .bind(project_id).bind(site.files).bind(site.bytes).bind(user_id).bind(ts)
                     .fetch_one(&mut *tx).await.map_err(map_err)?;
                 sqlx::query("UPDATE deploys SET manifest_key = $1 WHERE id = $2")
-                    .bind(crate::site::manifest_key(project_id, deploy_id)).bind(deploy_id)
+                    .bind(crate::manifest::manifest_key(project_id, deploy_id)).bind(deploy_id)
                     .execute(&mut *tx).await.map_err(map_err)?;
                 sqlx::query("UPDATE projects SET active_deploy_id = $1 WHERE id = $2")
                     .bind(deploy_id).bind(project_id)

@@ -283,7 +283,7 @@ impl Store {
     /// Deletes a deploy's row unless it became active or is building meanwhile. Returns
     /// whether it went. Its objects must be deleted first (see the control plane's
     /// housekeeping), so no row ever points at missing objects: those under its
-    /// `site::deploy_prefix`, which no other deploy names. Pages and assets under
+    /// `manifest::deploy_prefix`, which no other deploy names. Pages and assets under
     /// `sites/{project}/` are shared by later deploys and never go with one (`site`'s layout).
     pub async fn delete_deploy(&self, deploy_id: i64) -> Result<bool> {
         dispatch!(self, p => sqlx::query(
