@@ -182,6 +182,24 @@ impl Store {
             .execute(p).await.map(|r| r.rows_affected()).map_err(map_err))?;
         Ok(n > 0)
     }
+
+    /// Regenerates a project's client-panel token; the old one stops working at once.
+    pub async fn set_project_token(&self, project_id: i64, token: &str) -> Result<()> {
+        let n = dispatch!(self, p => sqlx::query("UPDATE projects SET token = $1, updated_at = $2 WHERE id = $3")
+            .bind(token).bind(now()).bind(project_id)
+            .execute(p).await.map(|r| r.rows_affected()).map_err(map_err))?;
+        if n == 0 {
+            Err(StoreError::NotFound)
+        } else {
+            Ok(())
+        }
+    }
+
+    /// The project a client-panel token opens.
+    pub async fn project_id_by_token(&self, token: &str) -> Result<Option<i64>> {
+        dispatch!(self, p => sqlx::query_scalar::<_, i64>("SELECT id FROM projects WHERE token = $1")
+            .bind(token).fetch_optional(p).await.map_err(map_err))
+    }
 }
 
 #[derive(sqlx::FromRow)]

@@ -1,28 +1,17 @@
-//! The block library: categories and blocks (global, edited by platform administrators), each
-//! business's own library (edited by its administrators, read by its members) and each user's
-//! My Blocks. Block names are unique ignoring case (`name_key`; within the business for a
-//! business's library); a category is deleted only when empty; imports write everything or
-//! nothing.
-//!
-//! Every write by id to a business's library or to My Blocks names its owner in the statement
-//! itself (`WHERE id = $1 AND business_id = $2`), so a block of someone else's is not found,
-//! never overwritten, whatever the caller checked before.
+//! The platform's block library: categories and blocks, edited by platform administrators,
+//! with its import and export and the seeding of the built-in blocks.
 
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
-use super::BeginWrite;
-use super::{Result, Store, StoreError, dispatch, like_pattern, map_err, now, touched, trusted};
+use super::{LibraryError, name_key};
+use crate::store::{
+    BeginWrite, Result, Store, StoreError, dispatch, like_pattern, map_err, now, touched, trusted,
+};
 
 const CATEGORY_COLUMNS: &str = "id, seed_key, name, icon, sort_order";
 const BLOCK_COLUMNS: &str =
     "id, uid, name, category_id, image, keywords, template, css, js, sort_order";
-const MY_BLOCK_COLUMNS: &str = "id, name, template, css, js";
-const BUSINESS_BLOCK_COLUMNS: &str =
-    "id, name, image, keywords, template, css, js, sort_order, updated_at";
-
-/// Most blocks one business's library holds: every member's editor loads them all.
-pub const MAX_BUSINESS_BLOCKS: i64 = 200;
 
 /// A library category.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, sqlx::FromRow, ToSchema)]
@@ -53,45 +42,6 @@ pub struct LibraryBlock {
     pub css: String,
     pub js: String,
     #[serde(rename = "order")]
-    pub sort_order: i64,
-}
-
-/// One of a user's own blocks.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, sqlx::FromRow, ToSchema)]
-pub struct MyBlock {
-    pub id: i64,
-    pub name: String,
-    pub template: String,
-    pub css: String,
-    pub js: String,
-}
-
-/// A block of a business's own library.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, sqlx::FromRow, ToSchema)]
-pub struct BusinessBlock {
-    pub id: i64,
-    pub name: String,
-    /// Thumbnail URL (empty for none).
-    pub image: String,
-    /// Comma-separated search words.
-    pub keywords: String,
-    pub template: String,
-    pub css: String,
-    pub js: String,
-    #[serde(rename = "order")]
-    pub sort_order: i64,
-    pub updated_at: chrono::DateTime<chrono::Utc>,
-}
-
-/// What a business library save writes.
-#[derive(Debug, Clone, Default)]
-pub struct BusinessBlockInput<'a> {
-    pub name: &'a str,
-    pub image: &'a str,
-    pub keywords: &'a str,
-    pub template: &'a str,
-    pub css: &'a str,
-    pub js: &'a str,
     pub sort_order: i64,
 }
 
@@ -157,26 +107,6 @@ fn default_order() -> i64 {
     99
 }
 
-/// Why a library write was refused.
-#[derive(Debug, thiserror::Error)]
-pub enum LibraryError {
-    #[error("Block Name already exists")]
-    NameTaken,
-    #[error("The category still has blocks")]
-    CategoryNotEmpty,
-    #[error("Unknown category")]
-    UnknownCategory,
-    /// The business's library holds [`MAX_BUSINESS_BLOCKS`] already.
-    #[error("The business's library is full")]
-    Full,
-    #[error(transparent)]
-    Store(#[from] StoreError),
-}
-
-fn name_key(name: &str) -> String {
-    name.trim().to_lowercase()
-}
-
 fn library_err(e: sqlx::Error) -> LibraryError {
     match map_err(e) {
         StoreError::Conflict("blocks_name_key") => LibraryError::NameTaken,
@@ -185,16 +115,6 @@ fn library_err(e: sqlx::Error) -> LibraryError {
         }
         other => LibraryError::Store(other),
     }
-}
-
-/// In a business's library the one unique constraint is its name's.
-fn business_library_err(e: sqlx::Error) -> LibraryError {
-    if let sqlx::Error::Database(db) = &e
-        && db.is_unique_violation()
-    {
-        return LibraryError::NameTaken;
-    }
-    LibraryError::Store(map_err(e))
 }
 
 impl Store {
@@ -467,123 +387,6 @@ impl Store {
         }))
     }
 
-    /// A user's own blocks, newest first.
-    pub async fn my_blocks(&self, user_id: i64) -> Result<Vec<MyBlock>> {
-        let sql =
-            format!("SELECT {MY_BLOCK_COLUMNS} FROM my_blocks WHERE user_id = $1 ORDER BY id DESC");
-        dispatch!(self, p => sqlx::query_as::<_, MyBlock>(trusted(&sql)).bind(user_id).fetch_all(p).await.map_err(map_err))
-    }
-
-    /// Creates one of the user's blocks, or overwrites one they own (`NotFound` otherwise).
-    pub async fn save_my_block(
-        &self,
-        user_id: i64,
-        id: Option<i64>,
-        name: &str,
-        template: &str,
-        css: &str,
-        js: &str,
-    ) -> Result<MyBlock> {
-        let t = now();
-        match id {
-            None => {
-                let sql = format!(
-                    "INSERT INTO my_blocks (user_id, name, template, css, js, created_at, updated_at) VALUES ($1, $2, $3, $4, $5, $6, $6) RETURNING {MY_BLOCK_COLUMNS}"
-                );
-                dispatch!(self, p => sqlx::query_as::<_, MyBlock>(trusted(&sql))
-                    .bind(user_id).bind(name.trim()).bind(template).bind(css).bind(js).bind(t)
-                    .fetch_one(p).await.map_err(map_err))
-            }
-            Some(id) => {
-                let sql = format!(
-                    "UPDATE my_blocks SET name = $1, template = $2, css = $3, js = $4, updated_at = $5 WHERE id = $6 AND user_id = $7 RETURNING {MY_BLOCK_COLUMNS}"
-                );
-                dispatch!(self, p => sqlx::query_as::<_, MyBlock>(trusted(&sql))
-                    .bind(name.trim()).bind(template).bind(css).bind(js).bind(t).bind(id).bind(user_id)
-                    .fetch_optional(p).await.map_err(map_err))?
-                .ok_or(StoreError::NotFound)
-            }
-        }
-    }
-
-    /// Deletes one of the user's blocks (`NotFound` when it is not theirs).
-    pub async fn delete_my_block(&self, user_id: i64, id: i64) -> Result<()> {
-        touched(
-            dispatch!(self, p => sqlx::query("DELETE FROM my_blocks WHERE id = $1 AND user_id = $2")
-            .bind(id).bind(user_id).execute(p).await.map(|r| r.rows_affected()).map_err(map_err))?,
-        )
-    }
-
-    /// A business's library by order, then name.
-    #[tracing::instrument(skip(self))]
-    pub async fn business_blocks(&self, business_id: i64) -> Result<Vec<BusinessBlock>> {
-        let sql = format!(
-            "SELECT {BUSINESS_BLOCK_COLUMNS} FROM business_blocks WHERE business_id = $1 ORDER BY sort_order, name, id"
-        );
-        dispatch!(self, p => sqlx::query_as::<_, BusinessBlock>(trusted(&sql)).bind(business_id).fetch_all(p).await.map_err(map_err))
-    }
-
-    /// One block of `business_id`'s library (`NotFound` for another business's block).
-    #[tracing::instrument(skip(self))]
-    pub async fn business_block(&self, business_id: i64, id: i64) -> Result<BusinessBlock> {
-        let sql = format!(
-            "SELECT {BUSINESS_BLOCK_COLUMNS} FROM business_blocks WHERE id = $1 AND business_id = $2"
-        );
-        dispatch!(self, p => sqlx::query_as::<_, BusinessBlock>(trusted(&sql)).bind(id).bind(business_id)
-            .fetch_optional(p).await.map_err(map_err))?
-        .ok_or(StoreError::NotFound)
-    }
-
-    /// Adds a block to `business_id`'s library, unless it holds [`MAX_BUSINESS_BLOCKS`]
-    /// already (`Full`); the count and the insert are one statement.
-    #[tracing::instrument(skip(self, b), fields(name = b.name))]
-    pub async fn insert_business_block(
-        &self,
-        business_id: i64,
-        b: &BusinessBlockInput<'_>,
-    ) -> Result<BusinessBlock, LibraryError> {
-        let sql = format!(
-            "INSERT INTO business_blocks (business_id, name, name_key, image, keywords, template, css, js, sort_order, created_at, updated_at) \
-             SELECT $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $10 \
-             WHERE (SELECT COUNT(*) FROM business_blocks WHERE business_id = $1) < $11 \
-             RETURNING {BUSINESS_BLOCK_COLUMNS}"
-        );
-        dispatch!(self, p => sqlx::query_as::<_, BusinessBlock>(trusted(&sql))
-            .bind(business_id).bind(b.name.trim()).bind(name_key(b.name)).bind(b.image).bind(b.keywords)
-            .bind(b.template).bind(b.css).bind(b.js).bind(b.sort_order).bind(now()).bind(MAX_BUSINESS_BLOCKS)
-            .fetch_optional(p).await.map_err(business_library_err))?
-        .ok_or(LibraryError::Full)
-    }
-
-    /// Replaces a block of `business_id`'s library (`NotFound` for another business's block:
-    /// nothing is written).
-    #[tracing::instrument(skip(self, b), fields(name = b.name))]
-    pub async fn update_business_block(
-        &self,
-        business_id: i64,
-        id: i64,
-        b: &BusinessBlockInput<'_>,
-    ) -> Result<BusinessBlock, LibraryError> {
-        let sql = format!(
-            "UPDATE business_blocks SET name = $1, name_key = $2, image = $3, keywords = $4, template = $5, css = $6, js = $7, \
-             sort_order = $8, updated_at = $9 WHERE id = $10 AND business_id = $11 RETURNING {BUSINESS_BLOCK_COLUMNS}"
-        );
-        dispatch!(self, p => sqlx::query_as::<_, BusinessBlock>(trusted(&sql))
-            .bind(b.name.trim()).bind(name_key(b.name)).bind(b.image).bind(b.keywords)
-            .bind(b.template).bind(b.css).bind(b.js).bind(b.sort_order).bind(now()).bind(id).bind(business_id)
-            .fetch_optional(p).await.map_err(business_library_err))?
-        .ok_or(LibraryError::Store(StoreError::NotFound))
-    }
-
-    /// Deletes a block of `business_id`'s library (`NotFound` for another business's block).
-    #[tracing::instrument(skip(self))]
-    pub async fn delete_business_block(&self, business_id: i64, id: i64) -> Result<()> {
-        touched(
-            dispatch!(self, p => sqlx::query("DELETE FROM business_blocks WHERE id = $1 AND business_id = $2")
-            .bind(id).bind(business_id).execute(p).await.map(|r| r.rows_affected()).map_err(map_err))?,
-        )
-    }
-
     /// Seeds a category by key: created, or updated in place. Returns its id.
     pub async fn seed_block_category(&self, c: &CategoryInput<'_>) -> Result<i64> {
         let t = now();
@@ -623,57 +426,4 @@ fn export_block(b: LibraryBlock, category: &dyn Fn(Option<i64>) -> Option<String
         js: b.js,
         order: b.sort_order,
     }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::{dual_test, testing::TestDb};
-
-    fn input<'a>(name: &'a str, template: &'a str) -> BusinessBlockInput<'a> {
-        BusinessBlockInput {
-            name,
-            template,
-            sort_order: 99,
-            ..BusinessBlockInput::default()
-        }
-    }
-
-    dual_test!(
-        async fn a_business_library_write_by_id_never_reaches_another_business(db: TestDb) {
-            let s = &db.store;
-            let a = s.insert_business("A").await.unwrap();
-            let b = s.insert_business("B").await.unwrap();
-            let theirs = s
-                .insert_business_block(b, &input("Hero", "<p>b</p>"))
-                .await
-                .unwrap();
-            // Business A names B's block: nothing is found, nothing is written.
-            assert!(matches!(
-                s.business_block(a, theirs.id).await,
-                Err(StoreError::NotFound)
-            ));
-            assert!(matches!(
-                s.update_business_block(a, theirs.id, &input("Roubado", "<p>a</p>"))
-                    .await,
-                Err(LibraryError::Store(StoreError::NotFound))
-            ));
-            assert!(matches!(
-                s.delete_business_block(a, theirs.id).await,
-                Err(StoreError::NotFound)
-            ));
-            assert_eq!(s.business_block(b, theirs.id).await.unwrap(), theirs);
-            assert!(s.business_blocks(a).await.unwrap().is_empty());
-            // Names are unique within a business, ignoring case, and free across businesses.
-            assert!(matches!(
-                s.insert_business_block(b, &input(" hero ", "<p>x</p>"))
-                    .await,
-                Err(LibraryError::NameTaken)
-            ));
-            s.insert_business_block(a, &input("Hero", "<p>a</p>"))
-                .await
-                .unwrap();
-            assert_eq!(s.business_blocks(b).await.unwrap(), vec![theirs]);
-        }
-    );
 }
