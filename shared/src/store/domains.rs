@@ -281,6 +281,11 @@ fn one_holder(e: StoreError) -> StoreError {
 /// the slug ends, and anyone else's refuses the write with [`SLUG_HELD`]. Callers that take a
 /// slug the user asked for run [`Store::slug_available_to`] first, which drops expired holds;
 /// a hold this finds is live (or just made by a concurrent release), so refusing is right.
+///
+/// `take_slug!(tx, slug, owner)` expands to an `async` block (await it) that runs both
+/// statements on `tx` and resolves to `Result<()>`. A macro rather than a function because
+/// `tx` is a SQLite or a PostgreSQL transaction depending on the arm of `dispatch!` it expands
+/// in (see the store's module doc).
 macro_rules! take_slug {
     ($tx:expr, $slug:expr, $owner:expr) => {
         async {
@@ -306,6 +311,11 @@ macro_rules! take_slug {
 pub(crate) use take_slug;
 
 /// Inside a transaction that gives `$slug` up: hold it for `$owner` from now.
+///
+/// `release_slug!(tx, slug, owner)` expands to an expression that runs the upsert into
+/// `slug_holds` on `tx`, awaits it and evaluates to `Result<()>`. A macro rather than a
+/// function because `tx` is a SQLite or a PostgreSQL transaction depending on the arm of
+/// `dispatch!` it expands in (see the store's module doc).
 macro_rules! release_slug {
     ($tx:expr, $slug:expr, $owner:expr) => {
         sqlx::query(

@@ -7,6 +7,16 @@
 //! same way: `i64`, `bool`, `String`, `DateTime<Utc>` and `Json<…>` (TEXT on SQLite, JSONB on
 //! PostgreSQL). The sqlx `Any` driver was not used because it cannot decode timestamps or
 //! JSON, which would have forced strings everywhere.
+//!
+//! Statements that must run inside another statement's transaction (the change feed, the post
+//! count, slug holds, publication periods) are macros (`push_change!`, `add_post_count!`, …)
+//! rather than functions. The transaction is a `sqlx::Transaction` of SQLite in one arm of
+//! [`dispatch!`] and of PostgreSQL in the other; a function taking either would have to be
+//! generic over `sqlx::Database`, with sqlx's executor bound and an encode-and-type bound for
+//! every value it binds spelled out. A macro expands in each arm, where the transaction's type
+//! is concrete, and is compiled there like the arm's other code. Each expands to an
+//! expression that awaits the statement, so it is used inside the arm's `async` code and ends
+//! in `?`; it names `map_err` and `now`, which the caller has in scope.
 
 mod billing;
 mod blocks;

@@ -138,6 +138,11 @@ pub struct Submission {
 
 /// Opens the project's publication period (see `publications`) unless one is open, inside an
 /// open transaction: the monthly billing charges sites that were on line during the month.
+///
+/// `open_publication!(tx, project_id)` expands to an expression that runs the `INSERT INTO
+/// publications` on `tx`, awaits it and evaluates to a `Result`. A macro rather than a
+/// function because `tx` is a SQLite or a PostgreSQL transaction depending on the arm of
+/// `dispatch!` it expands in (see the store's module doc).
 macro_rules! open_publication {
     ($tx:expr, $project:expr) => {
         sqlx::query(
@@ -154,6 +159,11 @@ macro_rules! open_publication {
 }
 
 /// Closes the project's open publication period, inside an open transaction.
+///
+/// `close_publication!(tx, project_id)` expands to an expression that runs the `UPDATE
+/// publications` on `tx`, awaits it and evaluates to a `Result`. A macro rather than a
+/// function because `tx` is a SQLite or a PostgreSQL transaction depending on the arm of
+/// `dispatch!` it expands in (see the store's module doc).
 macro_rules! close_publication {
     ($tx:expr, $project:expr) => {
         sqlx::query(
@@ -168,7 +178,13 @@ macro_rules! close_publication {
 }
 pub(crate) use close_publication;
 
-/// Appends to the change feed inside an open transaction.
+/// Appends to the change feed inside an open transaction, so the change is seen exactly when
+/// the write it announces commits.
+///
+/// `push_change!(tx, project_id, kind, key)` expands to an expression that runs the `INSERT
+/// INTO changes` on `tx`, awaits it and evaluates to a `Result`. A macro rather than a
+/// function because `tx` is a SQLite or a PostgreSQL transaction depending on the arm of
+/// `dispatch!` it expands in (see the store's module doc).
 macro_rules! push_change {
     ($tx:expr, $project:expr, $kind:expr, $key:expr) => {
         sqlx::query(

@@ -366,6 +366,10 @@ impl Store {
         let old = now() - Duration::days(1);
         // Inside the transaction, once it holds the lock (PostgreSQL) or to take it (SQLite):
         // the prune is a write, which takes SQLite's write lock before anything is counted.
+        /// `reserve!(tx)` expands to a block that prunes, counts, inserts and commits `tx`,
+        /// returning from the function early with the cap a new order would break. A macro,
+        /// not a function, so each arm below expands it for its own database's transaction
+        /// (see the store's module doc).
         macro_rules! reserve {
             ($tx:expr) => {{
                 sqlx::query(prune)

@@ -33,8 +33,13 @@ pub struct Collection {
 }
 
 /// Keeps `collections.post_count` exact: every statement that adds or removes posts runs this
-/// in the same transaction, so listings never have to count 100,000 rows. (A macro, because it
-/// expands inside each database's arm of the store.)
+/// in the same transaction, so listings never have to count 100,000 rows.
+///
+/// `add_post_count!(tx, collection_id, delta)` expands to an expression that adds `delta` to
+/// the count and then appends the collection's change (`records_changed!`), awaiting both on
+/// `tx`, and evaluates to a `Result` (the statement's result or a [`StoreError`]). A macro
+/// rather than a function because `tx` is a SQLite or a PostgreSQL transaction depending on
+/// the arm of `dispatch!` it expands in (see the store's module doc).
 macro_rules! add_post_count {
     ($tx:expr, $collection:expr, $delta:expr) => {
         match sqlx::query("UPDATE collections SET post_count = post_count + $1 WHERE id = $2")
@@ -53,6 +58,11 @@ pub(crate) use add_post_count;
 
 /// Appends a `records` change for a collection, in the transaction that changed its posts or
 /// schema, so the edge re-renders what shows them.
+///
+/// `records_changed!(tx, collection_id)` expands to an expression that runs the `INSERT INTO
+/// changes` on `tx`, awaits it and evaluates to a `Result`. A macro rather than a function
+/// because `tx` is a SQLite or a PostgreSQL transaction depending on the arm of `dispatch!`
+/// it expands in (see the store's module doc).
 macro_rules! records_changed {
     ($tx:expr, $collection:expr) => {
         sqlx::query(

@@ -200,7 +200,10 @@ impl Store {
         const ROWS_PER_STATEMENT: usize = 2_000;
         let ts = now();
         let n = inserts.len() as i64;
-        /// The updates, in the open transaction `$tx`.
+        /// The updates, in the open transaction `$tx`: `update_posts!(tx)` expands to the loop
+        /// of `UPDATE`s, returning `NotFound` from the function for a post not in the
+        /// collection. A macro, not a function, so each arm below (their inserts differ)
+        /// expands it for its own database's transaction (see the store's module doc).
         macro_rules! update_posts {
             ($tx:expr) => {
                 for u in updates {

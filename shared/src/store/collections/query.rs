@@ -196,6 +196,8 @@ impl Store {
             "SELECT {POST_COLUMNS} FROM posts WHERE collection_id = $1{where_sql} ORDER BY {order_sql} LIMIT $2 OFFSET $3"
         );
         let millis = i64::try_from(within.as_millis()).unwrap_or(i64::MAX).max(1);
+        /// `query!()` expands to the list query with its values bound, built in each arm below
+        /// for that arm's database (a query's type names its database).
         macro_rules! query {
             () => {{
                 let mut q = sqlx::query_as::<_, Post>(trusted(&sql))
