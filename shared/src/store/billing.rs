@@ -61,8 +61,10 @@ impl Store {
     pub async fn month_charges(&self, month: Month) -> Result<Vec<Charge>> {
         let (start, end) = (month.start(), month.end());
         let accounts: Vec<Account> = dispatch!(self, p => sqlx::query_as(
-            "SELECT u.id, u.business_id, u.is_business_admin, u.currency, u.plan, b.plan AS business_plan, u.created_at \
-             FROM users u LEFT JOIN businesses b ON b.id = u.business_id ORDER BY u.id")
+            "SELECT u.id, u.business_id, u.is_business_admin, \
+             u.currency, u.plan, b.plan AS business_plan, u.created_at \
+             FROM users u LEFT JOIN businesses b ON b.id = u.business_id \
+             ORDER BY u.id")
             .fetch_all(p).await.map_err(map_err))?;
         let periods: Vec<Period> = dispatch!(self, p => sqlx::query_as(
             "SELECT project_id, MIN(user_id) AS user_id, MIN(name) AS name FROM publications \
@@ -142,9 +144,12 @@ impl Store {
             let mut posted = 0;
             for c in &charges {
                 posted += sqlx::query(
-                    "INSERT INTO transactions (user_id, created_at, description, amount, currency, charge_key) \
-                     VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (charge_key) DO NOTHING")
-                    .bind(c.user_id).bind(at).bind(&c.description).bind(c.amount).bind(&c.currency).bind(&c.key)
+                    "INSERT INTO transactions \
+                     (user_id, created_at, description, amount, currency, charge_key) \
+                     VALUES ($1, $2, $3, $4, $5, $6) \
+                     ON CONFLICT (charge_key) DO NOTHING")
+                    .bind(c.user_id).bind(at).bind(&c.description)
+                    .bind(c.amount).bind(&c.currency).bind(&c.key)
                     .execute(&mut *tx).await.map_err(map_err)?.rows_affected();
             }
             tx.commit().await.map_err(map_err)?;
@@ -161,7 +166,8 @@ impl Store {
         currency: &str,
     ) -> Result<Transaction> {
         dispatch!(self, p => sqlx::query_as(
-            "INSERT INTO transactions (user_id, created_at, description, amount, currency) VALUES ($1, $2, $3, $4, $5) \
+            "INSERT INTO transactions (user_id, created_at, description, amount, currency) \
+             VALUES ($1, $2, $3, $4, $5) \
              RETURNING id, created_at, description, amount, currency")
             .bind(user_id).bind(now()).bind(description).bind(amount).bind(currency)
             .fetch_one(p).await.map_err(map_err))
@@ -170,7 +176,8 @@ impl Store {
     /// The sum of the account's transactions in `currency`.
     pub async fn balance(&self, user_id: i64, currency: &str) -> Result<i64> {
         let sum: Option<i64> = dispatch!(self, p => sqlx::query_scalar(
-            "SELECT CAST(SUM(amount) AS BIGINT) FROM transactions WHERE user_id = $1 AND currency = $2")
+            "SELECT CAST(SUM(amount) AS BIGINT) FROM transactions \
+             WHERE user_id = $1 AND currency = $2")
             .bind(user_id).bind(currency).fetch_one(p).await.map_err(map_err))?;
         Ok(sum.unwrap_or(0))
     }
@@ -205,7 +212,8 @@ impl Store {
         detail: &str,
     ) -> Result<()> {
         dispatch!(self, p => sqlx::query(
-            "INSERT INTO audit_log (actor_id, action, subject_id, detail, created_at) VALUES ($1, $2, $3, $4, $5)")
+            "INSERT INTO audit_log (actor_id, action, subject_id, detail, created_at) \
+             VALUES ($1, $2, $3, $4, $5)")
             .bind(actor_id).bind(action).bind(subject_id).bind(detail).bind(now())
             .execute(p).await.map(|_| ()).map_err(map_err))
     }
@@ -216,7 +224,8 @@ impl Store {
         limit: i64,
     ) -> Result<Vec<(i64, String, Option<i64>, DateTime<Utc>)>> {
         dispatch!(self, p => sqlx::query_as(
-            "SELECT actor_id, action, subject_id, created_at FROM audit_log ORDER BY id DESC LIMIT $1")
+            "SELECT actor_id, action, subject_id, created_at FROM audit_log \
+             ORDER BY id DESC LIMIT $1")
             .bind(limit).fetch_all(p).await.map_err(map_err))
     }
 }

@@ -49,8 +49,9 @@ impl Store {
             for site in sites {
                 let project_id: i64 = sqlx::query_scalar(
                     "INSERT INTO projects \
-                     (user_id, name, slug, token, uuid, is_published, meta, created_at, updated_at) \
-                     VALUES ($1, $2, $3, $4, $5, TRUE, $6, $7, $7) RETURNING id")
+                     (user_id, name, slug, token, uuid, is_published, meta, created_at, \
+                     updated_at) VALUES ($1, $2, $3, $4, $5, TRUE, $6, $7, $7) \
+                     RETURNING id")
                     .bind(user_id).bind(site.name).bind(site.slug).bind(site.token)
                     .bind(site.uuid).bind(Json(serde_json::json!({}))).bind(ts)
                     .fetch_one(&mut *tx).await.map_err(map_err)?;

@@ -82,22 +82,28 @@ impl Store {
         dispatch!(self, p => {
             let mut tx = p.begin_write().await.map_err(map_err)?;
             if claimed {
-                let n = sqlx::query("DELETE FROM domain_claims WHERE project_id = $1 AND domain = $2")
-                    .bind(project_id).bind(domain).execute(&mut *tx).await.map_err(map_err)?.rows_affected();
+                let n = sqlx::query("DELETE FROM domain_claims \
+                                     WHERE project_id = $1 AND domain = $2")
+                    .bind(project_id).bind(domain)
+                    .execute(&mut *tx).await.map_err(map_err)?.rows_affected();
                 if n == 0 {
                     return Ok(false);
                 }
             }
             let n = sqlx::query(
-                "UPDATE projects SET domain = $1, verified = TRUE, verified_domain = $1, verified_at = $2 WHERE id = $3")
+                "UPDATE projects \
+                 SET domain = $1, verified = TRUE, verified_domain = $1, verified_at = $2 \
+                 WHERE id = $3")
                 .bind(domain).bind(now()).bind(project_id)
                 .execute(&mut *tx).await.map_err(map_err).map_err(one_holder)?.rows_affected();
             if n == 0 {
                 return Err(StoreError::NotFound);
             }
             // A certificate belongs to the verified name (or its twin) it was ordered for.
-            sqlx::query("DELETE FROM certificates WHERE project_id = $1 AND domain <> $2 AND domain <> $3")
-                .bind(project_id).bind(domain).bind(&twin).execute(&mut *tx).await.map_err(map_err)?;
+            sqlx::query("DELETE FROM certificates \
+                         WHERE project_id = $1 AND domain <> $2 AND domain <> $3")
+                .bind(project_id).bind(domain).bind(&twin)
+                .execute(&mut *tx).await.map_err(map_err)?;
             // Evicts every pending claim on the unit, and the project's own on any name (the
             // owner just chose this one).
             sqlx::query("DELETE FROM domain_claims WHERE unit = $1 OR project_id = $2")
@@ -115,9 +121,11 @@ impl Store {
         dispatch!(self, p => {
             let mut tx = p.begin_write().await.map_err(map_err)?;
             let n = sqlx::query(
-                "UPDATE projects SET domain = NULL, verified = FALSE, verified_domain = NULL, verified_at = NULL, \
-                 updated_at = $1 WHERE id = $2")
-                .bind(now()).bind(project_id).execute(&mut *tx).await.map_err(map_err)?.rows_affected();
+                "UPDATE projects SET domain = NULL, verified = FALSE, \
+                 verified_domain = NULL, verified_at = NULL, updated_at = $1 \
+                 WHERE id = $2")
+                .bind(now()).bind(project_id)
+                .execute(&mut *tx).await.map_err(map_err)?.rows_affected();
             if n == 0 {
                 return Err(StoreError::NotFound);
             }
@@ -141,9 +149,11 @@ impl Store {
         next_check_at: DateTime<Utc>,
     ) -> Result<DomainClaim> {
         let sql = format!(
-            "INSERT INTO domain_claims (project_id, domain, unit, checks, next_check_at, created_at) \
+            "INSERT INTO domain_claims \
+             (project_id, domain, unit, checks, next_check_at, created_at) \
              VALUES ($1, $2, $3, 0, $4, $5) \
-             ON CONFLICT (project_id) DO UPDATE SET domain = excluded.domain, unit = excluded.unit, \
+             ON CONFLICT (project_id) DO UPDATE \
+             SET domain = excluded.domain, unit = excluded.unit, \
                  checks = 0, last_result = NULL, checked_at = NULL, \
                  next_check_at = excluded.next_check_at, created_at = excluded.created_at \
              RETURNING {CLAIM_COLUMNS}"
@@ -199,10 +209,12 @@ impl Store {
         let at = now();
         let due: Vec<(i64, DateTime<Utc>)> = dispatch!(self, p => sqlx::query_as(
             "SELECT project_id, next_check_at FROM domain_claims \
-             WHERE next_check_at IS NOT NULL AND next_check_at <= $1 ORDER BY next_check_at LIMIT $2")
+             WHERE next_check_at IS NOT NULL AND next_check_at <= $1 \
+             ORDER BY next_check_at LIMIT $2")
             .bind(at).bind(limit).fetch_all(p).await.map_err(map_err))?;
         let sql = format!(
-            "UPDATE domain_claims SET next_check_at = $1 WHERE project_id = $2 AND next_check_at = $3 \
+            "UPDATE domain_claims SET next_check_at = $1 \
+             WHERE project_id = $2 AND next_check_at = $3 \
              RETURNING {CLAIM_COLUMNS}"
         );
         let mut taken = Vec::new();
@@ -226,7 +238,8 @@ impl Store {
     ) -> Result<()> {
         let result: String = result.chars().take(2000).collect();
         dispatch!(self, p => sqlx::query(
-            "UPDATE domain_claims SET checks = checks + 1, last_result = $1, checked_at = $2, next_check_at = $3 \
+            "UPDATE domain_claims \
+             SET checks = checks + 1, last_result = $1, checked_at = $2, next_check_at = $3 \
              WHERE project_id = $4 AND domain = $5")
             .bind(&result).bind(now()).bind(next_check_at).bind(project_id).bind(domain)
             .execute(p).await.map(|_| ()).map_err(map_err))
@@ -319,8 +332,9 @@ pub(crate) use take_slug;
 macro_rules! release_slug {
     ($tx:expr, $slug:expr, $owner:expr) => {
         sqlx::query(
-            "INSERT INTO slug_holds (slug, user_id, released_at) VALUES ($1, $2, $3) \
-             ON CONFLICT (slug) DO UPDATE SET user_id = excluded.user_id, released_at = excluded.released_at",
+            "INSERT INTO slug_holds (slug, user_id, released_at) \
+             VALUES ($1, $2, $3) ON CONFLICT (slug) DO UPDATE \
+             SET user_id = excluded.user_id, released_at = excluded.released_at",
         )
         .bind::<&str>($slug)
         .bind::<i64>($owner)

@@ -37,7 +37,8 @@ impl Store {
     /// The project's form history size and trims (zeros before its first submission).
     pub async fn form_history_usage(&self, project_id: i64) -> Result<HistoryUsage> {
         let row = dispatch!(self, p => sqlx::query_as::<_, HistoryUsage>(
-            "SELECT entries, trimmed, last_trimmed_at FROM form_history_usage WHERE project_id = $1")
+            "SELECT entries, trimmed, last_trimmed_at \
+             FROM form_history_usage WHERE project_id = $1")
             .bind(project_id).fetch_optional(p).await.map_err(map_err))?;
         Ok(row.unwrap_or_default())
     }

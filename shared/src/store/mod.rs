@@ -379,7 +379,8 @@ impl Store {
     /// identifier, since it cannot be a bound parameter.
     pub async fn create_database(&self, name: &str) -> Result<()> {
         let sql = format!("CREATE DATABASE {}", plain_identifier(name)?);
-        dispatch!(self, p => sqlx::query(trusted(&sql)).execute(p).await.map(|_| ()).map_err(map_err))
+        dispatch!(self, p => sqlx::query(trusted(&sql))
+            .execute(p).await.map(|_| ()).map_err(map_err))
     }
 
     /// Drops a PostgreSQL database, ending its sessions first.
@@ -388,7 +389,8 @@ impl Store {
             "DROP DATABASE IF EXISTS {} WITH (FORCE)",
             plain_identifier(name)?
         );
-        dispatch!(self, p => sqlx::query(trusted(&sql)).execute(p).await.map(|_| ()).map_err(map_err))
+        dispatch!(self, p => sqlx::query(trusted(&sql))
+            .execute(p).await.map(|_| ()).map_err(map_err))
     }
 
     pub async fn close(&self) {

@@ -44,7 +44,8 @@ impl Store {
     pub async fn enqueue_mail(&self, to: &str, subject: &str, body: &str) -> Result<i64> {
         let ts = now();
         dispatch!(self, p => sqlx::query_scalar::<_, i64>(
-            "INSERT INTO outbox (to_addr, subject, body, next_attempt_at, created_at) VALUES ($1, $2, $3, $4, $4) RETURNING id")
+            "INSERT INTO outbox (to_addr, subject, body, next_attempt_at, created_at) \
+             VALUES ($1, $2, $3, $4, $4) RETURNING id")
             .bind(to).bind(subject).bind(body).bind(ts)
             .fetch_one(p).await.map_err(map_err))
     }
@@ -91,7 +92,8 @@ impl Store {
             .bind(MAX_ATTEMPTS).bind(ts).bind(limit)
             .fetch_all(p).await.map_err(map_err))?;
         let update = format!(
-            "UPDATE {table} SET next_attempt_at = $1 WHERE id = $2 AND next_attempt_at = $3 AND sent_at IS NULL"
+            "UPDATE {table} SET next_attempt_at = $1 \
+             WHERE id = $2 AND next_attempt_at = $3 AND sent_at IS NULL"
         );
         let mut claimed = Vec::new();
         for (id, seen) in due {
@@ -126,7 +128,9 @@ impl Store {
     ) -> Result<()> {
         let backoff = Duration::seconds((30_i64 << attempts_before.clamp(0, 10)).min(6 * 3600));
         let sql = format!(
-            "UPDATE {} SET attempts = attempts + 1, last_error = $1, next_attempt_at = $2 WHERE id = $3",
+            "UPDATE {} \
+             SET attempts = attempts + 1, last_error = $1, next_attempt_at = $2 \
+             WHERE id = $3",
             queue.table()
         );
         dispatch!(self, p => sqlx::query(trusted(&sql))
@@ -151,7 +155,8 @@ impl Store {
     /// Every mail addressed to `to`, oldest first (support tooling and tests).
     pub async fn mail_to(&self, to: &str) -> Result<Vec<OutboxMail>> {
         dispatch!(self, p => sqlx::query_as::<_, OutboxMail>(
-            "SELECT id, to_addr, subject, body, html_body, attempts FROM outbox WHERE to_addr = $1 ORDER BY id")
+            "SELECT id, to_addr, subject, body, html_body, attempts \
+             FROM outbox WHERE to_addr = $1 ORDER BY id")
             .bind(to).fetch_all(p).await.map_err(map_err))
     }
 

@@ -13,8 +13,9 @@ use super::{
     trusted,
 };
 
-pub(crate) const PROJECT_COLUMNS: &str = "id, user_id, name, slug, domain, token, uuid, is_published, thumbnail, \
-     thumbnail_timestamp, meta, verified, verified_domain, verified_at, created_at, updated_at, active_deploy_id";
+pub(crate) const PROJECT_COLUMNS: &str = "id, user_id, name, slug, domain, token, uuid, \
+     is_published, thumbnail, thumbnail_timestamp, meta, verified, verified_domain, verified_at, \
+     created_at, updated_at, active_deploy_id";
 
 /// A project about to be created.
 #[derive(Debug, Clone)]
@@ -37,8 +38,9 @@ impl Store {
 
     pub async fn project_by_id(&self, id: i64) -> Result<Project> {
         let sql = format!("SELECT {PROJECT_COLUMNS} FROM projects WHERE id = $1");
-        dispatch!(self, p => sqlx::query_as::<_, Project>(trusted(&sql)).bind(id).fetch_optional(p).await.map_err(map_err))?
-            .ok_or(StoreError::NotFound)
+        dispatch!(self, p => sqlx::query_as::<_, Project>(trusted(&sql)).bind(id)
+            .fetch_optional(p).await.map_err(map_err))?
+        .ok_or(StoreError::NotFound)
     }
 
     /// Who owns a project, for the authorization policy.
@@ -58,8 +60,10 @@ impl Store {
         business_id: Option<i64>,
     ) -> Result<Vec<(Project, ProjectOwner)>> {
         let sql = format!(
-            "SELECT {cols}, u.business_id AS owner_business_id FROM projects p JOIN users u ON u.id = p.user_id \
-             WHERE p.user_id = $1 OR (u.business_id IS NOT NULL AND u.business_id = $2) ORDER BY p.updated_at DESC, p.id DESC",
+            "SELECT {cols}, u.business_id AS owner_business_id \
+             FROM projects p JOIN users u ON u.id = p.user_id \
+             WHERE p.user_id = $1 OR (u.business_id IS NOT NULL AND u.business_id = $2) \
+             ORDER BY p.updated_at DESC, p.id DESC",
             cols = PROJECT_COLUMNS
                 .split(", ")
                 .map(|c| format!("p.{c}"))
@@ -113,10 +117,12 @@ impl Store {
     /// Deletes a project with its pages, collections, redirects and history (cascade). Its
     /// slug is held for its owner (`slug_holds`).
     pub async fn delete_project(&self, id: i64) -> Result<()> {
-        // The change feed has no foreign key, so the entry outlives the project and edges forget it.
+        // The change feed has no foreign key, so the entry outlives the project and edges
+        // forget it.
         let n = dispatch!(self, p => {
             let mut tx = p.begin_write().await.map_err(map_err)?;
-            let gone: Option<(String, i64)> = sqlx::query_as("DELETE FROM projects WHERE id = $1 RETURNING slug, user_id")
+            let gone: Option<(String, i64)> = sqlx::query_as(
+                "DELETE FROM projects WHERE id = $1 RETURNING slug, user_id")
                 .bind(id).fetch_optional(&mut *tx).await.map_err(map_err)?;
             let n = u64::from(gone.is_some());
             if let Some((slug, owner)) = &gone {
@@ -177,7 +183,8 @@ impl Store {
         taken_at: i64,
     ) -> Result<bool> {
         let n = dispatch!(self, p => sqlx::query(
-            "UPDATE projects SET thumbnail = $1, thumbnail_timestamp = $2 WHERE id = $3 AND active_deploy_id = $4")
+            "UPDATE projects SET thumbnail = $1, thumbnail_timestamp = $2 \
+             WHERE id = $3 AND active_deploy_id = $4")
             .bind(url).bind(taken_at).bind(id).bind(deploy_id)
             .execute(p).await.map(|r| r.rows_affected()).map_err(map_err))?;
         Ok(n > 0)
@@ -185,7 +192,8 @@ impl Store {
 
     /// Regenerates a project's client-panel token; the old one stops working at once.
     pub async fn set_project_token(&self, project_id: i64, token: &str) -> Result<()> {
-        let n = dispatch!(self, p => sqlx::query("UPDATE projects SET token = $1, updated_at = $2 WHERE id = $3")
+        let n = dispatch!(self, p => sqlx::query(
+            "UPDATE projects SET token = $1, updated_at = $2 WHERE id = $3")
             .bind(token).bind(now()).bind(project_id)
             .execute(p).await.map(|r| r.rows_affected()).map_err(map_err))?;
         if n == 0 {
@@ -197,7 +205,8 @@ impl Store {
 
     /// The project a client-panel token opens.
     pub async fn project_id_by_token(&self, token: &str) -> Result<Option<i64>> {
-        dispatch!(self, p => sqlx::query_scalar::<_, i64>("SELECT id FROM projects WHERE token = $1")
+        dispatch!(self, p => sqlx::query_scalar::<_, i64>(
+            "SELECT id FROM projects WHERE token = $1")
             .bind(token).fetch_optional(p).await.map_err(map_err))
     }
 }

@@ -43,7 +43,8 @@ pub const CHANGES_CHANNEL: &str = "vitrine_changes";
 /// The reason recorded for a build whose process stopped before it finished.
 pub const INTERRUPTED_BUILD: &str = "The build was interrupted; please publish again";
 
-const DEPLOY_COLUMNS: &str = "id, project_id, status, manifest_key, files, bytes, error, error_code, error_params, created_by, created_at, finished_at";
+const DEPLOY_COLUMNS: &str = "id, project_id, status, manifest_key, files, bytes, error, \
+     error_code, error_params, created_by, created_at, finished_at";
 
 /// One entry of the change feed.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, sqlx::FromRow)]
@@ -207,8 +208,8 @@ impl Store {
     /// Starts a deploy in the `building` state.
     pub async fn create_deploy(&self, project_id: i64, user_id: Option<i64>) -> Result<Deploy> {
         let sql = format!(
-            "INSERT INTO deploys (project_id, status, created_by, created_at) VALUES ($1, 'building', $2, $3) \
-             RETURNING {DEPLOY_COLUMNS}"
+            "INSERT INTO deploys (project_id, status, created_by, created_at) \
+             VALUES ($1, 'building', $2, $3) RETURNING {DEPLOY_COLUMNS}"
         );
         dispatch!(self, p => sqlx::query_as::<_, Deploy>(trusted(&sql))
             .bind(project_id).bind(user_id).bind(now())
@@ -224,7 +225,8 @@ impl Store {
         bytes: i64,
     ) -> Result<Deploy> {
         let sql = format!(
-            "UPDATE deploys SET status = 'ready', manifest_key = $1, files = $2, bytes = $3, finished_at = $4 \
+            "UPDATE deploys \
+             SET status = 'ready', manifest_key = $1, files = $2, bytes = $3, finished_at = $4 \
              WHERE id = $5 AND status = 'building' RETURNING {DEPLOY_COLUMNS}"
         );
         dispatch!(self, p => {
@@ -233,7 +235,9 @@ impl Store {
                 .bind(manifest_key).bind(files).bind(bytes).bind(now()).bind(deploy_id)
                 .fetch_optional(&mut *tx).await.map_err(map_err)?
                 .ok_or(StoreError::NotFound)?;
-            sqlx::query("UPDATE projects SET active_deploy_id = $1, is_published = TRUE, updated_at = $2 WHERE id = $3")
+            sqlx::query("UPDATE projects \
+                         SET active_deploy_id = $1, is_published = TRUE, updated_at = $2 \
+                         WHERE id = $3")
                 .bind(deploy.id).bind(now()).bind(deploy.project_id)
                 .execute(&mut *tx).await.map_err(map_err)?;
             open_publication!(tx, deploy.project_id)?;
@@ -267,7 +271,9 @@ impl Store {
         dispatch!(self, p => sqlx::query(
             "UPDATE deploys SET status = 'failed', error = $1, error_code = $2, finished_at = $3 \
              WHERE status = 'building' AND created_at < $4")
-            .bind(INTERRUPTED_BUILD).bind(ErrorCode::BuildInterrupted.as_str()).bind(now()).bind(before)
+            .bind(INTERRUPTED_BUILD)
+            .bind(ErrorCode::BuildInterrupted.as_str())
+            .bind(now()).bind(before)
             .execute(p).await.map(|r| r.rows_affected()).map_err(map_err))
     }
 
@@ -281,7 +287,8 @@ impl Store {
     ) -> Result<Vec<Deploy>> {
         let sql = format!(
             "SELECT {DEPLOY_COLUMNS} FROM ( \
-               SELECT {DEPLOY_COLUMNS}, ROW_NUMBER() OVER (PARTITION BY project_id ORDER BY id DESC) AS newer \
+               SELECT {DEPLOY_COLUMNS}, \
+                 ROW_NUMBER() OVER (PARTITION BY project_id ORDER BY id DESC) AS newer \
                FROM deploys WHERE status = 'ready') ranked \
              WHERE newer > $1 \
                AND NOT EXISTS (SELECT 1 FROM projects p WHERE p.active_deploy_id = ranked.id) \
@@ -342,7 +349,9 @@ impl Store {
         }
         dispatch!(self, p => {
             let mut tx = p.begin_write().await.map_err(map_err)?;
-            sqlx::query("UPDATE projects SET active_deploy_id = $1, is_published = TRUE, updated_at = $2 WHERE id = $3")
+            sqlx::query("UPDATE projects \
+                         SET active_deploy_id = $1, is_published = TRUE, updated_at = $2 \
+                         WHERE id = $3")
                 .bind(deploy.id).bind(now()).bind(project_id)
                 .execute(&mut *tx).await.map_err(map_err)?;
             open_publication!(tx, project_id)?;
@@ -356,7 +365,8 @@ impl Store {
     pub async fn unpublish_project(&self, project_id: i64) -> Result<()> {
         dispatch!(self, p => {
             let mut tx = p.begin_write().await.map_err(map_err)?;
-            let n = sqlx::query("UPDATE projects SET is_published = FALSE, updated_at = $1 WHERE id = $2")
+            let n = sqlx::query("UPDATE projects SET is_published = FALSE, updated_at = $1 \
+                                 WHERE id = $2")
                 .bind(now()).bind(project_id)
                 .execute(&mut *tx).await.map_err(map_err)?.rows_affected();
             if n == 0 {
@@ -421,8 +431,10 @@ impl Store {
 
     async fn site_where(&self, condition: &'static str, value: &str) -> Result<Option<SiteRow>> {
         let sql = format!(
-            "SELECT p.id AS project_id, p.slug, p.is_published, p.active_deploy_id, d.manifest_key, p.meta \
-             FROM projects p LEFT JOIN deploys d ON d.id = p.active_deploy_id WHERE {condition}"
+            "SELECT p.id AS project_id, p.slug, p.is_published, \
+             p.active_deploy_id, d.manifest_key, p.meta FROM projects p \
+             LEFT JOIN deploys d ON d.id = p.active_deploy_id \
+             WHERE {condition}"
         );
         dispatch!(self, p => sqlx::query_as::<_, SiteRow>(trusted(&sql))
             .bind(value).fetch_optional(p).await.map_err(map_err))
@@ -471,17 +483,19 @@ impl Store {
         dispatch!(self, p => {
             let mut tx = p.begin_write().await.map_err(map_err)?;
             let n = sqlx::query(
-                "INSERT INTO form_history (project_id, uid, url, submit, to_addr, subject, data, created_at) \
-                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8) ON CONFLICT (uid) DO NOTHING")
+                "INSERT INTO form_history \
+                 (project_id, uid, url, submit, to_addr, subject, data, created_at) \
+                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8) \
+                 ON CONFLICT (uid) DO NOTHING")
                 .bind(s.project_id).bind(&s.uid).bind(&s.url).bind(&s.submit).bind(&s.to)
                 .bind(&s.subject).bind(&s.data).bind(s.created_at)
                 .execute(&mut *tx).await.map_err(map_err)?.rows_affected();
             let mut stored = StoredSubmission { new: n == 1, ..StoredSubmission::default() };
             if stored.new {
                 let entries: i64 = sqlx::query_scalar(
-                    "INSERT INTO form_history_usage (project_id, entries) VALUES ($1, 1) \
-                     ON CONFLICT (project_id) DO UPDATE SET entries = form_history_usage.entries + 1 \
-                     RETURNING entries")
+                    "INSERT INTO form_history_usage (project_id, entries) \
+                     VALUES ($1, 1) ON CONFLICT (project_id) DO UPDATE \
+                     SET entries = form_history_usage.entries + 1 RETURNING entries")
                     .bind(s.project_id).fetch_one(&mut *tx).await.map_err(map_err)?;
                 let excess = entries - max_entries.max(1);
                 if excess > 0 {
@@ -491,25 +505,31 @@ impl Store {
                         .bind(s.project_id).bind(excess)
                         .execute(&mut *tx).await.map_err(map_err)?.rows_affected() as i64;
                     sqlx::query(
-                        "UPDATE form_history_usage SET entries = entries - $2, trimmed = trimmed + $2, \
-                         last_trimmed_at = $3 WHERE project_id = $1")
+                        "UPDATE form_history_usage \
+                         SET entries = entries - $2, trimmed = trimmed + $2, last_trimmed_at = $3 \
+                         WHERE project_id = $1")
                         .bind(s.project_id).bind(stored.trimmed).bind(now())
                         .execute(&mut *tx).await.map_err(map_err)?;
                 }
                 if !s.to.is_empty() && let Some(mail) = mail {
                     stored.notified = sqlx::query(
-                        "INSERT INTO outbox (to_addr, subject, body, html_body, created_at, next_attempt_at) \
-                         SELECT $1, $2, $3, $6, $4, $4 WHERE EXISTS (SELECT 1 FROM form_recipients r \
-                           WHERE r.project_id = $5 AND r.email = lower($1) AND r.confirmed_at IS NOT NULL) \
+                        "INSERT INTO outbox \
+                         (to_addr, subject, body, html_body, created_at, next_attempt_at) \
+                         SELECT $1, $2, $3, $6, $4, $4 \
+                         WHERE EXISTS (SELECT 1 FROM form_recipients r \
+                           WHERE r.project_id = $5 AND r.email = lower($1) \
+                             AND r.confirmed_at IS NOT NULL) \
                          OR EXISTS (SELECT 1 FROM projects p JOIN users u ON u.id = p.user_id \
                            WHERE p.id = $5 AND lower(u.email) = lower($1))")
-                        .bind(&s.to).bind(mail.subject).bind(mail.text).bind(now()).bind(s.project_id)
+                        .bind(&s.to).bind(mail.subject).bind(mail.text)
+                        .bind(now()).bind(s.project_id)
                         .bind(mail.html)
                         .execute(&mut *tx).await.map_err(map_err)?.rows_affected() == 1;
                 }
                 if let Some(lead) = lead {
                     sqlx::query(
-                        "INSERT INTO conversion_events (project_id, payload, created_at, next_attempt_at) \
+                        "INSERT INTO conversion_events \
+                         (project_id, payload, created_at, next_attempt_at) \
                          VALUES ($1, $2, $3, $3)")
                         .bind(s.project_id).bind(lead).bind(now())
                         .execute(&mut *tx).await.map_err(map_err)?;
@@ -553,12 +573,14 @@ impl Store {
         // combination. `data` holds escaped HTML, so it is searched for the escaped text.
         let conditions = "project_id = $1 \
              AND ($2 IS NULL OR created_at >= $2) AND ($3 IS NULL OR created_at < $3) \
-             AND ($4 IS NULL OR lower(url) LIKE $4 ESCAPE '\\' OR lower(subject) LIKE $4 ESCAPE '\\' \
+             AND ($4 IS NULL OR lower(url) LIKE $4 ESCAPE '\\' \
+                  OR lower(subject) LIKE $4 ESCAPE '\\' \
                   OR lower(submit) LIKE $4 ESCAPE '\\' OR lower(to_addr) LIKE $4 ESCAPE '\\' \
                   OR lower(data) LIKE $5 ESCAPE '\\')";
         let sql = format!(
-            "SELECT id, project_id, url, submit, to_addr, subject, data, created_at FROM form_history \
-             WHERE {conditions} ORDER BY created_at {dir}, id {dir} LIMIT $6 OFFSET $7"
+            "SELECT id, project_id, url, submit, to_addr, subject, data, created_at \
+             FROM form_history WHERE {conditions} \
+             ORDER BY created_at {dir}, id {dir} LIMIT $6 OFFSET $7"
         );
         let count = format!("SELECT COUNT(*) FROM form_history WHERE {conditions}");
         let text = filter
@@ -597,7 +619,8 @@ impl Store {
                 }
                 let n = q.execute(&mut *tx).await.map(|r| r.rows_affected()).map_err(map_err)?;
                 sqlx::query(
-                    "UPDATE form_history_usage SET entries = CASE WHEN entries > $2 THEN entries - $2 ELSE 0 END \
+                    "UPDATE form_history_usage \
+                     SET entries = CASE WHEN entries > $2 THEN entries - $2 ELSE 0 END \
                      WHERE project_id = $1")
                     .bind(project_id).bind(n as i64)
                     .execute(&mut *tx).await.map_err(map_err)?;

@@ -152,7 +152,8 @@ impl Store {
         to: &str,
     ) -> Result<RedirectRule> {
         let sql = format!(
-            "INSERT INTO redirects (project_id, from_path, to_path, created_at) SELECT $1, $2, $3, $4 \
+            "INSERT INTO redirects (project_id, from_path, to_path, created_at) \
+             SELECT $1, $2, $3, $4 \
              WHERE (SELECT COUNT(*) FROM redirects WHERE project_id = $1) < $5 \
              RETURNING {REDIRECT_COLUMNS}"
         );
@@ -172,7 +173,8 @@ impl Store {
     #[tracing::instrument(skip(self))]
     pub async fn update_redirect(&self, id: i64, from: &str, to: &str) -> Result<RedirectRule> {
         let sql = format!(
-            "UPDATE redirects SET from_path = $1, to_path = $2 WHERE id = $3 RETURNING {REDIRECT_COLUMNS}"
+            "UPDATE redirects SET from_path = $1, to_path = $2 WHERE id = $3 \
+             RETURNING {REDIRECT_COLUMNS}"
         );
         dispatch!(self, p => {
             let mut tx = p.begin_write().await.map_err(map_err)?;

@@ -121,8 +121,9 @@ impl Store {
     /// The certificate row for a host name, if any.
     pub async fn certificate(&self, domain: &str) -> Result<Option<StoredCert>> {
         dispatch!(self, p => sqlx::query_as::<_, StoredCert>(
-            "SELECT domain, project_id, status, cert_pem, key_pem, not_after, failures, next_attempt_at \
-             FROM certificates WHERE domain = $1")
+            "SELECT domain, project_id, status, cert_pem, \
+             key_pem, not_after, failures, next_attempt_at FROM certificates \
+             WHERE domain = $1")
             .bind(domain).fetch_optional(p).await.map_err(map_err))
     }
 
@@ -163,7 +164,8 @@ impl Store {
     ) -> Result<bool> {
         let at = now();
         // The name's own back-off first: it outlives a certificate row dropped with the domain.
-        let backoff: Option<(i64, DateTime<Utc>, Option<String>)> = dispatch!(self, p => sqlx::query_as(
+        type Backoff = (i64, DateTime<Utc>, Option<String>);
+        let backoff: Option<Backoff> = dispatch!(self, p => sqlx::query_as(
             "SELECT failures, next_attempt_at, last_error FROM acme_backoff WHERE domain = $1")
             .bind(domain).fetch_optional(p).await.map_err(map_err))?;
         if let Some((failures, next, error)) = backoff
@@ -171,17 +173,21 @@ impl Store {
         {
             // A row made anew (the domain was removed and verified again) shows it, too.
             dispatch!(self, p => sqlx::query(
-                "INSERT INTO certificates (domain, project_id, status, last_error, failures, next_attempt_at, created_at, updated_at) \
-                 VALUES ($1, $2, 'failing', $3, $4, $5, $6, $6) ON CONFLICT (domain) DO NOTHING")
+                "INSERT INTO certificates \
+                 (domain, project_id, status, last_error, failures, next_attempt_at, created_at, \
+                 updated_at) VALUES ($1, $2, 'failing', $3, $4, $5, $6, $6) \
+                 ON CONFLICT (domain) DO NOTHING")
                 .bind(domain).bind(project_id).bind(error).bind(failures).bind(next).bind(at)
                 .execute(p).await.map(|_| ()).map_err(map_err))?;
             return Ok(false);
         }
         let n = dispatch!(self, p => sqlx::query(
-            "INSERT INTO certificates (domain, project_id, status, lease_owner, lease_until, created_at, updated_at) \
+            "INSERT INTO certificates \
+             (domain, project_id, status, lease_owner, lease_until, created_at, updated_at) \
              VALUES ($1, $2, 'pending', $3, $4, $5, $5) \
              ON CONFLICT (domain) DO UPDATE SET lease_owner = excluded.lease_owner, \
-                 lease_until = excluded.lease_until, project_id = excluded.project_id, updated_at = excluded.updated_at \
+                 lease_until = excluded.lease_until, project_id = excluded.project_id, \
+                 updated_at = excluded.updated_at \
              WHERE (certificates.lease_until IS NULL OR certificates.lease_until < $5) \
                AND (certificates.next_attempt_at IS NULL OR certificates.next_attempt_at <= $5) \
                AND (certificates.not_after IS NULL OR certificates.not_after < $6)")
@@ -202,9 +208,11 @@ impl Store {
         dispatch!(self, p => {
             let mut tx = p.begin_write().await.map_err(map_err)?;
             let project: Option<Option<i64>> = sqlx::query_scalar(
-                "UPDATE certificates SET status = 'issued', cert_pem = $1, key_pem = $2, not_after = $3, \
-                 last_error = NULL, failures = 0, next_attempt_at = NULL, lease_owner = NULL, lease_until = NULL, \
-                 updated_at = $4 WHERE domain = $5 AND lease_owner = $6 RETURNING project_id")
+                "UPDATE certificates \
+                 SET status = 'issued', cert_pem = $1, key_pem = $2, \
+                 not_after = $3, last_error = NULL, failures = 0, \
+                 next_attempt_at = NULL, lease_owner = NULL, lease_until = NULL, updated_at = $4 \
+                 WHERE domain = $5 AND lease_owner = $6 RETURNING project_id")
                 .bind(cert_pem).bind(key_pem).bind(not_after).bind(now()).bind(domain).bind(owner)
                 .fetch_optional(&mut *tx).await.map_err(map_err)?;
             let Some(project) = project else {
@@ -221,7 +229,8 @@ impl Store {
     /// failure counted.
     pub async fn release_order_lease(&self, domain: &str, owner: &str) -> Result<()> {
         dispatch!(self, p => sqlx::query(
-            "UPDATE certificates SET lease_owner = NULL, lease_until = NULL WHERE domain = $1 AND lease_owner = $2")
+            "UPDATE certificates SET lease_owner = NULL, lease_until = NULL \
+             WHERE domain = $1 AND lease_owner = $2")
             .bind(domain).bind(owner).execute(p).await.map(|_| ()).map_err(map_err))
     }
 
@@ -245,18 +254,23 @@ impl Store {
             let Some(failures) = failures else {
                 return Err(StoreError::NotFound);
             };
-            let before: Option<i64> = sqlx::query_scalar("SELECT failures FROM acme_backoff WHERE domain = $1")
+            let before: Option<i64> = sqlx::query_scalar(
+                "SELECT failures FROM acme_backoff WHERE domain = $1")
                 .bind(domain).fetch_optional(&mut *tx).await.map_err(map_err)?;
             let failures = failures.max(before.unwrap_or(0));
             let next = now() + backoff(failures, base, max);
             let project: Option<i64> = sqlx::query_scalar(
-                "UPDATE certificates SET status = 'failing', last_error = $1, failures = $2, next_attempt_at = $3, lease_owner = NULL, \
-                 lease_until = NULL, updated_at = $4 WHERE domain = $5 RETURNING project_id")
+                "UPDATE certificates \
+                 SET status = 'failing', last_error = $1, failures = $2, \
+                 next_attempt_at = $3, lease_owner = NULL, lease_until = NULL, updated_at = $4 \
+                 WHERE domain = $5 RETURNING project_id")
                 .bind(&error).bind(failures + 1).bind(next).bind(now()).bind(domain)
                 .fetch_one(&mut *tx).await.map_err(map_err)?;
             sqlx::query(
-                "INSERT INTO acme_backoff (domain, failures, next_attempt_at, last_error, updated_at) VALUES ($1, $2, $3, $4, $5) \
-                 ON CONFLICT (domain) DO UPDATE SET failures = excluded.failures, next_attempt_at = excluded.next_attempt_at, \
+                "INSERT INTO acme_backoff \
+                 (domain, failures, next_attempt_at, last_error, updated_at) \
+                 VALUES ($1, $2, $3, $4, $5) ON CONFLICT (domain) DO UPDATE \
+                 SET failures = excluded.failures, next_attempt_at = excluded.next_attempt_at, \
                  last_error = excluded.last_error, updated_at = excluded.updated_at")
                 .bind(domain).bind(failures + 1).bind(next).bind(&error).bind(now())
                 .execute(&mut *tx).await.map_err(map_err)?;
@@ -269,8 +283,10 @@ impl Store {
     /// Names with a certificate that expires before `before` and no back-off running.
     pub async fn renewals_due(&self, before: DateTime<Utc>, limit: i64) -> Result<Vec<RenewalDue>> {
         dispatch!(self, p => sqlx::query_as::<_, RenewalDue>(
-            "SELECT domain, project_id FROM certificates WHERE not_after IS NOT NULL AND not_after < $1 \
-             AND (next_attempt_at IS NULL OR next_attempt_at <= $2) ORDER BY not_after LIMIT $3")
+            "SELECT domain, project_id FROM certificates \
+             WHERE not_after IS NOT NULL AND not_after < $1 AND \
+             (next_attempt_at IS NULL OR next_attempt_at <= $2) \
+             ORDER BY not_after LIMIT $3")
             .bind(before).bind(now()).bind(limit).fetch_all(p).await.map_err(map_err))
     }
 
@@ -290,8 +306,9 @@ impl Store {
         domain: &str,
     ) -> Result<()> {
         dispatch!(self, p => sqlx::query(
-            "INSERT INTO acme_challenges (token, key_authorization, domain, created_at) VALUES ($1, $2, $3, $4) \
-             ON CONFLICT (token) DO UPDATE SET key_authorization = excluded.key_authorization")
+            "INSERT INTO acme_challenges (token, key_authorization, domain, created_at) \
+             VALUES ($1, $2, $3, $4) ON CONFLICT (token) DO UPDATE \
+             SET key_authorization = excluded.key_authorization")
             .bind(token).bind(key_authorization).bind(domain).bind(now())
             .execute(p).await.map(|_| ()).map_err(map_err))
     }
@@ -325,8 +342,8 @@ impl Store {
         credentials: &str,
     ) -> Result<String> {
         dispatch!(self, p => sqlx::query(
-            "INSERT INTO acme_accounts (directory_url, credentials, created_at) VALUES ($1, $2, $3) \
-             ON CONFLICT (directory_url) DO NOTHING")
+            "INSERT INTO acme_accounts (directory_url, credentials, created_at) \
+             VALUES ($1, $2, $3) ON CONFLICT (directory_url) DO NOTHING")
             .bind(directory_url).bind(credentials).bind(now())
             .execute(p).await.map(|_| ()).map_err(map_err))?;
         self.acme_account(directory_url)

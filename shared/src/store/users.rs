@@ -10,16 +10,18 @@ use super::{
     map_err, now, trusted,
 };
 
-const USER_COLUMNS: &str = "id, name, email, password_hash, language, currency, business_id, is_admin, \
-     is_business_admin, permissions, plan, external_id, created_at, updated_at";
+const USER_COLUMNS: &str = "id, name, email, password_hash, language, currency, business_id, \
+     is_admin, is_business_admin, permissions, plan, external_id, created_at, updated_at";
 
 impl Store {
     #[tracing::instrument(skip(self, new), fields(email = new.email))]
     pub async fn insert_user(&self, new: &NewUser<'_>) -> Result<User> {
         let ts = now();
         let sql = format!(
-            "INSERT INTO users (name, email, password_hash, language, is_admin, permissions, created_at, updated_at) \
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $7) RETURNING {USER_COLUMNS}"
+            "INSERT INTO users \
+             (name, email, password_hash, language, is_admin, permissions, created_at, \
+             updated_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $7) \
+             RETURNING {USER_COLUMNS}"
         );
         dispatch!(self, p => sqlx::query_as::<_, User>(trusted(&sql))
             .bind(new.name)
@@ -45,9 +47,11 @@ impl Store {
     ) -> Result<User> {
         let ts = now();
         let sql = format!(
-            "INSERT INTO users (name, email, password_hash, language, is_admin, permissions, business_id, \
+            "INSERT INTO users \
+             (name, email, password_hash, language, is_admin, permissions, business_id, \
              is_business_admin, created_at, updated_at) \
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $9) RETURNING {USER_COLUMNS}"
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $9) \
+             RETURNING {USER_COLUMNS}"
         );
         dispatch!(self, p => sqlx::query_as::<_, User>(trusted(&sql))
             .bind(new.name)
@@ -66,19 +70,22 @@ impl Store {
 
     pub async fn user_by_email(&self, email: &str) -> Result<Option<User>> {
         let sql = format!("SELECT {USER_COLUMNS} FROM users WHERE email = $1");
-        dispatch!(self, p => sqlx::query_as::<_, User>(trusted(&sql)).bind(email).fetch_optional(p).await.map_err(map_err))
+        dispatch!(self, p => sqlx::query_as::<_, User>(trusted(&sql)).bind(email)
+            .fetch_optional(p).await.map_err(map_err))
     }
 
     pub async fn user_by_id(&self, id: i64) -> Result<User> {
         let sql = format!("SELECT {USER_COLUMNS} FROM users WHERE id = $1");
-        dispatch!(self, p => sqlx::query_as::<_, User>(trusted(&sql)).bind(id).fetch_optional(p).await.map_err(map_err))?
-            .ok_or(StoreError::NotFound)
+        dispatch!(self, p => sqlx::query_as::<_, User>(trusted(&sql)).bind(id)
+            .fetch_optional(p).await.map_err(map_err))?
+        .ok_or(StoreError::NotFound)
     }
 
     /// Every account, oldest first (the administrator's users screen).
     pub async fn list_users(&self) -> Result<Vec<User>> {
         let sql = format!("SELECT {USER_COLUMNS} FROM users ORDER BY id");
-        dispatch!(self, p => sqlx::query_as::<_, User>(trusted(&sql)).fetch_all(p).await.map_err(map_err))
+        dispatch!(self, p => sqlx::query_as::<_, User>(trusted(&sql))
+            .fetch_all(p).await.map_err(map_err))
     }
 
     /// The plan a user is billed on: their business's when they belong to one, else their own.
@@ -86,7 +93,8 @@ impl Store {
         let Some(business) = user.business_id else {
             return Ok(user.plan.clone());
         };
-        let plan: Option<String> = dispatch!(self, p => sqlx::query_scalar("SELECT plan FROM businesses WHERE id = $1")
+        let plan: Option<String> = dispatch!(self, p => sqlx::query_scalar(
+            "SELECT plan FROM businesses WHERE id = $1")
             .bind(business).fetch_optional(p).await.map_err(map_err))?;
         Ok(plan.unwrap_or_else(|| user.plan.clone()))
     }
@@ -94,13 +102,15 @@ impl Store {
     /// The members of a business, oldest first.
     pub async fn business_users(&self, business_id: i64) -> Result<Vec<User>> {
         let sql = format!("SELECT {USER_COLUMNS} FROM users WHERE business_id = $1 ORDER BY id");
-        dispatch!(self, p => sqlx::query_as::<_, User>(trusted(&sql)).bind(business_id).fetch_all(p).await.map_err(map_err))
+        dispatch!(self, p => sqlx::query_as::<_, User>(trusted(&sql)).bind(business_id)
+            .fetch_all(p).await.map_err(map_err))
     }
 
     /// Ids of the projects owned by members of a business.
     pub async fn business_project_ids(&self, business_id: i64) -> Result<Vec<i64>> {
         dispatch!(self, p => sqlx::query_scalar(
-            "SELECT p.id FROM projects p JOIN users u ON u.id = p.user_id WHERE u.business_id = $1 ORDER BY p.id")
+            "SELECT p.id FROM projects p JOIN users u ON u.id = p.user_id \
+             WHERE u.business_id = $1 ORDER BY p.id")
             .bind(business_id).fetch_all(p).await.map_err(map_err))
     }
 
@@ -119,7 +129,9 @@ impl Store {
         dispatch!(self, p => {
             let mut tx = p.begin_write().await.map_err(map_err)?;
             let n = sqlx::query(
-                "UPDATE users SET name = $1, email = $2, password_hash = COALESCE($3, password_hash), updated_at = $4 WHERE id = $5")
+                "UPDATE users SET name = $1, email = $2, \
+                 password_hash = COALESCE($3, password_hash), updated_at = $4 \
+                 WHERE id = $5")
                 .bind(name).bind(email).bind(password.map(|p| p.hash)).bind(ts).bind(id)
                 .execute(&mut *tx).await.map_err(map_err)?.rows_affected();
             super::touched(n)?;
@@ -136,7 +148,8 @@ impl Store {
     /// Records the payment provider's customer id for an account (a card is then on file
     /// once a default payment method is set).
     pub async fn set_external_id(&self, id: i64, external_id: &str) -> Result<()> {
-        let n = dispatch!(self, p => sqlx::query("UPDATE users SET external_id = $1, updated_at = $2 WHERE id = $3")
+        let n = dispatch!(self, p => sqlx::query(
+            "UPDATE users SET external_id = $1, updated_at = $2 WHERE id = $3")
             .bind(external_id).bind(now()).bind(id)
             .execute(p).await.map(|r| r.rows_affected()).map_err(map_err))?;
         super::touched(n)
@@ -159,7 +172,9 @@ impl Store {
         currency: &str,
     ) -> Result<User> {
         let sql = format!(
-            "UPDATE users SET name = $1, language = $2, currency = $3, updated_at = $4 WHERE id = $5 RETURNING {USER_COLUMNS}"
+            "UPDATE users \
+             SET name = $1, language = $2, currency = $3, updated_at = $4 \
+             WHERE id = $5 RETURNING {USER_COLUMNS}"
         );
         dispatch!(self, p => sqlx::query_as::<_, User>(trusted(&sql))
             .bind(name).bind(language).bind(currency).bind(now()).bind(id)
@@ -174,7 +189,8 @@ impl Store {
         language: &str,
         currency: &str,
     ) -> Result<()> {
-        dispatch!(self, p => sqlx::query("UPDATE users SET language = $1, currency = $2, updated_at = $3 WHERE id = $4")
+        dispatch!(self, p => sqlx::query(
+            "UPDATE users SET language = $1, currency = $2, updated_at = $3 WHERE id = $4")
             .bind(language).bind(currency).bind(now()).bind(id)
             .execute(p).await.map(|r| r.rows_affected()).map_err(map_err))?;
         Ok(())
@@ -187,7 +203,8 @@ impl Store {
         is_admin: bool,
         is_business_admin: bool,
     ) -> Result<()> {
-        dispatch!(self, p => sqlx::query("UPDATE users SET is_admin = $1, is_business_admin = $2, updated_at = $3 WHERE id = $4")
+        dispatch!(self, p => sqlx::query(
+            "UPDATE users SET is_admin = $1, is_business_admin = $2, updated_at = $3 WHERE id = $4")
             .bind(is_admin).bind(is_business_admin).bind(now()).bind(id)
             .execute(p).await.map(|r| r.rows_affected()).map_err(map_err))?;
         Ok(())
@@ -202,7 +219,9 @@ impl Store {
         permissions: &Permissions,
     ) -> Result<()> {
         dispatch!(self, p => sqlx::query(
-            "UPDATE users SET business_id = $1, is_business_admin = $2, permissions = $3, updated_at = $4 WHERE id = $5")
+            "UPDATE users \
+             SET business_id = $1, is_business_admin = $2, permissions = $3, updated_at = $4 \
+             WHERE id = $5")
             .bind(business_id).bind(is_business_admin).bind(Json(permissions)).bind(now()).bind(id)
             .execute(p).await.map(|r| r.rows_affected()).map_err(map_err))?;
         Ok(())
@@ -224,7 +243,8 @@ impl Store {
         expires_at: DateTime<Utc>,
     ) -> Result<()> {
         dispatch!(self, p => sqlx::query(
-            "INSERT INTO sessions (id, user_id, impersonator_id, created_at, expires_at) VALUES ($1, $2, $3, $4, $5)")
+            "INSERT INTO sessions (id, user_id, impersonator_id, created_at, expires_at) \
+             VALUES ($1, $2, $3, $4, $5)")
             .bind(token_hash).bind(user_id).bind(impersonator_id).bind(now()).bind(expires_at)
             .execute(p).await.map(|r| r.rows_affected()).map_err(map_err))?;
         Ok(())
@@ -259,7 +279,8 @@ impl Store {
         let ts = now();
         let a = dispatch!(self, p => sqlx::query("DELETE FROM sessions WHERE expires_at <= $1")
             .bind(ts).execute(p).await.map(|r| r.rows_affected()).map_err(map_err))?;
-        let b = dispatch!(self, p => sqlx::query("DELETE FROM password_resets WHERE expires_at <= $1")
+        let b = dispatch!(self, p => sqlx::query(
+            "DELETE FROM password_resets WHERE expires_at <= $1")
             .bind(ts).execute(p).await.map(|r| r.rows_affected()).map_err(map_err))?;
         Ok(a + b)
     }
@@ -273,7 +294,8 @@ impl Store {
         expires_at: DateTime<Utc>,
     ) -> Result<()> {
         dispatch!(self, p => sqlx::query(
-            "INSERT INTO password_resets (token_hash, user_id, created_at, expires_at) VALUES ($1, $2, $3, $4)")
+            "INSERT INTO password_resets (token_hash, user_id, created_at, expires_at) \
+             VALUES ($1, $2, $3, $4)")
             .bind(token_hash).bind(user_id).bind(now()).bind(expires_at)
             .execute(p).await.map(|r| r.rows_affected()).map_err(map_err))?;
         Ok(())

@@ -57,18 +57,22 @@ impl Store {
     #[tracing::instrument(skip(self))]
     pub async fn business_blocks(&self, business_id: i64) -> Result<Vec<BusinessBlock>> {
         let sql = format!(
-            "SELECT {BUSINESS_BLOCK_COLUMNS} FROM business_blocks WHERE business_id = $1 ORDER BY sort_order, name, id"
+            "SELECT {BUSINESS_BLOCK_COLUMNS} FROM business_blocks \
+             WHERE business_id = $1 ORDER BY sort_order, name, id"
         );
-        dispatch!(self, p => sqlx::query_as::<_, BusinessBlock>(trusted(&sql)).bind(business_id).fetch_all(p).await.map_err(map_err))
+        dispatch!(self, p => sqlx::query_as::<_, BusinessBlock>(trusted(&sql)).bind(business_id)
+            .fetch_all(p).await.map_err(map_err))
     }
 
     /// One block of `business_id`'s library (`NotFound` for another business's block).
     #[tracing::instrument(skip(self))]
     pub async fn business_block(&self, business_id: i64, id: i64) -> Result<BusinessBlock> {
         let sql = format!(
-            "SELECT {BUSINESS_BLOCK_COLUMNS} FROM business_blocks WHERE id = $1 AND business_id = $2"
+            "SELECT {BUSINESS_BLOCK_COLUMNS} FROM business_blocks \
+             WHERE id = $1 AND business_id = $2"
         );
-        dispatch!(self, p => sqlx::query_as::<_, BusinessBlock>(trusted(&sql)).bind(id).bind(business_id)
+        dispatch!(self, p => sqlx::query_as::<_, BusinessBlock>(trusted(&sql))
+            .bind(id).bind(business_id)
             .fetch_optional(p).await.map_err(map_err))?
         .ok_or(StoreError::NotFound)
     }
@@ -82,14 +86,18 @@ impl Store {
         b: &BusinessBlockInput<'_>,
     ) -> Result<BusinessBlock, LibraryError> {
         let sql = format!(
-            "INSERT INTO business_blocks (business_id, name, name_key, image, keywords, template, css, js, sort_order, created_at, updated_at) \
+            "INSERT INTO business_blocks \
+             (business_id, name, name_key, image, keywords, template, css, js, sort_order, \
+             created_at, updated_at) \
              SELECT $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $10 \
              WHERE (SELECT COUNT(*) FROM business_blocks WHERE business_id = $1) < $11 \
              RETURNING {BUSINESS_BLOCK_COLUMNS}"
         );
         dispatch!(self, p => sqlx::query_as::<_, BusinessBlock>(trusted(&sql))
-            .bind(business_id).bind(b.name.trim()).bind(name_key(b.name)).bind(b.image).bind(b.keywords)
-            .bind(b.template).bind(b.css).bind(b.js).bind(b.sort_order).bind(now()).bind(MAX_BUSINESS_BLOCKS)
+            .bind(business_id).bind(b.name.trim())
+            .bind(name_key(b.name)).bind(b.image).bind(b.keywords)
+            .bind(b.template).bind(b.css).bind(b.js)
+            .bind(b.sort_order).bind(now()).bind(MAX_BUSINESS_BLOCKS)
             .fetch_optional(p).await.map_err(business_library_err))?
         .ok_or(LibraryError::Full)
     }
@@ -104,12 +112,17 @@ impl Store {
         b: &BusinessBlockInput<'_>,
     ) -> Result<BusinessBlock, LibraryError> {
         let sql = format!(
-            "UPDATE business_blocks SET name = $1, name_key = $2, image = $3, keywords = $4, template = $5, css = $6, js = $7, \
-             sort_order = $8, updated_at = $9 WHERE id = $10 AND business_id = $11 RETURNING {BUSINESS_BLOCK_COLUMNS}"
+            "UPDATE business_blocks \
+             SET name = $1, name_key = $2, image = $3, keywords = $4, \
+             template = $5, css = $6, js = $7, sort_order = $8, updated_at = $9 \
+             WHERE id = $10 AND business_id = $11 \
+             RETURNING {BUSINESS_BLOCK_COLUMNS}"
         );
         dispatch!(self, p => sqlx::query_as::<_, BusinessBlock>(trusted(&sql))
             .bind(b.name.trim()).bind(name_key(b.name)).bind(b.image).bind(b.keywords)
-            .bind(b.template).bind(b.css).bind(b.js).bind(b.sort_order).bind(now()).bind(id).bind(business_id)
+            .bind(b.template).bind(b.css).bind(b.js)
+            .bind(b.sort_order).bind(now()).bind(id)
+            .bind(business_id)
             .fetch_optional(p).await.map_err(business_library_err))?
         .ok_or(LibraryError::Store(StoreError::NotFound))
     }
@@ -117,10 +130,10 @@ impl Store {
     /// Deletes a block of `business_id`'s library (`NotFound` for another business's block).
     #[tracing::instrument(skip(self))]
     pub async fn delete_business_block(&self, business_id: i64, id: i64) -> Result<()> {
-        touched(
-            dispatch!(self, p => sqlx::query("DELETE FROM business_blocks WHERE id = $1 AND business_id = $2")
-            .bind(id).bind(business_id).execute(p).await.map(|r| r.rows_affected()).map_err(map_err))?,
-        )
+        touched(dispatch!(self, p => sqlx::query(
+                "DELETE FROM business_blocks WHERE id = $1 AND business_id = $2")
+            .bind(id).bind(business_id)
+            .execute(p).await.map(|r| r.rows_affected()).map_err(map_err))?)
     }
 }
 

@@ -123,29 +123,34 @@ impl Store {
         let sql = format!(
             "SELECT {CATEGORY_COLUMNS} FROM block_categories ORDER BY sort_order, name, id"
         );
-        dispatch!(self, p => sqlx::query_as::<_, BlockCategory>(trusted(&sql)).fetch_all(p).await.map_err(map_err))
+        dispatch!(self, p => sqlx::query_as::<_, BlockCategory>(trusted(&sql))
+            .fetch_all(p).await.map_err(map_err))
     }
 
     /// Every library block by order, then name.
     pub async fn library_blocks(&self) -> Result<Vec<LibraryBlock>> {
         let sql = format!("SELECT {BLOCK_COLUMNS} FROM blocks ORDER BY sort_order, name, id");
-        dispatch!(self, p => sqlx::query_as::<_, LibraryBlock>(trusted(&sql)).fetch_all(p).await.map_err(map_err))
+        dispatch!(self, p => sqlx::query_as::<_, LibraryBlock>(trusted(&sql))
+            .fetch_all(p).await.map_err(map_err))
     }
 
     /// Library blocks whose name or keywords contain `term` (ignoring case).
     pub async fn search_library(&self, term: &str) -> Result<Vec<LibraryBlock>> {
         let pattern = like_pattern(term);
         let sql = format!(
-            "SELECT {BLOCK_COLUMNS} FROM blocks WHERE name_key LIKE $1 ESCAPE '\\' OR lower(keywords) LIKE $1 ESCAPE '\\' \
+            "SELECT {BLOCK_COLUMNS} FROM blocks \
+             WHERE name_key LIKE $1 ESCAPE '\\' OR lower(keywords) LIKE $1 ESCAPE '\\' \
              ORDER BY sort_order, name, id"
         );
-        dispatch!(self, p => sqlx::query_as::<_, LibraryBlock>(trusted(&sql)).bind(&pattern).fetch_all(p).await.map_err(map_err))
+        dispatch!(self, p => sqlx::query_as::<_, LibraryBlock>(trusted(&sql)).bind(&pattern)
+            .fetch_all(p).await.map_err(map_err))
     }
 
     pub async fn library_block(&self, id: i64) -> Result<LibraryBlock> {
         let sql = format!("SELECT {BLOCK_COLUMNS} FROM blocks WHERE id = $1");
-        dispatch!(self, p => sqlx::query_as::<_, LibraryBlock>(trusted(&sql)).bind(id).fetch_optional(p).await.map_err(map_err))?
-            .ok_or(StoreError::NotFound)
+        dispatch!(self, p => sqlx::query_as::<_, LibraryBlock>(trusted(&sql)).bind(id)
+            .fetch_optional(p).await.map_err(map_err))?
+        .ok_or(StoreError::NotFound)
     }
 
     /// Creates a block (`id` `None`) or replaces one's fields. A new block without a uid gets
@@ -164,21 +169,31 @@ impl Store {
                     .map(str::to_string)
                     .unwrap_or_else(|| uuid::Uuid::new_v4().to_string());
                 let sql = format!(
-                    "INSERT INTO blocks (uid, name, name_key, category_id, image, keywords, template, css, js, sort_order, created_at, updated_at) \
-                     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $11) RETURNING {BLOCK_COLUMNS}"
+                    "INSERT INTO blocks \
+                     (uid, name, name_key, category_id, image, keywords, template, css, js, \
+                     sort_order, created_at, updated_at) \
+                     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $11) \
+                     RETURNING {BLOCK_COLUMNS}"
                 );
                 dispatch!(self, p => sqlx::query_as::<_, LibraryBlock>(trusted(&sql))
-                    .bind(&uid).bind(b.name.trim()).bind(&key).bind(b.category_id).bind(b.image).bind(b.keywords)
-                    .bind(b.template).bind(b.css).bind(b.js).bind(b.sort_order.unwrap_or(99)).bind(t)
+                    .bind(&uid).bind(b.name.trim()).bind(&key)
+                    .bind(b.category_id).bind(b.image).bind(b.keywords)
+                    .bind(b.template).bind(b.css).bind(b.js)
+                    .bind(b.sort_order.unwrap_or(99)).bind(t)
                     .fetch_one(p).await.map_err(library_err))
             }
             Some(id) => {
                 let sql = format!(
-                    "UPDATE blocks SET name = $1, name_key = $2, category_id = $3, image = $4, keywords = $5, template = $6, \
-                     css = $7, js = $8, sort_order = COALESCE($9, sort_order), updated_at = $10 WHERE id = $11 RETURNING {BLOCK_COLUMNS}"
+                    "UPDATE blocks \
+                     SET name = $1, name_key = $2, category_id = $3, image = $4, \
+                     keywords = $5, template = $6, css = $7, js = $8, \
+                     sort_order = COALESCE($9, sort_order), updated_at = $10 \
+                     WHERE id = $11 RETURNING {BLOCK_COLUMNS}"
                 );
                 dispatch!(self, p => sqlx::query_as::<_, LibraryBlock>(trusted(&sql))
-                    .bind(b.name.trim()).bind(&key).bind(b.category_id).bind(b.image).bind(b.keywords)
+                    .bind(b.name.trim()).bind(&key)
+                    .bind(b.category_id).bind(b.image)
+                    .bind(b.keywords)
                     .bind(b.template).bind(b.css).bind(b.js).bind(b.sort_order).bind(t).bind(id)
                     .fetch_optional(p).await.map_err(library_err))?
                 .ok_or(LibraryError::Store(StoreError::NotFound))
@@ -193,7 +208,8 @@ impl Store {
         category_id: i64,
     ) -> Result<LibraryBlock, LibraryError> {
         let sql = format!(
-            "UPDATE blocks SET category_id = $1, updated_at = $2 WHERE id = $3 RETURNING {BLOCK_COLUMNS}"
+            "UPDATE blocks SET category_id = $1, updated_at = $2 \
+             WHERE id = $3 RETURNING {BLOCK_COLUMNS}"
         );
         dispatch!(self, p => sqlx::query_as::<_, LibraryBlock>(trusted(&sql))
             .bind(category_id).bind(now()).bind(id)
@@ -203,18 +219,18 @@ impl Store {
 
     /// Records a block's thumbnail URL.
     pub async fn set_block_image(&self, id: i64, url: &str) -> Result<()> {
-        touched(
-            dispatch!(self, p => sqlx::query("UPDATE blocks SET image = $1, updated_at = $2 WHERE id = $3")
-            .bind(url).bind(now()).bind(id).execute(p).await.map(|r| r.rows_affected()).map_err(map_err))?,
-        )
+        touched(dispatch!(self, p => sqlx::query(
+                "UPDATE blocks SET image = $1, updated_at = $2 WHERE id = $3")
+            .bind(url).bind(now()).bind(id)
+            .execute(p).await.map(|r| r.rows_affected()).map_err(map_err))?)
     }
 
     /// Sets a block's order.
     pub async fn reorder_block(&self, id: i64, order: i64) -> Result<()> {
-        touched(
-            dispatch!(self, p => sqlx::query("UPDATE blocks SET sort_order = $1, updated_at = $2 WHERE id = $3")
-            .bind(order).bind(now()).bind(id).execute(p).await.map(|r| r.rows_affected()).map_err(map_err))?,
-        )
+        touched(dispatch!(self, p => sqlx::query(
+                "UPDATE blocks SET sort_order = $1, updated_at = $2 WHERE id = $3")
+            .bind(order).bind(now()).bind(id)
+            .execute(p).await.map(|r| r.rows_affected()).map_err(map_err))?)
     }
 
     pub async fn delete_library_block(&self, id: i64) -> Result<()> {
@@ -234,7 +250,8 @@ impl Store {
         match id {
             None => {
                 let sql = format!(
-                    "INSERT INTO block_categories (seed_key, name, icon, sort_order, created_at, updated_at) \
+                    "INSERT INTO block_categories \
+                     (seed_key, name, icon, sort_order, created_at, updated_at) \
                      VALUES ($1, $2, $3, $4, $5, $5) RETURNING {CATEGORY_COLUMNS}"
                 );
                 dispatch!(self, p => sqlx::query_as::<_, BlockCategory>(trusted(&sql))
@@ -243,7 +260,9 @@ impl Store {
             }
             Some(id) => {
                 let sql = format!(
-                    "UPDATE block_categories SET name = $1, icon = $2, sort_order = $3, updated_at = $4 WHERE id = $5 RETURNING {CATEGORY_COLUMNS}"
+                    "UPDATE block_categories \
+                     SET name = $1, icon = $2, sort_order = $3, updated_at = $4 \
+                     WHERE id = $5 RETURNING {CATEGORY_COLUMNS}"
                 );
                 dispatch!(self, p => sqlx::query_as::<_, BlockCategory>(trusted(&sql))
                     .bind(c.name.trim()).bind(c.icon).bind(c.sort_order).bind(t).bind(id)
@@ -254,10 +273,10 @@ impl Store {
     }
 
     pub async fn reorder_block_category(&self, id: i64, order: i64) -> Result<()> {
-        touched(
-            dispatch!(self, p => sqlx::query("UPDATE block_categories SET sort_order = $1, updated_at = $2 WHERE id = $3")
-            .bind(order).bind(now()).bind(id).execute(p).await.map(|r| r.rows_affected()).map_err(map_err))?,
-        )
+        touched(dispatch!(self, p => sqlx::query(
+                "UPDATE block_categories SET sort_order = $1, updated_at = $2 WHERE id = $3")
+            .bind(order).bind(now()).bind(id)
+            .execute(p).await.map(|r| r.rows_affected()).map_err(map_err))?)
     }
 
     /// Deletes a category, only when no block is in it.
@@ -303,42 +322,66 @@ impl Store {
             let mut tx = p.begin_write().await.map_err(map_err)?;
             for c in categories {
                 let existing: Option<i64> = sqlx::query_scalar(
-                    "SELECT id FROM block_categories WHERE lower(name) = $1 OR (seed_key IS NOT NULL AND seed_key = $2)")
+                    "SELECT id FROM block_categories \
+                     WHERE lower(name) = $1 OR (seed_key IS NOT NULL AND seed_key = $2)")
                     .bind(name_key(&c.name)).bind(c.key.as_deref())
                     .fetch_optional(&mut *tx).await.map_err(map_err)?;
                 match existing {
-                    Some(id) => sqlx::query("UPDATE block_categories SET name = $1, icon = $2, sort_order = $3, updated_at = $4 WHERE id = $5")
+                    Some(id) => sqlx::query(
+                        "UPDATE block_categories \
+                         SET name = $1, icon = $2, sort_order = $3, updated_at = $4 \
+                         WHERE id = $5")
                         .bind(c.name.trim()).bind(&c.icon).bind(c.order).bind(t).bind(id)
                         .execute(&mut *tx).await.map_err(map_err)?,
-                    None => sqlx::query("INSERT INTO block_categories (seed_key, name, icon, sort_order, created_at, updated_at) VALUES ($1, $2, $3, $4, $5, $5)")
-                        .bind(c.key.as_deref()).bind(c.name.trim()).bind(&c.icon).bind(c.order).bind(t)
+                    None => sqlx::query("INSERT INTO block_categories \
+                                         (seed_key, name, icon, sort_order, created_at, \
+                                         updated_at) VALUES ($1, $2, $3, $4, $5, $5)")
+                        .bind(c.key.as_deref()).bind(c.name.trim())
+                        .bind(&c.icon).bind(c.order).bind(t)
                         .execute(&mut *tx).await.map_err(map_err)?,
                 };
             }
             for b in blocks {
-                let category_id: Option<i64> = match b.category.as_deref().map(str::trim).filter(|c| !c.is_empty()) {
+                let category = b.category.as_deref().map(str::trim).filter(|c| !c.is_empty());
+                let category_id: Option<i64> = match category {
                     None => None,
                     Some(name) => {
-                        let found: Option<i64> = sqlx::query_scalar("SELECT id FROM block_categories WHERE lower(name) = $1")
+                        let found: Option<i64> = sqlx::query_scalar(
+                            "SELECT id FROM block_categories WHERE lower(name) = $1")
                             .bind(name_key(name)).fetch_optional(&mut *tx).await.map_err(map_err)?;
                         match found {
                             Some(id) => Some(id),
-                            None => Some(sqlx::query_scalar("INSERT INTO block_categories (name, icon, sort_order, created_at, updated_at) VALUES ($1, '', 99, $2, $2) RETURNING id")
+                            None => Some(sqlx::query_scalar(
+                                "INSERT INTO block_categories \
+                                 (name, icon, sort_order, created_at, updated_at) \
+                                 VALUES ($1, '', 99, $2, $2) RETURNING id")
                                 .bind(name).bind(t).fetch_one(&mut *tx).await.map_err(map_err)?),
                         }
                     }
                 };
-                let existing: Option<i64> = sqlx::query_scalar("SELECT id FROM blocks WHERE uid = $1 OR name_key = $2 ORDER BY (uid = $1) DESC LIMIT 1")
+                let existing: Option<i64> = sqlx::query_scalar(
+                    "SELECT id FROM blocks WHERE uid = $1 OR name_key = $2 \
+                     ORDER BY (uid = $1) DESC LIMIT 1")
                     .bind(b.uid.as_deref().unwrap_or("")).bind(name_key(&b.name))
                     .fetch_optional(&mut *tx).await.map_err(map_err)?;
                 match existing {
-                    Some(id) => sqlx::query("UPDATE blocks SET name = $1, name_key = $2, category_id = $3, image = $4, keywords = $5, template = $6, css = $7, js = $8, sort_order = $9, updated_at = $10 WHERE id = $11")
-                        .bind(b.name.trim()).bind(name_key(&b.name)).bind(category_id).bind(&b.image).bind(&b.keywords)
+                    Some(id) => sqlx::query(
+                        "UPDATE blocks \
+                         SET name = $1, name_key = $2, category_id = $3, image = $4, \
+                         keywords = $5, template = $6, css = $7, js = $8, sort_order = $9, \
+                         updated_at = $10 WHERE id = $11")
+                        .bind(b.name.trim()).bind(name_key(&b.name))
+                        .bind(category_id).bind(&b.image).bind(&b.keywords)
                         .bind(&b.template).bind(&b.css).bind(&b.js).bind(b.order).bind(t).bind(id)
                         .execute(&mut *tx).await.map_err(library_err)?,
-                    None => sqlx::query("INSERT INTO blocks (uid, name, name_key, category_id, image, keywords, template, css, js, sort_order, created_at, updated_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $11)")
+                    None => sqlx::query("INSERT INTO blocks \
+                                         (uid, name, name_key, category_id, image, keywords, \
+                                         template, css, js, sort_order, created_at, updated_at) \
+                                         VALUES \
+                                         ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $11)")
                         .bind(b.uid.clone().unwrap_or_else(|| uuid::Uuid::new_v4().to_string()))
-                        .bind(b.name.trim()).bind(name_key(&b.name)).bind(category_id).bind(&b.image).bind(&b.keywords)
+                        .bind(b.name.trim()).bind(name_key(&b.name))
+                        .bind(category_id).bind(&b.image).bind(&b.keywords)
                         .bind(&b.template).bind(&b.css).bind(&b.js).bind(b.order).bind(t)
                         .execute(&mut *tx).await.map_err(library_err)?,
                 };
@@ -391,8 +434,12 @@ impl Store {
     pub async fn seed_block_category(&self, c: &CategoryInput<'_>) -> Result<i64> {
         let t = now();
         dispatch!(self, p => sqlx::query_scalar::<_, i64>(
-            "INSERT INTO block_categories (seed_key, name, icon, sort_order, created_at, updated_at) VALUES ($1, $2, $3, $4, $5, $5) \
-             ON CONFLICT (seed_key) DO UPDATE SET name = excluded.name, icon = excluded.icon, sort_order = excluded.sort_order, updated_at = excluded.updated_at \
+            "INSERT INTO block_categories \
+             (seed_key, name, icon, sort_order, created_at, updated_at) \
+             VALUES ($1, $2, $3, $4, $5, $5) \
+             ON CONFLICT (seed_key) DO UPDATE \
+             SET name = excluded.name, icon = excluded.icon, \
+             sort_order = excluded.sort_order, updated_at = excluded.updated_at \
              RETURNING id")
             .bind(c.seed_key).bind(c.name).bind(c.icon).bind(c.sort_order).bind(t)
             .fetch_one(p).await.map_err(map_err))
@@ -403,12 +450,18 @@ impl Store {
     pub async fn seed_library_block(&self, b: &BlockInput<'_>) -> Result<i64, LibraryError> {
         let t = now();
         dispatch!(self, p => sqlx::query_scalar(
-            "INSERT INTO blocks (uid, name, name_key, category_id, image, keywords, template, css, js, sort_order, created_at, updated_at) \
+            "INSERT INTO blocks \
+             (uid, name, name_key, category_id, image, keywords, template, css, js, sort_order, \
+             created_at, updated_at) \
              VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $11) \
-             ON CONFLICT (uid) DO UPDATE SET name = excluded.name, name_key = excluded.name_key, category_id = excluded.category_id, \
-             keywords = excluded.keywords, template = excluded.template, css = excluded.css, js = excluded.js, \
-             sort_order = excluded.sort_order, updated_at = excluded.updated_at RETURNING id")
-            .bind(b.uid).bind(b.name.trim()).bind(name_key(b.name)).bind(b.category_id).bind(b.image).bind(b.keywords)
+             ON CONFLICT (uid) DO UPDATE \
+             SET name = excluded.name, name_key = excluded.name_key, \
+             category_id = excluded.category_id, keywords = excluded.keywords, \
+             template = excluded.template, css = excluded.css, js = excluded.js, \
+             sort_order = excluded.sort_order, updated_at = excluded.updated_at \
+             RETURNING id")
+            .bind(b.uid).bind(b.name.trim()).bind(name_key(b.name))
+            .bind(b.category_id).bind(b.image).bind(b.keywords)
             .bind(b.template).bind(b.css).bind(b.js).bind(b.sort_order.unwrap_or(99)).bind(t)
             .fetch_one(p).await.map_err(library_err))
     }

@@ -22,7 +22,8 @@ impl Store {
     pub async fn my_blocks(&self, user_id: i64) -> Result<Vec<MyBlock>> {
         let sql =
             format!("SELECT {MY_BLOCK_COLUMNS} FROM my_blocks WHERE user_id = $1 ORDER BY id DESC");
-        dispatch!(self, p => sqlx::query_as::<_, MyBlock>(trusted(&sql)).bind(user_id).fetch_all(p).await.map_err(map_err))
+        dispatch!(self, p => sqlx::query_as::<_, MyBlock>(trusted(&sql)).bind(user_id)
+            .fetch_all(p).await.map_err(map_err))
     }
 
     /// Creates one of the user's blocks, or overwrites one they own (`NotFound` otherwise).
@@ -39,7 +40,9 @@ impl Store {
         match id {
             None => {
                 let sql = format!(
-                    "INSERT INTO my_blocks (user_id, name, template, css, js, created_at, updated_at) VALUES ($1, $2, $3, $4, $5, $6, $6) RETURNING {MY_BLOCK_COLUMNS}"
+                    "INSERT INTO my_blocks \
+                     (user_id, name, template, css, js, created_at, updated_at) \
+                     VALUES ($1, $2, $3, $4, $5, $6, $6) RETURNING {MY_BLOCK_COLUMNS}"
                 );
                 dispatch!(self, p => sqlx::query_as::<_, MyBlock>(trusted(&sql))
                     .bind(user_id).bind(name.trim()).bind(template).bind(css).bind(js).bind(t)
@@ -47,10 +50,13 @@ impl Store {
             }
             Some(id) => {
                 let sql = format!(
-                    "UPDATE my_blocks SET name = $1, template = $2, css = $3, js = $4, updated_at = $5 WHERE id = $6 AND user_id = $7 RETURNING {MY_BLOCK_COLUMNS}"
+                    "UPDATE my_blocks \
+                     SET name = $1, template = $2, css = $3, js = $4, updated_at = $5 \
+                     WHERE id = $6 AND user_id = $7 RETURNING {MY_BLOCK_COLUMNS}"
                 );
                 dispatch!(self, p => sqlx::query_as::<_, MyBlock>(trusted(&sql))
-                    .bind(name.trim()).bind(template).bind(css).bind(js).bind(t).bind(id).bind(user_id)
+                    .bind(name.trim()).bind(template).bind(css)
+                    .bind(js).bind(t).bind(id).bind(user_id)
                     .fetch_optional(p).await.map_err(map_err))?
                 .ok_or(StoreError::NotFound)
             }

@@ -42,13 +42,15 @@ impl Store {
         let sql = format!(
             "SELECT {FIELD_COLUMNS} FROM fields WHERE collection_id = $1 ORDER BY position, id"
         );
-        dispatch!(self, p => sqlx::query_as::<_, Field>(trusted(&sql)).bind(collection_id).fetch_all(p).await.map_err(map_err))
+        dispatch!(self, p => sqlx::query_as::<_, Field>(trusted(&sql)).bind(collection_id)
+            .fetch_all(p).await.map_err(map_err))
     }
 
     pub async fn field_by_id(&self, id: i64) -> Result<Field> {
         let sql = format!("SELECT {FIELD_COLUMNS} FROM fields WHERE id = $1");
-        dispatch!(self, p => sqlx::query_as::<_, Field>(trusted(&sql)).bind(id).fetch_optional(p).await.map_err(map_err))?
-            .ok_or(StoreError::NotFound)
+        dispatch!(self, p => sqlx::query_as::<_, Field>(trusted(&sql)).bind(id)
+            .fetch_optional(p).await.map_err(map_err))?
+        .ok_or(StoreError::NotFound)
     }
 
     /// A free field slug within a collection.
@@ -68,9 +70,11 @@ impl Store {
     /// Adds a field at the end of the collection's order.
     pub async fn insert_field(&self, collection_id: i64, f: &FieldInput) -> Result<Field> {
         let sql = format!(
-            "INSERT INTO fields (collection_id, name, slug, type, required, position, options, meta) \
-             VALUES ($1, $2, $3, $4, $5, (SELECT COALESCE(MAX(position), -1) + 1 FROM fields WHERE collection_id = $1), $6, $7) \
-             RETURNING {FIELD_COLUMNS}"
+            "INSERT INTO fields \
+             (collection_id, name, slug, type, required, position, options, meta) \
+             VALUES ($1, $2, $3, $4, $5, \
+             (SELECT COALESCE(MAX(position), -1) + 1 FROM fields WHERE collection_id = $1), $6, \
+             $7) RETURNING {FIELD_COLUMNS}"
         );
         dispatch!(self, p => {
             let mut tx = p.begin_write().await.map_err(map_err)?;
@@ -90,8 +94,9 @@ impl Store {
     /// it was accepted under.
     pub async fn update_field(&self, id: i64, f: &FieldInput) -> Result<Field> {
         let sql = format!(
-            "UPDATE fields SET name = $1, slug = $2, type = $3, required = $4, options = $5, meta = $6 WHERE id = $7 \
-             RETURNING {FIELD_COLUMNS}"
+            "UPDATE fields \
+             SET name = $1, slug = $2, type = $3, required = $4, options = $5, meta = $6 \
+             WHERE id = $7 RETURNING {FIELD_COLUMNS}"
         );
         let new_def =
             crate::fields::FieldType::parse(&f.kind).map(|kind| crate::fields::FieldDef {
@@ -110,7 +115,8 @@ impl Store {
                 .bind(id).fetch_optional(&mut *tx).await.map_err(map_err)?;
             let old = old.ok_or(StoreError::NotFound)?;
             let field = sqlx::query_as::<_, Field>(trusted(&sql))
-                .bind(&f.name).bind(&f.slug).bind(&f.kind).bind(f.required).bind(Json(&f.options)).bind(Json(&f.meta)).bind(id)
+                .bind(&f.name).bind(&f.slug).bind(&f.kind).bind(f.required)
+                .bind(Json(&f.options)).bind(Json(&f.meta)).bind(id)
                 .fetch_optional(&mut *tx).await.map_err(map_err)?
                 .ok_or(StoreError::NotFound)?;
             if let (Some(from), Some(to)) = (crate::fields::FieldType::parse(&old), &new_def)
@@ -119,7 +125,8 @@ impl Store {
                 let (mut after, ts) = (0_i64, now());
                 loop {
                     let page: Vec<(i64, Json<Map<String, Value>>)> = sqlx::query_as(
-                        "SELECT id, data FROM posts WHERE collection_id = $1 AND id > $2 ORDER BY id LIMIT 500")
+                        "SELECT id, data FROM posts WHERE collection_id = $1 AND id > $2 \
+                         ORDER BY id LIMIT 500")
                         .bind(field.collection_id).bind(after)
                         .fetch_all(&mut *tx).await.map_err(map_err)?;
                     let Some(last) = page.last() else { break };
@@ -159,8 +166,10 @@ impl Store {
         };
         dispatch!(self, p => {
             let mut tx = p.begin_write().await.map_err(map_err)?;
-            sqlx::query(strip).bind(&key).bind(field.collection_id).execute(&mut *tx).await.map_err(map_err)?;
-            sqlx::query("DELETE FROM fields WHERE id = $1").bind(id).execute(&mut *tx).await.map_err(map_err)?;
+            sqlx::query(strip).bind(&key).bind(field.collection_id)
+                .execute(&mut *tx).await.map_err(map_err)?;
+            sqlx::query("DELETE FROM fields WHERE id = $1").bind(id)
+                .execute(&mut *tx).await.map_err(map_err)?;
             records_changed!(tx, field.collection_id)?;
             tx.commit().await.map_err(map_err)
         })
@@ -171,7 +180,8 @@ impl Store {
         dispatch!(self, p => {
             let mut tx = p.begin_write().await.map_err(map_err)?;
             for (position, id) in ids.iter().enumerate() {
-                let n = sqlx::query("UPDATE fields SET position = $1 WHERE id = $2 AND collection_id = $3")
+                let n = sqlx::query("UPDATE fields SET position = $1 \
+                                     WHERE id = $2 AND collection_id = $3")
                     .bind(position as i64).bind(id).bind(collection_id)
                     .execute(&mut *tx).await.map_err(map_err)?.rows_affected();
                 if n != 1 {

@@ -89,8 +89,8 @@ impl Store {
         meta: &Value,
     ) -> Result<Collection> {
         let sql = format!(
-            "INSERT INTO collections (project_id, name, slug, meta, created_at, updated_at) VALUES ($1, $2, $3, $4, $5, $5) \
-             RETURNING {COLLECTION_COLUMNS}"
+            "INSERT INTO collections (project_id, name, slug, meta, created_at, updated_at) \
+             VALUES ($1, $2, $3, $4, $5, $5) RETURNING {COLLECTION_COLUMNS}"
         );
         let c = dispatch!(self, p => {
             let mut tx = p.begin_write().await.map_err(map_err)?;
@@ -107,8 +107,9 @@ impl Store {
 
     pub async fn collection_by_id(&self, id: i64) -> Result<Collection> {
         let sql = format!("SELECT {COLLECTION_COLUMNS} FROM collections WHERE id = $1");
-        dispatch!(self, p => sqlx::query_as::<_, Collection>(trusted(&sql)).bind(id).fetch_optional(p).await.map_err(map_err))?
-            .ok_or(StoreError::NotFound)
+        dispatch!(self, p => sqlx::query_as::<_, Collection>(trusted(&sql)).bind(id)
+            .fetch_optional(p).await.map_err(map_err))?
+        .ok_or(StoreError::NotFound)
     }
 
     /// A project's collection by slug.
@@ -116,9 +117,10 @@ impl Store {
         let sql = format!(
             "SELECT {COLLECTION_COLUMNS} FROM collections WHERE project_id = $1 AND slug = $2"
         );
-        dispatch!(self, p => sqlx::query_as::<_, Collection>(trusted(&sql)).bind(project_id).bind(slug)
+        dispatch!(self, p => sqlx::query_as::<_, Collection>(trusted(&sql))
+            .bind(project_id).bind(slug)
             .fetch_optional(p).await.map_err(map_err))?
-            .ok_or(StoreError::NotFound)
+        .ok_or(StoreError::NotFound)
     }
 
     pub async fn update_collection(
@@ -129,7 +131,9 @@ impl Store {
         meta: &Value,
     ) -> Result<Collection> {
         let sql = format!(
-            "UPDATE collections SET name = $1, slug = $2, meta = $3, updated_at = $4 WHERE id = $5 RETURNING {COLLECTION_COLUMNS}"
+            "UPDATE collections \
+             SET name = $1, slug = $2, meta = $3, updated_at = $4 \
+             WHERE id = $5 RETURNING {COLLECTION_COLUMNS}"
         );
         // The slug names the read API's path and the meta its order: the edge must hear.
         let c = dispatch!(self, p => {
@@ -153,11 +157,15 @@ impl Store {
         let c = self.collection_by_id(id).await?;
         dispatch!(self, p => {
             let mut tx = p.begin_write().await.map_err(map_err)?;
-            sqlx::query("DELETE FROM posts WHERE collection_id = $1").bind(id).execute(&mut *tx).await.map_err(map_err)?;
-            sqlx::query("DELETE FROM fields WHERE collection_id = $1").bind(id).execute(&mut *tx).await.map_err(map_err)?;
-            sqlx::query("UPDATE pages SET table_id = NULL WHERE table_id = $1").bind(id).execute(&mut *tx).await.map_err(map_err)?;
+            sqlx::query("DELETE FROM posts WHERE collection_id = $1").bind(id)
+                .execute(&mut *tx).await.map_err(map_err)?;
+            sqlx::query("DELETE FROM fields WHERE collection_id = $1").bind(id)
+                .execute(&mut *tx).await.map_err(map_err)?;
+            sqlx::query("UPDATE pages SET table_id = NULL WHERE table_id = $1").bind(id)
+                .execute(&mut *tx).await.map_err(map_err)?;
             records_changed!(tx, id)?;
-            sqlx::query("DELETE FROM collections WHERE id = $1").bind(id).execute(&mut *tx).await.map_err(map_err)?;
+            sqlx::query("DELETE FROM collections WHERE id = $1").bind(id)
+                .execute(&mut *tx).await.map_err(map_err)?;
             tx.commit().await.map_err(map_err)
         })?;
         self.touch_project(c.project_id).await
@@ -171,7 +179,8 @@ impl Store {
         except: Option<i64>,
     ) -> Result<String> {
         let taken: Vec<String> = dispatch!(self, p => sqlx::query_scalar(
-            "SELECT slug FROM collections WHERE project_id = $1 AND (slug = $2 OR slug LIKE $3) AND id <> $4")
+            "SELECT slug FROM collections \
+             WHERE project_id = $1 AND (slug = $2 OR slug LIKE $3) AND id <> $4")
             .bind(project_id).bind(base).bind(format!("{base}-%")).bind(except.unwrap_or(0))
             .fetch_all(p).await.map_err(map_err))?;
         Ok(first_free(base, &taken))
@@ -179,8 +188,9 @@ impl Store {
 
     /// Project id of a collection (authorization before anything else is read).
     pub async fn collection_project_id(&self, id: i64) -> Result<i64> {
-        dispatch!(self, p => sqlx::query_scalar::<_, i64>("SELECT project_id FROM collections WHERE id = $1")
+        dispatch!(self, p => sqlx::query_scalar::<_, i64>(
+            "SELECT project_id FROM collections WHERE id = $1")
             .bind(id).fetch_optional(p).await.map_err(map_err))?
-            .ok_or(StoreError::NotFound)
+        .ok_or(StoreError::NotFound)
     }
 }

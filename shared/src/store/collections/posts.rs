@@ -44,8 +44,9 @@ pub(super) const POST_COLUMNS: &str = "id, collection_id, name, slug, data, crea
 impl Store {
     pub async fn post_by_id(&self, id: i64) -> Result<Post> {
         let sql = format!("SELECT {POST_COLUMNS} FROM posts WHERE id = $1");
-        dispatch!(self, p => sqlx::query_as::<_, Post>(trusted(&sql)).bind(id).fetch_optional(p).await.map_err(map_err))?
-            .ok_or(StoreError::NotFound)
+        dispatch!(self, p => sqlx::query_as::<_, Post>(trusted(&sql)).bind(id)
+            .fetch_optional(p).await.map_err(map_err))?
+        .ok_or(StoreError::NotFound)
     }
 
     /// `post id → project id` for the given posts (those that exist).
@@ -54,7 +55,9 @@ impl Store {
         for chunk in ids.chunks(500) {
             let placeholders: Vec<String> = (1..=chunk.len()).map(|i| format!("${i}")).collect();
             let sql = format!(
-                "SELECT po.id, c.project_id FROM posts po JOIN collections c ON c.id = po.collection_id WHERE po.id IN ({})",
+                "SELECT po.id, c.project_id FROM posts po \
+                 JOIN collections c ON c.id = po.collection_id \
+                 WHERE po.id IN ({})",
                 placeholders.join(", ")
             );
             let rows: Vec<(i64, i64)> = dispatch!(self, p => {
@@ -71,13 +74,14 @@ impl Store {
 
     pub async fn insert_post(&self, collection_id: i64, post: &NewPost) -> Result<Post> {
         let sql = format!(
-            "INSERT INTO posts (collection_id, name, slug, data, created_at, updated_at) VALUES ($1, $2, $3, $4, $5, $6) \
-             RETURNING {POST_COLUMNS}"
+            "INSERT INTO posts (collection_id, name, slug, data, created_at, updated_at) \
+             VALUES ($1, $2, $3, $4, $5, $6) RETURNING {POST_COLUMNS}"
         );
         dispatch!(self, p => {
             let mut tx = p.begin_write().await.map_err(map_err)?;
             let post = sqlx::query_as::<_, Post>(trusted(&sql))
-                .bind(collection_id).bind(&post.name).bind(&post.slug).bind(Json(&post.data)).bind(post.created_at).bind(now())
+                .bind(collection_id).bind(&post.name).bind(&post.slug)
+                .bind(Json(&post.data)).bind(post.created_at).bind(now())
                 .fetch_one(&mut *tx).await.map_err(map_err)?;
             add_post_count!(tx, collection_id, 1)?;
             tx.commit().await.map_err(map_err)?;
@@ -93,7 +97,9 @@ impl Store {
         data: &Map<String, Value>,
     ) -> Result<Post> {
         let sql = format!(
-            "UPDATE posts SET name = $1, slug = $2, data = $3, updated_at = $4 WHERE id = $5 RETURNING {POST_COLUMNS}"
+            "UPDATE posts \
+             SET name = $1, slug = $2, data = $3, updated_at = $4 \
+             WHERE id = $5 RETURNING {POST_COLUMNS}"
         );
         dispatch!(self, p => {
             let mut tx = p.begin_write().await.map_err(map_err)?;
@@ -113,8 +119,12 @@ impl Store {
             let mut tx = p.begin_write().await.map_err(map_err)?;
             let mut removed: HashMap<i64, i64> = HashMap::new();
             for chunk in ids.chunks(500) {
-                let placeholders: Vec<String> = (1..=chunk.len()).map(|i| format!("${i}")).collect();
-                let sql = format!("DELETE FROM posts WHERE id IN ({}) RETURNING collection_id", placeholders.join(", "));
+                let placeholders: Vec<String> =
+                    (1..=chunk.len()).map(|i| format!("${i}")).collect();
+                let sql = format!(
+                    "DELETE FROM posts WHERE id IN ({}) RETURNING collection_id",
+                    placeholders.join(", ")
+                );
                 let mut q = sqlx::query_scalar::<_, i64>(trusted(&sql));
                 for id in chunk {
                     q = q.bind(id);
@@ -133,7 +143,8 @@ impl Store {
 
     /// Every slug of a collection with its post id.
     pub async fn post_slugs(&self, collection_id: i64) -> Result<HashMap<String, i64>> {
-        let rows: Vec<(String, i64)> = dispatch!(self, p => sqlx::query_as("SELECT slug, id FROM posts WHERE collection_id = $1")
+        let rows: Vec<(String, i64)> = dispatch!(self, p => sqlx::query_as(
+            "SELECT slug, id FROM posts WHERE collection_id = $1")
             .bind(collection_id).fetch_all(p).await.map_err(map_err))?;
         Ok(rows.into_iter().collect())
     }
@@ -172,7 +183,8 @@ impl Store {
         limit: i64,
     ) -> Result<Vec<Post>> {
         let sql = format!(
-            "SELECT {POST_COLUMNS} FROM posts WHERE collection_id = $1 AND id > $2 ORDER BY id LIMIT $3"
+            "SELECT {POST_COLUMNS} FROM posts \
+             WHERE collection_id = $1 AND id > $2 ORDER BY id LIMIT $3"
         );
         dispatch!(self, p => sqlx::query_as::<_, Post>(trusted(&sql))
             .bind(collection_id).bind(after).bind(limit)
@@ -231,7 +243,8 @@ impl Store {
                 update_posts!(tx);
                 for chunk in inserts.chunks(ROWS_PER_STATEMENT) {
                     let mut qb = sqlx::QueryBuilder::new(
-                        "INSERT INTO posts (collection_id, name, slug, data, created_at, updated_at) ",
+                        "INSERT INTO posts \
+                         (collection_id, name, slug, data, created_at, updated_at) ",
                     );
                     qb.push_values(chunk, |mut b, post| {
                         b.push_bind(collection_id)
@@ -251,7 +264,11 @@ impl Store {
                 update_posts!(tx);
                 if !inserts.is_empty() {
                     let mut copy = tx
-                        .copy_in_raw("COPY posts (collection_id, name, slug, data, created_at, updated_at) FROM STDIN")
+                        .copy_in_raw(
+                            "COPY posts \
+                                      (collection_id, name, slug, data, created_at, updated_at) \
+                                      FROM STDIN",
+                        )
                         .await
                         .map_err(map_err)?;
                     let updated = ts.to_rfc3339();

@@ -122,18 +122,21 @@ impl Store {
     ) -> Result<(Vec<Post>, i64)> {
         let order_sql = self.order_sql(order);
         let sql = format!(
-            "SELECT {POST_COLUMNS} FROM posts WHERE collection_id = $1 ORDER BY {order_sql} LIMIT $2 OFFSET $3"
+            "SELECT {POST_COLUMNS} FROM posts WHERE collection_id = $1 \
+             ORDER BY {order_sql} LIMIT $2 OFFSET $3"
         );
         let posts = dispatch!(self, p => sqlx::query_as::<_, Post>(trusted(&sql))
             .bind(collection_id).bind(limit).bind(offset)
             .fetch_all(p).await.map_err(map_err))?;
         // Kept exact by every write (see `add_post_count`), so no 100,000-row count here.
-        let total: i64 = dispatch!(self, p => sqlx::query_scalar("SELECT post_count FROM collections WHERE id = $1")
+        let total: i64 = dispatch!(self, p => sqlx::query_scalar(
+            "SELECT post_count FROM collections WHERE id = $1")
             .bind(collection_id).fetch_one(p).await.map_err(map_err))?;
         Ok((posts, total))
     }
 
-    /// `ORDER BY` text for `(key, descending)` pairs, always ending with the id so pages are stable.
+    /// `ORDER BY` text for `(key, descending)` pairs, always ending with the id so pages are
+    /// stable.
     fn order_sql(&self, order: &[(OrderKey, bool)]) -> String {
         let mut parts: Vec<String> = order
             .iter()
@@ -193,7 +196,9 @@ impl Store {
             }
         };
         let sql = format!(
-            "SELECT {POST_COLUMNS} FROM posts WHERE collection_id = $1{where_sql} ORDER BY {order_sql} LIMIT $2 OFFSET $3"
+            "SELECT {POST_COLUMNS} FROM posts \
+             WHERE collection_id = $1{where_sql} ORDER BY {order_sql} \
+             LIMIT $2 OFFSET $3"
         );
         let millis = i64::try_from(within.as_millis()).unwrap_or(i64::MAX).max(1);
         /// `query!()` expands to the list query with its values bound, built in each arm below
@@ -268,7 +273,8 @@ impl Store {
         let (key, value) = match f.key {
             OrderKey::Field(id) if numeric && pg => (
                 format!(
-                    "(CASE WHEN json_typeof(data->'{id}') = 'number' THEN (data->>'{id}')::numeric END)"
+                    "(CASE WHEN json_typeof(data->'{id}') = 'number' \
+                     THEN (data->>'{id}')::numeric END)"
                 ),
                 "CAST($4 AS numeric)",
             ),
