@@ -10,6 +10,9 @@ use super::BeginWrite;
 use super::{Result, Store, dispatch, map_err, now};
 use crate::billing::{Month, price};
 
+/// One entry of the audit log: (actor, action, subject, created_at).
+pub type AuditEntry = (i64, String, Option<i64>, DateTime<Utc>);
+
 /// One ledger entry: charges are negative, payments positive, in minor units.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, sqlx::FromRow, utoipa::ToSchema)]
 pub struct Transaction {
@@ -58,6 +61,7 @@ impl Store {
     /// - one charge per website on line at any time during the month (a publication period
     ///   overlapping it), however often it was published or unpublished;
     /// - in the paying account's currency.
+    #[tracing::instrument(skip(self), err)]
     pub async fn month_charges(&self, month: Month) -> Result<Vec<Charge>> {
         let (start, end) = (month.start(), month.end());
         let accounts: Vec<Account> = dispatch!(self, p => sqlx::query_as(
@@ -137,6 +141,7 @@ impl Store {
 
     /// Posts `month`'s charges. Idempotent: a charge already posted (same key) is skipped, so
     /// running a month again posts nothing new. Returns how many were posted.
+    #[tracing::instrument(skip(self), err)]
     pub async fn run_billing(&self, month: Month, at: DateTime<Utc>) -> Result<u64> {
         let charges = self.month_charges(month).await?;
         dispatch!(self, p => {
@@ -158,6 +163,7 @@ impl Store {
     }
 
     /// Posts a payment or an adjustment (positive is money in).
+    #[tracing::instrument(skip(self), err)]
     pub async fn insert_transaction(
         &self,
         user_id: i64,
@@ -174,6 +180,7 @@ impl Store {
     }
 
     /// The sum of the account's transactions in `currency`.
+    #[tracing::instrument(skip(self), err)]
     pub async fn balance(&self, user_id: i64, currency: &str) -> Result<i64> {
         let sum: Option<i64> = dispatch!(self, p => sqlx::query_scalar(
             "SELECT CAST(SUM(amount) AS BIGINT) FROM transactions \
@@ -183,6 +190,7 @@ impl Store {
     }
 
     /// Whether the account has any transaction (its currency is then fixed).
+    #[tracing::instrument(skip(self), err)]
     pub async fn has_transactions(&self, user_id: i64) -> Result<bool> {
         let n: i64 = dispatch!(self, p => sqlx::query_scalar(
             "SELECT COUNT(*) FROM transactions WHERE user_id = $1")
@@ -191,6 +199,7 @@ impl Store {
     }
 
     /// The account's transactions in `[from, to)`, oldest first.
+    #[tracing::instrument(skip(self), err)]
     pub async fn transactions_between(
         &self,
         user_id: i64,
@@ -204,6 +213,7 @@ impl Store {
     }
 
     /// Records an action taken on someone else's behalf.
+    #[tracing::instrument(skip(self), err)]
     pub async fn audit(
         &self,
         actor_id: i64,
@@ -218,11 +228,9 @@ impl Store {
             .execute(p).await.map(|_| ()).map_err(map_err))
     }
 
-    /// The audit log, newest first: (actor, action, subject, created_at).
-    pub async fn audit_log(
-        &self,
-        limit: i64,
-    ) -> Result<Vec<(i64, String, Option<i64>, DateTime<Utc>)>> {
+    /// The audit log, newest first.
+    #[tracing::instrument(skip(self), err)]
+    pub async fn audit_log(&self, limit: i64) -> Result<Vec<AuditEntry>> {
         dispatch!(self, p => sqlx::query_as(
             "SELECT actor_id, action, subject_id, created_at FROM audit_log \
              ORDER BY id DESC LIMIT $1")

@@ -51,6 +51,7 @@ impl Store {
     // ----- verified domains ------------------------------------------------------------------
 
     /// The project holding the unit of `name` (the name itself or its `www.` twin, verified).
+    #[tracing::instrument(skip(self), err)]
     pub async fn domain_holder(&self, name: &str) -> Result<Option<i64>> {
         dispatch!(self, p => sqlx::query_scalar::<_, i64>(
             "SELECT id FROM projects WHERE domain_unit = $1")
@@ -63,6 +64,7 @@ impl Store {
     /// database's unique index decides, so two projects racing for a name and its twin cannot
     /// both win), certificates of its previous name go, every pending claim on the unit is
     /// evicted, the project's own pending domain (whatever it was) goes, and the edges are told.
+    #[tracing::instrument(skip(self), err)]
     pub async fn mark_domain_verified(&self, project_id: i64, domain: &str) -> Result<()> {
         self.verify_domain(project_id, domain, false)
             .await
@@ -72,6 +74,7 @@ impl Store {
     /// [`Store::mark_domain_verified`] for the background checks: only while the project still
     /// has `domain` as its pending claim (the owner may have changed or removed it while the
     /// check ran). Returns whether the domain was verified.
+    #[tracing::instrument(skip(self), err)]
     pub async fn verify_domain_claim(&self, project_id: i64, domain: &str) -> Result<bool> {
         self.verify_domain(project_id, domain, true).await
     }
@@ -117,6 +120,7 @@ impl Store {
     /// Removes a project's custom domain: its verification, its certificates and its pending
     /// claim, and tells the edges. The names' ACME back-off stays (`acme_backoff`), so removing
     /// and verifying again never buys a faster retry.
+    #[tracing::instrument(skip(self), err)]
     pub async fn remove_domain(&self, project_id: i64) -> Result<()> {
         dispatch!(self, p => {
             let mut tx = p.begin_write().await.map_err(map_err)?;
@@ -142,6 +146,7 @@ impl Store {
 
     /// Saves `domain` as the project's pending domain, replacing an earlier one, with its
     /// checks started over: the first at `next_check_at`. Reserves nothing.
+    #[tracing::instrument(skip(self), err)]
     pub async fn save_domain_claim(
         &self,
         project_id: i64,
@@ -164,6 +169,7 @@ impl Store {
     }
 
     /// The project's pending domain, if any.
+    #[tracing::instrument(skip(self), err)]
     pub async fn domain_claim(&self, project_id: i64) -> Result<Option<DomainClaim>> {
         let sql = format!("SELECT {CLAIM_COLUMNS} FROM domain_claims WHERE project_id = $1");
         dispatch!(self, p => sqlx::query_as::<_, DomainClaim>(super::trusted(&sql))
@@ -172,6 +178,7 @@ impl Store {
 
     /// The pending domains of the projects a user might see (the same candidates as
     /// [`Store::projects_candidates`]), for the project list.
+    #[tracing::instrument(skip(self), err)]
     pub async fn domain_claims_of(
         &self,
         user_id: i64,
@@ -192,6 +199,7 @@ impl Store {
     }
 
     /// Drops the project's pending domain (the verified one, if any, stays).
+    #[tracing::instrument(skip(self), err)]
     pub async fn delete_domain_claim(&self, project_id: i64) -> Result<()> {
         dispatch!(self, p => sqlx::query("DELETE FROM domain_claims WHERE project_id = $1")
             .bind(project_id).execute(p).await.map(|_| ()).map_err(map_err))
@@ -201,6 +209,7 @@ impl Store {
     /// moved `lease` into the future by a conditional update on the value just read, so of
     /// several control planes asking at once exactly one gets a given claim. A checker that
     /// dies mid-check leaves the claim due again once the lease has passed.
+    #[tracing::instrument(skip(self), err)]
     pub async fn claim_due_domain_checks(
         &self,
         limit: i64,
@@ -229,6 +238,7 @@ impl Store {
 
     /// Records a check of the pending `domain` and when the next one is due (`None`: no
     /// more automatic checks). Does nothing if the claim changed meanwhile.
+    #[tracing::instrument(skip(self), err)]
     pub async fn record_domain_check(
         &self,
         project_id: i64,
@@ -249,6 +259,7 @@ impl Store {
 
     /// Whether `user_id` may take `slug` now: refused with [`SLUG_HELD`] while another user's
     /// hold on it, released after `held_since`, lasts. A hold older than that is dropped.
+    #[tracing::instrument(skip(self), err)]
     pub async fn slug_available_to(
         &self,
         slug: &str,
@@ -268,12 +279,14 @@ impl Store {
     }
 
     /// Drops holds released before `before` (the cooling-off period is over).
+    #[tracing::instrument(skip(self), err)]
     pub async fn prune_slug_holds(&self, before: DateTime<Utc>) -> Result<u64> {
         dispatch!(self, p => sqlx::query("DELETE FROM slug_holds WHERE released_at <= $1")
             .bind(before).execute(p).await.map(|r| r.rows_affected()).map_err(map_err))
     }
 
     /// When `slug` was given up and by whom, if it is held.
+    #[tracing::instrument(skip(self), err)]
     pub async fn slug_hold(&self, slug: &str) -> Result<Option<(i64, DateTime<Utc>)>> {
         dispatch!(self, p => sqlx::query_as::<_, (i64, DateTime<Utc>)>(
             "SELECT user_id, released_at FROM slug_holds WHERE slug = $1")

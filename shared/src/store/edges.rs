@@ -50,6 +50,7 @@ const EDGE_COLUMNS: &str = "id, version, region, started_at, last_seen_at, reque
 
 impl Store {
     /// Records a heartbeat: inserts the node's row or replaces its figures.
+    #[tracing::instrument(skip_all, fields(node = node.id.as_str()), err)]
     pub async fn edge_heartbeat(&self, node: &EdgeNode) -> Result<()> {
         let sql = format!(
             "INSERT INTO edge_nodes ({EDGE_COLUMNS}) \
@@ -71,12 +72,14 @@ impl Store {
     }
 
     /// Every node that ever reported, by id.
+    #[tracing::instrument(skip(self), err)]
     pub async fn edge_nodes(&self) -> Result<Vec<EdgeNode>> {
         let sql = format!("SELECT {EDGE_COLUMNS} FROM edge_nodes ORDER BY id");
         dispatch!(self, p => sqlx::query_as(trusted(&sql)).fetch_all(p).await.map_err(map_err))
     }
 
     /// Forgets nodes silent since before `before` (a retired node's row goes after a day).
+    #[tracing::instrument(skip(self), err)]
     pub async fn forget_edge_nodes(&self, before: DateTime<Utc>) -> Result<u64> {
         let done = dispatch!(self, p => sqlx::query(
             "DELETE FROM edge_nodes WHERE last_seen_at < $1")

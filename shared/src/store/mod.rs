@@ -321,6 +321,7 @@ pub(crate) fn postgres_migrations() -> &'static sqlx::migrate::Migrator {
 impl Store {
     /// Connects to `url` (`sqlite:` or `postgres:`). SQLite runs in WAL mode with foreign keys
     /// on and a busy timeout, so readers never block the writer and brief lock waits retry.
+    #[tracing::instrument(skip_all, err)]
     pub async fn connect(url: &str) -> Result<Self> {
         if url.starts_with("sqlite:") {
             let opts = SqliteConnectOptions::from_str(url)?
@@ -350,6 +351,7 @@ impl Store {
     }
 
     /// Applies the migrations of this store's dialect.
+    #[tracing::instrument(skip(self), err)]
     pub async fn migrate(&self) -> Result<()> {
         match self {
             Store::Sqlite(p) => SQLITE_MIGRATIONS.run(p).await?,
@@ -359,10 +361,12 @@ impl Store {
     }
 
     /// The most connections the pool opens.
+    #[tracing::instrument(skip(self))]
     pub fn pool_size(&self) -> u32 {
         dispatch!(self, p => p.options().get_max_connections())
     }
 
+    #[tracing::instrument(skip(self))]
     pub fn backend_name(&self) -> &'static str {
         match self {
             Store::Sqlite(_) => "sqlite",
@@ -371,12 +375,14 @@ impl Store {
     }
 
     /// Checks the database answers (readiness probes).
+    #[tracing::instrument(skip(self), err)]
     pub async fn ping(&self) -> Result<()> {
         dispatch!(self, p => sqlx::query("SELECT 1").execute(p).await.map(|_| ()).map_err(map_err))
     }
 
     /// Creates a PostgreSQL database (test and set-up tooling). The name must be a plain
     /// identifier, since it cannot be a bound parameter.
+    #[tracing::instrument(skip(self), err)]
     pub async fn create_database(&self, name: &str) -> Result<()> {
         let sql = format!("CREATE DATABASE {}", plain_identifier(name)?);
         dispatch!(self, p => sqlx::query(trusted(&sql))
@@ -384,6 +390,7 @@ impl Store {
     }
 
     /// Drops a PostgreSQL database, ending its sessions first.
+    #[tracing::instrument(skip(self), err)]
     pub async fn drop_database(&self, name: &str) -> Result<()> {
         let sql = format!(
             "DROP DATABASE IF EXISTS {} WITH (FORCE)",
@@ -393,6 +400,7 @@ impl Store {
             .execute(p).await.map(|_| ()).map_err(map_err))
     }
 
+    #[tracing::instrument(skip(self))]
     pub async fn close(&self) {
         dispatch!(self, p => p.close().await)
     }
@@ -412,5 +420,7 @@ fn plain_identifier(name: &str) -> Result<&str> {
     }
 }
 
+#[cfg(test)]
+mod instrumented;
 #[cfg(test)]
 mod tests;

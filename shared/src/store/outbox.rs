@@ -41,6 +41,7 @@ impl Queue {
 }
 
 impl Store {
+    #[tracing::instrument(skip(self, body), err)]
     pub async fn enqueue_mail(&self, to: &str, subject: &str, body: &str) -> Result<i64> {
         let ts = now();
         dispatch!(self, p => sqlx::query_scalar::<_, i64>(
@@ -51,6 +52,7 @@ impl Store {
     }
 
     /// Claims up to `limit` due mails, pushing their next attempt `lease` into the future.
+    #[tracing::instrument(skip(self), err)]
     pub async fn claim_due_mail(&self, limit: i64, lease: Duration) -> Result<Vec<OutboxMail>> {
         let sql =
             "SELECT id, to_addr, subject, body, html_body, attempts FROM outbox WHERE id = $1";
@@ -62,12 +64,14 @@ impl Store {
         Ok(claimed)
     }
 
+    #[tracing::instrument(skip(self), err)]
     pub async fn mark_mail_sent(&self, id: i64) -> Result<()> {
         self.mark_sent(Queue::Mail, id).await
     }
 
     /// Records a failed attempt and schedules the next one with exponential back-off
     /// (30 s, 1 min, 2 min, … capped at 6 h).
+    #[tracing::instrument(skip(self), err)]
     pub async fn mark_mail_failed(&self, id: i64, attempts_before: i64, error: &str) -> Result<()> {
         self.mark_failed(Queue::Mail, id, attempts_before, error)
             .await
@@ -153,6 +157,7 @@ impl Store {
     }
 
     /// Every mail addressed to `to`, oldest first (support tooling and tests).
+    #[tracing::instrument(skip(self), err)]
     pub async fn mail_to(&self, to: &str) -> Result<Vec<OutboxMail>> {
         dispatch!(self, p => sqlx::query_as::<_, OutboxMail>(
             "SELECT id, to_addr, subject, body, html_body, attempts \
@@ -161,6 +166,7 @@ impl Store {
     }
 
     /// `(pending, sent)` counts, for tests and metrics.
+    #[tracing::instrument(skip(self), err)]
     pub async fn outbox_counts(&self) -> Result<(i64, i64)> {
         dispatch!(self, p => sqlx::query_as::<_, (i64, i64)>(
             "SELECT COALESCE(SUM(CASE WHEN sent_at IS NULL THEN 1 ELSE 0 END), 0), \

@@ -12,6 +12,7 @@ const PAGE_COLUMNS: &str = "id, project_id, name, slug, description, image, meta
 
 impl Store {
     /// Adds an empty page; its slug is `slug`, or `slug-2`, … if taken in the project.
+    #[tracing::instrument(skip(self), err)]
     pub async fn insert_page(&self, project_id: i64, name: &str, slug: &str) -> Result<Page> {
         let base = if slug == "/" { "page" } else { slug };
         let taken: Vec<String> = dispatch!(self, p => sqlx::query_scalar(
@@ -39,6 +40,7 @@ impl Store {
         Ok(page)
     }
 
+    #[tracing::instrument(skip(self), err)]
     pub async fn page_by_id(&self, id: i64) -> Result<Page> {
         let sql = format!("SELECT {PAGE_COLUMNS} FROM pages WHERE id = $1");
         dispatch!(self, p => sqlx::query_as::<_, Page>(trusted(&sql)).bind(id)
@@ -47,6 +49,7 @@ impl Store {
     }
 
     /// Every page of a project with its content, the home page first (publishing).
+    #[tracing::instrument(skip(self), err)]
     pub async fn pages_of_project(&self, project_id: i64) -> Result<Vec<Page>> {
         let sql = format!(
             "SELECT {PAGE_COLUMNS} FROM pages WHERE project_id = $1 \
@@ -57,6 +60,7 @@ impl Store {
     }
 
     /// The project a page belongs to (for authorization before anything else is read).
+    #[tracing::instrument(skip(self), err)]
     pub async fn page_project_id(&self, id: i64) -> Result<i64> {
         dispatch!(self, p => sqlx::query_scalar::<_, i64>(
             "SELECT project_id FROM pages WHERE id = $1")
@@ -64,6 +68,7 @@ impl Store {
         .ok_or(StoreError::NotFound)
     }
 
+    #[tracing::instrument(skip(self, changes), err)]
     pub async fn update_page(&self, id: i64, changes: &PageChanges) -> Result<Page> {
         let cur = self.page_by_id(id).await?;
         let sql = format!(
@@ -88,6 +93,7 @@ impl Store {
         Ok(page)
     }
 
+    #[tracing::instrument(skip(self), err)]
     pub async fn delete_page(&self, id: i64) -> Result<()> {
         let project_id = self.page_project_id(id).await?;
         dispatch!(self, p => sqlx::query("DELETE FROM pages WHERE id = $1")
@@ -96,6 +102,7 @@ impl Store {
     }
 
     /// Whether a collection belongs to a project (for binding collection pages).
+    #[tracing::instrument(skip(self), err)]
     pub async fn collection_in_project(&self, collection_id: i64, project_id: i64) -> Result<bool> {
         let n: i64 = dispatch!(self, p => sqlx::query_scalar(
             "SELECT COUNT(*) FROM collections WHERE id = $1 AND project_id = $2")

@@ -206,6 +206,7 @@ impl Store {
     // ----- deploys -------------------------------------------------------------------------
 
     /// Starts a deploy in the `building` state.
+    #[tracing::instrument(skip(self), err)]
     pub async fn create_deploy(&self, project_id: i64, user_id: Option<i64>) -> Result<Deploy> {
         let sql = format!(
             "INSERT INTO deploys (project_id, status, created_by, created_at) \
@@ -217,6 +218,7 @@ impl Store {
     }
 
     /// Marks a complete deploy ready and makes it the live one, in one transaction.
+    #[tracing::instrument(skip(self), err)]
     pub async fn finish_deploy(
         &self,
         deploy_id: i64,
@@ -249,6 +251,7 @@ impl Store {
 
     /// Records why a build failed (`error`, in English; its `code` and the values it names,
     /// for the dashboard's translation); the live site is untouched.
+    #[tracing::instrument(skip(self, params), err)]
     pub async fn fail_deploy(
         &self,
         deploy_id: i64,
@@ -267,6 +270,7 @@ impl Store {
     /// Marks builds started before `before` and still `building` as failed: their process
     /// stopped half-way (a crash or a restart), and a build is never that slow. Returns how
     /// many were marked. The live site is untouched, as for any failed build.
+    #[tracing::instrument(skip(self), err)]
     pub async fn fail_stale_deploys(&self, before: DateTime<Utc>) -> Result<u64> {
         dispatch!(self, p => sqlx::query(
             "UPDATE deploys SET status = 'failed', error = $1, error_code = $2, finished_at = $3 \
@@ -280,6 +284,7 @@ impl Store {
     /// Deploys that retention lets go, oldest first: per project, `ready` deploys beyond the
     /// newest `keep` ready ones, and `failed` deploys finished before `failed_before`. The
     /// active deploy and builds in progress are never among them.
+    #[tracing::instrument(skip(self), err)]
     pub async fn prunable_deploys(
         &self,
         keep: i64,
@@ -308,6 +313,7 @@ impl Store {
     /// housekeeping), so no row ever points at missing objects: those under its
     /// `manifest::deploy_prefix`, which no other deploy names. Pages and assets under
     /// `sites/{project}/` are shared by later deploys and never go with one (`site`'s layout).
+    #[tracing::instrument(skip(self), err)]
     pub async fn delete_deploy(&self, deploy_id: i64) -> Result<bool> {
         dispatch!(self, p => sqlx::query(
             "DELETE FROM deploys WHERE id = $1 AND status <> 'building' \
@@ -317,6 +323,7 @@ impl Store {
     }
 
     /// A project's deploys, newest first.
+    #[tracing::instrument(skip(self), err)]
     pub async fn list_deploys(&self, project_id: i64, limit: i64) -> Result<Vec<Deploy>> {
         let sql = format!(
             "SELECT {DEPLOY_COLUMNS} FROM deploys WHERE project_id = $1 ORDER BY id DESC LIMIT $2"
@@ -326,6 +333,7 @@ impl Store {
             .fetch_all(p).await.map_err(map_err))
     }
 
+    #[tracing::instrument(skip(self), err)]
     pub async fn deploy_by_id(&self, id: i64) -> Result<Deploy> {
         let sql = format!("SELECT {DEPLOY_COLUMNS} FROM deploys WHERE id = $1");
         dispatch!(self, p => sqlx::query_as::<_, Deploy>(trusted(&sql))
@@ -334,6 +342,7 @@ impl Store {
     }
 
     /// The project's live deploy id, if any.
+    #[tracing::instrument(skip(self), err)]
     pub async fn active_deploy_id(&self, project_id: i64) -> Result<Option<i64>> {
         dispatch!(self, p => sqlx::query_scalar::<_, Option<i64>>(
             "SELECT active_deploy_id FROM projects WHERE id = $1")
@@ -342,6 +351,7 @@ impl Store {
     }
 
     /// Rolls back (or forward) to an earlier ready deploy of the same project, at once.
+    #[tracing::instrument(skip(self), err)]
     pub async fn activate_deploy(&self, project_id: i64, deploy_id: i64) -> Result<Deploy> {
         let deploy = self.deploy_by_id(deploy_id).await?;
         if deploy.project_id != project_id || deploy.status != "ready" {
@@ -362,6 +372,7 @@ impl Store {
     }
 
     /// Takes a site down. The deploys stay, so publishing or rolling back brings it back.
+    #[tracing::instrument(skip(self), err)]
     pub async fn unpublish_project(&self, project_id: i64) -> Result<()> {
         dispatch!(self, p => {
             let mut tx = p.begin_write().await.map_err(map_err)?;
@@ -381,6 +392,7 @@ impl Store {
     // ----- change feed ---------------------------------------------------------------------
 
     /// Appends one change on its own (for writes that are a single statement elsewhere).
+    #[tracing::instrument(skip(self), err)]
     pub async fn append_change(&self, project_id: i64, kind: &str, key: &str) -> Result<()> {
         dispatch!(self, p => {
             let mut tx = p.begin_write().await.map_err(map_err)?;
@@ -390,6 +402,7 @@ impl Store {
     }
 
     /// Changes after `after_id`, oldest first.
+    #[tracing::instrument(skip(self), err)]
     pub async fn changes_since(&self, after_id: i64, limit: i64) -> Result<Vec<Change>> {
         dispatch!(self, p => sqlx::query_as::<_, Change>(
             "SELECT id, project_id, kind, key FROM changes WHERE id > $1 ORDER BY id LIMIT $2")
@@ -398,6 +411,7 @@ impl Store {
     }
 
     /// The newest change id (0 when the feed is empty): where a starting edge begins.
+    #[tracing::instrument(skip(self), err)]
     pub async fn last_change_id(&self) -> Result<i64> {
         dispatch!(self, p => sqlx::query_scalar::<_, Option<i64>>("SELECT MAX(id) FROM changes")
             .fetch_one(p).await.map_err(map_err))
@@ -405,6 +419,7 @@ impl Store {
     }
 
     /// Drops changes older than `before`, keeping the newest row so ids never restart.
+    #[tracing::instrument(skip(self), err)]
     pub async fn prune_changes(&self, before: DateTime<Utc>) -> Result<u64> {
         dispatch!(self, p => sqlx::query(
             "DELETE FROM changes WHERE created_at < $1 AND id < (SELECT MAX(id) FROM changes)")
@@ -414,6 +429,7 @@ impl Store {
     // ----- the edge's view -----------------------------------------------------------------
 
     /// The site behind a preview slug (`{slug}.{platform domain}`).
+    #[tracing::instrument(skip(self), err)]
     pub async fn site_by_slug(&self, slug: &str) -> Result<Option<SiteRow>> {
         self.site_where("p.slug = $1", slug).await
     }
@@ -421,6 +437,7 @@ impl Store {
     /// The site behind a custom-domain host (already lower-case): the project holding the
     /// host's unit, i.e. whose verified domain is the host or its `www.` twin. The unit is
     /// unique in the database, so a twin can never answer for anyone but its holder.
+    #[tracing::instrument(skip(self), err)]
     pub async fn site_by_domain(&self, host: &str) -> Result<Option<SiteRow>> {
         self.site_where(
             "p.verified = TRUE AND p.domain_unit = $1",
@@ -445,6 +462,7 @@ impl Store {
     /// Stores a submission and queues its notification e-mail in one transaction, with no cap
     /// on the project's history. Returns false when a submission with the same uid was already
     /// stored (a replay).
+    #[tracing::instrument(skip_all, fields(project_id = s.project_id), err)]
     pub async fn insert_submission(
         &self,
         s: &NewSubmission,
@@ -461,6 +479,7 @@ impl Store {
     ///   (`form_recipients`): the platform never mails an address that did not agree to it.
     ///
     /// A second insert of the same uid (a replay) changes nothing.
+    #[tracing::instrument(skip(self, s, mail), fields(project_id = s.project_id), err)]
     pub async fn store_submission(
         &self,
         s: &NewSubmission,
@@ -473,6 +492,7 @@ impl Store {
 
     /// [`Store::store_submission`], and in the same transaction the site's conversion event
     /// (`lead`, its JSON) queued for the control plane's Conversion API worker.
+    #[tracing::instrument(skip(self, s, mail, lead), fields(project_id = s.project_id), err)]
     pub async fn store_submission_with_lead(
         &self,
         s: &NewSubmission,
@@ -541,6 +561,7 @@ impl Store {
     }
 
     /// A project's submissions; `newest_first` follows the project's formHistoryOrderBy.
+    #[tracing::instrument(skip(self), err)]
     pub async fn list_submissions(
         &self,
         project_id: i64,
@@ -559,7 +580,7 @@ impl Store {
     }
 
     /// The project's submissions that `filter` keeps, one page of them and how many there are.
-    #[tracing::instrument(skip(self, filter))]
+    #[tracing::instrument(skip(self, filter), err)]
     pub async fn search_submissions(
         &self,
         project_id: i64,
@@ -603,6 +624,7 @@ impl Store {
     }
 
     /// Deletes the given submissions of one project; ids of other projects are ignored.
+    #[tracing::instrument(skip(self, ids), fields(ids = ids.len()), err)]
     pub async fn delete_submissions(&self, project_id: i64, ids: &[i64]) -> Result<u64> {
         let mut deleted = 0;
         for chunk in ids.chunks(500) {

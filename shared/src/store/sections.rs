@@ -12,7 +12,7 @@ use crate::sections::{MenuItem, MenuPage, SectionKind, Sections, menu};
 
 impl Store {
     /// The project's shared sections.
-    #[tracing::instrument(skip(self))]
+    #[tracing::instrument(skip(self), err)]
     pub async fn global_sections(&self, project_id: i64) -> Result<Sections> {
         let rows: Vec<(String, Json<Value>)> = dispatch!(self, p => sqlx::query_as(
             "SELECT kind, block FROM global_sections WHERE project_id = $1")
@@ -27,7 +27,7 @@ impl Store {
     }
 
     /// The project's site menu (`crate::sections::menu`), the home page first.
-    #[tracing::instrument(skip(self))]
+    #[tracing::instrument(skip(self), err)]
     pub async fn site_menu(&self, project_id: i64) -> Result<Vec<MenuItem>> {
         type Row = (String, String, Option<i64>, Json<Value>);
         let rows: Vec<Row> = dispatch!(self, p => sqlx::query_as(
@@ -45,7 +45,7 @@ impl Store {
     }
 
     /// Creates or replaces the project's `kind` section.
-    #[tracing::instrument(skip(self, block))]
+    #[tracing::instrument(skip(self, block), err)]
     pub async fn save_global_section(
         &self,
         project_id: i64,
@@ -63,7 +63,7 @@ impl Store {
     }
 
     /// Removes the project's `kind` section (`NotFound` when it has none).
-    #[tracing::instrument(skip(self))]
+    #[tracing::instrument(skip(self), err)]
     pub async fn delete_global_section(&self, project_id: i64, kind: SectionKind) -> Result<()> {
         let n = dispatch!(self, p => sqlx::query(
             "DELETE FROM global_sections WHERE project_id = $1 AND kind = $2")
@@ -79,7 +79,7 @@ impl Store {
     /// the project drop their own copy of it (a header, their first block, or a footer, their
     /// last, with the same template) so no page shows it twice. Returns the page as it is
     /// now, or `None` when it has no block `uid` (then nothing is written).
-    #[tracing::instrument(skip(self))]
+    #[tracing::instrument(skip(self), err)]
     pub async fn make_global_section(
         &self,
         project_id: i64,

@@ -70,6 +70,7 @@ fn map_relation(value: &Value, f: impl Fn(&Value) -> Option<Value>) -> Value {
 
 impl Store {
     /// The project's content as a snapshot (no domain, token or publish state).
+    #[tracing::instrument(skip(self), err)]
     pub async fn export_snapshot(&self, project_id: i64) -> Result<Snapshot> {
         let project = self.project_by_id(project_id).await?;
         let (collections, fields, posts, pages, redirects) = dispatch!(self, p => {
@@ -211,7 +212,7 @@ impl Store {
 
     /// Creates a project holding `snapshot`'s content, all in one transaction. `new.meta` is
     /// merged over the snapshot's project meta.
-    #[tracing::instrument(skip(self, new, snapshot), fields(slug = new.slug))]
+    #[tracing::instrument(skip_all, fields(slug = new.slug), err)]
     pub async fn insert_project_from_snapshot(
         &self,
         new: &NewProject<'_>,

@@ -19,6 +19,7 @@ pub struct TemplateInfo<'a> {
 
 impl Store {
     /// Templates by order then name; unpublished ones only when asked (admins).
+    #[tracing::instrument(skip(self), err)]
     pub async fn list_templates(&self, include_unpublished: bool) -> Result<Vec<Template>> {
         let sql = format!(
             "SELECT {TEMPLATE_COLUMNS} FROM templates \
@@ -28,6 +29,7 @@ impl Store {
             .fetch_all(p).await.map_err(map_err))
     }
 
+    #[tracing::instrument(skip(self), err)]
     pub async fn template_by_id(&self, id: i64) -> Result<Template> {
         let sql = format!("SELECT {TEMPLATE_COLUMNS} FROM templates WHERE id = $1");
         dispatch!(self, p => sqlx::query_as::<_, Template>(trusted(&sql)).bind(id)
@@ -35,6 +37,7 @@ impl Store {
         .ok_or(StoreError::NotFound)
     }
 
+    #[tracing::instrument(skip(self), err)]
     pub async fn template_snapshot(&self, id: i64) -> Result<Snapshot> {
         let raw: Option<Json<Snapshot>> = dispatch!(self, p => sqlx::query_scalar(
             "SELECT snapshot FROM templates WHERE id = $1")
@@ -43,6 +46,7 @@ impl Store {
     }
 
     /// Creates a template, or replaces the snapshot and fields of the one with the same name.
+    #[tracing::instrument(skip_all, fields(name = info.name), err)]
     pub async fn upsert_template(
         &self,
         info: &TemplateInfo<'_>,
@@ -65,6 +69,7 @@ impl Store {
     }
 
     /// Replaces an existing template's name and snapshot (admin "save as template" onto it).
+    #[tracing::instrument(skip(self, snapshot), err)]
     pub async fn replace_template(
         &self,
         id: i64,
@@ -83,6 +88,7 @@ impl Store {
     }
 
     /// Records a template's thumbnail URL.
+    #[tracing::instrument(skip(self), err)]
     pub async fn set_template_thumbnail(&self, id: i64, url: &str) -> Result<()> {
         touched(dispatch!(self, p => sqlx::query(
                 "UPDATE templates SET thumbnail = $1, updated_at = $2 WHERE id = $3")
@@ -91,6 +97,7 @@ impl Store {
     }
 
     /// Changes a template's name, category, description and published flag (admin screen).
+    #[tracing::instrument(skip(self, info), fields(name = info.name), err)]
     pub async fn update_template_info(
         &self,
         id: i64,
@@ -110,6 +117,7 @@ impl Store {
         .ok_or(StoreError::NotFound)
     }
 
+    #[tracing::instrument(skip(self), err)]
     pub async fn reorder_template(&self, id: i64, order: i64) -> Result<()> {
         touched(dispatch!(self, p => sqlx::query(
                 "UPDATE templates SET sort_order = $1, updated_at = $2 WHERE id = $3")
@@ -117,6 +125,7 @@ impl Store {
             .execute(p).await.map(|r| r.rows_affected()).map_err(map_err))?)
     }
 
+    #[tracing::instrument(skip(self), err)]
     pub async fn delete_template(&self, id: i64) -> Result<()> {
         touched(
             dispatch!(self, p => sqlx::query("DELETE FROM templates WHERE id = $1")

@@ -119,6 +119,7 @@ pub struct RenewalDue {
 
 impl Store {
     /// The certificate row for a host name, if any.
+    #[tracing::instrument(skip(self), err)]
     pub async fn certificate(&self, domain: &str) -> Result<Option<StoredCert>> {
         dispatch!(self, p => sqlx::query_as::<_, StoredCert>(
             "SELECT domain, project_id, status, cert_pem, \
@@ -128,6 +129,7 @@ impl Store {
     }
 
     /// The certificate status of a project's verified domain (`None`: no certificate yet).
+    #[tracing::instrument(skip(self), err)]
     pub async fn certificate_status(&self, project_id: i64) -> Result<Option<CertificateStatus>> {
         dispatch!(self, p => sqlx::query_as::<_, CertificateStatus>(
             "SELECT c.domain, c.status, c.not_after, c.last_error, c.failures, c.next_attempt_at \
@@ -137,6 +139,7 @@ impl Store {
     }
 
     /// The project whose *verified* custom domain is `domain`. Only such names are ever ordered.
+    #[tracing::instrument(skip(self), err)]
     pub async fn verified_project_for(&self, domain: &str) -> Result<Option<i64>> {
         dispatch!(self, p => sqlx::query_scalar::<_, i64>(
             "SELECT id FROM projects WHERE verified AND verified_domain = $1")
@@ -146,6 +149,7 @@ impl Store {
     /// The project that answers for `name`: the holder of its unit, whose verified custom
     /// domain is `name` or its `www.` twin (a site answers for both, so both may get a
     /// certificate). The unit is unique, so a twin never answers for anyone else.
+    #[tracing::instrument(skip(self), err)]
     pub async fn verified_project_for_host(&self, name: &str) -> Result<Option<i64>> {
         self.domain_holder(name).await
     }
@@ -154,6 +158,7 @@ impl Store {
     /// back-off is running, and the name has no certificate outside its renewal window
     /// (`renew_before`: a certificate expiring after it is left alone). Returns whether this
     /// caller now holds the lease.
+    #[tracing::instrument(skip(self), err)]
     pub async fn claim_order(
         &self,
         domain: &str,
@@ -197,6 +202,7 @@ impl Store {
     }
 
     /// Stores an issued certificate and releases the lease (only if `owner` still holds it).
+    #[tracing::instrument(skip(self, cert_pem, key_pem), err)]
     pub async fn store_issued(
         &self,
         domain: &str,
@@ -227,6 +233,7 @@ impl Store {
 
     /// Gives the lease up without an attempt (a cap stopped the order): no back-off, no
     /// failure counted.
+    #[tracing::instrument(skip(self), err)]
     pub async fn release_order_lease(&self, domain: &str, owner: &str) -> Result<()> {
         dispatch!(self, p => sqlx::query(
             "UPDATE certificates SET lease_owner = NULL, lease_until = NULL \
@@ -237,6 +244,7 @@ impl Store {
     /// Records a failed attempt: the back-off doubles from `base` per consecutive failure
     /// (counted on the certificate row and in `acme_backoff`, whichever saw more), up to `max`.
     /// Releases the lease. Returns when the next attempt may start.
+    #[tracing::instrument(skip(self), err)]
     pub async fn store_failure(
         &self,
         domain: &str,
@@ -281,6 +289,7 @@ impl Store {
     }
 
     /// Names with a certificate that expires before `before` and no back-off running.
+    #[tracing::instrument(skip(self), err)]
     pub async fn renewals_due(&self, before: DateTime<Utc>, limit: i64) -> Result<Vec<RenewalDue>> {
         dispatch!(self, p => sqlx::query_as::<_, RenewalDue>(
             "SELECT domain, project_id FROM certificates \
@@ -291,6 +300,7 @@ impl Store {
     }
 
     /// How many certificates hold a certificate (for the metrics).
+    #[tracing::instrument(skip(self), err)]
     pub async fn count_certificates(&self) -> Result<i64> {
         dispatch!(self, p => sqlx::query_scalar::<_, i64>(
             "SELECT COUNT(*) FROM certificates WHERE cert_pem IS NOT NULL")
@@ -299,6 +309,7 @@ impl Store {
 
     // ----- HTTP-01 -------------------------------------------------------------------------
 
+    #[tracing::instrument(skip(self, token, key_authorization), err)]
     pub async fn put_challenge(
         &self,
         token: &str,
@@ -314,12 +325,14 @@ impl Store {
     }
 
     /// The key authorization for a token, if the token belongs to `domain`.
+    #[tracing::instrument(skip(self, token), err)]
     pub async fn challenge(&self, token: &str, domain: &str) -> Result<Option<String>> {
         dispatch!(self, p => sqlx::query_scalar::<_, String>(
             "SELECT key_authorization FROM acme_challenges WHERE token = $1 AND domain = $2")
             .bind(token).bind(domain).fetch_optional(p).await.map_err(map_err))
     }
 
+    #[tracing::instrument(skip_all, err)]
     pub async fn delete_challenge(&self, token: &str) -> Result<()> {
         dispatch!(self, p => sqlx::query("DELETE FROM acme_challenges WHERE token = $1")
             .bind(token).execute(p).await.map(|_| ()).map_err(map_err))
@@ -328,6 +341,7 @@ impl Store {
     // ----- account and the order cap ------------------------------------------------------
 
     /// The stored ACME account credentials (JSON) for a directory.
+    #[tracing::instrument(skip(self), err)]
     pub async fn acme_account(&self, directory_url: &str) -> Result<Option<String>> {
         dispatch!(self, p => sqlx::query_scalar::<_, String>(
             "SELECT credentials FROM acme_accounts WHERE directory_url = $1")
@@ -336,6 +350,7 @@ impl Store {
 
     /// Stores account credentials unless another node stored some first; returns the ones
     /// that are stored, so every node ends up using the same account.
+    #[tracing::instrument(skip(self, credentials), err)]
     pub async fn save_acme_account(
         &self,
         directory_url: &str,
@@ -352,6 +367,7 @@ impl Store {
     }
 
     /// Orders placed since `since`, by every node.
+    #[tracing::instrument(skip(self), err)]
     pub async fn acme_orders_since(&self, since: DateTime<Utc>) -> Result<i64> {
         dispatch!(self, p => sqlx::query_scalar::<_, i64>(
             "SELECT COUNT(*) FROM acme_orders WHERE created_at >= $1")
@@ -364,6 +380,7 @@ impl Store {
     /// node: the transaction holds the orders' write lock (an advisory lock on PostgreSQL,
     /// SQLite's single writer), so a flood of handshakes for many names at once, on one node or
     /// many, cannot slip past a cap between the count and the insert.
+    #[tracing::instrument(skip(self), err)]
     pub async fn reserve_acme_order(
         &self,
         domain: &str,
@@ -433,6 +450,7 @@ impl Store {
     }
 
     /// Orders placed since `since`: in total, for `project_id`, and for its account.
+    #[tracing::instrument(skip(self), err)]
     pub async fn acme_order_counts(
         &self,
         since: DateTime<Utc>,

@@ -14,7 +14,7 @@ const USER_COLUMNS: &str = "id, name, email, password_hash, language, currency, 
      is_admin, is_business_admin, permissions, plan, external_id, created_at, updated_at";
 
 impl Store {
-    #[tracing::instrument(skip(self, new), fields(email = new.email))]
+    #[tracing::instrument(skip_all, fields(email = new.email), err)]
     pub async fn insert_user(&self, new: &NewUser<'_>) -> Result<User> {
         let ts = now();
         let sql = format!(
@@ -38,6 +38,7 @@ impl Store {
 
     /// Inserts a member of a business with their role and access level in one statement, so
     /// an account never exists outside its business or without its restrictions.
+    #[tracing::instrument(skip(self, new, permissions), fields(email = new.email), err)]
     pub async fn insert_business_member(
         &self,
         new: &NewUser<'_>,
@@ -68,12 +69,14 @@ impl Store {
             .map_err(map_err))
     }
 
+    #[tracing::instrument(skip(self), err)]
     pub async fn user_by_email(&self, email: &str) -> Result<Option<User>> {
         let sql = format!("SELECT {USER_COLUMNS} FROM users WHERE email = $1");
         dispatch!(self, p => sqlx::query_as::<_, User>(trusted(&sql)).bind(email)
             .fetch_optional(p).await.map_err(map_err))
     }
 
+    #[tracing::instrument(skip(self), err)]
     pub async fn user_by_id(&self, id: i64) -> Result<User> {
         let sql = format!("SELECT {USER_COLUMNS} FROM users WHERE id = $1");
         dispatch!(self, p => sqlx::query_as::<_, User>(trusted(&sql)).bind(id)
@@ -82,6 +85,7 @@ impl Store {
     }
 
     /// Every account, oldest first (the administrator's users screen).
+    #[tracing::instrument(skip(self), err)]
     pub async fn list_users(&self) -> Result<Vec<User>> {
         let sql = format!("SELECT {USER_COLUMNS} FROM users ORDER BY id");
         dispatch!(self, p => sqlx::query_as::<_, User>(trusted(&sql))
@@ -89,6 +93,7 @@ impl Store {
     }
 
     /// The plan a user is billed on: their business's when they belong to one, else their own.
+    #[tracing::instrument(skip_all, fields(user_id = user.id), err)]
     pub async fn plan_of(&self, user: &User) -> Result<String> {
         let Some(business) = user.business_id else {
             return Ok(user.plan.clone());
@@ -100,6 +105,7 @@ impl Store {
     }
 
     /// The members of a business, oldest first.
+    #[tracing::instrument(skip(self), err)]
     pub async fn business_users(&self, business_id: i64) -> Result<Vec<User>> {
         let sql = format!("SELECT {USER_COLUMNS} FROM users WHERE business_id = $1 ORDER BY id");
         dispatch!(self, p => sqlx::query_as::<_, User>(trusted(&sql)).bind(business_id)
@@ -107,6 +113,7 @@ impl Store {
     }
 
     /// Ids of the projects owned by members of a business.
+    #[tracing::instrument(skip(self), err)]
     pub async fn business_project_ids(&self, business_id: i64) -> Result<Vec<i64>> {
         dispatch!(self, p => sqlx::query_scalar(
             "SELECT p.id FROM projects p JOIN users u ON u.id = p.user_id \
@@ -118,6 +125,7 @@ impl Store {
     /// session of the account but `password.keep_session` (the one making the change, when
     /// someone changes their own), in the same transaction: whoever knew the old password is
     /// signed out the moment it stops working.
+    #[tracing::instrument(skip(self, password), err)]
     pub async fn update_user_identity(
         &self,
         id: i64,
@@ -147,6 +155,7 @@ impl Store {
 
     /// Records the payment provider's customer id for an account (a card is then on file
     /// once a default payment method is set).
+    #[tracing::instrument(skip(self), err)]
     pub async fn set_external_id(&self, id: i64, external_id: &str) -> Result<()> {
         let n = dispatch!(self, p => sqlx::query(
             "UPDATE users SET external_id = $1, updated_at = $2 WHERE id = $3")
@@ -156,6 +165,7 @@ impl Store {
     }
 
     /// Sets a business's plan (`basic` or `agency`); admin tooling only.
+    #[tracing::instrument(skip(self), err)]
     pub async fn set_business_plan(&self, business_id: i64, plan: &str) -> Result<()> {
         let n = dispatch!(self, p => sqlx::query("UPDATE businesses SET plan = $1 WHERE id = $2")
             .bind(plan).bind(business_id)
@@ -164,6 +174,7 @@ impl Store {
     }
 
     /// A user's own account settings: name, language and currency.
+    #[tracing::instrument(skip(self), err)]
     pub async fn update_account(
         &self,
         id: i64,
@@ -183,6 +194,7 @@ impl Store {
     }
 
     /// Sets a user's language and currency (their own preferences, not trust flags).
+    #[tracing::instrument(skip(self), err)]
     pub async fn set_user_preferences(
         &self,
         id: i64,
@@ -197,6 +209,7 @@ impl Store {
     }
 
     /// Server-owned flags; only the seed and admin tooling call this.
+    #[tracing::instrument(skip(self), err)]
     pub async fn set_user_flags(
         &self,
         id: i64,
@@ -211,6 +224,7 @@ impl Store {
     }
 
     /// Puts a user in a business with an access level (business-user management).
+    #[tracing::instrument(skip(self, permissions), err)]
     pub async fn set_user_business(
         &self,
         id: i64,
@@ -227,6 +241,7 @@ impl Store {
         Ok(())
     }
 
+    #[tracing::instrument(skip(self), err)]
     pub async fn insert_business(&self, name: &str) -> Result<i64> {
         dispatch!(self, p => sqlx::query_scalar::<_, i64>(
             "INSERT INTO businesses (name, created_at) VALUES ($1, $2) RETURNING id")
@@ -235,6 +250,7 @@ impl Store {
 
     // ---- sessions ----------------------------------------------------------------------
 
+    #[tracing::instrument(skip(self, token_hash), err)]
     pub async fn insert_session(
         &self,
         token_hash: &str,
@@ -251,6 +267,7 @@ impl Store {
     }
 
     /// The user behind an unexpired session.
+    #[tracing::instrument(skip_all, err)]
     pub async fn session_user(&self, token_hash: &str) -> Result<Option<SessionUser>> {
         let sql = "SELECT user_id, impersonator_id FROM sessions WHERE id = $1 AND expires_at > $2";
         let row: Option<(i64, Option<i64>)> = dispatch!(self, p => sqlx::query_as(sql)
@@ -268,6 +285,7 @@ impl Store {
         }
     }
 
+    #[tracing::instrument(skip_all, err)]
     pub async fn delete_session(&self, token_hash: &str) -> Result<()> {
         dispatch!(self, p => sqlx::query("DELETE FROM sessions WHERE id = $1")
             .bind(token_hash).execute(p).await.map(|r| r.rows_affected()).map_err(map_err))?;
@@ -275,6 +293,7 @@ impl Store {
     }
 
     /// Drops expired sessions and reset tokens; run periodically.
+    #[tracing::instrument(skip(self), err)]
     pub async fn prune_expired(&self) -> Result<u64> {
         let ts = now();
         let a = dispatch!(self, p => sqlx::query("DELETE FROM sessions WHERE expires_at <= $1")
@@ -287,6 +306,7 @@ impl Store {
 
     // ---- password reset ----------------------------------------------------------------
 
+    #[tracing::instrument(skip(self, token_hash), err)]
     pub async fn insert_password_reset(
         &self,
         token_hash: &str,
@@ -304,6 +324,7 @@ impl Store {
     /// Uses a reset token: in one transaction, checks it is unused, unexpired and belongs to
     /// `user_id`, marks it used, sets the new password hash and ends every session of the user.
     /// Returns false (and changes nothing) when the token is not valid.
+    #[tracing::instrument(skip(self, token_hash, password_hash), err)]
     pub async fn consume_password_reset(
         &self,
         token_hash: &str,

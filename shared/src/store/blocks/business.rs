@@ -54,7 +54,7 @@ fn business_library_err(e: sqlx::Error) -> LibraryError {
 
 impl Store {
     /// A business's library by order, then name.
-    #[tracing::instrument(skip(self))]
+    #[tracing::instrument(skip(self), err)]
     pub async fn business_blocks(&self, business_id: i64) -> Result<Vec<BusinessBlock>> {
         let sql = format!(
             "SELECT {BUSINESS_BLOCK_COLUMNS} FROM business_blocks \
@@ -65,7 +65,7 @@ impl Store {
     }
 
     /// One block of `business_id`'s library (`NotFound` for another business's block).
-    #[tracing::instrument(skip(self))]
+    #[tracing::instrument(skip(self), err)]
     pub async fn business_block(&self, business_id: i64, id: i64) -> Result<BusinessBlock> {
         let sql = format!(
             "SELECT {BUSINESS_BLOCK_COLUMNS} FROM business_blocks \
@@ -79,7 +79,7 @@ impl Store {
 
     /// Adds a block to `business_id`'s library, unless it holds [`MAX_BUSINESS_BLOCKS`]
     /// already (`Full`); the count and the insert are one statement.
-    #[tracing::instrument(skip(self, b), fields(name = b.name))]
+    #[tracing::instrument(skip(self, b), fields(name = b.name), err)]
     pub async fn insert_business_block(
         &self,
         business_id: i64,
@@ -104,7 +104,7 @@ impl Store {
 
     /// Replaces a block of `business_id`'s library (`NotFound` for another business's block:
     /// nothing is written).
-    #[tracing::instrument(skip(self, b), fields(name = b.name))]
+    #[tracing::instrument(skip(self, b), fields(name = b.name), err)]
     pub async fn update_business_block(
         &self,
         business_id: i64,
@@ -128,7 +128,7 @@ impl Store {
     }
 
     /// Deletes a block of `business_id`'s library (`NotFound` for another business's block).
-    #[tracing::instrument(skip(self))]
+    #[tracing::instrument(skip(self), err)]
     pub async fn delete_business_block(&self, business_id: i64, id: i64) -> Result<()> {
         touched(dispatch!(self, p => sqlx::query(
                 "DELETE FROM business_blocks WHERE id = $1 AND business_id = $2")

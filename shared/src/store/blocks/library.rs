@@ -119,6 +119,7 @@ fn library_err(e: sqlx::Error) -> LibraryError {
 
 impl Store {
     /// Categories by order, then name.
+    #[tracing::instrument(skip(self), err)]
     pub async fn block_categories(&self) -> Result<Vec<BlockCategory>> {
         let sql = format!(
             "SELECT {CATEGORY_COLUMNS} FROM block_categories ORDER BY sort_order, name, id"
@@ -128,6 +129,7 @@ impl Store {
     }
 
     /// Every library block by order, then name.
+    #[tracing::instrument(skip(self), err)]
     pub async fn library_blocks(&self) -> Result<Vec<LibraryBlock>> {
         let sql = format!("SELECT {BLOCK_COLUMNS} FROM blocks ORDER BY sort_order, name, id");
         dispatch!(self, p => sqlx::query_as::<_, LibraryBlock>(trusted(&sql))
@@ -135,6 +137,7 @@ impl Store {
     }
 
     /// Library blocks whose name or keywords contain `term` (ignoring case).
+    #[tracing::instrument(skip(self), err)]
     pub async fn search_library(&self, term: &str) -> Result<Vec<LibraryBlock>> {
         let pattern = like_pattern(term);
         let sql = format!(
@@ -146,6 +149,7 @@ impl Store {
             .fetch_all(p).await.map_err(map_err))
     }
 
+    #[tracing::instrument(skip(self), err)]
     pub async fn library_block(&self, id: i64) -> Result<LibraryBlock> {
         let sql = format!("SELECT {BLOCK_COLUMNS} FROM blocks WHERE id = $1");
         dispatch!(self, p => sqlx::query_as::<_, LibraryBlock>(trusted(&sql)).bind(id)
@@ -155,6 +159,7 @@ impl Store {
 
     /// Creates a block (`id` `None`) or replaces one's fields. A new block without a uid gets
     /// a random one; the order defaults to 99.
+    #[tracing::instrument(skip(self, b), fields(name = b.name), err)]
     pub async fn save_library_block(
         &self,
         id: Option<i64>,
@@ -202,6 +207,7 @@ impl Store {
     }
 
     /// Moves a block to another category.
+    #[tracing::instrument(skip(self), err)]
     pub async fn set_block_category(
         &self,
         id: i64,
@@ -218,6 +224,7 @@ impl Store {
     }
 
     /// Records a block's thumbnail URL.
+    #[tracing::instrument(skip(self), err)]
     pub async fn set_block_image(&self, id: i64, url: &str) -> Result<()> {
         touched(dispatch!(self, p => sqlx::query(
                 "UPDATE blocks SET image = $1, updated_at = $2 WHERE id = $3")
@@ -226,6 +233,7 @@ impl Store {
     }
 
     /// Sets a block's order.
+    #[tracing::instrument(skip(self), err)]
     pub async fn reorder_block(&self, id: i64, order: i64) -> Result<()> {
         touched(dispatch!(self, p => sqlx::query(
                 "UPDATE blocks SET sort_order = $1, updated_at = $2 WHERE id = $3")
@@ -233,6 +241,7 @@ impl Store {
             .execute(p).await.map(|r| r.rows_affected()).map_err(map_err))?)
     }
 
+    #[tracing::instrument(skip(self), err)]
     pub async fn delete_library_block(&self, id: i64) -> Result<()> {
         touched(
             dispatch!(self, p => sqlx::query("DELETE FROM blocks WHERE id = $1")
@@ -241,6 +250,7 @@ impl Store {
     }
 
     /// Creates a category (`id` `None`) or replaces one's name, icon and order.
+    #[tracing::instrument(skip(self, c), fields(name = c.name), err)]
     pub async fn save_block_category(
         &self,
         id: Option<i64>,
@@ -272,6 +282,7 @@ impl Store {
         }
     }
 
+    #[tracing::instrument(skip(self), err)]
     pub async fn reorder_block_category(&self, id: i64, order: i64) -> Result<()> {
         touched(dispatch!(self, p => sqlx::query(
                 "UPDATE block_categories SET sort_order = $1, updated_at = $2 WHERE id = $3")
@@ -280,6 +291,7 @@ impl Store {
     }
 
     /// Deletes a category, only when no block is in it.
+    #[tracing::instrument(skip(self), err)]
     pub async fn delete_block_category(&self, id: i64) -> Result<(), LibraryError> {
         dispatch!(self, p => {
             let mut tx = p.begin_write().await.map_err(map_err)?;
@@ -299,6 +311,7 @@ impl Store {
     }
 
     /// Deletes every library block and category (My Blocks stay).
+    #[tracing::instrument(skip(self), err)]
     pub async fn truncate_library(&self) -> Result<()> {
         dispatch!(self, p => {
             let mut tx = p.begin_write().await.map_err(map_err)?;
@@ -312,6 +325,7 @@ impl Store {
     /// (by uid, else by name ignoring case: an existing one is updated), in one transaction.
     /// A block's category is looked up by name and created when missing. Returns how many
     /// categories and blocks were written.
+    #[tracing::instrument(skip_all, fields(categories = categories.len(), blocks = blocks.len()), err)]
     pub async fn import_library(
         &self,
         categories: &[CategoryExport],
@@ -392,6 +406,7 @@ impl Store {
     }
 
     /// The library as exported: categories, and blocks naming their category.
+    #[tracing::instrument(skip(self), err)]
     pub async fn export_library(&self) -> Result<(Vec<CategoryExport>, Vec<BlockExport>)> {
         let categories = self.block_categories().await?;
         let name_of = |id: Option<i64>| {
@@ -419,6 +434,7 @@ impl Store {
     }
 
     /// One block as exported.
+    #[tracing::instrument(skip(self), err)]
     pub async fn export_library_block(&self, id: i64) -> Result<BlockExport> {
         let b = self.library_block(id).await?;
         let categories = self.block_categories().await?;
@@ -431,6 +447,7 @@ impl Store {
     }
 
     /// Seeds a category by key: created, or updated in place. Returns its id.
+    #[tracing::instrument(skip_all, fields(name = c.name), err)]
     pub async fn seed_block_category(&self, c: &CategoryInput<'_>) -> Result<i64> {
         let t = now();
         dispatch!(self, p => sqlx::query_scalar::<_, i64>(
@@ -447,6 +464,7 @@ impl Store {
 
     /// Seeds a block by uid: created, or updated in place.
     /// Creates or updates (by uid) a seeded library block; returns its id.
+    #[tracing::instrument(skip_all, fields(name = b.name), err)]
     pub async fn seed_library_block(&self, b: &BlockInput<'_>) -> Result<i64, LibraryError> {
         let t = now();
         dispatch!(self, p => sqlx::query_scalar(

@@ -19,6 +19,7 @@ pub struct MyBlock {
 
 impl Store {
     /// A user's own blocks, newest first.
+    #[tracing::instrument(skip(self), err)]
     pub async fn my_blocks(&self, user_id: i64) -> Result<Vec<MyBlock>> {
         let sql =
             format!("SELECT {MY_BLOCK_COLUMNS} FROM my_blocks WHERE user_id = $1 ORDER BY id DESC");
@@ -27,6 +28,7 @@ impl Store {
     }
 
     /// Creates one of the user's blocks, or overwrites one they own (`NotFound` otherwise).
+    #[tracing::instrument(skip(self, template, css, js), err)]
     pub async fn save_my_block(
         &self,
         user_id: i64,
@@ -64,6 +66,7 @@ impl Store {
     }
 
     /// Deletes one of the user's blocks (`NotFound` when it is not theirs).
+    #[tracing::instrument(skip(self), err)]
     pub async fn delete_my_block(&self, user_id: i64, id: i64) -> Result<()> {
         touched(
             dispatch!(self, p => sqlx::query("DELETE FROM my_blocks WHERE id = $1 AND user_id = $2")

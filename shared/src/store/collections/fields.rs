@@ -38,6 +38,7 @@ const FIELD_COLUMNS: &str =
     "id, collection_id, name, slug, type, required, position, options, meta";
 
 impl Store {
+    #[tracing::instrument(skip(self), err)]
     pub async fn collection_fields(&self, collection_id: i64) -> Result<Vec<Field>> {
         let sql = format!(
             "SELECT {FIELD_COLUMNS} FROM fields WHERE collection_id = $1 ORDER BY position, id"
@@ -46,6 +47,7 @@ impl Store {
             .fetch_all(p).await.map_err(map_err))
     }
 
+    #[tracing::instrument(skip(self), err)]
     pub async fn field_by_id(&self, id: i64) -> Result<Field> {
         let sql = format!("SELECT {FIELD_COLUMNS} FROM fields WHERE id = $1");
         dispatch!(self, p => sqlx::query_as::<_, Field>(trusted(&sql)).bind(id)
@@ -54,6 +56,7 @@ impl Store {
     }
 
     /// A free field slug within a collection.
+    #[tracing::instrument(skip(self), err)]
     pub async fn free_field_slug(
         &self,
         collection_id: i64,
@@ -68,6 +71,7 @@ impl Store {
     }
 
     /// Adds a field at the end of the collection's order.
+    #[tracing::instrument(skip(self, f), fields(slug = f.slug.as_str()), err)]
     pub async fn insert_field(&self, collection_id: i64, f: &FieldInput) -> Result<Field> {
         let sql = format!(
             "INSERT INTO fields \
@@ -92,6 +96,7 @@ impl Store {
     /// for the new type ([`crate::fields::retype`]: rich text sanitised, markup stripped,
     /// what cannot be held cleared) in the same transaction, so no value outlives the rules
     /// it was accepted under.
+    #[tracing::instrument(skip(self, f), fields(slug = f.slug.as_str()), err)]
     pub async fn update_field(&self, id: i64, f: &FieldInput) -> Result<Field> {
         let sql = format!(
             "UPDATE fields \
@@ -151,6 +156,7 @@ impl Store {
     }
 
     /// Deletes a field and removes its value from every post, in one transaction.
+    #[tracing::instrument(skip(self), err)]
     pub async fn delete_field(&self, id: i64) -> Result<()> {
         let field = self.field_by_id(id).await?;
         // Only the statement that drops the key differs between the dialects.
@@ -176,6 +182,7 @@ impl Store {
     }
 
     /// Sets the order of a collection's fields to `ids` (which must all belong to it).
+    #[tracing::instrument(skip(self, ids), fields(ids = ids.len()), err)]
     pub async fn reorder_fields(&self, collection_id: i64, ids: &[i64]) -> Result<()> {
         dispatch!(self, p => {
             let mut tx = p.begin_write().await.map_err(map_err)?;

@@ -81,6 +81,7 @@ pub(crate) use records_changed;
 const COLLECTION_COLUMNS: &str = "id, project_id, name, slug, meta, created_at, updated_at";
 
 impl Store {
+    #[tracing::instrument(skip(self, meta), err)]
     pub async fn insert_collection(
         &self,
         project_id: i64,
@@ -105,6 +106,7 @@ impl Store {
         Ok(c)
     }
 
+    #[tracing::instrument(skip(self), err)]
     pub async fn collection_by_id(&self, id: i64) -> Result<Collection> {
         let sql = format!("SELECT {COLLECTION_COLUMNS} FROM collections WHERE id = $1");
         dispatch!(self, p => sqlx::query_as::<_, Collection>(trusted(&sql)).bind(id)
@@ -113,6 +115,7 @@ impl Store {
     }
 
     /// A project's collection by slug.
+    #[tracing::instrument(skip(self), err)]
     pub async fn collection_by_slug(&self, project_id: i64, slug: &str) -> Result<Collection> {
         let sql = format!(
             "SELECT {COLLECTION_COLUMNS} FROM collections WHERE project_id = $1 AND slug = $2"
@@ -123,6 +126,7 @@ impl Store {
         .ok_or(StoreError::NotFound)
     }
 
+    #[tracing::instrument(skip(self, meta), err)]
     pub async fn update_collection(
         &self,
         id: i64,
@@ -153,6 +157,7 @@ impl Store {
     /// Deletes a collection with its fields and posts in one transaction; collection pages
     /// bound to it become static pages. Relation fields elsewhere pointing at it lose their
     /// target (their values are left for the owner to fix).
+    #[tracing::instrument(skip(self), err)]
     pub async fn delete_collection(&self, id: i64) -> Result<()> {
         let c = self.collection_by_id(id).await?;
         dispatch!(self, p => {
@@ -172,6 +177,7 @@ impl Store {
     }
 
     /// A free collection slug in a project.
+    #[tracing::instrument(skip(self), err)]
     pub async fn free_collection_slug(
         &self,
         project_id: i64,
@@ -187,6 +193,7 @@ impl Store {
     }
 
     /// Project id of a collection (authorization before anything else is read).
+    #[tracing::instrument(skip(self), err)]
     pub async fn collection_project_id(&self, id: i64) -> Result<i64> {
         dispatch!(self, p => sqlx::query_scalar::<_, i64>(
             "SELECT project_id FROM collections WHERE id = $1")

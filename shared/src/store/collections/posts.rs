@@ -42,6 +42,7 @@ pub struct PostUpdate {
 pub(super) const POST_COLUMNS: &str = "id, collection_id, name, slug, data, created_at, updated_at";
 
 impl Store {
+    #[tracing::instrument(skip(self), err)]
     pub async fn post_by_id(&self, id: i64) -> Result<Post> {
         let sql = format!("SELECT {POST_COLUMNS} FROM posts WHERE id = $1");
         dispatch!(self, p => sqlx::query_as::<_, Post>(trusted(&sql)).bind(id)
@@ -50,6 +51,7 @@ impl Store {
     }
 
     /// `post id → project id` for the given posts (those that exist).
+    #[tracing::instrument(skip_all, fields(ids = ids.len()), err)]
     pub async fn posts_projects(&self, ids: &[i64]) -> Result<Vec<(i64, i64)>> {
         let mut out = Vec::with_capacity(ids.len());
         for chunk in ids.chunks(500) {
@@ -72,6 +74,7 @@ impl Store {
         Ok(out)
     }
 
+    #[tracing::instrument(skip(self, post), fields(slug = post.slug.as_str()), err)]
     pub async fn insert_post(&self, collection_id: i64, post: &NewPost) -> Result<Post> {
         let sql = format!(
             "INSERT INTO posts (collection_id, name, slug, data, created_at, updated_at) \
@@ -89,6 +92,7 @@ impl Store {
         })
     }
 
+    #[tracing::instrument(skip(self, data), err)]
     pub async fn update_post(
         &self,
         id: i64,
@@ -114,6 +118,7 @@ impl Store {
     }
 
     /// Deletes posts by id; returns how many were deleted.
+    #[tracing::instrument(skip_all, fields(ids = ids.len()), err)]
     pub async fn delete_posts(&self, ids: &[i64]) -> Result<u64> {
         dispatch!(self, p => {
             let mut tx = p.begin_write().await.map_err(map_err)?;
@@ -142,6 +147,7 @@ impl Store {
     }
 
     /// Every slug of a collection with its post id.
+    #[tracing::instrument(skip(self), err)]
     pub async fn post_slugs(&self, collection_id: i64) -> Result<HashMap<String, i64>> {
         let rows: Vec<(String, i64)> = dispatch!(self, p => sqlx::query_as(
             "SELECT slug, id FROM posts WHERE collection_id = $1")
@@ -150,6 +156,7 @@ impl Store {
     }
 
     /// Which of `ids` are posts of `collection_id`.
+    #[tracing::instrument(skip(self, ids), fields(ids = ids.len()), err)]
     pub async fn existing_post_ids(
         &self,
         collection_id: i64,
@@ -176,6 +183,7 @@ impl Store {
     }
 
     /// Up to `limit` posts with id greater than `after`, by id (keyset pages for streaming export).
+    #[tracing::instrument(skip(self), err)]
     pub async fn posts_after(
         &self,
         collection_id: i64,
@@ -192,6 +200,7 @@ impl Store {
     }
 
     /// Inserts many posts in one transaction. All or nothing (see [`Store::write_posts`]).
+    #[tracing::instrument(skip(self, posts), fields(posts = posts.len()), err)]
     pub async fn insert_posts(&self, collection_id: i64, posts: &[NewPost]) -> Result<u64> {
         self.write_posts(collection_id, posts, &[]).await?;
         Ok(posts.len() as u64)
@@ -202,6 +211,7 @@ impl Store {
     /// update of a post that is not in the collection (deleted meanwhile, or another's) fails
     /// the whole write with `NotFound`. PostgreSQL gets the new rows by COPY (its bulk-load
     /// path, several times faster than INSERT); SQLite by multi-row INSERTs.
+    #[tracing::instrument(skip(self, inserts, updates), fields(inserts = inserts.len(), updates = updates.len()), err)]
     pub async fn write_posts(
         &self,
         collection_id: i64,

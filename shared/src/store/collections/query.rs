@@ -113,6 +113,7 @@ impl Store {
     }
 
     /// A page of a collection's posts in the given order, and the total count.
+    #[tracing::instrument(skip(self), err)]
     pub async fn posts_page(
         &self,
         collection_id: i64,
@@ -154,6 +155,7 @@ impl Store {
     }
 
     /// Posts with an optional filter, for database-fed lists, within [`LIST_QUERY_TIMEOUT`].
+    #[tracing::instrument(skip(self), err)]
     pub async fn query_posts(
         &self,
         collection_id: i64,
@@ -178,6 +180,7 @@ impl Store {
     /// (PostgreSQL's `statement_timeout` for this transaction; on SQLite a progress handler
     /// interrupts the statement at the deadline) and fails alone as
     /// [`crate::store::Failure::SlowQuery`], holding its connection no longer than `within`.
+    #[tracing::instrument(skip(self), err)]
     pub async fn query_posts_within(
         &self,
         collection_id: i64,
