@@ -34,6 +34,7 @@ mod publishing;
 mod redirects;
 mod sections;
 mod snapshots;
+mod submissions;
 mod templates;
 mod tls;
 mod users;
@@ -64,12 +65,12 @@ pub use forms::{FormRecipient, HistoryUsage};
 pub use models::*;
 pub use outbox::OutboxMail;
 pub use projects::NewProject;
-pub use publishing::{
-    CHANGES_CHANNEL, Change, Deploy, INTERRUPTED_BUILD, NewSubmission, Notification, SiteRow,
-    StoredSubmission, Submission, SubmissionFilter,
-};
+pub use publishing::{CHANGES_CHANNEL, Change, Deploy, INTERRUPTED_BUILD, SiteRow};
 pub use redirects::{REDIRECTS_FULL, RedirectOrder, RedirectQuery, RedirectRule};
 pub use sqlx::types::Json;
+pub use submissions::{
+    NewSubmission, Notification, StoredSubmission, Submission, SubmissionFilter,
+};
 pub use templates::TemplateInfo;
 pub use tls::{Cap, CertificateStatus, OrderCaps, OrderCounts, RenewalDue, StoredCert, backoff};
 
