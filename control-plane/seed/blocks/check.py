@@ -25,7 +25,7 @@ Rules checked:
     (database lists filled with sample records), with post-bound values taken from a sample
     post, and with every value emptied or zeroed (database lists empty, no post); when the
     minijinja Python package (the binding of the renderer's engine) is installed, each render
-    is repeated with it, configured like shared/src/render.rs (no pycompat, chainable
+    is repeated with it, configured like shared/src/render/mod.rs (no pycompat, chainable
     undefined, HTML escaping, fuel), so engine differences are caught too
 Exit status 0 when everything passes, 1 otherwise.
 """
@@ -150,7 +150,7 @@ SAMPLE_PAGES = ["/", "/sobre", "/contato", "/blog", "/blog/*", "/produtos"]
 
 
 def t_working_link(href):
-    """Stand-in for the renderer's working_link test (shared/src/render.rs), with the
+    """Stand-in for the renderer's working_link test (shared/src/render/mod.rs), with the
     sample site's pages."""
     href = str(href or "").strip()
     if href in ("", "#"):
@@ -182,7 +182,7 @@ def make_env():
 
 
 def make_mj_env():
-    """A MiniJinja environment set up like shared/src/render.rs (no pycompat, chainable
+    """A MiniJinja environment set up like shared/src/render/mod.rs (no pycompat, chainable
     undefined, HTML auto-escaping, the same fuel); lines and split are MiniJinja's own."""
     if minijinja is None:
         return None
