@@ -1,3 +1,6 @@
+//! Field values: validation and normalisation by type, refusals, retyping, currency, CSV
+//! cells and stored HTML.
+
 use super::*;
 use crate::error_code::ErrorCode;
 use serde_json::json;

@@ -436,8 +436,5 @@ fn describe(e: &minijinja::Error) -> String {
 #[cfg(test)]
 mod tests;
 
-/// The fuzz target `template`'s invariant (see `fuzz/`), on generated inputs in every test
-/// run: any block template (owner code) compiles or fails with an error, and rendering ends
-/// within the fuel limit without panicking.
 #[cfg(test)]
 mod properties;

@@ -1,3 +1,7 @@
+//! The fuzz target `template`'s invariant (see `fuzz/`), on generated inputs in every test
+//! run: any block template (owner code) compiles or fails with an error, and rendering ends
+//! within the fuel limit without panicking.
+
 use super::*;
 use proptest::prelude::*;
 

@@ -1,3 +1,5 @@
+//! The renderer's tests: blocks, variables, lists, links, budgets and the document.
+
 use super::*;
 use crate::content::DbRecord;
 use chrono::TimeZone;
