@@ -12,7 +12,7 @@
 #     Registry::with_prefix prefix and the suffixes Prometheus gives each type: counters
 #     `_total`, histograms `_bucket`/`_sum`/`_count`);
 #   - every VITRINE_* variable named in infra/ or docs/fleet.md is a real setting (a name in
-#     shared/src/config.rs SETTINGS_HELP, or VITRINE_CONFIG).
+#     shared/src/config/help.rs SETTINGS_HELP, or VITRINE_CONFIG).
 #   - the Kubernetes manifests against the Kubernetes API's schemas (kubernetes-validate from
 #     PyPI, in a virtualenv), strictly.
 # Installs promtool (package prometheus), yamllint, nginx and its stream module with apt-get
@@ -211,7 +211,7 @@ for f, items in exprs.items():
         print(f"ok:   {f}: {len(used)} metric names, all exported by the code")
 
 # Settings: SETTINGS_HELP names (+ VITRINE_CONFIG, the --config flag's variable).
-cfg = (root / "shared/src/config.rs").read_text()
+cfg = (root / "shared/src/config/help.rs").read_text()
 block = cfg[cfg.index("pub const SETTINGS_HELP"):]
 block = block[:block.index("\n];")]
 settings = set(re.findall(r'\(\s*"([A-Z0-9_]+)",', block)) | {"CONFIG"}

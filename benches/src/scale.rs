@@ -18,7 +18,7 @@ use sha2::{Digest, Sha256};
 use vitrine_shared::{
     Store,
     blob::BlobStore,
-    site::{
+    manifest::{
         ASSET_PREFIX, FormSettings, MANIFEST_VERSION, Manifest, StaticFile, asset_key,
         manifest_key, page_key,
     },

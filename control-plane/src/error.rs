@@ -22,10 +22,10 @@ pub use vitrine_shared::error_code::{ErrorCode, Params};
 use vitrine_shared::{
     blob::BlobError,
     domain::Invalid,
+    manifest::MAX_MANIFEST_BYTES,
     record_lists::ListError,
     render::RenderError,
     sandbox::SandboxError,
-    site::MAX_MANIFEST_BYTES,
     store::{Failure, StoreError},
 };
 

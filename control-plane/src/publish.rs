@@ -17,7 +17,7 @@
 //!   compressed nor written again (`publish/reuse.rs`), so a republish pays only for what
 //!   changed (and a page whose exact render job was seen before is not rendered again:
 //!   `publish/renders.rs`);
-//! - the manifest (`vitrine_shared::site::Manifest`), written last, with the upload keys of
+//! - the manifest (`vitrine_shared::manifest::Manifest`), written last, with the upload keys of
 //!   other projects that the pages and the project's records still name by their `/files/…`
 //!   address (a template's images, a duplicated project's files): a site's host serves only
 //!   those and its own project's uploads.
@@ -37,8 +37,8 @@ use serde_json::Value;
 use vitrine_shared::{
     Settings,
     domain::normalize_page_slug,
+    manifest::FormSettings,
     sections::{MenuItem, MenuPage, menu},
-    site::FormSettings,
     store::{Deploy, Page, Project},
 };
 

@@ -30,7 +30,7 @@ use std::{
 use bytes::Bytes;
 use futures::future::BoxFuture;
 use tokio::process::Command;
-use vitrine_shared::site::{Manifest, deploy_prefix, manifest_key};
+use vitrine_shared::manifest::{Manifest, deploy_prefix, manifest_key};
 
 use crate::state::AppState;
 

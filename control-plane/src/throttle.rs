@@ -199,6 +199,16 @@ pub fn reset_keys(
     ]
 }
 
+/// The 429 of a throttled sign-in or reset request.
+pub fn too_many(refused: Refused, code: ErrorCode, what: &str) -> ApiError {
+    let wait = refused.retry_after_secs;
+    ApiError::too_many_requests(
+        code,
+        format!("Too many {what}. Please try again in {wait} seconds."),
+        wait,
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -258,14 +268,4 @@ mod tests {
         let b_only = [(Key::AccountFrom("b@example.com".into(), net), 1)];
         let _ = t.take(&b_only).await.unwrap();
     }
-}
-
-/// The 429 of a throttled sign-in or reset request.
-pub fn too_many(refused: Refused, code: ErrorCode, what: &str) -> ApiError {
-    let wait = refused.retry_after_secs;
-    ApiError::too_many_requests(
-        code,
-        format!("Too many {what}. Please try again in {wait} seconds."),
-        wait,
-    )
 }

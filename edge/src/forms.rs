@@ -14,8 +14,8 @@ use hyper::{
 };
 use vitrine_shared::{
     form_sent,
+    manifest::{FormSettings, site_path},
     proxies::TrustedProxies,
-    site::{FormSettings, site_path},
 };
 
 use crate::{

@@ -199,7 +199,7 @@ impl HotRoutes {
 #[cfg(test)]
 mod tests {
     use bytes::Bytes;
-    use vitrine_shared::site::StaticFile;
+    use vitrine_shared::manifest::StaticFile;
 
     use super::*;
 

@@ -21,10 +21,10 @@ use hyper::{
 };
 use sha2::{Digest, Sha256};
 use vitrine_shared::{
+    manifest::DynamicPage,
     record_lists::{DbRecord, ListError, ListQuery, QueryError},
     render::{Block, PostView, RenderContext, RenderError, document},
     sandbox::SandboxError,
-    site::DynamicPage,
     store::{Collection, Field, StoreError},
 };
 

@@ -22,7 +22,7 @@ use hyper::{
     HeaderMap, Method, Response, StatusCode,
     header::{self, HeaderValue},
 };
-use vitrine_shared::{site::StaticFile, uploads};
+use vitrine_shared::{manifest::StaticFile, uploads};
 
 use crate::{head, sites::Sites};
 

@@ -46,9 +46,9 @@ use moka::future::Cache;
 use vitrine_shared::{
     Settings, Store,
     blob::{BlobError, BlobStore},
+    manifest::{MAX_MANIFEST_BYTES, Manifest},
     redirects::Matcher,
     sandbox::Sandbox,
-    site::{MAX_MANIFEST_BYTES, Manifest},
     store::{Change, Failure, SiteRow, StoreError},
 };
 

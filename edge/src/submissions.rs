@@ -48,7 +48,7 @@ use governor::{DefaultKeyedRateLimiter, Quota, RateLimiter};
 use tokio::sync::Mutex;
 use vitrine_shared::{
     Settings,
-    site::FormSettings,
+    manifest::FormSettings,
     store::{Failure, NewSubmission, Notification, Store, StoreError, now},
 };
 

@@ -27,8 +27,8 @@ use hyper::{
 };
 use vitrine_shared::{
     form_sent,
+    manifest::{ASSET_PREFIX, StaticFile, asset_key},
     proxies::TrustedProxies,
-    site::{ASSET_PREFIX, StaticFile, asset_key},
     uploads::{UPLOADS, UploadKey},
 };
 

@@ -9,7 +9,7 @@ use vitrine_edge::{
     submissions::{FormLimits, Forms, Incoming, Outcome, Refused},
 };
 use vitrine_shared::{
-    site::FormSettings,
+    manifest::FormSettings,
     store::{NewProject, NewUser, Store},
     testing::{Backend, TcpProxy, TestDb},
 };

@@ -182,7 +182,8 @@ error_codes! {
     PageTooLarge = "page_too_large",
     /// A redirect added to a project that has `redirects::MAX_RULES` already.
     TooManyRedirects = "too_many_redirects",
-    /// A publish whose manifest (pages, redirects, templates) is over `site::MAX_MANIFEST_BYTES`.
+    /// A publish whose manifest (pages, redirects, templates) is over
+    /// `manifest::MAX_MANIFEST_BYTES`.
     SiteTooLarge = "site_too_large",
     /// A build that stopped half-way (its process ended) and was marked failed at start-up.
     BuildInterrupted = "build_interrupted",

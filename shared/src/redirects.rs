@@ -62,7 +62,7 @@ pub const MAX_URL: usize = 255;
 /// The most redirect rules one project may have. Every edge loads a project's rules whole
 /// (compiled into a [`Matcher`]) and publishes carry them in the manifest, so the count is what
 /// keeps one tenant from filling the shared caches and the database: 2,000 rules of the
-/// longest origin and destination take about 1 MB, half of `site::MAX_MANIFEST_BYTES`.
+/// longest origin and destination take about 1 MB, half of `manifest::MAX_MANIFEST_BYTES`.
 pub const MAX_RULES: i64 = 2_000;
 pub const NO_SPACES: &str = "A url não pode ter espaços.";
 pub const SAME_URL: &str = "URL destino deve ser diferente da url de origem";

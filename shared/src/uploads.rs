@@ -189,7 +189,7 @@ pub fn is_user_file(key: &str, content_type: &str) -> bool {
     if key.starts_with(UPLOADS) {
         return true;
     }
-    // `sites/{project}/assets/{name}`: see `site::asset_key`.
+    // `sites/{project}/assets/{name}`: see `manifest::asset_key`.
     let asset = key
         .strip_prefix("sites/")
         .and_then(|rest| rest.split_once('/'))

@@ -8,8 +8,8 @@ use bytes::Bytes;
 use sha2::{Digest, Sha256};
 use vitrine_shared::{
     blob::BlobError,
+    manifest::{ASSET_PREFIX, StaticFile, asset_key},
     render::Block,
-    site::{ASSET_PREFIX, StaticFile, asset_key},
     uploads::UploadKey,
 };
 

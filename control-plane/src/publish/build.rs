@@ -8,12 +8,12 @@ use bytes::Bytes;
 use serde_json::Value;
 use vitrine_shared::{
     domain::normalize_page_slug,
-    render::{Block, DocumentParts, RenderContext, check_blocks, document},
-    sandbox::SandboxError,
-    site::{
+    manifest::{
         DynamicPage, FormSettings, MANIFEST_VERSION, MAX_MANIFEST_BYTES, Manifest, StaticFile,
         manifest_key, page_key, page_path,
     },
+    render::{Block, DocumentParts, RenderContext, check_blocks, document},
+    sandbox::SandboxError,
     store::Page,
 };
 

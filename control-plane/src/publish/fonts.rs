@@ -9,7 +9,7 @@ use serde_json::Value;
 use vitrine_shared::{
     blob::BlobError,
     fonts::{FontFace, font_face_css, site_fonts},
-    site::ASSET_PREFIX,
+    manifest::ASSET_PREFIX,
 };
 
 use super::{Step, Warning, build::Build};

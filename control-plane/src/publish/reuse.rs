@@ -4,8 +4,8 @@
 //!
 //! A build still renders every page and hashes every body; nothing is skipped on the strength
 //! of a fingerprint of its inputs, so a republish can never serve stale content. What it saves
-//! is the writing: pages and assets are content-addressed (`site::page_key`,
-//! `site::asset_key`), so a body that hashes to a key the live manifest already names is that
+//! is the writing: pages and assets are content-addressed (`manifest::page_key`,
+//! `manifest::asset_key`), so a body that hashes to a key the live manifest already names is that
 //! very object, already written with its `.br`/`.gz` variants. The build then takes the
 //! manifest's entry for it (its variants included) and neither compresses (brotli at quality
 //! 11 is most of a build's CPU) nor writes nor asks the object store whether it exists.
@@ -20,7 +20,7 @@ use std::collections::{BTreeMap, HashMap};
 
 use vitrine_shared::{
     blob::BlobError,
-    site::{Manifest, StaticFile, manifest_key},
+    manifest::{Manifest, StaticFile, manifest_key},
     store::Project,
 };
 

@@ -19,13 +19,13 @@ use utoipa::IntoParams;
 use vitrine_shared::{
     domain::normalize_page_slug,
     fonts::canvas_fonts,
+    manifest::page_path,
     record_lists::{DbRecord, ListQuery},
     render::{
         Block, EFFECTS_RUNTIME, PostView, RenderContext, RenderError, base_style, check_blocks,
         escape,
     },
     sandbox::SandboxError,
-    site::page_path,
     store::{Collection, Field, Page, StoreError},
 };
 

@@ -11,10 +11,10 @@ use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
 use vitrine_shared::{
     domain::{normalize_page_slug, required_text},
+    manifest::page_path,
     record_lists::{DbRecord, ListQuery},
     render::{Block, CompiledPage, PostView, RenderContext, RenderError, base_style, escape},
     sections::{MenuPage, menu},
-    site::page_path,
     snapshot::{SnapPage, SnapTable, Snapshot},
     store::TemplateInfo,
 };

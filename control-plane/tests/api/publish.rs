@@ -21,7 +21,7 @@ use serde_json::{Value, json};
 use sha2::{Digest, Sha256};
 use vitrine_shared::{
     dual_test,
-    site::{Manifest, manifest_key},
+    manifest::{Manifest, manifest_key},
     store::{Change, INTERRUPTED_BUILD},
     testing::Backend,
 };

@@ -11,7 +11,7 @@ use std::{collections::BTreeSet, io::Read};
 use serde_json::{Value, json};
 use vitrine_shared::{
     dual_test,
-    site::{Manifest, StaticFile},
+    manifest::{Manifest, StaticFile},
 };
 
 use crate::{

@@ -5,7 +5,7 @@
 
 use reqwest::StatusCode;
 use serde_json::{Value, json};
-use vitrine_shared::{dual_test, site::Manifest};
+use vitrine_shared::{dual_test, manifest::Manifest};
 
 use crate::{
     helpers::{Session, TestApp, expect_error, json_ok},

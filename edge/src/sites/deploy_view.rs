@@ -2,7 +2,7 @@
 
 use std::sync::{Arc, OnceLock};
 
-use vitrine_shared::{redirects::Matcher, site::Manifest};
+use vitrine_shared::{manifest::Manifest, redirects::Matcher};
 
 /// A deploy as the edge serves it. Its live pages' templates are owners' code, compiled and
 /// rendered in the render sandbox only (compiling evaluates constants: `vitrine_shared::sandbox`).

@@ -4,7 +4,7 @@ use serde_json::Value;
 use vitrine_shared::{dual_test, testing::TestDb};
 
 use crate::support::{Site, TestEdge, basic, html};
-use vitrine_shared::site::FormSettings;
+use vitrine_shared::manifest::FormSettings;
 
 const CONTACT: &str = "<!doctype html><html lang=\"pt-BR\"><head><title>Contato</title></head>\
     <body class=\"site\"><h1>Fale conosco</h1><form method=\"post\" action=\"/_forms\">\

@@ -52,7 +52,7 @@ dual_test! {
         t.simple_site("vizinho", "<h1>Vizinho</h1>").await;
         let row = t.db.store.site_by_slug("inchado").await.unwrap().unwrap();
         let key = row.manifest_key.unwrap();
-        let oversized = vec![b' '; vitrine_shared::site::MAX_MANIFEST_BYTES + 1];
+        let oversized = vec![b' '; vitrine_shared::manifest::MAX_MANIFEST_BYTES + 1];
         t.blobs.put(&key, oversized.into()).await.unwrap();
 
         let before = t.metric("vitrine_edge_cache_misses_total{cache=\"manifest\"}").await;

@@ -15,12 +15,12 @@ use vitrine_edge::Edge;
 use vitrine_shared::{
     Settings, Store,
     blob::BlobStore,
-    render::{Block, DocumentParts},
-    sections::MenuItem,
-    site::{
+    manifest::{
         DynamicPage, FormSettings, MANIFEST_VERSION, Manifest, StaticFile, asset_key,
         deploy_prefix, manifest_key,
     },
+    render::{Block, DocumentParts},
+    sections::MenuItem,
     store::{FieldInput, NewPost, NewProject, NewUser},
     testing::TestDb,
 };

@@ -10,6 +10,9 @@ use super::BeginWrite;
 use super::{Result, Store, dispatch, map_err, now};
 use crate::billing::{Month, price};
 
+/// One entry of the audit log: (actor, action, subject, created_at).
+pub type AuditEntry = (i64, String, Option<i64>, DateTime<Utc>);
+
 /// One ledger entry: charges are negative, payments positive, in minor units.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, sqlx::FromRow, utoipa::ToSchema)]
 pub struct Transaction {
@@ -58,11 +61,14 @@ impl Store {
     /// - one charge per website on line at any time during the month (a publication period
     ///   overlapping it), however often it was published or unpublished;
     /// - in the paying account's currency.
+    #[tracing::instrument(level = "debug", skip(self), err(level = "debug"))]
     pub async fn month_charges(&self, month: Month) -> Result<Vec<Charge>> {
         let (start, end) = (month.start(), month.end());
         let accounts: Vec<Account> = dispatch!(self, p => sqlx::query_as(
-            "SELECT u.id, u.business_id, u.is_business_admin, u.currency, u.plan, b.plan AS business_plan, u.created_at \
-             FROM users u LEFT JOIN businesses b ON b.id = u.business_id ORDER BY u.id")
+            "SELECT u.id, u.business_id, u.is_business_admin, \
+             u.currency, u.plan, b.plan AS business_plan, u.created_at \
+             FROM users u LEFT JOIN businesses b ON b.id = u.business_id \
+             ORDER BY u.id")
             .fetch_all(p).await.map_err(map_err))?;
         let periods: Vec<Period> = dispatch!(self, p => sqlx::query_as(
             "SELECT project_id, MIN(user_id) AS user_id, MIN(name) AS name FROM publications \
@@ -135,6 +141,7 @@ impl Store {
 
     /// Posts `month`'s charges. Idempotent: a charge already posted (same key) is skipped, so
     /// running a month again posts nothing new. Returns how many were posted.
+    #[tracing::instrument(level = "debug", skip(self), err(level = "debug"))]
     pub async fn run_billing(&self, month: Month, at: DateTime<Utc>) -> Result<u64> {
         let charges = self.month_charges(month).await?;
         dispatch!(self, p => {
@@ -142,9 +149,12 @@ impl Store {
             let mut posted = 0;
             for c in &charges {
                 posted += sqlx::query(
-                    "INSERT INTO transactions (user_id, created_at, description, amount, currency, charge_key) \
-                     VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (charge_key) DO NOTHING")
-                    .bind(c.user_id).bind(at).bind(&c.description).bind(c.amount).bind(&c.currency).bind(&c.key)
+                    "INSERT INTO transactions \
+                     (user_id, created_at, description, amount, currency, charge_key) \
+                     VALUES ($1, $2, $3, $4, $5, $6) \
+                     ON CONFLICT (charge_key) DO NOTHING")
+                    .bind(c.user_id).bind(at).bind(&c.description)
+                    .bind(c.amount).bind(&c.currency).bind(&c.key)
                     .execute(&mut *tx).await.map_err(map_err)?.rows_affected();
             }
             tx.commit().await.map_err(map_err)?;
@@ -153,6 +163,7 @@ impl Store {
     }
 
     /// Posts a payment or an adjustment (positive is money in).
+    #[tracing::instrument(level = "debug", skip(self), err(level = "debug"))]
     pub async fn insert_transaction(
         &self,
         user_id: i64,
@@ -161,21 +172,25 @@ impl Store {
         currency: &str,
     ) -> Result<Transaction> {
         dispatch!(self, p => sqlx::query_as(
-            "INSERT INTO transactions (user_id, created_at, description, amount, currency) VALUES ($1, $2, $3, $4, $5) \
+            "INSERT INTO transactions (user_id, created_at, description, amount, currency) \
+             VALUES ($1, $2, $3, $4, $5) \
              RETURNING id, created_at, description, amount, currency")
             .bind(user_id).bind(now()).bind(description).bind(amount).bind(currency)
             .fetch_one(p).await.map_err(map_err))
     }
 
     /// The sum of the account's transactions in `currency`.
+    #[tracing::instrument(level = "debug", skip(self), err(level = "debug"))]
     pub async fn balance(&self, user_id: i64, currency: &str) -> Result<i64> {
         let sum: Option<i64> = dispatch!(self, p => sqlx::query_scalar(
-            "SELECT CAST(SUM(amount) AS BIGINT) FROM transactions WHERE user_id = $1 AND currency = $2")
+            "SELECT CAST(SUM(amount) AS BIGINT) FROM transactions \
+             WHERE user_id = $1 AND currency = $2")
             .bind(user_id).bind(currency).fetch_one(p).await.map_err(map_err))?;
         Ok(sum.unwrap_or(0))
     }
 
     /// Whether the account has any transaction (its currency is then fixed).
+    #[tracing::instrument(level = "debug", skip(self), err(level = "debug"))]
     pub async fn has_transactions(&self, user_id: i64) -> Result<bool> {
         let n: i64 = dispatch!(self, p => sqlx::query_scalar(
             "SELECT COUNT(*) FROM transactions WHERE user_id = $1")
@@ -184,6 +199,7 @@ impl Store {
     }
 
     /// The account's transactions in `[from, to)`, oldest first.
+    #[tracing::instrument(level = "debug", skip(self), err(level = "debug"))]
     pub async fn transactions_between(
         &self,
         user_id: i64,
@@ -197,6 +213,7 @@ impl Store {
     }
 
     /// Records an action taken on someone else's behalf.
+    #[tracing::instrument(level = "debug", skip(self), err(level = "debug"))]
     pub async fn audit(
         &self,
         actor_id: i64,
@@ -205,18 +222,18 @@ impl Store {
         detail: &str,
     ) -> Result<()> {
         dispatch!(self, p => sqlx::query(
-            "INSERT INTO audit_log (actor_id, action, subject_id, detail, created_at) VALUES ($1, $2, $3, $4, $5)")
+            "INSERT INTO audit_log (actor_id, action, subject_id, detail, created_at) \
+             VALUES ($1, $2, $3, $4, $5)")
             .bind(actor_id).bind(action).bind(subject_id).bind(detail).bind(now())
             .execute(p).await.map(|_| ()).map_err(map_err))
     }
 
-    /// The audit log, newest first: (actor, action, subject, created_at).
-    pub async fn audit_log(
-        &self,
-        limit: i64,
-    ) -> Result<Vec<(i64, String, Option<i64>, DateTime<Utc>)>> {
+    /// The audit log, newest first.
+    #[tracing::instrument(level = "debug", skip(self), err(level = "debug"))]
+    pub async fn audit_log(&self, limit: i64) -> Result<Vec<AuditEntry>> {
         dispatch!(self, p => sqlx::query_as(
-            "SELECT actor_id, action, subject_id, created_at FROM audit_log ORDER BY id DESC LIMIT $1")
+            "SELECT actor_id, action, subject_id, created_at FROM audit_log \
+             ORDER BY id DESC LIMIT $1")
             .bind(limit).fetch_all(p).await.map_err(map_err))
     }
 }

@@ -24,7 +24,7 @@ pub struct LiveSite<'a> {
 }
 
 /// Ids of a site [`Store::insert_live_sites`] wrote; its manifest belongs at
-/// `crate::site::manifest_key(project_id, deploy_id)`.
+/// `crate::manifest::manifest_key(project_id, deploy_id)`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct LiveIds {
     pub project_id: i64,
@@ -33,10 +33,10 @@ pub struct LiveIds {
 
 impl Store {
     /// Writes `sites` as published projects of `user_id`, each with a ready, active deploy
-    /// whose manifest key is `crate::site::manifest_key`, all in one transaction: either every
+    /// whose manifest key is `crate::manifest::manifest_key`, all in one transaction: either every
     /// site exists afterwards or none does. Returns their ids in order. The caller writes each
     /// manifest and the objects it names (before an edge asks for them).
-    #[tracing::instrument(skip(self, sites), fields(sites = sites.len()), err)]
+    #[tracing::instrument(level = "debug", skip(self, sites), fields(sites = sites.len()), err(level = "debug"))]
     pub async fn insert_live_sites(
         &self,
         user_id: i64,
@@ -49,8 +49,9 @@ impl Store {
             for site in sites {
                 let project_id: i64 = sqlx::query_scalar(
                     "INSERT INTO projects \
-                     (user_id, name, slug, token, uuid, is_published, meta, created_at, updated_at) \
-                     VALUES ($1, $2, $3, $4, $5, TRUE, $6, $7, $7) RETURNING id")
+                     (user_id, name, slug, token, uuid, is_published, meta, created_at, \
+                     updated_at) VALUES ($1, $2, $3, $4, $5, TRUE, $6, $7, $7) \
+                     RETURNING id")
                     .bind(user_id).bind(site.name).bind(site.slug).bind(site.token)
                     .bind(site.uuid).bind(Json(serde_json::json!({}))).bind(ts)
                     .fetch_one(&mut *tx).await.map_err(map_err)?;
@@ -61,7 +62,7 @@ impl Store {
                     .bind(project_id).bind(site.files).bind(site.bytes).bind(user_id).bind(ts)
                     .fetch_one(&mut *tx).await.map_err(map_err)?;
                 sqlx::query("UPDATE deploys SET manifest_key = $1 WHERE id = $2")
-                    .bind(crate::site::manifest_key(project_id, deploy_id)).bind(deploy_id)
+                    .bind(crate::manifest::manifest_key(project_id, deploy_id)).bind(deploy_id)
                     .execute(&mut *tx).await.map_err(map_err)?;
                 sqlx::query("UPDATE projects SET active_deploy_id = $1 WHERE id = $2")
                     .bind(deploy_id).bind(project_id)

@@ -19,6 +19,7 @@ pub struct ConversionEvent {
 
 impl Store {
     /// Claims up to `limit` due events, pushing their next attempt `lease` into the future.
+    #[tracing::instrument(level = "debug", skip(self), err(level = "debug"))]
     pub async fn claim_due_conversions(
         &self,
         limit: i64,
@@ -35,11 +36,13 @@ impl Store {
         Ok(claimed)
     }
 
+    #[tracing::instrument(level = "debug", skip(self), err(level = "debug"))]
     pub async fn mark_conversion_sent(&self, id: i64) -> Result<()> {
         self.mark_sent(Queue::Conversions, id).await
     }
 
     /// A failed attempt, retried later with back-off.
+    #[tracing::instrument(level = "debug", skip(self), err(level = "debug"))]
     pub async fn mark_conversion_failed(
         &self,
         id: i64,
@@ -52,11 +55,13 @@ impl Store {
 
     /// A refusal no retry can mend (a revoked token, an unknown pixel, the integration
     /// turned off): never tried again.
+    #[tracing::instrument(level = "debug", skip(self), err(level = "debug"))]
     pub async fn give_up_conversion(&self, id: i64, error: &str) -> Result<()> {
         self.mark_given_up(Queue::Conversions, id, error).await
     }
 
     /// A project's events as `(payload, sent, last_error)`, oldest first (tests, support).
+    #[tracing::instrument(level = "debug", skip(self), err(level = "debug"))]
     pub async fn conversions_of(
         &self,
         project_id: i64,

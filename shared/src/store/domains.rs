@@ -51,6 +51,7 @@ impl Store {
     // ----- verified domains ------------------------------------------------------------------
 
     /// The project holding the unit of `name` (the name itself or its `www.` twin, verified).
+    #[tracing::instrument(level = "debug", skip(self), err(level = "debug"))]
     pub async fn domain_holder(&self, name: &str) -> Result<Option<i64>> {
         dispatch!(self, p => sqlx::query_scalar::<_, i64>(
             "SELECT id FROM projects WHERE domain_unit = $1")
@@ -63,6 +64,7 @@ impl Store {
     /// database's unique index decides, so two projects racing for a name and its twin cannot
     /// both win), certificates of its previous name go, every pending claim on the unit is
     /// evicted, the project's own pending domain (whatever it was) goes, and the edges are told.
+    #[tracing::instrument(level = "debug", skip(self), err(level = "debug"))]
     pub async fn mark_domain_verified(&self, project_id: i64, domain: &str) -> Result<()> {
         self.verify_domain(project_id, domain, false)
             .await
@@ -72,6 +74,7 @@ impl Store {
     /// [`Store::mark_domain_verified`] for the background checks: only while the project still
     /// has `domain` as its pending claim (the owner may have changed or removed it while the
     /// check ran). Returns whether the domain was verified.
+    #[tracing::instrument(level = "debug", skip(self), err(level = "debug"))]
     pub async fn verify_domain_claim(&self, project_id: i64, domain: &str) -> Result<bool> {
         self.verify_domain(project_id, domain, true).await
     }
@@ -82,22 +85,28 @@ impl Store {
         dispatch!(self, p => {
             let mut tx = p.begin_write().await.map_err(map_err)?;
             if claimed {
-                let n = sqlx::query("DELETE FROM domain_claims WHERE project_id = $1 AND domain = $2")
-                    .bind(project_id).bind(domain).execute(&mut *tx).await.map_err(map_err)?.rows_affected();
+                let n = sqlx::query("DELETE FROM domain_claims \
+                                     WHERE project_id = $1 AND domain = $2")
+                    .bind(project_id).bind(domain)
+                    .execute(&mut *tx).await.map_err(map_err)?.rows_affected();
                 if n == 0 {
                     return Ok(false);
                 }
             }
             let n = sqlx::query(
-                "UPDATE projects SET domain = $1, verified = TRUE, verified_domain = $1, verified_at = $2 WHERE id = $3")
+                "UPDATE projects \
+                 SET domain = $1, verified = TRUE, verified_domain = $1, verified_at = $2 \
+                 WHERE id = $3")
                 .bind(domain).bind(now()).bind(project_id)
                 .execute(&mut *tx).await.map_err(map_err).map_err(one_holder)?.rows_affected();
             if n == 0 {
                 return Err(StoreError::NotFound);
             }
             // A certificate belongs to the verified name (or its twin) it was ordered for.
-            sqlx::query("DELETE FROM certificates WHERE project_id = $1 AND domain <> $2 AND domain <> $3")
-                .bind(project_id).bind(domain).bind(&twin).execute(&mut *tx).await.map_err(map_err)?;
+            sqlx::query("DELETE FROM certificates \
+                         WHERE project_id = $1 AND domain <> $2 AND domain <> $3")
+                .bind(project_id).bind(domain).bind(&twin)
+                .execute(&mut *tx).await.map_err(map_err)?;
             // Evicts every pending claim on the unit, and the project's own on any name (the
             // owner just chose this one).
             sqlx::query("DELETE FROM domain_claims WHERE unit = $1 OR project_id = $2")
@@ -111,13 +120,16 @@ impl Store {
     /// Removes a project's custom domain: its verification, its certificates and its pending
     /// claim, and tells the edges. The names' ACME back-off stays (`acme_backoff`), so removing
     /// and verifying again never buys a faster retry.
+    #[tracing::instrument(level = "debug", skip(self), err(level = "debug"))]
     pub async fn remove_domain(&self, project_id: i64) -> Result<()> {
         dispatch!(self, p => {
             let mut tx = p.begin_write().await.map_err(map_err)?;
             let n = sqlx::query(
-                "UPDATE projects SET domain = NULL, verified = FALSE, verified_domain = NULL, verified_at = NULL, \
-                 updated_at = $1 WHERE id = $2")
-                .bind(now()).bind(project_id).execute(&mut *tx).await.map_err(map_err)?.rows_affected();
+                "UPDATE projects SET domain = NULL, verified = FALSE, \
+                 verified_domain = NULL, verified_at = NULL, updated_at = $1 \
+                 WHERE id = $2")
+                .bind(now()).bind(project_id)
+                .execute(&mut *tx).await.map_err(map_err)?.rows_affected();
             if n == 0 {
                 return Err(StoreError::NotFound);
             }
@@ -134,6 +146,7 @@ impl Store {
 
     /// Saves `domain` as the project's pending domain, replacing an earlier one, with its
     /// checks started over: the first at `next_check_at`. Reserves nothing.
+    #[tracing::instrument(level = "debug", skip(self), err(level = "debug"))]
     pub async fn save_domain_claim(
         &self,
         project_id: i64,
@@ -141,9 +154,11 @@ impl Store {
         next_check_at: DateTime<Utc>,
     ) -> Result<DomainClaim> {
         let sql = format!(
-            "INSERT INTO domain_claims (project_id, domain, unit, checks, next_check_at, created_at) \
+            "INSERT INTO domain_claims \
+             (project_id, domain, unit, checks, next_check_at, created_at) \
              VALUES ($1, $2, $3, 0, $4, $5) \
-             ON CONFLICT (project_id) DO UPDATE SET domain = excluded.domain, unit = excluded.unit, \
+             ON CONFLICT (project_id) DO UPDATE \
+             SET domain = excluded.domain, unit = excluded.unit, \
                  checks = 0, last_result = NULL, checked_at = NULL, \
                  next_check_at = excluded.next_check_at, created_at = excluded.created_at \
              RETURNING {CLAIM_COLUMNS}"
@@ -154,6 +169,7 @@ impl Store {
     }
 
     /// The project's pending domain, if any.
+    #[tracing::instrument(level = "debug", skip(self), err(level = "debug"))]
     pub async fn domain_claim(&self, project_id: i64) -> Result<Option<DomainClaim>> {
         let sql = format!("SELECT {CLAIM_COLUMNS} FROM domain_claims WHERE project_id = $1");
         dispatch!(self, p => sqlx::query_as::<_, DomainClaim>(super::trusted(&sql))
@@ -162,6 +178,7 @@ impl Store {
 
     /// The pending domains of the projects a user might see (the same candidates as
     /// [`Store::projects_candidates`]), for the project list.
+    #[tracing::instrument(level = "debug", skip(self), err(level = "debug"))]
     pub async fn domain_claims_of(
         &self,
         user_id: i64,
@@ -182,6 +199,7 @@ impl Store {
     }
 
     /// Drops the project's pending domain (the verified one, if any, stays).
+    #[tracing::instrument(level = "debug", skip(self), err(level = "debug"))]
     pub async fn delete_domain_claim(&self, project_id: i64) -> Result<()> {
         dispatch!(self, p => sqlx::query("DELETE FROM domain_claims WHERE project_id = $1")
             .bind(project_id).execute(p).await.map(|_| ()).map_err(map_err))
@@ -191,6 +209,7 @@ impl Store {
     /// moved `lease` into the future by a conditional update on the value just read, so of
     /// several control planes asking at once exactly one gets a given claim. A checker that
     /// dies mid-check leaves the claim due again once the lease has passed.
+    #[tracing::instrument(level = "debug", skip(self), err(level = "debug"))]
     pub async fn claim_due_domain_checks(
         &self,
         limit: i64,
@@ -199,10 +218,12 @@ impl Store {
         let at = now();
         let due: Vec<(i64, DateTime<Utc>)> = dispatch!(self, p => sqlx::query_as(
             "SELECT project_id, next_check_at FROM domain_claims \
-             WHERE next_check_at IS NOT NULL AND next_check_at <= $1 ORDER BY next_check_at LIMIT $2")
+             WHERE next_check_at IS NOT NULL AND next_check_at <= $1 \
+             ORDER BY next_check_at LIMIT $2")
             .bind(at).bind(limit).fetch_all(p).await.map_err(map_err))?;
         let sql = format!(
-            "UPDATE domain_claims SET next_check_at = $1 WHERE project_id = $2 AND next_check_at = $3 \
+            "UPDATE domain_claims SET next_check_at = $1 \
+             WHERE project_id = $2 AND next_check_at = $3 \
              RETURNING {CLAIM_COLUMNS}"
         );
         let mut taken = Vec::new();
@@ -217,6 +238,7 @@ impl Store {
 
     /// Records a check of the pending `domain` and when the next one is due (`None`: no
     /// more automatic checks). Does nothing if the claim changed meanwhile.
+    #[tracing::instrument(level = "debug", skip(self), err(level = "debug"))]
     pub async fn record_domain_check(
         &self,
         project_id: i64,
@@ -226,7 +248,8 @@ impl Store {
     ) -> Result<()> {
         let result: String = result.chars().take(2000).collect();
         dispatch!(self, p => sqlx::query(
-            "UPDATE domain_claims SET checks = checks + 1, last_result = $1, checked_at = $2, next_check_at = $3 \
+            "UPDATE domain_claims \
+             SET checks = checks + 1, last_result = $1, checked_at = $2, next_check_at = $3 \
              WHERE project_id = $4 AND domain = $5")
             .bind(&result).bind(now()).bind(next_check_at).bind(project_id).bind(domain)
             .execute(p).await.map(|_| ()).map_err(map_err))
@@ -236,6 +259,7 @@ impl Store {
 
     /// Whether `user_id` may take `slug` now: refused with [`SLUG_HELD`] while another user's
     /// hold on it, released after `held_since`, lasts. A hold older than that is dropped.
+    #[tracing::instrument(level = "debug", skip(self), err(level = "debug"))]
     pub async fn slug_available_to(
         &self,
         slug: &str,
@@ -255,12 +279,14 @@ impl Store {
     }
 
     /// Drops holds released before `before` (the cooling-off period is over).
+    #[tracing::instrument(level = "debug", skip(self), err(level = "debug"))]
     pub async fn prune_slug_holds(&self, before: DateTime<Utc>) -> Result<u64> {
         dispatch!(self, p => sqlx::query("DELETE FROM slug_holds WHERE released_at <= $1")
             .bind(before).execute(p).await.map(|r| r.rows_affected()).map_err(map_err))
     }
 
     /// When `slug` was given up and by whom, if it is held.
+    #[tracing::instrument(level = "debug", skip(self), err(level = "debug"))]
     pub async fn slug_hold(&self, slug: &str) -> Result<Option<(i64, DateTime<Utc>)>> {
         dispatch!(self, p => sqlx::query_as::<_, (i64, DateTime<Utc>)>(
             "SELECT user_id, released_at FROM slug_holds WHERE slug = $1")
@@ -281,6 +307,11 @@ fn one_holder(e: StoreError) -> StoreError {
 /// the slug ends, and anyone else's refuses the write with [`SLUG_HELD`]. Callers that take a
 /// slug the user asked for run [`Store::slug_available_to`] first, which drops expired holds;
 /// a hold this finds is live (or just made by a concurrent release), so refusing is right.
+///
+/// `take_slug!(tx, slug, owner)` expands to an `async` block (await it) that runs both
+/// statements on `tx` and resolves to `Result<()>`. A macro rather than a function because
+/// `tx` is a SQLite or a PostgreSQL transaction depending on the arm of `dispatch!` it expands
+/// in (see the store's module doc).
 macro_rules! take_slug {
     ($tx:expr, $slug:expr, $owner:expr) => {
         async {
@@ -306,11 +337,17 @@ macro_rules! take_slug {
 pub(crate) use take_slug;
 
 /// Inside a transaction that gives `$slug` up: hold it for `$owner` from now.
+///
+/// `release_slug!(tx, slug, owner)` expands to an expression that runs the upsert into
+/// `slug_holds` on `tx`, awaits it and evaluates to `Result<()>`. A macro rather than a
+/// function because `tx` is a SQLite or a PostgreSQL transaction depending on the arm of
+/// `dispatch!` it expands in (see the store's module doc).
 macro_rules! release_slug {
     ($tx:expr, $slug:expr, $owner:expr) => {
         sqlx::query(
-            "INSERT INTO slug_holds (slug, user_id, released_at) VALUES ($1, $2, $3) \
-             ON CONFLICT (slug) DO UPDATE SET user_id = excluded.user_id, released_at = excluded.released_at",
+            "INSERT INTO slug_holds (slug, user_id, released_at) \
+             VALUES ($1, $2, $3) ON CONFLICT (slug) DO UPDATE \
+             SET user_id = excluded.user_id, released_at = excluded.released_at",
         )
         .bind::<&str>($slug)
         .bind::<i64>($owner)

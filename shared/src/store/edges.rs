@@ -60,14 +60,18 @@ const EDGE_COLUMNS: &str = "id, version, region, started_at, last_seen_at, reque
 
 impl Store {
     /// Records a heartbeat: inserts the node's row or replaces its figures.
+    #[tracing::instrument(level = "debug", skip_all, fields(node = node.id.as_str()), err(level = "debug"))]
     pub async fn edge_heartbeat(&self, node: &EdgeNode) -> Result<()> {
         let sql = format!(
-            "INSERT INTO edge_nodes ({EDGE_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12) \
-             ON CONFLICT (id) DO UPDATE SET version = excluded.version, region = excluded.region, \
+            "INSERT INTO edge_nodes ({EDGE_COLUMNS}) \
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12) \
+             ON CONFLICT (id) DO UPDATE \
+             SET version = excluded.version, region = excluded.region, \
              started_at = excluded.started_at, last_seen_at = excluded.last_seen_at, \
              requests = excluded.requests, errors = excluded.errors, p99_ms = excluded.p99_ms, \
-             cache_hit_ratio = excluded.cache_hit_ratio, certificates = excluded.certificates, \
-             recent_errors = excluded.recent_errors, history = excluded.history"
+             cache_hit_ratio = excluded.cache_hit_ratio, \
+             certificates = excluded.certificates, recent_errors = excluded.recent_errors, \
+             history = excluded.history"
         );
         dispatch!(self, p => sqlx::query(trusted(&sql))
             .bind(&node.id).bind(&node.version).bind(&node.region)
@@ -78,14 +82,17 @@ impl Store {
     }
 
     /// Every node that ever reported, by id.
+    #[tracing::instrument(level = "debug", skip(self), err(level = "debug"))]
     pub async fn edge_nodes(&self) -> Result<Vec<EdgeNode>> {
         let sql = format!("SELECT {EDGE_COLUMNS} FROM edge_nodes ORDER BY id");
         dispatch!(self, p => sqlx::query_as(trusted(&sql)).fetch_all(p).await.map_err(map_err))
     }
 
     /// Forgets nodes silent since before `before` (a retired node's row goes after a day).
+    #[tracing::instrument(level = "debug", skip(self), err(level = "debug"))]
     pub async fn forget_edge_nodes(&self, before: DateTime<Utc>) -> Result<u64> {
-        let done = dispatch!(self, p => sqlx::query("DELETE FROM edge_nodes WHERE last_seen_at < $1")
+        let done = dispatch!(self, p => sqlx::query(
+            "DELETE FROM edge_nodes WHERE last_seen_at < $1")
             .bind(before).execute(p).await.map_err(map_err).map(|r| r.rows_affected()))?;
         Ok(done)
     }

@@ -35,14 +35,17 @@ const RECIPIENT_COLUMNS: &str = "project_id, email, requests, requested_at, conf
 
 impl Store {
     /// The project's form history size and trims (zeros before its first submission).
+    #[tracing::instrument(level = "debug", skip(self), err(level = "debug"))]
     pub async fn form_history_usage(&self, project_id: i64) -> Result<HistoryUsage> {
         let row = dispatch!(self, p => sqlx::query_as::<_, HistoryUsage>(
-            "SELECT entries, trimmed, last_trimmed_at FROM form_history_usage WHERE project_id = $1")
+            "SELECT entries, trimmed, last_trimmed_at \
+             FROM form_history_usage WHERE project_id = $1")
             .bind(project_id).fetch_optional(p).await.map_err(map_err))?;
         Ok(row.unwrap_or_default())
     }
 
     /// The address `email` (lower-case) of a project, if its owner ever set it.
+    #[tracing::instrument(level = "debug", skip(self), err(level = "debug"))]
     pub async fn form_recipient(
         &self,
         project_id: i64,
@@ -58,6 +61,7 @@ impl Store {
     /// Records that a confirmation e-mail with the token whose hash is `token_hash` is being
     /// sent to `email` for the project: a new pending address, or a new token for a pending
     /// one (the old link stops working). A confirmed address is left as it is.
+    #[tracing::instrument(level = "debug", skip(self, token_hash), err(level = "debug"))]
     pub async fn request_form_recipient(
         &self,
         project_id: i64,
@@ -75,6 +79,7 @@ impl Store {
 
     /// Confirmation e-mails queued since `since` for the projects of `user_id` (the per-owner
     /// daily quota).
+    #[tracing::instrument(level = "debug", skip(self), err(level = "debug"))]
     pub async fn form_recipient_requests_since(
         &self,
         user_id: i64,
@@ -89,6 +94,7 @@ impl Store {
     /// Confirms the address whose pending token hashes to `token_hash`, if it was requested
     /// within `valid_for`. Returns the confirmed address, `None` for an unknown, used or
     /// expired token.
+    #[tracing::instrument(level = "debug", skip(self, token_hash), err(level = "debug"))]
     pub async fn confirm_form_recipient(
         &self,
         token_hash: &str,

@@ -7,6 +7,16 @@
 //! same way: `i64`, `bool`, `String`, `DateTime<Utc>` and `Json<…>` (TEXT on SQLite, JSONB on
 //! PostgreSQL). The sqlx `Any` driver was not used because it cannot decode timestamps or
 //! JSON, which would have forced strings everywhere.
+//!
+//! Statements that must run inside another statement's transaction (the change feed, the post
+//! count, slug holds, publication periods) are macros (`push_change!`, `add_post_count!`, …)
+//! rather than functions. The transaction is a `sqlx::Transaction` of SQLite in one arm of
+//! [`dispatch!`] and of PostgreSQL in the other; a function taking either would have to be
+//! generic over `sqlx::Database`, with sqlx's executor bound and an encode-and-type bound for
+//! every value it binds spelled out. A macro expands in each arm, where the transaction's type
+//! is concrete, and is compiled there like the arm's other code. Each expands to an
+//! expression that awaits the statement, so it is used inside the arm's `async` code and ends
+//! in `?`; it names `map_err` and `now`, which the caller has in scope.
 
 mod billing;
 mod blocks;
@@ -24,6 +34,7 @@ mod publishing;
 mod redirects;
 mod sections;
 mod snapshots;
+mod submissions;
 mod templates;
 mod tls;
 mod users;
@@ -54,12 +65,12 @@ pub use forms::{FormRecipient, HistoryUsage};
 pub use models::*;
 pub use outbox::OutboxMail;
 pub use projects::NewProject;
-pub use publishing::{
-    CHANGES_CHANNEL, Change, Deploy, INTERRUPTED_BUILD, NewSubmission, Notification, SiteRow,
-    StoredSubmission, Submission, SubmissionFilter,
-};
+pub use publishing::{CHANGES_CHANNEL, Change, Deploy, INTERRUPTED_BUILD, SiteRow};
 pub use redirects::{REDIRECTS_FULL, RedirectOrder, RedirectQuery, RedirectRule};
 pub use sqlx::types::Json;
+pub use submissions::{
+    NewSubmission, Notification, StoredSubmission, Submission, SubmissionFilter,
+};
 pub use templates::TemplateInfo;
 pub use tls::{Cap, CertificateStatus, OrderCaps, OrderCounts, RenewalDue, StoredCert, backoff};
 
@@ -311,6 +322,7 @@ pub(crate) fn postgres_migrations() -> &'static sqlx::migrate::Migrator {
 impl Store {
     /// Connects to `url` (`sqlite:` or `postgres:`). SQLite runs in WAL mode with foreign keys
     /// on and a busy timeout, so readers never block the writer and brief lock waits retry.
+    #[tracing::instrument(level = "debug", skip_all, err(level = "debug"))]
     pub async fn connect(url: &str) -> Result<Self> {
         if url.starts_with("sqlite:") {
             let opts = SqliteConnectOptions::from_str(url)?
@@ -340,6 +352,7 @@ impl Store {
     }
 
     /// Applies the migrations of this store's dialect.
+    #[tracing::instrument(level = "debug", skip(self), err(level = "debug"))]
     pub async fn migrate(&self) -> Result<()> {
         match self {
             Store::Sqlite(p) => SQLITE_MIGRATIONS.run(p).await?,
@@ -349,10 +362,12 @@ impl Store {
     }
 
     /// The most connections the pool opens.
+    #[tracing::instrument(level = "debug", skip(self))]
     pub fn pool_size(&self) -> u32 {
         dispatch!(self, p => p.options().get_max_connections())
     }
 
+    #[tracing::instrument(level = "debug", skip(self))]
     pub fn backend_name(&self) -> &'static str {
         match self {
             Store::Sqlite(_) => "sqlite",
@@ -361,26 +376,32 @@ impl Store {
     }
 
     /// Checks the database answers (readiness probes).
+    #[tracing::instrument(level = "debug", skip(self), err(level = "debug"))]
     pub async fn ping(&self) -> Result<()> {
         dispatch!(self, p => sqlx::query("SELECT 1").execute(p).await.map(|_| ()).map_err(map_err))
     }
 
     /// Creates a PostgreSQL database (test and set-up tooling). The name must be a plain
     /// identifier, since it cannot be a bound parameter.
+    #[tracing::instrument(level = "debug", skip(self), err(level = "debug"))]
     pub async fn create_database(&self, name: &str) -> Result<()> {
         let sql = format!("CREATE DATABASE {}", plain_identifier(name)?);
-        dispatch!(self, p => sqlx::query(trusted(&sql)).execute(p).await.map(|_| ()).map_err(map_err))
+        dispatch!(self, p => sqlx::query(trusted(&sql))
+            .execute(p).await.map(|_| ()).map_err(map_err))
     }
 
     /// Drops a PostgreSQL database, ending its sessions first.
+    #[tracing::instrument(level = "debug", skip(self), err(level = "debug"))]
     pub async fn drop_database(&self, name: &str) -> Result<()> {
         let sql = format!(
             "DROP DATABASE IF EXISTS {} WITH (FORCE)",
             plain_identifier(name)?
         );
-        dispatch!(self, p => sqlx::query(trusted(&sql)).execute(p).await.map(|_| ()).map_err(map_err))
+        dispatch!(self, p => sqlx::query(trusted(&sql))
+            .execute(p).await.map(|_| ()).map_err(map_err))
     }
 
+    #[tracing::instrument(level = "debug", skip(self))]
     pub async fn close(&self) {
         dispatch!(self, p => p.close().await)
     }
@@ -400,5 +421,7 @@ fn plain_identifier(name: &str) -> Result<&str> {
     }
 }
 
+#[cfg(test)]
+mod instrumented;
 #[cfg(test)]
 mod tests;

@@ -41,15 +41,18 @@ impl Queue {
 }
 
 impl Store {
+    #[tracing::instrument(level = "debug", skip(self, body), err(level = "debug"))]
     pub async fn enqueue_mail(&self, to: &str, subject: &str, body: &str) -> Result<i64> {
         let ts = now();
         dispatch!(self, p => sqlx::query_scalar::<_, i64>(
-            "INSERT INTO outbox (to_addr, subject, body, next_attempt_at, created_at) VALUES ($1, $2, $3, $4, $4) RETURNING id")
+            "INSERT INTO outbox (to_addr, subject, body, next_attempt_at, created_at) \
+             VALUES ($1, $2, $3, $4, $4) RETURNING id")
             .bind(to).bind(subject).bind(body).bind(ts)
             .fetch_one(p).await.map_err(map_err))
     }
 
     /// Claims up to `limit` due mails, pushing their next attempt `lease` into the future.
+    #[tracing::instrument(level = "debug", skip(self), err(level = "debug"))]
     pub async fn claim_due_mail(&self, limit: i64, lease: Duration) -> Result<Vec<OutboxMail>> {
         let sql =
             "SELECT id, to_addr, subject, body, html_body, attempts FROM outbox WHERE id = $1";
@@ -61,12 +64,14 @@ impl Store {
         Ok(claimed)
     }
 
+    #[tracing::instrument(level = "debug", skip(self), err(level = "debug"))]
     pub async fn mark_mail_sent(&self, id: i64) -> Result<()> {
         self.mark_sent(Queue::Mail, id).await
     }
 
     /// Records a failed attempt and schedules the next one with exponential back-off
     /// (30 s, 1 min, 2 min, … capped at 6 h).
+    #[tracing::instrument(level = "debug", skip(self), err(level = "debug"))]
     pub async fn mark_mail_failed(&self, id: i64, attempts_before: i64, error: &str) -> Result<()> {
         self.mark_failed(Queue::Mail, id, attempts_before, error)
             .await
@@ -91,7 +96,8 @@ impl Store {
             .bind(MAX_ATTEMPTS).bind(ts).bind(limit)
             .fetch_all(p).await.map_err(map_err))?;
         let update = format!(
-            "UPDATE {table} SET next_attempt_at = $1 WHERE id = $2 AND next_attempt_at = $3 AND sent_at IS NULL"
+            "UPDATE {table} SET next_attempt_at = $1 \
+             WHERE id = $2 AND next_attempt_at = $3 AND sent_at IS NULL"
         );
         let mut claimed = Vec::new();
         for (id, seen) in due {
@@ -126,7 +132,9 @@ impl Store {
     ) -> Result<()> {
         let backoff = Duration::seconds((30_i64 << attempts_before.clamp(0, 10)).min(6 * 3600));
         let sql = format!(
-            "UPDATE {} SET attempts = attempts + 1, last_error = $1, next_attempt_at = $2 WHERE id = $3",
+            "UPDATE {} \
+             SET attempts = attempts + 1, last_error = $1, next_attempt_at = $2 \
+             WHERE id = $3",
             queue.table()
         );
         dispatch!(self, p => sqlx::query(trusted(&sql))
@@ -149,13 +157,16 @@ impl Store {
     }
 
     /// Every mail addressed to `to`, oldest first (support tooling and tests).
+    #[tracing::instrument(level = "debug", skip(self), err(level = "debug"))]
     pub async fn mail_to(&self, to: &str) -> Result<Vec<OutboxMail>> {
         dispatch!(self, p => sqlx::query_as::<_, OutboxMail>(
-            "SELECT id, to_addr, subject, body, html_body, attempts FROM outbox WHERE to_addr = $1 ORDER BY id")
+            "SELECT id, to_addr, subject, body, html_body, attempts \
+             FROM outbox WHERE to_addr = $1 ORDER BY id")
             .bind(to).fetch_all(p).await.map_err(map_err))
     }
 
     /// `(pending, sent)` counts, for tests and metrics.
+    #[tracing::instrument(level = "debug", skip(self), err(level = "debug"))]
     pub async fn outbox_counts(&self) -> Result<(i64, i64)> {
         dispatch!(self, p => sqlx::query_as::<_, (i64, i64)>(
             "SELECT COALESCE(SUM(CASE WHEN sent_at IS NULL THEN 1 ELSE 0 END), 0), \

@@ -7,15 +7,18 @@ use super::{
     trusted,
 };
 
-const PAGE_COLUMNS: &str = "id, project_id, name, slug, description, image, meta, output, blocks, table_id, created_at, updated_at";
+const PAGE_COLUMNS: &str = "id, project_id, name, slug, description, image, meta, output, blocks, \
+     table_id, created_at, updated_at";
 
 impl Store {
     /// Adds an empty page; its slug is `slug`, or `slug-2`, … if taken in the project.
+    #[tracing::instrument(level = "debug", skip(self), err(level = "debug"))]
     pub async fn insert_page(&self, project_id: i64, name: &str, slug: &str) -> Result<Page> {
         let base = if slug == "/" { "page" } else { slug };
         let taken: Vec<String> = dispatch!(self, p => sqlx::query_scalar(
             "SELECT slug FROM pages WHERE project_id = $1 AND (slug = $2 OR slug LIKE $3)")
-            .bind(project_id).bind(base).bind(format!("{base}-%")).fetch_all(p).await.map_err(map_err))?;
+            .bind(project_id).bind(base).bind(format!("{base}-%"))
+            .fetch_all(p).await.map_err(map_err))?;
         let has_home: bool = dispatch!(self, p => sqlx::query_scalar::<_, i64>(
             "SELECT COUNT(*) FROM pages WHERE project_id = $1 AND slug = '/'")
             .bind(project_id).fetch_one(p).await.map_err(map_err))?
@@ -27,8 +30,8 @@ impl Store {
         };
         let ts = now();
         let sql = format!(
-            "INSERT INTO pages (project_id, name, slug, created_at, updated_at) VALUES ($1, $2, $3, $4, $4) \
-             RETURNING {PAGE_COLUMNS}"
+            "INSERT INTO pages (project_id, name, slug, created_at, updated_at) \
+             VALUES ($1, $2, $3, $4, $4) RETURNING {PAGE_COLUMNS}"
         );
         let page = dispatch!(self, p => sqlx::query_as::<_, Page>(trusted(&sql))
             .bind(project_id).bind(name).bind(&slug).bind(ts)
@@ -37,13 +40,16 @@ impl Store {
         Ok(page)
     }
 
+    #[tracing::instrument(level = "debug", skip(self), err(level = "debug"))]
     pub async fn page_by_id(&self, id: i64) -> Result<Page> {
         let sql = format!("SELECT {PAGE_COLUMNS} FROM pages WHERE id = $1");
-        dispatch!(self, p => sqlx::query_as::<_, Page>(trusted(&sql)).bind(id).fetch_optional(p).await.map_err(map_err))?
-            .ok_or(StoreError::NotFound)
+        dispatch!(self, p => sqlx::query_as::<_, Page>(trusted(&sql)).bind(id)
+            .fetch_optional(p).await.map_err(map_err))?
+        .ok_or(StoreError::NotFound)
     }
 
     /// Every page of a project with its content, the home page first (publishing).
+    #[tracing::instrument(level = "debug", skip(self), err(level = "debug"))]
     pub async fn pages_of_project(&self, project_id: i64) -> Result<Vec<Page>> {
         let sql = format!(
             "SELECT {PAGE_COLUMNS} FROM pages WHERE project_id = $1 \
@@ -54,17 +60,22 @@ impl Store {
     }
 
     /// The project a page belongs to (for authorization before anything else is read).
+    #[tracing::instrument(level = "debug", skip(self), err(level = "debug"))]
     pub async fn page_project_id(&self, id: i64) -> Result<i64> {
-        dispatch!(self, p => sqlx::query_scalar::<_, i64>("SELECT project_id FROM pages WHERE id = $1")
+        dispatch!(self, p => sqlx::query_scalar::<_, i64>(
+            "SELECT project_id FROM pages WHERE id = $1")
             .bind(id).fetch_optional(p).await.map_err(map_err))?
-            .ok_or(StoreError::NotFound)
+        .ok_or(StoreError::NotFound)
     }
 
+    #[tracing::instrument(level = "debug", skip(self, changes), err(level = "debug"))]
     pub async fn update_page(&self, id: i64, changes: &PageChanges) -> Result<Page> {
         let cur = self.page_by_id(id).await?;
         let sql = format!(
-            "UPDATE pages SET name = $1, slug = $2, description = $3, image = $4, meta = $5, output = $6, \
-             blocks = $7, table_id = $8, updated_at = $9 WHERE id = $10 RETURNING {PAGE_COLUMNS}"
+            "UPDATE pages \
+             SET name = $1, slug = $2, description = $3, image = $4, meta = $5, \
+             output = $6, blocks = $7, table_id = $8, updated_at = $9 \
+             WHERE id = $10 RETURNING {PAGE_COLUMNS}"
         );
         let page = dispatch!(self, p => sqlx::query_as::<_, Page>(trusted(&sql))
             .bind(changes.name.as_ref().unwrap_or(&cur.name))
@@ -82,13 +93,16 @@ impl Store {
         Ok(page)
     }
 
+    #[tracing::instrument(level = "debug", skip(self), err(level = "debug"))]
     pub async fn delete_page(&self, id: i64) -> Result<()> {
         let project_id = self.page_project_id(id).await?;
-        dispatch!(self, p => sqlx::query("DELETE FROM pages WHERE id = $1").bind(id).execute(p).await.map(|r| r.rows_affected()).map_err(map_err))?;
+        dispatch!(self, p => sqlx::query("DELETE FROM pages WHERE id = $1")
+            .bind(id).execute(p).await.map(|r| r.rows_affected()).map_err(map_err))?;
         self.touch_project(project_id).await
     }
 
     /// Whether a collection belongs to a project (for binding collection pages).
+    #[tracing::instrument(level = "debug", skip(self), err(level = "debug"))]
     pub async fn collection_in_project(&self, collection_id: i64, project_id: i64) -> Result<bool> {
         let n: i64 = dispatch!(self, p => sqlx::query_scalar(
             "SELECT COUNT(*) FROM collections WHERE id = $1 AND project_id = $2")

@@ -13,8 +13,9 @@ use super::{
     trusted,
 };
 
-pub(crate) const PROJECT_COLUMNS: &str = "id, user_id, name, slug, domain, token, uuid, is_published, thumbnail, \
-     thumbnail_timestamp, meta, verified, verified_domain, verified_at, created_at, updated_at, active_deploy_id";
+pub(crate) const PROJECT_COLUMNS: &str = "id, user_id, name, slug, domain, token, uuid, \
+     is_published, thumbnail, thumbnail_timestamp, meta, verified, verified_domain, verified_at, \
+     created_at, updated_at, active_deploy_id";
 
 /// A project about to be created.
 #[derive(Debug, Clone)]
@@ -29,19 +30,22 @@ pub struct NewProject<'a> {
 
 impl Store {
     /// Creates a project with an empty home page named `home_name`.
-    #[tracing::instrument(skip(self, new), fields(slug = new.slug))]
+    #[tracing::instrument(level = "debug", skip(self, new), fields(slug = new.slug), err(level = "debug"))]
     pub async fn insert_project(&self, new: &NewProject<'_>, home_name: &str) -> Result<Project> {
         let snapshot = crate::snapshot::Snapshot::blank(home_name);
         self.insert_project_from_snapshot(new, &snapshot).await
     }
 
+    #[tracing::instrument(level = "debug", skip(self), err(level = "debug"))]
     pub async fn project_by_id(&self, id: i64) -> Result<Project> {
         let sql = format!("SELECT {PROJECT_COLUMNS} FROM projects WHERE id = $1");
-        dispatch!(self, p => sqlx::query_as::<_, Project>(trusted(&sql)).bind(id).fetch_optional(p).await.map_err(map_err))?
-            .ok_or(StoreError::NotFound)
+        dispatch!(self, p => sqlx::query_as::<_, Project>(trusted(&sql)).bind(id)
+            .fetch_optional(p).await.map_err(map_err))?
+        .ok_or(StoreError::NotFound)
     }
 
     /// Who owns a project, for the authorization policy.
+    #[tracing::instrument(level = "debug", skip(self), err(level = "debug"))]
     pub async fn project_owner(&self, id: i64) -> Result<ProjectOwner> {
         dispatch!(self, p => sqlx::query_as::<_, ProjectOwner>(
             "SELECT p.id AS project_id, p.user_id AS owner_id, u.business_id AS owner_business_id \
@@ -52,14 +56,17 @@ impl Store {
 
     /// Projects a user might see: their own and, when they belong to a business, every
     /// project of that business. The caller filters the business ones by access level.
+    #[tracing::instrument(level = "debug", skip(self), err(level = "debug"))]
     pub async fn projects_candidates(
         &self,
         user_id: i64,
         business_id: Option<i64>,
     ) -> Result<Vec<(Project, ProjectOwner)>> {
         let sql = format!(
-            "SELECT {cols}, u.business_id AS owner_business_id FROM projects p JOIN users u ON u.id = p.user_id \
-             WHERE p.user_id = $1 OR (u.business_id IS NOT NULL AND u.business_id = $2) ORDER BY p.updated_at DESC, p.id DESC",
+            "SELECT {cols}, u.business_id AS owner_business_id \
+             FROM projects p JOIN users u ON u.id = p.user_id \
+             WHERE p.user_id = $1 OR (u.business_id IS NOT NULL AND u.business_id = $2) \
+             ORDER BY p.updated_at DESC, p.id DESC",
             cols = PROJECT_COLUMNS
                 .split(", ")
                 .map(|c| format!("p.{c}"))
@@ -84,6 +91,7 @@ impl Store {
     /// Applies validated changes. A slug given up is held for the project's owner
     /// (`slug_holds`); a new slug another user holds is refused with
     /// [`super::SLUG_HELD`].
+    #[tracing::instrument(level = "debug", skip(self, changes), err(level = "debug"))]
     pub async fn update_project(&self, id: i64, changes: &ProjectChanges) -> Result<Project> {
         let current = self.project_by_id(id).await?;
         let name = changes.name.clone().unwrap_or(current.name);
@@ -112,11 +120,14 @@ impl Store {
 
     /// Deletes a project with its pages, collections, redirects and history (cascade). Its
     /// slug is held for its owner (`slug_holds`).
+    #[tracing::instrument(level = "debug", skip(self), err(level = "debug"))]
     pub async fn delete_project(&self, id: i64) -> Result<()> {
-        // The change feed has no foreign key, so the entry outlives the project and edges forget it.
+        // The change feed has no foreign key, so the entry outlives the project and edges
+        // forget it.
         let n = dispatch!(self, p => {
             let mut tx = p.begin_write().await.map_err(map_err)?;
-            let gone: Option<(String, i64)> = sqlx::query_as("DELETE FROM projects WHERE id = $1 RETURNING slug, user_id")
+            let gone: Option<(String, i64)> = sqlx::query_as(
+                "DELETE FROM projects WHERE id = $1 RETURNING slug, user_id")
                 .bind(id).fetch_optional(&mut *tx).await.map_err(map_err)?;
             let n = u64::from(gone.is_some());
             if let Some((slug, owner)) = &gone {
@@ -135,6 +146,7 @@ impl Store {
     }
 
     /// Marks a project changed (its pages or content were edited).
+    #[tracing::instrument(level = "debug", skip(self), err(level = "debug"))]
     pub async fn touch_project(&self, id: i64) -> Result<()> {
         dispatch!(self, p => sqlx::query("UPDATE projects SET updated_at = $1 WHERE id = $2")
             .bind(now()).bind(id).execute(p).await.map(|r| r.rows_affected()).map_err(map_err))?;
@@ -144,6 +156,7 @@ impl Store {
     /// A free preview slug: `base` itself, or `base-2`, `base-3`, … whichever is neither
     /// taken, held after its release (whoever holds it: a derived slug never needs one that is
     /// cooling off), nor reserved.
+    #[tracing::instrument(level = "debug", skip(self), err(level = "debug"))]
     pub async fn free_project_slug(&self, base: &str) -> Result<String> {
         let taken: Vec<String> = dispatch!(self, p => sqlx::query_scalar(
             "SELECT slug FROM projects WHERE slug = $1 OR slug LIKE $2 \
@@ -152,6 +165,7 @@ impl Store {
         Ok(first_free(base, &taken))
     }
 
+    #[tracing::instrument(level = "debug", skip(self), err(level = "debug"))]
     pub async fn project_pages(&self, project_id: i64) -> Result<Vec<PageSummary>> {
         dispatch!(self, p => sqlx::query_as::<_, PageSummary>(
             "SELECT id, name, slug, table_id, updated_at FROM pages WHERE project_id = $1 \
@@ -159,6 +173,7 @@ impl Store {
             .bind(project_id).fetch_all(p).await.map_err(map_err))
     }
 
+    #[tracing::instrument(level = "debug", skip(self), err(level = "debug"))]
     pub async fn project_collections(&self, project_id: i64) -> Result<Vec<CollectionSummary>> {
         dispatch!(self, p => sqlx::query_as::<_, CollectionSummary>(
             "SELECT id, name, slug FROM collections WHERE project_id = $1 ORDER BY id")
@@ -169,6 +184,7 @@ impl Store {
     /// and `thumbnail_timestamp`, when it was taken), when `deploy_id` is still the live deploy:
     /// a picture of an older deploy that finished late does not replace a newer one's.
     /// Answers whether it was recorded. The project's `updated_at` stays: a picture is not an edit.
+    #[tracing::instrument(level = "debug", skip(self), err(level = "debug"))]
     pub async fn set_project_thumbnail(
         &self,
         id: i64,
@@ -177,10 +193,33 @@ impl Store {
         taken_at: i64,
     ) -> Result<bool> {
         let n = dispatch!(self, p => sqlx::query(
-            "UPDATE projects SET thumbnail = $1, thumbnail_timestamp = $2 WHERE id = $3 AND active_deploy_id = $4")
+            "UPDATE projects SET thumbnail = $1, thumbnail_timestamp = $2 \
+             WHERE id = $3 AND active_deploy_id = $4")
             .bind(url).bind(taken_at).bind(id).bind(deploy_id)
             .execute(p).await.map(|r| r.rows_affected()).map_err(map_err))?;
         Ok(n > 0)
+    }
+
+    /// Regenerates a project's client-panel token; the old one stops working at once.
+    #[tracing::instrument(level = "debug", skip(self, token), err(level = "debug"))]
+    pub async fn set_project_token(&self, project_id: i64, token: &str) -> Result<()> {
+        let n = dispatch!(self, p => sqlx::query(
+            "UPDATE projects SET token = $1, updated_at = $2 WHERE id = $3")
+            .bind(token).bind(now()).bind(project_id)
+            .execute(p).await.map(|r| r.rows_affected()).map_err(map_err))?;
+        if n == 0 {
+            Err(StoreError::NotFound)
+        } else {
+            Ok(())
+        }
+    }
+
+    /// The project a client-panel token opens.
+    #[tracing::instrument(level = "debug", skip_all, err(level = "debug"))]
+    pub async fn project_id_by_token(&self, token: &str) -> Result<Option<i64>> {
+        dispatch!(self, p => sqlx::query_scalar::<_, i64>(
+            "SELECT id FROM projects WHERE token = $1")
+            .bind(token).fetch_optional(p).await.map_err(map_err))
     }
 }
 

@@ -1,4 +1,5 @@
-//! Deploys, the change feed, the edge's view of a site, and form history.
+//! Deploys, the change feed and the edge's view of a site (form history is in
+//! [`super::submissions`]).
 //!
 //! A deploy is written to the object store first and only then made live by one transaction
 //! ([`Store::finish_deploy`]) that points the project at it and appends to the change feed, so
@@ -13,7 +14,7 @@ use utoipa::ToSchema;
 use crate::error_code::{ErrorCode, Params};
 
 use super::BeginWrite;
-use super::{Result, Store, StoreError, dispatch, like_pattern, map_err, now, trusted};
+use super::{Result, Store, StoreError, dispatch, map_err, now, trusted};
 
 #[derive(Debug, Clone, Serialize, sqlx::FromRow, ToSchema)]
 pub struct Deploy {
@@ -43,7 +44,8 @@ pub const CHANGES_CHANNEL: &str = "vitrine_changes";
 /// The reason recorded for a build whose process stopped before it finished.
 pub const INTERRUPTED_BUILD: &str = "The build was interrupted; please publish again";
 
-const DEPLOY_COLUMNS: &str = "id, project_id, status, manifest_key, files, bytes, error, error_code, error_params, created_by, created_at, finished_at";
+const DEPLOY_COLUMNS: &str = "id, project_id, status, manifest_key, files, bytes, error, \
+     error_code, error_params, created_by, created_at, finished_at";
 
 /// One entry of the change feed.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, sqlx::FromRow)]
@@ -76,68 +78,13 @@ impl SiteRow {
     }
 }
 
-/// A form submission as the edge records it.
-#[derive(Debug, Clone, PartialEq, Eq, serde::Deserialize, Serialize)]
-pub struct NewSubmission {
-    /// Unique per submission (chosen by the edge), so replaying a spool never duplicates.
-    pub uid: String,
-    pub project_id: i64,
-    pub url: String,
-    pub submit: String,
-    pub to: String,
-    pub subject: String,
-    /// Sanitised HTML.
-    pub data: String,
-    pub created_at: DateTime<Utc>,
-}
-
-/// What [`Store::store_submission`] did with a submission.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub struct StoredSubmission {
-    /// False when a submission with the same uid was already stored (a replay).
-    pub new: bool,
-    /// Its notification e-mail was queued (see [`Store::store_submission`]).
-    pub notified: bool,
-    /// Oldest entries of the project deleted to keep its history within the cap.
-    pub trimmed: i64,
-}
-
-/// A form submission's notification e-mail: its subject, its text, and the same as HTML
-/// (empty for text only).
-#[derive(Debug, Clone, Copy)]
-pub struct Notification<'a> {
-    pub subject: &'a str,
-    pub text: &'a str,
-    pub html: &'a str,
-}
-
-/// Which submissions the form history shows and exports.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct SubmissionFilter {
-    /// Text anywhere in the url, subject, button, recipient or fields (case-insensitive for
-    /// ASCII letters on SQLite, whose `lower` knows no others).
-    pub text: Option<String>,
-    /// Received at or after.
-    pub from: Option<DateTime<Utc>>,
-    /// Received before.
-    pub until: Option<DateTime<Utc>>,
-}
-
-#[derive(Debug, Clone, Serialize, sqlx::FromRow, ToSchema)]
-pub struct Submission {
-    pub id: i64,
-    pub project_id: i64,
-    pub url: String,
-    pub submit: String,
-    #[sqlx(rename = "to_addr")]
-    pub to: String,
-    pub subject: String,
-    pub data: String,
-    pub created_at: DateTime<Utc>,
-}
-
 /// Opens the project's publication period (see `publications`) unless one is open, inside an
 /// open transaction: the monthly billing charges sites that were on line during the month.
+///
+/// `open_publication!(tx, project_id)` expands to an expression that runs the `INSERT INTO
+/// publications` on `tx`, awaits it and evaluates to a `Result`. A macro rather than a
+/// function because `tx` is a SQLite or a PostgreSQL transaction depending on the arm of
+/// `dispatch!` it expands in (see the store's module doc).
 macro_rules! open_publication {
     ($tx:expr, $project:expr) => {
         sqlx::query(
@@ -154,6 +101,11 @@ macro_rules! open_publication {
 }
 
 /// Closes the project's open publication period, inside an open transaction.
+///
+/// `close_publication!(tx, project_id)` expands to an expression that runs the `UPDATE
+/// publications` on `tx`, awaits it and evaluates to a `Result`. A macro rather than a
+/// function because `tx` is a SQLite or a PostgreSQL transaction depending on the arm of
+/// `dispatch!` it expands in (see the store's module doc).
 macro_rules! close_publication {
     ($tx:expr, $project:expr) => {
         sqlx::query(
@@ -168,7 +120,13 @@ macro_rules! close_publication {
 }
 pub(crate) use close_publication;
 
-/// Appends to the change feed inside an open transaction.
+/// Appends to the change feed inside an open transaction, so the change is seen exactly when
+/// the write it announces commits.
+///
+/// `push_change!(tx, project_id, kind, key)` expands to an expression that runs the `INSERT
+/// INTO changes` on `tx`, awaits it and evaluates to a `Result`. A macro rather than a
+/// function because `tx` is a SQLite or a PostgreSQL transaction depending on the arm of
+/// `dispatch!` it expands in (see the store's module doc).
 macro_rules! push_change {
     ($tx:expr, $project:expr, $kind:expr, $key:expr) => {
         sqlx::query(
@@ -189,10 +147,11 @@ impl Store {
     // ----- deploys -------------------------------------------------------------------------
 
     /// Starts a deploy in the `building` state.
+    #[tracing::instrument(level = "debug", skip(self), err(level = "debug"))]
     pub async fn create_deploy(&self, project_id: i64, user_id: Option<i64>) -> Result<Deploy> {
         let sql = format!(
-            "INSERT INTO deploys (project_id, status, created_by, created_at) VALUES ($1, 'building', $2, $3) \
-             RETURNING {DEPLOY_COLUMNS}"
+            "INSERT INTO deploys (project_id, status, created_by, created_at) \
+             VALUES ($1, 'building', $2, $3) RETURNING {DEPLOY_COLUMNS}"
         );
         dispatch!(self, p => sqlx::query_as::<_, Deploy>(trusted(&sql))
             .bind(project_id).bind(user_id).bind(now())
@@ -200,6 +159,7 @@ impl Store {
     }
 
     /// Marks a complete deploy ready and makes it the live one, in one transaction.
+    #[tracing::instrument(level = "debug", skip(self), err(level = "debug"))]
     pub async fn finish_deploy(
         &self,
         deploy_id: i64,
@@ -208,7 +168,8 @@ impl Store {
         bytes: i64,
     ) -> Result<Deploy> {
         let sql = format!(
-            "UPDATE deploys SET status = 'ready', manifest_key = $1, files = $2, bytes = $3, finished_at = $4 \
+            "UPDATE deploys \
+             SET status = 'ready', manifest_key = $1, files = $2, bytes = $3, finished_at = $4 \
              WHERE id = $5 AND status = 'building' RETURNING {DEPLOY_COLUMNS}"
         );
         dispatch!(self, p => {
@@ -217,7 +178,9 @@ impl Store {
                 .bind(manifest_key).bind(files).bind(bytes).bind(now()).bind(deploy_id)
                 .fetch_optional(&mut *tx).await.map_err(map_err)?
                 .ok_or(StoreError::NotFound)?;
-            sqlx::query("UPDATE projects SET active_deploy_id = $1, is_published = TRUE, updated_at = $2 WHERE id = $3")
+            sqlx::query("UPDATE projects \
+                         SET active_deploy_id = $1, is_published = TRUE, updated_at = $2 \
+                         WHERE id = $3")
                 .bind(deploy.id).bind(now()).bind(deploy.project_id)
                 .execute(&mut *tx).await.map_err(map_err)?;
             open_publication!(tx, deploy.project_id)?;
@@ -229,6 +192,7 @@ impl Store {
 
     /// Records why a build failed (`error`, in English; its `code` and the values it names,
     /// for the dashboard's translation); the live site is untouched.
+    #[tracing::instrument(level = "debug", skip(self, params), err(level = "debug"))]
     pub async fn fail_deploy(
         &self,
         deploy_id: i64,
@@ -247,17 +211,21 @@ impl Store {
     /// Marks builds started before `before` and still `building` as failed: their process
     /// stopped half-way (a crash or a restart), and a build is never that slow. Returns how
     /// many were marked. The live site is untouched, as for any failed build.
+    #[tracing::instrument(level = "debug", skip(self), err(level = "debug"))]
     pub async fn fail_stale_deploys(&self, before: DateTime<Utc>) -> Result<u64> {
         dispatch!(self, p => sqlx::query(
             "UPDATE deploys SET status = 'failed', error = $1, error_code = $2, finished_at = $3 \
              WHERE status = 'building' AND created_at < $4")
-            .bind(INTERRUPTED_BUILD).bind(ErrorCode::BuildInterrupted.as_str()).bind(now()).bind(before)
+            .bind(INTERRUPTED_BUILD)
+            .bind(ErrorCode::BuildInterrupted.as_str())
+            .bind(now()).bind(before)
             .execute(p).await.map(|r| r.rows_affected()).map_err(map_err))
     }
 
     /// Deploys that retention lets go, oldest first: per project, `ready` deploys beyond the
     /// newest `keep` ready ones, and `failed` deploys finished before `failed_before`. The
     /// active deploy and builds in progress are never among them.
+    #[tracing::instrument(level = "debug", skip(self), err(level = "debug"))]
     pub async fn prunable_deploys(
         &self,
         keep: i64,
@@ -265,7 +233,8 @@ impl Store {
     ) -> Result<Vec<Deploy>> {
         let sql = format!(
             "SELECT {DEPLOY_COLUMNS} FROM ( \
-               SELECT {DEPLOY_COLUMNS}, ROW_NUMBER() OVER (PARTITION BY project_id ORDER BY id DESC) AS newer \
+               SELECT {DEPLOY_COLUMNS}, \
+                 ROW_NUMBER() OVER (PARTITION BY project_id ORDER BY id DESC) AS newer \
                FROM deploys WHERE status = 'ready') ranked \
              WHERE newer > $1 \
                AND NOT EXISTS (SELECT 1 FROM projects p WHERE p.active_deploy_id = ranked.id) \
@@ -283,8 +252,9 @@ impl Store {
     /// Deletes a deploy's row unless it became active or is building meanwhile. Returns
     /// whether it went. Its objects must be deleted first (see the control plane's
     /// housekeeping), so no row ever points at missing objects: those under its
-    /// `site::deploy_prefix`, which no other deploy names. Pages and assets under
+    /// `manifest::deploy_prefix`, which no other deploy names. Pages and assets under
     /// `sites/{project}/` are shared by later deploys and never go with one (`site`'s layout).
+    #[tracing::instrument(level = "debug", skip(self), err(level = "debug"))]
     pub async fn delete_deploy(&self, deploy_id: i64) -> Result<bool> {
         dispatch!(self, p => sqlx::query(
             "DELETE FROM deploys WHERE id = $1 AND status <> 'building' \
@@ -294,6 +264,7 @@ impl Store {
     }
 
     /// A project's deploys, newest first.
+    #[tracing::instrument(level = "debug", skip(self), err(level = "debug"))]
     pub async fn list_deploys(&self, project_id: i64, limit: i64) -> Result<Vec<Deploy>> {
         let sql = format!(
             "SELECT {DEPLOY_COLUMNS} FROM deploys WHERE project_id = $1 ORDER BY id DESC LIMIT $2"
@@ -303,6 +274,7 @@ impl Store {
             .fetch_all(p).await.map_err(map_err))
     }
 
+    #[tracing::instrument(level = "debug", skip(self), err(level = "debug"))]
     pub async fn deploy_by_id(&self, id: i64) -> Result<Deploy> {
         let sql = format!("SELECT {DEPLOY_COLUMNS} FROM deploys WHERE id = $1");
         dispatch!(self, p => sqlx::query_as::<_, Deploy>(trusted(&sql))
@@ -311,6 +283,7 @@ impl Store {
     }
 
     /// The project's live deploy id, if any.
+    #[tracing::instrument(level = "debug", skip(self), err(level = "debug"))]
     pub async fn active_deploy_id(&self, project_id: i64) -> Result<Option<i64>> {
         dispatch!(self, p => sqlx::query_scalar::<_, Option<i64>>(
             "SELECT active_deploy_id FROM projects WHERE id = $1")
@@ -319,6 +292,7 @@ impl Store {
     }
 
     /// Rolls back (or forward) to an earlier ready deploy of the same project, at once.
+    #[tracing::instrument(level = "debug", skip(self), err(level = "debug"))]
     pub async fn activate_deploy(&self, project_id: i64, deploy_id: i64) -> Result<Deploy> {
         let deploy = self.deploy_by_id(deploy_id).await?;
         if deploy.project_id != project_id || deploy.status != "ready" {
@@ -326,7 +300,9 @@ impl Store {
         }
         dispatch!(self, p => {
             let mut tx = p.begin_write().await.map_err(map_err)?;
-            sqlx::query("UPDATE projects SET active_deploy_id = $1, is_published = TRUE, updated_at = $2 WHERE id = $3")
+            sqlx::query("UPDATE projects \
+                         SET active_deploy_id = $1, is_published = TRUE, updated_at = $2 \
+                         WHERE id = $3")
                 .bind(deploy.id).bind(now()).bind(project_id)
                 .execute(&mut *tx).await.map_err(map_err)?;
             open_publication!(tx, project_id)?;
@@ -337,10 +313,12 @@ impl Store {
     }
 
     /// Takes a site down. The deploys stay, so publishing or rolling back brings it back.
+    #[tracing::instrument(level = "debug", skip(self), err(level = "debug"))]
     pub async fn unpublish_project(&self, project_id: i64) -> Result<()> {
         dispatch!(self, p => {
             let mut tx = p.begin_write().await.map_err(map_err)?;
-            let n = sqlx::query("UPDATE projects SET is_published = FALSE, updated_at = $1 WHERE id = $2")
+            let n = sqlx::query("UPDATE projects SET is_published = FALSE, updated_at = $1 \
+                                 WHERE id = $2")
                 .bind(now()).bind(project_id)
                 .execute(&mut *tx).await.map_err(map_err)?.rows_affected();
             if n == 0 {
@@ -355,6 +333,7 @@ impl Store {
     // ----- change feed ---------------------------------------------------------------------
 
     /// Appends one change on its own (for writes that are a single statement elsewhere).
+    #[tracing::instrument(level = "debug", skip(self), err(level = "debug"))]
     pub async fn append_change(&self, project_id: i64, kind: &str, key: &str) -> Result<()> {
         dispatch!(self, p => {
             let mut tx = p.begin_write().await.map_err(map_err)?;
@@ -364,6 +343,7 @@ impl Store {
     }
 
     /// Changes after `after_id`, oldest first.
+    #[tracing::instrument(level = "debug", skip(self), err(level = "debug"))]
     pub async fn changes_since(&self, after_id: i64, limit: i64) -> Result<Vec<Change>> {
         dispatch!(self, p => sqlx::query_as::<_, Change>(
             "SELECT id, project_id, kind, key FROM changes WHERE id > $1 ORDER BY id LIMIT $2")
@@ -372,6 +352,7 @@ impl Store {
     }
 
     /// The newest change id (0 when the feed is empty): where a starting edge begins.
+    #[tracing::instrument(level = "debug", skip(self), err(level = "debug"))]
     pub async fn last_change_id(&self) -> Result<i64> {
         dispatch!(self, p => sqlx::query_scalar::<_, Option<i64>>("SELECT MAX(id) FROM changes")
             .fetch_one(p).await.map_err(map_err))
@@ -379,6 +360,7 @@ impl Store {
     }
 
     /// Drops changes older than `before`, keeping the newest row so ids never restart.
+    #[tracing::instrument(level = "debug", skip(self), err(level = "debug"))]
     pub async fn prune_changes(&self, before: DateTime<Utc>) -> Result<u64> {
         dispatch!(self, p => sqlx::query(
             "DELETE FROM changes WHERE created_at < $1 AND id < (SELECT MAX(id) FROM changes)")
@@ -388,6 +370,7 @@ impl Store {
     // ----- the edge's view -----------------------------------------------------------------
 
     /// The site behind a preview slug (`{slug}.{platform domain}`).
+    #[tracing::instrument(level = "debug", skip(self), err(level = "debug"))]
     pub async fn site_by_slug(&self, slug: &str) -> Result<Option<SiteRow>> {
         self.site_where("p.slug = $1", slug).await
     }
@@ -395,6 +378,7 @@ impl Store {
     /// The site behind a custom-domain host (already lower-case): the project holding the
     /// host's unit, i.e. whose verified domain is the host or its `www.` twin. The unit is
     /// unique in the database, so a twin can never answer for anyone but its holder.
+    #[tracing::instrument(level = "debug", skip(self), err(level = "debug"))]
     pub async fn site_by_domain(&self, host: &str) -> Result<Option<SiteRow>> {
         self.site_where(
             "p.verified = TRUE AND p.domain_unit = $1",
@@ -405,190 +389,12 @@ impl Store {
 
     async fn site_where(&self, condition: &'static str, value: &str) -> Result<Option<SiteRow>> {
         let sql = format!(
-            "SELECT p.id AS project_id, p.slug, p.is_published, p.active_deploy_id, d.manifest_key, p.meta \
-             FROM projects p LEFT JOIN deploys d ON d.id = p.active_deploy_id WHERE {condition}"
+            "SELECT p.id AS project_id, p.slug, p.is_published, \
+             p.active_deploy_id, d.manifest_key, p.meta FROM projects p \
+             LEFT JOIN deploys d ON d.id = p.active_deploy_id \
+             WHERE {condition}"
         );
         dispatch!(self, p => sqlx::query_as::<_, SiteRow>(trusted(&sql))
             .bind(value).fetch_optional(p).await.map_err(map_err))
-    }
-
-    // ----- form history --------------------------------------------------------------------
-
-    /// Stores a submission and queues its notification e-mail in one transaction, with no cap
-    /// on the project's history. Returns false when a submission with the same uid was already
-    /// stored (a replay).
-    pub async fn insert_submission(
-        &self,
-        s: &NewSubmission,
-        mail: Option<Notification<'_>>,
-    ) -> Result<bool> {
-        Ok(self.store_submission(s, mail, i64::MAX).await?.new)
-    }
-
-    /// Stores a submission, in one transaction with the rest:
-    /// - the project's history is kept to `max_entries` by deleting its oldest entries (what
-    ///   was trimmed is counted for the owner's notice, see [`Store::form_history_usage`]);
-    /// - its notification e-mail (`mail`) is queued only when the recipient
-    ///   is the project owner's own address or one its mailbox confirmed for this project
-    ///   (`form_recipients`): the platform never mails an address that did not agree to it.
-    ///
-    /// A second insert of the same uid (a replay) changes nothing.
-    pub async fn store_submission(
-        &self,
-        s: &NewSubmission,
-        mail: Option<Notification<'_>>,
-        max_entries: i64,
-    ) -> Result<StoredSubmission> {
-        self.store_submission_with_lead(s, mail, None, max_entries)
-            .await
-    }
-
-    /// [`Store::store_submission`], and in the same transaction the site's conversion event
-    /// (`lead`, its JSON) queued for the control plane's Conversion API worker.
-    pub async fn store_submission_with_lead(
-        &self,
-        s: &NewSubmission,
-        mail: Option<Notification<'_>>,
-        lead: Option<&str>,
-        max_entries: i64,
-    ) -> Result<StoredSubmission> {
-        dispatch!(self, p => {
-            let mut tx = p.begin_write().await.map_err(map_err)?;
-            let n = sqlx::query(
-                "INSERT INTO form_history (project_id, uid, url, submit, to_addr, subject, data, created_at) \
-                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8) ON CONFLICT (uid) DO NOTHING")
-                .bind(s.project_id).bind(&s.uid).bind(&s.url).bind(&s.submit).bind(&s.to)
-                .bind(&s.subject).bind(&s.data).bind(s.created_at)
-                .execute(&mut *tx).await.map_err(map_err)?.rows_affected();
-            let mut stored = StoredSubmission { new: n == 1, ..StoredSubmission::default() };
-            if stored.new {
-                let entries: i64 = sqlx::query_scalar(
-                    "INSERT INTO form_history_usage (project_id, entries) VALUES ($1, 1) \
-                     ON CONFLICT (project_id) DO UPDATE SET entries = form_history_usage.entries + 1 \
-                     RETURNING entries")
-                    .bind(s.project_id).fetch_one(&mut *tx).await.map_err(map_err)?;
-                let excess = entries - max_entries.max(1);
-                if excess > 0 {
-                    stored.trimmed = sqlx::query(
-                        "DELETE FROM form_history WHERE id IN (SELECT id FROM form_history \
-                         WHERE project_id = $1 ORDER BY created_at, id LIMIT $2)")
-                        .bind(s.project_id).bind(excess)
-                        .execute(&mut *tx).await.map_err(map_err)?.rows_affected() as i64;
-                    sqlx::query(
-                        "UPDATE form_history_usage SET entries = entries - $2, trimmed = trimmed + $2, \
-                         last_trimmed_at = $3 WHERE project_id = $1")
-                        .bind(s.project_id).bind(stored.trimmed).bind(now())
-                        .execute(&mut *tx).await.map_err(map_err)?;
-                }
-                if !s.to.is_empty() && let Some(mail) = mail {
-                    stored.notified = sqlx::query(
-                        "INSERT INTO outbox (to_addr, subject, body, html_body, created_at, next_attempt_at) \
-                         SELECT $1, $2, $3, $6, $4, $4 WHERE EXISTS (SELECT 1 FROM form_recipients r \
-                           WHERE r.project_id = $5 AND r.email = lower($1) AND r.confirmed_at IS NOT NULL) \
-                         OR EXISTS (SELECT 1 FROM projects p JOIN users u ON u.id = p.user_id \
-                           WHERE p.id = $5 AND lower(u.email) = lower($1))")
-                        .bind(&s.to).bind(mail.subject).bind(mail.text).bind(now()).bind(s.project_id)
-                        .bind(mail.html)
-                        .execute(&mut *tx).await.map_err(map_err)?.rows_affected() == 1;
-                }
-                if let Some(lead) = lead {
-                    sqlx::query(
-                        "INSERT INTO conversion_events (project_id, payload, created_at, next_attempt_at) \
-                         VALUES ($1, $2, $3, $3)")
-                        .bind(s.project_id).bind(lead).bind(now())
-                        .execute(&mut *tx).await.map_err(map_err)?;
-                }
-            }
-            tx.commit().await.map_err(map_err)?;
-            Ok(stored)
-        })
-    }
-
-    /// A project's submissions; `newest_first` follows the project's formHistoryOrderBy.
-    pub async fn list_submissions(
-        &self,
-        project_id: i64,
-        newest_first: bool,
-        limit: i64,
-        offset: i64,
-    ) -> Result<(Vec<Submission>, i64)> {
-        self.search_submissions(
-            project_id,
-            &SubmissionFilter::default(),
-            newest_first,
-            limit,
-            offset,
-        )
-        .await
-    }
-
-    /// The project's submissions that `filter` keeps, one page of them and how many there are.
-    #[tracing::instrument(skip(self, filter))]
-    pub async fn search_submissions(
-        &self,
-        project_id: i64,
-        filter: &SubmissionFilter,
-        newest_first: bool,
-        limit: i64,
-        offset: i64,
-    ) -> Result<(Vec<Submission>, i64)> {
-        let dir = if newest_first { "DESC" } else { "ASC" };
-        // Each condition is off when its parameter is NULL, so one statement serves every
-        // combination. `data` holds escaped HTML, so it is searched for the escaped text.
-        let conditions = "project_id = $1 \
-             AND ($2 IS NULL OR created_at >= $2) AND ($3 IS NULL OR created_at < $3) \
-             AND ($4 IS NULL OR lower(url) LIKE $4 ESCAPE '\\' OR lower(subject) LIKE $4 ESCAPE '\\' \
-                  OR lower(submit) LIKE $4 ESCAPE '\\' OR lower(to_addr) LIKE $4 ESCAPE '\\' \
-                  OR lower(data) LIKE $5 ESCAPE '\\')";
-        let sql = format!(
-            "SELECT id, project_id, url, submit, to_addr, subject, data, created_at FROM form_history \
-             WHERE {conditions} ORDER BY created_at {dir}, id {dir} LIMIT $6 OFFSET $7"
-        );
-        let count = format!("SELECT COUNT(*) FROM form_history WHERE {conditions}");
-        let text = filter
-            .text
-            .as_deref()
-            .map(str::trim)
-            .filter(|t| !t.is_empty());
-        let raw = text.map(like_pattern);
-        let escaped = text.map(|t| like_pattern(&crate::render::escape(t)));
-        dispatch!(self, p => {
-            let rows = sqlx::query_as::<_, Submission>(trusted(&sql))
-                .bind(project_id).bind(filter.from).bind(filter.until).bind(&raw).bind(&escaped)
-                .bind(limit).bind(offset)
-                .fetch_all(p).await.map_err(map_err)?;
-            let total = sqlx::query_scalar::<_, i64>(trusted(&count))
-                .bind(project_id).bind(filter.from).bind(filter.until).bind(&raw).bind(&escaped)
-                .fetch_one(p).await.map_err(map_err)?;
-            Ok((rows, total))
-        })
-    }
-
-    /// Deletes the given submissions of one project; ids of other projects are ignored.
-    pub async fn delete_submissions(&self, project_id: i64, ids: &[i64]) -> Result<u64> {
-        let mut deleted = 0;
-        for chunk in ids.chunks(500) {
-            let placeholders: Vec<String> = (2..chunk.len() + 2).map(|i| format!("${i}")).collect();
-            let sql = format!(
-                "DELETE FROM form_history WHERE project_id = $1 AND id IN ({})",
-                placeholders.join(", ")
-            );
-            deleted += dispatch!(self, p => {
-                let mut tx = p.begin_write().await.map_err(map_err)?;
-                let mut q = sqlx::query(trusted(&sql)).bind(project_id);
-                for id in chunk {
-                    q = q.bind(id);
-                }
-                let n = q.execute(&mut *tx).await.map(|r| r.rows_affected()).map_err(map_err)?;
-                sqlx::query(
-                    "UPDATE form_history_usage SET entries = CASE WHEN entries > $2 THEN entries - $2 ELSE 0 END \
-                     WHERE project_id = $1")
-                    .bind(project_id).bind(n as i64)
-                    .execute(&mut *tx).await.map_err(map_err)?;
-                tx.commit().await.map_err(map_err)?;
-                Ok::<_, StoreError>(n)
-            })?;
-        }
-        Ok(deleted)
     }
 }

@@ -94,7 +94,7 @@ fn contains_pattern(term: &str) -> String {
 
 impl Store {
     /// The rules matching `q` on one page, and how many match in all.
-    #[tracing::instrument(skip(self))]
+    #[tracing::instrument(level = "debug", skip(self), err(level = "debug"))]
     pub async fn redirects_page(
         &self,
         project_id: i64,
@@ -127,6 +127,7 @@ impl Store {
         })
     }
 
+    #[tracing::instrument(level = "debug", skip(self), err(level = "debug"))]
     pub async fn redirect_by_id(&self, id: i64) -> Result<RedirectRule> {
         let sql = format!("SELECT {REDIRECT_COLUMNS} FROM redirects WHERE id = $1");
         dispatch!(self, p => sqlx::query_as::<_, RedirectRule>(trusted(&sql))
@@ -135,6 +136,7 @@ impl Store {
     }
 
     /// Every rule of a project as `(from, to)`, oldest first (what a deploy compiles).
+    #[tracing::instrument(level = "debug", skip(self), err(level = "debug"))]
     pub async fn project_redirects(&self, project_id: i64) -> Result<Vec<(String, String)>> {
         dispatch!(self, p => sqlx::query_as::<_, (String, String)>(
             "SELECT from_path, to_path FROM redirects WHERE project_id = $1 ORDER BY id")
@@ -144,7 +146,7 @@ impl Store {
     /// Adds a rule. An origin the project already has is `Conflict("redirects_from_key")`; a
     /// project that has [`MAX_RULES`] already is `Conflict(REDIRECTS_FULL)` (the count and the
     /// insert are one statement).
-    #[tracing::instrument(skip(self))]
+    #[tracing::instrument(level = "debug", skip(self), err(level = "debug"))]
     pub async fn insert_redirect(
         &self,
         project_id: i64,
@@ -152,7 +154,8 @@ impl Store {
         to: &str,
     ) -> Result<RedirectRule> {
         let sql = format!(
-            "INSERT INTO redirects (project_id, from_path, to_path, created_at) SELECT $1, $2, $3, $4 \
+            "INSERT INTO redirects (project_id, from_path, to_path, created_at) \
+             SELECT $1, $2, $3, $4 \
              WHERE (SELECT COUNT(*) FROM redirects WHERE project_id = $1) < $5 \
              RETURNING {REDIRECT_COLUMNS}"
         );
@@ -169,10 +172,11 @@ impl Store {
     }
 
     /// Changes a rule's origin and destination; the same conflict as [`Store::insert_redirect`].
-    #[tracing::instrument(skip(self))]
+    #[tracing::instrument(level = "debug", skip(self), err(level = "debug"))]
     pub async fn update_redirect(&self, id: i64, from: &str, to: &str) -> Result<RedirectRule> {
         let sql = format!(
-            "UPDATE redirects SET from_path = $1, to_path = $2 WHERE id = $3 RETURNING {REDIRECT_COLUMNS}"
+            "UPDATE redirects SET from_path = $1, to_path = $2 WHERE id = $3 \
+             RETURNING {REDIRECT_COLUMNS}"
         );
         dispatch!(self, p => {
             let mut tx = p.begin_write().await.map_err(map_err)?;
@@ -186,7 +190,7 @@ impl Store {
         })
     }
 
-    #[tracing::instrument(skip(self))]
+    #[tracing::instrument(level = "debug", skip(self), err(level = "debug"))]
     pub async fn delete_redirect(&self, id: i64) -> Result<()> {
         dispatch!(self, p => {
             let mut tx = p.begin_write().await.map_err(map_err)?;

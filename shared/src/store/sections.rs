@@ -12,7 +12,7 @@ use crate::sections::{MenuItem, MenuPage, SectionKind, Sections, menu};
 
 impl Store {
     /// The project's shared sections.
-    #[tracing::instrument(skip(self))]
+    #[tracing::instrument(level = "debug", skip(self), err(level = "debug"))]
     pub async fn global_sections(&self, project_id: i64) -> Result<Sections> {
         let rows: Vec<(String, Json<Value>)> = dispatch!(self, p => sqlx::query_as(
             "SELECT kind, block FROM global_sections WHERE project_id = $1")
@@ -27,9 +27,10 @@ impl Store {
     }
 
     /// The project's site menu (`crate::sections::menu`), the home page first.
-    #[tracing::instrument(skip(self))]
+    #[tracing::instrument(level = "debug", skip(self), err(level = "debug"))]
     pub async fn site_menu(&self, project_id: i64) -> Result<Vec<MenuItem>> {
-        let rows: Vec<(String, String, Option<i64>, Json<Value>)> = dispatch!(self, p => sqlx::query_as(
+        type Row = (String, String, Option<i64>, Json<Value>);
+        let rows: Vec<Row> = dispatch!(self, p => sqlx::query_as(
             "SELECT name, slug, table_id, meta FROM pages WHERE project_id = $1 \
              ORDER BY CASE WHEN slug = '/' THEN 0 ELSE 1 END, id")
             .bind(project_id).fetch_all(p).await.map_err(map_err))?;
@@ -44,7 +45,7 @@ impl Store {
     }
 
     /// Creates or replaces the project's `kind` section.
-    #[tracing::instrument(skip(self, block))]
+    #[tracing::instrument(level = "debug", skip(self, block), err(level = "debug"))]
     pub async fn save_global_section(
         &self,
         project_id: i64,
@@ -52,15 +53,17 @@ impl Store {
         block: &Value,
     ) -> Result<()> {
         dispatch!(self, p => sqlx::query(
-            "INSERT INTO global_sections (project_id, kind, block, created_at, updated_at) VALUES ($1, $2, $3, $4, $4) \
-             ON CONFLICT (project_id, kind) DO UPDATE SET block = excluded.block, updated_at = excluded.updated_at")
+            "INSERT INTO global_sections (project_id, kind, block, created_at, updated_at) \
+             VALUES ($1, $2, $3, $4, $4) \
+             ON CONFLICT (project_id, kind) DO UPDATE \
+             SET block = excluded.block, updated_at = excluded.updated_at")
             .bind(project_id).bind(kind.as_str()).bind(Json(block)).bind(now())
             .execute(p).await.map(drop).map_err(map_err))?;
         self.touch_project(project_id).await
     }
 
     /// Removes the project's `kind` section (`NotFound` when it has none).
-    #[tracing::instrument(skip(self))]
+    #[tracing::instrument(level = "debug", skip(self), err(level = "debug"))]
     pub async fn delete_global_section(&self, project_id: i64, kind: SectionKind) -> Result<()> {
         let n = dispatch!(self, p => sqlx::query(
             "DELETE FROM global_sections WHERE project_id = $1 AND kind = $2")
@@ -76,7 +79,7 @@ impl Store {
     /// the project drop their own copy of it (a header, their first block, or a footer, their
     /// last, with the same template) so no page shows it twice. Returns the page as it is
     /// now, or `None` when it has no block `uid` (then nothing is written).
-    #[tracing::instrument(skip(self))]
+    #[tracing::instrument(level = "debug", skip(self), err(level = "debug"))]
     pub async fn make_global_section(
         &self,
         project_id: i64,
@@ -96,20 +99,30 @@ impl Store {
                 Some(_) => Vec::new(),
                 None => return Err(StoreError::NotFound),
             };
-            let Some(at) = blocks.iter().position(|b| b.get("uid").and_then(Value::as_str) == Some(uid)) else {
+            let Some(at) = blocks
+                .iter()
+                .position(|b| b.get("uid").and_then(Value::as_str) == Some(uid))
+            else {
                 return Ok(None);
             };
             let mut block = blocks.remove(at);
             if let Some(obj) = block.as_object_mut() {
                 obj.insert("uid".into(), Value::from(kind.uid()));
             }
-            let template = block.get("template").and_then(Value::as_str).unwrap_or_default().to_string();
+            let template = block
+                .get("template")
+                .and_then(Value::as_str)
+                .unwrap_or_default()
+                .to_string();
             sqlx::query(
-                "INSERT INTO global_sections (project_id, kind, block, created_at, updated_at) VALUES ($1, $2, $3, $4, $4) \
-                 ON CONFLICT (project_id, kind) DO UPDATE SET block = excluded.block, updated_at = excluded.updated_at")
+                "INSERT INTO global_sections (project_id, kind, block, created_at, updated_at) \
+                 VALUES ($1, $2, $3, $4, $4) \
+                 ON CONFLICT (project_id, kind) DO UPDATE \
+                 SET block = excluded.block, updated_at = excluded.updated_at")
                 .bind(project_id).bind(kind.as_str()).bind(Json(&block)).bind(ts)
                 .execute(&mut *tx).await.map_err(map_err)?;
-            sqlx::query("UPDATE pages SET blocks = $1, updated_at = $2 WHERE id = $3 AND project_id = $4")
+            sqlx::query("UPDATE pages SET blocks = $1, updated_at = $2 \
+                         WHERE id = $3 AND project_id = $4")
                 .bind(Json(Value::Array(blocks))).bind(ts).bind(page_id).bind(project_id)
                 .execute(&mut *tx).await.map_err(map_err)?;
             if !template.trim().is_empty() {
@@ -131,7 +144,8 @@ impl Store {
                         continue;
                     }
                     list.remove(edge);
-                    sqlx::query("UPDATE pages SET blocks = $1, updated_at = $2 WHERE id = $3 AND project_id = $4")
+                    sqlx::query("UPDATE pages SET blocks = $1, updated_at = $2 \
+                                 WHERE id = $3 AND project_id = $4")
                         .bind(Json(Value::Array(list))).bind(ts).bind(id).bind(project_id)
                         .execute(&mut *tx).await.map_err(map_err)?;
                 }

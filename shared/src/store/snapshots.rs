@@ -70,6 +70,7 @@ fn map_relation(value: &Value, f: impl Fn(&Value) -> Option<Value>) -> Value {
 
 impl Store {
     /// The project's content as a snapshot (no domain, token or publish state).
+    #[tracing::instrument(level = "debug", skip(self), err(level = "debug"))]
     pub async fn export_snapshot(&self, project_id: i64) -> Result<Snapshot> {
         let project = self.project_by_id(project_id).await?;
         let (collections, fields, posts, pages, redirects) = dispatch!(self, p => {
@@ -77,13 +78,15 @@ impl Store {
                 "SELECT id, name, slug, meta FROM collections WHERE project_id = $1 ORDER BY id")
                 .bind(project_id).fetch_all(p).await.map_err(map_err)?;
             let fields: Vec<FieldRow> = sqlx::query_as(
-                "SELECT f.id, f.collection_id, f.name, f.slug, f.type, f.required, f.options, f.meta \
-                 FROM fields f JOIN collections c ON c.id = f.collection_id WHERE c.project_id = $1 \
-                 ORDER BY f.position, f.id")
+                "SELECT f.id, f.collection_id, f.name, f.slug, \
+                 f.type, f.required, f.options, f.meta FROM fields f \
+                 JOIN collections c ON c.id = f.collection_id \
+                 WHERE c.project_id = $1 ORDER BY f.position, f.id")
                 .bind(project_id).fetch_all(p).await.map_err(map_err)?;
             let posts: Vec<PostRow> = sqlx::query_as(
                 "SELECT po.id, po.collection_id, po.name, po.slug, po.data, po.created_at \
-                 FROM posts po JOIN collections c ON c.id = po.collection_id WHERE c.project_id = $1 ORDER BY po.id")
+                 FROM posts po JOIN collections c ON c.id = po.collection_id \
+                 WHERE c.project_id = $1 ORDER BY po.id")
                 .bind(project_id).fetch_all(p).await.map_err(map_err)?;
             let pages: Vec<PageRow> = sqlx::query_as(
                 "SELECT name, slug, description, image, meta, output, blocks, table_id FROM pages \
@@ -209,7 +212,7 @@ impl Store {
 
     /// Creates a project holding `snapshot`'s content, all in one transaction. `new.meta` is
     /// merged over the snapshot's project meta.
-    #[tracing::instrument(skip(self, new, snapshot), fields(slug = new.slug))]
+    #[tracing::instrument(level = "debug", skip_all, fields(slug = new.slug), err(level = "debug"))]
     pub async fn insert_project_from_snapshot(
         &self,
         new: &NewProject<'_>,
@@ -228,8 +231,10 @@ impl Store {
             let mut tx = p.begin_write().await.map_err(map_err)?;
             super::domains::take_slug!(tx, new.slug, new.user_id).await?;
             let sql = format!(
-                "INSERT INTO projects (user_id, name, slug, token, uuid, meta, created_at, updated_at) \
-                 VALUES ($1, $2, $3, $4, $5, $6, $7, $7) RETURNING {PROJECT_COLUMNS}");
+                "INSERT INTO projects \
+                 (user_id, name, slug, token, uuid, meta, created_at, updated_at) \
+                 VALUES ($1, $2, $3, $4, $5, $6, $7, $7) \
+                 RETURNING {PROJECT_COLUMNS}");
             let project: Project = sqlx::query_as(trusted(&sql))
                 .bind(new.user_id).bind(new.name).bind(new.slug).bind(new.token).bind(new.uuid)
                 .bind(Json(Value::Object(meta))).bind(ts)
@@ -239,7 +244,8 @@ impl Store {
             let mut table_ids: HashMap<&str, i64> = HashMap::new();
             for t in &snapshot.tables {
                 let id: i64 = sqlx::query_scalar(
-                    "INSERT INTO collections (project_id, name, slug, meta, created_at, updated_at) \
+                    "INSERT INTO collections \
+                     (project_id, name, slug, meta, created_at, updated_at) \
                      VALUES ($1, $2, $3, $4, $5, $5) RETURNING id")
                     .bind(project.id).bind(&t.name).bind(&t.slug).bind(Json(&t.meta)).bind(ts)
                     .fetch_one(&mut *tx).await.map_err(map_err)?;
@@ -264,10 +270,12 @@ impl Store {
                         obj.insert("table".into(), id.map(Value::from).unwrap_or(Value::Null));
                     }
                     let id: i64 = sqlx::query_scalar(
-                        "INSERT INTO fields (collection_id, name, slug, type, required, position, options, meta) \
+                        "INSERT INTO fields \
+                         (collection_id, name, slug, type, required, position, options, meta) \
                          VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING id")
                         .bind(table_ids[t.slug.as_str()]).bind(&f.name).bind(&f.slug).bind(&f.kind)
-                        .bind(f.required == "1").bind(position as i64).bind(Json(&f.options)).bind(Json(&meta))
+                        .bind(f.required == "1").bind(position as i64)
+                        .bind(Json(&f.options)).bind(Json(&meta))
                         .fetch_one(&mut *tx).await.map_err(map_err)?;
                     field_ids.insert((t.slug.as_str(), f.slug.as_str()), (id, target));
                 }
@@ -280,7 +288,9 @@ impl Store {
                     let mut data = Map::new();
                     let mut relations: Vec<(String, &str, &Value)> = Vec::new();
                     for (field_slug, value) in &post.fields {
-                        let Some((field_id, target)) = field_ids.get(&(t.slug.as_str(), field_slug.as_str())) else {
+                        let Some((field_id, target)) =
+                            field_ids.get(&(t.slug.as_str(), field_slug.as_str()))
+                        else {
                             continue;
                         };
                         match target {
@@ -292,7 +302,8 @@ impl Store {
                     }
                     let created = post.created_at.unwrap_or(ts);
                     let id: i64 = sqlx::query_scalar(
-                        "INSERT INTO posts (collection_id, name, slug, data, created_at, updated_at) \
+                        "INSERT INTO posts \
+                         (collection_id, name, slug, data, created_at, updated_at) \
                          VALUES ($1, $2, $3, $4, $5, $6) RETURNING id")
                         .bind(table_ids[t.slug.as_str()]).bind(&post.name).bind(&post.slug)
                         .bind(Json(Value::Object(data.clone()))).bind(created).bind(ts)
@@ -306,7 +317,9 @@ impl Store {
             for (post_id, mut data, relations) in pending_relations {
                 for (field_id, target, value) in relations {
                     let value = map_relation(value, |v| {
-                        v.as_str().and_then(|slug| post_ids.get(&(target, slug))).map(|id| Value::from(*id))
+                        v.as_str()
+                            .and_then(|slug| post_ids.get(&(target, slug)))
+                            .map(|id| Value::from(*id))
                     });
                     data.insert(field_id, value);
                 }
@@ -315,29 +328,37 @@ impl Store {
                     .execute(&mut *tx).await.map_err(map_err)?;
             }
             sqlx::query(
-                "UPDATE collections SET post_count = (SELECT COUNT(*) FROM posts WHERE posts.collection_id = collections.id) \
+                "UPDATE collections SET post_count = \
+                 (SELECT COUNT(*) FROM posts WHERE posts.collection_id = collections.id) \
                  WHERE project_id = $1")
                 .bind(project.id)
                 .execute(&mut *tx).await.map_err(map_err)?;
             for page in &snapshot.pages {
                 let table_id = page.table.as_deref().and_then(|s| table_ids.get(s)).copied();
                 sqlx::query(
-                    "INSERT INTO pages (project_id, name, slug, description, image, meta, output, blocks, table_id, created_at, updated_at) \
+                    "INSERT INTO pages \
+                     (project_id, name, slug, description, image, meta, output, blocks, table_id, \
+                     created_at, updated_at) \
                      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $10)")
-                    .bind(project.id).bind(&page.name).bind(&page.slug).bind(&page.description).bind(&page.image)
-                    .bind(Json(&page.meta)).bind(&page.output).bind(Json(&page.blocks)).bind(table_id).bind(ts)
+                    .bind(project.id).bind(&page.name).bind(&page.slug)
+                    .bind(&page.description).bind(&page.image)
+                    .bind(Json(&page.meta)).bind(&page.output)
+                    .bind(Json(&page.blocks)).bind(table_id).bind(ts)
                     .execute(&mut *tx).await.map_err(map_err)?;
             }
             for kind in SectionKind::ALL {
                 if let Some(block) = snapshot.sections.get(kind) {
                     sqlx::query(
-                        "INSERT INTO global_sections (project_id, kind, block, created_at, updated_at) VALUES ($1, $2, $3, $4, $4)")
+                        "INSERT INTO global_sections \
+                         (project_id, kind, block, created_at, updated_at) \
+                         VALUES ($1, $2, $3, $4, $4)")
                         .bind(project.id).bind(kind.as_str()).bind(Json(block)).bind(ts)
                         .execute(&mut *tx).await.map_err(map_err)?;
                 }
             }
             for r in &snapshot.redirects {
-                sqlx::query("INSERT INTO redirects (project_id, from_path, to_path, created_at) VALUES ($1, $2, $3, $4)")
+                sqlx::query("INSERT INTO redirects (project_id, from_path, to_path, created_at) \
+                             VALUES ($1, $2, $3, $4)")
                     .bind(project.id).bind(&r.from).bind(&r.to).bind(ts)
                     .execute(&mut *tx).await.map_err(map_err)?;
             }

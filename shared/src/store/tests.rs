@@ -1359,7 +1359,7 @@ dual_test!(
             assert_eq!(row.active_deploy_id, Some(ids.deploy_id));
             assert_eq!(
                 row.manifest_key.as_deref(),
-                Some(crate::site::manifest_key(ids.project_id, ids.deploy_id).as_str())
+                Some(crate::manifest::manifest_key(ids.project_id, ids.deploy_id).as_str())
             );
             let deploy = db.store.deploy_by_id(ids.deploy_id).await.unwrap();
             assert_eq!((deploy.status.as_str(), deploy.files), ("ready", 6));

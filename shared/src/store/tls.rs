@@ -119,14 +119,17 @@ pub struct RenewalDue {
 
 impl Store {
     /// The certificate row for a host name, if any.
+    #[tracing::instrument(level = "debug", skip(self), err(level = "debug"))]
     pub async fn certificate(&self, domain: &str) -> Result<Option<StoredCert>> {
         dispatch!(self, p => sqlx::query_as::<_, StoredCert>(
-            "SELECT domain, project_id, status, cert_pem, key_pem, not_after, failures, next_attempt_at \
-             FROM certificates WHERE domain = $1")
+            "SELECT domain, project_id, status, cert_pem, \
+             key_pem, not_after, failures, next_attempt_at FROM certificates \
+             WHERE domain = $1")
             .bind(domain).fetch_optional(p).await.map_err(map_err))
     }
 
     /// The certificate status of a project's verified domain (`None`: no certificate yet).
+    #[tracing::instrument(level = "debug", skip(self), err(level = "debug"))]
     pub async fn certificate_status(&self, project_id: i64) -> Result<Option<CertificateStatus>> {
         dispatch!(self, p => sqlx::query_as::<_, CertificateStatus>(
             "SELECT c.domain, c.status, c.not_after, c.last_error, c.failures, c.next_attempt_at \
@@ -136,6 +139,7 @@ impl Store {
     }
 
     /// The project whose *verified* custom domain is `domain`. Only such names are ever ordered.
+    #[tracing::instrument(level = "debug", skip(self), err(level = "debug"))]
     pub async fn verified_project_for(&self, domain: &str) -> Result<Option<i64>> {
         dispatch!(self, p => sqlx::query_scalar::<_, i64>(
             "SELECT id FROM projects WHERE verified AND verified_domain = $1")
@@ -145,6 +149,7 @@ impl Store {
     /// The project that answers for `name`: the holder of its unit, whose verified custom
     /// domain is `name` or its `www.` twin (a site answers for both, so both may get a
     /// certificate). The unit is unique, so a twin never answers for anyone else.
+    #[tracing::instrument(level = "debug", skip(self), err(level = "debug"))]
     pub async fn verified_project_for_host(&self, name: &str) -> Result<Option<i64>> {
         self.domain_holder(name).await
     }
@@ -153,6 +158,7 @@ impl Store {
     /// back-off is running, and the name has no certificate outside its renewal window
     /// (`renew_before`: a certificate expiring after it is left alone). Returns whether this
     /// caller now holds the lease.
+    #[tracing::instrument(level = "debug", skip(self), err(level = "debug"))]
     pub async fn claim_order(
         &self,
         domain: &str,
@@ -163,7 +169,8 @@ impl Store {
     ) -> Result<bool> {
         let at = now();
         // The name's own back-off first: it outlives a certificate row dropped with the domain.
-        let backoff: Option<(i64, DateTime<Utc>, Option<String>)> = dispatch!(self, p => sqlx::query_as(
+        type Backoff = (i64, DateTime<Utc>, Option<String>);
+        let backoff: Option<Backoff> = dispatch!(self, p => sqlx::query_as(
             "SELECT failures, next_attempt_at, last_error FROM acme_backoff WHERE domain = $1")
             .bind(domain).fetch_optional(p).await.map_err(map_err))?;
         if let Some((failures, next, error)) = backoff
@@ -171,17 +178,21 @@ impl Store {
         {
             // A row made anew (the domain was removed and verified again) shows it, too.
             dispatch!(self, p => sqlx::query(
-                "INSERT INTO certificates (domain, project_id, status, last_error, failures, next_attempt_at, created_at, updated_at) \
-                 VALUES ($1, $2, 'failing', $3, $4, $5, $6, $6) ON CONFLICT (domain) DO NOTHING")
+                "INSERT INTO certificates \
+                 (domain, project_id, status, last_error, failures, next_attempt_at, created_at, \
+                 updated_at) VALUES ($1, $2, 'failing', $3, $4, $5, $6, $6) \
+                 ON CONFLICT (domain) DO NOTHING")
                 .bind(domain).bind(project_id).bind(error).bind(failures).bind(next).bind(at)
                 .execute(p).await.map(|_| ()).map_err(map_err))?;
             return Ok(false);
         }
         let n = dispatch!(self, p => sqlx::query(
-            "INSERT INTO certificates (domain, project_id, status, lease_owner, lease_until, created_at, updated_at) \
+            "INSERT INTO certificates \
+             (domain, project_id, status, lease_owner, lease_until, created_at, updated_at) \
              VALUES ($1, $2, 'pending', $3, $4, $5, $5) \
              ON CONFLICT (domain) DO UPDATE SET lease_owner = excluded.lease_owner, \
-                 lease_until = excluded.lease_until, project_id = excluded.project_id, updated_at = excluded.updated_at \
+                 lease_until = excluded.lease_until, project_id = excluded.project_id, \
+                 updated_at = excluded.updated_at \
              WHERE (certificates.lease_until IS NULL OR certificates.lease_until < $5) \
                AND (certificates.next_attempt_at IS NULL OR certificates.next_attempt_at <= $5) \
                AND (certificates.not_after IS NULL OR certificates.not_after < $6)")
@@ -191,6 +202,7 @@ impl Store {
     }
 
     /// Stores an issued certificate and releases the lease (only if `owner` still holds it).
+    #[tracing::instrument(level = "debug", skip(self, cert_pem, key_pem), err(level = "debug"))]
     pub async fn store_issued(
         &self,
         domain: &str,
@@ -202,9 +214,11 @@ impl Store {
         dispatch!(self, p => {
             let mut tx = p.begin_write().await.map_err(map_err)?;
             let project: Option<Option<i64>> = sqlx::query_scalar(
-                "UPDATE certificates SET status = 'issued', cert_pem = $1, key_pem = $2, not_after = $3, \
-                 last_error = NULL, failures = 0, next_attempt_at = NULL, lease_owner = NULL, lease_until = NULL, \
-                 updated_at = $4 WHERE domain = $5 AND lease_owner = $6 RETURNING project_id")
+                "UPDATE certificates \
+                 SET status = 'issued', cert_pem = $1, key_pem = $2, \
+                 not_after = $3, last_error = NULL, failures = 0, \
+                 next_attempt_at = NULL, lease_owner = NULL, lease_until = NULL, updated_at = $4 \
+                 WHERE domain = $5 AND lease_owner = $6 RETURNING project_id")
                 .bind(cert_pem).bind(key_pem).bind(not_after).bind(now()).bind(domain).bind(owner)
                 .fetch_optional(&mut *tx).await.map_err(map_err)?;
             let Some(project) = project else {
@@ -219,15 +233,18 @@ impl Store {
 
     /// Gives the lease up without an attempt (a cap stopped the order): no back-off, no
     /// failure counted.
+    #[tracing::instrument(level = "debug", skip(self), err(level = "debug"))]
     pub async fn release_order_lease(&self, domain: &str, owner: &str) -> Result<()> {
         dispatch!(self, p => sqlx::query(
-            "UPDATE certificates SET lease_owner = NULL, lease_until = NULL WHERE domain = $1 AND lease_owner = $2")
+            "UPDATE certificates SET lease_owner = NULL, lease_until = NULL \
+             WHERE domain = $1 AND lease_owner = $2")
             .bind(domain).bind(owner).execute(p).await.map(|_| ()).map_err(map_err))
     }
 
     /// Records a failed attempt: the back-off doubles from `base` per consecutive failure
     /// (counted on the certificate row and in `acme_backoff`, whichever saw more), up to `max`.
     /// Releases the lease. Returns when the next attempt may start.
+    #[tracing::instrument(level = "debug", skip(self), err(level = "debug"))]
     pub async fn store_failure(
         &self,
         domain: &str,
@@ -245,18 +262,23 @@ impl Store {
             let Some(failures) = failures else {
                 return Err(StoreError::NotFound);
             };
-            let before: Option<i64> = sqlx::query_scalar("SELECT failures FROM acme_backoff WHERE domain = $1")
+            let before: Option<i64> = sqlx::query_scalar(
+                "SELECT failures FROM acme_backoff WHERE domain = $1")
                 .bind(domain).fetch_optional(&mut *tx).await.map_err(map_err)?;
             let failures = failures.max(before.unwrap_or(0));
             let next = now() + backoff(failures, base, max);
             let project: Option<i64> = sqlx::query_scalar(
-                "UPDATE certificates SET status = 'failing', last_error = $1, failures = $2, next_attempt_at = $3, lease_owner = NULL, \
-                 lease_until = NULL, updated_at = $4 WHERE domain = $5 RETURNING project_id")
+                "UPDATE certificates \
+                 SET status = 'failing', last_error = $1, failures = $2, \
+                 next_attempt_at = $3, lease_owner = NULL, lease_until = NULL, updated_at = $4 \
+                 WHERE domain = $5 RETURNING project_id")
                 .bind(&error).bind(failures + 1).bind(next).bind(now()).bind(domain)
                 .fetch_one(&mut *tx).await.map_err(map_err)?;
             sqlx::query(
-                "INSERT INTO acme_backoff (domain, failures, next_attempt_at, last_error, updated_at) VALUES ($1, $2, $3, $4, $5) \
-                 ON CONFLICT (domain) DO UPDATE SET failures = excluded.failures, next_attempt_at = excluded.next_attempt_at, \
+                "INSERT INTO acme_backoff \
+                 (domain, failures, next_attempt_at, last_error, updated_at) \
+                 VALUES ($1, $2, $3, $4, $5) ON CONFLICT (domain) DO UPDATE \
+                 SET failures = excluded.failures, next_attempt_at = excluded.next_attempt_at, \
                  last_error = excluded.last_error, updated_at = excluded.updated_at")
                 .bind(domain).bind(failures + 1).bind(next).bind(&error).bind(now())
                 .execute(&mut *tx).await.map_err(map_err)?;
@@ -267,14 +289,18 @@ impl Store {
     }
 
     /// Names with a certificate that expires before `before` and no back-off running.
+    #[tracing::instrument(level = "debug", skip(self), err(level = "debug"))]
     pub async fn renewals_due(&self, before: DateTime<Utc>, limit: i64) -> Result<Vec<RenewalDue>> {
         dispatch!(self, p => sqlx::query_as::<_, RenewalDue>(
-            "SELECT domain, project_id FROM certificates WHERE not_after IS NOT NULL AND not_after < $1 \
-             AND (next_attempt_at IS NULL OR next_attempt_at <= $2) ORDER BY not_after LIMIT $3")
+            "SELECT domain, project_id FROM certificates \
+             WHERE not_after IS NOT NULL AND not_after < $1 AND \
+             (next_attempt_at IS NULL OR next_attempt_at <= $2) \
+             ORDER BY not_after LIMIT $3")
             .bind(before).bind(now()).bind(limit).fetch_all(p).await.map_err(map_err))
     }
 
     /// How many certificates hold a certificate (for the metrics).
+    #[tracing::instrument(level = "debug", skip(self), err(level = "debug"))]
     pub async fn count_certificates(&self) -> Result<i64> {
         dispatch!(self, p => sqlx::query_scalar::<_, i64>(
             "SELECT COUNT(*) FROM certificates WHERE cert_pem IS NOT NULL")
@@ -283,6 +309,11 @@ impl Store {
 
     // ----- HTTP-01 -------------------------------------------------------------------------
 
+    #[tracing::instrument(
+        level = "debug",
+        skip(self, token, key_authorization),
+        err(level = "debug")
+    )]
     pub async fn put_challenge(
         &self,
         token: &str,
@@ -290,19 +321,22 @@ impl Store {
         domain: &str,
     ) -> Result<()> {
         dispatch!(self, p => sqlx::query(
-            "INSERT INTO acme_challenges (token, key_authorization, domain, created_at) VALUES ($1, $2, $3, $4) \
-             ON CONFLICT (token) DO UPDATE SET key_authorization = excluded.key_authorization")
+            "INSERT INTO acme_challenges (token, key_authorization, domain, created_at) \
+             VALUES ($1, $2, $3, $4) ON CONFLICT (token) DO UPDATE \
+             SET key_authorization = excluded.key_authorization")
             .bind(token).bind(key_authorization).bind(domain).bind(now())
             .execute(p).await.map(|_| ()).map_err(map_err))
     }
 
     /// The key authorization for a token, if the token belongs to `domain`.
+    #[tracing::instrument(level = "debug", skip(self, token), err(level = "debug"))]
     pub async fn challenge(&self, token: &str, domain: &str) -> Result<Option<String>> {
         dispatch!(self, p => sqlx::query_scalar::<_, String>(
             "SELECT key_authorization FROM acme_challenges WHERE token = $1 AND domain = $2")
             .bind(token).bind(domain).fetch_optional(p).await.map_err(map_err))
     }
 
+    #[tracing::instrument(level = "debug", skip_all, err(level = "debug"))]
     pub async fn delete_challenge(&self, token: &str) -> Result<()> {
         dispatch!(self, p => sqlx::query("DELETE FROM acme_challenges WHERE token = $1")
             .bind(token).execute(p).await.map(|_| ()).map_err(map_err))
@@ -311,6 +345,7 @@ impl Store {
     // ----- account and the order cap ------------------------------------------------------
 
     /// The stored ACME account credentials (JSON) for a directory.
+    #[tracing::instrument(level = "debug", skip(self), err(level = "debug"))]
     pub async fn acme_account(&self, directory_url: &str) -> Result<Option<String>> {
         dispatch!(self, p => sqlx::query_scalar::<_, String>(
             "SELECT credentials FROM acme_accounts WHERE directory_url = $1")
@@ -319,14 +354,15 @@ impl Store {
 
     /// Stores account credentials unless another node stored some first; returns the ones
     /// that are stored, so every node ends up using the same account.
+    #[tracing::instrument(level = "debug", skip(self, credentials), err(level = "debug"))]
     pub async fn save_acme_account(
         &self,
         directory_url: &str,
         credentials: &str,
     ) -> Result<String> {
         dispatch!(self, p => sqlx::query(
-            "INSERT INTO acme_accounts (directory_url, credentials, created_at) VALUES ($1, $2, $3) \
-             ON CONFLICT (directory_url) DO NOTHING")
+            "INSERT INTO acme_accounts (directory_url, credentials, created_at) \
+             VALUES ($1, $2, $3) ON CONFLICT (directory_url) DO NOTHING")
             .bind(directory_url).bind(credentials).bind(now())
             .execute(p).await.map(|_| ()).map_err(map_err))?;
         self.acme_account(directory_url)
@@ -335,6 +371,7 @@ impl Store {
     }
 
     /// Orders placed since `since`, by every node.
+    #[tracing::instrument(level = "debug", skip(self), err(level = "debug"))]
     pub async fn acme_orders_since(&self, since: DateTime<Utc>) -> Result<i64> {
         dispatch!(self, p => sqlx::query_scalar::<_, i64>(
             "SELECT COUNT(*) FROM acme_orders WHERE created_at >= $1")
@@ -347,6 +384,7 @@ impl Store {
     /// node: the transaction holds the orders' write lock (an advisory lock on PostgreSQL,
     /// SQLite's single writer), so a flood of handshakes for many names at once, on one node or
     /// many, cannot slip past a cap between the count and the insert.
+    #[tracing::instrument(level = "debug", skip(self), err(level = "debug"))]
     pub async fn reserve_acme_order(
         &self,
         domain: &str,
@@ -366,6 +404,10 @@ impl Store {
         let old = now() - Duration::days(1);
         // Inside the transaction, once it holds the lock (PostgreSQL) or to take it (SQLite):
         // the prune is a write, which takes SQLite's write lock before anything is counted.
+        /// `reserve!(tx)` expands to a block that prunes, counts, inserts and commits `tx`,
+        /// returning from the function early with the cap a new order would break. A macro,
+        /// not a function, so each arm below expands it for its own database's transaction
+        /// (see the store's module doc).
         macro_rules! reserve {
             ($tx:expr) => {{
                 sqlx::query(prune)
@@ -412,6 +454,7 @@ impl Store {
     }
 
     /// Orders placed since `since`: in total, for `project_id`, and for its account.
+    #[tracing::instrument(level = "debug", skip(self), err(level = "debug"))]
     pub async fn acme_order_counts(
         &self,
         since: DateTime<Utc>,

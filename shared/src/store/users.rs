@@ -10,16 +10,18 @@ use super::{
     map_err, now, trusted,
 };
 
-const USER_COLUMNS: &str = "id, name, email, password_hash, language, currency, business_id, is_admin, \
-     is_business_admin, permissions, plan, external_id, created_at, updated_at";
+const USER_COLUMNS: &str = "id, name, email, password_hash, language, currency, business_id, \
+     is_admin, is_business_admin, permissions, plan, external_id, created_at, updated_at";
 
 impl Store {
-    #[tracing::instrument(skip(self, new), fields(email = new.email))]
+    #[tracing::instrument(level = "debug", skip_all, fields(email = new.email), err(level = "debug"))]
     pub async fn insert_user(&self, new: &NewUser<'_>) -> Result<User> {
         let ts = now();
         let sql = format!(
-            "INSERT INTO users (name, email, password_hash, language, is_admin, permissions, created_at, updated_at) \
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $7) RETURNING {USER_COLUMNS}"
+            "INSERT INTO users \
+             (name, email, password_hash, language, is_admin, permissions, created_at, \
+             updated_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $7) \
+             RETURNING {USER_COLUMNS}"
         );
         dispatch!(self, p => sqlx::query_as::<_, User>(trusted(&sql))
             .bind(new.name)
@@ -36,6 +38,7 @@ impl Store {
 
     /// Inserts a member of a business with their role and access level in one statement, so
     /// an account never exists outside its business or without its restrictions.
+    #[tracing::instrument(level = "debug", skip(self, new, permissions), fields(email = new.email), err(level = "debug"))]
     pub async fn insert_business_member(
         &self,
         new: &NewUser<'_>,
@@ -45,9 +48,11 @@ impl Store {
     ) -> Result<User> {
         let ts = now();
         let sql = format!(
-            "INSERT INTO users (name, email, password_hash, language, is_admin, permissions, business_id, \
+            "INSERT INTO users \
+             (name, email, password_hash, language, is_admin, permissions, business_id, \
              is_business_admin, created_at, updated_at) \
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $9) RETURNING {USER_COLUMNS}"
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $9) \
+             RETURNING {USER_COLUMNS}"
         );
         dispatch!(self, p => sqlx::query_as::<_, User>(trusted(&sql))
             .bind(new.name)
@@ -64,43 +69,55 @@ impl Store {
             .map_err(map_err))
     }
 
+    #[tracing::instrument(level = "debug", skip(self), err(level = "debug"))]
     pub async fn user_by_email(&self, email: &str) -> Result<Option<User>> {
         let sql = format!("SELECT {USER_COLUMNS} FROM users WHERE email = $1");
-        dispatch!(self, p => sqlx::query_as::<_, User>(trusted(&sql)).bind(email).fetch_optional(p).await.map_err(map_err))
+        dispatch!(self, p => sqlx::query_as::<_, User>(trusted(&sql)).bind(email)
+            .fetch_optional(p).await.map_err(map_err))
     }
 
+    #[tracing::instrument(level = "debug", skip(self), err(level = "debug"))]
     pub async fn user_by_id(&self, id: i64) -> Result<User> {
         let sql = format!("SELECT {USER_COLUMNS} FROM users WHERE id = $1");
-        dispatch!(self, p => sqlx::query_as::<_, User>(trusted(&sql)).bind(id).fetch_optional(p).await.map_err(map_err))?
-            .ok_or(StoreError::NotFound)
+        dispatch!(self, p => sqlx::query_as::<_, User>(trusted(&sql)).bind(id)
+            .fetch_optional(p).await.map_err(map_err))?
+        .ok_or(StoreError::NotFound)
     }
 
     /// Every account, oldest first (the administrator's users screen).
+    #[tracing::instrument(level = "debug", skip(self), err(level = "debug"))]
     pub async fn list_users(&self) -> Result<Vec<User>> {
         let sql = format!("SELECT {USER_COLUMNS} FROM users ORDER BY id");
-        dispatch!(self, p => sqlx::query_as::<_, User>(trusted(&sql)).fetch_all(p).await.map_err(map_err))
+        dispatch!(self, p => sqlx::query_as::<_, User>(trusted(&sql))
+            .fetch_all(p).await.map_err(map_err))
     }
 
     /// The plan a user is billed on: their business's when they belong to one, else their own.
+    #[tracing::instrument(level = "debug", skip_all, fields(user_id = user.id), err(level = "debug"))]
     pub async fn plan_of(&self, user: &User) -> Result<String> {
         let Some(business) = user.business_id else {
             return Ok(user.plan.clone());
         };
-        let plan: Option<String> = dispatch!(self, p => sqlx::query_scalar("SELECT plan FROM businesses WHERE id = $1")
+        let plan: Option<String> = dispatch!(self, p => sqlx::query_scalar(
+            "SELECT plan FROM businesses WHERE id = $1")
             .bind(business).fetch_optional(p).await.map_err(map_err))?;
         Ok(plan.unwrap_or_else(|| user.plan.clone()))
     }
 
     /// The members of a business, oldest first.
+    #[tracing::instrument(level = "debug", skip(self), err(level = "debug"))]
     pub async fn business_users(&self, business_id: i64) -> Result<Vec<User>> {
         let sql = format!("SELECT {USER_COLUMNS} FROM users WHERE business_id = $1 ORDER BY id");
-        dispatch!(self, p => sqlx::query_as::<_, User>(trusted(&sql)).bind(business_id).fetch_all(p).await.map_err(map_err))
+        dispatch!(self, p => sqlx::query_as::<_, User>(trusted(&sql)).bind(business_id)
+            .fetch_all(p).await.map_err(map_err))
     }
 
     /// Ids of the projects owned by members of a business.
+    #[tracing::instrument(level = "debug", skip(self), err(level = "debug"))]
     pub async fn business_project_ids(&self, business_id: i64) -> Result<Vec<i64>> {
         dispatch!(self, p => sqlx::query_scalar(
-            "SELECT p.id FROM projects p JOIN users u ON u.id = p.user_id WHERE u.business_id = $1 ORDER BY p.id")
+            "SELECT p.id FROM projects p JOIN users u ON u.id = p.user_id \
+             WHERE u.business_id = $1 ORDER BY p.id")
             .bind(business_id).fetch_all(p).await.map_err(map_err))
     }
 
@@ -108,6 +125,7 @@ impl Store {
     /// session of the account but `password.keep_session` (the one making the change, when
     /// someone changes their own), in the same transaction: whoever knew the old password is
     /// signed out the moment it stops working.
+    #[tracing::instrument(level = "debug", skip(self, password), err(level = "debug"))]
     pub async fn update_user_identity(
         &self,
         id: i64,
@@ -119,7 +137,9 @@ impl Store {
         dispatch!(self, p => {
             let mut tx = p.begin_write().await.map_err(map_err)?;
             let n = sqlx::query(
-                "UPDATE users SET name = $1, email = $2, password_hash = COALESCE($3, password_hash), updated_at = $4 WHERE id = $5")
+                "UPDATE users SET name = $1, email = $2, \
+                 password_hash = COALESCE($3, password_hash), updated_at = $4 \
+                 WHERE id = $5")
                 .bind(name).bind(email).bind(password.map(|p| p.hash)).bind(ts).bind(id)
                 .execute(&mut *tx).await.map_err(map_err)?.rows_affected();
             super::touched(n)?;
@@ -135,14 +155,17 @@ impl Store {
 
     /// Records the payment provider's customer id for an account (a card is then on file
     /// once a default payment method is set).
+    #[tracing::instrument(level = "debug", skip(self), err(level = "debug"))]
     pub async fn set_external_id(&self, id: i64, external_id: &str) -> Result<()> {
-        let n = dispatch!(self, p => sqlx::query("UPDATE users SET external_id = $1, updated_at = $2 WHERE id = $3")
+        let n = dispatch!(self, p => sqlx::query(
+            "UPDATE users SET external_id = $1, updated_at = $2 WHERE id = $3")
             .bind(external_id).bind(now()).bind(id)
             .execute(p).await.map(|r| r.rows_affected()).map_err(map_err))?;
         super::touched(n)
     }
 
     /// Sets a business's plan (`basic` or `agency`); admin tooling only.
+    #[tracing::instrument(level = "debug", skip(self), err(level = "debug"))]
     pub async fn set_business_plan(&self, business_id: i64, plan: &str) -> Result<()> {
         let n = dispatch!(self, p => sqlx::query("UPDATE businesses SET plan = $1 WHERE id = $2")
             .bind(plan).bind(business_id)
@@ -151,6 +174,7 @@ impl Store {
     }
 
     /// A user's own account settings: name, language and currency.
+    #[tracing::instrument(level = "debug", skip(self), err(level = "debug"))]
     pub async fn update_account(
         &self,
         id: i64,
@@ -159,7 +183,9 @@ impl Store {
         currency: &str,
     ) -> Result<User> {
         let sql = format!(
-            "UPDATE users SET name = $1, language = $2, currency = $3, updated_at = $4 WHERE id = $5 RETURNING {USER_COLUMNS}"
+            "UPDATE users \
+             SET name = $1, language = $2, currency = $3, updated_at = $4 \
+             WHERE id = $5 RETURNING {USER_COLUMNS}"
         );
         dispatch!(self, p => sqlx::query_as::<_, User>(trusted(&sql))
             .bind(name).bind(language).bind(currency).bind(now()).bind(id)
@@ -168,32 +194,37 @@ impl Store {
     }
 
     /// Sets a user's language and currency (their own preferences, not trust flags).
+    #[tracing::instrument(level = "debug", skip(self), err(level = "debug"))]
     pub async fn set_user_preferences(
         &self,
         id: i64,
         language: &str,
         currency: &str,
     ) -> Result<()> {
-        dispatch!(self, p => sqlx::query("UPDATE users SET language = $1, currency = $2, updated_at = $3 WHERE id = $4")
+        dispatch!(self, p => sqlx::query(
+            "UPDATE users SET language = $1, currency = $2, updated_at = $3 WHERE id = $4")
             .bind(language).bind(currency).bind(now()).bind(id)
             .execute(p).await.map(|r| r.rows_affected()).map_err(map_err))?;
         Ok(())
     }
 
     /// Server-owned flags; only the seed and admin tooling call this.
+    #[tracing::instrument(level = "debug", skip(self), err(level = "debug"))]
     pub async fn set_user_flags(
         &self,
         id: i64,
         is_admin: bool,
         is_business_admin: bool,
     ) -> Result<()> {
-        dispatch!(self, p => sqlx::query("UPDATE users SET is_admin = $1, is_business_admin = $2, updated_at = $3 WHERE id = $4")
+        dispatch!(self, p => sqlx::query(
+            "UPDATE users SET is_admin = $1, is_business_admin = $2, updated_at = $3 WHERE id = $4")
             .bind(is_admin).bind(is_business_admin).bind(now()).bind(id)
             .execute(p).await.map(|r| r.rows_affected()).map_err(map_err))?;
         Ok(())
     }
 
     /// Puts a user in a business with an access level (business-user management).
+    #[tracing::instrument(level = "debug", skip(self, permissions), err(level = "debug"))]
     pub async fn set_user_business(
         &self,
         id: i64,
@@ -202,12 +233,15 @@ impl Store {
         permissions: &Permissions,
     ) -> Result<()> {
         dispatch!(self, p => sqlx::query(
-            "UPDATE users SET business_id = $1, is_business_admin = $2, permissions = $3, updated_at = $4 WHERE id = $5")
+            "UPDATE users \
+             SET business_id = $1, is_business_admin = $2, permissions = $3, updated_at = $4 \
+             WHERE id = $5")
             .bind(business_id).bind(is_business_admin).bind(Json(permissions)).bind(now()).bind(id)
             .execute(p).await.map(|r| r.rows_affected()).map_err(map_err))?;
         Ok(())
     }
 
+    #[tracing::instrument(level = "debug", skip(self), err(level = "debug"))]
     pub async fn insert_business(&self, name: &str) -> Result<i64> {
         dispatch!(self, p => sqlx::query_scalar::<_, i64>(
             "INSERT INTO businesses (name, created_at) VALUES ($1, $2) RETURNING id")
@@ -216,6 +250,7 @@ impl Store {
 
     // ---- sessions ----------------------------------------------------------------------
 
+    #[tracing::instrument(level = "debug", skip(self, token_hash), err(level = "debug"))]
     pub async fn insert_session(
         &self,
         token_hash: &str,
@@ -224,13 +259,15 @@ impl Store {
         expires_at: DateTime<Utc>,
     ) -> Result<()> {
         dispatch!(self, p => sqlx::query(
-            "INSERT INTO sessions (id, user_id, impersonator_id, created_at, expires_at) VALUES ($1, $2, $3, $4, $5)")
+            "INSERT INTO sessions (id, user_id, impersonator_id, created_at, expires_at) \
+             VALUES ($1, $2, $3, $4, $5)")
             .bind(token_hash).bind(user_id).bind(impersonator_id).bind(now()).bind(expires_at)
             .execute(p).await.map(|r| r.rows_affected()).map_err(map_err))?;
         Ok(())
     }
 
     /// The user behind an unexpired session.
+    #[tracing::instrument(level = "debug", skip_all, err(level = "debug"))]
     pub async fn session_user(&self, token_hash: &str) -> Result<Option<SessionUser>> {
         let sql = "SELECT user_id, impersonator_id FROM sessions WHERE id = $1 AND expires_at > $2";
         let row: Option<(i64, Option<i64>)> = dispatch!(self, p => sqlx::query_as(sql)
@@ -248,6 +285,7 @@ impl Store {
         }
     }
 
+    #[tracing::instrument(level = "debug", skip_all, err(level = "debug"))]
     pub async fn delete_session(&self, token_hash: &str) -> Result<()> {
         dispatch!(self, p => sqlx::query("DELETE FROM sessions WHERE id = $1")
             .bind(token_hash).execute(p).await.map(|r| r.rows_affected()).map_err(map_err))?;
@@ -255,17 +293,20 @@ impl Store {
     }
 
     /// Drops expired sessions and reset tokens; run periodically.
+    #[tracing::instrument(level = "debug", skip(self), err(level = "debug"))]
     pub async fn prune_expired(&self) -> Result<u64> {
         let ts = now();
         let a = dispatch!(self, p => sqlx::query("DELETE FROM sessions WHERE expires_at <= $1")
             .bind(ts).execute(p).await.map(|r| r.rows_affected()).map_err(map_err))?;
-        let b = dispatch!(self, p => sqlx::query("DELETE FROM password_resets WHERE expires_at <= $1")
+        let b = dispatch!(self, p => sqlx::query(
+            "DELETE FROM password_resets WHERE expires_at <= $1")
             .bind(ts).execute(p).await.map(|r| r.rows_affected()).map_err(map_err))?;
         Ok(a + b)
     }
 
     // ---- password reset ----------------------------------------------------------------
 
+    #[tracing::instrument(level = "debug", skip(self, token_hash), err(level = "debug"))]
     pub async fn insert_password_reset(
         &self,
         token_hash: &str,
@@ -273,7 +314,8 @@ impl Store {
         expires_at: DateTime<Utc>,
     ) -> Result<()> {
         dispatch!(self, p => sqlx::query(
-            "INSERT INTO password_resets (token_hash, user_id, created_at, expires_at) VALUES ($1, $2, $3, $4)")
+            "INSERT INTO password_resets (token_hash, user_id, created_at, expires_at) \
+             VALUES ($1, $2, $3, $4)")
             .bind(token_hash).bind(user_id).bind(now()).bind(expires_at)
             .execute(p).await.map(|r| r.rows_affected()).map_err(map_err))?;
         Ok(())
@@ -282,6 +324,11 @@ impl Store {
     /// Uses a reset token: in one transaction, checks it is unused, unexpired and belongs to
     /// `user_id`, marks it used, sets the new password hash and ends every session of the user.
     /// Returns false (and changes nothing) when the token is not valid.
+    #[tracing::instrument(
+        level = "debug",
+        skip(self, token_hash, password_hash),
+        err(level = "debug")
+    )]
     pub async fn consume_password_reset(
         &self,
         token_hash: &str,

@@ -357,7 +357,7 @@ dual_test!(
         assert_eq!(res.status(), StatusCode::UNPROCESSABLE_ENTITY);
         let body: Value = res.json().await.unwrap();
         assert_eq!(body["error"], "site_too_large", "{body}");
-        let max_kb = (vitrine_shared::site::MAX_MANIFEST_BYTES / 1024) as i64;
+        let max_kb = (vitrine_shared::manifest::MAX_MANIFEST_BYTES / 1024) as i64;
         assert_eq!(body["params"]["max_kb"], max_kb, "{body}");
         assert!(
             body["params"]["size_kb"].as_i64().unwrap() > max_kb,

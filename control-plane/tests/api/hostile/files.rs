@@ -10,7 +10,7 @@ use reqwest::StatusCode;
 use serde_json::{Value, json};
 use vitrine_shared::{
     dual_test,
-    site::{Manifest, manifest_key},
+    manifest::{Manifest, manifest_key},
     testing::browser::{Beacon, Chromium, Load},
 };
 

@@ -18,7 +18,7 @@ use vitrine_edge::{
 };
 use vitrine_shared::{
     Store, dual_test,
-    site::FormSettings,
+    manifest::FormSettings,
     store::{NewProject, NewSubmission, NewUser, now},
     testing::TestDb,
 };

@@ -189,7 +189,7 @@ export function recordFormValues(fields: Field[], post?: Post): RecordFormValues
  * The record form's schema, built from the collection's fields: the title and slug are required
  * when the collection has them, and so is every field marked required ('1'), empty counted as
  * the spec counts it (see `isEmptyValue`, after the value takes its stored shape). Each error is
- * at its field; the server applies the same rule (shared/src/fields.rs).
+ * at its field; the server applies the same rule (shared/src/fields/mod.rs).
  */
 export function recordFormSchema(
   fields: Field[],

@@ -1,0 +1,160 @@
+//! The HTML document around a page's rendered blocks: title, SEO tags, fonts, favicon, the
+//! owner's header and footer code, the conversion pixel and the effects runtime, assembled as
+//! plain text (never as a template), so nothing an owner types into a setting is evaluated.
+
+use serde::{Deserialize, Serialize};
+
+/// Everything around the blocks of one page, resolved to final URLs by the caller.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct DocumentParts {
+    pub lang: String,
+    pub title: String,
+    pub description: String,
+    /// SEO image URL.
+    pub image: String,
+    pub favicon: String,
+    /// Stylesheets (fonts first, then the page's blocks).
+    pub stylesheets: Vec<String>,
+    pub scripts: Vec<String>,
+    /// The default family: CSS custom properties for the fonts (`--font-body`,
+    /// `--font-heading`, see [`crate::fonts::font_variables`]).
+    pub font_family: Option<String>,
+    /// Owner code for `<head>`: the project header, then the page's header/meta.
+    pub head_code: String,
+    /// Owner code at the end of `<body>`: the project footer.
+    pub footer_code: String,
+    /// Facebook pixel id (the conversion pixel), when configured.
+    pub pixel_id: Option<String>,
+    /// Whether a block plays an animation effect (the document then carries their runtime).
+    #[serde(default)]
+    pub effects: bool,
+}
+
+/// The base stylesheet of every page a visitor or the owner sees (published pages, pages the
+/// edge renders, the editor's canvas and the owner's preview): no browser-default margin
+/// around the page (an 8 px white frame otherwise) and a few sane defaults. It comes before
+/// the blocks' own CSS, so a block can set anything it resets.
+///
+/// It stays small on purpose: owners' own blocks were laid out without it, so it resets only
+/// what no layout wants (the body margin, text inflation on phones, media wider than the
+/// screen) and leaves box sizing, line height and fonts to the blocks.
+pub const BASE_CSS: &str = "html{-webkit-text-size-adjust:100%;text-size-adjust:100%}\
+body{margin:0}img,video{max-width:100%;height:auto}";
+
+/// [`BASE_CSS`] as a `<style>` element for a document's head.
+pub fn base_style() -> String {
+    format!("<style>{BASE_CSS}</style>")
+}
+
+/// The stylesheet and script that play block effects when a block scrolls into view; a
+/// visitor who prefers reduced motion sees the blocks at once.
+pub const EFFECTS_RUNTIME: &str = "<style>.vt-fx{transition:opacity .7s ease,transform .7s ease}\
+.vt-fx.vt-fx-wait[data-effect~=fade-in]{opacity:0}\
+.vt-fx.vt-fx-wait[data-effect~=enter-left]{transform:translateX(-48px)}\
+.vt-fx.vt-fx-wait[data-effect~=enter-right]{transform:translateX(48px)}\
+.vt-fx.vt-fx-wait[data-effect~=enter-top]{transform:translateY(-48px)}\
+.vt-fx.vt-fx-wait[data-effect~=enter-bottom]{transform:translateY(48px)}\
+.vt-fx.vt-fx-wait[data-effect~=zoom-in]{transform:scale(.85)}\
+.vt-fx.vt-fx-wait[data-effect~=rotate-left]{transform:rotate(-8deg)}\
+.vt-fx.vt-fx-wait[data-effect~=rotate-right]{transform:rotate(8deg)}\
+@media (prefers-reduced-motion:reduce){.vt-fx{transition:none}.vt-fx.vt-fx-wait{opacity:1;transform:none}}</style>\
+<script>(function(){if(!('IntersectionObserver' in window))return;var o=new IntersectionObserver(function(es){es.forEach(function(e){if(e.isIntersecting){e.target.classList.remove('vt-fx-wait');o.unobserve(e.target)}})},{threshold:.15});\
+function go(){document.querySelectorAll('.vt-fx').forEach(function(el){el.classList.add('vt-fx-wait');o.observe(el)})}\
+if(document.readyState==='loading')document.addEventListener('DOMContentLoaded',go);else go()})()</script>";
+
+/// HTML-escapes text for element content and double-quoted attributes.
+pub fn escape(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&#39;"),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// Assembles the full HTML document around a rendered body.
+pub fn document(parts: &DocumentParts, body: &str) -> String {
+    let mut h = String::with_capacity(body.len() + 2048);
+    let lang = if parts.lang.is_empty() {
+        "pt-BR"
+    } else {
+        &parts.lang
+    };
+    h.push_str(&format!(
+        "<!doctype html>\n<html lang=\"{}\">\n<head>\n<meta charset=\"utf-8\">\n\
+         <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>{}</title>\n{}\n",
+        escape(lang),
+        escape(&parts.title),
+        base_style()
+    ));
+    h.push_str(&format!(
+        "<meta property=\"og:title\" content=\"{}\">\n",
+        escape(&parts.title)
+    ));
+    if !parts.description.is_empty() {
+        let d = escape(&parts.description);
+        h.push_str(&format!(
+            "<meta name=\"description\" content=\"{d}\">\n<meta property=\"og:description\" content=\"{d}\">\n"
+        ));
+    }
+    if !parts.image.is_empty() {
+        h.push_str(&format!(
+            "<meta property=\"og:image\" content=\"{}\">\n<meta name=\"twitter:card\" content=\"summary_large_image\">\n",
+            escape(&parts.image)
+        ));
+    }
+    if !parts.favicon.is_empty() {
+        h.push_str(&format!(
+            "<link rel=\"icon\" href=\"{}\">\n",
+            escape(&parts.favicon)
+        ));
+    }
+    for href in &parts.stylesheets {
+        h.push_str(&format!(
+            "<link rel=\"stylesheet\" href=\"{}\">\n",
+            escape(href)
+        ));
+    }
+    if let Some(family) = &parts.font_family {
+        h.push_str(&crate::fonts::font_variables(family));
+        h.push('\n');
+    }
+    if let Some(pixel) = parts
+        .pixel_id
+        .as_deref()
+        .filter(|p| !p.is_empty() && p.chars().all(|c| c.is_ascii_digit()))
+    {
+        h.push_str(&format!(
+            "<script>!function(f,b,e,v,n,t,s){{if(f.fbq)return;n=f.fbq=function(){{n.callMethod?n.callMethod.apply(n,arguments):n.queue.push(arguments)}};if(!f._fbq)f._fbq=n;n.push=n;n.loaded=!0;n.version='2.0';n.queue=[];t=b.createElement(e);t.async=!0;t.src=v;s=b.getElementsByTagName(e)[0];s.parentNode.insertBefore(t,s)}}(window,document,'script','https://connect.facebook.net/en_US/fbevents.js');fbq('init','{pixel}');fbq('track','PageView');</script>\n"
+        ));
+    }
+    if parts.effects {
+        h.push_str(EFFECTS_RUNTIME);
+        h.push('\n');
+    }
+    if !parts.head_code.is_empty() {
+        h.push_str(&parts.head_code);
+        h.push('\n');
+    }
+    h.push_str("</head>\n<body>\n");
+    h.push_str(body);
+    h.push('\n');
+    if !parts.footer_code.is_empty() {
+        h.push_str(&parts.footer_code);
+        h.push('\n');
+    }
+    for src in &parts.scripts {
+        h.push_str(&format!(
+            "<script src=\"{}\" defer></script>\n",
+            escape(src)
+        ));
+    }
+    h.push_str("</body>\n</html>\n");
+    h
+}

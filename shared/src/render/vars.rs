@@ -1,0 +1,134 @@
+//! The values a block's variables give its template: typed values (rich text sanitised,
+//! lists typed by their sub-definitions), a collection page's post bindings, and the records
+//! of database-fed and outside-API lists.
+
+use std::collections::BTreeMap;
+
+use minijinja::Value;
+use serde_json::Value as Json;
+
+use super::{RenderContext, block::str_of};
+
+/// The value a variable definition gives its block's template, under the definition's name.
+pub(super) fn var_value(def: &Json, label: &str, ctx: &RenderContext) -> Option<(String, Value)> {
+    let name = str_of(def, "name").or_else(|| str_of(def, "key"))?;
+    let kind = def.get("type").and_then(Json::as_str).unwrap_or("text");
+    let source = def.get("source").and_then(Json::as_str).unwrap_or("");
+    if source.starts_with("db:") {
+        let key = format!("{label}:{name}");
+        let items = ctx.lists.get(&key).map(Vec::as_slice).unwrap_or_default();
+        let subs = sub_defs(def);
+        let value = items
+            .iter()
+            .map(|p| {
+                let mut item = p.to_map(ctx.lang());
+                for sub in subs {
+                    if let (Some(n), Some(field)) = (str_of(sub, "name"), str_of(sub, "dbfield")) {
+                        item.insert(n, p.field(&field, ctx.lang()));
+                    }
+                }
+                Value::from_object(item)
+            })
+            .collect::<Vec<_>>();
+        return Some((name, Value::from(value)));
+    }
+    if source.starts_with("api:") {
+        let key = format!("{label}:{name}");
+        let map = def.get("sourceMap").and_then(Json::as_object);
+        // Fetched for this render (the editor), else as fetched at publish time.
+        let items = match ctx.api.get(&key) {
+            Some(v) => v.as_slice(),
+            None => def
+                .get("records")
+                .and_then(Json::as_array)
+                .map(Vec::as_slice)
+                .unwrap_or_default(),
+        };
+        let value = items
+            .iter()
+            .take(100)
+            .map(|record| {
+                let mut item: BTreeMap<String, Value> = match record {
+                    Json::Object(o) => o.iter().map(|(k, v)| (k.clone(), json_value(v))).collect(),
+                    _ => BTreeMap::new(),
+                };
+                for (sub, path) in map.into_iter().flatten() {
+                    if let Some(path) = path.as_str() {
+                        let found = path
+                            .split('.')
+                            .filter(|p| !p.is_empty())
+                            .try_fold(record, |v, p| v.get(p))
+                            .cloned()
+                            .unwrap_or(Json::Null);
+                        item.insert(sub.clone(), json_value(&found));
+                    }
+                }
+                Value::from_object(item)
+            })
+            .collect::<Vec<_>>();
+        return Some((name, Value::from(value)));
+    }
+    if kind != "list"
+        && let (Some(field), Some(post)) = (str_of(def, "postfield"), &ctx.post)
+    {
+        return Some((name, post.field(&field, ctx.lang())));
+    }
+    let value = def.get("value").unwrap_or(&Json::Null);
+    Some((name, typed_value(kind, value, sub_defs(def))))
+}
+
+/// A stored JSON value for templates, with `null` (an emptied field) rendering as nothing
+/// rather than `none`.
+pub(super) fn json_value(v: &Json) -> Value {
+    match v {
+        Json::Null => Value::UNDEFINED,
+        Json::Array(a) => Value::from(a.iter().map(json_value).collect::<Vec<_>>()),
+        Json::Object(o) => Value::from_object(
+            o.iter()
+                .map(|(k, v)| (k.clone(), json_value(v)))
+                .collect::<BTreeMap<_, _>>(),
+        ),
+        other => Value::from_serialize(other),
+    }
+}
+
+fn sub_defs(def: &Json) -> &[Json] {
+    def.get("vars")
+        .and_then(Json::as_array)
+        .map(Vec::as_slice)
+        .unwrap_or_default()
+}
+
+/// A stored value made ready for templates: rich text sanitised and marked safe, heading tags
+/// kept to the allowed ones, list items typed by their sub-definitions.
+fn typed_value(kind: &str, value: &Json, subs: &[Json]) -> Value {
+    match kind {
+        "richtext" => Value::from_safe_string(ammonia::clean(value.as_str().unwrap_or_default())),
+        "heading" => Value::from(crate::blocks::heading_tag(value)),
+        "list" => {
+            let items = value.as_array().map(Vec::as_slice).unwrap_or_default();
+            Value::from(
+                items
+                    .iter()
+                    .map(|item| {
+                        let mut out: BTreeMap<String, Value> = match item {
+                            Json::Object(o) => {
+                                o.iter().map(|(k, v)| (k.clone(), json_value(v))).collect()
+                            }
+                            _ => BTreeMap::new(),
+                        };
+                        for sub in subs {
+                            if let Some(n) = str_of(sub, "name") {
+                                let kind = sub.get("type").and_then(Json::as_str).unwrap_or("text");
+                                let v = item.get(&n).unwrap_or(&Json::Null);
+                                out.insert(n, typed_value(kind, v, sub_defs(sub)));
+                            }
+                        }
+                        Value::from_object(out)
+                    })
+                    .collect::<Vec<_>>(),
+            )
+        }
+        _ => json_value(value),
+    }
+}

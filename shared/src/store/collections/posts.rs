@@ -1,0 +1,334 @@
+//! A collection's posts (records): single reads and writes, and the bulk writes of imports
+//! and spreadsheet links. Every write that adds or removes posts keeps the collection's
+//! `post_count` in the same transaction (`add_post_count`).
+
+use std::collections::{HashMap, HashSet};
+
+use chrono::{DateTime, Utc};
+use serde_json::{Map, Value};
+use sqlx::types::Json;
+
+use super::{add_post_count, records_changed};
+use crate::store::{BeginWrite, Result, Store, StoreError, dispatch, map_err, now, trusted};
+
+#[derive(Debug, Clone, sqlx::FromRow)]
+pub struct Post {
+    pub id: i64,
+    pub collection_id: i64,
+    pub name: String,
+    pub slug: String,
+    pub data: Json<Map<String, Value>>,
+    pub created_at: DateTime<Utc>,
+    pub updated_at: DateTime<Utc>,
+}
+
+/// A post to insert (import, spreadsheet link, API).
+#[derive(Debug, Clone)]
+pub struct NewPost {
+    pub name: String,
+    pub slug: String,
+    pub data: Map<String, Value>,
+    pub created_at: DateTime<Utc>,
+}
+
+/// A stored post's new name and values (the update half of an upsert).
+#[derive(Debug, Clone)]
+pub struct PostUpdate {
+    pub id: i64,
+    pub name: String,
+    pub data: Map<String, Value>,
+}
+
+pub(super) const POST_COLUMNS: &str = "id, collection_id, name, slug, data, created_at, updated_at";
+
+impl Store {
+    #[tracing::instrument(level = "debug", skip(self), err(level = "debug"))]
+    pub async fn post_by_id(&self, id: i64) -> Result<Post> {
+        let sql = format!("SELECT {POST_COLUMNS} FROM posts WHERE id = $1");
+        dispatch!(self, p => sqlx::query_as::<_, Post>(trusted(&sql)).bind(id)
+            .fetch_optional(p).await.map_err(map_err))?
+        .ok_or(StoreError::NotFound)
+    }
+
+    /// `post id → project id` for the given posts (those that exist).
+    #[tracing::instrument(level = "debug", skip_all, fields(ids = ids.len()), err(level = "debug"))]
+    pub async fn posts_projects(&self, ids: &[i64]) -> Result<Vec<(i64, i64)>> {
+        let mut out = Vec::with_capacity(ids.len());
+        for chunk in ids.chunks(500) {
+            let placeholders: Vec<String> = (1..=chunk.len()).map(|i| format!("${i}")).collect();
+            let sql = format!(
+                "SELECT po.id, c.project_id FROM posts po \
+                 JOIN collections c ON c.id = po.collection_id \
+                 WHERE po.id IN ({})",
+                placeholders.join(", ")
+            );
+            let rows: Vec<(i64, i64)> = dispatch!(self, p => {
+                let mut q = sqlx::query_as(trusted(&sql));
+                for id in chunk {
+                    q = q.bind(id);
+                }
+                q.fetch_all(p).await.map_err(map_err)
+            })?;
+            out.extend(rows);
+        }
+        Ok(out)
+    }
+
+    #[tracing::instrument(level = "debug", skip(self, post), fields(slug = post.slug.as_str()), err(level = "debug"))]
+    pub async fn insert_post(&self, collection_id: i64, post: &NewPost) -> Result<Post> {
+        let sql = format!(
+            "INSERT INTO posts (collection_id, name, slug, data, created_at, updated_at) \
+             VALUES ($1, $2, $3, $4, $5, $6) RETURNING {POST_COLUMNS}"
+        );
+        dispatch!(self, p => {
+            let mut tx = p.begin_write().await.map_err(map_err)?;
+            let post = sqlx::query_as::<_, Post>(trusted(&sql))
+                .bind(collection_id).bind(&post.name).bind(&post.slug)
+                .bind(Json(&post.data)).bind(post.created_at).bind(now())
+                .fetch_one(&mut *tx).await.map_err(map_err)?;
+            add_post_count!(tx, collection_id, 1)?;
+            tx.commit().await.map_err(map_err)?;
+            Ok(post)
+        })
+    }
+
+    #[tracing::instrument(level = "debug", skip(self, data), err(level = "debug"))]
+    pub async fn update_post(
+        &self,
+        id: i64,
+        name: &str,
+        slug: &str,
+        data: &Map<String, Value>,
+    ) -> Result<Post> {
+        let sql = format!(
+            "UPDATE posts \
+             SET name = $1, slug = $2, data = $3, updated_at = $4 \
+             WHERE id = $5 RETURNING {POST_COLUMNS}"
+        );
+        dispatch!(self, p => {
+            let mut tx = p.begin_write().await.map_err(map_err)?;
+            let post = sqlx::query_as::<_, Post>(trusted(&sql))
+                .bind(name).bind(slug).bind(Json(data)).bind(now()).bind(id)
+                .fetch_optional(&mut *tx).await.map_err(map_err)?
+                .ok_or(StoreError::NotFound)?;
+            records_changed!(tx, post.collection_id)?;
+            tx.commit().await.map_err(map_err)?;
+            Ok(post)
+        })
+    }
+
+    /// Deletes posts by id; returns how many were deleted.
+    #[tracing::instrument(level = "debug", skip_all, fields(ids = ids.len()), err(level = "debug"))]
+    pub async fn delete_posts(&self, ids: &[i64]) -> Result<u64> {
+        dispatch!(self, p => {
+            let mut tx = p.begin_write().await.map_err(map_err)?;
+            let mut removed: HashMap<i64, i64> = HashMap::new();
+            for chunk in ids.chunks(500) {
+                let placeholders: Vec<String> =
+                    (1..=chunk.len()).map(|i| format!("${i}")).collect();
+                let sql = format!(
+                    "DELETE FROM posts WHERE id IN ({}) RETURNING collection_id",
+                    placeholders.join(", ")
+                );
+                let mut q = sqlx::query_scalar::<_, i64>(trusted(&sql));
+                for id in chunk {
+                    q = q.bind(id);
+                }
+                for collection in q.fetch_all(&mut *tx).await.map_err(map_err)? {
+                    *removed.entry(collection).or_default() += 1;
+                }
+            }
+            for (collection, n) in &removed {
+                add_post_count!(tx, *collection, -n)?;
+            }
+            tx.commit().await.map_err(map_err)?;
+            Ok(removed.values().sum::<i64>() as u64)
+        })
+    }
+
+    /// Every slug of a collection with its post id.
+    #[tracing::instrument(level = "debug", skip(self), err(level = "debug"))]
+    pub async fn post_slugs(&self, collection_id: i64) -> Result<HashMap<String, i64>> {
+        let rows: Vec<(String, i64)> = dispatch!(self, p => sqlx::query_as(
+            "SELECT slug, id FROM posts WHERE collection_id = $1")
+            .bind(collection_id).fetch_all(p).await.map_err(map_err))?;
+        Ok(rows.into_iter().collect())
+    }
+
+    /// Which of `ids` are posts of `collection_id`.
+    #[tracing::instrument(level = "debug", skip(self, ids), fields(ids = ids.len()), err(level = "debug"))]
+    pub async fn existing_post_ids(
+        &self,
+        collection_id: i64,
+        ids: &HashSet<i64>,
+    ) -> Result<HashSet<i64>> {
+        let ids: Vec<i64> = ids.iter().copied().collect();
+        let mut found = HashSet::new();
+        for chunk in ids.chunks(500) {
+            let placeholders: Vec<String> = (2..chunk.len() + 2).map(|i| format!("${i}")).collect();
+            let sql = format!(
+                "SELECT id FROM posts WHERE collection_id = $1 AND id IN ({})",
+                placeholders.join(", ")
+            );
+            let rows: Vec<i64> = dispatch!(self, p => {
+                let mut q = sqlx::query_scalar(trusted(&sql)).bind(collection_id);
+                for id in chunk {
+                    q = q.bind(id);
+                }
+                q.fetch_all(p).await.map_err(map_err)
+            })?;
+            found.extend(rows);
+        }
+        Ok(found)
+    }
+
+    /// Up to `limit` posts with id greater than `after`, by id (keyset pages for streaming export).
+    #[tracing::instrument(level = "debug", skip(self), err(level = "debug"))]
+    pub async fn posts_after(
+        &self,
+        collection_id: i64,
+        after: i64,
+        limit: i64,
+    ) -> Result<Vec<Post>> {
+        let sql = format!(
+            "SELECT {POST_COLUMNS} FROM posts \
+             WHERE collection_id = $1 AND id > $2 ORDER BY id LIMIT $3"
+        );
+        dispatch!(self, p => sqlx::query_as::<_, Post>(trusted(&sql))
+            .bind(collection_id).bind(after).bind(limit)
+            .fetch_all(p).await.map_err(map_err))
+    }
+
+    /// Inserts many posts in one transaction. All or nothing (see [`Store::write_posts`]).
+    #[tracing::instrument(level = "debug", skip(self, posts), fields(posts = posts.len()), err(level = "debug"))]
+    pub async fn insert_posts(&self, collection_id: i64, posts: &[NewPost]) -> Result<u64> {
+        self.write_posts(collection_id, posts, &[]).await?;
+        Ok(posts.len() as u64)
+    }
+
+    /// Updates `updates` (posts of `collection_id`, by id: new name and values) and inserts
+    /// `inserts`, in one transaction: an import or a spreadsheet upsert is all or nothing. An
+    /// update of a post that is not in the collection (deleted meanwhile, or another's) fails
+    /// the whole write with `NotFound`. PostgreSQL gets the new rows by COPY (its bulk-load
+    /// path, several times faster than INSERT); SQLite by multi-row INSERTs.
+    #[tracing::instrument(level = "debug", skip(self, inserts, updates), fields(inserts = inserts.len(), updates = updates.len()), err(level = "debug"))]
+    pub async fn write_posts(
+        &self,
+        collection_id: i64,
+        inserts: &[NewPost],
+        updates: &[PostUpdate],
+    ) -> Result<()> {
+        // 6 bound values per row; stay well under SQLite's parameter limit.
+        const ROWS_PER_STATEMENT: usize = 2_000;
+        let ts = now();
+        let n = inserts.len() as i64;
+        /// The updates, in the open transaction `$tx`: `update_posts!(tx)` expands to the loop
+        /// of `UPDATE`s, returning `NotFound` from the function for a post not in the
+        /// collection. A macro, not a function, so each arm below (their inserts differ)
+        /// expands it for its own database's transaction (see the store's module doc).
+        macro_rules! update_posts {
+            ($tx:expr) => {
+                for u in updates {
+                    let done = sqlx::query(
+                        "UPDATE posts SET name = $1, data = $2, updated_at = $3 \
+                         WHERE id = $4 AND collection_id = $5",
+                    )
+                    .bind(&u.name)
+                    .bind(Json(&u.data))
+                    .bind(ts)
+                    .bind(u.id)
+                    .bind(collection_id)
+                    .execute(&mut *$tx)
+                    .await
+                    .map_err(map_err)?;
+                    if done.rows_affected() == 0 {
+                        return Err(StoreError::NotFound);
+                    }
+                }
+            };
+        }
+        match self {
+            Store::Sqlite(p) => {
+                let mut tx = p.begin_write().await.map_err(map_err)?;
+                update_posts!(tx);
+                for chunk in inserts.chunks(ROWS_PER_STATEMENT) {
+                    let mut qb = sqlx::QueryBuilder::new(
+                        "INSERT INTO posts \
+                         (collection_id, name, slug, data, created_at, updated_at) ",
+                    );
+                    qb.push_values(chunk, |mut b, post| {
+                        b.push_bind(collection_id)
+                            .push_bind(&post.name)
+                            .push_bind(&post.slug)
+                            .push_bind(Json(&post.data))
+                            .push_bind(post.created_at)
+                            .push_bind(ts);
+                    });
+                    qb.build().execute(&mut *tx).await.map_err(map_err)?;
+                }
+                add_post_count!(tx, collection_id, n)?;
+                tx.commit().await.map_err(map_err)?;
+            }
+            Store::Postgres(p) => {
+                let mut tx = p.begin_write().await.map_err(map_err)?;
+                update_posts!(tx);
+                if !inserts.is_empty() {
+                    let mut copy = tx
+                        .copy_in_raw(
+                            "COPY posts \
+                                      (collection_id, name, slug, data, created_at, updated_at) \
+                                      FROM STDIN",
+                        )
+                        .await
+                        .map_err(map_err)?;
+                    let updated = ts.to_rfc3339();
+                    let mut buf = Vec::with_capacity(1 << 20);
+                    for post in inserts {
+                        copy_row(&mut buf, collection_id, post, &updated);
+                        if buf.len() >= 1 << 20 {
+                            copy.send(std::mem::take(&mut buf)).await.map_err(map_err)?;
+                        }
+                    }
+                    if !buf.is_empty() {
+                        copy.send(buf).await.map_err(map_err)?;
+                    }
+                    copy.finish().await.map_err(map_err)?;
+                }
+                add_post_count!(tx, collection_id, n)?;
+                tx.commit().await.map_err(map_err)?;
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Appends one row of PostgreSQL's COPY text format: tab-separated, with backslash,
+/// tab, newline and carriage return escaped.
+fn copy_row(buf: &mut Vec<u8>, collection_id: i64, post: &NewPost, updated: &str) {
+    fn field(buf: &mut Vec<u8>, text: &str) {
+        for b in text.bytes() {
+            match b {
+                b'\\' => buf.extend_from_slice(b"\\\\"),
+                b'\t' => buf.extend_from_slice(b"\\t"),
+                b'\n' => buf.extend_from_slice(b"\\n"),
+                b'\r' => buf.extend_from_slice(b"\\r"),
+                other => buf.push(other),
+            }
+        }
+    }
+    buf.extend_from_slice(collection_id.to_string().as_bytes());
+    buf.push(b'\t');
+    field(buf, &post.name);
+    buf.push(b'\t');
+    field(buf, &post.slug);
+    buf.push(b'\t');
+    field(
+        buf,
+        &serde_json::to_string(&post.data).unwrap_or_else(|_| "{}".into()),
+    );
+    buf.push(b'\t');
+    buf.extend_from_slice(post.created_at.to_rfc3339().as_bytes());
+    buf.push(b'\t');
+    buf.extend_from_slice(updated.as_bytes());
+    buf.push(b'\n');
+}

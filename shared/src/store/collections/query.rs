@@ -1,0 +1,294 @@
+//! The list queries over a collection's posts: the editor's pages of posts and the
+//! database-fed lists of published pages, ordered and filtered by a post's columns or its
+//! fields' values, each under a statement time limit.
+
+use super::posts::{POST_COLUMNS, Post};
+use crate::store::{BeginWrite, Result, Store, dispatch, map_err, trusted};
+
+/// What a list of posts is ordered by. Field keys order by the field's JSON value.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum OrderKey {
+    CreatedAt,
+    UpdatedAt,
+    Name,
+    Slug,
+    Id,
+    Field(i64),
+}
+
+impl OrderKey {
+    /// `created_at`, `updated_at`, `name`, `slug`, `id`, or a field id.
+    pub fn parse(s: &str) -> Option<OrderKey> {
+        Some(match s {
+            "created_at" => OrderKey::CreatedAt,
+            "updated_at" => OrderKey::UpdatedAt,
+            "name" => OrderKey::Name,
+            "slug" => OrderKey::Slug,
+            "id" => OrderKey::Id,
+            other => OrderKey::Field(other.parse().ok()?),
+        })
+    }
+}
+
+/// A comparison for the database-fed lists of the editor.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FilterOp {
+    Eq,
+    Ne,
+    Contains,
+    Gt,
+    Gte,
+    Lt,
+    Lte,
+}
+
+impl FilterOp {
+    pub fn parse(s: &str) -> Option<FilterOp> {
+        Some(match s {
+            "=" | "eq" | "==" => FilterOp::Eq,
+            "!=" | "ne" | "<>" => FilterOp::Ne,
+            "contains" | "like" => FilterOp::Contains,
+            ">" | "gt" => FilterOp::Gt,
+            ">=" | "gte" => FilterOp::Gte,
+            "<" | "lt" => FilterOp::Lt,
+            "<=" | "lte" => FilterOp::Lte,
+            _ => return None,
+        })
+    }
+
+    fn sql(self) -> &'static str {
+        match self {
+            FilterOp::Eq => "=",
+            FilterOp::Ne => "<>",
+            FilterOp::Contains => "LIKE",
+            FilterOp::Gt => ">",
+            FilterOp::Gte => ">=",
+            FilterOp::Lt => "<",
+            FilterOp::Lte => "<=",
+        }
+    }
+}
+
+/// A filter on one key.
+#[derive(Debug, Clone)]
+pub struct PostFilter {
+    pub key: OrderKey,
+    pub op: FilterOp,
+    pub value: String,
+}
+
+/// The time limit of [`Store::query_posts`]: a list query over a huge collection is stopped
+/// by the database rather than holding a pooled connection for as long as it likes.
+pub const LIST_QUERY_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(5);
+
+/// SQLite virtual-machine steps between two looks at a statement's deadline.
+const SQLITE_PROGRESS_OPS: i32 = 1000;
+
+/// Clears a SQLite statement deadline's "armed" flag when dropped.
+struct Disarm(std::sync::Arc<std::sync::atomic::AtomicBool>);
+
+impl Drop for Disarm {
+    fn drop(&mut self) {
+        self.0.store(false, std::sync::atomic::Ordering::Release);
+    }
+}
+
+impl Store {
+    /// The SQL expression for an order or filter key. Field ids are integers, so inlining
+    /// them is safe.
+    fn key_sql(&self, key: OrderKey, as_text: bool) -> String {
+        match key {
+            OrderKey::CreatedAt => "created_at".into(),
+            OrderKey::UpdatedAt => "updated_at".into(),
+            OrderKey::Name => "name".into(),
+            OrderKey::Slug => "slug".into(),
+            OrderKey::Id => "id".into(),
+            OrderKey::Field(id) => match (self, as_text) {
+                (Store::Sqlite(_), _) => format!("json_extract(data, '$.\"{id}\"')"),
+                (Store::Postgres(_), true) => format!("(data->>'{id}')"),
+                // posts.data is json, which has no ordering; jsonb orders JSON values.
+                (Store::Postgres(_), false) => format!("(data->'{id}')::jsonb"),
+            },
+        }
+    }
+
+    /// A page of a collection's posts in the given order, and the total count.
+    #[tracing::instrument(level = "debug", skip(self), err(level = "debug"))]
+    pub async fn posts_page(
+        &self,
+        collection_id: i64,
+        order: &[(OrderKey, bool)],
+        limit: i64,
+        offset: i64,
+    ) -> Result<(Vec<Post>, i64)> {
+        let order_sql = self.order_sql(order);
+        let sql = format!(
+            "SELECT {POST_COLUMNS} FROM posts WHERE collection_id = $1 \
+             ORDER BY {order_sql} LIMIT $2 OFFSET $3"
+        );
+        let posts = dispatch!(self, p => sqlx::query_as::<_, Post>(trusted(&sql))
+            .bind(collection_id).bind(limit).bind(offset)
+            .fetch_all(p).await.map_err(map_err))?;
+        // Kept exact by every write (see `add_post_count`), so no 100,000-row count here.
+        let total: i64 = dispatch!(self, p => sqlx::query_scalar(
+            "SELECT post_count FROM collections WHERE id = $1")
+            .bind(collection_id).fetch_one(p).await.map_err(map_err))?;
+        Ok((posts, total))
+    }
+
+    /// `ORDER BY` text for `(key, descending)` pairs, always ending with the id so pages are
+    /// stable.
+    fn order_sql(&self, order: &[(OrderKey, bool)]) -> String {
+        let mut parts: Vec<String> = order
+            .iter()
+            .map(|(k, desc)| {
+                format!(
+                    "{} {}",
+                    self.key_sql(*k, false),
+                    if *desc { "DESC" } else { "ASC" }
+                )
+            })
+            .collect();
+        let last_desc = order.first().map(|(_, d)| *d).unwrap_or(true);
+        parts.push(format!("id {}", if last_desc { "DESC" } else { "ASC" }));
+        parts.join(", ")
+    }
+
+    /// Posts with an optional filter, for database-fed lists, within [`LIST_QUERY_TIMEOUT`].
+    #[tracing::instrument(level = "debug", skip(self), err(level = "debug"))]
+    pub async fn query_posts(
+        &self,
+        collection_id: i64,
+        filter: Option<&PostFilter>,
+        order: &[(OrderKey, bool)],
+        limit: i64,
+        offset: i64,
+    ) -> Result<Vec<Post>> {
+        self.query_posts_within(
+            collection_id,
+            filter,
+            order,
+            limit,
+            offset,
+            LIST_QUERY_TIMEOUT,
+        )
+        .await
+    }
+
+    /// [`Store::query_posts`] with its own statement-level time limit: a filter or an order
+    /// over one tenant's large collection that runs longer is stopped by the database itself
+    /// (PostgreSQL's `statement_timeout` for this transaction; on SQLite a progress handler
+    /// interrupts the statement at the deadline) and fails alone as
+    /// [`crate::store::Failure::SlowQuery`], holding its connection no longer than `within`.
+    #[tracing::instrument(level = "debug", skip(self), err(level = "debug"))]
+    pub async fn query_posts_within(
+        &self,
+        collection_id: i64,
+        filter: Option<&PostFilter>,
+        order: &[(OrderKey, bool)],
+        limit: i64,
+        offset: i64,
+        within: std::time::Duration,
+    ) -> Result<Vec<Post>> {
+        let order_sql = self.order_sql(order);
+        let (where_sql, bind) = match filter {
+            None => (String::new(), None),
+            Some(f) => {
+                let (sql, bound) = self.filter_sql(f);
+                (format!(" AND {sql}"), Some(bound))
+            }
+        };
+        let sql = format!(
+            "SELECT {POST_COLUMNS} FROM posts \
+             WHERE collection_id = $1{where_sql} ORDER BY {order_sql} \
+             LIMIT $2 OFFSET $3"
+        );
+        let millis = i64::try_from(within.as_millis()).unwrap_or(i64::MAX).max(1);
+        /// `query!()` expands to the list query with its values bound, built in each arm below
+        /// for that arm's database (a query's type names its database).
+        macro_rules! query {
+            () => {{
+                let mut q = sqlx::query_as::<_, Post>(trusted(&sql))
+                    .bind(collection_id)
+                    .bind(limit)
+                    .bind(offset);
+                if let Some(b) = &bind {
+                    q = q.bind(b.clone());
+                }
+                q
+            }};
+        }
+        match self {
+            Store::Postgres(p) => {
+                let mut tx = p.begin_write().await.map_err(map_err)?;
+                sqlx::query("SELECT set_config('statement_timeout', $1, true)")
+                    .bind(millis.to_string())
+                    .execute(&mut *tx)
+                    .await
+                    .map_err(map_err)?;
+                let posts = query!().fetch_all(&mut *tx).await.map_err(map_err)?;
+                tx.commit().await.map_err(map_err)?;
+                Ok(posts)
+            }
+            Store::Sqlite(p) => {
+                let mut conn = p.acquire().await.map_err(map_err)?;
+                let deadline = std::time::Instant::now() + within;
+                // Disarmed when this call ends, however it ends (even dropped midway): the
+                // handler stays on the pooled connection until the next query replaces it,
+                // and must never interrupt another statement there.
+                let armed = Disarm(std::sync::Arc::new(std::sync::atomic::AtomicBool::new(
+                    true,
+                )));
+                let flag = armed.0.clone();
+                conn.lock_handle()
+                    .await
+                    .map_err(map_err)?
+                    .set_progress_handler(SQLITE_PROGRESS_OPS, move || {
+                        !flag.load(std::sync::atomic::Ordering::Acquire)
+                            || std::time::Instant::now() < deadline
+                    });
+                let posts = query!().fetch_all(&mut *conn).await.map_err(map_err);
+                drop(armed);
+                conn.lock_handle()
+                    .await
+                    .map_err(map_err)?
+                    .remove_progress_handler();
+                posts
+            }
+        }
+    }
+
+    /// The condition (using `$4`) and the value to bind for a filter. The query plan
+    /// (`record_lists::ListQuery::plan`) has already checked that ids are integers and dates are
+    /// RFC 3339 in range; whatever else the database refuses fails as
+    /// [`crate::store::Failure::Input`].
+    fn filter_sql(&self, f: &PostFilter) -> (String, String) {
+        let pg = matches!(self, Store::Postgres(_));
+        if f.op == FilterOp::Contains {
+            let key = self.key_sql(f.key, true);
+            return (
+                format!("lower(CAST({key} AS TEXT)) LIKE lower($4)"),
+                format!("%{}%", f.value),
+            );
+        }
+        // Finite numbers only: "NaN" and "inf" read as f64 but are compared as text.
+        let numeric = f.value.trim().parse::<f64>().is_ok_and(f64::is_finite);
+        let (key, value) = match f.key {
+            OrderKey::Field(id) if numeric && pg => (
+                format!(
+                    "(CASE WHEN json_typeof(data->'{id}') = 'number' \
+                     THEN (data->>'{id}')::numeric END)"
+                ),
+                "CAST($4 AS numeric)",
+            ),
+            OrderKey::Field(_) if numeric => (self.key_sql(f.key, true), "CAST($4 AS REAL)"),
+            OrderKey::Id if pg => ("id".into(), "CAST($4 AS bigint)"),
+            OrderKey::Id => ("id".into(), "CAST($4 AS INTEGER)"),
+            OrderKey::CreatedAt | OrderKey::UpdatedAt if pg => {
+                (self.key_sql(f.key, true), "CAST($4 AS timestamptz)")
+            }
+            k => (self.key_sql(k, true), "$4"),
+        };
+        (format!("{key} {} {value}", f.op.sql()), f.value.clone())
+    }
+}
