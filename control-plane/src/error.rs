@@ -6,8 +6,9 @@
 //!
 //! Every conversion of another error into an [`ApiError`] is a `From` here, so handlers use
 //! `?` and the mapping to statuses and codes is in one place. That is why [`PublishError`],
-//! publishing's own error, is declared here too: this module depends on nothing of the app
-//! (only external crates and `vitrine_shared`), so it can sit under every other module.
+//! publishing's own error, is declared here too (and [`FetchError`] and [`ShotError`], in the
+//! `blocks` submodule): this module depends on nothing of the app (only external crates and
+//! `vitrine_shared`), so it can sit under every other module.
 
 use axum::{
     Json,
@@ -28,6 +29,10 @@ use vitrine_shared::{
     site::MAX_MANIFEST_BYTES,
     store::{Failure, StoreError},
 };
+
+pub use blocks::{BLOCK_NAME_TAKEN, FetchError, ShotError};
+
+mod blocks;
 
 pub type Result<T, E = ApiError> = std::result::Result<T, E>;
 
@@ -208,6 +213,20 @@ impl ApiError {
             r.params.insert(name.to_string(), value.into());
         }
         self
+    }
+
+    /// The same refusal said of the item at `index` (from 1) of the list in `field`, as
+    /// `"{label} {index}: {message}"` with `params.index`; other errors are left as they are.
+    pub fn of_item(self, field: &str, label: &str, index: usize) -> Self {
+        match self {
+            ApiError::Refused(mut r) => {
+                r.message = format!("{label} {index}: {}", r.message);
+                r.field = Some(field.to_string());
+                r.params.insert("index".into(), index.into());
+                ApiError::Refused(r)
+            }
+            other => other,
+        }
     }
 
     /// A body that does not say it is JSON.
