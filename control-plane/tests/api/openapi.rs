@@ -88,6 +88,7 @@ async fn the_openapi_document_lists_every_route_and_has_a_page() {
         ("/google-sheets/{project_id}/{token}", &["post"]),
         ("/files/{key}", &["get"]),
         ("/api/blocks", &["get"]),
+        ("/api/block-categories/blocks", &["get"]),
         ("/api/newMyBlock", &["post"]),
         ("/api/block/{id}", &["delete"]),
         ("/api/newBlock", &["post"]),
