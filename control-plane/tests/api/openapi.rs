@@ -6,7 +6,7 @@ use vitrine_shared::testing::Backend;
 use crate::helpers::TestApp;
 
 /// The document as the server serves it.
-async fn openapi(app: &TestApp) -> Value {
+pub(crate) async fn openapi(app: &TestApp) -> Value {
     reqwest::get(app.url("/api/openapi.json"))
         .await
         .unwrap()
