@@ -5,7 +5,7 @@
 //! Site `i` answers at `s{i}.localhost` and has five static pages (`/`, `/sobre`,
 //! `/servicos`, `/blog`, `/contato`) of about 4 KB of HTML each, every one unique to its site
 //! and stored with a gzip variant, one content-addressed stylesheet, and its manifest: twelve
-//! objects per site, laid out as `vitrine_shared::site` describes. Brotli variants are left out
+//! objects per site, laid out as `vitrine_shared::manifest` describes. Brotli variants are left out
 //! only because compressing half a million pages at brotli's publish quality would take the
 //! generator hours; the edge serves the gzip variant or the page itself, as for any route
 //! without one.

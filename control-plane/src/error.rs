@@ -6,8 +6,9 @@
 //!
 //! Every conversion of another error into an [`ApiError`] is a `From` here, so handlers use
 //! `?` and the mapping to statuses and codes is in one place. That is why [`PublishError`],
-//! publishing's own error, is declared here too: this module depends on nothing of the app
-//! (only external crates and `vitrine_shared`), so it can sit under every other module.
+//! publishing's own error, and [`FetchError`] and [`ShotError`] are declared here too (in the
+//! `publish` and `blocks` submodules): this module depends on nothing of the app (only
+//! external crates and `vitrine_shared`), so it can sit under every other module.
 
 use axum::{
     Json,
@@ -22,12 +23,17 @@ pub use vitrine_shared::error_code::{ErrorCode, Params};
 use vitrine_shared::{
     blob::BlobError,
     domain::Invalid,
-    manifest::MAX_MANIFEST_BYTES,
     record_lists::ListError,
     render::RenderError,
     sandbox::SandboxError,
     store::{Failure, StoreError},
 };
+
+pub use blocks::{BLOCK_NAME_TAKEN, FetchError, ShotError};
+pub use publish::PublishError;
+
+mod blocks;
+mod publish;
 
 pub type Result<T, E = ApiError> = std::result::Result<T, E>;
 
@@ -208,6 +214,20 @@ impl ApiError {
             r.params.insert(name.to_string(), value.into());
         }
         self
+    }
+
+    /// The same refusal said of the item at `index` (from 1) of the list in `field`, as
+    /// `"{label} {index}: {message}"` with `params.index`; other errors are left as they are.
+    pub fn of_item(self, field: &str, label: &str, index: usize) -> Self {
+        match self {
+            ApiError::Refused(mut r) => {
+                r.message = format!("{label} {index}: {}", r.message);
+                r.field = Some(field.to_string());
+                r.params.insert("index".into(), index.into());
+                ApiError::Refused(r)
+            }
+            other => other,
+        }
     }
 
     /// A body that does not say it is JSON.
@@ -552,98 +572,5 @@ impl From<Vec<Problem>> for ApiError {
             r.params = params;
         }
         error
-    }
-}
-
-/// Why a publish failed (see the `publish` module). The deploy records the [`ApiError`] it
-/// becomes: its message as the reason, its code and its params.
-#[derive(Debug, thiserror::Error)]
-pub enum PublishError {
-    /// A page's address starts with a segment the edge answers itself (`/_assets`, …).
-    #[error("The page \"{page}\" uses the reserved address {path}; choose another slug")]
-    ReservedPath { page: String, path: String },
-    /// A block on `page` does not compile or render, or went over a render budget.
-    #[error("{}", template_message(page, error))]
-    Template { page: String, error: RenderError },
-    /// An API-fed list of `block` could not be read from `url`.
-    #[error("Block \u{201c}{block}\u{201d}: the list from {url} could not be read: {detail}")]
-    ExternalList {
-        block: String,
-        url: String,
-        detail: String,
-    },
-    /// The manifest is `size` bytes, over [`MAX_MANIFEST_BYTES`].
-    #[error(
-        "The published site is too large: its index of pages, redirects and templates takes \
-         {} KB, and at most {} KB are allowed",
-        size.div_ceil(1024),
-        MAX_MANIFEST_BYTES / 1024
-    )]
-    TooLarge { size: usize },
-    /// The render sandbox could not run a page (busy workers, a broken sandbox); a template's
-    /// own error is [`PublishError::Template`].
-    #[error(transparent)]
-    Sandbox(SandboxError),
-    #[error("blob store: {0}")]
-    Blob(#[from] BlobError),
-    #[error(transparent)]
-    Store(#[from] StoreError),
-    #[error(transparent)]
-    Internal(#[from] anyhow::Error),
-}
-
-/// The message of a template that failed on a page: over a budget, or an error.
-fn template_message(page: &str, e: &RenderError) -> String {
-    match e.exceeded {
-        Some(reason) => format!(
-            "On page \"{page}\": Block \"{}\" went over a render budget: {}",
-            e.block,
-            reason.message()
-        ),
-        None => format!(
-            "Template error on page \"{page}\" in block \"{}\": {}",
-            e.block, e.message
-        ),
-    }
-}
-
-/// A failed publish as the caller meets it: what the owner got wrong (a reserved address, a
-/// template, an unreadable list, a site too large) is a 4xx naming the page or block; busy
-/// renderers are a 503; the store's errors are as above; the object store's are ours.
-impl From<PublishError> for ApiError {
-    fn from(e: PublishError) -> Self {
-        let message = e.to_string();
-        match e {
-            PublishError::ReservedPath { page, path } => {
-                ApiError::invalid("slug", ErrorCode::ReservedPagePath, message)
-                    .param("page", page)
-                    .param("path", path)
-            }
-            PublishError::Template { page, error } => match error.exceeded {
-                Some(reason) => ApiError::invalid("blocks", ErrorCode::RenderBudget, message)
-                    .param("page", page)
-                    .param("block", error.block)
-                    .param("reason", reason.message()),
-                None => ApiError::invalid("blocks", ErrorCode::TemplateError, message)
-                    .param("page", page)
-                    .param("block", error.block)
-                    .param("detail", error.message),
-            },
-            PublishError::ExternalList { block, url, detail } => {
-                ApiError::bad_request(ErrorCode::ExternalListUnreadable, message)
-                    .param("block", block)
-                    .param("url", url)
-                    .param("detail", detail)
-            }
-            PublishError::TooLarge { size } => {
-                ApiError::invalid("site", ErrorCode::SiteTooLarge, message)
-                    .param("size_kb", size.div_ceil(1024))
-                    .param("max_kb", MAX_MANIFEST_BYTES / 1024)
-            }
-            PublishError::Sandbox(e) => ApiError::render("blocks", e),
-            PublishError::Blob(_) => ApiError::Internal(anyhow::anyhow!(message)),
-            PublishError::Store(e) => e.into(),
-            PublishError::Internal(e) => ApiError::Internal(e),
-        }
     }
 }

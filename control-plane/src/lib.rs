@@ -4,6 +4,7 @@
 
 pub mod auth;
 pub mod authz;
+pub mod block_checks;
 pub mod commands;
 pub mod conversions;
 pub mod csrf;
@@ -18,6 +19,7 @@ pub mod outbound;
 pub mod pagination;
 pub mod publish;
 pub mod records;
+pub mod rendering;
 pub mod responses;
 pub mod routes;
 pub mod screenshot;

@@ -16,28 +16,13 @@ use std::{net::SocketAddr, sync::Arc, time::Duration};
 
 use bytes::{Bytes, BytesMut};
 use reqwest::{
-    Client, StatusCode,
+    Client,
     dns::{Addrs, Name, Resolve, Resolving},
     redirect,
 };
 use vitrine_shared::outbound::{is_public, is_web_port};
 
-/// Why a fetch gave nothing.
-#[derive(Debug, thiserror::Error)]
-pub enum FetchError {
-    #[error("only http and https addresses can be fetched")]
-    Scheme,
-    #[error("the address is private or local and may not be fetched")]
-    Refused,
-    #[error("only the web's ports (80 and 443) may be fetched")]
-    Port,
-    #[error("the server answered {0}")]
-    Status(StatusCode),
-    #[error("the answer is larger than {0} bytes")]
-    TooLarge(usize),
-    #[error("{0}")]
-    Http(String),
-}
+pub use crate::error::FetchError;
 
 /// Resolves with the system resolver and keeps only public addresses.
 struct PublicOnly;

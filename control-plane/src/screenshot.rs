@@ -32,6 +32,7 @@ use futures::future::BoxFuture;
 use tokio::process::Command;
 use vitrine_shared::manifest::{Manifest, deploy_prefix, manifest_key};
 
+pub use crate::error::ShotError;
 use crate::state::AppState;
 
 /// Files the pictured page may load besides itself: a path (`/_assets/…`) gives its content
@@ -44,17 +45,6 @@ pub const SITE_SHOTS: usize = 2;
 
 /// The size of a site's picture: a desktop window's first screen.
 pub const SITE_SHOT_SIZE: (u32, u32) = (1280, 800);
-
-/// Why no thumbnail was made.
-#[derive(Debug, thiserror::Error)]
-pub enum ShotError {
-    #[error(
-        "Screenshots need Chromium: install it (apt-get install chromium) or set CHROMIUM_PATH"
-    )]
-    NoBrowser,
-    #[error("Chromium failed: {0}")]
-    Failed(String),
-}
 
 /// Where Chromium is: the setting, else Debian's path when it exists.
 pub fn chromium(setting: Option<&Path>) -> Option<PathBuf> {

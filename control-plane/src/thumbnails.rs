@@ -11,15 +11,27 @@
 //!
 //! One pass at a time per process, [`AT_ONCE`] pictures at once; a request for a pass while
 //! one runs is remembered and runs right after. Nothing here blocks start-up or a request.
+//!
+//! An administrator may also picture one block or template at once
+//! (`/api/block-screenshot/{id}`, `/api/template-screenshot/{id}`): [`ScreenshotQuery`],
+//! [`shoot`] and [`png_response`] are what those two calls share.
 
 use std::sync::Mutex;
 
+use axum::{
+    http::{HeaderValue, header},
+    response::{IntoResponse, Response},
+};
 use futures::StreamExt;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
-use utoipa::ToSchema;
+use utoipa::{IntoParams, ToSchema};
 
-use crate::{screenshot, state::AppState};
+use crate::{
+    error::{ApiError, ErrorCode, Result},
+    screenshot,
+    state::AppState,
+};
 
 /// Pictures taken at once (each is a Chromium).
 pub const AT_ONCE: usize = 2;
@@ -219,7 +231,7 @@ async fn one(state: &AppState, item: Item, force: bool) -> Result<(), String> {
     if force || !cached {
         let (document, size, trim) = match &item {
             Item::Block(b) => (
-                crate::routes::blocks::block_document(state, b)
+                crate::rendering::block_document(state, b)
                     .await
                     .map_err(|e| text(&e))?,
                 (1280, 600),
@@ -227,7 +239,7 @@ async fn one(state: &AppState, item: Item, force: bool) -> Result<(), String> {
             ),
             Item::Template(_) => {
                 let snapshot = snapshot.as_ref().ok_or("no snapshot")?;
-                let doc = crate::routes::templates::template_document(state, snapshot, "/")
+                let doc = crate::rendering::template_document(state, snapshot, "/")
                     .await
                     .map_err(|e| text(&e))?;
                 (doc, (1280, 1280), false)
@@ -254,6 +266,63 @@ async fn one(state: &AppState, item: Item, force: bool) -> Result<(), String> {
         Item::Template(t) => state.store.set_template_thumbnail(t.id, &url).await,
     }
     .map_err(|e| text(&e))
+}
+
+/// The query of a picture an administrator asks for.
+#[derive(Debug, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
+pub struct ScreenshotQuery {
+    /// `width,height` (blocks: 1280,600; templates: 1280,1280).
+    pub size: Option<String>,
+    /// `1` crops the picture to the content's height (blocks: on; templates: off).
+    pub trim: Option<String>,
+}
+
+impl ScreenshotQuery {
+    /// The asked size, `default` when none is asked.
+    pub fn size(&self, default: (u32, u32)) -> Result<(u32, u32)> {
+        screenshot::parse_size(self.size.as_deref(), default)
+            .map_err(|e| ApiError::invalid("size", ErrorCode::SizeInvalid, e))
+    }
+
+    /// Whether to crop, `default` when the query does not say.
+    pub fn trim(&self, default: bool) -> bool {
+        match self.trim.as_deref().map(str::trim) {
+            None | Some("") => default,
+            Some(t) => matches!(t, "1" | "true" | "on"),
+        }
+    }
+}
+
+/// Takes the picture and stores it with the uploads; returns the PNG and the address that
+/// names it (`uploads/thumbnails/{name}-{hash}.png`), for the caller to record.
+pub async fn shoot(
+    state: &AppState,
+    document: String,
+    size: (u32, u32),
+    trim: bool,
+    name: &str,
+) -> Result<(Vec<u8>, String)> {
+    let browser = screenshot::chromium(state.settings.chromium_path.as_deref());
+    let user = &state.settings.chromium_user;
+    let png = screenshot::take(browser.as_deref(), user, &document, size, trim).await?;
+    let hash = hex::encode(&Sha256::digest(&png)[..8]);
+    let key = format!("{PREFIX}{name}-{hash}.png");
+    state
+        .blobs
+        .put(&key, bytes::Bytes::from(png.clone()))
+        .await?;
+    Ok((png, format!("/files/{key}")))
+}
+
+/// A picture as the answer: PNG, never cached (the next one may differ).
+pub fn png_response(png: Vec<u8>) -> Response {
+    let mut r = png.into_response();
+    r.headers_mut()
+        .insert(header::CONTENT_TYPE, HeaderValue::from_static("image/png"));
+    r.headers_mut()
+        .insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
+    r
 }
 
 #[cfg(test)]

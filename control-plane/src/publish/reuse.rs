@@ -11,7 +11,7 @@
 //! 11 is most of a build's CPU) nor writes nor asks the object store whether it exists.
 //!
 //! This is safe because objects under `sites/{project}/` are never deleted while a manifest
-//! may name them (the invariant in `vitrine_shared::site`'s layout doc): the live manifest's
+//! may name them (the invariant in `vitrine_shared::manifest`'s layout doc): the live manifest's
 //! entries, and therefore the new manifest's, keep pointing at objects that exist. Only entries
 //! under the project's own `sites/{project}/` prefix are taken; pages of deploys written before
 //! pages were content-addressed live under their deploy's prefix and are simply written anew.

@@ -9,20 +9,29 @@
 //! - a member who is not the business's administrator may read it, and gets 403 on writes.
 //!
 //! The global library and the templates stay with the platform administrators
-//! (`routes::blocks`, `routes::templates`).
+//! (`routes::blocks`, `routes::templates`); the checks every saved block passes are
+//! [`crate::block_checks`].
 
 use axum::{extract::State, http::StatusCode, response::IntoResponse};
 use serde::Deserialize;
 use utoipa::ToSchema;
+use utoipa_axum::{router::OpenApiRouter, routes};
 use vitrine_shared::store::{BusinessBlock, BusinessBlockInput};
 
 use crate::{
     auth::CurrentUser,
+    block_checks::{block_name, check_code, check_order, check_search_words},
     error::{ApiError, ErrorBody, ErrorCode, Result},
     extract::{ApiJson, ApiPath},
-    routes::blocks::{block_name, check_code, check_order, check_search_words},
     state::AppState,
 };
+
+/// `GET`, `POST /api/business/blocks`; `POST`, `DELETE /api/business/blocks/{id}`.
+pub fn router() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new()
+        .routes(routes!(list_business_blocks, create_business_block))
+        .routes(routes!(update_business_block, delete_business_block))
+}
 
 /// The business whose library `user` reads: their own; 404 outside any business.
 fn library_of(user: &CurrentUser) -> Result<i64> {

@@ -125,54 +125,19 @@ fn api(state: &AppState) -> (Router<AppState>, utoipa::openapi::OpenApi) {
         .routes(routes!(domains::remove_domain))
         .routes(routes!(pages::create_page))
         .routes(routes!(pages::get_page))
-        .routes(routes!(preview::preview_page))
+        .merge(preview::router())
         .routes(routes!(sections::get_sections))
         .routes(routes!(sections::save_section, sections::delete_section))
         .routes(routes!(sections::make_section))
         .routes(routes!(pages::update_page, pages::delete_page))
-        .routes(routes!(templates::list_templates, templates::save_template))
-        .routes(routes!(templates::use_template))
-        .routes(routes!(templates::preview_template))
-        .routes(routes!(templates::template_detail))
-        .routes(routes!(templates::erp_template_list))
-        .routes(routes!(templates::erp_edit_template))
-        .routes(routes!(templates::erp_reorder_template))
-        .routes(routes!(templates::erp_delete_template))
-        .routes(routes!(blocks::get_library))
-        .routes(routes!(blocks::save_my_block))
-        .routes(routes!(blocks::delete_my_block))
-        .routes(routes!(blocks::new_block))
-        .routes(routes!(
-            business_library::list_business_blocks,
-            business_library::create_business_block
-        ))
-        .routes(routes!(
-            business_library::update_business_block,
-            business_library::delete_business_block
-        ))
-        .routes(routes!(blocks::render_blocks))
-        .routes(routes!(blocks::fetch_proxy))
-        .routes(routes!(blocks::erp_create_block))
-        .routes(routes!(blocks::erp_update_block))
-        .routes(routes!(blocks::erp_reorder_block))
-        .routes(routes!(blocks::erp_delete_block))
-        .routes(routes!(blocks::erp_create_category))
-        .routes(routes!(blocks::erp_update_category))
-        .routes(routes!(blocks::erp_reorder_category))
-        .routes(routes!(blocks::erp_delete_category))
-        .routes(routes!(blocks::erp_truncate))
-        .routes(routes!(blocks::erp_import_categories))
-        .routes(routes!(blocks::erp_import_blocks))
-        .routes(routes!(blocks::erp_search_blocks))
-        .routes(routes!(blocks::erp_export_block))
-        .routes(routes!(blocks::erp_export_categories))
-        .routes(routes!(blocks::erp_export_blocks))
-        .routes(routes!(blocks::block_screenshot))
-        .routes(routes!(blocks::template_screenshot))
-        .routes(routes!(
-            blocks::thumbnail_progress,
-            blocks::regenerate_thumbnails
-        ))
+        .merge(templates::router())
+        .merge(blocks::library::router())
+        .merge(blocks::my_blocks::router())
+        .merge(blocks::admin::router())
+        .merge(business_library::router())
+        .merge(blocks::render::router())
+        .merge(blocks::fetch::router())
+        .merge(blocks::screenshots::router())
         .routes(routes!(collections::create_table))
         .routes(routes!(
             collections::get_table,

@@ -16,17 +16,11 @@ use axum::{
 };
 use serde::Deserialize;
 use utoipa::IntoParams;
+use utoipa_axum::{router::OpenApiRouter, routes};
 use vitrine_shared::{
-    domain::normalize_page_slug,
     fonts::canvas_fonts,
-    manifest::page_path,
-    record_lists::{DbRecord, ListQuery},
-    render::{
-        Block, EFFECTS_RUNTIME, PostView, RenderContext, RenderError, base_style, check_blocks,
-        escape,
-    },
+    render::{Block, EFFECTS_RUNTIME, RenderError, base_style, check_blocks, escape},
     sandbox::SandboxError,
-    store::{Collection, Field, Page, StoreError},
 };
 
 use crate::{
@@ -34,8 +28,14 @@ use crate::{
     authz::authorize_project,
     error::{ApiError, ErrorBody, Result},
     extract::{ApiPath, ApiQuery},
+    rendering::live_context,
     state::AppState,
 };
+
+/// `GET /api/project/{id}/page/{page_id}/preview`.
+pub fn router() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new().routes(routes!(preview_page))
+}
 
 #[derive(Debug, Deserialize, IntoParams)]
 #[into_params(parameter_in = Query)]
@@ -70,8 +70,7 @@ pub async fn preview_page(
     if let Err(e) = check_blocks(&blocks) {
         return Ok(error_document(&e));
     }
-    let mut ctx = live_context(&state, project_id, &page, &blocks, q.post).await?;
-    ctx.api = crate::routes::blocks::api_lists(&state, &blocks).await;
+    let ctx = live_context(&state, project_id, &page, &blocks, q.post).await?;
     let body = match state.sandbox.page(&blocks, &ctx).await {
         Ok(b) => b,
         Err(SandboxError::Render(e)) => return Ok(error_document(&e)),
@@ -105,121 +104,6 @@ pub async fn preview_page(
         js = js.replace("</script", "<\\/script"),
     );
     Ok(sandboxed(StatusCode::OK, document))
-}
-
-/// The render context of one of the project's pages with live records: its database-fed lists
-/// and, on a collection page, the post named by `post` (by slug) or the collection's first.
-pub async fn live_context(
-    state: &AppState,
-    project_id: i64,
-    page: &Page,
-    blocks: &[Block],
-    post: Option<String>,
-) -> Result<RenderContext> {
-    let project = state.store.project_by_id(project_id).await?;
-    // The site's language is its owner's, as at publish.
-    let owner = state.store.user_by_id(project.user_id).await?;
-    // Items link to their post on the collection's page, and links to the project's pages
-    // are known to work, as on the published site.
-    let pages = state.store.project_pages(project_id).await?;
-    let mut ctx = RenderContext {
-        site_name: project.name.clone(),
-        site_slug: project.slug.clone(),
-        page_name: page.name.clone(),
-        page_slug: normalize_page_slug(&page.slug),
-        lang: owner.language.clone(),
-        pages: Some(
-            pages
-                .iter()
-                .map(|p| page_path(&normalize_page_slug(&p.slug), p.table_id.is_some()))
-                .collect(),
-        ),
-        menu: Some(state.store.site_menu(project_id).await?),
-        ..RenderContext::default()
-    };
-    for list in blocks.iter().flat_map(Block::db_lists) {
-        let items = match collection(state, project_id, &list.table).await? {
-            Some((c, fields)) => {
-                let at = pages
-                    .iter()
-                    .find(|p| p.table_id == Some(c.id))
-                    .map(|p| normalize_page_slug(&p.slug));
-                records(state, &c, &fields, &list.query)
-                    .await?
-                    .into_iter()
-                    .map(|r| {
-                        let mut v = view(r, &fields);
-                        if let Some(page) = &at {
-                            v.permalink = format!("/{}/{}", page.trim_matches('/'), v.record.slug);
-                        }
-                        v
-                    })
-                    .collect()
-            }
-            None => Vec::new(),
-        };
-        ctx.lists.insert(list.key, items);
-    }
-    if let Some(table_id) = page.table_id {
-        let c = state.store.collection_by_id(table_id).await?;
-        let fields = state.store.collection_fields(c.id).await?;
-        let query = ListQuery {
-            filter_field: post.as_ref().map(|_| "slug".to_string()),
-            filter_value: post,
-            limit: Some(1),
-            ..ListQuery::default()
-        };
-        let post = records(state, &c, &fields, &query).await?.pop();
-        ctx.post = post.map(|r| {
-            let mut v = view(r, &fields);
-            v.permalink = format!("/{}/{}", ctx.page_slug.trim_matches('/'), v.record.slug);
-            v
-        });
-    }
-    Ok(ctx)
-}
-
-/// The collection behind a list's table slug, when it is one of this project's.
-async fn collection(
-    state: &AppState,
-    project_id: i64,
-    slug: &str,
-) -> Result<Option<(Collection, Vec<Field>)>> {
-    match state.store.collection_by_slug(project_id, slug).await {
-        Ok(c) => {
-            let fields = state.store.collection_fields(c.id).await?;
-            Ok(Some((c, fields)))
-        }
-        Err(StoreError::NotFound) => Ok(None),
-        Err(e) => Err(e.into()),
-    }
-}
-
-/// A list's records; a query the collection cannot answer (an unknown field, say) is an empty
-/// list, as on the published site.
-async fn records(
-    state: &AppState,
-    c: &Collection,
-    fields: &[Field],
-    q: &ListQuery,
-) -> Result<Vec<DbRecord>> {
-    match state.store.list_records(c, fields, q).await {
-        Ok(v) => Ok(v),
-        Err(vitrine_shared::record_lists::ListError::Query(_)) => Ok(Vec::new()),
-        Err(vitrine_shared::record_lists::ListError::Store(e)) => Err(e.into()),
-    }
-}
-
-fn view(record: DbRecord, fields: &[Field]) -> PostView {
-    PostView {
-        record,
-        permalink: String::new(),
-        html_fields: fields
-            .iter()
-            .filter(|f| f.kind == "wysiwyg")
-            .map(|f| f.slug.clone())
-            .collect(),
-    }
 }
 
 fn error_document(e: &RenderError) -> Response {

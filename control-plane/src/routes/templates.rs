@@ -1,6 +1,7 @@
 //! Templates (themes): the list, creating a project from one, and saving a project as one,
 //! new or in place of an existing one (administrators only: templates are the platform's, so
-//! no owner but an administrator may write one).
+//! no owner but an administrator may write one), a template's picture, and the
+//! administrator's template screen (`/erp/template*`).
 
 use axum::{
     extract::State,
@@ -9,25 +10,38 @@ use axum::{
 };
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
+use utoipa_axum::{router::OpenApiRouter, routes};
 use vitrine_shared::{
     domain::{normalize_page_slug, required_text},
-    manifest::page_path,
-    record_lists::{DbRecord, ListQuery},
-    render::{Block, CompiledPage, PostView, RenderContext, RenderError, base_style, escape},
-    sections::{MenuPage, menu},
-    snapshot::{SnapPage, SnapTable, Snapshot},
     store::TemplateInfo,
 };
 
 use crate::{
     auth::{Admin, CurrentUser},
     authz::authorize_project,
+    block_checks::check_order,
     error::{ApiError, ErrorBody, ErrorCode, Result},
     extract::{ApiJson, ApiPath, ApiQuery},
+    rendering::template_document,
     responses::{ProjectView, TemplateView},
     routes::projects::{NAME_REQUIRED, choose_slug, create_from_snapshot},
     state::AppState,
+    thumbnails::{ScreenshotQuery, png_response, shoot},
 };
+
+/// The theme calls (spec 1 §7) and the administrator's (spec 2 §7 "Administrator").
+pub fn router() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new()
+        .routes(routes!(list_templates, save_template))
+        .routes(routes!(use_template))
+        .routes(routes!(preview_template))
+        .routes(routes!(template_detail))
+        .routes(routes!(template_screenshot))
+        .routes(routes!(erp_template_list))
+        .routes(routes!(erp_edit_template))
+        .routes(routes!(erp_reorder_template))
+        .routes(routes!(erp_delete_template))
+}
 
 #[derive(Debug, Deserialize, ToSchema)]
 pub struct UseTemplate {
@@ -185,127 +199,6 @@ pub struct TemplatePreviewQuery {
     pub page: Option<String>,
 }
 
-/// One of a template's pages as a static document: its blocks rendered by the shared renderer
-/// with the template's own sample records (see [`render_snapshot_page`]). Block scripts are
-/// left out: the theme picker and thumbnails show it without them.
-pub async fn template_document(
-    state: &AppState,
-    snapshot: &Snapshot,
-    page_slug: &str,
-) -> Result<String> {
-    let wanted = normalize_page_slug(page_slug);
-    let page = snapshot
-        .pages
-        .iter()
-        .find(|p| normalize_page_slug(&p.slug) == wanted)
-        .ok_or(ApiError::NotFound)?;
-    let blocks = snapshot.sections.page_blocks(&page.blocks, &page.meta);
-    // A template saved before blocks carried their fields may hold only its output.
-    let (css, body) = if blocks.is_empty() {
-        (String::new(), page.output.clone())
-    } else {
-        let ctx = snapshot_context(snapshot, page, &blocks);
-        let body = state
-            .sandbox
-            .page(&blocks, &ctx)
-            .await
-            .map_err(|e| ApiError::render("template", e))?;
-        (blocks_css(&blocks), body)
-    };
-    Ok(format!(
-        "<!doctype html><html lang=\"pt-BR\"><head><meta charset=\"utf-8\"><meta name=\"viewport\" content=\"width=device-width\">\
-         <title>{title}</title>{base}<style>body{{font-family:system-ui,sans-serif}}</style><style>{css}</style></head><body>{body}</body></html>",
-        title = escape(&page.name),
-        base = base_style(),
-        css = css.replace("</", "<\\/"),
-    ))
-}
-
-/// A snapshot page's blocks rendered in this process with the snapshot's own records (see
-/// [`snapshot_context`]): for the platform's own seeded templates only, owners' code renders
-/// in the sandbox. Returns the blocks' CSS and the body.
-pub fn render_snapshot_page(
-    snapshot: &Snapshot,
-    page: &SnapPage,
-    blocks: &[Block],
-) -> std::result::Result<(String, String), RenderError> {
-    let ctx = snapshot_context(snapshot, page, blocks);
-    let body = CompiledPage::compile(blocks)?.render(&ctx)?;
-    Ok((blocks_css(blocks), body))
-}
-
-fn blocks_css(blocks: &[Block]) -> String {
-    let css: Vec<&str> = blocks.iter().map(|b| b.css.as_str()).collect();
-    css.join("\n")
-}
-
-/// What a snapshot page's blocks see: its database-fed lists read the snapshot's tables (as
-/// [`SnapTable::query`]) and a collection page shows its table's first post.
-pub fn snapshot_context(snapshot: &Snapshot, page: &SnapPage, blocks: &[Block]) -> RenderContext {
-    let page_slug = normalize_page_slug(&page.slug);
-    let table = |slug: &str| snapshot.tables.iter().find(|t| t.slug == slug);
-    let view = |t: &SnapTable, record: DbRecord, page_slug: Option<&str>| PostView {
-        permalink: page_slug
-            .map(|p| format!("/{}/{}", p.trim_matches('/'), record.slug))
-            .unwrap_or_default(),
-        record,
-        html_fields: t
-            .fields
-            .iter()
-            .filter(|f| f.kind == "wysiwyg")
-            .map(|f| f.slug.clone())
-            .collect(),
-    };
-    // The page that shows a collection's posts, for permalinks.
-    let post_page = |table: &str| {
-        snapshot
-            .pages
-            .iter()
-            .find(|p| p.table.as_deref() == Some(table))
-            .map(|p| normalize_page_slug(&p.slug))
-    };
-    let mut ctx = RenderContext {
-        page_name: page.name.clone(),
-        page_slug: page_slug.clone(),
-        pages: Some(
-            snapshot
-                .pages
-                .iter()
-                .map(|p| page_path(&normalize_page_slug(&p.slug), p.table.is_some()))
-                .collect(),
-        ),
-        menu: Some(menu(snapshot.pages.iter().map(|p| MenuPage {
-            name: &p.name,
-            slug: &p.slug,
-            is_collection: p.table.is_some(),
-            meta: &p.meta,
-        }))),
-        ..RenderContext::default()
-    };
-    for list in blocks.iter().flat_map(Block::db_lists) {
-        let items = table(&list.table)
-            .map(|t| {
-                let at = post_page(&t.slug);
-                t.query(&list.query)
-                    .into_iter()
-                    .map(|r| view(t, r, at.as_deref()))
-                    .collect()
-            })
-            .unwrap_or_default();
-        ctx.lists.insert(list.key, items);
-    }
-    if let Some(t) = page.table.as_deref().and_then(table) {
-        ctx.post = t
-            .query(&ListQuery {
-                limit: Some(1),
-                ..ListQuery::default()
-            })
-            .pop()
-            .map(|r| view(t, r, Some(&page_slug)));
-    }
-    ctx
-}
-
 /// One of the template's pages as a document, for the theme picker and the theme preview. It
 /// is served sandboxed (no scripts, no outside requests) and may be framed only by the
 /// dashboard.
@@ -410,7 +303,7 @@ pub async fn erp_edit_template(
             "Description (1000) or category (100 characters) is too long",
         ));
     }
-    let order = crate::routes::blocks::check_order(req.order.unwrap_or(current.sort_order))?;
+    let order = check_order(req.order.unwrap_or(current.sort_order))?;
     let published = match &req.is_published {
         Some(v) => published_flag(v)?,
         None => current.is_published,
@@ -446,7 +339,7 @@ pub async fn erp_reorder_template(
 ) -> Result<StatusCode> {
     state
         .store
-        .reorder_template(id, crate::routes::blocks::check_order(req.order)?)
+        .reorder_template(id, check_order(req.order)?)
         .await?;
     Ok(StatusCode::NO_CONTENT)
 }
@@ -461,4 +354,29 @@ pub async fn erp_delete_template(
 ) -> Result<StatusCode> {
     state.store.delete_template(id).await?;
     Ok(StatusCode::NO_CONTENT)
+}
+
+#[utoipa::path(get, path = "/api/template-screenshot/{id}", tag = "admin", params(("id" = i64, Path, description = "Template id"), ScreenshotQuery),
+    responses((status = 200, description = "PNG; the template's thumbnail is set to it", content_type = "image/png"),
+        (status = 403, body = ErrorBody), (status = 404, body = ErrorBody), (status = 422, body = ErrorBody),
+        (status = 503, description = "Chromium is not installed", body = ErrorBody)))]
+pub async fn template_screenshot(
+    State(state): State<AppState>,
+    _admin: Admin,
+    ApiPath(id): ApiPath<i64>,
+    ApiQuery(q): ApiQuery<ScreenshotQuery>,
+) -> Result<Response> {
+    let size = q.size((1280, 1280))?;
+    let snapshot = state.store.template_snapshot(id).await?;
+    let document = template_document(&state, &snapshot, "/").await?;
+    let (png, url) = shoot(
+        &state,
+        document,
+        size,
+        q.trim(false),
+        &format!("template-{id}"),
+    )
+    .await?;
+    state.store.set_template_thumbnail(id, &url).await?;
+    Ok(png_response(png))
 }

@@ -124,7 +124,7 @@ pub fn expand_template(
         .iter()
         .map(|p| {
             let blocks = t.snapshot.sections.page_blocks(&p.blocks, &p.meta);
-            crate::routes::templates::render_snapshot_page(&t.snapshot, p, &blocks)
+            crate::rendering::render_snapshot_page(&t.snapshot, p, &blocks)
                 .map(|(_, body)| body)
                 .map_err(|e| format!("page {:?}: {e}", p.slug))
         })

@@ -127,7 +127,9 @@ pub(crate) fn access(method: &Method, path: &str) -> Access {
             | "/api/templates/{id}"
             | "/api/templates/{id}/preview",
         ) => Signed,
-        (_, "/api/blocks" | "/api/newMyBlock" | "/api/fetch") => Signed,
+        (_, "/api/blocks" | "/api/block-categories/blocks" | "/api/newMyBlock" | "/api/fetch") => {
+            Signed
+        }
         (_, "/api/block/{id}") => Own,
         (_, "/api/newBlock") => Admin,
         ("GET", "/api/business/blocks") => BusinessLibrary,

@@ -27,6 +27,7 @@ mod redirects;
 mod republish;
 mod sections;
 mod session;
+mod spec_calls;
 mod stripe;
 mod templates;
 mod uploads;

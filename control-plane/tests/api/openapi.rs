@@ -6,7 +6,7 @@ use vitrine_shared::testing::Backend;
 use crate::helpers::TestApp;
 
 /// The document as the server serves it.
-async fn openapi(app: &TestApp) -> Value {
+pub(crate) async fn openapi(app: &TestApp) -> Value {
     reqwest::get(app.url("/api/openapi.json"))
         .await
         .unwrap()
@@ -88,6 +88,7 @@ async fn the_openapi_document_lists_every_route_and_has_a_page() {
         ("/google-sheets/{project_id}/{token}", &["post"]),
         ("/files/{key}", &["get"]),
         ("/api/blocks", &["get"]),
+        ("/api/block-categories/blocks", &["get"]),
         ("/api/newMyBlock", &["post"]),
         ("/api/block/{id}", &["delete"]),
         ("/api/newBlock", &["post"]),

@@ -218,7 +218,7 @@ describe('text length fields (the server counts characters, or bytes where it sa
   });
 });
 
-describe('block fields (routes/blocks.rs)', () => {
+describe('block fields (block_checks.rs)', () => {
   it('names: required, 200 characters at most', () => {
     expect(blockNameField.safeParse(' ').error?.issues[0]?.message).toBe('validation.blockNameRequired');
     expect(blockNameField.safeParse('a'.repeat(200)).success).toBe(true);

@@ -206,7 +206,7 @@ export function maxBytesField(max: number) {
     );
 }
 
-/** The highest order of a block, category or template (`check_order` in routes/blocks.rs). */
+/** The highest order of a block, category or template (`check_order` in block_checks.rs). */
 export const MAX_ORDER = 1_000_000;
 /** The order the server gives a block or category sent without one. */
 export const DEFAULT_ORDER = 99;
@@ -230,8 +230,8 @@ export function orderField(invalidKey: string, fallback?: number) {
 }
 
 /*
- * A block's descriptive fields, as routes/blocks.rs checks them for the platform library and
- * routes/business_library.rs for a business's own blocks.
+ * A block's descriptive fields, as control-plane/src/block_checks.rs checks them for the platform
+ * library (routes/blocks/admin.rs) and a business's own blocks (routes/business_library.rs).
  */
 
 /** A block's name: trimmed, required, 200 characters at most (`block_name`). */

@@ -1,8 +1,8 @@
 /**
  * The block and category forms of the admin screen: their zod schemas, the checks the server
- * makes (control-plane/src/routes/blocks.rs: names trimmed and required, at most 200 / 100
- * characters; the block's HTML required; orders 0–1,000,000, 99 when absent), which also turn the
- * form's text into the request body.
+ * makes (control-plane/src/block_checks.rs and routes/blocks/admin.rs: names trimmed and
+ * required, at most 200 / 100 characters; the block's HTML required; orders 0–1,000,000, 99 when
+ * absent), which also turn the form's text into the request body.
  */
 import { z } from 'zod';
 import {

@@ -1,0 +1,130 @@
+//! What a block must pass before it is saved anywhere (the global library, a business's
+//! library, My Blocks, an import): its name, its code and its search words; and the sort order
+//! every library list takes (blocks, categories, templates).
+//!
+//! Every template that is saved is checked first: its `x-vars` must parse
+//! (`x-vars error: …`) and the template must compile, so a broken block never reaches a page.
+//! These checks live outside `routes` because several route modules share them.
+
+use vitrine_shared::{blocks::split_x_vars, render::check_template};
+
+use crate::error::{ApiError, ErrorCode, Result};
+
+/// Longest template, CSS or JS a block may carry.
+const MAX_CODE: usize = 256 * 1024;
+
+pub const NAME_REQUIRED: &str = "Block Name is required";
+
+/// Checks a block's code: sizes, `x-vars`, and that the template compiles.
+pub fn check_code(template: &str, css: &str, js: &str) -> Result<()> {
+    for (field, code) in [("template", template), ("css", css), ("js", js)] {
+        if code.len() > MAX_CODE {
+            return Err(ApiError::invalid(
+                field,
+                ErrorCode::TooLarge,
+                format!("{field} is too large (256 KB at most)"),
+            )
+            .param("kb", 256));
+        }
+    }
+    if template.trim().is_empty() {
+        return Err(ApiError::invalid(
+            "template",
+            ErrorCode::BlockHtmlEmpty,
+            "The block's HTML is empty",
+        ));
+    }
+    let (stripped, _) = split_x_vars(template).map_err(x_vars_error)?;
+    check_template(&stripped).map_err(|e| {
+        ApiError::invalid(
+            "template",
+            ErrorCode::TemplateInvalid,
+            format!("template error: {e}"),
+        )
+        .param("detail", e.to_string())
+    })
+}
+
+/// A block's `x-vars` definitions that cannot be read (the parser's words in `detail`).
+pub fn x_vars_error(detail: String) -> ApiError {
+    ApiError::invalid("template", ErrorCode::XVarsInvalid, detail.clone()).param("detail", detail)
+}
+
+/// The trimmed name of a block: required, 200 characters at most.
+pub fn block_name(name: Option<&str>) -> Result<String> {
+    let name = name.map(str::trim).unwrap_or_default();
+    if name.is_empty() {
+        return Err(ApiError::invalid(
+            "name",
+            ErrorCode::BlockNameRequired,
+            NAME_REQUIRED,
+        ));
+    }
+    if name.chars().count() > 200 {
+        return Err(ApiError::invalid(
+            "name",
+            ErrorCode::TooLong,
+            "Block Name must be at most 200 characters",
+        )
+        .param("max", 200));
+    }
+    Ok(name.to_string())
+}
+
+/// A block's comma-separated search words: 1000 bytes at most.
+pub fn check_search_words(keywords: &str) -> Result<()> {
+    if keywords.len() > 1000 {
+        return Err(ApiError::invalid(
+            "keywords",
+            ErrorCode::TooLong,
+            "Keywords are too long",
+        ));
+    }
+    Ok(())
+}
+
+/// A place in a library list: 0 to 1000000.
+pub fn check_order(order: i64) -> Result<i64> {
+    if !(0..=1_000_000).contains(&order) {
+        return Err(ApiError::invalid(
+            "order",
+            ErrorCode::OrderOutOfRange,
+            "order must be a number from 0 to 1000000",
+        ));
+    }
+    Ok(order)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn orders_run_from_zero_to_a_million() {
+        for ok in [0, 99, 1_000_000] {
+            assert_eq!(check_order(ok).unwrap(), ok);
+        }
+        for bad in [-1, 1_000_001, i64::MIN, i64::MAX] {
+            assert_eq!(
+                check_order(bad).unwrap_err().code(),
+                ErrorCode::OrderOutOfRange
+            );
+        }
+    }
+
+    #[test]
+    fn block_names_are_trimmed_required_and_at_most_200_characters() {
+        assert_eq!(block_name(Some("  Hero ")).unwrap(), "Hero");
+        assert_eq!(block_name(Some(&"é".repeat(200))).unwrap(), "é".repeat(200));
+        for bad in [None, Some(""), Some("   ")] {
+            assert_eq!(
+                block_name(bad).unwrap_err().code(),
+                ErrorCode::BlockNameRequired
+            );
+        }
+        assert_eq!(
+            block_name(Some(&"a".repeat(201))).unwrap_err().code(),
+            ErrorCode::TooLong
+        );
+    }
+}

@@ -1,0 +1,329 @@
+//! The render contexts and documents the API's renders share, outside any route: the editor's
+//! canvas (`routes::blocks::render`) and the owner's page preview (`routes::preview`) render
+//! with live records ([`live_context`]); the theme picker, the template preview and the
+//! template thumbnails render a template's snapshot with its own sample records
+//! ([`template_document`], [`snapshot_context`]); a block's thumbnail shows it alone
+//! ([`block_document`]). Route modules use this one; it uses no route module.
+
+use std::collections::BTreeMap;
+
+use serde_json::Value as Json;
+use vitrine_shared::{
+    blocks::split_x_vars,
+    domain::normalize_page_slug,
+    manifest::page_path,
+    record_lists::{DbRecord, ListQuery},
+    render::{Block, CompiledPage, PostView, RenderContext, RenderError, base_style, escape},
+    sections::{MenuPage, menu},
+    snapshot::{SnapPage, SnapTable, Snapshot},
+    store::{Collection, Field, LibraryBlock, Page, StoreError},
+};
+
+use crate::{
+    block_checks::x_vars_error,
+    error::{ApiError, ErrorCode, Result},
+    state::AppState,
+};
+
+/// Records an API-fed list keeps (spec 2 §5: external data is capped at 100 records).
+pub const MAX_EXTERNAL_RECORDS: usize = 100;
+
+/// The render context of one of the project's pages with live records: its database-fed lists,
+/// on a collection page the post named by `post` (by slug) or the collection's first, and the
+/// records of its API-fed lists ([`api_lists`]).
+pub async fn live_context(
+    state: &AppState,
+    project_id: i64,
+    page: &Page,
+    blocks: &[Block],
+    post: Option<String>,
+) -> Result<RenderContext> {
+    let project = state.store.project_by_id(project_id).await?;
+    // The site's language is its owner's, as at publish.
+    let owner = state.store.user_by_id(project.user_id).await?;
+    // Items link to their post on the collection's page, and links to the project's pages
+    // are known to work, as on the published site.
+    let pages = state.store.project_pages(project_id).await?;
+    let mut ctx = RenderContext {
+        site_name: project.name.clone(),
+        site_slug: project.slug.clone(),
+        page_name: page.name.clone(),
+        page_slug: normalize_page_slug(&page.slug),
+        lang: owner.language.clone(),
+        pages: Some(
+            pages
+                .iter()
+                .map(|p| page_path(&normalize_page_slug(&p.slug), p.table_id.is_some()))
+                .collect(),
+        ),
+        menu: Some(state.store.site_menu(project_id).await?),
+        ..RenderContext::default()
+    };
+    for list in blocks.iter().flat_map(Block::db_lists) {
+        let items = match collection(state, project_id, &list.table).await? {
+            Some((c, fields)) => {
+                let at = pages
+                    .iter()
+                    .find(|p| p.table_id == Some(c.id))
+                    .map(|p| normalize_page_slug(&p.slug));
+                records(state, &c, &fields, &list.query)
+                    .await?
+                    .into_iter()
+                    .map(|r| {
+                        let mut v = view(r, &fields);
+                        if let Some(page) = &at {
+                            v.permalink = format!("/{}/{}", page.trim_matches('/'), v.record.slug);
+                        }
+                        v
+                    })
+                    .collect()
+            }
+            None => Vec::new(),
+        };
+        ctx.lists.insert(list.key, items);
+    }
+    if let Some(table_id) = page.table_id {
+        let c = state.store.collection_by_id(table_id).await?;
+        let fields = state.store.collection_fields(c.id).await?;
+        let query = ListQuery {
+            filter_field: post.as_ref().map(|_| "slug".to_string()),
+            filter_value: post,
+            limit: Some(1),
+            ..ListQuery::default()
+        };
+        let post = records(state, &c, &fields, &query).await?.pop();
+        ctx.post = post.map(|r| {
+            let mut v = view(r, &fields);
+            v.permalink = format!("/{}/{}", ctx.page_slug.trim_matches('/'), v.record.slug);
+            v
+        });
+    }
+    ctx.api = api_lists(state, blocks).await;
+    Ok(ctx)
+}
+
+/// The collection behind a list's table slug, when it is one of this project's.
+async fn collection(
+    state: &AppState,
+    project_id: i64,
+    slug: &str,
+) -> Result<Option<(Collection, Vec<Field>)>> {
+    match state.store.collection_by_slug(project_id, slug).await {
+        Ok(c) => {
+            let fields = state.store.collection_fields(c.id).await?;
+            Ok(Some((c, fields)))
+        }
+        Err(StoreError::NotFound) => Ok(None),
+        Err(e) => Err(e.into()),
+    }
+}
+
+/// A list's records; a query the collection cannot answer (an unknown field, say) is an empty
+/// list, as on the published site.
+async fn records(
+    state: &AppState,
+    c: &Collection,
+    fields: &[Field],
+    q: &ListQuery,
+) -> Result<Vec<DbRecord>> {
+    match state.store.list_records(c, fields, q).await {
+        Ok(v) => Ok(v),
+        Err(vitrine_shared::record_lists::ListError::Query(_)) => Ok(Vec::new()),
+        Err(vitrine_shared::record_lists::ListError::Store(e)) => Err(e.into()),
+    }
+}
+
+fn view(record: DbRecord, fields: &[Field]) -> PostView {
+    PostView {
+        record,
+        permalink: String::new(),
+        html_fields: fields
+            .iter()
+            .filter(|f| f.kind == "wysiwyg")
+            .map(|f| f.slug.clone())
+            .collect(),
+    }
+}
+
+/// The records of every API-fed list; a list whose fetch fails is empty (the editor shows
+/// the error through `/api/fetch`).
+async fn api_lists(state: &AppState, blocks: &[Block]) -> BTreeMap<String, Vec<Json>> {
+    let mut out = BTreeMap::new();
+    for (key, url) in blocks.iter().flat_map(Block::api_lists) {
+        let records = fetch_records(state, &url).await.unwrap_or_default();
+        out.insert(key, records);
+    }
+    out
+}
+
+/// Fetches an outside JSON API through the outbound guard and returns at most 100 records:
+/// the answer's array, or its `data` array.
+pub async fn fetch_records(state: &AppState, url: &str) -> Result<Vec<Json>> {
+    let body = state.fetcher.get(url).await?;
+    let value: Json = serde_json::from_slice(&body).map_err(|e| {
+        ApiError::bad_request(
+            ErrorCode::FetchNotJson,
+            format!("The answer is not JSON: {e}"),
+        )
+    })?;
+    let records = match value {
+        Json::Array(a) => Some(a),
+        Json::Object(mut o) => match o.remove("data") {
+            Some(Json::Array(a)) => Some(a),
+            _ => None,
+        },
+        _ => None,
+    }
+    .ok_or_else(|| {
+        ApiError::bad_request(
+            ErrorCode::FetchNotList,
+            "The answer is neither a list nor an object with a data list",
+        )
+    })?;
+    Ok(records.into_iter().take(MAX_EXTERNAL_RECORDS).collect())
+}
+
+/// A library block alone in a document, with its default values, as its thumbnail shows it.
+pub async fn block_document(state: &AppState, block: &LibraryBlock) -> Result<String> {
+    let (template, vars) = split_x_vars(&block.template).map_err(x_vars_error)?;
+    let page = Block {
+        uid: block.uid.clone(),
+        name: block.name.clone(),
+        template,
+        vars,
+        ..Block::default()
+    };
+    let html = state
+        .sandbox
+        .page(std::slice::from_ref(&page), &RenderContext::default())
+        .await
+        .map_err(|e| ApiError::render("template", e))?;
+    Ok(format!(
+        "<!doctype html><html lang=\"pt-BR\"><head><meta charset=\"utf-8\"><meta name=\"viewport\" content=\"width=device-width\">\
+         {base}<style>body{{font-family:system-ui,sans-serif}}{css}</style></head><body>{html}<script>{js}</script></body></html>",
+        base = base_style(),
+        css = block.css.replace("</", "<\\/"),
+        js = block.js.replace("</script", "<\\/script"),
+    ))
+}
+
+/// One of a template's pages as a static document: its blocks rendered by the shared renderer
+/// with the template's own sample records (see [`render_snapshot_page`]). Block scripts are
+/// left out: the theme picker and thumbnails show it without them.
+pub async fn template_document(
+    state: &AppState,
+    snapshot: &Snapshot,
+    page_slug: &str,
+) -> Result<String> {
+    let wanted = normalize_page_slug(page_slug);
+    let page = snapshot
+        .pages
+        .iter()
+        .find(|p| normalize_page_slug(&p.slug) == wanted)
+        .ok_or(ApiError::NotFound)?;
+    let blocks = snapshot.sections.page_blocks(&page.blocks, &page.meta);
+    // A template saved before blocks carried their fields may hold only its output.
+    let (css, body) = if blocks.is_empty() {
+        (String::new(), page.output.clone())
+    } else {
+        let ctx = snapshot_context(snapshot, page, &blocks);
+        let body = state
+            .sandbox
+            .page(&blocks, &ctx)
+            .await
+            .map_err(|e| ApiError::render("template", e))?;
+        (blocks_css(&blocks), body)
+    };
+    Ok(format!(
+        "<!doctype html><html lang=\"pt-BR\"><head><meta charset=\"utf-8\"><meta name=\"viewport\" content=\"width=device-width\">\
+         <title>{title}</title>{base}<style>body{{font-family:system-ui,sans-serif}}</style><style>{css}</style></head><body>{body}</body></html>",
+        title = escape(&page.name),
+        base = base_style(),
+        css = css.replace("</", "<\\/"),
+    ))
+}
+
+/// A snapshot page's blocks rendered in this process with the snapshot's own records (see
+/// [`snapshot_context`]): for the platform's own seeded templates only, owners' code renders
+/// in the sandbox. Returns the blocks' CSS and the body.
+pub fn render_snapshot_page(
+    snapshot: &Snapshot,
+    page: &SnapPage,
+    blocks: &[Block],
+) -> std::result::Result<(String, String), RenderError> {
+    let ctx = snapshot_context(snapshot, page, blocks);
+    let body = CompiledPage::compile(blocks)?.render(&ctx)?;
+    Ok((blocks_css(blocks), body))
+}
+
+fn blocks_css(blocks: &[Block]) -> String {
+    let css: Vec<&str> = blocks.iter().map(|b| b.css.as_str()).collect();
+    css.join("\n")
+}
+
+/// What a snapshot page's blocks see: its database-fed lists read the snapshot's tables (as
+/// [`SnapTable::query`]) and a collection page shows its table's first post.
+pub fn snapshot_context(snapshot: &Snapshot, page: &SnapPage, blocks: &[Block]) -> RenderContext {
+    let page_slug = normalize_page_slug(&page.slug);
+    let table = |slug: &str| snapshot.tables.iter().find(|t| t.slug == slug);
+    let view = |t: &SnapTable, record: DbRecord, page_slug: Option<&str>| PostView {
+        permalink: page_slug
+            .map(|p| format!("/{}/{}", p.trim_matches('/'), record.slug))
+            .unwrap_or_default(),
+        record,
+        html_fields: t
+            .fields
+            .iter()
+            .filter(|f| f.kind == "wysiwyg")
+            .map(|f| f.slug.clone())
+            .collect(),
+    };
+    // The page that shows a collection's posts, for permalinks.
+    let post_page = |table: &str| {
+        snapshot
+            .pages
+            .iter()
+            .find(|p| p.table.as_deref() == Some(table))
+            .map(|p| normalize_page_slug(&p.slug))
+    };
+    let mut ctx = RenderContext {
+        page_name: page.name.clone(),
+        page_slug: page_slug.clone(),
+        pages: Some(
+            snapshot
+                .pages
+                .iter()
+                .map(|p| page_path(&normalize_page_slug(&p.slug), p.table.is_some()))
+                .collect(),
+        ),
+        menu: Some(menu(snapshot.pages.iter().map(|p| MenuPage {
+            name: &p.name,
+            slug: &p.slug,
+            is_collection: p.table.is_some(),
+            meta: &p.meta,
+        }))),
+        ..RenderContext::default()
+    };
+    for list in blocks.iter().flat_map(Block::db_lists) {
+        let items = table(&list.table)
+            .map(|t| {
+                let at = post_page(&t.slug);
+                t.query(&list.query)
+                    .into_iter()
+                    .map(|r| view(t, r, at.as_deref()))
+                    .collect()
+            })
+            .unwrap_or_default();
+        ctx.lists.insert(list.key, items);
+    }
+    if let Some(t) = page.table.as_deref().and_then(table) {
+        ctx.post = t
+            .query(&ListQuery {
+                limit: Some(1),
+                ..ListQuery::default()
+            })
+            .pop()
+            .map(|r| view(t, r, Some(&page_slug)));
+    }
+    ctx
+}
