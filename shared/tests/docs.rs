@@ -306,7 +306,7 @@ fn a_made_up_setting_or_path_is_found() {
     let real = real_names(&root);
     let doc = root.join("README.md");
     let text = "Set `VITRINE_NO_SUCH_SETTING` (or `VITRINE_DATA_DIR`, `_NO_SUCH_SUFFIX`) and read \
-                `docs/no-such-file.md`, `shared/src/config.rs` and [it](docs/missing.png).";
+                `docs/no-such-file.md`, `shared/src/config/mod.rs` and [it](docs/missing.png).";
     let found = problems(&doc, text, &root, &real);
     assert_eq!(
         found,

@@ -9,7 +9,6 @@ mod h2_conformance;
 mod h2_frames;
 mod hostile;
 mod hot;
-mod layers;
 mod listeners;
 mod live;
 mod memory;
