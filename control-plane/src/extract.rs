@@ -1,5 +1,7 @@
 //! The request extractors every handler uses: JSON bodies, path parameters and query strings
-//! whose rejections are [`ApiError`]s, so a bad request gets the API's JSON error shape.
+//! whose rejections are [`ApiError`]s, so a bad request gets the API's JSON error shape; and
+//! the decoding of what those bodies carry (an absent-or-null field, a file sent as a data URL
+//! for an upload or an import).
 
 use axum::{
     Json,
@@ -10,7 +12,7 @@ use axum::{
 };
 use serde::{Deserialize, Serialize, de::DeserializeOwned};
 
-use crate::error::{ApiError, Result};
+use crate::error::{ApiError, ErrorCode, Result};
 
 /// JSON extractor whose rejections are [`ApiError`]s, so bad bodies get the JSON error shape.
 /// It also refuses a NUL character anywhere in the body's strings and keys
@@ -76,4 +78,41 @@ pub fn double_option_i64<'de, D: serde::Deserializer<'de>>(
     d: D,
 ) -> Result<Option<Option<i64>>, D::Error> {
     Option::<i64>::deserialize(d).map(Some)
+}
+
+/// The bytes of a file sent as a data URL (`content`) of at most `max` bytes. A data URL's
+/// payload is about 4/3 the size of the file, so one far over the limit is refused before it is
+/// decoded.
+pub fn decode_data_url(content: &str, max: u64) -> Result<Vec<u8>> {
+    if content.len() as u64 > max / 3 * 4 + 1024 {
+        return Err(file_too_large(max));
+    }
+    let url = data_url::DataUrl::process(content).map_err(|_| {
+        ApiError::invalid(
+            "content",
+            ErrorCode::DataUrlInvalid,
+            "content must be a data URL",
+        )
+    })?;
+    let (bytes, _) = url.decode_to_vec().map_err(|_| {
+        ApiError::invalid(
+            "content",
+            ErrorCode::Base64Invalid,
+            "content is not valid base64",
+        )
+    })?;
+    if bytes.len() as u64 > max {
+        return Err(file_too_large(max));
+    }
+    Ok(bytes)
+}
+
+/// A file over the size limit of `max` bytes (imports and uploads).
+pub fn file_too_large(max: u64) -> ApiError {
+    let mb = max / (1024 * 1024);
+    ApiError::too_large(
+        ErrorCode::FileTooLarge,
+        format!("The file is too large ({mb} MB at most)"),
+    )
+    .param("mb", mb)
 }

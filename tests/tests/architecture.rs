@@ -411,7 +411,6 @@ const ROUTE_IMPORTS_LEFT: &[&str] = &[
     "routes::templates → routes::projects::NAME_REQUIRED",
     "routes::templates → routes::projects::choose_slug",
     "routes::templates → routes::projects::create_from_snapshot",
-    "routes::uploads → routes::import_export::decode_data_url",
 ];
 
 /// A route module (`routes/{x}.rs` or under `routes/{x}/`) naming another one.

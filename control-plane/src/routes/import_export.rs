@@ -38,9 +38,7 @@ mod export_stream;
 mod import_rows;
 
 use export_stream::{Format, export};
-pub use import_rows::{
-    RawRow, decode_data_url, decode_text, file_too_large, parse_csv, parse_json, validate_rows,
-};
+pub use import_rows::{RawRow, decode_text, parse_csv, parse_json, validate_rows};
 
 /// Which column of a file a header names.
 #[derive(Debug, Clone, Copy, PartialEq)]

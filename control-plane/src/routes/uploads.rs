@@ -247,10 +247,7 @@ pub async fn upload(
     principal: Principal,
     ApiJson(req): ApiJson<UploadRequest>,
 ) -> Result<Response> {
-    let bytes = crate::routes::import_export::decode_data_url(
-        &req.content,
-        state.settings.upload_max_bytes,
-    )?;
+    let bytes = crate::extract::decode_data_url(&req.content, state.settings.upload_max_bytes)?;
     if bytes.is_empty() {
         return Err(ApiError::invalid(
             "content",

@@ -11,6 +11,7 @@ use vitrine_shared::fields::csv_text_read;
 use super::{Column, column_of};
 use crate::{
     error::{ApiError, ErrorCode, Problem, Result},
+    extract::decode_data_url,
     records::{Draft, Schema},
 };
 
@@ -54,33 +55,6 @@ pub fn decode_text(content: &str, max: u64) -> Result<String> {
     Ok(text)
 }
 
-/// The bytes of a file sent as a data URL (`content`) of at most `max` bytes. A data URL's
-/// payload is about 4/3 the size of the file, so one far over the limit is refused before it is
-/// decoded.
-pub fn decode_data_url(content: &str, max: u64) -> Result<Vec<u8>> {
-    if content.len() as u64 > max / 3 * 4 + 1024 {
-        return Err(file_too_large(max));
-    }
-    let url = data_url::DataUrl::process(content).map_err(|_| {
-        ApiError::invalid(
-            "content",
-            ErrorCode::DataUrlInvalid,
-            "content must be a data URL",
-        )
-    })?;
-    let (bytes, _) = url.decode_to_vec().map_err(|_| {
-        ApiError::invalid(
-            "content",
-            ErrorCode::Base64Invalid,
-            "content is not valid base64",
-        )
-    })?;
-    if bytes.len() as u64 > max {
-        return Err(file_too_large(max));
-    }
-    Ok(bytes)
-}
-
 /// A column that matches no field.
 fn unknown_column(row: Option<usize>, header: &str) -> Problem {
     Problem::new(
@@ -90,16 +64,6 @@ fn unknown_column(row: Option<usize>, header: &str) -> Problem {
         format!("Unknown column {header:?}: it matches no field slug or name"),
     )
     .param("column", header)
-}
-
-/// A file over the size limit of `max` bytes (imports and uploads).
-pub fn file_too_large(max: u64) -> ApiError {
-    let mb = max / (1024 * 1024);
-    ApiError::too_large(
-        ErrorCode::FileTooLarge,
-        format!("The file is too large ({mb} MB at most)"),
-    )
-    .param("mb", mb)
 }
 
 /// What an import says about a NUL character in its file.
