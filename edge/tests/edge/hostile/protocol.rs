@@ -102,8 +102,17 @@ dual_test! {
         t.simple_site("loja", "<h1>Início</h1>").await;
         let addr = t.edge.http_addr;
 
-        // One that connects and says nothing, one that starts a request and stalls.
-        for opening in [&b""[..], &b"GET / HTTP/1.1\r\nHost: loja.loc"[..]] {
+        // One that connects and says nothing, one that starts a request and stalls; on the
+        // HTTPS listener, silence and a ClientHello that stops after its first bytes (no peek
+        // there: the ClientHello's own time limit closes both).
+        let hello = &b"\x16\x03\x01\x02\x00\x01\x00\x01\xfc\x03\x03"[..];
+        let cases = [
+            (addr, &b""[..]),
+            (addr, &b"GET / HTTP/1.1\r\nHost: loja.loc"[..]),
+            (t.edge.https_addr, &b""[..]),
+            (t.edge.https_addr, hello),
+        ];
+        for (addr, opening) in cases {
             let start = Instant::now();
             let mut s = TcpStream::connect(addr).await.unwrap();
             s.write_all(opening).await.unwrap();
