@@ -98,7 +98,8 @@ enum Body {
         route: Arc<HotRoute>,
         coding: Coding,
     },
-    /// Any other answer's body (none for `HEAD`).
+    /// Any other answer's body (none for `HEAD`), or a large one the route names in the file
+    /// cache.
     Made(Bytes),
 }
 
@@ -278,7 +279,7 @@ fn step(conn: &Conn, local: &Local, buf: &[u8], head: &mut Vec<u8>, secure: bool
     if !conditional {
         let started = Instant::now();
         if let Some(route) = visits.hot_route(&local.hot, &ask, started)
-            && let Some(coding) = route.file.plain(accept.and_then(visible))
+            && let Some((coding, named)) = route.file.plain(accept.and_then(visible))
         {
             head.clear();
             let held = route.file.plain_parts(coding).0;
@@ -299,8 +300,9 @@ fn step(conn: &Conn, local: &Local, buf: &[u8], head: &mut Vec<u8>, secure: bool
             local
                 .counts
                 .request(200, route.host_kind, started.elapsed());
-            let body = match method {
-                Method::HEAD => Body::Made(Bytes::new()),
+            let body = match (method, named) {
+                (Method::HEAD, _) => Body::Made(Bytes::new()),
+                (_, Some(named)) => Body::Made(named),
                 _ => Body::Held { route, coding },
             };
             return Step::Answer { consumed, body };

@@ -110,13 +110,14 @@ impl Equivalent<HotKey> for HotKeyRef<'_> {
     }
 }
 
-/// Entries weigh their bodies and keys, at least 1.
+/// Entries weigh the bodies they hold outright, their heads and keys, at least 1 (a large
+/// body they only name is the file cache's to weigh, see `serve::held`).
 #[derive(Clone)]
 struct BodyWeight;
 
 impl Weighter<HotKey, Held> for BodyWeight {
     fn weight(&self, key: &HotKey, (_, route): &Held) -> u64 {
-        (key.host.len() + key.path.len() + route.file.body_bytes()).max(1) as u64
+        (key.host.len() + key.path.len() + route.file.held_bytes()).max(1) as u64
     }
 }
 

@@ -26,6 +26,9 @@ use vitrine_shared::{manifest::StaticFile, uploads};
 
 use crate::{head, sites::Sites};
 
+mod held;
+use held::Held;
+
 pub type Body = Full<Bytes>;
 pub type Resp = Response<Body>;
 
@@ -111,7 +114,7 @@ pub struct Prepared {
     /// Identity, br and gzip tags (the variants get their own: a different representation).
     tags: [String; 3],
     tag_values: [Option<HeaderValue>; 3],
-    bodies: [Option<Bytes>; 3],
+    bodies: [Option<Held>; 3],
     /// The headers of each representation's whole `200` answer, built once when the bodies
     /// are loaded: cloning a header map costs a fraction of building one.
     full: [Option<HeaderMap>; 3],
@@ -155,7 +158,7 @@ impl Prepared {
     #[cfg(test)]
     pub(crate) fn holding(file: StaticFile, body: Bytes) -> Prepared {
         let mut p = Prepared::new(file);
-        p.bodies[Coding::Identity as usize] = Some(body);
+        p.bodies[Coding::Identity as usize] = Some(Held::Own(body));
         p
     }
 
@@ -172,7 +175,7 @@ impl Prepared {
             immutable: false,
         };
         let mut p = Prepared::new(file);
-        p.bodies[Coding::Identity as usize] = Some(r.body.clone());
+        p.bodies[Coding::Identity as usize] = Some(Held::Own(r.body.clone()));
         p
     }
 
@@ -200,7 +203,8 @@ impl Prepared {
         // What an earlier hot route of the same file held is the same bytes and headers.
         if let Some(old) = held.filter(|old| old.file == self.file) {
             for i in 0..3 {
-                if self.heads[i].is_none() && old.heads[i].is_some() && old.bodies[i].is_some() {
+                let alive = old.bodies[i].as_ref().is_some_and(Held::alive);
+                if self.heads[i].is_none() && old.heads[i].is_some() && alive {
                     self.bodies[i].clone_from(&old.bodies[i]);
                     self.heads[i].clone_from(&old.heads[i]);
                     self.full[i].clone_from(&old.full[i]);
@@ -214,19 +218,23 @@ impl Prepared {
             Coding::Gzip => self.file.gzip.is_some(),
         };
         let i = wanted as usize;
-        if !present || self.heads[i].is_some() {
+        let alive = self.bodies[i].as_ref().is_some_and(Held::alive);
+        if !present || (self.heads[i].is_some() && alive) {
             return Ok(self);
         }
-        if self.bodies[i].is_none() {
-            let body = fetch(sites, self.key(wanted)).await?;
-            self.bodies[i] = Some(body);
-        }
+        let len = match self.bodies[i].as_ref().and_then(Held::own) {
+            Some(own) => own.len(),
+            None => {
+                let body = fetch(sites, self.key(wanted)).await?;
+                self.bodies[i] = Some(Held::from_cache(&body));
+                body.len()
+            }
+        };
         let cache_control = self.cache_control(true);
         let mut headers = self.headers(wanted, true, cache_control);
         if let Some(v) = &self.content_type {
             headers.insert(header::CONTENT_TYPE, v.clone());
         }
-        let len = self.bodies[i].as_ref().map_or(0, Bytes::len);
         let (head, split) = head::head_until_date(&headers, len);
         self.heads[i] = Some(head);
         self.head_splits[i] = split;
@@ -313,20 +321,30 @@ impl Prepared {
     }
 
     /// The whole `200` answer to a `GET` or `HEAD` without conditions or ranges, for the
-    /// plain front: the representation `Accept-Encoding` picks, when its head and body are
-    /// held. The same answer [`held_file`] gives such a request.
-    pub(crate) fn plain(&self, accept_encoding: Option<&str>) -> Option<Coding> {
+    /// plain front: the representation `Accept-Encoding` picks, when its head is made and its
+    /// body is there. The same answer [`held_file`] gives such a request. With the coding
+    /// comes a named body (see [`held`]), taken from the file cache; a body held outright is
+    /// read with [`Prepared::plain_parts`].
+    pub(crate) fn plain(&self, accept_encoding: Option<&str>) -> Option<(Coding, Option<Bytes>)> {
         let coding = negotiate(accept_encoding, &self.file);
         let i = coding as usize;
-        (self.heads[i].is_some() && self.bodies[i].is_some()).then_some(coding)
+        self.heads[i].as_ref()?;
+        match self.bodies[i].as_ref()? {
+            Held::Own(_) => Some((coding, None)),
+            named => Some((coding, Some(named.get()?))),
+        }
     }
 
-    /// The head (up to the date's value) and the body of [`Prepared::plain`]'s answer.
+    /// The head (up to the date's value) and the body held outright of [`Prepared::plain`]'s
+    /// answer.
     pub(crate) fn plain_parts(&self, coding: Coding) -> (&[u8], &[u8]) {
         let i = coding as usize;
         (
             self.heads[i].as_deref().unwrap_or_default(),
-            self.bodies[i].as_deref().unwrap_or_default(),
+            self.bodies[i]
+                .as_ref()
+                .and_then(Held::own)
+                .map_or(&[][..], |b| &b[..]),
         )
     }
 
@@ -335,13 +353,18 @@ impl Prepared {
         self.head_splits[coding as usize]
     }
 
-    /// Bytes of the bodies held.
+    /// Bytes of the bodies held outright (named ones are the file cache's).
     pub fn body_bytes(&self) -> usize {
-        self.bodies.iter().flatten().map(Bytes::len).sum()
+        self.bodies.iter().flatten().map(Held::own_len).sum()
+    }
+
+    /// Bytes of the bodies held outright and of the heads made.
+    pub fn held_bytes(&self) -> usize {
+        self.body_bytes() + self.heads.iter().flatten().map(Vec::len).sum::<usize>()
     }
 }
 
-async fn fetch(sites: &Sites, key: &str) -> Result<Bytes, FileError> {
+async fn fetch(sites: &Sites, key: &str) -> Result<std::sync::Arc<Bytes>, FileError> {
     sites.file(key).await.map_err(|e| FileError {
         key: key.to_string(),
         message: e.to_string(),
@@ -437,9 +460,11 @@ pub async fn static_file(
             // Boxed: a held body (a hot route) should not carry the cache lookup's future.
             let key = prepared.key(coding);
             let body = Box::pin(fetch(sites, key)).await?;
-            answer(method, headers, prepared, status, Some(body)).map_err(|_| FileError {
-                key: key.to_string(),
-                message: "representation changed while it was read".into(),
+            answer(method, headers, prepared, status, Some(Bytes::clone(&body))).map_err(|_| {
+                FileError {
+                    key: key.to_string(),
+                    message: "representation changed while it was read".into(),
+                }
             })
         }
     }
@@ -478,10 +503,11 @@ fn answer(
             return Ok(r);
         }
     }
-    let body = match (&prepared.bodies[coding as usize], fetched) {
-        (Some(held), _) => held.clone(),
-        (None, Some(fetched)) => fetched,
-        (None, None) => return Err(coding),
+    let held = prepared.bodies[coding as usize]
+        .as_ref()
+        .and_then(Held::get);
+    let Some(body) = held.or(fetched) else {
+        return Err(coding);
     };
     let len = body.len() as u64;
     let (status, body, content_range) = match range_header.map(|r| parse_range(r, len)) {

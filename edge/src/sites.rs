@@ -152,7 +152,7 @@ pub struct Sites {
     /// read once, not on every request.
     deploys: Cache<i64, Option<Arc<DeployView>>>,
     matchers: Cache<(i64, u64), Arc<Matcher>>,
-    files: Cache<String, Bytes>,
+    files: Cache<String, Arc<Bytes>>,
     renders: Cache<RenderKey, Arc<Rendered>>,
     generations: Mutex<HashMap<i64, Arc<Generations>>>,
     /// Bumped by every change that can alter a host's answer; a host load that saw it move
@@ -204,7 +204,7 @@ impl Sites {
                 .build(),
             files: Cache::builder()
                 .max_capacity(settings.edge_file_cache_bytes.max(1))
-                .weigher(|k: &String, v: &Bytes| {
+                .weigher(|k: &String, v: &Arc<Bytes>| {
                     u32::try_from(k.len() + v.len()).unwrap_or(u32::MAX)
                 })
                 .build(),
@@ -532,12 +532,13 @@ impl Sites {
         }
     }
 
-    /// An object's bytes, from memory when they are there.
-    pub async fn file(&self, key: &str) -> Result<Bytes, Arc<BlobError>> {
+    /// An object's bytes, from memory when they are there. The file cache's own entry: a hot
+    /// route may keep a weak reference to it (`serve::held`).
+    pub async fn file(&self, key: &str) -> Result<Arc<Bytes>, Arc<BlobError>> {
         let entry = self
             .files
             .entry_by_ref(key)
-            .or_try_insert_with(self.blobs.get(key))
+            .or_try_insert_with(async { self.blobs.get(key).await.map(Arc::new) })
             .await?;
         self.metrics.cache(CacheName::file, !entry.is_fresh());
         Ok(entry.into_value())

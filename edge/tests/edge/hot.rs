@@ -270,3 +270,48 @@ dual_test! {
         t.edge.stop().await;
     }
 }
+
+dual_test! {
+    async fn large_pages_are_answered_hot_from_the_file_cache_beyond_the_hot_routes_budget(db: TestDb) {
+        // The thread's hot routes may hold 16 KiB; each page is over 40 KB. A hot route names
+        // a body that large in the file cache instead of holding it, so all three are hot
+        // together, and answer what the full path answers.
+        let t = TestEdge::start_with(db, None, |s| {
+            s.edge_workers = 1;
+            s.edge_hot_cache_bytes = 16 * 1024;
+        })
+        .await;
+        let pages: Vec<String> = (0..3)
+            .map(|i| format!("<h1>Página {i}</h1>{}", format!("<p>linha {i}</p>").repeat(3000)))
+            .collect();
+        for (i, page) in pages.iter().enumerate() {
+            assert!(page.len() > 40_000);
+            t.simple_site(&format!("grande{i}"), page).await;
+        }
+        t.feed_applied().await;
+        let host = |i: usize| format!("grande{i}.localhost");
+        for (i, page) in pages.iter().enumerate() {
+            let before = route_hits(&t).await;
+            let full = answer(t.get(&host(i), "/").send().await.unwrap()).await;
+            assert_eq!(route_hits(&t).await, before, "site {i}: first answer was hot");
+            assert_eq!(full.2, page.as_bytes(), "site {i}");
+        }
+        // Every page again, twice: each answer hot, the same as the full path's.
+        for round in 0..2 {
+            for (i, page) in pages.iter().enumerate() {
+                let before = route_hits(&t).await;
+                let r = t.get(&host(i), "/").send().await.unwrap();
+                let (status, _, body) = answer(r).await;
+                assert_eq!((status, body.as_slice()), (200, page.as_bytes()), "round {round}, site {i}");
+                assert_eq!(route_hits(&t).await, before + 1, "round {round}, site {i}: not answered hot");
+                // A range is cut from the same named body (hyper's path, `held_file`).
+                let before = route_hits(&t).await;
+                let r = t.get(&host(i), "/").header("range", "bytes=4-9").send().await.unwrap();
+                assert_eq!(r.status(), 206);
+                assert_eq!(r.bytes().await.unwrap(), &page.as_bytes()[4..=9]);
+                assert_eq!(route_hits(&t).await, before + 1, "round {round}, site {i}: range not hot");
+            }
+        }
+        t.edge.stop().await;
+    }
+}

@@ -284,7 +284,7 @@ pub const SETTINGS_HELP: &[(&str, &str)] = &[
     ),
     (
         "EDGE_HOT_CACHE_BYTES",
-        "bytes of static pages and assets each visitor thread keeps at hand, in front of the shared file cache [default: 25165824]",
+        "bytes of static answers each visitor thread keeps at hand, in front of the shared file cache: their heads, and bodies under 32 KiB (a larger body is read from the file cache, not held twice) [default: 25165824]",
     ),
     (
         "EDGE_PLAIN_FRONT",
