@@ -532,8 +532,7 @@ impl Sites {
         }
     }
 
-    /// An object's bytes, from memory when they are there. The file cache's own entry: a hot
-    /// route may keep a weak reference to it (`serve::held`).
+    /// An object's bytes, from memory when they are there (a hot route may name the entry).
     pub async fn file(&self, key: &str) -> Result<Arc<Bytes>, Arc<BlobError>> {
         let entry = self
             .files
