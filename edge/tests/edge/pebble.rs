@@ -124,7 +124,7 @@ impl Pebble {
     fn client(&self) -> reqwest::Client {
         let ca = reqwest::Certificate::from_pem(&std::fs::read(&self.ca_file).unwrap()).unwrap();
         reqwest::Client::builder()
-            .add_root_certificate(ca)
+            .tls_certs_only([ca])
             .build()
             .unwrap()
     }
@@ -158,7 +158,7 @@ impl Drop for Pebble {
 /// A client that trusts `root` and sends `name` to `addr`.
 pub fn client(root_pem: &str, name: &str, addr: SocketAddr) -> reqwest::Client {
     reqwest::Client::builder()
-        .add_root_certificate(reqwest::Certificate::from_pem(root_pem.as_bytes()).unwrap())
+        .tls_certs_only([reqwest::Certificate::from_pem(root_pem.as_bytes()).unwrap()])
         .resolve(name, addr)
         .tls_info(true)
         .timeout(Duration::from_secs(90))
