@@ -26,13 +26,17 @@ pub struct Pebble {
 /// A port for a server started later (Pebble, nginx). It is picked below the kernel's
 /// ephemeral range (`ip_local_port_range`, 32768 and up by default), which every `:0` bind of
 /// the tests draws from, so a listener bound meanwhile cannot take it; among the ports below,
-/// a random one that is free now (tests in other processes pick the same way).
+/// a random one that is free now (tests in other processes pick the same way), and never one
+/// this process was given before: Pebble's three ports are picked before any is bound.
 pub fn free_port() -> u16 {
     use rand::RngExt;
+    static GIVEN: std::sync::Mutex<Vec<u16>> = std::sync::Mutex::new(Vec::new());
     let mut rng = rand::rng();
+    let mut given = GIVEN.lock().unwrap();
     for _ in 0..1000 {
         let port = rng.random_range(20_000..32_000);
-        if std::net::TcpListener::bind(("127.0.0.1", port)).is_ok() {
+        if !given.contains(&port) && std::net::TcpListener::bind(("127.0.0.1", port)).is_ok() {
+            given.push(port);
             return port;
         }
     }
