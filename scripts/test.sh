@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Runs every test: formatting and lints (rustfmt, clippy; the dashboard's ESLint, Prettier and
-# tsc), the dependency policy (cargo-deny: licences, duplicate versions, sources), the Rust suites on SQLite and on PostgreSQL (with the
-# property tests that mirror the fuzz targets), each cargo-fuzz target briefly, the checks of
-# the deployment files in infra/, the API fuzzed from its OpenAPI document (schemathesis), the
-# dashboard's unit tests, and the browser end-to-end tests against a real control plane and edge.
+# tsc), the dependency policy (cargo-deny: advisories, licences, duplicate versions, sources),
+# the Rust suites on SQLite and on PostgreSQL (with the property tests that mirror the fuzz
+# targets), each cargo-fuzz target briefly, the checks of the deployment files in infra/, the
+# API fuzzed from its OpenAPI document (schemathesis), the dashboard's unit tests, and the
+# browser end-to-end tests against a real control plane and edge.
 #
 # Needs PostgreSQL on 127.0.0.1:5432 with trust auth (VITRINE_TEST_POSTGRES_URL overrides);
 # it fails, never skips, when PostgreSQL is unreachable. Installs what is missing from Debian
@@ -54,12 +55,22 @@ export CARGO_INCREMENTAL="${CARGO_INCREMENTAL:-0}"
 step "rustfmt"
 cargo fmt --all -- --check
 
-step "dependency policy (cargo-deny, deny.toml: licences, duplicate versions, crates.io only)"
-# Advisories are not checked here: the RustSec database is a git repository these machines
-# cannot fetch (deny.toml says more). The install builds cargo-deny once per machine (about
-# 5 CPU-minutes).
+step "dependency policy (cargo-deny, deny.toml: advisories, licences, duplicate versions, crates.io only)"
+# The install builds cargo-deny once per machine (about 5 CPU-minutes). cargo-deny runs offline:
+# the RustSec database comes from the copy beside the repository (scripts/advisory-db.sh,
+# deny.toml), and cargo's metadata needs every package of the lock downloaded first (`cargo
+# fetch`, from crates.io).
 command -v cargo-deny >/dev/null || cargo install --quiet --locked cargo-deny
-cargo deny --color never check licenses bans sources
+cargo fetch --locked --quiet
+deny_checks=()
+if bash scripts/advisory-db.sh; then
+  deny_checks=(advisories bans licenses sources)
+else
+  [ "$?" -eq 2 ] || exit 1
+  echo "ADVISORIES NOT CHECKED: no copy of the RustSec database (scripts/advisory-db.sh)" >&2
+  deny_checks=(bans licenses sources)
+fi
+cargo deny --color never --offline check "${deny_checks[@]}"
 
 step "Rust: every target built once with clippy's lints (-D warnings), then the tests (every store and API test runs on SQLite and on PostgreSQL)"
 # clippy-driver compiles the workspace's own crates: it is rustc with clippy's lints, and cargo

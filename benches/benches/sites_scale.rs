@@ -244,6 +244,8 @@ fn main() {
     if std::env::args().any(|a| a == "--list") {
         return;
     }
+    // No `TestDb` here to install the TLS provider that reqwest and the S3 client need.
+    vitrine_shared::tls::install_crypto_provider();
     // moto's S3 server for part 5, and the settings the bench's own S3 client reads (as the
     // edge's does: `AmazonS3Builder::from_env`), set before any thread starts.
     let moto = Moto::start();

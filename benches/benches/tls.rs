@@ -95,7 +95,7 @@ fn settings(dir: &std::path::Path) -> Settings {
 
 fn client(ca_pem: &str, name: &str, addr: SocketAddr) -> reqwest::Client {
     reqwest::Client::builder()
-        .add_root_certificate(reqwest::Certificate::from_pem(ca_pem.as_bytes()).unwrap())
+        .tls_certs_only([reqwest::Certificate::from_pem(ca_pem.as_bytes()).unwrap()])
         .resolve(name, addr)
         .build()
         .unwrap()

@@ -9,7 +9,7 @@ use vitrine_shared::{
     Settings,
     config::settings_help,
     lifecycle::{init_logging, shutdown_signal},
-    sandbox,
+    sandbox, tls,
 };
 
 #[derive(Parser)]
@@ -56,6 +56,7 @@ fn main() -> anyhow::Result<()> {
     if std::env::args_os().nth(1).as_deref() == Some(sandbox::WORKER_ARG.as_ref()) {
         sandbox::worker_main();
     }
+    tls::install_crypto_provider();
     serve()
 }
 

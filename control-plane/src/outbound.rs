@@ -146,6 +146,8 @@ mod tests {
 
     #[tokio::test]
     async fn private_addresses_and_other_schemes_are_refused() {
+        // This test's process has no server, so no `TestDb` installed the TLS provider.
+        vitrine_shared::tls::install_crypto_provider();
         let f = Fetcher::new(false, 1024);
         for url in [
             "http://127.0.0.1:9/x",

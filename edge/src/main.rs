@@ -8,7 +8,7 @@ use vitrine_shared::{
     Settings, Store,
     config::settings_help,
     lifecycle::{init_logging, shutdown_signal},
-    sandbox,
+    sandbox, tls,
 };
 
 #[derive(Parser)]
@@ -42,6 +42,7 @@ fn main() -> anyhow::Result<()> {
     if std::env::args_os().nth(1).as_deref() == Some(sandbox::WORKER_ARG.as_ref()) {
         sandbox::worker_main();
     }
+    tls::install_crypto_provider();
     serve()
 }
 

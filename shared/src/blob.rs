@@ -9,7 +9,8 @@ use bytes::Bytes;
 use chrono::{DateTime, Utc};
 use futures::{StreamExt, TryStreamExt};
 use object_store::{
-    ObjectStore, PutPayload, aws::AmazonS3Builder, local::LocalFileSystem, path::Path as ObjectPath,
+    ObjectStore, ObjectStoreExt, PutPayload, aws::AmazonS3Builder, local::LocalFileSystem,
+    path::Path as ObjectPath,
 };
 
 use crate::Settings;

@@ -27,6 +27,7 @@ pub mod secret;
 pub mod sections;
 pub mod snapshot;
 pub mod store;
+pub mod tls;
 pub mod uploads;
 pub mod values;
 

@@ -35,6 +35,8 @@ pub fn postgres_admin_url() -> String {
 
 impl TestDb {
     pub async fn new(backend: Backend) -> TestDb {
+        // Every test with a server starts here: its HTTP clients need the process's TLS provider.
+        crate::tls::install_crypto_provider();
         match backend {
             Backend::Sqlite => {
                 let dir = tempfile::tempdir().expect("temp dir");

@@ -29,6 +29,8 @@ fn sigterm_exits_cleanly(bin: &str, args: &[&str], ready: &str) {
         .find(|w| w.starts_with("http://"))
         .unwrap()
         .to_string();
+    // No `TestDb` in these tests to install the TLS provider reqwest's client needs.
+    vitrine_shared::tls::install_crypto_provider();
     let health = reqwest::blocking::get(format!("{url}/healthz")).unwrap();
     assert_eq!(health.status(), 200);
     let status = Command::new("kill")

@@ -154,7 +154,7 @@ async fn over_tls_the_front_answers_byte_for_byte_what_hyper_answers() {
         // h2 never meets the front.
         let before = front_answers(&t).await;
         let client = reqwest::Client::builder()
-            .add_root_certificate(reqwest::Certificate::from_pem(pem.as_bytes()).unwrap())
+            .tls_certs_only([reqwest::Certificate::from_pem(pem.as_bytes()).unwrap()])
             .resolve(NAME, t.edge.https_addr)
             .build()
             .unwrap();

@@ -26,13 +26,17 @@ pub struct Pebble {
 /// A port for a server started later (Pebble, nginx). It is picked below the kernel's
 /// ephemeral range (`ip_local_port_range`, 32768 and up by default), which every `:0` bind of
 /// the tests draws from, so a listener bound meanwhile cannot take it; among the ports below,
-/// a random one that is free now (tests in other processes pick the same way).
+/// a random one that is free now (tests in other processes pick the same way), and never one
+/// this process was given before: Pebble's three ports are picked before any is bound.
 pub fn free_port() -> u16 {
     use rand::RngExt;
+    static GIVEN: std::sync::Mutex<Vec<u16>> = std::sync::Mutex::new(Vec::new());
     let mut rng = rand::rng();
+    let mut given = GIVEN.lock().unwrap();
     for _ in 0..1000 {
         let port = rng.random_range(20_000..32_000);
-        if std::net::TcpListener::bind(("127.0.0.1", port)).is_ok() {
+        if !given.contains(&port) && std::net::TcpListener::bind(("127.0.0.1", port)).is_ok() {
+            given.push(port);
             return port;
         }
     }
@@ -124,7 +128,7 @@ impl Pebble {
     fn client(&self) -> reqwest::Client {
         let ca = reqwest::Certificate::from_pem(&std::fs::read(&self.ca_file).unwrap()).unwrap();
         reqwest::Client::builder()
-            .add_root_certificate(ca)
+            .tls_certs_only([ca])
             .build()
             .unwrap()
     }
@@ -158,7 +162,7 @@ impl Drop for Pebble {
 /// A client that trusts `root` and sends `name` to `addr`.
 pub fn client(root_pem: &str, name: &str, addr: SocketAddr) -> reqwest::Client {
     reqwest::Client::builder()
-        .add_root_certificate(reqwest::Certificate::from_pem(root_pem.as_bytes()).unwrap())
+        .tls_certs_only([reqwest::Certificate::from_pem(root_pem.as_bytes()).unwrap()])
         .resolve(name, addr)
         .tls_info(true)
         .timeout(Duration::from_secs(90))

@@ -354,7 +354,7 @@ dual_test! {
         assert_eq!(r.text().await.unwrap(), "<h1>Loja</h1>");
 
         let tls12 = reqwest::Client::builder()
-            .add_root_certificate(reqwest::Certificate::from_pem(pem.as_bytes()).unwrap())
+            .tls_certs_only([reqwest::Certificate::from_pem(pem.as_bytes()).unwrap()])
             .resolve("seguro.test", t.edge.https_addr)
             .max_tls_version(reqwest::tls::Version::TLS_1_2)
             .http1_only()
@@ -400,7 +400,7 @@ dual_test! {
 
         // No SNI (an IP address is never sent as a server name).
         let no_sni = reqwest::Client::builder()
-            .add_root_certificate(reqwest::Certificate::from_pem(pem.as_bytes()).unwrap())
+            .tls_certs_only([reqwest::Certificate::from_pem(pem.as_bytes()).unwrap()])
             .build()
             .unwrap();
         assert!(no_sni.get(format!("https://{addr}/")).send().await.is_err());

@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# Lays out the RustSec advisory database where `cargo deny --offline check advisories` reads it
+# (deny.toml's db-path), from a copy of the database's `crates/` folder beside the repository.
+#
+# cargo-deny fetches the database with git from GitHub, which these machines (developers' and
+# CI's) cannot reach. The copy is data, not code, and lives outside the repository:
+# `../shared/advisory-db/` (VITRINE_ADVISORY_DB overrides), holding
+#   crates/   the database's `crates/` folder as it is at one commit of rustsec/advisory-db
+#   COMMIT    one line: that commit's hash and its committer date (`git log -1 --format='%H %cI'`)
+# Refreshing it means replacing both with a newer commit's.
+#
+# The folder is made anew on every run. Its `.git/FETCH_HEAD` carries the copy's commit date,
+# which cargo-deny takes as the time of the last fetch: deny.toml's `maximum-db-staleness` then
+# fails the check once the copy is older than that, instead of trusting a stale database.
+#
+# Exit status: 0 when the database is in place, 2 when there is no copy to lay out (the caller
+# says so and checks the rest), anything else on an error.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+src="${VITRINE_ADVISORY_DB:-../shared/advisory-db}"
+if [ ! -d "$src/crates" ] || [ ! -s "$src/COMMIT" ]; then
+  echo "no advisory database copy at $src (crates/ and COMMIT)" >&2
+  exit 2
+fi
+read -r commit date <"$src/COMMIT"
+if [ -z "${date:-}" ] || ! date -d "$date" >/dev/null 2>&1; then
+  echo "$src/COMMIT: expected '<hash> <ISO-8601 date>', got '$commit ${date:-}'" >&2
+  exit 1
+fi
+
+# cargo-deny names each database's folder after its URL: `advisory-db-` and the xxHash64 of
+# the default URL, https://github.com/rustsec/advisory-db (lower-cased).
+dest=target/advisory-dbs/advisory-db-3157b0e258782691
+rm -rf "$dest"
+mkdir -p "$dest/.git"
+cp -R "$src/crates" "$dest/crates"
+echo "$commit" >"$dest/.git/FETCH_HEAD"
+touch -d "$date" "$dest/.git/FETCH_HEAD"
+count=$(find "$dest/crates" -name '*.md' | wc -l)
+echo "advisory database: $count advisories, rustsec/advisory-db at ${commit:0:12} ($date)"
