@@ -1,27 +1,35 @@
 #!/usr/bin/env bash
 # Lays out the RustSec advisory database where `cargo deny --offline check advisories` reads it
-# (deny.toml's db-path), from a copy of the database's `crates/` folder beside the repository.
+# (deny.toml's db-path), from the copy committed in the repository.
 #
 # cargo-deny fetches the database with git from GitHub, which these machines (developers' and
-# CI's) cannot reach. The copy is data, not code, and lives outside the repository:
-# `../shared/advisory-db/` (VITRINE_ADVISORY_DB overrides), holding
+# CI's) cannot reach. So the repository carries a copy, `deny/advisory-db.tar.xz` (about
+# 300 KB; the advisories are CC0 data), holding
 #   crates/   the database's `crates/` folder as it is at one commit of rustsec/advisory-db
 #   COMMIT    one line: that commit's hash and its committer date (`git log -1 --format='%H %cI'`)
-# Refreshing it means replacing both with a newer commit's.
+# VITRINE_ADVISORY_DB names a folder with the same two entries instead (a newer copy).
+# Refreshing the archive: in a clone of rustsec/advisory-db,
+#   git log -1 --format='%H %cI' > COMMIT && tar -cJf advisory-db.tar.xz COMMIT crates
 #
 # The folder is made anew on every run. Its `.git/FETCH_HEAD` carries the copy's commit date,
 # which cargo-deny takes as the time of the last fetch: deny.toml's `maximum-db-staleness` then
 # fails the check once the copy is older than that, instead of trusting a stale database.
 #
-# Exit status: 0 when the database is in place, 2 when there is no copy to lay out (the caller
-# says so and checks the rest), anything else on an error.
+# Exit status: 0 when the database is in place, anything else on an error (no copy is one).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-src="${VITRINE_ADVISORY_DB:-../shared/advisory-db}"
+if [ -n "${VITRINE_ADVISORY_DB:-}" ]; then
+  src="$VITRINE_ADVISORY_DB"
+else
+  src=target/advisory-db-copy
+  rm -rf "$src"
+  mkdir -p "$src"
+  tar -xJf deny/advisory-db.tar.xz -C "$src"
+fi
 if [ ! -d "$src/crates" ] || [ ! -s "$src/COMMIT" ]; then
   echo "no advisory database copy at $src (crates/ and COMMIT)" >&2
-  exit 2
+  exit 1
 fi
 read -r commit date <"$src/COMMIT"
 if [ -z "${date:-}" ] || ! date -d "$date" >/dev/null 2>&1; then
