@@ -1,4 +1,42 @@
-//! Process lifecycle shared by both binaries: logging set-up and the shutdown signal.
+//! Process lifecycle shared by both binaries: the command line's common part, logging set-up
+//! and the shutdown signal.
+
+use std::path::PathBuf;
+
+use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
+
+use crate::{Settings, config::settings_help};
+
+/// The command line both binaries share: the configuration file, and a subcommand of the
+/// binary's own (`C`).
+#[derive(Parser)]
+#[command(version)]
+pub struct Cli<C: Subcommand> {
+    /// TOML configuration file (also VITRINE_CONFIG).
+    #[arg(long, env = "VITRINE_CONFIG", global = true)]
+    pub config: Option<PathBuf>,
+    #[command(subcommand)]
+    pub command: Option<C>,
+}
+
+impl<C: Subcommand> Cli<C> {
+    /// Parses the command line of the binary `name` (`about` says what it is in `--help`, which
+    /// also lists every setting), loads the settings (defaults, then `--config`, then the
+    /// environment) and starts logging. Answers the subcommand (`None`: the binary's default)
+    /// with the settings.
+    pub fn start(name: &'static str, about: &'static str) -> anyhow::Result<(Option<C>, Settings)> {
+        let matches = Self::command()
+            .name(name)
+            .bin_name(name)
+            .about(about)
+            .after_help(settings_help())
+            .get_matches();
+        let cli = Self::from_arg_matches(&matches).unwrap_or_else(|e| e.exit());
+        let settings = Settings::load(cli.config.as_deref())?;
+        init_logging(&settings.log_format);
+        Ok((cli.command, settings))
+    }
+}
 
 /// Logs with tracing to stderr: human-readable by default, JSON lines with
 /// `VITRINE_LOG_FORMAT=json` (the `log_format` setting).
