@@ -4,8 +4,8 @@
 use clap::Subcommand;
 use vitrine_control::{commands, startup::Application};
 use vitrine_shared::{
-    lifecycle::{Cli, shutdown_signal},
-    sandbox,
+    Settings,
+    lifecycle::{self, shutdown_signal},
 };
 
 #[derive(Subcommand)]
@@ -37,16 +37,14 @@ enum Command {
 }
 
 fn main() -> anyhow::Result<()> {
-    sandbox::worker_if_asked();
-    serve()
-}
-
-#[tokio::main]
-async fn serve() -> anyhow::Result<()> {
-    let (command, settings) = Cli::<Command>::start(
+    lifecycle::main(
         "vitrine-control",
         "Vitrine control plane: the dashboard and its API",
-    )?;
+        run,
+    )
+}
+
+async fn run(command: Option<Command>, settings: Settings) -> anyhow::Result<()> {
     let done = match command.unwrap_or(Command::Serve) {
         Command::Migrate => commands::migrate(&settings).await?,
         Command::Seed => commands::seed(settings).await?,

@@ -3,9 +3,8 @@
 use clap::Subcommand;
 use vitrine_edge::Edge;
 use vitrine_shared::{
-    Store,
-    lifecycle::{Cli, shutdown_signal},
-    sandbox,
+    Settings, Store,
+    lifecycle::{self, shutdown_signal},
 };
 
 #[derive(Subcommand)]
@@ -24,16 +23,14 @@ enum Command {
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 fn main() -> anyhow::Result<()> {
-    sandbox::worker_if_asked();
-    serve()
-}
-
-#[tokio::main]
-async fn serve() -> anyhow::Result<()> {
-    let (command, settings) = Cli::<Command>::start(
+    lifecycle::main(
         "vitrine-edge",
         "Vitrine edge: serves published sites to visitors",
-    )?;
+        run,
+    )
+}
+
+async fn run(command: Option<Command>, settings: Settings) -> anyhow::Result<()> {
     match command.unwrap_or(Command::Serve) {
         Command::Migrate => {
             let store = Store::connect(&settings.database_url()).await?;

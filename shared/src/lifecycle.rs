@@ -1,11 +1,29 @@
-//! Process lifecycle shared by both binaries: the command line's common part, logging set-up
-//! and the shutdown signal.
+//! Process lifecycle shared by both binaries: their `main` ([`main`]: the render worker's
+//! check, the command line's common part, logging set-up, the runtime) and the shutdown
+//! signal.
 
 use std::path::PathBuf;
 
 use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
 
-use crate::{Settings, config::settings_help};
+use crate::{Settings, config::settings_help, sandbox};
+
+/// A binary's `main`: a render worker when the first argument asks for one
+/// ([`sandbox::worker_if_asked`], before anything else: no runtime, no settings, no threads);
+/// otherwise the command line parsed and the settings loaded ([`Cli::start`]), then `run` on
+/// a multi-threaded runtime.
+pub fn main<C: Subcommand, F: Future<Output = anyhow::Result<()>>>(
+    name: &'static str,
+    about: &'static str,
+    run: impl FnOnce(Option<C>, Settings) -> F,
+) -> anyhow::Result<()> {
+    sandbox::worker_if_asked();
+    let (command, settings) = Cli::<C>::start(name, about)?;
+    tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()?
+        .block_on(run(command, settings))
+}
 
 /// The command line both binaries share: the configuration file, and a subcommand of the
 /// binary's own (`C`).
