@@ -16,7 +16,8 @@
 use std::time::{Duration, Instant};
 
 use base64::Engine;
-use serde_json::{Value, json};
+use serde_json::json;
+use vitrine_benches::post_json;
 use vitrine_control::startup::Application;
 use vitrine_shared::{
     Settings,
@@ -66,11 +67,11 @@ struct Run {
 }
 
 async fn setup_table(client: &reqwest::Client, base: &str, project: i64, name: &str) -> i64 {
-    let t: Value = client
-        .post(format!("{base}/api/tables"))
-        .json(&json!({"project_id": project, "name": name, "meta": {"plural": name, "singular": name}}))
-        .send().await.unwrap().json().await.unwrap();
-    let id = t["id"].as_i64().unwrap();
+    let body =
+        json!({"project_id": project, "name": name, "meta": {"plural": name, "singular": name}});
+    let id = post_json(client, base, "/api/tables", body).await["id"]
+        .as_i64()
+        .unwrap();
     let opts = json!([{"name": "Azul"}, {"name": "Verde"}]);
     for spec in [
         json!({"name": "Texto", "type": "text", "required": "1"}),
@@ -86,13 +87,7 @@ async fn setup_table(client: &reqwest::Client, base: &str, project: i64, name: &
     ] {
         let mut body = spec;
         body["table_id"] = json!(id);
-        let res = client
-            .post(format!("{base}/api/fields"))
-            .json(&body)
-            .send()
-            .await
-            .unwrap();
-        assert!(res.status().is_success());
+        post_json(client, base, "/api/fields", body).await;
     }
     id
 }
@@ -112,16 +107,9 @@ async fn run(backend: Backend, label: &'static str, csv: &str) -> Run {
     let app = Application::build(settings).await.unwrap();
     let base = format!("http://{}", app.addr());
     let client = vitrine_benches::register(&base).await;
-    let project: Value = client
-        .post(format!("{base}/api/projects"))
-        .json(&json!({"name": "Bench"}))
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
+    let project = post_json(&client, &base, "/api/projects", json!({"name": "Bench"})).await["id"]
+        .as_i64()
         .unwrap();
-    let project = project["id"].as_i64().unwrap();
 
     // 1. Import through the API.
     let table = setup_table(&client, &base, project, "Import").await;

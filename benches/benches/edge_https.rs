@@ -42,17 +42,15 @@
 use std::net::SocketAddr;
 
 use vitrine_benches::{
-    EdgeProc, Load, Nginx,
+    EdgeProc, Load, Nginx, Stack,
     cpu::{self, Usage},
-    edge_bin, free_port,
+    edge_bin, env_u64, free_port,
     https::{
         BareRef, copy_sites, h2load_streams, handshakes, ktls_available, nginx_config, pki,
         seed_shaped_site,
     },
-    random_host_script, register, settings, wrk_shape,
+    random_host_script, wrk_shape,
 };
-use vitrine_control::startup::Application;
-use vitrine_shared::testing::{Backend, TestDb};
 
 const SERVERS: [&str; 3] = ["nginx", "edge", "bare"];
 
@@ -92,15 +90,12 @@ async fn main() {
         all || flag("--handshakes"),
         all || flag("--shapes"),
     );
-    let env = |name: &str, default: u64| {
-        std::env::var(name)
-            .ok()
-            .and_then(|s| s.parse().ok())
-            .unwrap_or(default)
-    };
-    let (secs, rounds) = (env("EDGE_LOAD_SECS", 5), env("EDGE_LOAD_ROUNDS", 3).max(1));
+    let (secs, rounds) = (
+        env_u64("EDGE_LOAD_SECS", 5),
+        env_u64("EDGE_LOAD_ROUNDS", 3).max(1),
+    );
     let sites = if shapes {
-        env("EDGE_SHAPES_SITES", 1000).max(100) as usize
+        env_u64("EDGE_SHAPES_SITES", 1000).max(100) as usize
     } else {
         1
     };
@@ -115,14 +110,8 @@ async fn main() {
         .collect();
     let wanted = |name: &str| only.is_empty() || only.iter().any(|o| name.contains(o.as_str()));
 
-    let db = TestDb::new(Backend::Sqlite).await;
-    let dir = tempfile::tempdir().unwrap();
-    let data_dir = dir.path().join("data");
-    let app = Application::build(settings(&db.url, data_dir.clone()))
-        .await
-        .unwrap();
-    let base = format!("http://{}", app.addr());
-    let client = register(&base).await;
+    let stack = Stack::start().await;
+    let (data_dir, dir) = (&stack.data_dir, stack.dir.path());
     println!("edge_https: seeding and publishing {sites} sites…");
     // Eight at a time: the control plane renders and uploads in parallel; SQLite serialises
     // only the writes.
@@ -131,27 +120,27 @@ async fn main() {
         if seeding.len() == 8 {
             seeding.join_next().await.unwrap().unwrap();
         }
-        let (client, base) = (client.clone(), base.clone());
+        let (client, base) = (stack.client.clone(), stack.base.clone());
         seeding.spawn(async move { seed_shaped_site(&client, &base, i).await });
     }
     while let Some(done) = seeding.join_next().await {
         done.unwrap();
     }
 
-    let plain_edge = EdgeProc::start(&edge_bin, &db.url, &data_dir);
-    let root = dir.path().join("root");
+    let plain_edge = EdgeProc::start(&edge_bin, &stack.db.url, data_dir);
+    let root = dir.join("root");
     let sizes = copy_sites(plain_edge.addr, sites, &root).await;
     println!("page sizes (identity): {sizes:?}");
     let certs = pki(&["*.localhost", "site0.localhost", "localhost"]);
-    let (cert, key) = (dir.path().join("cert.pem"), dir.path().join("key.pem"));
+    let (cert, key) = (dir.join("cert.pem"), dir.join("key.pem"));
     std::fs::write(&cert, &certs.chain_pem).unwrap();
     std::fs::write(&key, &certs.key_pem).unwrap();
     // Its own log and form spool, the same sites.
-    let tls_dir = dir.path().join("tls-edge");
+    let tls_dir = dir.join("tls-edge");
     std::fs::create_dir_all(&tls_dir).unwrap();
     let tls_edge = EdgeProc::start_with(
         &edge_bin,
-        &db.url,
+        &stack.db.url,
         &tls_dir,
         &[
             ("VITRINE_DATA_DIR", data_dir.display().to_string()),
@@ -165,9 +154,9 @@ async fn main() {
     );
     let (nginx_plain, nginx_tls) = (free_port(), free_port());
     let nginx = Nginx::start(
-        dir.path(),
+        dir,
         nginx_plain,
-        &nginx_config(dir.path(), &root, nginx_plain, nginx_tls, &cert, &key),
+        &nginx_config(dir, &root, nginx_plain, nginx_tls, &cert, &key),
     );
     let bare = BareRef::start(&edge_bin, &root, &cert, &key, 2);
     let tls_addrs = [
@@ -263,7 +252,7 @@ async fn main() {
         }
     }
     if shapes {
-        let scripts = [100, sites].map(|n| random_host_script(dir.path(), n.min(sites)));
+        let scripts = [100, sites].map(|n| random_host_script(dir, n.min(sites)));
         let shape_list: [Shape; 7] = [
             ("plain base: t2 c64, all sites, 18 KB", 2, 64, 1, "/", &[]),
             ("plain: 1 wrk thread", 1, 64, 1, "/", &[]),
@@ -341,7 +330,7 @@ async fn main() {
         let _ = tokio::signal::ctrl_c().await;
     }
     drop((bare, nginx, tls_edge, plain_edge));
-    app.stop().await.unwrap();
+    stack.app.stop().await.unwrap();
     if !summary(&measures, rounds, secs) {
         std::process::exit(1);
     }

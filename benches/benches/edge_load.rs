@@ -39,11 +39,8 @@ use hyper::{
 use hyper_util::rt::TokioIo;
 use tokio::{net::TcpListener, sync::watch};
 use vitrine_benches::{
-    EdgeProc, Load, Nginx, edge_bin, free_port, random_host_script, register, seed_site, settings,
-    wrk,
+    EdgeProc, Load, Nginx, Stack, edge_bin, env_u64, free_port, random_host_script, seed_site, wrk,
 };
-use vitrine_control::startup::Application;
-use vitrine_shared::testing::{Backend, TestDb};
 
 const SITES: usize = 1000;
 
@@ -57,32 +54,23 @@ async fn main() {
     if std::env::args().any(|a| a == "--list") {
         return;
     }
-    let env = |name: &str, default: u64| {
-        std::env::var(name)
-            .ok()
-            .and_then(|s| s.parse().ok())
-            .unwrap_or(default)
-    };
-    let (secs, rounds) = (env("EDGE_LOAD_SECS", 6), env("EDGE_LOAD_ROUNDS", 5).max(1));
+    let (secs, rounds) = (
+        env_u64("EDGE_LOAD_SECS", 6),
+        env_u64("EDGE_LOAD_ROUNDS", 5).max(1),
+    );
     let edge_bin = edge_bin("EDGE_LOAD_EDGE_BIN");
-    let db = TestDb::new(Backend::Sqlite).await;
-    let dir = tempfile::tempdir().unwrap();
-    let data_dir = dir.path().join("data");
-    let app = Application::build(settings(&db.url, data_dir.clone()))
-        .await
-        .unwrap();
-    let base = format!("http://{}", app.addr());
-    let client = register(&base).await;
+    let stack = Stack::start().await;
+    let (client, base, dir) = (&stack.client, &stack.base, stack.dir.path());
     println!("edge load: seeding and publishing {SITES} sites…");
     for i in 0..SITES {
-        seed_site(&client, &base, i).await;
+        seed_site(client, base, i).await;
     }
 
-    let edge = EdgeProc::start(&edge_bin, &db.url, &data_dir);
+    let edge = EdgeProc::start(&edge_bin, &stack.db.url, &stack.data_dir);
     let edge_addr = edge.addr;
 
     // nginx root, and the bare server's map: the bytes (and headers) the edge serves, per host.
-    let root = dir.path().join("nginx-sites");
+    let root = dir.join("nginx-sites");
     let plain = reqwest::Client::builder()
         .no_gzip()
         .no_brotli()
@@ -119,11 +107,11 @@ async fn main() {
              events {{ worker_connections 1024; }}\n\
              http {{\n  access_log off;\n  sendfile on;\n  tcp_nopush on;\n  keepalive_requests 100000;\n  open_file_cache max=4000;\n  default_type text/html;\n\
                server {{\n    listen 127.0.0.1:{nginx_port};\n    root {root}/$host;\n    index index.html;\n    location / {{ try_files $uri $uri/index.html =404; }}\n  }}\n}}\n",
-        pid = dir.path().join("nginx.pid").display(),
-        dir = dir.path().display(),
+        pid = dir.join("nginx.pid").display(),
+        dir = dir.display(),
         root = root.display(),
     );
-    let nginx = Nginx::start(dir.path(), nginx_port, &nginx_config);
+    let nginx = Nginx::start(dir, nginx_port, &nginx_config);
     let nginx_addr = nginx.addr;
     let probe = plain
         .get(format!("http://{nginx_addr}/blog/ola"))
@@ -133,7 +121,7 @@ async fn main() {
         .unwrap();
     assert_eq!(probe.status(), 200, "nginx serves the copied sites");
 
-    let script = random_host_script(dir.path(), SITES);
+    let script = random_host_script(dir, SITES);
 
     let bare = BareHyper::start(pages, 2);
     let bare_addr = bare.addr;
@@ -189,7 +177,7 @@ async fn main() {
     drop(bare);
     drop(nginx);
     drop(edge);
-    app.stop().await.unwrap();
+    stack.app.stop().await.unwrap();
 
     let median = |f: &dyn Fn(&Round) -> f64| {
         let mut v: Vec<f64> = table.iter().map(f).collect();

@@ -24,9 +24,9 @@ use std::time::{Duration, Instant};
 use criterion::{BenchmarkId, Criterion, SamplingMode};
 use serde_json::{Value, json};
 use tokio::runtime::Runtime;
-use vitrine_benches::{register, settings, sized_block};
+use vitrine_benches::sized_block;
 use vitrine_control::{publish::publish, startup::Application};
-use vitrine_shared::testing::{Backend, TestDb};
+use vitrine_shared::testing::TestDb;
 
 /// Site sizes, in static pages.
 const SIZES: [usize; 3] = [1, 10, 50];
@@ -64,13 +64,14 @@ fn page_blocks(page: usize, rev: usize) -> Value {
 
 impl Stack {
     async fn start() -> Stack {
-        let db = TestDb::new(Backend::Sqlite).await;
-        let dir = tempfile::tempdir().unwrap();
-        let app = Application::build(settings(&db.url, dir.path().join("data")))
-            .await
-            .unwrap();
-        let base = format!("http://{}", app.addr());
-        let client = register(&base).await;
+        let vitrine_benches::Stack {
+            app,
+            base,
+            client,
+            db,
+            dir,
+            ..
+        } = vitrine_benches::Stack::start().await;
         let mut stack = Stack {
             app,
             base,

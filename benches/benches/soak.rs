@@ -48,10 +48,8 @@ use hyper_util::rt::TokioIo;
 use serde_json::json;
 use tokio::time::Instant;
 use vitrine_benches::{
-    EdgeProc, edge_bin, page_block, random_host_script, register, seed_site, settings, wrk,
+    EdgeProc, Stack, edge_bin, env_u64, page_block, random_host_script, seed_site, wrk,
 };
-use vitrine_control::startup::Application;
-use vitrine_shared::testing::{Backend, TestDb};
 
 const SITES: usize = 1000;
 const CONNECTIONS: u32 = 64;
@@ -61,13 +59,6 @@ const RSS_EVERY: Duration = Duration::from_secs(2);
 /// Latency histogram: 100 µs buckets up to 2 s, then one overflow bucket.
 const BUCKET_US: u64 = 100;
 const BUCKETS: usize = 20_000;
-
-fn env_u64(name: &str, default: u64) -> u64 {
-    std::env::var(name)
-        .ok()
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(default)
-}
 
 #[derive(Default)]
 struct Counters {
@@ -174,14 +165,14 @@ async fn main() {
     let capacity_secs = env_u64("SOAK_CAPACITY_SECS", 10);
     let edge_bin = edge_bin("SOAK_EDGE_BIN");
 
-    let db = TestDb::new(Backend::Sqlite).await;
-    let dir = tempfile::tempdir().unwrap();
-    let data_dir = dir.path().join("data");
-    let app = Application::build(settings(&db.url, data_dir.clone()))
-        .await
-        .unwrap();
-    let base = format!("http://{}", app.addr());
-    let owner = register(&base).await;
+    let Stack {
+        app,
+        base,
+        client: owner,
+        data_dir,
+        db,
+        dir,
+    } = Stack::start().await;
     println!("soak: seeding and publishing {SITES} sites…");
     let mut sites = Vec::with_capacity(SITES);
     for i in 0..SITES {

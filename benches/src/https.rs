@@ -16,9 +16,9 @@ use std::{
 };
 
 use rcgen::{BasicConstraints, CertificateParams, DnType, IsCa, Issuer, KeyPair};
-use serde_json::{Value, json};
+use serde_json::json;
 
-use crate::{Load, sized_block};
+use crate::{Load, new_site, post_json, publish, sized_block};
 
 /// A bench root and an ECDSA P-256 leaf, in PEM.
 pub struct Pki {
@@ -63,53 +63,23 @@ pub const SHAPED_PAGES: [(&str, usize); 3] = [("/", 15_000), ("/small", 1_000), 
 /// Builds site `i` (`site{i}.localhost`) through the API as `client` with the pages of
 /// [`SHAPED_PAGES`] and publishes it.
 pub async fn seed_shaped_site(client: &reqwest::Client, base: &str, i: usize) {
-    let ok = |what: &str, res: &reqwest::Response| {
-        assert!(res.status().is_success(), "{what}: {}", res.status());
-    };
-    let p: Value = client
-        .post(format!("{base}/api/projects"))
-        .json(&json!({"name": format!("site{i}")}))
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
-    let project = p["id"].as_i64().unwrap();
+    let (project, home) = new_site(client, base, i).await;
     for (path, bytes) in SHAPED_PAGES {
         let page = if path == "/" {
-            p["pages"][0]["id"].as_i64().expect("home page")
+            home
         } else {
-            let pg: Value = client
-                .post(format!("{base}/api/pages"))
-                .json(&json!({"project_id": project, "name": &path[1..]}))
-                .send()
-                .await
+            let body = json!({"project_id": project, "name": &path[1..]});
+            post_json(client, base, "/api/pages", body).await["id"]
+                .as_i64()
                 .unwrap()
-                .json()
-                .await
-                .unwrap();
-            pg["id"].as_i64().unwrap()
         };
         let mut body = json!({"blocks": sized_block(i, bytes)});
         if path != "/" {
             body["slug"] = json!(&path[1..]);
         }
-        let res = client
-            .post(format!("{base}/api/page/{page}"))
-            .json(&body)
-            .send()
-            .await
-            .unwrap();
-        ok("page", &res);
+        post_json(client, base, &format!("/api/page/{page}"), body).await;
     }
-    let res = client
-        .post(format!("{base}/api/publish_v2/{project}"))
-        .json(&json!({"project_id": project}))
-        .send()
-        .await
-        .unwrap();
-    ok("publish", &res);
+    publish(client, base, project).await;
 }
 
 /// Copies what the edge at `edge` answers for each shaped page of `sites` sites, identity and

@@ -1,6 +1,6 @@
 //! Benchmarks live in `benches/`; see README.md. This library holds what the load benches
 //! share: a free port, nginx as the reference server started from a configuration text, the
-//! settings of a bench stack, the 1,000 seeded sites (built and published through the control
+//! settings of a bench stack and the control plane it starts ([`Stack`]), the 1,000 seeded sites (built and published through the control
 //! plane's HTTP API), the release edge binary as a child process and wrk with a random-`Host`
 //! script.
 
@@ -13,7 +13,11 @@ use std::{
 };
 
 use serde_json::{Value, json};
-use vitrine_shared::Settings;
+use vitrine_control::startup::Application;
+use vitrine_shared::{
+    Settings,
+    testing::{Backend, TestDb},
+};
 
 pub mod cpu;
 pub mod https;
@@ -209,90 +213,72 @@ pub fn sized_block(i: usize, bytes: usize) -> Value {
     json!([{ "uid": "conteudo", "name": "Conteúdo", "template": html, "css": "main{max-width:60rem;margin:auto}", "js": "" }])
 }
 
+/// POSTs `body` to `{base}{path}` as `client` and answers the reply's JSON (`null` for none);
+/// panics, with the reply, when the call fails.
+pub async fn post_json(client: &reqwest::Client, base: &str, path: &str, body: Value) -> Value {
+    let res = client
+        .post(format!("{base}{path}"))
+        .json(&body)
+        .send()
+        .await
+        .unwrap();
+    let status = res.status();
+    let text = res.text().await.unwrap();
+    assert!(status.is_success(), "{path}: {status}: {text}");
+    serde_json::from_str(&text).unwrap_or(Value::Null)
+}
+
+/// Publishes `project` as `client`.
+pub async fn publish(client: &reqwest::Client, base: &str, project: i64) {
+    let path = format!("/api/publish_v2/{project}");
+    post_json(client, base, &path, json!({"project_id": project})).await;
+}
+
+/// Creates site `i`'s project (`site{i}.localhost`) as `client`: its id and its home page's.
+pub async fn new_site(client: &reqwest::Client, base: &str, i: usize) -> (i64, i64) {
+    let p = post_json(
+        client,
+        base,
+        "/api/projects",
+        json!({"name": format!("site{i}")}),
+    )
+    .await;
+    let home = p["pages"][0]["id"].as_i64().expect("home page");
+    (p["id"].as_i64().unwrap(), home)
+}
+
 /// Builds site `i` (`site{i}.localhost`) through the API as `client` (signed in) and publishes
 /// it: a ~15 KB home page and a collection page (`/blog/ola`) bound to a one-post collection.
 /// Returns the project's id and its home page's id.
 pub async fn seed_site(client: &reqwest::Client, base: &str, i: usize) -> (i64, i64) {
-    let p: Value = client
-        .post(format!("{base}/api/projects"))
-        .json(&json!({"name": format!("site{i}")}))
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
-    let project = p["id"].as_i64().unwrap();
-    let home = p["pages"][0]["id"].as_i64().expect("home page");
-    let res = client
-        .post(format!("{base}/api/page/{home}"))
-        .json(&json!({"blocks": page_block(i)}))
-        .send()
-        .await
-        .unwrap();
-    assert!(
-        res.status().is_success(),
-        "page update: {}",
-        res.text().await.unwrap()
-    );
-    let t: Value = client
-        .post(format!("{base}/api/tables"))
-        .json(&json!({"project_id": project, "name": "Posts", "slug": "posts", "meta": {"plural": "Posts", "singular": "Post"}}))
-        .send().await.unwrap().json().await.unwrap();
+    let (project, home) = new_site(client, base, i).await;
+    let path = format!("/api/page/{home}");
+    post_json(client, base, &path, json!({"blocks": page_block(i)})).await;
+    let t = post_json(client, base, "/api/tables", json!({"project_id": project, "name": "Posts", "slug": "posts", "meta": {"plural": "Posts", "singular": "Post"}})).await;
     let table = t["id"].as_i64().unwrap();
-    let f: Value = client
-        .post(format!("{base}/api/fields"))
-        .json(&json!({"table_id": table, "name": "Corpo", "type": "wysiwyg"}))
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
+    let f = post_json(
+        client,
+        base,
+        "/api/fields",
+        json!({"table_id": table, "name": "Corpo", "type": "wysiwyg"}),
+    )
+    .await;
     let field = f["id"].as_i64().unwrap();
     let body = format!("<p>{}</p>", "Texto do post. ".repeat(900));
-    let res = client
-        .post(format!("{base}/api/posts"))
-        .json(&json!({"table_id": table, "name": "Olá", "slug": "ola", "fields": [{"field_id": field, "value": body}]}))
-        .send().await.unwrap();
-    assert!(
-        res.status().is_success(),
-        "post: {}",
-        res.text().await.unwrap()
-    );
-    let pg: Value = client
-        .post(format!("{base}/api/pages"))
-        .json(&json!({"project_id": project, "name": "Blog"}))
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
+    post_json(client, base, "/api/posts", json!({"table_id": table, "name": "Olá", "slug": "ola", "fields": [{"field_id": field, "value": body}]})).await;
+    let pg = post_json(
+        client,
+        base,
+        "/api/pages",
+        json!({"project_id": project, "name": "Blog"}),
+    )
+    .await;
     let page = pg["id"].as_i64().unwrap();
-    let res = client
-        .post(format!("{base}/api/page/{page}"))
-        .json(&json!({"slug": "blog", "table_id": table, "blocks": [{
+    post_json(client, base, &format!("/api/page/{page}"), json!({"slug": "blog", "table_id": table, "blocks": [{
             "uid": "post", "name": "Post",
             "template": "<article><h1>{{ post.name }}</h1><time>{{ post.date }}</time>{{ post.fields.corpo }}</article>",
-            "css": "article{max-width:40rem}", "js": ""}]}))
-        .send().await.unwrap();
-    assert!(
-        res.status().is_success(),
-        "collection page: {}",
-        res.text().await.unwrap()
-    );
-    let res = client
-        .post(format!("{base}/api/publish_v2/{project}"))
-        .json(&json!({"project_id": project}))
-        .send()
-        .await
-        .unwrap();
-    assert!(
-        res.status().is_success(),
-        "publish: {}",
-        res.text().await.unwrap()
-    );
+            "css": "article{max-width:40rem}", "js": ""}]})).await;
+    publish(client, base, project).await;
     (project, home)
 }
 
@@ -388,6 +374,50 @@ pub fn render_worker() -> PathBuf {
         .and_then(Path::parent)
         .expect("target/{profile}/deps");
     dir.join("vitrine-render-worker")
+}
+
+/// A control plane on a fresh SQLite database, its data (the local object store included) in
+/// a temporary directory, with the bench's owner signed in: where the benches build their
+/// sites, before they start an edge on the same database and data.
+pub struct Stack {
+    pub app: Application,
+    /// `http://{the control plane's address}`.
+    pub base: String,
+    /// The owner's signed-in client.
+    pub client: reqwest::Client,
+    pub data_dir: PathBuf,
+    pub db: TestDb,
+    /// Holds `data_dir`, and room for the bench's own files.
+    pub dir: tempfile::TempDir,
+}
+
+impl Stack {
+    pub async fn start() -> Stack {
+        let db = TestDb::new(Backend::Sqlite).await;
+        let dir = tempfile::tempdir().unwrap();
+        let data_dir = dir.path().join("data");
+        let app = Application::build(settings(&db.url, data_dir.clone()))
+            .await
+            .unwrap();
+        let base = format!("http://{}", app.addr());
+        let client = register(&base).await;
+        Stack {
+            app,
+            base,
+            client,
+            data_dir,
+            db,
+            dir,
+        }
+    }
+}
+
+/// The value of the environment variable `name` as a number, or `default`.
+pub fn env_u64(name: &str, default: u64) -> u64 {
+    std::env::var(name)
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(default)
 }
 
 /// Registers the bench's owner at the control plane `base`; the returned client is signed in.

@@ -1,11 +1,14 @@
 //! What a block must pass before it is saved anywhere (the global library, a business's
 //! library, My Blocks, an import): its name, its code and its search words; and the sort order
-//! every library list takes (blocks, categories, templates).
+//! every library list takes (blocks, categories, templates). The two libraries' saves take the
+//! same [`BlockSource`] and check it the same way ([`BlockSource::check`]).
 //!
 //! Every template that is saved is checked first: its `x-vars` must parse
 //! (`x-vars error: …`) and the template must compile, so a broken block never reaches a page.
 //! These checks live outside `routes` because several route modules share them.
 
+use serde::Deserialize;
+use utoipa::ToSchema;
 use vitrine_shared::{blocks::split_x_vars, render::check_template};
 
 use crate::error::{ApiError, ErrorCode, Result};
@@ -93,6 +96,69 @@ pub fn check_order(order: i64) -> Result<i64> {
         ));
     }
     Ok(order)
+}
+
+/// A block as a library save sends it (the global library's, a business's).
+#[derive(Debug, Default, Deserialize, ToSchema)]
+pub struct BlockSource {
+    pub name: Option<String>,
+    /// Thumbnail: an uploaded file (`/files/…`) or an http(s) address.
+    pub image: Option<String>,
+    /// Comma-separated search words.
+    pub keywords: Option<String>,
+    /// The block's HTML with its `x-vars` definitions.
+    pub template: Option<String>,
+    pub css: Option<String>,
+    pub js: Option<String>,
+    /// 0 to 1000000.
+    pub order: Option<i64>,
+}
+
+/// A block whose name, code and search words passed [`BlockSource::check`].
+#[derive(Debug)]
+pub struct CheckedBlock {
+    pub name: String,
+    pub image: String,
+    pub keywords: String,
+    pub template: String,
+    pub css: String,
+    pub js: String,
+}
+
+impl BlockSource {
+    /// This source with what it leaves out taken from `kept` (the block it replaces).
+    pub fn or(self, kept: BlockSource) -> BlockSource {
+        BlockSource {
+            name: self.name.or(kept.name),
+            image: self.image.or(kept.image),
+            keywords: self.keywords.or(kept.keywords),
+            template: self.template.or(kept.template),
+            css: self.css.or(kept.css),
+            js: self.js.or(kept.js),
+            order: self.order.or(kept.order),
+        }
+    }
+
+    /// The name ([`block_name`]), code ([`check_code`]) and search words
+    /// ([`check_search_words`]) checked; what the source leaves out is empty. The image is
+    /// each library's to check.
+    pub fn check(self) -> Result<CheckedBlock> {
+        let name = block_name(self.name.as_deref())?;
+        let template = self.template.unwrap_or_default();
+        let css = self.css.unwrap_or_default();
+        let js = self.js.unwrap_or_default();
+        check_code(&template, &css, &js)?;
+        let keywords = self.keywords.unwrap_or_default();
+        check_search_words(&keywords)?;
+        Ok(CheckedBlock {
+            name,
+            image: self.image.unwrap_or_default(),
+            keywords,
+            template,
+            css,
+            js,
+        })
+    }
 }
 
 #[cfg(test)]

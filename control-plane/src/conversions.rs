@@ -52,6 +52,7 @@ pub async fn run_worker(state: AppState, shutdown: impl std::future::Future<Outp
         if let Err(e) = deliver_due(&state, &client).await {
             tracing::warn!(error = %e, "conversion event round failed");
         }
+        state.metrics.worker_round("conversions");
         tokio::select! {
             _ = tokio::time::sleep(Duration::from_secs(5)) => {}
             _ = &mut shutdown => break,

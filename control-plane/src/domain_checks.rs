@@ -52,6 +52,7 @@ pub async fn run(state: AppState, shutdown: impl std::future::Future<Output = ()
         if let Err(e) = check_due(&state).await {
             tracing::warn!(error = %e, "checking pending domains failed");
         }
+        state.metrics.worker_round("domain_checks");
         tokio::select! {
             _ = tokio::time::sleep(every) => {}
             _ = &mut shutdown => break,

@@ -1,7 +1,7 @@
 //! The request extractors every handler uses: JSON bodies, path parameters and query strings
 //! whose rejections are [`ApiError`]s, so a bad request gets the API's JSON error shape; and
 //! the decoding of what those bodies carry (an absent-or-null field, a file sent as a data URL
-//! for an upload or an import).
+//! for an upload or an import, the ids of a bulk deletion).
 
 use axum::{
     Json,
@@ -73,11 +73,37 @@ pub struct ApiPath<T>(pub T);
 #[from_request(via(axum::extract::Query), rejection(ApiError))]
 pub struct ApiQuery<T>(pub T);
 
-/// Distinguishes an absent key (`None`) from an explicit `null` (`Some(None)`).
-pub fn double_option_i64<'de, D: serde::Deserializer<'de>>(
+/// The body of a bulk deletion (posts, form history): the ids selected.
+#[derive(Debug, Deserialize, utoipa::ToSchema)]
+pub struct BulkDelete {
+    pub selected: Vec<i64>,
+}
+
+impl BulkDelete {
+    /// The most ids one request may select.
+    pub const MAX: usize = 10_000;
+
+    /// The selected ids, at most [`Self::MAX`] of them; `what` names them in the refusal
+    /// ("records", "entries").
+    pub fn selected(&self, what: &str) -> Result<&[i64]> {
+        if self.selected.len() > Self::MAX {
+            return Err(ApiError::invalid(
+                "selected",
+                ErrorCode::TooManySelected,
+                format!("Select at most 10,000 {what} at a time"),
+            )
+            .param("max", Self::MAX));
+        }
+        Ok(&self.selected)
+    }
+}
+
+/// Distinguishes an absent key (`None`) from an explicit `null` (`Some(None)`), with
+/// `#[serde(default, deserialize_with = "double_option")]`.
+pub fn double_option<'de, T: Deserialize<'de>, D: serde::Deserializer<'de>>(
     d: D,
-) -> Result<Option<Option<i64>>, D::Error> {
-    Option::<i64>::deserialize(d).map(Some)
+) -> Result<Option<Option<T>>, D::Error> {
+    Option::<T>::deserialize(d).map(Some)
 }
 
 /// The bytes of a file sent as a data URL (`content`) of at most `max` bytes. A data URL's

@@ -19,6 +19,7 @@ pub async fn run_worker(state: AppState, shutdown: impl std::future::Future<Outp
         if let Err(e) = deliver_due(&state).await {
             tracing::warn!(error = %e, "mail delivery round failed");
         }
+        state.metrics.worker_round("mail");
         tokio::select! {
             _ = state.mail_wake.notified() => {}
             _ = tokio::time::sleep(Duration::from_secs(5)) => {}

@@ -1,26 +1,12 @@
 //! `vitrine-control`: parses the command line and dispatches to the library (`startup` for
 //! `serve`, `commands` for the others).
 
-use std::path::PathBuf;
-
-use clap::{Parser, Subcommand};
+use clap::Subcommand;
 use vitrine_control::{commands, startup::Application};
 use vitrine_shared::{
     Settings,
-    config::settings_help,
-    lifecycle::{init_logging, shutdown_signal},
-    sandbox, tls,
+    lifecycle::{self, shutdown_signal},
 };
-
-#[derive(Parser)]
-#[command(name = "vitrine-control", version, about = "Vitrine control plane: the dashboard and its API", after_help = settings_help())]
-struct Cli {
-    /// TOML configuration file (also VITRINE_CONFIG).
-    #[arg(long, env = "VITRINE_CONFIG", global = true)]
-    config: Option<PathBuf>,
-    #[command(subcommand)]
-    command: Option<Command>,
-}
 
 #[derive(Subcommand)]
 enum Command {
@@ -51,21 +37,15 @@ enum Command {
 }
 
 fn main() -> anyhow::Result<()> {
-    // A render worker (`vitrine_shared::sandbox`) before anything else: no runtime, no
-    // settings, no threads.
-    if std::env::args_os().nth(1).as_deref() == Some(sandbox::WORKER_ARG.as_ref()) {
-        sandbox::worker_main();
-    }
-    tls::install_crypto_provider();
-    serve()
+    lifecycle::main(
+        "vitrine-control",
+        "Vitrine control plane: the dashboard and its API",
+        run,
+    )
 }
 
-#[tokio::main]
-async fn serve() -> anyhow::Result<()> {
-    let cli = Cli::parse();
-    let settings = Settings::load(cli.config.as_deref())?;
-    init_logging(&settings.log_format);
-    let done = match cli.command.unwrap_or(Command::Serve) {
+async fn run(command: Option<Command>, settings: Settings) -> anyhow::Result<()> {
+    let done = match command.unwrap_or(Command::Serve) {
         Command::Migrate => commands::migrate(&settings).await?,
         Command::Seed => commands::seed(settings).await?,
         Command::Business { email, name, plan } => {

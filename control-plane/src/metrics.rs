@@ -3,8 +3,10 @@
 //!
 //! prometheus-client (the Prometheus project's Rust client, as on the edge): requests by
 //! status class and route template (bounded cardinality: never the raw path), request
-//! latency, and figures read at scrape time: the mail outbox and the edge fleet (live and
-//! stale nodes, so an alert can fire when a node stops reporting).
+//! latency, what the background work finished (rounds of the mail, Conversion API and
+//! domain-check workers; the pictures taken after a publish, by outcome), and figures read at
+//! scrape time: the mail outbox and the edge fleet (live and stale nodes, so an alert can fire
+//! when a node stops reporting).
 
 use std::{sync::Arc, time::Instant};
 
@@ -37,12 +39,24 @@ struct StateLabels {
     state: &'static str,
 }
 
+#[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
+struct WorkerLabels {
+    worker: &'static str,
+}
+
+#[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
+struct OutcomeLabels {
+    outcome: &'static str,
+}
+
 pub struct Metrics {
     registry: Registry,
     requests: Family<RequestLabels, Counter>,
     latency: Latency,
     outbox_pending: Gauge,
     edge_nodes: Family<StateLabels, Gauge>,
+    worker_rounds: Family<WorkerLabels, Counter>,
+    site_screenshots: Family<OutcomeLabels, Counter>,
 }
 
 impl Default for Metrics {
@@ -52,6 +66,8 @@ impl Default for Metrics {
         let latency = Latency::default();
         let outbox_pending = Gauge::default();
         let edge_nodes = Family::<StateLabels, Gauge>::default();
+        let worker_rounds = Family::<WorkerLabels, Counter>::default();
+        let site_screenshots = Family::<OutcomeLabels, Counter>::default();
         registry.register(
             "http_requests",
             "Requests by status class and route",
@@ -72,12 +88,24 @@ impl Default for Metrics {
             "Edge nodes by heartbeat state (stale: none for 30 s)",
             edge_nodes.clone(),
         );
+        registry.register(
+            "worker_rounds",
+            "Rounds the background workers finished (mail, conversions, domain_checks), failed ones included",
+            worker_rounds.clone(),
+        );
+        registry.register(
+            "site_screenshots",
+            "Pictures of a deploy's home page after a publish, by outcome: taken, none (nothing to picture), no_browser, failed",
+            site_screenshots.clone(),
+        );
         Metrics {
             registry,
             requests,
             latency,
             outbox_pending,
             edge_nodes,
+            worker_rounds,
+            site_screenshots,
         }
     }
 }
@@ -88,6 +116,20 @@ impl Metrics {
         let class = status_class(status);
         self.requests
             .get_or_create(&RequestLabels { class, route })
+            .inc();
+    }
+
+    /// A background worker finished a round.
+    pub fn worker_round(&self, worker: &'static str) {
+        self.worker_rounds
+            .get_or_create(&WorkerLabels { worker })
+            .inc();
+    }
+
+    /// A picture after a publish ended with `outcome`.
+    pub fn site_screenshot(&self, outcome: &'static str) {
+        self.site_screenshots
+            .get_or_create(&OutcomeLabels { outcome })
             .inc();
     }
 

@@ -265,6 +265,12 @@ impl MessageView {
     }
 }
 
+/// How many rows a bulk deletion removed.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct Deleted {
+    pub deleted: u64,
+}
+
 #[derive(Debug, Serialize, ToSchema)]
 pub struct FieldView {
     pub id: i64,

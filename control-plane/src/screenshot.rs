@@ -321,14 +321,22 @@ pub fn after_publish(state: &AppState, project_id: i64, deploy_id: i64) {
         let Ok(_permit) = RUNNING.acquire().await else {
             return;
         };
-        match shoot_site(&state, project_id, deploy_id).await {
-            Ok(true) => tracing::debug!(project_id, deploy_id, "site pictured"),
-            Ok(false) => {}
-            Err(ShotError::NoBrowser) => {
-                tracing::debug!(project_id, "no Chromium: the project keeps its letter tile")
+        let outcome = match shoot_site(&state, project_id, deploy_id).await {
+            Ok(true) => {
+                tracing::debug!(project_id, deploy_id, "site pictured");
+                "taken"
             }
-            Err(e) => tracing::warn!(project_id, deploy_id, error = %e, "site picture failed"),
-        }
+            Ok(false) => "none",
+            Err(ShotError::NoBrowser) => {
+                tracing::debug!(project_id, "no Chromium: the project keeps its letter tile");
+                "no_browser"
+            }
+            Err(e) => {
+                tracing::warn!(project_id, deploy_id, error = %e, "site picture failed");
+                "failed"
+            }
+        };
+        state.metrics.site_screenshot(outcome);
     });
 }
 

@@ -13,7 +13,7 @@ use vitrine_shared::{
     store::{BlockInput, CategoryInput, NewProject, NewUser, TemplateInfo, User},
 };
 
-use crate::{auth, routes::projects::new_identity, state::AppState};
+use crate::{auth, projects::new_identity, state::AppState};
 
 #[cfg(test)]
 mod checks;

@@ -1,25 +1,11 @@
 //! `vitrine-edge`: parses the command line and runs the edge (see the library).
 
-use std::path::PathBuf;
-
-use clap::{Parser, Subcommand};
+use clap::Subcommand;
 use vitrine_edge::Edge;
 use vitrine_shared::{
     Settings, Store,
-    config::settings_help,
-    lifecycle::{init_logging, shutdown_signal},
-    sandbox, tls,
+    lifecycle::{self, shutdown_signal},
 };
-
-#[derive(Parser)]
-#[command(name = "vitrine-edge", version, about = "Vitrine edge: serves published sites to visitors", after_help = settings_help())]
-struct Cli {
-    /// TOML configuration file (also VITRINE_CONFIG).
-    #[arg(long, env = "VITRINE_CONFIG", global = true)]
-    config: Option<PathBuf>,
-    #[command(subcommand)]
-    command: Option<Command>,
-}
 
 #[derive(Subcommand)]
 enum Command {
@@ -37,21 +23,15 @@ enum Command {
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 fn main() -> anyhow::Result<()> {
-    // A render worker (`vitrine_shared::sandbox`) before anything else: no runtime, no
-    // settings, no threads.
-    if std::env::args_os().nth(1).as_deref() == Some(sandbox::WORKER_ARG.as_ref()) {
-        sandbox::worker_main();
-    }
-    tls::install_crypto_provider();
-    serve()
+    lifecycle::main(
+        "vitrine-edge",
+        "Vitrine edge: serves published sites to visitors",
+        run,
+    )
 }
 
-#[tokio::main]
-async fn serve() -> anyhow::Result<()> {
-    let cli = Cli::parse();
-    let settings = Settings::load(cli.config.as_deref())?;
-    init_logging(&settings.log_format);
-    match cli.command.unwrap_or(Command::Serve) {
+async fn run(command: Option<Command>, settings: Settings) -> anyhow::Result<()> {
+    match command.unwrap_or(Command::Serve) {
         Command::Migrate => {
             let store = Store::connect(&settings.database_url()).await?;
             store.migrate().await?;

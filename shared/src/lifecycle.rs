@@ -1,4 +1,62 @@
-//! Process lifecycle shared by both binaries: logging set-up and the shutdown signal.
+//! Process lifecycle shared by both binaries: their `main` ([`main`]: the render worker's
+//! check, the command line's common part, logging set-up, the runtime) and the shutdown
+//! signal.
+
+use std::path::PathBuf;
+
+use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
+
+use crate::{Settings, config::settings_help, sandbox};
+
+/// A binary's `main`: a render worker when the first argument asks for one
+/// ([`sandbox::worker_if_asked`], before anything else: no runtime, no settings, no threads);
+/// otherwise ring installed as rustls's provider ([`crate::tls::install_crypto_provider`]), the
+/// command line parsed and the settings loaded ([`Cli::start`]), then `run` on
+/// a multi-threaded runtime.
+pub fn main<C: Subcommand, F: Future<Output = anyhow::Result<()>>>(
+    name: &'static str,
+    about: &'static str,
+    run: impl FnOnce(Option<C>, Settings) -> F,
+) -> anyhow::Result<()> {
+    sandbox::worker_if_asked();
+    crate::tls::install_crypto_provider();
+    let (command, settings) = Cli::<C>::start(name, about)?;
+    tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()?
+        .block_on(run(command, settings))
+}
+
+/// The command line both binaries share: the configuration file, and a subcommand of the
+/// binary's own (`C`).
+#[derive(Parser)]
+#[command(version)]
+pub struct Cli<C: Subcommand> {
+    /// TOML configuration file (also VITRINE_CONFIG).
+    #[arg(long, env = "VITRINE_CONFIG", global = true)]
+    pub config: Option<PathBuf>,
+    #[command(subcommand)]
+    pub command: Option<C>,
+}
+
+impl<C: Subcommand> Cli<C> {
+    /// Parses the command line of the binary `name` (`about` says what it is in `--help`, which
+    /// also lists every setting), loads the settings (defaults, then `--config`, then the
+    /// environment) and starts logging. Answers the subcommand (`None`: the binary's default)
+    /// with the settings.
+    pub fn start(name: &'static str, about: &'static str) -> anyhow::Result<(Option<C>, Settings)> {
+        let matches = Self::command()
+            .name(name)
+            .bin_name(name)
+            .about(about)
+            .after_help(settings_help())
+            .get_matches();
+        let cli = Self::from_arg_matches(&matches).unwrap_or_else(|e| e.exit());
+        let settings = Settings::load(cli.config.as_deref())?;
+        init_logging(&settings.log_format);
+        Ok((cli.command, settings))
+    }
+}
 
 /// Logs with tracing to stderr: human-readable by default, JSON lines with
 /// `VITRINE_LOG_FORMAT=json` (the `log_format` setting).

@@ -246,7 +246,7 @@ impl Store {
     }
 
     /// [`Store::list_records`] with the statement time limit `within` (see
-    /// [`Store::query_posts_within`]).
+    /// [`Store::query_posts`]).
     pub async fn list_records_within(
         &self,
         collection: &Collection,
@@ -256,7 +256,7 @@ impl Store {
     ) -> Result<Vec<DbRecord>, ListError> {
         let plan = q.plan(collection, fields)?;
         let posts = self
-            .query_posts_within(
+            .query_posts(
                 collection.id,
                 plan.filter.as_ref(),
                 &plan.order,

@@ -322,15 +322,21 @@ async fn read_answer(
 /// binaries cannot be started as workers): runs [`worker_main`], or exits with a usage line
 /// when the first argument is not [`WORKER_ARG`].
 pub fn worker_only_main(name: &str) -> ! {
-    if std::env::args_os().nth(1).as_deref() != Some(WORKER_ARG.as_ref()) {
-        eprintln!("usage: {name} {WORKER_ARG} {{memory bytes}} {{cpu secs}}");
-        std::process::exit(2);
-    }
-    worker_main()
+    worker_if_asked();
+    eprintln!("usage: {name} {WORKER_ARG} {{memory bytes}} {{cpu secs}}");
+    std::process::exit(2);
 }
 
-/// The worker's side: applies the limits, reads the job, renders, answers, exits. Both
-/// binaries call it first thing in `main` when their first argument is [`WORKER_ARG`].
+/// Makes this process a render worker ([`worker_main`], which never returns) when its first
+/// argument is [`WORKER_ARG`]. Both binaries call it first thing in `main`: no runtime, no
+/// settings, no threads before it.
+pub fn worker_if_asked() {
+    if std::env::args_os().nth(1).as_deref() == Some(WORKER_ARG.as_ref()) {
+        worker_main();
+    }
+}
+
+/// The worker's side: applies the limits, reads the job, renders, answers, exits.
 pub fn worker_main() -> ! {
     let args: Vec<String> = std::env::args().skip(2).collect();
     let code = match run_worker(&args) {

@@ -477,6 +477,15 @@ pub async fn store_certificate(
         .expect("store the certificate");
 }
 
+/// The value of `series` (`name{labels}`, exactly as exposed) in a Prometheus text exposition
+/// (either server's `/metrics`); 0 while it has not been counted.
+pub fn metric_value(exposition: &str, series: &str) -> f64 {
+    exposition
+        .lines()
+        .find_map(|l| l.strip_prefix(series)?.strip_prefix(' '))
+        .map_or(0.0, |v| v.trim().parse().expect("a sample's value"))
+}
+
 #[cfg(test)]
 mod dns_server_tests {
     use super::*;

@@ -395,24 +395,6 @@ fn the_edge_modules_follow_the_documented_order_and_import_no_cycle() {
     }
 }
 
-/// The route-to-route imports left from before the rule (issue 24): what projects share with
-/// domains, form settings and templates, which is to move to a project module outside
-/// `routes/`. The list can only shrink: a new import across routes fails, and so does an
-/// entry here that is no longer found (remove it).
-const ROUTE_IMPORTS_LEFT: &[&str] = &[
-    "routes::domains → routes::projects::full_view",
-    "routes::domains → routes::projects::parse_domain",
-    "routes::form_email → routes::projects::ProjectMetaInput",
-    "routes::form_history → routes::posts::BulkDelete",
-    "routes::form_history → routes::posts::Deleted",
-    "routes::form_history → routes::projects::ProjectMetaInput",
-    "routes::projects → routes::domains::refuse_if_held_elsewhere",
-    "routes::projects → routes::form_email",
-    "routes::templates → routes::projects::NAME_REQUIRED",
-    "routes::templates → routes::projects::choose_slug",
-    "routes::templates → routes::projects::create_from_snapshot",
-];
-
 /// A route module (`routes/{x}.rs` or under `routes/{x}/`) naming another one.
 fn route_to_route(refs: &BTreeMap<ModPath, BTreeSet<ModPath>>) -> Vec<String> {
     let mut found = Vec::new();
@@ -440,22 +422,10 @@ fn route_to_route(refs: &BTreeMap<ModPath, BTreeSet<ModPath>>) -> Vec<String> {
 fn control_plane_routes_import_no_other_route_and_errors_import_nothing_of_the_app() {
     let refs = crate_refs("control-plane");
     let across = route_to_route(&refs);
-    let new: Vec<&String> = across
-        .iter()
-        .filter(|a| !ROUTE_IMPORTS_LEFT.contains(&a.as_str()))
-        .collect();
     assert!(
-        new.is_empty(),
+        across.is_empty(),
         "route modules import other route modules (move what they share out of routes/):\n  {}",
-        Vec::from_iter(new.iter().map(|s| s.as_str())).join("\n  ")
-    );
-    let gone: Vec<&&str> = ROUTE_IMPORTS_LEFT
-        .iter()
-        .filter(|l| !across.iter().any(|a| a == *l))
-        .collect();
-    assert!(
-        gone.is_empty(),
-        "no longer imported, remove from ROUTE_IMPORTS_LEFT: {gone:?}"
+        across.join("\n  ")
     );
     let error: Vec<String> = refs
         .get(&vec!["error".to_string()])

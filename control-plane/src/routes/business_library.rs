@@ -13,14 +13,12 @@
 //! [`crate::block_checks`].
 
 use axum::{extract::State, http::StatusCode, response::IntoResponse};
-use serde::Deserialize;
-use utoipa::ToSchema;
 use utoipa_axum::{router::OpenApiRouter, routes};
 use vitrine_shared::store::{BusinessBlock, BusinessBlockInput};
 
 use crate::{
     auth::CurrentUser,
-    block_checks::{block_name, check_code, check_order, check_search_words},
+    block_checks::{BlockSource, check_order},
     error::{ApiError, ErrorBody, ErrorCode, Result},
     extract::{ApiJson, ApiPath},
     state::AppState,
@@ -67,59 +65,36 @@ fn check_image(image: &str) -> Result<()> {
     Ok(())
 }
 
-/// `POST /api/business/blocks[/{id}]` body. Creating needs a name and a template; replacing
-/// keeps what the body leaves out.
-#[derive(Debug, Default, Deserialize, ToSchema)]
-pub struct SaveBusinessBlock {
-    pub name: Option<String>,
-    /// Thumbnail: an uploaded file (`/files/…`) or an http(s) address.
-    pub image: Option<String>,
-    /// Comma-separated search words.
-    pub keywords: Option<String>,
-    /// The block's HTML with its `x-vars` definitions.
-    pub template: Option<String>,
-    pub css: Option<String>,
-    pub js: Option<String>,
-    /// 0 to 1000000 (default 99).
-    pub order: Option<i64>,
-}
-
-/// Checks a save merged over `current` (the block being replaced, if any) and saves it.
+/// Checks a save (`POST /api/business/blocks[/{id}]`: creating needs a name and a template;
+/// replacing keeps what the body leaves out of `current`) and saves it.
 async fn save(
     state: &AppState,
     business_id: i64,
     current: Option<BusinessBlock>,
-    req: SaveBusinessBlock,
+    req: BlockSource,
 ) -> Result<BusinessBlock> {
-    let keep = |new: Option<String>, old: fn(&BusinessBlock) -> &String| {
-        new.or_else(|| current.as_ref().map(|c| old(c).clone()))
-            .unwrap_or_default()
+    let req = match &current {
+        Some(c) => req.or(BlockSource {
+            name: Some(c.name.clone()),
+            image: Some(c.image.clone()),
+            keywords: Some(c.keywords.clone()),
+            template: Some(c.template.clone()),
+            css: Some(c.css.clone()),
+            js: Some(c.js.clone()),
+            order: Some(c.sort_order),
+        }),
+        None => req,
     };
-    let name = block_name(
-        req.name
-            .as_deref()
-            .or(current.as_ref().map(|c| c.name.as_str())),
-    )?;
-    let template = keep(req.template, |c| &c.template);
-    let css = keep(req.css, |c| &c.css);
-    let js = keep(req.js, |c| &c.js);
-    let image = keep(req.image, |c| &c.image);
-    let keywords = keep(req.keywords, |c| &c.keywords);
-    let order = check_order(
-        req.order
-            .or(current.as_ref().map(|c| c.sort_order))
-            .unwrap_or(99),
-    )?;
-    check_code(&template, &css, &js)?;
-    check_image(&image)?;
-    check_search_words(&keywords)?;
+    let order = check_order(req.order.unwrap_or(99))?;
+    let block = req.check()?;
+    check_image(&block.image)?;
     let input = BusinessBlockInput {
-        name: &name,
-        image: &image,
-        keywords: &keywords,
-        template: &template,
-        css: &css,
-        js: &js,
+        name: &block.name,
+        image: &block.image,
+        keywords: &block.keywords,
+        template: &block.template,
+        css: &block.css,
+        js: &block.js,
         sort_order: order,
     };
     Ok(match current {
@@ -149,7 +124,7 @@ pub async fn list_business_blocks(
     Ok(ApiJson(state.store.business_blocks(business_id).await?))
 }
 
-#[utoipa::path(post, path = "/api/business/blocks", tag = "blocks", request_body = SaveBusinessBlock,
+#[utoipa::path(post, path = "/api/business/blocks", tag = "blocks", request_body = BlockSource,
     responses((status = 201, body = BusinessBlock), (status = 401, body = ErrorBody),
         (status = 403, description = "Not the business's administrator", body = ErrorBody),
         (status = 404, description = "The caller is in no business", body = ErrorBody),
@@ -158,7 +133,7 @@ pub async fn list_business_blocks(
 pub async fn create_business_block(
     State(state): State<AppState>,
     user: CurrentUser,
-    ApiJson(req): ApiJson<SaveBusinessBlock>,
+    ApiJson(req): ApiJson<BlockSource>,
 ) -> Result<impl IntoResponse> {
     let business_id = library_of(&user)?;
     may_write(&user)?;
@@ -166,7 +141,7 @@ pub async fn create_business_block(
     Ok((StatusCode::CREATED, ApiJson(saved)))
 }
 
-#[utoipa::path(post, path = "/api/business/blocks/{id}", tag = "blocks", request_body = SaveBusinessBlock,
+#[utoipa::path(post, path = "/api/business/blocks/{id}", tag = "blocks", request_body = BlockSource,
     params(("id" = i64, Path, description = "A block of the caller's business's library")),
     responses((status = 200, body = BusinessBlock), (status = 401, body = ErrorBody),
         (status = 403, description = "Not the business's administrator", body = ErrorBody),
@@ -177,7 +152,7 @@ pub async fn update_business_block(
     State(state): State<AppState>,
     user: CurrentUser,
     ApiPath(id): ApiPath<i64>,
-    ApiJson(req): ApiJson<SaveBusinessBlock>,
+    ApiJson(req): ApiJson<BlockSource>,
 ) -> Result<ApiJson<BusinessBlock>> {
     let business_id = library_of(&user)?;
     // Found first: a block of another business answers 404 to everyone, administrators of

@@ -14,7 +14,8 @@
 //! never has to come back and retype it once DNS has propagated. A pending domain reserves
 //! nothing: the first project to prove it takes it, and every pending claim on it (and on its
 //! `www.` twin) goes. A name and its `www.` twin are one unit: when another project holds
-//! either, the answer is 409 `domain_in_use` before any lookup.
+//! either, the answer is 409 `domain_in_use` before any lookup (the checks of a requested
+//! domain, shared with the project form, are [`crate::custom_domains`]'s).
 //!
 //! **Server-owned:** `meta.verified`, `verifiedDomain` and `verifiedTimestamp` are set only by
 //! a successful check; no request body writes them. The spec's answer to a check is text, so
@@ -27,21 +28,18 @@ use anyhow::Context;
 use axum::{extract::State, http::HeaderMap, response::Response};
 use serde::Deserialize;
 use utoipa::ToSchema;
-use vitrine_shared::{
-    dns::DnsCheck,
-    domain::challenge_value,
-    store::{DOMAIN_UNIT_TAKEN, StoreError},
-};
+use vitrine_shared::{dns::DnsCheck, domain::challenge_value};
 
 use crate::{
     auth::CurrentUser,
     authz::authorize_project,
+    custom_domains::domain_for,
     domain_checks::first_recheck,
     domain_report::{DnsReport, report},
-    error::{ApiError, ErrorBody, Result},
+    error::{ErrorBody, Result},
     extract::{ApiJson, ApiPath},
+    projects::full_view,
     responses::ProjectView,
-    routes::projects::{full_view, parse_domain},
     state::AppState,
 };
 
@@ -77,9 +75,8 @@ pub async fn dns_verify(
     ApiJson(req): ApiJson<DnsVerify>,
 ) -> Result<Response> {
     authorize_project(&state, &user, req.project_id).await?;
-    let domain = parse_domain(&state, &req.domain)?;
+    let domain = domain_for(&state, req.project_id, &req.domain).await?;
     let domain = domain.as_str();
-    refuse_if_held_elsewhere(&state, domain, req.project_id).await?;
     let project = state.store.project_by_id(req.project_id).await?;
     let check = DnsCheck::from_settings(&state.settings).context("DNS check settings")?;
     let token = challenge_value(&project.uuid);
@@ -111,20 +108,6 @@ pub async fn dns_verify(
         tracing::warn!(domain, %cause, "DNS check could not reach the nameservers");
     }
     Ok(found.respond(status, &headers))
-}
-
-/// 409 `domain_in_use` when a project other than `project_id` holds `domain` or its twin.
-pub(crate) async fn refuse_if_held_elsewhere(
-    state: &AppState,
-    domain: &str,
-    project_id: i64,
-) -> Result<()> {
-    match state.store.domain_holder(domain).await? {
-        Some(holder) if holder != project_id => {
-            Err(ApiError::from(StoreError::Conflict(DOMAIN_UNIT_TAKEN)))
-        }
-        _ => Ok(()),
-    }
 }
 
 /// Removes the project's custom domain, its pending domain, its verification and its

@@ -31,13 +31,10 @@ use crate::{
     auth::CurrentUser,
     authz::authorize_project,
     error::{ApiError, ErrorBody, ErrorCode, Result},
-    extract::{ApiJson, ApiPath, ApiQuery, double_option_i64},
+    extract::{ApiJson, ApiPath, ApiQuery, BulkDelete, double_option},
     pagination::{PageRequest, Paginated},
-    responses::ProjectView,
-    routes::{
-        posts::{BulkDelete, Deleted},
-        projects::ProjectMetaInput,
-    },
+    projects::ProjectMetaInput,
+    responses::{Deleted, ProjectView},
     state::AppState,
 };
 
@@ -313,19 +310,9 @@ pub async fn delete_form_history(
     ApiJson(req): ApiJson<BulkDelete>,
 ) -> Result<ApiJson<Deleted>> {
     authorize_project(&state, &user, project_id).await?;
-    if req.selected.len() > 10_000 {
-        return Err(ApiError::invalid(
-            "selected",
-            ErrorCode::TooManySelected,
-            "Select at most 10,000 entries at a time",
-        )
-        .param("max", 10_000));
-    }
+    let selected = req.selected("entries")?;
     Ok(ApiJson(Deleted {
-        deleted: state
-            .store
-            .delete_submissions(project_id, &req.selected)
-            .await?,
+        deleted: state.store.delete_submissions(project_id, selected).await?,
     }))
 }
 
@@ -340,7 +327,7 @@ pub struct FormHistorySettings {
     #[serde(
         rename = "formThankYouPage",
         default,
-        deserialize_with = "double_option_i64"
+        deserialize_with = "double_option"
     )]
     #[schema(value_type = Option<i64>)]
     pub form_thank_you_page: Option<Option<i64>>,

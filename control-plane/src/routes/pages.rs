@@ -14,7 +14,7 @@ use crate::{
     auth::CurrentUser,
     authz::authorize_project,
     error::{ApiError, ErrorBody, ErrorCode, Result},
-    extract::{ApiJson, ApiPath, double_option_i64},
+    extract::{ApiJson, ApiPath, double_option},
     responses::PageView,
     state::AppState,
 };
@@ -39,7 +39,7 @@ pub struct UpdatePage {
     #[schema(value_type = Option<Vec<Object>>)]
     pub blocks: Option<Value>,
     /// Binds the page to a collection of the same project (a collection page), or null.
-    #[serde(default, deserialize_with = "double_option_i64")]
+    #[serde(default, deserialize_with = "double_option")]
     #[schema(value_type = Option<i64>)]
     pub table_id: Option<Option<i64>>,
 }

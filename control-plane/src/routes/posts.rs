@@ -17,9 +17,9 @@ use vitrine_shared::{
 use crate::{
     authz::{Principal, authorize_collection_records, authorize_records},
     error::{ApiError, ErrorBody, ErrorCode, Result},
-    extract::{ApiJson, ApiPath, ApiQuery},
+    extract::{ApiJson, ApiPath, ApiQuery, BulkDelete},
     records::{Schema, assign_slugs, resolve_relations},
-    responses::{FieldView, TableView},
+    responses::{Deleted, FieldView, TableView},
     state::AppState,
 };
 
@@ -251,16 +251,6 @@ pub async fn delete_post(
     Ok(StatusCode::NO_CONTENT)
 }
 
-#[derive(Debug, Deserialize, ToSchema)]
-pub struct BulkDelete {
-    pub selected: Vec<i64>,
-}
-
-#[derive(Debug, Serialize, ToSchema)]
-pub struct Deleted {
-    pub deleted: u64,
-}
-
 /// Deletes the selected posts the caller may edit; others are left alone.
 #[utoipa::path(delete, path = "/api/posts", tag = "records", request_body = BulkDelete,
     responses((status = 200, body = Deleted), (status = 422, body = ErrorBody)))]
@@ -269,17 +259,10 @@ pub async fn delete_posts(
     principal: Principal,
     ApiJson(req): ApiJson<BulkDelete>,
 ) -> Result<ApiJson<Deleted>> {
-    if req.selected.len() > 10_000 {
-        return Err(ApiError::invalid(
-            "selected",
-            ErrorCode::TooManySelected,
-            "Select at most 10,000 records at a time",
-        )
-        .param("max", 10_000));
-    }
+    let selected = req.selected("records")?;
     let mut allowed = Vec::new();
     let mut checked: std::collections::HashMap<i64, bool> = std::collections::HashMap::new();
-    for (post_id, project_id) in state.store.posts_projects(&req.selected).await? {
+    for (post_id, project_id) in state.store.posts_projects(selected).await? {
         let ok = match checked.get(&project_id) {
             Some(ok) => *ok,
             None => {

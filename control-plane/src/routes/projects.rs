@@ -2,34 +2,33 @@
 //!
 //! Clients write only the fields in [`ProjectMetaInput`]; server-owned values (token,
 //! is_published, verified, verifiedDomain, verifiedTimestamp) are never read from a request.
-//! The settings an owner writes, and their checks, are the `meta` module's.
+//! What other routes share with these (names, slugs, the settings an owner writes and their
+//! checks, the full view) is [`crate::projects`]'s.
 
 use axum::{extract::State, http::StatusCode, response::IntoResponse};
 use serde::Deserialize;
 use serde_json::{Map, Value};
 use utoipa::ToSchema;
 use vitrine_shared::{
-    domain::{DOMAIN_MESSAGE, DomainName, Invalid, PreviewSlug, required_text},
-    store::{NewProject, Project, ProjectChanges},
+    domain::PreviewSlug,
+    store::{NewProject, ProjectChanges},
 };
 
 use crate::{
-    auth::{self, CurrentUser},
+    auth::CurrentUser,
     authz::{authorize_project, visible_projects},
+    custom_domains::domain_for,
     domain_checks::first_recheck,
-    error::{ErrorBody, ErrorCode, Result},
-    extract::{ApiJson, ApiPath},
+    error::{ErrorBody, Result},
+    extract::{ApiJson, ApiPath, double_option},
+    form_recipients,
+    projects::{
+        ProjectMetaInput, choose_slug, create_from_snapshot, full_view, new_identity, parse_name,
+        slugs_held_since,
+    },
     responses::ProjectView,
-    routes::domains::refuse_if_held_elsewhere,
-    routes::form_email,
     state::AppState,
 };
-
-mod meta;
-
-pub use meta::{CustomFont, Font, ProjectMetaInput};
-
-pub const NAME_REQUIRED: &str = "Project name is required";
 
 #[derive(Debug, Deserialize, ToSchema)]
 pub struct CreateProject {
@@ -50,88 +49,6 @@ pub struct UpdateProject {
     pub domain: Option<Option<String>>,
     #[serde(default)]
     pub meta: Option<ProjectMetaInput>,
-}
-
-/// Distinguishes an absent key (`None`) from an explicit `null` (`Some(None)`).
-fn double_option<'de, D: serde::Deserializer<'de>>(
-    d: D,
-) -> Result<Option<Option<String>>, D::Error> {
-    Option::<String>::deserialize(d).map(Some)
-}
-
-/// Parses a requested domain: validated, and never the platform's own.
-pub fn parse_domain(state: &AppState, raw: &str) -> Result<DomainName, Invalid> {
-    let domain = DomainName::parse(raw)?;
-    if domain.is_within(&state.settings.platform_domain()) {
-        return Err(Invalid::new(
-            "domain",
-            ErrorCode::DomainInvalid,
-            DOMAIN_MESSAGE,
-        ));
-    }
-    Ok(domain)
-}
-
-/// A fresh token and uuid for a new project.
-pub fn new_identity() -> (String, String) {
-    (auth::new_token(), uuid::Uuid::new_v4().to_string())
-}
-
-/// The instant before which a released slug's hold has ended (`SLUG_COOLING_OFF_DAYS`).
-pub fn slugs_held_since(state: &AppState) -> chrono::DateTime<chrono::Utc> {
-    chrono::Utc::now() - chrono::Duration::days(i64::from(state.settings.slug_cooling_off_days))
-}
-
-/// The slug a new project gets: the one asked for (which must be free), or one derived
-/// from the name with a numeric suffix if needed.
-pub async fn choose_slug(state: &AppState, requested: Option<&str>, name: &str) -> Result<String> {
-    match requested.map(str::trim).filter(|s| !s.is_empty()) {
-        Some(s) => Ok(PreviewSlug::parse(s)?.into_string()),
-        None => Ok(state
-            .store
-            .free_project_slug(PreviewSlug::from_name(name).as_str())
-            .await?),
-    }
-}
-
-/// Creates a project owned by `user_id` holding `snapshot`'s content (duplicates and
-/// projects made from templates) and answers 201 with its full view.
-pub async fn create_from_snapshot(
-    state: &AppState,
-    user_id: i64,
-    name: &str,
-    slug: &str,
-    snapshot: &vitrine_shared::snapshot::Snapshot,
-) -> Result<(StatusCode, ApiJson<ProjectView>)> {
-    let (token, uuid) = new_identity();
-    let new = NewProject {
-        user_id,
-        name,
-        slug,
-        token: &token,
-        uuid: &uuid,
-        meta: Value::Null,
-    };
-    let project = state
-        .store
-        .insert_project_from_snapshot(&new, snapshot)
-        .await?;
-    Ok((
-        StatusCode::CREATED,
-        ApiJson(full_view(state, &project).await?),
-    ))
-}
-
-/// One project with its pages, collections and certificate status (the list shows none of these).
-pub(crate) async fn full_view(state: &AppState, project: &Project) -> Result<ProjectView> {
-    let pages = state.store.project_pages(project.id).await?;
-    let tables = state.store.project_collections(project.id).await?;
-    let certificate = state.store.certificate_status(project.id).await?;
-    let claim = state.store.domain_claim(project.id).await?;
-    Ok(ProjectView::new(project, &state.settings)
-        .with_content(pages, tables)
-        .with_certificate(certificate)
-        .with_domain_claim(claim))
 }
 
 #[utoipa::path(get, path = "/api/projects", tag = "projects",
@@ -163,13 +80,7 @@ pub async fn create_project(
     user: CurrentUser,
     ApiJson(req): ApiJson<CreateProject>,
 ) -> Result<impl IntoResponse> {
-    let name = required_text(
-        "name",
-        req.name.as_deref(),
-        200,
-        ErrorCode::ProjectNameRequired,
-        NAME_REQUIRED,
-    )?;
+    let name = parse_name(req.name.as_deref())?;
     let meta = req
         .meta
         .unwrap_or_default()
@@ -201,7 +112,7 @@ pub async fn create_project(
             home,
         )
         .await?;
-    form_email::after_change(&state, None, &project).await;
+    form_recipients::after_change(&state, None, &project).await;
     Ok((
         StatusCode::CREATED,
         ApiJson(full_view(&state, &project).await?),
@@ -234,13 +145,7 @@ pub async fn update_project(
     let current = state.store.project_by_id(id).await?;
     let mut changes = ProjectChanges::default();
     if let Some(name) = req.name {
-        changes.name = Some(required_text(
-            "name",
-            Some(&name),
-            200,
-            ErrorCode::ProjectNameRequired,
-            NAME_REQUIRED,
-        )?);
+        changes.name = Some(parse_name(Some(&name))?);
     }
     // The slug it has is its own, even one reserved since it was taken.
     if let Some(slug) = req
@@ -259,11 +164,7 @@ pub async fn update_project(
         None => None,
         Some(d) => Some(match d.as_deref().map(str::trim) {
             None | Some("") => None,
-            Some(d) => {
-                let d = parse_domain(&state, d)?.into_string();
-                refuse_if_held_elsewhere(&state, &d, id).await?;
-                Some(d)
-            }
+            Some(d) => Some(domain_for(&state, id, d).await?.into_string()),
         }),
     };
     if let Some(meta) = req.meta {
@@ -287,7 +188,7 @@ pub async fn update_project(
                 .await?;
         }
     }
-    form_email::after_change(&state, Some(&current.meta.0), &project).await;
+    form_recipients::after_change(&state, Some(&current.meta.0), &project).await;
     Ok(ApiJson(full_view(&state, &project).await?))
 }
 

@@ -128,6 +128,21 @@ fn sse_event(name: &str, data: &impl Serialize) -> Event {
         .unwrap_or_else(|_| Event::default().event(name))
 }
 
+/// The JSON publish calls: the project authorized, then its body checked by `check`, then
+/// built and made live.
+async fn publish_json(
+    state: &AppState,
+    user: &CurrentUser,
+    id: i64,
+    check: impl FnOnce() -> Result<()>,
+) -> Result<ApiJson<PublishView>> {
+    authorize_project(state, user, id).await?;
+    check()?;
+    Ok(ApiJson(
+        publish_and_describe(state, user.id, id, None).await?,
+    ))
+}
+
 /// Checks the body of `POST /api/publish_v2/{id}` (and of its events variant).
 fn check_v2_body(id: i64, headers: &HeaderMap, body: &Bytes) -> Result<()> {
     let req: PublishV2Request = optional_json(headers, body)?;
@@ -152,11 +167,7 @@ pub async fn publish_v2(
     headers: HeaderMap,
     body: Bytes,
 ) -> Result<ApiJson<PublishView>> {
-    authorize_project(&state, &user, id).await?;
-    check_v2_body(id, &headers, &body)?;
-    Ok(ApiJson(
-        publish_and_describe(&state, user.id, id, None).await?,
-    ))
+    publish_json(&state, &user, id, || check_v2_body(id, &headers, &body)).await
 }
 
 /// One event of the publish stream as a client reads it (the OpenAPI schema of each
@@ -220,11 +231,10 @@ pub async fn publish_v1(
     headers: HeaderMap,
     body: Bytes,
 ) -> Result<ApiJson<PublishView>> {
-    authorize_project(&state, &user, id).await?;
-    let _: PublishRequest = optional_json(&headers, &body)?;
-    Ok(ApiJson(
-        publish_and_describe(&state, user.id, id, None).await?,
-    ))
+    publish_json(&state, &user, id, || {
+        optional_json::<PublishRequest>(&headers, &body).map(drop)
+    })
+    .await
 }
 
 #[utoipa::path(post, path = "/api/unpublish/{id}", tag = "publishing",

@@ -22,9 +22,9 @@ use crate::{
     block_checks::check_order,
     error::{ApiError, ErrorBody, ErrorCode, Result},
     extract::{ApiJson, ApiPath, ApiQuery},
+    projects::{choose_slug, create_from_snapshot, parse_name},
     rendering::template_document,
     responses::{ProjectView, TemplateView},
-    routes::projects::{NAME_REQUIRED, choose_slug, create_from_snapshot},
     state::AppState,
     thumbnails::{ScreenshotQuery, png_response, shoot},
 };
@@ -79,13 +79,7 @@ pub async fn use_template(
     ApiPath(template_id): ApiPath<i64>,
     ApiJson(req): ApiJson<UseTemplate>,
 ) -> Result<impl IntoResponse> {
-    let name = required_text(
-        "name",
-        req.name.as_deref(),
-        200,
-        ErrorCode::ProjectNameRequired,
-        NAME_REQUIRED,
-    )?;
+    let name = parse_name(req.name.as_deref())?;
     visible_template(&state, &user, template_id).await?;
     let snapshot = state.store.template_snapshot(template_id).await?;
     let slug = choose_slug(&state, None, &name).await?;
@@ -285,13 +279,7 @@ pub async fn erp_edit_template(
 ) -> Result<ApiJson<TemplateView>> {
     let current = state.store.template_by_id(id).await?;
     let name = match req.name {
-        Some(n) => required_text(
-            "name",
-            Some(&n),
-            200,
-            ErrorCode::ProjectNameRequired,
-            NAME_REQUIRED,
-        )?,
+        Some(n) => parse_name(Some(&n))?,
         None => current.name,
     };
     let description = req.description.unwrap_or(current.description);

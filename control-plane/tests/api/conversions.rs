@@ -21,7 +21,7 @@ use vitrine_shared::{
     testing::Backend,
 };
 
-use crate::helpers::{Session, TestApp, json_ok};
+use crate::helpers::{Session, TestApp, json_ok, metric, wait_until};
 
 /// Requests the stand-in received: (pixel id, JSON body).
 type Calls = Arc<Mutex<Vec<(String, Value)>>>;
@@ -114,31 +114,38 @@ impl GraphApp {
 
     /// Waits until the stand-in has received `n` requests, and returns them.
     async fn received(&self, n: usize) -> Vec<(String, Value)> {
-        let deadline = tokio::time::Instant::now() + Duration::from_secs(30);
-        loop {
-            let calls = self.calls.lock().unwrap().clone();
-            if calls.len() >= n || tokio::time::Instant::now() > deadline {
-                assert_eq!(calls.len(), n, "requests received: {calls:?}");
-                return calls;
-            }
-            tokio::time::sleep(Duration::from_millis(100)).await;
-        }
+        wait_until(
+            "the stand-in's requests",
+            Duration::from_secs(30),
+            async || self.calls.lock().unwrap().len() >= n,
+        )
+        .await;
+        let calls = self.calls.lock().unwrap().clone();
+        assert_eq!(calls.len(), n, "requests received: {calls:?}");
+        calls
     }
 
     /// Waits until every event of `project` is settled (sent or given up), and returns them.
     async fn settled(&self, project: i64) -> Vec<(String, bool, Option<String>)> {
-        let deadline = tokio::time::Instant::now() + Duration::from_secs(30);
-        loop {
-            let events = self.app.store.conversions_of(project).await.unwrap();
-            if events
+        let settled = |events: &[(String, bool, Option<String>)]| {
+            events
                 .iter()
                 .all(|(_, sent, error)| *sent || error.is_some())
-                || tokio::time::Instant::now() > deadline
-            {
-                return events;
-            }
-            tokio::time::sleep(Duration::from_millis(100)).await;
-        }
+        };
+        wait_until("the events settled", Duration::from_secs(30), async || {
+            settled(&self.app.store.conversions_of(project).await.unwrap())
+        })
+        .await;
+        self.app.store.conversions_of(project).await.unwrap()
+    }
+
+    /// Rounds the Conversion API worker has finished.
+    async fn rounds(&self) -> f64 {
+        metric(
+            &self.app,
+            r#"vitrine_control_worker_rounds_total{worker="conversions"}"#,
+        )
+        .await
     }
 }
 
@@ -203,8 +210,14 @@ dual_test! {
         let events = g.settled(off).await;
         assert_eq!(events[0].2.as_deref(), Some("the Conversion API is off for this site"));
         // Only the two earlier requests ever reached the stand-in (the busy one is not due
-        // again for 30 s).
-        tokio::time::sleep(Duration::from_millis(300)).await;
+        // again for 30 s). The round that settled the last event has finished once the count
+        // of rounds passes what it is now (if that round was over already, the next one has
+        // run too), and a round's requests are all made before it ends.
+        let rounds = g.rounds().await;
+        wait_until("a round of the worker", Duration::from_secs(30), async || {
+            g.rounds().await > rounds
+        })
+        .await;
         assert_eq!(g.calls.lock().unwrap().len(), 2);
     }
 }

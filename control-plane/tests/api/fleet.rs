@@ -13,14 +13,17 @@ use std::{
     path::{Path, PathBuf},
     process::{Child, Command, Stdio},
     sync::mpsc,
-    time::{Duration, Instant},
+    time::Duration,
 };
 
 use reqwest::{Client, StatusCode, redirect::Policy};
 use serde_json::{Value, json};
 use vitrine_shared::testing::{Backend, DnsRecord, DnsServer, TcpProxy, TestDb};
 
-use crate::pebble::{Pebble, fetch, free_port};
+use crate::{
+    helpers::{metric_at, wait_until},
+    pebble::{Pebble, fetch, free_port},
+};
 
 const PLATFORM: &str = "vitrine.test";
 const NINETY_DAYS: u64 = 90 * 24 * 3600;
@@ -85,6 +88,7 @@ fn addrs(line: &str) -> Vec<SocketAddr> {
 struct Node {
     proc: Proc,
     http: SocketAddr,
+    admin: SocketAddr,
     https: SocketAddr,
 }
 
@@ -106,32 +110,16 @@ async fn s3() -> (Proc, String) {
         log: dir.join("moto.log"),
     };
     let endpoint = format!("http://127.0.0.1:{port}");
-    let deadline = Instant::now() + Duration::from_secs(30);
-    loop {
-        // Path-style bucket creation; moto does not check signatures.
-        if let Ok(r) = Client::new()
+    // Path-style bucket creation; moto does not check signatures.
+    wait_until("moto's start", Duration::from_secs(30), async || {
+        Client::new()
             .put(format!("{endpoint}/vitrine"))
             .send()
             .await
-            && r.status().is_success()
-        {
-            break;
-        }
-        assert!(Instant::now() < deadline, "moto did not start");
-        tokio::time::sleep(Duration::from_millis(200)).await;
-    }
+            .is_ok_and(|r| r.status().is_success())
+    })
+    .await;
     (proc, endpoint)
-}
-
-async fn wait_until(what: &str, limit: Duration, mut check: impl AsyncFnMut() -> bool) -> Duration {
-    let started = Instant::now();
-    loop {
-        if check().await {
-            return started.elapsed();
-        }
-        assert!(started.elapsed() < limit, "{what}: not within {limit:?}");
-        tokio::time::sleep(Duration::from_millis(20)).await;
-    }
 }
 
 async fn status(client: &Client, edge: SocketAddr, host: &str, path: &str) -> Option<u16> {
@@ -249,6 +237,7 @@ async fn one_control_plane_and_two_edges_share_postgresql_and_s3() {
         Node {
             proc,
             http: a[0],
+            admin: a[1],
             https: a[2],
         }
     };
@@ -378,7 +367,6 @@ async fn one_control_plane_and_two_edges_share_postgresql_and_s3() {
     // 5. The database goes away: both edges keep serving and spool submissions to disk; once
     //    it is back, the spools replay into it.
     proxy.cut();
-    let outage = Instant::now();
     for n in 0..20 {
         let node = if n % 2 == 0 { &a } else { &b };
         assert!(
@@ -387,15 +375,32 @@ async fn one_control_plane_and_two_edges_share_postgresql_and_s3() {
             std::fs::read_to_string(&node.proc.log).unwrap_or_default()
         );
     }
-    while outage.elapsed() < Duration::from_secs(3) {
-        for edge in [a.http, b.http] {
-            assert_eq!(
-                status(&visitor, edge, &host, "/").await,
-                Some(200),
-                "serving during the outage"
-            );
-        }
-        tokio::time::sleep(Duration::from_millis(200)).await;
+    // Both keep serving until each has met the outage in its own lookups (reloading the
+    // host ahead of its end finds the database gone and opens the breaker), and after.
+    let outage = r#"vitrine_edge_db_failures_total{reason="outage"}"#;
+    wait_until(
+        "both edges meeting the outage",
+        Duration::from_secs(30),
+        async || {
+            let mut met = true;
+            for edge in [&a, &b] {
+                assert_eq!(
+                    status(&visitor, edge.http, &host, "/").await,
+                    Some(200),
+                    "serving during the outage"
+                );
+                met &= metric_at(edge.admin, outage).await >= 1.0;
+            }
+            met
+        },
+    )
+    .await;
+    for edge in [a.http, b.http] {
+        assert_eq!(
+            status(&visitor, edge, &host, "/").await,
+            Some(200),
+            "serving once the breaker is open"
+        );
     }
     assert_eq!(
         submissions(&db, pid).await,

@@ -1,12 +1,14 @@
 //! `TestApp`: builds the application exactly as `main` does, on port 0, with its own
 //! database and data directory.
 
+use std::time::{Duration, Instant};
+
 use reqwest::{Client, Method, Response, StatusCode};
 use serde_json::{Value, json};
 use vitrine_control::startup::Application;
 use vitrine_shared::{
     Settings, Store,
-    testing::{Backend, TestDb},
+    testing::{Backend, TestDb, metric_value},
 };
 
 pub struct TestApp {
@@ -197,14 +199,49 @@ where
     F: FnMut() -> Fut,
     Fut: std::future::Future<Output = bool>,
 {
-    let deadline = tokio::time::Instant::now() + std::time::Duration::from_secs(10);
-    while !check().await {
-        assert!(
-            tokio::time::Instant::now() < deadline,
-            "condition not met within 10 s"
-        );
-        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+    wait_until("a condition", Duration::from_secs(10), async || {
+        check().await
+    })
+    .await;
+}
+
+/// Checks `check` every 20 ms until it holds, and answers how long that took; the test fails,
+/// naming `what`, when `limit` passes first. The one way the tests wait: on a condition, never
+/// for a fixed time.
+pub async fn wait_until(
+    what: &str,
+    limit: Duration,
+    mut check: impl AsyncFnMut() -> bool,
+) -> Duration {
+    let started = Instant::now();
+    loop {
+        if check().await {
+            return started.elapsed();
+        }
+        assert!(started.elapsed() < limit, "{what}: not within {limit:?}");
+        tokio::time::sleep(Duration::from_millis(20)).await;
     }
+}
+
+/// A series of the control plane's `/metrics` on its admin listener (see [`metric_at`]).
+pub async fn metric(app: &TestApp, series: &str) -> f64 {
+    metric_at(app.app.admin_addr().expect("admin listener"), series).await
+}
+
+/// A series of the `/metrics` served at `admin` (`name{labels}`, exactly as exposed), 0 while
+/// it has not been counted yet.
+pub async fn metric_at(admin: std::net::SocketAddr, series: &str) -> f64 {
+    metric_value(&metrics_at(admin).await, series)
+}
+
+/// The `/metrics` exposition served at `admin`.
+pub async fn metrics_at(admin: std::net::SocketAddr) -> String {
+    reqwest::get(format!("http://{admin}/metrics"))
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap()
 }
 
 /// Sends a request over a plain socket, writing the body while reading the answer, so a

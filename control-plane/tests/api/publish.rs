@@ -26,7 +26,7 @@ use vitrine_shared::{
     testing::Backend,
 };
 
-use crate::helpers::{Session, TestApp, eventually, expect_error, json_ok};
+use crate::helpers::{Session, TestApp, eventually, expect_error, json_ok, metric, wait_until};
 
 const PNG: &[u8] = b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR\0\0\0\x01\0\0\0\x01\x08\x06\0\0\0\x1f\x15\xc4\x89\0\0\0\rIDATx\x9cc\xf8\x0f\0\0\x01\x01\0\x05\x18\xd8N\0\0\0\0IEND\xaeB`\x82";
 const WOFF2: &[u8] = b"wOF2\0\x01\0\0\0\0\x01\0\0\x0b\0\0custom";
@@ -1412,8 +1412,20 @@ dual_test!(
             .as_i64()
             .unwrap();
         assert!(is_published(app, &s, pid).await);
-        // The background picture has had time to give up.
-        tokio::time::sleep(std::time::Duration::from_millis(500)).await;
+        // The background picture has given up.
+        wait_until(
+            "the picture after the publish",
+            std::time::Duration::from_secs(10),
+            async || {
+                metric(
+                    app,
+                    r#"vitrine_control_site_screenshots_total{outcome="no_browser"}"#,
+                )
+                .await
+                    >= 1.0
+            },
+        )
+        .await;
         assert_eq!(project(app, &s, pid).await["thumbnail"], Value::Null);
         expect_error(
             app.get(&s, &format!("/api/projects/{pid}/deploys/{did}/screenshot"))

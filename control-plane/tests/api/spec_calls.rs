@@ -13,7 +13,10 @@ use std::collections::{BTreeMap, BTreeSet};
 use reqwest::{Method, StatusCode};
 use vitrine_shared::testing::Backend;
 
-use crate::{helpers::TestApp, openapi::openapi};
+use crate::{
+    helpers::{TestApp, metrics_at},
+    openapi::openapi,
+};
 
 const SPECS: [(&str, &str); 2] = [
     (
@@ -179,13 +182,7 @@ fn expected_calls() -> BTreeSet<Call> {
 
 /// `route label -> requests` from the admin listener's `/metrics`.
 async fn requests_by_route(app: &TestApp) -> BTreeMap<String, u64> {
-    let admin = app.app.admin_addr().expect("admin listener");
-    let text = reqwest::get(format!("http://{admin}/metrics"))
-        .await
-        .unwrap()
-        .text()
-        .await
-        .unwrap();
+    let text = metrics_at(app.app.admin_addr().expect("admin listener")).await;
     let mut out = BTreeMap::new();
     for line in text.lines() {
         let Some(labels) = line.strip_prefix("vitrine_control_http_requests_total{") else {

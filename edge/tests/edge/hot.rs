@@ -257,7 +257,7 @@ dual_test! {
         let r = t.get(host, "/blog/ola").header("if-none-match", tag).send().await.unwrap();
         assert_eq!(r.status(), 304);
 
-        let post = t.db.store.query_posts(table, None, &[], 10, 0).await.unwrap().remove(0);
+        let post = t.db.store.query_posts(table, None, &[], 10, 0, vitrine_shared::store::LIST_QUERY_TIMEOUT).await.unwrap().remove(0);
         let mut data = post.data.0.clone();
         let key = data.keys().next().unwrap().clone();
         data.insert(key, serde_json::Value::String("<p>Texto revisto</p>".into()));

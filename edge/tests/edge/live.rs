@@ -42,7 +42,7 @@ dual_test! {
         assert_eq!(r.status(), 304);
 
         // The record changes in the database; the page follows within a second.
-        let post = t.db.store.query_posts(table, None, &[], 10, 0).await.unwrap().remove(0);
+        let post = t.db.store.query_posts(table, None, &[], 10, 0, vitrine_shared::store::LIST_QUERY_TIMEOUT).await.unwrap().remove(0);
         let mut data = post.data.0.clone();
         let key = data.keys().next().unwrap().clone();
         data.insert(key, Value::String("<p>Texto revisto</p>".into()));

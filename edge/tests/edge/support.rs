@@ -128,9 +128,7 @@ impl TestEdge {
             .text()
             .await
             .unwrap();
-        text.lines()
-            .find_map(|l| l.strip_prefix(series)?.strip_prefix(' '))
-            .map_or(0, |n| n.trim().parse().unwrap())
+        vitrine_shared::testing::metric_value(&text, series) as u64
     }
 
     pub fn url(&self, path: &str) -> String {

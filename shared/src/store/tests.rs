@@ -1047,7 +1047,9 @@ dual_test!(
         };
         match (
             &db.store,
-            db.store.query_posts(c.id, Some(&nul), &[], 10, 0).await,
+            db.store
+                .query_posts(c.id, Some(&nul), &[], 10, 0, LIST_QUERY_TIMEOUT)
+                .await,
         ) {
             (Store::Postgres(_), Err(e)) => assert_eq!(e.failure(), Failure::Input, "{e:?}"),
             (Store::Sqlite(_), Ok(found)) => assert!(found.is_empty()),
@@ -1064,7 +1066,7 @@ dual_test!(
         let order = [(OrderKey::Field(1), true)];
         let err = db
             .store
-            .query_posts_within(
+            .query_posts(
                 c.id,
                 Some(&scan),
                 &order,
@@ -1078,7 +1080,7 @@ dual_test!(
         for _ in 0..10 {
             assert_eq!(
                 db.store
-                    .query_posts(c.id, None, &[], 1, 0)
+                    .query_posts(c.id, None, &[], 1, 0, LIST_QUERY_TIMEOUT)
                     .await
                     .unwrap()
                     .len(),

@@ -16,24 +16,8 @@ const USER_COLUMNS: &str = "id, name, email, password_hash, language, currency, 
 impl Store {
     #[tracing::instrument(level = "debug", skip_all, fields(email = new.email), err(level = "debug"))]
     pub async fn insert_user(&self, new: &NewUser<'_>) -> Result<User> {
-        let ts = now();
-        let sql = format!(
-            "INSERT INTO users \
-             (name, email, password_hash, language, is_admin, permissions, created_at, \
-             updated_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $7) \
-             RETURNING {USER_COLUMNS}"
-        );
-        dispatch!(self, p => sqlx::query_as::<_, User>(trusted(&sql))
-            .bind(new.name)
-            .bind(new.email)
-            .bind(new.password_hash)
-            .bind(new.language)
-            .bind(new.is_admin)
-            .bind(Json(Permissions::default()))
-            .bind(ts)
-            .fetch_one(p)
+        self.insert_user_row(new, None, false, &Permissions::default())
             .await
-            .map_err(map_err))
     }
 
     /// Inserts a member of a business with their role and access level in one statement, so
@@ -43,6 +27,17 @@ impl Store {
         &self,
         new: &NewUser<'_>,
         business_id: i64,
+        is_business_admin: bool,
+        permissions: &Permissions,
+    ) -> Result<User> {
+        self.insert_user_row(new, Some(business_id), is_business_admin, permissions)
+            .await
+    }
+
+    async fn insert_user_row(
+        &self,
+        new: &NewUser<'_>,
+        business_id: Option<i64>,
         is_business_admin: bool,
         permissions: &Permissions,
     ) -> Result<User> {

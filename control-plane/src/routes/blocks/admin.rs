@@ -14,7 +14,7 @@ use vitrine_shared::store::{
 
 use crate::{
     auth::{Admin, CurrentUser},
-    block_checks::{block_name, check_code, check_order, check_search_words},
+    block_checks::{BlockSource, block_name, check_code, check_order},
     error::{ApiError, BLOCK_NAME_TAKEN, ErrorBody, ErrorCode, Result},
     extract::{ApiJson, ApiPath},
     state::AppState,
@@ -47,14 +47,9 @@ pub fn router() -> OpenApiRouter<AppState> {
 pub struct SaveBlock {
     /// Replace this block (`/api/newBlock`); absent to create one.
     pub id: Option<i64>,
-    pub name: Option<String>,
     pub category_id: Option<i64>,
-    pub image: Option<String>,
-    pub keywords: Option<String>,
-    pub template: Option<String>,
-    pub css: Option<String>,
-    pub js: Option<String>,
-    pub order: Option<i64>,
+    #[serde(flatten)]
+    pub block: BlockSource,
 }
 
 async fn save_library_block(
@@ -63,8 +58,8 @@ async fn save_library_block(
     req: SaveBlock,
 ) -> Result<(StatusCode, ApiJson<LibraryBlock>)> {
     if let Some(id) = id
-        && req.name.is_none()
-        && req.template.is_none()
+        && req.block.name.is_none()
+        && req.block.template.is_none()
         && let Some(category_id) = req.category_id
     {
         return Ok((
@@ -72,21 +67,15 @@ async fn save_library_block(
             ApiJson(state.store.set_block_category(id, category_id).await?),
         ));
     }
-    let name = block_name(req.name.as_deref())?;
-    let template = req.template.unwrap_or_default();
-    let css = req.css.unwrap_or_default();
-    let js = req.js.unwrap_or_default();
-    check_code(&template, &css, &js)?;
-    let image = req.image.unwrap_or_default();
-    if image.len() > 2048 {
+    let order = req.block.order;
+    let block = req.block.check()?;
+    if block.image.len() > 2048 {
         return Err(ApiError::invalid(
             "image",
             ErrorCode::TooLong,
             "Image URL is too long",
         ));
     }
-    let keywords = req.keywords.unwrap_or_default();
-    check_search_words(&keywords)?;
     let current = match id {
         Some(id) => Some(state.store.library_block(id).await?),
         None => None,
@@ -97,20 +86,21 @@ async fn save_library_block(
             id,
             &BlockInput {
                 uid: None,
-                name: &name,
+                name: &block.name,
                 category_id: req
                     .category_id
                     .or(current.as_ref().and_then(|c| c.category_id)),
-                image: if image.is_empty() {
+                // An empty image keeps the block's picture.
+                image: if block.image.is_empty() {
                     current.as_ref().map(|c| c.image.as_str()).unwrap_or("")
                 } else {
-                    &image
+                    &block.image
                 },
-                keywords: &keywords,
-                template: &template,
-                css: &css,
-                js: &js,
-                sort_order: req.order,
+                keywords: &block.keywords,
+                template: &block.template,
+                css: &block.css,
+                js: &block.js,
+                sort_order: order,
             },
         )
         .await?;

@@ -4,7 +4,7 @@
 //! Each attack runs against a real control plane whose DNS checks ask a real DNS server
 //! (dnsmasq) holding only the records the test sets: the attacker's and the owner's.
 
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use reqwest::{Response, StatusCode};
 use serde_json::{Value, json};
@@ -16,7 +16,7 @@ use vitrine_shared::{
 
 use crate::{
     domains::{DomainApp, PLATFORM_IP, assert_unverified, expect_text},
-    helpers::{Session, json_ok},
+    helpers::{Session, json_ok, wait_until},
 };
 
 /// Asserts a JSON error with `status` and the stable `code`; returns its field and message.
@@ -228,15 +228,17 @@ impl QuickChecks {
 
 /// Polls the project (deadline 60 s, the machine may be busy) until `done` holds.
 async fn poll_project(t: &DomainApp, s: &Session, id: i64, done: impl Fn(&Value) -> bool) -> Value {
-    let deadline = Instant::now() + Duration::from_secs(60);
-    loop {
-        let p = t.project(s, id).await;
-        if done(&p) {
-            return p;
-        }
-        assert!(Instant::now() < deadline, "not reached within 60 s: {p}");
-        tokio::time::sleep(Duration::from_millis(100)).await;
-    }
+    let mut last = Value::Null;
+    wait_until(
+        "the project's domain state",
+        Duration::from_secs(60),
+        async || {
+            last = t.project(s, id).await;
+            done(&last)
+        },
+    )
+    .await;
+    last
 }
 
 dual_test!(

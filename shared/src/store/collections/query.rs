@@ -77,7 +77,7 @@ pub struct PostFilter {
     pub value: String,
 }
 
-/// The time limit of [`Store::query_posts`]: a list query over a huge collection is stopped
+/// The time limit lists give [`Store::query_posts`]: a list query over a huge collection is stopped
 /// by the database rather than holding a pooled connection for as long as it likes.
 pub const LIST_QUERY_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(5);
 
@@ -154,34 +154,14 @@ impl Store {
         parts.join(", ")
     }
 
-    /// Posts with an optional filter, for database-fed lists, within [`LIST_QUERY_TIMEOUT`].
+    /// Posts with an optional filter, for database-fed lists, with a statement-level time
+    /// limit (lists take [`LIST_QUERY_TIMEOUT`]): a filter or an order over one tenant's large
+    /// collection that runs longer is stopped by the database itself (PostgreSQL's
+    /// `statement_timeout` for this transaction; on SQLite a progress handler interrupts the
+    /// statement at the deadline) and fails alone as [`crate::store::Failure::SlowQuery`],
+    /// holding its connection no longer than `within`.
     #[tracing::instrument(level = "debug", skip(self), err(level = "debug"))]
     pub async fn query_posts(
-        &self,
-        collection_id: i64,
-        filter: Option<&PostFilter>,
-        order: &[(OrderKey, bool)],
-        limit: i64,
-        offset: i64,
-    ) -> Result<Vec<Post>> {
-        self.query_posts_within(
-            collection_id,
-            filter,
-            order,
-            limit,
-            offset,
-            LIST_QUERY_TIMEOUT,
-        )
-        .await
-    }
-
-    /// [`Store::query_posts`] with its own statement-level time limit: a filter or an order
-    /// over one tenant's large collection that runs longer is stopped by the database itself
-    /// (PostgreSQL's `statement_timeout` for this transaction; on SQLite a progress handler
-    /// interrupts the statement at the deadline) and fails alone as
-    /// [`crate::store::Failure::SlowQuery`], holding its connection no longer than `within`.
-    #[tracing::instrument(level = "debug", skip(self), err(level = "debug"))]
-    pub async fn query_posts_within(
         &self,
         collection_id: i64,
         filter: Option<&PostFilter>,

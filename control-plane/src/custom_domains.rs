@@ -1,0 +1,45 @@
+//! The custom domain a project may ask for (spec 1 §4 "Domain"), checked the same way
+//! whether it is saved with the project or proven at once (`POST /api/dns-verify`): a valid
+//! name, never one under the platform's own domain, and not one another project holds (a
+//! name and its `www.` twin are one unit).
+
+use vitrine_shared::{
+    domain::{DOMAIN_MESSAGE, DomainName, Invalid},
+    store::{DOMAIN_UNIT_TAKEN, StoreError},
+};
+
+use crate::{
+    error::{ApiError, ErrorCode, Result},
+    state::AppState,
+};
+
+/// The domain `project_id` asks for: valid, not the platform's, and held by no other project
+/// (422 or 409 otherwise).
+pub async fn domain_for(state: &AppState, project_id: i64, raw: &str) -> Result<DomainName> {
+    let domain = parse_domain(state, raw)?;
+    refuse_if_held_elsewhere(state, domain.as_str(), project_id).await?;
+    Ok(domain)
+}
+
+/// Parses a requested domain: validated, and never the platform's own.
+fn parse_domain(state: &AppState, raw: &str) -> Result<DomainName, Invalid> {
+    let domain = DomainName::parse(raw)?;
+    if domain.is_within(&state.settings.platform_domain()) {
+        return Err(Invalid::new(
+            "domain",
+            ErrorCode::DomainInvalid,
+            DOMAIN_MESSAGE,
+        ));
+    }
+    Ok(domain)
+}
+
+/// 409 `domain_in_use` when a project other than `project_id` holds `domain` or its twin.
+async fn refuse_if_held_elsewhere(state: &AppState, domain: &str, project_id: i64) -> Result<()> {
+    match state.store.domain_holder(domain).await? {
+        Some(holder) if holder != project_id => {
+            Err(ApiError::from(StoreError::Conflict(DOMAIN_UNIT_TAKEN)))
+        }
+        _ => Ok(()),
+    }
+}

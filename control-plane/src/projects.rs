@@ -1,0 +1,100 @@
+//! What making and showing a project takes, shared by every route that makes or changes one
+//! (projects, templates, domains, form settings) and by the seed: the project's name and
+//! slug rules, a new project's identity, a project made from a snapshot (a duplicate, a
+//! template), the full view the API answers with, and the settings an owner writes
+//! ([`meta`]).
+
+use axum::http::StatusCode;
+use serde_json::Value;
+use vitrine_shared::{
+    domain::{Invalid, PreviewSlug, required_text},
+    snapshot::Snapshot,
+    store::{NewProject, Project},
+};
+
+use crate::{
+    auth,
+    error::{ErrorCode, Result},
+    extract::ApiJson,
+    responses::ProjectView,
+    state::AppState,
+};
+
+mod meta;
+
+pub use meta::{CustomFont, Font, ProjectMetaInput};
+
+pub const NAME_REQUIRED: &str = "Project name is required";
+
+/// A project's (or template's) name: required, at most 200 characters, trimmed.
+pub fn parse_name(raw: Option<&str>) -> Result<String, Invalid> {
+    required_text(
+        "name",
+        raw,
+        200,
+        ErrorCode::ProjectNameRequired,
+        NAME_REQUIRED,
+    )
+}
+
+/// A fresh token and uuid for a new project.
+pub fn new_identity() -> (String, String) {
+    (auth::new_token(), uuid::Uuid::new_v4().to_string())
+}
+
+/// The instant before which a released slug's hold has ended (`SLUG_COOLING_OFF_DAYS`).
+pub fn slugs_held_since(state: &AppState) -> chrono::DateTime<chrono::Utc> {
+    chrono::Utc::now() - chrono::Duration::days(i64::from(state.settings.slug_cooling_off_days))
+}
+
+/// The slug a new project gets: the one asked for (which must be free), or one derived
+/// from the name with a numeric suffix if needed.
+pub async fn choose_slug(state: &AppState, requested: Option<&str>, name: &str) -> Result<String> {
+    match requested.map(str::trim).filter(|s| !s.is_empty()) {
+        Some(s) => Ok(PreviewSlug::parse(s)?.into_string()),
+        None => Ok(state
+            .store
+            .free_project_slug(PreviewSlug::from_name(name).as_str())
+            .await?),
+    }
+}
+
+/// Creates a project owned by `user_id` holding `snapshot`'s content (duplicates and
+/// projects made from templates) and answers 201 with its full view.
+pub async fn create_from_snapshot(
+    state: &AppState,
+    user_id: i64,
+    name: &str,
+    slug: &str,
+    snapshot: &Snapshot,
+) -> Result<(StatusCode, ApiJson<ProjectView>)> {
+    let (token, uuid) = new_identity();
+    let new = NewProject {
+        user_id,
+        name,
+        slug,
+        token: &token,
+        uuid: &uuid,
+        meta: Value::Null,
+    };
+    let project = state
+        .store
+        .insert_project_from_snapshot(&new, snapshot)
+        .await?;
+    Ok((
+        StatusCode::CREATED,
+        ApiJson(full_view(state, &project).await?),
+    ))
+}
+
+/// One project with its pages, collections and certificate status (the list shows none of these).
+pub async fn full_view(state: &AppState, project: &Project) -> Result<ProjectView> {
+    let pages = state.store.project_pages(project.id).await?;
+    let tables = state.store.project_collections(project.id).await?;
+    let certificate = state.store.certificate_status(project.id).await?;
+    let claim = state.store.domain_claim(project.id).await?;
+    Ok(ProjectView::new(project, &state.settings)
+        .with_content(pages, tables)
+        .with_certificate(certificate)
+        .with_domain_claim(claim))
+}
