@@ -6,6 +6,7 @@ import { useTranslation } from 'react-i18next';
 import { z } from 'zod';
 import { Alert } from '@/components/Alert';
 import { FormField } from '@/components/FormField';
+import { DialogActions, DoneButton } from '@/components/DialogActions';
 import { Dialog } from '@/components/ui/Dialog';
 import { Form } from '@/components/Form';
 import { PageLoader } from '@/components/PageLoader';
@@ -69,20 +70,13 @@ export function ConfigureDomainModal({ project, onClose }: Props) {
 
   if (step === 'input') {
     const footer = (
-      <div className="button-row">
-        <button type="button" className="button" onClick={onClose}>
-          {t('common.cancel')}
-        </button>
-        <button
-          type="submit"
-          form="configure-domain-form"
-          className="button button-primary"
-          disabled={!live.success}
-          data-testid="domain-submit"
-        >
-          {t('domains.continue')}
-        </button>
-      </div>
+      <DialogActions
+        onCancel={onClose}
+        actionLabel={t('domains.continue')}
+        form="configure-domain-form"
+        actionDisabled={!live.success}
+        actionTestId="domain-submit"
+      />
     );
     return (
       <Dialog
@@ -143,37 +137,19 @@ export function ConfigureDomainModal({ project, onClose }: Props) {
   }
 
   const footer = verify.isSuccess ? (
-    <button
-      type="button"
-      className="button button-primary"
-      onClick={onClose}
-      data-testid="domain-done"
-      autoFocus
-    >
-      {t('common.close')}
-    </button>
+    <DoneButton onClose={onClose} testId="domain-done" />
   ) : (
-    <div className="button-row">
-      <button
-        type="button"
-        className="button"
-        onClick={change}
-        disabled={verify.isPending}
-        data-testid="domain-change"
-      >
-        {t('domains.change')}
-      </button>
-      <button
-        type="button"
-        className="button button-primary"
-        onClick={verifyNow}
-        disabled={verify.isPending}
-        data-testid="domain-verify"
-        autoFocus
-      >
-        {verify.isPending ? t('domains.verifying') : t('domains.verify')}
-      </button>
-    </div>
+    <DialogActions
+      onCancel={change}
+      cancelLabel={t('domains.change')}
+      cancelTestId="domain-change"
+      cancelDisabled={verify.isPending}
+      actionLabel={verify.isPending ? t('domains.verifying') : t('domains.verify')}
+      onAction={verifyNow}
+      actionDisabled={verify.isPending}
+      actionTestId="domain-verify"
+      autoFocus
+    />
   );
 
   // The server saved it as pending (after a failed check, or earlier): it keeps checking.
