@@ -10,6 +10,7 @@ import { errorText, setServerError } from '@/lib/forms';
 import { useNewPassword } from '@/features/auth/api/new-password';
 import { paths } from '@/app/paths';
 import { newPasswordSchema, type NewPasswordValues } from '@/features/auth/lib/schemas';
+import { ButtonLink } from '@/components/ButtonLink';
 
 /** A link that is not one: no e-mail or no token in its query. Says so, and offers a new one. */
 function BrokenLink() {
@@ -19,9 +20,9 @@ function BrokenLink() {
       <div className="card auth-card auth-card-single" data-testid="new-password-broken-link">
         <h2>{t('auth.newPassword.title')}</h2>
         <Alert>{t('forms.newPassword.brokenLink')}</Alert>
-        <Link to="/forgot" className="button button-primary" data-testid="new-password-ask-again">
+        <ButtonLink to="/forgot" variant="primary" testId="new-password-ask-again">
           {t('forms.newPassword.askAgain')}
-        </Link>
+        </ButtonLink>
         <Link to="/login" className="muted-link">
           {t('auth.backToLogin')}
         </Link>

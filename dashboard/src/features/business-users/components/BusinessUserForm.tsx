@@ -2,7 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { Controller, useForm, useWatch } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
-import { Link, useNavigate } from 'react-router';
+import { useNavigate } from 'react-router';
 import { paths } from '@/app/paths';
 import { FormField } from '@/components/FormField';
 import { toast } from '@/components/toast';
@@ -14,6 +14,7 @@ import { useSaveBusinessUser } from '@/features/business-users/api/save-business
 import { accessFromUser, hasProjectList } from '@/features/business-users/lib/access-level';
 import { toPayload, userFormSchema, type UserFormValues } from '@/features/business-users/lib/user-form';
 import { ACCESS_LEVELS, type BusinessUser } from '@/features/business-users/types';
+import { ButtonLink } from '@/components/ButtonLink';
 
 interface Props {
   /** The user being edited; absent for a new one. */
@@ -148,9 +149,9 @@ export function BusinessUserForm({ user }: Props) {
           </fieldset>
         )}
         <div className="form-actions">
-          <Link to={paths.users.build()} className="button" data-testid="user-form-cancel">
+          <ButtonLink to={paths.users.build()} testId="user-form-cancel">
             {t('common.cancel')}
-          </Link>
+          </ButtonLink>
           <button
             type="submit"
             className="button button-primary"

@@ -27,6 +27,7 @@ import type { Post, Table } from '@/features/collections/types';
 import { FieldEditor, fieldInputId } from './editors/FieldEditor';
 import type { RecordScope } from './record-scope';
 import { useLeaveOnError } from './use-project-route';
+import { ButtonLink } from '@/components/ButtonLink';
 
 interface FormProps {
   scope: RecordScope;
@@ -220,9 +221,9 @@ function RecordFormBody({ scope, table, post }: FormProps) {
               {t('common.delete')}
             </button>
           )}
-          <Link to={listLink} className="button" data-testid="record-back">
+          <ButtonLink to={listLink} testId="record-back">
             {t('common.back')}
-          </Link>
+          </ButtonLink>
           <button
             type="submit"
             className="button button-primary"

@@ -20,6 +20,7 @@ import {
   useProjectOrLeave,
 } from '@/features/collections/components/use-project-route';
 import { DEFAULT_TABLE_META, type Table } from '@/features/collections/types';
+import { ButtonLink } from '@/components/ButtonLink';
 
 const BUILT_IN_ORDER_FIELDS = ['created_at', 'updated_at', 'name', 'slug'] as const;
 
@@ -116,18 +117,12 @@ function TableForm({ project, table }: { project: ProjectDetail; table: Table | 
         <h1>{heading}</h1>
         {table && (
           <div className="button-row">
-            <Link
-              to={paths.projectTableFields.build({ projectId: project.id, tableId: table.id })}
-              className="button"
-            >
+            <ButtonLink to={paths.projectTableFields.build({ projectId: project.id, tableId: table.id })}>
               {t('collections.fieldsLink')}
-            </Link>
-            <Link
-              to={paths.projectTableData.build({ projectId: project.id, tableId: table.id })}
-              className="button"
-            >
+            </ButtonLink>
+            <ButtonLink to={paths.projectTableData.build({ projectId: project.id, tableId: table.id })}>
               {t('collections.browse')}
-            </Link>
+            </ButtonLink>
           </div>
         )}
       </div>
@@ -220,9 +215,9 @@ function TableForm({ project, table }: { project: ProjectDetail; table: Table | 
           )}
         </div>
         <div className="form-actions">
-          <Link to={paths.projectTables.build({ projectId: project.id })} className="button">
+          <ButtonLink to={paths.projectTables.build({ projectId: project.id })}>
             {t('common.back')}
-          </Link>
+          </ButtonLink>
           <button
             type="submit"
             className="button button-primary"

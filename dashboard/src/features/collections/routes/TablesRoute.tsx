@@ -8,6 +8,7 @@ import { errorMessage } from '@/lib/api-client';
 import type { ProjectDetail, TableSummary } from '@/lib/types';
 import { useDeleteTable } from '@/features/collections/api/delete-table';
 import { useNumberParam, useProjectOrLeave } from '@/features/collections/components/use-project-route';
+import { ButtonLink } from '@/components/ButtonLink';
 
 function TableList({ project }: { project: ProjectDetail }) {
   const { t } = useTranslation();
@@ -40,13 +41,13 @@ function TableList({ project }: { project: ProjectDetail }) {
       </nav>
       <div className="page-header">
         <h1>{t('collections.title')}</h1>
-        <Link
+        <ButtonLink
           to={paths.projectTableNew.build({ projectId: project.id })}
-          className="button button-primary"
-          data-testid="new-collection"
+          variant="primary"
+          testId="new-collection"
         >
           + {t('collections.new')}
-        </Link>
+        </ButtonLink>
       </div>
       {project.tables.length === 0 ? (
         <p className="card empty muted" data-testid="collections-empty">
@@ -77,27 +78,27 @@ function TableList({ project }: { project: ProjectDetail }) {
                   </td>
                   <td className="actions-cell">
                     <div className="button-row">
-                      <Link
+                      <ButtonLink
                         to={paths.projectTable.build({ projectId: project.id, tableId: table.id })}
-                        className="button button-small"
-                        data-testid="collection-edit"
+                        size="small"
+                        testId="collection-edit"
                       >
                         {t('collections.edit')}
-                      </Link>
-                      <Link
+                      </ButtonLink>
+                      <ButtonLink
                         to={paths.projectTableFields.build({ projectId: project.id, tableId: table.id })}
-                        className="button button-small"
-                        data-testid="collection-fields"
+                        size="small"
+                        testId="collection-fields"
                       >
                         {t('collections.fieldsLink')}
-                      </Link>
-                      <Link
+                      </ButtonLink>
+                      <ButtonLink
                         to={paths.projectTableData.build({ projectId: project.id, tableId: table.id })}
-                        className="button button-small"
-                        data-testid="collection-browse"
+                        size="small"
+                        testId="collection-browse"
                       >
                         {t('collections.browse')}
-                      </Link>
+                      </ButtonLink>
                       <button
                         type="button"
                         className="button button-small button-danger-ghost"

@@ -22,6 +22,7 @@ import { FaviconUpload } from '@/features/projects/components/FaviconUpload';
 import { FontSettings, type FontValues } from '@/features/projects/components/FontSettings';
 import { IntegrationsModal } from '@/features/projects/components/IntegrationsModal';
 import { useProjectId, useProjectOrLeave } from '@/features/projects/components/use-project-route';
+import { ButtonLink } from '@/components/ButtonLink';
 
 /** The settings form: the checked fields of `projectFormSchema` and the rest as they are. */
 function settingsSchema(currentSlug: string) {
@@ -217,9 +218,7 @@ function SettingsForm({ project }: { project: ProjectDetail }) {
         </div>
 
         <div className="form-actions">
-          <Link to={paths.project.build({ projectId: project.id })} className="button">
-            {t('common.cancel')}
-          </Link>
+          <ButtonLink to={paths.project.build({ projectId: project.id })}>{t('common.cancel')}</ButtonLink>
           <button
             type="submit"
             className="button button-primary"
