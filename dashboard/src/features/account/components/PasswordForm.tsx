@@ -1,6 +1,6 @@
 import { useTranslation } from 'react-i18next';
 import { Alert } from '@/components/Alert';
-import { Form } from '@/components/Form';
+import { Form, FormActions } from '@/components/Form';
 import { InputField } from '@/components/FormControls';
 import { toast } from '@/components/toast';
 import { useZodForm } from '@/lib/forms';
@@ -73,16 +73,9 @@ export function PasswordForm({ user }: { user: User }) {
         autoComplete="new-password"
         {...bind('confirm')}
       />
-      <div className="form-actions">
-        <button
-          type="submit"
-          className="button button-primary"
-          disabled={change.isPending}
-          data-testid="password-save"
-        >
-          {t('account.password.submit')}
-        </button>
-      </div>
+      <FormActions isDisabled={change.isPending} testId="password-save">
+        {t('account.password.submit')}
+      </FormActions>
     </Form>
   );
 }

@@ -3,7 +3,7 @@ import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { Alert } from '@/components/Alert';
-import { Form } from '@/components/Form';
+import { Form, SubmitButton } from '@/components/Form';
 import { FormField } from '@/components/FormField';
 import { ApiError, errorMessage } from '@/lib/api-client';
 import { errorText, setServerError } from '@/lib/forms';
@@ -98,9 +98,7 @@ export function NewPasswordRoute() {
             <input {...control} type="password" autoComplete="new-password" {...form.register('password')} />
           )}
         </FormField>
-        <button type="submit" className="button button-primary" disabled={newPassword.isPending}>
-          {t('auth.newPassword.submit')}
-        </button>
+        <SubmitButton isDisabled={newPassword.isPending}>{t('auth.newPassword.submit')}</SubmitButton>
         <Link to={paths.login.build()} className="muted-link">
           {t('auth.backToLogin')}
         </Link>

@@ -8,7 +8,7 @@ import { FormField } from '@/components/FormField';
 import { toast } from '@/components/toast';
 import { errorMessage } from '@/lib/api-client';
 import { projectsQueryOptions } from '@/lib/projects/get-projects';
-import { Form } from '@/components/Form';
+import { Form, FormActions } from '@/components/Form';
 import { errorText, setServerError } from '@/lib/forms';
 import { useSaveBusinessUser } from '@/features/business-users/api/save-business-user';
 import { accessFromUser, hasProjectList } from '@/features/business-users/lib/access-level';
@@ -148,19 +148,15 @@ export function BusinessUserForm({ user }: Props) {
             />
           </fieldset>
         )}
-        <div className="form-actions">
-          <ButtonLink to={paths.users.build()} testId="user-form-cancel">
-            {t('common.cancel')}
-          </ButtonLink>
-          <button
-            type="submit"
-            className="button button-primary"
-            disabled={save.isPending}
-            data-testid="user-form-save"
-          >
-            {t('common.save')}
-          </button>
-        </div>
+        <FormActions
+          before={
+            <ButtonLink to={paths.users.build()} testId="user-form-cancel">
+              {t('common.cancel')}
+            </ButtonLink>
+          }
+          isDisabled={save.isPending}
+          testId="user-form-save"
+        />
       </Form>
     </div>
   );

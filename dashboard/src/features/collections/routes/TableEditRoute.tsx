@@ -3,7 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { Link, Navigate, useNavigate } from 'react-router';
 import { paths } from '@/app/paths';
 import { Alert } from '@/components/Alert';
-import { Form } from '@/components/Form';
+import { Form, FormActions } from '@/components/Form';
 import { CheckboxField, InputField, SelectField } from '@/components/FormControls';
 import { PageLoader } from '@/components/PageLoader';
 import { toast } from '@/components/toast';
@@ -214,19 +214,15 @@ function TableForm({ project, table }: { project: ProjectDetail; table: Table | 
             </SelectField>
           )}
         </div>
-        <div className="form-actions">
-          <ButtonLink to={paths.projectTables.build({ projectId: project.id })}>
-            {t('common.back')}
-          </ButtonLink>
-          <button
-            type="submit"
-            className="button button-primary"
-            disabled={mutation.isPending}
-            data-testid="collection-save"
-          >
-            {t('common.save')}
-          </button>
-        </div>
+        <FormActions
+          before={
+            <ButtonLink to={paths.projectTables.build({ projectId: project.id })}>
+              {t('common.back')}
+            </ButtonLink>
+          }
+          isDisabled={mutation.isPending}
+          testId="collection-save"
+        />
       </Form>
     </section>
   );

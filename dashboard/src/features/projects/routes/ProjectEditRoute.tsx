@@ -7,7 +7,7 @@ import { z } from 'zod';
 import { Link, useNavigate } from 'react-router';
 import { paths } from '@/app/paths';
 import { Alert } from '@/components/Alert';
-import { Form } from '@/components/Form';
+import { Form, FormActions } from '@/components/Form';
 import { FormField } from '@/components/FormField';
 import { PageLoader } from '@/components/PageLoader';
 import { toast } from '@/components/toast';
@@ -217,17 +217,13 @@ function SettingsForm({ project }: { project: ProjectDetail }) {
           <small className="field-hint">{t('settings.clientLink.help')}</small>
         </div>
 
-        <div className="form-actions">
-          <ButtonLink to={paths.project.build({ projectId: project.id })}>{t('common.cancel')}</ButtonLink>
-          <button
-            type="submit"
-            className="button button-primary"
-            disabled={update.isPending}
-            data-testid="settings-save"
-          >
-            {t('common.save')}
-          </button>
-        </div>
+        <FormActions
+          before={
+            <ButtonLink to={paths.project.build({ projectId: project.id })}>{t('common.cancel')}</ButtonLink>
+          }
+          isDisabled={update.isPending}
+          testId="settings-save"
+        />
       </Form>
       {integrationsOpen && <IntegrationsModal project={project} onClose={() => setIntegrationsOpen(false)} />}
       {confirmDialog}
