@@ -10,6 +10,13 @@ import { useDeleteTable } from '@/features/collections/api/delete-table';
 import { useNumberParam, useProjectOrLeave } from '@/features/collections/components/use-project-route';
 import { ButtonLink } from '@/components/ButtonLink';
 
+/** A collection's links in its row: edit it, its fields, its records. */
+const TABLE_LINKS = [
+  { path: paths.projectTable, testId: 'collection-edit', label: 'collections.edit' },
+  { path: paths.projectTableFields, testId: 'collection-fields', label: 'collections.fieldsLink' },
+  { path: paths.projectTableData, testId: 'collection-browse', label: 'collections.browse' },
+] as const;
+
 function TableList({ project }: { project: ProjectDetail }) {
   const { t } = useTranslation();
   const [confirmDialog, askConfirm] = useConfirm();
@@ -78,27 +85,16 @@ function TableList({ project }: { project: ProjectDetail }) {
                   </td>
                   <td className="actions-cell">
                     <div className="button-row">
-                      <ButtonLink
-                        to={paths.projectTable.build({ projectId: project.id, tableId: table.id })}
-                        size="small"
-                        testId="collection-edit"
-                      >
-                        {t('collections.edit')}
-                      </ButtonLink>
-                      <ButtonLink
-                        to={paths.projectTableFields.build({ projectId: project.id, tableId: table.id })}
-                        size="small"
-                        testId="collection-fields"
-                      >
-                        {t('collections.fieldsLink')}
-                      </ButtonLink>
-                      <ButtonLink
-                        to={paths.projectTableData.build({ projectId: project.id, tableId: table.id })}
-                        size="small"
-                        testId="collection-browse"
-                      >
-                        {t('collections.browse')}
-                      </ButtonLink>
+                      {TABLE_LINKS.map(({ path, testId, label }) => (
+                        <ButtonLink
+                          key={testId}
+                          to={path.build({ projectId: project.id, tableId: table.id })}
+                          size="small"
+                          testId={testId}
+                        >
+                          {t(label)}
+                        </ButtonLink>
+                      ))}
                       <button
                         type="button"
                         className="button button-small button-danger-ghost"

@@ -1,5 +1,5 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { useState } from 'react';
+import { useState, type ReactNode } from 'react';
 import { useForm, useWatch } from 'react-hook-form';
 import i18n from 'i18next';
 import { useTranslation } from 'react-i18next';
@@ -63,6 +63,18 @@ export function ConfigureDomainModal({ project, onClose }: Props) {
     setStep('instructions');
   };
 
+  /** The dialog, the same at both steps: the domain's input, then the records to create. */
+  const dialog = (footer: ReactNode, body: ReactNode) => (
+    <Dialog
+      title={t('domains.configureTitle')}
+      onClose={onClose}
+      footer={footer}
+      testId="configure-domain-modal"
+    >
+      {body}
+    </Dialog>
+  );
+
   const change = () => {
     verify.reset();
     setStep('input');
@@ -78,34 +90,28 @@ export function ConfigureDomainModal({ project, onClose }: Props) {
         actionTestId="domain-submit"
       />
     );
-    return (
-      <Dialog
-        title={t('domains.configureTitle')}
-        onClose={onClose}
-        footer={footer}
-        testId="configure-domain-modal"
-      >
-        <Form form={form} onValid={submit} id="configure-domain-form" className="form">
-          <FormField
-            label={t('domains.label')}
-            id="domain-input"
-            description={t('domains.hint')}
-            error={errorText(t, form.formState.errors.domain) ?? (liveError ? t(liveError) : undefined)}
-          >
-            {(control) => (
-              <input
-                {...control}
-                placeholder={t('domains.placeholder')}
-                autoComplete="off"
-                spellCheck={false}
-                autoFocus
-                {...form.register('domain')}
-                data-testid="domain-input"
-              />
-            )}
-          </FormField>
-        </Form>
-      </Dialog>
+    return dialog(
+      footer,
+      <Form form={form} onValid={submit} id="configure-domain-form" className="form">
+        <FormField
+          label={t('domains.label')}
+          id="domain-input"
+          description={t('domains.hint')}
+          error={errorText(t, form.formState.errors.domain) ?? (liveError ? t(liveError) : undefined)}
+        >
+          {(control) => (
+            <input
+              {...control}
+              placeholder={t('domains.placeholder')}
+              autoComplete="off"
+              spellCheck={false}
+              autoFocus
+              {...form.register('domain')}
+              data-testid="domain-input"
+            />
+          )}
+        </FormField>
+      </Form>,
     );
   }
 
@@ -156,13 +162,9 @@ export function ConfigureDomainModal({ project, onClose }: Props) {
   const check =
     !verify.isSuccess && project.domain_check?.domain === normalized ? project.domain_check : null;
 
-  return (
-    <Dialog
-      title={t('domains.configureTitle')}
-      onClose={onClose}
-      footer={footer}
-      testId="configure-domain-modal"
-    >
+  return dialog(
+    footer,
+    <>
       <DnsInstructions domain={normalized} token={project.domain_token} />
       {result}
       {check && (
@@ -188,7 +190,7 @@ export function ConfigureDomainModal({ project, onClose }: Props) {
           )}
         </Alert>
       )}
-    </Dialog>
+    </>,
   );
 }
 
@@ -232,6 +234,31 @@ function DnsRecord({ kind, name, value, id }: { kind: string; name: string; valu
   );
 }
 
+/** Where the domain may point, an A record or a CNAME: the value, with a copy button. */
+function PointRecord({
+  text,
+  kind,
+  value,
+  testId,
+}: {
+  text: string;
+  kind: 'A' | 'CNAME';
+  value: string;
+  testId: string;
+}) {
+  const { t } = useTranslation();
+  return (
+    <li>
+      {text} <code data-testid={testId}>{value}</code>{' '}
+      <CopyButton
+        value={value}
+        label={t('domains.copyValue', { kind })}
+        testId={`domain-copy-${kind.toLowerCase()}-value`}
+      />
+    </li>
+  );
+}
+
 /** The records to create at the DNS provider: the TXT proof, and the A record or the CNAME. */
 function DnsInstructions({ domain, token }: { domain: string; token: string }) {
   const { t } = useTranslation();
@@ -259,22 +286,18 @@ function DnsInstructions({ domain, token }: { domain: string; token: string }) {
       </p>
       <p>{t('domains.pointIntro')}</p>
       <ul>
-        <li>
-          {t('domains.aRecord')} <code data-testid="domain-public-ip">{config.data.public_ip}</code>{' '}
-          <CopyButton
-            value={config.data.public_ip}
-            label={t('domains.copyValue', { kind: 'A' })}
-            testId="domain-copy-a-value"
-          />
-        </li>
-        <li>
-          {t('domains.cnameRecord')} <code data-testid="domain-cname-target">{config.data.cname_target}</code>{' '}
-          <CopyButton
-            value={config.data.cname_target}
-            label={t('domains.copyValue', { kind: 'CNAME' })}
-            testId="domain-copy-cname-value"
-          />
-        </li>
+        <PointRecord
+          text={t('domains.aRecord')}
+          kind="A"
+          value={config.data.public_ip}
+          testId="domain-public-ip"
+        />
+        <PointRecord
+          text={t('domains.cnameRecord')}
+          kind="CNAME"
+          value={config.data.cname_target}
+          testId="domain-cname-target"
+        />
       </ul>
       <p className="muted small" data-testid="domain-proxy-note">
         {t('domains.proxyNote')}

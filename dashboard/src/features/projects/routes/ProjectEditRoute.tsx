@@ -62,6 +62,14 @@ function SettingsForm({ project }: { project: ProjectDetail }) {
   const [integrationsOpen, setIntegrationsOpen] = useState(false);
   const [confirmDialog, askConfirm] = useConfirm();
   const uploadPrefix = user ? [user.id, project.id] : [project.id];
+  /** The site's own code for its pages' head or end, in a code textarea. */
+  const codeField = (name: 'header' | 'footer', label: string, hint: string) => (
+    <FormField label={label} id={`settings-${name}`} description={hint}>
+      {(control) => (
+        <textarea {...control} className="code-input" rows={5} spellCheck={false} {...form.register(name)} />
+      )}
+    </FormField>
+  );
 
   const submit = (values: SettingsValues) => {
     const { name, slug, description, fonts, header, footer, favicon } = settingsSchema(project.slug).parse(
@@ -160,28 +168,8 @@ function SettingsForm({ project }: { project: ProjectDetail }) {
         />
 
         <h2 className="section-title">{t('settings.code')}</h2>
-        <FormField label={t('settings.header')} id="settings-header" description={t('settings.headerHint')}>
-          {(control) => (
-            <textarea
-              {...control}
-              className="code-input"
-              rows={5}
-              spellCheck={false}
-              {...form.register('header')}
-            />
-          )}
-        </FormField>
-        <FormField label={t('settings.footer')} id="settings-footer" description={t('settings.footerHint')}>
-          {(control) => (
-            <textarea
-              {...control}
-              className="code-input"
-              rows={5}
-              spellCheck={false}
-              {...form.register('footer')}
-            />
-          )}
-        </FormField>
+        {codeField('header', t('settings.header'), t('settings.headerHint'))}
+        {codeField('footer', t('settings.footer'), t('settings.footerHint'))}
 
         <FormField label={t('settings.favicon')} id="favicon-file" error={errorText(t, errors.favicon)}>
           <Controller
