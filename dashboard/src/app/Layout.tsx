@@ -2,33 +2,13 @@ import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, NavLink, Outlet } from 'react-router';
 import { GlobalSpinner } from '@/components/GlobalSpinner';
+import { LanguageSwitch } from '@/components/LanguageSwitch';
 import { Toaster } from '@/components/toast';
 import { ImpersonationBanner } from '@/features/user-admin/components/ImpersonationBanner';
 import { useOptionalUser } from '@/lib/auth/get-user';
-import { applyLanguage, languages, setLanguage, storedLanguage } from '@/lib/i18n';
-import type { Language } from '@/lib/types';
+import { applyLanguage, storedLanguage } from '@/lib/i18n';
 import { useDocumentTitle } from './document-title';
 import { paths } from './paths';
-
-function LanguageSwitch() {
-  const { t, i18n } = useTranslation();
-  return (
-    <label className="language-switch">
-      <span className="sr-only">{t('header.language')}</span>
-      <select
-        value={i18n.language}
-        data-testid="language-switch"
-        onChange={(event) => setLanguage(event.target.value as Language)}
-      >
-        {languages.map((language) => (
-          <option key={language} value={language}>
-            {t(`languages.${language}`)}
-          </option>
-        ))}
-      </select>
-    </label>
-  );
-}
 
 function Header() {
   const { t } = useTranslation();
@@ -76,7 +56,7 @@ function Header() {
             </Link>
           </>
         )}
-        <LanguageSwitch />
+        <LanguageSwitch testId="language-switch" />
       </nav>
     </header>
   );

@@ -1,7 +1,8 @@
 import { useTranslation } from 'react-i18next';
-import { isRouteErrorResponse, Link, useRouteError } from 'react-router';
+import { isRouteErrorResponse, useRouteError } from 'react-router';
 import { ApiError } from '@/lib/api-client';
 import { paths } from './paths';
+import { ButtonLink } from '@/components/ButtonLink';
 
 /** What went wrong, in words a person can act on: not found, a new version to load, or anything else. */
 function errorKind(error: unknown): 'notFound' | 'newVersion' | 'unexpected' {
@@ -34,9 +35,9 @@ export function RouteError({ home = 'dashboard' }: { home?: 'dashboard' | 'clien
         <button type="button" className="button" onClick={() => window.location.reload()}>
           {t('routeError.retry')}
         </button>
-        <Link to={homePath} className="button button-primary" data-testid="route-error-home">
+        <ButtonLink to={homePath} variant="primary" testId="route-error-home">
           {home === 'client' ? t('routeError.clientHome') : t('routeError.home')}
-        </Link>
+        </ButtonLink>
       </div>
     </div>
   );

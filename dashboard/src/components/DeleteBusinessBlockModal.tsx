@@ -3,6 +3,7 @@ import { errorMessage } from '@/lib/api-client';
 import { useDeleteBusinessBlock } from '@/lib/business-blocks/delete-business-block';
 import type { BusinessBlock } from '@/lib/business-blocks/types';
 import { Dialog } from '@/components/ui/Dialog';
+import { DialogActions } from './DialogActions';
 import { showToast } from './toast';
 
 interface Props {
@@ -27,20 +28,14 @@ export function DeleteBusinessBlockModal({ block, onClose }: Props) {
       onError: (error) => showToast(errorMessage(error), 'error'),
     });
   const footer = (
-    <div className="button-row">
-      <button type="button" className="button" onClick={onClose}>
-        {t('common.cancel')}
-      </button>
-      <button
-        type="button"
-        className="button button-danger"
-        onClick={confirm}
-        disabled={remove.isPending}
-        data-testid="business-block-delete-confirm"
-      >
-        {t('common.delete')}
-      </button>
-    </div>
+    <DialogActions
+      actionLabel={t('common.delete')}
+      onAction={confirm}
+      onCancel={onClose}
+      destructive
+      actionDisabled={remove.isPending}
+      actionTestId="business-block-delete-confirm"
+    />
   );
   return (
     <Dialog

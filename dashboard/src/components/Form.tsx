@@ -1,5 +1,6 @@
 import { useEffect, useRef, type FormHTMLAttributes, type ReactNode } from 'react';
 import type { FieldValues, SubmitHandler, UseFormReturn } from 'react-hook-form';
+import { useTranslation } from 'react-i18next';
 import { focusFirstInvalid, serverErrorPaths } from '@/lib/forms';
 
 interface FormProps<T extends FieldValues, C, O> extends Omit<
@@ -50,5 +51,55 @@ export function Form<T extends FieldValues, C, O>({
     >
       {children}
     </form>
+  );
+}
+
+interface SubmitButtonProps {
+  /** True while the request runs, or while the form can't be sent yet. */
+  isDisabled: boolean;
+  testId?: string;
+  /** The id of the form it submits, when it stands outside it (a dialog's footer). */
+  form?: string;
+  /** "Save" unless told. */
+  children?: ReactNode;
+}
+
+/** A form's submit button: the primary one. */
+export function SubmitButton({ isDisabled, testId, form, children }: SubmitButtonProps) {
+  const { t } = useTranslation();
+  return (
+    <button
+      type="submit"
+      form={form}
+      className="button button-primary"
+      disabled={isDisabled}
+      data-testid={testId}
+    >
+      {children ?? t('common.save')}
+    </button>
+  );
+}
+
+interface FormActionsProps extends SubmitButtonProps {
+  /** Leaves without saving: a Cancel button before Save. */
+  onCancel?: () => void;
+  cancelTestId?: string;
+  /** What stands before them: a Back or Cancel link, a Delete button. */
+  before?: ReactNode;
+}
+
+/** The row that ends a form: what `before` holds, Cancel when `onCancel` is given, and Save. */
+export function FormActions({ onCancel, cancelTestId, before, ...submit }: FormActionsProps) {
+  const { t } = useTranslation();
+  return (
+    <div className="form-actions">
+      {before}
+      {onCancel && (
+        <button type="button" className="button" onClick={onCancel} data-testid={cancelTestId}>
+          {t('common.cancel')}
+        </button>
+      )}
+      <SubmitButton {...submit} />
+    </div>
   );
 }

@@ -1,8 +1,7 @@
 import type { ReactNode } from 'react';
 import type { FieldValues, SubmitHandler, UseFormReturn } from 'react-hook-form';
-import { useTranslation } from 'react-i18next';
 import { Alert } from '@/components/Alert';
-import { Form } from '@/components/Form';
+import { Form, FormActions } from '@/components/Form';
 import { Dialog, type DialogProps } from '@/components/ui/Dialog';
 
 interface FormDialogProps<T extends FieldValues, C, O> {
@@ -44,7 +43,6 @@ export function FormDialog<T extends FieldValues, C, O>({
   size,
   children,
 }: FormDialogProps<T, C, O>) {
-  const { t } = useTranslation();
   const formId = `${testId}-form`;
   return (
     <Dialog
@@ -54,20 +52,15 @@ export function FormDialog<T extends FieldValues, C, O>({
       size={size}
       isDismissable={false}
       footer={
-        <div className="form-actions">
-          <button type="button" className="button" onClick={onClose} data-testid={`${testId}-cancel`}>
-            {t('common.cancel')}
-          </button>
-          <button
-            type="submit"
-            form={formId}
-            className="button button-primary"
-            disabled={saving}
-            data-testid={saveTestId}
-          >
-            {saveLabel ?? t('common.save')}
-          </button>
-        </div>
+        <FormActions
+          onCancel={onClose}
+          cancelTestId={`${testId}-cancel`}
+          form={formId}
+          isDisabled={saving}
+          testId={saveTestId}
+        >
+          {saveLabel}
+        </FormActions>
       }
     >
       <Form id={formId} form={form} onValid={onValid} className="form">

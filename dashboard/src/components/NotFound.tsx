@@ -1,6 +1,6 @@
 import { useTranslation } from 'react-i18next';
-import { Link } from 'react-router';
 import { paths } from '@/app/paths';
+import { ButtonLink } from './ButtonLink';
 
 /** The "not found" screen: an unknown address, or an id that names nothing (the theme preview). */
 export function NotFound() {
@@ -9,9 +9,9 @@ export function NotFound() {
     <div className="card notice" data-testid="not-found">
       <h1>{t('notFound.title')}</h1>
       <p>{t('notFound.body')}</p>
-      <Link to={paths.home.build()} className="button button-primary">
+      <ButtonLink to={paths.home.build()} variant="primary">
         {t('notFound.home')}
-      </Link>
+      </ButtonLink>
     </div>
   );
 }

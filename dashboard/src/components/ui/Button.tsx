@@ -9,6 +9,17 @@ export interface ButtonProps extends Omit<AriaButtonProps, 'className' | 'childr
   testId?: string;
 }
 
+/** The `.button` classes of a variant and size (`button button-primary button-small`). */
+export function buttonClass(
+  variant: ButtonProps['variant'] = 'default',
+  size: ButtonProps['size'] = 'default',
+) {
+  const classes = ['button'];
+  if (variant !== 'default') classes.push(`button-${variant}`);
+  if (size === 'small') classes.push('button-small');
+  return classes.join(' ');
+}
+
 /**
  * The kit's button: React Aria's `Button` (press events that behave the same for mouse, touch,
  * keyboard and screen readers; `isDisabled`, `isPending`), styled by the `.button` classes.
@@ -21,9 +32,7 @@ export function Button({
   testId,
   ...rest
 }: ButtonProps) {
-  const classes = ['button'];
-  if (variant !== 'default') classes.push(`button-${variant}`);
-  if (size === 'small') classes.push('button-small');
+  const classes = [buttonClass(variant, size)];
   if (className) classes.push(className);
   return (
     <AriaButton {...rest} className={classes.join(' ')} data-testid={testId}>

@@ -1,5 +1,6 @@
 import type { Ref } from 'react';
-import { FieldError, Label, Radio, RadioGroup as AriaRadioGroup, Text } from 'react-aria-components';
+import { Radio, RadioGroup as AriaRadioGroup } from 'react-aria-components';
+import { type ChoiceFieldProps, FieldHelp, FieldLabel, fieldClass } from './field-parts';
 
 export interface RadioOption {
   id: string;
@@ -8,19 +9,8 @@ export interface RadioOption {
   testId?: string;
 }
 
-export interface RadioGroupProps {
-  label: string;
+export interface RadioGroupProps extends ChoiceFieldProps {
   options: RadioOption[];
-  value: string | null;
-  onChange: (value: string) => void;
-  /** Called when the focus leaves the group (react-hook-form's `field.onBlur`). */
-  onBlur?: () => void;
-  testId?: string;
-  isDisabled?: boolean;
-  /** Marks the label with an asterisk; the form's schema does the checking. */
-  required?: boolean;
-  /** Help under the choices. */
-  description?: string;
   /**
    * The translated error, shown under the choices: the group is marked invalid (`aria-invalid`,
    * `data-invalid`) and each radio's `aria-describedby` names the error.
@@ -36,8 +26,7 @@ export interface RadioGroupProps {
 /**
  * A labelled single choice among a few options shown at once, on React Aria's `RadioGroup`
  * (WAI-ARIA radio group: Tab reaches the chosen radio, the arrow keys move the choice). In a
- * react-hook-form form it binds through `Controller`: `value`, `onChange`, `onBlur`, `inputRef`
- * from its `field`, `error` from `errorText(t, fieldState.error)`.
+ * react-hook-form form its `inputRef` comes from the `Controller`'s `field` too.
  */
 export function RadioGroup({
   label,
@@ -57,7 +46,7 @@ export function RadioGroup({
     options.find((option) => !option.isDisabled);
   return (
     <AriaRadioGroup
-      className={['field', error ? 'field-invalid' : ''].filter(Boolean).join(' ')}
+      className={fieldClass(error)}
       value={value}
       onChange={onChange}
       onBlur={onBlur}
@@ -66,10 +55,7 @@ export function RadioGroup({
       validationBehavior="aria"
       data-testid={testId}
     >
-      <Label>
-        {label}
-        {required && ' *'}
-      </Label>
+      <FieldLabel label={label} required={required} />
       {options.map((option) => (
         <Radio
           key={option.id}
@@ -82,15 +68,7 @@ export function RadioGroup({
           {option.label}
         </Radio>
       ))}
-      {description && (
-        <Text slot="description" className="field-hint">
-          {description}
-        </Text>
-      )}
-      {/* Announced when it appears, as the errors of `FormField` are. */}
-      <FieldError className="field-error">
-        <span role="alert">{error}</span>
-      </FieldError>
+      <FieldHelp description={description} error={error} />
     </AriaRadioGroup>
   );
 }

@@ -1,35 +1,22 @@
 import type { Key, Ref } from 'react';
 import {
   Button,
-  FieldError,
-  Label,
   ListBox,
   ListBoxItem,
   Popover,
   Select as AriaSelect,
   SelectValue,
-  Text,
 } from 'react-aria-components';
+import { type ChoiceFieldProps, FieldHelp, FieldLabel, fieldClass } from './field-parts';
 
 export interface Option {
   id: string;
   label: string;
 }
 
-export interface SelectProps {
-  label: string;
+export interface SelectProps extends ChoiceFieldProps {
   options: Option[];
-  value: string | null;
-  onChange: (value: string) => void;
-  /** Called when the list button loses focus (react-hook-form's `field.onBlur`). */
-  onBlur?: () => void;
   placeholder?: string;
-  testId?: string;
-  isDisabled?: boolean;
-  /** Marks the label with an asterisk; the form's schema does the checking. */
-  required?: boolean;
-  /** Help under the list button. */
-  description?: string;
   /**
    * The translated error, shown under the list button: the field is marked invalid
    * (`data-invalid`, which `Form` looks for) and the button's `aria-describedby` names the error.
@@ -44,8 +31,7 @@ export interface SelectProps {
 /**
  * A labelled single-choice list on React Aria's `Select` (WAI-ARIA listbox in a popover; typing
  * selects, arrow keys move). For a long list that people search, use `ComboBox`. In a
- * react-hook-form form it binds through `Controller`: `value`, `onChange`, `onBlur`,
- * `buttonRef` from its `field`, `error` from `errorText(t, fieldState.error)`.
+ * react-hook-form form its `buttonRef` comes from the `Controller`'s `field` too.
  */
 export function Select({
   label,
@@ -63,7 +49,7 @@ export function Select({
 }: SelectProps) {
   return (
     <AriaSelect
-      className={['field', 'select', error ? 'field-invalid' : ''].filter(Boolean).join(' ')}
+      className={fieldClass(error, 'select')}
       selectedKey={value}
       onSelectionChange={(key: Key | null) => key != null && onChange(String(key))}
       onBlur={onBlur}
@@ -73,23 +59,12 @@ export function Select({
       validationBehavior="aria"
       data-testid={testId}
     >
-      <Label>
-        {label}
-        {required && ' *'}
-      </Label>
+      <FieldLabel label={label} required={required} />
       <Button className="input select-button" ref={buttonRef}>
         <SelectValue />
         <span aria-hidden="true">▾</span>
       </Button>
-      {description && (
-        <Text slot="description" className="field-hint">
-          {description}
-        </Text>
-      )}
-      {/* Announced when it appears, as the errors of `FormField` are. */}
-      <FieldError className="field-error">
-        <span role="alert">{error}</span>
-      </FieldError>
+      <FieldHelp description={description} error={error} />
       <Popover className="popover">
         <ListBox className="listbox">
           {options.map((option) => (

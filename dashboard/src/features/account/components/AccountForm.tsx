@@ -1,6 +1,6 @@
 import { useTranslation } from 'react-i18next';
 import { Alert } from '@/components/Alert';
-import { Form } from '@/components/Form';
+import { Form, FormActions } from '@/components/Form';
 import { InputField, SelectField } from '@/components/FormControls';
 import { FormField } from '@/components/FormField';
 import { toast } from '@/components/toast';
@@ -68,16 +68,7 @@ export function AccountForm({ user }: { user: User }) {
           ))}
         </SelectField>
       </div>
-      <div className="form-actions">
-        <button
-          type="submit"
-          className="button button-primary"
-          disabled={save.isPending}
-          data-testid="account-save"
-        >
-          {t('common.save')}
-        </button>
-      </div>
+      <FormActions isDisabled={save.isPending} testId="account-save" />
     </Form>
   );
 }

@@ -2,7 +2,7 @@ import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { z } from 'zod';
 import { Alert } from '@/components/Alert';
-import { Form } from '@/components/Form';
+import { Form, FormActions } from '@/components/Form';
 import { InputField } from '@/components/FormControls';
 import { Dialog } from '@/components/ui/Dialog';
 import { errorMessage } from '@/lib/api-client';
@@ -121,19 +121,14 @@ export function CardModal({ user, config, onClose }: Props) {
           <div ref={target} className="card-element" data-testid="card-element" />
           {!provider && error === null && <small className="muted">{t('account.cardLoading')}</small>}
         </div>
-        <div className="form-actions">
-          <button type="button" className="button" onClick={onClose} data-testid="card-cancel">
-            {t('common.cancel')}
-          </button>
-          <button
-            type="submit"
-            className="button button-primary"
-            disabled={!provider || busy}
-            data-testid="card-save"
-          >
-            {t('account.cardSave')}
-          </button>
-        </div>
+        <FormActions
+          onCancel={onClose}
+          cancelTestId="card-cancel"
+          isDisabled={!provider || busy}
+          testId="card-save"
+        >
+          {t('account.cardSave')}
+        </FormActions>
       </Form>
     </Dialog>
   );

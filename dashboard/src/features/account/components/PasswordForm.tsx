@@ -1,12 +1,29 @@
 import { useTranslation } from 'react-i18next';
 import { Alert } from '@/components/Alert';
-import { Form } from '@/components/Form';
+import { Form, FormActions } from '@/components/Form';
 import { InputField } from '@/components/FormControls';
 import { toast } from '@/components/toast';
 import { useZodForm } from '@/lib/forms';
 import type { User } from '@/lib/types';
 import { useChangePassword } from '@/features/account/api/update-user';
 import { passwordFormSchema, type PasswordFormValues } from '@/features/account/lib/account-form';
+
+/** The form's three password inputs, in order. */
+const PASSWORDS = [
+  {
+    name: 'current_password',
+    label: 'account.password.current',
+    id: 'password-current',
+    autoComplete: 'current-password',
+  },
+  { name: 'new_password', label: 'account.password.new', id: 'password-new', autoComplete: 'new-password' },
+  {
+    name: 'confirm',
+    label: 'account.password.confirm',
+    id: 'password-confirm',
+    autoComplete: 'new-password',
+  },
+] as const;
 
 /**
  * The account's own password change (POST /api/user/password): the current password, then the new
@@ -49,40 +66,20 @@ export function PasswordForm({ user }: { user: User }) {
       <h2>{t('account.password.title')}</h2>
       <p className="muted small">{t('account.password.help')}</p>
       {failure.message && <Alert testId="password-form-error">{failure.message}</Alert>}
-      <InputField
-        label={t('account.password.current')}
-        id="password-current"
-        type="password"
-        required
-        autoComplete="current-password"
-        {...bind('current_password')}
-      />
-      <InputField
-        label={t('account.password.new')}
-        id="password-new"
-        type="password"
-        required
-        autoComplete="new-password"
-        {...bind('new_password')}
-      />
-      <InputField
-        label={t('account.password.confirm')}
-        id="password-confirm"
-        type="password"
-        required
-        autoComplete="new-password"
-        {...bind('confirm')}
-      />
-      <div className="form-actions">
-        <button
-          type="submit"
-          className="button button-primary"
-          disabled={change.isPending}
-          data-testid="password-save"
-        >
-          {t('account.password.submit')}
-        </button>
-      </div>
+      {PASSWORDS.map(({ name, label, id, autoComplete }) => (
+        <InputField
+          key={name}
+          label={t(label)}
+          id={id}
+          type="password"
+          required
+          autoComplete={autoComplete}
+          {...bind(name)}
+        />
+      ))}
+      <FormActions isDisabled={change.isPending} testId="password-save">
+        {t('account.password.submit')}
+      </FormActions>
     </Form>
   );
 }

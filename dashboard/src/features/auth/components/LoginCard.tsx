@@ -3,7 +3,7 @@ import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { Alert } from '@/components/Alert';
-import { Form } from '@/components/Form';
+import { Form, SubmitButton } from '@/components/Form';
 import { FormField } from '@/components/FormField';
 import { errorMessage } from '@/lib/api-client';
 import { errorText, setServerError } from '@/lib/forms';
@@ -44,14 +44,9 @@ export function LoginCard() {
           />
         )}
       </FormField>
-      <button
-        type="submit"
-        className="button button-primary"
-        disabled={login.isPending}
-        data-testid="login-submit"
-      >
+      <SubmitButton isDisabled={login.isPending} testId="login-submit">
         {t('auth.login.submit')}
-      </button>
+      </SubmitButton>
       <Link to={paths.forgot.build()} className="muted-link">
         {t('auth.login.forgot')}
       </Link>

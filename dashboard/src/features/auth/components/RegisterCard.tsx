@@ -2,7 +2,7 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { Alert } from '@/components/Alert';
-import { Form } from '@/components/Form';
+import { Form, SubmitButton } from '@/components/Form';
 import { FormField } from '@/components/FormField';
 import { errorMessage } from '@/lib/api-client';
 import { errorText, setServerError } from '@/lib/forms';
@@ -39,14 +39,9 @@ export function RegisterCard() {
           <input {...control} type="password" autoComplete="new-password" {...form.register('password')} />
         )}
       </FormField>
-      <button
-        type="submit"
-        className="button button-primary"
-        disabled={register.isPending}
-        data-testid="register-submit"
-      >
+      <SubmitButton isDisabled={register.isPending} testId="register-submit">
         {t('auth.register.submit')}
-      </button>
+      </SubmitButton>
     </Form>
   );
 }

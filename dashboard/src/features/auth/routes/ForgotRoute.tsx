@@ -3,7 +3,7 @@ import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { Alert } from '@/components/Alert';
-import { Form } from '@/components/Form';
+import { Form, SubmitButton } from '@/components/Form';
 import { FormField } from '@/components/FormField';
 import { errorMessage } from '@/lib/api-client';
 import { errorText, setServerError } from '@/lib/forms';
@@ -35,9 +35,7 @@ export function ForgotRoute() {
         <FormField label={t('auth.email')} id="forgot-email" error={errorText(t, errors.email)}>
           {(control) => <input {...control} type="email" autoComplete="email" {...form.register('email')} />}
         </FormField>
-        <button type="submit" className="button button-primary" disabled={forgot.isPending}>
-          {t('auth.forgot.submit')}
-        </button>
+        <SubmitButton isDisabled={forgot.isPending}>{t('auth.forgot.submit')}</SubmitButton>
         <Link to={paths.login.build()} className="muted-link">
           {t('auth.backToLogin')}
         </Link>

@@ -3,13 +3,14 @@ import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { Alert } from '@/components/Alert';
-import { Form } from '@/components/Form';
+import { Form, SubmitButton } from '@/components/Form';
 import { FormField } from '@/components/FormField';
 import { ApiError, errorMessage } from '@/lib/api-client';
 import { errorText, setServerError } from '@/lib/forms';
 import { useNewPassword } from '@/features/auth/api/new-password';
 import { paths } from '@/app/paths';
 import { newPasswordSchema, type NewPasswordValues } from '@/features/auth/lib/schemas';
+import { ButtonLink } from '@/components/ButtonLink';
 
 /** A link that is not one: no e-mail or no token in its query. Says so, and offers a new one. */
 function BrokenLink() {
@@ -19,9 +20,9 @@ function BrokenLink() {
       <div className="card auth-card auth-card-single" data-testid="new-password-broken-link">
         <h2>{t('auth.newPassword.title')}</h2>
         <Alert>{t('forms.newPassword.brokenLink')}</Alert>
-        <Link to="/forgot" className="button button-primary" data-testid="new-password-ask-again">
+        <ButtonLink to="/forgot" variant="primary" testId="new-password-ask-again">
           {t('forms.newPassword.askAgain')}
-        </Link>
+        </ButtonLink>
         <Link to="/login" className="muted-link">
           {t('auth.backToLogin')}
         </Link>
@@ -97,9 +98,7 @@ export function NewPasswordRoute() {
             <input {...control} type="password" autoComplete="new-password" {...form.register('password')} />
           )}
         </FormField>
-        <button type="submit" className="button button-primary" disabled={newPassword.isPending}>
-          {t('auth.newPassword.submit')}
-        </button>
+        <SubmitButton isDisabled={newPassword.isPending}>{t('auth.newPassword.submit')}</SubmitButton>
         <Link to={paths.login.build()} className="muted-link">
           {t('auth.backToLogin')}
         </Link>

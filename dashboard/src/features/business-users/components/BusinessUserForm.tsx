@@ -2,18 +2,19 @@ import { useQuery } from '@tanstack/react-query';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { Controller, useForm, useWatch } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
-import { Link, useNavigate } from 'react-router';
+import { useNavigate } from 'react-router';
 import { paths } from '@/app/paths';
 import { FormField } from '@/components/FormField';
 import { toast } from '@/components/toast';
 import { errorMessage } from '@/lib/api-client';
 import { projectsQueryOptions } from '@/lib/projects/get-projects';
-import { Form } from '@/components/Form';
+import { Form, FormActions } from '@/components/Form';
 import { errorText, setServerError } from '@/lib/forms';
 import { useSaveBusinessUser } from '@/features/business-users/api/save-business-user';
 import { accessFromUser, hasProjectList } from '@/features/business-users/lib/access-level';
 import { toPayload, userFormSchema, type UserFormValues } from '@/features/business-users/lib/user-form';
 import { ACCESS_LEVELS, type BusinessUser } from '@/features/business-users/types';
+import { ButtonLink } from '@/components/ButtonLink';
 
 interface Props {
   /** The user being edited; absent for a new one. */
@@ -147,19 +148,15 @@ export function BusinessUserForm({ user }: Props) {
             />
           </fieldset>
         )}
-        <div className="form-actions">
-          <Link to={paths.users.build()} className="button" data-testid="user-form-cancel">
-            {t('common.cancel')}
-          </Link>
-          <button
-            type="submit"
-            className="button button-primary"
-            disabled={save.isPending}
-            data-testid="user-form-save"
-          >
-            {t('common.save')}
-          </button>
-        </div>
+        <FormActions
+          before={
+            <ButtonLink to={paths.users.build()} testId="user-form-cancel">
+              {t('common.cancel')}
+            </ButtonLink>
+          }
+          isDisabled={save.isPending}
+          testId="user-form-save"
+        />
       </Form>
     </div>
   );

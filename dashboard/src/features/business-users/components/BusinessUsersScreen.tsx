@@ -1,5 +1,4 @@
 import { useTranslation } from 'react-i18next';
-import { Link } from 'react-router';
 import { Alert } from '@/components/Alert';
 import { DataTable, type DataColumn } from '@/components/DataTable';
 import { PageLoader } from '@/components/PageLoader';
@@ -7,6 +6,7 @@ import { paths } from '@/app/paths';
 import { errorMessage } from '@/lib/api-client';
 import { useBusinessUsers } from '@/features/business-users/api/get-business-users';
 import type { BusinessUser } from '@/features/business-users/types';
+import { ButtonLink } from '@/components/ButtonLink';
 
 /** The business's users (spec 2 "Business users list"): name, email, [Admin] tag, Edit user; New user. */
 export function BusinessUsersScreen() {
@@ -39,13 +39,9 @@ export function BusinessUsersScreen() {
       id: 'actions',
       header: () => t('common.actions'),
       cell: ({ row }) => (
-        <Link
-          to={paths.userEdit.build({ userId: row.original.id })}
-          className="button"
-          data-testid="business-user-edit"
-        >
+        <ButtonLink to={paths.userEdit.build({ userId: row.original.id })} testId="business-user-edit">
           {t('businessUsers.editUser')}
-        </Link>
+        </ButtonLink>
       ),
       meta: { className: 'actions-cell' },
     },
@@ -58,9 +54,9 @@ export function BusinessUsersScreen() {
     <div className="page" data-testid="business-users">
       <header className="page-header">
         <h1>{t('businessUsers.title')}</h1>
-        <Link to={paths.userNew.build()} className="button button-primary" data-testid="business-user-new">
+        <ButtonLink to={paths.userNew.build()} variant="primary" testId="business-user-new">
           {t('businessUsers.newUser')}
-        </Link>
+        </ButtonLink>
       </header>
       {list.data.length === 0 ? (
         <p className="card empty muted" data-testid="business-users-empty">

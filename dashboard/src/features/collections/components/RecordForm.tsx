@@ -3,7 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
 import { Alert } from '@/components/Alert';
 import { useConfirm } from '@/components/ConfirmDialog';
-import { Form } from '@/components/Form';
+import { Form, FormActions } from '@/components/Form';
 import { InputField } from '@/components/FormControls';
 import { FormField } from '@/components/FormField';
 import { PageLoader } from '@/components/PageLoader';
@@ -27,6 +27,7 @@ import type { Post, Table } from '@/features/collections/types';
 import { FieldEditor, fieldInputId } from './editors/FieldEditor';
 import type { RecordScope } from './record-scope';
 import { useLeaveOnError } from './use-project-route';
+import { ButtonLink } from '@/components/ButtonLink';
 
 interface FormProps {
   scope: RecordScope;
@@ -208,30 +209,28 @@ function RecordFormBody({ scope, table, post }: FormProps) {
             )}
           />
         ))}
-        <div className="form-actions">
-          {post && (
-            <button
-              type="button"
-              className="button button-danger record-delete"
-              onClick={() => void destroy()}
-              disabled={remove.isPending}
-              data-testid="record-delete"
-            >
-              {t('common.delete')}
-            </button>
-          )}
-          <Link to={listLink} className="button" data-testid="record-back">
-            {t('common.back')}
-          </Link>
-          <button
-            type="submit"
-            className="button button-primary"
-            disabled={mutation.isPending}
-            data-testid="record-save"
-          >
-            {t('common.save')}
-          </button>
-        </div>
+        <FormActions
+          before={
+            <>
+              {post && (
+                <button
+                  type="button"
+                  className="button button-danger record-delete"
+                  onClick={() => void destroy()}
+                  disabled={remove.isPending}
+                  data-testid="record-delete"
+                >
+                  {t('common.delete')}
+                </button>
+              )}
+              <ButtonLink to={listLink} testId="record-back">
+                {t('common.back')}
+              </ButtonLink>
+            </>
+          }
+          isDisabled={mutation.isPending}
+          testId="record-save"
+        />
       </Form>
       {confirmDialog}
     </section>

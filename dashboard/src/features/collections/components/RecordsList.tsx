@@ -16,6 +16,7 @@ import { RECORDS_PAGE_SIZE, type Field, type Post } from '@/features/collections
 import { ImportButton } from './ImportButton';
 import { RecordCell } from './RecordCell';
 import type { RecordScope } from './record-scope';
+import { ButtonLink } from '@/components/ButtonLink';
 
 /** Above this many rows the bulk-delete bar is repeated at the top (spec §2). */
 const TOP_BAR_ABOVE = 10;
@@ -143,13 +144,9 @@ export function RecordsList({ scope, tableId }: { scope: RecordScope; tableId: n
       id: 'actions',
       header: () => <span className="sr-only">{t('common.actions')}</span>,
       cell: ({ row }: { row: { original: Post } }) => (
-        <Link
-          to={scope.editLink(table.id, row.original.id)}
-          className="button button-small"
-          data-testid="record-edit"
-        >
+        <ButtonLink to={scope.editLink(table.id, row.original.id)} size="small" testId="record-edit">
           {t('records.edit')}
-        </Link>
+        </ButtonLink>
       ),
       meta: { className: 'actions-cell' },
     },
@@ -224,9 +221,9 @@ export function RecordsList({ scope, tableId }: { scope: RecordScope; tableId: n
             {t('records.exportJson')}
           </a>
           <ImportButton tableId={table.id} />
-          <Link to={scope.newLink(table.id)} className="button button-primary" data-testid="new-record">
+          <ButtonLink to={scope.newLink(table.id)} variant="primary" testId="new-record">
             + {t('records.new')}
-          </Link>
+          </ButtonLink>
         </div>
       </div>
       <p className="muted" data-testid="records-total" data-total={total}>

@@ -8,10 +8,10 @@ import { useTranslation } from 'react-i18next';
 import { Link, Navigate, Outlet, useOutletContext, useSearchParams } from 'react-router';
 import { paths } from '@/app/paths';
 import { GlobalSpinner } from '@/components/GlobalSpinner';
+import { LanguageSwitch } from '@/components/LanguageSwitch';
 import { PageLoader } from '@/components/PageLoader';
 import { Toaster } from '@/components/toast';
 import { ApiError, errorMessage, setClientToken } from '@/lib/api-client';
-import { languages, setLanguage } from '@/lib/i18n';
 import { readSession, storageKeys, writeSession } from '@/lib/storage';
 import { useClientProject } from '@/features/collections/api/get-client-project';
 import { clientScope, type RecordScope } from '@/features/collections/components/record-scope';
@@ -21,28 +21,6 @@ import { useNumberParam } from '@/features/collections/components/use-project-ro
 
 interface ClientContext {
   scope: RecordScope;
-}
-
-function LanguageSwitch() {
-  const { t, i18n } = useTranslation();
-  return (
-    <label className="language-switch">
-      <span className="sr-only">{t('header.language')}</span>
-      <select
-        value={i18n.language}
-        onChange={(event) => {
-          const language = languages.find((candidate) => candidate === event.target.value);
-          if (language) setLanguage(language);
-        }}
-      >
-        {languages.map((language) => (
-          <option key={language} value={language}>
-            {t(`languages.${language}`)}
-          </option>
-        ))}
-      </select>
-    </label>
-  );
 }
 
 function InvalidLink() {

@@ -19,6 +19,7 @@ import {
   useProjectOrLeave,
 } from '@/features/collections/components/use-project-route';
 import type { Field, Table } from '@/features/collections/types';
+import { ButtonLink } from '@/components/ButtonLink';
 
 type Editing = { field: Field | undefined } | null;
 
@@ -92,13 +93,12 @@ function FieldManager({ project, table }: { project: ProjectDetail; table: Table
               {t('collections.fields.saveOrder')}
             </button>
           )}
-          <Link
+          <ButtonLink
             to={paths.projectTableData.build({ projectId: project.id, tableId: table.id })}
-            className="button"
-            data-testid="fields-browse"
+            testId="fields-browse"
           >
             {t('collections.browse')}
-          </Link>
+          </ButtonLink>
           <button
             type="button"
             className="button button-primary"

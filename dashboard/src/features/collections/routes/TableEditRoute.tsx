@@ -3,7 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { Link, Navigate, useNavigate } from 'react-router';
 import { paths } from '@/app/paths';
 import { Alert } from '@/components/Alert';
-import { Form } from '@/components/Form';
+import { Form, FormActions } from '@/components/Form';
 import { CheckboxField, InputField, SelectField } from '@/components/FormControls';
 import { PageLoader } from '@/components/PageLoader';
 import { toast } from '@/components/toast';
@@ -20,6 +20,7 @@ import {
   useProjectOrLeave,
 } from '@/features/collections/components/use-project-route';
 import { DEFAULT_TABLE_META, type Table } from '@/features/collections/types';
+import { ButtonLink } from '@/components/ButtonLink';
 
 const BUILT_IN_ORDER_FIELDS = ['created_at', 'updated_at', 'name', 'slug'] as const;
 
@@ -116,18 +117,12 @@ function TableForm({ project, table }: { project: ProjectDetail; table: Table | 
         <h1>{heading}</h1>
         {table && (
           <div className="button-row">
-            <Link
-              to={paths.projectTableFields.build({ projectId: project.id, tableId: table.id })}
-              className="button"
-            >
+            <ButtonLink to={paths.projectTableFields.build({ projectId: project.id, tableId: table.id })}>
               {t('collections.fieldsLink')}
-            </Link>
-            <Link
-              to={paths.projectTableData.build({ projectId: project.id, tableId: table.id })}
-              className="button"
-            >
+            </ButtonLink>
+            <ButtonLink to={paths.projectTableData.build({ projectId: project.id, tableId: table.id })}>
               {t('collections.browse')}
-            </Link>
+            </ButtonLink>
           </div>
         )}
       </div>
@@ -219,19 +214,15 @@ function TableForm({ project, table }: { project: ProjectDetail; table: Table | 
             </SelectField>
           )}
         </div>
-        <div className="form-actions">
-          <Link to={paths.projectTables.build({ projectId: project.id })} className="button">
-            {t('common.back')}
-          </Link>
-          <button
-            type="submit"
-            className="button button-primary"
-            disabled={mutation.isPending}
-            data-testid="collection-save"
-          >
-            {t('common.save')}
-          </button>
-        </div>
+        <FormActions
+          before={
+            <ButtonLink to={paths.projectTables.build({ projectId: project.id })}>
+              {t('common.back')}
+            </ButtonLink>
+          }
+          isDisabled={mutation.isPending}
+          testId="collection-save"
+        />
       </Form>
     </section>
   );

@@ -8,6 +8,14 @@ import { errorMessage } from '@/lib/api-client';
 import type { ProjectDetail, TableSummary } from '@/lib/types';
 import { useDeleteTable } from '@/features/collections/api/delete-table';
 import { useNumberParam, useProjectOrLeave } from '@/features/collections/components/use-project-route';
+import { ButtonLink } from '@/components/ButtonLink';
+
+/** A collection's links in its row: edit it, its fields, its records. */
+const TABLE_LINKS = [
+  { path: paths.projectTable, testId: 'collection-edit', label: 'collections.edit' },
+  { path: paths.projectTableFields, testId: 'collection-fields', label: 'collections.fieldsLink' },
+  { path: paths.projectTableData, testId: 'collection-browse', label: 'collections.browse' },
+] as const;
 
 function TableList({ project }: { project: ProjectDetail }) {
   const { t } = useTranslation();
@@ -40,13 +48,13 @@ function TableList({ project }: { project: ProjectDetail }) {
       </nav>
       <div className="page-header">
         <h1>{t('collections.title')}</h1>
-        <Link
+        <ButtonLink
           to={paths.projectTableNew.build({ projectId: project.id })}
-          className="button button-primary"
-          data-testid="new-collection"
+          variant="primary"
+          testId="new-collection"
         >
           + {t('collections.new')}
-        </Link>
+        </ButtonLink>
       </div>
       {project.tables.length === 0 ? (
         <p className="card empty muted" data-testid="collections-empty">
@@ -77,27 +85,16 @@ function TableList({ project }: { project: ProjectDetail }) {
                   </td>
                   <td className="actions-cell">
                     <div className="button-row">
-                      <Link
-                        to={paths.projectTable.build({ projectId: project.id, tableId: table.id })}
-                        className="button button-small"
-                        data-testid="collection-edit"
-                      >
-                        {t('collections.edit')}
-                      </Link>
-                      <Link
-                        to={paths.projectTableFields.build({ projectId: project.id, tableId: table.id })}
-                        className="button button-small"
-                        data-testid="collection-fields"
-                      >
-                        {t('collections.fieldsLink')}
-                      </Link>
-                      <Link
-                        to={paths.projectTableData.build({ projectId: project.id, tableId: table.id })}
-                        className="button button-small"
-                        data-testid="collection-browse"
-                      >
-                        {t('collections.browse')}
-                      </Link>
+                      {TABLE_LINKS.map(({ path, testId, label }) => (
+                        <ButtonLink
+                          key={testId}
+                          to={path.build({ projectId: project.id, tableId: table.id })}
+                          size="small"
+                          testId={testId}
+                        >
+                          {t(label)}
+                        </ButtonLink>
+                      ))}
                       <button
                         type="button"
                         className="button button-small button-danger-ghost"

@@ -1,11 +1,12 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { useState } from 'react';
+import { useState, type ReactNode } from 'react';
 import { useForm, useWatch } from 'react-hook-form';
 import i18n from 'i18next';
 import { useTranslation } from 'react-i18next';
 import { z } from 'zod';
 import { Alert } from '@/components/Alert';
 import { FormField } from '@/components/FormField';
+import { DialogActions, DoneButton } from '@/components/DialogActions';
 import { Dialog } from '@/components/ui/Dialog';
 import { Form } from '@/components/Form';
 import { PageLoader } from '@/components/PageLoader';
@@ -62,6 +63,18 @@ export function ConfigureDomainModal({ project, onClose }: Props) {
     setStep('instructions');
   };
 
+  /** The dialog, the same at both steps: the domain's input, then the records to create. */
+  const dialog = (footer: ReactNode, body: ReactNode) => (
+    <Dialog
+      title={t('domains.configureTitle')}
+      onClose={onClose}
+      footer={footer}
+      testId="configure-domain-modal"
+    >
+      {body}
+    </Dialog>
+  );
+
   const change = () => {
     verify.reset();
     setStep('input');
@@ -69,49 +82,36 @@ export function ConfigureDomainModal({ project, onClose }: Props) {
 
   if (step === 'input') {
     const footer = (
-      <div className="button-row">
-        <button type="button" className="button" onClick={onClose}>
-          {t('common.cancel')}
-        </button>
-        <button
-          type="submit"
-          form="configure-domain-form"
-          className="button button-primary"
-          disabled={!live.success}
-          data-testid="domain-submit"
-        >
-          {t('domains.continue')}
-        </button>
-      </div>
+      <DialogActions
+        onCancel={onClose}
+        actionLabel={t('domains.continue')}
+        form="configure-domain-form"
+        actionDisabled={!live.success}
+        actionTestId="domain-submit"
+      />
     );
-    return (
-      <Dialog
-        title={t('domains.configureTitle')}
-        onClose={onClose}
-        footer={footer}
-        testId="configure-domain-modal"
-      >
-        <Form form={form} onValid={submit} id="configure-domain-form" className="form">
-          <FormField
-            label={t('domains.label')}
-            id="domain-input"
-            description={t('domains.hint')}
-            error={errorText(t, form.formState.errors.domain) ?? (liveError ? t(liveError) : undefined)}
-          >
-            {(control) => (
-              <input
-                {...control}
-                placeholder={t('domains.placeholder')}
-                autoComplete="off"
-                spellCheck={false}
-                autoFocus
-                {...form.register('domain')}
-                data-testid="domain-input"
-              />
-            )}
-          </FormField>
-        </Form>
-      </Dialog>
+    return dialog(
+      footer,
+      <Form form={form} onValid={submit} id="configure-domain-form" className="form">
+        <FormField
+          label={t('domains.label')}
+          id="domain-input"
+          description={t('domains.hint')}
+          error={errorText(t, form.formState.errors.domain) ?? (liveError ? t(liveError) : undefined)}
+        >
+          {(control) => (
+            <input
+              {...control}
+              placeholder={t('domains.placeholder')}
+              autoComplete="off"
+              spellCheck={false}
+              autoFocus
+              {...form.register('domain')}
+              data-testid="domain-input"
+            />
+          )}
+        </FormField>
+      </Form>,
     );
   }
 
@@ -143,50 +143,28 @@ export function ConfigureDomainModal({ project, onClose }: Props) {
   }
 
   const footer = verify.isSuccess ? (
-    <button
-      type="button"
-      className="button button-primary"
-      onClick={onClose}
-      data-testid="domain-done"
-      autoFocus
-    >
-      {t('common.close')}
-    </button>
+    <DoneButton onClose={onClose} testId="domain-done" />
   ) : (
-    <div className="button-row">
-      <button
-        type="button"
-        className="button"
-        onClick={change}
-        disabled={verify.isPending}
-        data-testid="domain-change"
-      >
-        {t('domains.change')}
-      </button>
-      <button
-        type="button"
-        className="button button-primary"
-        onClick={verifyNow}
-        disabled={verify.isPending}
-        data-testid="domain-verify"
-        autoFocus
-      >
-        {verify.isPending ? t('domains.verifying') : t('domains.verify')}
-      </button>
-    </div>
+    <DialogActions
+      onCancel={change}
+      cancelLabel={t('domains.change')}
+      cancelTestId="domain-change"
+      cancelDisabled={verify.isPending}
+      actionLabel={verify.isPending ? t('domains.verifying') : t('domains.verify')}
+      onAction={verifyNow}
+      actionDisabled={verify.isPending}
+      actionTestId="domain-verify"
+      autoFocus
+    />
   );
 
   // The server saved it as pending (after a failed check, or earlier): it keeps checking.
   const check =
     !verify.isSuccess && project.domain_check?.domain === normalized ? project.domain_check : null;
 
-  return (
-    <Dialog
-      title={t('domains.configureTitle')}
-      onClose={onClose}
-      footer={footer}
-      testId="configure-domain-modal"
-    >
+  return dialog(
+    footer,
+    <>
       <DnsInstructions domain={normalized} token={project.domain_token} />
       {result}
       {check && (
@@ -212,7 +190,7 @@ export function ConfigureDomainModal({ project, onClose }: Props) {
           )}
         </Alert>
       )}
-    </Dialog>
+    </>,
   );
 }
 
@@ -256,6 +234,31 @@ function DnsRecord({ kind, name, value, id }: { kind: string; name: string; valu
   );
 }
 
+/** Where the domain may point, an A record or a CNAME: the value, with a copy button. */
+function PointRecord({
+  text,
+  kind,
+  value,
+  testId,
+}: {
+  text: string;
+  kind: 'A' | 'CNAME';
+  value: string;
+  testId: string;
+}) {
+  const { t } = useTranslation();
+  return (
+    <li>
+      {text} <code data-testid={testId}>{value}</code>{' '}
+      <CopyButton
+        value={value}
+        label={t('domains.copyValue', { kind })}
+        testId={`domain-copy-${kind.toLowerCase()}-value`}
+      />
+    </li>
+  );
+}
+
 /** The records to create at the DNS provider: the TXT proof, and the A record or the CNAME. */
 function DnsInstructions({ domain, token }: { domain: string; token: string }) {
   const { t } = useTranslation();
@@ -283,22 +286,18 @@ function DnsInstructions({ domain, token }: { domain: string; token: string }) {
       </p>
       <p>{t('domains.pointIntro')}</p>
       <ul>
-        <li>
-          {t('domains.aRecord')} <code data-testid="domain-public-ip">{config.data.public_ip}</code>{' '}
-          <CopyButton
-            value={config.data.public_ip}
-            label={t('domains.copyValue', { kind: 'A' })}
-            testId="domain-copy-a-value"
-          />
-        </li>
-        <li>
-          {t('domains.cnameRecord')} <code data-testid="domain-cname-target">{config.data.cname_target}</code>{' '}
-          <CopyButton
-            value={config.data.cname_target}
-            label={t('domains.copyValue', { kind: 'CNAME' })}
-            testId="domain-copy-cname-value"
-          />
-        </li>
+        <PointRecord
+          text={t('domains.aRecord')}
+          kind="A"
+          value={config.data.public_ip}
+          testId="domain-public-ip"
+        />
+        <PointRecord
+          text={t('domains.cnameRecord')}
+          kind="CNAME"
+          value={config.data.cname_target}
+          testId="domain-cname-target"
+        />
       </ul>
       <p className="muted small" data-testid="domain-proxy-note">
         {t('domains.proxyNote')}

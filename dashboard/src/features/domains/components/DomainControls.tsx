@@ -27,6 +27,19 @@ export function DomainControls({ project }: { project: ProjectDetail }) {
     project.domain && project.meta.verified && project.meta.verifiedDomain === project.domain,
   );
   const check = project.domain_check?.domain === project.domain ? project.domain_check : null;
+  /** The button that opens a dialog, which gives the focus back to it on closing. */
+  const opener = (dialog: 'configure' | 'remove', label: string) => (
+    <button
+      ref={dialog === 'remove' ? removeButton : configureButton}
+      type="button"
+      className={dialog === 'remove' ? 'button button-small button-danger' : 'button button-small'}
+      onClick={() => setOpen(dialog)}
+      aria-haspopup="dialog"
+      data-testid={`${dialog}-domain`}
+    >
+      {label}
+    </button>
+  );
 
   return (
     <div className="domain-controls" data-testid="domain-controls">
@@ -49,28 +62,8 @@ export function DomainControls({ project }: { project: ProjectDetail }) {
         </div>
       )}
       <div className="button-row">
-        <button
-          ref={configureButton}
-          type="button"
-          className="button button-small"
-          onClick={() => setOpen('configure')}
-          aria-haspopup="dialog"
-          data-testid="configure-domain"
-        >
-          {t('domains.configure')}
-        </button>
-        {project.domain && (
-          <button
-            ref={removeButton}
-            type="button"
-            className="button button-small button-danger"
-            onClick={() => setOpen('remove')}
-            aria-haspopup="dialog"
-            data-testid="remove-domain"
-          >
-            {t('domains.remove')}
-          </button>
-        )}
+        {opener('configure', t('domains.configure'))}
+        {project.domain && opener('remove', t('domains.remove'))}
       </div>
       {open === 'configure' && <ConfigureDomainModal project={project} onClose={close} />}
       {open === 'remove' && <RemoveDomainModal project={project} onClose={close} />}

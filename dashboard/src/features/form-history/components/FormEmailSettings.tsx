@@ -1,7 +1,7 @@
 import { useTranslation } from 'react-i18next';
 import { z } from 'zod';
 import { Alert } from '@/components/Alert';
-import { Form } from '@/components/Form';
+import { Form, FormActions } from '@/components/Form';
 import { InputField } from '@/components/FormControls';
 import { toast } from '@/components/toast';
 import { errorMessage } from '@/lib/api-client';
@@ -97,27 +97,25 @@ function FormEmailForm({ projectId, current }: { projectId: number; current: For
       >
         <FormEmailStatusText view={current} />
       </p>
-      <div className="form-actions">
-        {current.status === 'pending' && (
-          <button
-            type="button"
-            className="button"
-            onClick={again}
-            disabled={resend.isPending}
-            data-testid="form-email-resend"
-          >
-            {t('formHistory.email.resend')}
-          </button>
-        )}
-        <button
-          type="submit"
-          className="button button-primary"
-          disabled={save.isPending || !form.formState.isDirty}
-          data-testid="form-email-save"
-        >
-          {t('formHistory.email.save')}
-        </button>
-      </div>
+      <FormActions
+        before={
+          current.status === 'pending' && (
+            <button
+              type="button"
+              className="button"
+              onClick={again}
+              disabled={resend.isPending}
+              data-testid="form-email-resend"
+            >
+              {t('formHistory.email.resend')}
+            </button>
+          )
+        }
+        isDisabled={save.isPending || !form.formState.isDirty}
+        testId="form-email-save"
+      >
+        {t('formHistory.email.save')}
+      </FormActions>
     </Form>
   );
 }

@@ -1,7 +1,7 @@
 import { useTranslation } from 'react-i18next';
 import { z } from 'zod';
 import { Alert } from '@/components/Alert';
-import { Form } from '@/components/Form';
+import { Form, FormActions } from '@/components/Form';
 import { SelectField } from '@/components/FormControls';
 import { Dialog } from '@/components/ui/Dialog';
 import { toast } from '@/components/toast';
@@ -87,19 +87,7 @@ export function FormHistorySettingsModal({ projectId, order, pages, thankYouPage
             </option>
           ))}
         </SelectField>
-        <div className="form-actions">
-          <button type="button" className="button" onClick={onClose}>
-            {t('common.cancel')}
-          </button>
-          <button
-            type="submit"
-            className="button button-primary"
-            disabled={save.isPending}
-            data-testid="form-history-settings-save"
-          >
-            {t('common.save')}
-          </button>
-        </div>
+        <FormActions onCancel={onClose} isDisabled={save.isPending} testId="form-history-settings-save" />
       </Form>
     </Dialog>
   );

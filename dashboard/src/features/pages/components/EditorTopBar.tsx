@@ -69,24 +69,18 @@ export function EditorTopBar(props: Props) {
         </select>
       </div>
       <div className="editor-topbar-group" role="group" aria-label={t('editor.topbar.device')}>
-        <button
-          type="button"
-          className={`button button-small${props.mode === 'desktop' ? ' is-active' : ''}`}
-          aria-pressed={props.mode === 'desktop'}
-          onClick={() => props.onModeChange('desktop')}
-          data-testid="device-desktop"
-        >
-          {t('editor.topbar.desktop')}
-        </button>
-        <button
-          type="button"
-          className={`button button-small${props.mode === 'mobile' ? ' is-active' : ''}`}
-          aria-pressed={props.mode === 'mobile'}
-          onClick={() => props.onModeChange('mobile')}
-          data-testid="device-mobile"
-        >
-          {t('editor.topbar.mobile')}
-        </button>
+        {(['desktop', 'mobile'] as const).map((mode) => (
+          <button
+            key={mode}
+            type="button"
+            className={`button button-small${props.mode === mode ? ' is-active' : ''}`}
+            aria-pressed={props.mode === mode}
+            onClick={() => props.onModeChange(mode)}
+            data-testid={`device-${mode}`}
+          >
+            {mode === 'desktop' ? t('editor.topbar.desktop') : t('editor.topbar.mobile')}
+          </button>
+        ))}
         {props.mode === 'desktop' ? (
           <select
             aria-label={t('editor.topbar.scale')}

@@ -1,3 +1,4 @@
+import type { ChangeEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { FormField } from '@/components/FormField';
 import { normalizePageSlug } from '@/lib/validation';
@@ -43,35 +44,28 @@ export function PageTab({ fields, isHome, tableId, onCollectionChange, binding, 
   // The meta stores opt-outs, the boxes read as opt-ins.
   const toggle = (key: string, shown: boolean) => onChange({ meta: { ...fields.meta, [key]: !shown } });
   const kinds = (['header', 'footer'] as const).filter((kind) => sections?.[kind]);
+  const slugHint = isCollection ? t('pageSettings.collectionHint') : undefined;
+  const collectionHint = isHome ? t('pageSettings.collectionHome') : undefined;
+  /** A text field's wiring: id and test id `page-<key>`, its value, and its change. */
+  const text = (key: 'name' | 'slug' | 'description') => ({
+    id: `page-${key}`,
+    value: fields[key],
+    onChange: (e: ChangeEvent<HTMLInputElement | HTMLTextAreaElement>) => onChange({ [key]: e.target.value }),
+    'data-testid': `page-${key}`,
+  });
   return (
     <div className="page-tab form" data-testid="page-settings">
       <FormField label={t('pageSettings.name')} id="page-name">
-        <input
-          id="page-name"
-          value={fields.name}
-          onChange={(e) => onChange({ name: e.target.value })}
-          data-testid="page-name"
-        />
+        <input {...text('name')} />
       </FormField>
-      <FormField
-        label={t('pageSettings.slug')}
-        id="page-slug"
-        description={isCollection ? t('pageSettings.collectionHint') : undefined}
-      >
+      <FormField label={t('pageSettings.slug')} id="page-slug" description={slugHint}>
         <input
-          id="page-slug"
-          value={fields.slug}
+          {...text('slug')}
           disabled={isHome}
-          onChange={(e) => onChange({ slug: e.target.value })}
           onBlur={() => onChange({ slug: isHome ? '/' : normalizePageSlug(fields.slug) })}
-          data-testid="page-slug"
         />
       </FormField>
-      <FormField
-        label={t('pageSettings.collection')}
-        id="page-collection"
-        description={isHome ? t('pageSettings.collectionHome') : undefined}
-      >
+      <FormField label={t('pageSettings.collection')} id="page-collection" description={collectionHint}>
         <select
           id="page-collection"
           value={tableId ?? ''}
@@ -88,13 +82,7 @@ export function PageTab({ fields, isHome, tableId, onCollectionChange, binding, 
         </select>
       </FormField>
       <FormField label={t('pageSettings.description')} id="page-description">
-        <textarea
-          id="page-description"
-          rows={3}
-          value={fields.description}
-          onChange={(e) => onChange({ description: e.target.value })}
-          data-testid="page-description"
-        />
+        <textarea {...text('description')} rows={3} />
       </FormField>
       <FormField label={t('editor.page.image')} id="page-image" labelAs="text">
         <ImageChooser

@@ -1,6 +1,7 @@
-import { useState } from 'react';
+import { useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { showToast, toast } from '@/components/toast';
+import { toast } from '@/components/toast';
+import { DialogActions } from '@/components/DialogActions';
 import { Dialog } from '@/components/ui/Dialog';
 import { errorMessage } from '@/lib/api-client';
 import { useSaveBusinessBlock } from '@/lib/business-blocks/save-business-block';
@@ -29,23 +30,90 @@ interface Props {
   onClose: () => void;
 }
 
-/** The library's block names, lower-cased, except `exceptId` (the block being overwritten). */
-function libraryNames(library: BlockLibrary, exceptId: number | null): Set<string> {
-  return new Set(
-    library.categories.flatMap((category) =>
-      category.blocks
-        .filter((block) => block.id !== exceptId)
-        .map((block) => block.name.trim().toLowerCase()),
-    ),
-  );
+/** The blocks' names, lower-cased, except `exceptId` (the block being overwritten). */
+function namesExcept(blocks: { id: number; name: string }[], exceptId: number | null): Set<string> {
+  return new Set(blocks.filter((item) => item.id !== exceptId).map((item) => item.name.trim().toLowerCase()));
 }
 
-/** The business's block names, lower-cased, except `exceptId` (the block being overwritten). */
-function businessNames(library: BlockLibrary, exceptId: number | null): Set<string> {
-  return new Set(
-    library.business_blocks
-      .filter((item) => item.id !== exceptId)
-      .map((item) => item.name.trim().toLowerCase()),
+/** What a save to one place needs of its mutation: the saved block comes back with its id. */
+interface SaveMutation<B, S> {
+  mutate: (body: B, handlers: { onSuccess: (saved: S) => void; onError: (error: unknown) => void }) => void;
+  isPending: boolean;
+}
+
+/** One place to save the code to: its mutation, and the name and target being typed and picked. */
+function useSavePlace<B, S>(mutation: SaveMutation<B, S>, initialName: string, initialTarget: number | null) {
+  const [name, setName] = useState(initialName);
+  /** The block it overwrites; null saves a new one. */
+  const [target, setTarget] = useState(initialTarget);
+  return { mutation, name, setName, target, setTarget };
+}
+
+/** A place as its section shows it. */
+interface SavePlace {
+  name: string;
+  setName: (name: string) => void;
+  target: number | null;
+  setTarget: (target: number | null) => void;
+  mutation: { isPending: boolean };
+}
+
+/** The places: `my` (My Blocks), `biz` (the business's library), `lib` (the global library). */
+const PLACES = {
+  my: { testId: 'source-my-blocks', legend: 'editor.source.myBlocks', save: 'editor.source.saveMine' },
+  biz: { testId: 'source-business', legend: 'editor.source.business', save: 'editor.source.saveBusiness' },
+  lib: { testId: 'source-library', legend: 'editor.source.library', save: 'editor.source.saveLibrary' },
+} as const;
+
+interface SaveSectionProps {
+  /** Also the prefix of its controls' ids and test ids. */
+  kind: keyof typeof PLACES;
+  place: SavePlace;
+  /** The blocks it may overwrite, each with the name it is listed under. */
+  targets: { id: number; name: string }[];
+  onSave: () => void;
+  /** Settings between the name and the target (the library's category and image). */
+  children?: ReactNode;
+}
+
+/** One place to save the code to: a name, what it saves as (new, or a block to overwrite), Save. */
+function SaveSection({ kind, place, targets, onSave, children }: SaveSectionProps) {
+  const { t } = useTranslation();
+  return (
+    <fieldset className="source-save" data-testid={PLACES[kind].testId}>
+      <legend>{t(PLACES[kind].legend)}</legend>
+      <label htmlFor={`${kind}-block-name`}>{t('editor.source.name')}</label>
+      <input
+        id={`${kind}-block-name`}
+        value={place.name}
+        onChange={(e) => place.setName(e.target.value)}
+        data-testid={`${kind}-block-name`}
+      />
+      {children}
+      <label htmlFor={`${kind}-block-target`}>{t('editor.source.saveAs')}</label>
+      <select
+        id={`${kind}-block-target`}
+        value={place.target ?? ''}
+        onChange={(e) => place.setTarget(e.target.value === '' ? null : Number(e.target.value))}
+        data-testid={`${kind}-block-target`}
+      >
+        <option value="">{t('editor.source.new')}</option>
+        {targets.map((item) => (
+          <option key={item.id} value={item.id}>
+            {t('editor.source.overwrite', { name: item.name })}
+          </option>
+        ))}
+      </select>
+      <button
+        type="button"
+        className="button"
+        onClick={onSave}
+        disabled={place.mutation.isPending}
+        data-testid={`${kind}-block-save`}
+      >
+        {t(PLACES[kind].save)}
+      </button>
+    </fieldset>
   );
 }
 
@@ -68,21 +136,17 @@ export default function SourceCodeModal({
   const [template, setTemplate] = useState(() => injectXVars(block.template, block.vars));
   const [css, setCss] = useState(block.css);
   const [js, setJs] = useState(block.js);
-  const [myName, setMyName] = useState(block.name);
-  const [myTarget, setMyTarget] = useState<number | null>(block.myblock_id ?? null);
   const categories = sortCategories(library.categories);
-  const [libName, setLibName] = useState(block.name);
   const [libCategory, setLibCategory] = useState<number>(categories[0]?.id ?? 0);
   const [libImage, setLibImage] = useState(block.image ?? '');
-  const [libTarget, setLibTarget] = useState<number | null>(null);
-  const [bizName, setBizName] = useState(block.name);
+  const mine = useSavePlace(useSaveMyBlock(), block.name, block.myblock_id ?? null);
+  const lib = useSavePlace(useSaveLibraryBlock(), block.name, null);
   // Overwrite the business block this one came from, while the business's library still has it.
-  const [bizTarget, setBizTarget] = useState<number | null>(
-    () => library.business_blocks.find((item) => item.id === block.business_block_id)?.id ?? null,
+  const biz = useSavePlace(
+    useSaveBusinessBlock(),
+    block.name,
+    library.business_blocks.find((item) => item.id === block.business_block_id)?.id ?? null,
   );
-  const saveMine = useSaveMyBlock();
-  const saveLibrary = useSaveLibraryBlock();
-  const saveBusiness = useSaveBusinessBlock();
 
   /** The definitions, or null after alerting why they can't be read. */
   const parsed = () => {
@@ -101,83 +165,82 @@ export default function SourceCodeModal({
     onClose();
   };
 
-  const saveToMyBlocks = () => {
-    if (!myName.trim()) {
-      toast.error(t('editor.source.nameRequired'));
-      return;
-    }
-    if (!parsed()) return;
-    const body = { name: myName.trim(), css, js, template, ...(myTarget !== null ? { id: myTarget } : {}) };
-    saveMine.mutate(body, {
-      onSuccess: (saved) => {
-        setMyTarget(saved.id);
-        toast.success(t('editor.source.saved'));
-      },
-      onError: (error) => toast.error(errorMessage(error)),
-    });
-  };
-
-  const saveToLibrary = () => {
-    const name = libName.trim();
+  /**
+   * Saves to `place` once its name is given, not `taken` there, and the definitions read; the
+   * saved block is then the one it overwrites.
+   */
+  const saveTo = <B, S extends { id: number }>(
+    place: { name: string; setTarget: (id: number) => void; mutation: SaveMutation<B, S> },
+    taken: Set<string>,
+    body: (name: string) => B,
+    saved: (block: S) => string,
+  ) => {
+    const name = place.name.trim();
     if (!name) {
       toast.error(t('editor.source.nameRequired'));
       return;
     }
-    if (libraryNames(library, libTarget).has(name.toLowerCase())) {
+    if (taken.has(name.toLowerCase())) {
       toast.error(t('editor.source.nameExists'));
       return;
     }
     if (!parsed()) return;
-    const body = {
-      name,
-      category_id: libCategory,
-      image: libImage,
-      css,
-      js,
-      template,
-      ...(libTarget !== null ? { id: libTarget } : {}),
-    };
-    saveLibrary.mutate(body, {
-      onSuccess: (saved) => {
-        setLibTarget(saved.id);
-        toast.success(t('editor.source.saved'));
+    place.mutation.mutate(body(name), {
+      onSuccess: (block) => {
+        place.setTarget(block.id);
+        toast.success(saved(block));
       },
       onError: (error) => toast.error(errorMessage(error)),
     });
   };
+  const withId = (target: number | null) => (target !== null ? { id: target } : {});
 
-  const saveToBusiness = () => {
-    const name = bizName.trim();
-    if (!name) {
-      showToast(t('editor.source.nameRequired'), 'error');
-      return;
-    }
-    if (businessNames(library, bizTarget).has(name.toLowerCase())) {
-      showToast(t('editor.source.nameExists'), 'error');
-      return;
-    }
-    if (!parsed()) return;
-    saveBusiness.mutate(
-      { ...(bizTarget !== null ? { id: bizTarget } : {}), block: { name, css, js, template } },
-      {
-        onSuccess: (saved) => {
-          setBizTarget(saved.id);
-          showToast(t('editor.source.savedBusiness', { name: saved.name }), 'success');
-        },
-        onError: (error) => showToast(errorMessage(error), 'error'),
-      },
+  const saveToMyBlocks = () =>
+    saveTo(
+      mine,
+      new Set(),
+      (name) => ({ name, css, js, template, ...withId(mine.target) }),
+      () => t('editor.source.saved'),
     );
-  };
+
+  const saveToLibrary = () =>
+    saveTo(
+      lib,
+      namesExcept(
+        library.categories.flatMap((category) => category.blocks),
+        lib.target,
+      ),
+      (name) => ({
+        name,
+        category_id: libCategory,
+        image: libImage,
+        css,
+        js,
+        template,
+        ...withId(lib.target),
+      }),
+      () => t('editor.source.saved'),
+    );
+
+  const saveToBusiness = () =>
+    saveTo(
+      biz,
+      namesExcept(library.business_blocks, biz.target),
+      (name) => ({ ...withId(biz.target), block: { name, css, js, template } }),
+      (saved) => t('editor.source.savedBusiness', { name: saved.name }),
+    );
+
+  const libraryBlocks = categories.flatMap((category) =>
+    category.blocks.map((item) => ({ id: item.id, name: `${category.name} / ${item.name}` })),
+  );
 
   const footer = (
-    <div className="button-row">
-      <button type="button" className="button" onClick={onClose}>
-        {t('common.cancel')}
-      </button>
-      <button type="button" className="button button-primary" onClick={apply} data-testid="source-apply">
-        {t('editor.source.apply')}
-      </button>
-    </div>
+    <DialogActions
+      onCancel={onClose}
+      actionLabel={t('editor.source.apply')}
+      onAction={apply}
+      actionTestId="source-apply"
+    />
   );
 
   return (
@@ -208,84 +271,12 @@ export default function SourceCodeModal({
           <CodeEditor language="javascript" value={js} onChange={setJs} label="JS" testId="source-js" />
         </section>
       </div>
-      <fieldset className="source-save" data-testid="source-my-blocks">
-        <legend>{t('editor.source.myBlocks')}</legend>
-        <label htmlFor="my-block-name">{t('editor.source.name')}</label>
-        <input
-          id="my-block-name"
-          value={myName}
-          onChange={(e) => setMyName(e.target.value)}
-          data-testid="my-block-name"
-        />
-        <label htmlFor="my-block-target">{t('editor.source.saveAs')}</label>
-        <select
-          id="my-block-target"
-          value={myTarget ?? ''}
-          onChange={(e) => setMyTarget(e.target.value === '' ? null : Number(e.target.value))}
-          data-testid="my-block-target"
-        >
-          <option value="">{t('editor.source.new')}</option>
-          {library.my_blocks.map((mine) => (
-            <option key={mine.id} value={mine.id}>
-              {t('editor.source.overwrite', { name: mine.name })}
-            </option>
-          ))}
-        </select>
-        <button
-          type="button"
-          className="button"
-          onClick={saveToMyBlocks}
-          disabled={saveMine.isPending}
-          data-testid="my-block-save"
-        >
-          {t('editor.source.saveMine')}
-        </button>
-      </fieldset>
+      <SaveSection kind="my" place={mine} targets={library.my_blocks} onSave={saveToMyBlocks} />
       {canSaveToBusiness && (
-        <fieldset className="source-save" data-testid="source-business">
-          <legend>{t('editor.source.business')}</legend>
-          <label htmlFor="biz-block-name">{t('editor.source.name')}</label>
-          <input
-            id="biz-block-name"
-            value={bizName}
-            onChange={(e) => setBizName(e.target.value)}
-            data-testid="biz-block-name"
-          />
-          <label htmlFor="biz-block-target">{t('editor.source.saveAs')}</label>
-          <select
-            id="biz-block-target"
-            value={bizTarget ?? ''}
-            onChange={(e) => setBizTarget(e.target.value === '' ? null : Number(e.target.value))}
-            data-testid="biz-block-target"
-          >
-            <option value="">{t('editor.source.new')}</option>
-            {library.business_blocks.map((item) => (
-              <option key={item.id} value={item.id}>
-                {t('editor.source.overwrite', { name: item.name })}
-              </option>
-            ))}
-          </select>
-          <button
-            type="button"
-            className="button"
-            onClick={saveToBusiness}
-            disabled={saveBusiness.isPending}
-            data-testid="biz-block-save"
-          >
-            {t('editor.source.saveBusiness')}
-          </button>
-        </fieldset>
+        <SaveSection kind="biz" place={biz} targets={library.business_blocks} onSave={saveToBusiness} />
       )}
       {canSaveToLibrary && (
-        <fieldset className="source-save" data-testid="source-library">
-          <legend>{t('editor.source.library')}</legend>
-          <label htmlFor="lib-block-name">{t('editor.source.name')}</label>
-          <input
-            id="lib-block-name"
-            value={libName}
-            onChange={(e) => setLibName(e.target.value)}
-            data-testid="lib-block-name"
-          />
+        <SaveSection kind="lib" place={lib} targets={libraryBlocks} onSave={saveToLibrary}>
           <label htmlFor="lib-block-category">{t('editor.source.category')}</label>
           <select
             id="lib-block-category"
@@ -306,32 +297,7 @@ export default function SourceCodeModal({
             onChange={(e) => setLibImage(e.target.value)}
             data-testid="lib-block-image"
           />
-          <label htmlFor="lib-block-target">{t('editor.source.saveAs')}</label>
-          <select
-            id="lib-block-target"
-            value={libTarget ?? ''}
-            onChange={(e) => setLibTarget(e.target.value === '' ? null : Number(e.target.value))}
-            data-testid="lib-block-target"
-          >
-            <option value="">{t('editor.source.new')}</option>
-            {categories.flatMap((category) =>
-              category.blocks.map((item) => (
-                <option key={item.id} value={item.id}>
-                  {t('editor.source.overwrite', { name: `${category.name} / ${item.name}` })}
-                </option>
-              )),
-            )}
-          </select>
-          <button
-            type="button"
-            className="button"
-            onClick={saveToLibrary}
-            disabled={saveLibrary.isPending}
-            data-testid="lib-block-save"
-          >
-            {t('editor.source.saveLibrary')}
-          </button>
-        </fieldset>
+        </SaveSection>
       )}
     </Dialog>
   );

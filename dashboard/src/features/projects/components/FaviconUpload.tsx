@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { RemoveButton } from '@/components/ItemButtons';
 import { toast } from '@/components/toast';
 import { errorMessage } from '@/lib/api-client';
 import { readAsDataUrl, useUploadFile } from '@/features/projects/api/upload-file';
@@ -51,15 +52,7 @@ export function FaviconUpload({ value, onChange, uploadPrefix }: FaviconUploadPr
         disabled={upload.isPending}
         onChange={(event) => void choose(event.target.files?.[0])}
       />
-      {value && (
-        <button
-          type="button"
-          className="button button-small button-danger-ghost"
-          onClick={() => onChange('')}
-        >
-          {t('common.remove')}
-        </button>
-      )}
+      {value && <RemoveButton onRemove={() => onChange('')} />}
       {error && (
         <small className="field-error" role="alert">
           {error}

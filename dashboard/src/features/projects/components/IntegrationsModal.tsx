@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { googleSheetsUrl } from '@/lib/api-urls';
 import { Alert } from '@/components/Alert';
-import { Form } from '@/components/Form';
+import { Form, FormActions } from '@/components/Form';
 import { CheckboxField, InputField } from '@/components/FormControls';
 import { Dialog } from '@/components/ui/Dialog';
 import { toast } from '@/components/toast';
@@ -96,19 +96,7 @@ export function IntegrationsModal({ project, onClose }: { project: Project; onCl
           aria-label={t('settings.integrations.sheets')}
         />
 
-        <div className="form-actions">
-          <button type="button" className="button" onClick={onClose}>
-            {t('common.cancel')}
-          </button>
-          <button
-            type="submit"
-            className="button button-primary"
-            disabled={update.isPending}
-            data-testid="integrations-save"
-          >
-            {t('common.save')}
-          </button>
-        </div>
+        <FormActions onCancel={onClose} isDisabled={update.isPending} testId="integrations-save" />
       </Form>
     </Dialog>
   );

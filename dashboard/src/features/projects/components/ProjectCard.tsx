@@ -1,11 +1,11 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link } from 'react-router';
 import { paths } from '@/app/paths';
 import { useFormat } from '@/lib/format';
 import type { Project } from '@/lib/types';
 import { DuplicateMenu } from './DuplicateMenu';
 import { StateBadge } from './StateBadge';
+import { ButtonLink } from '@/components/ButtonLink';
 
 interface ProjectItemProps {
   project: Project;
@@ -34,13 +34,14 @@ export function ProjectItem({ project, view }: ProjectItemProps) {
   const fmt = useFormat();
   const actions = (
     <div className="project-actions">
-      <Link
+      <ButtonLink
         to={paths.project.build({ projectId: project.id })}
-        className="button button-primary button-small"
-        data-testid="manage-link"
+        variant="primary"
+        size="small"
+        testId="manage-link"
       >
         {t('projects.manage')}
-      </Link>
+      </ButtonLink>
       <DuplicateMenu project={project} />
       <a
         href={project.preview_url}

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link, Navigate } from 'react-router';
+import { Navigate } from 'react-router';
 import { paths } from '@/app/paths';
 import { Alert } from '@/components/Alert';
 import { PageLoader } from '@/components/PageLoader';
@@ -19,6 +19,7 @@ import {
   type ProjectOrder,
   type ProjectView,
 } from '@/features/projects/lib/project-list';
+import { ButtonLink } from '@/components/ButtonLink';
 
 function useStoredChoice<T extends string>(
   key: string,
@@ -61,9 +62,9 @@ export function DashboardRoute() {
     <section className="page">
       <div className="page-header">
         <h1>{t('projects.title')}</h1>
-        <Link to={paths.projectNew.build()} className="button button-primary" data-testid="new-project-link">
+        <ButtonLink to={paths.projectNew.build()} variant="primary" testId="new-project-link">
           + {t('projects.new')}
-        </Link>
+        </ButtonLink>
       </div>
 
       {all.length > 0 && (
@@ -119,9 +120,9 @@ export function DashboardRoute() {
       {all.length === 0 ? (
         <div className="empty card" data-testid="projects-empty">
           <p>{t('projects.empty')}</p>
-          <Link to={paths.projectNew.build()} className="button button-primary">
+          <ButtonLink to={paths.projectNew.build()} variant="primary">
             {t('projects.createFirst')}
-          </Link>
+          </ButtonLink>
         </div>
       ) : visible.length === 0 ? (
         <p className="muted">{t('projects.noMatch')}</p>

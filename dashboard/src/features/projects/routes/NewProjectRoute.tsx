@@ -8,7 +8,7 @@ import { Alert } from '@/components/Alert';
 import { FormField } from '@/components/FormField';
 import { toast } from '@/components/toast';
 import { ApiError, errorMessage } from '@/lib/api-client';
-import { Form } from '@/components/Form';
+import { Form, FormActions } from '@/components/Form';
 import { errorText, setServerError } from '@/lib/forms';
 import { newProjectSchema } from '@/lib/validation';
 import { useCreateProject } from '@/features/projects/api/create-project';
@@ -112,16 +112,9 @@ export function NewProjectRoute() {
         </div>
         {templates.isError && <Alert kind="info">{errorMessage(templates.error)}</Alert>}
 
-        <div className="form-actions">
-          <button
-            type="submit"
-            className="button button-primary"
-            disabled={busy}
-            data-testid="create-project-submit"
-          >
-            {t('newProject.create')}
-          </button>
-        </div>
+        <FormActions isDisabled={busy} testId="create-project-submit">
+          {t('newProject.create')}
+        </FormActions>
       </Form>
     </section>
   );

@@ -7,7 +7,7 @@ import { z } from 'zod';
 import { Link, useNavigate } from 'react-router';
 import { paths } from '@/app/paths';
 import { Alert } from '@/components/Alert';
-import { Form } from '@/components/Form';
+import { Form, FormActions } from '@/components/Form';
 import { FormField } from '@/components/FormField';
 import { PageLoader } from '@/components/PageLoader';
 import { toast } from '@/components/toast';
@@ -22,6 +22,7 @@ import { FaviconUpload } from '@/features/projects/components/FaviconUpload';
 import { FontSettings, type FontValues } from '@/features/projects/components/FontSettings';
 import { IntegrationsModal } from '@/features/projects/components/IntegrationsModal';
 import { useProjectId, useProjectOrLeave } from '@/features/projects/components/use-project-route';
+import { ButtonLink } from '@/components/ButtonLink';
 
 /** The settings form: the checked fields of `projectFormSchema` and the rest as they are. */
 function settingsSchema(currentSlug: string) {
@@ -61,6 +62,14 @@ function SettingsForm({ project }: { project: ProjectDetail }) {
   const [integrationsOpen, setIntegrationsOpen] = useState(false);
   const [confirmDialog, askConfirm] = useConfirm();
   const uploadPrefix = user ? [user.id, project.id] : [project.id];
+  /** The site's own code for its pages' head or end, in a code textarea. */
+  const codeField = (name: 'header' | 'footer', label: string, hint: string) => (
+    <FormField label={label} id={`settings-${name}`} description={hint}>
+      {(control) => (
+        <textarea {...control} className="code-input" rows={5} spellCheck={false} {...form.register(name)} />
+      )}
+    </FormField>
+  );
 
   const submit = (values: SettingsValues) => {
     const { name, slug, description, fonts, header, footer, favicon } = settingsSchema(project.slug).parse(
@@ -159,28 +168,8 @@ function SettingsForm({ project }: { project: ProjectDetail }) {
         />
 
         <h2 className="section-title">{t('settings.code')}</h2>
-        <FormField label={t('settings.header')} id="settings-header" description={t('settings.headerHint')}>
-          {(control) => (
-            <textarea
-              {...control}
-              className="code-input"
-              rows={5}
-              spellCheck={false}
-              {...form.register('header')}
-            />
-          )}
-        </FormField>
-        <FormField label={t('settings.footer')} id="settings-footer" description={t('settings.footerHint')}>
-          {(control) => (
-            <textarea
-              {...control}
-              className="code-input"
-              rows={5}
-              spellCheck={false}
-              {...form.register('footer')}
-            />
-          )}
-        </FormField>
+        {codeField('header', t('settings.header'), t('settings.headerHint'))}
+        {codeField('footer', t('settings.footer'), t('settings.footerHint'))}
 
         <FormField label={t('settings.favicon')} id="favicon-file" error={errorText(t, errors.favicon)}>
           <Controller
@@ -216,19 +205,13 @@ function SettingsForm({ project }: { project: ProjectDetail }) {
           <small className="field-hint">{t('settings.clientLink.help')}</small>
         </div>
 
-        <div className="form-actions">
-          <Link to={paths.project.build({ projectId: project.id })} className="button">
-            {t('common.cancel')}
-          </Link>
-          <button
-            type="submit"
-            className="button button-primary"
-            disabled={update.isPending}
-            data-testid="settings-save"
-          >
-            {t('common.save')}
-          </button>
-        </div>
+        <FormActions
+          before={
+            <ButtonLink to={paths.project.build({ projectId: project.id })}>{t('common.cancel')}</ButtonLink>
+          }
+          isDisabled={update.isPending}
+          testId="settings-save"
+        />
       </Form>
       {integrationsOpen && <IntegrationsModal project={project} onClose={() => setIntegrationsOpen(false)} />}
       {confirmDialog}

@@ -17,6 +17,7 @@ import { PageList } from '@/features/projects/components/PageList';
 import { SaveTemplateModal } from '@/features/projects/components/SaveTemplateModal';
 import { StateBadge } from '@/features/projects/components/StateBadge';
 import { useProjectId, useProjectOrLeave } from '@/features/projects/components/use-project-route';
+import { ButtonLink } from '@/components/ButtonLink';
 
 /**
  * What other features add to the overview; the app composes them (features don't import each
@@ -87,38 +88,29 @@ function Overview({ project, slots }: { project: ProjectDetail; slots: OverviewS
       <div className="page-header">
         <h1 data-testid="project-title">{project.name}</h1>
         <div className="button-row">
-          <Link
+          <ButtonLink
             to={paths.projectEdit.build({ projectId: project.id })}
-            className="button button-primary"
-            data-testid="edit-project-link"
+            variant="primary"
+            testId="edit-project-link"
           >
             {t('project.edit')}
-          </Link>
-          <Link
-            to={paths.projectTables.build({ projectId: project.id })}
-            className="button"
-            data-testid="collections-link"
-          >
+          </ButtonLink>
+          <ButtonLink to={paths.projectTables.build({ projectId: project.id })} testId="collections-link">
             {t('project.collections')}
-          </Link>
-          <Link
-            to={paths.projectRedirects.build({ projectId: project.id })}
-            className="button"
-            data-testid="redirects-link"
-          >
+          </ButtonLink>
+          <ButtonLink to={paths.projectRedirects.build({ projectId: project.id })} testId="redirects-link">
             {t('project.redirects')}
-          </Link>
+          </ButtonLink>
           {/* Forms post to a published site on any of its hosts, the preview address included, so a
               published project has a form history whatever its domain (the spec showed the link
               only with a custom domain); a project with a domain keeps it while unpublished. */}
           {(project.is_published || project.domain) && (
-            <Link
+            <ButtonLink
               to={paths.projectFormHistory.build({ projectId: project.id })}
-              className="button"
-              data-testid="form-history-link"
+              testId="form-history-link"
             >
               {t('project.formHistory')}
-            </Link>
+            </ButtonLink>
           )}
           {project.tables.length > 0 && (
             <a

@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { type ConfirmLabels, ConfirmActions, DoneButton } from '@/components/DialogActions';
 import { Dialog } from '@/components/ui/Dialog';
 import type { Project } from '@/lib/types';
 import { codedMessage } from '@/lib/api-client';
@@ -16,6 +17,12 @@ interface Props {
   project: Pick<Project, 'id' | 'name' | 'token' | 'domain' | 'preview_url' | 'is_published'>;
   onClose: () => void;
 }
+
+const PUBLISH_ACTIONS: ConfirmLabels = {
+  testId: 'publish',
+  confirmKey: 'publishing.publishAction',
+  retryKey: 'publishing.retry',
+};
 
 /**
  * What publishing this site costs, from the owner's plan in their currency (GET /api/plans):
@@ -57,7 +64,6 @@ export function PublishModal({ project, onClose }: Props) {
   };
 
   let body;
-  let footer;
   if (publish.isPending) {
     body = <DeployProgress steps={steps} />;
   } else if (publish.isSuccess) {
@@ -81,29 +87,8 @@ export function PublishModal({ project, onClose }: Props) {
         )}
       </>
     );
-    footer = (
-      <button
-        type="button"
-        className="button button-primary"
-        onClick={onClose}
-        data-testid="publish-done"
-        autoFocus
-      >
-        {t('common.close')}
-      </button>
-    );
   } else if (publish.isError) {
     body = <ResponseBox error={publish.error} title={t('publishing.publishFailed')} />;
-    footer = (
-      <div className="button-row">
-        <button type="button" className="button" onClick={onClose}>
-          {t('common.close')}
-        </button>
-        <button type="button" className="button button-primary" onClick={start} data-testid="publish-retry">
-          {t('publishing.retry')}
-        </button>
-      </div>
-    );
   } else {
     body = (
       <>
@@ -111,21 +96,12 @@ export function PublishModal({ project, onClose }: Props) {
         <PublishCost published={project.is_published} />
       </>
     );
+  }
+  let footer;
+  if (publish.isSuccess) footer = <DoneButton onClose={onClose} testId="publish-done" />;
+  else if (!publish.isPending) {
     footer = (
-      <div className="button-row">
-        <button type="button" className="button" onClick={onClose}>
-          {t('common.cancel')}
-        </button>
-        <button
-          type="button"
-          className="button button-primary"
-          onClick={start}
-          data-testid="publish-confirm"
-          autoFocus
-        >
-          {t('publishing.publishAction')}
-        </button>
-      </div>
+      <ConfirmActions failed={publish.isError} onClose={onClose} onConfirm={start} {...PUBLISH_ACTIONS} />
     );
   }
 

@@ -1,4 +1,5 @@
 import { useTranslation } from 'react-i18next';
+import { type ConfirmLabels, ConfirmActions, DoneButton, Progress } from '@/components/DialogActions';
 import { Dialog } from '@/components/ui/Dialog';
 import type { Project } from '@/lib/types';
 import { useUnpublishProject } from '@/features/publishing/api/unpublish-project';
@@ -10,6 +11,13 @@ interface Props {
   onClose: () => void;
 }
 
+const UNPUBLISH_ACTIONS: ConfirmLabels = {
+  testId: 'unpublish',
+  confirmKey: 'publishing.unpublishAction',
+  retryKey: 'publishing.retry',
+  destructive: true,
+};
+
 /**
  * Unpublish (spec 1 §2 modals, §4): asks, then takes the site offline; ends on "done" (the
  * project's state updates through the query cache) or on the serialized response.
@@ -20,59 +28,24 @@ export function UnpublishModal({ project, onClose }: Props) {
   const start = () => unpublish.mutate(project.id);
 
   let body;
-  let footer;
   if (unpublish.isPending) {
-    body = (
-      <p role="status" aria-live="polite" data-testid="unpublish-progress">
-        <span className="spinner" aria-hidden="true" /> {t('publishing.unpublishing')}
-      </p>
-    );
+    body = <Progress testId="unpublish-progress">{t('publishing.unpublishing')}</Progress>;
   } else if (unpublish.isSuccess) {
     body = (
       <div className="alert alert-success" role="status" data-testid="unpublish-success">
         {t('publishing.unpublished')}
       </div>
     );
-    footer = (
-      <button
-        type="button"
-        className="button button-primary"
-        onClick={onClose}
-        data-testid="unpublish-done"
-        autoFocus
-      >
-        {t('common.close')}
-      </button>
-    );
   } else if (unpublish.isError) {
     body = <ResponseBox error={unpublish.error} title={t('publishing.unpublishFailed')} />;
-    footer = (
-      <div className="button-row">
-        <button type="button" className="button" onClick={onClose}>
-          {t('common.close')}
-        </button>
-        <button type="button" className="button button-danger" onClick={start} data-testid="unpublish-retry">
-          {t('publishing.retry')}
-        </button>
-      </div>
-    );
   } else {
     body = <p>{t('publishing.unpublishConfirm', { name: project.name, address: siteAddress(project) })}</p>;
+  }
+  let footer;
+  if (unpublish.isSuccess) footer = <DoneButton onClose={onClose} testId="unpublish-done" />;
+  else if (!unpublish.isPending) {
     footer = (
-      <div className="button-row">
-        <button type="button" className="button" onClick={onClose}>
-          {t('common.cancel')}
-        </button>
-        <button
-          type="button"
-          className="button button-danger"
-          onClick={start}
-          data-testid="unpublish-confirm"
-          autoFocus
-        >
-          {t('publishing.unpublishAction')}
-        </button>
-      </div>
+      <ConfirmActions failed={unpublish.isError} onClose={onClose} onConfirm={start} {...UNPUBLISH_ACTIONS} />
     );
   }
 

@@ -5,7 +5,7 @@ import { FormField } from '@/components/FormField';
 import { Dialog } from '@/components/ui/Dialog';
 import { toast } from '@/components/toast';
 import { errorMessage } from '@/lib/api-client';
-import { Form } from '@/components/Form';
+import { Form, FormActions } from '@/components/Form';
 import { errorText, setServerError } from '@/lib/forms';
 import { useSaveRedirect } from '@/features/redirects/api/save-redirect';
 import {
@@ -105,19 +105,7 @@ export function RedirectForm({ projectId, redirect, onDone }: RedirectFormProps)
             />
           )}
         </FormField>
-        <div className="form-actions">
-          <button type="button" className="button" onClick={onDone}>
-            {t('common.cancel')}
-          </button>
-          <button
-            type="submit"
-            className="button button-primary"
-            disabled={!isValid || save.isPending}
-            data-testid="redirect-save"
-          >
-            {t('common.save')}
-          </button>
-        </div>
+        <FormActions onCancel={onDone} isDisabled={!isValid || save.isPending} testId="redirect-save" />
       </Form>
     </Dialog>
   );

@@ -24,6 +24,7 @@ import {
   type RedirectListQuery,
   type RedirectOrder,
 } from '@/features/redirects/types';
+import { ButtonLink } from '@/components/ButtonLink';
 
 /** The server's order ('-created_at', 'from', …) as the table's sorting, and back. */
 function orderToSorting(order: RedirectOrder): SortingState {
@@ -105,13 +106,13 @@ export function RedirectList({ project }: { project: ProjectDetail }) {
       header: () => <span className="sr-only">{t('common.actions')}</span>,
       cell: ({ row }) => (
         <div className="button-row">
-          <Link
+          <ButtonLink
             to={`${paths.projectRedirectEdit.build({ projectId: project.id, redirectId: row.original.id })}${search}`}
-            className="button button-small"
-            data-testid="redirect-edit"
+            size="small"
+            testId="redirect-edit"
           >
             {t('redirects.edit')}
-          </Link>
+          </ButtonLink>
           <button
             type="button"
             className="button button-small button-danger-ghost"
@@ -137,13 +138,13 @@ export function RedirectList({ project }: { project: ProjectDetail }) {
       </nav>
       <div className="page-header">
         <h1>{t('redirects.title')}</h1>
-        <Link
+        <ButtonLink
           to={`${paths.projectRedirectNew.build({ projectId: project.id })}${search}`}
-          className="button button-primary"
-          data-testid="new-redirect"
+          variant="primary"
+          testId="new-redirect"
         >
           + {t('redirects.new')}
-        </Link>
+        </ButtonLink>
       </div>
       <div className="toolbar">
         <form className="toolbar-item" role="search" onSubmit={submitSearch}>

@@ -3,13 +3,13 @@ import { CSS } from '@dnd-kit/utilities';
 import { createContext, use, useEffect, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useConfirm } from '@/components/ConfirmDialog';
-import { Link } from 'react-router';
 import { paths } from '@/app/paths';
 import type { DataRowProps } from '@/components/DataTable';
 import { toastFailure, toastOk, toastOutcome } from '@/components/admin-toasts';
 import { useDeleteTemplate } from '@/features/template-admin/api/delete-template';
 import { useTemplateScreenshot } from '@/features/template-admin/api/template-screenshot';
 import type { TemplateView } from '@/features/template-admin/types';
+import { ButtonLink } from '@/components/ButtonLink';
 
 /** While a move is being stored, the order controls wait (set by the screen). */
 export const ReorderingContext = createContext(false);
@@ -189,13 +189,13 @@ export function TemplateActionsCell({ onEdit }: { onEdit: (template: TemplateVie
         >
           {t('templateAdmin.edit')}
         </button>
-        <Link
+        <ButtonLink
           to={paths.template.build({ templateId: template.id })}
-          className="button button-small"
-          data-testid="template-view"
+          size="small"
+          testId="template-view"
         >
           {t('templateAdmin.view')}
-        </Link>
+        </ButtonLink>
         <button
           type="button"
           className="button button-small"

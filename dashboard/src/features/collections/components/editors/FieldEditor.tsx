@@ -1,5 +1,6 @@
 import { lazy, Suspense } from 'react';
 import { useTranslation } from 'react-i18next';
+import { RemoveButton } from '@/components/ItemButtons';
 import { PageLoader } from '@/components/PageLoader';
 import type { FormValue } from '@/features/collections/lib/record-form';
 import type { Field, FileItem } from '@/features/collections/types';
@@ -84,15 +85,7 @@ export function FieldEditor({ field, value, onChange, uploadPrefix, aria }: Fiel
             onUploaded={(url) => onChange(url)}
             testId={`${id}-upload`}
           />
-          {src && (
-            <button
-              type="button"
-              className="button button-small button-danger-ghost"
-              onClick={() => onChange('')}
-            >
-              {t('common.remove')}
-            </button>
-          )}
+          {src && <RemoveButton onRemove={() => onChange('')} />}
         </div>
       );
     }
@@ -178,15 +171,7 @@ export function FieldEditor({ field, value, onChange, uploadPrefix, aria }: Fiel
               <span>{option.name}</span>
             </label>
           ))}
-          {chosen && (
-            <button
-              type="button"
-              className="button button-small button-danger-ghost"
-              onClick={() => onChange('')}
-            >
-              {t('common.remove')}
-            </button>
-          )}
+          {chosen && <RemoveButton onRemove={() => onChange('')} />}
         </div>
       );
     }

@@ -1,5 +1,6 @@
 import { useLayoutEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
+import { ItemButtons } from '@/components/ItemButtons';
 import type { FileItem } from '@/features/collections/types';
 import { UploadButton } from '@/features/collections/components/UploadButton';
 
@@ -9,14 +10,6 @@ interface FileListEditorProps {
   value: FileItem[];
   onChange: (value: FileItem[]) => void;
   prefix: (string | number)[];
-}
-
-function move<T>(list: T[], from: number, to: number): T[] {
-  if (to < 0 || to >= list.length) return list;
-  const next = [...list];
-  const [item] = next.splice(from, 1);
-  if (item !== undefined) next.splice(to, 0, item);
-  return next;
 }
 
 /** gallery / multiple-file: several uploads, a caption per item, up/down reordering and removal. */
@@ -55,34 +48,14 @@ export function FileListEditor({ id, images, value, onChange, prefix }: FileList
                 }
                 data-testid="file-caption"
               />
-              <div className="button-row">
-                <button
-                  type="button"
-                  className="button button-small"
-                  disabled={index === 0}
-                  onClick={() => onChange(move(value, index, index - 1))}
-                  aria-label={t('records.form.moveUp')}
-                >
-                  ↑
-                </button>
-                <button
-                  type="button"
-                  className="button button-small"
-                  disabled={index === value.length - 1}
-                  onClick={() => onChange(move(value, index, index + 1))}
-                  aria-label={t('records.form.moveDown')}
-                >
-                  ↓
-                </button>
-                <button
-                  type="button"
-                  className="button button-small button-danger-ghost"
-                  onClick={() => onChange(value.filter((_, i) => i !== index))}
-                  aria-label={t('common.remove')}
-                >
-                  ×
-                </button>
-              </div>
+              <ItemButtons
+                items={value}
+                index={index}
+                onChange={onChange}
+                upLabel={t('records.form.moveUp')}
+                downLabel={t('records.form.moveDown')}
+                compact
+              />
             </li>
           ))}
         </ol>

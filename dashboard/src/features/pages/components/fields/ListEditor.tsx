@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { ItemButtons } from '@/components/ItemButtons';
 import { errorMessage } from '@/lib/api-client';
 import { useFetchExternal } from '@/features/pages/api/fetch-external';
 import { useCollectionData } from '@/features/pages/api/get-collection-data';
@@ -18,14 +19,6 @@ import { ValueEditor, type ValueEditorProps } from './ValueEditor';
 const OPERATORS: FilterOperator[] = ['=', '!=', '>', '<', '>=', '<=', 'like'];
 /** Collection lists take 1 to 100 records, like external data (spec §9). */
 const MAX_RECORDS = MAX_EXTERNAL_RECORDS;
-
-function move<T>(items: T[], from: number, to: number): T[] {
-  if (to < 0 || to >= items.length) return items;
-  const next = [...items];
-  const [item] = next.splice(from, 1);
-  next.splice(to, 0, item as T);
-  return next;
-}
 
 /** Manual items: add, remove, reorder, each item's fields with the sub-definitions' editors. */
 function ManualItems({ id, v, onValue }: Pick<ValueEditorProps, 'id' | 'v' | 'onValue'>) {
@@ -48,36 +41,14 @@ function ManualItems({ id, v, onValue }: Pick<ValueEditorProps, 'id' | 'v' | 'on
               <strong>
                 {t('editor.list.item')} {index + 1}
               </strong>
-              <div className="button-row">
-                <button
-                  type="button"
-                  className="button button-small"
-                  disabled={index === 0}
-                  onClick={() => onValue(move(items, index, index - 1))}
-                  aria-label={t('editor.list.up')}
-                  data-testid="list-item-up"
-                >
-                  ↑
-                </button>
-                <button
-                  type="button"
-                  className="button button-small"
-                  disabled={index === items.length - 1}
-                  onClick={() => onValue(move(items, index, index + 1))}
-                  aria-label={t('editor.list.down')}
-                  data-testid="list-item-down"
-                >
-                  ↓
-                </button>
-                <button
-                  type="button"
-                  className="button button-small button-danger-ghost"
-                  onClick={() => onValue(items.filter((_, i) => i !== index))}
-                  data-testid="list-item-remove"
-                >
-                  {t('common.remove')}
-                </button>
-              </div>
+              <ItemButtons
+                items={items}
+                index={index}
+                onChange={onValue}
+                upLabel={t('editor.list.up')}
+                downLabel={t('editor.list.down')}
+                testId="list-item"
+              />
             </div>
             {subVars.map((sub) => (
               <div key={sub.name} className="field" data-testid={`var-${v.name}-${sub.name}`}>
@@ -122,6 +93,22 @@ function CollectionSource({
     { value: 'name', label: t('editor.bind.name') },
     ...fields.map((field) => ({ value: field.slug, label: field.name })),
   ];
+  /** A choice among the collection's fields ('—' for none): what to filter or order by. */
+  const fieldSelect = (
+    selectId: string,
+    value: string | undefined,
+    set: (value: string) => void,
+    testId: string,
+  ) => (
+    <select id={selectId} value={value ?? ''} onChange={(e) => set(e.target.value)} data-testid={testId}>
+      <option value="">—</option>
+      {fieldOptions.map((option) => (
+        <option key={option.value} value={option.value}>
+          {option.label}
+        </option>
+      ))}
+    </select>
+  );
   const subVars = v.vars ?? [];
   return (
     <div className="var-group" data-testid="list-db">
@@ -141,19 +128,12 @@ function CollectionSource({
       </select>
       <label htmlFor={`${id}-filter`}>{t('editor.list.filter')}</label>
       <div className="var-row">
-        <select
-          id={`${id}-filter`}
-          value={v.dbfilterfield ?? ''}
-          onChange={(e) => onPatch({ dbfilterfield: e.target.value })}
-          data-testid="list-filter-field"
-        >
-          <option value="">—</option>
-          {fieldOptions.map((option) => (
-            <option key={option.value} value={option.value}>
-              {option.label}
-            </option>
-          ))}
-        </select>
+        {fieldSelect(
+          `${id}-filter`,
+          v.dbfilterfield,
+          (value) => onPatch({ dbfilterfield: value }),
+          'list-filter-field',
+        )}
         <select
           aria-label={t('editor.list.operator')}
           value={v.dbfilterquery ?? '='}
@@ -175,19 +155,12 @@ function CollectionSource({
       </div>
       <label htmlFor={`${id}-order`}>{t('editor.list.order')}</label>
       <div className="var-row">
-        <select
-          id={`${id}-order`}
-          value={v.dborderfield ?? ''}
-          onChange={(e) => onPatch({ dborderfield: e.target.value })}
-          data-testid="list-order-field"
-        >
-          <option value="">—</option>
-          {fieldOptions.map((option) => (
-            <option key={option.value} value={option.value}>
-              {option.label}
-            </option>
-          ))}
-        </select>
+        {fieldSelect(
+          `${id}-order`,
+          v.dborderfield,
+          (value) => onPatch({ dborderfield: value }),
+          'list-order-field',
+        )}
         <select
           aria-label={t('editor.list.direction')}
           value={v.dborderdir ?? 'desc'}

@@ -1,62 +1,7 @@
-import Image from '@tiptap/extension-image';
-import { EditorContent, useEditor, useEditorState, type Editor } from '@tiptap/react';
-import StarterKit from '@tiptap/starter-kit';
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
-import { usePrompt } from '@/components/PromptDialog';
+import { RichText, useRichTextEditor } from '@/components/RichText';
 import { ImageUpload } from './ImageUpload';
-
-function Toolbar({ editor, prefix }: { editor: Editor; prefix: (string | number)[] }) {
-  const { t } = useTranslation();
-  const [promptDialog, askText] = usePrompt();
-  const state = useEditorState({
-    editor,
-    selector: ({ editor: e }) => ({
-      bold: e.isActive('bold'),
-      italic: e.isActive('italic'),
-      h2: e.isActive('heading', { level: 2 }),
-      bulletList: e.isActive('bulletList'),
-      link: e.isActive('link'),
-    }),
-  });
-  const setLink = async () => {
-    const previous = String(editor.getAttributes('link').href ?? '');
-    const href = await askText({
-      title: t('editor.rich.link'),
-      label: t('editor.rich.linkPrompt'),
-      defaultValue: previous,
-      confirmLabel: t('kit.prompt.apply'),
-    });
-    if (href === null) return;
-    if (href.trim() === '') editor.chain().focus().extendMarkRange('link').unsetLink().run();
-    else editor.chain().focus().extendMarkRange('link').setLink({ href: href.trim() }).run();
-  };
-  const button = (key: keyof typeof state, label: string, run: () => void) => (
-    <button
-      type="button"
-      className={`toolbar-button${state[key] ? ' is-active' : ''}`}
-      aria-pressed={state[key]}
-      onClick={run}
-    >
-      {label}
-    </button>
-  );
-  return (
-    <div className="rich-toolbar" role="toolbar">
-      {button('bold', t('editor.rich.bold'), () => editor.chain().focus().toggleBold().run())}
-      {button('italic', t('editor.rich.italic'), () => editor.chain().focus().toggleItalic().run())}
-      {button('h2', t('editor.rich.heading'), () => editor.chain().focus().toggleHeading({ level: 2 }).run())}
-      {button('bulletList', t('editor.rich.list'), () => editor.chain().focus().toggleBulletList().run())}
-      {button('link', t('editor.rich.link'), () => void setLink())}
-      <ImageUpload
-        prefix={prefix}
-        label={t('editor.rich.image')}
-        onUploaded={(src, file) => editor.chain().focus().setImage({ src, alt: file.name }).run()}
-      />
-      {promptDialog}
-    </div>
-  );
-}
 
 interface Props {
   id: string;
@@ -76,11 +21,11 @@ interface Props {
  * `value` from elsewhere (undo, redo) replaces it otherwise. The server sanitises the HTML.
  */
 export default function RichTextInput({ id, value, onChange, prefix }: Props) {
-  const editor = useEditor({
-    extensions: [StarterKit.configure({ link: { openOnClick: false } }), Image],
-    content: value,
-    editorProps: { attributes: { id, class: 'rich-content', 'data-testid': `${id}-rich` } },
-    onUpdate: ({ editor: e }) => onChange(e.isEmpty ? '' : e.getHTML()),
+  const { t } = useTranslation();
+  const editor = useRichTextEditor(value, onChange, {
+    id,
+    class: 'rich-content',
+    'data-testid': `${id}-rich`,
   });
   useEffect(() => {
     // A destroyed editor (React re-creating it) has no schema left to serialise with.
@@ -91,9 +36,11 @@ export default function RichTextInput({ id, value, onChange, prefix }: Props) {
   }, [editor, value]);
   if (!editor) return null;
   return (
-    <div className="rich-editor">
-      <Toolbar editor={editor} prefix={prefix} />
-      <EditorContent editor={editor} />
-    </div>
+    <RichText
+      editor={editor}
+      tools={['bold', 'italic', 'h2', 'bulletList', 'link']}
+      label={(key) => t(`editor.rich.${key}`)}
+      image={(insert) => <ImageUpload prefix={prefix} label={t('editor.rich.image')} onUploaded={insert} />}
+    />
   );
 }
