@@ -26,6 +26,8 @@ missing=()
 [ -x /usr/sbin/dnsmasq ] || missing+=(dnsmasq-base)
 [ -x /usr/bin/pebble ] || missing+=(pebble)
 [ -x /usr/sbin/nginx ] || missing+=(nginx-light)
+# xz unpacks the committed RustSec database (deny/advisory-db.tar.xz).
+command -v xz >/dev/null || missing+=(xz-utils)
 if [ "${#missing[@]}" -gt 0 ]; then
   as_root apt-get update -qq
   as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null
