@@ -3,6 +3,7 @@ import { isRouteErrorResponse, useRouteError } from 'react-router';
 import { ApiError } from '@/lib/api-client';
 import { paths } from './paths';
 import { ButtonLink } from '@/components/ButtonLink';
+import { ActionButton } from '@/components/ActionButton';
 
 /** What went wrong, in words a person can act on: not found, a new version to load, or anything else. */
 function errorKind(error: unknown): 'notFound' | 'newVersion' | 'unexpected' {
@@ -32,9 +33,7 @@ export function RouteError({ home = 'dashboard' }: { home?: 'dashboard' | 'clien
       <h1>{t(`routeError.${kind}.title`)}</h1>
       <p>{t(`routeError.${kind}.body`)}</p>
       <div className="button-row">
-        <button type="button" className="button" onClick={() => window.location.reload()}>
-          {t('routeError.retry')}
-        </button>
+        <ActionButton onClick={() => window.location.reload()}>{t('routeError.retry')}</ActionButton>
         <ButtonLink to={homePath} variant="primary" testId="route-error-home">
           {home === 'client' ? t('routeError.clientHome') : t('routeError.home')}
         </ButtonLink>

@@ -24,6 +24,7 @@ import {
 } from '@tanstack/react-table';
 import type { ComponentType, ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
+import { ActionButton } from './ActionButton';
 
 /* eslint-disable @typescript-eslint/no-unused-vars -- the generics must repeat the library's to merge with its declaration */
 declare module '@tanstack/react-table' {
@@ -163,14 +164,9 @@ export function DataTable<T extends RowData>({
         >
           <span data-testid="selection-count">{t('forms.table.selected', { count: chosen })}</span>
           <div className="button-row">{selection.actions}</div>
-          <button
-            type="button"
-            className="button button-small"
-            onClick={() => selection.onChange({})}
-            data-testid="selection-clear"
-          >
+          <ActionButton size="small" onClick={() => selection.onChange({})} testId="selection-clear">
             {t('forms.table.clear')}
-          </button>
+          </ActionButton>
         </div>
       )}
       <div className={framed ? 'card table-card table-scroll' : 'table-scroll'}>

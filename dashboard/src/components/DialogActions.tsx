@@ -1,5 +1,6 @@
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
+import { ActionButton } from './ActionButton';
 
 export interface DialogActionsProps {
   /** The way out without acting: Cancel before the action, Close after it failed. */
@@ -43,15 +44,9 @@ export function DialogActions({
   const { t } = useTranslation();
   return (
     <div className="button-row">
-      <button
-        type="button"
-        className="button"
-        onClick={onCancel}
-        disabled={cancelDisabled}
-        data-testid={cancelTestId}
-      >
+      <ActionButton onClick={onCancel} disabled={cancelDisabled} testId={cancelTestId}>
         {cancelLabel ?? t('common.cancel')}
-      </button>
+      </ActionButton>
       <button
         type={form ? 'submit' : 'button'}
         form={form}
@@ -71,9 +66,9 @@ export function DialogActions({
 export function DoneButton({ onClose, testId }: { onClose: () => void; testId: string }) {
   const { t } = useTranslation();
   return (
-    <button type="button" className="button button-primary" onClick={onClose} data-testid={testId} autoFocus>
+    <ActionButton variant="primary" onClick={onClose} testId={testId} autoFocus>
       {t('common.close')}
-    </button>
+    </ActionButton>
   );
 }
 

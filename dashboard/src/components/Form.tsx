@@ -2,6 +2,7 @@ import { useEffect, useRef, type FormHTMLAttributes, type ReactNode } from 'reac
 import type { FieldValues, SubmitHandler, UseFormReturn } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { focusFirstInvalid, serverErrorPaths } from '@/lib/forms';
+import { ActionButton } from './ActionButton';
 
 interface FormProps<T extends FieldValues, C, O> extends Omit<
   FormHTMLAttributes<HTMLFormElement>,
@@ -95,9 +96,9 @@ export function FormActions({ onCancel, cancelTestId, before, ...submit }: FormA
     <div className="form-actions">
       {before}
       {onCancel && (
-        <button type="button" className="button" onClick={onCancel} data-testid={cancelTestId}>
+        <ActionButton onClick={onCancel} testId={cancelTestId}>
           {t('common.cancel')}
-        </button>
+        </ActionButton>
       )}
       <SubmitButton {...submit} />
     </div>

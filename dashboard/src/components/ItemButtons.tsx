@@ -1,4 +1,5 @@
 import { useTranslation } from 'react-i18next';
+import { ActionButton } from './ActionButton';
 
 /** `items` with the one at `from` moved to `to`; as it was when `to` is outside the list. */
 function move<T>(items: T[], from: number, to: number): T[] {
@@ -20,15 +21,15 @@ interface RemoveButtonProps {
 export function RemoveButton({ onRemove, compact = false, testId }: RemoveButtonProps) {
   const { t } = useTranslation();
   return (
-    <button
-      type="button"
-      className="button button-small button-danger-ghost"
+    <ActionButton
+      size="small"
+      variant="danger-ghost"
       onClick={onRemove}
       aria-label={compact ? t('common.remove') : undefined}
-      data-testid={testId}
+      testId={testId}
     >
       {compact ? '×' : t('common.remove')}
-    </button>
+    </ActionButton>
   );
 }
 
@@ -57,16 +58,15 @@ export function ItemButtons<T>({
   testId,
 }: ItemButtonsProps<T>) {
   const step = (to: number, label: string, arrow: string, suffix: string) => (
-    <button
-      type="button"
-      className="button button-small"
+    <ActionButton
+      size="small"
       disabled={to < 0 || to >= items.length}
       onClick={() => onChange(move(items, index, to))}
       aria-label={label}
-      data-testid={testId && `${testId}-${suffix}`}
+      testId={testId && `${testId}-${suffix}`}
     >
       {arrow}
-    </button>
+    </ActionButton>
   );
   return (
     <div className="button-row">

@@ -1,5 +1,6 @@
 import { useTranslation } from 'react-i18next';
 import type { Paginated } from '@/lib/types';
+import { ActionButton } from './ActionButton';
 
 interface PagerProps {
   page: Paginated<unknown>;
@@ -16,29 +17,27 @@ export function Pager({ page, onPage, testId = 'pager' }: PagerProps) {
   if (page.total === 0 && page.prev_page_url === null) return null;
   return (
     <nav className="pagination" aria-label={t('pager.label')} data-testid={testId}>
-      <button
-        type="button"
-        className="button button-small"
+      <ActionButton
+        size="small"
         disabled={page.prev_page_url === null}
         onClick={() => onPage(page.current_page - 1)}
-        data-testid="page-previous"
+        testId="page-previous"
       >
         ‹ {t('pager.previous')}
-      </button>
+      </ActionButton>
       <span data-testid="page-range">
         {page.from === null
           ? t('pager.empty')
           : t('pager.range', { from: page.from, to: page.to, total: page.total })}
       </span>
-      <button
-        type="button"
-        className="button button-small"
+      <ActionButton
+        size="small"
         disabled={page.next_page_url === null}
         onClick={() => onPage(page.current_page + 1)}
-        data-testid="page-next"
+        testId="page-next"
       >
         {t('pager.next')} ›
-      </button>
+      </ActionButton>
     </nav>
   );
 }

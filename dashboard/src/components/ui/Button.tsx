@@ -2,7 +2,7 @@ import type { ReactNode } from 'react';
 import { Button as AriaButton, type ButtonProps as AriaButtonProps } from 'react-aria-components';
 
 export interface ButtonProps extends Omit<AriaButtonProps, 'className' | 'children'> {
-  variant?: 'default' | 'primary' | 'danger';
+  variant?: 'default' | 'primary' | 'danger' | 'danger-ghost';
   size?: 'default' | 'small';
   className?: string;
   children: ReactNode;

@@ -15,6 +15,7 @@ import { PasswordForm } from './PasswordForm';
 import { CardModal } from './CardModal';
 import { PlansModal } from './PlansModal';
 import { TransactionHistory } from './TransactionHistory';
+import { ActionButton } from '@/components/ActionButton';
 
 function PlanLine({ user, onOpenPlans }: { user: User; onOpenPlans: (currency: Currency) => void }) {
   const { t } = useTranslation();
@@ -30,16 +31,14 @@ function PlanLine({ user, onOpenPlans }: { user: User; onOpenPlans: (currency: C
         <strong data-testid="account-plan">{name}</strong>
         <span className="button-row">
           {currencies.map((currency) => (
-            <button
+            <ActionButton
               key={currency}
-              type="button"
-              className="button"
               disabled={!plans.data}
               onClick={() => onOpenPlans(currency)}
-              data-testid={`plans-open-${currency}`}
+              testId={`plans-open-${currency}`}
             >
               {t(`account.plansButton.${currency}`)}
-            </button>
+            </ActionButton>
           ))}
         </span>
         {plans.isError && <Alert testId="plans-error">{errorMessage(plans.error)}</Alert>}
@@ -62,9 +61,9 @@ function PaymentLine({ user, onOpenCard }: { user: User; onOpenCard: () => void 
           </small>
         )}
         {config.data && (
-          <button type="button" className="button" onClick={onOpenCard} data-testid="card-open">
+          <ActionButton onClick={onOpenCard} testId="card-open">
             {user.has_card ? t('account.changeCard') : t('account.addCard')}
-          </button>
+          </ActionButton>
         )}
         {config.isError && <Alert testId="card-config-error">{errorMessage(config.error)}</Alert>}
       </dd>

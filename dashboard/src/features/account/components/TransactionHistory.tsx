@@ -7,6 +7,7 @@ import { errorMessage } from '@/lib/api-client';
 import { useMonthTransactions } from '@/features/account/api/get-transactions';
 import { addMonths } from '@/features/account/lib/months';
 import { DayTransactionsModal } from './DayTransactionsModal';
+import { ActionButton } from '@/components/ActionButton';
 
 /** The month navigator (< and >, from the current month back) and one row per day with a Detail button. */
 export function TransactionHistory({ currentMonth }: { currentMonth: string }) {
@@ -22,28 +23,24 @@ export function TransactionHistory({ currentMonth }: { currentMonth: string }) {
       <header className="page-header">
         <h2>{t('account.history')}</h2>
         <div className="month-nav">
-          <button
-            type="button"
-            className="button"
+          <ActionButton
             aria-label={t('account.previousMonth')}
             onClick={() => setMonth(addMonths(month, -1))}
-            data-testid="month-previous"
+            testId="month-previous"
           >
             &lt;
-          </button>
+          </ActionButton>
           <span className="month-label" data-testid="month-label" data-month={month}>
             {fmt.month(month)}
           </span>
-          <button
-            type="button"
-            className="button"
+          <ActionButton
             aria-label={t('account.nextMonth')}
             disabled={atCurrent}
             onClick={() => setMonth(addMonths(month, 1))}
-            data-testid="month-next"
+            testId="month-next"
           >
             &gt;
-          </button>
+          </ActionButton>
         </div>
       </header>
       {history.isPending ? (
@@ -76,14 +73,9 @@ export function TransactionHistory({ currentMonth }: { currentMonth: string }) {
                   {fmt.money(day.total, history.data.currency)}
                 </td>
                 <td className="actions-cell">
-                  <button
-                    type="button"
-                    className="button"
-                    onClick={() => setOpenDay(day.date)}
-                    data-testid="day-detail"
-                  >
+                  <ActionButton onClick={() => setOpenDay(day.date)} testId="day-detail">
                     {t('account.detail')}
-                  </button>
+                  </ActionButton>
                 </td>
               </tr>
             ))}

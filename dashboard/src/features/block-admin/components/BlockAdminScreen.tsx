@@ -21,6 +21,7 @@ import { ExportModal, type ExportFile } from './ExportModal';
 import { ImportModal } from './ImportModal';
 import { ThumbnailsButton } from './ThumbnailsButton';
 import { toastFailure, toastOk, toastOutcome } from '@/components/admin-toasts';
+import { ActionButton } from '@/components/ActionButton';
 
 type Dialog =
   | { type: 'block'; block: LibraryBlock | null }
@@ -90,49 +91,38 @@ export function BlockAdminScreen() {
       <header className="page-header">
         <h1>{t('blockAdmin.title')}</h1>
         <div className="button-row">
-          <button
-            type="button"
-            className="button button-primary"
+          <ActionButton
+            variant="primary"
             disabled={categories.length === 0}
             title={categories.length === 0 ? t('blockAdmin.block.needsCategory') : undefined}
             onClick={() => setDialog({ type: 'block', block: null })}
-            data-testid="block-new"
+            testId="block-new"
           >
             {t('blockAdmin.block.new')}
-          </button>
-          <button
-            type="button"
-            className="button"
-            onClick={() => setDialog({ type: 'category', category: null })}
-            data-testid="category-new"
-          >
+          </ActionButton>
+          <ActionButton onClick={() => setDialog({ type: 'category', category: null })} testId="category-new">
             {t('blockAdmin.category.new')}
-          </button>
-          <button
-            type="button"
-            className="button"
+          </ActionButton>
+          <ActionButton
             onClick={() => setDialog({ type: 'import', kind: 'categories' })}
-            data-testid="import-categories-open"
+            testId="import-categories-open"
           >
             {t('blockAdmin.import.categories')}
-          </button>
-          <button
-            type="button"
-            className="button"
+          </ActionButton>
+          <ActionButton
             onClick={() => setDialog({ type: 'import', kind: 'blocks' })}
-            data-testid="import-blocks-open"
+            testId="import-blocks-open"
           >
             {t('blockAdmin.import.blocks')}
-          </button>
-          <button type="button" className="button" onClick={() => void exportAll()} data-testid="export-all">
+          </ActionButton>
+          <ActionButton onClick={() => void exportAll()} testId="export-all">
             {t('blockAdmin.export.all')}
-          </button>
+          </ActionButton>
           <ThumbnailsButton />
-          <button
-            type="button"
-            className="button button-danger"
+          <ActionButton
+            variant="danger"
             disabled={truncate.isPending}
-            data-testid="truncate"
+            testId="truncate"
             onClick={() => {
               void askConfirm({
                 title: t('kit.confirm.truncate'),
@@ -145,7 +135,7 @@ export function BlockAdminScreen() {
             }}
           >
             {t('blockAdmin.truncate')}
-          </button>
+          </ActionButton>
         </div>
       </header>
 
@@ -163,17 +153,15 @@ export function BlockAdminScreen() {
             {t('blockAdmin.search.submit')}
           </button>
           {searched !== null && (
-            <button
-              type="button"
-              className="button"
+            <ActionButton
               onClick={() => {
                 setSearched(null);
                 setTerm('');
               }}
-              data-testid="block-search-clear"
+              testId="block-search-clear"
             >
               {t('blockAdmin.search.clear')}
-            </button>
+            </ActionButton>
           )}
         </form>
         <label className="checkbox-row">

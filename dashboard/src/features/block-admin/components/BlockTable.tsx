@@ -11,6 +11,7 @@ import { useReorderBlock } from '@/features/block-admin/api/reorder-block';
 import type { LibraryBlock, LibraryCategory, ScreenshotOptions } from '@/features/block-admin/types';
 import { OrderInput } from './OrderInput';
 import { toastOutcome, toastFailure, toastOk } from '@/components/admin-toasts';
+import { ActionButton } from '@/components/ActionButton';
 
 interface Props {
   blocks: LibraryBlock[];
@@ -88,36 +89,20 @@ function ActionsCell({
   return (
     <>
       <div className="button-row">
-        <button
-          type="button"
-          className="button button-small"
-          onClick={() => onEdit(block)}
-          data-testid="block-edit"
-        >
+        <ActionButton size="small" onClick={() => onEdit(block)} testId="block-edit">
           {t('blockAdmin.edit')}
-        </button>
-        <button
-          type="button"
-          className="button button-small"
-          onClick={() => onExport(block)}
-          data-testid="block-export"
-        >
+        </ActionButton>
+        <ActionButton size="small" onClick={() => onExport(block)} testId="block-export">
           {t('blockAdmin.export.one')}
-        </button>
-        <button
-          type="button"
-          className="button button-small"
-          disabled={shot.isPending}
-          onClick={generate}
-          data-testid="block-screenshot"
-        >
+        </ActionButton>
+        <ActionButton size="small" disabled={shot.isPending} onClick={generate} testId="block-screenshot">
           {t('blockAdmin.block.thumbnail')}
-        </button>
-        <button
-          type="button"
-          className="button button-small button-danger-ghost"
+        </ActionButton>
+        <ActionButton
+          size="small"
+          variant="danger-ghost"
           disabled={remove.isPending}
-          data-testid="block-delete"
+          testId="block-delete"
           onClick={() => {
             void askConfirm({
               title: t('kit.confirm.deleteBlock', { name: block.name }),
@@ -130,7 +115,7 @@ function ActionsCell({
           }}
         >
           {t('common.delete')}
-        </button>
+        </ActionButton>
       </div>
       {shot.isError && (
         <Alert testId="block-screenshot-error">

@@ -7,6 +7,7 @@ import type { LibraryBlock, LibraryCategory, ScreenshotOptions } from '@/feature
 import { BlockTable } from './BlockTable';
 import { OrderInput } from './OrderInput';
 import { toastOutcome } from '@/components/admin-toasts';
+import { ActionButton } from '@/components/ActionButton';
 
 interface Props {
   category: LibraryCategory;
@@ -48,20 +49,15 @@ export function CategorySection({
             disabled={reorder.isPending}
             onCommit={(order) => reorder.mutate({ id: category.id, order }, toastOutcome(t))}
           />
-          <button
-            type="button"
-            className="button button-small"
-            onClick={() => onEdit(category)}
-            data-testid="category-edit"
-          >
+          <ActionButton size="small" onClick={() => onEdit(category)} testId="category-edit">
             {t('blockAdmin.edit')}
-          </button>
-          <button
-            type="button"
-            className="button button-small button-danger-ghost"
+          </ActionButton>
+          <ActionButton
+            size="small"
+            variant="danger-ghost"
             disabled={!empty || remove.isPending}
             title={empty ? undefined : t('blockAdmin.category.notEmpty')}
-            data-testid="category-delete"
+            testId="category-delete"
             onClick={() => {
               void askConfirm({
                 title: t('kit.confirm.deleteCategory', { name: category.name }),
@@ -74,7 +70,7 @@ export function CategorySection({
             }}
           >
             {t('common.delete')}
-          </button>
+          </ActionButton>
         </div>
       </header>
       <BlockTable

@@ -2,6 +2,7 @@ import { useTranslation } from 'react-i18next';
 import { Dialog } from '@/components/ui/Dialog';
 import { toast } from '@/components/toast';
 import { jsonDownloadHref } from '@/features/block-admin/lib/block-form';
+import { ActionButton } from '@/components/ActionButton';
 
 export interface ExportFile {
   /** Download name, e.g. "blocks.json". */
@@ -50,14 +51,13 @@ export function ExportModal({ title, files, onClose }: Props) {
             >
               {t('blockAdmin.export.download')}
             </a>
-            <button
-              type="button"
-              className="button button-small"
+            <ActionButton
+              size="small"
               onClick={() => copy(file.text)}
-              data-testid={`export-copy-${file.filename}`}
+              testId={`export-copy-${file.filename}`}
             >
               {t('blockAdmin.export.copy')}
-            </button>
+            </ActionButton>
           </div>
         </section>
       ))}

@@ -1,6 +1,7 @@
 import { useTranslation } from 'react-i18next';
 import { toastFailure } from '@/components/admin-toasts';
 import { useRegenerateThumbnails, useThumbnailProgress } from '@/features/block-admin/api/thumbnails';
+import { ActionButton } from '@/components/ActionButton';
 
 /**
  * "Regenerate all thumbnails" with its progress: every block and template pictured again by
@@ -20,15 +21,13 @@ export function ThumbnailsButton() {
 
   return (
     <>
-      <button
-        type="button"
-        className="button"
+      <ActionButton
         disabled={running || regenerate.isPending}
         onClick={() => regenerate.mutate(undefined, { onError: (error) => toastFailure(t, error) })}
-        data-testid="thumbnails-regenerate"
+        testId="thumbnails-regenerate"
       >
         {t('blockAdmin.thumbnails.regenerate')}
-      </button>
+      </ActionButton>
       {status && (
         <span
           className="muted small"

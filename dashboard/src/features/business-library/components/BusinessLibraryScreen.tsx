@@ -9,6 +9,7 @@ import { useBusinessBlocks } from '@/lib/business-blocks/get-business-blocks';
 import type { BusinessBlock } from '@/lib/business-blocks/types';
 import { useFormat } from '@/lib/format';
 import { BusinessBlockFormModal } from './BusinessBlockFormModal';
+import { ActionButton } from '@/components/ActionButton';
 
 /**
  * The business's own block library, for its administrators (issue 20): what every member sees
@@ -43,22 +44,16 @@ export function BusinessLibraryScreen() {
       header: () => t('common.actions'),
       cell: ({ row }) => (
         <div className="button-row">
-          <button
-            type="button"
-            className="button"
-            onClick={() => setEditing(row.original)}
-            data-testid="business-block-edit"
-          >
+          <ActionButton onClick={() => setEditing(row.original)} testId="business-block-edit">
             {t('businessLibrary.edit')}
-          </button>
-          <button
-            type="button"
-            className="button button-danger-ghost"
+          </ActionButton>
+          <ActionButton
+            variant="danger-ghost"
             onClick={() => setRemoving(row.original)}
-            data-testid="business-block-delete"
+            testId="business-block-delete"
           >
             {t('common.delete')}
-          </button>
+          </ActionButton>
         </div>
       ),
       meta: { className: 'actions-cell' },

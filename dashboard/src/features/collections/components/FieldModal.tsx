@@ -16,6 +16,7 @@ import {
 } from '@/features/collections/lib/schemas';
 import { CURRENCY_FORMATS, FIELD_TYPES, type Field } from '@/features/collections/types';
 import { UploadButton } from './UploadButton';
+import { ActionButton } from '@/components/ActionButton';
 
 interface FieldModalProps {
   tableId: number;
@@ -181,24 +182,23 @@ export function FieldModal({ tableId, field, otherTables, uploadPrefix, onClose,
                       />
                     </>
                   )}
-                  <button
-                    type="button"
-                    className="button button-small button-danger-ghost"
+                  <ActionButton
+                    size="small"
+                    variant="danger-ghost"
                     onClick={() => options.remove(index)}
                     aria-label={t('common.remove')}
                   >
                     ×
-                  </button>
+                  </ActionButton>
                 </div>
               ))}
-              <button
-                type="button"
-                className="button button-small"
+              <ActionButton
+                size="small"
                 onClick={() => options.append({ name: '', image: '' })}
-                data-testid="field-option-add"
+                testId="field-option-add"
               >
                 + {t('collections.fields.addOption')}
-              </button>
+              </ActionButton>
             </div>
           )}
         </FormField>

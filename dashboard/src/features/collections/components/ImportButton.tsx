@@ -7,6 +7,7 @@ import { ApiError, errorMessage, type ApiErrorDetail } from '@/lib/api-client';
 import { readAsDataUrl } from '@/lib/files';
 import { type ImportMode, useImportTable } from '@/features/collections/api/import-table';
 import { ImportErrorsDialog } from './ImportErrorsDialog';
+import { ActionButton } from '@/components/ActionButton';
 
 /**
  * Reads a .csv/.json file and posts it; toasts the count and the list reloads (spec §2). Before
@@ -68,17 +69,10 @@ export function ImportButton({ tableId }: { tableId: number }) {
           testId="import-dialog"
           footer={
             <div className="button-row">
-              <button type="button" className="button" onClick={() => setChosen(null)}>
-                {t('common.cancel')}
-              </button>
-              <button
-                type="button"
-                className="button button-primary"
-                onClick={() => void send(chosen)}
-                data-testid="import-confirm"
-              >
+              <ActionButton onClick={() => setChosen(null)}>{t('common.cancel')}</ActionButton>
+              <ActionButton variant="primary" onClick={() => void send(chosen)} testId="import-confirm">
                 {t('records.import')}
-              </button>
+              </ActionButton>
             </div>
           }
         >

@@ -28,6 +28,7 @@ import { FieldEditor, fieldInputId } from './editors/FieldEditor';
 import type { RecordScope } from './record-scope';
 import { useLeaveOnError } from './use-project-route';
 import { ButtonLink } from '@/components/ButtonLink';
+import { ActionButton } from '@/components/ActionButton';
 
 interface FormProps {
   scope: RecordScope;
@@ -213,15 +214,15 @@ function RecordFormBody({ scope, table, post }: FormProps) {
           before={
             <>
               {post && (
-                <button
-                  type="button"
-                  className="button button-danger record-delete"
+                <ActionButton
+                  variant="danger"
+                  className="record-delete"
                   onClick={() => void destroy()}
                   disabled={remove.isPending}
-                  data-testid="record-delete"
+                  testId="record-delete"
                 >
                   {t('common.delete')}
-                </button>
+                </ActionButton>
               )}
               <ButtonLink to={listLink} testId="record-back">
                 {t('common.back')}

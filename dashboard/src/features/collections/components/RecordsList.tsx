@@ -17,6 +17,7 @@ import { ImportButton } from './ImportButton';
 import { RecordCell } from './RecordCell';
 import type { RecordScope } from './record-scope';
 import { ButtonLink } from '@/components/ButtonLink';
+import { ActionButton } from '@/components/ActionButton';
 
 /** Above this many rows the bulk-delete bar is repeated at the top (spec §2). */
 const TOP_BAR_ABOVE = 10;
@@ -37,15 +38,15 @@ function BulkBar({
     // The top bar stays in view while the long list scrolls under it (sticky).
     <div className={`bulk-bar bulk-bar-${position}`} data-testid={`bulk-bar-${position}`}>
       <span className="muted">{t('records.selected', { count })}</span>
-      <button
-        type="button"
-        className="button button-small button-danger"
+      <ActionButton
+        size="small"
+        variant="danger"
         disabled={count === 0 || busy}
         onClick={onDelete}
-        data-testid={`bulk-delete-${position}`}
+        testId={`bulk-delete-${position}`}
       >
         {t('records.deleteSelected')}
-      </button>
+      </ActionButton>
     </div>
   );
 }
@@ -251,25 +252,23 @@ export function RecordsList({ scope, tableId }: { scope: RecordScope; tableId: n
       {bar('bottom')}
       {pages > 1 && (
         <nav className="pagination" aria-label={t('records.pagination')} data-testid="pagination">
-          <button
-            type="button"
-            className="button button-small"
+          <ActionButton
+            size="small"
             disabled={page <= 1}
             onClick={() => goTo(page - 1)}
-            data-testid="page-previous"
+            testId="page-previous"
           >
             ‹ {t('records.previous')}
-          </button>
+          </ActionButton>
           <span data-testid="page-indicator">{t('records.page', { page, pages })}</span>
-          <button
-            type="button"
-            className="button button-small"
+          <ActionButton
+            size="small"
             disabled={page >= pages}
             onClick={() => goTo(page + 1)}
-            data-testid="page-next"
+            testId="page-next"
           >
             {t('records.next')} ›
-          </button>
+          </ActionButton>
         </nav>
       )}
       {confirmDialog}

@@ -17,6 +17,7 @@ import {
 import { CSS } from '@dnd-kit/utilities';
 import { useTranslation } from 'react-i18next';
 import type { Field } from '@/features/collections/types';
+import { ActionButton } from '@/components/ActionButton';
 
 interface RowProps {
   field: Field;
@@ -60,22 +61,17 @@ function SortableRow({ field, onEdit, onDelete }: RowProps) {
         <span className="badge badge-muted">{t('collections.fields.hidden')}</span>
       )}
       <div className="button-row">
-        <button
-          type="button"
-          className="button button-small"
-          onClick={() => onEdit(field)}
-          data-testid="field-edit"
-        >
+        <ActionButton size="small" onClick={() => onEdit(field)} testId="field-edit">
           {t('collections.edit')}
-        </button>
-        <button
-          type="button"
-          className="button button-small button-danger-ghost"
+        </ActionButton>
+        <ActionButton
+          size="small"
+          variant="danger-ghost"
           onClick={() => onDelete(field)}
-          data-testid="field-delete"
+          testId="field-delete"
         >
           {t('common.delete')}
-        </button>
+        </ActionButton>
       </div>
     </li>
   );

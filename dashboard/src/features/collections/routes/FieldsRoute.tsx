@@ -20,6 +20,7 @@ import {
 } from '@/features/collections/components/use-project-route';
 import type { Field, Table } from '@/features/collections/types';
 import { ButtonLink } from '@/components/ButtonLink';
+import { ActionButton } from '@/components/ActionButton';
 
 type Editing = { field: Field | undefined } | null;
 
@@ -83,15 +84,14 @@ function FieldManager({ project, table }: { project: ProjectDetail; table: Table
         </h1>
         <div className="button-row">
           {moved && (
-            <button
-              type="button"
-              className="button button-primary"
+            <ActionButton
+              variant="primary"
               onClick={saveOrder}
               disabled={reorder.isPending}
-              data-testid="save-order"
+              testId="save-order"
             >
               {t('collections.fields.saveOrder')}
-            </button>
+            </ActionButton>
           )}
           <ButtonLink
             to={paths.projectTableData.build({ projectId: project.id, tableId: table.id })}
@@ -99,14 +99,9 @@ function FieldManager({ project, table }: { project: ProjectDetail; table: Table
           >
             {t('collections.browse')}
           </ButtonLink>
-          <button
-            type="button"
-            className="button button-primary"
-            onClick={() => setEditing({ field: undefined })}
-            data-testid="add-field"
-          >
+          <ActionButton variant="primary" onClick={() => setEditing({ field: undefined })} testId="add-field">
             + {t('collections.fields.add')}
-          </button>
+          </ActionButton>
         </div>
       </div>
       {fields.length === 0 ? (

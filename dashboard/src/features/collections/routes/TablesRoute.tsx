@@ -9,6 +9,7 @@ import type { ProjectDetail, TableSummary } from '@/lib/types';
 import { useDeleteTable } from '@/features/collections/api/delete-table';
 import { useNumberParam, useProjectOrLeave } from '@/features/collections/components/use-project-route';
 import { ButtonLink } from '@/components/ButtonLink';
+import { ActionButton } from '@/components/ActionButton';
 
 /** A collection's links in its row: edit it, its fields, its records. */
 const TABLE_LINKS = [
@@ -95,15 +96,15 @@ function TableList({ project }: { project: ProjectDetail }) {
                           {t(label)}
                         </ButtonLink>
                       ))}
-                      <button
-                        type="button"
-                        className="button button-small button-danger-ghost"
+                      <ActionButton
+                        size="small"
+                        variant="danger-ghost"
                         onClick={() => void remove(table)}
                         disabled={deleteTable.isPending}
-                        data-testid="collection-delete"
+                        testId="collection-delete"
                       >
                         {t('common.delete')}
-                      </button>
+                      </ActionButton>
                     </div>
                   </td>
                 </tr>

@@ -1,5 +1,6 @@
 import { useTranslation } from 'react-i18next';
 import { toast } from '@/components/toast';
+import { ActionButton } from '@/components/ActionButton';
 
 /**
  * Copies one DNS record's name or value. Without a clipboard (outside secure contexts) it says
@@ -18,14 +19,8 @@ export function CopyButton({ value, label, testId }: { value: string; label: str
     );
   };
   return (
-    <button
-      type="button"
-      className="button button-small"
-      onClick={copy}
-      aria-label={label}
-      data-testid={testId}
-    >
+    <ActionButton size="small" onClick={copy} aria-label={label} testId={testId}>
       {t('domains.copy')}
-    </button>
+    </ActionButton>
   );
 }

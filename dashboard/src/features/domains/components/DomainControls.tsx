@@ -1,5 +1,6 @@
 import { useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { ActionButton } from '@/components/ActionButton';
 import { useFormat } from '@/lib/format';
 import type { ProjectDetail } from '@/lib/types';
 import { CertificateBadge } from './CertificateBadge';
@@ -29,16 +30,16 @@ export function DomainControls({ project }: { project: ProjectDetail }) {
   const check = project.domain_check?.domain === project.domain ? project.domain_check : null;
   /** The button that opens a dialog, which gives the focus back to it on closing. */
   const opener = (dialog: 'configure' | 'remove', label: string) => (
-    <button
+    <ActionButton
       ref={dialog === 'remove' ? removeButton : configureButton}
-      type="button"
-      className={dialog === 'remove' ? 'button button-small button-danger' : 'button button-small'}
+      size="small"
+      variant={dialog === 'remove' ? 'danger' : undefined}
       onClick={() => setOpen(dialog)}
       aria-haspopup="dialog"
-      data-testid={`${dialog}-domain`}
+      testId={`${dialog}-domain`}
     >
       {label}
-    </button>
+    </ActionButton>
   );
 
   return (

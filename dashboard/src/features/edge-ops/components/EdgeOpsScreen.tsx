@@ -8,6 +8,7 @@ import { sortNodes } from '@/features/edge-ops/lib/figures';
 import { figureFormatters } from '@/features/edge-ops/lib/formatters';
 import { EdgeNodeDetail } from './EdgeNodeDetail';
 import { EdgeNodeTable } from './EdgeNodeTable';
+import { ActionButton } from '@/components/ActionButton';
 
 /**
  * The platform operators' ops screen (/erp/edges): every edge node's last heartbeat, stale ones
@@ -33,14 +34,9 @@ export function EdgeOpsScreen() {
             {t('edgeOps.updatedAt', { time: fmt.time(edges.data.now) })}
           </span>
         )}
-        <button
-          type="button"
-          className="button"
-          onClick={() => void edges.refetch()}
-          data-testid="edge-ops-refresh"
-        >
+        <ActionButton onClick={() => void edges.refetch()} testId="edge-ops-refresh">
           {t('edgeOps.refresh')}
-        </button>
+        </ActionButton>
       </div>
     </header>
   );

@@ -12,6 +12,7 @@ import { useFormEmail } from '@/features/form-history/api/get-form-email';
 import { useResendFormEmail } from '@/features/form-history/api/resend-form-email';
 import { useSetFormEmail } from '@/features/form-history/api/set-form-email';
 import type { FormEmail } from '@/features/form-history/types';
+import { ActionButton } from '@/components/ActionButton';
 
 /** What the owner reads about the notification address: sent to, waiting, or confirmed. */
 export function FormEmailStatusText({ view }: { view: FormEmail }) {
@@ -100,15 +101,9 @@ function FormEmailForm({ projectId, current }: { projectId: number; current: For
       <FormActions
         before={
           current.status === 'pending' && (
-            <button
-              type="button"
-              className="button"
-              onClick={again}
-              disabled={resend.isPending}
-              data-testid="form-email-resend"
-            >
+            <ActionButton onClick={again} disabled={resend.isPending} testId="form-email-resend">
               {t('formHistory.email.resend')}
-            </button>
+            </ActionButton>
           )
         }
         isDisabled={save.isPending || !form.formState.isDirty}

@@ -19,6 +19,7 @@ import { FormHistorySettingsModal } from './FormHistorySettingsModal';
 import { HistoryFilters } from './HistoryFilters';
 import { HistoryNotices } from './HistoryNotices';
 import { SubmissionData } from './SubmissionData';
+import { ActionButton } from '@/components/ActionButton';
 
 /** The filter kept in the address (`?q=&from=&to=`), so a reload or a link shows the same list. */
 function readFilter(params: URLSearchParams): HistoryFilter {
@@ -132,14 +133,9 @@ export function FormHistoryList({ project }: { project: ProjectDetail }) {
       </nav>
       <div className="page-header">
         <h1>{t('formHistory.title')}</h1>
-        <button
-          type="button"
-          className="button"
-          onClick={() => setSettingsOpen(true)}
-          data-testid="form-history-settings-open"
-        >
+        <ActionButton onClick={() => setSettingsOpen(true)} testId="form-history-settings-open">
           {t('formHistory.settings')}
-        </button>
+        </ActionButton>
       </div>
       <HistoryNotices projectId={project.id} limit={history.data.limit} />
       <HistoryFilters
@@ -174,15 +170,15 @@ export function FormHistoryList({ project }: { project: ProjectDetail }) {
           checkboxTestId: 'form-entry-select',
           selectAllTestId: 'form-history-select-all',
           actions: (
-            <button
-              type="button"
-              className="button button-small button-danger"
+            <ActionButton
+              size="small"
+              variant="danger"
               disabled={deleteEntries.isPending}
               onClick={() => void removeSelected()}
-              data-testid="form-history-delete"
+              testId="form-history-delete"
             >
               {t('formHistory.deleteSelected')}
-            </button>
+            </ActionButton>
           ),
         }}
       />

@@ -1,6 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { HistoryFilter } from '@/features/form-history/types';
+import { ActionButton } from '@/components/ActionButton';
 
 interface Props {
   filter: HistoryFilter;
@@ -69,14 +70,9 @@ export function HistoryFilters({ filter, onApply, exportHref }: Props) {
           {t('formHistory.filter.apply')}
         </button>
         {filtered && (
-          <button
-            type="button"
-            className="button button-small"
-            onClick={clear}
-            data-testid="form-history-clear"
-          >
+          <ActionButton size="small" onClick={clear} testId="form-history-clear">
             {t('formHistory.filter.clear')}
-          </button>
+          </ActionButton>
         )}
       </form>
       {backwards && (

@@ -4,6 +4,7 @@ import { paths } from '@/app/paths';
 import { Alert } from '@/components/Alert';
 import { errorMessage } from '@/lib/api-client';
 import { useConfirmFormEmail } from '@/features/form-history/api/confirm-form-email';
+import { ActionButton } from '@/components/ActionButton';
 
 /**
  * "/confirm-form-email?token=…": reached from the e-mail that asks an address to receive a site's
@@ -31,15 +32,14 @@ export function ConfirmFormEmailRoute() {
             {confirm.isError && (
               <Alert testId="confirm-form-email-error">{errorMessage(confirm.error)}</Alert>
             )}
-            <button
-              type="button"
-              className="button button-primary"
+            <ActionButton
+              variant="primary"
               disabled={!token || confirm.isPending}
               onClick={() => confirm.mutate(token)}
-              data-testid="confirm-form-email-button"
+              testId="confirm-form-email-button"
             >
               {t('formHistory.confirm.button')}
-            </button>
+            </ActionButton>
             <p className="muted">{t('formHistory.confirm.ignore')}</p>
           </>
         )}

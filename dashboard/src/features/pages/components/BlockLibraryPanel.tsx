@@ -22,6 +22,7 @@ import type {
   MyBlock,
 } from '@/features/pages/types';
 import type { DragData } from './CanvasFrame';
+import { ActionButton } from '@/components/ActionButton';
 
 const MY_BLOCKS = 'my-blocks';
 const BUSINESS_BLOCKS = 'business-blocks';
@@ -79,23 +80,18 @@ function LibraryItem({ source, block, onInsert, onDelete }: ItemProps) {
         <span className="library-block-name">{block.name}</span>
       </div>
       <div className="button-row">
-        <button
-          type="button"
-          className="button button-small"
-          onClick={() => onInsert(source, block.id)}
-          data-testid="library-add"
-        >
+        <ActionButton size="small" onClick={() => onInsert(source, block.id)} testId="library-add">
           {t('editor.library.add')}
-        </button>
+        </ActionButton>
         {onDelete && (
-          <button
-            type="button"
-            className="button button-small button-danger-ghost"
+          <ActionButton
+            size="small"
+            variant="danger-ghost"
             onClick={onDelete}
-            data-testid={`${source}-block-delete`}
+            testId={`${source}-block-delete`}
           >
             {t('common.delete')}
-          </button>
+          </ActionButton>
         )}
       </div>
     </li>

@@ -3,6 +3,7 @@ import { EFFECTS, hasEffect, type Effect } from '@/features/pages/lib/page-block
 import type { SectionKind } from '@/features/pages/lib/shared-sections';
 import type { PageBlock, VarChange } from '@/features/pages/types';
 import { VarEditor } from './fields/VarEditor';
+import { ActionButton } from '@/components/ActionButton';
 
 interface Props {
   block: PageBlock | null;
@@ -62,82 +63,54 @@ export function BlockTab({
             {t(shared === 'header' ? 'editor.sections.sharedHeader' : 'editor.sections.sharedFooter')}
           </p>
           <div className="button-row block-actions">
-            <button
-              type="button"
-              className="button button-small"
-              onClick={onEditCode}
-              data-testid="block-code"
-            >
+            <ActionButton size="small" onClick={onEditCode} testId="block-code">
               {t('editor.block.editCode')}
-            </button>
-            <button
-              type="button"
-              className="button button-small"
-              onClick={onUnlink}
-              data-testid="section-unlink"
-            >
+            </ActionButton>
+            <ActionButton size="small" onClick={onUnlink} testId="section-unlink">
               {t('editor.sections.unlink')}
-            </button>
+            </ActionButton>
           </div>
         </>
       ) : (
         <div className="button-row block-actions">
-          <button
-            type="button"
-            className="button button-small"
+          <ActionButton
+            size="small"
             disabled={index <= 0}
             onClick={() => onMove(index - 1)}
-            data-testid="block-up"
+            testId="block-up"
           >
             ↑ {t('editor.block.up')}
-          </button>
-          <button
-            type="button"
-            className="button button-small"
+          </ActionButton>
+          <ActionButton
+            size="small"
             disabled={index >= count - 1}
             onClick={() => onMove(index + 1)}
-            data-testid="block-down"
+            testId="block-down"
           >
             ↓ {t('editor.block.down')}
-          </button>
-          <button
-            type="button"
-            className="button button-small"
-            onClick={onDuplicate}
-            data-testid="block-duplicate"
-          >
+          </ActionButton>
+          <ActionButton size="small" onClick={onDuplicate} testId="block-duplicate">
             {t('editor.block.duplicate')}
-          </button>
-          <button type="button" className="button button-small" onClick={onEditCode} data-testid="block-code">
+          </ActionButton>
+          <ActionButton size="small" onClick={onEditCode} testId="block-code">
             {t('editor.block.editCode')}
-          </button>
-          <button
-            type="button"
-            className="button button-small"
-            onClick={onEditCode}
-            data-testid="block-save-mine"
-          >
+          </ActionButton>
+          <ActionButton size="small" onClick={onEditCode} testId="block-save-mine">
             {t('editor.block.saveMine')}
-          </button>
-          <button
-            type="button"
-            className="button button-small button-danger-ghost"
-            onClick={onRemove}
-            data-testid="block-remove"
-          >
+          </ActionButton>
+          <ActionButton size="small" variant="danger-ghost" onClick={onRemove} testId="block-remove">
             {t('editor.block.remove')}
-          </button>
+          </ActionButton>
           {onMakeSection &&
             (['header', 'footer'] as const).map((kind) => (
-              <button
+              <ActionButton
+                size="small"
                 key={kind}
-                type="button"
-                className="button button-small"
                 onClick={() => onMakeSection(kind)}
-                data-testid={`make-${kind}`}
+                testId={`make-${kind}`}
               >
                 {t(kind === 'header' ? 'editor.sections.makeHeader' : 'editor.sections.makeFooter')}
-              </button>
+              </ActionButton>
             ))}
         </div>
       )}

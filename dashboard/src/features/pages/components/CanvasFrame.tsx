@@ -5,6 +5,7 @@ import { dropIndex } from '@/features/pages/lib/canvas-protocol';
 import { DESKTOP_WIDTH, type Device } from '@/features/pages/lib/preview-size';
 import type { BlockSource, LibraryBlock, PageBlock } from '@/features/pages/types';
 import type { CanvasLayout } from './use-canvas';
+import { ActionButton } from '@/components/ActionButton';
 
 /** Id of the drop target laid over the iframe while something is dragged. */
 export const CANVAS_DROP_ID = 'canvas';
@@ -62,14 +63,9 @@ function EmptyCanvas({ starters, onAdd }: { starters: LibraryBlock[]; onAdd: (id
               ) : (
                 <span className="library-block-placeholder" aria-hidden="true" />
               )}
-              <button
-                type="button"
-                className="button button-small"
-                onClick={() => onAdd(block.id)}
-                data-testid="starter-add"
-              >
+              <ActionButton size="small" onClick={() => onAdd(block.id)} testId="starter-add">
                 {t('editor.canvas.empty.add', { name: block.name })}
-              </button>
+              </ActionButton>
             </li>
           ))}
         </ul>

@@ -5,6 +5,7 @@ import { paths } from '@/app/paths';
 import type { PageSummary } from '@/lib/types';
 import { DEVICES, SCALES, type Device } from '@/features/pages/lib/preview-size';
 import { clockTime, type SaveState } from '@/features/pages/lib/save-state';
+import { ActionButton } from '@/components/ActionButton';
 
 interface Props {
   projectId: number;
@@ -70,16 +71,16 @@ export function EditorTopBar(props: Props) {
       </div>
       <div className="editor-topbar-group" role="group" aria-label={t('editor.topbar.device')}>
         {(['desktop', 'mobile'] as const).map((mode) => (
-          <button
+          <ActionButton
             key={mode}
-            type="button"
-            className={`button button-small${props.mode === mode ? ' is-active' : ''}`}
+            size="small"
+            className={props.mode === mode ? 'is-active' : undefined}
             aria-pressed={props.mode === mode}
             onClick={() => props.onModeChange(mode)}
-            data-testid={`device-${mode}`}
+            testId={`device-${mode}`}
           >
             {mode === 'desktop' ? t('editor.topbar.desktop') : t('editor.topbar.mobile')}
-          </button>
+          </ActionButton>
         ))}
         {props.mode === 'desktop' ? (
           <select
@@ -110,32 +111,30 @@ export function EditorTopBar(props: Props) {
         )}
       </div>
       <div className="editor-topbar-group">
-        <button
-          type="button"
-          className="button button-small"
+        <ActionButton
+          size="small"
           disabled={!props.canUndo}
           onClick={props.onUndo}
-          data-testid="undo"
+          testId="undo"
           title={t('editor.topbar.undo')}
         >
           ↶ <span className="sr-only">{t('editor.topbar.undo')}</span>
-        </button>
-        <button
-          type="button"
-          className="button button-small"
+        </ActionButton>
+        <ActionButton
+          size="small"
           disabled={!props.canRedo}
           onClick={props.onRedo}
-          data-testid="redo"
+          testId="redo"
           title={t('editor.topbar.redo')}
         >
           ↷ <span className="sr-only">{t('editor.topbar.redo')}</span>
-        </button>
-        <button
-          type="button"
-          className="button button-small save-state"
+        </ActionButton>
+        <ActionButton
+          size="small"
+          className="save-state"
           disabled={state.kind !== 'dirty'}
           onClick={props.onSave}
-          data-testid="save-state"
+          testId="save-state"
           data-state={state.kind}
           aria-live="polite"
         >
@@ -143,26 +142,20 @@ export function EditorTopBar(props: Props) {
           {state.kind === 'dirty' && t('editor.topbar.saveChanges')}
           {state.kind === 'saved' &&
             (state.at ? t('editor.topbar.savedAt', { time: clockTime(state.at) }) : t('editor.topbar.saved'))}
-        </button>
-        <button
-          type="button"
-          className="button button-small"
-          disabled={blocked}
-          onClick={props.onPreview}
-          data-testid="preview-button"
-        >
+        </ActionButton>
+        <ActionButton size="small" disabled={blocked} onClick={props.onPreview} testId="preview-button">
           {t('editor.topbar.preview')}
-        </button>
+        </ActionButton>
         {props.publishMenu}
-        <button
-          type="button"
-          className="button button-small button-primary"
+        <ActionButton
+          size="small"
+          variant="primary"
           disabled={blocked}
           onClick={props.onDeploy}
-          data-testid="deploy-button"
+          testId="deploy-button"
         >
           {t('editor.topbar.deploy')}
-        </button>
+        </ActionButton>
       </div>
     </header>
   );

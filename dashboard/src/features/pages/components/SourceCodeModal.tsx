@@ -11,6 +11,7 @@ import { sortCategories } from '@/features/pages/lib/block-search';
 import { extractXVars, injectXVars } from '@/features/pages/lib/x-vars';
 import type { BlockLibrary, BlockVar, PageBlock } from '@/features/pages/types';
 import { CodeEditor } from './CodeEditor';
+import { ActionButton } from '@/components/ActionButton';
 
 export interface AppliedCode {
   template: string;
@@ -104,15 +105,9 @@ function SaveSection({ kind, place, targets, onSave, children }: SaveSectionProp
           </option>
         ))}
       </select>
-      <button
-        type="button"
-        className="button"
-        onClick={onSave}
-        disabled={place.mutation.isPending}
-        data-testid={`${kind}-block-save`}
-      >
+      <ActionButton onClick={onSave} disabled={place.mutation.isPending} testId={`${kind}-block-save`}>
         {t(PLACES[kind].save)}
-      </button>
+      </ActionButton>
     </fieldset>
   );
 }

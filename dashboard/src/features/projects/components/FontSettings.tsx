@@ -5,6 +5,7 @@ import { useFontsCatalogue } from '@/features/projects/api/get-fonts-catalogue';
 import { defaultFontFamily, newFont } from '@/features/projects/lib/fonts';
 import { CustomFontModal } from './CustomFontModal';
 import { FontPicker } from './FontPicker';
+import { ActionButton } from '@/components/ActionButton';
 
 export interface FontValues {
   defaultFont: Font | null;
@@ -37,13 +38,9 @@ export function FontSettings({ value, onChange, uploadPrefix }: FontSettingsProp
         <div className="font-current" data-testid="default-font">
           <strong>{value.defaultFont?.family ?? defaultFontFamily}</strong>
           {value.defaultFont && (
-            <button
-              type="button"
-              className="button button-small"
-              onClick={() => onChange({ ...value, defaultFont: null })}
-            >
+            <ActionButton size="small" onClick={() => onChange({ ...value, defaultFont: null })}>
               {t('settings.fonts.reset', { font: defaultFontFamily })}
-            </button>
+            </ActionButton>
           )}
         </div>
         <FontPicker
@@ -62,13 +59,13 @@ export function FontSettings({ value, onChange, uploadPrefix }: FontSettingsProp
             <li key={font.family}>
               <div className="font-list-head">
                 <strong>{font.family}</strong>
-                <button
-                  type="button"
-                  className="button button-small button-danger-ghost"
+                <ActionButton
+                  size="small"
+                  variant="danger-ghost"
                   onClick={() => onChange({ ...value, fonts: value.fonts.filter((_, i) => i !== index) })}
                 >
                   {t('common.remove')}
-                </button>
+                </ActionButton>
               </div>
               <div className="chips">
                 {variantsOf(font.family).map((variant) => (
@@ -112,26 +109,21 @@ export function FontSettings({ value, onChange, uploadPrefix }: FontSettingsProp
                 <strong>{font.family}</strong>{' '}
                 <span className="badge badge-muted">{font.variants.join(', ')}</span>
               </span>
-              <button
-                type="button"
-                className="button button-small button-danger-ghost"
+              <ActionButton
+                size="small"
+                variant="danger-ghost"
                 onClick={() =>
                   onChange({ ...value, customFonts: value.customFonts.filter((_, i) => i !== index) })
                 }
               >
                 {t('common.remove')}
-              </button>
+              </ActionButton>
             </li>
           ))}
         </ul>
-        <button
-          type="button"
-          className="button button-small"
-          onClick={() => setAddingCustom(true)}
-          data-testid="add-custom-font"
-        >
+        <ActionButton size="small" onClick={() => setAddingCustom(true)} testId="add-custom-font">
           + {t('settings.customFonts.add')}
-        </button>
+        </ActionButton>
       </div>
       {addingCustom && (
         <CustomFontModal

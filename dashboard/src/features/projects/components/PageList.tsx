@@ -3,6 +3,7 @@ import { Link } from 'react-router';
 import { paths } from '@/app/paths';
 import { useFormat } from '@/lib/format';
 import type { PageSummary } from '@/lib/types';
+import { ActionButton } from '@/components/ActionButton';
 
 interface PageListProps {
   projectId: number;
@@ -34,13 +35,9 @@ export function PageList({ projectId, pages, title, emptyText, onDelete, testId 
                 </Link>
                 <span className="muted small">{fmt.dateTime(page.updated_at)}</span>
                 {page.slug !== '/' && (
-                  <button
-                    type="button"
-                    className="button button-small button-danger-ghost"
-                    onClick={() => onDelete(page)}
-                  >
+                  <ActionButton size="small" variant="danger-ghost" onClick={() => onDelete(page)}>
                     {t('common.delete')}
-                  </button>
+                  </ActionButton>
                 )}
               </li>
             );

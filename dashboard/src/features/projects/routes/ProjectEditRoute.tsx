@@ -23,6 +23,7 @@ import { FontSettings, type FontValues } from '@/features/projects/components/Fo
 import { IntegrationsModal } from '@/features/projects/components/IntegrationsModal';
 import { useProjectId, useProjectOrLeave } from '@/features/projects/components/use-project-route';
 import { ButtonLink } from '@/components/ButtonLink';
+import { ActionButton } from '@/components/ActionButton';
 
 /** The settings form: the checked fields of `projectFormSchema` and the rest as they are. */
 function settingsSchema(currentSlug: string) {
@@ -125,14 +126,9 @@ function SettingsForm({ project }: { project: ProjectDetail }) {
       </nav>
       <div className="page-header">
         <h1>{t('settings.title')}</h1>
-        <button
-          type="button"
-          className="button"
-          onClick={() => setIntegrationsOpen(true)}
-          data-testid="integrations-open"
-        >
+        <ActionButton onClick={() => setIntegrationsOpen(true)} testId="integrations-open">
           {t('settings.integrations.title')}
-        </button>
+        </ActionButton>
       </div>
       <Form form={form} onValid={submit} className="card form settings-form" testId="project-settings-form">
         {update.isError && !onField && <Alert testId="settings-error">{errorMessage(update.error)}</Alert>}
@@ -192,15 +188,14 @@ function SettingsForm({ project }: { project: ProjectDetail }) {
             >
               {paths.clientAdmin.build({}, { token: project.token })}
             </a>
-            <button
-              type="button"
-              className="button button-small"
+            <ActionButton
+              size="small"
               onClick={() => void regenerateLink()}
               disabled={regenerate.isPending}
-              data-testid="regenerate-client-link"
+              testId="regenerate-client-link"
             >
               {t('settings.clientLink.regenerate')}
-            </button>
+            </ActionButton>
           </div>
           <small className="field-hint">{t('settings.clientLink.help')}</small>
         </div>

@@ -18,6 +18,7 @@ import { SaveTemplateModal } from '@/features/projects/components/SaveTemplateMo
 import { StateBadge } from '@/features/projects/components/StateBadge';
 import { useProjectId, useProjectOrLeave } from '@/features/projects/components/use-project-route';
 import { ButtonLink } from '@/components/ButtonLink';
+import { ActionButton } from '@/components/ActionButton';
 
 /**
  * What other features add to the overview; the app composes them (features don't import each
@@ -176,14 +177,9 @@ function Overview({ project, slots }: { project: ProjectDetail; slots: OverviewS
 
       <div className="page-header">
         <h2>{t('pages.title')}</h2>
-        <button
-          type="button"
-          className="button button-primary"
-          onClick={() => setCreatingPage(true)}
-          data-testid="new-page"
-        >
+        <ActionButton variant="primary" onClick={() => setCreatingPage(true)} testId="new-page">
           + {t('pages.new')}
-        </button>
+        </ActionButton>
       </div>
       <div className="two-columns">
         <PageList
@@ -206,24 +202,18 @@ function Overview({ project, slots }: { project: ProjectDetail; slots: OverviewS
 
       <div className="danger-zone">
         {user?.is_admin && (
-          <button
-            type="button"
-            className="button"
-            onClick={() => setSavingTemplate(true)}
-            data-testid="save-template"
-          >
+          <ActionButton onClick={() => setSavingTemplate(true)} testId="save-template">
             {t('templates.saveAs')}
-          </button>
+          </ActionButton>
         )}
-        <button
-          type="button"
-          className="button button-danger"
+        <ActionButton
+          variant="danger"
           onClick={() => void removeProject()}
           disabled={deleteProject.isPending}
-          data-testid="delete-project"
+          testId="delete-project"
         >
           {t('project.delete')}
-        </button>
+        </ActionButton>
       </div>
       {savingTemplate && <SaveTemplateModal project={project} onClose={() => setSavingTemplate(false)} />}
       {creatingPage && (

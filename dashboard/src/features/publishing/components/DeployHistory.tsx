@@ -12,6 +12,7 @@ import { useDeploys } from '@/features/publishing/api/get-deploys';
 import type { Deploy } from '@/features/publishing/types';
 import { PublishModal } from './PublishModal';
 import { ResponseBox } from '@/components/ResponseBox';
+import { ActionButton } from '@/components/ActionButton';
 
 interface Props {
   project: Pick<Project, 'id' | 'name' | 'token' | 'domain' | 'preview_url' | 'is_published'>;
@@ -116,16 +117,15 @@ export function DeployHistory({ project }: Props) {
                   <td data-testid="deploy-size">{fmt.bytes(deploy.bytes)}</td>
                   <td className="actions-cell">
                     {deploy.status === 'ready' && !live && (
-                      <button
-                        type="button"
-                        className="button button-small"
+                      <ActionButton
+                        size="small"
                         onClick={() => void makeLive(deploy)}
                         disabled={activate.isPending}
                         aria-label={t('publishing.history.rollbackLabel', { date })}
-                        data-testid="deploy-rollback"
+                        testId="deploy-rollback"
                       >
                         {t('publishing.history.rollback')}
-                      </button>
+                      </ActionButton>
                     )}
                   </td>
                 </tr>
@@ -141,16 +141,15 @@ export function DeployHistory({ project }: Props) {
     <section className="deploy-history" aria-labelledby="deploy-history-title" data-testid="deploy-history">
       <div className="page-header">
         <h2 id="deploy-history-title">{t('publishing.history.title')}</h2>
-        <button
+        <ActionButton
+          variant="primary"
           ref={publishButton}
-          type="button"
-          className="button button-primary"
           onClick={() => setPublishing(true)}
           aria-haspopup="dialog"
-          data-testid="deploy-new"
+          testId="deploy-new"
         >
           {project.is_published ? t('publishing.history.publishNew') : t('publishing.publishAction')}
-        </button>
+        </ActionButton>
       </div>
       {activate.isError && (
         <ResponseBox error={activate.error} title={t('publishing.history.rollbackFailed')} />

@@ -25,6 +25,7 @@ import {
   type RedirectOrder,
 } from '@/features/redirects/types';
 import { ButtonLink } from '@/components/ButtonLink';
+import { ActionButton } from '@/components/ActionButton';
 
 /** The server's order ('-created_at', 'from', …) as the table's sorting, and back. */
 function orderToSorting(order: RedirectOrder): SortingState {
@@ -113,15 +114,15 @@ export function RedirectList({ project }: { project: ProjectDetail }) {
           >
             {t('redirects.edit')}
           </ButtonLink>
-          <button
-            type="button"
-            className="button button-small button-danger-ghost"
+          <ActionButton
+            size="small"
+            variant="danger-ghost"
             onClick={() => void remove(row.original)}
             disabled={deleteRedirect.isPending}
-            data-testid="redirect-delete"
+            testId="redirect-delete"
           >
             {t('common.delete')}
-          </button>
+          </ActionButton>
         </div>
       ),
       meta: { className: 'actions-cell' },

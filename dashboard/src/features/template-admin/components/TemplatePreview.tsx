@@ -5,6 +5,7 @@ import { paths } from '@/app/paths';
 import { templatePreviewUrl } from '@/features/template-admin/lib/urls';
 import type { TemplateDetail } from '@/features/template-admin/types';
 import { UseTemplateModal } from './UseTemplateModal';
+import { ActionButton } from '@/components/ActionButton';
 
 type Device = 'desktop' | 'mobile';
 
@@ -64,14 +65,9 @@ export function TemplatePreview({ template }: { template: TemplateDetail }) {
             </p>
           )}
         </div>
-        <button
-          type="button"
-          className="button button-primary"
-          onClick={() => setUsing(true)}
-          data-testid="template-use"
-        >
+        <ActionButton variant="primary" onClick={() => setUsing(true)} testId="template-use">
           {t('templatePreview.use')}
-        </button>
+        </ActionButton>
       </header>
 
       <div className="button-row template-preview-toolbar">

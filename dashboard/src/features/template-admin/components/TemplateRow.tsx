@@ -10,6 +10,7 @@ import { useDeleteTemplate } from '@/features/template-admin/api/delete-template
 import { useTemplateScreenshot } from '@/features/template-admin/api/template-screenshot';
 import type { TemplateView } from '@/features/template-admin/types';
 import { ButtonLink } from '@/components/ButtonLink';
+import { ActionButton } from '@/components/ActionButton';
 
 /** While a move is being stored, the order controls wait (set by the screen). */
 export const ReorderingContext = createContext(false);
@@ -132,28 +133,26 @@ export function TemplateOrderCell({
       >
         ⠿
       </button>
-      <button
-        type="button"
-        className="button button-small"
+      <ActionButton
+        size="small"
         aria-label={t('templateAdmin.moveUp')}
         title={t('templateAdmin.moveUp')}
         disabled={isFirst || reordering}
         onClick={() => onMove(template, -1)}
-        data-testid="template-move-up"
+        testId="template-move-up"
       >
         ↑
-      </button>
-      <button
-        type="button"
-        className="button button-small"
+      </ActionButton>
+      <ActionButton
+        size="small"
         aria-label={t('templateAdmin.moveDown')}
         title={t('templateAdmin.moveDown')}
         disabled={isLast || reordering}
         onClick={() => onMove(template, 1)}
-        data-testid="template-move-down"
+        testId="template-move-down"
       >
         ↓
-      </button>
+      </ActionButton>
     </div>
   );
 }
@@ -181,14 +180,9 @@ export function TemplateActionsCell({ onEdit }: { onEdit: (template: TemplateVie
   return (
     <>
       <div className="button-row">
-        <button
-          type="button"
-          className="button button-small"
-          onClick={() => onEdit(template)}
-          data-testid="template-edit"
-        >
+        <ActionButton size="small" onClick={() => onEdit(template)} testId="template-edit">
           {t('templateAdmin.edit')}
-        </button>
+        </ActionButton>
         <ButtonLink
           to={paths.template.build({ templateId: template.id })}
           size="small"
@@ -196,25 +190,24 @@ export function TemplateActionsCell({ onEdit }: { onEdit: (template: TemplateVie
         >
           {t('templateAdmin.view')}
         </ButtonLink>
-        <button
-          type="button"
-          className="button button-small"
+        <ActionButton
+          size="small"
           disabled={capturing}
           aria-busy={capturing}
           onClick={capture}
-          data-testid="template-screenshot"
+          testId="template-screenshot"
         >
           {capturing ? t('templateAdmin.generating') : t('templateAdmin.generateThumbnail')}
-        </button>
-        <button
-          type="button"
-          className="button button-small button-danger-ghost"
+        </ActionButton>
+        <ActionButton
+          size="small"
+          variant="danger-ghost"
           disabled={deleting}
-          data-testid="template-delete"
+          testId="template-delete"
           onClick={askDelete}
         >
           {t('common.delete')}
-        </button>
+        </ActionButton>
       </div>
       {confirmDialog}
     </>

@@ -3,6 +3,7 @@ import { toast } from '@/components/toast';
 import { errorMessage } from '@/lib/api-client';
 import { useOptionalUser } from '@/lib/auth/get-user';
 import { useLoginBack } from '@/features/user-admin/api/login-back';
+import { ActionButton } from '@/components/ActionButton';
 
 /**
  * Shown on every signed-in page while an administrator uses 'login as' (GET /api/user carries
@@ -16,17 +17,15 @@ export function ImpersonationBanner() {
   return (
     <div className="alert alert-info impersonation-banner" role="status" data-testid="impersonation-banner">
       <span>{t('impersonation.banner', { name: user.name, email: user.email })}</span>{' '}
-      <button
-        type="button"
-        className="button"
+      <ActionButton
         disabled={loginBack.isPending}
         onClick={() =>
           loginBack.mutate(undefined, { onError: (failure) => toast.error(errorMessage(failure)) })
         }
-        data-testid="impersonation-back"
+        testId="impersonation-back"
       >
         {t('impersonation.back')}
-      </button>
+      </ActionButton>
     </div>
   );
 }

@@ -8,6 +8,7 @@ import { useFormat } from '@/lib/format';
 import { useUsers } from '@/features/user-admin/api/get-users';
 import { useLoginWith } from '@/features/user-admin/api/login-with';
 import type { AdminUserRow } from '@/features/user-admin/types';
+import { ActionButton } from '@/components/ActionButton';
 
 /** The administrator's users (spec 2 "Admin users screen"): id, created date, name, email and 'login as'. */
 export function UserAdminScreen() {
@@ -44,17 +45,15 @@ export function UserAdminScreen() {
       id: 'actions',
       header: () => t('common.actions'),
       cell: ({ row }) => (
-        <button
-          type="button"
-          className="button"
+        <ActionButton
           disabled={loginWith.isPending}
           onClick={() =>
             loginWith.mutate(row.original.id, { onError: (failure) => toastFailure(t, failure) })
           }
-          data-testid="user-admin-login-as"
+          testId="user-admin-login-as"
         >
           {t('userAdmin.loginAs')}
-        </button>
+        </ActionButton>
       ),
       meta: { className: 'actions-cell' },
     },

@@ -1,5 +1,6 @@
 import { useTranslation } from 'react-i18next';
 import { DEFAULT_DELIMITER, parseCsv, rectangular, serializeCsv } from '@/features/collections/lib/csv-table';
+import { ActionButton } from '@/components/ActionButton';
 
 interface CsvTableEditorProps {
   id: string;
@@ -38,52 +39,50 @@ export function CsvTableEditor({ id, value, onChange, delimiter = DEFAULT_DELIMI
                 </td>
               ))}
               <td>
-                <button
-                  type="button"
-                  className="button button-small button-danger-ghost"
+                <ActionButton
+                  size="small"
+                  variant="danger-ghost"
                   disabled={grid.length === 1}
                   onClick={() => commit(grid.filter((_, ri) => ri !== r))}
                   aria-label={t('records.form.csv.removeRow')}
                 >
                   ×
-                </button>
+                </ActionButton>
               </td>
             </tr>
           ))}
           <tr>
             {Array.from({ length: width }, (_, c) => (
               <td key={c}>
-                <button
-                  type="button"
-                  className="button button-small button-danger-ghost"
+                <ActionButton
+                  size="small"
+                  variant="danger-ghost"
                   disabled={width === 1}
                   onClick={() => commit(grid.map((row) => row.filter((_, ci) => ci !== c)))}
                   aria-label={t('records.form.csv.removeColumn')}
                 >
                   ×
-                </button>
+                </ActionButton>
               </td>
             ))}
           </tr>
         </tbody>
       </table>
       <div className="button-row">
-        <button
-          type="button"
-          className="button button-small"
+        <ActionButton
+          size="small"
           onClick={() => commit([...grid, Array.from({ length: width }, () => '')])}
-          data-testid={`${id}-add-row`}
+          testId={`${id}-add-row`}
         >
           + {t('records.form.csv.addRow')}
-        </button>
-        <button
-          type="button"
-          className="button button-small"
+        </ActionButton>
+        <ActionButton
+          size="small"
           onClick={() => commit(grid.map((row) => [...row, '']))}
-          data-testid={`${id}-add-column`}
+          testId={`${id}-add-column`}
         >
           + {t('records.form.csv.addColumn')}
-        </button>
+        </ActionButton>
       </div>
     </div>
   );

@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useData } from '@/features/collections/api/get-data';
+import { ActionButton } from '@/components/ActionButton';
 
 interface RelationPickerProps {
   id: string;
@@ -36,25 +37,23 @@ export function RelationPicker({ id, targetTableId, value, onChange }: RelationP
       </select>
       {pages > 1 && (
         <div className="button-row">
-          <button
-            type="button"
-            className="button button-small"
+          <ActionButton
+            size="small"
             disabled={page <= 1}
             onClick={() => setPage(page - 1)}
             aria-label={t('records.previous')}
           >
             ‹
-          </button>
+          </ActionButton>
           <span className="muted small">{t('records.page', { page, pages })}</span>
-          <button
-            type="button"
-            className="button button-small"
+          <ActionButton
+            size="small"
             disabled={page >= pages}
             onClick={() => setPage(page + 1)}
             aria-label={t('records.next')}
           >
             ›
-          </button>
+          </ActionButton>
         </div>
       )}
     </div>

@@ -1,5 +1,6 @@
 import { useTranslation } from 'react-i18next';
 import { ImageUpload } from './ImageUpload';
+import { ActionButton } from '@/components/ActionButton';
 
 /** The name a person recognises in an image address: its last path segment, decoded. */
 export function imageFileName(src: string): string {
@@ -51,14 +52,14 @@ export function ImageChooser({ id, src, onChange, prefix, testId }: Props) {
           testId={`${testId}-upload`}
         />
         {src && (
-          <button
-            type="button"
-            className="button button-small button-danger-ghost"
+          <ActionButton
+            size="small"
+            variant="danger-ghost"
             onClick={() => onChange('')}
-            data-testid={`${testId}-remove`}
+            testId={`${testId}-remove`}
           >
             {t('forms.image.remove')}
-          </button>
+          </ActionButton>
         )}
       </div>
       <details className="image-chooser-address">

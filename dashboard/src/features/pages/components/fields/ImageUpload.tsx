@@ -4,6 +4,7 @@ import { toast } from '@/components/toast';
 import { isJpgOrPng, readAsDataUrl } from '@/lib/files';
 import { errorMessage } from '@/lib/api-client';
 import { useUploadImage } from '@/features/pages/api/upload-image';
+import { ActionButton } from '@/components/ActionButton';
 
 interface Props {
   /** Upload folder: [user_id, project_id], rich text included. */
@@ -42,15 +43,14 @@ export function ImageUpload({ prefix, onUploaded, label, testId }: Props) {
 
   return (
     <>
-      <button
-        type="button"
-        className="button button-small"
+      <ActionButton
+        size="small"
         disabled={upload.isPending}
         onClick={() => input.current?.click()}
-        data-testid={testId}
+        testId={testId}
       >
         {upload.isPending ? t('editor.uploading') : (label ?? t('editor.upload'))}
-      </button>
+      </ActionButton>
       <input
         ref={input}
         type="file"

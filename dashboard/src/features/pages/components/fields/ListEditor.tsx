@@ -15,6 +15,7 @@ import {
 import { applyValueChange, type FilterOperator, type ValueChange } from '@/features/pages/types';
 import { useEditorContext } from '@/features/pages/components/editor-context';
 import { ValueEditor, type ValueEditorProps } from './ValueEditor';
+import { ActionButton } from '@/components/ActionButton';
 
 const OPERATORS: FilterOperator[] = ['=', '!=', '>', '<', '>=', '<=', 'like'];
 /** Collection lists take 1 to 100 records, like external data (spec §9). */
@@ -64,14 +65,9 @@ function ManualItems({ id, v, onValue }: Pick<ValueEditorProps, 'id' | 'v' | 'on
           </li>
         ))}
       </ol>
-      <button
-        type="button"
-        className="button button-small"
-        onClick={() => onValue([...items, newItem(subVars)])}
-        data-testid="list-add"
-      >
+      <ActionButton size="small" onClick={() => onValue([...items, newItem(subVars)])} testId="list-add">
         {t('editor.list.add')}
-      </button>
+      </ActionButton>
     </div>
   );
 }
@@ -265,15 +261,14 @@ function ApiSource({
           onChange={(e) => onPatch({ source: writeSource('api', e.target.value) })}
           data-testid="list-api-url"
         />
-        <button
-          type="button"
-          className="button button-small"
+        <ActionButton
+          size="small"
           disabled={!url.startsWith('https://') || probe.isPending}
           onClick={tryUrl}
-          data-testid="list-api-try"
+          testId="list-api-try"
         >
           {t('editor.list.apiTry')}
-        </button>
+        </ActionButton>
       </div>
       {result !== null && (
         <p className="field-hint" role="status" data-testid="list-api-result">

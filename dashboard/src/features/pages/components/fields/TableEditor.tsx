@@ -5,6 +5,7 @@ import { columnProblem } from '@/features/pages/lib/table-columns';
 import { asItems } from '@/features/pages/lib/var-values';
 import type { TableColumn } from '@/features/pages/types';
 import type { ValueEditorProps } from './ValueEditor';
+import { ActionButton } from '@/components/ActionButton';
 
 const COLUMN_TYPES = ['text', 'number', 'link', 'image'] as const;
 
@@ -102,15 +103,14 @@ export function TableEditor({ id, v, onValue, onPatch }: ValueEditorProps) {
           ))}
         </tbody>
       </table>
-      <button
-        type="button"
-        className="button button-small"
+      <ActionButton
+        size="small"
         disabled={columns.length === 0}
         onClick={() => onValue([...rows, Object.fromEntries(columns.map((column) => [column.key, '']))])}
-        data-testid="table-add-row"
+        testId="table-add-row"
       >
         {t('editor.table.addRow')}
-      </button>
+      </ActionButton>
       <fieldset className="table-new-column">
         <legend>{t('editor.table.newColumn')}</legend>
         <input
@@ -139,14 +139,9 @@ export function TableEditor({ id, v, onValue, onPatch }: ValueEditorProps) {
             </option>
           ))}
         </select>
-        <button
-          type="button"
-          className="button button-small"
-          onClick={addColumn}
-          data-testid="table-column-add"
-        >
+        <ActionButton size="small" onClick={addColumn} testId="table-column-add">
           {t('editor.table.addColumn')}
-        </button>
+        </ActionButton>
         {problem && (
           <p className="field-error" role="alert" data-testid="table-column-problem">
             {t(`editor.table.${problem}`)}
