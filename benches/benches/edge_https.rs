@@ -49,7 +49,7 @@ use vitrine_benches::{
         BareRef, copy_sites, h2load_streams, handshakes, ktls_available, nginx_config, pki,
         seed_shaped_site,
     },
-    random_host_script, wrk_shape,
+    median, random_host_script, wrk_shape,
 };
 
 const SERVERS: [&str; 3] = ["nginx", "edge", "bare"];
@@ -399,16 +399,6 @@ fn report_round(name: &str, round: usize, row: &[Load; 3], used: &[Usage; 3]) {
         cpu.join(", "),
         Usage::bound(used[1], used[0])
     );
-}
-
-fn median(mut v: Vec<f64>) -> f64 {
-    v.sort_by(f64::total_cmp);
-    let mid = v.len() / 2;
-    if v.len() % 2 == 1 {
-        v[mid]
-    } else {
-        (v[mid - 1] + v[mid]) / 2.0
-    }
 }
 
 /// Prints the table; whether every target was met.

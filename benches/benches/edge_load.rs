@@ -179,16 +179,7 @@ async fn main() {
     drop(edge);
     stack.app.stop().await.unwrap();
 
-    let median = |f: &dyn Fn(&Round) -> f64| {
-        let mut v: Vec<f64> = table.iter().map(f).collect();
-        v.sort_by(f64::total_cmp);
-        let mid = v.len() / 2;
-        if v.len() % 2 == 1 {
-            v[mid]
-        } else {
-            (v[mid - 1] + v[mid]) / 2.0
-        }
-    };
+    let median = |f: &dyn Fn(&Round) -> f64| vitrine_benches::median(table.iter().map(f).collect());
     let ratio = median(&|r| r.edge_static.rps / r.nginx_static.rps);
     let p99_ratio = median(&|r| r.edge_static.p99_ms / r.nginx_static.p99_ms);
     let coll_ratio = median(&|r| r.edge_collection.rps / r.edge_static.rps);

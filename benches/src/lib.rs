@@ -412,6 +412,18 @@ impl Stack {
     }
 }
 
+/// The median of a bench's per-round figures (the mean of the middle two for an even count):
+/// the figure the load benches report, so one slow or lucky round does not move it.
+pub fn median(mut v: Vec<f64>) -> f64 {
+    v.sort_by(f64::total_cmp);
+    let mid = v.len() / 2;
+    if v.len() % 2 == 1 {
+        v[mid]
+    } else {
+        (v[mid - 1] + v[mid]) / 2.0
+    }
+}
+
 /// The value of the environment variable `name` as a number, or `default`.
 pub fn env_u64(name: &str, default: u64) -> u64 {
     std::env::var(name)
