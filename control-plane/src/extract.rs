@@ -45,12 +45,7 @@ pub fn is_json(headers: &HeaderMap) -> bool {
     else {
         return false;
     };
-    let essence = content_type
-        .split(';')
-        .next()
-        .unwrap_or("")
-        .trim()
-        .to_ascii_lowercase();
+    let essence = vitrine_shared::media_type::essence(content_type);
     essence == "application/json"
         || essence
             .strip_prefix("application/")

@@ -17,6 +17,7 @@ pub mod form_sent;
 pub mod latency;
 pub mod lifecycle;
 pub mod manifest;
+pub mod media_type;
 pub mod outbound;
 pub mod proxies;
 pub mod record_lists;

@@ -170,12 +170,7 @@ impl UploadKey {
 /// Whether a body of this type can run script when a browser opens it as a document: HTML,
 /// SVG and the other XML types (XSLT, XHTML), and PDF (its viewer runs JavaScript).
 pub fn can_carry_script(content_type: &str) -> bool {
-    let essence = content_type
-        .split(';')
-        .next()
-        .unwrap_or("")
-        .trim()
-        .to_ascii_lowercase();
+    let essence = crate::media_type::essence(content_type);
     essence.contains("html")
         || essence.contains("xml")
         || essence.contains("xsl")

@@ -7,7 +7,7 @@ use std::net::IpAddr;
 use chrono::{DateTime, Utc};
 use serde_json::Value;
 use sha2::{Digest, Sha256};
-use vitrine_shared::render::escape;
+use vitrine_shared::{media_type::essence, render::escape};
 
 use super::{MAX_FIELDS, Refused};
 
@@ -38,13 +38,7 @@ pub fn parse_fields(
     content_type: Option<&str>,
     body: &[u8],
 ) -> Result<Vec<(String, String)>, Refused> {
-    let mime = content_type
-        .unwrap_or("application/x-www-form-urlencoded")
-        .split(';')
-        .next()
-        .unwrap_or("")
-        .trim()
-        .to_ascii_lowercase();
+    let mime = essence(content_type.unwrap_or("application/x-www-form-urlencoded"));
     let fields: Vec<(String, String)> = match mime.as_str() {
         "application/x-www-form-urlencoded" | "" => {
             if std::str::from_utf8(body).is_err() {
