@@ -88,16 +88,17 @@ pub fn parse_fields(
 
 /// The visible fields as a definition list of escaped text, then through ammonia.
 pub(super) fn as_html(fields: &[&(String, String)]) -> String {
-    let mut html = String::from("<dl>");
-    for (k, v) in fields {
-        html.push_str(&format!(
-            "<dt>{}</dt><dd>{}</dd>",
-            escape(k),
-            escape(v).replace('\n', "<br>")
-        ));
-    }
-    html.push_str("</dl>");
-    ammonia::clean(&html)
+    let rows = field_rows(fields, |k, v| format!("<dt>{k}</dt><dd>{v}</dd>"));
+    ammonia::clean(&format!("<dl>{rows}</dl>"))
+}
+
+/// The fields as HTML, one `row(name, value)` each: both escaped, the value's line breaks kept
+/// as `<br>`, so what a visitor wrote can only ever be text.
+fn field_rows(fields: &[&(String, String)], row: impl Fn(&str, &str) -> String) -> String {
+    fields
+        .iter()
+        .map(|(k, v)| row(&escape(k), &escape(v).replace('\n', "<br>")))
+        .collect()
 }
 
 /// The notification e-mail as HTML: where it was sent from, then one table row per field
@@ -112,13 +113,11 @@ pub(super) fn mail_html(url: &str, fields: &[&(String, String)]) -> String {
          <table style=\"border-collapse:collapse;min-width:320px\">",
         escape(url)
     );
-    for (k, v) in fields {
-        html.push_str(&format!(
-            "<tr><th style=\"{CELL};background:#f6f6f6\">{}</th><td style=\"{CELL}\">{}</td></tr>",
-            escape(k),
-            escape(v).replace('\n', "<br>")
-        ));
-    }
+    html.push_str(&field_rows(fields, |k, v| {
+        format!(
+            "<tr><th style=\"{CELL};background:#f6f6f6\">{k}</th><td style=\"{CELL}\">{v}</td></tr>"
+        )
+    }));
     html.push_str("</table></body></html>");
     html
 }
