@@ -97,24 +97,32 @@ impl Store {
                 .and_then(|b| business_payer.get(&b).copied())
                 .unwrap_or(a.id)
         };
-        let plan_of = |a: &Account| a.business_plan.clone().unwrap_or_else(|| a.plan.clone());
+        // What an account pays by: its business's plan, else its own, in its currency.
+        let price_of = |a: &Account| {
+            let plan = a.business_plan.as_deref().unwrap_or(&a.plan);
+            price(plan, &a.currency)
+        };
+        // A debit to `payer`, in their currency.
+        let debit = |payer: &Account, key: String, description: String, amount: i64| Charge {
+            user_id: payer.id,
+            key,
+            description,
+            amount: -amount,
+            currency: payer.currency.clone(),
+        };
 
         let mut charges = Vec::new();
         for a in &accounts {
             if payer_of(a) != a.id || a.created_at >= end {
                 continue;
             }
-            let Some(p) = price(&plan_of(a), &a.currency) else {
+            let Some(p) = price_of(a) else {
                 continue;
             };
             if p.monthly_fee > 0 {
-                charges.push(Charge {
-                    user_id: a.id,
-                    key: format!("plan:{}:{month}", a.id),
-                    description: format!("Plano {} — {month}", p.name),
-                    amount: -p.monthly_fee,
-                    currency: a.currency.clone(),
-                });
+                let key = format!("plan:{}:{month}", a.id);
+                let description = format!("Plano {} — {month}", p.name);
+                charges.push(debit(a, key, description, p.monthly_fee));
             }
         }
         for site in &periods {
@@ -125,16 +133,12 @@ impl Store {
             let Some(payer) = by_id.get(&payer_of(owner)) else {
                 continue;
             };
-            let Some(p) = price(&plan_of(payer), &payer.currency) else {
+            let Some(p) = price_of(payer) else {
                 continue;
             };
-            charges.push(Charge {
-                user_id: payer.id,
-                key: format!("site:{}:{month}", site.project_id),
-                description: format!("Site {} — {month}", site.name),
-                amount: -p.per_site,
-                currency: payer.currency.clone(),
-            });
+            let key = format!("site:{}:{month}", site.project_id);
+            let description = format!("Site {} — {month}", site.name);
+            charges.push(debit(payer, key, description, p.per_site));
         }
         Ok(charges)
     }
