@@ -152,6 +152,13 @@ pub async fn authorize_project(
     }
 }
 
+/// The project itself, for the calls that read or change it: [`authorize_project`]'s check,
+/// then the row.
+pub async fn authorized_project(state: &AppState, user: &User, project_id: i64) -> Result<Project> {
+    authorize_project(state, user, project_id).await?;
+    Ok(state.store.project_by_id(project_id).await?)
+}
+
 /// The projects `user` may see, most recently updated first. The same policy filters the list.
 pub async fn visible_projects(state: &AppState, user: &User) -> Result<Vec<Project>> {
     let candidates = state

@@ -9,7 +9,7 @@ use vitrine_shared::store::ProjectChanges;
 
 use crate::{
     auth::{self, CurrentUser},
-    authz::authorize_project,
+    authz::authorized_project,
     error::{ApiError, ErrorBody, ErrorCode, Result},
     extract::{ApiJson, ApiPath},
     form_recipients::{FormEmailView, LINK_VALID_FOR, address, request_confirmation, view},
@@ -47,8 +47,7 @@ pub async fn get_form_email(
     user: CurrentUser,
     ApiPath(project_id): ApiPath<i64>,
 ) -> Result<ApiJson<FormEmailView>> {
-    authorize_project(&state, &user, project_id).await?;
-    let project = state.store.project_by_id(project_id).await?;
+    let project = authorized_project(&state, &user, project_id).await?;
     Ok(ApiJson(view(&state, &project).await?))
 }
 
@@ -63,8 +62,7 @@ pub async fn set_form_email(
     ApiPath(project_id): ApiPath<i64>,
     ApiJson(req): ApiJson<SetFormEmail>,
 ) -> Result<ApiJson<FormEmailView>> {
-    authorize_project(&state, &user, project_id).await?;
-    let current = state.store.project_by_id(project_id).await?;
+    let current = authorized_project(&state, &user, project_id).await?;
     let meta = ProjectMetaInput {
         form_email: Some(req.email),
         ..ProjectMetaInput::default()
@@ -99,8 +97,7 @@ pub async fn resend_form_email(
     user: CurrentUser,
     ApiPath(project_id): ApiPath<i64>,
 ) -> Result<ApiJson<FormEmailView>> {
-    authorize_project(&state, &user, project_id).await?;
-    let project = state.store.project_by_id(project_id).await?;
+    let project = authorized_project(&state, &user, project_id).await?;
     request_confirmation(&state, &project, true).await?;
     Ok(ApiJson(view(&state, &project).await?))
 }

@@ -16,7 +16,7 @@ use vitrine_shared::{
 
 use crate::{
     auth::CurrentUser,
-    authz::{authorize_project, visible_projects},
+    authz::{authorize_project, authorized_project, visible_projects},
     custom_domains::domain_for,
     domain_checks::first_recheck,
     error::{ErrorBody, Result},
@@ -127,8 +127,7 @@ pub async fn get_project(
     user: CurrentUser,
     ApiPath(id): ApiPath<i64>,
 ) -> Result<ApiJson<ProjectView>> {
-    authorize_project(&state, &user, id).await?;
-    let project = state.store.project_by_id(id).await?;
+    let project = authorized_project(&state, &user, id).await?;
     Ok(ApiJson(full_view(&state, &project).await?))
 }
 
@@ -141,8 +140,7 @@ pub async fn update_project(
     ApiPath(id): ApiPath<i64>,
     ApiJson(req): ApiJson<UpdateProject>,
 ) -> Result<ApiJson<ProjectView>> {
-    authorize_project(&state, &user, id).await?;
-    let current = state.store.project_by_id(id).await?;
+    let current = authorized_project(&state, &user, id).await?;
     let mut changes = ProjectChanges::default();
     if let Some(name) = req.name {
         changes.name = Some(parse_name(Some(&name))?);
@@ -215,8 +213,7 @@ pub async fn duplicate_project(
     user: CurrentUser,
     ApiPath(id): ApiPath<i64>,
 ) -> Result<impl IntoResponse> {
-    authorize_project(&state, &user, id).await?;
-    let source = state.store.project_by_id(id).await?;
+    let source = authorized_project(&state, &user, id).await?;
     let snapshot = state.store.export_snapshot(id).await?;
     let suffix = if user.language == "en" {
         "copy"
