@@ -170,21 +170,37 @@ pub struct Reorder {
     pub order: i64,
 }
 
-#[utoipa::path(post, path = "/erp/reorder-block/{id}", tag = "admin", request_body = Reorder,
-    params(("id" = i64, Path, description = "Block id")),
-    responses((status = 204), (status = 403, body = ErrorBody), (status = 404, body = ErrorBody), (status = 422, body = ErrorBody)))]
-pub async fn erp_reorder_block(
-    State(state): State<AppState>,
-    _admin: Admin,
-    ApiPath(id): ApiPath<i64>,
-    ApiJson(req): ApiJson<Reorder>,
-) -> Result<StatusCode> {
-    state
-        .store
-        .reorder_block(id, check_order(req.order)?)
-        .await?;
-    Ok(StatusCode::NO_CONTENT)
+/// A `/erp/reorder-…/{id}` call: blocks and categories move alike (the same body, check and
+/// answer), each kind through its own store call.
+macro_rules! erp_reorder {
+    ($handler:ident, $path:literal, $id:literal, $reorder:ident) => {
+        #[utoipa::path(post, path = $path, tag = "admin", request_body = Reorder,
+            params(("id" = i64, Path, description = $id)),
+            responses((status = 204), (status = 403, body = ErrorBody), (status = 404, body = ErrorBody), (status = 422, body = ErrorBody)))]
+        pub async fn $handler(
+            State(state): State<AppState>,
+            _admin: Admin,
+            ApiPath(id): ApiPath<i64>,
+            ApiJson(req): ApiJson<Reorder>,
+        ) -> Result<StatusCode> {
+            state.store.$reorder(id, check_order(req.order)?).await?;
+            Ok(StatusCode::NO_CONTENT)
+        }
+    };
 }
+
+erp_reorder!(
+    erp_reorder_block,
+    "/erp/reorder-block/{id}",
+    "Block id",
+    reorder_block
+);
+erp_reorder!(
+    erp_reorder_category,
+    "/erp/reorder-category/{id}",
+    "Category id",
+    reorder_block_category
+);
 
 #[utoipa::path(post, path = "/erp/delete-block/{id}", tag = "admin",
     params(("id" = i64, Path, description = "Block id")),
@@ -273,22 +289,6 @@ pub async fn erp_update_category(
     ApiJson(req): ApiJson<SaveCategory>,
 ) -> Result<ApiJson<BlockCategory>> {
     save_category(&state, Some(id), req).await
-}
-
-#[utoipa::path(post, path = "/erp/reorder-category/{id}", tag = "admin", request_body = Reorder,
-    params(("id" = i64, Path, description = "Category id")),
-    responses((status = 204), (status = 403, body = ErrorBody), (status = 404, body = ErrorBody), (status = 422, body = ErrorBody)))]
-pub async fn erp_reorder_category(
-    State(state): State<AppState>,
-    _admin: Admin,
-    ApiPath(id): ApiPath<i64>,
-    ApiJson(req): ApiJson<Reorder>,
-) -> Result<StatusCode> {
-    state
-        .store
-        .reorder_block_category(id, check_order(req.order)?)
-        .await?;
-    Ok(StatusCode::NO_CONTENT)
 }
 
 #[utoipa::path(post, path = "/erp/delete-category/{id}", tag = "admin",
