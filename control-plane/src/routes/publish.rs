@@ -128,47 +128,63 @@ fn sse_event(name: &str, data: &impl Serialize) -> Event {
         .unwrap_or_else(|_| Event::default().event(name))
 }
 
-/// The JSON publish calls: the project authorized, then its body checked by `check`, then
-/// built and made live.
-async fn publish_json(
-    state: &AppState,
-    user: &CurrentUser,
-    id: i64,
-    check: impl FnOnce() -> Result<()>,
-) -> Result<ApiJson<PublishView>> {
-    authorize_project(state, user, id).await?;
-    check()?;
-    Ok(ApiJson(
-        publish_and_describe(state, user.id, id, None).await?,
-    ))
+/// The optional body of a publish call, checked against the project being published.
+trait PublishBody: DeserializeOwned + Default {
+    fn check(self, project_id: i64) -> Result<()>;
 }
 
-/// Checks the body of `POST /api/publish_v2/{id}` (and of its events variant).
-fn check_v2_body(id: i64, headers: &HeaderMap, body: &Bytes) -> Result<()> {
-    let req: PublishV2Request = optional_json(headers, body)?;
-    if req.project_id.is_some_and(|p| p != id) {
-        return Err(ApiError::invalid(
-            "project_id",
-            ErrorCode::ProjectMismatch,
-            "project_id does not match the project being published",
-        ));
+impl PublishBody for PublishV2Request {
+    fn check(self, project_id: i64) -> Result<()> {
+        if self.project_id.is_some_and(|p| p != project_id) {
+            return Err(ApiError::invalid(
+                "project_id",
+                ErrorCode::ProjectMismatch,
+                "project_id does not match the project being published",
+            ));
+        }
+        Ok(())
     }
-    Ok(())
 }
 
-#[utoipa::path(post, path = "/api/publish_v2/{id}", tag = "publishing",
-    params(("id" = i64, Path, description = "Project id")),
-    request_body = PublishV2Request,
-    responses((status = 200, body = PublishView), (status = 404, body = ErrorBody), (status = 422, body = ErrorBody)))]
-pub async fn publish_v2(
-    State(state): State<AppState>,
-    user: CurrentUser,
-    ApiPath(id): ApiPath<i64>,
-    headers: HeaderMap,
-    body: Bytes,
-) -> Result<ApiJson<PublishView>> {
-    publish_json(&state, &user, id, || check_v2_body(id, &headers, &body)).await
+impl PublishBody for PublishRequest {
+    /// Its one field is accepted for compatibility only: a body that reads is a good one.
+    fn check(self, _project_id: i64) -> Result<()> {
+        Ok(())
+    }
 }
+
+/// Reads and checks a publish call's body, of type `B`, for project `id`.
+fn check_body<B: PublishBody>(id: i64, headers: &HeaderMap, body: &Bytes) -> Result<()> {
+    optional_json::<B>(headers, body)?.check(id)
+}
+
+/// A JSON publish call (`POST /api/publish_v2/{id}`, and the older `POST /api/publish/{id}`):
+/// the project authorized, then its body checked ([`PublishBody`]), then built and made live.
+/// The two calls differ only in their address and the body they accept.
+macro_rules! publish_call {
+    ($handler:ident, $path:literal, $body:ident) => {
+        #[utoipa::path(post, path = $path, tag = "publishing",
+            params(("id" = i64, Path, description = "Project id")),
+            request_body = $body,
+            responses((status = 200, body = PublishView), (status = 404, body = ErrorBody), (status = 422, body = ErrorBody)))]
+        pub async fn $handler(
+            State(state): State<AppState>,
+            user: CurrentUser,
+            ApiPath(id): ApiPath<i64>,
+            headers: HeaderMap,
+            body: Bytes,
+        ) -> Result<ApiJson<PublishView>> {
+            authorize_project(&state, &user, id).await?;
+            check_body::<$body>(id, &headers, &body)?;
+            Ok(ApiJson(
+                publish_and_describe(&state, user.id, id, None).await?,
+            ))
+        }
+    };
+}
+
+publish_call!(publish_v2, "/api/publish_v2/{id}", PublishV2Request);
+publish_call!(publish_v1, "/api/publish/{id}", PublishRequest);
 
 /// One event of the publish stream as a client reads it (the OpenAPI schema of each
 /// server-sent event, as schemathesis and other clients parse them).
@@ -198,7 +214,7 @@ pub async fn publish_v2_events(
     body: Bytes,
 ) -> Result<Sse<impl Stream<Item = std::result::Result<Event, Infallible>>>> {
     authorize_project(&state, &user, id).await?;
-    check_v2_body(id, &headers, &body)?;
+    check_body::<PublishV2Request>(id, &headers, &body)?;
     let (tx, rx) = futures::channel::mpsc::unbounded::<Event>();
     let steps = tx.clone();
     let progress: Progress = Arc::new(move |step: Step| {
@@ -218,23 +234,6 @@ pub async fn publish_v2_events(
         let _ = tx.unbounded_send(last);
     });
     Ok(Sse::new(rx.map(Ok)).keep_alive(KeepAlive::default()))
-}
-
-#[utoipa::path(post, path = "/api/publish/{id}", tag = "publishing",
-    params(("id" = i64, Path, description = "Project id")),
-    request_body = PublishRequest,
-    responses((status = 200, body = PublishView), (status = 404, body = ErrorBody), (status = 422, body = ErrorBody)))]
-pub async fn publish_v1(
-    State(state): State<AppState>,
-    user: CurrentUser,
-    ApiPath(id): ApiPath<i64>,
-    headers: HeaderMap,
-    body: Bytes,
-) -> Result<ApiJson<PublishView>> {
-    publish_json(&state, &user, id, || {
-        optional_json::<PublishRequest>(&headers, &body).map(drop)
-    })
-    .await
 }
 
 #[utoipa::path(post, path = "/api/unpublish/{id}", tag = "publishing",
