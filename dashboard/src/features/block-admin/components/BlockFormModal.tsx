@@ -5,7 +5,8 @@ import { toastOutcome } from '@/components/admin-toasts';
 import { useZodForm } from '@/lib/forms';
 import { useSaveBlock } from '@/features/block-admin/api/save-block';
 import { blockFormSchema, blockFormValues } from '@/features/block-admin/lib/block-form';
-import type { BlockPayload, LibraryBlock, LibraryCategory } from '@/features/block-admin/types';
+import type { LibraryBlock, LibraryCategory } from '@/lib/block-library/types';
+import type { BlockPayload } from '@/features/block-admin/types';
 
 interface Props {
   /** null: a new block. */

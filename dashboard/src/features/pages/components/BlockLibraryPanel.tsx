@@ -13,14 +13,8 @@ import {
   sortBlocks,
   splitCategories,
 } from '@/features/pages/lib/block-search';
-import type {
-  BlockCategory,
-  BlockLibrary,
-  BlockSource,
-  BusinessBlock,
-  LibraryBlock,
-  MyBlock,
-} from '@/features/pages/types';
+import type { LibraryBlock, LibraryCategory } from '@/lib/block-library/types';
+import type { BlockLibrary, BlockSource, BusinessBlock, MyBlock } from '@/features/pages/types';
 import type { DragData } from './CanvasFrame';
 import { ActionButton } from '@/components/ActionButton';
 
@@ -245,7 +239,7 @@ export function BlockLibraryPanel({ library, onInsert, business }: Props) {
               ),
               'category-business-blocks',
             )}
-          {others.map((item: BlockCategory) =>
+          {others.map((item: LibraryCategory) =>
             category(String(item.id), item.name, item.icon, list(item.blocks), 'category'),
           )}
         </ul>
