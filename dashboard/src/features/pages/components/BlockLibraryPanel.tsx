@@ -17,6 +17,7 @@ import type { LibraryBlock, LibraryCategory } from '@/lib/block-library/types';
 import type { BlockLibrary, BlockSource, BusinessBlock, MyBlock } from '@/features/pages/types';
 import type { DragData } from './CanvasFrame';
 import { ActionButton } from '@/components/ActionButton';
+import { SearchInput } from '@/components/Toolbar';
 
 const MY_BLOCKS = 'my-blocks';
 const BUSINESS_BLOCKS = 'business-blocks';
@@ -156,14 +157,12 @@ export function BlockLibraryPanel({ library, onInsert, business }: Props) {
 
   return (
     <aside className="editor-library" aria-label={t('editor.library.title')}>
-      <input
-        type="search"
-        className="block-search"
-        placeholder={t('editor.library.search')}
-        aria-label={t('editor.library.search')}
+      <SearchInput
+        label={t('editor.library.search')}
         value={term}
-        onChange={(event) => setTerm(event.target.value)}
-        data-testid="block-search"
+        onChange={setTerm}
+        className="block-search"
+        testId="block-search"
       />
       {active ? (
         results.length + businessResults.length > 0 ? (
