@@ -24,15 +24,10 @@ export function BlockFormModal({ block, categories, onClose }: Props) {
     serverFields: ['name', 'keywords', 'image', 'template', 'css', 'js', 'order'],
     serverFieldMap: { category_id: 'categoryId' },
   });
-  const { failure, bind } = zodForm;
+  const { bind, submitTo } = zodForm;
 
-  const submit = (payload: BlockPayload) => {
-    failure.clear();
-    save.mutate(
-      { ...(block ? { id: block.id } : {}), block: payload },
-      toastOutcome(t, onClose, failure.report),
-    );
-  };
+  const submit = (payload: BlockPayload) =>
+    submitTo(save, { ...(block ? { id: block.id } : {}), block: payload }, toastOutcome(t, onClose));
 
   /** The block's HTML, CSS and JS: code editors of a few rows. */
   const code = (name: 'template' | 'css' | 'js', label: string, rows: number) => (

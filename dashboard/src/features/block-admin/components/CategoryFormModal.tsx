@@ -22,15 +22,10 @@ export function CategoryFormModal({ category, onClose }: Props) {
     defaultValues: categoryFormValues(category),
     serverFields: ['name', 'icon', 'order'],
   });
-  const { failure, bind } = zodForm;
+  const { bind, submitTo } = zodForm;
 
-  const submit = (payload: CategoryPayload) => {
-    failure.clear();
-    save.mutate(
-      { ...(category ? { id: category.id } : {}), category: payload },
-      toastOutcome(t, onClose, failure.report),
-    );
-  };
+  const submit = (payload: CategoryPayload) =>
+    submitTo(save, { ...(category ? { id: category.id } : {}), category: payload }, toastOutcome(t, onClose));
 
   return (
     <FormDialog

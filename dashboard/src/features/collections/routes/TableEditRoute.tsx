@@ -66,7 +66,7 @@ function TableForm({ project, table }: { project: ProjectDetail; table: Table | 
   const navigate = useNavigate();
   const create = useCreateTable();
   const update = useUpdateTable();
-  const { form, failure, bind } = useZodForm(tableFormSchema, {
+  const { form, failure, bind, submitTo } = useZodForm(tableFormSchema, {
     defaultValues: {
       name: table?.name ?? '',
       slug: table?.slug ?? '',
@@ -80,18 +80,16 @@ function TableForm({ project, table }: { project: ProjectDetail; table: Table | 
   const mutation = table ? update : create;
 
   const submit = (body: TableBody) => {
-    failure.clear();
-    const onError = (error: Error) => {
-      toast.error(errorMessage(error));
-      failure.report(error);
-    };
+    const onError = (error: Error) => toast.error(errorMessage(error));
     if (table) {
-      update.mutate(
+      submitTo(
+        update,
         { id: table.id, ...body },
         { onSuccess: () => toast.success(t('collections.saved')), onError },
       );
     } else {
-      create.mutate(
+      submitTo(
+        create,
         { project_id: project.id, ...body },
         {
           onSuccess: (created) => {

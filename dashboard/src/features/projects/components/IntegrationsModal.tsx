@@ -19,7 +19,7 @@ import { useUpdateProject } from '@/features/projects/api/update-project';
 export function IntegrationsModal({ project, onClose }: { project: Project; onClose: () => void }) {
   const { t } = useTranslation();
   const update = useUpdateProject();
-  const { form, failure, bind } = useZodForm(integrationsSchema, {
+  const { form, failure, bind, submitTo } = useZodForm(integrationsSchema, {
     defaultValues: {
       conversionApiEnabled: project.meta.conversionApiEnabled ?? false,
       conversionApiAccessToken: project.meta.conversionApiAccessToken ?? '',
@@ -34,19 +34,17 @@ export function IntegrationsModal({ project, onClose }: { project: Project; onCl
   const sheetsPath = googleSheetsUrl(project.id, project.token, { phone, gtags });
   const sheetsUrl = `${window.location.origin}${sheetsPath}`;
 
-  const submit = (meta: IntegrationsValues) => {
-    failure.clear();
-    update.mutate(
+  const submit = (meta: IntegrationsValues) =>
+    submitTo(
+      update,
       { id: project.id, meta },
       {
         onSuccess: () => {
           toast.success(t('settings.integrations.saved'));
           onClose();
         },
-        onError: failure.report,
       },
     );
-  };
 
   return (
     <Dialog title={t('settings.integrations.title')} onClose={onClose} testId="integrations-modal">
