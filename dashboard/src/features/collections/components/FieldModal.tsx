@@ -1,6 +1,6 @@
 import { useFieldArray, useWatch } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
-import { CheckboxField, InputField, SelectField } from '@/components/FormControls';
+import { CheckboxRow, InputField, SelectField } from '@/components/FormControls';
 import { FormDialog } from '@/components/FormDialog';
 import { FormField } from '@/components/FormField';
 import { formatCurrency } from '@/lib/currency';
@@ -90,18 +90,20 @@ export function FieldModal({ tableId, field, otherTables, uploadPrefix, onClose,
           </option>
         ))}
       </SelectField>
-      <div className="checkbox-row">
-        <CheckboxField
-          label={t('collections.fields.required')}
-          field={form.register('required')}
-          testId="field-required"
-        />
-        <CheckboxField
-          label={t('collections.fields.hideAtListing')}
-          field={form.register('hideAtListing')}
-          testId="field-hide-at-listing"
-        />
-      </div>
+      <CheckboxRow
+        boxes={[
+          {
+            label: t('collections.fields.required'),
+            field: form.register('required'),
+            testId: 'field-required',
+          },
+          {
+            label: t('collections.fields.hideAtListing'),
+            field: form.register('hideAtListing'),
+            testId: 'field-hide-at-listing',
+          },
+        ]}
+      />
 
       {type === 'relation' && (
         <SelectField
