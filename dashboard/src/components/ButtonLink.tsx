@@ -1,4 +1,5 @@
 import { Link, type LinkProps } from 'react-router';
+import type { ReactNode } from 'react';
 import { buttonClass, type ButtonProps } from './ui/Button';
 
 export interface ButtonLinkProps extends Omit<LinkProps, 'className'> {
@@ -10,4 +11,30 @@ export interface ButtonLinkProps extends Omit<LinkProps, 'className'> {
 /** A link to another screen that looks like the kit's button (it navigates, so it stays a link). */
 export function ButtonLink({ variant, size, testId, ...rest }: ButtonLinkProps) {
   return <Link {...rest} className={buttonClass(variant, size)} data-testid={testId} />;
+}
+
+interface ExternalButtonLinkProps {
+  href: string;
+  variant?: ButtonProps['variant'];
+  size?: ButtonProps['size'];
+  testId?: string;
+  children: ReactNode;
+}
+
+/**
+ * A link out of the dashboard (the site's preview, the client's admin) that looks like the kit's
+ * button: it opens in a new tab, without telling that page where it came from, and says so with ↗.
+ */
+export function ExternalButtonLink({ href, variant, size, testId, children }: ExternalButtonLinkProps) {
+  return (
+    <a
+      href={href}
+      target="_blank"
+      rel="noreferrer"
+      className={buttonClass(variant, size)}
+      data-testid={testId}
+    >
+      {children} ↗
+    </a>
+  );
 }

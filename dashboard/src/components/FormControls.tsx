@@ -80,19 +80,50 @@ export function SelectField(props: ControlFieldProps & Own<SelectHTMLAttributes<
   return <ControlField {...outer} render={(wiring) => <select {...select} {...wiring} />} />;
 }
 
-/** A checkbox bound to a react-hook-form boolean, its label beside it. */
-export function CheckboxField({
-  label,
-  field,
-  testId,
-}: {
+interface CheckboxFieldProps {
   label: ReactNode;
   field: UseFormRegisterReturn;
   testId: string;
-}) {
+}
+
+/** A checkbox bound to a react-hook-form boolean, its label beside it. */
+export function CheckboxField({ label, field, testId }: CheckboxFieldProps) {
   return (
     <label className="checkbox">
       <input type="checkbox" {...field} data-testid={testId} /> {label}
     </label>
+  );
+}
+
+interface CheckboxProps {
+  label: ReactNode;
+  checked: boolean;
+  onChange: (checked: boolean) => void;
+  testId?: string;
+}
+
+/** A checkbox whose state the screen holds (an editor's flag, a link's option), its label beside it. */
+export function Checkbox({ label, checked, onChange, testId }: CheckboxProps) {
+  return (
+    <label className="checkbox">
+      <input
+        type="checkbox"
+        checked={checked}
+        onChange={(event) => onChange(event.target.checked)}
+        data-testid={testId}
+      />
+      {label}
+    </label>
+  );
+}
+
+/** A form's checkboxes side by side, in the order given. */
+export function CheckboxRow({ boxes }: { boxes: CheckboxFieldProps[] }) {
+  return (
+    <div className="checkbox-row">
+      {boxes.map((box) => (
+        <CheckboxField key={box.testId} {...box} />
+      ))}
+    </div>
   );
 }

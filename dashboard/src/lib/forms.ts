@@ -129,6 +129,18 @@ export function useFormFailure<T extends FieldValues, C, O>(
   };
 }
 
+/** The part of a TanStack mutation that `submitTo` runs. */
+interface Mutation<V, D, E> {
+  mutate: (variables: V, options: { onSuccess: (data: D) => void; onError: (error: E) => void }) => void;
+}
+
+/** What a form's save does besides reporting its failure to the form. */
+export interface SubmitHandlers<D, E = Error> {
+  onSuccess?: (data: D) => void;
+  /** Runs beside the report (a toast). */
+  onError?: (error: E) => void;
+}
+
 interface ZodFormOptions<I extends FieldValues> {
   defaultValues: DefaultValues<I>;
   /** The fields a server error may name (see `setServerError`). */
@@ -141,8 +153,9 @@ interface ZodFormOptions<I extends FieldValues> {
 /**
  * A react-hook-form form checked by a zod schema (its values `I` in, the request body `O` out),
  * with what every form of the dashboard wants beside it: `failure` for the server's refusals
- * (`useFormFailure`) and `bind(name)`, the `field` and `error` props of the controls in
- * `@/components/FormControls`.
+ * (`useFormFailure`), `bind(name)`, the `field` and `error` props of the controls in
+ * `@/components/FormControls`, and `submitTo(mutation, variables, handlers)`, a save that forgets
+ * the last failure and reports a new one (at its field, else in the form's alert).
  */
 export function useZodForm<I extends FieldValues, O>(
   schema: z.ZodType<O, I>,
@@ -155,7 +168,21 @@ export function useZodForm<I extends FieldValues, O>(
     field: form.register(name, options),
     error: errorAt(errors, name),
   });
-  return { form, failure, bind };
+  const submitTo = <V, D, E>(
+    mutation: Mutation<V, D, E>,
+    variables: V,
+    { onSuccess = () => undefined, onError }: SubmitHandlers<D, E> = {},
+  ) => {
+    failure.clear();
+    mutation.mutate(variables, {
+      onSuccess,
+      onError: (error) => {
+        failure.report(error);
+        onError?.(error);
+      },
+    });
+  };
+  return { form, failure, bind, submitTo };
 }
 
 /**

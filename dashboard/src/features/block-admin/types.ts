@@ -1,27 +1,5 @@
 /** The block library as the administrator's screen sees it (GET /api/blocks and the /erp calls). */
-
-export interface LibraryBlock {
-  id: number;
-  uid: string;
-  name: string;
-  category_id: number;
-  image: string | null;
-  keywords: string;
-  template: string;
-  css: string;
-  js: string;
-  order: number;
-}
-
-export interface LibraryCategory {
-  id: number;
-  key: string | null;
-  name: string;
-  /** SVG text. */
-  icon: string;
-  order: number;
-  blocks: LibraryBlock[];
-}
+import type { LibraryCategory } from '@/lib/block-library/types';
 
 export interface Library {
   categories: LibraryCategory[];

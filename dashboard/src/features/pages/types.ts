@@ -1,5 +1,6 @@
 /** Shapes of the editor's data, as docs/blocks.md and the editor's API contract give them. */
 
+import type { LibraryCategory } from '@/lib/block-library/types';
 import type { BusinessBlock } from '@/lib/business-blocks/types';
 
 export type { BusinessBlock };
@@ -115,29 +116,6 @@ export interface PageBlock {
   effect?: string;
 }
 
-export interface LibraryBlock {
-  id: number;
-  uid: string;
-  name: string;
-  image: string | null;
-  keywords: string;
-  category_id: number;
-  order: number;
-  template: string;
-  css: string;
-  js: string;
-}
-
-export interface BlockCategory {
-  id: number;
-  key: string | null;
-  name: string;
-  /** SVG text. */
-  icon: string;
-  order: number;
-  blocks: LibraryBlock[];
-}
-
 export interface MyBlock {
   id: number;
   name: string;
@@ -148,7 +126,7 @@ export interface MyBlock {
 
 export interface BlockLibrary {
   /** The global library (written by platform administrators). */
-  categories: BlockCategory[];
+  categories: LibraryCategory[];
   my_blocks: MyBlock[];
   /** The user's business's library; empty outside a business. */
   business_blocks: BusinessBlock[];

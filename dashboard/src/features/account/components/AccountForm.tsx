@@ -22,21 +22,18 @@ function followLanguage(language: Language) {
 export function AccountForm({ user }: { user: User }) {
   const { t } = useTranslation();
   const save = useUpdateUser();
-  const { form, failure, bind } = useZodForm(accountFormSchema, {
+  const { form, failure, bind, submitTo } = useZodForm(accountFormSchema, {
     defaultValues: { name: user.name, language: user.language, currency: user.currency },
     serverFields: ['name', 'language', 'currency'],
   });
 
-  const submit = (values: AccountFormValues) => {
-    failure.clear();
-    save.mutate(values, {
+  const submit = (values: AccountFormValues) =>
+    submitTo(save, values, {
       onSuccess: (updated) => {
         if (updated.language !== user.language) followLanguage(updated.language);
         toast.success(t('account.saved'));
       },
-      onError: failure.report,
     });
-  };
 
   return (
     <Form form={form} onValid={submit} className="card form" testId="account-form">

@@ -33,7 +33,7 @@ const PASSWORDS = [
 export function PasswordForm({ user }: { user: User }) {
   const { t } = useTranslation();
   const change = useChangePassword();
-  const { form, failure, bind } = useZodForm(passwordFormSchema, {
+  const { form, failure, bind, submitTo } = useZodForm(passwordFormSchema, {
     defaultValues: { current_password: '', new_password: '', confirm: '' },
     serverFields: ['current_password', 'new_password'],
   });
@@ -47,19 +47,17 @@ export function PasswordForm({ user }: { user: User }) {
     );
   }
 
-  const submit = ({ current_password, new_password }: PasswordFormValues) => {
-    failure.clear();
-    change.mutate(
+  const submit = ({ current_password, new_password }: PasswordFormValues) =>
+    submitTo(
+      change,
       { current_password, new_password },
       {
         onSuccess: () => {
           form.reset();
           toast.success(t('account.password.changed'));
         },
-        onError: failure.report,
       },
     );
-  };
 
   return (
     <Form form={form} onValid={submit} className="card form" testId="password-form">

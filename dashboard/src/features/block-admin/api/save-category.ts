@@ -1,7 +1,8 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiJson } from '@/lib/api-client';
 import { queryKeys } from '@/lib/query-keys';
-import type { CategoryPayload, LibraryCategory } from '@/features/block-admin/types';
+import type { LibraryCategory } from '@/lib/block-library/types';
+import type { CategoryPayload } from '@/features/block-admin/types';
 
 export interface SaveCategoryInput {
   /** Absent: a new category. */

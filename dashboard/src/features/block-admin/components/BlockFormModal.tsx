@@ -5,7 +5,8 @@ import { toastOutcome } from '@/components/admin-toasts';
 import { useZodForm } from '@/lib/forms';
 import { useSaveBlock } from '@/features/block-admin/api/save-block';
 import { blockFormSchema, blockFormValues } from '@/features/block-admin/lib/block-form';
-import type { BlockPayload, LibraryBlock, LibraryCategory } from '@/features/block-admin/types';
+import type { LibraryBlock, LibraryCategory } from '@/lib/block-library/types';
+import type { BlockPayload } from '@/features/block-admin/types';
 
 interface Props {
   /** null: a new block. */
@@ -23,15 +24,10 @@ export function BlockFormModal({ block, categories, onClose }: Props) {
     serverFields: ['name', 'keywords', 'image', 'template', 'css', 'js', 'order'],
     serverFieldMap: { category_id: 'categoryId' },
   });
-  const { failure, bind } = zodForm;
+  const { bind, submitTo } = zodForm;
 
-  const submit = (payload: BlockPayload) => {
-    failure.clear();
-    save.mutate(
-      { ...(block ? { id: block.id } : {}), block: payload },
-      toastOutcome(t, onClose, failure.report),
-    );
-  };
+  const submit = (payload: BlockPayload) =>
+    submitTo(save, { ...(block ? { id: block.id } : {}), block: payload }, toastOutcome(t, onClose));
 
   /** The block's HTML, CSS and JS: code editors of a few rows. */
   const code = (name: 'template' | 'css' | 'js', label: string, rows: number) => (

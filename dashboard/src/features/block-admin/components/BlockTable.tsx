@@ -8,7 +8,8 @@ import { useBlockScreenshot } from '@/features/block-admin/api/block-screenshot'
 import { useDeleteBlock } from '@/features/block-admin/api/delete-block';
 import { useMoveBlock } from '@/features/block-admin/api/move-block';
 import { useReorderBlock } from '@/features/block-admin/api/reorder-block';
-import type { LibraryBlock, LibraryCategory, ScreenshotOptions } from '@/features/block-admin/types';
+import type { LibraryBlock, LibraryCategory } from '@/lib/block-library/types';
+import type { ScreenshotOptions } from '@/features/block-admin/types';
 import { OrderInput } from './OrderInput';
 import { toastOutcome, toastFailure, toastOk } from '@/components/admin-toasts';
 import { ActionButton } from '@/components/ActionButton';

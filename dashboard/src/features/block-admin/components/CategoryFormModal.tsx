@@ -5,7 +5,8 @@ import { toastOutcome } from '@/components/admin-toasts';
 import { useZodForm } from '@/lib/forms';
 import { useSaveCategory } from '@/features/block-admin/api/save-category';
 import { categoryFormSchema, categoryFormValues } from '@/features/block-admin/lib/block-form';
-import type { CategoryPayload, LibraryCategory } from '@/features/block-admin/types';
+import type { LibraryCategory } from '@/lib/block-library/types';
+import type { CategoryPayload } from '@/features/block-admin/types';
 
 interface Props {
   /** null: a new category. */
@@ -21,15 +22,10 @@ export function CategoryFormModal({ category, onClose }: Props) {
     defaultValues: categoryFormValues(category),
     serverFields: ['name', 'icon', 'order'],
   });
-  const { failure, bind } = zodForm;
+  const { bind, submitTo } = zodForm;
 
-  const submit = (payload: CategoryPayload) => {
-    failure.clear();
-    save.mutate(
-      { ...(category ? { id: category.id } : {}), category: payload },
-      toastOutcome(t, onClose, failure.report),
-    );
-  };
+  const submit = (payload: CategoryPayload) =>
+    submitTo(save, { ...(category ? { id: category.id } : {}), category: payload }, toastOutcome(t, onClose));
 
   return (
     <FormDialog

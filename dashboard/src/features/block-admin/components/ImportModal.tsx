@@ -42,21 +42,16 @@ export function ImportModal({ kind, onClose }: Props) {
     // The server names the list it could not read or whose entry it refused.
     serverFieldMap: { [kind]: 'text' },
   });
-  const { failure, bind } = zodForm;
+  const { bind, submitTo } = zodForm;
 
-  const submit = ({ text }: { text: string }) => {
-    failure.clear();
-    mutation.mutate(text, {
+  const submit = ({ text }: { text: string }) =>
+    submitTo(mutation, text, {
       onSuccess: ({ imported }) => {
         toast.success(t('blockAdmin.imported', { n: imported }));
         onClose();
       },
-      onError: (error) => {
-        failure.report(error);
-        toastFailure(t, error);
-      },
+      onError: (error) => toastFailure(t, error),
     });
-  };
 
   return (
     <FormDialog

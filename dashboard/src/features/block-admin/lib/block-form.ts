@@ -16,12 +16,8 @@ import {
   MAX_ORDER,
   requiredTextField,
 } from '@/lib/validation';
-import type {
-  BlockPayload,
-  CategoryPayload,
-  LibraryBlock,
-  LibraryCategory,
-} from '@/features/block-admin/types';
+import type { LibraryBlock, LibraryCategory } from '@/lib/block-library/types';
+import type { BlockPayload, CategoryPayload } from '@/features/block-admin/types';
 
 export const DEFAULT_BLOCK_ORDER = DEFAULT_ORDER;
 

@@ -20,21 +20,19 @@ export function BusinessBlockFormModal({ block, onClose }: Props) {
     defaultValues: blockFormValues(block),
     serverFields: ['name', 'keywords', 'image', 'order'],
   });
-  const { failure, bind } = zodForm;
+  const { bind, submitTo } = zodForm;
 
-  const submit = (payload: SaveBusinessBlockInput) => {
-    failure.clear();
-    save.mutate(
+  const submit = (payload: SaveBusinessBlockInput) =>
+    submitTo(
+      save,
       { id: block.id, block: payload },
       {
         onSuccess: (saved) => {
           showToast(t('businessLibrary.saved', { name: saved.name }), 'success');
           onClose();
         },
-        onError: failure.report,
       },
     );
-  };
 
   return (
     <FormDialog

@@ -1,6 +1,6 @@
 import { useFieldArray, useWatch } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
-import { CheckboxField, InputField, SelectField } from '@/components/FormControls';
+import { CheckboxRow, InputField, SelectField } from '@/components/FormControls';
 import { FormDialog } from '@/components/FormDialog';
 import { FormField } from '@/components/FormField';
 import { formatCurrency } from '@/lib/currency';
@@ -43,7 +43,7 @@ export function FieldModal({ tableId, field, otherTables, uploadPrefix, onClose,
     serverFields: ['name', 'slug', 'type', 'options', 'table', 'delimiter', 'symbol', 'format'],
     serverFieldMap: SERVER_FIELDS,
   });
-  const { form, failure, bind } = zodForm;
+  const { form, bind, submitTo } = zodForm;
   const options = useFieldArray({ control: form.control, name: 'options' });
   const [type, symbol, optionValues] = useWatch({
     control: form.control,
@@ -52,10 +52,8 @@ export function FieldModal({ tableId, field, otherTables, uploadPrefix, onClose,
   const { errors } = form.formState;
 
   const submit = (body: FieldBody) => {
-    failure.clear();
-    const handlers = { onSuccess: onSaved, onError: failure.report };
-    if (field) update.mutate({ id: field.id, table_id: tableId, ...body }, handlers);
-    else create.mutate({ table_id: tableId, ...body }, handlers);
+    if (field) submitTo(update, { id: field.id, table_id: tableId, ...body }, { onSuccess: onSaved });
+    else submitTo(create, { table_id: tableId, ...body }, { onSuccess: onSaved });
   };
 
   const { fillSlug, normaliseSlug } = slugFillers(form);
@@ -92,18 +90,20 @@ export function FieldModal({ tableId, field, otherTables, uploadPrefix, onClose,
           </option>
         ))}
       </SelectField>
-      <div className="checkbox-row">
-        <CheckboxField
-          label={t('collections.fields.required')}
-          field={form.register('required')}
-          testId="field-required"
-        />
-        <CheckboxField
-          label={t('collections.fields.hideAtListing')}
-          field={form.register('hideAtListing')}
-          testId="field-hide-at-listing"
-        />
-      </div>
+      <CheckboxRow
+        boxes={[
+          {
+            label: t('collections.fields.required'),
+            field: form.register('required'),
+            testId: 'field-required',
+          },
+          {
+            label: t('collections.fields.hideAtListing'),
+            field: form.register('hideAtListing'),
+            testId: 'field-hide-at-listing',
+          },
+        ]}
+      />
 
       {type === 'relation' && (
         <SelectField

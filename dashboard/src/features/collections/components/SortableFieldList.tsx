@@ -1,23 +1,8 @@
-import {
-  closestCenter,
-  DndContext,
-  KeyboardSensor,
-  PointerSensor,
-  useSensor,
-  useSensors,
-  type DragEndEvent,
-} from '@dnd-kit/core';
-import {
-  arrayMove,
-  SortableContext,
-  sortableKeyboardCoordinates,
-  useSortable,
-  verticalListSortingStrategy,
-} from '@dnd-kit/sortable';
-import { CSS } from '@dnd-kit/utilities';
+import { arrayMove } from '@dnd-kit/sortable';
 import { useTranslation } from 'react-i18next';
 import type { Field } from '@/features/collections/types';
 import { ActionButton } from '@/components/ActionButton';
+import { DragHandle, SortableList, useSortableItem } from '@/components/Sortable';
 
 interface RowProps {
   field: Field;
@@ -27,28 +12,17 @@ interface RowProps {
 
 function SortableRow({ field, onEdit, onDelete }: RowProps) {
   const { t } = useTranslation();
-  const { attributes, listeners, setNodeRef, setActivatorNodeRef, transform, transition, isDragging } =
-    useSortable({ id: field.id });
+  const { ref, style, isDragging, handle } = useSortableItem(field.id);
   return (
     <li
-      ref={setNodeRef}
-      style={{ transform: CSS.Transform.toString(transform), transition }}
+      ref={ref}
+      style={style}
       className={`field-row${isDragging ? ' is-dragging' : ''}`}
       data-testid="field-row"
       data-field-id={field.id}
       data-field-type={field.type}
     >
-      <button
-        type="button"
-        ref={setActivatorNodeRef}
-        className="drag-handle"
-        aria-label={t('collections.fields.drag')}
-        data-testid="field-drag"
-        {...attributes}
-        {...listeners}
-      >
-        ⠿
-      </button>
+      <DragHandle {...handle} label={t('collections.fields.drag')} testId="field-drag" />
       <div className="field-row-main">
         <strong data-testid="field-row-name">{field.name}</strong>
         <code className="muted">{field.slug}</code>
@@ -85,28 +59,20 @@ interface SortableFieldListProps extends Omit<RowProps, 'field'> {
 
 /** The field list, reordered by dragging a row's handle (mouse, touch or keyboard). */
 export function SortableFieldList({ fields, onMove, onEdit, onDelete }: SortableFieldListProps) {
-  const sensors = useSensors(
-    useSensor(PointerSensor, { activationConstraint: { distance: 4 } }),
-    useSensor(KeyboardSensor, { coordinateGetter: sortableKeyboardCoordinates }),
-  );
-
-  const onDragEnd = ({ active, over }: DragEndEvent) => {
-    if (!over || active.id === over.id) return;
-    const from = fields.findIndex((field) => field.id === active.id);
-    const to = fields.findIndex((field) => field.id === over.id);
+  const onDrop = (fromId: number, toId: number) => {
+    const from = fields.findIndex((field) => field.id === fromId);
+    const to = fields.findIndex((field) => field.id === toId);
     if (from < 0 || to < 0) return;
     onMove(arrayMove(fields, from, to));
   };
 
   return (
-    <DndContext sensors={sensors} collisionDetection={closestCenter} onDragEnd={onDragEnd}>
-      <SortableContext items={fields.map((field) => field.id)} strategy={verticalListSortingStrategy}>
-        <ul className="field-list card" data-testid="field-list">
-          {fields.map((field) => (
-            <SortableRow key={field.id} field={field} onEdit={onEdit} onDelete={onDelete} />
-          ))}
-        </ul>
-      </SortableContext>
-    </DndContext>
+    <SortableList ids={fields.map((field) => field.id)} onMove={onDrop}>
+      <ul className="field-list card" data-testid="field-list">
+        {fields.map((field) => (
+          <SortableRow key={field.id} field={field} onEdit={onEdit} onDelete={onDelete} />
+        ))}
+      </ul>
+    </SortableList>
   );
 }

@@ -4,7 +4,7 @@ import { Link, Navigate, useNavigate } from 'react-router';
 import { paths } from '@/app/paths';
 import { Alert } from '@/components/Alert';
 import { Form, FormActions } from '@/components/Form';
-import { CheckboxField, InputField, SelectField } from '@/components/FormControls';
+import { CheckboxRow, InputField, SelectField } from '@/components/FormControls';
 import { PageLoader } from '@/components/PageLoader';
 import { toast } from '@/components/toast';
 import { errorMessage } from '@/lib/api-client';
@@ -66,7 +66,7 @@ function TableForm({ project, table }: { project: ProjectDetail; table: Table | 
   const navigate = useNavigate();
   const create = useCreateTable();
   const update = useUpdateTable();
-  const { form, failure, bind } = useZodForm(tableFormSchema, {
+  const { form, failure, bind, submitTo } = useZodForm(tableFormSchema, {
     defaultValues: {
       name: table?.name ?? '',
       slug: table?.slug ?? '',
@@ -80,18 +80,16 @@ function TableForm({ project, table }: { project: ProjectDetail; table: Table | 
   const mutation = table ? update : create;
 
   const submit = (body: TableBody) => {
-    failure.clear();
-    const onError = (error: Error) => {
-      toast.error(errorMessage(error));
-      failure.report(error);
-    };
+    const onError = (error: Error) => toast.error(errorMessage(error));
     if (table) {
-      update.mutate(
+      submitTo(
+        update,
         { id: table.id, ...body },
         { onSuccess: () => toast.success(t('collections.saved')), onError },
       );
     } else {
-      create.mutate(
+      submitTo(
+        create,
         { project_id: project.id, ...body },
         {
           onSuccess: (created) => {
@@ -143,38 +141,36 @@ function TableForm({ project, table }: { project: ProjectDetail; table: Table | 
             description={t('collections.editor.slugHint')}
             {...bind('slug', { onBlur: normaliseSlug })}
           />
-          <InputField
-            label={t('collections.editor.plural')}
-            id="table-plural"
-            testId="collection-plural"
-            required
-            {...bind('meta.plural')}
-          />
-          <InputField
-            label={t('collections.editor.singular')}
-            id="table-singular"
-            testId="collection-singular"
-            required
-            {...bind('meta.singular')}
-          />
+          {(['plural', 'singular'] as const).map((number) => (
+            <InputField
+              key={number}
+              label={t(`collections.editor.${number}`)}
+              id={`table-${number}`}
+              testId={`collection-${number}`}
+              required
+              {...bind(`meta.${number}`)}
+            />
+          ))}
         </div>
-        <div className="checkbox-row">
-          <CheckboxField
-            label={t('collections.editor.hasSingular')}
-            field={form.register('meta.hasSingular')}
-            testId="collection-has-singular"
-          />
-          <CheckboxField
-            label={t('collections.editor.includeDate')}
-            field={form.register('meta.includeDate')}
-            testId="collection-include-date"
-          />
-          <CheckboxField
-            label={t('collections.editor.includeTitle')}
-            field={form.register('meta.includeTitle')}
-            testId="collection-include-title"
-          />
-        </div>
+        <CheckboxRow
+          boxes={[
+            {
+              label: t('collections.editor.hasSingular'),
+              field: form.register('meta.hasSingular'),
+              testId: 'collection-has-singular',
+            },
+            {
+              label: t('collections.editor.includeDate'),
+              field: form.register('meta.includeDate'),
+              testId: 'collection-include-date',
+            },
+            {
+              label: t('collections.editor.includeTitle'),
+              field: form.register('meta.includeTitle'),
+              testId: 'collection-include-title',
+            },
+          ]}
+        />
         <h2 className="section-title">{t('collections.editor.order')}</h2>
         <div className="two-columns">
           <SelectField

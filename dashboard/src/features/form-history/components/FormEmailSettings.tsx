@@ -49,15 +49,15 @@ function FormEmailForm({ projectId, current }: { projectId: number; current: For
   const { t } = useTranslation();
   const save = useSetFormEmail();
   const resend = useResendFormEmail();
-  const { form, failure, bind } = useZodForm(formEmailSchema, {
+  const { form, failure, bind, submitTo } = useZodForm(formEmailSchema, {
     defaultValues: { email: current.email ?? '' },
     serverFields: ['email'],
     serverFieldMap: { formEmail: 'email' },
   });
 
-  const submit = ({ email }: { email: string }) => {
-    failure.clear();
-    save.mutate(
+  const submit = ({ email }: { email: string }) =>
+    submitTo(
+      save,
       { projectId, email },
       {
         onSuccess: (next) => {
@@ -68,10 +68,8 @@ function FormEmailForm({ projectId, current }: { projectId: number; current: For
               : t('formHistory.email.saved'),
           );
         },
-        onError: failure.report,
       },
     );
-  };
 
   const again = () =>
     resend.mutate(projectId, {

@@ -36,7 +36,7 @@ interface Props {
 export function FormHistorySettingsModal({ projectId, order, pages, thankYouPage, onClose }: Props) {
   const { t } = useTranslation();
   const save = useUpdateFormSettings();
-  const { form, failure, bind } = useZodForm(settingsSchema, {
+  const { form, failure, bind, submitTo } = useZodForm(settingsSchema, {
     defaultValues: {
       formHistoryOrderBy: order,
       formThankYouPage: thankYouPage === null ? '' : String(thankYouPage),
@@ -44,9 +44,9 @@ export function FormHistorySettingsModal({ projectId, order, pages, thankYouPage
     serverFields: ['formHistoryOrderBy', 'formThankYouPage'],
   });
 
-  const submit = ({ formHistoryOrderBy, formThankYouPage }: z.output<typeof settingsSchema>) => {
-    failure.clear();
-    save.mutate(
+  const submit = ({ formHistoryOrderBy, formThankYouPage }: z.output<typeof settingsSchema>) =>
+    submitTo(
+      save,
       {
         projectId,
         formHistoryOrderBy,
@@ -57,10 +57,8 @@ export function FormHistorySettingsModal({ projectId, order, pages, thankYouPage
           toast.success(t('formHistory.settingsSaved'));
           onClose();
         },
-        onError: failure.report,
       },
     );
-  };
 
   return (
     <Dialog title={t('formHistory.settingsTitle')} onClose={onClose} testId="form-history-settings">

@@ -13,16 +13,11 @@ import {
   sortBlocks,
   splitCategories,
 } from '@/features/pages/lib/block-search';
-import type {
-  BlockCategory,
-  BlockLibrary,
-  BlockSource,
-  BusinessBlock,
-  LibraryBlock,
-  MyBlock,
-} from '@/features/pages/types';
+import type { LibraryBlock, LibraryCategory } from '@/lib/block-library/types';
+import type { BlockLibrary, BlockSource, BusinessBlock, MyBlock } from '@/features/pages/types';
 import type { DragData } from './CanvasFrame';
 import { ActionButton } from '@/components/ActionButton';
+import { SearchInput } from '@/components/Toolbar';
 
 const MY_BLOCKS = 'my-blocks';
 const BUSINESS_BLOCKS = 'business-blocks';
@@ -162,14 +157,12 @@ export function BlockLibraryPanel({ library, onInsert, business }: Props) {
 
   return (
     <aside className="editor-library" aria-label={t('editor.library.title')}>
-      <input
-        type="search"
-        className="block-search"
-        placeholder={t('editor.library.search')}
-        aria-label={t('editor.library.search')}
+      <SearchInput
+        label={t('editor.library.search')}
         value={term}
-        onChange={(event) => setTerm(event.target.value)}
-        data-testid="block-search"
+        onChange={setTerm}
+        className="block-search"
+        testId="block-search"
       />
       {active ? (
         results.length + businessResults.length > 0 ? (
@@ -245,7 +238,7 @@ export function BlockLibraryPanel({ library, onInsert, business }: Props) {
               ),
               'category-business-blocks',
             )}
-          {others.map((item: BlockCategory) =>
+          {others.map((item: LibraryCategory) =>
             category(String(item.id), item.name, item.icon, list(item.blocks), 'category'),
           )}
         </ul>

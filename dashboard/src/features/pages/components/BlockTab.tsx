@@ -4,6 +4,7 @@ import type { SectionKind } from '@/features/pages/lib/shared-sections';
 import type { PageBlock, VarChange } from '@/features/pages/types';
 import { VarEditor } from './fields/VarEditor';
 import { ActionButton } from '@/components/ActionButton';
+import { Checkbox } from '@/components/FormControls';
 
 interface Props {
   block: PageBlock | null;
@@ -52,6 +53,12 @@ export function BlockTab({
       </p>
     );
   }
+  // A shared header or footer keeps this one of the block's actions.
+  const editCode = (
+    <ActionButton size="small" onClick={onEditCode} testId="block-code">
+      {t('editor.block.editCode')}
+    </ActionButton>
+  );
   return (
     <div className="block-tab" data-uid={block.uid}>
       <h2 className="block-tab-title" data-testid="block-name">
@@ -63,9 +70,7 @@ export function BlockTab({
             {t(shared === 'header' ? 'editor.sections.sharedHeader' : 'editor.sections.sharedFooter')}
           </p>
           <div className="button-row block-actions">
-            <ActionButton size="small" onClick={onEditCode} testId="block-code">
-              {t('editor.block.editCode')}
-            </ActionButton>
+            {editCode}
             <ActionButton size="small" onClick={onUnlink} testId="section-unlink">
               {t('editor.sections.unlink')}
             </ActionButton>
@@ -92,9 +97,7 @@ export function BlockTab({
           <ActionButton size="small" onClick={onDuplicate} testId="block-duplicate">
             {t('editor.block.duplicate')}
           </ActionButton>
-          <ActionButton size="small" onClick={onEditCode} testId="block-code">
-            {t('editor.block.editCode')}
-          </ActionButton>
+          {editCode}
           <ActionButton size="small" onClick={onEditCode} testId="block-save-mine">
             {t('editor.block.saveMine')}
           </ActionButton>
@@ -126,15 +129,13 @@ export function BlockTab({
       <fieldset className="effects" data-testid="effects">
         <legend>{t('editor.block.effect')}</legend>
         {EFFECTS.map((effect) => (
-          <label key={effect} className="checkbox">
-            <input
-              type="checkbox"
-              checked={hasEffect(block.effect, effect)}
-              onChange={() => onToggleEffect(effect)}
-              data-testid={`effect-${effect}`}
-            />
-            {t(`editor.effects.${effect}`)}
-          </label>
+          <Checkbox
+            key={effect}
+            label={t(`editor.effects.${effect}`)}
+            checked={hasEffect(block.effect, effect)}
+            onChange={() => onToggleEffect(effect)}
+            testId={`effect-${effect}`}
+          />
         ))}
       </fieldset>
     </div>

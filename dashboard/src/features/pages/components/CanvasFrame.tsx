@@ -3,7 +3,8 @@ import { useEffect, useImperativeHandle, useRef, useState, type Ref, type RefObj
 import { useTranslation } from 'react-i18next';
 import { dropIndex } from '@/features/pages/lib/canvas-protocol';
 import { DESKTOP_WIDTH, type Device } from '@/features/pages/lib/preview-size';
-import type { BlockSource, LibraryBlock, PageBlock } from '@/features/pages/types';
+import type { LibraryBlock } from '@/lib/block-library/types';
+import type { BlockSource, PageBlock } from '@/features/pages/types';
 import type { CanvasLayout } from './use-canvas';
 import { ActionButton } from '@/components/ActionButton';
 

@@ -41,6 +41,18 @@ export function EditorTopBar(props: Props) {
   const { t } = useTranslation();
   const { state } = props;
   const blocked = state.kind !== 'saved';
+  /** Undo or redo: its arrow shown, its name for screen readers and as the tooltip. */
+  const historyButton = (name: 'undo' | 'redo', arrow: string, can: boolean, onClick: () => void) => (
+    <ActionButton
+      size="small"
+      disabled={!can}
+      onClick={onClick}
+      testId={name}
+      title={t(`editor.topbar.${name}`)}
+    >
+      {arrow} <span className="sr-only">{t(`editor.topbar.${name}`)}</span>
+    </ActionButton>
+  );
   return (
     <header className="editor-topbar" data-testid="editor-topbar">
       {/* The canvas is the screen's content: its name heads the page for screen readers. */}
@@ -111,24 +123,8 @@ export function EditorTopBar(props: Props) {
         )}
       </div>
       <div className="editor-topbar-group">
-        <ActionButton
-          size="small"
-          disabled={!props.canUndo}
-          onClick={props.onUndo}
-          testId="undo"
-          title={t('editor.topbar.undo')}
-        >
-          ↶ <span className="sr-only">{t('editor.topbar.undo')}</span>
-        </ActionButton>
-        <ActionButton
-          size="small"
-          disabled={!props.canRedo}
-          onClick={props.onRedo}
-          testId="redo"
-          title={t('editor.topbar.redo')}
-        >
-          ↷ <span className="sr-only">{t('editor.topbar.redo')}</span>
-        </ActionButton>
+        {historyButton('undo', '↶', props.canUndo, props.onUndo)}
+        {historyButton('redo', '↷', props.canRedo, props.onRedo)}
         <ActionButton
           size="small"
           className="save-state"

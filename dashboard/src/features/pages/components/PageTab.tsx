@@ -1,5 +1,6 @@
 import type { ChangeEvent } from 'react';
 import { useTranslation } from 'react-i18next';
+import { Checkbox } from '@/components/FormControls';
 import { FormField } from '@/components/FormField';
 import { normalizePageSlug } from '@/lib/validation';
 import { HIDE_IN_MENU, metaFlag, OPT_OUT_KEY, type SectionKind } from '@/features/pages/lib/shared-sections';
@@ -108,27 +109,22 @@ export function PageTab({ fields, isHome, tableId, onCollectionChange, binding, 
         <fieldset className="page-sections" data-testid="page-sections">
           <legend>{t('editor.page.sections')}</legend>
           {kinds.map((kind) => (
-            <label key={kind} className="checkbox">
-              <input
-                type="checkbox"
-                checked={!metaFlag(fields.meta, OPT_OUT_KEY[kind])}
-                onChange={(e) => toggle(OPT_OUT_KEY[kind], e.target.checked)}
-                data-testid={`page-show-${kind}`}
-              />
-              {t(kind === 'header' ? 'editor.page.showHeader' : 'editor.page.showFooter')}
-            </label>
+            <Checkbox
+              key={kind}
+              label={t(kind === 'header' ? 'editor.page.showHeader' : 'editor.page.showFooter')}
+              checked={!metaFlag(fields.meta, OPT_OUT_KEY[kind])}
+              onChange={(checked) => toggle(OPT_OUT_KEY[kind], checked)}
+              testId={`page-show-${kind}`}
+            />
           ))}
           {!isCollection && (
             <>
-              <label className="checkbox">
-                <input
-                  type="checkbox"
-                  checked={!metaFlag(fields.meta, HIDE_IN_MENU)}
-                  onChange={(e) => toggle(HIDE_IN_MENU, e.target.checked)}
-                  data-testid="page-in-menu"
-                />
-                {t('editor.page.inMenu')}
-              </label>
+              <Checkbox
+                label={t('editor.page.inMenu')}
+                checked={!metaFlag(fields.meta, HIDE_IN_MENU)}
+                onChange={(checked) => toggle(HIDE_IN_MENU, checked)}
+                testId="page-in-menu"
+              />
               <small className="field-hint">{t('editor.page.inMenuHint')}</small>
             </>
           )}

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { BlockCategory, LibraryBlock } from '@/features/pages/types';
+import type { LibraryBlock, LibraryCategory } from '@/lib/block-library/types';
 import { isSearchActive, matchesBlock, searchBlocks, splitCategories } from './block-search';
 
 function block(id: number, name: string, keywords: string, order = id): LibraryBlock {
@@ -17,7 +17,7 @@ function block(id: number, name: string, keywords: string, order = id): LibraryB
   };
 }
 
-const categories: BlockCategory[] = [
+const categories: LibraryCategory[] = [
   {
     id: 2,
     key: null,

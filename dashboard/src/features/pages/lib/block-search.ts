@@ -2,7 +2,8 @@
  * The left panel's block search (spec §2, §9): active from 2 characters; a block matches when
  * its name or one of its comma-separated keywords contains the term (case and accents ignored).
  */
-import type { BlockCategory, BusinessBlock, LibraryBlock } from '@/features/pages/types';
+import type { LibraryBlock, LibraryCategory } from '@/lib/block-library/types';
+import type { BusinessBlock } from '@/features/pages/types';
 
 export const SEARCH_MIN_CHARS = 2;
 
@@ -30,14 +31,14 @@ export function matchesBlock(block: Pick<LibraryBlock, 'name' | 'keywords'>, ter
 }
 
 /** Every library block that matches, in category then block order. */
-export function searchBlocks(categories: BlockCategory[], term: string): LibraryBlock[] {
+export function searchBlocks(categories: LibraryCategory[], term: string): LibraryBlock[] {
   if (!isSearchActive(term)) return [];
   return sortCategories(categories).flatMap((category) =>
     sortBlocks(category.blocks).filter((block) => matchesBlock(block, term)),
   );
 }
 
-export function sortCategories(categories: BlockCategory[]): BlockCategory[] {
+export function sortCategories(categories: LibraryCategory[]): LibraryCategory[] {
   return [...categories].sort((a, b) => a.order - b.order || a.id - b.id);
 }
 
@@ -52,9 +53,9 @@ export function searchBusinessBlocks(blocks: BusinessBlock[], term: string): Bus
 }
 
 /** "Elements" first (a special category), then the others by order. */
-export function splitCategories(categories: BlockCategory[]): {
-  elements: BlockCategory | null;
-  others: BlockCategory[];
+export function splitCategories(categories: LibraryCategory[]): {
+  elements: LibraryCategory | null;
+  others: LibraryCategory[];
 } {
   const sorted = sortCategories(categories);
   return {

@@ -4,11 +4,11 @@
  * variable, effects. Every function returns a new array, so each result can be a history
  * snapshot.
  */
+import type { LibraryBlock } from '@/lib/block-library/types';
 import type {
   BlockLibrary,
   BlockSource,
   BusinessBlock,
-  LibraryBlock,
   MyBlock,
   PageBlock,
   VarChange,

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import type { BlockCategory, LibraryBlock } from '@/features/pages/types';
+import type { LibraryBlock, LibraryCategory } from '@/lib/block-library/types';
 import { starterBlocks } from './starter-blocks';
 
 let nextId = 1;
-function category(name: string, order: number, names: string[], key: string | null = null): BlockCategory {
+function category(name: string, order: number, names: string[], key: string | null = null): LibraryCategory {
   const id = nextId++;
   const blocks: LibraryBlock[] = names.map((blockName, i) => ({
     id: id * 100 + i,

@@ -5,7 +5,7 @@
  * without some of them fills the places left with the first block of its other categories
  * (not Elements, whose single elements start no page), so a blank page shows up to four.
  */
-import type { BlockCategory, LibraryBlock } from '@/features/pages/types';
+import type { LibraryBlock, LibraryCategory } from '@/lib/block-library/types';
 import { sortBlocks, splitCategories } from './block-search';
 import { hasWord } from './insert-position';
 
@@ -18,11 +18,11 @@ const KINDS: readonly (readonly string[])[] = [
 
 export const STARTER_COUNT = 4;
 
-export function starterBlocks(categories: BlockCategory[]): LibraryBlock[] {
+export function starterBlocks(categories: LibraryCategory[]): LibraryBlock[] {
   const { others } = splitCategories(categories);
   const withBlocks = others.filter((category) => category.blocks.length > 0);
-  const first = (category: BlockCategory) => sortBlocks(category.blocks)[0] as LibraryBlock;
-  const picked: BlockCategory[] = [];
+  const first = (category: LibraryCategory) => sortBlocks(category.blocks)[0] as LibraryBlock;
+  const picked: LibraryCategory[] = [];
   for (const words of KINDS) {
     const match = withBlocks.find((category) => !picked.includes(category) && hasWord(category.name, words));
     if (match) picked.push(match);
@@ -32,7 +32,7 @@ export function starterBlocks(categories: BlockCategory[]): LibraryBlock[] {
     if (!picked.includes(category)) picked.push(category);
   }
   // The kinds' page order (header first, footer last) also for the fillers: by category order.
-  const kindOf = (category: BlockCategory) => {
+  const kindOf = (category: LibraryCategory) => {
     const kind = KINDS.findIndex((words) => hasWord(category.name, words));
     return kind === -1 ? 2.5 : kind;
   };

@@ -24,12 +24,12 @@ export function CustomFontModal({ prefix, onAdd, onClose }: CustomFontModalProps
     // The upload refuses the file's content (not a woff2) or its name at the file field.
     serverFieldMap: { content: 'file', name: 'file' },
   });
-  const { failure, bind } = zodForm;
+  const { bind, submitTo } = zodForm;
 
   const submit = async ({ family, weight, file }: CustomFontValues) => {
-    failure.clear();
     const content = await readAsDataUrl(file);
-    upload.mutate(
+    submitTo(
+      upload,
       { name: file.name, content, prefix, accept: 'font' },
       {
         onSuccess: (filename) => {
@@ -38,7 +38,6 @@ export function CustomFontModal({ prefix, onAdd, onClose }: CustomFontModalProps
         },
         onError: (error) => {
           console.error('custom font upload failed', error);
-          failure.report(error);
           toast.error(errorMessage(error));
         },
       },

@@ -3,7 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { googleSheetsUrl } from '@/lib/api-urls';
 import { Alert } from '@/components/Alert';
 import { Form, FormActions } from '@/components/Form';
-import { CheckboxField, InputField } from '@/components/FormControls';
+import { Checkbox, CheckboxField, InputField } from '@/components/FormControls';
 import { Dialog } from '@/components/ui/Dialog';
 import { toast } from '@/components/toast';
 import { useZodForm } from '@/lib/forms';
@@ -19,7 +19,7 @@ import { useUpdateProject } from '@/features/projects/api/update-project';
 export function IntegrationsModal({ project, onClose }: { project: Project; onClose: () => void }) {
   const { t } = useTranslation();
   const update = useUpdateProject();
-  const { form, failure, bind } = useZodForm(integrationsSchema, {
+  const { form, failure, bind, submitTo } = useZodForm(integrationsSchema, {
     defaultValues: {
       conversionApiEnabled: project.meta.conversionApiEnabled ?? false,
       conversionApiAccessToken: project.meta.conversionApiAccessToken ?? '',
@@ -34,19 +34,17 @@ export function IntegrationsModal({ project, onClose }: { project: Project; onCl
   const sheetsPath = googleSheetsUrl(project.id, project.token, { phone, gtags });
   const sheetsUrl = `${window.location.origin}${sheetsPath}`;
 
-  const submit = (meta: IntegrationsValues) => {
-    failure.clear();
-    update.mutate(
+  const submit = (meta: IntegrationsValues) =>
+    submitTo(
+      update,
       { id: project.id, meta },
       {
         onSuccess: () => {
           toast.success(t('settings.integrations.saved'));
           onClose();
         },
-        onError: failure.report,
       },
     );
-  };
 
   return (
     <Dialog title={t('settings.integrations.title')} onClose={onClose} testId="integrations-modal">
@@ -78,14 +76,8 @@ export function IntegrationsModal({ project, onClose }: { project: Project; onCl
         <h3 className="section-title">{t('settings.integrations.sheets')}</h3>
         <p className="muted small">{t('settings.integrations.sheetsHelp')}</p>
         <div className="checkbox-row">
-          <label className="checkbox">
-            <input type="checkbox" checked={phone} onChange={(event) => setPhone(event.target.checked)} />
-            {t('settings.integrations.phone')}
-          </label>
-          <label className="checkbox">
-            <input type="checkbox" checked={gtags} onChange={(event) => setGtags(event.target.checked)} />
-            {t('settings.integrations.gtags')}
-          </label>
+          <Checkbox label={t('settings.integrations.phone')} checked={phone} onChange={setPhone} />
+          <Checkbox label={t('settings.integrations.gtags')} checked={gtags} onChange={setGtags} />
         </div>
         <input
           className="code-input"

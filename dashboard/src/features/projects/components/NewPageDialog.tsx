@@ -31,17 +31,12 @@ export function NewPageDialog({ projectId, collections, onCreated, onClose }: Pr
     serverFields: ['name', 'slug', 'tableId'],
     serverFieldMap: { table_id: 'tableId' },
   });
-  const { form, failure, bind } = zodForm;
+  const { form, bind, submitTo } = zodForm;
   const { followName, normaliseSlug } = slugFillers(form, undefined, normalizePageSlug);
   const kind = useWatch({ control: form.control, name: 'kind' });
 
-  const submit = (values: NewPageValues) => {
-    failure.clear();
-    createPage.mutate(
-      { ...values, project_id: projectId },
-      { onSuccess: onCreated, onError: failure.report },
-    );
-  };
+  const submit = (values: NewPageValues) =>
+    submitTo(createPage, { ...values, project_id: projectId }, { onSuccess: onCreated });
 
   return (
     <FormDialog

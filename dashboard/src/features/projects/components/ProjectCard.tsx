@@ -5,7 +5,7 @@ import { useFormat } from '@/lib/format';
 import type { Project } from '@/lib/types';
 import { DuplicateMenu } from './DuplicateMenu';
 import { StateBadge } from './StateBadge';
-import { ButtonLink } from '@/components/ButtonLink';
+import { ButtonLink, ExternalButtonLink } from '@/components/ButtonLink';
 
 interface ProjectItemProps {
   project: Project;
@@ -43,15 +43,9 @@ export function ProjectItem({ project, view }: ProjectItemProps) {
         {t('projects.manage')}
       </ButtonLink>
       <DuplicateMenu project={project} />
-      <a
-        href={project.preview_url}
-        target="_blank"
-        rel="noreferrer"
-        className="button button-small"
-        data-testid="preview-link"
-      >
-        {t('projects.preview')} ↗
-      </a>
+      <ExternalButtonLink href={project.preview_url} size="small" testId="preview-link">
+        {t('projects.preview')}
+      </ExternalButtonLink>
     </div>
   );
 

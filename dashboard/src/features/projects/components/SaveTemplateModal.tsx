@@ -26,23 +26,21 @@ export function SaveTemplateModal({ project, onClose }: { project: Project; onCl
     serverFields: ['name', 'templateId'],
     serverFieldMap: { template_id: 'templateId' },
   });
-  const { form, failure, bind } = zodForm;
+  const { form, bind, submitTo } = zodForm;
   const mode = useWatch({ control: form.control, name: 'mode' });
   const existing = templates.data ?? [];
 
-  const submit = (values: SaveTemplateValues) => {
-    failure.clear();
-    save.mutate(
+  const submit = (values: SaveTemplateValues) =>
+    submitTo(
+      save,
       { project_id: project.id, ...values },
       {
         onSuccess: () => {
           toast.success(t('template_id' in values ? 'templates.updated' : 'templates.saved'));
           onClose();
         },
-        onError: failure.report,
       },
     );
-  };
 
   return (
     <FormDialog

@@ -20,6 +20,7 @@ import {
   type ProjectView,
 } from '@/features/projects/lib/project-list';
 import { ButtonLink } from '@/components/ButtonLink';
+import { SearchInput, ToolbarSelect } from '@/components/Toolbar';
 
 function useStoredChoice<T extends string>(
   key: string,
@@ -70,30 +71,21 @@ export function DashboardRoute() {
       {all.length > 0 && (
         <div className="toolbar">
           {showControls && (
-            <input
-              type="search"
-              className="toolbar-search"
-              placeholder={t('projects.search')}
-              aria-label={t('projects.search')}
+            <SearchInput
+              label={t('projects.search')}
               value={search}
-              onChange={(event) => setSearch(event.target.value)}
-              data-testid="project-search"
+              onChange={setSearch}
+              testId="project-search"
             />
           )}
-          <label className="toolbar-item">
-            <span>{t('projects.orderBy')}</span>
-            <select
-              value={order}
-              onChange={(event) => isProjectOrder(event.target.value) && setOrder(event.target.value)}
-              data-testid="project-order"
-            >
-              {projectOrders.map((value) => (
-                <option key={value} value={value}>
-                  {t(`projects.orders.${value}`)}
-                </option>
-              ))}
-            </select>
-          </label>
+          <ToolbarSelect
+            label={t('projects.orderBy')}
+            value={order}
+            options={projectOrders}
+            optionLabel={(value) => t(`projects.orders.${value}`)}
+            onChange={setOrder}
+            testId="project-order"
+          />
           {showControls && (
             <div className="segmented" role="group" aria-label={t('projects.view')}>
               <button

@@ -17,7 +17,7 @@ import { PageList } from '@/features/projects/components/PageList';
 import { SaveTemplateModal } from '@/features/projects/components/SaveTemplateModal';
 import { StateBadge } from '@/features/projects/components/StateBadge';
 import { useProjectId, useProjectOrLeave } from '@/features/projects/components/use-project-route';
-import { ButtonLink } from '@/components/ButtonLink';
+import { ButtonLink, ExternalButtonLink } from '@/components/ButtonLink';
 import { ActionButton } from '@/components/ActionButton';
 
 /**
@@ -114,15 +114,12 @@ function Overview({ project, slots }: { project: ProjectDetail; slots: OverviewS
             </ButtonLink>
           )}
           {project.tables.length > 0 && (
-            <a
+            <ExternalButtonLink
               href={paths.clientAdmin.build({}, { token: project.token })}
-              target="_blank"
-              rel="noreferrer"
-              className="button"
-              data-testid="client-admin-link"
+              testId="client-admin-link"
             >
-              {t('project.clientAdmin')} ↗
-            </a>
+              {t('project.clientAdmin')}
+            </ExternalButtonLink>
           )}
         </div>
       </div>

@@ -26,6 +26,7 @@ import {
 } from '@/features/redirects/types';
 import { ButtonLink } from '@/components/ButtonLink';
 import { ActionButton } from '@/components/ActionButton';
+import { SearchInput, ToolbarSelect } from '@/components/Toolbar';
 
 /** The server's order ('-created_at', 'from', …) as the table's sorting, and back. */
 function orderToSorting(order: RedirectOrder): SortingState {
@@ -149,47 +150,32 @@ export function RedirectList({ project }: { project: ProjectDetail }) {
       </div>
       <div className="toolbar">
         <form className="toolbar-item" role="search" onSubmit={submitSearch}>
-          <input
-            type="search"
-            className="toolbar-search"
-            placeholder={t('redirects.search')}
-            aria-label={t('redirects.search')}
+          <SearchInput
+            label={t('redirects.search')}
             value={term}
-            onChange={(event) => setTerm(event.target.value)}
-            data-testid="redirect-search"
+            onChange={setTerm}
+            testId="redirect-search"
           />
           <button type="submit" className="button button-small" data-testid="redirect-search-submit">
             {t('redirects.searchButton')}
           </button>
         </form>
-        <label className="toolbar-item">
-          <span>{t('redirects.orderBy')}</span>
-          <select
-            value={query.order}
-            onChange={(event) => isRedirectOrder(event.target.value) && change({ order: event.target.value })}
-            data-testid="redirect-order"
-          >
-            {REDIRECT_ORDERS.map((order) => (
-              <option key={order} value={order}>
-                {t(`redirects.orders.${order}`)}
-              </option>
-            ))}
-          </select>
-        </label>
-        <label className="toolbar-item">
-          <span>{t('redirects.pageSize')}</span>
-          <select
-            value={query.limit}
-            onChange={(event) => change({ limit: Number(event.target.value) })}
-            data-testid="redirect-page-size"
-          >
-            {PAGE_SIZES.map((size) => (
-              <option key={size} value={size}>
-                {size === -1 ? t('redirects.all') : size}
-              </option>
-            ))}
-          </select>
-        </label>
+        <ToolbarSelect
+          label={t('redirects.orderBy')}
+          value={query.order}
+          options={REDIRECT_ORDERS}
+          optionLabel={(order) => t(`redirects.orders.${order}`)}
+          onChange={(order) => change({ order })}
+          testId="redirect-order"
+        />
+        <ToolbarSelect
+          label={t('redirects.pageSize')}
+          value={query.limit}
+          options={PAGE_SIZES}
+          optionLabel={(size) => (size === -1 ? t('redirects.all') : size)}
+          onChange={(limit) => change({ limit })}
+          testId="redirect-page-size"
+        />
       </div>
       {redirects.isError && !page && <Alert testId="redirects-error">{errorMessage(redirects.error)}</Alert>}
       {!page && !redirects.isError && <PageLoader />}

@@ -1,18 +1,9 @@
-import {
-  closestCenter,
-  DndContext,
-  KeyboardSensor,
-  PointerSensor,
-  useSensor,
-  useSensors,
-  type DragEndEvent,
-} from '@dnd-kit/core';
-import { SortableContext, sortableKeyboardCoordinates, verticalListSortingStrategy } from '@dnd-kit/sortable';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Alert } from '@/components/Alert';
 import { DataTable, type DataColumn } from '@/components/DataTable';
 import { PageLoader } from '@/components/PageLoader';
+import { SortableList } from '@/components/Sortable';
 import { errorMessage } from '@/lib/api-client';
 import { toastOutcome } from '@/components/admin-toasts';
 import { useTemplateList } from '@/features/template-admin/api/get-template-list';
@@ -36,10 +27,6 @@ export function TemplateAdminScreen() {
   const [editing, setEditing] = useState<TemplateView | null>(null);
   // The order just dropped, shown until the refreshed list arrives.
   const [moved, setMoved] = useState<TemplateView[] | null>(null);
-  const sensors = useSensors(
-    useSensor(PointerSensor, { activationConstraint: { distance: 4 } }),
-    useSensor(KeyboardSensor, { coordinateGetter: sortableKeyboardCoordinates }),
-  );
 
   if (list.isPending) return <PageLoader />;
   if (list.isError) return <Alert testId="template-admin-error">{errorMessage(list.error)}</Alert>;
@@ -60,9 +47,6 @@ export function TemplateAdminScreen() {
   const step = (template: TemplateView, by: -1 | 1) => {
     const neighbour = templates[templates.findIndex((item) => item.id === template.id) + by];
     if (neighbour) move(template.id, neighbour.id);
-  };
-  const onDragEnd = ({ active, over }: DragEndEvent) => {
-    if (over && active.id !== over.id) move(Number(active.id), Number(over.id));
   };
 
   // The themes' order is their own `order` (changed by dragging or the arrows): the list takes no
@@ -135,22 +119,17 @@ export function TemplateAdminScreen() {
         </p>
       ) : (
         <ReorderingContext value={reorder.isPending}>
-          <DndContext sensors={sensors} collisionDetection={closestCenter} onDragEnd={onDragEnd}>
-            <SortableContext
-              items={templates.map((template) => template.id)}
-              strategy={verticalListSortingStrategy}
-            >
-              <DataTable
-                data={templates}
-                columns={columns}
-                getRowId={(template) => String(template.id)}
-                testId="template-admin-table"
-                rowTestId={(template) => `template-row-${template.id}`}
-                rowComponent={TemplateRow}
-                label={t('templateAdmin.title')}
-              />
-            </SortableContext>
-          </DndContext>
+          <SortableList ids={templates.map((template) => template.id)} onMove={move}>
+            <DataTable
+              data={templates}
+              columns={columns}
+              getRowId={(template) => String(template.id)}
+              testId="template-admin-table"
+              rowTestId={(template) => `template-row-${template.id}`}
+              rowComponent={TemplateRow}
+              label={t('templateAdmin.title')}
+            />
+          </SortableList>
         </ReorderingContext>
       )}
       {editing && <TemplateFormModal template={editing} onClose={() => setEditing(null)} />}

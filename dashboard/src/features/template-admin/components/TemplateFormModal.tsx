@@ -20,12 +20,10 @@ export function TemplateFormModal({ template, onClose }: Props) {
     defaultValues: templateFormValues(template),
     serverFields: ['name', 'category', 'description'],
   });
-  const { form, failure, bind } = zodForm;
+  const { form, bind, submitTo } = zodForm;
 
-  const submit = (payload: TemplatePayload) => {
-    failure.clear();
-    save.mutate({ id: template.id, template: payload }, toastOutcome(t, onClose, failure.report));
-  };
+  const submit = (payload: TemplatePayload) =>
+    submitTo(save, { id: template.id, template: payload }, toastOutcome(t, onClose));
 
   return (
     <FormDialog

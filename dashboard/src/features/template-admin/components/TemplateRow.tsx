@@ -1,5 +1,3 @@
-import { useSortable } from '@dnd-kit/sortable';
-import { CSS } from '@dnd-kit/utilities';
 import { createContext, use, useEffect, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useConfirm } from '@/components/ConfirmDialog';
@@ -11,6 +9,7 @@ import { useTemplateScreenshot } from '@/features/template-admin/api/template-sc
 import type { TemplateView } from '@/features/template-admin/types';
 import { ButtonLink } from '@/components/ButtonLink';
 import { ActionButton } from '@/components/ActionButton';
+import { DragHandle, useSortableItem, type DragHandleBinding } from '@/components/Sortable';
 
 /** While a move is being stored, the order controls wait (set by the screen). */
 export const ReorderingContext = createContext(false);
@@ -19,9 +18,7 @@ export const ReorderingContext = createContext(false);
 interface RowState {
   template: TemplateView;
   /** The drag handle's part of the sortable row. */
-  dragAttributes: ReturnType<typeof useSortable>['attributes'];
-  dragListeners: ReturnType<typeof useSortable>['listeners'];
-  setDragHandle: ReturnType<typeof useSortable>['setActivatorNodeRef'];
+  dragHandle: DragHandleBinding;
   thumbnail: string | null;
   capturing: boolean;
   capture: () => void;
@@ -49,8 +46,7 @@ export function TemplateRow({ row: template, rowAttributes, children }: DataRowP
   const remove = useDeleteTemplate();
   const shot = useTemplateScreenshot();
   const [captured, setCaptured] = useState<string | null>(null);
-  const { attributes, listeners, setNodeRef, setActivatorNodeRef, transform, transition, isDragging } =
-    useSortable({ id: template.id, disabled: reordering });
+  const { ref, style, isDragging, handle } = useSortableItem(template.id, reordering);
 
   useEffect(
     () => () => {
@@ -84,9 +80,7 @@ export function TemplateRow({ row: template, rowAttributes, children }: DataRowP
     <RowContext
       value={{
         template,
-        dragAttributes: attributes,
-        dragListeners: listeners,
-        setDragHandle: setActivatorNodeRef,
+        dragHandle: handle,
         thumbnail: captured ?? template.thumbnail,
         capturing: shot.isPending,
         capture,
@@ -96,8 +90,8 @@ export function TemplateRow({ row: template, rowAttributes, children }: DataRowP
       }}
     >
       <tr
-        ref={setNodeRef}
-        style={{ transform: CSS.Translate.toString(transform), transition }}
+        ref={ref}
+        style={style}
         className={[className, isDragging ? 'is-dragging' : undefined].filter(Boolean).join(' ') || undefined}
         {...trAttributes}
       >
@@ -119,40 +113,24 @@ export function TemplateOrderCell({
 }) {
   const { t } = useTranslation();
   const reordering = use(ReorderingContext);
-  const { template, dragAttributes, dragListeners, setDragHandle } = useRow();
+  const { template, dragHandle } = useRow();
+  const step = (by: -1 | 1, label: string, blocked: boolean, testId: string, arrow: string) => (
+    <ActionButton
+      size="small"
+      aria-label={label}
+      title={label}
+      disabled={blocked || reordering}
+      onClick={() => onMove(template, by)}
+      testId={testId}
+    >
+      {arrow}
+    </ActionButton>
+  );
   return (
     <div className="button-row">
-      <button
-        type="button"
-        ref={setDragHandle}
-        className="drag-handle"
-        aria-label={t('templateAdmin.drag')}
-        data-testid="template-drag"
-        {...dragAttributes}
-        {...dragListeners}
-      >
-        ⠿
-      </button>
-      <ActionButton
-        size="small"
-        aria-label={t('templateAdmin.moveUp')}
-        title={t('templateAdmin.moveUp')}
-        disabled={isFirst || reordering}
-        onClick={() => onMove(template, -1)}
-        testId="template-move-up"
-      >
-        ↑
-      </ActionButton>
-      <ActionButton
-        size="small"
-        aria-label={t('templateAdmin.moveDown')}
-        title={t('templateAdmin.moveDown')}
-        disabled={isLast || reordering}
-        onClick={() => onMove(template, 1)}
-        testId="template-move-down"
-      >
-        ↓
-      </ActionButton>
+      <DragHandle {...dragHandle} label={t('templateAdmin.drag')} testId="template-drag" />
+      {step(-1, t('templateAdmin.moveUp'), isFirst, 'template-move-up', '↑')}
+      {step(1, t('templateAdmin.moveDown'), isLast, 'template-move-down', '↓')}
     </div>
   );
 }

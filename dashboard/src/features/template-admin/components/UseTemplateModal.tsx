@@ -20,21 +20,17 @@ export function UseTemplateModal({ template, onClose }: Props) {
   const navigate = useNavigate();
   const create = useCreateFromTemplate();
   const zodForm = useZodForm(useTemplateSchema, { defaultValues: { name: '' }, serverFields: ['name'] });
-  const { failure, bind } = zodForm;
+  const { bind, submitTo } = zodForm;
 
-  const submit = ({ name }: { name: string }) => {
-    failure.clear();
-    create.mutate(
+  const submit = ({ name }: { name: string }) =>
+    submitTo(
+      create,
       { templateId: template.id, name },
       {
         onSuccess: (project) => void navigate(paths.project.build({ projectId: project.id })),
-        onError: (error) => {
-          failure.report(error);
-          toast.error(t('common.error'));
-        },
+        onError: () => toast.error(t('common.error')),
       },
     );
-  };
 
   return (
     <FormDialog
