@@ -424,4 +424,6 @@ fn plain_identifier(name: &str) -> Result<&str> {
 #[cfg(test)]
 mod instrumented;
 #[cfg(test)]
+mod schema_parity;
+#[cfg(test)]
 mod tests;
