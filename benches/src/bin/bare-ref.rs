@@ -106,9 +106,19 @@ async fn accept(
                         .await;
                 }
                 Some(acceptor) => {
-                    let Ok(tls) = acceptor.accept(stream).await else {
-                        return;
+                    let tls = if lazy_acceptor() {
+                        // As the edge accepts: the ClientHello read first, then the
+                        // configuration given (the edge chooses it by SNI, here it is fixed).
+                        let lazy = tokio_rustls::LazyConfigAcceptor::new(
+                            rustls::server::Acceptor::default(),
+                            stream,
+                        );
+                        let Ok(start) = lazy.await else { return };
+                        start.into_stream(acceptor.config().clone()).await
+                    } else {
+                        acceptor.accept(stream).await
                     };
+                    let Ok(tls) = tls else { return };
                     let _ = auto::Builder::new(TokioExecutor::new())
                         .serve_connection(TokioIo::new(tls), service)
                         .await;
@@ -116,6 +126,13 @@ async fn accept(
             }
         });
     }
+}
+
+/// `BARE_LAZY_ACCEPTOR=1`: accept TLS as the edge does, through `LazyConfigAcceptor`, so a run
+/// can tell that acceptor's cost per connection from the rest of the edge's.
+fn lazy_acceptor() -> bool {
+    static LAZY: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *LAZY.get_or_init(|| std::env::var("BARE_LAZY_ACCEPTOR").is_ok_and(|v| v == "1"))
 }
 
 fn answer(pages: &Pages, req: &Request<Incoming>) -> Response<Full<Bytes>> {
