@@ -15,6 +15,9 @@ targets=("$@")
 command -v cargo-fuzz >/dev/null || cargo install --quiet --locked cargo-fuzz
 corpus="$(mktemp -d)"
 trap 'rm -rf "$corpus"' EXIT
+# `cargo fuzz build` would rewrite a stale fuzz/Cargo.lock in place (it takes no --locked), and
+# the test command must leave the tree as it found it: a lock that needs updating fails here.
+(cd fuzz && cargo metadata --locked --format-version 1 >/dev/null)
 (cd fuzz && cargo fuzz build --dev --sanitizer none)
 for target in "${targets[@]}"; do
   cp -r "fuzz/seeds/$target" "$corpus/$target"
