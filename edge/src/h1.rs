@@ -25,7 +25,8 @@
 //! else goes to hyper, untouched:
 //! - HTTP/1.1 `GET` or `HEAD` in origin form, with exactly one `Host`;
 //! - no request body or framing headers (`Content-Length`, `Transfer-Encoding`), no
-//!   `Expect`, no `Upgrade`, and `Connection` absent or `keep-alive` (hyper handles `close`);
+//!   `Expect`, no `Upgrade`, and `Connection` absent, `keep-alive` or `close` (answered with
+//!   `connection: close`, then the connection shut, as hyper does);
 //! - at most [`MAX_HEADERS`] headers, and a head within `EDGE_MAX_HEADER_BYTES`.
 //!
 //! The response head is written as hyper writes it: lower-case names in the answer's order,
@@ -71,16 +72,25 @@ use crate::{
 pub const MAX_HEADERS: usize = 32;
 /// The read buffer's first size; it grows up to `EDGE_MAX_HEADER_BYTES` for a long head.
 const READ_CHUNK: usize = 4096;
+/// The header hyper adds to the answer of a request that asked to close.
+const CONNECTION_CLOSE: &[u8] = b"connection: close\r\n";
 
 /// What the front made of the bytes read so far.
 enum Step {
     /// A complete request answered: `consumed` bytes of it; the response head is in the
     /// connection's head buffer.
-    Answer { consumed: usize, body: Body },
+    /// `close`: the request said `Connection: close`, so the head says it too and the
+    /// connection is shut after the answer, as hyper does.
+    Answer {
+        consumed: usize,
+        body: Body,
+        close: bool,
+    },
     /// A complete request no hot route holds, for the full path: `consumed` bytes of it.
     Slow {
         consumed: usize,
         req: Box<Request<VisitBody>>,
+        close: bool,
     },
     /// The head is not complete yet.
     Partial,
@@ -132,12 +142,20 @@ pub(crate) async fn serve<S>(
     // Whether the buffer's first bytes belong to a head already waited for.
     let mut waiting = true;
     loop {
-        let (consumed, body) = match step(&conn, local, &buf, &mut head, secure) {
-            Step::Answer { consumed, body } => (consumed, body),
-            Step::Slow { consumed, req } => {
+        let (consumed, body, close) = match step(&conn, local, &buf, &mut head, secure) {
+            Step::Answer {
+                consumed,
+                body,
+                close,
+            } => (consumed, body, close),
+            Step::Slow {
+                consumed,
+                req,
+                close,
+            } => {
                 let method = req.method().clone();
-                let body = encode(conn.handle(*req, peer).await, &method, &mut head);
-                (consumed, Body::Made(body))
+                let body = encode(conn.handle(*req, peer).await, &method, close, &mut head);
+                (consumed, Body::Made(body), close)
             }
             Step::Hyper => break,
             Step::Refuse => {
@@ -147,7 +165,7 @@ pub(crate) async fn serve<S>(
                 );
                 r.headers_mut()
                     .insert(header::CONNECTION, HeaderValue::from_static("close"));
-                let body = encode(r, &Method::GET, &mut head);
+                let body = encode(r, &Method::GET, false, &mut head);
                 let _ = write(&mut stream, &head, &body).await;
                 let _ = stream.shutdown().await;
                 return;
@@ -191,6 +209,12 @@ pub(crate) async fn serve<S>(
         let written = write(&mut stream, &head, bytes).await;
         buf.advance(consumed);
         if written.is_err() {
+            return;
+        }
+        if close {
+            // What hyper does after the last answer: the write side shut (over TLS, with a
+            // close_notify), then the connection dropped; requests pipelined after it go unread.
+            let _ = stream.shutdown().await;
             return;
         }
         waiting = false;
@@ -238,6 +262,9 @@ fn step(conn: &Conn, local: &Local, buf: &[u8], head: &mut Vec<u8>, secure: bool
     // conditional or partial answer depends on is there ([`crate::serve::held_file`]).
     let mut accept = None;
     let mut conditional = false;
+    // `Connection: close` (any of the headers saying it, as hyper reads them); any token
+    // but `close` or `keep-alive` is left to hyper.
+    let mut close = false;
     for h in req.headers.iter() {
         let name = h.name;
         if name.eq_ignore_ascii_case("host") {
@@ -246,7 +273,9 @@ fn step(conn: &Conn, local: &Local, buf: &[u8], head: &mut Vec<u8>, secure: bool
                 _ => return Step::Hyper,
             }
         } else if name.eq_ignore_ascii_case("connection") {
-            if !h.value.eq_ignore_ascii_case(b"keep-alive") {
+            if h.value.eq_ignore_ascii_case(b"close") {
+                close = true;
+            } else if !h.value.eq_ignore_ascii_case(b"keep-alive") {
                 return Step::Hyper;
             }
         } else if ["content-length", "transfer-encoding", "expect", "upgrade"]
@@ -283,14 +312,29 @@ fn step(conn: &Conn, local: &Local, buf: &[u8], head: &mut Vec<u8>, secure: bool
         {
             head.clear();
             let held = route.file.plain_parts(coding).0;
-            if secure && route.site.hsts {
-                // Where hyper writes it: after the answer's headers, before the length.
+            let hsts = secure && route.site.hsts;
+            if hsts || close {
+                // Where hyper writes them: HSTS after the answer's headers, before the length;
+                // `connection` after the headers the service gave, so before the length it
+                // computes for a `GET`, after the one a `HEAD`'s answer names itself. The held
+                // head ends with the length and then `date: ` (see `head::head_until_date`).
                 let (headers, rest) = held.split_at(route.file.plain_head_split(coding));
+                let (length, date) = rest.split_at(rest.len() - b"date: ".len());
+                let head_only = method == Method::HEAD;
                 head.extend_from_slice(headers);
-                head.extend_from_slice(b"strict-transport-security: ");
-                head.extend_from_slice(HSTS.as_bytes());
-                head.extend_from_slice(b"\r\n");
-                head.extend_from_slice(rest);
+                if hsts {
+                    head.extend_from_slice(b"strict-transport-security: ");
+                    head.extend_from_slice(HSTS.as_bytes());
+                    head.extend_from_slice(b"\r\n");
+                }
+                if close && !head_only {
+                    head.extend_from_slice(CONNECTION_CLOSE);
+                }
+                head.extend_from_slice(length);
+                if close && head_only {
+                    head.extend_from_slice(CONNECTION_CLOSE);
+                }
+                head.extend_from_slice(date);
             } else {
                 head.extend_from_slice(held);
             }
@@ -305,7 +349,11 @@ fn step(conn: &Conn, local: &Local, buf: &[u8], head: &mut Vec<u8>, secure: bool
                 (_, Some(named)) => Body::Made(named),
                 _ => Body::Held { route, coding },
             };
-            return Step::Answer { consumed, body };
+            return Step::Answer {
+                consumed,
+                body,
+                close,
+            };
         }
     }
     // Any other hot answer, from the headers it depends on.
@@ -333,11 +381,13 @@ fn step(conn: &Conn, local: &Local, buf: &[u8], head: &mut Vec<u8>, secure: bool
     match visits.hot_ask(local, &ask, secure) {
         Some(r) => Step::Answer {
             consumed,
-            body: Body::Made(encode(r, &method, head)),
+            body: Body::Made(encode(r, &method, close, head)),
+            close,
         },
         None => full_request(method, target, req.headers).map_or(Step::Hyper, |req| Step::Slow {
             consumed,
             req: Box::new(req),
+            close,
         }),
     }
 }
@@ -394,13 +444,18 @@ fn full_request(
 
 /// Writes `r`'s head into `head` as hyper would (lower-case names, `content-length` from the
 /// body unless given, `date`; neither body nor length for `304`) and returns the body to
-/// send: none for `HEAD`.
-fn encode(r: Resp, method: &Method, head: &mut Vec<u8>) -> Bytes {
+/// send: none for `HEAD`. `close`: the request said `Connection: close`, and the head says
+/// it after the answer's headers, where hyper adds it (the edge's answers carry no
+/// `connection` of their own).
+fn encode(r: Resp, method: &Method, close: bool, head: &mut Vec<u8>) -> Bytes {
     let (parts, mut body) = r.into_parts();
     let status = parts.status;
     head.clear();
     push_status(head, status);
     put_headers(&parts.headers, head);
+    if close && !parts.headers.contains_key(header::CONNECTION) {
+        head.extend_from_slice(CONNECTION_CLOSE);
+    }
     // A `Full` body is ready at once, whatever the waker.
     let body = match Pin::new(&mut body).poll_frame(&mut Context::from_waker(Waker::noop())) {
         Poll::Ready(Some(Ok(frame))) => frame.into_data().unwrap_or_default(),

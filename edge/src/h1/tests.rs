@@ -28,7 +28,7 @@ fn heads_are_written_as_hyper_writes_them() {
         &[("etag", "\"a\""), ("vary", "Accept-Encoding")],
         "olá",
     );
-    let body = encode(page, &Method::GET, &mut head);
+    let body = encode(page, &Method::GET, false, &mut head);
     assert_eq!(&body[..], "olá".as_bytes());
     let l = lines(&head);
     assert_eq!(
@@ -48,14 +48,14 @@ fn heads_are_written_as_hyper_writes_them() {
 
     // 304: neither length nor body.
     let not_modified = answer(StatusCode::NOT_MODIFIED, &[("etag", "\"a\"")], "");
-    assert!(encode(not_modified, &Method::GET, &mut head).is_empty());
+    assert!(encode(not_modified, &Method::GET, false, &mut head).is_empty());
     let l = lines(&head);
     assert_eq!(l[..2], ["HTTP/1.1 304 Not Modified", "etag: \"a\""]);
     assert!(!l.iter().any(|l| l.starts_with("content-length")), "{l:?}");
 
     // HEAD: the length the answer names, once, and no body.
     let head_answer = answer(StatusCode::OK, &[("content-length", "1234")], "");
-    assert!(encode(head_answer, &Method::HEAD, &mut head).is_empty());
+    assert!(encode(head_answer, &Method::HEAD, false, &mut head).is_empty());
     let l = lines(&head);
     assert_eq!(
         l.iter().filter(|l| l.starts_with("content-length")).count(),
@@ -69,7 +69,7 @@ fn heads_are_written_as_hyper_writes_them() {
         &[("content-range", "bytes 0-1/4")],
         "ol",
     );
-    assert_eq!(&encode(range, &Method::GET, &mut head)[..], b"ol");
+    assert_eq!(&encode(range, &Method::GET, false, &mut head)[..], b"ol");
     assert_eq!(
         lines(&head)[..3],
         [
@@ -98,7 +98,10 @@ fn a_held_head_is_the_head_encode_writes_for_the_same_answer() {
     let mut r = Response::new(Full::new(Bytes::from(body.clone())));
     *r.headers_mut() = headers;
     let mut written = Vec::new();
-    assert_eq!(encode(r, &Method::GET, &mut written).len(), body.len());
+    assert_eq!(
+        encode(r, &Method::GET, false, &mut written).len(),
+        body.len()
+    );
     // The same second, or the dates would differ.
     let date = |h: &[u8]| lines(h).into_iter().find(|l| l.starts_with("date: "));
     if date(&held) == date(&written) {

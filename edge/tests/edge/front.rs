@@ -277,15 +277,16 @@ dual_test! {
         settle(&t, "loja.localhost", "/").await;
         let before = front_answers(&t).await;
         let requests = [
-            // Closing, HTTP/1.0, absolute form, two hosts (RFC 9112: 400), a body, a chunked one.
-            get("/", "Connection: close\r\n"),
+            // HTTP/1.0, absolute form, two hosts (RFC 9112: 400), a body, a chunked one, and
+            // a `Connection` with another token.
             "GET / HTTP/1.0\r\nHost: loja.localhost\r\n\r\n".to_string(),
             "GET http://loja.localhost/ HTTP/1.1\r\nHost: loja.localhost\r\n\r\n".to_string(),
             get("/", "Host: outra.localhost\r\n"),
             "POST / HTTP/1.1\r\nHost: loja.localhost\r\nContent-Length: 3\r\n\r\nabc".to_string(),
             get("/", "Transfer-Encoding: chunked\r\n") + "0\r\n\r\n",
+            get("/", "Connection: close, te\r\n"),
         ];
-        let expected = [200, 200, 200, 400, 405, 200];
+        let expected = [200, 200, 400, 405, 200, 200];
         for (request, status) in requests.iter().zip(expected) {
             let mut s = TcpStream::connect(t.edge.http_addr).await.unwrap();
             s.write_all(request.as_bytes()).await.unwrap();
@@ -329,5 +330,45 @@ dual_test! {
         assert!(start.elapsed() < Duration::from_secs(5), "stop waited {:?}", start.elapsed());
         let (_, rest) = until_closed(&mut s, Duration::from_secs(1)).await;
         assert!(rest.is_empty());
+    }
+}
+
+dual_test! {
+    async fn a_request_that_asks_to_close_is_answered_by_the_front_as_hyper_answers_it_then_closed(
+        db: TestDb,
+    ) {
+        let t = one_thread(db, 10_000).await;
+        t.simple_site("loja", "<h1>Início</h1>").await;
+        settle(&t, "loja.localhost", "/").await;
+        // Hot and held, hot without a body, another coding, the full path, the health check.
+        let cases = [
+            ("GET", "/", ""),
+            ("HEAD", "/", ""),
+            ("GET", "/", "Accept-Encoding: gzip\r\n"),
+            ("GET", "/nao-existe", ""),
+            ("GET", "/healthz", ""),
+        ];
+        for (method, path, extra) in cases {
+            let request = get(path, &format!("{extra}Connection: close\r\n")).replacen("GET", method, 1);
+            // `Content-Length: 0` leaves it to hyper.
+            let via_hyper = request.replacen("\r\n\r\n", "\r\nContent-Length: 0\r\n\r\n", 1);
+            let mut answers = Vec::new();
+            for (r, by_front) in [(&request, 1), (&via_hyper, 0)] {
+                let before = front_answers(&t).await;
+                let mut s = TcpStream::connect(t.edge.http_addr).await.unwrap();
+                s.write_all(r.as_bytes()).await.unwrap();
+                let (_, raw) = until_closed(&mut s, Duration::from_secs(5)).await;
+                let text = String::from_utf8_lossy(&raw).to_string();
+                assert_eq!(front_answers(&t).await, before + by_front, "{method} {path} {extra:?}");
+                assert_eq!(text.matches("HTTP/1.1 ").count(), 1, "one answer, then closed: {text}");
+                assert!(text.contains("\r\nconnection: close\r\n"), "{text}");
+                // The bytes, in order, but for the date's value.
+                let start = text.find("\r\ndate: ").expect("a date") + 8;
+                let end = start + text[start..].find("\r\n").unwrap();
+                answers.push(format!("{}-{}", &text[..start], &text[end..]));
+            }
+            assert_eq!(answers[0], answers[1], "{method} {path} {extra:?}");
+        }
+        t.edge.stop().await;
     }
 }

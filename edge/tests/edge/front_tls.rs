@@ -112,13 +112,16 @@ async fn over_tls_the_front_answers_byte_for_byte_what_hyper_answers() {
         let tag = ask(&t, &config, &[b"http/1.1"], &get("/", "")).await;
         let tag = tag.header("etag").unwrap().to_string();
         let inm = format!("If-None-Match: {tag}\r\n");
-        let cases: [(&str, &str); 6] = [
+        let cases: [(&str, &str); 8] = [
             ("GET", ""),
             ("HEAD", ""),
             ("GET", "Accept-Encoding: gzip, br\r\n"),
             ("GET", &inm),
             ("GET", "Range: bytes=5-20\r\n"),
             ("GET", "Range: bytes=999999-\r\n"),
+            // Answered with `connection: close` beside HSTS, then closed (with close_notify).
+            ("GET", "Connection: close\r\n"),
+            ("HEAD", "Connection: close\r\n"),
         ];
         for (method, extra) in cases {
             let request = get("/", extra).replacen("GET", method, 1);
