@@ -314,25 +314,27 @@ fn step(conn: &Conn, local: &Local, buf: &[u8], head: &mut Vec<u8>, secure: bool
             let held = route.file.plain_parts(coding).0;
             let hsts = secure && route.site.hsts;
             if hsts || close {
-                // Where hyper writes them: HSTS after the answer's headers, before the length;
-                // `connection` after the headers the service gave, so before the length it
-                // computes for a `GET`, after the one a `HEAD`'s answer names itself. The held
-                // head ends with the length and then `date: ` (see `head::head_until_date`).
+                // Where hyper writes them: HSTS and then `connection` after the headers the
+                // service gave, so before the length hyper computes for a `GET`, after the one
+                // a `HEAD`'s answer names itself. The held head ends with the length and then
+                // `date: ` (see `head::head_until_date`).
                 let (headers, rest) = held.split_at(route.file.plain_head_split(coding));
                 let (length, date) = rest.split_at(rest.len() - b"date: ".len());
                 let head_only = method == Method::HEAD;
                 head.extend_from_slice(headers);
+                if head_only {
+                    head.extend_from_slice(length);
+                }
                 if hsts {
                     head.extend_from_slice(b"strict-transport-security: ");
                     head.extend_from_slice(HSTS.as_bytes());
                     head.extend_from_slice(b"\r\n");
                 }
-                if close && !head_only {
+                if close {
                     head.extend_from_slice(CONNECTION_CLOSE);
                 }
-                head.extend_from_slice(length);
-                if close && head_only {
-                    head.extend_from_slice(CONNECTION_CLOSE);
+                if !head_only {
+                    head.extend_from_slice(length);
                 }
                 head.extend_from_slice(date);
             } else {

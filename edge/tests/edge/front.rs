@@ -107,7 +107,10 @@ async fn read_more<S: AsyncRead + Unpin>(s: &mut S, buf: &mut Vec<u8>, deadline:
 }
 
 /// Reads until the edge closes the connection; returns how long that took and what came.
-async fn until_closed(s: &mut TcpStream, limit: Duration) -> (Duration, Vec<u8>) {
+pub(crate) async fn until_closed<S: AsyncRead + Unpin>(
+    s: &mut S,
+    limit: Duration,
+) -> (Duration, Vec<u8>) {
     let start = Instant::now();
     let mut rest = Vec::new();
     tokio::time::timeout(limit, s.read_to_end(&mut rest))
@@ -115,6 +118,26 @@ async fn until_closed(s: &mut TcpStream, limit: Duration) -> (Duration, Vec<u8>)
         .expect("the edge kept the connection open")
         .unwrap();
     (start.elapsed(), rest)
+}
+
+/// The one answer of a connection the edge closed after it, as text with the date's value
+/// blanked: the bytes in order, so that header order counts.
+pub(crate) fn closing_answer(raw: &[u8]) -> String {
+    let text = String::from_utf8_lossy(raw).to_string();
+    assert_eq!(
+        text.matches("HTTP/1.1 ").count(),
+        1,
+        "one answer, then closed: {text}"
+    );
+    assert!(text.contains("\r\nconnection: close\r\n"), "{text}");
+    without_date(&text)
+}
+
+/// `text` with the date header's value blanked.
+pub(crate) fn without_date(text: &str) -> String {
+    let start = text.find("\r\ndate: ").expect("a date") + 8;
+    let end = start + text[start..].find("\r\n").unwrap();
+    format!("{}-{}", &text[..start], &text[end..])
 }
 
 pub(crate) async fn front_answers(t: &TestEdge) -> u64 {
@@ -358,14 +381,8 @@ dual_test! {
                 let mut s = TcpStream::connect(t.edge.http_addr).await.unwrap();
                 s.write_all(r.as_bytes()).await.unwrap();
                 let (_, raw) = until_closed(&mut s, Duration::from_secs(5)).await;
-                let text = String::from_utf8_lossy(&raw).to_string();
                 assert_eq!(front_answers(&t).await, before + by_front, "{method} {path} {extra:?}");
-                assert_eq!(text.matches("HTTP/1.1 ").count(), 1, "one answer, then closed: {text}");
-                assert!(text.contains("\r\nconnection: close\r\n"), "{text}");
-                // The bytes, in order, but for the date's value.
-                let start = text.find("\r\ndate: ").expect("a date") + 8;
-                let end = start + text[start..].find("\r\n").unwrap();
-                answers.push(format!("{}-{}", &text[..start], &text[end..]));
+                answers.push(closing_answer(&raw));
             }
             assert_eq!(answers[0], answers[1], "{method} {path} {extra:?}");
         }

@@ -7,12 +7,15 @@
 use std::{sync::Arc, time::Duration};
 
 use rustls::pki_types::{CertificateDer, ServerName, pem::PemObject};
-use tokio::{io::AsyncWriteExt, net::TcpStream};
+use tokio::{
+    io::{AsyncReadExt, AsyncWriteExt},
+    net::TcpStream,
+};
 use tokio_rustls::{TlsConnector, client::TlsStream};
 use vitrine_shared::testing::{Backend, TestDb};
 
 use crate::{
-    front::{Answer, front_answers, next},
+    front::{Answer, closing_answer, front_answers, next, until_closed, without_date},
     hot::route_hits,
     support::TestEdge,
 };
@@ -170,6 +173,59 @@ async fn over_tls_the_front_answers_byte_for_byte_what_hyper_answers() {
         assert_eq!(front_answers(&t).await, before);
         t.edge.stop().await;
     }
+}
+
+/// HSTS beside a length (its own for `HEAD`, computed for `GET`) and `connection: close`: the
+/// front writes the headers in hyper's order, not only the same set; an answer that closes
+/// ends with close_notify.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn over_tls_with_hsts_the_front_writes_hypers_header_order() {
+    let (t, config, _) = tls_edge(true, true).await;
+    settle_tls(&t, &config, true).await;
+    let cases = [
+        ("GET", "Connection: close\r\n"),
+        ("HEAD", "Connection: close\r\n"),
+        ("HEAD", ""),
+    ];
+    for (method, extra) in cases {
+        let request = get("/", extra).replacen("GET", method, 1);
+        let via_hyper = request.replacen("\r\n\r\n", "\r\nContent-Length: 0\r\n\r\n", 1);
+        let mut answers = Vec::new();
+        for (r, by_front) in [(&request, 1), (&via_hyper, 0)] {
+            let before = front_answers(&t).await;
+            let mut s = connect(&t, &config, &[b"http/1.1"]).await;
+            s.write_all(r.as_bytes()).await.unwrap();
+            let answer = if extra.is_empty() {
+                // A `HEAD` on a kept connection: the head is the whole answer.
+                let mut raw = Vec::new();
+                let mut chunk = [0u8; 4096];
+                while !raw.ends_with(b"\r\n\r\n") {
+                    let n = tokio::time::timeout(Duration::from_secs(5), s.read(&mut chunk))
+                        .await
+                        .expect("an answer within 5 s")
+                        .unwrap();
+                    assert!(n > 0, "closed early");
+                    raw.extend_from_slice(&chunk[..n]);
+                }
+                without_date(&String::from_utf8_lossy(&raw))
+            } else {
+                // read_to_end succeeds only on close_notify: a TLS stream cut short is an error.
+                closing_answer(&until_closed(&mut s, Duration::from_secs(5)).await.1)
+            };
+            assert_eq!(
+                front_answers(&t).await,
+                before + by_front,
+                "{method} {extra:?}"
+            );
+            assert!(
+                answer.contains("\r\nstrict-transport-security: "),
+                "{answer}"
+            );
+            answers.push(answer);
+        }
+        assert_eq!(answers[0], answers[1], "{method} {extra:?}");
+    }
+    t.edge.stop().await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
