@@ -37,13 +37,12 @@ export function FieldModal({ tableId, field, otherTables, uploadPrefix, onClose,
   const { t } = useTranslation();
   const create = useCreateField();
   const update = useUpdateField();
-  const mutation = field ? update : create;
   const zodForm = useZodForm(fieldFormSchema, {
     defaultValues: fieldFormValues(field),
     serverFields: ['name', 'slug', 'type', 'options', 'table', 'delimiter', 'symbol', 'format'],
     serverFieldMap: SERVER_FIELDS,
   });
-  const { form, bind, submitTo } = zodForm;
+  const { form, bind, saveWith } = zodForm;
   const options = useFieldArray({ control: form.control, name: 'options' });
   const [type, symbol, optionValues] = useWatch({
     control: form.control,
@@ -51,10 +50,11 @@ export function FieldModal({ tableId, field, otherTables, uploadPrefix, onClose,
   });
   const { errors } = form.formState;
 
-  const submit = (body: FieldBody) => {
-    if (field) submitTo(update, { id: field.id, table_id: tableId, ...body }, { onSuccess: onSaved });
-    else submitTo(create, { table_id: tableId, ...body }, { onSuccess: onSaved });
-  };
+  const submission = field
+    ? saveWith(update, (body: FieldBody) => ({ id: field.id, table_id: tableId, ...body }), {
+        onSuccess: onSaved,
+      })
+    : saveWith(create, (body: FieldBody) => ({ table_id: tableId, ...body }), { onSuccess: onSaved });
 
   const { fillSlug, normaliseSlug } = slugFillers(form);
   const optionsError = errorText(t, errors.options?.root ?? errorAt(errors, 'options'));
@@ -64,9 +64,7 @@ export function FieldModal({ tableId, field, otherTables, uploadPrefix, onClose,
       title={field ? t('collections.fields.modalEdit') : t('collections.fields.modalNew')}
       onClose={onClose}
       testId="field-modal"
-      zodForm={zodForm}
-      onValid={submit}
-      saving={mutation.isPending}
+      form={submission}
       saveTestId="field-save"
       failureTestId="field-error"
     >

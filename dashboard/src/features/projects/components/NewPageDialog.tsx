@@ -31,21 +31,20 @@ export function NewPageDialog({ projectId, collections, onCreated, onClose }: Pr
     serverFields: ['name', 'slug', 'tableId'],
     serverFieldMap: { table_id: 'tableId' },
   });
-  const { form, bind, submitTo } = zodForm;
+  const { form, bind, saveWith } = zodForm;
   const { followName, normaliseSlug } = slugFillers(form, undefined, normalizePageSlug);
   const kind = useWatch({ control: form.control, name: 'kind' });
 
-  const submit = (values: NewPageValues) =>
-    submitTo(createPage, { ...values, project_id: projectId }, { onSuccess: onCreated });
+  const submission = saveWith(createPage, (values: NewPageValues) => ({ ...values, project_id: projectId }), {
+    onSuccess: onCreated,
+  });
 
   return (
     <FormDialog
       title={t('kit.newPage.title')}
       onClose={onClose}
       testId="new-page-dialog"
-      zodForm={zodForm}
-      onValid={submit}
-      saving={createPage.isPending}
+      form={submission}
       saveTestId="new-page-create"
       saveLabel={t('kit.newPage.create')}
     >

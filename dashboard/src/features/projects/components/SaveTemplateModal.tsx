@@ -47,9 +47,8 @@ export function SaveTemplateModal({ project, onClose }: { project: Project; onCl
       title={t('templates.saveTitle')}
       onClose={onClose}
       testId="save-template-modal"
-      zodForm={zodForm}
-      onValid={submit}
-      saving={save.isPending}
+      // Its success toast depends on the values sent, so not `saveWith`.
+      form={{ ...zodForm, onValid: submit, saving: save.isPending }}
     >
       <Controller
         control={form.control}
