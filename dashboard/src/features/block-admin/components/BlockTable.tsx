@@ -13,6 +13,7 @@ import type { ScreenshotOptions } from '@/features/block-admin/types';
 import { OrderInput } from './OrderInput';
 import { toastOutcome, toastFailure, toastOk } from '@/components/admin-toasts';
 import { ActionButton } from '@/components/ActionButton';
+import { DeleteButton } from '@/components/ItemButtons';
 
 interface Props {
   blocks: LibraryBlock[];
@@ -99,12 +100,10 @@ function ActionsCell({
         <ActionButton size="small" disabled={shot.isPending} onClick={generate} testId="block-screenshot">
           {t('blockAdmin.block.thumbnail')}
         </ActionButton>
-        <ActionButton
-          size="small"
-          variant="danger-ghost"
+        <DeleteButton
           disabled={remove.isPending}
           testId="block-delete"
-          onClick={() => {
+          onDelete={() => {
             void askConfirm({
               title: t('kit.confirm.deleteBlock', { name: block.name }),
               message: t('blockAdmin.block.confirmDelete'),
@@ -114,9 +113,7 @@ function ActionsCell({
               if (confirmed) remove.mutate(block.id, toastOutcome(t));
             });
           }}
-        >
-          {t('common.delete')}
-        </ActionButton>
+        />
       </div>
       {shot.isError && (
         <Alert testId="block-screenshot-error">

@@ -9,6 +9,7 @@ import { BlockTable } from './BlockTable';
 import { OrderInput } from './OrderInput';
 import { toastOutcome } from '@/components/admin-toasts';
 import { ActionButton } from '@/components/ActionButton';
+import { DeleteButton } from '@/components/ItemButtons';
 
 interface Props {
   category: LibraryCategory;
@@ -53,13 +54,11 @@ export function CategorySection({
           <ActionButton size="small" onClick={() => onEdit(category)} testId="category-edit">
             {t('blockAdmin.edit')}
           </ActionButton>
-          <ActionButton
-            size="small"
-            variant="danger-ghost"
+          <DeleteButton
             disabled={!empty || remove.isPending}
             title={empty ? undefined : t('blockAdmin.category.notEmpty')}
             testId="category-delete"
-            onClick={() => {
+            onDelete={() => {
               void askConfirm({
                 title: t('kit.confirm.deleteCategory', { name: category.name }),
                 message: t('blockAdmin.category.confirmDelete'),
@@ -69,9 +68,7 @@ export function CategorySection({
                 if (confirmed) remove.mutate(category.id, toastOutcome(t));
               });
             }}
-          >
-            {t('common.delete')}
-          </ActionButton>
+          />
         </div>
       </header>
       <BlockTable
