@@ -207,11 +207,8 @@ export function BlockAdminScreen() {
           <CategorySection
             key={category.id}
             category={category}
-            categories={categories}
-            screenshot={screenshot}
             onEdit={(chosen) => setDialog({ type: 'category', category: chosen })}
-            onEditBlock={editBlock}
-            onExportBlock={exportBlock}
+            table={tableProps}
           />
         ))
       )}

@@ -15,12 +15,16 @@ import { toastOutcome, toastFailure, toastOk } from '@/components/admin-toasts';
 import { ActionButton } from '@/components/ActionButton';
 import { DeleteButton } from '@/components/ItemButtons';
 
-interface Props {
-  blocks: LibraryBlock[];
+/** What every block table of the screen shares: the category choices, thumbnails' size, edit and export. */
+export interface BlockTableSettings {
   categories: LibraryCategory[];
   screenshot: ScreenshotOptions;
   onEdit: (block: LibraryBlock) => void;
   onExport: (block: LibraryBlock) => void;
+}
+
+interface Props extends BlockTableSettings {
+  blocks: LibraryBlock[];
   /** Accessible name of the table (its category, or the search). */
   label?: string;
 }

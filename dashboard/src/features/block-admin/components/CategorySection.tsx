@@ -3,9 +3,8 @@ import { useConfirm } from '@/components/ConfirmDialog';
 import { useDeleteCategory } from '@/features/block-admin/api/delete-category';
 import { useReorderCategory } from '@/features/block-admin/api/reorder-category';
 import { svgImageSrc } from '@/features/block-admin/lib/block-form';
-import type { LibraryBlock, LibraryCategory } from '@/lib/block-library/types';
-import type { ScreenshotOptions } from '@/features/block-admin/types';
-import { BlockTable } from './BlockTable';
+import type { LibraryCategory } from '@/lib/block-library/types';
+import { BlockTable, type BlockTableSettings } from './BlockTable';
 import { OrderInput } from './OrderInput';
 import { toastOutcome } from '@/components/admin-toasts';
 import { ActionButton } from '@/components/ActionButton';
@@ -13,22 +12,13 @@ import { DeleteButton } from '@/components/ItemButtons';
 
 interface Props {
   category: LibraryCategory;
-  categories: LibraryCategory[];
-  screenshot: ScreenshotOptions;
   onEdit: (category: LibraryCategory) => void;
-  onEditBlock: (block: LibraryBlock) => void;
-  onExportBlock: (block: LibraryBlock) => void;
+  /** Its blocks' table: as the screen's other block tables. */
+  table: BlockTableSettings;
 }
 
 /** A category: icon, name, order, edit, delete (only when it has no blocks), and its blocks. */
-export function CategorySection({
-  category,
-  categories,
-  screenshot,
-  onEdit,
-  onEditBlock,
-  onExportBlock,
-}: Props) {
+export function CategorySection({ category, onEdit, table }: Props) {
   const { t } = useTranslation();
   const [confirmDialog, askConfirm] = useConfirm();
   const reorder = useReorderCategory();
@@ -71,14 +61,7 @@ export function CategorySection({
           />
         </div>
       </header>
-      <BlockTable
-        blocks={sorted}
-        categories={categories}
-        screenshot={screenshot}
-        onEdit={onEditBlock}
-        onExport={onExportBlock}
-        label={category.name}
-      />
+      <BlockTable blocks={sorted} label={category.name} {...table} />
       {confirmDialog}
     </section>
   );
