@@ -4,7 +4,8 @@ import { CheckboxRow, InputField, SelectField } from '@/components/FormControls'
 import { FormDialog } from '@/components/FormDialog';
 import { FormField } from '@/components/FormField';
 import { formatCurrency } from '@/lib/currency';
-import { errorAt, errorText, slugFillers, useZodForm } from '@/lib/forms';
+import { errorAt, errorText, useZodForm } from '@/lib/forms';
+import { NameSlugFields } from '@/components/NameSlugFields';
 import type { TableSummary } from '@/lib/types';
 import { useCreateField } from '@/features/collections/api/create-field';
 import { useUpdateField } from '@/features/collections/api/update-field';
@@ -56,7 +57,6 @@ export function FieldModal({ tableId, field, otherTables, uploadPrefix, onClose,
       })
     : saveWith(create, (body: FieldBody) => ({ table_id: tableId, ...body }), { onSuccess: onSaved });
 
-  const { fillSlug, normaliseSlug } = slugFillers(form);
   const optionsError = errorText(t, errors.options?.root ?? errorAt(errors, 'options'));
 
   return (
@@ -68,17 +68,12 @@ export function FieldModal({ tableId, field, otherTables, uploadPrefix, onClose,
       saveTestId="field-save"
       failureTestId="field-error"
     >
-      <InputField
-        label={t('collections.fields.name')}
-        id="field-name"
-        required
+      <NameSlugFields
+        form={form}
+        id="field"
+        labels={{ name: t('collections.fields.name'), slug: t('collections.fields.slug') }}
+        fill="leaving"
         autoFocus
-        {...bind('name', { onBlur: fillSlug })}
-      />
-      <InputField
-        label={t('collections.fields.slug')}
-        id="field-slug"
-        {...bind('slug', { onBlur: normaliseSlug })}
       />
       <SelectField label={t('collections.fields.type')} id="field-type" required {...bind('type')}>
         <option value="">{t('collections.fields.chooseType')}</option>
