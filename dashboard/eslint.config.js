@@ -140,6 +140,8 @@ export default tseslint.config(
       'src/**/*Modal.tsx',
       'src/**/*Dialog.tsx',
       'src/components/DialogActions.tsx',
+      // Its `autoFocus` is passed on; only the dialogs that use it set it.
+      'src/components/NameSlugFields.tsx',
       'src/features/redirects/components/RedirectForm.tsx',
     ],
     rules: { 'jsx-a11y/no-autofocus': 'off' },

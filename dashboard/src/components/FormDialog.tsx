@@ -1,8 +1,9 @@
 import type { ReactNode } from 'react';
-import type { FieldValues, SubmitHandler, UseFormReturn } from 'react-hook-form';
+import type { FieldValues } from 'react-hook-form';
 import { Alert } from '@/components/Alert';
 import { Form, FormActions } from '@/components/Form';
 import { Dialog, type DialogProps } from '@/components/ui/Dialog';
+import type { FormSubmission } from '@/lib/forms';
 
 interface FormDialogProps<T extends FieldValues, C, O> {
   title: string;
@@ -12,11 +13,11 @@ interface FormDialogProps<T extends FieldValues, C, O> {
    * are `${testId}-save`, `-cancel` and `-error` unless named otherwise.
    */
   testId: string;
-  /** `useZodForm()`: the form, and its failed save that names none of its fields. */
-  zodForm: { form: UseFormReturn<T, C, O>; failure: { message: string | undefined } };
-  onValid: SubmitHandler<O>;
-  /** Disables Save while the request runs. */
-  saving: boolean;
+  /**
+   * `useZodForm().saveWith(mutation, …)`: the form, its failed save that names none of its
+   * fields, its save, and whether that runs (Save is disabled meanwhile).
+   */
+  form: FormSubmission<T, C, O>;
   saveTestId?: string;
   /** The submit button's text; "Save" unless told. */
   saveLabel?: ReactNode;
@@ -34,9 +35,7 @@ export function FormDialog<T extends FieldValues, C, O>({
   title,
   onClose,
   testId,
-  zodForm: { form, failure },
-  onValid,
-  saving,
+  form: { form, failure, onValid, saving },
   saveTestId = `${testId}-save`,
   saveLabel,
   failureTestId = `${testId}-error`,

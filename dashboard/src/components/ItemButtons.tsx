@@ -80,3 +80,31 @@ export function ItemButtons<T>({
     </div>
   );
 }
+
+interface DeleteButtonProps {
+  onDelete: () => void;
+  disabled?: boolean;
+  /** Why it is disabled, as its tooltip. */
+  title?: string | undefined;
+  testId: string;
+}
+
+/**
+ * Deletes a row's item (a block, a category, a field, a template): a small red-text "Delete"
+ * button. The caller asks for confirmation first where the deletion wants it.
+ */
+export function DeleteButton({ onDelete, disabled, title, testId }: DeleteButtonProps) {
+  const { t } = useTranslation();
+  return (
+    <ActionButton
+      size="small"
+      variant="danger-ghost"
+      disabled={disabled}
+      title={title}
+      testId={testId}
+      onClick={onDelete}
+    >
+      {t('common.delete')}
+    </ActionButton>
+  );
+}

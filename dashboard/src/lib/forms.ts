@@ -141,6 +141,18 @@ export interface SubmitHandlers<D, E = Error> {
   onError?: (error: E) => void;
 }
 
+/**
+ * What a form dialog needs of its form (`FormDialog`'s `form`, made by `useZodForm`'s
+ * `saveWith`): the form, its failed save that names none of its fields, what a valid submit
+ * does, and whether the save runs.
+ */
+export interface FormSubmission<T extends FieldValues, C, O> {
+  form: UseFormReturn<T, C, O>;
+  failure: { message: string | undefined };
+  onValid: (values: O) => void | Promise<void>;
+  saving: boolean;
+}
+
 interface ZodFormOptions<I extends FieldValues> {
   defaultValues: DefaultValues<I>;
   /** The fields a server error may name (see `setServerError`). */
@@ -155,7 +167,8 @@ interface ZodFormOptions<I extends FieldValues> {
  * with what every form of the dashboard wants beside it: `failure` for the server's refusals
  * (`useFormFailure`), `bind(name)`, the `field` and `error` props of the controls in
  * `@/components/FormControls`, and `submitTo(mutation, variables, handlers)`, a save that forgets
- * the last failure and reports a new one (at its field, else in the form's alert).
+ * the last failure and reports a new one (at its field, else in the form's alert); `saveWith`
+ * bundles such a save with the form for a `FormDialog`.
  */
 export function useZodForm<I extends FieldValues, O>(
   schema: z.ZodType<O, I>,
@@ -182,7 +195,22 @@ export function useZodForm<I extends FieldValues, O>(
       },
     });
   };
-  return { form, failure, bind, submitTo };
+  /**
+   * The form saved through `mutation`, for a `FormDialog`: a valid submit makes the mutation's
+   * variables of the values (`toVariables`) and sends them with `submitTo`; it is `saving` while
+   * the mutation runs.
+   */
+  const saveWith = <V, D, E>(
+    mutation: Mutation<V, D, E> & { isPending: boolean },
+    toVariables: (values: O) => V,
+    handlers?: SubmitHandlers<D, E>,
+  ): FormSubmission<I, unknown, O> => ({
+    form,
+    failure,
+    saving: mutation.isPending,
+    onValid: (values) => submitTo(mutation, toVariables(values), handlers),
+  });
+  return { form, failure, bind, submitTo, saveWith };
 }
 
 /**

@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { PageHeader } from '@/components/PageHeader';
 import { useFormat } from '@/lib/format';
 import { Alert } from '@/components/Alert';
 import { PageLoader } from '@/components/PageLoader';
@@ -20,29 +21,26 @@ export function TransactionHistory({ currentMonth }: { currentMonth: string }) {
 
   return (
     <section className="card" data-testid="transaction-history">
-      <header className="page-header">
-        <h2>{t('account.history')}</h2>
-        <div className="month-nav">
-          <ActionButton
-            aria-label={t('account.previousMonth')}
-            onClick={() => setMonth(addMonths(month, -1))}
-            testId="month-previous"
-          >
-            &lt;
-          </ActionButton>
-          <span className="month-label" data-testid="month-label" data-month={month}>
-            {fmt.month(month)}
-          </span>
-          <ActionButton
-            aria-label={t('account.nextMonth')}
-            disabled={atCurrent}
-            onClick={() => setMonth(addMonths(month, 1))}
-            testId="month-next"
-          >
-            &gt;
-          </ActionButton>
-        </div>
-      </header>
+      <PageHeader title={t('account.history')} level={2} actionsClassName="month-nav">
+        <ActionButton
+          aria-label={t('account.previousMonth')}
+          onClick={() => setMonth(addMonths(month, -1))}
+          testId="month-previous"
+        >
+          &lt;
+        </ActionButton>
+        <span className="month-label" data-testid="month-label" data-month={month}>
+          {fmt.month(month)}
+        </span>
+        <ActionButton
+          aria-label={t('account.nextMonth')}
+          disabled={atCurrent}
+          onClick={() => setMonth(addMonths(month, 1))}
+          testId="month-next"
+        >
+          &gt;
+        </ActionButton>
+      </PageHeader>
       {history.isPending ? (
         <PageLoader />
       ) : history.isError ? (

@@ -1,5 +1,6 @@
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
+import { PageHeader } from '@/components/PageHeader';
 import { useConfirm } from '@/components/ConfirmDialog';
 import { Alert } from '@/components/Alert';
 import { PageLoader } from '@/components/PageLoader';
@@ -89,56 +90,53 @@ export function BlockAdminScreen() {
 
   return (
     <div className="page" data-testid="block-admin">
-      <header className="page-header">
-        <h1>{t('blockAdmin.title')}</h1>
-        <div className="button-row">
-          <ActionButton
-            variant="primary"
-            disabled={categories.length === 0}
-            title={categories.length === 0 ? t('blockAdmin.block.needsCategory') : undefined}
-            onClick={() => setDialog({ type: 'block', block: null })}
-            testId="block-new"
-          >
-            {t('blockAdmin.block.new')}
-          </ActionButton>
-          <ActionButton onClick={() => setDialog({ type: 'category', category: null })} testId="category-new">
-            {t('blockAdmin.category.new')}
-          </ActionButton>
-          <ActionButton
-            onClick={() => setDialog({ type: 'import', kind: 'categories' })}
-            testId="import-categories-open"
-          >
-            {t('blockAdmin.import.categories')}
-          </ActionButton>
-          <ActionButton
-            onClick={() => setDialog({ type: 'import', kind: 'blocks' })}
-            testId="import-blocks-open"
-          >
-            {t('blockAdmin.import.blocks')}
-          </ActionButton>
-          <ActionButton onClick={() => void exportAll()} testId="export-all">
-            {t('blockAdmin.export.all')}
-          </ActionButton>
-          <ThumbnailsButton />
-          <ActionButton
-            variant="danger"
-            disabled={truncate.isPending}
-            testId="truncate"
-            onClick={() => {
-              void askConfirm({
-                title: t('kit.confirm.truncate'),
-                message: t('blockAdmin.confirmTruncate'),
-                confirmLabel: t('blockAdmin.truncate'),
-                destructive: true,
-              }).then((confirmed) => {
-                if (confirmed) truncate.mutate(undefined, toastOutcome(t));
-              });
-            }}
-          >
-            {t('blockAdmin.truncate')}
-          </ActionButton>
-        </div>
-      </header>
+      <PageHeader title={t('blockAdmin.title')}>
+        <ActionButton
+          variant="primary"
+          disabled={categories.length === 0}
+          title={categories.length === 0 ? t('blockAdmin.block.needsCategory') : undefined}
+          onClick={() => setDialog({ type: 'block', block: null })}
+          testId="block-new"
+        >
+          {t('blockAdmin.block.new')}
+        </ActionButton>
+        <ActionButton onClick={() => setDialog({ type: 'category', category: null })} testId="category-new">
+          {t('blockAdmin.category.new')}
+        </ActionButton>
+        <ActionButton
+          onClick={() => setDialog({ type: 'import', kind: 'categories' })}
+          testId="import-categories-open"
+        >
+          {t('blockAdmin.import.categories')}
+        </ActionButton>
+        <ActionButton
+          onClick={() => setDialog({ type: 'import', kind: 'blocks' })}
+          testId="import-blocks-open"
+        >
+          {t('blockAdmin.import.blocks')}
+        </ActionButton>
+        <ActionButton onClick={() => void exportAll()} testId="export-all">
+          {t('blockAdmin.export.all')}
+        </ActionButton>
+        <ThumbnailsButton />
+        <ActionButton
+          variant="danger"
+          disabled={truncate.isPending}
+          testId="truncate"
+          onClick={() => {
+            void askConfirm({
+              title: t('kit.confirm.truncate'),
+              message: t('blockAdmin.confirmTruncate'),
+              confirmLabel: t('blockAdmin.truncate'),
+              destructive: true,
+            }).then((confirmed) => {
+              if (confirmed) truncate.mutate(undefined, toastOutcome(t));
+            });
+          }}
+        >
+          {t('blockAdmin.truncate')}
+        </ActionButton>
+      </PageHeader>
 
       <div className="button-row">
         <form onSubmit={submitSearch} className="button-row" role="search">
@@ -209,11 +207,8 @@ export function BlockAdminScreen() {
           <CategorySection
             key={category.id}
             category={category}
-            categories={categories}
-            screenshot={screenshot}
             onEdit={(chosen) => setDialog({ type: 'category', category: chosen })}
-            onEditBlock={editBlock}
-            onExportBlock={exportBlock}
+            table={tableProps}
           />
         ))
       )}

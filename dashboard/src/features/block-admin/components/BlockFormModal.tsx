@@ -24,10 +24,13 @@ export function BlockFormModal({ block, categories, onClose }: Props) {
     serverFields: ['name', 'keywords', 'image', 'template', 'css', 'js', 'order'],
     serverFieldMap: { category_id: 'categoryId' },
   });
-  const { bind, submitTo } = zodForm;
+  const { bind, saveWith } = zodForm;
 
-  const submit = (payload: BlockPayload) =>
-    submitTo(save, { ...(block ? { id: block.id } : {}), block: payload }, toastOutcome(t, onClose));
+  const submission = saveWith(
+    save,
+    (payload: BlockPayload) => ({ ...(block ? { id: block.id } : {}), block: payload }),
+    toastOutcome(t, onClose),
+  );
 
   /** The block's HTML, CSS and JS: code editors of a few rows. */
   const code = (name: 'template' | 'css' | 'js', label: string, rows: number) => (
@@ -46,9 +49,7 @@ export function BlockFormModal({ block, categories, onClose }: Props) {
       title={block ? t('blockAdmin.block.edit') : t('blockAdmin.block.new')}
       onClose={onClose}
       testId="block-form"
-      zodForm={zodForm}
-      onValid={submit}
-      saving={save.isPending}
+      form={submission}
     >
       <div className="two-columns">
         <InputField label={t('blockAdmin.block.name')} id="block-name" required {...bind('name')} />

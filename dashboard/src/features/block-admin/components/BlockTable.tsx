@@ -13,13 +13,18 @@ import type { ScreenshotOptions } from '@/features/block-admin/types';
 import { OrderInput } from './OrderInput';
 import { toastOutcome, toastFailure, toastOk } from '@/components/admin-toasts';
 import { ActionButton } from '@/components/ActionButton';
+import { DeleteButton } from '@/components/ItemButtons';
 
-interface Props {
-  blocks: LibraryBlock[];
+/** What every block table of the screen shares: the category choices, thumbnails' size, edit and export. */
+export interface BlockTableSettings {
   categories: LibraryCategory[];
   screenshot: ScreenshotOptions;
   onEdit: (block: LibraryBlock) => void;
   onExport: (block: LibraryBlock) => void;
+}
+
+interface Props extends BlockTableSettings {
+  blocks: LibraryBlock[];
   /** Accessible name of the table (its category, or the search). */
   label?: string;
 }
@@ -99,12 +104,10 @@ function ActionsCell({
         <ActionButton size="small" disabled={shot.isPending} onClick={generate} testId="block-screenshot">
           {t('blockAdmin.block.thumbnail')}
         </ActionButton>
-        <ActionButton
-          size="small"
-          variant="danger-ghost"
+        <DeleteButton
           disabled={remove.isPending}
           testId="block-delete"
-          onClick={() => {
+          onDelete={() => {
             void askConfirm({
               title: t('kit.confirm.deleteBlock', { name: block.name }),
               message: t('blockAdmin.block.confirmDelete'),
@@ -114,9 +117,7 @@ function ActionsCell({
               if (confirmed) remove.mutate(block.id, toastOutcome(t));
             });
           }}
-        >
-          {t('common.delete')}
-        </ActionButton>
+        />
       </div>
       {shot.isError && (
         <Alert testId="block-screenshot-error">

@@ -22,19 +22,20 @@ export function CategoryFormModal({ category, onClose }: Props) {
     defaultValues: categoryFormValues(category),
     serverFields: ['name', 'icon', 'order'],
   });
-  const { bind, submitTo } = zodForm;
+  const { bind, saveWith } = zodForm;
 
-  const submit = (payload: CategoryPayload) =>
-    submitTo(save, { ...(category ? { id: category.id } : {}), category: payload }, toastOutcome(t, onClose));
+  const submission = saveWith(
+    save,
+    (payload: CategoryPayload) => ({ ...(category ? { id: category.id } : {}), category: payload }),
+    toastOutcome(t, onClose),
+  );
 
   return (
     <FormDialog
       title={category ? t('blockAdmin.category.edit') : t('blockAdmin.category.new')}
       onClose={onClose}
       testId="category-form"
-      zodForm={zodForm}
-      onValid={submit}
-      saving={save.isPending}
+      form={submission}
     >
       <InputField label={t('blockAdmin.category.name')} id="category-name" required {...bind('name')} />
       <TextAreaField

@@ -3,31 +3,22 @@ import { useConfirm } from '@/components/ConfirmDialog';
 import { useDeleteCategory } from '@/features/block-admin/api/delete-category';
 import { useReorderCategory } from '@/features/block-admin/api/reorder-category';
 import { svgImageSrc } from '@/features/block-admin/lib/block-form';
-import type { LibraryBlock, LibraryCategory } from '@/lib/block-library/types';
-import type { ScreenshotOptions } from '@/features/block-admin/types';
-import { BlockTable } from './BlockTable';
+import type { LibraryCategory } from '@/lib/block-library/types';
+import { BlockTable, type BlockTableSettings } from './BlockTable';
 import { OrderInput } from './OrderInput';
 import { toastOutcome } from '@/components/admin-toasts';
 import { ActionButton } from '@/components/ActionButton';
+import { DeleteButton } from '@/components/ItemButtons';
 
 interface Props {
   category: LibraryCategory;
-  categories: LibraryCategory[];
-  screenshot: ScreenshotOptions;
   onEdit: (category: LibraryCategory) => void;
-  onEditBlock: (block: LibraryBlock) => void;
-  onExportBlock: (block: LibraryBlock) => void;
+  /** Its blocks' table: as the screen's other block tables. */
+  table: BlockTableSettings;
 }
 
 /** A category: icon, name, order, edit, delete (only when it has no blocks), and its blocks. */
-export function CategorySection({
-  category,
-  categories,
-  screenshot,
-  onEdit,
-  onEditBlock,
-  onExportBlock,
-}: Props) {
+export function CategorySection({ category, onEdit, table }: Props) {
   const { t } = useTranslation();
   const [confirmDialog, askConfirm] = useConfirm();
   const reorder = useReorderCategory();
@@ -53,13 +44,11 @@ export function CategorySection({
           <ActionButton size="small" onClick={() => onEdit(category)} testId="category-edit">
             {t('blockAdmin.edit')}
           </ActionButton>
-          <ActionButton
-            size="small"
-            variant="danger-ghost"
+          <DeleteButton
             disabled={!empty || remove.isPending}
             title={empty ? undefined : t('blockAdmin.category.notEmpty')}
             testId="category-delete"
-            onClick={() => {
+            onDelete={() => {
               void askConfirm({
                 title: t('kit.confirm.deleteCategory', { name: category.name }),
                 message: t('blockAdmin.category.confirmDelete'),
@@ -69,19 +58,10 @@ export function CategorySection({
                 if (confirmed) remove.mutate(category.id, toastOutcome(t));
               });
             }}
-          >
-            {t('common.delete')}
-          </ActionButton>
+          />
         </div>
       </header>
-      <BlockTable
-        blocks={sorted}
-        categories={categories}
-        screenshot={screenshot}
-        onEdit={onEditBlock}
-        onExport={onExportBlock}
-        label={category.name}
-      />
+      <BlockTable blocks={sorted} label={category.name} {...table} />
       {confirmDialog}
     </section>
   );

@@ -42,25 +42,22 @@ export function ImportModal({ kind, onClose }: Props) {
     // The server names the list it could not read or whose entry it refused.
     serverFieldMap: { [kind]: 'text' },
   });
-  const { bind, submitTo } = zodForm;
+  const { bind, saveWith } = zodForm;
 
-  const submit = ({ text }: { text: string }) =>
-    submitTo(mutation, text, {
-      onSuccess: ({ imported }) => {
-        toast.success(t('blockAdmin.imported', { n: imported }));
-        onClose();
-      },
-      onError: (error) => toastFailure(t, error),
-    });
+  const submission = saveWith(mutation, ({ text }: { text: string }) => text, {
+    onSuccess: ({ imported }) => {
+      toast.success(t('blockAdmin.imported', { n: imported }));
+      onClose();
+    },
+    onError: (error) => toastFailure(t, error),
+  });
 
   return (
     <FormDialog
       title={t(`blockAdmin.import.${kind}`)}
       onClose={onClose}
       testId={`import-${kind}`}
-      zodForm={zodForm}
-      onValid={submit}
-      saving={mutation.isPending}
+      form={submission}
       saveTestId="import-submit"
       saveLabel={t('blockAdmin.import.submit')}
       failureTestId="import-error"

@@ -2,6 +2,7 @@ import { useTranslation } from 'react-i18next';
 import { toastFailure } from '@/components/admin-toasts';
 import { useRegenerateThumbnails, useThumbnailProgress } from '@/features/block-admin/api/thumbnails';
 import { ActionButton } from '@/components/ActionButton';
+import { LiveStatus } from '@/components/LiveStatus';
 
 /**
  * "Regenerate all thumbnails" with its progress: every block and template pictured again by
@@ -29,16 +30,15 @@ export function ThumbnailsButton() {
         {t('blockAdmin.thumbnails.regenerate')}
       </ActionButton>
       {status && (
-        <span
+        <LiveStatus
+          as="span"
           className="muted small"
-          role="status"
-          aria-live="polite"
-          data-testid="thumbnails-progress"
-          data-running={running}
+          testId="thumbnails-progress"
+          data={{ 'data-running': running }}
           title={p?.last_error}
         >
           {running && <span className="spinner" aria-hidden="true" />} {status}
-        </span>
+        </LiveStatus>
       )}
     </>
   );

@@ -20,28 +20,21 @@ export function BusinessBlockFormModal({ block, onClose }: Props) {
     defaultValues: blockFormValues(block),
     serverFields: ['name', 'keywords', 'image', 'order'],
   });
-  const { bind, submitTo } = zodForm;
+  const { bind, saveWith } = zodForm;
 
-  const submit = (payload: SaveBusinessBlockInput) =>
-    submitTo(
-      save,
-      { id: block.id, block: payload },
-      {
-        onSuccess: (saved) => {
-          showToast(t('businessLibrary.saved', { name: saved.name }), 'success');
-          onClose();
-        },
-      },
-    );
+  const submission = saveWith(save, (payload: SaveBusinessBlockInput) => ({ id: block.id, block: payload }), {
+    onSuccess: (saved) => {
+      showToast(t('businessLibrary.saved', { name: saved.name }), 'success');
+      onClose();
+    },
+  });
 
   return (
     <FormDialog
       title={t('businessLibrary.editTitle', { name: block.name })}
       onClose={onClose}
       testId="business-block-form"
-      zodForm={zodForm}
-      onValid={submit}
-      saving={save.isPending}
+      form={submission}
       saveTestId="business-block-save"
     >
       <InputField label={t('businessLibrary.name')} id="business-block-name" required {...bind('name')} />

@@ -4,7 +4,8 @@ import { CheckboxRow, InputField, SelectField } from '@/components/FormControls'
 import { FormDialog } from '@/components/FormDialog';
 import { FormField } from '@/components/FormField';
 import { formatCurrency } from '@/lib/currency';
-import { errorAt, errorText, slugFillers, useZodForm } from '@/lib/forms';
+import { errorAt, errorText, useZodForm } from '@/lib/forms';
+import { NameSlugFields } from '@/components/NameSlugFields';
 import type { TableSummary } from '@/lib/types';
 import { useCreateField } from '@/features/collections/api/create-field';
 import { useUpdateField } from '@/features/collections/api/update-field';
@@ -37,13 +38,12 @@ export function FieldModal({ tableId, field, otherTables, uploadPrefix, onClose,
   const { t } = useTranslation();
   const create = useCreateField();
   const update = useUpdateField();
-  const mutation = field ? update : create;
   const zodForm = useZodForm(fieldFormSchema, {
     defaultValues: fieldFormValues(field),
     serverFields: ['name', 'slug', 'type', 'options', 'table', 'delimiter', 'symbol', 'format'],
     serverFieldMap: SERVER_FIELDS,
   });
-  const { form, bind, submitTo } = zodForm;
+  const { form, bind, saveWith } = zodForm;
   const options = useFieldArray({ control: form.control, name: 'options' });
   const [type, symbol, optionValues] = useWatch({
     control: form.control,
@@ -51,12 +51,12 @@ export function FieldModal({ tableId, field, otherTables, uploadPrefix, onClose,
   });
   const { errors } = form.formState;
 
-  const submit = (body: FieldBody) => {
-    if (field) submitTo(update, { id: field.id, table_id: tableId, ...body }, { onSuccess: onSaved });
-    else submitTo(create, { table_id: tableId, ...body }, { onSuccess: onSaved });
-  };
+  const submission = field
+    ? saveWith(update, (body: FieldBody) => ({ id: field.id, table_id: tableId, ...body }), {
+        onSuccess: onSaved,
+      })
+    : saveWith(create, (body: FieldBody) => ({ table_id: tableId, ...body }), { onSuccess: onSaved });
 
-  const { fillSlug, normaliseSlug } = slugFillers(form);
   const optionsError = errorText(t, errors.options?.root ?? errorAt(errors, 'options'));
 
   return (
@@ -64,23 +64,16 @@ export function FieldModal({ tableId, field, otherTables, uploadPrefix, onClose,
       title={field ? t('collections.fields.modalEdit') : t('collections.fields.modalNew')}
       onClose={onClose}
       testId="field-modal"
-      zodForm={zodForm}
-      onValid={submit}
-      saving={mutation.isPending}
+      form={submission}
       saveTestId="field-save"
       failureTestId="field-error"
     >
-      <InputField
-        label={t('collections.fields.name')}
-        id="field-name"
-        required
+      <NameSlugFields
+        form={form}
+        id="field"
+        labels={{ name: t('collections.fields.name'), slug: t('collections.fields.slug') }}
+        fill="leaving"
         autoFocus
-        {...bind('name', { onBlur: fillSlug })}
-      />
-      <InputField
-        label={t('collections.fields.slug')}
-        id="field-slug"
-        {...bind('slug', { onBlur: normaliseSlug })}
       />
       <SelectField label={t('collections.fields.type')} id="field-type" required {...bind('type')}>
         <option value="">{t('collections.fields.chooseType')}</option>

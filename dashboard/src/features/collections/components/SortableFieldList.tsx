@@ -2,6 +2,7 @@ import { arrayMove } from '@dnd-kit/sortable';
 import { useTranslation } from 'react-i18next';
 import type { Field } from '@/features/collections/types';
 import { ActionButton } from '@/components/ActionButton';
+import { DeleteButton } from '@/components/ItemButtons';
 import { DragHandle, SortableList, useSortableItem } from '@/components/Sortable';
 
 interface RowProps {
@@ -38,14 +39,7 @@ function SortableRow({ field, onEdit, onDelete }: RowProps) {
         <ActionButton size="small" onClick={() => onEdit(field)} testId="field-edit">
           {t('collections.edit')}
         </ActionButton>
-        <ActionButton
-          size="small"
-          variant="danger-ghost"
-          onClick={() => onDelete(field)}
-          testId="field-delete"
-        >
-          {t('common.delete')}
-        </ActionButton>
+        <DeleteButton onDelete={() => onDelete(field)} testId="field-delete" />
       </div>
     </li>
   );

@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { PageHeader } from '@/components/PageHeader';
 import { useConfirm } from '@/components/ConfirmDialog';
 import { Link, Navigate } from 'react-router';
 import { paths } from '@/app/paths';
@@ -78,32 +79,34 @@ function FieldManager({ project, table }: { project: ProjectDetail; table: Table
         <Link to={paths.projectTable.build({ projectId: project.id, tableId: table.id })}>{table.name}</Link>{' '}
         / <span>{t('collections.fields.title')}</span>
       </nav>
-      <div className="page-header">
-        <h1>
-          {t('collections.fields.title')}: {table.name}
-        </h1>
-        <div className="button-row">
-          {moved && (
-            <ActionButton
-              variant="primary"
-              onClick={saveOrder}
-              disabled={reorder.isPending}
-              testId="save-order"
-            >
-              {t('collections.fields.saveOrder')}
-            </ActionButton>
-          )}
-          <ButtonLink
-            to={paths.projectTableData.build({ projectId: project.id, tableId: table.id })}
-            testId="fields-browse"
+      <PageHeader
+        title={
+          <>
+            {t('collections.fields.title')}: {table.name}
+          </>
+        }
+        as="div"
+      >
+        {moved && (
+          <ActionButton
+            variant="primary"
+            onClick={saveOrder}
+            disabled={reorder.isPending}
+            testId="save-order"
           >
-            {t('collections.browse')}
-          </ButtonLink>
-          <ActionButton variant="primary" onClick={() => setEditing({ field: undefined })} testId="add-field">
-            + {t('collections.fields.add')}
+            {t('collections.fields.saveOrder')}
           </ActionButton>
-        </div>
-      </div>
+        )}
+        <ButtonLink
+          to={paths.projectTableData.build({ projectId: project.id, tableId: table.id })}
+          testId="fields-browse"
+        >
+          {t('collections.browse')}
+        </ButtonLink>
+        <ActionButton variant="primary" onClick={() => setEditing({ field: undefined })} testId="add-field">
+          + {t('collections.fields.add')}
+        </ActionButton>
+      </PageHeader>
       {fields.length === 0 ? (
         <p className="card empty muted">{t('collections.fields.empty')}</p>
       ) : (

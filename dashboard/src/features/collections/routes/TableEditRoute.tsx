@@ -8,7 +8,8 @@ import { CheckboxRow, InputField, SelectField } from '@/components/FormControls'
 import { PageLoader } from '@/components/PageLoader';
 import { toast } from '@/components/toast';
 import { errorMessage } from '@/lib/api-client';
-import { slugFillers, useZodForm } from '@/lib/forms';
+import { useZodForm } from '@/lib/forms';
+import { NameSlugFields } from '@/components/NameSlugFields';
 import type { ProjectDetail } from '@/lib/types';
 import { useCreateTable } from '@/features/collections/api/create-table';
 import { useTable } from '@/features/collections/api/get-table';
@@ -75,7 +76,6 @@ function TableForm({ project, table }: { project: ProjectDetail; table: Table | 
     serverFields: ['name', 'slug', 'meta.plural', 'meta.singular', 'meta.orderField', 'meta.orderField2'],
     serverFieldMap: SERVER_FIELDS,
   });
-  const { fillSlug, normaliseSlug } = slugFillers(form);
   const orderField2 = useWatch({ control: form.control, name: 'meta.orderField2' });
   const mutation = table ? update : create;
 
@@ -127,19 +127,13 @@ function TableForm({ project, table }: { project: ProjectDetail; table: Table | 
       <Form form={form} onValid={submit} className="card form settings-form" testId="collection-form">
         {failure.message && <Alert testId="collection-error">{failure.message}</Alert>}
         <div className="two-columns">
-          <InputField
-            label={t('collections.name')}
-            id="table-name"
-            testId="collection-name"
-            required
-            {...bind('name', { onBlur: fillSlug })}
-          />
-          <InputField
-            label={t('collections.slug')}
-            id="table-slug"
-            testId="collection-slug"
-            description={t('collections.editor.slugHint')}
-            {...bind('slug', { onBlur: normaliseSlug })}
+          <NameSlugFields
+            form={form}
+            id="table"
+            testIds={{ name: 'collection-name', slug: 'collection-slug' }}
+            labels={{ name: t('collections.name'), slug: t('collections.slug') }}
+            slugHint={t('collections.editor.slugHint')}
+            fill="leaving"
           />
           {(['plural', 'singular'] as const).map((number) => (
             <InputField

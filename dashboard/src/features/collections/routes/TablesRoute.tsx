@@ -10,6 +10,7 @@ import { useDeleteTable } from '@/features/collections/api/delete-table';
 import { useNumberParam, useProjectOrLeave } from '@/features/collections/components/use-project-route';
 import { ButtonLink } from '@/components/ButtonLink';
 import { ActionButton } from '@/components/ActionButton';
+import { ListTable } from '@/components/ListTable';
 
 /** A collection's links in its row: edit it, its fields, its records. */
 const TABLE_LINKS = [
@@ -57,62 +58,50 @@ function TableList({ project }: { project: ProjectDetail }) {
           + {t('collections.new')}
         </ButtonLink>
       </div>
-      {project.tables.length === 0 ? (
-        <p className="card empty muted" data-testid="collections-empty">
-          {t('collections.empty')}
-        </p>
-      ) : (
-        <div className="card table-card">
-          <table className="data-table" data-testid="collections-table">
-            <thead>
-              <tr>
-                <th>{t('collections.name')}</th>
-                <th>{t('collections.slug')}</th>
-                <th className="actions-cell">
-                  <span className="sr-only">{t('common.actions')}</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {project.tables.map((table) => (
-                <tr key={table.id} data-testid="collection-row" data-table-id={table.id}>
-                  <td>
-                    <Link to={paths.projectTableData.build({ projectId: project.id, tableId: table.id })}>
-                      {table.name}
-                    </Link>
-                  </td>
-                  <td>
-                    <code>{table.slug}</code>
-                  </td>
-                  <td className="actions-cell">
-                    <div className="button-row">
-                      {TABLE_LINKS.map(({ path, testId, label }) => (
-                        <ButtonLink
-                          key={testId}
-                          to={path.build({ projectId: project.id, tableId: table.id })}
-                          size="small"
-                          testId={testId}
-                        >
-                          {t(label)}
-                        </ButtonLink>
-                      ))}
-                      <ActionButton
-                        size="small"
-                        variant="danger-ghost"
-                        onClick={() => void remove(table)}
-                        disabled={deleteTable.isPending}
-                        testId="collection-delete"
-                      >
-                        {t('common.delete')}
-                      </ActionButton>
-                    </div>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
+      <ListTable
+        isEmpty={project.tables.length === 0}
+        empty={{ text: t('collections.empty'), testId: 'collections-empty', className: 'card empty muted' }}
+        className="card table-card"
+        testId="collections-table"
+        headers={[t('collections.name'), t('collections.slug')]}
+        actions
+      >
+        {project.tables.map((table) => (
+          <tr key={table.id} data-testid="collection-row" data-table-id={table.id}>
+            <td>
+              <Link to={paths.projectTableData.build({ projectId: project.id, tableId: table.id })}>
+                {table.name}
+              </Link>
+            </td>
+            <td>
+              <code>{table.slug}</code>
+            </td>
+            <td className="actions-cell">
+              <div className="button-row">
+                {TABLE_LINKS.map(({ path, testId, label }) => (
+                  <ButtonLink
+                    key={testId}
+                    to={path.build({ projectId: project.id, tableId: table.id })}
+                    size="small"
+                    testId={testId}
+                  >
+                    {t(label)}
+                  </ButtonLink>
+                ))}
+                <ActionButton
+                  size="small"
+                  variant="danger-ghost"
+                  onClick={() => void remove(table)}
+                  disabled={deleteTable.isPending}
+                  testId="collection-delete"
+                >
+                  {t('common.delete')}
+                </ActionButton>
+              </div>
+            </td>
+          </tr>
+        ))}
+      </ListTable>
       {confirmDialog}
     </section>
   );

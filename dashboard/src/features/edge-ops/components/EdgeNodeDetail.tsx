@@ -2,6 +2,7 @@ import { useTranslation } from 'react-i18next';
 import type { FigureFormatters } from '@/features/edge-ops/lib/formatters';
 import type { EdgeNode } from '@/features/edge-ops/types';
 import { RequestsChart } from './RequestsChart';
+import { ListTable } from '@/components/ListTable';
 
 interface EdgeNodeDetailProps {
   node: EdgeNode;
@@ -22,38 +23,35 @@ export function EdgeNodeDetail({ node, fmt }: EdgeNodeDetailProps) {
       <h3>{t('edgeOps.chart.title')}</h3>
       <RequestsChart points={node.history} fmt={fmt} />
       <h3>{t('edgeOps.detail.recentErrors')}</h3>
-      {errors.length === 0 ? (
-        <p className="muted" data-testid="edge-ops-no-recent-errors">
-          {t('edgeOps.detail.noRecentErrors')}
-        </p>
-      ) : (
-        <div className="table-card">
-          <table className="data-table" data-testid="edge-ops-recent-errors">
-            <thead>
-              <tr>
-                <th>{t('edgeOps.detail.at')}</th>
-                <th>{t('edgeOps.detail.status')}</th>
-                <th>{t('edgeOps.detail.host')}</th>
-                <th>{t('edgeOps.detail.path')}</th>
-              </tr>
-            </thead>
-            <tbody>
-              {errors.map((error, index) => (
-                <tr key={`${error.at}-${index}`} data-testid="edge-ops-recent-error">
-                  <td className="nowrap">
-                    <time dateTime={error.at}>{fmt.dateTime(error.at)}</time>
-                  </td>
-                  <td>{error.status}</td>
-                  <td>{error.host}</td>
-                  <td className="edge-path">
-                    <code>{error.path}</code>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
+      <ListTable
+        isEmpty={errors.length === 0}
+        empty={{
+          text: t('edgeOps.detail.noRecentErrors'),
+          testId: 'edge-ops-no-recent-errors',
+          className: 'muted',
+        }}
+        className="table-card"
+        testId="edge-ops-recent-errors"
+        headers={[
+          t('edgeOps.detail.at'),
+          t('edgeOps.detail.status'),
+          t('edgeOps.detail.host'),
+          t('edgeOps.detail.path'),
+        ]}
+      >
+        {errors.map((error, index) => (
+          <tr key={`${error.at}-${index}`} data-testid="edge-ops-recent-error">
+            <td className="nowrap">
+              <time dateTime={error.at}>{fmt.dateTime(error.at)}</time>
+            </td>
+            <td>{error.status}</td>
+            <td>{error.host}</td>
+            <td className="edge-path">
+              <code>{error.path}</code>
+            </td>
+          </tr>
+        ))}
+      </ListTable>
     </section>
   );
 }

@@ -2,10 +2,11 @@ import { useDraggable, useDroppable } from '@dnd-kit/core';
 import { useEffect, useImperativeHandle, useRef, useState, type Ref, type RefObject } from 'react';
 import { useTranslation } from 'react-i18next';
 import { dropIndex } from '@/features/pages/lib/canvas-protocol';
-import { DESKTOP_WIDTH, type Device } from '@/features/pages/lib/preview-size';
+import { DESKTOP_WIDTH } from '@/features/pages/lib/preview-size';
 import type { LibraryBlock } from '@/lib/block-library/types';
-import type { BlockSource, PageBlock } from '@/features/pages/types';
-import type { CanvasLayout } from './use-canvas';
+import type { BlockSource } from '@/features/pages/types';
+import type { CanvasView } from './use-canvas';
+import type { PreviewSize } from './use-preview-size';
 import { ActionButton } from '@/components/ActionButton';
 
 /** Id of the drop target laid over the iframe while something is dragged. */
@@ -20,21 +21,11 @@ export interface CanvasHandle {
 }
 
 interface Props {
-  iframeRef: RefObject<HTMLIFrameElement | null>;
-  srcdoc: string | null;
-  layout: CanvasLayout;
-  /** The block under the pointer in the canvas (its `hover-block` reports). */
-  hovered: string | null;
-  blocks: PageBlock[];
-  selected: string | null;
-  onSelect: (uid: string) => void;
-  mode: 'desktop' | 'mobile';
-  scale: number;
-  device: Device;
-  dragging: boolean;
-  /** Where a drop would insert (shown as a line). */
-  dropAt: number | null;
-  handle: Ref<CanvasHandle>;
+  /** What `useCanvas` keeps of the preview: the iframe, its document, its blocks, their boxes, hover and selection. */
+  canvas: CanvasView;
+  size: PreviewSize;
+  /** The drag under way (`useBlockDrag`): whether one is, where a drop would insert, and the handle it asks. */
+  drag: { dragging: boolean; dropAt: number | null; handle: Ref<CanvasHandle> };
   /** Library blocks a blank page suggests, each added with one click (`lib/starter-blocks.ts`). */
   starters: LibraryBlock[];
   onAddStarter: (id: number) => void;
@@ -147,19 +138,9 @@ function useElementHeight(ref: RefObject<HTMLElement | null>): number {
 export function CanvasFrame(props: Props) {
   const { t } = useTranslation();
   const {
-    iframeRef,
-    srcdoc,
-    layout,
-    hovered,
-    blocks,
-    selected,
-    onSelect,
-    mode,
-    scale,
-    device,
-    dragging,
-    dropAt,
-    handle,
+    canvas: { iframeRef, srcdoc, layout, hovered, blocks, selected, onSelect },
+    size: { mode, scale, device },
+    drag: { dragging, dropAt, handle },
     starters,
     onAddStarter,
   } = props;

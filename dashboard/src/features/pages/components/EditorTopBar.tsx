@@ -3,7 +3,8 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { paths } from '@/app/paths';
 import type { PageSummary } from '@/lib/types';
-import { DEVICES, SCALES, type Device } from '@/features/pages/lib/preview-size';
+import { DEVICES, SCALES } from '@/features/pages/lib/preview-size';
+import type { PreviewSizeControl } from './use-preview-size';
 import { clockTime, type SaveState } from '@/features/pages/lib/save-state';
 import { ActionButton } from '@/components/ActionButton';
 
@@ -13,12 +14,8 @@ interface Props {
   pages: PageSummary[];
   pageId: number;
   onPageChange: (pageId: number) => void;
-  mode: 'desktop' | 'mobile';
-  onModeChange: (mode: 'desktop' | 'mobile') => void;
-  scale: number;
-  onScaleChange: (scale: number) => void;
-  device: Device;
-  onDeviceChange: (id: string) => void;
+  /** The preview's size, which the device toggle and the scale or device menu change. */
+  size: PreviewSizeControl;
   canUndo: boolean;
   canRedo: boolean;
   onUndo: () => void;
@@ -86,19 +83,19 @@ export function EditorTopBar(props: Props) {
           <ActionButton
             key={mode}
             size="small"
-            className={props.mode === mode ? 'is-active' : undefined}
-            aria-pressed={props.mode === mode}
-            onClick={() => props.onModeChange(mode)}
+            className={props.size.mode === mode ? 'is-active' : undefined}
+            aria-pressed={props.size.mode === mode}
+            onClick={() => props.size.setMode(mode)}
             testId={`device-${mode}`}
           >
             {mode === 'desktop' ? t('editor.topbar.desktop') : t('editor.topbar.mobile')}
           </ActionButton>
         ))}
-        {props.mode === 'desktop' ? (
+        {props.size.mode === 'desktop' ? (
           <select
             aria-label={t('editor.topbar.scale')}
-            value={props.scale}
-            onChange={(event) => props.onScaleChange(Number(event.target.value))}
+            value={props.size.scale}
+            onChange={(event) => props.size.setScale(Number(event.target.value))}
             data-testid="scale-select"
           >
             {SCALES.map((scale) => (
@@ -110,8 +107,8 @@ export function EditorTopBar(props: Props) {
         ) : (
           <select
             aria-label={t('editor.topbar.deviceChoice')}
-            value={props.device.id}
-            onChange={(event) => props.onDeviceChange(event.target.value)}
+            value={props.size.device.id}
+            onChange={(event) => props.size.setDevice(event.target.value)}
             data-testid="device-select"
           >
             {DEVICES.map((device) => (

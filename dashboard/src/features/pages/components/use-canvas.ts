@@ -6,7 +6,7 @@
  * `edit-commit` or `edit-cancel`; see lib/inline-edit.ts).
  * No debounce on this path: a field edit costs one render call for one block and one message.
  */
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useRef, useState, type RefObject } from 'react';
 import { errorMessage } from '@/lib/api-client';
 import { renderBlocks } from '@/features/pages/api/render-blocks';
 import { canvasDocument } from '@/features/pages/lib/canvas-document';
@@ -30,6 +30,19 @@ import type { PageBlock } from '@/features/pages/types';
 export interface CanvasLayout {
   boxes: BlockBox[];
   scrollY: number;
+}
+
+/** What the canvas frame shows of the preview (`useCanvas` gives it). */
+export interface CanvasView {
+  iframeRef: RefObject<HTMLIFrameElement | null>;
+  srcdoc: string | null;
+  layout: CanvasLayout;
+  /** The block under the pointer in the canvas (its `hover-block` reports). */
+  hovered: string | null;
+  /** The blocks the canvas shows, the selected one and the selection's setter, as given. */
+  blocks: PageBlock[];
+  selected: string | null;
+  onSelect: (uid: string) => void;
 }
 
 interface Options {
@@ -227,5 +240,5 @@ export function useCanvas({
     [cache, projectId, pageId],
   );
 
-  return { iframeRef, srcdoc, layout, hovered, output };
+  return { iframeRef, srcdoc, layout, hovered, blocks, selected, onSelect, output };
 }

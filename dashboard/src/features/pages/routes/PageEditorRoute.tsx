@@ -1,14 +1,4 @@
-import {
-  DndContext,
-  DragOverlay,
-  PointerSensor,
-  pointerWithin,
-  useSensor,
-  useSensors,
-  type DragEndEvent,
-  type DragMoveEvent,
-  type DragStartEvent,
-} from '@dnd-kit/core';
+import { DndContext } from '@dnd-kit/core';
 import { lazy, Suspense, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
@@ -24,7 +14,6 @@ import { normalizePageSlug } from '@/lib/validation';
 import { useUser } from '@/lib/auth/get-user';
 import { useNumberParam, useProject } from '@/lib/project-route';
 import { queryKeys } from '@/lib/query-keys';
-import { useLatest } from '@/lib/use-latest';
 import type { Page, ProjectDetail, User } from '@/lib/types';
 import { useBlocks } from '@/features/pages/api/get-blocks';
 import { useCollectionData } from '@/features/pages/api/get-collection-data';
@@ -34,29 +23,18 @@ import { makeSection, saveSection, useSections } from '@/features/pages/api/sect
 import { useUpdatePage } from '@/features/pages/api/update-page';
 import { BlockLibraryPanel } from '@/features/pages/components/BlockLibraryPanel';
 import { BlockTab } from '@/features/pages/components/BlockTab';
-import {
-  CANVAS_DROP_ID,
-  CanvasFrame,
-  type CanvasHandle,
-  type DragData,
-} from '@/features/pages/components/CanvasFrame';
+import { CanvasFrame, type DragData } from '@/features/pages/components/CanvasFrame';
 import { EditorContext, type EditorContextValue } from '@/features/pages/components/editor-context';
 import { EditorTopBar } from '@/features/pages/components/EditorTopBar';
 import { PageTab, type PageFields } from '@/features/pages/components/PageTab';
+import { PostSelect } from '@/features/pages/components/PostSelect';
 import type { AppliedCode } from '@/features/pages/components/SourceCodeModal';
 import { useCanvas } from '@/features/pages/components/use-canvas';
 import { useAutosave } from '@/features/pages/components/use-autosave';
+import { useBlockDrag } from '@/features/pages/components/use-block-drag';
+import { useBlockHistory } from '@/features/pages/components/use-block-history';
 import { useLeaveGuard } from '@/features/pages/components/use-leave-guard';
-import {
-  canRedo,
-  canUndo,
-  current,
-  record,
-  redo,
-  startHistory,
-  undo,
-  type History,
-} from '@/features/pages/lib/history';
+import { usePreviewSize } from '@/features/pages/components/use-preview-size';
 import {
   blockFromSource,
   duplicateBlock,
@@ -72,16 +50,8 @@ import {
   updateVar,
   type Effect,
 } from '@/features/pages/lib/page-blocks';
-import {
-  deviceById,
-  storedDevice,
-  storedScale,
-  storeDevice,
-  storeScale,
-} from '@/features/pages/lib/preview-size';
 import { saveState } from '@/features/pages/lib/save-state';
 import { footerTest, insertPosition } from '@/features/pages/lib/insert-position';
-import { historyKey } from '@/features/pages/lib/shortcuts';
 import {
   canvasBlocks,
   pageIndex,
@@ -113,16 +83,6 @@ function readMeta(meta: unknown): PageMeta {
   return typeof meta === 'object' && meta !== null && !Array.isArray(meta) ? (meta as PageMeta) : {};
 }
 
-function pointerY(event: DragMoveEvent | DragEndEvent): number | null {
-  const start = event.activatorEvent;
-  if (start instanceof MouseEvent) return start.clientY + event.delta.y;
-  if (typeof TouchEvent !== 'undefined' && start instanceof TouchEvent) {
-    const touch = start.touches[0] ?? start.changedTouches[0];
-    return touch ? touch.clientY + event.delta.y : null;
-  }
-  return null;
-}
-
 interface EditorProps {
   page: Page;
   project: ProjectDetail;
@@ -148,10 +108,19 @@ function Editor({
   const navigate = useNavigate();
   const update = useUpdatePage();
 
-  const [history, setHistory] = useState<History<PageBlock[]>>(() => startHistory(readBlocks(page.blocks)));
-  const blocks = current(history);
+  const [version, setVersion] = useState(0);
+  const history = useBlockHistory(
+    () => readBlocks(page.blocks),
+    () => setVersion((v) => v + 1),
+  );
+  const { blocks, commit } = history;
   const [selected, setSelected] = useState<string | null>(null);
   const [tab, setTab] = useState<'page' | 'block'>('block');
+  /** A block chosen on the canvas (or just added) shows in the Block tab. */
+  const select = (uid: string) => {
+    setSelected(uid);
+    setTab('block');
+  };
   const [fields, setFields] = useState<PageFields>({
     name: page.name,
     slug: page.slug,
@@ -159,7 +128,6 @@ function Editor({
     image: page.image ?? '',
     meta: readMeta(page.meta),
   });
-  const [version, setVersion] = useState(0);
   // The project's shared header and footer: edited here for every page, saved on their own.
   const [shared, setShared] = useState<Sections>(initialSections);
   const [sharedVersion, setSharedVersion] = useState(0);
@@ -172,9 +140,7 @@ function Editor({
       ),
     [blocks, shown, t],
   );
-  const [mode, setMode] = useState<'desktop' | 'mobile'>('desktop');
-  const [scale, setScale] = useState(storedScale);
-  const [device, setDevice] = useState(storedDevice);
+  const size = usePreviewSize();
   const [codeOpen, setCodeOpen] = useState(false);
   const [deployOpen, setDeployOpen] = useState(false);
   const isHome = page.is_home || page.slug === '/';
@@ -205,10 +171,7 @@ function Editor({
     post: postSlug,
     blocks: onCanvas,
     selected,
-    onSelect: (uid) => {
-      setSelected(uid);
-      setTab('block');
-    },
+    onSelect: select,
     onInlineEdit: (uid, name, value) => commit((list) => updateVar(list, uid, name, { value })),
   });
 
@@ -223,17 +186,6 @@ function Editor({
   );
 
   // --- edits -------------------------------------------------------------------------------
-  // Edits are functions of the latest blocks (kept in a ref), so one finishing late (an upload)
-  // applies to the page as it is then, not as it was when it started.
-  const historyRef = useLatest(history);
-  const commit = (change: (blocks: PageBlock[]) => PageBlock[]) => {
-    const before = historyRef.current;
-    const recorded = record(before, change(current(before)));
-    if (recorded === before) return;
-    historyRef.current = recorded;
-    setHistory(recorded);
-    setVersion((v) => v + 1);
-  };
   const changeShared = (kind: SectionKind, change: (block: PageBlock) => PageBlock) => {
     setShared((previous) => {
       const block = previous[kind];
@@ -246,14 +198,6 @@ function Editor({
     setFields((previous) => ({ ...previous, ...patch }));
     setVersion((v) => v + 1);
   };
-  const travel = (step: (history: History<PageBlock[]>) => History<PageBlock[]>) => {
-    const before = historyRef.current;
-    const next = step(before);
-    if (next === before) return;
-    historyRef.current = next;
-    setHistory(next);
-    setVersion((v) => v + 1);
-  };
 
   const insert = (source: BlockSource, id: number, index: number = blocks.length) => {
     const origin = sourceBlock(library, source, id);
@@ -264,8 +208,7 @@ function Editor({
       return;
     }
     commit((list) => insertBlock(list, made.block, index));
-    setSelected(made.block.uid);
-    setTab('block');
+    select(made.block.uid);
   };
 
   const isFooter = useMemo(() => footerTest(library), [library]);
@@ -394,76 +337,38 @@ function Editor({
     toast.success(t('editor.sections.unlinked'));
   };
 
-  // Ctrl/⌘+Z and Shift+Z / Y outside fields (the canvas iframe keeps its own key presses).
-  const travelRef = useLatest(travel);
-  useEffect(() => {
-    const onKey = (event: KeyboardEvent) => {
-      const action = historyKey(event);
-      if (!action) return;
-      event.preventDefault();
-      travelRef.current(action === 'undo' ? undo : redo);
-    };
-    window.addEventListener('keydown', onKey);
-    return () => window.removeEventListener('keydown', onKey);
-  }, [travelRef]);
-
   const leaveDialog = useLeaveGuard(dirty || sharedSave.dirty, t('editor.leaveConfirm'));
 
   // --- drag and drop -----------------------------------------------------------------------
-  // @dnd-kit, the dashboard's drag-and-drop library (maintained; pointer and touch sensors; a
-  // DragOverlay that floats above the panels), rather than native HTML5 drag and drop, which
-  // has no touch support and whose events stop at the iframe just the same. The iframe is
-  // covered by CanvasFrame's drop overlay while a drag is on; blocks are placed from the boxes
-  // the canvas reports. A drop is on the canvas when the pointer is (`pointerWithin`), the point
-  // the index comes from: a block's label starts above the frame, so the dragged box's overlap
-  // with the canvas is no measure of where the pointer is.
-  const sensors = useSensors(useSensor(PointerSensor, { activationConstraint: { distance: 4 } }));
-  const canvasHandle = useRef<CanvasHandle>(null);
-  const [dragging, setDragging] = useState<DragData | null>(null);
-  const [dropAt, setDropAt] = useState<number | null>(null);
+  const drag = useBlockDrag({
+    blockCount: blocks.length,
+    labelOf: (data: DragData) =>
+      (data.kind === 'move'
+        ? onCanvas.find((block) => block.uid === data.uid)?.name
+        : sourceBlock(library, data.source, data.id)?.name) ?? '',
+    onDrop: (data, index) => {
+      // The canvas shows the shared header above the page's blocks; they stay where they are.
+      const at = pageIndex(index, shown.header !== null, blocks.length);
+      if (data.kind === 'insert') insert(data.source, data.id, at);
+      else if (!sectionOf(data.uid))
+        commit((list) => moveBlock(list, data.uid, moveTarget(list, data.uid, at)));
+    },
+  });
 
-  const dropIndexOf = (event: DragMoveEvent | DragEndEvent): number | null => {
-    if (event.over?.id !== CANVAS_DROP_ID) return null;
-    const y = pointerY(event);
-    return y === null || !canvasHandle.current ? blocks.length : canvasHandle.current.indexAt(y);
-  };
-  const onDragStart = (event: DragStartEvent) =>
-    setDragging((event.active.data.current as DragData | undefined) ?? null);
-  const onDragMove = (event: DragMoveEvent) => setDropAt(dropIndexOf(event));
-  const onDragEnd = (event: DragEndEvent) => {
-    const index = dropIndexOf(event);
-    const data = event.active.data.current as DragData | undefined;
-    setDragging(null);
-    setDropAt(null);
-    if (index === null || !data) return;
-    // The canvas shows the shared header above the page's blocks; they stay where they are.
-    const at = pageIndex(index, shown.header !== null, blocks.length);
-    if (data.kind === 'insert') insert(data.source, data.id, at);
-    else if (!sectionOf(data.uid))
-      commit((list) => moveBlock(list, data.uid, moveTarget(list, data.uid, at)));
-  };
-  const dragLabel = (() => {
-    if (!dragging) return null;
-    if (dragging.kind === 'move') return onCanvas.find((block) => block.uid === dragging.uid)?.name ?? '';
-    return sourceBlock(library, dragging.source, dragging.id)?.name ?? '';
-  })();
+  /** The side panel's Page and Block tabs: `page-tab` and its `page-panel`, and the same for a block. */
+  const panelTab = (id: 'page' | 'block', content: ReactNode) => ({
+    id,
+    label: t(id === 'page' ? 'editor.tabs.page' : 'editor.tabs.block'),
+    testId: `${id}-tab`,
+    panelTestId: `${id}-panel`,
+    content,
+  });
 
   const state = saveState(saving || sharedSave.saving, dirty || sharedSave.dirty, savedAt);
-  const posts = collection.data?.posts ?? [];
 
   return (
     <EditorContext.Provider value={context}>
-      <DndContext
-        sensors={sensors}
-        collisionDetection={pointerWithin}
-        onDragStart={onDragStart}
-        onDragMove={onDragMove}
-        onDragEnd={onDragEnd}
-        onDragCancel={() => {
-          setDragging(null);
-          setDropAt(null);
-        }}
-      >
+      <DndContext {...drag.contextProps}>
         <div className="editor" data-testid="page-editor">
           <EditorTopBar
             projectId={project.id}
@@ -471,22 +376,11 @@ function Editor({
             pages={project.pages}
             pageId={page.id}
             onPageChange={(id) => void navigate(paths.page.build({ projectId: project.id, pageId: id }))}
-            mode={mode}
-            onModeChange={setMode}
-            scale={scale}
-            onScaleChange={(next) => {
-              setScale(next);
-              storeScale(next);
-            }}
-            device={device}
-            onDeviceChange={(id) => {
-              setDevice(deviceById(id));
-              storeDevice(id);
-            }}
-            canUndo={canUndo(history)}
-            canRedo={canRedo(history)}
-            onUndo={() => travel(undo)}
-            onRedo={() => travel(redo)}
+            size={size}
+            canUndo={history.canUndo}
+            canRedo={history.canRedo}
+            onUndo={history.undo}
+            onRedo={history.redo}
             state={state}
             onSave={() => {
               void save();
@@ -503,43 +397,15 @@ function Editor({
               business={user.business_id !== null ? { canManage: user.is_business_admin } : null}
             />
             <CanvasFrame
-              iframeRef={canvas.iframeRef}
-              srcdoc={canvas.srcdoc}
-              layout={canvas.layout}
-              hovered={canvas.hovered}
-              blocks={onCanvas}
-              selected={selected}
-              onSelect={(uid) => {
-                setSelected(uid);
-                setTab('block');
-              }}
-              mode={mode}
-              scale={scale}
-              device={device}
-              dragging={dragging !== null}
-              dropAt={dropAt}
-              handle={canvasHandle}
+              canvas={canvas}
+              size={size}
+              drag={drag}
               starters={starters}
               onAddStarter={(id) => add('library', id)}
             />
             <aside className="editor-panel">
               {page.table_id !== null && (
-                <div className="field post-select">
-                  <label htmlFor="editor-post">{t('editor.post')}</label>
-                  <select
-                    id="editor-post"
-                    value={postSlug ?? ''}
-                    onChange={(e) => setPostSlug(e.target.value || undefined)}
-                    data-testid="post-select"
-                  >
-                    {posts.length === 0 && <option value="">—</option>}
-                    {posts.map((post) => (
-                      <option key={post.id} value={post.slug}>
-                        {post.name}
-                      </option>
-                    ))}
-                  </select>
-                </div>
+                <PostSelect posts={collection.data?.posts ?? []} value={postSlug} onChange={setPostSlug} />
               )}
               <Tabs
                 aria-label={t('kit.editorTabs')}
@@ -547,76 +413,64 @@ function Editor({
                 selectedKey={tab}
                 onSelectionChange={(key) => setTab(key as 'page' | 'block')}
                 items={[
-                  {
-                    id: 'page',
-                    label: t('editor.tabs.page'),
-                    testId: 'page-tab',
-                    panelTestId: 'page-panel',
-                    content: (
-                      <PageTab
-                        fields={fields}
-                        isHome={isHome}
-                        tableId={page.table_id}
-                        onCollectionChange={bindCollection}
-                        binding={bind.isPending}
-                        sections={{
-                          header: shared.header !== undefined,
-                          footer: shared.footer !== undefined,
-                        }}
-                        onChange={changeFields}
-                      />
-                    ),
-                  },
-                  {
-                    id: 'block',
-                    label: t('editor.tabs.block'),
-                    testId: 'block-tab',
-                    panelTestId: 'block-panel',
-                    content: (
-                      <BlockTab
-                        block={selectedBlock}
-                        index={selectedIndex}
-                        count={blocks.length}
-                        onVarChange={(name: string, change: VarChange) => {
-                          if (selectedSection) {
-                            changeShared(
-                              selectedSection,
-                              (block) => updateVar([block], block.uid, name, change)[0] ?? block,
-                            );
-                          } else if (selectedBlock) {
-                            commit((list) => updateVar(list, selectedBlock.uid, name, change));
-                          }
-                        }}
-                        onToggleEffect={(effect: Effect) =>
-                          selectedBlock &&
-                          commit((list) =>
-                            list.map((b) =>
-                              b.uid === selectedBlock.uid
-                                ? { ...b, effect: toggleEffect(b.effect, effect) }
-                                : b,
-                            ),
-                          )
+                  panelTab(
+                    'page',
+                    <PageTab
+                      fields={fields}
+                      isHome={isHome}
+                      tableId={page.table_id}
+                      onCollectionChange={bindCollection}
+                      binding={bind.isPending}
+                      sections={{
+                        header: shared.header !== undefined,
+                        footer: shared.footer !== undefined,
+                      }}
+                      onChange={changeFields}
+                    />,
+                  ),
+                  panelTab(
+                    'block',
+                    <BlockTab
+                      block={selectedBlock}
+                      index={selectedIndex}
+                      count={blocks.length}
+                      onVarChange={(name: string, change: VarChange) => {
+                        if (selectedSection) {
+                          changeShared(
+                            selectedSection,
+                            (block) => updateVar([block], block.uid, name, change)[0] ?? block,
+                          );
+                        } else if (selectedBlock) {
+                          commit((list) => updateVar(list, selectedBlock.uid, name, change));
                         }
-                        onMove={(to) =>
-                          selectedBlock && commit((list) => moveBlock(list, selectedBlock.uid, to))
-                        }
-                        onDuplicate={duplicateSelected}
-                        onRemove={() => void removeSelected()}
-                        onEditCode={() => setCodeOpen(true)}
-                        shared={selectedSection}
-                        onMakeSection={(kind) => void makeShared(kind)}
-                        onUnlink={unlinkShared}
-                      />
-                    ),
-                  },
+                      }}
+                      onToggleEffect={(effect: Effect) =>
+                        selectedBlock &&
+                        commit((list) =>
+                          list.map((b) =>
+                            b.uid === selectedBlock.uid
+                              ? { ...b, effect: toggleEffect(b.effect, effect) }
+                              : b,
+                          ),
+                        )
+                      }
+                      onMove={(to) =>
+                        selectedBlock && commit((list) => moveBlock(list, selectedBlock.uid, to))
+                      }
+                      onDuplicate={duplicateSelected}
+                      onRemove={() => void removeSelected()}
+                      onEditCode={() => setCodeOpen(true)}
+                      shared={selectedSection}
+                      onMakeSection={(kind) => void makeShared(kind)}
+                      onUnlink={unlinkShared}
+                    />,
+                  ),
                 ]}
               />
             </aside>
           </div>
         </div>
-        <DragOverlay dropAnimation={null}>
-          {dragLabel !== null ? <div className="drag-preview">{dragLabel}</div> : null}
-        </DragOverlay>
+        {drag.preview}
       </DndContext>
       {codeOpen && selectedBlock && (
         <Suspense fallback={null}>

@@ -49,9 +49,8 @@ export function CustomFontModal({ prefix, onAdd, onClose }: CustomFontModalProps
       title={t('settings.customFonts.modalTitle')}
       onClose={onClose}
       testId="custom-font-modal"
-      zodForm={zodForm}
-      onValid={submit}
-      saving={upload.isPending}
+      // Two steps (the file's content is read first), so not `saveWith`.
+      form={{ ...zodForm, onValid: submit, saving: upload.isPending }}
       saveLabel={t('settings.customFonts.upload')}
     >
       <InputField

@@ -1,10 +1,10 @@
 import { Controller, useWatch } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
-import { InputField } from '@/components/FormControls';
 import { FormDialog } from '@/components/FormDialog';
+import { NameSlugFields } from '@/components/NameSlugFields';
+import { SelectController } from '@/components/SelectController';
 import { RadioGroup } from '@/components/ui/RadioGroup';
-import { Select } from '@/components/ui/Select';
-import { errorText, slugFillers, useZodForm } from '@/lib/forms';
+import { errorText, useZodForm } from '@/lib/forms';
 import type { Page, TableSummary } from '@/lib/types';
 import { newPageSchema, normalizePageSlug, type NewPageValues } from '@/lib/validation';
 import { useCreatePage } from '@/features/projects/api/create-page';
@@ -31,36 +31,30 @@ export function NewPageDialog({ projectId, collections, onCreated, onClose }: Pr
     serverFields: ['name', 'slug', 'tableId'],
     serverFieldMap: { table_id: 'tableId' },
   });
-  const { form, bind, submitTo } = zodForm;
-  const { followName, normaliseSlug } = slugFillers(form, undefined, normalizePageSlug);
+  const { form, saveWith } = zodForm;
   const kind = useWatch({ control: form.control, name: 'kind' });
 
-  const submit = (values: NewPageValues) =>
-    submitTo(createPage, { ...values, project_id: projectId }, { onSuccess: onCreated });
+  const submission = saveWith(createPage, (values: NewPageValues) => ({ ...values, project_id: projectId }), {
+    onSuccess: onCreated,
+  });
 
   return (
     <FormDialog
       title={t('kit.newPage.title')}
       onClose={onClose}
       testId="new-page-dialog"
-      zodForm={zodForm}
-      onValid={submit}
-      saving={createPage.isPending}
+      form={submission}
       saveTestId="new-page-create"
       saveLabel={t('kit.newPage.create')}
     >
-      <InputField
-        label={t('kit.newPage.name')}
-        id="new-page-name"
+      <NameSlugFields
+        form={form}
+        id="new-page"
+        labels={{ name: t('kit.newPage.name'), slug: t('kit.newPage.slug') }}
+        slugHint={t('kit.newPage.slugHint')}
+        fill="typing"
+        normalise={normalizePageSlug}
         autoFocus
-        required
-        {...bind('name', { onChange: followName })}
-      />
-      <InputField
-        label={t('kit.newPage.slug')}
-        id="new-page-slug"
-        description={t('kit.newPage.slugHint')}
-        {...bind('slug', { onBlur: normaliseSlug })}
       />
       <Controller
         control={form.control}
@@ -90,23 +84,14 @@ export function NewPageDialog({ projectId, collections, onCreated, onClose }: Pr
         )}
       />
       {kind === 'collection' && (
-        <Controller
+        <SelectController
           control={form.control}
           name="tableId"
-          render={({ field, fieldState }) => (
-            <Select
-              label={t('kit.newPage.chooseCollection')}
-              required
-              options={collections.map((table) => ({ id: String(table.id), label: table.name }))}
-              value={field.value}
-              onChange={field.onChange}
-              onBlur={field.onBlur}
-              buttonRef={field.ref}
-              placeholder={t('kit.newPage.chooseCollectionPlaceholder')}
-              error={errorText(t, fieldState.error)}
-              testId="new-page-collection"
-            />
-          )}
+          label={t('kit.newPage.chooseCollection')}
+          required
+          options={collections.map((table) => ({ id: String(table.id), label: table.name }))}
+          placeholder={t('kit.newPage.chooseCollectionPlaceholder')}
+          testId="new-page-collection"
         />
       )}
     </FormDialog>

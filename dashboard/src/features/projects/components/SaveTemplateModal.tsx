@@ -2,10 +2,10 @@ import { Controller, useWatch } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { InputField } from '@/components/FormControls';
 import { FormDialog } from '@/components/FormDialog';
-import { toast } from '@/components/toast';
+import { SelectController } from '@/components/SelectController';
 import { RadioGroup } from '@/components/ui/RadioGroup';
-import { Select } from '@/components/ui/Select';
-import { errorText, useZodForm } from '@/lib/forms';
+import { toast } from '@/components/toast';
+import { useZodForm } from '@/lib/forms';
 import type { Project } from '@/lib/types';
 import { saveTemplateSchema, type SaveTemplateValues } from '@/lib/validation';
 import { useSaveTemplate } from '@/features/projects/api/save-template';
@@ -47,9 +47,8 @@ export function SaveTemplateModal({ project, onClose }: { project: Project; onCl
       title={t('templates.saveTitle')}
       onClose={onClose}
       testId="save-template-modal"
-      zodForm={zodForm}
-      onValid={submit}
-      saving={save.isPending}
+      // Its success toast depends on the values sent, so not `saveWith`.
+      form={{ ...zodForm, onValid: submit, saving: save.isPending }}
     >
       <Controller
         control={form.control}
@@ -76,28 +75,18 @@ export function SaveTemplateModal({ project, onClose }: { project: Project; onCl
         )}
       />
       {mode === 'update' && (
-        <Controller
+        <SelectController
           control={form.control}
           name="templateId"
-          render={({ field, fieldState }) => (
-            <Select
-              label={t('templates.toUpdate')}
-              required
-              options={existing.map((template) => ({ id: String(template.id), label: template.name }))}
-              value={field.value}
-              onChange={(id) => {
-                field.onChange(id);
-                const chosen = existing.find((template) => String(template.id) === id);
-                if (chosen)
-                  form.setValue('name', chosen.name, { shouldValidate: form.formState.isSubmitted });
-              }}
-              onBlur={field.onBlur}
-              buttonRef={field.ref}
-              placeholder={t('templates.toUpdatePlaceholder')}
-              error={errorText(t, fieldState.error)}
-              testId="save-template-target"
-            />
-          )}
+          label={t('templates.toUpdate')}
+          required
+          options={existing.map((template) => ({ id: String(template.id), label: template.name }))}
+          onChosen={(id) => {
+            const chosen = existing.find((template) => String(template.id) === id);
+            if (chosen) form.setValue('name', chosen.name, { shouldValidate: form.formState.isSubmitted });
+          }}
+          placeholder={t('templates.toUpdatePlaceholder')}
+          testId="save-template-target"
         />
       )}
       <InputField label={t('templates.name')} id="template-name" autoFocus required {...bind('name')} />

@@ -1,5 +1,6 @@
 import { useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
+import { PageHeader } from '@/components/PageHeader';
 import { Link, Navigate, useNavigate } from 'react-router';
 import { paths } from '@/app/paths';
 import { useConfirm } from '@/components/ConfirmDialog';
@@ -86,43 +87,40 @@ function Overview({ project, slots }: { project: ProjectDetail; slots: OverviewS
       <nav className="breadcrumbs">
         <Link to={paths.home.build()}>{t('projects.title')}</Link> / <span>{project.name}</span>
       </nav>
-      <div className="page-header">
-        <h1 data-testid="project-title">{project.name}</h1>
-        <div className="button-row">
-          <ButtonLink
-            to={paths.projectEdit.build({ projectId: project.id })}
-            variant="primary"
-            testId="edit-project-link"
-          >
-            {t('project.edit')}
-          </ButtonLink>
-          <ButtonLink to={paths.projectTables.build({ projectId: project.id })} testId="collections-link">
-            {t('project.collections')}
-          </ButtonLink>
-          <ButtonLink to={paths.projectRedirects.build({ projectId: project.id })} testId="redirects-link">
-            {t('project.redirects')}
-          </ButtonLink>
-          {/* Forms post to a published site on any of its hosts, the preview address included, so a
+      <PageHeader title={project.name} titleTestId="project-title" as="div">
+        <ButtonLink
+          to={paths.projectEdit.build({ projectId: project.id })}
+          variant="primary"
+          testId="edit-project-link"
+        >
+          {t('project.edit')}
+        </ButtonLink>
+        <ButtonLink to={paths.projectTables.build({ projectId: project.id })} testId="collections-link">
+          {t('project.collections')}
+        </ButtonLink>
+        <ButtonLink to={paths.projectRedirects.build({ projectId: project.id })} testId="redirects-link">
+          {t('project.redirects')}
+        </ButtonLink>
+        {/* Forms post to a published site on any of its hosts, the preview address included, so a
               published project has a form history whatever its domain (the spec showed the link
               only with a custom domain); a project with a domain keeps it while unpublished. */}
-          {(project.is_published || project.domain) && (
-            <ButtonLink
-              to={paths.projectFormHistory.build({ projectId: project.id })}
-              testId="form-history-link"
-            >
-              {t('project.formHistory')}
-            </ButtonLink>
-          )}
-          {project.tables.length > 0 && (
-            <ExternalButtonLink
-              href={paths.clientAdmin.build({}, { token: project.token })}
-              testId="client-admin-link"
-            >
-              {t('project.clientAdmin')}
-            </ExternalButtonLink>
-          )}
-        </div>
-      </div>
+        {(project.is_published || project.domain) && (
+          <ButtonLink
+            to={paths.projectFormHistory.build({ projectId: project.id })}
+            testId="form-history-link"
+          >
+            {t('project.formHistory')}
+          </ButtonLink>
+        )}
+        {project.tables.length > 0 && (
+          <ExternalButtonLink
+            href={paths.clientAdmin.build({}, { token: project.token })}
+            testId="client-admin-link"
+          >
+            {t('project.clientAdmin')}
+          </ExternalButtonLink>
+        )}
+      </PageHeader>
 
       <dl className="card details" data-testid="project-details">
         <div>

@@ -2,6 +2,7 @@ import { useTranslation } from 'react-i18next';
 import type { PublishStep } from '@/features/publishing/types';
 import { progressLines } from '@/features/publishing/lib/deploy-progress';
 import { useFormat } from '@/lib/format';
+import { LiveStatus } from '@/components/LiveStatus';
 
 /**
  * The build's steps as the server reports them: each step reached so far with a check, the
@@ -27,13 +28,7 @@ export function DeployProgress({ steps }: { steps: readonly PublishStep[] }) {
   };
   const current = lines.at(-1)?.step ?? 'connecting';
   return (
-    <div
-      className="deploy-progress"
-      role="status"
-      aria-live="polite"
-      data-testid="deploy-progress"
-      data-step={current}
-    >
+    <LiveStatus className="deploy-progress" testId="deploy-progress" data={{ 'data-step': current }}>
       <ol className="deploy-steps">
         {lines.length === 0 && (
           <li data-testid="deploy-step" data-step="connecting">
@@ -56,6 +51,6 @@ export function DeployProgress({ steps }: { steps: readonly PublishStep[] }) {
           );
         })}
       </ol>
-    </div>
+    </LiveStatus>
   );
 }

@@ -20,19 +20,20 @@ export function TemplateFormModal({ template, onClose }: Props) {
     defaultValues: templateFormValues(template),
     serverFields: ['name', 'category', 'description'],
   });
-  const { form, bind, submitTo } = zodForm;
+  const { form, bind, saveWith } = zodForm;
 
-  const submit = (payload: TemplatePayload) =>
-    submitTo(save, { id: template.id, template: payload }, toastOutcome(t, onClose));
+  const submission = saveWith(
+    save,
+    (payload: TemplatePayload) => ({ id: template.id, template: payload }),
+    toastOutcome(t, onClose),
+  );
 
   return (
     <FormDialog
       title={t('templateAdmin.editTitle')}
       onClose={onClose}
       testId="template-form"
-      zodForm={zodForm}
-      onValid={submit}
-      saving={save.isPending}
+      form={submission}
     >
       <div className="two-columns">
         <InputField label={t('templateAdmin.name')} id="template-name" required {...bind('name')} />

@@ -9,6 +9,7 @@ import { useTemplateScreenshot } from '@/features/template-admin/api/template-sc
 import type { TemplateView } from '@/features/template-admin/types';
 import { ButtonLink } from '@/components/ButtonLink';
 import { ActionButton } from '@/components/ActionButton';
+import { DeleteButton } from '@/components/ItemButtons';
 import { DragHandle, useSortableItem, type DragHandleBinding } from '@/components/Sortable';
 
 /** While a move is being stored, the order controls wait (set by the screen). */
@@ -177,15 +178,7 @@ export function TemplateActionsCell({ onEdit }: { onEdit: (template: TemplateVie
         >
           {capturing ? t('templateAdmin.generating') : t('templateAdmin.generateThumbnail')}
         </ActionButton>
-        <ActionButton
-          size="small"
-          variant="danger-ghost"
-          disabled={deleting}
-          testId="template-delete"
-          onClick={askDelete}
-        >
-          {t('common.delete')}
-        </ActionButton>
+        <DeleteButton disabled={deleting} testId="template-delete" onDelete={askDelete} />
       </div>
       {confirmDialog}
     </>

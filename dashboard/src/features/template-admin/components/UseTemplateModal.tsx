@@ -20,26 +20,19 @@ export function UseTemplateModal({ template, onClose }: Props) {
   const navigate = useNavigate();
   const create = useCreateFromTemplate();
   const zodForm = useZodForm(useTemplateSchema, { defaultValues: { name: '' }, serverFields: ['name'] });
-  const { bind, submitTo } = zodForm;
+  const { bind, saveWith } = zodForm;
 
-  const submit = ({ name }: { name: string }) =>
-    submitTo(
-      create,
-      { templateId: template.id, name },
-      {
-        onSuccess: (project) => void navigate(paths.project.build({ projectId: project.id })),
-        onError: () => toast.error(t('common.error')),
-      },
-    );
+  const submission = saveWith(create, ({ name }: { name: string }) => ({ templateId: template.id, name }), {
+    onSuccess: (project) => void navigate(paths.project.build({ projectId: project.id })),
+    onError: () => toast.error(t('common.error')),
+  });
 
   return (
     <FormDialog
       title={t('templatePreview.useTitle', { name: template.name })}
       onClose={onClose}
       testId="use-template"
-      zodForm={zodForm}
-      onValid={submit}
-      saving={create.isPending}
+      form={submission}
       saveTestId="use-template-submit"
       saveLabel={t('templatePreview.create')}
     >
