@@ -1,6 +1,7 @@
 import type { ReactElement } from 'react';
 import { Controller, type Control, type FieldPath, type FieldValues } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
+import { RadioGroup, type RadioGroupProps } from '@/components/ui/RadioGroup';
 import { Select, type SelectProps } from '@/components/ui/Select';
 import { errorText } from '@/lib/forms';
 
@@ -74,6 +75,23 @@ export function SelectController<T extends FieldValues, C, O>({
           buttonRef={ref}
         />
       )}
+    </BindChoice>
+  );
+}
+
+/**
+ * A `RadioGroup` bound to a react-hook-form field, as `SelectController` binds a `Select`: the
+ * chosen radio takes the focus a refused submit gives the field.
+ */
+export function RadioController<T extends FieldValues, C, O>({
+  control,
+  name,
+  deps,
+  ...radios
+}: ControllerProps<T, C, O> & Omit<RadioGroupProps, Bound | 'inputRef'>) {
+  return (
+    <BindChoice control={control} name={name} deps={deps}>
+      {({ ref, ...bound }) => <RadioGroup {...radios} {...bound} inputRef={ref} />}
     </BindChoice>
   );
 }

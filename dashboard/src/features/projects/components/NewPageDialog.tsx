@@ -1,10 +1,9 @@
-import { Controller, useWatch } from 'react-hook-form';
+import { useWatch } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { FormDialog } from '@/components/FormDialog';
 import { NameSlugFields } from '@/components/NameSlugFields';
-import { SelectController } from '@/components/SelectController';
-import { RadioGroup } from '@/components/ui/RadioGroup';
-import { errorText, useZodForm } from '@/lib/forms';
+import { RadioController, SelectController } from '@/components/SelectController';
+import { useZodForm } from '@/lib/forms';
 import type { Page, TableSummary } from '@/lib/types';
 import { newPageSchema, normalizePageSlug, type NewPageValues } from '@/lib/validation';
 import { useCreatePage } from '@/features/projects/api/create-page';
@@ -56,32 +55,23 @@ export function NewPageDialog({ projectId, collections, onCreated, onClose }: Pr
         normalise={normalizePageSlug}
         autoFocus
       />
-      <Controller
+      <RadioController
         control={form.control}
         name="kind"
         // Back to a static page, a "choose the collection" error no longer stands.
-        rules={{ deps: ['tableId'] }}
-        render={({ field, fieldState }) => (
-          <RadioGroup
-            label={t('kit.newPage.type')}
-            options={[
-              { id: 'static', label: t('kit.newPage.static'), testId: 'new-page-type-static' },
-              {
-                id: 'collection',
-                label: t('kit.newPage.collection'),
-                isDisabled: collections.length === 0,
-                testId: 'new-page-type-collection',
-              },
-            ]}
-            value={field.value}
-            onChange={field.onChange}
-            onBlur={field.onBlur}
-            inputRef={field.ref}
-            description={collections.length === 0 ? t('kit.newPage.noCollections') : undefined}
-            error={errorText(t, fieldState.error)}
-            testId="new-page-type"
-          />
-        )}
+        deps={['tableId']}
+        label={t('kit.newPage.type')}
+        options={[
+          { id: 'static', label: t('kit.newPage.static'), testId: 'new-page-type-static' },
+          {
+            id: 'collection',
+            label: t('kit.newPage.collection'),
+            isDisabled: collections.length === 0,
+            testId: 'new-page-type-collection',
+          },
+        ]}
+        description={collections.length === 0 ? t('kit.newPage.noCollections') : undefined}
+        testId="new-page-type"
       />
       {kind === 'collection' && (
         <SelectController

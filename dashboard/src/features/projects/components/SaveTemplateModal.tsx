@@ -1,9 +1,8 @@
-import { Controller, useWatch } from 'react-hook-form';
+import { useWatch } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { InputField } from '@/components/FormControls';
 import { FormDialog } from '@/components/FormDialog';
-import { SelectController } from '@/components/SelectController';
-import { RadioGroup } from '@/components/ui/RadioGroup';
+import { RadioController, SelectController } from '@/components/SelectController';
 import { toast } from '@/components/toast';
 import { useZodForm } from '@/lib/forms';
 import type { Project } from '@/lib/types';
@@ -50,29 +49,21 @@ export function SaveTemplateModal({ project, onClose }: { project: Project; onCl
       // Its success toast depends on the values sent, so not `saveWith`.
       form={{ ...zodForm, onValid: submit, saving: save.isPending }}
     >
-      <Controller
+      <RadioController
         control={form.control}
         name="mode"
-        rules={{ deps: ['templateId'] }}
-        render={({ field }) => (
-          <RadioGroup
-            label={t('templates.saveMode')}
-            options={[
-              { id: 'new', label: t('templates.saveNew'), testId: 'save-template-new' },
-              {
-                id: 'update',
-                label: t('templates.saveUpdate'),
-                isDisabled: existing.length === 0,
-                testId: 'save-template-update',
-              },
-            ]}
-            value={field.value}
-            onChange={field.onChange}
-            onBlur={field.onBlur}
-            inputRef={field.ref}
-            testId="save-template-mode"
-          />
-        )}
+        deps={['templateId']}
+        label={t('templates.saveMode')}
+        options={[
+          { id: 'new', label: t('templates.saveNew'), testId: 'save-template-new' },
+          {
+            id: 'update',
+            label: t('templates.saveUpdate'),
+            isDisabled: existing.length === 0,
+            testId: 'save-template-update',
+          },
+        ]}
+        testId="save-template-mode"
       />
       {mode === 'update' && (
         <SelectController
