@@ -1,18 +1,24 @@
 //! The request extractors every handler uses: JSON bodies, path parameters and query strings
-//! whose rejections are [`ApiError`]s, so a bad request gets the API's JSON error shape; and
-//! the decoding of what those bodies carry (an absent-or-null field, a file sent as a data URL
-//! for an upload or an import, the ids of a bulk deletion).
+//! whose rejections are [`ApiError`]s, so a bad request gets the API's JSON error shape; the
+//! client's address as the rate limits count it ([`ClientIp`]); and the decoding of what those
+//! bodies carry (an absent-or-null field, a file sent as a data URL for an upload or an import,
+//! the ids of a bulk deletion).
+
+use std::net::{IpAddr, SocketAddr};
 
 use axum::{
     Json,
     body::Bytes,
-    extract::{FromRequest, Request, rejection::JsonRejection},
-    http::{HeaderMap, header},
+    extract::{ConnectInfo, FromRequest, FromRequestParts, Request, rejection::JsonRejection},
+    http::{HeaderMap, header, request::Parts},
     response::{IntoResponse, Response},
 };
 use serde::{Deserialize, Serialize, de::DeserializeOwned};
 
-use crate::error::{ApiError, ErrorCode, Result};
+use crate::{
+    error::{ApiError, ErrorCode, Result},
+    state::AppState,
+};
 
 /// JSON extractor whose rejections are [`ApiError`]s, so bad bodies get the JSON error shape.
 /// It also refuses a NUL character anywhere in the body's strings and keys
@@ -67,6 +73,33 @@ pub struct ApiPath<T>(pub T);
 #[derive(Debug, Clone, axum::extract::FromRequestParts)]
 #[from_request(via(axum::extract::Query), rejection(ApiError))]
 pub struct ApiQuery<T>(pub T);
+
+/// The client of a request, as the rate limits count it: the peer itself, or behind a trusted
+/// proxy (`CONTROL_TRUSTED_PROXIES`) the address its `X-Forwarded-For` vouches for (see
+/// [`vitrine_shared::proxies`]).
+#[derive(Debug, Clone, Copy)]
+pub struct ClientIp(pub IpAddr);
+
+impl FromRequestParts<AppState> for ClientIp {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self> {
+        let ConnectInfo(peer) = ConnectInfo::<SocketAddr>::from_request_parts(parts, state)
+            .await
+            .map_err(|e| ApiError::Internal(e.into()))?;
+        Ok(ClientIp(
+            state.trusted_proxies.client_ip(
+                peer.ip(),
+                parts
+                    .headers
+                    .get_all("x-forwarded-for")
+                    .iter()
+                    // A value that is not text ends the walk at the peer, as garbage does.
+                    .map(|v| v.to_str().unwrap_or("\u{fffd}")),
+            ),
+        ))
+    }
+}
 
 /// The body of a bulk deletion (posts, form history): the ids selected.
 #[derive(Debug, Deserialize, utoipa::ToSchema)]

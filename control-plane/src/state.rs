@@ -2,11 +2,9 @@
 
 use std::{
     collections::HashMap,
-    net::{IpAddr, SocketAddr},
     sync::{Arc, Mutex},
 };
 
-use axum::http::HeaderMap;
 use tokio::sync::Notify;
 use vitrine_shared::{Settings, Store, blob::BlobStore, proxies::TrustedProxies, sandbox::Sandbox};
 
@@ -69,19 +67,6 @@ impl AppState {
             renders: Default::default(),
             thumbnails: Default::default(),
         })))
-    }
-
-    /// The client of a request from `peer`: the peer itself, or behind a trusted proxy the
-    /// address its `X-Forwarded-For` vouches for (see [`vitrine_shared::proxies`]).
-    pub fn client_ip(&self, peer: SocketAddr, headers: &HeaderMap) -> IpAddr {
-        self.trusted_proxies.client_ip(
-            peer.ip(),
-            headers
-                .get_all("x-forwarded-for")
-                .iter()
-                // A value that is not text ends the walk at the peer, as garbage does.
-                .map(|v| v.to_str().unwrap_or("\u{fffd}")),
-        )
     }
 
     /// The lock that serialises publishing, unpublishing and rollback of one project on this

@@ -32,7 +32,8 @@
 //! - [`acme`]: ordering and renewing certificates, with the lease, back-off and cap;
 //! - [`metrics`]: Prometheus counters for `/metrics` on the admin listener;
 //! - [`heartbeat`]: the node's report to the database every few seconds, for the ops screen;
-//! - [`liveness`]: closing connections that stay idle or stop reading.
+//! - [`liveness`]: closing connections that stay idle or stop reading;
+//! - [`listen`]: the visitor listeners' sockets, a group per address sharing one port.
 //!
 //! The visitor listeners are plain HTTP (`EDGE_HTTP_LISTEN`: HTTP/1.1, or HTTP/2 with prior
 //! knowledge) and HTTPS (`EDGE_HTTPS_LISTEN`: rustls, ALPN h2 and http/1.1), both through
@@ -51,15 +52,16 @@
 //! are the only state the threads share. This is nginx's worker model; measured against
 //! tokio's work-stealing runtime on the same edge it is what `benches/edge-load.sh` shows.
 //! The first socket of each address is bound without `SO_REUSEPORT` (then given it), so an
-//! address another process holds is refused as in use rather than silently shared. The
-//! admin listener and the background services (change feed, spool replay, heartbeat,
-//! renewals, ACME orders) run on the runtime that built the edge. Slow clients are cut off: a connection that sends nothing within
-//! `EDGE_HEADER_TIMEOUT_MS` is closed, and hyper's own header-read timeout (same value) bounds
-//! an HTTP/1 request head that trickles in. A head larger than `EDGE_MAX_HEADER_BYTES` gets
-//! 431 from hyper (HTTP/1) or a refused stream (HTTP/2's header-list limit). Every
-//! connection hyper serves is closed after `EDGE_IDLE_TIMEOUT_MS` without a request in
-//! progress, or when a write to the client has been blocked for `EDGE_WRITE_TIMEOUT_MS`
-//! ([`liveness`]); HTTP/2 connections are also pinged and closed when a ping goes unanswered.
+//! address another process holds is refused as in use rather than silently shared
+//! ([`listen`]). The admin listener and the background services (change feed, spool replay,
+//! heartbeat, renewals, ACME orders) run on the runtime that built the edge. Slow clients are
+//! cut off: a connection that sends nothing within `EDGE_HEADER_TIMEOUT_MS` is closed, and
+//! hyper's own header-read timeout (same value) bounds an HTTP/1 request head that trickles
+//! in. A head larger than `EDGE_MAX_HEADER_BYTES` gets 431 from hyper (HTTP/1) or a refused
+//! stream (HTTP/2's header-list limit). Every connection hyper serves is closed after
+//! `EDGE_IDLE_TIMEOUT_MS` without a request in progress, or when a write to the client has
+//! been blocked for `EDGE_WRITE_TIMEOUT_MS` ([`liveness`]); HTTP/2 connections are also pinged
+//! and closed when a ping goes unanswered.
 
 pub mod acme;
 pub mod feed;
@@ -69,6 +71,7 @@ mod head;
 pub mod heartbeat;
 pub mod host;
 pub mod hot;
+mod listen;
 pub mod live;
 pub mod liveness;
 pub mod metrics;
@@ -84,7 +87,7 @@ pub mod visit;
 use std::{
     convert::Infallible,
     io,
-    net::{IpAddr, SocketAddr, ToSocketAddrs},
+    net::{IpAddr, SocketAddr},
     sync::Arc,
     thread,
     time::Duration,
@@ -103,6 +106,7 @@ use tokio::{
 };
 use vitrine_shared::{Settings, Store, blob::BlobStore};
 
+pub use listen::bind_group;
 pub use pages::NOT_FOUND_PAGE;
 pub use request::Listener;
 
@@ -323,40 +327,6 @@ impl Edge {
             let _ = t.await;
         }
     }
-}
-
-/// `n` listening sockets on one address (the first one's port when the address asks for port
-/// 0), all with `SO_REUSEPORT` so the kernel spreads connections over them. The first is bound
-/// before it gets `SO_REUSEPORT`: a port held by anyone else is refused, never shared. (Public
-/// for the load bench's reference server, which listens as the edge does.)
-pub fn bind_group(addr: &str, n: usize) -> io::Result<Vec<std::net::TcpListener>> {
-    use socket2::{Domain, Socket, Type};
-    let target = addr.to_socket_addrs()?.next().ok_or_else(|| {
-        io::Error::new(
-            io::ErrorKind::InvalidInput,
-            format!("{addr}: no address to listen on"),
-        )
-    })?;
-    let socket = |addr: SocketAddr, reuse_first: bool| -> io::Result<std::net::TcpListener> {
-        let s = Socket::new(Domain::for_address(addr), Type::STREAM, None)?;
-        s.set_reuse_address(true)?;
-        if reuse_first {
-            s.set_reuse_port(true)?;
-        }
-        s.bind(&addr.into())
-            .map_err(|e| io::Error::new(e.kind(), format!("{addr}: {e}")))?;
-        s.set_reuse_port(true)?;
-        s.set_nonblocking(true)?;
-        s.listen(1024)?;
-        Ok(s.into())
-    };
-    let first = socket(target, false)?;
-    let bound = first.local_addr()?;
-    let mut all = vec![first];
-    for _ in 1..n.max(1) {
-        all.push(socket(bound, true)?);
-    }
-    Ok(all)
 }
 
 /// One visitor thread: its own current-thread runtime serving its sockets of both visitor
@@ -580,53 +550,4 @@ pub(crate) fn xorshift(seed: &mut u64) {
     *seed ^= *seed << 13;
     *seed ^= *seed >> 7;
     *seed ^= *seed << 17;
-}
-
-#[cfg(test)]
-mod tests {
-    use std::io::{Read, Write};
-
-    use super::*;
-
-    #[test]
-    fn a_listener_group_shares_one_port_and_refuses_a_port_someone_holds() {
-        let group = bind_group("127.0.0.1:0", 3).unwrap();
-        assert_eq!(group.len(), 3);
-        let port = group[0].local_addr().unwrap().port();
-        assert!(group.iter().all(|l| l.local_addr().unwrap().port() == port));
-        // Connections spread over the group: each socket accepts some of 60.
-        let clients: Vec<_> = (0..60)
-            .map(|_| std::net::TcpStream::connect(("127.0.0.1", port)).unwrap())
-            .collect();
-        let mut accepted = vec![0; 3];
-        let deadline = std::time::Instant::now() + Duration::from_secs(5);
-        while accepted.iter().sum::<usize>() < clients.len() {
-            assert!(
-                std::time::Instant::now() < deadline,
-                "accepted {accepted:?}"
-            );
-            for (i, l) in group.iter().enumerate() {
-                while let Ok((mut s, _)) = l.accept() {
-                    s.set_nonblocking(false).unwrap();
-                    s.write_all(b"x").unwrap();
-                    accepted[i] += 1;
-                }
-            }
-        }
-        assert!(accepted.iter().all(|n| *n > 0), "{accepted:?}");
-        for mut c in clients {
-            let mut one = [0u8; 1];
-            c.read_exact(&mut one).unwrap();
-        }
-        // Anyone else on that port, this edge or another process, is refused.
-        let again = bind_group(&format!("127.0.0.1:{port}"), 2).unwrap_err();
-        assert_eq!(again.kind(), io::ErrorKind::AddrInUse, "{again}");
-        let plain = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
-        let taken = plain.local_addr().unwrap().to_string();
-        assert_eq!(
-            bind_group(&taken, 1).unwrap_err().kind(),
-            io::ErrorKind::AddrInUse
-        );
-        assert!(bind_group("no such host name:1", 1).is_err());
-    }
 }

@@ -5,13 +5,7 @@
 //! Money is integer minor units with its currency code. An account's currency is fixed once
 //! it has transactions, so its balance is always in one currency.
 
-use std::net::SocketAddr;
-
-use axum::{
-    extract::{ConnectInfo, State},
-    http::HeaderMap,
-    response::IntoResponse,
-};
+use axum::{extract::State, response::IntoResponse};
 use axum_extra::extract::CookieJar;
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
@@ -25,7 +19,7 @@ use vitrine_shared::{
 use crate::{
     auth::{self, Admin, CurrentUser},
     error::{ApiError, ErrorBody, ErrorCode, Result},
-    extract::{ApiJson, ApiPath},
+    extract::{ApiJson, ApiPath, ClientIp},
     responses::{MessageView, UserView, user_view},
     state::AppState,
     throttle::{self, too_many},
@@ -114,10 +108,9 @@ pub struct PasswordChangeRequest {
         (status = 422, body = ErrorBody), (status = 429, body = ErrorBody)))]
 pub async fn change_password(
     State(state): State<AppState>,
-    ConnectInfo(peer): ConnectInfo<SocketAddr>,
-    headers: HeaderMap,
     jar: CookieJar,
     user: CurrentUser,
+    ClientIp(client): ClientIp,
     ApiJson(req): ApiJson<PasswordChangeRequest>,
 ) -> Result<ApiJson<MessageView>> {
     if user.impersonator_id.is_some() {
@@ -131,7 +124,7 @@ pub async fn change_password(
         .throttle
         .take(&throttle::sign_in_keys(
             Some(&user.email),
-            state.client_ip(peer, &headers),
+            client,
             s.login_attempts_per_minute,
             s.login_failures_per_network_per_minute,
         ))

@@ -1,13 +1,7 @@
 //! Accounts and sessions (spec 1 §7, spec 2 §7 "Session"): who am I, sign in, register,
 //! sign out, forgotten password, new password; and the public dashboard configuration.
 
-use std::net::SocketAddr;
-
-use axum::{
-    extract::{ConnectInfo, State},
-    http::{HeaderMap, StatusCode},
-    response::IntoResponse,
-};
+use axum::{extract::State, http::StatusCode, response::IntoResponse};
 use axum_extra::extract::CookieJar;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
@@ -19,7 +13,7 @@ use vitrine_shared::{
 use crate::{
     auth::{self, CurrentUser},
     error::{ApiError, ErrorBody, ErrorCode, Result},
-    extract::ApiJson,
+    extract::{ApiJson, ClientIp},
     responses::{MessageView, UserView},
     state::AppState,
     throttle::{self, too_many},
@@ -106,9 +100,8 @@ pub async fn get_user(
     responses((status = 200, body = UserView), (status = 401, body = ErrorBody), (status = 429, body = ErrorBody)))]
 pub async fn login(
     State(state): State<AppState>,
-    ConnectInfo(peer): ConnectInfo<SocketAddr>,
-    headers: HeaderMap,
     jar: CookieJar,
+    ClientIp(client): ClientIp,
     ApiJson(req): ApiJson<LoginRequest>,
 ) -> Result<impl IntoResponse> {
     let email = Email::parse(&req.email).ok();
@@ -119,7 +112,7 @@ pub async fn login(
         .throttle
         .take(&throttle::sign_in_keys(
             email.as_ref().map(Email::as_str),
-            state.client_ip(peer, &headers),
+            client,
             s.login_attempts_per_minute,
             s.login_failures_per_network_per_minute,
         ))
@@ -206,8 +199,7 @@ pub async fn logout(State(state): State<AppState>, jar: CookieJar) -> Result<imp
     responses((status = 200, body = MessageView), (status = 422, body = ErrorBody), (status = 429, body = ErrorBody)))]
 pub async fn forgot(
     State(state): State<AppState>,
-    ConnectInfo(peer): ConnectInfo<SocketAddr>,
-    headers: HeaderMap,
+    ClientIp(client): ClientIp,
     ApiJson(req): ApiJson<ForgotRequest>,
 ) -> Result<ApiJson<MessageView>> {
     let email = Email::parse(&req.email)
@@ -218,7 +210,7 @@ pub async fn forgot(
         .throttle
         .take(&throttle::reset_keys(
             email.as_str(),
-            state.client_ip(peer, &headers),
+            client,
             s.login_attempts_per_minute,
             s.login_failures_per_network_per_minute,
         ))

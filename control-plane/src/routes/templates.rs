@@ -5,7 +5,7 @@
 
 use axum::{
     extract::State,
-    http::{HeaderValue, StatusCode, header},
+    http::{StatusCode, header},
     response::{Html, IntoResponse, Response},
 };
 use serde::{Deserialize, Serialize};
@@ -209,23 +209,15 @@ pub async fn preview_template(
     visible_template(&state, &user, id).await?;
     let snapshot = state.store.template_snapshot(id).await?;
     let document = template_document(&state, &snapshot, q.page.as_deref().unwrap_or("/")).await?;
-    let mut response = Html(document).into_response();
-    let h = response.headers_mut();
-    h.insert(
-        header::CONTENT_SECURITY_POLICY,
-        HeaderValue::from_static(
+    let headers = [
+        (
+            header::CONTENT_SECURITY_POLICY,
             "sandbox; default-src 'none'; style-src 'unsafe-inline'; img-src data: 'self'; font-src data:; frame-ancestors 'self'",
         ),
-    );
-    h.insert(
-        header::X_FRAME_OPTIONS,
-        HeaderValue::from_static("SAMEORIGIN"),
-    );
-    h.insert(
-        header::CACHE_CONTROL,
-        HeaderValue::from_static("private, max-age=300"),
-    );
-    Ok(response)
+        (header::X_FRAME_OPTIONS, "SAMEORIGIN"),
+        (header::CACHE_CONTROL, "private, max-age=300"),
+    ];
+    Ok((headers, Html(document)).into_response())
 }
 
 #[utoipa::path(get, path = "/erp/templateList", tag = "admin",

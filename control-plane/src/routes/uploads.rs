@@ -10,7 +10,7 @@ use axum::{
     body::Body,
     extract::State,
     http::{HeaderValue, StatusCode, header},
-    response::{IntoResponse, Response},
+    response::{AppendHeaders, IntoResponse, Response},
 };
 use bytes::Bytes;
 use serde::Deserialize;
@@ -352,25 +352,21 @@ pub async fn serve_file(
     }
     let bytes = state.blobs.get(&key).await?;
     let mime = mime_guess::from_path(&key).first_or_octet_stream();
-    let mut response = Response::new(Body::from(bytes));
-    let h = response.headers_mut();
-    h.insert(
-        header::CONTENT_TYPE,
-        HeaderValue::from_str(mime.as_ref())
-            .unwrap_or(HeaderValue::from_static("application/octet-stream")),
-    );
-    h.insert(
-        header::CACHE_CONTROL,
-        HeaderValue::from_static("public, max-age=31536000, immutable"),
-    );
-    h.insert(
-        header::ACCESS_CONTROL_ALLOW_ORIGIN,
-        HeaderValue::from_static("*"),
-    );
-    for (name, value) in user_file_headers(mime.as_ref()) {
-        h.insert(*name, HeaderValue::from_static(value));
-    }
-    Ok(response)
+    let content_type = HeaderValue::from_str(mime.as_ref())
+        .unwrap_or(HeaderValue::from_static("application/octet-stream"));
+    let headers = [
+        (header::CACHE_CONTROL, "public, max-age=31536000, immutable"),
+        (header::ACCESS_CONTROL_ALLOW_ORIGIN, "*"),
+    ];
+    // The inert headers name none of the above.
+    let inert = AppendHeaders(user_file_headers(mime.as_ref()).iter().copied());
+    Ok((
+        [(header::CONTENT_TYPE, content_type)],
+        headers,
+        inert,
+        Body::from(bytes),
+    )
+        .into_response())
 }
 
 #[cfg(test)]
