@@ -9,6 +9,9 @@
 //!   any (it hands connections back to the root's `drive`), the unit tests' `xorshift` aside.
 //! - **The control plane:** a route module never imports another route module (what two
 //!   resources share lives outside `routes/`), and `error.rs` imports nothing of the app.
+//! - **File size:** no Rust or TypeScript file in the workspace outside tests is
+//!   over [`MAX_LINES`] lines, unless its opening doc comment says why with the words "over
+//!   600 lines".
 //!
 //! References are every `crate::…` and `super::…` path syn finds (in `use` trees, types and
 //! expressions) and every `crate :: name` in the tokens of macro calls, which syn leaves
@@ -504,4 +507,121 @@ fn the_reader_finds_references_cycles_and_route_imports() {
     let g = top_level(&files, &mut roots);
     assert!(g["a"].contains_key("b"));
     assert_eq!(roots["a"], ["drive".to_string()].into());
+}
+
+/// The longest a source file outside tests may be without saying why.
+const MAX_LINES: usize = 600;
+
+/// Folders the size rule does not walk: builds, dependencies and version control.
+const NOT_SOURCE: &[&str] = &[
+    "target",
+    "node_modules",
+    "dist",
+    ".git",
+    "corpus",
+    "artifacts",
+];
+
+/// Whether a file is a test or test support: under a `tests`, `e2e` or `testing` folder, a
+/// `tests.rs`, or a `.test.` TypeScript file.
+fn is_test_file(rel: &Path) -> bool {
+    let name = rel
+        .file_name()
+        .map(|n| n.to_string_lossy())
+        .unwrap_or_default();
+    rel.components()
+        .any(|c| matches!(c.as_os_str().to_str(), Some("tests" | "e2e" | "testing")))
+        || name == "tests.rs"
+        || name.contains(".test.")
+}
+
+/// The files (a path and its text) over [`MAX_LINES`] lines whose opening comment, the
+/// comment lines before the first line of code, does not say why.
+fn oversized<'a>(files: impl IntoIterator<Item = (&'a str, &'a str)>) -> Vec<String> {
+    files
+        .into_iter()
+        .filter_map(|(path, text)| {
+            let lines = text.lines().count();
+            if lines <= MAX_LINES {
+                return None;
+            }
+            let opening: String = text
+                .lines()
+                .map(str::trim_start)
+                .take_while(|l| {
+                    l.is_empty() || l.starts_with("//") || l.starts_with("/*") || l.starts_with('*')
+                })
+                .collect::<Vec<_>>()
+                .join(" ");
+            let says_why = opening.contains("over 600 lines");
+            (!says_why).then(|| format!("{path}: {lines} lines"))
+        })
+        .collect()
+}
+
+#[test]
+fn no_source_file_outside_tests_is_over_600_lines_unless_it_says_why() {
+    fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
+        for entry in fs::read_dir(dir).unwrap_or_else(|e| panic!("{}: {e}", dir.display())) {
+            let path = entry.expect("a directory entry").path();
+            let name = path.file_name().map(|n| n.to_string_lossy().into_owned());
+            if path.is_dir() {
+                if !NOT_SOURCE.contains(&name.as_deref().unwrap_or_default()) {
+                    walk(&path, out);
+                }
+            } else if path
+                .extension()
+                .is_some_and(|x| x == "rs" || x == "ts" || x == "tsx")
+            {
+                out.push(path);
+            }
+        }
+    }
+    let root = workspace();
+    let mut paths = Vec::new();
+    walk(&root, &mut paths);
+    let texts: Vec<(String, String)> = paths
+        .iter()
+        .map(|p| p.strip_prefix(&root).expect("under the workspace"))
+        .filter(|rel| !is_test_file(rel))
+        .map(|rel| {
+            let text = fs::read_to_string(root.join(rel))
+                .unwrap_or_else(|e| panic!("{}: {e}", rel.display()));
+            (rel.display().to_string(), text)
+        })
+        .collect();
+    assert!(
+        texts.len() > 300,
+        "the walk found the sources ({} files)",
+        texts.len()
+    );
+    let over = oversized(texts.iter().map(|(p, t)| (p.as_str(), t.as_str())));
+    assert!(
+        over.is_empty(),
+        "split these files, or say in their opening doc why they are over 600 lines:\n{}",
+        over.join("\n")
+    );
+}
+
+/// The size check can fail: a long file is named unless its opening comment says why, and
+/// a test file is not a source file.
+#[test]
+fn the_size_check_names_a_long_file_that_does_not_say_why() {
+    let long = "fn f() {}\n".repeat(MAX_LINES + 1);
+    let explained = format!("//! Kept whole: over 600 lines because it is one table.\n{long}");
+    let short = "fn f() {}\n".repeat(MAX_LINES);
+    let code_first = format!("fn g() {{}}\n// over 600 lines, said too late\n{long}");
+    assert_eq!(
+        oversized([
+            ("a.rs", long.as_str()),
+            ("b.rs", explained.as_str()),
+            ("c.rs", short.as_str()),
+            ("d.rs", code_first.as_str()),
+        ]),
+        ["a.rs: 601 lines", "d.rs: 603 lines"]
+    );
+    assert!(is_test_file(Path::new("edge/tests/edge/front.rs")));
+    assert!(is_test_file(Path::new("shared/src/store/tests.rs")));
+    assert!(is_test_file(Path::new("dashboard/src/lib/x.test.ts")));
+    assert!(!is_test_file(Path::new("edge/src/h1.rs")));
 }
