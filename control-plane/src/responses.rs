@@ -12,7 +12,7 @@ use vitrine_shared::{
     Settings,
     store::{
         CertificateStatus, Collection, CollectionSummary, DomainClaim, Field, Page, PageSummary,
-        Permissions, Project, Template, User,
+        Permissions, Project, User, one_or_zero,
     },
 };
 
@@ -227,32 +227,6 @@ impl From<Page> for PageView {
     }
 }
 
-#[derive(Debug, Serialize, ToSchema)]
-pub struct TemplateView {
-    pub id: i64,
-    pub name: String,
-    pub description: String,
-    pub category: String,
-    pub order: i64,
-    /// '1' or '0', as the spec writes it.
-    pub is_published: String,
-    pub thumbnail: Option<String>,
-}
-
-impl From<Template> for TemplateView {
-    fn from(t: Template) -> Self {
-        TemplateView {
-            id: t.id,
-            name: t.name,
-            description: t.description,
-            category: t.category,
-            order: t.sort_order,
-            is_published: if t.is_published { "1" } else { "0" }.into(),
-            thumbnail: t.thumbnail,
-        }
-    }
-}
-
 /// A plain `{"message": …}` answer.
 #[derive(Debug, Serialize, ToSchema)]
 pub struct MessageView {
@@ -280,7 +254,9 @@ pub struct FieldView {
     #[serde(rename = "type")]
     pub kind: String,
     /// '1' when required.
-    pub required: String,
+    #[serde(serialize_with = "one_or_zero")]
+    #[schema(value_type = String)]
+    pub required: bool,
     #[schema(value_type = Vec<Object>)]
     pub options: Value,
     #[schema(value_type = Object)]
@@ -296,7 +272,7 @@ impl From<&Field> for FieldView {
             name: f.name.clone(),
             slug: f.slug.clone(),
             kind: f.kind.clone(),
-            required: if f.required { "1" } else { "0" }.into(),
+            required: f.required,
             options: f.options.0.clone(),
             meta: f.meta.0.clone(),
             order: f.position,

@@ -13,7 +13,7 @@ use utoipa::{IntoParams, ToSchema};
 use utoipa_axum::{router::OpenApiRouter, routes};
 use vitrine_shared::{
     domain::{normalize_page_slug, required_text},
-    store::TemplateInfo,
+    store::{Template, TemplateInfo},
 };
 
 use crate::{
@@ -24,7 +24,7 @@ use crate::{
     extract::{ApiJson, ApiPath, ApiQuery},
     projects::{choose_slug, create_from_snapshot, parse_name},
     rendering::template_document,
-    responses::{ProjectView, TemplateView},
+    responses::ProjectView,
     state::AppState,
     thumbnails::{ScreenshotQuery, png_response, shoot},
 };
@@ -59,15 +59,13 @@ pub struct SaveTemplate {
 }
 
 #[utoipa::path(get, path = "/api/templates", tag = "templates",
-    responses((status = 200, body = Vec<TemplateView>), (status = 401, body = ErrorBody)))]
+    responses((status = 200, body = Vec<Template>), (status = 401, body = ErrorBody)))]
 pub async fn list_templates(
     State(state): State<AppState>,
     user: CurrentUser,
-) -> Result<ApiJson<Vec<TemplateView>>> {
+) -> Result<ApiJson<Vec<Template>>> {
     let templates = state.store.list_templates(user.is_admin).await?;
-    Ok(ApiJson(
-        templates.into_iter().map(TemplateView::from).collect(),
-    ))
+    Ok(ApiJson(templates))
 }
 
 #[utoipa::path(post, path = "/api/templates/use/{template_id}", tag = "templates", request_body = UseTemplate,
@@ -87,7 +85,7 @@ pub async fn use_template(
 }
 
 #[utoipa::path(post, path = "/api/templates", tag = "templates", request_body = SaveTemplate,
-    responses((status = 201, body = TemplateView), (status = 403, body = ErrorBody), (status = 404, body = ErrorBody),
+    responses((status = 201, body = Template), (status = 403, body = ErrorBody), (status = 404, body = ErrorBody),
         (status = 409, description = "A template with this name already exists", body = ErrorBody)))]
 pub async fn save_template(
     State(state): State<AppState>,
@@ -130,14 +128,14 @@ pub async fn save_template(
             state.store.upsert_template(&info, &snapshot).await?
         }
     };
-    Ok((StatusCode::CREATED, ApiJson(TemplateView::from(template))))
+    Ok((StatusCode::CREATED, ApiJson(template)))
 }
 
 /// `GET /api/templates/{id}`: a template with the list of its pages, for the theme preview.
 #[derive(Debug, Serialize, ToSchema)]
 pub struct TemplateDetail {
     #[serde(flatten)]
-    pub template: TemplateView,
+    pub template: Template,
     pub pages: Vec<TemplatePage>,
 }
 
@@ -149,11 +147,7 @@ pub struct TemplatePage {
 }
 
 /// A template the user may see: published ones, and every one for administrators.
-async fn visible_template(
-    state: &AppState,
-    user: &CurrentUser,
-    id: i64,
-) -> Result<vitrine_shared::store::Template> {
+async fn visible_template(state: &AppState, user: &CurrentUser, id: i64) -> Result<Template> {
     let template = state.store.template_by_id(id).await?;
     if !template.is_published && !user.is_admin {
         return Err(ApiError::NotFound);
@@ -180,10 +174,7 @@ pub async fn template_detail(
         })
         .collect();
     pages.sort_by_key(|p| p.slug != "/");
-    Ok(ApiJson(TemplateDetail {
-        template: TemplateView::from(template),
-        pages,
-    }))
+    Ok(ApiJson(TemplateDetail { template, pages }))
 }
 
 #[derive(Debug, Deserialize, IntoParams)]
@@ -221,15 +212,13 @@ pub async fn preview_template(
 }
 
 #[utoipa::path(get, path = "/erp/templateList", tag = "admin",
-    responses((status = 200, body = Vec<TemplateView>), (status = 403, body = ErrorBody)))]
+    responses((status = 200, body = Vec<Template>), (status = 403, body = ErrorBody)))]
 pub async fn erp_template_list(
     State(state): State<AppState>,
     _admin: Admin,
-) -> Result<ApiJson<Vec<TemplateView>>> {
+) -> Result<ApiJson<Vec<Template>>> {
     let templates = state.store.list_templates(true).await?;
-    Ok(ApiJson(
-        templates.into_iter().map(TemplateView::from).collect(),
-    ))
+    Ok(ApiJson(templates))
 }
 
 /// `POST /erp/template/{id}`: any of the template's descriptive fields.
@@ -261,14 +250,14 @@ fn published_flag(v: &serde_json::Value) -> Result<bool> {
 
 #[utoipa::path(post, path = "/erp/template/{id}", tag = "admin", request_body = EditTemplate,
     params(("id" = i64, Path, description = "Template id")),
-    responses((status = 200, body = TemplateView), (status = 403, body = ErrorBody), (status = 404, body = ErrorBody),
+    responses((status = 200, body = Template), (status = 403, body = ErrorBody), (status = 404, body = ErrorBody),
         (status = 409, body = ErrorBody), (status = 422, body = ErrorBody)))]
 pub async fn erp_edit_template(
     State(state): State<AppState>,
     _admin: Admin,
     ApiPath(id): ApiPath<i64>,
     ApiJson(req): ApiJson<EditTemplate>,
-) -> Result<ApiJson<TemplateView>> {
+) -> Result<ApiJson<Template>> {
     let current = state.store.template_by_id(id).await?;
     let name = match req.name {
         Some(n) => parse_name(Some(&n))?,
@@ -294,12 +283,12 @@ pub async fn erp_edit_template(
         category: &category,
         sort_order: order,
     };
-    Ok(ApiJson(TemplateView::from(
+    Ok(ApiJson(
         state
             .store
             .update_template_info(id, &info, published)
             .await?,
-    )))
+    ))
 }
 
 /// `{order}`.

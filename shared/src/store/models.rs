@@ -146,15 +146,30 @@ pub struct CollectionSummary {
     pub slug: String,
 }
 
-#[derive(Debug, Clone, sqlx::FromRow)]
+// A template as the store holds it and the API shows it (`TemplateView` in the OpenAPI
+// document: the spec's `order`, and `is_published` as `'1'` or `'0'`; no timestamps). Plain
+// comments: a doc comment would become the schema's description.
+#[derive(Debug, Clone, Serialize, sqlx::FromRow, ToSchema)]
+#[schema(as = TemplateView)]
 pub struct Template {
     pub id: i64,
     pub name: String,
     pub description: String,
     pub category: String,
+    #[serde(rename = "order")]
     pub sort_order: i64,
+    /// '1' or '0', as the spec writes it.
+    #[serde(serialize_with = "one_or_zero")]
+    #[schema(value_type = String)]
     pub is_published: bool,
     pub thumbnail: Option<String>,
+    #[serde(skip)]
     pub created_at: DateTime<Utc>,
+    #[serde(skip)]
     pub updated_at: DateTime<Utc>,
+}
+
+/// A flag as the spec writes it in answers: `"1"` or `"0"`.
+pub fn one_or_zero<S: serde::Serializer>(flag: &bool, s: S) -> Result<S::Ok, S::Error> {
+    s.serialize_str(if *flag { "1" } else { "0" })
 }
