@@ -26,6 +26,7 @@ mod conversions;
 mod domains;
 mod edges;
 mod forms;
+mod migrations;
 mod models;
 mod outbox;
 mod pages;
@@ -310,13 +311,10 @@ pub fn now() -> DateTime<Utc> {
     Utc::now().trunc_subsecs(6)
 }
 
-static SQLITE_MIGRATIONS: sqlx::migrate::Migrator = sqlx::migrate!("../migrations/sqlite");
-static POSTGRES_MIGRATIONS: sqlx::migrate::Migrator = sqlx::migrate!("../migrations/postgres");
-
 /// The PostgreSQL migrations (the test support names its template database for them).
 #[cfg(any(test, feature = "testing"))]
 pub(crate) fn postgres_migrations() -> &'static sqlx::migrate::Migrator {
-    &POSTGRES_MIGRATIONS
+    &migrations::POSTGRES
 }
 
 impl Store {
@@ -355,8 +353,8 @@ impl Store {
     #[tracing::instrument(level = "debug", skip(self), err(level = "debug"))]
     pub async fn migrate(&self) -> Result<()> {
         match self {
-            Store::Sqlite(p) => SQLITE_MIGRATIONS.run(p).await?,
-            Store::Postgres(p) => POSTGRES_MIGRATIONS.run(p).await?,
+            Store::Sqlite(p) => migrations::SQLITE.run(p).await?,
+            Store::Postgres(p) => migrations::POSTGRES.run(p).await?,
         }
         Ok(())
     }

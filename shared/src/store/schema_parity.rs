@@ -1,8 +1,8 @@
-//! The two dialects' migrations (`migrations/sqlite`, `migrations/postgres`) state one schema
-//! twice, because sqlx runs each database's own files. This test keeps them equal: both are
-//! migrated and read back from their catalogues, and every table, column (its type family and
-//! whether it may be null) and index must be in both. A migration written for one dialect and
-//! forgotten, or written differently, in the other fails here.
+//! The migrations in `migrations/` render to one text per dialect (`super::migrations`), and a
+//! line may be one dialect's alone. This test keeps the two schemas equal: both are migrated
+//! and read back from their catalogues, and every table, column (its type family and whether
+//! it may be null) and index must be in both. A `--postgres:` line without its `--sqlite:`
+//! counterpart, or a type one dialect stores differently, fails here.
 
 use std::collections::BTreeMap;
 

@@ -1,4 +1,4 @@
 -- A failed deploy's reason as the dashboard shows it: the stable error code (translated from
 -- the catalogue, errors.<code>) and the values its text names, beside the English text in error.
 ALTER TABLE deploys ADD COLUMN error_code TEXT;
-ALTER TABLE deploys ADD COLUMN error_params TEXT NOT NULL DEFAULT '{}';
+ALTER TABLE deploys ADD COLUMN error_params {{json}} NOT NULL DEFAULT '{}';

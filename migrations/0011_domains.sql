@@ -1,26 +1,29 @@
 -- Domains belong to whoever proves them; freed preview slugs cool off; ACME quotas per tenant
--- (issue 20). Keep equivalent to the SQLite file.
+-- (issue 20). Keep equivalent to the {{other}} file.
 
 -- The unit of a project's verified custom domain: the name without one leading "www.". A
 -- name and its www twin are one unit, and the unique index below lets one project hold it.
+--sqlite: -- VIRTUAL here (SQLite cannot add a STORED column to a table), STORED on PostgreSQL (which
+--sqlite: -- has no virtual ones): the same column and index either way.
 ALTER TABLE projects ADD COLUMN domain_unit TEXT GENERATED ALWAYS AS (
     CASE WHEN substr(verified_domain, 1, 4) = 'www.' THEN substr(verified_domain, 5)
          ELSE verified_domain END
-) STORED;
+--postgres: ) STORED;
+--sqlite: ) VIRTUAL;
 
 -- A domain an owner asked for and has not proven yet. It reserves nothing: any number of
 -- projects may wait for the same name, and the one that proves it by TXT evicts the others.
 -- The control plane re-checks each on its own (next_check_at, NULL once it gave up); a node
 -- takes a check by moving next_check_at forward, so two nodes never check one claim at once.
 CREATE TABLE domain_claims (
-    project_id     BIGINT PRIMARY KEY REFERENCES projects(id) ON DELETE CASCADE,
+    project_id     {{int}} PRIMARY KEY REFERENCES projects(id) ON DELETE CASCADE,
     domain         TEXT NOT NULL,
     unit           TEXT NOT NULL,
-    checks         BIGINT NOT NULL DEFAULT 0,
+    checks         {{int}} NOT NULL DEFAULT 0,
     last_result    TEXT,
-    checked_at     TIMESTAMPTZ,
-    next_check_at  TIMESTAMPTZ,
-    created_at     TIMESTAMPTZ NOT NULL
+    checked_at     {{time}},
+    next_check_at  {{time}},
+    created_at     {{time}} NOT NULL
 );
 CREATE INDEX domain_claims_unit_idx ON domain_claims(unit);
 CREATE INDEX domain_claims_due_idx ON domain_claims(next_check_at);
@@ -30,12 +33,14 @@ CREATE INDEX domain_claims_due_idx ON domain_claims(next_check_at);
 INSERT INTO domain_claims (project_id, domain, unit, next_check_at, created_at)
 SELECT id, domain,
        CASE WHEN substr(domain, 1, 4) = 'www.' THEN substr(domain, 5) ELSE domain END,
-       now(), now()
+       {{now}}, {{now}}
 FROM projects
 WHERE domain IS NOT NULL AND NOT (verified AND verified_domain IS NOT NULL AND verified_domain = domain)
 ON CONFLICT (project_id) DO NOTHING;
 INSERT INTO domain_claims (project_id, domain, unit, next_check_at, created_at)
-SELECT p.id, p.verified_domain, p.domain_unit, now(), now()
+--postgres: SELECT p.id, p.verified_domain, p.domain_unit, now(), now()
+--sqlite: SELECT p.id, p.verified_domain, p.domain_unit,
+--sqlite:        strftime('%Y-%m-%dT%H:%M:%f+00:00', 'now'), strftime('%Y-%m-%dT%H:%M:%f+00:00', 'now')
 FROM projects p
 WHERE p.verified AND p.domain_unit IS NOT NULL AND EXISTS (
     SELECT 1 FROM projects o
@@ -51,15 +56,15 @@ CREATE UNIQUE INDEX projects_domain_unit_key ON projects(domain_unit);
 -- that user may take it during the cooling-off period (SLUG_COOLING_OFF_DAYS).
 CREATE TABLE slug_holds (
     slug         TEXT PRIMARY KEY,
-    user_id      BIGINT NOT NULL,
-    released_at  TIMESTAMPTZ NOT NULL
+    user_id      {{int}} NOT NULL,
+    released_at  {{time}} NOT NULL
 );
 CREATE INDEX slug_holds_released_idx ON slug_holds(released_at);
 
 -- Orders are counted per project and per account (the owner's business, else the owner:
 -- 'b{id}' or 'u{id}') as well as in total. No foreign keys: deleting a project must not give
 -- its tenant a fresh quota.
-ALTER TABLE acme_orders ADD COLUMN project_id BIGINT;
+ALTER TABLE acme_orders ADD COLUMN project_id {{int}};
 ALTER TABLE acme_orders ADD COLUMN account TEXT;
 CREATE INDEX acme_orders_project_idx ON acme_orders(project_id, created_at);
 CREATE INDEX acme_orders_account_idx ON acme_orders(account, created_at);
@@ -68,8 +73,8 @@ CREATE INDEX acme_orders_account_idx ON acme_orders(account, created_at);
 -- that removing the domain (or the project) and verifying it again does not reset it.
 CREATE TABLE acme_backoff (
     domain           TEXT PRIMARY KEY,
-    failures         BIGINT NOT NULL,
-    next_attempt_at  TIMESTAMPTZ NOT NULL,
+    failures         {{int}} NOT NULL,
+    next_attempt_at  {{time}} NOT NULL,
     last_error       TEXT,
-    updated_at       TIMESTAMPTZ NOT NULL
+    updated_at       {{time}} NOT NULL
 );

@@ -1,0 +1,16 @@
+--postgres: -- Push every change-feed entry to listening edges at once (LISTEN vitrine_changes).
+--postgres: -- The payload is the entry's id; the table stays the truth, so a missed notification only
+--postgres: -- delays an edge until its next poll.
+--postgres: CREATE FUNCTION vitrine_notify_change() RETURNS trigger AS $$
+--postgres: BEGIN
+--postgres:     PERFORM pg_notify('vitrine_changes', NEW.id::text);
+--postgres:     RETURN NEW;
+--postgres: END;
+--postgres: $$ LANGUAGE plpgsql;
+--postgres:
+--postgres: CREATE TRIGGER changes_notify AFTER INSERT ON changes
+--postgres:     FOR EACH ROW EXECUTE FUNCTION vitrine_notify_change();
+--sqlite: -- PostgreSQL notifies listening edges of each change-feed entry (LISTEN vitrine_changes).
+--sqlite: -- SQLite has no notifications: edges on SQLite poll the changes table, so nothing changes here.
+--sqlite: -- (Kept so both dialects carry the same migration numbers.)
+--sqlite: SELECT 1;
