@@ -29,9 +29,11 @@ use vitrine_shared::{
     store::{Failure, StoreError},
 };
 
+pub use answers::{FileBodyAnswers, LibraryWriteAnswers};
 pub use blocks::{BLOCK_NAME_TAKEN, FetchError, ShotError};
 pub use publish::PublishError;
 
+mod answers;
 mod blocks;
 mod publish;
 

@@ -19,7 +19,7 @@ use vitrine_shared::store::{BusinessBlock, BusinessBlockInput};
 use crate::{
     auth::CurrentUser,
     block_checks::{BlockSource, check_order},
-    error::{ApiError, ErrorBody, ErrorCode, Result},
+    error::{ApiError, ErrorBody, ErrorCode, LibraryWriteAnswers, Result},
     extract::{ApiJson, ApiPath},
     state::AppState,
 };
@@ -125,11 +125,9 @@ pub async fn list_business_blocks(
 }
 
 #[utoipa::path(post, path = "/api/business/blocks", tag = "blocks", request_body = BlockSource,
-    responses((status = 201, body = BusinessBlock), (status = 401, body = ErrorBody),
-        (status = 403, description = "Not the business's administrator", body = ErrorBody),
+    responses((status = 201, body = BusinessBlock), LibraryWriteAnswers,
         (status = 404, description = "The caller is in no business", body = ErrorBody),
-        (status = 409, description = "Block Name already exists, or the library is full", body = ErrorBody),
-        (status = 422, body = ErrorBody)))]
+        (status = 409, description = "Block Name already exists, or the library is full", body = ErrorBody)))]
 pub async fn create_business_block(
     State(state): State<AppState>,
     user: CurrentUser,
@@ -143,11 +141,9 @@ pub async fn create_business_block(
 
 #[utoipa::path(post, path = "/api/business/blocks/{id}", tag = "blocks", request_body = BlockSource,
     params(("id" = i64, Path, description = "A block of the caller's business's library")),
-    responses((status = 200, body = BusinessBlock), (status = 401, body = ErrorBody),
-        (status = 403, description = "Not the business's administrator", body = ErrorBody),
+    responses((status = 200, body = BusinessBlock), LibraryWriteAnswers,
         (status = 404, description = "No such block in the caller's business", body = ErrorBody),
-        (status = 409, description = "Block Name already exists", body = ErrorBody),
-        (status = 422, body = ErrorBody)))]
+        (status = 409, description = "Block Name already exists", body = ErrorBody)))]
 pub async fn update_business_block(
     State(state): State<AppState>,
     user: CurrentUser,

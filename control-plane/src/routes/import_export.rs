@@ -28,7 +28,7 @@ use vitrine_shared::fields::FieldType;
 
 use crate::{
     authz::{Principal, authorize_collection_records},
-    error::{ApiError, ErrorBody, ErrorCode, Result},
+    error::{ApiError, ErrorBody, ErrorCode, FileBodyAnswers, Result},
     extract::{ApiJson, ApiPath, ApiQuery},
     records::{Schema, WriteMode, write_drafts},
     state::AppState,
@@ -132,7 +132,7 @@ pub struct ImportRequest {
 #[utoipa::path(post, path = "/api/tables/{id}/import", tag = "records", request_body = ImportRequest,
     params(("id" = i64, Path, description = "Collection id")),
     responses((status = 200, description = "How many records were written (inserted and updated)", body = u64),
-        (status = 404, body = ErrorBody), (status = 413, body = ErrorBody), (status = 422, body = ErrorBody)))]
+        FileBodyAnswers))]
 pub async fn import(
     State(state): State<AppState>,
     principal: Principal,

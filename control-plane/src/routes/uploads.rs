@@ -23,7 +23,7 @@ use vitrine_shared::{
 
 use crate::{
     authz::{Principal, authorize_project},
-    error::{ApiError, ErrorBody, ErrorCode, Result},
+    error::{ApiError, ErrorBody, ErrorCode, FileBodyAnswers, Result},
     extract::{ApiJson, ApiPath},
     state::AppState,
 };
@@ -240,8 +240,7 @@ async fn upload_folder(
 }
 
 #[utoipa::path(post, path = "/api/upload", tag = "uploads", request_body = UploadRequest,
-    responses((status = 201, description = "The file's URL, as text/plain", body = String),
-        (status = 404, body = ErrorBody), (status = 413, body = ErrorBody), (status = 422, body = ErrorBody)))]
+    responses((status = 201, description = "The file's URL, as text/plain", body = String), FileBodyAnswers))]
 pub async fn upload(
     State(state): State<AppState>,
     principal: Principal,

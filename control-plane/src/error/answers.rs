@@ -1,0 +1,33 @@
+//! Error answers that several routes document alike, as utoipa `IntoResponses` types: a
+//! route's `responses(...)` names one of these beside its own statuses instead of listing
+//! the same tuples again. They only describe; no handler builds them.
+
+use utoipa::IntoResponses;
+
+use super::ErrorBody;
+
+/// A write to a business's own block library: who may write, and what a block must be.
+#[derive(IntoResponses)]
+#[allow(dead_code, reason = "an OpenAPI description only; never built")]
+pub enum LibraryWriteAnswers {
+    #[response(status = 401)]
+    SignedOut(ErrorBody),
+    /// Not the business's administrator
+    #[response(status = 403)]
+    NotAdministrator(ErrorBody),
+    #[response(status = 422)]
+    Invalid(ErrorBody),
+}
+
+/// A file sent in a JSON body (an upload, an import): its place may not exist, the file may
+/// be too large or not what the call takes.
+#[derive(IntoResponses)]
+#[allow(dead_code, reason = "an OpenAPI description only; never built")]
+pub enum FileBodyAnswers {
+    #[response(status = 404)]
+    NoSuchPlace(ErrorBody),
+    #[response(status = 413)]
+    TooLarge(ErrorBody),
+    #[response(status = 422)]
+    Invalid(ErrorBody),
+}
