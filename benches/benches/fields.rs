@@ -6,29 +6,9 @@ use criterion::{Criterion, criterion_group, criterion_main};
 use serde_json::json;
 use vitrine_shared::{
     domain::slugify,
-    fields::{FieldDef, FieldMeta, FieldOption, FieldType, format_currency, normalize},
+    fields::{FieldType, format_currency, normalize},
+    testing::fields::field,
 };
-
-fn field(kind: FieldType) -> FieldDef {
-    FieldDef {
-        id: 1,
-        name: "f".into(),
-        slug: "f".into(),
-        kind,
-        required: false,
-        options: vec![
-            FieldOption {
-                name: "Azul".into(),
-                image: None,
-            },
-            FieldOption {
-                name: "Verde".into(),
-                image: None,
-            },
-        ],
-        meta: FieldMeta::default(),
-    }
-}
 
 fn benches(c: &mut Criterion) {
     let text = field(FieldType::Text);

@@ -580,3 +580,4 @@ mod dns_server_tests {
 }
 
 pub mod budgets;
+pub mod fields;

@@ -3,6 +3,7 @@
 
 use super::*;
 use crate::error_code::ErrorCode;
+use crate::testing::fields::field;
 use serde_json::json;
 
 #[test]
@@ -18,27 +19,6 @@ fn a_submission_comes_back_as_its_fields() {
         ]
     );
     assert!(submission_fields("<p>old row</p>").is_empty());
-}
-
-fn field(kind: FieldType) -> FieldDef {
-    FieldDef {
-        id: 1,
-        name: "Campo".into(),
-        slug: "campo".into(),
-        kind,
-        required: false,
-        options: vec![
-            FieldOption {
-                name: "Azul".into(),
-                image: None,
-            },
-            FieldOption {
-                name: "Verde".into(),
-                image: None,
-            },
-        ],
-        meta: FieldMeta::default(),
-    }
 }
 
 fn ok(kind: FieldType, raw: Value) -> Value {
