@@ -170,6 +170,7 @@ fn every_file_in_the_folder_is_listed_and_every_listed_file_exists() {
     let mut on_disk: Vec<String> = std::fs::read_dir(&dir)
         .expect("migrations folder")
         .map(|e| e.expect("entry").file_name().to_string_lossy().into_owned())
+        .filter(|name| name.ends_with(".sql"))
         .collect();
     on_disk.sort();
     let listed: Vec<String> = FILES.iter().map(|(n, _)| format!("{n}.sql")).collect();
