@@ -29,7 +29,7 @@ use vitrine_shared::{
     store::{Failure, StoreError},
 };
 
-pub use answers::{FileBodyAnswers, LibraryWriteAnswers};
+pub use answers::{FileBodyAnswers, LibraryWriteAnswers, ScreenshotAnswers};
 pub use blocks::{BLOCK_NAME_TAKEN, FetchError, ShotError};
 pub use publish::PublishError;
 

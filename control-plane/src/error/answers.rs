@@ -31,3 +31,19 @@ pub enum FileBodyAnswers {
     #[response(status = 422)]
     Invalid(ErrorBody),
 }
+
+/// A picture taken by Chromium (a block's or a template's thumbnail): administrators only,
+/// of something that exists, at a size the query allows, on a node with Chromium.
+#[derive(IntoResponses)]
+#[allow(dead_code, reason = "an OpenAPI description only; never built")]
+pub enum ScreenshotAnswers {
+    #[response(status = 403)]
+    NotAdministrator(ErrorBody),
+    #[response(status = 404)]
+    NotFound(ErrorBody),
+    #[response(status = 422)]
+    Invalid(ErrorBody),
+    /// Chromium is not installed
+    #[response(status = 503)]
+    NoBrowser(ErrorBody),
+}

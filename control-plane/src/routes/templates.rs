@@ -20,7 +20,7 @@ use crate::{
     auth::{Admin, CurrentUser},
     authz::authorize_project,
     block_checks::check_order,
-    error::{ApiError, ErrorBody, ErrorCode, Result},
+    error::{ApiError, ErrorBody, ErrorCode, Result, ScreenshotAnswers},
     extract::{ApiJson, ApiPath, ApiQuery},
     projects::{choose_slug, create_from_snapshot, parse_name},
     rendering::template_document,
@@ -327,8 +327,7 @@ pub async fn erp_delete_template(
 
 #[utoipa::path(get, path = "/api/template-screenshot/{id}", tag = "admin", params(("id" = i64, Path, description = "Template id"), ScreenshotQuery),
     responses((status = 200, description = "PNG; the template's thumbnail is set to it", content_type = "image/png"),
-        (status = 403, body = ErrorBody), (status = 404, body = ErrorBody), (status = 422, body = ErrorBody),
-        (status = 503, description = "Chromium is not installed", body = ErrorBody)))]
+        ScreenshotAnswers))]
 pub async fn template_screenshot(
     State(state): State<AppState>,
     _admin: Admin,

@@ -8,7 +8,7 @@ use utoipa_axum::{router::OpenApiRouter, routes};
 
 use crate::{
     auth::Admin,
-    error::{ErrorBody, Result},
+    error::{ErrorBody, Result, ScreenshotAnswers},
     extract::{ApiJson, ApiPath, ApiQuery},
     rendering::block_document,
     state::AppState,
@@ -24,8 +24,7 @@ pub fn router() -> OpenApiRouter<AppState> {
 
 #[utoipa::path(get, path = "/api/block-screenshot/{id}", tag = "admin", params(("id" = i64, Path, description = "Block id"), ScreenshotQuery),
     responses((status = 200, description = "PNG; the block's image is set to it", content_type = "image/png"),
-        (status = 403, body = ErrorBody), (status = 404, body = ErrorBody), (status = 422, body = ErrorBody),
-        (status = 503, description = "Chromium is not installed", body = ErrorBody)))]
+        ScreenshotAnswers))]
 pub async fn block_screenshot(
     State(state): State<AppState>,
     _admin: Admin,
