@@ -19,17 +19,16 @@ interface Props {
 export function BlockFormModal({ block, categories, onClose }: Props) {
   const { t } = useTranslation();
   const save = useSaveBlock();
-  const zodForm = useZodForm(blockFormSchema, {
+  const { bind, saveWith } = useZodForm(blockFormSchema, {
     defaultValues: blockFormValues(block, categories[0]?.id ?? null),
     serverFields: ['name', 'keywords', 'image', 'template', 'css', 'js', 'order'],
     serverFieldMap: { category_id: 'categoryId' },
   });
-  const { bind, saveWith } = zodForm;
 
-  const submission = saveWith(
+  const dialog = saveWith(
     save,
     (payload: BlockPayload) => ({ ...(block ? { id: block.id } : {}), block: payload }),
-    toastOutcome(t, onClose),
+    { onClose, ...toastOutcome(t) },
   );
 
   /** The block's HTML, CSS and JS: code editors of a few rows. */
@@ -47,9 +46,8 @@ export function BlockFormModal({ block, categories, onClose }: Props) {
   return (
     <FormDialog
       title={block ? t('blockAdmin.block.edit') : t('blockAdmin.block.new')}
-      onClose={onClose}
       testId="block-form"
-      form={submission}
+      form={dialog}
     >
       <div className="two-columns">
         <InputField label={t('blockAdmin.block.name')} id="block-name" required {...bind('name')} />

@@ -18,24 +18,22 @@ interface Props {
 export function CategoryFormModal({ category, onClose }: Props) {
   const { t } = useTranslation();
   const save = useSaveCategory();
-  const zodForm = useZodForm(categoryFormSchema, {
+  const { bind, saveWith } = useZodForm(categoryFormSchema, {
     defaultValues: categoryFormValues(category),
     serverFields: ['name', 'icon', 'order'],
   });
-  const { bind, saveWith } = zodForm;
 
-  const submission = saveWith(
+  const dialog = saveWith(
     save,
     (payload: CategoryPayload) => ({ ...(category ? { id: category.id } : {}), category: payload }),
-    toastOutcome(t, onClose),
+    { onClose, ...toastOutcome(t) },
   );
 
   return (
     <FormDialog
       title={category ? t('blockAdmin.category.edit') : t('blockAdmin.category.new')}
-      onClose={onClose}
       testId="category-form"
-      form={submission}
+      form={dialog}
     >
       <InputField label={t('blockAdmin.category.name')} id="category-name" required {...bind('name')} />
       <TextAreaField

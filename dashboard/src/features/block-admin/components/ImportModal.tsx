@@ -36,28 +36,24 @@ export function ImportModal({ kind, onClose }: Props) {
   const categories = useImportCategories();
   const blocks = useImportBlocks();
   const mutation = kind === 'categories' ? categories : blocks;
-  const zodForm = useZodForm(importSchema, {
+  const { bind, saveWith } = useZodForm(importSchema, {
     defaultValues: { text: '' },
     serverFields: ['text'],
     // The server names the list it could not read or whose entry it refused.
     serverFieldMap: { [kind]: 'text' },
   });
-  const { bind, saveWith } = zodForm;
 
-  const submission = saveWith(mutation, ({ text }: { text: string }) => text, {
-    onSuccess: ({ imported }) => {
-      toast.success(t('blockAdmin.imported', { n: imported }));
-      onClose();
-    },
+  const dialog = saveWith(mutation, ({ text }: { text: string }) => text, {
+    onSuccess: ({ imported }) => toast.success(t('blockAdmin.imported', { n: imported })),
     onError: (error) => toastFailure(t, error),
+    onClose,
   });
 
   return (
     <FormDialog
       title={t(`blockAdmin.import.${kind}`)}
-      onClose={onClose}
       testId={`import-${kind}`}
-      form={submission}
+      form={dialog}
       saveTestId="import-submit"
       saveLabel={t('blockAdmin.import.submit')}
       failureTestId="import-error"

@@ -16,25 +16,21 @@ interface Props {
 export function BusinessBlockFormModal({ block, onClose }: Props) {
   const { t } = useTranslation();
   const save = useSaveBusinessBlock();
-  const zodForm = useZodForm(businessBlockFormSchema, {
+  const { bind, saveWith } = useZodForm(businessBlockFormSchema, {
     defaultValues: blockFormValues(block),
     serverFields: ['name', 'keywords', 'image', 'order'],
   });
-  const { bind, saveWith } = zodForm;
 
-  const submission = saveWith(save, (payload: SaveBusinessBlockInput) => ({ id: block.id, block: payload }), {
-    onSuccess: (saved) => {
-      showToast(t('businessLibrary.saved', { name: saved.name }), 'success');
-      onClose();
-    },
+  const dialog = saveWith(save, (payload: SaveBusinessBlockInput) => ({ id: block.id, block: payload }), {
+    onSuccess: (saved) => showToast(t('businessLibrary.saved', { name: saved.name }), 'success'),
+    onClose,
   });
 
   return (
     <FormDialog
       title={t('businessLibrary.editTitle', { name: block.name })}
-      onClose={onClose}
       testId="business-block-form"
-      form={submission}
+      form={dialog}
       saveTestId="business-block-save"
     >
       <InputField label={t('businessLibrary.name')} id="business-block-name" required {...bind('name')} />

@@ -215,10 +215,7 @@ function Overview({ project, slots }: { project: ProjectDetail; slots: OverviewS
         <NewPageDialog
           projectId={project.id}
           collections={project.tables}
-          onCreated={(page) => {
-            setCreatingPage(false);
-            void navigate(paths.page.build({ projectId: project.id, pageId: page.id }));
-          }}
+          onCreated={(page) => void navigate(paths.page.build({ projectId: project.id, pageId: page.id }))}
           onClose={() => setCreatingPage(false)}
         />
       )}
