@@ -141,12 +141,6 @@ export interface SubmitHandlers<D, E = Error> {
   onError?: (error: E) => void;
 }
 
-/** What a form dialog's save does besides reporting its failure: `onClose` closes the dialog. */
-export interface DialogHandlers<D, E = Error> extends SubmitHandlers<D, E> {
-  /** Closes the dialog: its Cancel, and a save that succeeds, after `onSuccess`. */
-  onClose: () => void;
-}
-
 /**
  * What a form dialog needs of its form (`FormDialog`'s `form`, made by `useZodForm`'s
  * `saveWith`): the form, its failed save that names none of its fields, what a valid submit
@@ -203,14 +197,16 @@ export function useZodForm<I extends FieldValues, O>(
     });
   };
   /**
-   * The form saved through `mutation`, for a `FormDialog`: a valid submit makes the mutation's
-   * variables of the values (`toVariables`) and sends them with `submitTo`; it is `saving` while
-   * the mutation runs, and the dialog closes once it succeeds (after `onSuccess`).
+   * The form saved through `mutation`, for a `FormDialog` that `onClose` closes (its Cancel): a
+   * valid submit makes the mutation's variables of the values (`toVariables`) and sends them with
+   * `submitTo`; it is `saving` while the mutation runs, and closes the dialog once it succeeds
+   * (after `onSuccess`).
    */
   const saveWith = <V, D, E>(
     mutation: Mutation<V, D, E> & { isPending: boolean },
     toVariables: (values: O) => V,
-    { onClose, onSuccess, onError }: DialogHandlers<D, E>,
+    onClose: () => void,
+    { onSuccess, onError }: SubmitHandlers<D, E> = {},
   ): FormSubmission<I, unknown, O> => ({
     form,
     failure,

@@ -28,7 +28,8 @@ export function BlockFormModal({ block, categories, onClose }: Props) {
   const dialog = saveWith(
     save,
     (payload: BlockPayload) => ({ ...(block ? { id: block.id } : {}), block: payload }),
-    { onClose, ...toastOutcome(t) },
+    onClose,
+    toastOutcome(t),
   );
 
   /** The block's HTML, CSS and JS: code editors of a few rows. */

@@ -26,7 +26,8 @@ export function CategoryFormModal({ category, onClose }: Props) {
   const dialog = saveWith(
     save,
     (payload: CategoryPayload) => ({ ...(category ? { id: category.id } : {}), category: payload }),
-    { onClose, ...toastOutcome(t) },
+    onClose,
+    toastOutcome(t),
   );
 
   return (

@@ -43,10 +43,9 @@ export function ImportModal({ kind, onClose }: Props) {
     serverFieldMap: { [kind]: 'text' },
   });
 
-  const dialog = saveWith(mutation, ({ text }: { text: string }) => text, {
+  const dialog = saveWith(mutation, ({ text }: { text: string }) => text, onClose, {
     onSuccess: ({ imported }) => toast.success(t('blockAdmin.imported', { n: imported })),
     onError: (error) => toastFailure(t, error),
-    onClose,
   });
 
   return (

@@ -21,10 +21,12 @@ export function BusinessBlockFormModal({ block, onClose }: Props) {
     serverFields: ['name', 'keywords', 'image', 'order'],
   });
 
-  const dialog = saveWith(save, (payload: SaveBusinessBlockInput) => ({ id: block.id, block: payload }), {
-    onSuccess: (saved) => showToast(t('businessLibrary.saved', { name: saved.name }), 'success'),
+  const dialog = saveWith(
+    save,
+    (payload: SaveBusinessBlockInput) => ({ id: block.id, block: payload }),
     onClose,
-  });
+    { onSuccess: (saved) => showToast(t('businessLibrary.saved', { name: saved.name }), 'success') },
+  );
 
   return (
     <FormDialog

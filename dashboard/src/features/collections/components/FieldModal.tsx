@@ -51,10 +51,13 @@ export function FieldModal({ tableId, field, otherTables, uploadPrefix, onClose,
   });
   const { errors } = form.formState;
 
-  const handlers = { onSuccess: onSaved, onClose };
   const dialog = field
-    ? saveWith(update, (body: FieldBody) => ({ id: field.id, table_id: tableId, ...body }), handlers)
-    : saveWith(create, (body: FieldBody) => ({ table_id: tableId, ...body }), handlers);
+    ? saveWith(update, (body: FieldBody) => ({ id: field.id, table_id: tableId, ...body }), onClose, {
+        onSuccess: onSaved,
+      })
+    : saveWith(create, (body: FieldBody) => ({ table_id: tableId, ...body }), onClose, {
+        onSuccess: onSaved,
+      });
 
   const optionsError = errorText(t, errors.options?.root ?? errorAt(errors, 'options'));
 

@@ -32,10 +32,12 @@ export function NewPageDialog({ projectId, collections, onCreated, onClose }: Pr
   });
   const kind = useWatch({ control: form.control, name: 'kind' });
 
-  const dialog = saveWith(createPage, (values: NewPageValues) => ({ ...values, project_id: projectId }), {
-    onSuccess: onCreated,
+  const dialog = saveWith(
+    createPage,
+    (values: NewPageValues) => ({ ...values, project_id: projectId }),
     onClose,
-  });
+    { onSuccess: onCreated },
+  );
 
   return (
     <FormDialog

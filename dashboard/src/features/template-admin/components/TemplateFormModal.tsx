@@ -21,10 +21,12 @@ export function TemplateFormModal({ template, onClose }: Props) {
     serverFields: ['name', 'category', 'description'],
   });
 
-  const dialog = saveWith(save, (payload: TemplatePayload) => ({ id: template.id, template: payload }), {
+  const dialog = saveWith(
+    save,
+    (payload: TemplatePayload) => ({ id: template.id, template: payload }),
     onClose,
-    ...toastOutcome(t),
-  });
+    toastOutcome(t),
+  );
 
   return (
     <FormDialog title={t('templateAdmin.editTitle')} testId="template-form" form={dialog}>

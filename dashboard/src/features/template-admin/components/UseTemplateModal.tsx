@@ -24,11 +24,15 @@ export function UseTemplateModal({ template, onClose }: Props) {
     serverFields: ['name'],
   });
 
-  const dialog = saveWith(create, ({ name }: { name: string }) => ({ templateId: template.id, name }), {
-    onSuccess: (project) => void navigate(paths.project.build({ projectId: project.id })),
-    onError: () => toast.error(t('common.error')),
+  const dialog = saveWith(
+    create,
+    ({ name }: { name: string }) => ({ templateId: template.id, name }),
     onClose,
-  });
+    {
+      onSuccess: (project) => void navigate(paths.project.build({ projectId: project.id })),
+      onError: () => toast.error(t('common.error')),
+    },
+  );
 
   return (
     <FormDialog
