@@ -1,5 +1,5 @@
 import { useTranslation } from 'react-i18next';
-import { InputField, OrderField, SelectField, TextAreaField } from '@/components/FormControls';
+import { CodeField, InputField, OrderField, SelectField } from '@/components/FormControls';
 import { FormDialog } from '@/components/FormDialog';
 import { toastOutcome } from '@/components/admin-toasts';
 import { useZodForm } from '@/lib/forms';
@@ -34,11 +34,10 @@ export function BlockFormModal({ block, categories, onClose }: Props) {
 
   /** The block's HTML, CSS and JS: code editors of a few rows. */
   const code = (name: 'template' | 'css' | 'js', label: string, rows: number) => (
-    <TextAreaField
+    <CodeField
       label={label}
       id={`block-${name}`}
       required={name === 'template'}
-      className="code-input"
       rows={rows}
       {...bind(name)}
     />

@@ -1,5 +1,5 @@
 import { useTranslation } from 'react-i18next';
-import { InputField, OrderField, TextAreaField } from '@/components/FormControls';
+import { CodeField, InputField, OrderField } from '@/components/FormControls';
 import { FormDialog } from '@/components/FormDialog';
 import { toastOutcome } from '@/components/admin-toasts';
 import { useZodForm } from '@/lib/forms';
@@ -37,13 +37,7 @@ export function CategoryFormModal({ category, onClose }: Props) {
       form={dialog}
     >
       <InputField label={t('blockAdmin.category.name')} id="category-name" required {...bind('name')} />
-      <TextAreaField
-        label={t('blockAdmin.category.icon')}
-        id="category-icon"
-        className="code-input"
-        rows={4}
-        {...bind('icon')}
-      />
+      <CodeField label={t('blockAdmin.category.icon')} id="category-icon" rows={4} {...bind('icon')} />
       <OrderField label={t('blockAdmin.order')} id="category-order" {...bind('order')} />
     </FormDialog>
   );

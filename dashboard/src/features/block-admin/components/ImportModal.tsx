@@ -1,6 +1,6 @@
 import { useTranslation } from 'react-i18next';
 import { z } from 'zod';
-import { TextAreaField } from '@/components/FormControls';
+import { CodeField } from '@/components/FormControls';
 import { FormDialog } from '@/components/FormDialog';
 import { toast } from '@/components/toast';
 import { toastFailure } from '@/components/admin-toasts';
@@ -57,14 +57,7 @@ export function ImportModal({ kind, onClose }: Props) {
       saveLabel={t('blockAdmin.import.submit')}
       failureTestId="import-error"
     >
-      <TextAreaField
-        label={t('blockAdmin.import.text')}
-        id="import-text"
-        className="code-input"
-        rows={12}
-        required
-        {...bind('text')}
-      />
+      <CodeField label={t('blockAdmin.import.text')} id="import-text" rows={12} required {...bind('text')} />
     </FormDialog>
   );
 }
