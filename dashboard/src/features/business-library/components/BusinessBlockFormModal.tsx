@@ -33,7 +33,6 @@ export function BusinessBlockFormModal({ block, onClose }: Props) {
       title={t('businessLibrary.editTitle', { name: block.name })}
       testId="business-block-form"
       form={dialog}
-      saveTestId="business-block-save"
     >
       <InputField label={t('businessLibrary.name')} id="business-block-name" required {...bind('name')} />
       <InputField
