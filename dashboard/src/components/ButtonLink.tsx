@@ -13,6 +13,32 @@ export function ButtonLink({ variant, size, testId, ...rest }: ButtonLinkProps) 
   return <Link {...rest} className={buttonClass(variant, size)} data-testid={testId} />;
 }
 
+/** One of `ButtonLinks`: where it goes, its text, its test id (its key) and its variant. */
+export interface ButtonLinkItem {
+  to: string;
+  label: ReactNode;
+  testId: string;
+  variant?: ButtonProps['variant'];
+}
+
+/**
+ * Links to other screens side by side, each a `ButtonLink` of the same size: a header's (the
+ * project overview's) or a row's (a collection's).
+ */
+export function ButtonLinks({
+  links,
+  size,
+}: {
+  links: readonly ButtonLinkItem[];
+  size?: ButtonProps['size'];
+}) {
+  return links.map(({ label, testId, ...link }) => (
+    <ButtonLink key={testId} {...link} size={size} testId={testId}>
+      {label}
+    </ButtonLink>
+  ));
+}
+
 interface ExternalButtonLinkProps {
   href: string;
   variant?: ButtonProps['variant'];

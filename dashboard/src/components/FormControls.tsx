@@ -74,6 +74,11 @@ export function TextAreaField(props: ControlFieldProps & Own<TextareaHTMLAttribu
   return <ControlField {...outer} render={(wiring) => <textarea {...textarea} {...wiring} />} />;
 }
 
+/** A `TextAreaField` for code, shown in the monospace font: HTML, CSS, JS, an SVG icon, an export. */
+export function CodeField(props: Omit<Parameters<typeof TextAreaField>[0], 'className'>) {
+  return <TextAreaField {...props} className="code-input" />;
+}
+
 /** A labelled `<select>` bound to a react-hook-form field; the options are its children. */
 export function SelectField(props: ControlFieldProps & Own<SelectHTMLAttributes<HTMLSelectElement>>) {
   const [outer, select] = split(props);

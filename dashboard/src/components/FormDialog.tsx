@@ -7,7 +7,6 @@ import type { FormSubmission } from '@/lib/forms';
 
 interface FormDialogProps<T extends FieldValues, C, O> {
   title: string;
-  onClose: () => void;
   /**
    * The dialog's test id; the form's id is `${testId}-form`, and its Save, Cancel and error
    * are `${testId}-save`, `-cancel` and `-error` unless named otherwise.
@@ -15,7 +14,7 @@ interface FormDialogProps<T extends FieldValues, C, O> {
   testId: string;
   /**
    * `useZodForm().saveWith(mutation, …)`: the form, its failed save that names none of its
-   * fields, its save, and whether that runs (Save is disabled meanwhile).
+   * fields, its save, whether that runs (Save is disabled meanwhile), and the dialog's close.
    */
   form: FormSubmission<T, C, O>;
   saveTestId?: string;
@@ -33,9 +32,8 @@ interface FormDialogProps<T extends FieldValues, C, O> {
  */
 export function FormDialog<T extends FieldValues, C, O>({
   title,
-  onClose,
   testId,
-  form: { form, failure, onValid, saving },
+  form: { form, failure, onValid, saving, onClose },
   saveTestId = `${testId}-save`,
   saveLabel,
   failureTestId = `${testId}-error`,

@@ -13,19 +13,10 @@ export function toastFailure(t: TFunction, error: unknown): void {
   toast.error(message ? t('blockAdmin.failedWith', { message }) : t('blockAdmin.failed'));
 }
 
-/**
- * Mutation callbacks that toast the outcome, then run `then` on success, or `otherwise` (a form
- * showing the error at its field) on failure.
- */
-export function toastOutcome(t: TFunction, then?: () => void, otherwise?: (error: unknown) => void) {
+/** Mutation callbacks that toast the outcome. */
+export function toastOutcome(t: TFunction) {
   return {
-    onSuccess: () => {
-      toastOk(t);
-      then?.();
-    },
-    onError: (error: unknown) => {
-      toastFailure(t, error);
-      otherwise?.(error);
-    },
+    onSuccess: () => toastOk(t),
+    onError: (error: unknown) => toastFailure(t, error),
   };
 }

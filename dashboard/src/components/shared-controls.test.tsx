@@ -77,3 +77,42 @@ describe('useZodForm submitTo', () => {
     expect(form.current.failure.message).toBeUndefined();
   });
 });
+
+describe('useZodForm saveWith', () => {
+  const schema = z.object({ name: z.string() });
+
+  it("sends the values' variables, then closes the dialog after the caller's success, and not on a failure", async () => {
+    const form = renderHook(() =>
+      useZodForm(schema, { defaultValues: { name: '' }, serverFields: ['name'] }),
+    ).result;
+    const calls: string[] = [];
+    const onClose = vi.fn(() => calls.push('close'));
+    const onSuccess = vi.fn(() => calls.push('success'));
+    const onError = vi.fn();
+    let outcome: { ok: true } | { ok: false; error: Error } = { ok: true };
+    const mutation = {
+      isPending: false,
+      mutate: vi.fn(
+        (_: string, options: { onSuccess: (data: number) => void; onError: (error: Error) => void }) => {
+          if (outcome.ok) options.onSuccess(7);
+          else options.onError(outcome.error);
+        },
+      ),
+    };
+    const dialog = form.current.saveWith(mutation, ({ name }) => `name=${name}`, onClose, {
+      onSuccess,
+      onError,
+    });
+    expect(dialog.onClose).toBe(onClose);
+
+    await act(() => dialog.onValid({ name: 'Ana' }));
+    expect(mutation.mutate.mock.calls[0]?.[0]).toBe('name=Ana');
+    expect(onSuccess).toHaveBeenCalledWith(7);
+    expect(calls).toEqual(['success', 'close']);
+
+    outcome = { ok: false, error: new ApiError(500, 'internal', 'Falhou') };
+    await act(() => dialog.onValid({ name: 'Ana' }));
+    expect(onError).toHaveBeenCalledTimes(1);
+    expect(onClose).toHaveBeenCalledTimes(1);
+  });
+});

@@ -144,13 +144,14 @@ export interface SubmitHandlers<D, E = Error> {
 /**
  * What a form dialog needs of its form (`FormDialog`'s `form`, made by `useZodForm`'s
  * `saveWith`): the form, its failed save that names none of its fields, what a valid submit
- * does, and whether the save runs.
+ * does, whether the save runs, and how the dialog closes.
  */
 export interface FormSubmission<T extends FieldValues, C, O> {
   form: UseFormReturn<T, C, O>;
   failure: { message: string | undefined };
   onValid: (values: O) => void | Promise<void>;
   saving: boolean;
+  onClose: () => void;
 }
 
 interface ZodFormOptions<I extends FieldValues> {
@@ -196,19 +197,29 @@ export function useZodForm<I extends FieldValues, O>(
     });
   };
   /**
-   * The form saved through `mutation`, for a `FormDialog`: a valid submit makes the mutation's
-   * variables of the values (`toVariables`) and sends them with `submitTo`; it is `saving` while
-   * the mutation runs.
+   * The form saved through `mutation`, for a `FormDialog` that `onClose` closes (its Cancel): a
+   * valid submit makes the mutation's variables of the values (`toVariables`) and sends them with
+   * `submitTo`; it is `saving` while the mutation runs, and closes the dialog once it succeeds
+   * (after `onSuccess`).
    */
   const saveWith = <V, D, E>(
     mutation: Mutation<V, D, E> & { isPending: boolean },
     toVariables: (values: O) => V,
-    handlers?: SubmitHandlers<D, E>,
+    onClose: () => void,
+    { onSuccess, onError }: SubmitHandlers<D, E> = {},
   ): FormSubmission<I, unknown, O> => ({
     form,
     failure,
     saving: mutation.isPending,
-    onValid: (values) => submitTo(mutation, toVariables(values), handlers),
+    onClose,
+    onValid: (values) =>
+      submitTo(mutation, toVariables(values), {
+        onSuccess: (data) => {
+          onSuccess?.(data);
+          onClose();
+        },
+        onError,
+      }),
   });
   return { form, failure, bind, submitTo, saveWith };
 }

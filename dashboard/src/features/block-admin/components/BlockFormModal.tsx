@@ -1,5 +1,5 @@
 import { useTranslation } from 'react-i18next';
-import { InputField, OrderField, SelectField, TextAreaField } from '@/components/FormControls';
+import { CodeField, InputField, OrderField, SelectField } from '@/components/FormControls';
 import { FormDialog } from '@/components/FormDialog';
 import { toastOutcome } from '@/components/admin-toasts';
 import { useZodForm } from '@/lib/forms';
@@ -19,26 +19,25 @@ interface Props {
 export function BlockFormModal({ block, categories, onClose }: Props) {
   const { t } = useTranslation();
   const save = useSaveBlock();
-  const zodForm = useZodForm(blockFormSchema, {
+  const { bind, saveWith } = useZodForm(blockFormSchema, {
     defaultValues: blockFormValues(block, categories[0]?.id ?? null),
     serverFields: ['name', 'keywords', 'image', 'template', 'css', 'js', 'order'],
     serverFieldMap: { category_id: 'categoryId' },
   });
-  const { bind, saveWith } = zodForm;
 
-  const submission = saveWith(
+  const dialog = saveWith(
     save,
     (payload: BlockPayload) => ({ ...(block ? { id: block.id } : {}), block: payload }),
-    toastOutcome(t, onClose),
+    onClose,
+    toastOutcome(t),
   );
 
   /** The block's HTML, CSS and JS: code editors of a few rows. */
   const code = (name: 'template' | 'css' | 'js', label: string, rows: number) => (
-    <TextAreaField
+    <CodeField
       label={label}
       id={`block-${name}`}
       required={name === 'template'}
-      className="code-input"
       rows={rows}
       {...bind(name)}
     />
@@ -47,9 +46,8 @@ export function BlockFormModal({ block, categories, onClose }: Props) {
   return (
     <FormDialog
       title={block ? t('blockAdmin.block.edit') : t('blockAdmin.block.new')}
-      onClose={onClose}
       testId="block-form"
-      form={submission}
+      form={dialog}
     >
       <div className="two-columns">
         <InputField label={t('blockAdmin.block.name')} id="block-name" required {...bind('name')} />

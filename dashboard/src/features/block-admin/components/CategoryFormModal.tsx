@@ -1,5 +1,5 @@
 import { useTranslation } from 'react-i18next';
-import { InputField, OrderField, TextAreaField } from '@/components/FormControls';
+import { CodeField, InputField, OrderField } from '@/components/FormControls';
 import { FormDialog } from '@/components/FormDialog';
 import { toastOutcome } from '@/components/admin-toasts';
 import { useZodForm } from '@/lib/forms';
@@ -18,33 +18,26 @@ interface Props {
 export function CategoryFormModal({ category, onClose }: Props) {
   const { t } = useTranslation();
   const save = useSaveCategory();
-  const zodForm = useZodForm(categoryFormSchema, {
+  const { bind, saveWith } = useZodForm(categoryFormSchema, {
     defaultValues: categoryFormValues(category),
     serverFields: ['name', 'icon', 'order'],
   });
-  const { bind, saveWith } = zodForm;
 
-  const submission = saveWith(
+  const dialog = saveWith(
     save,
     (payload: CategoryPayload) => ({ ...(category ? { id: category.id } : {}), category: payload }),
-    toastOutcome(t, onClose),
+    onClose,
+    toastOutcome(t),
   );
 
   return (
     <FormDialog
       title={category ? t('blockAdmin.category.edit') : t('blockAdmin.category.new')}
-      onClose={onClose}
       testId="category-form"
-      form={submission}
+      form={dialog}
     >
       <InputField label={t('blockAdmin.category.name')} id="category-name" required {...bind('name')} />
-      <TextAreaField
-        label={t('blockAdmin.category.icon')}
-        id="category-icon"
-        className="code-input"
-        rows={4}
-        {...bind('icon')}
-      />
+      <CodeField label={t('blockAdmin.category.icon')} id="category-icon" rows={4} {...bind('icon')} />
       <OrderField label={t('blockAdmin.order')} id="category-order" {...bind('order')} />
     </FormDialog>
   );

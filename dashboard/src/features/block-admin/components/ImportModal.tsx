@@ -1,6 +1,6 @@
 import { useTranslation } from 'react-i18next';
 import { z } from 'zod';
-import { TextAreaField } from '@/components/FormControls';
+import { CodeField } from '@/components/FormControls';
 import { FormDialog } from '@/components/FormDialog';
 import { toast } from '@/components/toast';
 import { toastFailure } from '@/components/admin-toasts';
@@ -36,40 +36,28 @@ export function ImportModal({ kind, onClose }: Props) {
   const categories = useImportCategories();
   const blocks = useImportBlocks();
   const mutation = kind === 'categories' ? categories : blocks;
-  const zodForm = useZodForm(importSchema, {
+  const { bind, saveWith } = useZodForm(importSchema, {
     defaultValues: { text: '' },
     serverFields: ['text'],
     // The server names the list it could not read or whose entry it refused.
     serverFieldMap: { [kind]: 'text' },
   });
-  const { bind, saveWith } = zodForm;
 
-  const submission = saveWith(mutation, ({ text }: { text: string }) => text, {
-    onSuccess: ({ imported }) => {
-      toast.success(t('blockAdmin.imported', { n: imported }));
-      onClose();
-    },
+  const dialog = saveWith(mutation, ({ text }: { text: string }) => text, onClose, {
+    onSuccess: ({ imported }) => toast.success(t('blockAdmin.imported', { n: imported })),
     onError: (error) => toastFailure(t, error),
   });
 
   return (
     <FormDialog
       title={t(`blockAdmin.import.${kind}`)}
-      onClose={onClose}
       testId={`import-${kind}`}
-      form={submission}
+      form={dialog}
       saveTestId="import-submit"
       saveLabel={t('blockAdmin.import.submit')}
       failureTestId="import-error"
     >
-      <TextAreaField
-        label={t('blockAdmin.import.text')}
-        id="import-text"
-        className="code-input"
-        rows={12}
-        required
-        {...bind('text')}
-      />
+      <CodeField label={t('blockAdmin.import.text')} id="import-text" rows={12} required {...bind('text')} />
     </FormDialog>
   );
 }

@@ -16,26 +16,23 @@ interface Props {
 export function BusinessBlockFormModal({ block, onClose }: Props) {
   const { t } = useTranslation();
   const save = useSaveBusinessBlock();
-  const zodForm = useZodForm(businessBlockFormSchema, {
+  const { bind, saveWith } = useZodForm(businessBlockFormSchema, {
     defaultValues: blockFormValues(block),
     serverFields: ['name', 'keywords', 'image', 'order'],
   });
-  const { bind, saveWith } = zodForm;
 
-  const submission = saveWith(save, (payload: SaveBusinessBlockInput) => ({ id: block.id, block: payload }), {
-    onSuccess: (saved) => {
-      showToast(t('businessLibrary.saved', { name: saved.name }), 'success');
-      onClose();
-    },
-  });
+  const dialog = saveWith(
+    save,
+    (payload: SaveBusinessBlockInput) => ({ id: block.id, block: payload }),
+    onClose,
+    { onSuccess: (saved) => showToast(t('businessLibrary.saved', { name: saved.name }), 'success') },
+  );
 
   return (
     <FormDialog
       title={t('businessLibrary.editTitle', { name: block.name })}
-      onClose={onClose}
       testId="business-block-form"
-      form={submission}
-      saveTestId="business-block-save"
+      form={dialog}
     >
       <InputField label={t('businessLibrary.name')} id="business-block-name" required {...bind('name')} />
       <InputField

@@ -63,7 +63,7 @@ describe("the business's block library screen", () => {
   /** Saves the open form with `image` as the thumbnail. */
   function saveImage(image: string) {
     fireEvent.change(screen.getByTestId('business-block-image'), { target: { value: image } });
-    fireEvent.click(screen.getByTestId('business-block-save'));
+    fireEvent.click(screen.getByTestId('business-block-form-save'));
   }
 
   /** Opens the edit form of block 21 from the list. */
@@ -122,18 +122,18 @@ describe("the business's block library screen", () => {
     const form = within(screen.getByTestId('business-block-form'));
     fireEvent.change(form.getByTestId('business-block-name'), { target: { value: ' ' } });
     fireEvent.change(form.getByTestId('business-block-order'), { target: { value: '-1' } });
-    fireEvent.click(form.getByTestId('business-block-save'));
+    fireEvent.click(form.getByTestId('business-block-form-save'));
     await expectFieldError('business-block-name', 'Block Name is required');
     await expectFieldError('business-block-order', 'A ordem deve ser um número inteiro de 0 a 1000000');
     await expectFocused('business-block-name');
     fireEvent.change(form.getByTestId('business-block-name'), { target: { value: 'Capa nova' } });
-    fireEvent.click(form.getByTestId('business-block-save'));
+    fireEvent.click(form.getByTestId('business-block-form-save'));
     await expectFocused('business-block-order');
     expect(calls.some((call) => call.method === 'POST')).toBe(false);
 
     fireEvent.change(form.getByTestId('business-block-order'), { target: { value: '2' } });
     fireEvent.change(form.getByTestId('business-block-keywords'), { target: { value: 'topo, capa' } });
-    fireEvent.click(form.getByTestId('business-block-save'));
+    fireEvent.click(form.getByTestId('business-block-form-save'));
     await waitFor(() => expect(screen.queryByTestId('business-block-form')).toBeNull());
     expect(calls.find((call) => call.method === 'POST')).toEqual({
       method: 'POST',

@@ -26,6 +26,7 @@ interface FieldModalProps {
   /** Relation targets: the project's other collections. */
   otherTables: TableSummary[];
   uploadPrefix: (string | number)[];
+  /** Closes the modal: its Cancel, and after `onSaved`. */
   onClose: () => void;
   onSaved: (field: Field) => void;
 }
@@ -38,12 +39,11 @@ export function FieldModal({ tableId, field, otherTables, uploadPrefix, onClose,
   const { t } = useTranslation();
   const create = useCreateField();
   const update = useUpdateField();
-  const zodForm = useZodForm(fieldFormSchema, {
+  const { form, bind, saveWith } = useZodForm(fieldFormSchema, {
     defaultValues: fieldFormValues(field),
     serverFields: ['name', 'slug', 'type', 'options', 'table', 'delimiter', 'symbol', 'format'],
     serverFieldMap: SERVER_FIELDS,
   });
-  const { form, bind, saveWith } = zodForm;
   const options = useFieldArray({ control: form.control, name: 'options' });
   const [type, symbol, optionValues] = useWatch({
     control: form.control,
@@ -51,20 +51,21 @@ export function FieldModal({ tableId, field, otherTables, uploadPrefix, onClose,
   });
   const { errors } = form.formState;
 
-  const submission = field
-    ? saveWith(update, (body: FieldBody) => ({ id: field.id, table_id: tableId, ...body }), {
+  const dialog = field
+    ? saveWith(update, (body: FieldBody) => ({ id: field.id, table_id: tableId, ...body }), onClose, {
         onSuccess: onSaved,
       })
-    : saveWith(create, (body: FieldBody) => ({ table_id: tableId, ...body }), { onSuccess: onSaved });
+    : saveWith(create, (body: FieldBody) => ({ table_id: tableId, ...body }), onClose, {
+        onSuccess: onSaved,
+      });
 
   const optionsError = errorText(t, errors.options?.root ?? errorAt(errors, 'options'));
 
   return (
     <FormDialog
       title={field ? t('collections.fields.modalEdit') : t('collections.fields.modalNew')}
-      onClose={onClose}
       testId="field-modal"
-      form={submission}
+      form={dialog}
       saveTestId="field-save"
       failureTestId="field-error"
     >

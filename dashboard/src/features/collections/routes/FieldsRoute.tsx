@@ -126,7 +126,6 @@ function FieldManager({ project, table }: { project: ProjectDetail; table: Table
           onClose={() => setEditing(null)}
           onSaved={() => {
             toast.success(t('collections.fields.saved'));
-            setEditing(null);
             // A new or renamed field resets local moves to the server's order.
             setMoved(null);
           }}

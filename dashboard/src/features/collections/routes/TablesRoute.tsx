@@ -8,7 +8,7 @@ import { errorMessage } from '@/lib/api-client';
 import type { ProjectDetail, TableSummary } from '@/lib/types';
 import { useDeleteTable } from '@/features/collections/api/delete-table';
 import { useNumberParam, useProjectOrLeave } from '@/features/collections/components/use-project-route';
-import { ButtonLink } from '@/components/ButtonLink';
+import { ButtonLink, ButtonLinks } from '@/components/ButtonLink';
 import { ActionButton } from '@/components/ActionButton';
 import { ListTable } from '@/components/ListTable';
 
@@ -78,16 +78,14 @@ function TableList({ project }: { project: ProjectDetail }) {
             </td>
             <td className="actions-cell">
               <div className="button-row">
-                {TABLE_LINKS.map(({ path, testId, label }) => (
-                  <ButtonLink
-                    key={testId}
-                    to={path.build({ projectId: project.id, tableId: table.id })}
-                    size="small"
-                    testId={testId}
-                  >
-                    {t(label)}
-                  </ButtonLink>
-                ))}
+                <ButtonLinks
+                  size="small"
+                  links={TABLE_LINKS.map(({ path, testId, label }) => ({
+                    to: path.build({ projectId: project.id, tableId: table.id }),
+                    testId,
+                    label: t(label),
+                  }))}
+                />
                 <ActionButton
                   size="small"
                   variant="danger-ghost"

@@ -50,6 +50,18 @@ export function EditorTopBar(props: Props) {
       {arrow} <span className="sr-only">{t(`editor.topbar.${name}`)}</span>
     </ActionButton>
   );
+  /** Preview or Deploy: disabled while saving or with unsaved changes. */
+  const publishButton = (name: 'preview' | 'deploy', onClick: () => void, variant?: 'primary') => (
+    <ActionButton
+      size="small"
+      variant={variant}
+      disabled={blocked}
+      onClick={onClick}
+      testId={`${name}-button`}
+    >
+      {t(`editor.topbar.${name}`)}
+    </ActionButton>
+  );
   return (
     <header className="editor-topbar" data-testid="editor-topbar">
       {/* The canvas is the screen's content: its name heads the page for screen readers. */}
@@ -136,19 +148,9 @@ export function EditorTopBar(props: Props) {
           {state.kind === 'saved' &&
             (state.at ? t('editor.topbar.savedAt', { time: clockTime(state.at) }) : t('editor.topbar.saved'))}
         </ActionButton>
-        <ActionButton size="small" disabled={blocked} onClick={props.onPreview} testId="preview-button">
-          {t('editor.topbar.preview')}
-        </ActionButton>
+        {publishButton('preview', props.onPreview)}
         {props.publishMenu}
-        <ActionButton
-          size="small"
-          variant="primary"
-          disabled={blocked}
-          onClick={props.onDeploy}
-          testId="deploy-button"
-        >
-          {t('editor.topbar.deploy')}
-        </ActionButton>
+        {publishButton('deploy', props.onDeploy, 'primary')}
       </div>
     </header>
   );

@@ -47,10 +47,9 @@ export function CustomFontModal({ prefix, onAdd, onClose }: CustomFontModalProps
   return (
     <FormDialog
       title={t('settings.customFonts.modalTitle')}
-      onClose={onClose}
       testId="custom-font-modal"
       // Two steps (the file's content is read first), so not `saveWith`.
-      form={{ ...zodForm, onValid: submit, saving: upload.isPending }}
+      form={{ ...zodForm, onValid: submit, saving: upload.isPending, onClose }}
       saveLabel={t('settings.customFonts.upload')}
     >
       <InputField

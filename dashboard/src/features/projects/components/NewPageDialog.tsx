@@ -11,7 +11,7 @@ import { useCreatePage } from '@/features/projects/api/create-page';
 interface Props {
   projectId: number;
   collections: TableSummary[];
-  /** The page was made (and its slug and collection set): the caller closes and opens it. */
+  /** The page was made (and its slug and collection set): the caller opens it; the dialog then closes. */
   onCreated: (page: Page) => void;
   onClose: () => void;
 }
@@ -25,24 +25,25 @@ interface Props {
 export function NewPageDialog({ projectId, collections, onCreated, onClose }: Props) {
   const { t } = useTranslation();
   const createPage = useCreatePage();
-  const zodForm = useZodForm(newPageSchema, {
+  const { form, saveWith } = useZodForm(newPageSchema, {
     defaultValues: { name: '', slug: '', kind: 'static', tableId: null },
     serverFields: ['name', 'slug', 'tableId'],
     serverFieldMap: { table_id: 'tableId' },
   });
-  const { form, saveWith } = zodForm;
   const kind = useWatch({ control: form.control, name: 'kind' });
 
-  const submission = saveWith(createPage, (values: NewPageValues) => ({ ...values, project_id: projectId }), {
-    onSuccess: onCreated,
-  });
+  const dialog = saveWith(
+    createPage,
+    (values: NewPageValues) => ({ ...values, project_id: projectId }),
+    onClose,
+    { onSuccess: onCreated },
+  );
 
   return (
     <FormDialog
       title={t('kit.newPage.title')}
-      onClose={onClose}
       testId="new-page-dialog"
-      form={submission}
+      form={dialog}
       saveTestId="new-page-create"
       saveLabel={t('kit.newPage.create')}
     >

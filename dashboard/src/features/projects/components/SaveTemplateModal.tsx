@@ -44,10 +44,9 @@ export function SaveTemplateModal({ project, onClose }: { project: Project; onCl
   return (
     <FormDialog
       title={t('templates.saveTitle')}
-      onClose={onClose}
       testId="save-template-modal"
       // Its success toast depends on the values sent, so not `saveWith`.
-      form={{ ...zodForm, onValid: submit, saving: save.isPending }}
+      form={{ ...zodForm, onValid: submit, saving: save.isPending, onClose }}
     >
       <RadioController
         control={form.control}

@@ -18,7 +18,7 @@ import { PageList } from '@/features/projects/components/PageList';
 import { SaveTemplateModal } from '@/features/projects/components/SaveTemplateModal';
 import { StateBadge } from '@/features/projects/components/StateBadge';
 import { useProjectId, useProjectOrLeave } from '@/features/projects/components/use-project-route';
-import { ButtonLink, ExternalButtonLink } from '@/components/ButtonLink';
+import { ButtonLinks, ExternalButtonLink } from '@/components/ButtonLink';
 import { ActionButton } from '@/components/ActionButton';
 
 /**
@@ -34,6 +34,14 @@ export interface OverviewSlots {
   sections?: (project: ProjectDetail) => ReactNode;
 }
 
+/** The header's links to the project's screens (the form history's only where it has one). */
+const PROJECT_LINKS = [
+  { path: paths.projectEdit, testId: 'edit-project-link', label: 'project.edit', variant: 'primary' },
+  { path: paths.projectTables, testId: 'collections-link', label: 'project.collections' },
+  { path: paths.projectRedirects, testId: 'redirects-link', label: 'project.redirects' },
+  { path: paths.projectFormHistory, testId: 'form-history-link', label: 'project.formHistory' },
+] as const;
+
 function Overview({ project, slots }: { project: ProjectDetail; slots: OverviewSlots }) {
   const { t } = useTranslation();
   const fmt = useFormat();
@@ -47,6 +55,13 @@ function Overview({ project, slots }: { project: ProjectDetail; slots: OverviewS
 
   const staticPages = project.pages.filter((page) => page.table_id === null);
   const collectionPages = project.pages.filter((page) => page.table_id !== null);
+  // Forms post to a published site on any of its hosts, the preview address included, so a
+  // published project has a form history whatever its domain (the spec showed the link only with
+  // a custom domain); a project with a domain keeps it while unpublished.
+  const hasFormHistory = Boolean(project.is_published || project.domain);
+  const links = PROJECT_LINKS.filter((link) => hasFormHistory || link.path !== paths.projectFormHistory).map(
+    ({ path, label, ...link }) => ({ ...link, to: path.build({ projectId: project.id }), label: t(label) }),
+  );
 
   const removePage = async (page: PageSummary) => {
     const confirmed = await askConfirm({
@@ -88,30 +103,7 @@ function Overview({ project, slots }: { project: ProjectDetail; slots: OverviewS
         <Link to={paths.home.build()}>{t('projects.title')}</Link> / <span>{project.name}</span>
       </nav>
       <PageHeader title={project.name} titleTestId="project-title" as="div">
-        <ButtonLink
-          to={paths.projectEdit.build({ projectId: project.id })}
-          variant="primary"
-          testId="edit-project-link"
-        >
-          {t('project.edit')}
-        </ButtonLink>
-        <ButtonLink to={paths.projectTables.build({ projectId: project.id })} testId="collections-link">
-          {t('project.collections')}
-        </ButtonLink>
-        <ButtonLink to={paths.projectRedirects.build({ projectId: project.id })} testId="redirects-link">
-          {t('project.redirects')}
-        </ButtonLink>
-        {/* Forms post to a published site on any of its hosts, the preview address included, so a
-              published project has a form history whatever its domain (the spec showed the link
-              only with a custom domain); a project with a domain keeps it while unpublished. */}
-        {(project.is_published || project.domain) && (
-          <ButtonLink
-            to={paths.projectFormHistory.build({ projectId: project.id })}
-            testId="form-history-link"
-          >
-            {t('project.formHistory')}
-          </ButtonLink>
-        )}
+        <ButtonLinks links={links} />
         {project.tables.length > 0 && (
           <ExternalButtonLink
             href={paths.clientAdmin.build({}, { token: project.token })}
@@ -215,10 +207,7 @@ function Overview({ project, slots }: { project: ProjectDetail; slots: OverviewS
         <NewPageDialog
           projectId={project.id}
           collections={project.tables}
-          onCreated={(page) => {
-            setCreatingPage(false);
-            void navigate(paths.page.build({ projectId: project.id, pageId: page.id }));
-          }}
+          onCreated={(page) => void navigate(paths.page.build({ projectId: project.id, pageId: page.id }))}
           onClose={() => setCreatingPage(false)}
         />
       )}

@@ -16,25 +16,20 @@ interface Props {
 export function TemplateFormModal({ template, onClose }: Props) {
   const { t } = useTranslation();
   const save = useSaveTemplateInfo();
-  const zodForm = useZodForm(templateFormSchema, {
+  const { form, bind, saveWith } = useZodForm(templateFormSchema, {
     defaultValues: templateFormValues(template),
     serverFields: ['name', 'category', 'description'],
   });
-  const { form, bind, saveWith } = zodForm;
 
-  const submission = saveWith(
+  const dialog = saveWith(
     save,
     (payload: TemplatePayload) => ({ id: template.id, template: payload }),
-    toastOutcome(t, onClose),
+    onClose,
+    toastOutcome(t),
   );
 
   return (
-    <FormDialog
-      title={t('templateAdmin.editTitle')}
-      onClose={onClose}
-      testId="template-form"
-      form={submission}
-    >
+    <FormDialog title={t('templateAdmin.editTitle')} testId="template-form" form={dialog}>
       <div className="two-columns">
         <InputField label={t('templateAdmin.name')} id="template-name" required {...bind('name')} />
         <InputField label={t('templateAdmin.category')} id="template-category" {...bind('category')} />

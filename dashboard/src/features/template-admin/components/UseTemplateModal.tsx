@@ -19,20 +19,26 @@ export function UseTemplateModal({ template, onClose }: Props) {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const create = useCreateFromTemplate();
-  const zodForm = useZodForm(useTemplateSchema, { defaultValues: { name: '' }, serverFields: ['name'] });
-  const { bind, saveWith } = zodForm;
-
-  const submission = saveWith(create, ({ name }: { name: string }) => ({ templateId: template.id, name }), {
-    onSuccess: (project) => void navigate(paths.project.build({ projectId: project.id })),
-    onError: () => toast.error(t('common.error')),
+  const { bind, saveWith } = useZodForm(useTemplateSchema, {
+    defaultValues: { name: '' },
+    serverFields: ['name'],
   });
+
+  const dialog = saveWith(
+    create,
+    ({ name }: { name: string }) => ({ templateId: template.id, name }),
+    onClose,
+    {
+      onSuccess: (project) => void navigate(paths.project.build({ projectId: project.id })),
+      onError: () => toast.error(t('common.error')),
+    },
+  );
 
   return (
     <FormDialog
       title={t('templatePreview.useTitle', { name: template.name })}
-      onClose={onClose}
       testId="use-template"
-      form={submission}
+      form={dialog}
       saveTestId="use-template-submit"
       saveLabel={t('templatePreview.create')}
     >
