@@ -6,25 +6,19 @@ use serde_json::Value as Json;
 
 use crate::record_lists::ListQuery;
 
-/// A block as the page stores it (the parts rendering needs).
+/// A block as the page stores it (the parts rendering needs); whatever it leaves out is empty.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
 pub struct Block {
-    #[serde(default)]
     pub uid: String,
-    #[serde(default)]
     pub name: String,
-    #[serde(default)]
     pub template: String,
-    #[serde(default)]
     pub css: String,
-    #[serde(default)]
     pub js: String,
     /// Variable definitions with their values (`docs/blocks.md`); lists whose `source` starts
     /// with `db:` are database-fed, with `api:` fetched from an outside JSON API.
-    #[serde(default)]
     pub vars: Vec<Json>,
     /// Animation effects, space-separated (`fade-in enter-left`).
-    #[serde(default)]
     pub effect: String,
 }
 
