@@ -282,6 +282,7 @@ mod tests {
             output: String::new(),
             blocks: vitrine_shared::store::Json(Value::Null),
             table_id,
+            is_home: slug == "/",
             created_at: now,
             updated_at: now,
         };

@@ -11,7 +11,7 @@ use utoipa::ToSchema;
 use vitrine_shared::{
     Settings,
     store::{
-        CertificateStatus, Collection, CollectionSummary, DomainClaim, Field, Page, PageSummary,
+        CertificateStatus, Collection, CollectionSummary, DomainClaim, Field, PageSummary,
         Permissions, Project, User, one_or_zero,
     },
 };
@@ -184,45 +184,6 @@ impl From<DomainClaim> for DomainCheckView {
             checked_at: c.checked_at,
             next_check_at: c.next_check_at,
             created_at: c.created_at,
-        }
-    }
-}
-
-#[derive(Debug, Serialize, ToSchema)]
-pub struct PageView {
-    pub id: i64,
-    pub project_id: i64,
-    pub name: String,
-    pub slug: String,
-    pub description: String,
-    pub image: String,
-    #[schema(value_type = Object)]
-    pub meta: Value,
-    pub output: String,
-    #[schema(value_type = Vec<Object>)]
-    pub blocks: Value,
-    pub table_id: Option<i64>,
-    pub is_home: bool,
-    pub created_at: DateTime<Utc>,
-    pub updated_at: DateTime<Utc>,
-}
-
-impl From<Page> for PageView {
-    fn from(p: Page) -> Self {
-        PageView {
-            is_home: p.slug == "/",
-            id: p.id,
-            project_id: p.project_id,
-            name: p.name,
-            slug: p.slug,
-            description: p.description,
-            image: p.image,
-            meta: p.meta.0,
-            output: p.output,
-            blocks: p.blocks.0,
-            table_id: p.table_id,
-            created_at: p.created_at,
-            updated_at: p.updated_at,
         }
     }
 }

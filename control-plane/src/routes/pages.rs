@@ -7,7 +7,7 @@ use utoipa::ToSchema;
 use vitrine_shared::{
     blocks::sanitize_rich_text,
     domain::{Invalid, normalize_page_slug, required_text},
-    store::PageChanges,
+    store::{Page, PageChanges},
 };
 
 use crate::{
@@ -15,7 +15,6 @@ use crate::{
     authz::authorize_project,
     error::{ApiError, ErrorBody, ErrorCode, Result},
     extract::{ApiJson, ApiPath, double_option},
-    responses::PageView,
     state::AppState,
 };
 
@@ -45,7 +44,7 @@ pub struct UpdatePage {
 }
 
 #[utoipa::path(post, path = "/api/pages", tag = "pages", request_body = CreatePage,
-    responses((status = 201, body = PageView), (status = 404, body = ErrorBody), (status = 422, body = ErrorBody)))]
+    responses((status = 201, body = Page), (status = 404, body = ErrorBody), (status = 422, body = ErrorBody)))]
 pub async fn create_page(
     State(state): State<AppState>,
     user: CurrentUser,
@@ -63,34 +62,34 @@ pub async fn create_page(
         .store
         .insert_page(req.project_id, &name, &normalize_page_slug(&name))
         .await?;
-    Ok((StatusCode::CREATED, ApiJson(PageView::from(page))))
+    Ok((StatusCode::CREATED, ApiJson(page)))
 }
 
 #[utoipa::path(get, path = "/api/project/{id}/page/{page_id}", tag = "pages",
     params(("id" = i64, Path, description = "Project id"), ("page_id" = i64, Path, description = "Page id")),
-    responses((status = 200, body = PageView), (status = 404, body = ErrorBody)))]
+    responses((status = 200, body = Page), (status = 404, body = ErrorBody)))]
 pub async fn get_page(
     State(state): State<AppState>,
     user: CurrentUser,
     ApiPath((project_id, page_id)): ApiPath<(i64, i64)>,
-) -> Result<ApiJson<PageView>> {
+) -> Result<ApiJson<Page>> {
     authorize_project(&state, &user, project_id).await?;
     let page = state.store.page_by_id(page_id).await?;
     if page.project_id != project_id {
         return Err(ApiError::NotFound);
     }
-    Ok(ApiJson(PageView::from(page)))
+    Ok(ApiJson(page))
 }
 
 #[utoipa::path(post, path = "/api/page/{id}", tag = "pages", request_body = UpdatePage,
     params(("id" = i64, Path, description = "Page id")),
-    responses((status = 200, body = PageView), (status = 404, body = ErrorBody), (status = 409, body = ErrorBody), (status = 422, body = ErrorBody)))]
+    responses((status = 200, body = Page), (status = 404, body = ErrorBody), (status = 409, body = ErrorBody), (status = 422, body = ErrorBody)))]
 pub async fn update_page(
     State(state): State<AppState>,
     user: CurrentUser,
     ApiPath(page_id): ApiPath<i64>,
     ApiJson(req): ApiJson<UpdatePage>,
-) -> Result<ApiJson<PageView>> {
+) -> Result<ApiJson<Page>> {
     let project_id = state.store.page_project_id(page_id).await?;
     authorize_project(&state, &user, project_id).await?;
     let current = state.store.page_by_id(page_id).await?;
@@ -195,9 +194,7 @@ pub async fn update_page(
         }
         changes.table_id = Some(table_id);
     }
-    Ok(ApiJson(PageView::from(
-        state.store.update_page(page_id, &changes).await?,
-    )))
+    Ok(ApiJson(state.store.update_page(page_id, &changes).await?))
 }
 
 #[utoipa::path(delete, path = "/api/page/{id}", tag = "pages",

@@ -11,7 +11,7 @@ use vitrine_shared::{
     blocks::check_vars,
     render::{Block, check_template},
     sections::{SectionKind, Sections},
-    store::StoreError,
+    store::{Page, StoreError},
 };
 
 use crate::{
@@ -19,7 +19,6 @@ use crate::{
     authz::authorize_project,
     error::{ApiError, ErrorBody, ErrorCode, Result},
     extract::{ApiJson, ApiPath},
-    responses::PageView,
     state::AppState,
 };
 
@@ -42,7 +41,7 @@ pub struct MakeSection {
 /// A block made a shared section: the page without it, and the project's sections.
 #[derive(Debug, Serialize, ToSchema)]
 pub struct MadeSection {
-    pub page: PageView,
+    pub page: Page,
     pub sections: Sections,
 }
 
@@ -154,7 +153,7 @@ pub async fn make_section(
         ));
     };
     Ok(ApiJson(MadeSection {
-        page: PageView::from(page),
+        page,
         sections: state.store.global_sections(project_id).await?,
     }))
 }

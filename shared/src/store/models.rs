@@ -101,7 +101,10 @@ pub struct ProjectChanges {
     pub meta: Option<Value>,
 }
 
-#[derive(Debug, Clone, sqlx::FromRow)]
+// A page as the store holds it and the API shows it (`PageView` in the OpenAPI document).
+// Plain comments: a doc comment would become the schema's description.
+#[derive(Debug, Clone, Serialize, sqlx::FromRow, ToSchema)]
+#[schema(as = PageView)]
 pub struct Page {
     pub id: i64,
     pub project_id: i64,
@@ -109,10 +112,14 @@ pub struct Page {
     pub slug: String,
     pub description: String,
     pub image: String,
+    #[schema(value_type = Object)]
     pub meta: Json<Value>,
     pub output: String,
+    #[schema(value_type = Vec<Object>)]
     pub blocks: Json<Value>,
     pub table_id: Option<i64>,
+    // Whether the slug is `/`: the store's statements select it beside the columns.
+    pub is_home: bool,
     pub created_at: DateTime<Utc>,
     pub updated_at: DateTime<Utc>,
 }

@@ -8,7 +8,7 @@ use super::{
 };
 
 const PAGE_COLUMNS: &str = "id, project_id, name, slug, description, image, meta, output, blocks, \
-     table_id, created_at, updated_at";
+     table_id, slug = '/' AS is_home, created_at, updated_at";
 
 impl Store {
     /// Adds an empty page; its slug is `slug`, or `slug-2`, … if taken in the project.
