@@ -13,6 +13,7 @@
 //! [`crate::block_checks`].
 
 use axum::{extract::State, http::StatusCode, response::IntoResponse};
+use utoipa::IntoResponses;
 use utoipa_axum::{router::OpenApiRouter, routes};
 use vitrine_shared::store::{BusinessBlock, BusinessBlockInput};
 
@@ -34,6 +35,29 @@ pub fn router() -> OpenApiRouter<AppState> {
 /// The business whose library `user` reads: their own; 404 outside any business.
 fn library_of(user: &CurrentUser) -> Result<i64> {
     user.business_id.ok_or(ApiError::NotFound)
+}
+
+/// A call on the caller's business's library as a whole (its list, a new block).
+#[derive(IntoResponses)]
+#[allow(dead_code, reason = "an OpenAPI description only; never built")]
+enum LibraryAnswers {
+    #[response(status = 401)]
+    SignedOut(ErrorBody),
+    /// The caller is in no business
+    #[response(status = 404)]
+    NoBusiness(ErrorBody),
+}
+
+/// A call on one block of the caller's business's library: another business's block is not
+/// found either.
+#[derive(IntoResponses)]
+#[allow(dead_code, reason = "an OpenAPI description only; never built")]
+enum LibraryBlockAnswers {
+    #[response(status = 401)]
+    SignedOut(ErrorBody),
+    /// No such block in the caller's business
+    #[response(status = 404)]
+    NoSuchBlock(ErrorBody),
 }
 
 /// Only the business's administrators write its library.
@@ -115,7 +139,7 @@ async fn save(
 
 #[utoipa::path(get, path = "/api/business/blocks", tag = "blocks",
     responses((status = 200, description = "The caller's business's library", body = Vec<BusinessBlock>),
-        (status = 401, body = ErrorBody), (status = 404, description = "The caller is in no business", body = ErrorBody)))]
+        LibraryAnswers))]
 pub async fn list_business_blocks(
     State(state): State<AppState>,
     user: CurrentUser,
@@ -125,8 +149,7 @@ pub async fn list_business_blocks(
 }
 
 #[utoipa::path(post, path = "/api/business/blocks", tag = "blocks", request_body = BlockSource,
-    responses((status = 201, body = BusinessBlock), LibraryWriteAnswers,
-        (status = 404, description = "The caller is in no business", body = ErrorBody),
+    responses((status = 201, body = BusinessBlock), LibraryAnswers, LibraryWriteAnswers,
         (status = 409, description = "Block Name already exists, or the library is full", body = ErrorBody)))]
 pub async fn create_business_block(
     State(state): State<AppState>,
@@ -141,8 +164,7 @@ pub async fn create_business_block(
 
 #[utoipa::path(post, path = "/api/business/blocks/{id}", tag = "blocks", request_body = BlockSource,
     params(("id" = i64, Path, description = "A block of the caller's business's library")),
-    responses((status = 200, body = BusinessBlock), LibraryWriteAnswers,
-        (status = 404, description = "No such block in the caller's business", body = ErrorBody),
+    responses((status = 200, body = BusinessBlock), LibraryBlockAnswers, LibraryWriteAnswers,
         (status = 409, description = "Block Name already exists", body = ErrorBody)))]
 pub async fn update_business_block(
     State(state): State<AppState>,
@@ -162,9 +184,8 @@ pub async fn update_business_block(
 
 #[utoipa::path(delete, path = "/api/business/blocks/{id}", tag = "blocks",
     params(("id" = i64, Path, description = "A block of the caller's business's library")),
-    responses((status = 204), (status = 401, body = ErrorBody),
-        (status = 403, description = "Not the business's administrator", body = ErrorBody),
-        (status = 404, description = "No such block in the caller's business", body = ErrorBody)))]
+    responses((status = 204), LibraryBlockAnswers,
+        (status = 403, description = "Not the business's administrator", body = ErrorBody)))]
 pub async fn delete_business_block(
     State(state): State<AppState>,
     user: CurrentUser,
