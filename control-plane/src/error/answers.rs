@@ -6,12 +6,11 @@ use utoipa::IntoResponses;
 
 use super::ErrorBody;
 
-/// A write to a business's own block library: who may write, and what a block must be.
+/// A write to a business's own block library: who may write, and what a block must be (the
+/// routes name their 401 and 404 beside it).
 #[derive(IntoResponses)]
 #[allow(dead_code, reason = "an OpenAPI description only; never built")]
 pub enum LibraryWriteAnswers {
-    #[response(status = 401)]
-    SignedOut(ErrorBody),
     /// Not the business's administrator
     #[response(status = 403)]
     NotAdministrator(ErrorBody),
