@@ -28,45 +28,12 @@ use vitrine_edge::Edge;
 use vitrine_shared::{
     Settings, Store,
     blob::BlobStore,
-    store::{NewProject, NewUser},
-    testing::{Backend, TestDb},
+    testing::{Backend, TestDb, fixtures},
 };
 
 const CERTS: usize = 10_000;
 /// The name both servers answer for: it resolves without any DNS set-up, for wrk and testssl.
 const NAME: &str = "localhost";
-
-async fn project(store: &Store, user: i64, slug: &str) -> i64 {
-    store
-        .insert_project(
-            &NewProject {
-                user_id: user,
-                name: slug,
-                slug,
-                token: &format!("tok-{slug}"),
-                uuid: &format!("uuid-{slug}"),
-                meta: serde_json::json!({}),
-            },
-            "Início",
-        )
-        .await
-        .unwrap()
-        .id
-}
-
-async fn user(store: &Store) -> i64 {
-    store
-        .insert_user(&NewUser {
-            name: "Bench",
-            email: "bench@example.com",
-            password_hash: "x",
-            language: "pt-BR",
-            is_admin: false,
-        })
-        .await
-        .unwrap()
-        .id
-}
 
 /// Stores `name`'s certificate as issued.
 async fn store_cert(store: &Store, project: i64, name: &str, pki: &Pki) {
@@ -105,11 +72,11 @@ fn client(ca_pem: &str, name: &str, addr: SocketAddr) -> reqwest::Client {
 async fn startup(backend: Backend) -> (f64, f64) {
     let db = TestDb::new(backend).await;
     let dir = tempfile::tempdir().unwrap();
-    let owner = user(&db.store).await;
+    let owner = fixtures::user(&db.store, "Bench", "bench@example.com").await;
     // The names share one wildcard certificate; what matters is the row count.
     let shared = pki(&["*.certs.bench"]);
     println!("tls: storing {CERTS} certificates ({backend:?})…");
-    let p = project(&db.store, owner, "muitos").await;
+    let p = fixtures::project(&db.store, owner, "muitos").await;
     for i in 0..CERTS {
         store_cert(&db.store, p, &format!("site{i}.certs.bench"), &shared).await;
     }
@@ -226,8 +193,8 @@ async fn main() {
         std::fs::write(dir.path().join(file), pem).unwrap();
     }
     let db = TestDb::new(Backend::Sqlite).await;
-    let owner = user(&db.store).await;
-    let p = project(&db.store, owner, "seguro").await;
+    let owner = fixtures::user(&db.store, "Bench", "bench@example.com").await;
+    let p = fixtures::project(&db.store, owner, "seguro").await;
     db.store.mark_domain_verified(p, NAME).await.unwrap();
     store_cert(&db.store, p, NAME, &pki).await;
     let blobs = BlobStore::local(dir.path()).unwrap();

@@ -581,3 +581,4 @@ mod dns_server_tests {
 
 pub mod budgets;
 pub mod fields;
+pub mod fixtures;

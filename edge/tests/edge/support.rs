@@ -21,8 +21,8 @@ use vitrine_shared::{
     },
     render::{Block, DocumentParts},
     sections::MenuItem,
-    store::{FieldInput, NewPost, NewProject, NewUser},
-    testing::TestDb,
+    store::{FieldInput, NewPost},
+    testing::{TestDb, fixtures},
 };
 
 pub struct TestEdge {
@@ -66,7 +66,7 @@ impl TestEdge {
         let edge = Edge::build_with(&s, store.unwrap_or_else(|| db.store.clone()), blobs.clone())
             .await
             .unwrap();
-        let user_id = user(&db.store, "Dona", "dona@example.com").await;
+        let user_id = fixtures::user(&db.store, "Dona", "dona@example.com").await;
         TestEdge {
             db,
             edge,
@@ -93,27 +93,12 @@ impl TestEdge {
 
     /// Another account (a second tenant), with its name and e-mail.
     pub async fn user(&self, name: &str, email: &str) -> i64 {
-        user(&self.db.store, name, email).await
+        fixtures::user(&self.db.store, name, email).await
     }
 
     /// A project of `user_id`'s.
     pub async fn project_of(&self, user_id: i64, slug: &str) -> i64 {
-        self.db
-            .store
-            .insert_project(
-                &NewProject {
-                    user_id,
-                    name: slug,
-                    slug,
-                    token: &format!("tok-{slug}"),
-                    uuid: &format!("uuid-{slug}"),
-                    meta: json!({}),
-                },
-                "Início",
-            )
-            .await
-            .unwrap()
-            .id
+        fixtures::project(&self.db.store, user_id, slug).await
     }
 
     /// A sample's value on the admin listener's `/metrics` (0 when absent); `series` is the
@@ -207,20 +192,6 @@ impl TestEdge {
         }
         c.id
     }
-}
-
-async fn user(store: &vitrine_shared::Store, name: &str, email: &str) -> i64 {
-    store
-        .insert_user(&NewUser {
-            name,
-            email,
-            password_hash: "x",
-            language: "pt-BR",
-            is_admin: false,
-        })
-        .await
-        .unwrap()
-        .id
 }
 
 /// One file a deploy serves.

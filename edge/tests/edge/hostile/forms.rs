@@ -19,8 +19,8 @@ use vitrine_edge::{
 use vitrine_shared::{
     Store, dual_test,
     manifest::FormSettings,
-    store::{NewProject, NewSubmission, NewUser, now},
-    testing::TestDb,
+    store::{NewSubmission, now},
+    testing::{TestDb, fixtures},
 };
 
 use crate::support::{TestEdge, basic};
@@ -128,31 +128,8 @@ dual_test! {
 
 /// A user and a project for tests that drive [`Forms`] without an edge.
 async fn owner_and_project(store: &Store, slug: &str) -> i64 {
-    let user = store
-        .insert_user(&NewUser {
-            name: "Antes",
-            email: &format!("{slug}@example.com"),
-            password_hash: "x",
-            language: "pt-BR",
-            is_admin: false,
-        })
-        .await
-        .unwrap();
-    store
-        .insert_project(
-            &NewProject {
-                user_id: user.id,
-                name: slug,
-                slug,
-                token: &format!("tok-{slug}"),
-                uuid: &format!("uuid-{slug}"),
-                meta: serde_json::json!({}),
-            },
-            "Início",
-        )
-        .await
-        .unwrap()
-        .id
+    let user = fixtures::user(store, "Antes", &format!("{slug}@example.com")).await;
+    fixtures::project(store, user, slug).await
 }
 
 fn incoming<'a>(project_id: i64, settings: &'a FormSettings, body: &'static str) -> Incoming<'a> {

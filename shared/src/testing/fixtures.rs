@@ -1,0 +1,40 @@
+//! Accounts and projects written straight to the store, for tests and benchmarks that need a
+//! tenant without going through the API.
+
+use crate::Store;
+use crate::store::{NewProject, NewUser};
+
+/// A user named `name` at `email` (password hash "x", pt-BR, not an admin); its id.
+pub async fn user(store: &Store, name: &str, email: &str) -> i64 {
+    store
+        .insert_user(&NewUser {
+            name,
+            email,
+            password_hash: "x",
+            language: "pt-BR",
+            is_admin: false,
+        })
+        .await
+        .expect("insert the user")
+        .id
+}
+
+/// A project of `user_id`'s named and slugged `slug` (token `tok-{slug}`, uuid
+/// `uuid-{slug}`), with its home page "Início"; its id.
+pub async fn project(store: &Store, user_id: i64, slug: &str) -> i64 {
+    store
+        .insert_project(
+            &NewProject {
+                user_id,
+                name: slug,
+                slug,
+                token: &format!("tok-{slug}"),
+                uuid: &format!("uuid-{slug}"),
+                meta: serde_json::json!({}),
+            },
+            "Início",
+        )
+        .await
+        .expect("insert the project")
+        .id
+}
