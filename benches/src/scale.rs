@@ -69,10 +69,7 @@ pub async fn generate(
         let rows: Vec<LiveSite> = slugs
             .iter()
             .map(|slug| LiveSite {
-                name: slug,
                 slug,
-                token: slug,
-                uuid: slug,
                 files: 1 + 2 * PAGES.len() as i64,
                 // Not counted by the generator (the edge never reads it).
                 bytes: 0,

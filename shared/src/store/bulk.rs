@@ -11,13 +11,11 @@
 use super::BeginWrite;
 use super::{Json, Result, Store, dispatch, map_err, now};
 
-/// One site for [`Store::insert_live_sites`]: the project's unique names and its deploy's size.
+/// One site for [`Store::insert_live_sites`]: its slug, which, being unique, is also the
+/// project's name, token and uuid, and its deploy's size.
 #[derive(Debug, Clone, Copy)]
 pub struct LiveSite<'a> {
-    pub name: &'a str,
     pub slug: &'a str,
-    pub token: &'a str,
-    pub uuid: &'a str,
     /// Objects and bytes the deploy wrote (as [`Store::finish_deploy`] records them).
     pub files: i64,
     pub bytes: i64,
@@ -50,10 +48,10 @@ impl Store {
                 let project_id: i64 = sqlx::query_scalar(
                     "INSERT INTO projects \
                      (user_id, name, slug, token, uuid, is_published, meta, created_at, \
-                     updated_at) VALUES ($1, $2, $3, $4, $5, TRUE, $6, $7, $7) \
+                     updated_at) VALUES ($1, $2, $2, $2, $2, TRUE, $3, $4, $4) \
                      RETURNING id")
-                    .bind(user_id).bind(site.name).bind(site.slug).bind(site.token)
-                    .bind(site.uuid).bind(Json(serde_json::json!({}))).bind(ts)
+                    .bind(user_id).bind(site.slug)
+                    .bind(Json(serde_json::json!({}))).bind(ts)
                     .fetch_one(&mut *tx).await.map_err(map_err)?;
                 let deploy_id: i64 = sqlx::query_scalar(
                     "INSERT INTO deploys \

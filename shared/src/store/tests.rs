@@ -1336,10 +1336,7 @@ dual_test!(
 
 fn live_site(slug: &str) -> LiveSite<'_> {
     LiveSite {
-        name: slug,
         slug,
-        token: slug,
-        uuid: slug,
         files: 6,
         bytes: 9_000,
     }
