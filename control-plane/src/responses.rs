@@ -163,28 +163,16 @@ impl ProjectView {
 /// A pending domain: asked for, not proven yet, and what its last check found.
 #[derive(Debug, Serialize, ToSchema)]
 pub struct DomainCheckView {
-    pub domain: String,
-    /// How many checks ran since the domain was saved (or last asked for again).
-    pub checks: i64,
+    #[serde(flatten)]
+    pub claim: DomainClaim,
     /// What the last check found, each finding a code the dashboard translates.
     pub last_result: Option<DnsReport>,
-    pub checked_at: Option<DateTime<Utc>>,
-    /// When the server checks again on its own; null once it stopped (the owner's Verify
-    /// starts the checks over).
-    pub next_check_at: Option<DateTime<Utc>>,
-    pub created_at: DateTime<Utc>,
 }
 
 impl From<DomainClaim> for DomainCheckView {
-    fn from(c: DomainClaim) -> Self {
-        DomainCheckView {
-            domain: c.domain,
-            checks: c.checks,
-            last_result: c.last_result.as_deref().map(DnsReport::from_stored),
-            checked_at: c.checked_at,
-            next_check_at: c.next_check_at,
-            created_at: c.created_at,
-        }
+    fn from(claim: DomainClaim) -> Self {
+        let last_result = claim.last_result.as_deref().map(DnsReport::from_stored);
+        DomainCheckView { claim, last_result }
     }
 }
 

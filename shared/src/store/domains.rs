@@ -31,11 +31,14 @@ pub const DOMAIN_UNIT_TAKEN: &str = "projects_domain_unit_key";
 /// A pending domain: asked for, not proven yet.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, sqlx::FromRow, ToSchema)]
 pub struct DomainClaim {
+    #[serde(skip)]
     pub project_id: i64,
     pub domain: String,
     /// How many checks ran since the domain was saved (or last asked for again).
     pub checks: i64,
-    /// What the last check found, as the owner is told it.
+    /// What the last check found, as the owner is told it: stored as text, shown parsed (the
+    /// control plane's `DomainCheckView`).
+    #[serde(skip)]
     pub last_result: Option<String>,
     pub checked_at: Option<DateTime<Utc>>,
     /// When the server checks again on its own; null once it stopped (the owner's Verify
