@@ -9,7 +9,7 @@
 
 use serde::Deserialize;
 use utoipa::ToSchema;
-use vitrine_shared::{blocks::split_x_vars, render::check_template};
+use vitrine_shared::{blocks::split_x_vars, render::check_template, store::BlockContent};
 
 use crate::error::{ApiError, ErrorCode, Result};
 
@@ -114,18 +114,20 @@ pub struct BlockSource {
     pub order: Option<i64>,
 }
 
-/// A block whose name, code and search words passed [`BlockSource::check`].
-#[derive(Debug)]
-pub struct CheckedBlock {
-    pub name: String,
-    pub image: String,
-    pub keywords: String,
-    pub template: String,
-    pub css: String,
-    pub js: String,
-}
-
 impl BlockSource {
+    /// A saved block as a source, every field given: what [`BlockSource::or`] keeps.
+    pub fn saved(block: BlockContent, order: i64) -> BlockSource {
+        BlockSource {
+            name: Some(block.name),
+            image: Some(block.image),
+            keywords: Some(block.keywords),
+            template: Some(block.template),
+            css: Some(block.css),
+            js: Some(block.js),
+            order: Some(order),
+        }
+    }
+
     /// This source with what it leaves out taken from `kept` (the block it replaces).
     pub fn or(self, kept: BlockSource) -> BlockSource {
         BlockSource {
@@ -142,7 +144,7 @@ impl BlockSource {
     /// The name ([`block_name`]), code ([`check_code`]) and search words
     /// ([`check_search_words`]) checked; what the source leaves out is empty. The image is
     /// each library's to check.
-    pub fn check(self) -> Result<CheckedBlock> {
+    pub fn check(self) -> Result<BlockContent> {
         let name = block_name(self.name.as_deref())?;
         let template = self.template.unwrap_or_default();
         let css = self.css.unwrap_or_default();
@@ -150,7 +152,7 @@ impl BlockSource {
         check_code(&template, &css, &js)?;
         let keywords = self.keywords.unwrap_or_default();
         check_search_words(&keywords)?;
-        Ok(CheckedBlock {
+        Ok(BlockContent {
             name,
             image: self.image.unwrap_or_default(),
             keywords,

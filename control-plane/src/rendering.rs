@@ -185,10 +185,10 @@ pub async fn fetch_records(state: &AppState, url: &str) -> Result<Vec<Json>> {
 
 /// A library block alone in a document, with its default values, as its thumbnail shows it.
 pub async fn block_document(state: &AppState, block: &LibraryBlock) -> Result<String> {
-    let (template, vars) = split_x_vars(&block.template).map_err(x_vars_error)?;
+    let (template, vars) = split_x_vars(&block.content.template).map_err(x_vars_error)?;
     let page = Block {
         uid: block.uid.clone(),
-        name: block.name.clone(),
+        name: block.content.name.clone(),
         template,
         vars,
         ..Block::default()
@@ -202,8 +202,8 @@ pub async fn block_document(state: &AppState, block: &LibraryBlock) -> Result<St
         "<!doctype html><html lang=\"pt-BR\"><head><meta charset=\"utf-8\"><meta name=\"viewport\" content=\"width=device-width\">\
          {base}<style>body{{font-family:system-ui,sans-serif}}{css}</style></head><body>{html}<script>{js}</script></body></html>",
         base = base_style(),
-        css = block.css.replace("</", "<\\/"),
-        js = block.js.replace("</script", "<\\/script"),
+        css = block.content.css.replace("</", "<\\/"),
+        js = block.content.js.replace("</script", "<\\/script"),
     ))
 }
 

@@ -44,13 +44,8 @@ async fn seed_library(
                 .store
                 .seed_library_block(&BlockInput {
                     uid: Some(&b.uid),
-                    name: &b.name,
+                    content: &b.content,
                     category_id: Some(category_id),
-                    image: "",
-                    keywords: &b.keywords,
-                    template: &b.template,
-                    css: &b.css,
-                    js: &b.js,
                     sort_order: Some(b.order),
                 })
                 .await

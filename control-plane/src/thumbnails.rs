@@ -167,7 +167,7 @@ fn replaceable(image: &str) -> bool {
 async fn pass(state: &AppState, force: bool) -> anyhow::Result<()> {
     let mut items: Vec<Item> = Vec::new();
     for b in state.store.library_blocks().await? {
-        if replaceable(&b.image) {
+        if replaceable(&b.content.image) {
             items.push(Item::Block(b));
         }
     }
@@ -208,13 +208,16 @@ async fn one(state: &AppState, item: Item, force: bool) -> Result<(), String> {
         Item::Block(_) => None,
     };
     let (key, current) = match (&item, &snapshot) {
-        (Item::Block(b), _) => (
-            format!(
-                "{PREFIX}block-src-{}.png",
-                source_hash(&[b.template.as_bytes(), b.css.as_bytes(), b.js.as_bytes()])
-            ),
-            b.image.clone(),
-        ),
+        (Item::Block(b), _) => {
+            let c = &b.content;
+            (
+                format!(
+                    "{PREFIX}block-src-{}.png",
+                    source_hash(&[c.template.as_bytes(), c.css.as_bytes(), c.js.as_bytes()])
+                ),
+                c.image.clone(),
+            )
+        }
         (Item::Template(t), snapshot) => {
             let json = serde_json::to_vec(snapshot).map_err(|e| text(&e))?;
             (

@@ -6,14 +6,17 @@ use utoipa::IntoResponses;
 
 use super::ErrorBody;
 
-/// A write to a business's own block library: who may write, and what a block must be (the
-/// routes name their 401 and 404 beside it).
+/// A save to a business's own block library: who may write, what a block must be, and what
+/// the library already holds (the routes name their 401 and 404 beside it).
 #[derive(IntoResponses)]
 #[allow(dead_code, reason = "an OpenAPI description only; never built")]
 pub enum LibraryWriteAnswers {
     /// Not the business's administrator
     #[response(status = 403)]
     NotAdministrator(ErrorBody),
+    /// Block Name already exists, or (a new block) the library is full
+    #[response(status = 409)]
+    Conflict(ErrorBody),
     #[response(status = 422)]
     Invalid(ErrorBody),
 }

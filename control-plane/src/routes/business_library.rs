@@ -12,10 +12,14 @@
 //! (`routes::blocks`, `routes::templates`); the checks every saved block passes are
 //! [`crate::block_checks`].
 
-use axum::{extract::State, http::StatusCode, response::IntoResponse};
+use axum::{
+    extract::{FromRequestParts, State},
+    http::{StatusCode, request::Parts},
+    response::IntoResponse,
+};
 use utoipa::IntoResponses;
 use utoipa_axum::{router::OpenApiRouter, routes};
-use vitrine_shared::store::{BusinessBlock, BusinessBlockInput};
+use vitrine_shared::store::BusinessBlock;
 
 use crate::{
     auth::CurrentUser,
@@ -32,9 +36,41 @@ pub fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(update_business_block, delete_business_block))
 }
 
-/// The business whose library `user` reads: their own; 404 outside any business.
-fn library_of(user: &CurrentUser) -> Result<i64> {
-    user.business_id.ok_or(ApiError::NotFound)
+/// The caller's business's library: the one library a caller reads (their business's; 404
+/// outside any business), and whether they may write it. Every route here takes it, so no
+/// route reads a library but its caller's.
+pub struct Library {
+    pub business_id: i64,
+    /// The caller administers the business.
+    writer: bool,
+}
+
+impl FromRequestParts<AppState> for Library {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self> {
+        let user = CurrentUser::from_request_parts(parts, state).await?;
+        let business_id = user.business_id.ok_or(ApiError::NotFound)?;
+        let writer = user.is_business_admin;
+        Ok(Library {
+            business_id,
+            writer,
+        })
+    }
+}
+
+impl Library {
+    /// Only the business's administrators write its library.
+    fn may_write(&self) -> Result<()> {
+        if self.writer {
+            Ok(())
+        } else {
+            Err(ApiError::forbidden(
+                ErrorCode::LibraryAdminOnly,
+                "Only the business's administrators can change its block library",
+            ))
+        }
+    }
 }
 
 /// A call on the caller's business's library as a whole (its list, a new block).
@@ -60,18 +96,6 @@ enum LibraryBlockAnswers {
     NoSuchBlock(ErrorBody),
 }
 
-/// Only the business's administrators write its library.
-fn may_write(user: &CurrentUser) -> Result<()> {
-    if user.is_business_admin {
-        Ok(())
-    } else {
-        Err(ApiError::forbidden(
-            ErrorCode::LibraryAdminOnly,
-            "Only the business's administrators can change its block library",
-        ))
-    }
-}
-
 /// A thumbnail address: empty, an uploaded file (`/files/…`) or an http(s) URL. The editor
 /// shows it as an `<img>` to every member of the business.
 fn check_image(image: &str) -> Result<()> {
@@ -89,49 +113,38 @@ fn check_image(image: &str) -> Result<()> {
     Ok(())
 }
 
-/// Checks a save (`POST /api/business/blocks[/{id}]`: creating needs a name and a template;
-/// replacing keeps what the body leaves out of `current`) and saves it.
+/// Checks a save (`POST /api/business/blocks[/{id}]`: only the business's administrators
+/// write; creating needs a name and a template; replacing keeps what the body leaves out of
+/// `current`) and saves it.
 async fn save(
     state: &AppState,
-    business_id: i64,
+    library: &Library,
     current: Option<BusinessBlock>,
     req: BlockSource,
 ) -> Result<BusinessBlock> {
-    let req = match &current {
-        Some(c) => req.or(BlockSource {
-            name: Some(c.name.clone()),
-            image: Some(c.image.clone()),
-            keywords: Some(c.keywords.clone()),
-            template: Some(c.template.clone()),
-            css: Some(c.css.clone()),
-            js: Some(c.js.clone()),
-            order: Some(c.sort_order),
-        }),
-        None => req,
+    let (id, req) = match current {
+        Some(c) => (
+            Some(c.id),
+            req.or(BlockSource::saved(c.content, c.sort_order)),
+        ),
+        None => (None, req),
     };
+    library.may_write()?;
     let order = check_order(req.order.unwrap_or(99))?;
     let block = req.check()?;
     check_image(&block.image)?;
-    let input = BusinessBlockInput {
-        name: &block.name,
-        image: &block.image,
-        keywords: &block.keywords,
-        template: &block.template,
-        css: &block.css,
-        js: &block.js,
-        sort_order: order,
-    };
-    Ok(match current {
-        Some(c) => {
+    let business_id = library.business_id;
+    Ok(match id {
+        Some(id) => {
             state
                 .store
-                .update_business_block(business_id, c.id, &input)
+                .update_business_block(business_id, id, &block, order)
                 .await?
         }
         None => {
             state
                 .store
-                .insert_business_block(business_id, &input)
+                .insert_business_block(business_id, &block, order)
                 .await?
         }
     })
@@ -142,44 +155,37 @@ async fn save(
         LibraryAnswers))]
 pub async fn list_business_blocks(
     State(state): State<AppState>,
-    user: CurrentUser,
+    library: Library,
 ) -> Result<ApiJson<Vec<BusinessBlock>>> {
-    let business_id = library_of(&user)?;
-    Ok(ApiJson(state.store.business_blocks(business_id).await?))
+    Ok(ApiJson(
+        state.store.business_blocks(library.business_id).await?,
+    ))
 }
 
 #[utoipa::path(post, path = "/api/business/blocks", tag = "blocks", request_body = BlockSource,
-    responses((status = 201, body = BusinessBlock), LibraryAnswers, LibraryWriteAnswers,
-        (status = 409, description = "Block Name already exists, or the library is full", body = ErrorBody)))]
+    responses((status = 201, body = BusinessBlock), LibraryAnswers, LibraryWriteAnswers))]
 pub async fn create_business_block(
     State(state): State<AppState>,
-    user: CurrentUser,
+    library: Library,
     ApiJson(req): ApiJson<BlockSource>,
 ) -> Result<impl IntoResponse> {
-    let business_id = library_of(&user)?;
-    may_write(&user)?;
-    let saved = save(&state, business_id, None, req).await?;
+    let saved = save(&state, &library, None, req).await?;
     Ok((StatusCode::CREATED, ApiJson(saved)))
 }
 
 #[utoipa::path(post, path = "/api/business/blocks/{id}", tag = "blocks", request_body = BlockSource,
     params(("id" = i64, Path, description = "A block of the caller's business's library")),
-    responses((status = 200, body = BusinessBlock), LibraryBlockAnswers, LibraryWriteAnswers,
-        (status = 409, description = "Block Name already exists", body = ErrorBody)))]
+    responses((status = 200, body = BusinessBlock), LibraryBlockAnswers, LibraryWriteAnswers))]
 pub async fn update_business_block(
     State(state): State<AppState>,
-    user: CurrentUser,
+    library: Library,
     ApiPath(id): ApiPath<i64>,
     ApiJson(req): ApiJson<BlockSource>,
 ) -> Result<ApiJson<BusinessBlock>> {
-    let business_id = library_of(&user)?;
     // Found first: a block of another business answers 404 to everyone, administrators of
     // their own business included.
-    let current = state.store.business_block(business_id, id).await?;
-    may_write(&user)?;
-    Ok(ApiJson(
-        save(&state, business_id, Some(current), req).await?,
-    ))
+    let current = state.store.business_block(library.business_id, id).await?;
+    Ok(ApiJson(save(&state, &library, Some(current), req).await?))
 }
 
 #[utoipa::path(delete, path = "/api/business/blocks/{id}", tag = "blocks",
@@ -188,13 +194,15 @@ pub async fn update_business_block(
         (status = 403, description = "Not the business's administrator", body = ErrorBody)))]
 pub async fn delete_business_block(
     State(state): State<AppState>,
-    user: CurrentUser,
+    library: Library,
     ApiPath(id): ApiPath<i64>,
 ) -> Result<StatusCode> {
-    let business_id = library_of(&user)?;
-    state.store.business_block(business_id, id).await?;
-    may_write(&user)?;
-    state.store.delete_business_block(business_id, id).await?;
+    state.store.business_block(library.business_id, id).await?;
+    library.may_write()?;
+    state
+        .store
+        .delete_business_block(library.business_id, id)
+        .await?;
     Ok(StatusCode::NO_CONTENT)
 }
 

@@ -9,6 +9,7 @@ use serde::Deserialize;
 use vitrine_shared::{
     blocks::split_x_vars,
     render::{Block, CompiledPage, RenderContext},
+    store::BlockContent,
 };
 
 static BLOCKS: Dir = include_dir!("$CARGO_MANIFEST_DIR/seed/blocks");
@@ -51,12 +52,9 @@ pub struct SeedCategory {
 #[derive(Debug)]
 pub struct SeedBlock {
     pub uid: String,
-    pub name: String,
     pub order: i64,
-    pub keywords: String,
-    pub template: String,
-    pub css: String,
-    pub js: String,
+    /// What the block is made of (a seeded block has no thumbnail: `image` is empty).
+    pub content: BlockContent,
 }
 
 /// Reads and checks the embedded block library, categories in directory order.
@@ -104,12 +102,15 @@ pub fn parse_library() -> anyhow::Result<Vec<SeedCategory>> {
             check_seed_block(&b).map_err(|e| anyhow::anyhow!("{path}: {e}"))?;
             blocks.push(SeedBlock {
                 uid: format!("{key}/{stem}"),
-                name: b.name,
                 order: b.order,
-                keywords: b.keywords,
-                template: b.template,
-                css: b.css,
-                js: b.js,
+                content: BlockContent {
+                    name: b.name,
+                    image: String::new(),
+                    keywords: b.keywords,
+                    template: b.template,
+                    css: b.css,
+                    js: b.js,
+                },
             });
         }
         out.push(SeedCategory {
@@ -168,7 +169,11 @@ mod tests {
         }
         let mut names = std::collections::HashSet::new();
         for b in library.iter().flat_map(|c| &c.blocks) {
-            assert!(names.insert(b.name.to_lowercase()), "{} twice", b.name);
+            assert!(
+                names.insert(b.content.name.to_lowercase()),
+                "{} twice",
+                b.content.name
+            );
         }
     }
 }

@@ -74,8 +74,8 @@ pub fn expand_template(
             let source = by_uid
                 .get(uid)
                 .ok_or_else(|| format!("page {:?}: no library block {uid:?}", page.slug))?;
-            let (template, mut vars) =
-                split_x_vars(&source.template).map_err(|e| format!("library block {uid}: {e}"))?;
+            let (template, mut vars) = split_x_vars(&source.content.template)
+                .map_err(|e| format!("library block {uid}: {e}"))?;
             let values = block
                 .get("vars")
                 .and_then(Value::as_object)
@@ -105,10 +105,10 @@ pub fn expand_template(
             let mut expanded = serde_json::json!({
                 "uid": format!("{}-{i}", uid.replace('/', "-")),
                 "block_id": ids.get(uid),
-                "name": source.name,
+                "name": source.content.name,
                 "template": template,
-                "css": source.css,
-                "js": source.js,
+                "css": source.content.css,
+                "js": source.content.js,
                 "vars": vars,
             });
             if let Some(effect) = block.get("effect") {

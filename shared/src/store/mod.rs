@@ -51,7 +51,7 @@ use sqlx::{
 
 pub use billing::{Charge, Transaction};
 pub use blocks::{
-    BlockCategory, BlockExport, BlockInput, BusinessBlock, BusinessBlockInput, CategoryExport,
+    BlockCategory, BlockContent, BlockExport, BlockInput, BusinessBlock, CategoryExport,
     CategoryInput, LibraryBlock, LibraryError, MAX_BUSINESS_BLOCKS, MyBlock,
 };
 pub use bulk::{LiveIds, LiveSite};

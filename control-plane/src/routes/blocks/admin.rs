@@ -68,7 +68,7 @@ async fn save_library_block(
         ));
     }
     let order = req.block.order;
-    let block = req.block.check()?;
+    let mut block = req.block.check()?;
     if block.image.len() > 2048 {
         return Err(ApiError::invalid(
             "image",
@@ -80,26 +80,22 @@ async fn save_library_block(
         Some(id) => Some(state.store.library_block(id).await?),
         None => None,
     };
+    // An empty image keeps the block's picture.
+    if block.image.is_empty()
+        && let Some(c) = &current
+    {
+        block.image.clone_from(&c.content.image);
+    }
     let saved = state
         .store
         .save_library_block(
             id,
             &BlockInput {
                 uid: None,
-                name: &block.name,
+                content: &block,
                 category_id: req
                     .category_id
                     .or(current.as_ref().and_then(|c| c.category_id)),
-                // An empty image keeps the block's picture.
-                image: if block.image.is_empty() {
-                    current.as_ref().map(|c| c.image.as_str()).unwrap_or("")
-                } else {
-                    &block.image
-                },
-                keywords: &block.keywords,
-                template: &block.template,
-                css: &block.css,
-                js: &block.js,
                 sort_order: order,
             },
         )

@@ -352,7 +352,7 @@ fn render_and_check(block: &Block, ctx: &RenderContext, place: &str, found: &mut
 fn render_three_ways(b: &SeedBlock, template: String, defs: &[Value], found: &mut Findings) {
     let block = Block {
         uid: "seed".into(),
-        name: b.name.clone(),
+        name: b.content.name.clone(),
         template,
         vars: defs.to_vec(),
         ..Block::default()
@@ -411,24 +411,24 @@ pub(super) const SVG_ID_OK: &[&str] = &[
 fn check_block(b: &SeedBlock, prefixes: &mut HashMap<String, String>, found: &mut Findings) {
     let place = b.uid.as_str();
     for (key, text) in [
-        ("name", &b.name),
-        ("keywords", &b.keywords),
-        ("template", &b.template),
+        ("name", &b.content.name),
+        ("keywords", &b.content.keywords),
+        ("template", &b.content.template),
     ] {
         if text.trim().is_empty() {
             found.add(place, format!("'{key}' is empty"));
         }
     }
     for (key, text) in [
-        ("name", &b.name),
-        ("keywords", &b.keywords),
-        ("template", &b.template),
-        ("css", &b.css),
-        ("js", &b.js),
+        ("name", &b.content.name),
+        ("keywords", &b.content.keywords),
+        ("template", &b.content.template),
+        ("css", &b.content.css),
+        ("js", &b.content.js),
     ] {
         check_external(&format!("{place}: {key}"), text, found);
     }
-    let (tag, attrs) = match first_element(&b.template) {
+    let (tag, attrs) = match first_element(&b.content.template) {
         Ok(first) => first,
         Err(e) => return found.add(place, e),
     };
@@ -458,7 +458,7 @@ fn check_block(b: &SeedBlock, prefixes: &mut HashMap<String, String>, found: &mu
                 );
             }
             let scope = format!(".{prefix}");
-            if let Some(selector) = css_selectors(&b.css).into_iter().find(|s| {
+            if let Some(selector) = css_selectors(&b.content.css).into_iter().find(|s| {
                 !s.strip_prefix(&scope).is_some_and(|rest| {
                     !rest.starts_with(|c: char| c.is_ascii_alphanumeric() || c == '_')
                 })
@@ -480,7 +480,7 @@ fn check_block(b: &SeedBlock, prefixes: &mut HashMap<String, String>, found: &mu
         Some((quote, _)) if *quote != '\'' => found.add(place, "x-vars must be single-quoted"),
         Some(_) => {}
     }
-    let (template, defs) = match split_x_vars(&b.template) {
+    let (template, defs) = match split_x_vars(&b.content.template) {
         Ok(split) => split,
         Err(e) => return found.add(place, e),
     };

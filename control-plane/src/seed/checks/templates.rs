@@ -403,9 +403,9 @@ fn the_shipped_templates_keep_the_rules_of_the_blocks_doc() {
     let mut library = HashMap::new();
     let mut templates = HashMap::new();
     for b in parse_library().unwrap().into_iter().flat_map(|c| c.blocks) {
-        let (_, defs) = split_x_vars(&b.template).unwrap();
+        let (_, defs) = split_x_vars(&b.content.template).unwrap();
         library.insert(b.uid.clone(), defs);
-        templates.insert(b.uid, b.template);
+        templates.insert(b.uid, b.content.template);
     }
     let mut found = Findings::default();
     let mut files: Vec<_> = fs::read_dir(Path::new(SEED).join("templates"))

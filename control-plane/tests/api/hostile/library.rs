@@ -13,7 +13,7 @@ use reqwest::{Method, StatusCode};
 use serde_json::{Value, json};
 use vitrine_shared::{
     dual_test,
-    store::{BusinessBlockInput, MAX_BUSINESS_BLOCKS, Permissions},
+    store::{BlockContent, MAX_BUSINESS_BLOCKS, Permissions},
 };
 
 use crate::helpers::{Session, TestApp, expect_error, json_ok};
@@ -210,7 +210,7 @@ dual_test!(
         )
         .await;
         let block = app.store.library_block(b).await.unwrap();
-        assert_eq!(block.template, HERO);
+        assert_eq!(block.content.template, HERO);
     }
 );
 
@@ -567,14 +567,15 @@ dual_test!(
         let w = world(&app).await;
         let a = business_of(&app, &w.a_admin).await;
         for i in 0..MAX_BUSINESS_BLOCKS {
-            let name = format!("Bloco {i}");
-            let input = BusinessBlockInput {
-                name: &name,
-                template: HERO,
-                sort_order: 99,
-                ..BusinessBlockInput::default()
+            let input = BlockContent {
+                name: format!("Bloco {i}"),
+                template: HERO.into(),
+                ..BlockContent::default()
             };
-            app.store.insert_business_block(a, &input).await.unwrap();
+            app.store
+                .insert_business_block(a, &input, 99)
+                .await
+                .unwrap();
         }
         let msg = expect_error(
             app.post(

@@ -4,7 +4,7 @@
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
-use super::{LibraryError, name_key};
+use super::{BlockContent, LibraryError, name_key};
 use crate::store::{Result, Store, StoreError, dispatch, map_err, now, touched, trusted};
 
 const BUSINESS_BLOCK_COLUMNS: &str =
@@ -17,29 +17,12 @@ pub const MAX_BUSINESS_BLOCKS: i64 = 200;
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, sqlx::FromRow, ToSchema)]
 pub struct BusinessBlock {
     pub id: i64,
-    pub name: String,
-    /// Thumbnail URL (empty for none).
-    pub image: String,
-    /// Comma-separated search words.
-    pub keywords: String,
-    pub template: String,
-    pub css: String,
-    pub js: String,
+    #[serde(flatten)]
+    #[sqlx(flatten)]
+    pub content: BlockContent,
     #[serde(rename = "order")]
     pub sort_order: i64,
     pub updated_at: chrono::DateTime<chrono::Utc>,
-}
-
-/// What a business library save writes.
-#[derive(Debug, Clone, Default)]
-pub struct BusinessBlockInput<'a> {
-    pub name: &'a str,
-    pub image: &'a str,
-    pub keywords: &'a str,
-    pub template: &'a str,
-    pub css: &'a str,
-    pub js: &'a str,
-    pub sort_order: i64,
 }
 
 /// In a business's library the one unique constraint is its name's.
@@ -79,11 +62,12 @@ impl Store {
 
     /// Adds a block to `business_id`'s library, unless it holds [`MAX_BUSINESS_BLOCKS`]
     /// already (`Full`); the count and the insert are one statement.
-    #[tracing::instrument(level = "debug", skip(self, b), fields(name = b.name), err(level = "debug"))]
+    #[tracing::instrument(level = "debug", skip(self, b), fields(name = b.name.as_str()), err(level = "debug"))]
     pub async fn insert_business_block(
         &self,
         business_id: i64,
-        b: &BusinessBlockInput<'_>,
+        b: &BlockContent,
+        sort_order: i64,
     ) -> Result<BusinessBlock, LibraryError> {
         let sql = format!(
             "INSERT INTO business_blocks \
@@ -95,21 +79,22 @@ impl Store {
         );
         dispatch!(self, p => sqlx::query_as::<_, BusinessBlock>(trusted(&sql))
             .bind(business_id).bind(b.name.trim())
-            .bind(name_key(b.name)).bind(b.image).bind(b.keywords)
-            .bind(b.template).bind(b.css).bind(b.js)
-            .bind(b.sort_order).bind(now()).bind(MAX_BUSINESS_BLOCKS)
+            .bind(name_key(&b.name)).bind(&b.image).bind(&b.keywords)
+            .bind(&b.template).bind(&b.css).bind(&b.js)
+            .bind(sort_order).bind(now()).bind(MAX_BUSINESS_BLOCKS)
             .fetch_optional(p).await.map_err(business_library_err))?
         .ok_or(LibraryError::Full)
     }
 
     /// Replaces a block of `business_id`'s library (`NotFound` for another business's block:
     /// nothing is written).
-    #[tracing::instrument(level = "debug", skip(self, b), fields(name = b.name), err(level = "debug"))]
+    #[tracing::instrument(level = "debug", skip(self, b), fields(name = b.name.as_str()), err(level = "debug"))]
     pub async fn update_business_block(
         &self,
         business_id: i64,
         id: i64,
-        b: &BusinessBlockInput<'_>,
+        b: &BlockContent,
+        sort_order: i64,
     ) -> Result<BusinessBlock, LibraryError> {
         let sql = format!(
             "UPDATE business_blocks \
@@ -119,9 +104,9 @@ impl Store {
              RETURNING {BUSINESS_BLOCK_COLUMNS}"
         );
         dispatch!(self, p => sqlx::query_as::<_, BusinessBlock>(trusted(&sql))
-            .bind(b.name.trim()).bind(name_key(b.name)).bind(b.image).bind(b.keywords)
-            .bind(b.template).bind(b.css).bind(b.js)
-            .bind(b.sort_order).bind(now()).bind(id)
+            .bind(b.name.trim()).bind(name_key(&b.name)).bind(&b.image).bind(&b.keywords)
+            .bind(&b.template).bind(&b.css).bind(&b.js)
+            .bind(sort_order).bind(now()).bind(id)
             .bind(business_id)
             .fetch_optional(p).await.map_err(business_library_err))?
         .ok_or(LibraryError::Store(StoreError::NotFound))
@@ -142,12 +127,11 @@ mod tests {
     use super::*;
     use crate::{dual_test, testing::TestDb};
 
-    fn input<'a>(name: &'a str, template: &'a str) -> BusinessBlockInput<'a> {
-        BusinessBlockInput {
-            name,
-            template,
-            sort_order: 99,
-            ..BusinessBlockInput::default()
+    fn input(name: &str, template: &str) -> BlockContent {
+        BlockContent {
+            name: name.into(),
+            template: template.into(),
+            ..BlockContent::default()
         }
     }
 
@@ -157,7 +141,7 @@ mod tests {
             let a = s.insert_business("A").await.unwrap();
             let b = s.insert_business("B").await.unwrap();
             let theirs = s
-                .insert_business_block(b, &input("Hero", "<p>b</p>"))
+                .insert_business_block(b, &input("Hero", "<p>b</p>"), 99)
                 .await
                 .unwrap();
             // Business A names B's block: nothing is found, nothing is written.
@@ -166,7 +150,7 @@ mod tests {
                 Err(StoreError::NotFound)
             ));
             assert!(matches!(
-                s.update_business_block(a, theirs.id, &input("Roubado", "<p>a</p>"))
+                s.update_business_block(a, theirs.id, &input("Roubado", "<p>a</p>"), 99)
                     .await,
                 Err(LibraryError::Store(StoreError::NotFound))
             ));
@@ -178,11 +162,11 @@ mod tests {
             assert!(s.business_blocks(a).await.unwrap().is_empty());
             // Names are unique within a business, ignoring case, and free across businesses.
             assert!(matches!(
-                s.insert_business_block(b, &input(" hero ", "<p>x</p>"))
+                s.insert_business_block(b, &input(" hero ", "<p>x</p>"), 99)
                     .await,
                 Err(LibraryError::NameTaken)
             ));
-            s.insert_business_block(a, &input("Hero", "<p>a</p>"))
+            s.insert_business_block(a, &input("Hero", "<p>a</p>"), 99)
                 .await
                 .unwrap();
             assert_eq!(s.business_blocks(b).await.unwrap(), vec![theirs]);

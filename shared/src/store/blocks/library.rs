@@ -4,7 +4,7 @@
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
-use super::{LibraryError, name_key};
+use super::{BlockContent, LibraryError, name_key};
 use crate::store::{
     BeginWrite, Result, Store, StoreError, dispatch, like_pattern, map_err, now, touched, trusted,
 };
@@ -32,30 +32,20 @@ pub struct BlockCategory {
 pub struct LibraryBlock {
     pub id: i64,
     pub uid: String,
-    pub name: String,
+    #[serde(flatten)]
+    #[sqlx(flatten)]
+    pub content: BlockContent,
     pub category_id: Option<i64>,
-    /// Thumbnail URL.
-    pub image: String,
-    /// Comma-separated search words.
-    pub keywords: String,
-    pub template: String,
-    pub css: String,
-    pub js: String,
     #[serde(rename = "order")]
     pub sort_order: i64,
 }
 
 /// What a library block save writes.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone, Copy)]
 pub struct BlockInput<'a> {
     pub uid: Option<&'a str>,
-    pub name: &'a str,
+    pub content: &'a BlockContent,
     pub category_id: Option<i64>,
-    pub image: &'a str,
-    pub keywords: &'a str,
-    pub template: &'a str,
-    pub css: &'a str,
-    pub js: &'a str,
     pub sort_order: Option<i64>,
 }
 
@@ -159,17 +149,18 @@ impl Store {
 
     /// Creates a block (`id` `None`) or replaces one's fields. A new block without a uid gets
     /// a random one; the order defaults to 99.
-    #[tracing::instrument(level = "debug", skip(self, b), fields(name = b.name), err(level = "debug"))]
+    #[tracing::instrument(level = "debug", skip(self, input), fields(name = input.content.name.as_str()), err(level = "debug"))]
     pub async fn save_library_block(
         &self,
         id: Option<i64>,
-        b: &BlockInput<'_>,
+        input: &BlockInput<'_>,
     ) -> Result<LibraryBlock, LibraryError> {
-        let key = name_key(b.name);
+        let b = input.content;
+        let key = name_key(&b.name);
         let t = now();
         match id {
             None => {
-                let uid = b
+                let uid = input
                     .uid
                     .map(str::to_string)
                     .unwrap_or_else(|| uuid::Uuid::new_v4().to_string());
@@ -182,9 +173,9 @@ impl Store {
                 );
                 dispatch!(self, p => sqlx::query_as::<_, LibraryBlock>(trusted(&sql))
                     .bind(&uid).bind(b.name.trim()).bind(&key)
-                    .bind(b.category_id).bind(b.image).bind(b.keywords)
-                    .bind(b.template).bind(b.css).bind(b.js)
-                    .bind(b.sort_order.unwrap_or(99)).bind(t)
+                    .bind(input.category_id).bind(&b.image).bind(&b.keywords)
+                    .bind(&b.template).bind(&b.css).bind(&b.js)
+                    .bind(input.sort_order.unwrap_or(99)).bind(t)
                     .fetch_one(p).await.map_err(library_err))
             }
             Some(id) => {
@@ -197,9 +188,10 @@ impl Store {
                 );
                 dispatch!(self, p => sqlx::query_as::<_, LibraryBlock>(trusted(&sql))
                     .bind(b.name.trim()).bind(&key)
-                    .bind(b.category_id).bind(b.image)
-                    .bind(b.keywords)
-                    .bind(b.template).bind(b.css).bind(b.js).bind(b.sort_order).bind(t).bind(id)
+                    .bind(input.category_id).bind(&b.image)
+                    .bind(&b.keywords)
+                    .bind(&b.template).bind(&b.css).bind(&b.js).bind(input.sort_order)
+                    .bind(t).bind(id)
                     .fetch_optional(p).await.map_err(library_err))?
                 .ok_or(LibraryError::Store(StoreError::NotFound))
             }
@@ -464,9 +456,9 @@ impl Store {
 
     /// Seeds a block by uid: created, or updated in place.
     /// Creates or updates (by uid) a seeded library block; returns its id.
-    #[tracing::instrument(level = "debug", skip_all, fields(name = b.name), err(level = "debug"))]
-    pub async fn seed_library_block(&self, b: &BlockInput<'_>) -> Result<i64, LibraryError> {
-        let t = now();
+    #[tracing::instrument(level = "debug", skip_all, fields(name = input.content.name.as_str()), err(level = "debug"))]
+    pub async fn seed_library_block(&self, input: &BlockInput<'_>) -> Result<i64, LibraryError> {
+        let (b, t) = (input.content, now());
         dispatch!(self, p => sqlx::query_scalar(
             "INSERT INTO blocks \
              (uid, name, name_key, category_id, image, keywords, template, css, js, sort_order, \
@@ -478,23 +470,32 @@ impl Store {
              template = excluded.template, css = excluded.css, js = excluded.js, \
              sort_order = excluded.sort_order, updated_at = excluded.updated_at \
              RETURNING id")
-            .bind(b.uid).bind(b.name.trim()).bind(name_key(b.name))
-            .bind(b.category_id).bind(b.image).bind(b.keywords)
-            .bind(b.template).bind(b.css).bind(b.js).bind(b.sort_order.unwrap_or(99)).bind(t)
+            .bind(input.uid).bind(b.name.trim()).bind(name_key(&b.name))
+            .bind(input.category_id).bind(&b.image).bind(&b.keywords)
+            .bind(&b.template).bind(&b.css).bind(&b.js).bind(input.sort_order.unwrap_or(99))
+            .bind(t)
             .fetch_one(p).await.map_err(library_err))
     }
 }
 
 fn export_block(b: LibraryBlock, category: &dyn Fn(Option<i64>) -> Option<String>) -> BlockExport {
+    let BlockContent {
+        name,
+        image,
+        keywords,
+        template,
+        css,
+        js,
+    } = b.content;
     BlockExport {
         uid: Some(b.uid),
-        name: b.name,
+        name,
         category: category(b.category_id),
-        image: b.image,
-        keywords: b.keywords,
-        template: b.template,
-        css: b.css,
-        js: b.js,
+        image,
+        keywords,
+        template,
+        css,
+        js,
         order: b.sort_order,
     }
 }

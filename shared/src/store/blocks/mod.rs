@@ -16,13 +16,32 @@ mod business;
 mod library;
 mod mine;
 
+use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
+
 use super::StoreError;
 
-pub use business::{BusinessBlock, BusinessBlockInput, MAX_BUSINESS_BLOCKS};
+pub use business::{BusinessBlock, MAX_BUSINESS_BLOCKS};
 pub use library::{
     BlockCategory, BlockExport, BlockInput, CategoryExport, CategoryInput, LibraryBlock,
 };
 pub use mine::MyBlock;
+
+/// What a block of the platform's library or of a business's is made of, whichever library
+/// holds it: what the editor lists it by and the code it inserts. A library's block carries
+/// it flattened (in its JSON, its schema and its row), beside what that library adds.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, sqlx::FromRow, ToSchema)]
+pub struct BlockContent {
+    pub name: String,
+    /// Thumbnail: an uploaded file (`/files/…`) or an http(s) address; empty for none.
+    pub image: String,
+    /// Comma-separated search words.
+    pub keywords: String,
+    /// The block's HTML with its `x-vars` definitions.
+    pub template: String,
+    pub css: String,
+    pub js: String,
+}
 
 /// Why a library write was refused.
 #[derive(Debug, thiserror::Error)]
