@@ -4,7 +4,7 @@
  * variables) and the same layout width, for the same blocks.
  *
  * The global setup's fake font provider serves `Lora` (as a file whose glyphs no fallback has)
- * and nothing else: a site in Lora shows Lora in both; a site in Pacifico, a handwriting font
+ * and `Open Sans`, and nothing else: a site in Lora shows Lora in both; a site in Pacifico, a handwriting font
  * the provider cannot deliver, falls back to the generic family of its category (cursive) in
  * both, not to a sans-serif.
  */

@@ -7,9 +7,11 @@
  * The base URL and the edge's address are read from the servers' own start-up lines.
  *
  * Fonts come from a fake provider on loopback (FONTS_URL, hence FETCH_ALLOW_PRIVATE for the
- * control plane's fetches): it serves one family, `Lora`, as a system font file (DejaVu Sans
- * Mono, whose glyphs no serif fallback shares, so a test can tell the font loaded) and nothing
- * else, so every other family is a font that cannot be fetched. See e2e/canvas-fonts.e2e.ts.
+ * control plane's fetches): it serves two families as system font files: `Lora` as DejaVu Sans
+ * Mono, whose glyphs no serif fallback shares, so a test can tell the font loaded; and
+ * `Open Sans`, the dashboard's default font and the bakery template's, as DejaVu Sans, so a new
+ * owner's site publishes and looks as it would online. Every other family is a font that
+ * cannot be fetched. See e2e/canvas-fonts.e2e.ts.
  */
 import { spawn, type ChildProcess, type SpawnOptions } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -34,7 +36,7 @@ declare module 'vitest' {
     /** An account that administers a business (agency plan), made with `vitrine-control business`. */
     businessEmail: string;
     businessPassword: string;
-    /** The fake font provider's base URL (FONTS_URL): it serves `Lora` only. */
+    /** The fake font provider's base URL (FONTS_URL): it serves `Lora` and `Open Sans` only. */
     fontsURL: string;
   }
 }
@@ -83,23 +85,37 @@ function waitForListening(
   });
 }
 
-/** The file the fake provider serves as every Lora face (see the module's doc). */
-export const SERVED_FONT_FILE = '/usr/share/fonts/truetype/dejavu/DejaVuSansMono.ttf';
+const DEJAVU = '/usr/share/fonts/truetype/dejavu';
 
 /**
- * The fake Fontsource-layout provider: `/lora/latin-{weight}-{style}.woff2` answers the served
- * font file, with the CORS header fonts need (the canvas loads them from an opaque origin);
- * anything else is a 404.
+ * What the fake provider serves for each family it has (see the module's doc): every Lora face
+ * is DejaVu Sans Mono, whose glyphs no serif fallback shares; Open Sans is DejaVu Sans, a
+ * humanist sans like it, bold from weight 600.
+ */
+const SERVED_FONTS = {
+  lora: { regular: `${DEJAVU}/DejaVuSansMono.ttf`, bold: `${DEJAVU}/DejaVuSansMono.ttf` },
+  'open-sans': { regular: `${DEJAVU}/DejaVuSans.ttf`, bold: `${DEJAVU}/DejaVuSans-Bold.ttf` },
+};
+
+/**
+ * The fake Fontsource-layout provider: `/{lora,open-sans}/latin-{weight}-{style}.woff2` answer
+ * the family's file, with the CORS header fonts need (the canvas loads them from an opaque
+ * origin); anything else is a 404.
  */
 async function fontProvider(): Promise<{ server: Server; url: string }> {
-  const font = await readFile(SERVED_FONT_FILE);
+  const files = new Map<string, Buffer>();
+  for (const [family, faces] of Object.entries(SERVED_FONTS)) {
+    files.set(`${family}/regular`, await readFile(faces.regular));
+    files.set(`${family}/bold`, await readFile(faces.bold));
+  }
   const server = createServer((req, res) => {
-    const served = /^\/lora\/latin-[1-9]00-(normal|italic)\.woff2$/.test(req.url ?? '');
-    res.writeHead(served ? 200 : 404, {
-      'content-type': served ? 'font/woff2' : 'text/plain',
+    const face = /^\/(lora|open-sans)\/latin-([1-9])00-(normal|italic)\.woff2$/.exec(req.url ?? '');
+    const font = face && files.get(`${face[1]}/${Number(face[2]) >= 6 ? 'bold' : 'regular'}`);
+    res.writeHead(font ? 200 : 404, {
+      'content-type': font ? 'font/woff2' : 'text/plain',
       'access-control-allow-origin': '*',
     });
-    res.end(served ? font : 'not found');
+    res.end(font ?? 'not found');
   });
   await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
   return { server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };

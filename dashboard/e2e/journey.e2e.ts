@@ -271,6 +271,8 @@ describe('a new owner’s journey', () => {
       await screen(page, 'publicar');
       const live = await confirmPublish(page);
       await screen(page, 'publicado');
+      // The template's font (Open Sans) is fetched and copied into the site: no observations.
+      expect(await page.$(byTestId('publish-warnings'))).toBeNull();
       const origin = `http://${slug}.${inject('platformDomain')}:${new URL(inject('edgeURL')).port}`;
       expect(new URL((await live.getAttribute('href')) ?? '').origin).toBe(origin);
       await page.click(byTestId('publish-done'));
