@@ -1,5 +1,6 @@
 import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
+import { axisTop } from '@/features/edge-ops/lib/figures';
 import type { FigureFormatters } from '@/features/edge-ops/lib/formatters';
 import type { EdgeHistoryPoint } from '@/features/edge-ops/types';
 
@@ -53,7 +54,7 @@ export function RequestsChart({ points, fmt }: RequestsChartProps) {
 
   const maxRequests = Math.max(...points.map((point) => point.requests));
   const maxErrors = Math.max(...points.map((point) => point.errors));
-  const top = Math.max(1, maxRequests, maxErrors);
+  const top = axisTop(Math.max(maxRequests, maxErrors));
   const xs = xPositions(points);
   const y = (value: number) => MARGIN.top + PLOT_H - (value / top) * PLOT_H;
   const line = (value: (point: EdgeHistoryPoint) => number) =>
@@ -81,7 +82,7 @@ export function RequestsChart({ points, fmt }: RequestsChartProps) {
             <g key={value}>
               <line x1={MARGIN.left} x2={WIDTH - MARGIN.right} y1={y(value)} y2={y(value)} />
               <text x={MARGIN.left - 6} y={y(value)} textAnchor="end" dominantBaseline="middle">
-                {fmt.count(Math.round(value))}
+                {fmt.count(value)}
               </text>
             </g>
           ))}

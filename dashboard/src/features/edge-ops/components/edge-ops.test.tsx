@@ -180,13 +180,16 @@ describe('ops screen (/erp/edges)', () => {
     expect(chart.getAttribute('aria-describedby')).toBeTruthy();
     const description = chart.querySelector('desc')?.textContent ?? '';
     expect(description).toContain('3 intervalos');
-    expect(description).toContain('no máximo 1.500 requisições e 2 erros por intervalo');
-    expect(description).toContain('no último, 1.500 requisições e 1 erros');
+    expect(description).toContain('o máximo por intervalo, requisições: 1.500, erros: 2');
+    expect(description).toContain('no último, requisições: 1.500, erros: 1.');
     const requests = within(detail()).getByTestId('edge-ops-chart-requests').getAttribute('points') ?? '';
     const errorsLine = within(detail()).getByTestId('edge-ops-chart-errors').getAttribute('points') ?? '';
     expect(requests.split(' ')).toHaveLength(3);
     expect(errorsLine.split(' ')).toHaveLength(3);
-    // Oldest left, newest right; the peak (1 500) on the top line, a quiet interval near the bottom.
+    // The axis: whole, round lines (the peak is 1 500), each labelled once.
+    const axis = [...chart.querySelectorAll('.edge-chart-axis text')].map((text) => text.textContent);
+    expect(axis.slice(0, 3)).toEqual(['0', '1.000', '2.000']);
+    // Oldest left, newest right; the peak (1 500) high, a quiet interval near the bottom.
     const ys = requests.split(' ').map((point) => Number(point.split(',')[1]));
     const xs = requests.split(' ').map((point) => Number(point.split(',')[0]));
     expect(xs[0]).toBeLessThan(xs[1] ?? 0);

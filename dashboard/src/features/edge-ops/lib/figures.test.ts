@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { EdgeNode } from '@/features/edge-ops/types';
-import { durationParts, errorRate, secondsBetween, sortNodes } from './figures';
+import { axisTop, durationParts, errorRate, secondsBetween, sortNodes } from './figures';
 
 const node = (id: string, region: string, stale: boolean): EdgeNode => ({
   id,
@@ -47,5 +47,30 @@ describe('edge figures', () => {
     expect(durationParts(3_600)).toEqual({ unit: 'hours', h: 1, m: 0 });
     expect(durationParts(2 * 86_400 + 3 * 3_600 + 59)).toEqual({ unit: 'days', d: 2, h: 3 });
     expect(durationParts(-3)).toEqual({ unit: 'seconds', s: 0 });
+  });
+});
+
+describe('axisTop', () => {
+  it('gives whole, round lines at 0, half and top, never two lines with one label', () => {
+    const cases: [number, number][] = [
+      [0, 2],
+      [1, 2],
+      [2, 2],
+      [3, 4],
+      [5, 10],
+      [7, 10],
+      [10, 10],
+      [11, 20],
+      [21, 40],
+      [41, 50],
+      [120, 200],
+      [1500, 2000],
+      [2600, 4000],
+      [Number.NaN, 2],
+    ];
+    for (const [max, top] of cases) {
+      expect([max, axisTop(max)]).toEqual([max, top]);
+      expect(Number.isInteger(axisTop(max) / 2)).toBe(true);
+    }
   });
 });

@@ -1,5 +1,6 @@
 /**
- * Pure figures of the ops screen: ages, uptimes, error rates and the order of the nodes.
+ * Pure figures of the ops screen: ages, uptimes, error rates, the order of the nodes and the
+ * chart's scale.
  * Ages are measured against the server's `now`, so a browser with a wrong clock reads them right.
  */
 import type { EdgeNode } from '@/features/edge-ops/types';
@@ -40,4 +41,19 @@ export function durationParts(totalSeconds: number): DurationParts {
   if (h > 0) return { unit: 'hours', h, m };
   if (m > 0) return { unit: 'minutes', m, s };
   return { unit: 'seconds', s };
+}
+
+/**
+ * The top of a count axis with a middle line, for counts up to `max`: twice a round step (1, 2,
+ * 2.5 or 5 times a power of ten, whole), so the three lines (0, step, top) are whole numbers
+ * labelled exactly where they stand. At least 2: a quiet node's axis reads 0, 1, 2.
+ */
+export function axisTop(max: number): number {
+  const half = Math.max(1, Number.isFinite(max) ? max : 0) / 2;
+  for (let power = 1; ; power *= 10) {
+    for (const factor of [1, 2, 2.5, 5]) {
+      const step = factor * power;
+      if (Number.isInteger(step) && step >= half) return 2 * step;
+    }
+  }
 }
