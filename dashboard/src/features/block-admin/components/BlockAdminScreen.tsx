@@ -138,10 +138,11 @@ export function BlockAdminScreen() {
         </ActionButton>
       </PageHeader>
 
-      <div className="button-row">
-        <form onSubmit={submitSearch} className="button-row" role="search">
+      <div className="toolbar">
+        <form onSubmit={submitSearch} className="toolbar-item" role="search">
           <input
             type="search"
+            className="toolbar-search"
             value={term}
             placeholder={t('blockAdmin.search.placeholder')}
             aria-label={t('blockAdmin.search.placeholder')}
@@ -163,12 +164,12 @@ export function BlockAdminScreen() {
             </ActionButton>
           )}
         </form>
-        <label className="checkbox-row">
+        <label className="toolbar-item">
           {t('blockAdmin.screenshot.size')}{' '}
           <input
             value={sizeText}
             onChange={(event) => setSizeText(event.target.value)}
-            className="var-small"
+            className="narrow-input wide"
             data-testid="screenshot-size"
           />
         </label>

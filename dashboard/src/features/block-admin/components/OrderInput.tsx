@@ -24,7 +24,7 @@ export function OrderInput({ value, label, testId, disabled, onCommit }: Props) 
       key={value}
       type="number"
       min={0}
-      className="var-small"
+      className="narrow-input"
       aria-label={label}
       defaultValue={value}
       disabled={disabled}
