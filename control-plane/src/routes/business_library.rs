@@ -122,6 +122,7 @@ async fn save(
     current: Option<BusinessBlock>,
     req: BlockSource,
 ) -> Result<BusinessBlock> {
+    library.may_write()?;
     let (id, req) = match current {
         Some(c) => (
             Some(c.id),
@@ -129,7 +130,6 @@ async fn save(
         ),
         None => (None, req),
     };
-    library.may_write()?;
     let order = check_order(req.order.unwrap_or(99))?;
     let block = req.check()?;
     check_image(&block.image)?;
