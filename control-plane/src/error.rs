@@ -324,16 +324,27 @@ impl IntoResponse for ApiError {
     }
 }
 
+/// The `Retry-After` of a render that found no worker in time.
+const RENDERER_RETRY_SECS: u64 = 2;
+
 impl ApiError {
     /// A render that failed: over a budget, a 422 naming the block; a template error, a 422 on
-    /// `field`; busy workers, 503; a sandbox that could not run, 500.
+    /// `field`; busy workers, 503 with `Retry-After`; a sandbox that could not run, 500.
     pub fn render(field: &'static str, e: SandboxError) -> ApiError {
         match e {
             SandboxError::Render(e) => ApiError::from_render(field, e),
-            SandboxError::Busy => ApiError::unavailable(
-                ErrorCode::RendererBusy,
-                "Every renderer is busy; please try again in a moment",
-            ),
+            // Waiting, never the caller's own block: no budget is named.
+            SandboxError::Busy(why) => {
+                tracing::debug!(why, "no render worker in time");
+                let mut e = ApiError::unavailable(
+                    ErrorCode::RendererBusy,
+                    "Every renderer is busy; please try again in a moment",
+                );
+                if let ApiError::Refused(r) = &mut e {
+                    r.retry_after_secs = Some(RENDERER_RETRY_SECS);
+                }
+                e
+            }
             SandboxError::Broken(cause) => ApiError::Internal(anyhow::anyhow!(cause)),
         }
     }

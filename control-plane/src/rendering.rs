@@ -5,15 +5,14 @@
 //! ([`template_document`], [`snapshot_context`]); a block's thumbnail shows it alone
 //! ([`block_document`]). Route modules use this one; it uses no route module.
 
-use std::collections::BTreeMap;
-
-use serde_json::Value as Json;
 use vitrine_shared::{
+    account::Account,
     blocks::split_x_vars,
     domain::normalize_page_slug,
     manifest::page_path,
     record_lists::{DbRecord, ListQuery},
     render::{Block, CompiledPage, PostView, RenderContext, RenderError, base_style, escape},
+    sandbox::Share,
     sections::{MenuPage, menu},
     snapshot::{SnapPage, SnapTable, Snapshot},
     store::{Collection, Field, LibraryBlock, Page, StoreError},
@@ -23,17 +22,15 @@ use crate::{
     block_checks::x_vars_error,
     error::{ApiError, ErrorCode, Result},
     state::AppState,
+    throttle::Key,
 };
-
-/// Records an API-fed list keeps (spec 2 §5: external data is capped at 100 records).
-pub const MAX_EXTERNAL_RECORDS: usize = 100;
 
 /// The render context of one of the project's pages with live records: its database-fed lists,
 /// on a collection page the post named by `post` (by slug) or the collection's first, and the
-/// records of its API-fed lists ([`api_lists`]).
+/// records of its API-fed lists (`crate::external_lists`, in `account`'s share of fetches).
 pub async fn live_context(
     state: &AppState,
-    project_id: i64,
+    (project_id, account): (i64, Account),
     page: &Page,
     blocks: &[Block],
     post: Option<String>,
@@ -98,7 +95,7 @@ pub async fn live_context(
             v
         });
     }
-    ctx.api = api_lists(state, blocks).await;
+    ctx.api = crate::external_lists::api_lists(state, account, blocks).await;
     Ok(ctx)
 }
 
@@ -145,46 +142,33 @@ fn view(record: DbRecord, fields: &[Field]) -> PostView {
     }
 }
 
-/// The records of every API-fed list; a list whose fetch fails is empty (the editor shows
-/// the error through `/api/fetch`).
-async fn api_lists(state: &AppState, blocks: &[Block]) -> BTreeMap<String, Vec<Json>> {
-    let mut out = BTreeMap::new();
-    for (key, url) in blocks.iter().flat_map(Block::api_lists) {
-        let records = fetch_records(state, &url).await.unwrap_or_default();
-        out.insert(key, records);
-    }
-    out
-}
-
-/// Fetches an outside JSON API through the outbound guard and returns at most 100 records:
-/// the answer's array, or its `data` array.
-pub async fn fetch_records(state: &AppState, url: &str) -> Result<Vec<Json>> {
-    let body = state.fetcher.get(url).await?;
-    let value: Json = serde_json::from_slice(&body).map_err(|e| {
-        ApiError::bad_request(
-            ErrorCode::FetchNotJson,
-            format!("The answer is not JSON: {e}"),
-        )
-    })?;
-    let records = match value {
-        Json::Array(a) => Some(a),
-        Json::Object(mut o) => match o.remove("data") {
-            Some(Json::Array(a)) => Some(a),
-            _ => None,
-        },
-        _ => None,
-    }
-    .ok_or_else(|| {
-        ApiError::bad_request(
-            ErrorCode::FetchNotList,
-            "The answer is neither a list nor an object with a data list",
-        )
-    })?;
-    Ok(records.into_iter().take(MAX_EXTERNAL_RECORDS).collect())
+/// Takes one editor render (the canvas, the preview) from `account`'s allowance a minute
+/// (`CANVAS_RENDERS_PER_MINUTE`): 429 with `Retry-After` once it is spent. The workers are
+/// shared fairly per account anyway; this keeps one account's editor from keeping its share
+/// busy all the time.
+pub async fn editor_render_turn(state: &AppState, account: Account) -> Result<()> {
+    let allowance = state.settings.canvas_renders_per_minute;
+    state
+        .throttle
+        .take(&[(Key::Renders(account), allowance)])
+        .await
+        .map(drop)
+        .map_err(|r| {
+            ApiError::too_many_requests(
+                ErrorCode::RendersRateLimited,
+                format!("At most {allowance} editor renders a minute; please wait a moment"),
+                r.retry_after_secs,
+            )
+            .param("max", allowance)
+        })
 }
 
 /// A library block alone in a document, with its default values, as its thumbnail shows it.
-pub async fn block_document(state: &AppState, block: &LibraryBlock) -> Result<String> {
+pub async fn block_document(
+    state: &AppState,
+    share: Share,
+    block: &LibraryBlock,
+) -> Result<String> {
     let (template, vars) = split_x_vars(&block.content.template).map_err(x_vars_error)?;
     let page = Block {
         uid: block.uid.clone(),
@@ -195,7 +179,11 @@ pub async fn block_document(state: &AppState, block: &LibraryBlock) -> Result<St
     };
     let html = state
         .sandbox
-        .page(std::slice::from_ref(&page), &RenderContext::default())
+        .page(
+            share,
+            std::slice::from_ref(&page),
+            &RenderContext::default(),
+        )
         .await
         .map_err(|e| ApiError::render("template", e))?;
     Ok(format!(
@@ -212,6 +200,7 @@ pub async fn block_document(state: &AppState, block: &LibraryBlock) -> Result<St
 /// left out: the theme picker and thumbnails show it without them.
 pub async fn template_document(
     state: &AppState,
+    share: Share,
     snapshot: &Snapshot,
     page_slug: &str,
 ) -> Result<String> {
@@ -229,7 +218,7 @@ pub async fn template_document(
         let ctx = snapshot_context(snapshot, page, &blocks);
         let body = state
             .sandbox
-            .page(&blocks, &ctx)
+            .page(share, &blocks, &ctx)
             .await
             .map_err(|e| ApiError::render("template", e))?;
         (blocks_css(&blocks), body)

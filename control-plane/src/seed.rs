@@ -21,7 +21,9 @@ mod library;
 mod templates;
 
 pub use library::{SeedBlock, SeedCategory, parse_library};
-pub use templates::{TEMPLATE_FILES, expand_template, parse_templates};
+pub use templates::{
+    TEMPLATE_FILES, TemplatePage, expand_template, parse_templates, template_pages,
+};
 
 /// Seeds the library; returns the blocks' database ids by uid.
 async fn seed_library(

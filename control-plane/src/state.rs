@@ -38,6 +38,8 @@ pub struct Inner {
     pub renders: crate::publish::Renders,
     /// The background passes that picture the library (see [`crate::thumbnails`]).
     pub thumbnails: crate::thumbnails::Thumbnails,
+    /// API-fed lists' recent answers (see [`crate::external_lists`]).
+    pub external_answers: crate::external_lists::Answers,
 }
 
 impl std::ops::Deref for AppState {
@@ -66,6 +68,7 @@ impl AppState {
             sandbox,
             renders: Default::default(),
             thumbnails: Default::default(),
+            external_answers: Default::default(),
         })))
     }
 

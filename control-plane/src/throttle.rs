@@ -46,6 +46,10 @@ pub enum Key {
     Account(String),
     /// One client network, whatever the account.
     Network(IpNet),
+    /// An account's editor renders (the canvas, the preview).
+    Renders(vitrine_shared::account::Account),
+    /// An account's outbound fetches for API-fed lists.
+    Fetches(vitrine_shared::account::Account),
 }
 
 #[derive(Debug, Clone, Copy)]

@@ -26,6 +26,7 @@ use futures::StreamExt;
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 use utoipa::{IntoParams, ToSchema};
+use vitrine_shared::{account::Account, sandbox::Share};
 
 use crate::{
     error::{ApiError, ErrorCode, Result},
@@ -234,7 +235,7 @@ async fn one(state: &AppState, item: Item, force: bool) -> Result<(), String> {
     if force || !cached {
         let (document, size, trim) = match &item {
             Item::Block(b) => (
-                crate::rendering::block_document(state, b)
+                crate::rendering::block_document(state, Share::editor(Account::Platform), b)
                     .await
                     .map_err(|e| text(&e))?,
                 (1280, 600),
@@ -242,9 +243,14 @@ async fn one(state: &AppState, item: Item, force: bool) -> Result<(), String> {
             ),
             Item::Template(_) => {
                 let snapshot = snapshot.as_ref().ok_or("no snapshot")?;
-                let doc = crate::rendering::template_document(state, snapshot, "/")
-                    .await
-                    .map_err(|e| text(&e))?;
+                let doc = crate::rendering::template_document(
+                    state,
+                    Share::editor(Account::Platform),
+                    snapshot,
+                    "/",
+                )
+                .await
+                .map_err(|e| text(&e))?;
                 (doc, (1280, 1280), false)
             }
         };

@@ -41,15 +41,7 @@ pub async fn post(forms: &Forms, proxies: &TrustedProxies, v: &Visit<'_>, body: 
         .get(header::CONTENT_TYPE)
         .and_then(|v| v.to_str().ok())
         .map(str::to_string);
-    // Behind a trusted load balancer the visitor is in X-Forwarded-For; from anyone else the
-    // header is ignored, so a visitor cannot pick their own rate-limit bucket.
-    let client = proxies.client_ip(
-        v.peer,
-        headers
-            .get_all("x-forwarded-for")
-            .iter()
-            .map(|v| v.to_str().unwrap_or("\u{fffd}")),
-    );
+    let client = v.client(proxies);
     let user_agent = headers
         .get(header::USER_AGENT)
         .and_then(|v| v.to_str().ok())

@@ -208,6 +208,7 @@ mod tests {
         let site = Arc::new(Site {
             project_id: 1,
             slug: "loja".into(),
+            account: vitrine_shared::account::Account::User(1),
             deploy: None,
             hsts: false,
         });

@@ -9,10 +9,17 @@
 //! visible as soon as the change feed brings it.
 //!
 //! Outcomes are cached too: an unknown post (the site's 404) and a template that fails at
-//! render or goes over a budget (the site's 500, counted in `/metrics`) stay what they are
-//! until the records change. Busy render workers (503) are not cached.
+//! render or goes over a budget its worker measured (CPU, memory, output: the site's 500,
+//! counted in `/metrics`) stay what they are until the records change. A render that could not
+//! run in time (no worker came free within `RENDER_QUEUE_MS`, or the worker was starved of CPU)
+//! is the platform's doing, not the template's: 503 with `Retry-After`, never cached.
+//!
+//! The render workers are shared fairly per account (`vitrine_shared::sandbox::queue`), a
+//! visitor may cause `EDGE_RENDER_RATE_PER_MINUTE` uncached renders a minute, and a collection
+//! page whose template failed its budget [`crate::sites::SHORT_CIRCUIT_AFTER`] times in a deploy answers its
+//! other posts with the site's 500 without rendering them ([`crate::sites::RenderRations`]).
 
-use std::sync::Arc;
+use std::{net::IpAddr, sync::Arc};
 
 use bytes::Bytes;
 use hyper::{
@@ -24,7 +31,7 @@ use vitrine_shared::{
     manifest::DynamicPage,
     record_lists::{DbRecord, ListError, ListQuery, QueryError},
     render::{Block, PostView, RenderContext, RenderError, document},
-    sandbox::SandboxError,
+    sandbox::{SandboxError, Share},
     store::{Collection, Field, StoreError},
 };
 
@@ -69,12 +76,7 @@ fn not_found() -> Rendered {
 }
 
 /// A marker the caller answers with the site's 500 page.
-fn render_failed(sites: &Sites, site: &Site, page: &str, e: &RenderError) -> Rendered {
-    sites.metrics().render_errors.inc();
-    if let Some(reason) = e.exceeded {
-        sites.metrics().render_budget_exceeded(reason.as_str());
-    }
-    tracing::warn!(project = site.project_id, page, error = %e, "template error at render");
+fn server_error() -> Rendered {
     Rendered {
         status: StatusCode::INTERNAL_SERVER_ERROR,
         content_type: HTML,
@@ -83,18 +85,43 @@ fn render_failed(sites: &Sites, site: &Site, page: &str, e: &RenderError) -> Ren
     }
 }
 
-/// The page's blocks rendered in the sandbox, or the answer for a page that cannot be.
+/// The site's 500 for a template that failed (an error, or a budget its worker measured).
+fn render_failed(sites: &Sites, site: &Site, page: &str, e: &RenderError) -> Rendered {
+    sites.metrics().render_errors.inc();
+    if let Some(reason) = e.exceeded {
+        sites.metrics().render_budget_exceeded(reason.as_str());
+    }
+    tracing::warn!(project = site.project_id, page, error = %e, "template error at render");
+    server_error()
+}
+
+/// The page's blocks rendered in the sandbox, in the site's account's share of the workers,
+/// or the answer for a page that cannot be. `Ok(Err(e))`: the template failed; its caller
+/// makes the marker.
 async fn render(
     sites: &Sites,
     site: &Site,
     page: &str,
     blocks: &[Block],
     ctx: &RenderContext,
-) -> Result<Result<String, Rendered>, Unavailable> {
-    match sites.sandbox.page(blocks, ctx).await {
+) -> Result<Result<String, RenderError>, Unavailable> {
+    match sites
+        .sandbox
+        .page(Share::visitor(site.account), blocks, ctx)
+        .await
+    {
         Ok(body) => Ok(Ok(body)),
-        Err(SandboxError::Render(e)) => Ok(Err(render_failed(sites, site, page, &e))),
-        Err(SandboxError::Busy) => Err(Unavailable::Renderer("every worker is busy".into())),
+        Err(SandboxError::Render(e)) => Ok(Err(e)),
+        Err(SandboxError::Busy(why)) => {
+            sites.metrics().renders_refused("busy");
+            tracing::debug!(
+                project = site.project_id,
+                page,
+                why,
+                "no render worker in time"
+            );
+            Err(Unavailable::Renderer(why.into()))
+        }
         Err(SandboxError::Broken(cause)) => {
             tracing::error!(project = site.project_id, page, %cause, "render sandbox failed");
             Err(Unavailable::Renderer(cause))
@@ -121,15 +148,17 @@ async fn collection(
 }
 
 /// A list query: its cost grows with the tenant's collection, so it runs in one of the
-/// project's list slots and with its own statement time limit (see [`crate::sites`]). A
-/// query refused before or by the database is `Ok(Err(..))`: the caller's 400.
+/// site's account's list slots and with its own statement time limit (see
+/// [`crate::sites`]). A query refused before or by the database is `Ok(Err(..))`: the
+/// caller's 400.
 async fn list(
     sites: &Sites,
+    site: &Site,
     c: &Collection,
     fields: &[Field],
     q: &ListQuery,
 ) -> Result<Result<Vec<DbRecord>, QueryError>, Unavailable> {
-    let _slot = sites.list_slot(c.project_id).await?;
+    let _slot = sites.list_slot(site.account).await?;
     let within = sites.query_timeout();
     let listed = sites
         .db_within(within + DB_TIMEOUT, async {
@@ -197,7 +226,7 @@ async fn lists(
             Some(c) => {
                 let fields = sites.db(sites.store.collection_fields(c.id)).await?;
                 let html = html_fields(&fields);
-                match list(sites, &c, &fields, &list_def.query).await? {
+                match list(sites, site, &c, &fields, &list_def.query).await? {
                     Ok(records) => records
                         .into_iter()
                         .map(|record| PostView {
@@ -231,13 +260,13 @@ fn context(site: &Site, deploy: &DeployView, page: &DynamicPage) -> RenderContex
     }
 }
 
-/// `/{page_slug}/{post_slug}` when the deploy has that collection page.
+/// `/{page_slug}/{post_slug}` when the deploy has that collection page, for `visitor`.
 pub async fn collection_page(
     sites: &Sites,
     site: &Site,
     deploy: &Arc<DeployView>,
-    page_slug: &str,
-    post_slug: &str,
+    (page_slug, post_slug): (&str, &str),
+    visitor: IpAddr,
 ) -> Option<Result<Arc<Rendered>, Unavailable>> {
     let page = deploy.manifest.collection_pages.get(page_slug)?;
     let key = (
@@ -246,12 +275,19 @@ pub async fn collection_page(
         deploy.manifest.deploy_id,
         format!("c:{page_slug}/{post_slug}"),
     );
+    let deploy_id = deploy.manifest.deploy_id;
     Some(
         sites
-            .rendered(key, async {
+            .rendered_for(key, Some(visitor), async {
                 let Some(table_id) = page.table_id else {
                     return Ok(not_found());
                 };
+                // The template is the same for every post: after failing its budget
+                // SHORT_CIRCUIT_AFTER times here, it would fail again for this one.
+                if sites.rations.short_circuited(deploy_id, page_slug).await {
+                    sites.metrics().renders_refused("short_circuit");
+                    return Ok(server_error());
+                }
                 let Some((c, fields)) = collection(sites, site, table_id).await? else {
                     return Ok(not_found());
                 };
@@ -276,7 +312,12 @@ pub async fn collection_page(
                             parts.title = title;
                             html(document(&parts, &body))
                         }
-                        Err(failed) => failed,
+                        Err(e) => {
+                            if e.exceeded.is_some() {
+                                sites.rations.budget_failed(deploy_id, page_slug).await;
+                            }
+                            render_failed(sites, site, page_slug, &e)
+                        }
                     },
                 )
             })
@@ -284,12 +325,14 @@ pub async fn collection_page(
     )
 }
 
-/// A page with database-fed lists (`slug` without slashes, `/` for the home page).
+/// A page with database-fed lists (`slug` without slashes, `/` for the home page), for
+/// `visitor`.
 pub async fn dynamic_page(
     sites: &Sites,
     site: &Site,
     deploy: &Arc<DeployView>,
     slug: &str,
+    visitor: IpAddr,
 ) -> Option<Result<Arc<Rendered>, Unavailable>> {
     let page = deploy.manifest.dynamic_pages.get(slug)?;
     let key = (
@@ -300,12 +343,12 @@ pub async fn dynamic_page(
     );
     Some(
         sites
-            .rendered(key, async {
+            .rendered_for(key, Some(visitor), async {
                 let mut ctx = context(site, deploy, page);
                 ctx.lists = lists(sites, site, deploy, &page.blocks).await?;
                 Ok(match render(sites, site, slug, &page.blocks, &ctx).await? {
                     Ok(body) => html(document(&page.document, &body)),
-                    Err(failed) => failed,
+                    Err(e) => render_failed(sites, site, slug, &e),
                 })
             })
             .await,
@@ -395,7 +438,7 @@ pub async fn read_api(
                         serde_json::json!({"error": "not_found", "message": "Unknown collection"}),
                     ));
                 };
-                Ok(match list(sites, &c, &fields, query).await? {
+                Ok(match list(sites, site, &c, &fields, query).await? {
                     Ok(mut records) => {
                         for r in &mut records {
                             r.url =
@@ -423,7 +466,7 @@ pub fn api_unavailable(e: &Unavailable) -> Resp {
             "The database cannot compare a value of this query",
         ),
         // This query alone: the site and the others are served as usual.
-        Unavailable::SlowQuery(_) | Unavailable::Busy => (
+        Unavailable::SlowQuery(_) | Unavailable::Busy | Unavailable::Throttled(_) => (
             StatusCode::SERVICE_UNAVAILABLE,
             "query_timeout",
             "The query took too long; narrow it down or try again",

@@ -99,6 +99,7 @@ pub struct Metrics {
     misses: Family<CacheLabels, Counter>,
     pub render_errors: Counter,
     render_budget_exceeded: Family<ReasonLabels, Counter>,
+    renders_refused: Family<ReasonLabels, Counter>,
     pub spooled_submissions: Counter,
     /// Bytes in the form spool (set by the spool as it changes).
     pub spool_bytes: Gauge,
@@ -168,6 +169,7 @@ impl Default for Metrics {
         let misses = Family::<CacheLabels, Counter>::default();
         let render_errors = Counter::default();
         let render_budget_exceeded = Family::<ReasonLabels, Counter>::default();
+        let renders_refused = Family::<ReasonLabels, Counter>::default();
         let spooled_submissions = Counter::default();
         let stale_served = Counter::default();
         let reloads = Family::<CacheLabels, Counter>::default();
@@ -198,6 +200,11 @@ impl Default for Metrics {
             "render_budget_exceeded",
             "Renders stopped for going over a budget, by reason: output (5 MB), memory, time (visitors got the 500 page)",
             render_budget_exceeded.clone(),
+        );
+        registry.register(
+            "renders_refused",
+            "Page renders not run, by reason: visitor_rate (the visitor's uncached renders this minute, 429), busy (no worker in time or the account's line full, 503), short_circuit (the page's template kept failing its budget in this deploy, 500)",
+            renders_refused.clone(),
         );
         registry.register(
             "spooled_submissions",
@@ -310,6 +317,7 @@ impl Default for Metrics {
             misses,
             render_errors,
             render_budget_exceeded,
+            renders_refused,
             spooled_submissions,
             spool_bytes,
             form_refusals,
@@ -464,6 +472,12 @@ impl Metrics {
     /// A render stopped for going over a budget (`output`, `memory`, `time`).
     pub fn render_budget_exceeded(&self, reason: &'static str) {
         self.render_budget_exceeded
+            .get_or_create(&ReasonLabels { reason })
+            .inc();
+    }
+
+    pub fn renders_refused(&self, reason: &'static str) {
+        self.renders_refused
             .get_or_create(&ReasonLabels { reason })
             .inc();
     }

@@ -69,6 +69,24 @@ pub fn unavailable() -> Resp {
     r
 }
 
+/// A visitor who has caused their share of uncached page renders this minute
+/// (`EDGE_RENDER_RATE_PER_MINUTE`): 429, for `wait` seconds.
+pub fn too_many_renders(wait: u64) -> Resp {
+    let mut r = respond(
+        StatusCode::TOO_MANY_REQUESTS,
+        HTML,
+        NO_STORE,
+        page(
+            "Muitas páginas de uma vez",
+            "Você abriu muitas páginas novas em pouco tempo. Tente de novo em instantes.",
+            "Too many new pages at once; please try again shortly.",
+        ),
+    );
+    r.headers_mut()
+        .insert(header::RETRY_AFTER, HeaderValue::from(wait.max(1)));
+    r
+}
+
 /// The site's 404 (for `404`) or 500 (any other status) when it published none.
 pub fn default_site_page(status: StatusCode) -> String {
     if status == StatusCode::NOT_FOUND {

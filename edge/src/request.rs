@@ -14,6 +14,7 @@ use std::{net::IpAddr, sync::Arc};
 use bytes::Bytes;
 use hyper::{HeaderMap, Method, Uri, body::Incoming, header};
 use percent_encoding::percent_decode_str;
+use vitrine_shared::proxies::TrustedProxies;
 
 use crate::{
     host,
@@ -70,6 +71,19 @@ impl Visit<'_> {
     /// Whether the request came over HTTPS.
     pub fn secure(&self) -> bool {
         self.listener.tls()
+    }
+
+    /// The visitor behind the request, for the rate limits: the peer, or the client a trusted
+    /// load balancer names in `X-Forwarded-For` (from anyone else the header is ignored, so a
+    /// visitor cannot pick their own bucket).
+    pub fn client(&self, proxies: &TrustedProxies) -> IpAddr {
+        proxies.client_ip(
+            self.peer,
+            self.headers
+                .get_all("x-forwarded-for")
+                .iter()
+                .map(|v| v.to_str().unwrap_or("\u{fffd}")),
+        )
     }
 }
 

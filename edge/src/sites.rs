@@ -45,6 +45,7 @@ use hyper::StatusCode;
 use moka::future::Cache;
 use vitrine_shared::{
     Settings, Store,
+    account::Account,
     blob::{BlobError, BlobStore},
     manifest::{MAX_MANIFEST_BYTES, Manifest},
     redirects::Matcher,
@@ -54,11 +55,13 @@ use vitrine_shared::{
 
 mod deploy_view;
 mod generations;
+mod rations;
 mod slots;
 
 pub use deploy_view::DeployView;
 pub use generations::{Generations, RecordsSeen, SiteSeen};
-pub use slots::{LIST_SLOTS_PER_PROJECT, ListSlot, ListSlots};
+pub use rations::{RenderRations, SHORT_CIRCUIT_AFTER};
+pub use slots::{LIST_SLOTS_PER_ACCOUNT, ListSlot, ListSlots};
 
 use crate::{
     host::SiteHost,
@@ -86,6 +89,8 @@ pub const BREAKER: Duration = Duration::from_secs(2);
 pub struct Site {
     pub project_id: i64,
     pub slug: String,
+    /// Whose fair share of the render workers the site's renders use.
+    pub account: Account,
     /// The live deploy, when the project is published.
     pub deploy: Option<LiveDeploy>,
     /// Send Strict-Transport-Security on HTTPS responses.
@@ -117,9 +122,14 @@ pub enum Unavailable {
     Database(String),
     #[error("object store: {0}")]
     Blob(String),
-    /// Every render worker stayed busy (`vitrine_shared::sandbox`); not cached.
+    /// No render worker for this request in time, or the worker was starved of CPU
+    /// (`vitrine_shared::sandbox`): 503 with `Retry-After`; not cached.
     #[error("renderer: {0}")]
     Renderer(String),
+    /// The visitor has caused their share of uncached renders this minute ([`RenderRations`]):
+    /// 429, with the seconds until they may cause another.
+    #[error("too many uncached pages from this visitor")]
+    Throttled(u64),
     /// This request's query ran past its own statement time limit: 503 for it alone.
     #[error("query too slow: {0}")]
     SlowQuery(String),
@@ -142,6 +152,8 @@ pub struct Sites {
     /// Where owners' templates render: worker processes within budgets, off the visitor
     /// threads (which only await the answer).
     pub sandbox: Sandbox,
+    /// A visitor's share of uncached renders, and the templates that keep failing their budget.
+    pub rations: RenderRations,
     blobs: BlobStore,
     metrics: Arc<Metrics>,
     fresh: Cache<String, Arc<Timed<Option<Arc<Site>>>>>,
@@ -180,6 +192,7 @@ impl Sites {
         let hosts = settings.edge_site_cache_entries.max(1);
         Sites {
             sandbox: Sandbox::from_settings(settings),
+            rations: RenderRations::new(settings.edge_render_rate_per_minute),
             blobs,
             metrics,
             fresh: Cache::builder()
@@ -328,10 +341,10 @@ impl Sites {
         Err(unavailable)
     }
 
-    /// A slot for one list query of `project` (see [`ListSlots`]): `Busy` when none frees up
-    /// within the query time limit.
-    pub async fn list_slot(&self, project: i64) -> Result<ListSlot, Unavailable> {
-        self.list_slots.acquire(project, self.query_timeout).await
+    /// A slot for one list query of `account`'s projects (see [`ListSlots`]): `Busy` when
+    /// none frees up within the query time limit.
+    pub async fn list_slot(&self, account: Account) -> Result<ListSlot, Unavailable> {
+        self.list_slots.acquire(account, self.query_timeout).await
     }
 
     /// `EDGE_QUERY_TIMEOUT_MS`: the statement time limit of one list query.
@@ -461,6 +474,7 @@ impl Sites {
         let hsts = row.hsts();
         Ok(Some(Arc::new(Site {
             project_id: row.project_id,
+            account: row.account(),
             slug: row.slug,
             deploy,
             hsts,
@@ -548,6 +562,30 @@ impl Sites {
     where
         F: Future<Output = Result<Rendered, Unavailable>>,
     {
+        self.rendered_for(key, None, make).await
+    }
+
+    /// [`Sites::rendered`] for a page a visitor asked for: a miss takes one render from
+    /// `visitor`'s share first ([`RenderRations::visitor`]), or is [`Unavailable::Throttled`].
+    pub async fn rendered_for<F>(
+        &self,
+        key: RenderKey,
+        visitor: Option<std::net::IpAddr>,
+        make: F,
+    ) -> Result<Arc<Rendered>, Unavailable>
+    where
+        F: Future<Output = Result<Rendered, Unavailable>>,
+    {
+        if let Some(visitor) = visitor {
+            if let Some(hit) = self.renders.get(&key).await {
+                self.metrics.cache(CacheName::render, true);
+                return Ok(hit);
+            }
+            if let Err(wait) = self.rations.visitor(visitor) {
+                self.metrics.renders_refused("visitor_rate");
+                return Err(Unavailable::Throttled(wait));
+            }
+        }
         let entry = self
             .renders
             .entry(key)

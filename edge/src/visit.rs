@@ -384,12 +384,14 @@ impl Visits {
         // Read before rendering: an edit landing meanwhile leaves a hot route already stale.
         let records = self.sites.records_seen(v.site.project_id);
         let (sites, site, deploy) = (&self.sites, v.site, v.deploy);
+        // Whose share of uncached renders this request uses.
+        let visitor = v.client(&self.trusted_proxies);
         let rendered = match segments.as_slice() {
             [page, post] if !page.is_empty() && !post.is_empty() => {
-                live::collection_page(sites, site, deploy, page, post).await
+                live::collection_page(sites, site, deploy, (page, post), visitor).await
             }
-            [""] => live::dynamic_page(sites, site, deploy, "/").await,
-            [slug] => live::dynamic_page(sites, site, deploy, slug).await,
+            [""] => live::dynamic_page(sites, site, deploy, "/", visitor).await,
+            [slug] => live::dynamic_page(sites, site, deploy, slug, visitor).await,
             _ => None,
         };
         match rendered {
@@ -487,10 +489,12 @@ impl Visits {
     }
 
     /// A page rendered from live records that is not a plain `200`: the site's 404 or 500
-    /// page for those outcomes, else the rendered answer; 503 when it could not be rendered.
+    /// page for those outcomes, else the rendered answer; 429 when the visitor has caused
+    /// their share of renders, 503 when it could not be rendered.
     async fn answer(&self, v: &Visit<'_>, rendered: Result<Arc<Rendered>, Unavailable>) -> Resp {
         let rendered = match rendered {
             Ok(r) => r,
+            Err(Unavailable::Throttled(wait)) => return pages::too_many_renders(wait),
             Err(e) => {
                 tracing::warn!(project = v.site.project_id, error = %e, "live page unavailable");
                 return pages::unavailable();

@@ -81,6 +81,10 @@ error_codes! {
     DatabaseRefused = "database_refused",
     DatabaseUnavailable = "database_unavailable",
     RendererBusy = "renderer_busy",
+    /// The account's editor renders a minute (`CANVAS_RENDERS_PER_MINUTE`) are spent.
+    RendersRateLimited = "renders_rate_limited",
+    /// The account's outbound fetches a minute (`FETCHES_PER_ACCOUNT_PER_MINUTE`) are spent.
+    FetchRateLimited = "fetch_rate_limited",
     ThumbnailsUnavailable = "thumbnails_unavailable",
     PageOutOfRange = "page_out_of_range",
     LimitOutOfRange = "limit_out_of_range",

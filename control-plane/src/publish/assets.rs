@@ -238,7 +238,7 @@ impl Build<'_> {
                 else {
                     continue;
                 };
-                let records = crate::rendering::fetch_records(self.state, &url)
+                let records = crate::external_lists::fetch_records(self.state, self.account, &url)
                     .await
                     .map_err(|e| PublishError::ExternalList {
                         block: if b.name.is_empty() { &b.uid } else { &b.name }.clone(),

@@ -7,13 +7,14 @@ use std::collections::{BTreeMap, BTreeSet, HashMap};
 use bytes::Bytes;
 use serde_json::Value;
 use vitrine_shared::{
+    account::Account,
     domain::normalize_page_slug,
     manifest::{
         DynamicPage, FormSettings, MANIFEST_VERSION, MAX_MANIFEST_BYTES, Manifest, StaticFile,
         manifest_key, page_key, page_path,
     },
     render::{Block, DocumentParts, RenderContext, check_blocks, document},
-    sandbox::SandboxError,
+    sandbox::{SandboxError, Share},
     store::Page,
 };
 
@@ -39,6 +40,8 @@ pub(super) struct Built {
 pub(super) struct Build<'a> {
     pub(super) state: &'a AppState,
     pub(super) project_id: i64,
+    /// The owner's account: its renders go first in the fair queue, its fetches are its own.
+    pub(super) account: Account,
     pub(super) routes: BTreeMap<String, StaticFile>,
     /// The live deploy's objects, taken as they are when a body hashes to one of them.
     pub(super) previous: reuse::Previous,
@@ -122,6 +125,9 @@ pub(super) async fn build(
     let store = &state.store;
     let project = store.project_by_id(project_id).await?;
     let owner = store.user_by_id(project.user_id).await?;
+    // The publish's renders go first in the workers' fair queue, in the owner's account.
+    let account = Account::of(owner.id, owner.business_id);
+    let share = Share::publish(account);
     let pages = store.pages_of_project(project_id).await?;
     let collections = store.project_collections(project_id).await?;
     let redirects = store.project_redirects(project_id).await?;
@@ -147,6 +153,7 @@ pub(super) async fn build(
     let mut b = Build {
         state,
         project_id,
+        account,
         routes: BTreeMap::new(),
         previous: reuse::Previous::load(state, &project).await,
         uploads: HashMap::new(),
@@ -287,7 +294,7 @@ pub(super) async fn build(
                 };
                 state
                     .renders
-                    .page(&state.sandbox, &blocks, &ctx)
+                    .page(&state.sandbox, share, &blocks, &ctx)
                     .await
                     .map_err(|e| render_failed(page, e))?
             };

@@ -19,7 +19,7 @@ use std::sync::Arc;
 use sha2::{Digest, Sha256};
 use vitrine_shared::{
     render::{Block, RenderContext},
-    sandbox::{Sandbox, SandboxError},
+    sandbox::{Sandbox, SandboxError, Share},
 };
 
 /// How many bytes of rendered HTML the memo keeps: about 2,000 pages of 15 KB, enough for the
@@ -48,16 +48,17 @@ impl Renders {
     pub async fn page(
         &self,
         sandbox: &Sandbox,
+        share: Share,
         blocks: &[Block],
         ctx: &RenderContext,
     ) -> Result<String, SandboxError> {
         let Some(key) = job_key(blocks, ctx) else {
-            return sandbox.page(blocks, ctx).await;
+            return sandbox.page(share, blocks, ctx).await;
         };
         if let Some(html) = self.memo.get(&key).await {
             return Ok(html.to_string());
         }
-        let html = sandbox.page(blocks, ctx).await?;
+        let html = sandbox.page(share, blocks, ctx).await?;
         self.memo.insert(key, Arc::from(html.as_str())).await;
         Ok(html)
     }
@@ -109,6 +110,7 @@ mod tests {
             ..Default::default()
         });
         let renders = Renders::default();
+        let share = Share::publish(vitrine_shared::account::Account::User(1));
         let blocks = vec![Block {
             uid: "a".into(),
             template: "<p>{{ page.name }}</p>".into(),
@@ -116,21 +118,21 @@ mod tests {
         }];
         let ctx = RenderContext::default();
         let fails = |r: Result<String, SandboxError>| matches!(r, Err(SandboxError::Broken(_)));
-        assert!(fails(renders.page(&sandbox, &blocks, &ctx).await));
+        assert!(fails(renders.page(&sandbox, share, &blocks, &ctx).await));
         assert!(
-            fails(renders.page(&sandbox, &blocks, &ctx).await),
+            fails(renders.page(&sandbox, share, &blocks, &ctx).await),
             "a failed render is asked of the sandbox again"
         );
         let key = job_key(&blocks, &ctx).unwrap();
         renders.memo.insert(key, Arc::from("<p>Início</p>")).await;
         assert_eq!(
-            renders.page(&sandbox, &blocks, &ctx).await.unwrap(),
+            renders.page(&sandbox, share, &blocks, &ctx).await.unwrap(),
             "<p>Início</p>"
         );
         let other = RenderContext {
             page_name: "Sobre".into(),
             ..RenderContext::default()
         };
-        assert!(fails(renders.page(&sandbox, &blocks, &other).await));
+        assert!(fails(renders.page(&sandbox, share, &blocks, &other).await));
     }
 }

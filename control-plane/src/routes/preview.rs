@@ -20,7 +20,7 @@ use utoipa_axum::{router::OpenApiRouter, routes};
 use vitrine_shared::{
     fonts::canvas_fonts,
     render::{Block, EFFECTS_RUNTIME, RenderError, base_style, check_blocks, escape},
-    sandbox::SandboxError,
+    sandbox::{SandboxError, Share},
 };
 
 use crate::{
@@ -28,7 +28,7 @@ use crate::{
     authz::authorize_project,
     error::{ApiError, ErrorBody, Result},
     extract::{ApiPath, ApiQuery},
-    rendering::live_context,
+    rendering::{editor_render_turn, live_context},
     state::AppState,
 };
 
@@ -55,7 +55,9 @@ pub async fn preview_page(
     ApiPath((project_id, page_id)): ApiPath<(i64, i64)>,
     ApiQuery(q): ApiQuery<PreviewQuery>,
 ) -> Result<Response> {
-    authorize_project(&state, &user, project_id).await?;
+    let account = authorize_project(&state, &user, project_id)
+        .await?
+        .account();
     let page = state.store.page_by_id(page_id).await?;
     if page.project_id != project_id {
         return Err(ApiError::NotFound);
@@ -70,8 +72,13 @@ pub async fn preview_page(
     if let Err(e) = check_blocks(&blocks) {
         return Ok(error_document(&e));
     }
-    let ctx = live_context(&state, project_id, &page, &blocks, q.post).await?;
-    let body = match state.sandbox.page(&blocks, &ctx).await {
+    editor_render_turn(&state, account).await?;
+    let ctx = live_context(&state, (project_id, account), &page, &blocks, q.post).await?;
+    let body = match state
+        .sandbox
+        .page(Share::editor(account), &blocks, &ctx)
+        .await
+    {
         Ok(b) => b,
         Err(SandboxError::Render(e)) => return Ok(error_document(&e)),
         Err(e) => return Err(ApiError::render("blocks", e)),

@@ -12,7 +12,9 @@ use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
 use utoipa_axum::{router::OpenApiRouter, routes};
 use vitrine_shared::{
+    account::Account,
     domain::{normalize_page_slug, required_text},
+    sandbox::Share,
     store::{Template, TemplateInfo},
 };
 
@@ -199,7 +201,9 @@ pub async fn preview_template(
 ) -> Result<Response> {
     visible_template(&state, &user, id).await?;
     let snapshot = state.store.template_snapshot(id).await?;
-    let document = template_document(&state, &snapshot, q.page.as_deref().unwrap_or("/")).await?;
+    let share = Share::editor(Account::of(user.id, user.business_id));
+    let document =
+        template_document(&state, share, &snapshot, q.page.as_deref().unwrap_or("/")).await?;
     let headers = [
         (
             header::CONTENT_SECURITY_POLICY,
@@ -336,7 +340,8 @@ pub async fn template_screenshot(
 ) -> Result<Response> {
     let size = q.size((1280, 1280))?;
     let snapshot = state.store.template_snapshot(id).await?;
-    let document = template_document(&state, &snapshot, "/").await?;
+    let document =
+        template_document(&state, Share::editor(Account::Platform), &snapshot, "/").await?;
     let (png, url) = shoot(
         &state,
         document,

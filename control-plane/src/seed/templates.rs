@@ -47,6 +47,37 @@ pub fn parse_templates(
         .collect()
 }
 
+/// One page of a shipped template as the renderer gets it.
+pub struct TemplatePage {
+    pub template: String,
+    pub page: String,
+    /// The shared sections around the page's own blocks.
+    pub blocks: Vec<vitrine_shared::render::Block>,
+    /// The page's context with the template's own records.
+    pub ctx: vitrine_shared::render::RenderContext,
+}
+
+/// Every page of the shipped templates, as a site made from them renders it: what the render
+/// CPU budget (`RENDER_CPU_MS`) is measured on and must hold with a margin
+/// (`benches/benches/render_cpu.rs`, and the fair-shares tests).
+pub fn template_pages() -> anyhow::Result<Vec<TemplatePage>> {
+    let library = super::parse_library()?;
+    let mut out = Vec::new();
+    for t in parse_templates(&library, &HashMap::new())? {
+        for page in &t.snapshot.pages {
+            let blocks = t.snapshot.sections.page_blocks(&page.blocks, &page.meta);
+            let ctx = crate::rendering::snapshot_context(&t.snapshot, page, &blocks);
+            out.push(TemplatePage {
+                template: t.name.clone(),
+                page: page.slug.clone(),
+                blocks,
+                ctx,
+            });
+        }
+    }
+    Ok(out)
+}
+
 /// A template page's block may name a library block instead of carrying its code:
 /// `{"library": "hero/00-hero-centralizado", "vars": {"title": "…"}, "effect": "fade-in"}`.
 /// It becomes the page block the editor would insert (the library block's template without

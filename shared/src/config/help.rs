@@ -161,12 +161,28 @@ pub const SETTINGS_HELP: &[(&str, &str)] = &[
         "memory limit of one render's worker process (heap and address space beyond its start) [default: 64]",
     ),
     (
-        "RENDER_CPU_SECS",
-        "CPU time limit of one render's worker process [default: 1]",
+        "RENDER_WORKERS_PER_ACCOUNT",
+        "render workers one account (a business counts as one) may hold at once; 0: half the workers, at least one [default: 0]",
+    ),
+    (
+        "RENDER_CPU_MS",
+        "CPU time limit of one render, measured by its worker process [default: 100]",
     ),
     (
         "RENDER_DEADLINE_MS",
-        "wall-clock limit of one render, waiting for a free worker included [default: 5000]",
+        "wall-clock limit of one render from the moment its worker starts [default: 5000]",
+    ),
+    (
+        "RENDER_QUEUE_MS",
+        "longest a render waits for a free worker before it is answered 503 (a publish waits up to 60 s) [default: 2000]",
+    ),
+    (
+        "CANVAS_RENDERS_PER_MINUTE",
+        "editor canvas and preview renders per account a minute; more are answered 429 [default: 120]",
+    ),
+    (
+        "FETCHES_PER_ACCOUNT_PER_MINUTE",
+        "outside addresses API-fed lists may fetch per account a minute (answers are reused for 60 s); past it lists are empty and /api/fetch answers 429 [default: 60]",
     ),
     (
         "STRIPE_PUBLIC_KEY",
@@ -289,6 +305,10 @@ pub const SETTINGS_HELP: &[(&str, &str)] = &[
     (
         "EDGE_PLAIN_FRONT",
         "the visitor listeners' own HTTP/1.1 front answers GET and HEAD requests (over HTTP and HTTPS) before hyper; false: hyper alone serves every connection, a fallback for a client the front mishandles [default: true]",
+    ),
+    (
+        "EDGE_RENDER_RATE_PER_MINUTE",
+        "uncached page renders one visitor (an IPv4 address or IPv6 /64) may cause a minute at an edge; more are answered 429 [default: 60]",
     ),
     (
         "EDGE_FORM_RATE_PER_MINUTE",

@@ -71,9 +71,18 @@ pub struct Settings {
     pub render_worker: Option<PathBuf>,
     /// Renders in flight at once per process; 0: one per core.
     pub render_workers: usize,
+    /// Workers one account may hold at once; 0: half the workers, at least one.
+    pub render_workers_per_account: usize,
     pub render_memory_mb: u64,
-    pub render_cpu_secs: u64,
+    pub render_cpu_ms: u64,
+    /// Wall-clock limit of a render from its worker's start.
     pub render_deadline_ms: u64,
+    /// Longest wait for a free worker (a publish's: `sandbox::PUBLISH_WAIT`).
+    pub render_queue_ms: u64,
+    /// Editor canvas and preview renders per account a minute.
+    pub canvas_renders_per_minute: u32,
+    /// Outbound fetches of API-fed lists per account a minute.
+    pub fetches_per_account_per_minute: u32,
     pub stripe_public_key: Option<String>,
     pub stripe_secret_key: Option<Secret>,
     pub stripe_api_url: String,
@@ -110,6 +119,8 @@ pub struct Settings {
     /// Whether the visitor listeners' own HTTP/1.1 front answers `GET`/`HEAD` before hyper
     /// (plain and TLS); off, hyper serves every connection.
     pub edge_plain_front: bool,
+    /// Uncached page renders one visitor may cause a minute at an edge.
+    pub edge_render_rate_per_minute: u32,
     pub edge_form_rate_per_minute: u32,
     /// Form submissions one site takes per minute, from all its visitors together.
     pub edge_form_site_rate_per_minute: u32,
@@ -171,9 +182,13 @@ impl Default for Settings {
             library_thumbnails: true,
             render_worker: None,
             render_workers: 0,
+            render_workers_per_account: 0,
             render_memory_mb: 64,
-            render_cpu_secs: 1,
+            render_cpu_ms: 100,
             render_deadline_ms: 5_000,
+            render_queue_ms: 2_000,
+            canvas_renders_per_minute: 120,
+            fetches_per_account_per_minute: 60,
             stripe_public_key: None,
             stripe_secret_key: None,
             stripe_api_url: "https://api.stripe.com".into(),
@@ -206,6 +221,7 @@ impl Default for Settings {
             edge_workers: 0,
             edge_hot_cache_bytes: 24 * 1024 * 1024,
             edge_plain_front: true,
+            edge_render_rate_per_minute: 60,
             edge_form_rate_per_minute: 10,
             edge_form_site_rate_per_minute: 120,
             edge_spool_max_bytes: 64 * 1024 * 1024,

@@ -69,7 +69,7 @@ pub enum Exceeded {
     Output,
     /// The render sandbox's memory limit (a value grew too large before it was written).
     Memory,
-    /// The render sandbox's CPU time limit, or its wall-clock deadline.
+    /// The render sandbox's CPU time limit (`RENDER_CPU_MS`), as the worker measured it.
     Time,
 }
 
@@ -88,7 +88,7 @@ impl Exceeded {
         match self {
             Exceeded::Output => "the page's HTML is larger than 5 MB",
             Exceeded::Memory => "the template used more memory than a render may",
-            Exceeded::Time => "the template ran for longer than a render may (1 s of CPU)",
+            Exceeded::Time => "the template used more CPU time than a render may",
         }
     }
 }

@@ -92,6 +92,13 @@ pub struct ProjectOwner {
     pub owner_business_id: Option<i64>,
 }
 
+impl ProjectOwner {
+    /// The account the project's shared work counts against (a business counts as one).
+    pub fn account(&self) -> crate::account::Account {
+        crate::account::Account::of(self.owner_id, self.owner_business_id)
+    }
+}
+
 /// Fields of a project a client may change, already validated. The custom domain is not
 /// among them: it is proven, not set (see `store::domains`).
 #[derive(Debug, Clone, Default)]

@@ -69,9 +69,17 @@ pub struct SiteRow {
     pub manifest_key: Option<String>,
     /// The project's settings (`meta`); the edge reads `hsts` from it.
     pub meta: super::Json<serde_json::Value>,
+    /// The project's owner, and their business: whose fair share the site's renders use.
+    pub owner_id: i64,
+    pub business_id: Option<i64>,
 }
 
 impl SiteRow {
+    /// The account the site's renders count against (a business counts as one).
+    pub fn account(&self) -> crate::account::Account {
+        crate::account::Account::of(self.owner_id, self.business_id)
+    }
+
     /// The owner opted in to HSTS (`meta.hsts`).
     pub fn hsts(&self) -> bool {
         self.meta.get("hsts").and_then(serde_json::Value::as_bool) == Some(true)
@@ -390,7 +398,9 @@ impl Store {
     async fn site_where(&self, condition: &'static str, value: &str) -> Result<Option<SiteRow>> {
         let sql = format!(
             "SELECT p.id AS project_id, p.slug, p.is_published, \
-             p.active_deploy_id, d.manifest_key, p.meta FROM projects p \
+             p.active_deploy_id, d.manifest_key, p.meta, \
+             u.id AS owner_id, u.business_id FROM projects p \
+             JOIN users u ON u.id = p.user_id \
              LEFT JOIN deploys d ON d.id = p.active_deploy_id \
              WHERE {condition}"
         );

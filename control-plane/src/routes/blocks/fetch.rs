@@ -7,12 +7,13 @@ use serde::Deserialize;
 use serde_json::Value as Json;
 use utoipa::IntoParams;
 use utoipa_axum::{router::OpenApiRouter, routes};
+use vitrine_shared::account::Account;
 
 use crate::{
     auth::CurrentUser,
     error::{ErrorBody, Result},
+    external_lists::fetch_records,
     extract::{ApiJson, ApiQuery},
-    rendering::fetch_records,
     state::AppState,
 };
 
@@ -33,8 +34,9 @@ pub struct FetchQuery {
         (status = 422, description = "A private or local address, or not http(s)", body = ErrorBody)))]
 pub async fn fetch_proxy(
     State(state): State<AppState>,
-    _user: CurrentUser,
+    user: CurrentUser,
     ApiQuery(q): ApiQuery<FetchQuery>,
 ) -> Result<ApiJson<Vec<Json>>> {
-    Ok(ApiJson(fetch_records(&state, &q.url).await?))
+    let account = Account::of(user.id, user.business_id);
+    Ok(ApiJson(fetch_records(&state, account, &q.url).await?))
 }

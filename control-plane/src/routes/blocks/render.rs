@@ -10,6 +10,7 @@ use utoipa_axum::{router::OpenApiRouter, routes};
 use vitrine_shared::{
     fonts::canvas_fonts,
     render::{Block, EFFECTS_RUNTIME, base_style},
+    sandbox::Share,
 };
 
 use crate::{
@@ -17,7 +18,7 @@ use crate::{
     authz::authorize_project,
     error::{ApiError, ErrorBody, ErrorCode, Result},
     extract::{ApiJson, ApiPath},
-    rendering::live_context,
+    rendering::{editor_render_turn, live_context},
     state::AppState,
 };
 
@@ -69,7 +70,9 @@ pub async fn render_blocks(
     ApiPath(project_id): ApiPath<i64>,
     ApiJson(req): ApiJson<RenderRequest>,
 ) -> Result<ApiJson<RenderResponse>> {
-    authorize_project(&state, &user, project_id).await?;
+    let account = authorize_project(&state, &user, project_id)
+        .await?
+        .account();
     if req.blocks.len() > MAX_RENDER_BLOCKS {
         return Err(ApiError::invalid(
             "blocks",
@@ -95,10 +98,11 @@ pub async fn render_blocks(
     if page.project_id != project_id {
         return Err(ApiError::NotFound);
     }
-    let ctx = live_context(&state, project_id, &page, &blocks, req.post).await?;
+    editor_render_turn(&state, account).await?;
+    let ctx = live_context(&state, (project_id, account), &page, &blocks, req.post).await?;
     let rendered = state
         .sandbox
-        .each(&blocks, &ctx)
+        .each(Share::editor(account), &blocks, &ctx)
         .await
         .map_err(|e| ApiError::render("blocks", e))?;
     let project = state.store.project_by_id(project_id).await?;

@@ -5,6 +5,7 @@
 
 use axum::{extract::State, http::StatusCode, response::Response};
 use utoipa_axum::{router::OpenApiRouter, routes};
+use vitrine_shared::{account::Account, sandbox::Share};
 
 use crate::{
     auth::Admin,
@@ -33,7 +34,7 @@ pub async fn block_screenshot(
 ) -> Result<Response> {
     let size = q.size((1280, 600))?;
     let block = state.store.library_block(id).await?;
-    let document = block_document(&state, &block).await?;
+    let document = block_document(&state, Share::editor(Account::Platform), &block).await?;
     let (png, url) = shoot(&state, document, size, q.trim(true), &format!("block-{id}")).await?;
     state.store.set_block_image(id, &url).await?;
     Ok(png_response(png))

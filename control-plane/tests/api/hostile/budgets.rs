@@ -14,7 +14,10 @@ use vitrine_shared::{
     dual_test,
     redirects::MAX_RULES,
     render::{Exceeded, escape},
-    testing::budgets::{EXPANSIONS, RSS_GROWTH_LIMIT, Rss, SPIN},
+    testing::{
+        Backend,
+        budgets::{EXPANSIONS, RSS_GROWTH_LIMIT, Rss, SPIN},
+    },
 };
 
 use crate::{
@@ -103,8 +106,21 @@ async fn canvas(app: &TestApp, s: &Session, project: i64, page: i64, blocks: Val
     .await
 }
 
+/// A control plane that gives a render a second of CPU: the memory and output limits, not the
+/// CPU budget, are what stops the expansions that build.
+struct SecondOfCpu(TestApp);
+
+impl SecondOfCpu {
+    async fn new(backend: Backend) -> SecondOfCpu {
+        SecondOfCpu(TestApp::with(backend, |s| s.render_cpu_ms = 1_000).await)
+    }
+}
+
 dual_test!(
-    async fn a_10_gb_template_gets_a_422_in_the_canvas_and_the_server_is_untouched(app: TestApp) {
+    async fn a_10_gb_template_gets_a_422_in_the_canvas_and_the_server_is_untouched(
+        app: SecondOfCpu,
+    ) {
+        let app = app.0;
         let s = app.register("canvas-bomb@example.com").await;
         let project = app.create_project(&s, "Bomba").await["id"]
             .as_i64()
@@ -136,7 +152,10 @@ dual_test!(
 );
 
 dual_test!(
-    async fn a_10_gb_template_gets_a_422_in_the_preview_and_the_server_is_untouched(app: TestApp) {
+    async fn a_10_gb_template_gets_a_422_in_the_preview_and_the_server_is_untouched(
+        app: SecondOfCpu,
+    ) {
+        let app = app.0;
         let s = app.register("preview-bomb@example.com").await;
         let project = app.create_project(&s, "Bomba").await["id"]
             .as_i64()
@@ -180,7 +199,10 @@ dual_test!(
 );
 
 dual_test!(
-    async fn a_10_gb_template_fails_the_publish_cleanly_and_the_live_deploy_stays(app: TestApp) {
+    async fn a_10_gb_template_fails_the_publish_cleanly_and_the_live_deploy_stays(
+        app: SecondOfCpu,
+    ) {
+        let app = app.0;
         let (s, project, page, live) = live_site(&app, "publish-bomb@example.com", "Bomba").await;
         let publish = format!("/api/publish_v2/{project}");
         each_expansion(|name, template, reason| {
@@ -228,7 +250,7 @@ dual_test!(
         let started = Instant::now();
         let res = canvas(&app, &s, project, page, json!([block("giro", SPIN)])).await;
         budget_error(res, "giro", Exceeded::Time).await;
-        // One second of CPU, and the wall-clock deadline (5 s) as the backstop.
+        // The CPU budget (`RENDER_CPU_MS`), and the wall-clock deadline (5 s) as the backstop.
         let took = started.elapsed();
         assert!(took < Duration::from_secs(6), "stopped after {took:?}");
         let out =

@@ -6,6 +6,7 @@
 mod accounts;
 mod budgets;
 mod domains;
+mod fair_shares;
 pub(crate) mod files;
 mod forms;
 mod holes;

@@ -6,6 +6,7 @@ mod breaker;
 mod budgets;
 mod churn;
 mod domains;
+mod fair_shares;
 mod files;
 mod forms;
 mod protocol;

@@ -14,23 +14,30 @@
 //!
 //! - **memory:** `RLIMIT_DATA` of [`Settings::render_memory_mb`] on the worker: an allocation
 //!   past it fails and the worker aborts, long before the machine notices;
-//! - **CPU:** `RLIMIT_CPU` of [`Settings::render_cpu_secs`]: the worker lives for one render,
-//!   so the limit is that render's; the kernel stops it with `SIGXCPU` (`SIGKILL` a second
-//!   later);
-//! - **wall clock:** [`Settings::render_deadline_ms`], waiting for a free worker included; the
-//!   parent kills the worker at the deadline;
+//! - **CPU:** [`Settings::render_cpu_ms`], measured by the worker's own CPU-time timer
+//!   (`RLIMIT_CPU` a second beyond it as the backstop, see [`worker`]); the worker lives for
+//!   one render, so the budget is that render's;
+//! - **wall clock:** [`Settings::render_deadline_ms`] from the moment the worker starts (time
+//!   spent waiting for a worker is bounded apart, below); the parent kills the worker at the
+//!   deadline. A worker that ran out of wall-clock time without running out of CPU was starved
+//!   by the machine, not by its template: that is [`SandboxError::Busy`], never a budget;
 //! - **output:** [`MAX_OUTPUT_BYTES`], enforced by the renderer's writer in the worker, and
 //!   again by the parent when it reads the answer;
 //! - **fuel and recursion limit** as before, which stop a runaway loop early and by name;
-//! - **concurrency:** [`Settings::render_workers`] workers at once per process; the rest wait
-//!   (asynchronously: a visitor thread keeps serving while its renders run elsewhere).
+//! - **a fair share of the workers:** [`Settings::render_workers`] workers at once per
+//!   process, handed out by a fair queue per account ([`queue`]): an account holds at most
+//!   [`Settings::render_workers_per_account`] of them, a publish goes first, and one account's
+//!   backlog delays another's render by at most one render. A render waits for a worker at
+//!   most [`Settings::render_queue_ms`] (a publish longer, [`PUBLISH_WAIT`]), then is
+//!   [`SandboxError::Busy`]: the caller's 503, never cached, never blamed on the template.
 //!
-//! The worker is the running binary started as `{binary} __render-worker {memory} {cpu}` (both
-//! `vitrine-edge` and `vitrine-control` answer to it before anything else, see
+//! The worker is the running binary started as `{binary} __render-worker {memory} {cpu ms}`
+//! (both `vitrine-edge` and `vitrine-control` answer to it before anything else, see
 //! [`worker_main`]), with an empty environment (no secrets), no open files but its pipes, and
 //! no core dumps. It reads one JSON [`Job`] on stdin and answers on stdout, line by line:
 //! `S {i}` when block `i` starts (so a block that takes the worker down is named), `O {i} {len}`
-//! followed by `len` bytes of HTML, and `E {i} {json}` for a block's [`RenderError`].
+//! followed by `len` bytes of HTML, `E {i} {json}` for a block's [`RenderError`], and last
+//! `T {micros}`, the CPU time the render used.
 
 use std::{path::PathBuf, process::Stdio, time::Duration};
 
@@ -38,16 +45,26 @@ use serde::{Deserialize, Serialize};
 use tokio::{
     io::{AsyncBufReadExt, AsyncReadExt, AsyncWriteExt, BufReader},
     process::Command,
-    sync::Semaphore,
 };
 
 use crate::{
     Settings,
-    render::{Block, CompiledPage, Exceeded, MAX_OUTPUT_BYTES, RenderContext, RenderError},
+    account::Account,
+    render::{Block, Exceeded, MAX_OUTPUT_BYTES, RenderContext, RenderError},
 };
+
+pub mod queue;
+mod worker;
+
+pub use queue::{FairQueue, Limits, Refused};
+pub use worker::{worker_if_asked, worker_main, worker_only_main};
 
 /// The first argument that turns a Vitrine binary into a render worker.
 pub const WORKER_ARG: &str = "__render-worker";
+
+/// How long a publish's render may wait for a worker: publishes go first, so this is only
+/// reached when every worker is stuck on renders that run to their deadline.
+pub const PUBLISH_WAIT: Duration = Duration::from_secs(60);
 
 /// What a worker renders.
 #[derive(Debug, Serialize, Deserialize)]
@@ -59,27 +76,78 @@ pub struct Job {
     pub each: bool,
 }
 
+/// Which kind of work a render is, for the fair queue.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Lane {
+    /// A publish: before every other render, and waits longer ([`PUBLISH_WAIT`]).
+    Publish,
+    /// The editor's canvas, the owner's preview, thumbnails.
+    Editor,
+    /// A visitor's live page or collection page at the edge.
+    Visitor,
+}
+
+/// Whose share of the workers a render uses, and in which lane.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Share {
+    pub account: Account,
+    pub lane: Lane,
+}
+
+impl Share {
+    pub fn publish(account: Account) -> Share {
+        Share {
+            account,
+            lane: Lane::Publish,
+        }
+    }
+
+    pub fn editor(account: Account) -> Share {
+        Share {
+            account,
+            lane: Lane::Editor,
+        }
+    }
+
+    pub fn visitor(account: Account) -> Share {
+        Share {
+            account,
+            lane: Lane::Visitor,
+        }
+    }
+}
+
 /// Why the sandbox gave no page.
 #[derive(Debug, Clone, thiserror::Error)]
 pub enum SandboxError {
-    /// The owner's template: an error, or over a budget ([`RenderError::exceeded`]).
+    /// The owner's template: an error, or over a budget the worker itself measured (its CPU,
+    /// memory or output: [`RenderError::exceeded`]). The only failure a caller may cache.
     #[error(transparent)]
     Render(#[from] RenderError),
-    /// Every worker stayed busy until the deadline.
-    #[error("every render worker is busy")]
-    Busy,
+    /// No worker came free within the wait's bound, the account's line was full, or the worker
+    /// was starved of CPU past the wall-clock deadline: the platform was busy, not the
+    /// template at fault. Answered 503 with `Retry-After`; never cached.
+    #[error("the renderers are busy: {0}")]
+    Busy(&'static str),
     /// The worker could not run (the platform's fault, not the template's).
     #[error("the render sandbox failed: {0}")]
     Broken(String),
 }
 
+/// Blocks rendered, and the CPU time the worker used for them.
+pub struct Rendered {
+    pub results: Vec<Result<String, RenderError>>,
+    pub cpu: Duration,
+}
+
 /// Renders owners' templates in worker processes (see the module docs).
 pub struct Sandbox {
     worker: Option<PathBuf>,
-    permits: Semaphore,
+    queue: FairQueue,
     memory_bytes: u64,
-    cpu_secs: u64,
+    cpu_ms: u64,
     deadline: Duration,
+    wait: Duration,
 }
 
 impl Sandbox {
@@ -88,42 +156,74 @@ impl Sandbox {
             0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
             n => n,
         };
+        let per_account = match settings.render_workers_per_account {
+            0 => (workers / 2).max(1),
+            n => n,
+        };
         Sandbox {
             worker: settings
                 .render_worker
                 .clone()
                 .or_else(|| std::env::current_exe().ok()),
-            permits: Semaphore::new(workers),
+            queue: FairQueue::new(Limits {
+                workers,
+                per_account,
+                waiting_per_account: WAITING_PER_ACCOUNT,
+            }),
             memory_bytes: settings.render_memory_mb.max(16) * 1024 * 1024,
-            cpu_secs: settings.render_cpu_secs.max(1),
+            cpu_ms: settings.render_cpu_ms.max(1),
             deadline: Duration::from_millis(settings.render_deadline_ms.max(100)),
+            wait: Duration::from_millis(settings.render_queue_ms.max(1)),
         }
     }
 
-    /// The page's blocks in order, joined by newlines (as [`CompiledPage::render`]).
+    /// The fair queue's limits (workers, and each account's share).
+    pub fn limits(&self) -> Limits {
+        self.queue.limits()
+    }
+
+    /// Renders running and waiting now.
+    pub fn load(&self) -> (usize, usize) {
+        self.queue.load()
+    }
+
+    /// The page's blocks in order, joined by newlines (as [`crate::render::CompiledPage::render`]).
     pub async fn page(
         &self,
+        share: Share,
         blocks: &[Block],
         ctx: &RenderContext,
     ) -> Result<String, SandboxError> {
+        Ok(self.page_measured(share, blocks, ctx).await?.0)
+    }
+
+    /// [`Sandbox::page`], and the CPU time its worker used.
+    pub async fn page_measured(
+        &self,
+        share: Share,
+        blocks: &[Block],
+        ctx: &RenderContext,
+    ) -> Result<(String, Duration), SandboxError> {
+        let rendered = self.run(share, blocks, ctx, false).await?;
         let mut out = String::new();
-        for (i, html) in self.run(blocks, ctx, false).await?.into_iter().enumerate() {
+        for (i, html) in rendered.results.into_iter().enumerate() {
             if i > 0 {
                 out.push('\n');
             }
             out.push_str(&html?);
         }
-        Ok(out)
+        Ok((out, rendered.cpu))
     }
 
     /// Each block on its own (as [`crate::render::render_each`]); a block over a budget fails
     /// the whole call, naming it.
     pub async fn each(
         &self,
+        share: Share,
         blocks: &[Block],
         ctx: &RenderContext,
     ) -> Result<Vec<Result<String, RenderError>>, SandboxError> {
-        let results = self.run(blocks, ctx, true).await?;
+        let results = self.run(share, blocks, ctx, true).await?.results;
         if let Some(Err(e)) = results
             .iter()
             .find(|r| matches!(r, Err(e) if e.exceeded.is_some()))
@@ -135,18 +235,31 @@ impl Sandbox {
 
     async fn run(
         &self,
+        share: Share,
         blocks: &[Block],
         ctx: &RenderContext,
         each: bool,
-    ) -> Result<Vec<Result<String, RenderError>>, SandboxError> {
+    ) -> Result<Rendered, SandboxError> {
         if blocks.is_empty() {
-            return Ok(Vec::new());
+            return Ok(Rendered {
+                results: Vec::new(),
+                cpu: Duration::ZERO,
+            });
         }
-        let started = tokio::time::Instant::now();
-        let _permit = tokio::time::timeout(self.deadline, self.permits.acquire())
+        let urgent = share.lane == Lane::Publish;
+        let wait = if urgent { PUBLISH_WAIT } else { self.wait };
+        let _slot = self
+            .queue
+            .acquire(share.account, urgent, wait)
             .await
-            .map_err(|_| SandboxError::Busy)?
-            .map_err(|_| SandboxError::Busy)?;
+            .map_err(|refused| {
+                SandboxError::Busy(match refused {
+                    Refused::LineFull => "too many renders of this account are waiting",
+                    Refused::Waited => "no render worker came free in time",
+                })
+            })?;
+        // The deadline starts now, with the worker: waiting was bounded above.
+        let started = tokio::time::Instant::now();
         let job = serde_json::to_vec(&Job {
             blocks: blocks.to_vec(),
             ctx: ctx.clone(),
@@ -160,7 +273,7 @@ impl Sandbox {
         let mut child = Command::new(worker)
             .arg(WORKER_ARG)
             .arg(self.memory_bytes.to_string())
-            .arg(self.cpu_secs.to_string())
+            .arg(self.cpu_ms.to_string())
             .env_clear()
             // The edge's allocator (mimalloc) reserves 1 GiB of address space at its first
             // allocation and then commits from it without mapping anything, where the
@@ -190,14 +303,19 @@ impl Sandbox {
                 };
             }
             Err(_) => {
+                // The worker's own CPU timer did not go off: the machine starved it.
                 let _ = child.start_kill();
                 let _ = child.wait().await;
-                let i = answer.running.unwrap_or(answer.results.len());
-                return Err(RenderError::exceeded(label(i), Exceeded::Time).into());
+                return Err(SandboxError::Busy(
+                    "the render worker got too little CPU before its deadline",
+                ));
             }
         };
         if answer.complete(each) {
-            return Ok(answer.results);
+            return Ok(Rendered {
+                results: answer.results,
+                cpu: answer.cpu,
+            });
         }
         let Some(i) = answer.running else {
             return Err(SandboxError::Broken(format!(
@@ -214,6 +332,9 @@ impl Sandbox {
     }
 }
 
+/// Renders one account may have waiting for a worker; more are refused at once (503).
+pub const WAITING_PER_ACCOUNT: usize = 32;
+
 /// What a worker answered so far.
 struct Answer {
     blocks: usize,
@@ -222,6 +343,8 @@ struct Answer {
     running: Option<usize>,
     /// Bytes of HTML received, against [`MAX_OUTPUT_BYTES`].
     bytes: usize,
+    /// The CPU time the worker said it used (its last line).
+    cpu: Duration,
 }
 
 impl Answer {
@@ -231,6 +354,7 @@ impl Answer {
             results: Vec::with_capacity(blocks),
             running: None,
             bytes: 0,
+            cpu: Duration::ZERO,
         }
     }
 
@@ -241,12 +365,13 @@ impl Answer {
     }
 }
 
-/// How a worker that died mid-block went over its budget: `SIGXCPU` (or `SIGKILL`, the hard
-/// limit) for CPU, an abort or a fault for memory (a failed allocation aborts).
+/// How a worker that died mid-block went over a budget it measured itself: `SIGPROF` (its CPU
+/// timer), `SIGXCPU` or `SIGKILL` (the CPU limit's backstop) for CPU, an abort or a fault for
+/// memory (a failed allocation aborts).
 fn reason(status: &std::process::ExitStatus) -> Option<Exceeded> {
     use std::os::unix::process::ExitStatusExt;
     match status.signal()? {
-        libc::SIGXCPU | libc::SIGKILL => Some(Exceeded::Time),
+        libc::SIGPROF | libc::SIGXCPU | libc::SIGKILL => Some(Exceeded::Time),
         libc::SIGABRT | libc::SIGSEGV | libc::SIGBUS => Some(Exceeded::Memory),
         _ => None,
     }
@@ -313,159 +438,11 @@ async fn read_answer(
                 answer.results.push(Err(e));
                 answer.running = None;
             }
+            "T" => {
+                let micros: u64 = rest.parse().map_err(|_| "bad CPU time line")?;
+                answer.cpu = Duration::from_micros(micros);
+            }
             _ => return Err("the render worker's answer is garbled".into()),
         }
     }
-}
-
-/// `main` of a binary that is only a render worker (for test and bench harnesses, whose own
-/// binaries cannot be started as workers): runs [`worker_main`], or exits with a usage line
-/// when the first argument is not [`WORKER_ARG`].
-pub fn worker_only_main(name: &str) -> ! {
-    worker_if_asked();
-    eprintln!("usage: {name} {WORKER_ARG} {{memory bytes}} {{cpu secs}}");
-    std::process::exit(2);
-}
-
-/// Makes this process a render worker ([`worker_main`], which never returns) when its first
-/// argument is [`WORKER_ARG`]. Both binaries call it first thing in `main`: no runtime, no
-/// settings, no threads before it.
-pub fn worker_if_asked() {
-    if std::env::args_os().nth(1).as_deref() == Some(WORKER_ARG.as_ref()) {
-        worker_main();
-    }
-}
-
-/// The worker's side: applies the limits, reads the job, renders, answers, exits.
-pub fn worker_main() -> ! {
-    let args: Vec<String> = std::env::args().skip(2).collect();
-    let code = match run_worker(&args) {
-        Ok(()) => 0,
-        Err(e) => {
-            eprintln!("render worker: {e}");
-            2
-        }
-    };
-    std::process::exit(code)
-}
-
-// setrlimit has no safe wrapper in std; this is the one call (the workspace denies unsafe code).
-#[allow(unsafe_code)]
-fn limit(resource: libc::__rlimit_resource_t, soft: u64, hard: u64) -> std::io::Result<()> {
-    let l = libc::rlimit {
-        rlim_cur: soft,
-        rlim_max: hard,
-    };
-    // SAFETY: setrlimit reads the struct we pass and changes only this process's limits.
-    if unsafe { libc::setrlimit(resource, &l) } == 0 {
-        Ok(())
-    } else {
-        Err(std::io::Error::last_os_error())
-    }
-}
-
-/// The process's virtual size now (`VmSize`), which the address-space limit starts from.
-fn mapped_bytes() -> std::io::Result<u64> {
-    let status = std::fs::read_to_string("/proc/self/status")?;
-    status
-        .lines()
-        .find_map(|l| l.strip_prefix("VmSize:"))
-        .and_then(|v| v.trim().trim_end_matches("kB").trim().parse::<u64>().ok())
-        .map(|kb| kb * 1024)
-        .ok_or_else(|| std::io::Error::other("no VmSize in /proc/self/status"))
-}
-
-/// Writes one line of the answer, flushed at once: a block that takes the worker down must
-/// already be named.
-fn emit(bytes: &[u8]) -> std::io::Result<()> {
-    use std::io::Write;
-    let mut out = std::io::stdout().lock();
-    out.write_all(bytes)?;
-    out.flush()
-}
-
-fn emit_result(i: usize, html: &Result<String, RenderError>) -> std::io::Result<()> {
-    match html {
-        Ok(html) => {
-            let mut line = format!("O {i} {}\n", html.len()).into_bytes();
-            line.extend_from_slice(html.as_bytes());
-            emit(&line)
-        }
-        Err(e) => {
-            let json = serde_json::to_string(e).map_err(std::io::Error::other)?;
-            emit(format!("E {i} {json}\n").as_bytes())
-        }
-    }
-}
-
-fn run_worker(args: &[String]) -> std::io::Result<()> {
-    use std::io::Read;
-    let number = |i: usize| -> std::io::Result<u64> {
-        args.get(i).and_then(|a| a.parse().ok()).ok_or_else(|| {
-            std::io::Error::other("usage: __render-worker {memory bytes} {cpu secs}")
-        })
-    };
-    let (memory, cpu) = (number(0)?, number(1)?);
-    // Before the job is read: nothing the template does runs without them. The heap limit
-    // (RLIMIT_DATA) is not enough alone: an allocator that maps its memory otherwise (the
-    // edge's mimalloc) is held by the address-space limit, counted from what the process
-    // maps before the job.
-    limit(libc::RLIMIT_CORE, 0, 0)?;
-    limit(libc::RLIMIT_DATA, memory, memory)?;
-    let mapped = mapped_bytes()?;
-    limit(libc::RLIMIT_AS, mapped + memory, mapped + memory)?;
-    limit(libc::RLIMIT_CPU, cpu, cpu + 1)?;
-    limit(libc::RLIMIT_NOFILE, 16, 16)?;
-    let mut input = Vec::new();
-    std::io::stdin().read_to_end(&mut input)?;
-    let job: Job = serde_json::from_slice(&input).map_err(std::io::Error::other)?;
-    drop(input);
-    let mut left = MAX_OUTPUT_BYTES;
-    let mut io = Ok(());
-    let mut start = |i: usize| {
-        if io.is_ok() {
-            io = emit(format!("S {i}\n").as_bytes());
-        }
-    };
-    // Blocks compile in here too: compiling evaluates constant expressions.
-    if job.each {
-        for (i, b) in job.blocks.iter().enumerate() {
-            start(i);
-            let html = CompiledPage::compile(std::slice::from_ref(b)).and_then(|page| {
-                let mut html = Ok(String::new());
-                // The start line is out already; only the result matters here.
-                page.render_blocks(
-                    &job.ctx,
-                    &mut left,
-                    |_| {},
-                    |_, h| {
-                        html = h;
-                        Ok(())
-                    },
-                )?;
-                html
-            });
-            emit_result(i, &html)?;
-        }
-        return Ok(());
-    }
-    let mut compiling = 0;
-    let page = CompiledPage::compile_with(&job.blocks, |i| {
-        compiling = i;
-        start(i)
-    });
-    let page = match page {
-        Ok(page) => page,
-        Err(e) => return emit_result(compiling, &Err(e)),
-    };
-    let _ = page.render_blocks(&job.ctx, &mut left, &mut start, |i, html| {
-        let written = emit_result(i, &html);
-        html.map(drop)?;
-        written.map_err(|e| RenderError {
-            block: String::new(),
-            message: e.to_string(),
-            exceeded: None,
-        })
-    });
-    io
 }
