@@ -331,6 +331,10 @@ dual_test! {
         assert!(manifest.uploads.contains(&key(&live_only)));
         json_ok(app.post(&ana, &format!("/api/page/{home}"), json!({"blocks": [image_block("capa", &[&on_page])]})).await).await;
 
+        // Nothing in the database names it now: only the live deploy's manifest does.
+        assert!(!app.store.upload_is_named(&key(&live_only)).await.unwrap());
+        assert!(app.store.upload_is_named(&key(&in_section)).await.unwrap());
+
         // Every upload but the fresh one was last seen two days ago.
         let long_ago = chrono::Utc::now() - chrono::Duration::days(2);
         for url in [&on_page, &in_record, &in_section, &live_only, &orphan] {
