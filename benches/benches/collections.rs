@@ -146,7 +146,10 @@ async fn run(backend: Backend, label: &'static str, csv: &str) -> Run {
         })
         .collect();
     let started = Instant::now();
-    store.insert_posts(raw_table, &rows).await.unwrap();
+    store
+        .insert_posts(raw_table, &rows, u64::MAX)
+        .await
+        .unwrap();
     let raw = started.elapsed();
     drop(rows);
 

@@ -389,8 +389,15 @@ pub const SLUG_HELD_MESSAGE: &str = "This address was in use until recently and 
 fn conflict(constraint: &'static str) -> ApiError {
     use vitrine_shared::{
         redirects::MAX_RULES,
-        store::{DOMAIN_UNIT_TAKEN, REDIRECTS_FULL, SLUG_HELD},
+        store::{DOMAIN_UNIT_TAKEN, RECORDS_FULL, REDIRECTS_FULL, SLUG_HELD},
     };
+    if constraint == RECORDS_FULL {
+        return ApiError::conflict(
+            "records",
+            ErrorCode::TooManyRecords,
+            "The account keeps as many records as it may (RECORDS_PER_ACCOUNT); nothing was written",
+        );
+    }
     if constraint == REDIRECTS_FULL {
         return ApiError::invalid(
             "from",

@@ -5,6 +5,7 @@
 pub mod auth;
 pub mod authz;
 pub mod block_checks;
+pub mod collector;
 pub mod commands;
 pub mod conversions;
 pub mod csrf;

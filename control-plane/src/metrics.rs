@@ -90,7 +90,7 @@ impl Default for Metrics {
         );
         registry.register(
             "worker_rounds",
-            "Rounds the background workers finished (mail, conversions, domain_checks), failed ones included",
+            "Rounds the background workers finished (mail, conversions, domain_checks, uploads_collector), failed ones included",
             worker_rounds.clone(),
         );
         registry.register(

@@ -79,7 +79,7 @@ pub async fn create_from_snapshot(
     };
     let project = state
         .store
-        .insert_project_from_snapshot(&new, snapshot)
+        .insert_project_from_snapshot(&new, snapshot, state.settings.records_per_account)
         .await?;
     Ok((
         StatusCode::CREATED,

@@ -369,7 +369,12 @@ pub async fn write_drafts(
     let posts: Vec<NewPost> = inserts.into_iter().map(|d| d.into_new_post(ts)).collect();
     state
         .store
-        .write_posts(collection, &posts, &updates)
+        .write_posts(
+            collection,
+            &posts,
+            &updates,
+            state.settings.records_per_account,
+        )
         .await?;
     Ok(Written {
         inserted: posts.len(),

@@ -156,7 +156,7 @@ pub async fn run(state: &AppState) -> anyhow::Result<SeedReport> {
                 };
                 state
                     .store
-                    .insert_project_from_snapshot(&new, &first.snapshot)
+                    .insert_project_from_snapshot(&new, &first.snapshot, u64::MAX)
                     .await?;
             }
             Some((email.clone(), password.expose().to_string()))

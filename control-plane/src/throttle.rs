@@ -1,6 +1,8 @@
 //! Throttling of sign-ins and password-reset requests (docs/security.md, "Accounts and
-//! sessions").
+//! sessions"), and of uploads (docs/security.md, "Storage").
 //!
+//! - **Uploads** count every upload per storage account (a business is one), so one account
+//!   cannot keep the object store and the database busy for the others.
 //! - **Sign-in** counts *failures* only, per (account, client network) and per client network
 //!   across accounts. A flood of wrong passwords against an account from one network uses up
 //!   that network's allowance only: the owner signing in from any other network is never
@@ -50,6 +52,8 @@ pub enum Key {
     Renders(vitrine_shared::account::Account),
     /// An account's outbound fetches for API-fed lists.
     Fetches(vitrine_shared::account::Account),
+    /// Uploads charged to one storage account (`u{user}` or `b{business}`).
+    Uploads(String),
 }
 
 #[derive(Debug, Clone, Copy)]

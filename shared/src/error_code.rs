@@ -262,6 +262,15 @@ error_codes! {
     AcceptInvalid = "accept_invalid",
     FileNameRequired = "file_name_required",
     FileTypeMismatch = "file_type_mismatch",
+    /// An upload that would take its account past `STORAGE_QUOTA_BYTES`.
+    StorageQuotaBytes = "storage_quota_bytes",
+    /// An upload that would take its account past `STORAGE_QUOTA_OBJECTS` files.
+    StorageQuotaObjects = "storage_quota_objects",
+    /// More than `UPLOADS_PER_MINUTE` uploads from one account in a minute.
+    UploadRateLimited = "upload_rate_limited",
+    /// A record, import or copied project that would take its account past
+    /// `RECORDS_PER_ACCOUNT`.
+    TooManyRecords = "too_many_records",
     ImageUrlInvalid = "image_url_invalid",
     // Redirects (the spec's own Portuguese messages).
     RedirectFromRequired = "redirect_from_required",

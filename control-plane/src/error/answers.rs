@@ -22,12 +22,15 @@ pub enum LibraryWriteAnswers {
 }
 
 /// A file sent in a JSON body (an upload, an import): its place may not exist, the file may
-/// be too large or not what the call takes.
+/// be too large or not what the call takes, or its account's share used up.
 #[derive(IntoResponses)]
 #[allow(dead_code, reason = "an OpenAPI description only; never built")]
 pub enum FileBodyAnswers {
     #[response(status = 404)]
     NoSuchPlace(ErrorBody),
+    /// The account's share is used up: its storage quota (bytes or files), or its records
+    #[response(status = 409)]
+    QuotaUsed(ErrorBody),
     #[response(status = 413)]
     TooLarge(ErrorBody),
     #[response(status = 422)]

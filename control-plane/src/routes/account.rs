@@ -181,6 +181,48 @@ pub async fn balance(State(state): State<AppState>, user: CurrentUser) -> Result
     }))
 }
 
+/// `GET /api/user/storage`: what the account keeps against its fair share (docs/security.md,
+/// "Storage"). The account is the business for its members, who share one quota.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct StorageView {
+    /// Bytes of uploaded files the account keeps.
+    pub bytes: i64,
+    /// `STORAGE_QUOTA_BYTES`.
+    pub max_bytes: u64,
+    /// Uploaded files the account keeps.
+    pub files: i64,
+    /// `STORAGE_QUOTA_OBJECTS`.
+    pub max_files: u64,
+    /// Records of every collection of the account's projects.
+    pub records: i64,
+    /// `RECORDS_PER_ACCOUNT`.
+    pub max_records: u64,
+    /// `UPLOADS_PER_MINUTE`.
+    pub uploads_per_minute: u32,
+    /// Whether the account is a business's, shared by its members.
+    pub business: bool,
+}
+
+#[utoipa::path(get, path = "/api/user/storage", tag = "account",
+    responses((status = 200, body = StorageView), (status = 401, body = ErrorBody)))]
+pub async fn storage(
+    State(state): State<AppState>,
+    user: CurrentUser,
+) -> Result<ApiJson<StorageView>> {
+    let usage = state.store.storage_usage(user.id).await?;
+    let s = &state.settings;
+    Ok(ApiJson(StorageView {
+        bytes: usage.bytes,
+        max_bytes: s.storage_quota_bytes,
+        files: usage.objects,
+        max_files: s.storage_quota_objects,
+        records: usage.records,
+        max_records: s.records_per_account,
+        uploads_per_minute: s.uploads_per_minute,
+        business: user.business_id.is_some(),
+    }))
+}
+
 #[derive(Debug, Serialize, ToSchema)]
 pub struct DayTotal {
     /// `yyyy-mm-dd` (UTC).

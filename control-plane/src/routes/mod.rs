@@ -90,6 +90,7 @@ fn api(state: &AppState) -> (Router<AppState>, utoipa::openapi::OpenApi) {
         .routes(routes!(session::public_config))
         .routes(routes!(session::get_user, account::update_account))
         .routes(routes!(account::change_password))
+        .routes(routes!(account::storage))
         .routes(routes!(account::plans))
         .routes(routes!(account::balance))
         .routes(routes!(account::month_history))

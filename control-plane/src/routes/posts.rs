@@ -214,6 +214,7 @@ pub async fn create_post(
                 data,
                 created_at: now(),
             },
+            state.settings.records_per_account,
         )
         .await?;
     Ok((StatusCode::CREATED, ApiJson(PostView::new(&post))))

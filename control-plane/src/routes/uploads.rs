@@ -5,6 +5,11 @@
 //! a URL always names the same bytes and can be cached forever, and their folder names the
 //! project they belong to, authorized here before anything is written (the layout and why it
 //! is trusted: `vitrine_shared::uploads`).
+//!
+//! Every upload is charged to its folder's account (a business counts as one) before it is
+//! written: at most `UPLOADS_PER_MINUTE` a minute, within `STORAGE_QUOTA_BYTES` and
+//! `STORAGE_QUOTA_OBJECTS` (docs/security.md, "Storage"). The collector (`crate::collector`)
+//! gives the share back when it deletes an upload nothing references.
 
 use axum::{
     body::Body,
@@ -18,6 +23,7 @@ use serde_json::Value;
 use utoipa::ToSchema;
 use vitrine_shared::{
     domain::slugify,
+    store::{Reservation, StorageQuota, UploadOwner},
     uploads::{Folder, UPLOADS, upload_key, user_file_headers},
 };
 
@@ -26,6 +32,7 @@ use crate::{
     error::{ApiError, ErrorBody, ErrorCode, FileBodyAnswers, Result},
     extract::{ApiJson, ApiPath},
     state::AppState,
+    throttle::{Key, too_many},
 };
 
 #[derive(Debug, Deserialize, ToSchema)]
@@ -239,8 +246,58 @@ async fn upload_folder(
     })
 }
 
+/// Whose share an upload into `folder` is charged to.
+fn owner_of(folder: Folder) -> UploadOwner {
+    match folder {
+        Folder::Account { user_id } => UploadOwner::User(user_id),
+        Folder::Project { project_id, .. } | Folder::Client { project_id, .. } => {
+            UploadOwner::Project(project_id)
+        }
+    }
+}
+
+/// An instant after every upload's, for giving back an upload whose write failed.
+fn far_future() -> chrono::DateTime<chrono::Utc> {
+    chrono::Utc::now() + chrono::Duration::days(1)
+}
+
+/// Charges `size` bytes under `key` to `account` before anything is written: whether the
+/// upload is new (true) or the same file is stored already (false, no charge), or the coded
+/// refusal of an account at its quota (`STORAGE_QUOTA_BYTES`, `STORAGE_QUOTA_OBJECTS`).
+async fn charge(state: &AppState, key: &str, account: &str, size: u64) -> Result<bool> {
+    let quota = StorageQuota {
+        bytes: state.settings.storage_quota_bytes,
+        objects: state.settings.storage_quota_objects,
+    };
+    match state
+        .store
+        .reserve_upload(key, account, size, quota)
+        .await?
+    {
+        Reservation::Charged => Ok(true),
+        Reservation::Stored => Ok(false),
+        Reservation::OverBytes => Err(ApiError::conflict(
+            "content",
+            ErrorCode::StorageQuotaBytes,
+            format!(
+                "The account's files would pass its quota of {} bytes",
+                quota.bytes
+            ),
+        )
+        .param("max_mb", quota.bytes / (1024 * 1024))
+        .param("max", quota.bytes)),
+        Reservation::OverObjects => Err(ApiError::conflict(
+            "content",
+            ErrorCode::StorageQuotaObjects,
+            format!("The account keeps {} files already", quota.objects),
+        )
+        .param("max", quota.objects)),
+    }
+}
+
 #[utoipa::path(post, path = "/api/upload", tag = "uploads", request_body = UploadRequest,
-    responses((status = 201, description = "The file's URL, as text/plain", body = String), FileBodyAnswers))]
+    responses((status = 201, description = "The file's URL, as text/plain", body = String), FileBodyAnswers,
+        (status = 429, body = ErrorBody, description = "More than `UPLOADS_PER_MINUTE` uploads a minute from the account (`upload_rate_limited`, with `Retry-After`)")))]
 pub async fn upload(
     State(state): State<AppState>,
     principal: Principal,
@@ -322,11 +379,24 @@ pub async fn upload(
         s => s.chars().take(80).collect(),
     };
     let key = upload_key(folder, &bytes, &stem, ext);
-    state
-        .blobs
-        .put(&key, Bytes::from(bytes))
+    let account = state.store.upload_account(owner_of(folder)).await?;
+    let _counted = state
+        .throttle
+        .take(&[(
+            Key::Uploads(account.clone()),
+            state.settings.uploads_per_minute,
+        )])
         .await
-        .map_err(|e| ApiError::Internal(e.into()))?;
+        .map_err(|r| too_many(r, ErrorCode::UploadRateLimited, "uploads"))?;
+    let size = bytes.len() as u64;
+    let fresh = charge(&state, &key, &account, size).await?;
+    if let Err(e) = state.blobs.put(&key, Bytes::from(bytes)).await {
+        if fresh {
+            // Nothing was written: the share is given back (a claim made before any cut-off).
+            state.store.release_upload(&key, far_future()).await?;
+        }
+        return Err(ApiError::Internal(e.into()));
+    }
     let mut response = (StatusCode::CREATED, format!("/files/{key}")).into_response();
     response.headers_mut().insert(
         header::CONTENT_TYPE,

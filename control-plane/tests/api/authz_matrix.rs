@@ -104,6 +104,7 @@ pub(crate) fn access(method: &Method, path: &str) -> Access {
             _,
             "/api/user"
             | "/api/user/password"
+            | "/api/user/storage"
             | "/api/transactions/balance"
             | "/api/transactions/{month}"
             | "/api/transactions/{month}/{day}",

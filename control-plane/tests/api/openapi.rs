@@ -24,6 +24,7 @@ async fn the_openapi_document_lists_every_route_and_has_a_page() {
         ("/api/config", &["get"]),
         ("/api/user", &["get", "post"]),
         ("/api/user/password", &["post"]),
+        ("/api/user/storage", &["get"]),
         ("/api/plans", &["get"]),
         ("/api/transactions/balance", &["get"]),
         ("/api/transactions/{month}", &["get"]),

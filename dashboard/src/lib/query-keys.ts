@@ -48,6 +48,8 @@ export const queryKeys = {
   /** Prefix of the balance and every month and day of the transaction history. */
   transactions: ['transactions'] as const,
   balance: ['transactions', 'balance'] as const,
+  /** The account's storage usage (uploads and records) against its quotas. */
+  storageUsage: ['user', 'storage'] as const,
   transactionMonth: (month: string) => ['transactions', 'month', month] as const,
   transactionDay: (month: string, day: string) => ['transactions', 'day', month, day] as const,
   /** The card provider's configuration (null when card payments are not configured). */

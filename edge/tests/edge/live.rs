@@ -200,6 +200,7 @@ impl TestEdge {
                     data: serde_json::Map::new(),
                     created_at: vitrine_shared::store::now(),
                 },
+                u64::MAX,
             )
             .await
             .unwrap();
@@ -257,7 +258,7 @@ dual_test! {
                 slug: "pao-de-queijo".into(),
                 data,
                 created_at: vitrine_shared::store::now(),
-            })
+            }, u64::MAX)
             .await
             .unwrap();
 

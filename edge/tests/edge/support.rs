@@ -186,6 +186,7 @@ impl TestEdge {
                         data,
                         created_at: vitrine_shared::store::now(),
                     },
+                    u64::MAX,
                 )
                 .await
                 .unwrap();

@@ -213,6 +213,30 @@ pub const SETTINGS_HELP: &[(&str, &str)] = &[
         "largest accepted upload [default: 10485760]",
     ),
     (
+        "STORAGE_QUOTA_BYTES",
+        "bytes of uploads one account (a business counts as one) may keep [default: 1073741824]",
+    ),
+    (
+        "STORAGE_QUOTA_OBJECTS",
+        "uploaded files one account may keep [default: 10000]",
+    ),
+    (
+        "UPLOADS_PER_MINUTE",
+        "uploads one account may make a minute, per control plane [default: 60]",
+    ),
+    (
+        "UPLOAD_GRACE_SECS",
+        "how long an upload that nothing references is kept before it is deleted [default: 86400]",
+    ),
+    (
+        "UPLOAD_COLLECT_INTERVAL_SECS",
+        "how often the control plane deletes unreferenced uploads past their grace [default: 3600]",
+    ),
+    (
+        "RECORDS_PER_ACCOUNT",
+        "records (of all collections) one account may keep [default: 100000]",
+    ),
+    (
         "IMPORT_MAX_BYTES",
         "largest accepted CSV or JSON import file [default: 33554432]",
     ),

@@ -90,6 +90,18 @@ pub struct Settings {
     pub conversion_api_url: String,
     pub dashboard_dir: PathBuf,
     pub upload_max_bytes: u64,
+    /// Bytes of uploads one account (a business counts as one) may keep.
+    pub storage_quota_bytes: u64,
+    /// Uploaded files one account may keep.
+    pub storage_quota_objects: u64,
+    /// Uploads one account may make a minute, per control plane.
+    pub uploads_per_minute: u32,
+    /// How long an upload nothing references is kept before the collector deletes it.
+    pub upload_grace_secs: u64,
+    /// How often the collector of unreferenced uploads runs.
+    pub upload_collect_interval_secs: u64,
+    /// Records (posts of every collection) one account may keep.
+    pub records_per_account: u64,
     pub import_max_bytes: u64,
     pub json_body_max_bytes: u64,
     pub session_ttl_hours: u64,
@@ -196,6 +208,12 @@ impl Default for Settings {
             conversion_api_url: "https://graph.facebook.com/v21.0".into(),
             dashboard_dir: PathBuf::from("dashboard/dist"),
             upload_max_bytes: 10 * 1024 * 1024,
+            storage_quota_bytes: 1024 * 1024 * 1024,
+            storage_quota_objects: 10_000,
+            uploads_per_minute: 60,
+            upload_grace_secs: 24 * 3600,
+            upload_collect_interval_secs: 3600,
+            records_per_account: 100_000,
             import_max_bytes: 32 * 1024 * 1024,
             json_body_max_bytes: 4 * 1024 * 1024,
             session_ttl_hours: 24 * 30,

@@ -35,6 +35,7 @@ mod publishing;
 mod redirects;
 mod sections;
 mod snapshots;
+pub(crate) mod storage;
 mod submissions;
 mod templates;
 mod tls;
@@ -69,6 +70,7 @@ pub use projects::NewProject;
 pub use publishing::{CHANGES_CHANNEL, Change, Deploy, INTERRUPTED_BUILD, SiteRow};
 pub use redirects::{REDIRECTS_FULL, RedirectOrder, RedirectQuery, RedirectRule};
 pub use sqlx::types::Json;
+pub use storage::{RECORDS_FULL, Reservation, StorageQuota, StorageUsage, UploadOwner};
 pub use submissions::{
     NewSubmission, Notification, StoredSubmission, Submission, SubmissionFilter,
 };

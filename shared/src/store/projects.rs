@@ -33,7 +33,9 @@ impl Store {
     #[tracing::instrument(level = "debug", skip(self, new), fields(slug = new.slug), err(level = "debug"))]
     pub async fn insert_project(&self, new: &NewProject<'_>, home_name: &str) -> Result<Project> {
         let snapshot = crate::snapshot::Snapshot::blank(home_name);
-        self.insert_project_from_snapshot(new, &snapshot).await
+        // A blank project has no records: no cap to check.
+        self.insert_project_from_snapshot(new, &snapshot, u64::MAX)
+            .await
     }
 
     #[tracing::instrument(level = "debug", skip(self), err(level = "debug"))]

@@ -11,6 +11,7 @@ use super::BeginWrite;
 use super::{
     Project, Result, Store, StoreError, dispatch, map_err, now,
     projects::{NewProject, PROJECT_COLUMNS},
+    storage::{account_of_user_sql, reserve_records},
     trusted,
 };
 use crate::sections::SectionKind;
@@ -211,13 +212,17 @@ impl Store {
     }
 
     /// Creates a project holding `snapshot`'s content, all in one transaction. `new.meta` is
-    /// merged over the snapshot's project meta.
+    /// merged over the snapshot's project meta. Its records count against the owner's
+    /// account: past `records_cap`, `Conflict(RECORDS_FULL)` and nothing is written.
     #[tracing::instrument(level = "debug", skip_all, fields(slug = new.slug), err(level = "debug"))]
     pub async fn insert_project_from_snapshot(
         &self,
         new: &NewProject<'_>,
         snapshot: &Snapshot,
+        records_cap: u64,
     ) -> Result<Project> {
+        let account_sql = account_of_user_sql();
+        let records: i64 = snapshot.tables.iter().map(|t| t.posts.len() as i64).sum();
         snapshot.check().map_err(StoreError::Corrupt)?;
         let mut meta = match &snapshot.project_meta {
             Value::Object(m) => m.clone(),
@@ -229,6 +234,7 @@ impl Store {
         let ts = now();
         dispatch!(self, p => {
             let mut tx = p.begin_write().await.map_err(map_err)?;
+            reserve_records!(tx, &account_sql, new.user_id, records, records_cap).await?;
             super::domains::take_slug!(tx, new.slug, new.user_id).await?;
             let sql = format!(
                 "INSERT INTO projects \

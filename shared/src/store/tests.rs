@@ -453,7 +453,7 @@ dual_test!(
         };
         let a = db
             .store
-            .insert_project_from_snapshot(&new, &snap)
+            .insert_project_from_snapshot(&new, &snap, u64::MAX)
             .await
             .unwrap();
         let exported = db.store.export_snapshot(a.id).await.unwrap();
@@ -468,7 +468,7 @@ dual_test!(
         };
         let b = db
             .store
-            .insert_project_from_snapshot(&new, &exported)
+            .insert_project_from_snapshot(&new, &exported, u64::MAX)
             .await
             .unwrap();
         let again = db.store.export_snapshot(b.id).await.unwrap();
@@ -506,7 +506,7 @@ dual_test!(
         };
         assert!(
             db.store
-                .insert_project_from_snapshot(&new, &snap)
+                .insert_project_from_snapshot(&new, &snap, u64::MAX)
                 .await
                 .is_err()
         );
@@ -649,7 +649,10 @@ dual_test!(
                 created_at: now(),
             })
             .collect();
-        assert_eq!(db.store.insert_posts(c.id, &rows).await.unwrap(), 2500);
+        assert_eq!(
+            db.store.insert_posts(c.id, &rows, u64::MAX).await.unwrap(),
+            2500
+        );
         let one = db
             .store
             .insert_post(
@@ -660,6 +663,7 @@ dual_test!(
                     data: data.clone(),
                     created_at: now(),
                 },
+                u64::MAX,
             )
             .await
             .unwrap();
@@ -708,7 +712,7 @@ dual_test!(
                 created_at: now(),
             },
         ];
-        assert!(db.store.insert_posts(c.id, &dup).await.is_err());
+        assert!(db.store.insert_posts(c.id, &dup, u64::MAX).await.is_err());
         assert_eq!(total(&db).await, 2498);
         assert!(
             !db.store
@@ -730,6 +734,7 @@ dual_test!(
                     meta: json!({}),
                 },
                 &db.store.export_snapshot(p.id).await.unwrap(),
+                u64::MAX,
             )
             .await
             .unwrap();
@@ -1037,7 +1042,7 @@ dual_test!(
                 created_at: now(),
             })
             .collect();
-        db.store.insert_posts(c.id, &rows).await.unwrap();
+        db.store.insert_posts(c.id, &rows, u64::MAX).await.unwrap();
         // A NUL in a compared value: PostgreSQL refuses it as a data exception; SQLite
         // compares it and finds nothing.
         let nul = PostFilter {

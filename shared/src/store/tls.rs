@@ -46,11 +46,17 @@ pub struct CertificateStatus {
     pub next_attempt_at: Option<DateTime<Utc>>,
 }
 
+/// SQL for the account the user row `u` counts against: `b{business}` when it belongs to a
+/// business, else `u{user}`. The one notion of an account that fair shares are counted per
+/// (certificate orders here, storage and records in `storage.rs`).
+pub(super) const ACCOUNT_OF_USER_ROW: &str =
+    "CASE WHEN u.business_id IS NULL THEN 'u' || u.id ELSE 'b' || u.business_id END";
+
 /// SQL for the account the project in parameter `param` (`$3`) counts against: `b{business}`
 /// when its owner belongs to a business, else `u{owner}`.
-fn account_of_project(param: &str) -> String {
+pub(super) fn account_of_project(param: &str) -> String {
     format!(
-        "(SELECT CASE WHEN u.business_id IS NULL THEN 'u' || u.id ELSE 'b' || u.business_id END \
+        "(SELECT {ACCOUNT_OF_USER_ROW} \
          FROM projects pr JOIN users u ON u.id = pr.user_id WHERE pr.id = {param})"
     )
 }

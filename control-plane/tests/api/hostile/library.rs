@@ -41,7 +41,7 @@ struct World {
 }
 
 /// Registers `email` as a member of `business` (its administrator when `admin`).
-async fn member(app: &TestApp, email: &str, business: i64, admin: bool) -> Session {
+pub(super) async fn member(app: &TestApp, email: &str, business: i64, admin: bool) -> Session {
     let s = app.register(email).await;
     let access = Permissions {
         all_projects: Some(true),

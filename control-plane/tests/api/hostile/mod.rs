@@ -11,3 +11,4 @@ pub(crate) mod files;
 mod forms;
 mod holes;
 mod library;
+mod storage;

@@ -7,6 +7,18 @@ export interface Balance {
   currency: Currency;
 }
 
+/** GET /api/user/storage: what the account (a business, for its members) keeps against its fair share. */
+export interface StorageUsage {
+  bytes: number;
+  max_bytes: number;
+  files: number;
+  max_files: number;
+  records: number;
+  max_records: number;
+  uploads_per_minute: number;
+  business: boolean;
+}
+
 /** One day of a month's history: only days with transactions. */
 export interface DayTotal {
   /** yyyy-mm-dd */

@@ -67,7 +67,7 @@ async fn site_with_collection(t: &TestEdge, project: i64, slug: &str, n: usize, 
             }
         })
         .collect();
-    store.insert_posts(c, &rows).await.unwrap();
+    store.insert_posts(c, &rows, u64::MAX).await.unwrap();
     let mut site: Site = basic(&format!("<h1>{slug}</h1>"));
     site.collections.insert(slug.into(), c);
     t.publish(project, site).await;

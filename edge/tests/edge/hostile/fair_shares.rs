@@ -50,7 +50,7 @@ async fn many_posts(t: &TestEdge, project: i64, n: usize) -> i64 {
             created_at: vitrine_shared::store::now(),
         })
         .collect();
-    store.insert_posts(c.id, &posts).await.unwrap();
+    store.insert_posts(c.id, &posts, u64::MAX).await.unwrap();
     c.id
 }
 

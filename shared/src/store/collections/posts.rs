@@ -9,7 +9,11 @@ use serde_json::{Map, Value};
 use sqlx::types::Json;
 
 use super::{add_post_count, records_changed};
-use crate::store::{BeginWrite, Result, Store, StoreError, dispatch, map_err, now, trusted};
+use crate::store::{
+    BeginWrite, Result, Store, StoreError, dispatch, map_err, now,
+    storage::{account_of_collection_sql, reserve_records},
+    trusted,
+};
 
 #[derive(Debug, Clone, sqlx::FromRow)]
 pub struct Post {
@@ -74,14 +78,23 @@ impl Store {
         Ok(out)
     }
 
+    /// Adds a post, when its account keeps fewer than `records_cap` records (else
+    /// `Conflict(RECORDS_FULL)`, counted under the account's lock: see `storage.rs`).
     #[tracing::instrument(level = "debug", skip(self, post), fields(slug = post.slug.as_str()), err(level = "debug"))]
-    pub async fn insert_post(&self, collection_id: i64, post: &NewPost) -> Result<Post> {
+    pub async fn insert_post(
+        &self,
+        collection_id: i64,
+        post: &NewPost,
+        records_cap: u64,
+    ) -> Result<Post> {
         let sql = format!(
             "INSERT INTO posts (collection_id, name, slug, data, created_at, updated_at) \
              VALUES ($1, $2, $3, $4, $5, $6) RETURNING {POST_COLUMNS}"
         );
+        let account_sql = account_of_collection_sql();
         dispatch!(self, p => {
             let mut tx = p.begin_write().await.map_err(map_err)?;
+            reserve_records!(tx, &account_sql, collection_id, 1, records_cap).await?;
             let post = sqlx::query_as::<_, Post>(trusted(&sql))
                 .bind(collection_id).bind(&post.name).bind(&post.slug)
                 .bind(Json(&post.data)).bind(post.created_at).bind(now())
@@ -201,8 +214,14 @@ impl Store {
 
     /// Inserts many posts in one transaction. All or nothing (see [`Store::write_posts`]).
     #[tracing::instrument(level = "debug", skip(self, posts), fields(posts = posts.len()), err(level = "debug"))]
-    pub async fn insert_posts(&self, collection_id: i64, posts: &[NewPost]) -> Result<u64> {
-        self.write_posts(collection_id, posts, &[]).await?;
+    pub async fn insert_posts(
+        &self,
+        collection_id: i64,
+        posts: &[NewPost],
+        records_cap: u64,
+    ) -> Result<u64> {
+        self.write_posts(collection_id, posts, &[], records_cap)
+            .await?;
         Ok(posts.len() as u64)
     }
 
@@ -210,14 +229,18 @@ impl Store {
     /// `inserts`, in one transaction: an import or a spreadsheet upsert is all or nothing. An
     /// update of a post that is not in the collection (deleted meanwhile, or another's) fails
     /// the whole write with `NotFound`. PostgreSQL gets the new rows by COPY (its bulk-load
-    /// path, several times faster than INSERT); SQLite by multi-row INSERTs.
+    /// path, several times faster than INSERT); SQLite by multi-row INSERTs. An account that
+    /// would keep more than `records_cap` records with the inserts gets
+    /// `Conflict(RECORDS_FULL)` and nothing is written.
     #[tracing::instrument(level = "debug", skip(self, inserts, updates), fields(inserts = inserts.len(), updates = updates.len()), err(level = "debug"))]
     pub async fn write_posts(
         &self,
         collection_id: i64,
         inserts: &[NewPost],
         updates: &[PostUpdate],
+        records_cap: u64,
     ) -> Result<()> {
+        let account_sql = account_of_collection_sql();
         // 6 bound values per row; stay well under SQLite's parameter limit.
         const ROWS_PER_STATEMENT: usize = 2_000;
         let ts = now();
@@ -250,6 +273,7 @@ impl Store {
         match self {
             Store::Sqlite(p) => {
                 let mut tx = p.begin_write().await.map_err(map_err)?;
+                reserve_records!(tx, &account_sql, collection_id, n, records_cap).await?;
                 update_posts!(tx);
                 for chunk in inserts.chunks(ROWS_PER_STATEMENT) {
                     let mut qb = sqlx::QueryBuilder::new(
@@ -271,6 +295,7 @@ impl Store {
             }
             Store::Postgres(p) => {
                 let mut tx = p.begin_write().await.map_err(map_err)?;
+                reserve_records!(tx, &account_sql, collection_id, n, records_cap).await?;
                 update_posts!(tx);
                 if !inserts.is_empty() {
                     let mut copy = tx

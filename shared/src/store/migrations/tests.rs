@@ -71,6 +71,10 @@ const POSTGRES_APPLIED: &[(&str, &str)] = &[
         "0017_deploy_error_code",
         "005976589747c8617d6a2dde0a04e06d69e6f2445c027d45c9f0eaed3ea0fc38cacde1b900bceb96adb1a7f4ba3427d7",
     ),
+    (
+        "0018_storage_quotas",
+        "6771030f934b1ea4bfdec4cd963cb32a35b8359c19d56fdefcf41ee00a3fcc995f82c549ea91c614da2d04679f9e7afe",
+    ),
 ];
 const SQLITE_APPLIED: &[(&str, &str)] = &[
     (
@@ -132,6 +136,10 @@ const SQLITE_APPLIED: &[(&str, &str)] = &[
     (
         "0017_deploy_error_code",
         "6182a67ae1dff335f42b8aea1260139498625a973936967e0199835ee1cbdb521c1f1554cead301abc3d8fbd8a800503",
+    ),
+    (
+        "0018_storage_quotas",
+        "142007fd3714431aee38411721a05e14d5c6674202ac4186cde22161c831acb4d07c8266315fed81246f42a1b51d8bc7",
     ),
 ];
 

@@ -7,6 +7,7 @@ import { errorMessage } from '@/lib/api-client';
 import { useUser } from '@/lib/auth/get-user';
 import type { Currency, User } from '@/lib/types';
 import { useBalance } from '@/features/account/api/get-balance';
+import { useStorage } from '@/features/account/api/get-storage';
 import { usePlans } from '@/lib/plans';
 import { useStripeConfig } from '@/features/account/api/stripe';
 import { monthOf } from '@/features/account/lib/months';
@@ -94,12 +95,56 @@ function BalanceLine() {
   );
 }
 
+/** What the account keeps against its fair share: uploaded files (bytes and count) and records. */
+function StorageLine() {
+  const { t } = useTranslation();
+  const fmt = useFormat();
+  const storage = useStorage();
+  const usage = storage.data;
+  return (
+    <div className="account-line">
+      <dt>{t('account.storage')}</dt>
+      <dd>
+        {usage && (
+          <>
+            <span data-testid="account-storage-files">
+              {t('account.storageFiles', {
+                bytes: fmt.bytes(usage.bytes),
+                maxBytes: fmt.bytes(usage.max_bytes),
+                files: fmt.number(usage.files),
+                maxFiles: fmt.number(usage.max_files),
+              })}
+            </span>
+            <meter
+              min={0}
+              max={usage.max_bytes}
+              value={usage.bytes}
+              high={usage.max_bytes * 0.9}
+              aria-label={t('account.storage')}
+              data-testid="account-storage-meter"
+            />
+            <span data-testid="account-storage-records">
+              {t('account.storageRecords', {
+                records: fmt.number(usage.records),
+                maxRecords: fmt.number(usage.max_records),
+              })}
+            </span>
+            {usage.business && <small className="muted">{t('account.storageBusiness')}</small>}
+            <small className="muted">{t('account.storageCollected')}</small>
+          </>
+        )}
+        {storage.isError && <Alert testId="storage-error">{errorMessage(storage.error)}</Alert>}
+      </dd>
+    </div>
+  );
+}
+
 interface Props {
   /** Today, for the month navigator; injected by tests. */
   now?: Date;
 }
 
-/** /user (spec 2 "Account screen"): account fields, plan, payment method, balance and transaction history. */
+/** /user (spec 2 "Account screen"): account fields, plan, payment method, balance, storage use and transaction history. */
 export function AccountScreen({ now }: Props) {
   const { t } = useTranslation();
   const user = useUser();
@@ -128,6 +173,7 @@ export function AccountScreen({ now }: Props) {
             <PlanLine user={account} onOpenPlans={setPlansCurrency} />
             <PaymentLine user={account} onOpenCard={() => setCardOpen(true)} />
             <BalanceLine />
+            <StorageLine />
           </dl>
         </section>
       </div>

@@ -8,7 +8,7 @@ import { expectFieldError, expectFocused } from '@/testing/forms';
 import { mockApi, renderRoutes, type ApiCall, type Handler } from '@/testing/render-route';
 import { reloadPage } from '@/features/account/lib/reload-page';
 import { loadStripe, type StripeSetupResult } from '@/features/account/lib/stripe';
-import type { MonthTransactions, Transaction } from '@/features/account/types';
+import type { MonthTransactions, StorageUsage, Transaction } from '@/features/account/types';
 import type { Plan } from '@/lib/plans';
 import { AccountScreen } from './AccountScreen';
 
@@ -60,6 +60,18 @@ const plans = (): Plan[] => [
   },
 ];
 
+const storage = (overrides: Partial<StorageUsage> = {}): StorageUsage => ({
+  bytes: 1_500_000,
+  max_bytes: 1_073_741_824,
+  files: 12,
+  max_files: 10_000,
+  records: 2_500,
+  max_records: 100_000,
+  uploads_per_minute: 60,
+  business: false,
+  ...overrides,
+});
+
 const month = (key: string, days: MonthTransactions['days'] = []): MonthTransactions => ({
   month: key,
   currency: 'BRL',
@@ -82,6 +94,7 @@ function api(handlers: Record<string, Handler> = {}, account: User = user()) {
     'GET /api/plans': () => ({ json: plans() }),
     'GET /api/transactions/balance': () => ({ json: { amount: -1500, currency: account.currency } }),
     'GET /api/stripe-config': () => ({ status: 503, json: { error: 'Card payments are not configured' } }),
+    'GET /api/user/storage': () => ({ json: storage() }),
     ...emptyMonths(),
     ...handlers,
   });
@@ -118,6 +131,33 @@ describe('account screen', () => {
     await waitFor(() => expect(text('account-plan')).toBe('Agência'));
     expect(text('account-card')).toBe('Cartão cadastrado');
     expect(await screen.findByTestId('account-balance')).toHaveProperty('textContent', '-R$ 15,00 (a pagar)');
+  });
+
+  it("shows the account's storage against its quotas, as the server counts it, in either language", async () => {
+    const calls = api({
+      'GET /api/user/storage': () => ({
+        json: storage({ business: true, bytes: 990_000_000, max_bytes: 1_000_000_000 }),
+      }),
+    });
+    await open();
+    await waitFor(() =>
+      expect(text('account-storage-files')).toBe('990 MB de 1 GB em 12 de 10.000 arquivos'),
+    );
+    expect(text('account-storage-records')).toBe('2.500 de 100.000 registros');
+    expect(screen.getByTestId('account-storage-meter')).toHaveProperty('value', 990_000_000);
+    expect(screen.getByText('Compartilhado por todos os membros da sua empresa.')).toBeTruthy();
+    expect(gets(calls, '/api/user/storage')).toHaveLength(1);
+    applyLanguage('en');
+    await waitFor(() => expect(text('account-storage-files')).toBe('990 MB of 1 GB in 12 of 10,000 files'));
+    expect(text('account-storage-records')).toBe('2,500 of 100,000 records');
+  });
+
+  it('says why the storage use is missing when the server refuses it', async () => {
+    api({
+      'GET /api/user/storage': () => ({ status: 404, json: { error: 'not_found', message: 'Not found' } }),
+    });
+    await open();
+    expect(await screen.findByTestId('storage-error')).toBeTruthy();
   });
 
   it('shows the plan and the balance in USD, and no card', async () => {
