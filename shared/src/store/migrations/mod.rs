@@ -110,6 +110,7 @@ pub(crate) const FILES: &[(&str, &str)] = files![
     "0015_conversion_events",
     "0016_global_sections",
     "0017_deploy_error_code",
+    "0019_fair_mail",
 ];
 
 /// `template` as `dialect` runs it. A `{{name}}` that is not a placeholder is an error, so a

@@ -71,6 +71,10 @@ const POSTGRES_APPLIED: &[(&str, &str)] = &[
         "0017_deploy_error_code",
         "005976589747c8617d6a2dde0a04e06d69e6f2445c027d45c9f0eaed3ea0fc38cacde1b900bceb96adb1a7f4ba3427d7",
     ),
+    (
+        "0019_fair_mail",
+        "702de692da5604054eec4513eb906c5815de37bffd579aef292d75efe5cd698bf89760323eb365da213a3098aed8876b",
+    ),
 ];
 const SQLITE_APPLIED: &[(&str, &str)] = &[
     (
@@ -132,6 +136,10 @@ const SQLITE_APPLIED: &[(&str, &str)] = &[
     (
         "0017_deploy_error_code",
         "6182a67ae1dff335f42b8aea1260139498625a973936967e0199835ee1cbdb521c1f1554cead301abc3d8fbd8a800503",
+    ),
+    (
+        "0019_fair_mail",
+        "ee01b6b8f73ccde9199bb2f54d21a2c86d7b149abd243adffd525a363e762e728c5f79effb4af674dced7f5c67dc7e55",
     ),
 ];
 
