@@ -11,6 +11,7 @@ pub mod csrf;
 pub mod custom_domains;
 pub mod domain_checks;
 pub mod domain_report;
+pub mod email_confirmation;
 pub mod error;
 pub mod extract;
 pub mod form_recipients;
