@@ -9,7 +9,7 @@ use vitrine_shared::store::{Project, ProjectOwner, User};
 
 use crate::{
     auth::CurrentUser,
-    error::{ApiError, Result},
+    error::{ApiError, ErrorCode, Result},
     state::AppState,
 };
 
@@ -21,31 +21,33 @@ pub enum Principal {
     Client { project_id: i64 },
 }
 
-/// Header carrying a client-panel token; GET requests may use `?client_token=` instead (links).
+/// Header carrying a client-panel token. Only the header: a token in a URL ends up in
+/// browser history, server logs and `Referer`s, and the client panel fetches everything
+/// (exports included) itself, so `?client_token=` is refused with 400 `token_in_query`.
 pub const CLIENT_TOKEN_HEADER: &str = "x-client-token";
 
-fn client_token(parts: &Parts) -> Option<String> {
-    if let Some(v) = parts
+fn client_token(parts: &Parts) -> Result<Option<String>> {
+    let query = parts.uri.query().unwrap_or("");
+    if url::form_urlencoded::parse(query.as_bytes()).any(|(k, _)| k == "client_token") {
+        return Err(ApiError::refused(
+            axum::http::StatusCode::BAD_REQUEST,
+            ErrorCode::TokenInQuery,
+            "Send the client-panel token in the X-Client-Token header, not in the address",
+        )
+        .at("client_token"));
+    }
+    Ok(parts
         .headers
         .get(CLIENT_TOKEN_HEADER)
         .and_then(|v| v.to_str().ok())
-    {
-        return Some(v.to_string());
-    }
-    if parts.method == axum::http::Method::GET {
-        let query = parts.uri.query().unwrap_or("");
-        return url::form_urlencoded::parse(query.as_bytes())
-            .find(|(k, _)| k == "client_token")
-            .map(|(_, v)| v.into_owned());
-    }
-    None
+        .map(str::to_string))
 }
 
 impl FromRequestParts<AppState> for Principal {
     type Rejection = ApiError;
 
     async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self> {
-        if let Some(token) = client_token(parts) {
+        if let Some(token) = client_token(parts)? {
             // A wrong token answers 404: it names nothing that exists.
             return match state.store.project_id_by_token(token.trim()).await? {
                 Some(project_id) if !token.trim().is_empty() => {
@@ -194,6 +196,7 @@ mod tests {
             external_id: None,
             created_at: Utc::now(),
             updated_at: Utc::now(),
+            email_confirmed_at: None,
         }
     }
 

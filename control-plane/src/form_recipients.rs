@@ -7,7 +7,8 @@
 //! confirmation e-mail to that address with a link carrying a random token (only its hash is
 //! stored, and a new request replaces it). Until the link is opened and confirmed, the edge
 //! stores that site's submissions in its form history but queues no notification for them
-//! (`Store::store_submission`). The owner's own sign-in address needs no confirmation.
+//! (`Store::store_submission`). The owner's own sign-in address is confirmed once for the
+//! account (`email_confirmation`): until then no notification goes there either.
 //!
 //! Confirmation e-mails are rationed so that they cannot be used to spam an address either:
 //! at most [`MAX_REQUESTS_PER_ADDRESS`] per address and project, [`RESEND_AFTER`] apart, and
@@ -43,8 +44,10 @@ pub struct FormEmailView {
     pub email: Option<String>,
     /// The address notifications are for.
     pub recipient: String,
-    /// `owner` (the owner's own address, always sent), `pending` (waiting for its mailbox to
-    /// confirm: nothing is sent to it yet) or `confirmed`.
+    /// `owner` (the owner's own sign-in address, confirmed), `owner_unconfirmed` (the owner's
+    /// own address, whose account confirmation link was not opened yet: nothing is sent to
+    /// it), `pending` (waiting for its mailbox to confirm: nothing is sent to it yet) or
+    /// `confirmed`.
     pub status: &'static str,
     /// When the last confirmation e-mail was queued (`pending` only; `null`: none could be
     /// sent yet, see `resend`).
@@ -71,7 +74,11 @@ pub async fn view(state: &AppState, project: &Project) -> Result<FormEmailView> 
         return Ok(FormEmailView {
             email,
             recipient,
-            status: "owner",
+            status: if owner.email_confirmed_at.is_some() {
+                "owner"
+            } else {
+                "owner_unconfirmed"
+            },
             requested_at: None,
             confirmed_at: None,
         });

@@ -12,6 +12,7 @@ pub mod csrf;
 pub mod custom_domains;
 pub mod domain_checks;
 pub mod domain_report;
+pub mod email_confirmation;
 pub mod error;
 pub mod external_lists;
 pub mod extract;

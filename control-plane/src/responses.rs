@@ -35,6 +35,9 @@ pub struct UserView {
     pub plan: String,
     /// Whether a card is on file with the payment provider.
     pub has_card: bool,
+    /// Whether the sign-in address confirmed it takes notification mail (form submissions);
+    /// until then none is sent to it (`POST /api/user/email-confirmation` resends the link).
+    pub email_confirmed: bool,
 }
 
 impl UserView {
@@ -53,6 +56,7 @@ impl UserView {
             impersonator_id,
             plan: u.plan.clone(),
             has_card: u.external_id.is_some(),
+            email_confirmed: u.email_confirmed_at.is_some(),
         }
     }
 }

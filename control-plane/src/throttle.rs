@@ -7,8 +7,10 @@
 //!   across accounts. A flood of wrong passwords against an account from one network uses up
 //!   that network's allowance only: the owner signing in from any other network is never
 //!   refused. A correct password gives its attempt back, so successes never count.
-//! - **Password reset** counts every request per account (across networks) and per network:
-//!   it sends mail, so a flood must not fill someone's inbox. It never blocks signing in.
+//! - **Password reset** counts every request per (account, client network) and per network,
+//!   as sign-in does, so a flood from one network never refuses the owner's request from
+//!   another. The inbox is protected apart: one reset mail per account per 15 minutes
+//!   (`routes::session::RESET_MAIL_EVERY`, in the database). It never blocks signing in.
 //!
 //! The client network is [`vitrine_shared::proxies::client_network`] of the address
 //! `CONTROL_TRUSTED_PROXIES` vouches for (`X-Forwarded-For` only from a trusted proxy).
@@ -44,8 +46,6 @@ const MAX_KEYS: u64 = 200_000;
 pub enum Key {
     /// One account (its normalised e-mail) from one client network.
     AccountFrom(String, IpNet),
-    /// One account from anywhere.
-    Account(String),
     /// One client network, whatever the account.
     Network(IpNet),
     /// An account's editor renders (the canvas, the preview).
@@ -54,6 +54,11 @@ pub enum Key {
     Fetches(vitrine_shared::account::Account),
     /// Uploads charged to one storage account (`u{user}` or `b{business}`).
     Uploads(String),
+    /// Password-reset requests for one account from one client network (apart from sign-in
+    /// failures, so resets never use up a sign-in allowance).
+    Reset(String, IpNet),
+    /// Password-reset requests from one client network, whatever the account.
+    ResetNetwork(IpNet),
 }
 
 #[derive(Debug, Clone, Copy)]
@@ -202,8 +207,8 @@ pub fn reset_keys(
 ) -> Vec<(Key, u32)> {
     let network = vitrine_shared::proxies::client_network(client);
     vec![
-        (Key::Account(account.to_string()), per_account),
-        (Key::Network(network), per_network),
+        (Key::Reset(account.to_string(), network), per_account),
+        (Key::ResetNetwork(network), per_network),
     ]
 }
 

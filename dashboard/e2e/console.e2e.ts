@@ -43,6 +43,7 @@ describe('console', () => {
       ['/forgot', 'forgot-form'],
       ['/new-password?email=a%40example.com&token=abc', 'new-password-form'],
       ['/confirm-form-email?token=abc', 'confirm-form-email'],
+      ['/confirm-email?token=abc', 'confirm-email'],
       [`/admin?token=${encodeURIComponent(project.token)}`, 'client-home'],
     ];
     for (const [url, testId] of screens) {

@@ -101,6 +101,8 @@ pub struct Metrics {
     render_budget_exceeded: Family<ReasonLabels, Counter>,
     renders_refused: Family<ReasonLabels, Counter>,
     pub spooled_submissions: Counter,
+    /// Form notifications not queued: their recipient had had its hourly share.
+    pub capped_notifications: Counter,
     /// Bytes in the form spool (set by the spool as it changes).
     pub spool_bytes: Gauge,
     form_refusals: Family<ReasonLabels, Counter>,
@@ -171,6 +173,12 @@ impl Default for Metrics {
         let render_budget_exceeded = Family::<ReasonLabels, Counter>::default();
         let renders_refused = Family::<ReasonLabels, Counter>::default();
         let spooled_submissions = Counter::default();
+        let capped_notifications = Counter::default();
+        registry.register(
+            "form_notifications_capped",
+            "Form notifications not sent because their recipient had been sent FORM_NOTIFICATIONS_PER_RECIPIENT_PER_HOUR in the last hour (the submissions are in the form history)",
+            capped_notifications.clone(),
+        );
         let stale_served = Counter::default();
         let reloads = Family::<CacheLabels, Counter>::default();
         registry.register(
@@ -319,6 +327,7 @@ impl Default for Metrics {
             render_budget_exceeded,
             renders_refused,
             spooled_submissions,
+            capped_notifications,
             spool_bytes,
             form_refusals,
             form_dead_letters,

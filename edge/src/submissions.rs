@@ -143,6 +143,9 @@ pub struct FormLimits {
     pub spool_max_bytes: u64,
     /// `FORM_HISTORY_MAX_ENTRIES`: entries kept per project.
     pub history_max_entries: i64,
+    /// `FORM_NOTIFICATIONS_PER_RECIPIENT_PER_HOUR`: notifications one address is sent per
+    /// hour, over every project.
+    pub notifications_per_recipient_per_hour: i64,
 }
 
 impl FormLimits {
@@ -152,6 +155,10 @@ impl FormLimits {
             per_site_per_minute: s.edge_form_site_rate_per_minute,
             spool_max_bytes: s.edge_spool_max_bytes,
             history_max_entries: i64::try_from(s.form_history_max_entries).unwrap_or(i64::MAX),
+            notifications_per_recipient_per_hour: i64::try_from(
+                s.form_notifications_per_recipient_per_hour,
+            )
+            .unwrap_or(i64::MAX),
         }
     }
 }
@@ -346,6 +353,7 @@ impl Forms {
                 subject: &s.sub.subject,
                 text: &s.body,
                 html: &s.html,
+                per_recipient_per_hour: self.limits.notifications_per_recipient_per_hour,
             }),
             s.lead.as_deref(),
             self.limits.history_max_entries,
@@ -358,6 +366,13 @@ impl Forms {
                         project = s.sub.project_id,
                         trimmed = stored.trimmed,
                         "form history at its cap: oldest entries deleted"
+                    );
+                }
+                if stored.capped {
+                    self.metrics.capped_notifications.inc();
+                    tracing::warn!(
+                        project = s.sub.project_id,
+                        "form notification not sent: its recipient had its hourly share (FORM_NOTIFICATIONS_PER_RECIPIENT_PER_HOUR); the submission is in the form history"
                     );
                 }
                 Ok(())

@@ -178,6 +178,14 @@ error_codes! {
     FormEmailResendLimit = "form_email_resend_limit",
     FormEmailTooSoon = "form_email_too_soon",
     FormEmailDailyLimit = "form_email_daily_limit",
+    /// A sign-in address confirmation link that is wrong, replaced or expired.
+    EmailLinkInvalid = "email_link_invalid",
+    /// The sign-in address was sent every confirmation e-mail it can get.
+    EmailResendLimit = "email_resend_limit",
+    /// A sign-in address confirmation e-mail was sent moments ago.
+    EmailTooSoon = "email_too_soon",
+    /// A client-panel token in the query string, where the `X-Client-Token` header must carry it.
+    TokenInQuery = "token_in_query",
     // Pages and publishing.
     HomeSlugFixed = "home_slug_fixed",
     HomePageKept = "home_page_kept",

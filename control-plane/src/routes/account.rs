@@ -18,6 +18,7 @@ use vitrine_shared::{
 
 use crate::{
     auth::{self, Admin, CurrentUser},
+    email_confirmation,
     error::{ApiError, ErrorBody, ErrorCode, Result},
     extract::{ApiJson, ApiPath, ClientIp},
     responses::{MessageView, UserView, user_view},
@@ -394,4 +395,34 @@ pub async fn login_back(
         impersonator_id: None,
     };
     Ok((jar, ApiJson(user_view(&state, &current).await?)))
+}
+
+/// Sends the signed-in account's sign-in address its confirmation link again (no
+/// notification mail goes to it before it is confirmed). Already confirmed: nothing is sent.
+#[utoipa::path(post, path = "/api/user/email-confirmation", tag = "account",
+    responses((status = 200, body = UserView), (status = 401, body = ErrorBody), (status = 429, body = ErrorBody)))]
+pub async fn resend_email_confirmation(
+    State(state): State<AppState>,
+    user: CurrentUser,
+) -> Result<ApiJson<UserView>> {
+    email_confirmation::request(&state, &user, true).await?;
+    Ok(ApiJson(user_view(&state, &user).await?))
+}
+
+/// `POST /api/confirm-email`: the token of the link in the confirmation e-mail.
+#[derive(Debug, Deserialize, ToSchema)]
+pub struct ConfirmEmailRequest {
+    pub token: String,
+}
+
+/// Confirms a sign-in address from the link in its confirmation e-mail. Public: whoever reads
+/// that mailbox holds the token, and only they can agree.
+#[utoipa::path(post, path = "/api/confirm-email", tag = "account", request_body = ConfirmEmailRequest,
+    responses((status = 200, body = MessageView), (status = 422, body = ErrorBody)))]
+pub async fn confirm_email(
+    State(state): State<AppState>,
+    ApiJson(req): ApiJson<ConfirmEmailRequest>,
+) -> Result<ApiJson<MessageView>> {
+    email_confirmation::confirm(&state, &req.token).await?;
+    Ok(ApiJson(MessageView::new("E-mail address confirmed")))
 }

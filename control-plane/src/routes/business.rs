@@ -20,6 +20,7 @@ use vitrine_shared::{
 
 use crate::{
     auth::{self, CurrentUser},
+    email_confirmation,
     error::{ApiError, ErrorBody, ErrorCode, Result},
     extract::{ApiJson, ApiPath},
     state::AppState,
@@ -57,6 +58,8 @@ pub struct BusinessUserView {
     pub is_business_admin: bool,
     pub permissions: Permissions,
     pub created_at: DateTime<Utc>,
+    /// Whether the member's address confirmed it takes notification mail.
+    pub email_confirmed: bool,
 }
 
 impl From<User> for BusinessUserView {
@@ -68,6 +71,7 @@ impl From<User> for BusinessUserView {
             is_business_admin: u.is_business_admin,
             permissions: u.permissions.0,
             created_at: u.created_at,
+            email_confirmed: u.email_confirmed_at.is_some(),
         }
     }
 }
@@ -212,6 +216,9 @@ pub async fn create_business_user(
             &permissions,
         )
         .await?;
+    // A member's address starts unconfirmed: it gets its link, and no notification mail
+    // until it is opened (`email_confirmation`).
+    email_confirmation::request(&state, &user, false).await?;
     Ok((StatusCode::CREATED, ApiJson(BusinessUserView::from(user))))
 }
 
@@ -278,5 +285,10 @@ pub async fn update_business_user(
             &permissions,
         )
         .await?;
-    Ok(ApiJson(state.store.user_by_id(id).await?.into()))
+    let user = state.store.user_by_id(id).await?;
+    // A new address is unconfirmed again (the store cleared it) and gets its own link.
+    if email.as_str() != current.email {
+        email_confirmation::request(&state, &user, false).await?;
+    }
+    Ok(ApiJson(user.into()))
 }

@@ -1,5 +1,13 @@
 //! The client admin panel (`/admin?token=…`: a project's records, nothing else), regenerating
 //! its token, and the spreadsheet import link that upserts rows pushed by a spreadsheet script.
+//!
+//! The two carry different tokens (issue 40): the client panel's (`projects.token`, sent in
+//! the `X-Client-Token` header) opens the project's records, to read, edit and delete; the
+//! spreadsheet link's (`projects.sheet_token`, in the link's path as the spec shows it) only
+//! adds and updates rows through `/google-sheets/…`, and opens nothing else. Each is replaced
+//! on its own; neither works where the other does. A project has no spreadsheet link until
+//! its owner makes one in Integrations (links made before carried the client-panel token and
+//! stop working).
 
 use axum::extract::State;
 use serde::{Deserialize, Serialize};
@@ -69,6 +77,44 @@ pub async fn regenerate_token(
     Ok(ApiJson(ProjectView::new(&project, &state.settings)))
 }
 
+/// A project's spreadsheet import link's token.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct SheetLink {
+    /// `null`: no link was made yet.
+    pub token: Option<String>,
+}
+
+/// The spreadsheet import link's token (Integrations).
+#[utoipa::path(get, path = "/api/projects/{id}/sheet-token", tag = "client panel",
+    params(("id" = i64, Path, description = "Project id")),
+    responses((status = 200, body = SheetLink), (status = 404, body = ErrorBody)))]
+pub async fn get_sheet_link(
+    State(state): State<AppState>,
+    user: CurrentUser,
+    ApiPath(id): ApiPath<i64>,
+) -> Result<ApiJson<SheetLink>> {
+    authorize_project(&state, &user, id).await?;
+    Ok(ApiJson(SheetLink {
+        token: state.store.project_sheet_token(id).await?,
+    }))
+}
+
+/// Makes a new spreadsheet link token; the old link stops working at once, and the client
+/// panel's token is untouched.
+#[utoipa::path(post, path = "/api/projects/{id}/sheet-token", tag = "client panel",
+    params(("id" = i64, Path, description = "Project id")),
+    responses((status = 200, body = SheetLink), (status = 404, body = ErrorBody)))]
+pub async fn regenerate_sheet_token(
+    State(state): State<AppState>,
+    user: CurrentUser,
+    ApiPath(id): ApiPath<i64>,
+) -> Result<ApiJson<SheetLink>> {
+    authorize_project(&state, &user, id).await?;
+    let token = auth::new_token();
+    state.store.set_project_sheet_token(id, &token).await?;
+    Ok(ApiJson(SheetLink { token: Some(token) }))
+}
+
 #[derive(Debug, Deserialize, IntoParams)]
 #[into_params(parameter_in = Query)]
 pub struct SheetFlags {
@@ -131,9 +177,10 @@ fn phone_digits(v: &Value) -> Value {
     })
 }
 
-/// Upserts rows by slug (given in a `slug` column, or derived from the title).
+/// Upserts rows by slug (given in a `slug` column, or derived from the title). Only the
+/// spreadsheet link's token opens it; the client panel's answers 404 here.
 #[utoipa::path(post, path = "/google-sheets/{project_id}/{token}", tag = "client panel", request_body = SheetPush,
-    params(("project_id" = i64, Path, description = "Project id"), ("token" = String, Path, description = "Project token"), SheetFlags),
+    params(("project_id" = i64, Path, description = "Project id"), ("token" = String, Path, description = "The spreadsheet link's token"), SheetFlags),
     responses((status = 200, body = SheetResult), (status = 404, body = ErrorBody), (status = 422, body = ErrorBody)))]
 pub async fn google_sheets(
     State(state): State<AppState>,
@@ -141,7 +188,8 @@ pub async fn google_sheets(
     ApiQuery(flags): ApiQuery<SheetFlags>,
     ApiJson(push): ApiJson<SheetPush>,
 ) -> Result<ApiJson<SheetResult>> {
-    if state.store.project_id_by_token(&token).await? != Some(project_id) {
+    if token.is_empty() || state.store.project_id_by_sheet_token(&token).await? != Some(project_id)
+    {
         return Err(ApiError::NotFound);
     }
     if push.rows.len() > 10_000 {

@@ -91,6 +91,8 @@ fn api(state: &AppState) -> (Router<AppState>, utoipa::openapi::OpenApi) {
         .routes(routes!(session::get_user, account::update_account))
         .routes(routes!(account::change_password))
         .routes(routes!(account::storage))
+        .routes(routes!(account::resend_email_confirmation))
+        .routes(routes!(account::confirm_email))
         .routes(routes!(account::plans))
         .routes(routes!(account::balance))
         .routes(routes!(account::month_history))
@@ -189,6 +191,10 @@ fn api(state: &AppState) -> (Router<AppState>, utoipa::openapi::OpenApi) {
         .routes(routes!(form_email::confirm_form_email))
         .routes(routes!(client::client_project))
         .routes(routes!(client::regenerate_token))
+        .routes(routes!(
+            client::get_sheet_link,
+            client::regenerate_sheet_token
+        ))
         .routes(routes!(client::google_sheets))
         .layer(DefaultBodyLimit::max(
             state.settings.json_body_max_bytes as usize,

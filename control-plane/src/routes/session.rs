@@ -12,12 +12,17 @@ use vitrine_shared::{
 
 use crate::{
     auth::{self, CurrentUser},
+    email_confirmation,
     error::{ApiError, ErrorBody, ErrorCode, Result},
     extract::{ApiJson, ClientIp},
     responses::{MessageView, UserView},
     state::AppState,
     throttle::{self, too_many},
 };
+
+/// Password-reset mails one account is sent at most: one per this long (while its link is
+/// still unused and unexpired).
+pub const RESET_MAIL_EVERY: chrono::Duration = chrono::Duration::minutes(15);
 
 /// The message shown for any failed sign-in, whatever was wrong.
 pub const LOGIN_FAILED: &str = "invalid e-mail or password";
@@ -179,6 +184,9 @@ pub async fn register(
             is_admin: false,
         })
         .await?;
+    // The address is not confirmed yet: no notification mail goes to it until its link is
+    // opened (`email_confirmation`).
+    email_confirmation::request(&state, &user, false).await?;
     let jar = auth::start_session(&state, jar, user.id, None).await?;
     Ok((
         StatusCode::CREATED,
@@ -193,8 +201,9 @@ pub async fn logout(State(state): State<AppState>, jar: CookieJar) -> Result<imp
     Ok((StatusCode::NO_CONTENT, jar))
 }
 
-/// Always answers the same, whether or not the account exists, so it cannot be used to find
-/// out who has an account. The link is e-mailed through the outbox.
+/// Always answers the same, whether or not the account exists and whether or not a mail was
+/// sent, so it cannot be used to find out who has an account. The link is e-mailed through
+/// the outbox, at most once per account per [`RESET_MAIL_EVERY`].
 #[utoipa::path(post, path = "/api/forgot", tag = "session", request_body = ForgotRequest,
     responses((status = 200, body = MessageView), (status = 422, body = ErrorBody), (status = 429, body = ErrorBody)))]
 pub async fn forgot(
@@ -205,7 +214,9 @@ pub async fn forgot(
     let email = Email::parse(&req.email)
         .map_err(|_| Invalid::new("email", ErrorCode::EmailInvalid, EMAIL_MESSAGE))?;
     let s = &state.settings;
-    // Every request counts: each one may send a mail.
+    // Keyed per (account, client network) as sign-in is, so a flood from one network never
+    // refuses the owner's own request from another; the mail itself is rationed per account
+    // below, whatever the network.
     let _counted = state
         .throttle
         .take(&throttle::reset_keys(
@@ -219,17 +230,26 @@ pub async fn forgot(
     if let Some(user) = state.store.user_by_email(email.as_str()).await? {
         let token = auth::new_token();
         let ttl = chrono::Duration::seconds(state.settings.reset_token_ttl_secs as i64);
-        state
+        // At most one mail per account per RESET_MAIL_EVERY: while the last link is unused
+        // and unexpired, nothing new is sent (the same answer, so nothing is told).
+        if state
             .store
-            .insert_password_reset(&auth::token_hash(&token), user.id, now() + ttl)
-            .await?;
-        let link = reset_link(&state.settings.public_url, email.as_str(), &token);
-        let (subject, body) = reset_mail(&user.language, &user.name, &link);
-        state
-            .store
-            .enqueue_mail(email.as_str(), subject, &body)
-            .await?;
-        state.mail_wake.notify_one();
+            .insert_password_reset_unless_outstanding(
+                &auth::token_hash(&token),
+                user.id,
+                now() - RESET_MAIL_EVERY,
+                now() + ttl,
+            )
+            .await?
+        {
+            let link = reset_link(&state.settings.public_url, email.as_str(), &token);
+            let (subject, body) = reset_mail(&user.language, &user.name, &link);
+            state
+                .store
+                .enqueue_mail(email.as_str(), subject, &body)
+                .await?;
+            state.mail_wake.notify_one();
+        }
     }
     Ok(ApiJson(MessageView::new("mensagem enviada")))
 }

@@ -95,7 +95,7 @@ pub(crate) fn access(method: &Method, path: &str) -> Access {
             | "/api/new-password",
         ) => Public,
         // Whoever reads the mailbox holds the token: no account needed.
-        (_, "/api/form-email/confirm") => Public,
+        (_, "/api/form-email/confirm" | "/api/confirm-email") => Public,
         (_, "/files/{key}" | "/google-sheets/{project_id}/{token}") => Public,
         (_, "/api/client/project") => ClientPanel,
         // Prices are public.
@@ -105,6 +105,7 @@ pub(crate) fn access(method: &Method, path: &str) -> Access {
             "/api/user"
             | "/api/user/password"
             | "/api/user/storage"
+            | "/api/user/email-confirmation"
             | "/api/transactions/balance"
             | "/api/transactions/{month}"
             | "/api/transactions/{month}/{day}",
@@ -226,6 +227,8 @@ pub(crate) struct Fixture {
     owner_id: i64,
     pub(crate) project: i64,
     pub(crate) token: String,
+    /// The project's spreadsheet-link token (apart from the client panel's).
+    sheet_token: String,
     page: i64,
     table: i64,
     table_slug: String,
@@ -383,6 +386,18 @@ pub(crate) async fn fixture(app: &TestApp, w: &World, publish: bool) -> Fixture 
     .await["id"]
         .as_i64()
         .unwrap();
+    let sheet_token = json_ok(
+        app.post(
+            owner,
+            &format!("/api/projects/{project}/sheet-token"),
+            json!({}),
+        )
+        .await,
+    )
+    .await["token"]
+        .as_str()
+        .unwrap()
+        .to_string();
     let my_block = json_ok(
         app.post(
             owner,
@@ -416,6 +431,7 @@ pub(crate) async fn fixture(app: &TestApp, w: &World, publish: bool) -> Fixture 
         owner_id: owner.id(),
         project,
         token: p["token"].as_str().unwrap().to_string(),
+        sheet_token,
         page,
         table,
         table_slug: table_view["slug"].as_str().unwrap().to_string(),
@@ -470,6 +486,7 @@ pub(crate) fn fill(path: &str, f: &Fixture) -> String {
             (_, "payment_method") => "pm_1".into(),
             (_, "month") => "2026-11".into(),
             (_, "day") => "01".into(),
+            (p, "token") if p.starts_with("/google-sheets") => f.sheet_token.clone(),
             (_, "token") => f.token.clone(),
             (_, "key") => "nada.png".into(),
             (_, "kind") => "header".into(),
@@ -508,7 +525,7 @@ pub(crate) fn body(method: &Method, path: &str, f: &Fixture, caller: i64) -> Opt
         "/api/projects/{id}/form-history" => json!({"selected": []}),
         "/api/projects/{id}/settings" => json!({"formHistoryOrderBy": "-created_at"}),
         "/api/projects/{id}/form-email" => json!({"email": ""}),
-        "/api/form-email/confirm" => json!({"token": "not-a-token"}),
+        "/api/form-email/confirm" | "/api/confirm-email" => json!({"token": "not-a-token"}),
         "/api/tables/{id}/import" => {
             json!({"name": "a.csv", "content": "data:text/csv;base64,bmFtZQp1bQo="})
         }

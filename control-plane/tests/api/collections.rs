@@ -945,11 +945,7 @@ dual_test!(
                 .status(),
             StatusCode::OK
         );
-        let csv = c
-            .get(app.url(&format!(
-                "/api/tables/{}/export/csv?client_token={token}",
-                f.table
-            )))
+        let csv = with(Method::GET, &format!("/api/tables/{}/export/csv", f.table))
             .send()
             .await
             .unwrap();
@@ -1018,11 +1014,18 @@ dual_test!(
     async fn the_spreadsheet_link_upserts_rows(app: TestApp) {
         let s = app.register("sheet@example.com").await;
         let f = fixture(&app, &s).await;
-        let token =
-            json_ok(app.get(&s, &format!("/api/projects/{}", f.project)).await).await["token"]
-                .as_str()
-                .unwrap()
-                .to_string();
+        let token = json_ok(
+            app.post(
+                &s,
+                &format!("/api/projects/{}/sheet-token", f.project),
+                json!({}),
+            )
+            .await,
+        )
+        .await["token"]
+            .as_str()
+            .unwrap()
+            .to_string();
         let c = reqwest::Client::new();
         let push = |q: &str, body: Value| {
             c.post(app.url(&format!("/google-sheets/{}/{token}{q}", f.project)))

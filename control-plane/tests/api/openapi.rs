@@ -86,6 +86,7 @@ async fn the_openapi_document_lists_every_route_and_has_a_page() {
         ("/api/projects/{id}/settings", &["post"]),
         ("/api/client/project", &["get"]),
         ("/api/projects/{id}/token", &["post"]),
+        ("/api/projects/{id}/sheet-token", &["get", "post"]),
         ("/google-sheets/{project_id}/{token}", &["post"]),
         ("/files/{key}", &["get"]),
         ("/api/blocks", &["get"]),
@@ -126,6 +127,8 @@ async fn the_openapi_document_lists_every_route_and_has_a_page() {
         ("/api/projects/{id}/form-email", &["get", "post"]),
         ("/api/projects/{id}/form-email/resend", &["post"]),
         ("/api/form-email/confirm", &["post"]),
+        ("/api/user/email-confirmation", &["post"]),
+        ("/api/confirm-email", &["post"]),
         ("/api/publish_v2/{id}/events", &["post"]),
         ("/erp/thumbnails", &["get", "post"]),
         (

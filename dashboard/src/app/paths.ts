@@ -62,6 +62,7 @@ export const paths = {
   newPassword: route('/new-password'),
   /** Public: reached from the e-mail that asks a notification address to confirm (token in the query). */
   confirmFormEmail: route('/confirm-form-email'),
+  confirmEmail: route('/confirm-email'),
   logout: route('/logout'),
   mobile: route('/mobile'),
   user: route('/user'),

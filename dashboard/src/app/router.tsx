@@ -16,6 +16,7 @@ import { TableEditRoute } from '@/features/collections/routes/TableEditRoute';
 import { TablesRoute } from '@/features/collections/routes/TablesRoute';
 import { MobileRoute } from '@/features/mobile/routes/MobileRoute';
 import { ConfirmFormEmailRoute } from '@/features/form-history/routes/ConfirmFormEmailRoute';
+import { ConfirmEmailRoute } from '@/features/account/routes/ConfirmEmailRoute';
 import { FormHistoryRoute } from '@/features/form-history/routes/FormHistoryRoute';
 import { DashboardRoute } from '@/features/projects/routes/DashboardRoute';
 import { NewProjectRoute } from '@/features/projects/routes/NewProjectRoute';
@@ -54,7 +55,7 @@ export function withRouteDefaults(
 }
 
 /**
- * Public screens: login, forgot, new-password, confirm-form-email, and the client admin panel (/admin, authorised by
+ * Public screens: login, forgot, new-password, confirm-form-email, confirm-email, and the client admin panel (/admin, authorised by
  * the project token, outside the account's layout). Everything else sits behind RequireAuth.
  */
 export const routes: RouteObject[] = [
@@ -80,6 +81,7 @@ export const routes: RouteObject[] = [
       { path: paths.forgot.pattern, element: <ForgotRoute /> },
       { path: paths.newPassword.pattern, element: <NewPasswordRoute /> },
       { path: paths.confirmFormEmail.pattern, element: <ConfirmFormEmailRoute /> },
+      { path: paths.confirmEmail.pattern, element: <ConfirmEmailRoute /> },
       { path: paths.logout.pattern, element: <LogoutRoute /> },
       {
         element: <RequireAuth />,

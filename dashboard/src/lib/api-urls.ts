@@ -1,20 +1,24 @@
 /** Addresses served by the control plane itself (not dashboard routes, see `@/app/paths` for those). */
 
-/** Export download (API); the client panel authorises it with ?client_token=. */
+/**
+ * Export download (API). The owner's is a plain link (the session cookie); the client panel
+ * fetches it with its X-Client-Token header (the server refuses a token in the address).
+ */
 export function tableExportUrl(
   tableId: number,
   format: 'csv' | 'json',
-  clientToken?: string | null,
   options: { bom?: boolean } = {},
 ): string {
   const query = new URLSearchParams();
-  if (clientToken) query.set('client_token', clientToken);
   if (options.bom) query.set('bom', 'true');
   const text = query.toString();
   return `/api/tables/${tableId}/export/${format}${text ? `?${text}` : ''}`;
 }
 
-/** Spreadsheet import endpoint shown in Integrations; phone=1 and gtags=1 only when chosen. */
+/**
+ * Spreadsheet import endpoint shown in Integrations, with the spreadsheet link's own token (never
+ * the client panel's); phone=1 and gtags=1 only when chosen.
+ */
 export function googleSheetsUrl(
   projectId: number,
   token: string,

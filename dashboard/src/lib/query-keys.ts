@@ -28,6 +28,8 @@ export const queryKeys = {
     ['projects', projectId, 'form-history', page, limit, filter] as const,
   /** Where a project's form notifications go, and whether that address is confirmed. */
   formEmail: (projectId: number) => ['projects', projectId, 'form-email'] as const,
+  /** The spreadsheet import link's own token. */
+  sheetLink: (projectId: number) => ['projects', projectId, 'sheet-token'] as const,
   /** A project's deploy history; under the project's key, so refreshing the project refreshes it. */
   deploys: (projectId: number) => ['projects', projectId, 'deploys'] as const,
   /** The block library and the user's My Blocks (GET /api/blocks). */

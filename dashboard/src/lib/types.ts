@@ -19,6 +19,8 @@ export interface User {
   plan?: PlanCode;
   /** Whether a card is on file for billing. */
   has_card?: boolean;
+  /** Whether the sign-in address confirmed it takes notification mail (form messages); absent from older fixtures. */
+  email_confirmed?: boolean;
 }
 
 export type PlanCode = 'basic' | 'agency';

@@ -351,6 +351,10 @@ pub const SETTINGS_HELP: &[(&str, &str)] = &[
         "form submissions kept per project; the oldest are deleted past it and the owner is told [default: 10000]",
     ),
     (
+        "FORM_NOTIFICATIONS_PER_RECIPIENT_PER_HOUR",
+        "form notification e-mails one address is sent per hour, over every project; past it submissions are stored without mail [default: 30]",
+    ),
+    (
         "EDGE_QUERY_TIMEOUT_MS",
         "statement time limit of one collection query at the edge (read API, live lists); a slower one fails alone [default: 1000]",
     ),

@@ -140,6 +140,8 @@ pub struct Settings {
     pub edge_spool_max_bytes: u64,
     /// Form history entries kept per project; older ones are trimmed.
     pub form_history_max_entries: u64,
+    /// Form notifications one recipient is sent per hour at most, over every project.
+    pub form_notifications_per_recipient_per_hour: u64,
     /// Statement time limit of one list query at the edge (read API, live lists).
     pub edge_query_timeout_ms: u64,
     pub edge_trusted_proxies: String,
@@ -244,6 +246,7 @@ impl Default for Settings {
             edge_form_site_rate_per_minute: 120,
             edge_spool_max_bytes: 64 * 1024 * 1024,
             form_history_max_entries: 10_000,
+            form_notifications_per_recipient_per_hour: 30,
             edge_query_timeout_ms: 1000,
             edge_trusted_proxies: String::new(),
             edge_change_poll_ms: 250,

@@ -35,6 +35,9 @@ pub struct User {
     pub external_id: Option<String>,
     pub created_at: DateTime<Utc>,
     pub updated_at: DateTime<Utc>,
+    /// When the sign-in address confirmed it takes notification mail; `None`: not yet, and
+    /// no form notification goes to it.
+    pub email_confirmed_at: Option<DateTime<Utc>>,
 }
 
 /// A user signed in through a session, and who is impersonating them, if anyone.

@@ -216,6 +216,35 @@ impl Store {
         }
     }
 
+    /// A project's spreadsheet-link token; `None`: no link was made yet (or the project is
+    /// gone).
+    #[tracing::instrument(level = "debug", skip(self), err(level = "debug"))]
+    pub async fn project_sheet_token(&self, project_id: i64) -> Result<Option<String>> {
+        let token: Option<Option<String>> = dispatch!(self, p => sqlx::query_scalar(
+            "SELECT sheet_token FROM projects WHERE id = $1")
+            .bind(project_id).fetch_optional(p).await.map_err(map_err))?;
+        Ok(token.flatten())
+    }
+
+    /// Makes (or replaces) a project's spreadsheet-link token; the client-panel token is
+    /// untouched, and the old link stops working at once.
+    #[tracing::instrument(level = "debug", skip(self, token), err(level = "debug"))]
+    pub async fn set_project_sheet_token(&self, project_id: i64, token: &str) -> Result<()> {
+        let n = dispatch!(self, p => sqlx::query(
+            "UPDATE projects SET sheet_token = $1, updated_at = $2 WHERE id = $3")
+            .bind(token).bind(now()).bind(project_id)
+            .execute(p).await.map(|r| r.rows_affected()).map_err(map_err))?;
+        super::touched(n)
+    }
+
+    /// The project a spreadsheet-link token pushes rows into.
+    #[tracing::instrument(level = "debug", skip_all, err(level = "debug"))]
+    pub async fn project_id_by_sheet_token(&self, token: &str) -> Result<Option<i64>> {
+        dispatch!(self, p => sqlx::query_scalar::<_, i64>(
+            "SELECT id FROM projects WHERE sheet_token = $1")
+            .bind(token).fetch_optional(p).await.map_err(map_err))
+    }
+
     /// The project a client-panel token opens.
     #[tracing::instrument(level = "debug", skip_all, err(level = "debug"))]
     pub async fn project_id_by_token(&self, token: &str) -> Result<Option<i64>> {

@@ -33,6 +33,9 @@ pub struct StoredSubmission {
     pub notified: bool,
     /// Oldest entries of the project deleted to keep its history within the cap.
     pub trimmed: i64,
+    /// Its notification was not queued because its recipient had already been sent
+    /// [`Notification::per_recipient_per_hour`] notifications in the last hour.
+    pub capped: bool,
 }
 
 /// A form submission's notification e-mail: its subject, its text, and the same as HTML
@@ -42,6 +45,9 @@ pub struct Notification<'a> {
     pub subject: &'a str,
     pub text: &'a str,
     pub html: &'a str,
+    /// Notifications one recipient is sent per hour at most, counted in the outbox over every
+    /// project, edge and control plane (`FORM_NOTIFICATIONS_PER_RECIPIENT_PER_HOUR`).
+    pub per_recipient_per_hour: i64,
 }
 
 /// Which submissions the form history shows and exports.
@@ -85,9 +91,12 @@ impl Store {
     /// Stores a submission, in one transaction with the rest:
     /// - the project's history is kept to `max_entries` by deleting its oldest entries (what
     ///   was trimmed is counted for the owner's notice, see [`Store::form_history_usage`]);
-    /// - its notification e-mail (`mail`) is queued only when the recipient
-    ///   is the project owner's own address or one its mailbox confirmed for this project
-    ///   (`form_recipients`): the platform never mails an address that did not agree to it.
+    /// - its notification e-mail (`mail`) is queued only when the recipient is the project
+    ///   owner's own sign-in address, confirmed (`users.email_confirmed_at`), or one its
+    ///   mailbox confirmed for this project (`form_recipients`): the platform never mails an
+    ///   address that did not agree to it;
+    /// - and only while the recipient got fewer than `mail.per_recipient_per_hour`
+    ///   notifications in the last hour, whatever the project (`capped` says it did not).
     ///
     /// A second insert of the same uid (a replay) changes nothing.
     #[tracing::instrument(level = "debug", skip(self, s, mail), fields(project_id = s.project_id), err(level = "debug"))]
@@ -111,6 +120,7 @@ impl Store {
         lead: Option<&str>,
         max_entries: i64,
     ) -> Result<StoredSubmission> {
+        let postgres = matches!(self, Store::Postgres(_));
         dispatch!(self, p => {
             let mut tx = p.begin_write().await.map_err(map_err)?;
             let n = sqlx::query(
@@ -143,19 +153,42 @@ impl Store {
                         .execute(&mut *tx).await.map_err(map_err)?;
                 }
                 if !s.to.is_empty() && let Some(mail) = mail {
-                    stored.notified = sqlx::query(
-                        "INSERT INTO outbox \
-                         (to_addr, subject, body, html_body, created_at, next_attempt_at) \
-                         SELECT $1, $2, $3, $6, $4, $4 \
-                         WHERE EXISTS (SELECT 1 FROM form_recipients r \
-                           WHERE r.project_id = $5 AND r.email = lower($1) \
+                    let recipient = s.to.trim().to_lowercase();
+                    let allowed: bool = sqlx::query_scalar(
+                        "SELECT EXISTS (SELECT 1 FROM form_recipients r \
+                           WHERE r.project_id = $1 AND r.email = $2 \
                              AND r.confirmed_at IS NOT NULL) \
                          OR EXISTS (SELECT 1 FROM projects p JOIN users u ON u.id = p.user_id \
-                           WHERE p.id = $5 AND lower(u.email) = lower($1))")
-                        .bind(&s.to).bind(mail.subject).bind(mail.text)
-                        .bind(now()).bind(s.project_id)
-                        .bind(mail.html)
-                        .execute(&mut *tx).await.map_err(map_err)?.rows_affected() == 1;
+                           WHERE p.id = $1 AND lower(u.email) = $2 \
+                             AND u.email_confirmed_at IS NOT NULL)")
+                        .bind(s.project_id).bind(&recipient)
+                        .fetch_one(&mut *tx).await.map_err(map_err)?;
+                    if allowed {
+                        if postgres {
+                            // One writer per recipient at a time on PostgreSQL, so concurrent
+                            // submissions on any number of edges cannot slip past the cap
+                            // between the count and the insert (SQLite's writer lock is held).
+                            sqlx::query("SELECT pg_advisory_xact_lock(hashtext($1))")
+                                .bind(format!("outbox:{recipient}"))
+                                .execute(&mut *tx).await.map_err(map_err)?;
+                        }
+                        let sent: i64 = sqlx::query_scalar(
+                            "SELECT COUNT(*) FROM outbox WHERE recipient = $1 AND created_at > $2")
+                            .bind(&recipient).bind(now() - chrono::Duration::hours(1))
+                            .fetch_one(&mut *tx).await.map_err(map_err)?;
+                        if sent >= mail.per_recipient_per_hour {
+                            stored.capped = true;
+                        } else {
+                            sqlx::query(
+                                "INSERT INTO outbox (to_addr, subject, body, html_body, \
+                                 created_at, next_attempt_at, recipient) \
+                                 VALUES ($1, $2, $3, $4, $5, $5, $6)")
+                                .bind(&s.to).bind(mail.subject).bind(mail.text).bind(mail.html)
+                                .bind(now()).bind(&recipient)
+                                .execute(&mut *tx).await.map_err(map_err)?;
+                            stored.notified = true;
+                        }
+                    }
                 }
                 if let Some(lead) = lead {
                     sqlx::query(

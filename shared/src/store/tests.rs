@@ -1103,6 +1103,7 @@ dual_test!(
 dual_test!(
     async fn form_history_is_capped_and_mail_goes_only_to_confirmed_addresses(db: TestDb) {
         let u = user(&db, "dona@example.com").await;
+        db.store.mark_email_confirmed(u.id).await.unwrap();
         let a = project(&db, u.id, "capped").await;
         let b = project(&db, u.id, "other").await;
         let sub = |project_id: i64, i: i64, to: &str| NewSubmission {
@@ -1119,6 +1120,7 @@ dual_test!(
             subject: "Novo contato",
             text: "Olá",
             html: "<table><tr><th>nome</th><td>Ana</td></tr></table>",
+            per_recipient_per_hour: 100,
         });
         for i in 0..5 {
             let stored = db

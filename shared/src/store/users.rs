@@ -11,7 +11,8 @@ use super::{
 };
 
 const USER_COLUMNS: &str = "id, name, email, password_hash, language, currency, business_id, \
-     is_admin, is_business_admin, permissions, plan, external_id, created_at, updated_at";
+     is_admin, is_business_admin, permissions, plan, external_id, created_at, updated_at, \
+     email_confirmed_at";
 
 impl Store {
     #[tracing::instrument(level = "debug", skip_all, fields(email = new.email), err(level = "debug"))]
@@ -131,9 +132,15 @@ impl Store {
         let ts = now();
         dispatch!(self, p => {
             let mut tx = p.begin_write().await.map_err(map_err)?;
+            // A new address starts unconfirmed, with no confirmation e-mail sent yet (the
+            // right-hand sides read the row as it was, so `email = $2` is the old address).
             let n = sqlx::query(
                 "UPDATE users SET name = $1, email = $2, \
-                 password_hash = COALESCE($3, password_hash), updated_at = $4 \
+                 password_hash = COALESCE($3, password_hash), updated_at = $4, \
+                 email_confirmed_at = CASE WHEN email = $2 THEN email_confirmed_at END, \
+                 email_token_hash = CASE WHEN email = $2 THEN email_token_hash END, \
+                 email_token_sent_at = CASE WHEN email = $2 THEN email_token_sent_at END, \
+                 email_token_sends = CASE WHEN email = $2 THEN email_token_sends ELSE 0 END \
                  WHERE id = $5")
                 .bind(name).bind(email).bind(password.map(|p| p.hash)).bind(ts).bind(id)
                 .execute(&mut *tx).await.map_err(map_err)?.rows_affected();
@@ -299,6 +306,61 @@ impl Store {
         Ok(a + b)
     }
 
+    // ---- sign-in address confirmation --------------------------------------------------
+
+    /// Where an account's confirmation e-mails stand: when the last went out and how many
+    /// went to its current address (`None`: the account is gone).
+    #[tracing::instrument(level = "debug", skip(self), err(level = "debug"))]
+    pub async fn email_confirmation_state(
+        &self,
+        user_id: i64,
+    ) -> Result<Option<(Option<DateTime<Utc>>, i64)>> {
+        dispatch!(self, p => sqlx::query_as::<_, (Option<DateTime<Utc>>, i64)>(
+            "SELECT email_token_sent_at, email_token_sends FROM users WHERE id = $1")
+            .bind(user_id).fetch_optional(p).await.map_err(map_err))
+    }
+
+    /// Records a new confirmation e-mail for the account's current address (its token's hash
+    /// replaces the one before). False, and nothing written, when the address is confirmed.
+    #[tracing::instrument(level = "debug", skip(self, token_hash), err(level = "debug"))]
+    pub async fn request_email_confirmation(&self, user_id: i64, token_hash: &str) -> Result<bool> {
+        let n = dispatch!(self, p => sqlx::query(
+            "UPDATE users SET email_token_hash = $1, email_token_sent_at = $2, \
+             email_token_sends = email_token_sends + 1 \
+             WHERE id = $3 AND email_confirmed_at IS NULL")
+            .bind(token_hash).bind(now()).bind(user_id)
+            .execute(p).await.map(|r| r.rows_affected()).map_err(map_err))?;
+        Ok(n == 1)
+    }
+
+    /// Confirms the sign-in address whose link carried the token hashed as `token_hash`, if it
+    /// was sent after `sent_after`; the token then stops working. Returns the account.
+    #[tracing::instrument(level = "debug", skip(self, token_hash), err(level = "debug"))]
+    pub async fn confirm_email(
+        &self,
+        token_hash: &str,
+        sent_after: DateTime<Utc>,
+    ) -> Result<Option<i64>> {
+        dispatch!(self, p => sqlx::query_scalar::<_, i64>(
+            "UPDATE users SET email_confirmed_at = $1, email_token_hash = NULL \
+             WHERE email_token_hash = $2 AND email_token_sent_at > $3 \
+             AND email_confirmed_at IS NULL RETURNING id")
+            .bind(now()).bind(token_hash).bind(sent_after)
+            .fetch_optional(p).await.map_err(map_err))
+    }
+
+    /// Marks an account's sign-in address confirmed without a link (the seeded accounts,
+    /// whose addresses the operator chose).
+    #[tracing::instrument(level = "debug", skip(self), err(level = "debug"))]
+    pub async fn mark_email_confirmed(&self, user_id: i64) -> Result<()> {
+        let n = dispatch!(self, p => sqlx::query(
+            "UPDATE users SET email_confirmed_at = COALESCE(email_confirmed_at, $1), \
+             email_token_hash = NULL WHERE id = $2")
+            .bind(now()).bind(user_id)
+            .execute(p).await.map(|r| r.rows_affected()).map_err(map_err))?;
+        super::touched(n)
+    }
+
     // ---- password reset ----------------------------------------------------------------
 
     #[tracing::instrument(level = "debug", skip(self, token_hash), err(level = "debug"))]
@@ -314,6 +376,42 @@ impl Store {
             .bind(token_hash).bind(user_id).bind(now()).bind(expires_at)
             .execute(p).await.map(|r| r.rows_affected()).map_err(map_err))?;
         Ok(())
+    }
+
+    /// Records a reset token for `user_id` unless one was issued after `since` and is still
+    /// unused and unexpired (its link, already mailed, still works): true when recorded, and
+    /// the caller mails the new link. Counting and inserting are one step (the transaction
+    /// locks the account's row), so concurrent requests record one token at most.
+    #[tracing::instrument(level = "debug", skip(self, token_hash), err(level = "debug"))]
+    pub async fn insert_password_reset_unless_outstanding(
+        &self,
+        token_hash: &str,
+        user_id: i64,
+        since: DateTime<Utc>,
+        expires_at: DateTime<Utc>,
+    ) -> Result<bool> {
+        let ts = now();
+        dispatch!(self, p => {
+            let mut tx = p.begin_write().await.map_err(map_err)?;
+            // Takes the account's row lock on PostgreSQL (SQLite's writer lock is already held).
+            sqlx::query("UPDATE users SET updated_at = updated_at WHERE id = $1")
+                .bind(user_id).execute(&mut *tx).await.map_err(map_err)?;
+            let outstanding: i64 = sqlx::query_scalar(
+                "SELECT COUNT(*) FROM password_resets WHERE user_id = $1 AND created_at > $2 \
+                 AND used_at IS NULL AND expires_at > $3")
+                .bind(user_id).bind(since).bind(ts)
+                .fetch_one(&mut *tx).await.map_err(map_err)?;
+            if outstanding > 0 {
+                return Ok(false);
+            }
+            sqlx::query(
+                "INSERT INTO password_resets (token_hash, user_id, created_at, expires_at) \
+                 VALUES ($1, $2, $3, $4)")
+                .bind(token_hash).bind(user_id).bind(ts).bind(expires_at)
+                .execute(&mut *tx).await.map_err(map_err)?;
+            tx.commit().await.map_err(map_err)?;
+            Ok(true)
+        })
     }
 
     /// Uses a reset token: in one transaction, checks it is unused, unexpired and belongs to

@@ -4,9 +4,10 @@
 use crate::Store;
 use crate::store::{NewProject, NewUser};
 
-/// A user named `name` at `email` (password hash "x", pt-BR, not an admin); its id.
+/// A user named `name` at `email` (password hash "x", pt-BR, not an admin), its sign-in
+/// address confirmed (so its form notifications are sent, as for any settled account); its id.
 pub async fn user(store: &Store, name: &str, email: &str) -> i64 {
-    store
+    let id = store
         .insert_user(&NewUser {
             name,
             email,
@@ -16,7 +17,12 @@ pub async fn user(store: &Store, name: &str, email: &str) -> i64 {
         })
         .await
         .expect("insert the user")
-        .id
+        .id;
+    store
+        .mark_email_confirmed(id)
+        .await
+        .expect("confirm the address");
+    id
 }
 
 /// A project of `user_id`'s named and slugged `slug` (token `tok-{slug}`, uuid

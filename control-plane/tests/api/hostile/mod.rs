@@ -11,4 +11,5 @@ pub(crate) mod files;
 mod forms;
 mod holes;
 mod library;
+mod mail;
 mod storage;

@@ -31,7 +31,7 @@ export interface FormHistory {
  * Where form notifications go: the owner's own address, or `formEmail` once its mailbox
  * confirmed it (until then nothing is sent there).
  */
-export type FormEmailStatus = 'owner' | 'pending' | 'confirmed';
+export type FormEmailStatus = 'owner' | 'owner_unconfirmed' | 'pending' | 'confirmed';
 
 export interface FormEmail {
   email: string | null;

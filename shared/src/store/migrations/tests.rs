@@ -75,6 +75,10 @@ const POSTGRES_APPLIED: &[(&str, &str)] = &[
         "0018_storage_quotas",
         "6771030f934b1ea4bfdec4cd963cb32a35b8359c19d56fdefcf41ee00a3fcc995f82c549ea91c614da2d04679f9e7afe",
     ),
+    (
+        "0019_fair_mail",
+        "702de692da5604054eec4513eb906c5815de37bffd579aef292d75efe5cd698bf89760323eb365da213a3098aed8876b",
+    ),
 ];
 const SQLITE_APPLIED: &[(&str, &str)] = &[
     (
@@ -140,6 +144,10 @@ const SQLITE_APPLIED: &[(&str, &str)] = &[
     (
         "0018_storage_quotas",
         "142007fd3714431aee38411721a05e14d5c6674202ac4186cde22161c831acb4d07c8266315fed81246f42a1b51d8bc7",
+    ),
+    (
+        "0019_fair_mail",
+        "ee01b6b8f73ccde9199bb2f54d21a2c86d7b149abd243adffd525a363e762e728c5f79effb4af674dced7f5c67dc7e55",
     ),
 ];
 

@@ -10,6 +10,7 @@ import { useBalance } from '@/features/account/api/get-balance';
 import { useStorage } from '@/features/account/api/get-storage';
 import { usePlans } from '@/lib/plans';
 import { useStripeConfig } from '@/features/account/api/stripe';
+import { useResendEmailConfirmation } from '@/features/account/api/email-confirmation';
 import { monthOf } from '@/features/account/lib/months';
 import { AccountForm, currencies } from './AccountForm';
 import { PasswordForm } from './PasswordForm';
@@ -67,6 +68,40 @@ function PaymentLine({ user, onOpenCard }: { user: User; onOpenCard: () => void 
           </ActionButton>
         )}
         {config.isError && <Alert testId="card-config-error">{errorMessage(config.error)}</Alert>}
+      </dd>
+    </div>
+  );
+}
+
+/** The sign-in address and whether it confirmed it takes notification mail, with a way to resend the link. */
+function EmailLine({ user }: { user: User }) {
+  const { t } = useTranslation();
+  const resend = useResendEmailConfirmation();
+  const confirmed = user.email_confirmed !== false;
+  return (
+    <div className="account-line">
+      <dt>{t('account.email')}</dt>
+      <dd>
+        <span data-testid="account-email-status" data-confirmed={confirmed}>
+          {confirmed
+            ? t('account.emailConfirmed', { email: user.email })
+            : t('account.emailUnconfirmed', { email: user.email })}
+        </span>
+        {!confirmed && (
+          <ActionButton
+            disabled={resend.isPending}
+            onClick={() => resend.mutate()}
+            testId="account-email-resend"
+          >
+            {t('account.emailResend')}
+          </ActionButton>
+        )}
+        {resend.isSuccess && (
+          <small className="muted" data-testid="account-email-sent">
+            {t('account.emailSent', { email: user.email })}
+          </small>
+        )}
+        {resend.isError && <Alert testId="account-email-error">{errorMessage(resend.error)}</Alert>}
       </dd>
     </div>
   );
@@ -170,6 +205,7 @@ export function AccountScreen({ now }: Props) {
         <AccountForm key={account.id} user={account} />
         <section className="card">
           <dl className="account-summary">
+            <EmailLine user={account} />
             <PlanLine user={account} onOpenPlans={setPlansCurrency} />
             <PaymentLine user={account} onOpenCard={() => setCardOpen(true)} />
             <BalanceLine />

@@ -11,6 +11,7 @@ import { loadStripe, type StripeSetupResult } from '@/features/account/lib/strip
 import type { MonthTransactions, StorageUsage, Transaction } from '@/features/account/types';
 import type { Plan } from '@/lib/plans';
 import { AccountScreen } from './AccountScreen';
+import { ConfirmEmailRoute } from '@/features/account/routes/ConfirmEmailRoute';
 
 vi.mock('@/features/account/lib/reload-page', () => ({ reloadPage: vi.fn() }));
 vi.mock('@/features/account/lib/stripe', async (importOriginal) => ({
@@ -229,6 +230,77 @@ describe('account screen', () => {
     await expectFieldError('account-currency', message);
     await expectFocused('account-currency');
     expect(screen.queryByTestId('account-form-error')).toBeNull();
+  });
+});
+
+describe('sign-in address confirmation', () => {
+  it('says an unconfirmed address gets no notification and resends its link', async () => {
+    let confirmedUser = user({ email_confirmed: false });
+    const calls = api(
+      {
+        'POST /api/user/email-confirmation': () => ({ json: confirmedUser }),
+      },
+      confirmedUser,
+    );
+    await open();
+    const status = screen.getByTestId('account-email-status');
+    expect(status.dataset.confirmed).toBe('false');
+    expect(status.textContent).toContain('nenhuma notificação');
+    confirmedUser = user({ email_confirmed: false });
+    fireEvent.click(screen.getByTestId('account-email-resend'));
+    expect((await screen.findByTestId('account-email-sent')).textContent).toBe(
+      'Enviamos um novo link de confirmação para ana@example.com.',
+    );
+    expect(posts(calls, '/api/user/email-confirmation')).toHaveLength(1);
+  });
+
+  it('shows a resend refused too soon in words, from the catalogue', async () => {
+    api(
+      {
+        'POST /api/user/email-confirmation': () => ({
+          status: 429,
+          json: { error: 'email_too_soon', message: 'A confirmation e-mail was sent a moment ago' },
+        }),
+      },
+      user({ email_confirmed: false }),
+    );
+    await open();
+    fireEvent.click(screen.getByTestId('account-email-resend'));
+    expect((await screen.findByTestId('account-email-error')).textContent).toBe(
+      'Um e-mail de confirmação acabou de ser enviado; tente de novo em alguns minutos.',
+    );
+  });
+
+  it('offers no resend once the address is confirmed', async () => {
+    api({}, user({ email_confirmed: true }));
+    await open();
+    expect(screen.getByTestId('account-email-status').dataset.confirmed).toBe('true');
+    expect(screen.queryByTestId('account-email-resend')).toBeNull();
+  });
+
+  it('confirms from the link only when the button is pressed, and names a stale link', async () => {
+    let answer: { status?: number; json: unknown } = {
+      status: 422,
+      json: { error: 'email_link_invalid', message: 'invalid', field: 'token' },
+    };
+    const calls = mockApi({ 'POST /api/confirm-email': () => answer });
+    renderRoutes(
+      [{ path: paths.confirmEmail.pattern, element: <ConfirmEmailRoute /> }],
+      '/confirm-email?token=abc',
+    );
+    const button = await screen.findByTestId('confirm-email-button');
+    expect(calls).toHaveLength(0);
+    fireEvent.click(button);
+    expect((await screen.findByTestId('confirm-email-error')).textContent).toBe(
+      'Este link de confirmação é inválido, foi substituído por um mais novo ou expirou.',
+    );
+    answer = { json: { message: 'E-mail address confirmed' } };
+    fireEvent.click(screen.getByTestId('confirm-email-button'));
+    await screen.findByTestId('confirm-email-done');
+    expect(posts(calls, '/api/confirm-email').map((c) => c.body)).toEqual([
+      { token: 'abc' },
+      { token: 'abc' },
+    ]);
   });
 });
 

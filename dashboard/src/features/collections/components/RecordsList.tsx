@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useState, type MouseEvent, type ReactNode } from 'react';
 import { useQueries } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { useConfirm } from '@/components/ConfirmDialog';
@@ -7,7 +7,7 @@ import { Alert } from '@/components/Alert';
 import { DataTable, type DataColumn, type RowSelectionState } from '@/components/DataTable';
 import { PageLoader } from '@/components/PageLoader';
 import { toast } from '@/components/toast';
-import { errorMessage } from '@/lib/api-client';
+import { apiBlob, errorMessage } from '@/lib/api-client';
 import { useFormat } from '@/lib/format';
 import { dataQueryOptions, useData } from '@/features/collections/api/get-data';
 import { useDeletePosts } from '@/features/collections/api/delete-posts';
@@ -73,6 +73,55 @@ function useRelationNames(fields: Field[]): Map<number, Map<number, string>> {
 }
 
 /** The records list (browse): one server page of 100 rows, selection, bulk delete, import and export. */
+/**
+ * An export download. The owner's is a plain link (the session cookie goes with it); the client
+ * panel's token goes only in its X-Client-Token header, so the panel fetches the file itself and
+ * hands it to the browser to save.
+ */
+function ExportLink({
+  scope,
+  href,
+  filename,
+  title,
+  testId,
+  children,
+}: {
+  scope: RecordScope;
+  href: string;
+  filename: string;
+  title?: string;
+  testId: string;
+  children: ReactNode;
+}) {
+  const download = (event: MouseEvent<HTMLAnchorElement>) => {
+    if (scope.kind !== 'client') return;
+    event.preventDefault();
+    apiBlob(href).then(
+      (blob) => {
+        const url = URL.createObjectURL(blob);
+        const link = document.createElement('a');
+        link.href = url;
+        link.download = filename;
+        link.click();
+        URL.revokeObjectURL(url);
+      },
+      (error: unknown) => toast.error(errorMessage(error)),
+    );
+  };
+  return (
+    <a
+      className="button"
+      href={href}
+      download={filename}
+      title={title}
+      onClick={download}
+      data-testid={testId}
+    >
+      {children}
+    </a>
+  );
+}
+
 export function RecordsList({ scope, tableId }: { scope: RecordScope; tableId: number }) {
   const { t } = useTranslation();
   const fmt = useFormat();
@@ -196,31 +245,31 @@ export function RecordsList({ scope, tableId }: { scope: RecordScope; tableId: n
       <div className="page-header">
         <h1>{table.meta.plural || table.name}</h1>
         <div className="button-row">
-          <a
-            className="button"
+          <ExportLink
+            scope={scope}
             href={scope.exportLink(table.id, 'csv')}
-            download={`${table.slug}.csv`}
-            data-testid="export-csv"
+            filename={`${table.slug}.csv`}
+            testId="export-csv"
           >
             {t('records.exportCsv')}
-          </a>
-          <a
-            className="button"
+          </ExportLink>
+          <ExportLink
+            scope={scope}
             href={scope.exportLink(table.id, 'csv', { bom: true })}
-            download={`${table.slug}.csv`}
+            filename={`${table.slug}.csv`}
             title={t('records.exportExcelHint')}
-            data-testid="export-csv-excel"
+            testId="export-csv-excel"
           >
             {t('records.exportExcel')}
-          </a>
-          <a
-            className="button"
+          </ExportLink>
+          <ExportLink
+            scope={scope}
             href={scope.exportLink(table.id, 'json')}
-            download={`${table.slug}.json`}
-            data-testid="export-json"
+            filename={`${table.slug}.json`}
+            testId="export-json"
           >
             {t('records.exportJson')}
-          </a>
+          </ExportLink>
           <ImportButton tableId={table.id} />
           <ButtonLink to={scope.newLink(table.id)} variant="primary" testId="new-record">
             + {t('records.new')}

@@ -11,14 +11,10 @@ describe('record scopes', () => {
     expect(scope.uploadPrefix(2)).toEqual([3, 7, 2]);
   });
 
-  it('keeps the client panel under /admin and authorises exports with the token', () => {
-    const scope = clientScope(
-      { id: 7, name: 'Loja' },
-      [{ id: 2, name: 'Produtos', slug: 'produtos' }],
-      'tok',
-    );
+  it('keeps the client panel under /admin and never puts its token in an export address', () => {
+    const scope = clientScope({ id: 7, name: 'Loja' }, [{ id: 2, name: 'Produtos', slug: 'produtos' }]);
     expect(scope.projectLink).toBe('/admin');
     expect(scope.newLink(2)).toBe('/admin/table/2/new');
-    expect(scope.exportLink(2, 'json')).toBe('/api/tables/2/export/json?client_token=tok');
+    expect(scope.exportLink(2, 'json')).toBe('/api/tables/2/export/json');
   });
 });

@@ -18,7 +18,10 @@ export interface RecordScope {
   listLink: (tableId: number) => string;
   newLink: (tableId: number) => string;
   editLink: (tableId: number, postId: number) => string;
-  /** The export's address; `bom`: a CSV that Excel reads as UTF-8. */
+  /**
+   * The export's address; `bom`: a CSV that Excel reads as UTF-8. The client panel's must be
+   * fetched with its header (`kind === 'client'`), not followed as a link.
+   */
   exportLink: (tableId: number, format: 'csv' | 'json', options?: { bom?: boolean }) => string;
   /** Upload folder of files of a record: [user_id, project_id, table_id]. */
   uploadPrefix: (tableId: number) => (string | number)[];
@@ -34,16 +37,12 @@ export function ownerScope(project: ProjectDetail, userId: number | undefined): 
     listLink: (tableId) => paths.projectTableData.build({ projectId: project.id, tableId }),
     newLink: (tableId) => paths.projectRecordNew.build({ projectId: project.id, tableId }),
     editLink: (tableId, postId) => paths.projectRecordEdit.build({ projectId: project.id, tableId, postId }),
-    exportLink: (tableId, format, options) => tableExportUrl(tableId, format, null, options),
+    exportLink: (tableId, format, options) => tableExportUrl(tableId, format, options),
     uploadPrefix: (tableId) => (userId === undefined ? [project.id, tableId] : [userId, project.id, tableId]),
   };
 }
 
-export function clientScope(
-  project: { id: number; name: string },
-  tables: TableSummary[],
-  token: string,
-): RecordScope {
+export function clientScope(project: { id: number; name: string }, tables: TableSummary[]): RecordScope {
   return {
     kind: 'client',
     projectId: project.id,
@@ -53,7 +52,7 @@ export function clientScope(
     listLink: (tableId) => paths.clientTableData.build({ tableId }),
     newLink: (tableId) => paths.clientRecordNew.build({ tableId }),
     editLink: (tableId, postId) => paths.clientRecordEdit.build({ tableId, postId }),
-    exportLink: (tableId, format, options) => tableExportUrl(tableId, format, token, options),
+    exportLink: (tableId, format, options) => tableExportUrl(tableId, format, options),
     // The panel has no user id; the server files client uploads under the token's project.
     uploadPrefix: (tableId) => [project.id, tableId],
   };

@@ -57,7 +57,7 @@ function Panel({ token }: { token: string }) {
       </div>
     );
   }
-  const context: ClientContext = { scope: clientScope(client.data.project, client.data.tables, token) };
+  const context: ClientContext = { scope: clientScope(client.data.project, client.data.tables) };
   return (
     <>
       <header className="app-header client-header">

@@ -19,6 +19,8 @@ export function FormEmailStatusText({ view }: { view: FormEmail }) {
   const { t } = useTranslation();
   const fmt = useFormat();
   if (view.status === 'owner') return <>{t('formHistory.email.owner', { email: view.recipient })}</>;
+  if (view.status === 'owner_unconfirmed')
+    return <>{t('formHistory.email.ownerUnconfirmed', { email: view.recipient })}</>;
   if (view.status === 'confirmed') return <>{t('formHistory.email.confirmed', { email: view.recipient })}</>;
   if (view.requested_at === null) return <>{t('formHistory.email.notSent', { email: view.recipient })}</>;
   return (
@@ -85,7 +87,9 @@ function FormEmailForm({ projectId, current }: { projectId: number; current: For
         id="form-email"
         testId="form-email-input"
         type="email"
-        placeholder={current.status === 'owner' ? current.recipient : ''}
+        placeholder={
+          current.status === 'owner' || current.status === 'owner_unconfirmed' ? current.recipient : ''
+        }
         description={t('formHistory.email.hint')}
         {...bind('email')}
       />

@@ -340,6 +340,16 @@ describe('form history', () => {
     );
   });
 
+  it("says nothing reaches the owner's own address until the account confirms it", async () => {
+    api([], {}, NO_WARNING, { ...OWNER, status: 'owner_unconfirmed' });
+    renderRoutes(routes, '/project/7/form-history');
+    fireEvent.click(await screen.findByTestId('form-history-settings-open'));
+    const status = await screen.findByTestId('form-email-status');
+    expect(status.getAttribute('data-status')).toBe('owner_unconfirmed');
+    expect(status.textContent).toContain('assim que ele for confirmado');
+    expect(screen.queryByTestId('form-email-resend')).toBeNull();
+  });
+
   it('refuses an invalid notification address at its field, and shows the server refusing one there', async () => {
     const calls = api([], {
       [`POST ${EMAIL}`]: () => ({

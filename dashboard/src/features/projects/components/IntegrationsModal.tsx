@@ -10,6 +10,9 @@ import { useZodForm } from '@/lib/forms';
 import type { Project } from '@/lib/types';
 import { integrationsSchema, type IntegrationsValues } from '@/lib/validation';
 import { useUpdateProject } from '@/features/projects/api/update-project';
+import { useRotateSheetToken, useSheetLink } from '@/features/projects/api/sheet-token';
+import { ActionButton } from '@/components/ActionButton';
+import { errorMessage } from '@/lib/api-client';
 
 /**
  * Conversion API settings and the spreadsheet import link; saves straight to the project. With the
@@ -31,8 +34,12 @@ export function IntegrationsModal({ project, onClose }: { project: Project; onCl
   const [phone, setPhone] = useState(false);
   const [gtags, setGtags] = useState(false);
 
-  const sheetsPath = googleSheetsUrl(project.id, project.token, { phone, gtags });
-  const sheetsUrl = `${window.location.origin}${sheetsPath}`;
+  const sheetLink = useSheetLink(project.id);
+  const rotate = useRotateSheetToken();
+  const sheetToken = sheetLink.data?.token ?? null;
+  const sheetsUrl = sheetToken
+    ? `${window.location.origin}${googleSheetsUrl(project.id, sheetToken, { phone, gtags })}`
+    : null;
 
   const submit = (meta: IntegrationsValues) =>
     submitTo(
@@ -79,14 +86,39 @@ export function IntegrationsModal({ project, onClose }: { project: Project; onCl
           <Checkbox label={t('settings.integrations.phone')} checked={phone} onChange={setPhone} />
           <Checkbox label={t('settings.integrations.gtags')} checked={gtags} onChange={setGtags} />
         </div>
-        <input
-          className="code-input"
-          readOnly
-          value={sheetsUrl}
-          onFocus={(event) => event.target.select()}
-          data-testid="sheets-link"
-          aria-label={t('settings.integrations.sheets')}
-        />
+        {sheetsUrl ? (
+          <input
+            className="code-input"
+            readOnly
+            value={sheetsUrl}
+            onFocus={(event) => event.target.select()}
+            data-testid="sheets-link"
+            aria-label={t('settings.integrations.sheets')}
+          />
+        ) : (
+          sheetLink.isSuccess && (
+            <p className="muted small" data-testid="sheets-none">
+              {t('settings.integrations.sheetsNone')}
+            </p>
+          )
+        )}
+        {sheetLink.isError && <Alert testId="sheets-error">{errorMessage(sheetLink.error)}</Alert>}
+        {rotate.isError && <Alert testId="sheets-rotate-error">{errorMessage(rotate.error)}</Alert>}
+        <div className="button-row">
+          <ActionButton
+            disabled={!sheetLink.isSuccess || rotate.isPending}
+            onClick={() =>
+              rotate.mutate(project.id, {
+                onSuccess: () => {
+                  if (sheetToken) toast.success(t('settings.integrations.sheetsRotated'));
+                },
+              })
+            }
+            testId="sheets-rotate"
+          >
+            {sheetToken ? t('settings.integrations.sheetsRotate') : t('settings.integrations.sheetsCreate')}
+          </ActionButton>
+        </div>
 
         <FormActions onCancel={onClose} isDisabled={update.isPending} testId="integrations-save" />
       </Form>

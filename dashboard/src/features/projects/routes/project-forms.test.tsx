@@ -68,6 +68,7 @@ describe('integrations dialog', () => {
   it('names the spreadsheet options in words, not as query parameters', async () => {
     mockApi({
       'GET /api/projects/7': () => ({ json: projectFixture(7) }),
+      'GET /api/projects/7/sheet-token': () => ({ json: { token: 'sheet-tok' } }),
       'GET /api/user': () => ({ status: 401, json: { error: 'unauthorized', message: 'no' } }),
       'GET /api/fonts': () => ({ json: [] }),
     });
@@ -75,13 +76,65 @@ describe('integrations dialog', () => {
     fireEvent.click(await screen.findByTestId('integrations-open'));
     const dialog = await screen.findByTestId('integrations-modal');
     expect(dialog.textContent).not.toMatch(/\((phone|gtags)=1\)/);
+    await within(dialog).findByTestId('sheets-link');
     fireEvent.click(within(dialog).getByLabelText('Incluir o telefone de quem enviou'));
     expect(within(dialog).getByTestId<HTMLInputElement>('sheets-link').value).toMatch(/\?phone=1$/);
+  });
+
+  it("shows the spreadsheet link with its own token, never the client panel's, and rotates it alone", async () => {
+    let sheet = 'sheet-1';
+    const calls = mockApi({
+      'GET /api/projects/7': () => ({ json: projectFixture(7) }),
+      'GET /api/projects/7/sheet-token': () => ({ json: { token: sheet } }),
+      'POST /api/projects/7/sheet-token': () => {
+        sheet = 'sheet-2';
+        return { json: { token: sheet } };
+      },
+      'GET /api/user': () => ({ status: 401, json: { error: 'unauthorized', message: 'no' } }),
+      'GET /api/fonts': () => ({ json: [] }),
+    });
+    renderRoutes(routes, '/project/7/edit');
+    fireEvent.click(await screen.findByTestId('integrations-open'));
+    const dialog = within(await screen.findByTestId('integrations-modal'));
+    const link = await dialog.findByTestId<HTMLInputElement>('sheets-link');
+    expect(link.value).toMatch(/\/google-sheets\/7\/sheet-1$/);
+    expect(link.value).not.toContain('/tok');
+    fireEvent.click(dialog.getByTestId('sheets-rotate'));
+    await waitFor(() =>
+      expect(dialog.getByTestId<HTMLInputElement>('sheets-link').value).toMatch(
+        /\/google-sheets\/7\/sheet-2$/,
+      ),
+    );
+    expect(calls.filter((call) => call.method === 'POST').map((call) => call.url)).toEqual([
+      '/api/projects/7/sheet-token',
+    ]);
+  });
+
+  it('offers to make a spreadsheet link when the site has none', async () => {
+    mockApi({
+      'GET /api/projects/7': () => ({ json: projectFixture(7) }),
+      'GET /api/projects/7/sheet-token': () => ({ json: { token: null } }),
+      'POST /api/projects/7/sheet-token': () => ({ json: { token: 'new-sheet' } }),
+      'GET /api/user': () => ({ status: 401, json: { error: 'unauthorized', message: 'no' } }),
+      'GET /api/fonts': () => ({ json: [] }),
+    });
+    renderRoutes(routes, '/project/7/edit');
+    fireEvent.click(await screen.findByTestId('integrations-open'));
+    const dialog = within(await screen.findByTestId('integrations-modal'));
+    expect((await dialog.findByTestId('sheets-none')).textContent).toBe(
+      'Este site ainda não tem link de planilha.',
+    );
+    expect(dialog.getByTestId('sheets-rotate').textContent).toBe('Gerar link');
+    fireEvent.click(dialog.getByTestId('sheets-rotate'));
+    expect((await dialog.findByTestId<HTMLInputElement>('sheets-link')).value).toMatch(
+      /\/google-sheets\/7\/new-sheet$/,
+    );
   });
 
   async function openIntegrations(save: Handler) {
     const calls = mockApi({
       'GET /api/projects/7': () => ({ json: projectFixture(7) }),
+      'GET /api/projects/7/sheet-token': () => ({ json: { token: 'sheet-tok' } }),
       'GET /api/user': () => ({ status: 401, json: { error: 'unauthorized', message: 'no' } }),
       'GET /api/fonts': () => ({ json: [] }),
       'POST /api/projects/7': save,
