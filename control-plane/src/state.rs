@@ -38,6 +38,10 @@ pub struct Inner {
     pub renders: crate::publish::Renders,
     /// The background passes that picture the library (see [`crate::thumbnails`]).
     pub thumbnails: crate::thumbnails::Thumbnails,
+    /// The queue of site pictures, shared fairly between accounts (see [`crate::pictures`]).
+    pub pictures: crate::pictures::Pictures,
+    /// What bounds each Chromium (see [`crate::confine`]).
+    pub confiner: crate::confine::Confiner,
 }
 
 impl std::ops::Deref for AppState {
@@ -48,11 +52,19 @@ impl std::ops::Deref for AppState {
 }
 
 impl AppState {
-    /// The state for validated `settings` (`CONTROL_TRUSTED_PROXIES` must parse).
-    pub fn new(settings: Settings, store: Store, blobs: BlobStore) -> anyhow::Result<Self> {
+    /// The state for validated `settings` (`CONTROL_TRUSTED_PROXIES` must parse); finds (and
+    /// logs) how Chromium is confined.
+    pub async fn new(settings: Settings, store: Store, blobs: BlobStore) -> anyhow::Result<Self> {
         let trusted_proxies = settings.control_trusted_proxies()?;
         let fetcher = Fetcher::new(settings.fetch_allow_private, FETCH_MAX_BYTES);
         let sandbox = Sandbox::from_settings(&settings);
+        let confiner = crate::confine::Confiner::detect(crate::confine::Limits {
+            memory_bytes: settings.chromium_memory_mb.max(64) * 1024 * 1024,
+            cpu_quota_us: 100_000,
+            pids: crate::screenshot::PIDS,
+            cpu_secs: crate::screenshot::TIMEOUT.as_secs(),
+        })
+        .await;
         Ok(AppState(Arc::new(Inner {
             settings,
             store,
@@ -66,6 +78,8 @@ impl AppState {
             sandbox,
             renders: Default::default(),
             thumbnails: Default::default(),
+            pictures: Default::default(),
+            confiner,
         })))
     }
 
