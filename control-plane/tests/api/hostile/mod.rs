@@ -10,3 +10,4 @@ pub(crate) mod files;
 mod forms;
 mod holes;
 mod library;
+mod pictures;
