@@ -252,9 +252,14 @@ dual_test!(
                  new Image().src='http://{tcp}/img.png';"
             ));
         }
+        // After the offer, the page holds its main thread for 2.5 s of real time: Chromium's
+        // virtual time (`--virtual-time-budget`) would otherwise take the picture before ICE
+        // gathering sends anything. Without the namespace (Chromium run by hand with the old
+        // flags), this page's STUN request reaches the host's listener.
         js.push_str(
             "var pc=new RTCPeerConnection({iceServers:s});pc.createDataChannel('x');\
-             pc.createOffer().then(function(o){return pc.setLocalDescription(o)});",
+             pc.createOffer().then(function(o){return pc.setLocalDescription(o)})\
+             .then(function(){var t=Date.now();while(Date.now()-t<2500){}});",
         );
         let s = app.register("pic-net@example.com").await;
         let pid = site(&app, &s, "Rede", &js).await;
