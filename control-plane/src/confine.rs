@@ -297,6 +297,10 @@ pub struct Usage {
     pub cpu_ns: Option<u64>,
     /// Processes the kernel killed for memory.
     pub oom_kills: Option<u64>,
+    /// The most processes and threads it had at once.
+    pub peak_pids: Option<u64>,
+    /// Processes or threads it could not start, at its bound.
+    pub pids_refused: Option<u64>,
 }
 
 /// The cgroup (or rlimits) of one Chromium (see the module's documentation).
@@ -353,15 +357,22 @@ impl Cell {
                 peak_bytes: read_u64(&at(parent, "memory.peak")),
                 cpu_ns: read_key(&at(parent, "cpu.stat"), "usage_usec").map(|us| us * 1000),
                 oom_kills: read_key(&at(parent, "memory.events"), "oom_kill"),
+                peak_pids: read_u64(&at(parent, "pids.peak")),
+                pids_refused: read_key(&at(parent, "pids.events"), "max"),
             },
             Kind::V1 {
-                memory, cpuacct, ..
+                memory,
+                cpuacct,
+                pids,
+                ..
             } => Usage {
                 peak_bytes: read_u64(&at(memory, "memory.max_usage_in_bytes")),
                 cpu_ns: cpuacct
                     .as_ref()
                     .and_then(|d| read_u64(&at(d, "cpuacct.usage"))),
                 oom_kills: read_key(&at(memory, "memory.oom_control"), "oom_kill"),
+                peak_pids: read_u64(&at(pids, "pids.peak")),
+                pids_refused: read_key(&at(pids, "pids.events"), "max"),
             },
             Kind::Rlimits => Usage::default(),
         }

@@ -17,7 +17,7 @@ use std::{
 use serde_json::json;
 use vitrine_control::{
     pictures::Run,
-    screenshot::{SITE_SHOTS, TIMEOUT},
+    screenshot::{PIDS, SITE_SHOTS, TIMEOUT},
 };
 use vitrine_shared::{dual_test, testing::Backend};
 
@@ -26,7 +26,8 @@ use crate::{
     publish::{PublishApp, home_page_id, new_project, project, publish},
 };
 
-/// A control plane that pictures every publish, with `BUDGET` pictures per account and hour.
+/// A control plane that pictures every publish, with `BUDGET` pictures per account and hour
+/// (the attacker below publishes three pages).
 /// One at a time in this binary: each test times pictures on a machine that other tests' own
 /// Chromium would otherwise share.
 struct PictureApp(
@@ -36,17 +37,39 @@ struct PictureApp(
 
 static ONE_AT_A_TIME: tokio::sync::Mutex<()> = tokio::sync::Mutex::const_new(());
 
-const BUDGET: u32 = 2;
+const BUDGET: u32 = 3;
 
 impl PictureApp {
     async fn new(backend: Backend) -> PictureApp {
+        Self::with_budget(backend, BUDGET).await
+    }
+
+    async fn with_budget(backend: Backend, budget: u32) -> PictureApp {
         let turn = ONE_AT_A_TIME.lock().await;
         let app = PublishApp::with_settings(backend, |s| {
             s.site_screenshots = true;
-            s.site_screenshots_per_account_per_hour = BUDGET;
+            s.site_screenshots_per_account_per_hour = budget;
         })
         .await;
         PictureApp(app, turn)
+    }
+}
+
+/// The same, with a budget of [`SMALL_BUDGET`] pictures per account and hour.
+struct SmallBudgetApp(PictureApp);
+
+const SMALL_BUDGET: u32 = 2;
+
+impl SmallBudgetApp {
+    async fn new(backend: Backend) -> SmallBudgetApp {
+        SmallBudgetApp(PictureApp::with_budget(backend, SMALL_BUDGET).await)
+    }
+}
+
+impl Deref for SmallBudgetApp {
+    type Target = TestApp;
+    fn deref(&self) -> &TestApp {
+        &self.0
     }
 }
 
@@ -113,13 +136,15 @@ fn assert_bounded(what: &str, app: &TestApp, run: &Run) {
     let u = run.usage;
     let cpu = u.cpu_ns.map(|ns| Duration::from_nanos(ns).as_secs_f64());
     eprintln!(
-        "{what}: outcome {}, took {:.2} s, peak memory {:?} MiB, CPU {:?} s, OOM kills {:?} \
-         (confinement {})",
+        "{what}: outcome {}, took {:.2} s, peak memory {:?} MiB, CPU {:?} s, OOM kills {:?}, \
+         peak processes and threads {:?}, refused {:?} (confinement {})",
         run.outcome,
         run.took.as_secs_f64(),
         u.peak_bytes.map(|b| b >> 20),
         cpu.map(|c| (c * 100.0).round() / 100.0),
         u.oom_kills,
+        u.peak_pids,
+        u.pids_refused,
         app.app.state().confiner.describe(),
     );
     // The timeout, and the cell's clean-up after it.
@@ -130,6 +155,9 @@ fn assert_bounded(what: &str, app: &TestApp, run: &Run) {
     if app.app.state().confiner.describe().starts_with("cgroup") {
         let peak = u.peak_bytes.expect("the cgroup's peak");
         assert!(peak <= MEMORY_BOUND, "{what}: {peak} bytes");
+        if let Some(pids) = u.peak_pids {
+            assert!(pids <= PIDS, "{what}: {pids} processes and threads");
+        }
         let cpu = cpu.expect("the cgroup's CPU time");
         // One core for as long as it ran, and a little for the period's rounding.
         assert!(
@@ -151,6 +179,11 @@ const ALLOCATE_3_GB: &str = "var keep=[],mb=0;function grow(){for(var i=0;i<4&&m
 const SPIN_4_WORKERS: &str = "for(var i=0;i<4;i++){new Worker(URL.createObjectURL(\
     new Blob(['for(;;){}'],{type:'text/javascript'})))}";
 
+/// Four hundred web workers (each a thread, or more), more than the cell's process bound; the
+/// memory bound may stop them first.
+const ASK_400_WORKERS: &str = "for(var i=0;i<400;i++){try{new Worker(URL.createObjectURL(\
+    new Blob(['setInterval(function(){},1e9)'],{type:'text/javascript'})))}catch(e){}}";
+
 dual_test!(
     async fn hostile_pages_cost_at_most_their_bound_and_another_tenants_picture_is_ready_within_5_s(
         app: PictureApp,
@@ -161,10 +194,12 @@ dual_test!(
         let victim = app.register("pic-victim@example.com").await;
         let bomb = site(&app, &attacker, "Bomba", ALLOCATE_3_GB).await;
         let spinner = site(&app, &attacker, "Pião", SPIN_4_WORKERS).await;
+        let crowd = site(&app, &attacker, "Multidão", ASK_400_WORKERS).await;
         let honest = site(&app, &victim, "Padaria", "").await;
 
         let bomb_deploy = deploy(&app, &attacker, bomb).await;
         let spinner_deploy = deploy(&app, &attacker, spinner).await;
+        let crowd_deploy = deploy(&app, &attacker, crowd).await;
         // While the attacker's first page is being pictured, another tenant publishes.
         let state = app.app.state();
         let started = async |pid: i64, deploy: i64| {
@@ -195,6 +230,8 @@ dual_test!(
         assert_bounded("3 GB page", &app, &bomb_run);
         let spinner_run = run_of(&app, spinner_deploy, 2 * TIMEOUT).await;
         assert_bounded("4 spinning workers", &app, &spinner_run);
+        let crowd_run = run_of(&app, crowd_deploy, 2 * TIMEOUT).await;
+        assert_bounded("400 workers", &app, &crowd_run);
         // The spinning page never lets the picture finish: it is killed at the timeout.
         assert!(spinner_run.took >= TIMEOUT, "{spinner_run:?}");
         assert_eq!(spinner_run.outcome, "failed");
@@ -282,7 +319,7 @@ dual_test!(
 
 dual_test!(
     async fn a_burst_of_deploys_keeps_one_pending_picture_and_an_account_over_budget_gets_no_more(
-        app: PictureApp,
+        app: SmallBudgetApp,
     ) {
         let state = app.app.state();
         let owner = app.register("pic-burst@example.com").await;
@@ -321,7 +358,7 @@ dual_test!(
             "5 deploys in a burst: pictures {taken:?}, replaced {replaced}, over budget {over}"
         );
         // Within the budget, and every deploy accounted for: pictured, replaced or refused.
-        assert!(taken.len() <= BUDGET as usize, "{taken:?}");
+        assert!(taken.len() <= SMALL_BUDGET as usize, "{taken:?}");
         assert_eq!(taken.len() as f64 + replaced + over, deploys.len() as f64);
         if replaced > 0.0 {
             // The replaced ones gave way to the newest.
