@@ -49,6 +49,11 @@ struct OutcomeLabels {
     outcome: &'static str,
 }
 
+#[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
+struct ConfinementLabels {
+    confinement: &'static str,
+}
+
 pub struct Metrics {
     registry: Registry,
     requests: Family<RequestLabels, Counter>,
@@ -57,6 +62,7 @@ pub struct Metrics {
     edge_nodes: Family<StateLabels, Gauge>,
     worker_rounds: Family<WorkerLabels, Counter>,
     site_screenshots: Family<OutcomeLabels, Counter>,
+    confinement: Family<ConfinementLabels, Gauge>,
 }
 
 impl Default for Metrics {
@@ -68,6 +74,7 @@ impl Default for Metrics {
         let edge_nodes = Family::<StateLabels, Gauge>::default();
         let worker_rounds = Family::<WorkerLabels, Counter>::default();
         let site_screenshots = Family::<OutcomeLabels, Counter>::default();
+        let confinement = Family::<ConfinementLabels, Gauge>::default();
         registry.register(
             "http_requests",
             "Requests by status class and route",
@@ -95,8 +102,13 @@ impl Default for Metrics {
         );
         registry.register(
             "site_screenshots",
-            "Pictures of a deploy's home page after a publish, by outcome: taken, none (nothing to picture), no_browser, failed",
+            "Pictures of a deploy's home page after a publish, by outcome: taken, none (nothing to picture), no_browser, failed, replaced (a newer deploy took its place in the queue), over_budget (the account's pictures of the hour were spent)",
             site_screenshots.clone(),
+        );
+        registry.register(
+            "site_picture_confinement",
+            "1 for what bounds each Chromium: cgroup-v2, cgroup-v1 or rlimits, +netns with a network namespace of its own",
+            confinement.clone(),
         );
         Metrics {
             registry,
@@ -106,6 +118,7 @@ impl Default for Metrics {
             edge_nodes,
             worker_rounds,
             site_screenshots,
+            confinement,
         }
     }
 }
@@ -131,6 +144,13 @@ impl Metrics {
         self.site_screenshots
             .get_or_create(&OutcomeLabels { outcome })
             .inc();
+    }
+
+    /// What bounds each Chromium ([`crate::confine::Confiner::describe`]).
+    pub fn confinement(&self, confinement: &'static str) {
+        self.confinement
+            .get_or_create(&ConfinementLabels { confinement })
+            .set(1);
     }
 
     /// Reads the scrape-time figures from the database, then the text exposition.

@@ -18,8 +18,14 @@
 //! same origin from the deploy's own files, so the picture is what visitors see, and still
 //! nothing else is reachable. The picture is stored with the deploy
 //! (`deploys/{project}/{deploy}/screenshot.png`) and the project's `thumbnail` names it. It runs
-//! in the background, at most [`SITE_SHOTS`] at a time: a publish never waits for it and never
-//! fails because of it, and without Chromium the project keeps its letter tile.
+//! in the background, at most [`SITE_SHOTS`] at a time, shared fairly between accounts
+//! ([`crate::pictures`]): a publish never waits for it and never fails because of it, and
+//! without Chromium the project keeps its letter tile.
+//!
+//! Every Chromium is bounded ([`crate::confine`]): a cgroup of its own (memory, one core,
+//! processes), a network namespace where the origin is the only thing reachable (so WebRTC's
+//! UDP cannot leave either), a V8 heap of [`V8_HEAP_MB`], one renderer process where the page
+//! allows it, and [`TIMEOUT`] per run, after which everything left of it is killed.
 
 use std::{
     path::{Path, PathBuf},
@@ -33,7 +39,10 @@ use tokio::process::Command;
 use vitrine_shared::manifest::{Manifest, deploy_prefix, manifest_key};
 
 pub use crate::error::ShotError;
-use crate::state::AppState;
+use crate::{
+    confine::{Netns, Usage},
+    state::AppState,
+};
 
 /// Files the pictured page may load besides itself: a path (`/_assets/…`) gives its content
 /// type and body, or nothing (a 404).
@@ -42,6 +51,17 @@ pub type Resources =
 
 /// How many site pictures are taken at once (each is a Chromium).
 pub const SITE_SHOTS: usize = 2;
+
+/// How long one Chromium run may take before it is killed, whatever it is doing.
+pub const TIMEOUT: Duration = Duration::from_secs(10);
+
+/// Processes and threads one Chromium may have at once (its cgroup's `pids.max`): a browser
+/// picturing a page runs about a hundred threads in five or six processes.
+pub const PIDS: u64 = 256;
+
+/// The V8 heap of a pictured page (`--max-old-space-size`): a page that allocates more is
+/// stopped by V8 long before the cgroup's memory bound.
+pub const V8_HEAP_MB: u64 = 256;
 
 /// The size of a site's picture: a desktop window's first screen.
 pub const SITE_SHOT_SIZE: (u32, u32) = (1280, 800);
@@ -96,13 +116,16 @@ struct Origin {
 }
 
 impl Origin {
-    async fn serve(document: String, resources: Option<Resources>) -> std::io::Result<Origin> {
+    fn serve(
+        listener: tokio::net::TcpListener,
+        document: String,
+        resources: Option<Resources>,
+    ) -> std::io::Result<Origin> {
         use axum::{
             body::Body,
             http::{Method, Request, StatusCode, header},
             response::{IntoResponse, Response},
         };
-        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await?;
         let addr = listener.local_addr()?;
         let document = std::sync::Arc::new(document);
         let app = axum::Router::new().fallback(move |req: Request<Body>| {
@@ -180,7 +203,9 @@ fn parse_user(user: &str) -> Result<(u32, u32), ShotError> {
 
 /// Chromium with its sandbox, an empty environment but for its own directories (no secret of
 /// the control plane's environment reaches it), as `user` when given, with every request sent
-/// to `proxy`.
+/// to `proxy`, WebRTC's UDP refused unless proxied (a second guard to the namespace), a V8 heap
+/// of [`V8_HEAP_MB`] and one renderer process (a soft limit: site isolation may still give a
+/// frame of another site a process of its own; the cgroup's process bound holds regardless).
 fn base_command(
     browser: &Path,
     dir: &Path,
@@ -199,10 +224,15 @@ fn base_command(
         // Loopback goes through the proxy as well.
         "--proxy-bypass-list=<-loopback>",
         "--virtual-time-budget=3000",
+        "--force-webrtc-ip-handling-policy=disable_non_proxied_udp",
+        "--renderer-process-limit=1",
     ])
+    .arg(format!("--js-flags=--max-old-space-size={V8_HEAP_MB}"))
     .arg(format!("--proxy-server=http://{proxy}"))
     .arg(format!("--user-data-dir={}", dir.join("profile").display()))
     .stdin(std::process::Stdio::null())
+    .stdout(std::process::Stdio::piped())
+    .stderr(std::process::Stdio::piped())
     .kill_on_drop(true);
     browser_env(&mut c, dir);
     if let Some((uid, gid)) = user {
@@ -222,53 +252,94 @@ fn browser_env(c: &mut Command, dir: &Path) {
         .env("PATH", "/usr/bin:/bin");
 }
 
-async fn run(mut c: Command) -> Result<std::process::Output, ShotError> {
-    match tokio::time::timeout(Duration::from_secs(40), c.output()).await {
+/// Starts `c` in the picture's cell and namespace, and waits for it at most [`TIMEOUT`].
+async fn run(
+    mut c: Command,
+    cell: &crate::confine::Cell,
+    netns: Option<&Netns>,
+) -> Result<std::process::Output, ShotError> {
+    cell.confine(&mut c);
+    let child = match netns {
+        Some(netns) => netns.spawn(c).await,
+        None => c.spawn(),
+    };
+    let child = match child {
+        Ok(child) => child,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Err(ShotError::NoBrowser),
+        Err(e) => return Err(ShotError::Failed(e.to_string())),
+    };
+    // On time-out the child is dropped, which kills it; the cell's close kills the rest.
+    match tokio::time::timeout(TIMEOUT, child.wait_with_output()).await {
         Ok(Ok(out)) => Ok(out),
-        Ok(Err(e)) if e.kind() == std::io::ErrorKind::NotFound => Err(ShotError::NoBrowser),
         Ok(Err(e)) => Err(ShotError::Failed(e.to_string())),
         Err(_) => Err(ShotError::Failed("timed out".into())),
     }
 }
 
 /// A PNG of `document` at `width`×`height`; with `trim`, only as tall as the content.
-/// `user`: [`vitrine_shared::Settings::chromium_user`].
 pub async fn take(
-    browser: Option<&Path>,
-    user: &str,
+    state: &AppState,
     document: &str,
     size: (u32, u32),
     trim: bool,
 ) -> Result<Vec<u8>, ShotError> {
-    take_with(browser, user, document, size, trim, None).await
+    take_with(state, document, size, trim, None).await.0
 }
 
-/// [`take`], with the page's own files served from `resources`.
+/// [`take`], with the page's own files served from `resources`; also answers what its
+/// Chromium used, whether or not a picture came of it.
 pub async fn take_with(
-    browser: Option<&Path>,
-    user: &str,
+    state: &AppState,
+    document: &str,
+    size: (u32, u32),
+    trim: bool,
+    resources: Option<Resources>,
+) -> (Result<Vec<u8>, ShotError>, Usage) {
+    let failed = |e: std::io::Error| ShotError::Failed(e.to_string());
+    let cell = match state.confiner.cell() {
+        Ok(cell) => cell,
+        Err(e) => return (Err(failed(e)), Usage::default()),
+    };
+    let png = shoot(state, &cell, document, size, trim, resources).await;
+    (png, cell.close().await)
+}
+
+async fn shoot(
+    state: &AppState,
+    cell: &crate::confine::Cell,
     document: &str,
     (width, height): (u32, u32),
     trim: bool,
     resources: Option<Resources>,
 ) -> Result<Vec<u8>, ShotError> {
-    let browser = browser.ok_or(ShotError::NoBrowser)?;
+    let browser = chromium(state.settings.chromium_path.as_deref());
+    let browser = browser.as_deref().ok_or(ShotError::NoBrowser)?;
     let failed = |e: std::io::Error| ShotError::Failed(e.to_string());
-    let user = unprivileged(user)?;
+    let user = unprivileged(&state.settings.chromium_user)?;
     let dir = tempfile::tempdir().map_err(failed)?;
     if let Some((uid, gid)) = user {
         std::os::unix::fs::chown(dir.path(), Some(uid), Some(gid)).map_err(failed)?;
     }
-    let origin = Origin::serve(format!("{document}{MEASURE}"), resources)
-        .await
-        .map_err(failed)?;
+    // The origin listens inside the namespace, where it is all there is to reach.
+    let netns = if state.confiner.netns() {
+        Some(Netns::new().await.map_err(failed)?)
+    } else {
+        None
+    };
+    let listener = match &netns {
+        Some(netns) => netns.listen().await,
+        None => tokio::net::TcpListener::bind("127.0.0.1:0").await,
+    }
+    .map_err(failed)?;
+    let origin =
+        Origin::serve(listener, format!("{document}{MEASURE}"), resources).map_err(failed)?;
     let mut height = height;
     if trim {
         let mut c = base_command(browser, dir.path(), origin.addr, user);
         c.arg(format!("--window-size={width},{height}"))
             .arg("--dump-dom")
             .arg(PAGE_URL);
-        let out = run(c).await?;
+        let out = run(c, cell, netns.as_ref()).await?;
         let dom = String::from_utf8_lossy(&out.stdout);
         if let Some(h) = dom
             .split("vt-height:")
@@ -284,7 +355,7 @@ pub async fn take_with(
     c.arg(format!("--window-size={width},{height}"))
         .arg(format!("--screenshot={}", shot.display()))
         .arg(PAGE_URL);
-    let out = run(c).await?;
+    let out = run(c, cell, netns.as_ref()).await?;
     drop(origin);
     match tokio::fs::read(&shot).await {
         Ok(png) if png.starts_with(b"\x89PNG") => Ok(png),
@@ -309,57 +380,62 @@ pub fn site_shot_url(project_id: i64, deploy_id: i64) -> String {
     format!("/api/projects/{project_id}/deploys/{deploy_id}/screenshot")
 }
 
-/// Pictures the home page of a deploy that just went live, in the background (see the
-/// module's documentation). Failures are logged, never reported to the publish.
+/// Pictures the home page of a deploy that just went live, in the background, in its
+/// account's turn (see the module's documentation). Failures are logged, never reported to the
+/// publish.
 pub fn after_publish(state: &AppState, project_id: i64, deploy_id: i64) {
     if !state.settings.site_screenshots {
         return;
     }
-    static RUNNING: tokio::sync::Semaphore = tokio::sync::Semaphore::const_new(SITE_SHOTS);
     let state = state.clone();
     tokio::spawn(async move {
-        let Ok(_permit) = RUNNING.acquire().await else {
-            return;
-        };
-        let outcome = match shoot_site(&state, project_id, deploy_id).await {
-            Ok(true) => {
-                tracing::debug!(project_id, deploy_id, "site pictured");
-                "taken"
-            }
-            Ok(false) => "none",
-            Err(ShotError::NoBrowser) => {
-                tracing::debug!(project_id, "no Chromium: the project keeps its letter tile");
-                "no_browser"
-            }
-            Err(e) => {
-                tracing::warn!(project_id, deploy_id, error = %e, "site picture failed");
-                "failed"
-            }
-        };
-        state.metrics.site_screenshot(outcome);
+        crate::pictures::enqueue(&state, project_id, deploy_id).await;
     });
+}
+
+/// Takes a deploy's picture: the outcome (`taken`, `none`, `no_browser`, `failed`) and what its
+/// Chromium used.
+pub async fn picture(state: &AppState, project_id: i64, deploy_id: i64) -> (&'static str, Usage) {
+    let (shot, usage) = shoot_site(state, project_id, deploy_id).await;
+    let outcome = match shot {
+        Ok(true) => "taken",
+        Ok(false) => "none",
+        Err(ShotError::NoBrowser) => {
+            tracing::debug!(project_id, "no Chromium: the project keeps its letter tile");
+            "no_browser"
+        }
+        Err(e) => {
+            tracing::warn!(project_id, deploy_id, error = %e, ?usage, "site picture failed");
+            "failed"
+        }
+    };
+    (outcome, usage)
 }
 
 /// Takes and stores the picture of a deploy's home page and records it on the project.
 /// `Ok(false)` when there is nothing to picture (the home page is rendered by the edge from
 /// live records) or the deploy is no longer the live one.
-pub async fn shoot_site(
+async fn shoot_site(
     state: &AppState,
     project_id: i64,
     deploy_id: i64,
-) -> Result<bool, ShotError> {
+) -> (Result<bool, ShotError>, Usage) {
     let failed = |e: &dyn std::fmt::Display| ShotError::Failed(e.to_string());
-    let raw = state
-        .blobs
-        .get(&manifest_key(project_id, deploy_id))
-        .await
-        .map_err(|e| failed(&e))?;
-    let manifest: Manifest = serde_json::from_slice(&raw).map_err(|e| failed(&e))?;
-    let Some(home) = manifest.routes.get("/") else {
-        return Ok(false);
+    let raw = match state.blobs.get(&manifest_key(project_id, deploy_id)).await {
+        Ok(raw) => raw,
+        Err(e) => return (Err(failed(&e)), Usage::default()),
     };
-    let html = state.blobs.get(&home.key).await.map_err(|e| failed(&e))?;
-    let html = String::from_utf8_lossy(&html).into_owned();
+    let manifest: Manifest = match serde_json::from_slice(&raw) {
+        Ok(m) => m,
+        Err(e) => return (Err(failed(&e)), Usage::default()),
+    };
+    let Some(home) = manifest.routes.get("/") else {
+        return (Ok(false), Usage::default());
+    };
+    let html = match state.blobs.get(&home.key).await {
+        Ok(html) => String::from_utf8_lossy(&html).into_owned(),
+        Err(e) => return (Err(failed(&e)), Usage::default()),
+    };
     let routes = Arc::new(manifest.routes);
     let blobs = state.blobs.clone();
     let resources: Resources = Arc::new(move |path: String| {
@@ -371,27 +447,23 @@ pub async fn shoot_site(
             Some((file.content_type.clone(), body))
         })
     });
-    let browser = chromium(state.settings.chromium_path.as_deref());
-    let png = take_with(
-        browser.as_deref(),
-        &state.settings.chromium_user,
-        &html,
-        SITE_SHOT_SIZE,
-        false,
-        Some(resources),
-    )
-    .await?;
-    state
-        .blobs
-        .put(&site_shot_key(project_id, deploy_id), Bytes::from(png))
-        .await
-        .map_err(|e| failed(&e))?;
-    let url = site_shot_url(project_id, deploy_id);
-    state
-        .store
-        .set_project_thumbnail(project_id, deploy_id, &url, chrono::Utc::now().timestamp())
-        .await
-        .map_err(|e| failed(&e))
+    let (png, usage) = take_with(state, &html, SITE_SHOT_SIZE, false, Some(resources)).await;
+    let stored = async {
+        let png = png?;
+        state
+            .blobs
+            .put(&site_shot_key(project_id, deploy_id), Bytes::from(png))
+            .await
+            .map_err(|e| failed(&e))?;
+        let url = site_shot_url(project_id, deploy_id);
+        state
+            .store
+            .set_project_thumbnail(project_id, deploy_id, &url, chrono::Utc::now().timestamp())
+            .await
+            .map_err(|e| failed(&e))
+    }
+    .await;
+    (stored, usage)
 }
 
 #[cfg(test)]

@@ -33,7 +33,8 @@ impl Application {
                  Secure session cookie there, so nobody can sign in; serve the dashboard over https"
             );
         }
-        let state = AppState::new(settings, store, blobs)?;
+        let state = AppState::new(settings, store, blobs).await?;
+        state.metrics.confinement(state.confiner.describe());
         let (shutdown, rx) = watch::channel(false);
 
         let app = routes::router(state.clone()).into_make_service_with_connect_info::<SocketAddr>();

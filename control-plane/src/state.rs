@@ -40,6 +40,10 @@ pub struct Inner {
     pub thumbnails: crate::thumbnails::Thumbnails,
     /// API-fed lists' recent answers (see [`crate::external_lists`]).
     pub external_answers: crate::external_lists::Answers,
+    /// The queue of site pictures, shared fairly between accounts (see [`crate::pictures`]).
+    pub pictures: crate::pictures::Pictures,
+    /// What bounds each Chromium (see [`crate::confine`]).
+    pub confiner: crate::confine::Confiner,
 }
 
 impl std::ops::Deref for AppState {
@@ -50,11 +54,19 @@ impl std::ops::Deref for AppState {
 }
 
 impl AppState {
-    /// The state for validated `settings` (`CONTROL_TRUSTED_PROXIES` must parse).
-    pub fn new(settings: Settings, store: Store, blobs: BlobStore) -> anyhow::Result<Self> {
+    /// The state for validated `settings` (`CONTROL_TRUSTED_PROXIES` must parse); finds (and
+    /// logs) how Chromium is confined.
+    pub async fn new(settings: Settings, store: Store, blobs: BlobStore) -> anyhow::Result<Self> {
         let trusted_proxies = settings.control_trusted_proxies()?;
         let fetcher = Fetcher::new(settings.fetch_allow_private, FETCH_MAX_BYTES);
         let sandbox = Sandbox::from_settings(&settings);
+        let confiner = crate::confine::Confiner::detect(crate::confine::Limits {
+            memory_bytes: settings.chromium_memory_mb.max(64) * 1024 * 1024,
+            cpu_quota_us: 100_000,
+            pids: crate::screenshot::PIDS,
+            cpu_secs: crate::screenshot::TIMEOUT.as_secs(),
+        })
+        .await;
         Ok(AppState(Arc::new(Inner {
             settings,
             store,
@@ -69,6 +81,8 @@ impl AppState {
             renders: Default::default(),
             thumbnails: Default::default(),
             external_answers: Default::default(),
+            pictures: Default::default(),
+            confiner,
         })))
     }
 

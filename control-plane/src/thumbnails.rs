@@ -254,16 +254,9 @@ async fn one(state: &AppState, item: Item, force: bool) -> Result<(), String> {
                 (doc, (1280, 1280), false)
             }
         };
-        let browser = screenshot::chromium(state.settings.chromium_path.as_deref());
-        let png = screenshot::take(
-            browser.as_deref(),
-            &state.settings.chromium_user,
-            &document,
-            size,
-            trim,
-        )
-        .await
-        .map_err(|e| text(&e))?;
+        let png = screenshot::take(state, &document, size, trim)
+            .await
+            .map_err(|e| text(&e))?;
         state
             .blobs
             .put(&key, bytes::Bytes::from(png))
@@ -312,9 +305,7 @@ pub async fn shoot(
     trim: bool,
     name: &str,
 ) -> Result<(Vec<u8>, String)> {
-    let browser = screenshot::chromium(state.settings.chromium_path.as_deref());
-    let user = &state.settings.chromium_user;
-    let png = screenshot::take(browser.as_deref(), user, &document, size, trim).await?;
+    let png = screenshot::take(state, &document, size, trim).await?;
     let hash = hex::encode(&Sha256::digest(&png)[..8]);
     let key = format!("{PREFIX}{name}-{hash}.png");
     state

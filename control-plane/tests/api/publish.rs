@@ -87,7 +87,7 @@ impl PublishApp {
         Self::with_settings(backend, move |s| s.fetch_allow_private = allow_private).await
     }
 
-    async fn with_settings(
+    pub(crate) async fn with_settings(
         backend: Backend,
         tweak: impl FnOnce(&mut vitrine_shared::Settings),
     ) -> PublishApp {
@@ -237,7 +237,7 @@ async fn activate(app: &TestApp, s: &Session, project: i64, deploy: i64) -> reqw
     .await
 }
 
-async fn project(app: &TestApp, s: &Session, pid: i64) -> Value {
+pub(crate) async fn project(app: &TestApp, s: &Session, pid: i64) -> Value {
     json_ok(app.get(s, &format!("/api/projects/{pid}")).await).await
 }
 
@@ -262,7 +262,7 @@ async fn publish_error(app: &TestApp, s: &Session, pid: i64, status: StatusCode)
     expect_error(app.post(s, &path, json!({})).await, status).await
 }
 
-async fn new_project(app: &TestApp, s: &Session, name: &str) -> i64 {
+pub(crate) async fn new_project(app: &TestApp, s: &Session, name: &str) -> i64 {
     app.create_project(s, name).await["id"].as_i64().unwrap()
 }
 
@@ -1305,7 +1305,7 @@ dual_test!(
 );
 
 /// Width, height and the RGB colour at (x, y) of a PNG.
-fn png_pixel(png: &[u8], x: u32, y: u32) -> (u32, u32, [u8; 3]) {
+pub(crate) fn png_pixel(png: &[u8], x: u32, y: u32) -> (u32, u32, [u8; 3]) {
     let decoder = png::Decoder::new(std::io::Cursor::new(png));
     let mut reader = decoder.read_info().unwrap();
     let mut buf = vec![0; reader.output_buffer_size().unwrap()];

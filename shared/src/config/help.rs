@@ -141,6 +141,14 @@ pub const SETTINGS_HELP: &[(&str, &str)] = &[
         "picture each published site's home page with Chromium after a publish, for the project cards [default: true]",
     ),
     (
+        "SITE_SCREENSHOTS_PER_ACCOUNT_PER_HOUR",
+        "site pictures one account (a user, or a whole business) may have taken in an hour; past it a publish keeps the card's last picture [default: 20]",
+    ),
+    (
+        "CHROMIUM_MEMORY_MB",
+        "memory of each Chromium that pictures a site or a block, all its processes together (its cgroup's bound; each process's RLIMIT_DATA without cgroups) [default: 512]",
+    ),
+    (
         "LIBRARY_THUMBNAILS",
         "picture the library's blocks and templates with Chromium in the background, after start-up and when a block changes [default: true]",
     ),

@@ -65,6 +65,10 @@ pub struct Settings {
     pub chromium_user: String,
     /// Picture each published site's home page after a publish, for the project cards.
     pub site_screenshots: bool,
+    /// Site pictures one account (a user, or a whole business) may have taken in an hour.
+    pub site_screenshots_per_account_per_hour: u32,
+    /// Memory of each Chromium, all its processes together (its cgroup's bound).
+    pub chromium_memory_mb: u64,
     /// Picture the library's blocks and templates in the background (start-up, block saves).
     pub library_thumbnails: bool,
     /// The binary render workers run (`{binary} __render-worker`); unset: the running binary.
@@ -193,6 +197,8 @@ impl Default for Settings {
             chromium_path: None,
             chromium_user: "65534:65534".into(),
             site_screenshots: true,
+            site_screenshots_per_account_per_hour: 20,
+            chromium_memory_mb: 512,
             library_thumbnails: true,
             render_worker: None,
             render_workers: 0,

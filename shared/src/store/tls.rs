@@ -124,6 +124,16 @@ pub struct RenewalDue {
 }
 
 impl Store {
+    /// The account a project counts against: `b{business}` when its owner belongs to a
+    /// business, else `u{owner}`; `None` when there is no such project.
+    #[tracing::instrument(level = "debug", skip(self), err(level = "debug"))]
+    pub async fn project_account(&self, project_id: i64) -> Result<Option<String>> {
+        let sql = format!("SELECT {} AS account", account_of_project("$1"));
+        dispatch!(self, p => sqlx::query_scalar::<_, Option<String>>(super::trusted(&sql))
+            .bind(project_id)
+            .fetch_one(p).await.map_err(map_err))
+    }
+
     /// The certificate row for a host name, if any.
     #[tracing::instrument(level = "debug", skip(self), err(level = "debug"))]
     pub async fn certificate(&self, domain: &str) -> Result<Option<StoredCert>> {

@@ -13,3 +13,4 @@ mod holes;
 mod library;
 mod mail;
 mod storage;
+mod pictures;
