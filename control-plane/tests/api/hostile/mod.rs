@@ -12,5 +12,5 @@ mod forms;
 mod holes;
 mod library;
 mod mail;
-mod storage;
 mod pictures;
+mod storage;
