@@ -557,45 +557,6 @@ impl Sites {
         Ok(entry.into_value())
     }
 
-    /// A cached render, or `make` run once (concurrent misses share it) and cached.
-    pub async fn rendered<F>(&self, key: RenderKey, make: F) -> Result<Arc<Rendered>, Unavailable>
-    where
-        F: Future<Output = Result<Rendered, Unavailable>>,
-    {
-        self.rendered_for(key, None, make).await
-    }
-
-    /// [`Sites::rendered`] for a page a visitor asked for: a miss takes one render from
-    /// `visitor`'s share first ([`RenderRations::visitor`]), or is [`Unavailable::Throttled`].
-    pub async fn rendered_for<F>(
-        &self,
-        key: RenderKey,
-        visitor: Option<std::net::IpAddr>,
-        make: F,
-    ) -> Result<Arc<Rendered>, Unavailable>
-    where
-        F: Future<Output = Result<Rendered, Unavailable>>,
-    {
-        if let Some(visitor) = visitor {
-            if let Some(hit) = self.renders.get(&key).await {
-                self.metrics.cache(CacheName::render, true);
-                return Ok(hit);
-            }
-            if let Err(wait) = self.rations.visitor(visitor) {
-                self.metrics.renders_refused("visitor_rate");
-                return Err(Unavailable::Throttled(wait));
-            }
-        }
-        let entry = self
-            .renders
-            .entry(key)
-            .or_try_insert_with(async { make.await.map(Arc::new) })
-            .await
-            .map_err(|e| (*e).clone())?;
-        self.metrics.cache(CacheName::render, !entry.is_fresh());
-        Ok(entry.into_value())
-    }
-
     /// Applies one change-feed entry: what it made stale is never served again.
     pub fn apply(&self, change: &Change) {
         let project = change.project_id;

@@ -33,7 +33,7 @@
 use std::{
     collections::HashMap,
     hash::Hash,
-    net::{IpAddr, Ipv6Addr},
+    net::IpAddr,
     num::NonZeroU32,
     path::Path,
     sync::{
@@ -190,7 +190,8 @@ pub struct Forms {
     store: Store,
     limits: FormLimits,
     metrics: Arc<Metrics>,
-    visitors: DefaultKeyedRateLimiter<IpAddr>,
+    /// Per visitor: an IPv4 address, or an IPv6 /64 (`client_network`).
+    visitors: DefaultKeyedRateLimiter<ipnet::IpNet>,
     sites: DefaultKeyedRateLimiter<i64>,
     spool: Mutex<Capped>,
     dead: Mutex<Capped>,
@@ -208,19 +209,6 @@ pub struct Forms {
 /// acquire timeout is longer (5 s), and a database that is stopped (its name no longer
 /// resolves) or partitioned away makes every connection attempt wait for it.
 pub const DB_WAIT: Duration = Duration::from_secs(2);
-
-/// The visitor a rate limit counts: an IPv4 address, or an IPv6 address's /64 network (the
-/// block one subscriber is given; any host in it can use any of its addresses). An
-/// IPv4-mapped IPv6 address is its IPv4 address.
-pub fn visitor_key(ip: IpAddr) -> IpAddr {
-    match ip {
-        IpAddr::V4(v4) => IpAddr::V4(v4),
-        IpAddr::V6(v6) => match v6.to_ipv4_mapped() {
-            Some(v4) => IpAddr::V4(v4),
-            None => IpAddr::V6(Ipv6Addr::from(u128::from(v6) & !u128::from(u64::MAX))),
-        },
-    }
-}
 
 /// A keyed per-minute limiter; at least one a minute.
 fn per_minute<K: Hash + Eq + Clone>(n: u32) -> DefaultKeyedRateLimiter<K> {
@@ -294,7 +282,7 @@ impl Forms {
         // The visitor's budget first, so one visitor's flood is refused before it spends the
         // budget the site shares with its other visitors.
         self.visitors
-            .check_key(&visitor_key(s.client))
+            .check_key(&vitrine_shared::proxies::client_network(s.client))
             .map_err(|n| Refused::RateLimited(retry_after(n)))?;
         self.sites
             .check_key(&s.project_id)
@@ -606,6 +594,3 @@ impl Failed {
         }
     }
 }
-
-#[cfg(test)]
-mod tests;

@@ -1,4 +1,5 @@
-//! What one visitor and one page template may cost the render workers, beyond the fair queue
+//! The render cache ([`Sites::rendered`]), and what one visitor and one page template may cost
+//! the render workers beyond the fair queue
 //! (`vitrine_shared::sandbox::queue`), which shares the workers between accounts:
 //!
 //! - **a visitor's uncached renders:** every distinct post slug is a new render key, so one
@@ -25,6 +26,9 @@ use governor::{DefaultKeyedRateLimiter, Quota, RateLimiter};
 use ipnet::IpNet;
 use moka::future::Cache;
 use vitrine_shared::proxies::client_network;
+
+use super::{RenderKey, Rendered, Sites, Unavailable};
+use crate::metrics::CacheName;
 
 /// Budget failures of one collection page's template in one deploy after which its other
 /// posts are not rendered.
@@ -83,6 +87,48 @@ impl RenderRations {
             .get(&(deploy, page.to_owned()))
             .await
             .is_some_and(|n| n.load(Ordering::Relaxed) >= SHORT_CIRCUIT_AFTER)
+    }
+}
+
+/// The render cache, with a visitor's share of its misses.
+impl Sites {
+    /// A cached render, or `make` run once (concurrent misses share it) and cached.
+    pub async fn rendered<F>(&self, key: RenderKey, make: F) -> Result<Arc<Rendered>, Unavailable>
+    where
+        F: Future<Output = Result<Rendered, Unavailable>>,
+    {
+        self.rendered_for(key, None, make).await
+    }
+
+    /// [`Sites::rendered`] for a page a visitor asked for: a miss takes one render from
+    /// `visitor`'s share first ([`RenderRations::visitor`]), or is [`Unavailable::Throttled`].
+    pub async fn rendered_for<F>(
+        &self,
+        key: RenderKey,
+        visitor: Option<std::net::IpAddr>,
+        make: F,
+    ) -> Result<Arc<Rendered>, Unavailable>
+    where
+        F: Future<Output = Result<Rendered, Unavailable>>,
+    {
+        if let Some(visitor) = visitor {
+            if let Some(hit) = self.renders.get(&key).await {
+                self.metrics.cache(CacheName::render, true);
+                return Ok(hit);
+            }
+            if let Err(wait) = self.rations.visitor(visitor) {
+                self.metrics.renders_refused("visitor_rate");
+                return Err(Unavailable::Throttled(wait));
+            }
+        }
+        let entry = self
+            .renders
+            .entry(key)
+            .or_try_insert_with(async { make.await.map(Arc::new) })
+            .await
+            .map_err(|e| (*e).clone())?;
+        self.metrics.cache(CacheName::render, !entry.is_fresh());
+        Ok(entry.into_value())
     }
 }
 
