@@ -1,12 +1,14 @@
 //! The block library: the seeded library, My Blocks, the admin calls under /erp, the
 //! editor's render call and the fetch proxy for API-fed lists.
 
+use std::time::Duration;
+
 use axum::{Router, routing::get};
 use reqwest::StatusCode;
 use serde_json::{Value, json};
 use vitrine_shared::{dual_test, testing::Backend};
 
-use crate::helpers::{Session, TestApp, eventually, expect_error, json_ok};
+use crate::helpers::{Session, TestApp, eventually, expect_error, json_ok, wait_until};
 
 const HERO: &str = r#"<section class="h" x-vars='[{"name":"title","type":"text","value":"Olá"}]'><h1>{{ title }}</h1></section>"#;
 
@@ -668,9 +670,10 @@ dual_test!(
     }
 );
 
-/// Waits for the library's thumbnail pass to finish and answers its last progress.
+/// Waits for the library's thumbnail pass to finish and answers its last progress. Each item
+/// is a Chromium run of its own, confined to one core (`crate::confine`), up to 10 s each.
 async fn thumbnail_pass(app: &TestApp, admin: &Session) -> Value {
-    eventually(|| async {
+    wait_until("the thumbnail pass", Duration::from_secs(30), async || {
         json_ok(app.get(admin, "/erp/thumbnails").await).await["running"] == false
     })
     .await;
