@@ -8,7 +8,7 @@ use reqwest::StatusCode;
 use serde_json::{Value, json};
 use vitrine_shared::{dual_test, testing::Backend};
 
-use crate::helpers::{Session, TestApp, eventually, expect_error, json_ok, wait_until};
+use crate::helpers::{Session, TestApp, expect_error, json_ok, wait_until};
 
 const HERO: &str = r#"<section class="h" x-vars='[{"name":"title","type":"text","value":"Olá"}]'><h1>{{ title }}</h1></section>"#;
 
