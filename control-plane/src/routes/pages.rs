@@ -163,10 +163,17 @@ pub async fn update_page(
         changes.output = Some(output);
     }
     if let Some(mut blocks) = req.blocks {
-        if !blocks.is_array() {
-            return Err(
-                Invalid::new("blocks", ErrorCode::MustBeList, "blocks must be a list").into(),
-            );
+        // A list of blocks, each an object (the document's `PageView.blocks`).
+        if !blocks
+            .as_array()
+            .is_some_and(|list| list.iter().all(Value::is_object))
+        {
+            return Err(Invalid::new(
+                "blocks",
+                ErrorCode::MustBeList,
+                "blocks must be a list of objects",
+            )
+            .into());
         }
         // Rich text typed in the canvas (inline editing) or the panel is kept clean.
         sanitize_rich_text(&mut blocks);
