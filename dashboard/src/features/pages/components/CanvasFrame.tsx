@@ -1,12 +1,20 @@
 import { useDraggable, useDroppable } from '@dnd-kit/core';
-import { useEffect, useImperativeHandle, useRef, useState, type Ref, type RefObject } from 'react';
+import {
+  useEffect,
+  useImperativeHandle,
+  useLayoutEffect,
+  useRef,
+  useState,
+  type Ref,
+  type RefObject,
+} from 'react';
 import { useTranslation } from 'react-i18next';
 import { dropIndex } from '@/features/pages/lib/canvas-protocol';
 import { DESKTOP_WIDTH } from '@/features/pages/lib/preview-size';
 import type { LibraryBlock } from '@/lib/block-library/types';
 import type { BlockSource } from '@/features/pages/types';
 import type { CanvasView } from './use-canvas';
-import type { PreviewSize } from './use-preview-size';
+import type { PreviewSizeControl } from './use-preview-size';
 import { ActionButton } from '@/components/ActionButton';
 
 /** Id of the drop target laid over the iframe while something is dragged. */
@@ -23,7 +31,8 @@ export interface CanvasHandle {
 interface Props {
   /** What `useCanvas` keeps of the preview: the iframe, its document, its blocks, their boxes, hover and selection. */
   canvas: CanvasView;
-  size: PreviewSize;
+  /** The preview's size; the canvas reports the stage's width to it, for the fit-to-width zoom. */
+  size: PreviewSizeControl;
   /** The drag under way (`useBlockDrag`): whether one is, where a drop would insert, and the handle it asks. */
   drag: { dragging: boolean; dropAt: number | null; handle: Ref<CanvasHandle> };
   /** Library blocks a blank page suggests, each added with one click (`lib/starter-blocks.ts`). */
@@ -114,12 +123,6 @@ function MoveHandle({
 }
 
 /**
- * The centre: the sandboxed preview iframe (allow-scripts, never allow-same-origin), scaled on
- * the 1280 px desktop reference or at a device's size. The iframe's document takes no part in
- * the parent's pointer events, so dragging uses a transparent drop overlay laid over it while a
- * drag is on, and move handles in a layer above it, placed from the canvas's `layout` reports.
- */
-/**
  * The element's height, kept up to date by a ResizeObserver (its first report comes right after
  * observe()); 0 where there is none (jsdom), as clientHeight is there.
  */
@@ -135,16 +138,50 @@ function useElementHeight(ref: RefObject<HTMLElement | null>): number {
   return height;
 }
 
+/** The width of the element's content box (padding and scroll bar left out). */
+function contentWidth(element: HTMLElement): number {
+  const style = getComputedStyle(element);
+  return element.clientWidth - (parseFloat(style.paddingLeft) || 0) - (parseFloat(style.paddingRight) || 0);
+}
+
+/**
+ * Reports the element's content width to `report` before the first paint (so a fitted frame
+ * never shows at another size first) and on every resize of the window or the panels.
+ */
+function useContentWidth(ref: RefObject<HTMLElement | null>, report: (width: number) => void): void {
+  const reportRef = useRef(report);
+  useLayoutEffect(() => {
+    reportRef.current = report;
+  });
+  useLayoutEffect(() => {
+    const element = ref.current;
+    if (!element) return undefined;
+    reportRef.current(contentWidth(element));
+    if (typeof ResizeObserver === 'undefined') return undefined;
+    const observer = new ResizeObserver(() => reportRef.current(contentWidth(element)));
+    observer.observe(element);
+    return () => observer.disconnect();
+  }, [ref]);
+}
+
+/**
+ * The centre: the sandboxed preview iframe (allow-scripts, never allow-same-origin), scaled on
+ * the 1280 px desktop reference (fitted to the stage's width by default) or at a device's size. The iframe's document takes no part in
+ * the parent's pointer events, so dragging uses a transparent drop overlay laid over it while a
+ * drag is on, and move handles in a layer above it, placed from the canvas's `layout` reports.
+ */
 export function CanvasFrame(props: Props) {
   const { t } = useTranslation();
   const {
     canvas: { iframeRef, srcdoc, layout, hovered, blocks, selected, onSelect },
-    size: { mode, scale, device },
+    size: { mode, scale, device, setAvailableWidth },
     drag: { dragging, dropAt, handle },
     starters,
     onAddStarter,
   } = props;
   const frameRef = useRef<HTMLDivElement>(null);
+  const stageRef = useRef<HTMLDivElement>(null);
+  useContentWidth(stageRef, setAvailableWidth);
   const frameHeight = useElementHeight(frameRef);
   const effectiveScale = mode === 'desktop' ? scale : 1;
   const { setNodeRef } = useDroppable({ id: CANVAS_DROP_ID });
@@ -179,7 +216,7 @@ export function CanvasFrame(props: Props) {
   })();
 
   return (
-    <div className={`canvas-stage canvas-${mode}`} data-testid="canvas-stage">
+    <div className={`canvas-stage canvas-${mode}`} ref={stageRef} data-testid="canvas-stage">
       <div className="canvas-frame" ref={frameRef} style={frameStyle}>
         {srcdoc === null ? (
           <p className="canvas-loading">{t('common.loading')}</p>

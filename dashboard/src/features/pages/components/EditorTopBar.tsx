@@ -3,7 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { paths } from '@/app/paths';
 import type { PageSummary } from '@/lib/types';
-import { DEVICES, SCALES } from '@/features/pages/lib/preview-size';
+import { DEVICES, ZOOMS } from '@/features/pages/lib/preview-size';
 import type { PreviewSizeControl } from './use-preview-size';
 import { clockTime, type SaveState } from '@/features/pages/lib/save-state';
 import { ActionButton } from '@/components/ActionButton';
@@ -30,7 +30,7 @@ interface Props {
 
 /**
  * The editor's top bar (spec §2): project link, page menu, device toggle with the desktop
- * scale or the mobile device, undo/redo, the save state, Preview, the publish dropdown and
+ * zoom menu (fit to the window's width, or a preset) or the mobile device, undo/redo, the save state, Preview, the publish dropdown and
  * Deploy (Preview, Deploy and the dropdown's Publish disabled while saving or with unsaved
  * changes).
  */
@@ -105,14 +105,18 @@ export function EditorTopBar(props: Props) {
         ))}
         {props.size.mode === 'desktop' ? (
           <select
-            aria-label={t('editor.topbar.scale')}
-            value={props.size.scale}
-            onChange={(event) => props.size.setScale(Number(event.target.value))}
+            aria-label={t('editor.topbar.zoom')}
+            value={String(props.size.zoom)}
+            onChange={(event) =>
+              props.size.setZoom(event.target.value === 'fit' ? 'fit' : Number(event.target.value))
+            }
             data-testid="scale-select"
           >
-            {SCALES.map((scale) => (
-              <option key={scale} value={scale}>
-                {Math.round(scale * 100)}%
+            {ZOOMS.map((zoom) => (
+              <option key={zoom} value={String(zoom)}>
+                {zoom === 'fit'
+                  ? t('editor.topbar.zoomFit', { percent: Math.round(props.size.fit * 100) })
+                  : t('editor.topbar.zoomPercent', { percent: Math.round(zoom * 100) })}
               </option>
             ))}
           </select>

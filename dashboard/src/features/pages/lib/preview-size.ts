@@ -1,12 +1,34 @@
 /**
- * Preview sizes (spec §2, §9): desktop scales on a 1280 px reference width, and the mobile
- * devices; the choices are remembered in localStorage.
+ * Preview sizes (spec §2, §9): the desktop zoom on a 1280 px reference width, fit to the
+ * stage's width by default or one of a few presets, and the mobile devices; the choices are
+ * remembered in localStorage.
  */
 import { readLocal, writeLocal } from '@/lib/storage';
 
 export const DESKTOP_WIDTH = 1280;
-export const SCALES = [0.5, 0.7, 0.8, 0.9, 1] as const;
-export const DEFAULT_SCALE = 0.7;
+/** The desktop zoom: fit to the stage's width, or a fixed scale. */
+export type Zoom = 'fit' | number;
+/** The zoom menu's presets, "fit" first (the default). */
+export const ZOOMS: readonly Zoom[] = ['fit', 0.5, 0.75, 1];
+export const DEFAULT_ZOOM: Zoom = 'fit';
+/** Below this a fitted page is too small to edit; the stage scrolls instead. */
+export const MIN_FIT_SCALE = 0.25;
+
+/**
+ * The scale at which the desktop reference width fits `available` pixels: never above 100 %,
+ * never below `MIN_FIT_SCALE`, rounded down to a whole percent so the frame never overflows by
+ * a fraction of a pixel. An unknown width (0, before the stage is measured) fits at 100 %.
+ */
+export function fitScale(available: number, reference: number = DESKTOP_WIDTH): number {
+  if (!(available > 0) || !(reference > 0)) return 1;
+  const scale = Math.floor((available / reference) * 100) / 100;
+  return Math.min(1, Math.max(MIN_FIT_SCALE, scale));
+}
+
+/** The scale a zoom shows at, the stage being `available` pixels wide. */
+export function zoomScale(zoom: Zoom, available: number): number {
+  return zoom === 'fit' ? fitScale(available) : zoom;
+}
 
 export interface Device {
   id: string;
@@ -27,13 +49,14 @@ export const DEFAULT_DEVICE = 'iphone-12-pro';
 export const SCALE_KEY = 'vitrine.editor.scale';
 export const DEVICE_KEY = 'vitrine.editor.device';
 
-export function storedScale(): number {
-  const value = Number(readLocal(SCALE_KEY));
-  return (SCALES as readonly number[]).includes(value) ? value : DEFAULT_SCALE;
+/** The zoom last chosen; anything else stored (an old preset such as 0.7) means "fit". */
+export function storedZoom(): Zoom {
+  const stored = readLocal(SCALE_KEY);
+  return ZOOMS.find((zoom) => String(zoom) === stored) ?? DEFAULT_ZOOM;
 }
 
-export function storeScale(scale: number): void {
-  writeLocal(SCALE_KEY, String(scale));
+export function storeZoom(zoom: Zoom): void {
+  writeLocal(SCALE_KEY, String(zoom));
 }
 
 export function deviceById(id: string | null): Device {

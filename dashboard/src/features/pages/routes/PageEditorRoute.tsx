@@ -35,6 +35,7 @@ import { useBlockDrag } from '@/features/pages/components/use-block-drag';
 import { useBlockHistory } from '@/features/pages/components/use-block-history';
 import { useLeaveGuard } from '@/features/pages/components/use-leave-guard';
 import { usePreviewSize } from '@/features/pages/components/use-preview-size';
+import { SmallScreenNotice } from '@/features/pages/components/SmallScreenNotice';
 import {
   blockFromSource,
   duplicateBlock,
@@ -370,6 +371,7 @@ function Editor({
     <EditorContext.Provider value={context}>
       <DndContext {...drag.contextProps}>
         <div className="editor" data-testid="page-editor">
+          <SmallScreenNotice projectId={project.id} />
           <EditorTopBar
             projectId={project.id}
             projectName={project.name}

@@ -681,11 +681,22 @@ describe('page editor', () => {
     );
   });
 
-  it('remembers the desktop scale and the mobile device', async () => {
+  it('fits the page to the window by default, and remembers a zoom preset and the mobile device', async () => {
     await openEditor();
-    fireEvent.change(screen.getByTestId('scale-select'), { target: { value: '0.9' } });
-    expect(window.localStorage.getItem('vitrine.editor.scale')).toBe('0.9');
-    expect(iframe().style.transform).toBe('scale(0.9)');
+    const zoom = screen.getByTestId<HTMLSelectElement>('scale-select');
+    expect(zoom.value).toBe('fit');
+    expect([...zoom.options].map((option) => option.textContent)).toEqual([
+      // jsdom lays nothing out: the stage measures 0 px, which fits at 100 %.
+      'Ajustar à janela (100 %)',
+      '50 %',
+      '75 %',
+      '100 %',
+    ]);
+    fireEvent.change(zoom, { target: { value: '0.75' } });
+    expect(window.localStorage.getItem('vitrine.editor.scale')).toBe('0.75');
+    expect(iframe().style.transform).toBe('scale(0.75)');
+    fireEvent.change(zoom, { target: { value: 'fit' } });
+    expect(window.localStorage.getItem('vitrine.editor.scale')).toBe('fit');
     fireEvent.click(screen.getByTestId('device-mobile'));
     expect(iframe().style.width).toBe('390px');
     fireEvent.change(screen.getByTestId('device-select'), { target: { value: 'android' } });
