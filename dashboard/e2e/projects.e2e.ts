@@ -40,7 +40,12 @@ describe('dashboard end to end', () => {
     await page.waitForSelector(byTestId('project-overview'));
     expect(await page.textContent(byTestId('project-title'))).toBe('E2E Site');
 
-    await page.click(byTestId('edit-project-link'));
+    // "Editar projeto" opens the home page in the editor; the settings have their own name.
+    expect(await page.getAttribute(byTestId('edit-project-link'), 'href')).toMatch(
+      new RegExp(`^/project/${projectId}/\\d+$`),
+    );
+    expect(await page.textContent(byTestId('settings-link'))).toBe('Configurações do projeto');
+    await page.click(byTestId('settings-link'));
     await page.waitForURL(pathIs(`/project/${projectId}/edit`));
     await page.fill(byTestId('settings-name'), 'E2E Site Renamed');
     await page.fill(byTestId('settings-slug'), `e2e-site-${suffix}`);

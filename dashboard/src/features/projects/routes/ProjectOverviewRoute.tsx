@@ -34,9 +34,20 @@ export interface OverviewSlots {
   sections?: (project: ProjectDetail) => ReactNode;
 }
 
-/** The header's links to the project's screens (the form history's only where it has one). */
+/**
+ * The page "Editar projeto" opens in the editor: the home page, else the first static page, else
+ * any page; none for a project without pages.
+ */
+export function editorPage(pages: readonly PageSummary[]): PageSummary | undefined {
+  return pages.find((page) => page.is_home) ?? pages.find((page) => page.table_id === null) ?? pages[0];
+}
+
+/**
+ * The header's links to the project's screens after "Editar projeto" (the editor): its
+ * settings, under their own name, and the rest (the form history's only where it has one).
+ */
 const PROJECT_LINKS = [
-  { path: paths.projectEdit, testId: 'edit-project-link', label: 'project.edit', variant: 'primary' },
+  { path: paths.projectEdit, testId: 'settings-link', label: 'project.settings' },
   { path: paths.projectTables, testId: 'collections-link', label: 'project.collections' },
   { path: paths.projectRedirects, testId: 'redirects-link', label: 'project.redirects' },
   { path: paths.projectFormHistory, testId: 'form-history-link', label: 'project.formHistory' },
@@ -59,9 +70,22 @@ function Overview({ project, slots }: { project: ProjectDetail; slots: OverviewS
   // published project has a form history whatever its domain (the spec showed the link only with
   // a custom domain); a project with a domain keeps it while unpublished.
   const hasFormHistory = Boolean(project.is_published || project.domain);
-  const links = PROJECT_LINKS.filter((link) => hasFormHistory || link.path !== paths.projectFormHistory).map(
-    ({ path, label, ...link }) => ({ ...link, to: path.build({ projectId: project.id }), label: t(label) }),
-  );
+  const home = editorPage(project.pages);
+  const links = [
+    ...(home
+      ? [
+          {
+            to: paths.page.build({ projectId: project.id, pageId: home.id }),
+            testId: 'edit-project-link',
+            label: t('project.edit'),
+            variant: 'primary' as const,
+          },
+        ]
+      : []),
+    ...PROJECT_LINKS.filter((link) => hasFormHistory || link.path !== paths.projectFormHistory).map(
+      ({ path, label, ...link }) => ({ ...link, to: path.build({ projectId: project.id }), label: t(label) }),
+    ),
+  ];
 
   const removePage = async (page: PageSummary) => {
     const confirmed = await askConfirm({

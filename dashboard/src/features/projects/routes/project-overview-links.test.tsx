@@ -2,10 +2,10 @@
 import { screen } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { paths } from '@/app/paths';
-import type { ProjectDetail } from '@/lib/types';
+import type { PageSummary, ProjectDetail } from '@/lib/types';
 import { projectFixture, userFixture } from '@/testing/fixtures';
 import { mockApi, renderRoutes } from '@/testing/render-route';
-import { ProjectOverviewRoute } from '@/features/projects/routes/ProjectOverviewRoute';
+import { editorPage, ProjectOverviewRoute } from '@/features/projects/routes/ProjectOverviewRoute';
 
 const routes = [{ path: paths.project.pattern, element: <ProjectOverviewRoute /> }];
 
@@ -39,5 +39,40 @@ describe('project overview: form history link', () => {
 
   it('has no link for a project never published and without a domain', async () => {
     expect(await overview({ is_published: false, domain: null })).toBeNull();
+  });
+});
+
+const pageOf = (id: number, overrides: Partial<PageSummary> = {}): PageSummary => ({
+  id,
+  name: `Página ${id}`,
+  slug: `p${id}`,
+  table_id: null,
+  is_home: false,
+  updated_at: '2025-03-01T12:00:00Z',
+  ...overrides,
+});
+
+describe('project overview: "Editar projeto" and the settings', () => {
+  it('opens the home page in the editor, and names the settings "Configurações do projeto"', async () => {
+    await overview({ pages: [pageOf(3, { table_id: 9 }), pageOf(4), pageOf(5, { is_home: true })] });
+    const edit = screen.getByTestId('edit-project-link');
+    expect(edit.textContent).toBe('Editar projeto');
+    expect(edit.getAttribute('href')).toBe('/project/7/5');
+    const settings = screen.getByTestId('settings-link');
+    expect(settings.textContent).toBe('Configurações do projeto');
+    expect(settings.getAttribute('href')).toBe('/project/7/edit');
+  });
+
+  it('has no "Editar projeto" without pages, the settings still reachable', async () => {
+    await overview({ pages: [] });
+    expect(screen.queryByTestId('edit-project-link')).toBeNull();
+    expect(screen.getByTestId('settings-link').getAttribute('href')).toBe('/project/7/edit');
+  });
+
+  it('picks the home page, else the first static page, else any page', () => {
+    expect(editorPage([pageOf(1, { table_id: 2 }), pageOf(2), pageOf(3, { is_home: true })])?.id).toBe(3);
+    expect(editorPage([pageOf(1, { table_id: 2 }), pageOf(2)])?.id).toBe(2);
+    expect(editorPage([pageOf(1, { table_id: 2 })])?.id).toBe(1);
+    expect(editorPage([])).toBeUndefined();
   });
 });
