@@ -17,7 +17,6 @@ const titles: readonly (readonly [route: { readonly pattern: string }, key: stri
   [paths.forgot, 'documentTitle.forgot'],
   [paths.newPassword, 'documentTitle.newPassword'],
   [paths.confirmFormEmail, 'documentTitle.confirmFormEmail'],
-  [paths.mobile, 'documentTitle.mobile'],
   [paths.user, 'documentTitle.account'],
   [paths.userNew, 'documentTitle.users'],
   [paths.userEdit, 'documentTitle.users'],

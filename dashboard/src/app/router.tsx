@@ -1,4 +1,4 @@
-import { createBrowserRouter, type RouteObject } from 'react-router';
+import { createBrowserRouter, Navigate, type RouteObject } from 'react-router';
 import { PageLoader } from '@/components/PageLoader';
 import { ForgotRoute } from '@/features/auth/routes/ForgotRoute';
 import { LoginRoute } from '@/features/auth/routes/LoginRoute';
@@ -14,7 +14,6 @@ import { FieldsRoute } from '@/features/collections/routes/FieldsRoute';
 import { RecordFormRoute, RecordsRoute } from '@/features/collections/routes/RecordsRoute';
 import { TableEditRoute } from '@/features/collections/routes/TableEditRoute';
 import { TablesRoute } from '@/features/collections/routes/TablesRoute';
-import { MobileRoute } from '@/features/mobile/routes/MobileRoute';
 import { ConfirmFormEmailRoute } from '@/features/form-history/routes/ConfirmFormEmailRoute';
 import { ConfirmEmailRoute } from '@/features/account/routes/ConfirmEmailRoute';
 import { FormHistoryRoute } from '@/features/form-history/routes/FormHistoryRoute';
@@ -87,7 +86,8 @@ export const routes: RouteObject[] = [
         element: <RequireAuth />,
         children: [
           { path: paths.home.pattern, element: <DashboardRoute /> },
-          { path: paths.mobile.pattern, element: <MobileRoute /> },
+          // Phones once had a "use a computer" screen here; they now use the dashboard itself.
+          { path: paths.mobile.pattern, element: <Navigate to={paths.home.build()} replace /> },
           {
             path: paths.user.pattern,
             // The own-account screen (plans, history, card): its own chunk, fetched when first visited.

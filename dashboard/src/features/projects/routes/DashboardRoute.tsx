@@ -1,14 +1,13 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Navigate } from 'react-router';
 import { paths } from '@/app/paths';
 import { Alert } from '@/components/Alert';
 import { PageLoader } from '@/components/PageLoader';
 import { errorMessage } from '@/lib/api-client';
-import { isMobileDevice } from '@/lib/device';
 import { readLocal, storageKeys, writeLocal } from '@/lib/storage';
 import { useProjects } from '@/lib/projects/get-projects';
 import { ProjectItem } from '@/features/projects/components/ProjectCard';
+import { EmptyProjects } from '@/features/projects/components/EmptyProjects';
 import {
   arrangeProjects,
   defaultProjectOrder,
@@ -50,7 +49,6 @@ export function DashboardRoute() {
   const [view, setView] = useStoredChoice<ProjectView>(storageKeys.projectView, isProjectView, 'grid');
   const [search, setSearch] = useState('');
 
-  if (isMobileDevice()) return <Navigate to={paths.mobile.build()} replace />;
   if (projects.isPending) return <PageLoader />;
   if (projects.isError) return <Alert>{errorMessage(projects.error)}</Alert>;
 
@@ -110,12 +108,7 @@ export function DashboardRoute() {
       )}
 
       {all.length === 0 ? (
-        <div className="empty card" data-testid="projects-empty">
-          <p>{t('projects.empty')}</p>
-          <ButtonLink to={paths.projectNew.build()} variant="primary">
-            {t('projects.createFirst')}
-          </ButtonLink>
-        </div>
+        <EmptyProjects />
       ) : visible.length === 0 ? (
         <p className="muted">{t('projects.noMatch')}</p>
       ) : (
