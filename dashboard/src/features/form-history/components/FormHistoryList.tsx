@@ -19,6 +19,7 @@ import { FormHistorySettingsModal } from './FormHistorySettingsModal';
 import { HistoryFilters } from './HistoryFilters';
 import { HistoryNotices } from './HistoryNotices';
 import { SubmissionData } from './SubmissionData';
+import { SubmissionDialog } from './SubmissionDialog';
 import { ActionButton } from '@/components/ActionButton';
 
 /** The filter kept in the address (`?q=&from=&to=`), so a reload or a link shows the same list. */
@@ -53,6 +54,7 @@ export function FormHistoryList({ project }: { project: ProjectDetail }) {
   const deleteEntries = useDeleteFormEntries();
   const [rowSelection, setRowSelection] = useState<RowSelectionState>({});
   const [settingsOpen, setSettingsOpen] = useState(false);
+  const [opened, setOpened] = useState<FormEntry | null>(null);
 
   if (history.isError && !history.data)
     return <Alert testId="form-history-error">{errorMessage(history.error)}</Alert>;
@@ -69,31 +71,49 @@ export function FormHistoryList({ project }: { project: ProjectDetail }) {
     {
       id: 'created_at',
       header: () => t('formHistory.date'),
-      cell: ({ row }) => <span data-testid="entry-date">{fmt.dateTime(row.original.created_at)}</span>,
+      // The date opens the whole message (on a phone, the date and subject are all the row shows).
+      cell: ({ row }) => (
+        <button
+          type="button"
+          className="link-button"
+          onClick={() => setOpened(row.original)}
+          aria-label={t('formHistory.open', { date: fmt.dateTime(row.original.created_at) })}
+          data-testid="entry-date"
+        >
+          {fmt.dateTime(row.original.created_at)}
+        </button>
+      ),
       meta: { className: 'nowrap' },
     },
     {
       id: 'url',
       header: () => t('formHistory.url'),
       cell: ({ row }) => row.original.url,
-      meta: { className: 'break-all' },
+      meta: { className: 'break-all hide-on-phone' },
     },
-    { id: 'submit', header: () => t('formHistory.submit'), cell: ({ row }) => row.original.submit },
+    {
+      id: 'submit',
+      header: () => t('formHistory.submit'),
+      cell: ({ row }) => row.original.submit,
+      meta: { className: 'hide-on-phone' },
+    },
     {
       id: 'to',
       header: () => t('formHistory.to'),
       cell: ({ row }) => row.original.to,
-      meta: { className: 'break-all' },
+      meta: { className: 'break-all hide-on-phone' },
     },
     {
       id: 'subject',
       header: () => t('formHistory.subject'),
       cell: ({ row }) => <span data-testid="entry-subject">{row.original.subject}</span>,
+      meta: { className: 'wrap-anywhere' },
     },
     {
       id: 'data',
       header: () => t('formHistory.data'),
       cell: ({ row }) => <SubmissionData html={row.original.data} />,
+      meta: { className: 'hide-on-phone' },
     },
   ];
 
@@ -192,6 +212,7 @@ export function FormHistoryList({ project }: { project: ProjectDetail }) {
           onClose={() => setSettingsOpen(false)}
         />
       )}
+      {opened && <SubmissionDialog entry={opened} onClose={() => setOpened(null)} />}
       {confirmDialog}
     </section>
   );

@@ -74,6 +74,37 @@ describe('form history', () => {
     expect(screen.getByText('ana@example.com')).toBeTruthy();
   });
 
+  it('opens a message in full from its date, every field and the whole message, then closes it', async () => {
+    const long = `<p>${'Quero encomendar um bolo de chocolate para sábado. '.repeat(40)}</p><p>Fim da mensagem.</p>`;
+    api([entry(1, '<p>a</p>'), entry(2, long)]);
+    renderRoutes(routes, '/project/7/form-history');
+    const dates = await screen.findAllByTestId('entry-date');
+    expect(dates[1]?.tagName).toBe('BUTTON');
+    expect(dates[1]?.getAttribute('aria-label')).toMatch(/^Abrir a mensagem de /);
+    fireEvent.click(dates[1] as HTMLElement);
+    const dialog = await screen.findByRole('dialog', { name: 'Mensagem do formulário' });
+    const inside = within(dialog);
+    expect(inside.getByTestId('form-entry-subject').textContent).toBe('Contato 2');
+    expect(inside.getByTestId('form-entry-url').textContent).toBe('https://loja.example.com/contato');
+    expect(inside.getByTestId('form-entry-submit').textContent).toBe('Enviar');
+    expect(inside.getByTestId('form-entry-to').textContent).toBe('ana@example.com');
+    const message = inside.getByTestId('form-entry-data');
+    // All of it, unclipped: the opened message is not the table's scrolling preview.
+    expect(message.className).toBe('submission-data is-full');
+    expect(message.textContent).toContain('Fim da mensagem.');
+    expect(message.textContent?.match(/bolo de chocolate/g)).toHaveLength(40);
+    fireEvent.click(inside.getByRole('button', { name: 'Fechar' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+  });
+
+  it('keeps the date and subject on a phone and leaves the rest to the opened message', async () => {
+    api([entry(1, '<p>a</p>')]);
+    renderRoutes(routes, '/project/7/form-history');
+    await screen.findByTestId('entry-date');
+    const phoneHidden = [...document.querySelectorAll('th.hide-on-phone')].map((th) => th.textContent);
+    expect(phoneHidden).toEqual(['Url', 'Botão', 'Para', 'Dados']);
+  });
+
   it('deletes the selected entries after confirmation', async () => {
     const calls = api([entry(1, '<p>a</p>'), entry(2, '<p>b</p>'), entry(3, '<p>c</p>')], {
       [`DELETE ${HISTORY}`]: () => ({ json: { deleted: 2 } }),
@@ -113,7 +144,12 @@ describe('form history', () => {
       'Dados',
     ]);
     expect(headers.some((header) => header.hasAttribute('aria-sort'))).toBe(false);
-    expect(within(table).queryAllByRole('button')).toEqual([]);
+    // No header is a sort button; the only buttons are the dates, which open their message.
+    for (const header of headers) expect(within(header).queryAllByRole('button')).toEqual([]);
+    expect(within(table).getAllByRole('button').map((button) => button.dataset.testid)).toEqual([
+      'entry-date',
+      'entry-date',
+    ]);
   });
 
   it('selects every entry of the page at once and clears the selection from the bar', async () => {
