@@ -1,4 +1,4 @@
-/** Spec §8: every admin action (blocks, templates, users) toasts 'ok' (green) on success and 'falha' (red) on failure. */
+/** Spec §8: every admin action (blocks, templates, users) toasts 'Feito' (green) on success and 'Falhou' (red) on failure, from the catalogue. */
 import type { TFunction } from 'i18next';
 import { toast } from '@/components/toast';
 import { errorMessage } from '@/lib/api-client';

@@ -142,7 +142,7 @@ describe('admin blocks screen', () => {
     expect(order.value).toBe('7');
   });
 
-  it('creates a block with order 99 by default, toasts ok and reloads the library', async () => {
+  it('creates a block with order 99 by default, toasts "Feito" and reloads the library', async () => {
     const calls = api({
       'POST /erp/block': ({ body }) => ({
         status: 201,
@@ -170,13 +170,19 @@ describe('admin blocks screen', () => {
       js: '',
       order: 99,
     });
-    expect(toasts()).toContain('success:ok');
+    expect(toasts()).toContain('success:Feito');
     await waitFor(() => expect(calls.filter((c) => c.url === '/api/blocks')).toHaveLength(2));
   });
 
-  it("keeps the form open with the server's message and a falha toast on 409", async () => {
-    const message = 'Block Name already exists';
-    api({ 'POST /erp/block/10': () => ({ status: 409, json: { error: 'block_name_taken', message } }) });
+  it("keeps the form open with the server's message and a failure toast on 409", async () => {
+    // The server's English message; the dashboard says its code's text.
+    const message = 'Já existe um bloco com esse nome';
+    api({
+      'POST /erp/block/10': () => ({
+        status: 409,
+        json: { error: 'block_name_taken', message: 'Block Name already exists' },
+      }),
+    });
     await open();
     fireEvent.click(within(screen.getByTestId('block-row-10')).getByTestId('block-edit'));
     const form = await screen.findByTestId('block-form');
@@ -184,7 +190,7 @@ describe('admin blocks screen', () => {
     fireEvent.change(within(form).getByTestId('block-name'), { target: { value: 'Hero B' } });
     fireEvent.click(within(form).getByTestId('block-form-save'));
     expect((await screen.findByTestId('block-form-error')).textContent).toBe(message);
-    expect(toasts()).toContain(`error:falha: ${message}`);
+    expect(toasts()).toContain(`error:Falhou: ${message}`);
     expect(screen.getByTestId('block-form')).toBeTruthy();
   });
 
@@ -193,7 +199,7 @@ describe('admin blocks screen', () => {
     await open();
     fireEvent.click(screen.getByTestId('block-new'));
     fireEvent.click(await screen.findByTestId('block-form-save'));
-    await expectFieldError('block-name', 'Block Name is required');
+    await expectFieldError('block-name', 'O nome do bloco é obrigatório');
     await expectFieldError('block-template', 'O HTML do bloco é obrigatório');
     await expectFocused('block-name');
     expect(calls.some((c) => c.method === 'POST')).toBe(false);
@@ -212,7 +218,7 @@ describe('admin blocks screen', () => {
     fireEvent.change(within(form).getByTestId('block-name'), { target: { value: 'Hero A' } });
     fireEvent.change(within(form).getByTestId('block-template'), { target: { value: '<div></div>' } });
     fireEvent.click(within(form).getByTestId('block-form-save'));
-    await expectFieldError('block-name', 'Block Name already exists');
+    await expectFieldError('block-name', 'Já existe um bloco com esse nome');
     await expectFocused('block-name');
     expect(screen.queryByTestId('block-form-error')).toBeNull();
   });
@@ -230,7 +236,7 @@ describe('admin blocks screen', () => {
     expect(calls.some((c) => c.method === 'POST')).toBe(false);
   });
 
-  it('moves a block, changes its order and deletes it after "are you sure?"', async () => {
+  it('moves a block, changes its order and deletes it after a confirmation in Portuguese', async () => {
     const calls = api({
       'POST /erp/block/10': () => ({ json: block(10, 'Hero A', 2) }),
       'POST /erp/reorder-block/10': () => ({ status: 204 }),
@@ -247,11 +253,15 @@ describe('admin blocks screen', () => {
     await waitFor(() => expect(posts(calls, '/erp/reorder-block/10')[0]?.body).toEqual({ order: 5 }));
 
     fireEvent.click(within(row).getByTestId('block-delete'));
-    expect(await confirmText()).toBe('Excluir o bloco "Hero A"? are you sure?');
+    expect(await confirmText()).toBe(
+      'Excluir o bloco "Hero A"? O bloco sai da biblioteca; as páginas que já o usam não mudam.',
+    );
     expect(posts(calls, '/erp/delete-block/10')).toHaveLength(0);
     await acceptConfirm();
     await waitFor(() => expect(posts(calls, '/erp/delete-block/10')).toHaveLength(1));
-    await waitFor(() => expect(toasts().filter((t) => t === 'success:ok').length).toBeGreaterThanOrEqual(3));
+    await waitFor(() =>
+      expect(toasts().filter((t) => t === 'success:Feito').length).toBeGreaterThanOrEqual(3),
+    );
   });
 
   it('does not delete a block when the confirmation is refused', async () => {
@@ -262,7 +272,7 @@ describe('admin blocks screen', () => {
     expect(calls.some((c) => c.url === '/erp/delete-block/10')).toBe(false);
   });
 
-  it('edits, reorders and deletes a category ("Certeza?"), and shows falha when the server refuses', async () => {
+  it('edits, reorders and deletes a category after a confirmation, and shows the failure when the server refuses', async () => {
     const calls = api({
       'POST /erp/category/2': () => ({
         json: { id: 2, key: null, name: 'Vazia 2', icon: '', order: 4, blocks: [] },
@@ -294,10 +304,12 @@ describe('admin blocks screen', () => {
     await waitFor(() => expect(posts(calls, '/erp/reorder-category/1')[0]?.body).toEqual({ order: 3 }));
 
     fireEvent.click(within(screen.getByTestId('category-2')).getByTestId('category-delete'));
-    expect(await confirmText()).toBe('Excluir a categoria "Vazia"? Certeza?');
+    expect(await confirmText()).toBe(
+      'Excluir a categoria "Vazia"? Só uma categoria sem blocos pode ser excluída.',
+    );
     await acceptConfirm();
     await waitFor(() =>
-      expect(toasts()).toContain('error:falha: A categoria ainda tem blocos; mova ou exclua-os antes.'),
+      expect(toasts()).toContain('error:Falhou: A categoria ainda tem blocos; mova ou exclua-os antes.'),
     );
   });
 
@@ -367,7 +379,7 @@ describe('admin blocks screen', () => {
     expect(calls.filter((c) => c.url.startsWith('/api/block-screenshot/10')).at(-1)?.url).toBe(
       '/api/block-screenshot/10?size=800,400',
     );
-    expect(toasts()).toContain('error:falha: screenshot renderer not configured');
+    expect(toasts()).toContain('error:Falhou: screenshot renderer not configured');
   });
 
   it('imports blocks from pasted text and shows the 422 message at the text when the server refuses', async () => {
@@ -393,7 +405,7 @@ describe('admin blocks screen', () => {
     status = 200;
     fireEvent.click(screen.getByTestId('import-submit'));
     await waitFor(() => expect(screen.queryByTestId('import-blocks')).toBeNull());
-    expect(toasts()).toContain('success:ok: 2 importados');
+    expect(toasts()).toContain('success:2 importados');
   });
 
   it('refuses an empty or non-JSON import at its field, and shows a refused entry there', async () => {
@@ -461,14 +473,16 @@ describe('admin blocks screen', () => {
     );
   });
 
-  it('deletes everything after "Confirm?"', async () => {
+  it('deletes everything after a confirmation that says what is lost', async () => {
     const calls = api({ 'POST /erp/truncate': () => ({ status: 204 }) });
     await open();
     fireEvent.click(screen.getByTestId('truncate'));
-    expect(await confirmText()).toContain('Confirm?');
+    expect(await confirmText()).toBe(
+      'Excluir todos os blocos e categorias da biblioteca? Os blocos e as categorias saem da biblioteca de todos; as páginas que já os usam não mudam. Esta ação não pode ser desfeita.',
+    );
     await acceptConfirm();
     await waitFor(() => expect(posts(calls, '/erp/truncate')).toHaveLength(1));
-    await waitFor(() => expect(toasts()).toContain('success:ok'));
+    await waitFor(() => expect(toasts()).toContain('success:Feito'));
   });
 });
 

@@ -123,7 +123,7 @@ describe("the business's block library screen", () => {
     fireEvent.change(form.getByTestId('business-block-name'), { target: { value: ' ' } });
     fireEvent.change(form.getByTestId('business-block-order'), { target: { value: '-1' } });
     fireEvent.click(form.getByTestId('business-block-form-save'));
-    await expectFieldError('business-block-name', 'Block Name is required');
+    await expectFieldError('business-block-name', 'O nome do bloco é obrigatório');
     await expectFieldError('business-block-order', 'A ordem deve ser um número inteiro de 0 a 1000000');
     await expectFocused('business-block-name');
     fireEvent.change(form.getByTestId('business-block-name'), { target: { value: 'Capa nova' } });

@@ -146,10 +146,11 @@ describe('form history', () => {
     expect(headers.some((header) => header.hasAttribute('aria-sort'))).toBe(false);
     // No header is a sort button; the only buttons are the dates, which open their message.
     for (const header of headers) expect(within(header).queryAllByRole('button')).toEqual([]);
-    expect(within(table).getAllByRole('button').map((button) => button.dataset.testid)).toEqual([
-      'entry-date',
-      'entry-date',
-    ]);
+    expect(
+      within(table)
+        .getAllByRole('button')
+        .map((button) => button.dataset.testid),
+    ).toEqual(['entry-date', 'entry-date']);
   });
 
   it('selects every entry of the page at once and clears the selection from the bar', async () => {

@@ -133,16 +133,16 @@ describe('source-code modal', () => {
     expect(onClose).toHaveBeenCalled();
   });
 
-  it("toasts 'x-vars error: ' and the reason when the definitions can't be read", async () => {
+  it("toasts 'Erro no x-vars: ' and the reason when the definitions can't be read", async () => {
     const { applied, onClose } = open();
     setCode('source-html', `<div x-vars='[{"name":"n","type":"nope"}]'></div>`);
     fireEvent.click(screen.getByTestId('source-apply'));
-    await waitFor(() => expect(toastMessages()).toContain('x-vars error: x-vars[0]: unknown type "nope"'));
+    await waitFor(() => expect(toastMessages()).toContain('Erro no x-vars: x-vars[0]: unknown type "nope"'));
     expect(applied).toEqual([]);
     expect(onClose).not.toHaveBeenCalled();
   });
 
-  it("saves in My Blocks as new or over a chosen one; the name is required; 'saved!'", async () => {
+  it("saves in My Blocks as new or over a chosen one; the name is required; 'Salvo!'", async () => {
     const calls = mockApi({
       'POST /api/newMyBlock': (call) => ({ status: 201, json: { id: 8, ...(call.body as object) } }),
       'GET /api/blocks': () => ({ json: library }),
@@ -150,12 +150,12 @@ describe('source-code modal', () => {
     open();
     fireEvent.change(screen.getByTestId('my-block-name'), { target: { value: ' ' } });
     fireEvent.click(screen.getByTestId('my-block-save'));
-    await waitFor(() => expect(toastMessages()).toContain('Block Name is required'));
+    await waitFor(() => expect(toastMessages()).toContain('O nome do bloco é obrigatório'));
     expect(calls).toHaveLength(0);
 
     fireEvent.change(screen.getByTestId('my-block-name'), { target: { value: 'Meu hero novo' } });
     fireEvent.click(screen.getByTestId('my-block-save'));
-    await waitFor(() => expect(toastMessages()).toContain('saved!'));
+    await waitFor(() => expect(toastMessages()).toContain('Salvo!'));
     expect(calls[0]).toEqual({
       method: 'POST',
       url: '/api/newMyBlock',
@@ -206,10 +206,10 @@ describe('source-code modal', () => {
     const section = within(screen.getByTestId('source-business'));
     fireEvent.change(section.getByTestId('biz-block-name'), { target: { value: ' ' } });
     fireEvent.click(section.getByTestId('biz-block-save'));
-    await waitFor(() => expect(toasts()).toEqual(['error:Block Name is required']));
+    await waitFor(() => expect(toasts()).toEqual(['error:O nome do bloco é obrigatório']));
     fireEvent.change(section.getByTestId('biz-block-name'), { target: { value: 'CAPA da agência ' } });
     fireEvent.click(section.getByTestId('biz-block-save'));
-    await waitFor(() => expect(toasts()).toContain('error:Block Name already exists'));
+    await waitFor(() => expect(toasts()).toContain('error:Já existe um bloco com esse nome'));
     expect(calls).toHaveLength(0);
 
     fireEvent.change(section.getByTestId('biz-block-name'), { target: { value: 'Hero da agência' } });
@@ -276,16 +276,16 @@ describe('source-code modal', () => {
     const section = within(screen.getByTestId('source-library'));
     fireEvent.change(section.getByTestId('lib-block-name'), { target: { value: '' } });
     fireEvent.click(section.getByTestId('lib-block-save'));
-    await waitFor(() => expect(toastMessages()).toContain('Block Name is required'));
+    await waitFor(() => expect(toastMessages()).toContain('O nome do bloco é obrigatório'));
     fireEvent.change(section.getByTestId('lib-block-name'), { target: { value: 'hero DIVIDIDO ' } });
     fireEvent.click(section.getByTestId('lib-block-save'));
-    await waitFor(() => expect(toastMessages()).toContain('Block Name already exists'));
+    await waitFor(() => expect(toastMessages()).toContain('Já existe um bloco com esse nome'));
     expect(calls).toHaveLength(0);
 
     // Overwriting that very block keeps its name.
     fireEvent.change(section.getByTestId('lib-block-target'), { target: { value: '11' } });
     fireEvent.click(section.getByTestId('lib-block-save'));
-    await waitFor(() => expect(toastMessages()).toContain('saved!'));
+    await waitFor(() => expect(toastMessages()).toContain('Salvo!'));
     expect(calls[0]?.body).toMatchObject({
       id: 11,
       name: 'hero DIVIDIDO',

@@ -155,7 +155,7 @@ describe('admin templates screen', () => {
     expect(router.state.location.pathname).toBe('/template/2');
   });
 
-  it('edits name, category, description and the published flag, toasts ok and reloads the list', async () => {
+  it('edits name, category, description and the published flag, toasts "Feito" and reloads the list', async () => {
     const calls = api({
       'POST /erp/template/2': ({ body }) => ({ json: { ...templates()[1], ...(body as object) } }),
     });
@@ -176,7 +176,7 @@ describe('admin templates screen', () => {
       description: 'Novo texto',
       is_published: '1',
     });
-    expect(toasts()).toContain('success:ok');
+    expect(toasts()).toContain('success:Feito');
     await waitFor(() => expect(calls.filter((c) => c.url === '/erp/templateList')).toHaveLength(2));
   });
 
@@ -192,7 +192,7 @@ describe('admin templates screen', () => {
     );
   });
 
-  it('shows a server error that names a field at that field, with a falha toast', async () => {
+  it('shows a server error that names a field at that field, with a failure toast', async () => {
     const message = 'No máximo 200 caracteres';
     api({
       'POST /erp/template/3': () => ({
@@ -212,7 +212,7 @@ describe('admin templates screen', () => {
     fireEvent.click(within(form).getByTestId('template-form-save'));
     await expectFieldError('template-name', message);
     await expectFocused('template-name');
-    expect(toasts()).toContain(`error:falha: ${message}`);
+    expect(toasts()).toContain(`error:Falhou: ${message}`);
     expect(screen.queryByTestId('template-form-error')).toBeNull();
     expect(screen.getByTestId('template-form')).toBeTruthy();
   });
@@ -253,7 +253,7 @@ describe('admin templates screen', () => {
     expect(posts(calls, '/erp/delete-template/2')).toHaveLength(0);
     await acceptConfirm();
     await waitFor(() => expect(posts(calls, '/erp/delete-template/2')).toHaveLength(1));
-    await waitFor(() => expect(toasts()).toContain('success:ok'));
+    await waitFor(() => expect(toasts()).toContain('success:Feito'));
     await waitFor(() => expect(calls.filter((c) => c.url === '/erp/templateList')).toHaveLength(2));
   });
 
@@ -265,7 +265,7 @@ describe('admin templates screen', () => {
     expect(calls.some((c) => c.url.startsWith('/erp/delete-template'))).toBe(false);
   });
 
-  it('shows falha with the server message when the delete fails', async () => {
+  it('shows the failure with the server message when the delete fails', async () => {
     api({
       'POST /erp/delete-template/2': () => ({
         status: 404,
@@ -275,7 +275,7 @@ describe('admin templates screen', () => {
     await open();
     fireEvent.click(within(screen.getByTestId('template-row-2')).getByTestId('template-delete'));
     await acceptConfirm();
-    await waitFor(() => expect(toasts()).toContain('error:falha: Não encontrado'));
+    await waitFor(() => expect(toasts()).toContain('error:Falhou: Não encontrado'));
   });
 
   it('moves a row down with reorder-template calls for the rows whose order changed', async () => {
@@ -285,7 +285,7 @@ describe('admin templates screen', () => {
     });
     await open();
     fireEvent.click(within(screen.getByTestId('template-row-1')).getByTestId('template-move-down'));
-    await waitFor(() => expect(toasts()).toContain('success:ok'));
+    await waitFor(() => expect(toasts()).toContain('success:Feito'));
     expect(
       calls.filter((c) => c.url.startsWith('/erp/reorder-template/')).map((c) => [c.url, c.body]),
     ).toEqual([
@@ -313,10 +313,10 @@ describe('admin templates screen', () => {
         .disabled,
     ).toBe(true);
     release();
-    await waitFor(() => expect(toasts()).toContain('success:ok'));
+    await waitFor(() => expect(toasts()).toContain('success:Feito'));
   });
 
-  it('shows falha when a reorder fails', async () => {
+  it('shows the failure when a reorder fails', async () => {
     api({
       'POST /erp/reorder-template/2': () => ({
         status: 422,
@@ -331,7 +331,7 @@ describe('admin templates screen', () => {
     await open();
     fireEvent.click(within(screen.getByTestId('template-row-3')).getByTestId('template-move-up'));
     await waitFor(() =>
-      expect(toasts()).toContain('error:falha: A ordem deve ser um número inteiro de 0 a 1000000'),
+      expect(toasts()).toContain('error:Falhou: A ordem deve ser um número inteiro de 0 a 1000000'),
     );
   });
 
@@ -355,11 +355,11 @@ describe('admin templates screen', () => {
       expect(within(row).getByTestId('template-thumbnail').getAttribute('src')).toBe('blob:shot'),
     );
     expect(button.disabled).toBe(false);
-    expect(toasts()).toContain('success:ok');
+    expect(toasts()).toContain('success:Feito');
     await waitFor(() => expect(calls.filter((c) => c.url === '/erp/templateList')).toHaveLength(2));
   });
 
-  it("shows the server's 503 text in a falha toast when Chromium is missing", async () => {
+  it("shows the server's 503 text in a failure toast when Chromium is missing", async () => {
     const message = 'Chromium is not installed on this server';
     api({
       'GET /api/template-screenshot/1': () => ({ status: 503, json: { error: 'unavailable', message } }),
@@ -367,7 +367,7 @@ describe('admin templates screen', () => {
     await open();
     const row = screen.getByTestId('template-row-1');
     fireEvent.click(within(row).getByTestId('template-screenshot'));
-    await waitFor(() => expect(toasts()).toContain(`error:falha: ${message}`));
+    await waitFor(() => expect(toasts()).toContain(`error:Falhou: ${message}`));
     // The stored thumbnail stays.
     expect(within(row).getByTestId('template-thumbnail').getAttribute('src')).toBe('/files/templates/1.png');
   });

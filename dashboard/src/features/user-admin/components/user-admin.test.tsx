@@ -110,7 +110,7 @@ describe('administrator users screen (/erp/users)', () => {
     expect(calls.filter((c) => c.method === 'POST').map((c) => c.url)).toEqual(['/api/loginWith/7']);
   });
 
-  it("a failing 'login as' toasts 'falha' with the server message and stays", async () => {
+  it("a failing 'login as' toasts the failure with the server message and stays", async () => {
     api(me(), {
       'POST /api/loginWith/7': () => ({
         status: 403,
