@@ -10,6 +10,10 @@
  *   critical violation;
  * - on each screen the visible text must hold no text of the other language's catalogue and
  *   no raw i18next key (src/testing/language-check.ts); the test's own data is user content;
+ *   and no file input shows the browser's own control ("Choose File", in the browser's language):
+ *   the kit's FilePicker or an upload button stands in for it;
+ * - the business administrator's screens and the dialogs a screen opens (a message of the form
+ *   history, the block import, the library's "delete everything", a custom font) walked the same way;
  * - each screen with a table opened at a phone's 390×844: the page never scrolls sideways, a
  *   table wider than its card scrolls inside it.
  *
@@ -54,6 +58,8 @@ interface Screen {
   path: () => string;
   /** What shows once the screen has its data. */
   ready: string;
+  /** A dialog the screen opens, walked as a screen of its own: what to press, and what then shows. */
+  dialog?: { press: string; ready: string };
 }
 
 interface Ids {
@@ -116,7 +122,42 @@ const screens: Screen[] = [
     ready: byTestId('entry-data'),
   },
   { name: 'account', role: 'owner', path: () => '/user', ready: byTestId('account-plan') },
+  {
+    name: 'form-history-message',
+    role: 'owner',
+    path: () => `/project/${ids.project}/form-history`,
+    ready: byTestId('entry-data'),
+    dialog: { press: byTestId('entry-date'), ready: byTestId('form-entry-dialog') },
+  },
+  {
+    name: 'settings-custom-font',
+    role: 'owner',
+    path: () => `/project/${ids.project}/edit`,
+    ready: byTestId('project-settings-form'),
+    dialog: { press: byTestId('add-custom-font'), ready: byTestId('custom-font-modal') },
+  },
+  { name: 'business-users', role: 'business', path: () => '/users', ready: byTestId('business-users') },
+  {
+    name: 'business-library',
+    role: 'business',
+    path: () => '/business/blocks',
+    ready: byTestId('business-library'),
+  },
   { name: 'erp-blocks', role: 'admin', path: () => '/erp/blocks', ready: byTestId('block-admin') },
+  {
+    name: 'erp-blocks-import',
+    role: 'admin',
+    path: () => '/erp/blocks',
+    ready: byTestId('block-admin'),
+    dialog: { press: byTestId('import-blocks-open'), ready: '[role="dialog"]' },
+  },
+  {
+    name: 'erp-blocks-truncate',
+    role: 'admin',
+    path: () => '/erp/blocks',
+    ready: byTestId('block-admin'),
+    dialog: { press: byTestId('truncate'), ready: '[role="alertdialog"]' },
+  },
   { name: 'erp-templates', role: 'admin', path: () => '/erp/templates', ready: byTestId('template-admin') },
   { name: 'erp-users', role: 'admin', path: () => '/erp/users', ready: byTestId('user-admin') },
   { name: 'erp-edges', role: 'admin', path: () => '/erp/edges', ready: byTestId('edge-ops-table') },
@@ -274,6 +315,13 @@ async function collectAdminContent(): Promise<void> {
   const templates = await apiGet<{ name: string; category: string }[]>(admin, '/erp/templateList');
   for (const template of templates) userContent.push(template.name, template.category);
   userContent.push(inject('adminEmail'), 'edge-e2e');
+  // The business's members and blocks, whatever the suites before this one made.
+  const business = await signedIn('business', 'pt-BR');
+  const members = await apiGet<{ name: string; email: string }[]>(business, '/api/business/users');
+  for (const member of members) userContent.push(member.name, member.email);
+  const blocks = await apiGet<{ name: string; keywords?: string }[]>(business, '/api/business/blocks');
+  for (const block of blocks) userContent.push(block.name, block.keywords ?? '');
+  userContent.push(inject('businessEmail'), 'Agência E2E');
 }
 
 async function open(page: Page, screen: Screen): Promise<void> {
@@ -286,6 +334,23 @@ async function open(page: Page, screen: Screen): Promise<void> {
     const frame = await (await page.$(screen.ready))?.contentFrame();
     await frame?.waitForLoadState('load');
   }
+  if (screen.dialog) {
+    await page.locator(screen.dialog.press).first().click();
+    await page.waitForSelector(screen.dialog.ready, { timeout: READY_TIMEOUT_MS });
+  }
+}
+
+/** File inputs a person sees as the browser draws them ("Choose File" / "Escolher arquivo"). */
+function nativeFileInputs(page: Page): Promise<string[]> {
+  return page.evaluate(() =>
+    [...document.querySelectorAll<HTMLInputElement>('input[type="file"]')]
+      .filter((input) => {
+        const box = input.getBoundingClientRect();
+        const style = getComputedStyle(input);
+        return box.width > 1 && box.height > 1 && style.visibility !== 'hidden' && style.opacity !== '0';
+      })
+      .map((input) => input.id || input.name || input.outerHTML.slice(0, 80)),
+  );
 }
 
 interface AxeViolation {
@@ -364,6 +429,8 @@ describe.each(LANGUAGES)('main screens in %s', (language) => {
         )
         .toEqual([]);
 
+      expect.soft(await nativeFileInputs(page), `native file inputs on ${screen.name}`).toEqual([]);
+
       if (language === 'pt-BR') {
         const violations = await axeViolations(page);
         const blocking = violations.filter(serious);
@@ -390,6 +457,8 @@ const PHONE = { width: 390, height: 844 };
 interface TableScreen extends Screen {
   /** Its table is surely wider than a phone (many columns, dates kept on one line): it must scroll. */
   mustScroll: boolean;
+  /** Its table keeps only what a phone needs (the rest opens from the row): it must fit, unscrolled. */
+  mustFit?: boolean;
 }
 
 const byName = (name: string): Screen => {
@@ -401,7 +470,7 @@ const byName = (name: string): Screen => {
 const tableScreens: TableScreen[] = [
   { ...byName('records'), mustScroll: true },
   { ...byName('redirects'), mustScroll: false },
-  { ...byName('form-history'), mustScroll: true },
+  { ...byName('form-history'), mustScroll: false, mustFit: true },
   {
     name: 'business-users',
     role: 'business',
@@ -510,6 +579,9 @@ describe('tables at a phone width (390×844)', () => {
           chosen.windowWidth,
         );
       }
+      if (screen.mustFit)
+        for (const table of layout.tables)
+          expect(table.tableWidth, `${table.testId} fits the phone`).toBeLessThanOrEqual(table.boxWidth);
       if (screen.mustScroll)
         expect(
           layout.tables.some((table) => table.scrolled > 0),

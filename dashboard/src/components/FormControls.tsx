@@ -1,6 +1,7 @@
 import type { InputHTMLAttributes, ReactNode, SelectHTMLAttributes, TextareaHTMLAttributes } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { FieldError, UseFormRegisterReturn } from 'react-hook-form';
+import { FilePicker } from '@/components/FilePicker';
 import { FormField, type FieldControlProps } from '@/components/FormField';
 import { errorText } from '@/lib/forms';
 
@@ -61,6 +62,12 @@ type Own<E> = Omit<E, keyof ControlFieldProps | 'name'>;
 export function InputField(props: ControlFieldProps & Own<InputHTMLAttributes<HTMLInputElement>>) {
   const [outer, input] = split(props);
   return <ControlField {...outer} render={(wiring) => <input {...input} {...wiring} />} />;
+}
+
+/** A labelled file input bound to a react-hook-form field: the kit's `FilePicker`, never the browser's control. */
+export function FileField(props: ControlFieldProps & Own<InputHTMLAttributes<HTMLInputElement>>) {
+  const [outer, input] = split(props);
+  return <ControlField {...outer} render={(wiring) => <FilePicker {...input} {...wiring} />} />;
 }
 
 /** An order (a whole number from 0) in a number input. */

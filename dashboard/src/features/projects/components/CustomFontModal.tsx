@@ -1,5 +1,5 @@
 import { useTranslation } from 'react-i18next';
-import { InputField, SelectField } from '@/components/FormControls';
+import { FileField, InputField, SelectField } from '@/components/FormControls';
 import { FormDialog } from '@/components/FormDialog';
 import { toast } from '@/components/toast';
 import { errorMessage } from '@/lib/api-client';
@@ -65,10 +65,9 @@ export function CustomFontModal({ prefix, onAdd, onClose }: CustomFontModalProps
           </option>
         ))}
       </SelectField>
-      <InputField
+      <FileField
         label={t('settings.customFonts.file')}
         id="custom-font-file"
-        type="file"
         accept=".woff2,font/woff2"
         required
         description={t('settings.customFonts.hint')}

@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { FilePicker } from '@/components/FilePicker';
 import { RemoveButton } from '@/components/ItemButtons';
 import { toast } from '@/components/toast';
 import { errorMessage } from '@/lib/api-client';
@@ -45,9 +46,9 @@ export function FaviconUpload({ value, onChange, uploadPrefix }: FaviconUploadPr
       ) : (
         <span className="favicon-preview empty" />
       )}
-      <input
+      <FilePicker
         id="favicon-file"
-        type="file"
+        buttonLabel={t('settings.faviconChoose')}
         accept=".png,.jpg,.jpeg,.ico,.svg,image/png,image/jpeg,image/x-icon,image/svg+xml"
         disabled={upload.isPending}
         onChange={(event) => void choose(event.target.files?.[0])}
