@@ -66,13 +66,22 @@ async function sideways(within = 'input, select, textarea, button, a.button, lab
         const id = el.getAttribute('data-testid') ?? el.id ?? '';
         return `${el.tagName.toLowerCase()}${id ? `#${id}` : ''} ${Math.round(box.left)}..${Math.round(box.right)}`;
       });
-    return { pageWidth: document.documentElement.scrollWidth, width, out };
+    // When the page overflows, the innermost elements that reach past its edge, to say why.
+    const past = [...document.querySelectorAll('body *')]
+      .filter((el) => el.getBoundingClientRect().right > width + 0.5)
+      .filter((el) => !el.parentElement || el.parentElement.getBoundingClientRect().right <= width + 0.5)
+      .slice(0, 5)
+      .map((el) => `${el.tagName.toLowerCase()}.${el.className} "${(el.textContent ?? '').slice(0, 60)}"`);
+    return { pageWidth: document.documentElement.scrollWidth, width, out, past };
   }, within);
 }
 
 async function expectFits(what: string) {
   const found = await sideways();
-  expect(found.pageWidth, `${what}: the page scrolls sideways`).toBeLessThanOrEqual(found.width);
+  expect(
+    found.pageWidth,
+    `${what}: the page scrolls sideways (${found.past.join('; ')})`,
+  ).toBeLessThanOrEqual(found.width);
   expect(found.out, `${what}: controls off the screen`).toEqual([]);
 }
 
@@ -114,9 +123,10 @@ describe('an owner on a 390 px phone', () => {
     await snapshot(page, 'phone-publish');
     const live = await confirmPublish(page);
     expect(await live.getAttribute('href')).toMatch(/^https?:\/\/\S+$/);
-    await expectFits('publish dialog, published');
+    await snapshot(page, 'phone-published');
     await page.click(byTestId('publish-done'));
     await page.waitForSelector(`${byTestId('project-state')}:text-is("Publicado")`);
+    await expectFits('project overview, published');
   });
 
   it('reads a long form message whole', async () => {
