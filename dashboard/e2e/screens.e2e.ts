@@ -470,7 +470,8 @@ const byName = (name: string): Screen => {
 const tableScreens: TableScreen[] = [
   { ...byName('records'), mustScroll: true },
   { ...byName('redirects'), mustScroll: false },
-  { ...byName('form-history'), mustScroll: false, mustFit: true },
+  // On a phone the message column is left to the opened message: the date shows the row is in.
+  { ...byName('form-history'), ready: byTestId('entry-date'), mustScroll: false, mustFit: true },
   {
     name: 'business-users',
     role: 'business',
