@@ -294,3 +294,64 @@ export async function snapshot(page: Page, name: string): Promise<void> {
   await mkdir(resolve(process.cwd(), dir), { recursive: true });
   await page.screenshot({ path: join(resolve(process.cwd(), dir), `${name}.png`) });
 }
+
+/**
+ * The page editor open in `page` fits its window at the default zoom ("fit"): nothing scrolls
+ * sideways (the page, the editor, the canvas stage), the top bar stays within the window, and
+ * the canvas frame and the page drawn in it lie wholly in the stage's visible box, between the
+ * side panels, scaled to the stage's width; the zoom menu says the percentage it shows.
+ */
+export async function expectCanvasFitsWindow(page: Page, windowWidth: number): Promise<void> {
+  const zoom = page.locator(byTestId('scale-select'));
+  expect(await zoom.inputValue()).toBe('fit');
+  // The frame follows the stage's measured width (a layout effect), then stays put.
+  await page.waitForFunction(() => {
+    const stage = document.querySelector<HTMLElement>('[data-testid="canvas-stage"]')!;
+    return stage.scrollWidth <= stage.clientWidth;
+  });
+  const m = await page.evaluate(() => {
+    const rect = (el: Element) => el.getBoundingClientRect();
+    const stage = document.querySelector<HTMLElement>('[data-testid="canvas-stage"]')!;
+    const editor = document.querySelector<HTMLElement>('[data-testid="page-editor"]')!;
+    const s = rect(stage);
+    return {
+      page: {
+        scroll: document.documentElement.scrollWidth,
+        client: document.documentElement.clientWidth,
+      },
+      editor: { scroll: editor.scrollWidth, client: editor.clientWidth },
+      stage: {
+        scroll: stage.scrollWidth,
+        client: stage.clientWidth,
+        left: s.left,
+        right: s.left + stage.clientWidth,
+        top: s.top,
+        bottom: s.top + stage.clientHeight,
+      },
+      frame: rect(document.querySelector('.canvas-frame')!).toJSON() as DOMRect,
+      iframe: rect(document.querySelector('[data-testid="canvas-iframe"]')!).toJSON() as DOMRect,
+      library: rect(document.querySelector('.editor-library')!).right,
+      panel: rect(document.querySelector('.editor-panel')!).left,
+      topbar: rect(document.querySelector('[data-testid="editor-topbar"]')!).right,
+    };
+  });
+  const where = JSON.stringify(m);
+  // Nothing scrolls sideways: not the page, not the editor, not the stage.
+  expect(m.page.scroll, where).toBeLessThanOrEqual(m.page.client);
+  expect(m.editor.scroll, where).toBeLessThanOrEqual(m.editor.client);
+  expect(m.stage.scroll, where).toBeLessThanOrEqual(m.stage.client);
+  expect(m.topbar, where).toBeLessThanOrEqual(windowWidth);
+  // The frame, and the page drawn in it, are wholly in the stage's visible box, between the panels.
+  for (const box of [m.frame, m.iframe]) {
+    expect(box.left, where).toBeGreaterThanOrEqual(m.stage.left);
+    expect(box.right, where).toBeLessThanOrEqual(m.stage.right);
+    expect(box.top, where).toBeGreaterThanOrEqual(m.stage.top);
+    expect(box.bottom, where).toBeLessThanOrEqual(m.stage.bottom + 0.5);
+    expect(box.left, where).toBeGreaterThanOrEqual(m.library);
+    expect(box.right, where).toBeLessThanOrEqual(m.panel);
+  }
+  // It fits the width: the 1280 px page scaled to within 2 % of the stage's width.
+  expect(m.iframe.width, where).toBeGreaterThan((m.stage.right - m.stage.left - 32) * 0.98);
+  const percent = Math.round((m.iframe.width / 1280) * 100);
+  expect(await zoom.locator('option:checked').textContent()).toBe(`Ajustar à janela (${percent} %)`);
+}
