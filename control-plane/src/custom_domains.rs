@@ -23,7 +23,7 @@ pub async fn domain_for(state: &AppState, project_id: i64, raw: &str) -> Result<
 
 /// Parses a requested domain: validated, and never the platform's own.
 fn parse_domain(state: &AppState, raw: &str) -> Result<DomainName, Invalid> {
-    let domain = DomainName::parse(raw)?;
+    let domain = DomainName::from_input(raw)?;
     if domain.is_within(&state.settings.platform_domain()) {
         return Err(Invalid::new(
             "domain",

@@ -8,6 +8,7 @@ pub mod block_checks;
 pub mod collector;
 pub mod commands;
 pub mod confine;
+pub mod conflicts;
 pub mod conversions;
 pub mod csrf;
 pub mod custom_domains;

@@ -1,6 +1,7 @@
 //! The render contexts and documents the API's renders share, outside any route: the editor's
 //! canvas (`routes::blocks::render`) and the owner's page preview (`routes::preview`) render
-//! with live records ([`live_context`]); the theme picker, the template preview and the
+//! with live records ([`live_context`]), and so does the picture of a published page with live
+//! lists ([`live_page_document`]); the theme picker, the template preview and the
 //! template thumbnails render a template's snapshot with its own sample records
 //! ([`template_document`], [`snapshot_context`]); a block's thumbnail shows it alone
 //! ([`block_document`]). Route modules use this one; it uses no route module.
@@ -9,9 +10,11 @@ use vitrine_shared::{
     account::Account,
     blocks::split_x_vars,
     domain::normalize_page_slug,
-    manifest::page_path,
+    manifest::{DynamicPage, page_path},
     record_lists::{DbRecord, ListQuery},
-    render::{Block, CompiledPage, PostView, RenderContext, RenderError, base_style, escape},
+    render::{
+        Block, CompiledPage, PostView, RenderContext, RenderError, base_style, document, escape,
+    },
     sandbox::Share,
     sections::{MenuPage, menu},
     snapshot::{SnapPage, SnapTable, Snapshot},
@@ -97,6 +100,36 @@ pub async fn live_context(
     }
     ctx.api = crate::external_lists::api_lists(state, account, blocks).await;
     Ok(ctx)
+}
+
+/// A deploy's page with live lists (`manifest.dynamic_pages`) as a whole document: the deploy's
+/// blocks and document parts (its stylesheets and scripts are the deploy's `/_assets/…`), with
+/// the project's records now, rendered in the owner's account's visitor share, as the edge
+/// renders it for visitors. The project card's picture of such a home page
+/// (`crate::screenshot`) is taken of it.
+pub async fn live_page_document(
+    state: &AppState,
+    project_id: i64,
+    page: &DynamicPage,
+) -> Result<String> {
+    let project = state.store.project_by_id(project_id).await?;
+    let owner = state.store.user_by_id(project.user_id).await?;
+    let account = Account::of(owner.id, owner.business_id);
+    let stored = state
+        .store
+        .project_pages(project_id)
+        .await?
+        .into_iter()
+        .find(|p| normalize_page_slug(&p.slug) == page.page_slug)
+        .ok_or(ApiError::NotFound)?;
+    let stored = state.store.page_by_id(stored.id).await?;
+    let ctx = live_context(state, (project_id, account), &stored, &page.blocks, None).await?;
+    let body = state
+        .sandbox
+        .page(Share::visitor(account), &page.blocks, &ctx)
+        .await
+        .map_err(|e| ApiError::render("blocks", e))?;
+    Ok(document(&page.document, &body))
 }
 
 /// The collection behind a list's table slug, when it is one of this project's.

@@ -14,7 +14,8 @@
 //! page reaches no file, no network and no other local service.
 //!
 //! A published site's home page is pictured the same way after each publish
-//! ([`after_publish`]): its assets (stylesheets, fonts, images of the deploy) are served by that
+//! ([`after_publish`]), a home page with live lists as the edge renders it, with its records:
+//! its assets (stylesheets, fonts, images of the deploy) are served by that
 //! same origin from the deploy's own files, so the picture is what visitors see, and still
 //! nothing else is reachable. The picture is stored with the deploy
 //! (`deploys/{project}/{deploy}/screenshot.png`) and the project's `thumbnail` names it. It runs
@@ -413,8 +414,9 @@ pub async fn picture(state: &AppState, project_id: i64, deploy_id: i64) -> (&'st
 }
 
 /// Takes and stores the picture of a deploy's home page and records it on the project.
-/// `Ok(false)` when there is nothing to picture (the home page is rendered by the edge from
-/// live records) or the deploy is no longer the live one.
+/// A static home page is pictured as the deploy stored it; one with live lists, which the edge
+/// renders from the records, is rendered here the same way, with the records as they are now
+/// ([`crate::rendering::live_page_document`]). `Ok(false)` when the deploy has no home page.
 async fn shoot_site(
     state: &AppState,
     project_id: i64,
@@ -429,12 +431,18 @@ async fn shoot_site(
         Ok(m) => m,
         Err(e) => return (Err(failed(&e)), Usage::default()),
     };
-    let Some(home) = manifest.routes.get("/") else {
+    let html = if let Some(home) = manifest.routes.get("/") {
+        match state.blobs.get(&home.key).await {
+            Ok(html) => String::from_utf8_lossy(&html).into_owned(),
+            Err(e) => return (Err(failed(&e)), Usage::default()),
+        }
+    } else if let Some(live) = manifest.dynamic_pages.get("/") {
+        match crate::rendering::live_page_document(state, project_id, live).await {
+            Ok(html) => html,
+            Err(e) => return (Err(failed(&e)), Usage::default()),
+        }
+    } else {
         return (Ok(false), Usage::default());
-    };
-    let html = match state.blobs.get(&home.key).await {
-        Ok(html) => String::from_utf8_lossy(&html).into_owned(),
-        Err(e) => return (Err(failed(&e)), Usage::default()),
     };
     let routes = Arc::new(manifest.routes);
     let blobs = state.blobs.clone();

@@ -312,6 +312,12 @@ impl DomainName {
         Ok(Self(s))
     }
 
+    /// A domain as an owner pastes or types it: [`pasted_host`] first, then [`Self::parse`].
+    /// `https://WWW.Loja.com.br/contato` is `www.loja.com.br`.
+    pub fn from_input(input: &str) -> Result<Self, Invalid> {
+        Self::parse(&pasted_host(input))
+    }
+
     /// True when this is the platform domain or one of its sub-domains, which no customer
     /// may claim as their own.
     pub fn is_within(&self, platform_domain: &str) -> bool {
@@ -325,6 +331,28 @@ impl DomainName {
 
     pub fn into_string(self) -> String {
         self.0
+    }
+}
+
+/// The host of what an owner pasted where a domain goes: an address copied from the browser
+/// (`https://www.loja.com.br/`), with a path, a port, a query, upper case or spaces around it.
+/// It is read by the WHATWG URL parser (the `url` crate; the dashboard's `cleanDomainInput`
+/// uses the browser's own `URL`, so both agree), which also lower-cases the host and writes an
+/// internationalised name in its ASCII form (`café.com` is `xn--caf-dma.com`); a trailing dot
+/// goes. What is no URL at all comes back trimmed, for [`DomainName::parse`] to refuse.
+pub fn pasted_host(input: &str) -> String {
+    let s = input.trim();
+    let absolute = if s.contains("://") {
+        s.to_string()
+    } else {
+        format!("http://{}", s.trim_start_matches('/'))
+    };
+    match url::Url::parse(&absolute) {
+        Ok(u) if !s.is_empty() => match u.host_str() {
+            Some(host) if !host.is_empty() => host.trim_end_matches('.').to_ascii_lowercase(),
+            _ => s.to_string(),
+        },
+        _ => s.to_string(),
     }
 }
 
@@ -507,6 +535,30 @@ mod tests {
             DomainName::parse("Sub.Example.ORG").unwrap().as_str(),
             "sub.example.org"
         );
+    }
+
+    #[test]
+    fn pasted_domains_are_cleaned_as_the_shared_vectors_say() {
+        for pair in vectors()["domain_input"].as_array().unwrap() {
+            let (raw, host) = (pair[0].as_str().unwrap(), pair[1].as_str().unwrap());
+            assert_eq!(pasted_host(raw), host, "{raw:?}");
+        }
+        assert_eq!(
+            DomainName::from_input(" https://WWW.X.com.br/ ")
+                .unwrap()
+                .as_str(),
+            "www.x.com.br"
+        );
+        for bad in [
+            "",
+            "   ",
+            "https://",
+            "exa mple.com",
+            "http://1.2.3.4/",
+            "x",
+        ] {
+            assert!(DomainName::from_input(bad).is_err(), "{bad:?}");
+        }
     }
 
     #[test]

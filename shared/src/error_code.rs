@@ -215,6 +215,8 @@ error_codes! {
     CollectionSettingsInvalid = "collection_settings_invalid",
     CollectionOrderInvalid = "collection_order_invalid",
     CollectionSlugTaken = "collection_slug_taken",
+    /// Another collection of the project has this name (names compare ignoring case).
+    CollectionNameTaken = "collection_name_taken",
     FieldSlugTaken = "field_slug_taken",
     RecordSlugTaken = "record_slug_taken",
     FieldTypeUnknown = "field_type_unknown",
@@ -292,6 +294,12 @@ error_codes! {
     RedirectSame = "redirect_same",
     RedirectFromTaken = "redirect_from_taken",
     RedirectProjectFixed = "redirect_project_fixed",
+    /// A warning: the saved redirect sends the visitors of a page elsewhere.
+    RedirectHidesPage = "redirect_hides_page",
+    /// A warning: the saved redirect hides several pages (`count`).
+    RedirectHidesPages = "redirect_hides_pages",
+    /// A warning: the saved page answers at an address one of the project's redirects takes.
+    PageUnderRedirect = "page_under_redirect",
     // Blocks, categories, templates.
     BlockNameTaken = "block_name_taken",
     CategoryNotEmpty = "category_not_empty",

@@ -116,6 +116,32 @@ async fn collection_slug(
     }
 }
 
+/// 409 `collection_name_taken` when a collection of the project other than `except` is called
+/// `name` already (ignoring case and surrounding spaces): the owner tells collections apart by
+/// name in every list and picker.
+async fn ensure_name_free(
+    state: &AppState,
+    project_id: i64,
+    name: &str,
+    except: Option<i64>,
+) -> Result<()> {
+    let wanted = name.trim().to_lowercase();
+    let taken = state
+        .store
+        .project_collections(project_id)
+        .await?
+        .iter()
+        .any(|c| Some(c.id) != except && c.name.trim().to_lowercase() == wanted);
+    if taken {
+        return Err(ApiError::conflict(
+            "name",
+            ErrorCode::CollectionNameTaken,
+            "Another collection of this project already has this name",
+        ));
+    }
+    Ok(())
+}
+
 #[utoipa::path(get, path = "/api/tables/{id}", tag = "collections",
     params(("id" = i64, Path, description = "Collection id")),
     responses((status = 200, body = TableView), (status = 404, body = ErrorBody)))]
@@ -141,6 +167,7 @@ pub async fn create_table(
     })?;
     authorize_project(&state, &user, project_id).await?;
     let name = required("name", req.name.as_deref(), "Name is required")?;
+    ensure_name_free(&state, project_id, &name, None).await?;
     let meta = parse_meta(req.meta, None, &[])?;
     let slug = collection_slug(&state, project_id, req.slug.as_deref(), &name, None).await?;
     let c = state
@@ -171,6 +198,7 @@ pub async fn update_table(
         Some(n) => required("name", Some(&n), "Name is required")?,
         None => current.name.clone(),
     };
+    ensure_name_free(&state, project_id, &name, Some(id)).await?;
     let slug = match req.slug {
         Some(s) => collection_slug(&state, project_id, Some(&s), &name, Some(id)).await?,
         None => current.slug.clone(),

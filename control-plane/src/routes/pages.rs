@@ -1,7 +1,7 @@
 //! Pages (spec 1 §7, spec 2 §7 "Pages and data"): create, read, update, delete.
 
 use axum::{extract::State, http::StatusCode, response::IntoResponse};
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use utoipa::ToSchema;
 use vitrine_shared::{
@@ -13,8 +13,10 @@ use vitrine_shared::{
 use crate::{
     auth::CurrentUser,
     authz::authorize_project,
+    conflicts::page_warnings,
     error::{ApiError, ErrorBody, ErrorCode, Result},
     extract::{ApiJson, ApiPath, double_option},
+    publish::Warning,
     state::AppState,
 };
 
@@ -43,8 +45,18 @@ pub struct UpdatePage {
     pub table_id: Option<Option<i64>>,
 }
 
+/// A page as saved, and what the owner should know about it: one of the project's redirects
+/// takes its address (`page_under_redirect`, see [`crate::conflicts`]).
+#[derive(Debug, Serialize, ToSchema)]
+pub struct PageSaved {
+    #[serde(flatten)]
+    pub page: Page,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub warnings: Vec<Warning>,
+}
+
 #[utoipa::path(post, path = "/api/pages", tag = "pages", request_body = CreatePage,
-    responses((status = 201, body = Page), (status = 404, body = ErrorBody), (status = 422, body = ErrorBody)))]
+    responses((status = 201, body = PageSaved), (status = 404, body = ErrorBody), (status = 422, body = ErrorBody)))]
 pub async fn create_page(
     State(state): State<AppState>,
     user: CurrentUser,
@@ -62,7 +74,8 @@ pub async fn create_page(
         .store
         .insert_page(req.project_id, &name, &normalize_page_slug(&name))
         .await?;
-    Ok((StatusCode::CREATED, ApiJson(page)))
+    let warnings = page_warnings(&state, &page).await?;
+    Ok((StatusCode::CREATED, ApiJson(PageSaved { page, warnings })))
 }
 
 #[utoipa::path(get, path = "/api/project/{id}/page/{page_id}", tag = "pages",
@@ -83,13 +96,13 @@ pub async fn get_page(
 
 #[utoipa::path(post, path = "/api/page/{id}", tag = "pages", request_body = UpdatePage,
     params(("id" = i64, Path, description = "Page id")),
-    responses((status = 200, body = Page), (status = 404, body = ErrorBody), (status = 409, body = ErrorBody), (status = 422, body = ErrorBody)))]
+    responses((status = 200, body = PageSaved), (status = 404, body = ErrorBody), (status = 409, body = ErrorBody), (status = 422, body = ErrorBody)))]
 pub async fn update_page(
     State(state): State<AppState>,
     user: CurrentUser,
     ApiPath(page_id): ApiPath<i64>,
     ApiJson(req): ApiJson<UpdatePage>,
-) -> Result<ApiJson<Page>> {
+) -> Result<ApiJson<PageSaved>> {
     let project_id = state.store.page_project_id(page_id).await?;
     authorize_project(&state, &user, project_id).await?;
     let current = state.store.page_by_id(page_id).await?;
@@ -201,7 +214,16 @@ pub async fn update_page(
         }
         changes.table_id = Some(table_id);
     }
-    Ok(ApiJson(state.store.update_page(page_id, &changes).await?))
+    // A new address (or a collection page's posts) may fall under a redirect.
+    let moved = changes.slug.as_ref().is_some_and(|s| *s != current.slug)
+        || changes.table_id.is_some_and(|t| t != current.table_id);
+    let page = state.store.update_page(page_id, &changes).await?;
+    let warnings = if moved {
+        page_warnings(&state, &page).await?
+    } else {
+        Vec::new()
+    };
+    Ok(ApiJson(PageSaved { page, warnings }))
 }
 
 #[utoipa::path(delete, path = "/api/page/{id}", tag = "pages",

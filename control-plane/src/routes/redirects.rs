@@ -17,9 +17,11 @@ use vitrine_shared::{
 use crate::{
     auth::CurrentUser,
     authz::authorize_project,
+    conflicts::redirect_warnings,
     error::{ApiError, ErrorBody, ErrorCode, Result},
     extract::{ApiJson, ApiPath, ApiQuery},
     pagination::{PageRequest, Paginated},
+    publish::Warning,
     state::AppState,
 };
 
@@ -34,6 +36,10 @@ pub struct RedirectView {
     /// Set when a saved rule needs the owner's attention: `*` redirects the whole site.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub warning: Option<&'static str>,
+    /// On a save: the pages this rule hides (`redirect_hides_page`, `redirect_hides_pages`),
+    /// saved anyway; see [`crate::conflicts`].
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub warnings: Vec<Warning>,
 }
 
 impl RedirectView {
@@ -45,7 +51,21 @@ impl RedirectView {
             created_at: r.created_at,
             project_id: r.project_id,
             warning,
+            warnings: Vec::new(),
         }
+    }
+
+    /// A rule just saved, with the pages it hides.
+    async fn saved(
+        state: &AppState,
+        r: RedirectRule,
+        warning: Option<&'static str>,
+    ) -> Result<Self> {
+        let warnings = redirect_warnings(state, r.project_id, &r.from, &r.to).await?;
+        Ok(RedirectView {
+            warnings,
+            ..RedirectView::new(r, warning)
+        })
     }
 }
 
@@ -157,7 +177,8 @@ pub async fn get_redirect(
     Ok(ApiJson(RedirectView::new(rule, None)))
 }
 
-/// Creates a rule. An origin the project already redirects answers 409.
+/// Creates a rule. An origin the project already redirects answers 409; a rule that hides a
+/// page is saved with a warning.
 #[utoipa::path(post, path = "/api/redirects", tag = "redirects", request_body = RedirectRequest,
     responses((status = 201, body = RedirectView), (status = 404, body = ErrorBody), (status = 409, body = ErrorBody), (status = 422, body = ErrorBody)))]
 pub async fn create_redirect(
@@ -176,7 +197,7 @@ pub async fn create_redirect(
     let rule = state.store.insert_redirect(project_id, &from, &to).await?;
     Ok((
         StatusCode::CREATED,
-        ApiJson(RedirectView::new(rule, warning)),
+        ApiJson(RedirectView::saved(&state, rule, warning).await?),
     ))
 }
 
@@ -202,7 +223,7 @@ pub async fn update_redirect(
         req.to.as_deref().unwrap_or(&current.to),
     )?;
     let rule = state.store.update_redirect(id, &from, &to).await?;
-    Ok(ApiJson(RedirectView::new(rule, warning)))
+    Ok(ApiJson(RedirectView::saved(&state, rule, warning).await?))
 }
 
 #[utoipa::path(delete, path = "/api/redirects/{id}", tag = "redirects",

@@ -1109,3 +1109,41 @@ dual_test!(
         );
     }
 );
+
+dual_test!(
+    async fn two_collections_of_a_project_cannot_share_a_name(app: TestApp) {
+        let s = app.register("names@example.com").await;
+        let pid = app.create_project(&s, "Loja").await["id"].as_i64().unwrap();
+        let table = |project: i64, name: &str| {
+            json!({"project_id": project, "name": name,
+                "meta": {"plural": "Itens", "singular": "Item"}})
+        };
+        let taken = |res: reqwest::Response| async move {
+            let status = res.status();
+            let body: Value = res.json().await.unwrap();
+            assert_eq!(status, StatusCode::CONFLICT, "{body}");
+            assert_eq!(body["error"], "collection_name_taken");
+            assert_eq!(body["field"], "name");
+        };
+        let first = json_ok(app.post(&s, "/api/tables", table(pid, "Produtos")).await).await;
+        // The same name, whatever its case and spaces: 409 with the code.
+        taken(app.post(&s, "/api/tables", table(pid, "  produtos ")).await).await;
+        // Renaming onto another collection's name: 409 as well.
+        let second = json_ok(app.post(&s, "/api/tables", table(pid, "Serviços")).await).await;
+        let rename = format!("/api/tables/{}", second["id"]);
+        taken(app.post(&s, &rename, json!({"name": "PRODUTOS"})).await).await;
+        assert_eq!(
+            json_ok(app.get(&s, &rename).await).await["name"],
+            "Serviços",
+            "nothing changed"
+        );
+        // A collection keeps its own name (in another case), and another project may use it.
+        let own = format!("/api/tables/{}", first["id"]);
+        let kept = json_ok(app.post(&s, &own, json!({"name": "produtos"})).await).await;
+        assert_eq!(kept["name"], "produtos");
+        let other = app.create_project(&s, "Outra").await["id"]
+            .as_i64()
+            .unwrap();
+        json_ok(app.post(&s, "/api/tables", table(other, "Produtos")).await).await;
+    }
+);

@@ -401,7 +401,7 @@ dual_test!(
             "",
             "nope",
             "exa mple.com",
-            "http://shop.example",
+            "http://1.2.3.4/",
             "1.2.3.4",
             "-shop.example",
             "shop.localhost",
@@ -416,6 +416,58 @@ dual_test!(
         let p = t.project(&s, id).await;
         assert!(p["domain"].is_null());
         assert_unverified(&p);
+    }
+);
+
+dual_test!(
+    async fn a_pasted_address_is_saved_as_its_host_pending_with_the_next_check_time(t: DomainApp) {
+        let (s, id) = t.owner_with_project("pasted@example.com").await;
+        let before = Utc::now();
+        // Saved with the project (the dashboard saves it as soon as the owner enters it).
+        let p = json_ok(
+            t.app
+                .post(
+                    &s,
+                    &format!("/api/projects/{id}"),
+                    json!({"domain": "  HTTPS://WWW.X.com.br/loja?utm=1  "}),
+                )
+                .await,
+        )
+        .await;
+        assert_eq!(p["domain"], "www.x.com.br", "{p}");
+        let check = &p["domain_check"];
+        assert_eq!(check["domain"], "www.x.com.br");
+        assert_eq!(check["checks"], 0);
+        // The server's schedule: the first background check comes the base interval later.
+        let next: DateTime<Utc> = check["next_check_at"].as_str().unwrap().parse().unwrap();
+        assert!(next > before, "{next} after {before}");
+        assert!(next <= Utc::now() + Duration::hours(1), "{next}");
+        // The preview address is where the site answers meanwhile.
+        let preview = p["preview_url"].as_str().unwrap();
+        assert!(preview.contains(p["slug"].as_str().unwrap()), "{preview}");
+        assert_unverified(&p);
+        // The list says the same.
+        let list = json_ok(t.app.get(&s, "/api/projects").await).await;
+        let listed = list
+            .as_array()
+            .or_else(|| list["data"].as_array())
+            .unwrap()
+            .iter()
+            .find(|x| x["id"] == id)
+            .cloned()
+            .unwrap();
+        assert_eq!(
+            listed["domain_check"]["next_check_at"],
+            check["next_check_at"]
+        );
+
+        // Verify takes the pasted address too, and checks its host.
+        let res = t.verify(&s, id, "https://loja.example/").await;
+        expect_text(res, StatusCode::UNPROCESSABLE_ENTITY).await;
+        let p = t.project(&s, id).await;
+        assert_eq!(p["domain"], "loja.example");
+        assert_eq!(p["domain_check"]["domain"], "loja.example");
+        assert!(p["domain_check"]["next_check_at"].is_string(), "{p}");
     }
 );
 

@@ -81,7 +81,7 @@ dual_test!(
         for bad in [
             "nope",
             "exa mple.com",
-            "http://example.com",
+            "http://",
             "app.localhost",
             "1.2.3.4",
         ] {

@@ -1402,6 +1402,65 @@ dual_test!(
 );
 
 dual_test!(
+    async fn a_home_page_with_a_live_list_is_pictured_with_its_records(shots: ShotApp) {
+        let app = &shots.0;
+        let owner = app.register("shot-live@example.com").await;
+        let pid = new_project(app, &owner, "Com Lista").await;
+        let table = json_ok(
+            app.post(
+                &owner,
+                "/api/tables",
+                json!({"project_id": pid, "name": "Itens",
+                "meta": {"plural": "Itens", "singular": "Item"}}),
+            )
+            .await,
+        )
+        .await["id"]
+            .as_i64()
+            .unwrap();
+        json_ok(
+            app.post(
+                &owner,
+                "/api/posts",
+                json!({"table_id": table, "name": "Faixa azul", "fields": []}),
+            )
+            .await,
+        )
+        .await;
+        // Only a record makes the page blue: an empty list leaves it white.
+        let home = home_page_id(app, &owner, pid).await;
+        json_ok(
+            app.post(
+                &owner,
+                &format!("/api/page/{home}"),
+                json!({"blocks": [{"uid": "lista",
+                    "template": "{% for r in itens %}<div class=\"faixa\">{{ r.name }}</div>{% endfor %}",
+                    "css": ".faixa{height:2000px;background:rgb(29,78,216)}",
+                    "vars": [{"name": "itens", "source": "db:itens", "dblimit": 5}]}]}),
+            )
+            .await,
+        )
+        .await;
+        let published = publish(app, &owner, pid).await;
+        let did = published["deploy"]["id"].as_i64().unwrap();
+        // The edge renders this home page from the records: the deploy stores no document of it.
+        let m = manifest(app, pid, did).await;
+        assert!(!m.routes.contains_key("/") && m.dynamic_pages.contains_key("/"));
+
+        let url = format!("/api/projects/{pid}/deploys/{did}/screenshot");
+        eventually(|| async { project(app, &owner, pid).await["thumbnail"] == url.as_str() }).await;
+        let png = app.get(&owner, &url).await.bytes().await.unwrap();
+        let (w, h, rgb) = png_pixel(&png, 640, 400);
+        assert_eq!((w, h), (1280, 800));
+        let [r, g, b] = rgb;
+        assert!(
+            r < 60 && (60..100).contains(&g) && b > 190,
+            "the listed record, styled by the deploy's stylesheet: {rgb:?}"
+        );
+    }
+);
+
+dual_test!(
     async fn without_chromium_a_publish_still_works_and_the_card_keeps_its_letter(
         app: NoChromiumApp,
     ) {

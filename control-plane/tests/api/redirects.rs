@@ -449,3 +449,124 @@ dual_test!(
         );
     }
 );
+
+/// The codes of a saved page's or rule's warnings (none: empty).
+fn warning_codes(saved: &Value) -> Vec<String> {
+    saved["warnings"]
+        .as_array()
+        .map(|w| {
+            w.iter()
+                .map(|w| w["code"].as_str().unwrap().to_string())
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+async fn new_page(app: &TestApp, s: &Session, project: i64, name: &str) -> Value {
+    json_ok(
+        app.post(
+            s,
+            "/api/pages",
+            json!({"project_id": project, "name": name}),
+        )
+        .await,
+    )
+    .await
+}
+
+dual_test!(
+    async fn a_redirect_that_hides_a_page_is_saved_with_a_warning(app: TestApp) {
+        let s = app.register("hides@example.com").await;
+        let pid = project_id(&app, &s, "Loja").await;
+        let about = new_page(&app, &s, pid, "Sobre").await;
+        assert!(warning_codes(&about).is_empty(), "{about}");
+
+        // The rule takes the page's address: saved, and the answer names the page.
+        let r = create(&app, &s, pid, "/sobre/", "/contato").await;
+        assert_eq!(r["from"], "/sobre");
+        assert_eq!(warning_codes(&r), ["redirect_hides_page"]);
+        assert_eq!(r["warnings"][0]["params"]["page"], "Sobre");
+        assert_eq!(r["warnings"][0]["params"]["path"], "/sobre");
+        assert!(
+            r["warnings"][0]["message"]
+                .as_str()
+                .unwrap()
+                .contains("Sobre")
+        );
+        // A rule beside the pages hides nothing.
+        let old = create(&app, &s, pid, "/antigo", "/sobre").await;
+        assert!(warning_codes(&old).is_empty(), "{old}");
+        // Edited onto the home page: the update says so too.
+        let moved = json_ok(
+            app.post(
+                &s,
+                &format!("/api/redirects/{}", old["id"]),
+                json!({"from": "/"}),
+            )
+            .await,
+        )
+        .await;
+        assert_eq!(warning_codes(&moved), ["redirect_hides_page"]);
+        assert_eq!(moved["warnings"][0]["params"]["path"], "/");
+        // The whole site hides every page.
+        let pages = app.get(&s, &format!("/api/projects/{pid}")).await;
+        let count = json_ok(pages).await["pages"].as_array().unwrap().len();
+        let all = create(&app, &s, pid, "*", "https://outro.example/*").await;
+        assert_eq!(warning_codes(&all), ["redirect_hides_pages"]);
+        assert_eq!(all["warnings"][0]["params"]["count"], count);
+        // The list shows rules as stored, without warnings.
+        let list = json_ok(app.get(&s, &format!("/api/projects/{pid}/redirects")).await).await;
+        assert!(
+            list["data"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .all(|r| r.get("warnings").is_none()),
+            "{list}"
+        );
+    }
+);
+
+dual_test!(
+    async fn a_page_created_or_moved_under_a_redirect_is_saved_with_a_warning(app: TestApp) {
+        let s = app.register("under@example.com").await;
+        let pid = project_id(&app, &s, "Loja").await;
+        create(&app, &s, pid, "/promo/*", "/ofertas").await;
+        create(&app, &s, pid, "/loja-antiga", "/loja").await;
+
+        let promo = new_page(&app, &s, pid, "Promo").await;
+        assert_eq!(promo["slug"], "promo", "the page itself: {promo}");
+        assert_eq!(warning_codes(&promo), ["page_under_redirect"]);
+        let params = &promo["warnings"][0]["params"];
+        assert_eq!(params["from"], "/promo/*");
+        assert_eq!(params["to"], "/ofertas");
+        assert_eq!(params["path"], "/promo");
+
+        // A page elsewhere: no warning; moved to a redirected address: the warning.
+        let page = new_page(&app, &s, pid, "Nova").await;
+        assert!(warning_codes(&page).is_empty(), "{page}");
+        let moved = json_ok(
+            app.post(
+                &s,
+                &format!("/api/page/{}", page["id"]),
+                json!({"slug": "Loja Antiga"}),
+            )
+            .await,
+        )
+        .await;
+        assert_eq!(moved["slug"], "loja-antiga");
+        assert_eq!(warning_codes(&moved), ["page_under_redirect"]);
+        assert_eq!(moved["warnings"][0]["params"]["from"], "/loja-antiga");
+        // Saving its blocks moves nothing: no warning again.
+        let saved = json_ok(
+            app.post(
+                &s,
+                &format!("/api/page/{}", page["id"]),
+                json!({"blocks": []}),
+            )
+            .await,
+        )
+        .await;
+        assert!(warning_codes(&saved).is_empty(), "{saved}");
+    }
+);

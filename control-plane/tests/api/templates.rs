@@ -390,3 +390,95 @@ dual_test!(
         .await;
     }
 );
+
+dual_test!(
+    async fn owners_preview_published_templates_read_only_and_never_unpublished_ones(app: TestApp) {
+        vitrine_control::seed::run(app.app.state()).await.unwrap();
+        let owner = app.register("dona@example.com").await;
+        let admin = app.register("adm-preview@example.com").await;
+        app.make_admin(&admin).await;
+        let list = json_ok(app.get(&owner, "/api/templates").await).await;
+        let ids: Vec<i64> = list
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|t| t["id"].as_i64().unwrap())
+            .collect();
+        let (shown, hidden) = (ids[0], ids[1]);
+
+        // Any signed-in owner opens a published template's full preview: its pages, each page.
+        let detail = json_ok(app.get(&owner, &format!("/api/templates/{shown}")).await).await;
+        assert_eq!(detail["is_published"], "1");
+        for page in detail["pages"].as_array().unwrap() {
+            let slug = page["slug"].as_str().unwrap().replace('/', "%2F");
+            let res = app
+                .get(
+                    &owner,
+                    &format!("/api/templates/{shown}/preview?page={slug}"),
+                )
+                .await;
+            assert_eq!(res.status(), StatusCode::OK, "{slug}");
+            assert!(
+                res.headers()["content-type"]
+                    .to_str()
+                    .unwrap()
+                    .starts_with("text/html")
+            );
+        }
+        // Read-only: the preview takes no writes, and the template's own calls stay the
+        // administrators'.
+        let res = app
+            .post(
+                &owner,
+                &format!("/api/templates/{shown}/preview"),
+                json!({}),
+            )
+            .await;
+        assert_eq!(res.status(), StatusCode::METHOD_NOT_ALLOWED);
+        expect_error(
+            app.post(
+                &owner,
+                &format!("/erp/template/{shown}"),
+                json!({"name": "Meu"}),
+            )
+            .await,
+            StatusCode::FORBIDDEN,
+        )
+        .await;
+        expect_error(
+            app.get(&owner, &format!("/api/template-screenshot/{shown}"))
+                .await,
+            StatusCode::FORBIDDEN,
+        )
+        .await;
+
+        // An unpublished template is nobody's to see but the administrators': 404, like one
+        // that does not exist, for its details, its preview and its use.
+        json_ok(
+            app.post(
+                &admin,
+                &format!("/erp/template/{hidden}"),
+                json!({"is_published": "0"}),
+            )
+            .await,
+        )
+        .await;
+        for path in [
+            format!("/api/templates/{hidden}"),
+            format!("/api/templates/{hidden}/preview"),
+        ] {
+            expect_error(app.get(&owner, &path).await, StatusCode::NOT_FOUND).await;
+            assert_eq!(app.get(&admin, &path).await.status(), StatusCode::OK);
+        }
+        expect_error(
+            app.post(
+                &owner,
+                &format!("/api/templates/use/{hidden}"),
+                json!({"name": "X"}),
+            )
+            .await,
+            StatusCode::NOT_FOUND,
+        )
+        .await;
+    }
+);

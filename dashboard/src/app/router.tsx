@@ -121,6 +121,14 @@ export const routes: RouteObject[] = [
             lazy: async () => ({ Component: (await import('./PageEditorPage')).PageEditorPage }),
           },
           {
+            // The full preview of a published template: every owner choosing one opens it.
+            path: paths.template.pattern,
+            lazy: async () => ({
+              Component: (await import('@/features/template-admin/routes/TemplatePreviewRoute'))
+                .TemplatePreviewRoute,
+            }),
+          },
+          {
             element: <RequireAdmin />,
             children: [
               {
@@ -135,13 +143,6 @@ export const routes: RouteObject[] = [
                 lazy: async () => ({
                   Component: (await import('@/features/template-admin/routes/TemplateAdminRoute'))
                     .TemplateAdminRoute,
-                }),
-              },
-              {
-                path: paths.template.pattern,
-                lazy: async () => ({
-                  Component: (await import('@/features/template-admin/routes/TemplatePreviewRoute'))
-                    .TemplatePreviewRoute,
                 }),
               },
               {

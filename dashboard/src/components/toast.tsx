@@ -8,7 +8,7 @@
 import { useTranslation } from 'react-i18next';
 import { Toaster as SonnerToaster, toast as sonner } from 'sonner';
 
-export type ToastKind = 'success' | 'error' | 'info';
+export type ToastKind = 'success' | 'error' | 'info' | 'warning';
 
 /** Spec: a toast lasts 2 seconds plus the message length divided by 50 seconds. */
 export function toastDuration(message: string): number {
@@ -20,6 +20,7 @@ export function showToast(message: string, kind: ToastKind = 'info'): void {
   const options = { duration: toastDuration(message), testId: `toast-${kind}` };
   if (kind === 'error') sonner.error(<span role="alert">{message}</span>, options);
   else if (kind === 'success') sonner.success(message, options);
+  else if (kind === 'warning') sonner.warning(message, options);
   else sonner.info(message, options);
 }
 
@@ -27,6 +28,8 @@ export const toast = {
   success: (message: string) => showToast(message, 'success'),
   error: (message: string) => showToast(message, 'error'),
   info: (message: string) => showToast(message, 'info'),
+  /** Something saved that needs the owner's attention (a redirect that hides a page). */
+  warning: (message: string) => showToast(message, 'warning'),
 };
 
 export function Toaster() {

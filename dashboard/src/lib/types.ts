@@ -64,6 +64,16 @@ export interface ProjectMeta {
   hsts?: boolean;
 }
 
+/**
+ * Something a save kept but the owner should know (a redirect that hides a page, a page under a
+ * redirect): a code (translated as `errors.<code>`), its values, and the server's English text.
+ */
+export interface CodedWarning {
+  code: string;
+  message: string;
+  params?: Record<string, string | number>;
+}
+
 /** One finding of a DNS check: a code (translated as `errors.<code>`), its values, English text. */
 export interface DnsFinding {
   code: string;

@@ -9,11 +9,13 @@ import {
   maxBytesField,
   maxCharsField,
   requiredTextField,
+  cleanDomainInput,
   domainField,
   emailField,
   fieldErrors,
   issueMessage,
   pageSlugField,
+  pastedDomainField,
   previewSlugField,
   readIssueMessage,
   slugField,
@@ -40,6 +42,7 @@ interface Vectors {
   page_slug: [string, string][];
   preview_slug: ValidityVectors & { reserved: string[]; reserved_shapes: string[] };
   domain: ValidityVectors;
+  domain_input: [string, string][];
   email: ValidityVectors;
 }
 
@@ -91,6 +94,12 @@ describe('reserved preview slugs', () => {
 checkValidity('isValidDomain', vectors.domain, isValidDomain);
 checkValidity('isValidEmail', vectors.email, isValidEmail);
 
+describe('cleanDomainInput', () => {
+  it.each(vectors.domain_input)('cleans %j to %j', (input, expected) => {
+    expect(cleanDomainInput(input)).toBe(expected);
+  });
+});
+
 // The same vectors through the zod fields the forms are built from.
 describe('slugField (zod)', () => {
   it.each(vectors.slug)('stores %j as %j', (input, expected) => {
@@ -110,6 +119,13 @@ checkValidity(
   (value) => previewSlugField().safeParse(value).success,
 );
 checkValidity('domainField (zod)', vectors.domain, (value) => domainField.safeParse(value).success);
+
+describe('pastedDomainField (zod)', () => {
+  it('stores a pasted address as its host', () => {
+    expect(pastedDomainField.parse(' https://WWW.X.com.br/ ')).toBe('www.x.com.br');
+    expect(pastedDomainField.safeParse('https://localhost/').success).toBe(false);
+  });
+});
 checkValidity('emailField (zod)', vectors.email, (value) => emailField.safeParse(value).success);
 
 describe('zod fields say what is wrong', () => {

@@ -131,6 +131,24 @@ export function isValidDomain(value: string): boolean {
   return /[a-z]/.test(last);
 }
 
+/**
+ * The host of what an owner pasted where a domain goes (`pasted_host` in shared/src/domain.rs):
+ * "https://WWW.X.com.br/" is "www.x.com.br". The browser's WHATWG `URL` reads it, as the
+ * server's `url` crate does, so both clean alike (a port, a path, a query and a trailing dot go;
+ * an internationalised name is written in ASCII). What is no URL at all comes back trimmed.
+ */
+export function cleanDomainInput(value: string): string {
+  const s = value.trim();
+  if (s === '') return s;
+  const absolute = s.includes('://') ? s : `http://${s.replace(/^\/+/, '')}`;
+  try {
+    const host = new URL(absolute).hostname;
+    return host === '' ? s : host.replace(/\.+$/, '').toLowerCase();
+  } catch {
+    return s;
+  }
+}
+
 export function isValidEmail(value: string): boolean {
   const parts = value.split('@');
   if (parts.length !== 2) return false;
@@ -163,6 +181,9 @@ export function previewSlugField(current = '') {
 
 /** A custom domain ("Sub.Example.ORG" is kept as typed; the check ignores case). */
 export const domainField = z.string().refine(isValidDomain, 'validation.invalidDomain');
+
+/** A custom domain as an owner pastes it: cleaned to its host (`cleanDomainInput`), then checked. */
+export const pastedDomainField = z.string().transform(cleanDomainInput).pipe(domainField);
 
 /** A required e-mail address. */
 export const emailField = z

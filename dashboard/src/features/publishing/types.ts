@@ -1,5 +1,10 @@
 /** Shapes of the publishing API (publish, unpublish, deploy history, rollback). */
 import type { ErrorParams } from '@/lib/api-client';
+import type { AddressFields } from '@/lib/domain-status';
+import type { Project } from '@/lib/types';
+
+/** What the publish dialogs and buttons need of a project: who it is and where it answers. */
+export type PublishTarget = Pick<Project, 'id' | 'name' | 'token' | 'is_published'> & AddressFields;
 
 export type DeployStatus = 'building' | 'ready' | 'failed';
 

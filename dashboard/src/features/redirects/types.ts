@@ -1,4 +1,4 @@
-import type { Paginated } from '@/lib/types';
+import type { CodedWarning, Paginated } from '@/lib/types';
 
 /** A rule as the API returns it (spec 1 §3 "Redirect"). */
 export interface Redirect {
@@ -9,6 +9,8 @@ export interface Redirect {
   project_id: number;
   /** Only on a save: the server's note about a rule that needs attention (`*`). */
   warning?: string;
+  /** Only on a save: the pages this rule hides (`redirect_hides_page(s)`), saved anyway. */
+  warnings?: CodedWarning[];
 }
 
 export type RedirectPage = Paginated<Redirect>;

@@ -125,6 +125,49 @@ describe('collection form (new collection)', () => {
   });
 });
 
+describe('collection names', () => {
+  it('shows at the name, in Portuguese, that another collection of the project has it', async () => {
+    api({
+      'POST /api/tables': () => ({
+        status: 409,
+        json: {
+          error: 'collection_name_taken',
+          message: 'Another collection of this project already has this name',
+          field: 'name',
+        },
+      }),
+    });
+    renderRoutes(
+      [{ path: paths.projectTableNew.pattern, element: <TableEditRoute isNew /> }],
+      '/project/7/table/new',
+    );
+    await screen.findByTestId('collection-form');
+    type('collection-name', 'Produtos');
+    type('collection-plural', 'Produtos');
+    type('collection-singular', 'Produto');
+    fireEvent.click(screen.getByTestId('collection-save'));
+    await expectFieldError('collection-name', 'Já existe uma coleção com este nome neste projeto.');
+    await expectFocused('collection-name');
+  });
+
+  it('says so when an existing collection is renamed onto another one', async () => {
+    api({
+      'POST /api/tables/3': () => ({
+        status: 409,
+        json: { error: 'collection_name_taken', message: 'taken', field: 'name' },
+      }),
+    });
+    renderRoutes(
+      [{ path: paths.projectTable.pattern, element: <TableEditRoute isNew={false} /> }],
+      '/project/7/table/3',
+    );
+    await screen.findByTestId('collection-form');
+    type('collection-name', 'Serviços');
+    fireEvent.click(screen.getByTestId('collection-save'));
+    await expectFieldError('collection-name', 'Já existe uma coleção com este nome neste projeto.');
+  });
+});
+
 describe('field modal', () => {
   function openModal(handlers: Record<string, Handler> = {}, editing?: Field) {
     const calls = api(handlers);

@@ -16,7 +16,8 @@ import { useFormat } from '@/lib/format';
 import { serializeResponse } from '@/lib/serialize-response';
 import type { Project } from '@/lib/types';
 import { errorText } from '@/lib/forms';
-import { domainField } from '@/lib/validation';
+import { cleanDomainInput, pastedDomainField } from '@/lib/validation';
+import { useSaveDomain } from '@/features/domains/api/save-domain';
 import { useVerifyDomain } from '@/features/domains/api/verify-domain';
 import { CopyButton } from './CopyButton';
 
@@ -25,8 +26,11 @@ interface Props {
   onClose: () => void;
 }
 
-/** The domain form: the server's `Domain::parse` rules, on the trimmed, lower-case input. */
-const domainFormSchema = z.object({ domain: z.string().trim().toLowerCase().pipe(domainField) });
+/**
+ * The domain form: what the owner pasted, cleaned to its host as the server cleans it
+ * (`https://www.x.com.br/` is `www.x.com.br`), then the server's `DomainName::parse` rules.
+ */
+const domainFormSchema = z.object({ domain: pastedDomainField });
 type DomainFormValues = z.input<typeof domainFormSchema>;
 
 /** The TXT record's name that proves a domain (as in shared/src/domain.rs). */
@@ -47,6 +51,7 @@ export function ConfigureDomainModal({ project, onClose }: Props) {
   const [step, setStep] = useState<'input' | 'instructions'>('input');
   const [normalized, setNormalized] = useState('');
   const verify = useVerifyDomain();
+  const save = useSaveDomain();
   const form = useForm<DomainFormValues>({
     resolver: zodResolver(domainFormSchema),
     defaultValues: { domain: project.domain ?? '' },
@@ -56,11 +61,26 @@ export function ConfigureDomainModal({ project, onClose }: Props) {
   const typed = useWatch({ control: form.control, name: 'domain' });
   const live = domainFormSchema.safeParse({ domain: typed });
   const liveError = typed.trim().length > 0 ? live.error?.issues[0]?.message : undefined;
+  // What will be saved, when it is not what was typed (a pasted address, upper case, spaces).
+  const cleanedNote = live.success && live.data.domain !== typed ? live.data.domain : null;
+  /** The input shows the host only: a pasted address is cleaned at once, the rest on leaving it. */
+  const clean = (text: string) =>
+    form.setValue('domain', cleanDomainInput(text), { shouldValidate: form.formState.isSubmitted });
 
+  // Saved as pending as soon as it is entered: the server checks it again by itself, and the
+  // instructions say when.
   const submit = (values: DomainFormValues) => {
-    setNormalized(domainFormSchema.parse(values).domain);
+    const domain = domainFormSchema.parse(values).domain;
     verify.reset();
-    setStep('instructions');
+    save.mutate(
+      { projectId: project.id, domain },
+      {
+        onSuccess: () => {
+          setNormalized(domain);
+          setStep('instructions');
+        },
+      },
+    );
   };
 
   /** The dialog, the same at both steps: the domain's input, then the records to create. */
@@ -84,19 +104,26 @@ export function ConfigureDomainModal({ project, onClose }: Props) {
     const footer = (
       <DialogActions
         onCancel={onClose}
-        actionLabel={t('domains.continue')}
         form="configure-domain-form"
-        actionDisabled={!live.success}
+        actionLabel={save.isPending ? t('domains.saving') : t('domains.continue')}
+        actionDisabled={!live.success || save.isPending}
         actionTestId="domain-submit"
       />
     );
     return dialog(
       footer,
       <Form form={form} onValid={submit} id="configure-domain-form" className="form">
+        {save.isError && <Alert testId="domain-save-error">{errorMessage(save.error)}</Alert>}
         <FormField
           label={t('domains.label')}
           id="domain-input"
-          description={t('domains.hint')}
+          description={
+            cleanedNote ? (
+              <span data-testid="domain-cleaned">{t('domains.cleaned', { domain: cleanedNote })}</span>
+            ) : (
+              t('domains.hint')
+            )
+          }
           error={errorText(t, form.formState.errors.domain) ?? (liveError ? t(liveError) : undefined)}
         >
           {(control) => (
@@ -106,7 +133,13 @@ export function ConfigureDomainModal({ project, onClose }: Props) {
               autoComplete="off"
               spellCheck={false}
               autoFocus
-              {...form.register('domain')}
+              {...form.register('domain', {
+                onBlur: (event: { target: HTMLInputElement }) => clean(event.target.value),
+              })}
+              onPaste={(event) => {
+                event.preventDefault();
+                clean(event.clipboardData.getData('text'));
+              }}
               data-testid="domain-input"
             />
           )}

@@ -1,7 +1,7 @@
 import { useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ActionButton } from '@/components/ActionButton';
-import { useFormat } from '@/lib/format';
+import { NextDomainCheck } from '@/components/DomainStatusNote';
 import type { ProjectDetail } from '@/lib/types';
 import { CertificateBadge } from './CertificateBadge';
 import { ConfigureDomainModal } from './ConfigureDomainModal';
@@ -14,7 +14,6 @@ import { RemoveDomainModal } from './RemoveDomainModal';
  */
 export function DomainControls({ project }: { project: ProjectDetail }) {
   const { t } = useTranslation();
-  const fmt = useFormat();
   const [open, setOpen] = useState<'configure' | 'remove' | null>(null);
   const configureButton = useRef<HTMLButtonElement>(null);
   const removeButton = useRef<HTMLButtonElement>(null);
@@ -54,11 +53,12 @@ export function DomainControls({ project }: { project: ProjectDetail }) {
           >
             {verified ? t('domains.verified') : check ? t('domains.pending') : t('domains.unverified')}
           </span>
-          {check?.next_check_at && (
-            <span className="muted small" data-testid="domain-next-check">
-              {t('domains.nextCheck', { date: fmt.dateTime(check.next_check_at) })}
+          {check && (
+            <span className="small" data-testid="domain-pending-live">
+              {t('domains.pendingLive', { address: project.preview_url, domain: project.domain })}
             </span>
           )}
+          {check && <NextDomainCheck check={check} />}
           <CertificateBadge certificate={project.certificate} />
         </div>
       )}

@@ -14,6 +14,8 @@ vi.mock('@/features/domains/lib/reload-page', () => ({ reloadPage: vi.fn() }));
 const routes = [{ path: paths.project.pattern, element: <ProjectOverviewPage /> }];
 const PROJECT = 'GET /api/projects/7';
 const VERIFY = 'POST /api/dns-verify';
+const SAVE = 'POST /api/projects/7';
+const NEXT_CHECK = '2025-03-02T10:02:00Z';
 const REMOVE = 'POST /api/remove-domain/7';
 const CONFIG = {
   platform_domain: 'vitrine.example',
@@ -23,11 +25,30 @@ const CONFIG = {
   demo: null,
 };
 
-/** The overview of project 7 as the server holds it; `setProject` changes what later GETs answer. */
+/** A domain the server saved as pending just now, checked again by itself at NEXT_CHECK. */
+const pendingCheck = (domain: string) => ({
+  domain,
+  checks: 0,
+  last_result: null,
+  checked_at: null,
+  next_check_at: NEXT_CHECK,
+  created_at: '2025-03-02T10:00:00Z',
+});
+
+/**
+ * The overview of project 7 as the server holds it; `setProject` changes what later GETs answer.
+ * Saving a domain (Continue) keeps it as pending, as the server does.
+ */
 function api(overrides: Partial<ProjectDetail>, extra: Record<string, Handler> = {}) {
   let project = projectFixture(7, overrides);
   const calls = mockApi({
     [PROJECT]: () => ({ json: project }),
+    [SAVE]: (call) => {
+      const domain = (call.body as { domain: string }).domain;
+      const check = project.domain_check?.domain === domain ? project.domain_check : pendingCheck(domain);
+      project = projectFixture(7, { ...overrides, domain, domain_check: check });
+      return { json: project };
+    },
     'GET /api/projects/7/deploys': () => ({ json: { data: [], active_deploy_id: null } }),
     'GET /api/config': () => ({ json: CONFIG }),
     ...extra,
@@ -79,7 +100,7 @@ describe('configure domain modal', () => {
     expect(submit().disabled).toBe(true);
     expect(screen.queryByText('domínio inválido')).toBeNull();
 
-    for (const bad of ['loja', 'loja .com', 'http://loja.com', '-loja.com', 'loja.123']) {
+    for (const bad of ['loja', 'loja .com', 'http://loja', '-loja.com', 'loja.123']) {
       type(bad);
       expect(submit().disabled, bad).toBe(true);
       expect(screen.getByRole('alert').textContent, bad).toBe('domínio inválido');
@@ -98,6 +119,7 @@ describe('configure domain modal', () => {
     renderRoutes(routes, '/project/7');
     await openConfigure();
     type(' Shop.Example ');
+    expect(screen.getByTestId('domain-cleaned').textContent).toBe('Será salvo como shop.example.');
     fireEvent.click(submit());
 
     const instructions = await screen.findByTestId('domain-instructions');
@@ -114,8 +136,39 @@ describe('configure domain modal', () => {
     expect(instructions.textContent).toContain('ou um registro CNAME apontando para sites.vitrine.example');
     expect(screen.getByTestId('domain-proxy-note').textContent).toContain('proxy de CDN');
     expect(screen.getByTestId('domain-proxy-note').textContent).toContain('deve ficar desligado');
-    // Nothing is sent until Verify.
-    expect(posts(calls)).toEqual([]);
+    // Continue saved it as pending (nothing verified yet): the server checks it by itself, and
+    // the modal says when.
+    expect(calls.filter((call) => call.method === 'POST')).toEqual([
+      { method: 'POST', url: '/api/projects/7', body: { domain: 'shop.example' } },
+    ]);
+    const note = await screen.findByTestId('domain-pending-note');
+    expect(note.textContent).toContain('shop.example foi salvo como pendente');
+    expect(within(note).getByTestId('domain-next-check').textContent).toMatch(
+      /^Próxima verificação em \d{2}\/\d{2}\/2025 \d{2}:\d{2}$/,
+    );
+  });
+
+  it('cleans a pasted address to its host, says so, and saves that host as pending', async () => {
+    const { calls } = api(unverified);
+    renderRoutes(routes, '/project/7');
+    await openConfigure();
+    const input = screen.getByTestId<HTMLInputElement>('domain-input');
+    fireEvent.paste(input, { clipboardData: { getData: () => ' https://WWW.X.com.br/loja?x=1 ' } });
+    await waitFor(() => expect(input.value).toBe('www.x.com.br'));
+    // Typed with a scheme and a slash: the note says what will be saved, leaving the field cleans it.
+    type('HTTPS://www.x.com.br/');
+    expect(screen.getByTestId('domain-cleaned').textContent).toBe('Será salvo como www.x.com.br.');
+    expect(submit().disabled).toBe(false);
+    fireEvent.blur(input);
+    await waitFor(() => expect(input.value).toBe('www.x.com.br'));
+    expect(screen.queryByTestId('domain-cleaned')).toBeNull();
+    fireEvent.click(submit());
+    await screen.findByTestId('domain-instructions');
+    expect(calls.find((call) => call.method === 'POST')?.body).toEqual({ domain: 'www.x.com.br' });
+    await waitFor(() => expect(screen.getByTestId('domain-verified').textContent).toBe('Aguardando DNS'));
+    expect(screen.getByTestId('domain-pending-live').textContent).toBe(
+      'O site já está no ar em http://loja-da-ana.localhost:8080. www.x.com.br aguarda o DNS.',
+    );
   });
 
   it('Change goes back to the input, keeping what was typed', async () => {
@@ -153,13 +206,13 @@ describe('configure domain modal', () => {
 
     const success = await screen.findByTestId('domain-verify-success');
     expect(success.textContent).toBe('Domínio verificado: shop.example aponta para 203.0.113.7');
-    expect(server.calls.find((call) => call.method === 'POST')).toEqual({
+    expect(server.calls.find((call) => call.url === '/api/dns-verify')).toEqual({
       method: 'POST',
       url: '/api/dns-verify',
       body: { project_id: 7, domain: 'shop.example' },
     });
     // The client only asks: the server saved the domain and the flags, the page refetches them.
-    expect(posts(server.calls)).toEqual(['/api/dns-verify']);
+    expect(posts(server.calls)).toEqual(['/api/projects/7', '/api/dns-verify']);
     await waitFor(() => expect(screen.getByTestId('project-domain').textContent).toBe('shop.example'));
     expect(screen.getByTestId('domain-verified').textContent).toBe('Verificado');
 
@@ -279,7 +332,7 @@ describe('configure domain modal', () => {
     const badge = screen.getByTestId('domain-verified');
     expect(badge.textContent).toBe('Aguardando DNS');
     expect(badge.getAttribute('data-pending')).toBe('true');
-    expect(posts(calls)).toEqual(['/api/dns-verify']);
+    expect(posts(calls)).toEqual(['/api/projects/7', '/api/dns-verify']);
 
     // Verify again is offered, and so is Change; the failure goes once the domain changes.
     expect(screen.getByTestId('domain-verify')).toBeTruthy();
@@ -327,9 +380,9 @@ describe('configure domain modal', () => {
     ).toEqual(['shop.example não aponta para 203.0.113.7 (encontrado: 198.51.100.9).']);
   });
 
-  it('says a domain another project holds is in use, with no pending note', async () => {
+  it('says a domain another project holds is in use when it is entered, staying on the input', async () => {
     api(unverified, {
-      [VERIFY]: () => ({
+      [SAVE]: () => ({
         status: 409,
         json: { error: 'domain_in_use', message: 'domain already in use', field: 'domain' },
       }),
@@ -338,9 +391,9 @@ describe('configure domain modal', () => {
     await openConfigure();
     type('www.shop.example');
     fireEvent.click(submit());
-    fireEvent.click(await screen.findByTestId('domain-verify'));
     // The code in the interface's language.
-    expect((await screen.findByTestId('domain-verify-message')).textContent).toBe('domínio já está em uso');
+    expect((await screen.findByTestId('domain-save-error')).textContent).toBe('domínio já está em uso');
+    expect(screen.queryByTestId('domain-instructions')).toBeNull();
     expect(screen.queryByTestId('domain-pending-note')).toBeNull();
   });
 

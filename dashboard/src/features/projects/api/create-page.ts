@@ -1,7 +1,8 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiJson } from '@/lib/api-client';
+import { showWarnings } from '@/lib/warnings';
 import { queryKeys } from '@/lib/query-keys';
-import type { Page } from '@/lib/types';
+import type { CodedWarning, Page } from '@/lib/types';
 import { normalizePageSlug } from '@/lib/validation';
 
 export interface CreatePageInput {
@@ -19,10 +20,11 @@ export interface CreatePageInput {
  * settings do. When that second request is refused (a slug another page has), the page just
  * made is deleted again and the refusal is thrown: the person corrects the slug and creates the
  * page once, instead of leaving a page under the name's slug behind (which would also make the
- * next attempt fail on that slug).
+ * next attempt fail on that slug). The answer's `warnings` are about the page's final address:
+ * a redirect that hides it (`page_under_redirect`), which the hook shows in a warning toast.
  */
-export async function createPage(input: CreatePageInput): Promise<Page> {
-  const page = await apiJson<Page>('/api/pages', {
+export async function createPage(input: CreatePageInput): Promise<SavedPage> {
+  const page = await apiJson<SavedPage>('/api/pages', {
     method: 'POST',
     body: { name: input.name, project_id: input.project_id },
   });
@@ -32,7 +34,7 @@ export async function createPage(input: CreatePageInput): Promise<Page> {
   if (input.table_id != null) changes.table_id = input.table_id;
   if (Object.keys(changes).length === 0) return page;
   try {
-    return await apiJson<Page>(`/api/page/${page.id}`, { method: 'POST', body: changes });
+    return await apiJson<SavedPage>(`/api/page/${page.id}`, { method: 'POST', body: changes });
   } catch (error) {
     // The refusal is what the person needs to see, whether or not the page could be removed.
     await apiJson<void>(`/api/page/${page.id}`, { method: 'DELETE' }).catch(() => undefined);
@@ -40,10 +42,14 @@ export async function createPage(input: CreatePageInput): Promise<Page> {
   }
 }
 
+/** A page as created, with what the owner should know about it. */
+export type SavedPage = Page & { warnings?: CodedWarning[] };
+
 export function useCreatePage() {
   const client = useQueryClient();
   return useMutation({
     mutationFn: createPage,
+    onSuccess: (page) => showWarnings(page.warnings),
     onSettled: (_page, _error, input) =>
       client.invalidateQueries({ queryKey: queryKeys.project(input.project_id), exact: true }),
   });

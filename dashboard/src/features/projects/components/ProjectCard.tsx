@@ -6,6 +6,8 @@ import type { Project } from '@/lib/types';
 import { DuplicateMenu } from './DuplicateMenu';
 import { StateBadge } from './StateBadge';
 import { ButtonLink, ExternalButtonLink } from '@/components/ButtonLink';
+import { NextDomainCheck } from '@/components/DomainStatusNote';
+import { domainStatus } from '@/lib/domain-status';
 
 interface ProjectItemProps {
   project: Project;
@@ -26,6 +28,43 @@ function ProjectThumb({ project }: { project: Project }) {
     );
   }
   return <span data-testid="project-letter">{project.name.slice(0, 1).toUpperCase()}</span>;
+}
+
+/** The host of an address, for a short line (`https://loja.vitrine.site/` → `loja.vitrine.site`). */
+function host(address: string): string {
+  try {
+    return new URL(address).host;
+  } catch {
+    return address;
+  }
+}
+
+/**
+ * Where the site is: its domain (or its preview slug); while the custom domain waits for its DNS
+ * records, that it does, that the preview address is live meanwhile, and when the server checks
+ * the domain next.
+ */
+function SiteAddress({ project }: { project: Project }) {
+  const { t } = useTranslation();
+  const status = domainStatus(project);
+  if (status.kind !== 'pending') {
+    return (
+      <span className="muted" data-testid="project-address">
+        {project.domain ?? project.slug}
+      </span>
+    );
+  }
+  return (
+    <span className="project-domain-pending" data-testid="project-address" data-pending="true">
+      <span className="badge badge-muted" data-testid="project-domain-waiting">
+        {t('domains.waitingDns', { domain: status.domain })}
+      </span>
+      <span className="small" data-testid="project-live-at">
+        {t('domains.liveAt', { address: host(status.live) })}
+      </span>
+      <NextDomainCheck check={status.check} testId="project-next-check" />
+    </span>
+  );
 }
 
 /** One project in the dashboard, as a card (grid) or a row (list). */
@@ -54,7 +93,7 @@ export function ProjectItem({ project, view }: ProjectItemProps) {
       <li className="project-row" data-testid="project-item" data-project-id={project.id}>
         <div className="project-row-main">
           <strong data-testid="project-name">{project.name}</strong>
-          <span className="muted">{project.domain ?? project.slug}</span>
+          <SiteAddress project={project} />
         </div>
         <StateBadge published={project.is_published} />
         <span className="muted">{fmt.date(project.updated_at)}</span>
@@ -73,7 +112,7 @@ export function ProjectItem({ project, view }: ProjectItemProps) {
           <strong data-testid="project-name">{project.name}</strong>
           <StateBadge published={project.is_published} />
         </div>
-        <span className="muted">{project.domain ?? project.slug}</span>
+        <SiteAddress project={project} />
         <span className="muted small">{t('projects.updatedAt', { date: fmt.date(project.updated_at) })}</span>
       </div>
       {actions}

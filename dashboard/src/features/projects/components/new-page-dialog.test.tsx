@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { paths } from '@/app/paths';
 import { projectFixture, userFixture } from '@/testing/fixtures';
 import { mockApi, renderRoutes, type ApiCall, type Handler } from '@/testing/render-route';
+import { getToasts } from '@/testing/toasts';
 import { ProjectOverviewRoute } from '@/features/projects/routes/ProjectOverviewRoute';
 
 const routes = [
@@ -95,6 +96,30 @@ describe('new page dialog', () => {
     expect(posts(calls).map((call) => [call.url, call.body])).toEqual([
       ['/api/pages', { name: 'Nossos Serviços', project_id: 7 }],
     ]);
+  });
+
+  it('creates a page under an existing redirect and says, translated, that the redirect hides it', async () => {
+    const warning = {
+      code: 'page_under_redirect',
+      message: 'Saved, but the redirect /promo/* → /ofertas hides this page',
+      params: { from: '/promo/*', to: '/ofertas', path: '/promo' },
+    };
+    const { router, dialog } = await openDialog({
+      'POST /api/pages': (call) => ({
+        status: 201,
+        json: { ...page(40, call.body as Record<string, unknown>), slug: 'promo', warnings: [warning] },
+      }),
+    });
+    fireEvent.change(dialog.getByLabelText(/^Nome/), { target: { value: 'Promo' } });
+    fireEvent.click(dialog.getByTestId('new-page-create'));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/project/7/40'));
+    await waitFor(() =>
+      expect(getToasts()).toContainEqual({
+        kind: 'warning',
+        message:
+          'Página salva, mas atenção: o redirecionamento /promo/* → /ofertas esconde esta página. Quem abrir /promo vai para /ofertas. Remova ou altere o redirecionamento para mostrar a página.',
+      }),
+    );
   });
 
   it('keeps an edited slug and makes a collection page of the chosen collection', async () => {

@@ -2,7 +2,7 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
-import { useNavigate } from 'react-router';
+import { Link, useNavigate } from 'react-router';
 import { paths } from '@/app/paths';
 import { Alert } from '@/components/Alert';
 import { FormField } from '@/components/FormField';
@@ -15,7 +15,10 @@ import { useCreateProject } from '@/features/projects/api/create-project';
 import { useTemplates } from '@/features/projects/api/get-templates';
 import { useCreateFromTemplate } from '@/lib/projects/use-template';
 
-/** "/project/new": a name, then a blank project or one of the themes. */
+/**
+ * "/project/new": a name, then a blank project or one of the themes, each shown by a large picture
+ * of its home page, with a link to its full preview (every page, desktop and phone).
+ */
 export function NewProjectRoute() {
   const { t } = useTranslation();
   const navigate = useNavigate();
@@ -79,35 +82,45 @@ export function NewProjectRoute() {
             <span className="muted small">{t('newProject.blankDescription')}</span>
           </button>
           {published.map((template) => (
-            <button
-              key={template.id}
-              type="button"
-              role="radio"
-              aria-checked={templateId === template.id}
-              className={`template-card${templateId === template.id ? ' selected' : ''}`}
-              onClick={() => setTemplateId(template.id)}
-              data-testid="template-card"
-            >
-              <div className="template-thumb">
-                {template.thumbnail ? (
-                  <img src={template.thumbnail} alt="" loading="lazy" />
-                ) : (
-                  // A live, scaled-down look at the theme's home page. sandbox="" runs no scripts,
-                  // and the server also sends it with a sandboxing CSP.
-                  <iframe
-                    title={template.name}
-                    src={`/api/templates/${template.id}/preview`}
-                    sandbox=""
-                    loading="lazy"
-                    tabIndex={-1}
-                    aria-hidden="true"
-                  />
-                )}
-              </div>
-              <strong>{template.name}</strong>
-              <span className="badge badge-muted">{template.category}</span>
-              <span className="muted small">{template.description}</span>
-            </button>
+            <div key={template.id} className="template-option" data-testid="template-option">
+              <button
+                type="button"
+                role="radio"
+                aria-checked={templateId === template.id}
+                className={`template-card${templateId === template.id ? ' selected' : ''}`}
+                onClick={() => setTemplateId(template.id)}
+                data-testid="template-card"
+              >
+                <div className="template-thumb">
+                  {template.thumbnail ? (
+                    <img src={template.thumbnail} alt="" loading="lazy" />
+                  ) : (
+                    // A live, scaled-down look at the theme's home page. sandbox="" runs no
+                    // scripts, and the server also sends it with a sandboxing CSP.
+                    <iframe
+                      title={template.name}
+                      src={`/api/templates/${template.id}/preview`}
+                      sandbox=""
+                      loading="lazy"
+                      tabIndex={-1}
+                      aria-hidden="true"
+                    />
+                  )}
+                </div>
+                <strong>{template.name}</strong>
+                <span className="badge badge-muted">{template.category}</span>
+                <span className="muted small">{template.description}</span>
+              </button>
+              {/* Every page of the theme, full size, before choosing it (read-only). */}
+              <Link
+                to={paths.template.build({ templateId: template.id })}
+                className="template-preview-link small"
+                aria-label={t('newProject.previewLabel', { name: template.name })}
+                data-testid="template-preview-link"
+              >
+                {t('newProject.preview')} →
+              </Link>
+            </div>
           ))}
         </div>
         {templates.isError && <Alert kind="info">{errorMessage(templates.error)}</Alert>}

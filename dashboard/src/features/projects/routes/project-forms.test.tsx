@@ -62,6 +62,39 @@ describe('new project form', () => {
     expect(screen.getByTestId('project-name-input').getAttribute('aria-describedby')).toBe(error.id);
     expect(calls.filter((call) => call.method === 'POST')).toHaveLength(0);
   });
+
+  it('shows each published theme with a large picture and a link to its full preview', async () => {
+    const theme = (id: number, name: string, published: '1' | '0') => ({
+      id,
+      name,
+      description: `Tema ${name}`,
+      category: 'Loja',
+      order: id,
+      is_published: published,
+      thumbnail: id === 3 ? '/files/templates/3.png' : null,
+    });
+    mockApi({
+      'GET /api/templates': () => ({
+        json: [theme(3, 'Padaria', '1'), theme(4, 'Viagem', '1'), theme(5, 'Rascunho', '0')],
+      }),
+    });
+    renderRoutes(routes, '/project/new');
+    await screen.findAllByTestId('template-card');
+    const options = screen.getAllByTestId('template-option');
+    expect(
+      options.map((o) => within(o).getByTestId('template-card').querySelector('strong')?.textContent),
+    ).toEqual(['Padaria', 'Viagem']);
+    const [bakery, travel] = options as [HTMLElement, HTMLElement];
+    expect(bakery.querySelector('.template-thumb img')?.getAttribute('src')).toBe('/files/templates/3.png');
+    expect(travel.querySelector('.template-thumb iframe')?.getAttribute('sandbox')).toBe('');
+    const link = within(bakery).getByTestId('template-preview-link');
+    expect(link.getAttribute('href')).toBe('/template/3');
+    expect(link.getAttribute('aria-label')).toBe('Ver a prévia completa do tema Padaria');
+    expect(link.textContent).toBe('Ver prévia completa →');
+    // Choosing stays a radio choice beside the link.
+    fireEvent.click(within(travel).getByTestId('template-card'));
+    expect(within(travel).getByTestId('template-card').getAttribute('aria-checked')).toBe('true');
+  });
 });
 
 describe('integrations dialog', () => {

@@ -6,16 +6,15 @@ import { PageLoader } from '@/components/PageLoader';
 import { toast } from '@/components/toast';
 import { codedMessage, errorMessage } from '@/lib/api-client';
 import { useFormat } from '@/lib/format';
-import type { Project } from '@/lib/types';
 import { useActivateDeploy } from '@/features/publishing/api/activate-deploy';
 import { useDeploys } from '@/features/publishing/api/get-deploys';
-import type { Deploy } from '@/features/publishing/types';
+import type { Deploy, PublishTarget } from '@/features/publishing/types';
 import { PublishModal } from './PublishModal';
 import { ResponseBox } from '@/components/ResponseBox';
 import { ActionButton } from '@/components/ActionButton';
 
 interface Props {
-  project: Pick<Project, 'id' | 'name' | 'token' | 'domain' | 'preview_url' | 'is_published'>;
+  project: PublishTarget;
 }
 
 /**

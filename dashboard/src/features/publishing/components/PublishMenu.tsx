@@ -1,12 +1,12 @@
 import { useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { MenuButton, MenuItem } from '@/components/ui/Menu';
-import type { Project } from '@/lib/types';
+import type { PublishTarget } from '@/features/publishing/types';
 import { PublishModal } from './PublishModal';
 import { UnpublishModal } from './UnpublishModal';
 
 interface Props {
-  project: Pick<Project, 'id' | 'name' | 'token' | 'domain' | 'preview_url' | 'is_published'>;
+  project: PublishTarget;
   /** Publish is offered but disabled (the editor with unsaved changes). */
   publishDisabled?: boolean;
   /** The domain modal, supplied by the app (features don't import each other); no item without it. */

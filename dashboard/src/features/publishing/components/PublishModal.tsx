@@ -2,19 +2,19 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { type ConfirmLabels, ConfirmActions, DoneButton } from '@/components/DialogActions';
 import { Dialog } from '@/components/ui/Dialog';
-import type { Project } from '@/lib/types';
 import { codedMessage } from '@/lib/api-client';
 import { usePublishProject } from '@/features/publishing/api/publish-project';
-import type { PublishStep } from '@/features/publishing/types';
+import type { PublishStep, PublishTarget } from '@/features/publishing/types';
 import { ResponseBox } from '@/components/ResponseBox';
 import { useUser } from '@/lib/auth/get-user';
 import { useFormat } from '@/lib/format';
 import { planFor, usePlans } from '@/lib/plans';
-import { siteAddress } from './address';
+import { domainStatus, type DomainStatus } from '@/lib/domain-status';
+import { NextDomainCheck } from '@/components/DomainStatusNote';
 import { DeployProgress } from './DeployProgress';
 
 interface Props {
-  project: Pick<Project, 'id' | 'name' | 'token' | 'domain' | 'preview_url' | 'is_published'>;
+  project: PublishTarget;
   onClose: () => void;
 }
 
@@ -45,14 +45,33 @@ function PublishCost({ published }: { published: boolean }) {
 }
 
 /**
+ * A custom domain still waiting for its DNS records: the site answers at its preview address
+ * meanwhile (the publish says so), and the server checks the domain again by itself, at the
+ * time shown.
+ */
+function PendingDomainNote({ status }: { status: DomainStatus }) {
+  const { t } = useTranslation();
+  if (status.kind !== 'pending') return null;
+  return (
+    <div className="alert alert-info" role="status" data-testid="publish-pending-domain">
+      <p>{t('publishing.pendingDomain', { domain: status.domain })}</p>
+      <NextDomainCheck check={status.check} testId="publish-next-check" />
+    </div>
+  );
+}
+
+/**
  * Publish (spec 1 §2 modals, §4; issue 22): asks (saying what a newly published site costs a
  * month), then deploys showing the build's real steps as the server streams them (fonts, page i
  * of n, assets, going live), and ends on the server's answer: the live address, or the
- * serialized response. The project's state updates through the query cache (no reload).
+ * serialized response. The project's state updates through the query cache (no reload). While
+ * the custom domain waits for DNS, the dialog says the preview address is where the site goes
+ * live, and when the domain is checked next.
  */
 export function PublishModal({ project, onClose }: Props) {
   const { t } = useTranslation();
   const publish = usePublishProject();
+  const status = domainStatus(project);
   const [steps, setSteps] = useState<PublishStep[]>([]);
   const start = () => {
     setSteps([]);
@@ -75,6 +94,7 @@ export function PublishModal({ project, onClose }: Props) {
             {publish.data.url} ↗
           </a>
         </div>
+        <PendingDomainNote status={status} />
         {publish.data.warnings && publish.data.warnings.length > 0 && (
           <div className="alert alert-warning publish-warnings" role="status" data-testid="publish-warnings">
             <p>{t('publishing.warnings')}</p>
@@ -92,7 +112,16 @@ export function PublishModal({ project, onClose }: Props) {
   } else {
     body = (
       <>
-        <p>{t('publishing.publishConfirm', { name: project.name, address: siteAddress(project) })}</p>
+        <p data-testid="publish-confirm-text">
+          {status.kind === 'pending'
+            ? t('publishing.publishConfirmPending', {
+                name: project.name,
+                address: status.live,
+                domain: status.domain,
+              })
+            : t('publishing.publishConfirm', { name: project.name, address: status.live })}
+        </p>
+        {status.kind === 'pending' && <NextDomainCheck check={status.check} testId="publish-next-check" />}
         <PublishCost published={project.is_published} />
       </>
     );

@@ -1,11 +1,11 @@
 import { useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { Project } from '@/lib/types';
+import type { PublishTarget } from '@/features/publishing/types';
 import { PublishModal } from './PublishModal';
 import { UnpublishModal } from './UnpublishModal';
 
 interface Props {
-  project: Pick<Project, 'id' | 'name' | 'token' | 'domain' | 'preview_url' | 'is_published'>;
+  project: PublishTarget;
 }
 
 /**

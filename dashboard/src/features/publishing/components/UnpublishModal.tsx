@@ -2,12 +2,13 @@ import { useTranslation } from 'react-i18next';
 import { type ConfirmLabels, ConfirmActions, DoneButton, Progress } from '@/components/DialogActions';
 import { Dialog } from '@/components/ui/Dialog';
 import type { Project } from '@/lib/types';
+import type { AddressFields } from '@/lib/domain-status';
 import { useUnpublishProject } from '@/features/publishing/api/unpublish-project';
 import { ResponseBox } from '@/components/ResponseBox';
-import { siteAddress } from './address';
+import { liveAddress } from '@/lib/domain-status';
 
 interface Props {
-  project: Pick<Project, 'id' | 'name' | 'domain' | 'preview_url'>;
+  project: Pick<Project, 'id' | 'name'> & AddressFields;
   onClose: () => void;
 }
 
@@ -39,7 +40,7 @@ export function UnpublishModal({ project, onClose }: Props) {
   } else if (unpublish.isError) {
     body = <ResponseBox error={unpublish.error} title={t('publishing.unpublishFailed')} />;
   } else {
-    body = <p>{t('publishing.unpublishConfirm', { name: project.name, address: siteAddress(project) })}</p>;
+    body = <p>{t('publishing.unpublishConfirm', { name: project.name, address: liveAddress(project) })}</p>;
   }
   let footer;
   if (unpublish.isSuccess) footer = <DoneButton onClose={onClose} testId="unpublish-done" />;

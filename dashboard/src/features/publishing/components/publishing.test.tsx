@@ -317,6 +317,66 @@ describe('publish modal', () => {
     expect(screen.getByRole('dialog', { name: 'Despublicar' })).toBeTruthy();
   });
 
+  it('says the preview address goes live while the custom domain waits for DNS, and when it is checked next', async () => {
+    const pending = {
+      domain: 'www.x.com.br',
+      meta: {},
+      domain_check: {
+        domain: 'www.x.com.br',
+        checks: 1,
+        last_result: null,
+        checked_at: '2025-03-02T10:00:00Z',
+        next_check_at: '2025-03-02T10:04:00Z',
+        created_at: '2025-03-02T10:00:00Z',
+      },
+    };
+    let published = false;
+    mockApi({
+      [PROJECT]: () => ({ json: projectFixture(7, { is_published: published, ...pending }) }),
+      [DEPLOYS]: () => ({ json: { data: [], active_deploy_id: null } }),
+      [PUBLISH]: () => {
+        published = true;
+        return streamed(['result', { deploy: deploy(3), url: 'http://loja-da-ana.localhost:8080' }]);
+      },
+    });
+    renderRoutes(routes, '/project/7');
+    fireEvent.click(await screen.findByTestId('project-state'));
+    expect(screen.getByTestId('publish-confirm-text').textContent).toBe(
+      'Publicar "Loja da Ana"? O site ficará disponível em http://loja-da-ana.localhost:8080. ' +
+        'O domínio www.x.com.br ainda aguarda o DNS: o site passa a responder nele assim que os registros estiverem no lugar.',
+    );
+    expect(screen.getByTestId('publish-next-check').textContent).toMatch(
+      /^Próxima verificação em \d{2}\/\d{2}\/2025 \d{2}:\d{2}$/,
+    );
+    fireEvent.click(screen.getByTestId('publish-confirm'));
+    expect((await screen.findByTestId('publish-url')).getAttribute('href')).toBe(
+      'http://loja-da-ana.localhost:8080',
+    );
+    const note = screen.getByTestId('publish-pending-domain');
+    expect(note.textContent).toContain('O domínio www.x.com.br aguarda o DNS');
+    expect(within(note).getByTestId('publish-next-check')).toBeTruthy();
+  });
+
+  it('names the verified custom domain as the address, with no pending note', async () => {
+    mockApi({
+      [PROJECT]: () => ({
+        json: projectFixture(7, {
+          is_published: false,
+          domain: 'loja.example.com',
+          meta: { verified: true, verifiedDomain: 'loja.example.com' },
+          domain_check: null,
+        }),
+      }),
+      [DEPLOYS]: () => ({ json: { data: [], active_deploy_id: null } }),
+    });
+    renderRoutes(routes, '/project/7');
+    fireEvent.click(await screen.findByTestId('project-state'));
+    expect(screen.getByTestId('publish-confirm-text').textContent).toBe(
+      'Publicar "Loja da Ana"? O site ficará disponível em https://loja.example.com.',
+    );
+    expect(screen.queryByTestId('publish-next-check')).toBeNull();
+  });
+
   it('shows the serialized response in a Response box when the deploy fails', async () => {
     api(
       false,

@@ -24,7 +24,7 @@ export function useSaveRedirect() {
   return useMutation({
     mutationFn: saveRedirect,
     onSuccess: (redirect) => {
-      const { warning: _, ...stored } = redirect;
+      const { warning: _, warnings: __, ...stored } = redirect;
       client.setQueryData(queryKeys.redirect(redirect.id), stored);
       return client.invalidateQueries({ queryKey: queryKeys.redirects(redirect.project_id) });
     },

@@ -5,6 +5,7 @@ import { FormField } from '@/components/FormField';
 import { Dialog } from '@/components/ui/Dialog';
 import { toast } from '@/components/toast';
 import { errorMessage } from '@/lib/api-client';
+import { showWarnings } from '@/lib/warnings';
 import { Form, FormActions } from '@/components/Form';
 import { errorText, setServerError } from '@/lib/forms';
 import { useSaveRedirect } from '@/features/redirects/api/save-redirect';
@@ -25,7 +26,8 @@ interface RedirectFormProps {
 /**
  * One rule (".../redirects/new", ".../redirects/edit/{id}"). Checked as the owner types with the
  * same rules as the server; Save stays disabled while the rule is invalid (spec §2). A failed
- * save shows the server's text in an 'Erro' toast (spec §8) and beside the field it names.
+ * save shows the server's text in an 'Erro' toast (spec §8) and beside the field it names. A rule
+ * saved over one of the site's pages is kept, with a warning toast naming the page.
  */
 export function RedirectForm({ projectId, redirect, onDone }: RedirectFormProps) {
   const { t } = useTranslation();
@@ -45,8 +47,10 @@ export function RedirectForm({ projectId, redirect, onDone }: RedirectFormProps)
     save.mutate(
       { id: redirect?.id, project_id: projectId, from: rule.from, to: rule.to },
       {
-        onSuccess: () => {
+        onSuccess: (saved) => {
           toast.success(t('redirects.saved'));
+          // Saved, but it hides a page: the owner hears which, in their language.
+          showWarnings(saved.warnings);
           onDone();
         },
         onError: (error) => {

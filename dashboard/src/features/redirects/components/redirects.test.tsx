@@ -183,6 +183,38 @@ describe('redirect form', () => {
     await waitFor(() => expect(screen.queryByTestId('redirect-form')).toBeNull());
   });
 
+  it('saves a rule that hides a page, and says which page, translated, in a warning toast', async () => {
+    api(() => ({
+      status: 201,
+      json: {
+        ...rule(3, '/sobre', '/contato'),
+        warnings: [
+          {
+            code: 'redirect_hides_page',
+            message:
+              'Saved, but this redirect hides the page "Sobre" (/sobre): visitors are sent to /contato',
+            params: { page: 'Sobre', path: '/sobre', from: '/sobre' },
+          },
+        ],
+      },
+    }));
+    const router = renderRoutes(routes, '/project/7/redirects/new');
+    await screen.findByTestId('redirect-form');
+    type('redirect-from-input', '/sobre');
+    type('redirect-to-input', '/contato');
+    await waitFor(() => expect(save().disabled).toBe(false));
+    fireEvent.click(save());
+    await waitFor(() => expect(router.state.location.pathname).toBe('/project/7/redirects'));
+    await waitFor(() =>
+      expect(getToasts()).toContainEqual({
+        kind: 'warning',
+        message:
+          'Salvo, mas atenção: este redirecionamento esconde a página “Sobre” (/sobre). Quem abrir esse endereço vai para o destino, não para a página.',
+      }),
+    );
+    expect(getToasts().map((toast) => toast.message)).toContain('Redirecionamento salvo');
+  });
+
   it("shows the server's text in an 'Erro' toast and beside the field", async () => {
     const message = 'Já existe um redirecionamento para esta url de origem.';
     const calls = api(() => ({

@@ -6,6 +6,7 @@ import { templatePreviewUrl } from '@/features/template-admin/lib/urls';
 import type { TemplateDetail } from '@/features/template-admin/types';
 import { UseTemplateModal } from './UseTemplateModal';
 import { ActionButton } from '@/components/ActionButton';
+import { useUser } from '@/lib/auth/get-user';
 
 type Device = 'desktop' | 'mobile';
 
@@ -27,9 +28,14 @@ function useWidth<T extends HTMLElement>() {
   return [ref, width] as const;
 }
 
-/** The theme preview: the template's details, a page switcher, desktop/mobile width, and "use this template". */
+/**
+ * The theme preview: the template's details, a page switcher, desktop/mobile width, and "use this
+ * template". Owners come from the new project's gallery and go back there; administrators from
+ * the templates screen. Nothing here changes the template: it is a read-only look at it.
+ */
 export function TemplatePreview({ template }: { template: TemplateDetail }) {
   const { t } = useTranslation();
+  const isAdmin = useUser().data?.is_admin === true;
   const home = template.pages.find((page) => page.slug === '/') ?? template.pages[0];
   const [slug, setSlug] = useState<string | undefined>(home?.slug);
   const [device, setDevice] = useState<Device>('desktop');
@@ -45,8 +51,12 @@ export function TemplatePreview({ template }: { template: TemplateDetail }) {
     <div className="page template-preview" data-testid="template-preview">
       <header className="page-header">
         <div>
-          <Link to={paths.erpTemplates.build()} className="muted small" data-testid="template-preview-back">
-            ← {t('templatePreview.back')}
+          <Link
+            to={isAdmin ? paths.erpTemplates.build() : paths.projectNew.build()}
+            className="muted small"
+            data-testid="template-preview-back"
+          >
+            ← {isAdmin ? t('templatePreview.back') : t('templatePreview.backToNew')}
           </Link>
           <h1 data-testid="template-preview-name">{template.name}</h1>
           <div className="button-row">
@@ -62,6 +72,11 @@ export function TemplatePreview({ template }: { template: TemplateDetail }) {
           {template.description && (
             <p className="muted" data-testid="template-preview-description">
               {template.description}
+            </p>
+          )}
+          {!isAdmin && (
+            <p className="muted small" data-testid="template-preview-read-only">
+              {t('templatePreview.readOnly')}
             </p>
           )}
         </div>

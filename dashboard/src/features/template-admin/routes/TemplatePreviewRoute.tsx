@@ -6,7 +6,10 @@ import { useNumberParam } from '@/lib/project-route';
 import { useTemplate } from '@/features/template-admin/api/get-template';
 import { TemplatePreview } from '@/features/template-admin/components/TemplatePreview';
 
-/** /template/:templateId: the theme preview (admin only, RequireAdmin), loaded lazily by the router. */
+/**
+ * /template/:templateId: the theme preview, for every signed-in owner (a published template;
+ * an unpublished one is the administrators' alone and answers 404), loaded lazily by the router.
+ */
 export function TemplatePreviewRoute() {
   const id = useNumberParam('templateId');
   const template = useTemplate(id);

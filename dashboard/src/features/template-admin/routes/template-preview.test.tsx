@@ -2,7 +2,6 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { paths } from '@/app/paths';
-import { RequireAdmin } from '@/app/RequireAdmin';
 import { expectFieldError, expectFocused } from '@/testing/forms';
 import { getToasts } from '@/testing/toasts';
 import type { User } from '@/lib/types';
@@ -10,15 +9,12 @@ import { mockApi, renderRoutes, type Handler } from '@/testing/render-route';
 import type { TemplateDetail } from '@/features/template-admin/types';
 import { TemplatePreviewRoute } from './TemplatePreviewRoute';
 
+// As in the app's router: the preview is outside RequireAdmin, open to every signed-in owner.
 const routes = [
-  {
-    element: <RequireAdmin />,
-    children: [
-      { path: paths.template.pattern, element: <TemplatePreviewRoute /> },
-      { path: paths.erpTemplates.pattern, element: <p data-testid="admin-stub">admin</p> },
-      { path: paths.project.pattern, element: <p data-testid="project-stub">project</p> },
-    ],
-  },
+  { path: paths.template.pattern, element: <TemplatePreviewRoute /> },
+  { path: paths.erpTemplates.pattern, element: <p data-testid="admin-stub">admin</p> },
+  { path: paths.projectNew.pattern, element: <p data-testid="new-project-stub">new</p> },
+  { path: paths.project.pattern, element: <p data-testid="project-stub">project</p> },
 ];
 
 const user = (isAdmin: boolean): User => ({
@@ -67,11 +63,29 @@ async function open(url = '/template/4') {
 }
 
 describe('theme preview', () => {
-  it('is for administrators only', async () => {
-    const calls = api({}, false);
+  it('opens for an owner who is not an administrator, read-only, with the way back to the gallery', async () => {
+    api({ 'GET /api/templates/4': () => ({ json: detail({ is_published: '1' }) }) }, false);
+    await open();
+    expect(screen.queryByTestId('forbidden')).toBeNull();
+    expect(screen.getByTestId('template-preview-name').textContent).toBe('Aurora');
+    expect(frame().getAttribute('src')).toBe('/api/templates/4/preview?page=%2F');
+    expect(screen.getByTestId('template-preview-read-only').textContent).toBe(
+      'Prévia somente leitura: crie um projeto com este tema para editá-lo.',
+    );
+    const back = screen.getByTestId('template-preview-back');
+    expect(back.getAttribute('href')).toBe('/project/new');
+    expect(back.textContent).toBe('← Voltar para o novo projeto');
+    expect(screen.queryByText('Não publicado')).toBeNull();
+    expect(screen.getByTestId('template-use')).toBeTruthy();
+  });
+
+  it('shows an owner the not-found screen for a template the server does not show them', async () => {
+    api(
+      { 'GET /api/templates/4': () => ({ status: 404, json: { error: 'not_found', message: 'Not found' } }) },
+      false,
+    );
     renderRoutes(routes, '/template/4');
-    await screen.findByTestId('forbidden');
-    expect(calls.some((c) => c.url === '/api/templates/4')).toBe(false);
+    await screen.findByTestId('not-found');
   });
 
   it('shows the name, category and description, and frames the home page sandboxed', async () => {
@@ -84,7 +98,10 @@ describe('theme preview', () => {
     expect(frame().getAttribute('sandbox')).toBe('');
     expect(frame().getAttribute('src')).toBe('/api/templates/4/preview?page=%2F');
     expect(screen.getByTestId<HTMLSelectElement>('template-preview-page').value).toBe('/');
-    expect(screen.getByTestId('template-preview-back').getAttribute('href')).toBe('/erp/templates');
+    await waitFor(() =>
+      expect(screen.getByTestId('template-preview-back').getAttribute('href')).toBe('/erp/templates'),
+    );
+    expect(screen.queryByTestId('template-preview-read-only')).toBeNull();
   });
 
   it('switches pages, encoding the slug', async () => {
