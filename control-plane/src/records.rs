@@ -7,17 +7,22 @@ use std::collections::{HashMap, HashSet};
 
 use chrono::{DateTime, Utc};
 use serde_json::{Map, Value};
-use utoipa::ToSchema;
 use vitrine_shared::{
     domain::slugify,
-    fields::{FieldDef, FieldMeta, FieldOption, FieldType, Normalized, is_empty, normalize},
-    store::{Collection, Field, NewPost, PostUpdate},
+    fields::{
+        FieldDef, FieldMeta, FieldOption, FieldType, Normalized, ValueError, is_empty, normalize,
+    },
+    store::{Collection, Field, NewPost},
 };
 
 use crate::{
     error::{ApiError, ErrorCode, Problem},
     state::AppState,
 };
+
+mod plan;
+
+pub use plan::{Action, Outcome, Plan, WriteMode, Written, plan_drafts, write_drafts, write_plan};
 
 pub use vitrine_shared::record_lists::CollectionMeta;
 
@@ -67,6 +72,21 @@ impl Schema {
                 .iter()
                 .position(|f| f.name.eq_ignore_ascii_case(h))
         })
+    }
+}
+
+/// A value refused for its field, at a row: the field's name prefixes the message and fills
+/// the `field` parameter.
+pub fn value_problem(row: Option<usize>, field: &FieldDef, e: ValueError) -> Problem {
+    let mut params = e.params;
+    params.insert("field".into(), Value::from(field.name.clone()));
+    Problem {
+        row,
+        column: Some(field.slug.clone()),
+        field_id: Some(field.id),
+        code: e.code,
+        message: format!("{} {}", field.name, e.message),
+        params,
     }
 }
 
@@ -120,18 +140,7 @@ impl Schema {
                         column: field.slug.clone(),
                     });
                 }
-                Err(e) => problems.push(Problem {
-                    row,
-                    column: Some(field.slug.clone()),
-                    field_id: Some(field.id),
-                    code: e.code,
-                    message: format!("{} {}", field.name, e.message),
-                    params: {
-                        let mut params = e.params;
-                        params.insert("field".into(), Value::from(field.name.clone()));
-                        params
-                    },
-                }),
+                Err(e) => problems.push(value_problem(row, field, e)),
             }
         }
         let name = name.trim().chars().take(500).collect::<String>();
@@ -286,137 +295,6 @@ pub fn assign_slugs(
         d.slug = slug;
     }
     problems
-}
-
-/// How records are written: by slug, updating the stored record a slug names ("upsert", the
-/// default of imports and spreadsheets, so that a file exported and edited goes back in), or
-/// only inserted (a slug already stored is then a problem, or gets a suffix).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Deserialize, ToSchema)]
-#[serde(rename_all = "snake_case")]
-pub enum WriteMode {
-    #[default]
-    Upsert,
-    Insert,
-}
-
-/// How many records a write inserted and updated.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub struct Written {
-    pub inserted: usize,
-    pub updated: usize,
-}
-
-/// Resolves relations and slugs against the database, then writes the drafts in one
-/// transaction; any problem writes nothing.
-///
-/// With [`WriteMode::Upsert`], a draft whose slug names a stored record of the collection
-/// updates it (its name and the fields the draft carries; the others keep their values). The
-/// rest are inserted. `strict` (imports): a slug given twice in the file, or (inserting only) a
-/// given slug already stored, is a problem at its row; else (spreadsheets) it gets a `-2`
-/// suffix. A record without a slug always gets a new one.
-pub async fn write_drafts(
-    state: &AppState,
-    schema: &Schema,
-    mut drafts: Vec<Draft>,
-    explicit: Vec<bool>,
-    mode: WriteMode,
-    strict: bool,
-) -> Result<Written, ApiError> {
-    let problems = resolve_relations(state, schema, &mut drafts).await?;
-    if !problems.is_empty() {
-        return Err(ApiError::from(problems));
-    }
-    let collection = schema.collection.id;
-    let stored = state.store.post_slugs(collection).await?;
-    let mut updates = Vec::new();
-    let mut inserts = Vec::new();
-    let mut inserts_explicit = Vec::new();
-    let mut seen = HashSet::new();
-    let mut problems = Vec::new();
-    for (d, given) in drafts.into_iter().zip(explicit) {
-        if given && strict && !seen.insert(d.slug.clone()) {
-            problems.push(
-                Problem::new(
-                    d.row,
-                    Some("slug"),
-                    ErrorCode::RecordSlugRepeated,
-                    format!("duplicate slug {:?}", d.slug),
-                )
-                .param("slug", d.slug.clone()),
-            );
-            continue;
-        }
-        match stored.get(&d.slug) {
-            Some(id) if given && mode == WriteMode::Upsert => updates.push((*id, d)),
-            _ => {
-                inserts.push(d);
-                inserts_explicit.push(given);
-            }
-        }
-    }
-    let mut taken: HashSet<String> = stored.keys().cloned().collect();
-    problems.extend(assign_slugs(
-        &mut inserts,
-        &mut taken,
-        &inserts_explicit,
-        strict,
-    ));
-    if !problems.is_empty() {
-        return Err(ApiError::from(problems));
-    }
-    let updates = merge_stored(state, collection, updates).await?;
-    let ts = vitrine_shared::store::now();
-    let posts: Vec<NewPost> = inserts.into_iter().map(|d| d.into_new_post(ts)).collect();
-    state
-        .store
-        .write_posts(
-            collection,
-            &posts,
-            &updates,
-            state.settings.records_per_account,
-        )
-        .await?;
-    Ok(Written {
-        inserted: posts.len(),
-        updated: updates.len(),
-    })
-}
-
-/// The updates with the stored values of the fields each draft does not carry, read in keyset
-/// pages of the collection (one pass, however many records are updated).
-async fn merge_stored(
-    state: &AppState,
-    collection: i64,
-    updates: Vec<(i64, Draft)>,
-) -> Result<Vec<PostUpdate>, ApiError> {
-    if updates.is_empty() {
-        return Ok(Vec::new());
-    }
-    let wanted: HashSet<i64> = updates.iter().map(|(id, _)| *id).collect();
-    let mut stored = HashMap::with_capacity(wanted.len());
-    let mut after = 0;
-    loop {
-        let page = state.store.posts_after(collection, after, 1000).await?;
-        let Some(last) = page.last() else { break };
-        after = last.id;
-        stored.extend(
-            page.into_iter()
-                .filter(|p| wanted.contains(&p.id))
-                .map(|p| (p.id, p.data.0)),
-        );
-    }
-    Ok(updates
-        .into_iter()
-        .map(|(id, d)| {
-            let mut data = stored.remove(&id).unwrap_or_default();
-            data.extend(d.values);
-            PostUpdate {
-                id,
-                name: d.name,
-                data,
-            }
-        })
-        .collect())
 }
 
 impl Draft {

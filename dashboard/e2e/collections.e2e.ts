@@ -324,7 +324,7 @@ describe('collections end to end', () => {
           if (type === 'text') return `Texto ${i}`;
           if (type === 'string') return `Linha ${i}`;
           if (type === 'checkbox') return i % 2 === 0 ? '1' : '0';
-          if (type === 'currency') return String(i * 100);
+          if (type === 'currency') return String(i);
           return '';
         });
         lines.push([`Item ${i}`, `item-${i}`, ...values].join(','));
@@ -384,14 +384,27 @@ describe('collections end to end', () => {
         .locator(byTestId('import-input'))
         .setInputFiles({ name: 'imoveis.csv', mimeType: 'text/csv', buffer: Buffer.from(edited) });
       // The first import's toast may still show: wait for the import's own answer.
+      // The preview (a dry run) answers first; the import is the call without `dryRun`.
       const reimport = page.waitForResponse(
         (response) =>
-          response.url().endsWith(`/api/tables/${tableId}/import`) && response.request().method() === 'POST',
+          response.url().endsWith(`/api/tables/${tableId}/import`) &&
+          response.request().method() === 'POST' &&
+          !(response.request().postData() ?? '').includes('"dryRun":true'),
       );
+      await page.waitForSelector(byTestId('import-preview-table'));
       await page.click(byTestId('import-confirm'));
       const answer = await reimport;
       expect(answer.status(), await answer.text()).toBe(200);
-      expect(await answer.json()).toBe(1000);
+      const counts = (await answer.json()) as {
+        inserted: number;
+        updated: number;
+        unchanged: number;
+        refused: number;
+      };
+      expect(counts.inserted).toBe(0);
+      expect(counts.refused).toBe(0);
+      expect(counts.updated).toBeGreaterThanOrEqual(1);
+      expect(counts.updated + counts.unchanged).toBe(1000);
       await waitForTotal(page, 1000);
       const renamed = await owner.request.get(`${baseURL}${csvHref}`);
       expect(await renamed.text()).toContain('Item Um,item-1,');

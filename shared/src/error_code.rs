@@ -246,6 +246,12 @@ error_codes! {
     ValueNotFlag = "value_not_flag",
     ValueNotCents = "value_not_cents",
     ValueNotAmount = "value_not_amount",
+    /// A file's amount that is not written as amounts are ("12.5x"); params: value, example.
+    ValueAmountUnreadable = "value_amount_unreadable",
+    /// A file's amount with more than two decimal places ("59,999"); params: value.
+    ValueAmountDecimals = "value_amount_decimals",
+    /// A file's amount beyond 13 digits of whole units; params: value.
+    ValueAmountTooLarge = "value_amount_too_large",
     ValueNotEmail = "value_not_email",
     ValueNotRecord = "value_not_record",
     TooManyRows = "too_many_rows",

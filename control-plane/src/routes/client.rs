@@ -270,7 +270,8 @@ pub async fn google_sheets(
     let written = write_drafts(&state, &schema, drafts, explicit, WriteMode::Upsert, false).await?;
     Ok(ApiJson(SheetResult {
         inserted: written.inserted,
-        updated: written.updated,
+        // Rows that matched a stored record, changed or not (a sheet pushes every row each time).
+        updated: written.updated + written.unchanged,
         ignored_columns: ignored,
     }))
 }

@@ -9,9 +9,24 @@
 //! "insert"` inserts only.
 //! Text in a CSV export that starts like a spreadsheet formula (`=`, `+`, `-`, `@`, tab, CR)
 //! is marked with a leading `'` (OWASP's defence against CSV injection), and import takes the
-//! mark off, so a file goes round unchanged; numbers (currency in cents) are not marked. A CSV
-//! export follows each currency field's column (cents) with `<slug>:formatted` ("R$ 42,00", in
-//! the field's format), for the people who read the sheet; an import skips that column.
+//! mark off, so a file goes round unchanged; amounts are not marked.
+//!
+//! Files are read as spreadsheets save them: the encoding (UTF-8 with or without a byte order
+//! mark, UTF-16 with one, else the legacy encoding chardetng guesses, Windows-1252 for what
+//! Brazilian Excel saves) and the separator (`,` `;` tab) are detected (see
+//! `vitrine_shared::fields::csv`). A CSV export writes a currency field's amounts as people
+//! write them in the field's format, without the symbol (`1.234,56` in a `9.999,99` field),
+//! and an import reads that column the same way (`59` is 59,00; `59,90`; `R$ 1.234,56`;
+//! `1234.56`; rules at `vitrine_shared::fields::parse_amount`), so a price edited in the
+//! spreadsheet is the price stored. JSON carries amounts as cents (numbers); text there is
+//! read like a CSV cell. Exports made before wrote cents in the field's column followed by
+//! `<slug>:formatted` ("R$ 42,00"): when a file has both, the formatted column is the amount
+//! when filled, and the other is read as cents.
+//!
+//! An import is planned before it is written: `dryRun` answers what it would do (the counts of
+//! inserted, updated, unchanged and refused rows, with each refused row's problems, the
+//! detected encoding and separator, and the first rows as they will be stored) and writes
+//! nothing; the real import answers the same, and writes nothing at all when a row is refused.
 //! CSV is read and written with the `csv` crate (BurntSushi's RFC 4180 reader, the standard
 //! choice in Rust: quoting, embedded newlines and ragged rows handled correctly).
 //!
@@ -24,21 +39,23 @@ use axum::{
 };
 use serde::Deserialize;
 use utoipa::{IntoParams, ToSchema};
-use vitrine_shared::fields::FieldType;
+use vitrine_shared::fields::{FieldType, separator_name};
 
 use crate::{
     authz::{Principal, authorize_collection_records},
     error::{ApiError, ErrorBody, ErrorCode, FileBodyAnswers, Result},
     extract::{ApiJson, ApiPath, ApiQuery},
-    records::{Schema, WriteMode, write_drafts},
+    records::{Schema, WriteMode, plan_drafts, write_plan},
     state::AppState,
 };
 
 mod export_stream;
 mod import_rows;
+mod summary;
 
 use export_stream::{Format, export};
-pub use import_rows::{RawRow, decode_text, parse_csv, parse_json, validate_rows};
+use import_rows::{decode_text, parse_csv, parse_json, validate_rows};
+use summary::{FileInfo, ImportSummary, PREVIEW_ROWS, all_problems, summary};
 
 /// Which column of a file a header names.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -47,40 +64,39 @@ enum Column {
     Slug,
     CreatedAt,
     Field(usize),
-    /// A currency field's formatted column (`preco:formatted`, "R$ 42,00"), which a CSV export
-    /// writes for people reading the sheet: an import reads the cents and skips it.
+    /// A currency field's formatted column (`preco:formatted`, "R$ 42,00"), which CSV exports
+    /// wrote beside the cents before amounts were written readably: when filled, it is the
+    /// amount.
     Formatted(usize),
 }
 
-/// The suffix of a currency field's formatted column in a CSV export. A field slug cannot hold
-/// `:`, so no field's own column ends so.
+/// The suffix of a currency field's formatted column in older CSV exports. A field slug cannot
+/// hold `:`, so no field's own column ends so.
 const FORMATTED: &str = ":formatted";
 
+/// The column a header names: the title (`name`, `Nome`, `Título`… in any case), the slug,
+/// the creation date, or a field by slug or name.
 fn column_of(schema: &Schema, header: &str) -> Option<Column> {
-    match header.trim() {
-        "name" | "title" | "nome" | "titulo" | "título" => Some(Column::Name),
-        "slug" => Some(Column::Slug),
-        "created_at" => Some(Column::CreatedAt),
-        other => match other.strip_suffix(FORMATTED) {
-            Some(base) => schema
-                .column(base)
-                .filter(|i| schema.fields[*i].kind == FieldType::Currency)
-                .map(Column::Formatted),
-            None => schema.column(other).map(Column::Field),
-        },
+    match header.trim().to_lowercase().as_str() {
+        "name" | "title" | "nome" | "titulo" | "título" => return Some(Column::Name),
+        "slug" => return Some(Column::Slug),
+        "created_at" => return Some(Column::CreatedAt),
+        _ => {}
+    }
+    let header = header.trim();
+    match header.strip_suffix(FORMATTED) {
+        Some(base) => schema
+            .column(base)
+            .filter(|i| schema.fields[*i].kind == FieldType::Currency)
+            .map(Column::Formatted),
+        None => schema.column(header).map(Column::Field),
     }
 }
 
-/// A CSV export's headers: the fixed columns, then each field's slug (a currency field's
-/// followed by its formatted column).
+/// A CSV export's headers: the fixed columns, then each field's slug.
 fn headers(schema: &Schema) -> Vec<String> {
     let mut h = vec!["name".to_string(), "slug".into(), "created_at".into()];
-    for f in &schema.fields {
-        h.push(f.slug.clone());
-        if f.kind == FieldType::Currency {
-            h.push(format!("{}{FORMATTED}", f.slug));
-        }
-    }
+    h.extend(schema.fields.iter().map(|f| f.slug.clone()));
     h
 }
 
@@ -118,6 +134,7 @@ pub async fn export_json(
 }
 
 #[derive(Debug, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
 pub struct ImportRequest {
     /// The file's name; its extension (.csv or .json) decides the format.
     pub name: String,
@@ -127,11 +144,16 @@ pub struct ImportRequest {
     /// are inserted; `insert`: every row is a new record, and a stored slug is a problem.
     #[serde(default)]
     pub mode: WriteMode,
+    /// Reads, validates and plans the file and answers what the import would do, writing
+    /// nothing: a preview. Refused rows are then counted and listed instead of refusing the
+    /// file.
+    #[serde(default)]
+    pub dry_run: bool,
 }
 
 #[utoipa::path(post, path = "/api/tables/{id}/import", tag = "records", request_body = ImportRequest,
     params(("id" = i64, Path, description = "Collection id")),
-    responses((status = 200, description = "How many records were written (inserted and updated)", body = u64),
+    responses((status = 200, description = "What the import wrote, or with `dryRun` would write: the counts, how the file was read, and its first rows as they will be stored", body = ImportSummary),
         FileBodyAnswers))]
 pub async fn import(
     State(state): State<AppState>,
@@ -144,14 +166,15 @@ pub async fn import(
     let max_bytes = state.settings.import_max_bytes;
     // Decoding, parsing and validating 100,000 rows is half a second of CPU: it runs on a
     // blocking thread so that it never holds up the runtime's workers.
-    let mode = req.mode;
-    let (schema, drafts, explicit) = tokio::task::spawn_blocking(move || {
-        let text = decode_text(&req.content, max_bytes)?;
+    let (mode, dry_run) = (req.mode, req.dry_run);
+    let (schema, mut validated, info) = tokio::task::spawn_blocking(move || {
+        let file = decode_text(&req.content, max_bytes)?;
         let lower = req.name.to_ascii_lowercase();
-        let rows = if lower.ends_with(".json") {
-            parse_json(&schema, &text)?
+        let (rows, format, separator) = if lower.ends_with(".json") {
+            (parse_json(&schema, &file.text)?, "json", None)
         } else if lower.ends_with(".csv") || lower.ends_with(".txt") {
-            parse_csv(&schema, &text)?
+            let (rows, sep) = parse_csv(&schema, &file.text)?;
+            (rows, "csv", Some(separator_name(sep)))
         } else {
             return Err(ApiError::invalid(
                 "name",
@@ -166,11 +189,29 @@ pub async fn import(
                 "The file has no rows",
             ));
         }
-        let (drafts, explicit) = validate_rows(&schema, rows)?;
-        Ok((schema, drafts, explicit))
+        let validated = validate_rows(&schema, rows, PREVIEW_ROWS);
+        let info = FileInfo {
+            format,
+            encoding: file.encoding,
+            bom: file.bom,
+            separator,
+        };
+        Ok((schema, validated, info))
     })
     .await
     .map_err(|e| ApiError::Internal(anyhow::anyhow!("import task: {e}")))??;
-    let written = write_drafts(&state, &schema, drafts, explicit, mode, true).await?;
-    Ok(ApiJson((written.inserted + written.updated) as u64))
+    let drafts = std::mem::take(&mut validated.drafts);
+    let explicit = std::mem::take(&mut validated.explicit);
+    let mut plan = plan_drafts(&state, &schema, drafts, explicit, mode, true, PREVIEW_ROWS).await?;
+    let (problems, refused) = all_problems(&mut validated, &mut plan);
+    if !dry_run && !problems.is_empty() {
+        // All or nothing: a file with a refused row writes nothing.
+        return Err(ApiError::from(problems));
+    }
+    let written = std::mem::take(&mut validated.written);
+    let answer = summary(&schema, info, written, &plan, problems, refused, dry_run);
+    if !dry_run {
+        write_plan(&state, &schema, plan).await?;
+    }
+    Ok(ApiJson(answer))
 }

@@ -573,14 +573,14 @@ dual_test!(
     }
 );
 
-fn data_url(mime: &str, bytes: &[u8]) -> String {
+pub fn data_url(mime: &str, bytes: &[u8]) -> String {
     format!(
         "data:{mime};base64,{}",
         base64::engine::general_purpose::STANDARD.encode(bytes)
     )
 }
 
-async fn import(
+pub async fn import(
     app: &TestApp,
     s: &Session,
     table: i64,
@@ -595,7 +595,7 @@ async fn import(
     .await
 }
 
-async fn export(app: &TestApp, s: &Session, table: i64, format: &str) -> String {
+pub async fn export(app: &TestApp, s: &Session, table: i64, format: &str) -> String {
     let res = app
         .get(s, &format!("/api/tables/{table}/export/{format}"))
         .await;
@@ -657,7 +657,7 @@ dual_test!(
                 text.as_bytes(),
             )
             .await;
-            assert_eq!(json_ok(res).await, json!(5), "{format}");
+            assert_eq!(json_ok(res).await["inserted"], json!(5), "{format}");
             assert_eq!(
                 &export(&app, &s, f.table, format).await,
                 text,
@@ -684,9 +684,10 @@ dual_test!(
         .await;
         let mut bom = b"\xEF\xBB\xBF".to_vec();
         bom.extend(csv.as_bytes());
+        let done = json_ok(import(&app, &s, f.table, "p.csv", &bom).await).await;
         assert_eq!(
-            json_ok(import(&app, &s, f.table, "p.csv", &bom).await).await,
-            json!(5)
+            (done["inserted"].clone(), done["bom"].clone()),
+            (json!(5), json!(true))
         );
     }
 );
@@ -717,14 +718,12 @@ dual_test!(
         let header = reader.headers().unwrap().clone();
         writer.write_record(&header).unwrap();
         let rows: Vec<csv::StringRecord> = reader.records().map(Result::unwrap).collect();
-        // Currency in cents, then as people read it (the import skips that column).
-        let cents = header.iter().position(|h| h == "preco").unwrap();
-        assert_eq!(header.get(cents + 1), Some("preco:formatted"));
-        assert_eq!(rows[0].get(cents), Some("123456"));
+        // Currency as people write it in the field's format, in the field's own column.
+        let price = header.iter().position(|h| h == "preco").unwrap();
+        assert_eq!(rows[0].get(price), Some("1.234,56"));
         assert!(
-            rows[0].get(cents + 1).unwrap().contains("1.234,56"),
-            "{:?}",
-            rows[0]
+            !header.iter().any(|h| h.ends_with(":formatted")),
+            "{header:?}"
         );
         for row in &rows {
             let mut cells: Vec<String> = row.iter().map(String::from).collect();
@@ -737,10 +736,16 @@ dual_test!(
         (quiche[0], quiche[1]) = ("Quiche".into(), "quiche".into());
         writer.write_record(&quiche).unwrap();
         let edited = writer.into_inner().unwrap();
+        let done = json_ok(import(&app, &s, f.table, "produtos.csv", &edited).await).await;
         assert_eq!(
-            json_ok(import(&app, &s, f.table, "produtos.csv", &edited).await).await,
-            json!(4),
-            "3 updated and 1 inserted"
+            [
+                &done["inserted"],
+                &done["updated"],
+                &done["unchanged"],
+                &done["refused"]
+            ],
+            [1, 1, 2, 0],
+            "1 renamed, 2 as they were and 1 new: {done}"
         );
         let after = posts().await;
         assert_eq!(after.len(), 4, "{after:?}");
@@ -804,8 +809,8 @@ dual_test!(
             ("a.json", b"[{\"name\": \"x\",}]".to_vec(), "Malformed JSON"),
             (
                 "a.csv",
-                b"name,texto\nok,fine\nbad,\xff\xfe\n".to_vec(),
-                "not UTF-8",
+                b"\xEF\xBB\xBFname,texto\nok,fine\nbad,\xff\xfe\n".to_vec(),
+                "Row 3: The file is not text in the encoding its byte order mark names",
             ),
             (
                 "a.csv",
@@ -820,7 +825,7 @@ dual_test!(
             (
                 "a.csv",
                 b"name,texto,preco\nA,t,12.5x\nB,t,abc\n".to_vec(),
-                "Row 2, column preco",
+                "Row 1, column preco: Preço must be an amount written like 59 or 1.234,56, not \"12.5x\" (and 1 more problems)",
             ),
             (
                 "a.json",
@@ -873,7 +878,7 @@ dual_test!(
         .await;
         assert_eq!(status, 413, "{body}");
         assert_eq!(count().await, 0);
-        // Relations by slug import fine; the response is the count.
+        // Relations by slug import fine; the response counts what was written.
         let ok = import(
             &app,
             &s,
@@ -882,7 +887,7 @@ dual_test!(
             b"name,texto,autor\nA,t,autora\n",
         )
         .await;
-        assert_eq!(json_ok(ok).await, json!(1));
+        assert_eq!(json_ok(ok).await["inserted"], json!(1));
     }
 );
 
@@ -896,7 +901,7 @@ dual_test!(
             csv.push_str(&format!("Item {i},texto {i},{},\"Azul,Verde\"\n", i * 10));
         }
         assert_eq!(
-            json_ok(import(&app, &s, f.table, "mil.csv", csv.as_bytes()).await).await,
+            json_ok(import(&app, &s, f.table, "mil.csv", csv.as_bytes()).await).await["inserted"],
             json!(1000)
         );
         let data = json_ok(app.get(&s, &format!("/api/data/{}?limit=1", f.table)).await).await;

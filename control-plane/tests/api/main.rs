@@ -17,6 +17,7 @@ mod domains;
 mod fleet;
 mod form_history;
 mod hostile;
+mod imports;
 mod openapi;
 mod ops;
 mod pages;

@@ -19,10 +19,13 @@ mod normalize;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-pub use csv::{csv_cell, csv_text, csv_text_read};
-pub use currency::{CURRENCY_FORMATS, format_currency};
+pub use self::csv::{
+    DecodedText, NotText, SEPARATORS, csv_cell, csv_text, csv_text_read, decode_spreadsheet,
+    detect_separator, separator_name,
+};
+pub use currency::{AmountError, CURRENCY_FORMATS, amount_example, format_currency, parse_amount};
 pub use html::{html_to_text, sanitize_html, submission_fields};
-pub use normalize::{ValueError, normalize};
+pub use normalize::{ValueError, file_cell, normalize};
 
 /// The 18 field types of spec 1 §3.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -197,3 +200,6 @@ pub fn retype(from: FieldType, to: &FieldDef, value: &Value) -> Value {
 
 #[cfg(test)]
 mod tests;
+
+#[cfg(test)]
+mod sheet_tests;

@@ -1,9 +1,13 @@
 //! The validation and normalisation of one submitted value for its field (API, import,
-//! spreadsheet link), and the refusals it answers with.
+//! spreadsheet link), and the refusals it answers with; and a file's cell read as people write
+//! it before that.
 
 use serde_json::Value;
 
-use super::{FieldDef, FieldType, MAX_RICH_TEXT, MAX_TEXT, Normalized, sanitize_html};
+use super::{
+    AmountError, FieldDef, FieldType, MAX_RICH_TEXT, MAX_TEXT, Normalized, amount_example,
+    parse_amount, sanitize_html,
+};
 use crate::domain::Email;
 use crate::error_code::{ErrorCode, Params};
 
@@ -278,4 +282,39 @@ pub fn normalize(field: &FieldDef, raw: &Value) -> Result<Normalized, ValueError
         }
     };
     Ok(Normalized::Value(v))
+}
+
+/// A currency cell of an imported file as the record form's rules take it: text is read as
+/// people write amounts in the field's format ([`parse_amount`]: `59` is 59,00, `59,90`,
+/// `R$ 1.234,56`) and becomes cents; numbers (a JSON export's cents) and empty cells pass
+/// unchanged. Other fields' cells pass unchanged.
+pub fn file_cell(field: &FieldDef, raw: Value) -> Result<Value, ValueError> {
+    let Value::String(s) = &raw else {
+        return Ok(raw);
+    };
+    if field.kind != FieldType::Currency || s.trim().is_empty() {
+        return Ok(raw);
+    }
+    let symbol = field.meta.symbol.as_deref().unwrap_or("");
+    let format = field.meta.format.as_deref().unwrap_or("");
+    let refusal = |code, message: String| bad(code, message).param("value", s.trim());
+    match parse_amount(s, symbol, format) {
+        Ok(cents) => Ok(Value::from(cents)),
+        Err(AmountError::Unreadable) => {
+            let example = amount_example(format);
+            Err(refusal(
+                ErrorCode::ValueAmountUnreadable,
+                format!("must be an amount written like 59 or {example}, not {s:?}"),
+            )
+            .param("example", example))
+        }
+        Err(AmountError::TooManyDecimals) => Err(refusal(
+            ErrorCode::ValueAmountDecimals,
+            format!("has more than two decimal places in {s:?}"),
+        )),
+        Err(AmountError::TooLarge) => Err(refusal(
+            ErrorCode::ValueAmountTooLarge,
+            format!("is too large an amount: {s:?}"),
+        )),
+    }
 }

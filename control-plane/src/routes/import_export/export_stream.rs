@@ -1,6 +1,6 @@
 //! An export: keyset pages of 1,000 records streamed as CSV or JSON, so memory stays flat
-//! whatever the size; relations written as their targets' slugs, currency followed by its
-//! formatted column, formula-like text marked (see the parent module).
+//! whatever the size; relations written as their targets' slugs, amounts as people write them
+//! in the field's format (CSV), formula-like text marked (see the parent module).
 
 use std::{collections::HashMap, sync::Arc};
 
@@ -12,9 +12,8 @@ use axum::{
 use bytes::Bytes;
 use serde_json::{Map, Value};
 use vitrine_shared::{
-    fields::{FieldType, csv_cell, csv_text},
+    fields::{FieldType, csv_cell, csv_text, format_currency},
     store::Post,
-    values::format_value,
 };
 
 use super::headers;
@@ -155,11 +154,13 @@ async fn next_chunk(mut c: Cursor) -> Option<(std::io::Result<Bytes>, Cursor)> {
                     post.created_at.to_rfc3339(),
                 ];
                 for (f, v) in c.plan.schema.fields.iter().zip(&values) {
-                    row.push(csv_cell(v));
-                    if f.kind == FieldType::Currency {
-                        let shown = format_value(f.kind, &f.meta, v);
-                        row.push(shown.as_ref().map(csv_cell).unwrap_or_default());
-                    }
+                    row.push(match (f.kind, v.as_i64()) {
+                        // Written without its symbol, so a spreadsheet reads it as a number.
+                        (FieldType::Currency, Some(cents)) => {
+                            format_currency(cents, "", f.meta.format.as_deref().unwrap_or(""))
+                        }
+                        _ => csv_cell(v),
+                    });
                 }
                 out.extend(csv_line(&row));
             }

@@ -1,18 +1,19 @@
-//! An import's rows: the file decoded from its data URL, read as CSV or JSON into raw rows
-//! by the columns its headers name, and every row validated with the record form's rules.
-//! Problems name the row and the column.
+//! An import's rows: the file decoded from its data URL (its encoding detected), read as CSV
+//! (its separator detected) or JSON into raw rows by the columns its headers name, and every
+//! row validated with the record form's rules, amounts read as people write them. Problems
+//! name the row and the column.
 
-use std::collections::HashMap;
+use std::collections::{BTreeSet, HashMap};
 
 use chrono::{DateTime, Utc};
 use serde_json::Value;
-use vitrine_shared::fields::csv_text_read;
+use vitrine_shared::fields::{csv_text_read, decode_spreadsheet, detect_separator, file_cell};
 
 use super::{Column, column_of};
 use crate::{
     error::{ApiError, ErrorCode, Problem, Result},
     extract::decode_data_url,
-    records::{Draft, Schema},
+    records::{Draft, Schema, value_problem},
 };
 
 /// One row of a file, before validation.
@@ -24,25 +25,31 @@ pub struct RawRow {
     pub cells: Vec<(usize, Value)>,
 }
 
-/// Decodes a data URL into UTF-8 text (a BOM is dropped); the line of the first invalid
-/// byte is named otherwise.
-pub fn decode_text(content: &str, max: u64) -> Result<String> {
+/// A file's text, and the encoding it was read in.
+pub struct FileText {
+    pub text: String,
+    /// The encoding's name (`UTF-8`, `windows-1252`, `UTF-16LE`).
+    pub encoding: &'static str,
+    pub bom: bool,
+}
+
+/// Decodes a data URL into text: UTF-8 with or without a byte order mark, UTF-16 with one,
+/// or the legacy encoding the file's bytes point to (Windows-1252 for Brazilian Excel's
+/// CSV); see [`decode_spreadsheet`]. A file whose byte order mark promises what its bytes
+/// are not is refused naming the line of the first bad byte.
+pub fn decode_text(content: &str, max: u64) -> Result<FileText> {
     let bytes = decode_data_url(content, max)?;
-    let bytes = bytes
-        .strip_prefix(b"\xEF\xBB\xBF")
-        .map(<[u8]>::to_vec)
-        .unwrap_or(bytes);
     let line_at =
         |bytes: &[u8], end: usize| bytes[..end].iter().filter(|b| **b == b'\n').count() + 1;
-    let text = String::from_utf8(bytes).map_err(|e| {
-        let line = line_at(e.as_bytes(), e.utf8_error().valid_up_to());
+    let decoded = decode_spreadsheet(&bytes).map_err(|e| {
         ApiError::from(vec![Problem::new(
-            Some(line),
+            Some(line_at(&bytes, e.offset.min(bytes.len()))),
             None,
             ErrorCode::ImportNotUtf8,
-            "The file is not UTF-8 text",
+            "The file is not text in the encoding its byte order mark names",
         )])
     })?;
+    let text = decoded.text;
     // Stored text cannot hold a NUL (see `crate::nul`): the whole file is refused.
     if let Some(at) = text.find('\0') {
         return Err(ApiError::from(vec![Problem::new(
@@ -52,7 +59,11 @@ pub fn decode_text(content: &str, max: u64) -> Result<String> {
             NUL_IN_FILE,
         )]));
     }
-    Ok(text)
+    Ok(FileText {
+        text,
+        encoding: decoded.encoding,
+        bom: decoded.bom,
+    })
 }
 
 /// A column that matches no field.
@@ -95,7 +106,12 @@ fn header_columns(schema: &Schema, headers: &[String]) -> Result<Vec<Column>> {
     }
 }
 
-fn raw_row(row: usize, columns: &[Column], values: Vec<Value>) -> RawRow {
+/// A row of values by column. A currency field's formatted column (`preco:formatted`, which
+/// CSV exports wrote before amounts were written readably in the field's own column) is the
+/// amount when it is not empty, and its field's column beside it then is the old export's
+/// cents (`legacy` lists those fields): an edited readable price wins, and a file with only
+/// the cents column filled still reads them as cents.
+fn raw_row(row: usize, columns: &[Column], values: Vec<Value>, legacy: &[usize]) -> RawRow {
     let mut r = RawRow {
         row,
         name: String::new(),
@@ -103,6 +119,7 @@ fn raw_row(row: usize, columns: &[Column], values: Vec<Value>) -> RawRow {
         created_at: None,
         cells: Vec::new(),
     };
+    let mut readable = Vec::new();
     for (c, v) in columns.iter().zip(values) {
         let text = || match &v {
             Value::String(s) => s.clone(),
@@ -113,15 +130,30 @@ fn raw_row(row: usize, columns: &[Column], values: Vec<Value>) -> RawRow {
             Column::Name => r.name = text(),
             Column::Slug => r.slug = text(),
             Column::CreatedAt => r.created_at = Some(text()).filter(|s| !s.is_empty()),
+            Column::Field(i) if legacy.contains(i) => {
+                let cents = v.as_str().and_then(|s| s.trim().parse::<i64>().ok());
+                r.cells.push((*i, cents.map(Value::from).unwrap_or(v)));
+            }
             Column::Field(i) => r.cells.push((*i, v)),
-            Column::Formatted(_) => {}
+            Column::Formatted(i) => {
+                if !text().trim().is_empty() {
+                    readable.push((*i, v));
+                }
+            }
         }
     }
+    r.cells
+        .retain(|(i, _)| !readable.iter().any(|(j, _)| j == i));
+    r.cells.extend(readable);
     r
 }
 
-pub fn parse_csv(schema: &Schema, text: &str) -> Result<Vec<RawRow>> {
+/// Reads a CSV text in its separator ([`detect_separator`]); answers the rows and the
+/// separator.
+pub fn parse_csv(schema: &Schema, text: &str) -> Result<(Vec<RawRow>, u8)> {
+    let separator = detect_separator(text);
     let mut reader = csv::ReaderBuilder::new()
+        .delimiter(separator)
         .flexible(false)
         .from_reader(text.as_bytes());
     let headers: Vec<String> = reader
@@ -142,6 +174,13 @@ pub fn parse_csv(schema: &Schema, text: &str) -> Result<Vec<RawRow>> {
         .map(String::from)
         .collect();
     let columns = header_columns(schema, &headers)?;
+    let legacy: Vec<usize> = columns
+        .iter()
+        .filter_map(|c| match c {
+            Column::Formatted(i) if columns.contains(&Column::Field(*i)) => Some(*i),
+            _ => None,
+        })
+        .collect();
     let mut rows = Vec::new();
     for (i, record) in reader.records().enumerate() {
         let record = record.map_err(|e| {
@@ -161,9 +200,9 @@ pub fn parse_csv(schema: &Schema, text: &str) -> Result<Vec<RawRow>> {
             .iter()
             .map(|s| Value::String(csv_text_read(s).to_string()))
             .collect();
-        rows.push(raw_row(i + 1, &columns, values));
+        rows.push(raw_row(i + 1, &columns, values, &legacy));
     }
-    Ok(rows)
+    Ok((rows, separator))
 }
 
 pub fn parse_json(schema: &Schema, text: &str) -> Result<Vec<RawRow>> {
@@ -226,48 +265,87 @@ pub fn parse_json(schema: &Schema, text: &str) -> Result<Vec<RawRow>> {
             columns.push(column);
             values.push(v.clone());
         }
-        rows.push(raw_row(i + 1, &columns, values));
+        rows.push(raw_row(i + 1, &columns, values, &[]));
     }
     Ok(rows)
 }
 
-/// Validates every row (CPU only): the drafts with whether each slug was given, or the first
-/// problems in row order.
-pub fn validate_rows(schema: &Schema, rows: Vec<RawRow>) -> Result<(Vec<Draft>, Vec<bool>)> {
-    const MAX_PROBLEMS: usize = 200;
-    let mut problems = Vec::new();
-    let mut drafts = Vec::with_capacity(rows.len());
-    let mut explicit = Vec::with_capacity(rows.len());
+/// A row as the file wrote it, for a preview.
+pub struct WrittenRow {
+    pub row: usize,
+    pub name: String,
+    pub slug: String,
+    pub cells: Vec<(usize, Value)>,
+}
+
+/// Every row validated: the drafts with whether each slug was given, and the rows refused with
+/// the first problems in row order.
+#[derive(Default)]
+pub struct Validated {
+    pub drafts: Vec<Draft>,
+    pub explicit: Vec<bool>,
+    pub problems: Vec<Problem>,
+    pub refused: BTreeSet<usize>,
+    /// The first rows as written, up to the `keep` given to [`validate_rows`].
+    pub written: Vec<WrittenRow>,
+}
+
+/// The most problems an answer lists (every refused row is counted).
+pub const MAX_PROBLEMS: usize = 200;
+
+/// Validates every row (CPU only); a currency cell's text is read as people write amounts
+/// ([`file_cell`]) before the record form's rules apply.
+pub fn validate_rows(schema: &Schema, rows: Vec<RawRow>, keep: usize) -> Validated {
+    let mut out = Validated::default();
+    let refuse = |out: &mut Validated, row: usize, problems: Vec<Problem>| {
+        out.refused.insert(row);
+        let room = MAX_PROBLEMS.saturating_sub(out.problems.len());
+        out.problems.extend(problems.into_iter().take(room));
+    };
     for r in rows {
-        if problems.len() >= MAX_PROBLEMS {
-            break;
+        if r.row <= keep {
+            out.written.push(WrittenRow {
+                row: r.row,
+                name: r.name.clone(),
+                slug: r.slug.clone(),
+                cells: r.cells.clone(),
+            });
         }
         let created_at = match r.created_at.as_deref().map(DateTime::parse_from_rfc3339) {
             None => None,
             Some(Ok(t)) => Some(t.with_timezone(&Utc)),
             Some(Err(_)) => {
-                problems.push(Problem::new(
+                let problem = Problem::new(
                     Some(r.row),
                     Some("created_at"),
                     ErrorCode::ImportDateInvalid,
                     "created_at must be an RFC 3339 date",
-                ));
+                );
+                refuse(&mut out, r.row, vec![problem]);
                 continue;
             }
         };
+        let mut cells = Vec::with_capacity(r.cells.len());
+        let mut problems = Vec::new();
+        for (i, v) in r.cells {
+            match file_cell(&schema.fields[i], v) {
+                Ok(v) => cells.push((i, v)),
+                Err(e) => problems.push(value_problem(Some(r.row), &schema.fields[i], e)),
+            }
+        }
+        if !problems.is_empty() {
+            refuse(&mut out, r.row, problems);
+            continue;
+        }
         let was_explicit = !r.slug.trim().is_empty();
-        match schema.draft(Some(r.row), &r.name, &r.slug, r.cells, None) {
+        match schema.draft(Some(r.row), &r.name, &r.slug, cells, None) {
             Ok(mut d) => {
                 d.created_at = created_at;
-                drafts.push(d);
-                explicit.push(was_explicit);
+                out.drafts.push(d);
+                out.explicit.push(was_explicit);
             }
-            Err(p) => problems.extend(p),
+            Err(p) => refuse(&mut out, r.row, p),
         }
     }
-    if problems.is_empty() {
-        Ok((drafts, explicit))
-    } else {
-        Err(ApiError::from(problems))
-    }
+    out
 }

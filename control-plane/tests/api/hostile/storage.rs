@@ -262,7 +262,7 @@ dual_test! {
         let ana = app.register("ana-records@example.com").await;
         let project = app.create_project(&ana, "Catálogo").await["id"].as_i64().unwrap();
         let table = json_ok(app.post(&ana, "/api/tables", json!({"project_id": project, "name": "Itens", "meta": {"plural": "Itens", "singular": "Item"}})).await).await["id"].as_i64().unwrap();
-        assert_eq!(json_ok(import(&app, &ana, table, "name\nUm\nDois\nTrês\n").await).await, json!(3));
+        assert_eq!(json_ok(import(&app, &ana, table, "name\nUm\nDois\nTrês\n").await).await["inserted"], json!(3));
 
         // 3 + 3 > 5: the import is refused whole.
         let res = import(&app, &ana, table, "name\nQuatro\nCinco\nSeis\n").await;
@@ -288,7 +288,7 @@ dual_test! {
         let bia = app.register("bia-records@example.com").await;
         let other = app.create_project(&bia, "Outro").await["id"].as_i64().unwrap();
         let theirs = json_ok(app.post(&bia, "/api/tables", json!({"project_id": other, "name": "Coisas", "meta": {"plural": "Coisas", "singular": "Coisa"}})).await).await["id"].as_i64().unwrap();
-        assert_eq!(json_ok(import(&app, &bia, theirs, "name\nA\nB\n").await).await, json!(2));
+        assert_eq!(json_ok(import(&app, &bia, theirs, "name\nA\nB\n").await).await["inserted"], json!(2));
     }
 }
 

@@ -1,19 +1,19 @@
 import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { toast } from '@/components/toast';
-import { Dialog } from '@/components/ui/Dialog';
-import { RadioGroup } from '@/components/ui/RadioGroup';
 import { ApiError, errorMessage, type ApiErrorDetail } from '@/lib/api-client';
 import { readAsDataUrl } from '@/lib/files';
 import { type ImportMode, useImportTable } from '@/features/collections/api/import-table';
 import { ImportErrorsDialog } from './ImportErrorsDialog';
-import { ActionButton } from '@/components/ActionButton';
+import { ImportPreviewDialog } from './ImportPreviewDialog';
 
 /**
- * Reads a .csv/.json file and posts it; toasts the count and the list reloads (spec §2). Before
- * it is sent, a dialog asks how: update the records whose slug the file names and insert the
- * others (the default, so an edited export goes back in), or insert every row as new. A refused
- * import opens a dialog listing each row and column with its problem.
+ * Reads a .csv/.json file and posts it; toasts the true counts (inserted, updated, unchanged) and
+ * the list reloads (spec §2). Before anything is written, a dialog asks how (update the records
+ * whose slug the file names and insert the others, the default, so an edited export goes back in;
+ * or insert every row as new) and previews the server's dry run: the detected encoding and
+ * separator, the counts, the first rows as stored ("59 → R$ 59,00"). A refused import opens a
+ * dialog listing each row and column with its problem.
  */
 export function ImportButton({ tableId }: { tableId: number }) {
   const { t } = useTranslation();
@@ -31,8 +31,17 @@ export function ImportButton({ tableId }: { tableId: number }) {
     setChosen(null);
     try {
       const content = await readAsDataUrl(file);
-      const count = await importTable.mutateAsync({ tableId, name: file.name, content, mode });
-      toast.success(t('records.imported', { n: count }));
+      const done = await importTable.mutateAsync({ tableId, name: file.name, content, mode });
+      // The spec's words when they are true (every row inserted), else every count.
+      toast.success(
+        done.updated === 0 && done.unchanged === 0
+          ? t('records.imported', { n: done.inserted })
+          : t('records.importedCounts', {
+              inserted: done.inserted,
+              updated: done.updated,
+              unchanged: done.unchanged,
+            }),
+      );
     } catch (failure) {
       const details = failure instanceof ApiError ? failure.details : [];
       if (details.length === 0) toast.error(errorMessage(failure));
@@ -63,30 +72,14 @@ export function ImportButton({ tableId }: { tableId: number }) {
         />
       </label>
       {chosen && (
-        <Dialog
-          title={t('records.importTitle', { name: chosen.name })}
-          onClose={() => setChosen(null)}
-          testId="import-dialog"
-          footer={
-            <div className="button-row">
-              <ActionButton onClick={() => setChosen(null)}>{t('common.cancel')}</ActionButton>
-              <ActionButton variant="primary" onClick={() => void send(chosen)} testId="import-confirm">
-                {t('records.import')}
-              </ActionButton>
-            </div>
-          }
-        >
-          <RadioGroup
-            label={t('records.importMode')}
-            value={mode}
-            onChange={(value) => setMode(value === 'insert' ? 'insert' : 'upsert')}
-            testId="import-mode"
-            options={[
-              { id: 'upsert', label: t('records.importUpsert'), testId: 'import-mode-upsert' },
-              { id: 'insert', label: t('records.importInsert'), testId: 'import-mode-insert' },
-            ]}
-          />
-        </Dialog>
+        <ImportPreviewDialog
+          tableId={tableId}
+          file={chosen}
+          mode={mode}
+          onMode={setMode}
+          onCancel={() => setChosen(null)}
+          onConfirm={() => void send(chosen)}
+        />
       )}
       {failed && <ImportErrorsDialog {...failed} onClose={() => setFailed(null)} />}
     </>

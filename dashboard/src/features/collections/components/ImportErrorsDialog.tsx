@@ -36,32 +36,48 @@ export function ImportErrorsDialog({ message, details, fileName, onClose }: Prop
       </p>
       <p className="muted">{t('kit.importErrors.nothingImported', { count: details.length })}</p>
       {details.length > 0 && (
-        <div
-          className="import-errors-scroll"
-          role="region"
-          tabIndex={0}
-          aria-label={t('kit.importErrors.listLabel')}
-        >
-          <table className="import-errors-table" data-testid="import-errors-table">
-            <thead>
-              <tr>
-                <th scope="col">{t('kit.importErrors.row')}</th>
-                <th scope="col">{t('kit.importErrors.column')}</th>
-                <th scope="col">{t('kit.importErrors.message')}</th>
-              </tr>
-            </thead>
-            <tbody>
-              {details.map((detail, index) => (
-                <tr key={index} data-testid="import-error-row">
-                  <td>{detail.row ?? '—'}</td>
-                  <td>{detail.column ?? '—'}</td>
-                  <td>{detailMessage(detail)}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <ImportProblems details={details} testId="import-errors-table" rowTestId="import-error-row" />
       )}
     </Dialog>
+  );
+}
+
+/** Each problem of an import with its row and column, in a scrolling region. */
+export function ImportProblems({
+  details,
+  testId,
+  rowTestId,
+}: {
+  details: ApiErrorDetail[];
+  testId: string;
+  rowTestId: string;
+}) {
+  const { t } = useTranslation();
+  return (
+    <div
+      className="import-errors-scroll"
+      role="region"
+      tabIndex={0}
+      aria-label={t('kit.importErrors.listLabel')}
+    >
+      <table className="import-errors-table" data-testid={testId}>
+        <thead>
+          <tr>
+            <th scope="col">{t('kit.importErrors.row')}</th>
+            <th scope="col">{t('kit.importErrors.column')}</th>
+            <th scope="col">{t('kit.importErrors.message')}</th>
+          </tr>
+        </thead>
+        <tbody>
+          {details.map((detail, index) => (
+            <tr key={index} data-testid={rowTestId}>
+              <td>{detail.row ?? '—'}</td>
+              <td>{detail.column ?? '—'}</td>
+              <td>{detailMessage(detail)}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
   );
 }

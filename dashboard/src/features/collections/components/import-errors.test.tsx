@@ -4,6 +4,35 @@ import { describe, expect, it } from 'vitest';
 import { getToasts } from '@/testing/toasts';
 import { mockApi, renderRoutes } from '@/testing/render-route';
 import { ImportButton } from './ImportButton';
+import type { ImportSummary } from '@/features/collections/api/import-table';
+
+/** An import's answer: nothing refused, `counts` as given. */
+function summary(counts: Partial<ImportSummary> = {}): ImportSummary {
+  return {
+    dryRun: false,
+    inserted: 0,
+    updated: 0,
+    unchanged: 0,
+    refused: 0,
+    problems: [],
+    format: 'csv',
+    encoding: 'UTF-8',
+    bom: false,
+    separator: ',',
+    columns: [],
+    preview: [],
+    ...counts,
+  };
+}
+
+/** Answers the dry run with `preview` and the import with `done`. */
+function answers(
+  preview: ImportSummary,
+  done: { status?: number; json: unknown } = { json: summary({ inserted: 2 }) },
+) {
+  return ({ body }: { body: unknown }) =>
+    (body as { dryRun?: boolean }).dryRun ? { json: { ...preview, dryRun: true } } : done;
+}
 
 /** Picks the file and confirms the import dialog (upsert, the default, unless `insert`). */
 async function choose(name: string, mode: 'upsert' | 'insert' = 'upsert') {
@@ -14,38 +43,50 @@ async function choose(name: string, mode: 'upsert' | 'insert' = 'upsert') {
   const dialog = await screen.findByRole('dialog', { name: `Importar "${name}"` });
   if (mode === 'insert')
     fireEvent.click(within(dialog).getByLabelText('Inserir todas as linhas como cadastros novos'));
-  fireEvent.click(within(dialog).getByTestId('import-confirm'));
+  const confirm = within(dialog).getByTestId('import-confirm');
+  await waitFor(() => expect(confirm).toHaveProperty('disabled', false));
+  fireEvent.click(confirm);
   await waitFor(() => expect(screen.queryByTestId('import-dialog')).toBeNull());
 }
 
 describe('import', () => {
   it('asks how to treat records that exist, upsert by default, and sends the choice', async () => {
-    const calls = mockApi({ 'POST /api/tables/9/import': () => ({ json: 2 }) });
+    const calls = mockApi({
+      'POST /api/tables/9/import': answers(summary({ inserted: 1 }), { json: summary() }),
+    });
     renderRoutes([{ path: '/', element: <ImportButton tableId={9} /> }], '/');
     await choose('produtos.csv');
     await choose('novos.csv', 'insert');
-    await waitFor(() => expect(calls).toHaveLength(2));
-    expect(calls.map((call) => (call.body as { mode: string }).mode)).toEqual(['upsert', 'insert']);
-    expect((calls[0]?.body as { name: string }).name).toBe('produtos.csv');
+    const real = () => calls.filter((call) => !(call.body as { dryRun: boolean }).dryRun);
+    await waitFor(() => expect(real()).toHaveLength(2));
+    expect(real().map((call) => (call.body as { mode: string }).mode)).toEqual(['upsert', 'insert']);
+    expect((real()[0]?.body as { name: string }).name).toBe('produtos.csv');
+    // Each choice was previewed first, in each mode chosen.
+    expect(
+      calls
+        .filter((call) => (call.body as { dryRun: boolean }).dryRun)
+        .map((call) => (call.body as { mode: string }).mode),
+    ).toEqual(['upsert', 'upsert', 'insert']);
   });
 
-  it('sends nothing when the dialog is cancelled', async () => {
-    const calls = mockApi({ 'POST /api/tables/9/import': () => ({ json: 2 }) });
+  it('writes nothing when the dialog is cancelled after its preview', async () => {
+    const calls = mockApi({ 'POST /api/tables/9/import': answers(summary({ inserted: 1 })) });
     renderRoutes([{ path: '/', element: <ImportButton tableId={9} /> }], '/');
     fireEvent.change(screen.getByTestId<HTMLInputElement>('import-input'), {
       target: { files: [new File(['name\nA'], 'a.csv', { type: 'text/csv' })] },
     });
     const dialog = await screen.findByRole('dialog', { name: 'Importar "a.csv"' });
+    await within(dialog).findByText('A inserir: 1');
     fireEvent.click(within(dialog).getByRole('button', { name: 'Cancelar' }));
     await waitFor(() => expect(screen.queryByTestId('import-dialog')).toBeNull());
-    expect(calls).toHaveLength(0);
+    expect(calls.map((call) => (call.body as { dryRun: boolean }).dryRun)).toEqual([true]);
   });
 });
 
 describe('import errors', () => {
   it('opens a dialog listing each row and column with its message', async () => {
     const calls = mockApi({
-      'POST /api/tables/9/import': () => ({
+      'POST /api/tables/9/import': answers(summary({ inserted: 2 }), {
         status: 422,
         json: {
           error: 'import_invalid',
@@ -75,7 +116,7 @@ describe('import errors', () => {
         .getAllByRole('columnheader')
         .map((cell) => cell.textContent),
     ).toEqual(['Linha', 'Coluna', 'Problema']);
-    expect(calls).toHaveLength(1);
+    expect(calls).toHaveLength(2);
     fireEvent.click(within(dialog).getByTestId('import-errors-close'));
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
   });
@@ -85,7 +126,10 @@ describe('import errors', () => {
       status: 413,
       json: { error: 'file_too_large', message: 'The file is too large (10 MB at most)', params: { mb: 10 } },
     };
-    mockApi({ 'POST /api/tables/9/import': () => answer });
+    mockApi({
+      'POST /api/tables/9/import': ({ body }) =>
+        (body as { dryRun: boolean }).dryRun ? { json: summary({ inserted: 1000 }) } : answer,
+    });
     renderRoutes([{ path: '/', element: <ImportButton tableId={9} /> }], '/');
     await choose('a.csv');
     await waitFor(() =>
@@ -95,7 +139,7 @@ describe('import errors', () => {
       }),
     );
     expect(screen.queryByRole('dialog')).toBeNull();
-    answer = { status: 200, json: 1000 };
+    answer = { status: 200, json: summary({ inserted: 1000 }) };
     await choose('b.csv');
     await waitFor(() =>
       expect(getToasts()).toContainEqual({
