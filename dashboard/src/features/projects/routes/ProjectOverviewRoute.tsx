@@ -37,6 +37,7 @@ export interface OverviewSlots {
 /** The header's links to the project's screens (the form history's only where it has one). */
 const PROJECT_LINKS = [
   { path: paths.projectEdit, testId: 'edit-project-link', label: 'project.edit', variant: 'primary' },
+  { path: paths.projectIdentity, testId: 'identity-link', label: 'identity.link' },
   { path: paths.projectTables, testId: 'collections-link', label: 'project.collections' },
   { path: paths.projectRedirects, testId: 'redirects-link', label: 'project.redirects' },
   { path: paths.projectFormHistory, testId: 'form-history-link', label: 'project.formHistory' },
