@@ -14,6 +14,7 @@ export const MAX_DESCRIPTION = 300;
 export const MAX_HOURS = 500;
 export const MAX_PHONE = 40;
 export const MAX_ADDRESS = 300;
+export const MAX_LINK = 500;
 
 /**
  * The digits a WhatsApp number keeps, as the `whatsapp_link` field type reads it: a pasted
@@ -29,25 +30,36 @@ export function whatsappDigits(value: string): string {
   return digits.length < 12 && !digits.startsWith('55') ? `55${digits}` : digits;
 }
 
-/** A WhatsApp number with a country code, area code and number: 12 to 15 digits once normalised. */
+/** A WhatsApp number: 8 to 15 digits once normalised (`shared/src/identity.rs`). */
 export function isValidWhatsapp(value: string): boolean {
   if (!value.trim()) return true;
   const digits = whatsappDigits(value);
-  return digits.length >= 12 && digits.length <= 15;
+  return digits.length >= 8 && digits.length <= 15;
+}
+
+/** A telephone number: at least 8 digits, and only `+ - ( ) .` and spaces besides. */
+export function isValidPhone(value: string): boolean {
+  const text = value.trim();
+  if (!text) return true;
+  return /^[0-9 +\-().]+$/.test(text) && text.replace(/\D/g, '').length >= 8;
 }
 
 export function isHttpUrl(value: string): boolean {
   if (!value.trim()) return true;
   try {
     const url = new URL(value.trim());
-    return (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname.includes('.');
+    return (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname !== '';
   } catch {
     return false;
   }
 }
 
 const trimmed = (max: number) => z.string().trim().pipe(maxCharsField(max));
-const socialLink = z.string().trim().refine(isHttpUrl, 'identity.validation.url');
+const socialLink = z
+  .string()
+  .trim()
+  .pipe(maxCharsField(MAX_LINK))
+  .refine(isHttpUrl, 'identity.validation.url');
 const color = z
   .string()
   .refine((value) => normalizeHex(value) !== null, 'identity.validation.color')
@@ -62,7 +74,7 @@ export const identitySchema = z.object({
     .trim()
     .refine(isValidWhatsapp, 'identity.validation.whatsapp')
     .transform(whatsappDigits),
-  phone: trimmed(MAX_PHONE),
+  phone: trimmed(MAX_PHONE).refine(isValidPhone, 'identity.validation.phone'),
   email: z
     .string()
     .trim()

@@ -42,7 +42,8 @@ const SERVER_FIELDS: Partial<Record<string, FieldPath<IdentityFormInput>>> = {
   email: 'business.email',
   address: 'business.address',
   hours: 'business.hours',
-  ...Object.fromEntries(SOCIAL_NETWORKS.map((key) => [`social.${key}`, `business.social.${key}` as const])),
+  // A refused social link is named by its network.
+  ...Object.fromEntries(SOCIAL_NETWORKS.map((key) => [key, `business.social.${key}` as const])),
   primary: 'theme.primary',
   accent: 'theme.accent',
   background: 'theme.background',

@@ -108,7 +108,7 @@ describe('identity screen', () => {
         json: {
           error: 'too_long',
           message: 'must be at most 300 characters',
-          field: 'social.facebook',
+          field: 'facebook',
           params: { max: 300 },
         },
       }),
