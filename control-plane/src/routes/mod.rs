@@ -18,6 +18,7 @@ pub mod form_email;
 pub mod form_history;
 pub mod import_export;
 pub mod ops;
+pub mod page_starter;
 pub mod pages;
 pub mod posts;
 pub mod preview;

@@ -11,6 +11,7 @@ mod authz_matrix;
 mod bad_input;
 mod blocks;
 mod business;
+mod collection_pages;
 mod collections;
 mod conversions;
 mod domains;
