@@ -8,8 +8,8 @@
 use vitrine_shared::{
     account::Account,
     blocks::split_x_vars,
-    identity::Identity,
     domain::normalize_page_slug,
+    identity::Identity,
     manifest::page_path,
     record_lists::{DbRecord, ListQuery},
     render::{Block, CompiledPage, PostView, RenderContext, RenderError, base_style, escape},
@@ -44,10 +44,8 @@ pub async fn live_context(
     // are known to work, as on the published site.
     let pages = state.store.project_pages(project_id).await?;
     let meta = &project.meta.0;
-    let site = RenderContext::for_site(
-        Identity::of_meta(meta, &project.name),
-        Theme::of_meta(meta),
-    );
+    let site =
+        RenderContext::for_site(Identity::of_meta(meta, &project.name), Theme::of_meta(meta));
     let mut ctx = RenderContext {
         site_slug: project.slug.clone(),
         page_name: page.name.clone(),

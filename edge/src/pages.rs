@@ -139,7 +139,11 @@ mod tests {
     fn the_default_404_names_the_site_and_links_home() {
         let html = default_site_page(StatusCode::NOT_FOUND, "Doces <da> Bruna");
         assert!(html.contains("<title>Página não encontrada | Doces &lt;da&gt; Bruna</title>"));
-        assert!(html.contains("<a href=\"/\">Voltar para a página inicial de Doces &lt;da&gt; Bruna</a>"));
+        assert!(
+            html.contains(
+                "<a href=\"/\">Voltar para a página inicial de Doces &lt;da&gt; Bruna</a>"
+            )
+        );
         assert!(!html.contains("<da>"));
         let unnamed = default_site_page(StatusCode::INTERNAL_SERVER_ERROR, " ");
         assert!(unnamed.contains("<title>Erro no site</title>"));

@@ -306,7 +306,11 @@ mod tests {
     fn the_themes_fonts_are_loaded_in_their_default_weights() {
         let meta = json!({"theme": {"headingFont": "Playfair Display", "bodyFont": "Lora"},
             "defaultFont": {"family": "Lora", "variants": ["italic"]}});
-        let files: Vec<String> = site_fonts(&meta).provider.into_iter().map(|f| f.url).collect();
+        let files: Vec<String> = site_fonts(&meta)
+            .provider
+            .into_iter()
+            .map(|f| f.url)
+            .collect();
         assert_eq!(
             files,
             [
@@ -317,7 +321,10 @@ mod tests {
                 "playfair-display/latin-700-normal.woff2",
             ]
         );
-        assert_eq!(catalogue_name("playfair DISPLAY").as_deref(), Some("Playfair Display"));
+        assert_eq!(
+            catalogue_name("playfair DISPLAY").as_deref(),
+            Some("Playfair Display")
+        );
         assert_eq!(catalogue_name("Nada Disso"), None);
     }
 

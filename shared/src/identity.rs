@@ -21,7 +21,14 @@ pub const MAX_PHONE: usize = 40;
 pub const MAX_LINK: usize = 500;
 
 /// The social networks an identity links to.
-pub const NETWORKS: [&str; 6] = ["instagram", "facebook", "tiktok", "youtube", "linkedin", "x"];
+pub const NETWORKS: [&str; 6] = [
+    "instagram",
+    "facebook",
+    "tiktok",
+    "youtube",
+    "linkedin",
+    "x",
+];
 
 /// The keys an `x-vars` definition may bind with `"identity": "<key>"`.
 pub const BINDING_KEYS: [&str; 15] = [
@@ -330,8 +337,14 @@ mod tests {
 
     #[test]
     fn titles_name_the_site() {
-        assert_eq!(page_title("Início", true, "Doces da Bruna"), "Doces da Bruna");
-        assert_eq!(page_title("Sobre", false, "Doces da Bruna"), "Sobre | Doces da Bruna");
+        assert_eq!(
+            page_title("Início", true, "Doces da Bruna"),
+            "Doces da Bruna"
+        );
+        assert_eq!(
+            page_title("Sobre", false, "Doces da Bruna"),
+            "Sobre | Doces da Bruna"
+        );
     }
 
     #[test]
@@ -340,8 +353,14 @@ mod tests {
         let meta = json!({"identity": {"name": "Doces da Bruna", "whatsapp": "5511987654321"}});
         let id = Identity::of_meta(&meta, "Loja");
         assert_eq!(id.name, "Doces da Bruna");
-        assert_eq!(id.whatsapp_url().as_deref(), Some("https://wa.me/5511987654321"));
-        assert_eq!(Identity::stored(&json!({"identity": 3})), Identity::default());
+        assert_eq!(
+            id.whatsapp_url().as_deref(),
+            Some("https://wa.me/5511987654321")
+        );
+        assert_eq!(
+            Identity::stored(&json!({"identity": 3})),
+            Identity::default()
+        );
     }
 
     #[test]
@@ -368,7 +387,9 @@ mod tests {
         assert_eq!(id.link("email"), "mailto:contato@docesdabruna.com.br");
         assert_eq!(id.link("whatsapp"), "https://wa.me/5511987654321");
         // Absent keys keep what is stored; "" clears.
-        let kept = id.merge(input(json!({"name": "Bruna", "phone": ""}))).unwrap();
+        let kept = id
+            .merge(input(json!({"name": "Bruna", "phone": ""})))
+            .unwrap();
         assert_eq!(kept.whatsapp, "5511987654321");
         assert_eq!(kept.phone, "");
     }
@@ -396,9 +417,7 @@ mod tests {
         assert_eq!((e.field, e.code), ("x", ErrorCode::IdentityLinkInvalid));
         let e = refused(json!({"name": "a", "hours": "h".repeat(501)}));
         assert_eq!((e.field, e.code), ("hours", ErrorCode::TooLong));
-        assert!(
-            serde_json::from_value::<IdentityInput>(json!({"name": "a", "owner": 1})).is_err()
-        );
+        assert!(serde_json::from_value::<IdentityInput>(json!({"name": "a", "owner": 1})).is_err());
     }
 
     #[test]

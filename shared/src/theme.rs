@@ -369,7 +369,10 @@ mod tests {
             })
             .unwrap();
         assert_eq!(pale.text, "#cccccc");
-        assert_eq!(pale.warnings(), ["low_contrast_text", "low_contrast_primary"]);
+        assert_eq!(
+            pale.warnings(),
+            ["low_contrast_text", "low_contrast_primary"]
+        );
         // With white and near-black to choose from, every colour keeps a label above 4.3:1,
         // so the accent's 3:1 always holds.
         for grey in 0..=255u8 {
@@ -391,14 +394,20 @@ mod tests {
                 ..ThemeInput::default()
             })
             .unwrap_err();
-        assert_eq!((err.field, err.code), ("accent", ErrorCode::ThemeColourInvalid));
+        assert_eq!(
+            (err.field, err.code),
+            ("accent", ErrorCode::ThemeColourInvalid)
+        );
         let err = d
             .merge(ThemeInput {
                 body_font: Some("Comic Sans Forever".into()),
                 ..ThemeInput::default()
             })
             .unwrap_err();
-        assert_eq!((err.field, err.code), ("bodyFont", ErrorCode::ThemeFontUnknown));
+        assert_eq!(
+            (err.field, err.code),
+            ("bodyFont", ErrorCode::ThemeFontUnknown)
+        );
         let ok = d
             .merge(ThemeInput {
                 heading_font: Some(" playfair display ".into()),
@@ -433,7 +442,11 @@ mod tests {
         }
         assert!(css.contains("h1,h2,h3,h4,h5,h6{font-family:var(--vt-font-heading)}"));
         assert!(!css.contains("body{font-family"));
-        assert!(Theme::default().style(Some("Lora")).contains("--vt-font-body:\"Lora\",serif}"));
+        assert!(
+            Theme::default()
+                .style(Some("Lora"))
+                .contains("--vt-font-body:\"Lora\",serif}")
+        );
     }
 
     #[test]

@@ -20,9 +20,9 @@ use utoipa_axum::{router::OpenApiRouter, routes};
 use vitrine_shared::{
     fonts::canvas_fonts,
     identity::{Identity, page_title},
-    theme::meta_style,
     render::{Block, EFFECTS_RUNTIME, RenderError, base_style, check_blocks, escape},
     sandbox::{SandboxError, Share},
+    theme::meta_style,
 };
 
 use crate::{

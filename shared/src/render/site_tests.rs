@@ -67,21 +67,21 @@ fn without_an_identity_the_site_is_its_name_and_whatsapp_url_is_undefined() {
         json!({"uid": "f", "template": "{{ site.name }}|{{ site.identity.name }}|{% if site.identity.whatsapp_url %}zap{% else %}none{% endif %}|{{ site.theme.primary }}|{{ site.year > 2000 }}"}),
         &ctx,
     );
-    assert_eq!(html, "Loja|Loja|none|#15803d|true");
+    assert_eq!(html, "Loja|Loja|none|#15803d|True");
 }
 
 #[test]
 fn an_empty_value_bound_to_the_identity_reads_the_identitys() {
     let block = json!({"uid": "f", "template": "{{ brand }}|{{ about }}|{{ cta.href }}|{{ cta.label }}|{{ logo.src }}|{{ logo.alt }}|{{ mail.href }}|{{ own }}",
-        "vars": [
-            {"name": "brand", "type": "text", "identity": "name", "value": ""},
-            {"name": "about", "type": "textarea", "identity": "description"},
-            {"name": "cta", "type": "link", "identity": "whatsapp_url",
-             "value": {"href": "", "label": "Peça pelo WhatsApp", "target": "_blank"}},
-            {"name": "logo", "type": "image", "identity": "logo", "value": {"src": "", "alt": ""}},
-            {"name": "mail", "type": "link", "identity": "email", "value": null},
-            {"name": "own", "type": "text", "identity": "name", "value": "Meu texto"}
-        ]});
+    "vars": [
+        {"name": "brand", "type": "text", "identity": "name", "value": ""},
+        {"name": "about", "type": "textarea", "identity": "description"},
+        {"name": "cta", "type": "link", "identity": "whatsapp_url",
+         "value": {"href": "", "label": "Peça pelo WhatsApp", "target": "_blank"}},
+        {"name": "logo", "type": "image", "identity": "logo", "value": {"src": "", "alt": ""}},
+        {"name": "mail", "type": "link", "identity": "email", "value": null},
+        {"name": "own", "type": "text", "identity": "name", "value": "Meu texto"}
+    ]});
     assert_eq!(
         render_block(block, &ctx()),
         "Doces da Bruna|Bolos e doces|https:&#x2f;&#x2f;wa.me&#x2f;5511987654321|Peça pelo WhatsApp|&#x2f;files&#x2f;uploads&#x2f;1&#x2f;2&#x2f;0123456789abcdef0123&#x2f;logo.png|Doces da Bruna|mailto:contato@docesdabruna.com.br|Meu texto"

@@ -83,7 +83,10 @@ pub(super) fn var_value(def: &Json, label: &str, ctx: &RenderContext) -> Option<
             {
                 return Some((name, identity_value(def, kind, &key, ctx)));
             }
-            return Some((name, link_value(def, value.as_str().map(String::from), &value)));
+            return Some((
+                name,
+                link_value(def, value.as_str().map(String::from), &value),
+            ));
         }
         return Some((name, value));
     }

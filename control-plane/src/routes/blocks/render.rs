@@ -10,8 +10,8 @@ use utoipa_axum::{router::OpenApiRouter, routes};
 use vitrine_shared::{
     fonts::canvas_fonts,
     render::{Block, EFFECTS_RUNTIME, base_style},
-    theme::meta_style,
     sandbox::Share,
+    theme::meta_style,
 };
 
 use crate::{
