@@ -38,7 +38,7 @@ pub fn router() -> OpenApiRouter<AppState> {
 pub struct ThemeView {
     pub theme: Theme,
     pub contrast: Contrast,
-    pub warnings: Vec<&'static str>,
+    pub warnings: Vec<String>,
     /// Present (true) when the project has no theme of its own: this is the platform's.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub default: bool,
@@ -48,7 +48,7 @@ impl ThemeView {
     fn of(theme: Theme, default: bool) -> ThemeView {
         ThemeView {
             contrast: theme.contrast(),
-            warnings: theme.warnings(),
+            warnings: theme.warnings().into_iter().map(String::from).collect(),
             theme,
             default,
         }
