@@ -4,6 +4,7 @@ import { App } from './app/App';
 import './lib/i18n';
 import './styles/tokens.css';
 import './styles.css';
+import './styles/identity.css';
 
 const root = document.getElementById('root');
 if (!root) throw new Error('#root missing from index.html');

@@ -10,6 +10,7 @@ use vitrine_shared::{
     store::{Page, PageChanges},
 };
 
+use super::page_starter::starter_blocks;
 use crate::{
     auth::CurrentUser,
     authz::authorize_project,
@@ -26,6 +27,10 @@ const MAX_OUTPUT: usize = 2 * 1024 * 1024;
 pub struct CreatePage {
     pub name: Option<String>,
     pub project_id: i64,
+    /// Makes it a collection page of this collection of the project, which starts with the
+    /// library's detail block bound to the collection's fields.
+    #[serde(default)]
+    pub table_id: Option<i64>,
 }
 
 #[derive(Debug, Deserialize, ToSchema)]
@@ -70,12 +75,41 @@ pub async fn create_page(
         ErrorCode::Required,
         "Page name is required",
     )?;
-    let page = state
+    if let Some(t) = req.table_id {
+        check_collection(&state, t, req.project_id).await?;
+    }
+    let mut page = state
         .store
         .insert_page(req.project_id, &name, &normalize_page_slug(&name))
         .await?;
+    if let Some(t) = req.table_id {
+        let changes = PageChanges {
+            table_id: Some(Some(t)),
+            blocks: starter_blocks(&state, t).await?,
+            ..PageChanges::default()
+        };
+        page = state.store.update_page(page.id, &changes).await?;
+    }
     let warnings = page_warnings(&state, &page).await?;
     Ok((StatusCode::CREATED, ApiJson(PageSaved { page, warnings })))
+}
+
+/// A collection of this project, else 422 `unknown_collection` (another project's is unknown too).
+async fn check_collection(state: &AppState, table_id: i64, project_id: i64) -> Result<()> {
+    if state
+        .store
+        .collection_in_project(table_id, project_id)
+        .await?
+    {
+        Ok(())
+    } else {
+        Err(Invalid::new(
+            "table_id",
+            ErrorCode::UnknownCollection,
+            "Unknown collection",
+        )
+        .into())
+    }
 }
 
 #[utoipa::path(get, path = "/api/project/{id}/page/{page_id}", tag = "pages",
@@ -202,15 +236,8 @@ pub async fn update_page(
             )
             .into());
         }
-        if let Some(t) = table_id
-            && !state.store.collection_in_project(t, project_id).await?
-        {
-            return Err(Invalid::new(
-                "table_id",
-                ErrorCode::UnknownCollection,
-                "Unknown collection",
-            )
-            .into());
+        if let Some(t) = table_id {
+            check_collection(&state, t, project_id).await?;
         }
         changes.table_id = Some(table_id);
     }

@@ -7,6 +7,7 @@ describe('paths', () => {
     expect(paths.project.build({ projectId: 7 })).toBe('/project/7');
     expect(paths.projectEdit.build({ projectId: 7 })).toBe('/project/7/edit');
     expect(paths.page.build({ projectId: 7, pageId: 12 })).toBe('/project/7/12');
+    expect(paths.projectIdentity.build({ projectId: 7 })).toBe('/project/7/identity');
   });
 
   it('builds parameterless paths, with a query when one is given', () => {

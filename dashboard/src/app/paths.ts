@@ -75,6 +75,8 @@ export const paths = {
   projectNew: route('/project/new'),
   project: route('/project/:projectId'),
   projectEdit: route('/project/:projectId/edit'),
+  /** The site identity (name, contacts, logo, social links) and theme (colours, fonts). */
+  projectIdentity: route('/project/:projectId/identity'),
   projectTables: route('/project/:projectId/tables'),
   projectTableNew: route('/project/:projectId/table/new'),
   projectTable: route('/project/:projectId/table/:tableId'),

@@ -25,6 +25,7 @@ import {
   RedirectNewRoute,
   RedirectsRoute,
 } from '@/features/redirects/routes/RedirectsRoute';
+import { IdentityPage } from './IdentityPage';
 import { Layout } from './Layout';
 import { NotFound } from '@/components/NotFound';
 import { ProjectOverviewPage } from './ProjectOverviewPage';
@@ -98,6 +99,7 @@ export const routes: RouteObject[] = [
           { path: paths.projectNew.pattern, element: <NewProjectRoute /> },
           { path: paths.project.pattern, element: <ProjectOverviewPage /> },
           { path: paths.projectEdit.pattern, element: <ProjectEditRoute /> },
+          { path: paths.projectIdentity.pattern, element: <IdentityPage /> },
           { path: paths.projectTables.pattern, element: <TablesRoute /> },
           { path: paths.projectTableNew.pattern, element: <TableEditRoute isNew /> },
           { path: paths.projectTable.pattern, element: <TableEditRoute isNew={false} /> },

@@ -82,7 +82,7 @@ export function subscribeRunningRequests(listener: () => void): () => void {
   return () => listeners.delete(listener);
 }
 
-type Method = 'GET' | 'POST' | 'DELETE';
+type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
 
 interface RequestOptions {
   method?: Method;

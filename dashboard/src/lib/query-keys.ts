@@ -18,6 +18,10 @@ export const queryKeys = {
   page: (projectId: number, pageId: number) => ['projects', projectId, 'pages', pageId] as const,
   /** A project's shared header and footer (GET /api/project/{id}/sections). */
   sections: (projectId: number) => ['projects', projectId, 'sections'] as const,
+  /** A project's site identity (GET /api/projects/{id}/identity): name, contacts, logo, social links. */
+  identity: (projectId: number) => ['projects', projectId, 'identity'] as const,
+  /** A project's site theme with its contrast figures (GET /api/projects/{id}/theme). */
+  theme: (projectId: number) => ['projects', projectId, 'theme'] as const,
   /** Prefix of every redirects page of a project. */
   redirects: (projectId: number) => ['projects', projectId, 'redirects'] as const,
   redirectsPage: (projectId: number, query: string) => ['projects', projectId, 'redirects', query] as const,

@@ -25,7 +25,7 @@ pub use self::csv::{
 };
 pub use currency::{AmountError, CURRENCY_FORMATS, amount_example, format_currency, parse_amount};
 pub use html::{html_to_text, sanitize_html, submission_fields};
-pub use normalize::{ValueError, file_cell, normalize};
+pub use normalize::{ValueError, file_cell, normalize, whatsapp_digits};
 
 /// The 18 field types of spec 1 §3.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]

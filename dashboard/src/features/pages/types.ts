@@ -98,6 +98,8 @@ export interface BlockVar {
   postfield?: string;
   /** table: the columns. */
   columns?: TableColumn[];
+  /** Left empty, the value is the site identity's (`name`, `whatsapp_url`, `instagram`, …). */
+  identity?: string;
 }
 
 /** A block in a page (pages.blocks). */

@@ -1,7 +1,10 @@
 import { useTranslation } from 'react-i18next';
 import { EFFECTS, hasEffect, type Effect } from '@/features/pages/lib/page-blocks';
 import type { SectionKind } from '@/features/pages/lib/shared-sections';
-import type { PageBlock, VarChange } from '@/features/pages/types';
+import type { BlockVar, PageBlock, VarChange } from '@/features/pages/types';
+import { listingPage, seeAllLink } from '@/features/pages/lib/binding';
+import { asLink, readSource } from '@/features/pages/lib/var-values';
+import { useEditorContext } from './editor-context';
 import { VarEditor } from './fields/VarEditor';
 import { ActionButton } from '@/components/ActionButton';
 import { Checkbox } from '@/components/FormControls';
@@ -46,6 +49,7 @@ export function BlockTab({
   onUnlink,
 }: Props) {
   const { t } = useTranslation();
+  const { tables, pages = [], pageId = null } = useEditorContext();
   if (!block) {
     return (
       <p className="muted" data-testid="no-block">
@@ -53,6 +57,21 @@ export function BlockTab({
       </p>
     );
   }
+  /**
+   * A variable's change; a list newly bound to a collection also points the block's "see all"
+   * link at the owner's page that lists that collection, when the project has one.
+   */
+  const changeVar = (v: BlockVar, change: VarChange) => {
+    onVarChange(v.name, change);
+    if (v.type !== 'list' || typeof change === 'function' || !change.source || change.source === v.source)
+      return;
+    const { kind, target } = readSource(change.source);
+    const table = kind === 'db' ? tables.find((item) => item.slug === target) : undefined;
+    const page = table && listingPage(pages, table, pageId);
+    const link = seeAllLink(block.vars);
+    if (!page || !link) return;
+    onVarChange(link.name, (current) => ({ value: { ...asLink(current.value), href: `/${page.slug}` } }));
+  };
   // A shared header or footer keeps this one of the block's actions.
   const editCode = (
     <ActionButton size="small" onClick={onEditCode} testId="block-code">
@@ -123,7 +142,7 @@ export function BlockTab({
           key={`${block.uid}:${v.name}`}
           uid={block.uid}
           v={v}
-          onChange={(patch) => onVarChange(v.name, patch)}
+          onChange={(patch) => changeVar(v, patch)}
         />
       ))}
       <fieldset className="effects" data-testid="effects">

@@ -1,6 +1,6 @@
 /** What the Block and Page tabs' inputs need from the editor: who uploads where, which collections exist. */
 import { createContext, useContext } from 'react';
-import type { TableSummary } from '@/lib/types';
+import type { PageSummary, TableSummary } from '@/lib/types';
 import type { CollectionField } from '@/features/pages/api/get-collection-data';
 
 export interface EditorContextValue {
@@ -10,6 +10,9 @@ export interface EditorContextValue {
   tables: TableSummary[];
   /** On a collection page: the collection's fields (post bindings); null elsewhere. */
   postFields: CollectionField[] | null;
+  /** The project's pages and the one being edited (where a "see all" link can lead). */
+  pages?: PageSummary[];
+  pageId?: number;
 }
 
 export const EditorContext = createContext<EditorContextValue>({

@@ -182,8 +182,10 @@ function Editor({
       projectId: project.id,
       tables: project.tables,
       postFields: page.table_id !== null ? (collection.data?.fields ?? []) : null,
+      pages: project.pages,
+      pageId: page.id,
     }),
-    [user.id, project.id, project.tables, page.table_id, collection.data],
+    [user.id, project.id, project.tables, project.pages, page.id, page.table_id, collection.data],
   );
 
   // --- edits -------------------------------------------------------------------------------

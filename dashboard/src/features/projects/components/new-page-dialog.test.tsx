@@ -141,8 +141,8 @@ describe('new page dialog', () => {
     fireEvent.click(dialog.getByTestId('new-page-create'));
     await waitFor(() => expect(router.state.location.pathname).toBe('/project/7/40'));
     expect(posts(calls).map((call) => [call.url, call.body])).toEqual([
-      ['/api/pages', { name: 'Serviços', project_id: 7 }],
-      ['/api/page/40', { slug: 'servicos', table_id: 4 }],
+      ['/api/pages', { name: 'Serviços', project_id: 7, table_id: 4 }],
+      ['/api/page/40', { slug: 'servicos' }],
     ]);
   });
 
@@ -291,11 +291,10 @@ describe('new page dialog', () => {
 
   it("shows the server's refusal of the collection at the collection list", async () => {
     const { dialog } = await openDialog({
-      'POST /api/page/40': () => ({
+      'POST /api/pages': () => ({
         status: 422,
         json: { error: 'unknown_collection', field: 'table_id', message: 'Unknown collection' },
       }),
-      'DELETE /api/page/40': () => ({ status: 204 }),
     });
     fireEvent.change(dialog.getByLabelText(/^Nome/), { target: { value: 'Produto' } });
     fireEvent.click(dialog.getByLabelText('Página de coleção'));

@@ -48,6 +48,7 @@ export function editorPage(pages: readonly PageSummary[]): PageSummary | undefin
  */
 const PROJECT_LINKS = [
   { path: paths.projectEdit, testId: 'settings-link', label: 'project.settings' },
+  { path: paths.projectIdentity, testId: 'identity-link', label: 'identity.link' },
   { path: paths.projectTables, testId: 'collections-link', label: 'project.collections' },
   { path: paths.projectRedirects, testId: 'redirects-link', label: 'project.redirects' },
   { path: paths.projectFormHistory, testId: 'form-history-link', label: 'project.formHistory' },

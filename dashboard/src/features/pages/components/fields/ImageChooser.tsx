@@ -1,5 +1,5 @@
 import { useTranslation } from 'react-i18next';
-import { ImageUpload } from './ImageUpload';
+import { ImageUpload } from '@/components/ImageUpload';
 import { ActionButton } from '@/components/ActionButton';
 
 /** The name a person recognises in an image address: its last path segment, decoded. */

@@ -1,9 +1,11 @@
+import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ItemButtons } from '@/components/ItemButtons';
 import { errorMessage } from '@/lib/api-client';
 import { useFetchExternal } from '@/features/pages/api/fetch-external';
-import { useCollectionData } from '@/features/pages/api/get-collection-data';
+import { collectionDataQueryOptions, useCollectionData } from '@/features/pages/api/get-collection-data';
+import { mapListFields } from '@/features/pages/lib/binding';
 import {
   apiRecords,
   asItems,
@@ -81,6 +83,7 @@ function CollectionSource({
 }: Pick<ValueEditorProps, 'id' | 'v' | 'onPatch'> & { slug: string }) {
   const { t } = useTranslation();
   const { tables } = useEditorContext();
+  const queryClient = useQueryClient();
   const table = tables.find((item) => item.slug === slug);
   const data = useCollectionData(table?.id);
   const fields = data.data?.fields ?? [];
@@ -106,13 +109,28 @@ function CollectionSource({
     </select>
   );
   const subVars = v.vars ?? [];
+  /**
+   * Binds the list to a collection and fills its items' fields from the collection's (see
+   * `mapListFields`); the owner adjusts what was guessed. Without the fields (a failed read), the
+   * list is bound and the fields are left as they were.
+   */
+  const bind = async (next: string) => {
+    const chosen = tables.find((item) => item.slug === next);
+    const fields = chosen
+      ? await queryClient
+          .fetchQuery({ ...collectionDataQueryOptions(chosen.id), retry: false })
+          .then((answer) => answer.fields)
+          .catch(() => null)
+      : null;
+    onPatch({ source: writeSource('db', next), ...(fields ? { vars: mapListFields(subVars, fields) } : {}) });
+  };
   return (
     <div className="var-group" data-testid="list-db">
       <label htmlFor={`${id}-table`}>{t('editor.list.collection')}</label>
       <select
         id={`${id}-table`}
         value={slug}
-        onChange={(e) => onPatch({ source: writeSource('db', e.target.value) })}
+        onChange={(e) => void bind(e.target.value)}
         data-testid="list-table"
       >
         <option value="">—</option>

@@ -1,7 +1,7 @@
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { RichText, useRichTextEditor } from '@/components/RichText';
-import { ImageUpload } from './ImageUpload';
+import { ImageUpload } from '@/components/ImageUpload';
 
 interface Props {
   id: string;

@@ -20,9 +20,11 @@ import {
   UNITS,
 } from '@/features/pages/lib/var-values';
 import type { BackgroundValue, BlockVar, PaddingValue, ValueChange } from '@/features/pages/types';
+import { ColorField } from '@/components/ColorField';
+import { useThemePalette } from '@/lib/site/palette';
 import { useEditorContext } from '@/features/pages/components/editor-context';
 import { ImageChooser } from './ImageChooser';
-import { ImageUpload } from './ImageUpload';
+import { ImageUpload } from '@/components/ImageUpload';
 import { ListEditor } from './ListEditor';
 import { TableEditor } from './TableEditor';
 
@@ -36,6 +38,8 @@ export interface ValueEditorProps {
   onValue: (value: ValueChange) => void;
   /** Other changes to the definition (list sources, table columns). */
   onPatch: (patch: Partial<BlockVar>) => void;
+  /** Shown in an empty text box (what the block shows instead: the site identity's value). */
+  placeholder?: string;
 }
 
 function numberOr(text: string, fallback: number): number {
@@ -44,7 +48,7 @@ function numberOr(text: string, fallback: number): number {
 }
 
 /** One input (or group) per variable type of docs/blocks.md. */
-export function ValueEditor({ id, v, onValue, onPatch }: ValueEditorProps) {
+export function ValueEditor({ id, v, onValue, onPatch, placeholder }: ValueEditorProps) {
   const { t } = useTranslation();
   const fmt = useFormat();
   const { userId, projectId } = useEditorContext();
@@ -52,9 +56,24 @@ export function ValueEditor({ id, v, onValue, onPatch }: ValueEditorProps) {
 
   switch (v.type) {
     case 'text':
-      return <input id={id} value={asText(v.value)} onChange={(e) => onValue(e.target.value)} />;
+      return (
+        <input
+          id={id}
+          value={asText(v.value)}
+          placeholder={placeholder}
+          onChange={(e) => onValue(e.target.value)}
+        />
+      );
     case 'textarea':
-      return <textarea id={id} rows={4} value={asText(v.value)} onChange={(e) => onValue(e.target.value)} />;
+      return (
+        <textarea
+          id={id}
+          rows={4}
+          value={asText(v.value)}
+          placeholder={placeholder}
+          onChange={(e) => onValue(e.target.value)}
+        />
+      );
     case 'richtext':
       return (
         <Suspense fallback={<p className="muted">{t('common.loading')}</p>}>
@@ -89,7 +108,7 @@ export function ValueEditor({ id, v, onValue, onPatch }: ValueEditorProps) {
           <input
             id={id}
             aria-label={t('editor.vars.href')}
-            placeholder="https://"
+            placeholder={placeholder ?? 'https://'}
             value={link.href}
             onChange={(e) => onValue({ ...link, href: e.target.value })}
           />
@@ -111,9 +130,7 @@ export function ValueEditor({ id, v, onValue, onPatch }: ValueEditorProps) {
       );
     }
     case 'color':
-      return (
-        <input id={id} type="color" value={asColor(v.value)} onChange={(e) => onValue(e.target.value)} />
-      );
+      return <ColorVarInput id={id} value={v.value} name={v.label || v.name} onValue={onValue} />;
     case 'background':
       return <BackgroundInput id={id} value={asBackground(v.value)} onValue={onValue} prefix={prefix} />;
     case 'unit': {
@@ -232,6 +249,37 @@ export function ValueEditor({ id, v, onValue, onPatch }: ValueEditorProps) {
   }
 }
 
+/**
+ * A `color` variable: the colour field with the theme's palette, and "Tema" (the empty value: the
+ * block then uses the site theme's colour). A value that is no colour reads as the theme's.
+ */
+function ColorVarInput({
+  id,
+  value,
+  name,
+  onValue,
+}: {
+  id: string;
+  value: unknown;
+  name: string;
+  onValue: (v: ValueChange) => void;
+}) {
+  const { projectId } = useEditorContext();
+  const palette = useThemePalette(projectId);
+  const text = asText(value);
+  return (
+    <ColorField
+      id={id}
+      name={name}
+      value={text === '' ? '' : asColor(text)}
+      onChange={onValue}
+      palette={palette}
+      allowTheme
+      testId={id}
+    />
+  );
+}
+
 function BackgroundInput({
   id,
   value,
@@ -244,6 +292,8 @@ function BackgroundInput({
   prefix: number[];
 }) {
   const { t } = useTranslation();
+  const { projectId } = useEditorContext();
+  const palette = useThemePalette(projectId);
   const set = (patch: Partial<BackgroundValue>) => onValue({ ...value, ...patch });
   return (
     <div className="var-group">
@@ -261,19 +311,23 @@ function BackgroundInput({
       </select>
       {value.type !== 'image' && (
         <div className="var-row">
-          <input
-            type="color"
-            aria-label={t('editor.vars.color')}
+          <ColorField
+            id={`${id}-color`}
+            name={t('editor.vars.color')}
             value={value.color}
-            onChange={(e) => set({ color: e.target.value })}
+            onChange={(color) => set({ color })}
+            palette={palette}
+            testId={`${id}-color`}
           />
           {value.type === 'gradient' && (
             <>
-              <input
-                type="color"
-                aria-label={t('editor.vars.color2')}
+              <ColorField
+                id={`${id}-color2`}
+                name={t('editor.vars.color2')}
                 value={value.color2}
-                onChange={(e) => set({ color2: e.target.value })}
+                onChange={(color2) => set({ color2 })}
+                palette={palette}
+                testId={`${id}-color2`}
               />
               <select
                 aria-label={t('editor.vars.angle')}

@@ -1,4 +1,8 @@
 import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
+import { paths } from '@/app/paths';
+import { useIdentity } from '@/lib/site/identity';
+import { identityValue, isEmptyVarValue, isIdentityKey, type IdentityKey } from '@/lib/site/identity-vars';
 import { applyValueChange, type BlockVar, type VarChange } from '@/features/pages/types';
 import { useEditorContext } from '@/features/pages/components/editor-context';
 import { ValueEditor } from './ValueEditor';
@@ -7,6 +11,35 @@ interface Props {
   uid: string;
   v: BlockVar;
   onChange: (change: VarChange) => void;
+}
+
+/**
+ * Under a variable that falls back to the site identity and is empty: what the block shows
+ * instead ("Da identidade do site: Doces da Bruna") and a link to the identity screen.
+ */
+function IdentityHint({ id, identityKey }: { id: string; identityKey: IdentityKey }) {
+  const { t } = useTranslation();
+  const { projectId } = useEditorContext();
+  const identity = useIdentity(projectId);
+  const value = identity.data ? identityValue(identity.data, identityKey) : '';
+  return (
+    <p className="field-hint identity-hint" id={id} data-testid="identity-hint">
+      {value ? t('identity.fromIdentity', { value }) : t('identity.fromIdentityEmpty')}{' '}
+      <Link className="identity-hint-link" to={paths.projectIdentity.build({ projectId })}>
+        {t('identity.editIdentity')}
+      </Link>
+    </p>
+  );
+}
+
+/** The identity's value for an empty variable that falls back to it, as its placeholder. */
+function useIdentityPlaceholder(identityKey: IdentityKey | null): string | undefined {
+  const { t } = useTranslation();
+  const { projectId } = useEditorContext();
+  const identity = useIdentity(identityKey ? projectId : 0);
+  if (!identityKey || !identity.data) return undefined;
+  const value = identityValue(identity.data, identityKey);
+  return value ? t('identity.fromIdentity', { value }) : undefined;
 }
 
 /**
@@ -20,6 +53,8 @@ export function VarEditor({ uid, v, onChange }: Props) {
   const id = `var-${uid}-${v.name}`;
   const bindable = postFields !== null && v.type !== 'list';
   const bound = bindable && Boolean(v.postfield);
+  const identityKey = isIdentityKey(v.identity) && isEmptyVarValue(v.value) ? v.identity : null;
+  const placeholder = useIdentityPlaceholder(identityKey);
   return (
     <div className="field var-field" data-testid={`var-${v.name}`} data-type={v.type}>
       <label htmlFor={id}>{v.label || v.name}</label>
@@ -58,8 +93,10 @@ export function VarEditor({ uid, v, onChange }: Props) {
             )
           }
           onPatch={onChange}
+          placeholder={placeholder}
         />
       )}
+      {identityKey && !bound && <IdentityHint id={`${id}-identity`} identityKey={identityKey} />}
     </div>
   );
 }

@@ -271,7 +271,8 @@ describe('list variables', () => {
     const l = mount(list);
     fireEvent.change(screen.getByTestId('list-source'), { target: { value: 'db' } });
     fireEvent.change(screen.getByTestId('list-table'), { target: { value: 'produtos' } });
-    expect(l.last()?.source).toBe('db:produtos');
+    // Bound once the collection's fields are read (they fill the items' fields).
+    await waitFor(() => expect(l.last()?.source).toBe('db:produtos'));
     await waitFor(() =>
       expect(
         within(screen.getByTestId('list-filter-field'))

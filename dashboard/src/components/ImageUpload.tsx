@@ -3,7 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { toast } from '@/components/toast';
 import { isJpgOrPng, readAsDataUrl } from '@/lib/files';
 import { errorMessage } from '@/lib/api-client';
-import { useUploadImage } from '@/features/pages/api/upload-image';
+import { useUploadImage } from '@/lib/upload-image';
 import { ActionButton } from '@/components/ActionButton';
 
 interface Props {
@@ -15,7 +15,7 @@ interface Props {
 }
 
 /**
- * The editor's image upload (spec §5, §8): png, jpg or jpeg only, otherwise the spec's alert;
+ * The image upload of the editor and the identity screen (spec §5, §8): png, jpg or jpeg only, otherwise the spec's alert;
  * a failed upload is logged and the server's answer alerted.
  */
 export function ImageUpload({ prefix, onUploaded, label, testId }: Props) {
