@@ -5,7 +5,6 @@
 //! ([`meta`]).
 
 use axum::http::StatusCode;
-use serde_json::Value;
 use vitrine_shared::{
     domain::{Invalid, PreviewSlug, required_text},
     identity::Identity,
