@@ -22,6 +22,17 @@ mod theme;
 
 const SEED: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/seed");
 
+/// The shipped template files (`seed/templates/*.json`), sorted.
+fn template_files() -> Vec<std::path::PathBuf> {
+    let mut files: Vec<_> = std::fs::read_dir(std::path::Path::new(SEED).join("templates"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "json"))
+        .collect();
+    files.sort();
+    files
+}
+
 /// Problems found so far, each prefixed with where it is.
 #[derive(Default)]
 struct Findings(Vec<String>);

@@ -35,8 +35,8 @@ pub fn parse_templates(
     TEMPLATE_FILES
         .iter()
         .map(|(name, raw)| {
-            let raw =
-                super::images::link_images(raw).map_err(|e| anyhow::anyhow!("template {name}: {e}"))?;
+            let raw = super::images::link_images(raw)
+                .map_err(|e| anyhow::anyhow!("template {name}: {e}"))?;
             let mut t: TemplateFile =
                 serde_json::from_str(&raw).map_err(|e| anyhow::anyhow!("template {name}: {e}"))?;
             expand_template(&mut t, library, ids)
@@ -324,8 +324,7 @@ mod tests {
             let (_, bytes) = crate::seed::images()
                 .find(|(n, _)| *n == name)
                 .unwrap_or_else(|| panic!("{name} is shipped"));
-            format!("src=\"/files/{}\"", crate::seed::image_key(name, bytes))
-                .replace('/', "&#x2f;")
+            format!("src=\"/files/{}\"", crate::seed::image_key(name, bytes)).replace('/', "&#x2f;")
         };
         for name in [
             "pao-de-queijo.jpg",
@@ -338,7 +337,10 @@ mod tests {
         }
         assert!(home.contains(&photo("pao-de-queijo.jpg")), "{home}");
         let product = output("produto");
-        assert!(product.contains("<img src=\"&#x2f;files&#x2f;uploads&#x2f;templates&#x2f;"), "{product}");
+        assert!(
+            product.contains("<img src=\"&#x2f;files&#x2f;uploads&#x2f;templates&#x2f;"),
+            "{product}"
+        );
     }
 
     #[test]

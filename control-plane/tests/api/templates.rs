@@ -434,10 +434,7 @@ dual_test!(
             )
             .await;
             for page in site["pages"].as_array().unwrap() {
-                let path = format!(
-                    "/api/project/{}/page/{}/preview",
-                    site["id"], page["id"]
-                );
+                let path = format!("/api/project/{}/page/{}/preview", site["id"], page["id"]);
                 let res = app.get(&s, &path).await;
                 assert_eq!(res.status(), StatusCode::OK, "{template_name} {path}");
                 let html = res.text().await.unwrap();
@@ -445,7 +442,10 @@ dual_test!(
                 for name in &forbidden {
                     assert!(!html.contains(name.as_str()), "{at} shows {name:?}");
                 }
-                assert!(html.contains("Doces da Bruna"), "{at} lacks the site's name");
+                assert!(
+                    html.contains("Doces da Bruna"),
+                    "{at} lacks the site's name"
+                );
                 pages_seen += 1;
             }
         }
@@ -483,7 +483,9 @@ dual_test!(
             .collect();
         assert!(keys.len() >= 5);
         for key in &keys {
-            let res = reqwest::get(app.url(&format!("/files/{key}"))).await.unwrap();
+            let res = reqwest::get(app.url(&format!("/files/{key}")))
+                .await
+                .unwrap();
             assert_eq!(res.status(), StatusCode::OK, "{key}");
             assert_eq!(res.headers()["content-type"], "image/jpeg");
             assert!(res.bytes().await.unwrap().len() > 5_000);
@@ -524,7 +526,11 @@ dual_test!(
         )
         .unwrap();
         for key in &keys {
-            assert!(manifest.uploads.contains(key), "{key} not in {:?}", manifest.uploads);
+            assert!(
+                manifest.uploads.contains(key),
+                "{key} not in {:?}",
+                manifest.uploads
+            );
         }
     }
 );

@@ -7,7 +7,7 @@ use std::{collections::HashSet, fs, path::Path};
 
 use serde_json::Value;
 
-use super::{Findings, SEED, str_field};
+use super::{Findings, str_field, template_files};
 
 /// The identity keys of the contract, and the social networks.
 const IDENTITY: &[&str] = &[
@@ -165,12 +165,7 @@ fn check_file(name: &str, data: &Value, fonts: &HashSet<String>, found: &mut Fin
 fn templates_carry_their_identity_and_theme_and_name_the_business_nowhere_else() {
     let fonts = catalogue();
     let mut found = Findings::default();
-    let mut files: Vec<_> = fs::read_dir(Path::new(SEED).join("templates"))
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|e| e == "json"))
-        .collect();
-    files.sort();
+    let files = template_files();
     for path in &files {
         let name = path.file_name().unwrap().to_string_lossy().to_string();
         let data: Value = serde_json::from_str(&fs::read_to_string(path).unwrap()).unwrap();

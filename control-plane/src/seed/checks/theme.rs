@@ -22,8 +22,8 @@ const SEMANTIC: &[(&str, &[&str])] = &[(
 
 /// Named colours a stylesheet could write instead of a hex value.
 const NAMED: &[&str] = &[
-    "white", "black", "red", "blue", "green", "gray", "grey", "silver", "navy", "orange",
-    "yellow", "purple", "pink",
+    "white", "black", "red", "blue", "green", "gray", "grey", "silver", "navy", "orange", "yellow",
+    "purple", "pink",
 ];
 
 /// The colours `text` writes outside a theme property's fallback: hex values (an `&#…;`
@@ -136,7 +136,10 @@ fn library_blocks_take_their_colours_and_fonts_from_the_theme() {
             && !b.content.css.contains("var(--vt-font-body")
             && !b.content.css.contains("var(--vt-font-heading")
         {
-            found.add(place, "fonts do not follow --vt-font-body/--vt-font-heading");
+            found.add(
+                place,
+                "fonts do not follow --vt-font-body/--vt-font-heading",
+            );
         }
     }
     found.assert_none();
@@ -187,7 +190,11 @@ fn blocks_that_show_the_business_read_the_site_identity() {
         ("footer/00-rodape-simples", &[("brand", "name")]),
         (
             "footer/01-rodape-em-colunas",
-            &[("brand", "name"), ("logo", "logo"), ("about", "description")],
+            &[
+                ("brand", "name"),
+                ("logo", "logo"),
+                ("about", "description"),
+            ],
         ),
         (
             "footer/03-rodape-com-newsletter",
@@ -195,7 +202,11 @@ fn blocks_that_show_the_business_read_the_site_identity() {
         ),
         (
             "contact/01-contato-com-informacoes",
-            &[("address", "address"), ("phone", "phone"), ("email", "email")],
+            &[
+                ("address", "address"),
+                ("phone", "phone"),
+                ("email", "email"),
+            ],
         ),
     ];
     let library = parse_library().unwrap();
@@ -239,7 +250,10 @@ fn blocks_that_show_the_business_read_the_site_identity() {
     }
     for uid in ["footer/01-rodape-em-colunas", "footer/02-rodape-minimo"] {
         let b = blocks.iter().find(|b| b.uid == uid).unwrap();
-        for key in ["site.identity.social.instagram", "site.identity.whatsapp_url"] {
+        for key in [
+            "site.identity.social.instagram",
+            "site.identity.whatsapp_url",
+        ] {
             if !b.content.template.contains(key) {
                 found.add(uid, format!("social links do not fall back to {key}"));
             }
