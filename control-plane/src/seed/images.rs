@@ -44,10 +44,14 @@ pub fn link_images(raw: &str) -> Result<String, String> {
             &format!("\"/files/{}\"", image_key(name, bytes)),
         );
     }
-    if let Some(i) = out.find(&format!("\"{TEMPLATE_PREFIX}")) {
-        let rest = &out[i + 1..];
+    // What is left unlinked names no shipped picture (a linked one has its digest folder).
+    let needle = format!("\"{TEMPLATE_PREFIX}");
+    for (i, _) in out.match_indices(&needle) {
+        let rest = &out[i + needle.len()..];
         let name = &rest[..rest.find('"').unwrap_or(rest.len())];
-        return Err(format!("no shipped picture {name:?} (seed/images)"));
+        if !name.contains('/') {
+            return Err(format!("no shipped picture {name:?} (seed/images)"));
+        }
     }
     Ok(out)
 }
