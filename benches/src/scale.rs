@@ -171,6 +171,8 @@ async fn write_site(
                 url: (*path).into(),
             })
             .collect(),
+        identity: None,
+        theme: None,
     };
     let json = serde_json::to_vec(&manifest).expect("manifest JSON");
     puts.push((manifest_key(project_id, deploy_id), Bytes::from(json)));

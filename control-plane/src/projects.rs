@@ -8,6 +8,7 @@ use axum::http::StatusCode;
 use serde_json::Value;
 use vitrine_shared::{
     domain::{Invalid, PreviewSlug, required_text},
+    identity::Identity,
     snapshot::Snapshot,
     store::{NewProject, Project},
 };
@@ -60,22 +61,30 @@ pub async fn choose_slug(state: &AppState, requested: Option<&str>, name: &str) 
 }
 
 /// Creates a project owned by `user_id` holding `snapshot`'s content (duplicates and
-/// projects made from templates) and answers 201 with its full view.
+/// projects made from templates) and answers 201 with its full view. The site is called
+/// `site_name`: the snapshot's identity is kept (a template's contacts as sample data) but
+/// for its name.
 pub async fn create_from_snapshot(
     state: &AppState,
     user_id: i64,
-    name: &str,
+    (name, site_name): (&str, &str),
     slug: &str,
     snapshot: &Snapshot,
 ) -> Result<(StatusCode, ApiJson<ProjectView>)> {
     let (token, uuid) = new_identity();
+    let mut identity = Identity::stored(&snapshot.project_meta);
+    identity.name = site_name
+        .chars()
+        .take(vitrine_shared::identity::MAX_NAME)
+        .collect();
+    let identity = serde_json::to_value(identity).map_err(anyhow::Error::from)?;
     let new = NewProject {
         user_id,
         name,
         slug,
         token: &token,
         uuid: &uuid,
-        meta: Value::Null,
+        meta: serde_json::json!({ "identity": identity }),
     };
     let project = state
         .store

@@ -9,6 +9,7 @@ use vitrine_shared::{
     account::Account,
     blocks::split_x_vars,
     domain::normalize_page_slug,
+    identity::Identity,
     manifest::page_path,
     record_lists::{DbRecord, ListQuery},
     render::{Block, CompiledPage, PostView, RenderContext, RenderError, base_style, escape},
@@ -16,6 +17,7 @@ use vitrine_shared::{
     sections::{MenuPage, menu},
     snapshot::{SnapPage, SnapTable, Snapshot},
     store::{Collection, Field, LibraryBlock, Page, StoreError},
+    theme::{Theme, meta_style},
 };
 
 use crate::{
@@ -41,8 +43,10 @@ pub async fn live_context(
     // Items link to their post on the collection's page, and links to the project's pages
     // are known to work, as on the published site.
     let pages = state.store.project_pages(project_id).await?;
+    let meta = &project.meta.0;
+    let site =
+        RenderContext::for_site(Identity::of_meta(meta, &project.name), Theme::of_meta(meta));
     let mut ctx = RenderContext {
-        site_name: project.name.clone(),
         site_slug: project.slug.clone(),
         page_name: page.name.clone(),
         page_slug: normalize_page_slug(&page.slug),
@@ -54,7 +58,7 @@ pub async fn live_context(
                 .collect(),
         ),
         menu: Some(state.store.site_menu(project_id).await?),
-        ..RenderContext::default()
+        ..site
     };
     for list in blocks.iter().flat_map(Block::db_lists) {
         let items = match collection(state, project_id, &list.table).await? {
@@ -188,8 +192,9 @@ pub async fn block_document(
         .map_err(|e| ApiError::render("template", e))?;
     Ok(format!(
         "<!doctype html><html lang=\"pt-BR\"><head><meta charset=\"utf-8\"><meta name=\"viewport\" content=\"width=device-width\">\
-         {base}<style>body{{font-family:system-ui,sans-serif}}{css}</style></head><body>{html}<script>{js}</script></body></html>",
+         {base}{theme}<style>body{{font-family:system-ui,sans-serif}}{css}</style></head><body>{html}<script>{js}</script></body></html>",
         base = base_style(),
+        theme = Theme::default().style(None),
         css = block.content.css.replace("</", "<\\/"),
         js = block.content.js.replace("</script", "<\\/script"),
     ))
@@ -225,9 +230,10 @@ pub async fn template_document(
     };
     Ok(format!(
         "<!doctype html><html lang=\"pt-BR\"><head><meta charset=\"utf-8\"><meta name=\"viewport\" content=\"width=device-width\">\
-         <title>{title}</title>{base}<style>body{{font-family:system-ui,sans-serif}}</style><style>{css}</style></head><body>{body}</body></html>",
+         <title>{title}</title>{base}{theme}<style>body{{font-family:system-ui,sans-serif}}</style><style>{css}</style></head><body>{body}</body></html>",
         title = escape(&page.name),
         base = base_style(),
+        theme = meta_style(&snapshot.project_meta),
         css = css.replace("</", "<\\/"),
     ))
 }
@@ -250,8 +256,9 @@ fn blocks_css(blocks: &[Block]) -> String {
     css.join("\n")
 }
 
-/// What a snapshot page's blocks see: its database-fed lists read the snapshot's tables (as
-/// [`SnapTable::query`]) and a collection page shows its table's first post.
+/// What a snapshot page's blocks see: the snapshot's identity and theme (its `project_meta`),
+/// its database-fed lists read the snapshot's tables (as [`SnapTable::query`]) and a
+/// collection page shows its table's first post.
 pub fn snapshot_context(snapshot: &Snapshot, page: &SnapPage, blocks: &[Block]) -> RenderContext {
     let page_slug = normalize_page_slug(&page.slug);
     let table = |slug: &str| snapshot.tables.iter().find(|t| t.slug == slug);
@@ -275,6 +282,8 @@ pub fn snapshot_context(snapshot: &Snapshot, page: &SnapPage, blocks: &[Block]) 
             .find(|p| p.table.as_deref() == Some(table))
             .map(|p| normalize_page_slug(&p.slug))
     };
+    let meta = &snapshot.project_meta;
+    let site = RenderContext::for_site(Identity::of_meta(meta, ""), Theme::of_meta(meta));
     let mut ctx = RenderContext {
         page_name: page.name.clone(),
         page_slug: page_slug.clone(),
@@ -291,7 +300,7 @@ pub fn snapshot_context(snapshot: &Snapshot, page: &SnapPage, blocks: &[Block]) 
             is_collection: p.table.is_some(),
             meta: &p.meta,
         }))),
-        ..RenderContext::default()
+        ..site
     };
     for list in blocks.iter().flat_map(Block::db_lists) {
         let items = table(&list.table)

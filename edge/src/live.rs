@@ -28,6 +28,7 @@ use hyper::{
 };
 use sha2::{Digest, Sha256};
 use vitrine_shared::{
+    identity::Identity,
     manifest::DynamicPage,
     record_lists::{DbRecord, ListError, ListQuery, QueryError},
     render::{Block, PostView, RenderContext, RenderError, document},
@@ -247,16 +248,23 @@ async fn lists(
     Ok(out)
 }
 
+/// What the page's blocks see: the site as published (its identity, theme and menu), the
+/// year now.
 fn context(site: &Site, deploy: &DeployView, page: &DynamicPage) -> RenderContext {
+    let manifest = &deploy.manifest;
+    let identity = manifest.identity.clone().unwrap_or_else(|| Identity {
+        name: manifest.site_name.clone(),
+        ..Identity::default()
+    });
+    let theme = manifest.theme.clone().unwrap_or_default();
     RenderContext {
-        site_name: deploy.manifest.site_name.clone(),
         site_slug: site.slug.clone(),
         page_name: page.page_name.clone(),
         page_slug: page.page_slug.clone(),
         lang: page.document.lang.clone(),
         pages: Some(deploy.manifest.page_paths()),
         menu: Some(deploy.manifest.menu.clone()),
-        ..RenderContext::default()
+        ..RenderContext::for_site(identity, theme)
     }
 }
 

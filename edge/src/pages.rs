@@ -87,21 +87,29 @@ pub fn too_many_renders(wait: u64) -> Resp {
     r
 }
 
-/// The site's 404 (for `404`) or 500 (any other status) when it published none.
-pub fn default_site_page(status: StatusCode) -> String {
-    if status == StatusCode::NOT_FOUND {
-        page(
+/// The site's 404 (for `404`) or 500 (any other status) when it published none, naming the
+/// site by its identity's name (`site_name`, escaped) with a link to its home page.
+pub fn default_site_page(status: StatusCode, site_name: &str) -> String {
+    let name = vitrine_shared::render::escape(site_name.trim());
+    let (title, pt, en) = if status == StatusCode::NOT_FOUND {
+        (
             "Página não encontrada",
             "A página que você procura não existe.",
             "The page you are looking for does not exist.",
         )
     } else {
-        page(
+        (
             "Erro no site",
             "Esta página não pôde ser exibida.",
             "This page could not be shown.",
         )
+    };
+    if name.is_empty() {
+        return page(title, pt, en);
     }
+    format!(
+        "<!doctype html><html lang=\"pt-BR\"><head><meta charset=\"utf-8\"><meta name=\"viewport\" content=\"width=device-width\"><title>{title} | {name}</title><meta property=\"og:site_name\" content=\"{name}\"><style>body{{font-family:system-ui,sans-serif;display:grid;place-items:center;min-height:100vh;margin:0;background:#f6f5f2;color:#222}}main{{text-align:center;padding:2rem}}h1{{font-size:1.6rem}}a{{color:inherit}}</style></head><body><main><p>{name}</p><h1>{title}</h1><p>{pt}</p><p><a href=\"/\">Voltar para a página inicial de {name}</a></p><p lang=\"en\">{en}</p></main></body></html>"
+    )
 }
 
 /// A request path or query longer than the edge looks at
@@ -121,4 +129,23 @@ pub fn method_not_allowed(allow: &'static str) -> Resp {
     r.headers_mut()
         .insert(header::ALLOW, HeaderValue::from_static(allow));
     r
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_default_404_names_the_site_and_links_home() {
+        let html = default_site_page(StatusCode::NOT_FOUND, "Doces <da> Bruna");
+        assert!(html.contains("<title>Página não encontrada | Doces &lt;da&gt; Bruna</title>"));
+        assert!(
+            html.contains(
+                "<a href=\"/\">Voltar para a página inicial de Doces &lt;da&gt; Bruna</a>"
+            )
+        );
+        assert!(!html.contains("<da>"));
+        let unnamed = default_site_page(StatusCode::INTERNAL_SERVER_ERROR, " ");
+        assert!(unnamed.contains("<title>Erro no site</title>"));
+    }
 }

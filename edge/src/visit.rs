@@ -425,7 +425,12 @@ impl Visits {
                 if status == StatusCode::OK {
                     Box::pin(self.site_error(v)).await
                 } else {
-                    respond(status, HTML, NO_STORE, pages::default_site_page(status))
+                    respond(
+                        status,
+                        HTML,
+                        NO_STORE,
+                        pages::default_site_page(status, &v.deploy.manifest.site_name),
+                    )
                 }
             }
         }
@@ -525,7 +530,12 @@ impl Visits {
             }
             None => serve::head_if(
                 v.method,
-                respond(status, HTML, NO_STORE, pages::default_site_page(status)),
+                respond(
+                    status,
+                    HTML,
+                    NO_STORE,
+                    pages::default_site_page(status, &v.deploy.manifest.site_name),
+                ),
             ),
         }
     }

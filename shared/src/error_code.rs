@@ -310,6 +310,13 @@ error_codes! {
     SizeInvalid = "size_invalid",
     OrderOutOfRange = "order_out_of_range",
     TemplateNameTaken = "template_name_taken",
+    // The site's identity and theme (`crate::identity`, `crate::theme`).
+    IdentityNameRequired = "identity_name_required",
+    IdentityWhatsappInvalid = "identity_whatsapp_invalid",
+    IdentityPhoneInvalid = "identity_phone_invalid",
+    IdentityLinkInvalid = "identity_link_invalid",
+    ThemeColourInvalid = "theme_colour_invalid",
+    ThemeFontUnknown = "theme_font_unknown",
     // Anything else.
     Conflict = "conflict",
 }

@@ -1,4 +1,5 @@
-//! A site's fonts, read from the project's meta (`defaultFont`, `fonts`, `customFonts`), as
+//! A site's fonts, read from the project's meta (`defaultFont`, `fonts`, `customFonts`, and the
+//! theme's `headingFont` and `bodyFont`, see `crate::theme`), as
 //! both the publisher and the editor's canvas load them: the same faces (families, weights and
 //! styles) and the same CSS variables (`--font-body`, `--font-heading`), so that the canvas
 //! shows what visitors get. The publisher copies each file into the site; the canvas loads it
@@ -26,20 +27,29 @@ struct CatalogueEntry {
     category: String,
 }
 
-/// Lower-cased family → category (`serif`, `sans-serif`, `display`, `handwriting`, `monospace`).
-static CATEGORIES: LazyLock<HashMap<String, String>> = LazyLock::new(|| {
+/// Lower-cased family → (the catalogue's spelling, category: `serif`, `sans-serif`,
+/// `display`, `handwriting`, `monospace`).
+static CATEGORIES: LazyLock<HashMap<String, (String, String)>> = LazyLock::new(|| {
     serde_json::from_str::<Vec<CatalogueEntry>>(CATALOGUE)
         .unwrap_or_default()
         .into_iter()
-        .map(|e| (e.family.to_lowercase(), e.category))
+        .map(|e| (e.family.to_lowercase(), (e.family, e.category)))
         .collect()
 });
+
+/// The catalogue's spelling of a family (`playfair display` → `Playfair Display`), when the
+/// catalogue lists it.
+pub fn catalogue_name(family: &str) -> Option<String> {
+    CATEGORIES
+        .get(&family.trim().to_lowercase())
+        .map(|(name, _)| name.clone())
+}
 
 /// The fallback of a family: the generic family of its category, after the family itself.
 pub fn fallback_stack(family: &str) -> &'static str {
     match CATEGORIES
         .get(&family.trim().to_lowercase())
-        .map(String::as_str)
+        .map(|(_, category)| category.as_str())
     {
         Some("serif") => "serif",
         Some("monospace") => "ui-monospace,monospace",
@@ -160,13 +170,24 @@ pub fn site_fonts(meta: &Value) -> SiteFonts {
         custom_families.push(family.to_lowercase());
     }
     let default = meta.get("defaultFont").filter(|f| f.is_object());
+    // The theme's heading and body fonts (`crate::theme`), in their default weights.
+    let theme_fonts: Vec<Value> = crate::theme::Theme::stored(meta)
+        .map(|t| t.families())
+        .unwrap_or_default()
+        .into_iter()
+        .map(|family| serde_json::json!({ "family": family }))
+        .collect();
     let mut wanted: Vec<(String, Vec<String>)> = Vec::new();
-    for f in default.into_iter().chain(
-        meta.get("fonts")
-            .and_then(Value::as_array)
-            .into_iter()
-            .flatten(),
-    ) {
+    for f in default
+        .into_iter()
+        .chain(
+            meta.get("fonts")
+                .and_then(Value::as_array)
+                .into_iter()
+                .flatten(),
+        )
+        .chain(theme_fonts.iter())
+    {
         let family = css_family(text_of(f, "family"));
         if family.is_empty() || custom_families.contains(&family.to_lowercase()) {
             continue;
@@ -279,6 +300,32 @@ mod tests {
             "<style>:root{--font-body:\"Lorastyle\",system-ui,sans-serif;--font-heading:\"Lorastyle\",system-ui,sans-serif}body{font-family:var(--font-body)}</style>"
         );
         assert!(font_variables("Lora").contains("--font-body:\"Lora\",serif;"));
+    }
+
+    #[test]
+    fn the_themes_fonts_are_loaded_in_their_default_weights() {
+        let meta = json!({"theme": {"headingFont": "Playfair Display", "bodyFont": "Lora"},
+            "defaultFont": {"family": "Lora", "variants": ["italic"]}});
+        let files: Vec<String> = site_fonts(&meta)
+            .provider
+            .into_iter()
+            .map(|f| f.url)
+            .collect();
+        assert_eq!(
+            files,
+            [
+                "lora/latin-400-italic.woff2",
+                "lora/latin-400-normal.woff2",
+                "lora/latin-700-normal.woff2",
+                "playfair-display/latin-400-normal.woff2",
+                "playfair-display/latin-700-normal.woff2",
+            ]
+        );
+        assert_eq!(
+            catalogue_name("playfair DISPLAY").as_deref(),
+            Some("Playfair Display")
+        );
+        assert_eq!(catalogue_name("Nada Disso"), None);
     }
 
     #[test]

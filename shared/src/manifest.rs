@@ -87,6 +87,14 @@ pub struct Manifest {
     /// show it to templates as `site.menu`, as the static pages were.
     #[serde(default)]
     pub menu: Vec<crate::sections::MenuItem>,
+    /// The site's identity when it was published (`crate::identity`): pages the edge renders
+    /// read it as `site.identity`, as the static pages did. `site_name` is its name.
+    #[serde(default)]
+    pub identity: Option<crate::identity::Identity>,
+    /// The site's theme when it was published: `site.theme` of the pages the edge renders
+    /// (their documents carry its custom properties in [`DynamicPage::document`]).
+    #[serde(default)]
+    pub theme: Option<crate::theme::Theme>,
 }
 
 /// One stored response body with its precompressed variants.

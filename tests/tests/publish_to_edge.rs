@@ -318,3 +318,107 @@ vitrine_shared::dual_test!(
         assert!(body.contains("Site não encontrado"), "{body}");
     }
 );
+
+/// The first `slug` in a JSON answer (the read API's records).
+fn first_slug(v: &Value) -> Option<String> {
+    match v {
+        Value::Object(o) => o
+            .get("slug")
+            .and_then(Value::as_str)
+            .map(String::from)
+            .or_else(|| o.values().find_map(first_slug)),
+        Value::Array(a) => a.iter().find_map(first_slug),
+        _ => None,
+    }
+}
+
+vitrine_shared::dual_test!(
+    async fn a_site_made_from_a_template_under_a_name_is_that_name_on_the_edge(s: Stack) {
+        vitrine_control::seed::run(s._app.state()).await.unwrap();
+        let templates = s.call(reqwest::Method::GET, "/api/templates", None).await;
+        let business = templates
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|t| t["category"] == "business" || t["name"] == "Padaria Grão Dourado")
+            .unwrap_or(&templates[0])
+            .clone();
+        let project = s
+            .post(
+                &format!("/api/templates/use/{}", business["id"]),
+                json!({"name": "Doces da Bruna"}),
+            )
+            .await;
+        let id = project["id"].as_i64().unwrap();
+        let host = format!("{}.localhost", project["slug"].as_str().unwrap());
+        s.call(
+            reqwest::Method::PUT,
+            &format!("/api/projects/{id}/identity"),
+            Some(json!({"name": "Doces da Bruna", "description": "Bolos e doces por encomenda", "whatsapp": "11 98765-4321"})),
+        )
+        .await;
+        s.call(
+            reqwest::Method::PUT,
+            &format!("/api/projects/{id}/theme"),
+            Some(json!({"primary": "#b45309"})),
+        )
+        .await;
+        // A block that prints what the site's variables give templates, on the home page.
+        let home = project["pages"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|p| p["slug"] == "/" || p["is_home"] == true)
+            .unwrap_or(&project["pages"][0])["id"]
+            .as_i64()
+            .unwrap();
+        s.post(
+            &format!("/api/page/{home}"),
+            json!({"blocks": [{"uid": "id", "template": "<p id=\"site\">{{ site.name }}|{{ site.identity.whatsapp_url }}|{{ site.theme.primary }}|{{ site.year }}</p>"}]}),
+        )
+        .await;
+        s.post(&format!("/api/publish_v2/{id}"), json!({"project_id": id}))
+            .await;
+
+        s.until(&host, "/", Duration::from_secs(2), |st, _| st == 200)
+            .await;
+        let (_, home_html, _) = s.visit(&host, "/").await;
+        assert!(
+            home_html.contains(
+                "<p id=\"site\">Doces da Bruna|https:&#x2f;&#x2f;wa.me&#x2f;5511987654321|#b45309|20"
+            ),
+            "{home_html}"
+        );
+        for (path, title) in [
+            ("/", "<title>Doces da Bruna</title>"),
+            ("/sobre", "| Doces da Bruna</title>"),
+            ("/contato", "| Doces da Bruna</title>"),
+        ] {
+            let (status, html, _) = s.visit(&host, path).await;
+            assert_eq!(status, 200, "{path}");
+            assert!(html.contains(title), "{path}: {html}");
+            assert!(
+                html.contains("<meta property=\"og:site_name\" content=\"Doces da Bruna\">"),
+                "{path}"
+            );
+            assert!(html.contains("--vt-primary:#b45309;"), "{path}");
+            assert!(
+                html.contains("<meta name=\"description\" content=\"")
+                    && !html.contains("| Padaria Grão Dourado</title>"),
+                "{path}"
+            );
+        }
+        // A collection page the edge renders from live records.
+        let (_, records, _) = s.visit(&host, "/_api/collections/produtos").await;
+        let slug = first_slug(&serde_json::from_str(&records).unwrap()).expect("a product");
+        let (status, html, _) = s.visit(&host, &format!("/produto/{slug}")).await;
+        assert_eq!(status, 200, "{html}");
+        assert!(html.contains(" | Doces da Bruna</title>"), "{html}");
+        assert!(html.contains("<meta property=\"og:site_name\" content=\"Doces da Bruna\">"));
+        assert!(html.contains("--vt-primary:#b45309;"), "{html}");
+        // The platform's 404 names the site.
+        let (status, html, _) = s.visit(&host, "/nao-existe").await;
+        assert_eq!(status, 404);
+        assert!(html.contains("Doces da Bruna"), "{html}");
+    }
+);

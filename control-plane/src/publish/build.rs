@@ -9,6 +9,7 @@ use serde_json::Value;
 use vitrine_shared::{
     account::Account,
     domain::normalize_page_slug,
+    identity::{Identity, page_title},
     manifest::{
         DynamicPage, FormSettings, MANIFEST_VERSION, MAX_MANIFEST_BYTES, Manifest, StaticFile,
         manifest_key, page_key, page_path,
@@ -16,6 +17,7 @@ use vitrine_shared::{
     render::{Block, DocumentParts, RenderContext, check_blocks, document},
     sandbox::{SandboxError, Share},
     store::Page,
+    theme::Theme,
 };
 
 use super::{
@@ -136,6 +138,9 @@ pub(super) async fn build(
     let page_blocks = |page: &Page| sections.page_blocks(&page.blocks.0, &page.meta.0);
     let menu = site_menu(&pages);
     let meta = &project.meta.0;
+    // The site's name, description and theme: its identity's, on every page.
+    let identity = Identity::of_meta(meta, &project.name);
+    let theme = Theme::of_meta(meta);
     let live = live_url(&state.settings, &project);
     // Every template must compile, and every page have an address of its own, before
     // anything is written.
@@ -184,7 +189,10 @@ pub(super) async fn build(
         header: b.link_uploads(text_of(meta, "header")).await?,
         footer: b.link_uploads(text_of(meta, "footer")).await?,
         pixel_id,
-        description: text_of(meta, "description").to_string(),
+        description: Some(identity.description.trim())
+            .filter(|d| !d.is_empty())
+            .unwrap_or(text_of(meta, "description"))
+            .to_string(),
     };
     let table_slug: HashMap<i64, &str> = collections
         .iter()
@@ -218,11 +226,7 @@ pub(super) async fn build(
             .await?;
         let mut parts = DocumentParts {
             lang: site.lang.clone(),
-            title: if slug == "/" {
-                project.name.clone()
-            } else {
-                format!("{} | {}", page.name, project.name)
-            },
+            title: page_title(&page.name, slug == "/", &identity.name),
             description: Some(page.description.trim())
                 .filter(|d| !d.is_empty())
                 .unwrap_or(&site.description)
@@ -240,6 +244,8 @@ pub(super) async fn build(
             footer_code: site.footer.clone(),
             pixel_id: site.pixel_id.clone(),
             effects: blocks.iter().any(Block::has_effect),
+            site_name: identity.name.clone(),
+            theme: theme.clone(),
         };
         // The blocks as saved, not as rendered: a variable's URL comes out of the template
         // engine HTML-escaped (`&#x2f;files&#x2f;…`), which the browser reads back as a path.
@@ -248,7 +254,7 @@ pub(super) async fn build(
                 .map_err(|e| PublishError::Internal(e.into()))?,
         );
         if let Some(table_id) = page.table_id {
-            let title_suffix = format!(" | {}", project.name);
+            let title_suffix = format!(" | {}", identity.name);
             parts.title = String::new();
             collection_pages.insert(
                 slug.clone(),
@@ -283,14 +289,13 @@ pub(super) async fn build(
                 b.link_uploads(&page.output).await?
             } else {
                 let ctx = RenderContext {
-                    site_name: project.name.clone(),
                     site_slug: project.slug.clone(),
                     page_name: page.name.clone(),
                     page_slug: slug.clone(),
                     lang: site.lang.clone(),
                     pages: Some(page_paths.clone()),
                     menu: Some(menu.clone()),
-                    ..RenderContext::default()
+                    ..RenderContext::for_site(identity.clone(), theme.clone())
                 };
                 state
                     .renders
@@ -321,7 +326,7 @@ pub(super) async fn build(
         project_id,
         deploy_id,
         created_at: chrono::Utc::now(),
-        site_name: project.name.clone(),
+        site_name: identity.name.clone(),
         not_found: has_route(&b, "/404").then(|| "/404".to_string()),
         error_page: has_route(&b, "/500").then(|| "/500".to_string()),
         routes: std::mem::take(&mut b.routes),
@@ -332,10 +337,12 @@ pub(super) async fn build(
         forms: FormSettings {
             lang: site.lang.clone(),
             thank_you: thank_you_path(meta, &pages),
-            ..form_settings(meta, &owner.email, &project.name, &owner.language)
+            ..form_settings(meta, &owner.email, &identity.name, &owner.language)
         },
         uploads: std::mem::take(&mut b.foreign_uploads),
         menu,
+        identity: Some(identity),
+        theme: Some(theme),
     };
     let key = manifest_key(project_id, deploy_id);
     let json = serde_json::to_vec(&manifest).map_err(|e| PublishError::Internal(e.into()))?;

@@ -16,6 +16,7 @@ pub mod collections;
 pub mod domains;
 pub mod form_email;
 pub mod form_history;
+pub mod identity;
 pub mod import_export;
 pub mod ops;
 pub mod pages;
@@ -124,6 +125,7 @@ fn api(state: &AppState) -> (Router<AppState>, utoipa::openapi::OpenApi) {
             projects::delete_project
         ))
         .routes(routes!(projects::duplicate_project))
+        .merge(identity::router())
         .routes(routes!(domains::dns_verify))
         .routes(routes!(domains::remove_domain))
         .routes(routes!(pages::create_page))

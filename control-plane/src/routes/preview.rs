@@ -19,8 +19,10 @@ use utoipa::IntoParams;
 use utoipa_axum::{router::OpenApiRouter, routes};
 use vitrine_shared::{
     fonts::canvas_fonts,
+    identity::{Identity, page_title},
     render::{Block, EFFECTS_RUNTIME, RenderError, base_style, check_blocks, escape},
     sandbox::{SandboxError, Share},
+    theme::meta_style,
 };
 
 use crate::{
@@ -93,15 +95,19 @@ pub async fn preview_page(
         .map(|b| b.js.as_str())
         .collect::<Vec<_>>()
         .join("\n");
+    let project = state.store.project_by_id(project_id).await?;
+    let meta = &project.meta.0;
     let document = format!(
         "<!doctype html><html lang=\"pt-BR\"><head><meta charset=\"utf-8\"><meta name=\"viewport\" content=\"width=device-width\">\
-         <title>{title}</title>{base}{fonts}{effects}<style>{css}</style></head><body>{body}<script>{js}</script></body></html>",
-        title = escape(&page.name),
+         <title>{title}</title>{base}{theme}{fonts}{effects}<style>{css}</style></head><body>{body}<script>{js}</script></body></html>",
+        title = escape(&page_title(
+            &page.name,
+            page.is_home,
+            &Identity::of_meta(meta, &project.name).name
+        )),
         base = base_style(),
-        fonts = canvas_fonts(
-            &state.store.project_by_id(project_id).await?.meta.0,
-            &state.settings.fonts_url
-        ),
+        theme = meta_style(meta),
+        fonts = canvas_fonts(meta, &state.settings.fonts_url),
         effects = if blocks.iter().any(Block::has_effect) {
             EFFECTS_RUNTIME
         } else {

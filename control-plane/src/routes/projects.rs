@@ -1,7 +1,8 @@
 //! Projects (spec 1 §2–§7): list, create, read, update, delete, duplicate.
 //!
 //! Clients write only the fields in [`ProjectMetaInput`]; server-owned values (token,
-//! is_published, verified, verifiedDomain, verifiedTimestamp) are never read from a request.
+//! is_published, verified, verifiedDomain, verifiedTimestamp, and the identity and theme,
+//! which have calls of their own: `routes::identity`) are never read from a request.
 //! What other routes share with these (names, slugs, the settings an owner writes and their
 //! checks, the full view) is [`crate::projects`]'s.
 
@@ -11,6 +12,7 @@ use serde_json::{Map, Value};
 use utoipa::ToSchema;
 use vitrine_shared::{
     domain::PreviewSlug,
+    identity::Identity,
     store::{NewProject, ProjectChanges},
 };
 
@@ -228,7 +230,9 @@ pub async fn duplicate_project(
         .store
         .free_project_slug(&copy_slug(&source.slug))
         .await?;
-    create_from_snapshot(&state, user.id, &name, &slug, &snapshot).await
+    // The copy is the same site: the original's name, not "(copy)".
+    let site_name = Identity::of_meta(&source.meta.0, &source.name).name;
+    create_from_snapshot(&state, user.id, (&name, &site_name), &slug, &snapshot).await
 }
 
 /// `{slug}-copy`, shortened so the result (plus a suffix) stays a valid DNS label.

@@ -83,7 +83,8 @@ pub async fn use_template(
     visible_template(&state, &user, template_id).await?;
     let snapshot = state.store.template_snapshot(template_id).await?;
     let slug = choose_slug(&state, None, &name).await?;
-    create_from_snapshot(&state, user.id, &name, &slug, &snapshot).await
+    // The site is called what the owner named it, never the template's business.
+    create_from_snapshot(&state, user.id, (&name, &name), &slug, &snapshot).await
 }
 
 #[utoipa::path(post, path = "/api/templates", tag = "templates", request_body = SaveTemplate,

@@ -525,6 +525,8 @@ pub(crate) fn body(method: &Method, path: &str, f: &Fixture, caller: i64) -> Opt
         "/api/projects/{id}/form-history" => json!({"selected": []}),
         "/api/projects/{id}/settings" => json!({"formHistoryOrderBy": "-created_at"}),
         "/api/projects/{id}/form-email" => json!({"email": ""}),
+        "/api/projects/{id}/identity" => json!({"name": "Matriz"}),
+        "/api/projects/{id}/theme" => json!({"primary": "#b45309"}),
         "/api/form-email/confirm" | "/api/confirm-email" => json!({"token": "not-a-token"}),
         "/api/tables/{id}/import" => {
             json!({"name": "a.csv", "content": "data:text/csv;base64,bmFtZQp1bQo="})

@@ -17,6 +17,7 @@ mod domains;
 mod fleet;
 mod form_history;
 mod hostile;
+mod identity;
 mod openapi;
 mod ops;
 mod pages;

@@ -125,6 +125,8 @@ async fn the_openapi_document_lists_every_route_and_has_a_page() {
         ("/erp/delete-template/{id}", &["post"]),
         ("/api/edges", &["get"]),
         ("/api/projects/{id}/form-email", &["get", "post"]),
+        ("/api/projects/{id}/identity", &["get", "put"]),
+        ("/api/projects/{id}/theme", &["get", "put"]),
         ("/api/projects/{id}/form-email/resend", &["post"]),
         ("/api/form-email/confirm", &["post"]),
         ("/api/user/email-confirmation", &["post"]),

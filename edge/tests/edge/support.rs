@@ -330,6 +330,8 @@ impl TestEdge {
             }),
             uploads: site.uploads,
             menu: site.menu,
+            identity: None,
+            theme: None,
         };
         let key = manifest_key(project, deploy.id);
         self.blobs

@@ -22,7 +22,7 @@ use serde_json::Value;
 pub use csv::{csv_cell, csv_text, csv_text_read};
 pub use currency::{CURRENCY_FORMATS, format_currency};
 pub use html::{html_to_text, sanitize_html, submission_fields};
-pub use normalize::{ValueError, normalize};
+pub use normalize::{ValueError, normalize, whatsapp_digits};
 
 /// The 18 field types of spec 1 §3.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]

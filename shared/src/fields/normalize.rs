@@ -21,6 +21,18 @@ fn digits(s: &str) -> String {
     s.chars().filter(char::is_ascii_digit).collect()
 }
 
+/// The digits of a WhatsApp number (`(11) 98765-4321`, `https://wa.me/5511…`), with Brazil's
+/// country code added to a short number that lacks it; `""` when there are none. The
+/// `whatsapp_link` field type and the site identity's WhatsApp share this rule.
+pub fn whatsapp_digits(s: &str) -> String {
+    let d = digits(s.trim().trim_start_matches("https://wa.me/"));
+    if !d.is_empty() && d.len() < 12 && !d.starts_with("55") {
+        format!("55{d}")
+    } else {
+        d
+    }
+}
+
 /// A link to a file: an upload of this platform (`/files/…`) or an http(s) URL.
 fn check_url(s: &str) -> Result<String, ValueError> {
     let s = s.trim();
@@ -233,16 +245,10 @@ pub fn normalize(field: &FieldDef, raw: &Value) -> Result<Normalized, ValueError
             }
         }
         T::WhatsappLink => {
-            let s = text_of(raw)?;
-            let d = digits(s.trim().trim_start_matches("https://wa.me/"));
+            let d = whatsapp_digits(&text_of(raw)?);
             if d.is_empty() {
                 Value::String(String::new())
             } else {
-                let d = if d.len() < 12 && !d.starts_with("55") {
-                    format!("55{d}")
-                } else {
-                    d
-                };
                 Value::String(format!("https://wa.me/{d}"))
             }
         }

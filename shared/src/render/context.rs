@@ -1,5 +1,6 @@
-//! The live data one render sees: the site, the page, a collection page's post and the
-//! records of the page's lists, as the templates read them (`site`, `page`, `post`).
+//! The live data one render sees: the site (with its identity, theme and the year), the
+//! page, a collection page's post and the records of the page's lists, as the templates read
+//! them (`site`, `page`, `post`).
 
 use std::collections::BTreeMap;
 
@@ -8,7 +9,9 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value as Json;
 
 use super::vars::json_value;
+use crate::identity::Identity;
 use crate::record_lists::DbRecord;
+use crate::theme::Theme;
 use crate::values::{Lang, format_date, format_long_date};
 
 /// The live data a render sees (sent to the render sandbox as JSON).
@@ -37,6 +40,18 @@ pub struct RenderContext {
     /// `site.menu`, a list of `{name, url, current}`.
     #[serde(default)]
     pub menu: Option<Vec<crate::sections::MenuItem>>,
+    /// The site's identity (`crate::identity`): `site.identity.*`, and what `x-vars`
+    /// definitions bound with `"identity": key` read when their value is empty. Without one,
+    /// the identity is `site_name` and nothing else.
+    #[serde(default)]
+    pub identity: Option<Identity>,
+    /// The site's theme (`crate::theme`): `site.theme.*`; the platform default without one.
+    #[serde(default)]
+    pub theme: Option<Theme>,
+    /// `site.year`: the year the caller renders in (the worker has no clock; see
+    /// [`RenderContext::for_site`]).
+    #[serde(default)]
+    pub year: Option<i32>,
 }
 
 /// A record ready for templates.
@@ -129,8 +144,48 @@ impl PostView {
 }
 
 impl RenderContext {
+    /// A context for a site with this identity and theme, rendered now: `site_name` is the
+    /// identity's name and `year` the current year. The page and the lists are the caller's.
+    pub fn for_site(identity: Identity, theme: Theme) -> RenderContext {
+        use chrono::Datelike;
+        RenderContext {
+            site_name: identity.name.clone(),
+            identity: Some(identity),
+            theme: Some(theme),
+            year: Some(chrono::Utc::now().year()),
+            ..RenderContext::default()
+        }
+    }
+
     pub(super) fn lang(&self) -> Lang {
         Lang::parse(&self.lang)
+    }
+
+    /// The identity blocks see: the one given, else just the site's name.
+    pub(super) fn identity(&self) -> Identity {
+        let mut identity = self.identity.clone().unwrap_or_default();
+        if identity.name.trim().is_empty() {
+            identity.name = self.site_name.clone();
+        }
+        identity
+    }
+
+    /// `site.identity`: every stored key, the social links under `social`, and
+    /// `whatsapp_url` (undefined without a number).
+    fn identity_value(&self) -> Value {
+        let identity = self.identity();
+        let mut map: BTreeMap<String, Value> = match serde_json::to_value(&identity) {
+            Ok(Json::Object(o)) => o.iter().map(|(k, v)| (k.clone(), json_value(v))).collect(),
+            _ => BTreeMap::new(),
+        };
+        map.insert(
+            "whatsapp_url".into(),
+            identity
+                .whatsapp_url()
+                .map(Value::from)
+                .unwrap_or(Value::UNDEFINED),
+        );
+        Value::from_object(map)
     }
 
     /// `site.menu`: each item with `current` set on the page being rendered (and on the
@@ -158,7 +213,7 @@ impl RenderContext {
     pub(super) fn base(&self) -> BTreeMap<String, Value> {
         let mut map: BTreeMap<String, Value> = BTreeMap::new();
         let site: BTreeMap<&str, Value> = [
-            ("name", Value::from(self.site_name.clone())),
+            ("name", Value::from(self.identity().name)),
             ("slug", Value::from(self.site_slug.clone())),
             (
                 "lang",
@@ -176,6 +231,18 @@ impl RenderContext {
                     .unwrap_or(Value::UNDEFINED),
             ),
             ("menu", self.menu_value()),
+            ("identity", self.identity_value()),
+            (
+                "theme",
+                Value::from_serialize(self.theme.clone().unwrap_or_default()),
+            ),
+            (
+                "year",
+                Value::from(self.year.unwrap_or_else(|| {
+                    use chrono::Datelike;
+                    chrono::Utc::now().year()
+                })),
+            ),
         ]
         .into();
         let page: BTreeMap<&str, Value> = [

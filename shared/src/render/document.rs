@@ -28,6 +28,13 @@ pub struct DocumentParts {
     /// Whether a block plays an animation effect (the document then carries their runtime).
     #[serde(default)]
     pub effects: bool,
+    /// The site's name (its identity's), for `og:site_name`.
+    #[serde(default)]
+    pub site_name: String,
+    /// The site's theme: its custom properties (`--vt-primary`, …) follow the base
+    /// stylesheet (`crate::theme::Theme::style`).
+    #[serde(default)]
+    pub theme: crate::theme::Theme,
 }
 
 /// The base stylesheet of every page a visitor or the owner sees (published pages, pages the
@@ -88,15 +95,22 @@ pub fn document(parts: &DocumentParts, body: &str) -> String {
     };
     h.push_str(&format!(
         "<!doctype html>\n<html lang=\"{}\">\n<head>\n<meta charset=\"utf-8\">\n\
-         <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>{}</title>\n{}\n",
+         <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>{}</title>\n{}\n{}\n",
         escape(lang),
         escape(&parts.title),
-        base_style()
+        base_style(),
+        parts.theme.style(parts.font_family.as_deref()),
     ));
     h.push_str(&format!(
         "<meta property=\"og:title\" content=\"{}\">\n",
         escape(&parts.title)
     ));
+    if !parts.site_name.is_empty() {
+        h.push_str(&format!(
+            "<meta property=\"og:site_name\" content=\"{}\">\n",
+            escape(&parts.site_name)
+        ));
+    }
     if !parts.description.is_empty() {
         let d = escape(&parts.description);
         h.push_str(&format!(

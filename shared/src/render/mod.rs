@@ -16,8 +16,9 @@
 //!   with `fields` keyed by field slug (the spec's Date, Name, Permalink bindings);
 //! - each database-fed list a block declares (`vars[].source = "db:…"`) under its name, as a
 //!   list of records of the same shape;
-//! - `site`: `{name, slug, lang, pages, menu}` (`menu`: the site menu, see `crate::sections`),
-//!   `page`: `{name, slug}`.
+//! - `site`: `{name, slug, lang, pages, menu, identity, theme, year}` (`menu`: the site menu,
+//!   see `crate::sections`; `identity` and `theme`: see `crate::identity`, `crate::theme`;
+//!   `name` is the identity's name), `page`: `{name, slug}`.
 //!
 //! This module compiles and runs the blocks' templates (the environment, its filters and
 //! tests, the output budget); a block as a page stores it is in [`block`], the values a
@@ -438,3 +439,6 @@ mod tests;
 
 #[cfg(test)]
 mod properties;
+
+#[cfg(test)]
+mod site_tests;

@@ -1,6 +1,8 @@
 //! The values a block's variables give its template: typed values (rich text sanitised,
-//! lists typed by their sub-definitions), a collection page's post bindings, and the records
-//! of database-fed and outside-API lists.
+//! lists typed by their sub-definitions), a collection page's post bindings (a `link` bound
+//! to a WhatsApp, telephone, e-mail or URL field becomes a working link), the site identity's
+//! values for definitions bound with `"identity": key`, and the records of database-fed and
+//! outside-API lists.
 
 use std::collections::BTreeMap;
 
@@ -71,10 +73,101 @@ pub(super) fn var_value(def: &Json, label: &str, ctx: &RenderContext) -> Option<
     if kind != "list"
         && let (Some(field), Some(post)) = (str_of(def, "postfield"), &ctx.post)
     {
-        return Some((name, post.field(&field, ctx.lang())));
+        let value = post.field(&field, ctx.lang());
+        if kind == "link" {
+            let href = value.as_str().map(str::trim).unwrap_or_default();
+            // An empty field falls back to the identity, when the definition is bound to it.
+            if href.is_empty()
+                && let Some(key) = str_of(def, "identity")
+                && value.as_object().is_none()
+            {
+                return Some((name, identity_value(def, kind, &key, ctx)));
+            }
+            return Some((
+                name,
+                link_value(def, value.as_str().map(String::from), &value),
+            ));
+        }
+        return Some((name, value));
     }
     let value = def.get("value").unwrap_or(&Json::Null);
+    if let Some(key) = str_of(def, "identity")
+        && is_empty(kind, value)
+    {
+        return Some((name, identity_value(def, kind, &key, ctx)));
+    }
     Some((name, typed_value(kind, value, sub_defs(def))))
+}
+
+/// Whether a stored value is empty for its type: `""`, `null` or absent, a link without its
+/// `href`, an image without its `src`.
+fn is_empty(kind: &str, value: &Json) -> bool {
+    let blank = |v: Option<&Json>| match v {
+        None | Some(Json::Null) => true,
+        Some(Json::String(s)) => s.trim().is_empty(),
+        Some(_) => false,
+    };
+    match (kind, value) {
+        ("link", Json::Object(o)) => blank(o.get("href")),
+        ("image", Json::Object(o)) => blank(o.get("src")),
+        _ => blank(Some(value)),
+    }
+}
+
+/// The value of a definition bound to the site's identity (`"identity": key`) whose own is
+/// empty: for a `link`, a link to the identity's value (`https://wa.me/…`, `tel:…`,
+/// `mailto:…`, the social URL) with the definition's own label; for an `image`, the logo
+/// with the site's name as its text; otherwise the value as text.
+fn identity_value(def: &Json, kind: &str, key: &str, ctx: &RenderContext) -> Value {
+    let identity = ctx.identity();
+    match kind {
+        "link" => {
+            let href = identity.link(key);
+            link_value(def, Some(href), &Value::UNDEFINED)
+        }
+        "image" => {
+            let src = identity.value(key);
+            let alt = def
+                .get("value")
+                .and_then(|v| v.get("alt"))
+                .and_then(Json::as_str)
+                .filter(|a| !a.trim().is_empty())
+                .map(String::from)
+                .unwrap_or_else(|| identity.name.clone());
+            Value::from_serialize(serde_json::json!({ "src": src, "alt": alt }))
+        }
+        _ => Value::from(identity.value(key)),
+    }
+}
+
+/// A `link` variable's `{href, label, target}` leading to `href`, with the label and target
+/// of the definition's own value. A bound value that is already a link object is kept (its
+/// missing label filled in); one that is no text (an unset field) leads nowhere (`href` ""),
+/// so `{% if cta.href is working_link %}` hides it.
+fn link_value(def: &Json, href: Option<String>, bound: &Value) -> Value {
+    let own = def.get("value").filter(|v| v.is_object());
+    let text_of = |key: &str| {
+        own.and_then(|v| v.get(key))
+            .and_then(Json::as_str)
+            .unwrap_or_default()
+            .to_string()
+    };
+    let label = text_of("label");
+    let target = Some(text_of("target"))
+        .filter(|t| t == "_blank" || t == "_self")
+        .unwrap_or_else(|| "_self".into());
+    if href.is_none()
+        && let Ok(Json::Object(mut o)) = serde_json::to_value(bound)
+    {
+        o.entry("label").or_insert(Json::String(label));
+        o.entry("target").or_insert(Json::String(target));
+        return json_value(&Json::Object(o));
+    }
+    Value::from_serialize(serde_json::json!({
+        "href": href.unwrap_or_default().trim(),
+        "label": label,
+        "target": target,
+    }))
 }
 
 /// A stored JSON value for templates, with `null` (an emptied field) rendering as nothing

@@ -11,6 +11,7 @@ use vitrine_shared::{
     fonts::canvas_fonts,
     render::{Block, EFFECTS_RUNTIME, base_style},
     sandbox::Share,
+    theme::meta_style,
 };
 
 use crate::{
@@ -55,7 +56,7 @@ pub struct RenderedBlock {
 #[derive(Debug, Serialize, ToSchema)]
 pub struct RenderResponse {
     /// HTML for the canvas's `<head>`: the base stylesheet published pages carry
-    /// (`BASE_CSS`), the site's fonts and their CSS variables as published pages set them
+    /// (`BASE_CSS`), the theme's custom properties (`theme::meta_style`), the site's fonts and their CSS variables as published pages set them
     /// (`fonts::canvas_fonts`), and the effects runtime.
     pub head: String,
     pub blocks: Vec<RenderedBlock>,
@@ -108,8 +109,9 @@ pub async fn render_blocks(
     let project = state.store.project_by_id(project_id).await?;
     Ok(ApiJson(RenderResponse {
         head: format!(
-            "{}{}{EFFECTS_RUNTIME}",
+            "{}{}{}{EFFECTS_RUNTIME}",
             base_style(),
+            meta_style(&project.meta.0),
             canvas_fonts(&project.meta.0, &state.settings.fonts_url)
         ),
         blocks: blocks
