@@ -17,6 +17,7 @@ use serde_json::Value;
 
 mod library;
 mod markup;
+mod template_identity;
 mod templates;
 mod theme;
 
