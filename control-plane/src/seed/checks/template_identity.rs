@@ -21,7 +21,14 @@ const IDENTITY: &[&str] = &[
     "hours",
     "social",
 ];
-const SOCIAL: &[&str] = &["instagram", "facebook", "tiktok", "youtube", "linkedin", "x"];
+const SOCIAL: &[&str] = &[
+    "instagram",
+    "facebook",
+    "tiktok",
+    "youtube",
+    "linkedin",
+    "x",
+];
 const THEME_COLOURS: &[&str] = &["primary", "accent", "background", "text"];
 
 /// The families of the platform's font catalogue (what the dashboard offers).
@@ -42,7 +49,10 @@ fn is_hex_colour(s: &str) -> bool {
 /// words when it has more ("Grão Dourado"), and that pair run together as in an e-mail
 /// domain ("graodourado"), compared case-insensitively.
 fn forbidden(name: &str) -> Vec<String> {
-    let mut out = vec![name.to_lowercase(), name.replace('&', "&amp;").to_lowercase()];
+    let mut out = vec![
+        name.to_lowercase(),
+        name.replace('&', "&amp;").to_lowercase(),
+    ];
     let words: Vec<&str> = name
         .split_whitespace()
         .filter(|w| w.chars().any(char::is_alphanumeric))
@@ -122,7 +132,10 @@ fn check_file(name: &str, data: &Value, fonts: &HashSet<String>, found: &mut Fin
     for k in ["headingFont", "bodyFont"] {
         let f = str_field(theme, k).unwrap_or_default();
         if !f.is_empty() && !fonts.contains(f) {
-            found.add(name, format!("theme.{k} {f:?} is not in the font catalogue"));
+            found.add(
+                name,
+                format!("theme.{k} {f:?} is not in the font catalogue"),
+            );
         }
     }
     // The business is named by its identity and the gallery's title only.
@@ -145,7 +158,9 @@ fn check_file(name: &str, data: &Value, fonts: &HashSet<String>, found: &mut Fin
         for (i, b) in page["blocks"].as_array().into_iter().flatten().enumerate() {
             for (k, v) in b["vars"].as_object().into_iter().flatten() {
                 let coloured = v.as_str().is_some_and(|s| s.starts_with('#'))
-                    || (v.get("type").is_some_and(|t| t == "solid" || t == "gradient")
+                    || (v
+                        .get("type")
+                        .is_some_and(|t| t == "solid" || t == "gradient")
                         && str_field(v, "color").is_some_and(|c| !c.is_empty()));
                 if coloured {
                     found.add(
