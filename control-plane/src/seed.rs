@@ -2,8 +2,9 @@
 //! library. Safe to run again: existing accounts are kept, templates, categories and blocks are
 //! updated in place (blocks by uid, `{category key}/{file stem}`).
 //!
-//! Reading what is shipped is the submodules': `library` (the block library, `seed/blocks/`)
-//! and `templates` (`seed/templates/`); this module writes them and the accounts.
+//! Reading what is shipped is the submodules': `library` (the block library, `seed/blocks/`),
+//! `templates` (`seed/templates/`) and `images` (the templates' pictures, `seed/images/`);
+//! this module writes them and the accounts.
 
 use std::collections::HashMap;
 
@@ -17,9 +18,11 @@ use crate::{auth, projects::new_identity, state::AppState};
 
 #[cfg(test)]
 mod checks;
+mod images;
 mod library;
 mod templates;
 
+pub use images::{TEMPLATE_PREFIX, image_key, images};
 pub use library::{SeedBlock, SeedCategory, parse_library};
 pub use templates::{
     TEMPLATE_FILES, TemplatePage, expand_template, parse_templates, template_pages,
@@ -106,6 +109,9 @@ pub async fn run(state: &AppState) -> anyhow::Result<SeedReport> {
     let ids = seed_library(state, &library).await?;
     let blocks = ids.len();
     let templates = parse_templates(&library, &ids)?;
+    // The pictures the templates' records name are in the object store before any site
+    // made from them is.
+    images::store_images(state).await?;
     for t in &templates {
         let info = TemplateInfo {
             name: &t.name,

@@ -8,7 +8,8 @@
 //! Every block is rendered by the renderer itself (`vitrine_shared::render::CompiledPage`)
 //! three ways: with its default values (database lists filled with sample records), bound to a
 //! sample record (a collection page), and with every value emptied (lists empty, no record);
-//! each render must be balanced HTML with no outside resource.
+//! each render must be balanced HTML with no outside resource. `theme` checks that blocks take
+//! their colours and fonts from the site's theme and show the site's identity.
 
 use std::fmt::Display;
 
@@ -16,9 +17,22 @@ use serde_json::Value;
 
 mod library;
 mod markup;
+mod template_identity;
 mod templates;
+mod theme;
 
 const SEED: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/seed");
+
+/// The shipped template files (`seed/templates/*.json`), sorted.
+fn template_files() -> Vec<std::path::PathBuf> {
+    let mut files: Vec<_> = std::fs::read_dir(std::path::Path::new(SEED).join("templates"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "json"))
+        .collect();
+    files.sort();
+    files
+}
 
 /// Problems found so far, each prefixed with where it is.
 #[derive(Default)]

@@ -35,8 +35,10 @@ pub fn parse_templates(
     TEMPLATE_FILES
         .iter()
         .map(|(name, raw)| {
+            let raw = super::images::link_images(raw)
+                .map_err(|e| anyhow::anyhow!("template {name}: {e}"))?;
             let mut t: TemplateFile =
-                serde_json::from_str(raw).map_err(|e| anyhow::anyhow!("template {name}: {e}"))?;
+                serde_json::from_str(&raw).map_err(|e| anyhow::anyhow!("template {name}: {e}"))?;
             expand_template(&mut t, library, ids)
                 .map_err(|e| anyhow::anyhow!("template {name}: {e}"))?;
             t.snapshot
@@ -317,6 +319,28 @@ mod tests {
         assert!(catalogue.contains("R$ 169,00"), "{catalogue}");
         assert!(!catalogue.contains("vt-pd-more"), "{catalogue}");
         assert!(output("produto").contains("R$ "), "{}", output("produto"));
+        // Every product has its photo, on the grids and on its own page.
+        let photo = |name: &str| {
+            let (_, bytes) = crate::seed::images()
+                .find(|(n, _)| *n == name)
+                .unwrap_or_else(|| panic!("{name} is shipped"));
+            format!("src=\"/files/{}\"", crate::seed::image_key(name, bytes)).replace('/', "&#x2f;")
+        };
+        for name in [
+            "pao-de-queijo.jpg",
+            "pao-de-fermentacao-natural.jpg",
+            "bolo-de-fuba-com-goiabada.jpg",
+            "croissant-de-manteiga.jpg",
+            "cesta-de-cafe-da-manha.jpg",
+        ] {
+            assert!(catalogue.contains(&photo(name)), "{name}: {catalogue}");
+        }
+        assert!(home.contains(&photo("pao-de-queijo.jpg")), "{home}");
+        let product = output("produto");
+        assert!(
+            product.contains("<img src=\"&#x2f;files&#x2f;uploads&#x2f;templates&#x2f;"),
+            "{product}"
+        );
     }
 
     #[test]

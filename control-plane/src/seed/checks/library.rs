@@ -75,10 +75,13 @@ fn check_value(def: &Value, place: &str, in_list: bool, found: &mut Findings) {
         }
         "color"
             if !v.as_str().is_some_and(|c| {
-                c.len() == 7 && c.starts_with('#') && c[1..].chars().all(|d| d.is_ascii_hexdigit())
+                c.is_empty()
+                    || (c.len() == 7
+                        && c.starts_with('#')
+                        && c[1..].chars().all(|d| d.is_ascii_hexdigit()))
             }) =>
         {
-            bad("value must be #rrggbb")
+            bad("value must be #rrggbb or \"\" (the theme's)")
         }
         "background" => {
             let positions = ["top", "center", "bottom"]

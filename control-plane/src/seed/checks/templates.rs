@@ -13,7 +13,7 @@ use std::{
 use serde_json::Value;
 use vitrine_shared::blocks::{EFFECTS, split_x_vars};
 
-use super::{Findings, SEED, check_external, check_forms, str_field};
+use super::{Findings, check_external, check_forms, str_field, template_files};
 use crate::seed::parse_library;
 
 /// Largest template file.
@@ -408,12 +408,7 @@ fn the_shipped_templates_keep_the_rules_of_the_blocks_doc() {
         templates.insert(b.uid, b.content.template);
     }
     let mut found = Findings::default();
-    let mut files: Vec<_> = fs::read_dir(Path::new(SEED).join("templates"))
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|e| e == "json"))
-        .collect();
-    files.sort();
+    let files = template_files();
     assert!(!files.is_empty(), "no template files");
     for path in &files {
         check_file(path, &library, &templates, &mut found);
