@@ -194,10 +194,13 @@ dual_test!(
 
         // Another owner's project is not found, read or written.
         let other = app.register("outro@example.com").await;
-        for path in [&identity, &theme] {
+        for (path, body) in [
+            (&identity, json!({"name": "x"})),
+            (&theme, json!({"primary": "#000000"})),
+        ] {
             assert_eq!(app.get(&other, path).await.status(), StatusCode::NOT_FOUND);
             assert_eq!(
-                put(&app, &other, path, json!({"name": "x"})).await.status(),
+                put(&app, &other, path, body).await.status(),
                 StatusCode::NOT_FOUND
             );
         }
