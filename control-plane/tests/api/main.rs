@@ -32,5 +32,6 @@ mod sections;
 mod session;
 mod spec_calls;
 mod stripe;
+mod template_sites;
 mod templates;
 mod uploads;
