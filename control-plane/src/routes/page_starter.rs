@@ -10,11 +10,11 @@ use vitrine_shared::{domain::slugify, store::Field};
 use crate::{error::Result, state::AppState};
 
 /// The library blocks a product collection's page starts with.
-const PRODUCT: &[&str] = &["10-collection-item/02-detalhe-do-produto"];
+const PRODUCT: &[&str] = &["collection-item/02-detalhe-do-produto"];
 /// The library blocks any other collection's page starts with.
 const POST: &[&str] = &[
-    "10-collection-item/00-cabecalho-do-post",
-    "10-collection-item/01-conteudo-do-post",
+    "collection-item/00-cabecalho-do-post",
+    "collection-item/01-conteudo-do-post",
 ];
 
 /// What a post binding can name besides the collection's fields (docs/blocks.md).
