@@ -23,6 +23,7 @@ pub mod mail;
 pub mod metrics;
 pub mod nul;
 pub mod outbound;
+pub mod page_starter;
 pub mod pagination;
 pub mod pictures;
 pub mod projects;

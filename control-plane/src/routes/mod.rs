@@ -19,7 +19,6 @@ pub mod form_history;
 pub mod identity;
 pub mod import_export;
 pub mod ops;
-pub mod page_starter;
 pub mod pages;
 pub mod posts;
 pub mod preview;

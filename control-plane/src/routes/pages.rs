@@ -10,7 +10,7 @@ use vitrine_shared::{
     store::{Page, PageChanges},
 };
 
-use super::page_starter::starter_blocks;
+use crate::page_starter::starter_blocks;
 use crate::{
     auth::CurrentUser,
     authz::authorize_project,

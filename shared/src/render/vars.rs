@@ -4,9 +4,12 @@
 //! values for definitions bound with `"identity": key`, and the records of database-fed and
 //! outside-API lists.
 
-use std::collections::BTreeMap;
+use std::{collections::BTreeMap, fmt, sync::Arc};
 
-use minijinja::Value;
+use minijinja::{
+    Value,
+    value::{Enumerator, Object},
+};
 use serde_json::Value as Json;
 
 use super::{RenderContext, block::str_of};
@@ -163,11 +166,40 @@ fn link_value(def: &Json, href: Option<String>, bound: &Value) -> Value {
         o.entry("target").or_insert(Json::String(target));
         return json_value(&Json::Object(o));
     }
-    Value::from_serialize(serde_json::json!({
-        "href": href.unwrap_or_default().trim(),
-        "label": label,
-        "target": target,
-    }))
+    Value::from_object(Link {
+        href: href.unwrap_or_default().trim().to_string(),
+        label,
+        target,
+    })
+}
+
+/// A link a binding made (`{href, label, target}`). Written on its own (`href="{{ cta }}"`, as
+/// templates that bound a link to a URL field did before bindings made links) it is its
+/// `href`, so those templates keep working.
+#[derive(Debug)]
+struct Link {
+    href: String,
+    label: String,
+    target: String,
+}
+
+impl Object for Link {
+    fn get_value(self: &Arc<Self>, key: &Value) -> Option<Value> {
+        match key.as_str()? {
+            "href" => Some(Value::from(self.href.clone())),
+            "label" => Some(Value::from(self.label.clone())),
+            "target" => Some(Value::from(self.target.clone())),
+            _ => None,
+        }
+    }
+
+    fn enumerate(self: &Arc<Self>) -> Enumerator {
+        Enumerator::Str(&["href", "label", "target"])
+    }
+
+    fn render(self: &Arc<Self>, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.href)
+    }
 }
 
 /// A stored JSON value for templates, with `null` (an emptied field) rendering as nothing
