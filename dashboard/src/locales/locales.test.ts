@@ -80,6 +80,14 @@ describe('i18n catalogues', () => {
       'Host',
       'Site: {{state}}',
       'Item {{index}}: {{text}}',
+      // Brands: the networks' own names.
+      'WhatsApp',
+      'Instagram',
+      'Facebook',
+      'TikTok',
+      'YouTube',
+      'LinkedIn',
+      'X (Twitter)',
     ]);
     const leaves = (tree: Tree, prefix = ''): [string, string][] =>
       Object.entries(tree).flatMap(([key, value]) =>
