@@ -145,25 +145,6 @@ fn library_blocks_take_their_colours_and_fonts_from_the_theme() {
     found.assert_none();
 }
 
-/// The identity keys a definition may name (the render contract of issue 41).
-const IDENTITY_KEYS: &[&str] = &[
-    "name",
-    "description",
-    "logo",
-    "whatsapp",
-    "whatsapp_url",
-    "phone",
-    "email",
-    "address",
-    "hours",
-    "instagram",
-    "facebook",
-    "tiktok",
-    "youtube",
-    "linkedin",
-    "x",
-];
-
 #[test]
 fn blocks_that_show_the_business_read_the_site_identity() {
     let mut found = Findings::default();
@@ -215,7 +196,7 @@ fn blocks_that_show_the_business_read_the_site_identity() {
         let (_, defs) = split_x_vars(&b.content.template).unwrap();
         for d in &defs {
             if let Some(key) = str_field(d, "identity")
-                && !IDENTITY_KEYS.contains(&key)
+                && !vitrine_shared::identity::BINDING_KEYS.contains(&key)
             {
                 found.add(&b.uid, format!("unknown identity key {key:?}"));
             }
