@@ -1,5 +1,6 @@
-//! Each visitor thread's hot routes: the answer to a `GET`/`HEAD` of a deploy's static route
-//! or of a page rendered from live records, kept by the raw `Host` and path the visitor sent, so a repeat request skips every step
+//! Each visitor thread's hot routes: the answer to a `GET`/`HEAD` of a deploy's static route,
+//! of a page rendered from live records or of the read API, kept by the raw `Host` and path
+//! the visitor sent (with the query, for the read API), so a repeat request skips every step
 //! between the request line and the response (host normalising, the host, redirect and file
 //! caches, the route table).
 //!
@@ -50,6 +51,19 @@ use crate::{
     sites::{RecordsSeen, Site, SiteSeen},
     spread,
 };
+
+/// Where a site's read API is: `/_api/collections/{slug}`.
+pub const READ_API: &str = "/_api/collections/";
+
+/// What a hot route is kept under besides the host: the path, and for the read API, whose
+/// answer depends on its query, the path and the query. (A page's answer depends on no query
+/// but the form confirmation's, which hot routes never answer.)
+pub fn hot_path<'a>(path: &'a str, query: Option<&str>) -> std::borrow::Cow<'a, str> {
+    match query {
+        Some(q) if path.starts_with(READ_API) => format!("{path}?{q}").into(),
+        _ => path.into(),
+    }
+}
 
 /// What a visitor thread keeps for itself: its hot routes and its counts.
 pub struct Local {

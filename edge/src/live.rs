@@ -28,11 +28,12 @@ use hyper::{
 };
 use sha2::{Digest, Sha256};
 use vitrine_shared::{
+    compress::{Effort, variants},
     identity::Identity,
     manifest::DynamicPage,
     record_lists::{DbRecord, ListError, ListQuery, QueryError},
-    render::{Block, PostView, RenderContext, RenderError, document},
-    sandbox::{SandboxError, Share},
+    render::{Block, DocumentParts, PostView, RenderContext, RenderError},
+    sandbox::{Document, SandboxError, Share},
     store::{Collection, Field, StoreError},
 };
 
@@ -56,34 +57,39 @@ pub fn etag_of(body: &[u8]) -> String {
     format!("\"{}\"", hex::encode(&digest[..16]))
 }
 
-fn html(body: String) -> Rendered {
-    let body = Bytes::from(body);
+/// A page the render worker made whole, with its variants.
+fn html(doc: Document) -> Rendered {
+    let body = Bytes::from(doc.html);
     Rendered {
         status: StatusCode::OK,
         content_type: HTML,
         etag: Some(etag_of(&body)),
         body,
+        br: doc.br.map(Bytes::from),
+        gzip: doc.gzip.map(Bytes::from),
+    }
+}
+
+/// An answer with no body of its own (`status` tells the caller which site page to send).
+fn marker(status: StatusCode) -> Rendered {
+    Rendered {
+        status,
+        content_type: HTML,
+        body: Bytes::new(),
+        etag: None,
+        br: None,
+        gzip: None,
     }
 }
 
 /// A marker the caller answers with the site's 404 page.
 fn not_found() -> Rendered {
-    Rendered {
-        status: StatusCode::NOT_FOUND,
-        content_type: HTML,
-        body: Bytes::new(),
-        etag: None,
-    }
+    marker(StatusCode::NOT_FOUND)
 }
 
 /// A marker the caller answers with the site's 500 page.
 fn server_error() -> Rendered {
-    Rendered {
-        status: StatusCode::INTERNAL_SERVER_ERROR,
-        content_type: HTML,
-        body: Bytes::new(),
-        etag: None,
-    }
+    marker(StatusCode::INTERNAL_SERVER_ERROR)
 }
 
 /// The site's 500 for a template that failed (an error, or a budget its worker measured).
@@ -96,22 +102,22 @@ fn render_failed(sites: &Sites, site: &Site, page: &str, e: &RenderError) -> Ren
     server_error()
 }
 
-/// The page's blocks rendered in the sandbox, in the site's account's share of the workers,
-/// or the answer for a page that cannot be. `Ok(Err(e))`: the template failed; its caller
-/// makes the marker.
+/// The page's document (`parts` around its blocks) with its compressed variants, made in the
+/// sandbox in the site's account's share of the workers, or the answer for a page that cannot
+/// be. `Ok(Err(e))`: the template failed; its caller makes the marker.
 async fn render(
     sites: &Sites,
     site: &Site,
     page: &str,
-    blocks: &[Block],
+    (blocks, parts): (&[Block], &DocumentParts),
     ctx: &RenderContext,
-) -> Result<Result<String, RenderError>, Unavailable> {
+) -> Result<Result<Document, RenderError>, Unavailable> {
     match sites
         .sandbox
-        .page(Share::visitor(site.account), blocks, ctx)
+        .document(Share::visitor(site.account), blocks, ctx, parts)
         .await
     {
-        Ok(body) => Ok(Ok(body)),
+        Ok(doc) => Ok(Ok(doc)),
         Err(SandboxError::Render(e)) => Ok(Err(e)),
         Err(SandboxError::Busy(why)) => {
             sites.metrics().renders_refused("busy");
@@ -160,6 +166,16 @@ async fn list(
     q: &ListQuery,
 ) -> Result<Result<Vec<DbRecord>, QueryError>, Unavailable> {
     let _slot = sites.list_slot(site.account).await?;
+    list_in_slot(sites, c, fields, q).await
+}
+
+/// [`list`], for a caller that holds one of the account's list slots.
+async fn list_in_slot(
+    sites: &Sites,
+    c: &Collection,
+    fields: &[Field],
+    q: &ListQuery,
+) -> Result<Result<Vec<DbRecord>, QueryError>, Unavailable> {
     let within = sites.query_timeout();
     let listed = sites
         .db_within(within + DB_TIMEOUT, async {
@@ -313,13 +329,11 @@ pub async fn collection_page(
                     record,
                     html_fields: html_fields(&fields),
                 });
+                let mut parts = page.document.clone();
+                parts.title = title;
                 Ok(
-                    match render(sites, site, page_slug, &page.blocks, &ctx).await? {
-                        Ok(body) => {
-                            let mut parts = page.document.clone();
-                            parts.title = title;
-                            html(document(&parts, &body))
-                        }
+                    match render(sites, site, page_slug, (&page.blocks, &parts), &ctx).await? {
+                        Ok(doc) => html(doc),
                         Err(e) => {
                             if e.exceeded.is_some() {
                                 sites.rations.budget_failed(deploy_id, page_slug).await;
@@ -354,8 +368,9 @@ pub async fn dynamic_page(
             .rendered_for(key, Some(visitor), async {
                 let mut ctx = context(site, deploy, page);
                 ctx.lists = lists(sites, site, deploy, &page.blocks).await?;
-                Ok(match render(sites, site, slug, &page.blocks, &ctx).await? {
-                    Ok(body) => html(document(&page.document, &body)),
+                let blocks = (&page.blocks[..], &page.document);
+                Ok(match render(sites, site, slug, blocks, &ctx).await? {
+                    Ok(doc) => html(doc),
                     Err(e) => render_failed(sites, site, slug, &e),
                 })
             })
@@ -415,7 +430,23 @@ fn json(status: StatusCode, value: serde_json::Value) -> Rendered {
         content_type: JSON,
         etag: Some(etag_of(&body)),
         body,
+        br: None,
+        gzip: None,
     }
+}
+
+/// [`json`] with its brotli and gzip variants, compressed once, on a blocking thread (not a
+/// visitor thread), by a caller that holds one of the account's list slots: an account's
+/// compressions are bounded as its queries are.
+async fn compressed_json(status: StatusCode, value: serde_json::Value) -> Rendered {
+    let mut r = json(status, value);
+    let body = r.body.clone();
+    let made = tokio::task::spawn_blocking(move || variants(&body, Effort::Quick)).await;
+    if let Ok(v) = made {
+        r.br = v.br.map(Bytes::from);
+        r.gzip = v.gzip.map(Bytes::from);
+    }
+    r
 }
 
 /// `GET /_api/collections/{slug}`: the records as a JSON array, like the control plane's
@@ -446,13 +477,14 @@ pub async fn read_api(
                         serde_json::json!({"error": "not_found", "message": "Unknown collection"}),
                     ));
                 };
-                Ok(match list(sites, site, &c, &fields, query).await? {
+                let _slot = sites.list_slot(site.account).await?;
+                Ok(match list_in_slot(sites, &c, &fields, query).await? {
                     Ok(mut records) => {
                         for r in &mut records {
                             r.url =
                                 Some(permalink(deploy, c.id, &r.slug)).filter(|u| !u.is_empty());
                         }
-                        json(StatusCode::OK, serde_json::json!(records))
+                        compressed_json(StatusCode::OK, serde_json::json!(records)).await
                     }
                     Err(e) => json(
                         StatusCode::BAD_REQUEST,

@@ -162,20 +162,24 @@ impl Prepared {
         p
     }
 
-    /// A page rendered from live records, answered as a static file holding its body: the
-    /// same validators, ranges and `HEAD` as the deploy's own pages.
+    /// A page rendered from live records (or a read-API answer), answered as a static file
+    /// holding its bodies: the same validators, ranges, `HEAD` and `Accept-Encoding`
+    /// negotiation as the deploy's own pages, each variant with its own tag. The variants'
+    /// keys are empty: their bodies are held, never fetched.
     pub fn rendered(r: &crate::sites::Rendered) -> Prepared {
         let file = StaticFile {
             key: String::new(),
             content_type: r.content_type.to_string(),
             etag: r.etag.clone().unwrap_or_default(),
             size: r.body.len() as u64,
-            br: None,
-            gzip: None,
+            br: r.br.as_ref().map(|_| String::new()),
+            gzip: r.gzip.as_ref().map(|_| String::new()),
             immutable: false,
         };
         let mut p = Prepared::new(file);
         p.bodies[Coding::Identity as usize] = Some(Held::Own(r.body.clone()));
+        p.bodies[Coding::Br as usize] = r.br.clone().map(Held::Own);
+        p.bodies[Coding::Gzip as usize] = r.gzip.clone().map(Held::Own);
         p
     }
 

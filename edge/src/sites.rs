@@ -112,6 +112,10 @@ pub struct Rendered {
     pub body: Bytes,
     /// Strong validator over the body (HTML pages), so revisits get 304.
     pub etag: Option<String>,
+    /// The body's brotli and gzip variants, made once with it (in the render worker for a
+    /// page, see `vitrine_shared::sandbox`), each only when it saves at least a tenth.
+    pub br: Option<Bytes>,
+    pub gzip: Option<Bytes>,
 }
 
 /// Why a lookup could not be answered.

@@ -34,7 +34,7 @@ use vitrine_shared::{
 
 use crate::{
     forms, host,
-    hot::{HotRoute, HotRoutes, Local},
+    hot::{HotRoute, HotRoutes, Local, READ_API, hot_path},
     live,
     metrics::Metrics,
     pages,
@@ -121,7 +121,7 @@ impl Visits {
             .or_else(|| head.uri.authority().map(|a| a.as_str()))
             .unwrap_or("");
         let kind = host_kind(host, &self.platform_domain);
-        let path = head.uri.path();
+        let path = &*hot_path(head.uri.path(), head.uri.query());
         if let Some(fill) = fill
             && let wanted = fill.file.coding_for(&head.headers, true)
             && let held = local.hot.held(host, path)
@@ -186,7 +186,12 @@ impl Visits {
         if ask.query.is_some_and(|q| q.len() > MAX_QUERY) || form_sent::is_sent(ask.query) {
             return None;
         }
-        hot.get(ask.host, ask.path, self.sites.hot_epoch(), now)
+        hot.get(
+            ask.host,
+            &hot_path(ask.path, ask.query),
+            self.sites.hot_epoch(),
+            now,
+        )
     }
 
     /// From the request's head to its site, then the site's answer (see the module docs).
@@ -323,8 +328,8 @@ impl Visits {
         if v.method != Method::GET && v.method != Method::HEAD {
             return pages::method_not_allowed("GET, HEAD");
         }
-        if let Some(slug) = v.path.strip_prefix("/_api/collections/") {
-            return self.read_api(v, slug).await;
+        if let Some(slug) = v.path.strip_prefix(READ_API) {
+            return self.read_api(v, slug, fill).await;
         }
         let matcher = self.sites.matcher(v.site, v.deploy).await;
         if let Some(to) = matcher.lookup(v.path, v.query) {
@@ -386,12 +391,21 @@ impl Visits {
         let (sites, site, deploy) = (&self.sites, v.site, v.deploy);
         // Whose share of uncached renders this request uses.
         let visitor = v.client(&self.trusted_proxies);
+        // Boxed: a render's future is large, and a visitor thread's stack is not (the hot
+        // routes answer repeat requests without it).
         let rendered = match segments.as_slice() {
             [page, post] if !page.is_empty() && !post.is_empty() => {
-                live::collection_page(sites, site, deploy, (page, post), visitor).await
+                Box::pin(live::collection_page(
+                    sites,
+                    site,
+                    deploy,
+                    (page, post),
+                    visitor,
+                ))
+                .await
             }
-            [""] => live::dynamic_page(sites, site, deploy, "/", visitor).await,
-            [slug] => live::dynamic_page(sites, site, deploy, slug, visitor).await,
+            [""] => Box::pin(live::dynamic_page(sites, site, deploy, "/", visitor)).await,
+            [slug] => Box::pin(live::dynamic_page(sites, site, deploy, slug, visitor)).await,
             _ => None,
         };
         match rendered {
@@ -551,18 +565,35 @@ impl Visits {
             .await
     }
 
-    /// `/_api/collections/{slug}`: a collection's records, read-only (DESIGN §3).
-    async fn read_api(&self, v: &Visit<'_>, slug: &str) -> Resp {
+    /// `/_api/collections/{slug}`: a collection's records, read-only (DESIGN §3). A `200`
+    /// leaves as a live page does: through the static files' path, with its variants, and
+    /// into the hot routes under its path and query ([`crate::hot::hot_path`]) until the records change.
+    async fn read_api(&self, v: &Visit<'_>, slug: &str, fill: &mut Option<HotFill>) -> Resp {
         let q = match live::parse_list_query(v.query) {
             Ok(q) => q,
             Err(e) => return pages::json_error(StatusCode::BAD_REQUEST, "invalid_query", &e.0),
         };
         let raw_query = v.query.unwrap_or("");
-        match live::read_api(&self.sites, v.site, v.deploy, slug, &q, raw_query).await {
+        let records = self.sites.records_seen(v.site.project_id);
+        // Boxed, as a live page's render (see `serve_site`).
+        let read = live::read_api(&self.sites, v.site, v.deploy, slug, &q, raw_query);
+        match Box::pin(read).await {
             None => pages::json_error(StatusCode::NOT_FOUND, "not_found", "Unknown collection"),
             Some(Err(e)) => {
                 tracing::warn!(project = v.site.project_id, error = %e, "read API unavailable");
                 live::api_unavailable(&e)
+            }
+            Some(Ok(r)) if r.status == StatusCode::OK => {
+                let file = Prepared::rendered(&r);
+                let answer = self.file(v, &file, StatusCode::OK).await;
+                if !self.sites.degraded() {
+                    *fill = Some(HotFill {
+                        site: v.site.clone(),
+                        file,
+                        records: Some(records),
+                    });
+                }
+                answer
             }
             Some(Ok(r)) => serve::head_if(v.method, live::cached_response(r.status, &r, v.headers)),
         }

@@ -8,6 +8,7 @@ pub mod account;
 pub mod billing;
 pub mod blob;
 pub mod blocks;
+pub mod compress;
 pub mod config;
 pub mod dns;
 pub mod domain;

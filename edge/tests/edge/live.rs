@@ -209,7 +209,7 @@ impl TestEdge {
 
 /// The seeded "Grade de produtos" block as the editor inserts it: its `x-vars` moved into
 /// `vars`, its list reading `table`, its "see all" link pointing at `more`.
-fn seeded_product_grid(table: &str, more: &str) -> vitrine_shared::render::Block {
+pub(crate) fn seeded_product_grid(table: &str, more: &str) -> vitrine_shared::render::Block {
     let path = concat!(
         env!("CARGO_MANIFEST_DIR"),
         "/../control-plane/seed/blocks/09-collection-list/02-grade-de-produtos.toml"

@@ -11,6 +11,7 @@ mod hostile;
 mod hot;
 mod listeners;
 mod live;
+mod live_encodings;
 mod memory;
 mod ops;
 mod outage;

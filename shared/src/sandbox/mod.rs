@@ -37,7 +37,12 @@
 //! no core dumps. It reads one JSON [`Job`] on stdin and answers on stdout, line by line:
 //! `S {i}` when block `i` starts (so a block that takes the worker down is named), `O {i} {len}`
 //! followed by `len` bytes of HTML, `E {i} {json}` for a block's [`RenderError`], and last
-//! `T {micros}`, the CPU time the render used.
+//! `T {micros}`, the CPU time the render used. A job that asks for the whole document
+//! ([`Sandbox::document`]: the edge's live pages) gets, once every block rendered, `D {len}`
+//! and the document, then `B {len}` and `G {len}` with its brotli and gzip variants
+//! ([`crate::compress`], quick effort) when they are worth sending: compression is part of
+//! the render, paid once per render in the account's share of the workers and within its CPU
+//! budget, never on a visitor's request.
 
 use std::{path::PathBuf, process::Stdio, time::Duration};
 
@@ -50,7 +55,7 @@ use tokio::{
 use crate::{
     Settings,
     account::Account,
-    render::{Block, Exceeded, MAX_OUTPUT_BYTES, RenderContext, RenderError},
+    render::{Block, DocumentParts, Exceeded, MAX_OUTPUT_BYTES, RenderContext, RenderError},
 };
 
 pub mod queue;
@@ -74,6 +79,10 @@ pub struct Job {
     /// Each block on its own (the editor's canvas: one block's error does not hide the others),
     /// else the page (stops at the first error).
     pub each: bool,
+    /// The page's document around its blocks: when present (and not `each`), the worker
+    /// answers the whole document and its compressed variants too.
+    #[serde(default)]
+    pub document: Option<DocumentParts>,
 }
 
 /// Which kind of work a render is, for the fair queue.
@@ -138,6 +147,17 @@ pub enum SandboxError {
 pub struct Rendered {
     pub results: Vec<Result<String, RenderError>>,
     pub cpu: Duration,
+    /// The document and its variants, when the job asked for it.
+    pub document: Option<Document>,
+}
+
+/// A whole page as [`crate::render::document`] makes it, with its compressed variants (each
+/// only when it saves at least a tenth).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Document {
+    pub html: String,
+    pub br: Option<Vec<u8>>,
+    pub gzip: Option<Vec<u8>>,
 }
 
 /// Renders owners' templates in worker processes (see the module docs).
@@ -204,7 +224,7 @@ impl Sandbox {
         blocks: &[Block],
         ctx: &RenderContext,
     ) -> Result<(String, Duration), SandboxError> {
-        let rendered = self.run(share, blocks, ctx, false).await?;
+        let rendered = self.run(share, blocks, ctx, false, None).await?;
         let mut out = String::new();
         for (i, html) in rendered.results.into_iter().enumerate() {
             if i > 0 {
@@ -215,6 +235,35 @@ impl Sandbox {
         Ok((out, rendered.cpu))
     }
 
+    /// The whole document of a page (`parts` around its blocks, as [`crate::render::document`]
+    /// makes it) with its brotli and gzip variants, made in the worker: the edge's answer to a
+    /// live page, ready for every `Accept-Encoding`.
+    pub async fn document(
+        &self,
+        share: Share,
+        blocks: &[Block],
+        ctx: &RenderContext,
+        parts: &DocumentParts,
+    ) -> Result<Document, SandboxError> {
+        if blocks.is_empty() {
+            // No worker for no template: the document alone, compressed here like a publish.
+            let html = crate::render::document(parts, "");
+            let v = crate::compress::variants(html.as_bytes(), crate::compress::Effort::Quick);
+            return Ok(Document {
+                html,
+                br: v.br,
+                gzip: v.gzip,
+            });
+        }
+        let rendered = self.run(share, blocks, ctx, false, Some(parts)).await?;
+        for result in rendered.results {
+            result?;
+        }
+        rendered
+            .document
+            .ok_or_else(|| SandboxError::Broken("the render worker sent no document".into()))
+    }
+
     /// Each block on its own (as [`crate::render::render_each`]); a block over a budget fails
     /// the whole call, naming it.
     pub async fn each(
@@ -223,7 +272,7 @@ impl Sandbox {
         blocks: &[Block],
         ctx: &RenderContext,
     ) -> Result<Vec<Result<String, RenderError>>, SandboxError> {
-        let results = self.run(share, blocks, ctx, true).await?.results;
+        let results = self.run(share, blocks, ctx, true, None).await?.results;
         if let Some(Err(e)) = results
             .iter()
             .find(|r| matches!(r, Err(e) if e.exceeded.is_some()))
@@ -239,11 +288,13 @@ impl Sandbox {
         blocks: &[Block],
         ctx: &RenderContext,
         each: bool,
+        document: Option<&DocumentParts>,
     ) -> Result<Rendered, SandboxError> {
         if blocks.is_empty() {
             return Ok(Rendered {
                 results: Vec::new(),
                 cpu: Duration::ZERO,
+                document: None,
             });
         }
         let urgent = share.lane == Lane::Publish;
@@ -264,6 +315,7 @@ impl Sandbox {
             blocks: blocks.to_vec(),
             ctx: ctx.clone(),
             each,
+            document: document.cloned(),
         })
         .map_err(|e| SandboxError::Broken(e.to_string()))?;
         let worker = self
@@ -315,6 +367,7 @@ impl Sandbox {
             return Ok(Rendered {
                 results: answer.results,
                 cpu: answer.cpu,
+                document: answer.document.finish(),
             });
         }
         let Some(i) = answer.running else {
@@ -345,6 +398,26 @@ struct Answer {
     bytes: usize,
     /// The CPU time the worker said it used (its last line).
     cpu: Duration,
+    /// The document and its variants, as they arrive.
+    document: DocumentAnswer,
+}
+
+/// What a worker sent of the document: `D`, then `B` and `G` lines.
+#[derive(Default)]
+struct DocumentAnswer {
+    html: Option<String>,
+    br: Option<Vec<u8>>,
+    gzip: Option<Vec<u8>>,
+}
+
+impl DocumentAnswer {
+    fn finish(self) -> Option<Document> {
+        Some(Document {
+            html: self.html?,
+            br: self.br,
+            gzip: self.gzip,
+        })
+    }
 }
 
 impl Answer {
@@ -355,6 +428,7 @@ impl Answer {
             running: None,
             bytes: 0,
             cpu: Duration::ZERO,
+            document: DocumentAnswer::default(),
         }
     }
 
@@ -437,6 +511,29 @@ async fn read_answer(
                 let e: RenderError = serde_json::from_str(json).map_err(|e| e.to_string())?;
                 answer.results.push(Err(e));
                 answer.running = None;
+            }
+            // The document is its blocks' output and the document's own parts (the project's
+            // code among them), and its variants are smaller than it: each within twice the
+            // output budget.
+            "D" | "B" | "G" => {
+                let len: usize = rest.parse().map_err(|_| "bad document length")?;
+                if len > 2 * MAX_OUTPUT_BYTES {
+                    return Err("the render worker's document is over the output budget".into());
+                }
+                let mut bytes = vec![0; len];
+                out.read_exact(&mut bytes)
+                    .await
+                    .map_err(|e| e.to_string())?;
+                let doc = &mut answer.document;
+                match kind {
+                    "D" => {
+                        let html =
+                            String::from_utf8(bytes).map_err(|_| "the document is not UTF-8")?;
+                        doc.html = Some(html);
+                    }
+                    "B" => doc.br = Some(bytes),
+                    _ => doc.gzip = Some(bytes),
+                }
             }
             "T" => {
                 let micros: u64 = rest.parse().map_err(|_| "bad CPU time line")?;
