@@ -48,6 +48,6 @@ export default defineConfig({
     include: ['src/**/*.test.ts', 'src/**/*.test.tsx'],
     // Component tests opt into jsdom with a `// @vitest-environment jsdom` first line.
     environment: 'node',
-    setupFiles: ['src/testing/dom-layout.ts'],
+    setupFiles: ['src/testing/dom-layout.ts', 'src/testing/i18n-ready.ts'],
   },
 });
