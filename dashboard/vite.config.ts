@@ -81,7 +81,7 @@ export default defineConfig({
     },
   },
   test: {
-    include: ['src/**/*.test.ts', 'src/**/*.test.tsx'],
+    include: ['src/**/*.test.ts', 'src/**/*.test.tsx', 'scripts/**/*.test.mjs'],
     // Component tests opt into jsdom with a `// @vitest-environment jsdom` first line.
     environment: 'node',
     setupFiles: ['src/testing/dom-layout.ts', 'src/testing/i18n-ready.ts'],
