@@ -1,7 +1,8 @@
 /// <reference types="vitest/config" />
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { defineConfig, type Plugin } from 'vite';
+import { defineConfig, type Plugin, type Rolldown } from 'vite';
+import { paths } from './src/app/paths.ts';
 import { cataloguePart } from './src/locales/parts.ts';
 
 // The control plane listens on 127.0.0.1:8000 in development; in production it serves
@@ -47,8 +48,62 @@ function catalogueParts(): Plugin {
   };
 }
 
+/** Screens whose chunks index.html fetches with the entry when the page opens on them. */
+const firstScreens: Record<string, string> = {
+  [paths.login.pattern]: 'src/features/auth/routes/LoginRoute.tsx',
+};
+
+/**
+ * Fetches with the entry, not after it runs, what the first render waits for: the core of the
+ * visitor's catalogue (pt-BR, or English when chosen on this browser) and, on the sign-in page,
+ * its screen's chunks. A small inline script in index.html adds their modulepreload links (the
+ * language and the path are known only in the browser); without it they would be a second round
+ * of requests, started by the entry's dynamic imports.
+ */
+function firstScreenPreloads(): Plugin {
+  return {
+    name: 'vitrine-first-screen-preloads',
+    apply: 'build',
+    transformIndexHtml: {
+      order: 'post',
+      handler(html, context) {
+        const chunks = Object.values(context.bundle ?? {}).filter(
+          (output): output is Rolldown.OutputChunk => output.type === 'chunk',
+        );
+        const byModule = (id: string) => chunks.find((chunk) => chunk.facadeModuleId?.endsWith(id));
+        const closure = (chunk: Rolldown.OutputChunk | undefined, into = new Set<string>()) => {
+          if (!chunk || into.has(chunk.fileName)) return into;
+          into.add(chunk.fileName);
+          for (const name of chunk.imports)
+            closure(
+              chunks.find((other) => other.fileName === name),
+              into,
+            );
+          return into;
+        };
+        const entry = closure(chunks.find((chunk) => chunk.isEntry));
+        const files = (id: string) => {
+          const found = byModule(id);
+          if (!found) throw new Error(`firstScreenPreloads: no chunk for ${id}`);
+          return [...closure(found)].filter((file) => !entry.has(file)).map((file) => `/${file}`);
+        };
+        const hints = {
+          core: { 'pt-BR': files('virtual:catalogue/pt-BR/core'), en: files('virtual:catalogue/en/core') },
+          screens: Object.fromEntries(Object.entries(firstScreens).map(([path, id]) => [path, files(id)])),
+        };
+        const script = `(function(h){var l;try{l=localStorage.getItem('vitrine.language')}catch(e){}
+var f=(h.core[l]||h.core['pt-BR']).concat(h.screens[location.pathname]||[]);
+f.forEach(function(u){var k=document.createElement('link');k.rel='modulepreload';k.crossOrigin='';k.href=u;document.head.appendChild(k)})
+})(${JSON.stringify(hints)})`;
+        // Right after the title: before the stylesheet, which a classic script would wait for.
+        return html.replace('</title>', `</title>\n    <script>${script}</script>`);
+      },
+    },
+  };
+}
+
 export default defineConfig({
-  plugins: [catalogueParts()],
+  plugins: [catalogueParts(), firstScreenPreloads()],
   // `@/` is `src/` (tsconfig.json's `paths` says the same to the type checker).
   resolve: { alias: { '@': fileURLToPath(new URL('./src', import.meta.url)) } },
   server: {
