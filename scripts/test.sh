@@ -125,7 +125,7 @@ bash scripts/schemathesis.sh
 
 # `npm ci` installs exactly what package-lock.json records (every platform's optional packages
 # are in it) and never rewrites it, so the run leaves the work tree as it found it.
-step "dashboard: install, lint (ESLint, --max-warnings 0), format check (Prettier), typecheck, unit tests, build"
+step "dashboard: install, lint (ESLint, --max-warnings 0), format check (Prettier), typecheck, unit tests, build, JavaScript budgets"
 cd dashboard
 npm ci --no-audit --no-fund
 npm run lint
@@ -133,6 +133,8 @@ npm run format:check
 npm test
 # The build type-checks first (tsc --noEmit), so the typecheck is not run twice.
 npm run build
+# The JavaScript budgets of the sign-in page and the project list (gzip, README.md).
+npm run size
 
 step "the editor canvas in chromium (sandbox, postMessage, drag and drop, edit latency)"
 npx vitest run --config vitest.canvas.config.ts

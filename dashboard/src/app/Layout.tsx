@@ -1,14 +1,21 @@
-import { useEffect } from 'react';
+import { lazy, Suspense, useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, NavLink, Outlet } from 'react-router';
 import { GlobalSpinner } from '@/components/GlobalSpinner';
 import { LanguageSwitch } from '@/components/LanguageSwitch';
-import { Toaster } from '@/components/toast';
-import { ImpersonationBanner } from '@/features/user-admin/components/ImpersonationBanner';
+import { useToasterWanted } from '@/components/toaster-slot';
 import { useOptionalUser } from '@/lib/auth/get-user';
 import { applyLanguage, storedLanguage } from '@/lib/i18n';
 import { useDocumentTitle } from './document-title';
 import { paths } from './paths';
+
+// Chunks of their own, kept off the sign-in page's critical path: the toaster (sonner) mounts
+// once a screen that raises toasts has loaded (toaster-slot.ts), the 'login as' banner only
+// while an administrator uses another account.
+const Toaster = lazy(async () => ({ default: (await import('@/components/toast')).Toaster }));
+const ImpersonationBanner = lazy(async () => ({
+  default: (await import('@/features/user-admin/components/ImpersonationBanner')).ImpersonationBanner,
+}));
 
 function Header() {
   const { t } = useTranslation();
@@ -65,6 +72,7 @@ function Header() {
 /** Page frame for every screen: header, the 'login as' banner, toasts and the global spinner. */
 export function Layout() {
   const { data: user } = useOptionalUser();
+  const toaster = useToasterWanted();
   useDocumentTitle();
   // The account's language applies unless this browser chose one explicitly.
   useEffect(() => {
@@ -75,10 +83,18 @@ export function Layout() {
       <GlobalSpinner />
       <Header />
       <main className="app-main">
-        <ImpersonationBanner />
+        {typeof user?.impersonator_id === 'number' && (
+          <Suspense fallback={null}>
+            <ImpersonationBanner />
+          </Suspense>
+        )}
         <Outlet />
       </main>
-      <Toaster />
+      {toaster && (
+        <Suspense fallback={null}>
+          <Toaster />
+        </Suspense>
+      )}
     </div>
   );
 }

@@ -16,7 +16,7 @@ describe('titleKey', () => {
     expect(titleKey('/project/7/table/3/browse/edit/9')).toBe('documentTitle.record');
     expect(titleKey('/project/7/redirects/edit/5')).toBe('documentTitle.redirects');
     expect(titleKey('/erp/edges')).toBe('documentTitle.erpEdges');
-    expect(titleKey('/project/7/identity')).toBe('identity.title');
+    expect(titleKey('/project/7/identity')).toBe('documentTitle.identity');
     expect(titleKey('/nothing/here/at/all/really')).toBeNull();
   });
 

@@ -42,7 +42,7 @@ const titles: readonly (readonly [route: { readonly pattern: string }, key: stri
   [paths.projectRedirects, 'documentTitle.redirects', false],
   [paths.projectFormHistory, 'documentTitle.formHistory'],
   [paths.projectEdit, 'documentTitle.settings'],
-  [paths.projectIdentity, 'identity.title'],
+  [paths.projectIdentity, 'documentTitle.identity'],
   [paths.project, 'documentTitle.overview'],
   [paths.page, 'documentTitle.editor'],
 ];

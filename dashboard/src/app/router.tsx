@@ -1,39 +1,41 @@
+import type { ComponentType } from 'react';
 import { createBrowserRouter, Navigate, type RouteObject } from 'react-router';
 import { PageLoader } from '@/components/PageLoader';
-import { ForgotRoute } from '@/features/auth/routes/ForgotRoute';
-import { LoginRoute } from '@/features/auth/routes/LoginRoute';
-import { LogoutRoute } from '@/features/auth/routes/LogoutRoute';
-import { NewPasswordRoute } from '@/features/auth/routes/NewPasswordRoute';
-import {
-  ClientAdminLayout,
-  ClientHomeRoute,
-  ClientRecordFormRoute,
-  ClientRecordsRoute,
-} from '@/features/collections/routes/ClientAdminRoutes';
-import { FieldsRoute } from '@/features/collections/routes/FieldsRoute';
-import { RecordFormRoute, RecordsRoute } from '@/features/collections/routes/RecordsRoute';
-import { TableEditRoute } from '@/features/collections/routes/TableEditRoute';
-import { TablesRoute } from '@/features/collections/routes/TablesRoute';
-import { ConfirmFormEmailRoute } from '@/features/form-history/routes/ConfirmFormEmailRoute';
-import { ConfirmEmailRoute } from '@/features/account/routes/ConfirmEmailRoute';
-import { FormHistoryRoute } from '@/features/form-history/routes/FormHistoryRoute';
-import { DashboardRoute } from '@/features/projects/routes/DashboardRoute';
-import { NewProjectRoute } from '@/features/projects/routes/NewProjectRoute';
-import { ProjectEditRoute } from '@/features/projects/routes/ProjectEditRoute';
-import {
-  RedirectEditRoute,
-  RedirectNewRoute,
-  RedirectsRoute,
-} from '@/features/redirects/routes/RedirectsRoute';
-import { IdentityPage } from './IdentityPage';
-import { Layout } from './Layout';
+import { loadFullCatalogue } from '@/lib/i18n';
 import { NotFound } from '@/components/NotFound';
-import { ProjectOverviewPage } from './ProjectOverviewPage';
+import { Layout } from './Layout';
 import { paths } from './paths';
 import { RequireAdmin } from './RequireAdmin';
 import { RequireAuth } from './RequireAuth';
 import { RequireBusinessAdmin } from './RequireBusinessAdmin';
 import { RouteError } from './RouteError';
+
+/**
+ * A screen from its own chunk, fetched when its route is first matched (react-router's `lazy`;
+ * the route's hydrateFallbackElement, the page loader, shows meanwhile), with the rest of the
+ * language's catalogue (lib/i18n.ts) fetched beside it. Every screen is one: the entry holds
+ * only the frame (layout, guards, error screens) that every page needs, so the sign-in page
+ * downloads neither the project screens nor the editor (canvas, drag and drop, rich text, code
+ * editors) nor the dialogs, and the project list not the editor. Vite preloads a lazy chunk's
+ * own imports when the route asks for it, never from index.html (scripts/check-bundle-size.mjs
+ * checks the budgets that follow).
+ */
+function screen<M>(load: () => Promise<M>, pick: (module: M) => ComponentType) {
+  return async () => {
+    const [module] = await Promise.all([load(), loadFullCatalogue()]);
+    return { Component: pick(module) };
+  };
+}
+
+/** A sign-in screen: it needs only the catalogue's core, loaded before the first render. */
+function signInScreen<M>(load: () => Promise<M>, pick: (module: M) => ComponentType) {
+  return async () => ({ Component: pick(await load()) });
+}
+
+const clientAdmin = () => import('@/features/collections/routes/ClientAdminRoutes');
+const records = () => import('@/features/collections/routes/RecordsRoute');
+const tableEdit = () => import('@/features/collections/routes/TableEditRoute');
+const redirects = () => import('@/features/redirects/routes/RedirectsRoute');
 
 /**
  * Gives every route (leaves, layouts and guards alike) an error boundary and a hydration fallback,
@@ -61,15 +63,15 @@ export function withRouteDefaults(
 export const routes: RouteObject[] = [
   {
     path: paths.clientAdmin.pattern,
-    element: <ClientAdminLayout />,
+    lazy: screen(clientAdmin, (m) => m.ClientAdminLayout),
     // Errors in the client panel lead back to the panel's own start, not the owner's dashboard.
     errorElement: <RouteError home="client" />,
     children: withRouteDefaults(
       [
-        { index: true, element: <ClientHomeRoute /> },
-        { path: paths.clientTableData.pattern, element: <ClientRecordsRoute /> },
-        { path: paths.clientRecordNew.pattern, element: <ClientRecordFormRoute /> },
-        { path: paths.clientRecordEdit.pattern, element: <ClientRecordFormRoute /> },
+        { index: true, lazy: screen(clientAdmin, (m) => m.ClientHomeRoute) },
+        { path: paths.clientTableData.pattern, lazy: screen(clientAdmin, (m) => m.ClientRecordsRoute) },
+        { path: paths.clientRecordNew.pattern, lazy: screen(clientAdmin, (m) => m.ClientRecordFormRoute) },
+        { path: paths.clientRecordEdit.pattern, lazy: screen(clientAdmin, (m) => m.ClientRecordFormRoute) },
       ],
       { errorElement: <RouteError home="client" />, hydrateFallbackElement: <PageLoader /> },
     ),
@@ -77,58 +79,161 @@ export const routes: RouteObject[] = [
   {
     element: <Layout />,
     children: [
-      { path: paths.login.pattern, element: <LoginRoute /> },
-      { path: paths.forgot.pattern, element: <ForgotRoute /> },
-      { path: paths.newPassword.pattern, element: <NewPasswordRoute /> },
-      { path: paths.confirmFormEmail.pattern, element: <ConfirmFormEmailRoute /> },
-      { path: paths.confirmEmail.pattern, element: <ConfirmEmailRoute /> },
-      { path: paths.logout.pattern, element: <LogoutRoute /> },
+      {
+        path: paths.login.pattern,
+        lazy: signInScreen(
+          () => import('@/features/auth/routes/LoginRoute'),
+          (m) => m.LoginRoute,
+        ),
+      },
+      {
+        path: paths.forgot.pattern,
+        lazy: signInScreen(
+          () => import('@/features/auth/routes/ForgotRoute'),
+          (m) => m.ForgotRoute,
+        ),
+      },
+      {
+        path: paths.newPassword.pattern,
+        lazy: signInScreen(
+          () => import('@/features/auth/routes/NewPasswordRoute'),
+          (m) => m.NewPasswordRoute,
+        ),
+      },
+      {
+        path: paths.confirmFormEmail.pattern,
+        lazy: screen(
+          () => import('@/features/form-history/routes/ConfirmFormEmailRoute'),
+          (m) => m.ConfirmFormEmailRoute,
+        ),
+      },
+      {
+        path: paths.confirmEmail.pattern,
+        lazy: screen(
+          () => import('@/features/account/routes/ConfirmEmailRoute'),
+          (m) => m.ConfirmEmailRoute,
+        ),
+      },
+      {
+        path: paths.logout.pattern,
+        lazy: signInScreen(
+          () => import('@/features/auth/routes/LogoutRoute'),
+          (m) => m.LogoutRoute,
+        ),
+      },
       {
         element: <RequireAuth />,
         children: [
-          { path: paths.home.pattern, element: <DashboardRoute /> },
+          {
+            path: paths.home.pattern,
+            lazy: screen(
+              () => import('@/features/projects/routes/DashboardRoute'),
+              (m) => m.DashboardRoute,
+            ),
+          },
           // Phones once had a "use a computer" screen here; they now use the dashboard itself.
           { path: paths.mobile.pattern, element: <Navigate to={paths.home.build()} replace /> },
           {
             path: paths.user.pattern,
             // The own-account screen (plans, history, card): its own chunk, fetched when first visited.
-            lazy: async () => ({
-              Component: (await import('@/features/account/routes/AccountRoute')).AccountRoute,
-            }),
+            lazy: screen(
+              () => import('@/features/account/routes/AccountRoute'),
+              (m) => m.AccountRoute,
+            ),
           },
-          { path: paths.projectNew.pattern, element: <NewProjectRoute /> },
-          { path: paths.project.pattern, element: <ProjectOverviewPage /> },
-          { path: paths.projectEdit.pattern, element: <ProjectEditRoute /> },
-          { path: paths.projectIdentity.pattern, element: <IdentityPage /> },
-          { path: paths.projectTables.pattern, element: <TablesRoute /> },
-          { path: paths.projectTableNew.pattern, element: <TableEditRoute isNew /> },
-          { path: paths.projectTable.pattern, element: <TableEditRoute isNew={false} /> },
-          { path: paths.projectTableFields.pattern, element: <FieldsRoute /> },
-          { path: paths.projectTableData.pattern, element: <RecordsRoute /> },
-          { path: paths.projectRecordNew.pattern, element: <RecordFormRoute /> },
-          { path: paths.projectRecordEdit.pattern, element: <RecordFormRoute /> },
+          {
+            path: paths.projectNew.pattern,
+            lazy: screen(
+              () => import('@/features/projects/routes/NewProjectRoute'),
+              (m) => m.NewProjectRoute,
+            ),
+          },
+          {
+            path: paths.project.pattern,
+            lazy: screen(
+              () => import('./ProjectOverviewPage'),
+              (m) => m.ProjectOverviewPage,
+            ),
+          },
+          {
+            path: paths.projectEdit.pattern,
+            lazy: screen(
+              () => import('@/features/projects/routes/ProjectEditRoute'),
+              (m) => m.ProjectEditRoute,
+            ),
+          },
+          {
+            path: paths.projectIdentity.pattern,
+            lazy: screen(
+              () => import('./IdentityPage'),
+              (m) => m.IdentityPage,
+            ),
+          },
+          {
+            path: paths.projectTables.pattern,
+            lazy: screen(
+              () => import('@/features/collections/routes/TablesRoute'),
+              (m) => m.TablesRoute,
+            ),
+          },
+          {
+            path: paths.projectTableNew.pattern,
+            lazy: async () => {
+              const [{ TableEditRoute }] = await Promise.all([tableEdit(), loadFullCatalogue()]);
+              return { element: <TableEditRoute isNew /> };
+            },
+          },
+          {
+            path: paths.projectTable.pattern,
+            lazy: async () => {
+              const [{ TableEditRoute }] = await Promise.all([tableEdit(), loadFullCatalogue()]);
+              return { element: <TableEditRoute isNew={false} /> };
+            },
+          },
+          {
+            path: paths.projectTableFields.pattern,
+            lazy: screen(
+              () => import('@/features/collections/routes/FieldsRoute'),
+              (m) => m.FieldsRoute,
+            ),
+          },
+          { path: paths.projectTableData.pattern, lazy: screen(records, (m) => m.RecordsRoute) },
+          { path: paths.projectRecordNew.pattern, lazy: screen(records, (m) => m.RecordFormRoute) },
+          { path: paths.projectRecordEdit.pattern, lazy: screen(records, (m) => m.RecordFormRoute) },
           {
             path: paths.projectRedirects.pattern,
-            element: <RedirectsRoute />,
+            lazy: screen(redirects, (m) => m.RedirectsRoute),
             children: [
-              { path: paths.projectRedirectNew.pattern, element: <RedirectNewRoute /> },
-              { path: paths.projectRedirectEdit.pattern, element: <RedirectEditRoute /> },
+              { path: paths.projectRedirectNew.pattern, lazy: screen(redirects, (m) => m.RedirectNewRoute) },
+              {
+                path: paths.projectRedirectEdit.pattern,
+                lazy: screen(redirects, (m) => m.RedirectEditRoute),
+              },
             ],
           },
-          { path: paths.projectFormHistory.pattern, element: <FormHistoryRoute /> },
+          {
+            path: paths.projectFormHistory.pattern,
+            lazy: screen(
+              () => import('@/features/form-history/routes/FormHistoryRoute'),
+              (m) => m.FormHistoryRoute,
+            ),
+          },
           {
             path: paths.page.pattern,
             // The editor is the heaviest screen (canvas, drag and drop, rich text, code editors):
             // its own chunk, fetched when the route is first visited.
-            lazy: async () => ({ Component: (await import('./PageEditorPage')).PageEditorPage }),
+            lazy: screen(
+              () => import('./PageEditorPage'),
+              (m) => m.PageEditorPage,
+            ),
           },
           {
             // The full preview of a published template: every owner choosing one opens it.
             path: paths.template.pattern,
-            lazy: async () => ({
-              Component: (await import('@/features/template-admin/routes/TemplatePreviewRoute'))
-                .TemplatePreviewRoute,
-            }),
+            lazy: screen(
+              () => import('@/features/template-admin/routes/TemplatePreviewRoute'),
+              (m) => m.TemplatePreviewRoute,
+            ),
           },
           {
             element: <RequireAdmin />,
@@ -136,29 +241,32 @@ export const routes: RouteObject[] = [
               {
                 path: paths.erpBlocks.pattern,
                 // Only administrators open it: its own chunk, kept out of everyone's first load.
-                lazy: async () => ({
-                  Component: (await import('@/features/block-admin/routes/BlockAdminRoute')).BlockAdminRoute,
-                }),
+                lazy: screen(
+                  () => import('@/features/block-admin/routes/BlockAdminRoute'),
+                  (m) => m.BlockAdminRoute,
+                ),
               },
               {
                 path: paths.erpTemplates.pattern,
-                lazy: async () => ({
-                  Component: (await import('@/features/template-admin/routes/TemplateAdminRoute'))
-                    .TemplateAdminRoute,
-                }),
+                lazy: screen(
+                  () => import('@/features/template-admin/routes/TemplateAdminRoute'),
+                  (m) => m.TemplateAdminRoute,
+                ),
               },
               {
                 path: paths.erpUsers.pattern,
-                lazy: async () => ({
-                  Component: (await import('@/features/user-admin/routes/UserAdminRoute')).UserAdminRoute,
-                }),
+                lazy: screen(
+                  () => import('@/features/user-admin/routes/UserAdminRoute'),
+                  (m) => m.UserAdminRoute,
+                ),
               },
               {
                 path: paths.erpEdges.pattern,
                 // The chart and the polling come with this chunk only.
-                lazy: async () => ({
-                  Component: (await import('@/features/edge-ops/routes/EdgeOpsRoute')).EdgeOpsRoute,
-                }),
+                lazy: screen(
+                  () => import('@/features/edge-ops/routes/EdgeOpsRoute'),
+                  (m) => m.EdgeOpsRoute,
+                ),
               },
             ],
           },
@@ -168,31 +276,31 @@ export const routes: RouteObject[] = [
               {
                 path: paths.users.pattern,
                 // Only business admins open them: their own chunks.
-                lazy: async () => ({
-                  Component: (await import('@/features/business-users/routes/BusinessUsersRoute'))
-                    .BusinessUsersRoute,
-                }),
+                lazy: screen(
+                  () => import('@/features/business-users/routes/BusinessUsersRoute'),
+                  (m) => m.BusinessUsersRoute,
+                ),
               },
               {
                 path: paths.userNew.pattern,
-                lazy: async () => ({
-                  Component: (await import('@/features/business-users/routes/BusinessUserFormRoute'))
-                    .BusinessUserNewRoute,
-                }),
+                lazy: screen(
+                  () => import('@/features/business-users/routes/BusinessUserFormRoute'),
+                  (m) => m.BusinessUserNewRoute,
+                ),
               },
               {
                 path: paths.userEdit.pattern,
-                lazy: async () => ({
-                  Component: (await import('@/features/business-users/routes/BusinessUserFormRoute'))
-                    .BusinessUserEditRoute,
-                }),
+                lazy: screen(
+                  () => import('@/features/business-users/routes/BusinessUserFormRoute'),
+                  (m) => m.BusinessUserEditRoute,
+                ),
               },
               {
                 path: paths.businessBlocks.pattern,
-                lazy: async () => ({
-                  Component: (await import('@/features/business-library/routes/BusinessLibraryRoute'))
-                    .BusinessLibraryRoute,
-                }),
+                lazy: screen(
+                  () => import('@/features/business-library/routes/BusinessLibraryRoute'),
+                  (m) => m.BusinessLibraryRoute,
+                ),
               },
             ],
           },

@@ -1,12 +1,12 @@
 import type { ButtonHTMLAttributes, Ref } from 'react';
-import { buttonClass, type ButtonProps } from './ui/Button';
+import { buttonClass, type ButtonSize, type ButtonVariant } from './ui/button-class';
 
 export interface ActionButtonProps extends Omit<
   ButtonHTMLAttributes<HTMLButtonElement>,
   'type' | 'className'
 > {
-  variant?: ButtonProps['variant'];
-  size?: ButtonProps['size'];
+  variant?: ButtonVariant;
+  size?: ButtonSize;
   /** Classes of its own, beside the `.button` ones. */
   className?: string;
   testId?: string;

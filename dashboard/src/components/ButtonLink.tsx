@@ -1,10 +1,10 @@
 import { Link, type LinkProps } from 'react-router';
 import type { ReactNode } from 'react';
-import { buttonClass, type ButtonProps } from './ui/Button';
+import { buttonClass, type ButtonSize, type ButtonVariant } from './ui/button-class';
 
 export interface ButtonLinkProps extends Omit<LinkProps, 'className'> {
-  variant?: ButtonProps['variant'];
-  size?: ButtonProps['size'];
+  variant?: ButtonVariant;
+  size?: ButtonSize;
   testId?: string;
 }
 
@@ -18,20 +18,14 @@ export interface ButtonLinkItem {
   to: string;
   label: ReactNode;
   testId: string;
-  variant?: ButtonProps['variant'];
+  variant?: ButtonVariant;
 }
 
 /**
  * Links to other screens side by side, each a `ButtonLink` of the same size: a header's (the
  * project overview's) or a row's (a collection's).
  */
-export function ButtonLinks({
-  links,
-  size,
-}: {
-  links: readonly ButtonLinkItem[];
-  size?: ButtonProps['size'];
-}) {
+export function ButtonLinks({ links, size }: { links: readonly ButtonLinkItem[]; size?: ButtonSize }) {
   return links.map(({ label, testId, ...link }) => (
     <ButtonLink key={testId} {...link} size={size} testId={testId}>
       {label}
@@ -41,8 +35,8 @@ export function ButtonLinks({
 
 interface ExternalButtonLinkProps {
   href: string;
-  variant?: ButtonProps['variant'];
-  size?: ButtonProps['size'];
+  variant?: ButtonVariant;
+  size?: ButtonSize;
   testId?: string;
   children: ReactNode;
 }

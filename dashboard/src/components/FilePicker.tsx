@@ -1,6 +1,6 @@
 import { useState, type InputHTMLAttributes, type Ref } from 'react';
 import { useTranslation } from 'react-i18next';
-import { buttonClass } from './ui/Button';
+import { buttonClass } from './ui/button-class';
 
 export interface FilePickerProps extends Omit<InputHTMLAttributes<HTMLInputElement>, 'type' | 'className'> {
   id: string;

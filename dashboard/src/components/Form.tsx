@@ -1,7 +1,7 @@
 import { useEffect, useRef, type FormHTMLAttributes, type ReactNode } from 'react';
 import type { FieldValues, SubmitHandler, UseFormReturn } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
-import { focusFirstInvalid, serverErrorPaths } from '@/lib/forms';
+import { focusFirstInvalid, serverErrorPaths } from '@/lib/form-errors';
 import { ActionButton } from './ActionButton';
 
 interface FormProps<T extends FieldValues, C, O> extends Omit<

@@ -3,10 +3,15 @@
  * mutations and effects need). `showToast`/`toast.*` keep the spec's duration: 2 seconds plus the
  * message's length divided by 50 seconds. An error's text sits in a `role="alert"` element, so
  * screen readers announce it at once; success and info are announced politely by sonner's live
- * region. `<Toaster />` is mounted once, by the app's layout.
+ * region. `<Toaster />` is mounted once, by the app's layout, once this module
+ * is loaded (toaster-slot.ts).
  */
 import { useTranslation } from 'react-i18next';
 import { Toaster as SonnerToaster, toast as sonner } from 'sonner';
+import { wantToaster } from './toaster-slot';
+
+// This module loaded: a screen may raise toasts, so the layout mounts the toaster.
+wantToaster();
 
 export type ToastKind = 'success' | 'error' | 'info' | 'warning';
 

@@ -4,6 +4,10 @@
  * Zod messages are i18n keys, translated where the issue is shown.
  */
 import { z } from 'zod';
+import { issueMessage } from './issue-message';
+
+// Zod-free, so forms that load zod lazily (the sign-in page's) read the messages without it.
+export { issueMessage, readIssueMessage } from './issue-message';
 
 /** trim → strip accents → lower-case → [^a-z0-9_-] to '-' → collapse '-' → trim '-'. */
 export function slugify(input: string): string {
@@ -277,29 +281,6 @@ export const blockTemplateField = blockCodeField.refine(
 /** A block's or template's order, from 0 to 1,000,000; `fallback` stands for an empty input. */
 export function blockOrderField(fallback?: number) {
   return orderField('validation.orderInvalid', fallback);
-}
-
-/**
- * A zod message that needs values ("O caractere {{c}} …"): the i18n key and its values in one
- * string, since a form error carries only a message. `errorText` in `@/lib/forms` reads it back.
- */
-export function issueMessage(key: string, values?: Record<string, string | number>): string {
-  return values ? `${key}|${JSON.stringify(values)}` : key;
-}
-
-/** The key and values of a message made by `issueMessage`. */
-export function readIssueMessage(message: string): { key: string; values: Record<string, string | number> } {
-  const bar = message.indexOf('|');
-  if (bar === -1) return { key: message, values: {} };
-  try {
-    const values: unknown = JSON.parse(message.slice(bar + 1));
-    if (typeof values === 'object' && values !== null) {
-      return { key: message.slice(0, bar), values: values as Record<string, string | number> };
-    }
-  } catch {
-    // Not ours: the whole text is the key.
-  }
-  return { key: message, values: {} };
 }
 
 /** Project settings form (name, preview slug, description); `currentSlug` is the project's own. */

@@ -1,23 +1,15 @@
 import type { ReactNode } from 'react';
 import { Button as AriaButton, type ButtonProps as AriaButtonProps } from 'react-aria-components';
+import { buttonClass, type ButtonSize, type ButtonVariant } from './button-class';
+
+export { buttonClass } from './button-class';
 
 export interface ButtonProps extends Omit<AriaButtonProps, 'className' | 'children'> {
-  variant?: 'default' | 'primary' | 'danger' | 'danger-ghost';
-  size?: 'default' | 'small';
+  variant?: ButtonVariant;
+  size?: ButtonSize;
   className?: string;
   children: ReactNode;
   testId?: string;
-}
-
-/** The `.button` classes of a variant and size (`button button-primary button-small`). */
-export function buttonClass(
-  variant: ButtonProps['variant'] = 'default',
-  size: ButtonProps['size'] = 'default',
-) {
-  const classes = ['button'];
-  if (variant !== 'default') classes.push(`button-${variant}`);
-  if (size === 'small') classes.push('button-small');
-  return classes.join(' ');
 }
 
 /**

@@ -12,6 +12,7 @@ export const loginSchema = z.object({
   password: z.string().min(1, 'validation.passwordRequired'),
 });
 export type LoginValues = z.input<typeof loginSchema>;
+export type LoginOutput = z.output<typeof loginSchema>;
 
 export const registerSchema = z.object({
   name: z.string().trim().min(1, 'validation.userNameRequired'),
@@ -19,6 +20,7 @@ export const registerSchema = z.object({
   password: newPasswordField,
 });
 export type RegisterValues = z.input<typeof registerSchema>;
+export type RegisterOutput = z.output<typeof registerSchema>;
 
 export const forgotSchema = z.object({ email: trimmedEmail });
 export type ForgotValues = z.input<typeof forgotSchema>;

@@ -1,0 +1,199 @@
+// Lighthouse's Performance score of the sign-in page (/login), mobile (Lighthouse's default form
+// factor and simulated slow-4G throttling), asserted ≥ 95 (issue 42). Run `npm run build` first.
+//
+// It serves the built dashboard (dist/) from a small server of its own on 127.0.0.1, the way a
+// compressing server would (gzip, level 6, when the browser accepts it; index.html for any other
+// path, as the control plane's SPA fallback does), with a stand-in for the two API calls the
+// sign-in page may make: GET /api/config (the public settings, no demo account) and GET /api/user
+// (401, signed out). Then it runs Lighthouse 12.2.3 in Debian's Chromium and prints the score,
+// the metrics and the audits that cost the most.
+//
+// Lighthouse is not one of the dashboard's dependencies (its 146 packages would slow every
+// `npm ci`): the script uses an installed `lighthouse` when there is one, and otherwise runs the
+// pinned version through `npx --yes lighthouse@12.2.3` (npm's cache keeps it for the next run).
+//
+// Usage: node scripts/lighthouse-signin.mjs [--runs N] [--min SCORE] [--no-gzip] [--keep-report]
+//   --runs N        run Lighthouse N times (default 1) and judge the median score
+//   --min SCORE     the least score that passes (default 95, or LIGHTHOUSE_MIN)
+//   --no-gzip       serve without compression (what the control plane's ServeDir sends today)
+//   --keep-report   keep the last JSON report and print where it is
+// CHROME_PATH picks the browser (default /usr/bin/chromium). Exit 0 at or above the minimum,
+// 1 below it, 2 when Lighthouse could not run.
+import { spawn } from 'node:child_process';
+import { createReadStream, existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { createServer } from 'node:http';
+import { tmpdir } from 'node:os';
+import { dirname, extname, join, normalize, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { createGzip } from 'node:zlib';
+
+const LIGHTHOUSE = 'lighthouse@12.2.3';
+const CHROME_FLAGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+const TYPES = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.json': 'application/json',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.ico': 'image/x-icon',
+  '.woff2': 'font/woff2',
+};
+const COMPRESSIBLE = new Set(['.html', '.js', '.css', '.json', '.svg']);
+
+/** The public settings a fresh platform answers with (no demo account). */
+const CONFIG = {
+  platform_domain: 'vitrine.test',
+  preview_url_template: 'https://{slug}.vitrine.test',
+  public_ip: '127.0.0.1',
+  cname_target: 'edge.vitrine.test',
+  demo: null,
+};
+
+function serve(dist, gzip) {
+  return createServer((request, response) => {
+    const url = new URL(request.url ?? '/', 'http://localhost');
+    const json = (status, body) => {
+      response.writeHead(status, { 'content-type': 'application/json' });
+      response.end(JSON.stringify(body));
+    };
+    if (url.pathname === '/api/config') return json(200, CONFIG);
+    if (url.pathname === '/api/user') return json(401, { error: 'unauthorized', message: 'Unauthorized' });
+    if (url.pathname.startsWith('/api/')) return json(404, { error: 'not_found', message: 'Not Found' });
+    let file = join(dist, normalize(decodeURIComponent(url.pathname)).replace(/^(\.\.[/\\])+/, ''));
+    if (!file.startsWith(dist) || !existsSync(file) || statSync(file).isDirectory()) {
+      file = join(dist, 'index.html');
+    }
+    const ext = extname(file);
+    const headers = { 'content-type': TYPES[ext] ?? 'application/octet-stream' };
+    // Hashed assets are immutable; index.html is asked for again each time.
+    headers['cache-control'] = file.includes(`${join(dist, 'assets')}`)
+      ? 'public, max-age=31536000, immutable'
+      : 'no-cache';
+    const compress =
+      gzip && COMPRESSIBLE.has(ext) && /\bgzip\b/.test(request.headers['accept-encoding'] ?? '');
+    if (compress) headers['content-encoding'] = 'gzip';
+    response.writeHead(200, headers);
+    const body = createReadStream(file);
+    (compress ? body.pipe(createGzip({ level: 6 })) : body).pipe(response);
+  });
+}
+
+/** The command that runs Lighthouse: the installed package's CLI, or the pinned one through npx. */
+function lighthouseCommand() {
+  try {
+    const pkg = fileURLToPath(import.meta.resolve('lighthouse/package.json'));
+    return [process.execPath, [join(dirname(pkg), 'cli', 'index.js')]];
+  } catch {
+    return [process.platform === 'win32' ? 'npx.cmd' : 'npx', ['--yes', LIGHTHOUSE]];
+  }
+}
+
+const ms = (value) => `${Math.round(value)} ms`;
+
+function summary(report) {
+  const audit = (id) => report.audits[id];
+  const lines = [
+    `  FCP ${audit('first-contentful-paint').displayValue}, LCP ${audit('largest-contentful-paint').displayValue},` +
+      ` TBT ${audit('total-blocking-time').displayValue}, CLS ${audit('cumulative-layout-shift').displayValue},` +
+      ` Speed Index ${audit('speed-index').displayValue}`,
+  ];
+  const costly = Object.values(report.audits)
+    .filter((a) => a.details?.type === 'opportunity' && (a.details.overallSavingsMs ?? 0) > 0)
+    .sort((a, b) => b.details.overallSavingsMs - a.details.overallSavingsMs)
+    .slice(0, 5);
+  for (const a of costly) lines.push(`  could save ${ms(a.details.overallSavingsMs)}: ${a.title}`);
+  return lines;
+}
+
+async function main() {
+  const { values } = parseArgs({
+    options: {
+      runs: { type: 'string', default: '1' },
+      min: { type: 'string' },
+      'no-gzip': { type: 'boolean', default: false },
+      'keep-report': { type: 'boolean', default: false },
+    },
+  });
+  const runs = Number(values.runs);
+  const min = Number(values.min ?? process.env.LIGHTHOUSE_MIN ?? 95);
+  const dist = resolve(dirname(fileURLToPath(import.meta.url)), '..', 'dist');
+  const chrome = process.env.CHROME_PATH ?? '/usr/bin/chromium';
+  if (!existsSync(join(dist, 'index.html'))) {
+    console.error(`lighthouse-signin: no build in ${dist} (run npm run build first)`);
+    return 2;
+  }
+  if (!existsSync(chrome)) {
+    console.error(`lighthouse-signin: no browser at ${chrome} (set CHROME_PATH)`);
+    return 2;
+  }
+  const server = serve(dist, !values['no-gzip']);
+  await new Promise((done) => server.listen(0, '127.0.0.1', done));
+  const url = `http://127.0.0.1:${server.address().port}/login`;
+  const out = mkdtempSync(join(tmpdir(), 'lighthouse-signin-'));
+  const [command, prefix] = lighthouseCommand();
+  const scores = [];
+  let last;
+  try {
+    for (let run = 1; run <= runs; run += 1) {
+      const path = join(out, `report-${run}.json`);
+      const started = Date.now();
+      // Asynchronous: the server in this process must keep answering while Lighthouse runs.
+      const result = await new Promise((done) => {
+        const child = spawn(
+          command,
+          [
+            ...prefix,
+            url,
+            '--only-categories=performance',
+            '--output=json',
+            `--output-path=${path}`,
+            `--chrome-flags=${CHROME_FLAGS.join(' ')}`,
+            '--quiet',
+          ],
+          { stdio: 'inherit', env: { ...process.env, CHROME_PATH: chrome } },
+        );
+        child.on('close', (code) => done(code));
+      });
+      if (result !== 0 || !existsSync(path)) {
+        console.error(`lighthouse-signin: Lighthouse failed (exit ${result})`);
+        return 2;
+      }
+      last = JSON.parse(readFileSync(path, 'utf8'));
+      if (last.runtimeError) {
+        console.error(`lighthouse-signin: ${last.runtimeError.code}: ${last.runtimeError.message}`);
+        return 2;
+      }
+      const score = Math.round(last.categories.performance.score * 100);
+      scores.push(score);
+      console.log(`run ${run}: Performance ${score} (${((Date.now() - started) / 1000).toFixed(0)} s)`);
+      for (const line of summary(last)) console.log(line);
+    }
+  } finally {
+    server.close();
+    if (values['keep-report']) console.log(`reports kept in ${out}`);
+    else rmSync(out, { recursive: true, force: true });
+  }
+  const median = [...scores].sort((a, b) => a - b)[Math.floor(scores.length / 2)];
+  const gzip = values['no-gzip'] ? 'uncompressed' : 'gzip';
+  console.log(
+    `Lighthouse ${last.lighthouseVersion}, mobile, ${gzip}, ${url}: Performance ${median} (least to pass ${min})`,
+  );
+  if (median < min) {
+    console.error(`Performance ${median} is below ${min}: see the audits above.`);
+    return 1;
+  }
+  return 0;
+}
+
+process.exitCode = await main();
