@@ -12,6 +12,7 @@ pub mod conflicts;
 pub mod conversions;
 pub mod csrf;
 pub mod custom_domains;
+pub mod dashboard_files;
 pub mod domain_checks;
 pub mod domain_report;
 pub mod email_confirmation;

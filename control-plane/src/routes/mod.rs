@@ -39,14 +39,11 @@ use axum::{
     response::{Html, IntoResponse},
     routing::get,
 };
-use tower_http::{
-    services::{ServeDir, ServeFile},
-    set_header::SetResponseHeaderLayer,
-};
+use tower_http::set_header::SetResponseHeaderLayer;
 use utoipa::OpenApi;
 use utoipa_axum::{router::OpenApiRouter, routes};
 
-use crate::{csrf, error::ApiError, nul, state::AppState};
+use crate::{csrf, dashboard_files, error::ApiError, nul, state::AppState};
 
 #[derive(OpenApi)]
 #[openapi(
@@ -314,8 +311,7 @@ fn document_shared_answers(doc: &mut utoipa::openapi::OpenApi) {
 pub fn router(state: AppState) -> Router {
     let (api, doc) = api(&state);
     let doc_json = serde_json::to_value(&doc).expect("OpenAPI document serialises");
-    let dashboard = &state.settings.dashboard_dir;
-    let spa = ServeDir::new(dashboard).fallback(ServeFile::new(dashboard.join("index.html")));
+    let dashboard = state.settings.dashboard_dir.clone();
     Router::new()
         .merge(api)
         .route(
@@ -339,7 +335,8 @@ pub fn router(state: AppState) -> Router {
             crate::metrics::track,
         ))
         .with_state(state)
-        .fallback_service(spa)
+        .nest_service("/assets", dashboard_files::assets(&dashboard))
+        .fallback_service(dashboard_files::app(&dashboard))
         // Last, so they cover the dashboard's files and its SPA fallback too. Routes that are
         // meant to be framed by the dashboard (the template preview) set their own.
         .layer(SetResponseHeaderLayer::if_not_present(

@@ -14,6 +14,7 @@ mod business;
 mod collection_pages;
 mod collections;
 mod conversions;
+mod dashboard_files;
 mod domains;
 mod fleet;
 mod form_history;
