@@ -1,9 +1,9 @@
 // Lighthouse's Performance score of the sign-in page (/login), mobile (Lighthouse's default form
 // factor and simulated slow-4G throttling), asserted ≥ 95 (issue 42). Run `npm run build` first.
 //
-// It serves the built dashboard (dist/) from a small server of its own on 127.0.0.1, the way a
-// compressing server would (gzip, level 6, when the browser accepts it; index.html for any other
-// path, as the control plane's SPA fallback does), with a stand-in for the two API calls the
+// It serves the built dashboard (dist/) from a small server of its own on 127.0.0.1 as the
+// control plane does (control-plane/src/dashboard_files.rs: the build's precompressed .br or .gz
+// variant the browser accepts; index.html for any other path, the SPA fallback), with a stand-in for the two API calls the
 // sign-in page may make: GET /api/config (the public settings, no demo account) and GET /api/user
 // (401, signed out). Then it runs Lighthouse 12.2.3 in Debian's Chromium and prints the score,
 // the metrics and the audits that cost the most.
@@ -15,7 +15,7 @@
 // Usage: node scripts/lighthouse-signin.mjs [--runs N] [--min SCORE] [--no-gzip] [--keep-report]
 //   --runs N        run Lighthouse N times (default 1) and judge the median score
 //   --min SCORE     the least score that passes (default 95, or LIGHTHOUSE_MIN)
-//   --no-gzip       serve without compression (what the control plane's ServeDir sends today)
+//   --no-gzip       serve without compression (ignore the build's .br and .gz variants)
 //   --keep-report   keep the last JSON report and print where it is
 // CHROME_PATH picks the browser (default /usr/bin/chromium). Exit 0 at or above the minimum,
 // 1 below it, 2 when Lighthouse could not run.
@@ -26,7 +26,6 @@ import { tmpdir } from 'node:os';
 import { dirname, extname, join, normalize, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { createGzip } from 'node:zlib';
 
 const LIGHTHOUSE = 'lighthouse@12.2.3';
 const CHROME_FLAGS = [
@@ -49,7 +48,6 @@ const TYPES = {
   '.ico': 'image/x-icon',
   '.woff2': 'font/woff2',
 };
-const COMPRESSIBLE = new Set(['.html', '.js', '.css', '.json', '.svg']);
 
 /** The public settings a fresh platform answers with (no demo account). */
 const CONFIG = {
@@ -60,7 +58,7 @@ const CONFIG = {
   demo: null,
 };
 
-function serve(dist, gzip) {
+function serve(dist, precompressed) {
   return createServer((request, response) => {
     const url = new URL(request.url ?? '/', 'http://localhost');
     const json = (status, body) => {
@@ -80,12 +78,22 @@ function serve(dist, gzip) {
     headers['cache-control'] = file.includes(`${join(dist, 'assets')}`)
       ? 'public, max-age=31536000, immutable'
       : 'no-cache';
-    const compress =
-      gzip && COMPRESSIBLE.has(ext) && /\bgzip\b/.test(request.headers['accept-encoding'] ?? '');
-    if (compress) headers['content-encoding'] = 'gzip';
+    // The variant the build wrote (scripts/precompress.mjs) that the browser accepts, br first,
+    // as the control plane's ServeDir sends it (control-plane/src/dashboard_files.rs).
+    const accept = request.headers['accept-encoding'] ?? '';
+    const variant = !precompressed
+      ? null
+      : [
+          ['br', '.br'],
+          ['gzip', '.gz'],
+        ].find(([coding, suffix]) => new RegExp(`\\b${coding}\\b`).test(accept) && existsSync(file + suffix));
+    if (variant) {
+      headers['content-encoding'] = variant[0];
+      headers.vary = 'Accept-Encoding';
+      file += variant[1];
+    }
     response.writeHead(200, headers);
-    const body = createReadStream(file);
-    (compress ? body.pipe(createGzip({ level: 6 })) : body).pipe(response);
+    createReadStream(file).pipe(response);
   });
 }
 
@@ -185,7 +193,7 @@ async function main() {
     else rmSync(out, { recursive: true, force: true });
   }
   const median = [...scores].sort((a, b) => a - b)[Math.floor(scores.length / 2)];
-  const gzip = values['no-gzip'] ? 'uncompressed' : 'gzip';
+  const gzip = values['no-gzip'] ? 'uncompressed' : 'precompressed';
   console.log(
     `Lighthouse ${last.lighthouseVersion}, mobile, ${gzip}, ${url}: Performance ${median} (least to pass ${min})`,
   );
