@@ -293,7 +293,7 @@ describe('collections end to end', () => {
       // Edit.
       await page.click(byTestId('record-edit'));
       await page.waitForURL(pathIs(`/project/${projectId}/table/${tableId}/browse/edit/${postId}`));
-      await page.waitForSelector(byTestId('record-title'));
+      await page.waitForSelector(`input${byTestId('record-title')}`);
       expect(await page.inputValue(byTestId('record-title'))).toBe('Casa Azul à Venda');
       await page.fill(byTestId('record-title'), 'Casa Azul Vendida');
       await page.click(byTestId('record-save'));
@@ -470,6 +470,9 @@ describe('collections end to end', () => {
         // The client edits a record through the same form.
         await panel.locator(byTestId('record-edit')).first().click();
         await panel.waitForURL((url) => url.pathname.startsWith(`/admin/table/${tableId}/edit/`));
+        // The form's screen loads on demand; the list (whose titles share the test id) stays
+        // until it has.
+        await panel.waitForSelector(`input${byTestId('record-title')}`);
         await panel.fill(byTestId('record-title'), 'Editado pelo cliente');
         await panel.click(byTestId('record-save'));
         await panel.waitForURL(pathIs(`/admin/table/${tableId}`));
