@@ -9,14 +9,19 @@
 #   --handshakes   edge_https: new TLS connections per second, full and resumed
 #   --shapes       edge_https: plaintext HTTP/1.1 across load shapes (threads, connections,
 #                  sites, page sizes, Accept-Encoding)
+#   --templates    edge_https: a template as published (the bakery shop made through the API:
+#                  its live home page, catalogue and a product page; h2, HTTP/1.1 over TLS and
+#                  plain HTTP/1.1, with and without Accept-Encoding: gzip)
 #   --scale        sites_scale: 100,000 generated sites on one edge (start-up, a cold site's
 #                  first request from the local object store and from S3 (moto), memory,
 #                  the hot path against 1,000 sites)
 #
 #   bash benches/edge-load.sh --https --handshakes
 #
-# EDGE_LOAD_SECS sets each measurement's length, EDGE_LOAD_ROUNDS the interleaved rounds;
-# sites_scale reads SCALE_SITES, SCALE_ROUNDS, SCALE_SECS, SCALE_COLD and SCALE_S3_SITES.
+# EDGE_LOAD_SECS sets each measurement's length, EDGE_LOAD_ROUNDS the interleaved rounds,
+# EDGE_LOAD_ONLY (comma-separated) keeps edge_https's measures whose names hold one of its parts
+# (EDGE_LOAD_ONLY=template: the template's); sites_scale reads SCALE_SITES, SCALE_ROUNDS,
+# SCALE_SECS, SCALE_COLD and SCALE_S3_SITES.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -24,15 +29,15 @@ plain=0 https=() scale=0 any=0
 for arg in "$@"; do
   case "$arg" in
     --plain) plain=1 ;;
-    --https | --handshakes | --shapes) https+=("$arg") ;;
+    --https | --handshakes | --shapes | --templates) https+=("$arg") ;;
     --scale) scale=1 ;;
-    -h | --help) sed -n '2,19p' "$0"; exit 0 ;;
+    -h | --help) sed -n '2,24p' "$0"; exit 0 ;;
     *) echo "unknown flag: $arg (see --help)" >&2; exit 2 ;;
   esac
   any=1
 done
 if [ "$any" -eq 0 ]; then
-  plain=1 https=(--https --handshakes --shapes) scale=1
+  plain=1 https=(--https --handshakes --shapes --templates) scale=1
 fi
 
 as_root() { if [ "$(id -u)" -eq 0 ]; then "$@"; else sudo "$@"; fi; }

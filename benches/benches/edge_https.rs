@@ -24,20 +24,35 @@
 //!   dimension varied alone (1 thread; 256 connections; 100 sites; 2 KB and 100 KB pages;
 //!   `Accept-Encoding: gzip`), and the 256-connection shape again with each server idle for
 //!   12 s before its run (past the edge's host TTL: the cold restart).
+//! - `--templates`: a template as published (issue 42, `vitrine_benches::template`): a shop
+//!   made from the seeded bakery template through the API, 24 products (the template's five
+//!   and an import), published; its live home page (`/`, the grid rendered from records), its
+//!   catalogue (`/produtos`, the list of the collection's posts) and one product's page
+//!   (`/produto/pao-de-queijo-canastra`), each with h2 (64 connections × 1 stream and × 10
+//!   streams), HTTP/1.1 over TLS (64 connections), and plain HTTP/1.1 (wrk, 2 threads, 64
+//!   connections), without and with `Accept-Encoding: gzip`: 24 measures named
+//!   `template {home|catalogue|product}: {client}; {no Accept-Encoding|Accept-Encoding gzip}`
+//!   (no comma in them, so `EDGE_LOAD_ONLY` can name each). nginx and the bare reference get
+//!   the very bytes the edge sent for each (its gzip variant for `Accept-Encoding: gzip` when
+//!   it sent one, else identity), and the run checks each server answers them. Before the
+//!   measures, the run prints each page's sizes and headers, and whether the edge answers
+//!   repeats from its hot routes (its `/metrics` around 200 requests per page and encoding).
 //!
 //! Each server is warmed with 2 s of the same load right before each of its runs (it has been
 //! idle while the other two ran), so the runs measure the steady state.
 //!
 //! Rounds are interleaved (the servers' order rotates each round) and each ratio is taken
 //! within its round; the medians of the rounds' ratios are reported, with every round's.
-//! Targets: edge ≥ 1.2 × nginx on every measure, and p99 ≤ nginx's on the HTTPS runs. The run
+//! Targets: edge ≥ 1.2 × nginx on every measure, and p99 ≤ nginx's on the HTTPS runs and
+//! the template measures. The run
 //! prints PASS/MISS per line and exits non-zero on a miss.
 //!
-//! Run: `bash benches/edge-load.sh --https --handshakes --shapes`. `EDGE_LOAD_SECS` sets each
+//! Run: `bash benches/edge-load.sh --https --handshakes --shapes --templates`. `EDGE_LOAD_SECS` sets each
 //! measurement (default 5), `EDGE_LOAD_ROUNDS` the rounds (default 3), `EDGE_SHAPES_SITES`
 //! the sites seeded for the shapes (default 1,000). `EDGE_LOAD_HOLD=1` keeps the servers up
 //! afterwards for profiling. `EDGE_LOAD_ONLY` (comma-separated) runs only the measures whose
-//! names contain one of its parts, e.g. `EDGE_LOAD_ONLY="256 conn,100 KB"`.
+//! names contain one of its parts, e.g. `EDGE_LOAD_ONLY="256 conn,100 KB"` or
+//! `EDGE_LOAD_ONLY="template home"`.
 
 use std::net::SocketAddr;
 
@@ -49,7 +64,9 @@ use vitrine_benches::{
         BareRef, copy_sites, h2load_streams, handshakes, ktls_available, nginx_config, pki,
         seed_shaped_site,
     },
-    median, random_host_script, wrk_shape,
+    median, random_host_script,
+    template::{self, copy_template_pages, hot_check, seed_template_site},
+    wrk_shape,
 };
 
 const SERVERS: [&str; 3] = ["nginx", "edge", "bare"];
@@ -82,13 +99,14 @@ async fn main() {
         return;
     }
     let flag = |f: &str| args.iter().any(|a| a == f);
-    let all = !["--https", "--handshakes", "--shapes"]
+    let all = !["--https", "--handshakes", "--shapes", "--templates"]
         .iter()
         .any(|f| flag(f));
-    let (https, shakes, shapes) = (
+    let (https, shakes, shapes, templates) = (
         all || flag("--https"),
         all || flag("--handshakes"),
         all || flag("--shapes"),
+        all || flag("--templates"),
     );
     let (secs, rounds) = (
         env_u64("EDGE_LOAD_SECS", 5),
@@ -126,11 +144,40 @@ async fn main() {
     while let Some(done) = seeding.join_next().await {
         done.unwrap();
     }
+    let shop = if templates {
+        Some(seed_template_site(&stack).await)
+    } else {
+        None
+    };
 
     let plain_edge = EdgeProc::start(&edge_bin, &stack.db.url, data_dir);
     let root = dir.join("root");
     let sizes = copy_sites(plain_edge.addr, sites, &root).await;
     println!("page sizes (identity): {sizes:?}");
+    let copied = match &shop {
+        Some(shop) => {
+            let copied = copy_template_pages(plain_edge.addr, &shop.host, &root).await;
+            for c in &copied {
+                let [plain, gzip] = c
+                    .headers
+                    .each_ref()
+                    .map(|h| h.trim_end().replace('\n', "; "));
+                println!(
+                    "template {} ({}): identity {} B, gzip {}\n  headers: {plain}\n  headers for Accept-Encoding gzip: {gzip}",
+                    c.label,
+                    c.path,
+                    c.identity,
+                    c.gzip.map_or("not sent".into(), |g| format!("{g} B")),
+                );
+            }
+            let (edge, admin) = (plain_edge.addr, plain_edge.admin);
+            for line in hot_check(edge, admin, &shop.host, 200).await {
+                println!("template hot routes: {line}");
+            }
+            copied
+        }
+        None => Vec::new(),
+    };
     let certs = pki(&["*.localhost", "site0.localhost", "localhost"]);
     let (cert, key) = (dir.join("cert.pem"), dir.join("key.pem"));
     std::fs::write(&cert, &certs.chain_pem).unwrap();
@@ -159,6 +206,14 @@ async fn main() {
         &nginx_config(dir, &root, nginx_plain, nginx_tls, &cert, &key),
     );
     let bare = BareRef::start(&edge_bin, &root, &cert, &key, 2);
+    if let Some(shop) = &shop {
+        let servers = [
+            ("nginx", nginx.addr),
+            ("edge", plain_edge.addr),
+            ("bare", bare.addr),
+        ];
+        template::check_servers(&servers, &shop.host, &root).await;
+    }
     let tls_addrs = [
         SocketAddr::from(([127, 0, 0, 1], nginx_tls)),
         tls_edge.https,
@@ -310,6 +365,29 @@ async fn main() {
                         wrk_shape(plain_addrs[i], "/", secs, script, 2, 256, &[])
                     })
                 },
+            ));
+        }
+    }
+
+    if let Some(shop) = &shop {
+        let script = template::host_script(dir, &shop.host);
+        for m in template::measures(&copied)
+            .into_iter()
+            .filter(|m| wanted(&m.name))
+        {
+            let run = |i: usize, secs| {
+                tokio::task::block_in_place(|| {
+                    m.run(&shop.host, (tls_addrs[i], plain_addrs[i]), &script, secs)
+                })
+            };
+            let pids = if m.client.tls() { tls_pids } else { plain_pids };
+            measures.push(measure(
+                &m.name,
+                (rounds, secs),
+                pids,
+                true,
+                |i| run(i, 2),
+                |i| run(i, secs),
             ));
         }
     }

@@ -231,6 +231,18 @@ pub fn h2load_streams(
     secs: u64,
     h1: bool,
 ) -> Load {
+    h2load_run(to, (host, path, &[]), conns, streams, secs, h1)
+}
+
+/// [`h2load_streams`] for `(host, path, extra request headers)` (`"accept-encoding: gzip"`).
+pub fn h2load_run(
+    to: SocketAddr,
+    (host, path, headers): (&str, &str, &[&str]),
+    conns: usize,
+    streams: usize,
+    secs: u64,
+    h1: bool,
+) -> Load {
     let log = tempfile::NamedTempFile::new().unwrap();
     let mut cmd = Command::new("h2load");
     cmd.args([
@@ -246,6 +258,9 @@ pub fn h2load_streams(
     .arg(format!("--log-file={}", log.path().display()));
     if h1 {
         cmd.arg("--h1");
+    }
+    for h in headers {
+        cmd.args(["-H", h]);
     }
     let out = cmd
         .arg(format!("https://{host}:{}{path}", to.port()))

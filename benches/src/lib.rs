@@ -2,7 +2,10 @@
 //! share: a free port, nginx as the reference server started from a configuration text, the
 //! settings of a bench stack and the control plane it starts ([`Stack`]), the 1,000 seeded sites (built and published through the control
 //! plane's HTTP API), the release edge binary as a child process and wrk with a random-`Host`
-//! script.
+//! script. Its modules: [`https`] (the HTTPS and load-shape benches' PKI, nginx root and
+//! configuration, bare reference and h2load), [`template`] (a shop made from the bakery
+//! template and published, its pages copied and measured), [`cpu`] (CPU time per request) and
+//! [`scale`] (the scale bench's generated sites).
 
 use std::{
     io::{BufRead, BufReader, Write},
@@ -22,6 +25,7 @@ use vitrine_shared::{
 pub mod cpu;
 pub mod https;
 pub mod scale;
+pub mod template;
 
 /// A loopback port nobody listens on right now.
 pub fn free_port() -> u16 {
@@ -95,6 +99,8 @@ pub struct EdgeProc {
     pub addr: SocketAddr,
     /// The HTTPS listener's address.
     pub https: SocketAddr,
+    /// The admin listener's address (`/metrics`).
+    pub admin: SocketAddr,
     log: PathBuf,
 }
 
@@ -153,10 +159,15 @@ impl EdgeProc {
             .rsplit_once("(https ")
             .and_then(|(_, rest)| rest.trim_end_matches(')').parse().ok())
             .unwrap_or_else(|| panic!("no HTTPS address in {line:?}"));
+        let admin = line
+            .split_once("(admin http://")
+            .and_then(|(_, rest)| rest.split(')').next()?.parse().ok())
+            .unwrap_or_else(|| panic!("no admin address in {line:?}"));
         EdgeProc {
             child,
             addr,
             https,
+            admin,
             log,
         }
     }

@@ -7,7 +7,8 @@
 //! hyper-util's auto builder (h2 or HTTP/1.1 by ALPN, as the edge's hyper path).
 //!
 //! It answers from memory what the bench wrote to nginx's root: `ROOT/{host}/{path}/index.html`
-//! (and its `.gz`), with the headers the edge sent for it (`index.html.headers`, one
+//! (and its `.gz`, sent for `Accept-Encoding: gzip` when there is one, else the identity, as
+//! nginx's `gzip_static`), with the headers the edge sent for it (`index.html.headers`, one
 //! `name: value` per line), and `200 ok` at `/healthz`. No routing, caches, timeouts or metrics.
 //!
 //! `vitrine-bare-ref ROOT CERT KEY THREADS` prints `bare listening on http://A (https B)`.
@@ -153,7 +154,12 @@ fn answer(pages: &Pages, req: &Request<Incoming>) -> Response<Full<Bytes>> {
         .get(header::ACCEPT_ENCODING)
         .and_then(|v| v.to_str().ok())
         .is_some_and(|v| v.contains("gzip"));
-    let key = (host.to_string(), req.uri().path().to_string(), gzip);
+    let mut key = (host.to_string(), req.uri().path().to_string(), gzip);
+    // A page with no gzip variant (the edge answered identity to `Accept-Encoding: gzip`) is
+    // answered in identity, as nginx's `gzip_static` does.
+    if gzip && !pages.contains_key(&key) {
+        key.2 = false;
+    }
     match pages.get(&key) {
         Some((headers, body)) => {
             *r.headers_mut() = headers.clone();
