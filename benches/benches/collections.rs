@@ -22,8 +22,8 @@
 //!   beside a 2.4 ms p50 in one run of 2026-11-24), while a slower query or handler moves
 //!   every request and so the median. Issue 3's p99 ≤ 20 ms stays asserted too.
 //! - **Import ≤ 1.5 s**, asserted as a ratio to the raw insert measured in the same run,
-//!   because the absolute time follows the machine's load (the same code took 1.2 s and
-//!   3.2 s): [`import_ratio_budget`] is 1.5 s over the raw insert's median on a quiet
+//!   because the absolute time follows the machine's load (the same code took 2.5 s and
+//!   8.3 s on SQLite on 2026-11-29 as other builds came and went): [`import_ratio_budget`] is 1.5 s over the raw insert's median on a quiet
 //!   machine, so an import within it takes at most 1.5 s there.
 
 use std::time::{Duration, Instant};
