@@ -12,18 +12,16 @@
 //! | files | object key | eviction only (weighted by size, `EDGE_FILE_CACHE_BYTES`): objects are immutable |
 //! | renders | project, records generation, deploy, request | a `records` change bumps the generation |
 //!
-//! **Hosts are reloaded ahead of their end** ([`crate::spread::Timed`]): a host visited at
-//! least once per half TTL is never looked up while a visitor waits, so in steady state no
-//! visitor's request waits on the database. An entry is still never served past its lifetime.
+//! **Hosts are reloaded ahead of their end** ([`crate::spread::Timed`]): a host visited once per
+//! half TTL is never looked up while a visitor waits, and is never served past its lifetime.
 //!
 //! Generations rather than invalidation for renders and matchers: a render that read the old
 //! records and finishes after the change lands under the old generation's key, which nobody
 //! asks for again, so a slow render can never put stale HTML back into the cache.
 //!
-//! **Outage:** when the database is unreachable (or slower than [`DB_TIMEOUT`]) a small breaker
-//! stays open for [`BREAKER`], during which lookups do not wait on the database at all: a
-//! host whose fresh entry expired is answered from `last_known` and renders from the render
-//! cache. Only what was never cached fails (503).
+//! **Outage:** when the database is unreachable (or slower than [`DB_TIMEOUT`]) a breaker stays
+//! open for [`BREAKER`], and lookups do not wait on the database: an expired host is answered
+//! from `last_known`, renders from the render cache. Only what was never cached fails (503).
 //!
 //! **Nothing a visitor sends opens the breaker.** Only connection, pool and timeout failures
 //! count ([`vitrine_shared::store::Failure::Outage`]); a query the database refuses for its
@@ -112,8 +110,7 @@ pub struct Rendered {
     pub body: Bytes,
     /// Strong validator over the body (HTML pages), so revisits get 304.
     pub etag: Option<String>,
-    /// The body's brotli and gzip variants, made once with it (in the render worker for a
-    /// page, see `vitrine_shared::sandbox`), each only when it saves at least a tenth.
+    /// Its brotli and gzip variants, made once with it, each kept if it saves a tenth.
     pub br: Option<Bytes>,
     pub gzip: Option<Bytes>,
 }

@@ -391,8 +391,7 @@ impl Visits {
         let (sites, site, deploy) = (&self.sites, v.site, v.deploy);
         // Whose share of uncached renders this request uses.
         let visitor = v.client(&self.trusted_proxies);
-        // Boxed: a render's future is large, and a visitor thread's stack is not (the hot
-        // routes answer repeat requests without it).
+        // Boxed: a render's future is large, a visitor thread's stack is not.
         let rendered = match segments.as_slice() {
             [page, post] if !page.is_empty() && !post.is_empty() => {
                 Box::pin(live::collection_page(
@@ -575,7 +574,6 @@ impl Visits {
         };
         let raw_query = v.query.unwrap_or("");
         let records = self.sites.records_seen(v.site.project_id);
-        // Boxed, as a live page's render (see `serve_site`).
         let read = live::read_api(&self.sites, v.site, v.deploy, slug, &q, raw_query);
         match Box::pin(read).await {
             None => pages::json_error(StatusCode::NOT_FOUND, "not_found", "Unknown collection"),
