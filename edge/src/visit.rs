@@ -412,16 +412,7 @@ impl Visits {
                 forms::sent_page(v, &page.body, trimmed)
             }
             Some(Ok(page)) if page.status == StatusCode::OK => {
-                let file = Prepared::rendered(&page);
-                let r = self.file(v, &file, StatusCode::OK).await;
-                if !self.sites.degraded() {
-                    *fill = Some(HotFill {
-                        site: v.site.clone(),
-                        file,
-                        records: Some(records),
-                    });
-                }
-                r
+                self.live_file(v, &page, records, fill).await
             }
             Some(r) => self.answer(v, r).await,
             None => self.site_not_found(v).await,
@@ -447,6 +438,27 @@ impl Visits {
                 }
             }
         }
+    }
+
+    /// A `200` made from live records (a page, a read-API answer) sent as a static file, and
+    /// left for the hot routes under the records generation read before it was made.
+    async fn live_file(
+        &self,
+        v: &Visit<'_>,
+        r: &Rendered,
+        records: RecordsSeen,
+        fill: &mut Option<HotFill>,
+    ) -> Resp {
+        let file = Prepared::rendered(r);
+        let answer = self.file(v, &file, StatusCode::OK).await;
+        if !self.sites.degraded() {
+            *fill = Some(HotFill {
+                site: v.site.clone(),
+                file,
+                records: Some(records),
+            });
+        }
+        answer
     }
 
     /// A content-addressed asset that is not in this deploy's manifest: an earlier deploy's,
@@ -581,18 +593,7 @@ impl Visits {
                 tracing::warn!(project = v.site.project_id, error = %e, "read API unavailable");
                 live::api_unavailable(&e)
             }
-            Some(Ok(r)) if r.status == StatusCode::OK => {
-                let file = Prepared::rendered(&r);
-                let answer = self.file(v, &file, StatusCode::OK).await;
-                if !self.sites.degraded() {
-                    *fill = Some(HotFill {
-                        site: v.site.clone(),
-                        file,
-                        records: Some(records),
-                    });
-                }
-                answer
-            }
+            Some(Ok(r)) if r.status == StatusCode::OK => self.live_file(v, &r, records, fill).await,
             Some(Ok(r)) => serve::head_if(v.method, live::cached_response(r.status, &r, v.headers)),
         }
     }
