@@ -256,7 +256,7 @@ function moved(state: EditorState, history: History<EditorDoc>): EditorState {
   };
 }
 
-/** Who is selected after a document command (the selection as it was for the others). */
+/** Who is selected after a document command that changed the document (the selection as it was for the others). */
 function selectionAfter(state: EditorState, command: EditorCommand): string | null {
   switch (command.type) {
     case 'add':
@@ -315,7 +315,9 @@ export function editorReducer(state: EditorState, command: EditorCommand): Edito
     default: {
       const before = editorDoc(state);
       const after = applyToDoc(before, command);
-      const next = after === before ? state : moved(state, record(state.history, after));
+      // A command that changes nothing (a block no longer there) leaves the selection too.
+      if (after === before) return state;
+      const next = moved(state, record(state.history, after));
       const selected = selectionAfter(state, command);
       // A block just added shows in the Block tab, as one chosen on the canvas.
       if (command.type === 'add') return { ...next, selected, tab: 'block' };
