@@ -9,6 +9,7 @@ import {
   pageDoc,
   startEditor,
   unsavedSections,
+  type BlockEdit,
   type EditorCommand,
   type EditorDoc,
   type EditorState,
@@ -41,11 +42,8 @@ function run(commands: EditorCommand[], start: EditorState = startEditor(doc()))
 
 const uids = (state: EditorState) => editorDoc(state).blocks.map((b) => b.uid);
 const text = (b: PageBlock | undefined) => b?.vars[0]?.value;
-const setText = (value: unknown): EditorCommand => ({
-  type: 'editBlock',
-  uid: 'a',
-  edit: { kind: 'field', name: 'text', change: { value } },
-});
+const textEdit = (value: unknown): BlockEdit => ({ kind: 'field', name: 'text', change: { value } });
+const setText = (value: unknown): EditorCommand => ({ type: 'editBlock', uid: 'a', edit: textEdit(value) });
 const setBrand = (value: string): EditorCommand => ({
   type: 'editSection',
   section: 'header',
@@ -135,7 +133,7 @@ describe('block commands', () => {
     const start = startEditor(doc());
     expect(editorReducer(start, setText('a'))).toBe(start);
     expect(editorReducer(start, { type: 'move', uid: 'a', to: 0 })).toBe(start);
-    expect(editorReducer(start, { type: 'editBlock', uid: 'nobody', edit: setText('x').edit })).toBe(start);
+    expect(editorReducer(start, { type: 'editBlock', uid: 'nobody', edit: textEdit('x') })).toBe(start);
   });
 
   it("sends an edit of a section's uid to the section, any other to the page", () => {
