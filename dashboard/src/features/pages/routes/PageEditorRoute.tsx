@@ -118,10 +118,11 @@ function Editor({ page, project, library, user, sections, deploy, publishMenu }:
   );
 
   // --- edits -------------------------------------------------------------------------------
+  const freshUid = () => newUid(new Set(blocks.map((block) => block.uid)));
   const insert = (source: BlockSource, id: number, index: number = blocks.length) => {
     const origin = sourceBlock(library, source, id);
     if (!origin) return;
-    const made = blockFromSource(origin, source, newUid(new Set(blocks.map((block) => block.uid))));
+    const made = blockFromSource(origin, source, freshUid());
     if (!made.ok) {
       toast.error(t('editor.source.xVarsError') + made.reason);
       return;
@@ -254,11 +255,7 @@ function Editor({ page, project, library, user, sections, deploy, publishMenu }:
                 onMove: (to) => selectedBlock && dispatch({ type: 'move', uid: selectedBlock.uid, to }),
                 onDuplicate: () =>
                   selectedBlock &&
-                  dispatch({
-                    type: 'duplicate',
-                    uid: selectedBlock.uid,
-                    copyUid: newUid(new Set(blocks.map((block) => block.uid))),
-                  }),
+                  dispatch({ type: 'duplicate', uid: selectedBlock.uid, copyUid: freshUid() }),
                 onRemove: () => void removeSelected(),
                 onEditCode: () => setCodeOpen(true),
                 shared: selectedSection,
