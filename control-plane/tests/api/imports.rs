@@ -356,3 +356,49 @@ dual_test!(
         assert!(message.contains("Unknown column \"cor\""), "{message}");
     }
 );
+
+dual_test!(
+    async fn a_large_file_is_validated_in_halves_and_answered_as_one_pass(app: TestApp) {
+        // 6,000 rows: past the size validated on two threads (the halves meet after row
+        // 3,000). Every 20th amount is unreadable: 300 refused rows, 150 in each half.
+        let s = app.register("grande@example.com").await;
+        let (table, _) = products(&app, &s).await;
+        let mut file = String::from("name;slug;preco\n");
+        for i in 1..=6_000 {
+            let price = if i % 20 == 0 { "12,3x".into() } else { format!("{i},50") };
+            file.push_str(&format!("Item {i};item-{i};{price}\n"));
+        }
+        let answer = dry_run(&app, &s, table, "grande.csv", file.as_bytes()).await;
+        assert_eq!(counts(&answer), [5_700, 0, 0, 300], "{}", answer["problems"]);
+        // The list is capped at 200 and in row order across both halves: rows 20, 40 … 4,000.
+        let rows: Vec<i64> = answer["problems"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|p| p["row"].as_i64().unwrap())
+            .collect();
+        assert_eq!(rows, (1..=200).map(|k| k * 20).collect::<Vec<i64>>());
+        // The preview's first rows come from the first half, as written.
+        assert_eq!(answer["preview"][0]["name"], "Item 1", "{}", answer["preview"]);
+
+        // The import itself: refused whole, naming the first of the same rows; nothing written.
+        let res = import(&app, &s, table, "grande.csv", file.as_bytes()).await;
+        assert_eq!(res.status(), StatusCode::UNPROCESSABLE_ENTITY);
+        let body: Value = res.json().await.unwrap();
+        let rows: Vec<i64> = body["details"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|p| p["row"].as_i64().unwrap())
+            .collect();
+        // An error names its first 20 problems.
+        assert_eq!(rows, (1..=20).map(|k| k * 20).collect::<Vec<i64>>(), "{body}");
+        let list = json_ok(app.get(&s, &format!("/api/data/{table}?limit=1")).await).await;
+        assert_eq!(list["total"], 0, "{list}");
+
+        // Fixed, all 6,000 go in, each with its own price.
+        let fixed = file.replace("12,3x", "7,00");
+        let done = json_ok(import(&app, &s, table, "grande.csv", fixed.as_bytes()).await).await;
+        assert_eq!(counts(&done), [6_000, 0, 0, 0]);
+    }
+);

@@ -293,9 +293,39 @@ pub struct Validated {
 /// The most problems an answer lists (every refused row is counted).
 pub const MAX_PROBLEMS: usize = 200;
 
+/// Files with fewer rows are validated on the calling thread alone.
+const PARALLEL_FROM: usize = 4_096;
+
 /// Validates every row (CPU only); a currency cell's text is read as people write amounts
 /// ([`file_cell`]) before the record form's rules apply.
-pub fn validate_rows(schema: &Schema, rows: Vec<RawRow>, keep: usize) -> Validated {
+///
+/// A large file is validated in two halves on two threads (the caller's and one scoped
+/// thread), which halves the import's largest piece of work of its own: 0.3 s of the 0.5 s a
+/// 100,000-row import spends before its database write (issue 42's budget leaves it 0.44 s
+/// beside PostgreSQL's COPY). Two, not one per core: an import is one account's, and the
+/// other accounts' requests share the cores. The answer is the one a single pass gives: the
+/// halves are joined in row order and the problems capped as one list.
+pub fn validate_rows(schema: &Schema, mut rows: Vec<RawRow>, keep: usize) -> Validated {
+    if rows.len() < PARALLEL_FROM {
+        return validate_part(schema, rows, keep);
+    }
+    let tail = rows.split_off(rows.len() / 2);
+    let (mut out, tail) = std::thread::scope(|s| {
+        let tail = s.spawn(|| validate_part(schema, tail, keep));
+        (validate_part(schema, rows, keep), tail.join())
+    });
+    let tail = tail.unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+    out.drafts.extend(tail.drafts);
+    out.explicit.extend(tail.explicit);
+    let room = MAX_PROBLEMS.saturating_sub(out.problems.len());
+    out.problems.extend(tail.problems.into_iter().take(room));
+    out.refused.extend(tail.refused);
+    out.written.extend(tail.written);
+    out
+}
+
+/// [`validate_rows`] on one run of consecutive rows.
+fn validate_part(schema: &Schema, rows: Vec<RawRow>, keep: usize) -> Validated {
     let mut out = Validated::default();
     let refuse = |out: &mut Validated, row: usize, problems: Vec<Problem>| {
         out.refused.insert(row);
