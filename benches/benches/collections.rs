@@ -40,6 +40,11 @@ use vitrine_shared::{
 
 const ROWS: usize = 100_000;
 
+/// The control plane binary's allocator (`control-plane/src/main.rs`): the import runs in this
+/// process, and is measured as the binary runs it.
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 fn rss_kib() -> u64 {
     std::fs::read_to_string("/proc/self/status")
         .ok()

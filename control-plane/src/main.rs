@@ -36,6 +36,15 @@ enum Command {
     },
 }
 
+/// mimalloc instead of glibc's malloc, as the edge (`edge/src/main.rs`): an import builds and
+/// frees a map of values for each of up to 100,000 records, and glibc spent a fifth of a
+/// PostgreSQL import's CPU in its allocator (`unlink_chunk`, `malloc_consolidate`, `_int_free`:
+/// `benches/README.md`, issue 42), where mimalloc's per-thread free lists do not consolidate.
+/// The render worker this binary also runs as is started with the variable that keeps its
+/// address-space limit honest (`vitrine_shared::sandbox`).
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 fn main() -> anyhow::Result<()> {
     lifecycle::main(
         "vitrine-control",
