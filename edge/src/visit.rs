@@ -461,9 +461,8 @@ impl Visits {
         answer
     }
 
-    /// A content-addressed asset that is not in this deploy's manifest: an earlier deploy's,
-    /// which stays reachable (`docs/design.md#a-visit`). The name is `{hash}.{ext}`, so the hash
-    /// is its tag.
+    /// An earlier deploy's content-addressed asset, not in this deploy's manifest, which stays
+    /// reachable (`docs/design.md#a-visit`). The name is `{hash}.{ext}`: the hash is its tag.
     async fn old_asset(&self, v: &Visit<'_>, name: &str) -> Resp {
         let valid = !name.is_empty()
             && name.len() <= 200
