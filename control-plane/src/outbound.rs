@@ -1,7 +1,7 @@
 //! Outbound HTTP fetches made on a site owner's behalf (web fonts at publish time).
 //!
 //! reqwest is the maintained async HTTP client of the tokio ecosystem (rustls, timeouts,
-//! redirect policies, pluggable DNS). The guard follows DESIGN.md §4 "Outbound fetches":
+//! redirect policies, pluggable DNS). The guard follows `docs/design.md#outbound-fetches`:
 //! http(s) only; every address a host name resolves to is checked by
 //! [`vitrine_shared::outbound::is_public`] inside the client's own resolver, right before it
 //! connects, so a name cannot be switched to an internal address between check and use; IP

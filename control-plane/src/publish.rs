@@ -1,5 +1,5 @@
 //! Publishing: builds an immutable deploy of a project in the object store and then makes it
-//! live in one database transaction (DESIGN.md §3 "Publishing").
+//! live in one database transaction (`docs/design.md#publishing`).
 //!
 //! A build reads the project, its pages, collections and redirects and writes:
 //! - every static page as a full HTML document (`vitrine_shared::render::document`, the same

@@ -2,7 +2,8 @@
 //! maintained async, pure-Rust ACME client on rustls (no OpenSSL), whose `rcgen` feature makes
 //! the key and CSR for us.
 //!
-//! Every edge node may order, but the database decides who does (DESIGN §3):
+//! Every edge node may order, but the database decides who does
+//! (`docs/design.md#custom-domains-and-certificates`):
 //! - the **lease** is the `certificates` row ([`Store::claim_order`]), so one node orders a
 //!   given name at a time, and a name in back-off or with a certificate outside its renewal
 //!   window is never ordered;

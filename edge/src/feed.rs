@@ -1,10 +1,10 @@
 //! The change feed reader: keeps this edge's caches in step with the database.
 //!
-//! The `changes` table is the truth (DESIGN §3). This task reads `id > last` every
-//! `EDGE_CHANGE_POLL_MS`; on PostgreSQL it also `LISTEN`s on [`CHANGES_CHANNEL`] (sqlx's
-//! `PgListener`, which reconnects by itself) and reads at once when a notification arrives, so
-//! a change usually lands in milliseconds and never later than one poll. A missed notification
-//! costs nothing but that delay.
+//! The `changes` table is the truth (`docs/design.md#the-change-feed`). This task reads
+//! `id > last` every `EDGE_CHANGE_POLL_MS`; on PostgreSQL it also `LISTEN`s on
+//! [`CHANGES_CHANNEL`] (sqlx's `PgListener`, which reconnects by itself) and reads at once when
+//! a notification arrives, so a change usually lands in milliseconds and never later than one
+//! poll. A missed notification costs nothing but that delay.
 //!
 //! PostgreSQL hands out sequence ids before commit, so a transaction holding id 10 can commit
 //! after one holding id 11. The reader therefore always looks [`LOOKBACK`] ids behind the

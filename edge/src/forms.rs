@@ -1,4 +1,5 @@
-//! A site's `/_forms`: the one path a published site takes a `POST` on (DESIGN §3 "Forms").
+//! A site's `/_forms`: the one path a published site takes a `POST` on
+//! (`docs/design.md#a-form-submission`).
 //! This reads the request (its body within [`submissions::MAX_FORM_BYTES`], the page it came
 //! from, the visitor's address behind a trusted load balancer), hands it to
 //! [`submissions::Forms`], which checks, stores or spools it, and answers the way the form

@@ -1,9 +1,10 @@
 //! The HTTP/1.1 front of the visitor listeners (plain connections, and TLS connections that
 //! chose `http/1.1` or no protocol by ALPN): it reads a connection's `GET` and `HEAD`
 //! requests itself and answers them through the edge's own request handling, hot routes first
-//! ([`crate::visit::Visits::hot_ask`]) and then the full path ([`crate::Conn`]'s handler, the
-//! very one hyper's service calls). The first request it does not take hands the whole
-//! connection, with the bytes already read, to hyper for the rest of its life.
+//! ([`crate::visit::Visits::hot_ask`]) and then the full path ([`crate::conn::Conn::handle`],
+//! the very handler hyper's service calls). The first request it does not take hands the whole
+//! connection, with the bytes already read, to hyper ([`crate::conn::drive`]) for the rest of
+//! its life.
 //!
 //! Why: under load, hyper's own work per request (reading and parsing into a `Request` with
 //! its header map, the per-request header-read timer, encoding the response head from a
@@ -61,7 +62,7 @@ use tokio::{
 };
 
 use crate::{
-    Conn,
+    conn::{Alpn, Conn, drive},
     head::{push_date, push_length, push_status, put_headers},
     hot::{HotRoute, Local},
     request::{HotAsk, VisitBody},
@@ -123,12 +124,12 @@ pub(crate) async fn serve<S>(
     watcher: Watcher,
     mut shutdown: watch::Receiver<bool>,
     secure: bool,
-    alpn: Option<crate::Alpn>,
+    alpn: Option<Alpn>,
 ) where
     S: AsyncRead + AsyncWrite + Unpin + Send + 'static,
 {
     let Some(local) = conn.local.as_ref().filter(|_| conn.front) else {
-        return crate::drive(conn, TokioIo::new(stream), peer, watcher, alpn).await;
+        return drive(conn, TokioIo::new(stream), peer, watcher, alpn).await;
     };
     let mut buf = BytesMut::with_capacity(READ_CHUNK);
     let mut head = Vec::with_capacity(512);
@@ -223,7 +224,7 @@ pub(crate) async fn serve<S>(
         prefix: buf.freeze(),
         inner: stream,
     };
-    crate::drive(conn, TokioIo::new(io), peer, watcher, alpn).await
+    drive(conn, TokioIo::new(io), peer, watcher, alpn).await
 }
 
 /// Parses the buffered bytes and answers a hot request, or makes the `Request` of one for the

@@ -168,7 +168,7 @@ mod tests {
         ];
         let mut seed: u64 = 0x9e37_79b9_7f4a_7c15;
         for _ in 0..20_000 {
-            crate::xorshift(&mut seed);
+            crate::spread::xorshift(&mut seed);
             let len = (seed % 12) as usize;
             let s: String = (0..len)
                 .map(|i| ALPHABET[((seed >> (i * 4)) % ALPHABET.len() as u64) as usize])

@@ -16,7 +16,7 @@
 //! [`Watched`] records writes that find the socket full, [`Activity::begin`] the requests in
 //! progress, and [`Activity::expired`] is a per-connection watchdog: it sleeps until the
 //! earliest deadline (woken when a request ends or a write blocks) and returns why the
-//! connection must close; [`crate::drive`] then drops the connection, which closes it.
+//! connection must close; [`crate::conn::drive`] then drops the connection, which closes it.
 
 use std::{
     io,

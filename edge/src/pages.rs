@@ -1,7 +1,8 @@
 //! The edge's own answers, for when there is no site or the site has nothing of its own to
 //! say: the platform's 404, "site not published", a malformed request, the database outage's
 //! 503, a site's default 404 and 500 pages, `405`, `414`, and the JSON errors of the paths a
-//! site's code calls (DESIGN §5). Each is one call that builds the whole response.
+//! site's code calls (`docs/design.md#interfaces`). Each is one call that builds the whole
+//! response.
 
 use hyper::{
     StatusCode,
@@ -10,7 +11,7 @@ use hyper::{
 
 use crate::serve::{HTML, JSON, NO_STORE, Resp, TEXT, respond};
 
-/// `{"error": code, "message": text}` with a 4xx/5xx status (DESIGN §5).
+/// `{"error": code, "message": text}` with a 4xx/5xx status (`docs/design.md#interfaces`).
 pub fn json_error(status: StatusCode, code: &str, message: &str) -> Resp {
     let body = serde_json::json!({ "error": code, "message": message }).to_string();
     respond(status, JSON, NO_STORE, body)

@@ -215,7 +215,7 @@ mod tests {
         ];
         let mut seed: u64 = 0x2545_f491_4f6c_dd1d;
         for _ in 0..20_000 {
-            crate::xorshift(&mut seed);
+            crate::spread::xorshift(&mut seed);
             let len = (seed % 10) as usize;
             let mut path = String::from("/");
             for i in 0..len {

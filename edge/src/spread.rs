@@ -97,6 +97,15 @@ impl<K, T> moka::Expiry<K, Arc<Timed<T>>> for UntilEnd {
     }
 }
 
+/// A tiny deterministic generator for the unit tests' input sweeps (here, at the bottom of the
+/// request path, so any module's tests may use it).
+#[cfg(test)]
+pub(crate) fn xorshift(seed: &mut u64) {
+    *seed ^= *seed << 13;
+    *seed ^= *seed >> 7;
+    *seed ^= *seed << 17;
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

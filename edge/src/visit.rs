@@ -1,8 +1,8 @@
-//! One visitor request, in the order DESIGN §3 gives: host → site, then redirects, static
-//! routes, content-addressed assets, collection pages, pages with live lists, and the site's
-//! 404. `/_forms` ([`crate::forms`]) and `/_api/collections/…` are the two non-page paths a
-//! site has; they come before the redirects, so a whole-site redirect (`*`) cannot break the
-//! site's forms or API.
+//! One visitor request, in the order `docs/design.md#a-visit` gives: host → site, then
+//! redirects, static routes, content-addressed assets, collection pages, pages with live lists,
+//! and the site's 404. `/_forms` ([`crate::forms`]) and `/_api/collections/…` are the two
+//! non-page paths a site has; they come before the redirects, so a whole-site redirect (`*`)
+//! cannot break the site's forms or API.
 //!
 //! Two things come before the site: ACME HTTP-01 challenges (answered from the database for
 //! any host), and, on plain HTTP, a 301 to HTTPS for a host that has a certificate. HTTPS
@@ -461,8 +461,8 @@ impl Visits {
         answer
     }
 
-    /// A content-addressed asset that is not in this deploy's manifest: an earlier deploy's,
-    /// which stays reachable (DESIGN §3). The name is `{hash}.{ext}`, so the hash is its tag.
+    /// An earlier deploy's content-addressed asset, not in this deploy's manifest, which stays
+    /// reachable (`docs/design.md#a-visit`). The name is `{hash}.{ext}`: the hash is its tag.
     async fn old_asset(&self, v: &Visit<'_>, name: &str) -> Resp {
         let valid = !name.is_empty()
             && name.len() <= 200
@@ -576,8 +576,8 @@ impl Visits {
             .await
     }
 
-    /// `/_api/collections/{slug}`: a collection's records, read-only (DESIGN §3). A `200`
-    /// leaves as a live page does: through the static files' path, with its variants, and
+    /// `/_api/collections/{slug}`: a collection's records, read-only (`docs/design.md#a-visit`).
+    /// A `200` leaves as a live page does: through the static files' path, with its variants, and
     /// into the hot routes under its path and query ([`crate::hot::hot_path`]) until the records change.
     async fn read_api(&self, v: &Visit<'_>, slug: &str, fill: &mut Option<HotFill>) -> Resp {
         let q = match live::parse_list_query(v.query) {

@@ -1,5 +1,5 @@
 //! Redirect rules: validation with the spec's messages, and the matcher the edge compiles once
-//! per deploy (DESIGN.md §4).
+//! per deploy (`docs/design.md#redirects`).
 //!
 //! - Origins are normalised: a leading slash, no trailing slash (`/home` also matches `/home/`).
 //! - Exact origins win over wildcard origins; among wildcards the longest literal prefix wins,

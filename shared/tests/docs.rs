@@ -3,6 +3,12 @@
 //! `Settings`' fields, or `VITRINE_CONFIG`) or a variable the repository's code or scripts read,
 //! and every repository file or folder they name exists.
 //!
+//! Nothing leads outside the repository, since a clone has nothing there: no link in any
+//! committed Markdown file, and no relative path in a Markdown code span or a Rust doc
+//! comment, climbs out of the root; the design document that once lived beside the repository
+//! is cited nowhere by its old name (the design is `docs/design.md`); and a citation of a
+//! section (`docs/design.md#a-visit`) names a heading that exists.
+//!
 //! What counts as "read" is found in the source tree itself (an `env::var("VITRINE_…")`, a clap
 //! `env = "VITRINE_…"`, a shell `${VITRINE_…}`, Python's `os.environ.get("VITRINE_…")`, a
 //! `process.env` lookup), so a variable removed from the code fails here until the docs follow.
@@ -240,6 +246,8 @@ fn problems(doc: &Path, text: &str, root: &Path, real: &BTreeSet<String>) -> Vec
     for span in code_spans(text) {
         for word in span.split_whitespace() {
             let word = word.trim_matches(|c: char| "()[],;:\"'".contains(c));
+            // A section (`docs/design.md#a-visit`) is its file's: [`missing_sections`].
+            let word = word.split('#').next().unwrap_or_default();
             let first = word.split('/').next().unwrap_or_default();
             if !top.contains(first) {
                 continue;
@@ -256,8 +264,8 @@ fn problems(doc: &Path, text: &str, root: &Path, real: &BTreeSet<String>) -> Vec
             }
         }
     }
-    // A link is relative to its document; one that leaves the repository (`../shared/…`, the
-    // steering documents beside it) is not the repository's to check.
+    // A link is relative to its document; one that leaves the repository is refused by
+    // [`outside`], for every Markdown file.
     let dir = doc
         .parent()
         .unwrap_or(root)
@@ -286,6 +294,232 @@ fn inside_repository(dir: &Path, target: &str) -> Option<PathBuf> {
         }
     }
     Some(parts.iter().collect())
+}
+
+/// How the old design document beside the repository was cited: by its file name, or as
+/// "§N" of it. Built from pieces so that this file's own doc comments do not cite it.
+fn old_design_citations() -> [String; 2] {
+    let name = ["DESIGN", ".md"].concat();
+    let section = ["DESIGN", " §"].concat();
+    [name, section]
+}
+
+/// What in one file's text leads outside the repository. `dir` is the file's folder, relative
+/// to the root; `text` is a Markdown document, or a Rust file's doc comments ([`doc_comments`],
+/// `rust`), whose `[text](target)`s are intra-doc links unless they hold a `/`.
+/// - a link whose target climbs out of the root from `dir`;
+/// - a code span's word that starts with `../` and climbs out of the root from `dir`;
+/// - a citation of the old design document by its name.
+fn outside(shown: &str, dir: &Path, text: &str, rust: bool) -> Vec<String> {
+    let mut out = Vec::new();
+    for target in link_targets(text) {
+        if rust && !target.contains('/') {
+            continue;
+        }
+        if inside_repository(dir, target).is_none() {
+            out.push(format!(
+                "{shown}: link to {target}, which leaves the repository"
+            ));
+        }
+    }
+    for span in code_spans(text) {
+        for word in span.split_whitespace() {
+            let word = word.trim_matches(|c: char| "()[],;:\"'".contains(c));
+            if word.starts_with("../") && inside_repository(dir, word).is_none() {
+                out.push(format!("{shown}: `{word}` leaves the repository"));
+            }
+        }
+    }
+    for old in old_design_citations() {
+        if text.contains(&old) {
+            out.push(format!(
+                "{shown}: cites {}, which is not in the repository: cite docs/design.md and its \
+                 section",
+                old.trim_end()
+            ));
+        }
+    }
+    out
+}
+
+/// The anchors of a Markdown document's headings, as GitHub makes them: lower case, spaces as
+/// `-`, and every character but letters, digits, `-` and `_` dropped.
+fn heading_anchors(markdown: &str) -> BTreeSet<String> {
+    markdown
+        .lines()
+        .filter(|l| l.starts_with('#'))
+        .filter_map(|l| l.trim_start_matches('#').strip_prefix(' '))
+        .map(|title| {
+            title
+                .trim()
+                .to_lowercase()
+                .chars()
+                .filter_map(|c| match c {
+                    ' ' => Some('-'),
+                    c if c.is_alphanumeric() || c == '-' || c == '_' => Some(c),
+                    _ => None,
+                })
+                .collect()
+        })
+        .collect()
+}
+
+/// Citations of a section (`file.md#anchor`) whose file is in the repository but has no such
+/// heading: links, relative to `dir`, and code-span words, relative to the root.
+fn missing_sections(shown: &str, dir: &Path, text: &str, root: &Path) -> Vec<String> {
+    let mut cited: Vec<(PathBuf, &str)> = Vec::new();
+    for (at, _) in text.match_indices("](") {
+        let rest = &text[at + 2..];
+        let Some(end) = rest.find(')') else { continue };
+        let target = &rest[..end];
+        if let Some((file, anchor)) = target.split_once('#')
+            && file.ends_with(".md")
+            && !file.contains("://")
+            && let Some(path) = inside_repository(dir, file)
+        {
+            cited.push((path, anchor));
+        }
+    }
+    for span in code_spans(text) {
+        for word in span.split_whitespace() {
+            let word = word.trim_matches(|c: char| "()[],;:\"'".contains(c));
+            if let Some((file, anchor)) = word.split_once('#')
+                && file.ends_with(".md")
+                && let Some(path) = inside_repository(Path::new(""), file)
+            {
+                cited.push((path, anchor));
+            }
+        }
+    }
+    cited
+        .into_iter()
+        .filter_map(|(path, anchor)| {
+            let doc = fs::read_to_string(root.join(&path)).ok()?;
+            (!heading_anchors(&doc).contains(anchor)).then(|| {
+                format!(
+                    "{shown}: {}#{anchor} names no heading of {}",
+                    path.display(),
+                    path.display()
+                )
+            })
+        })
+        .collect()
+}
+
+/// A Rust file's doc comments (`//!` and `///` lines), without their markers.
+fn doc_comments(code: &str) -> String {
+    code.lines()
+        .map(str::trim_start)
+        .filter(|l| (l.starts_with("//!") || l.starts_with("///")) && !l.starts_with("////"))
+        .map(|l| &l[3..])
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// The repository's files with one of `extensions`: under its top-level entries (what the
+/// root `.gitignore` leaves out is not the repository's), without test output.
+fn repository_files(root: &Path, extensions: &[&str]) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    for entry in top_level(root) {
+        let path = root.join(&entry);
+        if path.is_dir() {
+            out.extend(files_under(&path, extensions));
+        } else if path
+            .extension()
+            .and_then(|e| e.to_str())
+            .is_some_and(|e| extensions.contains(&e))
+        {
+            out.push(path);
+        }
+    }
+    out.retain(|p| !p.components().any(|c| c.as_os_str() == "test-results"));
+    out.sort();
+    out
+}
+
+#[test]
+fn no_document_or_doc_comment_leads_outside_the_repository() {
+    let root = root();
+    let markdown = repository_files(&root, &["md"]);
+    let rust = repository_files(&root, &["rs"]);
+    assert!(
+        markdown.len() > 10 && rust.len() > 100,
+        "the walk found the files ({} Markdown, {} Rust)",
+        markdown.len(),
+        rust.len()
+    );
+    let mut all = Vec::new();
+    for file in markdown.iter().chain(&rust) {
+        let rel = file.strip_prefix(&root).expect("under the root");
+        let dir = rel.parent().unwrap_or(Path::new(""));
+        let shown = rel.display().to_string();
+        let text = fs::read_to_string(file).unwrap_or_else(|e| panic!("{shown}: {e}"));
+        let is_rust = rel.extension().is_some_and(|e| e == "rs");
+        let text = if is_rust { doc_comments(&text) } else { text };
+        all.extend(outside(&shown, dir, &text, is_rust));
+        all.extend(missing_sections(&shown, dir, &text, &root));
+    }
+    assert!(all.is_empty(), "{}", all.join("\n"));
+}
+
+/// The check above can fail: a link and a path that climb out of the repository, the old
+/// design document's citations, and a section that does not exist are each named.
+#[test]
+fn a_link_or_citation_outside_the_repository_is_refused() {
+    let root = root();
+    let markdown = [
+        "See [the design](../shared/spec/a.md) and `../shared/x.toml` (or `../docs/ok.md`).",
+        "[Fine](docs/design.md#a-visit), [no such section](docs/design.md#nowhere).",
+        &format!("As {} says.", old_design_citations()[0]),
+    ]
+    .join("\n");
+    assert_eq!(
+        [
+            outside("README.md", Path::new(""), &markdown, false),
+            missing_sections("README.md", Path::new(""), &markdown, &root),
+        ]
+        .concat(),
+        [
+            "README.md: link to ../shared/spec/a.md, which leaves the repository",
+            "README.md: `../shared/x.toml` leaves the repository",
+            "README.md: `../docs/ok.md` leaves the repository",
+            "README.md: cites DESIGN.md, which is not in the repository: cite docs/design.md and \
+             its section",
+            "README.md: docs/design.md#nowhere names no heading of docs/design.md",
+        ]
+    );
+    // From `dashboard/`, `../docs/ok.md` is the repository's own `docs/`.
+    assert!(
+        outside(
+            "dashboard/README.md",
+            Path::new("dashboard"),
+            "`../docs/x.md`",
+            false
+        )
+        .is_empty()
+    );
+
+    let code = [
+        "//! Built as [`Store`](crate::store::Store) says (`docs/design.md#publishing`),",
+        &format!("//! in the order {}3 gives; see [there](../../../notes.md).", old_design_citations()[1]),
+        "/// `../../README.md` is the repository's README, `docs/design.md#missing` is not a section.",
+        "fn f() {} // `../../../outside.md` in a plain comment is not documentation.",
+    ]
+    .join("\n");
+    let docs = doc_comments(&code);
+    assert_eq!(
+        [
+            outside("edge/src/visit.rs", Path::new("edge/src"), &docs, true),
+            missing_sections("edge/src/visit.rs", Path::new("edge/src"), &docs, &root),
+        ]
+        .concat(),
+        [
+            "edge/src/visit.rs: link to ../../../notes.md, which leaves the repository",
+            "edge/src/visit.rs: cites DESIGN §, which is not in the repository: cite docs/design.md \
+             and its section",
+            "edge/src/visit.rs: docs/design.md#missing names no heading of docs/design.md",
+        ]
+    );
 }
 
 #[test]

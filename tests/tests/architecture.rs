@@ -5,8 +5,8 @@
 //!   crate and `benches` depend on both.
 //! - **The edge:** `edge/src/lib.rs`'s module docs list the modules on a request's path,
 //!   outermost first; each may use only the modules listed below it; no module is part of an
-//!   import cycle; every module is listed; and of the crate root's own items only `h1` uses
-//!   any (it hands connections back to the root's `drive`), the unit tests' `xorshift` aside.
+//!   import cycle; every module is listed; and no module uses the crate root's own items
+//!   (the root is the crate's face: its docs, its modules and the public `Edge`).
 //! - **The control plane:** a route module never imports another route module (what two
 //!   resources share lives outside `routes/`), and `error.rs` imports nothing of the app.
 //! - **File size:** no Rust or TypeScript file in the workspace outside tests is
@@ -25,10 +25,6 @@ use std::{
 
 use proc_macro2::{TokenStream, TokenTree};
 use syn::visit::Visit;
-
-/// The edge's crate-root items other modules may use besides `h1`: the unit tests' input
-/// generator.
-const ROOT_ITEMS_FOR_TESTS: &[&str] = &["xorshift"];
 
 fn workspace() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -386,16 +382,16 @@ fn the_edge_modules_follow_the_documented_order_and_import_no_cycle() {
             "`{m}` uses modules listed above it on the request path (edge/src/lib.rs): {upward:?}"
         );
     }
-    for (m, items) in &roots {
-        let root: Vec<&String> = items
-            .iter()
-            .filter(|i| m != "h1" && !ROOT_ITEMS_FOR_TESTS.contains(&i.as_str()))
-            .collect();
-        assert!(
-            root.is_empty(),
-            "`{m}` uses the edge's crate root's {root:?}: only h1 may (see edge/src/lib.rs)"
-        );
-    }
+    let root_users: Vec<String> = roots
+        .iter()
+        .map(|(m, items)| format!("`{m}` uses {items:?}"))
+        .collect();
+    assert!(
+        root_users.is_empty(),
+        "modules use the edge's crate root's own items; move them into a module (the root is \
+         the crate's face, see edge/src/lib.rs):\n  {}",
+        root_users.join("\n  ")
+    );
 }
 
 /// A route module (`routes/{x}.rs` or under `routes/{x}/`) naming another one.

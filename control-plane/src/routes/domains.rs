@@ -1,5 +1,6 @@
-//! Custom domains (spec 1 §4 "Domain", §7; DESIGN §3 "Custom domains and TLS", §4 "Tenant
-//! isolation"): proving a domain, the pending state, and removing a domain.
+//! Custom domains (spec 1 §4 "Domain", §7; `docs/design.md#custom-domains-and-certificates`,
+//! `docs/design.md#tenant-isolation`): proving a domain, the pending state, and removing a
+//! domain.
 //!
 //! A domain is the project's once it is **proven and pointing**: `_vitrine-challenge.<domain>`
 //! has a TXT record holding the project's token (`domain_token` in the project JSON), as

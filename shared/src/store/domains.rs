@@ -1,6 +1,6 @@
 //! Who holds a custom domain, and who holds a freed preview slug.
 //!
-//! **Domains** (DESIGN §4 "Tenant isolation"): a project's verified domain is in
+//! **Domains** (`docs/design.md#tenant-isolation`): a project's verified domain is in
 //! `projects.verified_domain` (and `projects.domain`); its unit, the name without one leading
 //! `www.` ([`crate::domain::domain_unit`]), is the generated column `projects.domain_unit`,
 //! unique in the database, so one project at most holds a name and its `www.` twin whatever
