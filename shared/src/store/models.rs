@@ -140,6 +140,8 @@ pub struct PageSummary {
     pub name: String,
     pub slug: String,
     pub table_id: Option<i64>,
+    /// Whether the slug is `/`, as on a page (`PageView`).
+    pub is_home: bool,
     pub updated_at: DateTime<Utc>,
 }
 
