@@ -5,7 +5,7 @@
  * from a fixed list, a settings object it keeps as JSON), the narrowing says which values it
  * sends, on top of the generated type.
  */
-import type { ErrorParams } from './api-client';
+import type { ApiErrorDetail, ErrorParams } from './api-client';
 import type { components } from './api/schema';
 
 type Schemas = components['schemas'];
@@ -18,6 +18,11 @@ type Narrowed<T, N extends Partial<Record<keyof T, unknown>>> = Omit<T, keyof N>
  * as not required, though the server sends it as null unless it says it leaves it out.
  */
 type Sent<T, K extends keyof T> = Omit<T, K> & { [P in K]-?: Exclude<T[P], undefined> };
+
+// Signing in.
+export type LoginRequest = Schemas['LoginRequest'];
+export type RegisterRequest = Schemas['RegisterRequest'];
+export type NewPasswordRequest = Schemas['NewPasswordRequest'];
 
 export type Language = 'pt-BR' | 'en';
 export type PlanCode = 'basic' | 'agency';
@@ -138,6 +143,10 @@ export type CategoryPayload = Schemas['SaveCategory'];
 export type RenderedBlock = Pick<Schemas['RenderedBlock'], 'uid'> & ({ html: string } | { error: string });
 export type RenderResult = Narrowed<Schemas['RenderResponse'], { blocks: RenderedBlock[] }>;
 export type Sections = Schemas['Sections'];
+/** How many entries an /erp import wrote. */
+export type Imported = Schemas['Imported'];
+/** How far the pass that pictures the library's blocks and templates got (GET /erp/thumbnails). */
+export type ThumbnailProgress = Schemas['ThumbnailProgress'];
 
 // Publishing.
 export type DeployStatus = 'building' | 'ready' | 'failed';
@@ -172,7 +181,22 @@ export type EdgeRecentError = Schemas['EdgeError'];
 export type EdgeHistoryPoint = Schemas['EdgePoint'];
 
 // Collections, fields and records.
+/** The project a client token opens, with its collections. */
 export type ClientContext = Schemas['ClientContext'];
-export type ImportSummary = Schemas['ImportSummary'];
+/** The spreadsheet import link's own token (`null`: no link made yet). */
+export type SheetLink = Sent<Schemas['SheetLink'], 'token'>;
+/** `upsert`: a row whose slug names a stored record updates it; `insert`: every row is new. */
+export type ImportMode = Schemas['WriteMode'];
+/** What a row of an imported file does. */
+export type ImportRowAction = Schemas['RowAction'];
+/** One cell of a previewed row: what the file wrote, the stored value and how the site shows it. */
+export type ImportPreviewCell = Narrowed<Schemas['PreviewCell'], { stored: unknown }>;
+/** One of the file's first rows as it will be stored. */
+export type ImportPreviewRow = Narrowed<Schemas['PreviewRow'], { cells: ImportPreviewCell[] }>;
+/** The answer of an import and of its dry run: true counts, how the file was read, first rows. */
+export type ImportSummary = Narrowed<
+  Schemas['ImportSummary'],
+  { format: 'csv' | 'json'; problems: ApiErrorDetail[]; preview: ImportPreviewRow[] }
+>;
 export type PostFieldValue = Schemas['FieldValue'];
 export type Post = Schemas['PostView'];
