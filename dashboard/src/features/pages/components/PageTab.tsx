@@ -4,17 +4,9 @@ import { Checkbox } from '@/components/FormControls';
 import { FormField } from '@/components/FormField';
 import { normalizePageSlug } from '@/lib/validation';
 import { HIDE_IN_MENU, metaFlag, OPT_OUT_KEY, type SectionKind } from '@/features/pages/lib/shared-sections';
-import type { PageMeta } from '@/features/pages/types';
+import type { PageFields } from '@/features/pages/lib/editor-commands';
 import { useEditorContext } from './editor-context';
 import { ImageChooser } from './fields/ImageChooser';
-
-export interface PageFields {
-  name: string;
-  slug: string;
-  description: string;
-  image: string;
-  meta: PageMeta;
-}
 
 interface Props {
   fields: PageFields;

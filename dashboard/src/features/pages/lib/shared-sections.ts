@@ -71,15 +71,15 @@ export function pageIndex(canvasIndex: number, hasHeader: boolean, count: number
 /**
  * "Unlink" on this page: the page gets its own copy of the section (a page block again, at the
  * top for a header, at the bottom for a footer) and leaves the shared one out; other pages keep
- * showing the shared section.
+ * showing the shared section. The copy's uid is `uid` when given (the editor's commands choose it).
  */
 export function unlinkSection(
   blocks: PageBlock[],
   meta: PageMeta,
   kind: SectionKind,
   section: PageBlock,
+  uid: string = newUid(new Set(blocks.map((block) => block.uid))),
 ): { blocks: PageBlock[]; meta: PageMeta; uid: string } {
-  const uid = newUid(new Set(blocks.map((block) => block.uid)));
   const copy: PageBlock = { ...section, uid };
   return {
     blocks: kind === 'header' ? [copy, ...blocks] : [...blocks, copy],

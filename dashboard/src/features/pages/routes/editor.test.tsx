@@ -964,6 +964,35 @@ describe('shared sections', () => {
     expect(calls.some((call) => call.url.includes('/sections/'))).toBe(false);
   });
 
+  it('undoes and redoes an edit of the header, and saves the header as undone', async () => {
+    const { calls } = await openEditor(
+      {
+        'POST /api/project/7/sections/header': (call) => ({
+          json: { header: (call.body as { block: PageBlock }).block },
+        }),
+      },
+      { sections: { header } },
+    );
+    const brands = () =>
+      calls
+        .filter((call) => call.url === '/api/project/7/sections/header')
+        .map((call) => (call.body as { block: PageBlock }).block.vars[0]?.value);
+    const input = () => within(screen.getByTestId('var-brand')).getByRole<HTMLInputElement>('textbox');
+    canvasSays({ vitrine: 1, type: 'select-block', uid: 'global-header' });
+    fireEvent.change(input(), { target: { value: 'Forno da Ana' } });
+    fireEvent.click(screen.getByTestId('save-state'));
+    await waitFor(() => expect(brands()).toEqual(['Forno da Ana']));
+    await waitFor(() => expect(screen.getByTestId('save-state').getAttribute('data-state')).toBe('saved'));
+
+    fireEvent.click(screen.getByTestId('undo'));
+    expect(input().value).toBe('Padaria');
+    expect(screen.getByTestId('save-state').getAttribute('data-state')).toBe('dirty');
+    fireEvent.click(screen.getByTestId('save-state'));
+    await waitFor(() => expect(brands()).toEqual(['Forno da Ana', 'Padaria']));
+    fireEvent.click(screen.getByTestId('redo'));
+    expect(input().value).toBe('Forno da Ana');
+  });
+
   it('lets a page leave out the header and the menu in the page tab', async () => {
     const { calls } = await openEditor({}, { sections: { header } });
     fireEvent.click(screen.getByTestId('page-tab'));

@@ -5,7 +5,8 @@ import { useIdentity } from '@/lib/site/identity';
 import { identityValue, isEmptyVarValue, isIdentityKey, type IdentityKey } from '@/lib/site/identity-vars';
 import { applyValueChange, type BlockVar, type VarChange } from '@/features/pages/types';
 import { useEditorContext } from '@/features/pages/components/editor-context';
-import { ValueEditor } from './ValueEditor';
+import { valueEditors } from './registry';
+import { ValueEditor, ValueEditorsContext } from './ValueEditor';
 
 interface Props {
   uid: string;
@@ -82,19 +83,21 @@ export function VarEditor({ uid, v, onChange }: Props) {
           {t('editor.bind.bound')}
         </p>
       ) : (
-        <ValueEditor
-          id={id}
-          v={v}
-          onValue={(value) =>
-            onChange(
-              typeof value === 'function'
-                ? (current) => ({ value: applyValueChange(value, current.value) })
-                : { value },
-            )
-          }
-          onPatch={onChange}
-          placeholder={placeholder}
-        />
+        <ValueEditorsContext.Provider value={valueEditors}>
+          <ValueEditor
+            id={id}
+            v={v}
+            onValue={(value) =>
+              onChange(
+                typeof value === 'function'
+                  ? (current) => ({ value: applyValueChange(value, current.value) })
+                  : { value },
+              )
+            }
+            onPatch={onChange}
+            placeholder={placeholder}
+          />
+        </ValueEditorsContext.Provider>
       )}
       {identityKey && !bound && <IdentityHint id={`${id}-identity`} identityKey={identityKey} />}
     </div>
