@@ -94,12 +94,13 @@ export type ProjectDetail = Project & {
 };
 
 /**
- * A page. Its blocks and meta are JSON to the document (the editor reads the blocks as
- * docs/blocks.md gives them); a page saved before descriptions and images existed has null.
+ * A page. Its blocks and meta are JSON to the document; the editor reads them as it would any JSON
+ * (docs/blocks.md gives the blocks' shape) rather than trust a type. A page saved before
+ * descriptions and images existed has null.
  */
 export type Page = Narrowed<
   Sent<Schemas['PageView'], 'table_id'>,
-  { blocks: object[]; meta: Record<string, unknown>; description: string | null; image: string | null }
+  { blocks: unknown; meta: unknown; description: string | null; image: string | null }
 >;
 
 export type Template = Narrowed<Sent<Schemas['TemplateView'], 'thumbnail'>, { is_published: '1' | '0' }>;
