@@ -84,7 +84,7 @@ export type Project = Narrowed<
   Omit<Schemas['ProjectView'], 'pages' | 'tables' | 'certificate'>,
   { meta: ProjectMeta; domain_check?: DomainCheck | null }
 >;
-export type PageSummary = Sent<Schemas['PageSummary'], 'table_id'>;
+export type PageSummary = Schemas['PageSummary'];
 export type TableSummary = Schemas['CollectionSummary'];
 /** A single project's answer (`GET /api/projects/{id}`), which lists its pages and collections. */
 export type ProjectDetail = Project & {
@@ -99,11 +99,11 @@ export type ProjectDetail = Project & {
  * descriptions and images existed has null.
  */
 export type Page = Narrowed<
-  Sent<Schemas['PageView'], 'table_id'>,
+  Schemas['PageView'],
   { blocks: unknown; meta: unknown; description: string | null; image: string | null }
 >;
 
-export type Template = Narrowed<Sent<Schemas['TemplateView'], 'thumbnail'>, { is_published: '1' | '0' }>;
+export type Template = Narrowed<Schemas['TemplateView'], { is_published: '1' | '0' }>;
 export type TemplatePage = Schemas['TemplatePage'];
 export type TemplateDetail = Template & Pick<Schemas['TemplateDetail'], 'pages'>;
 
@@ -132,7 +132,7 @@ export type BusinessUserPayload = Schemas['BusinessUserInput'];
 
 // Block libraries: the global one, My Blocks, the business's.
 /** A block of the global library; no thumbnail is empty text, or null from older screens. */
-export type LibraryBlock = Narrowed<Sent<Schemas['LibraryBlock'], 'category_id'>, { image: string | null }>;
+export type LibraryBlock = Narrowed<Schemas['LibraryBlock'], { image: string | null }>;
 export type LibraryCategory = Narrowed<Schemas['CategoryView'], { blocks: LibraryBlock[] }>;
 export type MyBlock = Schemas['MyBlock'];
 export type BusinessBlock = Schemas['BusinessBlock'];
@@ -176,7 +176,7 @@ export type FormEmail = Narrowed<
 export type ConfirmedFormEmail = Schemas['ConfirmedFormEmail'];
 
 // The edge fleet.
-export type EdgeNode = Sent<Schemas['EdgeView'], 'p99_ms' | 'cache_hit_ratio'>;
+export type EdgeNode = Schemas['EdgeView'];
 export type EdgeOverview = Narrowed<Schemas['EdgesResponse'], { nodes: EdgeNode[] }>;
 export type EdgeRecentError = Schemas['EdgeError'];
 export type EdgeHistoryPoint = Schemas['EdgePoint'];

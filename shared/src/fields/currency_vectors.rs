@@ -18,7 +18,8 @@ fn group<'a>(all: &'a Value, name: &str) -> &'a Vec<Value> {
 
 #[test]
 fn the_formats_are_the_shared_ones() {
-    let listed: Vec<&str> = group(&vectors(), "formats")
+    let all = vectors();
+    let listed: Vec<&str> = group(&all, "formats")
         .iter()
         .map(|f| f.as_str().unwrap())
         .collect();

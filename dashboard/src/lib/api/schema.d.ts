@@ -2199,7 +2199,7 @@ export interface components {
          */
         EdgeNode: {
             /** Format: double */
-            cache_hit_ratio?: number | null;
+            cache_hit_ratio: number | null;
             /** Format: int64 */
             certificates: number;
             /** Format: int64 */
@@ -2209,7 +2209,7 @@ export interface components {
             /** Format: date-time */
             last_seen_at: string;
             /** Format: double */
-            p99_ms?: number | null;
+            p99_ms: number | null;
             recent_errors: components["schemas"]["EdgeError"][];
             region: string;
             /** Format: int64 */
@@ -2487,7 +2487,7 @@ export interface components {
         /** @description A library block. */
         LibraryBlock: components["schemas"]["BlockContent"] & {
             /** Format: int64 */
-            category_id?: number | null;
+            category_id: number | null;
             /** Format: int64 */
             id: number;
             /** Format: int64 */
@@ -2557,7 +2557,7 @@ export interface components {
             name: string;
             slug: string;
             /** Format: int64 */
-            table_id?: number | null;
+            table_id: number | null;
             /** Format: date-time */
             updated_at: string;
         };
@@ -2577,7 +2577,7 @@ export interface components {
             project_id: number;
             slug: string;
             /** Format: int64 */
-            table_id?: number | null;
+            table_id: number | null;
             /** Format: date-time */
             updated_at: string;
         };
@@ -3191,7 +3191,7 @@ export interface components {
             name: string;
             /** Format: int64 */
             order: number;
-            thumbnail?: string | null;
+            thumbnail: string | null;
         };
         /**
          * @description A site's theme as stored (`meta.theme`) and as the API answers it. Colours are `#rrggbb`
