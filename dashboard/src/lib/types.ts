@@ -1,9 +1,10 @@
 /**
  * Shapes of the control plane's JSON: readable names for the types generated from its OpenAPI
- * document (`./api/schema.d.ts`, from `../api/openapi.json` by `npm run api:types`). Nothing here
- * describes a shape by hand; where the document leaves a value open (a string the server fills
- * from a fixed list, a settings object it keeps as JSON), the narrowing says which values it
- * sends, on top of the generated type.
+ * document (`./api/schema.d.ts`, from `../api/openapi.json` by `npm run api:types`). No shape is
+ * written again here. Where the document says less than the server does (a string it fills from
+ * a fixed list, values or settings it keeps as JSON, an `Option` field it always sends), a
+ * narrowing on top of the generated type says what the server sends; each is a place where the
+ * server's annotations could say more.
  */
 import type { ApiErrorDetail, ErrorParams } from './api-client';
 import type { components } from './api/schema';
