@@ -3,8 +3,9 @@
 # tsc), the dependency policy (cargo-deny: advisories, licences, duplicate versions, sources),
 # the Rust suites on SQLite and on PostgreSQL (with the property tests that mirror the fuzz
 # targets), each cargo-fuzz target briefly, the checks of the deployment files in infra/, the
-# API fuzzed from its OpenAPI document (schemathesis), the dashboard's unit tests, and the
-# browser end-to-end tests against a real control plane and edge.
+# API fuzzed from its OpenAPI document (schemathesis), the committed OpenAPI document
+# (api/openapi.json) against the server's and the dashboard's API types generated from it, the
+# dashboard's unit tests, and the browser end-to-end tests against a real control plane and edge.
 #
 # Needs PostgreSQL on 127.0.0.1:5432 with trust auth (VITRINE_TEST_POSTGRES_URL overrides);
 # it fails, never skips, when PostgreSQL is unreachable. Installs what is missing from Debian
@@ -125,9 +126,12 @@ bash scripts/schemathesis.sh
 
 # `npm ci` installs exactly what package-lock.json records (every platform's optional packages
 # are in it) and never rewrites it, so the run leaves the work tree as it found it.
-step "dashboard: install, lint (ESLint, --max-warnings 0), format check (Prettier), typecheck, unit tests, build, JavaScript budgets"
+step "dashboard: install, the API's types against its document, lint (ESLint, --max-warnings 0), format check (Prettier), typecheck, unit tests, build, JavaScript budgets"
 cd dashboard
 npm ci --no-audit --no-fund
+# src/lib/api/schema.d.ts is what openapi-typescript generates from api/openapi.json, which the
+# Rust suite above holds equal to the document the server serves.
+npm run api:check
 npm run lint
 npm run format:check
 npm test

@@ -164,6 +164,7 @@ mod tests {
             name: name.into(),
             slug: slug.into(),
             table_id,
+            is_home: slug == "/",
             updated_at: chrono::Utc::now(),
         }
     }

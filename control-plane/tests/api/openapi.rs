@@ -191,3 +191,43 @@ async fn the_openapi_document_lists_every_error_code() {
         "#/components/schemas/ErrorCode"
     );
 }
+
+/// The committed document, `api/openapi.json`: what the dashboard's types are generated from
+/// (`npm run api:types` in `dashboard/`), so every change to the API shows up as a diff of it.
+const COMMITTED: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../api/openapi.json");
+
+/// The document as committed: pretty-printed JSON with keys in sorted order (serde_json's map
+/// is ordered by key), two-space indent, and a final newline.
+fn committed_text(doc: &Value) -> String {
+    let mut text = serde_json::to_string_pretty(doc).unwrap();
+    text.push('\n');
+    text
+}
+
+/// The server's document is the committed `api/openapi.json`. After an API change, rewrite the
+/// file with `VITRINE_UPDATE_OPENAPI=1 cargo nextest run -p vitrine-control-plane openapi`, then
+/// `npm run api:types` in `dashboard/`, and commit both.
+#[tokio::test]
+async fn the_openapi_document_is_the_committed_one() {
+    let app = TestApp::new(Backend::Sqlite).await;
+    let served = committed_text(&openapi(&app).await);
+    if std::env::var_os("VITRINE_UPDATE_OPENAPI").is_some_and(|v| v == "1") {
+        std::fs::write(COMMITTED, &served).unwrap();
+        return;
+    }
+    let committed = std::fs::read_to_string(COMMITTED).unwrap_or_default();
+    if served != committed {
+        let line = served
+            .lines()
+            .zip(committed.lines())
+            .position(|(a, b)| a != b)
+            .unwrap_or_else(|| served.lines().count().min(committed.lines().count()));
+        panic!(
+            "the server's OpenAPI document differs from api/openapi.json (first at line {}).\n\
+             Rewrite it with `VITRINE_UPDATE_OPENAPI=1 cargo nextest run -p vitrine-control-plane \
+             openapi`, regenerate the dashboard's types with `npm run api:types` in dashboard/, \
+             and commit both.",
+            line + 1
+        );
+    }
+}

@@ -1,7 +1,7 @@
 import { useTranslation } from 'react-i18next';
 import { errorMessage } from '@/lib/api-client';
 import { useDeleteBusinessBlock } from '@/lib/business-blocks/delete-business-block';
-import type { BusinessBlock } from '@/lib/business-blocks/types';
+import type { BusinessBlock } from '@/lib/types';
 import { Dialog } from '@/components/ui/Dialog';
 import { DialogActions } from './DialogActions';
 import { showToast } from './toast';

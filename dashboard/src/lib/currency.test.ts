@@ -1,5 +1,30 @@
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { formatCurrency, parseCents, toCents } from './currency';
+import { CURRENCY_FORMATS, formatCurrency, parseCents, toCents, type CurrencyFormatName } from './currency';
+
+// The vectors the Rust side runs too (shared/src/fields/currency_vectors.rs); `read`, how the
+// server reads amounts in imported files, is the server's alone.
+const vectorsPath = fileURLToPath(new URL('../../../shared/testdata/currency.json', import.meta.url));
+const vectors = JSON.parse(readFileSync(vectorsPath, 'utf8')) as {
+  formats: string[];
+  format: [number, string, CurrencyFormatName, string][];
+  typed: [string, number | null][];
+};
+
+describe('the shared currency vectors', () => {
+  it('list the four formats', () => {
+    expect(vectors.formats).toEqual([...CURRENCY_FORMATS]);
+  });
+
+  it.each(vectors.format)('writes %i with %j in %j as %j', (cents, symbol, format, text) => {
+    expect(formatCurrency(cents, symbol, format)).toBe(text);
+  });
+
+  it.each(vectors.typed)('reads typed %j as %j cents', (text, cents) => {
+    expect(parseCents(text)).toBe(cents);
+  });
+});
 
 describe('formatCurrency', () => {
   it('formats cents in the four formats', () => {

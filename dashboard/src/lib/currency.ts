@@ -3,8 +3,14 @@
  * formats (spec §3). Pure functions, shared by the record form and the records list.
  */
 
-export type CurrencyFormatName =
-  '(symbol) 9.999,99' | '(symbol) 9,999.99' | '9.999,99 (symbol)' | '9,999.99 (symbol)';
+/** The four formats, `(symbol)` standing for the symbol (spec 1 §3; shared/testdata/currency.json). */
+export const CURRENCY_FORMATS = [
+  '(symbol) 9.999,99',
+  '(symbol) 9,999.99',
+  '9.999,99 (symbol)',
+  '9,999.99 (symbol)',
+] as const;
+export type CurrencyFormatName = (typeof CURRENCY_FORMATS)[number];
 
 export const DEFAULT_CURRENCY_SYMBOL = 'R$';
 export const DEFAULT_CURRENCY_FORMAT: CurrencyFormatName = '(symbol) 9.999,99';

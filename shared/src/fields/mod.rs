@@ -203,3 +203,6 @@ mod tests;
 
 #[cfg(test)]
 mod sheet_tests;
+
+#[cfg(test)]
+mod currency_vectors;

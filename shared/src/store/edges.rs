@@ -36,7 +36,9 @@ pub struct EdgeNode {
     pub last_seen_at: DateTime<Utc>,
     pub requests: i64,
     pub errors: i64,
+    #[schema(required)]
     pub p99_ms: Option<f64>,
+    #[schema(required)]
     pub cache_hit_ratio: Option<f64>,
     pub certificates: i64,
     #[schema(value_type = Vec<EdgeError>)]

@@ -127,6 +127,7 @@ pub struct Page {
     pub output: String,
     #[schema(value_type = Vec<Object>)]
     pub blocks: Json<Value>,
+    #[schema(required)]
     pub table_id: Option<i64>,
     // Whether the slug is `/`: the store's statements select it beside the columns.
     pub is_home: bool,
@@ -139,7 +140,10 @@ pub struct PageSummary {
     pub id: i64,
     pub name: String,
     pub slug: String,
+    #[schema(required)]
     pub table_id: Option<i64>,
+    /// Whether the slug is `/`, as on a page (`PageView`).
+    pub is_home: bool,
     pub updated_at: DateTime<Utc>,
 }
 
@@ -179,6 +183,7 @@ pub struct Template {
     #[serde(serialize_with = "one_or_zero")]
     #[schema(value_type = String)]
     pub is_published: bool,
+    #[schema(required)]
     pub thumbnail: Option<String>,
     #[serde(skip)]
     pub created_at: DateTime<Utc>,

@@ -170,7 +170,8 @@ impl Store {
     #[tracing::instrument(level = "debug", skip(self), err(level = "debug"))]
     pub async fn project_pages(&self, project_id: i64) -> Result<Vec<PageSummary>> {
         dispatch!(self, p => sqlx::query_as::<_, PageSummary>(
-            "SELECT id, name, slug, table_id, updated_at FROM pages WHERE project_id = $1 \
+            "SELECT id, name, slug, table_id, slug = '/' AS is_home, updated_at FROM pages \
+             WHERE project_id = $1 \
              ORDER BY CASE WHEN slug = '/' THEN 0 ELSE 1 END, id")
             .bind(project_id).fetch_all(p).await.map_err(map_err))
     }

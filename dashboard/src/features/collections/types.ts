@@ -1,4 +1,8 @@
-/** Collections (tables), their fields and records (posts), as in the API contract. */
+/**
+ * Collections (tables), their fields and records (posts): the API's types from its document, with
+ * the field types, formats and settings the server accepts (it keeps a field's `meta` as JSON).
+ */
+import type { components } from '@/lib/api/schema';
 
 export const FIELD_TYPES = [
   'text',
@@ -22,34 +26,26 @@ export const FIELD_TYPES = [
 ] as const;
 export type FieldType = (typeof FIELD_TYPES)[number];
 
-export const CURRENCY_FORMATS = [
-  '(symbol) 9.999,99',
-  '(symbol) 9,999.99',
-  '9.999,99 (symbol)',
-  '9,999.99 (symbol)',
-] as const;
-export type CurrencyFormat = (typeof CURRENCY_FORMATS)[number];
+import type { CurrencyFormatName } from '@/lib/currency';
+
+export { CURRENCY_FORMATS } from '@/lib/currency';
+export type CurrencyFormat = CurrencyFormatName;
 
 export type OrderDir = 'asc' | 'desc';
 
-export interface TableMeta {
-  plural: string;
-  singular: string;
-  hasSingular: boolean;
-  includeDate: boolean;
-  includeTitle: boolean;
-  /** "created_at" | "updated_at" | "name" | "slug" | a field id as text. */
-  orderField: string;
+type Schemas = components['schemas'];
+
+export type TableMeta = Omit<Required<Schemas['CollectionMeta']>, 'orderDir' | 'orderDir2'> & {
   orderDir: OrderDir;
-  orderField2?: string | null;
   orderDir2?: OrderDir | null;
-}
+};
 
 export interface FieldOption {
   name: string;
   image?: string;
 }
 
+/** A field's settings by type; the document keeps them as JSON. */
 export interface FieldMeta {
   /** Relation target table id. */
   table?: number;
@@ -61,55 +57,21 @@ export interface FieldMeta {
   hideAtListing?: boolean;
 }
 
-export interface Field {
-  id: number;
-  table_id: number;
-  name: string;
-  slug: string;
+export type Field = Omit<Schemas['FieldView'], 'type' | 'required' | 'options' | 'meta'> & {
   type: FieldType;
   required: '1' | '0';
   options: FieldOption[];
   meta: FieldMeta;
-  order: number;
-}
+};
 
-export interface Table {
-  id: number;
-  project_id: number;
-  name: string;
-  slug: string;
-  meta: TableMeta;
-  fields: Field[];
-  created_at: string;
-  updated_at: string;
-}
+export type Table = Omit<Schemas['TableView'], 'meta' | 'fields'> & { meta: TableMeta; fields: Field[] };
 
-export interface PostFieldValue {
-  field_id: number;
-  value: unknown;
-}
-
-export interface Post {
-  id: number;
-  table_id: number;
-  name: string;
-  slug: string;
-  created_at: string;
-  updated_at: string;
-  fields: PostFieldValue[];
-}
+export type { PostFieldValue, Post } from '@/lib/types';
 
 /** One page of records: GET /api/data/{table_id}. */
-export interface DataPage {
-  table: Table;
-  fields: Field[];
-  posts: Post[];
-  total: number;
-  page: number;
-  limit: number;
-}
+export type DataPage = Omit<Schemas['DataView'], 'table' | 'fields'> & { table: Table; fields: Field[] };
 
-/** gallery / multiple-file item. */
+/** gallery / multiple-file item (inside a record's value, which the document keeps as JSON). */
 export interface FileItem {
   src: string;
   caption: string;

@@ -1,9 +1,10 @@
-/** Shapes of the editor's data, as docs/blocks.md and the editor's API contract give them. */
+/**
+ * Shapes of the editor's data: the API's (block libraries, rendering) from its document, and
+ * a page's blocks and their variables as docs/blocks.md gives them (the document keeps them as
+ * JSON).
+ */
 
-import type { LibraryCategory } from '@/lib/block-library/types';
-import type { BusinessBlock } from '@/lib/business-blocks/types';
-
-export type { BusinessBlock };
+export type { BlockLibrary, BusinessBlock, MyBlock, RenderedBlock, RenderResult } from '@/lib/types';
 
 export type VarType =
   | 'text'
@@ -118,31 +119,8 @@ export interface PageBlock {
   effect?: string;
 }
 
-export interface MyBlock {
-  id: number;
-  name: string;
-  template: string;
-  css: string;
-  js: string;
-}
-
-export interface BlockLibrary {
-  /** The global library (written by platform administrators). */
-  categories: LibraryCategory[];
-  my_blocks: MyBlock[];
-  /** The user's business's library; empty outside a business. */
-  business_blocks: BusinessBlock[];
-}
-
 /** Where a block in the left panel comes from. */
 export type BlockSource = 'library' | 'my' | 'business';
-
-export type RenderedBlock = { uid: string; html: string } | { uid: string; error: string };
-
-export interface RenderResult {
-  head: string;
-  blocks: RenderedBlock[];
-}
 
 /** A function of the value as it is when the change lands (see ValueChange). */
 export type ValueUpdater = (previous: unknown) => unknown;

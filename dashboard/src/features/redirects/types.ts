@@ -1,17 +1,7 @@
-import type { CodedWarning, Paginated } from '@/lib/types';
+import type { Paginated, Redirect } from '@/lib/types';
 
 /** A rule as the API returns it (spec 1 §3 "Redirect"). */
-export interface Redirect {
-  id: number;
-  from: string;
-  to: string;
-  created_at: string;
-  project_id: number;
-  /** Only on a save: the server's note about a rule that needs attention (`*`). */
-  warning?: string;
-  /** Only on a save: the pages this rule hides (`redirect_hides_page(s)`), saved anyway. */
-  warnings?: CodedWarning[];
-}
+export type { Redirect };
 
 export type RedirectPage = Paginated<Redirect>;
 

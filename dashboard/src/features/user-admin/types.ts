@@ -1,7 +1,2 @@
-/** One row of GET /api/users (administrator's users screen). */
-export interface AdminUserRow {
-  id: number;
-  created_at: string;
-  name: string;
-  email: string;
-}
+/** One row of GET /api/users (administrator's users screen), from the API's document. */
+export type { AdminUserRow } from '@/lib/types';

@@ -1,7 +1,7 @@
 import { queryOptions, useQuery, type QueryClient } from '@tanstack/react-query';
 import { apiJson } from '@/lib/api-client';
 import { queryKeys } from '@/lib/query-keys';
-import type { BusinessBlock } from './types';
+import type { BusinessBlock } from '@/lib/types';
 
 /** GET /api/business/blocks → the caller's business's library (404 outside a business). */
 export function getBusinessBlocks(): Promise<BusinessBlock[]> {

@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiJson } from '@/lib/api-client';
 import { refreshBusinessLibrary } from './get-business-blocks';
-import type { BusinessBlock, SaveBusinessBlockInput } from './types';
+import type { BusinessBlock, SaveBusinessBlockInput } from '@/lib/types';
 
 export interface SaveBusinessBlockArgs {
   /** Set to replace that block of the business's library. */

@@ -35,6 +35,7 @@ pub struct LibraryBlock {
     #[serde(flatten)]
     #[sqlx(flatten)]
     pub content: BlockContent,
+    #[schema(required)]
     pub category_id: Option<i64>,
     #[serde(rename = "order")]
     pub sort_order: i64,

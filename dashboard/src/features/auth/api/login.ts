@@ -2,12 +2,9 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiJson } from '@/lib/api-client';
 import { rememberSignedIn } from '@/lib/auth/get-user';
 import { queryKeys } from '@/lib/query-keys';
-import type { User } from '@/lib/types';
+import type { LoginRequest, User } from '@/lib/types';
 
-export interface LoginInput {
-  email: string;
-  password: string;
-}
+export type LoginInput = LoginRequest;
 
 export function login(input: LoginInput): Promise<User> {
   return apiJson<User>('/api/login', { method: 'POST', body: input });

@@ -2,13 +2,9 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiJson } from '@/lib/api-client';
 import { rememberSignedIn } from '@/lib/auth/get-user';
 import { queryKeys } from '@/lib/query-keys';
-import type { User } from '@/lib/types';
+import type { RegisterRequest, User } from '@/lib/types';
 
-export interface RegisterInput {
-  name: string;
-  email: string;
-  password: string;
-}
+export type RegisterInput = RegisterRequest;
 
 export function register(input: RegisterInput): Promise<User> {
   return apiJson<User>('/api/register', { method: 'POST', body: input });

@@ -1,10 +1,9 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiJson } from '@/lib/api-client';
 import { queryKeys } from '@/lib/query-keys';
+import type { Imported } from '@/lib/types';
 
-export interface Imported {
-  imported: number;
-}
+export type { Imported };
 
 /** POST /erp/import-categories {categories: <export text>}; all or nothing (422 names the bad entry). */
 export function importCategories(text: string): Promise<Imported> {

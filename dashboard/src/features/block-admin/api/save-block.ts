@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiJson } from '@/lib/api-client';
 import { queryKeys } from '@/lib/query-keys';
-import type { LibraryBlock } from '@/lib/block-library/types';
+import type { LibraryBlock } from '@/lib/types';
 import type { BlockPayload } from '@/features/block-admin/types';
 
 export interface SaveBlockInput {

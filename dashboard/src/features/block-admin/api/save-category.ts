@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiJson } from '@/lib/api-client';
 import { queryKeys } from '@/lib/query-keys';
-import type { LibraryCategory } from '@/lib/block-library/types';
+import type { LibraryCategory } from '@/lib/types';
 import type { CategoryPayload } from '@/features/block-admin/types';
 
 export interface SaveCategoryInput {

@@ -1,7 +1,7 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { apiJson } from '@/lib/api-client';
 import { queryKeys } from '@/lib/query-keys';
-import type { LibraryBlock } from '@/lib/block-library/types';
+import type { LibraryBlock } from '@/lib/types';
 
 /** POST /erp/searchBlocks {term} → the matching blocks. */
 export function searchBlocks(term: string): Promise<LibraryBlock[]> {

@@ -2,15 +2,9 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef } from 'react';
 import { apiJson } from '@/lib/api-client';
 import { queryKeys } from '@/lib/query-keys';
+import type { ThumbnailProgress } from '@/lib/types';
 
-/** GET /erp/thumbnails: how far the pass that pictures the library's blocks and templates got. */
-export interface ThumbnailProgress {
-  running: boolean;
-  done: number;
-  total: number;
-  failed: number;
-  last_error?: string;
-}
+export type { ThumbnailProgress };
 
 /** How often the screen asks while a pass runs. */
 export const THUMBNAIL_POLL_MS = 1_000;

@@ -13,7 +13,7 @@ import { useSearchBlocks } from '@/features/block-admin/api/search-blocks';
 import { useTruncateLibrary } from '@/features/block-admin/api/truncate-library';
 import { exportText } from '@/features/block-admin/lib/block-form';
 import { DEFAULT_SCREENSHOT, parseScreenshotSize } from '@/features/block-admin/lib/screenshot';
-import type { LibraryBlock, LibraryCategory } from '@/lib/block-library/types';
+import type { LibraryBlock, LibraryCategory } from '@/lib/types';
 import type { ScreenshotOptions } from '@/features/block-admin/types';
 import { BlockFormModal } from './BlockFormModal';
 import { BlockTable } from './BlockTable';

@@ -5,7 +5,7 @@ import { toastOutcome } from '@/components/admin-toasts';
 import { useZodForm } from '@/lib/forms';
 import { useSaveBlock } from '@/features/block-admin/api/save-block';
 import { blockFormSchema, blockFormValues } from '@/features/block-admin/lib/block-form';
-import type { LibraryBlock, LibraryCategory } from '@/lib/block-library/types';
+import type { LibraryBlock, LibraryCategory } from '@/lib/types';
 import type { BlockPayload } from '@/features/block-admin/types';
 
 interface Props {

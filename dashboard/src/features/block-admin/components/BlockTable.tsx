@@ -8,7 +8,7 @@ import { useBlockScreenshot } from '@/features/block-admin/api/block-screenshot'
 import { useDeleteBlock } from '@/features/block-admin/api/delete-block';
 import { useMoveBlock } from '@/features/block-admin/api/move-block';
 import { useReorderBlock } from '@/features/block-admin/api/reorder-block';
-import type { LibraryBlock, LibraryCategory } from '@/lib/block-library/types';
+import type { LibraryBlock, LibraryCategory } from '@/lib/types';
 import type { ScreenshotOptions } from '@/features/block-admin/types';
 import { OrderInput } from './OrderInput';
 import { toastOutcome, toastFailure, toastOk } from '@/components/admin-toasts';
@@ -36,7 +36,7 @@ function CategoryCell({ block, categories }: { block: LibraryBlock; categories: 
   return (
     <select
       aria-label={t('blockAdmin.block.category')}
-      value={block.category_id}
+      value={block.category_id ?? ''}
       disabled={move.isPending}
       data-testid="block-move"
       onChange={(event) =>

@@ -5,7 +5,7 @@ import { toastOutcome } from '@/components/admin-toasts';
 import { useZodForm } from '@/lib/forms';
 import { useSaveCategory } from '@/features/block-admin/api/save-category';
 import { categoryFormSchema, categoryFormValues } from '@/features/block-admin/lib/block-form';
-import type { LibraryCategory } from '@/lib/block-library/types';
+import type { LibraryCategory } from '@/lib/types';
 import type { CategoryPayload } from '@/features/block-admin/types';
 
 interface Props {

@@ -3,7 +3,7 @@ import { useConfirm } from '@/components/ConfirmDialog';
 import { useDeleteCategory } from '@/features/block-admin/api/delete-category';
 import { useReorderCategory } from '@/features/block-admin/api/reorder-category';
 import { svgImageSrc } from '@/features/block-admin/lib/block-form';
-import type { LibraryCategory } from '@/lib/block-library/types';
+import type { LibraryCategory } from '@/lib/types';
 import { BlockTable, type BlockTableSettings } from './BlockTable';
 import { OrderInput } from './OrderInput';
 import { toastOutcome } from '@/components/admin-toasts';

@@ -35,7 +35,7 @@ export function ThumbnailsButton() {
           className="muted small"
           testId="thumbnails-progress"
           data={{ 'data-running': running }}
-          title={p?.last_error}
+          title={p?.last_error ?? undefined}
         >
           {running && <span className="spinner" aria-hidden="true" />} {status}
         </LiveStatus>

@@ -10,7 +10,7 @@ import { expectFieldError, expectFocused } from '@/testing/forms';
 import { mockApi, renderRoutes, type Handler } from '@/testing/render-route';
 import { scrollsInsideItsCard, tableHeaders } from '@/testing/tables';
 import { BlockAdminRoute } from '@/features/block-admin/routes/BlockAdminRoute';
-import type { LibraryBlock } from '@/lib/block-library/types';
+import type { LibraryBlock } from '@/lib/types';
 import type { Library } from '@/features/block-admin/types';
 
 const routes = [

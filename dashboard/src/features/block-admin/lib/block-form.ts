@@ -16,7 +16,7 @@ import {
   MAX_ORDER,
   requiredTextField,
 } from '@/lib/validation';
-import type { LibraryBlock, LibraryCategory } from '@/lib/block-library/types';
+import type { LibraryBlock, LibraryCategory } from '@/lib/types';
 import type { BlockPayload, CategoryPayload } from '@/features/block-admin/types';
 
 export const DEFAULT_BLOCK_ORDER = DEFAULT_ORDER;

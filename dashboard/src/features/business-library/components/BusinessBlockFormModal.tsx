@@ -4,7 +4,7 @@ import { FormDialog } from '@/components/FormDialog';
 import { showToast } from '@/components/toast';
 import { useZodForm } from '@/lib/forms';
 import { useSaveBusinessBlock } from '@/lib/business-blocks/save-business-block';
-import type { BusinessBlock, SaveBusinessBlockInput } from '@/lib/business-blocks/types';
+import type { BusinessBlock, SaveBusinessBlockInput } from '@/lib/types';
 import { blockFormValues, businessBlockFormSchema } from '@/features/business-library/lib/block-form';
 
 interface Props {

@@ -6,7 +6,7 @@ import { DataTable, type DataColumn } from '@/components/DataTable';
 import { PageLoader } from '@/components/PageLoader';
 import { errorMessage } from '@/lib/api-client';
 import { useBusinessBlocks } from '@/lib/business-blocks/get-business-blocks';
-import type { BusinessBlock } from '@/lib/business-blocks/types';
+import type { BusinessBlock } from '@/lib/types';
 import { useFormat } from '@/lib/format';
 import { BusinessBlockFormModal } from './BusinessBlockFormModal';
 import { ActionButton } from '@/components/ActionButton';

@@ -4,7 +4,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { paths } from '@/app/paths';
 import { RequireBusinessAdmin } from '@/app/RequireBusinessAdmin';
 import { clearToasts, getToasts } from '@/testing/toasts';
-import type { BusinessBlock } from '@/lib/business-blocks/types';
+import type { BusinessBlock } from '@/lib/types';
 import { userFixture } from '@/testing/fixtures';
 import { expectFieldError, expectFocused } from '@/testing/forms';
 import { mockApi, renderRoutes, type ApiCall, type Handler } from '@/testing/render-route';

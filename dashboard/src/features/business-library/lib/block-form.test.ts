@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { BusinessBlock } from '@/lib/business-blocks/types';
+import type { BusinessBlock } from '@/lib/types';
 import { fieldErrors } from '@/lib/validation';
 import { blockFormValues, businessBlockFormSchema, isValidBlockImage } from './block-form';
 

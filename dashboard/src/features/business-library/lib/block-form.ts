@@ -5,7 +5,7 @@
  * 0 to 1000000. The code itself is edited in the editor's code window.
  */
 import { z } from 'zod';
-import type { BusinessBlock, SaveBusinessBlockInput } from '@/lib/business-blocks/types';
+import type { BusinessBlock, SaveBusinessBlockInput } from '@/lib/types';
 import { blockKeywordsField, blockNameField, blockOrderField } from '@/lib/validation';
 
 /** `check_image`: empty, an uploaded file or an http(s) address; 2048 bytes, no control characters. */

@@ -1,12 +1,10 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { apiJson } from '@/lib/api-client';
 import { queryKeys } from '@/lib/query-keys';
-import type { TableSummary } from '@/lib/types';
+import type { ClientContext } from '@/lib/types';
 
-export interface ClientProject {
-  project: { id: number; name: string; slug: string };
-  tables: TableSummary[];
-}
+/** The project a client token opens, with its collections. */
+export type ClientProject = ClientContext;
 
 /** The project a client token opens (404 for a wrong or regenerated token). */
 export function getClientProject(token: string): Promise<ClientProject> {

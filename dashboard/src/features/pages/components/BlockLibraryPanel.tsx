@@ -13,7 +13,7 @@ import {
   sortBlocks,
   splitCategories,
 } from '@/features/pages/lib/block-search';
-import type { LibraryBlock, LibraryCategory } from '@/lib/block-library/types';
+import type { LibraryBlock, LibraryCategory } from '@/lib/types';
 import type { BlockLibrary, BlockSource, BusinessBlock, MyBlock } from '@/features/pages/types';
 import type { DragData } from './CanvasFrame';
 import { ActionButton } from '@/components/ActionButton';

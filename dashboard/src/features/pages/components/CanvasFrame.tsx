@@ -11,7 +11,7 @@ import {
 import { useTranslation } from 'react-i18next';
 import { dropIndex } from '@/features/pages/lib/canvas-protocol';
 import { DESKTOP_WIDTH } from '@/features/pages/lib/preview-size';
-import type { LibraryBlock } from '@/lib/block-library/types';
+import type { LibraryBlock } from '@/lib/types';
 import type { BlockSource } from '@/features/pages/types';
 import type { CanvasView } from './use-canvas';
 import type { PreviewSizeControl } from './use-preview-size';

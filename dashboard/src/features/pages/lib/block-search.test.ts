@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { LibraryBlock, LibraryCategory } from '@/lib/block-library/types';
+import type { LibraryBlock, LibraryCategory } from '@/lib/types';
 import { isSearchActive, matchesBlock, searchBlocks, splitCategories } from './block-search';
 
 function block(id: number, name: string, keywords: string, order = id): LibraryBlock {

@@ -2,7 +2,7 @@
  * The left panel's block search (spec §2, §9): active from 2 characters; a block matches when
  * its name or one of its comma-separated keywords contains the term (case and accents ignored).
  */
-import type { LibraryBlock, LibraryCategory } from '@/lib/block-library/types';
+import type { LibraryBlock, LibraryCategory } from '@/lib/types';
 import type { BusinessBlock } from '@/features/pages/types';
 
 export const SEARCH_MIN_CHARS = 2;

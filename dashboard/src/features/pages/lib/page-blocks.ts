@@ -4,7 +4,7 @@
  * variable, effects. Every function returns a new array, so each result can be a history
  * snapshot.
  */
-import type { LibraryBlock } from '@/lib/block-library/types';
+import type { LibraryBlock } from '@/lib/types';
 import type {
   BlockLibrary,
   BlockSource,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { LibraryBlock, LibraryCategory } from '@/lib/block-library/types';
+import type { LibraryBlock, LibraryCategory } from '@/lib/types';
 import { starterBlocks } from './starter-blocks';
 
 let nextId = 1;

@@ -5,7 +5,7 @@
  * without some of them fills the places left with the first block of its other categories
  * (not Elements, whose single elements start no page), so a blank page shows up to four.
  */
-import type { LibraryBlock, LibraryCategory } from '@/lib/block-library/types';
+import type { LibraryBlock, LibraryCategory } from '@/lib/types';
 import { sortBlocks, splitCategories } from './block-search';
 import { hasWord } from './insert-position';
 

@@ -1,11 +1,9 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { apiJson } from '@/lib/api-client';
 import { queryKeys } from '@/lib/query-keys';
+import type { SheetLink } from '@/lib/types';
 
-/** The spreadsheet import link's own token (`null`: no link made yet); never the client panel's. */
-export interface SheetLink {
-  token: string | null;
-}
+export type { SheetLink };
 
 /** GET /api/projects/{id}/sheet-token. */
 export function getSheetLink(projectId: number): Promise<SheetLink> {
