@@ -4,6 +4,7 @@
 
 pub mod auth;
 pub mod authz;
+pub mod base;
 pub mod block_checks;
 pub mod collector;
 pub mod commands;

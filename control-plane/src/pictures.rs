@@ -1,6 +1,7 @@
 //! The queue of site pictures (the project cards' pictures taken after each publish, see
-//! [`crate::screenshot::after_publish`]), shared fairly between accounts (issue 40). An account
-//! is a user, or a whole business ([`vitrine_shared::Store::project_account`]).
+//! [`Pictures::after_publish`], the hook the publisher is given), shared fairly between
+//! accounts (issue 40). An account is a user, or a whole business
+//! ([`vitrine_shared::Store::project_account`]).
 //!
 //! - **One pending picture per project:** the queue is keyed by project; a newer deploy
 //!   replaces the one waiting (only the live deploy's picture is of any use).
@@ -16,11 +17,11 @@
 
 use std::{
     collections::{HashMap, VecDeque},
-    sync::Mutex,
+    sync::{Arc, Mutex},
     time::{Duration, Instant},
 };
 
-use crate::{confine::Usage, screenshot, state::AppState};
+use crate::{base::Core, confine::Usage, external_lists::Answers, screenshot};
 
 pub use crate::screenshot::SITE_SHOTS;
 
@@ -127,15 +128,33 @@ impl Queue {
 }
 
 /// The site pictures of this process: the queue and what was taken (see the module docs).
-#[derive(Default)]
+/// A service: it is given the [`Core`] and the API-fed lists' answers (a home page with live
+/// lists is rendered with them) and owns its queue; clones share it.
+#[derive(Clone)]
 pub struct Pictures {
+    core: Core,
+    answers: Answers,
+    taken: Arc<Taken>,
+}
+
+/// The queue and the pictures taken lately.
+#[derive(Default)]
+struct Taken {
     queue: Mutex<Queue>,
     runs: Mutex<VecDeque<Run>>,
 }
 
 impl Pictures {
+    pub fn new(core: Core, answers: Answers) -> Self {
+        Pictures {
+            core,
+            answers,
+            taken: Default::default(),
+        }
+    }
+
     fn queue(&self) -> std::sync::MutexGuard<'_, Queue> {
-        self.queue.lock().expect("pictures poisoned")
+        self.taken.queue.lock().expect("pictures poisoned")
     }
 
     /// Pictures waiting for `project_id` (0 or 1).
@@ -150,7 +169,8 @@ impl Pictures {
 
     /// The pictures taken lately, oldest first.
     pub fn runs(&self) -> Vec<Run> {
-        self.runs
+        self.taken
+            .runs
             .lock()
             .expect("pictures poisoned")
             .iter()
@@ -159,82 +179,97 @@ impl Pictures {
     }
 
     fn record(&self, run: Run) {
-        let mut runs = self.runs.lock().expect("pictures poisoned");
+        let mut runs = self.taken.runs.lock().expect("pictures poisoned");
         if runs.len() == RUNS_KEPT {
             runs.pop_front();
         }
         runs.push_back(run);
     }
-}
 
-/// Queues the picture of `deploy_id`, the live deploy of `project_id`, and starts a worker
-/// when a slot is free.
-pub async fn enqueue(state: &AppState, project_id: i64, deploy_id: i64) -> Queued {
-    let account = match state.store.project_account(project_id).await {
-        Ok(Some(account)) => account,
-        // A project deleted meanwhile has nothing to picture; a store error is not worth a
-        // picture either.
-        Ok(None) | Err(_) => return Queued::Gone,
-    };
-    let budget = state.settings.site_screenshots_per_account_per_hour as usize;
-    let job = Job {
-        project_id,
-        deploy_id,
-        account,
-    };
-    let queued = {
-        let mut q = state.pictures.queue();
-        let queued = q.push(job, budget, Instant::now());
-        if queued == Queued::Added && q.workers < SITE_SHOTS {
-            q.workers += 1;
-            tokio::spawn(work(state.clone()));
+    /// Pictures the home page of a deploy that just went live, in the background, in its
+    /// account's turn (see the module's documentation). Failures are logged, never reported
+    /// to the publish. The publisher calls this after each publish (see [`crate::state`]).
+    pub fn after_publish(&self, project_id: i64, deploy_id: i64) {
+        if !self.core.settings.site_screenshots {
+            return;
+        }
+        let pictures = self.clone();
+        tokio::spawn(async move {
+            pictures.enqueue(project_id, deploy_id).await;
+        });
+    }
+
+    /// Queues the picture of `deploy_id`, the live deploy of `project_id`, and starts a worker
+    /// when a slot is free.
+    pub async fn enqueue(&self, project_id: i64, deploy_id: i64) -> Queued {
+        let core = &self.core;
+        let account = match core.store.project_account(project_id).await {
+            Ok(Some(account)) => account,
+            // A project deleted meanwhile has nothing to picture; a store error is not worth a
+            // picture either.
+            Ok(None) | Err(_) => return Queued::Gone,
+        };
+        let budget = core.settings.site_screenshots_per_account_per_hour as usize;
+        let job = Job {
+            project_id,
+            deploy_id,
+            account,
+        };
+        let queued = {
+            let mut q = self.queue();
+            let queued = q.push(job, budget, Instant::now());
+            if queued == Queued::Added && q.workers < SITE_SHOTS {
+                q.workers += 1;
+                tokio::spawn(self.clone().work());
+            }
+            queued
+        };
+        match queued {
+            Queued::Added | Queued::Gone => {}
+            Queued::Replaced => core.metrics.site_screenshot("replaced"),
+            Queued::OverBudget => {
+                tracing::debug!(project_id, "site picture over the account's budget");
+                core.metrics.site_screenshot("over_budget");
+            }
         }
         queued
-    };
-    match queued {
-        Queued::Added | Queued::Gone => {}
-        Queued::Replaced => state.metrics.site_screenshot("replaced"),
-        Queued::OverBudget => {
-            tracing::debug!(project_id, "site picture over the account's budget");
-            state.metrics.site_screenshot("over_budget");
-        }
     }
-    queued
-}
 
-/// Takes pictures while there are any this worker may take, then ends (under the queue's lock,
-/// so a picture queued meanwhile starts a worker of its own).
-async fn work(state: AppState) {
-    loop {
-        let job = {
-            let mut q = state.pictures.queue();
-            match q.next() {
-                Some(job) => job,
-                None => {
-                    q.workers -= 1;
-                    return;
+    /// Takes pictures while there are any this worker may take, then ends (under the queue's
+    /// lock, so a picture queued meanwhile starts a worker of its own).
+    async fn work(self) {
+        loop {
+            let job = {
+                let mut q = self.queue();
+                match q.next() {
+                    Some(job) => job,
+                    None => {
+                        q.workers -= 1;
+                        return;
+                    }
                 }
-            }
-        };
-        let started = Instant::now();
-        let (outcome, usage) = screenshot::picture(&state, job.project_id, job.deploy_id).await;
-        let took = started.elapsed();
-        tracing::debug!(
-            project_id = job.project_id,
-            deploy_id = job.deploy_id,
-            outcome,
-            ?usage,
-            ?took,
-            "site picture"
-        );
-        state.metrics.site_screenshot(outcome);
-        state.pictures.queue().done(&job.account);
-        state.pictures.record(Run {
-            job,
-            outcome,
-            usage,
-            took,
-        });
+            };
+            let started = Instant::now();
+            let (outcome, usage) =
+                screenshot::picture(&self.core, &self.answers, job.project_id, job.deploy_id).await;
+            let took = started.elapsed();
+            tracing::debug!(
+                project_id = job.project_id,
+                deploy_id = job.deploy_id,
+                outcome,
+                ?usage,
+                ?took,
+                "site picture"
+            );
+            self.core.metrics.site_screenshot(outcome);
+            self.queue().done(&job.account);
+            self.record(Run {
+                job,
+                outcome,
+                usage,
+                took,
+            });
+        }
     }
 }
 

@@ -64,9 +64,12 @@ impl Application {
         crate::thumbnails::refresh(&state);
         jobs.extend([
             tokio::spawn(mail::run_worker(state.clone(), wait_for(rx.clone()))),
-            tokio::spawn(conversions::run_worker(state.clone(), wait_for(rx.clone()))),
-            tokio::spawn(domain_checks::run(state.clone(), wait_for(rx.clone()))),
-            tokio::spawn(collector::run(state.clone(), wait_for(rx.clone()))),
+            tokio::spawn(conversions::run_worker(
+                state.core.clone(),
+                wait_for(rx.clone()),
+            )),
+            tokio::spawn(domain_checks::run(state.core.clone(), wait_for(rx.clone()))),
+            tokio::spawn(collector::run(state.core.clone(), wait_for(rx.clone()))),
             tokio::spawn(housekeeping(state.clone(), wait_for(rx))),
         ]);
         Ok(Application {

@@ -75,7 +75,15 @@ pub async fn preview_page(
         return Ok(error_document(&e));
     }
     editor_render_turn(&state, account).await?;
-    let ctx = live_context(&state, (project_id, account), &page, &blocks, q.post).await?;
+    let ctx = live_context(
+        &state,
+        &state.external_answers,
+        (project_id, account),
+        &page,
+        &blocks,
+        q.post,
+    )
+    .await?;
     let body = match state
         .sandbox
         .page(Share::editor(account), &blocks, &ctx)

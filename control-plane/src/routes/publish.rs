@@ -245,7 +245,7 @@ pub async fn unpublish(
     ApiPath(id): ApiPath<i64>,
 ) -> Result<ApiJson<UnpublishView>> {
     authorize_project(&state, &user, id).await?;
-    let lock = state.publish_lock(id);
+    let lock = state.publisher.lock(id);
     let _guard = lock.lock().await;
     state.store.unpublish_project(id).await?;
     Ok(ApiJson(UnpublishView {
@@ -280,7 +280,7 @@ pub async fn activate_deploy(
     ApiPath((id, deploy_id)): ApiPath<(i64, i64)>,
 ) -> Result<ApiJson<PublishView>> {
     authorize_project(&state, &user, id).await?;
-    let lock = state.publish_lock(id);
+    let lock = state.publisher.lock(id);
     let _guard = lock.lock().await;
     let deploy = state.store.deploy_by_id(deploy_id).await?;
     if deploy.project_id != id {
@@ -309,7 +309,7 @@ pub async fn activate_deploy(
                 .set_project_thumbnail(id, deploy_id, &url, now)
                 .await?;
         }
-        _ => crate::screenshot::after_publish(&state, id, deploy_id),
+        _ => state.pictures.after_publish(id, deploy_id),
     }
     let project = state.store.project_by_id(id).await?;
     Ok(ApiJson(PublishView {

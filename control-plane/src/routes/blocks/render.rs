@@ -100,7 +100,15 @@ pub async fn render_blocks(
         return Err(ApiError::NotFound);
     }
     editor_render_turn(&state, account).await?;
-    let ctx = live_context(&state, (project_id, account), &page, &blocks, req.post).await?;
+    let ctx = live_context(
+        &state,
+        &state.external_answers,
+        (project_id, account),
+        &page,
+        &blocks,
+        req.post,
+    )
+    .await?;
     let rendered = state
         .sandbox
         .each(Share::editor(account), &blocks, &ctx)
