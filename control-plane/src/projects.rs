@@ -13,7 +13,7 @@ use vitrine_shared::{
 };
 
 use crate::{
-    auth,
+    accounts::auth,
     base::Core,
     error::{ErrorCode, Result},
     extract::ApiJson,

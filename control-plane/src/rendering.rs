@@ -10,6 +10,7 @@ use vitrine_shared::{
     account::Account,
     blocks::split_x_vars,
     domain::normalize_page_slug,
+    fonts::meta_style,
     identity::Identity,
     manifest::{DynamicPage, page_path},
     record_lists::{DbRecord, ListQuery},
@@ -20,7 +21,7 @@ use vitrine_shared::{
     sections::{MenuPage, menu},
     snapshot::{SnapPage, SnapTable, Snapshot},
     store::{Collection, Field, LibraryBlock, Page, StoreError},
-    theme::{Theme, meta_style},
+    theme::Theme,
 };
 
 use crate::{
@@ -112,7 +113,7 @@ pub async fn live_context(
 /// blocks and document parts (its stylesheets and scripts are the deploy's `/_assets/…`), with
 /// the project's records now, rendered in the owner's account's visitor share, as the edge
 /// renders it for visitors. The project card's picture of such a home page
-/// (`crate::screenshot`) is taken of it.
+/// (`crate::pictures::screenshot`) is taken of it.
 pub async fn live_page_document(
     core: &Core,
     answers: &Answers,

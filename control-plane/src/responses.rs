@@ -1,7 +1,9 @@
 //! What the API returns: the spec's shapes, built from store rows. Server-owned values
 //! (verification, publish state, flags) appear here and nowhere in request types.
 
-use crate::{auth::CurrentUser, base::Core, domain_report::DnsReport, records::CollectionMeta};
+use crate::{
+    accounts::auth::CurrentUser, base::Core, domains::report::DnsReport, records::CollectionMeta,
+};
 use chrono::{DateTime, Utc};
 use serde::Serialize;
 use serde_json::{Map, Value};

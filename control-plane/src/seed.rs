@@ -14,7 +14,7 @@ use vitrine_shared::{
     store::{BlockInput, CategoryInput, NewProject, NewUser, TemplateInfo, User},
 };
 
-use crate::{auth, base::Core, projects::new_identity};
+use crate::{accounts::auth, base::Core, projects::new_identity};
 
 #[cfg(test)]
 mod checks;

@@ -13,10 +13,8 @@ use crate::{
     base::Core,
     confine::{Confiner, Limits},
     external_lists::Answers,
-    pictures::Pictures,
+    pictures::{Pictures, screenshot, thumbnails::Thumbnailer},
     publish::Publisher,
-    screenshot,
-    thumbnails::Thumbnailer,
 };
 
 /// Each service is also a sub-state (`State<Publisher>`), by axum's derived `FromRef`.
@@ -28,7 +26,7 @@ pub struct AppState {
     pub mail_wake: Arc<Notify>,
     /// Publishing: its memo of page renders and its per-project locks.
     pub publisher: Publisher,
-    /// The background passes that picture the library (see [`crate::thumbnails`]).
+    /// The background passes that picture the library (see [`crate::pictures::thumbnails`]).
     pub thumbnails: Thumbnailer,
     /// API-fed lists' recent answers (see [`crate::external_lists`]).
     pub external_answers: Answers,

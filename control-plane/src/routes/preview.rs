@@ -19,15 +19,15 @@ use utoipa::IntoParams;
 use utoipa_axum::{router::OpenApiRouter, routes};
 use vitrine_shared::{
     fonts::canvas_fonts,
+    fonts::meta_style,
     identity::{Identity, page_title},
     render::{Block, EFFECTS_RUNTIME, RenderError, base_style, check_blocks, escape},
     sandbox::{SandboxError, Share},
-    theme::meta_style,
 };
 
 use crate::{
-    auth::CurrentUser,
-    authz::authorize_project,
+    accounts::auth::CurrentUser,
+    accounts::authz::authorize_project,
     error::{ApiError, ErrorBody, Result},
     extract::{ApiPath, ApiQuery},
     rendering::{editor_render_turn, live_context},

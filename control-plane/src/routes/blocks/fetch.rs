@@ -10,7 +10,7 @@ use utoipa_axum::{router::OpenApiRouter, routes};
 use vitrine_shared::account::Account;
 
 use crate::{
-    auth::CurrentUser,
+    accounts::auth::CurrentUser,
     error::{ErrorBody, Result},
     external_lists::fetch_records,
     extract::{ApiJson, ApiQuery},

@@ -11,7 +11,7 @@ use axum::{
 use vitrine_shared::store::{Project, ProjectOwner, User};
 
 use crate::{
-    auth::CurrentUser,
+    accounts::auth::CurrentUser,
     base::Core,
     error::{ApiError, ErrorCode, Result},
 };

@@ -22,7 +22,7 @@ use vitrine_shared::{
 
 use crate::{
     base::Core,
-    domain_report::{DnsReport, report},
+    domains::report::{DnsReport, report},
 };
 
 /// The longest wait between two checks of one pending domain.

@@ -1,6 +1,6 @@
 //! Thumbnails of the library's blocks and templates, pictured by headless Chromium
-//! ([`crate::screenshot`]) in the background: after start-up (so a freshly seeded library gets
-//! them), whenever an administrator saves a block, and on demand from `/erp/blocks`
+//! ([`super::screenshot`]) in the background: after start-up (so a freshly seeded library
+//! gets them), whenever an administrator saves a block, and on demand from `/erp/blocks`
 //! ("regenerate all thumbnails", with progress).
 //!
 //! Each picture is cached in the object store under a hash of what it shows
@@ -32,7 +32,7 @@ use vitrine_shared::{account::Account, sandbox::Share};
 use crate::{
     base::Core,
     error::{ApiError, ErrorCode, Result},
-    screenshot,
+    pictures::screenshot,
 };
 
 /// Pictures taken at once (each is a Chromium).
