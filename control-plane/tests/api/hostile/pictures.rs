@@ -15,8 +15,8 @@ use std::{
 };
 
 use serde_json::json;
-use vitrine_control::{
-    pictures::Run,
+use vitrine_control::pictures::{
+    Run,
     screenshot::{PIDS, SITE_SHOTS, TIMEOUT},
 };
 use vitrine_shared::{dual_test, testing::Backend};
