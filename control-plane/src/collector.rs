@@ -13,22 +13,22 @@ use std::time::Duration;
 
 use chrono::Utc;
 
-use crate::state::AppState;
+use crate::base::Core;
 
 /// Uploads looked at per round.
 const BATCH: i64 = 100;
 
 /// Collects every `UPLOAD_COLLECT_INTERVAL_SECS` until `shutdown`.
-pub async fn run(state: AppState, shutdown: impl std::future::Future<Output = ()>) {
+pub async fn run(core: Core, shutdown: impl std::future::Future<Output = ()>) {
     tokio::pin!(shutdown);
-    let every = Duration::from_secs(state.settings.upload_collect_interval_secs.max(1));
+    let every = Duration::from_secs(core.settings.upload_collect_interval_secs.max(1));
     loop {
-        match collect(&state).await {
+        match collect(&core).await {
             Ok(0) => {}
             Ok(n) => tracing::info!(uploads = n, "deleted unreferenced uploads"),
             Err(e) => tracing::warn!(error = %e, "collecting unreferenced uploads failed"),
         }
-        state.metrics.worker_round("uploads_collector");
+        core.metrics.worker_round("uploads_collector");
         tokio::select! {
             _ = tokio::time::sleep(every) => {}
             _ = &mut shutdown => break,
@@ -38,13 +38,13 @@ pub async fn run(state: AppState, shutdown: impl std::future::Future<Output = ()
 
 /// One round: deletes up to [`BATCH`] unreferenced uploads past their grace and answers how
 /// many.
-pub async fn collect(state: &AppState) -> anyhow::Result<usize> {
+pub async fn collect(core: &Core) -> anyhow::Result<usize> {
     let now = Utc::now();
     let grace = chrono::Duration::seconds(
-        i64::try_from(state.settings.upload_grace_secs).unwrap_or(i64::MAX / 1000),
+        i64::try_from(core.settings.upload_grace_secs).unwrap_or(i64::MAX / 1000),
     );
     let cutoff = now - grace;
-    let candidates = state.store.uploads_unseen_since(cutoff, BATCH).await?;
+    let candidates = core.store.uploads_unseen_since(cutoff, BATCH).await?;
     if candidates.is_empty() {
         return Ok(0);
     }
@@ -53,16 +53,16 @@ pub async fn collect(state: &AppState) -> anyhow::Result<usize> {
     let mut live: Option<Vec<String>> = None;
     let mut deleted = 0;
     for key in candidates {
-        let in_use = state.store.upload_is_named(&key).await? || {
+        let in_use = core.store.upload_is_named(&key).await? || {
             if live.is_none() {
-                live = Some(live_manifests(state).await?);
+                live = Some(live_manifests(core).await?);
             }
             live.iter().flatten().any(|m| m.contains(key.as_str()))
         };
         if in_use {
-            state.store.renew_upload(&key, now).await?;
-        } else if state.store.release_upload(&key, cutoff).await? {
-            state.blobs.delete(&key).await?;
+            core.store.renew_upload(&key, now).await?;
+        } else if core.store.release_upload(&key, cutoff).await? {
+            core.blobs.delete(&key).await?;
             deleted += 1;
         }
     }
@@ -70,10 +70,10 @@ pub async fn collect(state: &AppState) -> anyhow::Result<usize> {
 }
 
 /// The text of every live deploy's manifest.
-async fn live_manifests(state: &AppState) -> anyhow::Result<Vec<String>> {
+async fn live_manifests(core: &Core) -> anyhow::Result<Vec<String>> {
     let mut out = Vec::new();
-    for key in state.store.live_manifest_keys().await? {
-        let bytes = state.blobs.get(&key).await?;
+    for key in core.store.live_manifest_keys().await? {
+        let bytes = core.blobs.get(&key).await?;
         out.push(String::from_utf8_lossy(&bytes).into_owned());
     }
     Ok(out)

@@ -26,7 +26,8 @@ pub async fn migrate(settings: &Settings) -> anyhow::Result<String> {
 pub async fn seed(settings: Settings) -> anyhow::Result<String> {
     let store = migrated_store(&settings).await?;
     let blobs = BlobStore::from_settings(&settings)?;
-    let report = seed::run(&AppState::new(settings, store, blobs).await?).await?;
+    let state = AppState::new(settings, store, blobs).await?;
+    let report = seed::run(&state).await?;
     let mut out = vec![
         format!("templates: {}", report.templates),
         format!("library blocks: {}", report.blocks),

@@ -11,8 +11,8 @@
 //!   the better ones are missing, and `/metrics` shows it
 //!   (`vitrine_control_site_picture_confinement`).
 //! - **A network namespace of its own** with only loopback, where the only listener is the
-//!   picture's own origin and proxy ([`crate::screenshot`]): WebRTC's STUN and TURN, and any
-//!   other connection that does not go through the proxy, have no route out. Where
+//!   picture's own origin and proxy ([`crate::pictures::screenshot`]): WebRTC's STUN and TURN,
+//!   and any other connection that does not go through the proxy, have no route out. Where
 //!   namespaces cannot be made (the control plane is not root), Chromium's own policy
 //!   (`--force-webrtc-ip-handling-policy=disable_non_proxied_udp`) is the only guard, and
 //!   start-up says so.

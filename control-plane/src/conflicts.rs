@@ -17,9 +17,9 @@ use vitrine_shared::{
 };
 
 use crate::{
+    base::Core,
     error::{ErrorCode, Params, Result},
     publish::Warning,
-    state::AppState,
 };
 
 /// A post address no rule names exactly (`~` is not an origin character): only a wildcard over
@@ -70,12 +70,12 @@ fn shown(slug: &str, collection: bool) -> String {
 
 /// The warnings for the rule `from → to` of `project_id`: the pages it hides, if any.
 pub async fn redirect_warnings(
-    state: &AppState,
+    core: &Core,
     project_id: i64,
     from: &str,
     to: &str,
 ) -> Result<Vec<Warning>> {
-    let pages = state.store.project_pages(project_id).await?;
+    let pages = core.store.project_pages(project_id).await?;
     Ok(hidden_pages_warning(&pages, from, to).into_iter().collect())
 }
 
@@ -119,8 +119,8 @@ fn hidden_pages_warning(pages: &[PageSummary], from: &str, to: &str) -> Option<W
 }
 
 /// The warning for `page` when one of the project's rules hides it.
-pub async fn page_warnings(state: &AppState, page: &Page) -> Result<Vec<Warning>> {
-    let rules = state.store.project_redirects(page.project_id).await?;
+pub async fn page_warnings(core: &Core, page: &Page) -> Result<Vec<Warning>> {
+    let rules = core.store.project_redirects(page.project_id).await?;
     Ok(
         page_under_redirect(&rules, &page.slug, page.table_id.is_some())
             .into_iter()

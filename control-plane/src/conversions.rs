@@ -18,24 +18,14 @@ use std::time::Duration;
 use serde_json::{Value, json};
 use vitrine_shared::store::ConversionEvent;
 
-use crate::state::AppState;
+use crate::{base::Core, projects::meta::credentials};
 
 /// Events claimed per round, and how long a claim holds before another worker may retry it.
 const BATCH: i64 = 20;
 const LEASE_MINUTES: i64 = 5;
 
-/// The project's access token and pixel id, when the integration is on: both set, and not
-/// turned off (`conversionApiEnabled: false`).
-pub fn credentials(meta: &Value) -> Option<(&str, &str)> {
-    let text = |k: &str| meta.get(k).and_then(Value::as_str).map(str::trim);
-    let token = text("conversionApiAccessToken").filter(|t| !t.is_empty())?;
-    let pixel = text("conversionApiPixelId")
-        .filter(|p| !p.is_empty() && p.chars().all(|c| c.is_ascii_digit()))?;
-    (meta.get("conversionApiEnabled") != Some(&Value::Bool(false))).then_some((token, pixel))
-}
-
 /// Runs until `shutdown` resolves: sends due events, then waits 5 s.
-pub async fn run_worker(state: AppState, shutdown: impl std::future::Future<Output = ()>) {
+pub async fn run_worker(core: Core, shutdown: impl std::future::Future<Output = ()>) {
     tokio::pin!(shutdown);
     let client = match reqwest::Client::builder()
         .timeout(Duration::from_secs(15))
@@ -49,10 +39,10 @@ pub async fn run_worker(state: AppState, shutdown: impl std::future::Future<Outp
         }
     };
     loop {
-        if let Err(e) = deliver_due(&state, &client).await {
+        if let Err(e) = deliver_due(&core, &client).await {
             tracing::warn!(error = %e, "conversion event round failed");
         }
-        state.metrics.worker_round("conversions");
+        core.metrics.worker_round("conversions");
         tokio::select! {
             _ = tokio::time::sleep(Duration::from_secs(5)) => {}
             _ = &mut shutdown => break,
@@ -68,28 +58,27 @@ enum Sent {
 }
 
 /// Sends every due event once; returns how many were accepted.
-pub async fn deliver_due(state: &AppState, client: &reqwest::Client) -> anyhow::Result<usize> {
-    let batch = state
+pub async fn deliver_due(core: &Core, client: &reqwest::Client) -> anyhow::Result<usize> {
+    let batch = core
         .store
         .claim_due_conversions(BATCH, chrono::Duration::minutes(LEASE_MINUTES))
         .await?;
     let mut sent = 0;
     for event in batch {
-        match send(state, client, &event).await? {
+        match send(core, client, &event).await? {
             Sent::Yes => {
-                state.store.mark_conversion_sent(event.id).await?;
+                core.store.mark_conversion_sent(event.id).await?;
                 sent += 1;
             }
             Sent::Retry(why) => {
                 tracing::warn!(id = event.id, project = event.project_id, error = %why, "conversion event failed; will retry");
-                state
-                    .store
+                core.store
                     .mark_conversion_failed(event.id, event.attempts, &why)
                     .await?;
             }
             Sent::GiveUp(why) => {
                 tracing::info!(id = event.id, project = event.project_id, error = %why, "conversion event given up");
-                state.store.give_up_conversion(event.id, &why).await?;
+                core.store.give_up_conversion(event.id, &why).await?;
             }
         }
     }
@@ -97,11 +86,11 @@ pub async fn deliver_due(state: &AppState, client: &reqwest::Client) -> anyhow::
 }
 
 async fn send(
-    state: &AppState,
+    core: &Core,
     client: &reqwest::Client,
     event: &ConversionEvent,
 ) -> anyhow::Result<Sent> {
-    let project = match state.store.project_by_id(event.project_id).await {
+    let project = match core.store.project_by_id(event.project_id).await {
         Ok(p) => p,
         Err(vitrine_shared::store::StoreError::NotFound) => {
             return Ok(Sent::GiveUp("the project no longer exists".into()));
@@ -116,7 +105,7 @@ async fn send(
     let Ok(data) = serde_json::from_str::<Value>(&event.payload) else {
         return Ok(Sent::GiveUp("the queued event is not JSON".into()));
     };
-    let base = state.settings.conversion_api_url.trim_end_matches('/');
+    let base = core.settings.conversion_api_url.trim_end_matches('/');
     let answer = client
         .post(format!("{base}/{pixel}/events"))
         .json(&json!({ "data": [data], "access_token": token }))

@@ -20,8 +20,8 @@ use serde_json::Value as Json;
 use vitrine_shared::{account::Account, render::Block};
 
 use crate::{
+    base::Core,
     error::{ApiError, ErrorCode, Result},
-    state::AppState,
     throttle::Key,
 };
 
@@ -34,7 +34,9 @@ pub const CACHE_FOR: Duration = Duration::from_secs(60);
 /// What the cache of answers holds at most, in bytes of JSON.
 const CACHE_BYTES: u64 = 16 * 1024 * 1024;
 
-/// Recently fetched answers, by address.
+/// Recently fetched answers, by address: the lists' own state, cloned cheaply (the cache is
+/// shared between clones).
+#[derive(Clone)]
 pub struct Answers(moka::future::Cache<String, Arc<[Json]>>);
 
 impl Default for Answers {
@@ -55,7 +57,8 @@ impl Default for Answers {
 /// The records of every API-fed list of `blocks` (see the module docs); a list whose fetch
 /// fails, or is not made, is empty (the editor shows the error through `/api/fetch`).
 pub async fn api_lists(
-    state: &AppState,
+    core: &Core,
+    answers: &Answers,
     account: Account,
     blocks: &[Block],
 ) -> BTreeMap<String, Vec<Json>> {
@@ -66,7 +69,7 @@ pub async fn api_lists(
             Some(records) => records.clone(),
             None if fetched.len() >= FETCHES_PER_RENDER => Vec::new(),
             None => {
-                let records = fetch_records(state, account, &url)
+                let records = fetch_records(core, answers, account, &url)
                     .await
                     .unwrap_or_default();
                 fetched.insert(url, records.clone());
@@ -81,13 +84,17 @@ pub async fn api_lists(
 /// Fetches an outside JSON API through the outbound guard, within `account`'s fetches a
 /// minute unless it was fetched a moment ago, and returns at most
 /// [`MAX_EXTERNAL_RECORDS`] records: the answer's array, or its `data` array.
-pub async fn fetch_records(state: &AppState, account: Account, url: &str) -> Result<Vec<Json>> {
-    if let Some(records) = state.external_answers.0.get(url).await {
+pub async fn fetch_records(
+    core: &Core,
+    answers: &Answers,
+    account: Account,
+    url: &str,
+) -> Result<Vec<Json>> {
+    if let Some(records) = answers.0.get(url).await {
         return Ok(records.to_vec());
     }
-    let allowance = state.settings.fetches_per_account_per_minute;
-    state
-        .throttle
+    let allowance = core.settings.fetches_per_account_per_minute;
+    core.throttle
         .take(&[(Key::Fetches(account), allowance)])
         .await
         .map(drop)
@@ -99,7 +106,7 @@ pub async fn fetch_records(state: &AppState, account: Account, url: &str) -> Res
             )
             .param("max", allowance)
         })?;
-    let body = state.fetcher.get(url).await?;
+    let body = core.fetcher.get(url).await?;
     let value: Json = serde_json::from_slice(&body).map_err(|e| {
         ApiError::bad_request(
             ErrorCode::FetchNotJson,
@@ -121,8 +128,7 @@ pub async fn fetch_records(state: &AppState, account: Account, url: &str) -> Res
         )
     })?;
     let records: Vec<Json> = records.into_iter().take(MAX_EXTERNAL_RECORDS).collect();
-    state
-        .external_answers
+    answers
         .0
         .insert(url.to_owned(), Arc::from(records.as_slice()))
         .await;

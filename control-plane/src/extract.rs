@@ -9,15 +9,17 @@ use std::net::{IpAddr, SocketAddr};
 use axum::{
     Json,
     body::Bytes,
-    extract::{ConnectInfo, FromRequest, FromRequestParts, Request, rejection::JsonRejection},
+    extract::{
+        ConnectInfo, FromRef, FromRequest, FromRequestParts, Request, rejection::JsonRejection,
+    },
     http::{HeaderMap, header, request::Parts},
     response::{IntoResponse, Response},
 };
 use serde::{Deserialize, Serialize, de::DeserializeOwned};
 
 use crate::{
+    base::Core,
     error::{ApiError, ErrorCode, Result},
-    state::AppState,
 };
 
 /// JSON extractor whose rejections are [`ApiError`]s, so bad bodies get the JSON error shape.
@@ -80,15 +82,18 @@ pub struct ApiQuery<T>(pub T);
 #[derive(Debug, Clone, Copy)]
 pub struct ClientIp(pub IpAddr);
 
-impl FromRequestParts<AppState> for ClientIp {
+impl<S: Send + Sync> FromRequestParts<S> for ClientIp
+where
+    Core: FromRef<S>,
+{
     type Rejection = ApiError;
 
-    async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self> {
+    async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self> {
         let ConnectInfo(peer) = ConnectInfo::<SocketAddr>::from_request_parts(parts, state)
             .await
             .map_err(|e| ApiError::Internal(e.into()))?;
         Ok(ClientIp(
-            state.trusted_proxies.client_ip(
+            Core::from_ref(state).trusted_proxies.client_ip(
                 peer.ip(),
                 parts
                     .headers

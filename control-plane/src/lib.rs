@@ -2,24 +2,19 @@
 //! uploads), authorization, mail, and the built dashboard. `main.rs` only parses the command
 //! line; everything testable lives here.
 
-pub mod auth;
-pub mod authz;
+pub mod accounts;
+pub mod base;
 pub mod block_checks;
 pub mod collector;
 pub mod commands;
 pub mod confine;
 pub mod conflicts;
 pub mod conversions;
-pub mod csrf;
-pub mod custom_domains;
 pub mod dashboard_files;
-pub mod domain_checks;
-pub mod domain_report;
-pub mod email_confirmation;
+pub mod domains;
 pub mod error;
 pub mod external_lists;
 pub mod extract;
-pub mod form_recipients;
 pub mod mail;
 pub mod metrics;
 pub mod nul;
@@ -33,9 +28,7 @@ pub mod records;
 pub mod rendering;
 pub mod responses;
 pub mod routes;
-pub mod screenshot;
 pub mod seed;
 pub mod startup;
 pub mod state;
 pub mod throttle;
-pub mod thumbnails;

@@ -1,6 +1,12 @@
 //! Delivers the outbox over SMTP with lettre (the maintained Rust mail library; async on tokio,
 //! rustls for `smtps://` and STARTTLS). With no `SMTP_URL`, a mail is written to the log, so a
 //! local user can still follow a password-reset link.
+//!
+//! The mail it sends is grouped here: confirming an account's own address
+//! ([`email_confirmation`]) and a site's form-notification address ([`form_recipients`]).
+
+pub mod email_confirmation;
+pub mod form_recipients;
 
 use std::time::Duration;
 

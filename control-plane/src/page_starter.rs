@@ -7,7 +7,7 @@
 use serde_json::{Value, json};
 use vitrine_shared::{domain::slugify, store::Field};
 
-use crate::{error::Result, state::AppState};
+use crate::{base::Core, error::Result};
 
 /// The library blocks a product collection's page starts with.
 const PRODUCT: &[&str] = &["collection-item/02-detalhe-do-produto"];
@@ -191,10 +191,10 @@ fn sells(fields: &[Field]) -> bool {
 }
 
 /// The starter blocks of a page of `collection_id`, or `None` when the library has none of them.
-pub async fn starter_blocks(state: &AppState, collection_id: i64) -> Result<Option<Value>> {
-    let fields = state.store.collection_fields(collection_id).await?;
+pub async fn starter_blocks(core: &Core, collection_id: i64) -> Result<Option<Value>> {
+    let fields = core.store.collection_fields(collection_id).await?;
     let wanted = if sells(&fields) { PRODUCT } else { POST };
-    let library = state.store.library_blocks().await?;
+    let library = core.store.library_blocks().await?;
     let mut blocks = Vec::new();
     for (i, uid) in wanted.iter().enumerate() {
         let Some(source) = library.iter().find(|b| b.uid == *uid) else {

@@ -13,14 +13,14 @@ use vitrine_shared::{
 };
 
 use crate::{
-    auth,
+    accounts::auth,
+    base::Core,
     error::{ErrorCode, Result},
     extract::ApiJson,
     responses::ProjectView,
-    state::AppState,
 };
 
-mod meta;
+pub mod meta;
 
 pub use meta::{CustomFont, Font, ProjectMetaInput};
 
@@ -43,16 +43,16 @@ pub fn new_identity() -> (String, String) {
 }
 
 /// The instant before which a released slug's hold has ended (`SLUG_COOLING_OFF_DAYS`).
-pub fn slugs_held_since(state: &AppState) -> chrono::DateTime<chrono::Utc> {
-    chrono::Utc::now() - chrono::Duration::days(i64::from(state.settings.slug_cooling_off_days))
+pub fn slugs_held_since(core: &Core) -> chrono::DateTime<chrono::Utc> {
+    chrono::Utc::now() - chrono::Duration::days(i64::from(core.settings.slug_cooling_off_days))
 }
 
 /// The slug a new project gets: the one asked for (which must be free), or one derived
 /// from the name with a numeric suffix if needed.
-pub async fn choose_slug(state: &AppState, requested: Option<&str>, name: &str) -> Result<String> {
+pub async fn choose_slug(core: &Core, requested: Option<&str>, name: &str) -> Result<String> {
     match requested.map(str::trim).filter(|s| !s.is_empty()) {
         Some(s) => Ok(PreviewSlug::parse(s)?.into_string()),
-        None => Ok(state
+        None => Ok(core
             .store
             .free_project_slug(PreviewSlug::from_name(name).as_str())
             .await?),
@@ -64,7 +64,7 @@ pub async fn choose_slug(state: &AppState, requested: Option<&str>, name: &str) 
 /// `site_name`: the snapshot's identity is kept (a template's contacts as sample data) but
 /// for its name.
 pub async fn create_from_snapshot(
-    state: &AppState,
+    core: &Core,
     user_id: i64,
     (name, site_name): (&str, &str),
     slug: &str,
@@ -85,23 +85,23 @@ pub async fn create_from_snapshot(
         uuid: &uuid,
         meta: serde_json::json!({ "identity": identity }),
     };
-    let project = state
+    let project = core
         .store
-        .insert_project_from_snapshot(&new, snapshot, state.settings.records_per_account)
+        .insert_project_from_snapshot(&new, snapshot, core.settings.records_per_account)
         .await?;
     Ok((
         StatusCode::CREATED,
-        ApiJson(full_view(state, &project).await?),
+        ApiJson(full_view(core, &project).await?),
     ))
 }
 
 /// One project with its pages, collections and certificate status (the list shows none of these).
-pub async fn full_view(state: &AppState, project: &Project) -> Result<ProjectView> {
-    let pages = state.store.project_pages(project.id).await?;
-    let tables = state.store.project_collections(project.id).await?;
-    let certificate = state.store.certificate_status(project.id).await?;
-    let claim = state.store.domain_claim(project.id).await?;
-    Ok(ProjectView::new(project, &state.settings)
+pub async fn full_view(core: &Core, project: &Project) -> Result<ProjectView> {
+    let pages = core.store.project_pages(project.id).await?;
+    let tables = core.store.project_collections(project.id).await?;
+    let certificate = core.store.certificate_status(project.id).await?;
+    let claim = core.store.domain_claim(project.id).await?;
+    Ok(ProjectView::new(project, &core.settings)
         .with_content(pages, tables)
         .with_certificate(certificate)
         .with_domain_claim(claim))

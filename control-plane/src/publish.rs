@@ -32,7 +32,18 @@
 //! addressed bodies, uploads, bundles), `fonts`, `objects` (writing a body with its compressed
 //! variants), `reuse` (what the live deploy already has) and `renders` (the memo of page
 //! renders). Failures are [`PublishError`]s; the deploy records the [`ApiError`] each becomes.
+//!
+//! [`Publisher`] is the service: it is given the [`Core`], the API-fed lists' answers and what
+//! runs after a deploy goes live ([`AfterPublish`]: the site's picture), and owns the memo of
+//! renders and the per-project locks, so publishing imports neither the pictures nor any other
+//! service above it.
 
+use std::{
+    collections::HashMap,
+    sync::{Arc, Mutex},
+};
+
+use axum::extract::FromRef;
 use serde_json::Value;
 use vitrine_shared::{
     Settings,
@@ -43,8 +54,10 @@ use vitrine_shared::{
 };
 
 use crate::{
+    base::Core,
     error::{ApiError, ErrorCode, Params, PublishError},
-    state::AppState,
+    external_lists::Answers,
+    projects::meta::credentials,
 };
 
 mod assets;
@@ -55,6 +68,48 @@ mod renders;
 mod reuse;
 
 pub use renders::Renders;
+
+/// What runs after a deploy went live, given the project and the deploy (the site's picture,
+/// see [`crate::state`]); it must not wait: the publish answers without waiting for it.
+pub type AfterPublish = Arc<dyn Fn(i64, i64) + Send + Sync>;
+
+/// The publishing service: given the [`Core`], the API-fed lists' answers and what runs after
+/// a publish, it owns the memo of page renders and the per-project locks. Clones share them.
+#[derive(Clone)]
+pub struct Publisher(Arc<Parts>);
+
+struct Parts {
+    core: Core,
+    answers: Answers,
+    /// The page renders publishing has seen, so a republish starts no worker for them.
+    renders: Renders,
+    /// One publish at a time per project on this node (see [`Publisher::lock`]).
+    locks: Mutex<HashMap<i64, Arc<tokio::sync::Mutex<()>>>>,
+    after_publish: AfterPublish,
+}
+
+impl Publisher {
+    pub fn new(core: Core, answers: Answers, after_publish: AfterPublish) -> Self {
+        Publisher(Arc::new(Parts {
+            core,
+            answers,
+            renders: Renders::default(),
+            locks: Mutex::new(HashMap::new()),
+            after_publish,
+        }))
+    }
+
+    /// The lock that serialises publishing, unpublishing and rollback of one project on this
+    /// node, so a later publish never finishes before an earlier one and the project's state
+    /// changes in the order the owner asked. Across nodes each deploy still writes only under
+    /// its own prefix and [`vitrine_shared::Store::finish_deploy`] switches atomically.
+    pub fn lock(&self, project_id: i64) -> Arc<tokio::sync::Mutex<()>> {
+        let mut locks = self.0.locks.lock().expect("publish locks poisoned");
+        // Forget locks nobody holds or waits for, so the map stays small.
+        locks.retain(|_, l| Arc::strong_count(l) > 1);
+        locks.entry(project_id).or_default().clone()
+    }
+}
 
 /// The address where a project's site answers: its verified domain over HTTPS, else the
 /// preview address.
@@ -98,33 +153,36 @@ pub type Progress = std::sync::Arc<dyn Fn(Step) + Send + Sync>;
 ///
 /// The work runs in its own task: a caller that goes away (a closed browser tab) does not
 /// cancel a build half-way and leave its deploy `building` for ever.
-pub async fn publish(
-    state: &AppState,
-    project_id: i64,
-    user_id: i64,
-) -> Result<Published, ApiError> {
+pub async fn publish<S>(state: &S, project_id: i64, user_id: i64) -> Result<Published, ApiError>
+where
+    Publisher: FromRef<S>,
+{
     publish_with_progress(state, project_id, user_id, None).await
 }
 
 /// [`publish`], telling `progress` each [`Step`] as it happens.
-pub async fn publish_with_progress(
-    state: &AppState,
+pub async fn publish_with_progress<S>(
+    state: &S,
     project_id: i64,
     user_id: i64,
     progress: Option<Progress>,
-) -> Result<Published, ApiError> {
-    let state = state.clone();
+) -> Result<Published, ApiError>
+where
+    Publisher: FromRef<S>,
+{
+    let publisher = Publisher::from_ref(state);
     tokio::spawn(async move {
-        let lock = state.publish_lock(project_id);
+        let lock = publisher.lock(project_id);
         let _guard = lock.lock().await;
-        let deploy = state.store.create_deploy(project_id, Some(user_id)).await?;
-        let result = match build::build(&state, project_id, deploy.id, progress.clone()).await {
+        let parts = &*publisher.0;
+        let core = &parts.core;
+        let deploy = core.store.create_deploy(project_id, Some(user_id)).await?;
+        let result = match build::build(parts, project_id, deploy.id, progress.clone()).await {
             Ok(built) => {
                 if let Some(p) = &progress {
                     p(Step::Live);
                 }
-                state
-                    .store
+                core.store
                     .finish_deploy(deploy.id, &built.manifest_key, built.files, built.bytes)
                     .await
                     .map(|deploy| Published {
@@ -136,8 +194,8 @@ pub async fn publish_with_progress(
             Err(e) => Err(ApiError::from(e)),
         };
         match &result {
-            Ok(_) => crate::screenshot::after_publish(&state, project_id, deploy.id),
-            Err(e) => record_failure(&state, project_id, deploy.id, e).await,
+            Ok(_) => (parts.after_publish)(project_id, deploy.id),
+            Err(e) => record_failure(core, project_id, deploy.id, e).await,
         }
         result
     })
@@ -146,7 +204,7 @@ pub async fn publish_with_progress(
 }
 
 /// Marks the deploy failed with a reason the owner can read (internal causes are logged).
-async fn record_failure(state: &AppState, project_id: i64, deploy_id: i64, e: &ApiError) {
+async fn record_failure(core: &Core, project_id: i64, deploy_id: i64, e: &ApiError) {
     let reason = match e {
         ApiError::Internal(cause) => {
             tracing::error!(project_id, deploy_id, error = ?cause, "deploy failed");
@@ -154,7 +212,7 @@ async fn record_failure(state: &AppState, project_id: i64, deploy_id: i64, e: &A
         }
         other => other.to_string(),
     };
-    let failed = state
+    let failed = core
         .store
         .fail_deploy(deploy_id, &reason, e.code(), &e.params())
         .await;
@@ -214,7 +272,7 @@ pub fn form_settings(
     FormSettings {
         to,
         subject,
-        lead_event: crate::conversions::credentials(meta).is_some(),
+        lead_event: credentials(meta).is_some(),
         ..FormSettings::default()
     }
 }

@@ -16,8 +16,8 @@ use vitrine_shared::{
 };
 
 use crate::{
+    base::Core,
     error::{ApiError, ErrorCode, Problem},
-    state::AppState,
 };
 
 mod plan;
@@ -48,9 +48,9 @@ pub fn field_def(f: &Field) -> Option<FieldDef> {
 }
 
 impl Schema {
-    pub async fn load(state: &AppState, collection_id: i64) -> Result<Schema, ApiError> {
-        let collection = state.store.collection_by_id(collection_id).await?;
-        let fields = state
+    pub async fn load(core: &Core, collection_id: i64) -> Result<Schema, ApiError> {
+        let collection = core.store.collection_by_id(collection_id).await?;
+        let fields = core
             .store
             .collection_fields(collection_id)
             .await?
@@ -190,7 +190,7 @@ impl Schema {
 /// Resolves relation references of all drafts against their targets (ids must exist in the
 /// target collection of the same project; slugs are looked up), in one query per target.
 pub async fn resolve_relations(
-    state: &AppState,
+    core: &Core,
     schema: &Schema,
     drafts: &mut [Draft],
 ) -> Result<Vec<Problem>, ApiError> {
@@ -212,13 +212,13 @@ pub async fn resolve_relations(
     let mut slugs: HashMap<i64, HashMap<String, i64>> = HashMap::new();
     for (target, (ids, need_slugs)) in targets {
         // A target outside this project counts as missing, like a post that does not exist.
-        match state.store.collection_project_id(target).await {
+        match core.store.collection_project_id(target).await {
             Ok(p) if p == schema.collection.project_id => {}
             _ => continue,
         }
-        known_ids.insert(target, state.store.existing_post_ids(target, &ids).await?);
+        known_ids.insert(target, core.store.existing_post_ids(target, &ids).await?);
         if need_slugs {
-            slugs.insert(target, state.store.post_slugs(target).await?);
+            slugs.insert(target, core.store.post_slugs(target).await?);
         }
     }
     let mut problems = Vec::new();

@@ -10,6 +10,7 @@ use vitrine_shared::{
     account::Account,
     blocks::split_x_vars,
     domain::normalize_page_slug,
+    fonts::meta_style,
     identity::Identity,
     manifest::{DynamicPage, page_path},
     record_lists::{DbRecord, ListQuery},
@@ -20,13 +21,14 @@ use vitrine_shared::{
     sections::{MenuPage, menu},
     snapshot::{SnapPage, SnapTable, Snapshot},
     store::{Collection, Field, LibraryBlock, Page, StoreError},
-    theme::{Theme, meta_style},
+    theme::Theme,
 };
 
 use crate::{
+    base::Core,
     block_checks::x_vars_error,
     error::{ApiError, ErrorCode, Result},
-    state::AppState,
+    external_lists::{Answers, api_lists},
     throttle::Key,
 };
 
@@ -34,18 +36,19 @@ use crate::{
 /// on a collection page the post named by `post` (by slug) or the collection's first, and the
 /// records of its API-fed lists (`crate::external_lists`, in `account`'s share of fetches).
 pub async fn live_context(
-    state: &AppState,
+    core: &Core,
+    answers: &Answers,
     (project_id, account): (i64, Account),
     page: &Page,
     blocks: &[Block],
     post: Option<String>,
 ) -> Result<RenderContext> {
-    let project = state.store.project_by_id(project_id).await?;
+    let project = core.store.project_by_id(project_id).await?;
     // The site's language is its owner's, as at publish.
-    let owner = state.store.user_by_id(project.user_id).await?;
+    let owner = core.store.user_by_id(project.user_id).await?;
     // Items link to their post on the collection's page, and links to the project's pages
     // are known to work, as on the published site.
-    let pages = state.store.project_pages(project_id).await?;
+    let pages = core.store.project_pages(project_id).await?;
     let meta = &project.meta.0;
     let site =
         RenderContext::for_site(Identity::of_meta(meta, &project.name), Theme::of_meta(meta));
@@ -60,17 +63,17 @@ pub async fn live_context(
                 .map(|p| page_path(&normalize_page_slug(&p.slug), p.table_id.is_some()))
                 .collect(),
         ),
-        menu: Some(state.store.site_menu(project_id).await?),
+        menu: Some(core.store.site_menu(project_id).await?),
         ..site
     };
     for list in blocks.iter().flat_map(Block::db_lists) {
-        let items = match collection(state, project_id, &list.table).await? {
+        let items = match collection(core, project_id, &list.table).await? {
             Some((c, fields)) => {
                 let at = pages
                     .iter()
                     .find(|p| p.table_id == Some(c.id))
                     .map(|p| normalize_page_slug(&p.slug));
-                records(state, &c, &fields, &list.query)
+                records(core, &c, &fields, &list.query)
                     .await?
                     .into_iter()
                     .map(|r| {
@@ -87,22 +90,22 @@ pub async fn live_context(
         ctx.lists.insert(list.key, items);
     }
     if let Some(table_id) = page.table_id {
-        let c = state.store.collection_by_id(table_id).await?;
-        let fields = state.store.collection_fields(c.id).await?;
+        let c = core.store.collection_by_id(table_id).await?;
+        let fields = core.store.collection_fields(c.id).await?;
         let query = ListQuery {
             filter_field: post.as_ref().map(|_| "slug".to_string()),
             filter_value: post,
             limit: Some(1),
             ..ListQuery::default()
         };
-        let post = records(state, &c, &fields, &query).await?.pop();
+        let post = records(core, &c, &fields, &query).await?.pop();
         ctx.post = post.map(|r| {
             let mut v = view(r, &fields);
             v.permalink = format!("/{}/{}", ctx.page_slug.trim_matches('/'), v.record.slug);
             v
         });
     }
-    ctx.api = crate::external_lists::api_lists(state, account, blocks).await;
+    ctx.api = api_lists(core, answers, account, blocks).await;
     Ok(ctx)
 }
 
@@ -110,25 +113,34 @@ pub async fn live_context(
 /// blocks and document parts (its stylesheets and scripts are the deploy's `/_assets/…`), with
 /// the project's records now, rendered in the owner's account's visitor share, as the edge
 /// renders it for visitors. The project card's picture of such a home page
-/// (`crate::screenshot`) is taken of it.
+/// (`crate::pictures::screenshot`) is taken of it.
 pub async fn live_page_document(
-    state: &AppState,
+    core: &Core,
+    answers: &Answers,
     project_id: i64,
     page: &DynamicPage,
 ) -> Result<String> {
-    let project = state.store.project_by_id(project_id).await?;
-    let owner = state.store.user_by_id(project.user_id).await?;
+    let project = core.store.project_by_id(project_id).await?;
+    let owner = core.store.user_by_id(project.user_id).await?;
     let account = Account::of(owner.id, owner.business_id);
-    let stored = state
+    let stored = core
         .store
         .project_pages(project_id)
         .await?
         .into_iter()
         .find(|p| normalize_page_slug(&p.slug) == page.page_slug)
         .ok_or(ApiError::NotFound)?;
-    let stored = state.store.page_by_id(stored.id).await?;
-    let ctx = live_context(state, (project_id, account), &stored, &page.blocks, None).await?;
-    let body = state
+    let stored = core.store.page_by_id(stored.id).await?;
+    let ctx = live_context(
+        core,
+        answers,
+        (project_id, account),
+        &stored,
+        &page.blocks,
+        None,
+    )
+    .await?;
+    let body = core
         .sandbox
         .page(Share::visitor(account), &page.blocks, &ctx)
         .await
@@ -138,13 +150,13 @@ pub async fn live_page_document(
 
 /// The collection behind a list's table slug, when it is one of this project's.
 async fn collection(
-    state: &AppState,
+    core: &Core,
     project_id: i64,
     slug: &str,
 ) -> Result<Option<(Collection, Vec<Field>)>> {
-    match state.store.collection_by_slug(project_id, slug).await {
+    match core.store.collection_by_slug(project_id, slug).await {
         Ok(c) => {
-            let fields = state.store.collection_fields(c.id).await?;
+            let fields = core.store.collection_fields(c.id).await?;
             Ok(Some((c, fields)))
         }
         Err(StoreError::NotFound) => Ok(None),
@@ -155,12 +167,12 @@ async fn collection(
 /// A list's records; a query the collection cannot answer (an unknown field, say) is an empty
 /// list, as on the published site.
 async fn records(
-    state: &AppState,
+    core: &Core,
     c: &Collection,
     fields: &[Field],
     q: &ListQuery,
 ) -> Result<Vec<DbRecord>> {
-    match state.store.list_records(c, fields, q).await {
+    match core.store.list_records(c, fields, q).await {
         Ok(v) => Ok(v),
         Err(vitrine_shared::record_lists::ListError::Query(_)) => Ok(Vec::new()),
         Err(vitrine_shared::record_lists::ListError::Store(e)) => Err(e.into()),
@@ -183,10 +195,9 @@ fn view(record: DbRecord, fields: &[Field]) -> PostView {
 /// (`CANVAS_RENDERS_PER_MINUTE`): 429 with `Retry-After` once it is spent. The workers are
 /// shared fairly per account anyway; this keeps one account's editor from keeping its share
 /// busy all the time.
-pub async fn editor_render_turn(state: &AppState, account: Account) -> Result<()> {
-    let allowance = state.settings.canvas_renders_per_minute;
-    state
-        .throttle
+pub async fn editor_render_turn(core: &Core, account: Account) -> Result<()> {
+    let allowance = core.settings.canvas_renders_per_minute;
+    core.throttle
         .take(&[(Key::Renders(account), allowance)])
         .await
         .map(drop)
@@ -201,11 +212,7 @@ pub async fn editor_render_turn(state: &AppState, account: Account) -> Result<()
 }
 
 /// A library block alone in a document, with its default values, as its thumbnail shows it.
-pub async fn block_document(
-    state: &AppState,
-    share: Share,
-    block: &LibraryBlock,
-) -> Result<String> {
+pub async fn block_document(core: &Core, share: Share, block: &LibraryBlock) -> Result<String> {
     let (template, vars) = split_x_vars(&block.content.template).map_err(x_vars_error)?;
     let page = Block {
         uid: block.uid.clone(),
@@ -214,7 +221,7 @@ pub async fn block_document(
         vars,
         ..Block::default()
     };
-    let html = state
+    let html = core
         .sandbox
         .page(
             share,
@@ -237,7 +244,7 @@ pub async fn block_document(
 /// with the template's own sample records (see [`render_snapshot_page`]). Block scripts are
 /// left out: the theme picker and thumbnails show it without them.
 pub async fn template_document(
-    state: &AppState,
+    core: &Core,
     share: Share,
     snapshot: &Snapshot,
     page_slug: &str,
@@ -254,7 +261,7 @@ pub async fn template_document(
         (String::new(), page.output.clone())
     } else {
         let ctx = snapshot_context(snapshot, page, &blocks);
-        let body = state
+        let body = core
             .sandbox
             .page(share, &blocks, &ctx)
             .await

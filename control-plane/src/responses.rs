@@ -2,7 +2,7 @@
 //! (verification, publish state, flags) appear here and nowhere in request types.
 
 use crate::{
-    auth::CurrentUser, domain_report::DnsReport, records::CollectionMeta, state::AppState,
+    accounts::auth::CurrentUser, base::Core, domains::report::DnsReport, records::CollectionMeta,
 };
 use chrono::{DateTime, Utc};
 use serde::Serialize;
@@ -261,8 +261,8 @@ impl TableView {
 }
 
 /// The user as `GET /api/user` shows them, with their effective plan.
-pub async fn user_view(state: &AppState, user: &CurrentUser) -> crate::error::Result<UserView> {
+pub async fn user_view(core: &Core, user: &CurrentUser) -> crate::error::Result<UserView> {
     let mut view = UserView::new(user, user.impersonator_id);
-    view.plan = state.store.plan_of(user).await?;
+    view.plan = core.store.plan_of(user).await?;
     Ok(view)
 }

@@ -14,7 +14,7 @@ use vitrine_shared::{
     store::{BlockInput, CategoryInput, NewProject, NewUser, TemplateInfo, User},
 };
 
-use crate::{auth, projects::new_identity, state::AppState};
+use crate::{accounts::auth, base::Core, projects::new_identity};
 
 #[cfg(test)]
 mod checks;
@@ -30,12 +30,12 @@ pub use templates::{
 
 /// Seeds the library; returns the blocks' database ids by uid.
 async fn seed_library(
-    state: &AppState,
+    core: &Core,
     library: &[SeedCategory],
 ) -> anyhow::Result<HashMap<String, i64>> {
     let mut ids = HashMap::new();
     for c in library {
-        let category_id = state
+        let category_id = core
             .store
             .seed_block_category(&CategoryInput {
                 seed_key: Some(&c.key),
@@ -45,7 +45,7 @@ async fn seed_library(
             })
             .await?;
         for b in &c.blocks {
-            let id = state
+            let id = core
                 .store
                 .seed_library_block(&BlockInput {
                     uid: Some(&b.uid),
@@ -71,20 +71,20 @@ pub struct SeedReport {
 }
 
 async fn ensure_user(
-    state: &AppState,
+    core: &Core,
     name: &str,
     email: &str,
     password: &str,
     admin: bool,
 ) -> anyhow::Result<(User, bool)> {
     let email = Email::parse(email).map_err(|e| anyhow::anyhow!("{e}"))?;
-    if let Some(u) = state.store.user_by_email(email.as_str()).await? {
+    if let Some(u) = core.store.user_by_email(email.as_str()).await? {
         return Ok((u, false));
     }
     let hash = auth::hash_password(password.to_string())
         .await
         .map_err(|e| anyhow::anyhow!("{e}"))?;
-    let user = state
+    let user = core
         .store
         .insert_user(&NewUser {
             name,
@@ -95,23 +95,23 @@ async fn ensure_user(
         })
         .await?;
     if admin {
-        state.store.set_user_flags(user.id, true, false).await?;
+        core.store.set_user_flags(user.id, true, false).await?;
     }
     // The operator chose these addresses (demo and administrator settings): their form
     // notifications go out without a confirmation link.
-    state.store.mark_email_confirmed(user.id).await?;
-    let user = state.store.user_by_id(user.id).await?;
+    core.store.mark_email_confirmed(user.id).await?;
+    let user = core.store.user_by_id(user.id).await?;
     Ok((user, true))
 }
 
-pub async fn run(state: &AppState) -> anyhow::Result<SeedReport> {
+pub async fn run(core: &Core) -> anyhow::Result<SeedReport> {
     let library = parse_library()?;
-    let ids = seed_library(state, &library).await?;
+    let ids = seed_library(core, &library).await?;
     let blocks = ids.len();
     let templates = parse_templates(&library, &ids)?;
     // The pictures the templates' records name are in the object store before any site
     // made from them is.
-    images::store_images(state).await?;
+    images::store_images(core).await?;
     for t in &templates {
         let info = TemplateInfo {
             name: &t.name,
@@ -119,14 +119,14 @@ pub async fn run(state: &AppState) -> anyhow::Result<SeedReport> {
             category: &t.category,
             sort_order: t.order,
         };
-        state.store.upsert_template(&info, &t.snapshot).await?;
+        core.store.upsert_template(&info, &t.snapshot).await?;
     }
 
-    let s = &state.settings;
+    let s = &core.settings;
     let admin_password = s.admin_password.as_ref().map(|p| p.expose().to_string());
     let generated = admin_password.is_none().then(auth::new_token);
     let (_, admin_created) = ensure_user(
-        state,
+        core,
         "Administrador",
         &s.admin_email,
         admin_password
@@ -148,10 +148,10 @@ pub async fn run(state: &AppState) -> anyhow::Result<SeedReport> {
     let demo = match (&s.demo_email, &s.demo_password) {
         (Some(email), Some(password)) => {
             let (user, created) =
-                ensure_user(state, "Conta Demo", email, password.expose(), false).await?;
+                ensure_user(core, "Conta Demo", email, password.expose(), false).await?;
             if created && let Some(first) = templates.first() {
                 // A demo account starts with one site made from the first template.
-                let slug = state
+                let slug = core
                     .store
                     .free_project_slug(PreviewSlug::from_name("demo").as_str())
                     .await?;
@@ -164,8 +164,7 @@ pub async fn run(state: &AppState) -> anyhow::Result<SeedReport> {
                     uuid: &uuid,
                     meta: Value::Null,
                 };
-                state
-                    .store
+                core.store
                     .insert_project_from_snapshot(&new, &first.snapshot, u64::MAX)
                     .await?;
             }

@@ -7,7 +7,7 @@ use std::{net::SocketAddr, time::Duration};
 use tokio::{net::TcpListener, sync::watch, task::JoinHandle};
 use vitrine_shared::{Settings, Store, billing::Month, blob::BlobStore};
 
-use crate::{collector, conversions, domain_checks, mail, routes, state::AppState};
+use crate::{collector, conversions, domains, mail, routes, state::AppState};
 
 pub struct Application {
     addr: SocketAddr,
@@ -61,12 +61,18 @@ impl Application {
             }));
         }
         // The library's thumbnails, in the background (a seeded library has none yet).
-        crate::thumbnails::refresh(&state);
+        crate::pictures::thumbnails::refresh(&state);
         jobs.extend([
             tokio::spawn(mail::run_worker(state.clone(), wait_for(rx.clone()))),
-            tokio::spawn(conversions::run_worker(state.clone(), wait_for(rx.clone()))),
-            tokio::spawn(domain_checks::run(state.clone(), wait_for(rx.clone()))),
-            tokio::spawn(collector::run(state.clone(), wait_for(rx.clone()))),
+            tokio::spawn(conversions::run_worker(
+                state.core.clone(),
+                wait_for(rx.clone()),
+            )),
+            tokio::spawn(domains::checks::run(
+                state.core.clone(),
+                wait_for(rx.clone()),
+            )),
+            tokio::spawn(collector::run(state.core.clone(), wait_for(rx.clone()))),
             tokio::spawn(housekeeping(state.clone(), wait_for(rx))),
         ]);
         Ok(Application {

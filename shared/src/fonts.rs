@@ -9,54 +9,18 @@
 //! font becomes cursive; see [`fallback_stack`]), so a font that cannot be fetched reads the
 //! same on both. The category comes from the dashboard's font catalogue (the Google Fonts
 //! families Fontsource serves, built by `dashboard/scripts/build-fonts-catalogue.mjs`), compiled
-//! in; a family it does not list (a custom font) is sans-serif.
+//! in (`crate::font_catalogue`); a family it does not list (a custom font) is sans-serif.
+//!
+//! [`meta_style`] is the theme's `<style>` for a project's meta, with the site's default font as
+//! the fallback of an empty theme font.
 
-use std::{collections::HashMap, sync::LazyLock};
-
-use serde::Deserialize;
 use serde_json::Value;
+
+pub use crate::font_catalogue::{catalogue_name, css_family, fallback_stack};
+use crate::theme::Theme;
 
 /// The default weights of a font chosen without variants (spec 2 §7: 400 and 700).
 pub const DEFAULT_WEIGHTS: [&str; 2] = ["regular", "700"];
-
-const CATALOGUE: &str = include_str!("../../dashboard/src/features/projects/fonts-catalogue.json");
-
-#[derive(Deserialize)]
-struct CatalogueEntry {
-    family: String,
-    category: String,
-}
-
-/// Lower-cased family → (the catalogue's spelling, category: `serif`, `sans-serif`,
-/// `display`, `handwriting`, `monospace`).
-static CATEGORIES: LazyLock<HashMap<String, (String, String)>> = LazyLock::new(|| {
-    serde_json::from_str::<Vec<CatalogueEntry>>(CATALOGUE)
-        .unwrap_or_default()
-        .into_iter()
-        .map(|e| (e.family.to_lowercase(), (e.family, e.category)))
-        .collect()
-});
-
-/// The catalogue's spelling of a family (`playfair display` → `Playfair Display`), when the
-/// catalogue lists it.
-pub fn catalogue_name(family: &str) -> Option<String> {
-    CATEGORIES
-        .get(&family.trim().to_lowercase())
-        .map(|(name, _)| name.clone())
-}
-
-/// The fallback of a family: the generic family of its category, after the family itself.
-pub fn fallback_stack(family: &str) -> &'static str {
-    match CATEGORIES
-        .get(&family.trim().to_lowercase())
-        .map(|(_, category)| category.as_str())
-    {
-        Some("serif") => "serif",
-        Some("monospace") => "ui-monospace,monospace",
-        Some("handwriting") => "cursive",
-        _ => "system-ui,sans-serif",
-    }
-}
 
 /// The `<style>` that sets the font variables and the body's font, for a default family.
 pub fn font_variables(family: &str) -> String {
@@ -65,14 +29,6 @@ pub fn font_variables(family: &str) -> String {
     format!(
         "<style>:root{{--font-body:{stack};--font-heading:{stack}}}body{{font-family:var(--font-body)}}</style>"
     )
-}
-
-/// A family name made safe for a CSS string.
-pub fn css_family(family: &str) -> String {
-    family
-        .chars()
-        .filter(|c| c.is_alphanumeric() || matches!(c, ' ' | '-' | '_'))
-        .collect()
 }
 
 /// Fontsource's id of a family: `Open Sans` → `open-sans`.
@@ -171,7 +127,7 @@ pub fn site_fonts(meta: &Value) -> SiteFonts {
     }
     let default = meta.get("defaultFont").filter(|f| f.is_object());
     // The theme's heading and body fonts (`crate::theme`), in their default weights.
-    let theme_fonts: Vec<Value> = crate::theme::Theme::stored(meta)
+    let theme_fonts: Vec<Value> = Theme::stored(meta)
         .map(|t| t.families())
         .unwrap_or_default()
         .into_iter()
@@ -254,6 +210,14 @@ pub fn font_face_css(faces: &[FontFace]) -> String {
             )
         })
         .collect()
+}
+
+/// The theme's `<style>` for a project's meta: its stored theme (or the default), with the
+/// site's default font as the fallback of an empty theme font. The editor's canvas and the
+/// owner's preview put it after the base stylesheet, as published pages do.
+pub fn meta_style(meta: &Value) -> String {
+    let fonts = site_fonts(meta);
+    Theme::of_meta(meta).style(fonts.default_family.as_deref())
 }
 
 /// What the editor's canvas (and the owner's preview) put in `<head>` for the site's fonts:

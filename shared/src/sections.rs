@@ -16,6 +16,7 @@ use utoipa::ToSchema;
 
 use crate::domain::normalize_page_slug;
 use crate::render::Block;
+pub use crate::render::MenuItem;
 
 /// Page meta key: the page leaves the site menu out (`site.menu`).
 pub const HIDE_IN_MENU: &str = "hideInMenu";
@@ -114,14 +115,6 @@ impl Sections {
         out.extend(self.shown(SectionKind::Footer, page_meta));
         out
     }
-}
-
-/// One entry of the site menu.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct MenuItem {
-    pub name: String,
-    /// `/` for the home page, `/{slug}` for the others.
-    pub url: String,
 }
 
 /// A page as the menu needs it.

@@ -240,16 +240,16 @@ impl SnapTable {
     /// order, limit and offset), for previews of a template, which has no database rows.
     /// Posts without a date keep the file's order, newest first. A query the table cannot
     /// answer returns nothing, as on a published site.
-    pub fn query(&self, q: &crate::record_lists::ListQuery) -> Vec<crate::record_lists::DbRecord> {
-        use crate::store::FilterOp;
+    pub fn query(&self, q: &crate::list_query::ListQuery) -> Vec<crate::list_query::DbRecord> {
+        use crate::list_query::FilterOp;
         use std::cmp::Ordering;
         let known = |k: &str| {
             matches!(k, "name" | "slug" | "created_at" | "updated_at")
                 || self.fields.iter().any(|f| f.slug == k)
         };
-        let limit = q.limit.unwrap_or(crate::record_lists::MAX_LIST_LIMIT);
+        let limit = q.limit.unwrap_or(crate::list_query::MAX_LIST_LIMIT);
         let offset = q.offset.unwrap_or(0);
-        if !(1..=crate::record_lists::MAX_LIST_LIMIT).contains(&limit) || offset < 0 {
+        if !(1..=crate::list_query::MAX_LIST_LIMIT).contains(&limit) || offset < 0 {
             return Vec::new();
         }
         // Synthetic dates: the file's first post is the newest.
@@ -310,7 +310,7 @@ impl SnapTable {
             .skip(offset as usize)
             .take(limit as usize)
             .enumerate()
-            .map(|(i, p)| crate::record_lists::DbRecord {
+            .map(|(i, p)| crate::list_query::DbRecord {
                 id: i as i64 + 1,
                 name: p.name.clone(),
                 slug: p.slug.clone(),
@@ -349,7 +349,7 @@ mod tests {
         .unwrap()
     }
 
-    fn slugs(records: Vec<crate::record_lists::DbRecord>) -> Vec<String> {
+    fn slugs(records: Vec<crate::list_query::DbRecord>) -> Vec<String> {
         records.into_iter().map(|r| r.slug).collect()
     }
 
@@ -369,7 +369,7 @@ mod tests {
 
     #[test]
     fn template_tables_answer_list_queries_in_memory() {
-        use crate::record_lists::ListQuery;
+        use crate::list_query::ListQuery;
         let t = recipes();
         // Default order: the collection's (newest first), undated posts in file order.
         assert_eq!(

@@ -242,7 +242,7 @@ impl Theme {
         [&self.heading_font, &self.body_font]
             .into_iter()
             .filter(|f| !f.is_empty())
-            .map(|f| crate::fonts::css_family(f))
+            .map(|f| crate::font_catalogue::css_family(f))
             .collect()
     }
 
@@ -252,16 +252,19 @@ impl Theme {
     pub fn style(&self, default_family: Option<&str>) -> String {
         let [primary, accent, background, text] = self.rgb();
         let stack = |family: &str| {
-            let family = crate::fonts::css_family(family);
+            let family = crate::font_catalogue::css_family(family);
             if family.is_empty() {
-                match default_family.map(crate::fonts::css_family) {
+                match default_family.map(crate::font_catalogue::css_family) {
                     Some(d) if !d.is_empty() => {
-                        format!("\"{d}\",{}", crate::fonts::fallback_stack(&d))
+                        format!("\"{d}\",{}", crate::font_catalogue::fallback_stack(&d))
                     }
                     _ => "system-ui,-apple-system,\"Segoe UI\",Roboto,sans-serif".to_string(),
                 }
             } else {
-                format!("\"{family}\",{}", crate::fonts::fallback_stack(&family))
+                format!(
+                    "\"{family}\",{}",
+                    crate::font_catalogue::fallback_stack(&family)
+                )
             }
         };
         let mut css = format!(
@@ -292,14 +295,6 @@ impl Theme {
     }
 }
 
-/// The theme's `<style>` for a project's meta: its stored theme (or the default), with the
-/// site's default font as the fallback of an empty theme font. The editor's canvas and the
-/// owner's preview put it after the base stylesheet, as published pages do.
-pub fn meta_style(meta: &Value) -> String {
-    let fonts = crate::fonts::site_fonts(meta);
-    Theme::of_meta(meta).style(fonts.default_family.as_deref())
-}
-
 /// The catalogue's spelling of `family` (`""` stays `""`: the default), or `None` when the
 /// catalogue does not list it.
 fn catalogue_family(family: &str) -> Option<String> {
@@ -307,7 +302,7 @@ fn catalogue_family(family: &str) -> Option<String> {
     if family.is_empty() {
         return Some(String::new());
     }
-    crate::fonts::catalogue_name(family)
+    crate::font_catalogue::catalogue_name(family)
 }
 
 #[cfg(test)]

@@ -9,6 +9,9 @@
 //!   (the root is the crate's face: its docs, its modules and the public `Edge`).
 //! - **The control plane:** a route module never imports another route module (what two
 //!   resources share lives outside `routes/`), and `error.rs` imports nothing of the app.
+//! - **No cycles in the control plane and `shared`:** in every folder (the crate root too), no
+//!   module is part of an import cycle with the modules beside it; code compiled only for tests
+//!   (`#[cfg(test)]`) is left out.
 //! - **File size:** no Rust or TypeScript file in the workspace outside tests is
 //!   over [`MAX_LINES`] lines, unless its opening doc comment says why with the words "over
 //!   600 lines".
@@ -439,6 +442,147 @@ fn control_plane_routes_import_no_other_route_and_errors_import_nothing_of_the_a
     );
 }
 
+/// For every folder of a crate (the crate root included), the graph of the modules directly
+/// in it: a module's files and submodules are one node, and an edge is a name one sibling's
+/// code uses from another. A child naming its parent's own items is no edge (its parent is
+/// above it, not beside it), so a parent and its children are never a cycle by themselves.
+fn sibling_graphs(
+    refs: &BTreeMap<ModPath, BTreeSet<ModPath>>,
+) -> BTreeMap<ModPath, BTreeMap<String, BTreeMap<String, BTreeSet<String>>>> {
+    let mut children: BTreeMap<ModPath, BTreeSet<String>> = BTreeMap::new();
+    for module in refs.keys() {
+        for depth in 0..module.len() {
+            children
+                .entry(module[..depth].to_vec())
+                .or_default()
+                .insert(module[depth].clone());
+        }
+    }
+    let mut graphs: BTreeMap<ModPath, BTreeMap<String, BTreeMap<String, BTreeSet<String>>>> =
+        BTreeMap::new();
+    for (parent, kids) in &children {
+        let depth = parent.len();
+        let graph = graphs.entry(parent.clone()).or_default();
+        for (module, names) in refs {
+            if module.len() <= depth || !module.starts_with(parent) {
+                continue;
+            }
+            let from = &module[depth];
+            let out = graph.entry(from.clone()).or_default();
+            for name in names {
+                if name.len() <= depth || !name.starts_with(parent) {
+                    continue;
+                }
+                let to = &name[depth];
+                if to != from && kids.contains(to) {
+                    out.entry(to.clone()).or_default().insert(name.join("::"));
+                }
+            }
+        }
+    }
+    graphs
+}
+
+/// Whether an item is compiled only for tests (`#[cfg(test)]`).
+fn is_test_only(attrs: &[syn::Attribute]) -> bool {
+    attrs.iter().any(|a| {
+        a.path().is_ident("cfg") && a.parse_args::<syn::Ident>().is_ok_and(|arg| arg == "test")
+    })
+}
+
+/// Every file of a crate with the crate paths its code names, leaving out the code compiled
+/// only for tests (`#[cfg(test)]` items and the files of `#[cfg(test)] mod x;`): a test may
+/// use what it tests together with anything, and the program never runs it.
+fn crate_refs_without_tests(krate: &str) -> BTreeMap<ModPath, BTreeSet<ModPath>> {
+    let mut test_files: BTreeSet<ModPath> = BTreeSet::new();
+    let mut refs = BTreeMap::new();
+    for (module, path) in files(&workspace().join(krate).join("src")) {
+        let code = fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path:?}: {e}"));
+        let mut file = syn::parse_file(&code).unwrap_or_else(|e| panic!("{module:?}: {e}"));
+        for item in &file.items {
+            if let syn::Item::Mod(m) = item
+                && is_test_only(&m.attrs)
+            {
+                let mut child = module.clone();
+                child.push(m.ident.to_string());
+                test_files.insert(child);
+            }
+        }
+        file.items.retain(|item| match item {
+            syn::Item::Mod(m) => !is_test_only(&m.attrs),
+            syn::Item::Fn(f) => !is_test_only(&f.attrs),
+            syn::Item::Use(u) => !is_test_only(&u.attrs),
+            syn::Item::Impl(i) => !is_test_only(&i.attrs),
+            _ => true,
+        });
+        let mut c = Collector {
+            module: module.clone(),
+            refs: BTreeSet::new(),
+        };
+        c.visit_file(&file);
+        refs.insert(module, c.refs);
+    }
+    refs.retain(|module, _| !test_files.iter().any(|t| module.starts_with(t)));
+    refs
+}
+
+/// Every import cycle among sibling modules of a crate, each told step by step.
+fn sibling_cycles(krate: &str) -> Vec<String> {
+    let refs = crate_refs_without_tests(krate);
+    let mut found = Vec::new();
+    for (parent, graph) in sibling_graphs(&refs) {
+        let mut graph = graph;
+        // Report each cycle, then cut its first step and look again, so one run lists them all.
+        while let Some(cycle) = find_cycle(&graph) {
+            let steps: Vec<String> = cycle
+                .windows(2)
+                .map(|w| {
+                    let names = &graph[&w[0]][&w[1]];
+                    format!(
+                        "{} → {} ({})",
+                        w[0],
+                        w[1],
+                        Vec::from_iter(names.iter().map(String::as_str)).join(", ")
+                    )
+                })
+                .collect();
+            let place = if parent.is_empty() {
+                format!("{krate}/src")
+            } else {
+                format!("{krate}/src/{}", parent.join("/"))
+            };
+            found.push(format!(
+                "in {place}: {}\n    {}",
+                cycle.join(" → "),
+                steps.join("\n    ")
+            ));
+            graph
+                .get_mut(&cycle[0])
+                .expect("the cycle's first module")
+                .remove(&cycle[1]);
+        }
+    }
+    found
+}
+
+/// In the control plane and `shared`, no module is part of an import cycle with its siblings,
+/// at any level (`publish/build.rs` and `publish/assets.rs` as much as `state` and `publish`):
+/// the services sit above `Core` (`control-plane/src/base.rs`), the routes' state above
+/// them, and what runs after a publish is a hook the publisher is given.
+#[test]
+fn the_control_plane_and_shared_modules_import_no_cycle() {
+    let cycles: Vec<String> = ["control-plane", "shared"]
+        .into_iter()
+        .flat_map(sibling_cycles)
+        .collect();
+    assert!(
+        cycles.is_empty(),
+        "modules import in a circle (move what both need below both, or hand one a hook \
+         instead of the other's module):\n  {}",
+        cycles.join("\n  ")
+    );
+}
+
 /// The checks above can fail: references, a cycle, a route-to-route import and a root item
 /// are each found in code made for the purpose.
 #[test]
@@ -503,6 +647,50 @@ fn the_reader_finds_references_cycles_and_route_imports() {
     let g = top_level(&files, &mut roots);
     assert!(g["a"].contains_key("b"));
     assert_eq!(roots["a"], ["drive".to_string()].into());
+}
+
+/// The cycle check can fail: two siblings naming each other are a cycle at their folder's
+/// level, a child naming its parent's items is none, and only `#[cfg(test)]` counts as tests.
+#[test]
+fn the_sibling_graphs_find_a_cycle_beside_each_other_and_none_with_the_parent() {
+    let path = |p: &str| -> ModPath { p.split("::").map(String::from).collect() };
+    let refs: BTreeMap<ModPath, BTreeSet<ModPath>> = [
+        ("publish", vec!["publish::build::Build"]),
+        (
+            "publish::build",
+            vec!["publish::Step", "publish::assets::hash"],
+        ),
+        (
+            "publish::assets",
+            vec!["publish::build::Build", "state::AppState"],
+        ),
+        ("state", vec!["publish::Publisher"]),
+    ]
+    .into_iter()
+    .map(|(m, names)| (path(m), names.into_iter().map(path).collect()))
+    .collect();
+    let graphs = sibling_graphs(&refs);
+    assert_eq!(
+        find_cycle(&graphs[&path("publish")]).expect("a cycle"),
+        ["assets", "build", "assets"].map(String::from)
+    );
+    assert_eq!(
+        find_cycle(&graphs[&Vec::new()]).expect("a cycle"),
+        ["publish", "state", "publish"].map(String::from)
+    );
+    let mut no_state = refs.clone();
+    no_state.insert(
+        path("publish::assets"),
+        [path("publish::build::Build")].into(),
+    );
+    assert_eq!(find_cycle(&sibling_graphs(&no_state)[&Vec::new()]), None);
+
+    let test_only: syn::ItemMod = syn::parse_str("#[cfg(test)] mod tests;").expect("an item");
+    assert!(is_test_only(&test_only.attrs));
+    let support: syn::ItemMod =
+        syn::parse_str("#[cfg(any(test, feature = \"testing\"))] pub mod testing;")
+            .expect("an item");
+    assert!(!is_test_only(&support.attrs));
 }
 
 /// The longest a source file outside tests may be without saying why.

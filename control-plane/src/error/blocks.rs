@@ -1,7 +1,7 @@
 //! The errors of the block library's calls and their answers: a library write the store
 //! refused, an outside address the fetch proxy could not read, a picture Chromium could not
-//! take. The two last are declared here (`crate::outbound` and `crate::screenshot` re-export
-//! them) so that the error module depends on nothing of the app.
+//! take. The two last are declared here (`crate::outbound` and `crate::pictures::screenshot`
+//! re-export them) so that the error module depends on nothing of the app.
 
 use axum::http::StatusCode;
 use vitrine_shared::store::{LibraryError, MAX_BUSINESS_BLOCKS};
@@ -75,8 +75,8 @@ impl From<FetchError> for ApiError {
     }
 }
 
-/// Why no thumbnail was made (`crate::screenshot`, which re-exports it). Without Chromium,
-/// a 503 the administrator can act on; a Chromium that failed is the server's own 500.
+/// Why no thumbnail was made (`crate::pictures::screenshot`, which re-exports it). Without
+/// Chromium, a 503 the administrator can act on; a Chromium that failed is the server's own 500.
 #[derive(Debug, thiserror::Error)]
 pub enum ShotError {
     #[error(

@@ -276,6 +276,16 @@ impl ProjectMetaInput {
     }
 }
 
+/// The Conversion API's access token and pixel id of a project (`crate::conversions`), when the integration is on: both set, and not
+/// turned off (`conversionApiEnabled: false`).
+pub fn credentials(meta: &Value) -> Option<(&str, &str)> {
+    let text = |k: &str| meta.get(k).and_then(Value::as_str).map(str::trim);
+    let token = text("conversionApiAccessToken").filter(|t| !t.is_empty())?;
+    let pixel = text("conversionApiPixelId")
+        .filter(|p| !p.is_empty() && p.chars().all(|c| c.is_ascii_digit()))?;
+    (meta.get("conversionApiEnabled") != Some(&Value::Bool(false))).then_some((token, pixel))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -5,7 +5,6 @@
 //! compressed variants (`objects`).
 
 use bytes::Bytes;
-use sha2::{Digest, Sha256};
 use vitrine_shared::{
     blob::BlobError,
     manifest::{ASSET_PREFIX, StaticFile, asset_key},
@@ -13,21 +12,11 @@ use vitrine_shared::{
     uploads::UploadKey,
 };
 
-use super::{build::Build, objects};
+use super::{
+    build::Build,
+    objects::{self, content_hash},
+};
 use crate::error::PublishError;
-
-/// Hex digits of the SHA-256 that name a content-addressed page or asset (64 bits: collisions
-/// within one site are not a concern at this length).
-const HASH_LEN: usize = 16;
-
-fn hash_hex(bytes: &[u8]) -> String {
-    hex::encode(Sha256::digest(bytes))
-}
-
-/// The content hash that names a body's object and is its `ETag`.
-pub(super) fn content_hash(bytes: &[u8]) -> String {
-    hash_hex(bytes)[..HASH_LEN].to_string()
-}
 
 /// Occurrences of our own upload URLs in `text`: (byte range, blob key). Both `/files/uploads/…`
 /// and `{public_url}/files/uploads/…` are found; the same path under another host is not ours.
@@ -76,7 +65,7 @@ impl Build<'_> {
         let size = data.len() as u64;
         let (br, gzip) = match self.previous.variants(&key) {
             Some(variants) => variants,
-            None => objects::write(&self.state.blobs, &key, data, content_type).await?,
+            None => objects::write(&self.core.blobs, &key, data, content_type).await?,
         };
         self.files += 1;
         self.bytes += size as i64;
@@ -125,7 +114,7 @@ impl Build<'_> {
         if let Some(done) = self.uploads.get(key) {
             return Ok(done.clone());
         }
-        let url = match self.state.blobs.get(key).await {
+        let url = match self.core.blobs.get(key).await {
             Ok(data) => {
                 let ext: String = key
                     .rsplit_once('.')
@@ -154,7 +143,7 @@ impl Build<'_> {
 
     /// `text` with every reference to one of our uploads pointed at the site's own copy.
     pub(super) async fn link_uploads(&mut self, text: &str) -> Result<String, PublishError> {
-        let found = find_uploads(text, &self.state.settings.public_url);
+        let found = find_uploads(text, &self.core.settings.public_url);
         if found.is_empty() {
             return Ok(text.to_string());
         }
@@ -174,7 +163,7 @@ impl Build<'_> {
 
     /// Notes the uploads `text` names that are not this project's own (see `foreign_uploads`).
     pub(super) fn note_uploads(&mut self, text: &str) {
-        for (_, key) in find_uploads(text, &self.state.settings.public_url) {
+        for (_, key) in find_uploads(text, &self.core.settings.public_url) {
             let own = UploadKey::parse(&key).and_then(|u| u.project_id) == Some(self.project_id);
             if !own {
                 self.foreign_uploads.insert(key);
@@ -191,11 +180,7 @@ impl Build<'_> {
         for &collection in collections {
             let mut after = 0;
             loop {
-                let posts = self
-                    .state
-                    .store
-                    .posts_after(collection, after, PAGE)
-                    .await?;
+                let posts = self.core.store.posts_after(collection, after, PAGE).await?;
                 for post in &posts {
                     self.note_uploads(
                         &serde_json::to_string(&post.data.0)
@@ -238,13 +223,18 @@ impl Build<'_> {
                 else {
                     continue;
                 };
-                let records = crate::external_lists::fetch_records(self.state, self.account, &url)
-                    .await
-                    .map_err(|e| PublishError::ExternalList {
-                        block: if b.name.is_empty() { &b.uid } else { &b.name }.clone(),
-                        url: url.clone(),
-                        detail: e.to_string(),
-                    })?;
+                let records = crate::external_lists::fetch_records(
+                    self.core,
+                    self.answers,
+                    self.account,
+                    &url,
+                )
+                .await
+                .map_err(|e| PublishError::ExternalList {
+                    block: if b.name.is_empty() { &b.uid } else { &b.name }.clone(),
+                    url: url.clone(),
+                    detail: e.to_string(),
+                })?;
                 if let Some(obj) = var.as_object_mut() {
                     obj.insert("records".into(), serde_json::Value::Array(records));
                 }

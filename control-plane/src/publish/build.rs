@@ -21,10 +21,10 @@ use vitrine_shared::{
 };
 
 use super::{
-    Progress, Step, Warning, assets::content_hash, form_settings, live_url, reuse, site_menu,
-    text_of, thank_you_path,
+    Parts, Progress, Step, Warning, form_settings, live_url, objects::content_hash, reuse,
+    site_menu, text_of, thank_you_path,
 };
-use crate::{error::PublishError, state::AppState};
+use crate::{base::Core, error::PublishError, external_lists::Answers};
 
 /// First path segments the edge answers itself (assets, the read API, forms): a page there
 /// would never be seen.
@@ -40,7 +40,9 @@ pub(super) struct Built {
 
 /// One build: the objects written so far and the manifest's routes.
 pub(super) struct Build<'a> {
-    pub(super) state: &'a AppState,
+    pub(super) core: &'a Core,
+    /// The API-fed lists' answers, for the records a page's lists are published with.
+    pub(super) answers: &'a Answers,
     pub(super) project_id: i64,
     /// The owner's account: its renders go first in the fair queue, its fetches are its own.
     pub(super) account: Account,
@@ -119,12 +121,13 @@ fn template_failed(page: &Page, error: vitrine_shared::render::RenderError) -> P
 }
 
 pub(super) async fn build(
-    state: &AppState,
+    publisher: &Parts,
     project_id: i64,
     deploy_id: i64,
     progress: Option<Progress>,
 ) -> Result<Built, PublishError> {
-    let store = &state.store;
+    let core = &publisher.core;
+    let store = &core.store;
     let project = store.project_by_id(project_id).await?;
     let owner = store.user_by_id(project.user_id).await?;
     // The publish's renders go first in the workers' fair queue, in the owner's account.
@@ -141,7 +144,7 @@ pub(super) async fn build(
     // The site's name, description and theme: its identity's, on every page.
     let identity = Identity::of_meta(meta, &project.name);
     let theme = Theme::of_meta(meta);
-    let live = live_url(&state.settings, &project);
+    let live = live_url(&core.settings, &project);
     // Every template must compile, and every page have an address of its own, before
     // anything is written.
     for page in &pages {
@@ -156,11 +159,12 @@ pub(super) async fn build(
     }
 
     let mut b = Build {
-        state,
+        core,
+        answers: &publisher.answers,
         project_id,
         account,
         routes: BTreeMap::new(),
-        previous: reuse::Previous::load(state, &project).await,
+        previous: reuse::Previous::load(core, &project).await,
         uploads: HashMap::new(),
         foreign_uploads: BTreeSet::new(),
         files: 0,
@@ -297,9 +301,9 @@ pub(super) async fn build(
                     menu: Some(menu.clone()),
                     ..RenderContext::for_site(identity.clone(), theme.clone())
                 };
-                state
+                publisher
                     .renders
-                    .page(&state.sandbox, share, &blocks, &ctx)
+                    .page(&core.sandbox, share, &blocks, &ctx)
                     .await
                     .map_err(|e| render_failed(page, e))?
             };
@@ -349,7 +353,7 @@ pub(super) async fn build(
     if json.len() > MAX_MANIFEST_BYTES {
         return Err(PublishError::TooLarge { size: json.len() });
     }
-    state.blobs.put(&key, Bytes::from(json)).await?;
+    core.blobs.put(&key, Bytes::from(json)).await?;
     Ok(Built {
         manifest_key: key,
         files: b.files,

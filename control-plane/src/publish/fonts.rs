@@ -25,18 +25,18 @@ impl Build<'_> {
     ) -> Result<Option<Bytes>, PublishError> {
         let file = FontFace::provider_path(family, weight, style);
         let cache_key = format!("fonts/{file}");
-        match self.state.blobs.get(&cache_key).await {
+        match self.core.blobs.get(&cache_key).await {
             Ok(b) => return Ok(Some(b)),
             Err(BlobError::NotFound) => {}
             Err(e) => return Err(e.into()),
         }
         let url = format!(
             "{}/{file}",
-            self.state.settings.fonts_url.trim_end_matches('/')
+            self.core.settings.fonts_url.trim_end_matches('/')
         );
         // A provider that is down or lacks the font must not keep the site offline: the page
         // falls back to the font stack, and the owner is told in the publish answer.
-        let data = match self.state.fetcher.get(&url).await {
+        let data = match self.core.fetcher.get(&url).await {
             Ok(data) => data,
             Err(e) => {
                 let message =
@@ -56,7 +56,7 @@ impl Build<'_> {
                 return Ok(None);
             }
         };
-        self.state.blobs.put(&cache_key, data.clone()).await?;
+        self.core.blobs.put(&cache_key, data.clone()).await?;
         Ok(Some(data))
     }
 

@@ -1,18 +1,32 @@
-//! Storing a build's bodies: each at its content-addressed key with its `.br` and `.gz`
-//! variants (`vitrine_shared::compress`, at its best effort), written only when the key is not
-//! there yet.
+//! Storing a build's bodies: each at its content-addressed key ([`content_hash`]) with its
+//! `.br` and `.gz` variants (`vitrine_shared::compress`, at its best effort), written only when
+//! the key is not there yet.
 //!
 //! Compression is most of a build's CPU (brotli at quality 11), which is why a body already
 //! stored is never compressed again: [`write`] checks the object store, and a build first asks
 //! the live deploy's manifest (`super::reuse`), which spares even that check.
 
 use bytes::Bytes;
+use sha2::{Digest, Sha256};
 use vitrine_shared::{
     blob::BlobStore,
     compress::{Effort, MIN_COMPRESS, Variants, compressible, variants},
 };
 
 use crate::error::PublishError;
+
+/// Hex digits of the SHA-256 that name a content-addressed page or asset (64 bits: collisions
+/// within one site are not a concern at this length).
+const HASH_LEN: usize = 16;
+
+fn hash_hex(bytes: &[u8]) -> String {
+    hex::encode(Sha256::digest(bytes))
+}
+
+/// The content hash that names a body's object and is its `ETag`.
+pub(super) fn content_hash(bytes: &[u8]) -> String {
+    hash_hex(bytes)[..HASH_LEN].to_string()
+}
 
 /// Writes `data` and its variants at `key` unless an object is already there (an earlier
 /// deploy's: keys are content hashes), and returns the variants' keys. Variants are

@@ -24,7 +24,7 @@ use vitrine_shared::{
     store::Project,
 };
 
-use crate::state::AppState;
+use crate::base::Core;
 
 /// The content-addressed files of the project's live deploy, by object key.
 #[derive(Default)]
@@ -35,12 +35,12 @@ pub(super) struct Previous {
 impl Previous {
     /// The live deploy's files; none when the project has no live deploy or its manifest
     /// cannot be read (the build then writes everything, as a first publish does).
-    pub(super) async fn load(state: &AppState, project: &Project) -> Previous {
+    pub(super) async fn load(core: &Core, project: &Project) -> Previous {
         let Some(deploy_id) = project.active_deploy_id else {
             return Previous::default();
         };
         let key = manifest_key(project.id, deploy_id);
-        let manifest: Manifest = match state.blobs.get(&key).await {
+        let manifest: Manifest = match core.blobs.get(&key).await {
             Ok(raw) => match serde_json::from_slice(&raw) {
                 Ok(m) => m,
                 Err(e) => {

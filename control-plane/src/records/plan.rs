@@ -12,8 +12,8 @@ use vitrine_shared::store::{NewPost, PostUpdate};
 
 use super::{Draft, Schema, assign_slugs, resolve_relations};
 use crate::{
+    base::Core,
     error::{ApiError, ErrorCode, Problem},
-    state::AppState,
 };
 
 /// How records are written: by slug, updating the stored record a slug names ("upsert", the
@@ -89,7 +89,7 @@ impl Plan {
 /// at its row; else (spreadsheets) it gets a `-2` suffix. A record without a slug always gets
 /// a new one. `keep`: how many first rows' outcomes to keep, for a preview.
 pub async fn plan_drafts(
-    state: &AppState,
+    core: &Core,
     schema: &Schema,
     mut drafts: Vec<Draft>,
     explicit: Vec<bool>,
@@ -97,10 +97,10 @@ pub async fn plan_drafts(
     strict: bool,
     keep: usize,
 ) -> Result<Plan, ApiError> {
-    let mut problems = resolve_relations(state, schema, &mut drafts).await?;
+    let mut problems = resolve_relations(core, schema, &mut drafts).await?;
     let refused: HashSet<Option<usize>> = problems.iter().map(|p| p.row).collect();
     let collection = schema.collection.id;
-    let stored = state.store.post_slugs(collection).await?;
+    let stored = core.store.post_slugs(collection).await?;
     let mut updates = Vec::new();
     let mut inserts = Vec::new();
     let mut inserts_explicit = Vec::new();
@@ -148,7 +148,7 @@ pub async fn plan_drafts(
         })
         .collect();
     let mut plan = Plan::default();
-    for (update, d) in merge_stored(state, collection, updates).await? {
+    for (update, d) in merge_stored(core, collection, updates).await? {
         let action = if update.is_some() {
             Action::Update
         } else {
@@ -178,22 +178,17 @@ pub async fn plan_drafts(
 
 /// Writes a plan in one transaction; a plan with refused rows writes nothing and answers
 /// their problems.
-pub async fn write_plan(
-    state: &AppState,
-    schema: &Schema,
-    plan: Plan,
-) -> Result<Written, ApiError> {
+pub async fn write_plan(core: &Core, schema: &Schema, plan: Plan) -> Result<Written, ApiError> {
     if !plan.problems.is_empty() {
         return Err(ApiError::from(plan.problems));
     }
     if !plan.inserts.is_empty() || !plan.updates.is_empty() {
-        state
-            .store
+        core.store
             .write_posts(
                 schema.collection.id,
                 &plan.inserts,
                 &plan.updates,
-                state.settings.records_per_account,
+                core.settings.records_per_account,
             )
             .await?;
     }
@@ -206,22 +201,22 @@ pub async fn write_plan(
 
 /// Plans the drafts and writes them (see [`plan_drafts`]); any problem writes nothing.
 pub async fn write_drafts(
-    state: &AppState,
+    core: &Core,
     schema: &Schema,
     drafts: Vec<Draft>,
     explicit: Vec<bool>,
     mode: WriteMode,
     strict: bool,
 ) -> Result<Written, ApiError> {
-    let plan = plan_drafts(state, schema, drafts, explicit, mode, strict, 0).await?;
-    write_plan(state, schema, plan).await
+    let plan = plan_drafts(core, schema, drafts, explicit, mode, strict, 0).await?;
+    write_plan(core, schema, plan).await
 }
 
 /// Each update with the stored values of the fields its draft does not carry, or `None` when
 /// it changes neither the name nor any value; read in keyset pages of the collection (one
 /// pass, however many records are updated).
 async fn merge_stored(
-    state: &AppState,
+    core: &Core,
     collection: i64,
     updates: Vec<(i64, Draft)>,
 ) -> Result<Vec<(Option<PostUpdate>, Draft)>, ApiError> {
@@ -232,7 +227,7 @@ async fn merge_stored(
     let mut stored = HashMap::with_capacity(wanted.len());
     let mut after = 0;
     loop {
-        let page = state.store.posts_after(collection, after, 1000).await?;
+        let page = core.store.posts_after(collection, after, 1000).await?;
         let Some(last) = page.last() else { break };
         after = last.id;
         stored.extend(

@@ -17,10 +17,10 @@ use vitrine_shared::{
 };
 
 use crate::{
-    auth::{self, Admin, CurrentUser},
-    email_confirmation,
+    accounts::auth::{self, Admin, CurrentUser},
     error::{ApiError, ErrorBody, ErrorCode, Result},
     extract::{ApiJson, ApiPath, ClientIp},
+    mail::email_confirmation,
     responses::{MessageView, UserView, user_view},
     state::AppState,
     throttle::{self, too_many},

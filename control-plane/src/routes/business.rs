@@ -19,10 +19,10 @@ use vitrine_shared::{
 };
 
 use crate::{
-    auth::{self, CurrentUser},
-    email_confirmation,
+    accounts::auth::{self, CurrentUser},
     error::{ApiError, ErrorBody, ErrorCode, Result},
     extract::{ApiJson, ApiPath},
+    mail::email_confirmation,
     state::AppState,
 };
 

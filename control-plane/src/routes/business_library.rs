@@ -22,7 +22,7 @@ use utoipa_axum::{router::OpenApiRouter, routes};
 use vitrine_shared::store::BusinessBlock;
 
 use crate::{
-    auth::CurrentUser,
+    accounts::auth::CurrentUser,
     block_checks::{BlockSource, check_order},
     error::{ApiError, ErrorBody, ErrorCode, LibraryWriteAnswers, Result},
     extract::{ApiJson, ApiPath},

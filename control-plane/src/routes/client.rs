@@ -16,8 +16,8 @@ use utoipa::{IntoParams, ToSchema};
 use vitrine_shared::{fields::FieldType, store::CollectionSummary};
 
 use crate::{
-    auth::{self, CurrentUser},
-    authz::{Principal, authorize_project},
+    accounts::auth::{self, CurrentUser},
+    accounts::authz::{Principal, authorize_project},
     error::{ApiError, ErrorBody, ErrorCode, Result},
     extract::{ApiJson, ApiPath, ApiQuery},
     records::{Schema, WriteMode, write_drafts},

@@ -11,8 +11,10 @@ use vitrine_shared::{
 };
 
 use crate::{
-    auth::CurrentUser,
-    authz::{Principal, authorize_collection, authorize_collection_records, authorize_project},
+    accounts::auth::CurrentUser,
+    accounts::authz::{
+        Principal, authorize_collection, authorize_collection_records, authorize_project,
+    },
     error::{ApiError, ErrorBody, ErrorCode, Result},
     extract::{ApiJson, ApiPath},
     records::CollectionMeta,

@@ -11,17 +11,17 @@
 //! certificate order.
 //!
 //! A domain not verified yet is saved as **pending** (the project's `domain_check`), and the
-//! server checks it again on its own with back-off ([`crate::domain_checks`]), so an owner
+//! server checks it again on its own with back-off ([`crate::domains::checks`]), so an owner
 //! never has to come back and retype it once DNS has propagated. A pending domain reserves
 //! nothing: the first project to prove it takes it, and every pending claim on it (and on its
 //! `www.` twin) goes. A name and its `www.` twin are one unit: when another project holds
 //! either, the answer is 409 `domain_in_use` before any lookup (the checks of a requested
-//! domain, shared with the project form, are [`crate::custom_domains`]'s).
+//! domain, shared with the project form, are [`crate::domains::custom`]'s).
 //!
 //! **Server-owned:** `meta.verified`, `verifiedDomain` and `verifiedTimestamp` are set only by
 //! a successful check; no request body writes them. The spec's answer to a check is text, so
 //! the DNS outcomes are `text/plain`, unless the caller accepts JSON: then they are a
-//! [`crate::domain_report::DnsReport`], each finding a code the dashboard translates. What
+//! [`crate::domains::report::DnsReport`], each finding a code the dashboard translates. What
 //! the caller got wrong before any lookup (unknown project, invalid or taken domain, bad body)
 //! keeps the API's JSON error shape.
 
@@ -32,11 +32,10 @@ use utoipa::ToSchema;
 use vitrine_shared::{dns::DnsCheck, domain::challenge_value};
 
 use crate::{
-    auth::CurrentUser,
-    authz::authorize_project,
-    custom_domains::domain_for,
-    domain_checks::first_recheck,
-    domain_report::{DnsReport, report},
+    accounts::auth::CurrentUser,
+    accounts::authz::authorize_project,
+    domains::report::{DnsReport, report},
+    domains::{checks::first_recheck, custom::domain_for},
     error::{ErrorBody, Result},
     extract::{ApiJson, ApiPath},
     projects::full_view,

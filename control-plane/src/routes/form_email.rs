@@ -1,6 +1,6 @@
 //! The form e-mail calls of the form history's settings: read and set where a site's form
 //! notifications go, resend the confirmation, and confirm an address from its link. The
-//! rules, and the rations on confirmation e-mails, are [`crate::form_recipients`]'s.
+//! rules, and the rations on confirmation e-mails, are [`crate::mail::form_recipients`]'s.
 
 use axum::extract::State;
 use serde::{Deserialize, Serialize};
@@ -8,11 +8,11 @@ use utoipa::ToSchema;
 use vitrine_shared::store::ProjectChanges;
 
 use crate::{
-    auth::{self, CurrentUser},
-    authz::authorized_project,
+    accounts::auth::{self, CurrentUser},
+    accounts::authz::authorized_project,
     error::{ApiError, ErrorBody, ErrorCode, Result},
     extract::{ApiJson, ApiPath},
-    form_recipients::{FormEmailView, LINK_VALID_FOR, address, request_confirmation, view},
+    mail::form_recipients::{FormEmailView, LINK_VALID_FOR, address, request_confirmation, view},
     projects::ProjectMetaInput,
     state::AppState,
 };

@@ -28,8 +28,8 @@ use vitrine_shared::{
 };
 
 use crate::{
-    auth::CurrentUser,
-    authz::authorize_project,
+    accounts::auth::CurrentUser,
+    accounts::authz::authorize_project,
     error::{ApiError, ErrorBody, ErrorCode, Result},
     extract::{ApiJson, ApiPath, ApiQuery, BulkDelete, double_option},
     pagination::{PageRequest, Paginated},

@@ -18,8 +18,8 @@ use vitrine_shared::{
 };
 
 use crate::{
-    auth::CurrentUser,
-    authz::authorized_project,
+    accounts::auth::CurrentUser,
+    accounts::authz::authorized_project,
     error::{ErrorBody, ErrorCode, Result},
     extract::{ApiJson, ApiPath},
     state::AppState,

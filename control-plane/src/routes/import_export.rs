@@ -42,7 +42,7 @@ use utoipa::{IntoParams, ToSchema};
 use vitrine_shared::fields::{FieldType, separator_name};
 
 use crate::{
-    authz::{Principal, authorize_collection_records},
+    accounts::authz::{Principal, authorize_collection_records},
     error::{ApiError, ErrorBody, ErrorCode, FileBodyAnswers, Result},
     extract::{ApiJson, ApiPath, ApiQuery},
     records::{Schema, WriteMode, plan_drafts, write_plan},

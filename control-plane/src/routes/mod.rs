@@ -43,7 +43,7 @@ use tower_http::set_header::SetResponseHeaderLayer;
 use utoipa::OpenApi;
 use utoipa_axum::{router::OpenApiRouter, routes};
 
-use crate::{csrf, dashboard_files, error::ApiError, nul, state::AppState};
+use crate::{accounts::csrf, dashboard_files, error::ApiError, nul, state::AppState};
 
 #[derive(OpenApi)]
 #[openapi(
@@ -327,7 +327,7 @@ pub fn router(state: AppState) -> Router {
         .route("/healthz", get(|| async { "ok" }))
         .layer(middleware::from_fn(nul::refuse_in_uri))
         .layer(middleware::from_fn_with_state(
-            state.clone(),
+            state.core.clone(),
             csrf::same_origin_only,
         ))
         .layer(middleware::from_fn_with_state(

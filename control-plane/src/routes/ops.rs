@@ -8,7 +8,7 @@ use utoipa::ToSchema;
 use vitrine_shared::store::{EdgeNode, STALE_AFTER_SECONDS};
 
 use crate::{
-    auth::Admin,
+    accounts::auth::Admin,
     error::{ErrorBody, Result},
     extract::ApiJson,
     state::AppState,

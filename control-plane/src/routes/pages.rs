@@ -12,8 +12,8 @@ use vitrine_shared::{
 
 use crate::page_starter::starter_blocks;
 use crate::{
-    auth::CurrentUser,
-    authz::authorize_project,
+    accounts::auth::CurrentUser,
+    accounts::authz::authorize_project,
     conflicts::page_warnings,
     error::{ApiError, ErrorBody, ErrorCode, Result},
     extract::{ApiJson, ApiPath, double_option},

@@ -15,7 +15,7 @@ use vitrine_shared::{
 };
 
 use crate::{
-    authz::{Principal, authorize_collection_records, authorize_records},
+    accounts::authz::{Principal, authorize_collection_records, authorize_records},
     error::{ApiError, ErrorBody, ErrorCode, Result},
     extract::{ApiJson, ApiPath, ApiQuery, BulkDelete},
     records::{Schema, assign_slugs, resolve_relations},

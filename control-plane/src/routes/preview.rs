@@ -19,15 +19,15 @@ use utoipa::IntoParams;
 use utoipa_axum::{router::OpenApiRouter, routes};
 use vitrine_shared::{
     fonts::canvas_fonts,
+    fonts::meta_style,
     identity::{Identity, page_title},
     render::{Block, EFFECTS_RUNTIME, RenderError, base_style, check_blocks, escape},
     sandbox::{SandboxError, Share},
-    theme::meta_style,
 };
 
 use crate::{
-    auth::CurrentUser,
-    authz::authorize_project,
+    accounts::auth::CurrentUser,
+    accounts::authz::authorize_project,
     error::{ApiError, ErrorBody, Result},
     extract::{ApiPath, ApiQuery},
     rendering::{editor_render_turn, live_context},
@@ -75,7 +75,15 @@ pub async fn preview_page(
         return Ok(error_document(&e));
     }
     editor_render_turn(&state, account).await?;
-    let ctx = live_context(&state, (project_id, account), &page, &blocks, q.post).await?;
+    let ctx = live_context(
+        &state,
+        &state.external_answers,
+        (project_id, account),
+        &page,
+        &blocks,
+        q.post,
+    )
+    .await?;
     let body = match state
         .sandbox
         .page(Share::editor(account), &blocks, &ctx)

@@ -17,13 +17,12 @@ use vitrine_shared::{
 };
 
 use crate::{
-    auth::CurrentUser,
-    authz::{authorize_project, authorized_project, visible_projects},
-    custom_domains::domain_for,
-    domain_checks::first_recheck,
+    accounts::auth::CurrentUser,
+    accounts::authz::{authorize_project, authorized_project, visible_projects},
+    domains::{checks::first_recheck, custom::domain_for},
     error::{ErrorBody, Result},
     extract::{ApiJson, ApiPath, double_option},
-    form_recipients,
+    mail::form_recipients,
     projects::{
         ProjectMetaInput, choose_slug, create_from_snapshot, full_view, new_identity, parse_name,
         slugs_held_since,

@@ -25,8 +25,8 @@ use utoipa::ToSchema;
 use vitrine_shared::store::Deploy;
 
 use crate::{
-    auth::CurrentUser,
-    authz::authorize_project,
+    accounts::auth::CurrentUser,
+    accounts::authz::authorize_project,
     error::{ApiError, ErrorBody, ErrorCode, Result},
     extract::{ApiJson, ApiPath, is_json},
     publish::{Progress, Step, live_url, publish_with_progress},
@@ -245,7 +245,7 @@ pub async fn unpublish(
     ApiPath(id): ApiPath<i64>,
 ) -> Result<ApiJson<UnpublishView>> {
     authorize_project(&state, &user, id).await?;
-    let lock = state.publish_lock(id);
+    let lock = state.publisher.lock(id);
     let _guard = lock.lock().await;
     state.store.unpublish_project(id).await?;
     Ok(ApiJson(UnpublishView {
@@ -280,7 +280,7 @@ pub async fn activate_deploy(
     ApiPath((id, deploy_id)): ApiPath<(i64, i64)>,
 ) -> Result<ApiJson<PublishView>> {
     authorize_project(&state, &user, id).await?;
-    let lock = state.publish_lock(id);
+    let lock = state.publisher.lock(id);
     let _guard = lock.lock().await;
     let deploy = state.store.deploy_by_id(deploy_id).await?;
     if deploy.project_id != id {
@@ -299,17 +299,17 @@ pub async fn activate_deploy(
     }
     let deploy = state.store.activate_deploy(id, deploy_id).await?;
     // The card shows the deploy now live: its picture, taken now if it has none yet.
-    let shot = crate::screenshot::site_shot_key(id, deploy_id);
+    let shot = crate::pictures::screenshot::site_shot_key(id, deploy_id);
     match state.blobs.exists(&shot).await {
         Ok(true) => {
-            let url = crate::screenshot::site_shot_url(id, deploy_id);
+            let url = crate::pictures::screenshot::site_shot_url(id, deploy_id);
             let now = chrono::Utc::now().timestamp();
             state
                 .store
                 .set_project_thumbnail(id, deploy_id, &url, now)
                 .await?;
         }
-        _ => crate::screenshot::after_publish(&state, id, deploy_id),
+        _ => state.pictures.after_publish(id, deploy_id),
     }
     let project = state.store.project_by_id(id).await?;
     Ok(ApiJson(PublishView {
@@ -319,8 +319,8 @@ pub async fn activate_deploy(
     }))
 }
 
-/// The picture of a deploy's home page, taken after it went live (see [`crate::screenshot`]);
-/// the project cards show it. 404 for a project the caller may not see, another project's
+/// The picture of a deploy's home page, taken after it went live (see
+/// [`crate::pictures::screenshot`]); the project cards show it. 404 for a project the caller may not see, another project's
 /// deploy, or a deploy without a picture (yet).
 #[utoipa::path(get, path = "/api/projects/{id}/deploys/{deploy_id}/screenshot", tag = "publishing",
     params(("id" = i64, Path, description = "Project id"), ("deploy_id" = i64, Path, description = "Deploy id")),
@@ -342,7 +342,7 @@ pub async fn deploy_screenshot(
     }
     let png = state
         .blobs
-        .get(&crate::screenshot::site_shot_key(id, deploy_id))
+        .get(&crate::pictures::screenshot::site_shot_key(id, deploy_id))
         .await?;
     let mut r = png.into_response();
     let headers = r.headers_mut();

@@ -15,8 +15,8 @@ use vitrine_shared::{
 };
 
 use crate::{
-    auth::CurrentUser,
-    authz::authorize_project,
+    accounts::auth::CurrentUser,
+    accounts::authz::authorize_project,
     error::{ApiError, ErrorBody, ErrorCode, Result},
     extract::{ApiJson, ApiPath},
     state::AppState,

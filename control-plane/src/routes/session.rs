@@ -11,10 +11,10 @@ use vitrine_shared::{
 };
 
 use crate::{
-    auth::{self, CurrentUser},
-    email_confirmation,
+    accounts::auth::{self, CurrentUser},
     error::{ApiError, ErrorBody, ErrorCode, Result},
     extract::{ApiJson, ClientIp},
+    mail::email_confirmation,
     responses::{MessageView, UserView},
     state::AppState,
     throttle::{self, too_many},

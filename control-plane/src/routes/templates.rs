@@ -19,16 +19,16 @@ use vitrine_shared::{
 };
 
 use crate::{
-    auth::{Admin, CurrentUser},
-    authz::authorize_project,
+    accounts::auth::{Admin, CurrentUser},
+    accounts::authz::authorize_project,
     block_checks::check_order,
     error::{ApiError, ErrorBody, ErrorCode, Result, ScreenshotAnswers},
     extract::{ApiJson, ApiPath, ApiQuery},
+    pictures::thumbnails::{ScreenshotQuery, png_response, shoot},
     projects::{choose_slug, create_from_snapshot, parse_name},
     rendering::template_document,
     responses::ProjectView,
     state::AppState,
-    thumbnails::{ScreenshotQuery, png_response, shoot},
 };
 
 /// The theme calls (spec 1 §7) and the administrator's (spec 2 §7 "Administrator").

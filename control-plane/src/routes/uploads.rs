@@ -28,7 +28,7 @@ use vitrine_shared::{
 };
 
 use crate::{
-    authz::{Principal, authorize_project},
+    accounts::authz::{Principal, authorize_project},
     error::{ApiError, ErrorBody, ErrorCode, FileBodyAnswers, Result},
     extract::{ApiJson, ApiPath},
     state::AppState,

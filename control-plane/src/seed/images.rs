@@ -10,7 +10,7 @@ use include_dir::{Dir, include_dir};
 use sha2::{Digest, Sha256};
 use vitrine_shared::uploads::{DIGEST_LEN, UPLOADS};
 
-use crate::state::AppState;
+use crate::base::Core;
 
 static IMAGES: Dir = include_dir!("$CARGO_MANIFEST_DIR/seed/images");
 
@@ -57,13 +57,12 @@ pub fn link_images(raw: &str) -> Result<String, String> {
 }
 
 /// Writes every shipped picture to the object store (unchanged ones stay as they are).
-pub async fn store_images(state: &AppState) -> anyhow::Result<usize> {
+pub async fn store_images(core: &Core) -> anyhow::Result<usize> {
     let mut n = 0;
     for (name, bytes) in images() {
         let key = image_key(name, bytes);
-        if !state.blobs.exists(&key).await? {
-            state
-                .blobs
+        if !core.blobs.exists(&key).await? {
+            core.blobs
                 .put(&key, bytes::Bytes::from_static(bytes))
                 .await?;
         }

@@ -350,7 +350,7 @@ pub(crate) async fn fixture(app: &TestApp, w: &World, publish: bool) -> Fixture 
     if publish {
         // The deploy's picture, as the background screenshot would store it (pictures are off
         // in the tests), so the route that serves it has something to serve the allowed.
-        let key = vitrine_control::screenshot::site_shot_key(project, deploy);
+        let key = vitrine_control::pictures::screenshot::site_shot_key(project, deploy);
         app.app
             .state()
             .blobs

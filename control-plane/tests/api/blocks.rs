@@ -768,7 +768,7 @@ dual_test!(
             .put(key, bytes::Bytes::from_static(b"cached"))
             .await
             .unwrap();
-        vitrine_control::thumbnails::start(app.app.state(), false);
+        vitrine_control::pictures::thumbnails::start(app.app.state(), false);
         thumbnail_pass(&app, &admin).await;
         assert_eq!(listed_image(&app, &user, pictured).await, image);
         assert_eq!(&blobs.get(key).await.unwrap()[..], b"cached");
@@ -783,7 +783,7 @@ dual_test!(
             .await,
         )
         .await;
-        vitrine_control::thumbnails::start(app.app.state(), false);
+        vitrine_control::pictures::thumbnails::start(app.app.state(), false);
         thumbnail_pass(&app, &admin).await;
         let changed = listed_image(&app, &user, pictured).await;
         assert_ne!(changed, image);

@@ -4,7 +4,7 @@
 use serde::{Deserialize, Serialize};
 use serde_json::Value as Json;
 
-use crate::record_lists::ListQuery;
+use crate::list_query::ListQuery;
 
 /// A block as the page stores it (the parts rendering needs); whatever it leaves out is empty.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]

@@ -10,9 +10,17 @@ use serde_json::Value as Json;
 
 use super::vars::json_value;
 use crate::identity::Identity;
-use crate::record_lists::DbRecord;
+use crate::list_query::DbRecord;
 use crate::theme::Theme;
 use crate::values::{Lang, format_date, format_long_date};
+
+/// One entry of the site menu (`site.menu`; `crate::sections` makes it).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct MenuItem {
+    pub name: String,
+    /// `/` for the home page, `/{slug}` for the others.
+    pub url: String,
+}
 
 /// The live data a render sees (sent to the render sandbox as JSON).
 #[derive(Debug, Clone, Default, Serialize, Deserialize)]
@@ -39,7 +47,7 @@ pub struct RenderContext {
     /// The site menu (`crate::sections::menu`), when the caller knows it: templates read it as
     /// `site.menu`, a list of `{name, url, current}`.
     #[serde(default)]
-    pub menu: Option<Vec<crate::sections::MenuItem>>,
+    pub menu: Option<Vec<MenuItem>>,
     /// The site's identity (`crate::identity`): `site.identity.*`, and what `x-vars`
     /// definitions bound with `"identity": key` read when their value is empty. Without one,
     /// the identity is `site_name` and nothing else.

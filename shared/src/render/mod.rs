@@ -40,7 +40,7 @@ use block::block_label;
 use vars::var_value;
 
 pub use block::{Block, DbList};
-pub use context::{PostView, RenderContext};
+pub use context::{MenuItem, PostView, RenderContext};
 pub use document::{BASE_CSS, DocumentParts, EFFECTS_RUNTIME, base_style, document, escape};
 
 /// Instructions one render may spend: plenty for real pages, a stop for runaway loops.

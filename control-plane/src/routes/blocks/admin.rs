@@ -13,7 +13,7 @@ use vitrine_shared::store::{
 };
 
 use crate::{
-    auth::{Admin, CurrentUser},
+    accounts::auth::{Admin, CurrentUser},
     block_checks::{BlockSource, block_name, check_code, check_order},
     error::{ApiError, BLOCK_NAME_TAKEN, ErrorBody, ErrorCode, Result},
     extract::{ApiJson, ApiPath},
@@ -140,7 +140,7 @@ pub async fn erp_create_block(
     ApiJson(req): ApiJson<SaveBlock>,
 ) -> Result<impl IntoResponse> {
     let saved = save_library_block(&state, None, req).await;
-    crate::thumbnails::refresh(&state);
+    crate::pictures::thumbnails::refresh(&state);
     saved
 }
 
@@ -156,7 +156,7 @@ pub async fn erp_update_block(
 ) -> Result<impl IntoResponse> {
     let saved = save_library_block(&state, Some(id), req).await;
     // A changed block gets a new thumbnail (its source's hash names the picture).
-    crate::thumbnails::refresh(&state);
+    crate::pictures::thumbnails::refresh(&state);
     saved
 }
 

@@ -10,7 +10,7 @@ use utoipa_axum::{router::OpenApiRouter, routes};
 use vitrine_shared::account::Account;
 
 use crate::{
-    auth::CurrentUser,
+    accounts::auth::CurrentUser,
     error::{ErrorBody, Result},
     external_lists::fetch_records,
     extract::{ApiJson, ApiQuery},
@@ -38,5 +38,7 @@ pub async fn fetch_proxy(
     ApiQuery(q): ApiQuery<FetchQuery>,
 ) -> Result<ApiJson<Vec<Json>>> {
     let account = Account::of(user.id, user.business_id);
-    Ok(ApiJson(fetch_records(&state, account, &q.url).await?))
+    Ok(ApiJson(
+        fetch_records(&state, &state.external_answers, account, &q.url).await?,
+    ))
 }

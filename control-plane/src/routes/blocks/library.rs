@@ -8,7 +8,7 @@ use utoipa_axum::{router::OpenApiRouter, routes};
 use vitrine_shared::store::{BlockCategory, BusinessBlock, LibraryBlock, MyBlock};
 
 use crate::{
-    auth::CurrentUser,
+    accounts::auth::CurrentUser,
     error::{ErrorBody, Result},
     extract::ApiJson,
     state::AppState,

@@ -8,7 +8,7 @@ use utoipa_axum::{router::OpenApiRouter, routes};
 use vitrine_shared::store::MyBlock;
 
 use crate::{
-    auth::CurrentUser,
+    accounts::auth::CurrentUser,
     block_checks::{block_name, check_code},
     error::{ErrorBody, Result},
     extract::{ApiJson, ApiPath},

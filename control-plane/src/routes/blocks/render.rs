@@ -9,14 +9,14 @@ use utoipa::ToSchema;
 use utoipa_axum::{router::OpenApiRouter, routes};
 use vitrine_shared::{
     fonts::canvas_fonts,
+    fonts::meta_style,
     render::{Block, EFFECTS_RUNTIME, base_style},
     sandbox::Share,
-    theme::meta_style,
 };
 
 use crate::{
-    auth::CurrentUser,
-    authz::authorize_project,
+    accounts::auth::CurrentUser,
+    accounts::authz::authorize_project,
     error::{ApiError, ErrorBody, ErrorCode, Result},
     extract::{ApiJson, ApiPath},
     rendering::{editor_render_turn, live_context},
@@ -56,7 +56,7 @@ pub struct RenderedBlock {
 #[derive(Debug, Serialize, ToSchema)]
 pub struct RenderResponse {
     /// HTML for the canvas's `<head>`: the base stylesheet published pages carry
-    /// (`BASE_CSS`), the theme's custom properties (`theme::meta_style`), the site's fonts and their CSS variables as published pages set them
+    /// (`BASE_CSS`), the theme's custom properties (`fonts::meta_style`), the site's fonts and their CSS variables as published pages set them
     /// (`fonts::canvas_fonts`), and the effects runtime.
     pub head: String,
     pub blocks: Vec<RenderedBlock>,
@@ -100,7 +100,15 @@ pub async fn render_blocks(
         return Err(ApiError::NotFound);
     }
     editor_render_turn(&state, account).await?;
-    let ctx = live_context(&state, (project_id, account), &page, &blocks, req.post).await?;
+    let ctx = live_context(
+        &state,
+        &state.external_answers,
+        (project_id, account),
+        &page,
+        &blocks,
+        req.post,
+    )
+    .await?;
     let rendered = state
         .sandbox
         .each(Share::editor(account), &blocks, &ctx)

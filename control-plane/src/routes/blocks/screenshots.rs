@@ -1,6 +1,6 @@
 //! A library block's picture (spec 2 §7 "Block library": `GET /api/block-screenshot/{id}`),
 //! and the background pass that pictures the whole library (`/erp/thumbnails`, see
-//! [`crate::thumbnails`]). A template's picture is with the templates
+//! [`crate::pictures::thumbnails`]). A template's picture is with the templates
 //! ([`crate::routes::templates`]).
 
 use axum::{extract::State, http::StatusCode, response::Response};
@@ -8,12 +8,12 @@ use utoipa_axum::{router::OpenApiRouter, routes};
 use vitrine_shared::{account::Account, sandbox::Share};
 
 use crate::{
-    auth::Admin,
+    accounts::auth::Admin,
     error::{ErrorBody, Result, ScreenshotAnswers},
     extract::{ApiJson, ApiPath, ApiQuery},
+    pictures::thumbnails::{ScreenshotQuery, png_response, shoot},
     rendering::block_document,
     state::AppState,
-    thumbnails::{ScreenshotQuery, png_response, shoot},
 };
 
 /// `GET /api/block-screenshot/{id}`, `GET` and `POST /erp/thumbnails`.
@@ -41,26 +41,29 @@ pub async fn block_screenshot(
 }
 
 /// How far the pass that pictures the library's blocks and templates got (see
-/// [`crate::thumbnails`]); `/erp/blocks` polls it while one runs.
+/// [`crate::pictures::thumbnails`]); `/erp/blocks` polls it while one runs.
 #[utoipa::path(get, path = "/erp/thumbnails", tag = "admin",
-    responses((status = 200, body = crate::thumbnails::ThumbnailProgress), (status = 403, body = ErrorBody)))]
+    responses((status = 200, body = crate::pictures::thumbnails::ThumbnailProgress), (status = 403, body = ErrorBody)))]
 pub async fn thumbnail_progress(
     State(state): State<AppState>,
     _admin: Admin,
-) -> Result<ApiJson<crate::thumbnails::ThumbnailProgress>> {
+) -> Result<ApiJson<crate::pictures::thumbnails::ThumbnailProgress>> {
     Ok(ApiJson(state.thumbnails.progress()))
 }
 
 /// "Regenerate all thumbnails": pictures every block and template again in the background
 /// (those whose image an administrator set by hand keep it); answers at once with the progress.
 #[utoipa::path(post, path = "/erp/thumbnails", tag = "admin",
-    responses((status = 202, body = crate::thumbnails::ThumbnailProgress), (status = 403, body = ErrorBody)))]
+    responses((status = 202, body = crate::pictures::thumbnails::ThumbnailProgress), (status = 403, body = ErrorBody)))]
 pub async fn regenerate_thumbnails(
     State(state): State<AppState>,
     _admin: Admin,
-) -> Result<(StatusCode, ApiJson<crate::thumbnails::ThumbnailProgress>)> {
+) -> Result<(
+    StatusCode,
+    ApiJson<crate::pictures::thumbnails::ThumbnailProgress>,
+)> {
     Ok((
         StatusCode::ACCEPTED,
-        ApiJson(crate::thumbnails::start(&state, true)),
+        ApiJson(crate::pictures::thumbnails::start(&state, true)),
     ))
 }

@@ -18,7 +18,7 @@ use vitrine_shared::{
 
 use super::headers;
 use crate::{
-    authz::{Principal, authorize_collection_records},
+    accounts::authz::{Principal, authorize_collection_records},
     error::Result,
     records::Schema,
     state::AppState,

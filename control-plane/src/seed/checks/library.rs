@@ -14,7 +14,7 @@ use vitrine_shared::{
 
 use super::{
     Findings, SEED, check_external, check_forms,
-    markup::{css_selectors, first_element, has_attr, html_problems, tags},
+    markup::{SVG_ID_OK, css_selectors, first_element, has_attr, html_problems, tags},
     str_field,
 };
 use crate::seed::{SeedBlock, parse_library};
@@ -396,19 +396,6 @@ fn render_three_ways(b: &SeedBlock, template: String, defs: &[Value], found: &mu
     };
     render_and_check(&empty, &base, &format!("{} (empty)", b.uid), found);
 }
-
-/// The SVG elements that may carry an `id` (gradients, clip paths and the like are referred to
-/// by id); any other id would be repeated when a block appears twice on a page.
-pub(super) const SVG_ID_OK: &[&str] = &[
-    "lineargradient",
-    "radialgradient",
-    "clippath",
-    "pattern",
-    "mask",
-    "filter",
-    "symbol",
-    "title",
-];
 
 /// Everything about one library block that parsing it does not check.
 fn check_block(b: &SeedBlock, prefixes: &mut HashMap<String, String>, found: &mut Findings) {

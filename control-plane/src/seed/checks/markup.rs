@@ -10,6 +10,19 @@ const VOID: &[&str] = &[
     "wbr", "path", "circle", "rect", "ellipse", "line", "polyline", "polygon", "stop", "use",
 ];
 
+/// The SVG elements that may carry an `id` (gradients, clip paths and the like are referred to
+/// by id); any other id would be repeated when a block appears twice on a page.
+pub(super) const SVG_ID_OK: &[&str] = &[
+    "lineargradient",
+    "radialgradient",
+    "clippath",
+    "pattern",
+    "mask",
+    "filter",
+    "symbol",
+    "title",
+];
+
 /// One tag of an HTML text: its lower-cased name, whether it ends an element, whether it is
 /// written self-closed, and its attributes' raw text.
 pub(super) struct Tag<'a> {
@@ -212,7 +225,7 @@ pub(super) fn first_element(template: &str) -> Result<(String, Attributes), Stri
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::seed::checks::{Findings, check_external, library::SVG_ID_OK};
+    use crate::seed::checks::{Findings, check_external, markup::SVG_ID_OK};
 
     #[test]
     fn the_html_check_finds_unclosed_stray_and_unlabelled_elements() {

@@ -436,10 +436,10 @@ dual_test! {
     async fn a_password_reset_by_link_ends_every_session_of_the_account(app: TestApp) {
         let victim = app.register("fabi@example.com").await;
         let stolen = app.sign_in("fabi@example.com", PASSWORD).await;
-        let token = vitrine_control::auth::new_token();
+        let token = vitrine_control::accounts::auth::new_token();
         app.store
             .insert_password_reset(
-                &vitrine_control::auth::token_hash(&token),
+                &vitrine_control::accounts::auth::token_hash(&token),
                 victim.id(),
                 chrono::Utc::now() + chrono::Duration::hours(1),
             )

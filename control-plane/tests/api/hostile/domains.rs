@@ -146,7 +146,7 @@ dual_test!(
             "{text}"
         );
         // The server's own re-checks do not verify it later.
-        vitrine_control::domain_checks::check_due(t.app.app.state())
+        vitrine_control::domains::checks::check_due(t.app.app.state())
             .await
             .unwrap();
         t.app
@@ -155,7 +155,7 @@ dual_test!(
             .await
             .unwrap();
         assert_eq!(
-            vitrine_control::domain_checks::check_due(t.app.app.state())
+            vitrine_control::domains::checks::check_due(t.app.app.state())
                 .await
                 .unwrap(),
             0

@@ -1,8 +1,8 @@
 //! Site pictures (issue 40, "fair shares"): the Chromium that pictures a published home page
 //! runs the owner's code, so each one is bounded (`control-plane/src/confine.rs`) and the
-//! pictures are shared between accounts (`control-plane/src/pictures.rs`). Each test performs
-//! the attack through real publishes and a real Chromium, and asserts the bound with the
-//! figures the picture's cgroup kept; they print those figures (`-- --nocapture`).
+//! pictures are shared between accounts (`control-plane/src/pictures/site.rs`). Each test performs
+//! the attack through real publishes and a real Chromium, and asserts the bound with the figures
+//! the picture's cgroup kept; they print those figures (`-- --nocapture`).
 
 use std::{
     net::{IpAddr, Ipv4Addr, SocketAddr},
@@ -15,8 +15,8 @@ use std::{
 };
 
 use serde_json::json;
-use vitrine_control::{
-    pictures::Run,
+use vitrine_control::pictures::{
+    Run,
     screenshot::{PIDS, SITE_SHOTS, TIMEOUT},
 };
 use vitrine_shared::{dual_test, testing::Backend};

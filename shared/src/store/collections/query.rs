@@ -2,6 +2,8 @@
 //! database-fed lists of published pages, ordered and filtered by a post's columns or its
 //! fields' values, each under a statement time limit.
 
+pub use crate::list_query::FilterOp;
+
 use super::posts::{POST_COLUMNS, Post};
 use crate::store::{BeginWrite, Result, Store, dispatch, map_err, trusted};
 
@@ -30,42 +32,16 @@ impl OrderKey {
     }
 }
 
-/// A comparison for the database-fed lists of the editor.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum FilterOp {
-    Eq,
-    Ne,
-    Contains,
-    Gt,
-    Gte,
-    Lt,
-    Lte,
-}
-
-impl FilterOp {
-    pub fn parse(s: &str) -> Option<FilterOp> {
-        Some(match s {
-            "=" | "eq" | "==" => FilterOp::Eq,
-            "!=" | "ne" | "<>" => FilterOp::Ne,
-            "contains" | "like" => FilterOp::Contains,
-            ">" | "gt" => FilterOp::Gt,
-            ">=" | "gte" => FilterOp::Gte,
-            "<" | "lt" => FilterOp::Lt,
-            "<=" | "lte" => FilterOp::Lte,
-            _ => return None,
-        })
-    }
-
-    fn sql(self) -> &'static str {
-        match self {
-            FilterOp::Eq => "=",
-            FilterOp::Ne => "<>",
-            FilterOp::Contains => "LIKE",
-            FilterOp::Gt => ">",
-            FilterOp::Gte => ">=",
-            FilterOp::Lt => "<",
-            FilterOp::Lte => "<=",
-        }
+/// The SQL operator of a comparison.
+fn sql(op: FilterOp) -> &'static str {
+    match op {
+        FilterOp::Eq => "=",
+        FilterOp::Ne => "<>",
+        FilterOp::Contains => "LIKE",
+        FilterOp::Gt => ">",
+        FilterOp::Gte => ">=",
+        FilterOp::Lt => "<",
+        FilterOp::Lte => "<=",
     }
 }
 
@@ -277,6 +253,6 @@ impl Store {
             }
             k => (self.key_sql(k, true), "$4"),
         };
-        (format!("{key} {} {value}", f.op.sql()), f.value.clone())
+        (format!("{key} {} {value}", sql(f.op)), f.value.clone())
     }
 }

@@ -3,7 +3,7 @@
 //! and an English sentence for API clients and logs.
 //!
 //! `POST /api/dns-verify` answers with it (the spec's text, or JSON when the caller asks for
-//! it), and the background re-check ([`crate::domain_checks`]) stores it as the pending
+//! it), and the background re-check ([`crate::domains::checks`]) stores it as the pending
 //! domain's `last_result`, so the overview can say in Portuguese what the last check saw.
 
 use axum::{

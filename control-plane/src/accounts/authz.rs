@@ -4,13 +4,16 @@
 //! A project the caller may not see answers 404, exactly like one that does not exist, so
 //! ids cannot be probed.
 
-use axum::{extract::FromRequestParts, http::request::Parts};
+use axum::{
+    extract::{FromRef, FromRequestParts},
+    http::request::Parts,
+};
 use vitrine_shared::store::{Project, ProjectOwner, User};
 
 use crate::{
-    auth::CurrentUser,
+    accounts::auth::CurrentUser,
+    base::Core,
     error::{ApiError, ErrorCode, Result},
-    state::AppState,
 };
 
 /// Who is calling a collections route: a signed-in user, or the holder of a project's
@@ -43,13 +46,20 @@ fn client_token(parts: &Parts) -> Result<Option<String>> {
         .map(str::to_string))
 }
 
-impl FromRequestParts<AppState> for Principal {
+impl<S: Send + Sync> FromRequestParts<S> for Principal
+where
+    Core: FromRef<S>,
+{
     type Rejection = ApiError;
 
-    async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self> {
+    async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self> {
         if let Some(token) = client_token(parts)? {
             // A wrong token answers 404: it names nothing that exists.
-            return match state.store.project_id_by_token(token.trim()).await? {
+            return match Core::from_ref(state)
+                .store
+                .project_id_by_token(token.trim())
+                .await?
+            {
                 Some(project_id) if !token.trim().is_empty() => {
                     Ok(Principal::Client { project_id })
                 }
@@ -73,36 +83,28 @@ impl Principal {
 }
 
 /// For calls that name a collection: 404 unless `user` may see its project. Returns the project id.
-pub async fn authorize_collection(
-    state: &AppState,
-    user: &User,
-    collection_id: i64,
-) -> Result<i64> {
-    let project_id = state.store.collection_project_id(collection_id).await?;
-    authorize_project(state, user, project_id).await?;
+pub async fn authorize_collection(core: &Core, user: &User, collection_id: i64) -> Result<i64> {
+    let project_id = core.store.collection_project_id(collection_id).await?;
+    authorize_project(core, user, project_id).await?;
     Ok(project_id)
 }
 
 /// For records calls that name a collection, open to client-panel tokens too. Returns the project id.
 pub async fn authorize_collection_records(
-    state: &AppState,
+    core: &Core,
     principal: &Principal,
     collection_id: i64,
 ) -> Result<i64> {
-    let project_id = state.store.collection_project_id(collection_id).await?;
-    authorize_records(state, principal, project_id).await?;
+    let project_id = core.store.collection_project_id(collection_id).await?;
+    authorize_records(core, principal, project_id).await?;
     Ok(project_id)
 }
 
 /// The check every records call makes: 404 unless the principal may reach `project_id`'s
 /// collections (a user through [`can_access`], a client token for its own project only).
-pub async fn authorize_records(
-    state: &AppState,
-    principal: &Principal,
-    project_id: i64,
-) -> Result<()> {
+pub async fn authorize_records(core: &Core, principal: &Principal, project_id: i64) -> Result<()> {
     match principal {
-        Principal::User(user) => authorize_project(state, user, project_id).await.map(|_| ()),
+        Principal::User(user) => authorize_project(core, user, project_id).await.map(|_| ()),
         Principal::Client { project_id: own } if *own == project_id => Ok(()),
         Principal::Client { .. } => Err(ApiError::NotFound),
     }
@@ -141,12 +143,8 @@ pub fn can_access(user: &User, owner: &ProjectOwner) -> bool {
 }
 
 /// The check every project-scoped call makes first: 404 unless `user` may see `project_id`.
-pub async fn authorize_project(
-    state: &AppState,
-    user: &User,
-    project_id: i64,
-) -> Result<ProjectOwner> {
-    let owner = state.store.project_owner(project_id).await?;
+pub async fn authorize_project(core: &Core, user: &User, project_id: i64) -> Result<ProjectOwner> {
+    let owner = core.store.project_owner(project_id).await?;
     if can_access(user, &owner) {
         Ok(owner)
     } else {
@@ -156,14 +154,14 @@ pub async fn authorize_project(
 
 /// The project itself, for the calls that read or change it: [`authorize_project`]'s check,
 /// then the row.
-pub async fn authorized_project(state: &AppState, user: &User, project_id: i64) -> Result<Project> {
-    authorize_project(state, user, project_id).await?;
-    Ok(state.store.project_by_id(project_id).await?)
+pub async fn authorized_project(core: &Core, user: &User, project_id: i64) -> Result<Project> {
+    authorize_project(core, user, project_id).await?;
+    Ok(core.store.project_by_id(project_id).await?)
 }
 
 /// The projects `user` may see, most recently updated first. The same policy filters the list.
-pub async fn visible_projects(state: &AppState, user: &User) -> Result<Vec<Project>> {
-    let candidates = state
+pub async fn visible_projects(core: &Core, user: &User) -> Result<Vec<Project>> {
+    let candidates = core
         .store
         .projects_candidates(user.id, user.business_id)
         .await?;

@@ -21,8 +21,8 @@ use vitrine_shared::{
 };
 
 use crate::{
-    domain_report::{DnsReport, report},
-    state::AppState,
+    base::Core,
+    domains::report::{DnsReport, report},
 };
 
 /// The longest wait between two checks of one pending domain.
@@ -45,14 +45,14 @@ fn base(settings: &Settings) -> chrono::Duration {
 
 /// Checks due pending domains every `DOMAIN_RECHECK_BASE_SECS` (at most every minute) until
 /// `shutdown`.
-pub async fn run(state: AppState, shutdown: impl std::future::Future<Output = ()>) {
+pub async fn run(core: Core, shutdown: impl std::future::Future<Output = ()>) {
     tokio::pin!(shutdown);
-    let every = Duration::from_secs(state.settings.domain_recheck_base_secs.clamp(1, 60));
+    let every = Duration::from_secs(core.settings.domain_recheck_base_secs.clamp(1, 60));
     loop {
-        if let Err(e) = check_due(&state).await {
+        if let Err(e) = check_due(&core).await {
             tracing::warn!(error = %e, "checking pending domains failed");
         }
-        state.metrics.worker_round("domain_checks");
+        core.metrics.worker_round("domain_checks");
         tokio::select! {
             _ = tokio::time::sleep(every) => {}
             _ = &mut shutdown => break,
@@ -62,14 +62,14 @@ pub async fn run(state: AppState, shutdown: impl std::future::Future<Output = ()
 
 /// One round: checks every pending domain that is due (in batches) and returns how many were
 /// verified.
-pub async fn check_due(state: &AppState) -> anyhow::Result<usize> {
-    let dns = DnsCheck::from_settings(&state.settings)?;
+pub async fn check_due(core: &Core) -> anyhow::Result<usize> {
+    let dns = DnsCheck::from_settings(&core.settings)?;
     let mut verified = 0;
     loop {
-        let batch = state.store.claim_due_domain_checks(BATCH, LEASE).await?;
+        let batch = core.store.claim_due_domain_checks(BATCH, LEASE).await?;
         let full = batch.len() as i64 == BATCH;
         for claim in batch {
-            if check_one(state, &dns, &claim).await? {
+            if check_one(core, &dns, &claim).await? {
                 verified += 1;
             }
         }
@@ -80,8 +80,8 @@ pub async fn check_due(state: &AppState) -> anyhow::Result<usize> {
 }
 
 /// Checks one claim; returns whether it verified the domain.
-async fn check_one(state: &AppState, dns: &DnsCheck, claim: &DomainClaim) -> anyhow::Result<bool> {
-    let project = match state.store.project_by_id(claim.project_id).await {
+async fn check_one(core: &Core, dns: &DnsCheck, claim: &DomainClaim) -> anyhow::Result<bool> {
+    let project = match core.store.project_by_id(claim.project_id).await {
         Ok(p) => p,
         // Deleted meanwhile: its claim went with it.
         Err(StoreError::NotFound) => return Ok(false),
@@ -90,7 +90,7 @@ async fn check_one(state: &AppState, dns: &DnsCheck, claim: &DomainClaim) -> any
     let token = challenge_value(&project.uuid);
     let outcome = dns.verify(&claim.domain, &token).await;
     if outcome.verified() {
-        match state
+        match core
             .store
             .verify_domain_claim(claim.project_id, &claim.domain)
             .await
@@ -104,10 +104,9 @@ async fn check_one(state: &AppState, dns: &DnsCheck, claim: &DomainClaim) -> any
             // Another project proved the name first: this claim waits on (it may yet win if
             // that project lets the name go) and says why.
             Err(StoreError::Conflict(_)) => {
-                let next = next_check(&state.settings, claim);
+                let next = next_check(&core.settings, claim);
                 let text = DnsReport::in_use(&claim.domain).stored();
-                state
-                    .store
+                core.store
                     .record_domain_check(claim.project_id, &claim.domain, &text, next)
                     .await?;
                 return Ok(false);
@@ -116,13 +115,12 @@ async fn check_one(state: &AppState, dns: &DnsCheck, claim: &DomainClaim) -> any
         }
     }
     let (_, found) = report(dns, &claim.domain, &token, &outcome, false);
-    state
-        .store
+    core.store
         .record_domain_check(
             claim.project_id,
             &claim.domain,
             &found.stored(),
-            next_check(&state.settings, claim),
+            next_check(&core.settings, claim),
         )
         .await?;
     Ok(false)

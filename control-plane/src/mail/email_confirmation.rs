@@ -16,13 +16,13 @@
 //! Accounts that existed before this check count as confirmed (migration 0019); the seeded
 //! demo and administrator accounts are confirmed by the seed.
 //!
-//! [`form_recipients`]: crate::form_recipients
+//! [`form_recipients`]: super::form_recipients
 
 use chrono::Duration;
 use vitrine_shared::store::{User, now};
 
 use crate::{
-    auth,
+    accounts::auth,
     error::{ApiError, ErrorCode, Result},
     state::AppState,
 };

@@ -16,7 +16,10 @@ use argon2::{
     Argon2, PasswordHash, PasswordHasher, PasswordVerifier,
     password_hash::{SaltString, rand_core::OsRng},
 };
-use axum::{extract::FromRequestParts, http::request::Parts};
+use axum::{
+    extract::{FromRef, FromRequestParts},
+    http::request::Parts,
+};
 use axum_extra::extract::cookie::{Cookie, CookieJar, SameSite};
 use base64::Engine;
 use rand::Rng;
@@ -24,8 +27,8 @@ use sha2::{Digest, Sha256};
 use vitrine_shared::store::{SessionUser, User};
 
 use crate::{
+    base::Core,
     error::{ApiError, ErrorCode, Result},
-    state::AppState,
 };
 
 /// The session cookie's name; the `__Host-` prefix binds it to the dashboard's own host.
@@ -84,15 +87,14 @@ pub fn token_hash(token: &str) -> String {
 
 /// Starts a session for `user_id` and returns the cookie jar that carries it.
 pub async fn start_session(
-    state: &AppState,
+    core: &Core,
     jar: CookieJar,
     user_id: i64,
     impersonator_id: Option<i64>,
 ) -> Result<CookieJar> {
     let token = new_token();
-    let ttl = chrono::Duration::hours(state.settings.session_ttl_hours as i64);
-    state
-        .store
+    let ttl = chrono::Duration::hours(core.settings.session_ttl_hours as i64);
+    core.store
         .insert_session(
             &token_hash(&token),
             user_id,
@@ -126,9 +128,9 @@ pub fn session_hash(jar: &CookieJar) -> Option<String> {
 }
 
 /// Ends the session in the cookie, if any, and clears the cookie.
-pub async fn end_session(state: &AppState, jar: CookieJar) -> Result<CookieJar> {
+pub async fn end_session(core: &Core, jar: CookieJar) -> Result<CookieJar> {
     if let Some(hash) = session_hash(&jar) {
-        state.store.delete_session(&hash).await?;
+        core.store.delete_session(&hash).await?;
     }
     Ok(jar.remove(session_cookie(String::new())))
 }
@@ -147,13 +149,20 @@ impl std::ops::Deref for CurrentUser {
     }
 }
 
-impl FromRequestParts<AppState> for CurrentUser {
+impl<S: Send + Sync> FromRequestParts<S> for CurrentUser
+where
+    Core: FromRef<S>,
+{
     type Rejection = ApiError;
 
-    async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self> {
+    async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self> {
         let jar = CookieJar::from_headers(&parts.headers);
         let token = jar.get(SESSION_COOKIE).ok_or(ApiError::Unauthorized)?;
-        match state.store.session_user(&token_hash(token.value())).await? {
+        match Core::from_ref(state)
+            .store
+            .session_user(&token_hash(token.value()))
+            .await?
+        {
             Some(SessionUser {
                 user,
                 impersonator_id,
@@ -170,10 +179,13 @@ impl FromRequestParts<AppState> for CurrentUser {
 #[derive(Debug, Clone)]
 pub struct Admin(pub CurrentUser);
 
-impl FromRequestParts<AppState> for Admin {
+impl<S: Send + Sync> FromRequestParts<S> for Admin
+where
+    Core: FromRef<S>,
+{
     type Rejection = ApiError;
 
-    async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self> {
+    async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self> {
         let user = CurrentUser::from_request_parts(parts, state).await?;
         if user.is_admin {
             Ok(Admin(user))

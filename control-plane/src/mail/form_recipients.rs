@@ -23,7 +23,7 @@ use utoipa::ToSchema;
 use vitrine_shared::store::{FormRecipient, Project, now};
 
 use crate::{
-    auth,
+    accounts::auth,
     error::{ApiError, ErrorCode, Result},
     state::AppState,
 };

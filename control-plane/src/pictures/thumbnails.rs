@@ -1,6 +1,6 @@
 //! Thumbnails of the library's blocks and templates, pictured by headless Chromium
-//! ([`crate::screenshot`]) in the background: after start-up (so a freshly seeded library gets
-//! them), whenever an administrator saves a block, and on demand from `/erp/blocks`
+//! ([`super::screenshot`]) in the background: after start-up (so a freshly seeded library
+//! gets them), whenever an administrator saves a block, and on demand from `/erp/blocks`
 //! ("regenerate all thumbnails", with progress).
 //!
 //! Each picture is cached in the object store under a hash of what it shows
@@ -16,9 +16,10 @@
 //! (`/api/block-screenshot/{id}`, `/api/template-screenshot/{id}`): [`ScreenshotQuery`],
 //! [`shoot`] and [`png_response`] are what those two calls share.
 
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 
 use axum::{
+    extract::FromRef,
     http::{HeaderValue, header},
     response::{IntoResponse, Response},
 };
@@ -29,9 +30,9 @@ use utoipa::{IntoParams, ToSchema};
 use vitrine_shared::{account::Account, sandbox::Share};
 
 use crate::{
+    base::Core,
     error::{ApiError, ErrorCode, Result},
-    screenshot,
-    state::AppState,
+    pictures::screenshot,
 };
 
 /// Pictures taken at once (each is a Chromium).
@@ -58,40 +59,71 @@ pub struct ThumbnailProgress {
 
 /// The state of the passes of one process.
 #[derive(Default)]
-pub struct Thumbnails {
+struct Passes {
     progress: Mutex<ThumbnailProgress>,
     /// Another pass was asked for while one ran (`Some(force)`).
     again: Mutex<Option<bool>>,
 }
 
-impl Thumbnails {
+/// The library's thumbnails: a service given the [`Core`] that owns the state of its passes;
+/// clones share it.
+#[derive(Clone)]
+pub struct Thumbnailer {
+    core: Core,
+    passes: Arc<Passes>,
+}
+
+impl Thumbnailer {
+    pub fn new(core: Core) -> Self {
+        Thumbnailer {
+            core,
+            passes: Default::default(),
+        }
+    }
+
     pub fn progress(&self) -> ThumbnailProgress {
-        self.progress.lock().expect("thumbnails poisoned").clone()
+        self.passes
+            .progress
+            .lock()
+            .expect("thumbnails poisoned")
+            .clone()
     }
 
     fn update(&self, f: impl FnOnce(&mut ThumbnailProgress)) {
-        f(&mut self.progress.lock().expect("thumbnails poisoned"));
+        f(&mut self.passes.progress.lock().expect("thumbnails poisoned"));
     }
 }
 
 /// A pass that pictures what has no up-to-date picture, when library thumbnails are on.
-pub fn refresh(state: &AppState) {
-    if state.settings.library_thumbnails {
-        start(state, false);
+pub fn refresh<S>(state: &S)
+where
+    Thumbnailer: FromRef<S>,
+{
+    let thumbnailer = Thumbnailer::from_ref(state);
+    if thumbnailer.core.settings.library_thumbnails {
+        start::<Thumbnailer>(&thumbnailer, false);
     }
 }
 
 /// Starts a pass (`force`: picture everything again, cache or not); when one is running, it
 /// runs again after. Answers the progress as it stands.
-pub fn start(state: &AppState, force: bool) -> ThumbnailProgress {
+pub fn start<S>(state: &S, force: bool) -> ThumbnailProgress
+where
+    Thumbnailer: FromRef<S>,
+{
+    let thumbnailer = Thumbnailer::from_ref(state);
     {
-        let mut p = state
-            .thumbnails
+        let mut p = thumbnailer
+            .passes
             .progress
             .lock()
             .expect("thumbnails poisoned");
         if p.running {
-            let mut again = state.thumbnails.again.lock().expect("thumbnails poisoned");
+            let mut again = thumbnailer
+                .passes
+                .again
+                .lock()
+                .expect("thumbnails poisoned");
             *again = Some(again.unwrap_or(false) || force);
             return p.clone();
         }
@@ -100,26 +132,23 @@ pub fn start(state: &AppState, force: bool) -> ThumbnailProgress {
             ..ThumbnailProgress::default()
         };
     }
-    let progress = state.thumbnails.progress();
-    let state = state.clone();
+    let progress = thumbnailer.progress();
     tokio::spawn(async move {
         let mut force = force;
         loop {
-            if let Err(e) = pass(&state, force).await {
+            if let Err(e) = pass(&thumbnailer, force).await {
                 tracing::warn!(error = %e, "thumbnail pass failed");
-                state
-                    .thumbnails
-                    .update(|p| p.last_error = Some(e.to_string()));
+                thumbnailer.update(|p| p.last_error = Some(e.to_string()));
             }
             // Under the progress lock, as `start` looks: a pass asked for now is not lost.
             let again = {
-                let mut p = state
-                    .thumbnails
+                let mut p = thumbnailer
+                    .passes
                     .progress
                     .lock()
                     .expect("thumbnails poisoned");
-                let again = state
-                    .thumbnails
+                let again = thumbnailer
+                    .passes
                     .again
                     .lock()
                     .expect("thumbnails poisoned")
@@ -165,23 +194,24 @@ fn replaceable(image: &str) -> bool {
     image.is_empty() || image.starts_with(&format!("/files/{PREFIX}"))
 }
 
-async fn pass(state: &AppState, force: bool) -> anyhow::Result<()> {
+async fn pass(thumbnailer: &Thumbnailer, force: bool) -> anyhow::Result<()> {
+    let core = &thumbnailer.core;
     let mut items: Vec<Item> = Vec::new();
-    for b in state.store.library_blocks().await? {
+    for b in core.store.library_blocks().await? {
         if replaceable(&b.content.image) {
             items.push(Item::Block(b));
         }
     }
-    for t in state.store.list_templates(true).await? {
+    for t in core.store.list_templates(true).await? {
         if replaceable(t.thumbnail.as_deref().unwrap_or("")) {
             items.push(Item::Template(t));
         }
     }
-    state.thumbnails.update(|p| p.total = items.len());
+    thumbnailer.update(|p| p.total = items.len());
     futures::stream::iter(items)
         .map(|item| async move {
-            let outcome = one(state, item, force).await;
-            state.thumbnails.update(|p| {
+            let outcome = one(core, item, force).await;
+            thumbnailer.update(|p| {
                 p.done += 1;
                 if let Err(e) = outcome {
                     p.failed += 1;
@@ -196,12 +226,11 @@ async fn pass(state: &AppState, force: bool) -> anyhow::Result<()> {
 }
 
 /// Pictures one block or template unless its cached picture is up to date.
-async fn one(state: &AppState, item: Item, force: bool) -> Result<(), String> {
+async fn one(core: &Core, item: Item, force: bool) -> Result<(), String> {
     let text = |e: &dyn std::fmt::Display| e.to_string();
     let snapshot = match &item {
         Item::Template(t) => Some(
-            state
-                .store
+            core.store
                 .template_snapshot(t.id)
                 .await
                 .map_err(|e| text(&e))?,
@@ -228,14 +257,14 @@ async fn one(state: &AppState, item: Item, force: bool) -> Result<(), String> {
         }
     };
     let url = format!("/files/{key}");
-    let cached = state.blobs.exists(&key).await.map_err(|e| text(&e))?;
+    let cached = core.blobs.exists(&key).await.map_err(|e| text(&e))?;
     if !force && cached && current == url {
         return Ok(());
     }
     if force || !cached {
         let (document, size, trim) = match &item {
             Item::Block(b) => (
-                crate::rendering::block_document(state, Share::editor(Account::Platform), b)
+                crate::rendering::block_document(core, Share::editor(Account::Platform), b)
                     .await
                     .map_err(|e| text(&e))?,
                 (1280, 600),
@@ -244,7 +273,7 @@ async fn one(state: &AppState, item: Item, force: bool) -> Result<(), String> {
             Item::Template(_) => {
                 let snapshot = snapshot.as_ref().ok_or("no snapshot")?;
                 let doc = crate::rendering::template_document(
-                    state,
+                    core,
                     Share::editor(Account::Platform),
                     snapshot,
                     "/",
@@ -254,18 +283,17 @@ async fn one(state: &AppState, item: Item, force: bool) -> Result<(), String> {
                 (doc, (1280, 1280), false)
             }
         };
-        let png = screenshot::take(state, &document, size, trim)
+        let png = screenshot::take(core, &document, size, trim)
             .await
             .map_err(|e| text(&e))?;
-        state
-            .blobs
+        core.blobs
             .put(&key, bytes::Bytes::from(png))
             .await
             .map_err(|e| text(&e))?;
     }
     match &item {
-        Item::Block(b) => state.store.set_block_image(b.id, &url).await,
-        Item::Template(t) => state.store.set_template_thumbnail(t.id, &url).await,
+        Item::Block(b) => core.store.set_block_image(b.id, &url).await,
+        Item::Template(t) => core.store.set_template_thumbnail(t.id, &url).await,
     }
     .map_err(|e| text(&e))
 }
@@ -299,17 +327,16 @@ impl ScreenshotQuery {
 /// Takes the picture and stores it with the uploads; returns the PNG and the address that
 /// names it (`uploads/thumbnails/{name}-{hash}.png`), for the caller to record.
 pub async fn shoot(
-    state: &AppState,
+    core: &Core,
     document: String,
     size: (u32, u32),
     trim: bool,
     name: &str,
 ) -> Result<(Vec<u8>, String)> {
-    let png = screenshot::take(state, &document, size, trim).await?;
+    let png = screenshot::take(core, &document, size, trim).await?;
     let hash = hex::encode(&Sha256::digest(&png)[..8]);
     let key = format!("{PREFIX}{name}-{hash}.png");
-    state
-        .blobs
+    core.blobs
         .put(&key, bytes::Bytes::from(png.clone()))
         .await?;
     Ok((png, format!("/files/{key}")))

@@ -14,7 +14,7 @@
 //! page reaches no file, no network and no other local service.
 //!
 //! A published site's home page is pictured the same way after each publish
-//! ([`after_publish`]), a home page with live lists as the edge renders it, with its records:
+//! ([`crate::pictures`]), a home page with live lists as the edge renders it, with its records:
 //! its assets (stylesheets, fonts, images of the deploy) are served by that
 //! same origin from the deploy's own files, so the picture is what visitors see, and still
 //! nothing else is reachable. The picture is stored with the deploy
@@ -41,8 +41,9 @@ use vitrine_shared::manifest::{Manifest, deploy_prefix, manifest_key};
 
 pub use crate::error::ShotError;
 use crate::{
+    base::Core,
     confine::{Netns, Usage},
-    state::AppState,
+    external_lists::Answers,
 };
 
 /// Files the pictured page may load besides itself: a path (`/_assets/…`) gives its content
@@ -279,50 +280,50 @@ async fn run(
 
 /// A PNG of `document` at `width`×`height`; with `trim`, only as tall as the content.
 pub async fn take(
-    state: &AppState,
+    core: &Core,
     document: &str,
     size: (u32, u32),
     trim: bool,
 ) -> Result<Vec<u8>, ShotError> {
-    take_with(state, document, size, trim, None).await.0
+    take_with(core, document, size, trim, None).await.0
 }
 
 /// [`take`], with the page's own files served from `resources`; also answers what its
 /// Chromium used, whether or not a picture came of it.
 pub async fn take_with(
-    state: &AppState,
+    core: &Core,
     document: &str,
     size: (u32, u32),
     trim: bool,
     resources: Option<Resources>,
 ) -> (Result<Vec<u8>, ShotError>, Usage) {
     let failed = |e: std::io::Error| ShotError::Failed(e.to_string());
-    let cell = match state.confiner.cell() {
+    let cell = match core.confiner.cell() {
         Ok(cell) => cell,
         Err(e) => return (Err(failed(e)), Usage::default()),
     };
-    let png = shoot(state, &cell, document, size, trim, resources).await;
+    let png = shoot(core, &cell, document, size, trim, resources).await;
     (png, cell.close().await)
 }
 
 async fn shoot(
-    state: &AppState,
+    core: &Core,
     cell: &crate::confine::Cell,
     document: &str,
     (width, height): (u32, u32),
     trim: bool,
     resources: Option<Resources>,
 ) -> Result<Vec<u8>, ShotError> {
-    let browser = chromium(state.settings.chromium_path.as_deref());
+    let browser = chromium(core.settings.chromium_path.as_deref());
     let browser = browser.as_deref().ok_or(ShotError::NoBrowser)?;
     let failed = |e: std::io::Error| ShotError::Failed(e.to_string());
-    let user = unprivileged(&state.settings.chromium_user)?;
+    let user = unprivileged(&core.settings.chromium_user)?;
     let dir = tempfile::tempdir().map_err(failed)?;
     if let Some((uid, gid)) = user {
         std::os::unix::fs::chown(dir.path(), Some(uid), Some(gid)).map_err(failed)?;
     }
     // The origin listens inside the namespace, where it is all there is to reach.
-    let netns = if state.confiner.netns() {
+    let netns = if core.confiner.netns() {
         Some(Netns::new().await.map_err(failed)?)
     } else {
         None
@@ -381,23 +382,15 @@ pub fn site_shot_url(project_id: i64, deploy_id: i64) -> String {
     format!("/api/projects/{project_id}/deploys/{deploy_id}/screenshot")
 }
 
-/// Pictures the home page of a deploy that just went live, in the background, in its
-/// account's turn (see the module's documentation). Failures are logged, never reported to the
-/// publish.
-pub fn after_publish(state: &AppState, project_id: i64, deploy_id: i64) {
-    if !state.settings.site_screenshots {
-        return;
-    }
-    let state = state.clone();
-    tokio::spawn(async move {
-        crate::pictures::enqueue(&state, project_id, deploy_id).await;
-    });
-}
-
 /// Takes a deploy's picture: the outcome (`taken`, `none`, `no_browser`, `failed`) and what its
 /// Chromium used.
-pub async fn picture(state: &AppState, project_id: i64, deploy_id: i64) -> (&'static str, Usage) {
-    let (shot, usage) = shoot_site(state, project_id, deploy_id).await;
+pub async fn picture(
+    core: &Core,
+    answers: &Answers,
+    project_id: i64,
+    deploy_id: i64,
+) -> (&'static str, Usage) {
+    let (shot, usage) = shoot_site(core, answers, project_id, deploy_id).await;
     let outcome = match shot {
         Ok(true) => "taken",
         Ok(false) => "none",
@@ -418,12 +411,13 @@ pub async fn picture(state: &AppState, project_id: i64, deploy_id: i64) -> (&'st
 /// renders from the records, is rendered here the same way, with the records as they are now
 /// ([`crate::rendering::live_page_document`]). `Ok(false)` when the deploy has no home page.
 async fn shoot_site(
-    state: &AppState,
+    core: &Core,
+    answers: &Answers,
     project_id: i64,
     deploy_id: i64,
 ) -> (Result<bool, ShotError>, Usage) {
     let failed = |e: &dyn std::fmt::Display| ShotError::Failed(e.to_string());
-    let raw = match state.blobs.get(&manifest_key(project_id, deploy_id)).await {
+    let raw = match core.blobs.get(&manifest_key(project_id, deploy_id)).await {
         Ok(raw) => raw,
         Err(e) => return (Err(failed(&e)), Usage::default()),
     };
@@ -432,12 +426,12 @@ async fn shoot_site(
         Err(e) => return (Err(failed(&e)), Usage::default()),
     };
     let html = if let Some(home) = manifest.routes.get("/") {
-        match state.blobs.get(&home.key).await {
+        match core.blobs.get(&home.key).await {
             Ok(html) => String::from_utf8_lossy(&html).into_owned(),
             Err(e) => return (Err(failed(&e)), Usage::default()),
         }
     } else if let Some(live) = manifest.dynamic_pages.get("/") {
-        match crate::rendering::live_page_document(state, project_id, live).await {
+        match crate::rendering::live_page_document(core, answers, project_id, live).await {
             Ok(html) => html,
             Err(e) => return (Err(failed(&e)), Usage::default()),
         }
@@ -445,7 +439,7 @@ async fn shoot_site(
         return (Ok(false), Usage::default());
     };
     let routes = Arc::new(manifest.routes);
-    let blobs = state.blobs.clone();
+    let blobs = core.blobs.clone();
     let resources: Resources = Arc::new(move |path: String| {
         let routes = routes.clone();
         let blobs = blobs.clone();
@@ -455,17 +449,15 @@ async fn shoot_site(
             Some((file.content_type.clone(), body))
         })
     });
-    let (png, usage) = take_with(state, &html, SITE_SHOT_SIZE, false, Some(resources)).await;
+    let (png, usage) = take_with(core, &html, SITE_SHOT_SIZE, false, Some(resources)).await;
     let stored = async {
         let png = png?;
-        state
-            .blobs
+        core.blobs
             .put(&site_shot_key(project_id, deploy_id), Bytes::from(png))
             .await
             .map_err(|e| failed(&e))?;
         let url = site_shot_url(project_id, deploy_id);
-        state
-            .store
+        core.store
             .set_project_thumbnail(project_id, deploy_id, &url, chrono::Utc::now().timestamp())
             .await
             .map_err(|e| failed(&e))

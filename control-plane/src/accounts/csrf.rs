@@ -13,20 +13,16 @@ use axum::{
 };
 
 use crate::{
+    base::Core,
     error::{ApiError, ErrorCode},
-    state::AppState,
 };
 
-pub async fn same_origin_only(
-    State(state): State<AppState>,
-    request: Request,
-    next: Next,
-) -> Response {
+pub async fn same_origin_only(State(core): State<Core>, request: Request, next: Next) -> Response {
     let changes_state = !matches!(
         *request.method(),
         Method::GET | Method::HEAD | Method::OPTIONS
     ) || request.uri().path() == "/api/logout";
-    if changes_state && !is_same_origin(request.headers(), &state.settings.public_url) {
+    if changes_state && !is_same_origin(request.headers(), &core.settings.public_url) {
         return ApiError::forbidden(ErrorCode::CrossOrigin, "Cross-origin request refused")
             .into_response();
     }

@@ -9,22 +9,22 @@ use vitrine_shared::{
 };
 
 use crate::{
+    base::Core,
     error::{ApiError, ErrorCode, Result},
-    state::AppState,
 };
 
 /// The domain `project_id` asks for: valid, not the platform's, and held by no other project
 /// (422 or 409 otherwise).
-pub async fn domain_for(state: &AppState, project_id: i64, raw: &str) -> Result<DomainName> {
-    let domain = parse_domain(state, raw)?;
-    refuse_if_held_elsewhere(state, domain.as_str(), project_id).await?;
+pub async fn domain_for(core: &Core, project_id: i64, raw: &str) -> Result<DomainName> {
+    let domain = parse_domain(core, raw)?;
+    refuse_if_held_elsewhere(core, domain.as_str(), project_id).await?;
     Ok(domain)
 }
 
 /// Parses a requested domain: validated, and never the platform's own.
-fn parse_domain(state: &AppState, raw: &str) -> Result<DomainName, Invalid> {
+fn parse_domain(core: &Core, raw: &str) -> Result<DomainName, Invalid> {
     let domain = DomainName::from_input(raw)?;
-    if domain.is_within(&state.settings.platform_domain()) {
+    if domain.is_within(&core.settings.platform_domain()) {
         return Err(Invalid::new(
             "domain",
             ErrorCode::DomainInvalid,
@@ -35,8 +35,8 @@ fn parse_domain(state: &AppState, raw: &str) -> Result<DomainName, Invalid> {
 }
 
 /// 409 `domain_in_use` when a project other than `project_id` holds `domain` or its twin.
-async fn refuse_if_held_elsewhere(state: &AppState, domain: &str, project_id: i64) -> Result<()> {
-    match state.store.domain_holder(domain).await? {
+async fn refuse_if_held_elsewhere(core: &Core, domain: &str, project_id: i64) -> Result<()> {
+    match core.store.domain_holder(domain).await? {
         Some(holder) if holder != project_id => {
             Err(ApiError::from(StoreError::Conflict(DOMAIN_UNIT_TAKEN)))
         }
