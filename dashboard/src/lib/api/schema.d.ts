@@ -735,8 +735,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * The picture of a deploy's home page, taken after it went live (see [`crate::screenshot`]);
-         *     the project cards show it. 404 for a project the caller may not see, another project's
+         * The picture of a deploy's home page, taken after it went live (see
+         *     [`crate::pictures::screenshot`]); the project cards show it. 404 for a project the caller may not see, another project's
          *     deploy, or a deploy without a picture (yet).
          */
         get: operations["deploy_screenshot"];
@@ -1757,7 +1757,7 @@ export interface paths {
         };
         /**
          * How far the pass that pictures the library's blocks and templates got (see
-         *     [`crate::thumbnails`]); `/erp/blocks` polls it while one runs.
+         *     [`crate::pictures::thumbnails`]); `/erp/blocks` polls it while one runs.
          */
         get: operations["thumbnail_progress"];
         put?: never;
@@ -2928,7 +2928,7 @@ export interface components {
             blocks: components["schemas"]["RenderedBlock"][];
             /**
              * @description HTML for the canvas's `<head>`: the base stylesheet published pages carry
-             *     (`BASE_CSS`), the theme's custom properties (`theme::meta_style`), the site's fonts and their CSS variables as published pages set them
+             *     (`BASE_CSS`), the theme's custom properties (`fonts::meta_style`), the site's fonts and their CSS variables as published pages set them
              *     (`fonts::canvas_fonts`), and the effects runtime.
              */
             head: string;
