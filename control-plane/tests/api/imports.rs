@@ -365,11 +365,20 @@ dual_test!(
         let (table, _) = products(&app, &s).await;
         let mut file = String::from("name;slug;preco\n");
         for i in 1..=6_000 {
-            let price = if i % 20 == 0 { "12,3x".into() } else { format!("{i},50") };
+            let price = if i % 20 == 0 {
+                "12,3x".into()
+            } else {
+                format!("{i},50")
+            };
             file.push_str(&format!("Item {i};item-{i};{price}\n"));
         }
         let answer = dry_run(&app, &s, table, "grande.csv", file.as_bytes()).await;
-        assert_eq!(counts(&answer), [5_700, 0, 0, 300], "{}", answer["problems"]);
+        assert_eq!(
+            counts(&answer),
+            [5_700, 0, 0, 300],
+            "{}",
+            answer["problems"]
+        );
         // The list is capped at 200 and in row order across both halves: rows 20, 40 … 4,000.
         let rows: Vec<i64> = answer["problems"]
             .as_array()
@@ -379,7 +388,11 @@ dual_test!(
             .collect();
         assert_eq!(rows, (1..=200).map(|k| k * 20).collect::<Vec<i64>>());
         // The preview's first rows come from the first half, as written.
-        assert_eq!(answer["preview"][0]["name"], "Item 1", "{}", answer["preview"]);
+        assert_eq!(
+            answer["preview"][0]["name"], "Item 1",
+            "{}",
+            answer["preview"]
+        );
 
         // The import itself: refused whole, naming the first of the same rows; nothing written.
         let res = import(&app, &s, table, "grande.csv", file.as_bytes()).await;
@@ -392,7 +405,11 @@ dual_test!(
             .map(|p| p["row"].as_i64().unwrap())
             .collect();
         // An error names its first 20 problems.
-        assert_eq!(rows, (1..=20).map(|k| k * 20).collect::<Vec<i64>>(), "{body}");
+        assert_eq!(
+            rows,
+            (1..=20).map(|k| k * 20).collect::<Vec<i64>>(),
+            "{body}"
+        );
         let list = json_ok(app.get(&s, &format!("/api/data/{table}?limit=1")).await).await;
         assert_eq!(list["total"], 0, "{list}");
 
