@@ -22,7 +22,9 @@ use crate::{
 
 mod plan;
 
-pub use plan::{Action, Outcome, Plan, WriteMode, Written, plan_drafts, write_drafts, write_plan};
+pub use plan::{
+    Action, Outcome, Plan, Planner, WriteMode, Written, plan_drafts, write_drafts, write_plan,
+};
 
 pub use vitrine_shared::record_lists::CollectionMeta;
 

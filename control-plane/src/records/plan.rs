@@ -5,6 +5,7 @@
 
 use std::collections::{HashMap, HashSet};
 
+use chrono::{DateTime, Utc};
 use serde::Serialize;
 use serde_json::{Map, Value};
 use utoipa::ToSchema;
@@ -60,6 +61,9 @@ pub struct Outcome {
 #[derive(Debug, Default)]
 pub struct Plan {
     inserts: Vec<NewPost>,
+    /// How many rows are inserted: `inserts.len()`, or for a [`Planner`] fed in chunks the
+    /// posts its [`Planner::plan`] answered.
+    inserted: usize,
     updates: Vec<PostUpdate>,
     /// Rows that name a stored record and change nothing in it.
     pub unchanged: usize,
@@ -71,11 +75,16 @@ pub struct Plan {
 
 impl Plan {
     pub fn inserted(&self) -> usize {
-        self.inserts.len()
+        self.inserted
     }
 
     pub fn updated(&self) -> usize {
         self.updates.len()
+    }
+
+    /// The updates, taken to be written.
+    pub fn take_updates(&mut self) -> Vec<PostUpdate> {
+        std::mem::take(&mut self.updates)
     }
 }
 
@@ -91,89 +100,175 @@ impl Plan {
 pub async fn plan_drafts(
     core: &Core,
     schema: &Schema,
-    mut drafts: Vec<Draft>,
+    drafts: Vec<Draft>,
     explicit: Vec<bool>,
     mode: WriteMode,
     strict: bool,
     keep: usize,
 ) -> Result<Plan, ApiError> {
-    let mut problems = resolve_relations(core, schema, &mut drafts).await?;
-    let refused: HashSet<Option<usize>> = problems.iter().map(|p| p.row).collect();
-    let collection = schema.collection.id;
-    let stored = core.store.post_slugs(collection).await?;
-    let mut updates = Vec::new();
-    let mut inserts = Vec::new();
-    let mut inserts_explicit = Vec::new();
-    let mut seen = HashSet::new();
-    for (d, given) in drafts.into_iter().zip(explicit) {
-        if refused.contains(&d.row) {
-            continue;
-        }
-        if given && strict && !seen.insert(d.slug.clone()) {
-            problems.push(
-                Problem::new(
-                    d.row,
-                    Some("slug"),
-                    ErrorCode::RecordSlugRepeated,
-                    format!("duplicate slug {:?}", d.slug),
-                )
-                .param("slug", d.slug.clone()),
-            );
-            continue;
-        }
-        match stored.get(&d.slug) {
-            Some(id) if given && mode == WriteMode::Upsert => updates.push((*id, d)),
-            _ => {
-                inserts.push(d);
-                inserts_explicit.push(given);
+    let mut planner = Planner::new(core, schema, mode, strict, keep).await?;
+    let inserts = planner.plan(drafts, explicit).await?;
+    let mut plan = planner.finish().await?;
+    plan.inserts = inserts;
+    Ok(plan)
+}
+
+/// [`plan_drafts`] a chunk at a time, in row order: each chunk's new posts are known as soon
+/// as it is planned, so an import writes them while it reads the next (see
+/// `Store::write_posts_streamed`). Every decision about a row depends only on the rows before
+/// it and the stored records, so chunks give exactly the plan one call gives (the dry run and
+/// the real import agree).
+pub struct Planner<'a> {
+    core: &'a Core,
+    schema: &'a Schema,
+    mode: WriteMode,
+    strict: bool,
+    keep: usize,
+    /// The collection's stored slugs, and their records.
+    stored: HashMap<String, i64>,
+    /// Slugs given in the file so far (a repeat is refused when `strict`).
+    seen: HashSet<String>,
+    /// Slugs stored or given to an insert so far.
+    taken: HashSet<String>,
+    updates: Vec<(i64, Draft)>,
+    inserted: usize,
+    outcomes: Vec<Outcome>,
+    problems: Vec<Problem>,
+    now: DateTime<Utc>,
+}
+
+impl<'a> Planner<'a> {
+    pub async fn new(
+        core: &'a Core,
+        schema: &'a Schema,
+        mode: WriteMode,
+        strict: bool,
+        keep: usize,
+    ) -> Result<Self, ApiError> {
+        let stored = core.store.post_slugs(schema.collection.id).await?;
+        let taken = stored.keys().cloned().collect();
+        Ok(Planner {
+            core,
+            schema,
+            mode,
+            strict,
+            keep,
+            stored,
+            seen: HashSet::new(),
+            taken,
+            updates: Vec::new(),
+            inserted: 0,
+            outcomes: Vec::new(),
+            problems: Vec::new(),
+            now: vitrine_shared::store::now(),
+        })
+    }
+
+    /// Whether a row refused so far (by the plan).
+    pub fn refused_any(&self) -> bool {
+        !self.problems.is_empty()
+    }
+
+    /// Plans the next drafts (in row order, after every draft planned before); answers the
+    /// posts they insert. The updates wait for [`Planner::finish`].
+    pub async fn plan(
+        &mut self,
+        mut drafts: Vec<Draft>,
+        explicit: Vec<bool>,
+    ) -> Result<Vec<NewPost>, ApiError> {
+        let problems = resolve_relations(self.core, self.schema, &mut drafts).await?;
+        let refused: HashSet<Option<usize>> = problems.iter().map(|p| p.row).collect();
+        self.problems.extend(problems);
+        let mut inserts = Vec::new();
+        let mut inserts_explicit = Vec::new();
+        for (d, given) in drafts.into_iter().zip(explicit) {
+            if refused.contains(&d.row) {
+                continue;
+            }
+            if given && self.strict && !self.seen.insert(d.slug.clone()) {
+                self.problems.push(
+                    Problem::new(
+                        d.row,
+                        Some("slug"),
+                        ErrorCode::RecordSlugRepeated,
+                        format!("duplicate slug {:?}", d.slug),
+                    )
+                    .param("slug", d.slug.clone()),
+                );
+                continue;
+            }
+            match self.stored.get(&d.slug) {
+                Some(id) if given && self.mode == WriteMode::Upsert => self.updates.push((*id, d)),
+                _ => {
+                    inserts.push(d);
+                    inserts_explicit.push(given);
+                }
             }
         }
-    }
-    let mut taken: HashSet<String> = stored.keys().cloned().collect();
-    let slug_problems = assign_slugs(&mut inserts, &mut taken, &inserts_explicit, strict);
-    let refused: HashSet<Option<usize>> = slug_problems.iter().map(|p| p.row).collect();
-    problems.extend(slug_problems);
-    inserts.retain(|d| !refused.contains(&d.row));
+        let slug_problems = assign_slugs(
+            &mut inserts,
+            &mut self.taken,
+            &inserts_explicit,
+            self.strict,
+        );
+        let refused: HashSet<Option<usize>> = slug_problems.iter().map(|p| p.row).collect();
+        self.problems.extend(slug_problems);
+        inserts.retain(|d| !refused.contains(&d.row));
 
-    let wanted = |row: Option<usize>| row.is_some_and(|r| r <= keep);
-    let mut outcomes: Vec<Outcome> = inserts
-        .iter()
-        .filter(|d| wanted(d.row))
-        .map(|d| Outcome {
-            row: d.row,
-            action: Action::Insert,
-            name: d.name.clone(),
-            slug: d.slug.clone(),
-            values: d.values.clone(),
-        })
-        .collect();
-    let mut plan = Plan::default();
-    for (update, d) in merge_stored(core, collection, updates).await? {
-        let action = if update.is_some() {
-            Action::Update
-        } else {
-            Action::Unchanged
-        };
-        if wanted(d.row) {
-            outcomes.push(Outcome {
-                row: d.row,
-                action,
-                name: d.name,
-                slug: d.slug,
-                values: d.values,
-            });
-        }
-        match update {
-            Some(u) => plan.updates.push(u),
-            None => plan.unchanged += 1,
-        }
+        let keep = self.keep;
+        self.outcomes.extend(
+            inserts
+                .iter()
+                .filter(|d| d.row.is_some_and(|r| r <= keep))
+                .map(|d| Outcome {
+                    row: d.row,
+                    action: Action::Insert,
+                    name: d.name.clone(),
+                    slug: d.slug.clone(),
+                    values: d.values.clone(),
+                }),
+        );
+        self.inserted += inserts.len();
+        Ok(inserts
+            .into_iter()
+            .map(|d| d.into_new_post(self.now))
+            .collect())
     }
-    outcomes.sort_by_key(|o| o.row);
-    let ts = vitrine_shared::store::now();
-    plan.inserts = inserts.into_iter().map(|d| d.into_new_post(ts)).collect();
-    plan.outcomes = outcomes;
-    plan.problems = problems;
-    Ok(plan)
+
+    /// The plan, once every draft is planned: the updates merged with the stored values, the
+    /// outcomes of the first rows and every problem. Its inserts are the ones [`Planner::plan`]
+    /// answered (the plan holds only their count).
+    pub async fn finish(self) -> Result<Plan, ApiError> {
+        let mut plan = Plan {
+            inserted: self.inserted,
+            ..Plan::default()
+        };
+        let mut outcomes = self.outcomes;
+        for (update, d) in merge_stored(self.core, self.schema.collection.id, self.updates).await? {
+            let action = if update.is_some() {
+                Action::Update
+            } else {
+                Action::Unchanged
+            };
+            if d.row.is_some_and(|r| r <= self.keep) {
+                outcomes.push(Outcome {
+                    row: d.row,
+                    action,
+                    name: d.name,
+                    slug: d.slug,
+                    values: d.values,
+                });
+            }
+            match update {
+                Some(u) => plan.updates.push(u),
+                None => plan.unchanged += 1,
+            }
+        }
+        outcomes.sort_by_key(|o| o.row);
+        plan.outcomes = outcomes;
+        plan.problems = self.problems;
+        Ok(plan)
+    }
 }
 
 /// Writes a plan in one transaction; a plan with refused rows writes nothing and answers

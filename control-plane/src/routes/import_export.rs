@@ -33,19 +33,25 @@
 //! This module holds the calls and the column layout both directions share; `export_stream`
 //! writes files and `import_rows` reads and validates them.
 
+use std::sync::Arc;
+
 use axum::{
     extract::State,
     response::{IntoResponse, Response},
 };
 use serde::Deserialize;
+use tokio::sync::mpsc;
 use utoipa::{IntoParams, ToSchema};
-use vitrine_shared::fields::{FieldType, separator_name};
+use vitrine_shared::{
+    fields::{FieldType, separator_name},
+    store::PostsStep,
+};
 
 use crate::{
     accounts::authz::{Principal, authorize_collection_records},
     error::{ApiError, ErrorBody, ErrorCode, FileBodyAnswers, Result},
     extract::{ApiJson, ApiPath, ApiQuery},
-    records::{Schema, WriteMode, plan_drafts, write_plan},
+    records::{Planner, Schema, WriteMode},
     state::AppState,
 };
 
@@ -54,7 +60,7 @@ mod import_rows;
 mod summary;
 
 use export_stream::{Format, export};
-use import_rows::{decode_text, parse_csv, parse_json, validate_rows};
+use import_rows::{Validated, decode_text, parse_csv, parse_json, validate_chunks};
 use summary::{FileInfo, ImportSummary, PREVIEW_ROWS, all_problems, summary};
 
 /// Which column of a file a header names.
@@ -162,56 +168,116 @@ pub async fn import(
     ApiJson(req): ApiJson<ImportRequest>,
 ) -> Result<impl IntoResponse> {
     authorize_collection_records(&state, &principal, id).await?;
-    let schema = Schema::load(&state, id).await?;
+    let schema = Arc::new(Schema::load(&state, id).await?);
     let max_bytes = state.settings.import_max_bytes;
-    // Decoding, parsing and validating 100,000 rows is half a second of CPU: it runs on a
-    // blocking thread so that it never holds up the runtime's workers.
     let (mode, dry_run) = (req.mode, req.dry_run);
-    let (schema, mut validated, info) = tokio::task::spawn_blocking(move || {
-        let file = decode_text(&req.content, max_bytes)?;
-        let lower = req.name.to_ascii_lowercase();
-        let (rows, format, separator) = if lower.ends_with(".json") {
-            (parse_json(&schema, &file.text)?, "json", None)
-        } else if lower.ends_with(".csv") || lower.ends_with(".txt") {
-            let (rows, sep) = parse_csv(&schema, &file.text)?;
-            (rows, "csv", Some(separator_name(sep)))
-        } else {
-            return Err(ApiError::invalid(
-                "name",
-                ErrorCode::ImportFormat,
-                "Import a .csv or .json file",
-            ));
-        };
-        if rows.is_empty() {
-            return Err(ApiError::invalid(
-                "content",
-                ErrorCode::ImportEmpty,
-                "The file has no rows",
-            ));
+    // Three things run at once, each on its own: the file is decoded, parsed and validated
+    // on a blocking thread (CPU only, half a second for 100,000 rows, never on the runtime's
+    // workers), which hands its rows over in chunks; each chunk is planned here as it comes;
+    // and its new posts go to the database's write while the next chunk is validated. Any
+    // refused row stops the writing, and the write rolls back (all or nothing).
+    let (chunks_in, mut chunks) = mpsc::channel::<Validated>(2);
+    let reader = {
+        let schema = schema.clone();
+        tokio::task::spawn_blocking(move || read_file(&schema, req, chunks_in, max_bytes))
+    };
+    let (steps, steps_out) = mpsc::channel::<PostsStep>(2);
+    let write = async {
+        match dry_run {
+            true => Ok(false),
+            false => {
+                state
+                    .store
+                    .write_posts_streamed(id, steps_out, state.settings.records_per_account)
+                    .await
+            }
         }
-        let validated = validate_rows(&schema, rows, PREVIEW_ROWS);
-        let info = FileInfo {
-            format,
-            encoding: file.encoding,
-            bom: file.bom,
-            separator,
-        };
-        Ok((schema, validated, info))
-    })
-    .await
-    .map_err(|e| ApiError::Internal(anyhow::anyhow!("import task: {e}")))??;
-    let drafts = std::mem::take(&mut validated.drafts);
-    let explicit = std::mem::take(&mut validated.explicit);
-    let mut plan = plan_drafts(&state, &schema, drafts, explicit, mode, true, PREVIEW_ROWS).await?;
-    let (problems, refused) = all_problems(&mut validated, &mut plan);
-    if !dry_run && !problems.is_empty() {
-        // All or nothing: a file with a refused row writes nothing.
-        return Err(ApiError::from(problems));
-    }
-    let written = std::mem::take(&mut validated.written);
-    let answer = summary(&schema, info, written, &plan, problems, refused, dry_run);
-    if !dry_run {
-        write_plan(&state, &schema, plan).await?;
+    };
+    let planning = async {
+        let mut planner = Planner::new(&state, &schema, mode, true, PREVIEW_ROWS).await?;
+        let mut validated = Validated::default();
+        while let Some(mut part) = chunks.recv().await {
+            let drafts = std::mem::take(&mut part.drafts);
+            let explicit = std::mem::take(&mut part.explicit);
+            validated.absorb(part);
+            let inserts = planner.plan(drafts, explicit).await?;
+            let refused = !validated.refused.is_empty() || planner.refused_any();
+            if !dry_run && !refused && !inserts.is_empty() {
+                // A write that has stopped answers its own error below.
+                let _ = steps.send(PostsStep::Insert(inserts)).await;
+            }
+        }
+        let info = reader
+            .await
+            .map_err(|e| ApiError::Internal(anyhow::anyhow!("import task: {e}")))??;
+        let mut plan = planner.finish().await?;
+        let (problems, refused) = all_problems(&mut validated, &mut plan);
+        if !dry_run && !problems.is_empty() {
+            // All or nothing: a file with a refused row writes nothing (dropping the steps
+            // rolls the write back).
+            return Err(ApiError::from(problems));
+        }
+        // A file that changes nothing writes nothing (not even a change for the edge).
+        let writes = !dry_run && (plan.inserted() > 0 || plan.updated() > 0);
+        let written = std::mem::take(&mut validated.written);
+        let answer = summary(&schema, info, written, &plan, problems, refused, dry_run);
+        if writes {
+            let _ = steps.send(PostsStep::Finish(plan.take_updates())).await;
+        }
+        drop(steps);
+        Ok((answer, writes))
+    };
+    let (wrote, planned) = tokio::join!(write, planning);
+    let (answer, writes) = planned?;
+    if writes && !wrote? {
+        return Err(ApiError::Internal(anyhow::anyhow!(
+            "import write ended unfinished"
+        )));
     }
     Ok(ApiJson(answer))
+}
+
+/// Reads an import's file: decodes it, parses it by its name's format, and validates its rows
+/// in chunks, sent to `chunks` in row order (see [`validate_chunks`]). Answers how the file
+/// was read, or why it cannot be (then before any chunk).
+fn read_file(
+    schema: &Schema,
+    req: ImportRequest,
+    chunks: mpsc::Sender<Validated>,
+    max_bytes: u64,
+) -> Result<FileInfo> {
+    let file = decode_text(&req.content, max_bytes)?;
+    drop(req.content);
+    let lower = req.name.to_ascii_lowercase();
+    let (rows, format, separator) = if lower.ends_with(".json") {
+        (parse_json(schema, &file.text)?, "json", None)
+    } else if lower.ends_with(".csv") || lower.ends_with(".txt") {
+        let (rows, sep) = parse_csv(schema, &file.text)?;
+        (rows, "csv", Some(separator_name(sep)))
+    } else {
+        return Err(ApiError::invalid(
+            "name",
+            ErrorCode::ImportFormat,
+            "Import a .csv or .json file",
+        ));
+    };
+    drop(file.text);
+    if rows.is_empty() {
+        return Err(ApiError::invalid(
+            "content",
+            ErrorCode::ImportEmpty,
+            "The file has no rows",
+        ));
+    }
+    // A send fails only when the import has stopped listening (it failed, or its request
+    // went away): the reading stops too.
+    validate_chunks(schema, rows, PREVIEW_ROWS, |part| {
+        chunks.blocking_send(part).is_ok()
+    });
+    Ok(FileInfo {
+        format,
+        encoding: file.encoding,
+        bom: file.bom,
+        separator,
+    })
 }

@@ -358,9 +358,9 @@ dual_test!(
 );
 
 dual_test!(
-    async fn a_large_file_is_validated_in_halves_and_answered_as_one_pass(app: TestApp) {
-        // 6,000 rows: past the size validated on two threads (the halves meet after row
-        // 3,000). Every 20th amount is unreadable: 300 refused rows, 150 in each half.
+    async fn a_large_file_is_validated_in_chunks_and_answered_as_one_pass(app: TestApp) {
+        // 6,000 rows: three chunks of 2,048 rows, validated and planned one after another.
+        // Every 20th amount is unreadable: 300 refused rows, spread over every chunk.
         let s = app.register("grande@example.com").await;
         let (table, _) = products(&app, &s).await;
         let mut file = String::from("name;slug;preco\n");
@@ -379,7 +379,7 @@ dual_test!(
             "{}",
             answer["problems"]
         );
-        // The list is capped at 200 and in row order across both halves: rows 20, 40 … 4,000.
+        // The list is capped at 200 and in row order across the chunks: rows 20, 40 … 4,000.
         let rows: Vec<i64> = answer["problems"]
             .as_array()
             .unwrap()
@@ -387,7 +387,7 @@ dual_test!(
             .map(|p| p["row"].as_i64().unwrap())
             .collect();
         assert_eq!(rows, (1..=200).map(|k| k * 20).collect::<Vec<i64>>());
-        // The preview's first rows come from the first half, as written.
+        // The preview's first rows come from the first chunk, as written.
         assert_eq!(
             answer["preview"][0]["name"], "Item 1",
             "{}",
@@ -417,5 +417,44 @@ dual_test!(
         let fixed = file.replace("12,3x", "7,00");
         let done = json_ok(import(&app, &s, table, "grande.csv", fixed.as_bytes()).await).await;
         assert_eq!(counts(&done), [6_000, 0, 0, 0]);
+    }
+);
+
+dual_test!(
+    async fn a_row_refused_in_the_last_chunk_writes_none_of_the_chunks_before(app: TestApp) {
+        // 5,000 rows: the first two chunks (4,096 rows) are planned and go to the database's
+        // write before the last is read. A refusal there must still write nothing.
+        let s = app.register("ultima@example.com").await;
+        let (table, _) = products(&app, &s).await;
+        let mut good = String::from("name;slug;preco\n");
+        for i in 1..=4_999 {
+            good.push_str(&format!("Item {i};item-{i};{i},50\n"));
+        }
+        let cases = [
+            // A value the record form refuses.
+            ("Item 5000;item-5000;12,3x\n", "value_amount_unreadable"),
+            // A slug given twice: refused by the plan, not by validation.
+            ("Item 5000;item-17;3,00\n", "record_slug_repeated"),
+        ];
+        for (last, code) in cases {
+            let file = format!("{good}{last}");
+            let res = import(&app, &s, table, "ultima.csv", file.as_bytes()).await;
+            assert_eq!(res.status(), StatusCode::UNPROCESSABLE_ENTITY, "{last}");
+            let body: Value = res.json().await.unwrap();
+            assert_eq!(body["details"][0]["row"], 5_000, "{body}");
+            assert_eq!(body["details"][0]["code"], code, "{body}");
+            let list = json_ok(app.get(&s, &format!("/api/data/{table}?limit=1")).await).await;
+            assert_eq!(list["total"], 0, "{last}: {list}");
+        }
+        // The same file with the last row fixed goes in whole, once.
+        let file = format!("{good}Item 5000;item-5000;3,00\n");
+        let done = json_ok(import(&app, &s, table, "ultima.csv", file.as_bytes()).await).await;
+        assert_eq!(counts(&done), [5_000, 0, 0, 0]);
+        let list = json_ok(app.get(&s, &format!("/api/data/{table}?limit=1")).await).await;
+        assert_eq!(list["total"], 5_000, "{list}");
+        // Imported again, every row names a stored record and changes nothing: nothing is
+        // written, not even a change.
+        let again = json_ok(import(&app, &s, table, "ultima.csv", file.as_bytes()).await).await;
+        assert_eq!(counts(&again), [0, 0, 5_000, 0]);
     }
 );

@@ -58,7 +58,7 @@ pub use blocks::{
 pub use bulk::{LiveIds, LiveSite};
 pub use collections::{
     Collection, Field, FieldInput, FilterOp, LIST_QUERY_TIMEOUT, NewPost, OrderKey, Post,
-    PostFilter, PostUpdate,
+    PostFilter, PostUpdate, PostsStep,
 };
 pub use conversions::ConversionEvent;
 pub use domains::{DOMAIN_UNIT_TAKEN, DomainClaim, SLUG_HELD};

@@ -286,45 +286,51 @@ pub struct Validated {
     pub explicit: Vec<bool>,
     pub problems: Vec<Problem>,
     pub refused: BTreeSet<usize>,
-    /// The first rows as written, up to the `keep` given to [`validate_rows`].
+    /// The first rows as written, up to the `keep` given to [`validate_chunks`].
     pub written: Vec<WrittenRow>,
 }
 
 /// The most problems an answer lists (every refused row is counted).
 pub const MAX_PROBLEMS: usize = 200;
 
-/// Files with fewer rows are validated on the calling thread alone.
-const PARALLEL_FROM: usize = 4_096;
+/// How many rows are validated at a time: an import plans and writes each chunk while the
+/// next is validated (see the import's handler).
+pub const CHUNK_ROWS: usize = 2_048;
 
-/// Validates every row (CPU only); a currency cell's text is read as people write amounts
-/// ([`file_cell`]) before the record form's rules apply.
-///
-/// A large file is validated in two halves on two threads (the caller's and one scoped
-/// thread), which halves the import's largest piece of work of its own: 0.3 s of the 0.5 s a
-/// 100,000-row import spends before its database write (issue 42's budget leaves it 0.44 s
-/// beside PostgreSQL's COPY). Two, not one per core: an import is one account's, and the
-/// other accounts' requests share the cores. The answer is the one a single pass gives: the
-/// halves are joined in row order and the problems capped as one list.
-pub fn validate_rows(schema: &Schema, mut rows: Vec<RawRow>, keep: usize) -> Validated {
-    if rows.len() < PARALLEL_FROM {
-        return validate_part(schema, rows, keep);
+impl Validated {
+    /// Adds the next chunk's answer (rows after every row added so far): the problems stay in
+    /// row order and capped as one list.
+    pub fn absorb(&mut self, part: Validated) {
+        self.drafts.extend(part.drafts);
+        self.explicit.extend(part.explicit);
+        let room = MAX_PROBLEMS.saturating_sub(self.problems.len());
+        self.problems.extend(part.problems.into_iter().take(room));
+        self.refused.extend(part.refused);
+        self.written.extend(part.written);
     }
-    let tail = rows.split_off(rows.len() / 2);
-    let (mut out, tail) = std::thread::scope(|s| {
-        let tail = s.spawn(|| validate_part(schema, tail, keep));
-        (validate_part(schema, rows, keep), tail.join())
-    });
-    let tail = tail.unwrap_or_else(|panic| std::panic::resume_unwind(panic));
-    out.drafts.extend(tail.drafts);
-    out.explicit.extend(tail.explicit);
-    let room = MAX_PROBLEMS.saturating_sub(out.problems.len());
-    out.problems.extend(tail.problems.into_iter().take(room));
-    out.refused.extend(tail.refused);
-    out.written.extend(tail.written);
-    out
 }
 
-/// [`validate_rows`] on one run of consecutive rows.
+/// Validates every row (CPU only), [`CHUNK_ROWS`] at a time, handing each chunk's answer to
+/// `each` in row order; stops early when `each` answers `false` (its receiver is gone). A
+/// currency cell's text is read as people write amounts ([`file_cell`]) before the record
+/// form's rules apply. Absorbed in order ([`Validated::absorb`]), the chunks answer what one
+/// pass over the file would.
+pub fn validate_chunks(
+    schema: &Schema,
+    rows: Vec<RawRow>,
+    keep: usize,
+    mut each: impl FnMut(Validated) -> bool,
+) {
+    let mut rows = rows.into_iter();
+    loop {
+        let chunk: Vec<RawRow> = rows.by_ref().take(CHUNK_ROWS).collect();
+        if chunk.is_empty() || !each(validate_part(schema, chunk, keep)) {
+            return;
+        }
+    }
+}
+
+/// Validates one run of consecutive rows.
 fn validate_part(schema: &Schema, rows: Vec<RawRow>, keep: usize) -> Validated {
     let mut out = Validated::default();
     let refuse = |out: &mut Validated, row: usize, problems: Vec<Problem>| {

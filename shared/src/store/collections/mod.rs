@@ -4,11 +4,13 @@
 //! This module owns the collections themselves and the two statements that every write to a
 //! collection's schema or posts runs in its own transaction (`add_post_count`,
 //! `records_changed`). The fields ([`fields`]), the posts and their bulk writes ([`posts`])
-//! and the list queries over posts ([`query`]) have modules of their own.
+//! the list queries over posts ([`query`]) and the bulk write an import streams into
+//! ([`stream`]) have modules of their own.
 
 mod fields;
 mod posts;
 mod query;
+mod stream;
 
 use chrono::{DateTime, Utc};
 use serde_json::Value;
@@ -20,6 +22,7 @@ use super::{Result, Store, StoreError, dispatch, map_err, now, projects::first_f
 pub use fields::{Field, FieldInput};
 pub use posts::{NewPost, Post, PostUpdate};
 pub use query::{FilterOp, LIST_QUERY_TIMEOUT, OrderKey, PostFilter};
+pub use stream::PostsStep;
 
 #[derive(Debug, Clone, sqlx::FromRow)]
 pub struct Collection {

@@ -45,6 +45,37 @@ pub struct PostUpdate {
 
 pub(super) const POST_COLUMNS: &str = "id, collection_id, name, slug, data, created_at, updated_at";
 
+/// The statement every bulk insert of posts copies into (PostgreSQL).
+pub(super) const COPY_POSTS: &str =
+    "COPY posts (collection_id, name, slug, data, created_at, updated_at) FROM STDIN";
+
+/// The updates of a bulk write, in the open transaction `$tx`: `update_posts!(tx, updates,
+/// ts, collection_id)` expands to the loop of `UPDATE`s, returning `NotFound` from the
+/// function for a post not in the collection. A macro, not a function, so each database's arm
+/// expands it for its own transaction (see the store's module doc).
+macro_rules! update_posts {
+    ($tx:expr, $updates:expr, $ts:expr, $collection:expr) => {
+        for u in $updates {
+            let done = sqlx::query(
+                "UPDATE posts SET name = $1, data = $2, updated_at = $3 \
+                 WHERE id = $4 AND collection_id = $5",
+            )
+            .bind(&u.name)
+            .bind(Json(&u.data))
+            .bind($ts)
+            .bind(u.id)
+            .bind($collection)
+            .execute(&mut *$tx)
+            .await
+            .map_err(map_err)?;
+            if done.rows_affected() == 0 {
+                return Err(StoreError::NotFound);
+            }
+        }
+    };
+}
+pub(super) use update_posts;
+
 impl Store {
     #[tracing::instrument(level = "debug", skip(self), err(level = "debug"))]
     pub async fn post_by_id(&self, id: i64) -> Result<Post> {
@@ -245,36 +276,11 @@ impl Store {
         const ROWS_PER_STATEMENT: usize = 2_000;
         let ts = now();
         let n = inserts.len() as i64;
-        /// The updates, in the open transaction `$tx`: `update_posts!(tx)` expands to the loop
-        /// of `UPDATE`s, returning `NotFound` from the function for a post not in the
-        /// collection. A macro, not a function, so each arm below (their inserts differ)
-        /// expands it for its own database's transaction (see the store's module doc).
-        macro_rules! update_posts {
-            ($tx:expr) => {
-                for u in updates {
-                    let done = sqlx::query(
-                        "UPDATE posts SET name = $1, data = $2, updated_at = $3 \
-                         WHERE id = $4 AND collection_id = $5",
-                    )
-                    .bind(&u.name)
-                    .bind(Json(&u.data))
-                    .bind(ts)
-                    .bind(u.id)
-                    .bind(collection_id)
-                    .execute(&mut *$tx)
-                    .await
-                    .map_err(map_err)?;
-                    if done.rows_affected() == 0 {
-                        return Err(StoreError::NotFound);
-                    }
-                }
-            };
-        }
         match self {
             Store::Sqlite(p) => {
                 let mut tx = p.begin_write().await.map_err(map_err)?;
                 reserve_records!(tx, &account_sql, collection_id, n, records_cap).await?;
-                update_posts!(tx);
+                update_posts!(tx, updates, ts, collection_id);
                 for chunk in inserts.chunks(ROWS_PER_STATEMENT) {
                     let mut qb = sqlx::QueryBuilder::new(
                         "INSERT INTO posts \
@@ -296,32 +302,65 @@ impl Store {
             Store::Postgres(p) => {
                 let mut tx = p.begin_write().await.map_err(map_err)?;
                 reserve_records!(tx, &account_sql, collection_id, n, records_cap).await?;
-                update_posts!(tx);
+                update_posts!(tx, updates, ts, collection_id);
                 if !inserts.is_empty() {
-                    let mut copy = tx
-                        .copy_in_raw(
-                            "COPY posts \
-                                      (collection_id, name, slug, data, created_at, updated_at) \
-                                      FROM STDIN",
-                        )
-                        .await
-                        .map_err(map_err)?;
-                    let updated = ts.to_rfc3339();
-                    let mut buf = Vec::with_capacity(1 << 20);
-                    for post in inserts {
-                        copy_row(&mut buf, collection_id, post, &updated);
-                        if buf.len() >= 1 << 20 {
-                            copy.send(std::mem::take(&mut buf)).await.map_err(map_err)?;
-                        }
-                    }
-                    if !buf.is_empty() {
-                        copy.send(buf).await.map_err(map_err)?;
-                    }
+                    let mut copy = tx.copy_in_raw(COPY_POSTS).await.map_err(map_err)?;
+                    let mut rows = CopyRows::new(collection_id, ts);
+                    rows.send(&mut copy, inserts).await?;
+                    rows.finish(&mut copy).await?;
                     copy.finish().await.map_err(map_err)?;
                 }
                 add_post_count!(tx, collection_id, n)?;
                 tx.commit().await.map_err(map_err)?;
             }
+        }
+        Ok(())
+    }
+}
+
+/// The rows of a COPY of posts, in its text format, sent in chunks of about a megabyte: big
+/// enough that each send is one write, small enough that the client writes the next chunk
+/// while the server parses this one.
+pub(super) struct CopyRows {
+    collection_id: i64,
+    updated: String,
+    buf: Vec<u8>,
+}
+
+impl CopyRows {
+    const CHUNK: usize = 1 << 20;
+
+    pub(super) fn new(collection_id: i64, updated: DateTime<Utc>) -> Self {
+        CopyRows {
+            collection_id,
+            updated: updated.to_rfc3339(),
+            buf: Vec::with_capacity(Self::CHUNK),
+        }
+    }
+
+    /// Appends `posts`, sending each full chunk.
+    pub(super) async fn send(
+        &mut self,
+        copy: &mut sqlx::postgres::PgCopyIn<&mut sqlx::PgConnection>,
+        posts: &[NewPost],
+    ) -> Result<()> {
+        for post in posts {
+            copy_row(&mut self.buf, self.collection_id, post, &self.updated);
+            if self.buf.len() >= Self::CHUNK {
+                let full = std::mem::replace(&mut self.buf, Vec::with_capacity(Self::CHUNK));
+                copy.send(full).await.map_err(map_err)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Sends what is left.
+    pub(super) async fn finish(
+        self,
+        copy: &mut sqlx::postgres::PgCopyIn<&mut sqlx::PgConnection>,
+    ) -> Result<()> {
+        if !self.buf.is_empty() {
+            copy.send(self.buf).await.map_err(map_err)?;
         }
         Ok(())
     }
