@@ -238,8 +238,9 @@ pub async fn import(
 }
 
 /// Reads an import's file: decodes it, parses it by its name's format, and validates its rows
-/// in chunks, sent to `chunks` in row order (see [`validate_chunks`]). Answers how the file
-/// was read, or why it cannot be (then before any chunk).
+/// in chunks as they are read, sent to `chunks` in row order (see [`validate_chunks`]).
+/// Answers how the file was read, or why it cannot be: a bad file before any chunk, a
+/// malformed row after the chunks before it (the import then writes nothing).
 fn read_file(
     schema: &Schema,
     req: ImportRequest,
@@ -249,31 +250,25 @@ fn read_file(
     let file = decode_text(&req.content, max_bytes)?;
     drop(req.content);
     let lower = req.name.to_ascii_lowercase();
-    let (rows, format, separator) = if lower.ends_with(".json") {
-        (parse_json(schema, &file.text)?, "json", None)
-    } else if lower.ends_with(".csv") || lower.ends_with(".txt") {
-        let (rows, sep) = parse_csv(schema, &file.text)?;
-        (rows, "csv", Some(separator_name(sep)))
-    } else {
-        return Err(ApiError::invalid(
-            "name",
-            ErrorCode::ImportFormat,
-            "Import a .csv or .json file",
-        ));
-    };
-    drop(file.text);
-    if rows.is_empty() {
-        return Err(ApiError::invalid(
-            "content",
-            ErrorCode::ImportEmpty,
-            "The file has no rows",
-        ));
-    }
+    let (rows, format, separator): (Box<dyn Iterator<Item = Result<_>>>, _, _) =
+        if lower.ends_with(".json") {
+            let rows = parse_json(schema, &file.text)?;
+            (Box::new(rows.into_iter().map(Ok)), "json", None)
+        } else if lower.ends_with(".csv") || lower.ends_with(".txt") {
+            let (rows, sep) = parse_csv(schema, &file.text)?;
+            (Box::new(rows), "csv", Some(separator_name(sep)))
+        } else {
+            return Err(ApiError::invalid(
+                "name",
+                ErrorCode::ImportFormat,
+                "Import a .csv or .json file",
+            ));
+        };
     // A send fails only when the import has stopped listening (it failed, or its request
     // went away): the reading stops too.
     validate_chunks(schema, rows, PREVIEW_ROWS, |part| {
         chunks.blocking_send(part).is_ok()
-    });
+    })?;
     Ok(FileInfo {
         format,
         encoding: file.encoding,

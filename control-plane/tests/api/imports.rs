@@ -422,8 +422,8 @@ dual_test!(
 
 dual_test!(
     async fn a_row_refused_in_the_last_chunk_writes_none_of_the_chunks_before(app: TestApp) {
-        // 5,000 rows: the first two chunks (4,096 rows) are planned and go to the database's
-        // write before the last is read. A refusal there must still write nothing.
+        // 5,000 rows: the first two chunks (4,096 rows) are read, planned and sent to the
+        // database's write before the last is read. A refusal there must still write nothing.
         let s = app.register("ultima@example.com").await;
         let (table, _) = products(&app, &s).await;
         let mut good = String::from("name;slug;preco\n");
@@ -435,6 +435,8 @@ dual_test!(
             ("Item 5000;item-5000;12,3x\n", "value_amount_unreadable"),
             // A slug given twice: refused by the plan, not by validation.
             ("Item 5000;item-17;3,00\n", "record_slug_repeated"),
+            // A row the CSV reader cannot read, met after the rows before it were written.
+            ("Item 5000;item-5000;3,00;4,00\n", "import_csv_malformed"),
         ];
         for (last, code) in cases {
             let file = format!("{good}{last}");

@@ -148,9 +148,14 @@ fn raw_row(row: usize, columns: &[Column], values: Vec<Value>, legacy: &[usize])
     r
 }
 
-/// Reads a CSV text in its separator ([`detect_separator`]); answers the rows and the
-/// separator.
-pub fn parse_csv(schema: &Schema, text: &str) -> Result<(Vec<RawRow>, u8)> {
+/// Reads a CSV text in its separator ([`detect_separator`]); answers its rows, read one at a
+/// time as they are taken (so the first rows are validated and written while the rest are
+/// still to read), and the separator. A malformed header is refused at once; a malformed row
+/// ends the rows with its error.
+pub fn parse_csv<'t>(
+    schema: &Schema,
+    text: &'t str,
+) -> Result<(impl Iterator<Item = Result<RawRow>> + 't, u8)> {
     let separator = detect_separator(text);
     let mut reader = csv::ReaderBuilder::new()
         .delimiter(separator)
@@ -181,8 +186,7 @@ pub fn parse_csv(schema: &Schema, text: &str) -> Result<(Vec<RawRow>, u8)> {
             _ => None,
         })
         .collect();
-    let mut rows = Vec::new();
-    for (i, record) in reader.records().enumerate() {
+    let rows = reader.into_records().enumerate().map(move |(i, record)| {
         let record = record.map_err(|e| {
             let line = e.position().map(|p| p.line() as usize).unwrap_or(i + 2);
             ApiError::from(vec![
@@ -200,8 +204,8 @@ pub fn parse_csv(schema: &Schema, text: &str) -> Result<(Vec<RawRow>, u8)> {
             .iter()
             .map(|s| Value::String(csv_text_read(s).to_string()))
             .collect();
-        rows.push(raw_row(i + 1, &columns, values, &legacy));
-    }
+        Ok(raw_row(i + 1, &columns, values, &legacy))
+    });
     Ok((rows, separator))
 }
 
@@ -310,22 +314,33 @@ impl Validated {
     }
 }
 
-/// Validates every row (CPU only), [`CHUNK_ROWS`] at a time, handing each chunk's answer to
-/// `each` in row order; stops early when `each` answers `false` (its receiver is gone). A
-/// currency cell's text is read as people write amounts ([`file_cell`]) before the record
-/// form's rules apply. Absorbed in order ([`Validated::absorb`]), the chunks answer what one
-/// pass over the file would.
+/// Validates every row (CPU only), [`CHUNK_ROWS`] at a time as `rows` yields them, handing
+/// each chunk's answer to `each` in row order; stops early when `each` answers `false` (its
+/// receiver is gone). A currency cell's text is read as people write amounts ([`file_cell`])
+/// before the record form's rules apply. Absorbed in order ([`Validated::absorb`]), the chunks
+/// answer what one pass over the file would. A row that cannot be read ends the rows with its
+/// error; a file without rows is refused.
 pub fn validate_chunks(
     schema: &Schema,
-    rows: Vec<RawRow>,
+    rows: impl Iterator<Item = Result<RawRow>>,
     keep: usize,
     mut each: impl FnMut(Validated) -> bool,
-) {
-    let mut rows = rows.into_iter();
+) -> Result<()> {
+    let mut rows = rows.peekable();
+    if rows.peek().is_none() {
+        return Err(ApiError::invalid(
+            "content",
+            ErrorCode::ImportEmpty,
+            "The file has no rows",
+        ));
+    }
     loop {
-        let chunk: Vec<RawRow> = rows.by_ref().take(CHUNK_ROWS).collect();
+        let chunk = rows
+            .by_ref()
+            .take(CHUNK_ROWS)
+            .collect::<Result<Vec<RawRow>>>()?;
         if chunk.is_empty() || !each(validate_part(schema, chunk, keep)) {
-            return;
+            return Ok(());
         }
     }
 }
