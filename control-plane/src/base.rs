@@ -8,7 +8,12 @@ use std::sync::Arc;
 
 use vitrine_shared::{Settings, Store, blob::BlobStore, proxies::TrustedProxies, sandbox::Sandbox};
 
-use crate::{confine::Confiner, metrics::Metrics, outbound::Fetcher, throttle::Throttle};
+use crate::{
+    confine::Confiner,
+    metrics::Metrics,
+    outbound::Fetcher,
+    throttle::{AtOnce, Throttle},
+};
 
 /// Largest body an outbound fetch may return (a web font file is well under this).
 const FETCH_MAX_BYTES: usize = 8 * 1024 * 1024;
@@ -30,6 +35,8 @@ pub struct Inner {
     /// Failed sign-ins, password-reset requests and each account's share of renders and
     /// fetches (see [`crate::throttle`]).
     pub throttle: Throttle,
+    /// What each account runs at once of the shared pools' heavy work (its imports).
+    pub at_once: AtOnce,
     /// Prometheus metrics for the admin listener's `/metrics`.
     pub metrics: Arc<Metrics>,
     /// `CONTROL_TRUSTED_PROXIES`: whose `X-Forwarded-For` names the client.
@@ -63,6 +70,7 @@ impl Core {
             sandbox,
             confiner,
             throttle: Throttle::default(),
+            at_once: AtOnce::default(),
             metrics: Default::default(),
             trusted_proxies,
         })))

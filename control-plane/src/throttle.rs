@@ -1,5 +1,6 @@
 //! Throttling of sign-ins and password-reset requests (docs/security.md, "Accounts and
-//! sessions"), and of uploads (docs/security.md, "Storage").
+//! sessions"), and of uploads (docs/security.md, "Storage"); and [`AtOnce`], the bound on
+//! how many imports one account runs at a time.
 //!
 //! - **Uploads** count every upload per storage account (a business is one), so one account
 //!   cannot keep the object store and the database busy for the others.
@@ -28,7 +29,12 @@
 //! whatever the number of networks an attacker controls. Per control-plane node: with N
 //! nodes a client gets at most N times the allowance.
 
-use std::{net::IpAddr, time::Duration};
+use std::{
+    collections::HashMap,
+    net::IpAddr,
+    sync::{Arc, Mutex},
+    time::Duration,
+};
 
 use ipnet::IpNet;
 use moka::{future::Cache, ops::compute::Op};
@@ -59,6 +65,8 @@ pub enum Key {
     Reset(String, IpNet),
     /// Password-reset requests from one client network, whatever the account.
     ResetNetwork(IpNet),
+    /// Imports running for one account (`u{user}` or `b{business}`).
+    Imports(String),
 }
 
 #[derive(Debug, Clone, Copy)]
@@ -212,6 +220,55 @@ pub fn reset_keys(
     ]
 }
 
+/// Work that only so many may run of at once per key (an account's imports): a count per
+/// key, taken for the work's length and given back when its [`Running`] guard drops, however
+/// the work ends (answered, failed, or its request gone). Unlike [`Throttle`], which counts
+/// attempts per minute, this bounds what one account holds at a time of what all share (an
+/// import holds a blocking thread, its file in memory and a database connection).
+#[derive(Clone, Default)]
+pub struct AtOnce(Arc<Mutex<HashMap<Key, u32>>>);
+
+/// One piece of work counted by [`AtOnce::start`]; dropping it gives its place back.
+#[must_use = "the place is given back when this drops"]
+pub struct Running {
+    at_once: AtOnce,
+    key: Key,
+}
+
+impl AtOnce {
+    /// Counts one more for `key`, or answers `None` when `at_most` already run.
+    pub fn start(&self, key: Key, at_most: u32) -> Option<Running> {
+        let mut running = self.0.lock().unwrap_or_else(|e| e.into_inner());
+        let count = running.entry(key.clone()).or_insert(0);
+        if *count >= at_most {
+            return None;
+        }
+        *count += 1;
+        Some(Running {
+            at_once: self.clone(),
+            key,
+        })
+    }
+
+    /// How many run for `key`.
+    pub fn running(&self, key: &Key) -> u32 {
+        let running = self.0.lock().unwrap_or_else(|e| e.into_inner());
+        running.get(key).copied().unwrap_or(0)
+    }
+}
+
+impl Drop for Running {
+    fn drop(&mut self) {
+        let mut running = self.at_once.0.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(count) = running.get_mut(&self.key) {
+            *count -= 1;
+            if *count == 0 {
+                running.remove(&self.key);
+            }
+        }
+    }
+}
+
 /// The 429 of a throttled sign-in or reset request.
 pub fn too_many(refused: Refused, code: ErrorCode, what: &str) -> ApiError {
     let wait = refused.retry_after_secs;
@@ -280,5 +337,28 @@ mod tests {
         let net = vitrine_shared::proxies::client_network(ip("203.0.113.7"));
         let b_only = [(Key::AccountFrom("b@example.com".into(), net), 1)];
         let _ = t.take(&b_only).await.unwrap();
+    }
+
+    #[test]
+    fn at_once_counts_per_key_and_gives_back_on_drop() {
+        let at_once = AtOnce::default();
+        let (a, b) = (Key::Imports("u1".into()), Key::Imports("u2".into()));
+        let first = at_once.start(a.clone(), 2).unwrap();
+        let second = at_once.start(a.clone(), 2).unwrap();
+        assert!(
+            at_once.start(a.clone(), 2).is_none(),
+            "a third for the same key"
+        );
+        // Another key has its own places.
+        let other = at_once.start(b.clone(), 2).unwrap();
+        assert_eq!((at_once.running(&a), at_once.running(&b)), (2, 1));
+        drop(first);
+        let third = at_once.start(a.clone(), 2).unwrap();
+        drop((second, third, other));
+        assert_eq!((at_once.running(&a), at_once.running(&b)), (0, 0));
+        assert!(
+            at_once.0.lock().unwrap().is_empty(),
+            "no key is kept at zero"
+        );
     }
 }

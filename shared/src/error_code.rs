@@ -284,6 +284,8 @@ error_codes! {
     StorageQuotaObjects = "storage_quota_objects",
     /// More than `UPLOADS_PER_MINUTE` uploads from one account in a minute.
     UploadRateLimited = "upload_rate_limited",
+    /// An import while the account already runs as many as it may at once.
+    ImportsRunning = "imports_running",
     /// A record, import or copied project that would take its account past
     /// `RECORDS_PER_ACCOUNT`.
     TooManyRecords = "too_many_records",

@@ -53,6 +53,7 @@ use crate::{
     extract::{ApiJson, ApiPath, ApiQuery},
     records::{Planner, Schema, WriteMode},
     state::AppState,
+    throttle::Key,
 };
 
 mod export_stream;
@@ -139,6 +140,14 @@ pub async fn export_json(
     export(state, principal, id, Format::Json, false).await
 }
 
+/// How many imports one account (a business is one) runs at once. Each holds a blocking
+/// thread, its file (up to `IMPORT_MAX_BYTES`) in memory and, while it writes, a database
+/// connection, all shared with every other account: a third import waits its turn (429).
+pub const IMPORTS_AT_ONCE: u32 = 2;
+/// The wait an import refused for [`IMPORTS_AT_ONCE`] is told (`Retry-After`): about what a
+/// 100,000-row import takes.
+const IMPORTS_RETRY_SECS: u64 = 5;
+
 #[derive(Debug, Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct ImportRequest {
@@ -160,6 +169,7 @@ pub struct ImportRequest {
 #[utoipa::path(post, path = "/api/tables/{id}/import", tag = "records", request_body = ImportRequest,
     params(("id" = i64, Path, description = "Collection id")),
     responses((status = 200, description = "What the import wrote, or with `dryRun` would write: the counts, how the file was read, and its first rows as they will be stored", body = ImportSummary),
+        (status = 429, body = ErrorBody, description = "The account already runs `IMPORTS_AT_ONCE` (2) imports (`imports_running`, with `Retry-After`)"),
         FileBodyAnswers))]
 pub async fn import(
     State(state): State<AppState>,
@@ -167,7 +177,26 @@ pub async fn import(
     ApiPath(id): ApiPath<i64>,
     ApiJson(req): ApiJson<ImportRequest>,
 ) -> Result<impl IntoResponse> {
-    authorize_collection_records(&state, &principal, id).await?;
+    let project_id = authorize_collection_records(&state, &principal, id).await?;
+    let account = state
+        .store
+        .project_account(project_id)
+        .await?
+        .ok_or(ApiError::NotFound)?;
+    let _running = state
+        .at_once
+        .start(Key::Imports(account), IMPORTS_AT_ONCE)
+        .ok_or_else(|| {
+            ApiError::too_many_requests(
+                ErrorCode::ImportsRunning,
+                format!(
+                    "Your account is already running {IMPORTS_AT_ONCE} imports. Please try \
+                     again in {IMPORTS_RETRY_SECS} seconds, when one has finished."
+                ),
+                IMPORTS_RETRY_SECS,
+            )
+            .param("count", IMPORTS_AT_ONCE)
+        })?;
     let schema = Arc::new(Schema::load(&state, id).await?);
     let max_bytes = state.settings.import_max_bytes;
     let (mode, dry_run) = (req.mode, req.dry_run);

@@ -292,6 +292,60 @@ dual_test! {
     }
 }
 
+/// A new project of `s` with a collection "Itens"; answers the collection.
+async fn items(app: &TestApp, s: &Session, project: &str) -> i64 {
+    let project = app.create_project(s, project).await["id"].as_i64().unwrap();
+    let body = json!({"project_id": project, "name": "Itens", "meta": {"plural": "Itens", "singular": "Item"}});
+    json_ok(app.post(s, "/api/tables", body).await).await["id"]
+        .as_i64()
+        .unwrap()
+}
+
+dual_test! {
+    async fn an_account_runs_two_imports_at_once_and_a_third_waits_while_another_account_imports(app: TestApp) {
+        // The attack: one account fires imports at once, each holding a blocking thread, its
+        // file in memory and a database connection that every account shares.
+        let ana = app.register("ana-imports@example.com").await;
+        let bia = app.register("bia-imports@example.com").await;
+        let mine = [items(&app, &ana, "Um").await, items(&app, &ana, "Dois").await, items(&app, &ana, "Três").await];
+        let theirs = items(&app, &bia, "Outro").await;
+        // Big enough that the three requests meet while the first two still run.
+        let file: String = std::iter::once("name\n".to_string())
+            .chain((1..=40_000).map(|i| format!("Item {i}\n")))
+            .collect();
+        let (a, b, c, other) = tokio::join!(
+            import(&app, &ana, mine[0], &file),
+            import(&app, &ana, mine[1], &file),
+            import(&app, &ana, mine[2], &file),
+            import(&app, &bia, theirs, &file),
+        );
+        let mut statuses = Vec::new();
+        let mut refused = Vec::new();
+        for (res, table) in [(a, mine[0]), (b, mine[1]), (c, mine[2])] {
+            statuses.push(res.status().as_u16());
+            if res.status() == StatusCode::TOO_MANY_REQUESTS {
+                assert!(res.headers().get("retry-after").is_some(), "Retry-After");
+                let body: Value = res.json().await.unwrap();
+                assert_eq!(body["error"], "imports_running", "{body}");
+                assert_eq!(body["params"]["count"], 2, "{body}");
+                refused.push(table);
+            }
+        }
+        statuses.sort();
+        assert_eq!(statuses, [200, 200, 429]);
+        // The refused import wrote nothing; the others and the other account's went in whole.
+        assert_eq!(total(&app, &ana, refused[0]).await, 0);
+        for table in mine.iter().filter(|t| **t != refused[0]) {
+            assert_eq!(total(&app, &ana, *table).await, 40_000);
+        }
+        assert_eq!(other.status(), StatusCode::OK);
+        assert_eq!(total(&app, &bia, theirs).await, 40_000);
+        // Once they have finished, the account's places are back.
+        let again = json_ok(import(&app, &ana, refused[0], "name\nUm\n").await).await;
+        assert_eq!(again["inserted"], json!(1));
+    }
+}
+
 /// The object key of a `/files/…` URL.
 fn key(url: &str) -> String {
     url.strip_prefix("/files/").unwrap().to_string()
