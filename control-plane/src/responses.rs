@@ -12,7 +12,7 @@ use vitrine_shared::{
     Settings,
     store::{
         CertificateStatus, Collection, CollectionSummary, DomainClaim, Field, PageSummary,
-        Permissions, Project, User, one_or_zero,
+        Permissions, Project, Transaction, User, one_or_zero,
     },
 };
 
@@ -177,6 +177,29 @@ impl From<DomainClaim> for DomainCheckView {
     fn from(claim: DomainClaim) -> Self {
         let last_result = claim.last_result.as_deref().map(DnsReport::from_stored);
         DomainCheckView { claim, last_result }
+    }
+}
+
+/// One ledger entry: charges are negative, payments positive, in minor units.
+#[derive(Debug, Serialize, ToSchema)]
+#[schema(as = Transaction)]
+pub struct TransactionView {
+    pub id: i64,
+    pub created_at: DateTime<Utc>,
+    pub description: String,
+    pub amount: i64,
+    pub currency: String,
+}
+
+impl From<&Transaction> for TransactionView {
+    fn from(t: &Transaction) -> Self {
+        TransactionView {
+            id: t.id,
+            created_at: t.created_at,
+            description: t.description.clone(),
+            amount: t.amount.minor(),
+            currency: t.amount.currency().to_string(),
+        }
     }
 }
 

@@ -922,6 +922,7 @@ async fn publish(db: &TestDb, project_id: i64) {
 dual_test!(
     async fn billing_posts_each_months_plan_fees_and_site_charges_once(db: TestDb) {
         use crate::billing::Month;
+        use crate::money::Currency::{Brl, Usd};
         let month = Month::of(chrono::Utc::now());
         let at = month.end();
 
@@ -982,14 +983,17 @@ dual_test!(
             "a second run posts nothing"
         );
 
-        assert_eq!(db.store.balance(ana.id, "BRL").await.unwrap(), -3 * 3000);
-        assert_eq!(db.store.balance(bob.id, "USD").await.unwrap(), -700);
-        assert_eq!(db.store.balance(bob.id, "BRL").await.unwrap(), 0);
         assert_eq!(
-            db.store.balance(carla.id, "BRL").await.unwrap(),
+            db.store.balance(ana.id, Brl).await.unwrap().minor(),
+            -3 * 3000
+        );
+        assert_eq!(db.store.balance(bob.id, Usd).await.unwrap().minor(), -700);
+        assert_eq!(db.store.balance(bob.id, Brl).await.unwrap().minor(), 0);
+        assert_eq!(
+            db.store.balance(carla.id, Brl).await.unwrap().minor(),
             -37000 - 2000
         );
-        assert_eq!(db.store.balance(dan.id, "BRL").await.unwrap(), 0);
+        assert_eq!(db.store.balance(dan.id, Brl).await.unwrap().minor(), 0);
         let rows = db
             .store
             .transactions_between(ana.id, at, at + Duration::days(1))
@@ -1000,7 +1004,7 @@ dual_test!(
         assert_eq!(described, vec![format!("Site Loja — {month}"); 3]);
         assert!(
             rows.iter()
-                .all(|t| t.currency == "BRL" && t.created_at == at)
+                .all(|t| t.amount.currency() == Brl && t.created_at == at)
         );
         assert!(db.store.has_transactions(ana.id).await.unwrap());
 
@@ -1011,7 +1015,10 @@ dual_test!(
             4,
             "live, shop, carla's fee, client"
         );
-        assert_eq!(db.store.balance(ana.id, "BRL").await.unwrap(), -4 * 3000);
+        assert_eq!(
+            db.store.balance(ana.id, Brl).await.unwrap().minor(),
+            -4 * 3000
+        );
 
         // Last month: only the old site, which was on line then (the accounts did not exist
         // yet, so no fee).
