@@ -10,6 +10,7 @@ use serde_json::{Map, Value};
 use utoipa::ToSchema;
 use vitrine_shared::{
     Settings,
+    billing::Plan,
     store::{
         CertificateStatus, Collection, CollectionSummary, DomainClaim, Field, PageSummary,
         Permissions, Project, Transaction, User, one_or_zero,
@@ -32,7 +33,8 @@ pub struct UserView {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub impersonator_id: Option<i64>,
     /// `basic` or `agency`: the business's plan for its members, else the user's own.
-    pub plan: String,
+    #[schema(value_type = String)]
+    pub plan: Plan,
     /// Whether a card is on file with the payment provider.
     pub has_card: bool,
     /// Whether the sign-in address confirmed it takes notification mail (form submissions);
@@ -54,7 +56,7 @@ impl UserView {
             permissions: u.permissions.0.clone(),
             created_at: u.created_at,
             impersonator_id,
-            plan: u.plan.clone(),
+            plan: u.plan,
             has_card: u.external_id.is_some(),
             email_confirmed: u.email_confirmed_at.is_some(),
         }

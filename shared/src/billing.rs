@@ -4,13 +4,28 @@
 use chrono::{DateTime, Datelike, NaiveDate, TimeZone, Utc};
 use serde::Serialize;
 
-use crate::money::{Currency, Money, serialize_minor};
+use crate::{
+    money::{Currency, Money, serialize_minor},
+    text_code::text_code,
+};
+
+/// The plans an account (or a business) is on (spec 2 §9), stored and sent as their code.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Plan {
+    /// Básico in BRL, Starter in USD.
+    Basic,
+    /// Agência in BRL, Agency in USD.
+    Agency,
+}
+
+text_code!(Plan, "plan", [Basic => "basic", Agency => "agency"]);
 
 /// A plan's prices in one currency (spec 2 §9).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, utoipa::ToSchema)]
 pub struct PlanPrice {
     /// `basic` or `agency`.
-    pub plan: &'static str,
+    #[schema(value_type = String)]
+    pub plan: Plan,
     #[schema(value_type = String)]
     pub currency: Currency,
     /// The plan's name in that market: Básico/Agência in BRL, Starter/Agency in USD.
@@ -34,7 +49,7 @@ const USD: Currency = Currency::Usd;
 /// Every plan in every currency.
 pub const PLANS: &[PlanPrice] = &[
     PlanPrice {
-        plan: "basic",
+        plan: Plan::Basic,
         currency: BRL,
         name: "Básico",
         monthly_fee: Money::new(0, BRL),
@@ -42,7 +57,7 @@ pub const PLANS: &[PlanPrice] = &[
         support: &["email"],
     },
     PlanPrice {
-        plan: "agency",
+        plan: Plan::Agency,
         currency: BRL,
         name: "Agência",
         monthly_fee: Money::new(37000, BRL),
@@ -50,7 +65,7 @@ pub const PLANS: &[PlanPrice] = &[
         support: &["email", "chat", "whatsapp"],
     },
     PlanPrice {
-        plan: "basic",
+        plan: Plan::Basic,
         currency: USD,
         name: "Starter",
         monthly_fee: Money::new(0, USD),
@@ -58,7 +73,7 @@ pub const PLANS: &[PlanPrice] = &[
         support: &["email"],
     },
     PlanPrice {
-        plan: "agency",
+        plan: Plan::Agency,
         currency: USD,
         name: "Agency",
         monthly_fee: Money::new(7000, USD),
@@ -67,9 +82,8 @@ pub const PLANS: &[PlanPrice] = &[
     },
 ];
 
-/// The prices of `plan` in `currency`; an unknown plan is billed as basic.
-pub fn price(plan: &str, currency: Currency) -> Option<&'static PlanPrice> {
-    let plan = if plan == "agency" { "agency" } else { "basic" };
+/// The prices of `plan` in `currency`.
+pub fn price(plan: Plan, currency: Currency) -> Option<&'static PlanPrice> {
     PLANS
         .iter()
         .find(|p| p.plan == plan && p.currency == currency)
@@ -168,16 +182,37 @@ mod tests {
 
     #[test]
     fn plans_have_the_specified_prices() {
-        let p = |plan, cur: &str| {
-            price(plan, cur.parse().ok()?)
+        let p = |plan: &str, cur: &str| {
+            price(plan.parse().ok()?, cur.parse().ok()?)
                 .map(|p| (p.name, p.monthly_fee.minor(), p.per_site.minor()))
         };
         assert_eq!(p("basic", "BRL"), Some(("Básico", 0, 3000)));
         assert_eq!(p("agency", "BRL"), Some(("Agência", 37000, 2000)));
         assert_eq!(p("basic", "USD"), Some(("Starter", 0, 700)));
         assert_eq!(p("agency", "USD"), Some(("Agency", 7000, 500)));
-        assert_eq!(p("whatever", "BRL"), p("basic", "BRL"));
         assert_eq!(p("basic", "EUR"), None);
+        for &plan in Plan::ALL {
+            for &currency in Currency::ALL {
+                assert!(price(plan, currency).is_some(), "{plan} in {currency}");
+            }
+        }
+    }
+
+    #[test]
+    fn plans_are_their_codes_and_an_unknown_one_is_refused() {
+        assert_eq!(Plan::ALL, [Plan::Basic, Plan::Agency]);
+        for &plan in Plan::ALL {
+            assert_eq!(plan.code().parse::<Plan>(), Ok(plan));
+            assert_eq!(serde_json::to_value(plan).unwrap(), plan.code());
+            assert_eq!(
+                serde_json::from_value::<Plan>(plan.code().into()).unwrap(),
+                plan
+            );
+        }
+        for bad in ["whatever", "Agency", "", " basic"] {
+            assert!(bad.parse::<Plan>().is_err(), "{bad:?}");
+            assert!(serde_json::from_value::<Plan>(bad.into()).is_err());
+        }
     }
 
     #[test]
@@ -186,7 +221,7 @@ mod tests {
             assert_eq!(p.monthly_fee.currency(), p.currency, "{}", p.name);
             assert_eq!(p.per_site.currency(), p.currency, "{}", p.name);
         }
-        let agency = price("agency", Currency::Brl).unwrap();
+        let agency = price(Plan::Agency, Currency::Brl).unwrap();
         assert_eq!(
             serde_json::to_value(agency).unwrap(),
             serde_json::json!({

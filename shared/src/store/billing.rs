@@ -7,7 +7,7 @@ use chrono::{DateTime, Utc};
 
 use super::BeginWrite;
 use super::{Result, Store, StoreError, dispatch, map_err, now};
-use crate::billing::{Month, price};
+use crate::billing::{Month, Plan, price};
 use crate::money::{Currency, Money};
 
 /// One entry of the audit log: (actor, action, subject, created_at).
@@ -39,8 +39,8 @@ struct Account {
     business_id: Option<i64>,
     is_business_admin: bool,
     currency: String,
-    plan: String,
-    business_plan: Option<String>,
+    plan: Plan,
+    business_plan: Option<Plan>,
     created_at: DateTime<Utc>,
 }
 
@@ -99,10 +99,8 @@ impl Store {
         };
         // What an account pays by: its business's plan, else its own, in its currency (an
         // account in a currency nothing is priced in pays nothing).
-        let price_of = |a: &Account| {
-            let plan = a.business_plan.as_deref().unwrap_or(&a.plan);
-            price(plan, a.currency.parse().ok()?)
-        };
+        let price_of =
+            |a: &Account| price(a.business_plan.unwrap_or(a.plan), a.currency.parse().ok()?);
         // A debit of `amount` (a price in the payer's currency) to `payer`.
         let debit = |payer: &Account, key: String, description: String, amount: Money| {
             Ok::<_, StoreError>(Charge {
