@@ -20,6 +20,7 @@ use vitrine_shared::{
 
 use crate::{
     accounts::auth::{self, Admin, CurrentUser},
+    base::Core,
     error::{ApiError, ErrorBody, ErrorCode, Result},
     extract::{ApiJson, ApiPath, ClientIp},
     mail::email_confirmation,
@@ -425,7 +426,7 @@ pub async fn resend_email_confirmation(
     State(state): State<AppState>,
     user: CurrentUser,
 ) -> Result<ApiJson<UserView>> {
-    email_confirmation::request(&state, &user, true).await?;
+    email_confirmation::request(&state.mail, &user, true).await?;
     Ok(ApiJson(user_view(&state, &user).await?))
 }
 
@@ -440,9 +441,9 @@ pub struct ConfirmEmailRequest {
 #[utoipa::path(post, path = "/api/confirm-email", tag = "account", request_body = ConfirmEmailRequest,
     responses((status = 200, body = MessageView), (status = 422, body = ErrorBody)))]
 pub async fn confirm_email(
-    State(state): State<AppState>,
+    State(core): State<Core>,
     ApiJson(req): ApiJson<ConfirmEmailRequest>,
 ) -> Result<ApiJson<MessageView>> {
-    email_confirmation::confirm(&state, &req.token).await?;
+    email_confirmation::confirm(&core, &req.token).await?;
     Ok(ApiJson(MessageView::new("E-mail address confirmed")))
 }
