@@ -1030,38 +1030,36 @@ dual_test!(
     async fn an_unknown_plan_or_currency_read_from_the_database_is_an_error(db: TestDb) {
         use crate::{billing::Plan, money::Currency};
         let store = &db.store;
-        let plan = |sql: &'static str| async move {
-            dispatch!(store, p => sqlx::query_scalar::<_, Plan>(sql).fetch_one(p).await)
+        let read = |plan: &str, currency: &str| {
+            let sql = format!("SELECT CAST('{plan}' AS TEXT), CAST('{currency}' AS TEXT)");
+            async move {
+                dispatch!(store, p => sqlx::query_as::<_, (Plan, Currency)>(trusted(&sql))
+                    .fetch_one(p).await)
+            }
         };
         assert_eq!(
-            plan("SELECT CAST('agency' AS TEXT)").await.unwrap(),
-            Plan::Agency
+            read("agency", "USD").await.unwrap(),
+            (Plan::Agency, Currency::Usd)
         );
-        let err = plan("SELECT CAST('gold' AS TEXT)").await.unwrap_err();
-        assert!(matches!(err, sqlx::Error::ColumnDecode { .. }), "{err:?}");
-        let currency = |sql: &'static str| async move {
-            dispatch!(store, p => sqlx::query_scalar::<_, Currency>(sql).fetch_one(p).await)
-        };
-        assert_eq!(
-            currency("SELECT CAST('USD' AS TEXT)").await.unwrap(),
-            Currency::Usd
-        );
-        let err = currency("SELECT CAST('EUR' AS TEXT)").await.unwrap_err();
-        assert!(matches!(err, sqlx::Error::ColumnDecode { .. }), "{err:?}");
+        for (plan, currency) in [("gold", "USD"), ("agency", "EUR")] {
+            let err = read(plan, currency).await.unwrap_err();
+            assert!(matches!(err, sqlx::Error::ColumnDecode { .. }), "{err:?}");
+        }
         // What the store reads its plans with takes them back as they were written.
         let u = user(&db, "plan-row@example.com").await;
         assert_eq!(db.store.plan_of(&u).await.unwrap(), Plan::Basic);
         let business = db.store.insert_business("B").await.unwrap();
         db.store
-            .set_business_plan(business, Plan::Agency)
-            .await
-            .unwrap();
-        db.store
             .set_user_business(u.id, Some(business), true, &Permissions::default())
             .await
             .unwrap();
         let u = db.store.user_by_id(u.id).await.unwrap();
-        assert_eq!(u.plan, Plan::Basic);
+        assert_eq!(db.store.plan_of(&u).await.unwrap(), Plan::Basic);
+        db.store
+            .set_business_plan(business, Plan::Agency)
+            .await
+            .unwrap();
+        assert_eq!(u.plan, Plan::Basic, "the member's own plan stays");
         assert_eq!(db.store.plan_of(&u).await.unwrap(), Plan::Agency);
     }
 );
