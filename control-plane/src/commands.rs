@@ -2,12 +2,13 @@
 //! `business` and `bill` do. `main.rs` parses the command line and calls these; each returns
 //! the text to print.
 
-use vitrine_shared::{Settings, Store, billing::Month, blob::BlobStore};
+use vitrine_shared::{
+    Settings, Store,
+    billing::{Month, Plan},
+    blob::BlobStore,
+};
 
 use crate::{seed, state::AppState};
-
-/// The plans a business may be on.
-const PLANS: &[&str] = &["basic", "agency"];
 
 /// The store, connected and migrated.
 async fn migrated_store(settings: &Settings) -> anyhow::Result<Store> {
@@ -50,7 +51,9 @@ pub async fn business(
     name: &str,
     plan: &str,
 ) -> anyhow::Result<String> {
-    anyhow::ensure!(PLANS.contains(&plan), "--plan must be basic or agency");
+    let plan: Plan = plan
+        .parse()
+        .map_err(|_| anyhow::anyhow!("--plan must be basic or agency"))?;
     let store = migrated_store(settings).await?;
     let user = store
         .user_by_email(&email.trim().to_lowercase())

@@ -12,6 +12,9 @@
 //!
 //! `CONVERSION_API_URL` is a platform setting (Graph API by default; a local stand-in in the
 //! tests), never an owner's, so no site owner can point the control plane at another address.
+//!
+//! [`Conversions`] is the service: given the [`Core`], it owns the HTTP client it sends with.
+//! No route calls it; the server starts its worker.
 
 use std::time::Duration;
 
@@ -24,29 +27,44 @@ use crate::{base::Core, projects::meta::credentials};
 const BATCH: i64 = 20;
 const LEASE_MINUTES: i64 = 5;
 
-/// Runs until `shutdown` resolves: sends due events, then waits 5 s.
-pub async fn run_worker(core: Core, shutdown: impl std::future::Future<Output = ()>) {
-    tokio::pin!(shutdown);
-    let client = match reqwest::Client::builder()
-        .timeout(Duration::from_secs(15))
-        .no_proxy()
-        .build()
-    {
-        Ok(c) => c,
-        Err(e) => {
-            tracing::error!(error = %e, "conversion events cannot be sent: no HTTP client");
-            return;
+/// The Conversion API service: given the [`Core`], it owns its HTTP client.
+#[derive(Clone)]
+pub struct Conversions {
+    core: Core,
+    client: reqwest::Client,
+}
+
+impl Conversions {
+    /// The service, or why no event can be sent (no HTTP client).
+    pub fn new(core: &Core) -> reqwest::Result<Self> {
+        let client = reqwest::Client::builder()
+            .timeout(Duration::from_secs(15))
+            .no_proxy()
+            .build()?;
+        Ok(Conversions {
+            core: core.clone(),
+            client,
+        })
+    }
+
+    /// Runs until `shutdown` resolves: sends due events, then waits 5 s.
+    pub async fn run_worker(self, shutdown: impl std::future::Future<Output = ()>) {
+        tokio::pin!(shutdown);
+        loop {
+            if let Err(e) = self.deliver_due().await {
+                tracing::warn!(error = %e, "conversion event round failed");
+            }
+            self.core.metrics.worker_round("conversions");
+            tokio::select! {
+                _ = tokio::time::sleep(Duration::from_secs(5)) => {}
+                _ = &mut shutdown => break,
+            }
         }
-    };
-    loop {
-        if let Err(e) = deliver_due(&core, &client).await {
-            tracing::warn!(error = %e, "conversion event round failed");
-        }
-        core.metrics.worker_round("conversions");
-        tokio::select! {
-            _ = tokio::time::sleep(Duration::from_secs(5)) => {}
-            _ = &mut shutdown => break,
-        }
+    }
+
+    /// Sends every due event once; returns how many were accepted.
+    pub async fn deliver_due(&self) -> anyhow::Result<usize> {
+        deliver_due(&self.core, &self.client).await
     }
 }
 
@@ -57,8 +75,7 @@ enum Sent {
     GiveUp(String),
 }
 
-/// Sends every due event once; returns how many were accepted.
-pub async fn deliver_due(core: &Core, client: &reqwest::Client) -> anyhow::Result<usize> {
+async fn deliver_due(core: &Core, client: &reqwest::Client) -> anyhow::Result<usize> {
     let batch = core
         .store
         .claim_due_conversions(BATCH, chrono::Duration::minutes(LEASE_MINUTES))

@@ -4,46 +4,80 @@
 //!
 //! The mail it sends is grouped here: confirming an account's own address
 //! ([`email_confirmation`]) and a site's form-notification address ([`form_recipients`]).
+//!
+//! [`Mail`] is the service: given the [`Core`], it owns the wake-up of its worker, so whoever
+//! queues a mail through it ([`Mail::enqueue`]) has it sent at once rather than at the next
+//! round. Delivering needs only the core ([`deliver_due`]).
 
 pub mod email_confirmation;
 pub mod form_recipients;
 
-use std::time::Duration;
+use std::{sync::Arc, time::Duration};
 
 use lettre::{
     AsyncSmtpTransport, AsyncTransport, Message, Tokio1Executor,
     message::{MultiPart, header::ContentType},
 };
-use vitrine_shared::store::OutboxMail;
+use tokio::sync::Notify;
+use vitrine_shared::store::{OutboxMail, Result};
 
-use crate::state::AppState;
+use crate::base::Core;
 
-/// Runs until `shutdown` resolves: delivers due mail, then waits for a wake-up or 5 s.
-pub async fn run_worker(state: AppState, shutdown: impl std::future::Future<Output = ()>) {
-    tokio::pin!(shutdown);
-    loop {
-        if let Err(e) = deliver_due(&state).await {
-            tracing::warn!(error = %e, "mail delivery round failed");
+/// The mail service: given the [`Core`], it owns its worker's wake-up. Clones share it.
+#[derive(Clone)]
+pub struct Mail {
+    core: Core,
+    /// Wakes the worker when something is queued.
+    wake: Arc<Notify>,
+}
+
+impl Mail {
+    pub fn new(core: &Core) -> Self {
+        Mail {
+            core: core.clone(),
+            wake: Arc::new(Notify::new()),
         }
-        state.metrics.worker_round("mail");
-        tokio::select! {
-            _ = state.mail_wake.notified() => {}
-            _ = tokio::time::sleep(Duration::from_secs(5)) => {}
-            _ = &mut shutdown => break,
+    }
+
+    /// Queues a mail in the outbox and wakes the worker to send it.
+    pub async fn enqueue(&self, to: &str, subject: &str, body: &str) -> Result<()> {
+        self.core.store.enqueue_mail(to, subject, body).await?;
+        self.wake();
+        Ok(())
+    }
+
+    /// Has the worker look at the outbox now (mail queued by someone else: the edge).
+    pub fn wake(&self) {
+        self.wake.notify_one();
+    }
+
+    /// Runs until `shutdown` resolves: delivers due mail, then waits for a wake-up or 5 s.
+    pub async fn run_worker(self, shutdown: impl std::future::Future<Output = ()>) {
+        tokio::pin!(shutdown);
+        loop {
+            if let Err(e) = deliver_due(&self.core).await {
+                tracing::warn!(error = %e, "mail delivery round failed");
+            }
+            self.core.metrics.worker_round("mail");
+            tokio::select! {
+                _ = self.wake.notified() => {}
+                _ = tokio::time::sleep(Duration::from_secs(5)) => {}
+                _ = &mut shutdown => break,
+            }
         }
     }
 }
 
 /// Sends every due mail once; returns how many were sent.
-pub async fn deliver_due(state: &AppState) -> anyhow::Result<usize> {
-    let batch = state
+pub async fn deliver_due(core: &Core) -> anyhow::Result<usize> {
+    let batch = core
         .store
         .claim_due_mail(20, chrono::Duration::minutes(5))
         .await?;
     if batch.is_empty() {
         return Ok(0);
     }
-    let transport = match &state.settings.smtp_url {
+    let transport = match &core.settings.smtp_url {
         Some(url) if !url.is_empty() => Some(
             AsyncSmtpTransport::<Tokio1Executor>::from_url(url.expose())?
                 .timeout(Some(Duration::from_secs(15)))
@@ -54,7 +88,7 @@ pub async fn deliver_due(state: &AppState) -> anyhow::Result<usize> {
     let mut sent = 0;
     for mail in batch {
         let result = match &transport {
-            Some(t) => send(t, &state.settings.mail_from, &mail).await,
+            Some(t) => send(t, &core.settings.mail_from, &mail).await,
             None => {
                 tracing::info!(to = %mail.to_addr, subject = %mail.subject, body = %mail.body,
                     "e-mail not sent: no SMTP server configured (VITRINE_SMTP_URL); its text follows");
@@ -63,13 +97,12 @@ pub async fn deliver_due(state: &AppState) -> anyhow::Result<usize> {
         };
         match result {
             Ok(()) => {
-                state.store.mark_mail_sent(mail.id).await?;
+                core.store.mark_mail_sent(mail.id).await?;
                 sent += 1;
             }
             Err(e) => {
                 tracing::warn!(id = mail.id, attempt = mail.attempts + 1, error = %e, "mail delivery failed; will retry");
-                state
-                    .store
+                core.store
                     .mark_mail_failed(mail.id, mail.attempts, &e.to_string())
                     .await?;
             }

@@ -10,9 +10,10 @@ use serde_json::{Map, Value};
 use utoipa::ToSchema;
 use vitrine_shared::{
     Settings,
+    billing::Plan,
     store::{
         CertificateStatus, Collection, CollectionSummary, DomainClaim, Field, PageSummary,
-        Permissions, Project, User, one_or_zero,
+        Permissions, Project, Transaction, User, one_or_zero,
     },
 };
 
@@ -32,7 +33,8 @@ pub struct UserView {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub impersonator_id: Option<i64>,
     /// `basic` or `agency`: the business's plan for its members, else the user's own.
-    pub plan: String,
+    #[schema(value_type = String)]
+    pub plan: Plan,
     /// Whether a card is on file with the payment provider.
     pub has_card: bool,
     /// Whether the sign-in address confirmed it takes notification mail (form submissions);
@@ -54,7 +56,7 @@ impl UserView {
             permissions: u.permissions.0.clone(),
             created_at: u.created_at,
             impersonator_id,
-            plan: u.plan.clone(),
+            plan: u.plan,
             has_card: u.external_id.is_some(),
             email_confirmed: u.email_confirmed_at.is_some(),
         }
@@ -177,6 +179,29 @@ impl From<DomainClaim> for DomainCheckView {
     fn from(claim: DomainClaim) -> Self {
         let last_result = claim.last_result.as_deref().map(DnsReport::from_stored);
         DomainCheckView { claim, last_result }
+    }
+}
+
+/// One ledger entry: charges are negative, payments positive, in minor units.
+#[derive(Debug, Serialize, ToSchema)]
+#[schema(as = Transaction)]
+pub struct TransactionView {
+    pub id: i64,
+    pub created_at: DateTime<Utc>,
+    pub description: String,
+    pub amount: i64,
+    pub currency: String,
+}
+
+impl From<&Transaction> for TransactionView {
+    fn from(t: &Transaction) -> Self {
+        TransactionView {
+            id: t.id,
+            created_at: t.created_at,
+            description: t.description.clone(),
+            amount: t.amount.minor(),
+            currency: t.amount.currency().to_string(),
+        }
     }
 }
 

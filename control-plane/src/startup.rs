@@ -7,7 +7,7 @@ use std::{net::SocketAddr, time::Duration};
 use tokio::{net::TcpListener, sync::watch, task::JoinHandle};
 use vitrine_shared::{Settings, Store, billing::Month, blob::BlobStore};
 
-use crate::{collector, conversions, domains, mail, routes, state::AppState};
+use crate::{collector, conversions::Conversions, domains, routes, state::AppState};
 
 pub struct Application {
     addr: SocketAddr,
@@ -62,12 +62,16 @@ impl Application {
         }
         // The library's thumbnails, in the background (a seeded library has none yet).
         crate::pictures::thumbnails::refresh(&state);
+        match Conversions::new(&state.core) {
+            Ok(conversions) => {
+                jobs.push(tokio::spawn(conversions.run_worker(wait_for(rx.clone()))))
+            }
+            Err(e) => {
+                tracing::error!(error = %e, "conversion events cannot be sent: no HTTP client")
+            }
+        }
         jobs.extend([
-            tokio::spawn(mail::run_worker(state.clone(), wait_for(rx.clone()))),
-            tokio::spawn(conversions::run_worker(
-                state.core.clone(),
-                wait_for(rx.clone()),
-            )),
+            tokio::spawn(state.mail.clone().run_worker(wait_for(rx.clone()))),
             tokio::spawn(domains::checks::run(
                 state.core.clone(),
                 wait_for(rx.clone()),

@@ -6,13 +6,13 @@
 use std::sync::Arc;
 
 use axum::extract::FromRef;
-use tokio::sync::Notify;
 use vitrine_shared::{Settings, Store, blob::BlobStore};
 
 use crate::{
     base::Core,
     confine::{Confiner, Limits},
     external_lists::Answers,
+    mail::Mail,
     pictures::{Pictures, screenshot, thumbnails::Thumbnailer},
     publish::Publisher,
 };
@@ -21,9 +21,8 @@ use crate::{
 #[derive(Clone, FromRef)]
 pub struct AppState {
     pub core: Core,
-    /// Wakes the mail worker when something is queued (see [`crate::mail`]).
-    #[from_ref(skip)]
-    pub mail_wake: Arc<Notify>,
+    /// The outbox and its worker's wake-up (see [`crate::mail`]).
+    pub mail: Mail,
     /// Publishing: its memo of page renders and its per-project locks.
     pub publisher: Publisher,
     /// The background passes that picture the library (see [`crate::pictures::thumbnails`]).
@@ -63,8 +62,8 @@ impl AppState {
         Ok(AppState {
             publisher: Publisher::new(core.clone(), external_answers.clone(), after_publish),
             thumbnails: Thumbnailer::new(core.clone()),
+            mail: Mail::new(&core),
             core,
-            mail_wake: Arc::new(Notify::new()),
             external_answers,
             pictures,
         })

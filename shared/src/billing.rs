@@ -1,68 +1,89 @@
-//! Plans and billing months. Money is integer minor units (centavos, cents) with a currency
-//! code; nothing here uses floating point.
+//! Plans and billing months. Prices are [`Money`]: integer minor units (centavos, cents) with
+//! their currency; nothing here uses floating point.
 
 use chrono::{DateTime, Datelike, NaiveDate, TimeZone, Utc};
 use serde::Serialize;
 
-/// The currencies accounts are billed in.
-pub const CURRENCIES: &[&str] = &["BRL", "USD"];
+use crate::{
+    money::{Currency, Money, serialize_minor},
+    text_code::text_code,
+};
+
+/// The plans an account (or a business) is on (spec 2 §9), stored and sent as their code.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Plan {
+    /// Básico in BRL, Starter in USD.
+    Basic,
+    /// Agência in BRL, Agency in USD.
+    Agency,
+}
+
+text_code!(Plan, "plan", [Basic => "basic", Agency => "agency"]);
 
 /// A plan's prices in one currency (spec 2 §9).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, utoipa::ToSchema)]
 pub struct PlanPrice {
     /// `basic` or `agency`.
-    pub plan: &'static str,
-    pub currency: &'static str,
+    #[schema(value_type = String)]
+    pub plan: Plan,
+    #[schema(value_type = String)]
+    pub currency: Currency,
     /// The plan's name in that market: Básico/Agência in BRL, Starter/Agency in USD.
     pub name: &'static str,
     /// Monthly fee, minor units.
-    pub monthly_fee: i64,
+    #[serde(serialize_with = "serialize_minor")]
+    #[schema(value_type = i64)]
+    pub monthly_fee: Money,
     /// Per published website per month, minor units.
-    pub per_site: i64,
+    #[serde(serialize_with = "serialize_minor")]
+    #[schema(value_type = i64)]
+    pub per_site: Money,
     /// Support channels: `email`, `chat`, `whatsapp`.
     #[schema(value_type = Vec<String>)]
     pub support: &'static [&'static str],
 }
 
+const BRL: Currency = Currency::Brl;
+const USD: Currency = Currency::Usd;
+
 /// Every plan in every currency.
 pub const PLANS: &[PlanPrice] = &[
     PlanPrice {
-        plan: "basic",
-        currency: "BRL",
+        plan: Plan::Basic,
+        currency: BRL,
         name: "Básico",
-        monthly_fee: 0,
-        per_site: 3000,
+        monthly_fee: Money::new(0, BRL),
+        per_site: Money::new(3000, BRL),
         support: &["email"],
     },
     PlanPrice {
-        plan: "agency",
-        currency: "BRL",
+        plan: Plan::Agency,
+        currency: BRL,
         name: "Agência",
-        monthly_fee: 37000,
-        per_site: 2000,
+        monthly_fee: Money::new(37000, BRL),
+        per_site: Money::new(2000, BRL),
         support: &["email", "chat", "whatsapp"],
     },
     PlanPrice {
-        plan: "basic",
-        currency: "USD",
+        plan: Plan::Basic,
+        currency: USD,
         name: "Starter",
-        monthly_fee: 0,
-        per_site: 700,
+        monthly_fee: Money::new(0, USD),
+        per_site: Money::new(700, USD),
         support: &["email"],
     },
     PlanPrice {
-        plan: "agency",
-        currency: "USD",
+        plan: Plan::Agency,
+        currency: USD,
         name: "Agency",
-        monthly_fee: 7000,
-        per_site: 500,
+        monthly_fee: Money::new(7000, USD),
+        per_site: Money::new(500, USD),
         support: &["email", "chat"],
     },
 ];
 
-/// The prices of `plan` in `currency`; an unknown plan is billed as basic.
-pub fn price(plan: &str, currency: &str) -> Option<&'static PlanPrice> {
-    let plan = if plan == "agency" { "agency" } else { "basic" };
+/// The prices of `plan` in `currency`.
+pub fn price(plan: Plan, currency: Currency) -> Option<&'static PlanPrice> {
     PLANS
         .iter()
         .find(|p| p.plan == plan && p.currency == currency)
@@ -161,12 +182,52 @@ mod tests {
 
     #[test]
     fn plans_have_the_specified_prices() {
-        let p = |plan, cur| price(plan, cur).map(|p| (p.name, p.monthly_fee, p.per_site));
+        let p = |plan: &str, cur: &str| {
+            price(plan.parse().ok()?, cur.parse().ok()?)
+                .map(|p| (p.name, p.monthly_fee.minor(), p.per_site.minor()))
+        };
         assert_eq!(p("basic", "BRL"), Some(("Básico", 0, 3000)));
         assert_eq!(p("agency", "BRL"), Some(("Agência", 37000, 2000)));
         assert_eq!(p("basic", "USD"), Some(("Starter", 0, 700)));
         assert_eq!(p("agency", "USD"), Some(("Agency", 7000, 500)));
-        assert_eq!(p("whatever", "BRL"), p("basic", "BRL"));
         assert_eq!(p("basic", "EUR"), None);
+        for &plan in Plan::ALL {
+            for &currency in Currency::ALL {
+                assert!(price(plan, currency).is_some(), "{plan} in {currency}");
+            }
+        }
+    }
+
+    #[test]
+    fn plans_are_their_codes_and_an_unknown_one_is_refused() {
+        assert_eq!(Plan::ALL, [Plan::Basic, Plan::Agency]);
+        for &plan in Plan::ALL {
+            assert_eq!(plan.code().parse::<Plan>(), Ok(plan));
+            assert_eq!(serde_json::to_value(plan).unwrap(), plan.code());
+            assert_eq!(
+                serde_json::from_value::<Plan>(plan.code().into()).unwrap(),
+                plan
+            );
+        }
+        for bad in ["whatever", "Agency", "", " basic"] {
+            assert!(bad.parse::<Plan>().is_err(), "{bad:?}");
+            assert!(serde_json::from_value::<Plan>(bad.into()).is_err());
+        }
+    }
+
+    #[test]
+    fn prices_are_in_their_plans_currency_and_keep_their_json() {
+        for p in PLANS {
+            assert_eq!(p.monthly_fee.currency(), p.currency, "{}", p.name);
+            assert_eq!(p.per_site.currency(), p.currency, "{}", p.name);
+        }
+        let agency = price(Plan::Agency, Currency::Brl).unwrap();
+        assert_eq!(
+            serde_json::to_value(agency).unwrap(),
+            serde_json::json!({
+                "plan": "agency", "currency": "BRL", "name": "Agência", "monthly_fee": 37000,
+                "per_site": 2000, "support": ["email", "chat", "whatsapp"],
+            })
+        );
     }
 }

@@ -176,7 +176,10 @@ pub async fn visible_projects(core: &Core, user: &User) -> Result<Vec<Project>> 
 mod tests {
     use super::*;
     use chrono::Utc;
-    use vitrine_shared::store::{Json, Permissions};
+    use vitrine_shared::{
+        billing::Plan,
+        store::{Json, Permissions},
+    };
 
     fn user(id: i64, business: Option<i64>) -> User {
         User {
@@ -190,7 +193,7 @@ mod tests {
             is_admin: false,
             is_business_admin: false,
             permissions: Json(Permissions::default()),
-            plan: "basic".into(),
+            plan: Plan::Basic,
             external_id: None,
             created_at: Utc::now(),
             updated_at: Utc::now(),

@@ -21,10 +21,11 @@
 use chrono::Duration;
 use vitrine_shared::store::{User, now};
 
+use super::Mail;
 use crate::{
     accounts::auth,
+    base::Core,
     error::{ApiError, ErrorCode, Result},
-    state::AppState,
 };
 
 /// Confirmation e-mails one address of one account gets, in all.
@@ -37,8 +38,8 @@ pub const LINK_VALID_FOR: Duration = Duration::days(7);
 /// Queues a confirmation e-mail to `user`'s sign-in address unless it is confirmed. `resend`:
 /// the owner asked, so a refusal of the ration is their 429; otherwise (registration, a
 /// business administrator's change) a refusal is logged and the owner can resend later.
-pub async fn request(state: &AppState, user: &User, resend: bool) -> Result<()> {
-    match send(state, user).await {
+pub async fn request(mail: &Mail, user: &User, resend: bool) -> Result<()> {
+    match send(mail, user).await {
         Err(e) if !resend => {
             tracing::warn!(user = user.id, error = %e, "sign-in address confirmation not sent");
             Ok(())
@@ -47,11 +48,12 @@ pub async fn request(state: &AppState, user: &User, resend: bool) -> Result<()> 
     }
 }
 
-async fn send(state: &AppState, user: &User) -> Result<()> {
+async fn send(mail: &Mail, user: &User) -> Result<()> {
     if user.email_confirmed_at.is_some() {
         return Ok(());
     }
-    let Some((sent_at, sends)) = state.store.email_confirmation_state(user.id).await? else {
+    let core = &mail.core;
+    let Some((sent_at, sends)) = core.store.email_confirmation_state(user.id).await? else {
         return Err(ApiError::NotFound);
     };
     if sends >= MAX_SENDS_PER_ADDRESS {
@@ -72,25 +74,21 @@ async fn send(state: &AppState, user: &User) -> Result<()> {
         }
     }
     let token = auth::new_token();
-    if !state
+    if !core
         .store
         .request_email_confirmation(user.id, &auth::token_hash(&token))
         .await?
     {
         return Ok(());
     }
-    let link = link(&state.settings.public_url, &token);
-    let (subject, body) = mail(&user.language, &user.name, &link);
-    state
-        .store
-        .enqueue_mail(&user.email, subject, &body)
-        .await?;
-    state.mail_wake.notify_one();
+    let link = link(&core.settings.public_url, &token);
+    let (subject, body) = message(&user.language, &user.name, &link);
+    mail.enqueue(&user.email, subject, &body).await?;
     Ok(())
 }
 
 /// Confirms the address whose link carried `token`; the account's id, or the link's 422.
-pub async fn confirm(state: &AppState, token: &str) -> Result<i64> {
+pub async fn confirm(core: &Core, token: &str) -> Result<i64> {
     let invalid = || {
         ApiError::invalid(
             "token",
@@ -102,8 +100,7 @@ pub async fn confirm(state: &AppState, token: &str) -> Result<i64> {
     if token.is_empty() || token.len() > 200 {
         return Err(invalid());
     }
-    state
-        .store
+    core.store
         .confirm_email(&auth::token_hash(token), now() - LINK_VALID_FOR)
         .await?
         .ok_or_else(invalid)
@@ -116,7 +113,7 @@ fn link(public_url: &str, token: &str) -> String {
     url.to_string()
 }
 
-fn mail(language: &str, name: &str, link: &str) -> (&'static str, String) {
+fn message(language: &str, name: &str, link: &str) -> (&'static str, String) {
     if language == "en" {
         (
             "Confirm your Vitrine e-mail address",

@@ -22,10 +22,11 @@ use serde_json::Value;
 use utoipa::ToSchema;
 use vitrine_shared::store::{FormRecipient, Project, now};
 
+use super::Mail;
 use crate::{
     accounts::auth,
+    base::Core,
     error::{ApiError, ErrorCode, Result},
-    state::AppState,
 };
 
 /// Confirmation e-mails one address gets for one project, ever.
@@ -66,8 +67,8 @@ pub fn address(meta: &Value) -> Option<String> {
 }
 
 /// The project's notification address and its state.
-pub async fn view(state: &AppState, project: &Project) -> Result<FormEmailView> {
-    let owner = state.store.user_by_id(project.user_id).await?;
+pub async fn view(core: &Core, project: &Project) -> Result<FormEmailView> {
+    let owner = core.store.user_by_id(project.user_id).await?;
     let email = address(&project.meta.0);
     let recipient = email.clone().unwrap_or_else(|| owner.email.to_lowercase());
     if recipient == owner.email.to_lowercase() {
@@ -83,7 +84,7 @@ pub async fn view(state: &AppState, project: &Project) -> Result<FormEmailView> 
             confirmed_at: None,
         });
     }
-    let row = state.store.form_recipient(project.id, &recipient).await?;
+    let row = core.store.form_recipient(project.id, &recipient).await?;
     let (status, requested_at, confirmed_at) = match &row {
         Some(FormRecipient {
             confirmed_at: Some(at),
@@ -108,13 +109,14 @@ fn too_many(code: ErrorCode, message: &str, retry_after_secs: i64) -> ApiError {
 /// Queues a confirmation e-mail for the project's notification address, unless it is the
 /// owner's own or already confirmed. `resend`: also for an address already asked (the owner
 /// pressed "resend"); otherwise an address asked before is left to its first e-mail.
-pub async fn request_confirmation(state: &AppState, project: &Project, resend: bool) -> Result<()> {
-    let view = view(state, project).await?;
+pub async fn request_confirmation(mail: &Mail, project: &Project, resend: bool) -> Result<()> {
+    let core = &mail.core;
+    let view = view(core, project).await?;
     if view.status != "pending" {
         return Ok(());
     }
     let email = view.recipient;
-    if let Some(row) = state.store.form_recipient(project.id, &email).await? {
+    if let Some(row) = core.store.form_recipient(project.id, &email).await? {
         if !resend {
             return Ok(());
         }
@@ -133,7 +135,7 @@ pub async fn request_confirmation(state: &AppState, project: &Project, resend: b
                 wait.num_seconds(),
             ));
         }
-    } else if state
+    } else if core
         .store
         .form_recipient_requests_since(project.user_id, now() - Duration::days(1))
         .await?
@@ -145,29 +147,27 @@ pub async fn request_confirmation(state: &AppState, project: &Project, resend: b
             Duration::hours(1).num_seconds(),
         ));
     }
-    let owner = state.store.user_by_id(project.user_id).await?;
+    let owner = core.store.user_by_id(project.user_id).await?;
     let token = auth::new_token();
-    state
-        .store
+    core.store
         .request_form_recipient(project.id, &email, &auth::token_hash(&token))
         .await?;
-    let link = confirm_link(&state.settings.public_url, &token);
+    let link = confirm_link(&core.settings.public_url, &token);
     let (subject, body) = confirm_mail(&owner.language, &project.name, &owner.email, &link);
-    state.store.enqueue_mail(&email, subject, &body).await?;
-    state.mail_wake.notify_one();
+    mail.enqueue(&email, subject, &body).await?;
     Ok(())
 }
 
 /// Asks for confirmation after `before` → `after` changed the project's notification
 /// address (project create and update). A request the quotas refuse is logged, not an
 /// error: the address stays pending and the owner can resend from the form settings.
-pub async fn after_change(state: &AppState, before: Option<&Value>, project: &Project) {
+pub async fn after_change(mail: &Mail, before: Option<&Value>, project: &Project) {
     let was = before.and_then(address);
     let now_set = address(&project.meta.0);
     if now_set.is_none() || was == now_set {
         return;
     }
-    if let Err(e) = request_confirmation(state, project, false).await {
+    if let Err(e) = request_confirmation(mail, project, false).await {
         tracing::warn!(project = project.id, error = %e, "form e-mail confirmation not sent");
     }
 }

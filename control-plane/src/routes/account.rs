@@ -2,8 +2,9 @@
 //! plans, balance and transaction history; and the administrator's users screen with
 //! 'login as' (spec 2 §7 "Administrator"), recorded in the audit log.
 //!
-//! Money is integer minor units with its currency code. An account's currency is fixed once
-//! it has transactions, so its balance is always in one currency.
+//! Money is `Money`, integer minor units with its currency, written to the API as the minor
+//! units beside the currency code. An account's currency is fixed once it has transactions,
+//! so its balance is always in one currency.
 
 use axum::{extract::State, response::IntoResponse};
 use axum_extra::extract::CookieJar;
@@ -11,17 +12,19 @@ use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 use vitrine_shared::{
-    billing::{CURRENCIES, Month, PLANS, PlanPrice},
+    billing::{Month, PLANS, PlanPrice},
     domain::{new_password, required_text},
-    store::{PasswordChange, Transaction},
+    money::{Currency, Money, serialize_minor},
+    store::{PasswordChange, User},
 };
 
 use crate::{
     accounts::auth::{self, Admin, CurrentUser},
+    base::Core,
     error::{ApiError, ErrorBody, ErrorCode, Result},
     extract::{ApiJson, ApiPath, ClientIp},
     mail::email_confirmation,
-    responses::{MessageView, UserView, user_view},
+    responses::{MessageView, TransactionView, UserView, user_view},
     state::AppState,
     throttle::{self, too_many},
 };
@@ -64,18 +67,15 @@ pub async fn update_account(
             "Language must be pt-BR or en",
         ));
     }
-    let currency = req
-        .currency
-        .clone()
-        .unwrap_or_else(|| user.currency.clone());
-    if !CURRENCIES.contains(&currency.as_str()) {
+    let currency = req.currency.as_deref().unwrap_or(&user.currency);
+    let Ok(currency) = currency.parse::<Currency>() else {
         return Err(ApiError::invalid(
             "currency",
             ErrorCode::CurrencyInvalid,
             "Currency must be BRL or USD",
         ));
-    }
-    if currency != user.currency && state.store.has_transactions(user.id).await? {
+    };
+    if currency.code() != user.currency && state.store.has_transactions(user.id).await? {
         return Err(ApiError::conflict(
             "currency",
             ErrorCode::CurrencyLocked,
@@ -84,7 +84,7 @@ pub async fn update_account(
     }
     let updated = state
         .store
-        .update_account(user.id, &name, &language, &currency)
+        .update_account(user.id, &name, &language, currency.code())
         .await?;
     let current = CurrentUser {
         user: updated,
@@ -173,11 +173,21 @@ pub struct Balance {
     pub currency: String,
 }
 
+/// The account's currency. `None` for one nothing is billed in (the API stores only BRL or
+/// USD), whose ledger in it is empty.
+fn billed_currency(user: &User) -> Option<Currency> {
+    user.currency.parse().ok()
+}
+
 #[utoipa::path(get, path = "/api/transactions/balance", tag = "account",
     responses((status = 200, body = Balance), (status = 401, body = ErrorBody)))]
 pub async fn balance(State(state): State<AppState>, user: CurrentUser) -> Result<ApiJson<Balance>> {
+    let amount = match billed_currency(&user) {
+        Some(c) => state.store.balance(user.id, c).await?.minor(),
+        None => 0,
+    };
     Ok(ApiJson(Balance {
-        amount: state.store.balance(user.id, &user.currency).await?,
+        amount,
         currency: user.currency.clone(),
     }))
 }
@@ -228,7 +238,9 @@ pub async fn storage(
 pub struct DayTotal {
     /// `yyyy-mm-dd` (UTC).
     pub date: String,
-    pub total: i64,
+    #[serde(serialize_with = "serialize_minor")]
+    #[schema(value_type = i64)]
+    pub total: Money,
     pub count: usize,
 }
 
@@ -264,12 +276,16 @@ pub async fn month_history(
         .store
         .transactions_between(user.id, month.start(), month.end())
         .await?;
+    let currency = billed_currency(&user);
     let mut days: Vec<DayTotal> = Vec::new();
-    for t in rows.iter().filter(|t| t.currency == user.currency) {
+    for t in rows
+        .iter()
+        .filter(|t| Some(t.amount.currency()) == currency)
+    {
         let date = t.created_at.format("%Y-%m-%d").to_string();
         match days.last_mut() {
             Some(d) if d.date == date => {
-                d.total += t.amount;
+                d.total = d.total.checked_add(t.amount).map_err(anyhow::Error::from)?;
                 d.count += 1;
             }
             _ => days.push(DayTotal {
@@ -279,22 +295,28 @@ pub async fn month_history(
             }),
         }
     }
+    let total = match currency {
+        Some(c) => Money::sum(c, days.iter().map(|d| d.total))
+            .map_err(anyhow::Error::from)?
+            .minor(),
+        None => 0,
+    };
     Ok(ApiJson(MonthHistory {
         month: month.to_string(),
         currency: user.currency.clone(),
-        total: days.iter().map(|d| d.total).sum(),
+        total,
         days,
     }))
 }
 
 #[utoipa::path(get, path = "/api/transactions/{month}/{day}", tag = "account",
     params(("month" = String, Path, description = "yyyy-mm"), ("day" = String, Path, description = "dd")),
-    responses((status = 200, body = Vec<Transaction>), (status = 401, body = ErrorBody), (status = 422, body = ErrorBody)))]
+    responses((status = 200, body = Vec<TransactionView>), (status = 401, body = ErrorBody), (status = 422, body = ErrorBody)))]
 pub async fn day_history(
     State(state): State<AppState>,
     user: CurrentUser,
     ApiPath((month, day)): ApiPath<(String, String)>,
-) -> Result<ApiJson<Vec<Transaction>>> {
+) -> Result<ApiJson<Vec<TransactionView>>> {
     let (from, to) = month_of(&month)?.day(&day).ok_or_else(|| {
         ApiError::invalid(
             "day",
@@ -302,9 +324,8 @@ pub async fn day_history(
             "The day must be dd, within the month",
         )
     })?;
-    Ok(ApiJson(
-        state.store.transactions_between(user.id, from, to).await?,
-    ))
+    let rows = state.store.transactions_between(user.id, from, to).await?;
+    Ok(ApiJson(rows.iter().map(TransactionView::from).collect()))
 }
 
 /// One row of the administrator's users screen.
@@ -405,7 +426,7 @@ pub async fn resend_email_confirmation(
     State(state): State<AppState>,
     user: CurrentUser,
 ) -> Result<ApiJson<UserView>> {
-    email_confirmation::request(&state, &user, true).await?;
+    email_confirmation::request(&state.mail, &user, true).await?;
     Ok(ApiJson(user_view(&state, &user).await?))
 }
 
@@ -420,9 +441,9 @@ pub struct ConfirmEmailRequest {
 #[utoipa::path(post, path = "/api/confirm-email", tag = "account", request_body = ConfirmEmailRequest,
     responses((status = 200, body = MessageView), (status = 422, body = ErrorBody)))]
 pub async fn confirm_email(
-    State(state): State<AppState>,
+    State(core): State<Core>,
     ApiJson(req): ApiJson<ConfirmEmailRequest>,
 ) -> Result<ApiJson<MessageView>> {
-    email_confirmation::confirm(&state, &req.token).await?;
+    email_confirmation::confirm(&core, &req.token).await?;
     Ok(ApiJson(MessageView::new("E-mail address confirmed")))
 }

@@ -218,7 +218,7 @@ pub async fn create_business_user(
         .await?;
     // A member's address starts unconfirmed: it gets its link, and no notification mail
     // until it is opened (`email_confirmation`).
-    email_confirmation::request(&state, &user, false).await?;
+    email_confirmation::request(&state.mail, &user, false).await?;
     Ok((StatusCode::CREATED, ApiJson(BusinessUserView::from(user))))
 }
 
@@ -288,7 +288,7 @@ pub async fn update_business_user(
     let user = state.store.user_by_id(id).await?;
     // A new address is unconfirmed again (the store cleared it) and gets its own link.
     if email.as_str() != current.email {
-        email_confirmation::request(&state, &user, false).await?;
+        email_confirmation::request(&state.mail, &user, false).await?;
     }
     Ok(ApiJson(user.into()))
 }

@@ -73,7 +73,7 @@ pub async fn set_form_email(
     let changed = address(&current.meta.0) != address(&meta);
     if changed {
         // Checked before anything is saved, so a refusal changes nothing.
-        request_confirmation(&state, &next, false).await?;
+        request_confirmation(&state.mail, &next, false).await?;
     }
     let project = state
         .store
@@ -98,7 +98,7 @@ pub async fn resend_form_email(
     ApiPath(project_id): ApiPath<i64>,
 ) -> Result<ApiJson<FormEmailView>> {
     let project = authorized_project(&state, &user, project_id).await?;
-    request_confirmation(&state, &project, true).await?;
+    request_confirmation(&state.mail, &project, true).await?;
     Ok(ApiJson(view(&state, &project).await?))
 }
 

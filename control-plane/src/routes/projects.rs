@@ -113,7 +113,7 @@ pub async fn create_project(
             home,
         )
         .await?;
-    form_recipients::after_change(&state, None, &project).await;
+    form_recipients::after_change(&state.mail, None, &project).await;
     Ok((
         StatusCode::CREATED,
         ApiJson(full_view(&state, &project).await?),
@@ -187,7 +187,7 @@ pub async fn update_project(
                 .await?;
         }
     }
-    form_recipients::after_change(&state, Some(&current.meta.0), &project).await;
+    form_recipients::after_change(&state.mail, Some(&current.meta.0), &project).await;
     Ok(ApiJson(full_view(&state, &project).await?))
 }
 

@@ -186,7 +186,7 @@ pub async fn register(
         .await?;
     // The address is not confirmed yet: no notification mail goes to it until its link is
     // opened (`email_confirmation`).
-    email_confirmation::request(&state, &user, false).await?;
+    email_confirmation::request(&state.mail, &user, false).await?;
     let jar = auth::start_session(&state, jar, user.id, None).await?;
     Ok((
         StatusCode::CREATED,
@@ -244,11 +244,7 @@ pub async fn forgot(
         {
             let link = reset_link(&state.settings.public_url, email.as_str(), &token);
             let (subject, body) = reset_mail(&user.language, &user.name, &link);
-            state
-                .store
-                .enqueue_mail(email.as_str(), subject, &body)
-                .await?;
-            state.mail_wake.notify_one();
+            state.mail.enqueue(email.as_str(), subject, &body).await?;
         }
     }
     Ok(ApiJson(MessageView::new("mensagem enviada")))

@@ -4,23 +4,24 @@
 use std::collections::{BTreeMap, HashMap};
 
 use chrono::{DateTime, Utc};
-use serde::Serialize;
 
 use super::BeginWrite;
-use super::{Result, Store, dispatch, map_err, now};
-use crate::billing::{Month, price};
+use super::{Result, Store, StoreError, dispatch, map_err, now};
+use crate::billing::{Month, Plan, price};
+use crate::money::{Currency, Money};
 
 /// One entry of the audit log: (actor, action, subject, created_at).
 pub type AuditEntry = (i64, String, Option<i64>, DateTime<Utc>);
 
-/// One ledger entry: charges are negative, payments positive, in minor units.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, sqlx::FromRow, utoipa::ToSchema)]
+/// One ledger entry: charges are negative, payments positive.
+#[derive(Debug, Clone, PartialEq, Eq, sqlx::FromRow)]
 pub struct Transaction {
     pub id: i64,
     pub created_at: DateTime<Utc>,
     pub description: String,
-    pub amount: i64,
-    pub currency: String,
+    /// The `amount` and `currency` columns.
+    #[sqlx(flatten)]
+    pub amount: Money,
 }
 
 /// A charge the billing run posts.
@@ -29,8 +30,7 @@ pub struct Charge {
     pub user_id: i64,
     pub key: String,
     pub description: String,
-    pub amount: i64,
-    pub currency: String,
+    pub amount: Money,
 }
 
 #[derive(sqlx::FromRow)]
@@ -39,8 +39,8 @@ struct Account {
     business_id: Option<i64>,
     is_business_admin: bool,
     currency: String,
-    plan: String,
-    business_plan: Option<String>,
+    plan: Plan,
+    business_plan: Option<Plan>,
     created_at: DateTime<Utc>,
 }
 
@@ -97,18 +97,20 @@ impl Store {
                 .and_then(|b| business_payer.get(&b).copied())
                 .unwrap_or(a.id)
         };
-        // What an account pays by: its business's plan, else its own, in its currency.
-        let price_of = |a: &Account| {
-            let plan = a.business_plan.as_deref().unwrap_or(&a.plan);
-            price(plan, &a.currency)
-        };
-        // A debit to `payer`, in their currency.
-        let debit = |payer: &Account, key: String, description: String, amount: i64| Charge {
-            user_id: payer.id,
-            key,
-            description,
-            amount: -amount,
-            currency: payer.currency.clone(),
+        // What an account pays by: its business's plan, else its own, in its currency (an
+        // account in a currency nothing is priced in pays nothing).
+        let price_of =
+            |a: &Account| price(a.business_plan.unwrap_or(a.plan), a.currency.parse().ok()?);
+        // A debit of `amount` (a price in the payer's currency) to `payer`.
+        let debit = |payer: &Account, key: String, description: String, amount: Money| {
+            Ok::<_, StoreError>(Charge {
+                user_id: payer.id,
+                key,
+                description,
+                amount: amount
+                    .checked_neg()
+                    .map_err(|e| StoreError::Corrupt(e.to_string()))?,
+            })
         };
 
         let mut charges = Vec::new();
@@ -119,10 +121,10 @@ impl Store {
             let Some(p) = price_of(a) else {
                 continue;
             };
-            if p.monthly_fee > 0 {
+            if p.monthly_fee.is_positive() {
                 let key = format!("plan:{}:{month}", a.id);
                 let description = format!("Plano {} — {month}", p.name);
-                charges.push(debit(a, key, description, p.monthly_fee));
+                charges.push(debit(a, key, description, p.monthly_fee)?);
             }
         }
         for site in &periods {
@@ -138,7 +140,7 @@ impl Store {
             };
             let key = format!("site:{}:{month}", site.project_id);
             let description = format!("Site {} — {month}", site.name);
-            charges.push(debit(payer, key, description, p.per_site));
+            charges.push(debit(payer, key, description, p.per_site)?);
         }
         Ok(charges)
     }
@@ -158,7 +160,7 @@ impl Store {
                      VALUES ($1, $2, $3, $4, $5, $6) \
                      ON CONFLICT (charge_key) DO NOTHING")
                     .bind(c.user_id).bind(at).bind(&c.description)
-                    .bind(c.amount).bind(&c.currency).bind(&c.key)
+                    .bind(c.amount.minor()).bind(c.amount.currency()).bind(&c.key)
                     .execute(&mut *tx).await.map_err(map_err)?.rows_affected();
             }
             tx.commit().await.map_err(map_err)?;
@@ -172,25 +174,25 @@ impl Store {
         &self,
         user_id: i64,
         description: &str,
-        amount: i64,
-        currency: &str,
+        amount: Money,
     ) -> Result<Transaction> {
         dispatch!(self, p => sqlx::query_as(
             "INSERT INTO transactions (user_id, created_at, description, amount, currency) \
              VALUES ($1, $2, $3, $4, $5) \
              RETURNING id, created_at, description, amount, currency")
-            .bind(user_id).bind(now()).bind(description).bind(amount).bind(currency)
+            .bind(user_id).bind(now()).bind(description)
+            .bind(amount.minor()).bind(amount.currency())
             .fetch_one(p).await.map_err(map_err))
     }
 
     /// The sum of the account's transactions in `currency`.
     #[tracing::instrument(level = "debug", skip(self), err(level = "debug"))]
-    pub async fn balance(&self, user_id: i64, currency: &str) -> Result<i64> {
+    pub async fn balance(&self, user_id: i64, currency: Currency) -> Result<Money> {
         let sum: Option<i64> = dispatch!(self, p => sqlx::query_scalar(
             "SELECT CAST(SUM(amount) AS BIGINT) FROM transactions \
              WHERE user_id = $1 AND currency = $2")
             .bind(user_id).bind(currency).fetch_one(p).await.map_err(map_err))?;
-        Ok(sum.unwrap_or(0))
+        Ok(Money::new(sum.unwrap_or(0), currency))
     }
 
     /// Whether the account has any transaction (its currency is then fixed).

@@ -31,7 +31,7 @@ pub struct User {
     pub is_admin: bool,
     pub is_business_admin: bool,
     pub permissions: Json<Permissions>,
-    pub plan: String,
+    pub plan: crate::billing::Plan,
     pub external_id: Option<String>,
     pub created_at: DateTime<Utc>,
     pub updated_at: DateTime<Utc>,

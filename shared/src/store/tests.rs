@@ -922,6 +922,7 @@ async fn publish(db: &TestDb, project_id: i64) {
 dual_test!(
     async fn billing_posts_each_months_plan_fees_and_site_charges_once(db: TestDb) {
         use crate::billing::Month;
+        use crate::money::Currency::{Brl, Usd};
         let month = Month::of(chrono::Utc::now());
         let at = month.end();
 
@@ -982,14 +983,17 @@ dual_test!(
             "a second run posts nothing"
         );
 
-        assert_eq!(db.store.balance(ana.id, "BRL").await.unwrap(), -3 * 3000);
-        assert_eq!(db.store.balance(bob.id, "USD").await.unwrap(), -700);
-        assert_eq!(db.store.balance(bob.id, "BRL").await.unwrap(), 0);
         assert_eq!(
-            db.store.balance(carla.id, "BRL").await.unwrap(),
+            db.store.balance(ana.id, Brl).await.unwrap().minor(),
+            -3 * 3000
+        );
+        assert_eq!(db.store.balance(bob.id, Usd).await.unwrap().minor(), -700);
+        assert_eq!(db.store.balance(bob.id, Brl).await.unwrap().minor(), 0);
+        assert_eq!(
+            db.store.balance(carla.id, Brl).await.unwrap().minor(),
             -37000 - 2000
         );
-        assert_eq!(db.store.balance(dan.id, "BRL").await.unwrap(), 0);
+        assert_eq!(db.store.balance(dan.id, Brl).await.unwrap().minor(), 0);
         let rows = db
             .store
             .transactions_between(ana.id, at, at + Duration::days(1))
@@ -1000,7 +1004,7 @@ dual_test!(
         assert_eq!(described, vec![format!("Site Loja — {month}"); 3]);
         assert!(
             rows.iter()
-                .all(|t| t.currency == "BRL" && t.created_at == at)
+                .all(|t| t.amount.currency() == Brl && t.created_at == at)
         );
         assert!(db.store.has_transactions(ana.id).await.unwrap());
 
@@ -1011,11 +1015,52 @@ dual_test!(
             4,
             "live, shop, carla's fee, client"
         );
-        assert_eq!(db.store.balance(ana.id, "BRL").await.unwrap(), -4 * 3000);
+        assert_eq!(
+            db.store.balance(ana.id, Brl).await.unwrap().minor(),
+            -4 * 3000
+        );
 
         // Last month: only the old site, which was on line then (the accounts did not exist
         // yet, so no fee).
         assert_eq!(db.store.run_billing(last, last.end()).await.unwrap(), 1);
+    }
+);
+
+dual_test!(
+    async fn an_unknown_plan_or_currency_read_from_the_database_is_an_error(db: TestDb) {
+        use crate::{billing::Plan, money::Currency};
+        let store = &db.store;
+        let read = |plan: &str, currency: &str| {
+            let sql = format!("SELECT CAST('{plan}' AS TEXT), CAST('{currency}' AS TEXT)");
+            async move {
+                dispatch!(store, p => sqlx::query_as::<_, (Plan, Currency)>(trusted(&sql))
+                    .fetch_one(p).await)
+            }
+        };
+        assert_eq!(
+            read("agency", "USD").await.unwrap(),
+            (Plan::Agency, Currency::Usd)
+        );
+        for (plan, currency) in [("gold", "USD"), ("agency", "EUR")] {
+            let err = read(plan, currency).await.unwrap_err();
+            assert!(matches!(err, sqlx::Error::ColumnDecode { .. }), "{err:?}");
+        }
+        // What the store reads its plans with takes them back as they were written.
+        let u = user(&db, "plan-row@example.com").await;
+        assert_eq!(db.store.plan_of(&u).await.unwrap(), Plan::Basic);
+        let business = db.store.insert_business("B").await.unwrap();
+        db.store
+            .set_user_business(u.id, Some(business), true, &Permissions::default())
+            .await
+            .unwrap();
+        let u = db.store.user_by_id(u.id).await.unwrap();
+        assert_eq!(db.store.plan_of(&u).await.unwrap(), Plan::Basic);
+        db.store
+            .set_business_plan(business, Plan::Agency)
+            .await
+            .unwrap();
+        assert_eq!(u.plan, Plan::Basic, "the member's own plan stays");
+        assert_eq!(db.store.plan_of(&u).await.unwrap(), Plan::Agency);
     }
 );
 

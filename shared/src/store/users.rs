@@ -90,14 +90,14 @@ impl Store {
 
     /// The plan a user is billed on: their business's when they belong to one, else their own.
     #[tracing::instrument(level = "debug", skip_all, fields(user_id = user.id), err(level = "debug"))]
-    pub async fn plan_of(&self, user: &User) -> Result<String> {
+    pub async fn plan_of(&self, user: &User) -> Result<crate::billing::Plan> {
         let Some(business) = user.business_id else {
-            return Ok(user.plan.clone());
+            return Ok(user.plan);
         };
-        let plan: Option<String> = dispatch!(self, p => sqlx::query_scalar(
+        let plan: Option<crate::billing::Plan> = dispatch!(self, p => sqlx::query_scalar(
             "SELECT plan FROM businesses WHERE id = $1")
             .bind(business).fetch_optional(p).await.map_err(map_err))?;
-        Ok(plan.unwrap_or_else(|| user.plan.clone()))
+        Ok(plan.unwrap_or(user.plan))
     }
 
     /// The members of a business, oldest first.
@@ -166,9 +166,13 @@ impl Store {
         super::touched(n)
     }
 
-    /// Sets a business's plan (`basic` or `agency`); admin tooling only.
+    /// Sets a business's plan; admin tooling only.
     #[tracing::instrument(level = "debug", skip(self), err(level = "debug"))]
-    pub async fn set_business_plan(&self, business_id: i64, plan: &str) -> Result<()> {
+    pub async fn set_business_plan(
+        &self,
+        business_id: i64,
+        plan: crate::billing::Plan,
+    ) -> Result<()> {
         let n = dispatch!(self, p => sqlx::query("UPDATE businesses SET plan = $1 WHERE id = $2")
             .bind(plan).bind(business_id)
             .execute(p).await.map(|r| r.rows_affected()).map_err(map_err))?;

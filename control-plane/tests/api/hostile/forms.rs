@@ -92,7 +92,7 @@ async fn visitor_submits(app: &TestApp, project: i64, to: &str, text: &str) -> b
         .await
         .unwrap();
     assert!(stored.new);
-    app.app.state().mail_wake.notify_one();
+    app.app.state().mail.wake();
     stored.notified
 }
 
