@@ -8,6 +8,7 @@ use std::collections::{HashMap, HashSet};
 use serde::Serialize;
 use serde_json::{Map, Value};
 use utoipa::ToSchema;
+use vitrine_shared::ids::{CollectionId, PostId};
 use vitrine_shared::store::{NewPost, PostUpdate};
 
 use super::{Draft, Schema, assign_slugs, resolve_relations};
@@ -217,15 +218,15 @@ pub async fn write_drafts(
 /// pass, however many records are updated).
 async fn merge_stored(
     core: &Core,
-    collection: i64,
-    updates: Vec<(i64, Draft)>,
+    collection: CollectionId,
+    updates: Vec<(PostId, Draft)>,
 ) -> Result<Vec<(Option<PostUpdate>, Draft)>, ApiError> {
     if updates.is_empty() {
         return Ok(Vec::new());
     }
-    let wanted: HashSet<i64> = updates.iter().map(|(id, _)| *id).collect();
+    let wanted: HashSet<PostId> = updates.iter().map(|(id, _)| *id).collect();
     let mut stored = HashMap::with_capacity(wanted.len());
-    let mut after = 0;
+    let mut after = PostId(0);
     loop {
         let page = core.store.posts_after(collection, after, 1000).await?;
         let Some(last) = page.last() else { break };

@@ -40,6 +40,7 @@ use axum::{
 use serde::Deserialize;
 use utoipa::{IntoParams, ToSchema};
 use vitrine_shared::fields::{FieldType, separator_name};
+use vitrine_shared::ids::CollectionId;
 
 use crate::{
     accounts::authz::{Principal, authorize_collection_records},
@@ -116,7 +117,7 @@ pub struct CsvOptions {
 pub async fn export_csv(
     State(state): State<AppState>,
     principal: Principal,
-    ApiPath(id): ApiPath<i64>,
+    ApiPath(id): ApiPath<CollectionId>,
     ApiQuery(options): ApiQuery<CsvOptions>,
 ) -> Result<Response> {
     export(state, principal, id, Format::Csv, options.bom).await
@@ -128,7 +129,7 @@ pub async fn export_csv(
 pub async fn export_json(
     State(state): State<AppState>,
     principal: Principal,
-    ApiPath(id): ApiPath<i64>,
+    ApiPath(id): ApiPath<CollectionId>,
 ) -> Result<Response> {
     export(state, principal, id, Format::Json, false).await
 }
@@ -158,7 +159,7 @@ pub struct ImportRequest {
 pub async fn import(
     State(state): State<AppState>,
     principal: Principal,
-    ApiPath(id): ApiPath<i64>,
+    ApiPath(id): ApiPath<CollectionId>,
     ApiJson(req): ApiJson<ImportRequest>,
 ) -> Result<impl IntoResponse> {
     authorize_collection_records(&state, &principal, id).await?;

@@ -9,6 +9,7 @@ use serde::Serialize;
 use super::BeginWrite;
 use super::{Result, Store, dispatch, map_err, now};
 use crate::billing::{Month, price};
+use crate::ids::{AccountId, BusinessId, ProjectId};
 
 /// One entry of the audit log: (actor, action, subject, created_at).
 pub type AuditEntry = (i64, String, Option<i64>, DateTime<Utc>);
@@ -26,7 +27,7 @@ pub struct Transaction {
 /// A charge the billing run posts.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Charge {
-    pub user_id: i64,
+    pub user_id: AccountId,
     pub key: String,
     pub description: String,
     pub amount: i64,
@@ -35,8 +36,8 @@ pub struct Charge {
 
 #[derive(sqlx::FromRow)]
 struct Account {
-    id: i64,
-    business_id: Option<i64>,
+    id: AccountId,
+    business_id: Option<BusinessId>,
     is_business_admin: bool,
     currency: String,
     plan: String,
@@ -46,8 +47,8 @@ struct Account {
 
 #[derive(sqlx::FromRow)]
 struct Period {
-    project_id: i64,
-    user_id: i64,
+    project_id: ProjectId,
+    user_id: AccountId,
     name: String,
 }
 
@@ -77,9 +78,9 @@ impl Store {
             .bind(start).bind(end)
             .fetch_all(p).await.map_err(map_err))?;
 
-        let by_id: HashMap<i64, &Account> = accounts.iter().map(|a| (a.id, a)).collect();
+        let by_id: HashMap<AccountId, &Account> = accounts.iter().map(|a| (a.id, a)).collect();
         // The payer of each business: its first administrator, else its first member.
-        let mut business_payer: BTreeMap<i64, i64> = BTreeMap::new();
+        let mut business_payer: BTreeMap<BusinessId, AccountId> = BTreeMap::new();
         for a in &accounts {
             if let Some(b) = a.business_id {
                 let current = business_payer.get(&b).and_then(|id| by_id.get(id));
@@ -170,7 +171,7 @@ impl Store {
     #[tracing::instrument(level = "debug", skip(self), err(level = "debug"))]
     pub async fn insert_transaction(
         &self,
-        user_id: i64,
+        user_id: AccountId,
         description: &str,
         amount: i64,
         currency: &str,
@@ -185,7 +186,7 @@ impl Store {
 
     /// The sum of the account's transactions in `currency`.
     #[tracing::instrument(level = "debug", skip(self), err(level = "debug"))]
-    pub async fn balance(&self, user_id: i64, currency: &str) -> Result<i64> {
+    pub async fn balance(&self, user_id: AccountId, currency: &str) -> Result<i64> {
         let sum: Option<i64> = dispatch!(self, p => sqlx::query_scalar(
             "SELECT CAST(SUM(amount) AS BIGINT) FROM transactions \
              WHERE user_id = $1 AND currency = $2")
@@ -195,7 +196,7 @@ impl Store {
 
     /// Whether the account has any transaction (its currency is then fixed).
     #[tracing::instrument(level = "debug", skip(self), err(level = "debug"))]
-    pub async fn has_transactions(&self, user_id: i64) -> Result<bool> {
+    pub async fn has_transactions(&self, user_id: AccountId) -> Result<bool> {
         let n: i64 = dispatch!(self, p => sqlx::query_scalar(
             "SELECT COUNT(*) FROM transactions WHERE user_id = $1")
             .bind(user_id).fetch_one(p).await.map_err(map_err))?;
@@ -206,7 +207,7 @@ impl Store {
     #[tracing::instrument(level = "debug", skip(self), err(level = "debug"))]
     pub async fn transactions_between(
         &self,
-        user_id: i64,
+        user_id: AccountId,
         from: DateTime<Utc>,
         to: DateTime<Utc>,
     ) -> Result<Vec<Transaction>> {
@@ -220,7 +221,7 @@ impl Store {
     #[tracing::instrument(level = "debug", skip(self), err(level = "debug"))]
     pub async fn audit(
         &self,
-        actor_id: i64,
+        actor_id: AccountId,
         action: &str,
         subject_id: Option<i64>,
         detail: &str,
