@@ -45,8 +45,7 @@ use std::{
 
 use axum::extract::FromRef;
 use serde_json::Value;
-use vitrine_shared::ids::PageId;
-use vitrine_shared::ids::{AccountId, DeployId, ProjectId};
+use vitrine_shared::ids::{AccountId, DeployId, PageId, ProjectId};
 use vitrine_shared::{
     Settings,
     domain::normalize_page_slug,

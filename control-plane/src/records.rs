@@ -7,8 +7,7 @@ use std::collections::{HashMap, HashSet};
 
 use chrono::{DateTime, Utc};
 use serde_json::{Map, Value};
-use vitrine_shared::ids::PostId;
-use vitrine_shared::ids::{CollectionId, FieldId};
+use vitrine_shared::ids::{CollectionId, FieldId, PostId};
 use vitrine_shared::{
     domain::slugify,
     fields::{

@@ -8,8 +8,7 @@ use chrono::{DateTime, Utc};
 use serde::Serialize;
 use serde_json::{Map, Value};
 use utoipa::ToSchema;
-use vitrine_shared::ids::FieldId;
-use vitrine_shared::ids::{AccountId, BusinessId, CollectionId, ProjectId};
+use vitrine_shared::ids::{AccountId, BusinessId, CollectionId, FieldId, ProjectId};
 use vitrine_shared::{
     Settings,
     store::{

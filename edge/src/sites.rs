@@ -41,12 +41,11 @@ use std::{
 use bytes::Bytes;
 use hyper::StatusCode;
 use moka::future::Cache;
-use vitrine_shared::ids::DeployId;
-use vitrine_shared::ids::ProjectId;
 use vitrine_shared::{
     Settings, Store,
     account::Account,
     blob::{BlobError, BlobStore},
+    ids::{DeployId, ProjectId},
     manifest::{MAX_MANIFEST_BYTES, Manifest},
     redirects::Matcher,
     sandbox::Sandbox,
@@ -163,8 +162,7 @@ pub struct Sites {
     /// `EDGE_SITE_TTL_MS`: the longest a host entry is served.
     site_ttl: Duration,
     last_known: Cache<String, Arc<Site>>,
-    /// `None`: a manifest over [`MAX_MANIFEST_BYTES`], kept as that verdict so that it is
-    /// read once, not on every request.
+    /// `None`: a manifest over [`MAX_MANIFEST_BYTES`], a verdict kept so it is read only once.
     deploys: Cache<DeployId, Option<Arc<DeployView>>>,
     matchers: Cache<(ProjectId, u64), Arc<Matcher>>,
     files: Cache<String, Arc<Bytes>>,

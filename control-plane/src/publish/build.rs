@@ -6,8 +6,7 @@ use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 use bytes::Bytes;
 use serde_json::Value;
-use vitrine_shared::ids::CollectionId;
-use vitrine_shared::ids::{DeployId, ProjectId};
+use vitrine_shared::ids::{CollectionId, DeployId, ProjectId};
 use vitrine_shared::{
     account::Account,
     domain::normalize_page_slug,

@@ -13,8 +13,7 @@ use axum_extra::extract::CookieJar;
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
-use vitrine_shared::ids::ProjectId;
-use vitrine_shared::ids::{AccountId, BusinessId};
+use vitrine_shared::ids::{AccountId, BusinessId, ProjectId};
 use vitrine_shared::{
     domain::{Email, new_password, required_text},
     store::{NewUser, PasswordChange, Permissions, User},

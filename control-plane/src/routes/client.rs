@@ -13,8 +13,7 @@ use axum::extract::State;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 use utoipa::{IntoParams, ToSchema};
-use vitrine_shared::ids::CollectionId;
-use vitrine_shared::ids::ProjectId;
+use vitrine_shared::ids::{CollectionId, ProjectId};
 use vitrine_shared::{fields::FieldType, store::CollectionSummary};
 
 use crate::{

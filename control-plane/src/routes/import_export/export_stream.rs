@@ -11,8 +11,7 @@ use axum::{
 };
 use bytes::Bytes;
 use serde_json::{Map, Value};
-use vitrine_shared::ids::CollectionId;
-use vitrine_shared::ids::PostId;
+use vitrine_shared::ids::{CollectionId, PostId};
 use vitrine_shared::{
     fields::{FieldType, csv_cell, csv_text, format_currency},
     store::Post,
