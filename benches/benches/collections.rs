@@ -32,6 +32,7 @@ use base64::Engine;
 use serde_json::json;
 use vitrine_benches::{median, post_json};
 use vitrine_control::startup::Application;
+use vitrine_shared::ids::{CollectionId, PostId};
 use vitrine_shared::{
     Settings,
     store::{NewPost, OrderKey},
@@ -166,7 +167,10 @@ async fn run(backend: Backend, label: &'static str, csv: &str) -> Run {
         assert_eq!(answer["inserted"], json!(ROWS), "{text}");
 
         let raw_table = setup_table(&client, &base, project, &format!("Raw {round}")).await;
-        let exported = store.posts_after(imported, 0, ROWS as i64).await.unwrap();
+        let exported = store
+            .posts_after(CollectionId(imported), PostId(0), ROWS as i64)
+            .await
+            .unwrap();
         let rows: Vec<NewPost> = exported
             .into_iter()
             .map(|p| NewPost {
@@ -178,7 +182,7 @@ async fn run(backend: Backend, label: &'static str, csv: &str) -> Run {
             .collect();
         let started = Instant::now();
         store
-            .insert_posts(raw_table, &rows, u64::MAX)
+            .insert_posts(CollectionId(raw_table), &rows, u64::MAX)
             .await
             .unwrap();
         rounds.push((import, started.elapsed()));
@@ -217,7 +221,10 @@ async fn run(backend: Backend, label: &'static str, csv: &str) -> Run {
     let mut store_times = Vec::with_capacity(300);
     for i in 0..320 {
         let started = Instant::now();
-        let (posts, total) = store.posts_page(table, &order, 100, 0).await.unwrap();
+        let (posts, total) = store
+            .posts_page(CollectionId(table), &order, 100, 0)
+            .await
+            .unwrap();
         if i >= 20 {
             store_times.push(started.elapsed());
         }

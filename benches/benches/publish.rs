@@ -26,6 +26,7 @@ use serde_json::{Value, json};
 use tokio::runtime::Runtime;
 use vitrine_benches::sized_block;
 use vitrine_control::{publish::publish, startup::Application};
+use vitrine_shared::ids::{AccountId, ProjectId};
 use vitrine_shared::testing::TestDb;
 
 /// Site sizes, in static pages.
@@ -147,7 +148,7 @@ impl Stack {
     /// One publish, timed: the server time.
     async fn publish(&self, project: i64) -> Duration {
         let started = Instant::now();
-        let published = publish(self.app.state(), project, self.owner)
+        let published = publish(self.app.state(), ProjectId(project), AccountId(self.owner))
             .await
             .unwrap_or_else(|e| panic!("publish of {project} failed: {e}"));
         let took = started.elapsed();

@@ -25,6 +25,7 @@ use vitrine_benches::{
     https::{Pki, pki},
 };
 use vitrine_edge::Edge;
+use vitrine_shared::ids::ProjectId;
 use vitrine_shared::{
     Settings, Store,
     blob::BlobStore,
@@ -40,7 +41,7 @@ async fn store_cert(store: &Store, project: i64, name: &str, pki: &Pki) {
     let not_after = chrono::Utc::now() + chrono::Duration::days(89);
     vitrine_shared::testing::store_certificate(
         store,
-        project,
+        ProjectId(project),
         name,
         &pki.chain_pem,
         &pki.key_pem,
@@ -78,7 +79,7 @@ async fn startup(backend: Backend) -> (f64, f64) {
     println!("tls: storing {CERTS} certificates ({backend:?})…");
     let p = fixtures::project(&db.store, owner, "muitos").await;
     for i in 0..CERTS {
-        store_cert(&db.store, p, &format!("site{i}.certs.bench"), &shared).await;
+        store_cert(&db.store, p.get(), &format!("site{i}.certs.bench"), &shared).await;
     }
     // Start-up as the binary does it: connect to the database and the object store, bind.
     let mut s = settings(dir.path());
@@ -196,7 +197,7 @@ async fn main() {
     let owner = fixtures::user(&db.store, "Bench", "bench@example.com").await;
     let p = fixtures::project(&db.store, owner, "seguro").await;
     db.store.mark_domain_verified(p, NAME).await.unwrap();
-    store_cert(&db.store, p, NAME, &pki).await;
+    store_cert(&db.store, p.get(), NAME, &pki).await;
     let blobs = BlobStore::local(dir.path()).unwrap();
     let edge = Edge::build_with(&settings(dir.path()), db.store.clone(), blobs)
         .await

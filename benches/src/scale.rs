@@ -58,7 +58,7 @@ pub struct Generated {
 pub async fn generate(
     store: &Store,
     blobs: &BlobStore,
-    owner: i64,
+    owner: vitrine_shared::ids::AccountId,
     range: Range<usize>,
 ) -> Generated {
     let started = Instant::now();

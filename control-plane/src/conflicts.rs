@@ -10,6 +10,7 @@
 //! A rule is matched exactly as the edge matches it (the shared [`Matcher`]); a collection page
 //! counts as hidden when its posts (`/{page}/{post}`) are.
 
+use vitrine_shared::ids::ProjectId;
 use vitrine_shared::{
     domain::normalize_page_slug,
     redirects::Matcher,
@@ -71,7 +72,7 @@ fn shown(slug: &str, collection: bool) -> String {
 /// The warnings for the rule `from → to` of `project_id`: the pages it hides, if any.
 pub async fn redirect_warnings(
     core: &Core,
-    project_id: i64,
+    project_id: ProjectId,
     from: &str,
     to: &str,
 ) -> Result<Vec<Warning>> {
@@ -157,10 +158,11 @@ fn page_under_redirect(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use vitrine_shared::ids::{CollectionId, PageId};
 
-    fn page(name: &str, slug: &str, table_id: Option<i64>) -> PageSummary {
+    fn page(name: &str, slug: &str, table_id: Option<CollectionId>) -> PageSummary {
         PageSummary {
-            id: 1,
+            id: PageId(1),
             name: name.into(),
             slug: slug.into(),
             table_id,
@@ -174,7 +176,7 @@ mod tests {
         let pages = [
             page("Início", "/", None),
             page("Sobre", "sobre", None),
-            page("Blog", "blog", Some(3)),
+            page("Blog", "blog", Some(CollectionId(3))),
         ];
         let w = hidden_pages_warning(&pages, "/sobre", "/contato").unwrap();
         assert_eq!(w.code, ErrorCode::RedirectHidesPage);

@@ -88,13 +88,13 @@ async fn deliver_due(core: &Core, client: &reqwest::Client) -> anyhow::Result<us
                 sent += 1;
             }
             Sent::Retry(why) => {
-                tracing::warn!(id = event.id, project = event.project_id, error = %why, "conversion event failed; will retry");
+                tracing::warn!(id = event.id, project = event.project_id.get(), error = %why, "conversion event failed; will retry");
                 core.store
                     .mark_conversion_failed(event.id, event.attempts, &why)
                     .await?;
             }
             Sent::GiveUp(why) => {
-                tracing::info!(id = event.id, project = event.project_id, error = %why, "conversion event given up");
+                tracing::info!(id = event.id, project = event.project_id.get(), error = %why, "conversion event given up");
                 core.store.give_up_conversion(event.id, &why).await?;
             }
         }

@@ -20,6 +20,7 @@ use serde::Serialize;
 use serde_json::Value;
 use utoipa::ToSchema;
 pub use vitrine_shared::error_code::{ErrorCode, Params};
+use vitrine_shared::ids::FieldId;
 use vitrine_shared::{
     blob::BlobError,
     domain::Invalid,
@@ -76,7 +77,8 @@ pub struct Problem {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub column: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub field_id: Option<i64>,
+    #[schema(value_type = Option<i64>)]
+    pub field_id: Option<FieldId>,
     /// The problem's stable code, which the dashboard translates with `params`.
     pub code: ErrorCode,
     pub message: String,

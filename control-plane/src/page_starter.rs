@@ -5,6 +5,7 @@
 //! same rules the editor uses when a list is bound (`dashboard/src/features/pages/lib/binding.ts`).
 
 use serde_json::{Value, json};
+use vitrine_shared::ids::CollectionId;
 use vitrine_shared::{domain::slugify, store::Field};
 
 use crate::{base::Core, error::Result};
@@ -191,7 +192,7 @@ fn sells(fields: &[Field]) -> bool {
 }
 
 /// The starter blocks of a page of `collection_id`, or `None` when the library has none of them.
-pub async fn starter_blocks(core: &Core, collection_id: i64) -> Result<Option<Value>> {
+pub async fn starter_blocks(core: &Core, collection_id: CollectionId) -> Result<Option<Value>> {
     let fields = core.store.collection_fields(collection_id).await?;
     let wanted = if sells(&fields) { PRODUCT } else { POST };
     let library = core.store.library_blocks().await?;
@@ -223,12 +224,13 @@ pub async fn starter_blocks(core: &Core, collection_id: i64) -> Result<Option<Va
 #[cfg(test)]
 mod tests {
     use super::*;
+    use vitrine_shared::ids::FieldId;
     use vitrine_shared::store::Json;
 
     fn field(slug: &str, kind: &str, name: &str) -> Field {
         Field {
-            id: 0,
-            collection_id: 1,
+            id: FieldId(0),
+            collection_id: CollectionId(1),
             name: name.into(),
             slug: slug.into(),
             kind: kind.into(),

@@ -5,6 +5,7 @@
 //! ([`meta`]).
 
 use axum::http::StatusCode;
+use vitrine_shared::ids::AccountId;
 use vitrine_shared::{
     domain::{Invalid, PreviewSlug, required_text},
     identity::Identity,
@@ -65,7 +66,7 @@ pub async fn choose_slug(core: &Core, requested: Option<&str>, name: &str) -> Re
 /// for its name.
 pub async fn create_from_snapshot(
     core: &Core,
-    user_id: i64,
+    user_id: AccountId,
     (name, site_name): (&str, &str),
     slug: &str,
     snapshot: &Snapshot,

@@ -45,6 +45,7 @@ use std::{
 
 use axum::extract::FromRef;
 use serde_json::Value;
+use vitrine_shared::ids::{AccountId, DeployId, PageId, ProjectId};
 use vitrine_shared::{
     Settings,
     domain::normalize_page_slug,
@@ -71,7 +72,7 @@ pub use renders::Renders;
 
 /// What runs after a deploy went live, given the project and the deploy (the site's picture,
 /// see [`crate::state`]); it must not wait: the publish answers without waiting for it.
-pub type AfterPublish = Arc<dyn Fn(i64, i64) + Send + Sync>;
+pub type AfterPublish = Arc<dyn Fn(ProjectId, DeployId) + Send + Sync>;
 
 /// The publishing service: given the [`Core`], the API-fed lists' answers and what runs after
 /// a publish, it owns the memo of page renders and the per-project locks. Clones share them.
@@ -84,7 +85,7 @@ struct Parts {
     /// The page renders publishing has seen, so a republish starts no worker for them.
     renders: Renders,
     /// One publish at a time per project on this node (see [`Publisher::lock`]).
-    locks: Mutex<HashMap<i64, Arc<tokio::sync::Mutex<()>>>>,
+    locks: Mutex<HashMap<ProjectId, Arc<tokio::sync::Mutex<()>>>>,
     after_publish: AfterPublish,
 }
 
@@ -103,7 +104,7 @@ impl Publisher {
     /// node, so a later publish never finishes before an earlier one and the project's state
     /// changes in the order the owner asked. Across nodes each deploy still writes only under
     /// its own prefix and [`vitrine_shared::Store::finish_deploy`] switches atomically.
-    pub fn lock(&self, project_id: i64) -> Arc<tokio::sync::Mutex<()>> {
+    pub fn lock(&self, project_id: ProjectId) -> Arc<tokio::sync::Mutex<()>> {
         let mut locks = self.0.locks.lock().expect("publish locks poisoned");
         // Forget locks nobody holds or waits for, so the map stays small.
         locks.retain(|_, l| Arc::strong_count(l) > 1);
@@ -130,7 +131,11 @@ pub fn live_url(settings: &Settings, project: &Project) -> String {
 #[serde(tag = "step", rename_all = "snake_case")]
 pub enum Step {
     /// The build holds the project's publish lock and starts; `pages` is how many it renders.
-    Started { deploy_id: i64, pages: usize },
+    Started {
+        #[schema(value_type = i64)]
+        deploy_id: DeployId,
+        pages: usize,
+    },
     /// The fonts are in place: how many font faces the site serves.
     Fonts { faces: usize },
     /// Page `index` of `total` (from 1) is rendered, or prepared for the edge to render.
@@ -153,7 +158,11 @@ pub type Progress = std::sync::Arc<dyn Fn(Step) + Send + Sync>;
 ///
 /// The work runs in its own task: a caller that goes away (a closed browser tab) does not
 /// cancel a build half-way and leave its deploy `building` for ever.
-pub async fn publish<S>(state: &S, project_id: i64, user_id: i64) -> Result<Published, ApiError>
+pub async fn publish<S>(
+    state: &S,
+    project_id: ProjectId,
+    user_id: AccountId,
+) -> Result<Published, ApiError>
 where
     Publisher: FromRef<S>,
 {
@@ -163,8 +172,8 @@ where
 /// [`publish`], telling `progress` each [`Step`] as it happens.
 pub async fn publish_with_progress<S>(
     state: &S,
-    project_id: i64,
-    user_id: i64,
+    project_id: ProjectId,
+    user_id: AccountId,
     progress: Option<Progress>,
 ) -> Result<Published, ApiError>
 where
@@ -204,10 +213,10 @@ where
 }
 
 /// Marks the deploy failed with a reason the owner can read (internal causes are logged).
-async fn record_failure(core: &Core, project_id: i64, deploy_id: i64, e: &ApiError) {
+async fn record_failure(core: &Core, project_id: ProjectId, deploy_id: DeployId, e: &ApiError) {
     let reason = match e {
         ApiError::Internal(cause) => {
-            tracing::error!(project_id, deploy_id, error = ?cause, "deploy failed");
+            tracing::error!(project_id = project_id.get(), deploy_id = deploy_id.get(), error = ?cause, "deploy failed");
             "Internal error while building the site".to_string()
         }
         other => other.to_string(),
@@ -217,7 +226,7 @@ async fn record_failure(core: &Core, project_id: i64, deploy_id: i64, e: &ApiErr
         .fail_deploy(deploy_id, &reason, e.code(), &e.params())
         .await;
     if let Err(fail) = failed {
-        tracing::error!(deploy_id, error = ?fail, "could not record the failed deploy");
+        tracing::error!(deploy_id = deploy_id.get(), error = ?fail, "could not record the failed deploy");
     }
 }
 
@@ -282,7 +291,7 @@ pub fn form_settings(
 /// then shows the confirmation). The settings call checked it when it was saved; a page
 /// deleted since is simply not followed.
 pub fn thank_you_path(meta: &Value, pages: &[Page]) -> Option<String> {
-    let id = meta.get("formThankYouPage").and_then(Value::as_i64)?;
+    let id = PageId(meta.get("formThankYouPage").and_then(Value::as_i64)?);
     let page = pages.iter().find(|p| p.id == id && p.table_id.is_none())?;
     Some(match normalize_page_slug(&page.slug).as_str() {
         "/" => "/".to_string(),
@@ -293,6 +302,7 @@ pub fn thank_you_path(meta: &Value, pages: &[Page]) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use vitrine_shared::ids::CollectionId;
 
     #[test]
     fn the_live_address_is_the_verified_domain_else_the_preview() {
@@ -302,8 +312,8 @@ mod tests {
         };
         let now = chrono::Utc::now();
         let mut project = Project {
-            id: 1,
-            user_id: 1,
+            id: ProjectId(1),
+            user_id: AccountId(1),
             name: "Loja".into(),
             slug: "loja".into(),
             domain: Some("loja.example.com".into()),
@@ -329,9 +339,9 @@ mod tests {
     #[test]
     fn the_thank_you_page_is_the_path_of_a_static_page_still_there() {
         let now = chrono::Utc::now();
-        let page = |id: i64, slug: &str, table_id: Option<i64>| Page {
+        let page = |id: PageId, slug: &str, table_id: Option<CollectionId>| Page {
             id,
-            project_id: 1,
+            project_id: ProjectId(1),
             name: slug.into(),
             slug: slug.into(),
             description: String::new(),
@@ -345,9 +355,9 @@ mod tests {
             updated_at: now,
         };
         let pages = [
-            page(1, "/", None),
-            page(2, "Obrigado/Volte Sempre", None),
-            page(3, "produtos", Some(9)),
+            page(PageId(1), "/", None),
+            page(PageId(2), "Obrigado/Volte Sempre", None),
+            page(PageId(3), "produtos", Some(CollectionId(9))),
         ];
         let chosen =
             |id: Value| thank_you_path(&serde_json::json!({"formThankYouPage": id}), &pages);

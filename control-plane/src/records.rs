@@ -7,6 +7,7 @@ use std::collections::{HashMap, HashSet};
 
 use chrono::{DateTime, Utc};
 use serde_json::{Map, Value};
+use vitrine_shared::ids::{CollectionId, FieldId, PostId};
 use vitrine_shared::{
     domain::slugify,
     fields::{
@@ -50,7 +51,7 @@ pub fn field_def(f: &Field) -> Option<FieldDef> {
 }
 
 impl Schema {
-    pub async fn load(core: &Core, collection_id: i64) -> Result<Schema, ApiError> {
+    pub async fn load(core: &Core, collection_id: CollectionId) -> Result<Schema, ApiError> {
         let collection = core.store.collection_by_id(collection_id).await?;
         let fields = core
             .store
@@ -94,8 +95,8 @@ pub fn value_problem(row: Option<usize>, field: &FieldDef, e: ValueError) -> Pro
 
 /// A relation still to resolve: which value slot, which target collection, what reference.
 struct PendingRelation {
-    field_id: i64,
-    target: Option<i64>,
+    field_id: FieldId,
+    target: Option<CollectionId>,
     reference: Normalized,
     column: String,
 }
@@ -196,7 +197,7 @@ pub async fn resolve_relations(
     schema: &Schema,
     drafts: &mut [Draft],
 ) -> Result<Vec<Problem>, ApiError> {
-    let mut targets: HashMap<i64, (HashSet<i64>, bool)> = HashMap::new();
+    let mut targets: HashMap<CollectionId, (HashSet<PostId>, bool)> = HashMap::new();
     for d in drafts.iter() {
         for r in &d.relations {
             if let Some(t) = r.target {
@@ -210,8 +211,8 @@ pub async fn resolve_relations(
             }
         }
     }
-    let mut known_ids: HashMap<i64, HashSet<i64>> = HashMap::new();
-    let mut slugs: HashMap<i64, HashMap<String, i64>> = HashMap::new();
+    let mut known_ids: HashMap<CollectionId, HashSet<PostId>> = HashMap::new();
+    let mut slugs: HashMap<CollectionId, HashMap<String, PostId>> = HashMap::new();
     for (target, (ids, need_slugs)) in targets {
         // A target outside this project counts as missing, like a post that does not exist.
         match core.store.collection_project_id(target).await {
@@ -235,7 +236,8 @@ pub async fn resolve_relations(
             });
             match resolved {
                 Some(id) => {
-                    d.values.insert(r.field_id.to_string(), Value::from(id));
+                    d.values
+                        .insert(r.field_id.to_string(), Value::from(id.get()));
                 }
                 None => {
                     let mut problem = Problem::new(

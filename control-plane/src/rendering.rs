@@ -6,6 +6,7 @@
 //! ([`template_document`], [`snapshot_context`]); a block's thumbnail shows it alone
 //! ([`block_document`]). Route modules use this one; it uses no route module.
 
+use vitrine_shared::ids::ProjectId;
 use vitrine_shared::{
     account::Account,
     blocks::split_x_vars,
@@ -38,7 +39,7 @@ use crate::{
 pub async fn live_context(
     core: &Core,
     answers: &Answers,
-    (project_id, account): (i64, Account),
+    (project_id, account): (ProjectId, Account),
     page: &Page,
     blocks: &[Block],
     post: Option<String>,
@@ -117,7 +118,7 @@ pub async fn live_context(
 pub async fn live_page_document(
     core: &Core,
     answers: &Answers,
-    project_id: i64,
+    project_id: ProjectId,
     page: &DynamicPage,
 ) -> Result<String> {
     let project = core.store.project_by_id(project_id).await?;
@@ -151,7 +152,7 @@ pub async fn live_page_document(
 /// The collection behind a list's table slug, when it is one of this project's.
 async fn collection(
     core: &Core,
-    project_id: i64,
+    project_id: ProjectId,
     slug: &str,
 ) -> Result<Option<(Collection, Vec<Field>)>> {
     match core.store.collection_by_slug(project_id, slug).await {

@@ -8,6 +8,7 @@ use chrono::{DateTime, Utc};
 use serde::Serialize;
 use serde_json::{Map, Value};
 use utoipa::ToSchema;
+use vitrine_shared::ids::{AccountId, BusinessId, CollectionId, FieldId, ProjectId};
 use vitrine_shared::{
     Settings,
     billing::Plan,
@@ -19,19 +20,22 @@ use vitrine_shared::{
 
 #[derive(Debug, Serialize, ToSchema)]
 pub struct UserView {
-    pub id: i64,
+    #[schema(value_type = i64)]
+    pub id: AccountId,
     pub name: String,
     pub email: String,
     pub language: String,
     pub currency: String,
-    pub business_id: Option<i64>,
+    #[schema(value_type = Option<i64>)]
+    pub business_id: Option<BusinessId>,
     pub is_admin: bool,
     pub is_business_admin: bool,
     pub permissions: Permissions,
     pub created_at: DateTime<Utc>,
     /// The administrator's id while they are signed in as this user.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub impersonator_id: Option<i64>,
+    #[schema(value_type = Option<i64>)]
+    pub impersonator_id: Option<AccountId>,
     /// `basic` or `agency`: the business's plan for its members, else the user's own.
     #[schema(value_type = String)]
     pub plan: Plan,
@@ -43,7 +47,7 @@ pub struct UserView {
 }
 
 impl UserView {
-    pub fn new(u: &User, impersonator_id: Option<i64>) -> Self {
+    pub fn new(u: &User, impersonator_id: Option<AccountId>) -> Self {
         UserView {
             id: u.id,
             name: u.name.clone(),
@@ -65,7 +69,8 @@ impl UserView {
 
 #[derive(Debug, Serialize, ToSchema)]
 pub struct ProjectView {
-    pub id: i64,
+    #[schema(value_type = i64)]
+    pub id: ProjectId,
     pub name: String,
     pub slug: String,
     /// The custom domain as the owner last set it: the pending one while it waits for its
@@ -225,8 +230,10 @@ pub struct Deleted {
 
 #[derive(Debug, Serialize, ToSchema)]
 pub struct FieldView {
-    pub id: i64,
-    pub table_id: i64,
+    #[schema(value_type = i64)]
+    pub id: FieldId,
+    #[schema(value_type = i64)]
+    pub table_id: CollectionId,
     pub name: String,
     pub slug: String,
     #[serde(rename = "type")]
@@ -260,8 +267,10 @@ impl From<&Field> for FieldView {
 
 #[derive(Debug, Serialize, ToSchema)]
 pub struct TableView {
-    pub id: i64,
-    pub project_id: i64,
+    #[schema(value_type = i64)]
+    pub id: CollectionId,
+    #[schema(value_type = i64)]
+    pub project_id: ProjectId,
     pub name: String,
     pub slug: String,
     pub meta: CollectionMeta,

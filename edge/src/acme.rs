@@ -34,6 +34,7 @@ use instant_acme::{
     NewOrder, OrderStatus, RetryPolicy,
 };
 use tokio::sync::watch;
+use vitrine_shared::ids::ProjectId;
 use vitrine_shared::{
     Settings, Store,
     dns::{DnsCheck, Verdict},
@@ -119,7 +120,7 @@ impl Acme {
     pub fn start(
         self: &Arc<Self>,
         domain: &str,
-        project_id: Option<i64>,
+        project_id: Option<ProjectId>,
         check_dns: bool,
     ) -> watch::Receiver<Option<Outcome>> {
         let mut inflight = self.inflight.lock().expect("inflight lock");
@@ -139,7 +140,12 @@ impl Acme {
 
     /// One attempt: caps, lease, DNS re-check, order, store. Never panics; every failure is
     /// recorded with its back-off.
-    pub async fn issue(&self, domain: &str, project_id: Option<i64>, check_dns: bool) -> Outcome {
+    pub async fn issue(
+        &self,
+        domain: &str,
+        project_id: Option<ProjectId>,
+        check_dns: bool,
+    ) -> Outcome {
         // A cheap look first, so a tenant at its cap does not even take leases; the
         // reservation below is what holds against a flood.
         let hour_ago = Utc::now() - chrono::Duration::hours(1);
@@ -219,7 +225,7 @@ impl Acme {
     }
 
     /// Counts and logs an order a cap stopped.
-    fn cap_reached(&self, domain: &str, project_id: Option<i64>, cap: Cap) -> Outcome {
+    fn cap_reached(&self, domain: &str, project_id: Option<ProjectId>, cap: Cap) -> Outcome {
         let (label, value) = match cap {
             Cap::Platform => ("cap_reached", self.caps.total),
             Cap::Project => ("project_cap_reached", self.caps.project),
@@ -228,7 +234,7 @@ impl Acme {
         self.metrics.acme(label);
         tracing::warn!(
             domain,
-            project_id,
+            project_id = project_id.map(ProjectId::get),
             ?cap,
             value,
             "ACME order cap reached; not ordering"

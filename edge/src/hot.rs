@@ -214,15 +214,16 @@ impl HotRoutes {
 #[cfg(test)]
 mod tests {
     use bytes::Bytes;
+    use vitrine_shared::ids::{AccountId, ProjectId};
     use vitrine_shared::manifest::StaticFile;
 
     use super::*;
 
     fn route(body: &'static [u8], epoch: u64, made: Instant) -> HotRoute {
         let site = Arc::new(Site {
-            project_id: 1,
+            project_id: ProjectId(1),
             slug: "loja".into(),
-            account: vitrine_shared::account::Account::User(1),
+            account: vitrine_shared::account::Account::User(AccountId(1)),
             deploy: None,
             hsts: false,
         });

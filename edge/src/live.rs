@@ -27,6 +27,7 @@ use hyper::{
     header::{self, HeaderValue},
 };
 use sha2::{Digest, Sha256};
+use vitrine_shared::ids::CollectionId;
 use vitrine_shared::{
     compress::{Effort, variants},
     identity::Identity,
@@ -98,7 +99,7 @@ fn render_failed(sites: &Sites, site: &Site, page: &str, e: &RenderError) -> Ren
     if let Some(reason) = e.exceeded {
         sites.metrics().render_budget_exceeded(reason.as_str());
     }
-    tracing::warn!(project = site.project_id, page, error = %e, "template error at render");
+    tracing::warn!(project = site.project_id.get(), page, error = %e, "template error at render");
     server_error()
 }
 
@@ -122,7 +123,7 @@ async fn render(
         Err(SandboxError::Busy(why)) => {
             sites.metrics().renders_refused("busy");
             tracing::debug!(
-                project = site.project_id,
+                project = site.project_id.get(),
                 page,
                 why,
                 "no render worker in time"
@@ -130,7 +131,7 @@ async fn render(
             Err(Unavailable::Renderer(why.into()))
         }
         Err(SandboxError::Broken(cause)) => {
-            tracing::error!(project = site.project_id, page, %cause, "render sandbox failed");
+            tracing::error!(project = site.project_id.get(), page, %cause, "render sandbox failed");
             Err(Unavailable::Renderer(cause))
         }
     }
@@ -139,7 +140,7 @@ async fn render(
 async fn collection(
     sites: &Sites,
     site: &Site,
-    id: i64,
+    id: CollectionId,
 ) -> Result<Option<(Collection, Vec<Field>)>, Unavailable> {
     let Some(c) = sites
         .db(async { found(sites.store.collection_by_id(id).await) })
@@ -189,7 +190,7 @@ async fn list_in_slot(
     match listed {
         Err(Unavailable::Refused(why)) => {
             tracing::debug!(
-                collection = c.id,
+                collection = c.id.get(),
                 error = why,
                 "list query refused by the database"
             );
@@ -209,7 +210,7 @@ fn html_fields(fields: &[Field]) -> Vec<String> {
         .collect()
 }
 
-fn permalink(deploy: &DeployView, collection_id: i64, post_slug: &str) -> String {
+fn permalink(deploy: &DeployView, collection_id: CollectionId, post_slug: &str) -> String {
     deploy
         .manifest
         .collection_pages

@@ -45,6 +45,7 @@ use vitrine_shared::{
     Settings, Store,
     account::Account,
     blob::{BlobError, BlobStore},
+    ids::{DeployId, ProjectId},
     manifest::{MAX_MANIFEST_BYTES, Manifest},
     redirects::Matcher,
     sandbox::Sandbox,
@@ -85,7 +86,7 @@ pub const BREAKER: Duration = Duration::from_secs(2);
 /// their bytes (`EDGE_MANIFEST_CACHE_BYTES`), and are read again from the object store after
 /// eviction (which works while the database is down).
 pub struct Site {
-    pub project_id: i64,
+    pub project_id: ProjectId,
     pub slug: String,
     /// Whose fair share of the render workers the site's renders use.
     pub account: Account,
@@ -98,7 +99,7 @@ pub struct Site {
 /// A site's live deploy: its id (the manifest cache's key) and where its manifest is stored.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct LiveDeploy {
-    pub id: i64,
+    pub id: DeployId,
     pub manifest_key: String,
 }
 
@@ -146,7 +147,7 @@ pub enum Unavailable {
 }
 
 /// Key of a cached render: the records generation makes an edit invisible to old entries.
-pub type RenderKey = (i64, u64, i64, String);
+pub type RenderKey = (ProjectId, u64, DeployId, String);
 
 pub struct Sites {
     pub store: Store,
@@ -161,13 +162,12 @@ pub struct Sites {
     /// `EDGE_SITE_TTL_MS`: the longest a host entry is served.
     site_ttl: Duration,
     last_known: Cache<String, Arc<Site>>,
-    /// `None`: a manifest over [`MAX_MANIFEST_BYTES`], kept as that verdict so that it is
-    /// read once, not on every request.
-    deploys: Cache<i64, Option<Arc<DeployView>>>,
-    matchers: Cache<(i64, u64), Arc<Matcher>>,
+    /// `None`: a manifest over [`MAX_MANIFEST_BYTES`], a verdict kept so it is read only once.
+    deploys: Cache<DeployId, Option<Arc<DeployView>>>,
+    matchers: Cache<(ProjectId, u64), Arc<Matcher>>,
     files: Cache<String, Arc<Bytes>>,
     renders: Cache<RenderKey, Arc<Rendered>>,
-    generations: Mutex<HashMap<i64, Arc<Generations>>>,
+    generations: Mutex<HashMap<ProjectId, Arc<Generations>>>,
     /// Bumped by every change that can alter a host's answer; a host load that saw it move
     /// loads again, so it never caches what it read before the change.
     epoch: AtomicU64,
@@ -272,7 +272,7 @@ impl Sites {
     }
 
     /// `project_id`'s site generation now (see [`SiteSeen`]).
-    pub fn site_seen(&self, project_id: i64) -> SiteSeen {
+    pub fn site_seen(&self, project_id: ProjectId) -> SiteSeen {
         let generations = self.generations(project_id);
         let seen = generations.site.load(Ordering::Acquire);
         SiteSeen { generations, seen }
@@ -353,7 +353,7 @@ impl Sites {
         self.query_timeout
     }
 
-    fn generations(&self, project_id: i64) -> Arc<Generations> {
+    fn generations(&self, project_id: ProjectId) -> Arc<Generations> {
         self.generations
             .lock()
             .expect("generations lock")
@@ -363,12 +363,12 @@ impl Sites {
     }
 
     /// The records generation of a project: part of every render key.
-    pub fn records_generation(&self, project_id: i64) -> u64 {
+    pub fn records_generation(&self, project_id: ProjectId) -> u64 {
         self.records_seen(project_id).seen
     }
 
     /// The records generation of a project now, to tell later whether it is still current.
-    pub fn records_seen(&self, project_id: i64) -> RecordsSeen {
+    pub fn records_seen(&self, project_id: ProjectId) -> RecordsSeen {
         let generations = self.generations(project_id);
         let seen = generations.records.load(Ordering::Acquire);
         RecordsSeen { generations, seen }
@@ -541,7 +541,7 @@ impl Sites {
                 m
             }
             Err(e) => {
-                tracing::debug!(error = %e, project = site.project_id, "redirects from the deploy manifest");
+                tracing::debug!(error = %e, project = site.project_id.get(), "redirects from the deploy manifest");
                 deploy.manifest_matcher()
             }
         }
@@ -576,13 +576,13 @@ impl Sites {
             // host up again.
             self.forget_hosts(project);
         }
-        if project == 0 {
+        if project == ProjectId(0) {
             bump(&self.hot_epoch);
         }
         bump(&self.changing);
     }
 
-    fn forget_hosts(&self, project: i64) {
+    fn forget_hosts(&self, project: ProjectId) {
         self.epoch.fetch_add(1, Ordering::SeqCst);
         let fresh = self.fresh.invalidate_entries_if(move |_, v| {
             v.value.as_ref().is_none_or(|s| s.project_id == project)

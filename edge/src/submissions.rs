@@ -46,6 +46,7 @@ use std::{
 use bytes::Bytes;
 use governor::{DefaultKeyedRateLimiter, Quota, RateLimiter};
 use tokio::sync::Mutex;
+use vitrine_shared::ids::ProjectId;
 use vitrine_shared::{
     Settings,
     manifest::FormSettings,
@@ -172,7 +173,7 @@ impl Default for FormLimits {
 /// A submission as the visitor sent it, before it is stored.
 #[derive(Debug, Clone)]
 pub struct Incoming<'a> {
-    pub project_id: i64,
+    pub project_id: ProjectId,
     pub settings: &'a FormSettings,
     /// The page the form was on (same-site path).
     pub page_url: String,
@@ -192,7 +193,7 @@ pub struct Forms {
     metrics: Arc<Metrics>,
     /// Per visitor: an IPv4 address, or an IPv6 /64 (`client_network`).
     visitors: DefaultKeyedRateLimiter<ipnet::IpNet>,
-    sites: DefaultKeyedRateLimiter<i64>,
+    sites: DefaultKeyedRateLimiter<ProjectId>,
     spool: Mutex<Capped>,
     dead: Mutex<Capped>,
     /// Held by the one replay running; its map counts the strikes of spool lines (by uid)
@@ -351,7 +352,7 @@ impl Forms {
             Ok(Ok(stored)) => {
                 if stored.trimmed > 0 {
                     tracing::info!(
-                        project = s.sub.project_id,
+                        project = s.sub.project_id.get(),
                         trimmed = stored.trimmed,
                         "form history at its cap: oldest entries deleted"
                     );
@@ -359,7 +360,7 @@ impl Forms {
                 if stored.capped {
                     self.metrics.capped_notifications.inc();
                     tracing::warn!(
-                        project = s.sub.project_id,
+                        project = s.sub.project_id.get(),
                         "form notification not sent: its recipient had its hourly share (FORM_NOTIFICATIONS_PER_RECIPIENT_PER_HOUR); the submission is in the form history"
                     );
                 }
@@ -375,13 +376,13 @@ impl Forms {
             match self.insert(&s).await {
                 Ok(()) => return Ok(Outcome::Stored),
                 Err(f) if f.is_outage() => {
-                    tracing::warn!(error = %f, project = s.sub.project_id, "form submission spooled: database unavailable");
+                    tracing::warn!(error = %f, project = s.sub.project_id.get(), "form submission spooled: database unavailable");
                     self.db_down.store(true, Ordering::Release);
                 }
                 Err(f) => {
                     // Refused by the database for what it carries: that submission's problem
                     // alone. Kept for an operator; the edge stays in its normal mode.
-                    tracing::warn!(error = %f, project = s.sub.project_id, "form submission refused by the database; dead-lettered");
+                    tracing::warn!(error = %f, project = s.sub.project_id.get(), "form submission refused by the database; dead-lettered");
                     self.dead_letter(&s.to_line(), &f.to_string()).await;
                     return Err(Refused::Rejected);
                 }
@@ -484,7 +485,7 @@ impl Forms {
                     break;
                 }
                 Err(f) => {
-                    tracing::error!(error = %f, project = spooled.sub.project_id, "spool line refused by the database: dead-lettered");
+                    tracing::error!(error = %f, project = spooled.sub.project_id.get(), "spool line refused by the database: dead-lettered");
                     self.dead_letter(line, &f.to_string()).await;
                     true
                 }

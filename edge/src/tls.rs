@@ -33,6 +33,7 @@ use rustls::{
     server::{ProducesTickets, ServerSessionMemoryCache, StoresServerSessions},
     sign::{CertifiedKey, SingleCertAndKey},
 };
+use vitrine_shared::ids::ProjectId;
 use vitrine_shared::{Settings, Store};
 
 use crate::{
@@ -106,7 +107,7 @@ pub fn visitor_config(
 /// project's change forgets its own names only.
 struct HttpsKnown {
     has: bool,
-    project: Option<i64>,
+    project: Option<ProjectId>,
 }
 
 /// The certificates this edge serves.
@@ -117,7 +118,7 @@ pub struct Certs {
     sessions: Arc<dyn StoresServerSessions>,
     ticketer: Arc<dyn ProducesTickets>,
     /// Name → (project, configuration).
-    configs: Cache<String, (Option<i64>, Arc<ServerConfig>)>,
+    configs: Cache<String, (Option<ProjectId>, Arc<ServerConfig>)>,
     refused: Cache<String, ()>,
     /// Name → has a usable certificate, for the HTTP → HTTPS redirect (short-lived, so plain
     /// HTTP requests do not each ask the database, and reloaded before its end, so they do
@@ -213,7 +214,7 @@ impl Certs {
     /// Forgets every certificate of a project (its domain changed or was removed), and every
     /// refusal (a name refused a moment ago may be this project's new domain). What other
     /// projects' names have stays: a name that gains a certificate gets its own change.
-    pub fn forget_project(&self, project: i64) {
+    pub fn forget_project(&self, project: ProjectId) {
         self.epoch.fetch_add(1, Ordering::SeqCst);
         let configs = self
             .configs
@@ -405,7 +406,7 @@ impl Certs {
         &self,
         acme: &Arc<Acme>,
         name: &str,
-        project: Option<i64>,
+        project: Option<ProjectId>,
         check_dns: bool,
     ) -> Result<Arc<ServerConfig>, Refusal> {
         let mut done = acme.start(name, project, check_dns);

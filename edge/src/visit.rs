@@ -358,7 +358,7 @@ impl Visits {
                 return match self.sites.file(&file.key).await {
                     Ok(body) => forms::sent_page(v, &body, trimmed),
                     Err(e) => {
-                        tracing::error!(project = v.site.project_id, error = %e, "deploy object missing");
+                        tracing::error!(project = v.site.project_id.get(), error = %e, "deploy object missing");
                         self.site_error(v).await
                     }
                 };
@@ -425,7 +425,7 @@ impl Visits {
         match serve::static_file(&self.sites, v.method, v.headers, file, status).await {
             Ok(r) => r,
             Err(e) => {
-                tracing::error!(project = v.site.project_id, deploy = v.deploy.manifest.deploy_id, error = %e, "deploy object missing");
+                tracing::error!(project = v.site.project_id.get(), deploy = v.deploy.manifest.deploy_id.get(), error = %e, "deploy object missing");
                 if status == StatusCode::OK {
                     Box::pin(self.site_error(v)).await
                 } else {
@@ -526,7 +526,7 @@ impl Visits {
             Ok(r) => r,
             Err(Unavailable::Throttled(wait)) => return pages::too_many_renders(wait),
             Err(e) => {
-                tracing::warn!(project = v.site.project_id, error = %e, "live page unavailable");
+                tracing::warn!(project = v.site.project_id.get(), error = %e, "live page unavailable");
                 return pages::unavailable();
             }
         };
@@ -590,7 +590,7 @@ impl Visits {
         match Box::pin(read).await {
             None => pages::json_error(StatusCode::NOT_FOUND, "not_found", "Unknown collection"),
             Some(Err(e)) => {
-                tracing::warn!(project = v.site.project_id, error = %e, "read API unavailable");
+                tracing::warn!(project = v.site.project_id.get(), error = %e, "read API unavailable");
                 live::api_unavailable(&e)
             }
             Some(Ok(r)) if r.status == StatusCode::OK => self.live_file(v, &r, records, fill).await,

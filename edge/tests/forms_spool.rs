@@ -9,12 +9,13 @@ use vitrine_edge::{
     submissions::{FormLimits, Forms, Incoming, Outcome, Refused},
 };
 use vitrine_shared::{
+    ids::ProjectId,
     manifest::FormSettings,
     store::{NewProject, NewUser, Store},
     testing::{Backend, TcpProxy, TestDb},
 };
 
-async fn project(store: &Store) -> i64 {
+async fn project(store: &Store) -> ProjectId {
     let user = store
         .insert_user(&NewUser {
             name: "Dona",
@@ -43,7 +44,12 @@ async fn project(store: &Store) -> i64 {
         .id
 }
 
-fn submission<'a>(project_id: i64, settings: &'a FormSettings, i: usize, peer: u8) -> Incoming<'a> {
+fn submission<'a>(
+    project_id: ProjectId,
+    settings: &'a FormSettings,
+    i: usize,
+    peer: u8,
+) -> Incoming<'a> {
     Incoming {
         project_id,
         settings,
@@ -93,7 +99,7 @@ impl Outage {
         let forms = Forms::new(through_proxy, spool.path(), limits(10_000), metrics()).unwrap();
         Outage {
             db,
-            project_id,
+            project_id: project_id.get(),
             proxy,
             forms,
             _spool: spool,
@@ -141,7 +147,9 @@ async fn no_submission_is_lost_when_the_database_goes_away_mid_flood() {
         let forms = forms.clone();
         let settings = settings.clone();
         handles.push(tokio::spawn(async move {
-            forms.submit(submission(project_id, &settings, i, 1)).await
+            forms
+                .submit(submission(ProjectId(project_id), &settings, i, 1))
+                .await
         }));
         if i % 20 == 0 {
             tokio::time::sleep(Duration::from_millis(5)).await;
@@ -167,7 +175,7 @@ async fn no_submission_is_lost_when_the_database_goes_away_mid_flood() {
 
     let (rows, total) = db
         .store
-        .list_submissions(project_id, true, 1000, 0)
+        .list_submissions(ProjectId(project_id), true, 1000, 0)
         .await
         .unwrap();
     assert_eq!(
@@ -246,14 +254,18 @@ async fn during_an_outage_only_the_first_submission_waits_for_the_database() {
         ..FormSettings::default()
     };
     assert_eq!(
-        forms.submit(submission(project_id, &settings, 0, 1)).await,
+        forms
+            .submit(submission(ProjectId(project_id), &settings, 0, 1))
+            .await,
         Ok(Outcome::Stored)
     );
 
     proxy.cut();
     let started = std::time::Instant::now();
     assert_eq!(
-        forms.submit(submission(project_id, &settings, 1, 1)).await,
+        forms
+            .submit(submission(ProjectId(project_id), &settings, 1, 1))
+            .await,
         Ok(Outcome::Spooled)
     );
     assert!(
@@ -265,7 +277,9 @@ async fn during_an_outage_only_the_first_submission_waits_for_the_database() {
     let tried = proxy.connections();
     for i in 2..22 {
         assert_eq!(
-            forms.submit(submission(project_id, &settings, i, 1)).await,
+            forms
+                .submit(submission(ProjectId(project_id), &settings, i, 1))
+                .await,
             Ok(Outcome::Spooled)
         );
     }
@@ -278,7 +292,9 @@ async fn during_an_outage_only_the_first_submission_waits_for_the_database() {
     assert!(forms.replay().await.is_err());
     assert_eq!(forms.spooled().await, 21);
     assert_eq!(
-        forms.submit(submission(project_id, &settings, 22, 1)).await,
+        forms
+            .submit(submission(ProjectId(project_id), &settings, 22, 1))
+            .await,
         Ok(Outcome::Spooled)
     );
 
@@ -287,13 +303,15 @@ async fn during_an_outage_only_the_first_submission_waits_for_the_database() {
     assert_eq!(replayed, Some(22));
     // Back up: submissions are stored directly again.
     assert_eq!(
-        forms.submit(submission(project_id, &settings, 23, 1)).await,
+        forms
+            .submit(submission(ProjectId(project_id), &settings, 23, 1))
+            .await,
         Ok(Outcome::Stored)
     );
     assert_eq!(forms.spooled().await, 0);
     let (_, total) = db
         .store
-        .list_submissions(project_id, true, 100, 0)
+        .list_submissions(ProjectId(project_id), true, 100, 0)
         .await
         .unwrap();
     assert_eq!(total, 24, "every submission is in the form history once");

@@ -7,20 +7,22 @@
 
 use std::fmt;
 
+use crate::ids::{AccountId, BusinessId};
+
 /// An account, as the fair shares count it (see the module docs).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Account {
     /// An owner outside any business.
-    User(i64),
+    User(AccountId),
     /// Every member of a business together.
-    Business(i64),
+    Business(BusinessId),
     /// The platform's own work, no tenant's.
     Platform,
 }
 
 impl Account {
     /// The account of a user who belongs to `business`, if any.
-    pub fn of(user_id: i64, business_id: Option<i64>) -> Account {
+    pub fn of(user_id: AccountId, business_id: Option<BusinessId>) -> Account {
         match business_id {
             Some(b) => Account::Business(b),
             None => Account::User(user_id),
@@ -46,10 +48,17 @@ mod tests {
 
     #[test]
     fn a_business_is_one_account_whoever_of_its_members_asks() {
-        assert_eq!(Account::of(7, Some(3)), Account::of(8, Some(3)));
-        assert_ne!(Account::of(7, None), Account::of(8, None));
-        assert_ne!(Account::of(3, None), Account::of(9, Some(3)));
-        assert_eq!(Account::of(7, None).to_string(), "u7");
-        assert_eq!(Account::of(7, Some(3)).to_string(), "b3");
+        let (user, business) = (AccountId, BusinessId);
+        assert_eq!(
+            Account::of(user(7), Some(business(3))),
+            Account::of(user(8), Some(business(3)))
+        );
+        assert_ne!(Account::of(user(7), None), Account::of(user(8), None));
+        assert_ne!(
+            Account::of(user(3), None),
+            Account::of(user(9), Some(business(3)))
+        );
+        assert_eq!(Account::of(user(7), None).to_string(), "u7");
+        assert_eq!(Account::of(user(7), Some(business(3))).to_string(), "b3");
     }
 }

@@ -18,6 +18,7 @@ pub mod font_catalogue;
 pub mod fonts;
 pub mod form_sent;
 pub mod identity;
+pub mod ids;
 pub mod latency;
 pub mod lifecycle;
 pub mod list_query;

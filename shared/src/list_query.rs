@@ -8,6 +8,8 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 use utoipa::{IntoParams, ToSchema};
 
+use crate::ids::PostId;
+
 /// A comparison for the database-fed lists of the editor.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum FilterOp {
@@ -59,7 +61,8 @@ pub const MAX_LIST_LIMIT: i64 = 100;
 /// A record as templates and the read API see it: values keyed by field slug.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
 pub struct DbRecord {
-    pub id: i64,
+    #[schema(value_type = i64)]
+    pub id: PostId,
     pub name: String,
     pub slug: String,
     pub created_at: DateTime<Utc>,

@@ -23,6 +23,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 
+use crate::ids::{CollectionId, DeployId, ProjectId};
 use crate::render::{Block, DocumentParts};
 
 pub const MANIFEST_VERSION: u32 = 1;
@@ -37,30 +38,30 @@ pub const MAX_MANIFEST_BYTES: usize = 2 * 1024 * 1024;
 /// URL prefix of content-addressed assets on a published site.
 pub const ASSET_PREFIX: &str = "/_assets/";
 
-pub fn manifest_key(project_id: i64, deploy_id: i64) -> String {
+pub fn manifest_key(project_id: ProjectId, deploy_id: DeployId) -> String {
     format!("deploys/{project_id}/{deploy_id}/manifest.json")
 }
 
-pub fn deploy_prefix(project_id: i64, deploy_id: i64) -> String {
+pub fn deploy_prefix(project_id: ProjectId, deploy_id: DeployId) -> String {
     format!("deploys/{project_id}/{deploy_id}/")
 }
 
 /// Object key of a content-addressed asset (`name` is `{hash}.{ext}`).
-pub fn asset_key(project_id: i64, name: &str) -> String {
+pub fn asset_key(project_id: ProjectId, name: &str) -> String {
     format!("sites/{project_id}/assets/{name}")
 }
 
 /// Object key of a rendered page document (`name` is `{hash}.html`): content-addressed like
 /// an asset, but served as a page (revalidated, never a user file).
-pub fn page_key(project_id: i64, name: &str) -> String {
+pub fn page_key(project_id: ProjectId, name: &str) -> String {
     format!("sites/{project_id}/pages/{name}")
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Manifest {
     pub version: u32,
-    pub project_id: i64,
-    pub deploy_id: i64,
+    pub project_id: ProjectId,
+    pub deploy_id: DeployId,
     pub created_at: DateTime<Utc>,
     pub site_name: String,
     /// Static responses by request path (`/`, `/sobre`, `/_assets/…`).
@@ -73,7 +74,7 @@ pub struct Manifest {
     /// Collection pages by page slug: `/{slug}/{post-slug}` renders `post` from `table`.
     pub collection_pages: BTreeMap<String, DynamicPage>,
     /// Collections the read API (`/_api/collections/{slug}`) exposes, slug → id.
-    pub collections: BTreeMap<String, i64>,
+    pub collections: BTreeMap<String, CollectionId>,
     /// The site's own 404 and 500 documents (request paths in `routes`), when it has them.
     pub not_found: Option<String>,
     pub error_page: Option<String>,
@@ -142,7 +143,7 @@ pub struct DynamicPage {
     pub page_slug: String,
     /// Collection id and slug (collection pages only).
     #[serde(default)]
-    pub table_id: Option<i64>,
+    pub table_id: Option<CollectionId>,
     #[serde(default)]
     pub table: Option<String>,
     pub blocks: Vec<Block>,

@@ -8,6 +8,7 @@ use chrono::{DateTime, Utc};
 use serde::{Deserialize, Deserializer, Serialize};
 use serde_json::{Map, Value};
 
+use crate::ids::PostId;
 use crate::sections::Sections;
 
 #[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
@@ -311,7 +312,7 @@ impl SnapTable {
             .take(limit as usize)
             .enumerate()
             .map(|(i, p)| crate::list_query::DbRecord {
-                id: i as i64 + 1,
+                id: PostId(i as i64 + 1),
                 name: p.name.clone(),
                 slug: p.slug.clone(),
                 created_at: p.created_at.unwrap_or(base),

@@ -456,7 +456,7 @@ impl Drop for DnsServer {
 /// ACME server.
 pub async fn store_certificate(
     store: &Store,
-    project: i64,
+    project: crate::ids::ProjectId,
     name: &str,
     chain_pem: &str,
     key_pem: &str,

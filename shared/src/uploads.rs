@@ -26,6 +26,7 @@
 //! browser that navigates to one runs nothing and downloads it, while an `<img>` still shows
 //! it (a disposition does not apply to subresources, and script in an `<img>` never runs).
 
+use crate::ids::{AccountId, CollectionId, ProjectId};
 use sha2::{Digest, Sha256};
 
 /// Where uploaded files live in the object store (and, after `/files/`, in URLs).
@@ -64,23 +65,23 @@ const INERT_DOWNLOAD: &[(&str, &str)] = &[
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Folder {
     /// An account's own files, belonging to no project.
-    Account { user_id: i64 },
+    Account { user_id: AccountId },
     /// Files of one project (and one of its collections), uploaded by `user_id`.
     Project {
-        user_id: i64,
-        project_id: i64,
-        table_id: Option<i64>,
+        user_id: AccountId,
+        project_id: ProjectId,
+        table_id: Option<CollectionId>,
     },
     /// Files a project's client-panel token uploaded (into one of its collections).
     Client {
-        project_id: i64,
-        table_id: Option<i64>,
+        project_id: ProjectId,
+        table_id: Option<CollectionId>,
     },
 }
 
 impl Folder {
     fn path(&self) -> String {
-        let table = |t: &Option<i64>| t.map(|t| format!("/{t}")).unwrap_or_default();
+        let table = |t: &Option<CollectionId>| t.map(|t| format!("/{t}")).unwrap_or_default();
         match self {
             Folder::Account { user_id } => user_id.to_string(),
             Folder::Project {
@@ -111,7 +112,7 @@ pub fn upload_key(folder: Folder, bytes: &[u8], stem: &str, ext: &str) -> String
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct UploadKey {
     /// The project the key's folder names, if any.
-    pub project_id: Option<i64>,
+    pub project_id: Option<ProjectId>,
     /// A validator for the file: its digest, or for keys without one, a hash of the key
     /// (a key always names the same bytes).
     pub tag: String,
@@ -155,8 +156,10 @@ impl UploadKey {
         };
         let ids = |segments: &[&str]| segments.iter().all(|s| id(s).is_some());
         let project_id = match folder {
-            [_, project] | [_, project, _] if ids(folder) => id(project),
-            ["clients", project] | ["clients", project, _] if ids(&folder[1..]) => id(project),
+            [_, project] | [_, project, _] if ids(folder) => id(project).map(ProjectId),
+            ["clients", project] | ["clients", project, _] if ids(&folder[1..]) => {
+                id(project).map(ProjectId)
+            }
             _ => None,
         };
         let tag = match digest {
@@ -217,34 +220,38 @@ mod tests {
         let key = |f| upload_key(f, b"x", "logo", "png");
         let digest = &hex::encode(Sha256::digest(b"x"))[..DIGEST_LEN];
         assert_eq!(
-            key(Folder::Account { user_id: 5 }),
+            key(Folder::Account {
+                user_id: AccountId(5)
+            }),
             format!("uploads/5/{digest}/logo.png")
         );
         assert_eq!(
             key(Folder::Project {
-                user_id: 5,
-                project_id: 7,
-                table_id: Some(9)
+                user_id: AccountId(5),
+                project_id: ProjectId(7),
+                table_id: Some(CollectionId(9))
             }),
             format!("uploads/5/7/9/{digest}/logo.png")
         );
         assert_eq!(
             key(Folder::Client {
-                project_id: 7,
+                project_id: ProjectId(7),
                 table_id: None
             }),
             format!("uploads/clients/7/{digest}/logo.png")
         );
         for folder in [
-            Folder::Account { user_id: 5 },
+            Folder::Account {
+                user_id: AccountId(5),
+            },
             Folder::Project {
-                user_id: 5,
-                project_id: 7,
+                user_id: AccountId(5),
+                project_id: ProjectId(7),
                 table_id: None,
             },
             Folder::Client {
-                project_id: 7,
-                table_id: Some(3),
+                project_id: ProjectId(7),
+                table_id: Some(CollectionId(3)),
             },
         ] {
             let k = key(folder);
@@ -252,7 +259,7 @@ mod tests {
             assert_eq!(parsed.tag, digest);
             let want = match folder {
                 Folder::Account { .. } => None,
-                _ => Some(7),
+                _ => Some(ProjectId(7)),
             };
             assert_eq!(parsed.project_id, want, "{k}");
         }
@@ -261,10 +268,22 @@ mod tests {
     #[test]
     fn only_a_project_folder_with_a_digest_names_a_project() {
         let project = |k: &str| UploadKey::parse(k).and_then(|u| u.project_id);
-        assert_eq!(project(&format!("uploads/5/7/{D}/a.png")), Some(7));
-        assert_eq!(project(&format!("uploads/5/7/9/{D}/a.png")), Some(7));
-        assert_eq!(project(&format!("uploads/clients/7/{D}/a.png")), Some(7));
-        assert_eq!(project(&format!("uploads/clients/7/9/{D}/a.png")), Some(7));
+        assert_eq!(
+            project(&format!("uploads/5/7/{D}/a.png")),
+            Some(ProjectId(7))
+        );
+        assert_eq!(
+            project(&format!("uploads/5/7/9/{D}/a.png")),
+            Some(ProjectId(7))
+        );
+        assert_eq!(
+            project(&format!("uploads/clients/7/{D}/a.png")),
+            Some(ProjectId(7))
+        );
+        assert_eq!(
+            project(&format!("uploads/clients/7/9/{D}/a.png")),
+            Some(ProjectId(7))
+        );
         for none in [
             format!("uploads/5/{D}/a.png"),
             format!("uploads/admin/{D}/a.png"),

@@ -24,6 +24,7 @@ use axum_extra::extract::cookie::{Cookie, CookieJar, SameSite};
 use base64::Engine;
 use rand::Rng;
 use sha2::{Digest, Sha256};
+use vitrine_shared::ids::AccountId;
 use vitrine_shared::store::{SessionUser, User};
 
 use crate::{
@@ -89,8 +90,8 @@ pub fn token_hash(token: &str) -> String {
 pub async fn start_session(
     core: &Core,
     jar: CookieJar,
-    user_id: i64,
-    impersonator_id: Option<i64>,
+    user_id: AccountId,
+    impersonator_id: Option<AccountId>,
 ) -> Result<CookieJar> {
     let token = new_token();
     let ttl = chrono::Duration::hours(core.settings.session_ttl_hours as i64);
@@ -139,7 +140,7 @@ pub async fn end_session(core: &Core, jar: CookieJar) -> Result<CookieJar> {
 #[derive(Debug, Clone)]
 pub struct CurrentUser {
     pub user: User,
-    pub impersonator_id: Option<i64>,
+    pub impersonator_id: Option<AccountId>,
 }
 
 impl std::ops::Deref for CurrentUser {

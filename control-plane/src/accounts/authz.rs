@@ -8,6 +8,7 @@ use axum::{
     extract::{FromRef, FromRequestParts},
     http::request::Parts,
 };
+use vitrine_shared::ids::{CollectionId, ProjectId};
 use vitrine_shared::store::{Project, ProjectOwner, User};
 
 use crate::{
@@ -21,7 +22,7 @@ use crate::{
 #[derive(Debug, Clone)]
 pub enum Principal {
     User(Box<CurrentUser>),
-    Client { project_id: i64 },
+    Client { project_id: ProjectId },
 }
 
 /// Header carrying a client-panel token. Only the header: a token in a URL ends up in
@@ -83,7 +84,11 @@ impl Principal {
 }
 
 /// For calls that name a collection: 404 unless `user` may see its project. Returns the project id.
-pub async fn authorize_collection(core: &Core, user: &User, collection_id: i64) -> Result<i64> {
+pub async fn authorize_collection(
+    core: &Core,
+    user: &User,
+    collection_id: CollectionId,
+) -> Result<ProjectId> {
     let project_id = core.store.collection_project_id(collection_id).await?;
     authorize_project(core, user, project_id).await?;
     Ok(project_id)
@@ -93,8 +98,8 @@ pub async fn authorize_collection(core: &Core, user: &User, collection_id: i64) 
 pub async fn authorize_collection_records(
     core: &Core,
     principal: &Principal,
-    collection_id: i64,
-) -> Result<i64> {
+    collection_id: CollectionId,
+) -> Result<ProjectId> {
     let project_id = core.store.collection_project_id(collection_id).await?;
     authorize_records(core, principal, project_id).await?;
     Ok(project_id)
@@ -102,7 +107,11 @@ pub async fn authorize_collection_records(
 
 /// The check every records call makes: 404 unless the principal may reach `project_id`'s
 /// collections (a user through [`can_access`], a client token for its own project only).
-pub async fn authorize_records(core: &Core, principal: &Principal, project_id: i64) -> Result<()> {
+pub async fn authorize_records(
+    core: &Core,
+    principal: &Principal,
+    project_id: ProjectId,
+) -> Result<()> {
     match principal {
         Principal::User(user) => authorize_project(core, user, project_id).await.map(|_| ()),
         Principal::Client { project_id: own } if *own == project_id => Ok(()),
@@ -143,7 +152,11 @@ pub fn can_access(user: &User, owner: &ProjectOwner) -> bool {
 }
 
 /// The check every project-scoped call makes first: 404 unless `user` may see `project_id`.
-pub async fn authorize_project(core: &Core, user: &User, project_id: i64) -> Result<ProjectOwner> {
+pub async fn authorize_project(
+    core: &Core,
+    user: &User,
+    project_id: ProjectId,
+) -> Result<ProjectOwner> {
     let owner = core.store.project_owner(project_id).await?;
     if can_access(user, &owner) {
         Ok(owner)
@@ -154,7 +167,11 @@ pub async fn authorize_project(core: &Core, user: &User, project_id: i64) -> Res
 
 /// The project itself, for the calls that read or change it: [`authorize_project`]'s check,
 /// then the row.
-pub async fn authorized_project(core: &Core, user: &User, project_id: i64) -> Result<Project> {
+pub async fn authorized_project(
+    core: &Core,
+    user: &User,
+    project_id: ProjectId,
+) -> Result<Project> {
     authorize_project(core, user, project_id).await?;
     Ok(core.store.project_by_id(project_id).await?)
 }
@@ -178,10 +195,11 @@ mod tests {
     use chrono::Utc;
     use vitrine_shared::{
         billing::Plan,
+        ids::{AccountId, BusinessId},
         store::{Json, Permissions},
     };
 
-    fn user(id: i64, business: Option<i64>) -> User {
+    fn user(id: AccountId, business: Option<BusinessId>) -> User {
         User {
             id,
             name: "u".into(),
@@ -201,7 +219,7 @@ mod tests {
         }
     }
 
-    fn project(id: i64, owner: i64, business: Option<i64>) -> ProjectOwner {
+    fn project(id: ProjectId, owner: AccountId, business: Option<BusinessId>) -> ProjectOwner {
         ProjectOwner {
             project_id: id,
             owner_id: owner,
@@ -211,27 +229,27 @@ mod tests {
 
     #[test]
     fn policy_table() {
-        let mut admin = user(1, None);
+        let mut admin = user(AccountId(1), None);
         admin.is_admin = true;
-        let stranger = user(2, None);
-        let owner = user(3, Some(10));
-        let mut biz_admin = user(4, Some(10));
+        let stranger = user(AccountId(2), None);
+        let owner = user(AccountId(3), Some(BusinessId(10)));
+        let mut biz_admin = user(AccountId(4), Some(BusinessId(10)));
         biz_admin.is_business_admin = true;
-        let mut all = user(5, Some(10));
+        let mut all = user(AccountId(5), Some(BusinessId(10)));
         all.permissions.0.all_projects = Some(true);
-        let mut white = user(6, Some(10));
-        white.permissions.0.projects_whitelist = Some(vec![100]);
-        let mut black = user(7, Some(10));
-        black.permissions.0.projects_blacklist = Some(vec![100]);
-        let plain_member = user(8, Some(10));
-        let mut other_biz_admin = user(9, Some(11));
+        let mut white = user(AccountId(6), Some(BusinessId(10)));
+        white.permissions.0.projects_whitelist = Some(vec![ProjectId(100)]);
+        let mut black = user(AccountId(7), Some(BusinessId(10)));
+        black.permissions.0.projects_blacklist = Some(vec![ProjectId(100)]);
+        let plain_member = user(AccountId(8), Some(BusinessId(10)));
+        let mut other_biz_admin = user(AccountId(9), Some(BusinessId(11)));
         other_biz_admin.is_business_admin = true;
-        let mut other_biz_all = user(12, Some(11));
+        let mut other_biz_all = user(AccountId(12), Some(BusinessId(11)));
         other_biz_all.permissions.0.all_projects = Some(true);
 
-        let p100 = project(100, 3, Some(10));
-        let p101 = project(101, 3, Some(10));
-        let solo = project(200, 2, None);
+        let p100 = project(ProjectId(100), AccountId(3), Some(BusinessId(10)));
+        let p101 = project(ProjectId(101), AccountId(3), Some(BusinessId(10)));
+        let solo = project(ProjectId(200), AccountId(2), None);
 
         let cases: &[(&User, &ProjectOwner, bool, &str)] = &[
             (&admin, &p100, true, "admin sees everything"),

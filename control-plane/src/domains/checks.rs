@@ -96,7 +96,7 @@ async fn check_one(core: &Core, dns: &DnsCheck, claim: &DomainClaim) -> anyhow::
             .await
         {
             Ok(true) => {
-                tracing::info!(project = claim.project_id, domain = %claim.domain, "pending domain verified");
+                tracing::info!(project = claim.project_id.get(), domain = %claim.domain, "pending domain verified");
                 return Ok(true);
             }
             // The owner changed or removed it while it was checked.
@@ -139,10 +139,11 @@ fn next_check(settings: &Settings, claim: &DomainClaim) -> Option<chrono::DateTi
 #[cfg(test)]
 mod tests {
     use super::*;
+    use vitrine_shared::ids::ProjectId;
 
     fn claim(checks: i64, age: chrono::Duration) -> DomainClaim {
         DomainClaim {
-            project_id: 1,
+            project_id: ProjectId(1),
             domain: "shop.example".into(),
             checks,
             last_result: None,

@@ -3,6 +3,7 @@
 //! name, never one under the platform's own domain, and not one another project holds (a
 //! name and its `www.` twin are one unit).
 
+use vitrine_shared::ids::ProjectId;
 use vitrine_shared::{
     domain::{DOMAIN_MESSAGE, DomainName, Invalid},
     store::{DOMAIN_UNIT_TAKEN, StoreError},
@@ -15,7 +16,7 @@ use crate::{
 
 /// The domain `project_id` asks for: valid, not the platform's, and held by no other project
 /// (422 or 409 otherwise).
-pub async fn domain_for(core: &Core, project_id: i64, raw: &str) -> Result<DomainName> {
+pub async fn domain_for(core: &Core, project_id: ProjectId, raw: &str) -> Result<DomainName> {
     let domain = parse_domain(core, raw)?;
     refuse_if_held_elsewhere(core, domain.as_str(), project_id).await?;
     Ok(domain)
@@ -35,7 +36,7 @@ fn parse_domain(core: &Core, raw: &str) -> Result<DomainName, Invalid> {
 }
 
 /// 409 `domain_in_use` when a project other than `project_id` holds `domain` or its twin.
-async fn refuse_if_held_elsewhere(core: &Core, domain: &str, project_id: i64) -> Result<()> {
+async fn refuse_if_held_elsewhere(core: &Core, domain: &str, project_id: ProjectId) -> Result<()> {
     match core.store.domain_holder(domain).await? {
         Some(holder) if holder != project_id => {
             Err(ApiError::from(StoreError::Conflict(DOMAIN_UNIT_TAKEN)))

@@ -41,7 +41,7 @@ pub const LINK_VALID_FOR: Duration = Duration::days(7);
 pub async fn request(mail: &Mail, user: &User, resend: bool) -> Result<()> {
     match send(mail, user).await {
         Err(e) if !resend => {
-            tracing::warn!(user = user.id, error = %e, "sign-in address confirmation not sent");
+            tracing::warn!(user = user.id.get(), error = %e, "sign-in address confirmation not sent");
             Ok(())
         }
         other => other,

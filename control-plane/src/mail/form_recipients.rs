@@ -168,7 +168,7 @@ pub async fn after_change(mail: &Mail, before: Option<&Value>, project: &Project
         return;
     }
     if let Err(e) = request_confirmation(mail, project, false).await {
-        tracing::warn!(project = project.id, error = %e, "form e-mail confirmation not sent");
+        tracing::warn!(project = project.id.get(), error = %e, "form e-mail confirmation not sent");
     }
 }
 

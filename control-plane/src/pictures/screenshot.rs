@@ -37,6 +37,7 @@ use std::{
 use bytes::Bytes;
 use futures::future::BoxFuture;
 use tokio::process::Command;
+use vitrine_shared::ids::{DeployId, ProjectId};
 use vitrine_shared::manifest::{Manifest, deploy_prefix, manifest_key};
 
 pub use crate::error::ShotError;
@@ -372,13 +373,13 @@ async fn shoot(
 }
 
 /// The key of a deploy's picture in the object store.
-pub fn site_shot_key(project_id: i64, deploy_id: i64) -> String {
+pub fn site_shot_key(project_id: ProjectId, deploy_id: DeployId) -> String {
     format!("{}screenshot.png", deploy_prefix(project_id, deploy_id))
 }
 
 /// The address the dashboard shows a deploy's picture from (authorized, see
 /// `routes::publish::deploy_screenshot`).
-pub fn site_shot_url(project_id: i64, deploy_id: i64) -> String {
+pub fn site_shot_url(project_id: ProjectId, deploy_id: DeployId) -> String {
     format!("/api/projects/{project_id}/deploys/{deploy_id}/screenshot")
 }
 
@@ -387,19 +388,22 @@ pub fn site_shot_url(project_id: i64, deploy_id: i64) -> String {
 pub async fn picture(
     core: &Core,
     answers: &Answers,
-    project_id: i64,
-    deploy_id: i64,
+    project_id: ProjectId,
+    deploy_id: DeployId,
 ) -> (&'static str, Usage) {
     let (shot, usage) = shoot_site(core, answers, project_id, deploy_id).await;
     let outcome = match shot {
         Ok(true) => "taken",
         Ok(false) => "none",
         Err(ShotError::NoBrowser) => {
-            tracing::debug!(project_id, "no Chromium: the project keeps its letter tile");
+            tracing::debug!(
+                project_id = project_id.get(),
+                "no Chromium: the project keeps its letter tile"
+            );
             "no_browser"
         }
         Err(e) => {
-            tracing::warn!(project_id, deploy_id, error = %e, ?usage, "site picture failed");
+            tracing::warn!(project_id = project_id.get(), deploy_id = deploy_id.get(), error = %e, ?usage, "site picture failed");
             "failed"
         }
     };
@@ -413,8 +417,8 @@ pub async fn picture(
 async fn shoot_site(
     core: &Core,
     answers: &Answers,
-    project_id: i64,
-    deploy_id: i64,
+    project_id: ProjectId,
+    deploy_id: DeployId,
 ) -> (Result<bool, ShotError>, Usage) {
     let failed = |e: &dyn std::fmt::Display| ShotError::Failed(e.to_string());
     let raw = match core.blobs.get(&manifest_key(project_id, deploy_id)).await {

@@ -23,6 +23,7 @@ use std::{
 
 use super::screenshot;
 use crate::{base::Core, confine::Usage, external_lists::Answers};
+use vitrine_shared::ids::{DeployId, ProjectId};
 
 pub use super::screenshot::SITE_SHOTS;
 
@@ -35,8 +36,8 @@ const RUNS_KEPT: usize = 100;
 /// One picture to take: the deploy of a project, for an account.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Job {
-    pub project_id: i64,
-    pub deploy_id: i64,
+    pub project_id: ProjectId,
+    pub deploy_id: DeployId,
     pub account: String,
 }
 
@@ -67,13 +68,13 @@ pub struct Run {
 #[derive(Default)]
 struct Queue {
     /// The one waiting picture of each project: its deploy and account.
-    pending: HashMap<i64, Job>,
+    pending: HashMap<ProjectId, Job>,
     /// Projects waiting, per account, in order of arrival.
-    waiting: HashMap<String, VecDeque<i64>>,
+    waiting: HashMap<String, VecDeque<ProjectId>>,
     /// Accounts with projects waiting, in the order of their turns.
     turns: VecDeque<String>,
     /// Accounts with a picture being taken, and its project.
-    busy: HashMap<String, i64>,
+    busy: HashMap<String, ProjectId>,
     /// When each account's pictures of the last hour were queued.
     spent: HashMap<String, VecDeque<Instant>>,
     /// Workers running.
@@ -159,12 +160,12 @@ impl Pictures {
     }
 
     /// Pictures waiting for `project_id` (0 or 1).
-    pub fn pending(&self, project_id: i64) -> usize {
+    pub fn pending(&self, project_id: ProjectId) -> usize {
         usize::from(self.queue().pending.contains_key(&project_id))
     }
 
     /// The projects whose picture is being taken.
-    pub fn running(&self) -> Vec<i64> {
+    pub fn running(&self) -> Vec<ProjectId> {
         self.queue().busy.values().copied().collect()
     }
 
@@ -190,7 +191,7 @@ impl Pictures {
     /// Pictures the home page of a deploy that just went live, in the background, in its
     /// account's turn (see the module's documentation). Failures are logged, never reported
     /// to the publish. The publisher calls this after each publish (see [`crate::state`]).
-    pub fn after_publish(&self, project_id: i64, deploy_id: i64) {
+    pub fn after_publish(&self, project_id: ProjectId, deploy_id: DeployId) {
         if !self.core.settings.site_screenshots {
             return;
         }
@@ -202,7 +203,7 @@ impl Pictures {
 
     /// Queues the picture of `deploy_id`, the live deploy of `project_id`, and starts a worker
     /// when a slot is free.
-    pub async fn enqueue(&self, project_id: i64, deploy_id: i64) -> Queued {
+    pub async fn enqueue(&self, project_id: ProjectId, deploy_id: DeployId) -> Queued {
         let core = &self.core;
         let account = match core.store.project_account(project_id).await {
             Ok(Some(account)) => account,
@@ -229,7 +230,10 @@ impl Pictures {
             Queued::Added | Queued::Gone => {}
             Queued::Replaced => core.metrics.site_screenshot("replaced"),
             Queued::OverBudget => {
-                tracing::debug!(project_id, "site picture over the account's budget");
+                tracing::debug!(
+                    project_id = project_id.get(),
+                    "site picture over the account's budget"
+                );
                 core.metrics.site_screenshot("over_budget");
             }
         }
@@ -255,8 +259,8 @@ impl Pictures {
                 screenshot::picture(&self.core, &self.answers, job.project_id, job.deploy_id).await;
             let took = started.elapsed();
             tracing::debug!(
-                project_id = job.project_id,
-                deploy_id = job.deploy_id,
+                project_id = job.project_id.get(),
+                deploy_id = job.deploy_id.get(),
                 outcome,
                 ?usage,
                 ?took,
@@ -278,7 +282,7 @@ impl Pictures {
 mod tests {
     use super::*;
 
-    fn job(project_id: i64, deploy_id: i64, account: &str) -> Job {
+    fn job(project_id: ProjectId, deploy_id: DeployId, account: &str) -> Job {
         Job {
             project_id,
             deploy_id,
@@ -290,14 +294,23 @@ mod tests {
     fn a_newer_deploy_replaces_the_waiting_one() {
         let mut q = Queue::default();
         let now = Instant::now();
-        assert_eq!(q.push(job(1, 10, "u1"), 30, now), Queued::Added);
+        assert_eq!(
+            q.push(job(ProjectId(1), DeployId(10), "u1"), 30, now),
+            Queued::Added
+        );
         for deploy in 11..20 {
-            assert_eq!(q.push(job(1, deploy, "u1"), 30, now), Queued::Replaced);
+            assert_eq!(
+                q.push(job(ProjectId(1), DeployId(deploy), "u1"), 30, now),
+                Queued::Replaced
+            );
         }
         // A late request for an older deploy does not take the newer one's place.
-        assert_eq!(q.push(job(1, 15, "u1"), 30, now), Queued::Replaced);
+        assert_eq!(
+            q.push(job(ProjectId(1), DeployId(15), "u1"), 30, now),
+            Queued::Replaced
+        );
         assert_eq!(q.pending.len(), 1);
-        assert_eq!(q.next(), Some(job(1, 19, "u1")));
+        assert_eq!(q.next(), Some(job(ProjectId(1), DeployId(19), "u1")));
         assert_eq!(q.next(), None);
     }
 
@@ -306,9 +319,9 @@ mod tests {
         let mut q = Queue::default();
         let now = Instant::now();
         for project in 1..=5 {
-            q.push(job(project, 1, "b7"), 30, now);
+            q.push(job(ProjectId(project), DeployId(1), "b7"), 30, now);
         }
-        q.push(job(100, 1, "u9"), 30, now);
+        q.push(job(ProjectId(100), DeployId(1), "u9"), 30, now);
         let first = q.next().unwrap();
         assert_eq!(first.account, "b7");
         // b7 is busy: the other account's picture comes next, and nothing more of b7's.
@@ -317,7 +330,7 @@ mod tests {
         q.done("u9");
         assert_eq!(q.next(), None);
         q.done("b7");
-        assert_eq!(q.next().unwrap().project_id, 2);
+        assert_eq!(q.next().unwrap().project_id, ProjectId(2));
     }
 
     #[test]
@@ -325,13 +338,25 @@ mod tests {
         let mut q = Queue::default();
         let now = Instant::now();
         for project in 1..=3 {
-            assert_eq!(q.push(job(project, 1, "u1"), 3, now), Queued::Added);
+            assert_eq!(
+                q.push(job(ProjectId(project), DeployId(1), "u1"), 3, now),
+                Queued::Added
+            );
             q.next();
             q.done("u1");
         }
-        assert_eq!(q.push(job(4, 1, "u1"), 3, now), Queued::OverBudget);
-        assert_eq!(q.push(job(5, 1, "u2"), 3, now), Queued::Added);
+        assert_eq!(
+            q.push(job(ProjectId(4), DeployId(1), "u1"), 3, now),
+            Queued::OverBudget
+        );
+        assert_eq!(
+            q.push(job(ProjectId(5), DeployId(1), "u2"), 3, now),
+            Queued::Added
+        );
         let later = now + HOUR;
-        assert_eq!(q.push(job(4, 1, "u1"), 3, later), Queued::Added);
+        assert_eq!(
+            q.push(job(ProjectId(4), DeployId(1), "u1"), 3, later),
+            Queued::Added
+        );
     }
 }

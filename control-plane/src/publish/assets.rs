@@ -5,6 +5,7 @@
 //! compressed variants (`objects`).
 
 use bytes::Bytes;
+use vitrine_shared::ids::{CollectionId, PostId};
 use vitrine_shared::{
     blob::BlobError,
     manifest::{ASSET_PREFIX, StaticFile, asset_key},
@@ -129,7 +130,7 @@ impl Build<'_> {
             }
             Err(BlobError::NotFound | BlobError::InvalidKey) => {
                 tracing::warn!(
-                    project_id = self.project_id,
+                    project_id = self.project_id.get(),
                     key,
                     "a page refers to a missing upload"
                 );
@@ -174,11 +175,11 @@ impl Build<'_> {
     /// name that project's files. Read in keyset pages, so memory stays flat.
     pub(super) async fn note_record_uploads(
         &mut self,
-        collections: &[i64],
+        collections: &[CollectionId],
     ) -> Result<(), PublishError> {
         const PAGE: i64 = 1000;
         for &collection in collections {
-            let mut after = 0;
+            let mut after = PostId(0);
             loop {
                 let posts = self.core.store.posts_after(collection, after, PAGE).await?;
                 for post in &posts {

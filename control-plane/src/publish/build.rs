@@ -6,6 +6,7 @@ use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 use bytes::Bytes;
 use serde_json::Value;
+use vitrine_shared::ids::{CollectionId, DeployId, ProjectId};
 use vitrine_shared::{
     account::Account,
     domain::normalize_page_slug,
@@ -43,7 +44,7 @@ pub(super) struct Build<'a> {
     pub(super) core: &'a Core,
     /// The API-fed lists' answers, for the records a page's lists are published with.
     pub(super) answers: &'a Answers,
-    pub(super) project_id: i64,
+    pub(super) project_id: ProjectId,
     /// The owner's account: its renders go first in the fair queue, its fetches are its own.
     pub(super) account: Account,
     pub(super) routes: BTreeMap<String, StaticFile>,
@@ -122,8 +123,8 @@ fn template_failed(page: &Page, error: vitrine_shared::render::RenderError) -> P
 
 pub(super) async fn build(
     publisher: &Parts,
-    project_id: i64,
-    deploy_id: i64,
+    project_id: ProjectId,
+    deploy_id: DeployId,
     progress: Option<Progress>,
 ) -> Result<Built, PublishError> {
     let core = &publisher.core;
@@ -198,7 +199,7 @@ pub(super) async fn build(
             .unwrap_or(text_of(meta, "description"))
             .to_string(),
     };
-    let table_slug: HashMap<i64, &str> = collections
+    let table_slug: HashMap<CollectionId, &str> = collections
         .iter()
         .map(|c| (c.id, c.slug.as_str()))
         .collect();
@@ -317,7 +318,7 @@ pub(super) async fn build(
             name: page.name.clone(),
         });
     }
-    let collection_ids: Vec<i64> = collections.iter().map(|c| c.id).collect();
+    let collection_ids: Vec<CollectionId> = collections.iter().map(|c| c.id).collect();
     b.note_record_uploads(&collection_ids).await?;
     b.step(Step::Assets {
         files: b.files,

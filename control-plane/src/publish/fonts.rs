@@ -41,7 +41,7 @@ impl Build<'_> {
             Err(e) => {
                 let message =
                     format!("The font {family} ({weight} {style}) could not be fetched: {e}");
-                tracing::warn!(project_id = self.project_id, "{message}");
+                tracing::warn!(project_id = self.project_id.get(), "{message}");
                 let params = serde_json::json!({
                     "family": family,
                     "weight": weight,

@@ -73,6 +73,7 @@ fn job_key(blocks: &[Block], ctx: &RenderContext) -> Option<[u8; 32]> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use vitrine_shared::ids::AccountId;
 
     #[test]
     fn any_change_to_the_blocks_or_the_context_is_another_job() {
@@ -110,7 +111,7 @@ mod tests {
             ..Default::default()
         });
         let renders = Renders::default();
-        let share = Share::publish(vitrine_shared::account::Account::User(1));
+        let share = Share::publish(vitrine_shared::account::Account::User(AccountId(1)));
         let blocks = vec![Block {
             uid: "a".into(),
             template: "<p>{{ page.name }}</p>".into(),

@@ -18,6 +18,7 @@
 
 use std::collections::{BTreeMap, HashMap};
 
+use vitrine_shared::ids::ProjectId;
 use vitrine_shared::{
     blob::BlobError,
     manifest::{Manifest, StaticFile, manifest_key},
@@ -44,13 +45,13 @@ impl Previous {
             Ok(raw) => match serde_json::from_slice(&raw) {
                 Ok(m) => m,
                 Err(e) => {
-                    tracing::warn!(project_id = project.id, key, error = %e, "unreadable live manifest: nothing reused");
+                    tracing::warn!(project_id = project.id.get(), key, error = %e, "unreadable live manifest: nothing reused");
                     return Previous::default();
                 }
             },
             Err(BlobError::NotFound) => return Previous::default(),
             Err(e) => {
-                tracing::warn!(project_id = project.id, key, error = %e, "live manifest unavailable: nothing reused");
+                tracing::warn!(project_id = project.id.get(), key, error = %e, "live manifest unavailable: nothing reused");
                 return Previous::default();
             }
         };
@@ -58,7 +59,7 @@ impl Previous {
     }
 
     /// The files among a manifest's `routes` that are `project_id`'s content-addressed objects.
-    fn of(project_id: i64, routes: BTreeMap<String, StaticFile>) -> Previous {
+    fn of(project_id: ProjectId, routes: BTreeMap<String, StaticFile>) -> Previous {
         let shared = format!("sites/{project_id}/");
         let files = routes
             .into_values()
@@ -103,7 +104,7 @@ mod tests {
         ] {
             routes.insert(path.to_string(), file(key));
         }
-        let previous = Previous::of(7, routes);
+        let previous = Previous::of(ProjectId(7), routes);
         let br = |k: &str| Some(format!("{k}.br"));
         assert_eq!(
             previous.variants("sites/7/pages/aa.html"),

@@ -9,6 +9,7 @@ use chrono::{DateTime, Utc};
 use serde::Serialize;
 use serde_json::{Map, Value};
 use utoipa::ToSchema;
+use vitrine_shared::ids::{CollectionId, PostId};
 use vitrine_shared::store::{NewPost, PostUpdate};
 
 use super::{Draft, Schema, assign_slugs, resolve_relations};
@@ -125,12 +126,12 @@ pub struct Planner<'a> {
     strict: bool,
     keep: usize,
     /// The collection's stored slugs, and their records.
-    stored: HashMap<String, i64>,
+    stored: HashMap<String, PostId>,
     /// Slugs given in the file so far (a repeat is refused when `strict`).
     seen: HashSet<String>,
     /// Slugs stored or given to an insert so far.
     taken: HashSet<String>,
-    updates: Vec<(i64, Draft)>,
+    updates: Vec<(PostId, Draft)>,
     inserted: usize,
     outcomes: Vec<Outcome>,
     problems: Vec<Problem>,
@@ -312,15 +313,15 @@ pub async fn write_drafts(
 /// pass, however many records are updated).
 async fn merge_stored(
     core: &Core,
-    collection: i64,
-    updates: Vec<(i64, Draft)>,
+    collection: CollectionId,
+    updates: Vec<(PostId, Draft)>,
 ) -> Result<Vec<(Option<PostUpdate>, Draft)>, ApiError> {
     if updates.is_empty() {
         return Ok(Vec::new());
     }
-    let wanted: HashSet<i64> = updates.iter().map(|(id, _)| *id).collect();
+    let wanted: HashSet<PostId> = updates.iter().map(|(id, _)| *id).collect();
     let mut stored = HashMap::with_capacity(wanted.len());
-    let mut after = 0;
+    let mut after = PostId(0);
     loop {
         let page = core.store.posts_after(collection, after, 1000).await?;
         let Some(last) = page.last() else { break };

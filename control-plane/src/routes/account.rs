@@ -11,6 +11,7 @@ use axum_extra::extract::CookieJar;
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
+use vitrine_shared::ids::AccountId;
 use vitrine_shared::{
     billing::{Month, PLANS, PlanPrice},
     domain::{new_password, required_text},
@@ -331,7 +332,8 @@ pub async fn day_history(
 /// One row of the administrator's users screen.
 #[derive(Debug, Serialize, ToSchema)]
 pub struct UserRow {
-    pub id: i64,
+    #[schema(value_type = i64)]
+    pub id: AccountId,
     pub created_at: DateTime<Utc>,
     pub name: String,
     pub email: String,
@@ -368,13 +370,13 @@ pub async fn login_with(
     State(state): State<AppState>,
     Admin(admin): Admin,
     jar: CookieJar,
-    ApiPath(id): ApiPath<i64>,
+    ApiPath(id): ApiPath<AccountId>,
 ) -> Result<impl IntoResponse> {
     // While signed in as someone, the administrator acts as that user (not an admin).
     let target = state.store.user_by_id(id).await?;
     state
         .store
-        .audit(admin.id, "login_as", Some(target.id), &target.email)
+        .audit(admin.id, "login_as", Some(target.id.get()), &target.email)
         .await?;
     let jar = auth::end_session(&state, jar).await?;
     let jar = auth::start_session(&state, jar, target.id, Some(admin.id)).await?;
@@ -407,7 +409,7 @@ pub async fn login_back(
     }
     state
         .store
-        .audit(admin.id, "login_back", Some(user.id), &user.email)
+        .audit(admin.id, "login_back", Some(user.id.get()), &user.email)
         .await?;
     let jar = auth::end_session(&state, jar).await?;
     let jar = auth::start_session(&state, jar, admin.id, None).await?;

@@ -13,6 +13,7 @@ use axum_extra::extract::CookieJar;
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
+use vitrine_shared::ids::{AccountId, BusinessId, ProjectId};
 use vitrine_shared::{
     domain::{Email, new_password, required_text},
     store::{NewUser, PasswordChange, Permissions, User},
@@ -29,7 +30,7 @@ use crate::{
 /// A business administrator and their business; others get 403.
 pub struct BusinessAdmin {
     pub user: CurrentUser,
-    pub business_id: i64,
+    pub business_id: BusinessId,
 }
 
 impl axum::extract::FromRequestParts<AppState> for BusinessAdmin {
@@ -52,7 +53,8 @@ impl axum::extract::FromRequestParts<AppState> for BusinessAdmin {
 
 #[derive(Debug, Serialize, ToSchema)]
 pub struct BusinessUserView {
-    pub id: i64,
+    #[schema(value_type = i64)]
+    pub id: AccountId,
     pub name: String,
     pub email: String,
     pub is_business_admin: bool,
@@ -90,7 +92,7 @@ pub struct BusinessUserInput {
 }
 
 /// The member `id` of the caller's business; 404 for anyone else.
-async fn member(state: &AppState, admin: &BusinessAdmin, id: i64) -> Result<User> {
+async fn member(state: &AppState, admin: &BusinessAdmin, id: AccountId) -> Result<User> {
     let user = state.store.user_by_id(id).await?;
     if user.business_id != Some(admin.business_id) {
         return Err(ApiError::NotFound);
@@ -133,9 +135,9 @@ async fn access_level(
             ErrorCode::UnknownBusinessProject,
             format!("Project {unknown} is not one of the business's projects"),
         )
-        .param("id", *unknown));
+        .param("id", unknown.get()));
     }
-    let dedup = |v: &Option<Vec<i64>>| {
+    let dedup = |v: &Option<Vec<ProjectId>>| {
         v.as_ref().map(|v| {
             let mut v = v.clone();
             v.sort_unstable();
@@ -173,7 +175,7 @@ pub async fn list_business_users(
 pub async fn get_business_user(
     State(state): State<AppState>,
     admin: BusinessAdmin,
-    ApiPath(id): ApiPath<i64>,
+    ApiPath(id): ApiPath<AccountId>,
 ) -> Result<ApiJson<BusinessUserView>> {
     Ok(ApiJson(member(&state, &admin, id).await?.into()))
 }
@@ -230,7 +232,7 @@ pub async fn update_business_user(
     State(state): State<AppState>,
     admin: BusinessAdmin,
     jar: CookieJar,
-    ApiPath(id): ApiPath<i64>,
+    ApiPath(id): ApiPath<AccountId>,
     ApiJson(input): ApiJson<BusinessUserInput>,
 ) -> Result<ApiJson<BusinessUserView>> {
     let current = member(&state, &admin, id).await?;

@@ -19,6 +19,7 @@ use axum::{
 };
 use utoipa::IntoResponses;
 use utoipa_axum::{router::OpenApiRouter, routes};
+use vitrine_shared::ids::BusinessId;
 use vitrine_shared::store::BusinessBlock;
 
 use crate::{
@@ -40,7 +41,7 @@ pub fn router() -> OpenApiRouter<AppState> {
 /// outside any business), and whether they may write it. Every route here takes it, so no
 /// route reads a library but its caller's.
 pub struct Library {
-    pub business_id: i64,
+    pub business_id: BusinessId,
     /// The caller administers the business.
     writer: bool,
 }

@@ -13,6 +13,7 @@ use axum::extract::State;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 use utoipa::{IntoParams, ToSchema};
+use vitrine_shared::ids::{CollectionId, ProjectId};
 use vitrine_shared::{fields::FieldType, store::CollectionSummary};
 
 use crate::{
@@ -27,7 +28,8 @@ use crate::{
 
 #[derive(Debug, Serialize, ToSchema)]
 pub struct ClientProject {
-    pub id: i64,
+    #[schema(value_type = i64)]
+    pub id: ProjectId,
     pub name: String,
     pub slug: String,
 }
@@ -66,7 +68,7 @@ pub async fn client_project(
 pub async fn regenerate_token(
     State(state): State<AppState>,
     user: CurrentUser,
-    ApiPath(id): ApiPath<i64>,
+    ApiPath(id): ApiPath<ProjectId>,
 ) -> Result<ApiJson<ProjectView>> {
     authorize_project(&state, &user, id).await?;
     state
@@ -91,7 +93,7 @@ pub struct SheetLink {
 pub async fn get_sheet_link(
     State(state): State<AppState>,
     user: CurrentUser,
-    ApiPath(id): ApiPath<i64>,
+    ApiPath(id): ApiPath<ProjectId>,
 ) -> Result<ApiJson<SheetLink>> {
     authorize_project(&state, &user, id).await?;
     Ok(ApiJson(SheetLink {
@@ -107,7 +109,7 @@ pub async fn get_sheet_link(
 pub async fn regenerate_sheet_token(
     State(state): State<AppState>,
     user: CurrentUser,
-    ApiPath(id): ApiPath<i64>,
+    ApiPath(id): ApiPath<ProjectId>,
 ) -> Result<ApiJson<SheetLink>> {
     authorize_project(&state, &user, id).await?;
     let token = auth::new_token();
@@ -184,7 +186,7 @@ fn phone_digits(v: &Value) -> Value {
     responses((status = 200, body = SheetResult), (status = 404, body = ErrorBody), (status = 422, body = ErrorBody)))]
 pub async fn google_sheets(
     State(state): State<AppState>,
-    ApiPath((project_id, token)): ApiPath<(i64, String)>,
+    ApiPath((project_id, token)): ApiPath<(ProjectId, String)>,
     ApiQuery(flags): ApiQuery<SheetFlags>,
     ApiJson(push): ApiJson<SheetPush>,
 ) -> Result<ApiJson<SheetResult>> {
@@ -204,7 +206,7 @@ pub async fn google_sheets(
         Value::Number(n) => {
             state
                 .store
-                .collection_by_id(n.as_i64().unwrap_or(0))
+                .collection_by_id(CollectionId(n.as_i64().unwrap_or(0)))
                 .await?
         }
         Value::String(s) => state.store.collection_by_slug(project_id, s).await?,

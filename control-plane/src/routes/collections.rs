@@ -4,6 +4,7 @@ use axum::{extract::State, http::StatusCode, response::IntoResponse};
 use serde::Deserialize;
 use serde_json::{Value, json};
 use utoipa::ToSchema;
+use vitrine_shared::ids::{CollectionId, FieldId, ProjectId};
 use vitrine_shared::{
     domain::{Invalid, slugify},
     fields::{CURRENCY_FORMATS, FieldMeta, FieldOption, FieldType},
@@ -24,7 +25,8 @@ use crate::{
 
 #[derive(Debug, Deserialize, ToSchema)]
 pub struct TableInput {
-    pub project_id: Option<i64>,
+    #[schema(value_type = Option<i64>)]
+    pub project_id: Option<ProjectId>,
     pub name: Option<String>,
     pub slug: Option<String>,
     #[schema(value_type = Option<Object>)]
@@ -99,10 +101,10 @@ async fn table_view(state: &AppState, c: &Collection) -> Result<TableView> {
 
 async fn collection_slug(
     state: &AppState,
-    project_id: i64,
+    project_id: ProjectId,
     raw: Option<&str>,
     name: &str,
-    except: Option<i64>,
+    except: Option<CollectionId>,
 ) -> Result<String> {
     let slug = slugify(raw.filter(|s| !s.trim().is_empty()).unwrap_or(name));
     if slug.is_empty() {
@@ -123,9 +125,9 @@ async fn collection_slug(
 /// name in every list and picker.
 async fn ensure_name_free(
     state: &AppState,
-    project_id: i64,
+    project_id: ProjectId,
     name: &str,
-    except: Option<i64>,
+    except: Option<CollectionId>,
 ) -> Result<()> {
     let wanted = name.trim().to_lowercase();
     let taken = state
@@ -150,7 +152,7 @@ async fn ensure_name_free(
 pub async fn get_table(
     State(state): State<AppState>,
     principal: Principal,
-    ApiPath(id): ApiPath<i64>,
+    ApiPath(id): ApiPath<CollectionId>,
 ) -> Result<ApiJson<TableView>> {
     authorize_collection_records(&state, &principal, id).await?;
     let c = state.store.collection_by_id(id).await?;
@@ -190,7 +192,7 @@ pub async fn create_table(
 pub async fn update_table(
     State(state): State<AppState>,
     user: CurrentUser,
-    ApiPath(id): ApiPath<i64>,
+    ApiPath(id): ApiPath<CollectionId>,
     ApiJson(req): ApiJson<TableInput>,
 ) -> Result<ApiJson<TableView>> {
     let project_id = authorize_collection(&state, &user, id).await?;
@@ -224,7 +226,7 @@ pub async fn update_table(
 pub async fn delete_table(
     State(state): State<AppState>,
     user: CurrentUser,
-    ApiPath(id): ApiPath<i64>,
+    ApiPath(id): ApiPath<CollectionId>,
 ) -> Result<StatusCode> {
     authorize_collection(&state, &user, id).await?;
     state.store.delete_collection(id).await?;
@@ -235,7 +237,8 @@ pub async fn delete_table(
 
 #[derive(Debug, Deserialize, ToSchema)]
 pub struct FieldRequest {
-    pub table_id: Option<i64>,
+    #[schema(value_type = Option<i64>)]
+    pub table_id: Option<CollectionId>,
     pub name: Option<String>,
     pub slug: Option<String>,
     #[serde(rename = "type")]
@@ -270,7 +273,7 @@ fn flag(v: &Option<Value>) -> Result<bool> {
 /// Validates a field definition; relation targets must be collections of the same project.
 async fn field_input(
     state: &AppState,
-    project_id: i64,
+    project_id: ProjectId,
     req: FieldRequest,
 ) -> Result<(FieldInput, Option<String>)> {
     let name = required("name", req.name.as_deref(), "Name is required")?;
@@ -390,10 +393,10 @@ async fn field_input(
 
 async fn field_slug(
     state: &AppState,
-    collection_id: i64,
+    collection_id: CollectionId,
     requested: Option<&str>,
     name: &str,
-    except: Option<i64>,
+    except: Option<FieldId>,
 ) -> Result<String> {
     let explicit = requested.is_some_and(|s| !s.trim().is_empty());
     // The spec's slug normalisation, as for records and pages.
@@ -444,7 +447,7 @@ pub async fn create_field(
 pub async fn update_field(
     State(state): State<AppState>,
     user: CurrentUser,
-    ApiPath(id): ApiPath<i64>,
+    ApiPath(id): ApiPath<FieldId>,
     ApiJson(req): ApiJson<FieldRequest>,
 ) -> Result<ApiJson<FieldView>> {
     let current = state.store.field_by_id(id).await?;
@@ -474,7 +477,7 @@ pub async fn update_field(
 pub async fn delete_field(
     State(state): State<AppState>,
     user: CurrentUser,
-    ApiPath(id): ApiPath<i64>,
+    ApiPath(id): ApiPath<FieldId>,
 ) -> Result<StatusCode> {
     let current = state.store.field_by_id(id).await?;
     authorize_collection(&state, &user, current.collection_id).await?;
@@ -496,10 +499,14 @@ pub async fn reorder_fields(
     user: CurrentUser,
     ApiJson(req): ApiJson<ReorderRequest>,
 ) -> Result<StatusCode> {
-    let ids: Vec<i64> = req
+    let ids: Vec<FieldId> = req
         .fields
         .iter()
-        .map(|v| v.as_i64().or_else(|| v.get("id").and_then(Value::as_i64)))
+        .map(|v| {
+            v.as_i64()
+                .or_else(|| v.get("id").and_then(Value::as_i64))
+                .map(FieldId)
+        })
         .collect::<Option<_>>()
         .ok_or_else(|| {
             ApiError::invalid(

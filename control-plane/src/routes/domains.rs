@@ -29,6 +29,7 @@ use anyhow::Context;
 use axum::{extract::State, http::HeaderMap, response::Response};
 use serde::Deserialize;
 use utoipa::ToSchema;
+use vitrine_shared::ids::ProjectId;
 use vitrine_shared::{dns::DnsCheck, domain::challenge_value};
 
 use crate::{
@@ -46,7 +47,8 @@ use crate::{
 /// The body of `POST /api/dns-verify`.
 #[derive(Debug, Deserialize, ToSchema)]
 pub struct DnsVerify {
-    pub project_id: i64,
+    #[schema(value_type = i64)]
+    pub project_id: ProjectId,
     pub domain: String,
 }
 
@@ -118,7 +120,7 @@ pub async fn dns_verify(
 pub async fn remove_domain(
     State(state): State<AppState>,
     user: CurrentUser,
-    ApiPath(id): ApiPath<i64>,
+    ApiPath(id): ApiPath<ProjectId>,
 ) -> Result<ApiJson<ProjectView>> {
     authorize_project(&state, &user, id).await?;
     state.store.remove_domain(id).await?;

@@ -5,6 +5,7 @@
 use axum::extract::State;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
+use vitrine_shared::ids::ProjectId;
 use vitrine_shared::store::ProjectChanges;
 
 use crate::{
@@ -45,7 +46,7 @@ pub struct ConfirmedFormEmail {
 pub async fn get_form_email(
     State(state): State<AppState>,
     user: CurrentUser,
-    ApiPath(project_id): ApiPath<i64>,
+    ApiPath(project_id): ApiPath<ProjectId>,
 ) -> Result<ApiJson<FormEmailView>> {
     let project = authorized_project(&state, &user, project_id).await?;
     Ok(ApiJson(view(&state, &project).await?))
@@ -59,7 +60,7 @@ pub async fn get_form_email(
 pub async fn set_form_email(
     State(state): State<AppState>,
     user: CurrentUser,
-    ApiPath(project_id): ApiPath<i64>,
+    ApiPath(project_id): ApiPath<ProjectId>,
     ApiJson(req): ApiJson<SetFormEmail>,
 ) -> Result<ApiJson<FormEmailView>> {
     let current = authorized_project(&state, &user, project_id).await?;
@@ -95,7 +96,7 @@ pub async fn set_form_email(
 pub async fn resend_form_email(
     State(state): State<AppState>,
     user: CurrentUser,
-    ApiPath(project_id): ApiPath<i64>,
+    ApiPath(project_id): ApiPath<ProjectId>,
 ) -> Result<ApiJson<FormEmailView>> {
     let project = authorized_project(&state, &user, project_id).await?;
     request_confirmation(&state.mail, &project, true).await?;

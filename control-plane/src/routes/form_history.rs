@@ -22,6 +22,7 @@ use chrono::{DateTime, NaiveDate, NaiveTime, Utc};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use utoipa::{IntoParams, ToSchema};
+use vitrine_shared::ids::{PageId, ProjectId};
 use vitrine_shared::{
     fields::{csv_text, sanitize_html, submission_fields},
     store::{HistoryUsage, ProjectChanges, StoreError, Submission, SubmissionFilter},
@@ -166,7 +167,7 @@ fn newest_first(meta: &Value) -> bool {
 pub async fn form_history(
     State(state): State<AppState>,
     user: CurrentUser,
-    ApiPath(project_id): ApiPath<i64>,
+    ApiPath(project_id): ApiPath<ProjectId>,
     ApiQuery(q): ApiQuery<HistoryQuery>,
 ) -> Result<ApiJson<FormHistoryView>> {
     authorize_project(&state, &user, project_id).await?;
@@ -220,7 +221,7 @@ pub async fn form_history(
 pub async fn export_form_history(
     State(state): State<AppState>,
     user: CurrentUser,
-    ApiPath(project_id): ApiPath<i64>,
+    ApiPath(project_id): ApiPath<ProjectId>,
     ApiQuery(q): ApiQuery<HistoryQuery>,
 ) -> Result<Response> {
     authorize_project(&state, &user, project_id).await?;
@@ -306,7 +307,7 @@ fn history_csv(rows: &[Submission]) -> Result<Vec<u8>, csv::Error> {
 pub async fn delete_form_history(
     State(state): State<AppState>,
     user: CurrentUser,
-    ApiPath(project_id): ApiPath<i64>,
+    ApiPath(project_id): ApiPath<ProjectId>,
     ApiJson(req): ApiJson<BulkDelete>,
 ) -> Result<ApiJson<Deleted>> {
     authorize_project(&state, &user, project_id).await?;
@@ -330,7 +331,7 @@ pub struct FormHistorySettings {
         deserialize_with = "double_option"
     )]
     #[schema(value_type = Option<i64>)]
-    pub form_thank_you_page: Option<Option<i64>>,
+    pub form_thank_you_page: Option<Option<PageId>>,
 }
 
 /// Stores the form history order and the thank-you page in the project's meta, the order with
@@ -343,7 +344,7 @@ pub struct FormHistorySettings {
 pub async fn update_settings(
     State(state): State<AppState>,
     user: CurrentUser,
-    ApiPath(project_id): ApiPath<i64>,
+    ApiPath(project_id): ApiPath<ProjectId>,
     ApiJson(req): ApiJson<FormHistorySettings>,
 ) -> Result<ApiJson<ProjectView>> {
     authorize_project(&state, &user, project_id).await?;
@@ -367,7 +368,7 @@ pub async fn update_settings(
             }
             Some(page_id) => {
                 check_thank_you_page(&state, project_id, page_id).await?;
-                m.insert(THANK_YOU_KEY.into(), Value::from(page_id));
+                m.insert(THANK_YOU_KEY.into(), Value::from(page_id.get()));
             }
         }
     }
@@ -384,7 +385,11 @@ const THANK_YOU_KEY: &str = "formThankYouPage";
 
 /// A thank-you page must be a static page of this project: another project's page (or a
 /// collection page, which has no path of its own) is refused like one that does not exist.
-async fn check_thank_you_page(state: &AppState, project_id: i64, page_id: i64) -> Result<()> {
+async fn check_thank_you_page(
+    state: &AppState,
+    project_id: ProjectId,
+    page_id: PageId,
+) -> Result<()> {
     let refused = || {
         ApiError::invalid(
             THANK_YOU_KEY,

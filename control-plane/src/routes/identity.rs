@@ -9,6 +9,7 @@ use serde::Serialize;
 use serde_json::{Map, Value};
 use utoipa::ToSchema;
 use utoipa_axum::{router::OpenApiRouter, routes};
+use vitrine_shared::ids::ProjectId;
 use vitrine_shared::{
     domain::Invalid,
     identity::{Identity, IdentityInput},
@@ -93,7 +94,7 @@ fn with_key(meta: &Value, key: &str, value: Value) -> Value {
 pub async fn get_identity(
     State(state): State<AppState>,
     user: CurrentUser,
-    ApiPath(id): ApiPath<i64>,
+    ApiPath(id): ApiPath<ProjectId>,
 ) -> Result<ApiJson<Identity>> {
     let project = authorized_project(&state, &user, id).await?;
     Ok(ApiJson(Identity::of_meta(&project.meta.0, &project.name)))
@@ -106,7 +107,7 @@ pub async fn get_identity(
 pub async fn put_identity(
     State(state): State<AppState>,
     user: CurrentUser,
-    ApiPath(id): ApiPath<i64>,
+    ApiPath(id): ApiPath<ProjectId>,
     ApiJson(input): ApiJson<IdentityInput>,
 ) -> Result<ApiJson<Identity>> {
     let project = authorized_project(&state, &user, id).await?;
@@ -128,7 +129,7 @@ pub async fn put_identity(
 pub async fn get_theme(
     State(state): State<AppState>,
     user: CurrentUser,
-    ApiPath(id): ApiPath<i64>,
+    ApiPath(id): ApiPath<ProjectId>,
 ) -> Result<ApiJson<ThemeView>> {
     let project = authorized_project(&state, &user, id).await?;
     Ok(ApiJson(match Theme::stored(&project.meta.0) {
@@ -144,7 +145,7 @@ pub async fn get_theme(
 pub async fn put_theme(
     State(state): State<AppState>,
     user: CurrentUser,
-    ApiPath(id): ApiPath<i64>,
+    ApiPath(id): ApiPath<ProjectId>,
     ApiJson(input): ApiJson<ThemeInput>,
 ) -> Result<ApiJson<ThemeView>> {
     let project = authorized_project(&state, &user, id).await?;

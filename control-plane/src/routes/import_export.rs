@@ -44,6 +44,7 @@ use tokio::sync::mpsc;
 use utoipa::{IntoParams, ToSchema};
 use vitrine_shared::{
     fields::{FieldType, separator_name},
+    ids::CollectionId,
     store::PostsStep,
 };
 
@@ -123,7 +124,7 @@ pub struct CsvOptions {
 pub async fn export_csv(
     State(state): State<AppState>,
     principal: Principal,
-    ApiPath(id): ApiPath<i64>,
+    ApiPath(id): ApiPath<CollectionId>,
     ApiQuery(options): ApiQuery<CsvOptions>,
 ) -> Result<Response> {
     export(state, principal, id, Format::Csv, options.bom).await
@@ -135,7 +136,7 @@ pub async fn export_csv(
 pub async fn export_json(
     State(state): State<AppState>,
     principal: Principal,
-    ApiPath(id): ApiPath<i64>,
+    ApiPath(id): ApiPath<CollectionId>,
 ) -> Result<Response> {
     export(state, principal, id, Format::Json, false).await
 }
@@ -174,7 +175,7 @@ pub struct ImportRequest {
 pub async fn import(
     State(state): State<AppState>,
     principal: Principal,
-    ApiPath(id): ApiPath<i64>,
+    ApiPath(id): ApiPath<CollectionId>,
     ApiJson(req): ApiJson<ImportRequest>,
 ) -> Result<impl IntoResponse> {
     let project_id = authorize_collection_records(&state, &principal, id).await?;

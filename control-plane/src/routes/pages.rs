@@ -4,6 +4,7 @@ use axum::{extract::State, http::StatusCode, response::IntoResponse};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use utoipa::ToSchema;
+use vitrine_shared::ids::{CollectionId, PageId, ProjectId};
 use vitrine_shared::{
     blocks::sanitize_rich_text,
     domain::{Invalid, normalize_page_slug, required_text},
@@ -26,11 +27,13 @@ const MAX_OUTPUT: usize = 2 * 1024 * 1024;
 #[derive(Debug, Deserialize, ToSchema)]
 pub struct CreatePage {
     pub name: Option<String>,
-    pub project_id: i64,
+    #[schema(value_type = i64)]
+    pub project_id: ProjectId,
     /// Makes it a collection page of this collection of the project, which starts with the
     /// library's detail block bound to the collection's fields.
     #[serde(default)]
-    pub table_id: Option<i64>,
+    #[schema(value_type = Option<i64>)]
+    pub table_id: Option<CollectionId>,
 }
 
 #[derive(Debug, Deserialize, ToSchema)]
@@ -47,7 +50,7 @@ pub struct UpdatePage {
     /// Binds the page to a collection of the same project (a collection page), or null.
     #[serde(default, deserialize_with = "double_option")]
     #[schema(value_type = Option<i64>)]
-    pub table_id: Option<Option<i64>>,
+    pub table_id: Option<Option<CollectionId>>,
 }
 
 /// A page as saved, and what the owner should know about it: one of the project's redirects
@@ -95,7 +98,11 @@ pub async fn create_page(
 }
 
 /// A collection of this project, else 422 `unknown_collection` (another project's is unknown too).
-async fn check_collection(state: &AppState, table_id: i64, project_id: i64) -> Result<()> {
+async fn check_collection(
+    state: &AppState,
+    table_id: CollectionId,
+    project_id: ProjectId,
+) -> Result<()> {
     if state
         .store
         .collection_in_project(table_id, project_id)
@@ -118,7 +125,7 @@ async fn check_collection(state: &AppState, table_id: i64, project_id: i64) -> R
 pub async fn get_page(
     State(state): State<AppState>,
     user: CurrentUser,
-    ApiPath((project_id, page_id)): ApiPath<(i64, i64)>,
+    ApiPath((project_id, page_id)): ApiPath<(ProjectId, PageId)>,
 ) -> Result<ApiJson<Page>> {
     authorize_project(&state, &user, project_id).await?;
     let page = state.store.page_by_id(page_id).await?;
@@ -134,7 +141,7 @@ pub async fn get_page(
 pub async fn update_page(
     State(state): State<AppState>,
     user: CurrentUser,
-    ApiPath(page_id): ApiPath<i64>,
+    ApiPath(page_id): ApiPath<PageId>,
     ApiJson(req): ApiJson<UpdatePage>,
 ) -> Result<ApiJson<PageSaved>> {
     let project_id = state.store.page_project_id(page_id).await?;
@@ -259,7 +266,7 @@ pub async fn update_page(
 pub async fn delete_page(
     State(state): State<AppState>,
     user: CurrentUser,
-    ApiPath(page_id): ApiPath<i64>,
+    ApiPath(page_id): ApiPath<PageId>,
 ) -> Result<StatusCode> {
     let project_id = state.store.page_project_id(page_id).await?;
     authorize_project(&state, &user, project_id).await?;

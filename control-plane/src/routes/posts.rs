@@ -9,6 +9,7 @@ use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 use utoipa::{IntoParams, ToSchema};
+use vitrine_shared::ids::{CollectionId, FieldId, PostId, ProjectId};
 use vitrine_shared::{
     record_lists::{DbRecord, ListQuery},
     store::{Post, now},
@@ -25,15 +26,18 @@ use crate::{
 
 #[derive(Debug, Serialize, ToSchema)]
 pub struct FieldValue {
-    pub field_id: i64,
+    #[schema(value_type = i64)]
+    pub field_id: FieldId,
     /// Text, a number, a list or an object, as the field's type has it.
     pub value: Value,
 }
 
 #[derive(Debug, Serialize, ToSchema)]
 pub struct PostView {
-    pub id: i64,
-    pub table_id: i64,
+    #[schema(value_type = i64)]
+    pub id: PostId,
+    #[schema(value_type = i64)]
+    pub table_id: CollectionId,
     pub name: String,
     pub slug: String,
     pub created_at: DateTime<Utc>,
@@ -70,7 +74,8 @@ impl PostView {
 
 #[derive(Debug, Deserialize, ToSchema)]
 pub struct PostRequest {
-    pub table_id: Option<i64>,
+    #[schema(value_type = Option<i64>)]
+    pub table_id: Option<CollectionId>,
     pub name: Option<String>,
     pub slug: Option<String>,
     /// `[{field_id, value}]`, or an object keyed by field id.
@@ -80,14 +85,14 @@ pub struct PostRequest {
 
 /// `(field index, value)` cells from either accepted shape of `fields`.
 fn cells(schema: &Schema, fields: Option<Value>) -> Result<Vec<(usize, Value)>> {
-    let pairs: Vec<(i64, Value)> = match fields {
+    let pairs: Vec<(FieldId, Value)> = match fields {
         None | Some(Value::Null) => vec![],
         Some(Value::Array(items)) => items
             .into_iter()
             .map(|item| {
                 let id = item
                     .get("field_id")
-                    .and_then(|v| v.as_i64().or_else(|| v.as_str()?.parse().ok()));
+                    .and_then(|v| v.as_i64().map(FieldId).or_else(|| v.as_str()?.parse().ok()));
                 id.map(|id| (id, item.get("value").cloned().unwrap_or(Value::Null)))
             })
             .collect::<Option<_>>()
@@ -131,7 +136,7 @@ fn cells(schema: &Schema, fields: Option<Value>) -> Result<Vec<(usize, Value)>> 
                         ErrorCode::FieldUnknown,
                         format!("Unknown field {id}"),
                     )
-                    .param("id", id)
+                    .param("id", id.get())
                 })
         })
         .collect()
@@ -184,7 +189,7 @@ async fn prepare(
 pub async fn get_post(
     State(state): State<AppState>,
     principal: Principal,
-    ApiPath(id): ApiPath<i64>,
+    ApiPath(id): ApiPath<PostId>,
 ) -> Result<ApiJson<PostView>> {
     let post = state.store.post_by_id(id).await?;
     authorize_collection_records(&state, &principal, post.collection_id).await?;
@@ -226,7 +231,7 @@ pub async fn create_post(
 pub async fn update_post(
     State(state): State<AppState>,
     principal: Principal,
-    ApiPath(id): ApiPath<i64>,
+    ApiPath(id): ApiPath<PostId>,
     ApiJson(req): ApiJson<PostRequest>,
 ) -> Result<ApiJson<PostView>> {
     let existing = state.store.post_by_id(id).await?;
@@ -244,7 +249,7 @@ pub async fn update_post(
 pub async fn delete_post(
     State(state): State<AppState>,
     principal: Principal,
-    ApiPath(id): ApiPath<i64>,
+    ApiPath(id): ApiPath<PostId>,
 ) -> Result<StatusCode> {
     let post = state.store.post_by_id(id).await?;
     authorize_collection_records(&state, &principal, post.collection_id).await?;
@@ -262,8 +267,9 @@ pub async fn delete_posts(
 ) -> Result<ApiJson<Deleted>> {
     let selected = req.selected("records")?;
     let mut allowed = Vec::new();
-    let mut checked: std::collections::HashMap<i64, bool> = std::collections::HashMap::new();
-    for (post_id, project_id) in state.store.posts_projects(selected).await? {
+    let selected: Vec<PostId> = selected.iter().copied().map(PostId).collect();
+    let mut checked: std::collections::HashMap<ProjectId, bool> = std::collections::HashMap::new();
+    for (post_id, project_id) in state.store.posts_projects(&selected).await? {
         let ok = match checked.get(&project_id) {
             Some(ok) => *ok,
             None => {
@@ -308,7 +314,7 @@ pub struct DataView {
 pub async fn table_data(
     State(state): State<AppState>,
     principal: Principal,
-    ApiPath(table_id): ApiPath<i64>,
+    ApiPath(table_id): ApiPath<CollectionId>,
     ApiQuery(q): ApiQuery<PageQuery>,
 ) -> Result<ApiJson<DataView>> {
     authorize_collection_records(&state, &principal, table_id).await?;
@@ -343,11 +349,11 @@ pub async fn table_data(
 pub async fn db_data(
     State(state): State<AppState>,
     principal: Principal,
-    ApiPath((project_id, table)): ApiPath<(i64, String)>,
+    ApiPath((project_id, table)): ApiPath<(ProjectId, String)>,
     ApiQuery(q): ApiQuery<ListQuery>,
 ) -> Result<ApiJson<Vec<DbRecord>>> {
     authorize_records(&state, &principal, project_id).await?;
-    let collection = match table.parse::<i64>() {
+    let collection = match table.parse::<CollectionId>() {
         Ok(id) => state.store.collection_by_id(id).await?,
         Err(_) => state.store.collection_by_slug(project_id, &table).await?,
     };

@@ -17,6 +17,7 @@ use axum::{
 use serde::Deserialize;
 use utoipa::IntoParams;
 use utoipa_axum::{router::OpenApiRouter, routes};
+use vitrine_shared::ids::{PageId, ProjectId};
 use vitrine_shared::{
     fonts::canvas_fonts,
     fonts::meta_style,
@@ -54,7 +55,7 @@ pub struct PreviewQuery {
 pub async fn preview_page(
     State(state): State<AppState>,
     user: CurrentUser,
-    ApiPath((project_id, page_id)): ApiPath<(i64, i64)>,
+    ApiPath((project_id, page_id)): ApiPath<(ProjectId, PageId)>,
     ApiQuery(q): ApiQuery<PreviewQuery>,
 ) -> Result<Response> {
     let account = authorize_project(&state, &user, project_id)

@@ -10,6 +10,7 @@ use axum::{extract::State, http::StatusCode, response::IntoResponse};
 use serde::Deserialize;
 use serde_json::{Map, Value};
 use utoipa::ToSchema;
+use vitrine_shared::ids::ProjectId;
 use vitrine_shared::{
     domain::PreviewSlug,
     identity::Identity,
@@ -59,7 +60,7 @@ pub async fn list_projects(
     user: CurrentUser,
 ) -> Result<ApiJson<Vec<ProjectView>>> {
     let projects = visible_projects(&state, &user).await?;
-    let mut claims: std::collections::HashMap<i64, _> = state
+    let mut claims: std::collections::HashMap<ProjectId, _> = state
         .store
         .domain_claims_of(user.id, user.business_id)
         .await?
@@ -126,7 +127,7 @@ pub async fn create_project(
 pub async fn get_project(
     State(state): State<AppState>,
     user: CurrentUser,
-    ApiPath(id): ApiPath<i64>,
+    ApiPath(id): ApiPath<ProjectId>,
 ) -> Result<ApiJson<ProjectView>> {
     let project = authorized_project(&state, &user, id).await?;
     Ok(ApiJson(full_view(&state, &project).await?))
@@ -138,7 +139,7 @@ pub async fn get_project(
 pub async fn update_project(
     State(state): State<AppState>,
     user: CurrentUser,
-    ApiPath(id): ApiPath<i64>,
+    ApiPath(id): ApiPath<ProjectId>,
     ApiJson(req): ApiJson<UpdateProject>,
 ) -> Result<ApiJson<ProjectView>> {
     let current = authorized_project(&state, &user, id).await?;
@@ -197,7 +198,7 @@ pub async fn update_project(
 pub async fn delete_project(
     State(state): State<AppState>,
     user: CurrentUser,
-    ApiPath(id): ApiPath<i64>,
+    ApiPath(id): ApiPath<ProjectId>,
 ) -> Result<StatusCode> {
     authorize_project(&state, &user, id).await?;
     state.store.delete_project(id).await?;
@@ -212,7 +213,7 @@ pub async fn delete_project(
 pub async fn duplicate_project(
     State(state): State<AppState>,
     user: CurrentUser,
-    ApiPath(id): ApiPath<i64>,
+    ApiPath(id): ApiPath<ProjectId>,
 ) -> Result<impl IntoResponse> {
     let source = authorized_project(&state, &user, id).await?;
     let snapshot = state.store.export_snapshot(id).await?;

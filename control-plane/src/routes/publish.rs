@@ -22,6 +22,7 @@ use axum::{
 use futures::{Stream, StreamExt};
 use serde::{Deserialize, Serialize, de::DeserializeOwned};
 use utoipa::ToSchema;
+use vitrine_shared::ids::{AccountId, DeployId, ProjectId};
 use vitrine_shared::store::Deploy;
 
 use crate::{
@@ -57,14 +58,16 @@ pub struct UnpublishView {
 #[derive(Debug, Serialize, ToSchema)]
 pub struct DeployList {
     pub data: Vec<Deploy>,
-    pub active_deploy_id: Option<i64>,
+    #[schema(value_type = Option<i64>)]
+    pub active_deploy_id: Option<DeployId>,
 }
 
 /// POST /api/publish_v2/{id}: the body the dashboard sends (both optional).
 #[derive(Debug, Default, Deserialize, ToSchema)]
 pub struct PublishV2Request {
     /// When present it must name the project in the path.
-    pub project_id: Option<i64>,
+    #[schema(value_type = Option<i64>)]
+    pub project_id: Option<ProjectId>,
     /// Accepted for compatibility; the session decides who may publish.
     pub token: Option<String>,
 }
@@ -98,8 +101,8 @@ fn optional_json<T: DeserializeOwned + Default>(headers: &HeaderMap, body: &Byte
 /// Publishes an already authorized project and says where it is live.
 async fn publish_and_describe(
     state: &AppState,
-    user_id: i64,
-    project_id: i64,
+    user_id: AccountId,
+    project_id: ProjectId,
     progress: Option<Progress>,
 ) -> Result<PublishView> {
     let published = publish_with_progress(state, project_id, user_id, progress).await?;
@@ -130,11 +133,11 @@ fn sse_event(name: &str, data: &impl Serialize) -> Event {
 
 /// The optional body of a publish call, checked against the project being published.
 trait PublishBody: DeserializeOwned + Default {
-    fn check(self, project_id: i64) -> Result<()>;
+    fn check(self, project_id: ProjectId) -> Result<()>;
 }
 
 impl PublishBody for PublishV2Request {
-    fn check(self, project_id: i64) -> Result<()> {
+    fn check(self, project_id: ProjectId) -> Result<()> {
         if self.project_id.is_some_and(|p| p != project_id) {
             return Err(ApiError::invalid(
                 "project_id",
@@ -148,13 +151,13 @@ impl PublishBody for PublishV2Request {
 
 impl PublishBody for PublishRequest {
     /// Its one field is accepted for compatibility only: a body that reads is a good one.
-    fn check(self, _project_id: i64) -> Result<()> {
+    fn check(self, _project_id: ProjectId) -> Result<()> {
         Ok(())
     }
 }
 
 /// Reads and checks a publish call's body, of type `B`, for project `id`.
-fn check_body<B: PublishBody>(id: i64, headers: &HeaderMap, body: &Bytes) -> Result<()> {
+fn check_body<B: PublishBody>(id: ProjectId, headers: &HeaderMap, body: &Bytes) -> Result<()> {
     optional_json::<B>(headers, body)?.check(id)
 }
 
@@ -170,7 +173,7 @@ macro_rules! publish_call {
         pub async fn $handler(
             State(state): State<AppState>,
             user: CurrentUser,
-            ApiPath(id): ApiPath<i64>,
+            ApiPath(id): ApiPath<ProjectId>,
             headers: HeaderMap,
             body: Bytes,
         ) -> Result<ApiJson<PublishView>> {
@@ -209,7 +212,7 @@ pub struct PublishEvent {
 pub async fn publish_v2_events(
     State(state): State<AppState>,
     user: CurrentUser,
-    ApiPath(id): ApiPath<i64>,
+    ApiPath(id): ApiPath<ProjectId>,
     headers: HeaderMap,
     body: Bytes,
 ) -> Result<Sse<impl Stream<Item = std::result::Result<Event, Infallible>>>> {
@@ -242,7 +245,7 @@ pub async fn publish_v2_events(
 pub async fn unpublish(
     State(state): State<AppState>,
     user: CurrentUser,
-    ApiPath(id): ApiPath<i64>,
+    ApiPath(id): ApiPath<ProjectId>,
 ) -> Result<ApiJson<UnpublishView>> {
     authorize_project(&state, &user, id).await?;
     let lock = state.publisher.lock(id);
@@ -259,7 +262,7 @@ pub async fn unpublish(
 pub async fn list_deploys(
     State(state): State<AppState>,
     user: CurrentUser,
-    ApiPath(id): ApiPath<i64>,
+    ApiPath(id): ApiPath<ProjectId>,
 ) -> Result<ApiJson<DeployList>> {
     authorize_project(&state, &user, id).await?;
     let data = state.store.list_deploys(id, HISTORY_LIMIT).await?;
@@ -277,7 +280,7 @@ pub async fn list_deploys(
 pub async fn activate_deploy(
     State(state): State<AppState>,
     user: CurrentUser,
-    ApiPath((id, deploy_id)): ApiPath<(i64, i64)>,
+    ApiPath((id, deploy_id)): ApiPath<(ProjectId, DeployId)>,
 ) -> Result<ApiJson<PublishView>> {
     authorize_project(&state, &user, id).await?;
     let lock = state.publisher.lock(id);
@@ -329,7 +332,7 @@ pub async fn activate_deploy(
 pub async fn deploy_screenshot(
     State(state): State<AppState>,
     user: CurrentUser,
-    ApiPath((id, deploy_id)): ApiPath<(i64, i64)>,
+    ApiPath((id, deploy_id)): ApiPath<(ProjectId, DeployId)>,
 ) -> Result<axum::response::Response> {
     use axum::{
         http::{HeaderValue, header},

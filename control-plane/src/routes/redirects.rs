@@ -9,6 +9,7 @@ use axum::{extract::State, http::StatusCode, response::IntoResponse};
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
+use vitrine_shared::ids::ProjectId;
 use vitrine_shared::{
     redirects::{Rule, parse_rule},
     store::{RedirectOrder, RedirectQuery, RedirectRule},
@@ -32,7 +33,8 @@ pub struct RedirectView {
     pub from: String,
     pub to: String,
     pub created_at: DateTime<Utc>,
-    pub project_id: i64,
+    #[schema(value_type = i64)]
+    pub project_id: ProjectId,
     /// Set when a saved rule needs the owner's attention: `*` redirects the whole site.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub warning: Option<&'static str>,
@@ -87,7 +89,8 @@ const MAX_TERM: usize = 255;
 #[derive(Debug, Deserialize, ToSchema)]
 pub struct RedirectRequest {
     /// Required when creating; when updating it may only repeat the rule's own project.
-    pub project_id: Option<i64>,
+    #[schema(value_type = Option<i64>)]
+    pub project_id: Option<ProjectId>,
     /// The origin path. Required when creating; kept when absent on update.
     pub from: Option<String>,
     /// The destination: a path or an http(s) URL. Required when creating; kept when absent on update.
@@ -100,7 +103,7 @@ pub struct RedirectRequest {
 pub async fn list_redirects(
     State(state): State<AppState>,
     user: CurrentUser,
-    ApiPath(project_id): ApiPath<i64>,
+    ApiPath(project_id): ApiPath<ProjectId>,
     ApiQuery(q): ApiQuery<RedirectListQuery>,
 ) -> Result<ApiJson<Paginated<RedirectView>>> {
     authorize_project(&state, &user, project_id).await?;

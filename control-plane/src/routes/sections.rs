@@ -7,6 +7,7 @@ use axum::{extract::State, http::StatusCode};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use utoipa::ToSchema;
+use vitrine_shared::ids::{PageId, ProjectId};
 use vitrine_shared::{
     blocks::check_vars,
     render::{Block, check_template},
@@ -51,7 +52,7 @@ pub struct MadeSection {
 pub async fn get_sections(
     State(state): State<AppState>,
     user: CurrentUser,
-    ApiPath(project_id): ApiPath<i64>,
+    ApiPath(project_id): ApiPath<ProjectId>,
 ) -> Result<ApiJson<Sections>> {
     authorize_project(&state, &user, project_id).await?;
     Ok(ApiJson(state.store.global_sections(project_id).await?))
@@ -103,7 +104,7 @@ fn checked_block(kind: SectionKind, mut block: Value) -> Result<Value> {
 pub async fn save_section(
     State(state): State<AppState>,
     user: CurrentUser,
-    ApiPath((project_id, kind)): ApiPath<(i64, SectionKind)>,
+    ApiPath((project_id, kind)): ApiPath<(ProjectId, SectionKind)>,
     ApiJson(req): ApiJson<SaveSection>,
 ) -> Result<ApiJson<Sections>> {
     authorize_project(&state, &user, project_id).await?;
@@ -121,7 +122,7 @@ pub async fn save_section(
 pub async fn delete_section(
     State(state): State<AppState>,
     user: CurrentUser,
-    ApiPath((project_id, kind)): ApiPath<(i64, SectionKind)>,
+    ApiPath((project_id, kind)): ApiPath<(ProjectId, SectionKind)>,
 ) -> Result<StatusCode> {
     authorize_project(&state, &user, project_id).await?;
     match state.store.delete_global_section(project_id, kind).await {
@@ -137,7 +138,7 @@ pub async fn delete_section(
 pub async fn make_section(
     State(state): State<AppState>,
     user: CurrentUser,
-    ApiPath((project_id, page_id, kind)): ApiPath<(i64, i64, SectionKind)>,
+    ApiPath((project_id, page_id, kind)): ApiPath<(ProjectId, PageId, SectionKind)>,
     ApiJson(req): ApiJson<MakeSection>,
 ) -> Result<ApiJson<MadeSection>> {
     authorize_project(&state, &user, project_id).await?;

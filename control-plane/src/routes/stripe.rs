@@ -19,6 +19,7 @@ use crate::{
     extract::{ApiJson, ApiPath},
     state::AppState,
 };
+use vitrine_shared::ids::AccountId;
 
 pub const NOT_CONFIGURED: &str = "Card payments are not configured";
 
@@ -107,7 +108,7 @@ impl Provider {
 
 /// The calls name the user in the path (as the spec has them); only the signed-in user's own
 /// id is accepted.
-fn own(user: &CurrentUser, user_id: i64) -> Result<()> {
+fn own(user: &CurrentUser, user_id: AccountId) -> Result<()> {
     if user.id == user_id {
         Ok(())
     } else {
@@ -135,7 +136,7 @@ pub async fn config(
 pub async fn setup_intent(
     State(state): State<AppState>,
     user: CurrentUser,
-    ApiPath(user_id): ApiPath<i64>,
+    ApiPath(user_id): ApiPath<AccountId>,
 ) -> Result<ApiJson<SetupIntent>> {
     own(&user, user_id)?;
     let provider = provider(&state)?;
@@ -164,7 +165,7 @@ pub async fn setup_intent(
 pub async fn set_default_payment_method(
     State(state): State<AppState>,
     user: CurrentUser,
-    ApiPath((user_id, payment_method)): ApiPath<(i64, String)>,
+    ApiPath((user_id, payment_method)): ApiPath<(AccountId, String)>,
 ) -> Result<StatusCode> {
     own(&user, user_id)?;
     let provider = provider(&state)?;

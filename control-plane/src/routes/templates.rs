@@ -11,6 +11,7 @@ use axum::{
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
 use utoipa_axum::{router::OpenApiRouter, routes};
+use vitrine_shared::ids::ProjectId;
 use vitrine_shared::{
     account::Account,
     domain::{normalize_page_slug, required_text},
@@ -52,7 +53,8 @@ pub struct UseTemplate {
 
 #[derive(Debug, Deserialize, ToSchema)]
 pub struct SaveTemplate {
-    pub project_id: i64,
+    #[schema(value_type = i64)]
+    pub project_id: ProjectId,
     pub name: Option<String>,
     /// Replace this template instead of creating a new one.
     pub template_id: Option<i64>,

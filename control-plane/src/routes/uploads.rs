@@ -21,6 +21,7 @@ use bytes::Bytes;
 use serde::Deserialize;
 use serde_json::Value;
 use utoipa::ToSchema;
+use vitrine_shared::ids::AccountId;
 use vitrine_shared::{
     domain::slugify,
     store::{Reservation, StorageQuota, UploadOwner},
@@ -159,7 +160,7 @@ fn prefix_part(v: &Value) -> Option<String> {
     }
 }
 
-fn parse_id(v: &Value) -> Result<i64> {
+fn parse_id<T: std::str::FromStr>(v: &Value) -> Result<T> {
     prefix_part(v).and_then(|s| s.parse().ok()).ok_or_else(|| {
         ApiError::invalid(
             "prefix",
@@ -216,7 +217,7 @@ async fn upload_folder(
             "Invalid upload prefix",
         ));
     }
-    if parse_id(&parts[0])? != user.id {
+    if parse_id::<AccountId>(&parts[0])? != user.id {
         // Another user's folder: indistinguishable from one that does not exist.
         return Err(ApiError::NotFound);
     }

@@ -15,6 +15,7 @@ use std::collections::BTreeMap;
 
 use reqwest::{Method, StatusCode};
 use serde_json::{Value, json};
+use vitrine_shared::ids::{AccountId, BusinessId, DeployId, ProjectId};
 use vitrine_shared::{dual_test, store::Permissions};
 
 use crate::helpers::{Session, TestApp, json_ok};
@@ -263,14 +264,14 @@ pub(crate) async fn fixture(app: &TestApp, w: &World, publish: bool) -> Fixture 
         (
             Whitelisted,
             Permissions {
-                projects_whitelist: Some(vec![project]),
+                projects_whitelist: Some(vec![ProjectId(project)]),
                 ..Default::default()
             },
         ),
         (
             Blacklisted,
             Permissions {
-                projects_blacklist: Some(vec![project]),
+                projects_blacklist: Some(vec![ProjectId(project)]),
                 ..Default::default()
             },
         ),
@@ -278,7 +279,7 @@ pub(crate) async fn fixture(app: &TestApp, w: &World, publish: bool) -> Fixture 
         let s = w.session(role);
         let business = s.user["business_id"].as_i64();
         app.store
-            .set_user_business(s.id(), business, false, &perms)
+            .set_user_business(AccountId(s.id()), business.map(BusinessId), false, &perms)
             .await
             .unwrap();
     }
@@ -350,7 +351,10 @@ pub(crate) async fn fixture(app: &TestApp, w: &World, publish: bool) -> Fixture 
     if publish {
         // The deploy's picture, as the background screenshot would store it (pictures are off
         // in the tests), so the route that serves it has something to serve the allowed.
-        let key = vitrine_control::pictures::screenshot::site_shot_key(project, deploy);
+        let key = vitrine_control::pictures::screenshot::site_shot_key(
+            ProjectId(project),
+            DeployId(deploy),
+        );
         app.app
             .state()
             .blobs
@@ -413,8 +417,11 @@ pub(crate) async fn fixture(app: &TestApp, w: &World, publish: bool) -> Fixture 
     let b = w.session(BusinessAdmin).user["business_id"]
         .as_i64()
         .unwrap();
-    for old in app.store.business_blocks(b).await.unwrap() {
-        app.store.delete_business_block(b, old.id).await.unwrap();
+    for old in app.store.business_blocks(BusinessId(b)).await.unwrap() {
+        app.store
+            .delete_business_block(BusinessId(b), old.id)
+            .await
+            .unwrap();
     }
     let business_block = json_ok(
         app.post(
@@ -584,13 +591,13 @@ pub(crate) fn caller(w: &World, role: Role) -> i64 {
 async fn business_session(
     app: &TestApp,
     email: &str,
-    business: i64,
+    business: BusinessId,
     admin: bool,
     perms: Permissions,
 ) -> Session {
     let s = app.register(email).await;
     app.store
-        .set_user_business(s.id(), Some(business), admin, &perms)
+        .set_user_business(AccountId(s.id()), Some(business), admin, &perms)
         .await
         .unwrap();
     let mut s = s;

@@ -10,6 +10,7 @@
 use reqwest::{Method, StatusCode};
 use serde_json::{Value, json};
 use vitrine_shared::dual_test;
+use vitrine_shared::ids::ProjectId;
 
 use crate::{
     authz_matrix::{self, Access, Fixture, Role, World},
@@ -391,7 +392,7 @@ dual_test!(
             .insert_submission(
                 &vitrine_shared::store::NewSubmission {
                     uid: "bad-input-1".into(),
-                    project_id: project,
+                    project_id: ProjectId(project),
                     url: "https://example.com/contato".into(),
                     submit: "Enviar".into(),
                     to: String::new(),

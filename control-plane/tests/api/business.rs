@@ -3,6 +3,7 @@
 
 use reqwest::StatusCode;
 use serde_json::{Value, json};
+use vitrine_shared::ids::AccountId;
 use vitrine_shared::{dual_test, store::Permissions};
 
 use crate::helpers::{Session, TestApp, expect_error, json_ok};
@@ -11,7 +12,7 @@ async fn business_admin(app: &TestApp, email: &str, business: &str) -> Session {
     let s = app.register(email).await;
     let b = app.store.insert_business(business).await.unwrap();
     app.store
-        .set_user_business(s.id(), Some(b), true, &Permissions::default())
+        .set_user_business(AccountId(s.id()), Some(b), true, &Permissions::default())
         .await
         .unwrap();
     s

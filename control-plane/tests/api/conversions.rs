@@ -15,6 +15,7 @@ use axum::{
     routing::post,
 };
 use serde_json::{Value, json};
+use vitrine_shared::ids::ProjectId;
 use vitrine_shared::{
     dual_test,
     store::{NewSubmission, now},
@@ -93,7 +94,7 @@ impl GraphApp {
     async fn visitor_submits(&self, project: i64, uid: &str) {
         let sub = NewSubmission {
             uid: uid.into(),
-            project_id: project,
+            project_id: ProjectId(project),
             url: "/contato".into(),
             submit: String::new(),
             to: String::new(),
@@ -133,10 +134,21 @@ impl GraphApp {
                 .all(|(_, sent, error)| *sent || error.is_some())
         };
         wait_until("the events settled", Duration::from_secs(30), async || {
-            settled(&self.app.store.conversions_of(project).await.unwrap())
+            settled(
+                &self
+                    .app
+                    .store
+                    .conversions_of(ProjectId(project))
+                    .await
+                    .unwrap(),
+            )
         })
         .await;
-        self.app.store.conversions_of(project).await.unwrap()
+        self.app
+            .store
+            .conversions_of(ProjectId(project))
+            .await
+            .unwrap()
     }
 
     /// Rounds the Conversion API worker has finished.

@@ -6,6 +6,7 @@
 use chrono::{DateTime, Duration, Utc};
 use reqwest::{Response, StatusCode};
 use serde_json::{Value, json};
+use vitrine_shared::ids::ProjectId;
 use vitrine_shared::{
     dual_test,
     store::now,
@@ -137,7 +138,7 @@ dual_test!(
                 .verified_project_for("shop.example")
                 .await
                 .unwrap(),
-            Some(id)
+            Some(ProjectId(id))
         );
 
         // Only the check writes the flags: a project update can neither clear nor move them.
@@ -580,7 +581,7 @@ async fn claim(app: &TestApp, domain: &str, project: i64) {
         app.store
             .claim_order(
                 domain,
-                Some(project),
+                Some(ProjectId(project)),
                 "node-a",
                 now + Duration::minutes(5),
                 now + Duration::days(30),
@@ -623,7 +624,7 @@ dual_test!(
                 .store
                 .claim_order(
                     "shop.example",
-                    Some(id),
+                    Some(ProjectId(id)),
                     "node-b",
                     now() + Duration::minutes(5),
                     renew_before,
@@ -728,7 +729,7 @@ dual_test!(
         assert_eq!(p["meta"]["verifiedDomain"], "old.example");
         assert_eq!(
             t.app.store.domain_holder("old.example").await.unwrap(),
-            Some(id),
+            Some(ProjectId(id)),
             "the verified domain serves until the new one is proven"
         );
         // Going back to the verified domain drops the pending one.
@@ -748,7 +749,7 @@ dual_test!(
         );
         assert_eq!(
             t.app.store.domain_holder("www.new.example").await.unwrap(),
-            Some(id)
+            Some(ProjectId(id))
         );
         // The list shows the pending domain too.
         json_ok(

@@ -18,6 +18,7 @@ use std::{
 
 use reqwest::{Client, StatusCode, redirect::Policy};
 use serde_json::{Value, json};
+use vitrine_shared::ids::ProjectId;
 use vitrine_shared::testing::{Backend, DnsRecord, DnsServer, TcpProxy, TestDb};
 
 use crate::{
@@ -148,7 +149,7 @@ async fn submit(client: &Client, edge: SocketAddr, host: &str, n: usize) -> bool
 
 async fn submissions(db: &TestDb, project: i64) -> i64 {
     db.store
-        .list_submissions(project, true, 1, 0)
+        .list_submissions(ProjectId(project), true, 1, 0)
         .await
         .unwrap()
         .1
@@ -319,7 +320,7 @@ async fn one_control_plane_and_two_edges_share_postgresql_and_s3() {
     // 3. A certificate is ordered once and served by both.
     dns.set("frota.test", DnsRecord::A("127.0.0.1".parse().unwrap()));
     db.store
-        .mark_domain_verified(pid, "frota.test")
+        .mark_domain_verified(ProjectId(pid), "frota.test")
         .await
         .unwrap();
     let root = pebble.issuing_root().await;

@@ -4,6 +4,7 @@
 use chrono::{Duration, TimeZone, Utc};
 use reqwest::StatusCode;
 use serde_json::{Value, json};
+use vitrine_shared::ids::ProjectId;
 use vitrine_shared::{dual_test, store::NewSubmission};
 
 use crate::helpers::{Session, TestApp, expect_error, json_ok};
@@ -16,7 +17,7 @@ async fn submit(app: &TestApp, project: i64, n: usize, data: &str) -> Vec<i64> {
             app,
             NewSubmission {
                 uid: format!("{project}-{i}"),
-                project_id: project,
+                project_id: ProjectId(project),
                 url: format!("https://loja.example.com/contato-{i}"),
                 submit: "Enviar".into(),
                 to: "dono@example.com".into(),
@@ -29,7 +30,7 @@ async fn submit(app: &TestApp, project: i64, n: usize, data: &str) -> Vec<i64> {
     }
     let (rows, _) = app
         .store
-        .list_submissions(project, false, 1000, 0)
+        .list_submissions(ProjectId(project), false, 1000, 0)
         .await
         .unwrap();
     rows.iter().map(|r| r.id).collect()
@@ -265,7 +266,7 @@ async fn submit_at(app: &TestApp, project: i64, at: &str, subject: &str, data: &
         app,
         NewSubmission {
             uid: format!("{project}-{subject}"),
-            project_id: project,
+            project_id: ProjectId(project),
             url: "/contato".into(),
             submit: "Enviar".into(),
             to: "dono@example.com".into(),

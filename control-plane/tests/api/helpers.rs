@@ -6,6 +6,7 @@ use std::time::{Duration, Instant};
 use reqwest::{Client, Method, Response, StatusCode};
 use serde_json::{Value, json};
 use vitrine_control::startup::Application;
+use vitrine_shared::ids::AccountId;
 use vitrine_shared::{
     Settings, Store,
     testing::{Backend, TestDb, metric_value},
@@ -125,7 +126,7 @@ impl TestApp {
     /// Makes an account an administrator (server-owned flag, set through the store).
     pub async fn make_admin(&self, s: &Session) {
         self.store
-            .set_user_flags(s.id(), true, false)
+            .set_user_flags(AccountId(s.id()), true, false)
             .await
             .unwrap();
     }

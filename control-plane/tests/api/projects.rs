@@ -3,6 +3,7 @@
 
 use reqwest::StatusCode;
 use serde_json::{Value, json};
+use vitrine_shared::ids::{AccountId, ProjectId};
 use vitrine_shared::{dual_test, store::Permissions, testing::Backend};
 
 use crate::helpers::{TestApp, expect_error, json_ok};
@@ -118,7 +119,7 @@ dual_test!(
         .await;
         assert_eq!(theirs["domain"], "www.loja.example.com");
         app.store
-            .mark_domain_verified(a_id, "loja.example.com")
+            .mark_domain_verified(ProjectId(a_id), "loja.example.com")
             .await
             .unwrap();
         let msg = expect_error(
@@ -241,10 +242,10 @@ dual_test!(
             p["tables"].as_array().unwrap().len()
         );
         // Records were copied too: compare the exported content of both.
-        let a = app.store.export_snapshot(id).await.unwrap();
+        let a = app.store.export_snapshot(ProjectId(id)).await.unwrap();
         let b = app
             .store
-            .export_snapshot(copy["id"].as_i64().unwrap())
+            .export_snapshot(ProjectId(copy["id"].as_i64().unwrap()))
             .await
             .unwrap();
         assert_eq!(a.tables, b.tables);
@@ -338,7 +339,7 @@ dual_test!(
         let biz = app.store.insert_business("Agência").await.unwrap();
         app.store
             .set_user_business(
-                owner.id(),
+                AccountId(owner.id()),
                 Some(biz),
                 false,
                 &Permissions {
@@ -350,11 +351,11 @@ dual_test!(
             .unwrap();
         app.store
             .set_user_business(
-                white.id(),
+                AccountId(white.id()),
                 Some(biz),
                 false,
                 &Permissions {
-                    projects_whitelist: Some(vec![p1]),
+                    projects_whitelist: Some(vec![ProjectId(p1)]),
                     ..Default::default()
                 },
             )
@@ -362,18 +363,23 @@ dual_test!(
             .unwrap();
         app.store
             .set_user_business(
-                black.id(),
+                AccountId(black.id()),
                 Some(biz),
                 false,
                 &Permissions {
-                    projects_blacklist: Some(vec![p1]),
+                    projects_blacklist: Some(vec![ProjectId(p1)]),
                     ..Default::default()
                 },
             )
             .await
             .unwrap();
         app.store
-            .set_user_business(admin.id(), Some(biz), true, &Permissions::default())
+            .set_user_business(
+                AccountId(admin.id()),
+                Some(biz),
+                true,
+                &Permissions::default(),
+            )
             .await
             .unwrap();
 

@@ -19,6 +19,7 @@ use base64::Engine;
 use reqwest::StatusCode;
 use serde_json::{Value, json};
 use sha2::{Digest, Sha256};
+use vitrine_shared::ids::{AccountId, DeployId, ProjectId};
 use vitrine_shared::{
     dual_test,
     manifest::{Manifest, manifest_key},
@@ -175,7 +176,8 @@ pub(crate) async fn blob(app: &TestApp, key: &str) -> bytes::Bytes {
 }
 
 pub(crate) async fn manifest(app: &TestApp, pid: i64, deploy: i64) -> Manifest {
-    serde_json::from_slice(&blob(app, &manifest_key(pid, deploy)).await).unwrap()
+    serde_json::from_slice(&blob(app, &manifest_key(ProjectId(pid), DeployId(deploy))).await)
+        .unwrap()
 }
 
 pub(crate) async fn page_html(app: &TestApp, m: &Manifest, path: &str) -> String {
@@ -385,10 +387,13 @@ dual_test!(
             .unwrap()
             .to_string();
         assert_eq!(res["url"], format!("https://{slug}.vitrine.test"));
-        assert_eq!(deploy["manifest_key"], manifest_key(pid, did));
+        assert_eq!(
+            deploy["manifest_key"],
+            manifest_key(ProjectId(pid), DeployId(did))
+        );
 
         let m = manifest(&app, pid, did).await;
-        assert_eq!((m.project_id, m.deploy_id), (pid, did));
+        assert_eq!((m.project_id.get(), m.deploy_id.get()), (pid, did));
         assert_eq!(m.site_name, "Sal & Estrada");
         // Static pages, with precompressed variants that decompress to the page.
         for path in ["/", "/sobre"] {
@@ -543,7 +548,7 @@ dual_test!(
             "uploads are served from the site: {html}"
         );
         // The Conversions API token is a server-side secret: never in what visitors can read.
-        let manifest_json = blob(&app, &manifest_key(pid, did)).await;
+        let manifest_json = blob(&app, &manifest_key(ProjectId(pid), DeployId(did))).await;
         for public in [html.as_bytes(), &manifest_json[..]] {
             assert!(!String::from_utf8_lossy(public).contains("segredo-do-token-capi"));
         }
@@ -1138,7 +1143,7 @@ async fn changes(app: &TestApp, pid: i64) -> Vec<Change> {
         .await
         .unwrap()
         .into_iter()
-        .filter(|c| c.project_id == pid)
+        .filter(|c| c.project_id == ProjectId(pid))
         .collect()
 }
 
@@ -1287,18 +1292,25 @@ dual_test!(
             .as_i64()
             .unwrap();
         // A build whose process died: created, never finished.
-        let stuck = app.store.create_deploy(pid, Some(s.id())).await.unwrap();
+        let stuck = app
+            .store
+            .create_deploy(ProjectId(pid), Some(AccountId(s.id())))
+            .await
+            .unwrap();
         let later = chrono::Utc::now() + chrono::TimeDelta::seconds(1);
         assert_eq!(app.store.fail_stale_deploys(later).await.unwrap(), 1);
         let history = deploys(&app, &s, pid).await;
-        assert_eq!(history["data"][0]["id"], stuck.id);
+        assert_eq!(history["data"][0]["id"], stuck.id.get());
         assert_eq!(history["data"][0]["status"], "failed");
         assert_eq!(history["data"][0]["error"], INTERRUPTED_BUILD);
         assert_eq!(history["data"][0]["error_code"], "build_interrupted");
         assert_eq!(history["data"][1]["status"], "ready");
         assert_eq!(history["active_deploy_id"], live);
         // Recent builds are left alone.
-        app.store.create_deploy(pid, Some(s.id())).await.unwrap();
+        app.store
+            .create_deploy(ProjectId(pid), Some(AccountId(s.id())))
+            .await
+            .unwrap();
         let earlier = chrono::Utc::now() - chrono::TimeDelta::minutes(30);
         assert_eq!(app.store.fail_stale_deploys(earlier).await.unwrap(), 0);
     }

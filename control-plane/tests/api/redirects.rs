@@ -3,6 +3,7 @@
 
 use reqwest::{Response, StatusCode};
 use serde_json::{Value, json};
+use vitrine_shared::ids::ProjectId;
 use vitrine_shared::{dual_test, store::Change};
 
 use crate::helpers::{Session, TestApp, expect_error, json_ok};
@@ -61,7 +62,7 @@ async fn redirect_changes(app: &TestApp, project: i64) -> Vec<Change> {
         .await
         .unwrap()
         .into_iter()
-        .filter(|c| c.project_id == project && c.kind == "redirects")
+        .filter(|c| c.project_id == ProjectId(project) && c.kind == "redirects")
         .collect()
 }
 

@@ -9,6 +9,7 @@
 use std::{collections::BTreeSet, io::Read};
 
 use serde_json::{Value, json};
+use vitrine_shared::ids::DeployId;
 use vitrine_shared::{
     dual_test,
     manifest::{Manifest, StaticFile},
@@ -136,7 +137,7 @@ dual_test!(
         let second = publish_deploy(&app, &s, pid).await;
         assert_ne!(second, first);
         let m2 = manifest(&app, pid, second).await;
-        assert_eq!(m2.deploy_id, second);
+        assert_eq!(m2.deploy_id, DeployId(second));
         assert_eq!(m2.routes, m1.routes, "the same objects, etags and variants");
         assert_eq!(shared_objects(&app, pid).await, before, "no new object");
         assert_eq!(
@@ -155,8 +156,8 @@ dual_test!(
         }
         // The deploy's count is still every file it serves, reused or written.
         let count = |d: vitrine_shared::store::Deploy| (d.files, d.bytes);
-        let first_count = count(app.store.deploy_by_id(first).await.unwrap());
-        let second_count = count(app.store.deploy_by_id(second).await.unwrap());
+        let first_count = count(app.store.deploy_by_id(DeployId(first)).await.unwrap());
+        let second_count = count(app.store.deploy_by_id(DeployId(second)).await.unwrap());
         assert_eq!(second_count, first_count);
         assert_eq!(second_count.0, m2.routes.len() as i64);
     }

@@ -4,6 +4,7 @@
 use reqwest::StatusCode;
 use serde_json::{Value, json};
 use vitrine_shared::dual_test;
+use vitrine_shared::ids::{DeployId, ProjectId};
 
 use crate::helpers::{TestApp, json_ok};
 
@@ -136,7 +137,10 @@ dual_test!(
             &app.app
                 .state()
                 .blobs
-                .get(&vitrine_shared::manifest::manifest_key(pid, deploy))
+                .get(&vitrine_shared::manifest::manifest_key(
+                    ProjectId(pid),
+                    DeployId(deploy),
+                ))
                 .await
                 .unwrap(),
         )

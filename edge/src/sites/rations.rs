@@ -25,6 +25,7 @@ use std::{
 use governor::{DefaultKeyedRateLimiter, Quota, RateLimiter};
 use ipnet::IpNet;
 use moka::future::Cache;
+use vitrine_shared::ids::DeployId;
 use vitrine_shared::proxies::client_network;
 
 use super::{RenderKey, Rendered, Sites, Unavailable};
@@ -41,7 +42,7 @@ pub struct RenderRations {
     visitors: DefaultKeyedRateLimiter<IpNet>,
     checks: AtomicU64,
     /// Budget failures per (deploy, collection page).
-    failures: Cache<(i64, String), Arc<AtomicU32>>,
+    failures: Cache<(DeployId, String), Arc<AtomicU32>>,
 }
 
 impl RenderRations {
@@ -73,7 +74,7 @@ impl RenderRations {
     }
 
     /// Notes a budget failure (measured by the worker) of `page`'s template in `deploy`.
-    pub async fn budget_failed(&self, deploy: i64, page: &str) {
+    pub async fn budget_failed(&self, deploy: DeployId, page: &str) {
         self.failures
             .get_with((deploy, page.to_owned()), async { Arc::default() })
             .await
@@ -82,7 +83,7 @@ impl RenderRations {
 
     /// Whether `page`'s template in `deploy` failed its budget often enough not to be
     /// rendered again.
-    pub async fn short_circuited(&self, deploy: i64, page: &str) -> bool {
+    pub async fn short_circuited(&self, deploy: DeployId, page: &str) -> bool {
         self.failures
             .get(&(deploy, page.to_owned()))
             .await
@@ -159,15 +160,18 @@ mod tests {
     async fn a_page_is_short_circuited_after_its_budget_failures_in_its_deploy_only() {
         let r = RenderRations::new(60);
         for _ in 0..SHORT_CIRCUIT_AFTER - 1 {
-            r.budget_failed(7, "produtos").await;
+            r.budget_failed(DeployId(7), "produtos").await;
         }
-        assert!(!r.short_circuited(7, "produtos").await);
-        r.budget_failed(7, "produtos").await;
-        assert!(r.short_circuited(7, "produtos").await);
+        assert!(!r.short_circuited(DeployId(7), "produtos").await);
+        r.budget_failed(DeployId(7), "produtos").await;
+        assert!(r.short_circuited(DeployId(7), "produtos").await);
         assert!(
-            !r.short_circuited(8, "produtos").await,
+            !r.short_circuited(DeployId(8), "produtos").await,
             "a new deploy starts afresh"
         );
-        assert!(!r.short_circuited(7, "blog").await, "another page");
+        assert!(
+            !r.short_circuited(DeployId(7), "blog").await,
+            "another page"
+        );
     }
 }

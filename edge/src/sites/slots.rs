@@ -71,12 +71,13 @@ impl ListSlots {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use vitrine_shared::ids::{AccountId, BusinessId};
 
     #[tokio::test]
     async fn three_projects_of_one_account_share_its_slots_and_leave_the_others_theirs() {
         // A pool of 16: 8 list slots for the edge.
         let slots = ListSlots::new(16);
-        let tenant = Account::User(1);
+        let tenant = Account::User(AccountId(1));
         let soon = Duration::from_millis(50);
         // Its projects' queries, however many projects it spreads them over, hold its two.
         let held = [
@@ -88,14 +89,19 @@ mod tests {
             Err(Unavailable::Busy)
         ));
         // A business is one account whichever member owns the project.
-        let business = Account::Business(7);
+        let business = Account::Business(BusinessId(7));
         let _b = [
             slots.acquire(business, soon).await.unwrap(),
             slots.acquire(business, soon).await.unwrap(),
         ];
         assert!(slots.acquire(business, soon).await.is_err());
         // Another account still gets its own.
-        assert!(slots.acquire(Account::User(2), soon).await.is_ok());
+        assert!(
+            slots
+                .acquire(Account::User(AccountId(2)), soon)
+                .await
+                .is_ok()
+        );
         drop(held);
         assert!(slots.acquire(tenant, soon).await.is_ok());
     }

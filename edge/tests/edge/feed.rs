@@ -3,6 +3,7 @@
 
 use std::time::Duration;
 
+use vitrine_shared::ids::{DeployId, ProjectId};
 use vitrine_shared::{
     dual_test,
     testing::{Backend, TestDb},
@@ -27,10 +28,10 @@ dual_test! {
         t.publish(loja, basic("<h1>versão 2</h1>")).await;
         t.until(host, "/", 200, "versão 2", SECOND).await;
 
-        t.db.store.activate_deploy(loja, first).await.unwrap();
+        t.db.store.activate_deploy(ProjectId(loja), DeployId(first)).await.unwrap();
         t.until(host, "/", 200, "versão 1", SECOND).await;
 
-        t.db.store.insert_redirect(loja, "/sobre", "/quem-somos").await.unwrap();
+        t.db.store.insert_redirect(ProjectId(loja), "/sobre", "/quem-somos").await.unwrap();
         let start = std::time::Instant::now();
         loop {
             let r = t.get(host, "/sobre").send().await.unwrap();
@@ -42,7 +43,7 @@ dual_test! {
             tokio::time::sleep(Duration::from_millis(20)).await;
         }
 
-        t.db.store.unpublish_project(loja).await.unwrap();
+        t.db.store.unpublish_project(ProjectId(loja)).await.unwrap();
         t.until(host, "/", 404, "Site não publicado", SECOND).await;
 
         // A host first seen as nobody's starts serving once a project takes it.

@@ -1,6 +1,7 @@
 //! `POST /_forms` on a site's own host.
 
 use serde_json::Value;
+use vitrine_shared::ids::ProjectId;
 use vitrine_shared::{dual_test, testing::TestDb};
 
 use crate::support::{Site, TestEdge, basic, html};
@@ -97,7 +98,7 @@ dual_test! {
         assert_eq!(v["ok"], true);
         assert_eq!(v["message"], "Obrigado! Sua mensagem foi enviada.");
         assert_eq!(v["redirect"], Value::Null);
-        let (_, total) = t.db.store.list_submissions(loja, false, 10, 0).await.unwrap();
+        let (_, total) = t.db.store.list_submissions(ProjectId(loja), false, 10, 0).await.unwrap();
         assert_eq!(total, 2);
         t.edge.stop().await;
     }
@@ -209,7 +210,7 @@ dual_test! {
         // ... while the second visitor through the same chain still has one post left.
         assert_eq!(post_from(&t, &["198.51.100.7, 127.0.0.2"]).await, 200);
         assert_eq!(post_from(&t, &["198.51.100.7"]).await, 429);
-        let (_, total) = t.db.store.list_submissions(loja, false, 10, 0).await.unwrap();
+        let (_, total) = t.db.store.list_submissions(ProjectId(loja), false, 10, 0).await.unwrap();
         assert_eq!(total, 4);
         t.edge.stop().await;
     }
@@ -260,7 +261,7 @@ dual_test! {
         // A site without the integration queues nothing.
         assert_eq!(post_to(&t, "outra.localhost", "http://outra.localhost/contato").send().await.unwrap().status(), 303);
 
-        let queued = t.db.store.conversions_of(loja).await.unwrap();
+        let queued = t.db.store.conversions_of(ProjectId(loja)).await.unwrap();
         assert_eq!(queued.len(), 1);
         let event: Value = serde_json::from_str(&queued[0].0).unwrap();
         assert_eq!(event["event_name"], "Lead");
@@ -272,7 +273,7 @@ dual_test! {
         assert_eq!(user["em"][0].as_str().unwrap().len(), 64);
         assert_eq!(user["ph"][0].as_str().unwrap().len(), 64);
         assert!(!queued[0].0.contains("Example.com") && !queued[0].0.contains("98765"));
-        assert!(t.db.store.conversions_of(outra).await.unwrap().is_empty());
+        assert!(t.db.store.conversions_of(ProjectId(outra)).await.unwrap().is_empty());
         t.edge.stop().await;
     }
 }

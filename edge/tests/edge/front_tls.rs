@@ -12,6 +12,7 @@ use tokio::{
     net::TcpStream,
 };
 use tokio_rustls::{TlsConnector, client::TlsStream};
+use vitrine_shared::ids::ProjectId;
 use vitrine_shared::testing::{Backend, TestDb};
 
 use crate::{
@@ -34,15 +35,27 @@ async fn tls_edge(front: bool, hsts: bool) -> (TestEdge, rustls::ClientConfig, S
     .await;
     let home = "<h1>Início</h1><p>".to_string() + &"conteúdo ".repeat(2000) + "</p>";
     let loja = t.simple_site("loja", &home).await;
-    t.db.store.mark_domain_verified(loja, NAME).await.unwrap();
+    t.db.store
+        .mark_domain_verified(ProjectId(loja), NAME)
+        .await
+        .unwrap();
     if hsts {
-        let mut meta = t.db.store.project_by_id(loja).await.unwrap().meta.0;
+        let mut meta =
+            t.db.store
+                .project_by_id(ProjectId(loja))
+                .await
+                .unwrap()
+                .meta
+                .0;
         meta["hsts"] = serde_json::json!(true);
         let changes = vitrine_shared::store::ProjectChanges {
             meta: Some(meta),
             ..Default::default()
         };
-        t.db.store.update_project(loja, &changes).await.unwrap();
+        t.db.store
+            .update_project(ProjectId(loja), &changes)
+            .await
+            .unwrap();
     }
     let pem = crate::tls::stored_certificate(&t, loja, NAME).await;
     let mut roots = rustls::RootCertStore::empty();

@@ -4,6 +4,7 @@
 
 use std::time::Duration;
 
+use vitrine_shared::ids::{CollectionId, ProjectId};
 use vitrine_shared::{dual_test, testing::TestDb};
 
 use crate::support::{TestEdge, basic, live_page};
@@ -162,7 +163,7 @@ dual_test! {
         assert_eq!(t.text(host, "/sobre").await, (200, "<h1>Sobre nós</h1>".into()));
 
         // A redirect over a page that exists: redirects come first.
-        let rule = t.db.store.insert_redirect(loja, "/sobre", "/quem-somos").await.unwrap();
+        let rule = t.db.store.insert_redirect(ProjectId(loja), "/sobre", "/quem-somos").await.unwrap();
         t.until(host, "/sobre", 301, "", SECOND).await;
         let r = t.get(host, "/sobre?x=1").send().await.unwrap();
         assert_eq!(r.headers()["location"], "/quem-somos?x=1");
@@ -172,7 +173,7 @@ dual_test! {
         settle(&t, host, "/").await;
         t.publish(loja, basic("<h1>versão 2</h1>")).await;
         t.until(host, "/", 200, "versão 2", SECOND).await;
-        t.db.store.unpublish_project(loja).await.unwrap();
+        t.db.store.unpublish_project(ProjectId(loja)).await.unwrap();
         t.until(host, "/", 404, "Site não publicado", SECOND).await;
         t.until(host, "/sobre", 404, "Site não publicado", SECOND).await;
         t.edge.stop().await;
@@ -257,7 +258,7 @@ dual_test! {
         let r = t.get(host, "/blog/ola").header("if-none-match", tag).send().await.unwrap();
         assert_eq!(r.status(), 304);
 
-        let post = t.db.store.query_posts(table, None, &[], 10, 0, vitrine_shared::store::LIST_QUERY_TIMEOUT).await.unwrap().remove(0);
+        let post = t.db.store.query_posts(CollectionId(table), None, &[], 10, 0, vitrine_shared::store::LIST_QUERY_TIMEOUT).await.unwrap().remove(0);
         let mut data = post.data.0.clone();
         let key = data.keys().next().unwrap().clone();
         data.insert(key, serde_json::Value::String("<p>Texto revisto</p>".into()));

@@ -11,6 +11,7 @@ use tokio::{
     net::TcpStream,
 };
 use tokio_rustls::{TlsConnector, client::TlsStream};
+use vitrine_shared::ids::ProjectId;
 use vitrine_shared::testing::{Backend, TestDb};
 
 use crate::support::TestEdge;
@@ -37,7 +38,7 @@ impl Listeners {
         let t = TestEdge::start(TestDb::new(Backend::Sqlite).await).await;
         let loja = t.simple_site("loja", HOME).await;
         t.db.store
-            .mark_domain_verified(loja, TLS_HOST)
+            .mark_domain_verified(ProjectId(loja), TLS_HOST)
             .await
             .unwrap();
         let pem = crate::tls::stored_certificate(&t, loja, TLS_HOST).await;

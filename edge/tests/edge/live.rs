@@ -3,6 +3,7 @@
 use std::time::Duration;
 
 use serde_json::{Value, json};
+use vitrine_shared::ids::{CollectionId, ProjectId};
 use vitrine_shared::{dual_test, sections::MenuItem, testing::TestDb};
 
 use crate::support::{Site, TestEdge, basic, live_page};
@@ -42,7 +43,7 @@ dual_test! {
         assert_eq!(r.status(), 304);
 
         // The record changes in the database; the page follows within a second.
-        let post = t.db.store.query_posts(table, None, &[], 10, 0, vitrine_shared::store::LIST_QUERY_TIMEOUT).await.unwrap().remove(0);
+        let post = t.db.store.query_posts(CollectionId(table), None, &[], 10, 0, vitrine_shared::store::LIST_QUERY_TIMEOUT).await.unwrap().remove(0);
         let mut data = post.data.0.clone();
         let key = data.keys().next().unwrap().clone();
         data.insert(key, Value::String("<p>Texto revisto</p>".into()));
@@ -146,7 +147,7 @@ dual_test! {
             .await;
         let hidden = t.collection(loja, "segredos", &[("s", "Senha", "")]).await;
         let mut site = basic("<h1>Início</h1>");
-        site.collections.insert("posts".into(), table);
+        site.collections.insert("posts".into(), CollectionId(table));
         t.publish(loja, site).await;
         let _ = hidden;
         let host = "loja.localhost";
@@ -193,7 +194,7 @@ impl TestEdge {
         self.db
             .store
             .insert_post(
-                table,
+                CollectionId(table),
                 &vitrine_shared::store::NewPost {
                     name: name.into(),
                     slug: slug.into(),
@@ -238,7 +239,7 @@ dual_test! {
         let t = TestEdge::start(db).await;
         let padaria = t.project("padaria").await;
         let store = &t.db.store;
-        let c = store.insert_collection(padaria, "produtos", "produtos", &json!({})).await.unwrap();
+        let c = store.insert_collection(ProjectId(padaria), "produtos", "produtos", &json!({})).await.unwrap();
         let price = store
             .insert_field(c.id, &vitrine_shared::store::FieldInput {
                 name: "Preço".into(),
@@ -273,7 +274,7 @@ dual_test! {
         site.dynamic_pages.insert("cardapio".into(), cardapio);
         site.collection_pages.insert(
             "produto".into(),
-            live_page("produto", Some(c.id), "<h1>{{ post.name }}</h1><p>{{ post.fields.price }} ({{ post.raw.price }})</p>"),
+            live_page("produto", Some(c.id.get()), "<h1>{{ post.name }}</h1><p>{{ post.fields.price }} ({{ post.raw.price }})</p>"),
         );
         site.collections.insert("produtos".into(), c.id);
         t.publish(padaria, site).await;

@@ -7,6 +7,7 @@
 use std::io::Read;
 
 use serde_json::json;
+use vitrine_shared::ids::{CollectionId, ProjectId};
 use vitrine_shared::{
     dual_test,
     store::{FieldInput, NewPost},
@@ -49,7 +50,7 @@ async fn bakery(t: &TestEdge) -> (i64, i64) {
     let padaria = t.project("padaria").await;
     let store = &t.db.store;
     let c = store
-        .insert_collection(padaria, "produtos", "produtos", &json!({}))
+        .insert_collection(ProjectId(padaria), "produtos", "produtos", &json!({}))
         .await
         .unwrap();
     let price = store
@@ -86,7 +87,7 @@ async fn bakery(t: &TestEdge) -> (i64, i64) {
     let mut site = basic("unused");
     site.files.retain(|f| f.path != "/");
     site.dynamic_pages.insert("/".into(), home);
-    let mut product = live_page("produto", Some(c.id), "");
+    let mut product = live_page("produto", Some(c.id.get()), "");
     product.blocks = vec![seeded_product_grid("produtos", "/sobre")];
     product.blocks[0].template = format!(
         "<h1>{{{{ post.name }}}}</h1><p>{{{{ post.fields.price }}}}</p>{}",
@@ -95,7 +96,7 @@ async fn bakery(t: &TestEdge) -> (i64, i64) {
     site.collection_pages.insert("produto".into(), product);
     site.collections.insert("produtos".into(), c.id);
     t.publish(padaria, site).await;
-    (c.id, price.id)
+    (c.id.get(), price.id.get())
 }
 
 /// What a client sees of one answer: status, `content-encoding`, `etag`, `vary` and the body
@@ -207,7 +208,7 @@ dual_test! {
 
         // A price edit: every representation of every path follows, under new tags.
         let old = seen(h1.get(format!("{base}/")).header("host", HOST).header("accept-encoding", "br")).await;
-        let post = t.db.store.query_posts(collection, None, &[], 10, 0, vitrine_shared::store::LIST_QUERY_TIMEOUT)
+        let post = t.db.store.query_posts(CollectionId(collection), None, &[], 10, 0, vitrine_shared::store::LIST_QUERY_TIMEOUT)
             .await.unwrap().into_iter().find(|p| p.slug == "pao-de-queijo").unwrap();
         let mut data = post.data.0.clone();
         data.insert(price.to_string(), json!(4990));

@@ -3,6 +3,7 @@
 use std::time::Duration;
 
 use vitrine_edge::Edge;
+use vitrine_shared::ids::ProjectId;
 use vitrine_shared::{
     Store, dual_test,
     testing::{Backend, TcpProxy, TestDb},
@@ -136,7 +137,7 @@ async fn outage_keeps_cached_sites_serving(backend: Backend) {
         loop {
             let (_, total) =
                 t.db.store
-                    .list_submissions(loja, true, 10, 0)
+                    .list_submissions(ProjectId(loja), true, 10, 0)
                     .await
                     .unwrap();
             if total == 1 {
@@ -173,7 +174,7 @@ dual_test! {
         let loja = t.project("loja").await;
         t.publish(loja, basic("<h1>Loja no ar</h1>")).await;
         t.db.store
-            .insert_redirect(loja, "/velho", "/")
+            .insert_redirect(ProjectId(loja), "/velho", "/")
             .await
             .unwrap();
 

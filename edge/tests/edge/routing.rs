@@ -2,6 +2,7 @@
 
 use std::time::Duration;
 
+use vitrine_shared::ids::ProjectId;
 use vitrine_shared::{dual_test, testing::TestDb};
 
 use crate::support::{TestEdge, basic};
@@ -34,7 +35,7 @@ dual_test! {
         // A custom domain serves once verified, under both its names.
         let (status, _) = t.text("loja.com.br", "/").await;
         assert_eq!(status, 404, "an unverified domain serves nothing");
-        t.db.store.mark_domain_verified(loja, "loja.com.br").await.unwrap();
+        t.db.store.mark_domain_verified(ProjectId(loja), "loja.com.br").await.unwrap();
         for host in ["loja.com.br", "www.loja.com.br", "WWW.Loja.com.br:443"] {
             t.until(host, "/", 200, "Bem-vindo", Duration::from_secs(1)).await;
         }
@@ -51,9 +52,9 @@ dual_test! {
         let t = TestEdge::start(db).await;
         let loja = t.project("loja").await;
         let store = &t.db.store;
-        store.insert_redirect(loja, "/sobre", "/quem-somos").await.unwrap();
-        store.insert_redirect(loja, "/blog/*", "/noticias/*").await.unwrap();
-        store.insert_redirect(loja, "/fora", "https://example.com/x").await.unwrap();
+        store.insert_redirect(ProjectId(loja), "/sobre", "/quem-somos").await.unwrap();
+        store.insert_redirect(ProjectId(loja), "/blog/*", "/noticias/*").await.unwrap();
+        store.insert_redirect(ProjectId(loja), "/fora", "https://example.com/x").await.unwrap();
         t.publish(loja, basic("<h1>Início</h1>")).await;
 
         let cases = [

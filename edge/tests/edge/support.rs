@@ -12,6 +12,7 @@ use serde_json::{Value, json};
 use sha2::{Digest, Sha256};
 use tempfile::TempDir;
 use vitrine_edge::Edge;
+use vitrine_shared::ids::{AccountId, CollectionId, ProjectId};
 use vitrine_shared::{
     Settings, Store,
     blob::BlobStore,
@@ -75,7 +76,7 @@ impl TestEdge {
                 .redirect(reqwest::redirect::Policy::none())
                 .build()
                 .unwrap(),
-            user_id,
+            user_id: user_id.get(),
             _objects: objects,
             _spool: spool,
         }
@@ -93,12 +94,14 @@ impl TestEdge {
 
     /// Another account (a second tenant), with its name and e-mail.
     pub async fn user(&self, name: &str, email: &str) -> i64 {
-        fixtures::user(&self.db.store, name, email).await
+        fixtures::user(&self.db.store, name, email).await.get()
     }
 
     /// A project of `user_id`'s.
     pub async fn project_of(&self, user_id: i64, slug: &str) -> i64 {
-        fixtures::project(&self.db.store, user_id, slug).await
+        fixtures::project(&self.db.store, AccountId(user_id), slug)
+            .await
+            .get()
     }
 
     /// A sample's value on the admin listener's `/metrics` (0 when absent); `series` is the
@@ -157,7 +160,7 @@ impl TestEdge {
     pub async fn collection(&self, project: i64, slug: &str, posts: &[(&str, &str, &str)]) -> i64 {
         let store = &self.db.store;
         let c = store
-            .insert_collection(project, slug, slug, &json!({}))
+            .insert_collection(ProjectId(project), slug, slug, &json!({}))
             .await
             .unwrap();
         let field = store
@@ -191,7 +194,7 @@ impl TestEdge {
                 .await
                 .unwrap();
         }
-        c.id
+        c.id.get()
     }
 }
 
@@ -229,7 +232,7 @@ pub struct Site {
     pub redirects: Vec<(String, String)>,
     pub dynamic_pages: BTreeMap<String, DynamicPage>,
     pub collection_pages: BTreeMap<String, DynamicPage>,
-    pub collections: BTreeMap<String, i64>,
+    pub collections: BTreeMap<String, CollectionId>,
     pub not_found: Option<String>,
     pub error_page: Option<String>,
     /// Other projects' upload keys the deploy names.
@@ -249,7 +252,7 @@ pub fn live_page(slug: &str, table_id: Option<i64>, template: &str) -> DynamicPa
     DynamicPage {
         page_name: slug.to_string(),
         page_slug: slug.to_string(),
-        table_id,
+        table_id: table_id.map(CollectionId),
         table: None,
         blocks: vec![Block {
             uid: "b1".into(),
@@ -269,14 +272,14 @@ impl TestEdge {
     /// Writes the deploy's objects and manifest, then makes it live. Returns the deploy id.
     pub async fn publish(&self, project: i64, site: Site) -> i64 {
         let store = &self.db.store;
-        let deploy = store.create_deploy(project, None).await.unwrap();
-        let prefix = deploy_prefix(project, deploy.id);
+        let deploy = store.create_deploy(ProjectId(project), None).await.unwrap();
+        let prefix = deploy_prefix(ProjectId(project), deploy.id);
         let mut routes = BTreeMap::new();
         let mut bytes = 0;
         for (i, f) in site.files.iter().enumerate() {
             let immutable = f.path.starts_with("/_assets/");
             let key = match f.path.strip_prefix("/_assets/") {
-                Some(name) => asset_key(project, name),
+                Some(name) => asset_key(ProjectId(project), name),
                 None => format!("{prefix}pages/{i}.html"),
             };
             self.blobs.put(&key, f.body.clone()).await.unwrap();
@@ -310,7 +313,7 @@ impl TestEdge {
         }
         let manifest = Manifest {
             version: MANIFEST_VERSION,
-            project_id: project,
+            project_id: ProjectId(project),
             deploy_id: deploy.id,
             created_at: chrono::Utc::now(),
             site_name: "Loja".into(),
@@ -333,7 +336,7 @@ impl TestEdge {
             identity: None,
             theme: None,
         };
-        let key = manifest_key(project, deploy.id);
+        let key = manifest_key(ProjectId(project), deploy.id);
         self.blobs
             .put(&key, Bytes::from(serde_json::to_vec(&manifest).unwrap()))
             .await
@@ -342,7 +345,7 @@ impl TestEdge {
             .finish_deploy(deploy.id, &key, site.files.len() as i64, bytes as i64)
             .await
             .unwrap();
-        deploy.id
+        deploy.id.get()
     }
 
     /// A published site with a home page, an about page, a 404 and a 500 page.

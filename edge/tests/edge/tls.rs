@@ -4,6 +4,7 @@
 use std::time::Duration;
 
 use vitrine_edge::Edge;
+use vitrine_shared::ids::ProjectId;
 use vitrine_shared::{
     Settings,
     dns::{DnsCheck, Pointing, Proof, Verdict},
@@ -49,7 +50,12 @@ impl Rig {
 pub async fn verify(t: &TestEdge, rig: &Rig, project: i64, domain: &str) {
     rig.dns
         .set(domain, DnsRecord::A(LOCALHOST.parse().unwrap()));
-    let uuid = t.db.store.project_by_id(project).await.unwrap().uuid;
+    let uuid =
+        t.db.store
+            .project_by_id(ProjectId(project))
+            .await
+            .unwrap()
+            .uuid;
     let token = vitrine_shared::domain::challenge_value(&uuid);
     rig.dns.set(
         &vitrine_shared::domain::challenge_name(domain),
@@ -79,7 +85,7 @@ pub async fn verify(t: &TestEdge, rig: &Rig, project: i64, domain: &str) {
         )
     );
     t.db.store
-        .mark_domain_verified(project, domain)
+        .mark_domain_verified(ProjectId(project), domain)
         .await
         .unwrap();
 }
@@ -118,7 +124,7 @@ dual_test! {
         assert_eq!(stored.status, "issued");
         assert!(stored.cert_pem.is_some() && stored.key_pem.is_some());
         assert!(stored.not_after.unwrap() > chrono::Utc::now() + chrono::Duration::minutes(50));
-        let status = t.db.store.certificate_status(loja).await.unwrap().unwrap();
+        let status = t.db.store.certificate_status(ProjectId(loja)).await.unwrap().unwrap();
         assert_eq!(status.status, "issued");
 
         // HTTP now redirects to HTTPS, except for ACME challenges.
@@ -269,7 +275,7 @@ dual_test! {
         let before = orders(&t).await;
         let deadline = std::time::Instant::now() + Duration::from_secs(40);
         let failing = loop {
-            let c = t.db.store.certificate_status(loja).await.unwrap().unwrap();
+            let c = t.db.store.certificate_status(ProjectId(loja)).await.unwrap().unwrap();
             if c.status == "failing" {
                 break c;
             }
@@ -306,7 +312,7 @@ dual_test! {
             tokio::time::sleep(Duration::from_millis(120)).await;
         }
         let elapsed = start.elapsed();
-        let c = t.db.store.certificate_status(loja).await.unwrap().unwrap();
+        let c = t.db.store.certificate_status(ProjectId(loja)).await.unwrap().unwrap();
         assert_eq!(c.status, "failing");
         // Back-off of 1 s, 2 s, 4 s…: at most four attempts fit, not thirty.
         assert!(
@@ -329,7 +335,7 @@ pub async fn stored_certificate(t: &TestEdge, project: i64, name: &str) -> Strin
         .unwrap();
     vitrine_shared::testing::store_certificate(
         &t.db.store,
-        project,
+        ProjectId(project),
         name,
         &cert.pem(),
         &key.serialize_pem(),
@@ -343,7 +349,7 @@ dual_test! {
     async fn a_stored_certificate_serves_h2_and_tls_1_2_and_hsts_is_opt_in(db: TestDb) {
         let t = TestEdge::start(db).await;
         let loja = t.simple_site("loja", "<h1>Loja</h1>").await;
-        t.db.store.mark_domain_verified(loja, "seguro.test").await.unwrap();
+        t.db.store.mark_domain_verified(ProjectId(loja), "seguro.test").await.unwrap();
         let pem = stored_certificate(&t, loja, "seguro.test").await;
         assert_eq!(t.edge.certs.cached(), 0, "nothing is loaded before the first handshake");
 
@@ -364,10 +370,10 @@ dual_test! {
         assert_eq!((r.status().as_u16(), r.version()), (200, reqwest::Version::HTTP_11));
 
         // The owner opts in to HSTS; the edge hears of it through the change feed.
-        let mut meta = t.db.store.project_by_id(loja).await.unwrap().meta.0;
+        let mut meta = t.db.store.project_by_id(ProjectId(loja)).await.unwrap().meta.0;
         meta["hsts"] = serde_json::json!(true);
         t.db.store
-            .update_project(loja, &vitrine_shared::store::ProjectChanges {
+            .update_project(ProjectId(loja), &vitrine_shared::store::ProjectChanges {
                 meta: Some(meta),
                 ..Default::default()
             })
@@ -394,7 +400,7 @@ dual_test! {
     async fn no_sni_garbage_and_a_flood_of_unknown_names_do_not_stop_other_hosts(db: TestDb) {
         let t = TestEdge::start(db).await;
         let loja = t.simple_site("loja", "<h1>Loja</h1>").await;
-        t.db.store.mark_domain_verified(loja, "firme.test").await.unwrap();
+        t.db.store.mark_domain_verified(ProjectId(loja), "firme.test").await.unwrap();
         let pem = stored_certificate(&t, loja, "firme.test").await;
         let addr = t.edge.https_addr;
 

@@ -19,6 +19,8 @@ mod normalize;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
+use crate::ids::{CollectionId, FieldId, PostId};
+
 pub use self::csv::{
     DecodedText, NotText, SEPARATORS, csv_cell, csv_text, csv_text_read, decode_spreadsheet,
     detect_separator, separator_name,
@@ -126,7 +128,7 @@ pub struct FieldOption {
 pub struct FieldMeta {
     /// Relation target: the id of a collection of the same project.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub table: Option<i64>,
+    pub table: Option<CollectionId>,
     /// csvtable column delimiter.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub delimiter: Option<String>,
@@ -143,7 +145,7 @@ pub struct FieldMeta {
 /// A field as validation needs it.
 #[derive(Debug, Clone)]
 pub struct FieldDef {
-    pub id: i64,
+    pub id: FieldId,
     pub name: String,
     pub slug: String,
     pub kind: FieldType,
@@ -161,7 +163,7 @@ pub const MAX_RICH_TEXT: usize = 1024 * 1024;
 #[derive(Debug, Clone, PartialEq)]
 pub enum Normalized {
     Value(Value),
-    RelationId(i64),
+    RelationId(PostId),
     RelationSlug(String),
 }
 

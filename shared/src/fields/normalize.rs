@@ -10,6 +10,7 @@ use super::{
 };
 use crate::domain::Email;
 use crate::error_code::{ErrorCode, Params};
+use crate::ids::PostId;
 
 fn text_of(v: &Value) -> Result<String, ValueError> {
     match v {
@@ -276,10 +277,10 @@ pub fn normalize(field: &FieldDef, raw: &Value) -> Result<Normalized, ValueError
                 Value::Null => Ok(Normalized::Value(Value::Null)),
                 Value::Number(n) => n
                     .as_i64()
-                    .map(Normalized::RelationId)
+                    .map(|id| Normalized::RelationId(PostId(id)))
                     .ok_or_else(not_record),
                 Value::String(s) if s.trim().is_empty() => Ok(Normalized::Value(Value::Null)),
-                Value::String(s) => Ok(match s.trim().parse::<i64>() {
+                Value::String(s) => Ok(match s.trim().parse::<PostId>() {
                     Ok(id) => Normalized::RelationId(id),
                     Err(_) => Normalized::RelationSlug(s.trim().to_string()),
                 }),

@@ -195,11 +195,11 @@ fn rich_text_is_sanitised_with_an_allow_list() {
 fn relations_are_ids_or_slugs_to_resolve() {
     assert_eq!(
         normalize(&field(FieldType::Relation), &json!(12)).unwrap(),
-        Normalized::RelationId(12)
+        Normalized::RelationId(PostId(12))
     );
     assert_eq!(
         normalize(&field(FieldType::Relation), &json!("12")).unwrap(),
-        Normalized::RelationId(12)
+        Normalized::RelationId(PostId(12))
     );
     assert_eq!(
         normalize(&field(FieldType::Relation), &json!("meu-post")).unwrap(),

@@ -81,7 +81,7 @@ impl PostView {
         match binding {
             "name" => Value::from(self.record.name.clone()),
             "slug" => Value::from(self.record.slug.clone()),
-            "id" => Value::from(self.record.id),
+            "id" => Value::from(self.record.id.get()),
             "date" => Value::from(format_date(created, lang)),
             "date_long" => Value::from(format_long_date(created, lang)),
             "created_at" => Value::from(created.to_rfc3339()),

@@ -4,6 +4,7 @@
 
 use super::*;
 use crate::identity::{Identity, Social};
+use crate::ids::PostId;
 use crate::record_lists::DbRecord;
 use crate::theme::Theme;
 use serde_json::json;
@@ -101,7 +102,7 @@ fn contact_post() -> PostView {
     let meta = json!({});
     PostView {
         record: DbRecord {
-            id: 1,
+            id: PostId(1),
             name: "Bolo".into(),
             slug: "bolo".into(),
             created_at: chrono::Utc::now(),

@@ -1,6 +1,7 @@
 //! The renderer's tests: blocks, variables, lists, links, budgets and the document.
 
 use super::*;
+use crate::ids::PostId;
 use crate::record_lists::DbRecord;
 use chrono::TimeZone;
 use serde_json::json;
@@ -8,7 +9,7 @@ use serde_json::json;
 fn post(fields: Json) -> PostView {
     PostView {
         record: DbRecord {
-            id: 7,
+            id: PostId(7),
             name: "Moqueca <capixaba>".into(),
             slug: "moqueca".into(),
             created_at: chrono::Utc.with_ymd_and_hms(2026, 3, 4, 10, 0, 0).unwrap(),

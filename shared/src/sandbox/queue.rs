@@ -248,6 +248,7 @@ impl Drop for Waiting<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::ids::{AccountId, BusinessId};
 
     fn queue(workers: usize, per_account: usize) -> Arc<FairQueue> {
         Arc::new(FairQueue::new(Limits {
@@ -288,8 +289,8 @@ mod tests {
     async fn another_accounts_render_goes_before_a_backlog_and_waits_for_one_render_at_most() {
         let q = queue(2, 2);
         let order = Arc::new(Mutex::new(Vec::new()));
-        let attacker = Account::User(1);
-        let victim = Account::User(2);
+        let attacker = Account::User(AccountId(1));
+        let victim = Account::User(AccountId(2));
         let mut held = Vec::new();
         for _ in 0..50 {
             held.push(waiter(&q, attacker, false, &order));
@@ -317,12 +318,12 @@ mod tests {
     async fn one_account_never_holds_more_than_its_share_of_the_workers() {
         let q = queue(4, 2);
         let order = Arc::new(Mutex::new(Vec::new()));
-        let a = Account::Business(1);
+        let a = Account::Business(BusinessId(1));
         let mut held: Vec<_> = (0..10).map(|_| waiter(&q, a, false, &order)).collect();
         settle().await;
         assert_eq!(q.load(), (2, 8), "two workers stay free for everyone else");
         let b: Vec<_> = (0..2)
-            .map(|_| waiter(&q, Account::User(9), false, &order))
+            .map(|_| waiter(&q, Account::User(AccountId(9)), false, &order))
             .collect();
         settle().await;
         assert_eq!(q.load(), (4, 8));
@@ -337,19 +338,19 @@ mod tests {
     async fn a_publish_goes_before_every_waiting_render() {
         let q = queue(1, 1);
         let order = Arc::new(Mutex::new(Vec::new()));
-        let first = waiter(&q, Account::User(1), false, &order);
+        let first = waiter(&q, Account::User(AccountId(1)), false, &order);
         settle().await;
         let _editors: Vec<_> = (2..6)
-            .map(|i| waiter(&q, Account::User(i), false, &order))
+            .map(|i| waiter(&q, Account::User(AccountId(i)), false, &order))
             .collect();
         settle().await;
-        let _publish = waiter(&q, Account::User(7), true, &order);
+        let _publish = waiter(&q, Account::User(AccountId(7)), true, &order);
         settle().await;
         drop(first);
         settle().await;
         assert_eq!(
             order.lock().unwrap().clone(),
-            vec![Account::User(1), Account::User(7)]
+            vec![Account::User(AccountId(1)), Account::User(AccountId(7))]
         );
     }
 
@@ -360,7 +361,7 @@ mod tests {
             per_account: 1,
             waiting_per_account: 2,
         }));
-        let a = Account::User(1);
+        let a = Account::User(AccountId(1));
         let held = q.acquire(a, false, LONG).await.unwrap();
         let (q1, q2) = (q.clone(), q.clone());
         let w1 = tokio::spawn(async move { q1.acquire(a, false, LONG).await.map(drop) });
@@ -371,9 +372,13 @@ mod tests {
             Some(Refused::LineFull)
         );
         assert_eq!(
-            q.acquire(Account::User(2), false, Duration::from_millis(20))
-                .await
-                .err(),
+            q.acquire(
+                Account::User(AccountId(2)),
+                false,
+                Duration::from_millis(20)
+            )
+            .await
+            .err(),
             Some(Refused::Waited)
         );
         assert_eq!(q.load(), (1, 2), "the one that gave up left the line");

@@ -8,6 +8,7 @@ use chrono::{DateTime, Utc};
 use super::BeginWrite;
 use super::{Result, Store, StoreError, dispatch, map_err, now};
 use crate::billing::{Month, Plan, price};
+use crate::ids::{AccountId, BusinessId, ProjectId};
 use crate::money::{Currency, Money};
 
 /// One entry of the audit log: (actor, action, subject, created_at).
@@ -27,7 +28,7 @@ pub struct Transaction {
 /// A charge the billing run posts.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Charge {
-    pub user_id: i64,
+    pub user_id: AccountId,
     pub key: String,
     pub description: String,
     pub amount: Money,
@@ -35,8 +36,8 @@ pub struct Charge {
 
 #[derive(sqlx::FromRow)]
 struct Account {
-    id: i64,
-    business_id: Option<i64>,
+    id: AccountId,
+    business_id: Option<BusinessId>,
     is_business_admin: bool,
     currency: String,
     plan: Plan,
@@ -46,8 +47,8 @@ struct Account {
 
 #[derive(sqlx::FromRow)]
 struct Period {
-    project_id: i64,
-    user_id: i64,
+    project_id: ProjectId,
+    user_id: AccountId,
     name: String,
 }
 
@@ -77,9 +78,9 @@ impl Store {
             .bind(start).bind(end)
             .fetch_all(p).await.map_err(map_err))?;
 
-        let by_id: HashMap<i64, &Account> = accounts.iter().map(|a| (a.id, a)).collect();
+        let by_id: HashMap<AccountId, &Account> = accounts.iter().map(|a| (a.id, a)).collect();
         // The payer of each business: its first administrator, else its first member.
-        let mut business_payer: BTreeMap<i64, i64> = BTreeMap::new();
+        let mut business_payer: BTreeMap<BusinessId, AccountId> = BTreeMap::new();
         for a in &accounts {
             if let Some(b) = a.business_id {
                 let current = business_payer.get(&b).and_then(|id| by_id.get(id));
@@ -172,7 +173,7 @@ impl Store {
     #[tracing::instrument(level = "debug", skip(self), err(level = "debug"))]
     pub async fn insert_transaction(
         &self,
-        user_id: i64,
+        user_id: AccountId,
         description: &str,
         amount: Money,
     ) -> Result<Transaction> {
@@ -187,7 +188,7 @@ impl Store {
 
     /// The sum of the account's transactions in `currency`.
     #[tracing::instrument(level = "debug", skip(self), err(level = "debug"))]
-    pub async fn balance(&self, user_id: i64, currency: Currency) -> Result<Money> {
+    pub async fn balance(&self, user_id: AccountId, currency: Currency) -> Result<Money> {
         let sum: Option<i64> = dispatch!(self, p => sqlx::query_scalar(
             "SELECT CAST(SUM(amount) AS BIGINT) FROM transactions \
              WHERE user_id = $1 AND currency = $2")
@@ -197,7 +198,7 @@ impl Store {
 
     /// Whether the account has any transaction (its currency is then fixed).
     #[tracing::instrument(level = "debug", skip(self), err(level = "debug"))]
-    pub async fn has_transactions(&self, user_id: i64) -> Result<bool> {
+    pub async fn has_transactions(&self, user_id: AccountId) -> Result<bool> {
         let n: i64 = dispatch!(self, p => sqlx::query_scalar(
             "SELECT COUNT(*) FROM transactions WHERE user_id = $1")
             .bind(user_id).fetch_one(p).await.map_err(map_err))?;
@@ -208,7 +209,7 @@ impl Store {
     #[tracing::instrument(level = "debug", skip(self), err(level = "debug"))]
     pub async fn transactions_between(
         &self,
-        user_id: i64,
+        user_id: AccountId,
         from: DateTime<Utc>,
         to: DateTime<Utc>,
     ) -> Result<Vec<Transaction>> {
@@ -222,7 +223,7 @@ impl Store {
     #[tracing::instrument(level = "debug", skip(self), err(level = "debug"))]
     pub async fn audit(
         &self,
-        actor_id: i64,
+        actor_id: AccountId,
         action: &str,
         subject_id: Option<i64>,
         detail: &str,

@@ -10,6 +10,7 @@
 
 use super::BeginWrite;
 use super::{Json, Result, Store, dispatch, map_err, now};
+use crate::ids::{AccountId, DeployId, ProjectId};
 
 /// One site for [`Store::insert_live_sites`]: its slug, which, being unique, is also the
 /// project's name, token and uuid, and its deploy's size.
@@ -25,8 +26,8 @@ pub struct LiveSite<'a> {
 /// `crate::manifest::manifest_key(project_id, deploy_id)`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct LiveIds {
-    pub project_id: i64,
-    pub deploy_id: i64,
+    pub project_id: ProjectId,
+    pub deploy_id: DeployId,
 }
 
 impl Store {
@@ -37,7 +38,7 @@ impl Store {
     #[tracing::instrument(level = "debug", skip(self, sites), fields(sites = sites.len()), err(level = "debug"))]
     pub async fn insert_live_sites(
         &self,
-        user_id: i64,
+        user_id: AccountId,
         sites: &[LiveSite<'_>],
     ) -> Result<Vec<LiveIds>> {
         let ts = now();
@@ -45,7 +46,7 @@ impl Store {
             let mut tx = p.begin_write().await.map_err(map_err)?;
             let mut ids = Vec::with_capacity(sites.len());
             for site in sites {
-                let project_id: i64 = sqlx::query_scalar(
+                let project_id: ProjectId = sqlx::query_scalar(
                     "INSERT INTO projects \
                      (user_id, name, slug, token, uuid, is_published, meta, created_at, \
                      updated_at) VALUES ($1, $2, $2, $2, $2, TRUE, $3, $4, $4) \
@@ -53,7 +54,7 @@ impl Store {
                     .bind(user_id).bind(site.slug)
                     .bind(Json(serde_json::json!({}))).bind(ts)
                     .fetch_one(&mut *tx).await.map_err(map_err)?;
-                let deploy_id: i64 = sqlx::query_scalar(
+                let deploy_id: DeployId = sqlx::query_scalar(
                     "INSERT INTO deploys \
                      (project_id, status, files, bytes, created_by, created_at, finished_at) \
                      VALUES ($1, 'ready', $2, $3, $4, $5, $5) RETURNING id")

@@ -7,12 +7,13 @@
 use chrono::Duration;
 
 use super::{Result, Store, dispatch, map_err, outbox::Queue};
+use crate::ids::ProjectId;
 
 /// A queued event: the project it belongs to and the event's JSON (without credentials).
 #[derive(Debug, Clone, sqlx::FromRow)]
 pub struct ConversionEvent {
     pub id: i64,
-    pub project_id: i64,
+    pub project_id: ProjectId,
     pub payload: String,
     pub attempts: i64,
 }
@@ -64,7 +65,7 @@ impl Store {
     #[tracing::instrument(level = "debug", skip(self), err(level = "debug"))]
     pub async fn conversions_of(
         &self,
-        project_id: i64,
+        project_id: ProjectId,
     ) -> Result<Vec<(String, bool, Option<String>)>> {
         dispatch!(self, p => sqlx::query_as::<_, (String, bool, Option<String>)>(
             "SELECT payload, sent_at IS NOT NULL, last_error FROM conversion_events \

@@ -22,6 +22,7 @@ use utoipa::ToSchema;
 use super::BeginWrite;
 use super::{Result, Store, StoreError, dispatch, map_err, now, publishing::push_change};
 use crate::domain::domain_unit;
+use crate::ids::{AccountId, BusinessId, ProjectId};
 
 /// The conflict a slug held for another user gives.
 pub const SLUG_HELD: &str = "slug_holds_key";
@@ -32,7 +33,8 @@ pub const DOMAIN_UNIT_TAKEN: &str = "projects_domain_unit_key";
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, sqlx::FromRow, ToSchema)]
 pub struct DomainClaim {
     #[serde(skip)]
-    pub project_id: i64,
+    #[schema(value_type = i64)]
+    pub project_id: ProjectId,
     pub domain: String,
     /// How many checks ran since the domain was saved (or last asked for again).
     pub checks: i64,
@@ -55,8 +57,8 @@ impl Store {
 
     /// The project holding the unit of `name` (the name itself or its `www.` twin, verified).
     #[tracing::instrument(level = "debug", skip(self), err(level = "debug"))]
-    pub async fn domain_holder(&self, name: &str) -> Result<Option<i64>> {
-        dispatch!(self, p => sqlx::query_scalar::<_, i64>(
+    pub async fn domain_holder(&self, name: &str) -> Result<Option<ProjectId>> {
+        dispatch!(self, p => sqlx::query_scalar::<_, ProjectId>(
             "SELECT id FROM projects WHERE domain_unit = $1")
             .bind(domain_unit(name)).fetch_optional(p).await.map_err(map_err))
     }
@@ -68,7 +70,7 @@ impl Store {
     /// both win), certificates of its previous name go, every pending claim on the unit is
     /// evicted, the project's own pending domain (whatever it was) goes, and the edges are told.
     #[tracing::instrument(level = "debug", skip(self), err(level = "debug"))]
-    pub async fn mark_domain_verified(&self, project_id: i64, domain: &str) -> Result<()> {
+    pub async fn mark_domain_verified(&self, project_id: ProjectId, domain: &str) -> Result<()> {
         self.verify_domain(project_id, domain, false)
             .await
             .map(|_| ())
@@ -78,11 +80,16 @@ impl Store {
     /// has `domain` as its pending claim (the owner may have changed or removed it while the
     /// check ran). Returns whether the domain was verified.
     #[tracing::instrument(level = "debug", skip(self), err(level = "debug"))]
-    pub async fn verify_domain_claim(&self, project_id: i64, domain: &str) -> Result<bool> {
+    pub async fn verify_domain_claim(&self, project_id: ProjectId, domain: &str) -> Result<bool> {
         self.verify_domain(project_id, domain, true).await
     }
 
-    async fn verify_domain(&self, project_id: i64, domain: &str, claimed: bool) -> Result<bool> {
+    async fn verify_domain(
+        &self,
+        project_id: ProjectId,
+        domain: &str,
+        claimed: bool,
+    ) -> Result<bool> {
         let unit = domain_unit(domain);
         let twin = crate::domain::www_twin(domain);
         dispatch!(self, p => {
@@ -124,7 +131,7 @@ impl Store {
     /// claim, and tells the edges. The names' ACME back-off stays (`acme_backoff`), so removing
     /// and verifying again never buys a faster retry.
     #[tracing::instrument(level = "debug", skip(self), err(level = "debug"))]
-    pub async fn remove_domain(&self, project_id: i64) -> Result<()> {
+    pub async fn remove_domain(&self, project_id: ProjectId) -> Result<()> {
         dispatch!(self, p => {
             let mut tx = p.begin_write().await.map_err(map_err)?;
             let n = sqlx::query(
@@ -152,7 +159,7 @@ impl Store {
     #[tracing::instrument(level = "debug", skip(self), err(level = "debug"))]
     pub async fn save_domain_claim(
         &self,
-        project_id: i64,
+        project_id: ProjectId,
         domain: &str,
         next_check_at: DateTime<Utc>,
     ) -> Result<DomainClaim> {
@@ -173,7 +180,7 @@ impl Store {
 
     /// The project's pending domain, if any.
     #[tracing::instrument(level = "debug", skip(self), err(level = "debug"))]
-    pub async fn domain_claim(&self, project_id: i64) -> Result<Option<DomainClaim>> {
+    pub async fn domain_claim(&self, project_id: ProjectId) -> Result<Option<DomainClaim>> {
         let sql = format!("SELECT {CLAIM_COLUMNS} FROM domain_claims WHERE project_id = $1");
         dispatch!(self, p => sqlx::query_as::<_, DomainClaim>(super::trusted(&sql))
             .bind(project_id).fetch_optional(p).await.map_err(map_err))
@@ -184,8 +191,8 @@ impl Store {
     #[tracing::instrument(level = "debug", skip(self), err(level = "debug"))]
     pub async fn domain_claims_of(
         &self,
-        user_id: i64,
-        business_id: Option<i64>,
+        user_id: AccountId,
+        business_id: Option<BusinessId>,
     ) -> Result<Vec<DomainClaim>> {
         let sql = format!(
             "SELECT {cols} FROM domain_claims c JOIN projects p ON p.id = c.project_id \
@@ -203,7 +210,7 @@ impl Store {
 
     /// Drops the project's pending domain (the verified one, if any, stays).
     #[tracing::instrument(level = "debug", skip(self), err(level = "debug"))]
-    pub async fn delete_domain_claim(&self, project_id: i64) -> Result<()> {
+    pub async fn delete_domain_claim(&self, project_id: ProjectId) -> Result<()> {
         dispatch!(self, p => sqlx::query("DELETE FROM domain_claims WHERE project_id = $1")
             .bind(project_id).execute(p).await.map(|_| ()).map_err(map_err))
     }
@@ -244,7 +251,7 @@ impl Store {
     #[tracing::instrument(level = "debug", skip(self), err(level = "debug"))]
     pub async fn record_domain_check(
         &self,
-        project_id: i64,
+        project_id: ProjectId,
         domain: &str,
         result: &str,
         next_check_at: Option<DateTime<Utc>>,
@@ -266,10 +273,10 @@ impl Store {
     pub async fn slug_available_to(
         &self,
         slug: &str,
-        user_id: i64,
+        user_id: AccountId,
         held_since: DateTime<Utc>,
     ) -> Result<()> {
-        let holder: Option<i64> = dispatch!(self, p => {
+        let holder: Option<AccountId> = dispatch!(self, p => {
             sqlx::query("DELETE FROM slug_holds WHERE slug = $1 AND released_at <= $2")
                 .bind(slug).bind(held_since).execute(p).await.map_err(map_err)?;
             sqlx::query_scalar("SELECT user_id FROM slug_holds WHERE slug = $1")
@@ -290,8 +297,8 @@ impl Store {
 
     /// When `slug` was given up and by whom, if it is held.
     #[tracing::instrument(level = "debug", skip(self), err(level = "debug"))]
-    pub async fn slug_hold(&self, slug: &str) -> Result<Option<(i64, DateTime<Utc>)>> {
-        dispatch!(self, p => sqlx::query_as::<_, (i64, DateTime<Utc>)>(
+    pub async fn slug_hold(&self, slug: &str) -> Result<Option<(AccountId, DateTime<Utc>)>> {
+        dispatch!(self, p => sqlx::query_as::<_, (AccountId, DateTime<Utc>)>(
             "SELECT user_id, released_at FROM slug_holds WHERE slug = $1")
             .bind(slug).fetch_optional(p).await.map_err(map_err))
     }
@@ -320,7 +327,7 @@ macro_rules! take_slug {
         async {
             sqlx::query("DELETE FROM slug_holds WHERE slug = $1 AND user_id = $2")
                 .bind::<&str>($slug)
-                .bind::<i64>($owner)
+                .bind::<$crate::ids::AccountId>($owner)
                 .execute(&mut *$tx)
                 .await
                 .map_err(map_err)?;
@@ -353,7 +360,7 @@ macro_rules! release_slug {
              SET user_id = excluded.user_id, released_at = excluded.released_at",
         )
         .bind::<&str>($slug)
-        .bind::<i64>($owner)
+        .bind::<$crate::ids::AccountId>($owner)
         .bind(now())
         .execute(&mut *$tx)
         .await

@@ -7,6 +7,7 @@ use serde::Serialize;
 use utoipa::ToSchema;
 
 use super::{Result, Store, dispatch, map_err, now};
+use crate::ids::{AccountId, ProjectId};
 
 /// A project's form history size, and what the per-project cap removed.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, sqlx::FromRow, ToSchema)]
@@ -22,7 +23,7 @@ pub struct HistoryUsage {
 /// A notification address of a project and its confirmation state.
 #[derive(Debug, Clone, PartialEq, Eq, sqlx::FromRow)]
 pub struct FormRecipient {
-    pub project_id: i64,
+    pub project_id: ProjectId,
     pub email: String,
     /// Confirmation e-mails sent to it for this project.
     pub requests: i64,
@@ -36,7 +37,7 @@ const RECIPIENT_COLUMNS: &str = "project_id, email, requests, requested_at, conf
 impl Store {
     /// The project's form history size and trims (zeros before its first submission).
     #[tracing::instrument(level = "debug", skip(self), err(level = "debug"))]
-    pub async fn form_history_usage(&self, project_id: i64) -> Result<HistoryUsage> {
+    pub async fn form_history_usage(&self, project_id: ProjectId) -> Result<HistoryUsage> {
         let row = dispatch!(self, p => sqlx::query_as::<_, HistoryUsage>(
             "SELECT entries, trimmed, last_trimmed_at \
              FROM form_history_usage WHERE project_id = $1")
@@ -48,7 +49,7 @@ impl Store {
     #[tracing::instrument(level = "debug", skip(self), err(level = "debug"))]
     pub async fn form_recipient(
         &self,
-        project_id: i64,
+        project_id: ProjectId,
         email: &str,
     ) -> Result<Option<FormRecipient>> {
         let sql = format!(
@@ -64,7 +65,7 @@ impl Store {
     #[tracing::instrument(level = "debug", skip(self, token_hash), err(level = "debug"))]
     pub async fn request_form_recipient(
         &self,
-        project_id: i64,
+        project_id: ProjectId,
         email: &str,
         token_hash: &str,
     ) -> Result<()> {
@@ -82,7 +83,7 @@ impl Store {
     #[tracing::instrument(level = "debug", skip(self), err(level = "debug"))]
     pub async fn form_recipient_requests_since(
         &self,
-        user_id: i64,
+        user_id: AccountId,
         since: DateTime<Utc>,
     ) -> Result<i64> {
         dispatch!(self, p => sqlx::query_scalar::<_, i64>(

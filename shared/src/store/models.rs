@@ -7,6 +7,8 @@ use serde_json::Value;
 use sqlx::types::Json;
 use utoipa::ToSchema;
 
+use crate::ids::{AccountId, BusinessId, CollectionId, DeployId, PageId, ProjectId};
+
 /// A user's project access inside their business (spec 2 §3): one of the three entries,
 /// or none (own projects only). Admins and business admins have none.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
@@ -14,20 +16,22 @@ pub struct Permissions {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub all_projects: Option<bool>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub projects_whitelist: Option<Vec<i64>>,
+    #[schema(value_type = Option<Vec<i64>>)]
+    pub projects_whitelist: Option<Vec<ProjectId>>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub projects_blacklist: Option<Vec<i64>>,
+    #[schema(value_type = Option<Vec<i64>>)]
+    pub projects_blacklist: Option<Vec<ProjectId>>,
 }
 
 #[derive(Debug, Clone, sqlx::FromRow)]
 pub struct User {
-    pub id: i64,
+    pub id: AccountId,
     pub name: String,
     pub email: String,
     pub password_hash: String,
     pub language: String,
     pub currency: String,
-    pub business_id: Option<i64>,
+    pub business_id: Option<BusinessId>,
     pub is_admin: bool,
     pub is_business_admin: bool,
     pub permissions: Json<Permissions>,
@@ -44,7 +48,7 @@ pub struct User {
 #[derive(Debug, Clone)]
 pub struct SessionUser {
     pub user: User,
-    pub impersonator_id: Option<i64>,
+    pub impersonator_id: Option<AccountId>,
 }
 
 /// What a new account is made of; flags are set only by the seed and by admins.
@@ -67,8 +71,8 @@ pub struct PasswordChange<'a> {
 
 #[derive(Debug, Clone, sqlx::FromRow)]
 pub struct Project {
-    pub id: i64,
-    pub user_id: i64,
+    pub id: ProjectId,
+    pub user_id: AccountId,
     pub name: String,
     pub slug: String,
     pub domain: Option<String>,
@@ -84,15 +88,15 @@ pub struct Project {
     pub created_at: DateTime<Utc>,
     pub updated_at: DateTime<Utc>,
     /// The live deploy (server-owned; set only by publishing and rollback).
-    pub active_deploy_id: Option<i64>,
+    pub active_deploy_id: Option<DeployId>,
 }
 
 /// The owner side of a project, which the authorization policy needs.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, sqlx::FromRow)]
 pub struct ProjectOwner {
-    pub project_id: i64,
-    pub owner_id: i64,
-    pub owner_business_id: Option<i64>,
+    pub project_id: ProjectId,
+    pub owner_id: AccountId,
+    pub owner_business_id: Option<BusinessId>,
 }
 
 impl ProjectOwner {
@@ -116,8 +120,10 @@ pub struct ProjectChanges {
 #[derive(Debug, Clone, Serialize, sqlx::FromRow, ToSchema)]
 #[schema(as = PageView)]
 pub struct Page {
-    pub id: i64,
-    pub project_id: i64,
+    #[schema(value_type = i64)]
+    pub id: PageId,
+    #[schema(value_type = i64)]
+    pub project_id: ProjectId,
     pub name: String,
     pub slug: String,
     pub description: String,
@@ -127,8 +133,8 @@ pub struct Page {
     pub output: String,
     #[schema(value_type = Vec<Object>)]
     pub blocks: Json<Value>,
-    #[schema(required)]
-    pub table_id: Option<i64>,
+    #[schema(required, value_type = Option<i64>)]
+    pub table_id: Option<CollectionId>,
     // Whether the slug is `/`: the store's statements select it beside the columns.
     pub is_home: bool,
     pub created_at: DateTime<Utc>,
@@ -137,11 +143,12 @@ pub struct Page {
 
 #[derive(Debug, Clone, Serialize, sqlx::FromRow, ToSchema)]
 pub struct PageSummary {
-    pub id: i64,
+    #[schema(value_type = i64)]
+    pub id: PageId,
     pub name: String,
     pub slug: String,
-    #[schema(required)]
-    pub table_id: Option<i64>,
+    #[schema(required, value_type = Option<i64>)]
+    pub table_id: Option<CollectionId>,
     /// Whether the slug is `/`, as on a page (`PageView`).
     pub is_home: bool,
     pub updated_at: DateTime<Utc>,
@@ -157,12 +164,13 @@ pub struct PageChanges {
     pub meta: Option<Value>,
     pub output: Option<String>,
     pub blocks: Option<Value>,
-    pub table_id: Option<Option<i64>>,
+    pub table_id: Option<Option<CollectionId>>,
 }
 
 #[derive(Debug, Clone, Serialize, sqlx::FromRow, ToSchema)]
 pub struct CollectionSummary {
-    pub id: i64,
+    #[schema(value_type = i64)]
+    pub id: CollectionId,
     pub name: String,
     pub slug: String,
 }

@@ -6,6 +6,7 @@ use super::{
     Page, PageChanges, Result, Store, StoreError, dispatch, map_err, now, projects::first_free,
     trusted,
 };
+use crate::ids::{CollectionId, PageId, ProjectId};
 
 const PAGE_COLUMNS: &str = "id, project_id, name, slug, description, image, meta, output, blocks, \
      table_id, slug = '/' AS is_home, created_at, updated_at";
@@ -13,7 +14,7 @@ const PAGE_COLUMNS: &str = "id, project_id, name, slug, description, image, meta
 impl Store {
     /// Adds an empty page; its slug is `slug`, or `slug-2`, … if taken in the project.
     #[tracing::instrument(level = "debug", skip(self), err(level = "debug"))]
-    pub async fn insert_page(&self, project_id: i64, name: &str, slug: &str) -> Result<Page> {
+    pub async fn insert_page(&self, project_id: ProjectId, name: &str, slug: &str) -> Result<Page> {
         let base = if slug == "/" { "page" } else { slug };
         let taken: Vec<String> = dispatch!(self, p => sqlx::query_scalar(
             "SELECT slug FROM pages WHERE project_id = $1 AND (slug = $2 OR slug LIKE $3)")
@@ -41,7 +42,7 @@ impl Store {
     }
 
     #[tracing::instrument(level = "debug", skip(self), err(level = "debug"))]
-    pub async fn page_by_id(&self, id: i64) -> Result<Page> {
+    pub async fn page_by_id(&self, id: PageId) -> Result<Page> {
         let sql = format!("SELECT {PAGE_COLUMNS} FROM pages WHERE id = $1");
         dispatch!(self, p => sqlx::query_as::<_, Page>(trusted(&sql)).bind(id)
             .fetch_optional(p).await.map_err(map_err))?
@@ -50,7 +51,7 @@ impl Store {
 
     /// Every page of a project with its content, the home page first (publishing).
     #[tracing::instrument(level = "debug", skip(self), err(level = "debug"))]
-    pub async fn pages_of_project(&self, project_id: i64) -> Result<Vec<Page>> {
+    pub async fn pages_of_project(&self, project_id: ProjectId) -> Result<Vec<Page>> {
         let sql = format!(
             "SELECT {PAGE_COLUMNS} FROM pages WHERE project_id = $1 \
              ORDER BY CASE WHEN slug = '/' THEN 0 ELSE 1 END, id"
@@ -61,15 +62,15 @@ impl Store {
 
     /// The project a page belongs to (for authorization before anything else is read).
     #[tracing::instrument(level = "debug", skip(self), err(level = "debug"))]
-    pub async fn page_project_id(&self, id: i64) -> Result<i64> {
-        dispatch!(self, p => sqlx::query_scalar::<_, i64>(
+    pub async fn page_project_id(&self, id: PageId) -> Result<ProjectId> {
+        dispatch!(self, p => sqlx::query_scalar::<_, ProjectId>(
             "SELECT project_id FROM pages WHERE id = $1")
             .bind(id).fetch_optional(p).await.map_err(map_err))?
         .ok_or(StoreError::NotFound)
     }
 
     #[tracing::instrument(level = "debug", skip(self, changes), err(level = "debug"))]
-    pub async fn update_page(&self, id: i64, changes: &PageChanges) -> Result<Page> {
+    pub async fn update_page(&self, id: PageId, changes: &PageChanges) -> Result<Page> {
         let cur = self.page_by_id(id).await?;
         let sql = format!(
             "UPDATE pages \
@@ -94,7 +95,7 @@ impl Store {
     }
 
     #[tracing::instrument(level = "debug", skip(self), err(level = "debug"))]
-    pub async fn delete_page(&self, id: i64) -> Result<()> {
+    pub async fn delete_page(&self, id: PageId) -> Result<()> {
         let project_id = self.page_project_id(id).await?;
         dispatch!(self, p => sqlx::query("DELETE FROM pages WHERE id = $1")
             .bind(id).execute(p).await.map(|r| r.rows_affected()).map_err(map_err))?;
@@ -103,7 +104,11 @@ impl Store {
 
     /// Whether a collection belongs to a project (for binding collection pages).
     #[tracing::instrument(level = "debug", skip(self), err(level = "debug"))]
-    pub async fn collection_in_project(&self, collection_id: i64, project_id: i64) -> Result<bool> {
+    pub async fn collection_in_project(
+        &self,
+        collection_id: CollectionId,
+        project_id: ProjectId,
+    ) -> Result<bool> {
         let n: i64 = dispatch!(self, p => sqlx::query_scalar(
             "SELECT COUNT(*) FROM collections WHERE id = $1 AND project_id = $2")
             .bind(collection_id).bind(project_id).fetch_one(p).await.map_err(map_err))?;

@@ -12,6 +12,7 @@ use super::{
     publishing::{close_publication, push_change},
     trusted,
 };
+use crate::ids::{AccountId, BusinessId, DeployId, ProjectId};
 
 pub(crate) const PROJECT_COLUMNS: &str = "id, user_id, name, slug, domain, token, uuid, \
      is_published, thumbnail, thumbnail_timestamp, meta, verified, verified_domain, verified_at, \
@@ -20,7 +21,7 @@ pub(crate) const PROJECT_COLUMNS: &str = "id, user_id, name, slug, domain, token
 /// A project about to be created.
 #[derive(Debug, Clone)]
 pub struct NewProject<'a> {
-    pub user_id: i64,
+    pub user_id: AccountId,
     pub name: &'a str,
     pub slug: &'a str,
     pub token: &'a str,
@@ -39,7 +40,7 @@ impl Store {
     }
 
     #[tracing::instrument(level = "debug", skip(self), err(level = "debug"))]
-    pub async fn project_by_id(&self, id: i64) -> Result<Project> {
+    pub async fn project_by_id(&self, id: ProjectId) -> Result<Project> {
         let sql = format!("SELECT {PROJECT_COLUMNS} FROM projects WHERE id = $1");
         dispatch!(self, p => sqlx::query_as::<_, Project>(trusted(&sql)).bind(id)
             .fetch_optional(p).await.map_err(map_err))?
@@ -48,7 +49,7 @@ impl Store {
 
     /// Who owns a project, for the authorization policy.
     #[tracing::instrument(level = "debug", skip(self), err(level = "debug"))]
-    pub async fn project_owner(&self, id: i64) -> Result<ProjectOwner> {
+    pub async fn project_owner(&self, id: ProjectId) -> Result<ProjectOwner> {
         dispatch!(self, p => sqlx::query_as::<_, ProjectOwner>(
             "SELECT p.id AS project_id, p.user_id AS owner_id, u.business_id AS owner_business_id \
              FROM projects p JOIN users u ON u.id = p.user_id WHERE p.id = $1")
@@ -61,8 +62,8 @@ impl Store {
     #[tracing::instrument(level = "debug", skip(self), err(level = "debug"))]
     pub async fn projects_candidates(
         &self,
-        user_id: i64,
-        business_id: Option<i64>,
+        user_id: AccountId,
+        business_id: Option<BusinessId>,
     ) -> Result<Vec<(Project, ProjectOwner)>> {
         let sql = format!(
             "SELECT {cols}, u.business_id AS owner_business_id \
@@ -94,7 +95,7 @@ impl Store {
     /// (`slug_holds`); a new slug another user holds is refused with
     /// [`super::SLUG_HELD`].
     #[tracing::instrument(level = "debug", skip(self, changes), err(level = "debug"))]
-    pub async fn update_project(&self, id: i64, changes: &ProjectChanges) -> Result<Project> {
+    pub async fn update_project(&self, id: ProjectId, changes: &ProjectChanges) -> Result<Project> {
         let current = self.project_by_id(id).await?;
         let name = changes.name.clone().unwrap_or(current.name);
         let slug = changes.slug.clone().unwrap_or(current.slug.clone());
@@ -123,12 +124,12 @@ impl Store {
     /// Deletes a project with its pages, collections, redirects and history (cascade). Its
     /// slug is held for its owner (`slug_holds`).
     #[tracing::instrument(level = "debug", skip(self), err(level = "debug"))]
-    pub async fn delete_project(&self, id: i64) -> Result<()> {
+    pub async fn delete_project(&self, id: ProjectId) -> Result<()> {
         // The change feed has no foreign key, so the entry outlives the project and edges
         // forget it.
         let n = dispatch!(self, p => {
             let mut tx = p.begin_write().await.map_err(map_err)?;
-            let gone: Option<(String, i64)> = sqlx::query_as(
+            let gone: Option<(String, AccountId)> = sqlx::query_as(
                 "DELETE FROM projects WHERE id = $1 RETURNING slug, user_id")
                 .bind(id).fetch_optional(&mut *tx).await.map_err(map_err)?;
             let n = u64::from(gone.is_some());
@@ -149,7 +150,7 @@ impl Store {
 
     /// Marks a project changed (its pages or content were edited).
     #[tracing::instrument(level = "debug", skip(self), err(level = "debug"))]
-    pub async fn touch_project(&self, id: i64) -> Result<()> {
+    pub async fn touch_project(&self, id: ProjectId) -> Result<()> {
         dispatch!(self, p => sqlx::query("UPDATE projects SET updated_at = $1 WHERE id = $2")
             .bind(now()).bind(id).execute(p).await.map(|r| r.rows_affected()).map_err(map_err))?;
         Ok(())
@@ -168,7 +169,7 @@ impl Store {
     }
 
     #[tracing::instrument(level = "debug", skip(self), err(level = "debug"))]
-    pub async fn project_pages(&self, project_id: i64) -> Result<Vec<PageSummary>> {
+    pub async fn project_pages(&self, project_id: ProjectId) -> Result<Vec<PageSummary>> {
         dispatch!(self, p => sqlx::query_as::<_, PageSummary>(
             "SELECT id, name, slug, table_id, slug = '/' AS is_home, updated_at FROM pages \
              WHERE project_id = $1 \
@@ -177,7 +178,10 @@ impl Store {
     }
 
     #[tracing::instrument(level = "debug", skip(self), err(level = "debug"))]
-    pub async fn project_collections(&self, project_id: i64) -> Result<Vec<CollectionSummary>> {
+    pub async fn project_collections(
+        &self,
+        project_id: ProjectId,
+    ) -> Result<Vec<CollectionSummary>> {
         dispatch!(self, p => sqlx::query_as::<_, CollectionSummary>(
             "SELECT id, name, slug FROM collections WHERE project_id = $1 ORDER BY id")
             .bind(project_id).fetch_all(p).await.map_err(map_err))
@@ -190,8 +194,8 @@ impl Store {
     #[tracing::instrument(level = "debug", skip(self), err(level = "debug"))]
     pub async fn set_project_thumbnail(
         &self,
-        id: i64,
-        deploy_id: i64,
+        id: ProjectId,
+        deploy_id: DeployId,
         url: &str,
         taken_at: i64,
     ) -> Result<bool> {
@@ -205,7 +209,7 @@ impl Store {
 
     /// Regenerates a project's client-panel token; the old one stops working at once.
     #[tracing::instrument(level = "debug", skip(self, token), err(level = "debug"))]
-    pub async fn set_project_token(&self, project_id: i64, token: &str) -> Result<()> {
+    pub async fn set_project_token(&self, project_id: ProjectId, token: &str) -> Result<()> {
         let n = dispatch!(self, p => sqlx::query(
             "UPDATE projects SET token = $1, updated_at = $2 WHERE id = $3")
             .bind(token).bind(now()).bind(project_id)
@@ -220,7 +224,7 @@ impl Store {
     /// A project's spreadsheet-link token; `None`: no link was made yet (or the project is
     /// gone).
     #[tracing::instrument(level = "debug", skip(self), err(level = "debug"))]
-    pub async fn project_sheet_token(&self, project_id: i64) -> Result<Option<String>> {
+    pub async fn project_sheet_token(&self, project_id: ProjectId) -> Result<Option<String>> {
         let token: Option<Option<String>> = dispatch!(self, p => sqlx::query_scalar(
             "SELECT sheet_token FROM projects WHERE id = $1")
             .bind(project_id).fetch_optional(p).await.map_err(map_err))?;
@@ -230,7 +234,7 @@ impl Store {
     /// Makes (or replaces) a project's spreadsheet-link token; the client-panel token is
     /// untouched, and the old link stops working at once.
     #[tracing::instrument(level = "debug", skip(self, token), err(level = "debug"))]
-    pub async fn set_project_sheet_token(&self, project_id: i64, token: &str) -> Result<()> {
+    pub async fn set_project_sheet_token(&self, project_id: ProjectId, token: &str) -> Result<()> {
         let n = dispatch!(self, p => sqlx::query(
             "UPDATE projects SET sheet_token = $1, updated_at = $2 WHERE id = $3")
             .bind(token).bind(now()).bind(project_id)
@@ -240,16 +244,16 @@ impl Store {
 
     /// The project a spreadsheet-link token pushes rows into.
     #[tracing::instrument(level = "debug", skip_all, err(level = "debug"))]
-    pub async fn project_id_by_sheet_token(&self, token: &str) -> Result<Option<i64>> {
-        dispatch!(self, p => sqlx::query_scalar::<_, i64>(
+    pub async fn project_id_by_sheet_token(&self, token: &str) -> Result<Option<ProjectId>> {
+        dispatch!(self, p => sqlx::query_scalar::<_, ProjectId>(
             "SELECT id FROM projects WHERE sheet_token = $1")
             .bind(token).fetch_optional(p).await.map_err(map_err))
     }
 
     /// The project a client-panel token opens.
     #[tracing::instrument(level = "debug", skip_all, err(level = "debug"))]
-    pub async fn project_id_by_token(&self, token: &str) -> Result<Option<i64>> {
-        dispatch!(self, p => sqlx::query_scalar::<_, i64>(
+    pub async fn project_id_by_token(&self, token: &str) -> Result<Option<ProjectId>> {
+        dispatch!(self, p => sqlx::query_scalar::<_, ProjectId>(
             "SELECT id FROM projects WHERE token = $1")
             .bind(token).fetch_optional(p).await.map_err(map_err))
     }
@@ -259,7 +263,7 @@ impl Store {
 struct ProjectWithBusiness {
     #[sqlx(flatten)]
     project: Project,
-    owner_business_id: Option<i64>,
+    owner_business_id: Option<BusinessId>,
 }
 
 /// `base` if free, else the first `base-N` (N ≥ 2) not in `taken`; never a reserved slug. A

@@ -12,14 +12,17 @@ use sqlx::types::Json;
 use utoipa::ToSchema;
 
 use crate::error_code::{ErrorCode, Params};
+use crate::ids::{AccountId, BusinessId, DeployId, ProjectId};
 
 use super::BeginWrite;
 use super::{Result, Store, StoreError, dispatch, map_err, now, trusted};
 
 #[derive(Debug, Clone, Serialize, sqlx::FromRow, ToSchema)]
 pub struct Deploy {
-    pub id: i64,
-    pub project_id: i64,
+    #[schema(value_type = i64)]
+    pub id: DeployId,
+    #[schema(value_type = i64)]
+    pub project_id: ProjectId,
     /// `building`, `ready` or `failed`.
     pub status: String,
     pub manifest_key: String,
@@ -32,7 +35,8 @@ pub struct Deploy {
     pub error_code: Option<String>,
     #[schema(value_type = Object)]
     pub error_params: Json<Value>,
-    pub created_by: Option<i64>,
+    #[schema(value_type = Option<i64>)]
+    pub created_by: Option<AccountId>,
     pub created_at: DateTime<Utc>,
     pub finished_at: Option<DateTime<Utc>>,
 }
@@ -51,7 +55,7 @@ const DEPLOY_COLUMNS: &str = "id, project_id, status, manifest_key, files, bytes
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, sqlx::FromRow)]
 pub struct Change {
     pub id: i64,
-    pub project_id: i64,
+    pub project_id: ProjectId,
     /// `deploy` (publish, unpublish, rollback), `project` (slug, domain or settings changed,
     /// or the project deleted), `redirects`, `records` (key: the collection id; records,
     /// fields or the collection itself changed).
@@ -62,16 +66,16 @@ pub struct Change {
 /// What the edge needs to know about the project behind a host.
 #[derive(Debug, Clone, PartialEq, Eq, sqlx::FromRow)]
 pub struct SiteRow {
-    pub project_id: i64,
+    pub project_id: ProjectId,
     pub slug: String,
     pub is_published: bool,
-    pub active_deploy_id: Option<i64>,
+    pub active_deploy_id: Option<DeployId>,
     pub manifest_key: Option<String>,
     /// The project's settings (`meta`); the edge reads `hsts` from it.
     pub meta: super::Json<serde_json::Value>,
     /// The project's owner, and their business: whose fair share the site's renders use.
-    pub owner_id: i64,
-    pub business_id: Option<i64>,
+    pub owner_id: AccountId,
+    pub business_id: Option<BusinessId>,
 }
 
 impl SiteRow {
@@ -100,7 +104,7 @@ macro_rules! open_publication {
              SELECT id, user_id, name, $2 FROM projects WHERE id = $1 AND NOT EXISTS \
              (SELECT 1 FROM publications WHERE project_id = $1 AND ended_at IS NULL)",
         )
-        .bind::<i64>($project)
+        .bind::<$crate::ids::ProjectId>($project)
         .bind(now())
         .execute(&mut *$tx)
         .await
@@ -119,7 +123,7 @@ macro_rules! close_publication {
         sqlx::query(
             "UPDATE publications SET ended_at = $2 WHERE project_id = $1 AND ended_at IS NULL",
         )
-        .bind::<i64>($project)
+        .bind::<$crate::ids::ProjectId>($project)
         .bind(now())
         .execute(&mut *$tx)
         .await
@@ -140,7 +144,7 @@ macro_rules! push_change {
         sqlx::query(
             "INSERT INTO changes (project_id, kind, key, created_at) VALUES ($1, $2, $3, $4)",
         )
-        .bind::<i64>($project)
+        .bind::<$crate::ids::ProjectId>($project)
         .bind::<&str>($kind)
         .bind::<&str>($key)
         .bind(now())
@@ -156,7 +160,11 @@ impl Store {
 
     /// Starts a deploy in the `building` state.
     #[tracing::instrument(level = "debug", skip(self), err(level = "debug"))]
-    pub async fn create_deploy(&self, project_id: i64, user_id: Option<i64>) -> Result<Deploy> {
+    pub async fn create_deploy(
+        &self,
+        project_id: ProjectId,
+        user_id: Option<AccountId>,
+    ) -> Result<Deploy> {
         let sql = format!(
             "INSERT INTO deploys (project_id, status, created_by, created_at) \
              VALUES ($1, 'building', $2, $3) RETURNING {DEPLOY_COLUMNS}"
@@ -170,7 +178,7 @@ impl Store {
     #[tracing::instrument(level = "debug", skip(self), err(level = "debug"))]
     pub async fn finish_deploy(
         &self,
-        deploy_id: i64,
+        deploy_id: DeployId,
         manifest_key: &str,
         files: i64,
         bytes: i64,
@@ -203,7 +211,7 @@ impl Store {
     #[tracing::instrument(level = "debug", skip(self, params), err(level = "debug"))]
     pub async fn fail_deploy(
         &self,
-        deploy_id: i64,
+        deploy_id: DeployId,
         error: &str,
         code: ErrorCode,
         params: &Params,
@@ -263,7 +271,7 @@ impl Store {
     /// `manifest::deploy_prefix`, which no other deploy names. Pages and assets under
     /// `sites/{project}/` are shared by later deploys and never go with one (`site`'s layout).
     #[tracing::instrument(level = "debug", skip(self), err(level = "debug"))]
-    pub async fn delete_deploy(&self, deploy_id: i64) -> Result<bool> {
+    pub async fn delete_deploy(&self, deploy_id: DeployId) -> Result<bool> {
         dispatch!(self, p => sqlx::query(
             "DELETE FROM deploys WHERE id = $1 AND status <> 'building' \
              AND NOT EXISTS (SELECT 1 FROM projects WHERE active_deploy_id = $1)")
@@ -273,7 +281,7 @@ impl Store {
 
     /// A project's deploys, newest first.
     #[tracing::instrument(level = "debug", skip(self), err(level = "debug"))]
-    pub async fn list_deploys(&self, project_id: i64, limit: i64) -> Result<Vec<Deploy>> {
+    pub async fn list_deploys(&self, project_id: ProjectId, limit: i64) -> Result<Vec<Deploy>> {
         let sql = format!(
             "SELECT {DEPLOY_COLUMNS} FROM deploys WHERE project_id = $1 ORDER BY id DESC LIMIT $2"
         );
@@ -283,7 +291,7 @@ impl Store {
     }
 
     #[tracing::instrument(level = "debug", skip(self), err(level = "debug"))]
-    pub async fn deploy_by_id(&self, id: i64) -> Result<Deploy> {
+    pub async fn deploy_by_id(&self, id: DeployId) -> Result<Deploy> {
         let sql = format!("SELECT {DEPLOY_COLUMNS} FROM deploys WHERE id = $1");
         dispatch!(self, p => sqlx::query_as::<_, Deploy>(trusted(&sql))
             .bind(id).fetch_optional(p).await.map_err(map_err))?
@@ -292,8 +300,8 @@ impl Store {
 
     /// The project's live deploy id, if any.
     #[tracing::instrument(level = "debug", skip(self), err(level = "debug"))]
-    pub async fn active_deploy_id(&self, project_id: i64) -> Result<Option<i64>> {
-        dispatch!(self, p => sqlx::query_scalar::<_, Option<i64>>(
+    pub async fn active_deploy_id(&self, project_id: ProjectId) -> Result<Option<DeployId>> {
+        dispatch!(self, p => sqlx::query_scalar::<_, Option<DeployId>>(
             "SELECT active_deploy_id FROM projects WHERE id = $1")
             .bind(project_id).fetch_optional(p).await.map_err(map_err))?
         .ok_or(StoreError::NotFound)
@@ -301,7 +309,11 @@ impl Store {
 
     /// Rolls back (or forward) to an earlier ready deploy of the same project, at once.
     #[tracing::instrument(level = "debug", skip(self), err(level = "debug"))]
-    pub async fn activate_deploy(&self, project_id: i64, deploy_id: i64) -> Result<Deploy> {
+    pub async fn activate_deploy(
+        &self,
+        project_id: ProjectId,
+        deploy_id: DeployId,
+    ) -> Result<Deploy> {
         let deploy = self.deploy_by_id(deploy_id).await?;
         if deploy.project_id != project_id || deploy.status != "ready" {
             return Err(StoreError::NotFound);
@@ -322,7 +334,7 @@ impl Store {
 
     /// Takes a site down. The deploys stay, so publishing or rolling back brings it back.
     #[tracing::instrument(level = "debug", skip(self), err(level = "debug"))]
-    pub async fn unpublish_project(&self, project_id: i64) -> Result<()> {
+    pub async fn unpublish_project(&self, project_id: ProjectId) -> Result<()> {
         dispatch!(self, p => {
             let mut tx = p.begin_write().await.map_err(map_err)?;
             let n = sqlx::query("UPDATE projects SET is_published = FALSE, updated_at = $1 \
@@ -342,7 +354,7 @@ impl Store {
 
     /// Appends one change on its own (for writes that are a single statement elsewhere).
     #[tracing::instrument(level = "debug", skip(self), err(level = "debug"))]
-    pub async fn append_change(&self, project_id: i64, kind: &str, key: &str) -> Result<()> {
+    pub async fn append_change(&self, project_id: ProjectId, kind: &str, key: &str) -> Result<()> {
         dispatch!(self, p => {
             let mut tx = p.begin_write().await.map_err(map_err)?;
             push_change!(tx, project_id, kind, key)?;

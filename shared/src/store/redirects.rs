@@ -10,13 +10,14 @@ use serde::Serialize;
 
 use super::BeginWrite;
 use super::{Result, Store, StoreError, dispatch, map_err, now, publishing::push_change, trusted};
+use crate::ids::ProjectId;
 use crate::redirects::MAX_RULES;
 
 /// One stored rule.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, sqlx::FromRow)]
 pub struct RedirectRule {
     pub id: i64,
-    pub project_id: i64,
+    pub project_id: ProjectId,
     #[sqlx(rename = "from_path")]
     pub from: String,
     #[sqlx(rename = "to_path")]
@@ -97,7 +98,7 @@ impl Store {
     #[tracing::instrument(level = "debug", skip(self), err(level = "debug"))]
     pub async fn redirects_page(
         &self,
-        project_id: i64,
+        project_id: ProjectId,
         q: &RedirectQuery<'_>,
     ) -> Result<(Vec<RedirectRule>, i64)> {
         let pg = matches!(self, Store::Postgres(_));
@@ -137,7 +138,7 @@ impl Store {
 
     /// Every rule of a project as `(from, to)`, oldest first (what a deploy compiles).
     #[tracing::instrument(level = "debug", skip(self), err(level = "debug"))]
-    pub async fn project_redirects(&self, project_id: i64) -> Result<Vec<(String, String)>> {
+    pub async fn project_redirects(&self, project_id: ProjectId) -> Result<Vec<(String, String)>> {
         dispatch!(self, p => sqlx::query_as::<_, (String, String)>(
             "SELECT from_path, to_path FROM redirects WHERE project_id = $1 ORDER BY id")
             .bind(project_id).fetch_all(p).await.map_err(map_err))
@@ -149,7 +150,7 @@ impl Store {
     #[tracing::instrument(level = "debug", skip(self), err(level = "debug"))]
     pub async fn insert_redirect(
         &self,
-        project_id: i64,
+        project_id: ProjectId,
         from: &str,
         to: &str,
     ) -> Result<RedirectRule> {
@@ -194,7 +195,7 @@ impl Store {
     pub async fn delete_redirect(&self, id: i64) -> Result<()> {
         dispatch!(self, p => {
             let mut tx = p.begin_write().await.map_err(map_err)?;
-            let project_id = sqlx::query_scalar::<_, i64>(
+            let project_id = sqlx::query_scalar::<_, ProjectId>(
                 "DELETE FROM redirects WHERE id = $1 RETURNING project_id")
                 .bind(id)
                 .fetch_optional(&mut *tx).await.map_err(map_err)?

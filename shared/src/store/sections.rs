@@ -8,12 +8,13 @@ use sqlx::types::Json;
 
 use super::BeginWrite;
 use super::{Page, Result, Store, StoreError, dispatch, map_err, now};
+use crate::ids::{PageId, ProjectId};
 use crate::sections::{MenuItem, MenuPage, SectionKind, Sections, menu};
 
 impl Store {
     /// The project's shared sections.
     #[tracing::instrument(level = "debug", skip(self), err(level = "debug"))]
-    pub async fn global_sections(&self, project_id: i64) -> Result<Sections> {
+    pub async fn global_sections(&self, project_id: ProjectId) -> Result<Sections> {
         let rows: Vec<(String, Json<Value>)> = dispatch!(self, p => sqlx::query_as(
             "SELECT kind, block FROM global_sections WHERE project_id = $1")
             .bind(project_id).fetch_all(p).await.map_err(map_err))?;
@@ -28,7 +29,7 @@ impl Store {
 
     /// The project's site menu (`crate::sections::menu`), the home page first.
     #[tracing::instrument(level = "debug", skip(self), err(level = "debug"))]
-    pub async fn site_menu(&self, project_id: i64) -> Result<Vec<MenuItem>> {
+    pub async fn site_menu(&self, project_id: ProjectId) -> Result<Vec<MenuItem>> {
         type Row = (String, String, Option<i64>, Json<Value>);
         let rows: Vec<Row> = dispatch!(self, p => sqlx::query_as(
             "SELECT name, slug, table_id, meta FROM pages WHERE project_id = $1 \
@@ -48,7 +49,7 @@ impl Store {
     #[tracing::instrument(level = "debug", skip(self, block), err(level = "debug"))]
     pub async fn save_global_section(
         &self,
-        project_id: i64,
+        project_id: ProjectId,
         kind: SectionKind,
         block: &Value,
     ) -> Result<()> {
@@ -64,7 +65,11 @@ impl Store {
 
     /// Removes the project's `kind` section (`NotFound` when it has none).
     #[tracing::instrument(level = "debug", skip(self), err(level = "debug"))]
-    pub async fn delete_global_section(&self, project_id: i64, kind: SectionKind) -> Result<()> {
+    pub async fn delete_global_section(
+        &self,
+        project_id: ProjectId,
+        kind: SectionKind,
+    ) -> Result<()> {
         let n = dispatch!(self, p => sqlx::query(
             "DELETE FROM global_sections WHERE project_id = $1 AND kind = $2")
             .bind(project_id).bind(kind.as_str())
@@ -82,8 +87,8 @@ impl Store {
     #[tracing::instrument(level = "debug", skip(self), err(level = "debug"))]
     pub async fn make_global_section(
         &self,
-        project_id: i64,
-        page_id: i64,
+        project_id: ProjectId,
+        page_id: PageId,
         kind: SectionKind,
         uid: &str,
     ) -> Result<Option<Page>> {

@@ -14,12 +14,13 @@ use super::{
     storage::{account_of_user_sql, reserve_records},
     trusted,
 };
+use crate::ids::{CollectionId, FieldId, PostId, ProjectId};
 use crate::sections::SectionKind;
 use crate::snapshot::{SnapField, SnapPage, SnapPost, SnapRedirect, SnapTable, Snapshot};
 
 #[derive(sqlx::FromRow)]
 struct CollectionRow {
-    id: i64,
+    id: CollectionId,
     name: String,
     slug: String,
     meta: Json<Value>,
@@ -27,8 +28,8 @@ struct CollectionRow {
 
 #[derive(sqlx::FromRow)]
 struct FieldRow {
-    id: i64,
-    collection_id: i64,
+    id: FieldId,
+    collection_id: CollectionId,
     name: String,
     slug: String,
     #[sqlx(rename = "type")]
@@ -40,8 +41,8 @@ struct FieldRow {
 
 #[derive(sqlx::FromRow)]
 struct PostRow {
-    id: i64,
-    collection_id: i64,
+    id: PostId,
+    collection_id: CollectionId,
     name: String,
     slug: String,
     data: Json<Map<String, Value>>,
@@ -57,7 +58,7 @@ struct PageRow {
     meta: Json<Value>,
     output: String,
     blocks: Json<Value>,
-    table_id: Option<i64>,
+    table_id: Option<CollectionId>,
 }
 
 /// Maps relation values (an id, or a list of ids) through `f`.
@@ -72,7 +73,7 @@ fn map_relation(value: &Value, f: impl Fn(&Value) -> Option<Value>) -> Value {
 impl Store {
     /// The project's content as a snapshot (no domain, token or publish state).
     #[tracing::instrument(level = "debug", skip(self), err(level = "debug"))]
-    pub async fn export_snapshot(&self, project_id: i64) -> Result<Snapshot> {
+    pub async fn export_snapshot(&self, project_id: ProjectId) -> Result<Snapshot> {
         let project = self.project_by_id(project_id).await?;
         let (collections, fields, posts, pages, redirects) = dispatch!(self, p => {
             let collections: Vec<CollectionRow> = sqlx::query_as(
@@ -99,11 +100,12 @@ impl Store {
             Ok::<_, StoreError>((collections, fields, posts, pages, redirects))
         })?;
 
-        let table_slug: HashMap<i64, &str> = collections
+        let table_slug: HashMap<CollectionId, &str> = collections
             .iter()
             .map(|c| (c.id, c.slug.as_str()))
             .collect();
-        let post_slug: HashMap<i64, &str> = posts.iter().map(|p| (p.id, p.slug.as_str())).collect();
+        let post_slug: HashMap<PostId, &str> =
+            posts.iter().map(|p| (p.id, p.slug.as_str())).collect();
         let mut tables: Vec<SnapTable> = collections
             .iter()
             .map(|c| SnapTable {
@@ -114,12 +116,12 @@ impl Store {
                 posts: vec![],
             })
             .collect();
-        let index: HashMap<i64, usize> = collections
+        let index: HashMap<CollectionId, usize> = collections
             .iter()
             .enumerate()
             .map(|(i, c)| (c.id, i))
             .collect();
-        let field_by_id: HashMap<i64, &FieldRow> = fields.iter().map(|f| (f.id, f)).collect();
+        let field_by_id: HashMap<FieldId, &FieldRow> = fields.iter().map(|f| (f.id, f)).collect();
 
         for f in &fields {
             let mut meta = f.meta.0.clone();
@@ -129,7 +131,7 @@ impl Store {
                 let target = obj
                     .get("table")
                     .and_then(Value::as_i64)
-                    .and_then(|id| table_slug.get(&id));
+                    .and_then(|id| table_slug.get(&CollectionId(id)));
                 obj.insert(
                     "table".into(),
                     target.map(|s| Value::from(*s)).unwrap_or(Value::Null),
@@ -150,14 +152,14 @@ impl Store {
                 let Some(field) = field_id
                     .parse()
                     .ok()
-                    .and_then(|id: i64| field_by_id.get(&id))
+                    .and_then(|id: FieldId| field_by_id.get(&id))
                 else {
                     continue;
                 };
                 let value = if field.kind == "relation" {
                     map_relation(value, |v| {
                         v.as_i64()
-                            .and_then(|id| post_slug.get(&id))
+                            .and_then(|id| post_slug.get(&PostId(id)))
                             .map(|s| Value::from(*s))
                     })
                 } else {
@@ -247,9 +249,9 @@ impl Store {
                 .fetch_one(&mut *tx).await.map_err(map_err)?;
 
             // Collections first, so relation fields and collection pages can point at them.
-            let mut table_ids: HashMap<&str, i64> = HashMap::new();
+            let mut table_ids: HashMap<&str, CollectionId> = HashMap::new();
             for t in &snapshot.tables {
-                let id: i64 = sqlx::query_scalar(
+                let id: CollectionId = sqlx::query_scalar(
                     "INSERT INTO collections \
                      (project_id, name, slug, meta, created_at, updated_at) \
                      VALUES ($1, $2, $3, $4, $5, $5) RETURNING id")
@@ -258,7 +260,7 @@ impl Store {
                 table_ids.insert(t.slug.as_str(), id);
             }
             // Fields, remembering which are relations and their target collection.
-            let mut field_ids: HashMap<(&str, &str), (i64, Option<&str>)> = HashMap::new();
+            let mut field_ids: HashMap<(&str, &str), (FieldId, Option<&str>)> = HashMap::new();
             for t in &snapshot.tables {
                 for (position, f) in t.fields.iter().enumerate() {
                     let mut meta = f.meta.clone();
@@ -273,9 +275,9 @@ impl Store {
                             .and_then(|s| snapshot.tables.iter().find(|x| x.slug == s))
                             .map(|x| x.slug.as_str());
                         let id = target.and_then(|s| table_ids.get(s)).copied();
-                        obj.insert("table".into(), id.map(Value::from).unwrap_or(Value::Null));
+                        obj.insert("table".into(), id.map(|id| Value::from(id.get())).unwrap_or(Value::Null));
                     }
-                    let id: i64 = sqlx::query_scalar(
+                    let id: FieldId = sqlx::query_scalar(
                         "INSERT INTO fields \
                          (collection_id, name, slug, type, required, position, options, meta) \
                          VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING id")
@@ -287,7 +289,7 @@ impl Store {
                 }
             }
             // Posts without relation values, then relation values once every post has an id.
-            let mut post_ids: HashMap<(&str, &str), i64> = HashMap::new();
+            let mut post_ids: HashMap<(&str, &str), PostId> = HashMap::new();
             let mut pending_relations = Vec::new();
             for t in &snapshot.tables {
                 for post in &t.posts {
@@ -307,7 +309,7 @@ impl Store {
                         }
                     }
                     let created = post.created_at.unwrap_or(ts);
-                    let id: i64 = sqlx::query_scalar(
+                    let id: PostId = sqlx::query_scalar(
                         "INSERT INTO posts \
                          (collection_id, name, slug, data, created_at, updated_at) \
                          VALUES ($1, $2, $3, $4, $5, $6) RETURNING id")
@@ -325,7 +327,7 @@ impl Store {
                     let value = map_relation(value, |v| {
                         v.as_str()
                             .and_then(|slug| post_ids.get(&(target, slug)))
-                            .map(|id| Value::from(*id))
+                            .map(|id| Value::from(id.get()))
                     });
                     data.insert(field_id, value);
                 }

@@ -15,6 +15,7 @@ use super::{
     tls::{ACCOUNT_OF_USER_ROW, account_of_project},
     trusted,
 };
+use crate::ids::{AccountId, ProjectId};
 
 /// The conflict of a write that would take its account past [`Store`]'s records cap.
 pub const RECORDS_FULL: &str = "records_full";
@@ -23,9 +24,9 @@ pub const RECORDS_FULL: &str = "records_full";
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum UploadOwner {
     /// A user's own folder (no project).
-    User(i64),
+    User(AccountId),
     /// A project's folder (the editor's, or a client panel's): the project's owner's account.
-    Project(i64),
+    Project(ProjectId),
 }
 
 impl UploadOwner {
@@ -39,7 +40,8 @@ impl UploadOwner {
 
     fn id(self) -> i64 {
         match self {
-            UploadOwner::User(id) | UploadOwner::Project(id) => id,
+            UploadOwner::User(id) => id.get(),
+            UploadOwner::Project(id) => id.get(),
         }
     }
 }
@@ -291,7 +293,7 @@ impl Store {
 
     /// What the account of user `user_id` keeps (zero for an account that never uploaded).
     #[tracing::instrument(level = "debug", skip(self), err(level = "debug"))]
-    pub async fn storage_usage(&self, user_id: i64) -> Result<StorageUsage> {
+    pub async fn storage_usage(&self, user_id: AccountId) -> Result<StorageUsage> {
         let account_sql = account_of_user_sql();
         let records_sql = records_sql();
         dispatch!(self, p => {

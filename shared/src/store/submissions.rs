@@ -8,13 +8,14 @@ use utoipa::ToSchema;
 
 use super::BeginWrite;
 use super::{Result, Store, StoreError, dispatch, like_pattern, map_err, now, trusted};
+use crate::ids::ProjectId;
 
 /// A form submission as the edge records it.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Deserialize, Serialize)]
 pub struct NewSubmission {
     /// Unique per submission (chosen by the edge), so replaying a spool never duplicates.
     pub uid: String,
-    pub project_id: i64,
+    pub project_id: ProjectId,
     pub url: String,
     pub submit: String,
     pub to: String,
@@ -65,7 +66,8 @@ pub struct SubmissionFilter {
 #[derive(Debug, Clone, Serialize, sqlx::FromRow, ToSchema)]
 pub struct Submission {
     pub id: i64,
-    pub project_id: i64,
+    #[schema(value_type = i64)]
+    pub project_id: ProjectId,
     pub url: String,
     pub submit: String,
     #[sqlx(rename = "to_addr")]
@@ -79,7 +81,7 @@ impl Store {
     /// Stores a submission and queues its notification e-mail in one transaction, with no cap
     /// on the project's history. Returns false when a submission with the same uid was already
     /// stored (a replay).
-    #[tracing::instrument(level = "debug", skip_all, fields(project_id = s.project_id), err(level = "debug"))]
+    #[tracing::instrument(level = "debug", skip_all, fields(project_id = s.project_id.get()), err(level = "debug"))]
     pub async fn insert_submission(
         &self,
         s: &NewSubmission,
@@ -99,7 +101,7 @@ impl Store {
     ///   notifications in the last hour, whatever the project (`capped` says it did not).
     ///
     /// A second insert of the same uid (a replay) changes nothing.
-    #[tracing::instrument(level = "debug", skip(self, s, mail), fields(project_id = s.project_id), err(level = "debug"))]
+    #[tracing::instrument(level = "debug", skip(self, s, mail), fields(project_id = s.project_id.get()), err(level = "debug"))]
     pub async fn store_submission(
         &self,
         s: &NewSubmission,
@@ -112,7 +114,7 @@ impl Store {
 
     /// [`Store::store_submission`], and in the same transaction the site's conversion event
     /// (`lead`, its JSON) queued for the control plane's Conversion API worker.
-    #[tracing::instrument(level = "debug", skip(self, s, mail, lead), fields(project_id = s.project_id), err(level = "debug"))]
+    #[tracing::instrument(level = "debug", skip(self, s, mail, lead), fields(project_id = s.project_id.get()), err(level = "debug"))]
     pub async fn store_submission_with_lead(
         &self,
         s: &NewSubmission,
@@ -208,7 +210,7 @@ impl Store {
     #[tracing::instrument(level = "debug", skip(self), err(level = "debug"))]
     pub async fn list_submissions(
         &self,
-        project_id: i64,
+        project_id: ProjectId,
         newest_first: bool,
         limit: i64,
         offset: i64,
@@ -227,7 +229,7 @@ impl Store {
     #[tracing::instrument(level = "debug", skip(self, filter), err(level = "debug"))]
     pub async fn search_submissions(
         &self,
-        project_id: i64,
+        project_id: ProjectId,
         filter: &SubmissionFilter,
         newest_first: bool,
         limit: i64,
@@ -269,7 +271,7 @@ impl Store {
 
     /// Deletes the given submissions of one project; ids of other projects are ignored.
     #[tracing::instrument(level = "debug", skip(self, ids), fields(ids = ids.len()), err(level = "debug"))]
-    pub async fn delete_submissions(&self, project_id: i64, ids: &[i64]) -> Result<u64> {
+    pub async fn delete_submissions(&self, project_id: ProjectId, ids: &[i64]) -> Result<u64> {
         let mut deleted = 0;
         for chunk in ids.chunks(500) {
             let placeholders: Vec<String> = (2..chunk.len() + 2).map(|i| format!("${i}")).collect();

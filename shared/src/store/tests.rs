@@ -6,6 +6,7 @@ use serde_json::json;
 use super::*;
 use crate::{
     dual_test,
+    ids::{AccountId, FieldId, PostId, ProjectId},
     sections::{SectionKind, Sections},
     snapshot::{SnapField, SnapPage, SnapPost, SnapRedirect, SnapTable, Snapshot},
     testing::TestDb,
@@ -24,7 +25,7 @@ async fn user(db: &TestDb, email: &str) -> User {
         .unwrap()
 }
 
-async fn project(db: &TestDb, owner: i64, slug: &str) -> Project {
+async fn project(db: &TestDb, owner: AccountId, slug: &str) -> Project {
     db.store
         .insert_project(
             &NewProject {
@@ -40,6 +41,66 @@ async fn project(db: &TestDb, owner: i64, slug: &str) -> Project {
         .await
         .unwrap()
 }
+
+dual_test!(
+    async fn typed_ids_are_written_and_read_back_as_the_same_rows(db: TestDb) {
+        let owner = user(&db, "ids@example.com").await;
+        let business = db.store.insert_business("Ids").await.unwrap();
+        let whitelist = Permissions {
+            projects_whitelist: Some(vec![ProjectId(41), ProjectId(42)]),
+            ..Permissions::default()
+        };
+        db.store
+            .set_user_business(owner.id, Some(business), false, &whitelist)
+            .await
+            .unwrap();
+        let p = project(&db, owner.id, "ids").await;
+        let page = db.store.insert_page(p.id, "Sobre", "sobre").await.unwrap();
+        let c = db
+            .store
+            .insert_collection(p.id, "Itens", "itens", &json!({}))
+            .await
+            .unwrap();
+        let post = db
+            .store
+            .insert_post(
+                c.id,
+                &NewPost {
+                    name: "x".into(),
+                    slug: "x".into(),
+                    data: serde_json::Map::new(),
+                    created_at: now(),
+                },
+                u64::MAX,
+            )
+            .await
+            .unwrap();
+
+        let back = db.store.user_by_id(owner.id).await.unwrap();
+        assert_eq!((back.id, back.business_id), (owner.id, Some(business)));
+        assert_eq!(back.permissions.0, whitelist);
+        assert_eq!(
+            db.store.project_by_id(p.id).await.unwrap().user_id,
+            owner.id
+        );
+        assert_eq!(
+            db.store.business_project_ids(business).await.unwrap(),
+            vec![p.id]
+        );
+        assert_eq!(db.store.page_project_id(page.id).await.unwrap(), p.id);
+        assert_eq!(db.store.page_by_id(page.id).await.unwrap().project_id, p.id);
+        assert_eq!(db.store.collection_project_id(c.id).await.unwrap(), p.id);
+        assert_eq!(post.collection_id, c.id);
+        assert_eq!(
+            db.store.posts_projects(&[post.id]).await.unwrap(),
+            vec![(post.id, p.id)]
+        );
+        assert_eq!(
+            db.store.project_id_by_token("tok-ids").await.unwrap(),
+            Some(p.id)
+        );
+    }
+);
 
 dual_test!(
     async fn emails_are_unique(db: TestDb) {
@@ -225,7 +286,7 @@ dual_test!(
             db.store.claim_due_domain_checks(10, Duration::minutes(2)),
             db.store.claim_due_domain_checks(10, Duration::minutes(2)),
         );
-        let mut all: Vec<i64> = x
+        let mut all: Vec<ProjectId> = x
             .unwrap()
             .into_iter()
             .chain(y.unwrap())
@@ -678,12 +739,12 @@ dual_test!(
             }
         };
         assert_eq!(total(&db).await, 2501);
-        let stored = db.store.posts_after(c.id, 0, 1).await.unwrap();
+        let stored = db.store.posts_after(c.id, PostId(0), 1).await.unwrap();
         assert_eq!(stored[0].name, format!("{tricky} 0"));
         assert_eq!(stored[0].data.0["1"], json!(tricky));
-        let first_two: Vec<i64> = db
+        let first_two: Vec<PostId> = db
             .store
-            .posts_after(c.id, 0, 2)
+            .posts_after(c.id, PostId(0), 2)
             .await
             .unwrap()
             .iter()
@@ -691,7 +752,7 @@ dual_test!(
             .collect();
         assert_eq!(
             db.store
-                .delete_posts(&[first_two[0], first_two[1], one.id, 99_999_999])
+                .delete_posts(&[first_two[0], first_two[1], one.id, PostId(99_999_999)])
                 .await
                 .unwrap(),
             3
@@ -914,7 +975,7 @@ dual_test!(
 );
 
 /// Publishes a project: one ready deploy, made live.
-async fn publish(db: &TestDb, project_id: i64) {
+async fn publish(db: &TestDb, project_id: ProjectId) {
     let d = db.store.create_deploy(project_id, None).await.unwrap();
     db.store.finish_deploy(d.id, "m", 1, 1).await.unwrap();
 }
@@ -1079,7 +1140,7 @@ dual_test!(
             account: 4,
         };
         let since = now() - Duration::hours(1);
-        let reserve = |project: i64, i: usize| {
+        let reserve = |project: ProjectId, i: usize| {
             let store = db.store.clone();
             async move {
                 store
@@ -1128,7 +1189,7 @@ dual_test!(
         // A submission for a project that does not exist: a foreign-key refusal.
         let orphan = NewSubmission {
             uid: "orphan".into(),
-            project_id: p.id + 1000,
+            project_id: ProjectId(p.id.get() + 1000),
             url: "/".into(),
             submit: String::new(),
             to: String::new(),
@@ -1180,11 +1241,11 @@ dual_test!(
         // database and fails as a slow query, not an outage; the next one on the same pool
         // runs normally.
         let scan = PostFilter {
-            key: OrderKey::Field(1),
+            key: OrderKey::Field(FieldId(1)),
             op: FilterOp::Contains,
             value: "nada disso".into(),
         };
-        let order = [(OrderKey::Field(1), true)];
+        let order = [(OrderKey::Field(FieldId(1)), true)];
         let err = db
             .store
             .query_posts(
@@ -1222,7 +1283,7 @@ dual_test!(
         db.store.mark_email_confirmed(u.id).await.unwrap();
         let a = project(&db, u.id, "capped").await;
         let b = project(&db, u.id, "other").await;
-        let sub = |project_id: i64, i: i64, to: &str| NewSubmission {
+        let sub = |project_id: ProjectId, i: i64, to: &str| NewSubmission {
             uid: format!("{project_id}-{i}-{to}"),
             project_id,
             url: "/contato".into(),

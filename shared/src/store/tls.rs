@@ -18,12 +18,13 @@ use utoipa::ToSchema;
 
 use super::BeginWrite;
 use super::{Result, Store, StoreError, dispatch, map_err, now, publishing::push_change};
+use crate::ids::ProjectId;
 
 /// A stored certificate as the edge loads it.
 #[derive(Debug, Clone, PartialEq, Eq, sqlx::FromRow)]
 pub struct StoredCert {
     pub domain: String,
-    pub project_id: Option<i64>,
+    pub project_id: Option<ProjectId>,
     pub status: String,
     pub cert_pem: Option<String>,
     pub key_pem: Option<String>,
@@ -120,14 +121,14 @@ pub struct OrderCounts {
 #[derive(Debug, Clone, PartialEq, Eq, sqlx::FromRow)]
 pub struct RenewalDue {
     pub domain: String,
-    pub project_id: Option<i64>,
+    pub project_id: Option<ProjectId>,
 }
 
 impl Store {
     /// The account a project counts against: `b{business}` when its owner belongs to a
     /// business, else `u{owner}`; `None` when there is no such project.
     #[tracing::instrument(level = "debug", skip(self), err(level = "debug"))]
-    pub async fn project_account(&self, project_id: i64) -> Result<Option<String>> {
+    pub async fn project_account(&self, project_id: ProjectId) -> Result<Option<String>> {
         let sql = format!("SELECT {} AS account", account_of_project("$1"));
         dispatch!(self, p => sqlx::query_scalar::<_, Option<String>>(super::trusted(&sql))
             .bind(project_id)
@@ -146,7 +147,10 @@ impl Store {
 
     /// The certificate status of a project's verified domain (`None`: no certificate yet).
     #[tracing::instrument(level = "debug", skip(self), err(level = "debug"))]
-    pub async fn certificate_status(&self, project_id: i64) -> Result<Option<CertificateStatus>> {
+    pub async fn certificate_status(
+        &self,
+        project_id: ProjectId,
+    ) -> Result<Option<CertificateStatus>> {
         dispatch!(self, p => sqlx::query_as::<_, CertificateStatus>(
             "SELECT c.domain, c.status, c.not_after, c.last_error, c.failures, c.next_attempt_at \
              FROM certificates c JOIN projects pr ON pr.verified_domain = c.domain \
@@ -156,8 +160,8 @@ impl Store {
 
     /// The project whose *verified* custom domain is `domain`. Only such names are ever ordered.
     #[tracing::instrument(level = "debug", skip(self), err(level = "debug"))]
-    pub async fn verified_project_for(&self, domain: &str) -> Result<Option<i64>> {
-        dispatch!(self, p => sqlx::query_scalar::<_, i64>(
+    pub async fn verified_project_for(&self, domain: &str) -> Result<Option<ProjectId>> {
+        dispatch!(self, p => sqlx::query_scalar::<_, ProjectId>(
             "SELECT id FROM projects WHERE verified AND verified_domain = $1")
             .bind(domain).fetch_optional(p).await.map_err(map_err))
     }
@@ -166,7 +170,7 @@ impl Store {
     /// domain is `name` or its `www.` twin (a site answers for both, so both may get a
     /// certificate). The unit is unique, so a twin never answers for anyone else.
     #[tracing::instrument(level = "debug", skip(self), err(level = "debug"))]
-    pub async fn verified_project_for_host(&self, name: &str) -> Result<Option<i64>> {
+    pub async fn verified_project_for_host(&self, name: &str) -> Result<Option<ProjectId>> {
         self.domain_holder(name).await
     }
 
@@ -178,7 +182,7 @@ impl Store {
     pub async fn claim_order(
         &self,
         domain: &str,
-        project_id: Option<i64>,
+        project_id: Option<ProjectId>,
         owner: &str,
         lease_until: DateTime<Utc>,
         renew_before: DateTime<Utc>,
@@ -229,7 +233,7 @@ impl Store {
     ) -> Result<()> {
         dispatch!(self, p => {
             let mut tx = p.begin_write().await.map_err(map_err)?;
-            let project: Option<Option<i64>> = sqlx::query_scalar(
+            let project: Option<Option<ProjectId>> = sqlx::query_scalar(
                 "UPDATE certificates \
                  SET status = 'issued', cert_pem = $1, key_pem = $2, \
                  not_after = $3, last_error = NULL, failures = 0, \
@@ -242,7 +246,7 @@ impl Store {
             };
             sqlx::query("DELETE FROM acme_backoff WHERE domain = $1")
                 .bind(domain).execute(&mut *tx).await.map_err(map_err)?;
-            push_change!(tx, project.unwrap_or(0), "certificate", domain)?;
+            push_change!(tx, project.unwrap_or(ProjectId(0)), "certificate", domain)?;
             tx.commit().await.map_err(map_err)
         })
     }
@@ -283,7 +287,7 @@ impl Store {
                 .bind(domain).fetch_optional(&mut *tx).await.map_err(map_err)?;
             let failures = failures.max(before.unwrap_or(0));
             let next = now() + backoff(failures, base, max);
-            let project: Option<i64> = sqlx::query_scalar(
+            let project: Option<ProjectId> = sqlx::query_scalar(
                 "UPDATE certificates \
                  SET status = 'failing', last_error = $1, failures = $2, \
                  next_attempt_at = $3, lease_owner = NULL, lease_until = NULL, updated_at = $4 \
@@ -298,7 +302,7 @@ impl Store {
                  last_error = excluded.last_error, updated_at = excluded.updated_at")
                 .bind(domain).bind(failures + 1).bind(next).bind(&error).bind(now())
                 .execute(&mut *tx).await.map_err(map_err)?;
-            push_change!(tx, project.unwrap_or(0), "certificate", domain)?;
+            push_change!(tx, project.unwrap_or(ProjectId(0)), "certificate", domain)?;
             tx.commit().await.map_err(map_err)?;
             Ok(next)
         })
@@ -405,7 +409,7 @@ impl Store {
         &self,
         domain: &str,
         node: &str,
-        project_id: Option<i64>,
+        project_id: Option<ProjectId>,
         since: DateTime<Utc>,
         caps: OrderCaps,
     ) -> Result<Option<Cap>> {
@@ -474,7 +478,7 @@ impl Store {
     pub async fn acme_order_counts(
         &self,
         since: DateTime<Utc>,
-        project_id: Option<i64>,
+        project_id: Option<ProjectId>,
     ) -> Result<OrderCounts> {
         let sql = order_counts_sql();
         dispatch!(self, p => sqlx::query_as::<_, OrderCounts>(super::trusted(&sql))

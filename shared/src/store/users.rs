@@ -9,6 +9,7 @@ use super::{
     NewUser, PasswordChange, Permissions, Result, SessionUser, Store, StoreError, User, dispatch,
     map_err, now, trusted,
 };
+use crate::ids::{AccountId, BusinessId, ProjectId};
 
 const USER_COLUMNS: &str = "id, name, email, password_hash, language, currency, business_id, \
      is_admin, is_business_admin, permissions, plan, external_id, created_at, updated_at, \
@@ -27,7 +28,7 @@ impl Store {
     pub async fn insert_business_member(
         &self,
         new: &NewUser<'_>,
-        business_id: i64,
+        business_id: BusinessId,
         is_business_admin: bool,
         permissions: &Permissions,
     ) -> Result<User> {
@@ -38,7 +39,7 @@ impl Store {
     async fn insert_user_row(
         &self,
         new: &NewUser<'_>,
-        business_id: Option<i64>,
+        business_id: Option<BusinessId>,
         is_business_admin: bool,
         permissions: &Permissions,
     ) -> Result<User> {
@@ -73,7 +74,7 @@ impl Store {
     }
 
     #[tracing::instrument(level = "debug", skip(self), err(level = "debug"))]
-    pub async fn user_by_id(&self, id: i64) -> Result<User> {
+    pub async fn user_by_id(&self, id: AccountId) -> Result<User> {
         let sql = format!("SELECT {USER_COLUMNS} FROM users WHERE id = $1");
         dispatch!(self, p => sqlx::query_as::<_, User>(trusted(&sql)).bind(id)
             .fetch_optional(p).await.map_err(map_err))?
@@ -89,7 +90,7 @@ impl Store {
     }
 
     /// The plan a user is billed on: their business's when they belong to one, else their own.
-    #[tracing::instrument(level = "debug", skip_all, fields(user_id = user.id), err(level = "debug"))]
+    #[tracing::instrument(level = "debug", skip_all, fields(user_id = user.id.get()), err(level = "debug"))]
     pub async fn plan_of(&self, user: &User) -> Result<crate::billing::Plan> {
         let Some(business) = user.business_id else {
             return Ok(user.plan);
@@ -102,7 +103,7 @@ impl Store {
 
     /// The members of a business, oldest first.
     #[tracing::instrument(level = "debug", skip(self), err(level = "debug"))]
-    pub async fn business_users(&self, business_id: i64) -> Result<Vec<User>> {
+    pub async fn business_users(&self, business_id: BusinessId) -> Result<Vec<User>> {
         let sql = format!("SELECT {USER_COLUMNS} FROM users WHERE business_id = $1 ORDER BY id");
         dispatch!(self, p => sqlx::query_as::<_, User>(trusted(&sql)).bind(business_id)
             .fetch_all(p).await.map_err(map_err))
@@ -110,7 +111,7 @@ impl Store {
 
     /// Ids of the projects owned by members of a business.
     #[tracing::instrument(level = "debug", skip(self), err(level = "debug"))]
-    pub async fn business_project_ids(&self, business_id: i64) -> Result<Vec<i64>> {
+    pub async fn business_project_ids(&self, business_id: BusinessId) -> Result<Vec<ProjectId>> {
         dispatch!(self, p => sqlx::query_scalar(
             "SELECT p.id FROM projects p JOIN users u ON u.id = p.user_id \
              WHERE u.business_id = $1 ORDER BY p.id")
@@ -124,7 +125,7 @@ impl Store {
     #[tracing::instrument(level = "debug", skip(self, password), err(level = "debug"))]
     pub async fn update_user_identity(
         &self,
-        id: i64,
+        id: AccountId,
         name: &str,
         email: &str,
         password: Option<PasswordChange<'_>>,
@@ -158,7 +159,7 @@ impl Store {
     /// Records the payment provider's customer id for an account (a card is then on file
     /// once a default payment method is set).
     #[tracing::instrument(level = "debug", skip(self), err(level = "debug"))]
-    pub async fn set_external_id(&self, id: i64, external_id: &str) -> Result<()> {
+    pub async fn set_external_id(&self, id: AccountId, external_id: &str) -> Result<()> {
         let n = dispatch!(self, p => sqlx::query(
             "UPDATE users SET external_id = $1, updated_at = $2 WHERE id = $3")
             .bind(external_id).bind(now()).bind(id)
@@ -170,7 +171,7 @@ impl Store {
     #[tracing::instrument(level = "debug", skip(self), err(level = "debug"))]
     pub async fn set_business_plan(
         &self,
-        business_id: i64,
+        business_id: BusinessId,
         plan: crate::billing::Plan,
     ) -> Result<()> {
         let n = dispatch!(self, p => sqlx::query("UPDATE businesses SET plan = $1 WHERE id = $2")
@@ -183,7 +184,7 @@ impl Store {
     #[tracing::instrument(level = "debug", skip(self), err(level = "debug"))]
     pub async fn update_account(
         &self,
-        id: i64,
+        id: AccountId,
         name: &str,
         language: &str,
         currency: &str,
@@ -203,7 +204,7 @@ impl Store {
     #[tracing::instrument(level = "debug", skip(self), err(level = "debug"))]
     pub async fn set_user_preferences(
         &self,
-        id: i64,
+        id: AccountId,
         language: &str,
         currency: &str,
     ) -> Result<()> {
@@ -218,7 +219,7 @@ impl Store {
     #[tracing::instrument(level = "debug", skip(self), err(level = "debug"))]
     pub async fn set_user_flags(
         &self,
-        id: i64,
+        id: AccountId,
         is_admin: bool,
         is_business_admin: bool,
     ) -> Result<()> {
@@ -233,8 +234,8 @@ impl Store {
     #[tracing::instrument(level = "debug", skip(self, permissions), err(level = "debug"))]
     pub async fn set_user_business(
         &self,
-        id: i64,
-        business_id: Option<i64>,
+        id: AccountId,
+        business_id: Option<BusinessId>,
         is_business_admin: bool,
         permissions: &Permissions,
     ) -> Result<()> {
@@ -248,8 +249,8 @@ impl Store {
     }
 
     #[tracing::instrument(level = "debug", skip(self), err(level = "debug"))]
-    pub async fn insert_business(&self, name: &str) -> Result<i64> {
-        dispatch!(self, p => sqlx::query_scalar::<_, i64>(
+    pub async fn insert_business(&self, name: &str) -> Result<BusinessId> {
+        dispatch!(self, p => sqlx::query_scalar::<_, BusinessId>(
             "INSERT INTO businesses (name, created_at) VALUES ($1, $2) RETURNING id")
             .bind(name).bind(now()).fetch_one(p).await.map_err(map_err))
     }
@@ -260,8 +261,8 @@ impl Store {
     pub async fn insert_session(
         &self,
         token_hash: &str,
-        user_id: i64,
-        impersonator_id: Option<i64>,
+        user_id: AccountId,
+        impersonator_id: Option<AccountId>,
         expires_at: DateTime<Utc>,
     ) -> Result<()> {
         dispatch!(self, p => sqlx::query(
@@ -276,7 +277,7 @@ impl Store {
     #[tracing::instrument(level = "debug", skip_all, err(level = "debug"))]
     pub async fn session_user(&self, token_hash: &str) -> Result<Option<SessionUser>> {
         let sql = "SELECT user_id, impersonator_id FROM sessions WHERE id = $1 AND expires_at > $2";
-        let row: Option<(i64, Option<i64>)> = dispatch!(self, p => sqlx::query_as(sql)
+        let row: Option<(AccountId, Option<AccountId>)> = dispatch!(self, p => sqlx::query_as(sql)
             .bind(token_hash).bind(now()).fetch_optional(p).await.map_err(map_err))?;
         let Some((user_id, impersonator_id)) = row else {
             return Ok(None);
@@ -317,7 +318,7 @@ impl Store {
     #[tracing::instrument(level = "debug", skip(self), err(level = "debug"))]
     pub async fn email_confirmation_state(
         &self,
-        user_id: i64,
+        user_id: AccountId,
     ) -> Result<Option<(Option<DateTime<Utc>>, i64)>> {
         dispatch!(self, p => sqlx::query_as::<_, (Option<DateTime<Utc>>, i64)>(
             "SELECT email_token_sent_at, email_token_sends FROM users WHERE id = $1")
@@ -327,7 +328,11 @@ impl Store {
     /// Records a new confirmation e-mail for the account's current address (its token's hash
     /// replaces the one before). False, and nothing written, when the address is confirmed.
     #[tracing::instrument(level = "debug", skip(self, token_hash), err(level = "debug"))]
-    pub async fn request_email_confirmation(&self, user_id: i64, token_hash: &str) -> Result<bool> {
+    pub async fn request_email_confirmation(
+        &self,
+        user_id: AccountId,
+        token_hash: &str,
+    ) -> Result<bool> {
         let n = dispatch!(self, p => sqlx::query(
             "UPDATE users SET email_token_hash = $1, email_token_sent_at = $2, \
              email_token_sends = email_token_sends + 1 \
@@ -356,7 +361,7 @@ impl Store {
     /// Marks an account's sign-in address confirmed without a link (the seeded accounts,
     /// whose addresses the operator chose).
     #[tracing::instrument(level = "debug", skip(self), err(level = "debug"))]
-    pub async fn mark_email_confirmed(&self, user_id: i64) -> Result<()> {
+    pub async fn mark_email_confirmed(&self, user_id: AccountId) -> Result<()> {
         let n = dispatch!(self, p => sqlx::query(
             "UPDATE users SET email_confirmed_at = COALESCE(email_confirmed_at, $1), \
              email_token_hash = NULL WHERE id = $2")
@@ -371,7 +376,7 @@ impl Store {
     pub async fn insert_password_reset(
         &self,
         token_hash: &str,
-        user_id: i64,
+        user_id: AccountId,
         expires_at: DateTime<Utc>,
     ) -> Result<()> {
         dispatch!(self, p => sqlx::query(
@@ -390,7 +395,7 @@ impl Store {
     pub async fn insert_password_reset_unless_outstanding(
         &self,
         token_hash: &str,
-        user_id: i64,
+        user_id: AccountId,
         since: DateTime<Utc>,
         expires_at: DateTime<Utc>,
     ) -> Result<bool> {
@@ -429,7 +434,7 @@ impl Store {
     pub async fn consume_password_reset(
         &self,
         token_hash: &str,
-        user_id: i64,
+        user_id: AccountId,
         password_hash: &str,
     ) -> Result<bool> {
         let ts = now();

@@ -1,12 +1,13 @@
 //! A collection field for tests and benchmarks of the per-value rules (`crate::fields`).
 
 use crate::fields::{FieldDef, FieldMeta, FieldOption, FieldType};
+use crate::ids::FieldId;
 
 /// A field of `kind` named "Campo", not required, whose options (for the choice types) are
 /// "Azul" and "Verde".
 pub fn field(kind: FieldType) -> FieldDef {
     FieldDef {
-        id: 1,
+        id: FieldId(1),
         name: "Campo".into(),
         slug: "campo".into(),
         kind,

@@ -2,11 +2,12 @@
 //! tenant without going through the API.
 
 use crate::Store;
+use crate::ids::{AccountId, ProjectId};
 use crate::store::{NewProject, NewUser};
 
 /// A user named `name` at `email` (password hash "x", pt-BR, not an admin), its sign-in
 /// address confirmed (so its form notifications are sent, as for any settled account); its id.
-pub async fn user(store: &Store, name: &str, email: &str) -> i64 {
+pub async fn user(store: &Store, name: &str, email: &str) -> AccountId {
     let id = store
         .insert_user(&NewUser {
             name,
@@ -27,7 +28,7 @@ pub async fn user(store: &Store, name: &str, email: &str) -> i64 {
 
 /// A project of `user_id`'s named and slugged `slug` (token `tok-{slug}`, uuid
 /// `uuid-{slug}`), with its home page "Início"; its id.
-pub async fn project(store: &Store, user_id: i64, slug: &str) -> i64 {
+pub async fn project(store: &Store, user_id: AccountId, slug: &str) -> ProjectId {
     store
         .insert_project(
             &NewProject {

@@ -7,6 +7,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value as Json;
 use utoipa::ToSchema;
 use utoipa_axum::{router::OpenApiRouter, routes};
+use vitrine_shared::ids::{PageId, ProjectId};
 use vitrine_shared::{
     fonts::canvas_fonts,
     fonts::meta_style,
@@ -35,7 +36,8 @@ pub fn router() -> OpenApiRouter<AppState> {
 #[derive(Debug, Deserialize, ToSchema)]
 pub struct RenderRequest {
     /// The page being edited (its name and slug, and on a collection page its collection).
-    pub page_id: i64,
+    #[schema(value_type = i64)]
+    pub page_id: PageId,
     /// On a collection page: the post to show, by slug (the collection's first otherwise).
     pub post: Option<String>,
     #[schema(value_type = Vec<Object>)]
@@ -68,7 +70,7 @@ pub struct RenderResponse {
 pub async fn render_blocks(
     State(state): State<AppState>,
     user: CurrentUser,
-    ApiPath(project_id): ApiPath<i64>,
+    ApiPath(project_id): ApiPath<ProjectId>,
     ApiJson(req): ApiJson<RenderRequest>,
 ) -> Result<ApiJson<RenderResponse>> {
     let account = authorize_project(&state, &user, project_id)

@@ -11,6 +11,7 @@ use axum::{
 };
 use bytes::Bytes;
 use serde_json::{Map, Value};
+use vitrine_shared::ids::{CollectionId, PostId};
 use vitrine_shared::{
     fields::{FieldType, csv_cell, csv_text, format_currency},
     store::Post,
@@ -28,11 +29,11 @@ use crate::{
 /// slugs of their targets' posts (relations are written as slugs so files move between sites).
 struct ExportPlan {
     schema: Schema,
-    relation_slugs: HashMap<i64, HashMap<i64, String>>,
+    relation_slugs: HashMap<CollectionId, HashMap<PostId, String>>,
 }
 
 impl ExportPlan {
-    async fn load(state: &AppState, table_id: i64) -> Result<ExportPlan> {
+    async fn load(state: &AppState, table_id: CollectionId) -> Result<ExportPlan> {
         let schema = Schema::load(state, table_id).await?;
         let mut relation_slugs = HashMap::new();
         for f in schema
@@ -74,7 +75,7 @@ impl ExportPlan {
                 match (f.kind, f.meta.table, &v) {
                     (FieldType::Relation, Some(t), Value::Number(n)) => n
                         .as_i64()
-                        .and_then(|id| self.relation_slugs.get(&t)?.get(&id))
+                        .and_then(|id| self.relation_slugs.get(&t)?.get(&PostId(id)))
                         .map(|s| Value::String(s.clone()))
                         .unwrap_or(v),
                     _ => v,
@@ -94,7 +95,7 @@ struct Cursor {
     state: AppState,
     plan: Arc<ExportPlan>,
     format: Format,
-    after: i64,
+    after: PostId,
     started: bool,
     finished: bool,
     first_row: bool,
@@ -190,7 +191,7 @@ async fn next_chunk(mut c: Cursor) -> Option<(std::io::Result<Bytes>, Cursor)> {
 pub(super) async fn export(
     state: AppState,
     principal: Principal,
-    table_id: i64,
+    table_id: CollectionId,
     format: Format,
     bom: bool,
 ) -> Result<Response> {
@@ -205,7 +206,7 @@ pub(super) async fn export(
         state,
         plan,
         format,
-        after: 0,
+        after: PostId(0),
         started: false,
         finished: false,
         first_row: true,

@@ -8,6 +8,7 @@ use chrono::{DateTime, TimeZone, Utc};
 use serde_json::{Map, Value, json};
 use vitrine_shared::{
     blocks::{HEADING_TAGS, VAR_TYPES, split_x_vars},
+    ids::PostId,
     record_lists::DbRecord,
     render::{Block, CompiledPage, PostView, RenderContext},
 };
@@ -317,7 +318,7 @@ fn sample_post(n: i64) -> PostView {
     let permalink = format!("/blog/{slug}");
     PostView {
         record: DbRecord {
-            id: n.max(1) + 6,
+            id: PostId(n.max(1) + 6),
             name: "Como escolher o café certo para o seu paladar".into(),
             slug,
             created_at: created,

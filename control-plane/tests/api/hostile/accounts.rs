@@ -9,6 +9,7 @@ use std::net::IpAddr;
 
 use reqwest::{Client, StatusCode};
 use serde_json::{Value, json};
+use vitrine_shared::ids::AccountId;
 use vitrine_shared::{dual_test, store::Permissions, testing::Backend};
 
 use crate::helpers::{Session, TestApp, expect_error, json_ok};
@@ -326,7 +327,7 @@ async fn business(app: &TestApp) -> Business {
         };
         async move {
             app.store
-                .set_user_business(id, Some(business), admin, &permissions)
+                .set_user_business(AccountId(id), Some(business), admin, &permissions)
                 .await
                 .unwrap();
         }
@@ -381,7 +382,7 @@ dual_test! {
             // Nothing changed: the target still signs in with its own password and e-mail,
             // the attacker's password opens nothing, and its session is alive.
             let email = view["email"].as_str().unwrap();
-            let stored = app.store.user_by_id(id).await.unwrap();
+            let stored = app.store.user_by_id(AccountId(id)).await.unwrap();
             assert_eq!(stored.email, email);
             assert_eq!(stored.is_business_admin, view["is_business_admin"].as_bool().unwrap());
             assert_eq!(
@@ -440,7 +441,7 @@ dual_test! {
         app.store
             .insert_password_reset(
                 &vitrine_control::accounts::auth::token_hash(&token),
-                victim.id(),
+                AccountId(victim.id()),
                 chrono::Utc::now() + chrono::Duration::hours(1),
             )
             .await

@@ -10,6 +10,7 @@ use std::time::{Duration, Instant};
 
 use reqwest::{Response, StatusCode};
 use serde_json::{Value, json};
+use vitrine_shared::ids::ProjectId;
 use vitrine_shared::{
     dual_test,
     redirects::MAX_RULES,
@@ -417,7 +418,7 @@ dual_test!(
         let store = &app.store;
         for n in 0..MAX_RULES {
             store
-                .insert_redirect(project, &format!("/velho-{n}"), "/")
+                .insert_redirect(ProjectId(project), &format!("/velho-{n}"), "/")
                 .await
                 .unwrap();
         }
@@ -434,7 +435,11 @@ dual_test!(
         assert_eq!(body["error"], "too_many_redirects", "{body}");
         assert_eq!(body["params"]["max"], MAX_RULES, "{body}");
         assert_eq!(
-            store.project_redirects(project).await.unwrap().len() as i64,
+            store
+                .project_redirects(ProjectId(project))
+                .await
+                .unwrap()
+                .len() as i64,
             MAX_RULES
         );
 

@@ -8,6 +8,7 @@ use std::time::Duration;
 
 use reqwest::{Response, StatusCode};
 use serde_json::{Value, json};
+use vitrine_shared::ids::ProjectId;
 use vitrine_shared::{
     dual_test,
     store::{DOMAIN_UNIT_TAKEN, StoreError},
@@ -34,7 +35,12 @@ async fn expect_code(res: Response, status: StatusCode, code: &str) -> (Value, S
 
 /// A domain's state as its project's owner sees it, and who the database says holds it.
 async fn holder(t: &DomainApp, name: &str) -> Option<i64> {
-    t.app.store.domain_holder(name).await.unwrap()
+    t.app
+        .store
+        .domain_holder(name)
+        .await
+        .unwrap()
+        .map(ProjectId::get)
 }
 
 /// Every way the attacker can ask for `name` for `project`: refused with `domain_in_use`
@@ -68,7 +74,7 @@ async fn assert_refused(t: &DomainApp, attacker: &Session, project: i64, name: &
     let err = t
         .app
         .store
-        .mark_domain_verified(project, name)
+        .mark_domain_verified(ProjectId(project), name)
         .await
         .unwrap_err();
     assert!(
@@ -151,7 +157,7 @@ dual_test!(
             .unwrap();
         t.app
             .store
-            .save_domain_claim(theirs, "left-behind.example", chrono::Utc::now())
+            .save_domain_claim(ProjectId(theirs), "left-behind.example", chrono::Utc::now())
             .await
             .unwrap();
         assert_eq!(

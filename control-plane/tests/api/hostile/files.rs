@@ -8,6 +8,7 @@ use std::collections::BTreeSet;
 use base64::Engine;
 use reqwest::StatusCode;
 use serde_json::{Value, json};
+use vitrine_shared::ids::{DeployId, ProjectId};
 use vitrine_shared::{
     dual_test,
     manifest::{Manifest, manifest_key},
@@ -67,7 +68,7 @@ pub(crate) async fn publish(app: &TestApp, s: &Session, pid: i64) -> Manifest {
         .app
         .state()
         .blobs
-        .get(&manifest_key(pid, deploy))
+        .get(&manifest_key(ProjectId(pid), DeployId(deploy)))
         .await
         .unwrap();
     serde_json::from_slice(&json).unwrap()

@@ -10,6 +10,7 @@ use std::time::Duration;
 
 use reqwest::StatusCode;
 use serde_json::{Value, json};
+use vitrine_shared::ids::ProjectId;
 use vitrine_shared::{
     dual_test,
     store::{NewSubmission, Notification, now},
@@ -59,7 +60,7 @@ impl MailApp {
 fn submission(project: i64, n: i64, to: &str, text: &str) -> NewSubmission {
     NewSubmission {
         uid: format!("{project}-{n}-{text}"),
-        project_id: project,
+        project_id: ProjectId(project),
         url: "/contato".into(),
         submit: String::new(),
         to: to.into(),
@@ -418,7 +419,7 @@ dual_test! {
         )
         .await;
         assert_eq!(
-            app.store.form_history_usage(flooded).await.unwrap().entries,
+            app.store.form_history_usage(ProjectId(flooded)).await.unwrap().entries,
             cap - 2
         );
         assert_eq!(get(flooded).await["limit"]["trimmed"], 4);

@@ -11,6 +11,7 @@
 
 use reqwest::{Method, StatusCode};
 use serde_json::{Value, json};
+use vitrine_shared::ids::{AccountId, BusinessId};
 use vitrine_shared::{
     dual_test,
     store::{BlockContent, MAX_BUSINESS_BLOCKS, Permissions},
@@ -41,14 +42,19 @@ struct World {
 }
 
 /// Registers `email` as a member of `business` (its administrator when `admin`).
-pub(super) async fn member(app: &TestApp, email: &str, business: i64, admin: bool) -> Session {
+pub(super) async fn member(
+    app: &TestApp,
+    email: &str,
+    business: BusinessId,
+    admin: bool,
+) -> Session {
     let s = app.register(email).await;
     let access = Permissions {
         all_projects: Some(true),
         ..Permissions::default()
     };
     app.store
-        .set_user_business(s.id(), Some(business), admin, &access)
+        .set_user_business(AccountId(s.id()), Some(business), admin, &access)
         .await
         .unwrap();
     s
@@ -357,7 +363,10 @@ dual_test!(
             assert!(!theirs.to_string().contains("Meu hero"), "{theirs}");
         }
         assert_eq!(
-            app.store.my_blocks(w.a_member.id()).await.unwrap(),
+            app.store
+                .my_blocks(AccountId(w.a_member.id()))
+                .await
+                .unwrap(),
             vec![serde_json::from_value(mine).unwrap()]
         );
     }
@@ -379,11 +388,12 @@ async fn business_block(app: &TestApp, s: &Session, name: &str) -> Value {
 /// The business `s` belongs to.
 async fn business_of(app: &TestApp, s: &Session) -> i64 {
     app.store
-        .user_by_id(s.id())
+        .user_by_id(AccountId(s.id()))
         .await
         .unwrap()
         .business_id
         .unwrap()
+        .get()
 }
 
 /// The names in `s`'s editor library under `business_blocks`.
@@ -403,7 +413,7 @@ dual_test!(
         let theirs = business_block(&app, &w.b_admin, "Hero da B").await;
         let id = theirs["id"].as_i64().unwrap();
         let b = business_of(&app, &w.b_admin).await;
-        let before = app.store.business_block(b, id).await.unwrap();
+        let before = app.store.business_block(BusinessId(b), id).await.unwrap();
         for attacker in [&w.a_admin, &w.a_member, &w.stranger, &w.admin] {
             refused(
                 &app,
@@ -420,7 +430,10 @@ dual_test!(
             )
             .await;
         }
-        assert_eq!(app.store.business_block(b, id).await.unwrap(), before);
+        assert_eq!(
+            app.store.business_block(BusinessId(b), id).await.unwrap(),
+            before
+        );
         // Creating writes to the attacker's own library, never to B's.
         business_block(&app, &w.a_admin, "Hero da A").await;
         assert_eq!(business_names(&app, &w.b_member).await, ["Hero da B"]);
@@ -528,7 +541,7 @@ dual_test!(
 
         // Members read it; only the business's administrators write it.
         let a = business_of(&app, &w.a_admin).await;
-        let before = app.store.business_block(a, id).await.unwrap();
+        let before = app.store.business_block(BusinessId(a), id).await.unwrap();
         refused(
             &app,
             &w.a_member,
@@ -546,7 +559,10 @@ dual_test!(
             ],
         )
         .await;
-        assert_eq!(app.store.business_block(a, id).await.unwrap(), before);
+        assert_eq!(
+            app.store.business_block(BusinessId(a), id).await.unwrap(),
+            before
+        );
 
         let res = app
             .delete(&w.a_admin, &format!("/api/business/blocks/{id}"))
@@ -573,7 +589,7 @@ dual_test!(
                 ..BlockContent::default()
             };
             app.store
-                .insert_business_block(a, &input, 99)
+                .insert_business_block(BusinessId(a), &input, 99)
                 .await
                 .unwrap();
         }
@@ -589,7 +605,11 @@ dual_test!(
         .await;
         assert!(msg.contains("full"), "{msg}");
         assert_eq!(
-            app.store.business_blocks(a).await.unwrap().len() as i64,
+            app.store
+                .business_blocks(BusinessId(a))
+                .await
+                .unwrap()
+                .len() as i64,
             MAX_BUSINESS_BLOCKS
         );
         // The cap is per business.

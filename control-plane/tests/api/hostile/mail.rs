@@ -18,6 +18,7 @@ use std::net::IpAddr;
 
 use reqwest::{Client, Method, StatusCode};
 use serde_json::{Value, json};
+use vitrine_shared::ids::{AccountId, ProjectId};
 use vitrine_shared::{
     dual_test,
     store::{NewSubmission, Notification, now},
@@ -46,7 +47,7 @@ async fn visitor_submits(app: &TestApp, project: i64, to: &str, n: i64) -> bool 
         .store_submission(
             &NewSubmission {
                 uid: format!("{project}-{to}-{n}-{}", uuid()),
-                project_id: project,
+                project_id: ProjectId(project),
                 url: "/contato".into(),
                 submit: String::new(),
                 to: to.into(),
@@ -185,7 +186,7 @@ dual_test! {
         let business = app.store.insert_business("Agência").await.unwrap();
         let admin = app.register("chefe-mail@example.com").await;
         app.store
-            .set_user_business(admin.id(), Some(business), true, &Default::default())
+            .set_user_business(AccountId(admin.id()), Some(business), true, &Default::default())
             .await
             .unwrap();
         // The administrator creates a member with a stranger's address.
@@ -257,9 +258,9 @@ dual_test! {
     async fn a_flood_of_submissions_to_one_recipient_sends_at_most_the_hourly_cap(c: CappedApp) {
         let app = &c.0;
         let owner = app.register("alvo-mail@example.com").await;
-        app.store.mark_email_confirmed(owner.id()).await.unwrap();
+        app.store.mark_email_confirmed(AccountId(owner.id())).await.unwrap();
         let other = app.register("vizinho-mail@example.com").await;
-        app.store.mark_email_confirmed(other.id()).await.unwrap();
+        app.store.mark_email_confirmed(AccountId(other.id())).await.unwrap();
         // The flood comes through three projects of the owner: the cap is the recipient's.
         let mut projects = Vec::new();
         for name in ["A", "B", "C"] {
@@ -286,7 +287,7 @@ dual_test! {
 
         // Simultaneous submissions (many edges at once) cannot slip past the cap either.
         let crowd = app.register("multidao-mail@example.com").await;
-        app.store.mark_email_confirmed(crowd.id()).await.unwrap();
+        app.store.mark_email_confirmed(AccountId(crowd.id())).await.unwrap();
         let p = app.create_project(&crowd, "Multidão").await["id"].as_i64().unwrap();
         let mut tasks = Vec::new();
         for n in 0..20 {
@@ -296,7 +297,7 @@ dual_test! {
                     .store_submission(
                         &NewSubmission {
                             uid: format!("crowd-{n}"),
-                            project_id: p,
+                            project_id: ProjectId(p),
                             url: "/".into(),
                             submit: String::new(),
                             to: "multidao-mail@example.com".into(),

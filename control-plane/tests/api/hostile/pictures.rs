@@ -19,6 +19,7 @@ use vitrine_control::pictures::{
     Run,
     screenshot::{PIDS, SITE_SHOTS, TIMEOUT},
 };
+use vitrine_shared::ids::{DeployId, ProjectId};
 use vitrine_shared::{dual_test, testing::Backend};
 
 use crate::{
@@ -123,7 +124,7 @@ async fn run_of(app: &TestApp, deploy: i64, within: Duration) -> Run {
             .pictures
             .runs()
             .into_iter()
-            .find(|r| r.job.deploy_id == deploy);
+            .find(|r| r.job.deploy_id == DeployId(deploy));
         found.is_some()
     })
     .await;
@@ -203,12 +204,12 @@ dual_test!(
         // While the attacker's first page is being pictured, another tenant publishes.
         let state = app.app.state();
         let started = async |pid: i64, deploy: i64| {
-            state.pictures.running().contains(&pid)
+            state.pictures.running().contains(&ProjectId(pid))
                 || state
                     .pictures
                     .runs()
                     .iter()
-                    .any(|r| r.job.deploy_id == deploy)
+                    .any(|r| r.job.deploy_id == DeployId(deploy))
         };
         wait_until("the bomb's picture to start", TIMEOUT, async || {
             started(bomb, bomb_deploy).await
@@ -237,7 +238,11 @@ dual_test!(
         assert_eq!(spinner_run.outcome, "failed");
         // The attacker's pages ran one after the other: an account holds one Chromium at once.
         let runs = state.pictures.runs();
-        let at = |d: i64| runs.iter().position(|r| r.job.deploy_id == d).unwrap();
+        let at = |d: i64| {
+            runs.iter()
+                .position(|r| r.job.deploy_id == DeployId(d))
+                .unwrap()
+        };
         assert!(at(bomb_deploy) < at(spinner_deploy));
     }
 );
@@ -330,19 +335,20 @@ dual_test!(
         let mut deploys = Vec::new();
         for _ in 0..5 {
             deploys.push(deploy(&app, &owner, pid).await);
-            assert!(state.pictures.pending(pid) <= 1);
+            assert!(state.pictures.pending(ProjectId(pid)) <= 1);
         }
         let last = *deploys.last().unwrap();
         wait_until("the burst's pictures", 3 * TIMEOUT, async || {
-            state.pictures.pending(pid) == 0 && !state.pictures.running().contains(&pid)
+            state.pictures.pending(ProjectId(pid)) == 0
+                && !state.pictures.running().contains(&ProjectId(pid))
         })
         .await;
         let taken: Vec<i64> = state
             .pictures
             .runs()
             .iter()
-            .filter(|r| r.job.project_id == pid)
-            .map(|r| r.job.deploy_id)
+            .filter(|r| r.job.project_id == ProjectId(pid))
+            .map(|r| r.job.deploy_id.get())
             .collect();
         let replaced = metric(
             &app,
@@ -385,8 +391,8 @@ dual_test!(
                 .pictures
                 .runs()
                 .iter()
-                .all(|r| r.job.deploy_id != refused)
+                .all(|r| r.job.deploy_id != DeployId(refused))
         );
-        assert_eq!(state.pictures.pending(pid), 0);
+        assert_eq!(state.pictures.pending(ProjectId(pid)), 0);
     }
 );

@@ -6,6 +6,7 @@
 use base64::Engine;
 use reqwest::StatusCode;
 use serde_json::{Value, json};
+use vitrine_shared::ids::{AccountId, ProjectId};
 use vitrine_shared::{dual_test, testing::Backend};
 
 use super::library::member;
@@ -121,7 +122,7 @@ dual_test! {
         assert_eq!(u["files"], 3);
 
         // A client-panel token uploads into the project's folder: the owner's share, refused too.
-        let token = app.store.project_by_id(project).await.unwrap().token;
+        let token = app.store.project_by_id(ProjectId(project)).await.unwrap().token;
         let res = reqwest::Client::new()
             .post(app.url("/api/upload"))
             .header("x-client-token", token)
@@ -279,10 +280,10 @@ dual_test! {
         assert_eq!(usage(&app, &ana).await["records"], 5);
 
         // A copy of the project would hold 5 more: refused, and no project is made.
-        let projects = app.store.projects_candidates(ana.id(), None).await.unwrap().len();
+        let projects = app.store.projects_candidates(AccountId(ana.id()), None).await.unwrap().len();
         let res = app.post(&ana, &format!("/api/projects/{project}/duplicate"), json!({})).await;
         expect_error(res, StatusCode::CONFLICT).await;
-        assert_eq!(app.store.projects_candidates(ana.id(), None).await.unwrap().len(), projects);
+        assert_eq!(app.store.projects_candidates(AccountId(ana.id()), None).await.unwrap().len(), projects);
 
         // Another account keeps its own records.
         let bia = app.register("bia-records@example.com").await;

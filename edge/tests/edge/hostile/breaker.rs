@@ -10,6 +10,7 @@ use std::{
 };
 
 use serde_json::{Value, json};
+use vitrine_shared::ids::{CollectionId, ProjectId};
 use vitrine_shared::{
     Store, dual_test,
     store::{NewPost, now},
@@ -54,7 +55,11 @@ const BAD_QUERIES: &[(&str, bool)] = &[
 async fn site_with_collection(t: &TestEdge, project: i64, slug: &str, n: usize, text: &str) {
     let store = &t.db.store;
     let c = t.collection(project, slug, &[]).await;
-    let field = store.collection_fields(c).await.unwrap().remove(0);
+    let field = store
+        .collection_fields(CollectionId(c))
+        .await
+        .unwrap()
+        .remove(0);
     let rows: Vec<NewPost> = (0..n)
         .map(|i| {
             let mut data = serde_json::Map::new();
@@ -67,9 +72,12 @@ async fn site_with_collection(t: &TestEdge, project: i64, slug: &str, n: usize, 
             }
         })
         .collect();
-    store.insert_posts(c, &rows, u64::MAX).await.unwrap();
+    store
+        .insert_posts(CollectionId(c), &rows, u64::MAX)
+        .await
+        .unwrap();
     let mut site: Site = basic(&format!("<h1>{slug}</h1>"));
-    site.collections.insert(slug.into(), c);
+    site.collections.insert(slug.into(), CollectionId(c));
     t.publish(project, site).await;
 }
 
@@ -205,7 +213,7 @@ dual_test! {
         let mut next: Site = basic("<h1>B v2</h1>");
         next.collections.insert(
             "pequena".into(),
-            t.db.store.collection_by_slug(b, "pequena").await.unwrap().id,
+            t.db.store.collection_by_slug(ProjectId(b), "pequena").await.unwrap().id,
         );
         t.publish(b, next).await;
         t.until("loja-b.localhost", "/", 200, "B v2", second).await;

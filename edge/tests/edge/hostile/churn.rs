@@ -5,6 +5,7 @@
 
 use std::time::Duration;
 
+use vitrine_shared::ids::ProjectId;
 use vitrine_shared::{dual_test, testing::TestDb};
 
 use crate::{
@@ -37,7 +38,7 @@ dual_test! {
         for i in 1..=10 {
             t.publish(attacker, basic(&format!("<h1>v{i}</h1>"))).await;
         }
-        t.db.store.insert_redirect(attacker, "/a", "/b").await.unwrap();
+        t.db.store.insert_redirect(ProjectId(attacker), "/a", "/b").await.unwrap();
         t.feed_applied().await;
         // Its own hot routes did end: its new page shows.
         t.until("atacante.localhost", "/", 200, "v10", Duration::from_secs(1)).await;

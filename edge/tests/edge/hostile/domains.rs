@@ -6,6 +6,7 @@
 
 use std::time::Duration;
 
+use vitrine_shared::ids::ProjectId;
 use vitrine_shared::{
     dual_test,
     store::{DOMAIN_UNIT_TAKEN, NewUser, StoreError},
@@ -31,7 +32,7 @@ async fn site_of_new_account(t: &TestEdge, email: &str, slug: &str, home: &str) 
         })
         .await
         .unwrap();
-    let project = t.project_of(user.id, slug).await;
+    let project = t.project_of(user.id.get(), slug).await;
     t.publish(project, basic(home)).await;
     project
 }
@@ -47,25 +48,25 @@ dual_test! {
         for host in ["marca.test", "www.marca.test", "www.www.marca.test"] {
             assert_eq!(t.text(host, "/").await.0, 404, "{host}");
         }
-        t.db.store.mark_domain_verified(owner, "marca.test").await.unwrap();
+        t.db.store.mark_domain_verified(ProjectId(owner), "marca.test").await.unwrap();
         // The attacker waits for the twin and tries to take it at the store.
         t.db.store
-            .save_domain_claim(attacker, "www.marca.test", chrono::Utc::now())
+            .save_domain_claim(ProjectId(attacker), "www.marca.test", chrono::Utc::now())
             .await
             .unwrap();
-        let err = t.db.store.mark_domain_verified(attacker, "www.marca.test").await.unwrap_err();
+        let err = t.db.store.mark_domain_verified(ProjectId(attacker), "www.marca.test").await.unwrap_err();
         assert!(matches!(err, StoreError::Conflict(DOMAIN_UNIT_TAKEN)), "{err:?}");
         for host in ["marca.test", "www.marca.test", "WWW.Marca.Test."] {
             t.until(host, "/", 200, "Loja da dona", within).await;
         }
         // A deeper www is its own unit: the attacker may hold it, and it never reaches the owner's.
-        t.db.store.mark_domain_verified(attacker, "www.www.marca.test").await.unwrap();
+        t.db.store.mark_domain_verified(ProjectId(attacker), "www.www.marca.test").await.unwrap();
         t.until("www.www.marca.test", "/", 200, "Golpe", within).await;
         t.until("www.marca.test", "/", 200, "Loja da dona", within).await;
 
         // The reverse: the owner holds a www name, the attacker asks for its apex.
-        t.db.store.mark_domain_verified(owner, "www.outra.test").await.unwrap();
-        let err = t.db.store.mark_domain_verified(attacker, "outra.test").await.unwrap_err();
+        t.db.store.mark_domain_verified(ProjectId(owner), "www.outra.test").await.unwrap();
+        let err = t.db.store.mark_domain_verified(ProjectId(attacker), "outra.test").await.unwrap_err();
         assert!(matches!(err, StoreError::Conflict(DOMAIN_UNIT_TAKEN)), "{err:?}");
         for host in ["outra.test", "www.outra.test"] {
             t.until(host, "/", 200, "Loja da dona", within).await;
@@ -137,16 +138,16 @@ dual_test! {
         let loja = t.simple_site("teimosa", "<h1>Teimosa</h1>").await;
         verify(&t, &rig, loja, "teimosa.test").await;
         assert!(fetch(&root, "teimosa.test", t.edge.https_addr).await.is_err());
-        let failing = t.db.store.certificate_status(loja).await.unwrap().unwrap();
+        let failing = t.db.store.certificate_status(ProjectId(loja)).await.unwrap().unwrap();
         assert_eq!((failing.status.as_str(), failing.failures), ("failing", 1), "{failing:?}");
         assert_eq!(orders(&t).await, 1);
 
         // Remove the domain and verify it again; then delete the project and verify the name
         // from a new one. Neither buys a new attempt before the back-off ends.
-        t.db.store.remove_domain(loja).await.unwrap();
+        t.db.store.remove_domain(ProjectId(loja)).await.unwrap();
         verify(&t, &rig, loja, "teimosa.test").await;
         assert!(fetch(&root, "teimosa.test", t.edge.https_addr).await.is_err());
-        t.db.store.delete_project(loja).await.unwrap();
+        t.db.store.delete_project(ProjectId(loja)).await.unwrap();
         let again = t.simple_site("teimosa-2", "<h1>De novo</h1>").await;
         verify(&t, &rig, again, "teimosa.test").await;
         for _ in 0..3 {
@@ -154,7 +155,7 @@ dual_test! {
         }
         assert_eq!(orders(&t).await, 1, "no order while the back-off runs\n{}", rig.pebble.log());
         // The new project's owner sees the back-off that is running, not a fresh start.
-        let status = t.db.store.certificate_status(again).await.unwrap().unwrap();
+        let status = t.db.store.certificate_status(ProjectId(again)).await.unwrap().unwrap();
         assert_eq!((status.status.as_str(), status.failures), ("failing", 1), "{status:?}");
         assert!(status.next_attempt_at.unwrap() > chrono::Utc::now() + chrono::Duration::minutes(50));
         assert!(status.last_error.is_some());

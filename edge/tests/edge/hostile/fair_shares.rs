@@ -17,6 +17,7 @@ use std::{
 };
 
 use serde_json::Map;
+use vitrine_shared::ids::ProjectId;
 use vitrine_shared::{
     dual_test,
     store::NewPost,
@@ -39,7 +40,7 @@ const CONNECTIONS: usize = 32;
 async fn many_posts(t: &TestEdge, project: i64, n: usize) -> i64 {
     let store = &t.db.store;
     let c = store
-        .insert_collection(project, "posts", "posts", &serde_json::json!({}))
+        .insert_collection(ProjectId(project), "posts", "posts", &serde_json::json!({}))
         .await
         .unwrap();
     let posts: Vec<NewPost> = (0..n)
@@ -51,7 +52,7 @@ async fn many_posts(t: &TestEdge, project: i64, n: usize) -> i64 {
         })
         .collect();
     store.insert_posts(c.id, &posts, u64::MAX).await.unwrap();
-    c.id
+    c.id.get()
 }
 
 /// A client whose connections leave from `ip` (any 127/8 address reaches the edge on

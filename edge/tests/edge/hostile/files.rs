@@ -11,6 +11,7 @@ use std::{collections::BTreeSet, time::Duration};
 
 use bytes::Bytes;
 use tokio::{io::AsyncWriteExt, net::TcpStream};
+use vitrine_shared::ids::{AccountId, CollectionId, ProjectId};
 use vitrine_shared::{
     dual_test,
     testing::{
@@ -99,10 +100,10 @@ dual_test! {
         let mut chromium = Chromium::start(&["loja-b.localhost", "shop.example"]).await;
         let svg = beacon.script_svg("attack");
         let a = t.simple_site("loja-a", "<h1>Loja A</h1>").await;
-        let key = upload(&t, Folder::Project { user_id: t.user_id, project_id: a, table_id: None }, svg.as_bytes(), "ataque", "svg").await;
+        let key = upload(&t, Folder::Project { user_id: AccountId(t.user_id), project_id: ProjectId(a), table_id: None }, svg.as_bytes(), "ataque", "svg").await;
         let (_, b) = tenant(&t, "b@example.com", "loja-b").await;
         t.publish(b, site_b()).await;
-        t.db.store.mark_domain_verified(b, "shop.example").await.unwrap();
+        t.db.store.mark_domain_verified(ProjectId(b), "shop.example").await.unwrap();
         t.until("shop.example", "/", 200, "Loja B", Duration::from_secs(5)).await;
 
         // The file is there: A's own host serves it.
@@ -139,7 +140,7 @@ dual_test! {
         let mut chromium = Chromium::start(&[host]).await;
         let svg = beacon.script_svg("attack");
         let a = t.project("loja-a").await;
-        let key = upload(&t, Folder::Project { user_id: t.user_id, project_id: a, table_id: Some(4) }, svg.as_bytes(), "ataque", "svg").await;
+        let key = upload(&t, Folder::Project { user_id: AccountId(t.user_id), project_id: ProjectId(a), table_id: Some(CollectionId(4)) }, svg.as_bytes(), "ataque", "svg").await;
         // The publisher's copy of the same file among the deploy's assets, as a page's own
         // code refers to it.
         let copy = "0123456789abcdef.svg";
@@ -184,25 +185,25 @@ dual_test! {
         let a = t.project("loja-a").await;
         let (b_user, b) = tenant(&t, "b@example.com", "loja-b").await;
         let (admin, model) = tenant(&t, "admin@example.com", "modelo").await;
-        let own = |table_id| Folder::Project { user_id: t.user_id, project_id: a, table_id };
+        let own = |table_id| Folder::Project { user_id: AccountId(t.user_id), project_id: ProjectId(a), table_id };
         // A's own files: the editor's, a record's, and the client panel's.
         let mine = [
             upload(&t, own(None), PNG, "logo", "png").await,
-            upload(&t, own(Some(3)), b"%PDF-1.4 ficha", "ficha", "pdf").await,
-            upload(&t, Folder::Client { project_id: a, table_id: None }, b"cliente", "nota", "txt").await,
+            upload(&t, own(Some(CollectionId(3))), b"%PDF-1.4 ficha", "ficha", "pdf").await,
+            upload(&t, Folder::Client { project_id: ProjectId(a), table_id: None }, b"cliente", "nota", "txt").await,
         ];
         // A template's image, which A's pages name: the deploy lists it.
-        let template = upload(&t, Folder::Project { user_id: admin, project_id: model, table_id: None }, b"<svg/> modelo", "modelo", "svg").await;
+        let template = upload(&t, Folder::Project { user_id: AccountId(admin), project_id: ProjectId(model), table_id: None }, b"<svg/> modelo", "modelo", "svg").await;
         // Not A's, and not named by A's deploy.
         let strangers = [
-            upload(&t, Folder::Project { user_id: b_user, project_id: b, table_id: None }, b"<svg/> b", "b", "svg").await,
-            upload(&t, Folder::Client { project_id: b, table_id: Some(1) }, b"<svg/> cb", "cb", "svg").await,
-            upload(&t, Folder::Account { user_id: b_user }, b"<svg/> conta", "conta", "svg").await,
+            upload(&t, Folder::Project { user_id: AccountId(b_user), project_id: ProjectId(b), table_id: None }, b"<svg/> b", "b", "svg").await,
+            upload(&t, Folder::Client { project_id: ProjectId(b), table_id: Some(CollectionId(1)) }, b"<svg/> cb", "cb", "svg").await,
+            upload(&t, Folder::Account { user_id: AccountId(b_user) }, b"<svg/> conta", "conta", "svg").await,
             "uploads/admin/0123456789abcdef0123/rich.svg".to_string(),
         ];
         t.blobs.put(&strangers[3], Bytes::from_static(b"<svg/> legado")).await.unwrap();
         // A's account folder belongs to no project: served where a deploy names it.
-        let account = upload(&t, Folder::Account { user_id: t.user_id }, b"<svg/> conta a", "conta-a", "svg").await;
+        let account = upload(&t, Folder::Account { user_id: AccountId(t.user_id) }, b"<svg/> conta a", "conta-a", "svg").await;
 
         let mut site = basic("<h1>Loja A</h1>");
         site.uploads = BTreeSet::from([template.clone(), account.clone()]);
@@ -234,7 +235,7 @@ dual_test! {
     async fn user_files_keep_their_headers_from_the_hot_routes_and_the_plain_front(db: TestDb) {
         let t = TestEdge::start_with(db, None, |s| s.edge_workers = 1).await;
         let a = t.project("loja").await;
-        let key = upload(&t, Folder::Project { user_id: t.user_id, project_id: a, table_id: None }, b"<svg xmlns=\"http://www.w3.org/2000/svg\"/>", "x", "svg").await;
+        let key = upload(&t, Folder::Project { user_id: AccountId(t.user_id), project_id: ProjectId(a), table_id: None }, b"<svg xmlns=\"http://www.w3.org/2000/svg\"/>", "x", "svg").await;
         let mut site = basic("<h1>Loja</h1>");
         site.files.push(asset("feedc0ffee000000.svg", "image/svg+xml", "<svg xmlns=\"http://www.w3.org/2000/svg\"/>"));
         site.files.push(File {

@@ -16,6 +16,7 @@ use vitrine_edge::{
         DEAD_LETTER_FILE, FormLimits, Forms, Incoming, Outcome, Refused, SPOOL_FILE, Spooled,
     },
 };
+use vitrine_shared::ids::ProjectId;
 use vitrine_shared::{
     Store, dual_test,
     manifest::FormSettings,
@@ -62,7 +63,7 @@ where
 
 async fn history(store: &Store, project: i64) -> Vec<vitrine_shared::store::Submission> {
     store
-        .list_submissions(project, false, 1000, 0)
+        .list_submissions(ProjectId(project), false, 1000, 0)
         .await
         .unwrap()
         .0
@@ -129,12 +130,12 @@ dual_test! {
 /// A user and a project for tests that drive [`Forms`] without an edge.
 async fn owner_and_project(store: &Store, slug: &str) -> i64 {
     let user = fixtures::user(store, "Antes", &format!("{slug}@example.com")).await;
-    fixtures::project(store, user, slug).await
+    (fixtures::project(store, user, slug).await).get()
 }
 
 fn incoming<'a>(project_id: i64, settings: &'a FormSettings, body: &'static str) -> Incoming<'a> {
     Incoming {
-        project_id,
+        project_id: ProjectId(project_id),
         settings,
         page_url: "/contato".into(),
         content_type: None,
@@ -182,7 +183,7 @@ fn line(project_id: i64, uid: &str, data: &str) -> Vec<u8> {
     Spooled {
         sub: NewSubmission {
             uid: uid.into(),
-            project_id,
+            project_id: ProjectId(project_id),
             url: "/contato".into(),
             submit: String::new(),
             to: "viva@example.com".into(),
@@ -206,7 +207,7 @@ dual_test! {
         // The spool a previous run of the edge left behind, poisoned in front: a torn line,
         // a submission for a project deleted since, and one an older edge wrote with a NUL.
         let left = owner_and_project(&db.store, "deixada").await;
-        db.store.delete_project(left).await.unwrap();
+        db.store.delete_project(ProjectId(left)).await.unwrap();
         let site_project = owner_and_project(&db.store, "viva").await;
         let spool = tempfile::tempdir().unwrap();
         let mut lines = vec![
@@ -312,7 +313,7 @@ dual_test! {
             .map(|n| rows.iter().any(|r| r.data.contains(&format!("<dd>{n}</dd>"))))
             .collect();
         assert_eq!((rows.len(), kept), (3, vec![true, true, true]));
-        let usage = t.db.store.form_history_usage(a).await.unwrap();
+        let usage = t.db.store.form_history_usage(ProjectId(a)).await.unwrap();
         assert_eq!((usage.entries, usage.trimmed), (3, 2), "counted for the owner's notice");
         assert_eq!(history(&t.db.store, b).await.len(), 1, "the other site untouched");
         t.edge.stop().await;

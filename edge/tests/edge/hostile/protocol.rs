@@ -8,6 +8,7 @@ use tokio::{
     io::{AsyncReadExt, AsyncWriteExt},
     net::TcpStream,
 };
+use vitrine_shared::ids::ProjectId;
 use vitrine_shared::{dual_test, testing::TestDb};
 
 use crate::support::{self, TestEdge};
@@ -136,9 +137,9 @@ dual_test! {
         let t = TestEdge::start(db).await;
         let loja = t.project("loja").await;
         let store = &t.db.store;
-        store.insert_redirect(loja, "/go/*", "/*").await.unwrap();
+        store.insert_redirect(ProjectId(loja), "/go/*", "/*").await.unwrap();
         // A rule saved before stars were refused in a destination's host.
-        store.insert_redirect(loja, "/x*", "https://loja*.example.com/*").await.unwrap();
+        store.insert_redirect(ProjectId(loja), "/x*", "https://loja*.example.com/*").await.unwrap();
         t.publish(loja, support::basic("<h1>Início</h1>")).await;
         let site = url::Url::parse("http://loja.localhost/").unwrap();
         let attacks = [

@@ -5,6 +5,7 @@ use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
 use super::{BlockContent, LibraryError, name_key};
+use crate::ids::BusinessId;
 use crate::store::{Result, Store, StoreError, dispatch, map_err, now, touched, trusted};
 
 const BUSINESS_BLOCK_COLUMNS: &str =
@@ -38,7 +39,7 @@ fn business_library_err(e: sqlx::Error) -> LibraryError {
 impl Store {
     /// A business's library by order, then name.
     #[tracing::instrument(level = "debug", skip(self), err(level = "debug"))]
-    pub async fn business_blocks(&self, business_id: i64) -> Result<Vec<BusinessBlock>> {
+    pub async fn business_blocks(&self, business_id: BusinessId) -> Result<Vec<BusinessBlock>> {
         let sql = format!(
             "SELECT {BUSINESS_BLOCK_COLUMNS} FROM business_blocks \
              WHERE business_id = $1 ORDER BY sort_order, name, id"
@@ -49,7 +50,7 @@ impl Store {
 
     /// One block of `business_id`'s library (`NotFound` for another business's block).
     #[tracing::instrument(level = "debug", skip(self), err(level = "debug"))]
-    pub async fn business_block(&self, business_id: i64, id: i64) -> Result<BusinessBlock> {
+    pub async fn business_block(&self, business_id: BusinessId, id: i64) -> Result<BusinessBlock> {
         let sql = format!(
             "SELECT {BUSINESS_BLOCK_COLUMNS} FROM business_blocks \
              WHERE id = $1 AND business_id = $2"
@@ -65,7 +66,7 @@ impl Store {
     #[tracing::instrument(level = "debug", skip(self, b), fields(name = b.name.as_str()), err(level = "debug"))]
     pub async fn insert_business_block(
         &self,
-        business_id: i64,
+        business_id: BusinessId,
         b: &BlockContent,
         sort_order: i64,
     ) -> Result<BusinessBlock, LibraryError> {
@@ -91,7 +92,7 @@ impl Store {
     #[tracing::instrument(level = "debug", skip(self, b), fields(name = b.name.as_str()), err(level = "debug"))]
     pub async fn update_business_block(
         &self,
-        business_id: i64,
+        business_id: BusinessId,
         id: i64,
         b: &BlockContent,
         sort_order: i64,
@@ -114,7 +115,7 @@ impl Store {
 
     /// Deletes a block of `business_id`'s library (`NotFound` for another business's block).
     #[tracing::instrument(level = "debug", skip(self), err(level = "debug"))]
-    pub async fn delete_business_block(&self, business_id: i64, id: i64) -> Result<()> {
+    pub async fn delete_business_block(&self, business_id: BusinessId, id: i64) -> Result<()> {
         touched(dispatch!(self, p => sqlx::query(
                 "DELETE FROM business_blocks WHERE id = $1 AND business_id = $2")
             .bind(id).bind(business_id)

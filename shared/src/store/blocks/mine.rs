@@ -3,6 +3,7 @@
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
+use crate::ids::AccountId;
 use crate::store::{Result, Store, StoreError, dispatch, map_err, now, touched, trusted};
 
 const MY_BLOCK_COLUMNS: &str = "id, name, template, css, js";
@@ -20,7 +21,7 @@ pub struct MyBlock {
 impl Store {
     /// A user's own blocks, newest first.
     #[tracing::instrument(level = "debug", skip(self), err(level = "debug"))]
-    pub async fn my_blocks(&self, user_id: i64) -> Result<Vec<MyBlock>> {
+    pub async fn my_blocks(&self, user_id: AccountId) -> Result<Vec<MyBlock>> {
         let sql =
             format!("SELECT {MY_BLOCK_COLUMNS} FROM my_blocks WHERE user_id = $1 ORDER BY id DESC");
         dispatch!(self, p => sqlx::query_as::<_, MyBlock>(trusted(&sql)).bind(user_id)
@@ -31,7 +32,7 @@ impl Store {
     #[tracing::instrument(level = "debug", skip(self, template, css, js), err(level = "debug"))]
     pub async fn save_my_block(
         &self,
-        user_id: i64,
+        user_id: AccountId,
         id: Option<i64>,
         name: &str,
         template: &str,
@@ -67,7 +68,7 @@ impl Store {
 
     /// Deletes one of the user's blocks (`NotFound` when it is not theirs).
     #[tracing::instrument(level = "debug", skip(self), err(level = "debug"))]
-    pub async fn delete_my_block(&self, user_id: i64, id: i64) -> Result<()> {
+    pub async fn delete_my_block(&self, user_id: AccountId, id: i64) -> Result<()> {
         touched(
             dispatch!(self, p => sqlx::query("DELETE FROM my_blocks WHERE id = $1 AND user_id = $2")
             .bind(id).bind(user_id).execute(p).await.map(|r| r.rows_affected()).map_err(map_err))?,

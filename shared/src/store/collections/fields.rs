@@ -5,14 +5,15 @@ use serde_json::{Map, Value};
 use sqlx::types::Json;
 
 use super::records_changed;
+use crate::ids::{CollectionId, FieldId};
 use crate::store::{
     BeginWrite, Result, Store, StoreError, dispatch, map_err, now, projects::first_free, trusted,
 };
 
 #[derive(Debug, Clone, sqlx::FromRow)]
 pub struct Field {
-    pub id: i64,
-    pub collection_id: i64,
+    pub id: FieldId,
+    pub collection_id: CollectionId,
     pub name: String,
     pub slug: String,
     #[sqlx(rename = "type")]
@@ -39,7 +40,7 @@ const FIELD_COLUMNS: &str =
 
 impl Store {
     #[tracing::instrument(level = "debug", skip(self), err(level = "debug"))]
-    pub async fn collection_fields(&self, collection_id: i64) -> Result<Vec<Field>> {
+    pub async fn collection_fields(&self, collection_id: CollectionId) -> Result<Vec<Field>> {
         let sql = format!(
             "SELECT {FIELD_COLUMNS} FROM fields WHERE collection_id = $1 ORDER BY position, id"
         );
@@ -48,7 +49,7 @@ impl Store {
     }
 
     #[tracing::instrument(level = "debug", skip(self), err(level = "debug"))]
-    pub async fn field_by_id(&self, id: i64) -> Result<Field> {
+    pub async fn field_by_id(&self, id: FieldId) -> Result<Field> {
         let sql = format!("SELECT {FIELD_COLUMNS} FROM fields WHERE id = $1");
         dispatch!(self, p => sqlx::query_as::<_, Field>(trusted(&sql)).bind(id)
             .fetch_optional(p).await.map_err(map_err))?
@@ -59,20 +60,20 @@ impl Store {
     #[tracing::instrument(level = "debug", skip(self), err(level = "debug"))]
     pub async fn free_field_slug(
         &self,
-        collection_id: i64,
+        collection_id: CollectionId,
         base: &str,
-        except: Option<i64>,
+        except: Option<FieldId>,
     ) -> Result<String> {
         let taken: Vec<String> = dispatch!(self, p => sqlx::query_scalar(
             "SELECT slug FROM fields WHERE collection_id = $1 AND slug LIKE $2 AND id <> $3")
-            .bind(collection_id).bind(format!("{base}%")).bind(except.unwrap_or(0))
+            .bind(collection_id).bind(format!("{base}%")).bind(except.unwrap_or(FieldId(0)))
             .fetch_all(p).await.map_err(map_err))?;
         Ok(first_free(base, &taken))
     }
 
     /// Adds a field at the end of the collection's order.
     #[tracing::instrument(level = "debug", skip(self, f), fields(slug = f.slug.as_str()), err(level = "debug"))]
-    pub async fn insert_field(&self, collection_id: i64, f: &FieldInput) -> Result<Field> {
+    pub async fn insert_field(&self, collection_id: CollectionId, f: &FieldInput) -> Result<Field> {
         let sql = format!(
             "INSERT INTO fields \
              (collection_id, name, slug, type, required, position, options, meta) \
@@ -97,7 +98,7 @@ impl Store {
     /// what cannot be held cleared) in the same transaction, so no value outlives the rules
     /// it was accepted under.
     #[tracing::instrument(level = "debug", skip(self, f), fields(slug = f.slug.as_str()), err(level = "debug"))]
-    pub async fn update_field(&self, id: i64, f: &FieldInput) -> Result<Field> {
+    pub async fn update_field(&self, id: FieldId, f: &FieldInput) -> Result<Field> {
         let sql = format!(
             "UPDATE fields \
              SET name = $1, slug = $2, type = $3, required = $4, options = $5, meta = $6 \
@@ -157,7 +158,7 @@ impl Store {
 
     /// Deletes a field and removes its value from every post, in one transaction.
     #[tracing::instrument(level = "debug", skip(self), err(level = "debug"))]
-    pub async fn delete_field(&self, id: i64) -> Result<()> {
+    pub async fn delete_field(&self, id: FieldId) -> Result<()> {
         let field = self.field_by_id(id).await?;
         // Only the statement that drops the key differs between the dialects.
         let (strip, key) = match self {
@@ -183,7 +184,7 @@ impl Store {
 
     /// Sets the order of a collection's fields to `ids` (which must all belong to it).
     #[tracing::instrument(level = "debug", skip(self, ids), fields(ids = ids.len()), err(level = "debug"))]
-    pub async fn reorder_fields(&self, collection_id: i64, ids: &[i64]) -> Result<()> {
+    pub async fn reorder_fields(&self, collection_id: CollectionId, ids: &[FieldId]) -> Result<()> {
         dispatch!(self, p => {
             let mut tx = p.begin_write().await.map_err(map_err)?;
             for (position, id) in ids.iter().enumerate() {

@@ -18,6 +18,7 @@ use sqlx::types::Json;
 
 use super::BeginWrite;
 use super::{Result, Store, StoreError, dispatch, map_err, now, projects::first_free, trusted};
+use crate::ids::{CollectionId, ProjectId};
 
 pub use fields::{Field, FieldInput};
 pub use posts::{NewPost, Post, PostUpdate};
@@ -26,8 +27,8 @@ pub use stream::PostsStep;
 
 #[derive(Debug, Clone, sqlx::FromRow)]
 pub struct Collection {
-    pub id: i64,
-    pub project_id: i64,
+    pub id: CollectionId,
+    pub project_id: ProjectId,
     pub name: String,
     pub slug: String,
     pub meta: Json<Value>,
@@ -72,7 +73,7 @@ macro_rules! records_changed {
             "INSERT INTO changes (project_id, kind, key, created_at) \
              SELECT project_id, 'records', CAST(id AS TEXT), $2 FROM collections WHERE id = $1",
         )
-        .bind::<i64>($collection)
+        .bind::<$crate::ids::CollectionId>($collection)
         .bind(now())
         .execute(&mut *$tx)
         .await
@@ -87,7 +88,7 @@ impl Store {
     #[tracing::instrument(level = "debug", skip(self, meta), err(level = "debug"))]
     pub async fn insert_collection(
         &self,
-        project_id: i64,
+        project_id: ProjectId,
         name: &str,
         slug: &str,
         meta: &Value,
@@ -110,7 +111,7 @@ impl Store {
     }
 
     #[tracing::instrument(level = "debug", skip(self), err(level = "debug"))]
-    pub async fn collection_by_id(&self, id: i64) -> Result<Collection> {
+    pub async fn collection_by_id(&self, id: CollectionId) -> Result<Collection> {
         let sql = format!("SELECT {COLLECTION_COLUMNS} FROM collections WHERE id = $1");
         dispatch!(self, p => sqlx::query_as::<_, Collection>(trusted(&sql)).bind(id)
             .fetch_optional(p).await.map_err(map_err))?
@@ -119,7 +120,11 @@ impl Store {
 
     /// A project's collection by slug.
     #[tracing::instrument(level = "debug", skip(self), err(level = "debug"))]
-    pub async fn collection_by_slug(&self, project_id: i64, slug: &str) -> Result<Collection> {
+    pub async fn collection_by_slug(
+        &self,
+        project_id: ProjectId,
+        slug: &str,
+    ) -> Result<Collection> {
         let sql = format!(
             "SELECT {COLLECTION_COLUMNS} FROM collections WHERE project_id = $1 AND slug = $2"
         );
@@ -132,7 +137,7 @@ impl Store {
     #[tracing::instrument(level = "debug", skip(self, meta), err(level = "debug"))]
     pub async fn update_collection(
         &self,
-        id: i64,
+        id: CollectionId,
         name: &str,
         slug: &str,
         meta: &Value,
@@ -161,7 +166,7 @@ impl Store {
     /// bound to it become static pages. Relation fields elsewhere pointing at it lose their
     /// target (their values are left for the owner to fix).
     #[tracing::instrument(level = "debug", skip(self), err(level = "debug"))]
-    pub async fn delete_collection(&self, id: i64) -> Result<()> {
+    pub async fn delete_collection(&self, id: CollectionId) -> Result<()> {
         let c = self.collection_by_id(id).await?;
         dispatch!(self, p => {
             let mut tx = p.begin_write().await.map_err(map_err)?;
@@ -183,22 +188,22 @@ impl Store {
     #[tracing::instrument(level = "debug", skip(self), err(level = "debug"))]
     pub async fn free_collection_slug(
         &self,
-        project_id: i64,
+        project_id: ProjectId,
         base: &str,
-        except: Option<i64>,
+        except: Option<CollectionId>,
     ) -> Result<String> {
         let taken: Vec<String> = dispatch!(self, p => sqlx::query_scalar(
             "SELECT slug FROM collections \
              WHERE project_id = $1 AND (slug = $2 OR slug LIKE $3) AND id <> $4")
-            .bind(project_id).bind(base).bind(format!("{base}-%")).bind(except.unwrap_or(0))
+            .bind(project_id).bind(base).bind(format!("{base}-%")).bind(except.unwrap_or(CollectionId(0)))
             .fetch_all(p).await.map_err(map_err))?;
         Ok(first_free(base, &taken))
     }
 
     /// Project id of a collection (authorization before anything else is read).
     #[tracing::instrument(level = "debug", skip(self), err(level = "debug"))]
-    pub async fn collection_project_id(&self, id: i64) -> Result<i64> {
-        dispatch!(self, p => sqlx::query_scalar::<_, i64>(
+    pub async fn collection_project_id(&self, id: CollectionId) -> Result<ProjectId> {
+        dispatch!(self, p => sqlx::query_scalar::<_, ProjectId>(
             "SELECT project_id FROM collections WHERE id = $1")
             .bind(id).fetch_optional(p).await.map_err(map_err))?
         .ok_or(StoreError::NotFound)

@@ -9,6 +9,7 @@ use serde_json::{Map, Value};
 use sqlx::types::Json;
 
 use super::{add_post_count, records_changed};
+use crate::ids::{CollectionId, PostId, ProjectId};
 use crate::store::{
     BeginWrite, Result, Store, StoreError, dispatch, map_err, now,
     storage::{account_of_collection_sql, reserve_records},
@@ -17,8 +18,8 @@ use crate::store::{
 
 #[derive(Debug, Clone, sqlx::FromRow)]
 pub struct Post {
-    pub id: i64,
-    pub collection_id: i64,
+    pub id: PostId,
+    pub collection_id: CollectionId,
     pub name: String,
     pub slug: String,
     pub data: Json<Map<String, Value>>,
@@ -38,7 +39,7 @@ pub struct NewPost {
 /// A stored post's new name and values (the update half of an upsert).
 #[derive(Debug, Clone)]
 pub struct PostUpdate {
-    pub id: i64,
+    pub id: PostId,
     pub name: String,
     pub data: Map<String, Value>,
 }
@@ -78,7 +79,7 @@ pub(super) use update_posts;
 
 impl Store {
     #[tracing::instrument(level = "debug", skip(self), err(level = "debug"))]
-    pub async fn post_by_id(&self, id: i64) -> Result<Post> {
+    pub async fn post_by_id(&self, id: PostId) -> Result<Post> {
         let sql = format!("SELECT {POST_COLUMNS} FROM posts WHERE id = $1");
         dispatch!(self, p => sqlx::query_as::<_, Post>(trusted(&sql)).bind(id)
             .fetch_optional(p).await.map_err(map_err))?
@@ -87,7 +88,7 @@ impl Store {
 
     /// `post id → project id` for the given posts (those that exist).
     #[tracing::instrument(level = "debug", skip_all, fields(ids = ids.len()), err(level = "debug"))]
-    pub async fn posts_projects(&self, ids: &[i64]) -> Result<Vec<(i64, i64)>> {
+    pub async fn posts_projects(&self, ids: &[PostId]) -> Result<Vec<(PostId, ProjectId)>> {
         let mut out = Vec::with_capacity(ids.len());
         for chunk in ids.chunks(500) {
             let placeholders: Vec<String> = (1..=chunk.len()).map(|i| format!("${i}")).collect();
@@ -97,7 +98,7 @@ impl Store {
                  WHERE po.id IN ({})",
                 placeholders.join(", ")
             );
-            let rows: Vec<(i64, i64)> = dispatch!(self, p => {
+            let rows: Vec<(PostId, ProjectId)> = dispatch!(self, p => {
                 let mut q = sqlx::query_as(trusted(&sql));
                 for id in chunk {
                     q = q.bind(id);
@@ -114,7 +115,7 @@ impl Store {
     #[tracing::instrument(level = "debug", skip(self, post), fields(slug = post.slug.as_str()), err(level = "debug"))]
     pub async fn insert_post(
         &self,
-        collection_id: i64,
+        collection_id: CollectionId,
         post: &NewPost,
         records_cap: u64,
     ) -> Result<Post> {
@@ -139,7 +140,7 @@ impl Store {
     #[tracing::instrument(level = "debug", skip(self, data), err(level = "debug"))]
     pub async fn update_post(
         &self,
-        id: i64,
+        id: PostId,
         name: &str,
         slug: &str,
         data: &Map<String, Value>,
@@ -163,10 +164,10 @@ impl Store {
 
     /// Deletes posts by id; returns how many were deleted.
     #[tracing::instrument(level = "debug", skip_all, fields(ids = ids.len()), err(level = "debug"))]
-    pub async fn delete_posts(&self, ids: &[i64]) -> Result<u64> {
+    pub async fn delete_posts(&self, ids: &[PostId]) -> Result<u64> {
         dispatch!(self, p => {
             let mut tx = p.begin_write().await.map_err(map_err)?;
-            let mut removed: HashMap<i64, i64> = HashMap::new();
+            let mut removed: HashMap<CollectionId, i64> = HashMap::new();
             for chunk in ids.chunks(500) {
                 let placeholders: Vec<String> =
                     (1..=chunk.len()).map(|i| format!("${i}")).collect();
@@ -174,7 +175,7 @@ impl Store {
                     "DELETE FROM posts WHERE id IN ({}) RETURNING collection_id",
                     placeholders.join(", ")
                 );
-                let mut q = sqlx::query_scalar::<_, i64>(trusted(&sql));
+                let mut q = sqlx::query_scalar::<_, CollectionId>(trusted(&sql));
                 for id in chunk {
                     q = q.bind(id);
                 }
@@ -192,8 +193,8 @@ impl Store {
 
     /// Every slug of a collection with its post id.
     #[tracing::instrument(level = "debug", skip(self), err(level = "debug"))]
-    pub async fn post_slugs(&self, collection_id: i64) -> Result<HashMap<String, i64>> {
-        let rows: Vec<(String, i64)> = dispatch!(self, p => sqlx::query_as(
+    pub async fn post_slugs(&self, collection_id: CollectionId) -> Result<HashMap<String, PostId>> {
+        let rows: Vec<(String, PostId)> = dispatch!(self, p => sqlx::query_as(
             "SELECT slug, id FROM posts WHERE collection_id = $1")
             .bind(collection_id).fetch_all(p).await.map_err(map_err))?;
         Ok(rows.into_iter().collect())
@@ -203,10 +204,10 @@ impl Store {
     #[tracing::instrument(level = "debug", skip(self, ids), fields(ids = ids.len()), err(level = "debug"))]
     pub async fn existing_post_ids(
         &self,
-        collection_id: i64,
-        ids: &HashSet<i64>,
-    ) -> Result<HashSet<i64>> {
-        let ids: Vec<i64> = ids.iter().copied().collect();
+        collection_id: CollectionId,
+        ids: &HashSet<PostId>,
+    ) -> Result<HashSet<PostId>> {
+        let ids: Vec<PostId> = ids.iter().copied().collect();
         let mut found = HashSet::new();
         for chunk in ids.chunks(500) {
             let placeholders: Vec<String> = (2..chunk.len() + 2).map(|i| format!("${i}")).collect();
@@ -214,7 +215,7 @@ impl Store {
                 "SELECT id FROM posts WHERE collection_id = $1 AND id IN ({})",
                 placeholders.join(", ")
             );
-            let rows: Vec<i64> = dispatch!(self, p => {
+            let rows: Vec<PostId> = dispatch!(self, p => {
                 let mut q = sqlx::query_scalar(trusted(&sql)).bind(collection_id);
                 for id in chunk {
                     q = q.bind(id);
@@ -230,8 +231,8 @@ impl Store {
     #[tracing::instrument(level = "debug", skip(self), err(level = "debug"))]
     pub async fn posts_after(
         &self,
-        collection_id: i64,
-        after: i64,
+        collection_id: CollectionId,
+        after: PostId,
         limit: i64,
     ) -> Result<Vec<Post>> {
         let sql = format!(
@@ -247,7 +248,7 @@ impl Store {
     #[tracing::instrument(level = "debug", skip(self, posts), fields(posts = posts.len()), err(level = "debug"))]
     pub async fn insert_posts(
         &self,
-        collection_id: i64,
+        collection_id: CollectionId,
         posts: &[NewPost],
         records_cap: u64,
     ) -> Result<u64> {
@@ -266,7 +267,7 @@ impl Store {
     #[tracing::instrument(level = "debug", skip(self, inserts, updates), fields(inserts = inserts.len(), updates = updates.len()), err(level = "debug"))]
     pub async fn write_posts(
         &self,
-        collection_id: i64,
+        collection_id: CollectionId,
         inserts: &[NewPost],
         updates: &[PostUpdate],
         records_cap: u64,
@@ -322,7 +323,7 @@ impl Store {
 /// enough that each send is one write, small enough that the client writes the next chunk
 /// while the server parses this one.
 pub(super) struct CopyRows {
-    collection_id: i64,
+    collection_id: CollectionId,
     updated: String,
     buf: Vec<u8>,
 }
@@ -330,7 +331,7 @@ pub(super) struct CopyRows {
 impl CopyRows {
     const CHUNK: usize = 1 << 20;
 
-    pub(super) fn new(collection_id: i64, updated: DateTime<Utc>) -> Self {
+    pub(super) fn new(collection_id: CollectionId, updated: DateTime<Utc>) -> Self {
         CopyRows {
             collection_id,
             updated: updated.to_rfc3339(),
@@ -369,7 +370,7 @@ impl CopyRows {
 /// Appends one row of PostgreSQL's COPY text format: tab-separated, with backslash,
 /// tab, newline and carriage return escaped. The values' JSON is written straight into the
 /// row through [`CopyText`], with no string of its own per row.
-fn copy_row(buf: &mut Vec<u8>, collection_id: i64, post: &NewPost, updated: &str) {
+fn copy_row(buf: &mut Vec<u8>, collection_id: CollectionId, post: &NewPost, updated: &str) {
     buf.extend_from_slice(collection_id.to_string().as_bytes());
     buf.push(b'\t');
     copy_field(buf, post.name.as_bytes());

@@ -5,6 +5,7 @@
 pub use crate::list_query::FilterOp;
 
 use super::posts::{POST_COLUMNS, Post};
+use crate::ids::{CollectionId, FieldId};
 use crate::store::{BeginWrite, Result, Store, dispatch, map_err, trusted};
 
 /// What a list of posts is ordered by. Field keys order by the field's JSON value.
@@ -15,7 +16,7 @@ pub enum OrderKey {
     Name,
     Slug,
     Id,
-    Field(i64),
+    Field(FieldId),
 }
 
 impl OrderKey {
@@ -92,7 +93,7 @@ impl Store {
     #[tracing::instrument(level = "debug", skip(self), err(level = "debug"))]
     pub async fn posts_page(
         &self,
-        collection_id: i64,
+        collection_id: CollectionId,
         order: &[(OrderKey, bool)],
         limit: i64,
         offset: i64,
@@ -147,7 +148,7 @@ impl Store {
     #[tracing::instrument(level = "debug", skip(self), err(level = "debug"))]
     pub async fn query_posts(
         &self,
-        collection_id: i64,
+        collection_id: CollectionId,
         filter: Option<&PostFilter>,
         order: &[(OrderKey, bool)],
         limit: i64,

@@ -12,6 +12,7 @@ use tokio::sync::mpsc;
 
 use super::posts::{COPY_POSTS, CopyRows, update_posts};
 use super::{NewPost, PostUpdate, add_post_count, records_changed};
+use crate::ids::CollectionId;
 use crate::store::{
     BeginWrite, Result, Store, StoreError, map_err, now,
     storage::{account_of_collection_sql, reserve_records},
@@ -39,7 +40,7 @@ impl Store {
     #[tracing::instrument(level = "debug", skip(self, steps), err(level = "debug"))]
     pub async fn write_posts_streamed(
         &self,
-        collection_id: i64,
+        collection_id: CollectionId,
         mut steps: mpsc::Receiver<PostsStep>,
         records_cap: u64,
     ) -> Result<bool> {
