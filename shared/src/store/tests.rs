@@ -66,8 +66,8 @@ dual_test!(
             .insert_post(
                 c.id,
                 &NewPost {
-                    name: "x".into(),
-                    slug: "x".into(),
+                    name: "Um".into(),
+                    slug: "um".into(),
                     data: serde_json::Map::new(),
                     created_at: now(),
                 },
