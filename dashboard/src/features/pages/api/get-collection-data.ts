@@ -1,27 +1,17 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { apiJson } from '@/lib/api-client';
 import { queryKeys } from '@/lib/query-keys';
+import type { components } from '@/lib/api/schema';
 
-/** The parts of a collection the editor needs: its fields (for bindings and filters) and posts. */
-export interface CollectionField {
-  id: number;
-  name: string;
-  slug: string;
-  type: string;
-}
-
-export interface CollectionPost {
-  id: number;
-  name: string;
-  slug: string;
-  created_at: string;
-}
-
-export interface CollectionData {
-  table: { id: number; name: string; slug: string };
-  fields: CollectionField[];
-  posts: CollectionPost[];
-}
+/**
+ * What the editor reads of a collection (GET /api/data/{table_id}): its fields (for bindings and
+ * filters) and its first posts, typed from the API's generated schema (`DataView`).
+ */
+export type CollectionData = components['schemas']['DataView'];
+/** The field's parts the editor uses. */
+export type CollectionField = Pick<CollectionData['fields'][number], 'id' | 'name' | 'slug' | 'type'>;
+/** The post's parts the editor uses. */
+export type CollectionPost = Pick<CollectionData['posts'][number], 'id' | 'name' | 'slug' | 'created_at'>;
 
 /** GET /api/data/{table_id}: the collection, its fields and its first page of posts. */
 export function getCollectionData(tableId: number): Promise<CollectionData> {
