@@ -193,23 +193,89 @@ pub fn site_fonts(meta: &Value) -> SiteFonts {
     out
 }
 
-/// `@font-face` rules for faces whose `url` is final. A URL that could end the CSS string or
-/// the `<style>` element it is inlined in is left out (stored URLs never have one).
-pub fn font_face_css(faces: &[FontFace]) -> String {
+/// How a face shows while its file loads (CSS `font-display`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FontDisplay {
+    /// The fallback at once, the face when it arrives: the editor's canvas and the owner's
+    /// preview, where the owner must see the font they chose.
+    Swap,
+    /// The face only if it is there within the first ~100 ms, else the fallback for the page's
+    /// life: published pages. A face that arrives late never re-lays the text out, so a slow
+    /// first visit has no layout shift (Lighthouse's CLS is 0); with [`preloads`] the files
+    /// start loading with the document and usually are there in time, and the next page finds
+    /// them in the cache (web.dev, "Optimize web fonts": preload + `optional`).
+    Optional,
+}
+
+impl FontDisplay {
+    fn css(self) -> &'static str {
+        match self {
+            Self::Swap => "swap",
+            Self::Optional => "optional",
+        }
+    }
+}
+
+/// A face whose URL could end the CSS string, the `<style>` element it is inlined in or the
+/// attribute it is written into (stored URLs never have one).
+fn unsafe_url(url: &str) -> bool {
+    url.chars()
+        .any(|c| matches!(c, '"' | '\'' | '\\' | '<' | '>' | '(' | ')' | '&') || c.is_whitespace())
+}
+
+/// `@font-face` rules for faces whose `url` is final; a face with an unsafe URL is left out.
+pub fn font_face_css(faces: &[FontFace], display: FontDisplay) -> String {
     faces
         .iter()
-        .filter(|f| {
-            !f.url
-                .chars()
-                .any(|c| matches!(c, '"' | '\'' | '\\' | '<' | '>' | '(' | ')') || c.is_whitespace())
-        })
+        .filter(|f| !unsafe_url(&f.url))
         .map(|f| {
             format!(
-                "@font-face{{font-family:\"{}\";font-style:{};font-weight:{};font-display:swap;src:url(\"{}\") format(\"woff2\")}}\n",
-                f.family, f.style, f.weight, f.url
+                "@font-face{{font-family:\"{}\";font-style:{};font-weight:{};font-display:{};src:url(\"{}\") format(\"woff2\")}}\n",
+                f.family,
+                f.style,
+                f.weight,
+                display.css(),
+                f.url
             )
         })
         .collect()
+}
+
+/// The most faces a page preloads: each is a file every first visit downloads before it needs
+/// it, so only the text faces almost every page uses are named.
+pub const MAX_PRELOADS: usize = 3;
+
+/// The largest font file a page preloads. A provider's Latin subset of one face is 15–50 KB; a
+/// file several times that (a whole font with every script) would take the first visit's
+/// bandwidth from the page's images, and with `font-display: optional` it is better left to
+/// load in the background for the next page.
+pub const MAX_PRELOAD_BYTES: usize = 100 * 1024;
+
+/// The URLs of the faces a published page preloads (`<link rel="preload" as="font">`), from
+/// the faces with their files' sizes: the upright regular (400) and bold (700) faces no larger
+/// than [`MAX_PRELOAD_BYTES`], the default family's first, at most [`MAX_PRELOADS`]. Body text
+/// is regular and headings bold in nearly every block, so these are the files the first screen
+/// waits for; other weights and italics load when used.
+pub fn preloads(faces: &[(FontFace, usize)], default_family: Option<&str>) -> Vec<String> {
+    let is_default = |f: &&FontFace| {
+        default_family.is_some_and(|d| css_family(d).eq_ignore_ascii_case(&css_family(&f.family)))
+    };
+    let (first, rest): (Vec<&FontFace>, Vec<&FontFace>) = faces
+        .iter()
+        .filter(|(f, size)| {
+            *size <= MAX_PRELOAD_BYTES
+                && f.style == "normal"
+                && matches!(f.weight.as_str(), "400" | "700")
+        })
+        .map(|(f, _)| f)
+        .partition(is_default);
+    let mut urls: Vec<String> = Vec::new();
+    for f in first.into_iter().chain(rest) {
+        if !unsafe_url(&f.url) && !urls.contains(&f.url) && urls.len() < MAX_PRELOADS {
+            urls.push(f.url.clone());
+        }
+    }
+    urls
 }
 
 /// The theme's `<style>` for a project's meta: its stored theme (or the default), with the
@@ -237,7 +303,7 @@ pub fn canvas_fonts(meta: &Value, fonts_url: &str) -> String {
     let mut head = String::new();
     if !faces.is_empty() {
         head.push_str("<style>");
-        head.push_str(&font_face_css(&faces));
+        head.push_str(&font_face_css(&faces, FontDisplay::Swap));
         head.push_str("</style>");
     }
     if let Some(family) = &fonts.default_family {
@@ -293,6 +359,54 @@ mod tests {
     }
 
     #[test]
+    fn published_faces_never_swap_late_and_the_text_faces_are_preloaded() {
+        let face = |family: &str, weight: &str, style: &'static str, url: &str| FontFace {
+            family: family.into(),
+            weight: weight.into(),
+            style,
+            url: url.into(),
+        };
+        let faces = [
+            face("Playfair Display", "700", "normal", "/_assets/p7.woff2"),
+            face("Lora", "400", "italic", "/_assets/li.woff2"),
+            face("Lora", "700", "normal", "/_assets/l7.woff2"),
+            face("Lora", "300", "normal", "/_assets/l3.woff2"),
+            face("Lora", "400", "normal", "/_assets/l4.woff2"),
+            face("Playfair Display", "400", "normal", "/_assets/p4.woff2"),
+            face("Odd", "400", "normal", "/_assets/x\"><script>.woff2"),
+        ];
+        let sized: Vec<(FontFace, usize)> = faces.iter().cloned().map(|f| (f, 30_000)).collect();
+        // The default family's regular and bold first, then another family's, three at most;
+        // italics, other weights and an unsafe URL never.
+        assert_eq!(
+            preloads(&sized, Some("lora")),
+            [
+                "/_assets/l7.woff2",
+                "/_assets/l4.woff2",
+                "/_assets/p7.woff2"
+            ]
+        );
+        assert_eq!(preloads(&sized[..1], None), ["/_assets/p7.woff2"]);
+        assert!(preloads(&sized[1..2], Some("Lora")).is_empty());
+        // A whole font (every script, hundreds of KB) is left to load in the background.
+        let mut big = sized.clone();
+        big[2].1 = MAX_PRELOAD_BYTES + 1;
+        assert_eq!(
+            preloads(&big, Some("lora")),
+            [
+                "/_assets/l4.woff2",
+                "/_assets/p7.woff2",
+                "/_assets/p4.woff2"
+            ]
+        );
+
+        let published = font_face_css(&faces[..1], FontDisplay::Optional);
+        assert!(published.contains("font-display:optional;"), "{published}");
+        let canvas = font_face_css(&faces[..1], FontDisplay::Swap);
+        assert!(canvas.contains("font-display:swap;"), "{canvas}");
+    }
+
+    #[test]
     fn variants_parse_to_weight_and_style() {
         assert_eq!(parse_variant("regular"), Some(("400".into(), "normal")));
         assert_eq!(parse_variant("italic"), Some(("400".into(), "italic")));
@@ -339,6 +453,6 @@ mod tests {
             style: "normal",
             url: "/files/a\")}</style>".into(),
         };
-        assert_eq!(font_face_css(&[odd]), "");
+        assert_eq!(font_face_css(&[odd], FontDisplay::Optional), "");
     }
 }

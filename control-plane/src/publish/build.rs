@@ -100,6 +100,7 @@ struct SiteParts {
     favicon: String,
     fonts_css: Option<String>,
     font_family: Option<String>,
+    font_preloads: Vec<String>,
     header: String,
     footer: String,
     pixel_id: Option<String>,
@@ -178,7 +179,7 @@ pub(super) async fn build(
         pages: pages.len(),
     });
 
-    let (fonts_css, font_family) = b.fonts(meta).await?;
+    let fonts = b.fonts(meta).await?;
     let favicon = b.link_url(text_of(meta, "favicon")).await?;
     let pixel_id = Some(text_of(meta, "conversionApiPixelId").to_string())
         .filter(|p| !p.is_empty() && meta.get("conversionApiEnabled") != Some(&Value::Bool(false)));
@@ -189,8 +190,9 @@ pub(super) async fn build(
             owner.language.clone()
         },
         favicon,
-        fonts_css,
-        font_family,
+        fonts_css: fonts.css,
+        font_family: fonts.family,
+        font_preloads: fonts.preloads,
         header: b.link_uploads(text_of(meta, "header")).await?,
         footer: b.link_uploads(text_of(meta, "footer")).await?,
         pixel_id,
@@ -241,6 +243,7 @@ pub(super) async fn build(
             stylesheets: site.fonts_css.iter().chain(css.iter()).cloned().collect(),
             scripts: js.into_iter().collect(),
             font_family: site.font_family.clone(),
+            font_preloads: site.font_preloads.clone(),
             head_code: [site.header.as_str(), page_head.as_str()]
                 .into_iter()
                 .filter(|c| !c.trim().is_empty())
