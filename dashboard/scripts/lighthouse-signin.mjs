@@ -8,9 +8,7 @@
 // (401, signed out). Then it runs Lighthouse 12.2.3 in Debian's Chromium and prints the score,
 // the metrics and the audits that cost the most.
 //
-// Lighthouse is not one of the dashboard's dependencies (its 146 packages would slow every
-// `npm ci`): the script uses an installed `lighthouse` when there is one, and otherwise runs the
-// pinned version through `npx --yes lighthouse@12.2.3` (npm's cache keeps it for the next run).
+// Lighthouse runs through scripts/lighthouse-run.mjs (the pinned 12.2.3, installed or by npx).
 //
 // Usage: node scripts/lighthouse-signin.mjs [--runs N] [--min SCORE] [--no-gzip] [--keep-report]
 //   --runs N        run Lighthouse N times (default 1) and judge the median score
@@ -19,25 +17,15 @@
 //   --keep-report   keep the last JSON report and print where it is
 // CHROME_PATH picks the browser (default /usr/bin/chromium). Exit 0 at or above the minimum,
 // 1 below it, 2 when Lighthouse could not run.
-import { spawn } from 'node:child_process';
-import { createReadStream, existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { createReadStream, existsSync, statSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { dirname, extname, join, normalize, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 
-const LIGHTHOUSE = 'lighthouse@12.2.3';
-const CHROME_FLAGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
+import { metrics, runLighthouse } from './lighthouse-run.mjs';
+
 const TYPES = {
   '.html': 'text/html; charset=utf-8',
   '.js': 'text/javascript; charset=utf-8',
@@ -97,25 +85,10 @@ function serve(dist, precompressed) {
   });
 }
 
-/** The command that runs Lighthouse: the installed package's CLI, or the pinned one through npx. */
-function lighthouseCommand() {
-  try {
-    const pkg = fileURLToPath(import.meta.resolve('lighthouse/package.json'));
-    return [process.execPath, [join(dirname(pkg), 'cli', 'index.js')]];
-  } catch {
-    return [process.platform === 'win32' ? 'npx.cmd' : 'npx', ['--yes', LIGHTHOUSE]];
-  }
-}
-
 const ms = (value) => `${Math.round(value)} ms`;
 
 function summary(report) {
-  const audit = (id) => report.audits[id];
-  const lines = [
-    `  FCP ${audit('first-contentful-paint').displayValue}, LCP ${audit('largest-contentful-paint').displayValue},` +
-      ` TBT ${audit('total-blocking-time').displayValue}, CLS ${audit('cumulative-layout-shift').displayValue},` +
-      ` Speed Index ${audit('speed-index').displayValue}`,
-  ];
+  const lines = [`  ${metrics(report)}`];
   const costly = Object.values(report.audits)
     .filter((a) => a.details?.type === 'opportunity' && (a.details.overallSavingsMs ?? 0) > 0)
     .sort((a, b) => b.details.overallSavingsMs - a.details.overallSavingsMs)
@@ -148,38 +121,15 @@ async function main() {
   const server = serve(dist, !values['no-gzip']);
   await new Promise((done) => server.listen(0, '127.0.0.1', done));
   const url = `http://127.0.0.1:${server.address().port}/login`;
-  const out = mkdtempSync(join(tmpdir(), 'lighthouse-signin-'));
-  const [command, prefix] = lighthouseCommand();
   const scores = [];
   let last;
   try {
     for (let run = 1; run <= runs; run += 1) {
-      const path = join(out, `report-${run}.json`);
       const started = Date.now();
-      // Asynchronous: the server in this process must keep answering while Lighthouse runs.
-      const result = await new Promise((done) => {
-        const child = spawn(
-          command,
-          [
-            ...prefix,
-            url,
-            '--only-categories=performance',
-            '--output=json',
-            `--output-path=${path}`,
-            `--chrome-flags=${CHROME_FLAGS.join(' ')}`,
-            '--quiet',
-          ],
-          { stdio: 'inherit', env: { ...process.env, CHROME_PATH: chrome } },
-        );
-        child.on('close', (code) => done(code));
-      });
-      if (result !== 0 || !existsSync(path)) {
-        console.error(`lighthouse-signin: Lighthouse failed (exit ${result})`);
-        return 2;
-      }
-      last = JSON.parse(readFileSync(path, 'utf8'));
-      if (last.runtimeError) {
-        console.error(`lighthouse-signin: ${last.runtimeError.code}: ${last.runtimeError.message}`);
+      try {
+        last = await runLighthouse(url, { categories: ['performance'], chrome });
+      } catch (error) {
+        console.error(`lighthouse-signin: ${error.message}`);
         return 2;
       }
       const score = Math.round(last.categories.performance.score * 100);
@@ -189,8 +139,11 @@ async function main() {
     }
   } finally {
     server.close();
-    if (values['keep-report']) console.log(`reports kept in ${out}`);
-    else rmSync(out, { recursive: true, force: true });
+  }
+  if (values['keep-report']) {
+    const path = join(tmpdir(), 'lighthouse-signin.json');
+    writeFileSync(path, JSON.stringify(last));
+    console.log(`the last report is kept in ${path}`);
   }
   const median = [...scores].sort((a, b) => a - b)[Math.floor(scores.length / 2)];
   const gzip = values['no-gzip'] ? 'uncompressed' : 'precompressed';
