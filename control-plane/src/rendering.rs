@@ -1,7 +1,7 @@
 //! The render contexts and documents the API's renders share, outside any route: the editor's
 //! canvas (`routes::blocks::render`) and the owner's page preview (`routes::preview`) render
-//! with live records ([`live_context`]), and so does the picture of a published page with live
-//! lists ([`live_page_document`]); the theme picker, the template preview and the
+//! with live records, each in one of the account's editor renders ([`editor_context`]), and so
+//! does the picture of a published page with live lists ([`live_page_document`]); the theme picker, the template preview and the
 //! template thumbnails render a template's snapshot with its own sample records
 //! ([`template_document`], [`snapshot_context`]); a block's thumbnail shows it alone
 //! ([`block_document`]). Route modules use this one; it uses no route module.
@@ -33,10 +33,25 @@ use crate::{
     throttle::Key,
 };
 
+/// The context of an editor's render (the canvas, the preview) of `blocks` on `page`: one of
+/// `account`'s editor renders is taken ([`editor_render_turn`]: 429 once they are spent, before
+/// any record is read), then the page's [`live_context`].
+pub async fn editor_context(
+    core: &Core,
+    answers: &Answers,
+    (project_id, account): (ProjectId, Account),
+    page: &Page,
+    blocks: &[Block],
+    post: Option<String>,
+) -> Result<RenderContext> {
+    editor_render_turn(core, account).await?;
+    live_context(core, answers, (project_id, account), page, blocks, post).await
+}
+
 /// The render context of one of the project's pages with live records: its database-fed lists,
 /// on a collection page the post named by `post` (by slug) or the collection's first, and the
 /// records of its API-fed lists (`crate::external_lists`, in `account`'s share of fetches).
-pub async fn live_context(
+async fn live_context(
     core: &Core,
     answers: &Answers,
     (project_id, account): (ProjectId, Account),
@@ -196,7 +211,7 @@ fn view(record: DbRecord, fields: &[Field]) -> PostView {
 /// (`CANVAS_RENDERS_PER_MINUTE`): 429 with `Retry-After` once it is spent. The workers are
 /// shared fairly per account anyway; this keeps one account's editor from keeping its share
 /// busy all the time.
-pub async fn editor_render_turn(core: &Core, account: Account) -> Result<()> {
+async fn editor_render_turn(core: &Core, account: Account) -> Result<()> {
     let allowance = core.settings.canvas_renders_per_minute;
     core.throttle
         .take(&[(Key::Renders(account), allowance)])

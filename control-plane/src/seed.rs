@@ -11,6 +11,7 @@ use std::collections::HashMap;
 use serde_json::Value;
 use vitrine_shared::{
     domain::{Email, PreviewSlug},
+    ids::LibraryBlockId,
     store::{BlockInput, CategoryInput, NewProject, NewUser, TemplateInfo, User},
 };
 
@@ -32,7 +33,7 @@ pub use templates::{
 async fn seed_library(
     core: &Core,
     library: &[SeedCategory],
-) -> anyhow::Result<HashMap<String, i64>> {
+) -> anyhow::Result<HashMap<String, LibraryBlockId>> {
     let mut ids = HashMap::new();
     for c in library {
         let category_id = core

@@ -10,11 +10,19 @@
 //! shows the same integer it always has. Where a boundary needs the raw number (a metrics
 //! label, arithmetic, a SQL helper that takes `i64`), `.get()` says so explicitly.
 //!
-//! Tables whose ids are still bare `i64`: templates, redirects, the block libraries
-//! (`blocks`, `block_categories`, `my_blocks`, `business_blocks`), form submissions
-//! (`form_history`) and global sections, each the next to convert the same way; and the queues
-//! and logs nobody passes around by id (`outbox`, `conversion_events`, `changes`,
-//! `publications`, `audit_log`, `transactions`, `acme_orders`).
+//! Every table whose rows are named by number across a boundary (a path, a request body, a
+//! store call) has its type here. Two kinds of numeric id stay bare `i64`, on purpose:
+//! - global sections (`global_sections`): a project's header and footer are named by the
+//!   project and their kind (`header`, `footer`), never by id; no statement reads the column,
+//!   so a type for it would have no user;
+//! - the queues and logs (`outbox`, `conversion_events`, `changes`, `publications`,
+//!   `audit_log`, `transactions`, `acme_orders`): their ids are handles and cursors that a
+//!   worker or reader gets from the store and hands straight back to it (a claimed mail marked
+//!   sent, the change feed's position), never taken from a client nor kept beside an id of
+//!   another kind; the queues' shared statements take the id of whichever queue they serve.
+//!
+//! Tables keyed by text (`sessions`, `certificates`, `edge_nodes`, `uploads`, …) have no
+//! number to type.
 
 use std::{fmt, num::ParseIntError, str::FromStr};
 
@@ -85,6 +93,20 @@ ids! {
     PostId;
     /// A deploy of a project (`deploys`).
     DeployId;
+    /// A redirect rule of a project (`redirects`).
+    RedirectId;
+    /// A form submission received for a project (`form_history`).
+    SubmissionId;
+    /// A site template, or theme (`templates`).
+    TemplateId;
+    /// A block of the platform's library (`blocks`).
+    LibraryBlockId;
+    /// A category of the platform's library (`block_categories`).
+    BlockCategoryId;
+    /// A block of a business's own library (`business_blocks`).
+    BusinessBlockId;
+    /// One of a user's own blocks (`my_blocks`).
+    MyBlockId;
 }
 
 #[cfg(test)]

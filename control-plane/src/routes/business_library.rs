@@ -19,7 +19,7 @@ use axum::{
 };
 use utoipa::IntoResponses;
 use utoipa_axum::{router::OpenApiRouter, routes};
-use vitrine_shared::ids::BusinessId;
+use vitrine_shared::ids::{BusinessBlockId, BusinessId};
 use vitrine_shared::store::BusinessBlock;
 
 use crate::{
@@ -180,7 +180,7 @@ pub async fn create_business_block(
 pub async fn update_business_block(
     State(state): State<AppState>,
     library: Library,
-    ApiPath(id): ApiPath<i64>,
+    ApiPath(id): ApiPath<BusinessBlockId>,
     ApiJson(req): ApiJson<BlockSource>,
 ) -> Result<ApiJson<BusinessBlock>> {
     // Found first: a block of another business answers 404 to everyone, administrators of
@@ -196,7 +196,7 @@ pub async fn update_business_block(
 pub async fn delete_business_block(
     State(state): State<AppState>,
     library: Library,
-    ApiPath(id): ApiPath<i64>,
+    ApiPath(id): ApiPath<BusinessBlockId>,
 ) -> Result<StatusCode> {
     state.store.business_block(library.business_id, id).await?;
     library.may_write()?;

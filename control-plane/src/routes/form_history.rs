@@ -22,7 +22,7 @@ use chrono::{DateTime, NaiveDate, NaiveTime, Utc};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use utoipa::{IntoParams, ToSchema};
-use vitrine_shared::ids::{PageId, ProjectId};
+use vitrine_shared::ids::{PageId, ProjectId, SubmissionId};
 use vitrine_shared::{
     fields::{csv_text, sanitize_html, submission_fields},
     store::{HistoryUsage, ProjectChanges, StoreError, Submission, SubmissionFilter},
@@ -311,9 +311,17 @@ pub async fn delete_form_history(
     ApiJson(req): ApiJson<BulkDelete>,
 ) -> Result<ApiJson<Deleted>> {
     authorize_project(&state, &user, project_id).await?;
-    let selected = req.selected("entries")?;
+    let selected: Vec<SubmissionId> = req
+        .selected("entries")?
+        .iter()
+        .copied()
+        .map(SubmissionId)
+        .collect();
     Ok(ApiJson(Deleted {
-        deleted: state.store.delete_submissions(project_id, selected).await?,
+        deleted: state
+            .store
+            .delete_submissions(project_id, &selected)
+            .await?,
     }))
 }
 

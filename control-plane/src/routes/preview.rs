@@ -31,7 +31,7 @@ use crate::{
     accounts::authz::authorize_project,
     error::{ApiError, ErrorBody, Result},
     extract::{ApiPath, ApiQuery},
-    rendering::{editor_render_turn, live_context},
+    rendering::editor_context,
     state::AppState,
 };
 
@@ -75,8 +75,7 @@ pub async fn preview_page(
     if let Err(e) = check_blocks(&blocks) {
         return Ok(error_document(&e));
     }
-    editor_render_turn(&state, account).await?;
-    let ctx = live_context(
+    let ctx = editor_context(
         &state,
         &state.external_answers,
         (project_id, account),

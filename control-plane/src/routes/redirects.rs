@@ -9,7 +9,7 @@ use axum::{extract::State, http::StatusCode, response::IntoResponse};
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
-use vitrine_shared::ids::ProjectId;
+use vitrine_shared::ids::{ProjectId, RedirectId};
 use vitrine_shared::{
     redirects::{Rule, parse_rule},
     store::{RedirectOrder, RedirectQuery, RedirectRule},
@@ -29,7 +29,8 @@ use crate::{
 /// A rule as the dashboard sees it (spec 1 §3 "Redirect").
 #[derive(Debug, Serialize, ToSchema)]
 pub struct RedirectView {
-    pub id: i64,
+    #[schema(value_type = i64)]
+    pub id: RedirectId,
     pub from: String,
     pub to: String,
     pub created_at: DateTime<Utc>,
@@ -161,7 +162,7 @@ pub async fn list_redirects(
 async fn authorized_redirect(
     state: &AppState,
     user: &CurrentUser,
-    id: i64,
+    id: RedirectId,
 ) -> Result<RedirectRule> {
     let rule = state.store.redirect_by_id(id).await?;
     authorize_project(state, user, rule.project_id).await?;
@@ -174,7 +175,7 @@ async fn authorized_redirect(
 pub async fn get_redirect(
     State(state): State<AppState>,
     user: CurrentUser,
-    ApiPath(id): ApiPath<i64>,
+    ApiPath(id): ApiPath<RedirectId>,
 ) -> Result<ApiJson<RedirectView>> {
     let rule = authorized_redirect(&state, &user, id).await?;
     Ok(ApiJson(RedirectView::new(rule, None)))
@@ -210,7 +211,7 @@ pub async fn create_redirect(
 pub async fn update_redirect(
     State(state): State<AppState>,
     user: CurrentUser,
-    ApiPath(id): ApiPath<i64>,
+    ApiPath(id): ApiPath<RedirectId>,
     ApiJson(req): ApiJson<RedirectRequest>,
 ) -> Result<ApiJson<RedirectView>> {
     let current = authorized_redirect(&state, &user, id).await?;
@@ -235,7 +236,7 @@ pub async fn update_redirect(
 pub async fn delete_redirect(
     State(state): State<AppState>,
     user: CurrentUser,
-    ApiPath(id): ApiPath<i64>,
+    ApiPath(id): ApiPath<RedirectId>,
 ) -> Result<StatusCode> {
     authorized_redirect(&state, &user, id).await?;
     state.store.delete_redirect(id).await?;

@@ -11,7 +11,7 @@ use axum::{
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
 use utoipa_axum::{router::OpenApiRouter, routes};
-use vitrine_shared::ids::ProjectId;
+use vitrine_shared::ids::{ProjectId, TemplateId};
 use vitrine_shared::{
     account::Account,
     domain::{normalize_page_slug, required_text},
@@ -57,7 +57,8 @@ pub struct SaveTemplate {
     pub project_id: ProjectId,
     pub name: Option<String>,
     /// Replace this template instead of creating a new one.
-    pub template_id: Option<i64>,
+    #[schema(value_type = Option<i64>)]
+    pub template_id: Option<TemplateId>,
     pub description: Option<String>,
     pub category: Option<String>,
 }
@@ -78,7 +79,7 @@ pub async fn list_templates(
 pub async fn use_template(
     State(state): State<AppState>,
     user: CurrentUser,
-    ApiPath(template_id): ApiPath<i64>,
+    ApiPath(template_id): ApiPath<TemplateId>,
     ApiJson(req): ApiJson<UseTemplate>,
 ) -> Result<impl IntoResponse> {
     let name = parse_name(req.name.as_deref())?;
@@ -152,7 +153,11 @@ pub struct TemplatePage {
 }
 
 /// A template the user may see: published ones, and every one for administrators.
-async fn visible_template(state: &AppState, user: &CurrentUser, id: i64) -> Result<Template> {
+async fn visible_template(
+    state: &AppState,
+    user: &CurrentUser,
+    id: TemplateId,
+) -> Result<Template> {
     let template = state.store.template_by_id(id).await?;
     if !template.is_published && !user.is_admin {
         return Err(ApiError::NotFound);
@@ -166,7 +171,7 @@ async fn visible_template(state: &AppState, user: &CurrentUser, id: i64) -> Resu
 pub async fn template_detail(
     State(state): State<AppState>,
     user: CurrentUser,
-    ApiPath(id): ApiPath<i64>,
+    ApiPath(id): ApiPath<TemplateId>,
 ) -> Result<ApiJson<TemplateDetail>> {
     let template = visible_template(&state, &user, id).await?;
     let snapshot = state.store.template_snapshot(id).await?;
@@ -199,7 +204,7 @@ pub struct TemplatePreviewQuery {
 pub async fn preview_template(
     State(state): State<AppState>,
     user: CurrentUser,
-    ApiPath(id): ApiPath<i64>,
+    ApiPath(id): ApiPath<TemplateId>,
     ApiQuery(q): ApiQuery<TemplatePreviewQuery>,
 ) -> Result<Response> {
     visible_template(&state, &user, id).await?;
@@ -262,7 +267,7 @@ fn published_flag(v: &serde_json::Value) -> Result<bool> {
 pub async fn erp_edit_template(
     State(state): State<AppState>,
     _admin: Admin,
-    ApiPath(id): ApiPath<i64>,
+    ApiPath(id): ApiPath<TemplateId>,
     ApiJson(req): ApiJson<EditTemplate>,
 ) -> Result<ApiJson<Template>> {
     let current = state.store.template_by_id(id).await?;
@@ -310,7 +315,7 @@ pub struct TemplateOrder {
 pub async fn erp_reorder_template(
     State(state): State<AppState>,
     _admin: Admin,
-    ApiPath(id): ApiPath<i64>,
+    ApiPath(id): ApiPath<TemplateId>,
     ApiJson(req): ApiJson<TemplateOrder>,
 ) -> Result<StatusCode> {
     state
@@ -326,7 +331,7 @@ pub async fn erp_reorder_template(
 pub async fn erp_delete_template(
     State(state): State<AppState>,
     _admin: Admin,
-    ApiPath(id): ApiPath<i64>,
+    ApiPath(id): ApiPath<TemplateId>,
 ) -> Result<StatusCode> {
     state.store.delete_template(id).await?;
     Ok(StatusCode::NO_CONTENT)
@@ -338,7 +343,7 @@ pub async fn erp_delete_template(
 pub async fn template_screenshot(
     State(state): State<AppState>,
     _admin: Admin,
-    ApiPath(id): ApiPath<i64>,
+    ApiPath(id): ApiPath<TemplateId>,
     ApiQuery(q): ApiQuery<ScreenshotQuery>,
 ) -> Result<Response> {
     let size = q.size((1280, 1280))?;

@@ -7,6 +7,7 @@ use std::collections::HashMap;
 use serde_json::Value;
 use vitrine_shared::{
     blocks::split_x_vars,
+    ids::LibraryBlockId,
     sections::SectionKind,
     snapshot::{Snapshot, TemplateFile},
 };
@@ -30,7 +31,7 @@ pub const TEMPLATE_FILES: &[(&str, &str)] = &[
 /// [`expand_template`]); `ids` gives the library blocks' database ids by uid, when seeded.
 pub fn parse_templates(
     library: &[SeedCategory],
-    ids: &HashMap<String, i64>,
+    ids: &HashMap<String, LibraryBlockId>,
 ) -> anyhow::Result<Vec<TemplateFile>> {
     TEMPLATE_FILES
         .iter()
@@ -89,7 +90,7 @@ pub fn template_pages() -> anyhow::Result<Vec<TemplatePage>> {
 pub fn expand_template(
     t: &mut TemplateFile,
     library: &[SeedCategory],
-    ids: &HashMap<String, i64>,
+    ids: &HashMap<String, LibraryBlockId>,
 ) -> Result<(), String> {
     let by_uid: HashMap<&str, &SeedBlock> = library
         .iter()
@@ -214,7 +215,12 @@ mod tests {
             .iter()
             .flat_map(|c| &c.blocks)
             .enumerate()
-            .map(|(i, b)| (b.uid.clone(), i as i64 + 1))
+            .map(|(i, b)| {
+                (
+                    b.uid.clone(),
+                    vitrine_shared::ids::LibraryBlockId::new(i as i64 + 1),
+                )
+            })
             .collect();
         let templates = super::parse_templates(&library, &ids).unwrap();
         assert_eq!(templates.len(), 3);

@@ -4,13 +4,13 @@
 use chrono::{Duration, TimeZone, Utc};
 use reqwest::StatusCode;
 use serde_json::{Value, json};
-use vitrine_shared::ids::ProjectId;
+use vitrine_shared::ids::{ProjectId, SubmissionId};
 use vitrine_shared::{dual_test, store::NewSubmission};
 
 use crate::helpers::{Session, TestApp, expect_error, json_ok};
 
 /// Stores `n` submissions a minute apart, as the edge would; returns their ids, oldest first.
-async fn submit(app: &TestApp, project: i64, n: usize, data: &str) -> Vec<i64> {
+async fn submit(app: &TestApp, project: i64, n: usize, data: &str) -> Vec<SubmissionId> {
     let start = Utc.with_ymd_and_hms(2025, 3, 1, 12, 0, 0).unwrap();
     for i in 0..n {
         store(

@@ -5,7 +5,7 @@
 use chrono::Datelike;
 use reqwest::{Method, StatusCode};
 use serde_json::{Value, json};
-use vitrine_shared::dual_test;
+use vitrine_shared::{dual_test, ids::TemplateId};
 
 use crate::helpers::{Session, TestApp, json_ok};
 use crate::publish::{PublishApp, home_page_id, manifest, new_page, page_html, publish};
@@ -291,7 +291,7 @@ dual_test!(
             .app
             .state()
             .store
-            .template_snapshot(t["id"].as_i64().unwrap())
+            .template_snapshot(TemplateId(t["id"].as_i64().unwrap()))
             .await
             .unwrap();
         assert_eq!(snapshot.project_meta["identity"]["name"], BRUNA);

@@ -7,7 +7,7 @@ use serde_json::Value;
 use sqlx::types::Json;
 use utoipa::ToSchema;
 
-use crate::ids::{AccountId, BusinessId, CollectionId, DeployId, PageId, ProjectId};
+use crate::ids::{AccountId, BusinessId, CollectionId, DeployId, PageId, ProjectId, TemplateId};
 
 /// A user's project access inside their business (spec 2 §3): one of the three entries,
 /// or none (own projects only). Admins and business admins have none.
@@ -181,7 +181,8 @@ pub struct CollectionSummary {
 #[derive(Debug, Clone, Serialize, sqlx::FromRow, ToSchema)]
 #[schema(as = TemplateView)]
 pub struct Template {
-    pub id: i64,
+    #[schema(value_type = i64)]
+    pub id: TemplateId,
     pub name: String,
     pub description: String,
     pub category: String,

@@ -10,13 +10,13 @@ use serde::Serialize;
 
 use super::BeginWrite;
 use super::{Result, Store, StoreError, dispatch, map_err, now, publishing::push_change, trusted};
-use crate::ids::ProjectId;
+use crate::ids::{ProjectId, RedirectId};
 use crate::redirects::MAX_RULES;
 
 /// One stored rule.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, sqlx::FromRow)]
 pub struct RedirectRule {
-    pub id: i64,
+    pub id: RedirectId,
     pub project_id: ProjectId,
     #[sqlx(rename = "from_path")]
     pub from: String,
@@ -129,7 +129,7 @@ impl Store {
     }
 
     #[tracing::instrument(level = "debug", skip(self), err(level = "debug"))]
-    pub async fn redirect_by_id(&self, id: i64) -> Result<RedirectRule> {
+    pub async fn redirect_by_id(&self, id: RedirectId) -> Result<RedirectRule> {
         let sql = format!("SELECT {REDIRECT_COLUMNS} FROM redirects WHERE id = $1");
         dispatch!(self, p => sqlx::query_as::<_, RedirectRule>(trusted(&sql))
             .bind(id).fetch_optional(p).await.map_err(map_err))?
@@ -174,7 +174,12 @@ impl Store {
 
     /// Changes a rule's origin and destination; the same conflict as [`Store::insert_redirect`].
     #[tracing::instrument(level = "debug", skip(self), err(level = "debug"))]
-    pub async fn update_redirect(&self, id: i64, from: &str, to: &str) -> Result<RedirectRule> {
+    pub async fn update_redirect(
+        &self,
+        id: RedirectId,
+        from: &str,
+        to: &str,
+    ) -> Result<RedirectRule> {
         let sql = format!(
             "UPDATE redirects SET from_path = $1, to_path = $2 WHERE id = $3 \
              RETURNING {REDIRECT_COLUMNS}"
@@ -192,7 +197,7 @@ impl Store {
     }
 
     #[tracing::instrument(level = "debug", skip(self), err(level = "debug"))]
-    pub async fn delete_redirect(&self, id: i64) -> Result<()> {
+    pub async fn delete_redirect(&self, id: RedirectId) -> Result<()> {
         dispatch!(self, p => {
             let mut tx = p.begin_write().await.map_err(map_err)?;
             let project_id = sqlx::query_scalar::<_, ProjectId>(

@@ -131,7 +131,7 @@ impl Store {
                 .bind(Json(Value::Array(blocks))).bind(ts).bind(page_id).bind(project_id)
                 .execute(&mut *tx).await.map_err(map_err)?;
             if !template.trim().is_empty() {
-                let others: Vec<(i64, Json<Value>)> = sqlx::query_as(
+                let others: Vec<(PageId, Json<Value>)> = sqlx::query_as(
                     "SELECT id, blocks FROM pages WHERE project_id = $1 AND id <> $2")
                     .bind(project_id).bind(page_id)
                     .fetch_all(&mut *tx).await.map_err(map_err)?;

@@ -8,7 +8,7 @@ use utoipa::ToSchema;
 
 use super::BeginWrite;
 use super::{Result, Store, StoreError, dispatch, like_pattern, map_err, now, trusted};
-use crate::ids::ProjectId;
+use crate::ids::{ProjectId, SubmissionId};
 
 /// A form submission as the edge records it.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Deserialize, Serialize)]
@@ -65,7 +65,8 @@ pub struct SubmissionFilter {
 
 #[derive(Debug, Clone, Serialize, sqlx::FromRow, ToSchema)]
 pub struct Submission {
-    pub id: i64,
+    #[schema(value_type = i64)]
+    pub id: SubmissionId,
     #[schema(value_type = i64)]
     pub project_id: ProjectId,
     pub url: String,
@@ -271,7 +272,11 @@ impl Store {
 
     /// Deletes the given submissions of one project; ids of other projects are ignored.
     #[tracing::instrument(level = "debug", skip(self, ids), fields(ids = ids.len()), err(level = "debug"))]
-    pub async fn delete_submissions(&self, project_id: ProjectId, ids: &[i64]) -> Result<u64> {
+    pub async fn delete_submissions(
+        &self,
+        project_id: ProjectId,
+        ids: &[SubmissionId],
+    ) -> Result<u64> {
         let mut deleted = 0;
         for chunk in ids.chunks(500) {
             let placeholders: Vec<String> = (2..chunk.len() + 2).map(|i| format!("${i}")).collect();

@@ -3,6 +3,7 @@
 use sqlx::types::Json;
 
 use super::{Result, Store, StoreError, Template, dispatch, map_err, now, touched, trusted};
+use crate::ids::TemplateId;
 use crate::snapshot::Snapshot;
 
 const TEMPLATE_COLUMNS: &str =
@@ -30,7 +31,7 @@ impl Store {
     }
 
     #[tracing::instrument(level = "debug", skip(self), err(level = "debug"))]
-    pub async fn template_by_id(&self, id: i64) -> Result<Template> {
+    pub async fn template_by_id(&self, id: TemplateId) -> Result<Template> {
         let sql = format!("SELECT {TEMPLATE_COLUMNS} FROM templates WHERE id = $1");
         dispatch!(self, p => sqlx::query_as::<_, Template>(trusted(&sql)).bind(id)
             .fetch_optional(p).await.map_err(map_err))?
@@ -38,7 +39,7 @@ impl Store {
     }
 
     #[tracing::instrument(level = "debug", skip(self), err(level = "debug"))]
-    pub async fn template_snapshot(&self, id: i64) -> Result<Snapshot> {
+    pub async fn template_snapshot(&self, id: TemplateId) -> Result<Snapshot> {
         let raw: Option<Json<Snapshot>> = dispatch!(self, p => sqlx::query_scalar(
             "SELECT snapshot FROM templates WHERE id = $1")
             .bind(id).fetch_optional(p).await.map_err(map_err))?;
@@ -72,7 +73,7 @@ impl Store {
     #[tracing::instrument(level = "debug", skip(self, snapshot), err(level = "debug"))]
     pub async fn replace_template(
         &self,
-        id: i64,
+        id: TemplateId,
         name: &str,
         snapshot: &Snapshot,
     ) -> Result<Template> {
@@ -89,7 +90,7 @@ impl Store {
 
     /// Records a template's thumbnail URL.
     #[tracing::instrument(level = "debug", skip(self), err(level = "debug"))]
-    pub async fn set_template_thumbnail(&self, id: i64, url: &str) -> Result<()> {
+    pub async fn set_template_thumbnail(&self, id: TemplateId, url: &str) -> Result<()> {
         touched(dispatch!(self, p => sqlx::query(
                 "UPDATE templates SET thumbnail = $1, updated_at = $2 WHERE id = $3")
             .bind(url).bind(now()).bind(id)
@@ -100,7 +101,7 @@ impl Store {
     #[tracing::instrument(level = "debug", skip(self, info), fields(name = info.name), err(level = "debug"))]
     pub async fn update_template_info(
         &self,
-        id: i64,
+        id: TemplateId,
         info: &TemplateInfo<'_>,
         is_published: bool,
     ) -> Result<Template> {
@@ -118,7 +119,7 @@ impl Store {
     }
 
     #[tracing::instrument(level = "debug", skip(self), err(level = "debug"))]
-    pub async fn reorder_template(&self, id: i64, order: i64) -> Result<()> {
+    pub async fn reorder_template(&self, id: TemplateId, order: i64) -> Result<()> {
         touched(dispatch!(self, p => sqlx::query(
                 "UPDATE templates SET sort_order = $1, updated_at = $2 WHERE id = $3")
             .bind(order).bind(now()).bind(id)
@@ -126,7 +127,7 @@ impl Store {
     }
 
     #[tracing::instrument(level = "debug", skip(self), err(level = "debug"))]
-    pub async fn delete_template(&self, id: i64) -> Result<()> {
+    pub async fn delete_template(&self, id: TemplateId) -> Result<()> {
         touched(
             dispatch!(self, p => sqlx::query("DELETE FROM templates WHERE id = $1")
             .bind(id).execute(p).await.map(|r| r.rows_affected()).map_err(map_err))?,

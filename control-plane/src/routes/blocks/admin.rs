@@ -8,6 +8,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value as Json;
 use utoipa::ToSchema;
 use utoipa_axum::{router::OpenApiRouter, routes};
+use vitrine_shared::ids::{BlockCategoryId, LibraryBlockId};
 use vitrine_shared::store::{
     BlockCategory, BlockExport, BlockInput, CategoryExport, CategoryInput, LibraryBlock,
 };
@@ -46,15 +47,17 @@ pub fn router() -> OpenApiRouter<AppState> {
 #[derive(Debug, Default, Deserialize, ToSchema)]
 pub struct SaveBlock {
     /// Replace this block (`/api/newBlock`); absent to create one.
-    pub id: Option<i64>,
-    pub category_id: Option<i64>,
+    #[schema(value_type = Option<i64>)]
+    pub id: Option<LibraryBlockId>,
+    #[schema(value_type = Option<i64>)]
+    pub category_id: Option<BlockCategoryId>,
     #[serde(flatten)]
     pub block: BlockSource,
 }
 
 async fn save_library_block(
     state: &AppState,
-    id: Option<i64>,
+    id: Option<LibraryBlockId>,
     req: SaveBlock,
 ) -> Result<(StatusCode, ApiJson<LibraryBlock>)> {
     if let Some(id) = id
@@ -151,7 +154,7 @@ pub async fn erp_create_block(
 pub async fn erp_update_block(
     State(state): State<AppState>,
     _admin: Admin,
-    ApiPath(id): ApiPath<i64>,
+    ApiPath(id): ApiPath<LibraryBlockId>,
     ApiJson(req): ApiJson<SaveBlock>,
 ) -> Result<impl IntoResponse> {
     let saved = save_library_block(&state, Some(id), req).await;
@@ -167,16 +170,16 @@ pub struct Reorder {
 }
 
 /// A `/erp/reorder-…/{id}` call: blocks and categories move alike (the same body, check and
-/// answer), each kind through its own store call.
+/// answer), each kind through its own store call and with its own kind of id.
 macro_rules! erp_reorder {
-    ($handler:ident, $path:literal, $id:literal, $reorder:ident) => {
+    ($handler:ident, $path:literal, $id:literal, $id_type:ty, $reorder:ident) => {
         #[utoipa::path(post, path = $path, tag = "admin", request_body = Reorder,
             params(("id" = i64, Path, description = $id)),
             responses((status = 204), (status = 403, body = ErrorBody), (status = 404, body = ErrorBody), (status = 422, body = ErrorBody)))]
         pub async fn $handler(
             State(state): State<AppState>,
             _admin: Admin,
-            ApiPath(id): ApiPath<i64>,
+            ApiPath(id): ApiPath<$id_type>,
             ApiJson(req): ApiJson<Reorder>,
         ) -> Result<StatusCode> {
             state.store.$reorder(id, check_order(req.order)?).await?;
@@ -189,12 +192,14 @@ erp_reorder!(
     erp_reorder_block,
     "/erp/reorder-block/{id}",
     "Block id",
+    LibraryBlockId,
     reorder_block
 );
 erp_reorder!(
     erp_reorder_category,
     "/erp/reorder-category/{id}",
     "Category id",
+    BlockCategoryId,
     reorder_block_category
 );
 
@@ -204,7 +209,7 @@ erp_reorder!(
 pub async fn erp_delete_block(
     State(state): State<AppState>,
     _admin: Admin,
-    ApiPath(id): ApiPath<i64>,
+    ApiPath(id): ApiPath<LibraryBlockId>,
 ) -> Result<StatusCode> {
     state.store.delete_library_block(id).await?;
     Ok(StatusCode::NO_CONTENT)
@@ -220,7 +225,7 @@ pub struct SaveCategory {
 
 async fn save_category(
     state: &AppState,
-    id: Option<i64>,
+    id: Option<BlockCategoryId>,
     req: SaveCategory,
 ) -> Result<ApiJson<BlockCategory>> {
     let name = req.name.as_deref().map(str::trim).unwrap_or_default();
@@ -281,7 +286,7 @@ pub async fn erp_create_category(
 pub async fn erp_update_category(
     State(state): State<AppState>,
     _admin: Admin,
-    ApiPath(id): ApiPath<i64>,
+    ApiPath(id): ApiPath<BlockCategoryId>,
     ApiJson(req): ApiJson<SaveCategory>,
 ) -> Result<ApiJson<BlockCategory>> {
     save_category(&state, Some(id), req).await
@@ -294,7 +299,7 @@ pub async fn erp_update_category(
 pub async fn erp_delete_category(
     State(state): State<AppState>,
     _admin: Admin,
-    ApiPath(id): ApiPath<i64>,
+    ApiPath(id): ApiPath<BlockCategoryId>,
 ) -> Result<StatusCode> {
     state.store.delete_block_category(id).await?;
     Ok(StatusCode::NO_CONTENT)
@@ -423,7 +428,7 @@ pub async fn erp_search_blocks(
 pub async fn erp_export_block(
     State(state): State<AppState>,
     _admin: Admin,
-    ApiPath(id): ApiPath<i64>,
+    ApiPath(id): ApiPath<LibraryBlockId>,
 ) -> Result<ApiJson<BlockExport>> {
     Ok(ApiJson(state.store.export_library_block(id).await?))
 }

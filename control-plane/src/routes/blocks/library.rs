@@ -5,7 +5,10 @@ use axum::extract::State;
 use serde::Serialize;
 use utoipa::ToSchema;
 use utoipa_axum::{router::OpenApiRouter, routes};
-use vitrine_shared::store::{BlockCategory, BusinessBlock, LibraryBlock, MyBlock};
+use vitrine_shared::{
+    ids::BlockCategoryId,
+    store::{BlockCategory, BusinessBlock, LibraryBlock, MyBlock},
+};
 
 use crate::{
     accounts::auth::CurrentUser,
@@ -59,7 +62,7 @@ async fn library(state: &AppState) -> Result<Vec<CategoryView>> {
     if !blocks.is_empty() {
         out.push(CategoryView {
             category: BlockCategory {
-                id: 0,
+                id: BlockCategoryId::new(0),
                 seed_key: Some("uncategorized".into()),
                 name: "Sem categoria".into(),
                 icon: String::new(),

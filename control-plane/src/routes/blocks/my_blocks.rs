@@ -5,7 +5,7 @@ use axum::{extract::State, http::StatusCode, response::IntoResponse};
 use serde::Deserialize;
 use utoipa::ToSchema;
 use utoipa_axum::{router::OpenApiRouter, routes};
-use vitrine_shared::store::MyBlock;
+use vitrine_shared::{ids::MyBlockId, store::MyBlock};
 
 use crate::{
     accounts::auth::CurrentUser,
@@ -26,7 +26,8 @@ pub fn router() -> OpenApiRouter<AppState> {
 #[derive(Debug, Deserialize, ToSchema)]
 pub struct SaveMyBlock {
     /// Overwrite this one of your blocks; absent to create one.
-    pub id: Option<i64>,
+    #[schema(value_type = Option<i64>)]
+    pub id: Option<MyBlockId>,
     pub name: Option<String>,
     #[serde(default)]
     pub template: String,
@@ -64,7 +65,7 @@ pub async fn save_my_block(
 pub async fn delete_my_block(
     State(state): State<AppState>,
     user: CurrentUser,
-    ApiPath(id): ApiPath<i64>,
+    ApiPath(id): ApiPath<MyBlockId>,
 ) -> Result<StatusCode> {
     state.store.delete_my_block(user.id, id).await?;
     Ok(StatusCode::NO_CONTENT)

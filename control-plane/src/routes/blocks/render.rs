@@ -20,7 +20,7 @@ use crate::{
     accounts::authz::authorize_project,
     error::{ApiError, ErrorBody, ErrorCode, Result},
     extract::{ApiJson, ApiPath},
-    rendering::{editor_render_turn, live_context},
+    rendering::editor_context,
     state::AppState,
 };
 
@@ -101,8 +101,7 @@ pub async fn render_blocks(
     if page.project_id != project_id {
         return Err(ApiError::NotFound);
     }
-    editor_render_turn(&state, account).await?;
-    let ctx = live_context(
+    let ctx = editor_context(
         &state,
         &state.external_answers,
         (project_id, account),

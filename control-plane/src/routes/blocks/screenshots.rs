@@ -5,7 +5,7 @@
 
 use axum::{extract::State, http::StatusCode, response::Response};
 use utoipa_axum::{router::OpenApiRouter, routes};
-use vitrine_shared::{account::Account, sandbox::Share};
+use vitrine_shared::{account::Account, ids::LibraryBlockId, sandbox::Share};
 
 use crate::{
     accounts::auth::Admin,
@@ -29,7 +29,7 @@ pub fn router() -> OpenApiRouter<AppState> {
 pub async fn block_screenshot(
     State(state): State<AppState>,
     _admin: Admin,
-    ApiPath(id): ApiPath<i64>,
+    ApiPath(id): ApiPath<LibraryBlockId>,
     ApiQuery(q): ApiQuery<ScreenshotQuery>,
 ) -> Result<Response> {
     let size = q.size((1280, 600))?;

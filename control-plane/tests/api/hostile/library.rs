@@ -11,7 +11,9 @@
 
 use reqwest::{Method, StatusCode};
 use serde_json::{Value, json};
-use vitrine_shared::ids::{AccountId, BusinessId};
+use vitrine_shared::ids::{
+    AccountId, BlockCategoryId, BusinessBlockId, BusinessId, LibraryBlockId, TemplateId,
+};
 use vitrine_shared::{
     dual_test,
     store::{BlockContent, MAX_BUSINESS_BLOCKS, Permissions},
@@ -33,10 +35,10 @@ struct World {
     b_member: Session,
     /// An account outside any business.
     stranger: Session,
-    category: i64,
-    other_category: i64,
-    block: i64,
-    template: i64,
+    category: BlockCategoryId,
+    other_category: BlockCategoryId,
+    block: LibraryBlockId,
+    template: TemplateId,
     /// A project of A's administrator, to name in template saves.
     a_project: i64,
 }
@@ -108,10 +110,10 @@ async fn world(app: &TestApp) -> World {
         b_admin,
         b_member,
         stranger,
-        category,
-        other_category,
-        block,
-        template,
+        category: BlockCategoryId(category),
+        other_category: BlockCategoryId(other_category),
+        block: LibraryBlockId(block),
+        template: TemplateId(template),
         a_project,
     }
 }
@@ -413,7 +415,11 @@ dual_test!(
         let theirs = business_block(&app, &w.b_admin, "Hero da B").await;
         let id = theirs["id"].as_i64().unwrap();
         let b = business_of(&app, &w.b_admin).await;
-        let before = app.store.business_block(BusinessId(b), id).await.unwrap();
+        let before = app
+            .store
+            .business_block(BusinessId(b), BusinessBlockId(id))
+            .await
+            .unwrap();
         for attacker in [&w.a_admin, &w.a_member, &w.stranger, &w.admin] {
             refused(
                 &app,
@@ -431,7 +437,10 @@ dual_test!(
             .await;
         }
         assert_eq!(
-            app.store.business_block(BusinessId(b), id).await.unwrap(),
+            app.store
+                .business_block(BusinessId(b), BusinessBlockId(id))
+                .await
+                .unwrap(),
             before
         );
         // Creating writes to the attacker's own library, never to B's.
@@ -541,7 +550,11 @@ dual_test!(
 
         // Members read it; only the business's administrators write it.
         let a = business_of(&app, &w.a_admin).await;
-        let before = app.store.business_block(BusinessId(a), id).await.unwrap();
+        let before = app
+            .store
+            .business_block(BusinessId(a), BusinessBlockId(id))
+            .await
+            .unwrap();
         refused(
             &app,
             &w.a_member,
@@ -560,7 +573,10 @@ dual_test!(
         )
         .await;
         assert_eq!(
-            app.store.business_block(BusinessId(a), id).await.unwrap(),
+            app.store
+                .business_block(BusinessId(a), BusinessBlockId(id))
+                .await
+                .unwrap(),
             before
         );
 

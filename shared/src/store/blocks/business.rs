@@ -5,7 +5,7 @@ use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
 use super::{BlockContent, LibraryError, name_key};
-use crate::ids::BusinessId;
+use crate::ids::{BusinessBlockId, BusinessId};
 use crate::store::{Result, Store, StoreError, dispatch, map_err, now, touched, trusted};
 
 const BUSINESS_BLOCK_COLUMNS: &str =
@@ -17,7 +17,8 @@ pub const MAX_BUSINESS_BLOCKS: i64 = 200;
 /// A block of a business's own library.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, sqlx::FromRow, ToSchema)]
 pub struct BusinessBlock {
-    pub id: i64,
+    #[schema(value_type = i64)]
+    pub id: BusinessBlockId,
     #[serde(flatten)]
     #[sqlx(flatten)]
     pub content: BlockContent,
@@ -50,7 +51,11 @@ impl Store {
 
     /// One block of `business_id`'s library (`NotFound` for another business's block).
     #[tracing::instrument(level = "debug", skip(self), err(level = "debug"))]
-    pub async fn business_block(&self, business_id: BusinessId, id: i64) -> Result<BusinessBlock> {
+    pub async fn business_block(
+        &self,
+        business_id: BusinessId,
+        id: BusinessBlockId,
+    ) -> Result<BusinessBlock> {
         let sql = format!(
             "SELECT {BUSINESS_BLOCK_COLUMNS} FROM business_blocks \
              WHERE id = $1 AND business_id = $2"
@@ -93,7 +98,7 @@ impl Store {
     pub async fn update_business_block(
         &self,
         business_id: BusinessId,
-        id: i64,
+        id: BusinessBlockId,
         b: &BlockContent,
         sort_order: i64,
     ) -> Result<BusinessBlock, LibraryError> {
@@ -115,7 +120,11 @@ impl Store {
 
     /// Deletes a block of `business_id`'s library (`NotFound` for another business's block).
     #[tracing::instrument(level = "debug", skip(self), err(level = "debug"))]
-    pub async fn delete_business_block(&self, business_id: BusinessId, id: i64) -> Result<()> {
+    pub async fn delete_business_block(
+        &self,
+        business_id: BusinessId,
+        id: BusinessBlockId,
+    ) -> Result<()> {
         touched(dispatch!(self, p => sqlx::query(
                 "DELETE FROM business_blocks WHERE id = $1 AND business_id = $2")
             .bind(id).bind(business_id)

@@ -5,6 +5,7 @@ use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
 use super::{BlockContent, LibraryError, name_key};
+use crate::ids::{BlockCategoryId, LibraryBlockId};
 use crate::store::{
     BeginWrite, Result, Store, StoreError, dispatch, like_pattern, map_err, now, touched, trusted,
 };
@@ -16,7 +17,8 @@ const BLOCK_COLUMNS: &str =
 /// A library category.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, sqlx::FromRow, ToSchema)]
 pub struct BlockCategory {
-    pub id: i64,
+    #[schema(value_type = i64)]
+    pub id: BlockCategoryId,
     /// The seeded category's key (`elements`, `hero`, …); `null` for one an admin created.
     #[serde(rename = "key")]
     pub seed_key: Option<String>,
@@ -30,13 +32,14 @@ pub struct BlockCategory {
 /// A library block.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, sqlx::FromRow, ToSchema)]
 pub struct LibraryBlock {
-    pub id: i64,
+    #[schema(value_type = i64)]
+    pub id: LibraryBlockId,
     pub uid: String,
     #[serde(flatten)]
     #[sqlx(flatten)]
     pub content: BlockContent,
-    #[schema(required)]
-    pub category_id: Option<i64>,
+    #[schema(required, value_type = Option<i64>)]
+    pub category_id: Option<BlockCategoryId>,
     #[serde(rename = "order")]
     pub sort_order: i64,
 }
@@ -46,7 +49,7 @@ pub struct LibraryBlock {
 pub struct BlockInput<'a> {
     pub uid: Option<&'a str>,
     pub content: &'a BlockContent,
-    pub category_id: Option<i64>,
+    pub category_id: Option<BlockCategoryId>,
     pub sort_order: Option<i64>,
 }
 
@@ -141,7 +144,7 @@ impl Store {
     }
 
     #[tracing::instrument(level = "debug", skip(self), err(level = "debug"))]
-    pub async fn library_block(&self, id: i64) -> Result<LibraryBlock> {
+    pub async fn library_block(&self, id: LibraryBlockId) -> Result<LibraryBlock> {
         let sql = format!("SELECT {BLOCK_COLUMNS} FROM blocks WHERE id = $1");
         dispatch!(self, p => sqlx::query_as::<_, LibraryBlock>(trusted(&sql)).bind(id)
             .fetch_optional(p).await.map_err(map_err))?
@@ -153,7 +156,7 @@ impl Store {
     #[tracing::instrument(level = "debug", skip(self, input), fields(name = input.content.name.as_str()), err(level = "debug"))]
     pub async fn save_library_block(
         &self,
-        id: Option<i64>,
+        id: Option<LibraryBlockId>,
         input: &BlockInput<'_>,
     ) -> Result<LibraryBlock, LibraryError> {
         let b = input.content;
@@ -203,8 +206,8 @@ impl Store {
     #[tracing::instrument(level = "debug", skip(self), err(level = "debug"))]
     pub async fn set_block_category(
         &self,
-        id: i64,
-        category_id: i64,
+        id: LibraryBlockId,
+        category_id: BlockCategoryId,
     ) -> Result<LibraryBlock, LibraryError> {
         let sql = format!(
             "UPDATE blocks SET category_id = $1, updated_at = $2 \
@@ -218,7 +221,7 @@ impl Store {
 
     /// Records a block's thumbnail URL.
     #[tracing::instrument(level = "debug", skip(self), err(level = "debug"))]
-    pub async fn set_block_image(&self, id: i64, url: &str) -> Result<()> {
+    pub async fn set_block_image(&self, id: LibraryBlockId, url: &str) -> Result<()> {
         touched(dispatch!(self, p => sqlx::query(
                 "UPDATE blocks SET image = $1, updated_at = $2 WHERE id = $3")
             .bind(url).bind(now()).bind(id)
@@ -227,7 +230,7 @@ impl Store {
 
     /// Sets a block's order.
     #[tracing::instrument(level = "debug", skip(self), err(level = "debug"))]
-    pub async fn reorder_block(&self, id: i64, order: i64) -> Result<()> {
+    pub async fn reorder_block(&self, id: LibraryBlockId, order: i64) -> Result<()> {
         touched(dispatch!(self, p => sqlx::query(
                 "UPDATE blocks SET sort_order = $1, updated_at = $2 WHERE id = $3")
             .bind(order).bind(now()).bind(id)
@@ -235,7 +238,7 @@ impl Store {
     }
 
     #[tracing::instrument(level = "debug", skip(self), err(level = "debug"))]
-    pub async fn delete_library_block(&self, id: i64) -> Result<()> {
+    pub async fn delete_library_block(&self, id: LibraryBlockId) -> Result<()> {
         touched(
             dispatch!(self, p => sqlx::query("DELETE FROM blocks WHERE id = $1")
             .bind(id).execute(p).await.map(|r| r.rows_affected()).map_err(map_err))?,
@@ -246,7 +249,7 @@ impl Store {
     #[tracing::instrument(level = "debug", skip(self, c), fields(name = c.name), err(level = "debug"))]
     pub async fn save_block_category(
         &self,
-        id: Option<i64>,
+        id: Option<BlockCategoryId>,
         c: &CategoryInput<'_>,
     ) -> Result<BlockCategory> {
         let t = now();
@@ -276,7 +279,7 @@ impl Store {
     }
 
     #[tracing::instrument(level = "debug", skip(self), err(level = "debug"))]
-    pub async fn reorder_block_category(&self, id: i64, order: i64) -> Result<()> {
+    pub async fn reorder_block_category(&self, id: BlockCategoryId, order: i64) -> Result<()> {
         touched(dispatch!(self, p => sqlx::query(
                 "UPDATE block_categories SET sort_order = $1, updated_at = $2 WHERE id = $3")
             .bind(order).bind(now()).bind(id)
@@ -285,7 +288,7 @@ impl Store {
 
     /// Deletes a category, only when no block is in it.
     #[tracing::instrument(level = "debug", skip(self), err(level = "debug"))]
-    pub async fn delete_block_category(&self, id: i64) -> Result<(), LibraryError> {
+    pub async fn delete_block_category(&self, id: BlockCategoryId) -> Result<(), LibraryError> {
         dispatch!(self, p => {
             let mut tx = p.begin_write().await.map_err(map_err)?;
             let used: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM blocks WHERE category_id = $1")
@@ -328,7 +331,7 @@ impl Store {
         dispatch!(self, p => {
             let mut tx = p.begin_write().await.map_err(map_err)?;
             for c in categories {
-                let existing: Option<i64> = sqlx::query_scalar(
+                let existing: Option<BlockCategoryId> = sqlx::query_scalar(
                     "SELECT id FROM block_categories \
                      WHERE lower(name) = $1 OR (seed_key IS NOT NULL AND seed_key = $2)")
                     .bind(name_key(&c.name)).bind(c.key.as_deref())
@@ -350,10 +353,10 @@ impl Store {
             }
             for b in blocks {
                 let category = b.category.as_deref().map(str::trim).filter(|c| !c.is_empty());
-                let category_id: Option<i64> = match category {
+                let category_id: Option<BlockCategoryId> = match category {
                     None => None,
                     Some(name) => {
-                        let found: Option<i64> = sqlx::query_scalar(
+                        let found: Option<BlockCategoryId> = sqlx::query_scalar(
                             "SELECT id FROM block_categories WHERE lower(name) = $1")
                             .bind(name_key(name)).fetch_optional(&mut *tx).await.map_err(map_err)?;
                         match found {
@@ -366,7 +369,7 @@ impl Store {
                         }
                     }
                 };
-                let existing: Option<i64> = sqlx::query_scalar(
+                let existing: Option<LibraryBlockId> = sqlx::query_scalar(
                     "SELECT id FROM blocks WHERE uid = $1 OR name_key = $2 \
                      ORDER BY (uid = $1) DESC LIMIT 1")
                     .bind(b.uid.as_deref().unwrap_or("")).bind(name_key(&b.name))
@@ -402,7 +405,7 @@ impl Store {
     #[tracing::instrument(level = "debug", skip(self), err(level = "debug"))]
     pub async fn export_library(&self) -> Result<(Vec<CategoryExport>, Vec<BlockExport>)> {
         let categories = self.block_categories().await?;
-        let name_of = |id: Option<i64>| {
+        let name_of = |id: Option<BlockCategoryId>| {
             categories
                 .iter()
                 .find(|c| Some(c.id) == id)
@@ -428,7 +431,7 @@ impl Store {
 
     /// One block as exported.
     #[tracing::instrument(level = "debug", skip(self), err(level = "debug"))]
-    pub async fn export_library_block(&self, id: i64) -> Result<BlockExport> {
+    pub async fn export_library_block(&self, id: LibraryBlockId) -> Result<BlockExport> {
         let b = self.library_block(id).await?;
         let categories = self.block_categories().await?;
         Ok(export_block(b, &|id| {
@@ -441,9 +444,9 @@ impl Store {
 
     /// Seeds a category by key: created, or updated in place. Returns its id.
     #[tracing::instrument(level = "debug", skip_all, fields(name = c.name), err(level = "debug"))]
-    pub async fn seed_block_category(&self, c: &CategoryInput<'_>) -> Result<i64> {
+    pub async fn seed_block_category(&self, c: &CategoryInput<'_>) -> Result<BlockCategoryId> {
         let t = now();
-        dispatch!(self, p => sqlx::query_scalar::<_, i64>(
+        dispatch!(self, p => sqlx::query_scalar::<_, BlockCategoryId>(
             "INSERT INTO block_categories \
              (seed_key, name, icon, sort_order, created_at, updated_at) \
              VALUES ($1, $2, $3, $4, $5, $5) \
@@ -458,7 +461,10 @@ impl Store {
     /// Seeds a block by uid: created, or updated in place.
     /// Creates or updates (by uid) a seeded library block; returns its id.
     #[tracing::instrument(level = "debug", skip_all, fields(name = input.content.name.as_str()), err(level = "debug"))]
-    pub async fn seed_library_block(&self, input: &BlockInput<'_>) -> Result<i64, LibraryError> {
+    pub async fn seed_library_block(
+        &self,
+        input: &BlockInput<'_>,
+    ) -> Result<LibraryBlockId, LibraryError> {
         let (b, t) = (input.content, now());
         dispatch!(self, p => sqlx::query_scalar(
             "INSERT INTO blocks \
@@ -479,7 +485,10 @@ impl Store {
     }
 }
 
-fn export_block(b: LibraryBlock, category: &dyn Fn(Option<i64>) -> Option<String>) -> BlockExport {
+fn export_block(
+    b: LibraryBlock,
+    category: &dyn Fn(Option<BlockCategoryId>) -> Option<String>,
+) -> BlockExport {
     let BlockContent {
         name,
         image,

@@ -3,7 +3,7 @@
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
-use crate::ids::AccountId;
+use crate::ids::{AccountId, MyBlockId};
 use crate::store::{Result, Store, StoreError, dispatch, map_err, now, touched, trusted};
 
 const MY_BLOCK_COLUMNS: &str = "id, name, template, css, js";
@@ -11,7 +11,8 @@ const MY_BLOCK_COLUMNS: &str = "id, name, template, css, js";
 /// One of a user's own blocks.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, sqlx::FromRow, ToSchema)]
 pub struct MyBlock {
-    pub id: i64,
+    #[schema(value_type = i64)]
+    pub id: MyBlockId,
     pub name: String,
     pub template: String,
     pub css: String,
@@ -33,7 +34,7 @@ impl Store {
     pub async fn save_my_block(
         &self,
         user_id: AccountId,
-        id: Option<i64>,
+        id: Option<MyBlockId>,
         name: &str,
         template: &str,
         css: &str,
@@ -68,7 +69,7 @@ impl Store {
 
     /// Deletes one of the user's blocks (`NotFound` when it is not theirs).
     #[tracing::instrument(level = "debug", skip(self), err(level = "debug"))]
-    pub async fn delete_my_block(&self, user_id: AccountId, id: i64) -> Result<()> {
+    pub async fn delete_my_block(&self, user_id: AccountId, id: MyBlockId) -> Result<()> {
         touched(
             dispatch!(self, p => sqlx::query("DELETE FROM my_blocks WHERE id = $1 AND user_id = $2")
             .bind(id).bind(user_id).execute(p).await.map(|r| r.rows_affected()).map_err(map_err))?,
