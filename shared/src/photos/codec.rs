@@ -12,7 +12,8 @@ use image::{
 };
 
 use super::{
-    AVIF_SPEED, Encoded, MAX_DECODE_BYTES, MAX_PIXELS, PhotoError, PhotoFormat, widths_for,
+    AVIF_MAX_WIDTH, AVIF_SPEED, Encoded, MAX_DECODE_BYTES, MAX_PIXELS, PhotoError, PhotoFormat,
+    widths_for,
 };
 
 /// JPEG quality of a re-encoded original, and of the fallback variants.
@@ -215,7 +216,8 @@ pub fn placeholder(photo: &Upright) -> Result<String, PhotoError> {
     ))
 }
 
-/// Every variant: each width of [`widths_for`] as AVIF, WebP and the fallback. Each width is
+/// Every variant: each width of [`widths_for`] as WebP and the fallback, and as AVIF up to
+/// [`AVIF_MAX_WIDTH`]. Each width is
 /// resized from the next larger one already made (each step at most halves the width, so
 /// Lanczos keeps its quality), which costs a fraction of resizing the whole photo each time.
 pub fn variants(photo: &Upright) -> Result<Vec<Encoded>, PhotoError> {
@@ -230,11 +232,11 @@ pub fn variants(photo: &Upright) -> Result<Vec<Encoded>, PhotoError> {
         } else {
             (PhotoFormat::Jpeg, jpeg(&small, JPEG_QUALITY)?)
         };
-        for (format, bytes) in [
-            (PhotoFormat::Avif, avif(&small)?),
-            (PhotoFormat::Webp, webp(&small, WEBP_QUALITY)?),
-            fallback,
-        ] {
+        let mut made = vec![(PhotoFormat::Webp, webp(&small, WEBP_QUALITY)?), fallback];
+        if small.width <= AVIF_MAX_WIDTH {
+            made.push((PhotoFormat::Avif, avif(&small)?));
+        }
+        for (format, bytes) in made {
             out.push(Encoded {
                 format,
                 width: small.width,

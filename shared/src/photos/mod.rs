@@ -6,8 +6,9 @@
 //!   lossless, WebP lossy at 90). Nothing of the file as sent is copied, so no EXIF, XMP, IPTC
 //!   or comment survives: a phone photo's GPS position is often the owner's home;
 //! - **variants** at [`WIDTHS`] (320 to 1920 CSS pixels, never upscaled: a photo narrower than
-//!   1920 adds its own width as the largest), each as AVIF, WebP and a fallback (JPEG, or PNG
-//!   for a photo with transparency) for the browsers without either;
+//!   1920 adds its own width as the largest), each as WebP and a fallback (JPEG, or PNG for a
+//!   photo with transparency) for the browsers without either, and as AVIF up to
+//!   [`AVIF_MAX_WIDTH`];
 //! - a **placeholder**: the photo 16 pixels wide as a WebP data URI (about 200 bytes), which a
 //!   page shows, scaled and so blurred, while the photo loads;
 //! - its **intrinsic size**, upright, for `width` and `height` (no layout shift).
@@ -67,6 +68,12 @@ pub const WORKER_WAIT: Duration = Duration::from_secs(30);
 
 /// rav1e's speed, 0 (slowest) to 10 (fastest).
 pub const AVIF_SPEED: u8 = 10;
+
+/// The widest AVIF variant. rav1e without its assembly is slow (about a second per megapixel
+/// at its fastest speed, unloaded): the 1920 variant alone would cost more than all the others
+/// together. Phones, where bytes matter most, take at most 1280 (390 CSS pixels at DPR 3 need
+/// 1170); a wider screen that reads AVIF takes the 1280 one, others the 1920 WebP.
+pub const AVIF_MAX_WIDTH: u32 = 1280;
 
 /// The file kinds made into photos, by the extension uploads store them under.
 pub fn is_photo(ext: &str) -> bool {
