@@ -20,9 +20,7 @@ export function PhotosScreen() {
       )}
       {data && (
         <>
-          <p data-testid="photos-progress">
-            {t('photos.progress', { done: data.done, total: data.total })}
-          </p>
+          <p data-testid="photos-progress">{t('photos.progress', { done: data.done, total: data.total })}</p>
           <progress value={data.done} max={Math.max(data.total, 1)} aria-label={t('photos.title')} />
           {data.failed > 0 && <p>{t('photos.failed', { count: data.failed })}</p>}
           {data.running && <p role="status">{t('photos.running')}</p>}
