@@ -527,8 +527,19 @@ dual_test!(
             .unwrap()
             .to_string();
         let asset_of = |bytes: &[u8], ext: &str| format!("/_assets/{}.{ext}", sha_prefix(bytes));
-        let favicon = asset_of(PNG, "png");
-        let seo = asset_of(&[PNG, b"seo"].concat(), "png");
+        // Images are photos, stored as made (upright, without metadata): the site's copy is of
+        // the stored bytes, the same for both (one pixel each).
+        let meta = project(&app, &s, pid).await;
+        let stored = blob(
+            &app,
+            meta["meta"]["favicon"]
+                .as_str()
+                .unwrap()
+                .trim_start_matches("/files/"),
+        )
+        .await;
+        let favicon = asset_of(&stored, "png");
+        let seo = favicon.clone();
         for needle in [
             "<title>Sal &amp; Estrada</title>".to_string(),
             "<meta name=\"description\" content=\"A página inicial\">".into(),
@@ -539,7 +550,8 @@ dual_test!(
             "<!-- rodapé do projeto -->".into(),
             "fbq('init','123456')".into(),
             "<h1>Sal &amp; Estrada</h1>".into(),
-            format!("<img src=\"{favicon}\">"),
+            // The block's image is a <picture> whose fallback is that same PNG.
+            format!("<img src=\"{favicon}\" srcset=\"{favicon} 1w\""),
         ] {
             assert!(html.contains(&needle), "missing {needle} in {html}");
         }
