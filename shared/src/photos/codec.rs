@@ -66,8 +66,20 @@ pub fn check_header(bytes: &[u8], ext: &str) -> Result<(u32, u32), PhotoError> {
     Ok((width, height))
 }
 
+/// A PNG up to the end of its `IEND` chunk: bytes after it, which browsers ignore and the
+/// decoder refuses, are dropped (they are never kept: the photo is encoded again).
+fn trimmed<'a>(bytes: &'a [u8], ext: &str) -> &'a [u8] {
+    if ext == "png"
+        && let Some(i) = bytes.windows(4).rposition(|w| w == b"IEND")
+    {
+        return &bytes[..(i + 8).min(bytes.len())];
+    }
+    bytes
+}
+
 /// Decodes the photo (after [`check_header`]) and turns it upright from its EXIF orientation.
 pub fn decode(bytes: &[u8], ext: &str) -> Result<Upright, PhotoError> {
+    let bytes = trimmed(bytes, ext);
     check_header(bytes, ext)?;
     let mut reader = ImageReader::with_format(Cursor::new(bytes), format_of(ext)?);
     reader.limits(limits());
@@ -324,6 +336,14 @@ mod tests {
             assert!(!has_metadata(&v.bytes), "{:?} {}", v.format, v.width);
             assert!(v.width <= 300);
         }
+    }
+
+    #[test]
+    fn bytes_after_a_pngs_end_are_dropped() {
+        let mut sent = png_of(2, 2, 255);
+        sent.extend_from_slice(b"capa");
+        let photo = decode(&sent, "png").unwrap();
+        assert_eq!((photo.width, photo.height), (2, 2));
     }
 
     #[test]
