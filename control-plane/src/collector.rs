@@ -63,6 +63,10 @@ pub async fn collect(core: &Core) -> anyhow::Result<usize> {
             core.store.renew_upload(&key, now).await?;
         } else if core.store.release_upload(&key, cutoff).await? {
             core.blobs.delete(&key).await?;
+            // A photo's variants go with it (they were charged with it).
+            for variant in core.store.delete_photo(&key).await? {
+                core.blobs.delete(&variant).await?;
+            }
             deleted += 1;
         }
     }

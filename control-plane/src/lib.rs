@@ -21,6 +21,7 @@ pub mod nul;
 pub mod outbound;
 pub mod page_starter;
 pub mod pagination;
+pub mod photos;
 pub mod pictures;
 pub mod projects;
 pub mod publish;

@@ -65,6 +65,7 @@ mod assets;
 mod build;
 mod fonts;
 mod objects;
+mod photos;
 mod renders;
 mod reuse;
 

@@ -13,6 +13,7 @@ use crate::{
     confine::{Confiner, Limits},
     external_lists::Answers,
     mail::Mail,
+    photos::Conversions,
     pictures::{Pictures, screenshot, thumbnails::Thumbnailer},
     publish::Publisher,
 };
@@ -31,6 +32,8 @@ pub struct AppState {
     pub external_answers: Answers,
     /// The queue of site pictures, shared fairly between accounts (see [`crate::pictures`]).
     pub pictures: Pictures,
+    /// The background conversion of older uploads into photos (see [`crate::photos`]).
+    pub photos: Conversions,
 }
 
 impl std::ops::Deref for AppState {
@@ -66,6 +69,7 @@ impl AppState {
             core,
             external_answers,
             pictures,
+            photos: Conversions::default(),
         })
     }
 }

@@ -282,6 +282,11 @@ error_codes! {
     StorageQuotaBytes = "storage_quota_bytes",
     /// An upload that would take its account past `STORAGE_QUOTA_OBJECTS` files.
     StorageQuotaObjects = "storage_quota_objects",
+    /// A photo with more pixels than the photo budget (`photos::MAX_PIXELS`), or too costly to
+    /// make within the photo worker's memory and CPU: a decompression bomb is one.
+    ImageTooLarge = "image_too_large",
+    /// A JPEG, PNG or WebP the decoders cannot read (damaged or not what it claims).
+    ImageUnreadable = "image_unreadable",
     /// More than `UPLOADS_PER_MINUTE` uploads from one account in a minute.
     UploadRateLimited = "upload_rate_limited",
     /// An import while the account already runs as many as it may at once.

@@ -26,6 +26,7 @@ pub mod manifest;
 pub mod media_type;
 pub mod money;
 pub mod outbound;
+pub mod photos;
 pub mod proxies;
 pub mod record_lists;
 pub mod redirects;

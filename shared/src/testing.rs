@@ -9,6 +9,7 @@ use sqlx::{Connection, PgConnection};
 use crate::Store;
 
 pub mod browser;
+pub mod photos;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Backend {

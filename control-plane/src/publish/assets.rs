@@ -21,7 +21,7 @@ use crate::error::PublishError;
 
 /// Occurrences of our own upload URLs in `text`: (byte range, blob key). Both `/files/uploads/…`
 /// and `{public_url}/files/uploads/…` are found; the same path under another host is not ours.
-fn find_uploads(text: &str, public_url: &str) -> Vec<(std::ops::Range<usize>, String)> {
+pub(super) fn find_uploads(text: &str, public_url: &str) -> Vec<(std::ops::Range<usize>, String)> {
     const NEEDLE: &str = "/files/uploads/";
     let public_url = public_url.trim_end_matches('/');
     let mut out = Vec::new();

@@ -56,6 +56,8 @@ pub(super) struct Build<'a> {
     /// `/files/…` address: the manifest lists them, the only ones the site's host serves
     /// besides its own project's.
     pub(super) foreign_uploads: BTreeSet<String>,
+    /// Upload key → its photo with the site's URLs of its variants (None: not a photo).
+    pub(super) photos: HashMap<String, Option<vitrine_shared::photos::markup::Shown>>,
     pub(super) files: i64,
     pub(super) bytes: i64,
     /// Things the owner should know that did not stop the build.
@@ -169,6 +171,7 @@ pub(super) async fn build(
         previous: reuse::Previous::load(core, &project).await,
         uploads: HashMap::new(),
         foreign_uploads: BTreeSet::new(),
+        photos: HashMap::new(),
         files: 0,
         bytes: 0,
         warnings: Vec::new(),
@@ -311,7 +314,7 @@ pub(super) async fn build(
                     .await
                     .map_err(|e| render_failed(page, e))?
             };
-            let html = document(&parts, &body);
+            let html = b.link_photos(document(&parts, &body)).await?;
             b.note_uploads(&html);
             b.page_document(&slug, html).await?;
         }

@@ -20,6 +20,7 @@ pub mod identity;
 pub mod import_export;
 pub mod ops;
 pub mod pages;
+pub mod photos;
 pub mod posts;
 pub mod preview;
 pub mod projects;
@@ -140,6 +141,7 @@ fn api(state: &AppState) -> (Router<AppState>, utoipa::openapi::OpenApi) {
         .merge(blocks::render::router())
         .merge(blocks::fetch::router())
         .merge(blocks::screenshots::router())
+        .merge(photos::router())
         .routes(routes!(collections::create_table))
         .routes(routes!(
             collections::get_table,

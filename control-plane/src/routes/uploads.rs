@@ -10,6 +10,12 @@
 //! written: at most `UPLOADS_PER_MINUTE` a minute, within `STORAGE_QUOTA_BYTES` and
 //! `STORAGE_QUOTA_OBJECTS` (docs/security.md, "Storage"). The collector (`crate::collector`)
 //! gives the share back when it deletes an upload nothing references.
+//!
+//! A JPEG, PNG or WebP is a photo (issue 44, `crate::photos`): before anything is charged it is
+//! made, in a sandbox worker, into its upright original without metadata (what is stored under
+//! the key) and its variants (stored beside it, charged with it as one upload); a photo the
+//! worker refuses (too many pixels, unreadable, over its budgets) is a coded 422 and nothing is
+//! written.
 
 use axum::{
     body::Body,
@@ -28,10 +34,13 @@ use vitrine_shared::{
     uploads::{Folder, UPLOADS, upload_key, user_file_headers},
 };
 
+use vitrine_shared::photos::is_photo;
+
 use crate::{
     accounts::authz::{Principal, authorize_project},
     error::{ApiError, ErrorBody, ErrorCode, FileBodyAnswers, Result},
     extract::{ApiJson, ApiPath},
+    photos::{account_of, stored_bytes},
     state::AppState,
     throttle::{Key, too_many},
 };
@@ -379,7 +388,6 @@ pub async fn upload(
         s if s.is_empty() => "file".to_string(),
         s => s.chars().take(80).collect(),
     };
-    let key = upload_key(folder, &bytes, &stem, ext);
     let account = state.store.upload_account(owner_of(folder)).await?;
     let _counted = state
         .throttle
@@ -389,14 +397,38 @@ pub async fn upload(
         )])
         .await
         .map_err(|r| too_many(r, ErrorCode::UploadRateLimited, "uploads"))?;
-    let size = bytes.len() as u64;
+    // A photo is made in a worker before anything is charged or written: a file it refuses
+    // (a decompression bomb) leaves nothing behind. What is kept is the upright original
+    // without metadata, and its key names those bytes.
+    let made = if is_photo(ext) {
+        Some(crate::photos::make(&state.core, account_of(&account), &bytes, ext).await?)
+    } else {
+        None
+    };
+    let (stored, size) = match &made {
+        Some(made) => (made.original.clone(), stored_bytes(made)),
+        None => {
+            let size = bytes.len() as u64;
+            (bytes, size)
+        }
+    };
+    let key = upload_key(folder, &stored, &stem, ext);
     let fresh = charge(&state, &key, &account, size).await?;
-    if let Err(e) = state.blobs.put(&key, Bytes::from(bytes)).await {
+    let written = async {
+        state.blobs.put(&key, Bytes::from(stored)).await?;
+        if let Some(made) = made
+            && (fresh || state.store.photo(&key).await?.is_none())
+        {
+            crate::photos::store_variants(&state.core, &key, made).await?;
+        }
+        anyhow::Ok(())
+    };
+    if let Err(e) = written.await {
         if fresh {
             // Nothing was written: the share is given back (a claim made before any cut-off).
             state.store.release_upload(&key, far_future()).await?;
         }
-        return Err(ApiError::Internal(e.into()));
+        return Err(ApiError::Internal(e));
     }
     let mut response = (StatusCode::CREATED, format!("/files/{key}")).into_response();
     response.headers_mut().insert(

@@ -24,6 +24,7 @@ mod imports;
 mod openapi;
 mod ops;
 mod pages;
+mod photos;
 mod process;
 mod projects;
 mod publish;

@@ -29,7 +29,8 @@ use vitrine_shared::{
 
 use crate::helpers::{Session, TestApp, eventually, expect_error, json_ok, metric, wait_until};
 
-const PNG: &[u8] = b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR\0\0\0\x01\0\0\0\x01\x08\x06\0\0\0\x1f\x15\xc4\x89\0\0\0\rIDATx\x9cc\xf8\x0f\0\0\x01\x01\0\x05\x18\xd8N\0\0\0\0IEND\xaeB`\x82";
+/// A valid 1×1 red PNG (images are decoded at upload: a damaged one is refused).
+const PNG: &[u8] = b"\x89PNG\x0d\x0a\x1a\x0a\x00\x00\x00\x0dIHDR\x00\x00\x00\x01\x00\x00\x00\x01\x08\x06\x00\x00\x00\x1f\x15\xc4\x89\x00\x00\x00\x0dIDATx\x9cc\xf8\xcf\xc0\xf0\x1f\x00\x05\x00\x01\xff\x89\x99=\x1d\x00\x00\x00\x00IEND\xaeB`\x82";
 const WOFF2: &[u8] = b"wOF2\0\x01\0\0\0\0\x01\0\0\x0b\0\0custom";
 
 /// A local stand-in for the fonts provider: `/{family}/{file}` for the families it knows.
@@ -527,8 +528,19 @@ dual_test!(
             .unwrap()
             .to_string();
         let asset_of = |bytes: &[u8], ext: &str| format!("/_assets/{}.{ext}", sha_prefix(bytes));
-        let favicon = asset_of(PNG, "png");
-        let seo = asset_of(&[PNG, b"seo"].concat(), "png");
+        // Images are photos, stored as made (upright, without metadata): the site's copy is of
+        // the stored bytes, the same for both (one pixel each).
+        let meta = project(&app, &s, pid).await;
+        let stored = blob(
+            &app,
+            meta["meta"]["favicon"]
+                .as_str()
+                .unwrap()
+                .trim_start_matches("/files/"),
+        )
+        .await;
+        let favicon = asset_of(&stored, "png");
+        let seo = favicon.clone();
         for needle in [
             "<title>Sal &amp; Estrada</title>".to_string(),
             "<meta name=\"description\" content=\"A página inicial\">".into(),
@@ -539,7 +551,9 @@ dual_test!(
             "<!-- rodapé do projeto -->".into(),
             "fbq('init','123456')".into(),
             "<h1>Sal &amp; Estrada</h1>".into(),
-            format!("<img src=\"{favicon}\">"),
+            // The block's image is a <picture> (an opaque photo: a JPEG fallback), first on
+            // the page and so fetched first.
+            "width=\"1\" height=\"1\" data-photo=\"\" fetchpriority=\"high\"".to_string(),
         ] {
             assert!(html.contains(&needle), "missing {needle} in {html}");
         }

@@ -45,7 +45,13 @@ dual_test!(
                 .contains("immutable")
         );
         assert_eq!(file.headers()["x-content-type-options"], "nosniff");
-        assert_eq!(&file.bytes().await.unwrap()[..], PNG);
+        // An image is a photo: stored as made (upright, without metadata), still a PNG.
+        assert!(
+            file.bytes()
+                .await
+                .unwrap()
+                .starts_with(b"\x89PNG\r\n\x1a\n")
+        );
 
         let font = app.post(&s, "/api/upload", json!({"name": "Minha.woff2", "content": data_url("font/woff2", WOFF2), "prefix": [s.id(), pid]})).await;
         assert_eq!(font.status(), StatusCode::CREATED);

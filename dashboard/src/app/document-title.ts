@@ -26,6 +26,7 @@ const titles: readonly (readonly [route: { readonly pattern: string }, key: stri
   [paths.erpTemplates, 'documentTitle.erpTemplates'],
   [paths.erpUsers, 'documentTitle.erpUsers'],
   [paths.erpEdges, 'documentTitle.erpEdges'],
+  [paths.erpPhotos, 'documentTitle.erpPhotos'],
   [paths.template, 'documentTitle.template'],
   [paths.clientRecordNew, 'documentTitle.record'],
   [paths.clientRecordEdit, 'documentTitle.record'],

@@ -104,6 +104,7 @@ export const paths = {
   erpUsers: route('/erp/users'),
   /** The platform operators' ops screen: every edge node's heartbeat figures. */
   erpEdges: route('/erp/edges'),
+  erpPhotos: route('/erp/photos'),
   /**
    * Theme preview: any signed-in owner, of a published template (the server answers 404 for an
    * unpublished one, except to administrators); read-only, with "use this template".

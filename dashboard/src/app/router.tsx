@@ -268,6 +268,13 @@ export const routes: RouteObject[] = [
                   (m) => m.EdgeOpsRoute,
                 ),
               },
+              {
+                path: paths.erpPhotos.pattern,
+                lazy: screen(
+                  () => import('@/features/photos/routes/PhotosRoute'),
+                  (m) => m.PhotosRoute,
+                ),
+              },
             ],
           },
           {

@@ -47,6 +47,8 @@ export const queryKeys = {
   erpUsers: ['erp-users'] as const,
   /** The edge nodes and their heartbeat figures, for the administrator (GET /api/edges). */
   erpEdges: ['erp-edges'] as const,
+  /** How far the conversion of older uploads into photos got (GET /erp/photos). */
+  erpPhotos: ['erp-photos'] as const,
   /** How far the pass that pictures the library got (GET /erp/thumbnails). */
   erpThumbnails: ['erp-thumbnails'] as const,
   /** Plans in every currency (GET /api/plans). */

@@ -58,9 +58,11 @@ use crate::{
     render::{Block, DocumentParts, Exceeded, MAX_OUTPUT_BYTES, RenderContext, RenderError},
 };
 
+mod photo;
 pub mod queue;
 mod worker;
 
+pub use photo::{PHOTO_ARG, PhotoFailure};
 pub use queue::{FairQueue, Limits, Refused};
 pub use worker::{worker_if_asked, worker_main, worker_only_main};
 

@@ -156,11 +156,15 @@ fn run_worker(args: &[String]) -> std::io::Result<()> {
     // The timer counts from here: what the process used to start is not the template's.
     let before = cpu_used_micros();
     cpu_timer(cpu_ms)?;
+    let spent = || cpu_used_micros().saturating_sub(before);
+    if args.get(2).map(String::as_str) == Some(super::photo::PHOTO_ARG) {
+        let ext = args.get(3).map_or("", String::as_str);
+        return super::photo::work(ext, emit, spent);
+    }
     let mut input = Vec::new();
     std::io::stdin().read_to_end(&mut input)?;
     let job: Job = serde_json::from_slice(&input).map_err(std::io::Error::other)?;
     drop(input);
-    let spent = || cpu_used_micros().saturating_sub(before);
     render(&job, |len| compress_within(spent(), len, cpu_ms))?;
     // The last line: what the render cost, for `/metrics` and the budget's measurements.
     emit(format!("T {}\n", spent()).as_bytes())

@@ -12,14 +12,13 @@ use vitrine_shared::{dual_test, testing::Backend};
 use super::library::member;
 use crate::helpers::{Session, TestApp, expect_error, json_ok};
 
-const PNG: &[u8] = b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR\0\0\0\x01\0\0\0\x01\x08\x06\0\0\0\x1f\x15\xc4\x89\0\0\0\rIDATx\x9cc\xf8\x0f\0\0\x01\x01\0\x05\x18\xd8N\0\0\0\0IEND\xaeB`\x82";
-
-/// A PNG of its own (its key differs from every other tag's), `padding` bytes longer.
+/// A text file of its own (its key differs from every other tag's), `padding` bytes longer.
+/// Text, not an image: an image is a photo, stored as made (variants and all), not as sent.
 fn png(tag: &str, padding: usize) -> Vec<u8> {
-    [PNG, tag.as_bytes(), &vec![b'.'; padding]].concat()
+    [tag.as_bytes(), &vec![b'.'; padding]].concat()
 }
 
-/// `POST /api/upload` of `bytes` as `{tag}.png` into `prefix`.
+/// `POST /api/upload` of `bytes` as `{tag}.txt` into `prefix`.
 async fn send(
     app: &TestApp,
     s: &Session,
@@ -28,13 +27,13 @@ async fn send(
     bytes: &[u8],
 ) -> reqwest::Response {
     let content = format!(
-        "data:image/png;base64,{}",
+        "data:text/plain;base64,{}",
         base64::engine::general_purpose::STANDARD.encode(bytes)
     );
     app.post(
         s,
         "/api/upload",
-        json!({"name": format!("{tag}.png"), "content": content, "prefix": prefix}),
+        json!({"name": format!("{tag}.txt"), "content": content, "prefix": prefix}),
     )
     .await
 }
@@ -99,7 +98,7 @@ dual_test! {
         assert_eq!(res.status(), StatusCode::CREATED);
         let before = stored(&app).await;
 
-        // 2 × 570 bytes > 1,000: refused before the write.
+        // 2 × 506 bytes > 1,000: refused before the write.
         let res = send(&app, &ana, json!([]), "outra", &png("outra", 500)).await;
         assert_eq!(code(res, StatusCode::CONFLICT).await, "storage_quota_bytes");
         assert_eq!(stored(&app).await, before);
@@ -126,7 +125,7 @@ dual_test! {
         let res = reqwest::Client::new()
             .post(app.url("/api/upload"))
             .header("x-client-token", token)
-            .json(&json!({"name": "d.png", "content": format!("data:image/png;base64,{}", base64::engine::general_purpose::STANDARD.encode(png("d", 0)))}))
+            .json(&json!({"name": "d.txt", "content": format!("data:text/plain;base64,{}", base64::engine::general_purpose::STANDARD.encode(png("d", 0)))}))
             .send()
             .await
             .unwrap();

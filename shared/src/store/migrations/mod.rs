@@ -112,6 +112,7 @@ pub(crate) const FILES: &[(&str, &str)] = files![
     "0017_deploy_error_code",
     "0018_storage_quotas",
     "0019_fair_mail",
+    "0021_photos",
 ];
 
 /// `template` as `dialect` runs it. A `{{name}}` that is not a placeholder is an error, so a

@@ -79,6 +79,10 @@ const POSTGRES_APPLIED: &[(&str, &str)] = &[
         "0019_fair_mail",
         "702de692da5604054eec4513eb906c5815de37bffd579aef292d75efe5cd698bf89760323eb365da213a3098aed8876b",
     ),
+    (
+        "0021_photos",
+        "50602f9617d9169db563ffb377e03abf43c3af4adcd60842debc5837a02d9d9c8d9a04c6ba0388ce17a26f3dfb1e3d84",
+    ),
 ];
 const SQLITE_APPLIED: &[(&str, &str)] = &[
     (
@@ -148,6 +152,10 @@ const SQLITE_APPLIED: &[(&str, &str)] = &[
     (
         "0019_fair_mail",
         "ee01b6b8f73ccde9199bb2f54d21a2c86d7b149abd243adffd525a363e762e728c5f79effb4af674dced7f5c67dc7e55",
+    ),
+    (
+        "0021_photos",
+        "8126518065678b9bccdaaa868ed218b6798f3556f5f65b94788780bd0486c7204b4da7a0b3b1a5be31a127d21c136832",
     ),
 ];
 

@@ -1,0 +1,140 @@
+//! Photos (issue 44, [`crate::photos`]): what each uploaded photo was made into, by its upload
+//! key, and the background conversion's queue and progress.
+
+use sqlx::types::Json;
+
+use super::{Result, Store, dispatch, map_err, now};
+use crate::photos::{Photo, Variant};
+
+/// The upload keys that are photos (by the extension uploads store them under), as SQL.
+const IS_PHOTO: &str = "(u.object_key LIKE '%.jpg' OR u.object_key LIKE '%.png' \
+     OR u.object_key LIKE '%.webp')";
+
+/// How far the conversion of uploads into photos has come.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, utoipa::ToSchema)]
+pub struct PhotoProgress {
+    /// Photo uploads made into photos (or refused).
+    pub done: i64,
+    /// Photo uploads in all.
+    pub total: i64,
+    /// Of `done`, those the photo worker refused.
+    pub failed: i64,
+}
+
+impl Store {
+    /// Saves what the upload `key` was made into (again, when it was already).
+    #[tracing::instrument(level = "debug", skip(self, photo), err(level = "debug"))]
+    pub async fn save_photo(&self, key: &str, photo: &Photo) -> Result<()> {
+        let ts = now();
+        dispatch!(self, p => sqlx::query(
+            "INSERT INTO photos (object_key, width, height, placeholder, variants, failed, made_at) \
+             VALUES ($1, $2, $3, $4, $5, NULL, $6) \
+             ON CONFLICT (object_key) DO UPDATE SET width = excluded.width, \
+             height = excluded.height, placeholder = excluded.placeholder, \
+             variants = excluded.variants, failed = NULL, made_at = excluded.made_at")
+            .bind(key)
+            .bind(i64::from(photo.width))
+            .bind(i64::from(photo.height))
+            .bind(&photo.placeholder)
+            .bind(Json(&photo.variants))
+            .bind(ts)
+            .execute(p).await.map_err(map_err).map(|_| ()))
+    }
+
+    /// Notes that the upload `key` could not be made into a photo, and why.
+    #[tracing::instrument(level = "debug", skip(self), err(level = "debug"))]
+    pub async fn photo_failed(&self, key: &str, why: &str) -> Result<()> {
+        let ts = now();
+        let empty: Vec<Variant> = Vec::new();
+        dispatch!(self, p => sqlx::query(
+            "INSERT INTO photos (object_key, width, height, placeholder, variants, failed, made_at) \
+             VALUES ($1, 0, 0, '', $2, $3, $4) ON CONFLICT (object_key) DO NOTHING")
+            .bind(key)
+            .bind(Json(&empty))
+            .bind(why)
+            .bind(ts)
+            .execute(p).await.map_err(map_err).map(|_| ()))
+    }
+
+    /// What the upload `key` was made into, if it is a photo that was.
+    #[tracing::instrument(level = "debug", skip(self), err(level = "debug"))]
+    pub async fn photo(&self, key: &str) -> Result<Option<Photo>> {
+        type Row = (i64, i64, String, Json<Vec<Variant>>);
+        let row: Option<Row> = dispatch!(self, p => sqlx::query_as(
+            "SELECT width, height, placeholder, variants FROM photos \
+             WHERE object_key = $1 AND failed IS NULL")
+            .bind(key)
+            .fetch_optional(p).await.map_err(map_err)?);
+        Ok(row.map(|(width, height, placeholder, variants)| Photo {
+            width: u32::try_from(width).unwrap_or(0),
+            height: u32::try_from(height).unwrap_or(0),
+            placeholder,
+            variants: variants.0,
+        }))
+    }
+
+    /// Forgets the photo of the upload `key` (the collector deleted the upload), answering the
+    /// variants' keys for the caller to delete.
+    #[tracing::instrument(level = "debug", skip(self), err(level = "debug"))]
+    pub async fn delete_photo(&self, key: &str) -> Result<Vec<String>> {
+        let variants: Option<Json<Vec<Variant>>> = dispatch!(self, p => sqlx::query_scalar(
+            "DELETE FROM photos WHERE object_key = $1 RETURNING variants")
+            .bind(key)
+            .fetch_optional(p).await.map_err(map_err)?);
+        Ok(variants
+            .map(|v| v.0.into_iter().map(|v| v.key).collect())
+            .unwrap_or_default())
+    }
+
+    /// Up to `limit` photo uploads not yet made into photos (nor refused), oldest first.
+    #[tracing::instrument(level = "debug", skip(self), err(level = "debug"))]
+    pub async fn photos_to_convert(&self, limit: i64) -> Result<Vec<(String, String)>> {
+        let sql = format!(
+            "SELECT u.object_key, u.account FROM uploads u \
+             LEFT JOIN photos ph ON ph.object_key = u.object_key \
+             WHERE ph.object_key IS NULL AND {IS_PHOTO} ORDER BY u.object_key LIMIT $1"
+        );
+        dispatch!(self, p => sqlx::query_as(super::trusted(&sql))
+            .bind(limit)
+            .fetch_all(p).await.map_err(map_err))
+    }
+
+    /// How far the conversion has come ([`PhotoProgress`]).
+    #[tracing::instrument(level = "debug", skip(self), err(level = "debug"))]
+    pub async fn photo_progress(&self) -> Result<PhotoProgress> {
+        let sql = format!(
+            "SELECT COUNT(*), COUNT(ph.object_key), \
+             COUNT(CASE WHEN ph.failed IS NOT NULL THEN 1 END) FROM uploads u \
+             LEFT JOIN photos ph ON ph.object_key = u.object_key WHERE {IS_PHOTO}"
+        );
+        let (total, done, failed): (i64, i64, i64) = dispatch!(self, p => sqlx::query_as(super::trusted(&sql))
+                .fetch_one(p).await.map_err(map_err)?);
+        Ok(PhotoProgress {
+            done,
+            total,
+            failed,
+        })
+    }
+
+    /// Adds `bytes` to the upload `key`'s charge and its account's usage, without a quota
+    /// check: the variants the background conversion made of an upload the account already
+    /// keeps.
+    #[tracing::instrument(level = "debug", skip(self), err(level = "debug"))]
+    pub async fn add_upload_bytes(&self, key: &str, bytes: u64) -> Result<()> {
+        let size = i64::try_from(bytes).unwrap_or(i64::MAX / 2);
+        dispatch!(self, p => {
+            let mut tx = super::BeginWrite::begin_write(p).await.map_err(map_err)?;
+            let account: Option<String> = sqlx::query_scalar(
+                "UPDATE uploads SET bytes = bytes + $1 WHERE object_key = $2 RETURNING account")
+                .bind(size).bind(key)
+                .fetch_optional(&mut *tx).await.map_err(map_err)?;
+            if let Some(account) = account {
+                sqlx::query("UPDATE storage_usage SET bytes = bytes + $1 WHERE account = $2")
+                    .bind(size).bind(&account)
+                    .execute(&mut *tx).await.map_err(map_err)?;
+            }
+            tx.commit().await.map_err(map_err)?;
+            Ok(())
+        })
+    }
+}
