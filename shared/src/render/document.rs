@@ -35,6 +35,20 @@ pub struct DocumentParts {
     /// stylesheet (`crate::theme::Theme::style`).
     #[serde(default)]
     pub theme: crate::theme::Theme,
+    /// The page's absolute canonical URL (`<link rel="canonical">`, `og:url`): on the site's
+    /// verified domain when it has one (`crate::seo`).
+    #[serde(default)]
+    pub canonical: String,
+    /// `og:type`: `website` unless set (`product` on a product's page).
+    #[serde(default)]
+    pub og_type: String,
+    /// The favicon's media type (`image/svg+xml`), for its `<link>`.
+    #[serde(default)]
+    pub favicon_type: String,
+    /// JSON-LD objects for the head (`crate::seo::jsonld`), written by
+    /// [`crate::seo::jsonld::script`].
+    #[serde(default)]
+    pub json_ld: Vec<serde_json::Value>,
 }
 
 /// The base stylesheet of every page a visitor or the owner sees (published pages, pages the
@@ -85,6 +99,69 @@ pub fn escape(s: &str) -> String {
     out
 }
 
+/// The search and link-preview tags: canonical URL, description, Open Graph, the Twitter
+/// card, the favicon and the JSON-LD data.
+fn seo_head(h: &mut String, parts: &DocumentParts, lang: &str) {
+    let mut meta = |attr: &str, key: &str, value: &str| {
+        h.push_str(&format!(
+            "<meta {attr}=\"{key}\" content=\"{}\">\n",
+            escape(value)
+        ));
+    };
+    if !parts.description.is_empty() {
+        meta("name", "description", &parts.description);
+    }
+    meta("property", "og:title", &parts.title);
+    let og_type = if parts.og_type.is_empty() {
+        "website"
+    } else {
+        &parts.og_type
+    };
+    meta("property", "og:type", og_type);
+    meta("property", "og:locale", &crate::seo::og_locale(lang));
+    if !parts.site_name.is_empty() {
+        meta("property", "og:site_name", &parts.site_name);
+    }
+    if !parts.canonical.is_empty() {
+        meta("property", "og:url", &parts.canonical);
+    }
+    if !parts.description.is_empty() {
+        meta("property", "og:description", &parts.description);
+    }
+    let card = if parts.image.is_empty() {
+        "summary"
+    } else {
+        meta("property", "og:image", &parts.image);
+        "summary_large_image"
+    };
+    meta("name", "twitter:card", card);
+    meta("name", "twitter:title", &parts.title);
+    if !parts.description.is_empty() {
+        meta("name", "twitter:description", &parts.description);
+    }
+    if !parts.image.is_empty() {
+        meta("name", "twitter:image", &parts.image);
+    }
+    if !parts.canonical.is_empty() {
+        h.push_str(&format!(
+            "<link rel=\"canonical\" href=\"{}\">\n",
+            escape(&parts.canonical)
+        ));
+    }
+    if !parts.favicon.is_empty() {
+        let ty = if parts.favicon_type.is_empty() {
+            String::new()
+        } else {
+            format!(" type=\"{}\"", escape(&parts.favicon_type))
+        };
+        h.push_str(&format!(
+            "<link rel=\"icon\" href=\"{}\"{ty}>\n",
+            escape(&parts.favicon)
+        ));
+    }
+    h.push_str(&crate::seo::jsonld::script(&parts.json_ld));
+}
+
 /// Assembles the full HTML document around a rendered body.
 pub fn document(parts: &DocumentParts, body: &str) -> String {
     let mut h = String::with_capacity(body.len() + 2048);
@@ -101,34 +178,7 @@ pub fn document(parts: &DocumentParts, body: &str) -> String {
         base_style(),
         parts.theme.style(parts.font_family.as_deref()),
     ));
-    h.push_str(&format!(
-        "<meta property=\"og:title\" content=\"{}\">\n",
-        escape(&parts.title)
-    ));
-    if !parts.site_name.is_empty() {
-        h.push_str(&format!(
-            "<meta property=\"og:site_name\" content=\"{}\">\n",
-            escape(&parts.site_name)
-        ));
-    }
-    if !parts.description.is_empty() {
-        let d = escape(&parts.description);
-        h.push_str(&format!(
-            "<meta name=\"description\" content=\"{d}\">\n<meta property=\"og:description\" content=\"{d}\">\n"
-        ));
-    }
-    if !parts.image.is_empty() {
-        h.push_str(&format!(
-            "<meta property=\"og:image\" content=\"{}\">\n<meta name=\"twitter:card\" content=\"summary_large_image\">\n",
-            escape(&parts.image)
-        ));
-    }
-    if !parts.favicon.is_empty() {
-        h.push_str(&format!(
-            "<link rel=\"icon\" href=\"{}\">\n",
-            escape(&parts.favicon)
-        ));
-    }
+    seo_head(&mut h, parts, lang);
     for href in &parts.stylesheets {
         h.push_str(&format!(
             "<link rel=\"stylesheet\" href=\"{}\">\n",
