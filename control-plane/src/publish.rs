@@ -67,6 +67,7 @@ mod fonts;
 mod objects;
 mod renders;
 mod reuse;
+mod seo;
 
 pub use renders::Renders;
 
