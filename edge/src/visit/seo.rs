@@ -2,7 +2,7 @@
 //! owner's, else one that lets crawlers in, naming the sitemap) and `/sitemap.xml` (made from
 //! the deploy and the live records, cached: [`crate::live::sitemap`]); and `noindex` on a
 //! preview address whose project has a verified domain (its pages are the domain's), on every
-//! response there, hot routes included.
+//! response there, hot routes included (and the HTTP/1.1 front's held answers, `crate::h1`).
 
 use hyper::{
     StatusCode,
