@@ -334,10 +334,6 @@ pub(super) async fn build(
     }
     let collection_ids: Vec<CollectionId> = collections.iter().map(|c| c.id).collect();
     b.note_record_uploads(&collection_ids).await?;
-    b.step(Step::Assets {
-        files: b.files,
-        bytes: b.bytes,
-    });
 
     let has_route = |b: &Build, path: &str| b.routes.contains_key(path);
     // Without a page of its own at /404, the site's 404 is made here with its header, footer
@@ -372,6 +368,10 @@ pub(super) async fn build(
             .await?;
         Some(file)
     };
+    b.step(Step::Assets {
+        files: b.files,
+        bytes: b.bytes,
+    });
     let manifest = Manifest {
         version: MANIFEST_VERSION,
         project_id,

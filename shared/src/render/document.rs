@@ -36,7 +36,7 @@ pub struct DocumentParts {
     #[serde(default)]
     pub theme: crate::theme::Theme,
     /// The page's absolute canonical URL (`<link rel="canonical">`, `og:url`): on the site's
-    /// verified domain when it has one (`crate::seo`).
+    /// verified domain when it has one (`crate::seo` says which).
     #[serde(default)]
     pub canonical: String,
     /// `og:type`: `website` unless set (`product` on a product's page).
@@ -45,8 +45,8 @@ pub struct DocumentParts {
     /// The favicon's media type (`image/svg+xml`), for its `<link>`.
     #[serde(default)]
     pub favicon_type: String,
-    /// JSON-LD objects for the head (`crate::seo::jsonld`), written by
-    /// [`crate::seo::jsonld::script`].
+    /// JSON-LD objects for the head (`crate::seo::jsonld` makes them), written by
+    /// [`json_ld_script`].
     #[serde(default)]
     pub json_ld: Vec<serde_json::Value>,
 }
@@ -118,7 +118,7 @@ fn seo_head(h: &mut String, parts: &DocumentParts, lang: &str) {
         &parts.og_type
     };
     meta("property", "og:type", og_type);
-    meta("property", "og:locale", &crate::seo::og_locale(lang));
+    meta("property", "og:locale", &og_locale(lang));
     if !parts.site_name.is_empty() {
         meta("property", "og:site_name", &parts.site_name);
     }
@@ -159,7 +159,40 @@ fn seo_head(h: &mut String, parts: &DocumentParts, lang: &str) {
             escape(&parts.favicon)
         ));
     }
-    h.push_str(&crate::seo::jsonld::script(&parts.json_ld));
+    h.push_str(&json_ld_script(&parts.json_ld));
+}
+
+/// The Open Graph locale of a site's language (`pt-BR` → `pt_BR`; `en` → `en_US`).
+pub fn og_locale(lang: &str) -> String {
+    match lang {
+        "" | "pt" | "pt-BR" => "pt_BR".into(),
+        "en" => "en_US".into(),
+        other => other.replace('-', "_"),
+    }
+}
+
+/// The `<script type="application/ld+json">` elements of `values`. `<`, `>` and `&` (and the
+/// two line separators JavaScript reads as line ends) are written as `\u` escapes: they can
+/// only occur inside JSON strings, where the escape means the same character, so the data is
+/// unchanged and nothing in it can end the element.
+pub fn json_ld_script(values: &[serde_json::Value]) -> String {
+    let mut out = String::new();
+    for v in values {
+        let json = serde_json::to_string(v).unwrap_or_default();
+        out.push_str("<script type=\"application/ld+json\">");
+        for c in json.chars() {
+            match c {
+                '<' => out.push_str("\\u003c"),
+                '>' => out.push_str("\\u003e"),
+                '&' => out.push_str("\\u0026"),
+                '\u{2028}' => out.push_str("\\u2028"),
+                '\u{2029}' => out.push_str("\\u2029"),
+                c => out.push(c),
+            }
+        }
+        out.push_str("</script>\n");
+    }
+    out
 }
 
 /// Assembles the full HTML document around a rendered body.

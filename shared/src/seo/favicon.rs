@@ -17,7 +17,7 @@ pub fn letter_mark(name: &str, theme: &Theme) -> String {
         .find(|c| c.is_alphanumeric())
         .map(|c| c.to_uppercase().collect())
         .unwrap_or_else(|| "V".into());
-    let letter = crate::render::escape(&letter);
+    // A letter or a digit: nothing in it needs escaping in the SVG.
     let bg = parse_colour(&theme.primary)
         .or_else(|| parse_colour(&Theme::default().primary))
         .unwrap_or([21, 128, 61]);

@@ -158,29 +158,9 @@ pub fn product(record: &DbRecord, fields: &[Field], base: &str, path: &str) -> O
     Some(Value::Object(p))
 }
 
-/// The `<script type="application/ld+json">` elements of `values`. `<`, `>` and `&` (and the
-/// two line separators JavaScript reads as line ends) are written as `\u` escapes: they can
-/// only occur inside JSON strings, where the escape means the same character, so the data is
-/// unchanged and nothing in it can end the element.
-pub fn script(values: &[Value]) -> String {
-    let mut out = String::new();
-    for v in values {
-        let json = serde_json::to_string(v).unwrap_or_default();
-        out.push_str("<script type=\"application/ld+json\">");
-        for c in json.chars() {
-            match c {
-                '<' => out.push_str("\\u003c"),
-                '>' => out.push_str("\\u003e"),
-                '&' => out.push_str("\\u0026"),
-                '\u{2028}' => out.push_str("\\u2028"),
-                '\u{2029}' => out.push_str("\\u2029"),
-                c => out.push(c),
-            }
-        }
-        out.push_str("</script>\n");
-    }
-    out
-}
+/// The `<script type="application/ld+json">` elements of `values` (the document's, which
+/// the head of every page writes: `crate::render::json_ld_script`).
+pub use crate::render::json_ld_script as script;
 
 #[cfg(test)]
 #[path = "jsonld_tests.rs"]

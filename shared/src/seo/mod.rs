@@ -81,14 +81,8 @@ pub fn robots(owner: Option<&str>, base: &str) -> String {
 /// to be indexed (the pages are the domain's).
 pub const NOINDEX_ROBOTS: &str = "User-agent: *\nDisallow: /\n";
 
-/// The Open Graph locale of a site's language (`pt-BR` → `pt_BR`; `en` → `en_US`).
-pub fn og_locale(lang: &str) -> String {
-    match lang {
-        "" | "pt" | "pt-BR" => "pt_BR".into(),
-        "en" => "en_US".into(),
-        other => other.replace('-', "_"),
-    }
-}
+/// The Open Graph locale of a site's language (the document's: `crate::render::og_locale`).
+pub use crate::render::og_locale;
 
 #[cfg(test)]
 mod tests {
