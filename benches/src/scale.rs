@@ -173,6 +173,9 @@ async fn write_site(
             .collect(),
         identity: None,
         theme: None,
+        base_url: String::new(),
+        robots: None,
+        not_found_file: None,
     };
     let json = serde_json::to_vec(&manifest).expect("manifest JSON");
     puts.push((manifest_key(project_id, deploy_id), Bytes::from(json)));

@@ -68,6 +68,7 @@ mod objects;
 mod photos;
 mod renders;
 mod reuse;
+mod seo;
 
 pub use renders::Renders;
 

@@ -314,7 +314,9 @@ fn step(conn: &Conn, local: &Local, buf: &[u8], head: &mut Vec<u8>, secure: bool
             head.clear();
             let held = route.file.plain_parts(coding).0;
             let hsts = secure && route.site.hsts;
-            if hsts || close {
+            // A preview address of a site with a verified domain (`visit::seo`).
+            let noindex = route.host_kind == "platform" && route.site.verified_domain.is_some();
+            if hsts || close || noindex {
                 // Where hyper writes them: HSTS and then `connection` after the headers the
                 // service gave, so before the length hyper computes for a `GET`, after the one
                 // a `HEAD`'s answer names itself. The held head ends with the length and then
@@ -330,6 +332,9 @@ fn step(conn: &Conn, local: &Local, buf: &[u8], head: &mut Vec<u8>, secure: bool
                     head.extend_from_slice(b"strict-transport-security: ");
                     head.extend_from_slice(HSTS.as_bytes());
                     head.extend_from_slice(b"\r\n");
+                }
+                if noindex {
+                    head.extend_from_slice(b"x-robots-tag: noindex\r\n");
                 }
                 if close {
                     head.extend_from_slice(CONNECTION_CLOSE);

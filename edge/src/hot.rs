@@ -226,6 +226,8 @@ mod tests {
             account: vitrine_shared::account::Account::User(AccountId(1)),
             deploy: None,
             hsts: false,
+            verified_domain: None,
+            base_url: "http://loja.localhost".into(),
         });
         let file = StaticFile {
             key: "k".into(),

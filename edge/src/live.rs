@@ -38,6 +38,9 @@ use vitrine_shared::{
     store::{Collection, Field, StoreError},
 };
 
+mod seo;
+pub use seo::{XML, sitemap};
+
 use crate::{
     pages,
     serve::{self, HTML, JSON, Resp, respond},
@@ -325,12 +328,13 @@ pub async fn collection_page(
                 let mut ctx = context(site, deploy, page);
                 ctx.lists = lists(sites, site, deploy, &page.blocks).await?;
                 let title = format!("{}{}", record.name, page.title_suffix);
+                let mut parts = page.document.clone();
+                seo::item_parts(&mut parts, site, deploy, page_slug, (&record, &fields));
                 ctx.post = Some(PostView {
                     permalink: format!("/{page_slug}/{}", record.slug),
                     record,
                     html_fields: html_fields(&fields),
                 });
-                let mut parts = page.document.clone();
                 parts.title = title;
                 Ok(
                     match render(sites, site, page_slug, (&page.blocks, &parts), &ctx).await? {

@@ -98,6 +98,8 @@ pub struct Metrics {
     hits: Family<CacheLabels, Counter>,
     misses: Family<CacheLabels, Counter>,
     pub render_errors: Counter,
+    /// `sitemap.xml` documents built from the database (a cached one costs none).
+    pub sitemaps_built: Counter,
     render_budget_exceeded: Family<ReasonLabels, Counter>,
     renders_refused: Family<ReasonLabels, Counter>,
     pub spooled_submissions: Counter,
@@ -170,6 +172,12 @@ impl Default for Metrics {
         let hits = Family::<CacheLabels, Counter>::default();
         let misses = Family::<CacheLabels, Counter>::default();
         let render_errors = Counter::default();
+        let sitemaps_built = Counter::default();
+        registry.register(
+            "sitemaps_built",
+            "sitemap.xml documents built from the database (served from the render cache until the records change)",
+            sitemaps_built.clone(),
+        );
         let render_budget_exceeded = Family::<ReasonLabels, Counter>::default();
         let renders_refused = Family::<ReasonLabels, Counter>::default();
         let spooled_submissions = Counter::default();
@@ -324,6 +332,7 @@ impl Default for Metrics {
             hits,
             misses,
             render_errors,
+            sitemaps_built,
             render_budget_exceeded,
             renders_refused,
             spooled_submissions,

@@ -46,7 +46,6 @@ use vitrine_shared::{
     account::Account,
     blob::{BlobError, BlobStore},
     ids::{DeployId, ProjectId},
-    manifest::{MAX_MANIFEST_BYTES, Manifest},
     redirects::Matcher,
     sandbox::Sandbox,
     store::{Change, Failure, SiteRow, StoreError},
@@ -94,6 +93,10 @@ pub struct Site {
     pub deploy: Option<LiveDeploy>,
     /// Send Strict-Transport-Security on HTTPS responses.
     pub hsts: bool,
+    /// The verified custom domain, when the project has one; `base_url`: its canonical
+    /// address, that domain over HTTPS else the preview address (`vitrine_shared::seo`).
+    pub verified_domain: Option<String>,
+    pub base_url: String,
 }
 
 /// A site's live deploy: its id (the manifest cache's key) and where its manifest is stored.
@@ -162,7 +165,7 @@ pub struct Sites {
     /// `EDGE_SITE_TTL_MS`: the longest a host entry is served.
     site_ttl: Duration,
     last_known: Cache<String, Arc<Site>>,
-    /// `None`: a manifest over [`MAX_MANIFEST_BYTES`], a verdict kept so it is read only once.
+    /// `None`: a manifest over `MAX_MANIFEST_BYTES`, a verdict kept so it is read only once.
     deploys: Cache<DeployId, Option<Arc<DeployView>>>,
     matchers: Cache<(ProjectId, u64), Arc<Matcher>>,
     files: Cache<String, Arc<Bytes>>,
@@ -181,6 +184,8 @@ pub struct Sites {
     down_until: Mutex<Option<Instant>>,
     list_slots: ListSlots,
     query_timeout: Duration,
+    /// For the preview addresses (`Settings::preview_url`).
+    settings: Settings,
 }
 
 impl Sites {
@@ -232,6 +237,7 @@ impl Sites {
             down_until: Mutex::new(None),
             list_slots: ListSlots::new(store.pool_size()),
             query_timeout: Duration::from_millis(settings.edge_query_timeout_ms.max(1)),
+            settings: settings.clone(),
             store,
         }
     }
@@ -472,53 +478,20 @@ impl Sites {
             }),
             _ => None,
         };
-        let hsts = row.hsts();
+        let (hsts, account) = (row.hsts(), row.account());
+        let base_url = match &row.verified_domain {
+            Some(domain) => format!("https://{domain}"),
+            None => self.settings.preview_url(&row.slug),
+        };
         Ok(Some(Arc::new(Site {
             project_id: row.project_id,
-            account: row.account(),
+            account,
             slug: row.slug,
             deploy,
             hsts,
+            verified_domain: row.verified_domain,
+            base_url,
         })))
-    }
-
-    /// The manifest of a site's live deploy (`None` when it is not published), from memory or
-    /// read from the object store once (concurrent misses share the read).
-    pub async fn deploy(&self, site: &Site) -> Result<Option<Arc<DeployView>>, Unavailable> {
-        let Some(live) = &site.deploy else {
-            return Ok(None);
-        };
-        let key = &live.manifest_key;
-        let entry = self
-            .deploys
-            .entry(live.id)
-            .or_try_insert_with(async {
-                let bytes = self
-                    .blobs
-                    .get(key)
-                    .await
-                    .map_err(|e| Unavailable::Blob(format!("{key}: {e}")))?;
-                if bytes.len() > MAX_MANIFEST_BYTES {
-                    tracing::warn!(
-                        key,
-                        bytes = bytes.len(),
-                        "manifest over the limit: not served"
-                    );
-                    return Ok(None);
-                }
-                let manifest: Manifest = serde_json::from_slice(&bytes)
-                    .map_err(|e| Unavailable::Blob(format!("{key}: {e}")))?;
-                Ok::<_, Unavailable>(Some(Arc::new(DeployView::weighing(manifest, bytes.len()))))
-            })
-            .await
-            .map_err(|e| (*e).clone())?;
-        self.metrics.cache(CacheName::manifest, !entry.is_fresh());
-        match entry.into_value() {
-            Some(deploy) => Ok(Some(deploy)),
-            None => Err(Unavailable::Blob(format!(
-                "{key}: over the {MAX_MANIFEST_BYTES} bytes a manifest may have"
-            ))),
-        }
     }
 
     /// The project's live redirect rules compiled once per change; the deploy's own rules

@@ -21,7 +21,7 @@ use std::{net::IpAddr, sync::Arc, time::Instant};
 
 use bytes::Bytes;
 use hyper::{
-    Method, Request, StatusCode, Uri,
+    Method, Request, StatusCode,
     header::{self, HeaderValue},
     http::request::Parts,
 };
@@ -46,6 +46,9 @@ use crate::{
     submissions::Forms,
     tls::Certs,
 };
+
+mod before;
+mod seo;
 
 /// What every visitor request needs.
 pub struct Visits {
@@ -162,6 +165,7 @@ impl Visits {
     ) -> Option<(Resp, &'static str)> {
         let route = self.hot_route(hot, ask, now)?;
         let mut r = serve::held_file(ask.method, ask.headers, &route.file, StatusCode::OK)?;
+        seo::noindex(&mut r, route.host_kind == "platform", &route.site);
         if secure && route.site.hsts {
             r.headers_mut().insert(
                 header::STRICT_TRANSPORT_SECURITY,
@@ -248,6 +252,7 @@ impl Visits {
             return self.to_https(&host, uri);
         }
         let site_host = host::classify(&host, &self.platform_domain);
+        let preview = matches!(site_host, host::SiteHost::Slug(_));
         let site = match self.sites.resolve(&site_host).await {
             Ok(Some(site)) => site,
             Ok(None) => return pages::platform_not_found(),
@@ -280,6 +285,7 @@ impl Visits {
         } else {
             self.serve_site(&v, fill).await
         };
+        seo::noindex(&mut r, preview, &site);
         if v.secure() && site.hsts {
             r.headers_mut().insert(
                 header::STRICT_TRANSPORT_SECURITY,
@@ -287,39 +293,6 @@ impl Visits {
             );
         }
         r
-    }
-
-    async fn challenge(&self, host: &str, token: &str) -> Resp {
-        let valid = !token.is_empty()
-            && token.len() <= 256
-            && token
-                .bytes()
-                .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_');
-        if !valid {
-            return respond(StatusCode::NOT_FOUND, serve::TEXT, NO_STORE, "not found");
-        }
-        match self.sites.store.challenge(token, host).await {
-            Ok(Some(answer)) => respond(StatusCode::OK, serve::TEXT, NO_STORE, answer),
-            Ok(None) => respond(StatusCode::NOT_FOUND, serve::TEXT, NO_STORE, "not found"),
-            Err(e) => {
-                tracing::warn!(host, error = %e, "challenge lookup failed");
-                pages::unavailable()
-            }
-        }
-    }
-
-    fn to_https(&self, host: &str, uri: &Uri) -> Resp {
-        let port = match self.https_port {
-            443 => String::new(),
-            p => format!(":{p}"),
-        };
-        let target = uri.path_and_query().map(|pq| pq.as_str()).unwrap_or("/");
-        let mut r = respond(StatusCode::MOVED_PERMANENTLY, HTML, NO_STORE, Bytes::new());
-        if let Ok(v) = HeaderValue::from_str(&format!("https://{host}{port}{target}")) {
-            r.headers_mut().insert(header::LOCATION, v);
-            return r;
-        }
-        pages::bad_request("O caminho pedido é inválido.", "Malformed request path.")
     }
 
     /// A site's answer to a request that is not a form: its read API, its redirects, its
@@ -346,6 +319,9 @@ impl Visits {
                 }
                 Err(_) => tracing::warn!(location = to.location, "unusable redirect target"),
             }
+        }
+        if let Some(r) = self.seo_file(v, fill).await {
+            return r;
         }
         let routes = &v.deploy.manifest.routes;
         let trimmed = if v.path.len() > 1 {
@@ -540,9 +516,13 @@ impl Visits {
         }
     }
 
-    /// The site's own page at `path` (its 404 or 500 page), as `status`, else the default one.
-    async fn site_page(&self, v: &Visit<'_>, path: Option<&String>, status: StatusCode) -> Resp {
-        let file = path.and_then(|p| v.deploy.manifest.routes.get(p));
+    /// The site's own page (its 404 or 500 page), as `status`, else the default one.
+    async fn site_page(
+        &self,
+        v: &Visit<'_>,
+        file: Option<&StaticFile>,
+        status: StatusCode,
+    ) -> Resp {
         match file {
             Some(file) => {
                 // An error page is whole and has no validator: the request's range and
@@ -565,14 +545,19 @@ impl Visits {
         }
     }
 
+    /// The site's 404: its own page at `/404`, else the one publishing made with its header,
+    /// footer and theme, else the default one.
     async fn site_not_found(&self, v: &Visit<'_>) -> Resp {
-        let p = v.deploy.manifest.not_found.as_ref();
-        self.site_page(v, p, StatusCode::NOT_FOUND).await
+        let m = &v.deploy.manifest;
+        let own = m.not_found.as_ref().and_then(|p| m.routes.get(p));
+        let file = own.or(m.not_found_file.as_ref());
+        self.site_page(v, file, StatusCode::NOT_FOUND).await
     }
 
     async fn site_error(&self, v: &Visit<'_>) -> Resp {
-        let p = v.deploy.manifest.error_page.as_ref();
-        self.site_page(v, p, StatusCode::INTERNAL_SERVER_ERROR)
+        let m = &v.deploy.manifest;
+        let file = m.error_page.as_ref().and_then(|p| m.routes.get(p));
+        self.site_page(v, file, StatusCode::INTERNAL_SERVER_ERROR)
             .await
     }
 

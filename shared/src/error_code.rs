@@ -169,6 +169,8 @@ error_codes! {
     PixelIdDigits = "pixel_id_digits",
     PixelIdRequired = "pixel_id_required",
     AccessTokenRequired = "access_token_required",
+    RobotsTooLarge = "robots_too_large",
+    RobotsInvalid = "robots_invalid",
     FormOrderInvalid = "form_order_invalid",
     /// The thank-you page is not a static page of the project.
     ThankYouPageInvalid = "thank_you_page_invalid",

@@ -34,6 +34,7 @@ pub mod render;
 pub mod sandbox;
 pub mod secret;
 pub mod sections;
+pub mod seo;
 pub mod snapshot;
 pub mod store;
 pub mod text_code;

@@ -96,6 +96,17 @@ pub struct Manifest {
     /// (their documents carry its custom properties in [`DynamicPage::document`]).
     #[serde(default)]
     pub theme: Option<crate::theme::Theme>,
+    /// The site's address when it was published (`crate::seo`): its verified domain over
+    /// HTTPS, else its preview address. Static pages' canonical URLs name it.
+    #[serde(default)]
+    pub base_url: String,
+    /// The owner's `robots.txt` (`meta.robots`), when they wrote one (`crate::seo::robots`).
+    #[serde(default)]
+    pub robots: Option<String>,
+    /// The 404 document publishing made with the site's header, footer and theme, served with
+    /// status 404 when the site has no page of its own at `/404` ([`Manifest::not_found`]).
+    #[serde(default)]
+    pub not_found_file: Option<StaticFile>,
 }
 
 /// One stored response body with its precompressed variants.
@@ -129,12 +140,29 @@ impl Manifest {
     /// The site's page paths (see [`page_path`]): the static pages among the routes (assets
     /// live under `/_`), the pages the edge renders and the collection pages.
     pub fn page_paths(&self) -> Vec<String> {
-        let statics = self.routes.keys().filter(|p| !p.starts_with("/_")).cloned();
+        let statics = self
+            .routes
+            .keys()
+            .filter(|p| !p.starts_with("/_") && p.as_str() != FAVICON_PATH)
+            .cloned();
         let dynamic = self.dynamic_pages.keys().map(|s| page_path(s, false));
         let collections = self.collection_pages.keys().map(|s| page_path(s, true));
         statics.chain(dynamic).chain(collections).collect()
     }
+
+    /// The paths a sitemap lists besides collection items: the pages, without the collection
+    /// pages' patterns, the favicon and the site's own 404 and 500 pages.
+    pub fn sitemap_paths(&self) -> Vec<String> {
+        let hidden = [self.not_found.as_deref(), self.error_page.as_deref()];
+        self.page_paths()
+            .into_iter()
+            .filter(|p| !p.ends_with("/*") && !hidden.contains(&Some(p.as_str())))
+            .collect()
+    }
 }
+
+/// Where browsers ask for a site's icon by themselves: publishing always routes it.
+pub const FAVICON_PATH: &str = "/favicon.ico";
 
 /// A page the edge renders: its blocks and the document parts resolved at publish time.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

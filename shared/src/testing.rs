@@ -583,3 +583,4 @@ mod dns_server_tests {
 pub mod budgets;
 pub mod fields;
 pub mod fixtures;
+pub mod schema_org;

@@ -50,6 +50,9 @@ pub struct ProjectMetaInput {
     /// Whether the published site asks browsers to use HTTPS only (Strict-Transport-Security).
     /// Opt-in: a browser that saw it refuses plain HTTP to the domain for a long time.
     pub hsts: Option<bool>,
+    /// The published site's `/robots.txt` (plain text lines, at most 8 KB); empty means the
+    /// default, which lets every crawler in and names the sitemap.
+    pub robots: Option<String>,
 }
 
 const FONT_WEIGHTS: &[&str] = &[
@@ -236,6 +239,19 @@ impl ProjectMetaInput {
         }
         if let Some(hsts) = self.hsts {
             set("hsts", Value::Bool(hsts));
+        }
+        if let Some(robots) = self.robots {
+            use vitrine_shared::seo::{BadRobots, MAX_ROBOTS_BYTES, check_robots};
+            check_robots(&robots).map_err(|e| match e {
+                BadRobots::TooLarge => {
+                    Invalid::new("robots", ErrorCode::RobotsTooLarge, e.to_string())
+                        .param("kb", MAX_ROBOTS_BYTES / 1024)
+                }
+                BadRobots::NotText => {
+                    Invalid::new("robots", ErrorCode::RobotsInvalid, e.to_string())
+                }
+            })?;
+            set("robots", Value::String(robots));
         }
         if let Some(email) = self.form_email {
             let email = email.trim();

@@ -100,6 +100,7 @@ impl Build<'_> {
 struct SiteParts {
     lang: String,
     favicon: String,
+    favicon_type: String,
     fonts_css: Option<String>,
     font_family: Option<String>,
     font_preloads: Vec<String>,
@@ -183,7 +184,10 @@ pub(super) async fn build(
     });
 
     let fonts = b.fonts(meta).await?;
-    let favicon = b.link_url(text_of(meta, "favicon")).await?;
+    let (favicon, favicon_type) = b
+        .site_icon(text_of(meta, "favicon"), &identity, &theme)
+        .await?;
+    let business = b.business(&identity, &live).await?;
     let pixel_id = Some(text_of(meta, "conversionApiPixelId").to_string())
         .filter(|p| !p.is_empty() && meta.get("conversionApiEnabled") != Some(&Value::Bool(false)));
     let site = SiteParts {
@@ -193,6 +197,7 @@ pub(super) async fn build(
             owner.language.clone()
         },
         favicon,
+        favicon_type,
         fonts_css: fonts.css,
         font_family: fonts.family,
         font_preloads: fonts.preloads,
@@ -257,7 +262,16 @@ pub(super) async fn build(
             effects: blocks.iter().any(Block::has_effect),
             site_name: identity.name.clone(),
             theme: theme.clone(),
+            favicon_type: site.favicon_type.clone(),
+            ..DocumentParts::default()
         };
+        if page.table_id.is_some() {
+            // The edge names the item's own address and adds its product and trail.
+            parts.json_ld = vec![business.clone()];
+        } else {
+            let path = page_path(&slug, false);
+            Build::page_seo(&mut parts, &live, &path, &page.name, &business);
+        }
         // The blocks as saved, not as rendered: a variable's URL comes out of the template
         // engine HTML-escaped (`&#x2f;files&#x2f;…`), which the browser reads back as a path.
         b.note_uploads(
@@ -326,12 +340,44 @@ pub(super) async fn build(
     }
     let collection_ids: Vec<CollectionId> = collections.iter().map(|c| c.id).collect();
     b.note_record_uploads(&collection_ids).await?;
+
+    let has_route = |b: &Build, path: &str| b.routes.contains_key(path);
+    // Without a page of its own at /404, the site's 404 is made here with its header, footer
+    // and theme.
+    let not_found_file = if has_route(&b, "/404") {
+        None
+    } else {
+        let ctx = RenderContext {
+            site_slug: project.slug.clone(),
+            page_name: "404".into(),
+            page_slug: "404".into(),
+            lang: site.lang.clone(),
+            pages: Some(page_paths.clone()),
+            menu: Some(menu.clone()),
+            ..RenderContext::for_site(identity.clone(), theme.clone())
+        };
+        let parts = DocumentParts {
+            lang: site.lang.clone(),
+            favicon: site.favicon.clone(),
+            favicon_type: site.favicon_type.clone(),
+            stylesheets: site.fonts_css.iter().cloned().collect(),
+            font_family: site.font_family.clone(),
+            head_code: site.header.clone(),
+            footer_code: site.footer.clone(),
+            pixel_id: site.pixel_id.clone(),
+            site_name: identity.name.clone(),
+            theme: theme.clone(),
+            ..DocumentParts::default()
+        };
+        let file = b
+            .not_found_page(publisher, share, &sections, ctx, parts)
+            .await?;
+        Some(file)
+    };
     b.step(Step::Assets {
         files: b.files,
         bytes: b.bytes,
     });
-
-    let has_route = |b: &Build, path: &str| b.routes.contains_key(path);
     let manifest = Manifest {
         version: MANIFEST_VERSION,
         project_id,
@@ -354,6 +400,9 @@ pub(super) async fn build(
         menu,
         identity: Some(identity),
         theme: Some(theme),
+        base_url: live.clone(),
+        robots: Some(text_of(meta, "robots").to_string()).filter(|r| !r.is_empty()),
+        not_found_file,
     };
     let key = manifest_key(project_id, deploy_id);
     let json = serde_json::to_vec(&manifest).map_err(|e| PublishError::Internal(e.into()))?;

@@ -545,7 +545,7 @@ dual_test!(
             "<title>Sal &amp; Estrada</title>".to_string(),
             "<meta name=\"description\" content=\"A página inicial\">".into(),
             format!("og:image\" content=\"https://{slug}.vitrine.test{seo}\""),
-            format!("<link rel=\"icon\" href=\"{favicon}\">"),
+            format!("<link rel=\"icon\" href=\"{favicon}\" type=\"image/png\">"),
             "--font-body:\"Lora\"".into(),
             "<meta name=\"projeto\" content=\"1\">\n<meta name=\"pagina\" content=\"2\">".into(),
             "<!-- rodapé do projeto -->".into(),
@@ -561,6 +561,14 @@ dual_test!(
             !html.contains("/files/uploads/"),
             "uploads are served from the site: {html}"
         );
+        // The owner's PNG favicon is also the site's /favicon.ico, wrapped whole in an ICO.
+        let icon = &m.routes["/favicon.ico"];
+        assert!(
+            icon.content_type.contains("icon") && !icon.immutable,
+            "{icon:?}"
+        );
+        let ico = blob(&app, &icon.key).await;
+        assert_eq!((&ico[..6], &ico[22..]), (&[0u8, 0, 1, 0, 1, 0][..], PNG));
         // The Conversions API token is a server-side secret: never in what visitors can read.
         let manifest_json = blob(&app, &manifest_key(ProjectId(pid), DeployId(did))).await;
         for public in [html.as_bytes(), &manifest_json[..]] {

@@ -18,6 +18,7 @@ mod outage;
 mod pebble;
 mod refresh;
 mod routing;
+mod seo;
 mod smuggling;
 mod statics;
 mod support;

@@ -335,6 +335,9 @@ impl TestEdge {
             menu: site.menu,
             identity: None,
             theme: None,
+            base_url: String::new(),
+            robots: None,
+            not_found_file: None,
         };
         let key = manifest_key(ProjectId(project), deploy.id);
         self.blobs

@@ -40,6 +40,20 @@ pub struct DocumentParts {
     /// screen needs start loading with the document.
     #[serde(default)]
     pub font_preloads: Vec<String>,
+    /// The page's absolute canonical URL (`<link rel="canonical">`, `og:url`): on the site's
+    /// verified domain when it has one (`crate::seo` says which).
+    #[serde(default)]
+    pub canonical: String,
+    /// `og:type`: `website` unless set (`product` on a product's page).
+    #[serde(default)]
+    pub og_type: String,
+    /// The favicon's media type (`image/svg+xml`), for its `<link>`.
+    #[serde(default)]
+    pub favicon_type: String,
+    /// JSON-LD objects for the head (`crate::seo::jsonld` makes them), written by
+    /// [`json_ld_script`].
+    #[serde(default)]
+    pub json_ld: Vec<serde_json::Value>,
 }
 
 /// The base stylesheet of every page a visitor or the owner sees (published pages, pages the
@@ -98,6 +112,102 @@ pub fn escape(s: &str) -> String {
     out
 }
 
+/// The search and link-preview tags: canonical URL, description, Open Graph, the Twitter
+/// card, the favicon and the JSON-LD data.
+fn seo_head(h: &mut String, parts: &DocumentParts, lang: &str) {
+    let mut meta = |attr: &str, key: &str, value: &str| {
+        h.push_str(&format!(
+            "<meta {attr}=\"{key}\" content=\"{}\">\n",
+            escape(value)
+        ));
+    };
+    if !parts.description.is_empty() {
+        meta("name", "description", &parts.description);
+    }
+    meta("property", "og:title", &parts.title);
+    let og_type = if parts.og_type.is_empty() {
+        "website"
+    } else {
+        &parts.og_type
+    };
+    meta("property", "og:type", og_type);
+    meta("property", "og:locale", &og_locale(lang));
+    if !parts.site_name.is_empty() {
+        meta("property", "og:site_name", &parts.site_name);
+    }
+    if !parts.canonical.is_empty() {
+        meta("property", "og:url", &parts.canonical);
+    }
+    if !parts.description.is_empty() {
+        meta("property", "og:description", &parts.description);
+    }
+    let card = if parts.image.is_empty() {
+        "summary"
+    } else {
+        meta("property", "og:image", &parts.image);
+        "summary_large_image"
+    };
+    meta("name", "twitter:card", card);
+    meta("name", "twitter:title", &parts.title);
+    if !parts.description.is_empty() {
+        meta("name", "twitter:description", &parts.description);
+    }
+    if !parts.image.is_empty() {
+        meta("name", "twitter:image", &parts.image);
+    }
+    if !parts.canonical.is_empty() {
+        h.push_str(&format!(
+            "<link rel=\"canonical\" href=\"{}\">\n",
+            escape(&parts.canonical)
+        ));
+    }
+    if !parts.favicon.is_empty() {
+        let ty = if parts.favicon_type.is_empty() {
+            String::new()
+        } else {
+            format!(" type=\"{}\"", escape(&parts.favicon_type))
+        };
+        h.push_str(&format!(
+            "<link rel=\"icon\" href=\"{}\"{ty}>\n",
+            escape(&parts.favicon)
+        ));
+    }
+    h.push_str(&json_ld_script(&parts.json_ld));
+}
+
+/// The Open Graph locale of a site's language (`pt-BR` → `pt_BR`; `en` → `en_US`).
+pub fn og_locale(lang: &str) -> String {
+    match lang {
+        "" | "pt" | "pt-BR" => "pt_BR".into(),
+        "en" => "en_US".into(),
+        other => other.replace('-', "_"),
+    }
+}
+
+/// The `<script type="application/ld+json">` elements of `values`. `<`, `>` and `&` (and the
+/// two line separators JavaScript reads as line ends) are written as `\u` escapes: they can
+/// only occur inside JSON strings, where the escape means the same character, so the data is
+/// unchanged and nothing in it can end the element.
+pub fn json_ld_script(values: &[serde_json::Value]) -> String {
+    let mut out = String::new();
+    for v in values {
+        let json = serde_json::to_string(v).unwrap_or_default();
+        out.push_str("<script type=\"application/ld+json\">");
+        for c in json.chars() {
+            match c {
+                '<' => out.push_str("\\u003c"),
+                '>' => out.push_str("\\u003e"),
+                '&' => out.push_str("\\u0026"),
+                '\u{2028}' => out.push_str("\\u2028"),
+                '\u{2029}' => out.push_str("\\u2029"),
+                c => out.push(c),
+            }
+        }
+        out.push_str("</script>\n");
+    }
+    out
+}
+
 /// Assembles the full HTML document around a rendered body.
 pub fn document(parts: &DocumentParts, body: &str) -> String {
     let mut h = String::with_capacity(body.len() + 2048);
@@ -114,34 +224,7 @@ pub fn document(parts: &DocumentParts, body: &str) -> String {
         base_style(),
         parts.theme.style(parts.font_family.as_deref()),
     ));
-    h.push_str(&format!(
-        "<meta property=\"og:title\" content=\"{}\">\n",
-        escape(&parts.title)
-    ));
-    if !parts.site_name.is_empty() {
-        h.push_str(&format!(
-            "<meta property=\"og:site_name\" content=\"{}\">\n",
-            escape(&parts.site_name)
-        ));
-    }
-    if !parts.description.is_empty() {
-        let d = escape(&parts.description);
-        h.push_str(&format!(
-            "<meta name=\"description\" content=\"{d}\">\n<meta property=\"og:description\" content=\"{d}\">\n"
-        ));
-    }
-    if !parts.image.is_empty() {
-        h.push_str(&format!(
-            "<meta property=\"og:image\" content=\"{}\">\n<meta name=\"twitter:card\" content=\"summary_large_image\">\n",
-            escape(&parts.image)
-        ));
-    }
-    if !parts.favicon.is_empty() {
-        h.push_str(&format!(
-            "<link rel=\"icon\" href=\"{}\">\n",
-            escape(&parts.favicon)
-        ));
-    }
+    seo_head(&mut h, parts, lang);
     for href in &parts.font_preloads {
         h.push_str(&format!(
             "<link rel=\"preload\" href=\"{}\" as=\"font\" type=\"font/woff2\" crossorigin>\n",

@@ -41,7 +41,10 @@ use vars::var_value;
 
 pub use block::{Block, DbList};
 pub use context::{MenuItem, PostView, RenderContext};
-pub use document::{BASE_CSS, DocumentParts, EFFECTS_RUNTIME, base_style, document, escape};
+pub use document::{
+    BASE_CSS, DocumentParts, EFFECTS_RUNTIME, base_style, document, escape, json_ld_script,
+    og_locale,
+};
 
 /// Instructions one render may spend: plenty for real pages, a stop for runaway loops.
 pub const FUEL: u64 = 200_000;

@@ -353,6 +353,43 @@ fn db_lists_come_from_block_vars() {
 }
 
 #[test]
+fn the_document_carries_canonical_open_graph_twitter_and_json_ld() {
+    let parts = DocumentParts {
+        lang: "pt-BR".into(),
+        title: "Bolo | Padaria".into(),
+        description: "Fofinho".into(),
+        site_name: "Padaria".into(),
+        canonical: "https://padaria.example/produtos/bolo".into(),
+        og_type: "product".into(),
+        favicon: "/_assets/i.svg".into(),
+        favicon_type: "image/svg+xml".into(),
+        json_ld: vec![
+            serde_json::json!({"@context": "https://schema.org", "@type": "Thing",
+            "name": "</script><script>alert(1)</script>"}),
+        ],
+        ..DocumentParts::default()
+    };
+    let doc = document(&parts, "<main>oi</main>");
+    for needle in [
+        "<link rel=\"canonical\" href=\"https://padaria.example/produtos/bolo\">",
+        "<meta property=\"og:url\" content=\"https://padaria.example/produtos/bolo\">",
+        "<meta property=\"og:type\" content=\"product\">",
+        "<meta property=\"og:locale\" content=\"pt_BR\">",
+        "<meta property=\"og:title\" content=\"Bolo | Padaria\">",
+        "<meta property=\"og:description\" content=\"Fofinho\">",
+        "<meta name=\"twitter:card\" content=\"summary\">",
+        "<meta name=\"twitter:title\" content=\"Bolo | Padaria\">",
+        "<meta name=\"twitter:description\" content=\"Fofinho\">",
+        "<link rel=\"icon\" href=\"/_assets/i.svg\" type=\"image/svg+xml\">",
+        "<script type=\"application/ld+json\">{\"@context\"",
+    ] {
+        assert!(doc.contains(needle), "missing {needle} in {doc}");
+    }
+    assert_eq!(doc.matches("</script>").count(), 1, "{doc}");
+    assert!(!doc.contains("og:image") && !doc.contains("twitter:image"));
+}
+
+#[test]
 fn the_document_carries_seo_fonts_favicon_code_and_pixel() {
     let parts = DocumentParts {
         title: "Início | Sal & Estrada".into(),
@@ -373,6 +410,8 @@ fn the_document_carries_seo_fonts_favicon_code_and_pixel() {
         "<title>Início | Sal &amp; Estrada</title>",
         "content=\"Receitas &quot;de família&quot;\"",
         "og:image\" content=\"/files/a.png\"",
+        "<meta name=\"twitter:card\" content=\"summary_large_image\">",
+        "<meta name=\"twitter:image\" content=\"/files/a.png\">",
         "<link rel=\"icon\" href=\"/_assets/f.ico\">",
         "<link rel=\"stylesheet\" href=\"/_assets/fonts.css\">",
         "--font-body:\"Lora\"",

@@ -76,6 +76,8 @@ pub struct SiteRow {
     /// The project's owner, and their business: whose fair share the site's renders use.
     pub owner_id: AccountId,
     pub business_id: Option<BusinessId>,
+    /// The project's custom domain when it is verified (its canonical address, `crate::seo`).
+    pub verified_domain: Option<String>,
 }
 
 impl SiteRow {
@@ -411,7 +413,9 @@ impl Store {
         let sql = format!(
             "SELECT p.id AS project_id, p.slug, p.is_published, \
              p.active_deploy_id, d.manifest_key, p.meta, \
-             u.id AS owner_id, u.business_id FROM projects p \
+             u.id AS owner_id, u.business_id, \
+             CASE WHEN p.verified = TRUE THEN p.verified_domain ELSE NULL END AS verified_domain \
+             FROM projects p \
              JOIN users u ON u.id = p.user_id \
              LEFT JOIN deploys d ON d.id = p.active_deploy_id \
              WHERE {condition}"

@@ -10,6 +10,7 @@
 mod fields;
 mod posts;
 mod query;
+mod sitemap;
 mod stream;
 
 use chrono::{DateTime, Utc};

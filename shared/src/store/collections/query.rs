@@ -59,10 +59,10 @@ pub struct PostFilter {
 pub const LIST_QUERY_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(5);
 
 /// SQLite virtual-machine steps between two looks at a statement's deadline.
-const SQLITE_PROGRESS_OPS: i32 = 1000;
+pub(super) const SQLITE_PROGRESS_OPS: i32 = 1000;
 
 /// Clears a SQLite statement deadline's "armed" flag when dropped.
-struct Disarm(std::sync::Arc<std::sync::atomic::AtomicBool>);
+pub(super) struct Disarm(pub(super) std::sync::Arc<std::sync::atomic::AtomicBool>);
 
 impl Drop for Disarm {
     fn drop(&mut self) {

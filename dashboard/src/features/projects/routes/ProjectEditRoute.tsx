@@ -32,10 +32,11 @@ function settingsSchema(currentSlug: string) {
     header: z.string(),
     footer: z.string(),
     favicon: z.string(),
+    robots: z.string(),
   });
 }
 type SettingsValues = z.input<ReturnType<typeof settingsSchema>>;
-const SETTINGS_FIELDS = ['name', 'slug', 'description', 'header', 'footer', 'favicon'] as const;
+const SETTINGS_FIELDS = ['name', 'slug', 'description', 'header', 'footer', 'favicon', 'robots'] as const;
 
 function SettingsForm({ project }: { project: ProjectDetail }) {
   const { t } = useTranslation();
@@ -57,6 +58,7 @@ function SettingsForm({ project }: { project: ProjectDetail }) {
       header: project.meta.header ?? '',
       footer: project.meta.footer ?? '',
       favicon: project.meta.favicon ?? '',
+      robots: project.meta.robots ?? '',
     },
   });
   const { errors } = form.formState;
@@ -73,9 +75,9 @@ function SettingsForm({ project }: { project: ProjectDetail }) {
   );
 
   const submit = (values: SettingsValues) => {
-    const { name, slug, description, fonts, header, footer, favicon } = settingsSchema(project.slug).parse(
-      values,
-    );
+    const { name, slug, description, fonts, header, footer, favicon, robots } = settingsSchema(
+      project.slug,
+    ).parse(values);
     update.mutate(
       {
         id: project.id,
@@ -89,6 +91,7 @@ function SettingsForm({ project }: { project: ProjectDetail }) {
           header,
           footer,
           favicon,
+          robots,
         },
       },
       {
@@ -175,6 +178,26 @@ function SettingsForm({ project }: { project: ProjectDetail }) {
               <FaviconUpload value={field.value} onChange={field.onChange} uploadPrefix={uploadPrefix} />
             )}
           />
+        </FormField>
+
+        <h2 className="section-title">{t('settings.seo')}</h2>
+        <FormField
+          label={t('settings.robots')}
+          id="settings-robots"
+          description={t('settings.robotsHint')}
+          error={errorText(t, errors.robots)}
+        >
+          {(control) => (
+            <textarea
+              {...control}
+              className="code-input"
+              rows={5}
+              spellCheck={false}
+              placeholder={'User-agent: *\nAllow: /'}
+              {...form.register('robots')}
+              data-testid="settings-robots"
+            />
+          )}
         </FormField>
 
         <h2 className="section-title">{t('settings.clientLink.title')}</h2>
