@@ -6,7 +6,7 @@ pub use crate::list_query::FilterOp;
 
 use super::posts::{POST_COLUMNS, Post};
 use crate::ids::{CollectionId, FieldId};
-use crate::store::{BeginWrite, Result, Store, dispatch, map_err, trusted};
+use crate::store::{Result, Store, dispatch, map_err, trusted};
 
 /// What a list of posts is ordered by. Field keys order by the field's JSON value.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -69,6 +69,70 @@ impl Drop for Disarm {
         self.0.store(false, std::sync::atomic::Ordering::Release);
     }
 }
+
+/// Fetches every row of `$query!()` on `$store` under a statement time limit of `$within` (a
+/// `Duration`): PostgreSQL's `statement_timeout` for a transaction of its own; on SQLite a
+/// progress handler that interrupts the statement at the deadline, disarmed when this ends,
+/// however it ends (even dropped midway: the handler stays on the pooled connection until the
+/// next query replaces it, and must never interrupt another statement there). Either way a
+/// statement past the limit fails alone as [`crate::store::Failure::SlowQuery`] and holds its
+/// connection no longer than `$within`.
+///
+/// `$query` names a macro of the caller's that builds the query with its values bound: it
+/// expands once in each database's arm, because a query's type names its database.
+macro_rules! fetch_all_within {
+    ($store:expr, $within:expr, $query:ident) => {{
+        let within: std::time::Duration = $within;
+        let millis = i64::try_from(within.as_millis()).unwrap_or(i64::MAX).max(1);
+        match $store {
+            $crate::store::Store::Postgres(p) => {
+                let mut tx = $crate::store::BeginWrite::begin_write(p)
+                    .await
+                    .map_err($crate::store::map_err)?;
+                sqlx::query("SELECT set_config('statement_timeout', $1, true)")
+                    .bind(millis.to_string())
+                    .execute(&mut *tx)
+                    .await
+                    .map_err($crate::store::map_err)?;
+                let rows = $query!()
+                    .fetch_all(&mut *tx)
+                    .await
+                    .map_err($crate::store::map_err)?;
+                tx.commit().await.map_err($crate::store::map_err)?;
+                Ok(rows)
+            }
+            $crate::store::Store::Sqlite(p) => {
+                let mut conn = p.acquire().await.map_err($crate::store::map_err)?;
+                let deadline = std::time::Instant::now() + within;
+                let armed = $crate::store::collections::query::Disarm(std::sync::Arc::new(
+                    std::sync::atomic::AtomicBool::new(true),
+                ));
+                let flag = armed.0.clone();
+                conn.lock_handle()
+                    .await
+                    .map_err($crate::store::map_err)?
+                    .set_progress_handler(
+                        $crate::store::collections::query::SQLITE_PROGRESS_OPS,
+                        move || {
+                            !flag.load(std::sync::atomic::Ordering::Acquire)
+                                || std::time::Instant::now() < deadline
+                        },
+                    );
+                let rows = $query!()
+                    .fetch_all(&mut *conn)
+                    .await
+                    .map_err($crate::store::map_err);
+                drop(armed);
+                conn.lock_handle()
+                    .await
+                    .map_err($crate::store::map_err)?
+                    .remove_progress_handler();
+                rows
+            }
+        }
+    }};
+}
+pub(super) use fetch_all_within;
 
 impl Store {
     /// The SQL expression for an order or filter key. Field ids are integers, so inlining
@@ -168,7 +232,6 @@ impl Store {
              WHERE collection_id = $1{where_sql} ORDER BY {order_sql} \
              LIMIT $2 OFFSET $3"
         );
-        let millis = i64::try_from(within.as_millis()).unwrap_or(i64::MAX).max(1);
         /// `query!()` expands to the list query with its values bound, built in each arm below
         /// for that arm's database (a query's type names its database).
         macro_rules! query {
@@ -183,44 +246,7 @@ impl Store {
                 q
             }};
         }
-        match self {
-            Store::Postgres(p) => {
-                let mut tx = p.begin_write().await.map_err(map_err)?;
-                sqlx::query("SELECT set_config('statement_timeout', $1, true)")
-                    .bind(millis.to_string())
-                    .execute(&mut *tx)
-                    .await
-                    .map_err(map_err)?;
-                let posts = query!().fetch_all(&mut *tx).await.map_err(map_err)?;
-                tx.commit().await.map_err(map_err)?;
-                Ok(posts)
-            }
-            Store::Sqlite(p) => {
-                let mut conn = p.acquire().await.map_err(map_err)?;
-                let deadline = std::time::Instant::now() + within;
-                // Disarmed when this call ends, however it ends (even dropped midway): the
-                // handler stays on the pooled connection until the next query replaces it,
-                // and must never interrupt another statement there.
-                let armed = Disarm(std::sync::Arc::new(std::sync::atomic::AtomicBool::new(
-                    true,
-                )));
-                let flag = armed.0.clone();
-                conn.lock_handle()
-                    .await
-                    .map_err(map_err)?
-                    .set_progress_handler(SQLITE_PROGRESS_OPS, move || {
-                        !flag.load(std::sync::atomic::Ordering::Acquire)
-                            || std::time::Instant::now() < deadline
-                    });
-                let posts = query!().fetch_all(&mut *conn).await.map_err(map_err);
-                drop(armed);
-                conn.lock_handle()
-                    .await
-                    .map_err(map_err)?
-                    .remove_progress_handler();
-                posts
-            }
-        }
+        fetch_all_within!(self, within, query)
     }
 
     /// The condition (using `$4`) and the value to bind for a filter. The query plan

@@ -6,9 +6,9 @@
 
 use chrono::{DateTime, Utc};
 
-use super::query::{Disarm, SQLITE_PROGRESS_OPS};
+use super::query::fetch_all_within;
 use crate::ids::{CollectionId, ProjectId};
-use crate::store::{BeginWrite, Result, Store, map_err};
+use crate::store::{Result, Store};
 
 const SQL: &str = "SELECT p.slug, p.updated_at FROM posts p \
      JOIN collections c ON c.id = p.collection_id \
@@ -25,7 +25,6 @@ impl Store {
         limit: i64,
         within: std::time::Duration,
     ) -> Result<Vec<(String, DateTime<Utc>)>> {
-        let millis = i64::try_from(within.as_millis()).unwrap_or(i64::MAX).max(1);
         macro_rules! query {
             () => {
                 sqlx::query_as::<_, (String, DateTime<Utc>)>(SQL)
@@ -34,41 +33,6 @@ impl Store {
                     .bind(limit)
             };
         }
-        match self {
-            Store::Postgres(p) => {
-                let mut tx = p.begin_write().await.map_err(map_err)?;
-                sqlx::query("SELECT set_config('statement_timeout', $1, true)")
-                    .bind(millis.to_string())
-                    .execute(&mut *tx)
-                    .await
-                    .map_err(map_err)?;
-                let rows = query!().fetch_all(&mut *tx).await.map_err(map_err)?;
-                tx.commit().await.map_err(map_err)?;
-                Ok(rows)
-            }
-            Store::Sqlite(p) => {
-                let mut conn = p.acquire().await.map_err(map_err)?;
-                let deadline = std::time::Instant::now() + within;
-                // As in `query_posts`: disarmed when this call ends, however it ends.
-                let armed = Disarm(std::sync::Arc::new(std::sync::atomic::AtomicBool::new(
-                    true,
-                )));
-                let flag = armed.0.clone();
-                conn.lock_handle()
-                    .await
-                    .map_err(map_err)?
-                    .set_progress_handler(SQLITE_PROGRESS_OPS, move || {
-                        !flag.load(std::sync::atomic::Ordering::Acquire)
-                            || std::time::Instant::now() < deadline
-                    });
-                let rows = query!().fetch_all(&mut *conn).await.map_err(map_err);
-                drop(armed);
-                conn.lock_handle()
-                    .await
-                    .map_err(map_err)?
-                    .remove_progress_handler();
-                rows
-            }
-        }
+        fetch_all_within!(self, within, query)
     }
 }
