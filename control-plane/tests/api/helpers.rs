@@ -12,6 +12,10 @@ use vitrine_shared::{
     testing::{Backend, TestDb, metric_value},
 };
 
+/// A valid 1×1 RGBA PNG: uploads of images are decoded (and made upright, stripped of their
+/// metadata) before they are stored, so a fixture must be a real image.
+pub const PNG: &[u8] = b"\x89PNG\x0d\x0a\x1a\x0a\x00\x00\x00\x0dIHDR\x00\x00\x00\x01\x00\x00\x00\x01\x08\x06\x00\x00\x00\x1f\x15\xc4\x89\x00\x00\x00\x0dIDATx\x9cc\xf8\xcf\xc0\xf0\x1f\x00\x05\x00\x01\xff\x89\x99=\x1d\x00\x00\x00\x00IEND\xaeB`\x82";
+
 pub struct TestApp {
     pub base: String,
     pub app: Application,

@@ -30,7 +30,7 @@ use vitrine_shared::{
 use crate::helpers::{Session, TestApp, eventually, expect_error, json_ok, metric, wait_until};
 
 /// A valid 1×1 red PNG (images are decoded at upload: a damaged one is refused).
-const PNG: &[u8] = b"\x89PNG\x0d\x0a\x1a\x0a\x00\x00\x00\x0dIHDR\x00\x00\x00\x01\x00\x00\x00\x01\x08\x06\x00\x00\x00\x1f\x15\xc4\x89\x00\x00\x00\x0dIDATx\x9cc\xf8\xcf\xc0\xf0\x1f\x00\x05\x00\x01\xff\x89\x99=\x1d\x00\x00\x00\x00IEND\xaeB`\x82";
+use crate::helpers::PNG;
 const WOFF2: &[u8] = b"wOF2\0\x01\0\0\0\0\x01\0\0\x0b\0\0custom";
 
 /// A local stand-in for the fonts provider: `/{family}/{file}` for the families it knows.
@@ -561,14 +561,18 @@ dual_test!(
             !html.contains("/files/uploads/"),
             "uploads are served from the site: {html}"
         );
-        // The owner's PNG favicon is also the site's /favicon.ico, wrapped whole in an ICO.
+        // The owner's PNG favicon (as stored: upright, without metadata) is also the site's
+        // /favicon.ico, wrapped whole in an ICO.
         let icon = &m.routes["/favicon.ico"];
         assert!(
             icon.content_type.contains("icon") && !icon.immutable,
             "{icon:?}"
         );
         let ico = blob(&app, &icon.key).await;
-        assert_eq!((&ico[..6], &ico[22..]), (&[0u8, 0, 1, 0, 1, 0][..], PNG));
+        assert_eq!(
+            (&ico[..6], &ico[22..]),
+            (&[0u8, 0, 1, 0, 1, 0][..], &stored[..])
+        );
         // The Conversions API token is a server-side secret: never in what visitors can read.
         let manifest_json = blob(&app, &manifest_key(ProjectId(pid), DeployId(did))).await;
         for public in [html.as_bytes(), &manifest_json[..]] {

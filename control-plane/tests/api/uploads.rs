@@ -5,9 +5,8 @@ use reqwest::StatusCode;
 use serde_json::json;
 use vitrine_shared::dual_test;
 
-use crate::helpers::{TestApp, expect_error};
+use crate::helpers::{PNG, TestApp, expect_error};
 
-const PNG: &[u8] = b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR\0\0\0\x01\0\0\0\x01\x08\x06\0\0\0\x1f\x15\xc4\x89\0\0\0\rIDATx\x9cc\xf8\x0f\0\0\x01\x01\0\x05\x18\xd8N\0\0\0\0IEND\xaeB`\x82";
 const WOFF2: &[u8] = b"wOF2\0\x01\0\0\0\0\x01\0\0\x0b\0\0";
 
 fn data_url(mime: &str, bytes: &[u8]) -> String {

@@ -18,7 +18,7 @@ use vitrine_shared::{
 use crate::helpers::{Session, TestApp, expect_error, json_ok};
 
 /// A valid 1×1 red PNG (images are decoded at upload: a damaged one is refused).
-const PNG: &[u8] = b"\x89PNG\x0d\x0a\x1a\x0a\x00\x00\x00\x0dIHDR\x00\x00\x00\x01\x00\x00\x00\x01\x08\x06\x00\x00\x00\x1f\x15\xc4\x89\x00\x00\x00\x0dIDATx\x9cc\xf8\xcf\xc0\xf0\x1f\x00\x05\x00\x01\xff\x89\x99=\x1d\x00\x00\x00\x00IEND\xaeB`\x82";
+use crate::helpers::PNG;
 
 /// A PNG that differs from [`PNG`] (and from the other variants) by its trailing bytes, so it
 /// gets a key of its own.
