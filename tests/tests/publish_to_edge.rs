@@ -237,7 +237,8 @@ vitrine_shared::dual_test!(
         // upload names the project's folder, as the dashboard's record editor does: the edge
         // serves a key on a site's host only when its folder is the site's project (or the
         // live deploy lists it), so it shows without a re-publish.
-        let png: &[u8] = b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR\0\0\0\x01\0\0\0\x01\x08\x06\0\0\0\x1f\x15\xc4\x89\0\0\0\rIDATx\x9cc\xf8\x0f\0\0\x01\x01\0\x05\x18\xd8N\0\0\0\0IEND\xaeB`\x82";
+        // A real image: uploads of images are decoded, made upright and stored without metadata.
+        let png: &[u8] = b"\x89PNG\x0d\x0a\x1a\x0a\x00\x00\x00\x0dIHDR\x00\x00\x00\x01\x00\x00\x00\x01\x08\x06\x00\x00\x00\x1f\x15\xc4\x89\x00\x00\x00\x0dIDATx\x9cc\xf8\xcf\xc0\xf0\x1f\x00\x05\x00\x01\xff\x89\x99=\x1d\x00\x00\x00\x00IEND\xaeB`\x82";
         use base64::Engine as _;
         let upload = s
             .owner
@@ -265,7 +266,18 @@ vitrine_shared::dual_test!(
                 .unwrap()
                 .contains("immutable")
         );
-        assert_eq!(&image.bytes().await.unwrap()[..], png);
+        // The bytes the control plane stored (a re-encoded PNG of the same pixel), byte for byte.
+        let stored = s
+            .owner
+            .get(format!("{}{src}", s.base))
+            .send()
+            .await
+            .unwrap()
+            .bytes()
+            .await
+            .unwrap();
+        assert!(stored.starts_with(b"\x89PNG\r\n\x1a\n"));
+        assert_eq!(image.bytes().await.unwrap(), stored);
         let (status, _, _) = s.visit(&host, "/files/uploads/../../deploys/x").await;
         assert!(status.is_client_error(), "{status}");
 

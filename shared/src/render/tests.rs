@@ -385,7 +385,9 @@ fn the_document_carries_canonical_open_graph_twitter_and_json_ld() {
     ] {
         assert!(doc.contains(needle), "missing {needle} in {doc}");
     }
-    assert_eq!(doc.matches("</script>").count(), 1, "{doc}");
+    // Two scripts: the `vt-js` class (`JS_CLASS`) and the JSON-LD, whose text closes nothing.
+    assert_eq!(doc.matches("</script>").count(), 2, "{doc}");
+    assert_eq!(doc.matches("application/ld+json").count(), 1, "{doc}");
     assert!(!doc.contains("og:image") && !doc.contains("twitter:image"));
 }
 
