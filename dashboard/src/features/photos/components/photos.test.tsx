@@ -7,6 +7,7 @@ import { RequireAdmin } from '@/app/RequireAdmin';
 import type { User } from '@/lib/types';
 import { mockApi, renderRoutes } from '@/testing/render-route';
 import { PhotosRoute } from '@/features/photos/routes/PhotosRoute';
+import { PHOTO_POLL_MS } from '@/features/photos/api/photos';
 
 const me = (isAdmin = true): User => ({
   id: 1,
@@ -54,8 +55,11 @@ describe('photo conversion (/erp/photos)', () => {
     fireEvent.click(screen.getByTestId('photos-convert'));
     await screen.findByText('Convertendo…');
     expect(calls.filter((c) => c.method === 'POST' && c.url === '/erp/photos')).toHaveLength(1);
-    await waitFor(() =>
-      expect(screen.getByTestId('photos-progress').textContent).toBe('4 de 10 fotos convertidas'),
+    // The next poll comes PHOTO_POLL_MS after the POST's answer: wait several polls, not
+    // waitFor's default second, which is exactly one poll and lost the race on a loaded CI.
+    await waitFor(
+      () => expect(screen.getByTestId('photos-progress').textContent).toBe('4 de 10 fotos convertidas'),
+      { timeout: PHOTO_POLL_MS * 5 },
     );
   });
 });
