@@ -1,0 +1,233 @@
+/**
+ * The analytics screen in chromium, against a fake API (page.route), as jsdom can't show it: uPlot
+ * really draws the chart (a canvas the width of its card, the deploy markers on it), axe-core
+ * checks the screen with the browser's colours and layout (no serious or critical violation),
+ * and at 390×844 nothing scrolls the page sideways (`scrollWidth <= innerWidth`): the cards go to
+ * one column and a table wider than its card scrolls inside it. With `ANALYTICS_SCREENS=dir` it
+ * saves the viewports (pt-BR and English at 1440×900, pt-BR at 390×844) there, and each whole page.
+ */
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import type { Browser, Page, Route } from 'playwright-core';
+import { preview, type PreviewServer } from 'vite';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { AnalyticsReport } from '@/features/analytics/api/types';
+import { byTestId, launchBrowser } from './support';
+
+const axePath = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
+const screensDir = process.env.ANALYTICS_SCREENS;
+
+let server: PreviewServer;
+let browser: Browser;
+let baseURL: string;
+
+const DAY = 86_400_000;
+const day = (offset: number) => new Date(Date.now() + offset * DAY).toISOString().slice(0, 10);
+
+/** Thirty days of a small bakery's site, up to today (UTC), with two deploys and a few 404s. */
+function report(): AnalyticsReport {
+  const days = Array.from({ length: 30 }, (_, index) => {
+    const visitors = 20 + Math.round(15 * Math.sin(index / 3)) + index;
+    return { date: day(index - 29), views: visitors * 3, visitors };
+  });
+  return {
+    views: days.reduce((sum, entry) => sum + entry.views, 0),
+    visitors: days.reduce((sum, entry) => sum + entry.visitors, 0),
+    bots: 412,
+    now: 4,
+    enabled: true,
+    days,
+    pages: [
+      { path: '/', views: 1830, visitors: 702 },
+      { path: '/cardapio', views: 960, visitors: 433 },
+      { path: '/cardapio/bolo-de-cenoura-com-cobertura-de-chocolate-meio-amargo', views: 311, visitors: 190 },
+      { path: '/contato', views: 140, visitors: 98 },
+    ],
+    referrers: [
+      { source: 'google.com', visitors: 520 },
+      { source: 'direct', visitors: 301 },
+      { source: 'instagram.com', visitors: 188 },
+    ],
+    devices: [
+      { device: 'mobile', visitors: 790 },
+      { device: 'desktop', visitors: 201 },
+      { device: 'tablet', visitors: 18 },
+    ],
+    languages: [
+      { language: 'pt-BR', visitors: 940 },
+      { language: 'en-US', visitors: 52 },
+      { language: 'es', visitors: 17 },
+    ],
+    campaigns: [
+      { source: 'instagram', medium: 'social', campaign: 'natal-2026', visitors: 96 },
+      { source: 'newsletter', medium: 'email', campaign: 'black-friday', visitors: 41 },
+    ],
+    conversions: { forms: 12, whatsapp: 57, phone: 9, email: 3 },
+    not_found: [
+      { path: '/promocao-de-natal-antiga-que-ja-acabou', views: 23 },
+      { path: '/wp-login.php', views: 8 },
+    ],
+    deploys: [
+      { id: 1, at: `${day(-20)}T14:30:00Z` },
+      { id: 2, at: `${day(-5)}T09:00:00Z` },
+    ],
+  };
+}
+
+function answer(route: Route, language: 'pt-BR' | 'en') {
+  const request = route.request();
+  const url = new URL(request.url());
+  const json = (body: unknown, status = 200) =>
+    route.fulfill({ status, contentType: 'application/json', body: JSON.stringify(body) });
+  switch (`${request.method()} ${url.pathname}`) {
+    case 'GET /api/user':
+      return json({
+        id: 1,
+        name: 'Ana',
+        email: 'ana@example.com',
+        language,
+        currency: 'BRL',
+        business_id: null,
+        is_admin: false,
+        is_business_admin: false,
+        permissions: {},
+        created_at: '2025-01-01T00:00:00Z',
+      });
+    case 'GET /api/projects/7':
+      return json({
+        id: 7,
+        name: 'Padaria da Ana',
+        slug: 'padaria-da-ana',
+        domain: null,
+        domain_token: 'vitrine-verify=uuid',
+        token: 't',
+        uuid: 'u',
+        is_published: true,
+        thumbnail: null,
+        created_at: '2025-03-01T12:00:00Z',
+        updated_at: '2025-03-01T12:00:00Z',
+        preview_url: 'http://padaria-da-ana.localhost',
+        meta: {},
+        pages: [],
+        tables: [],
+      });
+    case 'GET /api/projects/7/analytics':
+      return json(report());
+    default:
+      return json({ error: 'test', message: `unexpected ${request.method()} ${url.pathname}` }, 599);
+  }
+}
+
+async function open(width: number, height: number, language: 'pt-BR' | 'en' = 'pt-BR'): Promise<Page> {
+  const context = await browser.newContext({ viewport: { width, height } });
+  const page = await context.newPage();
+  await page.route('**/api/**', (route) => answer(route, language));
+  // A browser that had a session: the screens ask for the user at once.
+  await page.addInitScript(() => window.localStorage.setItem('vitrine.signedIn', '1'));
+  await page.goto(`${baseURL}project/7/analytics`);
+  await page.waitForSelector(`${byTestId('analytics-chart')} canvas`);
+  // Fonts and the chart's resize settle before anything is measured.
+  await page.evaluate(() => document.fonts.ready);
+  await page.waitForTimeout(200);
+  return page;
+}
+
+/** The viewport, as docs/screens keeps each screen, and the whole page beside it. */
+async function save(page: Page, name: string) {
+  if (!screensDir) return;
+  await page.screenshot({ path: join(screensDir, `${name}.png`) });
+  await page.screenshot({ path: join(screensDir, `${name}-full.png`), fullPage: true });
+}
+
+async function seriousViolations(page: Page): Promise<string[]> {
+  await page.addScriptTag({ path: axePath });
+  return page.evaluate(async () => {
+    const axe = (window as unknown as { axe: typeof import('axe-core') }).axe;
+    const results = await axe.run(document, {
+      runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'best-practice'] },
+      resultTypes: ['violations'],
+    });
+    return results.violations
+      .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
+      .map(
+        (violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`,
+      );
+  });
+}
+
+beforeAll(async () => {
+  server = await preview({ logLevel: 'silent', preview: { port: 0, host: '127.0.0.1', strictPort: true } });
+  baseURL = server.resolvedUrls?.local[0] ?? '';
+  browser = await launchBrowser();
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+describe('analytics screen in chromium', () => {
+  it('draws the chart across its card, with the deploy markers, and passes axe', async () => {
+    const page = await open(1440, 900);
+    const { canvasWidth, cardWidth, marked } = await page.evaluate(() => {
+      const figure = document.querySelector('[data-testid="analytics-chart"]') as HTMLElement;
+      const canvas = figure.querySelector('canvas') as HTMLCanvasElement;
+      // The deploy markers' colour (--color-warning-text, #92400e) is drawn nowhere else.
+      const pixels = canvas.getContext('2d')?.getImageData(0, 0, canvas.width, canvas.height).data ?? [];
+      let marked = 0;
+      for (let index = 0; index < pixels.length; index += 4)
+        if (pixels[index] === 0x92 && pixels[index + 1] === 0x40 && pixels[index + 2] === 0x0e) marked += 1;
+      return {
+        canvasWidth: canvas.getBoundingClientRect().width,
+        cardWidth: figure.getBoundingClientRect().width,
+        marked,
+      };
+    });
+    expect(canvasWidth).toBeGreaterThan(cardWidth - 2);
+    expect(canvasWidth).toBeLessThanOrEqual(cardWidth + 1);
+    expect(marked).toBeGreaterThan(100);
+    expect(await page.textContent(byTestId('analytics-chart-description'))).toContain(
+      'As linhas tracejadas marcam 2 publicações.',
+    );
+    await save(page, 'pt-BR-analytics');
+    expect(await seriousViolations(page)).toEqual([]);
+    await page.context().close();
+  });
+
+  it('fits a 390 px phone: no sideways scroll, each table within its card', async () => {
+    const page = await open(390, 844);
+    const fit = await page.evaluate(() => ({
+      scrollWidth: document.documentElement.scrollWidth,
+      innerWidth: window.innerWidth,
+      canvas:
+        document.querySelector('[data-testid="analytics-chart"] canvas')?.getBoundingClientRect().right ?? 0,
+      tables: [...document.querySelectorAll('.data-table')].map((table) => {
+        const wrapper = table.parentElement as HTMLElement;
+        return {
+          table: table.getAttribute('data-testid'),
+          inCard: wrapper.classList.contains('table-scroll') && wrapper.closest('.card') !== null,
+          right: wrapper.getBoundingClientRect().right,
+          // Labels wrap: the table fits its card, with nothing to scroll to.
+          fits: wrapper.scrollWidth <= wrapper.clientWidth,
+        };
+      }),
+    }));
+    expect(fit.scrollWidth).toBeLessThanOrEqual(fit.innerWidth);
+    expect(fit.canvas).toBeLessThanOrEqual(fit.innerWidth);
+    expect(fit.tables.length).toBe(6);
+    for (const table of fit.tables) {
+      expect(table).toMatchObject({ table: table.table, inCard: true, fits: true });
+      expect(table.right).toBeLessThanOrEqual(fit.innerWidth);
+    }
+    await save(page, 'pt-BR-analytics-phone');
+    await page.context().close();
+  });
+
+  it('speaks English to an English-speaking owner', async () => {
+    const page = await open(1440, 900, 'en');
+    expect(await page.textContent('h1')).toBe('Analytics');
+    expect(await page.textContent(byTestId('analytics-create-redirect'))).toBe('Create redirect');
+    await save(page, 'en-analytics');
+    await page.context().close();
+  });
+});
