@@ -6,20 +6,16 @@
  * one column and a table wider than its card scrolls inside it. With `ANALYTICS_SCREENS=dir` it
  * saves the viewports (pt-BR and English at 1440×900, pt-BR at 390×844) there, and each whole page.
  */
-import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import type { Browser, Page, Route } from 'playwright-core';
-import { preview, type PreviewServer } from 'vite';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page, Route } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import type { AnalyticsReport } from '@/features/analytics/api/types';
-import { byTestId, launchBrowser } from './support';
+import { projectFixture, userFixture } from '@/testing/fixtures';
+import { axeViolations, byTestId, fulfillJson, serious, usePreview } from './support';
 
-const axePath = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
 const screensDir = process.env.ANALYTICS_SCREENS;
 
-let server: PreviewServer;
-let browser: Browser;
-let baseURL: string;
+const served = usePreview();
 
 const DAY = 86_400_000;
 const day = (offset: number) => new Date(Date.now() + offset * DAY).toISOString().slice(0, 10);
@@ -77,40 +73,12 @@ function report(): AnalyticsReport {
 function answer(route: Route, language: 'pt-BR' | 'en') {
   const request = route.request();
   const url = new URL(request.url());
-  const json = (body: unknown, status = 200) =>
-    route.fulfill({ status, contentType: 'application/json', body: JSON.stringify(body) });
+  const json = (body: unknown, status = 200) => fulfillJson(route, body, status);
   switch (`${request.method()} ${url.pathname}`) {
     case 'GET /api/user':
-      return json({
-        id: 1,
-        name: 'Ana',
-        email: 'ana@example.com',
-        language,
-        currency: 'BRL',
-        business_id: null,
-        is_admin: false,
-        is_business_admin: false,
-        permissions: {},
-        created_at: '2025-01-01T00:00:00Z',
-      });
+      return json(userFixture({ language }));
     case 'GET /api/projects/7':
-      return json({
-        id: 7,
-        name: 'Padaria da Ana',
-        slug: 'padaria-da-ana',
-        domain: null,
-        domain_token: 'vitrine-verify=uuid',
-        token: 't',
-        uuid: 'u',
-        is_published: true,
-        thumbnail: null,
-        created_at: '2025-03-01T12:00:00Z',
-        updated_at: '2025-03-01T12:00:00Z',
-        preview_url: 'http://padaria-da-ana.localhost',
-        meta: {},
-        pages: [],
-        tables: [],
-      });
+      return json(projectFixture(7, { name: 'Padaria da Ana', domain: null }));
     case 'GET /api/projects/7/analytics':
       return json(report());
     default:
@@ -119,12 +87,12 @@ function answer(route: Route, language: 'pt-BR' | 'en') {
 }
 
 async function open(width: number, height: number, language: 'pt-BR' | 'en' = 'pt-BR'): Promise<Page> {
-  const context = await browser.newContext({ viewport: { width, height } });
+  const context = await served.browser.newContext({ viewport: { width, height } });
   const page = await context.newPage();
   await page.route('**/api/**', (route) => answer(route, language));
   // A browser that had a session: the screens ask for the user at once.
   await page.addInitScript(() => window.localStorage.setItem('vitrine.signedIn', '1'));
-  await page.goto(`${baseURL}project/7/analytics`);
+  await page.goto(`${served.baseURL}project/7/analytics`);
   await page.waitForSelector(`${byTestId('analytics-chart')} canvas`);
   // Fonts and the chart's resize settle before anything is measured.
   await page.evaluate(() => document.fonts.ready);
@@ -138,33 +106,6 @@ async function save(page: Page, name: string) {
   await page.screenshot({ path: join(screensDir, `${name}.png`) });
   await page.screenshot({ path: join(screensDir, `${name}-full.png`), fullPage: true });
 }
-
-async function seriousViolations(page: Page): Promise<string[]> {
-  await page.addScriptTag({ path: axePath });
-  return page.evaluate(async () => {
-    const axe = (window as unknown as { axe: typeof import('axe-core') }).axe;
-    const results = await axe.run(document, {
-      runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'best-practice'] },
-      resultTypes: ['violations'],
-    });
-    return results.violations
-      .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
-      .map(
-        (violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`,
-      );
-  });
-}
-
-beforeAll(async () => {
-  server = await preview({ logLevel: 'silent', preview: { port: 0, host: '127.0.0.1', strictPort: true } });
-  baseURL = server.resolvedUrls?.local[0] ?? '';
-  browser = await launchBrowser();
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.close();
-});
 
 describe('analytics screen in chromium', () => {
   it('draws the chart across its card, with the deploy markers, and passes axe', async () => {
@@ -190,7 +131,7 @@ describe('analytics screen in chromium', () => {
       'As linhas tracejadas marcam 2 publicações.',
     );
     await save(page, 'pt-BR-analytics');
-    expect(await seriousViolations(page)).toEqual([]);
+    expect((await axeViolations(page)).filter(serious)).toEqual([]);
     await page.context().close();
   });
 

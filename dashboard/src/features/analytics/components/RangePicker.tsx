@@ -22,13 +22,13 @@ interface RangePickerProps {
  */
 export function RangePicker({ choice, today, onPreset, onRange }: RangePickerProps) {
   const { t } = useTranslation();
-  const [from, setFrom] = useState(choice.range.from);
-  const [to, setTo] = useState(choice.range.to);
+  const [draft, setDraft] = useState<DateRange>(choice.range);
+  const { from, to } = draft;
   const valid = from !== '' && to !== '' && from <= to && to <= today;
 
   const apply = (event: FormEvent) => {
     event.preventDefault();
-    if (valid) onRange({ from, to });
+    if (valid) onRange(draft);
   };
 
   return (
@@ -52,27 +52,20 @@ export function RangePicker({ choice, today, onPreset, onRange }: RangePickerPro
         ))}
       </div>
       <form className="analytics-dates" onSubmit={apply} aria-label={t('analytics.range.custom')}>
-        <label className="toolbar-item">
-          <span>{t('analytics.range.from')}</span>
-          <input
-            type="date"
-            value={from}
-            max={to || today}
-            onChange={(event) => setFrom(event.target.value)}
-            data-testid="analytics-from"
-          />
-        </label>
-        <label className="toolbar-item">
-          <span>{t('analytics.range.to')}</span>
-          <input
-            type="date"
-            value={to}
-            min={from || undefined}
-            max={today}
-            onChange={(event) => setTo(event.target.value)}
-            data-testid="analytics-to"
-          />
-        </label>
+        {(['from', 'to'] as const).map((bound) => (
+          <label key={bound} className="toolbar-item">
+            <span>{t(`analytics.range.${bound}`)}</span>
+            <input
+              type="date"
+              value={draft[bound]}
+              // From no later than the end; to no later than today.
+              min={bound === 'to' ? draft.from || undefined : undefined}
+              max={bound === 'from' ? draft.to || today : today}
+              onChange={(event) => setDraft({ ...draft, [bound]: event.target.value })}
+              data-testid={`analytics-${bound}`}
+            />
+          </label>
+        ))}
         <button
           type="submit"
           className={buttonClass('default', 'small')}

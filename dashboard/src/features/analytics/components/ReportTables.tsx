@@ -84,6 +84,13 @@ function languageName(tag: string, language: string): string | null {
   }
 }
 
+/** One line of a part counted in visitors (sources, devices, languages, campaigns). */
+interface Breakdown {
+  key: string;
+  label: ReactNode;
+  visitors: number;
+}
+
 interface ReportTablesProps {
   report: AnalyticsReport;
   /** Opens the redirect form for a missing path; none: no "create redirect" action. */
@@ -99,6 +106,64 @@ export function ReportTables({ report, onRedirect }: ReportTablesProps) {
   const fmt = useFormat();
   const visitors = t('analytics.columns.visitors');
   const views = t('analytics.columns.views');
+  // The parts counted in visitors: a label each, and how many came that way.
+  const breakdowns: { part: string; title: string; header: string; rows: Breakdown[] }[] = [
+    {
+      part: 'referrers',
+      title: t('analytics.referrers.title'),
+      header: t('analytics.columns.source'),
+      rows: report.referrers.map(({ source, visitors }) => ({
+        key: source,
+        label: source === 'direct' ? t('analytics.referrers.direct') : source,
+        visitors,
+      })),
+    },
+    {
+      part: 'devices',
+      title: t('analytics.devices.title'),
+      header: t('analytics.columns.device'),
+      rows: report.devices.map(({ device, visitors }) => ({
+        key: device,
+        label: t(`analytics.devices.kinds.${device}`),
+        visitors,
+      })),
+    },
+    {
+      part: 'languages',
+      title: t('analytics.languages.title'),
+      header: t('analytics.columns.language'),
+      rows: report.languages.map(({ language, visitors }) => {
+        const name = languageName(language, fmt.language);
+        return {
+          key: language,
+          label: name ? (
+            <>
+              {name} <span className="muted">({language})</span>
+            </>
+          ) : (
+            language
+          ),
+          visitors,
+        };
+      }),
+    },
+    {
+      part: 'campaigns',
+      title: t('analytics.campaigns.title'),
+      header: t('analytics.columns.campaign'),
+      rows: report.campaigns.map(({ source, medium, campaign, visitors }) => ({
+        key: `${campaign}|${source}|${medium}`,
+        // Its source and medium under its name: two columns fit a phone, four would not.
+        label: (
+          <>
+            {campaign}
+            <span className="analytics-detail">{t('analytics.campaigns.detail', { source, medium })}</span>
+          </>
+        ),
+        visitors,
+      })),
+    },
+  ];
   const conversions = [
     ['forms', report.conversions.forms],
     ['whatsapp', report.conversions.whatsapp],
@@ -120,70 +185,15 @@ export function ReportTables({ report, onRedirect }: ReportTablesProps) {
           }))}
         />
       </ReportCard>
-      <ReportCard title={t('analytics.referrers.title')} testId="analytics-referrers">
-        <ReportTable
-          testId="analytics-referrers-table"
-          headers={[t('analytics.columns.source'), visitors]}
-          rows={report.referrers.map((referrer) => ({
-            key: referrer.source,
-            cells: [
-              referrer.source === 'direct' ? t('analytics.referrers.direct') : referrer.source,
-              fmt.number(referrer.visitors),
-            ],
-          }))}
-        />
-      </ReportCard>
-      <ReportCard title={t('analytics.devices.title')} testId="analytics-devices">
-        <ReportTable
-          testId="analytics-devices-table"
-          headers={[t('analytics.columns.device'), visitors]}
-          rows={report.devices.map((device) => ({
-            key: device.device,
-            cells: [t(`analytics.devices.kinds.${device.device}`), fmt.number(device.visitors)],
-          }))}
-        />
-      </ReportCard>
-      <ReportCard title={t('analytics.languages.title')} testId="analytics-languages">
-        <ReportTable
-          testId="analytics-languages-table"
-          headers={[t('analytics.columns.language'), visitors]}
-          rows={report.languages.map((entry) => {
-            const name = languageName(entry.language, fmt.language);
-            return {
-              key: entry.language,
-              cells: [
-                name ? (
-                  <>
-                    {name} <span className="muted">({entry.language})</span>
-                  </>
-                ) : (
-                  entry.language
-                ),
-                fmt.number(entry.visitors),
-              ],
-            };
-          })}
-        />
-      </ReportCard>
-      <ReportCard title={t('analytics.campaigns.title')} testId="analytics-campaigns">
-        <ReportTable
-          testId="analytics-campaigns-table"
-          headers={[t('analytics.columns.campaign'), visitors]}
-          rows={report.campaigns.map((campaign) => ({
-            key: `${campaign.campaign}|${campaign.source}|${campaign.medium}`,
-            // Its source and medium under its name: two columns fit a phone, five would not.
-            cells: [
-              <>
-                {campaign.campaign}
-                <span className="analytics-detail">
-                  {t('analytics.campaigns.detail', { source: campaign.source, medium: campaign.medium })}
-                </span>
-              </>,
-              fmt.number(campaign.visitors),
-            ],
-          }))}
-        />
-      </ReportCard>
+      {breakdowns.map(({ part, title, header, rows }) => (
+        <ReportCard key={part} title={title} testId={`analytics-${part}`}>
+          <ReportTable
+            testId={`analytics-${part}-table`}
+            headers={[header, visitors]}
+            rows={rows.map((row) => ({ key: row.key, cells: [row.label, fmt.number(row.visitors)] }))}
+          />
+        </ReportCard>
+      ))}
       <ReportCard title={t('analytics.conversions.title')} testId="analytics-conversions">
         <dl className="analytics-conversions">
           {conversions.map(([kind, count]) => (

@@ -1,8 +1,6 @@
 import { useTranslation } from 'react-i18next';
-import { toast } from '@/components/toast';
-import { errorMessage } from '@/lib/api-client';
 import type { Project } from '@/lib/types';
-import { useUpdateProject } from '@/features/projects/api/update-project';
+import { MetaToggle } from './MetaToggle';
 
 /**
  * The site's analytics on or off, saved to the project's meta (`analytics`) at once, as the HSTS
@@ -12,36 +10,17 @@ import { useUpdateProject } from '@/features/projects/api/update-project';
  */
 export function AnalyticsToggle({ project, enabled }: { project: Pick<Project, 'id'>; enabled: boolean }) {
   const { t } = useTranslation();
-  const update = useUpdateProject();
-  // While saving, show what was asked for rather than flicker back to the old value.
-  const checked = update.isPending ? update.variables.meta?.analytics !== false : enabled;
-
-  const toggle = (analytics: boolean) =>
-    update.mutate(
-      { id: project.id, meta: { analytics } },
-      {
-        onSuccess: () =>
-          toast.success(analytics ? t('project.analytics.enabled') : t('project.analytics.disabled')),
-        onError: (error) => toast.error(errorMessage(error)),
-      },
-    );
-
   return (
-    <div className="analytics-toggle">
-      <label className="checkbox">
-        <input
-          type="checkbox"
-          checked={checked}
-          disabled={update.isPending}
-          onChange={(event) => toggle(event.target.checked)}
-          aria-describedby="analytics-toggle-help"
-          data-testid="analytics-toggle"
-        />
-        {t('project.analytics.label')}
-      </label>
-      <small id="analytics-toggle-help" className="field-hint">
-        {t('project.analytics.help')}
-      </small>
-    </div>
+    <MetaToggle
+      projectId={project.id}
+      setting="analytics"
+      value={enabled}
+      texts={{
+        label: t('project.analytics.label'),
+        help: t('project.analytics.help'),
+        enabled: t('project.analytics.enabled'),
+        disabled: t('project.analytics.disabled'),
+      }}
+    />
   );
 }
