@@ -2,8 +2,10 @@
  * The analytics screen in chromium, against a fake API (page.route), as jsdom can't show it: uPlot
  * really draws the chart (a canvas the width of its card, the deploy markers on it), axe-core
  * checks the screen with the browser's colours and layout (no serious or critical violation),
+ * no text of the other language nor a raw key shows (src/testing/language-check.ts),
  * and at 390×844 nothing scrolls the page sideways (`scrollWidth <= innerWidth`): the cards go to
- * one column and a table wider than its card scrolls inside it. With `ANALYTICS_SCREENS=dir` it
+ * one column and every table fits its card (labels wrap, a phone leaves out the pages' visitors,
+ * a campaign's source and medium sit under its name). With `ANALYTICS_SCREENS=dir` it
  * saves the viewports (pt-BR and English at 1440×900, pt-BR at 390×844) there, and each whole page.
  */
 import { join } from 'node:path';
@@ -11,6 +13,7 @@ import type { Page, Route } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import type { AnalyticsReport } from '@/features/analytics/api/types';
 import { projectFixture, userFixture } from '@/testing/fixtures';
+import { languageFindings, type ScreenLanguage } from '@/testing/language-check';
 import { axeViolations, byTestId, fulfillJson, serious, usePreview } from './support';
 
 const screensDir = process.env.ANALYTICS_SCREENS;
@@ -100,6 +103,25 @@ async function open(width: number, height: number, language: 'pt-BR' | 'en' = 'p
   return page;
 }
 
+/** The site's own words on the screen (its paths, sources, campaigns), left out of the language check. */
+function siteContent(): string[] {
+  const shown = report();
+  return [
+    'Padaria da Ana',
+    'ana@example.com',
+    ...shown.pages.map((page) => page.path),
+    ...shown.not_found.map((missing) => missing.path),
+    ...shown.referrers.map((referrer) => referrer.source),
+    ...shown.campaigns.flatMap(({ source, medium, campaign }) => [source, medium, campaign]),
+  ];
+}
+
+/** Text only the other language's catalogue holds, and raw keys, on the screen (none expected). */
+async function languageProblems(page: Page, language: ScreenLanguage): Promise<string[]> {
+  const text = await page.evaluate(() => document.body.innerText);
+  return languageFindings(text, language, siteContent()).map((finding) => `${finding.kind}: ${finding.text}`);
+}
+
 /** The viewport, as docs/screens keeps each screen, and the whole page beside it. */
 async function save(page: Page, name: string) {
   if (!screensDir) return;
@@ -132,6 +154,7 @@ describe('analytics screen in chromium', () => {
     );
     await save(page, 'pt-BR-analytics');
     expect((await axeViolations(page)).filter(serious)).toEqual([]);
+    expect(await languageProblems(page, 'pt-BR')).toEqual([]);
     await page.context().close();
   });
 
@@ -168,6 +191,7 @@ describe('analytics screen in chromium', () => {
     const page = await open(1440, 900, 'en');
     expect(await page.textContent('h1')).toBe('Analytics');
     expect(await page.textContent(byTestId('analytics-create-redirect'))).toBe('Create redirect');
+    expect(await languageProblems(page, 'en')).toEqual([]);
     await save(page, 'en-analytics');
     await page.context().close();
   });
