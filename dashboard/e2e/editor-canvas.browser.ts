@@ -6,10 +6,9 @@
  * block labels shown only on hover or selection, above the block, and inline editing of text
  * and rich-text fields by double-click.
  */
-import type { Browser, Frame, Page, Route } from 'playwright-core';
-import { preview, type PreviewServer } from 'vite';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { byTestId, expectCanvasFitsWindow, launchBrowser } from './support';
+import type { Frame, Page, Route } from 'playwright-core';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { byTestId, expectCanvasFitsWindow, fulfillJson, usePreview } from './support';
 
 interface Block {
   uid: string;
@@ -91,17 +90,14 @@ function renderBlock(block: Block) {
   };
 }
 
-let server: PreviewServer;
-let baseURL: string;
-let browser: Browser;
+const served = usePreview();
 let page: Page;
 let saves: unknown[];
 
 async function answer(route: Route, pageBlocks: Block[]) {
   const request = route.request();
   const url = new URL(request.url());
-  const json = (body: unknown, status = 200) =>
-    route.fulfill({ status, contentType: 'application/json', body: JSON.stringify(body) });
+  const json = (body: unknown, status = 200) => fulfillJson(route, body, status);
   switch (`${request.method()} ${url.pathname}`) {
     case 'GET /api/user':
       return json({
@@ -171,7 +167,7 @@ async function answer(route: Route, pageBlocks: Block[]) {
 
 async function openEditor(pageBlocks: Block[] = blocks): Promise<Frame> {
   await page.route('**/api/**', (route) => answer(route, pageBlocks));
-  await page.goto(`${baseURL}project/7/3`);
+  await page.goto(`${served.baseURL}project/7/3`);
   const handle = await page.waitForSelector(byTestId('canvas-iframe'));
   const frame = await handle.contentFrame();
   if (!frame) throw new Error('no canvas frame');
@@ -182,20 +178,9 @@ async function openEditor(pageBlocks: Block[] = blocks): Promise<Frame> {
 const order = (frame: Frame) =>
   frame.$$eval('[data-vt-uid]', (els) => els.map((el) => el.getAttribute('data-vt-uid')));
 
-beforeAll(async () => {
-  server = await preview({ logLevel: 'silent', preview: { port: 0, host: '127.0.0.1', strictPort: true } });
-  baseURL = server.resolvedUrls?.local[0] ?? '';
-  browser = await launchBrowser();
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.close();
-});
-
 beforeEach(async () => {
   saves = [];
-  const context = await browser.newContext({ viewport: { width: 1600, height: 1000 } });
+  const context = await served.browser.newContext({ viewport: { width: 1600, height: 1000 } });
   page = await context.newPage();
   return () => context.close();
 });
@@ -390,7 +375,7 @@ describe('editor canvas in a browser', () => {
   it('shows a phone a note with the way back to the project instead of the editor', async () => {
     await page.setViewportSize({ width: 390, height: 844 });
     await page.route('**/api/**', (route) => answer(route, blocks.slice(0, 2)));
-    await page.goto(`${baseURL}project/7/3`);
+    await page.goto(`${served.baseURL}project/7/3`);
     const note = page.locator(byTestId('editor-small-screen'));
     await note.waitFor();
     expect(await note.locator('h2').textContent()).toBe('O editor precisa de uma tela maior');

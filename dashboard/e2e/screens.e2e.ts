@@ -21,7 +21,6 @@
  * viewport is saved as SCREENS_DIR/<lang>-<screen>.png before its checks run, so a failing
  * check still leaves its screenshot.
  */
-import { createRequire } from 'node:module';
 import { mkdir } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
@@ -31,19 +30,21 @@ import {
   adminCredentials,
   apiGet,
   apiPost,
+  axeViolations,
   baseURL,
   businessCredentials,
   byTestId,
   edgeRequest,
   newAccount,
   registerViaApi,
+  serious,
   useBrowser,
   type Account,
+  type AxeViolation,
 } from './support';
 
 const platformDomain = inject('platformDomain');
 const screensDir = process.env.SCREENS_DIR ? resolve(process.cwd(), process.env.SCREENS_DIR) : null;
-const axePath = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
 const VIEWPORT = { width: 1440, height: 900 };
 const LANGUAGES: ScreenLanguage[] = ['pt-BR', 'en'];
 const LANGUAGE_KEY = 'vitrine.language';
@@ -352,48 +353,6 @@ function nativeFileInputs(page: Page): Promise<string[]> {
       .map((input) => input.id || input.name || input.outerHTML.slice(0, 80)),
   );
 }
-
-interface AxeViolation {
-  id: string;
-  impact: string | null;
-  help: string;
-  helpUrl: string;
-  targets: string[];
-}
-
-async function axeViolations(page: Page): Promise<AxeViolation[]> {
-  await page.addScriptTag({ path: axePath });
-  return page.evaluate(async () => {
-    const axe = (window as unknown as { axe: typeof import('axe-core') }).axe;
-    const results = await axe.run(document, {
-      runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'best-practice'] },
-      resultTypes: ['violations'],
-      // The editor's canvas is the owner's own site, not the dashboard.
-      iframes: false,
-    });
-    return results.violations.map((violation) => ({
-      id: violation.id,
-      impact: violation.impact ?? null,
-      help: violation.help,
-      helpUrl: violation.helpUrl,
-      // For a contrast failure, the colours axe measured; the element's selector otherwise.
-      targets: violation.nodes.map((node) => {
-        const data = node.any[0]?.data as {
-          fgColor?: string;
-          bgColor?: string;
-          contrastRatio?: number;
-        } | null;
-        const where = node.target.join(' ');
-        return data?.contrastRatio
-          ? `${where} (${data.fgColor} on ${data.bgColor}: ${data.contrastRatio})`
-          : where;
-      }),
-    }));
-  });
-}
-
-const serious = (violation: AxeViolation) =>
-  violation.impact === 'serious' || violation.impact === 'critical';
 
 function describeViolations(violations: AxeViolation[]): string {
   return violations

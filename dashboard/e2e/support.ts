@@ -5,6 +5,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { mkdir } from 'node:fs/promises';
+import { createRequire } from 'node:module';
 import { request as httpRequest } from 'node:http';
 import { join, resolve } from 'node:path';
 import {
@@ -14,7 +15,9 @@ import {
   type BrowserContextOptions,
   type ElementHandle,
   type Page,
+  type Route,
 } from 'playwright-core';
+import { preview, type PreviewServer } from 'vite';
 import { afterAll, afterEach, beforeAll, beforeEach, expect, inject } from 'vitest';
 import { DEFAULT_TABLE_META } from '@/features/collections/types';
 
@@ -354,4 +357,85 @@ export async function expectCanvasFitsWindow(page: Page, windowWidth: number): P
   expect(m.iframe.width, where).toBeGreaterThan((m.stage.right - m.stage.left - 32) * 0.98);
   const percent = Math.round((m.iframe.width / 1280) * 100);
   expect(await zoom.locator('option:checked').textContent()).toBe(`Ajustar à janela (${percent} %)`);
+}
+
+const axePath = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
+
+export interface AxeViolation {
+  id: string;
+  impact: string | null;
+  help: string;
+  helpUrl: string;
+  targets: string[];
+}
+
+/**
+ * axe-core (wcag2a, wcag2aa, best-practice) on the page as the browser lays it out: each violation
+ * with its impact and where (for a contrast failure, the colours measured).
+ */
+export async function axeViolations(page: Page): Promise<AxeViolation[]> {
+  await page.addScriptTag({ path: axePath });
+  return page.evaluate(async () => {
+    const axe = (window as unknown as { axe: typeof import('axe-core') }).axe;
+    const results = await axe.run(document, {
+      runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'best-practice'] },
+      resultTypes: ['violations'],
+      // The editor's canvas is the owner's own site, not the dashboard.
+      iframes: false,
+    });
+    return results.violations.map((violation) => ({
+      id: violation.id,
+      impact: violation.impact ?? null,
+      help: violation.help,
+      helpUrl: violation.helpUrl,
+      // For a contrast failure, the colours axe measured; the element's selector otherwise.
+      targets: violation.nodes.map((node) => {
+        const data = node.any[0]?.data as {
+          fgColor?: string;
+          bgColor?: string;
+          contrastRatio?: number;
+        } | null;
+        const where = node.target.join(' ');
+        return data?.contrastRatio
+          ? `${where} (${data.fgColor} on ${data.bgColor}: ${data.contrastRatio})`
+          : where;
+      }),
+    }));
+  });
+}
+
+/** The violations that fail a screen: serious and critical ones. */
+export const serious = (violation: AxeViolation) =>
+  violation.impact === 'serious' || violation.impact === 'critical';
+
+/** The built dashboard served by `vite preview` and one chromium, for the checks against a fake API. */
+export interface PreviewBrowser {
+  /** The preview's address, ending in `/`. */
+  readonly baseURL: string;
+  readonly browser: Browser;
+}
+
+/**
+ * Serves `dist/` with `vite preview` on a free port and launches one chromium for the file, before
+ * its tests, and closes both after (called once at a file's top level). The fields are read in
+ * the tests, once `beforeAll` has filled them.
+ */
+export function usePreview(): PreviewBrowser {
+  let server: PreviewServer | undefined;
+  const state = { baseURL: '', browser: undefined as unknown as Browser };
+  beforeAll(async () => {
+    server = await preview({ logLevel: 'silent', preview: { port: 0, host: '127.0.0.1', strictPort: true } });
+    state.baseURL = server.resolvedUrls?.local[0] ?? '';
+    state.browser = await launchBrowser();
+  });
+  afterAll(async () => {
+    await state.browser?.close();
+    await server?.close();
+  });
+  return state;
+}
+
+/** Answers a request that `page.route` caught with a JSON body (200 unless said). */
+export function fulfillJson(route: Route, body: unknown, status = 200): Promise<void> {
+  return route.fulfill({ status, contentType: 'application/json', body: JSON.stringify(body) });
 }

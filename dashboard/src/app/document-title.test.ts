@@ -11,6 +11,7 @@ describe('titleKey', () => {
     expect(titleKey('/project/7/edit')).toBe('documentTitle.settings');
     expect(titleKey('/project/7/tables')).toBe('documentTitle.collections');
     expect(titleKey('/project/7/form-history')).toBe('documentTitle.formHistory');
+    expect(titleKey('/project/7/analytics')).toBe('documentTitle.analytics');
     expect(titleKey('/project/7/42')).toBe('documentTitle.editor');
     expect(titleKey('/project/7/table/3/browse')).toBe('documentTitle.records');
     expect(titleKey('/project/7/table/3/browse/edit/9')).toBe('documentTitle.record');

@@ -42,6 +42,7 @@ const titles: readonly (readonly [route: { readonly pattern: string }, key: stri
   [paths.projectTables, 'documentTitle.collections'],
   [paths.projectRedirects, 'documentTitle.redirects', false],
   [paths.projectFormHistory, 'documentTitle.formHistory'],
+  [paths.projectAnalytics, 'documentTitle.analytics'],
   [paths.projectEdit, 'documentTitle.settings'],
   [paths.projectIdentity, 'documentTitle.identity'],
   [paths.project, 'documentTitle.overview'],

@@ -52,6 +52,9 @@ describe('paths', () => {
     );
     expect(paths.projectRedirectNew.pattern.startsWith(`${paths.projectRedirects.pattern}/`)).toBe(true);
     expect(paths.projectFormHistory.build({ projectId: 7 })).toBe('/project/7/form-history');
+    expect(paths.projectAnalytics.build({ projectId: 7 }, { range: '7d' })).toBe(
+      '/project/7/analytics?range=7d',
+    );
   });
 
   it('checks parameters at compile time', () => {

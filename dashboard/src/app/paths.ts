@@ -97,6 +97,8 @@ export const paths = {
   projectRedirectNew: route('/project/:projectId/redirects/new'),
   projectRedirectEdit: route('/project/:projectId/redirects/edit/:redirectId'),
   projectFormHistory: route('/project/:projectId/form-history'),
+  /** The site's visitors, views, sources and 404s for a range (`?range=7d` or `?from=…&to=…`). */
+  projectAnalytics: route('/project/:projectId/analytics'),
   page: route('/project/:projectId/:pageId'),
   /** Administrator screens (admin only, RequireAdmin). */
   erpBlocks: route('/erp/blocks'),

@@ -219,6 +219,14 @@ export const routes: RouteObject[] = [
             ),
           },
           {
+            path: paths.projectAnalytics.pattern,
+            // The chart library (uPlot) comes with this chunk only.
+            lazy: screen(
+              () => import('./AnalyticsPage'),
+              (m) => m.AnalyticsPage,
+            ),
+          },
+          {
             path: paths.page.pattern,
             // The editor is the heaviest screen (canvas, drag and drop, rich text, code editors):
             // its own chunk, fetched when the route is first visited.

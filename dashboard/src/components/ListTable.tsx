@@ -10,6 +10,8 @@ interface ListTableProps {
   testId: string;
   /** The column headings, in order. */
   headers: ReactNode[];
+  /** A class for each heading's `<th>`, by position (`hide-on-phone` with its column's cells). */
+  headerClassNames?: (string | undefined)[];
   /** A last, unnamed column of row actions (named "Actions" for screen readers). */
   actions?: boolean;
   /** The rows (`<tr>`s). */
@@ -20,7 +22,16 @@ interface ListTableProps {
  * A plain `.data-table` of a short list (no sorting or selection; those are `DataTable`'s), or,
  * with no rows, the line that says so.
  */
-export function ListTable({ isEmpty, empty, className, testId, headers, actions, children }: ListTableProps) {
+export function ListTable({
+  isEmpty,
+  empty,
+  className,
+  testId,
+  headers,
+  headerClassNames,
+  actions,
+  children,
+}: ListTableProps) {
   const { t } = useTranslation();
   if (isEmpty) {
     return (
@@ -35,7 +46,9 @@ export function ListTable({ isEmpty, empty, className, testId, headers, actions,
         <thead>
           <tr>
             {headers.map((header, index) => (
-              <th key={index}>{header}</th>
+              <th key={index} className={headerClassNames?.[index]}>
+                {header}
+              </th>
             ))}
             {actions && (
               <th className="actions-cell">

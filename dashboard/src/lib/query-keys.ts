@@ -36,6 +36,14 @@ export const queryKeys = {
   sheetLink: (projectId: number) => ['projects', projectId, 'sheet-token'] as const,
   /** A project's deploy history; under the project's key, so refreshing the project refreshes it. */
   deploys: (projectId: number) => ['projects', projectId, 'deploys'] as const,
+  /**
+   * A project's analytics report for a range (GET /api/projects/{id}/analytics); under the
+   * project's key, so saving the project's settings (analytics on or off) refreshes it.
+   */
+  analytics: (projectId: number, from: string, to: string) =>
+    ['projects', projectId, 'analytics', from, to] as const,
+  /** The "now" figure (visitors in the last 5 minutes), asked for on its own every 30 s. */
+  analyticsNow: (projectId: number) => ['projects', projectId, 'analytics', 'now'] as const,
   /** The block library and the user's My Blocks (GET /api/blocks). */
   blocks: ['blocks'] as const,
   /** The caller's business's own block library (GET /api/business/blocks). */

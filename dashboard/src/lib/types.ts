@@ -54,6 +54,11 @@ export type ProjectMeta = Omit<Schemas['ProjectMetaInput'], 'formHistoryOrderBy'
     verified?: boolean;
     verifiedDomain?: string;
     verifiedTimestamp?: string;
+    /**
+     * Whether the published site counts visits (on unless false). Written here until the
+     * analytics server change documents it in `ProjectMetaInput`; drop it then.
+     */
+    analytics?: boolean | null;
   };
 
 /**

@@ -67,6 +67,7 @@ describe('i18n catalogues', () => {
       'Permalink',
       'Status',
       'Desktop',
+      'Tablet',
       'Zoom',
       'Manual',
       'API',

@@ -1,8 +1,6 @@
 import { useTranslation } from 'react-i18next';
-import { toast } from '@/components/toast';
-import { errorMessage } from '@/lib/api-client';
 import type { Project } from '@/lib/types';
-import { useUpdateProject } from '@/features/projects/api/update-project';
+import { MetaToggle } from './MetaToggle';
 
 /**
  * Opt-in HSTS for the custom domain, saved to the project's meta at once. Off by default: once a
@@ -11,35 +9,17 @@ import { useUpdateProject } from '@/features/projects/api/update-project';
  */
 export function HstsToggle({ project }: { project: Pick<Project, 'id' | 'meta'> }) {
   const { t } = useTranslation();
-  const update = useUpdateProject();
-  // While saving, show what was asked for rather than flicker back to the old value.
-  const checked = update.isPending ? Boolean(update.variables.meta?.hsts) : Boolean(project.meta.hsts);
-
-  const toggle = (hsts: boolean) =>
-    update.mutate(
-      { id: project.id, meta: { hsts } },
-      {
-        onSuccess: () => toast.success(hsts ? t('project.hsts.enabled') : t('project.hsts.disabled')),
-        onError: (error) => toast.error(errorMessage(error)),
-      },
-    );
-
   return (
-    <div className="hsts-toggle">
-      <label className="checkbox">
-        <input
-          type="checkbox"
-          checked={checked}
-          disabled={update.isPending}
-          onChange={(event) => toggle(event.target.checked)}
-          aria-describedby="hsts-help"
-          data-testid="hsts-toggle"
-        />
-        {t('project.hsts.label')}
-      </label>
-      <small id="hsts-help" className="field-hint" data-testid="hsts-help">
-        {t('project.hsts.help')}
-      </small>
-    </div>
+    <MetaToggle
+      projectId={project.id}
+      setting="hsts"
+      value={Boolean(project.meta.hsts)}
+      texts={{
+        label: t('project.hsts.label'),
+        help: t('project.hsts.help'),
+        enabled: t('project.hsts.enabled'),
+        disabled: t('project.hsts.disabled'),
+      }}
+    />
   );
 }

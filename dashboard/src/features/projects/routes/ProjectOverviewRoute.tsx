@@ -52,6 +52,7 @@ const PROJECT_LINKS = [
   { path: paths.projectTables, testId: 'collections-link', label: 'project.collections' },
   { path: paths.projectRedirects, testId: 'redirects-link', label: 'project.redirects' },
   { path: paths.projectFormHistory, testId: 'form-history-link', label: 'project.formHistory' },
+  { path: paths.projectAnalytics, testId: 'analytics-link', label: 'project.analytics.link' },
 ] as const;
 
 function Overview({ project, slots }: { project: ProjectDetail; slots: OverviewSlots }) {

@@ -42,6 +42,15 @@ describe('project overview: form history link', () => {
   });
 });
 
+describe('project overview: analytics link', () => {
+  it('links every project to its analytics, named "Estatísticas"', async () => {
+    await overview({ is_published: false, domain: null });
+    const link = screen.getByTestId('analytics-link');
+    expect(link.getAttribute('href')).toBe('/project/7/analytics');
+    expect(link.textContent).toBe('Estatísticas');
+  });
+});
+
 const pageOf = (id: number, overrides: Partial<PageSummary> = {}): PageSummary => ({
   id,
   name: `Página ${id}`,

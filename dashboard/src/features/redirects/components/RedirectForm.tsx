@@ -20,6 +20,8 @@ interface RedirectFormProps {
   projectId: number;
   /** The rule being edited; absent for a new one. */
   redirect?: Redirect;
+  /** A new rule's origin, filled in (the analytics screen's "Criar redirecionamento" of a 404). */
+  defaultFrom?: string;
   onDone: () => void;
 }
 
@@ -29,14 +31,14 @@ interface RedirectFormProps {
  * save shows the server's text in an 'Erro' toast (spec §8) and beside the field it names. A rule
  * saved over one of the site's pages is kept, with a warning toast naming the page.
  */
-export function RedirectForm({ projectId, redirect, onDone }: RedirectFormProps) {
+export function RedirectForm({ projectId, redirect, defaultFrom = '', onDone }: RedirectFormProps) {
   const { t } = useTranslation();
   const save = useSaveRedirect();
   // Checked as the owner types: each field's error shows once that field has been changed.
   const form = useForm<RedirectRuleInput>({
     resolver: zodResolver(redirectRuleSchema),
     mode: 'onChange',
-    defaultValues: { from: redirect?.from ?? '', to: redirect?.to ?? '' },
+    defaultValues: { from: redirect?.from ?? defaultFrom, to: redirect?.to ?? '' },
   });
   const { errors, isValid } = form.formState;
   // Shown as soon as the origin is `*`, before the destination is even typed.
@@ -86,7 +88,7 @@ export function RedirectForm({ projectId, redirect, onDone }: RedirectFormProps)
             <input
               {...control}
               maxLength={300}
-              autoFocus
+              autoFocus={defaultFrom === ''}
               autoComplete="off"
               {...form.register('from')}
               data-testid="redirect-from-input"
@@ -103,6 +105,8 @@ export function RedirectForm({ projectId, redirect, onDone }: RedirectFormProps)
             <input
               {...control}
               maxLength={300}
+              // With the origin given, the destination is what is left to type.
+              autoFocus={defaultFrom !== ''}
               autoComplete="off"
               {...form.register('to')}
               data-testid="redirect-to-input"
