@@ -110,7 +110,7 @@ impl Stack {
                 name: "Scale",
                 email: "scale@example.com",
                 password_hash: "x",
-                language: "pt-BR",
+                language: vitrine_shared::language::Language::PtBr,
                 is_admin: false,
             })
             .await

@@ -23,7 +23,7 @@ use crate::{
 
 pub mod meta;
 
-pub use meta::{CustomFont, Font, ProjectMetaInput};
+pub use meta::{CustomFont, Font, FormOrder, ProjectMetaInput};
 
 pub const NAME_REQUIRED: &str = "Project name is required";
 

@@ -49,6 +49,7 @@ use vitrine_shared::ids::{AccountId, DeployId, PageId, ProjectId};
 use vitrine_shared::{
     Settings,
     domain::normalize_page_slug,
+    language::Language,
     manifest::FormSettings,
     sections::{MenuItem, MenuPage, menu},
     store::{Deploy, Page, Project},
@@ -269,13 +270,13 @@ pub fn form_settings(
     meta: &Value,
     owner_email: &str,
     site_name: &str,
-    language: &str,
+    language: Language,
 ) -> FormSettings {
     let to = Some(text_of(meta, "formEmail"))
         .filter(|e| !e.is_empty())
         .unwrap_or(owner_email)
         .to_string();
-    let subject = if language == "en" {
+    let subject = if language.is_english() {
         format!("New form submission on {site_name}")
     } else {
         format!("Novo envio de formulário em {site_name}")
@@ -382,11 +383,11 @@ mod tests {
     fn form_notifications_go_to_the_form_email_when_set() {
         let meta = serde_json::json!({"formEmail": "vendas@loja.example"});
         assert_eq!(
-            form_settings(&meta, "dono@x.example", "Loja", "pt-BR").to,
+            form_settings(&meta, "dono@x.example", "Loja", Language::PtBr).to,
             "vendas@loja.example"
         );
         let meta = serde_json::json!({"formEmail": "  "});
-        let f = form_settings(&meta, "dono@x.example", "Loja", "en");
+        let f = form_settings(&meta, "dono@x.example", "Loja", Language::En);
         assert_eq!(f.to, "dono@x.example");
         assert_eq!(f.subject, "New form submission on Loja");
         assert!(!f.lead_event);
@@ -396,11 +397,11 @@ mod tests {
     fn the_manifest_asks_for_lead_events_but_never_carries_the_token() {
         let meta = serde_json::json!({"conversionApiEnabled": true,
             "conversionApiAccessToken": "EAAB-secret", "conversionApiPixelId": "1234567890"});
-        let f = form_settings(&meta, "dono@x.example", "Loja", "pt-BR");
+        let f = form_settings(&meta, "dono@x.example", "Loja", Language::PtBr);
         assert!(f.lead_event);
         assert!(!serde_json::to_string(&f).unwrap().contains("EAAB-secret"));
         let off = serde_json::json!({"conversionApiEnabled": false,
             "conversionApiAccessToken": "EAAB-secret", "conversionApiPixelId": "1234567890"});
-        assert!(!form_settings(&off, "dono@x.example", "Loja", "pt-BR").lead_event);
+        assert!(!form_settings(&off, "dono@x.example", "Loja", Language::PtBr).lead_event);
     }
 }

@@ -72,7 +72,7 @@ async fn live_context(
         site_slug: project.slug.clone(),
         page_name: page.name.clone(),
         page_slug: normalize_page_slug(&page.slug),
-        lang: owner.language.clone(),
+        lang: owner.language.code().to_owned(),
         pages: Some(
             pages
                 .iter()

@@ -12,9 +12,11 @@ use vitrine_shared::ids::{AccountId, BusinessId, CollectionId, FieldId, ProjectI
 use vitrine_shared::{
     Settings,
     billing::Plan,
+    language::Language,
+    money::Currency,
     store::{
-        CertificateStatus, Collection, CollectionSummary, DomainClaim, Field, PageSummary,
-        Permissions, Project, Transaction, User, one_or_zero,
+        CertificateStatus, Collection, CollectionSummary, DomainClaim, Field, OneOrZero,
+        PageSummary, Permissions, Project, Transaction, User, one_or_zero,
     },
 };
 
@@ -24,8 +26,8 @@ pub struct UserView {
     pub id: AccountId,
     pub name: String,
     pub email: String,
-    pub language: String,
-    pub currency: String,
+    pub language: Language,
+    pub currency: Currency,
     #[schema(value_type = Option<i64>)]
     pub business_id: Option<BusinessId>,
     pub is_admin: bool,
@@ -36,8 +38,7 @@ pub struct UserView {
     #[serde(skip_serializing_if = "Option::is_none")]
     #[schema(value_type = Option<i64>)]
     pub impersonator_id: Option<AccountId>,
-    /// `basic` or `agency`: the business's plan for its members, else the user's own.
-    #[schema(value_type = String)]
+    /// The business's plan for its members, else the user's own.
     pub plan: Plan,
     /// Whether a card is on file with the payment provider.
     pub has_card: bool,
@@ -52,8 +53,8 @@ impl UserView {
             id: u.id,
             name: u.name.clone(),
             email: u.email.clone(),
-            language: u.language.clone(),
-            currency: u.currency.clone(),
+            language: u.language,
+            currency: u.currency,
             business_id: u.business_id,
             is_admin: u.is_admin,
             is_business_admin: u.is_business_admin,
@@ -195,7 +196,7 @@ pub struct TransactionView {
     pub created_at: DateTime<Utc>,
     pub description: String,
     pub amount: i64,
-    pub currency: String,
+    pub currency: Currency,
 }
 
 impl From<&Transaction> for TransactionView {
@@ -205,7 +206,7 @@ impl From<&Transaction> for TransactionView {
             created_at: t.created_at,
             description: t.description.clone(),
             amount: t.amount.minor(),
-            currency: t.amount.currency().to_string(),
+            currency: t.amount.currency(),
         }
     }
 }
@@ -240,7 +241,7 @@ pub struct FieldView {
     pub kind: String,
     /// '1' when required.
     #[serde(serialize_with = "one_or_zero")]
-    #[schema(value_type = String)]
+    #[schema(value_type = OneOrZero)]
     pub required: bool,
     #[schema(value_type = Vec<Object>)]
     pub options: Value,

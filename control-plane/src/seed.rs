@@ -12,6 +12,7 @@ use serde_json::Value;
 use vitrine_shared::{
     domain::{Email, PreviewSlug},
     ids::LibraryBlockId,
+    language::Language,
     store::{BlockInput, CategoryInput, NewProject, NewUser, TemplateInfo, User},
 };
 
@@ -91,7 +92,7 @@ async fn ensure_user(
             name,
             email: email.as_str(),
             password_hash: &hash,
-            language: "pt-BR",
+            language: Language::PtBr,
             is_admin: false,
         })
         .await?;

@@ -23,10 +23,7 @@ text_code!(Plan, "plan", [Basic => "basic", Agency => "agency"]);
 /// A plan's prices in one currency (spec 2 §9).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, utoipa::ToSchema)]
 pub struct PlanPrice {
-    /// `basic` or `agency`.
-    #[schema(value_type = String)]
     pub plan: Plan,
-    #[schema(value_type = String)]
     pub currency: Currency,
     /// The plan's name in that market: Básico/Agência in BRL, Starter/Agency in USD.
     pub name: &'static str,

@@ -19,6 +19,7 @@ pub mod fonts;
 pub mod form_sent;
 pub mod identity;
 pub mod ids;
+pub mod language;
 pub mod latency;
 pub mod lifecycle;
 pub mod list_query;

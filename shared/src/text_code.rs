@@ -1,8 +1,9 @@
 //! Closed sets of values that are stored and sent as a short text code (a currency's ISO 4217
 //! code, a plan's name): `text_code!` gives such an enum its code both ways (`code`, `FromStr`,
-//! `Display`), serde as that string, and sqlx as a TEXT column of either database. A code the
-//! enum does not know is an error everywhere, never a panic: a request's is refused by
-//! deserialising, the database's fails the query.
+//! `Display`), serde as that string, sqlx as a TEXT column of either database, and OpenAPI as a
+//! named string schema with the codes as its `enum`. A code the enum does not know is an error
+//! everywhere, never a panic: a request's is refused by deserialising, the database's fails the
+//! query.
 
 /// A code the enum does not know.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -64,6 +65,23 @@ macro_rules! text_code {
             fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
                 let code = <std::borrow::Cow<'de, str>>::deserialize(d)?;
                 code.parse().map_err(serde::de::Error::custom)
+            }
+        }
+
+        impl utoipa::PartialSchema for $ty {
+            fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
+                utoipa::openapi::ObjectBuilder::new()
+                    .schema_type(utoipa::openapi::schema::Type::String)
+                    .enum_values(Some([$($code),+]))
+                    .into()
+            }
+        }
+
+        /// A named schema (`#/components/schemas/<Type>`): the document lists the codes, and
+        /// the dashboard's generated types read them as a union of those strings.
+        impl utoipa::ToSchema for $ty {
+            fn name() -> std::borrow::Cow<'static, str> {
+                std::borrow::Cow::Borrowed(stringify!($ty))
             }
         }
 

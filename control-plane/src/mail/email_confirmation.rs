@@ -19,6 +19,7 @@
 //! [`form_recipients`]: super::form_recipients
 
 use chrono::Duration;
+use vitrine_shared::language::Language;
 use vitrine_shared::store::{User, now};
 
 use super::Mail;
@@ -82,7 +83,7 @@ async fn send(mail: &Mail, user: &User) -> Result<()> {
         return Ok(());
     }
     let link = link(&core.settings.public_url, &token);
-    let (subject, body) = message(&user.language, &user.name, &link);
+    let (subject, body) = message(user.language, &user.name, &link);
     mail.enqueue(&user.email, subject, &body).await?;
     Ok(())
 }
@@ -113,8 +114,8 @@ fn link(public_url: &str, token: &str) -> String {
     url.to_string()
 }
 
-fn message(language: &str, name: &str, link: &str) -> (&'static str, String) {
-    if language == "en" {
+fn message(language: Language, name: &str, link: &str) -> (&'static str, String) {
+    if language.is_english() {
         (
             "Confirm your Vitrine e-mail address",
             format!(

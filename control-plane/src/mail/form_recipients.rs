@@ -20,6 +20,7 @@ use chrono::{DateTime, Duration, Utc};
 use serde::Serialize;
 use serde_json::Value;
 use utoipa::ToSchema;
+use vitrine_shared::language::Language;
 use vitrine_shared::store::{FormRecipient, Project, now};
 
 use super::Mail;
@@ -38,6 +39,20 @@ pub const MAX_REQUESTS_PER_OWNER_PER_DAY: i64 = 20;
 /// How long a confirmation link works.
 pub const LINK_VALID_FOR: Duration = Duration::days(7);
 
+/// Whether notifications reach the project's notification address.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum FormEmailStatus {
+    /// The owner's own sign-in address, confirmed.
+    Owner,
+    /// The owner's own address, whose account confirmation link was not opened yet: nothing is
+    /// sent to it.
+    OwnerUnconfirmed,
+    /// Waiting for its mailbox to confirm: nothing is sent to it yet.
+    Pending,
+    Confirmed,
+}
+
 /// Where a project's form notifications go, and whether they are sent.
 #[derive(Debug, Serialize, ToSchema)]
 pub struct FormEmailView {
@@ -45,11 +60,7 @@ pub struct FormEmailView {
     pub email: Option<String>,
     /// The address notifications are for.
     pub recipient: String,
-    /// `owner` (the owner's own sign-in address, confirmed), `owner_unconfirmed` (the owner's
-    /// own address, whose account confirmation link was not opened yet: nothing is sent to
-    /// it), `pending` (waiting for its mailbox to confirm: nothing is sent to it yet) or
-    /// `confirmed`.
-    pub status: &'static str,
+    pub status: FormEmailStatus,
     /// When the last confirmation e-mail was queued (`pending` only; `null`: none could be
     /// sent yet, see `resend`).
     pub requested_at: Option<DateTime<Utc>>,
@@ -76,9 +87,9 @@ pub async fn view(core: &Core, project: &Project) -> Result<FormEmailView> {
             email,
             recipient,
             status: if owner.email_confirmed_at.is_some() {
-                "owner"
+                FormEmailStatus::Owner
             } else {
-                "owner_unconfirmed"
+                FormEmailStatus::OwnerUnconfirmed
             },
             requested_at: None,
             confirmed_at: None,
@@ -89,9 +100,9 @@ pub async fn view(core: &Core, project: &Project) -> Result<FormEmailView> {
         Some(FormRecipient {
             confirmed_at: Some(at),
             ..
-        }) => ("confirmed", None, Some(*at)),
-        Some(r) => ("pending", Some(r.requested_at), None),
-        None => ("pending", None, None),
+        }) => (FormEmailStatus::Confirmed, None, Some(*at)),
+        Some(r) => (FormEmailStatus::Pending, Some(r.requested_at), None),
+        None => (FormEmailStatus::Pending, None, None),
     };
     Ok(FormEmailView {
         email,
@@ -112,7 +123,7 @@ fn too_many(code: ErrorCode, message: &str, retry_after_secs: i64) -> ApiError {
 pub async fn request_confirmation(mail: &Mail, project: &Project, resend: bool) -> Result<()> {
     let core = &mail.core;
     let view = view(core, project).await?;
-    if view.status != "pending" {
+    if view.status != FormEmailStatus::Pending {
         return Ok(());
     }
     let email = view.recipient;
@@ -153,7 +164,7 @@ pub async fn request_confirmation(mail: &Mail, project: &Project, resend: bool) 
         .request_form_recipient(project.id, &email, &auth::token_hash(&token))
         .await?;
     let link = confirm_link(&core.settings.public_url, &token);
-    let (subject, body) = confirm_mail(&owner.language, &project.name, &owner.email, &link);
+    let (subject, body) = confirm_mail(owner.language, &project.name, &owner.email, &link);
     mail.enqueue(&email, subject, &body).await?;
     Ok(())
 }
@@ -179,8 +190,8 @@ fn confirm_link(public_url: &str, token: &str) -> String {
     url.to_string()
 }
 
-fn confirm_mail(language: &str, site: &str, owner: &str, link: &str) -> (&'static str, String) {
-    if language == "en" {
+fn confirm_mail(language: Language, site: &str, owner: &str, link: &str) -> (&'static str, String) {
+    if language.is_english() {
         (
             "Confirm where a site's form messages go",
             format!(

@@ -2,7 +2,7 @@
 //! code, form e-mail, conversion API and the other client-writable keys, each checked, merged
 //! over what is stored. Server-owned keys are never read from a request.
 
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 use utoipa::ToSchema;
 use vitrine_shared::domain::Invalid;
@@ -28,6 +28,26 @@ pub struct CustomFont {
     pub filename: String,
 }
 
+/// The form history's order (`meta.formHistoryOrderBy`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, ToSchema)]
+pub enum FormOrder {
+    #[serde(rename = "created_at")]
+    OldestFirst,
+    #[serde(rename = "-created_at")]
+    NewestFirst,
+}
+
+impl FormOrder {
+    /// The order a setting names, if it names one.
+    pub fn parse(setting: &str) -> Option<FormOrder> {
+        match setting {
+            "created_at" => Some(FormOrder::OldestFirst),
+            "-created_at" => Some(FormOrder::NewestFirst),
+            _ => None,
+        }
+    }
+}
+
 /// The meta keys a client may set. Keys not listed here (including the server-owned
 /// verification keys) are ignored.
 #[derive(Debug, Default, Deserialize, ToSchema)]
@@ -43,6 +63,8 @@ pub struct ProjectMetaInput {
     pub conversion_api_enabled: Option<bool>,
     pub conversion_api_access_token: Option<String>,
     pub conversion_api_pixel_id: Option<String>,
+    /// Read as text, so that another value gets the coded `form_order_invalid` answer.
+    #[schema(value_type = Option<FormOrder>)]
     pub form_history_order_by: Option<String>,
     /// Where the published site's form notifications go; empty means the owner's e-mail.
     pub form_email: Option<String>,
@@ -225,14 +247,14 @@ impl ProjectMetaInput {
             set("conversionApiEnabled", Value::Bool(enabled));
         }
         if let Some(order) = self.form_history_order_by {
-            if order != "created_at" && order != "-created_at" {
+            let Some(order) = FormOrder::parse(&order) else {
                 return Err(Invalid::new(
                     "formHistoryOrderBy",
                     ErrorCode::FormOrderInvalid,
                     "Order must be created_at or -created_at",
                 ));
-            }
-            set("formHistoryOrderBy", Value::String(order));
+            };
+            set("formHistoryOrderBy", serde_json::json!(order));
         }
         if let Some(v2) = self.deployv2 {
             set("deployv2", Value::Bool(v2));

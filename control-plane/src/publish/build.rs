@@ -191,11 +191,7 @@ pub(super) async fn build(
     let pixel_id = Some(text_of(meta, "conversionApiPixelId").to_string())
         .filter(|p| !p.is_empty() && meta.get("conversionApiEnabled") != Some(&Value::Bool(false)));
     let site = SiteParts {
-        lang: if owner.language.is_empty() {
-            "pt-BR".into()
-        } else {
-            owner.language.clone()
-        },
+        lang: owner.language.code().to_owned(),
         favicon,
         favicon_type,
         fonts_css: fonts.css,
@@ -394,7 +390,7 @@ pub(super) async fn build(
         forms: FormSettings {
             lang: site.lang.clone(),
             thank_you: thank_you_path(meta, &pages),
-            ..form_settings(meta, &owner.email, &identity.name, &owner.language)
+            ..form_settings(meta, &owner.email, &identity.name, owner.language)
         },
         uploads: std::mem::take(&mut b.foreign_uploads),
         menu,

@@ -15,8 +15,9 @@ use vitrine_shared::ids::AccountId;
 use vitrine_shared::{
     billing::{Month, PLANS, PlanPrice},
     domain::{new_password, required_text},
+    language::Language,
     money::{Currency, Money, serialize_minor},
-    store::{PasswordChange, User},
+    store::PasswordChange,
 };
 
 use crate::{
@@ -34,9 +35,12 @@ use crate::{
 #[derive(Debug, Deserialize, ToSchema)]
 pub struct AccountUpdate {
     pub name: Option<String>,
-    /// `pt-BR` or `en`.
+    /// `pt-BR` or `en`. Read as text, so that another value gets the coded
+    /// `language_invalid` answer rather than a parse error (and `currency_invalid` below).
+    #[schema(value_type = Option<Language>)]
     pub language: Option<String>,
     /// `BRL` or `USD`; fixed once the account has transactions.
+    #[schema(value_type = Option<Currency>)]
     pub currency: Option<String>,
 }
 
@@ -57,26 +61,27 @@ pub async fn update_account(
         )?,
         None => user.name.clone(),
     };
-    let language = req
-        .language
-        .clone()
-        .unwrap_or_else(|| user.language.clone());
-    if !matches!(language.as_str(), "pt-BR" | "en") {
-        return Err(ApiError::invalid(
-            "language",
-            ErrorCode::LanguageInvalid,
-            "Language must be pt-BR or en",
-        ));
-    }
-    let currency = req.currency.as_deref().unwrap_or(&user.currency);
-    let Ok(currency) = currency.parse::<Currency>() else {
-        return Err(ApiError::invalid(
-            "currency",
-            ErrorCode::CurrencyInvalid,
-            "Currency must be BRL or USD",
-        ));
+    let language = match req.language.as_deref() {
+        None => user.language,
+        Some(tag) => tag.parse::<Language>().map_err(|_| {
+            ApiError::invalid(
+                "language",
+                ErrorCode::LanguageInvalid,
+                "Language must be pt-BR or en",
+            )
+        })?,
     };
-    if currency.code() != user.currency && state.store.has_transactions(user.id).await? {
+    let currency = match req.currency.as_deref() {
+        None => user.currency,
+        Some(code) => code.parse::<Currency>().map_err(|_| {
+            ApiError::invalid(
+                "currency",
+                ErrorCode::CurrencyInvalid,
+                "Currency must be BRL or USD",
+            )
+        })?,
+    };
+    if currency != user.currency && state.store.has_transactions(user.id).await? {
         return Err(ApiError::conflict(
             "currency",
             ErrorCode::CurrencyLocked,
@@ -85,7 +90,7 @@ pub async fn update_account(
     }
     let updated = state
         .store
-        .update_account(user.id, &name, &language, currency.code())
+        .update_account(user.id, &name, language, currency)
         .await?;
     let current = CurrentUser {
         user: updated,
@@ -171,25 +176,16 @@ pub async fn plans() -> ApiJson<&'static [PlanPrice]> {
 pub struct Balance {
     /// Minor units; negative when the account owes.
     pub amount: i64,
-    pub currency: String,
-}
-
-/// The account's currency. `None` for one nothing is billed in (the API stores only BRL or
-/// USD), whose ledger in it is empty.
-fn billed_currency(user: &User) -> Option<Currency> {
-    user.currency.parse().ok()
+    pub currency: Currency,
 }
 
 #[utoipa::path(get, path = "/api/transactions/balance", tag = "account",
     responses((status = 200, body = Balance), (status = 401, body = ErrorBody)))]
 pub async fn balance(State(state): State<AppState>, user: CurrentUser) -> Result<ApiJson<Balance>> {
-    let amount = match billed_currency(&user) {
-        Some(c) => state.store.balance(user.id, c).await?.minor(),
-        None => 0,
-    };
+    let amount = state.store.balance(user.id, user.currency).await?.minor();
     Ok(ApiJson(Balance {
         amount,
-        currency: user.currency.clone(),
+        currency: user.currency,
     }))
 }
 
@@ -248,7 +244,7 @@ pub struct DayTotal {
 #[derive(Debug, Serialize, ToSchema)]
 pub struct MonthHistory {
     pub month: String,
-    pub currency: String,
+    pub currency: Currency,
     pub total: i64,
     /// Only days with transactions, in order.
     pub days: Vec<DayTotal>,
@@ -277,12 +273,9 @@ pub async fn month_history(
         .store
         .transactions_between(user.id, month.start(), month.end())
         .await?;
-    let currency = billed_currency(&user);
+    let currency = user.currency;
     let mut days: Vec<DayTotal> = Vec::new();
-    for t in rows
-        .iter()
-        .filter(|t| Some(t.amount.currency()) == currency)
-    {
+    for t in rows.iter().filter(|t| t.amount.currency() == currency) {
         let date = t.created_at.format("%Y-%m-%d").to_string();
         match days.last_mut() {
             Some(d) if d.date == date => {
@@ -296,15 +289,12 @@ pub async fn month_history(
             }),
         }
     }
-    let total = match currency {
-        Some(c) => Money::sum(c, days.iter().map(|d| d.total))
-            .map_err(anyhow::Error::from)?
-            .minor(),
-        None => 0,
-    };
+    let total = Money::sum(currency, days.iter().map(|d| d.total))
+        .map_err(anyhow::Error::from)?
+        .minor();
     Ok(ApiJson(MonthHistory {
         month: month.to_string(),
-        currency: user.currency.clone(),
+        currency,
         total,
         days,
     }))

@@ -210,7 +210,7 @@ pub async fn create_business_user(
                 name: &name,
                 email: email.as_str(),
                 password_hash: &hash,
-                language: &admin.user.language,
+                language: admin.user.language,
                 is_admin: false,
             },
             admin.business_id,

@@ -34,7 +34,7 @@ use crate::{
     error::{ApiError, ErrorBody, ErrorCode, Result},
     extract::{ApiJson, ApiPath, ApiQuery, BulkDelete, double_option},
     pagination::{PageRequest, Paginated},
-    projects::ProjectMetaInput,
+    projects::{FormOrder, ProjectMetaInput},
     responses::{Deleted, ProjectView},
     state::AppState,
 };
@@ -134,16 +134,25 @@ pub struct HistoryLimit {
     pub trimmed: i64,
     /// When entries were last deleted.
     pub last_trimmed_at: Option<DateTime<Utc>>,
-    /// `trimmed` (older entries were deleted), `near` (at least 90 % full) or `null`.
-    pub warning: Option<&'static str>,
+    pub warning: Option<HistoryWarning>,
+}
+
+/// What the owner is warned of about the form history's cap.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, ToSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum HistoryWarning {
+    /// Older entries were deleted to stay within it.
+    Trimmed,
+    /// It is at least 90 % full.
+    Near,
 }
 
 impl HistoryLimit {
     fn new(max_entries: i64, total: i64, usage: HistoryUsage) -> HistoryLimit {
         let warning = if usage.trimmed > 0 {
-            Some("trimmed")
+            Some(HistoryWarning::Trimmed)
         } else if total.saturating_mul(10) >= max_entries.saturating_mul(9) {
-            Some("near")
+            Some(HistoryWarning::Near)
         } else {
             None
         };
@@ -328,8 +337,10 @@ pub async fn delete_form_history(
 /// The form history's settings modal; a key left out keeps its value.
 #[derive(Debug, Deserialize, ToSchema)]
 pub struct FormHistorySettings {
-    /// `created_at` (oldest first) or `-created_at` (newest first).
+    /// `created_at` (oldest first) or `-created_at` (newest first); read as text, so that
+    /// another value gets the coded `form_order_invalid` answer.
     #[serde(rename = "formHistoryOrderBy", default)]
+    #[schema(value_type = Option<FormOrder>)]
     pub form_history_order_by: Option<String>,
     /// The page a visitor is sent to after a form is sent: the id of a static page of this
     /// project, or null for none (the form's own page then shows a confirmation).
@@ -425,10 +436,13 @@ mod tests {
             last_trimmed_at: None,
         };
         assert_eq!(HistoryLimit::new(100, 89, usage(0)).warning, None);
-        assert_eq!(HistoryLimit::new(100, 90, usage(0)).warning, Some("near"));
+        assert_eq!(
+            HistoryLimit::new(100, 90, usage(0)).warning,
+            Some(HistoryWarning::Near)
+        );
         assert_eq!(
             HistoryLimit::new(100, 100, usage(3)).warning,
-            Some("trimmed")
+            Some(HistoryWarning::Trimmed)
         );
     }
 

@@ -61,9 +61,9 @@ mod export_stream;
 mod import_rows;
 mod summary;
 
-use export_stream::{Format, export};
+use export_stream::export;
 use import_rows::{Validated, decode_text, parse_csv, parse_json, validate_chunks};
-use summary::{FileInfo, ImportSummary, PREVIEW_ROWS, all_problems, summary};
+use summary::{FileInfo, Format, ImportSummary, PREVIEW_ROWS, all_problems, summary};
 
 /// Which column of a file a header names.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -283,10 +283,10 @@ fn read_file(
     let (rows, format, separator): (Box<dyn Iterator<Item = Result<_>>>, _, _) =
         if lower.ends_with(".json") {
             let rows = parse_json(schema, &file.text)?;
-            (Box::new(rows.into_iter().map(Ok)), "json", None)
+            (Box::new(rows.into_iter().map(Ok)), Format::Json, None)
         } else if lower.ends_with(".csv") || lower.ends_with(".txt") {
             let (rows, sep) = parse_csv(schema, &file.text)?;
-            (Box::new(rows), "csv", Some(separator_name(sep)))
+            (Box::new(rows), Format::Csv, Some(separator_name(sep)))
         } else {
             return Err(ApiError::invalid(
                 "name",

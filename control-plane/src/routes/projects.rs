@@ -95,7 +95,7 @@ pub async fn create_project(
             .await?;
     }
     let (token, uuid) = new_identity();
-    let home = if user.language == "en" {
+    let home = if user.language.is_english() {
         "Home"
     } else {
         "Início"
@@ -217,7 +217,7 @@ pub async fn duplicate_project(
 ) -> Result<impl IntoResponse> {
     let source = authorized_project(&state, &user, id).await?;
     let snapshot = state.store.export_snapshot(id).await?;
-    let suffix = if user.language == "en" {
+    let suffix = if user.language.is_english() {
         "copy"
     } else {
         "cópia"

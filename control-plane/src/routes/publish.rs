@@ -23,7 +23,7 @@ use futures::{Stream, StreamExt};
 use serde::{Deserialize, Serialize, de::DeserializeOwned};
 use utoipa::ToSchema;
 use vitrine_shared::ids::{AccountId, DeployId, ProjectId};
-use vitrine_shared::store::Deploy;
+use vitrine_shared::store::{Deploy, DeployStatus};
 
 use crate::{
     accounts::auth::CurrentUser,
@@ -289,7 +289,7 @@ pub async fn activate_deploy(
     if deploy.project_id != id {
         return Err(ApiError::NotFound);
     }
-    if deploy.status != "ready" {
+    if deploy.status != DeployStatus::Ready {
         return Err(ApiError::invalid(
             "deploy_id",
             ErrorCode::DeployNotFinished,
@@ -298,7 +298,7 @@ pub async fn activate_deploy(
                 deploy.status
             ),
         )
-        .param("status", deploy.status.clone()));
+        .param("status", deploy.status.code()));
     }
     let deploy = state.store.activate_deploy(id, deploy_id).await?;
     // The card shows the deploy now live: its picture, taken now if it has none yet.

@@ -7,6 +7,7 @@ use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 use vitrine_shared::{
     domain::{EMAIL_MESSAGE, Email, Invalid, new_password, required_text},
+    language::Language,
     store::{NewUser, now},
 };
 
@@ -38,8 +39,10 @@ pub struct RegisterRequest {
     pub name: String,
     pub email: String,
     pub password: String,
-    /// Optional interface language, `pt-BR` (default) or `en`.
+    /// Optional interface language, `pt-BR` (default) or `en`. Read as text, so that another
+    /// value gets the coded `language_invalid` answer rather than a parse error.
     #[serde(default)]
+    #[schema(value_type = Option<Language>)]
     pub language: Option<String>,
 }
 
@@ -162,16 +165,14 @@ pub async fn register(
     let email = Email::parse(&req.email)?;
     let password = new_password(&req.password)?;
     let language = match req.language.as_deref() {
-        None | Some("pt-BR") => "pt-BR",
-        Some("en") => "en",
-        Some(_) => {
-            return Err(Invalid::new(
+        None => Language::default(),
+        Some(tag) => tag.parse::<Language>().map_err(|_| {
+            Invalid::new(
                 "language",
                 ErrorCode::LanguageInvalid,
                 "Language must be pt-BR or en",
             )
-            .into());
-        }
+        })?,
     };
     let password_hash = auth::hash_password(password).await?;
     let user = state
@@ -243,7 +244,7 @@ pub async fn forgot(
             .await?
         {
             let link = reset_link(&state.settings.public_url, email.as_str(), &token);
-            let (subject, body) = reset_mail(&user.language, &user.name, &link);
+            let (subject, body) = reset_mail(user.language, &user.name, &link);
             state.mail.enqueue(email.as_str(), subject, &body).await?;
         }
     }
@@ -259,8 +260,8 @@ fn reset_link(public_url: &str, email: &str, token: &str) -> String {
     url.to_string()
 }
 
-fn reset_mail(language: &str, name: &str, link: &str) -> (&'static str, String) {
-    if language == "en" {
+fn reset_mail(language: Language, name: &str, link: &str) -> (&'static str, String) {
+    if language.is_english() {
         (
             "Reset your Vitrine password",
             format!(

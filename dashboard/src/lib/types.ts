@@ -25,9 +25,9 @@ export type LoginRequest = Schemas['LoginRequest'];
 export type RegisterRequest = Schemas['RegisterRequest'];
 export type NewPasswordRequest = Schemas['NewPasswordRequest'];
 
-export type Language = 'pt-BR' | 'en';
-export type PlanCode = 'basic' | 'agency';
-export type Currency = 'BRL' | 'USD';
+export type Language = Schemas['Language'];
+export type PlanCode = Schemas['Plan'];
+export type Currency = Schemas['Currency'];
 
 /** One project permission: all projects, or a list of project ids let in or kept out (spec §3). */
 export type Permissions = Schemas['Permissions'];
@@ -38,7 +38,7 @@ export type Permissions = Schemas['Permissions'];
  */
 export type User = Narrowed<
   Schemas['UserView'],
-  { language: Language; currency: Currency; plan?: PlanCode; has_card?: boolean; email_confirmed?: boolean }
+  { plan?: PlanCode; has_card?: boolean; email_confirmed?: boolean }
 >;
 export type PublicConfig = Schemas['PublicConfig'];
 export type Font = Sent<Schemas['Font'], 'variants'>;
@@ -48,9 +48,8 @@ export type CustomFont = Schemas['CustomFont'];
  * A project's settings (spec 1 §3 Project.meta): what an owner writes (`ProjectMetaInput`), the
  * form settings, and the keys only the server writes (the domain's verification).
  */
-export type ProjectMeta = Omit<Schemas['ProjectMetaInput'], 'formHistoryOrderBy'> &
-  Omit<Schemas['FormHistorySettings'], 'formHistoryOrderBy'> & {
-    formHistoryOrderBy?: 'created_at' | '-created_at' | null;
+export type ProjectMeta = Schemas['ProjectMetaInput'] &
+  Schemas['FormHistorySettings'] & {
     verified?: boolean;
     verifiedDomain?: string;
     verifiedTimestamp?: string;
@@ -81,9 +80,9 @@ export type DnsReport = Narrowed<
 /** A custom domain saved before it was proven: the server checks it again on its own. */
 export type DomainCheck = Narrowed<Schemas['DomainCheckView'], { last_result?: DnsReport | null }>;
 
-export type CertificateStatus = 'pending' | 'issued' | 'failing';
+export type CertificateStatus = Schemas['CertState'];
 /** The TLS certificate of the project's custom domain, as the edge obtains and renews it. */
-export type Certificate = Narrowed<Schemas['CertificateStatus'], { status: CertificateStatus }>;
+export type Certificate = Schemas['CertificateStatus'];
 
 /** A project as the list shows it; a single project's answer adds its content (`ProjectDetail`). */
 export type Project = Narrowed<
@@ -109,7 +108,7 @@ export type Page = Narrowed<
   { blocks: unknown; meta: unknown; description: string | null; image: string | null }
 >;
 
-export type Template = Narrowed<Schemas['TemplateView'], { is_published: '1' | '0' }>;
+export type Template = Schemas['TemplateView'];
 export type TemplatePage = Schemas['TemplatePage'];
 export type TemplateDetail = Template & Pick<Schemas['TemplateDetail'], 'pages'>;
 
@@ -121,14 +120,14 @@ export type TemplateDetail = Template & Pick<Schemas['TemplateDetail'], 'pages'>
 export type Paginated<T> = Omit<Schemas['Paginated_RedirectView'], 'data'> & { data: T[] };
 
 // Account and billing (spec 2 §3, §9). Amounts are integer minor units.
-export type Balance = Narrowed<Schemas['Balance'], { currency: Currency }>;
+export type Balance = Schemas['Balance'];
 export type StorageUsage = Schemas['StorageView'];
 export type DayTotal = Schemas['DayTotal'];
-export type MonthTransactions = Narrowed<Schemas['MonthHistory'], { currency: Currency }>;
-export type Transaction = Narrowed<Schemas['Transaction'], { currency: Currency }>;
-export type AccountPayload = Narrowed<Schemas['AccountUpdate'], { language?: Language; currency?: Currency }>;
+export type MonthTransactions = Schemas['MonthHistory'];
+export type Transaction = Schemas['Transaction'];
+export type AccountPayload = Schemas['AccountUpdate'];
 export type StripeConfig = Schemas['StripeConfig'];
-export type PlanPrice = Narrowed<Schemas['PlanPrice'], { plan: PlanCode; currency: Currency }>;
+export type PlanPrice = Schemas['PlanPrice'];
 export type AdminUserRow = Schemas['UserRow'];
 
 // Business users.
@@ -156,7 +155,7 @@ export type Imported = Schemas['Imported'];
 export type ThumbnailProgress = Schemas['ThumbnailProgress'];
 
 // Publishing.
-export type DeployStatus = 'building' | 'ready' | 'failed';
+export type DeployStatus = Schemas['DeployStatus'];
 /** One immutable deploy of a project: what a publish built, live or not. */
 export type Deploy = Narrowed<Schemas['Deploy'], { status: DeployStatus; error_params?: ErrorParams }>;
 export type DeployList = Omit<Schemas['DeployList'], 'data'> & { data: Deploy[] };
@@ -169,16 +168,13 @@ export type UnpublishResult = Schemas['UnpublishView'];
 // Redirects and form history.
 export type Redirect = Narrowed<Schemas['RedirectView'], { warnings?: CodedWarning[] }>;
 export type FormEntry = Schemas['Paginated_Submission']['data'][number];
-export type HistoryLimit = Narrowed<Schemas['HistoryLimit'], { warning?: 'trimmed' | 'near' | null }>;
+export type HistoryLimit = Schemas['HistoryLimit'];
 export type FormHistory = Narrowed<
   Schemas['FormHistoryView'],
   { project: Project; history: Paginated<FormEntry>; limit: HistoryLimit }
 >;
-export type FormEmailStatus = 'owner' | 'owner_unconfirmed' | 'pending' | 'confirmed';
-export type FormEmail = Narrowed<
-  Sent<Schemas['FormEmailView'], 'email' | 'requested_at' | 'confirmed_at'>,
-  { status: FormEmailStatus }
->;
+export type FormEmailStatus = Schemas['FormEmailStatus'];
+export type FormEmail = Sent<Schemas['FormEmailView'], 'email' | 'requested_at' | 'confirmed_at'>;
 export type ConfirmedFormEmail = Schemas['ConfirmedFormEmail'];
 
 // The edge fleet.
@@ -203,7 +199,7 @@ export type ImportPreviewRow = Narrowed<Schemas['PreviewRow'], { cells: ImportPr
 /** The answer of an import and of its dry run: true counts, how the file was read, first rows. */
 export type ImportSummary = Narrowed<
   Schemas['ImportSummary'],
-  { format: 'csv' | 'json'; problems: ApiErrorDetail[]; preview: ImportPreviewRow[] }
+  { problems: ApiErrorDetail[]; preview: ImportPreviewRow[] }
 >;
 export type PostFieldValue = Schemas['FieldValue'];
 export type Post = Schemas['PostView'];

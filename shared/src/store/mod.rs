@@ -69,7 +69,7 @@ pub use models::*;
 pub use outbox::OutboxMail;
 pub use photos::PhotoProgress;
 pub use projects::NewProject;
-pub use publishing::{CHANGES_CHANNEL, Change, Deploy, INTERRUPTED_BUILD, SiteRow};
+pub use publishing::{CHANGES_CHANNEL, Change, Deploy, DeployStatus, INTERRUPTED_BUILD, SiteRow};
 pub use redirects::{REDIRECTS_FULL, RedirectOrder, RedirectQuery, RedirectRule};
 pub use sqlx::types::Json;
 pub use storage::{RECORDS_FULL, Reservation, StorageQuota, StorageUsage, UploadOwner};
@@ -77,7 +77,9 @@ pub use submissions::{
     NewSubmission, Notification, StoredSubmission, Submission, SubmissionFilter,
 };
 pub use templates::TemplateInfo;
-pub use tls::{Cap, CertificateStatus, OrderCaps, OrderCounts, RenewalDue, StoredCert, backoff};
+pub use tls::{
+    Cap, CertState, CertificateStatus, OrderCaps, OrderCounts, RenewalDue, StoredCert, backoff,
+};
 
 /// Applies the same body to whichever pool the store holds. The body is compiled once per
 /// database, so it must only use what both drivers support.

@@ -8,6 +8,8 @@ use sqlx::types::Json;
 use utoipa::ToSchema;
 
 use crate::ids::{AccountId, BusinessId, CollectionId, DeployId, PageId, ProjectId, TemplateId};
+use crate::language::Language;
+use crate::money::Currency;
 
 /// A user's project access inside their business (spec 2 §3): one of the three entries,
 /// or none (own projects only). Admins and business admins have none.
@@ -29,8 +31,8 @@ pub struct User {
     pub name: String,
     pub email: String,
     pub password_hash: String,
-    pub language: String,
-    pub currency: String,
+    pub language: Language,
+    pub currency: Currency,
     pub business_id: Option<BusinessId>,
     pub is_admin: bool,
     pub is_business_admin: bool,
@@ -57,7 +59,7 @@ pub struct NewUser<'a> {
     pub name: &'a str,
     pub email: &'a str,
     pub password_hash: &'a str,
-    pub language: &'a str,
+    pub language: Language,
     pub is_admin: bool,
 }
 
@@ -190,7 +192,7 @@ pub struct Template {
     pub sort_order: i64,
     /// '1' or '0', as the spec writes it.
     #[serde(serialize_with = "one_or_zero")]
-    #[schema(value_type = String)]
+    #[schema(value_type = OneOrZero)]
     pub is_published: bool,
     #[schema(required)]
     pub thumbnail: Option<String>,
@@ -204,3 +206,18 @@ pub struct Template {
 pub fn one_or_zero<S: serde::Serializer>(flag: &bool, s: S) -> Result<S::Ok, S::Error> {
     s.serialize_str(if *flag { "1" } else { "0" })
 }
+
+/// The document's type of a flag written by [`one_or_zero`]
+/// (`#[schema(value_type = OneOrZero)]`): the text `"1"` or `"0"`.
+pub struct OneOrZero;
+
+impl utoipa::PartialSchema for OneOrZero {
+    fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
+        utoipa::openapi::ObjectBuilder::new()
+            .schema_type(utoipa::openapi::schema::Type::String)
+            .enum_values(Some(["1", "0"]))
+            .into()
+    }
+}
+
+impl ToSchema for OneOrZero {}

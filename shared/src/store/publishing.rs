@@ -17,14 +17,28 @@ use crate::ids::{AccountId, BusinessId, DeployId, ProjectId};
 use super::BeginWrite;
 use super::{Result, Store, StoreError, dispatch, map_err, now, trusted};
 
+/// Where a deploy's build is: running, finished (it may be made live), or stopped by a refusal or
+/// an interruption (`Deploy::error` says why).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum DeployStatus {
+    Building,
+    Ready,
+    Failed,
+}
+
+crate::text_code::text_code!(DeployStatus, "deploy status", [
+    Building => "building",
+    Ready => "ready",
+    Failed => "failed",
+]);
+
 #[derive(Debug, Clone, Serialize, sqlx::FromRow, ToSchema)]
 pub struct Deploy {
     #[schema(value_type = i64)]
     pub id: DeployId,
     #[schema(value_type = i64)]
     pub project_id: ProjectId,
-    /// `building`, `ready` or `failed`.
-    pub status: String,
+    pub status: DeployStatus,
     pub manifest_key: String,
     pub files: i64,
     pub bytes: i64,
@@ -317,7 +331,7 @@ impl Store {
         deploy_id: DeployId,
     ) -> Result<Deploy> {
         let deploy = self.deploy_by_id(deploy_id).await?;
-        if deploy.project_id != project_id || deploy.status != "ready" {
+        if deploy.project_id != project_id || deploy.status != DeployStatus::Ready {
             return Err(StoreError::NotFound);
         }
         dispatch!(self, p => {

@@ -18,7 +18,7 @@ async fn user(db: &TestDb, email: &str) -> User {
             name: "Ana",
             email,
             password_hash: "x",
-            language: "pt-BR",
+            language: crate::language::Language::PtBr,
             is_admin: false,
         })
         .await
@@ -111,7 +111,7 @@ dual_test!(
                 name: "B",
                 email: "ana@example.com",
                 password_hash: "x",
-                language: "en",
+                language: crate::language::Language::En,
                 is_admin: false,
             })
             .await
@@ -1011,7 +1011,7 @@ dual_test!(
         // Bob (USD, basic): a site published, unpublished and published again is one site.
         let bob = user(&db, "bob@example.com").await;
         db.store
-            .update_account(bob.id, "Bob", "en", "USD")
+            .update_account(bob.id, "Bob", crate::language::Language::En, Usd)
             .await
             .unwrap();
         let shop = project(&db, bob.id, "shop").await;
@@ -1545,7 +1545,7 @@ dual_test!(
                 Some(crate::manifest::manifest_key(ids.project_id, ids.deploy_id).as_str())
             );
             let deploy = db.store.deploy_by_id(ids.deploy_id).await.unwrap();
-            assert_eq!((deploy.status.as_str(), deploy.files), ("ready", 6));
+            assert_eq!((deploy.status.code(), deploy.files), ("ready", 6));
         }
         // A site taken half-way through a batch: nothing of that batch is left behind.
         let err = db

@@ -33,13 +33,27 @@ pub struct StoredCert {
     pub next_attempt_at: Option<DateTime<Utc>>,
 }
 
+/// Where a domain's certificate is: `pending` (being ordered), `issued`, or `failing` (the last
+/// attempt failed; an older certificate may still be served until it expires).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum CertState {
+    Pending,
+    Issued,
+    Failing,
+}
+
+crate::text_code::text_code!(CertState, "certificate status", [
+    Pending => "pending",
+    Issued => "issued",
+    Failing => "failing",
+]);
+
 /// What the project page shows about a project's certificate.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, sqlx::FromRow, ToSchema)]
 pub struct CertificateStatus {
     pub domain: String,
-    /// `pending` (being ordered), `issued`, or `failing` (the last attempt failed; an older
-    /// certificate may still be served until `expires_at`).
-    pub status: String,
+    /// An older certificate may still be served while `failing`, until `expires_at`.
+    pub status: CertState,
     #[sqlx(rename = "not_after")]
     pub expires_at: Option<DateTime<Utc>>,
     pub last_error: Option<String>,

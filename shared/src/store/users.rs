@@ -10,6 +10,8 @@ use super::{
     map_err, now, trusted,
 };
 use crate::ids::{AccountId, BusinessId, ProjectId};
+use crate::language::Language;
+use crate::money::Currency;
 
 const USER_COLUMNS: &str = "id, name, email, password_hash, language, currency, business_id, \
      is_admin, is_business_admin, permissions, plan, external_id, created_at, updated_at, \
@@ -186,8 +188,8 @@ impl Store {
         &self,
         id: AccountId,
         name: &str,
-        language: &str,
-        currency: &str,
+        language: Language,
+        currency: Currency,
     ) -> Result<User> {
         let sql = format!(
             "UPDATE users \
@@ -205,8 +207,8 @@ impl Store {
     pub async fn set_user_preferences(
         &self,
         id: AccountId,
-        language: &str,
-        currency: &str,
+        language: Language,
+        currency: Currency,
     ) -> Result<()> {
         dispatch!(self, p => sqlx::query(
             "UPDATE users SET language = $1, currency = $2, updated_at = $3 WHERE id = $4")

@@ -13,7 +13,7 @@ pub async fn user(store: &Store, name: &str, email: &str) -> AccountId {
             name,
             email,
             password_hash: "x",
-            language: "pt-BR",
+            language: crate::language::Language::PtBr,
             is_admin: false,
         })
         .await

@@ -17,7 +17,7 @@ use vitrine_shared::{
     store::Post,
 };
 
-use super::headers;
+use super::{headers, summary::Format};
 use crate::{
     accounts::authz::{Principal, authorize_collection_records},
     error::Result,
@@ -83,12 +83,6 @@ impl ExportPlan {
             })
             .collect()
     }
-}
-
-#[derive(Clone, Copy, PartialEq)]
-pub(super) enum Format {
-    Csv,
-    Json,
 }
 
 struct Cursor {

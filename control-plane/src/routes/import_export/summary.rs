@@ -91,8 +91,7 @@ pub struct ImportSummary {
     pub refused: usize,
     /// The refused rows' problems, in row order (the first 200).
     pub problems: Vec<Problem>,
-    /// `csv` or `json`.
-    pub format: &'static str,
+    pub format: Format,
     /// The encoding the file was read in: `UTF-8`, `windows-1252`, `UTF-16LE`…
     pub encoding: &'static str,
     /// Whether the file started with a byte order mark.
@@ -106,9 +105,17 @@ pub struct ImportSummary {
     pub preview: Vec<PreviewRow>,
 }
 
+/// A file's format: what an import read, and what an export writes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, ToSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum Format {
+    Csv,
+    Json,
+}
+
 /// How the file was read, for the answer.
 pub struct FileInfo {
-    pub format: &'static str,
+    pub format: Format,
     pub encoding: &'static str,
     pub bom: bool,
     pub separator: Option<&'static str>,

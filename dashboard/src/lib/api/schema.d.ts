@@ -1860,10 +1860,8 @@ export interface components {
     schemas: {
         /** @description `POST /api/user`: any of the account's own settings. */
         AccountUpdate: {
-            /** @description `BRL` or `USD`; fixed once the account has transactions. */
-            currency?: string | null;
-            /** @description `pt-BR` or `en`. */
-            language?: string | null;
+            currency?: null | components["schemas"]["Currency"];
+            language?: null | components["schemas"]["Language"];
             name?: string | null;
         };
         Balance: {
@@ -1872,7 +1870,7 @@ export interface components {
              * @description Minor units; negative when the account owes.
              */
             amount: number;
-            currency: string;
+            currency: components["schemas"]["Currency"];
         };
         /** @description A library category. */
         BlockCategory: {
@@ -1982,6 +1980,8 @@ export interface components {
         CategoryView: components["schemas"]["BlockCategory"] & {
             blocks: components["schemas"]["LibraryBlock"][];
         };
+        /** @enum {string} */
+        CertState: "pending" | "issued" | "failing";
         /** @description What the project page shows about a project's certificate. */
         CertificateStatus: {
             domain: string;
@@ -1992,11 +1992,8 @@ export interface components {
             last_error?: string | null;
             /** Format: date-time */
             next_attempt_at?: string | null;
-            /**
-             * @description `pending` (being ordered), `issued`, or `failing` (the last attempt failed; an older
-             *     certificate may still be served until `expires_at`).
-             */
-            status: string;
+            /** @description An older certificate may still be served while `failing`, until `expires_at`. */
+            status: components["schemas"]["CertState"];
         };
         ClientContext: {
             project: components["schemas"]["ClientProject"];
@@ -2097,6 +2094,8 @@ export interface components {
             name?: string | null;
             slug?: string | null;
         };
+        /** @enum {string} */
+        Currency: "BRL" | "USD";
         /** @description A `.woff2` file uploaded by the owner. */
         CustomFont: {
             family: string;
@@ -2176,8 +2175,7 @@ export interface components {
             manifest_key: string;
             /** Format: int64 */
             project_id: number;
-            /** @description `building`, `ready` or `failed`. */
-            status: string;
+            status: components["schemas"]["DeployStatus"];
         };
         /** @description The deploy history, newest first. */
         DeployList: {
@@ -2185,6 +2183,8 @@ export interface components {
             active_deploy_id?: number | null;
             data: components["schemas"]["Deploy"][];
         };
+        /** @enum {string} */
+        DeployStatus: "building" | "ready" | "failed";
         /**
          * @description What a check found: the outcome (`dns_verified…`, `dns_not_ready`, `dns_unreachable`,
          *     `domain_in_use`) and, when it is not verified, each thing found and each record to set.
@@ -2338,7 +2338,7 @@ export interface components {
             /** Format: int64 */
             order: number;
             /** @description '1' when required. */
-            required: string;
+            required: components["schemas"]["OneOrZero"];
             slug: string;
             /** Format: int64 */
             table_id: number;
@@ -2359,6 +2359,11 @@ export interface components {
         ForgotRequest: {
             email: string;
         };
+        /**
+         * @description Whether notifications reach the project's notification address.
+         * @enum {string}
+         */
+        FormEmailStatus: "owner" | "owner_unconfirmed" | "pending" | "confirmed";
         /** @description Where a project's form notifications go, and whether they are sent. */
         FormEmailView: {
             /** Format: date-time */
@@ -2373,18 +2378,11 @@ export interface components {
              *     sent yet, see `resend`).
              */
             requested_at?: string | null;
-            /**
-             * @description `owner` (the owner's own sign-in address, confirmed), `owner_unconfirmed` (the owner's
-             *     own address, whose account confirmation link was not opened yet: nothing is sent to
-             *     it), `pending` (waiting for its mailbox to confirm: nothing is sent to it yet) or
-             *     `confirmed`.
-             */
-            status: string;
+            status: components["schemas"]["FormEmailStatus"];
         };
         /** @description The form history's settings modal; a key left out keeps its value. */
         FormHistorySettings: {
-            /** @description `created_at` (oldest first) or `-created_at` (newest first). */
-            formHistoryOrderBy?: string | null;
+            formHistoryOrderBy?: null | components["schemas"]["FormOrder"];
             /**
              * Format: int64
              * @description The page a visitor is sent to after a form is sent: the id of a static page of this
@@ -2399,6 +2397,16 @@ export interface components {
             limit: components["schemas"]["HistoryLimit"];
             project: components["schemas"]["ProjectView"];
         };
+        /**
+         * @description The form history's order (`meta.formHistoryOrderBy`).
+         * @enum {string}
+         */
+        FormOrder: "created_at" | "-created_at";
+        /**
+         * @description A file's format: what an import read, and what an export writes.
+         * @enum {string}
+         */
+        Format: "csv" | "json";
         /**
          * @description The form history keeps at most `max_entries` per project (`FORM_HISTORY_MAX_ENTRIES`);
          *     each submission past it deletes the oldest entry, so one flooded form cannot grow the
@@ -2417,9 +2425,13 @@ export interface components {
              * @description Entries deleted so far to stay within it.
              */
             trimmed: number;
-            /** @description `trimmed` (older entries were deleted), `near` (at least 90 % full) or `null`. */
-            warning?: string | null;
+            warning?: null | components["schemas"]["HistoryWarning"];
         };
+        /**
+         * @description What the owner is warned of about the form history's cap.
+         * @enum {string}
+         */
+        HistoryWarning: "trimmed" | "near";
         /** @description A site's identity, as stored and as the API answers it (every key present, `""` when unset). */
         Identity: {
             /** @default  */
@@ -2508,8 +2520,7 @@ export interface components {
             dryRun: boolean;
             /** @description The encoding the file was read in: `UTF-8`, `windows-1252`, `UTF-16LE`… */
             encoding: string;
-            /** @description `csv` or `json`. */
-            format: string;
+            format: components["schemas"]["Format"];
             inserted: number;
             /** @description The first rows as they will be stored. */
             preview: components["schemas"]["PreviewRow"][];
@@ -2527,6 +2538,8 @@ export interface components {
         Imported: {
             imported: number;
         };
+        /** @enum {string} */
+        Language: "pt-BR" | "en";
         /** @description A library block. */
         LibraryBlock: components["schemas"]["BlockContent"] & {
             /** Format: int64 */
@@ -2564,7 +2577,7 @@ export interface components {
             message: string;
         };
         MonthHistory: {
-            currency: string;
+            currency: components["schemas"]["Currency"];
             /** @description Only days with transactions, in order. */
             days: components["schemas"]["DayTotal"][];
             month: string;
@@ -2585,6 +2598,8 @@ export interface components {
             password: string;
             token: string;
         };
+        /** @enum {string} */
+        OneOrZero: "1" | "0";
         /**
          * @description A page as saved, and what the owner should know about it: one of the project's redirects
          *     takes its address (`page_under_redirect`, see [`crate::conflicts`]).
@@ -2730,9 +2745,11 @@ export interface components {
             projects_blacklist?: number[] | null;
             projects_whitelist?: number[] | null;
         };
+        /** @enum {string} */
+        Plan: "basic" | "agency";
         /** @description A plan's prices in one currency (spec 2 §9). */
         PlanPrice: {
-            currency: string;
+            currency: components["schemas"]["Currency"];
             /**
              * Format: int64
              * @description Monthly fee, minor units.
@@ -2745,8 +2762,7 @@ export interface components {
              * @description Per published website per month, minor units.
              */
             per_site: number;
-            /** @description `basic` or `agency`. */
-            plan: string;
+            plan: components["schemas"]["Plan"];
             /** @description Support channels: `email`, `chat`, `whatsapp`. */
             support: string[];
         };
@@ -2829,7 +2845,7 @@ export interface components {
             footer?: string | null;
             /** @description Where the published site's form notifications go; empty means the owner's e-mail. */
             formEmail?: string | null;
-            formHistoryOrderBy?: string | null;
+            formHistoryOrderBy?: null | components["schemas"]["FormOrder"];
             header?: string | null;
             /**
              * @description Whether the published site asks browsers to use HTTPS only (Strict-Transport-Security).
@@ -2955,8 +2971,7 @@ export interface components {
         };
         RegisterRequest: {
             email: string;
-            /** @description Optional interface language, `pt-BR` (default) or `en`. */
-            language?: string | null;
+            language?: null | components["schemas"]["Language"];
             name: string;
             password: string;
         };
@@ -3235,7 +3250,7 @@ export interface components {
             /** Format: int64 */
             id: number;
             /** @description '1' or '0', as the spec writes it. */
-            is_published: string;
+            is_published: components["schemas"]["OneOrZero"];
             name: string;
             /** Format: int64 */
             order: number;
@@ -3298,7 +3313,7 @@ export interface components {
             amount: number;
             /** Format: date-time */
             created_at: string;
-            currency: string;
+            currency: components["schemas"]["Currency"];
             description: string;
             /** Format: int64 */
             id: number;
@@ -3362,7 +3377,7 @@ export interface components {
             business_id?: number | null;
             /** Format: date-time */
             created_at: string;
-            currency: string;
+            currency: components["schemas"]["Currency"];
             email: string;
             /**
              * @description Whether the sign-in address confirmed it takes notification mail (form submissions);
@@ -3380,11 +3395,11 @@ export interface components {
             impersonator_id?: number | null;
             is_admin: boolean;
             is_business_admin: boolean;
-            language: string;
+            language: components["schemas"]["Language"];
             name: string;
             permissions: components["schemas"]["Permissions"];
-            /** @description `basic` or `agency`: the business's plan for its members, else the user's own. */
-            plan: string;
+            /** @description The business's plan for its members, else the user's own. */
+            plan: components["schemas"]["Plan"];
         };
         /**
          * @description Something the owner should know that did not stop a publish: a stable code (the dashboard

@@ -139,7 +139,7 @@ dual_test! {
         verify(&t, &rig, loja, "teimosa.test").await;
         assert!(fetch(&root, "teimosa.test", t.edge.https_addr).await.is_err());
         let failing = t.db.store.certificate_status(ProjectId(loja)).await.unwrap().unwrap();
-        assert_eq!((failing.status.as_str(), failing.failures), ("failing", 1), "{failing:?}");
+        assert_eq!((failing.status.code(), failing.failures), ("failing", 1), "{failing:?}");
         assert_eq!(orders(&t).await, 1);
 
         // Remove the domain and verify it again; then delete the project and verify the name
@@ -156,7 +156,7 @@ dual_test! {
         assert_eq!(orders(&t).await, 1, "no order while the back-off runs\n{}", rig.pebble.log());
         // The new project's owner sees the back-off that is running, not a fresh start.
         let status = t.db.store.certificate_status(ProjectId(again)).await.unwrap().unwrap();
-        assert_eq!((status.status.as_str(), status.failures), ("failing", 1), "{status:?}");
+        assert_eq!((status.status.code(), status.failures), ("failing", 1), "{status:?}");
         assert!(status.next_attempt_at.unwrap() > chrono::Utc::now() + chrono::Duration::minutes(50));
         assert!(status.last_error.is_some());
     }
