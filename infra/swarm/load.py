@@ -4,7 +4,7 @@ load balancer), with the standard library only.
 
   load.py get  HOST URL STOPFILE OUT.json [THREADS]
       GET URL with Host: HOST from THREADS threads until STOPFILE exists; every request is
-      counted, and one that is not a 200 (or gets no answer within 10 s) is a failure.
+      counted, and one that is not a 200 (or gets no answer within 30 s) is a failure.
   load.py form HOST URL STOPFILE OUT.json [THREADS] [TAG]
       POST a form submission, each with a unique `ref` (TAG-n), until STOPFILE exists; one
       that fails is sent again (a visitor retrying) until it is answered 200, so every
@@ -33,7 +33,7 @@ counter = iter(range(10**9))
 def once(method, path, body=None):
     """One request on a new connection: (status or error name, seconds)."""
     t0 = time.monotonic()
-    conn = http.client.HTTPConnection(u.hostname, u.port or 80, timeout=10)
+    conn = http.client.HTTPConnection(u.hostname, u.port or 80, timeout=30)
     try:
         headers = {"Host": host, "Connection": "close"}
         if body is not None:

@@ -46,7 +46,7 @@ need_packages dockerd=docker.io debootstrap=debootstrap jq=jq curl=curl pebble=p
   dnsmasq=dnsmasq openssl=openssl
 ensure_dockerd
 
-STACK=vitrine
+STACK=vswarm # the run's own name, so its volumes are known as its own
 NODES_NET=vitrine-swarm-nodes
 HOST_IP=172.31.240.1 # the manager: the nodes network's gateway, this host
 WORKERS=(worker-1 worker-2)
@@ -95,6 +95,14 @@ build_image infra/docker/edge.Dockerfile vitrine-edge:swarm-2 --label org.vitrin
 docker_ image ls --format '  {{.Repository}}:{{.Tag}} {{.Size}}' | grep -E 'vitrine-(control|edge):swarm' || true
 
 # ---- teardown ------------------------------------------------------------------------------
+remove_volumes() { # the run's stack volumes (PostgreSQL's data among them) on this node
+  for _ in $(seq 30); do
+    docker_ ps -aq --filter "label=com.docker.stack.namespace=$STACK" | while read -r c; do docker_ rm -f -v "$c" >/dev/null 2>&1 || true; done
+    docker_ volume ls -q --filter "label=com.docker.stack.namespace=$STACK" | while read -r v; do docker_ volume rm "$v" >/dev/null 2>&1 || true; done
+    [ -z "$(docker_ volume ls -q --filter "label=com.docker.stack.namespace=$STACK")" ] && return 0
+    sleep 1
+  done
+}
 pids=()
 teardown() {
   for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done
@@ -106,20 +114,18 @@ teardown() {
   step "teardown"
   docker_ rm -f "$PROBE" >/dev/null 2>&1 || true
   docker_ stack rm "$STACK" >/dev/null 2>&1 || true
+  for _ in $(seq 60); do # the stack's containers on this node stop (edges drain for up to 10 s)
+    [ -z "$(docker_ ps -aq --filter "label=com.docker.stack.namespace=$STACK")" ] && break
+    sleep 1
+  done
   for w in "${WORKERS[@]}"; do docker_ rm -f -v "vitrine-swarm-$w" >/dev/null 2>&1 || true; done
   if [ "$(docker_ info -f '{{.Swarm.LocalNodeState}}')" = active ]; then
     docker_ swarm leave --force >/dev/null 2>&1 || true
   fi
-  # the stack's containers on this node, then its volumes and networks
-  for _ in $(seq 30); do
-    [ -z "$(docker_ ps -aq --filter "label=com.docker.stack.namespace=$STACK")" ] && break
-    sleep 1
-  done
-  docker_ ps -aq --filter "label=com.docker.stack.namespace=$STACK" | xargs -r docker_ rm -f -v >/dev/null 2>&1 || true
-  docker_ volume ls -q --filter "label=com.docker.stack.namespace=$STACK" | xargs -r docker_ volume rm >/dev/null 2>&1 || true
-  docker_ network rm "$NODES_NET" >/dev/null 2>&1 || true
+  docker_ ps -aq --filter "label=com.docker.stack.namespace=$STACK" | while read -r c; do docker_ rm -f -v "$c" >/dev/null 2>&1 || true; done
+  remove_volumes
+  docker_ network rm "$NODES_NET" docker_gwbridge >/dev/null 2>&1 || true
   docker_ image rm vitrine-control:swarm-1 vitrine-edge:swarm-1 vitrine-edge:swarm-2 >/dev/null 2>&1 || true
-  docker_ image prune -f >/dev/null 2>&1 || true
 }
 trap teardown EXIT
 
@@ -128,6 +134,7 @@ if [ "$(docker_ info -f '{{.Swarm.LocalNodeState}}')" != inactive ]; then
   echo "this host is already in a swarm; leave it first (docker swarm leave --force)" >&2
   exit 1
 fi
+remove_volumes # a previous run's, had it been stopped before its teardown
 step "nodes: this host as the manager, ${WORKERS[*]} as Docker-in-Docker workers"
 docker_ network rm "$NODES_NET" >/dev/null 2>&1 || true
 docker_ network create --subnet 172.31.240.0/24 --gateway "$HOST_IP" "$NODES_NET" >/dev/null
@@ -236,6 +243,17 @@ wait_converged() { # seconds -> prints the ms it took
   done
   echo never; return 1
 }
+# Swarm does not move running tasks back by itself. A forced update respreads them; stop-first
+# (each task stops before its replacement is placed, so the spread preference sees the node it
+# left), since a start-first one would place both replacements on the emptier node. Then back to
+# the stack's own update settings.
+respread() {
+  docker_ service update --detach=false --quiet --force --update-order stop-first --update-delay 2s \
+    --update-monitor 2s "${STACK}_edge" >/dev/null 2>&1 || true
+  wait_converged 120 >/dev/null || true
+  docker_ service update --detach=false --quiet --update-order start-first --update-delay 5s \
+    --update-monitor 10s "${STACK}_edge" >/dev/null 2>&1 || true
+}
 CP=http://127.0.0.1:8000
 LB=http://127.0.0.1
 step "waiting for the stack"
@@ -333,7 +351,7 @@ pids+=($!)
 sleep 0.5
 verify=$(curl -sS -b "$jar" -o /dev/null -w '%{http_code}' -H 'content-type: application/json' -H 'accept: application/json' \
   --data "{\"project_id\":$project,\"domain\":\"$DOMAIN\"}" "$CP/api/dns-verify")
-curl -fsS "https://$HOST_IP:15000/roots/0" --cacert "$STATE/acme-ca.pem" > "$STATE/pebble-root.pem"
+curl -fsS "https://$HOST_IP:15000/roots/0" --cacert "$STATE/acme-ca.pem" > "$STATE/pebble-root.pem" || true
 # Many visitors at once, through the load balancer, which spreads the TLS connections over the
 # edges: each edge that gets one needs the certificate.
 t0=$(now_ms)
@@ -384,10 +402,8 @@ else
   fail "2. drain: edges [$before] -> [$after], reconverged: $took ms; $(summary "$STATE/drain.json")"
 fi
 docker_ node update --availability active "${WORKERS[0]}" >/dev/null
-# Swarm does not move running tasks back by itself: a forced update (start-first) respreads them.
-docker_ service update --detach=false --quiet --force "${STACK}_edge" >/dev/null 2>&1 || true
-wait_converged 120 >/dev/null || true
-note "after re-activating ${WORKERS[0]} and a forced update, edges on: $(running_edges)"
+respread
+note "after re-activating ${WORKERS[0]} and a forced stop-first update, edges on: $(running_edges)"
 
 # 4. ---------------------------------------------------------------------------------------------
 step "4. rolling update of the edge image under load"
@@ -395,8 +411,13 @@ before=$(docker_ service inspect -f '{{.Spec.TaskTemplate.ContainerSpec.Image}}'
 start_load roll get 4
 sleep 2
 t0=$(now_ms)
-docker_ service update --detach=false --quiet --image vitrine-edge:swarm-2 "${STACK}_edge" >/dev/null 2>&1 || true
-took=$(wait_converged 120 || true)
+docker_ service update --detach --quiet --image vitrine-edge:swarm-2 "${STACK}_edge" >/dev/null
+state=
+for _ in $(seq 480); do # each task: start, healthy, 10 s of monitoring, 5 s delay
+  state=$(docker_ service inspect -f '{{if .UpdateStatus}}{{.UpdateStatus.State}}{{end}}' "${STACK}_edge")
+  case $state in completed | paused | rollback_*) break ;; esac
+  sleep 0.25
+done
 took_all=$(( $(now_ms) - t0 ))
 sleep 2
 stop_load roll
@@ -411,6 +432,7 @@ fi
 sleep 3 # a load balancer's cached DNS answer (1 s) has expired
 
 # 3. ---------------------------------------------------------------------------------------------
+[ "$(running_edges | tr ' ' '\n' | sort -u | grep -c .)" -ge 2 ] || respread
 victim=${WORKERS[1]}
 step "3. $victim stopped abruptly under load (SIGKILL of the node: its engine and every container)"
 before=$(running_edges)
@@ -447,12 +469,17 @@ for _ in $(seq 60); do
   [ "${hist1:-0}" -ge $((hist0 + acked)) ] 2>/dev/null && break
   sleep 1
 done
-missing=$(jq -r '.refs[]' "$STATE/forms.json" | while read -r ref; do grep -q "\"$ref\"" "$STATE/history.json" || echo "$ref"; done | wc -l)
+# Each entry's fields are an HTML list: <dt>ref</dt><dd>forms-N</dd>.
+jq -r '.history.data[].data' "$STATE/history.json" | grep -o '<dt>ref</dt><dd>forms-[0-9]*</dd>' \
+  | sed 's/.*<dd>\(.*\)<\/dd>/\1/' | sort > "$STATE/refs-stored"
+jq -r '.refs[]' "$STATE/forms.json" | sort > "$STATE/refs-sent"
+missing=$(comm -23 "$STATE/refs-sent" "$STATE/refs-stored" | wc -l)
+twice=$(uniq -d "$STATE/refs-stored" | wc -l)
 gets_failed=$(jq .failed "$STATE/kill.json")
 if [ "$took" != never ] && [ "$gets_failed" = 0 ] && [ "$missing" = 0 ] && [ "$acked" -gt 0 ]; then
-  pass "3. $victim killed: marked down after $down ms, edges [$before] -> [$after] after $took ms; page loads: $(summary "$STATE/kill.json"); form posts: $acked acknowledged, all $acked in the form history ($((hist1 - hist0)) new entries), $retried attempts failed and were sent again by the client ($(summary "$STATE/forms.json"))"
+  pass "3. $victim killed: marked down after $down ms, edges [$before] -> [$after] after $took ms; page loads: $(summary "$STATE/kill.json"); form posts: $acked acknowledged, all $acked in the form history ($((hist1 - hist0)) new entries, $twice stored twice), $retried attempts failed and were sent again by the client ($(summary "$STATE/forms.json"))"
 else
-  fail "3. $victim killed: down after $down ms, reconverged after $took ms, edges [$before] -> [$after]; page loads: $(summary "$STATE/kill.json"); forms: $acked acknowledged, $missing missing from the history ($((${hist1:-0} - hist0)) new entries), $retried retried ($(summary "$STATE/forms.json"))"
+  fail "3. $victim killed: down after $down ms, reconverged after $took ms, edges [$before] -> [$after]; page loads: $(summary "$STATE/kill.json"); forms: $acked acknowledged, $missing missing from the history, $twice stored twice ($((${hist1:-0} - hist0)) new entries), $retried retried ($(summary "$STATE/forms.json"))"
 fi
 # The node comes back: its engine restarts and rejoins; the spool of the tasks it ran stays on
 # its `spool` volume for the next edge task there.
