@@ -411,7 +411,7 @@ before=$(docker_ service inspect -f '{{.Spec.TaskTemplate.ContainerSpec.Image}}'
 start_load roll get 4
 sleep 2
 t0=$(now_ms)
-docker_ service update --detach --quiet --image vitrine-edge:swarm-2 "${STACK}_edge" >/dev/null
+docker_ service update --detach --quiet --no-resolve-image --image vitrine-edge:swarm-2 "${STACK}_edge" >/dev/null
 state=
 for _ in $(seq 480); do # each task: start, healthy, 10 s of monitoring, 5 s delay
   state=$(docker_ service inspect -f '{{if .UpdateStatus}}{{.UpdateStatus.State}}{{end}}' "${STACK}_edge")
