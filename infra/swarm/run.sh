@@ -300,6 +300,15 @@ start_load() { # name mode [threads] -> sets loader pid; stop with stop_load nam
 }
 stop_load() { touch "$STATE/$1.stop"; wait "$loader" || true; }
 
+check_refs() { # load name: sets missing and twice, from $STATE/history.json
+  # Each entry's fields are an HTML list: <dt>ref</dt><dd>NAME-N</dd>.
+  jq -r '.history.data[].data' "$STATE/history.json" | grep -o "<dt>ref</dt><dd>$1-[0-9]*</dd>" \
+    | sed 's/.*<dd>\(.*\)<\/dd>/\1/' | sort > "$STATE/refs-stored" || true
+  jq -r '.refs[]' "$STATE/$1.json" | sort > "$STATE/refs-sent"
+  missing=$(comm -23 "$STATE/refs-sent" "$STATE/refs-stored" | wc -l)
+  twice=$(uniq -d "$STATE/refs-stored" | wc -l)
+}
+
 # 1. ---------------------------------------------------------------------------------------------
 step "1. a publish is visible on every edge within 1 s"
 marker="swarm-$(date +%s%N)"
@@ -438,7 +447,7 @@ step "3. $victim stopped abruptly under load (SIGKILL of the node: its engine an
 before=$(running_edges)
 history_total() {
   api GET "/api/projects/$project/form-history?limit=-1" > "$STATE/history.json"
-  jq -r '.history.total // empty' "$STATE/history.json"
+  jq -r '.history.total // empty' "$STATE/history.json" 2>/dev/null || true
 }
 hist0=$(history_total)
 start_load kill get 3
@@ -469,12 +478,7 @@ for _ in $(seq 60); do
   [ "${hist1:-0}" -ge $((hist0 + acked)) ] 2>/dev/null && break
   sleep 1
 done
-# Each entry's fields are an HTML list: <dt>ref</dt><dd>forms-N</dd>.
-jq -r '.history.data[].data' "$STATE/history.json" | grep -o '<dt>ref</dt><dd>forms-[0-9]*</dd>' \
-  | sed 's/.*<dd>\(.*\)<\/dd>/\1/' | sort > "$STATE/refs-stored"
-jq -r '.refs[]' "$STATE/forms.json" | sort > "$STATE/refs-sent"
-missing=$(comm -23 "$STATE/refs-sent" "$STATE/refs-stored" | wc -l)
-twice=$(uniq -d "$STATE/refs-stored" | wc -l)
+check_refs forms
 gets_failed=$(jq .failed "$STATE/kill.json")
 if [ "$took" != never ] && [ "$gets_failed" = 0 ] && [ "$missing" = 0 ] && [ "$acked" -gt 0 ]; then
   pass "3. $victim killed: marked down after $down ms, edges [$before] -> [$after] after $took ms; page loads: $(summary "$STATE/kill.json"); form posts: $acked acknowledged, all $acked in the form history ($((hist1 - hist0)) new entries, $twice stored twice), $retried attempts failed and were sent again by the client ($(summary "$STATE/forms.json"))"
@@ -492,8 +496,50 @@ for _ in $(seq 120); do
 done
 note "$victim restarted: ready again after $back ms"
 
+# 3b. ----------------------------------------------------------------------------------------
+step "3b. PostgreSQL down, then $victim stopped abruptly: the spools replay every post"
+respread
+before=$(running_edges)
+hist0=$(history_total)
+docker_ service scale --detach "${STACK}_postgres=0" >/dev/null
+for _ in $(seq 60); do
+  [ -z "$(docker_ ps -q --filter "label=com.docker.swarm.service.name=${STACK}_postgres")" ] && break
+  sleep 0.5
+done
+start_load spool form 2
+sleep 5 # posts are spooled on both edges
+docker_ kill -s KILL "vitrine-swarm-$victim" >/dev/null
+sleep 5
+stop_load spool
+acked=$(jq '.refs | length' "$STATE/spool.json")
+served=$(curl -s -o /dev/null -w '%{http_code}' -m 10 -H "Host: $host" "$LB/" || true)
+docker_ start "vitrine-swarm-$victim" >/dev/null
+for _ in $(seq 120); do
+  [ "$(docker_ node inspect -f '{{.Status.State}}' "$victim")" = ready ] && break
+  sleep 0.5
+done
+t0=$(now_ms)
+docker_ service scale --detach "${STACK}_postgres=1" >/dev/null
+# An edge task on the returned node claims the spool its killed task left there, and replays it.
+wait_converged 180 >/dev/null || true
+respread
+replayed=never
+for _ in $(seq 120); do
+  hist1=$(history_total)
+  if [ -n "$hist1" ]; then
+    check_refs spool
+    [ "$missing" = 0 ] && { replayed=$(( $(now_ms) - t0 )); break; }
+  fi
+  sleep 1
+done
+if [ "$replayed" != never ] && [ "$acked" -gt 0 ] && [ "$served" = 200 ]; then
+  pass "3b. PostgreSQL down, $victim killed: $acked form posts acknowledged (spooled; $(summary "$STATE/spool.json")); the site served (200) on the surviving node; every one of them in the form history $replayed ms after PostgreSQL was started again ($((hist1 - hist0)) new entries, $twice stored twice), the killed node's spool replayed by the edge task that started on it (edges [$before] -> [$(running_edges)])"
+else
+  fail "3b. PostgreSQL down, $victim killed: $acked acknowledged ($(summary "$STATE/spool.json")), page answered $served, $missing not in the form history after 120 s (${hist1:-?} entries in all), edges on [$(running_edges)]"
+fi
+
 echo
 echo "== results"
-printf '%s\n' "${results[@]}" | sort -s -k2,2n
+printf '%s\n' "${results[@]}" | sort -s -k2,2V
 echo
 if [ "$fails" = 0 ]; then echo "swarm run: PASS"; else echo "swarm run: $fails FAILED"; exit 1; fi
