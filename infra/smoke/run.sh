@@ -31,17 +31,13 @@
 #   SMOKE_REBUILD=1 ...                  # rebuild the stand-in base images as well
 set -euo pipefail
 cd "$(dirname "$0")/../.."
-ROOT=$PWD
-STATE=$ROOT/target/smoke
-mkdir -p "$STATE"
-
 # shellcheck source=infra/smoke/standins/lib.sh
 . infra/smoke/standins/lib.sh
+use_state smoke
 STANDINS_REBUILD=${SMOKE_REBUILD:-}
 fails=0
 ok() { echo "ok:   $*"; }
 fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
-now_ms() { date +%s%3N; }
 
 need_packages dockerd=docker.io docker-compose=docker-compose debootstrap=debootstrap jq=jq curl=curl
 ensure_dockerd
@@ -119,19 +115,7 @@ done
 
 # 2. ---------------------------------------------------------------------------------------
 step "2. publish through the control plane"
-jar=$STATE/cookies
-rm -f "$jar"
-api() { # method path [json]
-  curl -sS -b "$jar" -c "$jar" -X "$1" -H 'content-type: application/json' \
-    ${3:+--data "$3"} "$CP$2"
-}
-owner="smoke-$(date +%s)@example.com"
-api POST /api/register "{\"name\":\"Smoke\",\"email\":\"$owner\",\"password\":\"smoke-password\"}" >/dev/null
-project_json=$(api POST /api/projects '{"name":"Smoke"}')
-project=$(jq -r .id <<<"$project_json")
-slug=$(jq -r .slug <<<"$project_json")
-home=$(jq -r '.pages[0].id' <<<"$project_json")
-host=$slug.localhost
+new_site Smoke
 marker="smoke-$(date +%s%N)"
 page_body=$(jq -nc --arg m "$marker" '{blocks:[{uid:"conteudo",name:"Conteúdo",template:("<h1>" + $m + "</h1>"),css:"",js:""}]}')
 api POST "/api/page/$home" "$page_body" >/dev/null
@@ -215,14 +199,13 @@ else fail "control plane /metrics"; fi
 # and loads the alert rules.
 targets=
 for _ in $(seq 60); do
-  targets=$(curl -fsS http://127.0.0.1:9099/api/v1/targets 2>/dev/null \
-    | jq -r '[.data.activeTargets[] | select(.health == "up") | .labels.instance] | sort | join(" ")' 2>/dev/null || true)
+  targets=$(prom_up)
   [ "$targets" = "control:9091 edge-a:9090 edge-b:9090" ] && break
   sleep 1
 done
 if [ "$targets" = "control:9091 edge-a:9090 edge-b:9090" ]; then ok "Prometheus scrapes all three admin listeners: $targets"
 else fail "Prometheus targets up: '$targets' (expected control:9091 edge-a:9090 edge-b:9090)"; fi
-rules=$(curl -fsS http://127.0.0.1:9099/api/v1/rules 2>/dev/null | jq '[.data.groups[].rules[]] | length' 2>/dev/null || echo 0)
+rules=$(prom_rules)
 if [ "${rules:-0}" -gt 0 ]; then ok "Prometheus loaded $rules alert rules from infra/prometheus/alerts.yml"
 else fail "Prometheus loaded no alert rules"; fi
 served=0

@@ -30,17 +30,14 @@
 #   SWARM_KEEP=1 bash infra/swarm/run.sh # leave the swarm running afterwards
 set -euo pipefail
 cd "$(dirname "$0")/../.."
-ROOT=$PWD
-STATE=$ROOT/target/swarm
-mkdir -p "$STATE"
 # shellcheck source=infra/smoke/standins/lib.sh
 . infra/smoke/standins/lib.sh
-fails=0
+use_state swarm
 results=()
+fails=0
 pass() { echo "PASS: $*"; results+=("PASS: $*"); }
 fail() { echo "FAIL: $*"; results+=("FAIL: $*"); fails=$((fails + 1)); }
 note() { echo "      $*"; }
-now_ms() { date +%s%3N; }
 
 need_packages dockerd=docker.io debootstrap=debootstrap jq=jq curl=curl pebble=pebble \
   dnsmasq=dnsmasq openssl=openssl
@@ -273,19 +270,8 @@ fi
 docker_ service ls --format '  {{.Name}} {{.Mode}} {{.Replicas}}'
 
 # ---- a site ----------------------------------------------------------------------------------
-jar=$STATE/cookies
-rm -f "$jar"
-api() { # method path [json]
-  curl -sS -b "$jar" -c "$jar" -X "$1" -H 'content-type: application/json' ${3:+--data "$3"} "$CP$2"
-}
-owner="swarm-$(date +%s)@example.com"
-api POST /api/register "{\"name\":\"Swarm\",\"email\":\"$owner\",\"password\":\"swarm-password\"}" >/dev/null
-project_json=$(api POST /api/projects '{"name":"Swarm"}')
-project=$(jq -r .id <<<"$project_json")
-slug=$(jq -r .slug <<<"$project_json")
-home=$(jq -r '.pages[0].id' <<<"$project_json")
+new_site Swarm
 token=$(jq -r .domain_token <<<"$project_json")
-host=$slug.localhost
 set_page() { # marker
   api POST "/api/page/$home" "$(jq -nc --arg m "$1" \
     '{blocks:[{uid:"conteudo",name:"Conteúdo",template:("<h1>" + $m + "</h1>"),css:"",js:""}]}')" >/dev/null
@@ -339,12 +325,11 @@ step "6. Prometheus scrapes every task"
 want=$( { probe tasks edge | sed 's/$/:9090/'; probe tasks control | sed 's/$/:9091/'; } | sort | tr '\n' ' ')
 got=
 for _ in $(seq 60); do
-  got=$(curl -fsS http://127.0.0.1:9099/api/v1/targets 2>/dev/null \
-    | jq -r '[.data.activeTargets[] | select(.health == "up") | .labels.instance] | sort | join(" ")' 2>/dev/null || true)
+  got=$(prom_up)
   [ "$got " = "$want" ] && break
   sleep 1
 done
-rules=$(curl -fsS http://127.0.0.1:9099/api/v1/rules 2>/dev/null | jq '[.data.groups[].rules[]] | length' 2>/dev/null || echo 0)
+rules=$(prom_rules)
 if [ "$got " = "$want" ] && [ "$(wc -w <<<"$want")" -eq $((EDGES + 1)) ]; then
   pass "6. Prometheus scrapes every task, found through Docker's DNS: $got ($rules alert rules loaded)"
 else

@@ -1,8 +1,11 @@
 # Shared by infra/smoke/run.sh and infra/swarm/run.sh (sourced, not run): installing what the
 # container runs need from Debian, starting dockerd, and building the local stand-ins for
 # Docker Hub's images (Docker Hub is out of reach on the machines this project is built on).
-# The caller sets STATE (a scratch directory) and may set STANDINS_REBUILD to rebuild.
+# Sourced from the repository root; `use_state NAME` sets ROOT and STATE (the scratch directory,
+# target/NAME). STANDINS_REBUILD set: the stand-ins are built again.
 
+use_state() { ROOT=$PWD; STATE=$ROOT/target/$1; mkdir -p "$STATE"; }
+now_ms() { date +%s%3N; }
 as_root() { if [ "$(id -u)" -eq 0 ]; then "$@"; else sudo "$@"; fi; }
 step() { printf '\n== %s\n' "$*"; }
 
@@ -64,4 +67,33 @@ standin() {
     step "stand-in: $1"
     docker_ build -q --build-arg "BASE=$BASE" -f "$2" -t "$1" "$3" >/dev/null
   fi
+}
+
+# prom_up [URL]: the instances Prometheus (on host port 9099) scrapes successfully, sorted, one
+# line; prom_rules: how many alert rules it loaded.
+prom_up() {
+  curl -fsS "${1:-http://127.0.0.1:9099}/api/v1/targets" 2>/dev/null \
+    | jq -r '[.data.activeTargets[] | select(.health == "up") | .labels.instance] | sort | join(" ")' 2>/dev/null || true
+}
+prom_rules() {
+  curl -fsS "${1:-http://127.0.0.1:9099}/api/v1/rules" 2>/dev/null | jq '[.data.groups[].rules[]] | length' 2>/dev/null || echo 0
+}
+
+# api METHOD PATH [JSON]: the control plane's API at $CP, with the cookie jar $jar.
+api() {
+  curl -sS -b "$jar" -c "$jar" -X "$1" -H 'content-type: application/json' \
+    ${3:+--data "$3"} "$CP$2"
+}
+# new_site NAME: a new owner (email and password from NAME, lowercased) and a project NAME;
+# sets owner, project_json, project, slug, home (the first page's id) and host.
+new_site() {
+  jar=$STATE/cookies
+  rm -f "$jar"
+  owner="${1,,}-$(date +%s)@example.com"
+  api POST /api/register "{\"name\":\"$1\",\"email\":\"$owner\",\"password\":\"${1,,}-password\"}" >/dev/null
+  project_json=$(api POST /api/projects "{\"name\":\"$1\"}")
+  project=$(jq -r .id <<<"$project_json")
+  slug=$(jq -r .slug <<<"$project_json")
+  home=$(jq -r '.pages[0].id' <<<"$project_json")
+  host=$slug.localhost
 }
