@@ -10,6 +10,8 @@
 #   2. draining a worker moves its edges with no failed request through the load balancer;
 #   3. stopping a worker abruptly (SIGKILL of the whole node: its dockerd and every container
 #      on it) under load loses no form submission, and the site is served throughout;
+#   3b. the same with PostgreSQL stopped first: the posts are spooled, the lost node's too, and
+#      every one reaches the form history once the database and the node are back;
 #   4. a rolling update of the edge image (start-first) under load fails no request;
 #   5. a custom domain's certificate is ordered once for the whole fleet (Pebble, a real ACME
 #      server, on the host; dnsmasq answers the domain's records);
