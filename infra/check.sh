@@ -15,10 +15,20 @@
 #     shared/src/config/help.rs SETTINGS_HELP, or VITRINE_CONFIG).
 #   - the Kubernetes manifests against the Kubernetes API's schemas (kubernetes-validate from
 #     PyPI, in a virtualenv), strictly.
-# Installs promtool (package prometheus), yamllint, nginx and its stream module with apt-get
-# when missing.
+#   - the Docker Swarm stack (infra/swarm/): stack.yaml and standins.yaml, their variables
+#     given their defaults, against the compose specification's JSON schema (from Debian's
+#     docker-compose); `docker stack config` as well when the docker client has it (Debian's
+#     20.10 has not; the line says which ran); the stack's own rules (every service on the
+#     overlay with endpoint_mode dnsrr but the load balancer, host-mode ports only, health
+#     checks, start-first updates and restart policies, PostgreSQL and the store on their own
+#     placement, every config and secret defined and every config file present); its
+#     settings (vitrine.toml) the same as infra/k8s/configmap.yaml's; its nginx.conf with
+#     `nginx -t` and its prometheus.yml with `promtool check config`.
+# Installs promtool (package prometheus), yamllint, nginx and its stream module, docker-compose
+# (for the compose schema) and python3-jsonschema with apt-get when missing.
 # Not checked here: building and running the images with compose (infra/smoke/run.sh does, with
-# Docker), applying the manifests to a cluster. Exits non-zero on any problem.
+# Docker), deploying the stack on a swarm (infra/swarm/run.sh does), applying the manifests to
+# a cluster. Exits non-zero on any problem.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 # nginx lives in /usr/sbin, which is not on every user's PATH.
@@ -31,6 +41,11 @@ ok() { echo "ok:   $*"; }
 need_apt=()
 command -v promtool >/dev/null || need_apt+=(prometheus)
 command -v yamllint >/dev/null || need_apt+=(yamllint)
+# The compose specification's JSON schema (for infra/swarm/stack.yaml) ships with Debian's
+# docker-compose; python3-jsonschema validates against it.
+COMPOSE_SPEC=/usr/lib/python3/dist-packages/compose/config/compose_spec.json
+[ -f "$COMPOSE_SPEC" ] || need_apt+=(docker-compose)
+python3 -c 'import jsonschema' 2>/dev/null || need_apt+=(python3-jsonschema)
 if ! command -v nginx >/dev/null; then
     need_apt+=(nginx-light libnginx-mod-stream)
 elif [ ! -e /usr/lib/nginx/modules/ngx_stream_module.so ] \
@@ -117,6 +132,12 @@ else
     else
         problem "nginx -t infra/lb/nginx.conf: $out"
     fi
+    { echo "$mod"; cat infra/swarm/nginx.conf; } > "$tmp/nginx.conf"
+    if out=$(nginx -t -p "$tmp" -c "$tmp/nginx.conf" -g "pid $tmp/nginx.pid; error_log stderr;" 2>&1); then
+        ok "nginx -t infra/swarm/nginx.conf"
+    else
+        problem "nginx -t infra/swarm/nginx.conf: $out"
+    fi
     rm -rf "$tmp"
 fi
 
@@ -146,6 +167,107 @@ missing = [r for r in k.get("resources", []) if not (pathlib.Path("infra/k8s") /
 print("ok:   kustomization resources exist" if not missing else f"FAIL: missing {missing}")
 sys.exit(1 if missing else 0)
 PY
+
+# ---- Docker Swarm stack ----------------------------------------------------------------------
+if out=$(python3 - "$COMPOSE_SPEC" <<'PY' 2>&1
+import json, pathlib, re, sys, tomllib, yaml, jsonschema
+spec = json.load(open(sys.argv[1]))
+d = pathlib.Path("infra/swarm")
+problems = []
+
+def load(path):
+    # ${VAR:-default} -> default, ${VAR:?} -> a placeholder, as `docker stack deploy` would with
+    # the variable unset (and run.sh's SWARM_STATE set).
+    text = re.sub(r"\$\{[A-Z0-9_]+:-([^}]*)\}", r"\1", path.read_text())
+    text = re.sub(r"\$\{SWARM_STATE:\?\}", "/tmp/swarm-state", text)
+    if "${" in text:
+        problems.append(f"{path}: a variable without a default")
+    return yaml.safe_load(text)
+
+stack = load(d / "stack.yaml")
+for f in ("stack.yaml", "standins.yaml"):
+    errs = sorted(jsonschema.Draft7Validator(spec).iter_errors(load(d / f)), key=str)
+    problems += [f"{d / f}: {'/'.join(map(str, e.path))}: {e.message}" for e in errs]
+svcs = stack["services"]
+for name, s in svcs.items():
+    dep = s.get("deploy", {})
+    if s.get("networks") != ["vitrine"]:
+        problems.append(f"{name}: not on the vitrine overlay network alone")
+    for p in s.get("ports", []):
+        if not isinstance(p, dict) or p.get("mode") != "host":
+            problems.append(f"{name}: port {p} is not published in host mode (no routing mesh)")
+    if name != "lb" and dep.get("endpoint_mode") != "dnsrr":
+        problems.append(f"{name}: endpoint_mode is not dnsrr")
+    if name in ("control", "edge"):
+        up = dep.get("update_config", {})
+        if up.get("order") != "start-first" or up.get("parallelism") != 1:
+            problems.append(f"{name}: update_config is not start-first, one at a time")
+        if "healthcheck" not in s or "/healthz" not in " ".join(s["healthcheck"]["test"]):
+            problems.append(f"{name}: no /healthz health check")
+        if s.get("stop_signal") != "SIGTERM":
+            problems.append(f"{name}: stop_signal is not SIGTERM")
+    if name in ("control", "edge", "postgres", "s3", "lb") and dep.get("restart_policy", {}).get("condition") != "any":
+        problems.append(f"{name}: no restart policy (condition: any)")
+for name in ("postgres", "s3"):
+    if svcs[name]["deploy"]["placement"]["constraints"] != ["node.labels.vitrine.data == true"]:
+        problems.append(f"{name}: not placed on the data node (node.labels.vitrine.data)")
+if svcs["edge"]["deploy"]["placement"]["constraints"] != ["node.labels.vitrine.edge == true"]:
+    problems.append("edge: not placed on the edge nodes")
+if "VITRINE_DATABASE_URL" in json.dumps(stack):
+    problems.append("stack.yaml: VITRINE_DATABASE_URL belongs in the vitrine-env secret")
+for name, s in svcs.items():
+    for c in s.get("configs", []):
+        if c["source"] not in stack["configs"]:
+            problems.append(f"{name}: config {c['source']} is not defined")
+    for sec in s.get("secrets", []):
+        sec = sec if isinstance(sec, str) else sec["source"]
+        if sec not in stack["secrets"]:
+            problems.append(f"{name}: secret {sec} is not defined")
+for cname, c in stack["configs"].items():
+    if not (d / c["file"]).is_file():
+        problems.append(f"config {cname}: {d / c['file']} is missing")
+# Kubernetes stays true to the same settings: the stack's vitrine.toml and the ConfigMap set
+# the same settings to the same values, but the trusted proxy networks (each platform's own).
+cm = yaml.safe_load(open("infra/k8s/configmap.yaml"))["data"]
+k8s = {k[len("VITRINE_"):].lower(): v for k, v in cm.items() if k.startswith("VITRINE_")}
+toml = {k: str(v) for k, v in tomllib.load(open(d / "vitrine.toml", "rb")).items()}
+own = {"edge_trusted_proxies", "control_trusted_proxies"}
+for k in sorted(set(k8s) | set(toml)):
+    if k not in toml or k not in k8s:
+        problems.append(f"setting {k}: in {'infra/k8s/configmap.yaml' if k in k8s else 'infra/swarm/vitrine.toml'} only")
+    elif k not in own and k8s[k] != toml[k]:
+        problems.append(f"setting {k}: {toml[k]!r} in infra/swarm/vitrine.toml, {k8s[k]!r} in infra/k8s/configmap.yaml")
+if (aws := cm.get("AWS_DEFAULT_REGION")) != svcs["edge"]["environment"].get("AWS_DEFAULT_REGION"):
+    problems.append(f"AWS_DEFAULT_REGION differs from the ConfigMap's {aws!r}")
+print("\n".join(problems) if problems else
+      f"{len(svcs)} services; {len(toml)} settings, as in infra/k8s/configmap.yaml")
+sys.exit(1 if problems else 0)
+PY
+); then
+    ok "infra/swarm/stack.yaml: compose-spec schema (Debian's docker-compose), the stack's rules: $out"
+else
+    problem "infra/swarm/stack.yaml: $out"
+fi
+if docker stack config --help >/dev/null 2>&1; then
+    tmp=$(mktemp -d)
+    touch "$tmp/vitrine.toml" "$tmp/acme-ca.pem"
+    if out=$(SWARM_STATE=$tmp docker stack config -c infra/swarm/stack.yaml -c infra/swarm/standins.yaml 2>&1 >/dev/null); then
+        ok "docker stack config -c infra/swarm/stack.yaml -c infra/swarm/standins.yaml"
+    else
+        problem "docker stack config: $out"
+    fi
+    rm -rf "$tmp"
+else
+    echo "note: this docker client has no \`docker stack config\` (Debian's 20.10 has none): the schema check above stands for it"
+fi
+if command -v promtool >/dev/null; then
+    tmp=$(mktemp -d)
+    cp infra/swarm/prometheus.yml infra/prometheus/alerts.yml "$tmp/"
+    promtool check config "$tmp/prometheus.yml" >/dev/null 2>&1 \
+        && ok "promtool check config infra/swarm/prometheus.yml (with infra/prometheus/alerts.yml)" \
+        || problem "promtool check config infra/swarm/prometheus.yml: $(promtool check config "$tmp/prometheus.yml" 2>&1)"
+    rm -rf "$tmp"
+fi
 
 # ---- metric names and settings ---------------------------------------------------------------
 python3 - "$ROOT" <<'EOF' || fail=1

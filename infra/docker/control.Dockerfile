@@ -7,6 +7,11 @@
 ARG NODE_IMAGE=node:22-bookworm
 ARG RUST_IMAGE=rust:1-bookworm
 ARG RUNTIME_IMAGE=debian:bookworm-slim
+# Where the binary and the dashboard come from: "build-all" builds them below; "prebuilt" takes
+# `vitrine-control` and `dashboard/` (the built dashboard) from the build context instead
+# (infra/swarm/run.sh passes a directory holding what was built on the host, which has the
+# same Debian release). Stages not needed for the result are not built.
+ARG BINARIES=build-all
 
 # ---- dashboard ---------------------------------------------------------------------------
 FROM ${NODE_IMAGE} AS dashboard
@@ -28,6 +33,17 @@ RUN --mount=type=cache,target=/usr/local/cargo/registry \
     cargo build --release --locked -p vitrine-control-plane --bin vitrine-control \
  && install -D -m 0755 target/release/vitrine-control /out/vitrine-control
 
+FROM scratch AS prebuilt
+COPY vitrine-control /out/vitrine-control
+COPY dashboard/ /src/dashboard/dist/
+
+# "build-all": the two build stages above, gathered as "prebuilt" is.
+FROM scratch AS build-all
+COPY --from=build /out/vitrine-control /out/vitrine-control
+COPY --from=dashboard /src/dashboard/dist/ /src/dashboard/dist/
+
+FROM ${BINARIES} AS binaries
+
 # ---- runtime -----------------------------------------------------------------------------
 FROM ${RUNTIME_IMAGE}
 # Block and template thumbnails need headless Chromium; to have them, add `chromium` (and
@@ -40,8 +56,8 @@ RUN apt-get update \
  && useradd --system --uid 10001 --gid vitrine --home-dir /var/lib/vitrine --shell /usr/sbin/nologin vitrine \
  && install -d -o vitrine -g vitrine /var/lib/vitrine
 # Migrations are compiled into the binary (sqlx::migrate!): `vitrine-control migrate` needs no files.
-COPY --from=build /out/vitrine-control /usr/local/bin/vitrine-control
-COPY --from=dashboard /src/dashboard/dist /usr/share/vitrine/dashboard
+COPY --from=binaries /out/vitrine-control /usr/local/bin/vitrine-control
+COPY --from=binaries /src/dashboard/dist /usr/share/vitrine/dashboard
 
 ENV VITRINE_DASHBOARD_DIR=/usr/share/vitrine/dashboard \
     VITRINE_DATA_DIR=/var/lib/vitrine \

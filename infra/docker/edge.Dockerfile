@@ -6,6 +6,11 @@
 
 ARG RUST_IMAGE=rust:1-bookworm
 ARG RUNTIME_IMAGE=debian:bookworm-slim
+# Where the binary comes from: "build" compiles it below; "prebuilt" takes `vitrine-edge` from
+# the build context instead (infra/swarm/run.sh passes a directory holding binaries built on
+# the host, which has the same Debian release, rather than compiling again in an image).
+# Stages not needed for the result are not built.
+ARG BINARIES=build
 
 # ---- build -------------------------------------------------------------------------------
 FROM ${RUST_IMAGE} AS build
@@ -17,6 +22,11 @@ RUN --mount=type=cache,target=/usr/local/cargo/registry \
     cargo build --release --locked -p vitrine-edge --bin vitrine-edge \
  && install -D -m 0755 target/release/vitrine-edge /out/vitrine-edge
 
+FROM scratch AS prebuilt
+COPY vitrine-edge /out/vitrine-edge
+
+FROM ${BINARIES} AS binaries
+
 # ---- runtime -----------------------------------------------------------------------------
 FROM ${RUNTIME_IMAGE}
 RUN apt-get update \
@@ -25,7 +35,7 @@ RUN apt-get update \
  && groupadd --system --gid 10001 vitrine \
  && useradd --system --uid 10001 --gid vitrine --home-dir /var/lib/vitrine --shell /usr/sbin/nologin vitrine \
  && install -d -o vitrine -g vitrine /var/lib/vitrine /var/lib/vitrine/spool
-COPY --from=build /out/vitrine-edge /usr/local/bin/vitrine-edge
+COPY --from=binaries /out/vitrine-edge /usr/local/bin/vitrine-edge
 
 # Non-root: the edge listens on 8080/8443 in the container; map 80/443 to them outside
 # (compose ports, Kubernetes Service targetPort, or a load balancer).

@@ -31,68 +31,20 @@
 #   SMOKE_REBUILD=1 ...                  # rebuild the stand-in base images as well
 set -euo pipefail
 cd "$(dirname "$0")/../.."
-ROOT=$PWD
-STATE=$ROOT/target/smoke
-mkdir -p "$STATE"
-
-as_root() { if [ "$(id -u)" -eq 0 ]; then "$@"; else sudo "$@"; fi; }
-step() { printf '\n== %s\n' "$*"; }
+# shellcheck source=infra/smoke/standins/lib.sh
+. infra/smoke/standins/lib.sh
+use_state smoke
+STANDINS_REBUILD=${SMOKE_REBUILD:-}
 fails=0
 ok() { echo "ok:   $*"; }
 fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
-now_ms() { date +%s%3N; }
 
-need=()
-command -v dockerd >/dev/null || need+=(docker.io)
-command -v docker-compose >/dev/null || need+=(docker-compose)
-command -v debootstrap >/dev/null || need+=(debootstrap)
-command -v jq >/dev/null || need+=(jq)
-command -v curl >/dev/null || need+=(curl)
-if [ ${#need[@]} -gt 0 ]; then
-  step "installing ${need[*]}"
-  as_root apt-get update -qq
-  as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${need[@]}" >/dev/null
-fi
-# Debian's docker client has BuildKit built in (a newer client elsewhere on the PATH may need
-# the buildx plugin, which Debian does not ship).
-DOCKER=docker
-[ -x /usr/bin/docker ] && DOCKER=/usr/bin/docker
-export DOCKER_BUILDKIT=1
-if ! as_root "$DOCKER" info >/dev/null 2>&1; then
-  step "starting dockerd (log: $STATE/dockerd.log)"
-  as_root sh -c "nohup dockerd >'$STATE/dockerd.log' 2>&1 &"
-  for _ in $(seq 60); do as_root "$DOCKER" info >/dev/null 2>&1 && break; sleep 1; done
-  as_root "$DOCKER" info >/dev/null
-fi
-docker_() { as_root "$DOCKER" "$@"; }
+need_packages dockerd=docker.io docker-compose=docker-compose debootstrap=debootstrap jq=jq curl=curl
+ensure_dockerd
 COMPOSE=(as_root docker-compose -p vitrine-smoke -f infra/compose.yaml -f infra/smoke/compose.standins.yaml)
 
 # ---- stand-in base images ------------------------------------------------------------------
-LOCAL=vitrine-local
-have() { [ -z "${SMOKE_REBUILD:-}" ] && docker_ image inspect "$1" >/dev/null 2>&1; }
-if ! have "$LOCAL/debian:bookworm-slim"; then
-  step "debootstrap: $LOCAL/debian:bookworm-slim"
-  rootfs=$STATE/rootfs
-  as_root rm -rf "$rootfs"
-  as_root debootstrap --variant=minbase bookworm "$rootfs" http://deb.debian.org/debian >/dev/null
-  as_root rm -rf "$rootfs"/var/cache/apt/archives/*.deb "$rootfs"/var/lib/apt/lists/*
-  # The host's own extra CAs (a TLS-intercepting egress proxy, a company CA) go in as well, so
-  # that cargo, npm and pip in the images reach their registries as the host does; the
-  # ca-certificates package adds them to the bundle when an image installs it.
-  as_root install -d "$rootfs/usr/local/share/ca-certificates"
-  as_root sh -c "cp /usr/local/share/ca-certificates/*.crt '$rootfs/usr/local/share/ca-certificates/' 2>/dev/null || true"
-  bundle=/etc/ssl/certs/ca-certificates.crt
-  as_root tar -C "$rootfs" -c . | docker_ import -c 'CMD ["/bin/bash"]' -c "ENV SSL_CERT_FILE=$bundle" \
-    -c "ENV NODE_EXTRA_CA_CERTS=$bundle" -c "ENV PIP_CERT=$bundle" - "$LOCAL/debian:bookworm-slim" >/dev/null
-  as_root rm -rf "$rootfs"
-fi
-BASE=$LOCAL/debian:bookworm-slim
-standin() { # image dockerfile context
-  if ! have "$1"; then
-    step "stand-in: $1"
-    docker_ build -q --build-arg "BASE=$BASE" -f "$2" -t "$1" "$3" >/dev/null
-  fi
-}
+standin_base
 if ! have "$LOCAL/rust:1-bookworm"; then
   ctx=$STATE/rust-context
   as_root rm -rf "$ctx" && mkdir -p "$ctx"
@@ -163,19 +115,7 @@ done
 
 # 2. ---------------------------------------------------------------------------------------
 step "2. publish through the control plane"
-jar=$STATE/cookies
-rm -f "$jar"
-api() { # method path [json]
-  curl -sS -b "$jar" -c "$jar" -X "$1" -H 'content-type: application/json' \
-    ${3:+--data "$3"} "$CP$2"
-}
-owner="smoke-$(date +%s)@example.com"
-api POST /api/register "{\"name\":\"Smoke\",\"email\":\"$owner\",\"password\":\"smoke-password\"}" >/dev/null
-project_json=$(api POST /api/projects '{"name":"Smoke"}')
-project=$(jq -r .id <<<"$project_json")
-slug=$(jq -r .slug <<<"$project_json")
-home=$(jq -r '.pages[0].id' <<<"$project_json")
-host=$slug.localhost
+new_site Smoke
 marker="smoke-$(date +%s%N)"
 page_body=$(jq -nc --arg m "$marker" '{blocks:[{uid:"conteudo",name:"Conteúdo",template:("<h1>" + $m + "</h1>"),css:"",js:""}]}')
 api POST "/api/page/$home" "$page_body" >/dev/null
@@ -259,14 +199,13 @@ else fail "control plane /metrics"; fi
 # and loads the alert rules.
 targets=
 for _ in $(seq 60); do
-  targets=$(curl -fsS http://127.0.0.1:9099/api/v1/targets 2>/dev/null \
-    | jq -r '[.data.activeTargets[] | select(.health == "up") | .labels.instance] | sort | join(" ")' 2>/dev/null || true)
+  targets=$(prom_up)
   [ "$targets" = "control:9091 edge-a:9090 edge-b:9090" ] && break
   sleep 1
 done
 if [ "$targets" = "control:9091 edge-a:9090 edge-b:9090" ]; then ok "Prometheus scrapes all three admin listeners: $targets"
 else fail "Prometheus targets up: '$targets' (expected control:9091 edge-a:9090 edge-b:9090)"; fi
-rules=$(curl -fsS http://127.0.0.1:9099/api/v1/rules 2>/dev/null | jq '[.data.groups[].rules[]] | length' 2>/dev/null || echo 0)
+rules=$(prom_rules)
 if [ "${rules:-0}" -gt 0 ]; then ok "Prometheus loaded $rules alert rules from infra/prometheus/alerts.yml"
 else fail "Prometheus loaded no alert rules"; fi
 served=0

@@ -1,6 +1,8 @@
 #!/bin/sh
 # Initialises the cluster on first start (as the official image does), then runs postgres.
 set -eu
+# The official image's *_FILE variant (Docker secrets, infra/swarm/stack.yaml).
+if [ -n "${POSTGRES_PASSWORD_FILE:-}" ]; then POSTGRES_PASSWORD=$(cat "$POSTGRES_PASSWORD_FILE"); fi
 : "${POSTGRES_USER:=postgres}" "${POSTGRES_DB:=$POSTGRES_USER}"
 install -d -o postgres -g postgres -m 0700 "$PGDATA"
 install -d -o postgres -g postgres -m 2775 /var/run/postgresql
