@@ -43,6 +43,9 @@
 //! ([`crate::compress`], quick effort) when they are worth sending: compression is part of
 //! the render, paid once per render in the account's share of the workers and within its CPU
 //! budget, never on a visitor's request.
+//!
+//! Two other kinds of job run in the same workers and queue, each under budgets of its own:
+//! photos (`photo`, [`crate::photos`]) and share cards (`card`, [`crate::seo::card`]).
 
 use std::{path::PathBuf, process::Stdio, time::Duration};
 
@@ -58,10 +61,12 @@ use crate::{
     render::{Block, DocumentParts, Exceeded, MAX_OUTPUT_BYTES, RenderContext, RenderError},
 };
 
+mod card;
 mod photo;
 pub mod queue;
 mod worker;
 
+pub use card::{CARD_ARG, Card};
 pub use photo::{PHOTO_ARG, PhotoFailure};
 pub use queue::{FairQueue, Limits, Refused};
 pub use worker::{worker_if_asked, worker_main, worker_only_main};
