@@ -103,34 +103,54 @@ vitrine_shared::dual_test!(
             json!({"primary": "#9a3412", "accent": "#fbbf24"}),
         )
         .await;
-        s.post(&format!("/api/page/{home}"), json!({"blocks": [{"uid": "h", "name": "Hero",
-            "template": "<h1>Doces finos</h1>", "css": "", "js": ""}]}))
-            .await;
+        s.post(
+            &format!("/api/page/{home}"),
+            json!({"blocks": [{"uid": "h", "name": "Hero",
+            "template": "<h1>Doces finos</h1>", "css": "", "js": ""}]}),
+        )
+        .await;
         let table = s
-            .post("/api/tables", json!({"project_id": id, "name": "Produtos", "slug": "produtos",
-                "meta": {"plural": "Produtos", "singular": "Produto"}}))
+            .post(
+                "/api/tables",
+                json!({"project_id": id, "name": "Produtos", "slug": "produtos",
+                "meta": {"plural": "Produtos", "singular": "Produto"}}),
+            )
             .await["id"]
             .as_i64()
             .unwrap();
         let price = s
-            .post("/api/fields", json!({"table_id": table, "name": "Preço", "type": "currency",
-                "meta": {"symbol": "R$", "format": "(symbol) 9.999,99"}}))
+            .post(
+                "/api/fields",
+                json!({"table_id": table, "name": "Preço", "type": "currency",
+                "meta": {"symbol": "R$", "format": "(symbol) 9.999,99"}}),
+            )
             .await["id"]
             .as_i64()
             .unwrap();
         let photo = s
-            .post("/api/fields", json!({"table_id": table, "name": "Foto", "type": "image"}))
+            .post(
+                "/api/fields",
+                json!({"table_id": table, "name": "Foto", "type": "image"}),
+            )
             .await["id"]
             .as_i64()
             .unwrap();
         // A real photo: uploads are decoded and made into variants; the card shows a small one.
         let jpeg = vitrine_shared::testing::photos::phone_photo(1600, 1200, 1);
         let src = s
-            .upload(json!([owner_id, id, table]), "brigadeiro.jpg", "image/jpeg", &jpeg)
+            .upload(
+                json!([owner_id, id, table]),
+                "brigadeiro.jpg",
+                "image/jpeg",
+                &jpeg,
+            )
             .await;
         let post = s
-            .post("/api/posts", json!({"table_id": table, "name": "Brigadeiro de açaí", "slug": "brigadeiro",
-                "fields": [{"field_id": price, "value": 450}, {"field_id": photo, "value": src}]}))
+            .post(
+                "/api/posts",
+                json!({"table_id": table, "name": "Brigadeiro de açaí", "slug": "brigadeiro",
+                "fields": [{"field_id": price, "value": 450}, {"field_id": photo, "value": src}]}),
+            )
             .await;
         let post_id = post["id"]
             .as_i64()
@@ -162,7 +182,10 @@ vitrine_shared::dual_test!(
             .until(&host, "/produtos/brigadeiro", |st, _| st == 200)
             .await;
         let item_card = card_of(&html, &base);
-        assert!(item_card.starts_with("/_og/produtos/brigadeiro/"), "{item_card}");
+        assert!(
+            item_card.starts_with("/_og/produtos/brigadeiro/"),
+            "{item_card}"
+        );
         assert_eq!(
             meta(&html, "property", "og:image:alt").as_deref(),
             Some("Brigadeiro de açaí | Doceria Conceição")
@@ -177,7 +200,12 @@ vitrine_shared::dual_test!(
         assert_ne!(drawn, first);
 
         // A made-up or malformed card is the site's 404 and draws nothing.
-        let fake = item_card.replace(".png", "").chars().rev().skip(24).collect::<String>();
+        let fake = item_card
+            .replace(".png", "")
+            .chars()
+            .rev()
+            .skip(24)
+            .collect::<String>();
         let fake: String = fake.chars().rev().collect();
         for path in [
             format!("{fake}{}.png", "0".repeat(24)),
@@ -191,9 +219,12 @@ vitrine_shared::dual_test!(
         }
 
         // The title changes: the page names a new card, with other pixels.
-        s.post(&format!("/api/posts/{post_id}"), json!({"table_id": table, "name": "Brigadeiro gourmet", "slug": "brigadeiro",
-            "fields": [{"field_id": price, "value": 450}, {"field_id": photo, "value": src}]}))
-            .await;
+        s.post(
+            &format!("/api/posts/{post_id}"),
+            json!({"table_id": table, "name": "Brigadeiro gourmet", "slug": "brigadeiro",
+            "fields": [{"field_id": price, "value": 450}, {"field_id": photo, "value": src}]}),
+        )
+        .await;
         let html = s
             .until(&host, "/produtos/brigadeiro", |st, b| {
                 st == 200 && b.contains("Brigadeiro gourmet")
@@ -204,9 +235,12 @@ vitrine_shared::dual_test!(
         let (bytes, _) = s.card(&host, &renamed).await;
         assert_ne!(bytes, drawn);
         // The photo goes: another card again.
-        s.post(&format!("/api/posts/{post_id}"), json!({"table_id": table, "name": "Brigadeiro gourmet", "slug": "brigadeiro",
-            "fields": [{"field_id": price, "value": 450}, {"field_id": photo, "value": ""}]}))
-            .await;
+        s.post(
+            &format!("/api/posts/{post_id}"),
+            json!({"table_id": table, "name": "Brigadeiro gourmet", "slug": "brigadeiro",
+            "fields": [{"field_id": price, "value": 450}, {"field_id": photo, "value": ""}]}),
+        )
+        .await;
         let html = s
             .until(&host, "/produtos/brigadeiro", |st, b| {
                 st == 200 && !b.contains(&renamed)
@@ -218,9 +252,12 @@ vitrine_shared::dual_test!(
 
         // A huge title still makes a bounded card.
         let huge = "Torta de limão com merengue suíço ".repeat(300);
-        s.post("/api/posts", json!({"table_id": table, "name": huge.trim(), "slug": "torta",
-            "fields": [{"field_id": price, "value": 9900}]}))
-            .await;
+        s.post(
+            "/api/posts",
+            json!({"table_id": table, "name": huge.trim(), "slug": "torta",
+            "fields": [{"field_id": price, "value": 9900}]}),
+        )
+        .await;
         let html = s.until(&host, "/produtos/torta", |st, _| st == 200).await;
         s.card(&host, &card_of(&html, &base)).await;
 

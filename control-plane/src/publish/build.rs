@@ -242,11 +242,19 @@ pub(super) async fn build(
         // The owner's image for the page, else its share card; a collection page's items
         // get theirs at the edge.
         let (image, image_size, image_alt) = if image.starts_with('/') {
-            (format!("{}{image}", live.trim_end_matches('/')), None, title.clone())
+            (
+                format!("{}{image}", live.trim_end_matches('/')),
+                None,
+                title.clone(),
+            )
         } else if !image.is_empty() || page.table_id.is_some() {
             (image, None, title.clone())
         } else {
-            let card_title = if slug == "/" { &identity.name } else { &page.name };
+            let card_title = if slug == "/" {
+                &identity.name
+            } else {
+                &page.name
+            };
             let card = b.page_card(&card_site, card_title, &live).await?;
             (card.url, Some(CARD_SIZE), card.alt)
         };

@@ -38,7 +38,10 @@ impl Sandbox {
     /// An image over [`MAX_IMAGE_BYTES`] is left off the card rather than sent.
     pub async fn card(&self, share: Share, mut job: CardJob) -> Result<Card, SandboxError> {
         for image in [&mut job.logo, &mut job.photo] {
-            if image.as_ref().is_some_and(|i| i.bytes.len() > MAX_IMAGE_BYTES) {
+            if image
+                .as_ref()
+                .is_some_and(|i| i.bytes.len() > MAX_IMAGE_BYTES)
+            {
                 *image = None;
             }
         }
@@ -139,9 +142,7 @@ async fn read_answer(mut out: BufReader<tokio::process::ChildStdout>) -> Result<
                     return Err("the card worker answered more than its budget".into());
                 }
                 let mut png = vec![0; len];
-                out.read_exact(&mut png)
-                    .await
-                    .map_err(|e| e.to_string())?;
+                out.read_exact(&mut png).await.map_err(|e| e.to_string())?;
                 answer.0 = Some(png);
             }
             "T" => {

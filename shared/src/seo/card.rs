@@ -340,13 +340,14 @@ pub fn layout(job: &CardJob) -> String {
             escape(&price)
         ));
     }
-    // The foot: a rule and the site's name (under a logo, the name is said here only).
+    // The foot: a rule, and under a logo the site's name (without one it heads the card).
     svg.push_str(&format!(
         "<rect x=\"{margin}\" y=\"{}\" width=\"72\" height=\"6\" rx=\"3\" fill=\"{}\"/>",
         HEIGHT - 118,
         colour(primary)
     ));
-    if let Some(line) = wrap(&site, 30.0, text_width, 1).first() {
+    let foot = job.logo.as_ref().map(|_| wrap(&site, 30.0, text_width, 1));
+    if let Some(line) = foot.as_ref().and_then(|l| l.first()) {
         svg.push_str(&format!(
             "<text x=\"{margin}\" y=\"{}\" font-size=\"30\" fill=\"{}\">{}</text>",
             HEIGHT - 62,
@@ -390,8 +391,7 @@ pub fn render(job: &CardJob) -> Result<Vec<u8>, CardError> {
         },
         ..resvg::usvg::Options::default()
     };
-    let tree =
-        resvg::usvg::Tree::from_str(&svg, &options).map_err(|e| CardError(e.to_string()))?;
+    let tree = resvg::usvg::Tree::from_str(&svg, &options).map_err(|e| CardError(e.to_string()))?;
     let mut pixmap = resvg::tiny_skia::Pixmap::new(WIDTH, HEIGHT)
         .ok_or_else(|| CardError("no canvas".into()))?;
     resvg::render(

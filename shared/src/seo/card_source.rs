@@ -6,7 +6,7 @@
 
 use crate::blob::{BlobError, BlobStore};
 use crate::list_query::DbRecord;
-use crate::photos::{PhotoFormat, Photo, Variant};
+use crate::photos::{Photo, PhotoFormat, Variant};
 use crate::store::{Field, Store, StoreError};
 use crate::theme::Theme;
 use crate::uploads::UploadKey;
@@ -87,9 +87,7 @@ pub fn pick_variant(photo: &Photo, width: u32) -> Option<&Variant> {
         .clone()
         .filter(|v| v.width >= width)
         .min_by_key(|v| (v.width, v.format != PhotoFormat::Webp));
-    wide_enough.or_else(|| {
-        readable.max_by_key(|v| (v.width, v.format == PhotoFormat::Webp))
-    })
+    wide_enough.or_else(|| readable.max_by_key(|v| (v.width, v.format == PhotoFormat::Webp)))
 }
 
 /// The image of the upload `key` for a card, `width` pixels wide or so (see the module docs);
@@ -152,7 +150,10 @@ mod tests {
     #[test]
     fn only_upload_urls_name_a_card_image() {
         let key = "uploads/1/2/abcdef0123456789abcdef0123456789/foto.jpg";
-        assert_eq!(upload_key(&format!("/files/{key}")), UploadKey::parse(key).map(|_| key.into()));
+        assert_eq!(
+            upload_key(&format!("/files/{key}")),
+            UploadKey::parse(key).map(|_| key.into())
+        );
         assert_eq!(upload_key("https://evil.example/x.png"), None);
         assert_eq!(upload_key("/files/../../etc/passwd"), None);
     }

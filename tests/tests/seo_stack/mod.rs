@@ -11,7 +11,6 @@ use vitrine_control::startup::Application;
 use vitrine_edge::Edge;
 use vitrine_shared::{
     Settings,
-    ids::ProjectId,
     testing::{Backend, TestDb, schema_org},
 };
 
@@ -69,7 +68,12 @@ impl Stack {
         }
     }
 
-    pub async fn send(&self, method: reqwest::Method, path: &str, body: Value) -> (StatusCode, Value) {
+    pub async fn send(
+        &self,
+        method: reqwest::Method,
+        path: &str,
+        body: Value,
+    ) -> (StatusCode, Value) {
         let res = self
             .owner
             .request(method, format!("{}{path}", self.base))
@@ -152,4 +156,3 @@ pub fn json_ld(html: &str) -> Vec<(String, Value)> {
         })
         .collect()
 }
-
