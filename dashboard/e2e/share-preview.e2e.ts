@@ -39,7 +39,7 @@ function chat(p: { title: string; description: string; site: string; url: string
     s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
   const host = new URL(p.url).host;
   return `<!doctype html><html lang="pt-BR"><head><meta charset="utf-8"><style>
-  *{box-sizing:border-box}body{margin:0;font-family:"DejaVu Sans",Helvetica,Arial,sans-serif;background:#efeae2;width:420px;height:620px}
+  *{box-sizing:border-box}body{margin:0;font-family:"DejaVu Sans",Helvetica,Arial,sans-serif;background:#efeae2;width:420px;height:540px}
   header{background:#008069;color:#fff;display:flex;align-items:center;gap:12px;padding:12px 16px}
   .avatar{width:40px;height:40px;border-radius:50%;background:#dfe5e7;color:#008069;display:grid;place-items:center;font-weight:700}
   header b{display:block;font-size:16px}header small{font-size:12px;opacity:.85}
@@ -48,7 +48,7 @@ function chat(p: { title: string; description: string; site: string; url: string
   .bubble{margin-left:auto;max-width:340px;background:#d9fdd3;border-radius:8px 0 8px 8px;padding:4px;box-shadow:0 1px .5px rgba(11,20,26,.13)}
   .preview{background:#d1f4cc;border-radius:6px;overflow:hidden}
   .preview img{display:block;width:100%;aspect-ratio:1200/630}
-  .preview div{padding:6px 10px 8px}
+  .info{padding:6px 10px 8px}
   .title{font-size:14px;font-weight:700;color:#111b21;display:-webkit-box;-webkit-line-clamp:2;-webkit-box-orient:vertical;overflow:hidden}
   .desc{font-size:12.5px;color:#54656f;margin-top:2px;display:-webkit-box;-webkit-line-clamp:2;-webkit-box-orient:vertical;overflow:hidden}
   .host{font-size:12px;color:#8696a0;margin-top:4px}
@@ -58,7 +58,7 @@ function chat(p: { title: string; description: string; site: string; url: string
   <header><div class="avatar">M</div><div><b>Marina</b><small>online</small></div></header>
   <main><div class="day">HOJE</div>
   <div class="bubble" data-testid="bubble">
-    <div class="preview"><img alt="" src="${p.image}"><div>
+    <div class="preview"><img alt="" src="${p.image}"><div class="info">
       <div class="title">${esc(p.title)}</div>
       <div class="desc">${esc(p.description)}</div>
       <div class="host">${esc(host)} · ${esc(p.site)}</div></div></div>
@@ -96,6 +96,10 @@ describe('a product link shared in a chat', () => {
     expect(meta(html, 'property', 'og:image:height')).toBe('630');
     const url = meta(html, 'property', 'og:url');
     expect(image.startsWith(new URL(url).origin + '/_og/')).toBe(true);
+    // The suite's preview addresses carry the edge's port 0 (listeners on any port): a shared
+    // link would not, so the chat shows the address without it.
+    const shared = new URL(url);
+    shared.port = '';
 
     // The card, from the site's own host: drawn on this first request.
     const started = Date.now();
@@ -105,13 +109,15 @@ describe('a product link shared in a chat', () => {
     expect(card.headers['content-type']).toBe('image/png');
     expect(String(card.headers['cache-control'])).toContain('immutable');
 
-    const view = await (await session.context({ viewport: { width: 420, height: 620 }, deviceScaleFactor: 2 })).newPage();
+    const view = await (
+      await session.context({ viewport: { width: 420, height: 540 }, deviceScaleFactor: 2 })
+    ).newPage();
     await view.setContent(
       chat({
         title: meta(html, 'property', 'og:title'),
         description: meta(html, 'property', 'og:description'),
         site: meta(html, 'property', 'og:site_name'),
-        url,
+        url: shared.href,
         image: `data:image/png;base64,${card.bytes.toString('base64')}`,
       }),
     );

@@ -66,24 +66,7 @@ vitrine_shared::dual_test!(
             .unwrap();
         s.post(&format!("/api/page/{sobre}"), json!({"slug": "sobre", "description": "Quem somos",
             "blocks": [{"uid": "s", "name": "Sobre", "template": "<p>Desde 1990</p>", "css": "", "js": ""}]})).await;
-        let table = s
-            .post(
-                "/api/tables",
-                json!({"project_id": id, "name": "Produtos", "slug": "produtos",
-            "meta": {"plural": "Produtos", "singular": "Produto"}}),
-            )
-            .await["id"]
-            .as_i64()
-            .unwrap();
-        let price = s
-            .post(
-                "/api/fields",
-                json!({"table_id": table, "name": "Preço", "type": "currency",
-            "meta": {"symbol": "R$", "format": "(symbol) 9.999,99"}}),
-            )
-            .await["id"]
-            .as_i64()
-            .unwrap();
+        let (table, price) = s.products(id).await;
         let stock = s
             .post(
                 "/api/fields",

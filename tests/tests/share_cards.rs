@@ -109,24 +109,7 @@ vitrine_shared::dual_test!(
             "template": "<h1>Doces finos</h1>", "css": "", "js": ""}]}),
         )
         .await;
-        let table = s
-            .post(
-                "/api/tables",
-                json!({"project_id": id, "name": "Produtos", "slug": "produtos",
-                "meta": {"plural": "Produtos", "singular": "Produto"}}),
-            )
-            .await["id"]
-            .as_i64()
-            .unwrap();
-        let price = s
-            .post(
-                "/api/fields",
-                json!({"table_id": table, "name": "Preço", "type": "currency",
-                "meta": {"symbol": "R$", "format": "(symbol) 9.999,99"}}),
-            )
-            .await["id"]
-            .as_i64()
-            .unwrap();
+        let (table, price) = s.products(id).await;
         let photo = s
             .post(
                 "/api/fields",
@@ -136,7 +119,7 @@ vitrine_shared::dual_test!(
             .as_i64()
             .unwrap();
         // A real photo: uploads are decoded and made into variants; the card shows a small one.
-        let jpeg = vitrine_shared::testing::photos::phone_photo(1600, 1200, 1);
+        let jpeg = vitrine_shared::testing::photos::phone_photo(800, 600, 1);
         let src = s
             .upload(
                 json!([owner_id, id, table]),

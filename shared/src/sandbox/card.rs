@@ -7,14 +7,11 @@
 //! It reads one JSON [`CardJob`] on stdin and answers `C {len}` and the PNG, or
 //! `X {message}`, then `T {micros}`, the CPU time it used.
 
-use std::{process::Stdio, time::Duration};
+use std::time::Duration;
 
-use tokio::{
-    io::{AsyncBufReadExt, AsyncReadExt, AsyncWriteExt, BufReader},
-    process::Command,
-};
+use tokio::io::{AsyncBufReadExt, AsyncReadExt, AsyncWriteExt, BufReader};
 
-use super::{Lane, PUBLISH_WAIT, Refused, Sandbox, SandboxError, Share, WORKER_ARG, reason};
+use super::{Sandbox, SandboxError, Share, reason};
 use crate::seo::card::{
     CardJob, MAX_IMAGE_BYTES, WORKER_CPU_MS, WORKER_DEADLINE, WORKER_MEMORY_BYTES, render,
 };
@@ -46,35 +43,10 @@ impl Sandbox {
             }
         }
         let input = serde_json::to_vec(&job).map_err(|e| SandboxError::Broken(e.to_string()))?;
-        let publish = share.lane == Lane::Publish;
-        let wait = if publish { PUBLISH_WAIT } else { self.wait };
-        let _slot = self
-            .queue
-            .acquire(share.account, publish, wait)
-            .await
-            .map_err(|refused| {
-                SandboxError::Busy(match refused {
-                    Refused::LineFull => "too many renders of this account are waiting",
-                    Refused::Waited => "no render worker came free in time",
-                })
-            })?;
-        let worker = self
-            .worker
-            .as_ref()
-            .ok_or_else(|| SandboxError::Broken("no worker binary".into()))?;
-        let mut child = Command::new(worker)
-            .arg(WORKER_ARG)
-            .arg(WORKER_MEMORY_BYTES.to_string())
-            .arg(WORKER_CPU_MS.to_string())
-            .arg(CARD_ARG)
-            .env_clear()
-            .env("MIMALLOC_ARENA_RESERVE", "0")
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .kill_on_drop(true)
-            .spawn()
-            .map_err(|e| SandboxError::Broken(format!("{}: {e}", worker.display())))?;
+        let _slot = self.slot(share).await?;
+        let mut child = self
+            .spawn(WORKER_MEMORY_BYTES, WORKER_CPU_MS, &[CARD_ARG])
+            .map_err(SandboxError::Broken)?;
         let finished = tokio::time::timeout(WORKER_DEADLINE, exchange(&mut child, &input)).await;
         let (status, answer) = match finished {
             Ok(Ok(done)) => done,

@@ -340,14 +340,14 @@ pub fn layout(job: &CardJob) -> String {
             escape(&price)
         ));
     }
-    // The foot: a rule, and under a logo the site's name (without one it heads the card).
-    svg.push_str(&format!(
-        "<rect x=\"{margin}\" y=\"{}\" width=\"72\" height=\"6\" rx=\"3\" fill=\"{}\"/>",
-        HEIGHT - 118,
-        colour(primary)
-    ));
+    // Under a logo, the foot: a rule and the site's name (without one, the name heads it).
     let foot = job.logo.as_ref().map(|_| wrap(&site, 30.0, text_width, 1));
     if let Some(line) = foot.as_ref().and_then(|l| l.first()) {
+        svg.push_str(&format!(
+            "<rect x=\"{margin}\" y=\"{}\" width=\"72\" height=\"6\" rx=\"3\" fill=\"{}\"/>",
+            HEIGHT - 118,
+            colour(primary)
+        ));
         svg.push_str(&format!(
             "<text x=\"{margin}\" y=\"{}\" font-size=\"30\" fill=\"{}\">{}</text>",
             HEIGHT - 62,

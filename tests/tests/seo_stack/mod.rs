@@ -130,6 +130,29 @@ impl Stack {
         }
     }
 
+    /// A collection "Produtos" in project `id` with a price field: their ids.
+    pub async fn products(&self, id: i64) -> (i64, i64) {
+        let table = self
+            .post(
+                "/api/tables",
+                json!({"project_id": id, "name": "Produtos", "slug": "produtos",
+                "meta": {"plural": "Produtos", "singular": "Produto"}}),
+            )
+            .await["id"]
+            .as_i64()
+            .unwrap();
+        let price = self
+            .post(
+                "/api/fields",
+                json!({"table_id": table, "name": "Preço", "type": "currency",
+                "meta": {"symbol": "R$", "format": "(symbol) 9.999,99"}}),
+            )
+            .await["id"]
+            .as_i64()
+            .unwrap();
+        (table, price)
+    }
+
     pub async fn publish(&self, id: i64) {
         self.post(&format!("/api/publish_v2/{id}"), json!({"project_id": id}))
             .await;
