@@ -17,23 +17,32 @@ use vitrine_shared::{
     },
     render::{Block, DocumentParts, RenderContext, check_blocks, document},
     sandbox::{SandboxError, Share},
-    seo::card_source::{CardSite, upload_key},
+    seo::{
+        card::{CARD_SEGMENT, HEIGHT, WIDTH},
+        card_source::{CardSite, upload_key},
+    },
     store::Page,
     theme::Theme,
 };
 
 use super::{
-    Parts, Progress, Step, Warning,
-    cards::{CARD_SIZE, CardsDrawn},
-    form_settings, live_url,
-    objects::content_hash,
-    reuse, site_menu, text_of, thank_you_path,
+    Parts, Progress, Step, Warning, form_settings, live_url, objects::content_hash, reuse,
+    site_menu, text_of, thank_you_path,
 };
 use crate::{base::Core, error::PublishError, external_lists::Answers};
 
 /// First path segments the edge answers itself (assets, the read API, forms): a page there
 /// would never be seen.
-const RESERVED_SEGMENTS: &[&str] = &["_assets", "_api", "_forms", super::cards::CARD_SEGMENT];
+const RESERVED_SEGMENTS: &[&str] = &["_assets", "_api", "_forms", CARD_SEGMENT];
+
+/// What the share cards of one publish cost (`super::cards`): how many were drawn and the
+/// time they took.
+#[derive(Debug, Default, Clone, Copy)]
+pub(super) struct CardsDrawn {
+    pub(super) drawn: u32,
+    pub(super) wall: std::time::Duration,
+    pub(super) cpu: std::time::Duration,
+}
 
 /// What a finished build wrote.
 pub(super) struct Built {
@@ -256,7 +265,7 @@ pub(super) async fn build(
                 &page.name
             };
             let card = b.page_card(&card_site, card_title, &live).await?;
-            (card.url, Some(CARD_SIZE), card.alt)
+            (card.url, Some((WIDTH, HEIGHT)), card.alt)
         };
         let page_head = b
             .link_uploads(

@@ -6,7 +6,7 @@
 //! nothing draws nothing. The manifest is written after every card, so a publish whose cards
 //! could not be drawn fails whole and the live site keeps its own.
 
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use bytes::Bytes;
 use vitrine_shared::{
@@ -14,7 +14,7 @@ use vitrine_shared::{
     sandbox::Share,
     seo::{
         absolute,
-        card::{HEIGHT, WIDTH},
+        card::CARD_SEGMENT,
         card_source::{self, CardSite, card_key},
     },
 };
@@ -22,22 +22,11 @@ use vitrine_shared::{
 use super::build::Build;
 use crate::error::PublishError;
 
-/// The first path segment of share cards on a site.
-pub const CARD_SEGMENT: &str = "_og";
-
 /// A page's card, as its document names it.
 pub(super) struct PageCard {
     /// The card's absolute URL on the site's canonical address.
     pub(super) url: String,
     pub(super) alt: String,
-}
-
-/// What the cards of one publish cost: how many were drawn and the time they took.
-#[derive(Debug, Default, Clone, Copy)]
-pub(super) struct CardsDrawn {
-    pub(super) drawn: u32,
-    pub(super) wall: Duration,
-    pub(super) cpu: Duration,
 }
 
 impl Build<'_> {
@@ -98,6 +87,3 @@ impl Build<'_> {
         })
     }
 }
-
-/// The size every card has, for `og:image:width` and `og:image:height`.
-pub(super) const CARD_SIZE: (u32, u32) = (WIDTH, HEIGHT);

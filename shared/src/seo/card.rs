@@ -47,6 +47,9 @@ use crate::theme::{Theme, mix, on_colour};
 pub const WIDTH: u32 = 1200;
 pub const HEIGHT: u32 = 630;
 
+/// The first path segment of share cards on a site (`/_og/…`).
+pub const CARD_SEGMENT: &str = "_og";
+
 /// Bumped when the drawing changes, so every card gets a new address.
 pub const CARD_VERSION: u32 = 1;
 
