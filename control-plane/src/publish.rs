@@ -64,6 +64,7 @@ use crate::{
 
 mod assets;
 mod build;
+mod cards;
 mod fonts;
 mod objects;
 mod photos;
@@ -191,6 +192,14 @@ where
         let deploy = core.store.create_deploy(project_id, Some(user_id)).await?;
         let result = match build::build(parts, project_id, deploy.id, progress.clone()).await {
             Ok(built) => {
+                let cards = built.cards;
+                tracing::info!(
+                    project_id = project_id.get(),
+                    drawn = cards.drawn,
+                    wall_ms = cards.wall.as_millis() as u64,
+                    cpu_ms = cards.cpu.as_millis() as u64,
+                    "share cards drawn"
+                );
                 if let Some(p) = &progress {
                     p(Step::Live);
                 }

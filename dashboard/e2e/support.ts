@@ -225,12 +225,23 @@ export function useBrowser(): E2EBrowser {
  * One request to the edge for a site's host (node:http, so the Host header is ours). A `body`
  * is sent as a posted form.
  */
-export function edgeRequest(
+export async function edgeRequest(
   siteSlug: string,
   method: 'GET' | 'POST',
   path: string,
   body?: string,
 ): Promise<{ status: number; body: string }> {
+  const res = await edgeRaw(siteSlug, method, path, body);
+  return { status: res.status, body: res.bytes.toString('utf8') };
+}
+
+/** [`edgeRequest`] with the answer's headers and bytes as they came (an image, say). */
+export function edgeRaw(
+  siteSlug: string,
+  method: 'GET' | 'POST',
+  path: string,
+  body?: string,
+): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; bytes: Buffer }> {
   const url = new URL(path, inject('edgeURL'));
   return new Promise((done, fail) => {
     const req = httpRequest(
@@ -253,7 +264,7 @@ export function edgeRequest(
         const chunks: Buffer[] = [];
         res.on('data', (chunk: Buffer) => chunks.push(chunk));
         res.on('end', () =>
-          done({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8') }),
+          done({ status: res.statusCode ?? 0, headers: res.headers, bytes: Buffer.concat(chunks) }),
         );
         res.on('error', fail);
       },

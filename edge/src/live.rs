@@ -38,7 +38,9 @@ use vitrine_shared::{
     store::{Collection, Field, StoreError},
 };
 
+mod cards;
 mod seo;
+pub use cards::{is_card_hash, item_card};
 pub use seo::{XML, sitemap};
 
 use crate::{

@@ -159,7 +159,7 @@ pub struct Sites {
     pub sandbox: Sandbox,
     /// A visitor's share of uncached renders, and the templates that keep failing their budget.
     pub rations: RenderRations,
-    blobs: BlobStore,
+    pub blobs: BlobStore,
     metrics: Arc<Metrics>,
     fresh: Cache<String, Arc<Timed<Option<Arc<Site>>>>>,
     /// `EDGE_SITE_TTL_MS`: the longest a host entry is served.

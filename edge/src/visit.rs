@@ -48,6 +48,7 @@ use crate::{
 };
 
 mod before;
+mod cards;
 mod seo;
 
 /// What every visitor request needs.
@@ -303,6 +304,9 @@ impl Visits {
         }
         if let Some(slug) = v.path.strip_prefix(READ_API) {
             return self.read_api(v, slug, fill).await;
+        }
+        if let Some(rest) = v.path.strip_prefix("/_og/") {
+            return self.card(v, rest).await;
         }
         let matcher = self.sites.matcher(v.site, v.deploy).await;
         if let Some(to) = matcher.lookup(v.path, v.query) {

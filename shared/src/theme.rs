@@ -161,7 +161,8 @@ impl Theme {
         Theme::stored(meta).unwrap_or_default()
     }
 
-    fn rgb(&self) -> [Rgb; 4] {
+    /// The four colours (primary, accent, background, text), each the default's when unreadable.
+    pub fn rgb(&self) -> [Rgb; 4] {
         let d = Theme::default();
         [
             colour_or(&self.primary, &d.primary),

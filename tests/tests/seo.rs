@@ -6,155 +6,14 @@
 //! Twitter tags and JSON-LD that a schema.org checker accepts. Verifying a custom domain moves
 //! the canonical addresses to it and makes the preview address `noindex`.
 
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
-use reqwest::{Client, StatusCode, redirect::Policy};
-use serde_json::{Value, json};
-use vitrine_control::startup::Application;
-use vitrine_edge::Edge;
-use vitrine_shared::{
-    Settings,
-    ids::ProjectId,
-    testing::{Backend, TestDb, schema_org},
-};
+use reqwest::StatusCode;
+use serde_json::json;
+use vitrine_shared::ids::ProjectId;
 
-struct Stack {
-    base: String,
-    owner: Client,
-    visitor: Client,
-    edge: String,
-    db: TestDb,
-    _app: Application,
-    _edge: Edge,
-    _dir: tempfile::TempDir,
-}
-
-impl Stack {
-    async fn new(backend: Backend) -> Stack {
-        let db = TestDb::new(backend).await;
-        let dir = tempfile::tempdir().unwrap();
-        let settings = Settings {
-            database_url: Some(vitrine_shared::secret::Secret::new(db.url.clone())),
-            data_dir: dir.path().to_path_buf(),
-            control_listen: "127.0.0.1:0".into(),
-            control_admin_listen: "127.0.0.1:0".into(),
-            edge_http_listen: "127.0.0.1:0".into(),
-            edge_https_listen: "127.0.0.1:0".into(),
-            edge_admin_listen: "127.0.0.1:0".into(),
-            dashboard_dir: dir.path().join("no-dashboard"),
-            platform_domain: "localhost".into(),
-            preview_url_template: Some("https://{slug}.vitrine.test".into()),
-            render_worker: Some(env!("CARGO_BIN_EXE_vitrine-system-render-worker").into()),
-            ..Settings::default()
-        };
-        let app = Application::build(settings.clone()).await.unwrap();
-        let edge = Edge::build(&settings).await.unwrap();
-        let owner = Client::builder().cookie_store(true).build().unwrap();
-        let base = format!("http://{}", app.addr());
-        let res = owner
-            .post(format!("{base}/api/register"))
-            .json(
-                &json!({"name": "Dona", "email": "dona@example.com", "password": "senha-segura-1"}),
-            )
-            .send()
-            .await
-            .unwrap();
-        assert!(res.status().is_success());
-        Stack {
-            base,
-            owner,
-            visitor: Client::builder().redirect(Policy::none()).build().unwrap(),
-            edge: format!("http://{}", edge.http_addr),
-            db,
-            _app: app,
-            _edge: edge,
-            _dir: dir,
-        }
-    }
-
-    async fn send(&self, method: reqwest::Method, path: &str, body: Value) -> (StatusCode, Value) {
-        let res = self
-            .owner
-            .request(method, format!("{}{path}", self.base))
-            .json(&body)
-            .send()
-            .await
-            .unwrap();
-        let status = res.status();
-        let text = res.text().await.unwrap();
-        (status, serde_json::from_str(&text).unwrap_or(Value::Null))
-    }
-
-    async fn post(&self, path: &str, body: Value) -> Value {
-        let (status, v) = self.send(reqwest::Method::POST, path, body).await;
-        assert!(status.is_success(), "{path}: {status} {v}");
-        v
-    }
-
-    async fn visit(
-        &self,
-        host: &str,
-        path: &str,
-    ) -> (StatusCode, String, reqwest::header::HeaderMap) {
-        let res = self
-            .visitor
-            .get(format!("{}{path}", self.edge))
-            .header("host", host)
-            .send()
-            .await
-            .unwrap();
-        let (status, headers) = (res.status(), res.headers().clone());
-        (status, res.text().await.unwrap(), headers)
-    }
-
-    /// Polls the edge until `check` holds for `host` + `path`, for at most five seconds.
-    async fn until(
-        &self,
-        host: &str,
-        path: &str,
-        check: impl Fn(StatusCode, &str) -> bool,
-    ) -> String {
-        let start = Instant::now();
-        loop {
-            let (status, body, _) = self.visit(host, path).await;
-            if check(status, &body) {
-                return body;
-            }
-            assert!(
-                start.elapsed() < Duration::from_secs(5),
-                "{host}{path} still answers {status}: {}",
-                &body[..body.len().min(400)]
-            );
-            tokio::time::sleep(Duration::from_millis(25)).await;
-        }
-    }
-
-    async fn publish(&self, id: i64) {
-        self.post(&format!("/api/publish_v2/{id}"), json!({"project_id": id}))
-            .await;
-    }
-}
-
-/// The `<lastmod>` of `loc` in a sitemap.
-fn lastmod<'a>(sitemap: &'a str, loc: &str) -> Option<&'a str> {
-    let at = sitemap.find(&format!("<loc>{loc}</loc><lastmod>"))?;
-    let rest = &sitemap[at..];
-    let start = rest.find("<lastmod>")? + "<lastmod>".len();
-    Some(&rest[start..start + rest[start..].find('<')?])
-}
-
-/// Every JSON-LD object of a page, each accepted by the schema.org checker, by type.
-fn json_ld(html: &str) -> Vec<(String, Value)> {
-    schema_org::scripts(html)
-        .into_iter()
-        .map(|v| {
-            (
-                schema_org::check(&v).unwrap_or_else(|e| panic!("{e}: {v}")),
-                v,
-            )
-        })
-        .collect()
-}
+mod seo_stack;
+use seo_stack::{Stack, json_ld, lastmod};
 
 const EVIL: &str = "Bolo </script><script>alert(1)</script>";
 
@@ -207,24 +66,7 @@ vitrine_shared::dual_test!(
             .unwrap();
         s.post(&format!("/api/page/{sobre}"), json!({"slug": "sobre", "description": "Quem somos",
             "blocks": [{"uid": "s", "name": "Sobre", "template": "<p>Desde 1990</p>", "css": "", "js": ""}]})).await;
-        let table = s
-            .post(
-                "/api/tables",
-                json!({"project_id": id, "name": "Produtos", "slug": "produtos",
-            "meta": {"plural": "Produtos", "singular": "Produto"}}),
-            )
-            .await["id"]
-            .as_i64()
-            .unwrap();
-        let price = s
-            .post(
-                "/api/fields",
-                json!({"table_id": table, "name": "Preço", "type": "currency",
-            "meta": {"symbol": "R$", "format": "(symbol) 9.999,99"}}),
-            )
-            .await["id"]
-            .as_i64()
-            .unwrap();
+        let (table, price) = s.products(id).await;
         let stock = s
             .post(
                 "/api/fields",
@@ -339,7 +181,8 @@ vitrine_shared::dual_test!(
             "<meta property=\"og:locale\" content=\"pt_BR\">".into(),
             "<meta property=\"og:type\" content=\"website\">".into(),
             "<meta property=\"og:title\" content=\"Padaria Central\">".into(),
-            "<meta name=\"twitter:card\" content=\"summary\">".into(),
+            "<meta name=\"twitter:card\" content=\"summary_large_image\">".into(),
+            "<meta property=\"og:image:width\" content=\"1200\">".into(),
             "<meta name=\"twitter:title\" content=\"Padaria Central\">".into(),
             "type=\"image/svg+xml\">".into(),
         ] {

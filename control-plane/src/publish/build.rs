@@ -17,6 +17,10 @@ use vitrine_shared::{
     },
     render::{Block, DocumentParts, RenderContext, check_blocks, document},
     sandbox::{SandboxError, Share},
+    seo::{
+        card::{CARD_SEGMENT, HEIGHT, WIDTH},
+        card_source::{CardSite, upload_key},
+    },
     store::Page,
     theme::Theme,
 };
@@ -29,7 +33,16 @@ use crate::{base::Core, error::PublishError, external_lists::Answers};
 
 /// First path segments the edge answers itself (assets, the read API, forms): a page there
 /// would never be seen.
-const RESERVED_SEGMENTS: &[&str] = &["_assets", "_api", "_forms"];
+const RESERVED_SEGMENTS: &[&str] = &["_assets", "_api", "_forms", CARD_SEGMENT];
+
+/// What the share cards of one publish cost (`super::cards`): how many were drawn and the
+/// time they took.
+#[derive(Debug, Default, Clone, Copy)]
+pub(super) struct CardsDrawn {
+    pub(super) drawn: u32,
+    pub(super) wall: std::time::Duration,
+    pub(super) cpu: std::time::Duration,
+}
 
 /// What a finished build wrote.
 pub(super) struct Built {
@@ -37,6 +50,8 @@ pub(super) struct Built {
     pub(super) files: i64,
     pub(super) bytes: i64,
     pub(super) warnings: Vec<Warning>,
+    /// The share cards drawn (`super::cards`).
+    pub(super) cards: CardsDrawn,
 }
 
 /// One build: the objects written so far and the manifest's routes.
@@ -63,6 +78,7 @@ pub(super) struct Build<'a> {
     /// Things the owner should know that did not stop the build.
     pub(super) warnings: Vec<Warning>,
     pub(super) progress: Option<Progress>,
+    pub(super) cards: CardsDrawn,
 }
 
 impl Build<'_> {
@@ -177,6 +193,7 @@ pub(super) async fn build(
         bytes: 0,
         warnings: Vec::new(),
         progress,
+        cards: CardsDrawn::default(),
     };
     b.step(Step::Started {
         deploy_id,
@@ -188,6 +205,11 @@ pub(super) async fn build(
         .site_icon(text_of(meta, "favicon"), &identity, &theme)
         .await?;
     let business = b.business(&identity, &live).await?;
+    let card_site = CardSite {
+        name: identity.name.clone(),
+        theme: theme.clone(),
+        logo: upload_key(&identity.logo),
+    };
     let pixel_id = Some(text_of(meta, "conversionApiPixelId").to_string())
         .filter(|p| !p.is_empty() && meta.get("conversionApiEnabled") != Some(&Value::Bool(false)));
     let site = SiteParts {
@@ -221,10 +243,25 @@ pub(super) async fn build(
         let blocks = b.link_blocks(page_blocks(page)).await?;
         let (css, js) = b.bundles(&blocks).await?;
         let image = b.link_url(&page.image).await?;
-        let image = if image.starts_with('/') {
-            format!("{}{image}", live.trim_end_matches('/'))
+        let title = page_title(&page.name, slug == "/", &identity.name);
+        // The owner's image for the page, else its share card; a collection page's items
+        // get theirs at the edge.
+        let (image, image_size, image_alt) = if image.starts_with('/') {
+            (
+                format!("{}{image}", live.trim_end_matches('/')),
+                None,
+                title.clone(),
+            )
+        } else if !image.is_empty() || page.table_id.is_some() {
+            (image, None, title.clone())
         } else {
-            image
+            let card_title = if slug == "/" {
+                &identity.name
+            } else {
+                &page.name
+            };
+            let card = b.page_card(&card_site, card_title, &live).await?;
+            (card.url, Some((WIDTH, HEIGHT)), card.alt)
         };
         let page_head = b
             .link_uploads(
@@ -237,12 +274,14 @@ pub(super) async fn build(
             .await?;
         let mut parts = DocumentParts {
             lang: site.lang.clone(),
-            title: page_title(&page.name, slug == "/", &identity.name),
+            title,
             description: Some(page.description.trim())
                 .filter(|d| !d.is_empty())
                 .unwrap_or(&site.description)
                 .to_string(),
             image,
+            image_size,
+            image_alt,
             favicon: site.favicon.clone(),
             stylesheets: site.fonts_css.iter().chain(css.iter()).cloned().collect(),
             scripts: js.into_iter().collect(),
@@ -411,5 +450,6 @@ pub(super) async fn build(
         files: b.files,
         bytes: b.bytes,
         warnings: b.warnings,
+        cards: b.cards,
     })
 }

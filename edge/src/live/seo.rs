@@ -1,6 +1,6 @@
 //! What the edge adds for search engines to what it makes from live records (issue 44,
-//! `vitrine_shared::seo`): a collection item's canonical URL, `Product` and breadcrumb trail,
-//! and the site's `sitemap.xml`.
+//! `vitrine_shared::seo`): a collection item's canonical URL, `Product`, breadcrumb trail and
+//! share card's address ([`super::cards`]), and the site's `sitemap.xml`.
 //!
 //! **The sitemap's cost is bounded.** It is made once per records generation and deploy and
 //! kept in the render cache like a live page, so repeat requests (however many, from however
@@ -22,7 +22,7 @@ use vitrine_shared::{
     manifest::DynamicPage,
     render::DocumentParts,
     seo::{
-        absolute, jsonld,
+        absolute, card, jsonld,
         sitemap::{Entry, MAX_URLS, item_path, xml},
     },
     store::Field,
@@ -85,6 +85,12 @@ pub(super) fn item_parts(
         parts.og_type = "article".into();
     }
     parts.json_ld.push(jsonld::breadcrumbs(&trail));
+    // Its share card: named here by the hash of what it shows, drawn when first asked for.
+    let card = super::cards::item_inputs(site, deploy, (record, fields));
+    let card_path = super::cards::card_path(page_slug, &record.slug, &card.hash());
+    parts.image = absolute(base, &card_path);
+    parts.image_size = Some((card::WIDTH, card::HEIGHT));
+    parts.image_alt = card.alt();
 }
 
 /// `/sitemap.xml` for `visitor` (see the module docs).

@@ -10,8 +10,16 @@ pub struct DocumentParts {
     pub lang: String,
     pub title: String,
     pub description: String,
-    /// SEO image URL.
+    /// SEO image URL (absolute): the owner's image for the page, else its share card
+    /// (`crate::seo::card`).
     pub image: String,
+    /// The image's size in pixels (`og:image:width`, `og:image:height`), when known: a share
+    /// card's is 1200×630.
+    #[serde(default)]
+    pub image_size: Option<(u32, u32)>,
+    /// The image's alternative text (`og:image:alt`, `twitter:image:alt`).
+    #[serde(default)]
+    pub image_alt: String,
     pub favicon: String,
     /// Stylesheets (fonts first, then the page's blocks).
     pub stylesheets: Vec<String>,
@@ -145,6 +153,13 @@ fn seo_head(h: &mut String, parts: &DocumentParts, lang: &str) {
         "summary"
     } else {
         meta("property", "og:image", &parts.image);
+        if let Some((w, h)) = parts.image_size {
+            meta("property", "og:image:width", &w.to_string());
+            meta("property", "og:image:height", &h.to_string());
+        }
+        if !parts.image_alt.is_empty() {
+            meta("property", "og:image:alt", &parts.image_alt);
+        }
         "summary_large_image"
     };
     meta("name", "twitter:card", card);
@@ -154,6 +169,9 @@ fn seo_head(h: &mut String, parts: &DocumentParts, lang: &str) {
     }
     if !parts.image.is_empty() {
         meta("name", "twitter:image", &parts.image);
+        if !parts.image_alt.is_empty() {
+            meta("name", "twitter:image:alt", &parts.image_alt);
+        }
     }
     if !parts.canonical.is_empty() {
         h.push_str(&format!(

@@ -43,6 +43,9 @@
 //! ([`crate::compress`], quick effort) when they are worth sending: compression is part of
 //! the render, paid once per render in the account's share of the workers and within its CPU
 //! budget, never on a visitor's request.
+//!
+//! Two other kinds of job run in the same workers and queue, each under budgets of its own:
+//! photos (`photo`, [`crate::photos`]) and share cards (`card`, [`crate::seo::card`]).
 
 use std::{path::PathBuf, process::Stdio, time::Duration};
 
@@ -58,10 +61,12 @@ use crate::{
     render::{Block, DocumentParts, Exceeded, MAX_OUTPUT_BYTES, RenderContext, RenderError},
 };
 
+mod card;
 mod photo;
 pub mod queue;
 mod worker;
 
+pub use card::{CARD_ARG, Card};
 pub use photo::{PHOTO_ARG, PhotoFailure};
 pub use queue::{FairQueue, Limits, Refused};
 pub use worker::{worker_if_asked, worker_main, worker_only_main};
@@ -299,18 +304,7 @@ impl Sandbox {
                 document: None,
             });
         }
-        let urgent = share.lane == Lane::Publish;
-        let wait = if urgent { PUBLISH_WAIT } else { self.wait };
-        let _slot = self
-            .queue
-            .acquire(share.account, urgent, wait)
-            .await
-            .map_err(|refused| {
-                SandboxError::Busy(match refused {
-                    Refused::LineFull => "too many renders of this account are waiting",
-                    Refused::Waited => "no render worker came free in time",
-                })
-            })?;
+        let _slot = self.slot(share).await?;
         // The deadline starts now, with the worker: waiting was bounded above.
         let started = tokio::time::Instant::now();
         let job = serde_json::to_vec(&Job {
@@ -320,26 +314,9 @@ impl Sandbox {
             document: document.cloned(),
         })
         .map_err(|e| SandboxError::Broken(e.to_string()))?;
-        let worker = self
-            .worker
-            .as_ref()
-            .ok_or_else(|| SandboxError::Broken("no render worker binary".into()))?;
-        let mut child = Command::new(worker)
-            .arg(WORKER_ARG)
-            .arg(self.memory_bytes.to_string())
-            .arg(self.cpu_ms.to_string())
-            .env_clear()
-            // The edge's allocator (mimalloc) reserves 1 GiB of address space at its first
-            // allocation and then commits from it without mapping anything, where the
-            // address-space limit cannot see it; without the reserve, each of its segments is
-            // a mapping the limit counts. Other allocators ignore the variable.
-            .env("MIMALLOC_ARENA_RESERVE", "0")
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .kill_on_drop(true)
-            .spawn()
-            .map_err(|e| SandboxError::Broken(format!("{}: {e}", worker.display())))?;
+        let mut child = self
+            .spawn(self.memory_bytes, self.cpu_ms, &[])
+            .map_err(SandboxError::Broken)?;
         let mut answer = Answer::new(blocks.len());
         let left = self.deadline.saturating_sub(started.elapsed());
         let finished = tokio::time::timeout(left, exchange(&mut child, &job, &mut answer)).await;
@@ -438,6 +415,51 @@ impl Answer {
         self.running.is_none()
             && (self.results.len() == self.blocks
                 || (!each && self.results.last().is_some_and(Result::is_err)))
+    }
+}
+
+impl Sandbox {
+    /// A free worker for `share`: a publish goes first and waits longer ([`PUBLISH_WAIT`]).
+    async fn slot(&self, share: Share) -> Result<queue::Slot, SandboxError> {
+        let urgent = share.lane == Lane::Publish;
+        let wait = if urgent { PUBLISH_WAIT } else { self.wait };
+        self.queue
+            .acquire(share.account, urgent, wait)
+            .await
+            .map_err(|refused| {
+                SandboxError::Busy(match refused {
+                    Refused::LineFull => "too many renders of this account are waiting",
+                    Refused::Waited => "no render worker came free in time",
+                })
+            })
+    }
+
+    /// A worker process under `memory` bytes and `cpu_ms` of CPU, `job` naming its kind of
+    /// job (none for a render), with an empty environment and its pipes.
+    fn spawn(
+        &self,
+        memory: u64,
+        cpu_ms: u64,
+        job: &[&str],
+    ) -> Result<tokio::process::Child, String> {
+        let worker = self.worker.as_ref().ok_or("no render worker binary")?;
+        Command::new(worker)
+            .arg(WORKER_ARG)
+            .arg(memory.to_string())
+            .arg(cpu_ms.to_string())
+            .args(job)
+            .env_clear()
+            // The edge's allocator (mimalloc) reserves 1 GiB of address space at its first
+            // allocation and then commits from it without mapping anything, where the
+            // address-space limit cannot see it; without the reserve, each of its segments is
+            // a mapping the limit counts. Other allocators ignore the variable.
+            .env("MIMALLOC_ARENA_RESERVE", "0")
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .kill_on_drop(true)
+            .spawn()
+            .map_err(|e| format!("{}: {e}", worker.display()))
     }
 }
 

@@ -9,14 +9,11 @@
 //! `V {ext} {width} {height} {len}` and each variant, `T {micros}` the CPU time it used; or
 //! `X pixels {width} {height}` / `X unreadable {message}` for a photo it refuses.
 
-use std::{process::Stdio, time::Duration};
+use std::time::Duration;
 
-use tokio::{
-    io::{AsyncBufReadExt, AsyncReadExt, AsyncWriteExt, BufReader},
-    process::Command,
-};
+use tokio::io::{AsyncBufReadExt, AsyncReadExt, AsyncWriteExt, BufReader};
 
-use super::{Refused, Sandbox, WORKER_ARG, reason};
+use super::{Refused, Sandbox, reason};
 use crate::{
     account::Account,
     photos::{
@@ -68,24 +65,9 @@ impl Sandbox {
                     Refused::Waited => "no worker came free in time",
                 })
             })?;
-        let worker = self
-            .worker
-            .as_ref()
-            .ok_or_else(|| PhotoFailure::Broken("no worker binary".into()))?;
-        let mut child = Command::new(worker)
-            .arg(WORKER_ARG)
-            .arg(WORKER_MEMORY_BYTES.to_string())
-            .arg(WORKER_CPU_MS.to_string())
-            .arg(PHOTO_ARG)
-            .arg(ext)
-            .env_clear()
-            .env("MIMALLOC_ARENA_RESERVE", "0")
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .kill_on_drop(true)
-            .spawn()
-            .map_err(|e| PhotoFailure::Broken(format!("{}: {e}", worker.display())))?;
+        let mut child = self
+            .spawn(WORKER_MEMORY_BYTES, WORKER_CPU_MS, &[PHOTO_ARG, ext])
+            .map_err(PhotoFailure::Broken)?;
         let mut answer = Answer::default();
         let finished =
             tokio::time::timeout(WORKER_DEADLINE, exchange(&mut child, bytes, &mut answer)).await;

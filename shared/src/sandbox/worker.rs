@@ -161,6 +161,9 @@ fn run_worker(args: &[String]) -> std::io::Result<()> {
         let ext = args.get(3).map_or("", String::as_str);
         return super::photo::work(ext, emit, spent);
     }
+    if args.get(2).map(String::as_str) == Some(super::card::CARD_ARG) {
+        return super::card::work(emit, spent);
+    }
     let mut input = Vec::new();
     std::io::stdin().read_to_end(&mut input)?;
     let job: Job = serde_json::from_slice(&input).map_err(std::io::Error::other)?;

@@ -1,6 +1,7 @@
 //! What a published site tells search engines and link previews (issue 44): its canonical
-//! address, `robots.txt`, `sitemap.xml` ([`sitemap`]), JSON-LD structured data ([`jsonld`]) and
-//! its favicon ([`favicon`]). Pure functions: publishing and the edge feed them what they read.
+//! address, `robots.txt`, `sitemap.xml` ([`sitemap`]), JSON-LD structured data ([`jsonld`]),
+//! its favicon ([`favicon`]) and its share cards ([`card`]). Pure functions: publishing and the
+//! edge feed them what they read.
 //!
 //! **The canonical address** of a site is its verified custom domain over HTTPS when it has
 //! one, else its preview address (`{slug}.{platform domain}`). Pages built at publish time name
@@ -8,6 +9,8 @@
 //! `robots.txt`) name the address of the moment they are made, so a domain verified after a
 //! publish shows in those at once and in the static pages at the next publish.
 
+pub mod card;
+pub mod card_source;
 pub mod favicon;
 pub mod jsonld;
 pub mod sitemap;
