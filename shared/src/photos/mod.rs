@@ -13,6 +13,12 @@
 //!   page shows, scaled and so blurred, while the photo loads;
 //! - its **intrinsic size**, upright, for `width` and `height` (no layout shift).
 //!
+//! **Where they are shown.** A published page's `<img>` of a photo becomes a `<picture>` at
+//! publish (`control-plane/src/publish/photos.rs`), and so does one on a page the edge renders
+//! from records (a collection page, a page with lists: `edge/src/live/photos.rs`, in the render
+//! worker), both by [`markup`]. The shipped templates' pictures are made into photos by the
+//! seed like any upload (`control-plane/src/seed/images.rs`).
+//!
 //! **Budgets.** A decoder is handed a photo only after its header has been read and its pixels
 //! counted against [`MAX_PIXELS`]: a 50000×50000 PNG of a few kilobytes (a decompression
 //! bomb, 10 GB once decoded) is refused before any pixel is decoded ([`PhotoError::TooManyPixels`],
