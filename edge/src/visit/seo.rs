@@ -54,6 +54,8 @@ impl Visits {
                 let made =
                     Box::pin(live::sitemap(&self.sites, v.site, v.deploy, file, visitor)).await;
                 Some(match made {
+                    // A numbered file the site does not have: the site's 404.
+                    Ok(r) if r.status == StatusCode::NOT_FOUND => self.answer(v, Ok(r)).await,
                     Ok(r) => self.live_file(v, &r, records, fill).await,
                     Err(e) => self.answer(v, Err(e)).await,
                 })
