@@ -4,7 +4,8 @@
 # template under an owner's own name and published, and Lighthouse 12.2.3 (mobile, simulated
 # slow 4G, Debian's Chromium) on every URL of the site's /sitemap.xml. The test command audits
 # one page per template with the same budgets (dashboard/e2e/lighthouse.e2e.ts); this runs them
-# all and writes the scores as a Markdown table, for benches/README.md ("Lighthouse").
+# all, and a gallery of twelve 4000×3000 phone photos uploaded by an owner (budget: 95 in
+# Performance), and writes the scores as a Markdown table, for benches/README.md ("Lighthouse").
 #
 #   bash benches/lighthouse.sh [TABLE]     (TABLE: where the table goes; default
 #                                          target/lighthouse-scores.md)

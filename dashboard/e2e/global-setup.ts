@@ -7,10 +7,12 @@
  * The base URL and the edge's address are read from the servers' own start-up lines.
  *
  * Fonts come from a fake provider on loopback (FONTS_URL, hence FETCH_ALLOW_PRIVATE for the
- * control plane's fetches): it serves two families as system font files: `Lora` as DejaVu Sans
+ * control plane's fetches): it serves two families, each as a latin subset of a DejaVu face
+ * (e2e/fixtures/fonts, about 20 KB each, as a provider's latin files are): `Lora` as DejaVu Sans
  * Mono, whose glyphs no serif fallback shares, so a test can tell the font loaded; and
  * `Open Sans`, the dashboard's default font and the bakery template's, as DejaVu Sans, so a new
- * owner's site publishes and looks as it would online. Every other family is a font that
+ * owner's site publishes and looks as it would online (whole system fonts, 700 KB a face, made
+ * Lighthouse's simulated slow 4G wait seconds for them). Every other family is a font that
  * cannot be fetched. See e2e/canvas-fonts.e2e.ts.
  */
 import { spawn, type ChildProcess, type SpawnOptions } from 'node:child_process';
@@ -85,16 +87,16 @@ function waitForListening(
   });
 }
 
-const DEJAVU = '/usr/share/fonts/truetype/dejavu';
+const FONTS = join(dashboardDir, 'e2e', 'fixtures', 'fonts');
 
 /**
  * What the fake provider serves for each family it has (see the module's doc): every Lora face
  * is DejaVu Sans Mono, whose glyphs no serif fallback shares; Open Sans is DejaVu Sans, a
- * humanist sans like it, bold from weight 600.
+ * humanist sans like it, bold from weight 600. Latin subsets in WOFF2 (e2e/fixtures/README.md).
  */
 const SERVED_FONTS = {
-  lora: { regular: `${DEJAVU}/DejaVuSansMono.ttf`, bold: `${DEJAVU}/DejaVuSansMono.ttf` },
-  'open-sans': { regular: `${DEJAVU}/DejaVuSans.ttf`, bold: `${DEJAVU}/DejaVuSans-Bold.ttf` },
+  lora: { regular: `${FONTS}/dejavu-sans-mono.latin.woff2`, bold: `${FONTS}/dejavu-sans-mono.latin.woff2` },
+  'open-sans': { regular: `${FONTS}/dejavu-sans.latin.woff2`, bold: `${FONTS}/dejavu-sans-bold.latin.woff2` },
 };
 
 /**

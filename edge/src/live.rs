@@ -39,6 +39,7 @@ use vitrine_shared::{
 };
 
 mod cards;
+mod photos;
 mod seo;
 pub use cards::{is_card_hash, item_card};
 pub use seo::{XML, sitemap};
@@ -115,12 +116,13 @@ async fn render(
     sites: &Sites,
     site: &Site,
     page: &str,
-    (blocks, parts): (&[Block], &DocumentParts),
+    (blocks, parts, deploy): (&[Block], &DocumentParts, &DeployView),
     ctx: &RenderContext,
 ) -> Result<Result<Document, RenderError>, Unavailable> {
+    let photos = photos::of(sites, site, deploy, ctx).await?;
     match sites
         .sandbox
-        .document(Share::visitor(site.account), blocks, ctx, parts)
+        .document(Share::visitor(site.account), blocks, ctx, parts, &photos)
         .await
     {
         Ok(doc) => Ok(Ok(doc)),
@@ -339,7 +341,9 @@ pub async fn collection_page(
                 });
                 parts.title = title;
                 Ok(
-                    match render(sites, site, page_slug, (&page.blocks, &parts), &ctx).await? {
+                    match render(sites, site, page_slug, (&page.blocks, &parts, deploy), &ctx)
+                        .await?
+                    {
                         Ok(doc) => html(doc),
                         Err(e) => {
                             if e.exceeded.is_some() {
@@ -375,7 +379,7 @@ pub async fn dynamic_page(
             .rendered_for(key, Some(visitor), async {
                 let mut ctx = context(site, deploy, page);
                 ctx.lists = lists(sites, site, deploy, &page.blocks).await?;
-                let blocks = (&page.blocks[..], &page.document);
+                let blocks = (&page.blocks[..], &page.document, &**deploy);
                 Ok(match render(sites, site, slug, blocks, &ctx).await? {
                     Ok(doc) => html(doc),
                     Err(e) => render_failed(sites, site, slug, &e),

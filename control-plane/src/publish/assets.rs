@@ -10,7 +10,7 @@ use vitrine_shared::{
     blob::BlobError,
     manifest::{ASSET_PREFIX, StaticFile, asset_key},
     render::Block,
-    uploads::UploadKey,
+    uploads::{UploadKey, find_uploads},
 };
 
 use super::{
@@ -18,40 +18,6 @@ use super::{
     objects::{self, content_hash},
 };
 use crate::error::PublishError;
-
-/// Occurrences of our own upload URLs in `text`: (byte range, blob key). Both `/files/uploads/…`
-/// and `{public_url}/files/uploads/…` are found; the same path under another host is not ours.
-pub(super) fn find_uploads(text: &str, public_url: &str) -> Vec<(std::ops::Range<usize>, String)> {
-    const NEEDLE: &str = "/files/uploads/";
-    let public_url = public_url.trim_end_matches('/');
-    let mut out = Vec::new();
-    let mut from = 0;
-    while let Some(pos) = text[from..].find(NEEDLE) {
-        let start = from + pos;
-        let path_end = text[start..]
-            .find(|c: char| !(c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '-' | '/')))
-            .map(|i| start + i)
-            .unwrap_or(text.len());
-        from = path_end.max(start + NEEDLE.len());
-        let path = text[start..path_end].trim_end_matches('.');
-        let end = start + path.len();
-        let mut begin = start;
-        if !public_url.is_empty() && text[..start].ends_with(public_url) {
-            begin = start - public_url.len();
-        } else if text[..start]
-            .chars()
-            .next_back()
-            .is_some_and(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '-' | ':' | '/'))
-        {
-            continue;
-        }
-        let key = &path["/files/".len()..];
-        if key.len() > "uploads/".len() && !key.contains("//") && !key.contains("..") {
-            out.push((begin..end, key.to_string()));
-        }
-    }
-    out
-}
 
 impl Build<'_> {
     /// otherwise writing it ([`objects::write`]). `immutable` is how the edge lets it be cached.
@@ -265,22 +231,5 @@ impl Build<'_> {
             None => None,
         };
         Ok((css, js))
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn only_our_own_upload_urls_are_found() {
-        let text = r#"<img src="/files/uploads/1/2/ab/x.png"> url(http://localhost:8000/files/uploads/1/2/cd/y.jpg) https://cdn.example/files/uploads/1/z.png /files/uploads/../etc"#;
-        let found = find_uploads(text, "http://localhost:8000");
-        let keys: Vec<&str> = found.iter().map(|(_, k)| k.as_str()).collect();
-        assert_eq!(keys, ["uploads/1/2/ab/x.png", "uploads/1/2/cd/y.jpg"]);
-        assert_eq!(
-            &text[found[1].0.clone()],
-            "http://localhost:8000/files/uploads/1/2/cd/y.jpg"
-        );
     }
 }

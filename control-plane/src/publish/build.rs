@@ -413,6 +413,7 @@ pub(super) async fn build(
         files: b.files,
         bytes: b.bytes,
     });
+    b.note_photo_variants().await?;
     let manifest = Manifest {
         version: MANIFEST_VERSION,
         project_id,

@@ -9,7 +9,9 @@ use std::collections::HashMap;
 
 use vitrine_shared::photos::markup::{self, Shown};
 
-use super::{assets::find_uploads, build::Build};
+use vitrine_shared::uploads::find_uploads;
+
+use super::build::Build;
 use crate::error::PublishError;
 
 impl Build<'_> {
@@ -32,6 +34,18 @@ impl Build<'_> {
         Ok(markup::pictures(&html, |src| {
             found.get(src).cloned().flatten()
         }))
+    }
+
+    /// Lists the variants of the other projects' files the site names (a template's photos its
+    /// records show) beside them in the manifest: the edge serves a file of another project
+    /// only when the deploy lists it, and its live pages show those photos as `<picture>`s.
+    pub(super) async fn note_photo_variants(&mut self) -> Result<(), PublishError> {
+        let keys: Vec<String> = self.foreign_uploads.iter().cloned().collect();
+        for photo in self.core.store.photos_of(&keys).await?.into_values() {
+            self.foreign_uploads
+                .extend(photo.variants.into_iter().map(|v| v.key));
+        }
+        Ok(())
     }
 
     /// The upload an image's `src` names: the one copied to that asset, or the one at that

@@ -8,7 +8,10 @@
 
 use include_dir::{Dir, include_dir};
 use sha2::{Digest, Sha256};
-use vitrine_shared::uploads::{DIGEST_LEN, UPLOADS};
+use vitrine_shared::{
+    account::Account,
+    uploads::{DIGEST_LEN, UPLOADS},
+};
 
 use crate::base::Core;
 
@@ -56,7 +59,11 @@ pub fn link_images(raw: &str) -> Result<String, String> {
     Ok(out)
 }
 
-/// Writes every shipped picture to the object store (unchanged ones stay as they are).
+/// Writes every shipped picture to the object store (unchanged ones stay as they are) and
+/// makes each into a photo, as an owner's upload is (`crate::photos`): its variants stored
+/// beside it, so the pages of a site made from the template show it as a `<picture>` of
+/// small variants, published or rendered by the edge. Made once: a picture that is a photo
+/// already is left as it is. In the platform's own share of the photo workers.
 pub async fn store_images(core: &Core) -> anyhow::Result<usize> {
     let mut n = 0;
     for (name, bytes) in images() {
@@ -65,6 +72,13 @@ pub async fn store_images(core: &Core) -> anyhow::Result<usize> {
             core.blobs
                 .put(&key, bytes::Bytes::from_static(bytes))
                 .await?;
+        }
+        if core.store.photo(&key).await?.is_none() {
+            let ext = name.rsplit_once('.').map_or("", |(_, e)| e);
+            let made = crate::photos::make(core, Account::Platform, bytes, ext)
+                .await
+                .map_err(|e| anyhow::anyhow!("the template picture {name}: {e:?}"))?;
+            crate::photos::store_variants(core, &key, made).await?;
         }
         n += 1;
     }

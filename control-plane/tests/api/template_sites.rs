@@ -1,5 +1,6 @@
 //! Sites made from the shipped templates under the owner's own name: the template's business
-//! name on no page, and the bakery's product photos stored, shown and published.
+//! name on no page, and the bakery's product photos stored, made into photos (variants),
+//! shown and published.
 
 use reqwest::StatusCode;
 use serde_json::{Value, json};
@@ -151,6 +152,26 @@ dual_test!(
                 "{key} not in {:?}",
                 manifest.uploads
             );
+            // Each is a photo, made at seed time: its small variants (the 800-pixel picture at
+            // 320, 640 and 800) are listed too, so the edge serves them and its live pages
+            // show the picture as a <picture> of them.
+            let photo = app.store.photo(key).await.unwrap().expect("a photo row");
+            assert_eq!((photo.width, photo.height), (800, 600), "{key}");
+            let widths: std::collections::BTreeSet<u32> =
+                photo.variants.iter().map(|v| v.width).collect();
+            assert_eq!(widths.into_iter().collect::<Vec<_>>(), [320, 640, 800]);
+            for v in &photo.variants {
+                assert!(manifest.uploads.contains(&v.key), "{} not listed", v.key);
+                let res = reqwest::get(app.url(&format!("/files/{}", v.key)))
+                    .await
+                    .unwrap();
+                assert_eq!(res.status(), StatusCode::OK, "{}", v.key);
+                assert_eq!(res.headers()["content-type"], v.format.mime());
+            }
         }
+        // Seeding again makes nothing twice.
+        let before = app.store.photo(&keys[0]).await.unwrap();
+        vitrine_control::seed::run(app.app.state()).await.unwrap();
+        assert_eq!(app.store.photo(&keys[0]).await.unwrap(), before);
     }
 );

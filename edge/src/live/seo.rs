@@ -1,12 +1,14 @@
 //! What the edge adds for search engines to what it makes from live records (issue 44,
 //! `vitrine_shared::seo`): a collection item's canonical URL, `Product`, breadcrumb trail and
-//! share card's address ([`super::cards`]), and the site's `sitemap.xml`.
+//! share card's address ([`super::cards`]), and the site's `sitemap.xml` (with more URLs than
+//! one file holds, a sitemap index of `/sitemap-{n}.xml` files: `vitrine_shared::seo::sitemap`).
 //!
 //! **The sitemap's cost is bounded.** It is made once per records generation and deploy and
 //! kept in the render cache like a live page, so repeat requests (however many, from however
 //! many visitors) cost no database round trip; a record edit makes the next request build it
-//! again, with the item's new `lastmod`, no re-publish. Building it reads, per collection page,
-//! only the posts' slugs and update times, at most [`MAX_URLS`] rows in all, in one of the
+//! again, with the item's new `lastmod`, no re-publish. Each file of an index is cached the
+//! same way, on its own. Building one counts each collection page's posts and reads only the
+//! slugs and update times of its own window, at most [`MAX_URLS`] rows in all, in one of the
 //! site's account's list slots and under the list queries' statement time limit
 //! ([`crate::sites`]), so a huge collection fails alone (503) and never holds the shared pool.
 //! A miss takes one render from the visitor's ration ([`crate::sites::RenderRations`]):
@@ -23,7 +25,7 @@ use vitrine_shared::{
     render::DocumentParts,
     seo::{
         absolute, card, jsonld,
-        sitemap::{Entry, MAX_URLS, item_path, xml},
+        sitemap::{Entry, MAX_URLS, file_path, files_for, index_xml, item_path, xml},
     },
     store::Field,
 };
@@ -93,24 +95,26 @@ pub(super) fn item_parts(
     parts.image_alt = card.alt();
 }
 
-/// `/sitemap.xml` for `visitor` (see the module docs).
+/// `/sitemap.xml` (`file` `None`) or the index's `/sitemap-{n}.xml` (`Some(n)`) for `visitor`
+/// (see the module docs); a file the site does not have is the site's 404.
 pub async fn sitemap(
     sites: &Sites,
     site: &Site,
     deploy: &Arc<DeployView>,
+    file: Option<usize>,
     visitor: IpAddr,
 ) -> Result<Arc<Rendered>, Unavailable> {
     let key = (
         site.project_id,
         sites.records_generation(site.project_id),
         deploy.manifest.deploy_id,
-        format!("sitemap:{}", site.base_url),
+        format!("sitemap:{}:{}", file.unwrap_or(0), site.base_url),
     );
     sites
         .rendered_for(key, Some(visitor), async {
             let m = &deploy.manifest;
             let base = &site.base_url;
-            let mut entries: Vec<Entry> = m
+            let pages: Vec<Entry> = m
                 .sitemap_paths()
                 .iter()
                 .map(|p| Entry {
@@ -118,44 +122,84 @@ pub async fn sitemap(
                     lastmod: m.created_at,
                 })
                 .collect();
-            if !m.collection_pages.is_empty() {
-                let _slot = sites.list_slot(site.account).await?;
-                let within = sites.query_timeout();
-                for (slug, page) in &m.collection_pages {
-                    let room = MAX_URLS.saturating_sub(entries.len());
-                    let Some(table) = page.table_id.filter(|_| room > 0) else {
-                        continue;
+            let _slot = if m.collection_pages.is_empty() {
+                None
+            } else {
+                Some(sites.list_slot(site.account).await?)
+            };
+            let within = sites.query_timeout();
+            let mut tables = Vec::new();
+            for (slug, page) in &m.collection_pages {
+                let Some(table) = page.table_id else {
+                    continue;
+                };
+                let count = sites
+                    .store
+                    .sitemap_post_count(table, site.project_id, within);
+                let count = sites.db_within(within + DB_TIMEOUT, count).await?;
+                tables.push((slug, table, usize::try_from(count).unwrap_or(0)));
+            }
+            let total = pages.len() + tables.iter().map(|t| t.2).sum::<usize>();
+            let files = files_for(total);
+            sites.metrics().sitemaps_built.inc();
+            let n = match file {
+                None if files > 1 => {
+                    let locs: Vec<String> =
+                        (1..=files).map(|n| absolute(base, &file_path(n))).collect();
+                    return Ok(compressed(index_xml(&locs)).await);
+                }
+                None => 1,
+                Some(n) if files > 1 && n <= files => n,
+                Some(_) => return Ok(super::not_found()),
+            };
+            // This file's window of the site's URLs: pages first, then each table's posts.
+            let window = (n - 1) * MAX_URLS..n * MAX_URLS;
+            let mut entries: Vec<Entry> = pages
+                .into_iter()
+                .enumerate()
+                .filter(|(i, _)| window.contains(i))
+                .map(|(_, e)| e)
+                .collect();
+            let mut at = total - tables.iter().map(|t| t.2).sum::<usize>();
+            for (slug, table, count) in tables {
+                let (from, to) = (at.max(window.start), (at + count).min(window.end));
+                if from < to {
+                    let span = (i64::try_from(to - from), i64::try_from(from - at));
+                    let (Ok(limit), Ok(offset)) = span else {
+                        break;
                     };
-                    let read = sites.store.sitemap_posts(
-                        table,
-                        site.project_id,
-                        i64::try_from(room).unwrap_or(i64::MAX),
-                        within,
-                    );
+                    let read =
+                        sites
+                            .store
+                            .sitemap_posts(table, site.project_id, (limit, offset), within);
                     let rows = sites.db_within(within + DB_TIMEOUT, read).await?;
                     entries.extend(rows.into_iter().map(|(post, at)| Entry {
                         loc: absolute(base, &item_path(slug, &post)),
                         lastmod: at,
                     }));
                 }
+                at += count;
             }
-            sites.metrics().sitemaps_built.inc();
-            let body = Bytes::from(xml(&entries));
-            let for_variants = body.clone();
-            let made =
-                tokio::task::spawn_blocking(move || variants(&for_variants, Effort::Quick)).await;
-            let (br, gzip) = match made {
-                Ok(v) => (v.br.map(Bytes::from), v.gzip.map(Bytes::from)),
-                Err(_) => (None, None),
-            };
-            Ok(Rendered {
-                status: StatusCode::OK,
-                content_type: XML,
-                etag: Some(etag_of(&body)),
-                body,
-                br,
-                gzip,
-            })
+            Ok(compressed(xml(&entries)).await)
         })
         .await
+}
+
+/// A sitemap document with its compressed variants, counted as built.
+async fn compressed(doc: String) -> Rendered {
+    let body = Bytes::from(doc);
+    let for_variants = body.clone();
+    let made = tokio::task::spawn_blocking(move || variants(&for_variants, Effort::Quick)).await;
+    let (br, gzip) = match made {
+        Ok(v) => (v.br.map(Bytes::from), v.gzip.map(Bytes::from)),
+        Err(_) => (None, None),
+    };
+    Rendered {
+        status: StatusCode::OK,
+        content_type: XML,
+        etag: Some(etag_of(&body)),
+        body,
+        br,
+        gzip,
+    }
 }

@@ -1,6 +1,7 @@
 //! A site's files for search engines (issue 44, `vitrine_shared::seo`): `/robots.txt` (the
 //! owner's, else one that lets crawlers in, naming the sitemap) and `/sitemap.xml` (made from
-//! the deploy and the live records, cached: [`crate::live::sitemap`]); and `noindex` on a
+//! the deploy and the live records, cached: [`crate::live::sitemap`]; a sitemap index of
+//! `/sitemap-{n}.xml` files for a site with more than 50,000 URLs); and `noindex` on a
 //! preview address whose project has a verified domain (its pages are the domain's), on every
 //! response there, hot routes included (and the HTTP/1.1 front's held answers, `crate::h1`).
 
@@ -8,7 +9,7 @@ use hyper::{
     StatusCode,
     header::{HeaderName, HeaderValue},
 };
-use vitrine_shared::seo::{NOINDEX_ROBOTS, robots};
+use vitrine_shared::seo::{NOINDEX_ROBOTS, robots, sitemap};
 
 use super::{HotFill, Visits};
 use crate::{
@@ -30,7 +31,7 @@ pub(super) fn noindex(r: &mut Resp, preview: bool, site: &Site) {
 }
 
 impl Visits {
-    /// `/robots.txt` and `/sitemap.xml`, else `None`.
+    /// `/robots.txt`, `/sitemap.xml` and a sitemap index's `/sitemap-{n}.xml`, else `None`.
     pub(super) async fn seo_file(&self, v: &Visit<'_>, fill: &mut Option<HotFill>) -> Option<Resp> {
         match v.path {
             "/robots.txt" => {
@@ -46,11 +47,15 @@ impl Visits {
                     respond(StatusCode::OK, TEXT, REVALIDATE, body),
                 ))
             }
-            "/sitemap.xml" => {
+            path if path == "/sitemap.xml" || sitemap::file_number(path).is_some() => {
+                let file = sitemap::file_number(path);
                 let records = self.sites.records_seen(v.site.project_id);
                 let visitor = v.client(&self.trusted_proxies);
-                let made = Box::pin(live::sitemap(&self.sites, v.site, v.deploy, visitor)).await;
+                let made =
+                    Box::pin(live::sitemap(&self.sites, v.site, v.deploy, file, visitor)).await;
                 Some(match made {
+                    // A numbered file the site does not have: the site's 404.
+                    Ok(r) if r.status == StatusCode::NOT_FOUND => self.answer(v, Ok(r)).await,
                     Ok(r) => self.live_file(v, &r, records, fill).await,
                     Err(e) => self.answer(v, Err(e)).await,
                 })

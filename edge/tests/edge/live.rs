@@ -307,3 +307,63 @@ dual_test! {
         t.edge.stop().await;
     }
 }
+
+dual_test! {
+    async fn photos_named_by_live_records_become_pictures_and_other_tenants_files_do_not(db: TestDb) {
+        use vitrine_shared::photos::{Photo, PhotoFormat, Variant, variant_key};
+        let t = TestEdge::start(db).await;
+        let loja = t.project("loja").await;
+        let outra = t.project("outra").await;
+        let digest = "0123456789abcdef0123";
+        let ours = format!("uploads/{}/{loja}/{digest}/pao.jpg", t.user_id);
+        let theirs = format!("uploads/{}/{outra}/{digest}/bolo.jpg", t.user_id);
+        let corpo = format!(
+            "<img src=\"/files/{ours}\" alt=\"pão\"><p>texto</p><img src=\"/files/{ours}\" alt=\"de novo\"><img src=\"/files/{theirs}\" alt=\"outro\">"
+        );
+        let table = t.collection(loja, "produtos", &[("pao", "Pão", corpo.as_str())]).await;
+        for key in [&ours, &theirs] {
+            let mut variants = Vec::new();
+            for format in [PhotoFormat::Avif, PhotoFormat::Webp, PhotoFormat::Jpeg] {
+                for (width, height) in [(320, 240), (640, 480)] {
+                    let vkey = variant_key(key, width, format);
+                    t.blobs.put(&vkey, bytes::Bytes::from_static(b"variant")).await.unwrap();
+                    variants.push(Variant { format, width, height, key: vkey, bytes: 7 });
+                }
+            }
+            let photo = Photo { width: 640, height: 480, placeholder: "data:image/webp;base64,AA".into(), variants };
+            t.db.store.save_photo(key, &photo).await.unwrap();
+        }
+        let mut home = live_page("/", None, "<ul>{% for p in lista %}<li>{{ p.fields.corpo }}</li>{% endfor %}</ul>");
+        home.blocks[0].vars = vec![json!({"name": "lista", "source": "db:produtos", "dblimit": 10})];
+        let mut site = basic("unused");
+        site.files.retain(|f| f.path != "/");
+        site.dynamic_pages.insert("/".into(), home);
+        site.collection_pages.insert("produto".into(), live_page("produto", Some(table), POST));
+        t.publish(loja, site).await;
+        let host = "loja.localhost";
+        for path in ["/", "/produto/pao"] {
+            let (status, body) = t.text(host, path).await;
+            assert_eq!(status, 200, "{path}");
+            // Ours, twice: the first loads first, the second lazily; theirs stays an <img>.
+            assert_eq!(body.matches("<picture>").count(), 2, "{path}: {body}");
+            let avif = format!(
+                "<source type=\"image/avif\" srcset=\"/files/{} 320w, /files/{} 640w\" sizes=\"(max-width: 640px) 100vw, 640px\">",
+                variant_key(&ours, 320, PhotoFormat::Avif),
+                variant_key(&ours, 640, PhotoFormat::Avif)
+            );
+            assert!(body.contains(&avif), "{path}: {body}");
+            assert!(body.contains("image/webp"), "{path}: {body}");
+            assert!(body.contains("width=\"640\" height=\"480\""), "{path}: {body}");
+            assert_eq!(body.matches("fetchpriority=\"high\"").count(), 1, "{path}: {body}");
+            assert_eq!(body.matches("loading=\"lazy\"").count(), 1, "{path}: {body}");
+            assert!(body.contains(&format!("<img src=\"/files/{theirs}\" alt=\"outro\">")), "{path}: {body}");
+            assert!(!body.contains(&variant_key(&theirs, 320, PhotoFormat::Avif)), "{path}: {body}");
+        }
+        // The variants are served on the site's host; another project's are not.
+        let r = t.get(host, &format!("/files/{}", variant_key(&ours, 640, PhotoFormat::Webp))).send().await.unwrap();
+        assert_eq!(r.status(), 200);
+        let r = t.get(host, &format!("/files/{}", variant_key(&theirs, 640, PhotoFormat::Webp))).send().await.unwrap();
+        assert_eq!(r.status(), 404);
+        t.edge.stop().await;
+    }
+}

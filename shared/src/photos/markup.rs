@@ -17,7 +17,7 @@ use lol_html::{RewriteStrSettings, element, html_content::ContentType, rewrite_s
 use super::{Photo, PhotoFormat};
 
 /// One photo as a page shows it: the photo, and the URL of each of its variants by key.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Shown {
     pub photo: Photo,
     pub urls: HashMap<String, String>,

@@ -90,7 +90,15 @@ pub struct Job {
     /// answers the whole document and its compressed variants too.
     #[serde(default)]
     pub document: Option<DocumentParts>,
+    /// The uploaded photos the document may show, by the `src` its `<img>`s name them with:
+    /// the worker makes those `<img>`s `<picture>`s (`crate::photos::markup`) before it
+    /// compresses the document.
+    #[serde(default)]
+    pub photos: Photos,
 }
+
+/// Photos by the `src` a page names them with (see [`Job::photos`]).
+pub type Photos = std::collections::BTreeMap<String, crate::photos::markup::Shown>;
 
 /// Which kind of work a render is, for the fair queue.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -251,6 +259,7 @@ impl Sandbox {
         blocks: &[Block],
         ctx: &RenderContext,
         parts: &DocumentParts,
+        photos: &Photos,
     ) -> Result<Document, SandboxError> {
         if blocks.is_empty() {
             // No worker for no template: the document alone, compressed here like a publish.
@@ -262,7 +271,9 @@ impl Sandbox {
                 gzip: v.gzip,
             });
         }
-        let rendered = self.run(share, blocks, ctx, false, Some(parts)).await?;
+        let rendered = self
+            .run(share, blocks, ctx, false, Some((parts, photos)))
+            .await?;
         for result in rendered.results {
             result?;
         }
@@ -295,7 +306,7 @@ impl Sandbox {
         blocks: &[Block],
         ctx: &RenderContext,
         each: bool,
-        document: Option<&DocumentParts>,
+        document: Option<(&DocumentParts, &Photos)>,
     ) -> Result<Rendered, SandboxError> {
         if blocks.is_empty() {
             return Ok(Rendered {
@@ -311,7 +322,10 @@ impl Sandbox {
             blocks: blocks.to_vec(),
             ctx: ctx.clone(),
             each,
-            document: document.cloned(),
+            document: document.map(|(parts, _)| parts.clone()),
+            photos: document
+                .map(|(_, photos)| photos.clone())
+                .unwrap_or_default(),
         })
         .map_err(|e| SandboxError::Broken(e.to_string()))?;
         let mut child = self

@@ -194,9 +194,13 @@ fn emit_part(kind: char, bytes: &[u8]) -> std::io::Result<()> {
 fn emit_document(
     parts: &crate::render::DocumentParts,
     blocks: &[String],
+    photos: &super::Photos,
     compress: impl Fn(usize) -> bool,
 ) -> std::io::Result<()> {
-    let html = document(parts, &blocks.join("\n"));
+    let mut html = document(parts, &blocks.join("\n"));
+    if !photos.is_empty() {
+        html = crate::photos::markup::pictures(&html, |src| photos.get(src).cloned());
+    }
     emit_part('D', html.as_bytes())?;
     if compress(html.len()) {
         let v = variants(html.as_bytes(), Effort::Quick);
@@ -262,7 +266,7 @@ fn render(job: &Job, compress: impl Fn(usize) -> bool) -> std::io::Result<()> {
     io?;
     match (&job.document, rendered) {
         (Some(parts), Ok(_)) if done.len() == job.blocks.len() => {
-            emit_document(parts, &done, compress)
+            emit_document(parts, &done, &job.photos, compress)
         }
         _ => Ok(()),
     }

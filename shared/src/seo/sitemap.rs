@@ -1,16 +1,53 @@
 //! `sitemap.xml` (the sitemaps.org protocol, 0.9): one `<url>` with `<loc>` and `<lastmod>` per
 //! page and per collection item.
 //!
-//! **Bounded.** The protocol allows 50,000 URLs (and 50 MB) per file. A site's sitemap is one
-//! file capped at [`MAX_URLS`]: its pages first, then its items in the order the store reads
-//! them, until the cap (the edge asks the store for no more rows than fit). A site with more
-//! items than that (an account may hold 100,000 records) lists the first 50,000; a sitemap
-//! index was not worth a second cached file per site while no seeded site comes near it.
+//! **Bounded.** The protocol allows 50,000 URLs (and 50 MB) per file. A site's URLs are its
+//! pages first, then its items in the order the store reads them. Up to [`MAX_URLS`] of them,
+//! `/sitemap.xml` lists them all; past that (an account may hold 100,000 records) it is a
+//! sitemap index ([`index_xml`]) naming `/sitemap-1.xml`, `/sitemap-2.xml`, … ([`file_path`]),
+//! each listing the next [`MAX_URLS`] (the edge asks the store for that window's rows only),
+//! at most [`MAX_FILES`] of them: URLs past 1,000,000 are not listed.
 
 use chrono::{DateTime, SecondsFormat, Utc};
 
 /// The most URLs one sitemap file lists (the protocol's limit).
 pub const MAX_URLS: usize = 50_000;
+
+/// The most sitemap files an index names.
+pub const MAX_FILES: usize = 20;
+
+/// The path of the `n`th sitemap file of an index (from 1).
+pub fn file_path(n: usize) -> String {
+    format!("/sitemap-{n}.xml")
+}
+
+/// The `n` of a path [`file_path`] made (`/sitemap-{n}.xml`, `n` from 1, without leading zeros).
+pub fn file_number(path: &str) -> Option<usize> {
+    let n = path.strip_prefix("/sitemap-")?.strip_suffix(".xml")?;
+    if n.is_empty() || n.starts_with('0') || n.len() > 6 || !n.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    n.parse().ok()
+}
+
+/// How many files `urls` URLs take: 1 when they fit in one, else as many as they fill, at most
+/// [`MAX_FILES`].
+pub fn files_for(urls: usize) -> usize {
+    urls.div_ceil(MAX_URLS).clamp(1, MAX_FILES)
+}
+
+/// A sitemap index naming the sitemap files at `locs` (absolute URLs).
+pub fn index_xml(locs: &[String]) -> String {
+    let mut out = String::from("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
+    out.push_str("<sitemapindex xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\">\n");
+    for loc in locs {
+        out.push_str("<sitemap><loc>");
+        out.push_str(&xml_escape(loc));
+        out.push_str("</loc></sitemap>\n");
+    }
+    out.push_str("</sitemapindex>\n");
+    out
+}
 
 /// One URL of a sitemap.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -94,5 +131,30 @@ mod tests {
             .collect();
         assert_eq!(xml(&many).matches("<url>").count(), MAX_URLS);
         assert_eq!(item_path("/produtos/", "bolo"), "/produtos/bolo");
+    }
+
+    #[test]
+    fn an_index_names_its_files_and_only_their_paths_are_files() {
+        let doc = index_xml(&[
+            "https://a.b/sitemap-1.xml".into(),
+            "https://a.b/sitemap-2.xml".into(),
+        ]);
+        assert!(doc.contains("<sitemapindex xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\">\n<sitemap><loc>https://a.b/sitemap-1.xml</loc></sitemap>\n<sitemap><loc>https://a.b/sitemap-2.xml</loc></sitemap>\n</sitemapindex>"), "{doc}");
+        assert_eq!(file_number(&file_path(3)), Some(3));
+        for bad in [
+            "/sitemap-0.xml",
+            "/sitemap-01.xml",
+            "/sitemap-.xml",
+            "/sitemap-1.xml.gz",
+            "/sitemap-x.xml",
+            "/sitemap-9999999.xml",
+            "/sitemap.xml",
+        ] {
+            assert_eq!(file_number(bad), None, "{bad}");
+        }
+        assert_eq!(files_for(0), 1);
+        assert_eq!(files_for(MAX_URLS), 1);
+        assert_eq!(files_for(MAX_URLS + 1), 2);
+        assert_eq!(files_for(usize::MAX / 2), MAX_FILES);
     }
 }

@@ -1,6 +1,8 @@
 //! Photos (issue 44, [`crate::photos`]): what each uploaded photo was made into, by its upload
 //! key, and the background conversion's queue and progress.
 
+use std::collections::HashMap;
+
 use sqlx::types::Json;
 
 use super::{Result, Store, dispatch, map_err, now};
@@ -59,18 +61,40 @@ impl Store {
     /// What the upload `key` was made into, if it is a photo that was.
     #[tracing::instrument(level = "debug", skip(self), err(level = "debug"))]
     pub async fn photo(&self, key: &str) -> Result<Option<Photo>> {
-        type Row = (i64, i64, String, Json<Vec<Variant>>);
-        let row: Option<Row> = dispatch!(self, p => sqlx::query_as(
-            "SELECT width, height, placeholder, variants FROM photos \
-             WHERE object_key = $1 AND failed IS NULL")
-            .bind(key)
-            .fetch_optional(p).await.map_err(map_err)?);
-        Ok(row.map(|(width, height, placeholder, variants)| Photo {
-            width: u32::try_from(width).unwrap_or(0),
-            height: u32::try_from(height).unwrap_or(0),
-            placeholder,
-            variants: variants.0,
-        }))
+        Ok(self.photos_of(&[key.to_string()]).await?.remove(key))
+    }
+
+    /// The photos of those of `keys` that were made into one, by key: one query per hundred
+    /// keys (a page of records names at most a few hundred files).
+    #[tracing::instrument(level = "debug", skip(self, keys), err(level = "debug"))]
+    pub async fn photos_of(&self, keys: &[String]) -> Result<HashMap<String, Photo>> {
+        type Row = (String, i64, i64, String, Json<Vec<Variant>>);
+        let mut out = HashMap::new();
+        for chunk in keys.chunks(100) {
+            let marks: Vec<String> = (1..=chunk.len()).map(|i| format!("${i}")).collect();
+            let sql = format!(
+                "SELECT object_key, width, height, placeholder, variants FROM photos \
+                 WHERE failed IS NULL AND object_key IN ({})",
+                marks.join(", ")
+            );
+            let rows: Vec<Row> = dispatch!(self, p => {
+                let mut q = sqlx::query_as(super::trusted(&sql));
+                for key in chunk {
+                    q = q.bind(key);
+                }
+                q.fetch_all(p).await.map_err(map_err)?
+            });
+            for (key, width, height, placeholder, variants) in rows {
+                let photo = Photo {
+                    width: u32::try_from(width).unwrap_or(0),
+                    height: u32::try_from(height).unwrap_or(0),
+                    placeholder,
+                    variants: variants.0,
+                };
+                out.insert(key, photo);
+            }
+        }
+        Ok(out)
     }
 
     /// Forgets the photo of the upload `key` (the collector deleted the upload), answering the
