@@ -33,6 +33,7 @@ use vitrine_shared::{
 };
 
 use crate::{
+    analytics::{self, Analytics, PageHit, Seen},
     forms, host,
     hot::{HotRoute, HotRoutes, Local, READ_API, hot_path},
     live,
@@ -56,6 +57,7 @@ pub struct Visits {
     pub sites: Arc<Sites>,
     pub forms: Arc<Forms>,
     pub metrics: Arc<Metrics>,
+    pub analytics: Arc<Analytics>,
     pub certs: Arc<Certs>,
     /// The HTTPS listener's port, for HTTP → HTTPS redirects (omitted from the URL when 443).
     pub https_port: u16,
@@ -77,7 +79,13 @@ impl Visits {
     /// The answer from the visitor thread's hot routes, when they hold this request: the
     /// whole of a repeat `GET`/`HEAD` of a static route, synchronous (see [`crate::hot`]).
     /// `secure`: the request came over HTTPS.
-    pub fn hot<B>(&self, local: &Local, req: &Request<B>, secure: bool) -> Option<Resp> {
+    pub fn hot<B>(
+        &self,
+        local: &Local,
+        req: &Request<B>,
+        peer: IpAddr,
+        secure: bool,
+    ) -> Option<Resp> {
         let ask = HotAsk {
             method: req.method(),
             host: raw_host(req.headers(), req.uri())?,
@@ -85,14 +93,41 @@ impl Visits {
             query: req.uri().query(),
             headers: req.headers(),
         };
-        self.hot_ask(local, &ask, secure)
+        self.hot_ask(local, &ask, peer, secure)
     }
 
     /// [`Visits::hot`] from the parts of a request it reads, for the plain HTTP/1.1 front
     /// ([`crate::h1`]), which parses requests itself and answers hot ones without hyper.
-    pub fn hot_ask(&self, local: &Local, ask: &HotAsk<'_>, secure: bool) -> Option<Resp> {
+    /// `peer`: the connection's (the visitor, or a trusted proxy naming them).
+    pub fn hot_ask(
+        &self,
+        local: &Local,
+        ask: &HotAsk<'_>,
+        peer: IpAddr,
+        secure: bool,
+    ) -> Option<Resp> {
         let started = Instant::now();
-        let (r, host_kind) = self.hot_answer(&local.hot, ask, secure, started)?;
+        let (r, host_kind, route) = self.hot_answer(&local.hot, ask, secure, started)?;
+        if analytics::counted(
+            ask.method,
+            r.status(),
+            Some(route.file.file.content_type.as_bytes()),
+        ) {
+            let h = |name: header::HeaderName| {
+                ask.headers
+                    .get(name)
+                    .map_or(&b""[..], HeaderValue::as_bytes)
+            };
+            let seen = Seen {
+                user_agent: h(header::USER_AGENT),
+                referer: h(header::REFERER),
+                accept_language: h(header::ACCEPT_LANGUAGE),
+            };
+            let forwarded = ask.headers.get_all("x-forwarded-for").iter();
+            let forwarded = forwarded.map(|v| v.to_str().unwrap_or("\u{fffd}"));
+            let hit = (ask.host, ask.path, ask.query, true);
+            self.count_page(local, &route.site, hit, peer, forwarded, seen);
+        }
         local.counts.route_hit();
         local
             .counts
@@ -115,8 +150,45 @@ impl Visits {
         let (head, body) = req.into_parts();
         let (epoch, changing) = (self.sites.hot_epoch(), self.sites.changing());
         let mut fill = None;
-        let r = self.route(&head, body, peer, listener, &mut fill).await;
+        let mut served = None;
+        let r = self
+            .route(
+                &head,
+                body,
+                peer,
+                listener,
+                (&mut fill, &mut served, &local.analytics),
+            )
+            .await;
         let status = r.status().as_u16();
+        if let Some(site) = served
+            && head.uri.path() != "/_forms"
+            && !head.uri.path().starts_with(READ_API)
+            && analytics::counted(
+                &head.method,
+                r.status(),
+                r.headers()
+                    .get(header::CONTENT_TYPE)
+                    .map(HeaderValue::as_bytes)
+                    .or(Some(&b"text/html"[..]).filter(|_| status == 304)),
+            )
+        {
+            let h = |name: header::HeaderName| {
+                head.headers
+                    .get(name)
+                    .map_or(&b""[..], HeaderValue::as_bytes)
+            };
+            let seen = Seen {
+                user_agent: h(header::USER_AGENT),
+                referer: h(header::REFERER),
+                accept_language: h(header::ACCEPT_LANGUAGE),
+            };
+            let forwarded = head.headers.get_all("x-forwarded-for").iter();
+            let forwarded = forwarded.map(|v| v.to_str().unwrap_or("\u{fffd}"));
+            let host = raw_host(&head.headers, &head.uri).unwrap_or("");
+            let hit = (host, head.uri.path(), head.uri.query(), status != 404);
+            self.count_page(local, &site, hit, peer, forwarded, seen);
+        }
         let host = head
             .headers
             .get(header::HOST)
@@ -155,14 +227,41 @@ impl Visits {
         r
     }
 
-    /// The hot route's answer and the host's kind (for the request counter).
+    /// Counts a page answered to a visitor ([`crate::analytics`]) when its site counts them:
+    /// `hit` is the host as sent, the path, the query and whether the page was found.
+    pub fn count_page<'a>(
+        &self,
+        local: &Local,
+        site: &Site,
+        hit: (&str, &str, Option<&str>, bool),
+        peer: IpAddr,
+        forwarded: impl IntoIterator<Item = &'a str>,
+        seen: Seen<'_>,
+    ) {
+        if !site.analytics {
+            return;
+        }
+        let (host, path, query, found) = hit;
+        let hit = PageHit {
+            project: site.project_id,
+            host,
+            path,
+            query,
+            found,
+            client: self.trusted_proxies.client_ip(peer, forwarded),
+            seen,
+        };
+        self.analytics.page(&local.analytics, &hit);
+    }
+
+    /// The hot route's answer, the host's kind (for the request counter) and the route.
     fn hot_answer(
         &self,
         hot: &HotRoutes,
         ask: &HotAsk<'_>,
         secure: bool,
         now: Instant,
-    ) -> Option<(Resp, &'static str)> {
+    ) -> Option<(Resp, &'static str, Arc<HotRoute>)> {
         let route = self.hot_route(hot, ask, now)?;
         let mut r = serve::held_file(ask.method, ask.headers, &route.file, StatusCode::OK)?;
         seo::noindex(&mut r, route.host_kind == "platform", &route.site);
@@ -172,7 +271,8 @@ impl Visits {
                 HeaderValue::from_static(HSTS),
             );
         }
-        Some((r, route.host_kind))
+        let kind = route.host_kind;
+        Some((r, kind, route))
     }
 
     /// The hot route that holds the answer to `ask`, if any: `GET` and `HEAD` only, with a
@@ -199,14 +299,19 @@ impl Visits {
     }
 
     /// From the request's head to its site, then the site's answer (see the module docs).
-    /// `fill`: where to leave a static route's answer for the hot routes.
+    /// `fill`: where to leave a static route's answer for the hot routes; `served`: the
+    /// site that answered, when the host named one (for the analytics).
     async fn route(
         &self,
         head: &Parts,
         body: VisitBody,
         peer: IpAddr,
         listener: Listener,
-        fill: &mut Option<HotFill>,
+        (fill, served, shard): (
+            &mut Option<HotFill>,
+            &mut Option<Arc<Site>>,
+            &analytics::Shard,
+        ),
     ) -> Resp {
         let (headers, uri) = (&head.headers, &head.uri);
         if headers.get_all(header::HOST).iter().nth(1).is_some() {
@@ -280,6 +385,11 @@ impl Visits {
             site: &site,
             deploy: &deploy,
         };
+        if v.path == vitrine_shared::analytics::GO_PATH {
+            let counted = site.analytics.then_some(site.project_id);
+            return self.analytics.go(shard, counted, query);
+        }
+        *served = Some(site.clone());
         let mut r = if v.path == "/_forms" {
             forms::post(&self.forms, &self.trusted_proxies, &v, body).await
         } else {

@@ -156,6 +156,13 @@ pub struct Settings {
     pub edge_heartbeat_secs: u64,
     /// The control plane's admin listener (`/metrics`, `/healthz`); empty: none.
     pub control_admin_listen: String,
+    /// The fleet's analytics key (`docs/analytics.md`): the daily visitor salt is derived from
+    /// it and the date, and tap links are signed with it. Unset: a key kept in the database.
+    pub analytics_secret: Option<Secret>,
+    /// How often each edge writes its analytics counts to the database.
+    pub analytics_flush_ms: u64,
+    /// Visitors kept exactly per site and day; past this, a HyperLogLog sketch counts them.
+    pub analytics_exact_visitors: u64,
 }
 
 impl Default for Settings {
@@ -260,6 +267,9 @@ impl Default for Settings {
             edge_region: "local".into(),
             edge_heartbeat_secs: 5,
             control_admin_listen: "127.0.0.1:9091".into(),
+            analytics_secret: None,
+            analytics_flush_ms: 60_000,
+            analytics_exact_visitors: 10_000,
         }
     }
 }
