@@ -145,7 +145,9 @@ macro_rules! flush_site_day {
                 let held: Vec<i64> = sqlx::query_scalar(
                     "SELECT visitor FROM analytics_visitors WHERE project_id = $1 AND day = $2")
                     .bind(pid).bind(&day).fetch_all(&mut *$tx).await.map_err(map_err)?;
-                held.into_iter().for_each(|h| sk.add(h));
+                for h in held {
+                    sk.add(h);
+                }
                 sk
             };
             $d.visitors.iter().for_each(|v| sk.add(v.visitor));

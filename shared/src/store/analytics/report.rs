@@ -106,6 +106,9 @@ pub struct AnalyticsDeploy {
     pub at: DateTime<Utc>,
 }
 
+/// A day's counters: day, views, bots, WhatsApp, phone and e-mail taps, overflow, sketch.
+type DayRow = (String, i64, i64, i64, i64, i64, bool, String);
+
 /// A `(name, count)` row of a grouped query.
 type ReportRow = (String, i64);
 
@@ -130,7 +133,7 @@ impl Store {
             }
         };
         let range = "project_id = $1 AND day >= $2 AND day <= $3";
-        let rows: Vec<(String, i64, i64, i64, i64, i64, bool, String)> = dispatch!(self, p =>
+        let rows: Vec<DayRow> = dispatch!(self, p =>
             sqlx::query_as(trusted(&format!(
                 "SELECT day, views, bots, whatsapp, phone, email, overflow, sketch \
                  FROM analytics_days WHERE {range} ORDER BY day")))
