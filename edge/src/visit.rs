@@ -27,13 +27,13 @@ use hyper::{
 };
 use vitrine_shared::{
     form_sent,
-    manifest::{ASSET_PREFIX, StaticFile, asset_key},
+    manifest::{ASSET_PREFIX, StaticFile},
     proxies::TrustedProxies,
-    uploads::{UPLOADS, UploadKey},
+    uploads::UPLOADS,
 };
 
 use crate::{
-    analytics::{self, Analytics, PageHit, Seen},
+    analytics::Analytics,
     forms, host,
     hot::{HotRoute, HotRoutes, Local, READ_API, hot_path},
     live,
@@ -49,6 +49,8 @@ use crate::{
 };
 
 mod before;
+mod count;
+mod objects;
 mod seo;
 
 /// What every visitor request needs.
@@ -108,26 +110,8 @@ impl Visits {
     ) -> Option<Resp> {
         let started = Instant::now();
         let (r, host_kind, route) = self.hot_answer(&local.hot, ask, secure, started)?;
-        if analytics::counted(
-            ask.method,
-            r.status(),
-            Some(route.file.file.content_type.as_bytes()),
-        ) {
-            let h = |name: header::HeaderName| {
-                ask.headers
-                    .get(name)
-                    .map_or(&b""[..], HeaderValue::as_bytes)
-            };
-            let seen = Seen {
-                user_agent: h(header::USER_AGENT),
-                referer: h(header::REFERER),
-                accept_language: h(header::ACCEPT_LANGUAGE),
-            };
-            let forwarded = ask.headers.get_all("x-forwarded-for").iter();
-            let forwarded = forwarded.map(|v| v.to_str().unwrap_or("\u{fffd}"));
-            let hit = (ask.host, ask.path, ask.query, true);
-            self.count_page(local, &route.site, hit, peer, forwarded, seen);
-        }
+        let answer = (&r, route.file.file.content_type.as_str());
+        self.count_hot(local, ask, answer, &route.site, peer);
         local.counts.route_hit();
         local
             .counts
@@ -161,33 +145,8 @@ impl Visits {
             )
             .await;
         let status = r.status().as_u16();
-        if let Some(site) = served
-            && head.uri.path() != "/_forms"
-            && !head.uri.path().starts_with(READ_API)
-            && analytics::counted(
-                &head.method,
-                r.status(),
-                r.headers()
-                    .get(header::CONTENT_TYPE)
-                    .map(HeaderValue::as_bytes)
-                    .or(Some(&b"text/html"[..]).filter(|_| status == 304)),
-            )
-        {
-            let h = |name: header::HeaderName| {
-                head.headers
-                    .get(name)
-                    .map_or(&b""[..], HeaderValue::as_bytes)
-            };
-            let seen = Seen {
-                user_agent: h(header::USER_AGENT),
-                referer: h(header::REFERER),
-                accept_language: h(header::ACCEPT_LANGUAGE),
-            };
-            let forwarded = head.headers.get_all("x-forwarded-for").iter();
-            let forwarded = forwarded.map(|v| v.to_str().unwrap_or("\u{fffd}"));
-            let host = raw_host(&head.headers, &head.uri).unwrap_or("");
-            let hit = (host, head.uri.path(), head.uri.query(), status != 404);
-            self.count_page(local, &site, hit, peer, forwarded, seen);
+        if let Some(site) = served {
+            self.count_slow(local, &head, &r, &site, peer);
         }
         let host = head
             .headers
@@ -225,33 +184,6 @@ impl Visits {
             self.metrics.server_error(status, host, head.uri.path());
         }
         r
-    }
-
-    /// Counts a page answered to a visitor ([`crate::analytics`]) when its site counts them:
-    /// `hit` is the host as sent, the path, the query and whether the page was found.
-    pub fn count_page<'a>(
-        &self,
-        local: &Local,
-        site: &Site,
-        hit: (&str, &str, Option<&str>, bool),
-        peer: IpAddr,
-        forwarded: impl IntoIterator<Item = &'a str>,
-        seen: Seen<'_>,
-    ) {
-        if !site.analytics {
-            return;
-        }
-        let (host, path, query, found) = hit;
-        let hit = PageHit {
-            project: site.project_id,
-            host,
-            path,
-            query,
-            found,
-            client: self.trusted_proxies.client_ip(peer, forwarded),
-            seen,
-        };
-        self.analytics.page(&local.analytics, &hit);
     }
 
     /// The hot route's answer, the host's kind (for the request counter) and the route.
@@ -310,7 +242,7 @@ impl Visits {
         (fill, served, shard): (
             &mut Option<HotFill>,
             &mut Option<Arc<Site>>,
-            &analytics::Shard,
+            &crate::analytics::Shard,
         ),
     ) -> Resp {
         let (headers, uri) = (&head.headers, &head.uri);
@@ -545,63 +477,6 @@ impl Visits {
             });
         }
         answer
-    }
-
-    /// An earlier deploy's content-addressed asset, not in this deploy's manifest, which stays
-    /// reachable (`docs/design.md#a-visit`). The name is `{hash}.{ext}`: the hash is its tag.
-    async fn old_asset(&self, v: &Visit<'_>, name: &str) -> Resp {
-        let valid = !name.is_empty()
-            && name.len() <= 200
-            && !name.starts_with('.')
-            && name
-                .bytes()
-                .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'.' | b'-' | b'_'));
-        if !valid {
-            return self.site_not_found(v).await;
-        }
-        let hash = name.split('.').next().unwrap_or(name);
-        let key = asset_key(v.site.project_id, name);
-        self.immutable_object(v, &key, hash).await
-    }
-
-    /// Serves an object whose key holds its content digest (`tag`), so it never changes: cached
-    /// for a year as immutable; a missing one is the site's 404.
-    async fn immutable_object(&self, v: &Visit<'_>, key: &str, tag: &str) -> Resp {
-        let file = StaticFile {
-            key: key.to_string(),
-            content_type: mime_guess::from_path(key)
-                .first_or_octet_stream()
-                .essence_str()
-                .to_string(),
-            etag: format!("\"{tag}\""),
-            size: 0,
-            br: None,
-            gzip: None,
-            immutable: true,
-        };
-        let file = Prepared::new(file);
-        match serve::static_file(&self.sites, v.method, v.headers, &file, StatusCode::OK).await {
-            Ok(r) => r,
-            Err(_) => self.site_not_found(v).await,
-        }
-    }
-
-    /// A file uploaded through the dashboard (`/files/uploads/…`), as record values and block
-    /// variables name it: collection pages render live records, so their files are not copied
-    /// into the deploy. Served on a site's host only when it is the site's: the key's folder
-    /// names the site's project, or the live deploy lists the key (a template's or a duplicated
-    /// project's file that its pages or records name); any other key, another tenant's
-    /// included, is the site's 404. Neither check awaits anything: the key says its project
-    /// (`vitrine_shared::uploads`) and the deploy is in memory. Keys hold a content digest, so
-    /// files are cached as immutable with the digest as their tag.
-    async fn upload(&self, v: &Visit<'_>, key: &str) -> Resp {
-        let ours = UploadKey::parse(key).filter(|upload| {
-            upload.project_id == Some(v.site.project_id) || v.deploy.manifest.uploads.contains(key)
-        });
-        let Some(upload) = ours else {
-            return self.site_not_found(v).await;
-        };
-        self.immutable_object(v, key, &upload.tag).await
     }
 
     /// A page rendered from live records that is not a plain `200`: the site's 404 or 500

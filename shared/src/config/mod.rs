@@ -156,12 +156,10 @@ pub struct Settings {
     pub edge_heartbeat_secs: u64,
     /// The control plane's admin listener (`/metrics`, `/healthz`); empty: none.
     pub control_admin_listen: String,
-    /// The fleet's analytics key (`docs/analytics.md`): the daily visitor salt is derived from
-    /// it and the date, and tap links are signed with it. Unset: a key kept in the database.
+    /// Visitor analytics (`docs/analytics.md`): the fleet's key (unset: the database's), the
+    /// edges' flush interval, and the visitors kept exactly per site and day.
     pub analytics_secret: Option<Secret>,
-    /// How often each edge writes its analytics counts to the database.
     pub analytics_flush_ms: u64,
-    /// Visitors kept exactly per site and day; past this, a HyperLogLog sketch counts them.
     pub analytics_exact_visitors: u64,
 }
 
