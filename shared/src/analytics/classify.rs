@@ -18,6 +18,17 @@ static BOTS: LazyLock<isbot::Bots> = LazyLock::new(|| {
     bots
 });
 
+/// User agents of the crawlers and tools the issue names, for tests.
+#[cfg(any(test, feature = "testing"))]
+pub const NAMED_BOTS: [&str; 6] = [
+    "Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)",
+    "Mozilla/5.0 (compatible; bingbot/2.0; +http://www.bing.com/bingbot.htm)",
+    "facebookexternalhit/1.1 (+http://www.facebook.com/externalhit_uatext.php)",
+    "curl/8.5.0",
+    "python-requests/2.31.0",
+    "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) HeadlessChrome/120.0.0.0 Safari/537.36",
+];
+
 /// The longest value kept for a referrer source, a campaign word or a language.
 pub const MAX_VALUE: usize = 64;
 
@@ -119,15 +130,7 @@ mod tests {
 
     #[test]
     fn the_named_bots_are_bots_and_browsers_are_not() {
-        for ua in [
-            "Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)",
-            "Mozilla/5.0 (compatible; bingbot/2.0; +http://www.bing.com/bingbot.htm)",
-            "facebookexternalhit/1.1 (+http://www.facebook.com/externalhit_uatext.php)",
-            "curl/8.5.0",
-            "python-requests/2.31.0",
-            "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) HeadlessChrome/120.0.0.0 Safari/537.36",
-            "",
-        ] {
+        for ua in NAMED_BOTS.into_iter().chain([""]) {
             assert!(is_bot(ua), "{ua}");
         }
         for ua in [

@@ -12,14 +12,7 @@ const WINDOWS: &str =
     "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0";
 const IPAD: &str =
     "Mozilla/5.0 (iPad; CPU OS 17_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko)";
-const BOTS: [&str; 6] = [
-    "Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)",
-    "Mozilla/5.0 (compatible; bingbot/2.0; +http://www.bing.com/bingbot.htm)",
-    "facebookexternalhit/1.1 (+http://www.facebook.com/externalhit_uatext.php)",
-    "curl/8.5.0",
-    "python-requests/2.31.0",
-    "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) HeadlessChrome/120.0.0.0 Safari/537.36",
-];
+use vitrine_shared::analytics::classify::NAMED_BOTS as BOTS;
 
 /// Person `i`'s user agent: 20 phones, 25 desktops, 5 tablets, each its own browser.
 fn person(i: usize) -> String {
