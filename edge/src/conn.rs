@@ -114,6 +114,7 @@ impl Conns {
             local: (kind != Listener::Admin).then(|| Local {
                 hot: HotRoutes::new(self.hot_cache_bytes, self.hot_ttl),
                 counts: self.visits.metrics.shard(),
+                analytics: self.visits.analytics.shard(),
             }),
         })
     }
@@ -147,7 +148,7 @@ pub(crate) async fn drive<IO>(
     // Each request stays in progress until hyper has taken its whole body.
     let service = service_fn(move |req| {
         let request = requests.begin();
-        match c.hot(&req) {
+        match c.hot(&req, peer) {
             Some(r) => Either::Left(std::future::ready(Ok::<_, Infallible>(
                 r.map(|b| liveness::Tracked::new(b, request)),
             ))),
@@ -190,11 +191,11 @@ impl Conn {
     }
 
     /// The hot routes' answer, for the visitor listeners (see [`crate::hot`]).
-    fn hot(&self, req: &Request<Incoming>) -> Option<Resp> {
+    fn hot(&self, req: &Request<Incoming>, peer: IpAddr) -> Option<Resp> {
         let local = self.local.as_ref()?;
         match self.kind {
-            Listener::Visitors => self.visits.hot(local, req, false),
-            Listener::VisitorsTls => self.visits.hot(local, req, true),
+            Listener::Visitors => self.visits.hot(local, req, peer, false),
+            Listener::VisitorsTls => self.visits.hot(local, req, peer, true),
             Listener::Admin => None,
         }
     }

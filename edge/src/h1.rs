@@ -62,6 +62,7 @@ use tokio::{
 };
 
 use crate::{
+    analytics::Seen,
     conn::{Alpn, Conn, drive},
     head::{push_date, push_length, push_status, put_headers},
     hot::{HotRoute, Local},
@@ -143,7 +144,7 @@ pub(crate) async fn serve<S>(
     // Whether the buffer's first bytes belong to a head already waited for.
     let mut waiting = true;
     loop {
-        let (consumed, body, close) = match step(&conn, local, &buf, &mut head, secure) {
+        let (consumed, body, close) = match step(&conn, local, &buf, &mut head, (peer, secure)) {
             Step::Answer {
                 consumed,
                 body,
@@ -229,7 +230,14 @@ pub(crate) async fn serve<S>(
 
 /// Parses the buffered bytes and answers a hot request, or makes the `Request` of one for the
 /// full path (see the module docs).
-fn step(conn: &Conn, local: &Local, buf: &[u8], head: &mut Vec<u8>, secure: bool) -> Step {
+/// `peer`: the connection's; `secure`: it is TLS.
+fn step(
+    conn: &Conn,
+    local: &Local,
+    buf: &[u8],
+    head: &mut Vec<u8>,
+    (peer, secure): (IpAddr, bool),
+) -> Step {
     if buf.is_empty() {
         return Step::Partial;
     }
@@ -266,9 +274,20 @@ fn step(conn: &Conn, local: &Local, buf: &[u8], head: &mut Vec<u8>, secure: bool
     // `Connection: close` (any of the headers saying it, as hyper reads them); any token
     // but `close` or `keep-alive` is left to hyper.
     let mut close = false;
+    // What the analytics read of a page's visitor (`crate::analytics`).
+    let mut seen = Seen::default();
+    let mut forwarded = None;
     for h in req.headers.iter() {
         let name = h.name;
-        if name.eq_ignore_ascii_case("host") {
+        if name.eq_ignore_ascii_case("user-agent") {
+            seen.user_agent = h.value;
+        } else if name.eq_ignore_ascii_case("referer") {
+            seen.referer = h.value;
+        } else if name.eq_ignore_ascii_case("accept-language") {
+            seen.accept_language = h.value;
+        } else if name.eq_ignore_ascii_case("x-forwarded-for") {
+            forwarded.get_or_insert(h.value);
+        } else if name.eq_ignore_ascii_case("host") {
             match (host, visible(h.value)) {
                 (None, Some(v)) => host = Some(v),
                 _ => return Step::Hyper,
@@ -348,6 +367,11 @@ fn step(conn: &Conn, local: &Local, buf: &[u8], head: &mut Vec<u8>, secure: bool
             }
             push_date(head);
             head.extend_from_slice(b"\r\n\r\n");
+            if method == Method::GET && route.file.file.content_type.starts_with("text/html") {
+                let forwarded = forwarded.and_then(|f| std::str::from_utf8(f).ok());
+                let hit = (host, path, query, true);
+                visits.count_page(local, &route.site, hit, peer, forwarded, seen);
+            }
             local.counts.route_hit();
             local
                 .counts
@@ -372,6 +396,11 @@ fn step(conn: &Conn, local: &Local, buf: &[u8], head: &mut Vec<u8>, secure: bool
             header::RANGE,
             header::IF_RANGE,
             header::IF_NONE_MATCH,
+            // Read by the analytics when the answer is a page.
+            header::USER_AGENT,
+            header::REFERER,
+            header::ACCEPT_LANGUAGE,
+            header::HeaderName::from_static("x-forwarded-for"),
         ]
         .into_iter()
         .find(|n| h.name.eq_ignore_ascii_case(n.as_str()));
@@ -386,7 +415,7 @@ fn step(conn: &Conn, local: &Local, buf: &[u8], head: &mut Vec<u8>, secure: bool
         headers: &negotiating,
         ..ask
     };
-    match visits.hot_ask(local, &ask, secure) {
+    match visits.hot_ask(local, &ask, peer, secure) {
         Some(r) => Step::Answer {
             consumed,
             body: Body::Made(encode(r, &method, close, head)),

@@ -69,6 +69,8 @@ pub fn hot_path<'a>(path: &'a str, query: Option<&str>) -> std::borrow::Cow<'a, 
 pub struct Local {
     pub hot: HotRoutes,
     pub counts: Arc<Shard>,
+    /// The thread's visitor counts ([`crate::analytics`]).
+    pub analytics: Arc<crate::analytics::Shard>,
 }
 
 /// One remembered answer.
@@ -226,6 +228,7 @@ mod tests {
             account: vitrine_shared::account::Account::User(AccountId(1)),
             deploy: None,
             hsts: false,
+            analytics: true,
             verified_domain: None,
             base_url: "http://loja.localhost".into(),
         });

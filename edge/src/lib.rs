@@ -38,7 +38,9 @@
 //! - [`metrics`]: Prometheus counters for `/metrics` on the admin listener;
 //! - [`heartbeat`]: the node's report to the database every few seconds, for the ops screen;
 //! - [`liveness`]: closing connections that stay idle or stop reading;
-//! - [`listen`]: the visitor listeners' sockets, a group per address sharing one port.
+//! - [`listen`]: the visitor listeners' sockets, a group per address sharing one port;
+//! - [`analytics`]: visitor counts per thread, flushed to the database, and the tap links'
+//!   `/_go`.
 //!
 //! The visitor listeners are plain HTTP (`EDGE_HTTP_LISTEN`: HTTP/1.1, or HTTP/2 with prior
 //! knowledge) and HTTPS (`EDGE_HTTPS_LISTEN`: rustls, ALPN h2 and http/1.1), both through
@@ -70,6 +72,7 @@
 
 mod accept;
 pub mod acme;
+pub mod analytics;
 mod conn;
 pub mod feed;
 pub mod forms;
@@ -102,6 +105,7 @@ pub use request::Listener;
 
 use crate::{
     acme::Acme,
+    analytics::Analytics,
     conn::Conns,
     metrics::Metrics,
     sites::Sites,
@@ -126,6 +130,8 @@ pub struct Edge {
     pub sites: Arc<Sites>,
     pub metrics: Arc<Metrics>,
     pub forms: Arc<Forms>,
+    /// The visitor counts (for tests to flush).
+    pub analytics: Arc<Analytics>,
     shutdown: watch::Sender<bool>,
     tasks: Vec<JoinHandle<()>>,
     /// The visitor threads (see the module docs).
@@ -168,6 +174,8 @@ impl Edge {
         let sites = Arc::new(Sites::new(settings, store.clone(), blobs, metrics.clone()));
         // Before the first visitor: what the feed already holds cannot make anything stale.
         let feed_at = feed::Reader::at_end(&store).await;
+        let analytics = Analytics::new(settings, store.clone());
+        analytics.load_key().await;
         let forms = Forms::new(
             store,
             &settings.edge_spool_dir(),
@@ -179,6 +187,7 @@ impl Edge {
             sites: sites.clone(),
             forms: forms.clone(),
             metrics: metrics.clone(),
+            analytics: analytics.clone(),
             certs: certs.clone(),
             https_port: https_addr.port(),
             trusted_proxies: settings.trusted_proxies()?,
@@ -196,6 +205,7 @@ impl Edge {
                 rx.clone(),
             )),
             tokio::spawn(forms.clone().run_replayer(REPLAY_EVERY, rx.clone())),
+            tokio::spawn(analytics.clone().run(rx.clone())),
             tokio::spawn(
                 heartbeat::Heartbeat::new(
                     settings,
@@ -222,6 +232,7 @@ impl Edge {
             sites,
             metrics,
             forms,
+            analytics,
             shutdown,
             tasks,
             workers,

@@ -93,6 +93,8 @@ pub struct Site {
     pub deploy: Option<LiveDeploy>,
     /// Send Strict-Transport-Security on HTTPS responses.
     pub hsts: bool,
+    /// The owner counts visitors (`meta.analytics`, on unless `false`: `crate::analytics`).
+    pub analytics: bool,
     /// The verified custom domain, when the project has one; `base_url`: its canonical
     /// address, that domain over HTTPS else the preview address (`vitrine_shared::seo`).
     pub verified_domain: Option<String>,
@@ -478,7 +480,7 @@ impl Sites {
             }),
             _ => None,
         };
-        let (hsts, account) = (row.hsts(), row.account());
+        let (hsts, account, analytics) = (row.hsts(), row.account(), row.analytics());
         let base_url = match &row.verified_domain {
             Some(domain) => format!("https://{domain}"),
             None => self.settings.preview_url(&row.slug),
@@ -489,6 +491,7 @@ impl Sites {
             slug: row.slug,
             deploy,
             hsts,
+            analytics,
             verified_domain: row.verified_domain,
             base_url,
         })))

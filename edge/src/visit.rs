@@ -27,12 +27,13 @@ use hyper::{
 };
 use vitrine_shared::{
     form_sent,
-    manifest::{ASSET_PREFIX, StaticFile, asset_key},
+    manifest::{ASSET_PREFIX, StaticFile},
     proxies::TrustedProxies,
-    uploads::{UPLOADS, UploadKey},
+    uploads::UPLOADS,
 };
 
 use crate::{
+    analytics::Analytics,
     forms, host,
     hot::{HotRoute, HotRoutes, Local, READ_API, hot_path},
     live,
@@ -49,6 +50,8 @@ use crate::{
 
 mod before;
 mod cards;
+mod count;
+mod objects;
 mod seo;
 
 /// What every visitor request needs.
@@ -57,6 +60,7 @@ pub struct Visits {
     pub sites: Arc<Sites>,
     pub forms: Arc<Forms>,
     pub metrics: Arc<Metrics>,
+    pub analytics: Arc<Analytics>,
     pub certs: Arc<Certs>,
     /// The HTTPS listener's port, for HTTP → HTTPS redirects (omitted from the URL when 443).
     pub https_port: u16,
@@ -78,7 +82,13 @@ impl Visits {
     /// The answer from the visitor thread's hot routes, when they hold this request: the
     /// whole of a repeat `GET`/`HEAD` of a static route, synchronous (see [`crate::hot`]).
     /// `secure`: the request came over HTTPS.
-    pub fn hot<B>(&self, local: &Local, req: &Request<B>, secure: bool) -> Option<Resp> {
+    pub fn hot<B>(
+        &self,
+        local: &Local,
+        req: &Request<B>,
+        peer: IpAddr,
+        secure: bool,
+    ) -> Option<Resp> {
         let ask = HotAsk {
             method: req.method(),
             host: raw_host(req.headers(), req.uri())?,
@@ -86,14 +96,23 @@ impl Visits {
             query: req.uri().query(),
             headers: req.headers(),
         };
-        self.hot_ask(local, &ask, secure)
+        self.hot_ask(local, &ask, peer, secure)
     }
 
     /// [`Visits::hot`] from the parts of a request it reads, for the plain HTTP/1.1 front
     /// ([`crate::h1`]), which parses requests itself and answers hot ones without hyper.
-    pub fn hot_ask(&self, local: &Local, ask: &HotAsk<'_>, secure: bool) -> Option<Resp> {
+    /// `peer`: the connection's (the visitor, or a trusted proxy naming them).
+    pub fn hot_ask(
+        &self,
+        local: &Local,
+        ask: &HotAsk<'_>,
+        peer: IpAddr,
+        secure: bool,
+    ) -> Option<Resp> {
         let started = Instant::now();
-        let (r, host_kind) = self.hot_answer(&local.hot, ask, secure, started)?;
+        let (r, host_kind, route) = self.hot_answer(&local.hot, ask, secure, started)?;
+        let answer = (&r, route.file.file.content_type.as_str());
+        self.count_hot(local, ask, answer, &route.site, peer);
         local.counts.route_hit();
         local
             .counts
@@ -116,8 +135,20 @@ impl Visits {
         let (head, body) = req.into_parts();
         let (epoch, changing) = (self.sites.hot_epoch(), self.sites.changing());
         let mut fill = None;
-        let r = self.route(&head, body, peer, listener, &mut fill).await;
+        let mut served = None;
+        let r = self
+            .route(
+                &head,
+                body,
+                peer,
+                listener,
+                (&mut fill, &mut served, &local.analytics),
+            )
+            .await;
         let status = r.status().as_u16();
+        if let Some(site) = served {
+            self.count_slow(local, &head, &r, &site, peer);
+        }
         let host = head
             .headers
             .get(header::HOST)
@@ -156,14 +187,14 @@ impl Visits {
         r
     }
 
-    /// The hot route's answer and the host's kind (for the request counter).
+    /// The hot route's answer, the host's kind (for the request counter) and the route.
     fn hot_answer(
         &self,
         hot: &HotRoutes,
         ask: &HotAsk<'_>,
         secure: bool,
         now: Instant,
-    ) -> Option<(Resp, &'static str)> {
+    ) -> Option<(Resp, &'static str, Arc<HotRoute>)> {
         let route = self.hot_route(hot, ask, now)?;
         let mut r = serve::held_file(ask.method, ask.headers, &route.file, StatusCode::OK)?;
         seo::noindex(&mut r, route.host_kind == "platform", &route.site);
@@ -173,7 +204,8 @@ impl Visits {
                 HeaderValue::from_static(HSTS),
             );
         }
-        Some((r, route.host_kind))
+        let kind = route.host_kind;
+        Some((r, kind, route))
     }
 
     /// The hot route that holds the answer to `ask`, if any: `GET` and `HEAD` only, with a
@@ -200,14 +232,19 @@ impl Visits {
     }
 
     /// From the request's head to its site, then the site's answer (see the module docs).
-    /// `fill`: where to leave a static route's answer for the hot routes.
+    /// `fill`: where to leave a static route's answer for the hot routes; `served`: the
+    /// site that answered, when the host named one (for the analytics).
     async fn route(
         &self,
         head: &Parts,
         body: VisitBody,
         peer: IpAddr,
         listener: Listener,
-        fill: &mut Option<HotFill>,
+        (fill, served, shard): (
+            &mut Option<HotFill>,
+            &mut Option<Arc<Site>>,
+            &crate::analytics::Shard,
+        ),
     ) -> Resp {
         let (headers, uri) = (&head.headers, &head.uri);
         if headers.get_all(header::HOST).iter().nth(1).is_some() {
@@ -281,6 +318,11 @@ impl Visits {
             site: &site,
             deploy: &deploy,
         };
+        if v.path == vitrine_shared::analytics::GO_PATH {
+            let counted = site.analytics.then_some(site.project_id);
+            return self.analytics.go(shard, counted, query);
+        }
+        *served = Some(site.clone());
         let mut r = if v.path == "/_forms" {
             forms::post(&self.forms, &self.trusted_proxies, &v, body).await
         } else {
@@ -439,63 +481,6 @@ impl Visits {
             });
         }
         answer
-    }
-
-    /// An earlier deploy's content-addressed asset, not in this deploy's manifest, which stays
-    /// reachable (`docs/design.md#a-visit`). The name is `{hash}.{ext}`: the hash is its tag.
-    async fn old_asset(&self, v: &Visit<'_>, name: &str) -> Resp {
-        let valid = !name.is_empty()
-            && name.len() <= 200
-            && !name.starts_with('.')
-            && name
-                .bytes()
-                .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'.' | b'-' | b'_'));
-        if !valid {
-            return self.site_not_found(v).await;
-        }
-        let hash = name.split('.').next().unwrap_or(name);
-        let key = asset_key(v.site.project_id, name);
-        self.immutable_object(v, &key, hash).await
-    }
-
-    /// Serves an object whose key holds its content digest (`tag`), so it never changes: cached
-    /// for a year as immutable; a missing one is the site's 404.
-    async fn immutable_object(&self, v: &Visit<'_>, key: &str, tag: &str) -> Resp {
-        let file = StaticFile {
-            key: key.to_string(),
-            content_type: mime_guess::from_path(key)
-                .first_or_octet_stream()
-                .essence_str()
-                .to_string(),
-            etag: format!("\"{tag}\""),
-            size: 0,
-            br: None,
-            gzip: None,
-            immutable: true,
-        };
-        let file = Prepared::new(file);
-        match serve::static_file(&self.sites, v.method, v.headers, &file, StatusCode::OK).await {
-            Ok(r) => r,
-            Err(_) => self.site_not_found(v).await,
-        }
-    }
-
-    /// A file uploaded through the dashboard (`/files/uploads/…`), as record values and block
-    /// variables name it: collection pages render live records, so their files are not copied
-    /// into the deploy. Served on a site's host only when it is the site's: the key's folder
-    /// names the site's project, or the live deploy lists the key (a template's or a duplicated
-    /// project's file that its pages or records name); any other key, another tenant's
-    /// included, is the site's 404. Neither check awaits anything: the key says its project
-    /// (`vitrine_shared::uploads`) and the deploy is in memory. Keys hold a content digest, so
-    /// files are cached as immutable with the digest as their tag.
-    async fn upload(&self, v: &Visit<'_>, key: &str) -> Resp {
-        let ours = UploadKey::parse(key).filter(|upload| {
-            upload.project_id == Some(v.site.project_id) || v.deploy.manifest.uploads.contains(key)
-        });
-        let Some(upload) = ours else {
-            return self.site_not_found(v).await;
-        };
-        self.immutable_object(v, key, &upload.tag).await
     }
 
     /// A page rendered from live records that is not a plain `200`: the site's 404 or 500

@@ -176,6 +176,12 @@ error_codes! {
     ThankYouPageInvalid = "thank_you_page_invalid",
     /// A form history date filter that is neither a date nor an RFC 3339 instant.
     DateInvalid = "date_invalid",
+    /// The analytics report's `from` or `to` is not a YYYY-MM-DD date.
+    AnalyticsDateInvalid = "analytics_date_invalid",
+    /// The analytics report's `from` is after its `to`.
+    AnalyticsRangeInvalid = "analytics_range_invalid",
+    /// The analytics report's range is longer than two years.
+    AnalyticsRangeTooLong = "analytics_range_too_long",
     FormEmailLinkInvalid = "form_email_link_invalid",
     FormEmailResendLimit = "form_email_resend_limit",
     FormEmailTooSoon = "form_email_too_soon",

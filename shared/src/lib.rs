@@ -5,6 +5,7 @@
 //! Nothing here depends on axum or hyper, so both binaries (and the benches) can use it.
 
 pub mod account;
+pub mod analytics;
 pub mod billing;
 pub mod blob;
 pub mod blocks;

@@ -17,6 +17,9 @@ use vitrine_shared::{
     testing::{Backend, TestDb},
 };
 
+#[path = "publish_to_edge/analytics.rs"]
+mod analytics;
+
 struct Stack {
     base: String,
     owner: Client,
@@ -26,6 +29,8 @@ struct Stack {
     _edge: Edge,
     _db: TestDb,
     _dir: tempfile::TempDir,
+    /// What the servers were started with (a test can start another edge).
+    settings: Settings,
 }
 
 impl Stack {
@@ -67,6 +72,7 @@ impl Stack {
             _edge: edge,
             _db: db,
             _dir: dir,
+            settings,
         }
     }
 

@@ -75,6 +75,9 @@ pub struct ProjectMetaInput {
     /// The published site's `/robots.txt` (plain text lines, at most 8 KB); empty means the
     /// default, which lets every crawler in and names the sitemap.
     pub robots: Option<String>,
+    /// Whether the edge counts the site's visitors (`docs/analytics.md`); on by default,
+    /// `false` turns counting off.
+    pub analytics: Option<bool>,
 }
 
 const FONT_WEIGHTS: &[&str] = &[
@@ -261,6 +264,9 @@ impl ProjectMetaInput {
         }
         if let Some(hsts) = self.hsts {
             set("hsts", Value::Bool(hsts));
+        }
+        if let Some(analytics) = self.analytics {
+            set("analytics", Value::Bool(analytics));
         }
         if let Some(robots) = self.robots {
             use vitrine_shared::seo::{BadRobots, MAX_ROBOTS_BYTES, check_robots};

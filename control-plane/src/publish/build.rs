@@ -9,6 +9,7 @@ use serde_json::Value;
 use vitrine_shared::ids::{CollectionId, DeployId, ProjectId};
 use vitrine_shared::{
     account::Account,
+    analytics::{AnalyticsKey, rewrite_taps},
     domain::normalize_page_slug,
     identity::{Identity, page_title},
     manifest::{
@@ -33,7 +34,7 @@ use crate::{base::Core, error::PublishError, external_lists::Answers};
 
 /// First path segments the edge answers itself (assets, the read API, forms): a page there
 /// would never be seen.
-const RESERVED_SEGMENTS: &[&str] = &["_assets", "_api", "_forms", CARD_SEGMENT];
+const RESERVED_SEGMENTS: &[&str] = &["_assets", "_api", "_forms", CARD_SEGMENT, "_go"];
 
 /// What the share cards of one publish cost (`super::cards`): how many were drawn and the
 /// time they took.
@@ -79,6 +80,9 @@ pub(super) struct Build<'a> {
     pub(super) warnings: Vec<Warning>,
     pub(super) progress: Option<Progress>,
     pub(super) cards: CardsDrawn,
+    /// The fleet's analytics key when the site counts visitors: its pages' WhatsApp, phone
+    /// and e-mail links go through the signed `/_go` (`vitrine_shared::analytics`).
+    pub(super) tap_key: Option<AnalyticsKey>,
 }
 
 impl Build<'_> {
@@ -91,6 +95,14 @@ impl Build<'_> {
 
     /// Stores a rendered page document and routes its path to it.
     async fn page_document(&mut self, slug: &str, html: String) -> Result<(), PublishError> {
+        let html = match self
+            .tap_key
+            .as_ref()
+            .and_then(|k| rewrite_taps(html.as_bytes(), k))
+        {
+            Some(rewritten) => String::from_utf8(rewritten).unwrap_or(html),
+            None => html,
+        };
         let path = if slug == "/" {
             "/".to_string()
         } else {
@@ -124,6 +136,24 @@ struct SiteParts {
     footer: String,
     pixel_id: Option<String>,
     description: String,
+}
+
+/// The analytics key when the site counts visitors (`meta.analytics` not `false`):
+/// `ANALYTICS_SECRET`, else the database's.
+async fn tap_key(core: &Core, meta: &Value) -> Result<Option<AnalyticsKey>, PublishError> {
+    if meta.get("analytics").and_then(Value::as_bool) == Some(false) {
+        return Ok(None);
+    }
+    let secret = match core
+        .settings
+        .analytics_secret
+        .as_ref()
+        .filter(|s| !s.is_empty())
+    {
+        Some(s) => s.expose().to_string(),
+        None => core.store.analytics_key().await?,
+    };
+    Ok(Some(AnalyticsKey::new(&secret)))
 }
 
 /// A template of `page` that failed: its own error, or the sandbox's.
@@ -194,6 +224,7 @@ pub(super) async fn build(
         warnings: Vec::new(),
         progress,
         cards: CardsDrawn::default(),
+        tap_key: tap_key(core, meta).await?,
     };
     b.step(Step::Started {
         deploy_id,

@@ -8,6 +8,7 @@
 //! it utoipa documents their fields as path parameters.
 
 pub mod account;
+pub mod analytics;
 pub mod blocks;
 pub mod business;
 pub mod business_library;
@@ -64,6 +65,7 @@ use crate::{accounts::csrf, dashboard_files, error::ApiError, nul, state::AppSta
         (name = "publishing", description = "Publishing, unpublishing, deploy history and rollback"),
         (name = "redirects", description = "Redirect rules of a project"),
         (name = "form history", description = "Form submissions of a published site and their settings"),
+        (name = "analytics", description = "Visitors of a published site, counted by the edge without cookies"),
         (name = "client panel", description = "The client admin panel and the spreadsheet link"),
         (name = "uploads", description = "Files"),
     )
@@ -183,6 +185,7 @@ fn api(state: &AppState) -> (Router<AppState>, utoipa::openapi::OpenApi) {
             form_history::delete_form_history
         ))
         .routes(routes!(form_history::export_form_history))
+        .routes(routes!(analytics::analytics))
         .routes(routes!(form_history::update_settings))
         .routes(routes!(
             form_email::get_form_email,

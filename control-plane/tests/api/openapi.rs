@@ -134,6 +134,7 @@ async fn the_openapi_document_lists_every_route_and_has_a_page() {
         ("/api/publish_v2/{id}/events", &["post"]),
         ("/erp/thumbnails", &["get", "post"]),
         ("/erp/photos", &["get", "post"]),
+        ("/api/projects/{id}/analytics", &["get"]),
         (
             "/api/projects/{id}/deploys/{deploy_id}/screenshot",
             &["get"],

@@ -390,6 +390,18 @@ pub const SETTINGS_HELP: &[(&str, &str)] = &[
         "CONTROL_ADMIN_LISTEN",
         "the control plane's admin listener for /metrics and /healthz; empty for none [default: 127.0.0.1:9091]",
     ),
+    (
+        "ANALYTICS_SECRET",
+        "the fleet's analytics key: every edge derives the day's visitor salt from it and the date, and tap links are signed with it; set the same value on every edge and the control plane [default: unset: a key kept in the database]",
+    ),
+    (
+        "ANALYTICS_FLUSH_MS",
+        "how often each edge writes its visitor counts to the database [default: 60000]",
+    ),
+    (
+        "ANALYTICS_EXACT_VISITORS",
+        "visitors counted exactly per site and day; past this a HyperLogLog sketch counts them [default: 10000]",
+    ),
 ];
 
 /// The `--help` text listing every setting.

@@ -156,6 +156,11 @@ pub struct Settings {
     pub edge_heartbeat_secs: u64,
     /// The control plane's admin listener (`/metrics`, `/healthz`); empty: none.
     pub control_admin_listen: String,
+    /// Visitor analytics (`docs/analytics.md`): the fleet's key (unset: the database's), the
+    /// edges' flush interval, and the visitors kept exactly per site and day.
+    pub analytics_secret: Option<Secret>,
+    pub analytics_flush_ms: u64,
+    pub analytics_exact_visitors: u64,
 }
 
 impl Default for Settings {
@@ -260,6 +265,9 @@ impl Default for Settings {
             edge_region: "local".into(),
             edge_heartbeat_secs: 5,
             control_admin_listen: "127.0.0.1:9091".into(),
+            analytics_secret: None,
+            analytics_flush_ms: 60_000,
+            analytics_exact_visitors: 10_000,
         }
     }
 }

@@ -18,6 +18,7 @@
 //! expression that awaits the statement, so it is used inside the arm's `async` code and ends
 //! in `?`; it names `map_err` and `now`, which the caller has in scope.
 
+mod analytics;
 mod billing;
 mod blocks;
 mod bulk;
@@ -51,6 +52,11 @@ use sqlx::{
     sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, SqliteSynchronous},
 };
 
+pub use analytics::{
+    AnalyticsCampaign, AnalyticsConversions, AnalyticsDay, AnalyticsDeploy, AnalyticsDevice,
+    AnalyticsLanguage, AnalyticsNotFound, AnalyticsPage, AnalyticsReferrer, AnalyticsReport,
+    KEEP_DAYS, MAX_PATHS, OTHER_PATH, SiteDay, VisitorSeen,
+};
 pub use billing::{Charge, Transaction};
 pub use blocks::{
     BlockCategory, BlockContent, BlockExport, BlockInput, BusinessBlock, CategoryExport,

@@ -104,6 +104,14 @@ impl SiteRow {
     pub fn hsts(&self) -> bool {
         self.meta.get("hsts").and_then(serde_json::Value::as_bool) == Some(true)
     }
+
+    /// The owner counts visitors (`meta.analytics`): on unless turned off.
+    pub fn analytics(&self) -> bool {
+        self.meta
+            .get("analytics")
+            .and_then(serde_json::Value::as_bool)
+            != Some(false)
+    }
 }
 
 /// Opens the project's publication period (see `publications`) unless one is open, inside an

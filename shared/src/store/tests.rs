@@ -12,7 +12,7 @@ use crate::{
     testing::TestDb,
 };
 
-async fn user(db: &TestDb, email: &str) -> User {
+pub(crate) async fn user(db: &TestDb, email: &str) -> User {
     db.store
         .insert_user(&NewUser {
             name: "Ana",
@@ -25,7 +25,7 @@ async fn user(db: &TestDb, email: &str) -> User {
         .unwrap()
 }
 
-async fn project(db: &TestDb, owner: AccountId, slug: &str) -> Project {
+pub(crate) async fn project(db: &TestDb, owner: AccountId, slug: &str) -> Project {
     db.store
         .insert_project(
             &NewProject {

@@ -694,6 +694,22 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/projects/{id}/analytics": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["analytics"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/projects/{id}/deploys": {
         parameters: {
             query?: never;
@@ -1864,6 +1880,111 @@ export interface components {
             language?: null | components["schemas"]["Language"];
             name?: string | null;
         };
+        AnalyticsCampaign: {
+            campaign: string;
+            medium: string;
+            source: string;
+            /** Format: int64 */
+            visitors: number;
+        };
+        AnalyticsConversions: {
+            /**
+             * Format: int64
+             * @description Taps on `mailto:` links.
+             */
+            email: number;
+            /**
+             * Format: int64
+             * @description Form submissions.
+             */
+            forms: number;
+            /**
+             * Format: int64
+             * @description Taps on `tel:` links.
+             */
+            phone: number;
+            /**
+             * Format: int64
+             * @description Taps on WhatsApp links.
+             */
+            whatsapp: number;
+        };
+        AnalyticsDay: {
+            /** @description YYYY-MM-DD (UTC). */
+            date: string;
+            /** Format: int64 */
+            views: number;
+            /** Format: int64 */
+            visitors: number;
+        };
+        AnalyticsDeploy: {
+            /** Format: date-time */
+            at: string;
+            /** Format: int64 */
+            id: number;
+        };
+        AnalyticsDevice: {
+            /** @description `mobile`, `tablet` or `desktop`. */
+            device: string;
+            /** Format: int64 */
+            visitors: number;
+        };
+        AnalyticsLanguage: {
+            language: string;
+            /** Format: int64 */
+            visitors: number;
+        };
+        AnalyticsNotFound: {
+            path: string;
+            /** Format: int64 */
+            views: number;
+        };
+        AnalyticsPage: {
+            path: string;
+            /** Format: int64 */
+            views: number;
+            /** Format: int64 */
+            visitors: number;
+        };
+        AnalyticsReferrer: {
+            /** @description The referrer's domain, or `direct` (no referrer, or the site itself). */
+            source: string;
+            /** Format: int64 */
+            visitors: number;
+        };
+        AnalyticsReport: {
+            /**
+             * Format: int64
+             * @description Page views by bots.
+             */
+            bots: number;
+            campaigns: components["schemas"]["AnalyticsCampaign"][];
+            conversions: components["schemas"]["AnalyticsConversions"];
+            days: components["schemas"]["AnalyticsDay"][];
+            deploys: components["schemas"]["AnalyticsDeploy"][];
+            devices: components["schemas"]["AnalyticsDevice"][];
+            /** @description Whether the owner counts visitors (`meta.analytics`). */
+            enabled: boolean;
+            languages: components["schemas"]["AnalyticsLanguage"][];
+            not_found: components["schemas"]["AnalyticsNotFound"][];
+            /**
+             * Format: int64
+             * @description Distinct visitors in the last 5 minutes, as far as the edges have flushed.
+             */
+            now: number;
+            pages: components["schemas"]["AnalyticsPage"][];
+            referrers: components["schemas"]["AnalyticsReferrer"][];
+            /**
+             * Format: int64
+             * @description Page views by people over the range (HTML 200 and 304 answers).
+             */
+            views: number;
+            /**
+             * Format: int64
+             * @description Distinct visitors over the range.
+             */
+            visitors: number;
+        };
         Balance: {
             /**
              * Format: int64
@@ -2311,7 +2432,7 @@ export interface components {
          * @description A stable error code; the dashboard shows `errors.<code>` from its catalogue.
          * @enum {string}
          */
-        ErrorCode: "not_found" | "unauthorized" | "internal" | "cross_origin" | "not_json" | "malformed_json" | "invalid_body" | "invalid_query" | "too_large" | "nul_character" | "sign_in_rate_limited" | "reset_rate_limited" | "database_refused" | "database_unavailable" | "renderer_busy" | "renders_rate_limited" | "fetch_rate_limited" | "thumbnails_unavailable" | "page_out_of_range" | "limit_out_of_range" | "bad_order" | "search_too_long" | "admin_only" | "business_admin_only" | "not_impersonating" | "library_admin_only" | "global_library_admin_only" | "other_admin_account" | "own_admin_access" | "required" | "project_name_required" | "block_name_required" | "too_long" | "content_too_large" | "not_a_flag" | "too_many_selected" | "project_mismatch" | "must_be_object" | "must_be_list" | "login_failed" | "email_invalid" | "email_taken" | "password_too_short" | "password_too_long" | "reset_link_invalid" | "current_password_wrong" | "password_change_impersonated" | "language_invalid" | "currency_invalid" | "currency_locked" | "month_invalid" | "day_invalid" | "permissions_invalid" | "unknown_business_project" | "payments_not_configured" | "payment_provider_unreachable" | "payment_provider_unexpected" | "payment_provider_error" | "payment_method_refused" | "payment_method_invalid" | "slug_invalid" | "slug_too_long" | "slug_edges" | "slug_reserved" | "slug_held" | "slug_taken" | "domain_invalid" | "domain_in_use" | "dns_verified" | "dns_verified_address" | "dns_verified_alias" | "dns_not_ready" | "dns_unreachable" | "dns_txt_proven" | "dns_txt_missing" | "dns_txt_wrong" | "dns_points_address" | "dns_points_alias" | "dns_points_elsewhere" | "dns_no_records" | "dns_set_txt" | "dns_set_pointing" | "dns_proxy_off" | "dns_pending" | "dns_held" | "font_family_invalid" | "font_variant_invalid" | "too_many_fonts" | "font_weight_invalid" | "woff_only" | "not_an_upload" | "code_too_large" | "pixel_id_digits" | "pixel_id_required" | "access_token_required" | "robots_too_large" | "robots_invalid" | "form_order_invalid" | "thank_you_page_invalid" | "date_invalid" | "form_email_link_invalid" | "form_email_resend_limit" | "form_email_too_soon" | "form_email_daily_limit" | "email_link_invalid" | "email_resend_limit" | "email_too_soon" | "token_in_query" | "home_slug_fixed" | "home_page_kept" | "home_page_static" | "page_slug_taken" | "page_too_large" | "too_many_redirects" | "site_too_large" | "build_interrupted" | "unknown_collection" | "reserved_page_path" | "template_error" | "template_invalid" | "render_budget_exceeded" | "external_list_unreadable" | "font_unavailable" | "deploy_not_finished" | "block_not_on_page" | "collection_settings_invalid" | "collection_order_invalid" | "collection_slug_taken" | "collection_name_taken" | "field_slug_taken" | "record_slug_taken" | "field_type_unknown" | "options_invalid" | "option_name_required" | "option_repeated" | "options_empty" | "field_settings_invalid" | "relation_required" | "currency_format_unknown" | "currency_symbol_invalid" | "field_unknown" | "field_repeated" | "fields_empty" | "title_required" | "fields_required" | "record_slug_repeated" | "relation_not_found" | "value_not_text" | "value_not_link" | "value_not_files" | "value_file_src" | "value_not_option" | "value_not_options" | "value_too_long" | "value_rich_too_long" | "value_not_flag" | "value_not_cents" | "value_not_amount" | "value_amount_unreadable" | "value_amount_decimals" | "value_amount_too_large" | "value_not_email" | "value_not_record" | "too_many_rows" | "table_ref_invalid" | "import_format" | "import_empty" | "import_not_list" | "import_not_utf8" | "import_nul" | "import_column_twice" | "import_column_unknown" | "import_csv_malformed" | "import_json_malformed" | "import_row_not_object" | "import_date_invalid" | "upload_prefix_invalid" | "file_too_large" | "data_url_invalid" | "base64_invalid" | "file_empty" | "file_type_refused" | "images_only" | "accept_invalid" | "file_name_required" | "file_type_mismatch" | "storage_quota_bytes" | "storage_quota_objects" | "image_too_large" | "image_unreadable" | "upload_rate_limited" | "imports_running" | "too_many_records" | "image_url_invalid" | "redirect_from_required" | "redirect_to_required" | "redirect_no_spaces" | "redirect_bad_char" | "redirect_too_long" | "redirect_from_star" | "redirect_to_invalid" | "redirect_to_star" | "redirect_same" | "redirect_from_taken" | "redirect_project_fixed" | "redirect_hides_page" | "redirect_hides_pages" | "page_under_redirect" | "block_name_taken" | "category_not_empty" | "category_unknown" | "category_name_required" | "library_full" | "block_html_empty" | "x_vars_invalid" | "json_invalid" | "too_many_blocks" | "block_unreadable" | "fetch_failed" | "fetch_refused" | "fetch_not_json" | "fetch_not_list" | "size_invalid" | "order_out_of_range" | "template_name_taken" | "identity_name_required" | "identity_whatsapp_invalid" | "identity_phone_invalid" | "identity_link_invalid" | "theme_colour_invalid" | "theme_font_unknown" | "conflict";
+        ErrorCode: "not_found" | "unauthorized" | "internal" | "cross_origin" | "not_json" | "malformed_json" | "invalid_body" | "invalid_query" | "too_large" | "nul_character" | "sign_in_rate_limited" | "reset_rate_limited" | "database_refused" | "database_unavailable" | "renderer_busy" | "renders_rate_limited" | "fetch_rate_limited" | "thumbnails_unavailable" | "page_out_of_range" | "limit_out_of_range" | "bad_order" | "search_too_long" | "admin_only" | "business_admin_only" | "not_impersonating" | "library_admin_only" | "global_library_admin_only" | "other_admin_account" | "own_admin_access" | "required" | "project_name_required" | "block_name_required" | "too_long" | "content_too_large" | "not_a_flag" | "too_many_selected" | "project_mismatch" | "must_be_object" | "must_be_list" | "login_failed" | "email_invalid" | "email_taken" | "password_too_short" | "password_too_long" | "reset_link_invalid" | "current_password_wrong" | "password_change_impersonated" | "language_invalid" | "currency_invalid" | "currency_locked" | "month_invalid" | "day_invalid" | "permissions_invalid" | "unknown_business_project" | "payments_not_configured" | "payment_provider_unreachable" | "payment_provider_unexpected" | "payment_provider_error" | "payment_method_refused" | "payment_method_invalid" | "slug_invalid" | "slug_too_long" | "slug_edges" | "slug_reserved" | "slug_held" | "slug_taken" | "domain_invalid" | "domain_in_use" | "dns_verified" | "dns_verified_address" | "dns_verified_alias" | "dns_not_ready" | "dns_unreachable" | "dns_txt_proven" | "dns_txt_missing" | "dns_txt_wrong" | "dns_points_address" | "dns_points_alias" | "dns_points_elsewhere" | "dns_no_records" | "dns_set_txt" | "dns_set_pointing" | "dns_proxy_off" | "dns_pending" | "dns_held" | "font_family_invalid" | "font_variant_invalid" | "too_many_fonts" | "font_weight_invalid" | "woff_only" | "not_an_upload" | "code_too_large" | "pixel_id_digits" | "pixel_id_required" | "access_token_required" | "robots_too_large" | "robots_invalid" | "form_order_invalid" | "thank_you_page_invalid" | "date_invalid" | "analytics_date_invalid" | "analytics_range_invalid" | "analytics_range_too_long" | "form_email_link_invalid" | "form_email_resend_limit" | "form_email_too_soon" | "form_email_daily_limit" | "email_link_invalid" | "email_resend_limit" | "email_too_soon" | "token_in_query" | "home_slug_fixed" | "home_page_kept" | "home_page_static" | "page_slug_taken" | "page_too_large" | "too_many_redirects" | "site_too_large" | "build_interrupted" | "unknown_collection" | "reserved_page_path" | "template_error" | "template_invalid" | "render_budget_exceeded" | "external_list_unreadable" | "font_unavailable" | "deploy_not_finished" | "block_not_on_page" | "collection_settings_invalid" | "collection_order_invalid" | "collection_slug_taken" | "collection_name_taken" | "field_slug_taken" | "record_slug_taken" | "field_type_unknown" | "options_invalid" | "option_name_required" | "option_repeated" | "options_empty" | "field_settings_invalid" | "relation_required" | "currency_format_unknown" | "currency_symbol_invalid" | "field_unknown" | "field_repeated" | "fields_empty" | "title_required" | "fields_required" | "record_slug_repeated" | "relation_not_found" | "value_not_text" | "value_not_link" | "value_not_files" | "value_file_src" | "value_not_option" | "value_not_options" | "value_too_long" | "value_rich_too_long" | "value_not_flag" | "value_not_cents" | "value_not_amount" | "value_amount_unreadable" | "value_amount_decimals" | "value_amount_too_large" | "value_not_email" | "value_not_record" | "too_many_rows" | "table_ref_invalid" | "import_format" | "import_empty" | "import_not_list" | "import_not_utf8" | "import_nul" | "import_column_twice" | "import_column_unknown" | "import_csv_malformed" | "import_json_malformed" | "import_row_not_object" | "import_date_invalid" | "upload_prefix_invalid" | "file_too_large" | "data_url_invalid" | "base64_invalid" | "file_empty" | "file_type_refused" | "images_only" | "accept_invalid" | "file_name_required" | "file_type_mismatch" | "storage_quota_bytes" | "storage_quota_objects" | "image_too_large" | "image_unreadable" | "upload_rate_limited" | "imports_running" | "too_many_records" | "image_url_invalid" | "redirect_from_required" | "redirect_to_required" | "redirect_no_spaces" | "redirect_bad_char" | "redirect_too_long" | "redirect_from_star" | "redirect_to_invalid" | "redirect_to_star" | "redirect_same" | "redirect_from_taken" | "redirect_project_fixed" | "redirect_hides_page" | "redirect_hides_pages" | "page_under_redirect" | "block_name_taken" | "category_not_empty" | "category_unknown" | "category_name_required" | "library_full" | "block_html_empty" | "x_vars_invalid" | "json_invalid" | "too_many_blocks" | "block_unreadable" | "fetch_failed" | "fetch_refused" | "fetch_not_json" | "fetch_not_list" | "size_invalid" | "order_out_of_range" | "template_name_taken" | "identity_name_required" | "identity_whatsapp_invalid" | "identity_phone_invalid" | "identity_link_invalid" | "theme_colour_invalid" | "theme_font_unknown" | "conflict";
         FieldRequest: {
             meta?: Record<string, unknown> | null;
             name?: string | null;
@@ -2833,6 +2954,11 @@ export interface components {
          *     verification keys) are ignored.
          */
         ProjectMetaInput: {
+            /**
+             * @description Whether the edge counts the site's visitors (`docs/analytics.md`); on by default,
+             *     `false` turns counting off.
+             */
+            analytics?: boolean | null;
             conversionApiAccessToken?: string | null;
             conversionApiEnabled?: boolean | null;
             conversionApiPixelId?: string | null;
@@ -6669,6 +6795,58 @@ export interface operations {
             };
             /** @description Cross-origin request refused */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Invalid input (a NUL character in the path or query: `nul_character`) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    analytics: {
+        parameters: {
+            query?: {
+                /** @description First day, YYYY-MM-DD (UTC); default: 29 days before `to`. */
+                from?: string;
+                /** @description Last day, YYYY-MM-DD (UTC), included; default: today. */
+                to?: string;
+            };
+            header?: never;
+            path: {
+                /** @description Project id */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AnalyticsReport"];
+                };
+            };
+            400: {
                 headers: {
                     [name: string]: unknown;
                 };

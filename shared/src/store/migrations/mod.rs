@@ -113,6 +113,7 @@ pub(crate) const FILES: &[(&str, &str)] = files![
     "0018_storage_quotas",
     "0019_fair_mail",
     "0021_photos",
+    "0022_analytics",
 ];
 
 /// `template` as `dialect` runs it. A `{{name}}` that is not a placeholder is an error, so a

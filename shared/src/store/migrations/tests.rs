@@ -83,6 +83,10 @@ const POSTGRES_APPLIED: &[(&str, &str)] = &[
         "0021_photos",
         "50602f9617d9169db563ffb377e03abf43c3af4adcd60842debc5837a02d9d9c8d9a04c6ba0388ce17a26f3dfb1e3d84",
     ),
+    (
+        "0022_analytics",
+        "e47baf9bf633ffc212b23b6d1c89edece1d71b433c38dbd25c3c65a589f7eb9ccb2d3494cfab957856f7f80ba104b5a6",
+    ),
 ];
 const SQLITE_APPLIED: &[(&str, &str)] = &[
     (
@@ -156,6 +160,10 @@ const SQLITE_APPLIED: &[(&str, &str)] = &[
     (
         "0021_photos",
         "8126518065678b9bccdaaa868ed218b6798f3556f5f65b94788780bd0486c7204b4da7a0b3b1a5be31a127d21c136832",
+    ),
+    (
+        "0022_analytics",
+        "031b46db6d3800aee543a1b287175bd6d09d43f377c3ad721dc6040b768e81b86ccc279ac192a6fb36b5d21890daf0e6",
     ),
 ];
 

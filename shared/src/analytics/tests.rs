@@ -1,0 +1,71 @@
+use std::net::IpAddr;
+
+use super::*;
+
+fn day(s: &str) -> NaiveDate {
+    s.parse().unwrap()
+}
+
+#[test]
+fn tomorrows_salt_does_not_match_todays_visitors() {
+    let key = AnalyticsKey::new("fleet secret");
+    let ip: IpAddr = "203.0.113.7".parse().unwrap();
+    let ua = b"Mozilla/5.0 (iPhone)";
+    let p = ProjectId::new(7);
+    let today = key.salt(day("2026-11-01")).visitor(p, ip, ua);
+    assert_eq!(today, key.salt(day("2026-11-01")).visitor(p, ip, ua));
+    // Another edge with the same key agrees; a new day does not.
+    assert_eq!(
+        today,
+        AnalyticsKey::new("fleet secret")
+            .salt(day("2026-11-01"))
+            .visitor(p, ip, ua)
+    );
+    assert_ne!(today, key.salt(day("2026-11-02")).visitor(p, ip, ua));
+    // Another site, network or browser is another visitor; one /64 is one network.
+    assert_ne!(
+        today,
+        key.salt(day("2026-11-01"))
+            .visitor(ProjectId::new(8), ip, ua)
+    );
+    let salt = key.salt(day("2026-11-01"));
+    let a: IpAddr = "2001:db8:1:2::1".parse().unwrap();
+    let b: IpAddr = "2001:db8:1:2:ffff::9".parse().unwrap();
+    let c: IpAddr = "2001:db8:1:3::1".parse().unwrap();
+    assert_eq!(salt.visitor(p, a, ua), salt.visitor(p, b, ua));
+    assert_ne!(salt.visitor(p, a, ua), salt.visitor(p, c, ua));
+}
+
+#[test]
+fn only_signed_tap_targets_of_the_four_kinds_verify() {
+    let key = AnalyticsKey::new("k");
+    let url = "https://wa.me/5511999999999?text=oi";
+    let sig = key.sign(url);
+    assert!(key.verify(url, &sig));
+    assert!(!key.verify("https://wa.me/5511000000000", &sig));
+    assert!(!AnalyticsKey::new("other").verify(url, &sig));
+    assert!(!key.verify(url, "zz"));
+    assert_eq!(tap_of(url), Some(Tap::WhatsApp));
+    assert_eq!(tap_of("tel:+5511999999999"), Some(Tap::Phone));
+    assert_eq!(tap_of("MAILTO:a@b.example"), Some(Tap::Email));
+    assert_eq!(tap_of("https://evil.example/"), None);
+    assert_eq!(tap_of("javascript:alert(1)"), None);
+    assert_eq!(tap_of("https://wa.me.evil.example/"), None);
+}
+
+#[test]
+fn tap_links_are_rewritten_and_others_are_left() {
+    let key = AnalyticsKey::new("k");
+    let html = br#"<p><a href="https://wa.me/55119">Zap</a> <a href="/about">About</a> <a href="tel:+551199">Call</a></p>"#;
+    let out = String::from_utf8(rewrite_taps(html, &key).unwrap()).unwrap();
+    assert!(
+        out.contains(&format!(
+            "href=\"{}\"",
+            key.go_href("https://wa.me/55119").replace('&', "&amp;")
+        )) || out.contains(&key.go_href("https://wa.me/55119")),
+        "{out}"
+    );
+    assert!(out.contains("href=\"/about\""));
+    assert!(!out.contains("\"tel:"));
+    assert!(rewrite_taps(b"<a href=\"/x\">x</a>", &key).is_none());
+}
