@@ -152,7 +152,7 @@ impl Stack {
             .await
             .unwrap_or_else(|e| panic!("publish of {project} failed: {e}"));
         let took = started.elapsed();
-        assert_eq!(published.deploy.status, "ready");
+        assert_eq!(published.deploy.status.code(), "ready");
         took
     }
 }

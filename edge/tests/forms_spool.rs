@@ -21,7 +21,7 @@ async fn project(store: &Store) -> ProjectId {
             name: "Dona",
             email: "dona@example.com",
             password_hash: "x",
-            language: "pt-BR",
+            language: vitrine_shared::language::Language::PtBr,
             is_admin: false,
         })
         .await

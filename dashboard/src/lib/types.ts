@@ -53,11 +53,6 @@ export type ProjectMeta = Schemas['ProjectMetaInput'] &
     verified?: boolean;
     verifiedDomain?: string;
     verifiedTimestamp?: string;
-    /**
-     * Whether the published site counts visits (on unless false). Written here until the
-     * analytics server change documents it in `ProjectMetaInput`; drop it then.
-     */
-    analytics?: boolean | null;
   };
 
 /**
@@ -203,3 +198,16 @@ export type ImportSummary = Narrowed<
 >;
 export type PostFieldValue = Schemas['FieldValue'];
 export type Post = Schemas['PostView'];
+
+// Analytics (GET /api/projects/{id}/analytics).
+export type AnalyticsDay = Schemas['AnalyticsDay'];
+export type AnalyticsPage = Schemas['AnalyticsPage'];
+export type AnalyticsReferrer = Schemas['AnalyticsReferrer'];
+export type AnalyticsDeviceKind = 'mobile' | 'tablet' | 'desktop';
+export type AnalyticsDevice = Narrowed<Schemas['AnalyticsDevice'], { device: AnalyticsDeviceKind }>;
+export type AnalyticsLanguage = Schemas['AnalyticsLanguage'];
+export type AnalyticsCampaign = Schemas['AnalyticsCampaign'];
+export type AnalyticsConversions = Schemas['AnalyticsConversions'];
+export type AnalyticsNotFound = Schemas['AnalyticsNotFound'];
+export type AnalyticsDeploy = Schemas['AnalyticsDeploy'];
+export type AnalyticsReport = Narrowed<Schemas['AnalyticsReport'], { devices: AnalyticsDevice[] }>;

@@ -125,7 +125,7 @@ dual_test! {
         assert!(stored.cert_pem.is_some() && stored.key_pem.is_some());
         assert!(stored.not_after.unwrap() > chrono::Utc::now() + chrono::Duration::minutes(50));
         let status = t.db.store.certificate_status(ProjectId(loja)).await.unwrap().unwrap();
-        assert_eq!(status.status, "issued");
+        assert_eq!(status.status.code(), "issued");
 
         // HTTP now redirects to HTTPS, except for ACME challenges.
         let r = t.get("loja.test", "/sobre?x=1").send().await.unwrap();
@@ -276,7 +276,7 @@ dual_test! {
         let deadline = std::time::Instant::now() + Duration::from_secs(40);
         let failing = loop {
             let c = t.db.store.certificate_status(ProjectId(loja)).await.unwrap().unwrap();
-            if c.status == "failing" {
+            if c.status.code() == "failing" {
                 break c;
             }
             assert!(std::time::Instant::now() < deadline, "renewal was not refused: {c:?}");
@@ -313,7 +313,7 @@ dual_test! {
         }
         let elapsed = start.elapsed();
         let c = t.db.store.certificate_status(ProjectId(loja)).await.unwrap().unwrap();
-        assert_eq!(c.status, "failing");
+        assert_eq!(c.status.code(), "failing");
         // Back-off of 1 s, 2 s, 4 s…: at most four attempts fit, not thirty.
         assert!(
             (1..=4).contains(&c.failures),

@@ -27,7 +27,7 @@ async fn site_of_new_account(t: &TestEdge, email: &str, slug: &str, home: &str) 
             name: "Outra",
             email,
             password_hash: "x",
-            language: "pt-BR",
+            language: vitrine_shared::language::Language::PtBr,
             is_admin: false,
         })
         .await
