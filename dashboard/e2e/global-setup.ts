@@ -185,6 +185,8 @@ export default async function setup(project: TestProject): Promise<() => Promise
       // The ops screen's test waits for heartbeats; one a second keeps it short.
       VITRINE_EDGE_NODE_ID: 'edge-e2e',
       VITRINE_EDGE_HEARTBEAT_SECS: '1',
+      // Visits reach the analytics screen within a second (the product's default is a minute).
+      VITRINE_ANALYTICS_FLUSH_MS: '500',
       VITRINE_DASHBOARD_DIR: distDir,
       // The seed creates an administrator; a fixed password keeps it from printing a random one.
       VITRINE_ADMIN_EMAIL: ADMIN_EMAIL,

@@ -11,15 +11,10 @@
  */
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { apiGet, apiPost, edgeRaw, edgeRequest, useBrowser } from './support';
+import { edgeRaw, edgeRequest, publishBakery, useBrowser } from './support';
 
 const EDGE_WAIT_MS = 15_000;
 const PRODUCT = '/produto/pao-de-queijo-canastra';
-
-interface Template {
-  id: number;
-  category: string;
-}
 
 /** The content of `<meta {attr}="{key}" content="…">` in `html`, unescaped. */
 function meta(html: string, attr: string, key: string): string {
@@ -72,14 +67,7 @@ describe('a product link shared in a chat', () => {
 
   it('shows the share card the product page names', async () => {
     const owner = await session.registered('share');
-    const templates = await apiGet<Template[]>(owner, '/api/templates');
-    const bakery = templates.find((t) => t.category === 'Negócios');
-    if (!bakery) throw new Error('the seed has no bakery template');
-    const { id } = await apiPost<{ id: number }>(owner, `/api/templates/use/${bakery.id}`, {
-      name: 'Padaria Grão Dourado',
-    });
-    const { slug } = await apiGet<{ slug: string }>(owner, `/api/projects/${id}`);
-    await apiPost(owner, `/api/publish_v2/${id}`, { project_id: id });
+    const { slug } = await publishBakery(owner, 'Padaria Grão Dourado');
 
     const deadline = Date.now() + EDGE_WAIT_MS;
     let page = await edgeRequest(slug, 'GET', PRODUCT);

@@ -230,8 +230,9 @@ export async function edgeRequest(
   method: 'GET' | 'POST',
   path: string,
   body?: string,
+  headers?: Record<string, string>,
 ): Promise<{ status: number; body: string }> {
-  const res = await edgeRaw(siteSlug, method, path, body);
+  const res = await edgeRaw(siteSlug, method, path, body, headers);
   return { status: res.status, body: res.bytes.toString('utf8') };
 }
 
@@ -241,6 +242,7 @@ export function edgeRaw(
   method: 'GET' | 'POST',
   path: string,
   body?: string,
+  extraHeaders?: Record<string, string>,
 ): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; bytes: Buffer }> {
   const url = new URL(path, inject('edgeURL'));
   return new Promise((done, fail) => {
@@ -251,6 +253,7 @@ export function edgeRaw(
         path: url.pathname + url.search,
         method,
         headers: {
+          ...extraHeaders,
           host: `${siteSlug}.${inject('platformDomain')}`,
           ...(body === undefined
             ? {}
@@ -449,4 +452,21 @@ export function usePreview(): PreviewBrowser {
 /** Answers a request that `page.route` caught with a JSON body (200 unless said). */
 export function fulfillJson(route: Route, body: unknown, status = 200): Promise<void> {
   return route.fulfill({ status, contentType: 'application/json', body: JSON.stringify(body) });
+}
+
+/**
+ * Makes a site named `name` from the seeded bakery template (products with prices and photos)
+ * for the signed-in `owner` and publishes it; its project id and preview slug.
+ */
+export async function publishBakery(
+  owner: BrowserContext,
+  name: string,
+): Promise<{ id: number; slug: string }> {
+  const templates = await apiGet<{ id: number; category: string }[]>(owner, '/api/templates');
+  const bakery = templates.find((t) => t.category === 'Negócios');
+  if (!bakery) throw new Error('the seed has no bakery template');
+  const { id } = await apiPost<{ id: number }>(owner, `/api/templates/use/${bakery.id}`, { name });
+  const { slug } = await apiGet<{ slug: string }>(owner, `/api/projects/${id}`);
+  await apiPost(owner, `/api/publish_v2/${id}`, { project_id: id });
+  return { id, slug };
 }

@@ -94,6 +94,15 @@ impl BlobStore {
         }
     }
 
+    /// The object's size in bytes, or `None` when there is no such object.
+    pub async fn size(&self, key: &str) -> Result<Option<u64>, BlobError> {
+        match self.inner.head(&Self::path(key)?).await {
+            Ok(meta) => Ok(Some(meta.size)),
+            Err(object_store::Error::NotFound { .. }) => Ok(None),
+            Err(e) => Err(e.into()),
+        }
+    }
+
     /// Every object under `prefix` (a folder such as `deploys/1/2/`), with when it was
     /// last written. Matching is by whole path segments, so `deploys/1/2/` never lists
     /// `deploys/1/20/`.

@@ -44,8 +44,10 @@ impl Build<'_> {
         if !self.routes.contains_key(&path) {
             let key = card_key(self.project_id, &hash);
             let core = self.core;
-            let size = if core.blobs.exists(&key).await? {
-                0
+            // A card drawn before keeps its entry as it was (its real size), so a republish
+            // that changed nothing lists the same files.
+            let size = if let Some(size) = core.blobs.size(&key).await? {
+                size
             } else {
                 let started = Instant::now();
                 let job = card_source::job(&core.store, &core.blobs, inputs)
