@@ -29,6 +29,7 @@ use hyper::{
 use sha2::{Digest, Sha256};
 use vitrine_shared::ids::CollectionId;
 use vitrine_shared::{
+    analytics::{AnalyticsKey, rewrite_taps},
     compress::{Effort, variants},
     identity::Identity,
     manifest::DynamicPage,
@@ -64,8 +65,33 @@ pub fn etag_of(body: &[u8]) -> String {
     format!("\"{}\"", hex::encode(&digest[..16]))
 }
 
-/// A page the render worker made whole, with its variants.
-fn html(doc: Document) -> Rendered {
+/// A page the render worker made whole, with its variants. With `taps` (the site counts its
+/// visitors), its WhatsApp, phone and e-mail links go through the site's signed `/_go`
+/// (`vitrine_shared::analytics::rewrite_taps`, as publishing does for the static pages), and
+/// a page that had any is compressed again, on a blocking thread, once per render.
+async fn html(doc: Document, taps: Option<&AnalyticsKey>) -> Rendered {
+    let Some(key) = taps.cloned() else {
+        return whole(doc);
+    };
+    let made = tokio::task::spawn_blocking(move || match rewrite_taps(doc.html.as_bytes(), &key) {
+        Some(rewritten) => {
+            let v = variants(&rewritten, Effort::Quick);
+            Document {
+                html: String::from_utf8(rewritten).unwrap_or(doc.html),
+                br: v.br,
+                gzip: v.gzip,
+            }
+        }
+        None => doc,
+    });
+    match made.await {
+        Ok(doc) => whole(doc),
+        Err(_) => server_error(),
+    }
+}
+
+/// [`html`]'s answer for a finished document.
+fn whole(doc: Document) -> Rendered {
     let body = Bytes::from(doc.html);
     Rendered {
         status: StatusCode::OK,
@@ -298,7 +324,7 @@ pub async fn collection_page(
     site: &Site,
     deploy: &Arc<DeployView>,
     (page_slug, post_slug): (&str, &str),
-    visitor: IpAddr,
+    (visitor, taps): (IpAddr, Option<&AnalyticsKey>),
 ) -> Option<Result<Arc<Rendered>, Unavailable>> {
     let page = deploy.manifest.collection_pages.get(page_slug)?;
     let key = (
@@ -344,7 +370,7 @@ pub async fn collection_page(
                     match render(sites, site, page_slug, (&page.blocks, &parts, deploy), &ctx)
                         .await?
                     {
-                        Ok(doc) => html(doc),
+                        Ok(doc) => html(doc, taps).await,
                         Err(e) => {
                             if e.exceeded.is_some() {
                                 sites.rations.budget_failed(deploy_id, page_slug).await;
@@ -365,7 +391,7 @@ pub async fn dynamic_page(
     site: &Site,
     deploy: &Arc<DeployView>,
     slug: &str,
-    visitor: IpAddr,
+    (visitor, taps): (IpAddr, Option<&AnalyticsKey>),
 ) -> Option<Result<Arc<Rendered>, Unavailable>> {
     let page = deploy.manifest.dynamic_pages.get(slug)?;
     let key = (
@@ -381,7 +407,7 @@ pub async fn dynamic_page(
                 ctx.lists = lists(sites, site, deploy, &page.blocks).await?;
                 let blocks = (&page.blocks[..], &page.document, &**deploy);
                 Ok(match render(sites, site, slug, blocks, &ctx).await? {
-                    Ok(doc) => html(doc),
+                    Ok(doc) => html(doc, taps).await,
                     Err(e) => render_failed(sites, site, slug, &e),
                 })
             })

@@ -413,6 +413,9 @@ impl Visits {
         let (sites, site, deploy) = (&self.sites, v.site, v.deploy);
         // Whose share of uncached renders this request uses.
         let visitor = v.client(&self.trusted_proxies);
+        // A counting site's tap links go through its signed `/_go` (`crate::analytics`).
+        let taps = self.analytics.key().filter(|_| site.analytics);
+        let visitor = (visitor, taps);
         // Boxed: a render's future is large, a visitor thread's stack is not.
         let rendered = match segments.as_slice() {
             [page, post] if !page.is_empty() && !post.is_empty() => {

@@ -150,11 +150,16 @@ pub fn tap_of(url: &str) -> Option<Tap> {
 
 /// `html` with every tap link (`<a href>` to WhatsApp, a phone or an e-mail address) going
 /// through the site's signed `/_go`; `None` when there is none (the page is left as it is).
+/// Published pages are rewritten at publish, pages rendered from live records at the edge.
+///
+/// The `href` is read through `html-escape`'s decoder (the full HTML5 entity table, kept by
+/// the crate made for it), since lol_html hands over attribute values as written.
 pub fn rewrite_taps(html: &[u8], key: &AnalyticsKey) -> Option<Vec<u8>> {
     use lol_html::{RewriteStrSettings, element};
     let text = std::str::from_utf8(html).ok()?;
+    // No slash in the needles: rendered attributes escape `/` as `&#x2f;`.
     let lower = text.to_ascii_lowercase();
-    if !["wa.me/", "whatsapp.com/", "tel:", "mailto:"]
+    if !["wa.me", "whatsapp.com", "tel:", "mailto:"]
         .iter()
         .any(|n| lower.contains(n))
     {
@@ -165,11 +170,15 @@ pub fn rewrite_taps(html: &[u8], key: &AnalyticsKey) -> Option<Vec<u8>> {
         text,
         RewriteStrSettings {
             element_content_handlers: vec![element!("a[href]", |el| {
-                if let Some(href) = el.get_attribute("href")
-                    && tap_of(href.trim()).is_some()
-                {
-                    el.set_attribute("href", &key.go_href(href.trim()))?;
-                    changed.set(true);
+                // The attribute as written: the site's templates escape `/` as `&#x2f;`
+                // (`https:&#x2f;&#x2f;wa.me&#x2f;…`), an owner's HTML may use any entity.
+                if let Some(raw) = el.get_attribute("href") {
+                    let href = html_escape::decode_html_entities(raw.trim());
+                    let href = href.trim();
+                    if tap_of(href).is_some() {
+                        el.set_attribute("href", &key.go_href(href))?;
+                        changed.set(true);
+                    }
                 }
                 Ok(())
             })],

@@ -53,19 +53,50 @@ fn only_signed_tap_targets_of_the_four_kinds_verify() {
     assert_eq!(tap_of("https://wa.me.evil.example/"), None);
 }
 
+/// Every `href` of `html`, decoded as a browser reads it.
+fn hrefs(html: &str) -> Vec<String> {
+    html.split("href=\"")
+        .skip(1)
+        .map(|rest| {
+            let raw = &rest[..rest.find('"').expect("closing quote")];
+            html_escape::decode_html_entities(raw).into_owned()
+        })
+        .collect()
+}
+
 #[test]
 fn tap_links_are_rewritten_and_others_are_left() {
     let key = AnalyticsKey::new("k");
-    let html = br#"<p><a href="https://wa.me/55119">Zap</a> <a href="/about">About</a> <a href="tel:+551199">Call</a></p>"#;
+    let html = br#"<p><a href="https://wa.me/55119">Zap</a> <a href="/about">About</a> <a href=" tel:+551199 ">Call</a> <a href="MAILTO:a@b.example">Mail</a></p>"#;
     let out = String::from_utf8(rewrite_taps(html, &key).unwrap()).unwrap();
-    assert!(
-        out.contains(&format!(
-            "href=\"{}\"",
-            key.go_href("https://wa.me/55119").replace('&', "&amp;")
-        )) || out.contains(&key.go_href("https://wa.me/55119")),
+    assert_eq!(
+        hrefs(&out),
+        [
+            key.go_href("https://wa.me/55119"),
+            "/about".to_string(),
+            key.go_href("tel:+551199"),
+            key.go_href("MAILTO:a@b.example"),
+        ],
         "{out}"
     );
-    assert!(out.contains("href=\"/about\""));
-    assert!(!out.contains("\"tel:"));
     assert!(rewrite_taps(b"<a href=\"/x\">x</a>", &key).is_none());
+    assert!(rewrite_taps(b"<a href=\"https://wa.me.evil.example/\">x</a>", &key).is_none());
+}
+
+/// The site's templates escape `/` in attributes: the identity's WhatsApp button is written
+/// `https:&#x2f;&#x2f;wa.me&#x2f;…` (`render::site_tests`), and must be counted all the same.
+#[test]
+fn escaped_tap_links_are_read_as_the_browser_reads_them() {
+    let key = AnalyticsKey::new("k");
+    let html = br#"<a href="https:&#x2f;&#x2f;wa.me&#x2f;5511987654321" target="_blank">Zap</a><a href="https:&#47;&#47;api.whatsapp.com&sol;send?phone=55&amp;text=oi">Z</a><a href="&#x2f;contato">Fale</a>"#;
+    let out = String::from_utf8(rewrite_taps(html, &key).unwrap()).unwrap();
+    assert_eq!(
+        hrefs(&out),
+        [
+            key.go_href("https://wa.me/5511987654321"),
+            key.go_href("https://api.whatsapp.com/send?phone=55&text=oi"),
+            "/contato".to_string(),
+        ],
+        "{out}"
+    );
 }

@@ -277,3 +277,121 @@ vitrine_shared::dual_test!(
         edge_b.stop().await;
     }
 );
+
+/// Every `href` of `html` as written (entities left as they are).
+fn hrefs(html: &str) -> Vec<&str> {
+    html.split("href=\"")
+        .skip(1)
+        .filter_map(|rest| rest.split('"').next())
+        .collect()
+}
+
+vitrine_shared::dual_test!(
+    async fn tap_links_are_counted_as_the_templates_write_them_and_on_live_pages(s: Stack) {
+        let project = s
+            .post("/api/projects", json!({"name": "Doces da Bruna"}))
+            .await;
+        let id = project["id"].as_i64().unwrap();
+        let host = format!("{}.localhost", project["slug"].as_str().unwrap());
+        let home = project["pages"][0]["id"].as_i64().unwrap();
+        s.call(
+            Method::PUT,
+            &format!("/api/projects/{id}/identity"),
+            Some(json!({"name": "Doces da Bruna", "whatsapp": "11 98765-4321"})),
+        )
+        .await;
+        // The identity's WhatsApp address, which the templates write with `&#x2f;` for `/`, on
+        // a published page, and a phone link.
+        s.post(
+            &format!("/api/page/{home}"),
+            json!({"blocks": [{"uid": "hero", "name": "Hero", "template":
+                "<a href=\"{{ site.identity.whatsapp_url }}\">Zap</a><a href=\"tel:+551133334444\">Ligue</a>",
+                "css": "", "js": ""}]}),
+        )
+        .await;
+        // A collection page: rendered at the edge from the live record.
+        let table = s
+            .post("/api/tables", json!({"project_id": id, "name": "Bolos", "slug": "bolos", "meta": {"plural": "Bolos", "singular": "Bolo"}}))
+            .await["id"]
+            .as_i64()
+            .unwrap();
+        s.post(
+            "/api/posts",
+            json!({"table_id": table, "name": "Bolo de cenoura", "slug": "cenoura", "fields": []}),
+        )
+        .await;
+        let page = s
+            .post("/api/pages", json!({"project_id": id, "name": "Bolos"}))
+            .await["id"]
+            .as_i64()
+            .unwrap();
+        s.post(
+            &format!("/api/page/{page}"),
+            json!({"slug": "bolos", "table_id": table, "blocks": [{"uid": "b", "name": "Bolo", "template":
+                "<h1>{{ post.name }}</h1><a href=\"{{ site.identity.whatsapp_url }}\">Pedir</a><a href=\"mailto:contato@doces.example\">E-mail</a>",
+                "css": "", "js": ""}]}),
+        )
+        .await;
+        s.post(&format!("/api/publish_v2/{id}"), json!({"project_id": id}))
+            .await;
+        s.until(&host, "/", std::time::Duration::from_secs(5), |st, _| {
+            st == 200
+        })
+        .await;
+
+        let bot = [("user-agent", BOTS[3])];
+        let mut taps = Vec::new();
+        for (path, expected) in [("/", 2), ("/bolos/cenoura", 2)] {
+            let (status, html) = get(&s, &s.edge, &host, path, &bot).await;
+            assert_eq!(status, 200, "{path}: {html}");
+            assert!(html.contains("Zap") || html.contains("Bolo de cenoura"));
+            let links = hrefs(&html);
+            for href in &links {
+                let lower = href.to_ascii_lowercase();
+                assert!(
+                    !lower.contains("wa.me")
+                        && !lower.starts_with("tel:")
+                        && !lower.starts_with("mailto:"),
+                    "{path}: a tap link not through /_go: {href}"
+                );
+            }
+            let go: Vec<String> = links
+                .iter()
+                .filter(|h| h.starts_with("/_go?"))
+                .map(|h| h.replace("&amp;", "&"))
+                .collect();
+            assert_eq!(go.len(), expected, "{path}: {links:?}");
+            taps.extend(go);
+        }
+        // Each goes where its link went.
+        let mut targets = Vec::new();
+        for go in &taps {
+            let res = s
+                .visitor
+                .get(format!("{}{go}", s.edge))
+                .header("host", &host)
+                .header("user-agent", IPHONE)
+                .send()
+                .await
+                .unwrap();
+            assert_eq!(res.status(), 302, "{go}");
+            targets.push(res.headers()["location"].to_str().unwrap().to_string());
+        }
+        assert_eq!(
+            targets,
+            [
+                "https://wa.me/5511987654321",
+                "tel:+551133334444",
+                "https://wa.me/5511987654321",
+                "mailto:contato@doces.example"
+            ]
+        );
+        s._edge.analytics.flush().await;
+        let (_, r) = report(&s, id, "").await;
+        assert_eq!(
+            r["conversions"],
+            json!({"forms": 0, "whatsapp": 2, "phone": 1, "email": 1}),
+            "{r}"
+        );
+    }
+);
