@@ -75,11 +75,20 @@ vitrine_shared::dual_test!(
             .await["id"]
             .as_i64()
             .unwrap();
+        let about = s
+            .post(
+                "/api/fields",
+                json!({"table_id": table, "name": "Descrição", "type": "wysiwyg"}),
+            )
+            .await["id"]
+            .as_i64()
+            .unwrap();
         let post = s
             .post(
                 "/api/posts",
                 json!({"table_id": table, "name": EVIL, "slug": "bolo",
-            "fields": [{"field_id": price, "value": 1250}, {"field_id": stock, "value": true}]}),
+            "fields": [{"field_id": price, "value": 1250}, {"field_id": stock, "value": true},
+                {"field_id": about, "value": "<p>Bolo <b>fofinho</b> de cenoura,</p><p>feito no dia.</p>"}]}),
             )
             .await;
         let post_id = post["id"]
@@ -222,6 +231,19 @@ vitrine_shared::dual_test!(
             "{html}"
         );
         assert!(!html.contains("<script>alert(1)"), "{html}");
+        // Its own description, as words, in search results and link previews.
+        for tag in [
+            "<meta name=\"description\"",
+            "<meta property=\"og:description\"",
+            "<meta name=\"twitter:description\"",
+        ] {
+            assert!(
+                html.contains(&format!(
+                    "{tag} content=\"Bolo fofinho de cenoura, feito no dia.\">"
+                )),
+                "{tag}: {html}"
+            );
+        }
         let data = json_ld(&html);
         let product = &data
             .iter()

@@ -1,5 +1,5 @@
 //! What the edge adds for search engines to what it makes from live records (issue 44,
-//! `vitrine_shared::seo`): a collection item's canonical URL, `Product`, breadcrumb trail and
+//! `vitrine_shared::seo`): a collection item's canonical URL, description, `Product`, breadcrumb trail and
 //! share card's address ([`super::cards`]), and the site's `sitemap.xml` (with more URLs than
 //! one file holds, a sitemap index of `/sitemap-{n}.xml` files: `vitrine_shared::seo::sitemap`).
 //!
@@ -24,7 +24,7 @@ use vitrine_shared::{
     manifest::DynamicPage,
     render::DocumentParts,
     seo::{
-        absolute, card, jsonld,
+        absolute, card, item_description, jsonld,
         sitemap::{Entry, MAX_URLS, file_path, files_for, index_xml, item_path, xml},
     },
     store::Field,
@@ -51,6 +51,11 @@ pub(super) fn item_parts(
     let base = &site.base_url;
     let path = item_path(page_slug, &record.slug);
     parts.canonical = absolute(base, &path);
+    // Its own words in search results and link previews, else the page's.
+    let description = item_description(record, fields);
+    if !description.is_empty() {
+        parts.description = description;
+    }
     let home = if parts.lang == "en" {
         "Home"
     } else {

@@ -168,3 +168,41 @@ fn hostile_text_cannot_close_the_script_element() {
         check(v).unwrap();
     }
 }
+
+#[test]
+fn an_items_description_is_its_first_long_text_as_plain_words() {
+    let fields = [
+        field(1, "sabor", "text"),
+        field(2, "descricao", "wysiwyg"),
+        field(3, "notas", "textarea"),
+    ];
+    let r = record(
+        "Bolo",
+        json!({
+            "sabor": "Cenoura",
+            "descricao": "<p>Bolo <b>fofinho</b> de cenoura &amp; chocolate,</p><p>feito no dia.</p>",
+            "notas": "depois"
+        }),
+    );
+    assert_eq!(
+        crate::seo::item_description(&r, &fields),
+        "Bolo fofinho de cenoura & chocolate, feito no dia."
+    );
+    // An empty long text gives way to the next; a short text field is no description.
+    let r = record(
+        "Bolo",
+        json!({"sabor": "Cenoura", "descricao": "<p> </p>", "notas": "Macio"}),
+    );
+    assert_eq!(crate::seo::item_description(&r, &fields), "Macio");
+    assert_eq!(crate::seo::item_description(&r, &fields[..2]), "");
+    assert_eq!(
+        crate::seo::item_description(&record("Bolo", json!({})), &fields),
+        ""
+    );
+    // Long text is cut at a word, with an ellipsis, within the limit.
+    let long = "palavra ".repeat(40);
+    let r = record("Bolo", json!({"notas": long}));
+    let d = crate::seo::item_description(&r, &fields);
+    assert!(d.ends_with("palavra…"), "{d}");
+    assert!(d.chars().count() <= crate::seo::DESCRIPTION_CHARS, "{d}");
+}

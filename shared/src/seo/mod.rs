@@ -84,6 +84,47 @@ pub fn robots(owner: Option<&str>, base: &str) -> String {
 /// to be indexed (the pages are the domain's).
 pub const NOINDEX_ROBOTS: &str = "User-agent: *\nDisallow: /\n";
 
+/// The longest item description written in a page's `description` tags, in characters
+/// (what search results and link previews show before cutting it themselves).
+pub const DESCRIPTION_CHARS: usize = 160;
+
+/// A collection item's own description, for its page's `description`, `og:description` and
+/// `twitter:description`: its first long text (a `textarea`, or a `wysiwyg` field read as text,
+/// markup gone: `crate::fields::html_to_text`), whitespace folded to single spaces and cut at
+/// a word to at most [`DESCRIPTION_CHARS`] characters, with `…`. Empty when it has none (the
+/// page's own description is kept then: a short `text` field is a flavour or a code, rarely a
+/// description).
+pub fn item_description(
+    record: &crate::list_query::DbRecord,
+    fields: &[crate::store::Field],
+) -> String {
+    let value = |kinds: &[&str]| {
+        fields
+            .iter()
+            .filter(|f| kinds.contains(&f.kind.as_str()))
+            .find_map(|f| {
+                let v = record.fields.get(&f.slug)?.as_str()?;
+                let text = if f.kind == "wysiwyg" {
+                    crate::fields::html_to_text(v)
+                } else {
+                    v.to_string()
+                };
+                let folded = text.split_whitespace().collect::<Vec<_>>().join(" ");
+                (!folded.is_empty()).then_some(folded)
+            })
+    };
+    let text = value(&["textarea", "wysiwyg"]).unwrap_or_default();
+    if text.chars().count() <= DESCRIPTION_CHARS {
+        return text;
+    }
+    let cut: String = text.chars().take(DESCRIPTION_CHARS - 1).collect();
+    let at_word = match cut.rfind(' ') {
+        Some(i) if i > cut.len() / 2 => &cut[..i],
+        _ => &cut,
+    };
+    format!("{}…", at_word.trim_end_matches([',', ';', ':', '.', ' ']))
+}
+
 /// The Open Graph locale of a site's language (the document's: `crate::render::og_locale`).
 pub use crate::render::og_locale;
 
