@@ -95,7 +95,9 @@ const VISITOR: &str = "INSERT INTO analytics_visitors (project_id, day, visitor,
      utm_medium = CASE WHEN analytics_visitors.utm_medium = '' THEN excluded.utm_medium \
      ELSE analytics_visitors.utm_medium END, \
      utm_campaign = CASE WHEN analytics_visitors.utm_campaign = '' THEN excluded.utm_campaign \
-     ELSE analytics_visitors.utm_campaign END";
+     ELSE analytics_visitors.utm_campaign END, \
+     language = CASE WHEN analytics_visitors.language = '' THEN excluded.language \
+     ELSE analytics_visitors.language END";
 
 const PAGE_VISITOR: &str = "INSERT INTO analytics_page_visitors (project_id, day, path, visitor) \
      VALUES ($1, $2, $3, $4) ON CONFLICT (project_id, day, path, visitor) DO NOTHING";
