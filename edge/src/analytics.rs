@@ -16,11 +16,22 @@
 //! [`MAX_VISITORS`] visitors, [`MAX_PATHS`] paths (then [`OTHER_PATH`]) and
 //! [`MAX_PAGE_VISITORS`] page-visitor pairs; values are cut to
 //! [`classify::MAX_VALUE`] bytes. A site with no visitor since the last flush holds nothing.
+//! Across every site, what the shards hold is reckoned in bytes as it grows ([`memory`])
+//! against `ANALYTICS_MEMORY_MB`: at half of it the flusher is woken early; past it, a
+//! site-day's counters still count (views, bots, taps: one small table entry per site) but
+//! new visitors, paths and page-visitor pairs wait for the flush (counted in
+//! [`Analytics::dropped`]). So however many sites are visited between two flushes, their
+//! counts take at most the budget (plus one table's growth) and one counter entry per site
+//! (measured at 100,000 sites in `benches/benches/analytics_memory.rs`).
 
 use std::{
-    collections::{HashMap, HashSet},
+    collections::HashMap,
+    mem::size_of,
     net::IpAddr,
-    sync::{Arc, Mutex, OnceLock},
+    sync::{
+        Arc, Mutex, OnceLock,
+        atomic::{AtomicU64, AtomicUsize, Ordering::Relaxed},
+    },
     time::Duration,
 };
 
@@ -28,7 +39,7 @@ use bytes::Bytes;
 use chrono::{Days, NaiveDate, Utc};
 use compact_str::CompactString;
 use hyper::{StatusCode, header};
-use tokio::sync::watch;
+use tokio::sync::{Notify, watch};
 use vitrine_shared::{
     Settings, Store,
     analytics::{AnalyticsKey, Salt, Tap, classify, tap_of},
@@ -36,6 +47,7 @@ use vitrine_shared::{
     store::{KEEP_DAYS, OTHER_PATH, SiteDay, VisitorSeen},
 };
 
+use self::memory::Detail;
 use crate::serve::{NO_STORE, Resp, TEXT, respond};
 
 /// The most visitors a shard keeps per site and day between two flushes (more are still
@@ -70,18 +82,22 @@ pub struct PageHit<'a> {
     pub seen: Seen<'a>,
 }
 
-/// One site-day's counts in memory.
+/// One site-day's counts in memory: its counters, and who came and what they saw while the
+/// memory budget allows.
 #[derive(Default)]
 struct DayCounts {
     views: i64,
     bots: i64,
     taps: [i64; 3],
-    visitors: HashMap<i64, VisitorSeen>,
-    pages: HashMap<(CompactString, bool), i64>,
-    page_visitors: HashSet<(CompactString, i64)>,
+    detail: Option<Box<Detail>>,
 }
 
 type Days_ = HashMap<(ProjectId, NaiveDate), DayCounts>;
+
+/// The bytes of a shard's table of site-days at `capacity`.
+fn days_table(capacity: usize) -> usize {
+    memory::table::<((ProjectId, NaiveDate), DayCounts)>(capacity)
+}
 
 /// A visitor thread's counts (see the module docs).
 #[derive(Default)]
@@ -94,6 +110,8 @@ struct ShardInner {
     /// The day's salt, derived once per day per thread (never stored).
     salt: Option<(NaiveDate, Salt)>,
     days: Days_,
+    /// What `days` is reckoned to take ([`memory`]).
+    held: usize,
 }
 
 /// The edge's analytics: the key, the shards, the flusher's settings.
@@ -103,6 +121,13 @@ pub struct Analytics {
     store: Store,
     flush_every: Duration,
     exact_cap: u64,
+    /// `ANALYTICS_MEMORY_MB` in bytes, what every shard holds together, and how many visitor
+    /// details were left out for it.
+    budget: usize,
+    held: AtomicUsize,
+    dropped: AtomicU64,
+    /// Wakes the flusher when `held` passes half the budget.
+    early: Notify,
 }
 
 impl Analytics {
@@ -122,6 +147,12 @@ impl Analytics {
             store,
             flush_every: Duration::from_millis(settings.analytics_flush_ms.max(1)),
             exact_cap: settings.analytics_exact_visitors,
+            budget: usize::try_from(settings.analytics_memory_mb.max(1))
+                .unwrap_or(usize::MAX)
+                .saturating_mul(1024 * 1024),
+            held: AtomicUsize::new(0),
+            dropped: AtomicU64::new(0),
+            early: Notify::new(),
         })
     }
 
@@ -138,65 +169,141 @@ impl Analytics {
         self.key.get()
     }
 
-    /// Counts a page answer on `shard`.
+    /// What every shard holds, as reckoned ([`cost`]).
+    pub fn held(&self) -> usize {
+        self.held.load(Relaxed)
+    }
+
+    /// Visitors, paths and page-visitor pairs left out since start because the shards held
+    /// `ANALYTICS_MEMORY_MB` (their views were counted).
+    pub fn dropped(&self) -> u64 {
+        self.dropped.load(Relaxed)
+    }
+
+    /// Whether the shards hold less than the budget: new details may be kept.
+    fn room(&self) -> bool {
+        self.held.load(Relaxed) < self.budget
+    }
+
+    /// Adds `bytes` to what a shard holds (`held`) and to the total, and wakes the flusher
+    /// as the total passes half the budget.
+    fn add(&self, held: &mut usize, bytes: usize) {
+        let before = self.held.fetch_add(bytes, Relaxed);
+        *held += bytes;
+        let half = self.budget / 2;
+        if before < half && before + bytes >= half {
+            self.early.notify_one();
+        }
+    }
+
+    /// The site-day `key` of `days`, made (and reckoned) when it is new.
+    fn day<'d>(
+        &self,
+        days: &'d mut Days_,
+        held: &mut usize,
+        key: (ProjectId, NaiveDate),
+    ) -> &'d mut DayCounts {
+        if !days.contains_key(&key) {
+            let before = days_table(days.capacity());
+            days.insert(key, DayCounts::default());
+            self.add(held, days_table(days.capacity()) - before);
+        }
+        days.get_mut(&key).expect("just made")
+    }
+
+    /// Counts a page answer on `shard`. Past the memory budget only the counters count (the
+    /// module docs); each detail kept adds what its table grew by and its strings.
     pub fn page(&self, shard: &Shard, hit: &PageHit<'_>) {
         let Some(key) = self.key() else { return };
         let ua = String::from_utf8_lossy(hit.seen.user_agent);
         let now = Utc::now();
         let today = now.date_naive();
         let mut inner = shard.inner.lock().expect("analytics shard");
-        let inner = &mut *inner;
+        let ShardInner { salt, days, held } = &mut *inner;
+        let day = self.day(days, held, (hit.project, today));
         if classify::is_bot(&ua) {
-            inner.days.entry((hit.project, today)).or_default().bots += 1;
+            day.bots += 1;
             return;
         }
-        if inner.salt.as_ref().is_none_or(|(d, _)| *d != today) {
-            inner.salt = Some((today, key.salt(today)));
+        if hit.found {
+            day.views += 1;
         }
-        let salt = &inner.salt.as_ref().expect("just set").1;
-        let visitor = salt.visitor(hit.project, hit.client, hit.seen.user_agent);
-        let day = inner.days.entry((hit.project, today)).or_default();
+        if day.detail.is_none() {
+            if !self.room() {
+                self.dropped.fetch_add(1, Relaxed);
+                return;
+            }
+            self.add(held, size_of::<Detail>());
+        }
+        let d = day.detail.get_or_insert_default();
         let path = if hit.path.len() > MAX_PATH {
             OTHER_PATH
         } else {
             hit.path
         };
-        let page_key = (CompactString::from(path), hit.found);
-        let page_key = if day.pages.len() >= MAX_PATHS && !day.pages.contains_key(&page_key) {
-            (CompactString::from(OTHER_PATH), hit.found)
-        } else {
-            page_key
-        };
+        let mut page_key = (CompactString::from(path), hit.found);
+        if !d.pages.contains_key(&page_key) {
+            if d.pages.len() >= MAX_PATHS {
+                page_key = (CompactString::from(OTHER_PATH), hit.found);
+            }
+            if !d.pages.contains_key(&page_key) {
+                if !self.room() {
+                    self.dropped.fetch_add(1, Relaxed);
+                    return;
+                }
+                let before = d.tables();
+                let spilled = memory::spilled(&page_key.0);
+                d.pages.insert(page_key.clone(), 0);
+                self.add(held, d.tables() - before + spilled);
+            }
+        }
+        *d.pages.get_mut(&page_key).expect("just made") += 1;
         if !hit.found {
-            *day.pages.entry(page_key).or_default() += 1;
             return;
         }
-        day.views += 1;
-        if day.page_visitors.len() < MAX_PAGE_VISITORS {
-            day.page_visitors.insert((page_key.0.clone(), visitor));
+        if salt.as_ref().is_none_or(|(d, _)| *d != today) {
+            *salt = Some((today, key.salt(today)));
         }
-        *day.pages.entry(page_key).or_default() += 1;
+        let salt = &salt.as_ref().expect("just set").1;
+        let visitor = salt.visitor(hit.project, hit.client, hit.seen.user_agent);
+        let pair = (page_key.0, visitor);
+        if d.page_visitors.len() < MAX_PAGE_VISITORS
+            && !d.page_visitors.contains(&pair)
+            && self.room()
+        {
+            let before = d.tables();
+            let spilled = memory::spilled(&pair.0);
+            d.page_visitors.insert(pair);
+            self.add(held, d.tables() - before + spilled);
+        }
         let minute = now.timestamp().div_euclid(60);
-        if let Some(v) = day.visitors.get_mut(&visitor) {
+        if let Some(v) = d.visitors.get_mut(&visitor) {
             v.minute = v.minute.max(minute);
-        } else if day.visitors.len() < MAX_VISITORS {
-            let text = |b: &[u8]| String::from_utf8_lossy(b).into_owned();
-            let own = hit.host.rsplit_once(':').map_or(hit.host, |(h, _)| h);
-            let [utm_source, utm_medium, utm_campaign] = classify::campaign(hit.query);
-            day.visitors.insert(
-                visitor,
-                VisitorSeen {
-                    visitor,
-                    minute,
-                    source: classify::source(&text(hit.seen.referer), own),
-                    utm_source,
-                    utm_medium,
-                    utm_campaign,
-                    device: classify::device(&ua).to_string(),
-                    language: classify::language(&text(hit.seen.accept_language)),
-                },
-            );
+            return;
         }
+        if d.visitors.len() >= MAX_VISITORS {
+            return;
+        }
+        if !self.room() {
+            self.dropped.fetch_add(1, Relaxed);
+            return;
+        }
+        let text = |b: &[u8]| String::from_utf8_lossy(b).into_owned();
+        let own = hit.host.rsplit_once(':').map_or(hit.host, |(h, _)| h);
+        let [utm_source, utm_medium, utm_campaign] = classify::campaign(hit.query);
+        let seen = VisitorSeen {
+            visitor,
+            minute,
+            source: classify::source(&text(hit.seen.referer), own),
+            utm_source,
+            utm_medium,
+            utm_campaign,
+            device: classify::device(&ua).to_string(),
+            language: classify::language(&text(hit.seen.accept_language)),
+        };
+        let (before, strings) = (d.tables(), memory::strings(&seen));
+        d.visitors.insert(visitor, seen);
+        self.add(held, d.tables() - before + strings);
     }
 
     /// `/_go?u=<url>&s=<signature>`: a tap on a WhatsApp, phone or e-mail link, counted and
@@ -236,14 +343,9 @@ impl Analytics {
         };
         if let Some(project) = counted {
             let today = Utc::now().date_naive();
-            shard
-                .inner
-                .lock()
-                .expect("analytics shard")
-                .days
-                .entry((project, today))
-                .or_default()
-                .taps[slot] += 1;
+            let mut inner = shard.inner.lock().expect("analytics shard");
+            let ShardInner { days, held, .. } = &mut *inner;
+            self.day(days, held, (project, today)).taps[slot] += 1;
         }
         let mut r = respond(StatusCode::FOUND, TEXT, NO_STORE, Bytes::new());
         r.headers_mut().insert(header::LOCATION, location);
@@ -265,14 +367,19 @@ impl Analytics {
     }
 
     /// Takes every shard's counts, merged per site and day.
-    fn take(&self) -> Days_ {
+    /// Also what they were reckoned to hold: it stays in [`Analytics::held`] until the
+    /// flush has written them, so a slow flush leaves less room for new counts, not more.
+    fn take(&self) -> (Days_, usize) {
         let shards = self.shards.lock().expect("shards").clone();
-        let mut all = Days_::new();
+        let (mut all, mut bytes) = (Days_::new(), 0);
         for shard in shards {
-            let days = std::mem::take(&mut shard.inner.lock().expect("analytics shard").days);
+            let mut inner = shard.inner.lock().expect("analytics shard");
+            bytes += std::mem::take(&mut inner.held);
+            let days = std::mem::take(&mut inner.days);
+            drop(inner);
             merge(&mut all, days);
         }
-        all
+        (all, bytes)
     }
 
     /// Writes what the shards hold; a site-day the database refused for an outage is kept
@@ -280,7 +387,8 @@ impl Analytics {
     pub async fn flush(&self) {
         self.load_key().await;
         let mut again = Days_::new();
-        for ((project, day), counts) in self.take() {
+        let (taken, bytes) = self.take();
+        for ((project, day), counts) in taken {
             let row = site_day(project, day, &counts);
             if let Err(e) = self.store.add_analytics(&row, self.exact_cap).await {
                 tracing::warn!(project = project.get(), error = %e, "analytics flush failed");
@@ -292,12 +400,14 @@ impl Analytics {
         if !again.is_empty() {
             let shard = self.shards.lock().expect("shards").first().cloned();
             if let Some(shard) = shard {
-                merge(
-                    &mut shard.inner.lock().expect("analytics shard").days,
-                    again,
-                );
+                let kept: usize = again.values().map(reckon).sum();
+                let mut inner = shard.inner.lock().expect("analytics shard");
+                inner.held += kept;
+                self.held.fetch_add(kept, Relaxed);
+                merge(&mut inner.days, again);
             }
         }
+        self.held.fetch_sub(bytes, Relaxed);
     }
 
     /// Flushes every `ANALYTICS_FLUSH_MS` and prunes once a day, until shutdown (then flushes
@@ -307,6 +417,8 @@ impl Analytics {
         loop {
             tokio::select! {
                 _ = tokio::time::sleep(self.flush_every) => {}
+                // Half the memory budget is held: flush now.
+                _ = self.early.notified() => {}
                 _ = shutdown.changed() => {
                     self.flush().await;
                     return;
@@ -325,6 +437,12 @@ impl Analytics {
     }
 }
 
+/// What a site-day's counts are reckoned to take ([`memory`]): its share of the table of
+/// site-days (one entry at the table's load) and its detail.
+fn reckon(c: &DayCounts) -> usize {
+    days_table(8) / 7 + c.detail.as_ref().map_or(0, |d| d.bytes())
+}
+
 fn merge(into: &mut Days_, from: Days_) {
     for (k, c) in from {
         let d = into.entry(k).or_default();
@@ -333,16 +451,24 @@ fn merge(into: &mut Days_, from: Days_) {
         for i in 0..3 {
             d.taps[i] += c.taps[i];
         }
+        let Some(c) = c.detail else { continue };
+        let Some(d) = d.detail.as_mut() else {
+            d.detail = Some(c);
+            continue;
+        };
         for (h, v) in c.visitors {
             if let Some(held) = d.visitors.get_mut(&h) {
                 held.minute = held.minute.max(v.minute);
                 if held.source == classify::DIRECT {
                     held.source = v.source;
                 }
+                // A value is the first one seen, wherever it was seen: a request without
+                // it (a later page sent with no Accept-Language) leaves it as it was.
                 for (mine, theirs) in [
                     (&mut held.utm_source, v.utm_source),
                     (&mut held.utm_medium, v.utm_medium),
                     (&mut held.utm_campaign, v.utm_campaign),
+                    (&mut held.language, v.language),
                 ] {
                     if mine.is_empty() {
                         *mine = theirs;
@@ -360,25 +486,28 @@ fn merge(into: &mut Days_, from: Days_) {
 }
 
 fn site_day(project_id: ProjectId, day: NaiveDate, c: &DayCounts) -> SiteDay {
-    SiteDay {
+    let mut row = SiteDay {
         views: c.views,
         bots: c.bots,
         whatsapp: c.taps[0],
         phone: c.taps[1],
         email: c.taps[2],
-        visitors: c.visitors.values().cloned().collect(),
-        pages: c
+        ..SiteDay::new(project_id, day)
+    };
+    if let Some(d) = &c.detail {
+        row.visitors = d.visitors.values().cloned().collect();
+        row.pages = d
             .pages
             .iter()
             .map(|((p, found), n)| (p.to_string(), *found, *n))
-            .collect(),
-        page_visitors: c
+            .collect();
+        row.page_visitors = d
             .page_visitors
             .iter()
             .map(|(p, v)| (p.to_string(), *v))
-            .collect(),
-        ..SiteDay::new(project_id, day)
+            .collect();
     }
+    row
 }
 
 /// Whether an answer is a page to count: a `GET` of HTML answered `200`, `304` or `404`.
@@ -387,3 +516,7 @@ pub fn counted(method: &hyper::Method, status: StatusCode, content_type: Option<
         && matches!(status.as_u16(), 200 | 304 | 404)
         && content_type.is_some_and(|t| t.starts_with(b"text/html"))
 }
+
+mod memory;
+#[cfg(test)]
+mod tests;

@@ -402,6 +402,10 @@ pub const SETTINGS_HELP: &[(&str, &str)] = &[
         "ANALYTICS_EXACT_VISITORS",
         "visitors counted exactly per site and day; past this a HyperLogLog sketch counts them [default: 10000]",
     ),
+    (
+        "ANALYTICS_MEMORY_MB",
+        "the most memory an edge's unflushed visitor counts take: at half of it the edge flushes early, past it new visitors wait for the flush (their views still count) [default: 16]",
+    ),
 ];
 
 /// The `--help` text listing every setting.

@@ -161,6 +161,8 @@ pub struct Settings {
     pub analytics_secret: Option<Secret>,
     pub analytics_flush_ms: u64,
     pub analytics_exact_visitors: u64,
+    /// The most memory an edge's unflushed visitor counts are reckoned to take.
+    pub analytics_memory_mb: u64,
 }
 
 impl Default for Settings {
@@ -268,6 +270,7 @@ impl Default for Settings {
             analytics_secret: None,
             analytics_flush_ms: 60_000,
             analytics_exact_visitors: 10_000,
+            analytics_memory_mb: 16,
         }
     }
 }
