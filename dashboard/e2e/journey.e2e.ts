@@ -140,7 +140,8 @@ async function crawl(page: Page, origin: string): Promise<Crawled[]> {
       html: (await response?.text()) ?? '',
       text: await page.evaluate(() => document.body.innerText),
       bodyMargin: await page.evaluate(() => getComputedStyle(document.body).margin),
-      whatsapp: await page.$$eval('a[href*="wa.me"], a[href*="whatsapp"]', (links) =>
+      // Direct, or through the site's /_go (its target percent-encoded: `u=https%3A%2F%2Fwa%2Eme…`).
+      whatsapp: await page.$$eval('a[href*="wa.me"], a[href*="whatsapp"], a[href*="wa%2Eme"]', (links) =>
         links.map((a) => (a as HTMLAnchorElement).href),
       ),
     });
