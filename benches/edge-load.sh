@@ -12,6 +12,9 @@
 #   --templates    edge_https: a template as published (the bakery shop made through the API:
 #                  its live home page, catalogue and a product page; h2, HTTP/1.1 over TLS and
 #                  plain HTTP/1.1, with and without Accept-Encoding: gzip)
+#   --analytics    edge_https: what counting visitors costs: the template's home and product
+#                  pages on a shop the edge counts and on a copy it does not, same edge, same
+#                  rounds, beside nginx (h2, HTTP/1.1 over TLS, plain HTTP/1.1)
 #   --scale        sites_scale: 100,000 generated sites on one edge (start-up, a cold site's
 #                  first request from the local object store and from S3 (moto), memory,
 #                  the hot path against 1,000 sites)
@@ -29,15 +32,15 @@ plain=0 https=() scale=0 any=0
 for arg in "$@"; do
   case "$arg" in
     --plain) plain=1 ;;
-    --https | --handshakes | --shapes | --templates) https+=("$arg") ;;
+    --https | --handshakes | --shapes | --templates | --analytics) https+=("$arg") ;;
     --scale) scale=1 ;;
-    -h | --help) sed -n '2,24p' "$0"; exit 0 ;;
+    -h | --help) sed -n '2,27p' "$0"; exit 0 ;;
     *) echo "unknown flag: $arg (see --help)" >&2; exit 2 ;;
   esac
   any=1
 done
 if [ "$any" -eq 0 ]; then
-  plain=1 https=(--https --handshakes --shapes --templates) scale=1
+  plain=1 https=(--https --handshakes --shapes --templates --analytics) scale=1
 fi
 
 as_root() { if [ "$(id -u)" -eq 0 ]; then "$@"; else sudo "$@"; fi; }

@@ -22,6 +22,7 @@ use vitrine_shared::{
     testing::{Backend, TestDb},
 };
 
+pub mod counting;
 pub mod cpu;
 pub mod https;
 pub mod scale;

@@ -88,6 +88,17 @@ pub async fn seed_template_site(stack: &Stack) -> TemplateSite {
     vitrine_control::seed::run(stack.app.state())
         .await
         .expect("seed the templates");
+    template_site(stack, "Padaria Bench", true).await
+}
+
+/// Another shop made as [`seed_template_site`] makes its own (after it: the templates are
+/// seeded), under a name of the same length, whose visitors the edge does not count
+/// (`meta.analytics` false): the reference of the analytics measures.
+pub async fn uncounted_template_site(stack: &Stack) -> TemplateSite {
+    template_site(stack, "Padaria Outra", false).await
+}
+
+async fn template_site(stack: &Stack, name: &str, counted: bool) -> TemplateSite {
     let (client, base) = (&stack.client, stack.base.as_str());
     let templates = get_json(client, base, "/api/templates").await;
     let template = templates
@@ -97,8 +108,12 @@ pub async fn seed_template_site(stack: &Stack) -> TemplateSite {
         .find(|t| t["name"] == TEMPLATE)
         .unwrap_or_else(|| panic!("no template {TEMPLATE:?} in {templates}"));
     let path = format!("/api/templates/use/{}", template["id"]);
-    let made = post_json(client, base, &path, json!({"name": "Padaria Bench"})).await;
+    let made = post_json(client, base, &path, json!({"name": name})).await;
     let project = made["id"].as_i64().unwrap();
+    if !counted {
+        let path = format!("/api/projects/{project}");
+        post_json(client, base, &path, json!({"meta": {"analytics": false}})).await;
+    }
     let host = format!("{}.localhost", made["slug"].as_str().unwrap());
     let view = get_json(client, base, &format!("/api/projects/{project}")).await;
     let table = view["tables"]
@@ -405,6 +420,36 @@ pub struct TemplateMeasure {
     pub client: Client,
     /// Whether the requests carry `Accept-Encoding: gzip`.
     pub gzip: bool,
+    /// Whether the requests carry a phone browser's user agent ([`PERSON`]): the edge counts
+    /// them as a person's views (with none, or h2load's own, a request is a bot's).
+    pub person: bool,
+}
+
+/// A phone browser's `User-Agent` header.
+pub const PERSON: &str = "user-agent: Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.0 Mobile/15E148 Safari/604.1";
+
+/// The analytics measures (`edge_https --analytics`): the live home page and a product page,
+/// with `Accept-Encoding: gzip` and a person's user agent, over h2, HTTP/1.1 over TLS and
+/// plain HTTP/1.1, named `analytics {page}: {client}`.
+pub fn analytics_measures() -> Vec<TemplateMeasure> {
+    let clients = [
+        (Client::H2(1), "h2 64 conns × 1 stream"),
+        (Client::H1Tls, "HTTPS HTTP/1.1 64 conns"),
+        (Client::Plain, "plain HTTP/1.1 (wrk) 64 conns"),
+    ];
+    let mut out = Vec::new();
+    for (label, path) in PAGES.into_iter().filter(|(l, _)| *l != "catalogue") {
+        for (client, how) in clients {
+            out.push(TemplateMeasure {
+                name: format!("analytics {label}: {how}"),
+                path,
+                client,
+                gzip: true,
+                person: true,
+            });
+        }
+    }
+    out
 }
 
 /// Every page of `copied` × every [`Client`] × without and with `Accept-Encoding: gzip`,
@@ -432,6 +477,7 @@ pub fn measures(copied: &[Copied]) -> Vec<TemplateMeasure> {
                     path: c.path,
                     client,
                     gzip,
+                    person: false,
                 });
             }
         }
@@ -456,11 +502,14 @@ impl TemplateMeasure {
         script: &Path,
         secs: u64,
     ) -> Load {
-        let headers: &[&str] = if self.gzip {
-            &["accept-encoding: gzip"]
-        } else {
-            &[]
-        };
+        let mut headers = Vec::new();
+        if self.gzip {
+            headers.push("accept-encoding: gzip");
+        }
+        if self.person {
+            headers.push(PERSON);
+        }
+        let headers = &headers[..];
         let h2 = |streams, h1| h2load_run(tls, (host, self.path, headers), 64, streams, secs, h1);
         match self.client {
             Client::H2(streams) => h2(streams, false),
