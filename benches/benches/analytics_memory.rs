@@ -14,7 +14,12 @@
 use std::net::{IpAddr, Ipv4Addr};
 
 use vitrine_edge::analytics::{Analytics, PageHit, Seen};
-use vitrine_shared::{Settings, Store, ids::ProjectId, secret::Secret};
+use vitrine_shared::{
+    Settings, Store,
+    account::Account,
+    ids::{AccountId, ProjectId},
+    secret::Secret,
+};
 
 /// dhat (the Rust port of Valgrind's DHAT heap profiler, kept for exactly this: its
 /// `HeapStats` give the bytes live at any moment) counts every allocation, with no unsafe
@@ -59,6 +64,7 @@ async fn measure(store: &Store, shape: &Shape, memory_mb: u64) -> (f64, f64, u64
                     &shard,
                     &PageHit {
                         project: ProjectId::new(site),
+                        account: Account::User(AccountId::new(site)),
                         host: "loja.vitrine.example",
                         path,
                         query: Some("utm_source=instagram&utm_medium=social"),

@@ -5,7 +5,8 @@
 //! **Hot path.** Each visitor thread records into its own [`Shard`] (one mutex only that
 //! thread takes between flushes), so counting adds no contention across cores. Assets are
 //! never looked at: the caller checks the answer's content type first. For a page, the work
-//! is one HMAC (the visitor), a few substring checks and, for a person, a bot-list match.
+//! is one HMAC from the day's keyed state (the visitor), a few table lookups and a bot-list
+//! verdict, kept per thread for the user agents it has seen ([`agents`]).
 //!
 //! **Flush.** Every `ANALYTICS_FLUSH_MS` the flusher takes each shard's counts (swapping the
 //! maps out), merges them per site and day, and adds them through the store with additive
@@ -42,12 +43,13 @@ use hyper::{StatusCode, header};
 use tokio::sync::{Notify, watch};
 use vitrine_shared::{
     Settings, Store,
+    account::Account,
     analytics::{AnalyticsKey, Salt, Tap, classify, tap_of},
     ids::ProjectId,
     store::{KEEP_DAYS, OTHER_PATH, SiteDay, VisitorSeen},
 };
 
-use self::memory::Detail;
+use self::{agents::Agents, memory::Detail};
 use crate::serve::{NO_STORE, Resp, TEXT, respond};
 
 /// The most visitors a shard keeps per site and day between two flushes (more are still
@@ -59,6 +61,12 @@ pub const MAX_PATHS: usize = 200;
 pub const MAX_PAGE_VISITORS: usize = 40_000;
 /// The longest path kept.
 const MAX_PATH: usize = 200;
+/// The shortest time between two flushes the memory budget asked for early.
+const EARLY_FLUSH_GAP: Duration = Duration::from_secs(1);
+/// One account's visitor details may take at most this fraction (1/8) of
+/// `ANALYTICS_MEMORY_MB` between two flushes, split evenly over the visitor threads' shards:
+/// one tenant sending a flood of made-up people leaves the rest of the budget to the others.
+pub const ACCOUNT_SHARE: usize = 8;
 
 /// What a page request says about its visitor, as sent (the callers read the headers).
 #[derive(Default, Clone, Copy)]
@@ -71,6 +79,8 @@ pub struct Seen<'a> {
 /// One counted page answer.
 pub struct PageHit<'a> {
     pub project: ProjectId,
+    /// The site's account, whose share of the memory budget its details take.
+    pub account: Account,
     /// The request's host as sent (a referrer from it is the site's own).
     pub host: &'a str,
     pub path: &'a str,
@@ -112,6 +122,10 @@ struct ShardInner {
     days: Days_,
     /// What `days` is reckoned to take ([`memory`]).
     held: usize,
+    /// The user agents this thread has told apart ([`agents`]).
+    agents: Agents,
+    /// What each account's details take of `held` ([`ACCOUNT_SHARE`]).
+    accounts: HashMap<Account, usize>,
 }
 
 /// The edge's analytics: the key, the shards, the flusher's settings.
@@ -126,8 +140,10 @@ pub struct Analytics {
     budget: usize,
     held: AtomicUsize,
     dropped: AtomicU64,
-    /// Wakes the flusher when `held` passes half the budget.
+    /// Wakes the flusher when `held` passes half the budget, or an account its share.
     early: Notify,
+    /// How many shards there are (an account's share is split over them).
+    shard_count: AtomicUsize,
 }
 
 impl Analytics {
@@ -153,13 +169,16 @@ impl Analytics {
             held: AtomicUsize::new(0),
             dropped: AtomicU64::new(0),
             early: Notify::new(),
+            shard_count: AtomicUsize::new(0),
         })
     }
 
     /// A new visitor thread's shard.
     pub fn shard(&self) -> Arc<Shard> {
         let shard = Arc::new(Shard::default());
-        self.shards.lock().expect("shards").push(shard.clone());
+        let mut shards = self.shards.lock().expect("shards");
+        shards.push(shard.clone());
+        self.shard_count.store(shards.len(), Relaxed);
         shard
     }
 
@@ -183,6 +202,43 @@ impl Analytics {
     /// Whether the shards hold less than the budget: new details may be kept.
     fn room(&self) -> bool {
         self.held.load(Relaxed) < self.budget
+    }
+
+    /// What one account's details may take on one shard: its [`ACCOUNT_SHARE`] of the
+    /// budget, split over the shards.
+    pub fn account_share(&self) -> usize {
+        self.budget / ACCOUNT_SHARE / self.shard_count.load(Relaxed).max(1)
+    }
+
+    /// Whether a new detail of `account` that takes `bytes` may be kept on a shard whose
+    /// accounts hold `accounts`: the budget has room and the account stays within its share.
+    /// A detail left out is counted; one left out for the account's share wakes the flusher,
+    /// which frees it.
+    fn room_for(&self, accounts: &HashMap<Account, usize>, account: Account, bytes: usize) -> bool {
+        let holds = accounts.get(&account).copied().unwrap_or(0);
+        let over_share = holds + bytes > self.account_share();
+        if over_share {
+            self.early.notify_one();
+        }
+        let room = self.room() && !over_share;
+        if !room {
+            self.dropped.fetch_add(1, Relaxed);
+        }
+        room
+    }
+
+    /// [`Analytics::add`]s a detail of `account` that took `bytes`, to the account's share
+    /// too (the accounts' own table is reckoned in `held`, in nobody's share).
+    fn keep(
+        &self,
+        (held, accounts): (&mut usize, &mut HashMap<Account, usize>),
+        account: Account,
+        bytes: usize,
+    ) {
+        let before = memory::table::<(Account, usize)>(accounts.capacity());
+        *accounts.entry(account).or_default() += bytes;
+        let grew = memory::table::<(Account, usize)>(accounts.capacity()) - before;
+        self.add(held, bytes + grew);
     }
 
     /// Adds `bytes` to what a shard holds (`held`) and to the total, and wakes the flusher
@@ -215,13 +271,20 @@ impl Analytics {
     /// module docs); each detail kept adds what its table grew by and its strings.
     pub fn page(&self, shard: &Shard, hit: &PageHit<'_>) {
         let Some(key) = self.key() else { return };
-        let ua = String::from_utf8_lossy(hit.seen.user_agent);
         let now = Utc::now();
         let today = now.date_naive();
         let mut inner = shard.inner.lock().expect("analytics shard");
-        let ShardInner { salt, days, held } = &mut *inner;
+        let ShardInner {
+            salt,
+            days,
+            held,
+            agents,
+            accounts,
+        } = &mut *inner;
+        let who = hit.account;
+        let agent = agents.verdict(hit.seen.user_agent);
         let day = self.day(days, held, (hit.project, today));
-        if classify::is_bot(&ua) {
+        if agent.bot {
             day.bots += 1;
             return;
         }
@@ -229,11 +292,10 @@ impl Analytics {
             day.views += 1;
         }
         if day.detail.is_none() {
-            if !self.room() {
-                self.dropped.fetch_add(1, Relaxed);
+            if !self.room_for(accounts, who, size_of::<Detail>()) {
                 return;
             }
-            self.add(held, size_of::<Detail>());
+            self.keep((held, accounts), who, size_of::<Detail>());
         }
         let d = day.detail.get_or_insert_default();
         let path = if hit.path.len() > MAX_PATH {
@@ -247,14 +309,13 @@ impl Analytics {
                 page_key = (CompactString::from(OTHER_PATH), hit.found);
             }
             if !d.pages.contains_key(&page_key) {
-                if !self.room() {
-                    self.dropped.fetch_add(1, Relaxed);
+                let spilled = memory::spilled(&page_key.0);
+                if !self.room_for(accounts, who, d.page_growth() + spilled) {
                     return;
                 }
                 let before = d.tables();
-                let spilled = memory::spilled(&page_key.0);
                 d.pages.insert(page_key.clone(), 0);
-                self.add(held, d.tables() - before + spilled);
+                self.keep((held, accounts), who, d.tables() - before + spilled);
             }
         }
         *d.pages.get_mut(&page_key).expect("just made") += 1;
@@ -267,14 +328,14 @@ impl Analytics {
         let salt = &salt.as_ref().expect("just set").1;
         let visitor = salt.visitor(hit.project, hit.client, hit.seen.user_agent);
         let pair = (page_key.0, visitor);
+        let spilled = memory::spilled(&pair.0);
         if d.page_visitors.len() < MAX_PAGE_VISITORS
             && !d.page_visitors.contains(&pair)
-            && self.room()
+            && self.room_for(accounts, who, d.pair_growth() + spilled)
         {
             let before = d.tables();
-            let spilled = memory::spilled(&pair.0);
             d.page_visitors.insert(pair);
-            self.add(held, d.tables() - before + spilled);
+            self.keep((held, accounts), who, d.tables() - before + spilled);
         }
         let minute = now.timestamp().div_euclid(60);
         if let Some(v) = d.visitors.get_mut(&visitor) {
@@ -298,12 +359,15 @@ impl Analytics {
             utm_source,
             utm_medium,
             utm_campaign,
-            device: classify::device(&ua).to_string(),
+            device: agent.device.to_string(),
             language: classify::language(&text(hit.seen.accept_language)),
         };
         let (before, strings) = (d.tables(), memory::strings(&seen));
+        if !self.room_for(accounts, who, d.visitor_growth() + strings) {
+            return;
+        }
         d.visitors.insert(visitor, seen);
-        self.add(held, d.tables() - before + strings);
+        self.keep((held, accounts), who, d.tables() - before + strings);
     }
 
     /// `/_go?u=<url>&s=<signature>`: a tap on a WhatsApp, phone or e-mail link, counted and
@@ -376,6 +440,7 @@ impl Analytics {
             let mut inner = shard.inner.lock().expect("analytics shard");
             bytes += std::mem::take(&mut inner.held);
             let days = std::mem::take(&mut inner.days);
+            inner.accounts = HashMap::new();
             drop(inner);
             merge(&mut all, days);
         }
@@ -414,17 +479,23 @@ impl Analytics {
     /// once more).
     pub async fn run(self: Arc<Self>, mut shutdown: watch::Receiver<bool>) {
         let mut pruned: Option<NaiveDate> = None;
+        let mut last = tokio::time::Instant::now();
         loop {
             tokio::select! {
                 _ = tokio::time::sleep(self.flush_every) => {}
-                // Half the memory budget is held: flush now.
-                _ = self.early.notified() => {}
+                // Half the memory budget is held, or an account holds its share: flush now,
+                // yet never sooner than EARLY_FLUSH_GAP after the last flush (a tenant who
+                // fills its share again and again cannot keep the database writing).
+                _ = self.early.notified() => {
+                    tokio::time::sleep_until(last + EARLY_FLUSH_GAP).await;
+                }
                 _ = shutdown.changed() => {
                     self.flush().await;
                     return;
                 }
             }
             self.flush().await;
+            last = tokio::time::Instant::now();
             let today = Utc::now().date_naive();
             if pruned != Some(today) {
                 let before = today - Days::new(KEEP_DAYS as u64);
@@ -517,6 +588,7 @@ pub fn counted(method: &hyper::Method, status: StatusCode, content_type: Option<
         && content_type.is_some_and(|t| t.starts_with(b"text/html"))
 }
 
+mod agents;
 mod memory;
 #[cfg(test)]
 mod tests;

@@ -35,6 +35,23 @@ pub(super) fn table<T>(capacity: usize) -> usize {
     buckets * (size_of::<T>() + 1) + 16
 }
 
+/// What inserting one entry more into a table of `T` holding `len` at `capacity` adds to
+/// [`table`]: nothing while it has room, else its growth (hashbrown sizes a full table for one
+/// entry more than it holds). Known before the insert, so a share is never overshot.
+pub(super) fn growth<T>(len: usize, capacity: usize) -> usize {
+    if len < capacity {
+        return 0;
+    }
+    // hashbrown's `capacity_to_buckets` for `capacity + 1` entries.
+    let wanted = capacity + 1;
+    let buckets = match wanted {
+        0..4 => 4,
+        4..8 => 8,
+        _ => (wanted * 8 / 7).next_power_of_two(),
+    };
+    buckets * (size_of::<T>() + 1) + 16 - table::<T>(capacity)
+}
+
 /// The heap a path takes past [`CompactString`]'s 24 inline bytes.
 pub(super) fn spilled(path: &CompactString) -> usize {
     if path.is_heap_allocated() {
@@ -65,6 +82,19 @@ impl Detail {
         table::<(i64, VisitorSeen)>(self.visitors.capacity())
             + table::<((CompactString, bool), i64)>(self.pages.capacity())
             + table::<(CompactString, i64)>(self.page_visitors.capacity())
+    }
+
+    /// What one more visitor, page or page-visitor pair adds to [`Detail::tables`].
+    pub fn visitor_growth(&self) -> usize {
+        growth::<(i64, VisitorSeen)>(self.visitors.len(), self.visitors.capacity())
+    }
+
+    pub fn page_growth(&self) -> usize {
+        growth::<((CompactString, bool), i64)>(self.pages.len(), self.pages.capacity())
+    }
+
+    pub fn pair_growth(&self) -> usize {
+        growth::<(CompactString, i64)>(self.page_visitors.len(), self.page_visitors.capacity())
     }
 
     /// Everything it holds: its box, tables and strings.
@@ -100,5 +130,20 @@ mod tests {
             );
             assert!(m.capacity() < buckets, "{} {buckets}", m.capacity());
         }
+    }
+
+    #[test]
+    fn a_tables_growth_is_known_before_the_insert() {
+        let mut m: HashMap<i64, [u8; 40]> = HashMap::new();
+        let mut grew = 0;
+        for i in 0..5000 {
+            let predicted = growth::<(i64, [u8; 40])>(m.len(), m.capacity());
+            let before = table::<(i64, [u8; 40])>(m.capacity());
+            m.insert(i, [0; 40]);
+            let after = table::<(i64, [u8; 40])>(m.capacity());
+            assert_eq!(predicted, after - before, "insert {i}");
+            grew += usize::from(predicted > 0);
+        }
+        assert!(grew > 8, "{grew}");
     }
 }

@@ -2,7 +2,11 @@
 
 use std::net::{IpAddr, Ipv4Addr};
 
-use vitrine_shared::{Settings, Store, ids::ProjectId, secret::Secret};
+use vitrine_shared::{
+    Settings, Store,
+    ids::{AccountId, ProjectId},
+    secret::Secret,
+};
 
 use super::*;
 
@@ -18,13 +22,19 @@ async fn analytics(memory_mb: u64) -> (Arc<Analytics>, tempfile::TempDir) {
     (Analytics::new(&settings, store), dir)
 }
 
-/// Person `i` on site `site` loads `path`.
+/// Person `i` on site `site` (of an account of its own) loads `path`.
 fn visit(a: &Analytics, shard: &Shard, site: i64, i: u32, path: &str) {
+    visit_as(a, shard, (site, site), i, path);
+}
+
+/// Person `i` on site `site` of account `account` loads `path`.
+fn visit_as(a: &Analytics, shard: &Shard, (account, site): (i64, i64), i: u32, path: &str) {
     let ua = format!("Mozilla/5.0 (iPhone) Person/{i}");
     a.page(
         shard,
         &PageHit {
             project: ProjectId::new(site),
+            account: Account::User(AccountId::new(account)),
             host: "s.example",
             path,
             query: None,
@@ -41,6 +51,11 @@ fn visit(a: &Analytics, shard: &Shard, site: i64, i: u32, path: &str) {
 
 fn views(days: &Days_) -> i64 {
     days.values().map(|d| d.views).sum()
+}
+
+/// What a shard's table of accounts takes.
+fn accounts_table(shard: &Shard) -> usize {
+    memory::table::<(Account, usize)>(shard.inner.lock().unwrap().accounts.capacity())
 }
 
 #[tokio::test]
@@ -60,6 +75,7 @@ async fn a_hundred_thousand_sites_hold_the_budget_and_wake_the_flusher() {
     // Every site's counters are kept; visitors, pairs and paths only within the 1 MiB budget
     // (plus the last table's growth).
     let counters = days_table(shard.inner.lock().unwrap().days.capacity());
+    let accounts = accounts_table(&shard);
     assert!(
         a.held() <= counters + 1024 * 1024 + 64 * 1024,
         "{}",
@@ -86,7 +102,7 @@ async fn a_hundred_thousand_sites_hold_the_budget_and_wake_the_flusher() {
         .filter_map(|d| d.detail.as_ref())
         .map(|d| d.bytes())
         .sum();
-    assert_eq!(bytes, counters + details);
+    assert_eq!(bytes, counters + details + accounts);
 }
 
 #[tokio::test]
@@ -110,7 +126,7 @@ async fn within_the_budget_nothing_is_left_out_and_a_flush_frees_it_all() {
             .map(|d| d.bytes())
             .sum();
         days_table(inner.days.capacity()) + details
-    };
+    } + accounts_table(&shard);
     assert_eq!(a.held(), reckoned);
     assert!(
         tokio::time::timeout(Duration::from_millis(10), a.early.notified())
@@ -122,4 +138,54 @@ async fn within_the_budget_nothing_is_left_out_and_a_flush_frees_it_all() {
     a.flush().await;
     assert_eq!(a.held(), 0);
     assert!(shard.inner.lock().unwrap().days.is_empty());
+}
+
+/// The attack: one tenant sends a flood of made-up people (new addresses, new user agents) to
+/// its two sites to fill the edge's analytics memory, so that other sites lose who visited
+/// them until the flush. It gets its share and no more; the others keep every visitor.
+#[tokio::test]
+async fn one_account_flooding_made_up_people_holds_its_share_and_others_keep_theirs() {
+    let (a, _dir) = analytics(4).await;
+    let shard = a.shard();
+    let _other_thread = a.shard();
+    // 4 MiB, an eighth of it split over two visitor threads.
+    assert_eq!(a.account_share(), 4 * 1024 * 1024 / ACCOUNT_SHARE / 2);
+    let attacker = Account::User(AccountId::new(1));
+    for i in 0..20_000 {
+        visit_as(&a, &shard, (1, 10 + i64::from(i % 2)), i, "/");
+    }
+    let holds = shard.inner.lock().unwrap().accounts[&attacker];
+    assert!(holds <= a.account_share(), "{holds}");
+    assert!(holds > a.account_share() / 2, "{holds}");
+    let left_out = a.dropped();
+    assert!(left_out > 10_000, "{left_out}");
+    // The attacker's views all counted; the share asked for an early flush.
+    tokio::time::timeout(Duration::from_millis(10), a.early.notified())
+        .await
+        .expect("the flusher was not woken");
+    // Fifty accounts' real visitors after the flood: every one kept.
+    for site in 100..150 {
+        for person in 0..20 {
+            visit(&a, &shard, site, person, "/");
+            visit(&a, &shard, site, person, "/cardapio");
+        }
+    }
+    assert_eq!(a.dropped(), left_out, "another account lost a visitor");
+    let (days, _) = a.take();
+    let kept = |site: i64| {
+        let d = days[&(ProjectId::new(site), Utc::now().date_naive())]
+            .detail
+            .as_ref()
+            .unwrap();
+        (d.visitors.len(), d.pages.len(), d.page_visitors.len())
+    };
+    for site in 100..150 {
+        assert_eq!(kept(site), (20, 2, 40), "site {site}");
+    }
+    assert_eq!(views(&days), 20_000 + 50 * 40);
+    // Taken for the flush, the share is free again: the attacker's next person is kept.
+    visit_as(&a, &shard, (1, 10), 99_999, "/");
+    assert_eq!(a.dropped(), left_out);
+    let holds = shard.inner.lock().unwrap().accounts[&attacker];
+    assert!(holds < a.account_share() / 8, "{holds}");
 }

@@ -99,6 +99,7 @@ impl Visits {
         let (host, path, query, found) = hit;
         let hit = PageHit {
             project: site.project_id,
+            account: site.account,
             host,
             path,
             query,

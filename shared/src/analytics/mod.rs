@@ -62,7 +62,8 @@ impl AnalyticsKey {
         let mut m = mac(&self.0);
         m.update(b"vitrine-analytics-salt:");
         m.update(day.format("%Y-%m-%d").to_string().as_bytes());
-        Salt(m.finalize().into_bytes().into())
+        let salt: [u8; 32] = m.finalize().into_bytes().into();
+        Salt(mac(&salt))
     }
 
     /// The signature of a tap link's target.
@@ -95,14 +96,16 @@ fn form_urlencoded_value(v: &str) -> String {
     percent_encoding::utf8_percent_encode(v, percent_encoding::NON_ALPHANUMERIC).to_string()
 }
 
-/// A day's salt (see the module docs). Never written anywhere.
+/// A day's salt (see the module docs), held as the HMAC already keyed with it: each visitor's
+/// hash then starts from a copy of that state instead of hashing the key's two pads again
+/// (two of a hash's six SHA-256 blocks). Never written anywhere.
 #[derive(Clone)]
-pub struct Salt([u8; 32]);
+pub struct Salt(HmacSha256);
 
 impl Salt {
     /// The visitor's hash for this day (see the module docs).
     pub fn visitor(&self, project: ProjectId, ip: IpAddr, user_agent: &[u8]) -> i64 {
-        let mut m = mac(&self.0);
+        let mut m = self.0.clone();
         m.update(&project.get().to_le_bytes());
         match ip {
             IpAddr::V4(v4) => m.update(&v4.octets()),

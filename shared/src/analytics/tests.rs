@@ -36,6 +36,33 @@ fn tomorrows_salt_does_not_match_todays_visitors() {
     assert_ne!(salt.visitor(p, a, ua), salt.visitor(p, c, ua));
 }
 
+/// The keyed state the salt holds gives the hash the module docs define, byte for byte: an
+/// edge of this version and one of the last (which keyed a fresh HMAC per page) count one
+/// person once.
+#[test]
+fn a_visitor_is_the_documented_hmac_of_the_days_salt() {
+    let key = AnalyticsKey::new("fleet secret");
+    let ua = b"Mozilla/5.0 (Linux; Android 14; Pixel 8) Mobile Safari";
+    let p = ProjectId::new(42);
+    let mut m = mac(b"fleet secret");
+    m.update(b"vitrine-analytics-salt:2026-11-01");
+    let salt = m.finalize().into_bytes();
+    for (ip, network) in [
+        ("203.0.113.7", vec![203, 0, 113, 7]),
+        ("::ffff:203.0.113.7", vec![203, 0, 113, 7]),
+        ("2001:db8:1:2::1", vec![0x20, 0x01, 0x0d, 0xb8, 0, 1, 0, 2]),
+    ] {
+        let mut m = mac(&salt);
+        m.update(&42i64.to_le_bytes());
+        m.update(&network);
+        m.update(b"\0");
+        m.update(ua);
+        let want = i64::from_le_bytes(m.finalize().into_bytes()[..8].try_into().unwrap());
+        let ip: IpAddr = ip.parse().unwrap();
+        assert_eq!(key.salt(day("2026-11-01")).visitor(p, ip, ua), want, "{ip}");
+    }
+}
+
 #[test]
 fn only_signed_tap_targets_of_the_four_kinds_verify() {
     let key = AnalyticsKey::new("k");

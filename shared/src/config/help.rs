@@ -404,7 +404,7 @@ pub const SETTINGS_HELP: &[(&str, &str)] = &[
     ),
     (
         "ANALYTICS_MEMORY_MB",
-        "the most memory an edge's unflushed visitor counts take: at half of it the edge flushes early, past it new visitors wait for the flush (their views still count) [default: 16]",
+        "the most memory an edge's unflushed visitor counts take: at half of it the edge flushes early, past it new visitors wait for the flush (their views still count); one account's sites take at most an eighth of it [default: 16]",
     ),
 ];
 
