@@ -1,8 +1,9 @@
 //! Photos in the control plane (issue 44; the pipeline and its budgets are
 //! `vitrine_shared::photos`): an upload's photo made in the sandbox's worker and its variants
-//! stored beside it (`routes/uploads.rs` calls [`make`] and [`store_variants`]), and the
-//! background conversion of the uploads made before photos existed, with its progress on the
-//! administrators' `/erp/photos`.
+//! stored beside it (`routes/uploads.rs` calls [`make`] and [`store_variants`]), its AVIF
+//! variants made after the upload has answered ([`avif`]), and the background conversion of
+//! the uploads made before photos existed, with its progress on the administrators'
+//! `/erp/photos`.
 //!
 //! **Converting what was uploaded before.** One pass at a time per process, a photo at a time,
 //! in the upload's own account's share of the workers (so a platform-wide pass never takes
@@ -13,6 +14,8 @@
 //! variants are added to its account's usage without a quota check: the account keeps the
 //! upload already. A file the worker refuses is noted (`photos.failed`) and passed by.
 
+pub mod avif;
+
 use std::sync::{Arc, Mutex};
 
 use bytes::Bytes;
@@ -21,7 +24,9 @@ use utoipa::ToSchema;
 use vitrine_shared::{
     account::Account,
     ids::{AccountId, BusinessId},
-    photos::{MAX_PIXELS, Made, Photo, PhotoError, Variant, is_photo, variant_key},
+    photos::{
+        Encoded, Formats, MAX_PIXELS, Made, Photo, PhotoError, Variant, is_photo, variant_key,
+    },
     sandbox::PhotoFailure,
     store::PhotoProgress,
 };
@@ -76,11 +81,18 @@ pub fn refusal(e: PhotoFailure) -> ApiError {
     }
 }
 
-/// Makes `bytes` (an upload of kind `ext`) into its photo in `account`'s share of the workers.
-pub async fn make(core: &Core, account: Account, bytes: &[u8], ext: &str) -> Result<Made> {
+/// Makes `bytes` (an upload of kind `ext`) into its photo in `account`'s share of the
+/// workers, with the variants of `formats`.
+pub async fn make(
+    core: &Core,
+    account: Account,
+    bytes: &[u8],
+    ext: &str,
+    formats: Formats,
+) -> Result<Made> {
     let made = core
         .sandbox
-        .photo(account, bytes, ext)
+        .photo(account, bytes, ext, formats)
         .await
         .map_err(refusal)?;
     tracing::info!(
@@ -103,10 +115,14 @@ pub fn stored_bytes(made: &Made) -> u64 {
             .sum::<u64>()
 }
 
-/// Writes the variants of the upload `key` beside it and the photo's row, answering the photo.
-pub async fn store_variants(core: &Core, key: &str, made: Made) -> anyhow::Result<Photo> {
-    let mut variants = Vec::with_capacity(made.variants.len());
-    for v in made.variants {
+/// Writes `made` beside the upload `key`, answering what was written.
+pub async fn put_variants(
+    core: &Core,
+    key: &str,
+    made: Vec<Encoded>,
+) -> anyhow::Result<Vec<Variant>> {
+    let mut variants = Vec::with_capacity(made.len());
+    for v in made {
         let variant = Variant {
             format: v.format,
             width: v.width,
@@ -117,13 +133,25 @@ pub async fn store_variants(core: &Core, key: &str, made: Made) -> anyhow::Resul
         core.blobs.put(&variant.key, Bytes::from(v.bytes)).await?;
         variants.push(variant);
     }
+    Ok(variants)
+}
+
+/// Writes the variants of the upload `key` beside it and the photo's row, answering the photo;
+/// `avif_pending`: its AVIF variants are to be made in the background ([`avif`]).
+pub async fn store_variants(
+    core: &Core,
+    key: &str,
+    made: Made,
+    avif_pending: bool,
+) -> anyhow::Result<Photo> {
+    let variants = put_variants(core, key, made.variants).await?;
     let photo = Photo {
         width: made.width,
         height: made.height,
         placeholder: made.placeholder,
         variants,
     };
-    core.store.save_photo(key, &photo).await?;
+    core.store.save_photo(key, &photo, avif_pending).await?;
     Ok(photo)
 }
 
@@ -225,7 +253,11 @@ async fn convert_one(core: &Core, key: &str, account: &str) -> anyhow::Result<()
         }
         Err(e) => return Err(e.into()),
     };
-    let made = match core.sandbox.photo(account_of(account), &bytes, ext).await {
+    let made = match core
+        .sandbox
+        .photo(account_of(account), &bytes, ext, Formats::All)
+        .await
+    {
         Ok(made) => made,
         Err(e @ (PhotoFailure::Refused(_) | PhotoFailure::Exceeded(_))) => {
             return Ok(core.store.photo_failed(key, &e.to_string()).await?);
@@ -236,7 +268,7 @@ async fn convert_one(core: &Core, key: &str, account: &str) -> anyhow::Result<()
     core.blobs
         .put(key, Bytes::from(made.original.clone()))
         .await?;
-    store_variants(core, key, made).await?;
+    store_variants(core, key, made, false).await?;
     core.store.add_upload_bytes(key, variant_bytes).await?;
     Ok(())
 }

@@ -77,6 +77,12 @@ impl Application {
                 wait_for(rx.clone()),
             )),
             tokio::spawn(collector::run(state.core.clone(), wait_for(rx.clone()))),
+            tokio::spawn(
+                state
+                    .avif
+                    .clone()
+                    .run(state.core.clone(), wait_for(rx.clone())),
+            ),
             tokio::spawn(housekeeping(state.clone(), wait_for(rx))),
         ]);
         Ok(Application {

@@ -13,7 +13,7 @@ use crate::{
     confine::{Confiner, Limits},
     external_lists::Answers,
     mail::Mail,
-    photos::Conversions,
+    photos::{Conversions, avif::AvifPass},
     pictures::{Pictures, screenshot, thumbnails::Thumbnailer},
     publish::Publisher,
 };
@@ -34,6 +34,9 @@ pub struct AppState {
     pub pictures: Pictures,
     /// The background conversion of older uploads into photos (see [`crate::photos`]).
     pub photos: Conversions,
+    /// The pass that makes uploads' AVIF variants after they answered
+    /// (see [`crate::photos::avif`]).
+    pub avif: AvifPass,
 }
 
 impl std::ops::Deref for AppState {
@@ -70,6 +73,7 @@ impl AppState {
             external_answers,
             pictures,
             photos: Conversions::default(),
+            avif: AvifPass::default(),
         })
     }
 }

@@ -34,7 +34,7 @@ use vitrine_shared::{
     uploads::{Folder, UPLOADS, upload_key, user_file_headers},
 };
 
-use vitrine_shared::photos::is_photo;
+use vitrine_shared::photos::{Formats, is_photo};
 
 use crate::{
     accounts::authz::{Principal, authorize_project},
@@ -399,9 +399,12 @@ pub async fn upload(
         .map_err(|r| too_many(r, ErrorCode::UploadRateLimited, "uploads"))?;
     // A photo is made in a worker before anything is charged or written: a file it refuses
     // (a decompression bomb) leaves nothing behind. What is kept is the upright original
-    // without metadata, and its key names those bytes.
+    // without metadata, and its key names those bytes. Its AVIF variants, most of the work,
+    // are made after the answer, in the background and in the account's share of the
+    // workers (`crate::photos::avif`).
     let made = if is_photo(ext) {
-        Some(crate::photos::make(&state.core, account_of(&account), &bytes, ext).await?)
+        let account = account_of(&account);
+        Some(crate::photos::make(&state.core, account, &bytes, ext, Formats::Quick).await?)
     } else {
         None
     };
@@ -419,7 +422,8 @@ pub async fn upload(
         if let Some(made) = made
             && (fresh || state.store.photo(&key).await?.is_none())
         {
-            crate::photos::store_variants(&state.core, &key, made).await?;
+            crate::photos::store_variants(&state.core, &key, made, true).await?;
+            state.avif.wake();
         }
         anyhow::Ok(())
     };

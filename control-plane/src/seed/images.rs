@@ -10,6 +10,7 @@ use include_dir::{Dir, include_dir};
 use sha2::{Digest, Sha256};
 use vitrine_shared::{
     account::Account,
+    photos::Formats,
     uploads::{DIGEST_LEN, UPLOADS},
 };
 
@@ -75,10 +76,10 @@ pub async fn store_images(core: &Core) -> anyhow::Result<usize> {
         }
         if core.store.photo(&key).await?.is_none() {
             let ext = name.rsplit_once('.').map_or("", |(_, e)| e);
-            let made = crate::photos::make(core, Account::Platform, bytes, ext)
+            let made = crate::photos::make(core, Account::Platform, bytes, ext, Formats::All)
                 .await
                 .map_err(|e| anyhow::anyhow!("the template picture {name}: {e:?}"))?;
-            crate::photos::store_variants(core, &key, made).await?;
+            crate::photos::store_variants(core, &key, made, false).await?;
         }
         n += 1;
     }

@@ -61,6 +61,19 @@ fn picked(widths: &[u32], css_px: u32, dpr: u32) -> u32 {
         .unwrap_or(*sorted.last().unwrap())
 }
 
+/// The photo `key` once its AVIF variants are made in the background (at most four minutes:
+/// the worker's own deadline is two).
+async fn avif_made(app: &TestApp, key: &str) -> vitrine_shared::photos::Photo {
+    for _ in 0..2400 {
+        let photo = app.store.photo(key).await.unwrap().expect("a photo row");
+        if photo.variants.iter().any(|v| v.format == PhotoFormat::Avif) {
+            return photo;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    }
+    panic!("no AVIF variants for {key}");
+}
+
 dual_test!(
     async fn a_decompression_bomb_is_refused_with_a_coded_422_and_nothing_is_stored(app: TestApp) {
         let s = app.register("bomba@example.com").await;
@@ -122,13 +135,26 @@ dual_test!(
         let img = image::load_from_memory(&original).unwrap();
         assert_eq!((img.width(), img.height()), (3000, 4000));
 
+        // The upload answered once its WebP and JPEG variants were made, at all five widths;
+        // its AVIF ones, most of the work, follow in the background.
+        let at_answer = app.store.photo(&key).await.unwrap().expect("a photo row");
+        assert_eq!(at_answer.variants.len(), WIDTHS.len() * 2);
+        assert!(
+            at_answer
+                .variants
+                .iter()
+                .all(|v| v.format != PhotoFormat::Avif),
+            "the upload waited for its AVIF variants"
+        );
+        let photo = avif_made(&app, &key).await;
+        let avif_after = started.elapsed();
+
         // Variants at every width, in three formats, none with metadata, never upscaled.
-        let photo = app.store.photo(&key).await.unwrap().expect("a photo row");
         assert_eq!((photo.width, photo.height), (3000, 4000));
         assert!(photo.placeholder.starts_with("data:image/webp;base64,"));
         assert!(photo.placeholder.len() < 600, "{}", photo.placeholder.len());
-        // AVIF up to 1280: four widths; WebP and JPEG at all five.
-        assert_eq!(photo.variants.len(), WIDTHS.len() * 3 - 1);
+        // AVIF, WebP and JPEG at all five widths.
+        assert_eq!(photo.variants.len(), WIDTHS.len() * 3);
         let mut report = Vec::new();
         for v in &photo.variants {
             let bytes = app.app.state().blobs.get(&v.key).await.unwrap();
@@ -164,7 +190,8 @@ dual_test!(
             );
         }
         eprintln!(
-            "phone photo: sent {} KB, original kept {} KB, upload took {took:?}; {}",
+            "phone photo: sent {} KB, original kept {} KB, upload answered in {took:?}, \
+             AVIF variants made {avif_after:?} after sending; {}",
             sent.len() / 1024,
             original.len() / 1024,
             report.join(", ")
@@ -281,5 +308,125 @@ dual_test!(
             "320 and 600: {:?}",
             photo.variants.iter().map(|v| v.width).collect::<Vec<_>>()
         );
+    }
+);
+
+dual_test!(
+    async fn pending_avif_variants_are_made_one_account_at_a_time_and_charged_once(app: TestApp) {
+        // Photos stored as an upload stores them before its answer (their AVIF pending):
+        // three of one account, one of another, one of the platform's (no upload), and one
+        // whose original is gone. Written straight to the store, so the pass is not woken
+        // and each step is seen.
+        let a = app.register("a-avif@example.com").await;
+        let b = app.register("b-avif@example.com").await;
+        let state = app.app.state();
+        let quota = vitrine_shared::store::StorageQuota {
+            bytes: 1 << 30,
+            objects: 100,
+        };
+        let original = phone_photo(640, 480, 1);
+        let mut keys = Vec::new();
+        for (who, n) in [(a.id(), 3), (b.id(), 1)] {
+            for i in 0..n {
+                let key = format!("uploads/{who}/1/{i:020}/foto.jpg");
+                state
+                    .blobs
+                    .put(&key, bytes::Bytes::from(original.clone()))
+                    .await
+                    .unwrap();
+                let account = format!("u{who}");
+                app.store
+                    .reserve_upload(&key, &account, original.len() as u64, quota)
+                    .await
+                    .unwrap();
+                keys.push(key);
+            }
+        }
+        let platform = "uploads/templates/0123456789abcdef0123/foto.jpg".to_string();
+        state
+            .blobs
+            .put(&platform, bytes::Bytes::from(original.clone()))
+            .await
+            .unwrap();
+        keys.push(platform.clone());
+        let gone = format!("uploads/{}/1/{:020}/sumiu.jpg", b.id(), 9);
+        let quick = vitrine_shared::photos::Photo {
+            width: 640,
+            height: 480,
+            placeholder: String::new(),
+            variants: Vec::new(),
+        };
+        for key in keys.iter().chain([&gone]) {
+            app.store.save_photo(key, &quick, true).await.unwrap();
+        }
+        let usage = |s: &Session| {
+            let s = s.client.clone();
+            let url = app.url("/api/user/storage");
+            async move {
+                let v: Value = s.get(url).send().await.unwrap().json().await.unwrap();
+                v["bytes"].as_u64().unwrap()
+            }
+        };
+        let before = (usage(&a).await, usage(&b).await);
+
+        // A round takes one photo per account: A's first, B's first (the one that is gone),
+        // and the platform's.
+        let round = app.store.photos_awaiting_avif(8).await.unwrap();
+        let accounts: Vec<Option<String>> = round.iter().map(|(_, a)| a.clone()).collect();
+        assert_eq!(round.len(), 3, "{round:?}");
+        assert!(
+            accounts.contains(&Some(format!("u{}", a.id()))),
+            "{round:?}"
+        );
+        assert!(
+            accounts.contains(&Some(format!("u{}", b.id()))),
+            "{round:?}"
+        );
+        assert!(accounts.contains(&None), "{round:?}");
+        assert!(round.iter().any(|(k, _)| *k == keys[0]), "{round:?}");
+
+        // Two passes at once (two control planes): every photo gets its AVIF once.
+        let (one, two) = tokio::join!(
+            vitrine_control::photos::avif::drain(&state.core),
+            vitrine_control::photos::avif::drain(&state.core)
+        );
+        assert!(one && two);
+        assert!(app.store.photos_awaiting_avif(8).await.unwrap().is_empty());
+        let mut made = std::collections::HashMap::new();
+        for key in &keys {
+            let photo = app.store.photo(key).await.unwrap().unwrap();
+            let avif: Vec<u32> = photo
+                .variants
+                .iter()
+                .filter(|v| v.format == PhotoFormat::Avif)
+                .map(|v| v.width)
+                .collect();
+            assert_eq!(avif, [320, 640], "{key}");
+            for v in &photo.variants {
+                let bytes = state.blobs.get(&v.key).await.unwrap();
+                assert_eq!(bytes.len() as u64, v.bytes);
+                assert!(
+                    bytes.starts_with(b"\0\0\0") && &bytes[4..8] == b"ftyp",
+                    "{}",
+                    v.key
+                );
+            }
+            made.insert(
+                key.clone(),
+                photo.variants.iter().map(|v| v.bytes).sum::<u64>(),
+            );
+        }
+        // The photo whose original is gone is given up, with no variant.
+        let photo = app.store.photo(&gone).await.unwrap().unwrap();
+        assert!(photo.variants.is_empty());
+        // Each account is charged its AVIF bytes once.
+        let of = |who: i64| -> u64 {
+            made.iter()
+                .filter(|(k, _)| k.starts_with(&format!("uploads/{who}/")))
+                .map(|(_, b)| b)
+                .sum()
+        };
+        assert_eq!(usage(&a).await, before.0 + of(a.id()));
+        assert_eq!(usage(&b).await, before.1 + of(b.id()));
     }
 );

@@ -331,7 +331,7 @@ dual_test! {
                 }
             }
             let photo = Photo { width: 640, height: 480, placeholder: "data:image/webp;base64,AA".into(), variants };
-            t.db.store.save_photo(key, &photo).await.unwrap();
+            t.db.store.save_photo(key, &photo, false).await.unwrap();
         }
         let mut home = live_page("/", None, "<ul>{% for p in lista %}<li>{{ p.fields.corpo }}</li>{% endfor %}</ul>");
         home.blocks[0].vars = vec![json!({"name": "lista", "source": "db:produtos", "dblimit": 10})];

@@ -8,7 +8,8 @@
 //! - **variants** at [`WIDTHS`] (320 to 1920 CSS pixels, never upscaled: a photo narrower than
 //!   1920 adds its own width as the largest), each as WebP and a fallback (JPEG, or PNG for a
 //!   photo with transparency) for the browsers without either, and as AVIF up to
-//!   [`AVIF_MAX_WIDTH`];
+//!   [`AVIF_MAX_WIDTH`] (an upload answers once the others are made; its AVIF variants
+//!   follow in the background: [`Formats`]);
 //! - a **placeholder**: the photo 16 pixels wide as a WebP data URI (about 200 bytes), which a
 //!   page shows, scaled and so blurred, while the photo loads;
 //! - its **intrinsic size**, upright, for `width` and `height` (no layout shift).
@@ -41,23 +42,21 @@
 //! - `webp` 0.3: bindings to Google's libwebp (built from source by libwebp-sys, no system
 //!   library), the reference lossy encoder: image-rs's own WebP encoder is lossless only.
 //!
-//! In debug builds the codecs are built at `opt-level = 3` (the workspace's Cargo.toml), or a
-//! test's photo would take minutes.
+//! The codecs themselves are in their own crate, `vitrine-photo-codec` (`photo-codec/`, whose
+//! items this module re-exports), which every build compiles optimised, together with the
+//! codec crates: their generic encoders are compiled where they are called, and called from
+//! this crate unoptimised they ran some 25 times slower.
 
 use serde::{Deserialize, Serialize};
 use std::time::Duration;
 
-pub mod codec;
 pub mod markup;
 
-/// The widths (CSS pixels) variants are made at, never above the photo's own width.
-pub const WIDTHS: [u32; 5] = [320, 640, 960, 1280, 1920];
-
-/// The most pixels a photo may have: 50 megapixels (a 48-megapixel phone's 8064×6048 fits).
-pub const MAX_PIXELS: u64 = 50_000_000;
-
-/// What the decoders may allocate at most (checked by `image` before it allocates).
-pub const MAX_DECODE_BYTES: u64 = 400 * 1024 * 1024;
+// The codecs and what they make, compiled in their own crate (see its docs for why).
+pub use vitrine_photo_codec::{
+    AVIF_MAX_WIDTH, AVIF_SPEED, Encoded, Formats, MAX_DECODE_BYTES, MAX_PIXELS, PhotoError,
+    PhotoFormat, WIDTHS, codec, widths_for,
+};
 
 /// The photo worker's memory limit: the decoded photo (at most [`MAX_PIXELS`] × 4 bytes), its
 /// upright copy, and the encoders' buffers.
@@ -72,83 +71,9 @@ pub const WORKER_DEADLINE: Duration = Duration::from_secs(120);
 /// How long an upload's photo may wait for a worker (they take seconds, not milliseconds).
 pub const WORKER_WAIT: Duration = Duration::from_secs(30);
 
-/// rav1e's speed, 0 (slowest) to 10 (fastest).
-pub const AVIF_SPEED: u8 = 10;
-
-/// The widest AVIF variant. rav1e without its assembly is slow (about a second per megapixel
-/// at its fastest speed, unloaded): the 1920 variant alone costs more than all the others
-/// together. Measured on 2026-11-29 on a 4000×3000 phone photo made upright (3000×4000), on this
-/// project's two cores under a load average of 12 (wall clock, debug build with the codecs at
-/// `opt-level = 3`): AVIF at 320, 640, 960 and 1280 took 4.0, 9.7, 15.6 and 28.8 s (58 s in
-/// all), at 1920 86 s alone; WebP and JPEG at 1920 1.6 and 1.7 s. With the 1920 AVIF a photo
-/// would take two and a half times as long and leave [`WORKER_DEADLINE`] no margin on a busy
-/// machine, so it is not made. Phones, where bytes matter most, take at most 1280 (390 CSS
-/// pixels at DPR 3 need 1170); a wider screen that reads AVIF takes the 1280 one, others the
-/// 1920 WebP.
-pub const AVIF_MAX_WIDTH: u32 = 1280;
-
 /// The file kinds made into photos, by the extension uploads store them under.
 pub fn is_photo(ext: &str) -> bool {
     matches!(ext, "jpg" | "png" | "webp")
-}
-
-/// A variant's encoding.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum PhotoFormat {
-    Avif,
-    Webp,
-    Jpeg,
-    Png,
-}
-
-impl PhotoFormat {
-    pub fn ext(self) -> &'static str {
-        match self {
-            PhotoFormat::Avif => "avif",
-            PhotoFormat::Webp => "webp",
-            PhotoFormat::Jpeg => "jpg",
-            PhotoFormat::Png => "png",
-        }
-    }
-
-    pub fn mime(self) -> &'static str {
-        match self {
-            PhotoFormat::Avif => "image/avif",
-            PhotoFormat::Webp => "image/webp",
-            PhotoFormat::Jpeg => "image/jpeg",
-            PhotoFormat::Png => "image/png",
-        }
-    }
-
-    pub fn parse(s: &str) -> Option<PhotoFormat> {
-        [
-            PhotoFormat::Avif,
-            PhotoFormat::Webp,
-            PhotoFormat::Jpeg,
-            PhotoFormat::Png,
-        ]
-        .into_iter()
-        .find(|f| f.ext() == s)
-    }
-}
-
-/// Why a photo was refused (the owner's file, not the platform).
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum PhotoError {
-    #[error("the image is {width}×{height} pixels, more than {MAX_PIXELS}")]
-    TooManyPixels { width: u32, height: u32 },
-    #[error("the image cannot be read: {0}")]
-    Unreadable(String),
-}
-
-/// One encoded variant, as the worker made it.
-#[derive(Debug, Clone)]
-pub struct Encoded {
-    pub format: PhotoFormat,
-    pub width: u32,
-    pub height: u32,
-    pub bytes: Vec<u8>,
 }
 
 /// Everything made of one photo.
@@ -191,16 +116,8 @@ pub fn variant_key(original: &str, width: u32, format: PhotoFormat) -> String {
     format!("{stem}.{width}w.{}", format.ext())
 }
 
-/// The widths a photo `width` pixels wide is made at: each of [`WIDTHS`] not above it, and its
-/// own width when it is narrower than the largest.
-pub fn widths_for(width: u32) -> Vec<u32> {
-    let mut out: Vec<u32> = WIDTHS.iter().copied().filter(|&w| w <= width).collect();
-    if width < WIDTHS[WIDTHS.len() - 1] && !out.contains(&width) {
-        out.push(width);
-    }
-    out
-}
-
+#[cfg(test)]
+mod codec_tests;
 #[cfg(test)]
 mod tests {
     use super::*;

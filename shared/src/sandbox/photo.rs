@@ -1,5 +1,6 @@
 //! The photo job (issue 44, [`crate::photos`]): a worker process of the same kind as a render's,
-//! started as `{binary} __render-worker {memory} {cpu ms} photo {ext}`, under the photo budgets
+//! started as `{binary} __render-worker {memory} {cpu ms} photo {ext} {formats}` (the
+//! [`Formats`] it makes: `quick`, `avif` or `all`), under the photo budgets
 //! ([`WORKER_MEMORY_BYTES`], [`WORKER_CPU_MS`], [`WORKER_DEADLINE`]) instead of a render's, and
 //! given out by the same fair queue in the uploader's account: photos and renders share the
 //! workers, and one account's photos can hold at most its share of them.
@@ -7,7 +8,9 @@
 //! It reads the photo's bytes on stdin and answers, line by line: `O {width} {height} {len}`
 //! and the upright original without metadata, `P {len}` and the placeholder's data URI,
 //! `V {ext} {width} {height} {len}` and each variant, `T {micros}` the CPU time it used; or
-//! `X pixels {width} {height}` / `X unreadable {message}` for a photo it refuses.
+//! `X pixels {width} {height}` / `X unreadable {message}` for a photo it refuses. An `avif`
+//! job is given a photo already made upright (an upload's stored original) and answers only
+//! its AVIF variants and `T`.
 
 use std::time::Duration;
 
@@ -17,7 +20,7 @@ use super::{Refused, Sandbox, reason};
 use crate::{
     account::Account,
     photos::{
-        Encoded, Made, PhotoError, PhotoFormat, WORKER_CPU_MS, WORKER_DEADLINE,
+        Encoded, Formats, Made, PhotoError, PhotoFormat, WORKER_CPU_MS, WORKER_DEADLINE,
         WORKER_MEMORY_BYTES, WORKER_WAIT, codec,
     },
     render::Exceeded,
@@ -48,13 +51,53 @@ pub enum PhotoFailure {
 
 impl Sandbox {
     /// Makes `bytes` (a `jpg`, `png` or `webp` file, by `ext`) into its photo in a worker, in
-    /// `account`'s share of the workers.
+    /// `account`'s share of the workers: the original, the placeholder and the variants of
+    /// `formats` ([`Formats::Quick`] or [`Formats::All`]).
     pub async fn photo(
         &self,
         account: Account,
         bytes: &[u8],
         ext: &str,
+        formats: Formats,
     ) -> Result<Made, PhotoFailure> {
+        let (answer, status) = self.photo_job(account, bytes, ext, formats).await?;
+        match (answer.original, answer.cpu) {
+            (Some((original, width, height)), Some(cpu)) if status.success() => Ok(Made {
+                original,
+                width,
+                height,
+                placeholder: answer.placeholder.unwrap_or_default(),
+                variants: answer.variants,
+                cpu,
+            }),
+            _ => Err(failed(&status)),
+        }
+    }
+
+    /// The AVIF variants of `bytes`, a photo already upright (an upload's stored original, of
+    /// kind `ext`), made in a worker in `account`'s share; with the CPU time they took.
+    pub async fn photo_avif(
+        &self,
+        account: Account,
+        bytes: &[u8],
+        ext: &str,
+    ) -> Result<(Vec<Encoded>, Duration), PhotoFailure> {
+        let (answer, status) = self.photo_job(account, bytes, ext, Formats::Avif).await?;
+        match answer.cpu {
+            Some(cpu) if status.success() => Ok((answer.variants, cpu)),
+            _ => Err(failed(&status)),
+        }
+    }
+
+    /// Runs one photo job to its end: what the worker answered and how it ended, or why the
+    /// job could not run or the photo was refused.
+    async fn photo_job(
+        &self,
+        account: Account,
+        bytes: &[u8],
+        ext: &str,
+        formats: Formats,
+    ) -> Result<(Answer, std::process::ExitStatus), PhotoFailure> {
         let _slot = self
             .queue
             .acquire(account, false, WORKER_WAIT)
@@ -66,7 +109,11 @@ impl Sandbox {
                 })
             })?;
         let mut child = self
-            .spawn(WORKER_MEMORY_BYTES, WORKER_CPU_MS, &[PHOTO_ARG, ext])
+            .spawn(
+                WORKER_MEMORY_BYTES,
+                WORKER_CPU_MS,
+                &[PHOTO_ARG, ext, formats.arg()],
+            )
             .map_err(PhotoFailure::Broken)?;
         let mut answer = Answer::default();
         let finished =
@@ -86,23 +133,18 @@ impl Sandbox {
                 ));
             }
         };
-        if let Some(refused) = answer.refused {
+        if let Some(refused) = answer.refused.take() {
             return Err(PhotoFailure::Refused(refused));
         }
-        match (answer.original, answer.cpu) {
-            (Some((original, width, height)), Some(cpu)) if status.success() => Ok(Made {
-                original,
-                width,
-                height,
-                placeholder: answer.placeholder.unwrap_or_default(),
-                variants: answer.variants,
-                cpu,
-            }),
-            _ => Err(match reason(&status) {
-                Some(exceeded) => PhotoFailure::Exceeded(exceeded),
-                None => PhotoFailure::Broken(format!("the photo worker stopped ({status})")),
-            }),
-        }
+        Ok((answer, status))
+    }
+}
+
+/// Why a worker that ended with `status` answered no photo.
+fn failed(status: &std::process::ExitStatus) -> PhotoFailure {
+    match reason(status) {
+        Some(exceeded) => PhotoFailure::Exceeded(exceeded),
+        None => PhotoFailure::Broken(format!("the photo worker stopped ({status})")),
     }
 }
 
@@ -222,6 +264,7 @@ async fn read_body(
 /// `emit` writes one part of the answer, flushed; `spent` is the CPU time used so far (µs).
 pub(super) fn work(
     ext: &str,
+    formats: Formats,
     mut emit: impl FnMut(&[u8]) -> std::io::Result<()>,
     spent: impl Fn() -> u64,
 ) -> std::io::Result<()> {
@@ -236,17 +279,20 @@ pub(super) fn work(
     };
     let made = (|| -> Result<(), PhotoError> {
         let photo = codec::decode(&input, ext)?;
-        let original = codec::original(&photo, ext)?;
+        drop(input);
         let io = |e: std::io::Error| PhotoError::Unreadable(e.to_string());
-        part(
-            format!("O {} {} {}", photo.width, photo.height, original.len()),
-            &original,
-        )
-        .map_err(io)?;
-        drop(original);
-        let placeholder = codec::placeholder(&photo)?;
-        part(format!("P {}", placeholder.len()), placeholder.as_bytes()).map_err(io)?;
-        for v in codec::variants(&photo)? {
+        if formats.quick() {
+            let original = codec::original(&photo, ext)?;
+            part(
+                format!("O {} {} {}", photo.width, photo.height, original.len()),
+                &original,
+            )
+            .map_err(io)?;
+            drop(original);
+            let placeholder = codec::placeholder(&photo)?;
+            part(format!("P {}", placeholder.len()), placeholder.as_bytes()).map_err(io)?;
+        }
+        for v in codec::variants(&photo, formats)? {
             part(
                 format!(
                     "V {} {} {} {}",

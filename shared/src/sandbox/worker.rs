@@ -159,7 +159,11 @@ fn run_worker(args: &[String]) -> std::io::Result<()> {
     let spent = || cpu_used_micros().saturating_sub(before);
     if args.get(2).map(String::as_str) == Some(super::photo::PHOTO_ARG) {
         let ext = args.get(3).map_or("", String::as_str);
-        return super::photo::work(ext, emit, spent);
+        let formats = args
+            .get(4)
+            .and_then(|f| crate::photos::Formats::parse(f))
+            .unwrap_or(crate::photos::Formats::All);
+        return super::photo::work(ext, formats, emit, spent);
     }
     if args.get(2).map(String::as_str) == Some(super::card::CARD_ARG) {
         return super::card::work(emit, spent);

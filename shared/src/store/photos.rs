@@ -6,7 +6,7 @@ use std::collections::HashMap;
 use sqlx::types::Json;
 
 use super::{Result, Store, dispatch, map_err, now};
-use crate::photos::{Photo, Variant};
+use crate::photos::{Photo, PhotoFormat, Variant};
 
 /// The upload keys that are photos (by the extension uploads store them under), as SQL.
 const IS_PHOTO: &str = "(u.object_key LIKE '%.jpg' OR u.object_key LIKE '%.png' \
@@ -24,22 +24,75 @@ pub struct PhotoProgress {
 }
 
 impl Store {
-    /// Saves what the upload `key` was made into (again, when it was already).
+    /// Saves what the upload `key` was made into (again, when it was already);
+    /// `avif_pending`: its AVIF variants are still to be made ([`Store::add_avif`]).
     #[tracing::instrument(level = "debug", skip(self, photo), err(level = "debug"))]
-    pub async fn save_photo(&self, key: &str, photo: &Photo) -> Result<()> {
+    pub async fn save_photo(&self, key: &str, photo: &Photo, avif_pending: bool) -> Result<()> {
         let ts = now();
         dispatch!(self, p => sqlx::query(
-            "INSERT INTO photos (object_key, width, height, placeholder, variants, failed, made_at) \
-             VALUES ($1, $2, $3, $4, $5, NULL, $6) \
+            "INSERT INTO photos (object_key, width, height, placeholder, variants, failed, made_at, \
+             avif_pending) VALUES ($1, $2, $3, $4, $5, NULL, $6, $7) \
              ON CONFLICT (object_key) DO UPDATE SET width = excluded.width, \
              height = excluded.height, placeholder = excluded.placeholder, \
-             variants = excluded.variants, failed = NULL, made_at = excluded.made_at")
+             variants = excluded.variants, failed = NULL, made_at = excluded.made_at, \
+             avif_pending = excluded.avif_pending")
             .bind(key)
             .bind(i64::from(photo.width))
             .bind(i64::from(photo.height))
             .bind(&photo.placeholder)
             .bind(Json(&photo.variants))
             .bind(ts)
+            .bind(avif_pending)
+            .execute(p).await.map_err(map_err).map(|_| ()))
+    }
+
+    /// Up to `limit` photos whose AVIF variants are still to be made, one per account (its
+    /// first by key), each with its account as the store spells it (`None`: the platform's
+    /// own pictures, which are no upload).
+    #[tracing::instrument(level = "debug", skip(self), err(level = "debug"))]
+    pub async fn photos_awaiting_avif(&self, limit: i64) -> Result<Vec<(String, Option<String>)>> {
+        dispatch!(self, p => sqlx::query_as(
+            "SELECT MIN(ph.object_key), u.account FROM photos ph \
+             LEFT JOIN uploads u ON u.object_key = ph.object_key \
+             WHERE ph.avif_pending = $1 GROUP BY u.account ORDER BY 1 LIMIT $2")
+            .bind(true)
+            .bind(limit)
+            .fetch_all(p).await.map_err(map_err))
+    }
+
+    /// Adds the AVIF `variants` to the photo `key` and clears its flag; `false` (nothing
+    /// changed) when the photo is gone or its AVIF variants were added already, by another
+    /// process: the caller then deletes the files it wrote. One conditional update, so two
+    /// processes never both add theirs.
+    #[tracing::instrument(level = "debug", skip(self, variants), err(level = "debug"))]
+    pub async fn add_avif(&self, key: &str, variants: &[Variant]) -> Result<bool> {
+        let Some(photo) = self.photo(key).await? else {
+            return Ok(false);
+        };
+        let mut all: Vec<Variant> = photo
+            .variants
+            .into_iter()
+            .filter(|v| v.format != PhotoFormat::Avif)
+            .collect();
+        all.extend_from_slice(variants);
+        let done = dispatch!(self, p => sqlx::query(
+            "UPDATE photos SET variants = $2, avif_pending = $3 \
+             WHERE object_key = $1 AND avif_pending = $4")
+            .bind(key)
+            .bind(Json(&all))
+            .bind(false)
+            .bind(true)
+            .execute(p).await.map_err(map_err)?.rows_affected());
+        Ok(done == 1)
+    }
+
+    /// Clears the photo `key`'s flag without AVIF variants: the worker refused to make them,
+    /// and the photo is shown in its other formats.
+    #[tracing::instrument(level = "debug", skip(self), err(level = "debug"))]
+    pub async fn avif_given_up(&self, key: &str) -> Result<()> {
+        dispatch!(self, p => sqlx::query("UPDATE photos SET avif_pending = $2 WHERE object_key = $1")
+            .bind(key)
+            .bind(false)
             .execute(p).await.map_err(map_err).map(|_| ()))
     }
 

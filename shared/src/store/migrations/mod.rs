@@ -114,6 +114,7 @@ pub(crate) const FILES: &[(&str, &str)] = files![
     "0019_fair_mail",
     "0021_photos",
     "0022_analytics",
+    "0023_photo_avif",
 ];
 
 /// `template` as `dialect` runs it. A `{{name}}` that is not a placeholder is an error, so a

@@ -87,6 +87,10 @@ const POSTGRES_APPLIED: &[(&str, &str)] = &[
         "0022_analytics",
         "e47baf9bf633ffc212b23b6d1c89edece1d71b433c38dbd25c3c65a589f7eb9ccb2d3494cfab957856f7f80ba104b5a6",
     ),
+    (
+        "0023_photo_avif",
+        "2a61a3c3973876f3370bf8ebc2a44de6092dc1d50de7bd64fcf9b8bea7c733c1e995f8397fd88913f73de74a0783962f",
+    ),
 ];
 const SQLITE_APPLIED: &[(&str, &str)] = &[
     (
@@ -164,6 +168,10 @@ const SQLITE_APPLIED: &[(&str, &str)] = &[
     (
         "0022_analytics",
         "031b46db6d3800aee543a1b287175bd6d09d43f377c3ad721dc6040b768e81b86ccc279ac192a6fb36b5d21890daf0e6",
+    ),
+    (
+        "0023_photo_avif",
+        "49ebd0fe11e8f939699ca7ab0c14fb0cbe372059c66e076ee5641b07ea48f07f1a7ee931961ab95306e22bb595a8a182",
     ),
 ];
 

@@ -1,6 +1,8 @@
-//! The photo pipeline itself (see the parent module): decode within the budgets, turn upright,
-//! encode the original again without metadata, resize and encode the variants. It runs inside
-//! the sandbox's worker process (`crate::sandbox`), never in a server's own.
+//! The photo pipeline itself (see `vitrine_shared::photos`): decode within the budgets, turn
+//! upright, encode the original again without metadata, resize and encode the variants. It
+//! runs inside the sandbox's worker process (`vitrine_shared::sandbox`), never in a server's
+//! own. Its tests are in `vitrine-shared` (`shared/src/photos/codec_tests.rs`), beside the
+//! test photos they use.
 
 use std::io::Cursor;
 
@@ -12,8 +14,8 @@ use image::{
 };
 
 use super::{
-    AVIF_MAX_WIDTH, AVIF_SPEED, Encoded, MAX_DECODE_BYTES, MAX_PIXELS, PhotoError, PhotoFormat,
-    widths_for,
+    AVIF_MAX_WIDTH, AVIF_SPEED, Encoded, Formats, MAX_DECODE_BYTES, MAX_PIXELS, PhotoError,
+    PhotoFormat, widths_for,
 };
 
 /// JPEG quality of a re-encoded original, and of the fallback variants.
@@ -228,24 +230,27 @@ pub fn placeholder(photo: &Upright) -> Result<String, PhotoError> {
     ))
 }
 
-/// Every variant: each width of [`widths_for`] as WebP and the fallback, and as AVIF up to
-/// [`AVIF_MAX_WIDTH`]. Each width is
+/// The variants `formats` names: each width of [`widths_for`] as WebP and the fallback, and
+/// as AVIF up to [`AVIF_MAX_WIDTH`]. Each width is
 /// resized from the next larger one already made (each step at most halves the width, so
 /// Lanczos keeps its quality), which costs a fraction of resizing the whole photo each time.
-pub fn variants(photo: &Upright) -> Result<Vec<Encoded>, PhotoError> {
+pub fn variants(photo: &Upright, formats: Formats) -> Result<Vec<Encoded>, PhotoError> {
     let mut out = Vec::new();
     let mut widths = widths_for(photo.width);
     widths.sort_unstable_by(|a, b| b.cmp(a));
     let mut from: Option<Upright> = None;
     for width in widths {
         let small = resize(from.as_ref().unwrap_or(photo), width)?;
-        let fallback = if small.alpha {
-            (PhotoFormat::Png, png(&small)?)
-        } else {
-            (PhotoFormat::Jpeg, jpeg(&small, JPEG_QUALITY)?)
-        };
-        let mut made = vec![(PhotoFormat::Webp, webp(&small, WEBP_QUALITY)?), fallback];
-        if small.width <= AVIF_MAX_WIDTH {
+        let mut made = Vec::new();
+        if formats.quick() {
+            made.push((PhotoFormat::Webp, webp(&small, WEBP_QUALITY)?));
+            made.push(if small.alpha {
+                (PhotoFormat::Png, png(&small)?)
+            } else {
+                (PhotoFormat::Jpeg, jpeg(&small, JPEG_QUALITY)?)
+            });
+        }
+        if formats.avif() && small.width <= AVIF_MAX_WIDTH {
             made.push((PhotoFormat::Avif, avif(&small)?));
         }
         for (format, bytes) in made {
@@ -260,101 +265,4 @@ pub fn variants(photo: &Upright) -> Result<Vec<Encoded>, PhotoError> {
     }
     out.sort_by_key(|v| (v.format.ext(), v.width));
     Ok(out)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn png_of(width: u32, height: u32, alpha: u8) -> Vec<u8> {
-        let pixels: Vec<u8> = (0..width * height)
-            .flat_map(|i| [(i % 251) as u8, (i / 7 % 256) as u8, 90, alpha])
-            .collect();
-        let mut out = Vec::new();
-        PngEncoder::new(&mut out)
-            .write_image(&pixels, width, height, image::ExtendedColorType::Rgba8)
-            .unwrap();
-        out
-    }
-
-    #[test]
-    fn a_decompression_bomb_is_refused_from_its_header() {
-        let bomb = crate::testing::photos::bomb_png(50_000, 50_000);
-        assert_eq!(
-            decode(&bomb, "png").err(),
-            Some(PhotoError::TooManyPixels {
-                width: 50_000,
-                height: 50_000
-            })
-        );
-    }
-
-    #[test]
-    fn a_small_transparent_png_keeps_its_alpha_and_its_width() {
-        let photo = decode(&png_of(100, 50, 128), "png").unwrap();
-        assert!(photo.alpha);
-        let made = variants(&photo).unwrap();
-        let formats: Vec<(PhotoFormat, u32, u32)> =
-            made.iter().map(|v| (v.format, v.width, v.height)).collect();
-        assert_eq!(
-            formats,
-            vec![
-                (PhotoFormat::Avif, 100, 50),
-                (PhotoFormat::Png, 100, 50),
-                (PhotoFormat::Webp, 100, 50)
-            ]
-        );
-        assert!(
-            placeholder(&photo)
-                .unwrap()
-                .starts_with("data:image/webp;base64,")
-        );
-        // An opaque PNG is a photo without alpha.
-        assert!(!decode(&png_of(10, 10, 255), "png").unwrap().alpha);
-    }
-
-    #[test]
-    fn a_phone_photo_is_turned_upright_and_loses_its_exif() {
-        use crate::testing::photos::{has_metadata, phone_photo};
-        let sent = phone_photo(400, 300, 6);
-        assert!(has_metadata(&sent));
-        let photo = decode(&sent, "jpg").unwrap();
-        assert_eq!((photo.width, photo.height), (300, 400));
-        // The sensor's dark left edge is at the top once turned 90° clockwise.
-        let top = photo.pixels[..300 * 3]
-            .iter()
-            .map(|&p| u32::from(p))
-            .sum::<u32>();
-        let bottom = photo.pixels[photo.pixels.len() - 300 * 3..]
-            .iter()
-            .map(|&p| u32::from(p))
-            .sum::<u32>();
-        assert!(top < bottom, "top {top} bottom {bottom}");
-        let original = original(&photo, "jpg").unwrap();
-        assert!(!has_metadata(&original));
-        for v in variants(&photo).unwrap() {
-            assert!(!has_metadata(&v.bytes), "{:?} {}", v.format, v.width);
-            assert!(v.width <= 300);
-        }
-    }
-
-    #[test]
-    fn bytes_after_a_pngs_end_are_dropped() {
-        let mut sent = png_of(2, 2, 255);
-        sent.extend_from_slice(b"capa");
-        let photo = decode(&sent, "png").unwrap();
-        assert_eq!((photo.width, photo.height), (2, 2));
-    }
-
-    #[test]
-    fn garbage_is_unreadable_not_a_panic() {
-        assert!(matches!(
-            decode(b"\x89PNG\r\n\x1a\nnonsense", "png"),
-            Err(PhotoError::Unreadable(_))
-        ));
-        assert!(matches!(
-            decode(b"\xff\xd8\xff\xe0garbage", "jpg"),
-            Err(PhotoError::Unreadable(_))
-        ));
-    }
 }
