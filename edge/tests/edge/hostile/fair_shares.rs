@@ -11,7 +11,7 @@ use std::{
     net::{IpAddr, Ipv4Addr},
     sync::{
         Arc,
-        atomic::{AtomicBool, Ordering},
+        atomic::{AtomicBool, AtomicU64, Ordering},
     },
     time::{Duration, Instant},
 };
@@ -293,6 +293,141 @@ dual_test! {
         assert_eq!(
             t.metric("vitrine_edge_renders_refused_total{reason=\"visitor_rate\"}").await,
             1
+        );
+        t.edge.stop().await;
+    }
+}
+
+/// The path of the share card an item page names (its `og:image`, on the site's address).
+fn card_named(html: &str) -> Option<String> {
+    let start = html.find("<meta property=\"og:image\" content=\"")?;
+    let rest = &html[start..];
+    let url = &rest[rest.find("content=\"")? + "content=\"".len()..];
+    let url = &url[..url.find('"')?];
+    Some(url[url.find("/_og/")?..].to_string())
+}
+
+/// The attacker's visitors: each connection reads an item page and draws its card, post after
+/// post, until `stop`; `drawn` counts the cards drawn.
+fn card_flood(
+    t: &TestEdge,
+    stop: Arc<AtomicBool>,
+    drawn: Arc<AtomicU64>,
+) -> Vec<tokio::task::JoinHandle<()>> {
+    let client = client_from(Ipv4Addr::LOCALHOST);
+    (0..CONNECTIONS)
+        .map(|c| {
+            let (client, url, stop, drawn) =
+                (client.clone(), t.url(""), stop.clone(), drawn.clone());
+            tokio::spawn(async move {
+                let get = |path: String| {
+                    client
+                        .get(format!("{url}{path}"))
+                        .header("host", "ataque.localhost")
+                        .send()
+                };
+                let mut post = c;
+                while !stop.load(Ordering::Relaxed) && post < ATTACKER_POSTS {
+                    let page = match get(format!("/giro/p{post}")).await {
+                        Ok(r) => r.text().await.unwrap_or_default(),
+                        Err(_) => String::new(),
+                    };
+                    if let Some(card) = card_named(&page)
+                        && get(card).await.is_ok_and(|r| r.status() == 200)
+                    {
+                        drawn.fetch_add(1, Ordering::Relaxed);
+                    }
+                    post += CONNECTIONS;
+                }
+            })
+        })
+        .collect()
+}
+
+dual_test! {
+    async fn a_tenant_drawing_thousands_of_share_cards_does_not_hold_up_another_tenants_cards(db: TestDb) {
+        // The attack the card path must hold: one account's visitors ask for the share card of
+        // each of its thousands of items (each first request draws one in a render worker),
+        // from many addresses (the per-visitor ration lifted, as a botnet lifts it). Another
+        // account's new cards must come as fast as when the edge is quiet.
+        let t = TestEdge::start_with(db, None, |s| {
+            s.render_workers = 2;
+            s.edge_render_rate_per_minute = 1_000_000;
+        })
+        .await;
+        let attacker = t.project("ataque").await;
+        let table = many_posts(&t, attacker, ATTACKER_POSTS).await;
+        let mut site: Site = basic("<h1>Ataque</h1>");
+        site.collection_pages
+            .insert("giro".into(), live_page("giro", Some(table), "<h1>{{ post.name }}</h1>"));
+        t.publish(attacker, site).await;
+        let owner = t.user("Vítima", "vitima@example.com").await;
+        let victim_site = t.project_of(owner, "vitima").await;
+        let table = many_posts(&t, victim_site, 40).await;
+        let mut site: Site = basic("<h1>Vítima</h1>");
+        site.collection_pages
+            .insert("loja".into(), live_page("loja", Some(table), "<h1>{{ post.name }}</h1>"));
+        t.publish(victim_site, site).await;
+
+        let victim = client_from(Ipv4Addr::new(127, 0, 0, 2));
+        // One of the victim's cards: its item page, then the card it names, drawn.
+        let card = |i: usize| {
+            let victim = victim.clone();
+            let url = t.url("");
+            async move {
+                let get = |path: String| victim.get(format!("{url}{path}")).header("host", "vitima.localhost").send();
+                let page = get(format!("/loja/p{i}")).await.unwrap().text().await.unwrap();
+                let path = card_named(&page).unwrap_or_else(|| panic!("no og:image: {page:.300}"));
+                let started = Instant::now();
+                let r = get(path.clone()).await.unwrap();
+                assert_eq!(r.status(), 200, "{path}");
+                assert_eq!(r.headers()["content-type"], "image/png");
+                let png = r.bytes().await.unwrap();
+                assert!(png.starts_with(b"\x89PNG"), "{path}");
+                started.elapsed()
+            }
+        };
+        let median = |mut took: Vec<Duration>| {
+            took.sort();
+            took[took.len() / 2]
+        };
+        // Quiet: five of the victim's cards.
+        let mut quiet = Vec::new();
+        for i in 0..5 {
+            quiet.push(card(i).await);
+        }
+        let quiet = median(quiet);
+
+        let (stop, drawn) = (Arc::new(AtomicBool::new(false)), Arc::new(AtomicU64::new(0)));
+        let flood = card_flood(&t, stop.clone(), drawn.clone());
+        let busy = Instant::now();
+        while drawn.load(Ordering::Relaxed) < 10 {
+            assert!(busy.elapsed() < Duration::from_secs(30), "the flood never drew");
+            tokio::time::sleep(Duration::from_millis(10)).await;
+        }
+        // Under the flood: twenty more of the victim's cards, each drawn for the first time.
+        let mut flooded = Vec::new();
+        for i in 5..25 {
+            flooded.push(card(i).await);
+        }
+        let (running, waiting) = t.edge.sites.sandbox.load();
+        let during = drawn.load(Ordering::Relaxed);
+        stop.store(true, Ordering::Relaxed);
+        for f in flood {
+            f.await.unwrap();
+        }
+        let flooded = median(flooded);
+        println!(
+            "victim's new card: median {quiet:?} quiet, {flooded:?} under the flood; the \
+             attacker had drawn {during} cards; renders running {running}, waiting {waiting} \
+             as the victim's last card came"
+        );
+        assert!(waiting > 0, "the attacker's visitors were not waiting for workers");
+        // The victim waits for no attacker's card: it gets its own share of the workers. What
+        // is left is the machine's two cores shared with the attacker's drawing.
+        assert!(
+            flooded <= quiet * 3 + Duration::from_millis(150),
+            "victim card median {flooded:?} under the flood, {quiet:?} quiet"
         );
         t.edge.stop().await;
     }
