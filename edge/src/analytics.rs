@@ -5,8 +5,10 @@
 //! **Hot path.** Each visitor thread records into its own [`Shard`] (one mutex only that
 //! thread takes between flushes), so counting adds no contention across cores. Assets are
 //! never looked at: the caller checks the answer's content type first. For a page, the work
-//! is one HMAC from the day's keyed state (the visitor), a few table lookups and a bot-list
-//! verdict, kept per thread for the user agents it has seen ([`agents`]).
+//! is a few foldhash table lookups ([`memory`]): the person, kept per thread with their
+//! visitor hash and device ([`people`]; a new one costs one HMAC from the day's keyed state
+//! and a bot-list verdict, itself kept per user agent in [`agents`]), the site-day, the path
+//! and the page-visitor pair.
 //!
 //! **Flush.** Every `ANALYTICS_FLUSH_MS` the flusher takes each shard's counts (swapping the
 //! maps out), merges them per site and day, and adds them through the store with additive
@@ -26,19 +28,17 @@
 //! (measured at 100,000 sites in `benches/benches/analytics_memory.rs`).
 
 use std::{
-    collections::HashMap,
     mem::size_of,
     net::IpAddr,
     sync::{
         Arc, Mutex, OnceLock,
         atomic::{AtomicU64, AtomicUsize, Ordering::Relaxed},
     },
-    time::Duration,
+    time::{Duration, SystemTime, UNIX_EPOCH},
 };
 
 use bytes::Bytes;
-use chrono::{Days, NaiveDate, Utc};
-use compact_str::CompactString;
+use chrono::{DateTime, Days, NaiveDate, Utc};
 use hyper::{StatusCode, header};
 use tokio::sync::{Notify, watch};
 use vitrine_shared::{
@@ -46,10 +46,15 @@ use vitrine_shared::{
     account::Account,
     analytics::{AnalyticsKey, Salt, Tap, classify, tap_of},
     ids::ProjectId,
-    store::{KEEP_DAYS, OTHER_PATH, SiteDay, VisitorSeen},
+    store::{KEEP_DAYS, OTHER_PATH, VisitorSeen},
 };
 
-use self::{agents::Agents, memory::Detail};
+use self::{
+    agents::Agents,
+    memory::{Detail, Map, PageRef, PairRef},
+    merge::{merge, reckon, site_day},
+    people::{People, Person},
+};
 use crate::serve::{NO_STORE, Resp, TEXT, respond};
 
 /// The most visitors a shard keeps per site and day between two flushes (more are still
@@ -102,7 +107,7 @@ struct DayCounts {
     detail: Option<Box<Detail>>,
 }
 
-type Days_ = HashMap<(ProjectId, NaiveDate), DayCounts>;
+type Days_ = Map<(ProjectId, NaiveDate), DayCounts>;
 
 /// The bytes of a shard's table of site-days at `capacity`.
 fn days_table(capacity: usize) -> usize {
@@ -117,15 +122,18 @@ pub struct Shard {
 
 #[derive(Default)]
 struct ShardInner {
-    /// The day's salt, derived once per day per thread (never stored).
-    salt: Option<(NaiveDate, Salt)>,
+    /// The day's salt, derived once per day per thread (never stored), with its day and that
+    /// day's number since 1970 (what the clock is compared with).
+    salt: Option<(i64, NaiveDate, Salt)>,
     days: Days_,
     /// What `days` is reckoned to take ([`memory`]).
     held: usize,
     /// The user agents this thread has told apart ([`agents`]).
     agents: Agents,
+    /// The people this thread counted under `salt` ([`people`]).
+    people: People,
     /// What each account's details take of `held` ([`ACCOUNT_SHARE`]).
-    accounts: HashMap<Account, usize>,
+    accounts: Map<Account, usize>,
 }
 
 /// The edge's analytics: the key, the shards, the flusher's settings.
@@ -214,7 +222,7 @@ impl Analytics {
     /// accounts hold `accounts`: the budget has room and the account stays within its share.
     /// A detail left out is counted; one left out for the account's share wakes the flusher,
     /// which frees it.
-    fn room_for(&self, accounts: &HashMap<Account, usize>, account: Account, bytes: usize) -> bool {
+    fn room_for(&self, accounts: &Map<Account, usize>, account: Account, bytes: usize) -> bool {
         let holds = accounts.get(&account).copied().unwrap_or(0);
         let over_share = holds + bytes > self.account_share();
         if over_share {
@@ -231,7 +239,7 @@ impl Analytics {
     /// too (the accounts' own table is reckoned in `held`, in nobody's share).
     fn keep(
         &self,
-        (held, accounts): (&mut usize, &mut HashMap<Account, usize>),
+        (held, accounts): (&mut usize, &mut Map<Account, usize>),
         account: Account,
         bytes: usize,
     ) {
@@ -259,35 +267,53 @@ impl Analytics {
         held: &mut usize,
         key: (ProjectId, NaiveDate),
     ) -> &'d mut DayCounts {
-        if !days.contains_key(&key) {
-            let before = days_table(days.capacity());
-            days.insert(key, DayCounts::default());
-            self.add(held, days_table(days.capacity()) - before);
+        let growth =
+            memory::growth::<((ProjectId, NaiveDate), DayCounts)>(days.len(), days.capacity());
+        match days.entry(key) {
+            hashbrown::hash_map::Entry::Occupied(o) => o.into_mut(),
+            hashbrown::hash_map::Entry::Vacant(v) => {
+                self.add(held, growth);
+                v.insert(DayCounts::default())
+            }
         }
-        days.get_mut(&key).expect("just made")
     }
 
     /// Counts a page answer on `shard`. Past the memory budget only the counters count (the
     /// module docs); each detail kept adds what its table grew by and its strings.
     pub fn page(&self, shard: &Shard, hit: &PageHit<'_>) {
         let Some(key) = self.key() else { return };
-        let now = Utc::now();
-        let today = now.date_naive();
+        let now = unix_seconds();
         let mut inner = shard.inner.lock().expect("analytics shard");
         let ShardInner {
             salt,
             days,
             held,
             agents,
+            people,
             accounts,
         } = &mut *inner;
-        let who = hit.account;
-        let agent = agents.verdict(hit.seen.user_agent);
+        let day_number = now.div_euclid(86_400);
+        if salt.as_ref().is_none_or(|(n, _, _)| *n != day_number) {
+            let today = DateTime::from_timestamp(now, 0).map_or(NaiveDate::MIN, |t| t.date_naive());
+            *salt = Some((day_number, today, key.salt(today)));
+            people.forget();
+        }
+        let (_, today, salt) = salt.as_ref().expect("just set");
+        let today = *today;
+        let who = (hit.project, hit.client, hit.seen.user_agent);
+        let person = people.person(who, || {
+            let agent = agents.verdict(hit.seen.user_agent);
+            (!agent.bot).then(|| Person {
+                visitor: salt.visitor(hit.project, hit.client, hit.seen.user_agent),
+                device: agent.device,
+            })
+        });
         let day = self.day(days, held, (hit.project, today));
-        if agent.bot {
+        let Some(Person { visitor, device }) = person else {
             day.bots += 1;
             return;
-        }
+        };
+        let who = hit.account;
         if hit.found {
             day.views += 1;
         }
@@ -303,41 +329,46 @@ impl Analytics {
         } else {
             hit.path
         };
-        let mut page_key = (CompactString::from(path), hit.found);
-        if !d.pages.contains_key(&page_key) {
+        let mut page = PageRef {
+            path,
+            found: hit.found,
+        };
+        if let Some(n) = d.pages.get_mut(&page) {
+            *n += 1;
+        } else {
             if d.pages.len() >= MAX_PATHS {
-                page_key = (CompactString::from(OTHER_PATH), hit.found);
+                page.path = OTHER_PATH;
             }
-            if !d.pages.contains_key(&page_key) {
-                let spilled = memory::spilled(&page_key.0);
+            if let Some(n) = d.pages.get_mut(&page) {
+                *n += 1;
+            } else {
+                let page = page.owned();
+                let spilled = memory::spilled(&page.path);
                 if !self.room_for(accounts, who, d.page_growth() + spilled) {
                     return;
                 }
                 let before = d.tables();
-                d.pages.insert(page_key.clone(), 0);
+                d.pages.insert(page, 1);
                 self.keep((held, accounts), who, d.tables() - before + spilled);
             }
         }
-        *d.pages.get_mut(&page_key).expect("just made") += 1;
         if !hit.found {
             return;
         }
-        if salt.as_ref().is_none_or(|(d, _)| *d != today) {
-            *salt = Some((today, key.salt(today)));
+        let pair = PairRef {
+            path: page.path,
+            visitor,
+        };
+        if d.page_visitors.len() < MAX_PAGE_VISITORS && !d.page_visitors.contains(&pair) {
+            let pair = pair.owned();
+            let spilled = memory::spilled(&pair.path);
+            if self.room_for(accounts, who, d.pair_growth() + spilled) {
+                let before = d.tables();
+                d.page_visitors.insert(pair);
+                self.keep((held, accounts), who, d.tables() - before + spilled);
+            }
         }
-        let salt = &salt.as_ref().expect("just set").1;
-        let visitor = salt.visitor(hit.project, hit.client, hit.seen.user_agent);
-        let pair = (page_key.0, visitor);
-        let spilled = memory::spilled(&pair.0);
-        if d.page_visitors.len() < MAX_PAGE_VISITORS
-            && !d.page_visitors.contains(&pair)
-            && self.room_for(accounts, who, d.pair_growth() + spilled)
-        {
-            let before = d.tables();
-            d.page_visitors.insert(pair);
-            self.keep((held, accounts), who, d.tables() - before + spilled);
-        }
-        let minute = now.timestamp().div_euclid(60);
+        let minute = now.div_euclid(60);
         if let Some(v) = d.visitors.get_mut(&visitor) {
             v.minute = v.minute.max(minute);
             return;
@@ -359,7 +390,7 @@ impl Analytics {
             utm_source,
             utm_medium,
             utm_campaign,
-            device: agent.device.to_string(),
+            device: device.to_string(),
             language: classify::language(&text(hit.seen.accept_language)),
         };
         let (before, strings) = (d.tables(), memory::strings(&seen));
@@ -435,12 +466,12 @@ impl Analytics {
     /// flush has written them, so a slow flush leaves less room for new counts, not more.
     fn take(&self) -> (Days_, usize) {
         let shards = self.shards.lock().expect("shards").clone();
-        let (mut all, mut bytes) = (Days_::new(), 0);
+        let (mut all, mut bytes) = (Days_::default(), 0);
         for shard in shards {
             let mut inner = shard.inner.lock().expect("analytics shard");
             bytes += std::mem::take(&mut inner.held);
             let days = std::mem::take(&mut inner.days);
-            inner.accounts = HashMap::new();
+            inner.accounts = Map::default();
             drop(inner);
             merge(&mut all, days);
         }
@@ -451,7 +482,7 @@ impl Analytics {
     /// for the next flush.
     pub async fn flush(&self) {
         self.load_key().await;
-        let mut again = Days_::new();
+        let mut again = Days_::default();
         let (taken, bytes) = self.take();
         for ((project, day), counts) in taken {
             let row = site_day(project, day, &counts);
@@ -508,77 +539,11 @@ impl Analytics {
     }
 }
 
-/// What a site-day's counts are reckoned to take ([`memory`]): its share of the table of
-/// site-days (one entry at the table's load) and its detail.
-fn reckon(c: &DayCounts) -> usize {
-    days_table(8) / 7 + c.detail.as_ref().map_or(0, |d| d.bytes())
-}
-
-fn merge(into: &mut Days_, from: Days_) {
-    for (k, c) in from {
-        let d = into.entry(k).or_default();
-        d.views += c.views;
-        d.bots += c.bots;
-        for i in 0..3 {
-            d.taps[i] += c.taps[i];
-        }
-        let Some(c) = c.detail else { continue };
-        let Some(d) = d.detail.as_mut() else {
-            d.detail = Some(c);
-            continue;
-        };
-        for (h, v) in c.visitors {
-            if let Some(held) = d.visitors.get_mut(&h) {
-                held.minute = held.minute.max(v.minute);
-                if held.source == classify::DIRECT {
-                    held.source = v.source;
-                }
-                // A value is the first one seen, wherever it was seen: a request without
-                // it (a later page sent with no Accept-Language) leaves it as it was.
-                for (mine, theirs) in [
-                    (&mut held.utm_source, v.utm_source),
-                    (&mut held.utm_medium, v.utm_medium),
-                    (&mut held.utm_campaign, v.utm_campaign),
-                    (&mut held.language, v.language),
-                ] {
-                    if mine.is_empty() {
-                        *mine = theirs;
-                    }
-                }
-            } else if d.visitors.len() < MAX_VISITORS {
-                d.visitors.insert(h, v);
-            }
-        }
-        for (p, n) in c.pages {
-            *d.pages.entry(p).or_default() += n;
-        }
-        d.page_visitors.extend(c.page_visitors);
-    }
-}
-
-fn site_day(project_id: ProjectId, day: NaiveDate, c: &DayCounts) -> SiteDay {
-    let mut row = SiteDay {
-        views: c.views,
-        bots: c.bots,
-        whatsapp: c.taps[0],
-        phone: c.taps[1],
-        email: c.taps[2],
-        ..SiteDay::new(project_id, day)
-    };
-    if let Some(d) = &c.detail {
-        row.visitors = d.visitors.values().cloned().collect();
-        row.pages = d
-            .pages
-            .iter()
-            .map(|((p, found), n)| (p.to_string(), *found, *n))
-            .collect();
-        row.page_visitors = d
-            .page_visitors
-            .iter()
-            .map(|(p, v)| (p.to_string(), *v))
-            .collect();
-    }
-    row
+/// The clock in whole seconds since 1970 (what a page is counted at: its day and minute).
+fn unix_seconds() -> i64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |d| i64::try_from(d.as_secs()).unwrap_or(i64::MAX))
 }
 
 /// Whether an answer is a page to count: a `GET` of HTML answered `200`, `304` or `404`.
@@ -590,5 +555,7 @@ pub fn counted(method: &hyper::Method, status: StatusCode, content_type: Option<
 
 mod agents;
 mod memory;
+mod merge;
+mod people;
 #[cfg(test)]
 mod tests;

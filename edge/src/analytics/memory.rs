@@ -6,20 +6,121 @@
 //! [`table`] at its capacity before and after: reckoned from the real tables, not an average.
 //! Strings count their heap capacity. Checked against dhat's heap statistics in
 //! `benches/benches/analytics_memory.rs`.
+//!
+//! The tables are hashbrown's own, with foldhash (what std's `HashMap` is built on, with the
+//! hasher hashbrown itself defaults to): a counted page looks up its site-day, path, visitor
+//! and page-visitor pair, and std's SipHash made those lookups a third of what counting cost.
+//! hashbrown also finds a path by `&str` ([`PageRef`], [`PairRef`]), so a returning page
+//! never copies its path. Every key an outsider chooses is bounded (at most [`super::MAX_PATHS`]
+//! paths per site-day; visitors are HMACs nobody can aim), so colliding keys cost little.
 
-use std::collections::{HashMap, HashSet};
+use std::hash::{Hash, Hasher};
 use std::mem::size_of;
 
 use compact_str::CompactString;
+use hashbrown::Equivalent;
 use vitrine_shared::store::VisitorSeen;
+
+/// The analytics' hash tables (see the module docs).
+pub(super) type Map<K, V> = hashbrown::HashMap<K, V, foldhash::fast::RandomState>;
+pub(super) type Set<K> = hashbrown::HashSet<K, foldhash::fast::RandomState>;
 
 /// Who came and which pages they saw, for one site and day: made with the day's first
 /// detail kept, so a site-day past the budget costs its counters only.
 #[derive(Default)]
 pub(super) struct Detail {
-    pub visitors: HashMap<i64, VisitorSeen>,
-    pub pages: HashMap<(CompactString, bool), i64>,
-    pub page_visitors: HashSet<(CompactString, i64)>,
+    pub visitors: Map<i64, VisitorSeen>,
+    pub pages: Map<Page, i64>,
+    pub page_visitors: Set<Pair>,
+}
+
+/// A path, and whether the site had it (`false`: its 404 was answered).
+#[derive(Clone, PartialEq, Eq)]
+pub(super) struct Page {
+    pub path: CompactString,
+    pub found: bool,
+}
+
+/// A [`Page`] looked up by its path as sent.
+#[derive(Clone, Copy, Hash)]
+pub(super) struct PageRef<'a> {
+    pub path: &'a str,
+    pub found: bool,
+}
+
+/// A found page and one visitor who saw it.
+#[derive(Clone, PartialEq, Eq)]
+pub(super) struct Pair {
+    pub path: CompactString,
+    pub visitor: i64,
+}
+
+/// A [`Pair`] looked up by its path as sent.
+#[derive(Clone, Copy, Hash)]
+pub(super) struct PairRef<'a> {
+    pub path: &'a str,
+    pub visitor: i64,
+}
+
+// A key hashes as its borrowed form does, so either finds it.
+impl Hash for Page {
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        PageRef::from(self).hash(state);
+    }
+}
+
+impl Hash for Pair {
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        PairRef::from(self).hash(state);
+    }
+}
+
+impl<'a> From<&'a Page> for PageRef<'a> {
+    fn from(p: &'a Page) -> Self {
+        PageRef {
+            path: &p.path,
+            found: p.found,
+        }
+    }
+}
+
+impl<'a> From<&'a Pair> for PairRef<'a> {
+    fn from(p: &'a Pair) -> Self {
+        PairRef {
+            path: &p.path,
+            visitor: p.visitor,
+        }
+    }
+}
+
+impl Equivalent<Page> for PageRef<'_> {
+    fn equivalent(&self, key: &Page) -> bool {
+        self.found == key.found && self.path == key.path
+    }
+}
+
+impl Equivalent<Pair> for PairRef<'_> {
+    fn equivalent(&self, key: &Pair) -> bool {
+        self.visitor == key.visitor && self.path == key.path
+    }
+}
+
+impl PageRef<'_> {
+    pub fn owned(self) -> Page {
+        Page {
+            path: self.path.into(),
+            found: self.found,
+        }
+    }
+}
+
+impl PairRef<'_> {
+    pub fn owned(self) -> Pair {
+        Pair {
+            path: self.path.into(),
+            visitor: self.visitor,
+        }
+    }
 }
 
 /// The bytes of a hash table of `T` entries holding up to `capacity`.
@@ -80,8 +181,8 @@ impl Detail {
     /// The bytes of its three tables (without the strings).
     pub fn tables(&self) -> usize {
         table::<(i64, VisitorSeen)>(self.visitors.capacity())
-            + table::<((CompactString, bool), i64)>(self.pages.capacity())
-            + table::<(CompactString, i64)>(self.page_visitors.capacity())
+            + table::<(Page, i64)>(self.pages.capacity())
+            + table::<Pair>(self.page_visitors.capacity())
     }
 
     /// What one more visitor, page or page-visitor pair adds to [`Detail::tables`].
@@ -90,11 +191,11 @@ impl Detail {
     }
 
     pub fn page_growth(&self) -> usize {
-        growth::<((CompactString, bool), i64)>(self.pages.len(), self.pages.capacity())
+        growth::<(Page, i64)>(self.pages.len(), self.pages.capacity())
     }
 
     pub fn pair_growth(&self) -> usize {
-        growth::<(CompactString, i64)>(self.page_visitors.len(), self.page_visitors.capacity())
+        growth::<Pair>(self.page_visitors.len(), self.page_visitors.capacity())
     }
 
     /// Everything it holds: its box, tables and strings.
@@ -105,8 +206,8 @@ impl Detail {
                 .visitors
                 .values()
                 .map(strings)
-                .chain(self.pages.keys().map(|(p, _)| spilled(p)))
-                .chain(self.page_visitors.iter().map(|(p, _)| spilled(p)))
+                .chain(self.pages.keys().map(|p| spilled(&p.path)))
+                .chain(self.page_visitors.iter().map(|p| spilled(&p.path)))
                 .sum::<usize>()
     }
 }
@@ -117,7 +218,7 @@ mod tests {
 
     #[test]
     fn tables_grow_by_powers_of_two_at_seven_eighths() {
-        let mut m: HashMap<i64, i64> = HashMap::new();
+        let mut m: Map<i64, i64> = Map::default();
         assert_eq!(table::<(i64, i64)>(m.capacity()), 0);
         for i in 0..1000 {
             m.insert(i, i);
@@ -134,7 +235,7 @@ mod tests {
 
     #[test]
     fn a_tables_growth_is_known_before_the_insert() {
-        let mut m: HashMap<i64, [u8; 40]> = HashMap::new();
+        let mut m: Map<i64, [u8; 40]> = Map::default();
         let mut grew = 0;
         for i in 0..5000 {
             let predicted = growth::<(i64, [u8; 40])>(m.len(), m.capacity());
@@ -145,5 +246,36 @@ mod tests {
             grew += usize::from(predicted > 0);
         }
         assert!(grew > 8, "{grew}");
+    }
+
+    #[test]
+    fn a_key_is_found_by_its_borrowed_form_and_only_by_its_own() {
+        let mut pages: Map<Page, i64> = Map::default();
+        let mut pairs: Set<Pair> = Set::default();
+        let long = "/produtos/pao-de-queijo-mineiro-tradicional";
+        for path in ["/", long] {
+            for found in [true, false] {
+                pages.insert(PageRef { path, found }.owned(), i64::from(found));
+            }
+            pairs.insert(PairRef { path, visitor: 7 }.owned());
+        }
+        for path in ["/", long] {
+            for found in [true, false] {
+                assert_eq!(pages.get(&PageRef { path, found }), Some(&i64::from(found)));
+            }
+            assert!(pairs.contains(&PairRef { path, visitor: 7 }));
+            assert!(!pairs.contains(&PairRef { path, visitor: 8 }));
+        }
+        assert_eq!(
+            pages.get(&PageRef {
+                path: "/x",
+                found: true
+            }),
+            None
+        );
+        assert!(!pairs.contains(&PairRef {
+            path: "/x",
+            visitor: 7
+        }));
     }
 }

@@ -5,7 +5,7 @@ use std::net::IpAddr;
 
 use hyper::{
     HeaderMap,
-    header::{self, HeaderValue},
+    header::{self, HeaderName, HeaderValue},
     http::request::Parts,
 };
 
@@ -18,15 +18,18 @@ use crate::{
     sites::Site,
 };
 
-/// What the analytics read of a request's headers, and its `X-Forwarded-For` values.
+const X_FORWARDED_FOR: HeaderName = HeaderName::from_static("x-forwarded-for");
+
+/// What the analytics read of a request's headers, and its `X-Forwarded-For` values: looked
+/// up only when read, which is only when the peer is a trusted proxy.
 fn seen(headers: &HeaderMap) -> (Seen<'_>, impl Iterator<Item = &str>) {
-    let h = |name: header::HeaderName| headers.get(name).map_or(&b""[..], HeaderValue::as_bytes);
+    let h = |name: HeaderName| headers.get(name).map_or(&b""[..], HeaderValue::as_bytes);
     let seen = Seen {
         user_agent: h(header::USER_AGENT),
         referer: h(header::REFERER),
         accept_language: h(header::ACCEPT_LANGUAGE),
     };
-    let forwarded = headers.get_all("x-forwarded-for").iter();
+    let forwarded = std::iter::once(headers).flat_map(|h| h.get_all(X_FORWARDED_FOR).iter());
     (seen, forwarded.map(|v| v.to_str().unwrap_or("\u{fffd}")))
 }
 
