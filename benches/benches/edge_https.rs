@@ -471,9 +471,9 @@ async fn main() {
     stack.app.stop().await.unwrap();
     let mut passed = summary(&measures, rounds, secs);
     if !counted.is_empty() {
-        let rounds: Vec<(&str, &[[Load; 3]])> = counted
+        let rounds: Vec<vitrine_benches::counting::Counted<'_>> = counted
             .iter()
-            .map(|m| (m.name.as_str(), &m.rounds[..]))
+            .map(|m| (m.name.as_str(), &m.rounds[..], &m.usage[..]))
             .collect();
         passed &= vitrine_benches::counting::summary(&rounds);
     }

@@ -84,6 +84,21 @@ impl Usage {
         let c = (edge.client_us + nginx.client_us) / 2.0;
         (nginx.server_us + c) / (edge.server_us + c)
     }
+
+    /// The requests per second `on` would answer against `off`'s, by their CPU per request,
+    /// with the load generator's cost per request the same for both (it sends them the same
+    /// requests): `(off's server / client + 1) / (on's server / client + 1)`. Each server's
+    /// cost is taken relative to its own run's load generator, so a run made while the whole
+    /// machine was slower (both sides' CPU per request up together) does not count against it.
+    pub fn implied(on: Usage, off: Usage) -> f64 {
+        (off.server_us / off.client_us + 1.0) / (on.server_us / on.client_us + 1.0)
+    }
+
+    /// [`Usage::implied`] for a server with cores of its own (no load generator beside it),
+    /// whose requests per second follow its own CPU per request alone.
+    pub fn alone(on: Usage, off: Usage) -> f64 {
+        (off.server_us / off.client_us) / (on.server_us / on.client_us)
+    }
 }
 
 /// The CPU times of a server and of this process at one instant, to measure a load from.
