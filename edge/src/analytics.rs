@@ -300,8 +300,8 @@ impl Analytics {
         }
         let (_, today, salt) = salt.as_ref().expect("just set");
         let today = *today;
-        let who = (hit.project, hit.client, hit.seen.user_agent);
-        let person = people.person(who, || {
+        let sent_by = (hit.project, hit.client, hit.seen.user_agent);
+        let person = people.person(sent_by, || {
             let agent = agents.verdict(hit.seen.user_agent);
             (!agent.bot).then(|| Person {
                 visitor: salt.visitor(hit.project, hit.client, hit.seen.user_agent),
@@ -333,24 +333,20 @@ impl Analytics {
             path,
             found: hit.found,
         };
+        if d.pages.len() >= MAX_PATHS && !d.pages.contains_key(&page) {
+            page.path = OTHER_PATH;
+        }
         if let Some(n) = d.pages.get_mut(&page) {
             *n += 1;
         } else {
-            if d.pages.len() >= MAX_PATHS {
-                page.path = OTHER_PATH;
+            let page = page.owned();
+            let spilled = memory::spilled(&page.path);
+            if !self.room_for(accounts, who, d.page_growth() + spilled) {
+                return;
             }
-            if let Some(n) = d.pages.get_mut(&page) {
-                *n += 1;
-            } else {
-                let page = page.owned();
-                let spilled = memory::spilled(&page.path);
-                if !self.room_for(accounts, who, d.page_growth() + spilled) {
-                    return;
-                }
-                let before = d.tables();
-                d.pages.insert(page, 1);
-                self.keep((held, accounts), who, d.tables() - before + spilled);
-            }
+            let before = d.tables();
+            d.pages.insert(page, 1);
+            self.keep((held, accounts), who, d.tables() - before + spilled);
         }
         if !hit.found {
             return;
